@@ -1,0 +1,90 @@
+import { renderResumeBrief } from '../core/brief.js';
+import { type CommitChange, changedOutsideRecorded, computeDrift, type Drift } from '../core/drift.js';
+import type { Checkpoint } from '../core/schema.js';
+import { WorktreeHasher } from '../git/oid.js';
+import { compareHistory, diffCommits, locateRepo, readRepoState } from '../git/repo.js';
+import { CheckpointStore } from '../store/checkpoint-store.js';
+import type { AppDeps } from './deps.js';
+import { type ResolvedRoot, resolveProjectRoot } from './root.js';
+import type { RootContext } from './save.js';
+
+export type LoadOutcome =
+  | { found: false; path: string; root: ResolvedRoot; warnings: string[] }
+  | {
+      found: true;
+      path: string;
+      root: ResolvedRoot;
+      fromBackup: boolean;
+      checkpoint: Checkpoint;
+      drift: Drift | null;
+      warnings: string[];
+      brief: string;
+    };
+
+/** Reads the checkpoint, compares it with the working tree, and renders the resume brief. Read-only. */
+export async function loadCheckpoint(
+  deps: AppDeps,
+  input: { projectRoot?: string | undefined },
+  context: RootContext = {},
+): Promise<LoadOutcome> {
+  const resolved = await resolveProjectRoot({
+    argument: input.projectRoot,
+    env: deps.env,
+    clientRoots: context.clientRoots,
+    cwd: deps.cwd(),
+  });
+  const { root } = resolved;
+  const store = new CheckpointStore(root, deps.fs);
+  return deps.queue.run(root, async () => {
+    const loaded = await store.load();
+    if (!loaded.found) return { found: false, path: loaded.path, root: resolved, warnings: [] };
+
+    const warnings = [...loaded.notices];
+    const drift = await detectDrift(root, loaded.checkpoint, warnings);
+    const brief = renderResumeBrief({
+      checkpoint: loaded.checkpoint,
+      drift,
+      now: deps.now(),
+      notices: warnings,
+    });
+    return {
+      found: true,
+      path: loaded.path,
+      root: resolved,
+      fromBackup: loaded.fromBackup,
+      checkpoint: loaded.checkpoint,
+      drift,
+      warnings,
+      brief,
+    };
+  });
+}
+
+/** Drift since the save, with as few git processes as the question allows (two when HEAD has not moved). */
+async function detectDrift(root: string, saved: Checkpoint, warnings: string[]): Promise<Drift | null> {
+  if (!saved.git) return null;
+  const location = await locateRepo(root);
+  const repo = location ? await readRepoState(root, location) : null;
+  if (!location || !repo?.head) {
+    warnings.push('The project is no longer a git repository with commits, so drift could not be checked.');
+    return null;
+  }
+  const history = await compareHistory(root, saved.git.head, repo.head);
+  let commitChanges = new Map<string, CommitChange>();
+  if (history.kind === 'known' && saved.git.head !== repo.head) {
+    commitChanges = await diffCommits(root, location, saved.git.head, repo.head);
+  }
+  const recorded = new Set(saved.modifiedFiles.map((file) => file.path));
+  const dirty = repo.entries.map(({ path, headOid, isSubmodule }) => ({ path, headOid, isSubmodule }));
+  const toHash = new Set(recorded);
+  for (const entry of dirty) if (!entry.isSubmodule) toHash.add(entry.path);
+  const currentOids = await new WorktreeHasher(root, location.objectFormat).oids(toHash);
+
+  return computeDrift({
+    saved,
+    currentBranch: repo.branch,
+    history,
+    currentOids,
+    changedOutsideRecorded: changedOutsideRecorded({ recorded, dirty, commitChanges, currentOids }),
+  });
+}

@@ -1,0 +1,73 @@
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CheckpointError } from '../core/errors.js';
+
+export const ROOT_ENV = 'CHECKPOINT_PROJECT_ROOT';
+
+/** Which rule chose the root, for diagnostics ("why did it write there?"). */
+export type RootSource = 'argument' | 'environment' | 'client-roots' | 'working-directory';
+
+export interface ResolvedRoot {
+  root: string;
+  source: RootSource;
+}
+
+export interface RootCandidates {
+  argument?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  /** The client's MCP roots as URIs, asked for only when no earlier rule applies. */
+  clientRoots?: () => Promise<readonly string[]>;
+  cwd: string;
+}
+
+/**
+ * Picks the project root: the `projectRoot` argument, then CHECKPOINT_PROJECT_ROOT, then the client's
+ * first `file://` root, then the working directory. The result is absolute, exists, is a folder, and has
+ * its symlinks resolved.
+ */
+export async function resolveProjectRoot(candidates: RootCandidates): Promise<ResolvedRoot> {
+  if (candidates.argument !== undefined) {
+    return { root: await checkRoot(candidates.argument, 'projectRoot'), source: 'argument' };
+  }
+  const fromEnv = candidates.env?.[ROOT_ENV];
+  if (fromEnv !== undefined && fromEnv.trim() !== '') {
+    return { root: await checkRoot(fromEnv, ROOT_ENV), source: 'environment' };
+  }
+  if (candidates.clientRoots) {
+    const uris = await candidates.clientRoots();
+    const first = uris.find((uri) => uri.startsWith('file://'));
+    if (first) {
+      let local: string;
+      try {
+        local = fileURLToPath(first);
+      } catch (error) {
+        throw new CheckpointError('INVALID_ROOT', `the client's root ${first} is not a usable file URI`, {
+          cause: error,
+        });
+      }
+      return { root: await checkRoot(local, 'the MCP client root'), source: 'client-roots' };
+    }
+  }
+  return { root: await checkRoot(candidates.cwd, 'the working directory'), source: 'working-directory' };
+}
+
+async function checkRoot(given: string, label: string): Promise<string> {
+  if (given.includes('\0')) {
+    throw new CheckpointError('INVALID_ROOT', `${label} must not contain NUL characters`);
+  }
+  if (!path.isAbsolute(given)) {
+    throw new CheckpointError('INVALID_ROOT', `${label} must be an absolute path: got '${given}'`);
+  }
+  let resolved: string;
+  try {
+    resolved = await realpath(given);
+  } catch (error) {
+    throw new CheckpointError('INVALID_ROOT', `${label} does not exist: ${given}`, { cause: error });
+  }
+  const stats = await stat(resolved);
+  if (!stats.isDirectory()) {
+    throw new CheckpointError('INVALID_ROOT', `${label} must be a directory: ${given}`);
+  }
+  return resolved;
+}

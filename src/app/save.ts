@@ -1,0 +1,128 @@
+import path from 'node:path';
+import { isCheckpointError } from '../core/errors.js';
+import type { SaveInput } from '../core/input.js';
+import { buildCheckpoint, pathsToHash } from '../core/merge.js';
+import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
+import type { Checkpoint, GitInfo } from '../core/schema.js';
+import { WorktreeHasher } from '../git/oid.js';
+import { isIgnoredByGit, locateRepo, readRepoState } from '../git/repo.js';
+import { CheckpointStore } from '../store/checkpoint-store.js';
+import { GENERATOR } from '../version.js';
+import type { AppDeps } from './deps.js';
+import { type ResolvedRoot, resolveProjectRoot } from './root.js';
+
+export interface SaveOutcome {
+  path: string;
+  bytes: number;
+  mode: 'replace' | 'merge';
+  counts: { tasks: number; modifiedFiles: number; recentCommands: number; redactions: number };
+  warnings: string[];
+  git: { branch: string | null; head: string } | null;
+  root: ResolvedRoot;
+}
+
+export interface RootContext {
+  clientRoots?: () => Promise<readonly string[]>;
+}
+
+/** Validates, merges, redacts, caps and writes a checkpoint; nothing touches disk if anything is invalid. */
+export async function saveCheckpoint(
+  deps: AppDeps,
+  input: SaveInput,
+  context: RootContext = {},
+): Promise<SaveOutcome> {
+  const resolved = await resolveProjectRoot({
+    argument: input.projectRoot,
+    env: deps.env,
+    clientRoots: context.clientRoots,
+    cwd: deps.cwd(),
+  });
+  const { root } = resolved;
+  const normalized: SaveInput = {
+    ...input,
+    modifiedFiles: input.modifiedFiles?.map((file, index) => ({
+      ...file,
+      path: toProjectPath(root, file.path, `modifiedFiles[${index}].path`),
+    })),
+  };
+  const mode = input.mode ?? 'replace';
+  const store = new CheckpointStore(root, deps.fs);
+
+  return deps.queue.run(root, () =>
+    store.withLock(async () => {
+      const warnings: string[] = [];
+      const previous = mode === 'merge' ? await readForMerge(store, warnings) : null;
+
+      const location = await locateRepo(root);
+      const [repo, ignored] = location
+        ? await Promise.all([readRepoState(root, location), isIgnoredByGit(root, CHECKPOINT_FILE)])
+        : [null, null];
+      const git: GitInfo | null = repo?.head
+        ? { branch: repo.branch, head: repo.head, dirty: repo.entries.length > 0 }
+        : null;
+      const detectedFiles = (repo?.entries ?? []).map(({ path: file, status }) => ({ path: file, status }));
+      const hasher = new WorktreeHasher(root, location?.objectFormat);
+      const oids = await hasher.oids(pathsToHash(normalized, previous, detectedFiles));
+
+      const built = buildCheckpoint({
+        input: { ...normalized, mode },
+        previous,
+        git,
+        detectedFiles,
+        oids,
+        now: deps.now(),
+        newId: deps.newId,
+        generator: GENERATOR,
+        projectName: path.basename(root),
+      });
+      await store.writeLocked(built.serialized);
+
+      const { checkpoint } = built;
+      if (built.redactions > 0) warnings.push(`Redacted ${built.redactions} secret-looking value(s).`);
+      if (checkpoint.meta.truncated) {
+        warnings.push(
+          'Some older entries were dropped to fit the list limits or the 64 KB cap (meta.truncated).',
+        );
+      }
+      if (ignored === false) {
+        warnings.push(
+          `${CHECKPOINT_FILE} is not git-ignored: add ".claude-checkpoint*" to .gitignore (this tool never edits it).`,
+        );
+      }
+      return {
+        path: store.paths.main,
+        bytes: built.bytes,
+        mode,
+        counts: countsOf(checkpoint, built.redactions),
+        warnings,
+        git: git ? { branch: git.branch, head: git.head } : null,
+        root: resolved,
+      };
+    }),
+  );
+}
+
+/** The checkpoint a merge builds on; an unusable one is reported and replaced rather than blocking work. */
+async function readForMerge(store: CheckpointStore, warnings: string[]): Promise<Checkpoint | null> {
+  try {
+    const loaded = await store.load();
+    if (!loaded.found) return null;
+    warnings.push(...loaded.notices);
+    return loaded.checkpoint;
+  } catch (error) {
+    if (isCheckpointError(error, 'CORRUPT')) {
+      warnings.push(`${error.message}. Merged into an empty checkpoint instead.`);
+      return null;
+    }
+    throw error;
+  }
+}
+
+function countsOf(checkpoint: Checkpoint, redactions: number): SaveOutcome['counts'] {
+  return {
+    tasks: checkpoint.goal.tasks.length,
+    modifiedFiles: checkpoint.modifiedFiles.length,
+    recentCommands: checkpoint.recentCommands.length,
+    redactions,
+  };
+}

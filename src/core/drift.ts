@@ -1,0 +1,100 @@
+import type { Checkpoint } from './schema.js';
+
+/** How the saved HEAD relates to the current one, as git answered. */
+export type HistoryComparison =
+  /** The saved commit exists; `rewritten` when it is no longer an ancestor of HEAD. */
+  | { kind: 'known'; commitsSince: number; rewritten: boolean }
+  /** The saved commit is gone (history rewritten and collected, or another clone). */
+  | { kind: 'missing' };
+
+/** What changed between a checkpoint and the working tree now. */
+export interface Drift {
+  branchChanged: boolean;
+  currentBranch: string | null;
+  /** Commits on HEAD since the saved one; `null` when the saved commit is not reachable. */
+  commitsSince: number | null;
+  /** Files whose content differs from what it was at save time: re-read these. */
+  changedSince: string[];
+  savedHeadReachable: boolean;
+}
+
+export interface DriftInput {
+  saved: Checkpoint;
+  currentBranch: string | null;
+  history: HistoryComparison;
+  /** Blob oid of each recorded file's current content; `null` when the file is gone. */
+  currentOids: ReadonlyMap<string, string | null>;
+  /**
+   * Paths (not in the recorded list) whose content now differs from the saved HEAD's tree, or that are
+   * new and untracked. At save time these matched the saved HEAD, so any difference is drift.
+   */
+  changedOutsideRecorded: readonly string[];
+}
+
+/**
+ * Compares a checkpoint with the present. A recorded file counts as changed exactly when its content
+ * oid differs from the one saved, so a file committed unchanged after the save is not flagged, and a
+ * deleted one is.
+ */
+export function computeDrift(input: DriftInput): Drift {
+  const { saved, history } = input;
+  const recorded = new Set<string>();
+  const changedSince: string[] = [];
+  for (const file of saved.modifiedFiles) {
+    recorded.add(file.path);
+    const before = file.hash ?? null;
+    const now = input.currentOids.get(file.path) ?? null;
+    if (before !== now) changedSince.push(file.path);
+  }
+  const outside = [...new Set(input.changedOutsideRecorded)].filter((path) => !recorded.has(path)).sort();
+  changedSince.push(...outside);
+
+  const reachable = history.kind === 'known' && !history.rewritten;
+  return {
+    branchChanged: (saved.git?.branch ?? null) !== input.currentBranch,
+    currentBranch: input.currentBranch,
+    commitsSince: history.kind === 'known' ? history.commitsSince : null,
+    changedSince,
+    savedHeadReachable: reachable,
+  };
+}
+
+/** A file git reports as uncommitted now, with its blob oid in the current HEAD. */
+export interface DirtyPath {
+  path: string;
+  headOid: string | null;
+  isSubmodule: boolean;
+}
+
+/** A path that differs between the saved HEAD and the current one. */
+export interface CommitChange {
+  before: string | null;
+  after: string | null;
+}
+
+/**
+ * Files not recorded in the checkpoint whose content now differs from what it was at save time. At save
+ * time such a file was clean, so its content was the saved HEAD's blob: `before` from the commit diff,
+ * or the current HEAD's blob when the commits did not touch it. Its content now is the working tree's
+ * when it is dirty, or the current HEAD's blob when it is clean.
+ */
+export function changedOutsideRecorded(params: {
+  recorded: ReadonlySet<string>;
+  dirty: readonly DirtyPath[];
+  commitChanges: ReadonlyMap<string, CommitChange>;
+  currentOids: ReadonlyMap<string, string | null>;
+}): string[] {
+  const changed: string[] = [];
+  const dirtyByPath = new Map(params.dirty.map((entry) => [entry.path, entry]));
+  const candidates = new Set([...dirtyByPath.keys(), ...params.commitChanges.keys()]);
+  for (const path of candidates) {
+    if (params.recorded.has(path)) continue;
+    const dirty = dirtyByPath.get(path);
+    if (dirty?.isSubmodule) continue;
+    const commitChange = params.commitChanges.get(path);
+    const before = commitChange ? commitChange.before : (dirty?.headOid ?? null);
+    const now = dirty ? (params.currentOids.get(path) ?? null) : (commitChange?.after ?? null);
+    if (before !== now) changed.push(path);
+  }
+  return changed.sort();
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { LIMITS } from './limits.js';
+import { TASK_STATUSES } from './schema.js';
+
+// Every message names the limit and what was received; the SDK and our own formatter prefix the field path.
+function text(maxChars: number, options: { required?: boolean } = {}) {
+  const base = z.string({ error: 'must be a string' }).max(maxChars, {
+    error: (issue) => `must be at most ${maxChars} characters (got ${String(issue.input).length})`,
+  });
+  return options.required ? base.refine((value) => value.trim().length > 0, 'must not be empty') : base;
+}
+
+function list<T extends z.ZodType>(item: T, maxItems: number) {
+  return z.array(item, { error: 'must be an array' }).max(maxItems, {
+    error: (issue) => `must have at most ${maxItems} items (got ${(issue.input as unknown[]).length})`,
+  });
+}
+
+const INT32 = 2 ** 31;
+
+export const taskInput = z.object({
+  description: text(LIMITS.taskDescriptionChars, { required: true }),
+  status: z.enum(TASK_STATUSES, { error: `must be one of ${TASK_STATUSES.join(', ')}` }),
+});
+
+export const modifiedFileInput = z.object({
+  path: text(LIMITS.pathChars, { required: true }).describe(
+    'Relative to the project root, or absolute inside it',
+  ),
+  note: text(LIMITS.noteChars).optional(),
+});
+
+export const recentCommandInput = z.object({
+  command: text(LIMITS.commandChars, { required: true }),
+  exitCode: z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be an integer' })
+    .min(-INT32, { error: `must be at least ${-INT32}` })
+    .max(INT32 - 1, { error: `must be at most ${INT32 - 1}` })
+    .optional(),
+  note: text(LIMITS.commandNoteChars).optional(),
+});
+
+const projectRootInput = text(LIMITS.projectRootChars)
+  .optional()
+  .describe(
+    'Absolute path of the project; overrides CHECKPOINT_PROJECT_ROOT, MCP roots and the working directory',
+  );
+
+export const saveInputSchema = z.object({
+  goal: text(LIMITS.goalChars, { required: true }).describe('The main objective of the session'),
+  tasks: list(taskInput, LIMITS.tasks).optional().describe('Tasks with their status'),
+  summary: text(LIMITS.summaryChars)
+    .optional()
+    .describe('Where things stand: what works, what is broken, what you were in the middle of'),
+  nextSteps: list(text(LIMITS.nextStepChars), LIMITS.nextSteps)
+    .optional()
+    .describe('Ordered next actions for whoever resumes'),
+  decisions: list(text(LIMITS.decisionChars), LIMITS.decisions)
+    .optional()
+    .describe('Key decisions, constraints and dead ends to avoid'),
+  modifiedFiles: list(modifiedFileInput, LIMITS.modifiedFiles)
+    .optional()
+    .describe(
+      'Files to annotate, or committed files to include. Uncommitted git changes are detected automatically.',
+    ),
+  recentCommands: list(recentCommandInput, LIMITS.recentCommands)
+    .optional()
+    .describe('Meaningful commands, oldest first. Secrets are redacted.'),
+  mode: z
+    .enum(['replace', 'merge'], { error: 'must be "replace" or "merge"' })
+    .optional()
+    .describe('replace (default) writes a fresh checkpoint; merge updates the existing one'),
+  projectRoot: projectRootInput,
+});
+
+export const loadInputSchema = z.object({
+  format: z
+    .enum(['brief', 'full'], { error: 'must be "brief" or "full"' })
+    .optional()
+    .describe('brief (default): markdown resume brief; full: the whole checkpoint JSON plus drift'),
+  projectRoot: projectRootInput,
+});
+
+export type SaveInput = z.infer<typeof saveInputSchema>;
+export type LoadInput = z.infer<typeof loadInputSchema>;
+export type TaskInput = z.infer<typeof taskInput>;
+export type ModifiedFileInput = z.infer<typeof modifiedFileInput>;
+export type RecentCommandInput = z.infer<typeof recentCommandInput>;
+
+/** One line per problem, `field.path: message`, the same shape the MCP SDK uses. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.map(String).join('.');
+      return where ? `${where}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}

@@ -1,0 +1,241 @@
+import type { SaveInput } from './input.js';
+import { LIMITS } from './limits.js';
+import { Redactor } from './redact.js';
+import {
+  CHECKPOINT_VERSION,
+  type Checkpoint,
+  type FileStatus,
+  type GitInfo,
+  type ModifiedFile,
+  type RecentCommand,
+  serializeCheckpoint,
+  type Task,
+} from './schema.js';
+
+/** A file git reports as uncommitted or untracked, with its path relative to the project root. */
+export interface DetectedFile {
+  path: string;
+  status: FileStatus;
+}
+
+export interface BuildCheckpointParams {
+  /** Validated input whose `modifiedFiles` paths are already relative to the project root. */
+  input: SaveInput;
+  /** The checkpoint on disk, if any; used only in merge mode. */
+  previous: Checkpoint | null;
+  git: GitInfo | null;
+  detectedFiles: readonly DetectedFile[];
+  /** Blob oid of the working-tree content of every path involved; `null` when there is no regular file. */
+  oids: ReadonlyMap<string, string | null>;
+  now: Date;
+  newId: () => string;
+  generator: { name: string; version: string };
+  projectName: string;
+}
+
+export interface BuildCheckpointResult {
+  checkpoint: Checkpoint;
+  /** Values redacted from this save's input. */
+  redactions: number;
+  bytes: number;
+  serialized: string;
+}
+
+/** Paths whose oid a save needs: what git detected, what the agent named, and in merge mode what was recorded. */
+export function pathsToHash(
+  input: SaveInput,
+  previous: Checkpoint | null,
+  detectedFiles: readonly DetectedFile[],
+): string[] {
+  const paths = new Set<string>();
+  for (const file of input.modifiedFiles ?? []) paths.add(file.path);
+  for (const file of detectedFiles) paths.add(file.path);
+  if (input.mode === 'merge' && previous) for (const file of previous.modifiedFiles) paths.add(file.path);
+  return [...paths];
+}
+
+/**
+ * Turns a save request into the checkpoint to write, following the replace/merge table of the
+ * original tool field by field, then redacts, applies list limits and fits the 64 KB cap.
+ */
+export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointResult {
+  const { input, now, oids } = params;
+  const previous = input.mode === 'merge' ? params.previous : null;
+  const redactor = new Redactor();
+  const at = now.toISOString();
+  let truncated = false;
+
+  const goal = redactor.text(input.goal.trim());
+  const newTasks: Task[] = (input.tasks ?? []).map((task) => ({
+    description: redactor.text(task.description.trim()),
+    status: task.status,
+  }));
+  const summary = redactor.text(input.summary);
+  const nextSteps = input.nextSteps?.map((step) => redactor.text(step));
+  const newDecisions = (input.decisions ?? []).map((decision) => redactor.text(decision.trim()));
+  const newCommands: RecentCommand[] = (input.recentCommands ?? []).map((command) =>
+    withoutUndefined({
+      command: redactor.text(command.command),
+      exitCode: command.exitCode,
+      note: redactor.text(command.note),
+      at,
+    }),
+  );
+  const providedNotes = new Map<string, string | undefined>();
+  for (const file of input.modifiedFiles ?? []) {
+    const note = redactor.text(file.note);
+    // A later entry for the same path wins, but never erases a note with nothing.
+    providedNotes.set(file.path, note ?? providedNotes.get(file.path));
+  }
+
+  let tasks = previous ? mergeTasks(previous.goal.tasks, newTasks) : newTasks;
+  if (tasks.length > LIMITS.tasks) {
+    tasks = dropOldestTasks(tasks, LIMITS.tasks);
+    truncated = true;
+  }
+  let decisions = previous ? dedupe([...previous.decisions, ...newDecisions]) : dedupe(newDecisions);
+  if (decisions.length > LIMITS.decisions) {
+    decisions = decisions.slice(-LIMITS.decisions);
+    truncated = true;
+  }
+  let recentCommands = previous ? [...previous.recentCommands, ...newCommands] : newCommands;
+  if (recentCommands.length > LIMITS.recentCommands) {
+    recentCommands = recentCommands.slice(-LIMITS.recentCommands);
+    truncated = true;
+  }
+
+  const modifiedFiles = mergeFiles({
+    provided: providedNotes,
+    detected: params.detectedFiles,
+    previous: previous?.modifiedFiles ?? [],
+    oids,
+  });
+
+  const redactions = redactor.count;
+  const checkpoint: Checkpoint = {
+    version: CHECKPOINT_VERSION,
+    id: previous?.id ?? params.newId(),
+    createdAt: previous?.createdAt ?? at,
+    updatedAt: at,
+    generator: { ...params.generator },
+    project: { name: params.projectName },
+    git: params.git,
+    goal: { primary: goal, tasks },
+    ...(summary !== undefined
+      ? { summary }
+      : previous?.summary !== undefined
+        ? { summary: previous.summary }
+        : {}),
+    nextSteps: nextSteps ?? previous?.nextSteps ?? [],
+    decisions,
+    modifiedFiles,
+    recentCommands,
+    meta: { redactions: (previous?.meta.redactions ?? 0) + redactions, truncated },
+  };
+  const fitted = fitToSize(checkpoint, LIMITS.fileBytes);
+  return { checkpoint: fitted.checkpoint, redactions, bytes: fitted.bytes, serialized: fitted.serialized };
+}
+
+function mergeTasks(previous: readonly Task[], updates: readonly Task[]): Task[] {
+  const merged = previous.map((task) => ({ ...task }));
+  for (const update of updates) {
+    const existing = merged.find((task) => task.description === update.description);
+    if (existing) existing.status = update.status;
+    else merged.push(update);
+  }
+  return merged;
+}
+
+/** Keeps the list within `max` by dropping finished tasks first, oldest first, then the oldest of the rest. */
+function dropOldestTasks(tasks: readonly Task[], max: number): Task[] {
+  const kept = [...tasks];
+  while (kept.length > max) {
+    const doneIndex = kept.findIndex((task) => task.status === 'done');
+    kept.splice(Math.max(doneIndex, 0), 1);
+  }
+  return kept;
+}
+
+function dedupe(values: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return values.filter((value) => {
+    if (seen.has(value)) return false;
+    seen.add(value);
+    return true;
+  });
+}
+
+function mergeFiles(params: {
+  provided: ReadonlyMap<string, string | undefined>;
+  detected: readonly DetectedFile[];
+  previous: readonly ModifiedFile[];
+  oids: ReadonlyMap<string, string | null>;
+}): ModifiedFile[] {
+  const detectedByPath = new Map(params.detected.map((file) => [file.path, file]));
+  const previousNotes = new Map(params.previous.map((file) => [file.path, file.note]));
+  const files = new Map<string, ModifiedFile>();
+  const entry = (path: string, status: FileStatus, source: 'git' | 'agent', note: string | undefined) =>
+    withoutUndefined({ path, status, source, note, hash: params.oids.get(path) ?? undefined });
+
+  for (const [path, note] of params.provided) {
+    const detected = detectedByPath.get(path);
+    const keptNote = note ?? previousNotes.get(path);
+    files.set(
+      path,
+      detected
+        ? entry(path, detected.status, 'git', keptNote)
+        : entry(path, statusOf(path, params.oids), 'agent', keptNote),
+    );
+  }
+  for (const file of params.detected) {
+    if (!files.has(file.path))
+      files.set(file.path, entry(file.path, file.status, 'git', previousNotes.get(file.path)));
+  }
+  for (const file of params.previous) {
+    if (!files.has(file.path))
+      files.set(file.path, entry(file.path, statusOf(file.path, params.oids), 'agent', file.note));
+  }
+  return [...files.values()];
+}
+
+/** Files named only by the agent are `M`, or `D` when nothing is there any more. */
+function statusOf(path: string, oids: ReadonlyMap<string, string | null>): FileStatus {
+  return oids.get(path) === null ? 'D' : 'M';
+}
+
+/**
+ * Drops the oldest commands, then files from the end of the list (carried-over ones last in it), until
+ * the serialized checkpoint fits in `maxBytes`.
+ */
+export function fitToSize(
+  checkpoint: Checkpoint,
+  maxBytes: number,
+): { checkpoint: Checkpoint; bytes: number; serialized: string } {
+  const truncate = (c: Checkpoint): Checkpoint => ({ ...c, meta: { ...c.meta, truncated: true } });
+  const fits = (c: Checkpoint) => Buffer.byteLength(serializeCheckpoint(c)) <= maxBytes;
+
+  let current = checkpoint;
+  while (!fits(current) && current.recentCommands.length > 0) {
+    current = truncate({ ...current, recentCommands: current.recentCommands.slice(1) });
+  }
+  if (!fits(current)) {
+    // Binary search for the longest prefix of the file list that fits: a repository with thousands of
+    // dirty files must not cost thousands of serializations.
+    const files = current.modifiedFiles;
+    const withFiles = (count: number) => truncate({ ...current, modifiedFiles: files.slice(0, count) });
+    let low = 0;
+    let high = files.length;
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      if (fits(withFiles(middle))) low = middle;
+      else high = middle - 1;
+    }
+    current = withFiles(low);
+  }
+  const serialized = serializeCheckpoint(current);
+  return { checkpoint: current, bytes: Buffer.byteLength(serialized), serialized };
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

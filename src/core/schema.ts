@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { CheckpointError } from './errors.js';
+
+/** The schema version this code writes. Older versions are migrated on read; newer ones are refused. */
+export const CHECKPOINT_VERSION = 1;
+
+export const TASK_STATUSES = ['pending', 'in_progress', 'done', 'blocked'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** git porcelain codes, as stored in `modifiedFiles[].status`. */
+export const FILE_STATUSES = ['M', 'A', 'D', 'R', '??'] as const;
+export type FileStatus = (typeof FILE_STATUSES)[number];
+
+const isoTime = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 time');
+
+const taskSchema = z.looseObject({
+  description: z.string(),
+  status: z.enum(TASK_STATUSES),
+});
+
+const modifiedFileSchema = z.looseObject({
+  path: z.string().min(1),
+  status: z.enum(FILE_STATUSES),
+  source: z.enum(['git', 'agent']),
+  note: z.string().optional(),
+  hash: z
+    .string()
+    .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/)
+    .optional(),
+});
+
+const recentCommandSchema = z.looseObject({
+  command: z.string(),
+  exitCode: z.number().int().optional(),
+  note: z.string().optional(),
+  at: isoTime.optional(),
+});
+
+const gitSchema = z.looseObject({
+  branch: z.string().nullable(),
+  head: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/),
+  dirty: z.boolean(),
+});
+
+/**
+ * The `.claude-checkpoint` file, version 1. Objects are loose: fields added by a newer minor writer
+ * survive a read-modify-write by this one.
+ */
+export const checkpointSchema = z.looseObject({
+  version: z.literal(CHECKPOINT_VERSION),
+  id: z.string().min(1),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+  generator: z.looseObject({ name: z.string(), version: z.string() }),
+  project: z.looseObject({ name: z.string() }),
+  git: gitSchema.nullable(),
+  goal: z.looseObject({ primary: z.string(), tasks: z.array(taskSchema) }),
+  summary: z.string().optional(),
+  nextSteps: z.array(z.string()),
+  decisions: z.array(z.string()),
+  modifiedFiles: z.array(modifiedFileSchema),
+  recentCommands: z.array(recentCommandSchema),
+  meta: z.looseObject({ redactions: z.number().int().min(0), truncated: z.boolean() }),
+});
+
+export type Checkpoint = z.infer<typeof checkpointSchema>;
+export type Task = z.infer<typeof taskSchema>;
+export type ModifiedFile = z.infer<typeof modifiedFileSchema>;
+export type RecentCommand = z.infer<typeof recentCommandSchema>;
+export type GitInfo = z.infer<typeof gitSchema>;
+
+/** A step that turns a file of version `from` into version `from + 1`. */
+export type Migration = (raw: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * Migrations keyed by the version they upgrade from. Version 1 is the first published format, so the
+ * table is empty today; a format change adds `1: (raw) => ...` here and bumps CHECKPOINT_VERSION.
+ */
+export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+
+/** Brings a parsed JSON value up to the current version, or explains why it cannot. */
+export function migrateCheckpoint(
+  raw: unknown,
+  migrations: Readonly<Record<number, Migration>> = MIGRATIONS,
+  targetVersion: number = CHECKPOINT_VERSION,
+): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new CheckpointError('CORRUPT', 'checkpoint is not a JSON object');
+  }
+  let current = raw as Record<string, unknown>;
+  const version = current.version;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+    throw new CheckpointError(
+      'CORRUPT',
+      `checkpoint has no valid "version" field (got ${JSON.stringify(version)})`,
+    );
+  }
+  if (version > targetVersion) {
+    throw new CheckpointError(
+      'UNSUPPORTED_VERSION',
+      `checkpoint uses schema version ${version}, but this claude-checkpoint-mcp reads up to version ${targetVersion}: upgrade claude-checkpoint-mcp`,
+    );
+  }
+  for (let from = version; from < targetVersion; from++) {
+    const step = migrations[from];
+    if (!step) {
+      throw new CheckpointError('UNSUPPORTED_VERSION', `no migration from checkpoint schema version ${from}`);
+    }
+    current = { ...step(current), version: from + 1 };
+  }
+  return current;
+}
+
+/** Parses file text into a current-version checkpoint. Throws CORRUPT or UNSUPPORTED_VERSION. */
+export function parseCheckpoint(text: string): Checkpoint {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new CheckpointError('CORRUPT', `checkpoint is not valid JSON (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
+  const migrated = migrateCheckpoint(raw);
+  const result = checkpointSchema.safeParse(migrated);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'checkpoint';
+    throw new CheckpointError(
+      'CORRUPT',
+      `checkpoint field ${where} is invalid: ${issue?.message ?? 'unknown problem'}`,
+    );
+  }
+  return result.data;
+}
+
+/** The exact bytes written to disk: pretty JSON with a trailing newline, easy to read and diff. */
+export function serializeCheckpoint(checkpoint: Checkpoint): string {
+  return `${JSON.stringify(checkpoint, null, 2)}\n`;
+}

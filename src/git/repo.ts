@@ -1,0 +1,137 @@
+import type { CommitChange, HistoryComparison } from '../core/drift.js';
+import { isCheckpointError } from '../core/errors.js';
+import { isOwnFile } from '../core/paths.js';
+import type { ObjectFormat } from './oid.js';
+import { GitNotFoundError, runGit } from './run.js';
+import { parseStatusV2, type StatusEntry } from './status.js';
+
+/** Where the project sits in its repository. */
+export interface RepoLocation {
+  /** The project's path inside the repository, with a trailing `/`, or '' at the top level. */
+  prefix: string;
+  objectFormat: ObjectFormat;
+}
+
+/** The facts a save records and a load compares, paths relative to the project root. */
+export interface RepoState extends RepoLocation {
+  head: string | null;
+  branch: string | null;
+  entries: StatusEntry[];
+}
+
+/** Finds the repository that contains `root`, or `null` when there is none (or git is not installed). */
+export async function locateRepo(root: string): Promise<RepoLocation | null> {
+  try {
+    const { stdout } = await runGit(
+      ['rev-parse', '--is-inside-work-tree', '--show-prefix', '--show-object-format'],
+      {
+        cwd: root,
+      },
+    );
+    const [inside, prefix = '', format = 'sha1'] = stdout.split('\n');
+    if (inside !== 'true') return null;
+    return { prefix, objectFormat: format === 'sha256' ? 'sha256' : 'sha1' };
+  } catch (error) {
+    if (error instanceof GitNotFoundError) return null;
+    // "not a git repository", or the root is inside a .git folder: no repository for us to use.
+    if (isCheckpointError(error, 'GIT_FAILED') && /exit 128/.test(error.message)) return null;
+    throw error;
+  }
+}
+
+/**
+ * One `git status` for branch, HEAD and every uncommitted or untracked file under the project root.
+ * The checkpoint's own files are left out: they are ours, not the user's changes.
+ */
+export async function readRepoState(root: string, location: RepoLocation): Promise<RepoState> {
+  const { stdout } = await runGit(
+    ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--', '.'],
+    {
+      cwd: root,
+    },
+  );
+  const parsed = parseStatusV2(stdout);
+  const entries: StatusEntry[] = [];
+  for (const entry of parsed.entries) {
+    const relative = stripPrefix(entry.path, location.prefix);
+    if (relative === null || isOwnFile(relative)) continue;
+    entries.push({ ...entry, path: relative });
+  }
+  return { ...location, head: parsed.head, branch: parsed.branch, entries };
+}
+
+/** How the saved HEAD relates to the current HEAD: commits since, and whether history was rewritten. */
+export async function compareHistory(
+  root: string,
+  savedHead: string,
+  currentHead: string,
+): Promise<HistoryComparison> {
+  if (savedHead === currentHead) return { kind: 'known', commitsSince: 0, rewritten: false };
+  try {
+    const { stdout } = await runGit(
+      ['rev-list', '--left-right', '--count', `${savedHead}...${currentHead}`, '--'],
+      {
+        cwd: root,
+      },
+    );
+    const [onlySaved = '0', onlyCurrent = '0'] = stdout.trim().split(/\s+/);
+    return { kind: 'known', commitsSince: Number(onlyCurrent), rewritten: Number(onlySaved) > 0 };
+  } catch (error) {
+    if (isCheckpointError(error, 'GIT_FAILED')) return { kind: 'missing' };
+    throw error;
+  }
+}
+
+/** Files under the project root that differ between two commits, from one tree-to-tree diff. */
+export async function diffCommits(
+  root: string,
+  location: RepoLocation,
+  from: string,
+  to: string,
+): Promise<Map<string, CommitChange>> {
+  const { stdout } = await runGit(
+    [
+      'diff',
+      '--raw',
+      '-z',
+      '--no-renames',
+      '--no-abbrev',
+      '--no-ext-diff',
+      '--no-textconv',
+      from,
+      to,
+      '--',
+      '.',
+    ],
+    { cwd: root },
+  );
+  const changes = new Map<string, CommitChange>();
+  const parts = stdout.split('\0');
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const meta = parts[i] ?? '';
+    const file = parts[i + 1] ?? '';
+    // ":100644 100644 <before> <after> M"
+    const [, , before = '', after = ''] = meta.split(' ');
+    const relative = stripPrefix(file, location.prefix);
+    if (relative === null || isOwnFile(relative)) continue;
+    changes.set(relative, {
+      before: /^0+$/.test(before) ? null : before,
+      after: /^0+$/.test(after) ? null : after,
+    });
+  }
+  return changes;
+}
+
+/** Whether git ignores the checkpoint file in this project (`git check-ignore` exits 1 when it does not). */
+export async function isIgnoredByGit(root: string, relativePath: string): Promise<boolean> {
+  const { exitCode } = await runGit(['check-ignore', '-q', '--', relativePath], {
+    cwd: root,
+    okExitCodes: [0, 1],
+  });
+  return exitCode === 0;
+}
+
+function stripPrefix(repoPath: string, prefix: string): string | null {
+  if (prefix === '') return repoPath;
+  return repoPath.startsWith(prefix) ? repoPath.slice(prefix.length) : null;
+}

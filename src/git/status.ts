@@ -1,0 +1,85 @@
+import type { FileStatus } from '../core/schema.js';
+
+/** One entry of `git status --porcelain=v2 -z`, path relative to the repository's top level. */
+export interface StatusEntry {
+  path: string;
+  status: FileStatus;
+  /** The blob oid of the path in HEAD, or `null` when HEAD has no such file. */
+  headOid: string | null;
+  isSubmodule: boolean;
+}
+
+export interface ParsedStatus {
+  /** `null` before the first commit. */
+  head: string | null;
+  /** `null` on a detached HEAD. */
+  branch: string | null;
+  entries: StatusEntry[];
+}
+
+const ZERO_OID = /^0+$/;
+
+/**
+ * Parses `git status --porcelain=v2 -z --branch` output. The format is stable across git versions by
+ * design ("porcelain"), and -z keeps paths with spaces, quotes and non-ASCII characters verbatim.
+ */
+export function parseStatusV2(output: string): ParsedStatus {
+  const records = output.split('\0');
+  let head: string | null = null;
+  let branch: string | null = null;
+  const entries: StatusEntry[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i] ?? '';
+    if (record === '') continue;
+    const kind = record[0];
+    if (kind === '#') {
+      const [, key, value = ''] = record.split(' ', 3);
+      if (key === 'branch.oid') head = value === '(initial)' ? null : value;
+      if (key === 'branch.head') branch = value === '(detached)' ? null : value;
+      continue;
+    }
+    if (kind === '?') {
+      entries.push({ path: record.slice(2), status: '??', headOid: null, isSubmodule: false });
+      continue;
+    }
+    if (kind === '1' || kind === '2' || kind === 'u') {
+      // Fixed fields before the path: 8 for "1", 9 for "2" (adds the rename score), 10 for "u".
+      const fieldCount = kind === '1' ? 8 : kind === '2' ? 9 : 10;
+      const fields = splitFields(record, fieldCount);
+      const xy = fields[1] ?? '..';
+      const sub = fields[2] ?? 'N...';
+      const headOid = kind === 'u' ? null : (fields[6] ?? null);
+      entries.push({
+        path: fields[fieldCount] ?? '',
+        status: kind === 'u' ? 'M' : statusFromXY(xy),
+        headOid: headOid && !ZERO_OID.test(headOid) ? headOid : null,
+        isSubmodule: sub.startsWith('S'),
+      });
+      if (kind === '2') i++; // the original path of a rename or copy follows as its own record
+    }
+  }
+  return { head, branch, entries };
+}
+
+/** Splits off `count` space-separated fields; the rest of the record (the path, spaces included) follows. */
+function splitFields(record: string, count: number): string[] {
+  const fields: string[] = [];
+  let start = 0;
+  for (let n = 0; n < count; n++) {
+    const space = record.indexOf(' ', start);
+    if (space < 0) return fields;
+    fields.push(record.slice(start, space));
+    start = space + 1;
+  }
+  fields.push(record.slice(start));
+  return fields;
+}
+
+/** Collapses git's two-letter index/worktree code into the one status the checkpoint stores. */
+export function statusFromXY(xy: string): FileStatus {
+  const [x = '.', y = '.'] = xy;
+  if (x === 'D' || y === 'D') return 'D';
+  if (x === 'R') return 'R';
+  if (x === 'A' || x === 'C') return 'A';
+  return 'M';
+}

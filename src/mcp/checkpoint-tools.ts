@@ -1,0 +1,121 @@
+import type { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { AppDeps } from '../app/deps.js';
+import { loadCheckpoint } from '../app/load.js';
+import { type RootContext, saveCheckpoint } from '../app/save.js';
+import { shortOid } from '../core/brief.js';
+import { loadInputSchema, saveInputSchema } from '../core/input.js';
+
+const saveOutputSchema = z.object({
+  path: z.string(),
+  bytes: z.number().int(),
+  mode: z.enum(['replace', 'merge']),
+  counts: z.object({
+    tasks: z.number().int(),
+    modifiedFiles: z.number().int(),
+    recentCommands: z.number().int(),
+    redactions: z.number().int(),
+  }),
+  warnings: z.array(z.string()),
+});
+
+const driftSchema = z.object({
+  branchChanged: z.boolean(),
+  currentBranch: z.string().nullable(),
+  commitsSince: z.number().int().nullable(),
+  changedSince: z.array(z.string()),
+  savedHeadReachable: z.boolean(),
+});
+
+const loadOutputSchema = z.object({
+  found: z.boolean(),
+  path: z.string(),
+  fromBackup: z.boolean().optional(),
+  updatedAt: z.string().optional(),
+  drift: driftSchema.nullable().optional(),
+  warnings: z.array(z.string()),
+  checkpoint: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('The whole checkpoint, with format "full"'),
+});
+
+/** Registers the two tools of the original server, with its names, parameters and outputs. */
+export function registerCheckpointTools(server: McpServer, deps: AppDeps, rootContext: RootContext): void {
+  server.registerTool(
+    'save_session_checkpoint',
+    {
+      title: 'Save session checkpoint',
+      description:
+        'Save this session\'s working state (goal, tasks, summary, next steps, decisions, files, commands) to <project>/.claude-checkpoint so it survives a crash, /clear or a full context window. The server adds git branch/HEAD and every uncommitted file with a content hash, and redacts secrets. mode "merge" updates the existing checkpoint.',
+      inputSchema: saveInputSchema,
+      outputSchema: saveOutputSchema,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    async (input) => {
+      const outcome = await saveCheckpoint(deps, input, rootContext);
+      const { counts } = outcome;
+      const where = outcome.git
+        ? ` on ${outcome.git.branch ?? 'detached HEAD'}@${shortOid(outcome.git.head)}`
+        : '';
+      const text = [
+        `Checkpoint saved to ${outcome.path} (${outcome.bytes} bytes, ${outcome.mode}).`,
+        `${counts.tasks} task(s), ${counts.modifiedFiles} file(s), ${counts.recentCommands} command(s)${where}.`,
+        ...outcome.warnings.map((warning) => `⚠ ${warning}`),
+      ].join('\n');
+      const structured = {
+        path: outcome.path,
+        bytes: outcome.bytes,
+        mode: outcome.mode,
+        counts,
+        warnings: outcome.warnings,
+      };
+      return { content: [{ type: 'text', text }], structuredContent: structured };
+    },
+  );
+
+  server.registerTool(
+    'load_session_checkpoint',
+    {
+      title: 'Load session checkpoint',
+      description:
+        'Read the checkpoint of this project and return a compact markdown resume brief, including which files changed after it was saved (re-read only those). Call at the start of a session. format "full" returns the whole checkpoint JSON plus drift.',
+      inputSchema: loadInputSchema,
+      outputSchema: loadOutputSchema,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (input) => {
+      const outcome = await loadCheckpoint(deps, input, rootContext);
+      if (!outcome.found) {
+        const text = `No checkpoint at ${outcome.path}: nothing to resume. Start fresh, and save one with save_session_checkpoint after the first milestone.`;
+        return {
+          content: [{ type: 'text', text }],
+          structuredContent: { found: false, path: outcome.path, warnings: outcome.warnings },
+        };
+      }
+      const full = input.format === 'full';
+      const structured = {
+        found: true,
+        path: outcome.path,
+        fromBackup: outcome.fromBackup,
+        updatedAt: outcome.checkpoint.updatedAt,
+        drift: outcome.drift,
+        warnings: outcome.warnings,
+        ...(full ? { checkpoint: outcome.checkpoint } : {}),
+      };
+      const text = full
+        ? JSON.stringify(
+            { checkpoint: outcome.checkpoint, drift: outcome.drift, warnings: outcome.warnings },
+            null,
+            2,
+          )
+        : outcome.brief;
+      return { content: [{ type: 'text', text }], structuredContent: structured };
+    },
+  );
+}

@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import path from 'node:path';
+import { CheckpointError, describeError } from '../core/errors.js';
+import { errorCode, type StoreFs } from './fs-seam.js';
+
+export const FILE_MODE = 0o600;
+
+/** The prefix of temp files next to `target`, so stale ones can be recognised and cleaned up. */
+export function tempPrefix(target: string): string {
+  return `${path.basename(target)}.tmp-`;
+}
+
+/**
+ * Writes `data` to `target` so that readers only ever see the old or the new content: temp file in the
+ * same folder (created exclusively, never through a symlink), fsync, chmod 0600, rename, fsync the folder.
+ * Security: refuses when `target` is a symlink rather than replacing what it points at.
+ */
+export async function writeFileAtomic(fs: StoreFs, target: string, data: string | Uint8Array): Promise<void> {
+  await refuseSymlink(fs, target);
+  const temp = path.join(
+    path.dirname(target),
+    `${tempPrefix(target)}${process.pid}-${randomBytes(6).toString('hex')}`,
+  );
+  try {
+    const handle = await fs.open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      FILE_MODE,
+    );
+    try {
+      await handle.writeFile(data);
+      await handle.chmod(FILE_MODE); // whatever the umask
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temp, target);
+  } catch (error) {
+    await fs.unlink(temp).catch(() => undefined);
+    if (error instanceof CheckpointError) throw error;
+    throw new CheckpointError('IO_FAILED', `could not write ${target}: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
+  await syncDirectory(fs, path.dirname(target));
+}
+
+/** Makes a rename durable; some platforms cannot open folders, which only costs durability, not safety. */
+async function syncDirectory(fs: StoreFs, directory: string): Promise<void> {
+  try {
+    const handle = await fs.open(directory, constants.O_RDONLY);
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // best effort
+  }
+}
+
+export async function refuseSymlink(fs: StoreFs, target: string): Promise<void> {
+  try {
+    const stats = await fs.lstat(target);
+    if (stats.isSymbolicLink()) {
+      throw new CheckpointError(
+        'UNSAFE_PATH',
+        `refusing to use ${target}: it is a symbolic link. Remove the link; the checkpoint is always a plain file.`,
+      );
+    }
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return;
+    throw error;
+  }
+}

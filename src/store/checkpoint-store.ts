@@ -1,0 +1,144 @@
+import path from 'node:path';
+import { CheckpointError, describeError, isCheckpointError } from '../core/errors.js';
+import { LIMITS } from '../core/limits.js';
+import { CHECKPOINT_FILE } from '../core/paths.js';
+import { type Checkpoint, parseCheckpoint } from '../core/schema.js';
+import { refuseSymlink, writeFileAtomic } from './atomic-write.js';
+import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
+import { withFileLock } from './lock.js';
+
+export interface CheckpointPaths {
+  main: string;
+  backup: string;
+  lock: string;
+}
+
+export function checkpointPaths(root: string): CheckpointPaths {
+  const main = path.join(root, CHECKPOINT_FILE);
+  return { main, backup: `${main}.prev`, lock: `${main}.lock` };
+}
+
+/** What reading one file gave: its checkpoint, nothing, or why it cannot be used. */
+type FileRead =
+  | { kind: 'ok'; checkpoint: Checkpoint; text: string }
+  | { kind: 'missing' }
+  | { kind: 'bad'; error: CheckpointError };
+
+export type LoadResult =
+  | { found: false; path: string }
+  | { found: true; path: string; checkpoint: Checkpoint; fromBackup: boolean; notices: string[] };
+
+/**
+ * The `.claude-checkpoint` file and its `.prev` backup. Reads fall back to the backup when the main file
+ * is missing or corrupt; writes keep the last valid file as the backup and never replace a good backup
+ * with a corrupt file.
+ */
+export class CheckpointStore {
+  readonly paths: CheckpointPaths;
+
+  constructor(
+    readonly root: string,
+    private readonly fs: StoreFs = nodeFs,
+  ) {
+    this.paths = checkpointPaths(root);
+  }
+
+  async load(): Promise<LoadResult> {
+    const main = await this.readOne(this.paths.main);
+    if (main.kind === 'ok') {
+      return {
+        found: true,
+        path: this.paths.main,
+        checkpoint: main.checkpoint,
+        fromBackup: false,
+        notices: [],
+      };
+    }
+    // A newer tool's file is not damage: falling back would hide newer state behind older.
+    if (main.kind === 'bad' && main.error.code !== 'CORRUPT') throw main.error;
+
+    const backup = await this.readOne(this.paths.backup);
+    if (backup.kind === 'ok') {
+      const why =
+        main.kind === 'missing'
+          ? 'The checkpoint file is missing (a save was interrupted?)'
+          : `The checkpoint file is unusable (${main.error.message})`;
+      return {
+        found: true,
+        path: this.paths.main,
+        checkpoint: backup.checkpoint,
+        fromBackup: true,
+        notices: [
+          `${why}; loaded the backup ${path.basename(this.paths.backup)} from ${backup.checkpoint.updatedAt}.`,
+        ],
+      };
+    }
+    if (main.kind === 'missing') {
+      if (backup.kind === 'bad' && backup.error.code !== 'CORRUPT') throw backup.error;
+      return { found: false, path: this.paths.main };
+    }
+    throw new CheckpointError(
+      'CORRUPT',
+      `${this.paths.main} is unusable (${main.error.message}) and there is no valid backup: fix it by hand, or delete it and save a new checkpoint`,
+    );
+  }
+
+  /**
+   * Writes `text` (an already validated, serialized checkpoint) as the new main file. The current main
+   * file becomes the backup only if it is valid. Serialized across processes by a lock file.
+   */
+  async write(text: string): Promise<void> {
+    await withFileLock(this.fs, this.paths.lock, () => this.writeLocked(text));
+  }
+
+  /** Runs `task` holding the cross-process lock, for read-modify-write sequences such as merge saves. */
+  withLock<T>(task: () => Promise<T>): Promise<T> {
+    return withFileLock(this.fs, this.paths.lock, task);
+  }
+
+  /** The body of `write`, for callers that already hold the lock. */
+  async writeLocked(text: string): Promise<void> {
+    await refuseSymlink(this.fs, this.paths.backup);
+    const current = await this.readOne(this.paths.main);
+    if (current.kind === 'bad' && current.error.code === 'UNSUPPORTED_VERSION') {
+      throw new CheckpointError(
+        'UNSUPPORTED_VERSION',
+        `${current.error.message}; refusing to overwrite a checkpoint written by a newer version`,
+      );
+    }
+    if (current.kind === 'ok') await writeFileAtomic(this.fs, this.paths.backup, current.text);
+    await writeFileAtomic(this.fs, this.paths.main, text);
+  }
+
+  private async readOne(file: string): Promise<FileRead> {
+    try {
+      const stats = await this.fs.lstat(file);
+      if (stats.isSymbolicLink()) {
+        return {
+          kind: 'bad',
+          error: new CheckpointError('UNSAFE_PATH', `refusing to read ${file}: it is a symbolic link`),
+        };
+      }
+      if (!stats.isFile()) {
+        return { kind: 'bad', error: new CheckpointError('CORRUPT', `${file} is not a regular file`) };
+      }
+      if (stats.size > LIMITS.readBytes) {
+        return {
+          kind: 'bad',
+          error: new CheckpointError(
+            'CORRUPT',
+            `file is ${stats.size} bytes, far over the ${LIMITS.fileBytes}-byte cap`,
+          ),
+        };
+      }
+      const text = await this.fs.readFile(file, 'utf8');
+      return { kind: 'ok', checkpoint: parseCheckpoint(text), text };
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return { kind: 'missing' };
+      if (isCheckpointError(error)) return { kind: 'bad', error };
+      throw new CheckpointError('IO_FAILED', `could not read ${file}: ${describeError(error)}`, {
+        cause: error,
+      });
+    }
+  }
+}

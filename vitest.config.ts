@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Git-heavy suites spawn many processes; two workers match the 2-core machines we run on.
+    maxWorkers: 2,
+  },
+});
