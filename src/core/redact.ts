@@ -31,8 +31,8 @@ const wholeToken = (): string => REDACTED;
 
 // Names that announce a secret: *_KEY, *_TOKEN, *_SECRET, *PASSWORD and friends, in env, header and JSON forms.
 const SECRET_NAME =
-  '[A-Za-z][A-Za-z0-9_.-]*?(?:[_-](?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|PASS|CREDENTIALS?)|PASSWORD|PASSWD|SECRET|APIKEY|TOKEN)';
-const UNQUOTED_VALUE = '[^\\s"\'`,;&|)}\\]]+';
+  '(?:[A-Za-z][A-Za-z0-9_.-]*?)?(?:[_-](?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|PASS|CREDENTIALS?)|PASSWORD|PASSWD|SECRET|APIKEY|TOKEN)';
+const UNQUOTED_VALUE = '\\$\\{[^}\\s]*\\}|[^\\s"\'`,;&|)}\\]]+';
 
 /**
  * Ordered rules: structured forms first (they keep their prefix), then bare tokens. Each replacement

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { formatIssues, loadInputSchema, saveInputSchema } from '../../src/core/input.js';
+
+function problem(input: unknown): string {
+  const result = saveInputSchema.safeParse(input);
+  if (result.success) throw new Error('expected a validation error');
+  return formatIssues(result.error);
+}
+
+describe('saveInputSchema', () => {
+  it('accepts the full example of the original tool', () => {
+    const result = saveInputSchema.safeParse({
+      goal: 'Add GitHub OAuth login with persistent sessions',
+      tasks: [{ description: 'OAuth callback route', status: 'done' }],
+      summary: 's',
+      nextSteps: ['n'],
+      decisions: ['d'],
+      modifiedFiles: [{ path: 'src/auth/session.ts', note: 'cookie options' }],
+      recentCommands: [{ command: 'npm test -- auth', exitCode: 1, note: '2 failing' }],
+      mode: 'merge',
+      projectRoot: '/home/me/code/my-app',
+    });
+    expect(result.success).toBe(true);
+  });
+
+  it.each([
+    ['a missing goal', {}, /^goal: must be a string/],
+    ['an empty goal', { goal: '  ' }, /^goal: must not be empty/],
+    ['a long goal', { goal: 'x'.repeat(501) }, /^goal: must be at most 500 characters \(got 501\)/],
+    ['a long summary', { goal: 'g', summary: 'x'.repeat(4001) }, /^summary: must be at most 4000 characters/],
+    [
+      '31 tasks',
+      { goal: 'g', tasks: Array(31).fill({ description: 'd', status: 'done' }) },
+      /^tasks: must have at most 30 items \(got 31\)/,
+    ],
+    [
+      'a bad task status',
+      { goal: 'g', tasks: [{ description: 'd', status: 'finished' }] },
+      /^tasks\.0\.status: must be one of pending, in_progress, done, blocked/,
+    ],
+    [
+      '21 next steps',
+      { goal: 'g', nextSteps: Array(21).fill('s') },
+      /^nextSteps: must have at most 20 items/,
+    ],
+    ['21 decisions', { goal: 'g', decisions: Array(21).fill('d') }, /^decisions: must have at most 20 items/],
+    [
+      '101 files',
+      { goal: 'g', modifiedFiles: Array(101).fill({ path: 'a' }) },
+      /^modifiedFiles: must have at most 100 items/,
+    ],
+    [
+      '51 commands',
+      { goal: 'g', recentCommands: Array(51).fill({ command: 'c' }) },
+      /^recentCommands: must have at most 50 items/,
+    ],
+    [
+      'a fractional exit code',
+      { goal: 'g', recentCommands: [{ command: 'c', exitCode: 1.5 }] },
+      /^recentCommands\.0\.exitCode: must be an integer/,
+    ],
+    ['an unknown mode', { goal: 'g', mode: 'append' }, /^mode: must be "replace" or "merge"/],
+    [
+      'an empty path',
+      { goal: 'g', modifiedFiles: [{ path: '' }] },
+      /^modifiedFiles\.0\.path: must not be empty/,
+    ],
+  ])('rejects %s, naming the field and the limit', (_name, input, message) => {
+    expect(problem(input)).toMatch(message);
+  });
+});
+
+describe('loadInputSchema', () => {
+  it('accepts nothing at all, and rejects an unknown format', () => {
+    expect(loadInputSchema.safeParse({}).success).toBe(true);
+    const result = loadInputSchema.safeParse({ format: 'xml' });
+    expect(result.success ? '' : formatIssues(result.error)).toBe('format: must be "brief" or "full"');
+  });
+});

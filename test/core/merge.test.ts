@@ -1,0 +1,305 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { SaveInput } from '../../src/core/input.js';
+import { LIMITS } from '../../src/core/limits.js';
+import { type BuildCheckpointParams, buildCheckpoint, fitToSize, pathsToHash } from '../../src/core/merge.js';
+import { type Checkpoint, parseCheckpoint } from '../../src/core/schema.js';
+
+const T0 = new Date('2026-10-08T02:23:55.477Z');
+const T1 = new Date('2026-10-08T03:00:00.000Z');
+const OID_A = 'a'.repeat(40);
+const OID_B = 'b'.repeat(40);
+const OID_C = 'c'.repeat(40);
+const GIT = { branch: 'main', head: '1'.repeat(40), dirty: true };
+
+function build(overrides: Partial<BuildCheckpointParams> & { input: SaveInput }) {
+  let counter = 0;
+  return buildCheckpoint({
+    previous: null,
+    git: GIT,
+    detectedFiles: [],
+    oids: new Map(),
+    now: T0,
+    newId: () => `id-${++counter}`,
+    generator: { name: 'claude-checkpoint-mcp', version: '0.1.0' },
+    projectName: 'my-app',
+    ...overrides,
+  });
+}
+
+const full: SaveInput = {
+  goal: 'Ship it',
+  tasks: [
+    { description: 'A', status: 'done' },
+    { description: 'B', status: 'in_progress' },
+  ],
+  summary: 'Half done',
+  nextSteps: ['Do B'],
+  decisions: ['Use X'],
+  modifiedFiles: [{ path: 'src/a.ts', note: 'core' }],
+  recentCommands: [{ command: 'npm test', exitCode: 1, note: 'red' }],
+};
+
+const first = build({
+  input: full,
+  detectedFiles: [
+    { path: 'src/b.ts', status: 'M' },
+    { path: 'new.ts', status: '??' },
+  ],
+  oids: new Map([
+    ['src/a.ts', OID_A],
+    ['src/b.ts', OID_B],
+    ['new.ts', OID_C],
+  ]),
+}).checkpoint;
+
+describe('buildCheckpoint, replace', () => {
+  it('writes every field of the original format, valid against the schema', () => {
+    expect(parseCheckpoint(JSON.stringify(first))).toEqual(first);
+    expect(first).toMatchObject({
+      version: 1,
+      id: 'id-1',
+      createdAt: T0.toISOString(),
+      updatedAt: T0.toISOString(),
+      project: { name: 'my-app' },
+      git: GIT,
+      goal: { primary: 'Ship it', tasks: full.tasks },
+      summary: 'Half done',
+      nextSteps: ['Do B'],
+      decisions: ['Use X'],
+      meta: { redactions: 0, truncated: false },
+    });
+  });
+
+  it('lists the named files first, then what git detected, each with its oid', () => {
+    expect(first.modifiedFiles).toEqual([
+      { path: 'src/a.ts', status: 'M', source: 'agent', note: 'core', hash: OID_A },
+      { path: 'src/b.ts', status: 'M', source: 'git', hash: OID_B },
+      { path: 'new.ts', status: '??', source: 'git', hash: OID_C },
+    ]);
+  });
+
+  it('stamps commands with the save time', () => {
+    expect(first.recentCommands).toEqual([
+      { command: 'npm test', exitCode: 1, note: 'red', at: T0.toISOString() },
+    ]);
+  });
+
+  it('starts over: a new id and nothing carried from the previous checkpoint', () => {
+    const next = build({
+      input: { goal: 'Other' },
+      previous: first,
+      now: T1,
+      newId: () => 'id-new',
+    }).checkpoint;
+    expect(next.id).toBe('id-new');
+    expect(next.createdAt).toBe(T1.toISOString());
+    expect(next.goal.tasks).toEqual([]);
+    expect(next.summary).toBeUndefined();
+    expect(next.decisions).toEqual([]);
+    expect(next.recentCommands).toEqual([]);
+    expect(next.modifiedFiles).toEqual([]);
+  });
+
+  it('gives a file that no longer exists the status D', () => {
+    const c = build({
+      input: { goal: 'g', modifiedFiles: [{ path: 'gone.ts' }] },
+      oids: new Map([['gone.ts', null]]),
+    });
+    expect(c.checkpoint.modifiedFiles).toEqual([{ path: 'gone.ts', status: 'D', source: 'agent' }]);
+  });
+});
+
+describe('buildCheckpoint, merge (the original table, field by field)', () => {
+  const merge = (input: Omit<SaveInput, 'mode'>, extra: Partial<BuildCheckpointParams> = {}) =>
+    build({ input: { ...input, mode: 'merge' }, previous: first, now: T1, ...extra }).checkpoint;
+
+  it('sets goal, keeps id and createdAt, moves updatedAt', () => {
+    const c = merge({ goal: 'Ship it now' });
+    expect(c.goal.primary).toBe('Ship it now');
+    expect(c.id).toBe(first.id);
+    expect(c.createdAt).toBe(first.createdAt);
+    expect(c.updatedAt).toBe(T1.toISOString());
+  });
+
+  it('updates tasks by description and appends new ones', () => {
+    const c = merge({
+      goal: 'g',
+      tasks: [
+        { description: 'B', status: 'done' },
+        { description: 'C', status: 'pending' },
+      ],
+    });
+    expect(c.goal.tasks).toEqual([
+      { description: 'A', status: 'done' },
+      { description: 'B', status: 'done' },
+      { description: 'C', status: 'pending' },
+    ]);
+  });
+
+  it('replaces summary and nextSteps only when given', () => {
+    expect(merge({ goal: 'g' })).toMatchObject({ summary: 'Half done', nextSteps: ['Do B'] });
+    expect(merge({ goal: 'g', summary: 'All done', nextSteps: [] })).toMatchObject({
+      summary: 'All done',
+      nextSteps: [],
+    });
+  });
+
+  it('appends decisions without duplicates', () => {
+    expect(merge({ goal: 'g', decisions: ['Use X', 'Avoid Y'] }).decisions).toEqual(['Use X', 'Avoid Y']);
+  });
+
+  it('appends commands and keeps only the last 50', () => {
+    const commands = Array.from({ length: 50 }, (_, i) => ({ command: `c${i}` }));
+    const c = merge({ goal: 'g', recentCommands: commands });
+    expect(c.recentCommands).toHaveLength(50);
+    expect(c.recentCommands[0]?.command).toBe('c0');
+    expect(c.recentCommands.at(-1)?.command).toBe('c49');
+    expect(c.meta.truncated).toBe(true);
+  });
+
+  it('combines a fresh git scan, the named files and the previously recorded ones', () => {
+    const c = merge(
+      { goal: 'g', modifiedFiles: [{ path: 'docs/x.md' }] },
+      {
+        detectedFiles: [{ path: 'src/b.ts', status: 'M' }],
+        oids: new Map([
+          ['docs/x.md', OID_C],
+          ['src/b.ts', OID_A],
+          ['src/a.ts', OID_A],
+          ['new.ts', null],
+        ]),
+      },
+    );
+    expect(c.modifiedFiles).toEqual([
+      { path: 'docs/x.md', status: 'M', source: 'agent', hash: OID_C },
+      { path: 'src/b.ts', status: 'M', source: 'git', hash: OID_A },
+      { path: 'src/a.ts', status: 'M', source: 'agent', note: 'core', hash: OID_A },
+      { path: 'new.ts', status: 'D', source: 'agent' },
+    ]);
+  });
+
+  it('keeps a note recorded earlier when the file is named again without one', () => {
+    const c = merge(
+      { goal: 'g', modifiedFiles: [{ path: 'src/a.ts' }] },
+      { oids: new Map([['src/a.ts', OID_B]]) },
+    );
+    expect(c.modifiedFiles[0]).toEqual({
+      path: 'src/a.ts',
+      status: 'M',
+      source: 'agent',
+      note: 'core',
+      hash: OID_B,
+    });
+  });
+
+  it('behaves like replace when there is nothing to merge into', () => {
+    const c = build({ input: { goal: 'g', mode: 'merge' }, previous: null, now: T1 }).checkpoint;
+    expect(c.createdAt).toBe(T1.toISOString());
+  });
+
+  it('changes nothing but the time when the update repeats the goal only (law)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...['Ship it', 'x']), (goal) => {
+        const c = merge(
+          { goal },
+          {
+            oids: new Map([
+              ['src/a.ts', OID_A],
+              ['src/b.ts', OID_B],
+              ['new.ts', OID_C],
+            ]),
+          },
+        );
+        const { updatedAt: _u, goal: _g, modifiedFiles, ...rest } = c;
+        const { updatedAt: _u0, goal: _g0, modifiedFiles: before, ...restBefore } = first;
+        expect(rest).toEqual(restBefore);
+        expect(new Set(modifiedFiles.map((f) => f.path))).toEqual(new Set(before.map((f) => f.path)));
+        expect(c.goal.tasks).toEqual(first.goal.tasks);
+      }),
+    );
+  });
+});
+
+describe('limits and redaction', () => {
+  it('redacts every free-text field before it is stored, and counts', () => {
+    const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const result = build({
+      input: {
+        goal: `goal ${secret}`,
+        tasks: [{ description: `task ${secret}`, status: 'pending' }],
+        summary: `summary ${secret}`,
+        nextSteps: [`step ${secret}`],
+        decisions: [`decision ${secret}`],
+        modifiedFiles: [{ path: 'a.ts', note: `note ${secret}` }],
+        recentCommands: [{ command: `cmd ${secret}`, note: `cmd note ${secret}` }],
+      },
+    });
+    expect(result.serialized).not.toContain(secret);
+    expect(result.redactions).toBe(8);
+    expect(result.checkpoint.meta.redactions).toBe(8);
+  });
+
+  it('keeps at most 30 tasks, dropping finished ones first', () => {
+    const previous: Checkpoint = {
+      ...first,
+      goal: {
+        primary: 'g',
+        tasks: Array.from({ length: 30 }, (_, i) => ({
+          description: `t${i}`,
+          status: i === 5 ? 'done' : 'pending',
+        })),
+      },
+    };
+    const c = build({
+      input: { goal: 'g', mode: 'merge', tasks: [{ description: 'new', status: 'pending' }] },
+      previous,
+    });
+    expect(c.checkpoint.goal.tasks).toHaveLength(LIMITS.tasks);
+    expect(c.checkpoint.goal.tasks.some((t) => t.description === 't5')).toBe(false);
+    expect(c.checkpoint.goal.tasks.at(-1)?.description).toBe('new');
+    expect(c.checkpoint.meta.truncated).toBe(true);
+  });
+
+  it('fits the 64 KB cap by dropping the oldest commands, then files', () => {
+    const long = 'x'.repeat(1900);
+    const recentCommands = Array.from({ length: 50 }, (_, i) => ({ command: `${i} ${long}` }));
+    const detectedFiles = Array.from({ length: 400 }, (_, i) => ({
+      path: `dir/${'p'.repeat(150)}${i}.ts`,
+      status: 'M' as const,
+    }));
+    const result = build({ input: { goal: 'g', recentCommands }, detectedFiles });
+    expect(result.bytes).toBeLessThanOrEqual(LIMITS.fileBytes);
+    expect(Buffer.byteLength(result.serialized)).toBe(result.bytes);
+    expect(result.checkpoint.meta.truncated).toBe(true);
+    expect(result.checkpoint.recentCommands).toHaveLength(0);
+    expect(result.checkpoint.modifiedFiles.length).toBeGreaterThan(100);
+    expect(result.checkpoint.modifiedFiles.length).toBeLessThan(400);
+  });
+
+  it('fitToSize keeps the longest prefix of files that fits', () => {
+    const files = Array.from({ length: 100 }, (_, i) => ({
+      path: `f${i}`,
+      status: 'M' as const,
+      source: 'git' as const,
+    }));
+    const base = { ...first, recentCommands: [], modifiedFiles: files };
+    const bytesFor = (n: number) => fitToSize({ ...base, modifiedFiles: files.slice(0, n) }, 1e9).bytes;
+    const cap = bytesFor(60);
+    const fitted = fitToSize(base, cap);
+    expect(fitted.checkpoint.modifiedFiles).toHaveLength(60);
+  });
+});
+
+describe('pathsToHash', () => {
+  it('includes recorded files only in merge mode', () => {
+    const detected = [{ path: 'b', status: 'M' as const }];
+    expect(pathsToHash({ goal: 'g', modifiedFiles: [{ path: 'a' }] }, first, detected)).toEqual(['a', 'b']);
+    expect(pathsToHash({ goal: 'g', mode: 'merge' }, first, detected)).toEqual([
+      'b',
+      'src/a.ts',
+      'src/b.ts',
+      'new.ts',
+    ]);
+  });
+});

@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redactText } from '../../src/core/redact.js';
+
+describe('redactText', () => {
+  it.each([
+    [
+      'env assignment',
+      'GITHUB_CLIENT_SECRET=gh_live_8f2a91 npm run dev',
+      'GITHUB_CLIENT_SECRET=«redacted» npm run dev',
+    ],
+    ['*_KEY', 'export STRIPE_API_KEY=abc123def456', 'export STRIPE_API_KEY=«redacted»'],
+    ['*_TOKEN', 'NPM_TOKEN="tok-9a8b7c" npm publish', 'NPM_TOKEN="«redacted»" npm publish'],
+    ['*PASSWORD', 'DB_PASSWORD=hunter2 ./migrate', 'DB_PASSWORD=«redacted» ./migrate'],
+    ['header form', 'X-Api-Key: 5f8e2a9c1b', 'X-Api-Key: «redacted»'],
+    ['JSON form', '{"api_key": "5f8e2a9c1b", "name": "x"}', '{"api_key": "«redacted»", "name": "x"}'],
+    ['JSON password', '{"password":"s3cr3t!"}', '{"password":"«redacted»"}'],
+    [
+      'bearer header',
+      'curl -H "Authorization: Bearer eyJhbGciOi.abc.def" api',
+      'curl -H "Authorization: Bearer «redacted»" api',
+    ],
+    ['basic header', 'Authorization: Basic dXNlcjpwYXNz', 'Authorization: Basic «redacted»'],
+    [
+      'URL credentials',
+      'psql postgres://admin:pa55word@db:5432/app',
+      'psql postgres://admin:«redacted»@db:5432/app',
+    ],
+    ['--password flag', 'mysql --password=hunter2 -u root', 'mysql --password=«redacted» -u root'],
+    ['--token flag', 'gh auth login --token abcdef123456', 'gh auth login --token «redacted»'],
+    ['--api-key flag', 'tool --api-key "k-123456"', 'tool --api-key "«redacted»"'],
+    ['--secret flag', 'deploy --secret=xyz987', 'deploy --secret=«redacted»'],
+    ['sk- key', 'use sk-proj-abcdefghijklmnopqrstuvwx1234 here', 'use «redacted» here'],
+    ['Anthropic key', 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789', '«redacted»'],
+    ['ghp_ token', 'token ghp_abcdefghijklmnopqrstuvwxyz0123456789 used', 'token «redacted» used'],
+    ['github_pat_', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', '«redacted»'],
+    ['AWS key id', 'aws key AKIAIOSFODNN7EXAMPLE in config', 'aws key «redacted» in config'],
+    ['Slack token', 'xoxb-123456789012-abcdefghijkl', '«redacted»'],
+    [
+      'PEM private key',
+      'key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\nend',
+      'key:\n«redacted»\nend',
+    ],
+  ])('redacts %s', (_name, input, expected) => {
+    const result = redactText(input);
+    expect(result.text).toBe(expected);
+    expect(result.count).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['a git SHA', 'b2ef1b5919ee5d456ea146c9362a7abc92b1e556'],
+    ['a UUID', 'ee5507c0-855e-44a5-85c1-d97b767537c9'],
+    ['a path', 'src/auth/session.ts'],
+    ['prose about tokens', 'The token is refreshed every hour; set max_tokens=5 for tests'],
+    ['an env reference', 'API_KEY=$API_KEY npm start'],
+    ['a template placeholder', 'GITHUB_TOKEN=${GITHUB_TOKEN} gh pr list'],
+    ['an angle-bracket placeholder', 'OPENAI_API_KEY=<your-key>'],
+    ['a masked value', 'PASSWORD=xxxx'],
+    ['a type annotation', 'password: string;'],
+    ['an already redacted value', 'SECRET=«redacted»'],
+    ['a package name', 'npm i @modelcontextprotocol/server zod'],
+    ['a URL without credentials', 'https://example.com:8080/path?q=1'],
+  ])('leaves %s alone', (_name, input) => {
+    expect(redactText(input)).toEqual({ text: input, count: 0 });
+  });
+
+  it('counts every value it replaces', () => {
+    expect(redactText('A_TOKEN=one1 B_TOKEN=two2 --password three3').count).toBe(3);
+  });
+
+  it('is idempotent', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (text) => {
+        const once = redactText(text).text;
+        expect(redactText(once)).toEqual({ text: once, count: 0 });
+      }),
+    );
+  });
+
+  it('never leaves a seeded secret behind, whatever surrounds it', () => {
+    const secret = fc.stringMatching(/^[A-Za-z0-9]{36}$/).map((body) => `ghp_${body}`);
+    const prose = fc.string({ maxLength: 40 }).map((text) => text.replace(/[A-Za-z0-9_]$/, ' '));
+    fc.assert(
+      fc.property(prose, secret, prose, (before, token, after) => {
+        const { text } = redactText(`${before} ${token} ${after}`);
+        expect(text).not.toContain(token);
+        expect(text).not.toContain(token.slice(4, 20));
+        expect(text).toContain(REDACTED);
+      }),
+    );
+  });
+});

@@ -1,0 +1,57 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { onTestFinished } from 'vitest';
+
+/** A fresh temp folder (symlinks resolved), removed when the current test finishes. */
+export function tempDir(prefix = 'checkpoint-test-'): string {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export type Tree = Record<string, string | Buffer>;
+
+export function writeTree(root: string, tree: Tree): void {
+  for (const [file, content] of Object.entries(tree)) {
+    const absolute = path.join(root, file);
+    mkdirSync(path.dirname(absolute), { recursive: true });
+    writeFileSync(absolute, content);
+  }
+}
+
+/** Runs git in `cwd` with a fixed identity and none of the caller's GIT_* variables. */
+export function git(cwd: string, ...args: string[]): string {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
+  return execFileSync(
+    'git',
+    ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args],
+    { cwd, env: { ...env, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+}
+
+/**
+ * A real git repository in a temp folder: `committed` files in a first commit (unless empty), then
+ * `dirty` files written on top without committing.
+ */
+export function createRepo(
+  options: { committed?: Tree; dirty?: Tree; branch?: string; ignore?: string } = {},
+): string {
+  const root = tempDir('checkpoint-repo-');
+  git(root, 'init', '-q', '-b', options.branch ?? 'main');
+  writeTree(root, { '.gitignore': options.ignore ?? '.claude-checkpoint*\n', ...options.committed });
+  if (options.committed !== undefined) {
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'initial');
+  }
+  if (options.dirty) writeTree(root, options.dirty);
+  return root;
+}
+
+export function commitAll(root: string, message = 'change'): string {
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '--allow-empty', '-m', message);
+  return git(root, 'rev-parse', 'HEAD').trim();
+}
