@@ -53,6 +53,7 @@ describe('redactText', () => {
     ['a path', 'src/auth/session.ts'],
     ['prose about tokens', 'The token is refreshed every hour; set max_tokens=5 for tests'],
     ['an env reference', 'API_KEY=$API_KEY npm start'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, on purpose
     ['a template placeholder', 'GITHUB_TOKEN=${GITHUB_TOKEN} gh pr list'],
     ['an angle-bracket placeholder', 'OPENAI_API_KEY=<your-key>'],
     ['a masked value', 'PASSWORD=xxxx'],

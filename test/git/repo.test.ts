@@ -1,0 +1,262 @@
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { WorktreeHasher } from '../../src/git/oid.js';
+import {
+  compareHistory,
+  diffCommits,
+  isIgnoredByGit,
+  locateRepo,
+  readRepoState,
+} from '../../src/git/repo.js';
+import { gitEnvironment } from '../../src/git/run.js';
+import { parseStatusV2, statusFromXY } from '../../src/git/status.js';
+import { commitAll, createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
+
+const UNUSUAL_NAMES = [
+  'with space.txt',
+  'quote"d.txt',
+  "apo'strophe.txt",
+  'ünïcødé/日本.txt',
+  'tab\there.txt',
+];
+
+async function stateOf(root: string) {
+  const location = await locateRepo(root);
+  if (!location) throw new Error('expected a repository');
+  return readRepoState(root, location);
+}
+
+describe('locateRepo', () => {
+  it('finds none outside a repository', async () => {
+    expect(await locateRepo(tempDir())).toBeNull();
+  });
+
+  it('gives the prefix of a project inside a bigger repository', async () => {
+    const root = createRepo({ committed: { 'packages/app/a.ts': 'a' } });
+    expect(await locateRepo(path.join(root, 'packages/app'))).toEqual({
+      prefix: 'packages/app/',
+      objectFormat: 'sha1',
+    });
+  });
+
+  it('recognises SHA-256 repositories', async () => {
+    const root = tempDir();
+    git(root, 'init', '-q', '--object-format=sha256');
+    expect((await locateRepo(root))?.objectFormat).toBe('sha256');
+  });
+});
+
+describe('readRepoState', () => {
+  it('reports branch, HEAD and every kind of change with its porcelain status', async () => {
+    const root = createRepo({
+      committed: {
+        'modified.ts': '1',
+        'deleted.ts': '1',
+        'renamed-from.ts': 'same content\n',
+        'clean.ts': '1',
+      },
+      branch: 'feat/x',
+    });
+    writeTree(root, { 'modified.ts': '2', 'added.ts': 'new', 'untracked.ts': '?' });
+    rmSync(path.join(root, 'deleted.ts'));
+    git(root, 'add', 'added.ts');
+    git(root, 'mv', 'renamed-from.ts', 'renamed-to.ts');
+    const state = await stateOf(root);
+    expect(state.branch).toBe('feat/x');
+    expect(state.head).toBe(git(root, 'rev-parse', 'HEAD').trim());
+    const statuses = Object.fromEntries(state.entries.map((entry) => [entry.path, entry.status]));
+    expect(statuses).toEqual({
+      'added.ts': 'A',
+      'deleted.ts': 'D',
+      'modified.ts': 'M',
+      'renamed-to.ts': 'R',
+      'untracked.ts': '??',
+    });
+    const modified = state.entries.find((entry) => entry.path === 'modified.ts');
+    expect(modified?.headOid).toBe(git(root, 'rev-parse', 'HEAD:modified.ts').trim());
+  });
+
+  it('keeps paths with spaces, quotes, tabs and non-ASCII characters verbatim', async () => {
+    const root = createRepo({ committed: { 'keep.txt': 'k' } });
+    writeTree(root, Object.fromEntries(UNUSUAL_NAMES.map((name) => [name, name])));
+    const paths = (await stateOf(root)).entries.map((entry) => entry.path).sort();
+    expect(paths).toEqual([...UNUSUAL_NAMES].sort());
+  });
+
+  it('has no HEAD before the first commit, and a null branch when detached', async () => {
+    const empty = createRepo({ dirty: { 'a.ts': 'a' } });
+    expect((await stateOf(empty)).head).toBeNull();
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    commitAll(root, 'second');
+    git(root, 'checkout', '-q', '--detach', 'HEAD~1');
+    expect((await stateOf(root)).branch).toBeNull();
+  });
+
+  it('lists only the project folder, with project-relative paths, and never its own files', async () => {
+    const root = createRepo({ committed: { 'packages/app/a.ts': 'a', 'other/b.ts': 'b' }, ignore: '' });
+    writeTree(root, {
+      'packages/app/a.ts': 'changed',
+      'other/b.ts': 'changed',
+      'packages/app/.claude-checkpoint': '{}',
+      'packages/app/.claude-checkpoint.prev': '{}',
+    });
+    const app = path.join(root, 'packages/app');
+    const state = await readRepoState(app, { prefix: 'packages/app/', objectFormat: 'sha1' });
+    expect(state.entries.map((entry) => entry.path)).toEqual(['a.ts']);
+  });
+
+  it('ignores GIT_DIR and friends inherited from the environment', () => {
+    const env = gitEnvironment({ GIT_DIR: '/elsewhere', GIT_INDEX_FILE: '/x', PATH: '/bin', HOME: '/h' });
+    expect(env).toEqual({
+      PATH: '/bin',
+      HOME: '/h',
+      GIT_OPTIONAL_LOCKS: '0',
+      GIT_TERMINAL_PROMPT: '0',
+      LC_ALL: 'C',
+    });
+  });
+});
+
+describe('WorktreeHasher', () => {
+  it('computes exactly what git hash-object prints, for every kind of content and name', async () => {
+    const root = createRepo({ committed: {} });
+    const files: Record<string, string | Buffer> = {
+      'empty.txt': '',
+      'text.txt': 'hello\n',
+      'crlf.txt': 'a\r\nb\r\n',
+      'binary.bin': Buffer.from([0, 1, 2, 255, 254, 0, 10]),
+      'big.bin': Buffer.alloc(3 * 1024 * 1024 + 17, 7),
+      ...Object.fromEntries(UNUSUAL_NAMES.map((name) => [name, `content of ${name}`])),
+    };
+    writeTree(root, files);
+    const oids = await new WorktreeHasher(root).oids(Object.keys(files));
+    for (const name of Object.keys(files)) {
+      expect(oids.get(name), name).toBe(git(root, 'hash-object', '--no-filters', '--', name).trim());
+    }
+  });
+
+  it('hashes a symlink as git stores it (its target), and nothing for folders or missing paths', async () => {
+    const root = createRepo({ committed: { 'target.txt': 't' } });
+    symlinkSync('target.txt', path.join(root, 'link'));
+    mkdirSync(path.join(root, 'folder'));
+    git(root, 'add', 'link');
+    const hasher = new WorktreeHasher(root);
+    expect(await hasher.oid('link')).toBe(git(root, 'rev-parse', ':link').trim());
+    expect(await hasher.oid('folder')).toBeNull();
+    expect(await hasher.oid('missing.txt')).toBeNull();
+  });
+
+  it('never reads through a symlinked folder (it could lead outside the project)', async () => {
+    const outside = tempDir();
+    writeFileSync(path.join(outside, 'secret.txt'), 'secret');
+    const root = createRepo({ committed: {} });
+    symlinkSync(outside, path.join(root, 'escape'));
+    expect(await new WorktreeHasher(root).oid('escape/secret.txt')).toBeNull();
+  });
+
+  it('hashes with SHA-256 in SHA-256 repositories', async () => {
+    const root = tempDir();
+    git(root, 'init', '-q', '--object-format=sha256');
+    writeTree(root, { 'a.txt': 'abc' });
+    expect(await new WorktreeHasher(root, 'sha256').oid('a.txt')).toBe(
+      git(root, 'hash-object', 'a.txt').trim(),
+    );
+  });
+});
+
+describe('history', () => {
+  it('counts commits since the saved HEAD, and notices rewritten and missing history', async () => {
+    const root = createRepo({ committed: { 'a.ts': '1' } });
+    const saved = git(root, 'rev-parse', 'HEAD').trim();
+    writeTree(root, { 'a.ts': '2' });
+    const second = commitAll(root);
+    commitAll(root, 'third');
+    const head = git(root, 'rev-parse', 'HEAD').trim();
+    expect(await compareHistory(root, saved, head)).toEqual({
+      kind: 'known',
+      commitsSince: 2,
+      rewritten: false,
+    });
+    expect(await compareHistory(root, head, head)).toEqual({
+      kind: 'known',
+      commitsSince: 0,
+      rewritten: false,
+    });
+
+    git(root, 'reset', '-q', '--hard', saved);
+    writeTree(root, { 'b.ts': 'other' });
+    const rewrittenHead = commitAll(root, 'other history');
+    expect(await compareHistory(root, second, rewrittenHead)).toEqual({
+      kind: 'known',
+      commitsSince: 1,
+      rewritten: true,
+    });
+    expect(await compareHistory(root, 'f'.repeat(40), rewrittenHead)).toEqual({ kind: 'missing' });
+  });
+
+  it('lists files that differ between two commits with their oids', async () => {
+    const root = createRepo({ committed: { 'a.ts': '1', 'b.ts': '1' } });
+    const before = git(root, 'rev-parse', 'HEAD').trim();
+    writeTree(root, { 'a.ts': '2', 'c.ts': 'new' });
+    const after = commitAll(root);
+    const location = await locateRepo(root);
+    const changes = await diffCommits(root, location!, before, after);
+    expect(Object.fromEntries(changes)).toEqual({
+      'a.ts': {
+        before: git(root, 'rev-parse', `${before}:a.ts`).trim(),
+        after: git(root, 'rev-parse', `${after}:a.ts`).trim(),
+      },
+      'c.ts': { before: null, after: git(root, 'rev-parse', `${after}:c.ts`).trim() },
+    });
+  });
+});
+
+describe('isIgnoredByGit', () => {
+  it('tells whether the checkpoint file is ignored', async () => {
+    expect(await isIgnoredByGit(createRepo({ committed: {} }), '.claude-checkpoint')).toBe(true);
+    expect(
+      await isIgnoredByGit(createRepo({ committed: {}, ignore: 'node_modules\n' }), '.claude-checkpoint'),
+    ).toBe(false);
+  });
+});
+
+describe('parseStatusV2', () => {
+  it('reads branch headers and skips the original path of renames', () => {
+    const output = [
+      '# branch.oid (initial)',
+      '# branch.head main',
+      '2 R. N... 100644 100644 100644 aaaa aaaa R100 new name.ts',
+      'old name.ts',
+      '? untracked.ts',
+      'u UU N... 100644 100644 100644 100644 aaaa bbbb cccc conflicted.ts',
+      '',
+    ].join('\0');
+    expect(parseStatusV2(output)).toEqual({
+      head: null,
+      branch: 'main',
+      entries: [
+        { path: 'new name.ts', status: 'R', headOid: 'aaaa', isSubmodule: false },
+        { path: 'untracked.ts', status: '??', headOid: null, isSubmodule: false },
+        { path: 'conflicted.ts', status: 'M', headOid: null, isSubmodule: false },
+      ],
+    });
+  });
+
+  it.each([
+    ['.M', 'M'],
+    ['M.', 'M'],
+    ['MM', 'M'],
+    ['A.', 'A'],
+    ['AM', 'A'],
+    ['AD', 'D'],
+    ['.D', 'D'],
+    ['D.', 'D'],
+    ['R.', 'R'],
+    ['RM', 'R'],
+    ['C.', 'A'],
+    ['.T', 'M'],
+  ])('maps %s to %s', (xy, expected) => {
+    expect(statusFromXY(xy)).toBe(expected);
+  });
+});

@@ -1,0 +1,180 @@
+import {
+  chmodSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { serializeCheckpoint } from '../../src/core/schema.js';
+import { CheckpointStore } from '../../src/store/checkpoint-store.js';
+import type { StoreFs } from '../../src/store/fs-seam.js';
+import { tempDir } from '../helpers/fixtures.js';
+
+const example = JSON.parse(readFileSync(new URL('../fixtures/spec-example.json', import.meta.url), 'utf8'));
+const version = (goal: string) =>
+  serializeCheckpoint({ ...example, goal: { ...example.goal, primary: goal } });
+const goalOf = (file: string) => JSON.parse(readFileSync(file, 'utf8')).goal.primary;
+
+describe('CheckpointStore', () => {
+  it('writes the file with mode 0600 whatever the umask, and leaves no temp file', async () => {
+    const root = tempDir();
+    const oldUmask = process.umask(0o000);
+    try {
+      await new CheckpointStore(root).write(version('one'));
+    } finally {
+      process.umask(oldUmask);
+    }
+    const file = path.join(root, '.claude-checkpoint');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(root)).toEqual(['.claude-checkpoint']);
+  });
+
+  it('keeps the previous valid file as .prev', async () => {
+    const root = tempDir();
+    const store = new CheckpointStore(root);
+    await store.write(version('one'));
+    await store.write(version('two'));
+    await store.write(version('three'));
+    expect(goalOf(store.paths.main)).toBe('three');
+    expect(goalOf(store.paths.backup)).toBe('two');
+    expect(statSync(store.paths.backup).mode & 0o777).toBe(0o600);
+  });
+
+  it('never lets a corrupt file overwrite a good backup', async () => {
+    const root = tempDir();
+    const store = new CheckpointStore(root);
+    await store.write(version('one'));
+    await store.write(version('two'));
+    writeFileSync(store.paths.main, '{"version": 1, "trunc');
+    await store.write(version('three'));
+    expect(goalOf(store.paths.backup)).toBe('one');
+    expect(goalOf(store.paths.main)).toBe('three');
+  });
+
+  it('falls back to the backup when the main file is corrupt, and says so', async () => {
+    const root = tempDir();
+    const store = new CheckpointStore(root);
+    await store.write(version('one'));
+    await store.write(version('two'));
+    writeFileSync(store.paths.main, '');
+    const loaded = await store.load();
+    expect(loaded).toMatchObject({ found: true, fromBackup: true });
+    if (!loaded.found) throw new Error('unreachable');
+    expect(loaded.checkpoint.goal.primary).toBe('one');
+    expect(loaded.notices[0]).toMatch(
+      /checkpoint file is unusable \(checkpoint is not valid JSON.*loaded the backup \.claude-checkpoint\.prev/,
+    );
+  });
+
+  it('falls back to the backup when the main file is missing', async () => {
+    const root = tempDir();
+    const store = new CheckpointStore(root);
+    await store.write(version('one'));
+    await store.write(version('two'));
+    await fsp.unlink(store.paths.main);
+    const loaded = await store.load();
+    expect(loaded).toMatchObject({ found: true, fromBackup: true });
+  });
+
+  it('reports nothing found as a value, not an error', async () => {
+    expect(await new CheckpointStore(tempDir()).load()).toMatchObject({ found: false });
+  });
+
+  it.each([
+    ['truncated', (text: string) => text.slice(0, text.length / 2)],
+    ['bit-flipped', (text: string) => text.replace('"version": 1', '"version": 1x')],
+    ['oversized', () => `{"pad": "${'x'.repeat(2 * 1024 * 1024)}"}`],
+    ['wrong types', (text: string) => text.replace('"nextSteps": [', '"nextSteps": 5, "x": [')],
+  ])('explains a %s file with no backup instead of crashing', async (_name, damage) => {
+    const root = tempDir();
+    writeFileSync(path.join(root, '.claude-checkpoint'), damage(version('one')));
+    await expect(new CheckpointStore(root).load()).rejects.toThrow(
+      /is unusable .* and there is no valid backup/,
+    );
+  });
+
+  it('refuses a file from a newer version, on load and on save, without touching it', async () => {
+    const root = tempDir();
+    const future = version('future').replace('"version": 1', '"version": 9');
+    const store = new CheckpointStore(root);
+    writeFileSync(store.paths.main, future);
+    await expect(store.load()).rejects.toThrow(/schema version 9/);
+    await expect(store.write(version('now'))).rejects.toThrow(
+      /refusing to overwrite a checkpoint written by a newer version/,
+    );
+    expect(readFileSync(store.paths.main, 'utf8')).toBe(future);
+  });
+
+  it('refuses to write through or read a symlinked checkpoint or backup', async () => {
+    const root = tempDir();
+    const elsewhere = path.join(tempDir(), 'target.json');
+    writeFileSync(elsewhere, 'untouched');
+    const store = new CheckpointStore(root);
+    symlinkSync(elsewhere, store.paths.main);
+    await expect(store.write(version('x'))).rejects.toThrow(/it is a symbolic link/);
+    await expect(store.load()).rejects.toThrow(/symbolic link/);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('untouched');
+
+    const other = tempDir();
+    const otherStore = new CheckpointStore(other);
+    await otherStore.write(version('one'));
+    symlinkSync(elsewhere, otherStore.paths.backup);
+    await expect(otherStore.write(version('two'))).rejects.toThrow(/symbolic link/);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('untouched');
+    expect(lstatSync(otherStore.paths.backup).isSymbolicLink()).toBe(true);
+  });
+
+  it.each([
+    ['disk full', 'ENOSPC'],
+    ['permission denied', 'EACCES'],
+  ])(
+    'on %s: a clear error, the previous checkpoint and backup intact, no temp file left',
+    async (_name, code) => {
+      const root = tempDir();
+      const good = new CheckpointStore(root);
+      await good.write(version('one'));
+      await good.write(version('two'));
+      const failing: StoreFs = {
+        ...fsp,
+        open: (async (file: string, flags: number, mode?: number) => {
+          const handle = await fsp.open(file, flags, mode);
+          if (String(file).includes('.tmp-')) {
+            return new Proxy(handle, {
+              get(target, key) {
+                if (key === 'writeFile') {
+                  return async () => {
+                    throw Object.assign(new Error(`${code}: simulated`), { code });
+                  };
+                }
+                const value = Reflect.get(target, key);
+                return typeof value === 'function' ? value.bind(target) : value;
+              },
+            });
+          }
+          return handle;
+        }) as StoreFs['open'],
+      };
+      await expect(new CheckpointStore(root, failing).write(version('three'))).rejects.toThrow(
+        new RegExp(`could not write .*\\.claude-checkpoint.*${code}`),
+      );
+      expect(goalOf(good.paths.main)).toBe('two');
+      expect(readdirSync(root).sort()).toEqual(['.claude-checkpoint', '.claude-checkpoint.prev']);
+    },
+  );
+
+  it('explains a folder it cannot write to', async () => {
+    if (process.getuid?.() === 0) return; // root ignores permission bits; the fs-seam test above covers EACCES
+    const root = tempDir();
+    chmodSync(root, 0o500);
+    try {
+      await expect(new CheckpointStore(root).write(version('x'))).rejects.toThrow(/EACCES/);
+    } finally {
+      chmodSync(root, 0o700);
+    }
+  });
+});
