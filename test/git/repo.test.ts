@@ -200,8 +200,7 @@ describe('history', () => {
     const before = git(root, 'rev-parse', 'HEAD').trim();
     writeTree(root, { 'a.ts': '2', 'c.ts': 'new' });
     const after = commitAll(root);
-    const location = await locateRepo(root);
-    const changes = await diffCommits(root, location!, before, after);
+    const changes = await diffCommits(root, { prefix: '', objectFormat: 'sha1' }, before, after);
     expect(Object.fromEntries(changes)).toEqual({
       'a.ts': {
         before: git(root, 'rev-parse', `${before}:a.ts`).trim(),

@@ -1,0 +1,280 @@
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultDeps } from '../../src/app/deps.js';
+import { loadCheckpoint } from '../../src/app/load.js';
+import { saveCheckpoint } from '../../src/app/save.js';
+import type { SaveInput } from '../../src/core/input.js';
+import { commitAll, createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
+
+const deps = defaultDeps({ env: {} });
+const save = (root: string, input: Omit<SaveInput, 'projectRoot'>) =>
+  saveCheckpoint(deps, { ...input, projectRoot: root });
+async function load(root: string) {
+  const outcome = await loadCheckpoint(deps, { projectRoot: root });
+  if (!outcome.found) throw new Error('expected a checkpoint');
+  return outcome;
+}
+const stored = (root: string) => JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
+
+describe('save and load in a real repository', () => {
+  it("the original tool's scenario: only the file edited after the save is flagged", async () => {
+    const root = createRepo({
+      committed: { 'src/auth/session.ts': 'v1', 'src/auth/callback.ts': 'v1' },
+      branch: 'feat/github-oauth',
+      dirty: {
+        'src/auth/session.ts': 'v2',
+        'src/auth/callback.ts': 'v2',
+        'src/auth/session.spec.ts': 'spec',
+      },
+    });
+    const saved = await save(root, {
+      goal: 'OAuth',
+      modifiedFiles: [{ path: 'src/auth/session.ts', note: 'cookie options' }],
+    });
+    expect(saved.counts.modifiedFiles).toBe(3);
+    expect(stored(root).modifiedFiles).toEqual([
+      {
+        path: 'src/auth/session.ts',
+        status: 'M',
+        source: 'git',
+        note: 'cookie options',
+        hash: git(root, 'hash-object', 'src/auth/session.ts').trim(),
+      },
+      {
+        path: 'src/auth/callback.ts',
+        status: 'M',
+        source: 'git',
+        hash: git(root, 'hash-object', 'src/auth/callback.ts').trim(),
+      },
+      {
+        path: 'src/auth/session.spec.ts',
+        status: '??',
+        source: 'git',
+        hash: git(root, 'hash-object', 'src/auth/session.spec.ts').trim(),
+      },
+    ]);
+
+    git(root, 'add', 'src/auth/callback.ts');
+    git(root, 'commit', '-q', '-m', 'callback');
+    writeTree(root, { 'src/auth/session.ts': 'v3' });
+
+    const loaded = await load(root);
+    expect(loaded.drift).toEqual({
+      branchChanged: false,
+      currentBranch: 'feat/github-oauth',
+      commitsSince: 1,
+      changedSince: ['src/auth/session.ts'],
+      savedHeadReachable: true,
+    });
+    expect(loaded.brief).toContain(
+      '- 1 new commit(s) on HEAD\n- ⚠ Changed after the checkpoint, re-read before editing: `src/auth/session.ts`',
+    );
+  });
+
+  it('records git facts: branch, full HEAD, dirty flag', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' }, branch: 'dev' });
+    await save(root, { goal: 'g' });
+    expect(stored(root).git).toEqual({
+      branch: 'dev',
+      head: git(root, 'rev-parse', 'HEAD').trim(),
+      dirty: false,
+    });
+    writeTree(root, { 'a.ts': 'b' });
+    await save(root, { goal: 'g' });
+    expect(stored(root).git.dirty).toBe(true);
+  });
+
+  it('flags a deleted file, a clean file edited later, and a new untracked file; nothing else', async () => {
+    const root = createRepo({
+      committed: { 'keep.ts': 'k', 'clean.ts': 'c', 'doomed.ts': 'd' },
+      dirty: { 'keep.ts': 'k2', 'doomed.ts': 'd2' },
+    });
+    await save(root, { goal: 'g' });
+    rmSync(path.join(root, 'doomed.ts'));
+    writeTree(root, { 'clean.ts': 'edited by someone', 'brand-new.ts': 'new' });
+    expect((await load(root)).drift?.changedSince).toEqual(['doomed.ts', 'brand-new.ts', 'clean.ts']);
+  });
+
+  it('says nothing changed when nothing did', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' }, dirty: { 'a.ts': 'b', 'u.ts': 'u' } });
+    await save(root, { goal: 'g' });
+    const loaded = await load(root);
+    expect(loaded.drift).toMatchObject({ commitsSince: 0, changedSince: [], savedHeadReachable: true });
+    expect(loaded.brief).toContain('- No file changed after the checkpoint');
+  });
+
+  it('notices a file changed by a commit made after the save', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a', 'b.ts': 'b' } });
+    await save(root, { goal: 'g' });
+    writeTree(root, { 'b.ts': 'changed and committed' });
+    commitAll(root);
+    expect((await load(root)).drift).toMatchObject({ commitsSince: 1, changedSince: ['b.ts'] });
+  });
+
+  it('notices a branch switch', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    await save(root, { goal: 'g' });
+    git(root, 'checkout', '-q', '-b', 'other');
+    const loaded = await load(root);
+    expect(loaded.drift).toMatchObject({ branchChanged: true, currentBranch: 'other' });
+    expect(loaded.brief).toContain('- Branch changed: `main` → `other`');
+  });
+
+  it('says when the saved commit is no longer reachable', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    writeTree(root, { 'a.ts': 'b' });
+    commitAll(root);
+    await save(root, { goal: 'g' });
+    git(root, 'reset', '-q', '--hard', 'HEAD~1');
+    writeTree(root, { 'c.ts': 'c' });
+    commitAll(root, 'rewritten');
+    const loaded = await load(root);
+    expect(loaded.drift).toMatchObject({ savedHeadReachable: false });
+    expect(loaded.brief).toMatch(/Saved commit [0-9a-f]{9} is no longer reachable/);
+    expect(loaded.drift?.changedSince).toEqual(['a.ts', 'c.ts']);
+  });
+
+  it('works outside git: git is null and the brief has no drift section', async () => {
+    const root = tempDir();
+    writeTree(root, { 'notes.md': 'n' });
+    await save(root, { goal: 'g', modifiedFiles: [{ path: 'notes.md' }] });
+    expect(stored(root).git).toBeNull();
+    expect(stored(root).modifiedFiles[0]).toMatchObject({ path: 'notes.md', source: 'agent', status: 'M' });
+    const loaded = await load(root);
+    expect(loaded.drift).toBeNull();
+    expect(loaded.brief).not.toContain('Since this checkpoint');
+  });
+
+  it('stores git null before the first commit, with the untracked files still listed', async () => {
+    const root = createRepo({ dirty: { 'a.ts': 'a' } });
+    await save(root, { goal: 'g' });
+    expect(stored(root).git).toBeNull();
+    expect(stored(root).modifiedFiles.map((f: { path: string }) => f.path)).toEqual(['.gitignore', 'a.ts']);
+  });
+
+  it('converts absolute paths inside the project, and refuses paths outside without writing', async () => {
+    const root = createRepo({ committed: { 'src/a.ts': 'a' } });
+    await save(root, { goal: 'g', modifiedFiles: [{ path: path.join(root, 'src/a.ts'), note: 'n' }] });
+    expect(stored(root).modifiedFiles[0].path).toBe('src/a.ts');
+    const before = readFileSync(path.join(root, '.claude-checkpoint'), 'utf8');
+    await expect(save(root, { goal: 'other', modifiedFiles: [{ path: '../escape.ts' }] })).rejects.toThrow(
+      /modifiedFiles\[0\]\.path is outside the project root/,
+    );
+    expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).toBe(before);
+  });
+
+  it('warns when the checkpoint is not git-ignored, and never edits .gitignore', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' }, ignore: 'dist\n' });
+    const outcome = await save(root, { goal: 'g' });
+    expect(outcome.warnings).toContain(
+      '.claude-checkpoint is not git-ignored: add ".claude-checkpoint*" to .gitignore (this tool never edits it).',
+    );
+    expect(readFileSync(path.join(root, '.gitignore'), 'utf8')).toBe('dist\n');
+    // Its own files are never reported as the user's changes.
+    await save(root, { goal: 'g' });
+    expect(stored(root).modifiedFiles).toEqual([]);
+  });
+
+  it('merges into the checkpoint on disk and keeps id and createdAt', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    await save(root, { goal: 'g', tasks: [{ description: 't1', status: 'in_progress' }], decisions: ['d1'] });
+    const first = stored(root);
+    const outcome = await save(root, {
+      goal: 'g',
+      mode: 'merge',
+      tasks: [{ description: 't1', status: 'done' }],
+      recentCommands: [{ command: 'npm test', exitCode: 0 }],
+    });
+    expect(outcome.mode).toBe('merge');
+    const second = stored(root);
+    expect(second.id).toBe(first.id);
+    expect(second.createdAt).toBe(first.createdAt);
+    expect(second.goal.tasks).toEqual([{ description: 't1', status: 'done' }]);
+    expect(second.decisions).toEqual(['d1']);
+    expect(JSON.parse(readFileSync(path.join(root, '.claude-checkpoint.prev'), 'utf8')).id).toBe(first.id);
+  });
+
+  it('loses no update when many merge saves run at once in one process', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    await save(root, { goal: 'g' });
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        save(root, { goal: 'g', mode: 'merge', decisions: [`decision ${i}`] }),
+      ),
+    );
+    expect(stored(root).decisions).toHaveLength(20);
+  });
+
+  it('redacts secrets before they reach the disk', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const outcome = await save(root, {
+      goal: 'g',
+      recentCommands: [{ command: 'GITHUB_CLIENT_SECRET=gh_live_8f2a91 npm run dev', exitCode: 0 }],
+    });
+    expect(outcome.counts.redactions).toBe(1);
+    expect(outcome.warnings).toContain('Redacted 1 secret-looking value(s).');
+    const text = readFileSync(path.join(root, '.claude-checkpoint'), 'utf8');
+    expect(text).not.toContain('gh_live_8f2a91');
+    expect(text).toContain('GITHUB_CLIENT_SECRET=«redacted» npm run dev');
+    expect(statSync(path.join(root, '.claude-checkpoint')).mode & 0o777).toBe(0o600);
+  });
+
+  it('merges onto the backup when the main file is corrupt, and says so', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    await save(root, { goal: 'g', decisions: ['one'] });
+    await save(root, { goal: 'g', decisions: ['two'] });
+    writeFileSync(path.join(root, '.claude-checkpoint'), '{ broken');
+    const outcome = await save(root, { goal: 'g', mode: 'merge', decisions: ['three'] });
+    expect(outcome.warnings[0]).toMatch(/loaded the backup/);
+    expect(stored(root).decisions).toEqual(['one', 'three']);
+  });
+});
+
+describe('project root resolution', () => {
+  it('follows argument, then CHECKPOINT_PROJECT_ROOT, then client roots, then cwd', async () => {
+    const [a, b, c, d] = [tempDir(), tempDir(), tempDir(), tempDir()];
+    const withEnv = defaultDeps({ env: { CHECKPOINT_PROJECT_ROOT: b }, cwd: () => d });
+    const noEnv = defaultDeps({ env: {}, cwd: () => d });
+    const roots = { clientRoots: async () => ['https://not-a-file', `file://${c}`] };
+    expect((await saveCheckpoint(withEnv, { goal: 'g', projectRoot: a }, roots)).root).toEqual({
+      root: a,
+      source: 'argument',
+    });
+    expect((await saveCheckpoint(withEnv, { goal: 'g' }, roots)).root).toEqual({
+      root: b,
+      source: 'environment',
+    });
+    expect((await saveCheckpoint(noEnv, { goal: 'g' }, roots)).root).toEqual({
+      root: c,
+      source: 'client-roots',
+    });
+    expect((await saveCheckpoint(noEnv, { goal: 'g' })).root).toEqual({
+      root: d,
+      source: 'working-directory',
+    });
+  });
+
+  it('resolves symlinks, and refuses relative, missing and non-folder roots', async () => {
+    const real = tempDir();
+    const link = path.join(tempDir(), 'link');
+    (await import('node:fs')).symlinkSync(real, link);
+    expect((await saveCheckpoint(deps, { goal: 'g', projectRoot: link })).path).toBe(
+      path.join(real, '.claude-checkpoint'),
+    );
+    await expect(saveCheckpoint(deps, { goal: 'g', projectRoot: './app' })).rejects.toThrow(
+      "projectRoot must be an absolute path: got './app'",
+    );
+    await expect(saveCheckpoint(deps, { goal: 'g', projectRoot: path.join(real, 'nope') })).rejects.toThrow(
+      /projectRoot does not exist/,
+    );
+    writeFileSync(path.join(real, 'file'), '');
+    await expect(saveCheckpoint(deps, { goal: 'g', projectRoot: path.join(real, 'file') })).rejects.toThrow(
+      /must be a directory/,
+    );
+    const badEnv = defaultDeps({ env: { CHECKPOINT_PROJECT_ROOT: 'relative/dir' } });
+    await expect(saveCheckpoint(badEnv, { goal: 'g' })).rejects.toThrow(
+      "CHECKPOINT_PROJECT_ROOT must be an absolute path: got 'relative/dir'",
+    );
+  });
+});

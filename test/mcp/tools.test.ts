@@ -1,0 +1,161 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { SERVER_INSTRUCTIONS } from '../../src/mcp/instructions.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { connect } from '../helpers/mcp.js';
+
+describe('the MCP server, through a real client', () => {
+  it('lists both tools with output schemas and honest annotations', async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    expect(Object.keys(byName).sort()).toEqual(['load_session_checkpoint', 'save_session_checkpoint']);
+    expect(byName.load_session_checkpoint?.annotations).toMatchObject({
+      readOnlyHint: true,
+      openWorldHint: false,
+    });
+    expect(byName.save_session_checkpoint?.annotations).toMatchObject({
+      readOnlyHint: false,
+      openWorldHint: false,
+    });
+    expect(byName.save_session_checkpoint?.outputSchema).toBeDefined();
+    const saveProps = byName.save_session_checkpoint?.inputSchema.properties as Record<
+      string,
+      { maxLength?: number; maxItems?: number }
+    >;
+    expect(saveProps.goal?.maxLength).toBe(500);
+    expect(saveProps.tasks?.maxItems).toBe(30);
+    expect(byName.save_session_checkpoint?.inputSchema.required).toEqual(['goal']);
+  });
+
+  it('sends instructions that say when to load and save, within the 2 KB Claude Code shows', async () => {
+    const { client } = await connect();
+    const instructions = client.getInstructions() ?? '';
+    expect(instructions).toBe(SERVER_INSTRUCTIONS);
+    expect(Buffer.byteLength(instructions)).toBeLessThanOrEqual(2048);
+    expect(instructions).toMatch(/load_session_checkpoint/);
+    expect(instructions).toMatch(/before risky operations/);
+  });
+
+  it('saves and loads, with the text and structured content of the original', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' }, branch: 'feat/x', dirty: { 'a.ts': 'b' } });
+    const { call } = await connect();
+    const saved = await call('save_session_checkpoint', {
+      goal: 'Ship',
+      tasks: [{ description: 't', status: 'in_progress' }],
+      recentCommands: [{ command: 'API_TOKEN=abc123 make', exitCode: 2 }],
+      projectRoot: root,
+    });
+    expect(saved.isError).toBeFalsy();
+    const file = path.join(root, '.claude-checkpoint');
+    expect(saved.structured).toEqual({
+      path: file,
+      bytes: readFileSync(file).byteLength,
+      mode: 'replace',
+      counts: { tasks: 1, modifiedFiles: 1, recentCommands: 1, redactions: 1 },
+      warnings: ['Redacted 1 secret-looking value(s).'],
+    });
+    expect(saved.text).toMatch(
+      new RegExp(
+        `^Checkpoint saved to ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ bytes, replace\\)\\.\\n1 task\\(s\\), 1 file\\(s\\), 1 command\\(s\\) on feat/x@[0-9a-f]{9}\\.\\n⚠ Redacted 1 secret-looking value\\(s\\)\\.$`,
+      ),
+    );
+
+    const loaded = await call('load_session_checkpoint', { projectRoot: root });
+    expect(loaded.structured).toMatchObject({
+      found: true,
+      path: file,
+      fromBackup: false,
+      drift: { branchChanged: false, currentBranch: 'feat/x', commitsSince: 0, changedSince: [] },
+      warnings: [],
+    });
+    expect(loaded.text).toMatch(/^# Resuming: /);
+    expect(loaded.text).toContain('- ✗ exit 2 `API_TOKEN=«redacted» make`');
+
+    const full = await call('load_session_checkpoint', { projectRoot: root, format: 'full' });
+    const parsed = JSON.parse(full.text);
+    expect(parsed.checkpoint.goal.primary).toBe('Ship');
+    expect(parsed.drift.commitsSince).toBe(0);
+    expect(full.structured).toMatchObject({ checkpoint: { id: parsed.checkpoint.id } });
+  });
+
+  it('answers found: false, not an error, when there is nothing to resume', async () => {
+    const root = tempDir();
+    const { call } = await connect();
+    const result = await call('load_session_checkpoint', { projectRoot: root });
+    expect(result.isError).toBeFalsy();
+    expect(result.structured).toEqual({
+      found: false,
+      path: path.join(root, '.claude-checkpoint'),
+      warnings: [],
+    });
+    expect(result.text).toMatch(/nothing to resume/);
+  });
+
+  it.each([
+    [{ goal: 'x'.repeat(501) }, 'goal: must be at most 500 characters (got 501)'],
+    [
+      { goal: 'g', tasks: [{ description: 'd', status: 'later' }] },
+      'tasks.0.status: must be one of pending, in_progress, done, blocked',
+    ],
+    [
+      { goal: 'g', recentCommands: Array(51).fill({ command: 'c' }) },
+      'recentCommands: must have at most 50 items (got 51)',
+    ],
+    [{ goal: 'g', projectRoot: 'relative' }, "projectRoot must be an absolute path: got 'relative'"],
+    [
+      { goal: 'g', modifiedFiles: [{ path: '/etc/passwd' }] },
+      'modifiedFiles[0].path is outside the project root',
+    ],
+  ] as Array<[Record<string, unknown>, string]>)(
+    'rejects bad input with a tool error naming the field and limit, writing nothing (%#)',
+    async (args, message) => {
+      const root = tempDir();
+      const { call } = await connect({ deps: { cwd: () => root } });
+      const result = await call('save_session_checkpoint', { projectRoot: root, ...args });
+      expect(result.isError).toBe(true);
+      expect(result.text).toContain(message);
+      expect(existsSync(path.join(root, '.claude-checkpoint'))).toBe(false);
+    },
+  );
+
+  it("uses the client's first file:// root when no projectRoot or env is given", async () => {
+    const root = tempDir();
+    const { call } = await connect({ roots: [pathToFileURL(root).href], deps: { cwd: () => tempDir() } });
+    const saved = await call('save_session_checkpoint', { goal: 'g' });
+    expect(saved.structured?.path).toBe(path.join(root, '.claude-checkpoint'));
+  });
+
+  it('never crashes on a corrupt checkpoint: a clear tool error, and the server keeps serving', async () => {
+    const root = tempDir();
+    writeFileSync(path.join(root, '.claude-checkpoint'), '\u0000\u0001 not json');
+    const { call } = await connect();
+    const broken = await call('load_session_checkpoint', { projectRoot: root });
+    expect(broken.isError).toBe(true);
+    expect(broken.text).toMatch(/unusable .* no valid backup/);
+    const repaired = await call('save_session_checkpoint', { goal: 'fresh', projectRoot: root });
+    expect(repaired.isError).toBeFalsy();
+    expect((await call('load_session_checkpoint', { projectRoot: root })).text).toContain('fresh');
+  });
+
+  it('serializes parallel merge calls so no update is lost', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const { call } = await connect();
+    await call('save_session_checkpoint', { goal: 'g', projectRoot: root });
+    const results = await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        call('save_session_checkpoint', {
+          goal: 'g',
+          mode: 'merge',
+          projectRoot: root,
+          recentCommands: [{ command: `c${i}` }],
+        }),
+      ),
+    );
+    expect(results.every((result) => !result.isError)).toBe(true);
+    const loaded = await call('load_session_checkpoint', { projectRoot: root, format: 'full' });
+    expect(JSON.parse(loaded.text).checkpoint.recentCommands).toHaveLength(15);
+  });
+});
