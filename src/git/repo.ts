@@ -135,3 +135,18 @@ function stripPrefix(repoPath: string, prefix: string): string | null {
   if (prefix === '') return repoPath;
   return repoPath.startsWith(prefix) ? repoPath.slice(prefix.length) : null;
 }
+
+/** HEAD and branch in one cheap call (no work-tree scan); `null` outside a repository or before the first commit. */
+export async function readHead(root: string): Promise<{ head: string; branch: string | null } | null> {
+  try {
+    const { stdout } = await runGit(['rev-parse', 'HEAD', '--symbolic-full-name', 'HEAD'], {
+      cwd: root,
+    });
+    const [head = '', ref = ''] = stdout.trim().split('\n');
+    if (!/^[0-9a-f]{40,64}$/.test(head)) return null;
+    return { head, branch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null };
+  } catch (error) {
+    if (error instanceof GitNotFoundError || isCheckpointError(error, 'GIT_FAILED')) return null;
+    throw error;
+  }
+}

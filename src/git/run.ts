@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { CheckpointError } from '../core/errors.js';
 
 export const GIT_TIMEOUT_MS = 3000;
@@ -29,68 +29,76 @@ export interface RunGitOptions {
   /** Exit codes that are answers rather than failures (for example 1 from `check-ignore`). */
   okExitCodes?: readonly number[];
   timeoutMs?: number;
-  env?: NodeJS.ProcessEnv;
+  /** Added to the clean environment. */
+  extraEnv?: Record<string, string>;
+  /** Written to git's standard input. */
+  input?: string | Buffer;
 }
 
-/** Thrown (as GIT_FAILED with this cause) when the git executable is not installed. */
+/** Thrown when the git executable is not installed. */
 export class GitNotFoundError extends Error {
   override readonly name = 'GitNotFoundError';
 }
 
 /** Runs git with an argument array (never a shell), a timeout, and a clean environment. */
-export function runGit(args: readonly string[], options: RunGitOptions): Promise<GitResult> {
+export async function runGit(args: readonly string[], options: RunGitOptions): Promise<GitResult> {
+  const { stdout, exitCode } = await runGitBuffer(args, options);
+  return { stdout: stdout.toString('utf8'), exitCode };
+}
+
+/** Like runGit, with stdout as bytes (for blob contents). */
+export function runGitBuffer(
+  args: readonly string[],
+  options: RunGitOptions,
+): Promise<{ stdout: Buffer; exitCode: number }> {
   const timeoutMs = options.timeoutMs ?? GIT_TIMEOUT_MS;
   const okExitCodes = options.okExitCodes ?? [0];
   return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      args,
-      {
-        cwd: options.cwd,
-        env: options.env ?? gitEnvironment(),
-        timeout: timeoutMs,
-        maxBuffer: 512 * 1024 * 1024,
-        encoding: 'utf8',
-        windowsHide: true,
-      },
-      (error, stdout, stderr) => {
-        if (!error) {
-          resolve({ stdout, exitCode: 0 });
-          return;
-        }
-        const failure = error as NodeJS.ErrnoException & { code?: string | number; killed?: boolean };
-        if (failure.code === 'ENOENT') {
-          reject(new GitNotFoundError('git is not installed or not on PATH'));
-          return;
-        }
-        if (failure.killed) {
-          reject(
-            new CheckpointError(
-              'GIT_FAILED',
-              `git ${args[0]} timed out after ${timeoutMs} ms in ${options.cwd}`,
-              {
-                cause: error,
-              },
-            ),
-          );
-          return;
-        }
-        const exitCode = typeof failure.code === 'number' ? failure.code : -1;
-        if (okExitCodes.includes(exitCode)) {
-          resolve({ stdout, exitCode });
-          return;
-        }
-        const detail = stderr.trim().split('\n')[0] || error.message;
+    const child = spawn('git', args, {
+      cwd: options.cwd,
+      env: { ...gitEnvironment(), ...options.extraEnv },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdin.on('error', () => undefined); // git may exit before reading all input; its exit code tells
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(error.code === 'ENOENT' ? new GitNotFoundError('git is not installed or not on PATH') : error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const stdout = Buffer.concat(out);
+      if (timedOut) {
         reject(
           new CheckpointError(
             'GIT_FAILED',
-            `git ${args[0]} failed in ${options.cwd} (exit ${exitCode}): ${detail}`,
-            {
-              cause: error,
-            },
+            `git ${args[0]} timed out after ${timeoutMs} ms in ${options.cwd}`,
           ),
         );
-      },
-    );
+        return;
+      }
+      const exitCode = code ?? -1;
+      if (okExitCodes.includes(exitCode)) {
+        resolve({ stdout, exitCode });
+        return;
+      }
+      const detail = Buffer.concat(err).toString('utf8').trim().split('\n')[0] || `exit ${exitCode}`;
+      reject(
+        new CheckpointError(
+          'GIT_FAILED',
+          `git ${args[0]} failed in ${options.cwd} (exit ${exitCode}): ${detail}`,
+        ),
+      );
+    });
+    child.stdin.end(options.input ?? '');
   });
 }

@@ -1,0 +1,278 @@
+import { randomBytes } from 'node:crypto';
+import { CheckpointError } from '../core/errors.js';
+import { toProjectPath } from '../core/paths.js';
+import { Redactor } from '../core/redact.js';
+import {
+  formatSnapshotId,
+  type RestorePlan,
+  SNAPSHOT_DEFAULTS,
+  type SnapshotRecord,
+  type SnapshotSettings,
+  selectExpired,
+  summarizePlan,
+} from '../core/snapshot.js';
+import { readHead } from '../git/repo.js';
+import { type DiffEntry, defaultStoreBase, projectStoreDir, SnapshotStore } from '../store/snapshot-store.js';
+import type { AppDeps } from './deps.js';
+import { type ResolvedRoot, resolveProjectRoot } from './root.js';
+import type { RootContext } from './save.js';
+
+export const SNAPSHOT_ENV = {
+  maxCount: 'CHECKPOINT_SNAPSHOT_MAX_COUNT',
+  maxAgeDays: 'CHECKPOINT_SNAPSHOT_MAX_AGE_DAYS',
+  maxFileMb: 'CHECKPOINT_SNAPSHOT_MAX_FILE_MB',
+} as const;
+
+/** Retention and size cap, from the environment or the defaults. */
+export function snapshotSettings(env: NodeJS.ProcessEnv): SnapshotSettings {
+  const read = (name: string, fallback: number, min: number) => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min) {
+      throw new CheckpointError('INVALID_INPUT', `${name} must be a number of at least ${min}: got '${raw}'`);
+    }
+    return value;
+  };
+  return {
+    maxCount: Math.floor(read(SNAPSHOT_ENV.maxCount, SNAPSHOT_DEFAULTS.maxCount, 1)),
+    maxAgeDays: read(SNAPSHOT_ENV.maxAgeDays, SNAPSHOT_DEFAULTS.maxAgeDays, 0),
+    maxFileBytes: Math.floor(
+      read(SNAPSHOT_ENV.maxFileMb, SNAPSHOT_DEFAULTS.maxFileBytes / 1024 / 1024, 0) * 1024 * 1024,
+    ),
+  };
+}
+
+async function openStore(
+  deps: AppDeps,
+  projectRoot: string | undefined,
+  context: RootContext,
+): Promise<{ store: SnapshotStore; root: ResolvedRoot }> {
+  const root = await resolveProjectRoot({
+    argument: projectRoot,
+    env: deps.env,
+    clientRoots: context.clientRoots,
+    cwd: deps.cwd(),
+  });
+  const storeDir = projectStoreDir(defaultStoreBase(deps.env), root.root);
+  return { store: new SnapshotStore(root.root, storeDir, snapshotSettings(deps.env)), root };
+}
+
+export interface SnapshotOutcome {
+  created: boolean;
+  snapshot: SnapshotRecord;
+  /** How many old snapshots retention removed. */
+  expired: number;
+  root: ResolvedRoot;
+}
+
+export interface SnapshotRequest {
+  projectRoot?: string | undefined;
+  trigger: string;
+  label?: string | undefined;
+  sessionId?: string | undefined;
+}
+
+/** Captures the whole working tree; an unchanged tree gives back the latest snapshot instead of a new one. */
+export async function takeSnapshot(
+  deps: AppDeps,
+  request: SnapshotRequest,
+  context: RootContext = {},
+): Promise<SnapshotOutcome> {
+  const { store, root } = await openStore(deps, request.projectRoot, context);
+  await store.init();
+  return store.withLock(async () => {
+    const result = await snapshotLocked(deps, store, request);
+    return { ...result, root };
+  });
+}
+
+async function snapshotLocked(
+  deps: AppDeps,
+  store: SnapshotStore,
+  request: SnapshotRequest,
+): Promise<{ created: boolean; snapshot: SnapshotRecord; expired: number }> {
+  const [captured, existing, head] = await Promise.all([store.capture(), store.list(), readHead(store.root)]);
+  const latest = existing[0];
+  if (latest && latest.tree === captured.tree) return { created: false, snapshot: latest, expired: 0 };
+
+  const now = deps.now();
+  const label =
+    request.label === undefined
+      ? undefined
+      : new Redactor().text(request.label.trim()).slice(0, SNAPSHOT_DEFAULTS.labelChars);
+  const snapshot = await store.record(
+    {
+      id: formatSnapshotId(now, randomBytes(3).toString('hex')),
+      createdAt: now.toISOString(),
+      trigger: request.trigger,
+      ...(label ? { label } : {}),
+      ...(request.sessionId ? { sessionId: request.sessionId } : {}),
+      git: head ? { branch: head.branch, head: head.head } : null,
+      changes: latest ? captured.changes : { added: captured.changes.added, modified: 0, deleted: 0 },
+      skipped: captured.skipped,
+    },
+    captured.tree,
+  );
+  const expired = selectExpired([snapshot, ...existing], store.settings, now);
+  await store.remove(expired.map((record) => record.id));
+  return { created: true, snapshot, expired: expired.length };
+}
+
+export async function listSnapshots(
+  deps: AppDeps,
+  request: { projectRoot?: string | undefined },
+  context: RootContext = {},
+): Promise<{ snapshots: SnapshotRecord[]; storeDir: string; storeBytes: number; root: ResolvedRoot }> {
+  const { store, root } = await openStore(deps, request.projectRoot, context);
+  const [snapshots, storeBytes] = await Promise.all([store.list(), store.sizeBytes()]);
+  return { snapshots, storeDir: store.storeDir, storeBytes, root };
+}
+
+/** The latest snapshot, without creating a store; for the resume brief. */
+export async function latestSnapshot(deps: AppDeps, root: string): Promise<SnapshotRecord | null> {
+  const store = new SnapshotStore(
+    root,
+    projectStoreDir(defaultStoreBase(deps.env), root),
+    snapshotSettings(deps.env),
+  );
+  return (await store.list())[0] ?? null;
+}
+
+/** Finds a snapshot by id, unique id prefix, or "latest". */
+export function findSnapshot(snapshots: readonly SnapshotRecord[], idOrPrefix: string): SnapshotRecord {
+  if (snapshots.length === 0)
+    throw new CheckpointError('INVALID_INPUT', 'there are no snapshots for this project yet');
+  if (idOrPrefix === 'latest') return snapshots[0] as SnapshotRecord;
+  const matches = snapshots.filter((snapshot) => snapshot.id.startsWith(idOrPrefix));
+  if (matches.length === 1) return matches[0] as SnapshotRecord;
+  if (matches.length === 0) {
+    throw new CheckpointError('INVALID_INPUT', `no snapshot '${idOrPrefix}': list them with list_snapshots`);
+  }
+  throw new CheckpointError(
+    'INVALID_INPUT',
+    `snapshot id '${idOrPrefix}' is ambiguous (${matches.length} match): give more of it`,
+  );
+}
+
+export interface DiffRequest {
+  projectRoot?: string | undefined;
+  snapshotId: string;
+  /** Another snapshot to compare with; the current working tree when absent. */
+  against?: string | undefined;
+  /** One path for a unified diff. */
+  path?: string | undefined;
+}
+
+export interface DiffOutcome {
+  from: string;
+  to: string;
+  files: DiffEntry[];
+  patch?: string;
+}
+
+/** What differs between a snapshot and the working tree (or another snapshot): files with line counts, or one path's diff. */
+export async function diffSnapshot(
+  deps: AppDeps,
+  request: DiffRequest,
+  context: RootContext = {},
+): Promise<DiffOutcome> {
+  const { store } = await openStore(deps, request.projectRoot, context);
+  const file = request.path === undefined ? undefined : toProjectPath(store.root, request.path, 'path');
+  await store.init();
+  return store.withLock(async () => {
+    const snapshots = await store.list();
+    const from = findSnapshot(snapshots, request.snapshotId);
+    const to = request.against ? findSnapshot(snapshots, request.against) : null;
+    const toTree = to ? to.tree : (await store.capture()).tree;
+    const files = await store.diffStat(from.tree, toTree, file ? [file] : []);
+    const outcome: DiffOutcome = { from: from.id, to: to ? to.id : 'working tree', files };
+    if (file) outcome.patch = await store.unifiedDiff(from.tree, toTree, file);
+    return outcome;
+  });
+}
+
+export interface RestoreRequest {
+  projectRoot?: string | undefined;
+  snapshotId: string;
+  paths?: readonly string[] | undefined;
+  dryRun: boolean;
+  sessionId?: string | undefined;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface RestoreOutcome {
+  snapshot: SnapshotRecord;
+  dryRun: boolean;
+  plan: RestorePlan;
+  /** The snapshot of the state before the restore: restore it to undo. */
+  undoSnapshotId: string | null;
+  /** Set when an earlier restore was interrupted; this one completes it. */
+  interrupted: { target: string; undo: string } | null;
+}
+
+/**
+ * Brings the working tree (or some paths) back to a snapshot. Plans first; when not a dry run, takes a
+ * `pre-restore` snapshot so the restore can be undone, then changes only the files in the plan.
+ */
+export async function restoreSnapshot(
+  deps: AppDeps,
+  request: RestoreRequest,
+  context: RootContext = {},
+): Promise<RestoreOutcome> {
+  const { store } = await openStore(deps, request.projectRoot, context);
+  const paths = (request.paths ?? []).map((given, index) =>
+    toProjectPath(store.root, given, `paths[${index}]`),
+  );
+  await store.init();
+  return store.withLock(async () => {
+    const snapshot = findSnapshot(await store.list(), request.snapshotId);
+    if (request.dryRun) {
+      const current = await store.capture();
+      const changes = await store.changesBetween(current.tree, snapshot.tree, paths);
+      return { snapshot, dryRun: true, plan: planOf(changes), undoSnapshotId: null, interrupted: null };
+    }
+    const before = await snapshotLocked(deps, store, {
+      trigger: 'pre-restore',
+      label: `before restoring ${snapshot.id}`,
+      sessionId: request.sessionId,
+    });
+    const changes = await store.changesBetween(before.snapshot.tree, snapshot.tree, paths);
+    const interrupted = await store.beginRestore({ target: snapshot.id, undo: before.snapshot.id });
+    await store.apply(changes, request.onProgress);
+    await store.endRestore();
+    return {
+      snapshot,
+      dryRun: false,
+      plan: planOf(changes),
+      undoSnapshotId: before.snapshot.id,
+      interrupted,
+    };
+  });
+}
+
+function planOf(changes: ReadonlyArray<{ path: string; status: string }>): RestorePlan {
+  return summarizePlan(
+    changes.map((change) => ({
+      path: change.path,
+      action: change.status === 'A' ? 'create' : change.status === 'D' ? 'delete' : 'overwrite',
+    })),
+  );
+}
+
+/** Applies retention now and deletes content no snapshot references. */
+export async function gcSnapshots(
+  deps: AppDeps,
+  request: { projectRoot?: string | undefined },
+  context: RootContext = {},
+): Promise<{ removed: number; kept: number; beforeBytes: number; afterBytes: number }> {
+  const { store } = await openStore(deps, request.projectRoot, context);
+  if (!(await store.exists())) return { removed: 0, kept: 0, beforeBytes: 0, afterBytes: 0 };
+  return store.withLock(async () => {
+    const snapshots = await store.list();
+    const expired = selectExpired(snapshots, store.settings, deps.now());
+    await store.remove(expired.map((snapshot) => snapshot.id));
+    const sizes = await store.gc();
+    return { removed: expired.length, kept: snapshots.length - expired.length, ...sizes };
+  });
+}

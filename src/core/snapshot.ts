@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+/** What caused a snapshot. Hooks and tools use these names; the list is open to new triggers. */
+export const SNAPSHOT_TRIGGERS = [
+  'manual',
+  'prompt',
+  'pre-compact',
+  'pre-restore',
+  'session-start',
+  'session-end',
+] as const;
+export type SnapshotTrigger = (typeof SNAPSHOT_TRIGGERS)[number];
+
+export const SNAPSHOT_DEFAULTS = {
+  /** Keep at most this many snapshots (Claude Code keeps 100 checkpoints per session). */
+  maxCount: 100,
+  /** Drop snapshots older than this (Claude Code's retention sweep runs after about 30 days). */
+  maxAgeDays: 30,
+  /** Files larger than this are skipped and listed, never stored. */
+  maxFileBytes: 20 * 1024 * 1024,
+  labelChars: 200,
+} as const;
+
+export interface SnapshotSettings {
+  maxCount: number;
+  maxAgeDays: number;
+  maxFileBytes: number;
+}
+
+const changeCounts = z.object({
+  added: z.number().int().min(0),
+  modified: z.number().int().min(0),
+  deleted: z.number().int().min(0),
+});
+
+/** Metadata of one snapshot, stored as JSON in the message of its commit in the private store. */
+export const snapshotMetaSchema = z.looseObject({
+  id: z.string().regex(/^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/),
+  createdAt: z.string(),
+  trigger: z.string().min(1),
+  label: z.string().optional(),
+  sessionId: z.string().optional(),
+  git: z.object({ branch: z.string().nullable(), head: z.string() }).nullable(),
+  changes: changeCounts,
+  skipped: z.object({
+    large: z.array(z.object({ path: z.string(), bytes: z.number().int() })),
+    nested: z.array(z.string()),
+  }),
+});
+
+export type SnapshotMeta = z.infer<typeof snapshotMetaSchema>;
+export type ChangeCounts = z.infer<typeof changeCounts>;
+
+/** A snapshot as listed: its metadata plus the tree it captured. */
+export interface SnapshotRecord extends SnapshotMeta {
+  tree: string;
+  commit: string;
+}
+
+/** `20261130-140102-a1b2c3`: sortable by time, readable, unique enough with 24 random bits. */
+export function formatSnapshotId(time: Date, randomHex: string): string {
+  const iso = time.toISOString();
+  return `${iso.slice(0, 10).replaceAll('-', '')}-${iso.slice(11, 19).replaceAll(':', '')}-${randomHex.slice(0, 6)}`;
+}
+
+/**
+ * The snapshots retention removes: beyond the `maxCount` most recent, or older than `maxAgeDays`.
+ * The newest snapshot is always kept, so there is always something to go back to.
+ */
+export function selectExpired(
+  snapshots: readonly SnapshotRecord[],
+  settings: Pick<SnapshotSettings, 'maxCount' | 'maxAgeDays'>,
+  now: Date,
+): SnapshotRecord[] {
+  const newestFirst = [...snapshots].sort(
+    (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id),
+  );
+  const oldestAllowed = now.getTime() - settings.maxAgeDays * 86_400_000;
+  return newestFirst.filter(
+    (snapshot, index) =>
+      index > 0 && (index >= settings.maxCount || new Date(snapshot.createdAt).getTime() < oldestAllowed),
+  );
+}
+
+/** One change a restore makes to the working tree. */
+export interface PlannedChange {
+  path: string;
+  action: 'overwrite' | 'create' | 'delete';
+}
+
+export interface RestorePlan {
+  overwrite: string[];
+  create: string[];
+  delete: string[];
+}
+
+export function summarizePlan(changes: readonly PlannedChange[]): RestorePlan {
+  const plan: RestorePlan = { overwrite: [], create: [], delete: [] };
+  for (const change of changes) plan[change.action].push(change.path);
+  return plan;
+}
+
+export function planSize(plan: RestorePlan): number {
+  return plan.overwrite.length + plan.create.length + plan.delete.length;
+}
+
+/**
+ * Security: a path taken from a snapshot tree is written only if it stays inside the root and
+ * never enters a `.git` folder or touches the checkpoint files.
+ */
+export function isRestorablePath(relativePath: string): boolean {
+  if (relativePath === '' || relativePath.startsWith('/') || relativePath.includes('\0')) return false;
+  const parts = relativePath.split('/');
+  if (parts.some((part) => part === '' || part === '.' || part === '..' || part.toLowerCase() === '.git'))
+    return false;
+  const first = parts[0] ?? '';
+  return !(first === '.claude-checkpoint' || first.startsWith('.claude-checkpoint.'));
+}

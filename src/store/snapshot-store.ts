@@ -1,0 +1,609 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { CheckpointError } from '../core/errors.js';
+import {
+  type ChangeCounts,
+  isRestorablePath,
+  type SnapshotMeta,
+  type SnapshotRecord,
+  type SnapshotSettings,
+  snapshotMetaSchema,
+} from '../core/snapshot.js';
+import { gitEnvironment, runGit } from '../git/run.js';
+import { errorCode } from './fs-seam.js';
+import { withFileLock } from './lock.js';
+
+export const STORE_ENV = 'CHECKPOINT_STORE_DIR';
+
+/**
+ * Where snapshots live: CHECKPOINT_STORE_DIR, else $XDG_STATE_HOME/claude-checkpoint, else
+ * ~/.local/state/claude-checkpoint. Never inside the project, so the user's tree stays untouched.
+ */
+export function defaultStoreBase(env: NodeJS.ProcessEnv): string {
+  const explicit = env[STORE_ENV]?.trim();
+  if (explicit) return path.resolve(explicit);
+  const state = env.XDG_STATE_HOME?.trim() || path.join(env.HOME?.trim() || os.homedir(), '.local', 'state');
+  return path.join(state, 'claude-checkpoint');
+}
+
+/** One folder per project, named for people and made unique by a hash of the root's path. */
+export function projectStoreDir(base: string, root: string): string {
+  const name =
+    path
+      .basename(root)
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .slice(0, 40) || 'root';
+  const digest = createHash('sha256').update(root).digest('hex').slice(0, 12);
+  return path.join(base, 'projects', `${name}-${digest}`);
+}
+
+/** A file that differs between two trees. */
+export interface TreeChange {
+  path: string;
+  status: 'A' | 'M' | 'D' | 'T';
+  beforeMode: string;
+  afterMode: string;
+  beforeOid: string;
+  afterOid: string;
+}
+
+export interface CaptureResult {
+  tree: string;
+  changes: ChangeCounts;
+  skipped: SnapshotMeta['skipped'];
+}
+
+export interface DiffEntry {
+  path: string;
+  status: 'A' | 'M' | 'D' | 'T';
+  added: number | null;
+  deleted: number | null;
+}
+
+const SNAPSHOT_REFS = 'refs/snapshots/';
+const GIT_LONG_TIMEOUT_MS = 10 * 60_000;
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'claude-checkpoint',
+  GIT_AUTHOR_EMAIL: 'claude-checkpoint@localhost',
+  GIT_COMMITTER_NAME: 'claude-checkpoint',
+  GIT_COMMITTER_EMAIL: 'claude-checkpoint@localhost',
+};
+/** Raw bytes in and out: no EOL conversion, no LFS or other filters, whatever the project's attributes say. */
+const RAW_ATTRIBUTES = '* -text -eol -filter -ident -working-tree-encoding\n';
+const OWN_EXCLUDES = '/.claude-checkpoint\n/.claude-checkpoint.*\n';
+
+/**
+ * The private snapshot store of one project: a shadow git directory with its own index, config and no
+ * hooks, outside the working tree. It reads the project's files and writes only inside `storeDir`;
+ * the user's repository (HEAD, index, refs, config, hooks, .gitignore) is never touched.
+ */
+export class SnapshotStore {
+  readonly gitDir: string;
+  private readonly lockPath: string;
+  private readonly journalPath: string;
+
+  constructor(
+    readonly root: string,
+    readonly storeDir: string,
+    readonly settings: SnapshotSettings,
+  ) {
+    this.gitDir = path.join(storeDir, 'git');
+    this.lockPath = path.join(storeDir, 'lock');
+    this.journalPath = path.join(storeDir, 'restore-journal.json');
+  }
+
+  /** Whether a store exists for this project (read-only callers should not create one). */
+  async exists(): Promise<boolean> {
+    return fsp.access(path.join(this.gitDir, 'HEAD')).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Runs `task` holding the store's lock: snapshots, restores and GC never interleave across processes. */
+  withLock<T>(task: () => Promise<T>): Promise<T> {
+    return withFileLock(fsp, this.lockPath, task, { timeoutMs: 60_000, staleMs: 15 * 60_000 });
+  }
+
+  /** Creates the shadow repository on first use, or repairs one whose set-up was interrupted. */
+  async init(): Promise<void> {
+    await this.ensurePrivateDir(path.dirname(path.dirname(this.storeDir)));
+    await this.ensurePrivateDir(path.dirname(this.storeDir));
+    await this.ensurePrivateDir(this.storeDir);
+    const ready = path.join(this.gitDir, 'claude-checkpoint-ready');
+    if (
+      await fsp.access(ready).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    await runGit(['init', '--quiet', '--bare', this.gitDir], { cwd: this.storeDir });
+    const settings: Array<[string, string]> = [
+      ['core.bare', 'false'],
+      ['core.autocrlf', 'false'],
+      ['core.safecrlf', 'false'],
+      ['core.symlinks', 'true'],
+      ['core.filemode', 'true'],
+      ['core.fsmonitor', 'false'],
+      ['core.logAllRefUpdates', 'false'],
+      ['core.hooksPath', path.join(this.gitDir, 'no-hooks')],
+      ['gc.auto', '0'],
+      ['maintenance.auto', 'false'],
+      ['commit.gpgSign', 'false'],
+      ['index.threads', 'true'],
+    ];
+    for (const [key, value] of settings) {
+      await runGit(['--git-dir', this.gitDir, 'config', key, value], { cwd: this.storeDir });
+    }
+    await fsp.mkdir(path.join(this.gitDir, 'info'), { recursive: true, mode: 0o700 });
+    await fsp.writeFile(ready, `${this.root}\n`, { mode: 0o600 });
+  }
+
+  /**
+   * Brings the private index up to date with the working tree and writes its tree. Only what changed
+   * since the last capture is read and hashed; an unchanged tree costs one `git ls-files`, about what
+   * `git status` costs.
+   */
+  async capture(): Promise<CaptureResult> {
+    await this.syncExcludes();
+    const { stdout } = await this.git([
+      'ls-files',
+      '-z',
+      '-t',
+      '--others',
+      '--modified',
+      '--deleted',
+      '--exclude-standard',
+    ]);
+    const untracked = new Set<string>();
+    const modified = new Set<string>();
+    const deleted = new Set<string>();
+    for (const record of stdout.split('\0')) {
+      if (record.length < 3) continue;
+      const tag = record[0];
+      const file = record.slice(2);
+      if (tag === '?') untracked.add(file);
+      else if (tag === 'C') modified.add(file);
+      else if (tag === 'R') deleted.add(file);
+    }
+    for (const file of deleted) modified.delete(file);
+
+    const skipped: CaptureResult['skipped'] = { large: [], nested: [] };
+    const toUpdate: string[] = [...deleted];
+    const toDrop: string[] = [];
+    const counts = { added: 0, modified: 0, deleted: deleted.size };
+    const consider = async (file: string, isNew: boolean) => {
+      if (file.endsWith('/')) {
+        // git does not descend into another repository: a nested repo or submodule, skipped visibly.
+        skipped.nested.push(file.slice(0, -1));
+        return;
+      }
+      const stats = await fsp.lstat(path.join(this.root, file)).catch(() => null);
+      if (!stats) {
+        toUpdate.push(file);
+        return;
+      }
+      if (stats.isFile() && stats.size > this.settings.maxFileBytes) {
+        skipped.large.push({ path: file, bytes: stats.size });
+        if (!isNew) toDrop.push(file);
+        return;
+      }
+      toUpdate.push(file);
+      if (isNew) counts.added++;
+      else counts.modified++;
+    };
+    for (const file of untracked) await consider(file, true);
+    for (const file of modified) await consider(file, false);
+
+    if (toDrop.length > 0) {
+      await this.git(['update-index', '-z', '--force-remove', '--stdin'], { input: nulJoin(toDrop) });
+      counts.deleted += toDrop.length;
+    }
+    if (toUpdate.length > 0) {
+      await this.git(['update-index', '-z', '--add', '--remove', '--stdin'], { input: nulJoin(toUpdate) });
+    }
+    const tree = (await this.git(['write-tree'])).stdout.trim();
+    return { tree, changes: counts, skipped };
+  }
+
+  /** Records a captured tree as a snapshot. */
+  async record(meta: SnapshotMeta, tree: string): Promise<SnapshotRecord> {
+    const message = `${JSON.stringify(meta)}\n`;
+    const date = `${Math.floor(new Date(meta.createdAt).getTime() / 1000)} +0000`;
+    const { stdout } = await this.git(['commit-tree', '--no-gpg-sign', tree, '-F', '-'], {
+      input: message,
+      extraEnv: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+    });
+    const commit = stdout.trim();
+    await this.git(['update-ref', `${SNAPSHOT_REFS}${meta.id}`, commit, '']);
+    return { ...meta, tree, commit };
+  }
+
+  /** Every snapshot, newest first. */
+  async list(): Promise<SnapshotRecord[]> {
+    if (!(await this.exists())) return [];
+    const { stdout } = await this.git([
+      'for-each-ref',
+      '--sort=-creatordate',
+      '--format=%(objectname) %(tree)%00%(contents)%00',
+      SNAPSHOT_REFS,
+    ]);
+    const records: SnapshotRecord[] = [];
+    for (const entry of stdout.split('\0\n')) {
+      const [head = '', body = ''] = entry.split('\0');
+      const [commit, tree] = head.trim().split(' ');
+      if (!commit || !tree) continue;
+      try {
+        const meta = snapshotMetaSchema.parse(JSON.parse(body));
+        records.push({ ...meta, tree, commit });
+      } catch {
+        // Not one of ours, or damaged: listing the rest is more useful than failing.
+      }
+    }
+    return records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+  }
+
+  async remove(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const input = ids.map((id) => `delete ${SNAPSHOT_REFS}${id}\n`).join('');
+    await this.git(['update-ref', '--stdin'], { input });
+  }
+
+  /** Files that differ between two trees, optionally limited to some paths. */
+  async changesBetween(
+    fromTree: string,
+    toTree: string,
+    paths: readonly string[] = [],
+  ): Promise<TreeChange[]> {
+    const { stdout } = await this.git([
+      'diff-tree',
+      '-r',
+      '-z',
+      '--no-renames',
+      '--raw',
+      fromTree,
+      toTree,
+      '--',
+      ...paths,
+    ]);
+    const parts = stdout.split('\0');
+    const changes: TreeChange[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const [beforeMode = '', afterMode = '', beforeOid = '', afterOid = '', status = ''] = (parts[i] ?? '')
+        .slice(1)
+        .split(' ');
+      const file = parts[i + 1] ?? '';
+      if (status === 'A' || status === 'M' || status === 'D' || status === 'T') {
+        changes.push({ path: file, status, beforeMode, afterMode, beforeOid, afterOid });
+      }
+    }
+    return changes;
+  }
+
+  /** A file list with line counts (null for binary files). */
+  async diffStat(fromTree: string, toTree: string, paths: readonly string[] = []): Promise<DiffEntry[]> {
+    const changes = await this.changesBetween(fromTree, toTree, paths);
+    const { stdout } = await this.git([
+      'diff-tree',
+      '-r',
+      '-z',
+      '--no-renames',
+      '--numstat',
+      fromTree,
+      toTree,
+      '--',
+      ...paths,
+    ]);
+    const counts = new Map<string, { added: number | null; deleted: number | null }>();
+    for (const record of stdout.split('\0')) {
+      const match = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(record);
+      if (!match) continue;
+      const [, added = '-', deleted = '-', file = ''] = match;
+      counts.set(file, {
+        added: added === '-' ? null : Number(added),
+        deleted: deleted === '-' ? null : Number(deleted),
+      });
+    }
+    return changes.map((change) => ({
+      path: change.path,
+      status: change.status,
+      ...(counts.get(change.path) ?? { added: null, deleted: null }),
+    }));
+  }
+
+  /** A unified diff of one path between two trees. */
+  async unifiedDiff(fromTree: string, toTree: string, file: string): Promise<string> {
+    const { stdout } = await this.git([
+      'diff-tree',
+      '-p',
+      '--no-renames',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--no-color',
+      fromTree,
+      toTree,
+      '--',
+      file,
+    ]);
+    return stdout;
+  }
+
+  /**
+   * Makes the working tree match `changes` (from the current tree to the target). Deletions first, then
+   * writes, each file replaced atomically; the private index is updated for exactly these paths, so the
+   * cost grows with the files restored, not with the tree.
+   */
+  async apply(
+    changes: readonly TreeChange[],
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<void> {
+    for (const change of changes) {
+      if (!isRestorablePath(change.path)) {
+        throw new CheckpointError(
+          'UNSAFE_PATH',
+          `refusing to restore '${change.path}': it would leave the project or touch .git`,
+        );
+      }
+    }
+    let done = 0;
+    const tick = () => onProgress?.(++done, changes.length);
+    const removals = changes.filter((change) => change.status === 'D' || change.status === 'T');
+    for (const change of removals) {
+      await this.removeFile(change.path);
+      if (change.status === 'D') tick();
+    }
+    await this.pruneEmptyParents(
+      removals.filter((change) => change.status === 'D').map((change) => change.path),
+    );
+
+    const writes = changes.filter((change) => change.status !== 'D' && change.afterMode !== '160000');
+    const contents = await this.readBlobs(writes.map((change) => change.afterOid));
+    for (const change of writes) {
+      const content = contents.get(change.afterOid);
+      if (content === undefined)
+        throw new CheckpointError('CORRUPT', `the snapshot store is missing object ${change.afterOid}`);
+      await this.writeFile(change.path, change.afterMode, content);
+      tick();
+    }
+    const touched = changes.map((change) => change.path);
+    if (touched.length > 0) {
+      await this.git(['update-index', '-z', '--add', '--remove', '--stdin'], { input: nulJoin(touched) });
+    }
+  }
+
+  /** Notes a restore in progress, so an interrupted one can be named and finished by the next. */
+  async beginRestore(journal: {
+    target: string;
+    undo: string;
+  }): Promise<{ target: string; undo: string } | null> {
+    const previous = await fsp
+      .readFile(this.journalPath, 'utf8')
+      .then((text) => JSON.parse(text) as { target: string; undo: string })
+      .catch(() => null);
+    await fsp.writeFile(
+      this.journalPath,
+      JSON.stringify({ ...journal, startedAt: new Date().toISOString() }),
+      {
+        mode: 0o600,
+      },
+    );
+    return previous;
+  }
+
+  async endRestore(): Promise<void> {
+    await fsp.rm(this.journalPath, { force: true });
+  }
+
+  /** Deletes unreferenced content; returns the store's size before and after, in bytes. */
+  async gc(): Promise<{ beforeBytes: number; afterBytes: number }> {
+    const beforeBytes = await this.sizeBytes();
+    if (await this.exists()) {
+      await this.git(['reflog', 'expire', '--expire=now', '--all']);
+      await this.git(['gc', '--prune=now', '--quiet']);
+    }
+    return { beforeBytes, afterBytes: await this.sizeBytes() };
+  }
+
+  async sizeBytes(): Promise<number> {
+    let total = 0;
+    const walk = async (dir: string): Promise<void> => {
+      const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (full === this.lockPath)
+          continue; // transient, and held while GC measures
+        else total += (await fsp.lstat(full).catch(() => null))?.size ?? 0;
+      }
+    };
+    await walk(this.storeDir);
+    return total;
+  }
+
+  private git(args: readonly string[], options: { input?: string; extraEnv?: Record<string, string> } = {}) {
+    return runGit(['--git-dir', this.gitDir, '--work-tree', this.root, ...args], {
+      cwd: this.root,
+      timeoutMs: GIT_LONG_TIMEOUT_MS,
+      extraEnv: { ...IDENTITY, ...options.extraEnv },
+      ...(options.input !== undefined ? { input: options.input } : {}),
+    });
+  }
+
+  /**
+   * The project's own exclude rules (.git/info/exclude) apply to snapshots too, plus our own files; and
+   * our attributes override the project's so content is stored byte for byte.
+   */
+  private async syncExcludes(): Promise<void> {
+    const userExcludes = await fsp
+      .readFile(path.join(this.root, '.git', 'info', 'exclude'), 'utf8')
+      .catch(() => '');
+    await this.writeIfChanged(path.join(this.gitDir, 'info', 'exclude'), `${OWN_EXCLUDES}${userExcludes}`);
+    await this.writeIfChanged(path.join(this.gitDir, 'info', 'attributes'), RAW_ATTRIBUTES);
+  }
+
+  private async writeIfChanged(file: string, wanted: string): Promise<void> {
+    const current = await fsp.readFile(file, 'utf8').catch(() => null);
+    if (current !== wanted) await fsp.writeFile(file, wanted, { mode: 0o600 });
+  }
+
+  /** Security: the store folder is created 0700 and must not be a symlink someone planted. */
+  private async ensurePrivateDir(dir: string): Promise<void> {
+    try {
+      await fsp.mkdir(dir, { mode: 0o700 });
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') {
+        if (errorCode(error) === 'ENOENT') {
+          await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+          return;
+        }
+        throw new CheckpointError(
+          'IO_FAILED',
+          `could not create the snapshot store ${dir}: ${(error as Error).message}`,
+        );
+      }
+    }
+    const stats = await fsp.lstat(dir);
+    if (stats.isSymbolicLink() || !stats.isDirectory()) {
+      throw new CheckpointError(
+        'UNSAFE_PATH',
+        `refusing to use the snapshot store ${dir}: it is a symbolic link or not a folder`,
+      );
+    }
+  }
+
+  private async safeTarget(relativePath: string): Promise<string> {
+    const target = path.join(this.root, relativePath);
+    const parent = path.dirname(target);
+    if (parent !== this.root) {
+      const real = await fsp.realpath(parent).catch(() => null);
+      if (real !== null && real !== parent) {
+        throw new CheckpointError(
+          'UNSAFE_PATH',
+          `refusing to write '${relativePath}': a folder on its path is a symbolic link`,
+        );
+      }
+    }
+    return target;
+  }
+
+  private async removeFile(relativePath: string): Promise<void> {
+    const target = await this.safeTarget(relativePath);
+    const stats = await fsp.lstat(target).catch(() => null);
+    if (!stats) return;
+    if (stats.isDirectory()) await fsp.rm(target, { recursive: true, force: true });
+    else await fsp.unlink(target);
+  }
+
+  private async pruneEmptyParents(removed: readonly string[]): Promise<void> {
+    const dirs = new Set<string>();
+    for (const file of removed) {
+      for (let dir = path.dirname(file); dir !== '.'; dir = path.dirname(dir)) dirs.add(dir);
+    }
+    const deepestFirst = [...dirs].sort((a, b) => b.split('/').length - a.split('/').length);
+    for (const dir of deepestFirst) await fsp.rmdir(path.join(this.root, dir)).catch(() => undefined);
+  }
+
+  private async writeFile(relativePath: string, mode: string, content: Buffer): Promise<void> {
+    await this.makeParents(relativePath);
+    const target = await this.safeTarget(relativePath);
+    const existing = await fsp.lstat(target).catch(() => null);
+    if (mode === '120000') {
+      if (existing) await fsp.rm(target, { recursive: true, force: true });
+      await fsp.symlink(content.toString('utf8'), target);
+      return;
+    }
+    const executable = mode === '100755';
+    let permissions: number | undefined;
+    if (existing?.isFile()) {
+      const kept = existing.mode & 0o777;
+      permissions = executable ? kept | ((kept & 0o444) >> 2) : kept & ~0o111;
+    } else if (existing) {
+      await fsp.rm(target, { recursive: true, force: true });
+    }
+    const temp = path.join(
+      path.dirname(target),
+      `.claude-checkpoint-restore-${process.pid}-${Math.random().toString(16).slice(2)}`,
+    );
+    const handle = await fsp.open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      executable ? 0o777 : 0o666,
+    );
+    try {
+      await handle.writeFile(content);
+      if (permissions !== undefined) await handle.chmod(permissions);
+      await handle.sync();
+    } catch (error) {
+      await handle.close();
+      await fsp.unlink(temp).catch(() => undefined);
+      throw error;
+    }
+    await handle.close();
+    await fsp.rename(temp, target);
+  }
+
+  /** Creates missing parent folders; a file standing where a folder must go is replaced. */
+  private async makeParents(relativePath: string): Promise<void> {
+    const parts = relativePath.split('/').slice(0, -1);
+    let current = this.root;
+    for (const part of parts) {
+      current = path.join(current, part);
+      const stats = await fsp.lstat(current).catch(() => null);
+      if (stats?.isDirectory()) continue;
+      if (stats) await fsp.unlink(current);
+      await fsp.mkdir(current);
+    }
+  }
+
+  /** Blob contents by oid, streamed from one `git cat-file --batch`. */
+  private readBlobs(oids: readonly string[]): Promise<Map<string, Buffer>> {
+    const unique = [...new Set(oids)];
+    const result = new Map<string, Buffer>();
+    if (unique.length === 0) return Promise.resolve(result);
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', ['--git-dir', this.gitDir, 'cat-file', '--batch'], {
+        cwd: this.root,
+        env: gitEnvironment(),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let pending: Buffer = Buffer.alloc(0);
+      let expected: { oid: string; size: number } | null = null;
+      child.stdout.on('data', (chunk: Buffer) => {
+        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+        for (;;) {
+          if (!expected) {
+            const newline = pending.indexOf(10);
+            if (newline < 0) break;
+            const header = pending.subarray(0, newline).toString('utf8');
+            pending = pending.subarray(newline + 1);
+            const [oid = '', type = '', size = ''] = header.split(' ');
+            if (type === 'missing' || !oid) continue;
+            expected = { oid, size: Number(size) };
+          }
+          if (pending.length < expected.size + 1) break;
+          result.set(expected.oid, Buffer.from(pending.subarray(0, expected.size)));
+          pending = pending.subarray(expected.size + 1);
+          expected = null;
+        }
+      });
+      child.on('error', reject);
+      child.on('close', (code) => {
+        if (code === 0) resolve(result);
+        else
+          reject(
+            new CheckpointError('GIT_FAILED', `git cat-file failed in the snapshot store (exit ${code})`),
+          );
+      });
+      child.stdin.end(`${unique.join('\n')}\n`);
+    });
+  }
+}
+
+function nulJoin(paths: readonly string[]): string {
+  return `${paths.join('\0')}\0`;
+}

@@ -1,0 +1,277 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type AppDeps, defaultDeps } from '../../src/app/deps.js';
+import {
+  diffSnapshot,
+  gcSnapshots,
+  listSnapshots,
+  restoreSnapshot,
+  takeSnapshot,
+} from '../../src/app/rewind.js';
+import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
+import { readTree, repoState } from '../helpers/tree.js';
+
+function depsFor(extraEnv: Record<string, string> = {}, now?: () => Date): AppDeps {
+  return defaultDeps({
+    env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), ...extraEnv },
+    ...(now ? { now } : {}),
+  });
+}
+
+describe('snapshots', () => {
+  it('captures tracked and untracked files, honours .gitignore, and skips an unchanged tree', async () => {
+    const root = createRepo({
+      committed: { 'a.ts': 'a' },
+      ignore: 'build/\n.claude-checkpoint*\n',
+      dirty: { 'new.ts': 'n', 'build/out.js': 'o' },
+    });
+    const deps = depsFor();
+    const first = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual', label: 'start' });
+    expect(first.created).toBe(true);
+    expect(first.snapshot).toMatchObject({
+      trigger: 'manual',
+      label: 'start',
+      changes: { added: 3, modified: 0, deleted: 0 },
+    });
+    expect(first.snapshot.git?.branch).toBe('main');
+
+    const again = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+    expect(again).toMatchObject({ created: false, snapshot: { id: first.snapshot.id } });
+
+    writeTree(root, { 'a.ts': 'changed', 'other.ts': 'o' });
+    rmSync(path.join(root, 'new.ts'));
+    const third = await takeSnapshot(deps, {
+      projectRoot: root,
+      trigger: 'prompt',
+      label: 'export API_TOKEN=abc123secret',
+    });
+    expect(third.snapshot.changes).toEqual({ added: 1, modified: 1, deleted: 1 });
+    expect(third.snapshot.label).toBe('export API_TOKEN=«redacted»');
+    const { snapshots } = await listSnapshots(deps, { projectRoot: root });
+    expect(snapshots.map((s) => s.id)).toEqual([third.snapshot.id, first.snapshot.id]);
+  });
+
+  it('works in a project that is not a git repository', async () => {
+    const root = tempDir();
+    writeTree(root, { 'notes.md': 'one', 'sub/x.txt': 'x' });
+    const deps = depsFor();
+    const snap = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    expect(snap.snapshot.git).toBeNull();
+    writeTree(root, { 'notes.md': 'two' });
+    rmSync(path.join(root, 'sub'), { recursive: true });
+    await restoreSnapshot(deps, { projectRoot: root, snapshotId: snap.snapshot.id, dryRun: false });
+    expect(readTree(root)).toEqual(readTree(root, () => false));
+    expect(readTree(root)['notes.md']).toMatchObject({ content: Buffer.from('one').toString('base64') });
+    expect(existsSync(path.join(root, 'sub/x.txt'))).toBe(true);
+  });
+
+  it('skips files over the size cap and lists them', async () => {
+    const root = createRepo({
+      committed: { 'a.ts': 'a' },
+      dirty: { 'big.bin': Buffer.alloc(2 * 1024 * 1024, 1) },
+    });
+    const deps = depsFor({ CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '1' });
+    const snap = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    expect(snap.snapshot.skipped.large).toEqual([{ path: 'big.bin', bytes: 2 * 1024 * 1024 }]);
+    rmSync(path.join(root, 'a.ts'));
+    const restored = await restoreSnapshot(deps, {
+      projectRoot: root,
+      snapshotId: snap.snapshot.id,
+      dryRun: false,
+    });
+    expect(restored.plan).toEqual({ overwrite: [], create: ['a.ts'], delete: [] });
+    expect(statSync(path.join(root, 'big.bin')).size).toBe(2 * 1024 * 1024);
+  });
+
+  it('skips nested repositories visibly and never renames their .git', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const nested = path.join(root, 'vendor/lib');
+    mkdirSync(nested, { recursive: true });
+    git(nested, 'init', '-q');
+    writeTree(nested, { 'lib.c': 'int x;' });
+    const snap = await takeSnapshot(depsFor(), { projectRoot: root, trigger: 'manual' });
+    expect(snap.snapshot.skipped.nested).toEqual(['vendor/lib']);
+    expect(existsSync(path.join(nested, '.git/HEAD'))).toBe(true);
+  });
+
+  it('keeps the most recent snapshots and garbage-collects what none references', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    let clock = Date.parse('2026-11-01T00:00:00Z');
+    const deps = depsFor({ CHECKPOINT_SNAPSHOT_MAX_COUNT: '3' }, () => new Date((clock += 1000)));
+    for (let i = 0; i < 6; i++) {
+      writeTree(root, { 'a.ts': randomBytes(50_000) });
+      await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+    }
+    const listed = await listSnapshots(deps, { projectRoot: root });
+    expect(listed.snapshots).toHaveLength(3);
+    const gc = await gcSnapshots(deps, { projectRoot: root });
+    expect(gc).toMatchObject({ removed: 0, kept: 3 });
+    expect(gc.afterBytes).toBeLessThan(gc.beforeBytes);
+    expect((await listSnapshots(deps, { projectRoot: root })).storeBytes).toBe(gc.afterBytes);
+  });
+
+  it('drops snapshots older than the age limit, but always keeps the newest', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    let clock = Date.parse('2026-01-01T00:00:00Z');
+    const deps = depsFor({ CHECKPOINT_SNAPSHOT_MAX_AGE_DAYS: '30' }, () => new Date(clock));
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+    clock += 40 * 86_400_000;
+    writeTree(root, { 'a.ts': 'b' });
+    const later = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+    expect(later.expired).toBe(1);
+    expect((await listSnapshots(deps, { projectRoot: root })).snapshots.map((s) => s.id)).toEqual([
+      later.snapshot.id,
+    ]);
+  });
+});
+
+describe('restore', () => {
+  it('plans first (dry run), then restores, and the pre-restore snapshot undoes it', async () => {
+    const root = createRepo({ committed: { 'keep.ts': 'k', 'edit.ts': 'v1', 'gone.ts': 'g' } });
+    const deps = depsFor();
+    const snap = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    writeTree(root, { 'edit.ts': 'v2', 'added.ts': 'new' });
+    rmSync(path.join(root, 'gone.ts'));
+    const mutated = readTree(root);
+
+    const plan = await restoreSnapshot(deps, {
+      projectRoot: root,
+      snapshotId: snap.snapshot.id,
+      dryRun: true,
+    });
+    expect(plan.plan).toEqual({ overwrite: ['edit.ts'], create: ['gone.ts'], delete: ['added.ts'] });
+    expect(readTree(root)).toEqual(mutated);
+
+    const done = await restoreSnapshot(deps, {
+      projectRoot: root,
+      snapshotId: snap.snapshot.id,
+      dryRun: false,
+    });
+    expect(done.undoSnapshotId).not.toBeNull();
+    expect(readTree(root, (p) => p === '.gitignore')).toEqual({
+      'keep.ts': { kind: 'file', content: Buffer.from('k').toString('base64'), executable: false },
+      'edit.ts': { kind: 'file', content: Buffer.from('v1').toString('base64'), executable: false },
+      'gone.ts': { kind: 'file', content: Buffer.from('g').toString('base64'), executable: false },
+    });
+    await restoreSnapshot(deps, {
+      projectRoot: root,
+      snapshotId: done.undoSnapshotId as string,
+      dryRun: false,
+    });
+    expect(readTree(root)).toEqual(mutated);
+  });
+
+  it('restores only the selected paths', async () => {
+    const root = createRepo({ committed: { 'src/a.ts': 'a1', 'src/b.ts': 'b1', 'docs/x.md': 'x1' } });
+    const deps = depsFor();
+    const snap = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    writeTree(root, { 'src/a.ts': 'a2', 'src/b.ts': 'b2', 'docs/x.md': 'x2' });
+    const done = await restoreSnapshot(deps, {
+      projectRoot: root,
+      snapshotId: snap.snapshot.id,
+      paths: ['src/a.ts', 'docs'],
+      dryRun: false,
+    });
+    expect(done.plan.overwrite.sort()).toEqual(['docs/x.md', 'src/a.ts']);
+    expect(readTree(root)['src/b.ts']).toMatchObject({ content: Buffer.from('b2').toString('base64') });
+    expect(readTree(root)['src/a.ts']).toMatchObject({ content: Buffer.from('a1').toString('base64') });
+  });
+
+  it('never touches ignored files, the .git folder, or the checkpoint files', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' }, ignore: '.env\n.claude-checkpoint*\n' });
+    const deps = depsFor();
+    const snap = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    writeTree(root, { '.env': 'SECRET=1', '.claude-checkpoint': '{}', 'a.ts': 'changed' });
+    const before = repoState(root);
+    await restoreSnapshot(deps, { projectRoot: root, snapshotId: snap.snapshot.id, dryRun: false });
+    expect(readTree(root)['.env']).toMatchObject({ content: Buffer.from('SECRET=1').toString('base64') });
+    expect(readTree(root)['.claude-checkpoint']).toBeDefined();
+    expect(repoState(root)).toEqual(before);
+  });
+
+  it('describes differences against the working tree and between snapshots', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'one\ntwo\n', 'bin.dat': Buffer.from([0, 1, 2]) } });
+    const deps = depsFor();
+    const first = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    writeTree(root, { 'a.ts': 'one\nthree\nfour\n', 'bin.dat': Buffer.from([0, 9, 9]), 'n.ts': 'n\n' });
+    const current = await diffSnapshot(deps, { projectRoot: root, snapshotId: first.snapshot.id });
+    expect(current.to).toBe('working tree');
+    expect(current.files).toEqual([
+      { path: 'a.ts', status: 'M', added: 2, deleted: 1 },
+      { path: 'bin.dat', status: 'M', added: null, deleted: null },
+      { path: 'n.ts', status: 'A', added: 1, deleted: 0 },
+    ]);
+    const second = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    const between = await diffSnapshot(deps, {
+      projectRoot: root,
+      snapshotId: first.snapshot.id,
+      against: second.snapshot.id,
+      path: 'a.ts',
+    });
+    expect(between.files).toEqual([{ path: 'a.ts', status: 'M', added: 2, deleted: 1 }]);
+    expect(between.patch).toContain('-two\n+three\n+four\n');
+  });
+
+  it('refuses an unknown or ambiguous snapshot id with advice', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const deps = depsFor();
+    await expect(restoreSnapshot(deps, { projectRoot: root, snapshotId: 'x', dryRun: true })).rejects.toThrow(
+      /no snapshots for this project yet/,
+    );
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    await expect(
+      restoreSnapshot(deps, { projectRoot: root, snapshotId: 'nope', dryRun: true }),
+    ).rejects.toThrow(/no snapshot 'nope'/);
+    await expect(
+      restoreSnapshot(deps, { projectRoot: root, snapshotId: '', dryRun: true }),
+    ).resolves.toBeDefined();
+  });
+
+  it('restores symlinks as links, exec bits, empty and binary files, and unicode names', async () => {
+    const root = createRepo({ committed: {} });
+    writeTree(root, {
+      'empty.txt': '',
+      'bin.dat': Buffer.from([0, 255, 1, 254]),
+      'ünï/日本 name.txt': 'unicode',
+      'run.sh': '#!/bin/sh\necho hi\n',
+    });
+    chmodSync(path.join(root, 'run.sh'), 0o755);
+    symlinkSync('run.sh', path.join(root, 'link-to-run'));
+    symlinkSync('../outside-target', path.join(root, 'dangling'));
+    const deps = depsFor();
+    const original = readTree(root);
+    const snap = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    for (const file of ['empty.txt', 'bin.dat', 'link-to-run', 'dangling']) unlinkSync(path.join(root, file));
+    rmSync(path.join(root, 'ünï'), { recursive: true });
+    chmodSync(path.join(root, 'run.sh'), 0o644);
+    writeFileSync(path.join(root, 'link-to-run'), 'now a file');
+    await restoreSnapshot(deps, { projectRoot: root, snapshotId: snap.snapshot.id, dryRun: false });
+    expect(readTree(root)).toEqual(original);
+  });
+
+  it('picks up changes made by a child shell process, like a Bash tool call', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a', 'b.txt': 'b' } });
+    const deps = depsFor();
+    const snap = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+    const original = readTree(root);
+    execFileSync(
+      'sh',
+      ['-c', 'rm a.txt && mv b.txt c.txt && printf x > d.txt && mkdir -p e && cp c.txt e/f.txt'],
+      { cwd: root },
+    );
+    await restoreSnapshot(deps, { projectRoot: root, snapshotId: snap.snapshot.id, dryRun: false });
+    expect(readTree(root)).toEqual(original);
+  });
+});
