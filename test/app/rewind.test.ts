@@ -109,8 +109,9 @@ describe('snapshots', () => {
   it('keeps the most recent snapshots and garbage-collects what none references', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     let clock = Date.parse('2026-11-01T00:00:00Z');
-    const deps = depsFor({ CHECKPOINT_SNAPSHOT_MAX_COUNT: '3' }, () => new Date((clock += 1000)));
+    const deps = depsFor({ CHECKPOINT_SNAPSHOT_MAX_COUNT: '3' }, () => new Date(clock));
     for (let i = 0; i < 6; i++) {
+      clock += 1000;
       writeTree(root, { 'a.ts': randomBytes(50_000) });
       await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
     }
