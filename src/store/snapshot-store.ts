@@ -174,8 +174,9 @@ export class SnapshotStore {
     for (const file of deleted) modified.delete(file);
 
     const skipped: CaptureResult['skipped'] = { large: [], nested: [] };
-    const toUpdate: string[] = [...deleted];
-    const toDrop: string[] = [];
+    const toAdd: string[] = [];
+    // Entries to drop from the index: deleted files, paths that became folders, files grown past the cap.
+    const toDrop: string[] = [...deleted];
     const counts = { added: 0, modified: 0, deleted: deleted.size };
     const consider = async (file: string, isNew: boolean) => {
       if (file.endsWith('/')) {
@@ -184,28 +185,34 @@ export class SnapshotStore {
         return;
       }
       const stats = await fsp.lstat(path.join(this.root, file)).catch(() => null);
-      if (!stats) {
-        toUpdate.push(file);
+      if (!stats || stats.isDirectory()) {
+        if (!isNew) {
+          toDrop.push(file);
+          counts.deleted++;
+        }
         return;
       }
       if (stats.isFile() && stats.size > this.settings.maxFileBytes) {
         skipped.large.push({ path: file, bytes: stats.size });
-        if (!isNew) toDrop.push(file);
+        if (!isNew) {
+          toDrop.push(file);
+          counts.deleted++;
+        }
         return;
       }
-      toUpdate.push(file);
+      toAdd.push(file);
       if (isNew) counts.added++;
       else counts.modified++;
     };
     for (const file of untracked) await consider(file, true);
     for (const file of modified) await consider(file, false);
 
+    // Drop first: a file that became a folder must leave the index before the folder's files enter it.
     if (toDrop.length > 0) {
       await this.git(['update-index', '-z', '--force-remove', '--stdin'], { input: nulJoin(toDrop) });
-      counts.deleted += toDrop.length;
     }
-    if (toUpdate.length > 0) {
-      await this.git(['update-index', '-z', '--add', '--remove', '--stdin'], { input: nulJoin(toUpdate) });
+    if (toAdd.length > 0) {
+      await this.git(['update-index', '-z', '--add', '--remove', '--stdin'], { input: nulJoin(toAdd) });
     }
     const tree = (await this.git(['write-tree'])).stdout.trim();
     return { tree, changes: counts, skipped };
@@ -370,9 +377,16 @@ export class SnapshotStore {
       await this.writeFile(change.path, change.afterMode, content);
       tick();
     }
-    const touched = changes.map((change) => change.path);
-    if (touched.length > 0) {
-      await this.git(['update-index', '-z', '--add', '--remove', '--stdin'], { input: nulJoin(touched) });
+    // Keep the private index in step with what was written, so the next capture finds nothing to do.
+    // Removals first: a folder's files must leave the index before a file of the same name enters it.
+    const removed = changes.filter((change) => change.status === 'D').map((change) => change.path);
+    if (removed.length > 0) {
+      await this.git(['update-index', '-z', '--force-remove', '--stdin'], { input: nulJoin(removed) });
+    }
+    if (writes.length > 0) {
+      await this.git(['update-index', '-z', '--add', '--stdin'], {
+        input: nulJoin(writes.map((change) => change.path)),
+      });
     }
   }
 
