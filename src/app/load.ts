@@ -5,6 +5,7 @@ import { WorktreeHasher } from '../git/oid.js';
 import { compareHistory, diffCommits, locateRepo, readRepoState } from '../git/repo.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import type { AppDeps } from './deps.js';
+import { latestSnapshot } from './rewind.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
 import type { RootContext } from './save.js';
 
@@ -40,12 +41,17 @@ export async function loadCheckpoint(
     if (!loaded.found) return { found: false, path: loaded.path, root: resolved, warnings: [] };
 
     const warnings = [...loaded.notices];
-    const drift = await detectDrift(root, loaded.checkpoint, warnings);
+    const [drift, snapshot] = await Promise.all([
+      detectDrift(root, loaded.checkpoint, warnings),
+      // The brief only mentions the latest snapshot; a broken store must not cost the agent its brief.
+      latestSnapshot(deps, root).catch(() => null),
+    ]);
     const brief = renderResumeBrief({
       checkpoint: loaded.checkpoint,
       drift,
       now: deps.now(),
       notices: warnings,
+      latestSnapshot: snapshot,
     });
     return {
       found: true,

@@ -4,6 +4,7 @@ import type { RootContext } from '../app/save.js';
 import { GENERATOR } from '../version.js';
 import { registerCheckpointTools } from './checkpoint-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { registerRewindTools } from './rewind-tools.js';
 
 const ROOTS_TIMEOUT_MS = 2000;
 
@@ -15,6 +16,7 @@ export function createServer(deps: AppDeps = defaultDeps()): McpServer {
   );
   const rootContext: RootContext = { clientRoots: () => clientRoots(server) };
   registerCheckpointTools(server, deps, rootContext);
+  registerRewindTools(server, deps, rootContext);
   return server;
 }
 

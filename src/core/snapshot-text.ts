@@ -1,0 +1,132 @@
+import { code } from './brief.js';
+import type { RestorePlan, SnapshotMeta, SnapshotRecord } from './snapshot.js';
+import { formatAge } from './time.js';
+
+/** What callers see of a snapshot: its metadata, without the store's internal object ids. */
+export function snapshotSummary(record: SnapshotRecord): SnapshotMeta {
+  const { tree: _tree, commit: _commit, ...meta } = record;
+  return meta;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+function describeChanges(snapshot: SnapshotMeta): string {
+  const { added, modified, deleted } = snapshot.changes;
+  return `+${added} ~${modified} -${deleted}`;
+}
+
+function describeSkipped(snapshot: SnapshotMeta): string[] {
+  const lines: string[] = [];
+  if (snapshot.skipped.large.length > 0) {
+    const files = snapshot.skipped.large
+      .map((file) => `${code(file.path)} (${formatBytes(file.bytes)})`)
+      .join(', ');
+    lines.push(`⚠ Skipped ${snapshot.skipped.large.length} file(s) over the size cap: ${files}`);
+  }
+  if (snapshot.skipped.nested.length > 0) {
+    const dirs = snapshot.skipped.nested.map(code).join(', ');
+    lines.push(
+      `⚠ Skipped ${snapshot.skipped.nested.length} nested repositor(ies), which have their own history: ${dirs}`,
+    );
+  }
+  return lines;
+}
+
+export function renderSnapshot(created: boolean, snapshot: SnapshotMeta): string {
+  const head = created
+    ? `Snapshot ${snapshot.id} taken (${snapshot.trigger}; files ${describeChanges(snapshot)} since the previous one).`
+    : `Nothing changed since snapshot ${snapshot.id}; no new snapshot was needed.`;
+  return [head, ...(created ? describeSkipped(snapshot) : [])].join('\n');
+}
+
+export function renderSnapshotList(
+  snapshots: readonly SnapshotMeta[],
+  total: number,
+  storeBytes: number,
+  now: Date,
+): string {
+  if (total === 0) return 'No snapshots yet for this project. Take one with snapshot_files.';
+  const lines = [`${total} snapshot(s), newest first; the store uses ${formatBytes(storeBytes)}.`];
+  for (const snapshot of snapshots) {
+    const label = snapshot.label ? ` — ${snapshot.label}` : '';
+    const where = snapshot.git
+      ? ` ${snapshot.git.branch ?? 'detached'}@${snapshot.git.head.slice(0, 9)}`
+      : '';
+    lines.push(
+      `- ${snapshot.id} ${formatAge(new Date(snapshot.createdAt), now)} [${snapshot.trigger}] ${describeChanges(snapshot)}${where}${label}`,
+    );
+  }
+  if (snapshots.length < total) lines.push(`- … and ${total - snapshots.length} older`);
+  return lines.join('\n');
+}
+
+export interface DiffView {
+  from: string;
+  to: string;
+  files: ReadonlyArray<{ path: string; status: string; added: number | null; deleted: number | null }>;
+  patch?: string;
+}
+
+export function renderDiff(diff: DiffView): string {
+  if (diff.files.length === 0) return `No differences between snapshot ${diff.from} and ${diff.to}.`;
+  const lines = [`${diff.files.length} file(s) differ between snapshot ${diff.from} and ${diff.to}:`];
+  for (const file of diff.files) {
+    const counts = file.added === null ? 'binary' : `+${file.added} -${file.deleted}`;
+    lines.push(`${file.status} ${file.path} (${counts})`);
+  }
+  if (diff.patch) lines.push('', diff.patch.trimEnd());
+  return lines.join('\n');
+}
+
+export interface RestoreView {
+  snapshot: { id: string };
+  dryRun: boolean;
+  plan: RestorePlan;
+  undoSnapshotId: string | null;
+  interrupted?: { target: string; undo: string } | null;
+}
+
+export function renderPlan(plan: RestorePlan, limit = 50): string[] {
+  const lines: string[] = [];
+  const section = (title: string, paths: readonly string[]) => {
+    if (paths.length === 0) return;
+    lines.push(`${title} (${paths.length}):`);
+    for (const file of paths.slice(0, limit)) lines.push(`  ${file}`);
+    if (paths.length > limit) lines.push(`  … and ${paths.length - limit} more`);
+  };
+  section('Overwrite', plan.overwrite);
+  section('Create', plan.create);
+  section('Delete', plan.delete);
+  return lines;
+}
+
+export function renderRestore(outcome: RestoreView): string {
+  const total = outcome.plan.overwrite.length + outcome.plan.create.length + outcome.plan.delete.length;
+  if (total === 0)
+    return `The working tree already matches snapshot ${outcome.snapshot.id}: nothing to restore.`;
+  const lines = outcome.dryRun
+    ? [
+        `Dry run: restoring snapshot ${outcome.snapshot.id} would change ${total} file(s). Nothing was changed.`,
+      ]
+    : [`Restored snapshot ${outcome.snapshot.id}: ${total} file(s) changed.`];
+  lines.push(...renderPlan(outcome.plan));
+  if (outcome.dryRun) lines.push('Run restore_snapshot again with dryRun: false to apply it.');
+  else if (outcome.undoSnapshotId)
+    lines.push(`To undo, restore snapshot ${outcome.undoSnapshotId} (taken just before).`);
+  if (outcome.interrupted) {
+    lines.push(
+      `Note: an earlier restore of ${outcome.interrupted.target} was interrupted; the state before it is snapshot ${outcome.interrupted.undo}.`,
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,236 @@
+import type { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { AppDeps } from '../app/deps.js';
+import { diffSnapshot, listSnapshots, restoreSnapshot, takeSnapshot } from '../app/rewind.js';
+import type { RootContext } from '../app/save.js';
+import { SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
+import {
+  renderDiff,
+  renderRestore,
+  renderSnapshot,
+  renderSnapshotList,
+  snapshotSummary,
+} from '../core/snapshot-text.js';
+
+const projectRoot = z
+  .string({ error: 'must be a string' })
+  .max(4096, { error: 'must be at most 4096 characters' })
+  .optional()
+  .describe(
+    'Absolute path of the project; overrides CHECKPOINT_PROJECT_ROOT, MCP roots and the working directory',
+  );
+const snapshotId = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'must not be empty' })
+  .max(64, { error: 'must be at most 64 characters' })
+  .describe('A snapshot id from list_snapshots, a unique prefix of one, or "latest"');
+
+const snapshotSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  trigger: z.string(),
+  label: z.string().optional(),
+  sessionId: z.string().optional(),
+  git: z.object({ branch: z.string().nullable(), head: z.string() }).nullable(),
+  changes: z.object({ added: z.number(), modified: z.number(), deleted: z.number() }),
+  skipped: z.object({
+    large: z.array(z.object({ path: z.string(), bytes: z.number() })),
+    nested: z.array(z.string()),
+  }),
+});
+const planSchema = z.object({
+  overwrite: z.array(z.string()),
+  create: z.array(z.string()),
+  delete: z.array(z.string()),
+});
+
+/** The session id Claude Code gives its MCP servers, when it does. */
+function sessionIdFrom(env: NodeJS.ProcessEnv): string | undefined {
+  return env.CLAUDE_SESSION_ID ?? env.CLAUDE_CODE_SESSION_ID ?? undefined;
+}
+
+/** Registers the rewind tools: snapshots of the whole working tree, and a safe way back to them. */
+export function registerRewindTools(server: McpServer, deps: AppDeps, rootContext: RootContext): void {
+  server.registerTool(
+    'snapshot_files',
+    {
+      title: 'Snapshot files',
+      description:
+        'Take a snapshot of the whole working tree now (tracked and untracked files, honouring .gitignore), stored privately outside the project. An unchanged tree reuses the latest snapshot. Use before risky changes.',
+      inputSchema: z.object({
+        label: z
+          .string({ error: 'must be a string' })
+          .max(SNAPSHOT_DEFAULTS.labelChars, {
+            error: `must be at most ${SNAPSHOT_DEFAULTS.labelChars} characters`,
+          })
+          .optional()
+          .describe('A short note on why (redacted like every other text)'),
+        projectRoot,
+      }),
+      outputSchema: z.object({ created: z.boolean(), snapshot: snapshotSchema }),
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    async (input) => {
+      const outcome = await takeSnapshot(
+        deps,
+        {
+          projectRoot: input.projectRoot,
+          trigger: 'manual',
+          label: input.label,
+          sessionId: sessionIdFrom(deps.env),
+        },
+        rootContext,
+      );
+      return {
+        content: [{ type: 'text', text: renderSnapshot(outcome.created, outcome.snapshot) }],
+        structuredContent: { created: outcome.created, snapshot: snapshotSummary(outcome.snapshot) },
+      };
+    },
+  );
+
+  server.registerTool(
+    'list_snapshots',
+    {
+      title: 'List snapshots',
+      description:
+        'List the snapshots of this project, newest first, with trigger, label and what changed, plus the store size.',
+      inputSchema: z.object({
+        limit: z
+          .number({ error: 'must be a number' })
+          .int({ error: 'must be an integer' })
+          .min(1, { error: 'must be at least 1' })
+          .max(1000, { error: 'must be at most 1000' })
+          .optional()
+          .describe('How many to show (default 20)'),
+        projectRoot,
+      }),
+      outputSchema: z.object({
+        snapshots: z.array(snapshotSchema),
+        total: z.number(),
+        storeBytes: z.number(),
+      }),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (input) => {
+      const outcome = await listSnapshots(deps, { projectRoot: input.projectRoot }, rootContext);
+      const shown = outcome.snapshots.slice(0, input.limit ?? 20);
+      return {
+        content: [
+          {
+            type: 'text',
+            text: renderSnapshotList(shown, outcome.snapshots.length, outcome.storeBytes, deps.now()),
+          },
+        ],
+        structuredContent: {
+          snapshots: shown.map(snapshotSummary),
+          total: outcome.snapshots.length,
+          storeBytes: outcome.storeBytes,
+        },
+      };
+    },
+  );
+
+  server.registerTool(
+    'diff_snapshot',
+    {
+      title: 'Diff snapshot',
+      description:
+        'Compare a snapshot with the current working tree (or with another snapshot): the files that differ with line counts, or a unified diff of one path.',
+      inputSchema: z.object({
+        snapshotId,
+        against: snapshotId
+          .optional()
+          .describe('Another snapshot to compare with; default: the current working tree'),
+        path: z
+          .string({ error: 'must be a string' })
+          .min(1, { error: 'must not be empty' })
+          .max(1024, { error: 'must be at most 1024 characters' })
+          .optional()
+          .describe('One file for a unified diff'),
+        projectRoot,
+      }),
+      outputSchema: z.object({
+        from: z.string(),
+        to: z.string(),
+        files: z.array(
+          z.object({
+            path: z.string(),
+            status: z.string(),
+            added: z.number().nullable(),
+            deleted: z.number().nullable(),
+          }),
+        ),
+        patch: z.string().optional(),
+      }),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (input) => {
+      const outcome = await diffSnapshot(deps, input, rootContext);
+      return { content: [{ type: 'text', text: renderDiff(outcome) }], structuredContent: { ...outcome } };
+    },
+  );
+
+  server.registerTool(
+    'restore_snapshot',
+    {
+      title: 'Restore snapshot',
+      description:
+        'Bring the working tree, or selected paths, back to a snapshot. dryRun defaults to true and only shows the plan (files to overwrite, create, delete); run again with dryRun: false to apply. Before applying, the current state is snapshotted so the restore can be undone. Ignored files, .git and the checkpoint files are never touched; HEAD and the index never move.',
+      inputSchema: z.object({
+        snapshotId,
+        paths: z
+          .array(
+            z
+              .string()
+              .min(1, { error: 'must not be empty' })
+              .max(1024, { error: 'must be at most 1024 characters' }),
+            {
+              error: 'must be an array',
+            },
+          )
+          .max(100, { error: 'must have at most 100 items' })
+          .optional()
+          .describe('Restore only these files or folders (relative to the project root)'),
+        dryRun: z
+          .boolean({ error: 'must be true or false' })
+          .optional()
+          .describe('Default true: show the plan, change nothing'),
+        projectRoot,
+      }),
+      outputSchema: z.object({
+        snapshotId: z.string(),
+        dryRun: z.boolean(),
+        plan: planSchema,
+        undoSnapshotId: z.string().nullable(),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (input) => {
+      const outcome = await restoreSnapshot(
+        deps,
+        {
+          projectRoot: input.projectRoot,
+          snapshotId: input.snapshotId,
+          paths: input.paths,
+          dryRun: input.dryRun ?? true,
+          sessionId: sessionIdFrom(deps.env),
+        },
+        rootContext,
+      );
+      return {
+        content: [{ type: 'text', text: renderRestore(outcome) }],
+        structuredContent: {
+          snapshotId: outcome.snapshot.id,
+          dryRun: outcome.dryRun,
+          plan: outcome.plan,
+          undoSnapshotId: outcome.undoSnapshotId,
+        },
+      };
+    },
+  );
+}

@@ -1,0 +1,79 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { connect } from '../helpers/mcp.js';
+
+describe('rewind tools over MCP', () => {
+  it('snapshots, lists, diffs, plans and restores, with restore_snapshot marked destructive', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'one\n' } });
+    const { client, call } = await connect({
+      deps: { env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } },
+    });
+    const { tools } = await client.listTools();
+    const restoreTool = tools.find((tool) => tool.name === 'restore_snapshot');
+    expect(restoreTool?.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'diff_snapshot',
+      'list_snapshots',
+      'load_session_checkpoint',
+      'restore_snapshot',
+      'save_session_checkpoint',
+      'snapshot_files',
+    ]);
+
+    const taken = await call('snapshot_files', { projectRoot: root, label: 'before refactor' });
+    expect(taken.isError).toBeFalsy();
+    const id = (taken.structured?.snapshot as { id: string }).id;
+    expect(taken.text).toMatch(new RegExp(`^Snapshot ${id} taken \\(manual; files \\+2 ~0 -0`));
+
+    writeFileSync(path.join(root, 'a.ts'), 'two\n');
+    const listed = await call('list_snapshots', { projectRoot: root });
+    expect(listed.structured).toMatchObject({
+      total: 1,
+      snapshots: [{ id, label: 'before refactor', trigger: 'manual' }],
+    });
+
+    const diff = await call('diff_snapshot', { projectRoot: root, snapshotId: id, path: 'a.ts' });
+    expect(diff.structured).toMatchObject({
+      from: id,
+      to: 'working tree',
+      files: [{ path: 'a.ts', status: 'M', added: 1, deleted: 1 }],
+    });
+    expect(diff.text).toContain('-one\n+two');
+
+    const plan = await call('restore_snapshot', { projectRoot: root, snapshotId: id });
+    expect(plan.structured).toMatchObject({
+      dryRun: true,
+      plan: { overwrite: ['a.ts'], create: [], delete: [] },
+      undoSnapshotId: null,
+    });
+    expect(plan.text).toMatch(/^Dry run: .*Nothing was changed/);
+    expect(readFileSync(path.join(root, 'a.ts'), 'utf8')).toBe('two\n');
+
+    const applied = await call('restore_snapshot', { projectRoot: root, snapshotId: id, dryRun: false });
+    expect(applied.structured).toMatchObject({ dryRun: false, plan: { overwrite: ['a.ts'] } });
+    expect(readFileSync(path.join(root, 'a.ts'), 'utf8')).toBe('one\n');
+    expect(applied.text).toMatch(/To undo, restore snapshot \S+/);
+  });
+
+  it('names the latest snapshot in the resume brief', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const { call } = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } } });
+    await call('save_session_checkpoint', { projectRoot: root, goal: 'g' });
+    const taken = await call('snapshot_files', { projectRoot: root });
+    const id = (taken.structured?.snapshot as { id: string }).id;
+    const brief = (await call('load_session_checkpoint', { projectRoot: root })).text;
+    expect(brief).toContain(`## Rewind\n- Latest snapshot \`${id}\` (manual, just now)`);
+  });
+
+  it('answers bad snapshot ids with a clear tool error', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const { call } = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } } });
+    const empty = await call('restore_snapshot', { projectRoot: root, snapshotId: 'x' });
+    expect(empty).toMatchObject({ isError: true });
+    expect(empty.text).toMatch(/no snapshots for this project yet/);
+    const tooLong = await call('diff_snapshot', { projectRoot: root, snapshotId: 'x'.repeat(65) });
+    expect(tooLong.text).toMatch(/snapshotId: must be at most 64 characters/);
+  });
+});
