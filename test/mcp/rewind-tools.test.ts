@@ -24,7 +24,7 @@ describe('rewind tools over MCP', () => {
 
     const taken = await call('snapshot_files', { projectRoot: root, label: 'before refactor' });
     expect(taken.isError).toBeFalsy();
-    const id = (taken.structured?.snapshot as { id: string }).id;
+    const id = (taken.structured as { snapshot: { id: string } }).snapshot.id;
     expect(taken.text).toMatch(new RegExp(`^Snapshot ${id} taken \\(manual; files \\+2 ~0 -0`));
 
     writeFileSync(path.join(root, 'a.ts'), 'two\n');
@@ -62,7 +62,7 @@ describe('rewind tools over MCP', () => {
     const { call } = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } } });
     await call('save_session_checkpoint', { projectRoot: root, goal: 'g' });
     const taken = await call('snapshot_files', { projectRoot: root });
-    const id = (taken.structured?.snapshot as { id: string }).id;
+    const id = (taken.structured as { snapshot: { id: string } }).snapshot.id;
     const brief = (await call('load_session_checkpoint', { projectRoot: root })).text;
     expect(brief).toContain(`## Rewind\n- Latest snapshot \`${id}\` (manual, just now)`);
   });
