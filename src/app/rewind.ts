@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
 import { Redactor } from '../core/redact.js';
@@ -147,7 +148,10 @@ export function findSnapshot(snapshots: readonly SnapshotRecord[], idOrPrefix: s
   const matches = snapshots.filter((snapshot) => snapshot.id.startsWith(idOrPrefix));
   if (matches.length === 1) return matches[0] as SnapshotRecord;
   if (matches.length === 0) {
-    throw new CheckpointError('INVALID_INPUT', `no snapshot '${idOrPrefix}': list them with list_snapshots`);
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `no snapshot '${idOrPrefix}': see them with list_snapshots or \`claude-checkpoint list\``,
+    );
   }
   throw new CheckpointError(
     'INVALID_INPUT',
@@ -232,13 +236,20 @@ export async function restoreSnapshot(
       const changes = await store.changesBetween(current.tree, snapshot.tree, paths);
       return { snapshot, dryRun: true, plan: planOf(changes), undoSnapshotId: null, interrupted: null };
     }
+    const interrupted = await store.recoverInterruptedRestore();
     const before = await snapshotLocked(deps, store, {
       trigger: 'pre-restore',
       label: `before restoring ${snapshot.id}`,
       sessionId: request.sessionId,
     });
     const changes = await store.changesBetween(before.snapshot.tree, snapshot.tree, paths);
-    const interrupted = await store.beginRestore({ target: snapshot.id, undo: before.snapshot.id });
+    const dirs = [...new Set(changes.map((change) => path.posix.dirname(change.path)))];
+    await store.beginRestore({
+      target: snapshot.id,
+      undo: before.snapshot.id,
+      dirs,
+      startedAt: deps.now().toISOString(),
+    });
     await store.apply(changes, request.onProgress);
     await store.endRestore();
     return {
@@ -246,7 +257,7 @@ export async function restoreSnapshot(
       dryRun: false,
       plan: planOf(changes),
       undoSnapshotId: before.snapshot.id,
-      interrupted,
+      interrupted: interrupted ? { target: interrupted.target, undo: interrupted.undo } : null,
     };
   });
 }

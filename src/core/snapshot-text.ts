@@ -110,7 +110,11 @@ export function renderPlan(plan: RestorePlan, limit = 50): string[] {
   return lines;
 }
 
-export function renderRestore(outcome: RestoreView): string {
+/** `applyHint` tells how to apply a dry run from where the reader is (an MCP tool or the CLI). */
+export function renderRestore(
+  outcome: RestoreView,
+  applyHint = 'Run restore_snapshot again with dryRun: false to apply it.',
+): string {
   const total = outcome.plan.overwrite.length + outcome.plan.create.length + outcome.plan.delete.length;
   if (total === 0)
     return `The working tree already matches snapshot ${outcome.snapshot.id}: nothing to restore.`;
@@ -120,7 +124,7 @@ export function renderRestore(outcome: RestoreView): string {
       ]
     : [`Restored snapshot ${outcome.snapshot.id}: ${total} file(s) changed.`];
   lines.push(...renderPlan(outcome.plan));
-  if (outcome.dryRun) lines.push('Run restore_snapshot again with dryRun: false to apply it.');
+  if (outcome.dryRun) lines.push(applyHint);
   else if (outcome.undoSnapshotId)
     lines.push(`To undo, restore snapshot ${outcome.undoSnapshotId} (taken just before).`);
   if (outcome.interrupted) {

@@ -14,6 +14,7 @@ import {
   snapshotMetaSchema,
 } from '../core/snapshot.js';
 import { gitEnvironment, runGit } from '../git/run.js';
+import { writeFileAtomic } from './atomic-write.js';
 import { errorCode } from './fs-seam.js';
 import { withFileLock } from './lock.js';
 
@@ -57,6 +58,14 @@ export interface CaptureResult {
   skipped: SnapshotMeta['skipped'];
 }
 
+export interface RestoreJournal {
+  target: string;
+  undo: string;
+  /** Folders (relative, '.' for the root) where the restore writes temp files. */
+  dirs: string[];
+  startedAt: string;
+}
+
 export interface DiffEntry {
   path: string;
   status: 'A' | 'M' | 'D' | 'T';
@@ -74,7 +83,8 @@ const IDENTITY = {
 };
 /** Raw bytes in and out: no EOL conversion, no LFS or other filters, whatever the project's attributes say. */
 const RAW_ATTRIBUTES = '* -text -eol -filter -ident -working-tree-encoding\n';
-const OWN_EXCLUDES = '/.claude-checkpoint\n/.claude-checkpoint.*\n';
+const RESTORE_TEMP_PREFIX = '.claude-checkpoint-restore-';
+const OWN_EXCLUDES = `/.claude-checkpoint\n/.claude-checkpoint.*\n${RESTORE_TEMP_PREFIX}*\n`;
 
 /**
  * The private snapshot store of one project: a shadow git directory with its own index, config and no
@@ -106,7 +116,17 @@ export class SnapshotStore {
 
   /** Runs `task` holding the store's lock: snapshots, restores and GC never interleave across processes. */
   withLock<T>(task: () => Promise<T>): Promise<T> {
-    return withFileLock(fsp, this.lockPath, task, { timeoutMs: 60_000, staleMs: 15 * 60_000 });
+    return withFileLock(
+      fsp,
+      this.lockPath,
+      async () => {
+        // Holding our lock means no git process of ours runs on this store: an index.lock is a leftover
+        // of one that was killed, and would block every later call.
+        await fsp.rm(path.join(this.gitDir, 'index.lock'), { force: true });
+        return task();
+      },
+      { timeoutMs: 60_000, staleMs: 15 * 60_000 },
+    );
   }
 
   /** Creates the shadow repository on first use, or repairs one whose set-up was interrupted. */
@@ -390,27 +410,35 @@ export class SnapshotStore {
     }
   }
 
-  /** Notes a restore in progress, so an interrupted one can be named and finished by the next. */
-  async beginRestore(journal: {
-    target: string;
-    undo: string;
-  }): Promise<{ target: string; undo: string } | null> {
-    const previous = await fsp
-      .readFile(this.journalPath, 'utf8')
-      .then((text) => JSON.parse(text) as { target: string; undo: string })
-      .catch(() => null);
-    await fsp.writeFile(
-      this.journalPath,
-      JSON.stringify({ ...journal, startedAt: new Date().toISOString() }),
-      {
-        mode: 0o600,
-      },
-    );
-    return previous;
+  /**
+   * Notes a restore in progress (its target, the snapshot that undoes it, the folders it writes in), so
+   * an interrupted one can be named, and its temp files found and removed, by the next restore.
+   */
+  async beginRestore(journal: RestoreJournal): Promise<void> {
+    await writeFileAtomic(fsp, this.journalPath, JSON.stringify(journal));
   }
 
   async endRestore(): Promise<void> {
     await fsp.rm(this.journalPath, { force: true });
+  }
+
+  /** Cleans up after a restore that was killed midway; returns what it was doing, or `null`. */
+  async recoverInterruptedRestore(): Promise<RestoreJournal | null> {
+    let journal: RestoreJournal;
+    try {
+      journal = JSON.parse(await fsp.readFile(this.journalPath, 'utf8')) as RestoreJournal;
+    } catch {
+      return null;
+    }
+    for (const dir of Array.isArray(journal.dirs) ? journal.dirs : []) {
+      if (dir !== '.' && !isRestorablePath(dir)) continue;
+      const absolute = path.join(this.root, dir);
+      const names = await fsp.readdir(absolute).catch(() => [] as string[]);
+      for (const name of names) {
+        if (name.startsWith(RESTORE_TEMP_PREFIX)) await fsp.rm(path.join(absolute, name), { force: true });
+      }
+    }
+    return journal;
   }
 
   /** Deletes unreferenced content; returns the store's size before and after, in bytes. */

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { AppDeps } from '../app/deps.js';
+import { CheckpointError } from '../core/errors.js';
+import type { Output } from './output.js';
+
+/** What every command handler gets: the app's dependencies, the output, the root and its own options. */
+export interface CliContext {
+  deps: AppDeps;
+  out: Output;
+  /** Absolute; `--root` may be given relative to the current folder. */
+  root: string | undefined;
+  options: Record<string, unknown>;
+  positiveInteger: (flag: string, value: string) => number;
+}
+
+/** `--root` and `--json` on every command, as the README promises. */
+export function withCommonOptions(command: Command): Command {
+  return command
+    .option('--root <dir>', 'project root (default: CHECKPOINT_PROJECT_ROOT, then the current folder)')
+    .option('--json', 'machine-readable output on stdout')
+    .option('--no-color', 'no colours (also: NO_COLOR)')
+    .option('--debug', 'show stack traces on errors');
+}
+
+export function resolveRootOption(root: string | undefined, cwd: string): string | undefined {
+  return root === undefined ? undefined : path.resolve(cwd, root);
+}
+
+export function positiveInteger(flag: string, value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) {
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `${flag} must be a whole number of at least 1: got '${value}'`,
+    );
+  }
+  return number;
+}
+
+/** Wraps a command handler: builds its context, turns errors into one line and an exit code. */
+export type Runner = <A extends unknown[]>(
+  action: (ctx: CliContext, ...args: A) => Promise<number>,
+) => (...args: unknown[]) => Promise<void>;

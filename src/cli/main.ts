@@ -1,0 +1,61 @@
+import { Command, CommanderError } from 'commander';
+import { type AppDeps, defaultDeps } from '../app/deps.js';
+import { GENERATOR } from '../version.js';
+import { type CliContext, positiveInteger, type Runner, resolveRootOption } from './context.js';
+import { createOutput, EXIT, reportError } from './output.js';
+import { registerRewindCommands } from './rewind-commands.js';
+
+const EXAMPLES = `
+Examples:
+  claude-checkpoint snapshot --label "before the refactor"
+  claude-checkpoint list
+  claude-checkpoint diff latest src/app.ts
+  claude-checkpoint restore 20261130-140102-a1b2c3 --dry-run
+  claude-checkpoint restore latest src/ --yes
+  claude-checkpoint gc --json
+
+Exit codes: 0 ok · 1 failure · 2 bad arguments or input · 3 restore not confirmed`;
+
+/** Builds the CLI; `deps` lets tests pin the environment. Resolves to the process exit code. */
+export async function runCli(argv: readonly string[], deps: AppDeps = defaultDeps()): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = new Command('claude-checkpoint')
+    .description('Session checkpoints and whole-tree snapshots for coding agents, from a terminal.')
+    .version(GENERATOR.version)
+    .showHelpAfterError()
+    .addHelpText('after', EXAMPLES)
+    .exitOverride();
+
+  const run: Runner =
+    <A extends unknown[]>(action: (ctx: CliContext, ...args: A) => Promise<number>) =>
+    async (...args: unknown[]): Promise<void> => {
+      const command = args[args.length - 1] as Command;
+      const options = command.opts();
+      const out = createOutput(options, deps.env);
+      try {
+        const ctx: CliContext = {
+          deps,
+          out,
+          root: resolveRootOption(options.root as string | undefined, deps.cwd()),
+          options,
+          positiveInteger,
+        };
+        // commander passes the positional arguments, then the options, then the command.
+        exitCode = await action(ctx, ...(args.slice(0, -2) as A));
+      } catch (error) {
+        out.endProgress();
+        exitCode = reportError(error, Boolean(options.debug));
+      }
+    };
+
+  registerRewindCommands(program, run);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    throw error;
+  }
+  return exitCode;
+}

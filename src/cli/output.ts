@@ -1,0 +1,80 @@
+import { createInterface } from 'node:readline/promises';
+import { CheckpointError, describeError } from '../core/errors.js';
+
+/** Exit codes of the CLI, documented in the README. */
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  /** A restore needed confirmation and did not get it. */
+  notConfirmed: 3,
+} as const;
+
+export interface Output {
+  json: boolean;
+  color: boolean;
+  isTTY: boolean;
+  debug: boolean;
+  print: (text: string) => void;
+  printJson: (value: unknown) => void;
+  note: (text: string) => void;
+  progress: (text: string) => void;
+  endProgress: () => void;
+  bold: (text: string) => string;
+  dim: (text: string) => string;
+  warn: (text: string) => string;
+}
+
+/** Colours only on a terminal and never with NO_COLOR; progress only on a terminal. */
+export function createOutput(
+  options: { json?: boolean; color?: boolean; debug?: boolean },
+  env = process.env,
+): Output {
+  const isTTY = Boolean(process.stdout.isTTY);
+  const color =
+    isTTY && options.color !== false && !('NO_COLOR' in env && env.NO_COLOR !== '') && !options.json;
+  const paint = (open: number, close: number) => (text: string) =>
+    color ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+  let progressShown = false;
+  const stderrTTY = Boolean(process.stderr.isTTY);
+  return {
+    json: Boolean(options.json),
+    color,
+    isTTY,
+    debug: Boolean(options.debug),
+    print: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+    printJson: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    note: (text) => process.stderr.write(`${text}\n`),
+    progress: (text) => {
+      if (!stderrTTY || options.json) return;
+      process.stderr.write(`\r\u001b[2K${text}`);
+      progressShown = true;
+    },
+    endProgress: () => {
+      if (progressShown) process.stderr.write('\r\u001b[2K');
+      progressShown = false;
+    },
+    bold: paint(1, 22),
+    dim: paint(2, 22),
+    warn: paint(33, 39),
+  };
+}
+
+export async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`${question} [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+const USAGE_CODES = new Set(['INVALID_INPUT', 'INVALID_ROOT', 'OUTSIDE_ROOT']);
+
+/** One line on stderr, the stack only with --debug; returns the exit code. */
+export function reportError(error: unknown, debug: boolean): number {
+  process.stderr.write(`claude-checkpoint: ${describeError(error)}\n`);
+  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  return error instanceof CheckpointError && USAGE_CODES.has(error.code) ? EXIT.usage : EXIT.failure;
+}

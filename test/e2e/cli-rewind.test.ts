@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, CLI, runCli } from '../helpers/cli.js';
+import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
+import { readTree, repoState } from '../helpers/tree.js';
+
+beforeAll(assertBuilt);
+
+describe('claude-checkpoint rewind commands', () => {
+  it('snapshot, list, diff, restore and gc, as JSON and as text, with documented exit codes', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n', 'b.txt': 'b' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const cli = (...args: string[]) => runCli([...args, '--root', root], { cwd: tempDir(), env });
+    const gitBefore = repoState(root);
+
+    const snap = await cli('snapshot', '--label', 'first', '--json');
+    expect(snap.code).toBe(0);
+    const id = JSON.parse(snap.stdout).snapshot.id as string;
+
+    writeTree(root, { 'a.txt': 'two\n', 'c.txt': 'new' });
+    const listed = await cli('list', '--json');
+    expect(JSON.parse(listed.stdout)).toMatchObject({ total: 1, snapshots: [{ id, label: 'first' }] });
+
+    const diff = await cli('diff', id.slice(0, 12));
+    expect(diff.stdout).toContain('M a.txt (+1 -1)');
+    expect(diff.stdout).toContain('A c.txt (+1 -0)');
+
+    const unconfirmed = await cli('restore', id);
+    expect(unconfirmed.code).toBe(3);
+    expect(unconfirmed.stderr).toMatch(/Overwrite \(1\):\n {2}a\.txt\nDelete \(1\):\n {2}c\.txt/);
+    expect(unconfirmed.stderr).toContain('pass --yes');
+    expect(readTree(root)['c.txt']).toBeDefined();
+
+    const dry = await cli('restore', id, '--dry-run');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^Dry run/);
+
+    const applied = await cli('restore', id, '--yes');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toMatch(
+      /Restored snapshot .*\nOverwrite \(1\):\n {2}a\.txt\nDelete \(1\):\n {2}c\.txt\nTo undo, restore snapshot \S+/,
+    );
+    expect(readTree(root)['c.txt']).toBeUndefined();
+    expect(repoState(root)).toEqual(gitBefore);
+
+    const gc = await cli('gc', '--json');
+    expect(JSON.parse(gc.stdout)).toMatchObject({ removed: 0, kept: 2 });
+  });
+
+  it('exits 2 with one line on bad input, and 0 on --help', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const missing = await runCli(['restore', 'nope', '--root', root], { cwd: root, env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('claude-checkpoint: there are no snapshots for this project yet\n');
+    const badLimit = await runCli(['list', '--limit', 'zero', '--root', root], { cwd: root, env });
+    expect(badLimit).toMatchObject({
+      code: 2,
+      stderr: "claude-checkpoint: --limit must be a whole number of at least 1: got 'zero'\n",
+    });
+    const help = await runCli(['--help'], { cwd: root, env });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Exit codes: 0 ok');
+  });
+
+  it('finishes a restore that was killed midway, and says one was interrupted', async () => {
+    const root = createRepo({ committed: {} });
+    const files = Object.fromEntries(
+      Array.from({ length: 3000 }, (_, i) => [`d${i % 30}/f${i}.txt`, `original ${i}\n`.repeat(200)]),
+    );
+    writeTree(root, files);
+    const storeDir = tempDir('checkpoint-store-');
+    const env = { CHECKPOINT_STORE_DIR: storeDir };
+    const snap = await runCli(['snapshot', '--json', '--root', root], { cwd: root, env });
+    const id = JSON.parse(snap.stdout).snapshot.id as string;
+    const original = readTree(root);
+    for (const file of Object.keys(files)) writeFileSync(path.join(root, file), 'changed\n');
+
+    const child = spawn(process.execPath, [CLI, 'restore', id, '--yes', '--root', root], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: 'ignore',
+    });
+    // Restores write in path order: once the first path holds its old content again, the restore is
+    // under way, and killing it then leaves the tree half restored.
+    const first = path.join(root, Object.keys(files).sort()[0] as string);
+    await new Promise<void>((resolve, reject) => {
+      const started = Date.now();
+      const poll = setInterval(() => {
+        let content = '';
+        try {
+          content = readFileSync(first, 'utf8');
+        } catch {}
+        if (content.startsWith('original')) {
+          clearInterval(poll);
+          child.kill('SIGKILL');
+          resolve();
+        } else if (Date.now() - started > 30_000) {
+          clearInterval(poll);
+          reject(new Error('the restore never started'));
+        }
+      }, 1);
+    });
+    await new Promise((resolve) => child.on('close', resolve));
+    const partial = readTree(root);
+    const restoredBeforeKill = Object.keys(files).filter(
+      (file) => JSON.stringify(partial[file]) === JSON.stringify(original[file]),
+    );
+    expect(restoredBeforeKill.length).toBeGreaterThan(0);
+    expect(restoredBeforeKill.length).toBeLessThan(Object.keys(files).length);
+
+    const leftovers = Object.keys(readTree(root)).filter((file) =>
+      path.basename(file).startsWith('.claude-checkpoint-restore-'),
+    );
+    const second = await runCli(['restore', id, '--yes', '--root', root], { cwd: root, env });
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(
+      /an earlier restore of .* was interrupted; the state before it is snapshot \S+/,
+    );
+    expect(readTree(root)).toEqual(original);
+    // Temp files a killed restore may leave behind are removed, whether or not this run left any.
+    for (const file of leftovers) expect(existsSync(path.join(root, file))).toBe(false);
+  }, 60_000);
+});
