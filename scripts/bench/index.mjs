@@ -1,0 +1,309 @@
+#!/usr/bin/env node
+// npm run bench [-- --quick] [--sizes S,M,L] [--repeats N]
+//
+// Measures each cost of ours side by side with its floor, in the same run, interleaved, and reports
+// ratios (ours / floor), because absolute times on shared machines are noise. Writes
+// bench-results/results.json and bench-results/report.md (with an SVG chart of growth from S to L).
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dirty, ensureRepo, git, reset } from './repo.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const project = path.resolve(here, '../..');
+const dist = (file) => path.join(project, 'dist', file);
+
+const args = process.argv.slice(2);
+const flag = (name) => {
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+};
+const quick = args.includes('--quick');
+const sizes = (flag('--sizes') ?? (quick ? 'S' : 'S,M,L')).split(',');
+const repeats = Number(flag('--repeats') ?? (quick ? 3 : 5));
+const cacheDir = path.join(project, '.cache', 'bench');
+const outDir = path.join(project, 'bench-results');
+mkdirSync(cacheDir, { recursive: true });
+mkdirSync(outDir, { recursive: true });
+
+const { defaultDeps } = await import(dist('app/deps.js'));
+const { takeSnapshot } = await import(dist('app/rewind.js'));
+const { SnapshotStore, projectStoreDir } = await import(dist('store/snapshot-store.js'));
+const { renderResumeBrief } = await import(dist('core/brief.js'));
+const { parseCheckpoint } = await import(dist('core/schema.js'));
+const { LIMITS } = await import(dist('core/limits.js'));
+const { Client } = await import('@modelcontextprotocol/client');
+const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+
+const now = () => performance.now();
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const log = (text) => process.stderr.write(`${text}\n`);
+
+/**
+ * Runs `ours` and `floor` alternately (order swapped each round) and keeps both samples. `hooks.round`
+ * runs once before each round, `hooks.each` before each side; neither is timed.
+ */
+async function paired(name, rounds, hooks, ours, floor) {
+  const samples = { ours: [], floor: [] };
+  for (let round = 0; round < rounds; round++) {
+    await hooks?.round?.(round);
+    const order = round % 2 === 0 ? ['ours', 'floor'] : ['floor', 'ours'];
+    for (const which of order) {
+      await hooks?.each?.(round, which);
+      const start = now();
+      await (which === 'ours' ? ours : floor)(round);
+      samples[which].push(now() - start);
+    }
+  }
+  const result = {
+    name,
+    oursMs: median(samples.ours),
+    floorMs: median(samples.floor),
+    oursSpreadMs: [Math.min(...samples.ours), Math.max(...samples.ours)],
+    floorSpreadMs: [Math.min(...samples.floor), Math.max(...samples.floor)],
+  };
+  result.ratio = result.oursMs / result.floorMs;
+  log(`  ${name}: ours ${result.oursMs.toFixed(1)} ms, floor ${result.floorMs.toFixed(1)} ms, ratio ${result.ratio.toFixed(2)}`);
+  return result;
+}
+
+/** The peers' snapshot: `git add -A` + `write-tree` into a separate git dir with its own index. */
+function shadowGitSnapshot(gitDir, root) {
+  execFileSync('git', ['--git-dir', gitDir, '--work-tree', root, 'add', '-A'], { stdio: 'ignore' });
+  execFileSync('git', ['--git-dir', gitDir, '--work-tree', root, 'write-tree'], { stdio: 'ignore' });
+}
+
+function initShadow(gitDir) {
+  rmSync(gitDir, { recursive: true, force: true });
+  execFileSync('git', ['init', '-q', '--bare', gitDir]);
+  execFileSync('git', ['--git-dir', gitDir, 'config', 'core.bare', 'false']);
+}
+
+/** The drift floor: one `git status --porcelain=v2 -z` plus hashing the dirty files in one pass. */
+function driftFloor(root) {
+  const status = execFileSync('git', ['status', '--porcelain=v2', '-z', '--untracked-files=all'], {
+    cwd: root,
+    maxBuffer: 1024 * 1024 * 1024,
+  }).toString('utf8');
+  for (const record of status.split('\0')) {
+    const file = record.startsWith('? ') ? record.slice(2) : record.startsWith('1 ') ? record.split(' ').slice(8).join(' ') : null;
+    if (!file) continue;
+    try {
+      const content = readFileSync(path.join(root, file));
+      createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+    } catch {}
+  }
+}
+
+async function benchSize(size) {
+  log(`\n[${size}] preparing the repository (cached after the first run)…`);
+  const { root, files } = ensureRepo(cacheDir, size);
+  reset(root);
+  const results = [];
+  const storeBase = path.join(cacheDir, `store-${size}`);
+  const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: storeBase, HOME: os.homedir() } });
+  const shadowDir = path.join(cacheDir, `shadow-${size}`);
+  const coldRounds = size === 'L' ? 1 : Math.min(3, repeats);
+
+  // Cold: a first snapshot into an empty store, ours and the peers'.
+  results.push(
+    await paired(
+      'snapshot, cold (first)',
+      coldRounds,
+      {
+        each: (_round, which) => {
+          if (which === 'ours') rmSync(storeBase, { recursive: true, force: true });
+          else initShadow(shadowDir);
+        },
+      },
+      () => takeSnapshot(deps, { projectRoot: root, trigger: 'manual' }),
+      () => shadowGitSnapshot(shadowDir, root),
+    ),
+  );
+
+  // Warm: the same 10 files changed since each side's previous snapshot.
+  results.push(
+    await paired(
+      'snapshot, warm (10 files changed)',
+      repeats,
+      { round: (round) => dirty(root, files, 10, 1000 + round) },
+      () => takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' }),
+      () => shadowGitSnapshot(shadowDir, root),
+    ),
+  );
+
+  // Unchanged: nothing changed since the last snapshot; the floor is a plain `git status`.
+  await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+  results.push(
+    await paired(
+      'snapshot, unchanged tree',
+      repeats,
+      null,
+      () => takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' }),
+      () => execFileSync('git', ['status', '--porcelain'], { cwd: root, stdio: 'ignore' }),
+    ),
+  );
+
+  // Restore 10 files, against copying those 10 files.
+  const store = new SnapshotStore(root, projectStoreDir(storeBase, root), { maxCount: 100, maxAgeDays: 30, maxFileBytes: 20 * 1024 * 1024 });
+  const target = (await store.list())[0];
+  const copies = path.join(cacheDir, `copies-${size}`);
+  mkdirSync(copies, { recursive: true });
+  let restoreFiles = [];
+  let currentTree = '';
+  results.push(
+    await paired(
+      'restore of 10 files (apply)',
+      repeats,
+      {
+        // Each side finds 10 files changed since the snapshot and puts them back.
+        each: async (round, which) => {
+          restoreFiles = dirty(root, files.slice(0, 5000), 11, 5000 + round * 2 + (which === 'ours' ? 0 : 1)).filter(
+            (file) => !file.startsWith('scratch/'),
+          );
+          if (which === 'ours') currentTree = (await store.capture()).tree;
+          else for (const [index, file] of restoreFiles.entries()) copyFileSync(path.join(root, file), path.join(copies, `f${index}`));
+        },
+      },
+      async () => {
+        const changes = await store.changesBetween(currentTree, target.tree, restoreFiles);
+        await store.apply(changes);
+      },
+      () => {
+        for (const [index, file] of restoreFiles.entries()) copyFileSync(path.join(copies, `f${index}`), path.join(root, file));
+      },
+    ),
+  );
+  reset(root);
+
+  // Save and load over MCP with 1,000 dirty files, against the drift floor.
+  dirty(root, files, 1000, 9000);
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [dist('index.js')], cwd: root, stderr: 'ignore' }),
+  );
+  const saveArgs = { goal: 'Benchmark', tasks: [{ description: 'measure', status: 'in_progress' }] };
+  await client.callTool({ name: 'save_session_checkpoint', arguments: saveArgs });
+  results.push(
+    await paired(
+      'save over MCP (1,000 dirty files)',
+      repeats,
+      null,
+      () => client.callTool({ name: 'save_session_checkpoint', arguments: saveArgs }),
+      () => driftFloor(root),
+    ),
+  );
+  results.push(
+    await paired(
+      'load over MCP (1,000 dirty files)',
+      repeats,
+      null,
+      () => client.callTool({ name: 'load_session_checkpoint', arguments: {} }),
+      () => driftFloor(root),
+    ),
+  );
+  await client.close();
+  rmSync(path.join(root, '.claude-checkpoint'), { force: true });
+  rmSync(path.join(root, '.claude-checkpoint.prev'), { force: true });
+  reset(root);
+  return results;
+}
+
+/** Server start to first tool result, against `node` loading the MCP SDK and exiting. */
+async function benchStartup() {
+  const dir = path.join(cacheDir, 'startup');
+  mkdirSync(dir, { recursive: true });
+  const startServer = async () => {
+    const client = new Client({ name: 'bench', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [dist('index.js')], cwd: dir, stderr: 'ignore' }));
+    await client.callTool({ name: 'load_session_checkpoint', arguments: {} });
+    await client.close();
+  };
+  const loadSdk = () =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', "await import('@modelcontextprotocol/server'); await import('@modelcontextprotocol/server/stdio');"], {
+        cwd: project,
+        stdio: 'ignore',
+      });
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+  return paired('server start to first tool result', Math.max(repeats, 5), null, startServer, loadSdk);
+}
+
+function benchBriefs() {
+  const example = parseCheckpoint(readFileSync(path.join(project, 'test/fixtures/spec-example.json'), 'utf8'));
+  const drift = { branchChanged: false, currentBranch: 'feat/github-oauth', commitsSince: 1, changedSince: ['src/auth/session.ts'], savedHeadReachable: true };
+  const at = new Date(Date.parse(example.updatedAt) + 125_000);
+  const exampleBytes = Buffer.byteLength(renderResumeBrief({ checkpoint: example, drift, now: at }));
+  const long = (n) => 'x'.repeat(n);
+  const full = {
+    ...example,
+    goal: { primary: long(LIMITS.goalChars), tasks: Array.from({ length: LIMITS.tasks }, (_, i) => ({ description: `${i} ${long(LIMITS.taskDescriptionChars - 4)}`, status: 'pending' })) },
+    summary: long(LIMITS.summaryChars),
+    nextSteps: Array.from({ length: LIMITS.nextSteps }, () => long(LIMITS.nextStepChars)),
+    decisions: Array.from({ length: LIMITS.decisions }, () => long(LIMITS.decisionChars)),
+    modifiedFiles: Array.from({ length: 100 }, (_, i) => ({ path: `src/${long(60)}/${i}.ts`, status: 'M', source: 'git', note: long(100) })),
+    recentCommands: Array.from({ length: LIMITS.recentCommands }, () => ({ command: long(300), exitCode: 1, note: long(100) })),
+  };
+  const fullChars = renderResumeBrief({ checkpoint: full, drift: { ...drift, changedSince: full.modifiedFiles.map((f) => f.path) }, now: at }).length;
+  return { exampleBytes, fullChars };
+}
+
+function svgChart(bySize) {
+  const names = [...new Set(Object.values(bySize).flat().map((r) => r.name))];
+  const width = 720;
+  const rowHeight = 22;
+  const height = 40 + names.length * rowHeight * Object.keys(bySize).length;
+  const maxRatio = Math.max(2, ...Object.values(bySize).flat().map((r) => r.ratio));
+  const colors = { S: '#7aa6d8', M: '#3f78b5', L: '#1d4a7a' };
+  let y = 30;
+  const bars = [];
+  for (const name of names) {
+    for (const size of Object.keys(bySize)) {
+      const row = bySize[size].find((r) => r.name === name);
+      if (!row) continue;
+      const w = (row.ratio / maxRatio) * 380;
+      bars.push(`<text x="5" y="${y + 14}" font-size="11">${size} · ${name}</text><rect x="300" y="${y + 3}" width="${w.toFixed(1)}" height="14" fill="${colors[size] ?? '#888'}"/><text x="${(305 + w).toFixed(1)}" y="${y + 14}" font-size="11">${row.ratio.toFixed(2)}×</text>`);
+      y += rowHeight;
+    }
+  }
+  const one = 300 + (1 / maxRatio) * 380;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif"><text x="5" y="18" font-size="13" font-weight="bold">ours / floor, by repository size (lower is better; the line is 1.0×)</text>${bars.join('')}<line x1="${one}" y1="25" x2="${one}" y2="${height}" stroke="#c00" stroke-dasharray="4 3"/></svg>\n`;
+}
+
+const TARGETS = {
+  'load over MCP (1,000 dirty files)': 1.25,
+  'save over MCP (1,000 dirty files)': 1.3,
+  'snapshot, warm (10 files changed)': 1.0,
+  'snapshot, unchanged tree': 1.2,
+  'server start to first tool result': 1.5,
+};
+
+const bySize = {};
+for (const size of sizes) bySize[size] = await benchSize(size);
+const startup = await benchStartup();
+const briefs = benchBriefs();
+const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}`, git: execFileSync('git', ['--version']).toString().trim() };
+const results = { date: new Date().toISOString(), machine, repeats, sizes: bySize, startup, briefs, targets: TARGETS };
+writeFileSync(path.join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(path.join(outDir, 'growth.svg'), svgChart(bySize));
+
+const lines = ['| size | measure | ours (median) | floor (median) | ratio | target |', '|---|---|---|---|---|---|'];
+for (const [size, rows] of Object.entries(bySize)) {
+  for (const row of rows) {
+    const target = TARGETS[row.name] && (size === 'L' || quick) ? `≤ ${TARGETS[row.name]}×` : '';
+    lines.push(`| ${size} | ${row.name} | ${row.oursMs.toFixed(1)} ms | ${row.floorMs.toFixed(1)} ms | ${row.ratio.toFixed(2)}× | ${target} |`);
+  }
+}
+lines.push(`| – | ${startup.name} | ${startup.oursMs.toFixed(1)} ms | ${startup.floorMs.toFixed(1)} ms | ${startup.ratio.toFixed(2)}× | ≤ 1.5× |`);
+const report = `# Benchmark\n\n${results.date} · ${machine.cpu} (${machine.cpus} cores, ${machine.memoryGiB} GiB) · ${machine.platform} · Node ${machine.node} · ${machine.git}\n\nMedians of ${repeats} interleaved repeats (cold snapshots: fewer). Floors: the peers' shadow-git snapshot (\`git add -A\` + \`write-tree\` in a separate git dir), \`git status\`, copying the files, the drift floor (\`git status --porcelain=v2 -z\` + hashing dirty files in one pass), and \`node\` loading the MCP SDK.\n\n${lines.join('\n')}\n\nBriefs: the spec's example renders to ${briefs.exampleBytes} bytes (target ≤ 1,300); a checkpoint with every list and field at its limit renders to ${briefs.fullChars} characters (Claude Code's hook output limit: 10,000).\n\n![growth](growth.svg)\n`;
+writeFileSync(path.join(outDir, 'report.md'), report);
+process.stdout.write(`\n${lines.join('\n')}\n\nbriefs: example ${briefs.exampleBytes} B, full ${briefs.fullChars} chars\nwritten: bench-results/results.json, bench-results/report.md, bench-results/growth.svg\n`);
