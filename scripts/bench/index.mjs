@@ -70,7 +70,9 @@ async function paired(name, rounds, hooks, ours, floor) {
     floorSpreadMs: [Math.min(...samples.floor), Math.max(...samples.floor)],
   };
   result.ratio = result.oursMs / result.floorMs;
-  log(`  ${name}: ours ${result.oursMs.toFixed(1)} ms, floor ${result.floorMs.toFixed(1)} ms, ratio ${result.ratio.toFixed(2)}`);
+  log(
+    `  ${name}: ours ${result.oursMs.toFixed(1)} ms, floor ${result.floorMs.toFixed(1)} ms, ratio ${result.ratio.toFixed(2)}`,
+  );
   return result;
 }
 
@@ -93,7 +95,11 @@ function driftFloor(root) {
     maxBuffer: 1024 * 1024 * 1024,
   }).toString('utf8');
   for (const record of status.split('\0')) {
-    const file = record.startsWith('? ') ? record.slice(2) : record.startsWith('1 ') ? record.split(' ').slice(8).join(' ') : null;
+    const file = record.startsWith('? ')
+      ? record.slice(2)
+      : record.startsWith('1 ')
+        ? record.split(' ').slice(8).join(' ')
+        : null;
     if (!file) continue;
     try {
       const content = readFileSync(path.join(root, file));
@@ -152,7 +158,11 @@ async function benchSize(size) {
   );
 
   // Restore 10 files, against copying those 10 files.
-  const store = new SnapshotStore(root, projectStoreDir(storeBase, root), { maxCount: 100, maxAgeDays: 30, maxFileBytes: 20 * 1024 * 1024 });
+  const store = new SnapshotStore(root, projectStoreDir(storeBase, root), {
+    maxCount: 100,
+    maxAgeDays: 30,
+    maxFileBytes: 20 * 1024 * 1024,
+  });
   const target = (await store.list())[0];
   const copies = path.join(cacheDir, `copies-${size}`);
   mkdirSync(copies, { recursive: true });
@@ -165,11 +175,16 @@ async function benchSize(size) {
       {
         // Each side finds 10 files changed since the snapshot and puts them back.
         each: async (round, which) => {
-          restoreFiles = dirty(root, files.slice(0, 5000), 11, 5000 + round * 2 + (which === 'ours' ? 0 : 1)).filter(
-            (file) => !file.startsWith('scratch/'),
-          );
+          restoreFiles = dirty(
+            root,
+            files.slice(0, 5000),
+            11,
+            5000 + round * 2 + (which === 'ours' ? 0 : 1),
+          ).filter((file) => !file.startsWith('scratch/'));
           if (which === 'ours') currentTree = (await store.capture()).tree;
-          else for (const [index, file] of restoreFiles.entries()) copyFileSync(path.join(root, file), path.join(copies, `f${index}`));
+          else
+            for (const [index, file] of restoreFiles.entries())
+              copyFileSync(path.join(root, file), path.join(copies, `f${index}`));
         },
       },
       async () => {
@@ -177,7 +192,8 @@ async function benchSize(size) {
         await store.apply(changes);
       },
       () => {
-        for (const [index, file] of restoreFiles.entries()) copyFileSync(path.join(copies, `f${index}`), path.join(root, file));
+        for (const [index, file] of restoreFiles.entries())
+          copyFileSync(path.join(copies, `f${index}`), path.join(root, file));
       },
     ),
   );
@@ -187,7 +203,12 @@ async function benchSize(size) {
   dirty(root, files, 1000, 9000);
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [dist('index.js')], cwd: root, stderr: 'ignore' }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [dist('index.js')],
+      cwd: root,
+      stderr: 'ignore',
+    }),
   );
   const saveArgs = { goal: 'Benchmark', tasks: [{ description: 'measure', status: 'in_progress' }] };
   await client.callTool({ name: 'save_session_checkpoint', arguments: saveArgs });
@@ -222,16 +243,31 @@ async function benchStartup() {
   mkdirSync(dir, { recursive: true });
   const startServer = async () => {
     const client = new Client({ name: 'bench', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [dist('index.js')], cwd: dir, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [dist('index.js')],
+        cwd: dir,
+        stderr: 'ignore',
+      }),
+    );
     await client.callTool({ name: 'load_session_checkpoint', arguments: {} });
     await client.close();
   };
   const loadSdk = () =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', "await import('@modelcontextprotocol/server'); await import('@modelcontextprotocol/server/stdio');"], {
-        cwd: project,
-        stdio: 'ignore',
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          "await import('@modelcontextprotocol/server'); await import('@modelcontextprotocol/server/stdio');",
+        ],
+        {
+          cwd: project,
+          stdio: 'ignore',
+        },
+      );
       child.on('error', reject);
       child.on('close', resolve);
     });
@@ -239,30 +275,68 @@ async function benchStartup() {
 }
 
 function benchBriefs() {
-  const example = parseCheckpoint(readFileSync(path.join(project, 'test/fixtures/spec-example.json'), 'utf8'));
-  const drift = { branchChanged: false, currentBranch: 'feat/github-oauth', commitsSince: 1, changedSince: ['src/auth/session.ts'], savedHeadReachable: true };
+  const example = parseCheckpoint(
+    readFileSync(path.join(project, 'test/fixtures/spec-example.json'), 'utf8'),
+  );
+  const drift = {
+    branchChanged: false,
+    currentBranch: 'feat/github-oauth',
+    commitsSince: 1,
+    changedSince: ['src/auth/session.ts'],
+    savedHeadReachable: true,
+  };
   const at = new Date(Date.parse(example.updatedAt) + 125_000);
   const exampleBytes = Buffer.byteLength(renderResumeBrief({ checkpoint: example, drift, now: at }));
   const long = (n) => 'x'.repeat(n);
   const full = {
     ...example,
-    goal: { primary: long(LIMITS.goalChars), tasks: Array.from({ length: LIMITS.tasks }, (_, i) => ({ description: `${i} ${long(LIMITS.taskDescriptionChars - 4)}`, status: 'pending' })) },
+    goal: {
+      primary: long(LIMITS.goalChars),
+      tasks: Array.from({ length: LIMITS.tasks }, (_, i) => ({
+        description: `${i} ${long(LIMITS.taskDescriptionChars - 4)}`,
+        status: 'pending',
+      })),
+    },
     summary: long(LIMITS.summaryChars),
     nextSteps: Array.from({ length: LIMITS.nextSteps }, () => long(LIMITS.nextStepChars)),
     decisions: Array.from({ length: LIMITS.decisions }, () => long(LIMITS.decisionChars)),
-    modifiedFiles: Array.from({ length: 100 }, (_, i) => ({ path: `src/${long(60)}/${i}.ts`, status: 'M', source: 'git', note: long(100) })),
-    recentCommands: Array.from({ length: LIMITS.recentCommands }, () => ({ command: long(300), exitCode: 1, note: long(100) })),
+    modifiedFiles: Array.from({ length: 100 }, (_, i) => ({
+      path: `src/${long(60)}/${i}.ts`,
+      status: 'M',
+      source: 'git',
+      note: long(100),
+    })),
+    recentCommands: Array.from({ length: LIMITS.recentCommands }, () => ({
+      command: long(300),
+      exitCode: 1,
+      note: long(100),
+    })),
   };
-  const fullChars = renderResumeBrief({ checkpoint: full, drift: { ...drift, changedSince: full.modifiedFiles.map((f) => f.path) }, now: at }).length;
+  const fullChars = renderResumeBrief({
+    checkpoint: full,
+    drift: { ...drift, changedSince: full.modifiedFiles.map((f) => f.path) },
+    now: at,
+  }).length;
   return { exampleBytes, fullChars };
 }
 
 function svgChart(bySize) {
-  const names = [...new Set(Object.values(bySize).flat().map((r) => r.name))];
+  const names = [
+    ...new Set(
+      Object.values(bySize)
+        .flat()
+        .map((r) => r.name),
+    ),
+  ];
   const width = 720;
   const rowHeight = 22;
   const height = 40 + names.length * rowHeight * Object.keys(bySize).length;
-  const maxRatio = Math.max(2, ...Object.values(bySize).flat().map((r) => r.ratio));
+  const maxRatio = Math.max(
+    2,
+    ...Object.values(bySize)
+      .flat()
+      .map((r) => r.ratio),
+  );
   const colors = { S: '#7aa6d8', M: '#3f78b5', L: '#1d4a7a' };
   let y = 30;
   const bars = [];
@@ -271,7 +345,9 @@ function svgChart(bySize) {
       const row = bySize[size].find((r) => r.name === name);
       if (!row) continue;
       const w = (row.ratio / maxRatio) * 380;
-      bars.push(`<text x="5" y="${y + 14}" font-size="11">${size} · ${name}</text><rect x="300" y="${y + 3}" width="${w.toFixed(1)}" height="14" fill="${colors[size] ?? '#888'}"/><text x="${(305 + w).toFixed(1)}" y="${y + 14}" font-size="11">${row.ratio.toFixed(2)}×</text>`);
+      bars.push(
+        `<text x="5" y="${y + 14}" font-size="11">${size} · ${name}</text><rect x="300" y="${y + 3}" width="${w.toFixed(1)}" height="14" fill="${colors[size] ?? '#888'}"/><text x="${(305 + w).toFixed(1)}" y="${y + 14}" font-size="11">${row.ratio.toFixed(2)}×</text>`,
+      );
       y += rowHeight;
     }
   }
@@ -291,19 +367,43 @@ const bySize = {};
 for (const size of sizes) bySize[size] = await benchSize(size);
 const startup = await benchStartup();
 const briefs = benchBriefs();
-const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}`, git: execFileSync('git', ['--version']).toString().trim() };
-const results = { date: new Date().toISOString(), machine, repeats, sizes: bySize, startup, briefs, targets: TARGETS };
+const machine = {
+  cpus: os.cpus().length,
+  cpu: os.cpus()[0]?.model ?? 'unknown',
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+  git: execFileSync('git', ['--version']).toString().trim(),
+};
+const results = {
+  date: new Date().toISOString(),
+  machine,
+  repeats,
+  sizes: bySize,
+  startup,
+  briefs,
+  targets: TARGETS,
+};
 writeFileSync(path.join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 writeFileSync(path.join(outDir, 'growth.svg'), svgChart(bySize));
 
-const lines = ['| size | measure | ours (median) | floor (median) | ratio | target |', '|---|---|---|---|---|---|'];
+const lines = [
+  '| size | measure | ours (median) | floor (median) | ratio | target |',
+  '|---|---|---|---|---|---|',
+];
 for (const [size, rows] of Object.entries(bySize)) {
   for (const row of rows) {
     const target = TARGETS[row.name] && (size === 'L' || quick) ? `≤ ${TARGETS[row.name]}×` : '';
-    lines.push(`| ${size} | ${row.name} | ${row.oursMs.toFixed(1)} ms | ${row.floorMs.toFixed(1)} ms | ${row.ratio.toFixed(2)}× | ${target} |`);
+    lines.push(
+      `| ${size} | ${row.name} | ${row.oursMs.toFixed(1)} ms | ${row.floorMs.toFixed(1)} ms | ${row.ratio.toFixed(2)}× | ${target} |`,
+    );
   }
 }
-lines.push(`| – | ${startup.name} | ${startup.oursMs.toFixed(1)} ms | ${startup.floorMs.toFixed(1)} ms | ${startup.ratio.toFixed(2)}× | ≤ 1.5× |`);
+lines.push(
+  `| – | ${startup.name} | ${startup.oursMs.toFixed(1)} ms | ${startup.floorMs.toFixed(1)} ms | ${startup.ratio.toFixed(2)}× | ≤ 1.5× |`,
+);
 const report = `# Benchmark\n\n${results.date} · ${machine.cpu} (${machine.cpus} cores, ${machine.memoryGiB} GiB) · ${machine.platform} · Node ${machine.node} · ${machine.git}\n\nMedians of ${repeats} interleaved repeats (cold snapshots: fewer). Floors: the peers' shadow-git snapshot (\`git add -A\` + \`write-tree\` in a separate git dir), \`git status\`, copying the files, the drift floor (\`git status --porcelain=v2 -z\` + hashing dirty files in one pass), and \`node\` loading the MCP SDK.\n\n${lines.join('\n')}\n\nBriefs: the spec's example renders to ${briefs.exampleBytes} bytes (target ≤ 1,300); a checkpoint with every list and field at its limit renders to ${briefs.fullChars} characters (Claude Code's hook output limit: 10,000).\n\n![growth](growth.svg)\n`;
 writeFileSync(path.join(outDir, 'report.md'), report);
-process.stdout.write(`\n${lines.join('\n')}\n\nbriefs: example ${briefs.exampleBytes} B, full ${briefs.fullChars} chars\nwritten: bench-results/results.json, bench-results/report.md, bench-results/growth.svg\n`);
+process.stdout.write(
+  `\n${lines.join('\n')}\n\nbriefs: example ${briefs.exampleBytes} B, full ${briefs.fullChars} chars\nwritten: bench-results/results.json, bench-results/report.md, bench-results/growth.svg\n`,
+);

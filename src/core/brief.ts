@@ -25,14 +25,56 @@ export interface BriefInput {
   /** Notices to show under the header, such as "loaded from the backup". */
   notices?: readonly string[];
   latestSnapshot?: SnapshotMention | null;
+  /** The brief never exceeds this many characters (Claude Code caps hook output at 10,000). */
+  maxChars?: number;
 }
+
+/** Claude Code's cap on hook output is 10,000 characters; stay clear of it with room for a header. */
+export const BRIEF_MAX_CHARS = 9_000;
+
+interface Density {
+  files: number;
+  commands: number;
+  /** Longest single line item (task, step, decision, note, command); `Infinity` for no limit. */
+  itemChars: number;
+  summaryChars: number;
+}
+
+// From roomy to terse: a checkpoint full to every limit still fits in the last one.
+const DENSITIES: readonly Density[] = [
+  {
+    files: BRIEF_LIMITS.files,
+    commands: BRIEF_LIMITS.commands,
+    itemChars: Number.POSITIVE_INFINITY,
+    summaryChars: Number.POSITIVE_INFINITY,
+  },
+  { files: 25, commands: 8, itemChars: 240, summaryChars: 2000 },
+  { files: 15, commands: 5, itemChars: 120, summaryChars: 1000 },
+  { files: 10, commands: 3, itemChars: 60, summaryChars: 500 },
+];
 
 /**
  * Renders the compact markdown resume brief. Empty sections are left out so a small checkpoint gives
  * a small brief; long lists are capped and point to `format: "full"` for the rest.
  */
 export function renderResumeBrief(input: BriefInput): string {
+  const maxChars = input.maxChars ?? BRIEF_MAX_CHARS;
+  let brief = '';
+  for (const density of DENSITIES) {
+    brief = renderAt(input, density);
+    if (brief.length <= maxChars) return brief;
+  }
+  const note = '\n… (brief cut to fit; load with format "full" for everything)\n';
+  return `${brief.slice(0, Math.max(0, maxChars - note.length))}${note}`;
+}
+
+function clip(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${text.slice(0, Math.max(0, maxChars - 1))}…`;
+}
+
+function renderAt(input: BriefInput, density: Density): string {
   const { checkpoint: c, drift, now } = input;
+  const item = (text: string) => clip(text, density.itemChars);
   const lines: string[] = [];
   const savedAt = new Date(c.updatedAt);
   lines.push(
@@ -48,34 +90,38 @@ export function renderResumeBrief(input: BriefInput): string {
   section(
     lines,
     'Tasks',
-    c.goal.tasks.map((task) => `- ${TASK_MARKERS[task.status]} ${task.description}`),
+    c.goal.tasks.map((task) => `- ${TASK_MARKERS[task.status]} ${item(task.description)}`),
   );
-  if (c.summary?.trim()) section(lines, 'Where things stand', [c.summary.trim()]);
+  if (c.summary?.trim()) section(lines, 'Where things stand', [clip(c.summary.trim(), density.summaryChars)]);
   section(
     lines,
     'Next steps',
-    c.nextSteps.map((step, index) => `${index + 1}. ${step}`),
+    c.nextSteps.map((step, index) => `${index + 1}. ${item(step)}`),
   );
   section(
     lines,
     'Decisions & gotchas',
-    c.decisions.map((decision) => `- ${decision}`),
+    c.decisions.map((decision) => `- ${item(decision)}`),
   );
 
   const files = c.modifiedFiles;
-  const shownFiles = files.slice(0, BRIEF_LIMITS.files).map((file) => {
-    const note = file.note ? ` — ${file.note}` : '';
-    return `- ${file.path} (${file.status})${note}`;
+  const shownFiles = files.slice(0, density.files).map((file) => {
+    const note = file.note ? ` — ${item(file.note)}` : '';
+    return `- ${item(file.path)} (${file.status})${note}`;
   });
-  if (files.length > BRIEF_LIMITS.files) {
-    shownFiles.push(`- … and ${files.length - BRIEF_LIMITS.files} more (load with format "full" for all)`);
+  if (files.length > density.files) {
+    shownFiles.push(`- … and ${files.length - density.files} more (load with format "full" for all)`);
   }
   section(lines, `Files touched (${files.length})`, shownFiles);
 
-  const commands = c.recentCommands.slice(-BRIEF_LIMITS.commands);
-  section(lines, `Recent commands (last ${commands.length}, oldest first)`, commands.map(renderCommand));
+  const commands = c.recentCommands.slice(-density.commands);
+  section(
+    lines,
+    `Recent commands (last ${commands.length}, oldest first)`,
+    commands.map((command) => renderCommand(command, density.itemChars)),
+  );
 
-  if (c.git) section(lines, 'Since this checkpoint', renderDrift(c, drift));
+  if (c.git) section(lines, 'Since this checkpoint', renderDrift(c, drift, density));
 
   if (input.latestSnapshot) {
     const snapshot = input.latestSnapshot;
@@ -91,14 +137,14 @@ function section(lines: string[], title: string, body: readonly string[]): void 
   lines.push('', `## ${title}`, ...body);
 }
 
-function renderCommand(command: RecentCommand): string {
+function renderCommand(command: RecentCommand, maxChars: number): string {
   const outcome =
     command.exitCode === undefined ? '' : command.exitCode === 0 ? '✓ ' : `✗ exit ${command.exitCode} `;
-  const note = command.note ? ` — ${command.note}` : '';
-  return `- ${outcome}${code(command.command)}${note}`;
+  const note = command.note ? ` — ${clip(command.note, maxChars)}` : '';
+  return `- ${outcome}${code(clip(command.command, maxChars))}${note}`;
 }
 
-function renderDrift(c: Checkpoint, drift: Drift | null): string[] {
+function renderDrift(c: Checkpoint, drift: Drift | null, density: Density): string[] {
   if (!drift)
     return ['- ⚠ Drift could not be checked: the project is no longer a git repository with commits'];
   const lines: string[] = [];
@@ -116,7 +162,8 @@ function renderDrift(c: Checkpoint, drift: Drift | null): string[] {
     lines.push(`- ${drift.commitsSince} new commit(s) on HEAD`);
   }
   if (drift.changedSince.length > 0) {
-    const shown = drift.changedSince.slice(0, BRIEF_LIMITS.files).map(code);
+    // Never clipped: these are the files the agent must re-read.
+    const shown = drift.changedSince.slice(0, Math.max(density.files, 40)).map(code);
     const more = drift.changedSince.length - shown.length;
     lines.push(
       `- ⚠ Changed after the checkpoint, re-read before editing: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,

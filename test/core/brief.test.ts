@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { code, renderResumeBrief } from '../../src/core/brief.js';
+import { BRIEF_MAX_CHARS, code, renderResumeBrief } from '../../src/core/brief.js';
 import type { Drift } from '../../src/core/drift.js';
+import { LIMITS } from '../../src/core/limits.js';
 import { parseCheckpoint } from '../../src/core/schema.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
@@ -96,6 +97,56 @@ describe('renderResumeBrief', () => {
     expect(brief).toContain('## Recent commands (last 10, oldest first)');
     expect(brief).toContain('`cmd 29`');
     expect(brief).not.toContain('`cmd 19`');
+  });
+
+  it('fits a checkpoint filled to every limit under the 9,000-character budget, keeping what matters', () => {
+    const long = (n: number) => 'x'.repeat(n);
+    const full = {
+      ...example,
+      goal: {
+        primary: long(LIMITS.goalChars),
+        tasks: Array.from({ length: LIMITS.tasks }, (_, i) => ({
+          description: `${i} ${long(296)}`,
+          status: 'pending' as const,
+        })),
+      },
+      summary: long(LIMITS.summaryChars),
+      nextSteps: Array.from({ length: LIMITS.nextSteps }, () => long(LIMITS.nextStepChars)),
+      decisions: Array.from({ length: LIMITS.decisions }, () => long(LIMITS.decisionChars)),
+      modifiedFiles: Array.from({ length: 300 }, (_, i) => ({
+        path: `src/${long(80)}/${i}.ts`,
+        status: 'M' as const,
+        source: 'git' as const,
+        note: long(500),
+      })),
+      recentCommands: Array.from({ length: LIMITS.recentCommands }, () => ({
+        command: long(2000),
+        exitCode: 1,
+        note: long(500),
+      })),
+    };
+    const brief = renderResumeBrief({
+      checkpoint: full,
+      drift: { ...exampleDrift, changedSince: ['src/a.ts', 'src/b.ts'] },
+      now: twoMinutesLater,
+    });
+    expect(brief.length).toBeLessThanOrEqual(BRIEF_MAX_CHARS);
+    expect(brief).toContain('## Goal');
+    expect(brief).toContain(
+      '- ⚠ Changed after the checkpoint, re-read before editing: `src/a.ts`, `src/b.ts`',
+    );
+    expect(brief).toContain('(load with format "full" for all)');
+  });
+
+  it('cuts as a last resort, and says so, when even the terse form is too long', () => {
+    const brief = renderResumeBrief({
+      checkpoint: example,
+      drift: exampleDrift,
+      now: twoMinutesLater,
+      maxChars: 300,
+    });
+    expect(brief.length).toBeLessThanOrEqual(300);
+    expect(brief).toMatch(/brief cut to fit; load with format "full" for everything\)\n$/);
   });
 
   it('marks blocked tasks and commands without an exit code', () => {
