@@ -93,8 +93,8 @@ async function snapshotLocked(
   store: SnapshotStore,
   request: SnapshotRequest,
 ): Promise<{ created: boolean; snapshot: SnapshotRecord; expired: number }> {
-  const [captured, existing, head] = await Promise.all([store.capture(), store.list(), readHead(store.root)]);
-  const latest = existing[0];
+  const latest = await store.latest();
+  const [captured, head] = await Promise.all([store.capture(latest?.tree), readHead(store.root)]);
   if (latest && latest.tree === captured.tree) return { created: false, snapshot: latest, expired: 0 };
 
   const now = deps.now();
@@ -110,13 +110,14 @@ async function snapshotLocked(
       ...(label ? { label } : {}),
       ...(request.sessionId ? { sessionId: request.sessionId } : {}),
       git: head ? { branch: head.branch, head: head.head } : null,
-      changes: latest ? captured.changes : { added: captured.changes.added, modified: 0, deleted: 0 },
+      changes: captured.changes,
       skipped: captured.skipped,
     },
     captured.tree,
   );
-  const expired = selectExpired([snapshot, ...existing], store.settings, now);
+  const expired = selectExpired(await store.list(), store.settings, now);
   await store.remove(expired.map((record) => record.id));
+  await store.setLatest(snapshot);
   return { created: true, snapshot, expired: expired.length };
 }
 
@@ -188,7 +189,7 @@ export async function diffSnapshot(
     const snapshots = await store.list();
     const from = findSnapshot(snapshots, request.snapshotId);
     const to = request.against ? findSnapshot(snapshots, request.against) : null;
-    const toTree = to ? to.tree : (await store.capture()).tree;
+    const toTree = to ? to.tree : (await store.capture((await store.latest())?.tree)).tree;
     const files = await store.diffStat(from.tree, toTree, file ? [file] : []);
     const outcome: DiffOutcome = { from: from.id, to: to ? to.id : 'working tree', files };
     if (file) outcome.patch = await store.unifiedDiff(from.tree, toTree, file);
@@ -232,7 +233,7 @@ export async function restoreSnapshot(
   return store.withLock(async () => {
     const snapshot = findSnapshot(await store.list(), request.snapshotId);
     if (request.dryRun) {
-      const current = await store.capture();
+      const current = await store.capture((await store.latest())?.tree);
       const changes = await store.changesBetween(current.tree, snapshot.tree, paths);
       return { snapshot, dryRun: true, plan: planOf(changes), undoSnapshotId: null, interrupted: null };
     }
@@ -283,6 +284,7 @@ export async function gcSnapshots(
     const snapshots = await store.list();
     const expired = selectExpired(snapshots, store.settings, deps.now());
     await store.remove(expired.map((snapshot) => snapshot.id));
+    await store.setLatest(snapshots.find((snapshot) => !expired.includes(snapshot)) ?? null);
     const sizes = await store.gc();
     return { removed: expired.length, kept: snapshots.length - expired.length, ...sizes };
   });

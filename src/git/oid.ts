@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { closeSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, realpathSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+} from 'node:fs';
 import path from 'node:path';
 
 export type ObjectFormat = 'sha1' | 'sha256';

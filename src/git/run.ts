@@ -5,6 +5,8 @@ export const GIT_TIMEOUT_MS = 3000;
 
 export interface GitResult {
   stdout: string;
+  /** What git said on stderr, for calls whose warnings matter (kept short). */
+  stderr: string;
   exitCode: number;
 }
 
@@ -42,15 +44,15 @@ export class GitNotFoundError extends Error {
 
 /** Runs git with an argument array (never a shell), a timeout, and a clean environment. */
 export async function runGit(args: readonly string[], options: RunGitOptions): Promise<GitResult> {
-  const { stdout, exitCode } = await runGitBuffer(args, options);
-  return { stdout: stdout.toString('utf8'), exitCode };
+  const { stdout, stderr, exitCode } = await runGitBuffer(args, options);
+  return { stdout: stdout.toString('utf8'), stderr, exitCode };
 }
 
 /** Like runGit, with stdout as bytes (for blob contents). */
 export function runGitBuffer(
   args: readonly string[],
   options: RunGitOptions,
-): Promise<{ stdout: Buffer; exitCode: number }> {
+): Promise<{ stdout: Buffer; stderr: string; exitCode: number }> {
   const timeoutMs = options.timeoutMs ?? GIT_TIMEOUT_MS;
   const okExitCodes = options.okExitCodes ?? [0];
   return new Promise((resolve, reject) => {
@@ -87,11 +89,16 @@ export function runGitBuffer(
         return;
       }
       const exitCode = code ?? -1;
+      const stderr = Buffer.concat(err)
+        .toString('utf8')
+        .slice(0, 64 * 1024);
       if (okExitCodes.includes(exitCode)) {
-        resolve({ stdout, exitCode });
+        resolve({ stdout, stderr, exitCode });
         return;
       }
-      const detail = Buffer.concat(err).toString('utf8').trim().split('\n')[0] || `exit ${exitCode}`;
+      const detail =
+        stderr.split('\n').find((line) => /^(fatal|error):/.test(line)) ??
+        (stderr.trim().split('\n')[0] || `exit ${exitCode}`);
       reject(
         new CheckpointError(
           'GIT_FAILED',

@@ -95,6 +95,7 @@ export class SnapshotStore {
   readonly gitDir: string;
   private readonly lockPath: string;
   private readonly journalPath: string;
+  private readonly statePath: string;
 
   constructor(
     readonly root: string,
@@ -104,6 +105,7 @@ export class SnapshotStore {
     this.gitDir = path.join(storeDir, 'git');
     this.lockPath = path.join(storeDir, 'lock');
     this.journalPath = path.join(storeDir, 'restore-journal.json');
+    this.statePath = path.join(storeDir, 'state.json');
   }
 
   /** Whether a store exists for this project (read-only callers should not create one). */
@@ -156,6 +158,9 @@ export class SnapshotStore {
       ['maintenance.auto', 'false'],
       ['commit.gpgSign', 'false'],
       ['index.threads', 'true'],
+      // Index v4, the untracked cache and no index checksum: what git recommends for large trees.
+      ['feature.manyFiles', 'true'],
+      ['core.untrackedCache', 'true'],
     ];
     for (const [key, value] of settings) {
       await runGit(['--git-dir', this.gitDir, 'config', key, value], { cwd: this.storeDir });
@@ -165,77 +170,194 @@ export class SnapshotStore {
   }
 
   /**
-   * Brings the private index up to date with the working tree and writes its tree. Only what changed
-   * since the last capture is read and hashed; an unchanged tree costs one `git ls-files`, about what
-   * `git status` costs.
+   * Brings the private index up to date with the working tree and writes its tree, then counts what
+   * changed since `baseTree` (the latest snapshot's). One `git add -A` does the scan, as in the peers'
+   * shadow repositories, but on an index tuned for many files (v4, untracked cache, no index checksum),
+   * and an unchanged tree skips `write-tree` altogether. Files over the size cap and nested repositories
+   * are taken out of the index and excluded from then on, and reported with every snapshot.
    */
-  async capture(): Promise<CaptureResult> {
-    await this.syncExcludes();
-    const { stdout } = await this.git([
-      'ls-files',
-      '-z',
-      '-t',
-      '--others',
-      '--modified',
-      '--deleted',
-      '--exclude-standard',
-    ]);
-    const untracked = new Set<string>();
-    const modified = new Set<string>();
-    const deleted = new Set<string>();
-    for (const record of stdout.split('\0')) {
-      if (record.length < 3) continue;
-      const tag = record[0];
-      const file = record.slice(2);
-      if (tag === '?') untracked.add(file);
-      else if (tag === 'C') modified.add(file);
-      else if (tag === 'R') deleted.add(file);
-    }
-    for (const file of deleted) modified.delete(file);
+  async capture(baseTree?: string): Promise<CaptureResult> {
+    const state = await this.readState();
+    await this.refreshExclusions(state);
+    await this.syncInfo(state.exclusions);
+    const indexFile = path.join(this.gitDir, 'index');
+    const before = await indexSignature(indexFile);
+    await this.addAll(state);
+    const after = await indexSignature(indexFile);
+    let tree =
+      state.index && before !== null && before === after && state.index.signature === after
+        ? state.index.tree
+        : (await this.git(['write-tree'])).stdout.trim();
 
-    const skipped: CaptureResult['skipped'] = { large: [], nested: [] };
-    const toAdd: string[] = [];
-    // Entries to drop from the index: deleted files, paths that became folders, files grown past the cap.
-    const toDrop: string[] = [...deleted];
-    const counts = { added: 0, modified: 0, deleted: deleted.size };
-    const consider = async (file: string, isNew: boolean) => {
-      if (file.endsWith('/')) {
-        // git does not descend into another repository: a nested repo or submodule, skipped visibly.
-        skipped.nested.push(file.slice(0, -1));
+    let changes: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
+    if (tree !== baseTree) {
+      const found = await this.inspectNewContent(state, baseTree, tree);
+      if (found.excluded.length > 0) {
+        // Out of the index and into the exclusions, so the next `add -A` leaves them alone.
+        await this.git(['update-index', '-z', '--force-remove', '--stdin'], {
+          input: nulJoin(found.excluded),
+        });
+        await this.syncInfo(state.exclusions);
+        tree = (await this.git(['write-tree'])).stdout.trim();
+      }
+      changes = found.counts;
+    }
+    state.index = { tree, signature: await indexSignature(indexFile) };
+    await this.writeState(state);
+    return {
+      tree,
+      changes,
+      skipped: { large: [...state.exclusions.large], nested: [...state.exclusions.nested] },
+    };
+  }
+
+  /**
+   * `git add -A`. A nested repository without a commit stops git (or, with --ignore-errors, is reported
+   * and skipped): either way it is excluded from then on, and reported.
+   */
+  private async addAll(state: StoreState): Promise<void> {
+    const nestedWithoutCommit = /'([^']+)' does not have a commit checked out/g;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      let message: string;
+      try {
+        // --ignore-errors: an unreadable file must not stop the rest of the tree from being captured.
+        const result = await this.git(['add', '-A', '--ignore-errors'], { okExitCodes: [0, 1] });
+        message = result.stderr;
+        if (result.exitCode === 0) return;
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      const found = [...message.matchAll(nestedWithoutCommit)].map((match) =>
+        (match[1] ?? '').replace(/\/$/, ''),
+      );
+      const fresh = found.filter((dir) => dir && !state.exclusions.nested.includes(dir));
+      if (fresh.length === 0) {
+        if (/^fatal:/m.test(message))
+          throw new CheckpointError(
+            'GIT_FAILED',
+            `could not capture the working tree: ${message.trim().split('\n')[0]}`,
+          );
         return;
       }
-      const stats = await fsp.lstat(path.join(this.root, file)).catch(() => null);
-      if (!stats || stats.isDirectory()) {
-        if (!isNew) {
-          toDrop.push(file);
-          counts.deleted++;
-        }
-        return;
-      }
-      if (stats.isFile() && stats.size > this.settings.maxFileBytes) {
-        skipped.large.push({ path: file, bytes: stats.size });
-        if (!isNew) {
-          toDrop.push(file);
-          counts.deleted++;
-        }
-        return;
-      }
-      toAdd.push(file);
-      if (isNew) counts.added++;
+      state.exclusions.nested.push(...fresh);
+      await this.syncInfo(state.exclusions);
+    }
+  }
+
+  /**
+   * Counts added, modified and deleted files between the two trees, and finds new content that must not
+   * be kept: blobs over the size cap, and gitlinks (nested repositories) that `add -A` recorded.
+   */
+  private async inspectNewContent(
+    state: StoreState,
+    baseTree: string | undefined,
+    tree: string,
+  ): Promise<{ counts: ChangeCounts; excluded: string[] }> {
+    const counts: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
+    const candidates: Array<{ path: string; oid: string; status: string }> = [];
+    const excluded: string[] = [];
+    const note = (file: string, mode: string, oid: string, status: string) => {
+      if (mode === '160000') {
+        excluded.push(file);
+        if (!state.exclusions.nested.includes(file)) state.exclusions.nested.push(file);
+      } else if (mode.startsWith('100')) candidates.push({ path: file, oid, status });
+      else if (status === 'A') counts.added++;
       else counts.modified++;
     };
-    for (const file of untracked) await consider(file, true);
-    for (const file of modified) await consider(file, false);
+    if (baseTree) {
+      for (const change of await this.changesBetween(baseTree, tree)) {
+        if (change.status === 'D') counts.deleted++;
+        else note(change.path, change.afterMode, change.afterOid, change.status === 'A' ? 'A' : 'M');
+      }
+    } else {
+      const { stdout } = await this.git(['ls-tree', '-r', '-z', '--full-tree', tree]);
+      for (const record of stdout.split('\0')) {
+        const tab = record.indexOf('\t');
+        if (tab < 0) continue;
+        const [mode = '', , oid = ''] = record.slice(0, tab).split(' ');
+        note(record.slice(tab + 1), mode, oid, 'A');
+      }
+    }
+    const sizes = await this.blobSizes(candidates.map((candidate) => candidate.oid));
+    for (const candidate of candidates) {
+      const bytes = sizes.get(candidate.oid) ?? 0;
+      if (bytes > this.settings.maxFileBytes) {
+        excluded.push(candidate.path);
+        state.exclusions.large = state.exclusions.large.filter((entry) => entry.path !== candidate.path);
+        state.exclusions.large.push({ path: candidate.path, bytes });
+        if (candidate.status === 'M') counts.deleted++;
+      } else if (candidate.status === 'A') counts.added++;
+      else counts.modified++;
+    }
+    return { counts, excluded };
+  }
 
-    // Drop first: a file that became a folder must leave the index before the folder's files enter it.
-    if (toDrop.length > 0) {
-      await this.git(['update-index', '-z', '--force-remove', '--stdin'], { input: nulJoin(toDrop) });
+  private async blobSizes(oids: readonly string[]): Promise<Map<string, number>> {
+    const unique = [...new Set(oids)];
+    const sizes = new Map<string, number>();
+    if (unique.length === 0) return sizes;
+    const { stdout } = await this.git(['cat-file', '--batch-check=%(objectname) %(objectsize)'], {
+      input: `${unique.join('\n')}\n`,
+    });
+    for (const line of stdout.split('\n')) {
+      const [oid, size] = line.split(' ');
+      if (oid && size && /^\d+$/.test(size)) sizes.set(oid, Number(size));
     }
-    if (toAdd.length > 0) {
-      await this.git(['update-index', '-z', '--add', '--remove', '--stdin'], { input: nulJoin(toAdd) });
+    return sizes;
+  }
+
+  /** Large files that shrank under the cap, or went away, and nested repositories that went away, come back. */
+  private async refreshExclusions(state: StoreState): Promise<void> {
+    const large: StoreState['exclusions']['large'] = [];
+    for (const entry of state.exclusions.large) {
+      const stats = await fsp.lstat(path.join(this.root, entry.path)).catch(() => null);
+      if (stats?.isFile() && stats.size > this.settings.maxFileBytes)
+        large.push({ path: entry.path, bytes: stats.size });
     }
-    const tree = (await this.git(['write-tree'])).stdout.trim();
-    return { tree, changes: counts, skipped };
+    const nested: string[] = [];
+    for (const dir of state.exclusions.nested) {
+      if (
+        await fsp.lstat(path.join(this.root, dir, '.git')).then(
+          () => true,
+          () => false,
+        )
+      )
+        nested.push(dir);
+    }
+    state.exclusions = { large, nested };
+  }
+
+  /** The latest snapshot, from the state file (no git process), or from the refs when the file is missing. */
+  async latest(): Promise<SnapshotRecord | null> {
+    const state = await this.readState();
+    if (state.latest !== undefined) return state.latest;
+    return (await this.list())[0] ?? null;
+  }
+
+  async setLatest(record: SnapshotRecord | null): Promise<void> {
+    const state = await this.readState();
+    state.latest = record;
+    await this.writeState(state);
+  }
+
+  private async readState(): Promise<StoreState> {
+    try {
+      const parsed = JSON.parse(await fsp.readFile(this.statePath, 'utf8')) as Partial<StoreState>;
+      return {
+        ...(parsed.latest !== undefined ? { latest: parsed.latest } : {}),
+        ...(parsed.index ? { index: parsed.index } : {}),
+        exclusions: {
+          large: Array.isArray(parsed.exclusions?.large) ? parsed.exclusions.large : [],
+          nested: Array.isArray(parsed.exclusions?.nested) ? parsed.exclusions.nested : [],
+        },
+      };
+    } catch {
+      return { exclusions: { large: [], nested: [] } };
+    }
+  }
+
+  private async writeState(state: StoreState): Promise<void> {
+    await writeFileAtomic(fsp, this.statePath, `${JSON.stringify(state)}\n`);
   }
 
   /** Records a captured tree as a snapshot. */
@@ -379,6 +501,18 @@ export class SnapshotStore {
     }
     let done = 0;
     const tick = () => onProgress?.(++done, changes.length);
+    // Read every blob before changing anything: a store that lost an object must fail before a single
+    // file is touched, not halfway.
+    const writes = changes.filter((change) => change.status !== 'D' && change.afterMode !== '160000');
+    const contents = await this.readBlobs(writes.map((change) => change.afterOid));
+    for (const change of writes) {
+      if (!contents.has(change.afterOid)) {
+        throw new CheckpointError(
+          'CORRUPT',
+          `the snapshot store is missing object ${change.afterOid} for '${change.path}'; nothing was changed`,
+        );
+      }
+    }
     const removals = changes.filter((change) => change.status === 'D' || change.status === 'T');
     for (const change of removals) {
       await this.removeFile(change.path);
@@ -387,27 +521,12 @@ export class SnapshotStore {
     await this.pruneEmptyParents(
       removals.filter((change) => change.status === 'D').map((change) => change.path),
     );
-
-    const writes = changes.filter((change) => change.status !== 'D' && change.afterMode !== '160000');
-    const contents = await this.readBlobs(writes.map((change) => change.afterOid));
     for (const change of writes) {
-      const content = contents.get(change.afterOid);
-      if (content === undefined)
-        throw new CheckpointError('CORRUPT', `the snapshot store is missing object ${change.afterOid}`);
-      await this.writeFile(change.path, change.afterMode, content);
+      await this.writeFile(change.path, change.afterMode, contents.get(change.afterOid) as Buffer);
       tick();
     }
-    // Keep the private index in step with what was written, so the next capture finds nothing to do.
-    // Removals first: a folder's files must leave the index before a file of the same name enters it.
-    const removed = changes.filter((change) => change.status === 'D').map((change) => change.path);
-    if (removed.length > 0) {
-      await this.git(['update-index', '-z', '--force-remove', '--stdin'], { input: nulJoin(removed) });
-    }
-    if (writes.length > 0) {
-      await this.git(['update-index', '-z', '--add', '--stdin'], {
-        input: nulJoin(writes.map((change) => change.path)),
-      });
-    }
+    // The private index is left as it is: the next capture sees exactly these files as changed and
+    // re-reads only them, so a restore costs what it restores, not what the tree holds.
   }
 
   /**
@@ -467,24 +586,34 @@ export class SnapshotStore {
     return total;
   }
 
-  private git(args: readonly string[], options: { input?: string; extraEnv?: Record<string, string> } = {}) {
+  private git(
+    args: readonly string[],
+    options: { input?: string; extraEnv?: Record<string, string>; okExitCodes?: number[] } = {},
+  ) {
     return runGit(['--git-dir', this.gitDir, '--work-tree', this.root, ...args], {
       cwd: this.root,
       timeoutMs: GIT_LONG_TIMEOUT_MS,
       extraEnv: { ...IDENTITY, ...options.extraEnv },
+      ...(options.okExitCodes ? { okExitCodes: options.okExitCodes } : {}),
       ...(options.input !== undefined ? { input: options.input } : {}),
     });
   }
 
   /**
-   * The project's own exclude rules (.git/info/exclude) apply to snapshots too, plus our own files; and
-   * our attributes override the project's so content is stored byte for byte.
+   * The project's own exclude rules (.git/info/exclude) apply to snapshots too, plus our own files and
+   * the paths we excluded; our attributes override the project's so content is stored byte for byte.
    */
-  private async syncExcludes(): Promise<void> {
+  private async syncInfo(exclusions: StoreState['exclusions']): Promise<void> {
     const userExcludes = await fsp
       .readFile(path.join(this.root, '.git', 'info', 'exclude'), 'utf8')
       .catch(() => '');
-    await this.writeIfChanged(path.join(this.gitDir, 'info', 'exclude'), `${OWN_EXCLUDES}${userExcludes}`);
+    const ours = [...exclusions.large.map((entry) => entry.path), ...exclusions.nested]
+      .map(anchoredPattern)
+      .join('');
+    await this.writeIfChanged(
+      path.join(this.gitDir, 'info', 'exclude'),
+      `${OWN_EXCLUDES}${ours}${userExcludes}`,
+    );
     await this.writeIfChanged(path.join(this.gitDir, 'info', 'attributes'), RAW_ATTRIBUTES);
   }
 
@@ -644,6 +773,26 @@ export class SnapshotStore {
       child.stdin.end(`${unique.join('\n')}\n`);
     });
   }
+}
+
+/** What the store remembers between calls, in `state.json`; rebuilt from git when missing. */
+interface StoreState {
+  latest?: SnapshotRecord | null;
+  /** The tree of the private index as last written, and the index file's signature then. */
+  index?: { tree: string; signature: string | null };
+  exclusions: { large: Array<{ path: string; bytes: number }>; nested: string[] };
+}
+
+/** Size, modification time and inode of the index file: if none moved, git did not rewrite it. */
+async function indexSignature(file: string): Promise<string | null> {
+  const stats = await fsp.stat(file, { bigint: true }).catch(() => null);
+  return stats ? `${stats.size}:${stats.mtimeNs}:${stats.ino}` : null;
+}
+
+/** An exclude pattern that matches exactly one path from the root: wildcards and specials escaped. */
+function anchoredPattern(file: string): string {
+  const escaped = file.replace(/[\\*?[\]!#]/g, (char) => `\\${char}`).replace(/ $/, '\\ ');
+  return `/${escaped}\n`;
 }
 
 function nulJoin(paths: readonly string[]): string {

@@ -95,15 +95,44 @@ describe('snapshots', () => {
     expect(statSync(path.join(root, 'big.bin')).size).toBe(2 * 1024 * 1024);
   });
 
+  it('drops a file from snapshots when it grows past the cap, and takes it back when it shrinks', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' }, dirty: { 'grows.bin': 'small' } });
+    const deps = depsFor({ CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '1' });
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    writeTree(root, { 'grows.bin': Buffer.alloc(1024 * 1024 + 1, 2) });
+    const big = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    expect(big.snapshot.skipped.large).toEqual([{ path: 'grows.bin', bytes: 1024 * 1024 + 1 }]);
+    expect(big.snapshot.changes).toEqual({ added: 0, modified: 0, deleted: 1 });
+    writeTree(root, { 'grows.bin': 'small again' });
+    const small = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    expect(small.snapshot.skipped.large).toEqual([]);
+    expect(small.snapshot.changes).toEqual({ added: 1, modified: 0, deleted: 0 });
+  });
+
   it('skips nested repositories visibly and never renames their .git', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     const nested = path.join(root, 'vendor/lib');
     mkdirSync(nested, { recursive: true });
     git(nested, 'init', '-q');
     writeTree(nested, { 'lib.c': 'int x;' });
-    const snap = await takeSnapshot(depsFor(), { projectRoot: root, trigger: 'manual' });
-    expect(snap.snapshot.skipped.nested).toEqual(['vendor/lib']);
+    const withCommit = path.join(root, 'vendor/other');
+    mkdirSync(withCommit, { recursive: true });
+    git(withCommit, 'init', '-q');
+    writeTree(withCommit, { 'x.c': 'int y;' });
+    git(withCommit, 'add', '-A');
+    git(withCommit, 'commit', '-q', '-m', 'nested');
+    const deps = depsFor();
+    const snap = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    expect([...snap.snapshot.skipped.nested].sort()).toEqual(['vendor/lib', 'vendor/other']);
     expect(existsSync(path.join(nested, '.git/HEAD'))).toBe(true);
+    expect(existsSync(path.join(withCommit, '.git/HEAD'))).toBe(true);
+    // Still reported by later snapshots, and restores leave them alone.
+    writeTree(root, { 'a.ts': 'changed' });
+    const later = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    expect([...later.snapshot.skipped.nested].sort()).toEqual(['vendor/lib', 'vendor/other']);
+    await restoreSnapshot(deps, { projectRoot: root, snapshotId: snap.snapshot.id, dryRun: false });
+    expect(readTree(root)['vendor/other/x.c']).toBeDefined();
+    expect(readTree(root)['vendor/lib/lib.c']).toBeDefined();
   });
 
   it('keeps the most recent snapshots and garbage-collects what none references', async () => {
