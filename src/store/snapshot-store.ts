@@ -145,28 +145,75 @@ export class SnapshotStore {
     )
       return;
     await runGit(['init', '--quiet', '--bare', this.gitDir], { cwd: this.storeDir });
-    const settings: Array<[string, string]> = [
-      ['core.bare', 'false'],
-      ['core.autocrlf', 'false'],
-      ['core.safecrlf', 'false'],
-      ['core.symlinks', 'true'],
-      ['core.filemode', 'true'],
-      ['core.fsmonitor', 'false'],
-      ['core.logAllRefUpdates', 'false'],
-      ['core.hooksPath', path.join(this.gitDir, 'no-hooks')],
-      ['gc.auto', '0'],
-      ['maintenance.auto', 'false'],
-      ['commit.gpgSign', 'false'],
-      ['index.threads', 'true'],
+    // Written in one go rather than one `git config` process per key.
+    const config = [
+      '[core]',
+      '\tbare = false',
+      '\tautocrlf = false',
+      '\tsafecrlf = false',
+      '\tsymlinks = true',
+      '\tfilemode = true',
+      '\tfsmonitor = false',
+      '\tlogAllRefUpdates = false',
+      `\thooksPath = ${path.join(this.gitDir, 'no-hooks')}`,
+      '\tuntrackedCache = true',
+      '[gc]',
+      '\tauto = 0',
+      '[maintenance]',
+      '\tauto = false',
+      '[commit]',
+      '\tgpgSign = false',
+      '[index]',
+      '\tthreads = true',
       // Index v4, the untracked cache and no index checksum: what git recommends for large trees.
-      ['feature.manyFiles', 'true'],
-      ['core.untrackedCache', 'true'],
-    ];
-    for (const [key, value] of settings) {
-      await runGit(['--git-dir', this.gitDir, 'config', key, value], { cwd: this.storeDir });
-    }
+      '[feature]',
+      '\tmanyFiles = true',
+      '',
+    ].join('\n');
+    await fsp.appendFile(path.join(this.gitDir, 'config'), config);
     await fsp.mkdir(path.join(this.gitDir, 'info'), { recursive: true, mode: 0o700 });
+    await this.borrowFromProjectRepo();
     await fsp.writeFile(ready, `${this.root}\n`, { mode: 0o600 });
+  }
+
+  /**
+   * When the project is the top of a git repository, start from a copy of its index and read its
+   * objects through `alternates`, so the first snapshot hashes only the dirty files instead of the whole
+   * tree. Both are read, never written. `gc` copies the borrowed objects into the store and stops
+   * borrowing, so the store then no longer depends on what the repository keeps.
+   */
+  private async borrowFromProjectRepo(): Promise<void> {
+    let stdout: string;
+    try {
+      ({ stdout } = await runGit(
+        [
+          'rev-parse',
+          '--show-prefix',
+          '--show-object-format',
+          '--path-format=absolute',
+          '--git-common-dir',
+          '--git-path',
+          'index',
+        ],
+        { cwd: this.root },
+      ));
+    } catch {
+      return; // not a repository, or git too old for --path-format: start empty
+    }
+    const [prefix, format, commonDir, indexPath] = stdout.split('\n');
+    if (prefix !== '' || format !== 'sha1' || !commonDir || !indexPath) return;
+    const shared = await fsp.readdir(path.dirname(indexPath)).catch(() => [] as string[]);
+    if (shared.some((name) => name.startsWith('sharedindex.'))) return; // a split index cannot be copied alone
+    try {
+      await fsp.copyFile(indexPath, path.join(this.gitDir, 'index'));
+    } catch {
+      return; // no index yet
+    }
+    await fsp.mkdir(path.join(this.gitDir, 'objects', 'info'), { recursive: true });
+    await fsp.writeFile(
+      path.join(this.gitDir, 'objects', 'info', 'alternates'),
+      `${path.join(commonDir, 'objects')}\n`,
+    );
   }
 
   /**
@@ -565,6 +612,17 @@ export class SnapshotStore {
     const beforeBytes = await this.sizeBytes();
     if (await this.exists()) {
       await this.git(['reflog', 'expire', '--expire=now', '--all']);
+      const alternates = path.join(this.gitDir, 'objects', 'info', 'alternates');
+      if (
+        await fsp.access(alternates).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        // Copy what snapshots borrow from the project's repository into the store, then stop borrowing.
+        await this.git(['repack', '-a', '-d', '-q']);
+        await fsp.rm(alternates, { force: true });
+      }
       await this.git(['gc', '--prune=now', '--quiet']);
     }
     return { beforeBytes, afterBytes: await this.sizeBytes() };

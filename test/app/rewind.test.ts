@@ -4,6 +4,7 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -164,6 +165,37 @@ describe('snapshots', () => {
     expect((await listSnapshots(deps, { projectRoot: root })).snapshots.map((s) => s.id)).toEqual([
       later.snapshot.id,
     ]);
+  });
+});
+
+describe('borrowing from the project repository', () => {
+  it('starts from the repository index and objects, and gc makes the store self-contained', async () => {
+    const root = createRepo({
+      committed: { 'a.ts': 'committed a', 'b.ts': 'committed b' },
+      dirty: { 'c.ts': 'untracked c' },
+    });
+    const deps = depsFor();
+    const snap = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    expect(snap.snapshot.changes).toEqual({ added: 4, modified: 0, deleted: 0 });
+    const { storeDir } = await listSnapshots(deps, { projectRoot: root });
+    expect(existsSync(path.join(storeDir, 'git/objects/info/alternates'))).toBe(true);
+
+    // Without the repository's objects, a restore fails before touching anything.
+    const objects = path.join(root, '.git/objects');
+    const hidden = path.join(root, '.git/objects-hidden');
+    renameSync(objects, hidden);
+    writeTree(root, { 'a.ts': 'edited' });
+    await expect(
+      restoreSnapshot(deps, { projectRoot: root, snapshotId: snap.snapshot.id, dryRun: false }),
+    ).rejects.toThrow(/missing object .*nothing was changed/);
+    expect(readTree(root)['a.ts']).toMatchObject({ content: Buffer.from('edited').toString('base64') });
+    renameSync(hidden, objects);
+
+    await gcSnapshots(deps, { projectRoot: root });
+    expect(existsSync(path.join(storeDir, 'git/objects/info/alternates'))).toBe(false);
+    rmSync(path.join(root, '.git'), { recursive: true, force: true });
+    await restoreSnapshot(deps, { projectRoot: root, snapshotId: snap.snapshot.id, dryRun: false });
+    expect(readTree(root)['a.ts']).toMatchObject({ content: Buffer.from('committed a').toString('base64') });
   });
 });
 
