@@ -239,3 +239,46 @@ export function fitToSize(
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
+
+/** The goal a hook writes when it must create a checkpoint the agent has not saved yet. */
+export const PLACEHOLDER_GOAL =
+  '(not recorded yet: this checkpoint was started automatically; ask the user, or infer the goal from the files and commands below)';
+
+/**
+ * Appends commands to an existing checkpoint without touching anything else (no git scan): the cheap
+ * path for a hook that runs after every shell command. Redacts, keeps the last 50, fits the cap.
+ */
+export function appendCommands(
+  checkpoint: Checkpoint,
+  commands: ReadonlyArray<{ command: string; exitCode?: number | undefined; note?: string | undefined }>,
+  now: Date,
+): BuildCheckpointResult {
+  const redactor = new Redactor();
+  const at = now.toISOString();
+  const added: RecentCommand[] = commands.map((command) =>
+    withoutUndefined({
+      command: redactor.text(clipText(command.command, LIMITS.commandChars)),
+      exitCode: command.exitCode,
+      note: command.note === undefined ? undefined : redactor.text(clipText(command.note, LIMITS.commandNoteChars)),
+      at,
+    }),
+  );
+  let recentCommands = [...checkpoint.recentCommands, ...added];
+  let truncated = checkpoint.meta.truncated;
+  if (recentCommands.length > LIMITS.recentCommands) {
+    recentCommands = recentCommands.slice(-LIMITS.recentCommands);
+    truncated = true;
+  }
+  const next: Checkpoint = {
+    ...checkpoint,
+    recentCommands,
+    meta: { ...checkpoint.meta, redactions: checkpoint.meta.redactions + redactor.count, truncated },
+  };
+  const fitted = fitToSize(next, LIMITS.fileBytes);
+  return { ...fitted, redactions: redactor.count };
+}
+
+/** Shortens text that comes from a tool rather than from the agent, instead of refusing it. */
+function clipText(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${text.slice(0, maxChars - 1)}…`;
+}

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { AppDeps } from '../app/deps.js';
 import { loadCheckpoint } from '../app/load.js';
 import { type RootContext, saveCheckpoint } from '../app/save.js';
-import { shortOid } from '../core/brief.js';
+import { loadStructured, saveStructured } from '../app/views.js';
+import { renderNothingToResume, renderSaveText } from '../core/checkpoint-text.js';
 import { loadInputSchema, saveInputSchema } from '../core/input.js';
 
 const saveOutputSchema = z.object({
@@ -59,22 +60,8 @@ export function registerCheckpointTools(server: McpServer, deps: AppDeps, rootCo
     },
     async (input) => {
       const outcome = await saveCheckpoint(deps, input, rootContext);
-      const { counts } = outcome;
-      const where = outcome.git
-        ? ` on ${outcome.git.branch ?? 'detached HEAD'}@${shortOid(outcome.git.head)}`
-        : '';
-      const text = [
-        `Checkpoint saved to ${outcome.path} (${outcome.bytes} bytes, ${outcome.mode}).`,
-        `${counts.tasks} task(s), ${counts.modifiedFiles} file(s), ${counts.recentCommands} command(s)${where}.`,
-        ...outcome.warnings.map((warning) => `⚠ ${warning}`),
-      ].join('\n');
-      const structured = {
-        path: outcome.path,
-        bytes: outcome.bytes,
-        mode: outcome.mode,
-        counts,
-        warnings: outcome.warnings,
-      };
+      const text = renderSaveText(outcome);
+      const structured = saveStructured(outcome);
       return { content: [{ type: 'text', text }], structuredContent: structured };
     },
   );
@@ -92,22 +79,14 @@ export function registerCheckpointTools(server: McpServer, deps: AppDeps, rootCo
     async (input) => {
       const outcome = await loadCheckpoint(deps, input, rootContext);
       if (!outcome.found) {
-        const text = `No checkpoint at ${outcome.path}: nothing to resume. Start fresh, and save one with save_session_checkpoint after the first milestone.`;
+        const text = renderNothingToResume(outcome.path);
         return {
           content: [{ type: 'text', text }],
           structuredContent: { found: false, path: outcome.path, warnings: outcome.warnings },
         };
       }
       const full = input.format === 'full';
-      const structured = {
-        found: true,
-        path: outcome.path,
-        fromBackup: outcome.fromBackup,
-        updatedAt: outcome.checkpoint.updatedAt,
-        drift: outcome.drift,
-        warnings: outcome.warnings,
-        ...(full ? { checkpoint: outcome.checkpoint } : {}),
-      };
+      const structured = loadStructured(outcome, full);
       const text = full
         ? JSON.stringify(
             { checkpoint: outcome.checkpoint, drift: outcome.drift, warnings: outcome.warnings },

@@ -1,0 +1,23 @@
+import { shortOid } from './brief.js';
+
+/** The save confirmation, worded as the original tool words it; shared by the MCP tool and the CLI. */
+export function renderSaveText(outcome: {
+  path: string;
+  bytes: number;
+  mode: string;
+  counts: { tasks: number; modifiedFiles: number; recentCommands: number };
+  warnings: readonly string[];
+  git: { branch: string | null; head: string } | null;
+}): string {
+  const { counts } = outcome;
+  const where = outcome.git ? ` on ${outcome.git.branch ?? 'detached HEAD'}@${shortOid(outcome.git.head)}` : '';
+  return [
+    `Checkpoint saved to ${outcome.path} (${outcome.bytes} bytes, ${outcome.mode}).`,
+    `${counts.tasks} task(s), ${counts.modifiedFiles} file(s), ${counts.recentCommands} command(s)${where}.`,
+    ...outcome.warnings.map((warning) => `⚠ ${warning}`),
+  ].join('\n');
+}
+
+export function renderNothingToResume(path: string, saveHint = 'save one with save_session_checkpoint'): string {
+  return `No checkpoint at ${path}: nothing to resume. Start fresh, and ${saveHint} after the first milestone.`;
+}

@@ -1,0 +1,71 @@
+/**
+ * Claude Code's hook input, read defensively: fields differ across versions (and between events), so
+ * every accessor accepts anything and returns `undefined` for what is missing or of another type.
+ */
+export type HookInput = Record<string, unknown>;
+
+export function parseHookInput(text: string): HookInput {
+  if (text.trim() === '') return {};
+  const value: unknown = JSON.parse(text);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as HookInput) : {};
+}
+
+export function stringField(input: unknown, ...keys: string[]): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  for (const key of keys) {
+    const value = (input as Record<string, unknown>)[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+export function numberField(input: unknown, ...keys: string[]): number | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  for (const key of keys) {
+    const value = (input as Record<string, unknown>)[key];
+    if (typeof value === 'number' && Number.isInteger(value)) return value;
+    if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return Number(value.trim());
+  }
+  return undefined;
+}
+
+export function objectField(input: unknown, key: string): Record<string, unknown> | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[key];
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+export function booleanField(input: unknown, ...keys: string[]): boolean | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  for (const key of keys) {
+    const value = (input as Record<string, unknown>)[key];
+    if (typeof value === 'boolean') return value;
+  }
+  return undefined;
+}
+
+/** The outcome of a Bash tool call, from whichever fields this Claude Code version provides. */
+export function bashOutcome(input: HookInput): { command?: string; exitCode?: number; note?: string } {
+  const toolInput = objectField(input, 'tool_input');
+  const command = stringField(toolInput, 'command');
+  const responseObject = objectField(input, 'tool_response');
+  let exitCode = numberField(responseObject, 'exit_code', 'exitCode', 'returnCode', 'return_code', 'code', 'status');
+  const interrupted = booleanField(responseObject, 'interrupted');
+  const isError = booleanField(responseObject, 'is_error', 'isError');
+  if (exitCode === undefined && isError === true) exitCode = 1;
+  if (exitCode === undefined && isError === false && interrupted !== true) exitCode = 0;
+  const stderr = stringField(responseObject, 'stderr');
+  const parts: string[] = [];
+  const description = stringField(toolInput, 'description');
+  if (description) parts.push(description);
+  if (interrupted) parts.push('interrupted');
+  if (exitCode !== undefined && exitCode !== 0 && stderr) {
+    const firstLine = stderr.trim().split('\n').find((line) => line.trim() !== '');
+    if (firstLine) parts.push(`stderr: ${firstLine.trim()}`);
+  }
+  return {
+    ...(command ? { command } : {}),
+    ...(exitCode !== undefined ? { exitCode } : {}),
+    ...(parts.length > 0 ? { note: parts.join('; ') } : {}),
+  };
+}
