@@ -1,12 +1,19 @@
 #!/usr/bin/env node
 import { runCli } from './cli/main.js';
 
+const isHook = process.argv[2] === 'hook';
+
 runCli(process.argv.slice(2)).then(
   (code) => {
+    if (isHook) {
+      // A hook that gave up may leave work in flight: end the process once its output is flushed.
+      process.stdout.write('', () => process.exit(0));
+      return;
+    }
     process.exitCode = code;
   },
   (error: unknown) => {
     process.stderr.write(`claude-checkpoint: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    process.exitCode = isHook ? 0 : 1;
   },
 );

@@ -19,7 +19,11 @@ export async function recordCommands(
   deps: AppDeps,
   request: { projectRoot?: string | undefined; commands: readonly CommandRecord[] },
 ): Promise<{ created: boolean; redactions: number }> {
-  const { root } = await resolveProjectRoot({ argument: request.projectRoot, env: deps.env, cwd: deps.cwd() });
+  const { root } = await resolveProjectRoot({
+    argument: request.projectRoot,
+    env: deps.env,
+    cwd: deps.cwd(),
+  });
   const store = new CheckpointStore(root, deps.fs);
   const appended = await deps.queue.run(root, () =>
     store.withLock(async () => {
@@ -48,8 +52,15 @@ export async function recordCommands(
  * Refreshes what the server can know without the agent (git state, dirty files with oids), keeping
  * the agent's goal, tasks and notes: a merge save that repeats the current goal.
  */
-export async function captureFacts(deps: AppDeps, request: { projectRoot?: string | undefined }): Promise<SaveOutcome> {
-  const { root } = await resolveProjectRoot({ argument: request.projectRoot, env: deps.env, cwd: deps.cwd() });
+export async function captureFacts(
+  deps: AppDeps,
+  request: { projectRoot?: string | undefined },
+): Promise<SaveOutcome> {
+  const { root } = await resolveProjectRoot({
+    argument: request.projectRoot,
+    env: deps.env,
+    cwd: deps.cwd(),
+  });
   const loaded = await new CheckpointStore(root, deps.fs).load().catch(() => null);
   const goal = loaded?.found ? loaded.checkpoint.goal.primary : PLACEHOLDER_GOAL;
   return saveCheckpoint(deps, { goal, mode: 'merge', projectRoot: root });

@@ -10,6 +10,7 @@ export const HOOK_BUDGET_MS: Readonly<Record<HookEvent, number>> = {
   UserPromptSubmit: 10_000,
   PreCompact: 25_000,
   PostToolUse: 5_000,
+  PostToolUseFailure: 5_000,
 };
 
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -35,7 +36,11 @@ function readStdin(): Promise<string> {
  * `claude-checkpoint hook <event>`: reads Claude Code's hook JSON on stdin and acts on it. Always exits
  * 0: a broken checkpoint tool must never break a session. Problems are explained on stderr.
  */
-export function registerHookCommand(program: Command, deps: AppDeps, setExitCode: (code: number) => void): void {
+export function registerHookCommand(
+  program: Command,
+  deps: AppDeps,
+  setExitCode: (code: number) => void,
+): void {
   program
     .command('hook')
     .description(`run as a Claude Code hook (${HOOK_EVENTS.join(', ')}); reads the hook JSON on stdin`)
@@ -55,7 +60,10 @@ export function registerHookCommand(program: Command, deps: AppDeps, setExitCode
         const result = await Promise.race([
           handleHook(hookEvent, input, deps),
           new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`gave up after ${budget} ms so as not to hold up the session`)), budget);
+            timer = setTimeout(
+              () => reject(new Error(`gave up after ${budget} ms so as not to hold up the session`)),
+              budget,
+            );
           }),
         ]);
         if (result.stdout) process.stdout.write(`${result.stdout}\n`);

@@ -1,12 +1,19 @@
 import { Command, CommanderError } from 'commander';
 import { type AppDeps, defaultDeps } from '../app/deps.js';
 import { GENERATOR } from '../version.js';
+import { registerCheckpointCommands } from './checkpoint-commands.js';
 import { type CliContext, positiveInteger, type Runner, resolveRootOption } from './context.js';
+import { registerHookCommand } from './hook-command.js';
 import { createOutput, EXIT, reportError } from './output.js';
 import { registerRewindCommands } from './rewind-commands.js';
 
 const EXAMPLES = `
 Examples:
+  claude-checkpoint status
+  claude-checkpoint save --goal "Ship OAuth" --task "done:callback route" --next "write the logout endpoint"
+  echo '{"goal":"Ship OAuth","mode":"merge"}' | claude-checkpoint save --stdin
+  claude-checkpoint brief
+  claude-checkpoint doctor
   claude-checkpoint snapshot --label "before the refactor"
   claude-checkpoint list
   claude-checkpoint diff latest src/app.ts
@@ -14,7 +21,8 @@ Examples:
   claude-checkpoint restore latest src/ --yes
   claude-checkpoint gc --json
 
-Exit codes: 0 ok · 1 failure · 2 bad arguments or input · 3 restore not confirmed`;
+Exit codes: 0 ok · 1 failure (doctor: a check failed) · 2 bad arguments or input · 3 restore not confirmed
+(\`hook\` always exits 0.)`;
 
 /** Builds the CLI; `deps` lets tests pin the environment. Resolves to the process exit code. */
 export async function runCli(argv: readonly string[], deps: AppDeps = defaultDeps()): Promise<number> {
@@ -48,7 +56,11 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
       }
     };
 
+  registerCheckpointCommands(program, run);
   registerRewindCommands(program, run);
+  registerHookCommand(program, deps, (code) => {
+    exitCode = code;
+  });
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {

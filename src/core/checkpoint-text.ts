@@ -10,7 +10,9 @@ export function renderSaveText(outcome: {
   git: { branch: string | null; head: string } | null;
 }): string {
   const { counts } = outcome;
-  const where = outcome.git ? ` on ${outcome.git.branch ?? 'detached HEAD'}@${shortOid(outcome.git.head)}` : '';
+  const where = outcome.git
+    ? ` on ${outcome.git.branch ?? 'detached HEAD'}@${shortOid(outcome.git.head)}`
+    : '';
   return [
     `Checkpoint saved to ${outcome.path} (${outcome.bytes} bytes, ${outcome.mode}).`,
     `${counts.tasks} task(s), ${counts.modifiedFiles} file(s), ${counts.recentCommands} command(s)${where}.`,
@@ -18,6 +20,9 @@ export function renderSaveText(outcome: {
   ].join('\n');
 }
 
-export function renderNothingToResume(path: string, saveHint = 'save one with save_session_checkpoint'): string {
+export function renderNothingToResume(
+  path: string,
+  saveHint = 'save one with save_session_checkpoint',
+): string {
   return `No checkpoint at ${path}: nothing to resume. Start fresh, and ${saveHint} after the first milestone.`;
 }

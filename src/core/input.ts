@@ -4,9 +4,11 @@ import { TASK_STATUSES } from './schema.js';
 
 // Every message names the limit and what was received; the SDK and our own formatter prefix the field path.
 function text(maxChars: number, options: { required?: boolean } = {}) {
-  const base = z.string({ error: 'must be a string' }).max(maxChars, {
-    error: (issue) => `must be at most ${maxChars} characters (got ${String(issue.input).length})`,
-  });
+  const base = z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+    .max(maxChars, {
+      error: (issue) => `must be at most ${maxChars} characters (got ${String(issue.input).length})`,
+    });
   return options.required ? base.refine((value) => value.trim().length > 0, 'must not be empty') : base;
 }
 

@@ -259,7 +259,10 @@ export function appendCommands(
     withoutUndefined({
       command: redactor.text(clipText(command.command, LIMITS.commandChars)),
       exitCode: command.exitCode,
-      note: command.note === undefined ? undefined : redactor.text(clipText(command.note, LIMITS.commandNoteChars)),
+      note:
+        command.note === undefined
+          ? undefined
+          : redactor.text(clipText(command.note, LIMITS.commandNoteChars)),
       at,
     }),
   );

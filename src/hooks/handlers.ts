@@ -7,7 +7,13 @@ import { formatAge } from '../core/time.js';
 import { bashOutcome, type HookInput, stringField } from './input.js';
 
 /** The events `claude-checkpoint hook <event>` understands. */
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'PostToolUse'] as const;
+export const HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreCompact',
+  'PostToolUse',
+  'PostToolUseFailure',
+] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** Claude Code drops hook output past 10,000 characters. */
@@ -25,8 +31,10 @@ export const STARTUP_ENV = 'CHECKPOINT_HOOK_STARTUP';
  * The project a hook acts on: CHECKPOINT_PROJECT_ROOT, then the project folder Claude Code names
  * (CLAUDE_PROJECT_DIR), then the session's cwd from the hook input, then the process's folder.
  */
-export function hookProjectRoot(deps: AppDeps, input: HookInput): string {
-  return deps.env[ROOT_ENV]?.trim() || deps.env.CLAUDE_PROJECT_DIR?.trim() || stringField(input, 'cwd') || deps.cwd();
+export function hookProjectRoot(deps: AppDeps, input: HookInput): string | undefined {
+  // undefined lets root resolution apply CHECKPOINT_PROJECT_ROOT itself, with its own error messages.
+  if (deps.env[ROOT_ENV]?.trim()) return undefined;
+  return deps.env.CLAUDE_PROJECT_DIR?.trim() || stringField(input, 'cwd') || undefined;
 }
 
 export async function handleHook(event: HookEvent, input: HookInput, deps: AppDeps): Promise<HookResult> {
@@ -38,7 +46,8 @@ export async function handleHook(event: HookEvent, input: HookInput, deps: AppDe
     case 'PreCompact':
       return preCompact(input, deps);
     case 'PostToolUse':
-      return postToolUse(input, deps);
+    case 'PostToolUseFailure':
+      return postToolUse(input, deps, event);
   }
 }
 
@@ -67,11 +76,19 @@ async function sessionStart(input: HookInput, deps: AppDeps): Promise<HookResult
       .filter(Boolean)
       .join('\n');
   } else {
-    const why = source === 'compact' ? 'the conversation was compacted' : source === 'clear' ? '/clear' : `session ${source}`;
+    const why =
+      source === 'compact'
+        ? 'the conversation was compacted'
+        : source === 'clear'
+          ? '/clear'
+          : `session ${source}`;
     context = `Session checkpoint restored automatically after ${why}. Treat it as your memory of this work: continue from its next steps, and re-read only the files it flags as changed.\n\n${loaded.brief}`;
   }
   const output = {
-    hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context.slice(0, HOOK_OUTPUT_MAX_CHARS - 200) },
+    hookSpecificOutput: {
+      hookEventName: 'SessionStart',
+      additionalContext: context.slice(0, HOOK_OUTPUT_MAX_CHARS - 200),
+    },
   };
   return { stdout: JSON.stringify(output), notes: [] };
 }
@@ -79,7 +96,10 @@ async function sessionStart(input: HookInput, deps: AppDeps): Promise<HookResult
 /** A snapshot before every prompt, labelled with the prompt's first line. Prints nothing on stdout: that would become context. */
 async function userPromptSubmit(input: HookInput, deps: AppDeps): Promise<HookResult> {
   const prompt = stringField(input, 'prompt', 'user_prompt') ?? '';
-  const label = prompt.split('\n').find((line) => line.trim() !== '')?.trim();
+  const label = prompt
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim();
   await takeSnapshot(deps, {
     projectRoot: hookProjectRoot(deps, input),
     trigger: 'prompt',
@@ -103,9 +123,10 @@ async function preCompact(input: HookInput, deps: AppDeps): Promise<HookResult> 
 }
 
 /** After a Bash tool call: its command and outcome join the checkpoint's recent commands (redacted). */
-async function postToolUse(input: HookInput, deps: AppDeps): Promise<HookResult> {
+async function postToolUse(input: HookInput, deps: AppDeps, event: HookEvent): Promise<HookResult> {
   if (stringField(input, 'tool_name') !== 'Bash') return { notes: [] };
-  const outcome = bashOutcome(input);
+  // PostToolUse fires for calls that succeeded; PostToolUseFailure (newer versions) for the others.
+  const outcome = bashOutcome(input, { failed: event === 'PostToolUseFailure' });
   if (!outcome.command) return { notes: ['PostToolUse: no command in the hook input; nothing recorded'] };
   await recordCommands(deps, {
     projectRoot: hookProjectRoot(deps, input),

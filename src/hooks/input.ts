@@ -32,7 +32,9 @@ export function numberField(input: unknown, ...keys: string[]): number | undefin
 export function objectField(input: unknown, key: string): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
   const value = (input as Record<string, unknown>)[key];
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 export function booleanField(input: unknown, ...keys: string[]): boolean | undefined {
@@ -45,22 +47,39 @@ export function booleanField(input: unknown, ...keys: string[]): boolean | undef
 }
 
 /** The outcome of a Bash tool call, from whichever fields this Claude Code version provides. */
-export function bashOutcome(input: HookInput): { command?: string; exitCode?: number; note?: string } {
+export function bashOutcome(
+  input: HookInput,
+  context: { failed: boolean } = { failed: false },
+): { command?: string; exitCode?: number; note?: string } {
   const toolInput = objectField(input, 'tool_input');
   const command = stringField(toolInput, 'command');
   const responseObject = objectField(input, 'tool_response');
-  let exitCode = numberField(responseObject, 'exit_code', 'exitCode', 'returnCode', 'return_code', 'code', 'status');
+  let exitCode = numberField(
+    responseObject,
+    'exit_code',
+    'exitCode',
+    'returnCode',
+    'return_code',
+    'code',
+    'status',
+  );
   const interrupted = booleanField(responseObject, 'interrupted');
   const isError = booleanField(responseObject, 'is_error', 'isError');
-  if (exitCode === undefined && isError === true) exitCode = 1;
-  if (exitCode === undefined && isError === false && interrupted !== true) exitCode = 0;
-  const stderr = stringField(responseObject, 'stderr');
+  if (exitCode === undefined && (isError === true || context.failed))
+    exitCode = numberFromText(stringField(input, 'error')) ?? 1;
+  // A plain success report (stdout/stderr, not interrupted) carries no exit code: it exited 0.
+  if (exitCode === undefined && responseObject && interrupted !== true) exitCode = 0;
+  const stderr =
+    stringField(responseObject, 'stderr') ?? (context.failed ? stringField(input, 'error') : undefined);
   const parts: string[] = [];
   const description = stringField(toolInput, 'description');
   if (description) parts.push(description);
   if (interrupted) parts.push('interrupted');
   if (exitCode !== undefined && exitCode !== 0 && stderr) {
-    const firstLine = stderr.trim().split('\n').find((line) => line.trim() !== '');
+    const firstLine = stderr
+      .trim()
+      .split('\n')
+      .find((line) => line.trim() !== '');
     if (firstLine) parts.push(`stderr: ${firstLine.trim()}`);
   }
   return {
@@ -68,4 +87,10 @@ export function bashOutcome(input: HookInput): { command?: string; exitCode?: nu
     ...(exitCode !== undefined ? { exitCode } : {}),
     ...(parts.length > 0 ? { note: parts.join('; ') } : {}),
   };
+}
+
+/** "Exit code 2" and similar, as failure messages phrase it. */
+function numberFromText(text: string | undefined): number | undefined {
+  const match = text ? /exit(?: code|ed with)?[: ]+(-?\d+)/i.exec(text) : null;
+  return match?.[1] ? Number(match[1]) : undefined;
 }

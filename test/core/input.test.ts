@@ -24,7 +24,8 @@ describe('saveInputSchema', () => {
   });
 
   it.each([
-    ['a missing goal', {}, /^goal: must be a string/],
+    ['a missing goal', {}, /^goal: is required/],
+    ['a goal of the wrong type', { goal: 5 }, /^goal: must be a string/],
     ['an empty goal', { goal: '  ' }, /^goal: must not be empty/],
     ['a long goal', { goal: 'x'.repeat(501) }, /^goal: must be at most 500 characters \(got 501\)/],
     ['a long summary', { goal: 'g', summary: 'x'.repeat(4001) }, /^summary: must be at most 4000 characters/],

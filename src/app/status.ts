@@ -1,0 +1,215 @@
+import { constants } from 'node:fs';
+import { access, readFile, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { CHECKPOINT_FILE } from '../core/paths.js';
+import { isIgnoredByGit, locateRepo } from '../git/repo.js';
+import { runGit } from '../git/run.js';
+import type { AppDeps } from './deps.js';
+import { type LoadOutcome, loadCheckpoint } from './load.js';
+import { listSnapshots } from './rewind.js';
+import { type ResolvedRoot, resolveProjectRoot } from './root.js';
+
+export interface StatusReport {
+  root: ResolvedRoot;
+  checkpoint: LoadOutcome | { found: 'error'; error: string };
+  snapshots: {
+    count: number;
+    latest: { id: string; createdAt: string; trigger: string } | null;
+    storeBytes: number;
+    storeDir: string;
+  };
+  /** `null` outside a git repository. */
+  checkpointIgnored: boolean | null;
+}
+
+/** Everything `status` shows, gathered once. */
+export async function projectStatus(
+  deps: AppDeps,
+  request: { projectRoot?: string | undefined },
+): Promise<StatusReport> {
+  const root = await resolveProjectRoot({ argument: request.projectRoot, env: deps.env, cwd: deps.cwd() });
+  const [checkpoint, snapshots, location] = await Promise.all([
+    loadCheckpoint(deps, { projectRoot: root.root }).catch((error: Error) => ({
+      found: 'error' as const,
+      error: error.message,
+    })),
+    listSnapshots(deps, { projectRoot: root.root }),
+    locateRepo(root.root),
+  ]);
+  const latest = snapshots.snapshots[0];
+  return {
+    root,
+    checkpoint,
+    snapshots: {
+      count: snapshots.snapshots.length,
+      latest: latest ? { id: latest.id, createdAt: latest.createdAt, trigger: latest.trigger } : null,
+      storeBytes: snapshots.storeBytes,
+      storeDir: snapshots.storeDir,
+    },
+    checkpointIgnored: location ? await isIgnoredByGit(root.root, CHECKPOINT_FILE) : null,
+  };
+}
+
+export type CheckLevel = 'ok' | 'warn' | 'fail';
+
+export interface Check {
+  name: string;
+  level: CheckLevel;
+  detail: string;
+  fix?: string;
+}
+
+const HOOKED_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'PostToolUse'];
+
+/** Diagnoses the set-up, each problem with a fix. */
+export async function diagnose(
+  deps: AppDeps,
+  request: { projectRoot?: string | undefined },
+): Promise<Check[]> {
+  const checks: Check[] = [];
+  try {
+    const { stdout } = await runGit(['--version'], { cwd: deps.cwd() });
+    checks.push({ name: 'git', level: 'ok', detail: stdout.trim() });
+  } catch {
+    checks.push({
+      name: 'git',
+      level: 'warn',
+      detail: 'git was not found on PATH: checkpoints work, but without drift detection',
+      fix: 'Install git (https://git-scm.com) and make sure `git --version` works in this shell.',
+    });
+  }
+
+  let root: ResolvedRoot;
+  try {
+    root = await resolveProjectRoot({ argument: request.projectRoot, env: deps.env, cwd: deps.cwd() });
+  } catch (error) {
+    checks.push({
+      name: 'project root',
+      level: 'fail',
+      detail: (error as Error).message,
+      fix: 'Pass --root with an existing absolute folder, or fix CHECKPOINT_PROJECT_ROOT.',
+    });
+    return checks;
+  }
+  const why = {
+    argument: 'from --root',
+    environment: 'from CHECKPOINT_PROJECT_ROOT',
+    'client-roots': "from the MCP client's roots",
+    'working-directory': 'from the current folder',
+  }[root.source];
+  checks.push({ name: 'project root', level: 'ok', detail: `${root.root} (${why})` });
+
+  const writable = await access(root.root, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
+  checks.push(
+    writable
+      ? { name: 'permissions', level: 'ok', detail: 'the project root is writable' }
+      : {
+          name: 'permissions',
+          level: 'fail',
+          detail: `cannot write in ${root.root}`,
+          fix: `Give your user write access: chmod u+w '${root.root}'`,
+        },
+  );
+  const file = path.join(root.root, CHECKPOINT_FILE);
+  const fileStats = await stat(file).catch(() => null);
+  if (fileStats && (fileStats.mode & 0o077) !== 0) {
+    checks.push({
+      name: 'checkpoint file mode',
+      level: 'warn',
+      detail: `${file} is readable by others (mode ${(fileStats.mode & 0o777).toString(8)})`,
+      fix: `chmod 600 '${file}' (new saves write 0600)`,
+    });
+  }
+
+  const loaded = await loadCheckpoint(deps, { projectRoot: root.root }).catch((error: Error) => error);
+  if (loaded instanceof Error) {
+    checks.push({
+      name: 'checkpoint',
+      level: 'fail',
+      detail: loaded.message,
+      fix: 'Fix the file by hand, or delete .claude-checkpoint* and save again.',
+    });
+  } else {
+    checks.push({
+      name: 'checkpoint',
+      level: 'ok',
+      detail: loaded.found
+        ? `${loaded.path}${loaded.fromBackup ? ' (loaded from the backup)' : ''}`
+        : 'none saved yet',
+    });
+  }
+
+  if (await locateRepo(root.root)) {
+    const ignored = await isIgnoredByGit(root.root, CHECKPOINT_FILE);
+    checks.push(
+      ignored
+        ? { name: 'git ignore', level: 'ok', detail: '.claude-checkpoint* is git-ignored' }
+        : {
+            name: 'git ignore',
+            level: 'warn',
+            detail: 'the checkpoint files are not git-ignored, so they could be committed',
+            fix: 'Add the line `.claude-checkpoint*` to .gitignore (or to your global excludes file). This tool never edits it for you.',
+          },
+    );
+  }
+
+  checks.push(await hookWiring(root.root, deps.env));
+  return checks;
+}
+
+/** Whether Claude Code will run our hooks: through the plugin, or through settings.json entries. */
+async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> {
+  const home = env.HOME?.trim() || os.homedir();
+  const files = [
+    path.join(home, '.claude', 'settings.json'),
+    path.join(root, '.claude', 'settings.json'),
+    path.join(root, '.claude', 'settings.local.json'),
+  ];
+  const wired = new Set<string>();
+  let plugin = false;
+  for (const file of files) {
+    const text = await readFile(file, 'utf8').catch(() => null);
+    if (!text) continue;
+    let settings: { hooks?: Record<string, unknown>; enabledPlugins?: Record<string, unknown> };
+    try {
+      settings = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (
+      Object.entries(settings.enabledPlugins ?? {}).some(
+        ([id, on]) => id.startsWith('session-checkpoint@') && on !== false,
+      )
+    )
+      plugin = true;
+    for (const event of HOOKED_EVENTS) {
+      if (JSON.stringify(settings.hooks?.[event] ?? '').includes('claude-checkpoint')) wired.add(event);
+    }
+  }
+  if (plugin)
+    return {
+      name: 'Claude Code hooks',
+      level: 'ok',
+      detail: 'the session-checkpoint plugin is enabled (it brings the hooks and the server)',
+    };
+  if (wired.size === HOOKED_EVENTS.length)
+    return {
+      name: 'Claude Code hooks',
+      level: 'ok',
+      detail: `hooks configured in settings.json for ${[...wired].join(', ')}`,
+    };
+  const missing = HOOKED_EVENTS.filter((event) => !wired.has(event));
+  return {
+    name: 'Claude Code hooks',
+    level: 'warn',
+    detail:
+      wired.size === 0
+        ? 'no hooks found: the brief will not come back by itself after /clear'
+        : `hooks missing for ${missing.join(', ')}`,
+    fix: 'Install the plugin (claude plugin marketplace add tenlean/claude-checkpoint-mcp; claude plugin install session-checkpoint@tenlean), or add the hooks snippet from the README to ~/.claude/settings.json.',
+  };
+}

@@ -1,0 +1,242 @@
+import type { Command } from 'commander';
+import { loadCheckpoint } from '../app/load.js';
+import { saveCheckpoint } from '../app/save.js';
+import { diagnose, projectStatus } from '../app/status.js';
+import { loadStructured, saveStructured } from '../app/views.js';
+import { renderNothingToResume, renderSaveText } from '../core/checkpoint-text.js';
+import { CheckpointError } from '../core/errors.js';
+import { formatIssues, type SaveInput, saveInputSchema } from '../core/input.js';
+import { TASK_STATUSES } from '../core/schema.js';
+import { formatBytes } from '../core/snapshot-text.js';
+import { formatAge } from '../core/time.js';
+import { type Runner, withCommonOptions } from './context.js';
+import { EXIT } from './output.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+interface SaveFlags {
+  stdin?: boolean;
+  goal?: string;
+  summary?: string;
+  task?: string[];
+  next?: string[];
+  decision?: string[];
+  file?: string[];
+  command?: string[];
+  merge?: boolean;
+}
+
+async function readStdinText(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Builds the tool's arguments from flags (or reads them as JSON from stdin) and validates them like the tool does. */
+async function saveInputFrom(flags: SaveFlags, root: string | undefined): Promise<SaveInput> {
+  let raw: Record<string, unknown>;
+  if (flags.stdin) {
+    try {
+      raw = JSON.parse(await readStdinText());
+    } catch (error) {
+      throw new CheckpointError(
+        'INVALID_INPUT',
+        `stdin must hold the save_session_checkpoint arguments as JSON: ${(error as Error).message}`,
+      );
+    }
+  } else {
+    raw = {
+      goal: flags.goal,
+      ...(flags.summary !== undefined ? { summary: flags.summary } : {}),
+      ...(flags.task ? { tasks: flags.task.map(parseTask) } : {}),
+      ...(flags.next ? { nextSteps: flags.next } : {}),
+      ...(flags.decision ? { decisions: flags.decision } : {}),
+      ...(flags.file ? { modifiedFiles: flags.file.map(parseFile) } : {}),
+      ...(flags.command ? { recentCommands: flags.command.map((command) => ({ command })) } : {}),
+    };
+  }
+  if (flags.merge) raw.mode = 'merge';
+  if (root !== undefined) raw.projectRoot = root;
+  const parsed = saveInputSchema.safeParse(raw);
+  if (!parsed.success) throw new CheckpointError('INVALID_INPUT', formatIssues(parsed.error));
+  return parsed.data;
+}
+
+/** `--task done:Write the tests` */
+function parseTask(value: string): { description: string; status: string } {
+  const colon = value.indexOf(':');
+  const status = colon > 0 ? value.slice(0, colon) : '';
+  if (!(TASK_STATUSES as readonly string[]).includes(status)) {
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `--task must look like <status>:<description> with status ${TASK_STATUSES.join(', ')}: got '${value}'`,
+    );
+  }
+  return { status, description: value.slice(colon + 1).trim() };
+}
+
+/** `--file src/a.ts` or `--file "src/a.ts::why it matters"` */
+function parseFile(value: string): { path: string; note?: string } {
+  const separator = value.indexOf('::');
+  return separator < 0
+    ? { path: value }
+    : { path: value.slice(0, separator), note: value.slice(separator + 2).trim() };
+}
+
+export function registerCheckpointCommands(program: Command, run: Runner): void {
+  withCommonOptions(
+    program
+      .command('save')
+      .description('save a checkpoint (fields as flags, or the MCP tool arguments as JSON with --stdin)')
+      .option('--goal <text>', 'the main objective (required)')
+      .option('--summary <text>', 'where things stand')
+      .option(
+        '--task <status:description>',
+        `a task; status is one of ${TASK_STATUSES.join(', ')} (repeatable)`,
+        collect,
+      )
+      .option('--next <step>', 'a next step, in order (repeatable)', collect)
+      .option('--decision <text>', 'a decision or dead end (repeatable)', collect)
+      .option('--file <path[::note]>', 'a file to note (repeatable)', collect)
+      .option('--command <command>', 'a command that mattered (repeatable)', collect)
+      .option('--merge', 'update the existing checkpoint instead of replacing it')
+      .option('--stdin', 'read the save_session_checkpoint arguments as JSON from stdin'),
+  ).action(
+    run(async (ctx) => {
+      const input = await saveInputFrom(ctx.options as SaveFlags, ctx.root);
+      const outcome = await saveCheckpoint(ctx.deps, input);
+      if (ctx.out.json) ctx.out.printJson(saveStructured(outcome));
+      else ctx.out.print(renderSaveText(outcome));
+      return EXIT.ok;
+    }),
+  );
+
+  for (const name of ['load', 'brief'] as const) {
+    withCommonOptions(
+      program
+        .command(name)
+        .description(
+          name === 'load'
+            ? 'print the resume brief (or the whole checkpoint with --format full)'
+            : 'print the resume brief',
+        )
+        .option('--format <format>', 'brief or full', 'brief'),
+    ).action(
+      run(async (ctx) => {
+        const format = (ctx.options as { format: string }).format;
+        if (format !== 'brief' && format !== 'full') {
+          throw new CheckpointError('INVALID_INPUT', `--format must be "brief" or "full": got '${format}'`);
+        }
+        const outcome = await loadCheckpoint(ctx.deps, { projectRoot: ctx.root });
+        if (!outcome.found) {
+          if (ctx.out.json)
+            ctx.out.printJson({ found: false, path: outcome.path, warnings: outcome.warnings });
+          else
+            ctx.out.print(
+              renderNothingToResume(outcome.path, 'save one with `claude-checkpoint save` or the MCP tool'),
+            );
+          return EXIT.ok;
+        }
+        if (ctx.out.json) ctx.out.printJson(loadStructured(outcome, format === 'full'));
+        else if (format === 'full')
+          ctx.out.print(
+            JSON.stringify(
+              { checkpoint: outcome.checkpoint, drift: outcome.drift, warnings: outcome.warnings },
+              null,
+              2,
+            ),
+          );
+        else ctx.out.print(outcome.brief);
+        return EXIT.ok;
+      }),
+    );
+  }
+
+  withCommonOptions(
+    program
+      .command('status')
+      .description('one screen: checkpoint, drift, snapshots, store size, ignore rules'),
+  ).action(
+    run(async (ctx) => {
+      const report = await projectStatus(ctx.deps, { projectRoot: ctx.root });
+      if (ctx.out.json) {
+        const { checkpoint } = report;
+        ctx.out.printJson({
+          ...report,
+          checkpoint:
+            checkpoint.found === true
+              ? {
+                  ...loadStructured(checkpoint, false),
+                  goal: checkpoint.checkpoint.goal.primary,
+                  tasks: taskCounts(checkpoint.checkpoint.goal.tasks),
+                }
+              : checkpoint,
+        });
+        return EXIT.ok;
+      }
+      const { out } = ctx;
+      const lines = [out.bold(`Project ${report.root.root}`)];
+      const c = report.checkpoint;
+      if (c.found === 'error') lines.push(out.warn(`Checkpoint: unusable (${c.error})`));
+      else if (!c.found) lines.push('Checkpoint: none saved yet');
+      else {
+        const counts = taskCounts(c.checkpoint.goal.tasks);
+        lines.push(
+          `Checkpoint: saved ${formatAge(new Date(c.checkpoint.updatedAt), ctx.deps.now())}${c.fromBackup ? out.warn(' (from the backup)') : ''}`,
+        );
+        lines.push(`  Goal: ${c.checkpoint.goal.primary}`);
+        lines.push(
+          `  Tasks: ${counts.done} done, ${counts.in_progress} in progress, ${counts.pending} pending, ${counts.blocked} blocked`,
+        );
+        if (c.drift) {
+          const changed = c.drift.changedSince.length;
+          const commits =
+            c.drift.commitsSince === null ? 'history rewritten' : `${c.drift.commitsSince} new commit(s)`;
+          const branch = c.drift.branchChanged ? `, branch now ${c.drift.currentBranch ?? 'detached'}` : '';
+          lines.push(
+            `  Drift: ${changed === 0 ? 'no file changed' : out.warn(`${changed} file(s) changed`)} since the save, ${commits}${branch}`,
+          );
+        } else lines.push('  Drift: not tracked (no git at save time)');
+      }
+      const s = report.snapshots;
+      lines.push(
+        `Snapshots: ${s.count}${s.latest ? `, latest ${s.latest.id} (${s.latest.trigger}, ${formatAge(new Date(s.latest.createdAt), ctx.deps.now())})` : ''}; store ${formatBytes(s.storeBytes)} at ${s.storeDir}`,
+      );
+      lines.push(
+        report.checkpointIgnored === null
+          ? 'Git ignore: not a git repository'
+          : report.checkpointIgnored
+            ? 'Git ignore: .claude-checkpoint* is ignored'
+            : out.warn('Git ignore: .claude-checkpoint* is NOT ignored: add it to .gitignore'),
+      );
+      out.print(lines.join('\n'));
+      return EXIT.ok;
+    }),
+  );
+
+  withCommonOptions(
+    program
+      .command('doctor')
+      .description('check git, the project root, permissions, ignore rules and the Claude Code wiring'),
+  ).action(
+    run(async (ctx) => {
+      const checks = await diagnose(ctx.deps, { projectRoot: ctx.root });
+      if (ctx.out.json) ctx.out.printJson({ checks });
+      else {
+        const mark = { ok: ctx.out.bold('✓'), warn: ctx.out.warn('!'), fail: ctx.out.warn('✗') };
+        const lines = checks.flatMap((check) => [
+          `${mark[check.level]} ${check.name}: ${check.detail}`,
+          ...(check.fix ? [`    fix: ${check.fix}`] : []),
+        ]);
+        ctx.out.print(lines.join('\n'));
+      }
+      return checks.some((check) => check.level === 'fail') ? EXIT.failure : EXIT.ok;
+    }),
+  );
+}
+
+function taskCounts(tasks: ReadonlyArray<{ status: (typeof TASK_STATUSES)[number] }>) {
+  const counts = { done: 0, in_progress: 0, pending: 0, blocked: 0 };
+  for (const task of tasks) counts[task.status]++;
+  return counts;
+}

@@ -1,0 +1,129 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+const stored = (root: string) => JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
+
+describe('claude-checkpoint checkpoint commands', () => {
+  it('saves from flags, merges from JSON on stdin, and prints the brief', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' }, dirty: { 'a.ts': 'b' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const saved = await runCli(
+      [
+        'save',
+        '--goal',
+        'Ship it',
+        '--task',
+        'done:first',
+        '--task',
+        'in_progress:second',
+        '--next',
+        'do x',
+        '--file',
+        'a.ts::main file',
+        '--command',
+        'TOKEN=abc123 make',
+      ],
+      { cwd: root, env },
+    );
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toMatch(
+      /^Checkpoint saved to .*\(\d+ bytes, replace\)\.\n2 task\(s\), 1 file\(s\), 1 command\(s\) on main@[0-9a-f]{9}\.\n⚠ Redacted 1 secret-looking value\(s\)\.\n$/,
+    );
+    expect(stored(root).modifiedFiles).toMatchObject([
+      { path: 'a.ts', status: 'M', source: 'git', note: 'main file' },
+    ]);
+
+    const merged = await runCli(['save', '--stdin', '--json'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({ goal: 'Ship it', mode: 'merge', decisions: ['d1'] }),
+    });
+    expect(JSON.parse(merged.stdout)).toMatchObject({ mode: 'merge', counts: { tasks: 2 } });
+
+    const brief = await runCli(['brief'], { cwd: root, env });
+    expect(brief.stdout).toContain('## Decisions & gotchas\n- d1');
+    expect(brief.stdout).toContain('- `TOKEN=«redacted» make`');
+    const full = await runCli(['load', '--format', 'full', '--json'], { cwd: root, env });
+    expect(JSON.parse(full.stdout)).toMatchObject({
+      found: true,
+      checkpoint: { goal: { primary: 'Ship it' } },
+    });
+  });
+
+  it('rejects bad input with exit 2, one line naming the field, and writes nothing', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const cases: Array<[string[], string, RegExp]> = [
+      [['save'], '', /goal: is required/],
+      [['save', '--goal', 'g', '--task', 'later:x'], '', /--task must look like <status>:<description>/],
+      [['save', '--goal', 'x'.repeat(501)], '', /goal: must be at most 500 characters \(got 501\)/],
+      [['save', '--stdin'], '{not json', /stdin must hold the save_session_checkpoint arguments as JSON/],
+      [
+        ['save', '--goal', 'g', '--file', '../outside.ts'],
+        '',
+        /modifiedFiles\[0\]\.path is outside the project root/,
+      ],
+      [['load', '--format', 'xml'], '', /--format must be "brief" or "full"/],
+    ];
+    for (const [args, input, message] of cases) {
+      const result = await runCli(args, { cwd: root, input });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    const none = await runCli(['brief'], { cwd: root });
+    expect(none).toMatchObject({ code: 0 });
+    expect(none.stdout).toMatch(/nothing to resume/);
+  });
+
+  it('status shows the checkpoint, drift, snapshots and ignore rules on one screen', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' }, ignore: 'dist\n' });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), NO_COLOR: '1' };
+    await runCli(['save', '--goal', 'Status goal', '--task', 'done:t1', '--task', 'blocked:t2'], {
+      cwd: root,
+      env,
+    });
+    await runCli(['snapshot'], { cwd: root, env });
+    writeTree(root, { 'new.ts': 'n' });
+    const status = await runCli(['status'], { cwd: root, env });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('Goal: Status goal');
+    expect(status.stdout).toContain('Tasks: 1 done, 0 in progress, 0 pending, 1 blocked');
+    expect(status.stdout).toContain('Drift: 1 file(s) changed since the save');
+    expect(status.stdout).toMatch(/Snapshots: 1, latest \d{8}-\d{6}-[0-9a-f]{6} \(manual/);
+    expect(status.stdout).toContain('.claude-checkpoint* is NOT ignored');
+    expect(status.stdout).not.toContain('\u001b[');
+    const json = JSON.parse((await runCli(['status', '--json'], { cwd: root, env })).stdout);
+    expect(json).toMatchObject({
+      checkpointIgnored: false,
+      snapshots: { count: 1 },
+      checkpoint: { goal: 'Status goal', tasks: { done: 1, blocked: 1 } },
+    });
+  });
+
+  it('doctor finds the problems and says how to fix each', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' }, ignore: 'dist\n' });
+    const home = tempDir('checkpoint-home-');
+    const result = await runCli(['doctor', '--json'], { cwd: root, env: { HOME: home } });
+    const checks = JSON.parse(result.stdout).checks as Array<{ name: string; level: string; fix?: string }>;
+    expect(result.code).toBe(0);
+    expect(checks.find((check) => check.name === 'git')?.level).toBe('ok');
+    expect(checks.find((check) => check.name === 'git ignore')).toMatchObject({
+      level: 'warn',
+      fix: expect.stringContaining('.claude-checkpoint*'),
+    });
+    expect(checks.find((check) => check.name === 'Claude Code hooks')).toMatchObject({
+      level: 'warn',
+      fix: expect.stringContaining('claude plugin install'),
+    });
+
+    writeFileSync(path.join(root, '.claude-checkpoint'), '{broken');
+    const broken = await runCli(['doctor'], { cwd: root, env: { HOME: home, NO_COLOR: '1' } });
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(/✗ checkpoint: .*unusable/);
+  });
+});

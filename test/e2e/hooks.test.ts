@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+const stored = (root: string) => JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
+
+function hook(event: string, input: unknown, env: Record<string, string>, cwd: string) {
+  return runCli(['hook', event], {
+    cwd,
+    env,
+    input: typeof input === 'string' ? input : JSON.stringify(input),
+  });
+}
+
+describe('claude-checkpoint hook', () => {
+  it('SessionStart: the brief after /clear and compaction, a notice at startup, nothing without a checkpoint', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const base = { session_id: 's1', cwd: root, hook_event_name: 'SessionStart' };
+
+    const nothing = await hook('SessionStart', { ...base, source: 'clear' }, env, root);
+    expect(nothing).toMatchObject({ code: 0, stdout: '' });
+
+    await runCli(['save', '--goal', 'Resume me', '--task', 'done:one', '--task', 'pending:two'], {
+      cwd: root,
+      env,
+    });
+    for (const source of ['clear', 'compact', 'resume']) {
+      const result = await hook('SessionStart', { ...base, source }, env, root);
+      expect(result.code).toBe(0);
+      const output = JSON.parse(result.stdout);
+      expect(output.hookSpecificOutput.hookEventName).toBe('SessionStart');
+      expect(output.hookSpecificOutput.additionalContext).toContain('# Resuming: ');
+      expect(output.hookSpecificOutput.additionalContext).toContain('## Goal\nResume me');
+      expect(result.stdout.length).toBeLessThan(10_000);
+    }
+    const startup = JSON.parse(
+      (await hook('SessionStart', { ...base, source: 'startup' }, env, root)).stdout,
+    );
+    expect(startup.hookSpecificOutput.additionalContext).toMatch(
+      /^A session checkpoint exists for this project \(saved just now\)\.\nGoal: Resume me\nTasks: 1\/2 done\./,
+    );
+    const startupBrief = JSON.parse(
+      (
+        await hook(
+          'SessionStart',
+          { ...base, source: 'startup' },
+          { ...env, CHECKPOINT_HOOK_STARTUP: 'brief' },
+          root,
+        )
+      ).stdout,
+    );
+    expect(startupBrief.hookSpecificOutput.additionalContext).toContain('# Resuming: ');
+    expect(
+      await hook(
+        'SessionStart',
+        { ...base, source: 'startup' },
+        { ...env, CHECKPOINT_HOOK_STARTUP: 'off' },
+        root,
+      ),
+    ).toMatchObject({ stdout: '' });
+  });
+
+  it('UserPromptSubmit: a snapshot labelled with the prompt (redacted), and nothing on stdout', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const result = await hook(
+      'UserPromptSubmit',
+      { session_id: 'sess-9', cwd: root, prompt: 'deploy with API_KEY=sk1234567890abcd\nthen test' },
+      env,
+      root,
+    );
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const listed = JSON.parse((await runCli(['list', '--json'], { cwd: root, env })).stdout);
+    expect(listed.snapshots[0]).toMatchObject({
+      trigger: 'prompt',
+      label: 'deploy with API_KEY=«redacted»',
+      sessionId: 'sess-9',
+    });
+  });
+
+  it('PreCompact: refreshes the git facts, keeps the agent notes, and snapshots', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    await runCli(['save', '--goal', 'Keep me', '--task', 'in_progress:work', '--decision', 'no mocks'], {
+      cwd: root,
+      env,
+    });
+    writeTree(root, { 'b.ts': 'new file after the save' });
+    const result = await hook('PreCompact', { cwd: root, trigger: 'auto' }, env, root);
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(stored(root)).toMatchObject({
+      goal: { primary: 'Keep me', tasks: [{ description: 'work', status: 'in_progress' }] },
+      decisions: ['no mocks'],
+      modifiedFiles: [{ path: 'b.ts', status: '??', source: 'git' }],
+    });
+    const listed = JSON.parse((await runCli(['list', '--json'], { cwd: root, env })).stdout);
+    expect(listed.snapshots[0]).toMatchObject({ trigger: 'pre-compact', label: 'before auto compaction' });
+  });
+
+  it('PostToolUse: Bash commands and their outcome join the recent commands, redacted, whatever the field names', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const bash = (tool_response: unknown, command = 'npm test') =>
+      hook(
+        'PostToolUse',
+        { cwd: root, tool_name: 'Bash', tool_input: { command, description: 'run tests' }, tool_response },
+        env,
+        root,
+      );
+    expect(
+      (
+        await bash(
+          { stdout: 'ok', stderr: '', interrupted: false },
+          'GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 gh pr list',
+        )
+      ).code,
+    ).toBe(0);
+    expect(stored(root).goal.primary).toMatch(/^\(not recorded yet/);
+    await bash({ exit_code: 2, stderr: 'Error: 3 failing\nmore' });
+    await bash({ exitCode: 0 });
+    await bash('plain string output');
+    await hook(
+      'PostToolUseFailure',
+      {
+        cwd: root,
+        tool_name: 'Bash',
+        tool_input: { command: 'make' },
+        error: 'Exit code 3\nmake: *** no rule',
+      },
+      env,
+      root,
+    );
+    await hook('PostToolUse', { cwd: root, tool_name: 'Edit', tool_input: { file_path: 'a.ts' } }, env, root);
+    const commands = stored(root).recentCommands;
+    expect(commands.map((c: { command: string }) => c.command)).toEqual([
+      'GITHUB_TOKEN=«redacted» gh pr list',
+      'npm test',
+      'npm test',
+      'npm test',
+      'make',
+    ]);
+    expect(commands[0]).toMatchObject({ exitCode: 0, note: 'run tests' });
+    expect(commands[1]).toMatchObject({ exitCode: 2, note: 'run tests; stderr: Error: 3 failing' });
+    expect(commands[2]).toMatchObject({ exitCode: 0 });
+    expect(commands[3].exitCode).toBeUndefined();
+    expect(commands[4]).toMatchObject({ exitCode: 3, note: 'stderr: Exit code 3' });
+  });
+
+  it('never fails a session: bad input, unknown events and a blown time budget all exit 0 with a note on stderr', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const garbage = await hook('PreCompact', 'not json at all', env, root);
+    expect(garbage).toMatchObject({ code: 0, stdout: '' });
+    expect(garbage.stderr).toMatch(/not valid JSON\. The session continues unaffected\./);
+    const unknown = await hook('Stop', {}, env, root);
+    expect(unknown).toMatchObject({ code: 0 });
+    expect(unknown.stderr).toMatch(/unknown event/);
+    const badRoot = await hook(
+      'UserPromptSubmit',
+      { cwd: root, prompt: 'x' },
+      { ...env, CHECKPOINT_PROJECT_ROOT: 'relative/path' },
+      root,
+    );
+    expect(badRoot).toMatchObject({ code: 0, stdout: '' });
+    expect(badRoot.stderr).toMatch(/CHECKPOINT_PROJECT_ROOT must be an absolute path/);
+    const slow = await hook(
+      'UserPromptSubmit',
+      { cwd: root, prompt: 'x' },
+      { ...env, CHECKPOINT_HOOK_TIMEOUT_MS: '1' },
+      root,
+    );
+    expect(slow).toMatchObject({ code: 0, stdout: '' });
+    expect(slow.stderr).toMatch(/gave up after 1 ms so as not to hold up the session/);
+  });
+});
