@@ -13,7 +13,9 @@ import {
   type SnapshotSettings,
   snapshotMetaSchema,
 } from '../core/snapshot.js';
+import { readHead } from '../git/repo.js';
 import { gitEnvironment, runGit } from '../git/run.js';
+import { parseStatusV2 } from '../git/status.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { errorCode } from './fs-seam.js';
 import { withFileLock } from './lock.js';
@@ -202,6 +204,8 @@ export class SnapshotStore {
     }
     const [prefix, format, commonDir, indexPath] = stdout.split('\n');
     if (prefix !== '' || format !== 'sha1' || !commonDir || !indexPath) return;
+    const head = await readHead(this.root);
+    if (!head) return;
     const shared = await fsp.readdir(path.dirname(indexPath)).catch(() => [] as string[]);
     if (shared.some((name) => name.startsWith('sharedindex.'))) return; // a split index cannot be copied alone
     try {
@@ -218,38 +222,63 @@ export class SnapshotStore {
 
   /**
    * Brings the private index up to date with the working tree and writes its tree, then counts what
-   * changed since `baseTree` (the latest snapshot's). One `git add -A` does the scan, as in the peers'
-   * shadow repositories, but on an index tuned for many files (v4, untracked cache, no index checksum),
-   * and an unchanged tree skips `write-tree` altogether. Files over the size cap and nested repositories
-   * are taken out of the index and excluded from then on, and reported with every snapshot.
+   * changed since `baseTree` (the latest snapshot's). One `git status` in the store finds what changed:
+   * its index is tuned for many files (v4, untracked cache, no index checksum) and its HEAD is the latest
+   * snapshot, so the scan is cheaper than the user's own `git status`. Only the changed paths are then
+   * hashed, and an unchanged tree costs nothing more. Files over the size cap and nested repositories
+   * are left out, excluded from then on, and reported with every snapshot.
    */
   async capture(baseTree?: string): Promise<CaptureResult> {
     const state = await this.readState();
     await this.refreshExclusions(state);
     await this.syncInfo(state.exclusions);
-    const indexFile = path.join(this.gitDir, 'index');
-    const before = await indexSignature(indexFile);
-    await this.addAll(state);
-    const after = await indexSignature(indexFile);
-    let tree =
-      state.index && before !== null && before === after && state.index.signature === after
-        ? state.index.tree
-        : (await this.git(['write-tree'])).stdout.trim();
-
-    let changes: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
-    if (tree !== baseTree) {
-      const found = await this.inspectNewContent(state, baseTree, tree);
-      if (found.excluded.length > 0) {
-        // Out of the index and into the exclusions, so the next `add -A` leaves them alone.
-        await this.git(['update-index', '-z', '--force-remove', '--stdin'], {
-          input: nulJoin(found.excluded),
-        });
-        await this.syncInfo(state.exclusions);
-        tree = (await this.git(['write-tree'])).stdout.trim();
+    const { stdout } = await this.git([
+      'status',
+      '--porcelain=v2',
+      '-z',
+      '--untracked-files=all',
+      '--no-renames',
+      '--ignore-submodules=all',
+    ]);
+    const toAdd: string[] = [];
+    const toDrop: string[] = [];
+    const exclude = (file: string, bytes: number, tracked: boolean) => {
+      state.exclusions.large = state.exclusions.large.filter((entry) => entry.path !== file);
+      state.exclusions.large.push({ path: file, bytes });
+      if (tracked) toDrop.push(file);
+    };
+    for (const entry of parseStatusV2(stdout).entries) {
+      if (entry.isSubmodule) continue;
+      const untracked = entry.status === '??';
+      if (untracked && entry.path.endsWith('/')) {
+        // git does not descend into another repository: a nested repo, skipped visibly.
+        const dir = entry.path.slice(0, -1);
+        if (!state.exclusions.nested.includes(dir)) state.exclusions.nested.push(dir);
+        continue;
       }
-      changes = found.counts;
+      const stats = await fsp.lstat(path.join(this.root, entry.path)).catch(() => null);
+      if (!stats || stats.isDirectory()) {
+        if (!untracked) toDrop.push(entry.path);
+      } else if (stats.isFile() && stats.size > this.settings.maxFileBytes) {
+        exclude(entry.path, stats.size, !untracked);
+      } else {
+        toAdd.push(entry.path);
+      }
     }
-    state.index = { tree, signature: await indexSignature(indexFile) };
+    if (toDrop.length > 0) {
+      // Drop first: a file that became a folder must leave the index before the folder's files enter it.
+      await this.git(['update-index', '-z', '--force-remove', '--stdin'], { input: nulJoin(toDrop) });
+    }
+    if (toAdd.length > 0) {
+      await this.git(['update-index', '-z', '--add', '--remove', '--stdin'], { input: nulJoin(toAdd) });
+    }
+    await this.syncInfo(state.exclusions);
+    const indexChanged = toAdd.length > 0 || toDrop.length > 0;
+    const tree =
+      !indexChanged && state.index ? state.index.tree : (await this.git(['write-tree'])).stdout.trim();
+    const changes =
+      tree === baseTree ? { added: 0, modified: 0, deleted: 0 } : await this.countChanges(baseTree, tree);
+    state.index = { tree };
     await this.writeState(state);
     return {
       tree,
@@ -258,99 +287,21 @@ export class SnapshotStore {
     };
   }
 
-  /**
-   * `git add -A`. A nested repository without a commit stops git (or, with --ignore-errors, is reported
-   * and skipped): either way it is excluded from then on, and reported.
-   */
-  private async addAll(state: StoreState): Promise<void> {
-    const nestedWithoutCommit = /'([^']+)' does not have a commit checked out/g;
-    for (let attempt = 0; attempt < 20; attempt++) {
-      let message: string;
-      try {
-        // --ignore-errors: an unreadable file must not stop the rest of the tree from being captured.
-        const result = await this.git(['add', '-A', '--ignore-errors'], { okExitCodes: [0, 1] });
-        message = result.stderr;
-        if (result.exitCode === 0) return;
-      } catch (error) {
-        message = (error as Error).message;
-      }
-      const found = [...message.matchAll(nestedWithoutCommit)].map((match) =>
-        (match[1] ?? '').replace(/\/$/, ''),
-      );
-      const fresh = found.filter((dir) => dir && !state.exclusions.nested.includes(dir));
-      if (fresh.length === 0) {
-        if (/^fatal:/m.test(message))
-          throw new CheckpointError(
-            'GIT_FAILED',
-            `could not capture the working tree: ${message.trim().split('\n')[0]}`,
-          );
-        return;
-      }
-      state.exclusions.nested.push(...fresh);
-      await this.syncInfo(state.exclusions);
-    }
-  }
-
-  /**
-   * Counts added, modified and deleted files between the two trees, and finds new content that must not
-   * be kept: blobs over the size cap, and gitlinks (nested repositories) that `add -A` recorded.
-   */
-  private async inspectNewContent(
-    state: StoreState,
-    baseTree: string | undefined,
-    tree: string,
-  ): Promise<{ counts: ChangeCounts; excluded: string[] }> {
+  /** Files added, modified and deleted between two trees (folders of nested repositories not counted). */
+  private async countChanges(baseTree: string | undefined, tree: string): Promise<ChangeCounts> {
     const counts: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
-    const candidates: Array<{ path: string; oid: string; status: string }> = [];
-    const excluded: string[] = [];
-    const note = (file: string, mode: string, oid: string, status: string) => {
-      if (mode === '160000') {
-        excluded.push(file);
-        if (!state.exclusions.nested.includes(file)) state.exclusions.nested.push(file);
-      } else if (mode.startsWith('100')) candidates.push({ path: file, oid, status });
-      else if (status === 'A') counts.added++;
-      else counts.modified++;
-    };
-    if (baseTree) {
-      for (const change of await this.changesBetween(baseTree, tree)) {
-        if (change.status === 'D') counts.deleted++;
-        else note(change.path, change.afterMode, change.afterOid, change.status === 'A' ? 'A' : 'M');
-      }
-    } else {
-      const { stdout } = await this.git(['ls-tree', '-r', '-z', '--full-tree', tree]);
-      for (const record of stdout.split('\0')) {
-        const tab = record.indexOf('\t');
-        if (tab < 0) continue;
-        const [mode = '', , oid = ''] = record.slice(0, tab).split(' ');
-        note(record.slice(tab + 1), mode, oid, 'A');
-      }
+    if (!baseTree) {
+      const { stdout } = await this.git(['ls-tree', '-r', '-z', '--full-tree', '--name-only', tree]);
+      counts.added = stdout.split('\0').filter(Boolean).length;
+      return counts;
     }
-    const sizes = await this.blobSizes(candidates.map((candidate) => candidate.oid));
-    for (const candidate of candidates) {
-      const bytes = sizes.get(candidate.oid) ?? 0;
-      if (bytes > this.settings.maxFileBytes) {
-        excluded.push(candidate.path);
-        state.exclusions.large = state.exclusions.large.filter((entry) => entry.path !== candidate.path);
-        state.exclusions.large.push({ path: candidate.path, bytes });
-        if (candidate.status === 'M') counts.deleted++;
-      } else if (candidate.status === 'A') counts.added++;
+    for (const change of await this.changesBetween(baseTree, tree)) {
+      if (change.afterMode === '160000' || change.beforeMode === '160000') continue;
+      if (change.status === 'A') counts.added++;
+      else if (change.status === 'D') counts.deleted++;
       else counts.modified++;
     }
-    return { counts, excluded };
-  }
-
-  private async blobSizes(oids: readonly string[]): Promise<Map<string, number>> {
-    const unique = [...new Set(oids)];
-    const sizes = new Map<string, number>();
-    if (unique.length === 0) return sizes;
-    const { stdout } = await this.git(['cat-file', '--batch-check=%(objectname) %(objectsize)'], {
-      input: `${unique.join('\n')}\n`,
-    });
-    for (const line of stdout.split('\n')) {
-      const [oid, size] = line.split(' ');
-      if (oid && size && /^\d+$/.test(size)) sizes.set(oid, Number(size));
-    }
-    return sizes;
+    return counts;
   }
 
   /** Large files that shrank under the cap, or went away, and nested repositories that went away, come back. */
@@ -416,7 +367,10 @@ export class SnapshotStore {
       extraEnv: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
     });
     const commit = stdout.trim();
-    await this.git(['update-ref', `${SNAPSHOT_REFS}${meta.id}`, commit, '']);
+    // The snapshot's ref, and HEAD (master) at the latest snapshot so the next status compares with it.
+    await this.git(['update-ref', '--stdin'], {
+      input: `create ${SNAPSHOT_REFS}${meta.id} ${commit}\nupdate refs/heads/master ${commit}\n`,
+    });
     return { ...meta, tree, commit };
   }
 
@@ -836,15 +790,9 @@ export class SnapshotStore {
 /** What the store remembers between calls, in `state.json`; rebuilt from git when missing. */
 interface StoreState {
   latest?: SnapshotRecord | null;
-  /** The tree of the private index as last written, and the index file's signature then. */
-  index?: { tree: string; signature: string | null };
+  /** The tree of the private index as last written. */
+  index?: { tree: string };
   exclusions: { large: Array<{ path: string; bytes: number }>; nested: string[] };
-}
-
-/** Size, modification time and inode of the index file: if none moved, git did not rewrite it. */
-async function indexSignature(file: string): Promise<string | null> {
-  const stats = await fsp.stat(file, { bigint: true }).catch(() => null);
-  return stats ? `${stats.size}:${stats.mtimeNs}:${stats.ino}` : null;
 }
 
 /** An exclude pattern that matches exactly one path from the root: wildcards and specials escaped. */
