@@ -159,6 +159,8 @@ export class SnapshotStore {
       '\tlogAllRefUpdates = false',
       `\thooksPath = ${path.join(this.gitDir, 'no-hooks')}`,
       '\tuntrackedCache = true',
+      // Each index write then rewrites only the entries that changed, not the whole 100k-entry index.
+      '\tsplitIndex = true',
       '[gc]',
       '\tauto = 0',
       '[maintenance]',
@@ -218,12 +220,16 @@ export class SnapshotStore {
       path.join(this.gitDir, 'objects', 'info', 'alternates'),
       `${path.join(commonDir, 'objects')}\n`,
     );
+    // HEAD at the project's commit, so the first status lists only what differs from it; and the copied
+    // index rewritten in the store's own format (v4, untracked cache, split).
+    await this.git(['update-ref', 'refs/heads/master', head.head]);
+    await this.git(['update-index', '--index-version', '4', '--untracked-cache', '--split-index']);
   }
 
   /**
    * Brings the private index up to date with the working tree and writes its tree, then counts what
    * changed since `baseTree` (the latest snapshot's). One `git status` in the store finds what changed:
-   * its index is tuned for many files (v4, untracked cache, no index checksum) and its HEAD is the latest
+   * its index is tuned for many files (v4, untracked cache, split index, no checksum) and its HEAD is the latest
    * snapshot, so the scan is cheaper than the user's own `git status`. Only the changed paths are then
    * hashed, and an unchanged tree costs nothing more. Files over the size cap and nested repositories
    * are left out, excluded from then on, and reported with every snapshot.
@@ -605,7 +611,9 @@ export class SnapshotStore {
     return runGit(['--git-dir', this.gitDir, '--work-tree', this.root, ...args], {
       cwd: this.root,
       timeoutMs: GIT_LONG_TIMEOUT_MS,
-      extraEnv: { ...IDENTITY, ...options.extraEnv },
+      // Optional locks on: this index is ours (we hold the store lock), and letting status write back
+      // refreshed stat data and the untracked cache is what keeps the next scan cheap.
+      extraEnv: { ...IDENTITY, GIT_OPTIONAL_LOCKS: '1', ...options.extraEnv },
       ...(options.okExitCodes ? { okExitCodes: options.okExitCodes } : {}),
       ...(options.input !== undefined ? { input: options.input } : {}),
     });
