@@ -81,8 +81,8 @@ export async function takeSnapshot(
   context: RootContext = {},
 ): Promise<SnapshotOutcome> {
   const { store, root } = await openStore(deps, request.projectRoot, context);
-  await store.init();
   return store.withLock(async () => {
+    await store.init();
     const result = await snapshotLocked(deps, store, request);
     return { ...result, root };
   });
@@ -184,8 +184,8 @@ export async function diffSnapshot(
 ): Promise<DiffOutcome> {
   const { store } = await openStore(deps, request.projectRoot, context);
   const file = request.path === undefined ? undefined : toProjectPath(store.root, request.path, 'path');
-  await store.init();
   return store.withLock(async () => {
+    await store.init();
     const snapshots = await store.list();
     const from = findSnapshot(snapshots, request.snapshotId);
     const to = request.against ? findSnapshot(snapshots, request.against) : null;
@@ -229,8 +229,8 @@ export async function restoreSnapshot(
   const paths = (request.paths ?? []).map((given, index) =>
     toProjectPath(store.root, given, `paths[${index}]`),
   );
-  await store.init();
   return store.withLock(async () => {
+    await store.init();
     const snapshot = findSnapshot(await store.list(), request.snapshotId);
     if (request.dryRun) {
       const current = await store.capture((await store.latest())?.tree);

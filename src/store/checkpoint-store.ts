@@ -5,7 +5,7 @@ import { CHECKPOINT_FILE } from '../core/paths.js';
 import { type Checkpoint, parseCheckpoint } from '../core/schema.js';
 import { refuseSymlink, writeFileAtomic } from './atomic-write.js';
 import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
-import { withFileLock } from './lock.js';
+import { isProcessAlive, withFileLock } from './lock.js';
 
 export interface CheckpointPaths {
   main: string;
@@ -98,6 +98,7 @@ export class CheckpointStore {
 
   /** The body of `write`, for callers that already hold the lock. */
   async writeLocked(text: string): Promise<void> {
+    await this.removeStaleTempFiles();
     await refuseSymlink(this.fs, this.paths.backup);
     const current = await this.readOne(this.paths.main);
     if (current.kind === 'bad' && current.error.code === 'UNSUPPORTED_VERSION') {
@@ -108,6 +109,16 @@ export class CheckpointStore {
     }
     if (current.kind === 'ok') await writeFileAtomic(this.fs, this.paths.backup, current.text);
     await writeFileAtomic(this.fs, this.paths.main, text);
+  }
+
+  /** Temp files left by a save that was killed midway: ours by name, and their writer is gone. */
+  private async removeStaleTempFiles(): Promise<void> {
+    const names = await this.fs.readdir(this.root).catch(() => [] as string[]);
+    for (const name of names) {
+      const match = /^\.claude-checkpoint(?:\.prev)?\.tmp-(\d+)-[0-9a-f]+$/.exec(name);
+      if (match && !isProcessAlive(Number(match[1])))
+        await this.fs.unlink(path.join(this.root, name)).catch(() => undefined);
+    }
   }
 
   private async readOne(file: string): Promise<FileRead> {

@@ -109,11 +109,12 @@ async function staleContent(fs: StoreFs, lockPath: string, staleMs: number): Pro
     return stats !== null && Date.now() - stats.mtimeMs > staleMs ? text : null;
   }
   if (typeof owner.at === 'number' && Date.now() - owner.at > staleMs) return text;
-  if (typeof owner.pid === 'number' && !isAlive(owner.pid)) return text;
+  if (typeof owner.pid === 'number' && !isProcessAlive(owner.pid)) return text;
   return null;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM means it does, as another user's). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

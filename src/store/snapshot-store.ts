@@ -119,7 +119,11 @@ export class SnapshotStore {
   }
 
   /** Runs `task` holding the store's lock: snapshots, restores and GC never interleave across processes. */
-  withLock<T>(task: () => Promise<T>): Promise<T> {
+  async withLock<T>(task: () => Promise<T>): Promise<T> {
+    // The folders first (safe to race: mkdir tolerates an existing folder), then the lock inside them.
+    await this.ensurePrivateDir(path.dirname(path.dirname(this.storeDir)));
+    await this.ensurePrivateDir(path.dirname(this.storeDir));
+    await this.ensurePrivateDir(this.storeDir);
     return withFileLock(
       fsp,
       this.lockPath,
@@ -133,11 +137,8 @@ export class SnapshotStore {
     );
   }
 
-  /** Creates the shadow repository on first use, or repairs one whose set-up was interrupted. */
+  /** Creates the shadow repository on first use, or repairs one whose set-up was interrupted. Call it holding the lock. */
   async init(): Promise<void> {
-    await this.ensurePrivateDir(path.dirname(path.dirname(this.storeDir)));
-    await this.ensurePrivateDir(path.dirname(this.storeDir));
-    await this.ensurePrivateDir(this.storeDir);
     const ready = path.join(this.gitDir, 'claude-checkpoint-ready');
     if (
       await fsp.access(ready).then(
@@ -146,7 +147,10 @@ export class SnapshotStore {
       )
     )
       return;
-    await runGit(['init', '--quiet', '--bare', this.gitDir], { cwd: this.storeDir });
+    // Owner-only files and folders whatever the umask (--shared=0600), and no sample hooks (--template=).
+    await runGit(['init', '--quiet', '--bare', '--shared=0600', '--template=', this.gitDir], {
+      cwd: this.storeDir,
+    });
     // Written in one go rather than one `git config` process per key.
     const config = [
       '[core]',
@@ -212,13 +216,15 @@ export class SnapshotStore {
     if (shared.some((name) => name.startsWith('sharedindex.'))) return; // a split index cannot be copied alone
     try {
       await fsp.copyFile(indexPath, path.join(this.gitDir, 'index'));
+      await fsp.chmod(path.join(this.gitDir, 'index'), 0o600);
     } catch {
       return; // no index yet
     }
-    await fsp.mkdir(path.join(this.gitDir, 'objects', 'info'), { recursive: true });
+    await fsp.mkdir(path.join(this.gitDir, 'objects', 'info'), { recursive: true, mode: 0o700 });
     await fsp.writeFile(
       path.join(this.gitDir, 'objects', 'info', 'alternates'),
       `${path.join(commonDir, 'objects')}\n`,
+      { mode: 0o600 },
     );
     // HEAD at the project's commit, so the first status lists only what differs from it; and the copied
     // index rewritten in the store's own format (v4, untracked cache, split).
