@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dirty, ensureRepo, git, reset } from './repo.mjs';
+import { dirty, ensureRepo, reset } from './repo.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const project = path.resolve(here, '../..');
