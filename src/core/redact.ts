@@ -8,10 +8,21 @@ export interface RedactionResult {
 
 /** Values that look like assignments of a secret but are not one: placeholders, references, types. */
 const NOT_A_SECRET =
-  /^(?:«redacted»|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$\([^)]*\)|<[^>]*>|\{\{[^}]*\}\}|%[A-Za-z_]+%|[x*.•-]{3,}|x+|null|none|nil|undefined|true|false|string|number|boolean|str|int|any|unknown|required|optional|env|process\.env\.[A-Za-z0-9_]+|os\.environ.*|changeme|redacted|your[-_a-z]*|example|placeholder|secret|password|token)$/i;
+  /^(?:«redacted»|await|new|this|self|function|async|typeof|require|import|return|None|nil|os\.getenv.*|getenv.*|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$\([^)]*\)|<[^>]*>|\{\{[^}]*\}\}|%[A-Za-z_]+%|[x*.•-]{3,}|x+|null|none|nil|undefined|true|false|string|number|boolean|str|int|any|unknown|required|optional|env|process\.env\.[A-Za-z0-9_]+|os\.environ.*|changeme|redacted|your[-_a-z]*|example|placeholder|secret|password|token)$/i;
 
 function isPlaceholder(value: string): boolean {
-  return value.length === 0 || NOT_A_SECRET.test(value);
+  // Templates ({{ x }}, ${X}, <x>, %X%) and calls (getToken()) are references to a secret, not one.
+  return (
+    value.length === 0 || NOT_A_SECRET.test(value) || /^(?:\{\{|\$\{|<|%)/.test(value) || value.includes('(')
+  );
+}
+
+/**
+ * Names ending in KEY also name ordinary things (`primary_key`, `sort_key=name`): for those, only values
+ * that look generated count (8+ characters with a digit, or 20+ characters).
+ */
+function looksGenerated(value: string): boolean {
+  return (value.length >= 8 && /\d/.test(value)) || value.length >= 20;
 }
 
 interface Rule {
@@ -71,16 +82,25 @@ const RULES: readonly Rule[] = [
   {
     name: 'secret assignment (quoted)',
     pattern: new RegExp(
-      `((["']?)\\b${SECRET_NAME}\\2\\s*[:=]\\s*)(["'\`])((?:(?!\\3)[^\\\\\\n]|\\\\.)*)\\3`,
+      `((["']?)\\b(${SECRET_NAME})\\2\\s*[:=]\\s*)(["'\`])((?:(?!\\4)[^\\\\\\n]|\\\\.)*)\\4`,
       'gi',
     ),
-    replace: (_match, prefix, _nameQuote, quote, value) =>
-      isPlaceholder(value) ? null : `${prefix}${quote}${REDACTED}${quote}`,
+    replace: (_match, prefix, _nameQuote, name, quote, value) =>
+      isPlaceholder(value) || (/key$/i.test(name) && !looksGenerated(value))
+        ? null
+        : `${prefix}${quote}${REDACTED}${quote}`,
   },
   {
     name: 'secret assignment',
-    pattern: new RegExp(`((["']?)\\b${SECRET_NAME}\\2[ \\t]*[:=][ \\t]*)(${UNQUOTED_VALUE})`, 'gi'),
-    replace: (_match, prefix, _nameQuote, value) => (isPlaceholder(value) ? null : `${prefix}${REDACTED}`),
+    pattern: new RegExp(`((["']?)\\b(${SECRET_NAME})\\2[ \\t]*[:=][ \\t]*)(${UNQUOTED_VALUE})`, 'gi'),
+    replace: (_match, prefix, _nameQuote, name, value) =>
+      isPlaceholder(value) || (/key$/i.test(name) && !looksGenerated(value)) ? null : `${prefix}${REDACTED}`,
+  },
+  {
+    name: 'secret in a URL query',
+    pattern:
+      /([?&](?:access_token|refresh_token|id_token|token|api_key|apikey|key|secret|client_secret|password|passwd|sig|signature|auth)=)([^&\s#"'<>]+)/gi,
+    replace: keepPrefix(),
   },
   { name: 'OpenAI / Anthropic key', pattern: /\bsk-[A-Za-z0-9_-]{20,}/g, replace: wholeToken },
   { name: 'GitHub token', pattern: /\bgh[pousr]_[A-Za-z0-9]{30,}/g, replace: wholeToken },
@@ -114,6 +134,61 @@ const RULES: readonly Rule[] = [
   },
   { name: 'DigitalOcean token', pattern: /\bdo[opr]_v1_[a-f0-9]{64}\b/g, replace: wholeToken },
   { name: 'Shopify token', pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g, replace: wholeToken },
+  { name: 'Google OAuth client secret', pattern: /\bGOCSPX-[A-Za-z0-9_-]{28}/g, replace: wholeToken },
+  { name: 'Google OAuth access token', pattern: /\bya29\.[A-Za-z0-9_-]{20,}/g, replace: wholeToken },
+  {
+    name: 'Azure AD client secret',
+    pattern: /(?<![A-Za-z0-9_~.])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}/g,
+    replace: wholeToken,
+  },
+  {
+    name: 'Azure storage connection string',
+    pattern: /((?:AccountKey|SharedAccessKey)=)([A-Za-z0-9+/=]{20,})/g,
+    replace: keepPrefix(),
+  },
+  { name: 'Slack app token', pattern: /\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+/g, replace: wholeToken },
+  { name: 'Twilio API key', pattern: /\bSK[0-9a-fA-F]{32}\b/g, replace: wholeToken },
+  {
+    name: 'Discord bot token',
+    pattern: /\b[MNO][A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27,}/g,
+    replace: wholeToken,
+  },
+  {
+    name: 'Discord webhook',
+    pattern: /(\bdiscord(?:app)?\.com\/api\/webhooks\/\d+\/)([\w-]{60,})/g,
+    replace: keepPrefix(),
+  },
+  { name: 'Telegram bot token', pattern: /\b\d{8,10}:AA[\w-]{33}\b/g, replace: wholeToken },
+  { name: 'Mailgun key', pattern: /\bkey-[0-9a-f]{32}\b/g, replace: wholeToken },
+  { name: 'Mailchimp key', pattern: /\b[0-9a-f]{32}-us\d{1,2}\b/g, replace: wholeToken },
+  { name: 'Square token', pattern: /\bsq0(?:atp|csp)-[\w-]{22,43}/g, replace: wholeToken },
+  { name: 'Atlassian API token', pattern: /\bATATT3[A-Za-z0-9_=-]{150,}/g, replace: wholeToken },
+  { name: 'Linear API key', pattern: /\blin_api_[A-Za-z0-9]{40}\b/g, replace: wholeToken },
+  {
+    name: 'Doppler token',
+    pattern: /\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}/g,
+    replace: wholeToken,
+  },
+  { name: 'Postman API key', pattern: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/g, replace: wholeToken },
+  { name: 'New Relic key', pattern: /\bNR(?:AK|AA|II)-[A-Z0-9]{27}\b/g, replace: wholeToken },
+  {
+    name: 'Grafana token',
+    pattern: /\b(?:glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})/g,
+    replace: wholeToken,
+  },
+  { name: 'Sentry token', pattern: /\bsntry[su]_[A-Za-z0-9_+/=.-]{40,}/g, replace: wholeToken },
+  { name: 'Databricks token', pattern: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g, replace: wholeToken },
+  { name: 'Pulumi token', pattern: /\bpul-[a-f0-9]{40}\b/g, replace: wholeToken },
+  {
+    name: 'Terraform Cloud token',
+    pattern: /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}/g,
+    replace: wholeToken,
+  },
+  {
+    name: 'age secret key',
+    pattern: /\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b/g,
+    replace: wholeToken,
+  },
 ];
 
 /** Replaces every secret-looking value in `text` with «redacted» and counts the replacements. */
