@@ -181,6 +181,7 @@ const benign = [
   '/home/me/code/my-app/src/components/TokenInput.tsx',
   'npm i @modelcontextprotocol/server zod commander',
   'import { createHash } from "node:crypto";',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, on purpose
   'GITHUB_TOKEN=${GITHUB_TOKEN} gh pr list',
   'API_KEY=$API_KEY npm start',
   'OPENAI_API_KEY=<your-key> python app.py',
@@ -249,6 +250,7 @@ const benign = [
   '.claude-checkpoint*',
   'npm_config_cache=/tmp/npm',
   'key: value',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template placeholder, on purpose
   'secret: ${SECRET}',
   'token: {{ .Values.token }}',
   'password: "%PASSWORD%"',
