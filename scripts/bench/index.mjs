@@ -320,39 +320,40 @@ function benchBriefs() {
   return { exampleBytes, fullChars };
 }
 
+/** One small chart per measure: ours and the floor, in ms on a log scale, from S to L. */
 function svgChart(bySize) {
-  const names = [
-    ...new Set(
-      Object.values(bySize)
-        .flat()
-        .map((r) => r.name),
-    ),
-  ];
-  const width = 720;
-  const rowHeight = 22;
-  const height = 40 + names.length * rowHeight * Object.keys(bySize).length;
-  const maxRatio = Math.max(
-    2,
-    ...Object.values(bySize)
-      .flat()
-      .map((r) => r.ratio),
-  );
-  const colors = { S: '#7aa6d8', M: '#3f78b5', L: '#1d4a7a' };
-  let y = 30;
-  const bars = [];
-  for (const name of names) {
-    for (const size of Object.keys(bySize)) {
-      const row = bySize[size].find((r) => r.name === name);
-      if (!row) continue;
-      const w = (row.ratio / maxRatio) * 380;
-      bars.push(
-        `<text x="5" y="${y + 14}" font-size="11">${size} · ${name}</text><rect x="300" y="${y + 3}" width="${w.toFixed(1)}" height="14" fill="${colors[size] ?? '#888'}"/><text x="${(305 + w).toFixed(1)}" y="${y + 14}" font-size="11">${row.ratio.toFixed(2)}×</text>`,
-      );
-      y += rowHeight;
+  const sizes = Object.keys(bySize);
+  const names = [...new Set(Object.values(bySize).flat().map((r) => r.name))];
+  const cell = { w: 230, h: 150 };
+  const columns = 3;
+  const width = columns * cell.w + 20;
+  const height = Math.ceil(names.length / columns) * cell.h + 40;
+  const all = Object.values(bySize).flat().flatMap((r) => [r.oursMs, r.floorMs]).filter((v) => v > 0);
+  const lo = Math.log10(Math.max(0.1, Math.min(...all)));
+  const hi = Math.log10(Math.max(...all)) + 0.1;
+  const parts = [];
+  names.forEach((name, index) => {
+    const x0 = 10 + (index % columns) * cell.w;
+    const y0 = 30 + Math.floor(index / columns) * cell.h;
+    const px = (i) => x0 + 30 + (sizes.length === 1 ? 80 : (i * 160) / (sizes.length - 1));
+    const py = (ms) => y0 + 110 - ((Math.log10(Math.max(ms, 0.1)) - lo) / (hi - lo)) * 90;
+    parts.push(`<text x="${x0}" y="${y0 + 10}" font-size="11" font-weight="bold">${name}</text>`);
+    for (const [key, color] of [['floorMs', '#999'], ['oursMs', '#1d4a7a']]) {
+      const points = sizes
+        .map((size, i) => {
+          const row = bySize[size].find((r) => r.name === name);
+          return row ? `${px(i).toFixed(1)},${py(row[key]).toFixed(1)}` : null;
+        })
+        .filter(Boolean);
+      parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2" points="${points.join(' ')}"/>`);
+      for (const point of points) {
+        const [cx, cy] = point.split(',');
+        parts.push(`<circle cx="${cx}" cy="${cy}" r="3" fill="${color}"/>`);
+      }
     }
-  }
-  const one = 300 + (1 / maxRatio) * 380;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif"><text x="5" y="18" font-size="13" font-weight="bold">ours / floor, by repository size (lower is better; the line is 1.0×)</text>${bars.join('')}<line x1="${one}" y1="25" x2="${one}" y2="${height}" stroke="#c00" stroke-dasharray="4 3"/></svg>\n`;
+    sizes.forEach((size, i) => parts.push(`<text x="${px(i) - 4}" y="${y0 + 128}" font-size="10">${size}</text>`));
+  });
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif"><text x="10" y="18" font-size="13" font-weight="bold">Cost by repository size, ms (log scale): ours (blue) and the floor (grey)</text>${parts.join('')}</svg>\n`;
 }
 
 const TARGETS = {
