@@ -323,12 +323,21 @@ function benchBriefs() {
 /** One small chart per measure: ours and the floor, in ms on a log scale, from S to L. */
 function svgChart(bySize) {
   const sizes = Object.keys(bySize);
-  const names = [...new Set(Object.values(bySize).flat().map((r) => r.name))];
+  const names = [
+    ...new Set(
+      Object.values(bySize)
+        .flat()
+        .map((r) => r.name),
+    ),
+  ];
   const cell = { w: 230, h: 150 };
   const columns = 3;
   const width = columns * cell.w + 20;
   const height = Math.ceil(names.length / columns) * cell.h + 40;
-  const all = Object.values(bySize).flat().flatMap((r) => [r.oursMs, r.floorMs]).filter((v) => v > 0);
+  const all = Object.values(bySize)
+    .flat()
+    .flatMap((r) => [r.oursMs, r.floorMs])
+    .filter((v) => v > 0);
   const lo = Math.log10(Math.max(0.1, Math.min(...all)));
   const hi = Math.log10(Math.max(...all)) + 0.1;
   const parts = [];
@@ -338,7 +347,10 @@ function svgChart(bySize) {
     const px = (i) => x0 + 30 + (sizes.length === 1 ? 80 : (i * 160) / (sizes.length - 1));
     const py = (ms) => y0 + 110 - ((Math.log10(Math.max(ms, 0.1)) - lo) / (hi - lo)) * 90;
     parts.push(`<text x="${x0}" y="${y0 + 10}" font-size="11" font-weight="bold">${name}</text>`);
-    for (const [key, color] of [['floorMs', '#999'], ['oursMs', '#1d4a7a']]) {
+    for (const [key, color] of [
+      ['floorMs', '#999'],
+      ['oursMs', '#1d4a7a'],
+    ]) {
       const points = sizes
         .map((size, i) => {
           const row = bySize[size].find((r) => r.name === name);
@@ -351,7 +363,9 @@ function svgChart(bySize) {
         parts.push(`<circle cx="${cx}" cy="${cy}" r="3" fill="${color}"/>`);
       }
     }
-    sizes.forEach((size, i) => parts.push(`<text x="${px(i) - 4}" y="${y0 + 128}" font-size="10">${size}</text>`));
+    sizes.forEach((size, i) =>
+      parts.push(`<text x="${px(i) - 4}" y="${y0 + 128}" font-size="10">${size}</text>`),
+    );
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif"><text x="10" y="18" font-size="13" font-weight="bold">Cost by repository size, ms (log scale): ours (blue) and the floor (grey)</text>${parts.join('')}</svg>\n`;
 }

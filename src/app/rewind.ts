@@ -115,7 +115,10 @@ async function snapshotLocked(
     },
     captured.tree,
   );
-  const expired = selectExpired(await store.list(), store.settings, now);
+  // Ids carry the second, not the millisecond: never let retention pick the snapshot just taken.
+  const expired = selectExpired(await store.snapshotIds(), store.settings, now).filter(
+    (old) => old.id !== snapshot.id,
+  );
   await store.remove(expired.map((record) => record.id));
   await store.setLatest(snapshot);
   return { created: true, snapshot, expired: expired.length };

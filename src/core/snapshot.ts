@@ -67,11 +67,11 @@ export function formatSnapshotId(time: Date, randomHex: string): string {
  * The snapshots retention removes: beyond the `maxCount` most recent, or older than `maxAgeDays`.
  * The newest snapshot is always kept, so there is always something to go back to.
  */
-export function selectExpired(
-  snapshots: readonly SnapshotRecord[],
+export function selectExpired<T extends { id: string; createdAt: string }>(
+  snapshots: readonly T[],
   settings: Pick<SnapshotSettings, 'maxCount' | 'maxAgeDays'>,
   now: Date,
-): SnapshotRecord[] {
+): T[] {
   const newestFirst = [...snapshots].sort(
     (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id),
   );

@@ -16,7 +16,14 @@ export function tempPrefix(target: string): string {
  * same folder (created exclusively, never through a symlink), fsync, chmod 0600, rename, fsync the folder.
  * Security: refuses when `target` is a symlink rather than replacing what it points at.
  */
-export async function writeFileAtomic(fs: StoreFs, target: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  fs: StoreFs,
+  target: string,
+  data: string | Uint8Array,
+  options: { durable?: boolean } = {},
+): Promise<void> {
+  // Not durable: still atomic (readers see old or new), but without fsync, for caches that can be rebuilt.
+  const durable = options.durable ?? true;
   await refuseSymlink(fs, target);
   const temp = path.join(
     path.dirname(target),
@@ -31,7 +38,7 @@ export async function writeFileAtomic(fs: StoreFs, target: string, data: string 
     try {
       await handle.writeFile(data);
       await handle.chmod(FILE_MODE); // whatever the umask
-      await handle.sync();
+      if (durable) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -43,7 +50,7 @@ export async function writeFileAtomic(fs: StoreFs, target: string, data: string 
       cause: error,
     });
   }
-  await syncDirectory(fs, path.dirname(target));
+  if (durable) await syncDirectory(fs, path.dirname(target));
 }
 
 /** Makes a rename durable; some platforms cannot open folders, which only costs durability, not safety. */

@@ -259,6 +259,8 @@ export class SnapshotStore {
       state.exclusions.large.push({ path: file, bytes });
       if (tracked) toDrop.push(file);
     };
+    // Counted against HEAD, which is the latest snapshot: what was in it (headOid) and what is there now.
+    const counts: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
     for (const entry of parseStatusV2(stdout).entries) {
       if (entry.isSubmodule) continue;
       const untracked = entry.status === '??';
@@ -268,13 +270,18 @@ export class SnapshotStore {
         if (!state.exclusions.nested.includes(dir)) state.exclusions.nested.push(dir);
         continue;
       }
+      const inBase = entry.headOid !== null;
       const stats = await fsp.lstat(path.join(this.root, entry.path)).catch(() => null);
       if (!stats || stats.isDirectory()) {
         if (!untracked) toDrop.push(entry.path);
+        if (inBase) counts.deleted++;
       } else if (stats.isFile() && stats.size > this.settings.maxFileBytes) {
         exclude(entry.path, stats.size, !untracked);
+        if (inBase) counts.deleted++;
       } else {
         toAdd.push(entry.path);
+        if (inBase) counts.modified++;
+        else counts.added++;
       }
     }
     if (toDrop.length > 0) {
@@ -288,8 +295,14 @@ export class SnapshotStore {
     const indexChanged = toAdd.length > 0 || toDrop.length > 0;
     const tree =
       !indexChanged && state.index ? state.index.tree : (await this.git(['write-tree'])).stdout.trim();
+    // Status counts hold when HEAD is the base (the usual case); otherwise ask git for the exact diff.
+    const headIsBase = baseTree !== undefined && state.latest?.tree === baseTree;
     const changes =
-      tree === baseTree ? { added: 0, modified: 0, deleted: 0 } : await this.countChanges(baseTree, tree);
+      tree === baseTree
+        ? { added: 0, modified: 0, deleted: 0 }
+        : headIsBase
+          ? counts
+          : await this.countChanges(baseTree, tree);
     state.index = { tree };
     await this.writeState(state);
     return {
@@ -367,7 +380,8 @@ export class SnapshotStore {
   }
 
   private async writeState(state: StoreState): Promise<void> {
-    await writeFileAtomic(fsp, this.statePath, `${JSON.stringify(state)}\n`);
+    // A cache of what git can tell again: atomic, but not worth an fsync on every snapshot.
+    await writeFileAtomic(fsp, this.statePath, `${JSON.stringify(state)}\n`, { durable: false });
   }
 
   /** Records a captured tree as a snapshot. */
@@ -380,10 +394,38 @@ export class SnapshotStore {
     });
     const commit = stdout.trim();
     // The snapshot's ref, and HEAD (master) at the latest snapshot so the next status compares with it.
-    await this.git(['update-ref', '--stdin'], {
-      input: `create ${SNAPSHOT_REFS}${meta.id} ${commit}\nupdate refs/heads/master ${commit}\n`,
-    });
+    // Written as loose ref files, git's stable on-disk format, in this private repository: one process
+    // less on every prompt. A loose ref takes precedence over a packed one of the same name.
+    await this.writeLooseRef(`${SNAPSHOT_REFS}${meta.id}`, commit);
+    await this.writeLooseRef('refs/heads/master', commit);
     return { ...meta, tree, commit };
+  }
+
+  private async writeLooseRef(ref: string, oid: string): Promise<void> {
+    const file = path.join(this.gitDir, ...ref.split('/'));
+    await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    await writeFileAtomic(fsp, file, `${oid}\n`, { durable: false });
+  }
+
+  /**
+   * The ids of all snapshots, from the ref files and packed-refs, without starting git. Ids begin with
+   * their UTC creation time, which is all that retention needs.
+   */
+  async snapshotIds(): Promise<Array<{ id: string; createdAt: string }>> {
+    const ids = new Set<string>(
+      await fsp.readdir(path.join(this.gitDir, 'refs', 'snapshots')).catch(() => [] as string[]),
+    );
+    const packed = await fsp.readFile(path.join(this.gitDir, 'packed-refs'), 'utf8').catch(() => '');
+    for (const line of packed.split('\n')) {
+      const ref = line.split(' ')[1];
+      if (ref?.startsWith(SNAPSHOT_REFS)) ids.add(ref.slice(SNAPSHOT_REFS.length));
+    }
+    return [...ids]
+      .filter((id) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(id))
+      .map((id) => ({
+        id,
+        createdAt: `${id.slice(0, 4)}-${id.slice(4, 6)}-${id.slice(6, 8)}T${id.slice(9, 11)}:${id.slice(11, 13)}:${id.slice(13, 15)}.000Z`,
+      }));
   }
 
   /** Every snapshot, newest first. */
