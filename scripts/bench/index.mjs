@@ -363,9 +363,9 @@ function svgChart(bySize) {
         parts.push(`<circle cx="${cx}" cy="${cy}" r="3" fill="${color}"/>`);
       }
     }
-    sizes.forEach((size, i) =>
-      parts.push(`<text x="${px(i) - 4}" y="${y0 + 128}" font-size="10">${size}</text>`),
-    );
+    for (const [i, size] of sizes.entries()) {
+      parts.push(`<text x="${px(i) - 4}" y="${y0 + 128}" font-size="10">${size}</text>`);
+    }
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif"><text x="10" y="18" font-size="13" font-weight="bold">Cost by repository size, ms (log scale): ours (blue) and the floor (grey)</text>${parts.join('')}</svg>\n`;
 }
