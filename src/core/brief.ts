@@ -1,6 +1,7 @@
 import type { Drift } from './drift.js';
 import { BRIEF_LIMITS } from './limits.js';
 import type { Checkpoint, RecentCommand, TaskStatus } from './schema.js';
+import { clip } from './text.js';
 import { formatAge, formatUtc } from './time.js';
 
 export const TASK_MARKERS: Readonly<Record<TaskStatus, string>> = {
@@ -66,10 +67,6 @@ export function renderResumeBrief(input: BriefInput): string {
   }
   const note = '\n… (brief cut to fit; load with format "full" for everything)\n';
   return `${brief.slice(0, Math.max(0, maxChars - note.length))}${note}`;
-}
-
-function clip(text: string, maxChars: number): string {
-  return text.length <= maxChars ? text : `${text.slice(0, Math.max(0, maxChars - 1))}…`;
 }
 
 function renderAt(input: BriefInput, density: Density): string {

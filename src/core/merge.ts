@@ -11,6 +11,7 @@ import {
   serializeCheckpoint,
   type Task,
 } from './schema.js';
+import { clip } from './text.js';
 
 /** A file git reports as uncommitted or untracked, with its path relative to the project root. */
 export interface DetectedFile {
@@ -257,12 +258,10 @@ export function appendCommands(
   const at = now.toISOString();
   const added: RecentCommand[] = commands.map((command) =>
     withoutUndefined({
-      command: redactor.text(clipText(command.command, LIMITS.commandChars)),
+      command: redactor.text(clip(command.command, LIMITS.commandChars)),
       exitCode: command.exitCode,
       note:
-        command.note === undefined
-          ? undefined
-          : redactor.text(clipText(command.note, LIMITS.commandNoteChars)),
+        command.note === undefined ? undefined : redactor.text(clip(command.note, LIMITS.commandNoteChars)),
       at,
     }),
   );
@@ -279,9 +278,4 @@ export function appendCommands(
   };
   const fitted = fitToSize(next, LIMITS.fileBytes);
   return { ...fitted, redactions: redactor.count };
-}
-
-/** Shortens text that comes from a tool rather than from the agent, instead of refusing it. */
-function clipText(text: string, maxChars: number): string {
-  return text.length <= maxChars ? text : `${text.slice(0, maxChars - 1)}…`;
 }
