@@ -2,7 +2,7 @@ import { renderResumeBrief } from '../core/brief.js';
 import { type CommitChange, changedOutsideRecorded, computeDrift, type Drift } from '../core/drift.js';
 import type { Checkpoint } from '../core/schema.js';
 import { WorktreeHasher } from '../git/oid.js';
-import { compareHistory, diffCommits, locateRepo, readRepoState } from '../git/repo.js';
+import { compareHistory, diffCommits, hashWithFilters, locateRepo, readRepoState } from '../git/repo.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import type { AppDeps } from './deps.js';
 import { latestSnapshot } from './rewind.js';
@@ -86,11 +86,35 @@ async function detectDrift(root: string, saved: Checkpoint, warnings: string[]):
   for (const entry of dirty) if (!entry.isSubmodule) toHash.add(entry.path);
   const currentOids = await new WorktreeHasher(root, location.objectFormat).oids(toHash);
 
+  const outside = changedOutsideRecorded({ recorded, dirty, commitChanges, currentOids });
   return computeDrift({
     saved,
     currentBranch: repo.branch,
     history,
     currentOids,
-    changedOutsideRecorded: changedOutsideRecorded({ recorded, dirty, commitChanges, currentOids }),
+    changedOutsideRecorded: await withoutFilterOnlyChanges(root, outside, dirty, commitChanges),
   });
+}
+
+/**
+ * A dirty file's bytes are compared with a blob git stored after its clean filters (autocrlf, LFS):
+ * where those differ only by the filter, git's own hash of the file settles it. Paths with newline
+ * characters cannot go through --stdin-paths and are kept as changed.
+ */
+async function withoutFilterOnlyChanges(
+  root: string,
+  outside: readonly string[],
+  dirty: ReadonlyArray<{ path: string; headOid: string | null }>,
+  commitChanges: ReadonlyMap<string, CommitChange>,
+): Promise<string[]> {
+  const before = new Map<string, string>();
+  for (const entry of dirty) {
+    const base = commitChanges.has(entry.path)
+      ? (commitChanges.get(entry.path)?.before ?? null)
+      : entry.headOid;
+    if (base && outside.includes(entry.path) && !entry.path.includes('\n')) before.set(entry.path, base);
+  }
+  if (before.size === 0) return [...outside];
+  const filtered = await hashWithFilters(root, [...before.keys()]).catch(() => new Map<string, string>());
+  return outside.filter((file) => !before.has(file) || filtered.get(file) !== before.get(file));
 }

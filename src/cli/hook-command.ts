@@ -1,7 +1,8 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import type { AppDeps } from '../app/deps.js';
 import { describeError } from '../core/errors.js';
-import { HOOK_EVENTS, type HookEvent, handleHook } from '../hooks/handlers.js';
+import { HOOK_EVENTS, type HookEvent, handleHook, ROOT_OPTION } from '../hooks/handlers.js';
 import { parseHookInput } from '../hooks/input.js';
 
 /** Time budgets: a hook must never hold up a session; past its budget it gives up and says why. */
@@ -45,7 +46,11 @@ export function registerHookCommand(
     .command('hook')
     .description(`run as a Claude Code hook (${HOOK_EVENTS.join(', ')}); reads the hook JSON on stdin`)
     .argument('<event>', 'the hook event name')
-    .action(async (event: string) => {
+    .option(
+      '--root <dir>',
+      'project root (default: CHECKPOINT_PROJECT_ROOT, then CLAUDE_PROJECT_DIR, then the session folder)',
+    )
+    .action(async (event: string, options: { root?: string }) => {
       setExitCode(0);
       const note = (text: string) => process.stderr.write(`claude-checkpoint hook ${event}: ${text}\n`);
       if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
@@ -57,6 +62,7 @@ export function registerHookCommand(
       let timer: NodeJS.Timeout | undefined;
       try {
         const input = parseHookInput(await readStdin());
+        if (options.root !== undefined) input[ROOT_OPTION] = path.resolve(deps.cwd(), options.root);
         const result = await Promise.race([
           handleHook(hookEvent, input, deps),
           new Promise<never>((_, reject) => {

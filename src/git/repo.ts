@@ -150,3 +150,22 @@ export async function readHead(root: string): Promise<{ head: string; branch: st
     throw error;
   }
 }
+
+/**
+ * Blob oids as git itself would store these files: `git hash-object` applies the path's filters (EOL
+ * conversion, LFS and other clean filters), which a plain hash of the bytes does not.
+ */
+export async function hashWithFilters(root: string, paths: readonly string[]): Promise<Map<string, string>> {
+  const oids = new Map<string, string>();
+  if (paths.length === 0) return oids;
+  const { stdout } = await runGit(['hash-object', '--stdin-paths'], {
+    cwd: root,
+    input: `${paths.join('\n')}\n`,
+  });
+  const lines = stdout.trim().split('\n');
+  paths.forEach((file, index) => {
+    const oid = lines[index];
+    if (oid) oids.set(file, oid);
+  });
+  return oids;
+}

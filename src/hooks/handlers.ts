@@ -27,11 +27,15 @@ export interface HookResult {
 
 export const STARTUP_ENV = 'CHECKPOINT_HOOK_STARTUP';
 
+/** Where `hook --root` puts its value in the input, ahead of every other rule. */
+export const ROOT_OPTION = '__claudeCheckpointRoot';
+
 /**
- * The project a hook acts on: CHECKPOINT_PROJECT_ROOT, then the project folder Claude Code names
+ * The project a hook acts on: `--root`, then CHECKPOINT_PROJECT_ROOT, then the project folder Claude Code names
  * (CLAUDE_PROJECT_DIR), then the session's cwd from the hook input, then the process's folder.
  */
 export function hookProjectRoot(deps: AppDeps, input: HookInput): string | undefined {
+  if (typeof input[ROOT_OPTION] === 'string') return input[ROOT_OPTION];
   // undefined lets root resolution apply CHECKPOINT_PROJECT_ROOT itself, with its own error messages.
   if (deps.env[ROOT_ENV]?.trim()) return undefined;
   return deps.env.CLAUDE_PROJECT_DIR?.trim() || stringField(input, 'cwd') || undefined;

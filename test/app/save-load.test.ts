@@ -96,6 +96,17 @@ describe('save and load in a real repository', () => {
     expect((await load(root)).drift?.changedSince).toEqual(['doomed.ts', 'brand-new.ts', 'clean.ts']);
   });
 
+  it('does not flag a file whose bytes differ from the blob only by an EOL filter (autocrlf)', async () => {
+    const root = createRepo({ committed: { 'win.txt': 'a\nb\n', 'other.txt': 'o' } });
+    git(root, 'config', 'core.autocrlf', 'true');
+    await save(root, { goal: 'g' });
+    // Rewritten with CRLF endings: git sees the same content after its filter; the bytes differ.
+    writeTree(root, { 'win.txt': 'a\r\nb\r\n' });
+    expect((await load(root)).drift?.changedSince).toEqual([]);
+    writeTree(root, { 'win.txt': 'a\r\nchanged\r\n' });
+    expect((await load(root)).drift?.changedSince).toEqual(['win.txt']);
+  });
+
   it('says nothing changed when nothing did', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' }, dirty: { 'a.ts': 'b', 'u.ts': 'u' } });
     await save(root, { goal: 'g' });

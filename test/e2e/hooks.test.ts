@@ -151,6 +151,15 @@ describe('claude-checkpoint hook', () => {
     expect(commands[4]).toMatchObject({ exitCode: 3, note: 'stderr: Exit code 3' });
   });
 
+  it('takes --root over the session folder', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const elsewhere = tempDir();
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    await runCli(['save', '--goal', 'Rooted'], { cwd: root, env });
+    const result = await runCli(['hook', 'SessionStart', '--root', root], { cwd: elsewhere, env, input: JSON.stringify({ cwd: elsewhere, source: 'clear' }) });
+    expect(JSON.parse(result.stdout).hookSpecificOutput.additionalContext).toContain('## Goal\nRooted');
+  });
+
   it('never fails a session: bad input, unknown events and a blown time budget all exit 0 with a note on stderr', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
