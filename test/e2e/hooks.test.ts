@@ -156,7 +156,11 @@ describe('claude-checkpoint hook', () => {
     const elsewhere = tempDir();
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
     await runCli(['save', '--goal', 'Rooted'], { cwd: root, env });
-    const result = await runCli(['hook', 'SessionStart', '--root', root], { cwd: elsewhere, env, input: JSON.stringify({ cwd: elsewhere, source: 'clear' }) });
+    const result = await runCli(['hook', 'SessionStart', '--root', root], {
+      cwd: elsewhere,
+      env,
+      input: JSON.stringify({ cwd: elsewhere, source: 'clear' }),
+    });
     expect(JSON.parse(result.stdout).hookSpecificOutput.additionalContext).toContain('## Goal\nRooted');
   });
 
