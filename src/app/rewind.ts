@@ -12,7 +12,7 @@ import {
   selectExpired,
   summarizePlan,
 } from '../core/snapshot.js';
-import { readHead } from '../git/repo.js';
+import { readHeadFast } from '../git/repo.js';
 import { type DiffEntry, defaultStoreBase, projectStoreDir, SnapshotStore } from '../store/snapshot-store.js';
 import type { AppDeps } from './deps.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
@@ -94,7 +94,7 @@ async function snapshotLocked(
   request: SnapshotRequest,
 ): Promise<{ created: boolean; snapshot: SnapshotRecord; expired: number }> {
   const latest = await store.latest();
-  const [captured, head] = await Promise.all([store.capture(latest?.tree), readHead(store.root)]);
+  const [captured, head] = await Promise.all([store.capture(latest?.tree), readHeadFast(store.root)]);
   if (latest && latest.tree === captured.tree) return { created: false, snapshot: latest, expired: 0 };
 
   const now = deps.now();

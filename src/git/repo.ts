@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { CommitChange, HistoryComparison } from '../core/drift.js';
 import { isCheckpointError } from '../core/errors.js';
 import { isOwnFile } from '../core/paths.js';
@@ -168,4 +170,35 @@ export async function hashWithFilters(root: string, paths: readonly string[]): P
     if (oid) oids.set(file, oid);
   });
   return oids;
+}
+
+/**
+ * HEAD and branch read from the files of a plain `.git` folder (no process), for the per-prompt snapshot;
+ * anything unusual (a worktree's `.git` file, a ref we cannot find) falls back to asking git.
+ */
+export async function readHeadFast(root: string): Promise<{ head: string; branch: string | null } | null> {
+  const gitDir = path.join(root, '.git');
+  try {
+    const head = (await readFile(path.join(gitDir, 'HEAD'), 'utf8')).trim();
+    if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(head)) return { head, branch: null };
+    const match = /^ref: (refs\/heads\/.+)$/.exec(head);
+    if (match?.[1]) {
+      const ref = match[1];
+      const loose = await readFile(path.join(gitDir, ...ref.split('/')), 'utf8').catch(() => null);
+      const packed =
+        loose === null ? await readFile(path.join(gitDir, 'packed-refs'), 'utf8').catch(() => '') : '';
+      const oid =
+        loose?.trim() ??
+        packed
+          .split('\n')
+          .find((line) => line.endsWith(` ${ref}`))
+          ?.split(' ')[0];
+      if (oid && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(oid))
+        return { head: oid, branch: ref.slice('refs/heads/'.length) };
+      return null; // a branch with no commit yet
+    }
+  } catch {
+    // not a plain .git folder: let git answer
+  }
+  return readHead(root);
 }

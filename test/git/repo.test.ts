@@ -259,3 +259,24 @@ describe('parseStatusV2', () => {
     expect(statusFromXY(xy)).toBe(expected);
   });
 });
+
+describe('readHeadFast', () => {
+  it('agrees with git on a branch, a detached HEAD, packed refs, an unborn branch and a worktree', async () => {
+    const { readHead, readHeadFast } = await import('../../src/git/repo.js');
+    const root = createRepo({ committed: { 'a.ts': 'a' }, branch: 'feat/x' });
+    expect(await readHeadFast(root)).toEqual(await readHead(root));
+    expect((await readHeadFast(root))?.branch).toBe('feat/x');
+    git(root, 'pack-refs', '--all');
+    expect(await readHeadFast(root)).toEqual(await readHead(root));
+    git(root, 'checkout', '-q', '--detach');
+    expect(await readHeadFast(root)).toEqual({ head: git(root, 'rev-parse', 'HEAD').trim(), branch: null });
+    const worktree = path.join(tempDir(), 'wt');
+    git(root, 'worktree', 'add', '-q', worktree, 'feat/x');
+    expect(await readHeadFast(worktree)).toEqual({
+      head: git(root, 'rev-parse', 'HEAD').trim(),
+      branch: 'feat/x',
+    });
+    expect(await readHeadFast(createRepo({ dirty: { 'a.ts': 'a' } }))).toBeNull();
+    expect(await readHeadFast(tempDir())).toBeNull();
+  });
+});
