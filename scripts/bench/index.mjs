@@ -31,7 +31,8 @@ mkdirSync(outDir, { recursive: true });
 
 const { defaultDeps } = await import(dist('app/deps.js'));
 const { takeSnapshot } = await import(dist('app/rewind.js'));
-const { SnapshotStore, projectStoreDir } = await import(dist('store/snapshot-store.js'));
+const { SnapshotStore } = await import(dist('store/snapshot-store.js'));
+const { projectStoreDir } = await import(dist('store/store-location.js'));
 const { renderResumeBrief } = await import(dist('core/brief.js'));
 const { parseCheckpoint } = await import(dist('core/schema.js'));
 const { LIMITS } = await import(dist('core/limits.js'));

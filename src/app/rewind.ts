@@ -13,7 +13,8 @@ import {
   summarizePlan,
 } from '../core/snapshot.js';
 import { readHeadFast } from '../git/repo.js';
-import { type DiffEntry, defaultStoreBase, projectStoreDir, SnapshotStore } from '../store/snapshot-store.js';
+import { type DiffEntry, SnapshotStore } from '../store/snapshot-store.js';
+import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import type { AppDeps } from './deps.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
 import type { RootContext } from './save.js';

@@ -49,7 +49,7 @@ describe('permissions and links', () => {
     mkdirSync(path.join(base, 'projects'), { recursive: true });
     const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: base } });
     // Find the folder name the store would use, then plant a link there.
-    const { projectStoreDir } = await import('../../src/store/snapshot-store.js');
+    const { projectStoreDir } = await import('../../src/store/store-location.js');
     symlinkSync(elsewhere, projectStoreDir(base, root));
     await expect(takeSnapshot(deps, { projectRoot: root, trigger: 'manual' })).rejects.toThrow(
       /refusing to use the snapshot store .*symbolic link/,

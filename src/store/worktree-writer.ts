@@ -1,0 +1,206 @@
+import { spawn } from 'node:child_process';
+import { constants } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import { CheckpointError } from '../core/errors.js';
+import { isRestorablePath } from '../core/snapshot.js';
+import { gitEnvironment } from '../git/run.js';
+
+/** Temp files of a restore are named so: excluded from snapshots, and cleaned up after a crash. */
+export const RESTORE_TEMP_PREFIX = '.claude-checkpoint-restore-';
+
+/** A file that differs between two trees. */
+export interface TreeChange {
+  path: string;
+  status: 'A' | 'M' | 'D' | 'T';
+  beforeMode: string;
+  afterMode: string;
+  beforeOid: string;
+  afterOid: string;
+}
+
+/**
+ * Writes snapshot content into the working tree. Security: every path is checked (no `..`, no `.git`,
+ * not the checkpoint files), no write goes through a symlinked folder, and each file is replaced
+ * atomically through a temp file created without following links.
+ */
+export class WorktreeWriter {
+  constructor(
+    private readonly root: string,
+    private readonly gitDir: string,
+  ) {}
+
+  /**
+   * Makes the working tree match `changes` (from the current tree to the target). Deletions first, then
+   * writes, each file replaced atomically; the private index is updated for exactly these paths, so the
+   * cost grows with the files restored, not with the tree.
+   */
+  async apply(
+    changes: readonly TreeChange[],
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<void> {
+    for (const change of changes) {
+      if (!isRestorablePath(change.path)) {
+        throw new CheckpointError(
+          'UNSAFE_PATH',
+          `refusing to restore '${change.path}': it would leave the project or touch .git`,
+        );
+      }
+    }
+    let done = 0;
+    const tick = () => onProgress?.(++done, changes.length);
+    // Read every blob before changing anything: a store that lost an object must fail before a single
+    // file is touched, not halfway.
+    const writes = changes.filter((change) => change.status !== 'D' && change.afterMode !== '160000');
+    const contents = await this.readBlobs(writes.map((change) => change.afterOid));
+    for (const change of writes) {
+      if (!contents.has(change.afterOid)) {
+        throw new CheckpointError(
+          'CORRUPT',
+          `the snapshot store is missing object ${change.afterOid} for '${change.path}'; nothing was changed`,
+        );
+      }
+    }
+    const removals = changes.filter((change) => change.status === 'D' || change.status === 'T');
+    for (const change of removals) {
+      await this.removeFile(change.path);
+      if (change.status === 'D') tick();
+    }
+    await this.pruneEmptyParents(
+      removals.filter((change) => change.status === 'D').map((change) => change.path),
+    );
+    for (const change of writes) {
+      await this.writeFile(change.path, change.afterMode, contents.get(change.afterOid) as Buffer);
+      tick();
+    }
+    // The private index is left as it is: the next capture sees exactly these files as changed and
+    // re-reads only them, so a restore costs what it restores, not what the tree holds.
+  }
+
+  private async safeTarget(relativePath: string): Promise<string> {
+    const target = path.join(this.root, relativePath);
+    const parent = path.dirname(target);
+    if (parent !== this.root) {
+      const real = await fsp.realpath(parent).catch(() => null);
+      if (real !== null && real !== parent) {
+        throw new CheckpointError(
+          'UNSAFE_PATH',
+          `refusing to write '${relativePath}': a folder on its path is a symbolic link`,
+        );
+      }
+    }
+    return target;
+  }
+
+  private async removeFile(relativePath: string): Promise<void> {
+    const target = await this.safeTarget(relativePath);
+    const stats = await fsp.lstat(target).catch(() => null);
+    if (!stats) return;
+    if (stats.isDirectory()) await fsp.rm(target, { recursive: true, force: true });
+    else await fsp.unlink(target);
+  }
+
+  private async pruneEmptyParents(removed: readonly string[]): Promise<void> {
+    const dirs = new Set<string>();
+    for (const file of removed) {
+      for (let dir = path.dirname(file); dir !== '.'; dir = path.dirname(dir)) dirs.add(dir);
+    }
+    const deepestFirst = [...dirs].sort((a, b) => b.split('/').length - a.split('/').length);
+    for (const dir of deepestFirst) await fsp.rmdir(path.join(this.root, dir)).catch(() => undefined);
+  }
+
+  private async writeFile(relativePath: string, mode: string, content: Buffer): Promise<void> {
+    await this.makeParents(relativePath);
+    const target = await this.safeTarget(relativePath);
+    const existing = await fsp.lstat(target).catch(() => null);
+    if (mode === '120000') {
+      if (existing) await fsp.rm(target, { recursive: true, force: true });
+      await fsp.symlink(content.toString('utf8'), target);
+      return;
+    }
+    const executable = mode === '100755';
+    let permissions: number | undefined;
+    if (existing?.isFile()) {
+      const kept = existing.mode & 0o777;
+      permissions = executable ? kept | ((kept & 0o444) >> 2) : kept & ~0o111;
+    } else if (existing) {
+      await fsp.rm(target, { recursive: true, force: true });
+    }
+    const temp = path.join(
+      path.dirname(target),
+      `.claude-checkpoint-restore-${process.pid}-${Math.random().toString(16).slice(2)}`,
+    );
+    const handle = await fsp.open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      executable ? 0o777 : 0o666,
+    );
+    try {
+      await handle.writeFile(content);
+      if (permissions !== undefined) await handle.chmod(permissions);
+      await handle.sync();
+    } catch (error) {
+      await handle.close();
+      await fsp.unlink(temp).catch(() => undefined);
+      throw error;
+    }
+    await handle.close();
+    await fsp.rename(temp, target);
+  }
+
+  /** Creates missing parent folders; a file standing where a folder must go is replaced. */
+  private async makeParents(relativePath: string): Promise<void> {
+    const parts = relativePath.split('/').slice(0, -1);
+    let current = this.root;
+    for (const part of parts) {
+      current = path.join(current, part);
+      const stats = await fsp.lstat(current).catch(() => null);
+      if (stats?.isDirectory()) continue;
+      if (stats) await fsp.unlink(current);
+      await fsp.mkdir(current);
+    }
+  }
+
+  /** Blob contents by oid, streamed from one `git cat-file --batch`. */
+  private readBlobs(oids: readonly string[]): Promise<Map<string, Buffer>> {
+    const unique = [...new Set(oids)];
+    const result = new Map<string, Buffer>();
+    if (unique.length === 0) return Promise.resolve(result);
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', ['--git-dir', this.gitDir, 'cat-file', '--batch'], {
+        cwd: this.root,
+        env: gitEnvironment(),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let pending: Buffer = Buffer.alloc(0);
+      let expected: { oid: string; size: number } | null = null;
+      child.stdout.on('data', (chunk: Buffer) => {
+        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+        for (;;) {
+          if (!expected) {
+            const newline = pending.indexOf(10);
+            if (newline < 0) break;
+            const header = pending.subarray(0, newline).toString('utf8');
+            pending = pending.subarray(newline + 1);
+            const [oid = '', type = '', size = ''] = header.split(' ');
+            if (type === 'missing' || !oid) continue;
+            expected = { oid, size: Number(size) };
+          }
+          if (pending.length < expected.size + 1) break;
+          result.set(expected.oid, Buffer.from(pending.subarray(0, expected.size)));
+          pending = pending.subarray(expected.size + 1);
+          expected = null;
+        }
+      });
+      child.on('error', reject);
+      child.on('close', (code) => {
+        if (code === 0) resolve(result);
+        else
+          reject(
+            new CheckpointError('GIT_FAILED', `git cat-file failed in the snapshot store (exit ${code})`),
+          );
+      });
+      child.stdin.end(`${unique.join('\n')}\n`);
+    });
+  }
+}
