@@ -60,7 +60,7 @@ export interface Check {
   fix?: string;
 }
 
-const HOOKED_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'PostToolUse'];
+const HOOKED_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'PostToolUse', 'PostToolUseFailure'];
 
 /** Diagnoses the set-up, each problem with a fix. */
 export async function diagnose(

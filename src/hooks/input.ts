@@ -76,10 +76,11 @@ export function bashOutcome(
   if (description) parts.push(description);
   if (interrupted) parts.push('interrupted');
   if (exitCode !== undefined && exitCode !== 0 && stderr) {
+    // The first line that says something: failure reports often start with a bare "Exit code N".
     const firstLine = stderr
       .trim()
       .split('\n')
-      .find((line) => line.trim() !== '');
+      .find((line) => line.trim() !== '' && !/^exit code -?\d+$/i.test(line.trim()));
     if (firstLine) parts.push(`stderr: ${firstLine.trim()}`);
   }
   return {

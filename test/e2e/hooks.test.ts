@@ -148,7 +148,7 @@ describe('claude-checkpoint hook', () => {
     expect(commands[1]).toMatchObject({ exitCode: 2, note: 'run tests; stderr: Error: 3 failing' });
     expect(commands[2]).toMatchObject({ exitCode: 0 });
     expect(commands[3].exitCode).toBeUndefined();
-    expect(commands[4]).toMatchObject({ exitCode: 3, note: 'stderr: Exit code 3' });
+    expect(commands[4]).toMatchObject({ exitCode: 3, note: 'stderr: make: *** no rule' });
   });
 
   it('takes --root over the session folder', async () => {
