@@ -14,6 +14,7 @@ import { runGit } from '../git/run.js';
 import { parseStatusV2 } from '../git/status.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { errorCode } from './fs-seam.js';
+import { inheritedIgnoreRules } from './inherited-ignores.js';
 import { withFileLock } from './lock.js';
 import { RESTORE_TEMP_PREFIX, type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
@@ -598,15 +599,15 @@ export class SnapshotStore {
    * the paths we excluded; our attributes override the project's so content is stored byte for byte.
    */
   private async syncInfo(exclusions: StoreState['exclusions']): Promise<void> {
-    const userExcludes = await fsp
-      .readFile(path.join(this.root, '.git', 'info', 'exclude'), 'utf8')
-      .catch(() => '');
+    // The project's own .git/info/exclude and, for a folder inside a bigger repository, the rules it
+    // inherits from the folders above it (see inheritedIgnoreRules).
+    const inherited = await inheritedIgnoreRules(this.root);
     const ours = [...exclusions.large.map((entry) => entry.path), ...exclusions.nested]
       .map(anchoredPattern)
       .join('');
     await this.writeIfChanged(
       path.join(this.gitDir, 'info', 'exclude'),
-      `${OWN_EXCLUDES}${ours}${userExcludes}`,
+      `${OWN_EXCLUDES}${ours}${inherited}`,
     );
     await this.writeIfChanged(path.join(this.gitDir, 'info', 'attributes'), RAW_ATTRIBUTES);
   }

@@ -1,0 +1,50 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultDeps } from '../../src/app/deps.js';
+import { diffSnapshot, takeSnapshot } from '../../src/app/rewind.js';
+import { translate } from '../../src/store/inherited-ignores.js';
+import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
+
+describe('translate', () => {
+  it.each([
+    ['node_modules/', 'packages/app', 'node_modules/\n'],
+    ['*.log', 'packages/app', '*.log\n'],
+    ['!keep.log', 'packages/app', '!keep.log\n'],
+    ['/packages/app/dist', 'packages/app', '/dist\n'],
+    ['packages/app/tmp/', 'packages/app', '/tmp/\n'],
+    ['!/packages/app/dist/keep', 'packages/app', '!/dist/keep\n'],
+    ['/other/dist', 'packages/app', ''],
+    ['**/coverage', 'packages/app', '**/coverage\n'],
+    ['# comment\n\n', 'packages/app', ''],
+  ])('%j seen from %s becomes %j', (rules, prefix, expected) => {
+    expect(translate(rules, prefix)).toBe(expected);
+  });
+});
+
+describe('a project inside a bigger repository', () => {
+  it("honours the repository's ignore rules from above the project, as git does", async () => {
+    const top = createRepo({
+      committed: { 'packages/app/src/a.ts': 'a' },
+      ignore: 'node_modules/\n/packages/app/dist\n',
+    });
+    writeFileSync(path.join(top, '.git/info/exclude'), '*.secret\n');
+    const app = path.join(top, 'packages/app');
+    writeTree(app, {
+      'node_modules/dep/index.js': 'dep',
+      'dist/out.js': 'out',
+      'notes.secret': 's',
+      'src/b.ts': 'b',
+    });
+    expect(git(app, 'status', '--porcelain', '--untracked-files=all', '.').trim()).toBe(
+      '?? packages/app/src/b.ts',
+    );
+    const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } });
+    const first = await takeSnapshot(deps, { projectRoot: app, trigger: 'manual' });
+    expect(first.snapshot.changes.added).toBe(2);
+    mkdirSync(path.join(app, 'node_modules/other'), { recursive: true });
+    writeFileSync(path.join(app, 'node_modules/other/x.js'), 'x');
+    const diff = await diffSnapshot(deps, { projectRoot: app, snapshotId: first.snapshot.id });
+    expect(diff.files).toEqual([]);
+  });
+});
