@@ -66,7 +66,11 @@ export interface SnapshotOutcome {
   /** How many old snapshots retention removed. */
   expired: number;
   root: ResolvedRoot;
+  /** The store has borrowed the project's objects long enough: time for a `gc` to copy them in. */
+  detachDue: boolean;
 }
+
+export const DETACH_ENV = 'CHECKPOINT_DETACH_AFTER_HOURS';
 
 export interface SnapshotRequest {
   projectRoot?: string | undefined;
@@ -85,7 +89,12 @@ export async function takeSnapshot(
   return store.withLock(async () => {
     await store.init();
     const result = await snapshotLocked(deps, store, request);
-    return { ...result, root };
+    const since = await store.borrowingSince();
+    const hours = Number(deps.env[DETACH_ENV] ?? 24);
+    const detachDue =
+      since !== null &&
+      deps.now().getTime() - since.getTime() >= (Number.isFinite(hours) ? hours : 24) * 3_600_000;
+    return { ...result, root, detachDue };
   });
 }
 

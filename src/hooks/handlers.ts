@@ -4,6 +4,7 @@ import { loadCheckpoint } from '../app/load.js';
 import { takeSnapshot } from '../app/rewind.js';
 import { ROOT_ENV } from '../app/root.js';
 import { formatAge } from '../core/time.js';
+import { startBackgroundGc } from './background.js';
 import { bashOutcome, type HookInput, stringField } from './input.js';
 
 /** The events `claude-checkpoint hook <event>` understands. */
@@ -104,12 +105,14 @@ async function userPromptSubmit(input: HookInput, deps: AppDeps): Promise<HookRe
     .split('\n')
     .find((line) => line.trim() !== '')
     ?.trim();
-  await takeSnapshot(deps, {
+  const outcome = await takeSnapshot(deps, {
     projectRoot: hookProjectRoot(deps, input),
     trigger: 'prompt',
     label,
     sessionId: stringField(input, 'session_id', 'sessionId'),
   });
+  const cliPath = process.argv[1];
+  if (outcome.detachDue && cliPath) startBackgroundGc(cliPath, outcome.root.root, deps.env);
   return { notes: [] };
 }
 

@@ -83,6 +83,12 @@ export class SnapshotStore {
     );
   }
 
+  /** When the store started borrowing the project's objects (see borrowFromProjectRepo), or `null`. */
+  async borrowingSince(): Promise<Date | null> {
+    const stats = await fsp.stat(path.join(this.gitDir, 'objects', 'info', 'alternates')).catch(() => null);
+    return stats ? stats.mtime : null;
+  }
+
   /** Runs `task` holding the store's lock: snapshots, restores and GC never interleave across processes. */
   async withLock<T>(task: () => Promise<T>): Promise<T> {
     // The folders first (safe to race: mkdir tolerates an existing folder), then the lock inside them.

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
@@ -81,6 +81,27 @@ describe('claude-checkpoint hook', () => {
       label: 'deploy with API_KEY=«redacted»',
       sessionId: 'sess-9',
     });
+  });
+
+  it('UserPromptSubmit: once the store has borrowed long enough, a background gc makes it self-contained', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const store = tempDir('checkpoint-store-');
+    const env = { CHECKPOINT_STORE_DIR: store, CHECKPOINT_DETACH_AFTER_HOURS: '0' };
+    const alternates = () => {
+      const projects = readdirSync(path.join(store, 'projects'));
+      return path.join(store, 'projects', projects[0] ?? '', 'git/objects/info/alternates');
+    };
+    const result = await hook('UserPromptSubmit', { cwd: root, prompt: 'first' }, env, root);
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    const deadline = Date.now() + 20_000;
+    while (existsSync(alternates()) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(existsSync(alternates())).toBe(false);
+    // The store still works on its own afterwards.
+    writeTree(root, { 'a.ts': 'changed' });
+    await hook('UserPromptSubmit', { cwd: root, prompt: 'second' }, env, root);
+    const listed = JSON.parse((await runCli(['list', '--json'], { cwd: root, env })).stdout);
+    expect(listed.total).toBe(2);
   });
 
   it('PreCompact: refreshes the git facts, keeps the agent notes, and snapshots', async () => {
