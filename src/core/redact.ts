@@ -221,6 +221,3 @@ export class Redactor {
     return result.text;
   }
 }
-
-/** The rule names, for documentation and tests. */
-export const REDACTION_RULE_NAMES: readonly string[] = RULES.map((rule) => rule.name);

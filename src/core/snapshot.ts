@@ -1,16 +1,5 @@
 import { z } from 'zod';
 
-/** What caused a snapshot. Hooks and tools use these names; the list is open to new triggers. */
-export const SNAPSHOT_TRIGGERS = [
-  'manual',
-  'prompt',
-  'pre-compact',
-  'pre-restore',
-  'session-start',
-  'session-end',
-] as const;
-export type SnapshotTrigger = (typeof SNAPSHOT_TRIGGERS)[number];
-
 export const SNAPSHOT_DEFAULTS = {
   /** Keep at most this many snapshots (Claude Code keeps 100 checkpoints per session). */
   maxCount: 100,
