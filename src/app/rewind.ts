@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
@@ -56,8 +57,24 @@ async function openStore(
     clientRoots: context.clientRoots,
     cwd: deps.cwd(),
   });
+  refuseNonProjectRoot(root.root, deps.env);
   const storeDir = projectStoreDir(defaultStoreBase(deps.env), root.root);
   return { store: new SnapshotStore(root.root, storeDir, snapshotSettings(deps.env)), root };
+}
+
+/**
+ * A client with no idea of a project (Claude Desktop starts servers in `/`) would otherwise have us
+ * snapshot the whole disk or home folder: refuse, and say how to name the project.
+ */
+function refuseNonProjectRoot(root: string, env: NodeJS.ProcessEnv): void {
+  const home = env.HOME?.trim() || os.homedir();
+  const isHome = path.resolve(home) === root;
+  if (root === path.parse(root).root || isHome) {
+    throw new CheckpointError(
+      'INVALID_ROOT',
+      `refusing to snapshot ${root}: it is the ${isHome ? 'home folder' : 'file-system root'}, not a project. Pass projectRoot (or --root), or set CHECKPOINT_PROJECT_ROOT`,
+    );
+  }
 }
 
 export interface SnapshotOutcome {

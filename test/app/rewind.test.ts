@@ -64,6 +64,21 @@ describe('snapshots', () => {
     expect(snapshots.map((s) => s.id)).toEqual([third.snapshot.id, first.snapshot.id]);
   });
 
+  it('refuses to snapshot the home folder or the file-system root (where Claude Desktop starts servers)', async () => {
+    const home = tempDir('checkpoint-home-');
+    const deps = defaultDeps({
+      env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: home },
+      cwd: () => '/',
+    });
+    await expect(takeSnapshot(deps, { trigger: 'manual' })).rejects.toThrow(
+      /refusing to snapshot \/: it is the file-system root, not a project\. Pass projectRoot/,
+    );
+    await expect(takeSnapshot(deps, { projectRoot: home, trigger: 'manual' })).rejects.toThrow(
+      /it is the home folder/,
+    );
+    await expect(listSnapshots(deps, { projectRoot: home })).rejects.toThrow(/it is the home folder/);
+  });
+
   it('works in a project that is not a git repository', async () => {
     const root = tempDir();
     writeTree(root, { 'notes.md': 'one', 'sub/x.txt': 'x' });
