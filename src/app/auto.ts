@@ -1,6 +1,7 @@
 import { appendCommands, PLACEHOLDER_GOAL } from '../core/merge.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import type { AppDeps } from './deps.js';
+import { readCheckpoint } from './load.js';
 import { resolveProjectRoot } from './root.js';
 import { type SaveOutcome, saveCheckpoint } from './save.js';
 
@@ -56,12 +57,8 @@ export async function captureFacts(
   deps: AppDeps,
   request: { projectRoot?: string | undefined },
 ): Promise<SaveOutcome> {
-  const { root } = await resolveProjectRoot({
-    argument: request.projectRoot,
-    env: deps.env,
-    cwd: deps.cwd(),
-  });
-  const loaded = await new CheckpointStore(root, deps.fs).load().catch(() => null);
+  // An unusable checkpoint (or root) is reported by the save itself; here it only means no goal to keep.
+  const loaded = await readCheckpoint(deps, request).catch(() => null);
   const goal = loaded?.found ? loaded.checkpoint.goal.primary : PLACEHOLDER_GOAL;
-  return saveCheckpoint(deps, { goal, mode: 'merge', projectRoot: root });
+  return saveCheckpoint(deps, { goal, mode: 'merge', projectRoot: loaded?.root.root ?? request.projectRoot });
 }

@@ -3,7 +3,7 @@ import { type CommitChange, changedOutsideRecorded, computeDrift, type Drift } f
 import type { Checkpoint } from '../core/schema.js';
 import { WorktreeHasher } from '../git/oid.js';
 import { compareHistory, diffCommits, hashWithFilters, locateRepo, readRepoState } from '../git/repo.js';
-import { CheckpointStore } from '../store/checkpoint-store.js';
+import { CheckpointStore, type LoadResult } from '../store/checkpoint-store.js';
 import type { AppDeps } from './deps.js';
 import { latestSnapshot } from './rewind.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
@@ -22,11 +22,28 @@ export type LoadOutcome =
       brief: string;
     };
 
-/** Reads the checkpoint, compares it with the working tree, and renders the resume brief. Read-only. */
+/**
+ * Only reads the checkpoint (with the backup fallback): no git, no brief. For callers that need what was
+ * saved, not what changed since, such as the startup notice or a validity check.
+ */
+export async function readCheckpoint(
+  deps: AppDeps,
+  input: { projectRoot?: string | undefined },
+): Promise<LoadResult & { root: ResolvedRoot }> {
+  const resolved = await resolveProjectRoot({ argument: input.projectRoot, env: deps.env, cwd: deps.cwd() });
+  const loaded = await new CheckpointStore(resolved.root, deps.fs).load();
+  return { ...loaded, root: resolved };
+}
+
+/**
+ * Reads the checkpoint, compares it with the working tree, and renders the resume brief. Read-only.
+ * `mentionSnapshot: false` skips looking up the latest snapshot, for callers that list snapshots themselves.
+ */
 export async function loadCheckpoint(
   deps: AppDeps,
   input: { projectRoot?: string | undefined },
   context: RootContext = {},
+  options: { mentionSnapshot?: boolean } = {},
 ): Promise<LoadOutcome> {
   const resolved = await resolveProjectRoot({
     argument: input.projectRoot,
@@ -44,7 +61,7 @@ export async function loadCheckpoint(
     const [drift, snapshot] = await Promise.all([
       detectDrift(root, loaded.checkpoint, warnings),
       // The brief only mentions the latest snapshot; a broken store must not cost the agent its brief.
-      latestSnapshot(deps, root).catch(() => null),
+      options.mentionSnapshot === false ? null : latestSnapshot(deps, root).catch(() => null),
     ]);
     const brief = renderResumeBrief({
       checkpoint: loaded.checkpoint,

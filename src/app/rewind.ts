@@ -219,7 +219,7 @@ export async function diffSnapshot(
     const snapshots = await store.list();
     const from = findSnapshot(snapshots, request.snapshotId);
     const to = request.against ? findSnapshot(snapshots, request.against) : null;
-    const toTree = to ? to.tree : (await store.capture((await store.latest())?.tree)).tree;
+    const toTree = to ? to.tree : (await store.captureSinceLatest()).tree;
     const files = await store.diffStat(from.tree, toTree, file ? [file] : []);
     const outcome: DiffOutcome = { from: from.id, to: to ? to.id : 'working tree', files };
     if (file) outcome.patch = await store.unifiedDiff(from.tree, toTree, file);
@@ -263,7 +263,7 @@ export async function restoreSnapshot(
     await store.init();
     const snapshot = findSnapshot(await store.list(), request.snapshotId);
     if (request.dryRun) {
-      const current = await store.capture((await store.latest())?.tree);
+      const current = await store.captureSinceLatest();
       const changes = await store.changesBetween(current.tree, snapshot.tree, paths);
       return { snapshot, dryRun: true, plan: planOf(changes), undoSnapshotId: null, interrupted: null };
     }

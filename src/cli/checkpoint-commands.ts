@@ -200,7 +200,9 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
       }
       const s = report.snapshots;
       lines.push(
-        `Snapshots: ${s.count}${s.latest ? `, latest ${s.latest.id} (${s.latest.trigger}, ${formatAge(new Date(s.latest.createdAt), ctx.deps.now())})` : ''}; store ${formatBytes(s.storeBytes)} at ${s.storeDir}`,
+        s
+          ? `Snapshots: ${s.count}${s.latest ? `, latest ${s.latest.id} (${s.latest.trigger}, ${formatAge(new Date(s.latest.createdAt), ctx.deps.now())})` : ''}; store ${formatBytes(s.storeBytes)} at ${s.storeDir}`
+          : 'Snapshots: not taken here (a home folder or the file-system root is not a project)',
       );
       lines.push(
         report.checkpointIgnored === null

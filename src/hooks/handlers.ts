@@ -1,6 +1,6 @@
 import { captureFacts, recordCommands } from '../app/auto.js';
 import type { AppDeps } from '../app/deps.js';
-import { loadCheckpoint } from '../app/load.js';
+import { loadCheckpoint, readCheckpoint } from '../app/load.js';
 import { takeSnapshot } from '../app/rewind.js';
 import { ROOT_ENV } from '../app/root.js';
 import { formatAge } from '../core/time.js';
@@ -64,23 +64,26 @@ async function sessionStart(input: HookInput, deps: AppDeps): Promise<HookResult
   const source = stringField(input, 'source') ?? 'startup';
   const onStartup = deps.env[STARTUP_ENV]?.trim() || 'notice';
   if (source === 'startup' && onStartup === 'off') return { notes: [] };
-  const loaded = await loadCheckpoint(deps, { projectRoot: hookProjectRoot(deps, input) });
-  if (!loaded.found) return { notes: [] };
-
+  const projectRoot = hookProjectRoot(deps, input);
   let context: string;
   if (source === 'startup' && onStartup !== 'brief') {
-    const tasks = loaded.checkpoint.goal.tasks;
+    // A notice needs what was saved, not what changed since: no git, no brief.
+    const saved = await readCheckpoint(deps, { projectRoot });
+    if (!saved.found) return { notes: [] };
+    const tasks = saved.checkpoint.goal.tasks;
     const done = tasks.filter((task) => task.status === 'done').length;
-    const age = formatAge(new Date(loaded.checkpoint.updatedAt), deps.now());
+    const age = formatAge(new Date(saved.checkpoint.updatedAt), deps.now());
     context = [
       `A session checkpoint exists for this project (saved ${age}).`,
-      `Goal: ${loaded.checkpoint.goal.primary.slice(0, 300)}`,
+      `Goal: ${saved.checkpoint.goal.primary.slice(0, 300)}`,
       tasks.length > 0 ? `Tasks: ${done}/${tasks.length} done.` : '',
       'If the user wants to continue that work, call load_session_checkpoint (or run `claude-checkpoint brief`) to get the resume brief.',
     ]
       .filter(Boolean)
       .join('\n');
   } else {
+    const loaded = await loadCheckpoint(deps, { projectRoot });
+    if (!loaded.found) return { notes: [] };
     const why =
       source === 'compact'
         ? 'the conversation was compacted'

@@ -321,6 +321,11 @@ export class SnapshotStore {
     state.exclusions = { large, nested };
   }
 
+  /** The working tree's tree now, with changes counted against the latest snapshot. */
+  async captureSinceLatest(): Promise<CaptureResult> {
+    return this.capture((await this.latest())?.tree);
+  }
+
   /** The latest snapshot, from the state file (no git process), or from the refs when the file is missing. */
   async latest(): Promise<SnapshotRecord | null> {
     const state = await this.readState();

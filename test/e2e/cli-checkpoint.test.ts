@@ -105,6 +105,16 @@ describe('claude-checkpoint checkpoint commands', () => {
     });
   });
 
+  it('status still works in a folder where snapshots are refused (a home folder)', async () => {
+    const home = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { HOME: home, NO_COLOR: '1', CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    await runCli(['save', '--goal', 'At home'], { cwd: home, env });
+    const status = await runCli(['status'], { cwd: home, env });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('Goal: At home');
+    expect(status.stdout).toContain('Snapshots: not taken here');
+  });
+
   it('doctor finds the problems and says how to fix each', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' }, ignore: 'dist\n' });
     const home = tempDir('checkpoint-home-');
