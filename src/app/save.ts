@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { carryFlags } from '../core/drift.js';
 import { isCheckpointError } from '../core/errors.js';
 import type { SaveInput } from '../core/input.js';
 import { buildCheckpoint, pathsToHash } from '../core/merge.js';
@@ -9,6 +10,7 @@ import { isIgnoredByGit, locateRepo, readRepoState } from '../git/repo.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { GENERATOR } from '../version.js';
 import type { AppDeps } from './deps.js';
+import { detectDrift } from './drift.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
 
 export interface SaveOutcome {
@@ -25,11 +27,15 @@ export interface RootContext {
   clientRoots?: () => Promise<readonly string[]>;
 }
 
-/** Validates, merges, redacts, caps and writes a checkpoint; nothing touches disk if anything is invalid. */
+/**
+ * Validates, merges, redacts, caps and writes a checkpoint; nothing touches disk if anything is invalid.
+ * `automatic` marks a refresh by a hook rather than the agent: it keeps what the agent has not seen flagged.
+ */
 export async function saveCheckpoint(
   deps: AppDeps,
   input: SaveInput,
   context: RootContext = {},
+  options: { automatic?: boolean } = {},
 ): Promise<SaveOutcome> {
   const resolved = await resolveProjectRoot({
     argument: input.projectRoot,
@@ -62,7 +68,12 @@ export async function saveCheckpoint(
         : null;
       const detectedFiles = (repo?.entries ?? []).map(({ path: file, status }) => ({ path: file, status }));
       const hasher = new WorktreeHasher(root, location?.objectFormat);
-      const oids = await hasher.oids(pathsToHash(normalized, previous, detectedFiles));
+      const [oids, flagged] = await Promise.all([
+        hasher.oids(pathsToHash(normalized, previous, detectedFiles)),
+        options.automatic && previous
+          ? detectDrift(root, previous, [], { location, repo }).then((drift) => carryFlags(previous, drift))
+          : undefined,
+      ]);
 
       const built = buildCheckpoint({
         input: { ...normalized, mode },
@@ -74,6 +85,7 @@ export async function saveCheckpoint(
         newId: deps.newId,
         generator: GENERATOR,
         projectName: path.basename(root),
+        flagged,
       });
       await store.writeLocked(built.serialized);
 

@@ -118,7 +118,7 @@ function renderAt(input: BriefInput, density: Density): string {
     commands.map((command) => renderCommand(command, density.itemChars)),
   );
 
-  if (c.git) section(lines, 'Since this checkpoint', renderDrift(c, drift, density));
+  if (c.git) section(lines, 'Since this checkpoint', renderDrift(c, drift, density, now));
 
   if (input.latestSnapshot) {
     const snapshot = input.latestSnapshot;
@@ -141,7 +141,7 @@ function renderCommand(command: RecentCommand, maxChars: number): string {
   return `- ${outcome}${code(clip(command.command, maxChars))}${note}`;
 }
 
-function renderDrift(c: Checkpoint, drift: Drift | null, density: Density): string[] {
+function renderDrift(c: Checkpoint, drift: Drift | null, density: Density, now: Date): string[] {
   if (!drift)
     return ['- ⚠ Drift could not be checked: the project is no longer a git repository with commits'];
   const lines: string[] = [];
@@ -165,6 +165,12 @@ function renderDrift(c: Checkpoint, drift: Drift | null, density: Density): stri
     lines.push(
       `- ⚠ Changed after the checkpoint, re-read before editing: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
     );
+    if (drift.flaggedSince) {
+      const since = new Date(drift.flaggedSince);
+      lines.push(
+        `- Flagged since ${formatUtc(since)} (${formatAge(since, now)}): an automatic refresh recorded these files after that, but your notes predate their changes. They stay flagged until you save a checkpoint`,
+      );
+    }
   } else {
     lines.push('- No file changed after the checkpoint: the rest of this brief can be trusted as is');
   }

@@ -1,4 +1,5 @@
-import type { Checkpoint } from './schema.js';
+import { LIMITS } from './limits.js';
+import type { Checkpoint, FlaggedFiles } from './schema.js';
 
 /** How the saved HEAD relates to the current one, as git answered. */
 export type HistoryComparison =
@@ -16,6 +17,11 @@ export interface Drift {
   /** Files whose content differs from what it was at save time: re-read these. */
   changedSince: string[];
   savedHeadReachable: boolean;
+  /**
+   * Set when some of `changedSince` were flagged before an automatic refresh recorded their new content:
+   * the time since which the agent's notes have not seen them.
+   */
+  flaggedSince: string | null;
 }
 
 export interface DriftInput {
@@ -48,6 +54,9 @@ export function computeDrift(input: DriftInput): Drift {
   }
   const outside = [...new Set(input.changedOutsideRecorded)].filter((path) => !recorded.has(path)).sort();
   changedSince.push(...outside);
+  const flagged = saved.meta.flagged;
+  const listed = new Set(changedSince);
+  for (const path of flagged?.paths ?? []) if (!listed.has(path)) changedSince.push(path);
 
   const reachable = history.kind === 'known' && !history.rewritten;
   return {
@@ -56,6 +65,21 @@ export function computeDrift(input: DriftInput): Drift {
     commitsSince: history.kind === 'known' ? history.commitsSince : null,
     changedSince,
     savedHeadReachable: reachable,
+    flaggedSince: flagged && flagged.paths.length > 0 ? flagged.since : null,
+  };
+}
+
+/**
+ * What an automatic refresh (a hook, not the agent) must keep flagged: it records every file's current
+ * content, which would make a change the agent never saw look settled. Everything the previous checkpoint
+ * flagged stays, with the time since which the agent's notes are behind.
+ */
+export function carryFlags(previous: Checkpoint, drift: Drift | null): FlaggedFiles | undefined {
+  const paths = drift?.changedSince ?? previous.meta.flagged?.paths ?? [];
+  if (paths.length === 0) return undefined;
+  return {
+    since: previous.meta.flagged?.since ?? previous.updatedAt,
+    paths: paths.slice(0, LIMITS.modifiedFiles),
   };
 }
 

@@ -5,6 +5,7 @@ import {
   CHECKPOINT_VERSION,
   type Checkpoint,
   type FileStatus,
+  type FlaggedFiles,
   type GitInfo,
   type ModifiedFile,
   type RecentCommand,
@@ -32,6 +33,8 @@ export interface BuildCheckpointParams {
   newId: () => string;
   generator: { name: string; version: string };
   projectName: string;
+  /** Files an automatic refresh keeps flagged; an agent's own save passes none and so clears them. */
+  flagged?: FlaggedFiles | undefined;
 }
 
 export interface BuildCheckpointResult {
@@ -131,7 +134,11 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
     decisions,
     modifiedFiles,
     recentCommands,
-    meta: { redactions: (previous?.meta.redactions ?? 0) + redactions, truncated },
+    meta: {
+      redactions: (previous?.meta.redactions ?? 0) + redactions,
+      truncated,
+      ...(params.flagged ? { flagged: params.flagged } : {}),
+    },
   };
   const fitted = fitToSize(checkpoint, LIMITS.fileBytes);
   return { checkpoint: fitted.checkpoint, redactions, bytes: fitted.bytes, serialized: fitted.serialized };
@@ -232,6 +239,13 @@ export function fitToSize(
       else high = middle - 1;
     }
     current = withFiles(low);
+  }
+  while (!fits(current) && current.meta.flagged?.paths.length) {
+    const { flagged } = current.meta;
+    current = truncate({
+      ...current,
+      meta: { ...current.meta, flagged: { ...flagged, paths: flagged.paths.slice(0, -1) } },
+    });
   }
   const serialized = serializeCheckpoint(current);
   return { checkpoint: current, bytes: Buffer.byteLength(serialized), serialized };

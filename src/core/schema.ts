@@ -60,7 +60,15 @@ export const checkpointSchema = z.looseObject({
   decisions: z.array(z.string()),
   modifiedFiles: z.array(modifiedFileSchema),
   recentCommands: z.array(recentCommandSchema),
-  meta: z.looseObject({ redactions: z.number().int().min(0), truncated: z.boolean() }),
+  meta: z.looseObject({
+    redactions: z.number().int().min(0),
+    truncated: z.boolean(),
+    /**
+     * Files that changed after the agent's own last save and were seen by an automatic refresh (a hook),
+     * which records their new content: they stay flagged until the agent saves again. Ours, not the spec's.
+     */
+    flagged: z.looseObject({ since: isoTime, paths: z.array(z.string()) }).optional(),
+  }),
 });
 
 export type Checkpoint = z.infer<typeof checkpointSchema>;
@@ -68,6 +76,7 @@ export type Task = z.infer<typeof taskSchema>;
 export type ModifiedFile = z.infer<typeof modifiedFileSchema>;
 export type RecentCommand = z.infer<typeof recentCommandSchema>;
 export type GitInfo = z.infer<typeof gitSchema>;
+export type FlaggedFiles = NonNullable<Checkpoint['meta']['flagged']>;
 
 /** A step that turns a file of version `from` into version `from + 1`. */
 export type Migration = (raw: Record<string, unknown>) => Record<string, unknown>;

@@ -69,19 +69,24 @@ export function bashOutcome(
     exitCode = numberFromText(stringField(input, 'error')) ?? 1;
   // A plain success report (stdout/stderr, not interrupted) carries no exit code: it exited 0.
   if (exitCode === undefined && responseObject && interrupted !== true) exitCode = 0;
-  const stderr =
-    stringField(responseObject, 'stderr') ?? (context.failed ? stringField(input, 'error') : undefined);
+  // A failure's `error` mixes stdout and stderr ("Exit code 1\n<output>"): it is labelled output, not stderr.
+  const stderr = stringField(responseObject, 'stderr');
+  const report = stderr
+    ? { label: 'stderr', text: stderr }
+    : context.failed || isError === true
+      ? { label: 'output', text: stringField(input, 'error') ?? stringField(responseObject, 'stdout') }
+      : undefined;
   const parts: string[] = [];
   const description = stringField(toolInput, 'description');
   if (description) parts.push(description);
   if (interrupted) parts.push('interrupted');
-  if (exitCode !== undefined && exitCode !== 0 && stderr) {
+  if (exitCode !== undefined && exitCode !== 0 && report?.text) {
     // The first line that says something: failure reports often start with a bare "Exit code N".
-    const firstLine = stderr
+    const firstLine = report.text
       .trim()
       .split('\n')
       .find((line) => line.trim() !== '' && !/^exit code -?\d+$/i.test(line.trim()));
-    if (firstLine) parts.push(`stderr: ${firstLine.trim()}`);
+    if (firstLine) parts.push(`${report.label}: ${firstLine.trim()}`);
   }
   return {
     ...(command ? { command } : {}),

@@ -6,6 +6,7 @@ import { type RootContext, saveCheckpoint } from '../app/save.js';
 import { loadStructured, saveStructured } from '../app/views.js';
 import { renderNothingToResume, renderSaveText } from '../core/checkpoint-text.js';
 import { loadInputSchema, saveInputSchema } from '../core/input.js';
+import { textField, textResult } from './result.js';
 
 const saveOutputSchema = z.object({
   path: z.string(),
@@ -18,6 +19,7 @@ const saveOutputSchema = z.object({
     redactions: z.number().int(),
   }),
   warnings: z.array(z.string()),
+  text: textField,
 });
 
 const driftSchema = z.object({
@@ -26,6 +28,13 @@ const driftSchema = z.object({
   commitsSince: z.number().int().nullable(),
   changedSince: z.array(z.string()),
   savedHeadReachable: z.boolean(),
+  flaggedSince: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'When files stay flagged across automatic refreshes: the time of the save whose notes predate them',
+    ),
 });
 
 const loadOutputSchema = z.object({
@@ -35,6 +44,11 @@ const loadOutputSchema = z.object({
   updatedAt: z.string().optional(),
   drift: driftSchema.nullable().optional(),
   warnings: z.array(z.string()),
+  brief: z
+    .string()
+    .optional()
+    .describe('The markdown resume brief: goal, tasks, next steps, decisions, files, commands, drift'),
+  text: z.string().optional().describe('With found: false, the message saying there is nothing to resume'),
   checkpoint: z
     .record(z.string(), z.unknown())
     .optional()
@@ -60,9 +74,7 @@ export function registerCheckpointTools(server: McpServer, deps: AppDeps, rootCo
     },
     async (input) => {
       const outcome = await saveCheckpoint(deps, input, rootContext);
-      const text = renderSaveText(outcome);
-      const structured = saveStructured(outcome);
-      return { content: [{ type: 'text', text }], structuredContent: structured };
+      return textResult(renderSaveText(outcome), saveStructured(outcome));
     },
   );
 
@@ -79,14 +91,15 @@ export function registerCheckpointTools(server: McpServer, deps: AppDeps, rootCo
     async (input) => {
       const outcome = await loadCheckpoint(deps, input, rootContext);
       if (!outcome.found) {
-        const text = renderNothingToResume(outcome.path);
-        return {
-          content: [{ type: 'text', text }],
-          structuredContent: { found: false, path: outcome.path, warnings: outcome.warnings },
-        };
+        return textResult(renderNothingToResume(outcome.path), {
+          found: false,
+          path: outcome.path,
+          warnings: outcome.warnings,
+        });
       }
       const full = input.format === 'full';
-      const structured = loadStructured(outcome, full);
+      // The brief travels in `brief` rather than `text`, so the model does not receive it twice.
+      const structured = { ...loadStructured(outcome, full), brief: outcome.brief };
       const text = full
         ? JSON.stringify(
             { checkpoint: outcome.checkpoint, drift: outcome.drift, warnings: outcome.warnings },

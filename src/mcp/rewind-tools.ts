@@ -11,6 +11,7 @@ import {
   renderSnapshotList,
   snapshotSummary,
 } from '../core/snapshot-text.js';
+import { textField, textResult } from './result.js';
 
 const projectRoot = z
   .string({ error: 'must be a string' })
@@ -67,7 +68,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
           .describe('A short note on why (redacted like every other text)'),
         projectRoot,
       }),
-      outputSchema: z.object({ created: z.boolean(), snapshot: snapshotSchema }),
+      outputSchema: z.object({ created: z.boolean(), snapshot: snapshotSchema, text: textField }),
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -86,10 +87,10 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         },
         rootContext,
       );
-      return {
-        content: [{ type: 'text', text: renderSnapshot(outcome.created, outcome.snapshot) }],
-        structuredContent: { created: outcome.created, snapshot: snapshotSummary(outcome.snapshot) },
-      };
+      return textResult(renderSnapshot(outcome.created, outcome.snapshot), {
+        created: outcome.created,
+        snapshot: snapshotSummary(outcome.snapshot),
+      });
     },
   );
 
@@ -113,25 +114,18 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         snapshots: z.array(snapshotSchema),
         total: z.number(),
         storeBytes: z.number(),
+        text: textField,
       }),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (input) => {
       const outcome = await listSnapshots(deps, { projectRoot: input.projectRoot }, rootContext);
       const shown = outcome.snapshots.slice(0, input.limit ?? 20);
-      return {
-        content: [
-          {
-            type: 'text',
-            text: renderSnapshotList(shown, outcome.snapshots.length, outcome.storeBytes, deps.now()),
-          },
-        ],
-        structuredContent: {
-          snapshots: shown.map(snapshotSummary),
-          total: outcome.snapshots.length,
-          storeBytes: outcome.storeBytes,
-        },
-      };
+      return textResult(renderSnapshotList(shown, outcome.snapshots.length, outcome.storeBytes, deps.now()), {
+        snapshots: shown.map(snapshotSummary),
+        total: outcome.snapshots.length,
+        storeBytes: outcome.storeBytes,
+      });
     },
   );
 
@@ -166,12 +160,13 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
           }),
         ),
         patch: z.string().optional(),
+        text: textField,
       }),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (input) => {
       const outcome = await diffSnapshot(deps, input, rootContext);
-      return { content: [{ type: 'text', text: renderDiff(outcome) }], structuredContent: { ...outcome } };
+      return textResult(renderDiff(outcome), { ...outcome });
     },
   );
 
@@ -207,6 +202,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         dryRun: z.boolean(),
         plan: planSchema,
         undoSnapshotId: z.string().nullable(),
+        text: textField,
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
@@ -222,15 +218,12 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         },
         rootContext,
       );
-      return {
-        content: [{ type: 'text', text: renderRestore(outcome) }],
-        structuredContent: {
-          snapshotId: outcome.snapshot.id,
-          dryRun: outcome.dryRun,
-          plan: outcome.plan,
-          undoSnapshotId: outcome.undoSnapshotId,
-        },
-      };
+      return textResult(renderRestore(outcome), {
+        snapshotId: outcome.snapshot.id,
+        dryRun: outcome.dryRun,
+        plan: outcome.plan,
+        undoSnapshotId: outcome.undoSnapshotId,
+      });
     },
   );
 }

@@ -66,6 +66,7 @@ describe('save and load in a real repository', () => {
       commitsSince: 1,
       changedSince: ['src/auth/session.ts'],
       savedHeadReachable: true,
+      flaggedSince: null,
     });
     expect(loaded.brief).toContain(
       '- 1 new commit(s) on HEAD\n- ⚠ Changed after the checkpoint, re-read before editing: `src/auth/session.ts`',

@@ -15,6 +15,7 @@ const exampleDrift: Drift = {
   commitsSince: 1,
   changedSince: ['src/auth/session.ts'],
   savedHeadReachable: true,
+  flaggedSince: null,
 };
 
 describe('renderResumeBrief', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { changedOutsideRecorded, computeDrift } from '../../src/core/drift.js';
+import { carryFlags, changedOutsideRecorded, computeDrift } from '../../src/core/drift.js';
 import { isOwnFile, toProjectPath } from '../../src/core/paths.js';
 import { parseCheckpoint } from '../../src/core/schema.js';
 import { formatAge, formatUtc } from '../../src/core/time.js';
@@ -80,7 +80,36 @@ describe('computeDrift', () => {
       commitsSince: 1,
       changedSince: ['src/auth/session.ts', 'src/auth/session.spec.ts'],
       savedHeadReachable: true,
+      flaggedSince: null,
     });
+  });
+
+  it('keeps the files an automatic refresh flagged, with the time since which the notes are behind', () => {
+    const flaggedAt = '2026-10-08T02:00:00.000Z';
+    const refreshed = {
+      ...saved,
+      meta: { ...saved.meta, flagged: { since: flaggedAt, paths: ['b.ts', 'src/auth/session.ts'] } },
+    };
+    const drift = computeDrift({
+      saved: refreshed,
+      currentBranch: 'feat/github-oauth',
+      history: { kind: 'known', commitsSince: 0, rewritten: false },
+      currentOids: new Map([...sameOids, ['src/auth/session.ts', 'f'.repeat(40)]]),
+      changedOutsideRecorded: ['a.ts'],
+    });
+    expect(drift.changedSince).toEqual(['src/auth/session.ts', 'a.ts', 'b.ts']);
+    expect(drift.flaggedSince).toBe(flaggedAt);
+
+    // The next refresh carries everything still flagged, and the original time.
+    expect(carryFlags(refreshed, drift)).toEqual({ since: flaggedAt, paths: drift.changedSince });
+    // A first refresh dates the flags from the checkpoint it refreshes; nothing changed, nothing carried.
+    expect(carryFlags(saved, { ...drift, changedSince: ['x.ts'], flaggedSince: null })).toEqual({
+      since: saved.updatedAt,
+      paths: ['x.ts'],
+    });
+    expect(carryFlags(saved, { ...drift, changedSince: [], flaggedSince: null })).toBeUndefined();
+    // Without git now, what was flagged stays flagged.
+    expect(carryFlags(refreshed, null)).toEqual(refreshed.meta.flagged);
   });
 
   it('adds changes outside the recorded list, once, and reports rewritten or missing history', () => {

@@ -123,6 +123,37 @@ describe('claude-checkpoint hook', () => {
     expect(listed.snapshots[0]).toMatchObject({ trigger: 'pre-compact', label: 'before auto compaction' });
   });
 
+  it("PreCompact: a file changed after the agent's save stays flagged across refreshes until the agent saves", async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a', 'b.ts': 'b' }, dirty: { 'a.ts': 'agent edit' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    await runCli(['save', '--goal', 'Watch the drift'], { cwd: root, env });
+    // Edited outside the agent: one recorded dirty file, one file that was clean at the save.
+    writeTree(root, { 'a.ts': 'edited by another editor', 'b.ts': 'edited by a script' });
+    const flaggedBefore = JSON.parse((await runCli(['load', '--json'], { cwd: root, env })).stdout);
+    expect(flaggedBefore.drift.changedSince).toEqual(['a.ts', 'b.ts']);
+
+    for (const trigger of ['manual', 'auto']) {
+      expect(await hook('PreCompact', { cwd: root, trigger }, env, root)).toMatchObject({ code: 0 });
+      const loaded = JSON.parse((await runCli(['load', '--json'], { cwd: root, env })).stdout);
+      expect(loaded.drift.changedSince).toEqual(['a.ts', 'b.ts']);
+      expect(loaded.drift.flaggedSince).toBe(flaggedBefore.updatedAt);
+    }
+    const compactBrief = JSON.parse(
+      (await hook('SessionStart', { cwd: root, source: 'compact' }, env, root)).stdout,
+    ).hookSpecificOutput.additionalContext;
+    expect(compactBrief).toContain('re-read before editing: `a.ts`, `b.ts`');
+    expect(compactBrief).toMatch(
+      /Flagged since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC .*until you save a checkpoint/,
+    );
+    expect(compactBrief).not.toContain('can be trusted as is');
+
+    // The agent's own save takes the new content as known: nothing is flagged any more.
+    await runCli(['save', '--goal', 'Watch the drift', '--merge'], { cwd: root, env });
+    const settled = JSON.parse((await runCli(['load', '--json'], { cwd: root, env })).stdout);
+    expect(settled.drift).toMatchObject({ changedSince: [], flaggedSince: null });
+    expect(stored(root).meta.flagged).toBeUndefined();
+  });
+
   it('PostToolUse: Bash commands and their outcome join the recent commands, redacted, whatever the field names', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
@@ -169,7 +200,8 @@ describe('claude-checkpoint hook', () => {
     expect(commands[1]).toMatchObject({ exitCode: 2, note: 'run tests; stderr: Error: 3 failing' });
     expect(commands[2]).toMatchObject({ exitCode: 0 });
     expect(commands[3].exitCode).toBeUndefined();
-    expect(commands[4]).toMatchObject({ exitCode: 3, note: 'stderr: make: *** no rule' });
+    // Claude Code's failure report mixes stdout and stderr: it is output, not stderr.
+    expect(commands[4]).toMatchObject({ exitCode: 3, note: 'output: make: *** no rule' });
   });
 
   it('takes --root over the session folder', async () => {

@@ -58,6 +58,7 @@ describe('the MCP server, through a real client', () => {
       mode: 'replace',
       counts: { tasks: 1, modifiedFiles: 1, recentCommands: 1, redactions: 1 },
       warnings: ['Redacted 1 secret-looking value(s).'],
+      text: saved.text,
     });
     expect(saved.text).toMatch(
       new RegExp(
@@ -92,6 +93,7 @@ describe('the MCP server, through a real client', () => {
       found: false,
       path: path.join(root, '.claude-checkpoint'),
       warnings: [],
+      text: result.text,
     });
     expect(result.text).toMatch(/nothing to resume/);
   });

@@ -1,0 +1,73 @@
+import { type CommitChange, changedOutsideRecorded, computeDrift, type Drift } from '../core/drift.js';
+import type { Checkpoint } from '../core/schema.js';
+import { WorktreeHasher } from '../git/oid.js';
+import {
+  compareHistory,
+  diffCommits,
+  hashWithFilters,
+  locateRepo,
+  type RepoLocation,
+  type RepoState,
+  readRepoState,
+} from '../git/repo.js';
+
+/**
+ * Drift since the save, with as few git processes as the question allows (two when HEAD has not moved).
+ * `known` passes a repository state the caller has already read, so a save does not read it twice.
+ */
+export async function detectDrift(
+  root: string,
+  saved: Checkpoint,
+  warnings: string[],
+  known?: { location: RepoLocation | null; repo: RepoState | null },
+): Promise<Drift | null> {
+  if (!saved.git) return null;
+  const location = known ? known.location : await locateRepo(root);
+  const repo = known ? known.repo : location ? await readRepoState(root, location) : null;
+  if (!location || !repo?.head) {
+    warnings.push('The project is no longer a git repository with commits, so drift could not be checked.');
+    return null;
+  }
+  const history = await compareHistory(root, saved.git.head, repo.head);
+  let commitChanges = new Map<string, CommitChange>();
+  if (history.kind === 'known' && saved.git.head !== repo.head) {
+    commitChanges = await diffCommits(root, location, saved.git.head, repo.head);
+  }
+  const recorded = new Set(saved.modifiedFiles.map((file) => file.path));
+  const dirty = repo.entries.map(({ path, headOid, isSubmodule }) => ({ path, headOid, isSubmodule }));
+  const toHash = new Set(recorded);
+  for (const entry of dirty) if (!entry.isSubmodule) toHash.add(entry.path);
+  const currentOids = await new WorktreeHasher(root, location.objectFormat).oids(toHash);
+
+  const outside = changedOutsideRecorded({ recorded, dirty, commitChanges, currentOids });
+  return computeDrift({
+    saved,
+    currentBranch: repo.branch,
+    history,
+    currentOids,
+    changedOutsideRecorded: await withoutFilterOnlyChanges(root, outside, dirty, commitChanges),
+  });
+}
+
+/**
+ * A dirty file's bytes are compared with a blob git stored after its clean filters (autocrlf, LFS):
+ * where those differ only by the filter, git's own hash of the file settles it. Paths with newline
+ * characters cannot go through --stdin-paths and are kept as changed.
+ */
+async function withoutFilterOnlyChanges(
+  root: string,
+  outside: readonly string[],
+  dirty: ReadonlyArray<{ path: string; headOid: string | null }>,
+  commitChanges: ReadonlyMap<string, CommitChange>,
+): Promise<string[]> {
+  const before = new Map<string, string>();
+  for (const entry of dirty) {
+    const base = commitChanges.has(entry.path)
+      ? (commitChanges.get(entry.path)?.before ?? null)
+      : entry.headOid;
+    if (base && outside.includes(entry.path) && !entry.path.includes('\n')) before.set(entry.path, base);
+  }
+  if (before.size === 0) return [...outside];
+  const filtered = await hashWithFilters(root, [...before.keys()]).catch(() => new Map<string, string>());
+  return outside.filter((file) => !before.has(file) || filtered.get(file) !== before.get(file));
+}
