@@ -1,12 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { claudeBinary as binary, claudeEnv, repoRoot } from '../helpers/claude-code.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
-
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const binary = path.join(repoRoot, '.cache/claude-code/node_modules/.bin/claude');
 
 /** Runs the real `claude` with a throwaway HOME: no login, no model, no telemetry. */
 function claude(home: string, args: string[], cwd = home): { code: number; out: string } {
@@ -15,14 +12,7 @@ function claude(home: string, args: string[], cwd = home): { code: number; out: 
       cwd,
       encoding: 'utf8',
       timeout: 90_000,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: home,
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      },
+      env: claudeEnv(home),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return { code: 0, out };

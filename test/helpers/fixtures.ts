@@ -4,10 +4,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { onTestFinished } from 'vitest';
 
-/** A fresh temp folder (symlinks resolved), removed when the current test finishes. */
+/**
+ * A fresh temp folder (symlinks resolved), removed when the current test finishes, or when the worker
+ * exits for one made in a `beforeAll` that several tests share.
+ */
 export function tempDir(prefix = 'checkpoint-test-'): string {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    onTestFinished(remove);
+  } catch {
+    process.once('exit', remove);
+  }
   return dir;
 }
 

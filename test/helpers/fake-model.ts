@@ -1,0 +1,212 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A scripted stand-in for a model API, on a loopback port, so a real agent CLI can run real sessions
+ * offline. It logs every request (what the model would have received) and answers each with the next
+ * step of a plan. The wire format is the Anthropic Messages API, streamed as server-sent events; the
+ * plan logic works on a neutral view of the conversation so other wire formats can reuse it.
+ */
+
+/** One thing the model does in a turn: call a tool, or answer in text (which ends the turn). */
+export type PlannedStep = { tool: string; input: Record<string, unknown> } | { text: string };
+
+/** For each user prompt, the steps the model takes; unknown prompts get a short text answer. */
+export type Plan = (prompt: string) => readonly PlannedStep[];
+
+export interface LoggedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown> | null;
+  /** The raw body text: what to search for what the model received. */
+  raw: string;
+}
+
+export interface FakeModel {
+  /** The base URL to give the agent (ANTHROPIC_BASE_URL). */
+  url: string;
+  requests: LoggedRequest[];
+  close: () => Promise<void>;
+}
+
+/** The neutral view of a conversation the plan logic needs. */
+export interface ConversationView {
+  /** The newest user prompt typed by a person (not a tool result, not a reminder). */
+  prompt: string;
+  /** Tools called since that prompt, in order, with whether each has a result yet. */
+  calls: Array<{ name: string; answered: boolean }>;
+  /** Tool names the model can call now (deferred ones only after a ToolSearch loaded them). */
+  callable: ReadonlySet<string>;
+}
+
+const TOOL_SEARCH = 'ToolSearch';
+
+/**
+ * The next step of the plan: planned tool calls in order, each preceded by a ToolSearch when the agent
+ * defers that tool (as Claude Code does with MCP tools), then the plan's text, or "Done." when it has none.
+ */
+export function nextStep(view: ConversationView, plan: Plan): PlannedStep {
+  const steps = plan(view.prompt);
+  const toolSteps = steps.filter((step): step is Extract<PlannedStep, { tool: string }> => 'tool' in step);
+  const done = view.calls.filter((call) => call.name !== TOOL_SEARCH).length;
+  const next = toolSteps[done];
+  if (next) {
+    const searched = view.calls.at(-1)?.name === TOOL_SEARCH;
+    if (!view.callable.has(next.tool) && !searched && view.callable.has(TOOL_SEARCH))
+      return { tool: TOOL_SEARCH, input: { query: `select:${next.tool}`, max_results: 1 } };
+    return next;
+  }
+  const text = steps.find((step): step is { text: string } => 'text' in step);
+  return text ?? { text: 'Done.' };
+}
+
+type Block = { type: string; [key: string]: unknown };
+type Message = { role: string; content: string | Block[] };
+
+/** Reads an Anthropic Messages request into the neutral view. */
+export function anthropicView(body: Record<string, unknown>): ConversationView {
+  const messages = (body.messages as Message[] | undefined) ?? [];
+  const blocks = (message: Message): Block[] =>
+    typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+  let start = 0;
+  let prompt = '';
+  messages.forEach((message, index) => {
+    if (message.role !== 'user') return;
+    const content = blocks(message);
+    if (content.some((block) => block.type === 'tool_result')) return;
+    // The person's words are the last plain text block: reminders, command echoes and a compaction's
+    // summary come before it, wrapped in tags or as blocks of their own.
+    const typed = content
+      .filter((block) => block.type === 'text' && !String(block.text).trimStart().startsWith('<'))
+      .map((block) => String(block.text));
+    const last = typed.at(-1);
+    if (last === undefined) return;
+    start = index;
+    prompt = last;
+  });
+  const answered = new Set<string>();
+  const calls: ConversationView['calls'] = [];
+  for (const message of messages.slice(start)) {
+    for (const block of blocks(message)) {
+      if (block.type === 'tool_result') answered.add(String(block.tool_use_id));
+      if (block.type === 'tool_use') calls.push({ name: String(block.name), answered: false });
+    }
+  }
+  let index = 0;
+  for (const message of messages.slice(start))
+    for (const block of blocks(message))
+      if (block.type === 'tool_use') {
+        const call = calls[index++];
+        if (call) call.answered = answered.has(String(block.id));
+      }
+  // Tools a ToolSearch loaded arrive as definitions in `tools` (or as tool references in its result).
+  const tools = (body.tools as Array<{ name: string; defer_loading?: boolean }> | undefined) ?? [];
+  const callable = new Set(tools.filter((tool) => !tool.defer_loading).map((tool) => tool.name));
+  for (const message of messages)
+    for (const block of blocks(message))
+      if (block.type === 'tool_result' && Array.isArray(block.content))
+        for (const part of block.content as Block[])
+          if (part.type === 'tool_reference') callable.add(String(part.tool_name));
+  return { prompt, calls, callable };
+}
+
+/** Starts the stand-in on 127.0.0.1 with a free port. */
+export async function startFakeModel(plan: Plan): Promise<FakeModel> {
+  const requests: LoggedRequest[] = [];
+  let counter = 0;
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: Record<string, unknown> | null = null;
+      try {
+        body = raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
+      } catch {
+        body = null;
+      }
+      requests.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body,
+        raw,
+      });
+      const url = request.url ?? '';
+      if (!url.startsWith('/v1/messages') || url.startsWith('/v1/messages/count_tokens') || !body) {
+        // Token counting and anything else: a harmless answer.
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ input_tokens: 100 }));
+        return;
+      }
+      counter += 1;
+      const step = nextStep(anthropicView(body), plan);
+      writeAnthropicReply(response, step, String(body.model ?? 'fake-model'), counter, body.stream === true);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function writeAnthropicReply(
+  response: http.ServerResponse,
+  step: PlannedStep,
+  model: string,
+  counter: number,
+  stream: boolean,
+): void {
+  const block =
+    'tool' in step
+      ? { type: 'tool_use', id: `toolu_fake_${counter}`, name: step.tool, input: step.input }
+      : { type: 'text', text: step.text };
+  const stopReason = 'tool' in step ? 'tool_use' : 'end_turn';
+  const usage = {
+    input_tokens: 100,
+    output_tokens: 10,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+  };
+  const message = {
+    id: `msg_fake_${counter}`,
+    type: 'message',
+    role: 'assistant',
+    model,
+    stop_sequence: null,
+  };
+  if (!stream) {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ ...message, content: [block], stop_reason: stopReason, usage }));
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const send = (event: string, data: Record<string, unknown>) =>
+    response.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
+  send('message_start', { message: { ...message, content: [], stop_reason: null, usage } });
+  if (block.type === 'tool_use') {
+    send('content_block_start', { index: 0, content_block: { ...block, input: {} } });
+    send('content_block_delta', {
+      index: 0,
+      delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+    });
+  } else {
+    send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+    send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: block.text } });
+  }
+  send('content_block_stop', { index: 0 });
+  send('message_delta', {
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: 10 },
+  });
+  send('message_stop', {});
+  response.end();
+}
