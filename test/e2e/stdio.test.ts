@@ -73,6 +73,7 @@ describe('dist/index.js over stdio', () => {
       commitsSince: 1,
       changedSince: ['src/auth/session.ts'],
       savedHeadReachable: true,
+      flaggedSince: null,
     });
     expect(loaded.text).toContain(
       '- 1 new commit(s) on HEAD\n- ⚠ Changed after the checkpoint, re-read before editing: `src/auth/session.ts`',
