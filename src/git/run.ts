@@ -83,7 +83,7 @@ export function runGitBuffer(
         reject(
           new CheckpointError(
             'GIT_FAILED',
-            `git ${args[0]} timed out after ${timeoutMs} ms in ${options.cwd}`,
+            `git ${subcommand(args)} timed out after ${timeoutMs} ms in ${options.cwd}`,
           ),
         );
         return;
@@ -102,10 +102,20 @@ export function runGitBuffer(
       reject(
         new CheckpointError(
           'GIT_FAILED',
-          `git ${args[0]} failed in ${options.cwd} (exit ${exitCode}): ${detail}`,
+          `git ${subcommand(args)} failed in ${options.cwd} (exit ${exitCode}): ${detail}`,
         ),
       );
     });
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** The git command a message should name: the first argument after global options such as --git-dir. */
+function subcommand(args: readonly string[]): string {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? '';
+    if (arg === '-c' || arg === '-C' || arg === '--git-dir' || arg === '--work-tree') index++;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return args[0] ?? '';
 }

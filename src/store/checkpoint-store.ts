@@ -5,7 +5,8 @@ import { CHECKPOINT_FILE } from '../core/paths.js';
 import { type Checkpoint, parseCheckpoint } from '../core/schema.js';
 import { refuseSymlink, writeFileAtomic } from './atomic-write.js';
 import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
-import { isProcessAlive, withFileLock } from './lock.js';
+import { withFileLock } from './lock.js';
+import { isProcessAlive } from './lock-owner.js';
 
 export interface CheckpointPaths {
   main: string;

@@ -6,7 +6,7 @@ import * as fsp from 'node:fs/promises';
  */
 export type StoreFs = Pick<
   typeof fsp,
-  'open' | 'rename' | 'unlink' | 'lstat' | 'readFile' | 'mkdir' | 'readdir' | 'rm'
+  'open' | 'rename' | 'unlink' | 'link' | 'lstat' | 'readFile' | 'mkdir' | 'readdir' | 'rm'
 >;
 
 export const nodeFs: StoreFs = fsp;

@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
+import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { errorCode, type StoreFs } from './fs-seam.js';
+import { judgeLockOwner, localProbe, ownerRecord, type ProcessProbe } from './lock-owner.js';
 
 /** Runs tasks one at a time per key, in call order: parallel tool calls cannot interleave a read-modify-write. */
 export class KeyedQueue {
@@ -19,20 +22,25 @@ export class KeyedQueue {
 }
 
 export interface FileLockOptions {
-  /** Give up after this long. */
+  /** Give up after this long while a live owner holds the lock. */
   timeoutMs?: number;
-  /** A lock older than this is taken to be left by a crashed process. */
+  /** Where the owner cannot be checked (another machine or pid namespace), a lock older than this is dead. */
   staleMs?: number;
+  /** How this machine answers questions about pids; tests pass their own. */
+  probe?: ProcessProbe;
 }
 
-interface LockOwner {
-  pid: number;
-  at: number;
+/** What the lock's temp files are called, so leftovers of killed processes can be recognised. */
+export function lockTempPrefix(lockPath: string): string {
+  return `${path.basename(lockPath)}.tmp-`;
 }
 
 /**
- * A lock across processes (two agent sessions, a hook and the server, the CLI): a file created with
- * O_EXCL holding the owner's pid. Locks left by dead processes, or older than `staleMs`, are taken over.
+ * A lock across processes (agent sessions, hooks, the server, the CLI). The owner record is written
+ * whole to a temp file, then hard-linked to the lock's name: link() fails with EEXIST when the lock is
+ * taken and otherwise makes it appear with its full content, so no kill can leave a lock without a
+ * readable owner. A lock whose owner is dead (by pid and start time, or from before a reboot) is taken
+ * over at once; see judgeLockOwner for the rules.
  */
 export async function withFileLock<T>(
   fs: StoreFs,
@@ -42,16 +50,17 @@ export async function withFileLock<T>(
 ): Promise<T> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const staleMs = options.staleMs ?? 30_000;
+  const probe = options.probe ?? localProbe();
   const deadline = Date.now() + timeoutMs;
-  let delayMs = 5;
+  let delayMs = 2;
   for (;;) {
     if (await tryAcquire(fs, lockPath)) break;
-    const stale = await staleContent(fs, lockPath, staleMs);
-    if (stale !== null) {
-      // Remove it only if it is still the file we judged stale: another process may have taken it over
-      // since, and its fresh lock differs (pid and time). The window left is a few microseconds wide.
+    const dead = await deadOwnerRecord(fs, lockPath, probe, staleMs);
+    if (dead !== null) {
+      // Remove it only if it is still the record we judged: another process may have taken the lock over
+      // since, and its record differs (pid, time, start). The window left is a few microseconds wide.
       const now = await fs.readFile(lockPath, 'utf8').catch(() => null);
-      if (now === stale) await fs.unlink(lockPath).catch(() => undefined);
+      if (now === dead) await fs.unlink(lockPath).catch(() => undefined);
       continue;
     }
     if (Date.now() > deadline) {
@@ -61,9 +70,10 @@ export async function withFileLock<T>(
       );
     }
     await new Promise((resolve) => setTimeout(resolve, delayMs + Math.random() * delayMs));
-    delayMs = Math.min(delayMs * 2, 100);
+    delayMs = Math.min(delayMs * 2, 50);
   }
   try {
+    await removeDeadTempFiles(fs, lockPath, probe);
     return await task();
   } finally {
     await fs.unlink(lockPath).catch(() => undefined);
@@ -71,17 +81,20 @@ export async function withFileLock<T>(
 }
 
 async function tryAcquire(fs: StoreFs, lockPath: string): Promise<boolean> {
+  const temp = path.join(
+    path.dirname(lockPath),
+    `${lockTempPrefix(lockPath)}${process.pid}-${randomBytes(6).toString('hex')}`,
+  );
+  const record = JSON.stringify(ownerRecord(Date.now()));
   try {
-    const handle = await fs.open(
-      lockPath,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o600,
-    );
+    await createExclusive(fs, temp, record);
     try {
-      const owner: LockOwner = { pid: process.pid, at: Date.now() };
-      await handle.writeFile(JSON.stringify(owner));
-    } finally {
-      await handle.close();
+      await fs.link(temp, lockPath);
+    } catch (error) {
+      // File systems without hard links: create the lock itself exclusively. A kill between creating and
+      // writing it leaves an empty lock, which judgeLockOwner takes over after GARBLED_GRACE_MS.
+      if (!NO_HARD_LINKS.has(errorCode(error) ?? '')) throw error;
+      await createExclusive(fs, lockPath, record);
     }
     return true;
   } catch (error) {
@@ -89,36 +102,52 @@ async function tryAcquire(fs: StoreFs, lockPath: string): Promise<boolean> {
     throw new CheckpointError('IO_FAILED', `could not create lock ${lockPath}: ${(error as Error).message}`, {
       cause: error,
     });
+  } finally {
+    await fs.unlink(temp).catch(() => undefined);
   }
 }
 
-/** The lock file's content when its owner is gone or it is too old, else `null`. */
-async function staleContent(fs: StoreFs, lockPath: string, staleMs: number): Promise<string | null> {
-  let text: string;
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV']);
+
+async function createExclusive(fs: StoreFs, file: string, text: string): Promise<void> {
+  const handle = await fs.open(
+    file,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o600,
+  );
   try {
-    text = await fs.readFile(lockPath, 'utf8');
-  } catch {
-    return null; // released meanwhile: just retry
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
   }
-  let owner: Partial<LockOwner> = {};
-  try {
-    owner = JSON.parse(text) as Partial<LockOwner>;
-  } catch {
-    // Half-written by an owner that is creating it right now, or left by a crash: judge by age.
-    const stats = await fs.lstat(lockPath).catch(() => null);
-    return stats !== null && Date.now() - stats.mtimeMs > staleMs ? text : null;
-  }
-  if (typeof owner.at === 'number' && Date.now() - owner.at > staleMs) return text;
-  if (typeof owner.pid === 'number' && !isProcessAlive(owner.pid)) return text;
-  return null;
 }
 
-/** Whether a process with this pid exists (EPERM means it does, as another user's). */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === 'EPERM';
+/** The lock file's content when its owner is gone, else `null` (also when the lock was released meanwhile). */
+async function deadOwnerRecord(
+  fs: StoreFs,
+  lockPath: string,
+  probe: ProcessProbe,
+  staleMs: number,
+): Promise<string | null> {
+  const [text, stats] = await Promise.all([
+    fs.readFile(lockPath, 'utf8').catch(() => null),
+    fs.lstat(lockPath).catch(() => null),
+  ]);
+  if (text === null || stats === null) return null;
+  const now = Date.now();
+  const verdict = judgeLockOwner(text, { probe, now, ageMs: now - stats.mtimeMs, staleMs });
+  return verdict.held ? null : text;
+}
+
+/** Temp files of this lock whose writer was killed between writing and linking them. */
+async function removeDeadTempFiles(fs: StoreFs, lockPath: string, probe: ProcessProbe): Promise<void> {
+  const dir = path.dirname(lockPath);
+  const prefix = lockTempPrefix(lockPath);
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]);
+    if (Number.isSafeInteger(pid) && !probe.isAlive(pid))
+      await fs.unlink(path.join(dir, name)).catch(() => undefined);
   }
 }

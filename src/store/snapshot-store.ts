@@ -16,6 +16,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import { errorCode } from './fs-seam.js';
 import { inheritedIgnoreRules } from './inherited-ignores.js';
 import { withFileLock } from './lock.js';
+import { localProbe } from './lock-owner.js';
 import { RESTORE_TEMP_PREFIX, type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
 export type { TreeChange } from './worktree-writer.js';
@@ -99,6 +100,9 @@ export class SnapshotStore {
       fsp,
       this.lockPath,
       async () => {
+        // A killed owner's git child lives on: a `git gc --prune=now` still running would delete the
+        // objects this call writes. git names it in gc.pid until it exits.
+        await this.waitForOrphanedGc();
         // Holding our lock means no git process of ours runs on this store: an index.lock is a leftover
         // of one that was killed, and would block every later call.
         await fsp.rm(path.join(this.gitDir, 'index.lock'), { force: true });
@@ -106,6 +110,20 @@ export class SnapshotStore {
       },
       { timeoutMs: 60_000, staleMs: 15 * 60_000 },
     );
+  }
+
+  private async waitForOrphanedGc(): Promise<void> {
+    const gcPid = path.join(this.gitDir, 'gc.pid');
+    const deadline = Date.now() + GIT_LONG_TIMEOUT_MS;
+    for (;;) {
+      const text = await fsp.readFile(gcPid, 'utf8').catch(() => null);
+      const [pid, host] = (text ?? '').trim().split(/\s+/);
+      const owner = Number(pid);
+      if (!text || host !== localProbe().host || !Number.isSafeInteger(owner) || !localProbe().isAlive(owner))
+        return;
+      if (Date.now() > deadline) return; // git's own gc.pid rules take over from here
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   /** Creates the shadow repository on first use, or repairs one whose set-up was interrupted. Call it holding the lock. */

@@ -143,7 +143,8 @@ describe('CheckpointStore', () => {
         ...fsp,
         open: (async (file: string, flags: number, mode?: number) => {
           const handle = await fsp.open(file, flags, mode);
-          if (String(file).includes('.tmp-')) {
+          // The checkpoint's own temp files (the lock's come before them and are written fine).
+          if (/\.claude-checkpoint(\.prev)?\.tmp-/.test(String(file))) {
             return new Proxy(handle, {
               get(target, key) {
                 if (key === 'writeFile') {

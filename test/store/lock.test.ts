@@ -1,8 +1,16 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeFs } from '../../src/store/fs-seam.js';
-import { KeyedQueue, withFileLock } from '../../src/store/lock.js';
+import { KeyedQueue, lockTempPrefix, withFileLock } from '../../src/store/lock.js';
+import {
+  GARBLED_GRACE_MS,
+  judgeLockOwner,
+  localProbe,
+  ownerRecord,
+  type ProcessProbe,
+} from '../../src/store/lock-owner.js';
 import { tempDir } from '../helpers/fixtures.js';
 
 describe('KeyedQueue', () => {
@@ -49,23 +57,113 @@ describe('withFileLock', () => {
     expect(existsSync(lock)).toBe(false);
   });
 
-  it('takes over a lock left by a dead process', async () => {
-    const lock = path.join(tempDir(), 'x.lock');
-    writeFileSync(lock, JSON.stringify({ pid: 2 ** 22 + 12345, at: Date.now() }));
-    expect(await withFileLock(nodeFs, lock, async () => 'got it', { timeoutMs: 1000 })).toBe('got it');
-  });
-
-  it('takes over a lock older than the stale limit', async () => {
-    const lock = path.join(tempDir(), 'x.lock');
-    writeFileSync(lock, JSON.stringify({ pid: process.pid, at: Date.now() - 60_000 }));
-    expect(await withFileLock(nodeFs, lock, async () => 'got it', { timeoutMs: 1000 })).toBe('got it');
-  });
-
   it('gives up with advice when a live owner keeps it', async () => {
     const lock = path.join(tempDir(), 'x.lock');
-    writeFileSync(lock, JSON.stringify({ pid: process.pid, at: Date.now() }));
+    writeFileSync(lock, JSON.stringify(ownerRecord(Date.now())));
     await expect(withFileLock(nodeFs, lock, async () => 'never', { timeoutMs: 100 })).rejects.toThrow(
       /holds .*x\.lock for more than 100 ms; if no other checkpoint tool is running, delete that file/,
     );
+  });
+
+  /** A pid that existed and is gone now. */
+  function deadPid(): number {
+    const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    });
+    return Number(child.stdout);
+  }
+
+  const here = () => ownerRecord(Date.now());
+  // timeoutMs 0: any wait for the owner fails the call, so success means the lock was taken over at once.
+  const atOnce = { timeoutMs: 0 };
+
+  it.each([
+    ['its owner is dead', () => ({ ...here(), pid: deadPid() })],
+    ['its pid now belongs to another process (start time differs)', () => ({ ...here(), start: '1' })],
+    ['it was taken before this machine rebooted', () => ({ ...here(), boot: 'another-boot-id' })],
+    [
+      'it was taken on another machine longer ago than the stale limit',
+      () => ({ ...here(), host: 'elsewhere', at: Date.now() - 60_000 }),
+    ],
+    [
+      'an older version wrote it (pid and time only) and its pid is dead',
+      () => ({ pid: deadPid(), at: Date.now() }),
+    ],
+    [
+      'an older version wrote it long ago, and its pid is alive',
+      () => ({ pid: process.pid, at: Date.now() - 60_000 }),
+    ],
+  ])('takes the lock over at once when %s', async (_why, record) => {
+    const lock = path.join(tempDir(), 'x.lock');
+    writeFileSync(lock, JSON.stringify(record()));
+    expect(await withFileLock(nodeFs, lock, async () => 'got it', atOnce)).toBe('got it');
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it.each([
+    ['this very process holds it', () => here()],
+    ['another machine took it just now', () => ({ ...here(), host: 'elsewhere' })],
+    ['another pid namespace (a container) took it just now', () => ({ ...here(), pidNs: 'pid:[1]' })],
+    ['an older version holds it now', () => ({ pid: process.pid, at: Date.now() })],
+  ])('waits while %s', async (_why, record) => {
+    const lock = path.join(tempDir(), 'x.lock');
+    writeFileSync(lock, JSON.stringify(record()));
+    await expect(withFileLock(nodeFs, lock, async () => 'never', { timeoutMs: 50 })).rejects.toThrow(/holds/);
+    expect(existsSync(lock)).toBe(true);
+  });
+
+  it('takes over a garbled or empty record once it is older than the grace for a writer mid-write', async () => {
+    const dir = tempDir();
+    for (const content of ['', '{"pid":', 'not json', '{"pid":-1,"at":0}', '[]']) {
+      const old = path.join(dir, 'old.lock');
+      writeFileSync(old, content);
+      const past = new Date(Date.now() - 10_000);
+      utimesSync(old, past, past);
+      expect(await withFileLock(nodeFs, old, async () => 'got it', atOnce)).toBe('got it');
+    }
+    const fresh = path.join(dir, 'fresh.lock');
+    writeFileSync(fresh, '');
+    await expect(withFileLock(nodeFs, fresh, async () => 'never', atOnce)).rejects.toThrow(/holds/);
+    const started = Date.now();
+    expect(await withFileLock(nodeFs, fresh, async () => 'got it', { timeoutMs: 5_000 })).toBe('got it');
+    expect(Date.now() - started).toBeLessThan(GARBLED_GRACE_MS + 1_000);
+  });
+
+  it('writes a complete owner record (pid, host, boot, pid namespace, start time) and cleans temp files of dead writers', async () => {
+    const dir = tempDir();
+    const lock = path.join(dir, 'x.lock');
+    const leftover = path.join(dir, `${lockTempPrefix(lock)}${deadPid()}-abcdef`);
+    writeFileSync(leftover, '{}');
+    const record = await withFileLock(nodeFs, lock, async () =>
+      JSON.parse((await import('node:fs')).readFileSync(lock, 'utf8')),
+    );
+    expect(record).toMatchObject({ pid: process.pid, host: localProbe().host });
+    if (process.platform === 'linux') {
+      expect(record.boot).toMatch(/^[0-9a-f-]{36}$/);
+      expect(record.start).toMatch(/^\d+$/);
+      expect(record.pidNs).toMatch(/^pid:\[\d+\]$/);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('judgeLockOwner without /proc (no start times: macOS, BSD)', () => {
+  const probe: ProcessProbe = { host: 'mac', isAlive: (pid) => pid === 100, startOf: () => undefined };
+  const judge = (record: object, now = 1_000_000) =>
+    judgeLockOwner(JSON.stringify(record), { probe, now, ageMs: 1_000, staleMs: 30_000 });
+
+  it.each([
+    [{ pid: 100, at: 1_000_000, host: 'mac' }, { held: true }],
+    [
+      { pid: 100, at: 1_000_000 - 31_000, host: 'mac' },
+      { held: false, reason: 'expired' },
+    ],
+    [
+      { pid: 101, at: 1_000_000, host: 'mac' },
+      { held: false, reason: 'dead' },
+    ],
+    [{ pid: 100, at: 1_000_000, host: 'mac', start: '42' }, { held: true }],
+  ])('judges %j as %j', (record, verdict) => {
+    expect(judge(record)).toEqual(verdict);
   });
 });
