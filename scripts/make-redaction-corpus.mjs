@@ -1,24 +1,82 @@
 #!/usr/bin/env node
-// Writes test/fixtures/redaction-corpus.json: secrets of many formats in the places they turn up
-// (commands, prose, JSON, env files, headers, URLs), and benign look-alikes that must survive.
-// Deterministic: the same corpus on every run. The tokens are random and belong to nobody.
+// Writes test/fixtures/redaction-corpus.json: secrets of 150+ formats in the shapes an agent writes them
+// (shell commands, prose, JSON, env and config lines, URLs, headers, multi-line), and benign look-alikes
+// that must survive untouched.
+//
+// How it was built: every format below was written from its published description (the prefixes,
+// lengths, alphabets and context words that gitleaks' default config, trufflehog's detectors and the
+// providers' own docs give), and the benign texts from the scanners' allowlists and false-positive
+// cases (placeholders, documented example keys, references, resource names) — before the detector was
+// run on any of them. Deterministic: the same corpus on every run. Tokens are random and belong to nobody.
 import { writeFileSync } from 'node:fs';
 
-let state = 20261130;
+let state = 20261201;
 const random = () => {
   state = (Math.imul(state ^ (state >>> 15), 2246822507) + 0x9e3779b9) >>> 0;
   return state / 4294967296;
 };
-const pick = (chars, n) =>
-  Array.from({ length: n }, () => chars[Math.floor(random() * chars.length)]).join('');
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const UPPER_NUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const pick = (chars, n) => Array.from({ length: n }, () => chars[Math.floor(random() * chars.length)]).join('');
+const between = (min, max) => min + Math.floor(random() * (max - min + 1));
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const DIGITS = '0123456789';
+const ALNUM = `${UPPER}${LOWER}${DIGITS}`;
+const LOWER_NUM = `${LOWER}${DIGITS}`;
+const UPPER_NUM = `${UPPER}${DIGITS}`;
 const HEX = '0123456789abcdef';
 const B64URL = `${ALNUM}-_`;
 const B64 = `${ALNUM}+/`;
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+const uuid = () => `${pick(HEX, 8)}-${pick(HEX, 4)}-4${pick(HEX, 3)}-a${pick(HEX, 3)}-${pick(HEX, 12)}`;
+/** A password a person would choose: words, digits and punctuation, hard to tell from text by shape. */
+const password = () =>
+  `${pick(UPPER, 1)}${pick(LOWER, between(4, 7))}${pick('!#%&*+-.?@^_~', 1)}${pick(DIGITS, between(2, 4))}${pick(LOWER, between(2, 4))}`;
+const b64 = (text) => Buffer.from(text).toString('base64');
 
-// Bare tokens: recognisable by their shape alone, wherever they appear.
+// ── Formats recognisable by their shape alone (prefix, length, alphabet) ─────────────────────────────
 const bare = {
+  '1Password secret key': () =>
+    `A3-${pick(UPPER_NUM, 6)}-${pick(UPPER_NUM, 11)}-${pick(UPPER_NUM, 5)}-${pick(UPPER_NUM, 5)}-${pick(UPPER_NUM, 5)}`,
+  '1Password service account token': () => `ops_eyJ${pick(B64, 260)}`,
+  'Adobe client secret': () => `p8e-${pick(ALNUM, 32)}`,
+  'age secret key': () => `AGE-SECRET-KEY-1${pick('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L'.toUpperCase(), 58)}`,
+  'Alibaba Cloud AccessKey ID': () => `LTAI${pick(ALNUM, 20)}`,
+  'Amazon Bedrock API key (long-term)': () => `ABSK${b64(`BedrockAPIKey-${pick(LOWER_NUM, 4)}-at-${pick(DIGITS, 12)}:${pick(B64, 40)}`)}`,
+  'Amazon Bedrock API key (short-term)': () => `bedrock-api-key-${b64(`bedrock.amazonaws.com/?Action=CallWithBearerToken&X-Amz-Credential=${pick(UPPER_NUM, 20)}`)}${pick(B64, 40)}`,
+  'Anthropic API key': () => `sk-ant-api03-${pick(B64URL, 93)}AA`,
+  'Anthropic admin key': () => `sk-ant-admin01-${pick(B64URL, 93)}AA`,
+  'Artifactory API key': () => `AKCp${pick(ALNUM, 69)}`,
+  'Artifactory reference token': () => `cmVmd${pick(ALNUM, 59)}`,
+  'Atlassian API token': () => `ATATT3${pick(B64URL, 186)}`,
+  'Authress access key': () => `sc_${pick(LOWER_NUM, 12)}.${pick(LOWER_NUM, 5)}.acc_${pick(LOWER_NUM, 20)}.${pick(B64, 60)}`,
+  'AWS access key id': () => `AKIA${pick('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`,
+  'AWS temporary access key id': () => `ASIA${pick('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`,
+  'Azure AD client secret': () => `${pick(ALNUM, 3)}${pick(DIGITS, 1)}Q~${pick(`${ALNUM}_~.-`, 34)}`,
+  'Bitbucket app password': () => `ATBB${pick(ALNUM, 32)}${pick(HEX, 8).toUpperCase()}`,
+  'Buildkite token': () => `bkua_${pick(HEX, 40)}`,
+  'ClickHouse Cloud secret': () => `4b1d${pick(ALNUM, 38)}`,
+  'Clojars token': () => `CLOJARS_${pick(LOWER_NUM, 60)}`,
+  'Cloudflare origin CA key': () => `v1.0-${pick(HEX, 24)}-${pick(HEX, 146)}`,
+  'Contentful PAT': () => `CFPAT-${pick(B64URL, 43)}`,
+  'Databricks token': () => `dapi${pick(HEX, 32)}`,
+  'DigitalOcean PAT': () => `dop_v1_${pick(HEX, 64)}`,
+  'DigitalOcean OAuth token': () => `doo_v1_${pick(HEX, 64)}`,
+  'DigitalOcean refresh token': () => `dor_v1_${pick(HEX, 64)}`,
+  'Docker Hub PAT': () => `dckr_pat_${pick(B64URL, 27)}`,
+  'Doppler token': () => `dp.pt.${pick(ALNUM, 43)}`,
+  'Duffel token': () => `duffel_test_${pick(B64URL, 43)}`,
+  'Dynatrace token': () => `dt0c01.${pick(UPPER_NUM, 24)}.${pick(UPPER_NUM, 64)}`,
+  'EasyPost key': () => `EZAK${pick(ALNUM, 54)}`,
+  'EasyPost test key': () => `EZTK${pick(ALNUM, 54)}`,
+  'Facebook page access token': () => `EAAC${pick(ALNUM, 120)}`,
+  'Figma PAT': () => `figd_${pick(B64URL, 40)}`,
+  'Flutterwave secret key': () => `FLWSECK_TEST-${pick('abcdefgh0123456789', 32)}-X`,
+  'Fly.io token': () => `fo1_${pick(B64URL, 43)}`,
+  'Fly.io macaroon': () => `fm2_${pick(B64, 120)}`,
+  'Frame.io token': () => `fio-u-${pick(B64URL, 64)}`,
+  'Google API key': () => `AIza${pick(B64URL, 35)}`,
+  'Google OAuth client secret': () => `GOCSPX-${pick(B64URL, 28)}`,
+  'Google OAuth access token': () => `ya29.${pick(B64URL, 120)}`,
   'GitHub classic PAT': () => `ghp_${pick(ALNUM, 36)}`,
   'GitHub OAuth token': () => `gho_${pick(ALNUM, 36)}`,
   'GitHub user-to-server token': () => `ghu_${pick(ALNUM, 36)}`,
@@ -26,244 +84,583 @@ const bare = {
   'GitHub refresh token': () => `ghr_${pick(ALNUM, 36)}`,
   'GitHub fine-grained PAT': () => `github_pat_${pick(ALNUM, 22)}_${pick(ALNUM, 59)}`,
   'GitLab PAT': () => `glpat-${pick(B64URL, 20)}`,
+  'GitLab CI job token': () => `glcbt-${pick(ALNUM, 4)}_${pick(B64URL, 20)}`,
   'GitLab deploy token': () => `gldt-${pick(B64URL, 20)}`,
+  'GitLab feature flag token': () => `glffct-${pick(B64URL, 20)}`,
+  'GitLab feed token': () => `glft-${pick(B64URL, 20)}`,
+  'GitLab incoming mail token': () => `glimt-${pick(B64URL, 25)}`,
+  'GitLab agent token': () => `glagent-${pick(B64URL, 50)}`,
+  'GitLab OAuth app secret': () => `gloas-${pick(B64URL, 64)}`,
+  'GitLab pipeline trigger token': () => `glptt-${pick(HEX, 40)}`,
+  'GitLab runner registration token': () => `GR1348941${pick(B64URL, 20)}`,
   'GitLab runner token': () => `glrt-${pick(B64URL, 20)}`,
-  'AWS access key id': () => `AKIA${pick(UPPER_NUM, 16)}`,
-  'AWS temporary access key id': () => `ASIA${pick(UPPER_NUM, 16)}`,
-  'Google API key': () => `AIza${pick(B64URL, 35)}`,
-  'Google OAuth client secret': () => `GOCSPX-${pick(B64URL, 28)}`,
-  'Google OAuth access token': () => `ya29.${pick(B64URL, 60)}`,
-  'Azure AD client secret': () => `${pick(ALNUM, 3)}8Q~${pick(`${ALNUM}_~.-`, 34)}`,
-  'Slack bot token': () => `xoxb-${pick('0123456789', 12)}-${pick('0123456789', 13)}-${pick(ALNUM, 24)}`,
-  'Slack user token': () =>
-    `xoxp-${pick('0123456789', 12)}-${pick('0123456789', 12)}-${pick('0123456789', 13)}-${pick(HEX, 32)}`,
-  'Slack app token': () => `xapp-1-A${pick(UPPER_NUM, 10)}-${pick('0123456789', 13)}-${pick(HEX, 64)}`,
-  'Slack webhook': () =>
-    `https://hooks.slack.com/services/T${pick(UPPER_NUM, 8)}/B${pick(UPPER_NUM, 10)}/${pick(ALNUM, 24)}`,
+  'GitLab SCIM token': () => `glsoat-${pick(B64URL, 20)}`,
+  'Grafana API key': () => `eyJrIjoi${pick(ALNUM, 80)}`,
+  'Grafana Cloud token': () => `glc_${pick(B64, 48)}`,
+  'Grafana service account token': () => `glsa_${pick(ALNUM, 32)}_${pick(HEX, 8)}`,
+  'Groq API key': () => `gsk_${pick(ALNUM, 52)}`,
+  'Harness PAT': () => `pat.${pick(B64URL, 22)}.${pick(ALNUM, 24)}.${pick(ALNUM, 20)}`,
+  'HashiCorp Vault service token': () => `hvs.${pick(B64URL, 96)}`,
+  'HashiCorp Vault batch token': () => `hvb.${pick(B64URL, 150)}`,
+  'Heroku API key v2': () => `HRKU-AA${pick(B64URL, 58)}`,
+  'Honeycomb key': () => `hcaik_${pick(HEX, 58)}`,
+  'Hugging Face token': () => `hf_${pick(`${UPPER}${LOWER}`, 34)}`,
+  'Hugging Face org token': () => `api_org_${pick(`${UPPER}${LOWER}`, 34)}`,
+  'Infracost token': () => `ico-${pick(ALNUM, 32)}`,
+  'Intra42 client secret': () => `s-s4t2ud-${pick(HEX, 64)}`,
+  'JSON Web Token': () => `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ${pick(B64URL, 60)}.${pick(B64URL, 43)}`,
+  'LangSmith PAT': () => `lsv2_pt_${pick(HEX, 32)}_${pick(HEX, 10)}`,
+  'LangSmith service key': () => `lsv2_sk_${pick(HEX, 32)}_${pick(HEX, 10)}`,
+  'Linear API key': () => `lin_api_${pick(ALNUM, 40)}`,
+  'Mailgun API key': () => `key-${pick(HEX, 32)}`,
+  'Mailchimp API key': () => `${pick(HEX, 32)}-us${between(1, 21)}`,
+  'Mapbox secret token': () => `sk.eyJ1Ijoi${pick(B64URL, 40)}.${pick(B64URL, 22)}`,
+  'MaxMind license key': () => `${pick(ALNUM, 6)}_${pick(ALNUM, 29)}_mmk`,
+  'Microsoft Teams webhook': () =>
+    `https://contoso.webhook.office.com/webhookb2/${uuid()}@${uuid()}/IncomingWebhook/${pick(LOWER_NUM, 32)}/${uuid()}`,
+  'Neon API key': () => `napi_${pick(LOWER_NUM, 64)}`,
+  'Netlify PAT': () => `nfp_${pick(ALNUM, 36)}`,
+  'New Relic user key': () => `NRAK-${pick(UPPER_NUM, 27)}`,
+  'New Relic insert key': () => `NRII-${pick(B64URL, 32)}`,
+  'New Relic browser key': () => `NRJS-${pick(HEX, 19)}`,
+  'Notion token': () => `ntn_${pick(DIGITS, 11)}${pick(ALNUM, 35)}`,
+  'npm token': () => `npm_${pick(ALNUM, 36)}`,
+  'Octopus Deploy key': () => `API-${pick(UPPER_NUM, 26)}`,
+  'OpenAI project key': () => `sk-proj-${pick(B64URL, 74)}T3BlbkFJ${pick(B64URL, 74)}`,
+  'OpenAI service account key': () => `sk-svcacct-${pick(B64URL, 58)}T3BlbkFJ${pick(B64URL, 58)}`,
+  'OpenAI legacy key': () => `sk-${pick(ALNUM, 20)}T3BlbkFJ${pick(ALNUM, 20)}`,
+  'OpenShift token': () => `sha256~${pick(B64URL, 43)}`,
+  'Perplexity key': () => `pplx-${pick(ALNUM, 48)}`,
+  'Pinecone key': () => `pcsk_${pick(ALNUM, 6)}_${pick(ALNUM, 64)}`,
+  'PlanetScale token': () => `pscale_tkn_${pick(B64URL, 43)}`,
+  'PlanetScale OAuth token': () => `pscale_oauth_${pick(B64URL, 43)}`,
+  'PlanetScale password': () => `pscale_pw_${pick(B64URL, 43)}`,
+  'Postman API key': () => `PMAK-${pick(HEX, 24)}-${pick(HEX, 34)}`,
+  'Prefect key': () => `pnu_${pick(ALNUM, 36)}`,
+  'Pulumi token': () => `pul-${pick(HEX, 40)}`,
+  'PyPI token': () => `pypi-AgEIcHlwaS5vcmc${pick(B64URL, 70)}`,
+  'ReadMe key': () => `rdme_${pick(LOWER_NUM, 70)}`,
+  'Render key': () => `rnd_${pick(ALNUM, 32)}`,
+  'Replicate token': () => `r8_${pick(ALNUM, 37)}`,
+  'RubyGems key': () => `rubygems_${pick(HEX, 48)}`,
+  'Scalingo token': () => `tk-us-${pick(B64URL, 48)}`,
+  'SendGrid key': () => `SG.${pick(B64URL, 22)}.${pick(B64URL, 43)}`,
+  'Sendinblue key': () => `xkeysib-${pick(HEX, 64)}-${pick(ALNUM, 16)}`,
+  'Sentry user token': () => `sntryu_${pick(HEX, 64)}`,
+  'Settlemint PAT': () => `sm_pat_${pick(ALNUM, 16)}`,
+  'Shippo token': () => `shippo_live_${pick(HEX, 40)}`,
+  'Shopify access token': () => `shpat_${pick(HEX, 32)}`,
+  'Shopify custom app token': () => `shpca_${pick(HEX, 32)}`,
+  'Shopify private app token': () => `shppa_${pick(HEX, 32)}`,
+  'Shopify shared secret': () => `shpss_${pick(HEX, 32)}`,
+  'Slack bot token': () => `xoxb-${pick(DIGITS, 12)}-${pick(DIGITS, 13)}-${pick(ALNUM, 24)}`,
+  'Slack user token': () => `xoxp-${pick(DIGITS, 12)}-${pick(DIGITS, 12)}-${pick(DIGITS, 13)}-${pick(HEX, 32)}`,
+  'Slack app token': () => `xapp-1-A${pick(UPPER_NUM, 10)}-${pick(DIGITS, 13)}-${pick(HEX, 64)}`,
+  'Slack config token': () => `xoxe.xoxp-1-${pick(UPPER_NUM, 164)}`,
+  'Slack legacy workspace token': () => `xoxa-2-${pick(ALNUM, 40)}`,
+  'Slack webhook': () => `https://hooks.slack.com/services/T${pick(UPPER_NUM, 8)}/B${pick(UPPER_NUM, 10)}/${pick(ALNUM, 24)}`,
+  'SonarQube token': () => `squ_${pick(HEX, 40)}`,
+  'Sourcegraph token': () => `sgp_${pick(HEX, 16)}_${pick(HEX, 40)}`,
+  'Square access token': () => `EAAA${pick(B64URL, 60)}`,
+  'Square OAuth token': () => `sq0atp-${pick(B64URL, 22)}`,
   'Stripe live secret key': () => `sk_live_${pick(ALNUM, 24)}`,
   'Stripe restricted key': () => `rk_live_${pick(ALNUM, 24)}`,
   'Stripe test secret key': () => `sk_test_${pick(ALNUM, 24)}`,
-  'OpenAI project key': () => `sk-proj-${pick(B64URL, 48)}`,
-  'OpenAI legacy key': () => `sk-${pick(ALNUM, 48)}`,
-  'Anthropic API key': () => `sk-ant-api03-${pick(B64URL, 93)}AA`,
-  'Anthropic admin key': () => `sk-ant-admin01-${pick(B64URL, 93)}AA`,
-  'Twilio API key': () => `SK${pick(HEX, 32)}`,
-  'SendGrid API key': () => `SG.${pick(B64URL, 22)}.${pick(B64URL, 43)}`,
-  'npm token': () => `npm_${pick(ALNUM, 36)}`,
-  'PyPI token': () => `pypi-AgEIcHlwaS5vcmc${pick(B64URL, 60)}`,
-  'Hugging Face token': () => `hf_${pick(ALNUM, 34)}`,
-  'Discord bot token': () => `M${pick(ALNUM, 23)}.${pick(B64URL, 6)}.${pick(B64URL, 27)}`,
-  'Discord webhook': () => `https://discord.com/api/webhooks/${pick('0123456789', 18)}/${pick(B64URL, 68)}`,
-  'Telegram bot token': () => `${pick('0123456789', 9)}:AA${pick(B64URL, 33)}`,
-  'Shopify access token': () => `shpat_${pick(HEX, 32)}`,
-  'Shopify shared secret': () => `shpss_${pick(HEX, 32)}`,
-  'DigitalOcean PAT': () => `dop_v1_${pick(HEX, 64)}`,
-  'DigitalOcean OAuth token': () => `doo_v1_${pick(HEX, 64)}`,
-  'Mailgun API key': () => `key-${pick(HEX, 32)}`,
-  'Mailchimp API key': () => `${pick(HEX, 32)}-us${1 + Math.floor(random() * 20)}`,
-  'Square access token': () => `sq0atp-${pick(B64URL, 22)}`,
-  'Atlassian API token': () => `ATATT3xFfGF0${pick(B64URL, 180)}=${pick(HEX, 8).toUpperCase()}`,
-  'Linear API key': () => `lin_api_${pick(ALNUM, 40)}`,
-  'Doppler token': () => `dp.pt.${pick(ALNUM, 43)}`,
-  'Postman API key': () => `PMAK-${pick(HEX, 24)}-${pick(HEX, 34)}`,
-  'New Relic user key': () => `NRAK-${pick(UPPER_NUM, 27)}`,
-  'Grafana service account token': () => `glsa_${pick(ALNUM, 32)}_${pick(HEX, 8)}`,
-  'Sentry user token': () => `sntryu_${pick(HEX, 64)}`,
-  'Databricks token': () => `dapi${pick(HEX, 32)}`,
-  'Pulumi token': () => `pul-${pick(HEX, 40)}`,
+  'Supabase access token': () => `sbp_${pick(HEX, 40)}`,
+  'Tailscale auth key': () => `tskey-auth-${pick(ALNUM, 12)}-${pick(ALNUM, 33)}`,
   'Terraform Cloud token': () => `${pick(ALNUM, 14)}.atlasv1.${pick(B64URL, 67)}`,
-  'age secret key': () => `AGE-SECRET-KEY-1${pick('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58)}`,
-  'JSON Web Token': () => `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ${pick(B64URL, 40)}.${pick(B64URL, 43)}`,
+  'Twilio API key': () => `SK${pick(HEX, 32)}`,
+  'Typeform token': () => `tfp_${pick(B64URL, 59)}`,
+  'xAI key': () => `xai-${pick(ALNUM, 80)}`,
+  'Yandex API key': () => `AQVN${pick(B64URL, 36)}`,
+  'Discord webhook': () => `https://discord.com/api/webhooks/${pick(DIGITS, 18)}/${pick(B64URL, 68)}`,
+  'Telegram bot token': () => `${pick(DIGITS, 10)}:AA${pick(B64URL, 33)}`,
+  'Discord bot token': () => `M${pick(ALNUM, 25)}.${pick(B64URL, 6)}.${pick(B64URL, 38)}`,
 };
 
-// Secrets that only their name gives away: recognised in assignments, headers and JSON.
+// ── Formats that only a name next to them gives away: [name used in configs, value] ─────────────────
 const named = {
   'AWS secret access key': ['AWS_SECRET_ACCESS_KEY', () => pick(B64, 40)],
+  'Azure Storage account key': ['AZURE_STORAGE_KEY', () => `${pick(B64, 86)}==`],
+  'Azure DevOps PAT': ['AZURE_DEVOPS_EXT_PAT', () => pick(BASE32, 52)],
   'Twilio auth token': ['TWILIO_AUTH_TOKEN', () => pick(HEX, 32)],
-  'Heroku API key': [
-    'HEROKU_API_KEY',
-    () => `${pick(HEX, 8)}-${pick(HEX, 4)}-${pick(HEX, 4)}-${pick(HEX, 4)}-${pick(HEX, 12)}`,
-  ],
+  'Heroku API key': ['HEROKU_API_KEY', () => uuid()],
   'Datadog API key': ['DD_API_KEY', () => pick(HEX, 32)],
   'Datadog application key': ['DD_APP_KEY', () => pick(HEX, 40)],
   'Cloudflare API token': ['CLOUDFLARE_API_TOKEN', () => pick(B64URL, 40)],
-  'Azure storage key': ['AZURE_STORAGE_KEY', () => `${pick(B64, 86)}==`],
-  'database password': ['DB_PASSWORD', () => `${pick(ALNUM, 10)}!${pick('0123456789', 3)}`],
-  'generic client secret': ['OAUTH_CLIENT_SECRET', () => pick(ALNUM, 32)],
-  'generic session token': ['SESSION_TOKEN', () => pick(B64URL, 48)],
+  'Cloudflare global key': ['CLOUDFLARE_API_KEY', () => pick(HEX, 37)],
+  'Algolia admin key': ['ALGOLIA_ADMIN_KEY', () => pick(HEX, 32)],
+  'Airtable API key': ['AIRTABLE_API_KEY', () => `key${pick(ALNUM, 14)}`],
+  'Asana client secret': ['ASANA_CLIENT_SECRET', () => pick(LOWER_NUM, 32)],
+  'Auth0 client secret': ['AUTH0_CLIENT_SECRET', () => pick(B64URL, 64)],
+  'Bitbucket client secret': ['BITBUCKET_CLIENT_SECRET', () => pick(B64URL, 64)],
+  'Codecov token': ['CODECOV_TOKEN', () => uuid()],
+  'Cohere API key': ['COHERE_API_KEY', () => pick(ALNUM, 40)],
+  'Coinbase secret': ['COINBASE_API_SECRET', () => pick(B64URL, 64)],
+  'Confluent secret': ['CONFLUENT_CLOUD_API_SECRET', () => pick(ALNUM, 64)],
+  'Contentful delivery token': ['CONTENTFUL_DELIVERY_TOKEN', () => pick(B64URL, 43)],
+  'Discord client secret': ['DISCORD_CLIENT_SECRET', () => pick(B64URL, 32)],
+  'Dropbox token': ['DROPBOX_ACCESS_TOKEN', () => `sl.${pick(B64URL, 135)}`],
+  'Facebook app secret': ['FACEBOOK_APP_SECRET', () => pick(HEX, 32)],
+  'Fastly API token': ['FASTLY_API_TOKEN', () => pick(B64URL, 32)],
+  'Finicity secret': ['FINICITY_APP_KEY', () => pick(HEX, 32)],
+  'Gitter token': ['GITTER_TOKEN', () => pick(LOWER_NUM, 40)],
+  'Intercom token': ['INTERCOM_ACCESS_TOKEN', () => pick(B64URL, 60)],
+  'JFrog API key': ['ARTIFACTORY_API_KEY', () => pick(LOWER_NUM, 73)],
+  'Kraken secret': ['KRAKEN_PRIVATE_KEY', () => `${pick(B64, 86)}==`],
+  'LaunchDarkly key': ['LAUNCHDARKLY_SDK_KEY', () => `sdk-${uuid()}`],
+  'LinkedIn client secret': ['LINKEDIN_CLIENT_SECRET', () => pick(ALNUM, 16)],
+  'Mattermost token': ['MATTERMOST_ACCESS_TOKEN', () => pick(LOWER_NUM, 26)],
+  'MessageBird key': ['MESSAGEBIRD_API_KEY', () => pick(ALNUM, 25)],
+  'Mistral API key': ['MISTRAL_API_KEY', () => pick(ALNUM, 32)],
+  'Okta API token': ['OKTA_API_TOKEN', () => `00${pick(B64URL, 40)}`],
+  'PagerDuty key': ['PAGERDUTY_API_KEY', () => `u+${pick(B64URL, 18)}`],
+  'Plaid secret': ['PLAID_SECRET', () => pick(LOWER_NUM, 30)],
+  'Postmark token': ['POSTMARK_SERVER_TOKEN', () => uuid()],
+  'RapidAPI key': ['RAPIDAPI_KEY', () => pick(B64URL, 50)],
+  'Sentry auth token': ['SENTRY_AUTH_TOKEN', () => pick(HEX, 64)],
+  'Snyk token': ['SNYK_TOKEN', () => uuid()],
+  'Sumo Logic key': ['SUMOLOGIC_ACCESS_KEY', () => pick(ALNUM, 64)],
+  'Travis CI token': ['TRAVIS_API_TOKEN', () => pick(ALNUM, 22)],
+  'Twitch client secret': ['TWITCH_CLIENT_SECRET', () => pick(LOWER_NUM, 30)],
+  'Twitter API secret': ['TWITTER_API_SECRET', () => pick(ALNUM, 50)],
+  'Twitter bearer token': ['TWITTER_BEARER_TOKEN', () => `${'A'.repeat(22)}${pick(ALNUM, 90)}`],
+  'Vercel token': ['VERCEL_TOKEN', () => pick(ALNUM, 24)],
+  'Zendesk token': ['ZENDESK_API_TOKEN', () => pick(ALNUM, 40)],
+  'Zoom client secret': ['ZOOM_CLIENT_SECRET', () => pick(ALNUM, 32)],
+  'Django secret key': ['DJANGO_SECRET_KEY', () => `${pick(LOWER_NUM, 12)}!=${pick(LOWER_NUM, 8)}%${pick(LOWER_NUM, 10)}(${pick(LOWER_NUM, 12)}`],
+  'Rails master key': ['RAILS_MASTER_KEY', () => pick(HEX, 32)],
+  'session secret': ['SESSION_SECRET', () => pick(B64URL, 48)],
+  'JWT signing secret': ['JWT_SECRET', () => pick(B64, 44)],
+  'database password': ['DB_PASSWORD', password],
+  'SMTP password': ['SMTP_PASSWORD', password],
+  'Redis password': ['REDIS_PASSWORD', () => pick(ALNUM, 24)],
+  'encryption key': ['ENCRYPTION_KEY', () => pick(HEX, 64)],
+  'webhook secret': ['GITHUB_WEBHOOK_SECRET', () => pick(HEX, 40)],
 };
 
 const positives = [];
-const add = (format, context, text, secret) => positives.push({ format, context, text, secret });
+const add = (family, format, text, secret) => positives.push({ family, format, text, secret });
+// For webhook URLs the secret is the path after the host; the host is public.
+const secretOf = (value) => (value.startsWith('https://') ? value.slice(value.indexOf('/', 8) + 1) : value);
 
-// For webhook URLs the secret is the last path segment; the rest of the URL is public.
-const secretOf = (value) => (value.startsWith('https://') ? value.slice(value.lastIndexOf('/') + 1) : value);
 for (const [format, make] of Object.entries(bare)) {
-  const t = () => make();
-  let s = t();
-  add(format, 'command', `export SOME_VALUE=${s} && ./deploy.sh`, secretOf(s));
-  s = t();
-  add(format, 'prose', `I pasted ${s} into the config by mistake, please rotate it.`, secretOf(s));
-  s = t();
-  add(format, 'json', `{"name": "svc", "credential": "${s}", "region": "eu"}`, secretOf(s));
-  s = t();
-  add(format, 'env', `SERVICE_CREDENTIAL=${s}`, secretOf(s));
-  s = t();
-  add(format, 'header', `curl -H "X-Custom-Auth: ${s}" https://api.example.com/v1`, secretOf(s));
-}
-for (const [format, [name, make]] of Object.entries(named)) {
-  let s = make();
-  add(format, 'command', `${name}=${s} npm run start`, s);
-  s = make();
-  add(format, 'env', `export ${name}="${s}"`, s);
-  s = make();
-  add(format, 'json', `{"${name.toLowerCase()}": "${s}"}`, s);
-  s = make();
-  add(format, 'yaml', `  ${name.toLowerCase()}: ${s}`, s);
-  s = make();
-  add(format, 'header', `${name.replaceAll('_', '-')}: ${s}`, s);
-}
-// Structural forms of the original tool's list.
-for (let i = 0; i < 5; i++) {
-  const pass = `${pick(ALNUM, 12)}${i}`;
-  add('URL credentials', 'url', `psql postgres://app_user:${pass}@db.internal:5432/app`, pass);
-  const bearer = pick(B64URL, 40);
-  add('Bearer header', 'header', `curl -H "Authorization: Bearer ${bearer}" https://api.example.com`, bearer);
-  const basic = pick(B64, 28);
-  add('Basic header', 'header', `Authorization: Basic ${basic}`, basic);
-  const flag = `${pick(ALNUM, 14)}${i}`;
-  add('password flag', 'command', `mysql -u root --password=${flag} app`, flag);
-  const tokenFlag = pick(ALNUM, 30);
-  add('token flag', 'command', `vault login --token ${tokenFlag}`, tokenFlag);
-  const query = pick(ALNUM, 32);
-  add(
-    'token in a URL query',
-    'url',
-    `GET https://api.example.com/items?page=2&access_token=${query}&sort=asc`,
-    query,
-  );
-}
-const pemBody = () => Array.from({ length: 6 }, () => pick(B64, 64)).join('\n');
-for (const kind of [
-  'RSA PRIVATE KEY',
-  'OPENSSH PRIVATE KEY',
-  'EC PRIVATE KEY',
-  'PRIVATE KEY',
-  'ENCRYPTED PRIVATE KEY',
-]) {
-  const body = pemBody();
-  add(
-    `PEM ${kind}`,
-    'file',
-    `key.pem:\n-----BEGIN ${kind}-----\n${body}\n-----END ${kind}-----\n`,
-    body.split('\n')[2],
-  );
-  const body2 = pemBody();
-  add(
-    `PEM ${kind}`,
-    'json',
-    `{"private_key": "-----BEGIN ${kind}-----\\n${body2.replaceAll('\n', '\\n')}\\n-----END ${kind}-----\\n"}`,
-    body2.split('\n')[1],
-  );
+  const shapes = [
+    (s) => ['command', `export SERVICE_VALUE=${s} && ./deploy.sh --region eu-west-1`],
+    (s) => ['prose', `I pasted ${s} into the config by mistake, so it has to be rotated.`],
+    (s) => ['json', `{"name": "svc", "credential": "${s}", "region": "eu"}`],
+    (s) => ['config', `[default]\nendpoint = https://api.example.com\nvalue = ${s}\n`],
+  ];
+  for (const shape of shapes) {
+    const s = make();
+    const [family, text] = shape(s);
+    add(family, format, text, secretOf(s));
+  }
 }
 
+for (const [format, [name, make]] of Object.entries(named)) {
+  const lower = name.toLowerCase();
+  const shapes = [
+    (s) => ['command', `${name}=${s} npm run start`],
+    (s) => ['env', `export ${name}='${s}'`],
+    (s) => ['json', `{"${lower}": "${s}", "debug": false}`],
+    (s) => ['config', `${lower}: "${s}"`],
+  ];
+  for (const shape of shapes) {
+    const s = make();
+    const [family, text] = shape(s);
+    add(family, format, text, s);
+  }
+}
+
+// ── Secrets that only their context reveals (the texts agents write) ─────────────────────────────────
+const contexts = [
+  ['cli-flag', 'aws configure set', (s) => `aws configure set aws_secret_access_key ${s} --profile prod`, () => pick(B64, 40)],
+  ['json', 'AWS STS response', (s) => `{"Credentials": {"AccessKeyId": "ASIA${pick('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}", "SecretAccessKey": "${s}", "Expiration": "2026-12-01T10:00:00Z"}}`, () => pick(B64, 40)],
+  ['cli-flag', 'mysql -p', (s) => `mysql -u root -p'${s}' -h db.internal app`, password],
+  ['cli-flag', 'mysql -p (no quotes)', (s) => `mysqldump -uadmin -p${s} shop > dump.sql`, () => pick(ALNUM, 14)],
+  ['cli-flag', 'sshpass -p', (s) => `sshpass -p '${s}' ssh deploy@10.0.0.5`, password],
+  ['cli-flag', 'redis-cli -a', (s) => `redis-cli -h cache.internal -a ${s} PING`, () => pick(ALNUM, 20)],
+  ['cli-flag', 'openssl -passout', (s) => `openssl pkcs12 -export -in cert.pem -inkey key.pem -out out.p12 -passout pass:${s}`, password],
+  ['cli-flag', 'openssl -passin', (s) => `openssl rsa -in enc.key -passin pass:${s} -out plain.key`, password],
+  ['cli-flag', 'gh secret set --body', (s) => `gh secret set DEPLOY_TOKEN --body "${s}"`, () => pick(ALNUM, 32)],
+  ['cli-flag', 'curl -u', (s) => `curl -u admin:${s} https://jenkins.internal/api/json`, password],
+  ['cli-flag', 'curl --user', (s) => `curl --user "ci-bot:${s}" -X POST https://nexus.internal/upload`, password],
+  ['cli-flag', 'docker login -p', (s) => `docker login -u ci -p ${s} registry.internal`, () => pick(ALNUM, 24)],
+  ['cli-flag', 'kubectl --from-literal', (s) => `kubectl create secret generic db --from-literal=password=${s}`, password],
+  ['cli-flag', 'htpasswd -b', (s) => `htpasswd -b -c .htpasswd admin ${s}`, password],
+  ['cli-flag', 'PGPASSWORD', (s) => `PGPASSWORD=${s} psql -h db -U app`, password],
+  ['cli-flag', 'az --account-key', (s) => `az storage blob upload --account-name prodstore --account-key ${s} -f a.txt -c c`, () => `${pick(B64, 86)}==`],
+  ['cli-flag', 'npm config set _authToken', (s) => `npm config set //registry.npmjs.org/:_authToken=${s}`, () => pick(B64URL, 36)],
+  ['config', '.npmrc _authToken', (s) => `//npm.pkg.github.com/:_authToken=${s}`, () => pick(ALNUM, 40)],
+  ['config', 'Docker config.json auth', (s) => `{"auths": {"registry.internal": {"auth": "${s}"}}}`, () => b64(`ci:${pick(ALNUM, 16)}`)],
+  ['json', 'Ethereum private key', (s) => `{"address": "0x${pick(HEX, 40)}", "privateKey": "0x${s}"}`, () => pick(HEX, 64)],
+  ['config', 'Flask config', (s) => `app.config["SECRET_KEY"] = "${s}"`, () => pick(B64URL, 32)],
+  ['config', 'Django settings', (s) => `SECRET_KEY = 'django-insecure-${s}'`, () => `${pick(LOWER_NUM, 20)}#${pick(LOWER_NUM, 10)}`],
+  ['config', 'XML appSettings', (s) => `<add key="DbPassword" value="${s}" />`, password],
+  ['config', 'NuGet ClearTextPassword', (s) => `<add key="ClearTextPassword" value="${s}" />`, password],
+  ['config', 'Spring properties', (s) => `spring.datasource.password=${s}`, password],
+  ['config', 'YAML password', (s) => `database:\n  user: app\n  password: ${s}\n`, password],
+  ['config', 'Terraform variable', (s) => `administrator_login_password = "${s}"`, password],
+  ['config', 'Kubernetes secret data', (s) => `kind: Secret\ndata:\n  password: ${s}\n`, () => b64(pick(ALNUM, 18))],
+  ['config', 'Sidekiq credentials', (s) => `BUNDLE_ENTERPRISE__CONTRIBSYS__COM=${s}`, () => `${pick(HEX, 8)}:${pick(HEX, 8)}`],
+  ['config', 'GitLab session cookie', (s) => `Cookie: _gitlab_session=${s}; path=/`, () => pick(LOWER_NUM, 32)],
+  ['url', 'URL credentials', (s) => `git clone https://deploy:${s}@git.internal/team/app.git`, password],
+  ['url', 'database URL', (s) => `DATABASE_URL=postgres://app:${s}@db.internal:5432/app`, password],
+  ['url', 'MongoDB SRV URL', (s) => `mongodb+srv://admin:${s}@cluster0.ab1cd.mongodb.net/prod`, () => pick(ALNUM, 16)],
+  ['url', 'Redis URL', (s) => `redis://:${s}@cache.internal:6379/0`, () => pick(ALNUM, 20)],
+  ['url', 'Telegram bot URL', (s) => `curl https://api.telegram.org/bot${s}/getUpdates`, () => `${pick(DIGITS, 10)}:AA${pick(B64URL, 33)}`],
+  ['url', 'token in a query', (s) => `GET https://api.example.com/items?page=2&access_token=${s}&sort=asc`, () => pick(ALNUM, 32)],
+  ['url', 'Sidekiq URL', (s) => `source "https://${s}@enterprise.contribsys.com/"`, () => `${pick(HEX, 8)}:${pick(HEX, 8)}`],
+  ['url', 'Cloudinary URL', (s) => `CLOUDINARY_URL=cloudinary://${pick(DIGITS, 15)}:${s}@demo`, () => pick(B64URL, 27)],
+  ['connection-string', 'SQL Server', (s) => `Server=db;Database=app;User Id=sa;Password=${s};`, password],
+  ['connection-string', 'Azure Storage', (s) => `DefaultEndpointsProtocol=https;AccountName=prod;AccountKey=${s};EndpointSuffix=core.windows.net`, () => `${pick(B64, 86)}==`],
+  ['connection-string', 'Azure Service Bus', (s) => `Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=${s}`, () => `${pick(B64, 43)}=`],
+  ['connection-string', 'JDBC', (s) => `jdbc:mysql://db:3306/app?user=app&password=${s}`, password],
+  ['header', 'Bearer header', (s) => `curl -H "Authorization: Bearer ${s}" https://api.example.com`, () => pick(B64URL, 40)],
+  ['header', 'Basic header', (s) => `Authorization: Basic ${s}`, () => b64(`admin:${pick(ALNUM, 12)}`)],
+  ['header', 'Okta SSWS header', (s) => `curl -H "Authorization: SSWS ${s}" https://dev-1.okta.com/api/v1/users`, () => `00${pick(B64URL, 40)}`],
+  ['header', 'X-API-Key header', (s) => `curl -H 'X-API-Key: ${s}' https://api.example.com/v2`, () => pick(ALNUM, 32)],
+  ['header', 'private token header', (s) => `curl --header "PRIVATE-TOKEN: ${s}" https://gitlab.example.com/api/v4/projects`, () => pick(B64URL, 20)],
+  ['prose', 'password is', (s) => `The staging DB password is ${s} until we move it to the vault.`, password],
+  ['prose', 'reset the password to', (s) => `Reset the root password to ${s} and told the team.`, password],
+  ['prose', 'used API key', (s) => `Used API key ${s} for the load test against staging.`, () => pick(ALNUM, 32)],
+  ['prose', 'token is', (s) => `The admin token is ${s}, it expires Friday.`, () => pick(B64URL, 40)],
+  ['prose', 'password was', (s) => `Login failed because the password was ${s} instead of the new one.`, password],
+  ['prose', 'secret key is', (s) => `Note: client secret is "${s}" (from the Okta console).`, () => pick(B64URL, 40)],
+  ['prose', 'credentials', (s) => `creds for the sandbox: user demo / pass ${s}`, password],
+  ['prose', 'passphrase', (s) => `The GPG passphrase is: ${s}`, password],
+  ['multi-line', 'PEM private key', (s) => `key.pem:\n-----BEGIN RSA PRIVATE KEY-----\n${s}\n-----END RSA PRIVATE KEY-----\n`, () => Array.from({ length: 6 }, () => pick(B64, 64)).join('\n')],
+  ['multi-line', 'OpenSSH private key', (s) => `-----BEGIN OPENSSH PRIVATE KEY-----\n${s}\n-----END OPENSSH PRIVATE KEY-----`, () => Array.from({ length: 5 }, () => pick(B64, 70)).join('\n')],
+  ['multi-line', 'PEM in JSON', (s) => `{"private_key": "-----BEGIN PRIVATE KEY-----\\n${s}\\n-----END PRIVATE KEY-----\\n"}`, () => Array.from({ length: 4 }, () => pick(B64, 64)).join('\\n')],
+  ['multi-line', 'env file', (s) => `NODE_ENV=production\nPORT=3000\nSTRIPE_WEBHOOK_SECRET=whsec_${s}\nLOG_LEVEL=info\n`, () => pick(ALNUM, 32)],
+];
+for (const [family, format, shape, make] of contexts) {
+  for (let i = 0; i < 3; i++) {
+    const s = make();
+    // A multi-line secret leaks if any of its lines survives.
+    add(family, format, shape(s), s.split(/\\n|\n/)[1] ?? s);
+  }
+}
+
+// ── Benign look-alikes: must come out unchanged ───────────────────────────────────────────────────────
 const sha = () => pick(HEX, 40);
-const uuid = () => `${pick(HEX, 8)}-${pick(HEX, 4)}-4${pick(HEX, 3)}-a${pick(HEX, 3)}-${pick(HEX, 12)}`;
-const benign = [
-  ...Array.from({ length: 10 }, () => `git checkout ${sha()}`),
-  ...Array.from({ length: 5 }, () => `Merge commit ${sha()} into main`),
-  ...Array.from({ length: 5 }, () => `git rebase -i ${pick(HEX, 7)}`),
-  ...Array.from({ length: 8 }, () => `request id ${uuid()} failed`),
-  ...Array.from({ length: 5 }, () => `"integrity": "sha512-${pick(B64, 86)}=="`),
-  ...Array.from({ length: 5 }, () => `docker pull node@sha256:${pick(HEX, 64)}`),
-  ...Array.from({ length: 3 }, () => `"resolved": "https://registry.npmjs.org/zod/-/zod-4.6.7.tgz#${sha()}"`),
-  'src/auth/session.ts',
-  '/home/me/code/my-app/src/components/TokenInput.tsx',
-  'npm i @modelcontextprotocol/server zod commander',
-  'import { createHash } from "node:crypto";',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, on purpose
+const benign = [];
+const keep = (family, ...texts) => {
+  for (const text of texts) benign.push({ family, text });
+};
+keep(
+  'hash-or-id',
+  ...Array.from({ length: 12 }, () => `git checkout ${sha()}`),
+  ...Array.from({ length: 6 }, () => `Merge commit ${sha()} into main`),
+  ...Array.from({ length: 6 }, () => `git rebase -i ${pick(HEX, 7)}`),
+  ...Array.from({ length: 10 }, () => `request id ${uuid()} failed with 503`),
+  ...Array.from({ length: 6 }, () => `"integrity": "sha512-${pick(B64, 86)}=="`),
+  ...Array.from({ length: 6 }, () => `docker pull node@sha256:${pick(HEX, 64)}`),
+  ...Array.from({ length: 4 }, () => `"resolved": "https://registry.npmjs.org/zod/-/zod-4.6.7.tgz#${sha()}"`),
+  ...Array.from({ length: 4 }, () => `trace_id=${pick(HEX, 32)} span_id=${pick(HEX, 16)}`),
+  ...Array.from({ length: 4 }, () => `commit ${sha()}\nAuthor: Dev <dev@example.com>`),
+  ...Array.from({ length: 4 }, () => `ETag: "${pick(HEX, 32)}"`),
+  ...Array.from({ length: 4 }, () => `"id": "${uuid()}", "name": "checkout-service"`),
+  ...Array.from({ length: 3 }, () => `md5sum: ${pick(HEX, 32)}  dist/app.js`),
+  ...Array.from({ length: 3 }, () => `<img src="data:image/png;base64,iVBORw0KGgo${pick(B64, 60)}">`),
+  ...Array.from({ length: 3 }, () => `Object ${pick(HEX, 24)} not found in collection users`),
+);
+keep(
+  'documented-example',
+  'AKIAIOSFODNN7EXAMPLE',
+  'aws_access_key_id = AKIAIOSFODNN7EXAMPLE',
+  'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  'export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  'AKIAI44QH8DHBEXAMPLE is the key id used in the AWS docs',
+  'sk_test_xxxxxxxxxxxxxxxxxxxxxxxx',
+  'STRIPE_SECRET_KEY=sk_test_XXXXXXXXXXXXXXXXXXXXXXXX',
+  'ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+  'GITHUB_TOKEN=ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX',
+  'xoxb-xxxxxxxxxxxx-xxxxxxxxxxxxx-xxxxxxxxxxxxxxxxxxxxxxxx',
+  'SLACK_BOT_TOKEN=xoxb-your-bot-token',
+  'OPENAI_API_KEY=sk-...',
+  'OPENAI_API_KEY=sk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+  'ANTHROPIC_API_KEY=your-api-key-here',
+  'API_KEY=YOUR_API_KEY_HERE',
+  'apiKey: "INSERT_YOUR_KEY_HERE"',
+  'token = "<YOUR_TOKEN>"',
+  'PASSWORD=your_password_here',
+  'DB_PASSWORD=changeme',
+  'SECRET_KEY=replace-me',
+  'client_secret: "xxxxxxxxxxxxxxxx"',
+  'password: "00000000"',
+  'API_TOKEN=0000000000000000000000000000000000000000',
+  'GOOGLE_API_KEY=AIzaSyXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX',
+  'AIzaSyabcdefghijklmnopqrstuvwxyz1234567',
+  'password=********',
+  'Authorization: Bearer YOUR_ACCESS_TOKEN',
+  'Authorization: Bearer <token>',
+  'export GITLAB_TOKEN=glpat-xxxxxxxxxxxxxxxxxxxx',
+  'NPM_TOKEN=npm_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX',
+  'HF_TOKEN=hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+  'The docs use sk_live_... as the shape of a live key.',
+  'postgres://user:password@localhost:5432/db',
+  'mysql://root:root@localhost/test',
+  'redis://:password@localhost:6379',
+  'https://user:pass@example.com',
+  'curl -u user:password https://example.com',
+  'curl -u "$USER:$PASS" https://example.com',
+  'mysql -u root -p',
+  'mysql -u root -p app < dump.sql',
+  'private_key: "-----BEGIN PRIVATE KEY-----\\n...\\n-----END PRIVATE KEY-----"',
+);
+keep(
+  'reference',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell references, on purpose
   'GITHUB_TOKEN=${GITHUB_TOKEN} gh pr list',
   'API_KEY=$API_KEY npm start',
-  'OPENAI_API_KEY=<your-key> python app.py',
-  'PASSWORD=xxxx',
-  'export AWS_SECRET_ACCESS_KEY=********',
-  'SECRET_KEY=changeme',
-  'password: string;',
-  'token?: string | undefined',
+  'export DB_PASSWORD="$(vault kv get -field=password secret/db)"',
+  'export NPM_TOKEN=`cat ~/.npm-token`',
+  'TOKEN=$(gh auth token) ./release.sh',
+  'password = var.db_password',
+  'administrator_login_password = var.sql_admin_password',
+  'secret = data.aws_secretsmanager_secret_version.db.secret_string',
+  'api_key = local.api_key',
+  'token: ${{ secrets.NPM_TOKEN }}',
+  'password: ${{ secrets.DB_PASSWORD }}',
+  'GITHUB_TOKEN: ${{ github.token }}',
+  'token: {{ .Values.token }}',
+  'password: "{{ db_password }}"',
+  'password: "%PASSWORD%"',
+  'SECRET_KEY=os.environ["SECRET_KEY"]',
+  'secret_key = os.getenv("SECRET_KEY")',
+  'const token = process.env.GITHUB_TOKEN;',
+  'const apiKey = config.get("apiKey");',
+  'password = settings.DATABASES["default"]["PASSWORD"]',
+  'token = ENV.fetch("API_TOKEN")',
+  'let password = read_password()?;',
   'const token = await getToken();',
-  'if (!secret) throw new Error("missing secret")',
-  'The primary_key column is id.',
-  'sort_key=name',
-  'max_tokens=4096 temperature=0.2',
-  'INPUT_TOKENS=1200 OUTPUT_TOKENS=300',
-  'CSRF_TOKEN_HEADER=X-CSRF-Token',
+  'secret := os.Getenv("SECRET")',
+  'apiKey: process.env.STRIPE_KEY!,',
+  'password: @db_password@',
+  'AWS_SECRET_ACCESS_KEY=$AWS_SECRET_ACCESS_KEY aws s3 ls',
+  'docker login -u ci -p "$REGISTRY_PASSWORD" registry.internal',
+  'docker login -u ci --password-stdin < token.txt',
+  'redis-cli -a "$REDIS_PASSWORD" PING',
+  'sshpass -p "$SSH_PASS" ssh deploy@host',
+  'sshpass -f ~/.ssh/pass.txt ssh deploy@host',
+  'gh secret set DEPLOY_TOKEN < token.txt',
+  'gh secret set DEPLOY_TOKEN --body "$DEPLOY_TOKEN"',
+  'openssl pkcs12 -export -passout env:P12_PASS -out out.p12',
+  'openssl rsa -in enc.key -passin file:pass.txt -out plain.key',
+  'aws configure set aws_secret_access_key "$AWS_SECRET" --profile prod',
+  'PGPASSWORD=$PGPASSWORD psql -h db',
+  'curl -H "Authorization: Bearer $TOKEN" https://api.example.com',
+  'curl -H "Authorization: token ${GH_TOKEN}" https://api.github.com',
+  'kubectl create secret generic db --from-literal=password="$DB_PASS"',
+  'mongodb+srv://admin:<password>@cluster0.mongodb.net/',
+  'DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app',
+);
+keep(
+  'resource-name',
+  'arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-password-AbCdEf',
+  'aws secretsmanager get-secret-value --secret-id prod/db/password',
+  'arn:aws:iam::123456789012:role/deploy',
+  'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
+  'gcloud secrets versions access latest --secret=db-password',
+  'az keyvault secret show --vault-name prod-kv --name DbPassword',
+  'kubectl get secret db-credentials -o yaml',
+  'kubectl describe secret api-token-x7k2p',
+  'vault kv get secret/data/payments/api-key',
+  'op read "op://Private/GitHub/token"',
+  'The secret is stored in projects/my-proj/secrets/api-key/versions/3',
+  'secretName: tls-secret',
+  'secretRef: { name: app-secrets }',
+  'valueFrom: secretKeyRef: name: db key: password',
+  'npm i @aws-sdk/client-secrets-manager',
+  'import { SecretsManagerClient, GetSecretValueCommand } from "@aws-sdk/client-secrets-manager";',
+  'pip install keyring python-dotenv',
+  'See docs/security/token-rotation.md',
+  'The table api_keys has columns id, user_id, created_at.',
+  'TokenInput.tsx renders the password field',
+  'src/auth/password-reset.ts',
+  'test/fixtures/secrets.example.yaml',
+);
+keep(
+  'path',
+  'GOOGLE_APPLICATION_CREDENTIALS=/home/me/keys/service-account.json',
+  'export GOOGLE_APPLICATION_CREDENTIALS=./credentials/sa.json',
+  'kubectl create secret generic tls --from-file=password=./password.txt',
+  'kubectl create secret generic ssh --from-file=ssh-privatekey=/home/me/.ssh/id_ed25519',
+  'docker build --secret id=npmrc,src=$HOME/.npmrc .',
+  'docker build --secret id=aws,src=/home/me/.aws/credentials .',
+  'RUN --mount=type=secret,id=npmrc,target=/root/.npmrc npm ci',
+  'ssh -i ~/.ssh/deploy_key deploy@host',
+  'SSL_KEY_FILE=/etc/ssl/private/server.key',
+  'KEY_PATH=certs/client.key',
+  'TOKEN_FILE=/var/run/secrets/kubernetes.io/serviceaccount/token',
+  'password_file: /run/secrets/db_password',
+  'credentials_file = ~/.aws/credentials',
+  'secret_key_path: config/master.key',
+  'api_key_file=/etc/app/api.key',
+  'cat ~/.ssh/id_ed25519.pub',
+  'chmod 600 .claude-checkpoint ~/.netrc',
+);
+keep(
+  'prose',
   'Set the password in the settings page, then restart.',
   'The token expires after an hour; refresh it with the refresh token flow.',
   'Rotate the secret every 90 days.',
+  'Send the Authorization header with a bearer token.',
+  'The API expects an X-API-Key header on every request.',
+  'Pass the token in the Authorization header, not in the query string.',
+  'The password is stored hashed with argon2id.',
+  'The password is required and must be at least 12 characters.',
+  'The API key is optional in the form.',
+  'The secret key is loaded from the environment at start-up.',
+  'Reset the password through the admin console.',
+  'Tokens are counted per request.',
   'Use a key-value store for the cache.',
-  'desk-top risk-free task-runner ask-me',
-  'sk-learn is not a package name, scikit-learn is',
   'A ghp_ prefix marks a GitHub token.',
   'AKIA is the prefix of AWS access key ids.',
-  'eyJhbGciOi is how a JWT header starts',
-  'arn:aws:iam::123456789012:role/deploy',
-  'https://github.com/tenlean/claude-checkpoint-mcp/issues/42',
-  'https://example.com:8080/path?q=1&page=2',
-  'postgres://localhost:5432/app',
-  'redis://cache:6379/0',
-  'v2.4.0-beta.3+build.17',
-  '2026-10-08T02:23:55.477Z',
-  'fe80::1ff:fe23:4567:890a',
-  'color: #1d4a7a; background: #f0f4f8;',
-  'base64 of hello is aGVsbG8=',
-  'npm test -- auth',
-  'git log --oneline -n 20',
-  'curl -H "Accept: application/json" https://api.example.com',
-  'curl -H "Authorization: Bearer $TOKEN" https://api.example.com',
-  'Authorization: Bearer <token>',
-  'kubectl get secrets -n prod',
-  'ssh-keygen -t ed25519 -C "me@example.com"',
-  'cat ~/.ssh/id_ed25519.pub',
-  '-----BEGIN PUBLIC KEY-----',
-  '-----BEGIN CERTIFICATE-----',
+  'eyJhbGciOi is how a JWT header starts.',
+  'We decided against storing passwords in the repo.',
+  'The login fails when the password contains a quote.',
+  'Ask the user for their API key before calling the service.',
+  'The token is valid for 15 minutes and cannot be refreshed.',
+  'the password is wrong',
+  'the password is correct',
+  'The secret is in the vault, not here.',
+  'Password policy: 12 characters, one digit.',
+  'The key is the user id; the value is the session.',
+  'password reset emails go through SES',
+  'Used the API key from 1Password for the load test.',
+  'The staging DB password is in the team vault.',
+  'The token was revoked yesterday.',
+  'secret management is handled by Doppler',
+  'token budget: 4,096 tokens per request',
+  'sk-learn is not a package name, scikit-learn is',
+  'desk-top risk-free task-runner ask-me',
+  'Bearer tokens must be sent over TLS only.',
+  'Basic auth is disabled on production.',
+  'lorem ipsum dolor sit amet, consectetur adipiscing elit',
+  'use iron-session, not express-session',
+  'ghp is short for GitHub personal',
+  'xoxb tokens are for bots',
+);
+keep(
+  'code',
+  'password: string;',
+  'token?: string | undefined',
+  'if (!secret) throw new Error("missing secret")',
+  'const password = "";',
+  'password = None',
+  'token: null',
+  'apiKey: undefined,',
+  'secret = true',
+  'password_required = false',
+  'def check_password(password: str) -> bool:',
+  'function hashPassword(password: string): Promise<string>',
+  'const [token, setToken] = useState<string | null>(null);',
+  'token = tokenizer.encode(text)',
+  'for token in tokens:',
+  'key = cache_key(user_id, "profile")',
+  'primary_key = "id"',
+  'sort_key=name',
+  'foreign_key: "user_id"',
+  'partition_key = "tenant_id"',
+  'keyboard_layout = "us"',
+  'max_tokens=4096 temperature=0.2',
+  'INPUT_TOKENS=1200 OUTPUT_TOKENS=300',
+  'CSRF_TOKEN_HEADER=X-CSRF-Token',
+  'csrf_token = request.form["csrf_token"]',
+  'TOKEN_URL=https://oauth2.googleapis.com/token',
+  'token_endpoint: https://login.example.com/oauth/token',
+  'API_VERSION=2024-06-01',
+  'api_key_header = "X-API-Key"',
+  'SECRET_NAME=prod/db/password',
+  'secret_length = 32',
+  'key_size = 2048',
+  'KEY_ID=alias/app-key',
+  'public_key = load_pem_public_key(data)',
+  'SESSION_COOKIE_NAME=sid',
+  'PASSWORD_MIN_LENGTH=12',
+  'RequirePassword=true',
+  'AllowBlankPassword=0',
+  'Password=0',
+  'enable_password_auth = no',
+  'PasswordAuthentication no',
+  'token_type: "Bearer"',
+  'grant_type=client_credentials&scope=read',
+  '<add key="PasswordRequired" value="true" />',
+  '<add key="SessionTimeout" value="20" />',
+  'spring.datasource.username=app',
+  'auth: { type: "oauth2" }',
+  '"auth": "none"',
+  'Authorization: Bearer',
+  'headers["Authorization"] = f"Bearer {token}"',
+  'headers: { Authorization: `Bearer ${token}` }',
+  'import { createHash } from "node:crypto";',
+  'npm i @modelcontextprotocol/server zod commander',
+  'SELECT id, name FROM users WHERE email = $1',
+  'UPDATE users SET password_hash = $1 WHERE id = $2',
   'The function returns a Promise<string>.',
-  'Exit code 1: 2 failing in session.spec.ts',
-  'chmod 600 .claude-checkpoint',
   'export NODE_ENV=production',
   'export PATH="$HOME/.local/bin:$PATH"',
   'DEBUG=app:* node server.js',
   'PORT=3000 HOST=0.0.0.0 npm run dev',
-  'pip install -r requirements.txt',
-  'cargo build --release',
-  'go test ./... -run TestTokenize',
-  'SELECT id, name FROM users WHERE email = $1',
-  'The API key field is optional in the form.',
-  'Tokens are counted per request.',
-  'lorem ipsum dolor sit amet, consectetur adipiscing elit',
-  'ghp is short for GitHub personal',
-  'sha1 of the blob is computed over "blob <size>\\0<content>"',
-  'xoxb tokens are for bots',
   '"version": "0.1.0"',
   '"exitCode": 0',
-  'use iron-session, not express-session',
+  'key: value',
+  'color: #1d4a7a; background: #f0f4f8;',
+  'base64 of hello is aGVsbG8=',
+  'v2.4.0-beta.3+build.17',
+  '2026-10-08T02:23:55.477Z',
+  'fe80::1ff:fe23:4567:890a',
+  '-----BEGIN PUBLIC KEY-----',
+  '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----',
+  'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB7nE8QzQ3V0bW9yZQ== me@laptop',
+  'ssh-keygen -t ed25519 -C "me@example.com"',
+  'pk_live_51HqLyjWDarjtT1zdp7dcXbH8i1vTNO4lBNQWb3X0Zb2MfK5dQ is a publishable key',
+  'https://github.com/tenlean/claude-checkpoint-mcp/issues/42',
+  'https://example.com:8080/path?q=1&page=2',
+  'https://example.com/search?key=name&sort=asc',
+  'https://maps.example.com/api?key=value',
+  'postgres://localhost:5432/app',
+  'redis://cache:6379/0',
+  'Exit code 1: 2 failing in session.spec.ts',
+  'npm test -- auth',
+  'git log --oneline -n 20',
+  'curl -H "Accept: application/json" https://api.example.com',
+  'kubectl get secrets -n prod',
   'README.md LICENSE package-lock.json',
   '.claude-checkpoint*',
   'npm_config_cache=/tmp/npm',
-  'key: value',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template placeholder, on purpose
-  'secret: ${SECRET}',
-  'token: {{ .Values.token }}',
-  'password: "%PASSWORD%"',
-];
+  'pip install -r requirements.txt',
+  'cargo build --release',
+  'go test ./... -run TestTokenize',
+);
+keep(
+  'short',
+  'PASSWORD=xxxx',
+  'export AWS_SECRET_ACCESS_KEY=********',
+  'SECRET_KEY=changeme',
+  'password=secret',
+  'password: password',
+  'token=test',
+  'api_key=demo',
+  'DB_PASSWORD=postgres',
+  'MYSQL_ROOT_PASSWORD=root',
+  'REDIS_PASSWORD=',
+  'password: ""',
+  "secret: ''",
+  'PIN=1234',
+  'token_ttl=3600',
+  'key=1',
+);
 
+const formats = new Set(positives.map((p) => p.format));
 const corpus = {
-  note: 'Generated by scripts/make-redaction-corpus.mjs. Every token is random and belongs to nobody.',
-  formats: [...new Set(positives.map((p) => p.format))].length,
+  note: 'Generated by scripts/make-redaction-corpus.mjs from published format descriptions and scanners\' allowlists, before the detector ran on it. Every token is random and belongs to nobody.',
+  formats: formats.size,
   positives,
   benign,
 };
-writeFileSync(
-  new URL('../test/fixtures/redaction-corpus.json', import.meta.url),
-  `${JSON.stringify(corpus, null, 2)}\n`,
-);
-process.stdout.write(`${positives.length} positives in ${corpus.formats} formats, ${benign.length} benign\n`);
+writeFileSync(new URL('../test/fixtures/redaction-corpus.json', import.meta.url), `${JSON.stringify(corpus, null, 2)}\n`);
+process.stdout.write(`${positives.length} secrets in ${formats.size} formats, ${benign.length} benign texts\n`);
