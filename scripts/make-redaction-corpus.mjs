@@ -15,7 +15,8 @@ const random = () => {
   state = (Math.imul(state ^ (state >>> 15), 2246822507) + 0x9e3779b9) >>> 0;
   return state / 4294967296;
 };
-const pick = (chars, n) => Array.from({ length: n }, () => chars[Math.floor(random() * chars.length)]).join('');
+const pick = (chars, n) =>
+  Array.from({ length: n }, () => chars[Math.floor(random() * chars.length)]).join('');
 const between = (min, max) => min + Math.floor(random() * (max - min + 1));
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
@@ -41,14 +42,17 @@ const bare = {
   'Adobe client secret': () => `p8e-${pick(ALNUM, 32)}`,
   'age secret key': () => `AGE-SECRET-KEY-1${pick('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L'.toUpperCase(), 58)}`,
   'Alibaba Cloud AccessKey ID': () => `LTAI${pick(ALNUM, 20)}`,
-  'Amazon Bedrock API key (long-term)': () => `ABSK${b64(`BedrockAPIKey-${pick(LOWER_NUM, 4)}-at-${pick(DIGITS, 12)}:${pick(B64, 40)}`)}`,
-  'Amazon Bedrock API key (short-term)': () => `bedrock-api-key-${b64(`bedrock.amazonaws.com/?Action=CallWithBearerToken&X-Amz-Credential=${pick(UPPER_NUM, 20)}`)}${pick(B64, 40)}`,
+  'Amazon Bedrock API key (long-term)': () =>
+    `ABSK${b64(`BedrockAPIKey-${pick(LOWER_NUM, 4)}-at-${pick(DIGITS, 12)}:${pick(B64, 40)}`)}`,
+  'Amazon Bedrock API key (short-term)': () =>
+    `bedrock-api-key-${b64(`bedrock.amazonaws.com/?Action=CallWithBearerToken&X-Amz-Credential=${pick(UPPER_NUM, 20)}`)}${pick(B64, 40)}`,
   'Anthropic API key': () => `sk-ant-api03-${pick(B64URL, 93)}AA`,
   'Anthropic admin key': () => `sk-ant-admin01-${pick(B64URL, 93)}AA`,
   'Artifactory API key': () => `AKCp${pick(ALNUM, 69)}`,
   'Artifactory reference token': () => `cmVmd${pick(ALNUM, 59)}`,
   'Atlassian API token': () => `ATATT3${pick(B64URL, 186)}`,
-  'Authress access key': () => `sc_${pick(LOWER_NUM, 12)}.${pick(LOWER_NUM, 5)}.acc_${pick(LOWER_NUM, 20)}.${pick(B64, 60)}`,
+  'Authress access key': () =>
+    `sc_${pick(LOWER_NUM, 12)}.${pick(LOWER_NUM, 5)}.acc_${pick(LOWER_NUM, 20)}.${pick(B64, 60)}`,
   'AWS access key id': () => `AKIA${pick('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`,
   'AWS temporary access key id': () => `ASIA${pick('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`,
   'Azure AD client secret': () => `${pick(ALNUM, 3)}${pick(DIGITS, 1)}Q~${pick(`${ALNUM}_~.-`, 34)}`,
@@ -154,11 +158,13 @@ const bare = {
   'Shopify private app token': () => `shppa_${pick(HEX, 32)}`,
   'Shopify shared secret': () => `shpss_${pick(HEX, 32)}`,
   'Slack bot token': () => `xoxb-${pick(DIGITS, 12)}-${pick(DIGITS, 13)}-${pick(ALNUM, 24)}`,
-  'Slack user token': () => `xoxp-${pick(DIGITS, 12)}-${pick(DIGITS, 12)}-${pick(DIGITS, 13)}-${pick(HEX, 32)}`,
+  'Slack user token': () =>
+    `xoxp-${pick(DIGITS, 12)}-${pick(DIGITS, 12)}-${pick(DIGITS, 13)}-${pick(HEX, 32)}`,
   'Slack app token': () => `xapp-1-A${pick(UPPER_NUM, 10)}-${pick(DIGITS, 13)}-${pick(HEX, 64)}`,
   'Slack config token': () => `xoxe.xoxp-1-${pick(UPPER_NUM, 164)}`,
   'Slack legacy workspace token': () => `xoxa-2-${pick(ALNUM, 40)}`,
-  'Slack webhook': () => `https://hooks.slack.com/services/T${pick(UPPER_NUM, 8)}/B${pick(UPPER_NUM, 10)}/${pick(ALNUM, 24)}`,
+  'Slack webhook': () =>
+    `https://hooks.slack.com/services/T${pick(UPPER_NUM, 8)}/B${pick(UPPER_NUM, 10)}/${pick(ALNUM, 24)}`,
   'SonarQube token': () => `squ_${pick(HEX, 40)}`,
   'Sourcegraph token': () => `sgp_${pick(HEX, 16)}_${pick(HEX, 40)}`,
   'Square access token': () => `EAAA${pick(B64URL, 60)}`,
@@ -228,7 +234,10 @@ const named = {
   'Vercel token': ['VERCEL_TOKEN', () => pick(ALNUM, 24)],
   'Zendesk token': ['ZENDESK_API_TOKEN', () => pick(ALNUM, 40)],
   'Zoom client secret': ['ZOOM_CLIENT_SECRET', () => pick(ALNUM, 32)],
-  'Django secret key': ['DJANGO_SECRET_KEY', () => `${pick(LOWER_NUM, 12)}!=${pick(LOWER_NUM, 8)}%${pick(LOWER_NUM, 10)}(${pick(LOWER_NUM, 12)}`],
+  'Django secret key': [
+    'DJANGO_SECRET_KEY',
+    () => `${pick(LOWER_NUM, 12)}!=${pick(LOWER_NUM, 8)}%${pick(LOWER_NUM, 10)}(${pick(LOWER_NUM, 12)}`,
+  ],
   'Rails master key': ['RAILS_MASTER_KEY', () => pick(HEX, 32)],
   'session secret': ['SESSION_SECRET', () => pick(B64URL, 48)],
   'JWT signing secret': ['JWT_SECRET', () => pick(B64, 44)],
@@ -241,8 +250,13 @@ const named = {
 
 const positives = [];
 const add = (family, format, text, secret) => positives.push({ family, format, text, secret });
-// For webhook URLs the secret is the path after the host; the host is public.
-const secretOf = (value) => (value.startsWith('https://') ? value.slice(value.indexOf('/', 8) + 1) : value);
+// For webhook URLs the secret is what follows the format's fixed, documented path: Slack's
+// services/<T>/<B>/<token>, Teams' webhookb2/<ids and token>, Discord's webhooks/<id>/<token>.
+const secretOf = (value) => {
+  if (!value.startsWith('https://')) return value;
+  const fixed = /^https:\/\/[^/]+\/(?:services\/|webhookb2\/|api\/webhooks\/\d+\/)/.exec(value);
+  return fixed ? value.slice(fixed[0].length) : value.slice(value.indexOf('/', 8) + 1);
+};
 
 for (const [format, make] of Object.entries(bare)) {
   const shapes = [
@@ -275,65 +289,241 @@ for (const [format, [name, make]] of Object.entries(named)) {
 
 // ── Secrets that only their context reveals (the texts agents write) ─────────────────────────────────
 const contexts = [
-  ['cli-flag', 'aws configure set', (s) => `aws configure set aws_secret_access_key ${s} --profile prod`, () => pick(B64, 40)],
-  ['json', 'AWS STS response', (s) => `{"Credentials": {"AccessKeyId": "ASIA${pick('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}", "SecretAccessKey": "${s}", "Expiration": "2026-12-01T10:00:00Z"}}`, () => pick(B64, 40)],
+  [
+    'cli-flag',
+    'aws configure set',
+    (s) => `aws configure set aws_secret_access_key ${s} --profile prod`,
+    () => pick(B64, 40),
+  ],
+  [
+    'json',
+    'AWS STS response',
+    (s) =>
+      `{"Credentials": {"AccessKeyId": "ASIA${pick('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}", "SecretAccessKey": "${s}", "Expiration": "2026-12-01T10:00:00Z"}}`,
+    () => pick(B64, 40),
+  ],
   ['cli-flag', 'mysql -p', (s) => `mysql -u root -p'${s}' -h db.internal app`, password],
-  ['cli-flag', 'mysql -p (no quotes)', (s) => `mysqldump -uadmin -p${s} shop > dump.sql`, () => pick(ALNUM, 14)],
+  [
+    'cli-flag',
+    'mysql -p (no quotes)',
+    (s) => `mysqldump -uadmin -p${s} shop > dump.sql`,
+    () => pick(ALNUM, 14),
+  ],
   ['cli-flag', 'sshpass -p', (s) => `sshpass -p '${s}' ssh deploy@10.0.0.5`, password],
   ['cli-flag', 'redis-cli -a', (s) => `redis-cli -h cache.internal -a ${s} PING`, () => pick(ALNUM, 20)],
-  ['cli-flag', 'openssl -passout', (s) => `openssl pkcs12 -export -in cert.pem -inkey key.pem -out out.p12 -passout pass:${s}`, password],
-  ['cli-flag', 'openssl -passin', (s) => `openssl rsa -in enc.key -passin pass:${s} -out plain.key`, password],
-  ['cli-flag', 'gh secret set --body', (s) => `gh secret set DEPLOY_TOKEN --body "${s}"`, () => pick(ALNUM, 32)],
+  [
+    'cli-flag',
+    'openssl -passout',
+    (s) => `openssl pkcs12 -export -in cert.pem -inkey key.pem -out out.p12 -passout pass:${s}`,
+    password,
+  ],
+  [
+    'cli-flag',
+    'openssl -passin',
+    (s) => `openssl rsa -in enc.key -passin pass:${s} -out plain.key`,
+    password,
+  ],
+  [
+    'cli-flag',
+    'gh secret set --body',
+    (s) => `gh secret set DEPLOY_TOKEN --body "${s}"`,
+    () => pick(ALNUM, 32),
+  ],
   ['cli-flag', 'curl -u', (s) => `curl -u admin:${s} https://jenkins.internal/api/json`, password],
-  ['cli-flag', 'curl --user', (s) => `curl --user "ci-bot:${s}" -X POST https://nexus.internal/upload`, password],
-  ['cli-flag', 'docker login -p', (s) => `docker login -u ci -p ${s} registry.internal`, () => pick(ALNUM, 24)],
-  ['cli-flag', 'kubectl --from-literal', (s) => `kubectl create secret generic db --from-literal=password=${s}`, password],
+  [
+    'cli-flag',
+    'curl --user',
+    (s) => `curl --user "ci-bot:${s}" -X POST https://nexus.internal/upload`,
+    password,
+  ],
+  [
+    'cli-flag',
+    'docker login -p',
+    (s) => `docker login -u ci -p ${s} registry.internal`,
+    () => pick(ALNUM, 24),
+  ],
+  [
+    'cli-flag',
+    'kubectl --from-literal',
+    (s) => `kubectl create secret generic db --from-literal=password=${s}`,
+    password,
+  ],
   ['cli-flag', 'htpasswd -b', (s) => `htpasswd -b -c .htpasswd admin ${s}`, password],
   ['cli-flag', 'PGPASSWORD', (s) => `PGPASSWORD=${s} psql -h db -U app`, password],
-  ['cli-flag', 'az --account-key', (s) => `az storage blob upload --account-name prodstore --account-key ${s} -f a.txt -c c`, () => `${pick(B64, 86)}==`],
-  ['cli-flag', 'npm config set _authToken', (s) => `npm config set //registry.npmjs.org/:_authToken=${s}`, () => pick(B64URL, 36)],
+  [
+    'cli-flag',
+    'az --account-key',
+    (s) => `az storage blob upload --account-name prodstore --account-key ${s} -f a.txt -c c`,
+    () => `${pick(B64, 86)}==`,
+  ],
+  [
+    'cli-flag',
+    'npm config set _authToken',
+    (s) => `npm config set //registry.npmjs.org/:_authToken=${s}`,
+    () => pick(B64URL, 36),
+  ],
   ['config', '.npmrc _authToken', (s) => `//npm.pkg.github.com/:_authToken=${s}`, () => pick(ALNUM, 40)],
-  ['config', 'Docker config.json auth', (s) => `{"auths": {"registry.internal": {"auth": "${s}"}}}`, () => b64(`ci:${pick(ALNUM, 16)}`)],
-  ['json', 'Ethereum private key', (s) => `{"address": "0x${pick(HEX, 40)}", "privateKey": "0x${s}"}`, () => pick(HEX, 64)],
+  [
+    'config',
+    'Docker config.json auth',
+    (s) => `{"auths": {"registry.internal": {"auth": "${s}"}}}`,
+    () => b64(`ci:${pick(ALNUM, 16)}`),
+  ],
+  [
+    'json',
+    'Ethereum private key',
+    (s) => `{"address": "0x${pick(HEX, 40)}", "privateKey": "0x${s}"}`,
+    () => pick(HEX, 64),
+  ],
   ['config', 'Flask config', (s) => `app.config["SECRET_KEY"] = "${s}"`, () => pick(B64URL, 32)],
-  ['config', 'Django settings', (s) => `SECRET_KEY = 'django-insecure-${s}'`, () => `${pick(LOWER_NUM, 20)}#${pick(LOWER_NUM, 10)}`],
+  [
+    'config',
+    'Django settings',
+    (s) => `SECRET_KEY = 'django-insecure-${s}'`,
+    () => `${pick(LOWER_NUM, 20)}#${pick(LOWER_NUM, 10)}`,
+  ],
   ['config', 'XML appSettings', (s) => `<add key="DbPassword" value="${s}" />`, password],
   ['config', 'NuGet ClearTextPassword', (s) => `<add key="ClearTextPassword" value="${s}" />`, password],
   ['config', 'Spring properties', (s) => `spring.datasource.password=${s}`, password],
   ['config', 'YAML password', (s) => `database:\n  user: app\n  password: ${s}\n`, password],
   ['config', 'Terraform variable', (s) => `administrator_login_password = "${s}"`, password],
-  ['config', 'Kubernetes secret data', (s) => `kind: Secret\ndata:\n  password: ${s}\n`, () => b64(pick(ALNUM, 18))],
-  ['config', 'Sidekiq credentials', (s) => `BUNDLE_ENTERPRISE__CONTRIBSYS__COM=${s}`, () => `${pick(HEX, 8)}:${pick(HEX, 8)}`],
-  ['config', 'GitLab session cookie', (s) => `Cookie: _gitlab_session=${s}; path=/`, () => pick(LOWER_NUM, 32)],
+  [
+    'config',
+    'Kubernetes secret data',
+    (s) => `kind: Secret\ndata:\n  password: ${s}\n`,
+    () => b64(pick(ALNUM, 18)),
+  ],
+  [
+    'config',
+    'Sidekiq credentials',
+    (s) => `BUNDLE_ENTERPRISE__CONTRIBSYS__COM=${s}`,
+    () => `${pick(HEX, 8)}:${pick(HEX, 8)}`,
+  ],
+  [
+    'config',
+    'GitLab session cookie',
+    (s) => `Cookie: _gitlab_session=${s}; path=/`,
+    () => pick(LOWER_NUM, 32),
+  ],
   ['url', 'URL credentials', (s) => `git clone https://deploy:${s}@git.internal/team/app.git`, password],
   ['url', 'database URL', (s) => `DATABASE_URL=postgres://app:${s}@db.internal:5432/app`, password],
-  ['url', 'MongoDB SRV URL', (s) => `mongodb+srv://admin:${s}@cluster0.ab1cd.mongodb.net/prod`, () => pick(ALNUM, 16)],
+  [
+    'url',
+    'MongoDB SRV URL',
+    (s) => `mongodb+srv://admin:${s}@cluster0.ab1cd.mongodb.net/prod`,
+    () => pick(ALNUM, 16),
+  ],
   ['url', 'Redis URL', (s) => `redis://:${s}@cache.internal:6379/0`, () => pick(ALNUM, 20)],
-  ['url', 'Telegram bot URL', (s) => `curl https://api.telegram.org/bot${s}/getUpdates`, () => `${pick(DIGITS, 10)}:AA${pick(B64URL, 33)}`],
-  ['url', 'token in a query', (s) => `GET https://api.example.com/items?page=2&access_token=${s}&sort=asc`, () => pick(ALNUM, 32)],
-  ['url', 'Sidekiq URL', (s) => `source "https://${s}@enterprise.contribsys.com/"`, () => `${pick(HEX, 8)}:${pick(HEX, 8)}`],
-  ['url', 'Cloudinary URL', (s) => `CLOUDINARY_URL=cloudinary://${pick(DIGITS, 15)}:${s}@demo`, () => pick(B64URL, 27)],
+  [
+    'url',
+    'Telegram bot URL',
+    (s) => `curl https://api.telegram.org/bot${s}/getUpdates`,
+    () => `${pick(DIGITS, 10)}:AA${pick(B64URL, 33)}`,
+  ],
+  [
+    'url',
+    'token in a query',
+    (s) => `GET https://api.example.com/items?page=2&access_token=${s}&sort=asc`,
+    () => pick(ALNUM, 32),
+  ],
+  [
+    'url',
+    'Sidekiq URL',
+    (s) => `source "https://${s}@enterprise.contribsys.com/"`,
+    () => `${pick(HEX, 8)}:${pick(HEX, 8)}`,
+  ],
+  [
+    'url',
+    'Cloudinary URL',
+    (s) => `CLOUDINARY_URL=cloudinary://${pick(DIGITS, 15)}:${s}@demo`,
+    () => pick(B64URL, 27),
+  ],
   ['connection-string', 'SQL Server', (s) => `Server=db;Database=app;User Id=sa;Password=${s};`, password],
-  ['connection-string', 'Azure Storage', (s) => `DefaultEndpointsProtocol=https;AccountName=prod;AccountKey=${s};EndpointSuffix=core.windows.net`, () => `${pick(B64, 86)}==`],
-  ['connection-string', 'Azure Service Bus', (s) => `Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=${s}`, () => `${pick(B64, 43)}=`],
+  [
+    'connection-string',
+    'Azure Storage',
+    (s) => `DefaultEndpointsProtocol=https;AccountName=prod;AccountKey=${s};EndpointSuffix=core.windows.net`,
+    () => `${pick(B64, 86)}==`,
+  ],
+  [
+    'connection-string',
+    'Azure Service Bus',
+    (s) => `Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=${s}`,
+    () => `${pick(B64, 43)}=`,
+  ],
   ['connection-string', 'JDBC', (s) => `jdbc:mysql://db:3306/app?user=app&password=${s}`, password],
-  ['header', 'Bearer header', (s) => `curl -H "Authorization: Bearer ${s}" https://api.example.com`, () => pick(B64URL, 40)],
+  [
+    'header',
+    'Bearer header',
+    (s) => `curl -H "Authorization: Bearer ${s}" https://api.example.com`,
+    () => pick(B64URL, 40),
+  ],
   ['header', 'Basic header', (s) => `Authorization: Basic ${s}`, () => b64(`admin:${pick(ALNUM, 12)}`)],
-  ['header', 'Okta SSWS header', (s) => `curl -H "Authorization: SSWS ${s}" https://dev-1.okta.com/api/v1/users`, () => `00${pick(B64URL, 40)}`],
-  ['header', 'X-API-Key header', (s) => `curl -H 'X-API-Key: ${s}' https://api.example.com/v2`, () => pick(ALNUM, 32)],
-  ['header', 'private token header', (s) => `curl --header "PRIVATE-TOKEN: ${s}" https://gitlab.example.com/api/v4/projects`, () => pick(B64URL, 20)],
+  [
+    'header',
+    'Okta SSWS header',
+    (s) => `curl -H "Authorization: SSWS ${s}" https://dev-1.okta.com/api/v1/users`,
+    () => `00${pick(B64URL, 40)}`,
+  ],
+  [
+    'header',
+    'X-API-Key header',
+    (s) => `curl -H 'X-API-Key: ${s}' https://api.example.com/v2`,
+    () => pick(ALNUM, 32),
+  ],
+  [
+    'header',
+    'private token header',
+    (s) => `curl --header "PRIVATE-TOKEN: ${s}" https://gitlab.example.com/api/v4/projects`,
+    () => pick(B64URL, 20),
+  ],
   ['prose', 'password is', (s) => `The staging DB password is ${s} until we move it to the vault.`, password],
   ['prose', 'reset the password to', (s) => `Reset the root password to ${s} and told the team.`, password],
-  ['prose', 'used API key', (s) => `Used API key ${s} for the load test against staging.`, () => pick(ALNUM, 32)],
+  [
+    'prose',
+    'used API key',
+    (s) => `Used API key ${s} for the load test against staging.`,
+    () => pick(ALNUM, 32),
+  ],
   ['prose', 'token is', (s) => `The admin token is ${s}, it expires Friday.`, () => pick(B64URL, 40)],
-  ['prose', 'password was', (s) => `Login failed because the password was ${s} instead of the new one.`, password],
-  ['prose', 'secret key is', (s) => `Note: client secret is "${s}" (from the Okta console).`, () => pick(B64URL, 40)],
+  [
+    'prose',
+    'password was',
+    (s) => `Login failed because the password was ${s} instead of the new one.`,
+    password,
+  ],
+  [
+    'prose',
+    'secret key is',
+    (s) => `Note: client secret is "${s}" (from the Okta console).`,
+    () => pick(B64URL, 40),
+  ],
   ['prose', 'credentials', (s) => `creds for the sandbox: user demo / pass ${s}`, password],
   ['prose', 'passphrase', (s) => `The GPG passphrase is: ${s}`, password],
-  ['multi-line', 'PEM private key', (s) => `key.pem:\n-----BEGIN RSA PRIVATE KEY-----\n${s}\n-----END RSA PRIVATE KEY-----\n`, () => Array.from({ length: 6 }, () => pick(B64, 64)).join('\n')],
-  ['multi-line', 'OpenSSH private key', (s) => `-----BEGIN OPENSSH PRIVATE KEY-----\n${s}\n-----END OPENSSH PRIVATE KEY-----`, () => Array.from({ length: 5 }, () => pick(B64, 70)).join('\n')],
-  ['multi-line', 'PEM in JSON', (s) => `{"private_key": "-----BEGIN PRIVATE KEY-----\\n${s}\\n-----END PRIVATE KEY-----\\n"}`, () => Array.from({ length: 4 }, () => pick(B64, 64)).join('\\n')],
-  ['multi-line', 'env file', (s) => `NODE_ENV=production\nPORT=3000\nSTRIPE_WEBHOOK_SECRET=whsec_${s}\nLOG_LEVEL=info\n`, () => pick(ALNUM, 32)],
+  [
+    'multi-line',
+    'PEM private key',
+    (s) => `key.pem:\n-----BEGIN RSA PRIVATE KEY-----\n${s}\n-----END RSA PRIVATE KEY-----\n`,
+    () => Array.from({ length: 6 }, () => pick(B64, 64)).join('\n'),
+  ],
+  [
+    'multi-line',
+    'OpenSSH private key',
+    (s) => `-----BEGIN OPENSSH PRIVATE KEY-----\n${s}\n-----END OPENSSH PRIVATE KEY-----`,
+    () => Array.from({ length: 5 }, () => pick(B64, 70)).join('\n'),
+  ],
+  [
+    'multi-line',
+    'PEM in JSON',
+    (s) => `{"private_key": "-----BEGIN PRIVATE KEY-----\\n${s}\\n-----END PRIVATE KEY-----\\n"}`,
+    () => Array.from({ length: 4 }, () => pick(B64, 64)).join('\\n'),
+  ],
+  [
+    'multi-line',
+    'env file',
+    (s) => `NODE_ENV=production\nPORT=3000\nSTRIPE_WEBHOOK_SECRET=whsec_${s}\nLOG_LEVEL=info\n`,
+    () => pick(ALNUM, 32),
+  ],
 ];
 for (const [family, format, shape, make] of contexts) {
   for (let i = 0; i < 3; i++) {
@@ -410,9 +600,9 @@ keep(
   'mysql -u root -p app < dump.sql',
   'private_key: "-----BEGIN PRIVATE KEY-----\\n...\\n-----END PRIVATE KEY-----"',
 );
+// biome-ignore-start lint/suspicious/noTemplateCurlyInString: shell and CI references, on purpose
 keep(
   'reference',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell references, on purpose
   'GITHUB_TOKEN=${GITHUB_TOKEN} gh pr list',
   'API_KEY=$API_KEY npm start',
   'export DB_PASSWORD="$(vault kv get -field=password secret/db)"',
@@ -457,6 +647,7 @@ keep(
   'mongodb+srv://admin:<password>@cluster0.mongodb.net/',
   'DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app',
 );
+// biome-ignore-end lint/suspicious/noTemplateCurlyInString: shell and CI references, on purpose
 keep(
   'resource-name',
   'arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-password-AbCdEf',
@@ -595,6 +786,7 @@ keep(
   '"auth": "none"',
   'Authorization: Bearer',
   'headers["Authorization"] = f"Bearer {token}"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a JavaScript template, on purpose
   'headers: { Authorization: `Bearer ${token}` }',
   'import { createHash } from "node:crypto";',
   'npm i @modelcontextprotocol/server zod commander',
@@ -657,10 +849,15 @@ keep(
 
 const formats = new Set(positives.map((p) => p.format));
 const corpus = {
-  note: 'Generated by scripts/make-redaction-corpus.mjs from published format descriptions and scanners\' allowlists, before the detector ran on it. Every token is random and belongs to nobody.',
+  note: "Generated by scripts/make-redaction-corpus.mjs from published format descriptions and scanners' allowlists, before the detector ran on it. Every token is random and belongs to nobody.",
   formats: formats.size,
   positives,
   benign,
 };
-writeFileSync(new URL('../test/fixtures/redaction-corpus.json', import.meta.url), `${JSON.stringify(corpus, null, 2)}\n`);
-process.stdout.write(`${positives.length} secrets in ${formats.size} formats, ${benign.length} benign texts\n`);
+writeFileSync(
+  new URL('../test/fixtures/redaction-corpus.json', import.meta.url),
+  `${JSON.stringify(corpus, null, 2)}\n`,
+);
+process.stdout.write(
+  `${positives.length} secrets in ${formats.size} formats, ${benign.length} benign texts\n`,
+);

@@ -223,7 +223,7 @@ describe('buildCheckpoint, merge (the original table, field by field)', () => {
 
 describe('limits and redaction', () => {
   it('redacts every free-text field before it is stored, and counts', () => {
-    const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const secret = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
     const result = build({
       input: {
         goal: `goal ${secret}`,

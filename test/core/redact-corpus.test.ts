@@ -36,7 +36,9 @@ function byFamily<T extends { family: string }>(items: readonly T[], failed: Rea
 }
 
 describe('redaction corpus (formats and look-alikes nobody here wrote rules for first)', () => {
-  const missed = corpus.positives.filter((positive) => leaks(redactText(positive.text).text, positive.secret));
+  const missed = corpus.positives.filter((positive) =>
+    leaks(redactText(positive.text).text, positive.secret),
+  );
   const damaged = corpus.benign.filter((benign) => redactText(benign.text).text !== benign.text);
   const formats = new Set(corpus.positives.map((positive) => positive.format));
   const recall = 1 - missed.length / corpus.positives.length;
@@ -52,7 +54,9 @@ describe('redaction corpus (formats and look-alikes nobody here wrote rules for 
     console.log(
       `redaction recall: ${(recall * 100).toFixed(1)}% of ${corpus.positives.length} secrets in ${formats.size} formats; missed by family: ${byFamily(corpus.positives, new Set(missed))}`,
     );
-    const report = missed.map((positive) => `${positive.format} [${positive.family}]: ${redactText(positive.text).text}`);
+    const report = missed.map(
+      (positive) => `${positive.format} [${positive.family}]: ${redactText(positive.text).text}`,
+    );
     expect(recall, report.join('\n')).toBeGreaterThanOrEqual(0.99);
   });
 
@@ -60,12 +64,17 @@ describe('redaction corpus (formats and look-alikes nobody here wrote rules for 
     console.log(
       `redaction false redactions: ${(falseRate * 100).toFixed(1)}% of ${corpus.benign.length} benign texts; by family: ${byFamily(corpus.benign, new Set(damaged))}`,
     );
-    const report = damaged.map((benign) => `[${benign.family}] ${benign.text} → ${redactText(benign.text).text}`);
+    const report = damaged.map(
+      (benign) => `[${benign.family}] ${benign.text} → ${redactText(benign.text).text}`,
+    );
     expect(falseRate, report.join('\n')).toBeLessThanOrEqual(0.01);
   });
 
   it('is idempotent on the whole corpus', () => {
-    for (const text of [...corpus.positives.map((positive) => positive.text), ...corpus.benign.map((b) => b.text)]) {
+    for (const text of [
+      ...corpus.positives.map((positive) => positive.text),
+      ...corpus.benign.map((b) => b.text),
+    ]) {
       const once = redactText(text).text;
       expect(redactText(once)).toEqual({ text: once, count: 0 });
     }

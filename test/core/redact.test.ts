@@ -30,12 +30,20 @@ describe('redactText', () => {
     ['--token flag', 'gh auth login --token abcdef123456', 'gh auth login --token «redacted»'],
     ['--api-key flag', 'tool --api-key "k-123456"', 'tool --api-key "«redacted»"'],
     ['--secret flag', 'deploy --secret=xyz987', 'deploy --secret=«redacted»'],
-    ['sk- key', 'use sk-proj-abcdefghijklmnopqrstuvwx1234 here', 'use «redacted» here'],
-    ['Anthropic key', 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789', '«redacted»'],
-    ['ghp_ token', 'token ghp_abcdefghijklmnopqrstuvwxyz0123456789 used', 'token «redacted» used'],
-    ['github_pat_', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', '«redacted»'],
-    ['AWS key id', 'aws key AKIAIOSFODNN7EXAMPLE in config', 'aws key «redacted» in config'],
-    ['Slack token', 'xoxb-123456789012-abcdefghijkl', '«redacted»'],
+    ['sk- key', 'use sk-proj-Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Qw2Ur9Ik4Ol8Pm3 here', 'use «redacted» here'],
+    [
+      'Anthropic key',
+      `sk-ant-api03-${'Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Qw2Ur9I'.repeat(2)}k4Ol8Pm3Xq7AA`,
+      '«redacted»',
+    ],
+    ['ghp_ token', 'token ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q used', 'token «redacted» used'],
+    [
+      'github_pat_',
+      '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',
+      '«redacted»',
+    ],
+    ['AWS key id', 'aws key AKIAQ3EGRTZ7WKXNLP5D in config', 'aws key «redacted» in config'],
+    ['Slack token', 'xoxb-482915730264-5820197346512-Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh', '«redacted»'],
     [
       'PEM private key',
       'key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\nend',
@@ -61,12 +69,14 @@ describe('redactText', () => {
     ['an already redacted value', 'SECRET=«redacted»'],
     ['a package name', 'npm i @modelcontextprotocol/server zod'],
     ['a URL without credentials', 'https://example.com:8080/path?q=1'],
+    ["AWS's documented example key id", 'aws key AKIAIOSFODNN7EXAMPLE in config'],
+    ['a placeholder token of a known shape', 'GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'],
   ])('leaves %s alone', (_name, input) => {
     expect(redactText(input)).toEqual({ text: input, count: 0 });
   });
 
   it('counts every value it replaces', () => {
-    expect(redactText('A_TOKEN=one1 B_TOKEN=two2 --password three3').count).toBe(3);
+    expect(redactText('A_TOKEN=one1two2three B_TOKEN=Tw0-tw0-tw0 --password thr3e!3').count).toBe(3);
   });
 
   it('is idempotent', () => {

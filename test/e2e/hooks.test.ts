@@ -70,7 +70,7 @@ describe('claude-checkpoint hook', () => {
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
     const result = await hook(
       'UserPromptSubmit',
-      { session_id: 'sess-9', cwd: root, prompt: 'deploy with API_KEY=sk1234567890abcd\nthen test' },
+      { session_id: 'sess-9', cwd: root, prompt: 'deploy with API_KEY=sk8f3Qz71LwpX2v9\nthen test' },
       env,
       root,
     );
@@ -168,7 +168,7 @@ describe('claude-checkpoint hook', () => {
       (
         await bash(
           { stdout: 'ok', stderr: '', interrupted: false },
-          'GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 gh pr list',
+          'GITHUB_TOKEN=ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q gh pr list',
         )
       ).code,
     ).toBe(0);

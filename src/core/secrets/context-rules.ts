@@ -1,0 +1,207 @@
+import { isAllowedValue, looksLikeSecret } from './allowlist.js';
+
+/**
+ * Secrets that only their surroundings give away: a name that announces one, a command-line flag, a
+ * URL's userinfo, an HTTP header, a sentence that says "the password is …". Each pattern captures the
+ * value in a group named `secret` (or `secret2`, `secret3` where quoting forms differ), and `judge`
+ * decides whether that value is a credential or a placeholder, reference, path or plain word.
+ */
+export interface ContextRule {
+  id: string;
+  keywords: readonly string[];
+  pattern: RegExp;
+  judge: (value: string, groups: Record<string, string | undefined>) => boolean;
+}
+
+/** A value in any of the quoting forms a shell, a config file or JSON uses. */
+const VALUE = `(?:"(?<secret>[^"\\n]*)"|'(?<secret2>[^'\\n]*)'|(?<secret3><[^>\\n]*>|\\$\\{[^}\\s]*\\}|\\$\\([^)\\n]*\\)|[^\\s"'\`,;&|)}\\]>(]+(?:\\([^)\\n]*\\)|\\([^\\s)]*)?))`;
+
+// Names that announce a secret outright, and weaker ones that do so only for generated-looking values.
+const STRONG_NAME =
+  /pass(?:word|wd|phrase|code)?|pwd|secret|token|credentials?|private[_.-]?key|api[_.-]?key|apikey|access[_.-]?key|accesskey|auth[_.-]?key|master[_.-]?key|signing[_.-]?key|encryption[_.-]?key|client[_.-]?key|session[_.-]?key|sas[_.-]?key|(?:^|[_.-])pat$|webhook/i;
+const WEAK_NAME = /key|auth|cred|sig(?:nature)?|salt|cookie|session|dsn/i;
+/** Names of things about a secret, not the secret: its id, file, length, header, endpoint… */
+const NOT_A_SECRET_NAME =
+  /(?:^|[_.-])(?:ids?|names?|types?|files?|paths?|dirs?|urls?|uris?|endpoints?|headers?|lengths?|size|count|ttl|timeout|expir\w*|expires|policy|min|max|required|enabled|disabled|hash|hashed|algorithm|alg|format|version|prefix|suffix|field|column|label|hint|mode|kind|scope|host|port|user(?:name)?|email|region|provider|store|ring|pair|board|alias|vault|manager|limit|budget|at|in|tokens|tokenizer|public|publishable|pub|location|ref|env|var|source|template|schema|rotation|manager)$|^(?:public|publishable|pub|csrf|xsrf|max|min|num|n)(?:[_.-]|$)/i;
+
+export function nameStrength(name: string): 'strong' | 'weak' | null {
+  if (NOT_A_SECRET_NAME.test(name)) return null;
+  if (STRONG_NAME.test(name)) return 'strong';
+  if (WEAK_NAME.test(name)) return 'weak';
+  return null;
+}
+
+const strong = (value: string) => looksLikeSecret(value, 'strong');
+
+export const CONTEXT_RULES: readonly ContextRule[] = [
+  {
+    // NAME=value, "name": "value", name: value, name = 'value', settings["NAME"] = "value", Password=…;
+    id: 'secret-assignment',
+    keywords: [
+      'pass',
+      'pwd',
+      'secret',
+      'token',
+      'cred',
+      'key',
+      'auth',
+      'sig',
+      'salt',
+      'cookie',
+      'session',
+      'dsn',
+      'pat',
+      'webhook',
+    ],
+    pattern: new RegExp(
+      `(?<![\\w.-])(?<!\\w:)(?<q>["']?)(?<name>[A-Za-z_][\\w.-]*)\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
+      'gd',
+    ),
+    judge: (value, groups) => {
+      const strength = nameStrength(groups.name ?? '');
+      return strength !== null && looksLikeSecret(value, strength);
+    },
+  },
+  {
+    // <add key="DbPassword" value="…" /> (.NET appSettings, NuGet)
+    id: 'xml-setting',
+    keywords: ['<add'],
+    pattern: /<add\s+key="(?<name>[^"]*)"\s+value="(?<secret>[^"]*)"/dg,
+    judge: (value, groups) => nameStrength(groups.name ?? '') !== null && strong(value),
+  },
+  {
+    // --password X, --token=X, --client-secret "X", --account-key X (not --password-stdin or --password-file)
+    id: 'secret-flag',
+    keywords: ['--'],
+    pattern: new RegExp(
+      `(?<=\\s|^)--?(?<name>(?:[A-Za-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|secret-key|access-key|account-key|auth-token|private-token|http-password|proxy-password))(?:=|[ \\t]+)${VALUE}`,
+      'gdi',
+    ),
+    // `--secret id=npmrc,src=…` (docker build) names a file, not a value.
+    judge: (value) => !/^\w+=/.test(value) && strong(value),
+  },
+  {
+    id: 'mysql-password',
+    keywords: ['mysql', 'mariadb'],
+    pattern: new RegExp(`\\b(?:mysql\\w*|mariadb\\w*)\\b[^\\n|;&]*?\\s-p(?!\\s)${VALUE}`, 'gd'),
+    judge: (value) => !isAllowedValue(value) && value.length >= 4,
+  },
+  {
+    id: 'sshpass',
+    keywords: ['sshpass'],
+    pattern: new RegExp(`\\bsshpass\\s+(?:-[a-oq-z]\\S*\\s+)*-p\\s*${VALUE}`, 'gd'),
+    judge: (value) => !isAllowedValue(value) && value.length >= 4,
+  },
+  {
+    id: 'redis-cli-password',
+    keywords: ['redis-cli'],
+    pattern: new RegExp(`\\bredis-cli\\b[^\\n|;&]*?\\s-a\\s+${VALUE}`, 'gd'),
+    judge: (value) => !isAllowedValue(value) && value.length >= 4,
+  },
+  {
+    id: 'openssl-pass',
+    keywords: ['pass:'],
+    pattern: new RegExp(`-pass(?:in|out)?\\s+pass:${VALUE}`, 'gd'),
+    judge: (value) => !isAllowedValue(value) && value.length >= 4,
+  },
+  {
+    id: 'gh-secret-body',
+    keywords: ['gh secret', 'gh  secret'],
+    pattern: new RegExp(`\\bgh\\s+secret\\s+set\\b[^\\n|;&]*?\\s(?:--body|-b)(?:=|\\s+)${VALUE}`, 'gd'),
+    judge: (value) => !isAllowedValue(value) && value.length >= 4,
+  },
+  {
+    id: 'registry-login-password',
+    keywords: ['login'],
+    pattern: new RegExp(
+      `\\b(?:docker|podman|buildah|skopeo|helm registry|oras)\\s+login\\b[^\\n|;&]*?\\s-p\\s+${VALUE}`,
+      'gd',
+    ),
+    judge: (value) => !isAllowedValue(value) && value.length >= 4,
+  },
+  {
+    id: 'htpasswd-batch',
+    keywords: ['htpasswd'],
+    pattern: new RegExp(
+      `\\bhtpasswd(?:\\s+-[A-Za-z]+)*\\s+-[A-Za-z]*b[A-Za-z]*(?:\\s+-[A-Za-z]+)*\\s+\\S+\\s+\\S+\\s+${VALUE}`,
+      'gd',
+    ),
+    judge: (value) => !isAllowedValue(value) && value.length >= 4,
+  },
+  {
+    // curl -u user:pass, --user "user:pass": the part after the colon
+    id: 'curl-user',
+    keywords: ['curl', 'wget'],
+    pattern:
+      /\b(?:curl|wget)\b[^\n]*?\s(?:-u|--user|--http-user)(?:=|\s+)["']?[^\s:"']*:(?<secret>[^\s"'@]+)/dg,
+    judge: (value) => !isAllowedValue(value) && value.length >= 4,
+  },
+  {
+    id: 'aws-configure-set',
+    keywords: ['aws configure'],
+    pattern: new RegExp(
+      `\\baws\\s+configure\\s+set\\s+(?<name>[\\w.]*(?:secret|token|key)[\\w.]*)\\s+${VALUE}`,
+      'gdi',
+    ),
+    judge: (value, groups) => !/_id$/i.test(groups.name ?? '') && !isAllowedValue(value),
+  },
+  {
+    // scheme://user:password@host
+    id: 'url-credentials',
+    keywords: ['://'],
+    pattern: /\b[a-z][a-z0-9+.-]*:\/\/(?<user>[^\s:/@'"]*):(?<secret>[^\s@/'"]+)@/dgi,
+    judge: (value) => !isAllowedValue(value) && value.length >= 4 && !/^\$/.test(value),
+  },
+  {
+    // Sidekiq Enterprise: both halves of the userinfo are the credential
+    id: 'sidekiq-credentials',
+    keywords: ['contribsys'],
+    pattern:
+      /(?:(?<=https?:\/\/)(?<secret>[a-f0-9]{8}:[a-f0-9]{8})(?=@(?:gems|enterprise)\.contribsys\.com)|(?<=BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM["']?\s*[=:]\s*["']?)(?<secret2>[a-f0-9]{8}:[a-f0-9]{8}))/dgi,
+    judge: () => true,
+  },
+  {
+    id: 'url-query-secret',
+    keywords: ['='],
+    pattern:
+      /[?&;](?<name>access_token|refresh_token|id_token|token|api_key|apikey|api-key|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|auth_token|private_token|code_verifier)=(?<secret>[^&\s#"'<>]+)/dgi,
+    judge: (value, groups) =>
+      looksLikeSecret(value, /^(?:key|sig|signature|auth)$/i.test(groups.name ?? '') ? 'weak' : 'strong'),
+  },
+  {
+    id: 'telegram-bot-url',
+    keywords: ['/bot'],
+    pattern: /(?<=\/bot)(?<secret>\d{8,10}:AA[\w-]{33})/dg,
+    judge: () => true,
+  },
+  {
+    // Authorization: Bearer|Basic|Token|SSWS|… value, and the API-key headers
+    id: 'auth-header',
+    keywords: ['authorization', 'api-key', 'token:', 'auth-token', 'apikey'],
+    pattern:
+      /\b(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Bot|Digest|SSWS|Negotiate|ApiKey|Api-Key|GenieKey|Splunk|OAuth)\s+)?(?<secret>[^\s"',;]+)/dgi,
+    judge: (value) => value.length >= 8 && looksLikeSecret(value, 'weak'),
+  },
+  {
+    id: 'bearer-token',
+    keywords: ['bearer'],
+    pattern: /\bBearer\s+(?<secret>[A-Za-z0-9._~+/=-]{16,})/dg,
+    judge: (value) => looksLikeSecret(value, 'weak'),
+  },
+  {
+    // "the password is …", "reset the root password to …", "token was …", "passphrase is: …"
+    id: 'prose-cue',
+    keywords: ['pass', 'pwd', 'token', 'key', 'secret', 'pin', 'cred'],
+    pattern:
+      /\b(?:password|passphrase|passcode|passwd|pwd|pass|token|api[ _-]?key|secret(?:[ _-]key)?|client[ _-]secret|access[ _-]key|pin|credentials?)\b(?:\s+(?:for|of|on)(?:\s+[\w.-]+){1,3})?\s+(?:is|was|are|set to|reset to|changed to|to)\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|“(?<secret4>[^”\n]+)”|(?<secret3>[^\s"'”,;]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+    judge: strong,
+  },
+  {
+    // "used API key …", "with token …", "user demo / pass …"
+    id: 'prose-use',
+    keywords: ['key', 'token', 'pass', 'pw'],
+    pattern:
+      /\b(?:(?:used|use|using|with|tried)\s+(?:the\s+)?(?:api[ _-]?key|token|password|key)|(?:user(?:name)?|login)\s+\S+\s*(?:\/|,|and)\s*(?:pass(?:word)?|pw|pwd))\s*[:=]?\s*["']?(?<secret>[^\s"',;]+?)["']?(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+    judge: strong,
+  },
+];

@@ -1,0 +1,134 @@
+import { isExampleToken } from './allowlist.js';
+import { CONTEXT_RULES, type ContextRule } from './context-rules.js';
+import { type PatternRule, PROVIDER_RULES } from './provider-rules.js';
+
+/** Where a secret is in a text, and which rule found it. Never the secret itself. */
+export interface Finding {
+  start: number;
+  end: number;
+  rule: string;
+}
+
+/**
+ * A person's additions to the built-in rules (already validated and compiled by the edge that read
+ * them): extra patterns, and values that must never be redacted.
+ */
+export interface DetectorConfig {
+  extraRules?: readonly PatternRule[];
+  allowValues?: ReadonlySet<string>;
+  allowPatterns?: readonly RegExp[];
+}
+
+const SECRET_GROUPS = ['secret', 'secret2', 'secret3', 'secret4'] as const;
+
+/**
+ * Every secret in `text`, as non-overlapping spans in order. Layers: provider formats (each run only when
+ * one of its keywords occurs), then context rules (names, flags, URLs, headers, prose), with the
+ * allowlists applied to each candidate value.
+ */
+export function findSecrets(text: string, config: DetectorConfig = {}): Finding[] {
+  if (text.length === 0) return [];
+  const present = keywordsIn(text.toLowerCase());
+  const found: Finding[] = [];
+  const allowed = (value: string) =>
+    config.allowValues?.has(value) === true ||
+    (config.allowPatterns ?? []).some((pattern) => pattern.test(value));
+
+  const lower = config.extraRules?.length ? text.toLowerCase() : '';
+  const runs = (rule: { keywords: readonly string[] }) =>
+    rule.keywords.some(
+      (keyword) => present.has(keyword) || (!KNOWN_KEYWORDS.has(keyword) && lower.includes(keyword)),
+    );
+  for (const rule of [...PROVIDER_RULES, ...(config.extraRules ?? [])]) {
+    if (!runs(rule)) continue;
+    for (const [offset, part] of searchWindows(text, rule)) {
+      for (const match of part.matchAll(rule.pattern)) {
+        const token = match.groups?.secret ?? match[0];
+        if (token.length === 0 || isExampleToken(token) || allowed(token)) continue;
+        const start = offset + (match.index ?? 0) + (match.groups?.secret ? match[0].indexOf(token) : 0);
+        found.push({ start, end: start + token.length, rule: rule.id });
+      }
+    }
+  }
+  for (const rule of CONTEXT_RULES) {
+    if (!runs(rule)) continue;
+    for (const match of text.matchAll(rule.pattern)) collectContext(rule, match, found, allowed);
+  }
+  return mergeSpans(found);
+}
+
+/** The whole text, or for an anchored rule the windows around its literal (the start of each given). */
+function searchWindows(text: string, rule: PatternRule): Array<[number, string]> {
+  if (!rule.anchor) return [[0, text]];
+  const { literal, before, after } = rule.anchor;
+  const lower = text.toLowerCase();
+  const windows: Array<[number, string]> = [];
+  for (let at = lower.indexOf(literal); at !== -1; at = lower.indexOf(literal, at + 1)) {
+    // One character more on each side, so the pattern's own boundary checks see the neighbours.
+    const start = Math.max(0, at - before - 1);
+    windows.push([start, text.slice(start, Math.min(text.length, at + literal.length + after + 1))]);
+  }
+  return windows;
+}
+
+const KNOWN_KEYWORDS = new Set([...PROVIDER_RULES, ...CONTEXT_RULES].flatMap((rule) => rule.keywords));
+// One pass over the text finds every keyword (longest first at each position); a keyword inside a found
+// one (`sk` in `sk-ant-`) is present too.
+const KEYWORD_SCAN = new RegExp(
+  [...KNOWN_KEYWORDS]
+    .sort((a, b) => b.length - a.length)
+    .map((keyword) => keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|'),
+  'g',
+);
+const CONTAINED = new Map(
+  [...KNOWN_KEYWORDS].map((keyword) => [
+    keyword,
+    [...KNOWN_KEYWORDS].filter((other) => other !== keyword && keyword.includes(other)),
+  ]),
+);
+
+function keywordsIn(lower: string): Set<string> {
+  const present = new Set<string>();
+  KEYWORD_SCAN.lastIndex = 0;
+  for (let match = KEYWORD_SCAN.exec(lower); match; match = KEYWORD_SCAN.exec(lower)) {
+    const [keyword] = match;
+    // Resume at the next character, not after the match: keywords overlap (`sk` inside `accesskey`).
+    KEYWORD_SCAN.lastIndex = match.index + 1;
+    if (present.has(keyword)) continue;
+    present.add(keyword);
+    for (const inner of CONTAINED.get(keyword) ?? []) present.add(inner);
+  }
+  return present;
+}
+
+function collectContext(
+  rule: ContextRule,
+  match: RegExpMatchArray,
+  found: Finding[],
+  allowed: (value: string) => boolean,
+): void {
+  const groups = match.groups ?? {};
+  const indices = (match as RegExpMatchArray & { indices?: { groups?: Record<string, [number, number]> } })
+    .indices?.groups;
+  for (const name of SECRET_GROUPS) {
+    const value = groups[name];
+    const span = indices?.[name];
+    if (value === undefined || !span) continue;
+    if (value.length === 0 || allowed(value) || !rule.judge(value, groups)) return;
+    found.push({ start: span[0], end: span[1], rule: rule.id });
+    return;
+  }
+}
+
+/** Overlapping or touching spans become one; the first rule (by position) names it. */
+function mergeSpans(spans: Finding[]): Finding[] {
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Finding[] = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
+  }
+  return merged;
+}

@@ -1,0 +1,245 @@
+/**
+ * Credentials recognisable by their shape alone: a provider's prefix, length and alphabet, as the
+ * providers and the leading scanners (gitleaks, trufflehog, secretlint) publish them. Each rule names the
+ * lowercase keywords one of which must occur in a text before its pattern runs (how gitleaks stays
+ * fast); the whole match is the secret unless the pattern has a `secret` group.
+ */
+export interface PatternRule {
+  id: string;
+  keywords: readonly string[];
+  pattern: RegExp;
+  /**
+   * For a pattern that starts with a character class (slow to scan a long text with): run it only on
+   * windows around each occurrence of this literal (lowercase), `before` characters back.
+   */
+  anchor?: { literal: string; before: number; after: number };
+}
+
+// Not preceded or followed by a token character: a prefix inside a longer word is not a token.
+const START = '(?<![A-Za-z0-9_])';
+const END = '(?![A-Za-z0-9_])';
+
+function rule(id: string, keywords: readonly string[], source: string, flags = ''): PatternRule {
+  return { id, keywords, pattern: new RegExp(source, `g${flags}`) };
+}
+
+/** `prefix` followed by `body`, bounded on both sides; the keyword is the prefix, lowercased. */
+function prefixed(id: string, prefix: string, body: string, flags = ''): PatternRule {
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return rule(id, [prefix.toLowerCase()], `${START}${escaped}${body}${END}`, flags);
+}
+
+const B64URL = '[A-Za-z0-9_-]';
+const ALNUM = '[A-Za-z0-9]';
+const HEX = '[a-f0-9]';
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+export const PROVIDER_RULES: readonly PatternRule[] = [
+  // Keys and key files.
+  rule(
+    'private-key',
+    ['private key'],
+    '-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\\s\\S]*?-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----|[\\s\\S]*$)',
+    'i',
+  ),
+  prefixed('age-secret-key', 'AGE-SECRET-KEY-1', '[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}', 'i'),
+  // AI providers.
+  rule('anthropic-key', ['sk-ant-'], `${START}sk-ant-(?:api|admin|oat|sid)\\d{2}-${B64URL}{80,120}`),
+  rule(
+    'openai-key',
+    ['t3blbkfj'],
+    `${START}sk-(?:(?:proj|svcacct|admin|None)-)?${B64URL}{20,160}T3BlbkFJ${B64URL}{20,160}`,
+  ),
+  rule(
+    'openai-project-key',
+    ['sk-proj-', 'sk-svcacct-', 'sk-admin-'],
+    `${START}sk-(?:proj|svcacct|admin)-${B64URL}{40,200}`,
+  ),
+  rule('openai-style-key', ['sk-'], `${START}sk-(?!ant-)${ALNUM}{32,100}${END}`),
+  prefixed('groq-key', 'gsk_', `${ALNUM}{48,56}`),
+  rule('langsmith-key', ['lsv2_'], `${START}lsv2_(?:pt|sk)_${HEX}{32}_${HEX}{10}${END}`),
+  prefixed('perplexity-key', 'pplx-', `${ALNUM}{40,56}`),
+  prefixed('xai-key', 'xai-', `${ALNUM}{60,100}`),
+  prefixed('replicate-token', 'r8_', `${ALNUM}{37}`),
+  rule('huggingface-token', ['hf_', 'api_org_'], `${START}(?:hf|api_org)_[A-Za-z]{30,40}${END}`),
+  prefixed('pinecone-key', 'pcsk_', `${ALNUM}{4,8}_${ALNUM}{50,80}`),
+  rule(
+    'bedrock-key',
+    ['absk', 'bedrock-api-key-'],
+    `${START}(?:ABSK[A-Za-z0-9+/]{60,400}={0,2}|bedrock-api-key-[A-Za-z0-9+/]{60,2000}={0,2})`,
+  ),
+  // Clouds.
+  rule(
+    'aws-access-key-id',
+    ['akia', 'asia', 'abia', 'acca', 'a3t'],
+    `${START}(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}${END}`,
+  ),
+  rule('google-api-key', ['aiza'], `${START}AIza${B64URL}{35}${END}`),
+  prefixed('google-oauth-secret', 'GOCSPX-', `${B64URL}{28}`),
+  rule('google-oauth-token', ['ya29.'], `${START}ya29\\.${B64URL}{20,}`),
+  rule(
+    'azure-ad-secret',
+    ['q~'],
+    `(?<![A-Za-z0-9_~.])[A-Za-z0-9_~.]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`,
+  ),
+  rule('alibaba-access-key-id', ['ltai'], `${START}LTAI${ALNUM}{20}${END}`),
+  rule('digitalocean-token', ['_v1_'], `${START}do[opr]_v1_${HEX}{64}${END}`),
+  prefixed('yandex-api-key', 'AQVN', `${B64URL}{35,38}`),
+  rule('yandex-iam-token', ['t1.'], `${START}t1\\.[A-Za-z0-9_-]+={0,2}\\.[A-Za-z0-9_-]{86}={0,2}`),
+  rule('ibm-cloud-iam-key', ['ibm'], `(?<=ibm[\\w.-]{0,30}[:=]\\s{0,3}["']?)${B64URL}{44}${END}`, 'i'),
+  rule('cloudflare-origin-ca', ['v1.0-'], `${START}v1\\.0-${HEX}{24}-${HEX}{146}${END}`),
+  rule(
+    'fly-token',
+    ['fo1_', 'fm1', 'fm2_'],
+    `${START}(?:fo1_${B64URL}{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})`,
+  ),
+  prefixed('heroku-key-v2', 'HRKU-AA', `${B64URL}{58}`),
+  prefixed('render-key', 'rnd_', `${ALNUM}{32}`),
+  prefixed('netlify-token', 'nfp_', `${ALNUM}{36,40}`),
+  prefixed('neon-key', 'napi_', `[a-z0-9]{60,70}`),
+  prefixed('supabase-token', 'sbp_', `${HEX}{40}`),
+  rule('supabase-secret', ['sb_secret_'], `${START}sb_secret_${B64URL}{20,}`),
+  rule('planetscale-token', ['pscale_'], `${START}pscale_(?:tkn|oauth|pw)_[\\w=.-]{32,64}${END}`),
+  prefixed('scalingo-token', 'tk-us-', `[\\w-]{48}`),
+  prefixed('openshift-token', 'sha256~', `[\\w-]{43}`),
+  rule('vault-token', ['hvs.', 'hvb.', 'hvr.'], `${START}hv[sbr]\\.${B64URL}{90,300}`),
+  {
+    ...rule('terraform-token', ['atlasv1'], `${START}[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,70}`),
+    anchor: { literal: '.atlasv1.', before: 15, after: 80 },
+  },
+  prefixed('pulumi-token', 'pul-', `${HEX}{40}`),
+  prefixed('tailscale-key', 'tskey-', `[a-z]+-${ALNUM}{8,20}-${ALNUM}{20,50}`),
+  rule('clickhouse-secret', ['4b1d'], `${START}4b1d${ALNUM}{38}${END}`),
+  // Code hosting and CI.
+  rule('github-token', ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], `${START}gh[pousr]_${ALNUM}{36,255}${END}`),
+  prefixed('github-fine-grained-pat', 'github_pat_', `\\w{82}`),
+  rule(
+    'gitlab-token',
+    [
+      'glpat-',
+      'gldt-',
+      'glrt-',
+      'glft-',
+      'glimt-',
+      'glagent-',
+      'gloas-',
+      'glptt-',
+      'glsoat-',
+      'glffct-',
+      'glcbt-',
+    ],
+    `${START}(?:glpat-[\\w-]{20,300}(?:\\.[0-9a-z]{9})?|gl(?:dt|rt|ft|soat|ffct)-[\\w-]{20,300}|glimt-[\\w-]{25}|glagent-[\\w-]{50}|gloas-[\\w-]{64}|glptt-${HEX}{40}|glcbt-${ALNUM}{1,5}_[\\w-]{20})`,
+  ),
+  prefixed('gitlab-runner-registration', 'GR1348941', `[\\w-]{20}`),
+  rule('gitlab-session', ['_gitlab_session='], `(?<=_gitlab_session=)[0-9a-z]{32}${END}`),
+  rule('bitbucket-app-password', ['atbb'], `${START}ATBB${ALNUM}{32,}`),
+  prefixed('buildkite-token', 'bkua_', `${HEX}{40}`),
+  rule('circleci-token', ['ccipat_'], `${START}CCIPAT_${ALNUM}{20,}_${HEX}{40}`),
+  rule('sonar-token', ['squ_', 'sqp_', 'sqa_'], `${START}sq[upa]_${HEX}{40}${END}`),
+  rule('sourcegraph-token', ['sgp_'], `${START}sgp_(?:(?:${HEX}{16}|local)_)?${HEX}{40}${END}`),
+  rule(
+    'harness-token',
+    ['pat.', 'sat.'],
+    `${START}(?:pat|sat)\\.[\\w-]{22}\\.${ALNUM}{24}\\.${ALNUM}{20}${END}`,
+  ),
+  prefixed('octopus-key', 'API-', `[A-Z0-9]{26}`),
+  prefixed('infracost-token', 'ico-', `${ALNUM}{32}`),
+  prefixed('docker-hub-pat', 'dckr_pat_', `[\\w-]{27}`),
+  rule('docker-hub-oat', ['dckr_oat_'], `${START}dckr_oat_[\\w-]{32}`),
+  // Package registries.
+  prefixed('npm-token', 'npm_', `${ALNUM}{36}`),
+  rule('pypi-token', ['pypi-ageichlwas5vcmc'], `${START}pypi-AgEIcHlwaS5vcmc[\\w-]{50,1000}`),
+  prefixed('rubygems-token', 'rubygems_', `${HEX}{48}`),
+  prefixed('clojars-token', 'CLOJARS_', `[a-z0-9]{60}`, 'i'),
+  rule('artifactory-key', ['akcp', 'cmvmd'], `${START}(?:AKCp${ALNUM}{69}|cmVmd${ALNUM}{59})${END}`),
+  // Messaging and webhooks.
+  rule(
+    'slack-token',
+    ['xox'],
+    `${START}xox(?:[abposre]-(?:\\d-)?[A-Za-z0-9-]{8,}|e\\.xox[bp]-\\d-[A-Z0-9]{100,})`,
+  ),
+  rule('slack-app-token', ['xapp-'], `${START}xapp-\\d-[A-Z0-9]+-\\d+-[a-z0-9]+`, 'i'),
+  rule(
+    'slack-webhook',
+    ['hooks.slack.com'],
+    `(?<=hooks\\.slack\\.com/(?:services|workflows|triggers)/)[A-Za-z0-9+/_-]{20,}`,
+  ),
+  rule('discord-webhook', ['discord'], `(?<=discord(?:app)?\\.com/api/webhooks/\\d+/)[\\w-]{60,}`),
+  rule('discord-bot-token', ['.'], `${START}[MNO][A-Za-z\\d]{23,27}\\.[\\w-]{6}\\.[\\w-]{27,40}${END}`),
+  rule('telegram-bot-token', [':aa'], `(?<![A-Za-z0-9_:])\\d{8,10}:AA[\\w-]{33}${END}`),
+  rule('teams-webhook', ['webhook.office.com'], `(?<=webhook\\.office\\.com/webhookb2/)[\\w@/-]{100,}`),
+  rule('twilio-api-key', ['sk'], `${START}SK[0-9a-fA-F]{32}${END}`),
+  rule('sendgrid-key', ['sg.'], `${START}SG\\.${B64URL}{22}\\.${B64URL}{43}${END}`),
+  prefixed('sendinblue-key', 'xkeysib-', `${HEX}{64}-${ALNUM}{16}`),
+  rule('mailgun-key', ['key-', 'pubkey-'], `${START}(?:pub)?key-${HEX}{32}${END}`),
+  {
+    ...rule('mailchimp-key', ['-us'], `${START}${HEX}{32}-us\\d{1,2}${END}`),
+    anchor: { literal: '-us', before: 33, after: 4 },
+  },
+  // Payments and commerce.
+  rule('stripe-key', ['sk_', 'rk_'], `${START}(?:sk|rk)_(?:live|test|prod)_${ALNUM}{10,99}${END}`),
+  rule('stripe-webhook-secret', ['whsec_'], `${START}whsec_${ALNUM}{24,}${END}`),
+  rule('square-token', ['sq0', 'eaaa'], `${START}(?:sq0(?:atp|csp)-[\\w-]{22,60}|EAAA[\\w-]{22,60})${END}`),
+  rule(
+    'shopify-token',
+    ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
+    `${START}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}${END}`,
+  ),
+  rule('shippo-token', ['shippo_'], `${START}shippo_(?:live|test)_[a-fA-F0-9]{40}${END}`),
+  rule('duffel-token', ['duffel_'], `${START}duffel_(?:test|live)_[\\w=-]{43}${END}`),
+  rule('flutterwave-key', ['flwseck'], `${START}FLWSECK(?:_TEST)?-[a-h0-9]{12,32}(?:-X)?${END}`, 'i'),
+  rule('easypost-key', ['ezak', 'eztk'], `${START}EZ[AT]K${ALNUM}{54}${END}`),
+  rule('facebook-token', ['eaac', 'eaam'], `${START}EAA[MC]${ALNUM}{100,}${END}`),
+  // Observability and productivity.
+  rule(
+    'new-relic-key',
+    ['nrak-', 'nrii-', 'nrjs-', 'nraa-'],
+    `${START}(?:NR(?:AK|AA)-[A-Z0-9]{27}|NRII-[\\w-]{32}|NRJS-${HEX}{19})${END}`,
+  ),
+  rule('dynatrace-token', ['dt0c01.'], `${START}dt0c01\\.${ALNUM}{24}\\.${ALNUM}{64}${END}`),
+  rule(
+    'grafana-token',
+    ['glc_', 'glsa_', 'eyjrijoi'],
+    `${START}(?:glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_${ALNUM}{32}_[A-Fa-f0-9]{8}|eyJrIjoi${ALNUM}{70,400}={0,3})`,
+  ),
+  rule('sentry-token', ['sntry'], `${START}sntry[us]_[A-Za-z0-9_+/=.-]{40,}`),
+  prefixed('honeycomb-key', 'hcaik_', `${ALNUM}{58}`),
+  rule('databricks-token', ['dapi'], `${START}dapi${HEX}{32}(?:-\\d)?${END}`),
+  rule('doppler-token', ['dp.'], `${START}dp\\.(?:pt|st|sa|ct|scim|audit)\\.${ALNUM}{40,}`),
+  rule('postman-key', ['pmak-'], `${START}PMAK-${HEX}{24}-${HEX}{34}${END}`, 'i'),
+  prefixed('linear-key', 'lin_api_', `${ALNUM}{40}`),
+  rule('atlassian-token', ['atatt3'], `${START}ATATT3[A-Za-z0-9_=-]{150,}`),
+  prefixed('notion-token', 'ntn_', `\\d{11}${ALNUM}{35}`),
+  rule('notion-secret', ['secret_'], `${START}secret_${ALNUM}{43}${END}`),
+  prefixed('figma-token', 'figd_', `[\\w-]{40}`),
+  rule('typeform-token', ['tfp_'], `${START}tfp_[\\w.=-]{59}${END}`),
+  prefixed('readme-key', 'rdme_', `[a-z0-9]{70}`),
+  rule('contentful-pat', ['cfpat-'], `${START}CFPAT-[\\w-]{43}${END}`),
+  {
+    ...rule('maxmind-key', ['_mmk'], `${START}${ALNUM}{6}_${ALNUM}{29}_mmk${END}`),
+    anchor: { literal: '_mmk', before: 37, after: 5 },
+  },
+  prefixed('prefect-key', 'pnu_', `${ALNUM}{36}`),
+  rule('settlemint-token', ['sm_'], `${START}sm_(?:aat|pat|sat)_${ALNUM}{16}${END}`),
+  rule('frameio-token', ['fio-u-'], `${START}fio-u-[\\w=-]{64}${END}`),
+  rule('intra42-secret', ['s-s4t2'], `${START}s-s4t2(?:ud|af)-${HEX}{64}${END}`),
+  rule('adobe-secret', ['p8e-'], `${START}p8e-${ALNUM}{32}${END}`),
+  rule(
+    'authress-key',
+    ['.acc'],
+    `${START}(?:sc|ext|scauth|authress)_[a-z0-9]{5,30}\\.[a-z0-9]{4,6}\\.acc[_-][a-z0-9-]{10,32}\\.[a-z0-9+/_=-]{30,120}`,
+    'i',
+  ),
+  rule(
+    'onepassword-secret-key',
+    ['a3-'],
+    `${START}A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}${END}`,
+  ),
+  rule('onepassword-service-token', ['ops_eyj'], `${START}ops_eyJ[A-Za-z0-9+/]{250,}={0,3}`),
+  rule('mapbox-secret', ['sk.eyj'], `${START}sk\\.eyJ[\\w-]{20,}\\.[\\w-]{20,}`),
+  rule('dropbox-token', ['sl.'], `${START}sl\\.[\\w=-]{130,140}${END}`),
+  rule('launchdarkly-key', ['sdk-', 'api-'], `${START}(?:sdk|api)-${UUID}${END}`),
+  rule('okta-ssws', ['ssws'], `(?<=SSWS\\s{1,3})00[\\w=-]{40}${END}`),
+  // Tokens in standard formats.
+  rule('jwt', ['eyj'], `${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}`),
+];
