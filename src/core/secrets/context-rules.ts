@@ -54,8 +54,8 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       'webhook',
     ],
     pattern: new RegExp(
-      `(?<![\\w.-])(?<!\\w:)(?<q>["']?)(?<name>[A-Za-z_][\\w.-]*)\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
-      'gd',
+      `(?<![\\w.-])(?<!\\w:)(?<q>["']?)(?<name>(?=[A-Za-z_])[\\w.-]*?(?:pass|pwd|secret|token|cred|key|auth|sig|salt|cookie|session|dsn|pat|webhook)[\\w.-]*)\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
+      'gdi',
     ),
     judge: (value, groups) => {
       const strength = nameStrength(groups.name ?? '');

@@ -37,7 +37,8 @@ export function findSecrets(text: string, config: DetectorConfig = {}): Finding[
   const lower = config.extraRules?.length ? text.toLowerCase() : '';
   const runs = (rule: { keywords: readonly string[] }) =>
     rule.keywords.some(
-      (keyword) => present.has(keyword) || (!KNOWN_KEYWORDS.has(keyword) && lower.includes(keyword)),
+      (keyword) =>
+        present.has(keyword) || ALWAYS.has(keyword) || (!KNOWN_KEYWORDS.has(keyword) && lower.includes(keyword)),
     );
   for (const rule of [...PROVIDER_RULES, ...(config.extraRules ?? [])]) {
     if (!runs(rule)) continue;
@@ -72,10 +73,14 @@ function searchWindows(text: string, rule: PatternRule): Array<[number, string]>
 }
 
 const KNOWN_KEYWORDS = new Set([...PROVIDER_RULES, ...CONTEXT_RULES].flatMap((rule) => rule.keywords));
+// Keywords of one or two characters occur in nearly every text: scanning for them costs more than running
+// their rules, which therefore always run.
+const ALWAYS = new Set([...KNOWN_KEYWORDS].filter((keyword) => keyword.length <= 2));
 // One pass over the text finds every keyword (longest first at each position); a keyword inside a found
 // one (`sk` in `sk-ant-`) is present too.
 const KEYWORD_SCAN = new RegExp(
   [...KNOWN_KEYWORDS]
+    .filter((keyword) => !ALWAYS.has(keyword))
     .sort((a, b) => b.length - a.length)
     .map((keyword) => keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('|'),

@@ -86,7 +86,7 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule('digitalocean-token', ['_v1_'], `${START}do[opr]_v1_${HEX}{64}${END}`),
   prefixed('yandex-api-key', 'AQVN', `${B64URL}{35,38}`),
   rule('yandex-iam-token', ['t1.'], `${START}t1\\.[A-Za-z0-9_-]+={0,2}\\.[A-Za-z0-9_-]{86}={0,2}`),
-  rule('ibm-cloud-iam-key', ['ibm'], `(?<=ibm[\\w.-]{0,30}[:=]\\s{0,3}["']?)${B64URL}{44}${END}`, 'i'),
+  rule('ibm-cloud-iam-key', ['ibm'], `ibm[\\w.-]{0,30}[:=]\\s{0,3}["']?(?<secret>${B64URL}{44})${END}`, 'i'),
   rule('cloudflare-origin-ca', ['v1.0-'], `${START}v1\\.0-${HEX}{24}-${HEX}{146}${END}`),
   rule(
     'fly-token',
@@ -131,7 +131,7 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
     `${START}(?:glpat-[\\w-]{20,300}(?:\\.[0-9a-z]{9})?|gl(?:dt|rt|ft|soat|ffct)-[\\w-]{20,300}|glimt-[\\w-]{25}|glagent-[\\w-]{50}|gloas-[\\w-]{64}|glptt-${HEX}{40}|glcbt-${ALNUM}{1,5}_[\\w-]{20})`,
   ),
   prefixed('gitlab-runner-registration', 'GR1348941', `[\\w-]{20}`),
-  rule('gitlab-session', ['_gitlab_session='], `(?<=_gitlab_session=)[0-9a-z]{32}${END}`),
+  rule('gitlab-session', ['_gitlab_session='], `_gitlab_session=(?<secret>[0-9a-z]{32})${END}`),
   rule('bitbucket-app-password', ['atbb'], `${START}ATBB${ALNUM}{32,}`),
   prefixed('buildkite-token', 'bkua_', `${HEX}{40}`),
   rule('circleci-token', ['ccipat_'], `${START}CCIPAT_${ALNUM}{20,}_${HEX}{40}`),
@@ -162,12 +162,12 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule(
     'slack-webhook',
     ['hooks.slack.com'],
-    `(?<=hooks\\.slack\\.com/(?:services|workflows|triggers)/)[A-Za-z0-9+/_-]{20,}`,
+    `hooks\\.slack\\.com/(?:services|workflows|triggers)/(?<secret>[A-Za-z0-9+/_-]{20,})`,
   ),
-  rule('discord-webhook', ['discord'], `(?<=discord(?:app)?\\.com/api/webhooks/\\d+/)[\\w-]{60,}`),
+  rule('discord-webhook', ['discord'], `discord(?:app)?\\.com/api/webhooks/\\d+/(?<secret>[\\w-]{60,})`),
   rule('discord-bot-token', ['.'], `${START}[MNO][A-Za-z\\d]{23,27}\\.[\\w-]{6}\\.[\\w-]{27,40}${END}`),
   rule('telegram-bot-token', [':aa'], `(?<![A-Za-z0-9_:])\\d{8,10}:AA[\\w-]{33}${END}`),
-  rule('teams-webhook', ['webhook.office.com'], `(?<=webhook\\.office\\.com/webhookb2/)[\\w@/-]{100,}`),
+  rule('teams-webhook', ['webhook.office.com'], `webhook\\.office\\.com/webhookb2/(?<secret>[\\w@/-]{100,})`),
   rule('twilio-api-key', ['sk'], `${START}SK[0-9a-fA-F]{32}${END}`),
   rule('sendgrid-key', ['sg.'], `${START}SG\\.${B64URL}{22}\\.${B64URL}{43}${END}`),
   prefixed('sendinblue-key', 'xkeysib-', `${HEX}{64}-${ALNUM}{16}`),
@@ -239,7 +239,7 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule('mapbox-secret', ['sk.eyj'], `${START}sk\\.eyJ[\\w-]{20,}\\.[\\w-]{20,}`),
   rule('dropbox-token', ['sl.'], `${START}sl\\.[\\w=-]{130,140}${END}`),
   rule('launchdarkly-key', ['sdk-', 'api-'], `${START}(?:sdk|api)-${UUID}${END}`),
-  rule('okta-ssws', ['ssws'], `(?<=SSWS\\s{1,3})00[\\w=-]{40}${END}`),
+  rule('okta-ssws', ['ssws'], `SSWS\\s{1,3}(?<secret>00[\\w=-]{40})${END}`),
   // Tokens in standard formats.
   rule('jwt', ['eyj'], `${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}`),
 ];
