@@ -36,6 +36,7 @@ const { projectStoreDir } = await import(dist('store/store-location.js'));
 const { renderResumeBrief } = await import(dist('core/brief.js'));
 const { parseCheckpoint } = await import(dist('core/schema.js'));
 const { LIMITS } = await import(dist('core/limits.js'));
+const { Redactor } = await import(dist('core/redact.js'));
 const { Client } = await import('@modelcontextprotocol/client');
 const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
 
@@ -275,6 +276,60 @@ async function benchStartup() {
   return paired('server start to first tool result', Math.max(repeats, 5), null, startServer, loadSdk);
 }
 
+/**
+ * Redacting a full 64 KB checkpoint: every free-text field a save redacts (goal, 30 tasks, summary, 20
+ * next steps, 20 decisions, file notes, 50 commands with notes), each filled to its limit with lines from
+ * the redaction corpus (nine harmless lines for each secret) until the whole is 64 KB. The floor is one
+ * pass of a single simple pattern over the same fields, the least any scanner can do.
+ */
+async function benchRedaction() {
+  const corpus = JSON.parse(readFileSync(path.join(project, 'test/fixtures/redaction-corpus.json'), 'utf8'));
+  let line = 0;
+  const nextLine = () => {
+    line++;
+    return line % 10 === 9
+      ? corpus.positives[(line * 7) % corpus.positives.length].text
+      : corpus.benign[line % corpus.benign.length].text;
+  };
+  const fill = (maxChars) => {
+    let text = nextLine();
+    while (text.length < maxChars) text += ` ${nextLine()}`;
+    return text.slice(0, maxChars);
+  };
+  const shape = [
+    [1, LIMITS.goalChars],
+    [LIMITS.tasks, LIMITS.taskDescriptionChars],
+    [1, LIMITS.summaryChars],
+    [LIMITS.nextSteps, LIMITS.nextStepChars],
+    [LIMITS.decisions, LIMITS.decisionChars],
+    [LIMITS.recentCommands, 600],
+    [LIMITS.recentCommands, 200],
+    [LIMITS.modifiedFiles, LIMITS.noteChars],
+  ];
+  const fields = [];
+  let bytes = 0;
+  for (const [count, maxChars] of shape)
+    for (let i = 0; i < count && bytes < 64 * 1024; i++) {
+      const text = fill(maxChars);
+      fields.push(text);
+      bytes += Buffer.byteLength(text);
+    }
+  const simple = /\bghp_[A-Za-z0-9]{36}\b/g;
+  const result = await paired(
+    'redact a full 64 KB checkpoint',
+    Math.max(repeats * 6, 31),
+    null,
+    () => {
+      const redactor = new Redactor();
+      for (const field of fields) redactor.text(field);
+    },
+    () => {
+      for (const field of fields) field.replace(simple, '');
+    },
+  );
+  return { ...result, fields: fields.length, bytes, targetMs: 5 };
+}
+
 function benchBriefs() {
   const example = parseCheckpoint(
     readFileSync(path.join(project, 'test/fixtures/spec-example.json'), 'utf8'),
@@ -383,6 +438,8 @@ const bySize = {};
 for (const size of sizes) bySize[size] = await benchSize(size);
 const startup = await benchStartup();
 const briefs = benchBriefs();
+log('\n[redaction]');
+const redaction = await benchRedaction();
 const machine = {
   cpus: os.cpus().length,
   cpu: os.cpus()[0]?.model ?? 'unknown',
@@ -398,6 +455,7 @@ const results = {
   sizes: bySize,
   startup,
   briefs,
+  redaction,
   targets: TARGETS,
 };
 writeFileSync(path.join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -418,8 +476,8 @@ for (const [size, rows] of Object.entries(bySize)) {
 lines.push(
   `| – | ${startup.name} | ${startup.oursMs.toFixed(1)} ms | ${startup.floorMs.toFixed(1)} ms | ${startup.ratio.toFixed(2)}× | ≤ 1.5× |`,
 );
-const report = `# Benchmark\n\n${results.date} · ${machine.cpu} (${machine.cpus} cores, ${machine.memoryGiB} GiB) · ${machine.platform} · Node ${machine.node} · ${machine.git}\n\nMedians of ${repeats} interleaved repeats (cold snapshots: fewer). Floors: the peers' shadow-git snapshot (\`git add -A\` + \`write-tree\` in a separate git dir), \`git status\`, copying the files, the drift floor (\`git status --porcelain=v2 -z\` + hashing dirty files in one pass), and \`node\` loading the MCP SDK.\n\n${lines.join('\n')}\n\nBriefs: the spec's example renders to ${briefs.exampleBytes} bytes (target ≤ 1,300); a checkpoint with every list and field at its limit renders to ${briefs.fullChars} characters (Claude Code's hook output limit: 10,000).\n\n![growth](growth.svg)\n`;
+const report = `# Benchmark\n\n${results.date} · ${machine.cpu} (${machine.cpus} cores, ${machine.memoryGiB} GiB) · ${machine.platform} · Node ${machine.node} · ${machine.git}\n\nMedians of ${repeats} interleaved repeats (cold snapshots: fewer). Floors: the peers' shadow-git snapshot (\`git add -A\` + \`write-tree\` in a separate git dir), \`git status\`, copying the files, the drift floor (\`git status --porcelain=v2 -z\` + hashing dirty files in one pass), and \`node\` loading the MCP SDK.\n\n${lines.join('\n')}\n\nBriefs: the spec's example renders to ${briefs.exampleBytes} bytes (target ≤ 1,300); a checkpoint with every list and field at its limit renders to ${briefs.fullChars} characters (Claude Code's hook output limit: 10,000).\n\nRedaction: a full 64 KB checkpoint (${redaction.fields} fields, ${redaction.bytes} bytes, one line in ten a secret) takes ${redaction.oursMs.toFixed(2)} ms (median of ${Math.max(repeats * 6, 31)}; spread ${redaction.oursSpreadMs.map((v) => v.toFixed(2)).join('–')} ms; target ≤ ${redaction.targetMs} ms), ${redaction.ratio.toFixed(1)}x one pass of a single simple pattern over the same fields (${redaction.floorMs.toFixed(2)} ms).\n\n![growth](growth.svg)\n`;
 writeFileSync(path.join(outDir, 'report.md'), report);
 process.stdout.write(
-  `\n${lines.join('\n')}\n\nbriefs: example ${briefs.exampleBytes} B, full ${briefs.fullChars} chars\nwritten: bench-results/results.json, bench-results/report.md, bench-results/growth.svg\n`,
+  `\n${lines.join('\n')}\n\nbriefs: example ${briefs.exampleBytes} B, full ${briefs.fullChars} chars\nredaction of a full 64 KB checkpoint: ${redaction.oursMs.toFixed(2)} ms (target ≤ ${redaction.targetMs} ms)\nwritten: bench-results/results.json, bench-results/report.md, bench-results/growth.svg\n`,
 );

@@ -2,6 +2,7 @@ import { appendCommands, PLACEHOLDER_GOAL } from '../core/merge.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import type { AppDeps } from './deps.js';
 import { readCheckpoint } from './load.js';
+import { loadRedactionConfig } from './redaction.js';
 import { resolveProjectRoot } from './root.js';
 import { type SaveOutcome, saveCheckpoint } from './save.js';
 
@@ -30,7 +31,8 @@ export async function recordCommands(
     store.withLock(async () => {
       const loaded = await store.load();
       if (!loaded.found) return null;
-      const result = appendCommands(loaded.checkpoint, request.commands, deps.now());
+      const redaction = await loadRedactionConfig(deps.fs, deps.env, root);
+      const result = appendCommands(loaded.checkpoint, request.commands, deps.now(), redaction.config);
       await store.writeLocked(result.serialized);
       return { created: false, redactions: result.redactions };
     }),

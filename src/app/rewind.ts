@@ -17,6 +17,7 @@ import { readHeadFast } from '../git/repo.js';
 import { type DiffEntry, SnapshotStore } from '../store/snapshot-store.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import type { AppDeps } from './deps.js';
+import { loadRedactionConfig } from './redaction.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
 import type { RootContext } from './save.js';
 
@@ -128,7 +129,9 @@ async function snapshotLocked(
   const label =
     request.label === undefined
       ? undefined
-      : new Redactor().text(request.label.trim()).slice(0, SNAPSHOT_DEFAULTS.labelChars);
+      : new Redactor((await loadRedactionConfig(deps.fs, deps.env, store.root)).config)
+          .text(request.label.trim())
+          .slice(0, SNAPSHOT_DEFAULTS.labelChars);
   const snapshot = await store.record(
     {
       id: formatSnapshotId(now, randomBytes(3).toString('hex')),

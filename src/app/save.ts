@@ -11,6 +11,7 @@ import { CheckpointStore } from '../store/checkpoint-store.js';
 import { GENERATOR } from '../version.js';
 import type { AppDeps } from './deps.js';
 import { detectDrift } from './drift.js';
+import { loadRedactionConfig } from './redaction.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
 
 export interface SaveOutcome {
@@ -59,7 +60,11 @@ export async function saveCheckpoint(
       const warnings: string[] = [];
       const previous = mode === 'merge' ? await readForMerge(store, warnings) : null;
 
-      const location = await locateRepo(root);
+      const [location, redaction] = await Promise.all([
+        locateRepo(root),
+        loadRedactionConfig(deps.fs, deps.env, root),
+      ]);
+      warnings.push(...redaction.problems);
       const [repo, ignored] = location
         ? await Promise.all([readRepoState(root, location), isIgnoredByGit(root, CHECKPOINT_FILE)])
         : [null, null];
@@ -86,6 +91,7 @@ export async function saveCheckpoint(
         generator: GENERATOR,
         projectName: path.basename(root),
         flagged,
+        redaction: redaction.config,
       });
       await store.writeLocked(built.serialized);
 

@@ -6,6 +6,7 @@ import { type CliContext, positiveInteger, type Runner, resolveRootOption } from
 import { registerHookCommand } from './hook-command.js';
 import { createOutput, EXIT, reportError } from './output.js';
 import { registerRewindCommands } from './rewind-commands.js';
+import { registerScanCommand } from './scan-command.js';
 
 const EXAMPLES = `
 Examples:
@@ -20,8 +21,10 @@ Examples:
   claude-checkpoint restore 20261130-140102-a1b2c3 --dry-run
   claude-checkpoint restore latest src/ --yes
   claude-checkpoint gc --json
+  claude-checkpoint scan src/config.ts .env.example
+  git diff --cached | claude-checkpoint scan -
 
-Exit codes: 0 ok · 1 failure (doctor: a check failed) · 2 bad arguments or input · 3 restore not confirmed
+Exit codes: 0 ok · 1 failure (doctor: a check failed; scan: a secret found) · 2 bad arguments or input · 3 restore not confirmed
 (\`hook\` always exits 0.)`;
 
 /** Builds the CLI; `deps` lets tests pin the environment. Resolves to the process exit code. */
@@ -58,6 +61,7 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
 
   registerCheckpointCommands(program, run);
   registerRewindCommands(program, run);
+  registerScanCommand(program, run);
   registerHookCommand(program, deps, (code) => {
     exitCode = code;
   });

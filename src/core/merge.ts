@@ -12,6 +12,7 @@ import {
   serializeCheckpoint,
   type Task,
 } from './schema.js';
+import type { DetectorConfig } from './secrets/detect.js';
 import { clip } from './text.js';
 
 /** A file git reports as uncommitted or untracked, with its path relative to the project root. */
@@ -35,6 +36,8 @@ export interface BuildCheckpointParams {
   projectName: string;
   /** Files an automatic refresh keeps flagged; an agent's own save passes none and so clears them. */
   flagged?: FlaggedFiles | undefined;
+  /** The person's extra patterns and exemptions, on top of the built-in rules. */
+  redaction?: DetectorConfig | undefined;
 }
 
 export interface BuildCheckpointResult {
@@ -65,7 +68,7 @@ export function pathsToHash(
 export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointResult {
   const { input, now, oids } = params;
   const previous = input.mode === 'merge' ? params.previous : null;
-  const redactor = new Redactor();
+  const redactor = new Redactor(params.redaction);
   const at = now.toISOString();
   let truncated = false;
 
@@ -267,8 +270,9 @@ export function appendCommands(
   checkpoint: Checkpoint,
   commands: ReadonlyArray<{ command: string; exitCode?: number | undefined; note?: string | undefined }>,
   now: Date,
+  redaction?: DetectorConfig,
 ): BuildCheckpointResult {
-  const redactor = new Redactor();
+  const redactor = new Redactor(redaction);
   const at = now.toISOString();
   const added: RecentCommand[] = commands.map((command) =>
     withoutUndefined({

@@ -162,4 +162,27 @@ describe('the MCP server, through a real client', () => {
     const loaded = await call('load_session_checkpoint', { projectRoot: root, format: 'full' });
     expect(JSON.parse(loaded.text).checkpoint.recentCommands).toHaveLength(15);
   });
+
+  it("applies the user's own patterns to a save, and a bad pattern is reported without turning the built-in rules off", async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const configDir = tempDir('checkpoint-config-');
+    writeFileSync(
+      path.join(configDir, 'redaction.json'),
+      JSON.stringify({
+        patterns: [{ id: 'acme', regex: 'acme_[a-z0-9]{24}', keywords: ['acme_'] }, '(unclosed'],
+      }),
+    );
+    const { call } = await connect({ deps: { env: { CHECKPOINT_CONFIG_DIR: configDir } } });
+    const saved = await call('save_session_checkpoint', {
+      goal: 'Rotate acme_k3j5h7g9f1d2s4a6p8o0i9u7 and ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q',
+      projectRoot: root,
+    });
+    expect(saved.isError).toBeFalsy();
+    const stored = readFileSync(path.join(root, '.claude-checkpoint'), 'utf8');
+    expect(stored).toContain('"primary": "Rotate «redacted» and «redacted»"');
+    expect(saved.structured?.warnings).toEqual([
+      expect.stringMatching(/redaction\.json: patterns\[1\]\.regex is not a valid regular expression/),
+      'Redacted 2 secret-looking value(s).',
+    ]);
+  });
 });

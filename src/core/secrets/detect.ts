@@ -34,28 +34,31 @@ export function findSecrets(text: string, config: DetectorConfig = {}): Finding[
     config.allowValues?.has(value) === true ||
     (config.allowPatterns ?? []).some((pattern) => pattern.test(value));
 
-  const lower = config.extraRules?.length ? text.toLowerCase() : '';
-  const runs = (rule: { keywords: readonly string[] }) =>
-    rule.keywords.some(
-      (keyword) =>
-        present.has(keyword) || ALWAYS.has(keyword) || (!KNOWN_KEYWORDS.has(keyword) && lower.includes(keyword)),
-    );
-  for (const rule of [...PROVIDER_RULES, ...(config.extraRules ?? [])]) {
-    if (!runs(rule)) continue;
-    for (const [offset, part] of searchWindows(text, rule)) {
-      for (const match of part.matchAll(rule.pattern)) {
-        const token = match.groups?.secret ?? match[0];
-        if (token.length === 0 || isExampleToken(token) || allowed(token)) continue;
-        const start = offset + (match.index ?? 0) + (match.groups?.secret ? match[0].indexOf(token) : 0);
-        found.push({ start, end: start + token.length, rule: rule.id });
-      }
+  for (const rule of rulesFor(present, PROVIDER_INDEX)) findByPattern(text, rule, found, allowed);
+  if (config.extraRules?.length) {
+    const lower = text.toLowerCase();
+    for (const rule of config.extraRules)
+      if (rule.keywords.some((keyword) => lower.includes(keyword))) findByPattern(text, rule, found, allowed);
+  }
+  for (const rule of rulesFor(present, CONTEXT_INDEX))
+    for (const match of text.matchAll(rule.pattern)) collectContext(rule, match, found, allowed);
+  return mergeSpans(found);
+}
+
+function findByPattern(
+  text: string,
+  rule: PatternRule,
+  found: Finding[],
+  allowed: (value: string) => boolean,
+): void {
+  for (const [offset, part] of searchWindows(text, rule)) {
+    for (const match of part.matchAll(rule.pattern)) {
+      const token = match.groups?.secret ?? match[0];
+      if (token.length === 0 || isExampleToken(token) || allowed(token)) continue;
+      const start = offset + (match.index ?? 0) + (match.groups?.secret ? match[0].indexOf(token) : 0);
+      found.push({ start, end: start + token.length, rule: rule.id });
     }
   }
-  for (const rule of CONTEXT_RULES) {
-    if (!runs(rule)) continue;
-    for (const match of text.matchAll(rule.pattern)) collectContext(rule, match, found, allowed);
-  }
-  return mergeSpans(found);
 }
 
 /** The whole text, or for an anchored rule the windows around its literal (the start of each given). */
@@ -92,6 +95,34 @@ const CONTAINED = new Map(
     [...KNOWN_KEYWORDS].filter((other) => other !== keyword && keyword.includes(other)),
   ]),
 );
+
+interface RuleIndex<T> {
+  /** Rules with a keyword too common to scan for: they always run. */
+  always: readonly T[];
+  byKeyword: ReadonlyMap<string, readonly T[]>;
+  order: ReadonlyMap<T, number>;
+}
+
+function indexRules<T extends { keywords: readonly string[] }>(rules: readonly T[]): RuleIndex<T> {
+  const byKeyword = new Map<string, T[]>();
+  for (const rule of rules)
+    for (const keyword of rule.keywords) byKeyword.set(keyword, [...(byKeyword.get(keyword) ?? []), rule]);
+  return {
+    always: rules.filter((rule) => rule.keywords.some((keyword) => ALWAYS.has(keyword))),
+    byKeyword,
+    order: new Map(rules.map((rule, index) => [rule, index])),
+  };
+}
+
+const PROVIDER_INDEX = indexRules(PROVIDER_RULES);
+const CONTEXT_INDEX = indexRules(CONTEXT_RULES);
+
+/** The rules to run on a text with these keywords, in their table order. */
+function rulesFor<T>(present: ReadonlySet<string>, index: RuleIndex<T>): T[] {
+  const rules = new Set(index.always);
+  for (const keyword of present) for (const rule of index.byKeyword.get(keyword) ?? []) rules.add(rule);
+  return [...rules].sort((a, b) => (index.order.get(a) ?? 0) - (index.order.get(b) ?? 0));
+}
 
 function keywordsIn(lower: string): Set<string> {
   const present = new Set<string>();
@@ -136,4 +167,27 @@ function mergeSpans(spans: Finding[]): Finding[] {
     else merged.push({ ...span });
   }
   return merged;
+}
+
+/** A finding with its 1-based line and column (in UTF-16 units, as editors count). */
+export interface LocatedFinding extends Finding {
+  line: number;
+  column: number;
+}
+
+export function locateFindings(text: string, findings: readonly Finding[]): LocatedFinding[] {
+  const located: LocatedFinding[] = [];
+  let line = 1;
+  let lineStart = 0;
+  let scanned = 0;
+  for (const finding of findings) {
+    for (; scanned < finding.start; scanned++) {
+      if (text.charCodeAt(scanned) === 10) {
+        line++;
+        lineStart = scanned + 1;
+      }
+    }
+    located.push({ ...finding, line, column: finding.start - lineStart + 1 });
+  }
+  return located;
 }

@@ -1,0 +1,60 @@
+import { lstat, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { text } from 'node:stream/consumers';
+import type { Command } from 'commander';
+import { SCAN_MAX_BYTES, type ScanInput, scanTexts } from '../app/scan.js';
+import { CheckpointError } from '../core/errors.js';
+import { type Runner, withCommonOptions } from './context.js';
+import { EXIT } from './output.js';
+
+/** `claude-checkpoint scan [files…|-]`: the redaction detector as a check, for people and pre-commit hooks. */
+export function registerScanCommand(program: Command, run: Runner): void {
+  withCommonOptions(
+    program
+      .command('scan')
+      .argument('[files...]', 'files to scan; "-" or nothing reads standard input')
+      .description(
+        'find secrets with the same detector that redacts checkpoints: prints file:line:column rule (never the secret); exit 1 when something is found',
+      ),
+  ).action(
+    run(async (ctx, files: string[]) => {
+      const names = files.length === 0 ? ['-'] : files;
+      const inputs: ScanInput[] = [];
+      for (const name of names) inputs.push(await readInput(name, ctx.deps.cwd()));
+      const report = await scanTexts(ctx.deps, inputs, ctx.root ?? ctx.deps.cwd());
+      if (ctx.out.json) ctx.out.printJson(report);
+      else {
+        for (const finding of report.findings)
+          ctx.out.print(`${finding.file}:${finding.line}:${finding.column} ${finding.rule}`);
+        for (const skipped of report.skipped)
+          ctx.out.note(`claude-checkpoint: ${skipped.file}: skipped (${skipped.reason})`);
+      }
+      return report.findings.length > 0 ? EXIT.failure : EXIT.ok;
+    }),
+  );
+}
+
+async function readInput(name: string, cwd: string): Promise<ScanInput> {
+  if (name === '-') {
+    const content = await text(process.stdin);
+    if (Buffer.byteLength(content) > SCAN_MAX_BYTES) throw tooLarge('standard input');
+    return { name: '-', text: content };
+  }
+  const file = path.resolve(cwd, name);
+  const stats = await lstat(file).catch((error: NodeJS.ErrnoException) => {
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `${name}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
+    );
+  });
+  if (!stats.isFile()) throw new CheckpointError('INVALID_INPUT', `${name}: not a regular file`);
+  if (stats.size > SCAN_MAX_BYTES) throw tooLarge(name);
+  return { name, text: await readFile(file, 'utf8') };
+}
+
+function tooLarge(name: string): CheckpointError {
+  return new CheckpointError(
+    'INVALID_INPUT',
+    `${name}: larger than the ${SCAN_MAX_BYTES / 1024 / 1024} MB scan limit`,
+  );
+}
