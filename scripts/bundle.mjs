@@ -1,54 +1,86 @@
 #!/usr/bin/env node
-// Bundles the server and the CLI into two self-contained files for the Claude Code plugin, which runs
-// from what is committed (no install, no build). `--check` rebuilds in memory and fails if the committed
-// bundle differs from what the source builds to.
-import { readFileSync, writeFileSync } from 'node:fs';
+// Bundles the server, the CLI and the hooks' entry for the Claude Code plugin, which runs from what is
+// committed (no install, no build). The hooks' entry is split by event (plugin/dist/hook.mjs plus
+// plugin/dist/hooks/*.mjs), so a hook loads only what its event needs. `--check` rebuilds in memory and
+// fails if anything committed differs from what the source builds to.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
-const entries = [
-  { from: 'src/index.ts', to: 'plugin/dist/server.mjs' },
-  { from: 'src/cli.ts', to: 'plugin/dist/cli.mjs' },
-];
+const dist = path.join(root, 'plugin', 'dist');
+const chunksDir = path.join(dist, 'hooks');
 
-const stale = [];
-for (const entry of entries) {
-  const result = await build({
-    entryPoints: [path.join(root, entry.from)],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: 'none',
-    // CommonJS dependencies bundled into ESM still call require(): give them one.
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-    logLevel: 'warning',
-  });
-  const code = result.outputFiles[0].text;
-  const target = path.join(root, entry.to);
-  if (check) {
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  write: false,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  // CommonJS dependencies bundled into ESM still call require(): give them one.
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
+  logLevel: 'warning',
+};
+
+/** Every output file: path under plugin/dist → content. */
+const outputs = new Map();
+for (const [from, to] of [
+  ['src/index.ts', 'server.mjs'],
+  ['src/cli.ts', 'cli.mjs'],
+]) {
+  const result = await build({ ...common, entryPoints: [path.join(root, from)] });
+  outputs.set(to, result.outputFiles[0].text);
+}
+const hooks = await build({
+  ...common,
+  entryPoints: { hook: path.join(root, 'src/hook.ts') },
+  splitting: true,
+  outdir: dist,
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'hooks/[name]-[hash]',
+  // The banner's `require` once per chunk would clash with the entry's; the hook code needs none.
+  banner: {},
+});
+for (const file of hooks.outputFiles) outputs.set(path.relative(dist, file.path), file.text);
+
+const committedChunks = () => {
+  try {
+    return readdirSync(chunksDir).map((name) => path.join('hooks', name));
+  } catch {
+    return [];
+  }
+};
+
+if (check) {
+  const stale = [];
+  for (const [file, code] of outputs) {
     let committed = '';
     try {
-      committed = readFileSync(target, 'utf8');
+      committed = readFileSync(path.join(dist, file), 'utf8');
     } catch {}
-    if (committed !== code) stale.push(entry.to);
-  } else {
-    writeFileSync(target, code);
-    process.stdout.write(`${entry.to} (${(code.length / 1024).toFixed(0)} KB)\n`);
+    if (committed !== code) stale.push(`plugin/dist/${file}`);
+  }
+  for (const file of committedChunks())
+    if (!outputs.has(file)) stale.push(`plugin/dist/${file} (no longer built)`);
+  if (stale.length > 0) {
+    process.stderr.write(
+      `The committed plugin bundle is stale: ${stale.join(', ')}.\nRun \`npm run bundle\` and commit the result.\n`,
+    );
+    process.exit(1);
+  }
+  process.stdout.write('plugin bundle is up to date\n');
+} else {
+  rmSync(chunksDir, { recursive: true, force: true });
+  mkdirSync(chunksDir, { recursive: true });
+  for (const [file, code] of outputs) {
+    writeFileSync(path.join(dist, file), code);
+    process.stdout.write(`plugin/dist/${file} (${(code.length / 1024).toFixed(0)} KB)\n`);
   }
 }
-if (stale.length > 0) {
-  process.stderr.write(
-    `The committed plugin bundle is stale: ${stale.join(', ')}.\nRun \`npm run bundle\` and commit the result.\n`,
-  );
-  process.exit(1);
-}
-if (check) process.stdout.write('plugin bundle is up to date\n');

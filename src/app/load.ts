@@ -1,8 +1,11 @@
 import { renderResumeBrief } from '../core/brief.js';
 import type { Drift } from '../core/drift.js';
 import type { Checkpoint } from '../core/schema.js';
-import { CheckpointStore, type LoadResult } from '../store/checkpoint-store.js';
+import { CheckpointStore } from '../store/checkpoint-store.js';
 import type { AppDeps } from './deps.js';
+
+export { readCheckpoint } from './read-checkpoint.js';
+
 import { detectDrift } from './drift.js';
 import { latestSnapshot } from './rewind.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
@@ -20,19 +23,6 @@ export type LoadOutcome =
       warnings: string[];
       brief: string;
     };
-
-/**
- * Only reads the checkpoint (with the backup fallback): no git, no brief. For callers that need what was
- * saved, not what changed since, such as the startup notice or a validity check.
- */
-export async function readCheckpoint(
-  deps: AppDeps,
-  input: { projectRoot?: string | undefined },
-): Promise<LoadResult & { root: ResolvedRoot }> {
-  const resolved = await resolveProjectRoot({ argument: input.projectRoot, env: deps.env, cwd: deps.cwd() });
-  const loaded = await new CheckpointStore(resolved.root, deps.fs).load();
-  return { ...loaded, root: resolved };
-}
 
 /**
  * Reads the checkpoint, compares it with the working tree, and renders the resume brief. Read-only.

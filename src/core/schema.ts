@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { CheckpointError } from './errors.js';
 
 /** The schema version this code writes. Older versions are migrated on read; newer ones are refused. */
@@ -11,7 +11,13 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const FILE_STATUSES = ['M', 'A', 'D', 'R', '??'] as const;
 export type FileStatus = (typeof FILE_STATUSES)[number];
 
-const isoTime = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 time');
+// zod/mini: every hook reads the checkpoint, and the mini build costs a fraction of the full one to load.
+const isoTime = z
+  .string()
+  .check(z.refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 time'));
+const oid = z
+  .string()
+  .check(z.regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'must be a 40- or 64-digit hex object id'));
 
 const taskSchema = z.looseObject({
   description: z.string(),
@@ -19,26 +25,23 @@ const taskSchema = z.looseObject({
 });
 
 const modifiedFileSchema = z.looseObject({
-  path: z.string().min(1),
+  path: z.string().check(z.minLength(1)),
   status: z.enum(FILE_STATUSES),
   source: z.enum(['git', 'agent']),
-  note: z.string().optional(),
-  hash: z
-    .string()
-    .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/)
-    .optional(),
+  note: z.optional(z.string()),
+  hash: z.optional(oid),
 });
 
 const recentCommandSchema = z.looseObject({
   command: z.string(),
-  exitCode: z.number().int().optional(),
-  note: z.string().optional(),
-  at: isoTime.optional(),
+  exitCode: z.optional(z.int()),
+  note: z.optional(z.string()),
+  at: z.optional(isoTime),
 });
 
 const gitSchema = z.looseObject({
-  branch: z.string().nullable(),
-  head: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/),
+  branch: z.nullable(z.string()),
+  head: oid,
   dirty: z.boolean(),
 });
 
@@ -48,26 +51,26 @@ const gitSchema = z.looseObject({
  */
 export const checkpointSchema = z.looseObject({
   version: z.literal(CHECKPOINT_VERSION),
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   createdAt: isoTime,
   updatedAt: isoTime,
   generator: z.looseObject({ name: z.string(), version: z.string() }),
   project: z.looseObject({ name: z.string() }),
-  git: gitSchema.nullable(),
+  git: z.nullable(gitSchema),
   goal: z.looseObject({ primary: z.string(), tasks: z.array(taskSchema) }),
-  summary: z.string().optional(),
+  summary: z.optional(z.string()),
   nextSteps: z.array(z.string()),
   decisions: z.array(z.string()),
   modifiedFiles: z.array(modifiedFileSchema),
   recentCommands: z.array(recentCommandSchema),
   meta: z.looseObject({
-    redactions: z.number().int().min(0),
+    redactions: z.int().check(z.minimum(0)),
     truncated: z.boolean(),
     /**
      * Files that changed after the agent's own last save and were seen by an automatic refresh (a hook),
      * which records their new content: they stay flagged until the agent saves again. Ours, not the spec's.
      */
-    flagged: z.looseObject({ since: isoTime, paths: z.array(z.string()) }).optional(),
+    flagged: z.optional(z.looseObject({ since: isoTime, paths: z.array(z.string()) })),
   }),
 });
 
@@ -137,10 +140,29 @@ export function parseCheckpoint(text: string): Checkpoint {
     const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'checkpoint';
     throw new CheckpointError(
       'CORRUPT',
-      `checkpoint field ${where} is invalid: ${issue?.message ?? 'unknown problem'}`,
+      `checkpoint field ${where} is invalid: ${issue ? describeIssue(issue) : 'unknown problem'}`,
     );
   }
   return result.data;
+}
+
+/** zod/mini carries no message catalogue: say what was expected from the issue's own fields. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${issue.expected}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'too_small':
+      return `must be at least ${issue.minimum}`;
+    case 'invalid_format':
+      // A message of our own (set on the check) says it best; zod's default is generic.
+      return issue.message.startsWith('Invalid')
+        ? `must match ${issue.pattern ?? issue.format}`
+        : issue.message;
+    default:
+      return issue.message;
+  }
 }
 
 /** The exact bytes written to disk: pretty JSON with a trailing newline, easy to read and diff. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const SNAPSHOT_DEFAULTS = {
   /** Keep at most this many snapshots (Claude Code keeps 100 checkpoints per session). */
@@ -16,23 +16,21 @@ export interface SnapshotSettings {
   maxFileBytes: number;
 }
 
-const changeCounts = z.object({
-  added: z.number().int().min(0),
-  modified: z.number().int().min(0),
-  deleted: z.number().int().min(0),
-});
+// zod/mini: the hooks load this schema on every prompt, and the mini build costs a fraction to load.
+const count = z.int().check(z.minimum(0));
+const changeCounts = z.object({ added: count, modified: count, deleted: count });
 
 /** Metadata of one snapshot, stored as JSON in the message of its commit in the private store. */
 export const snapshotMetaSchema = z.looseObject({
-  id: z.string().regex(/^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/),
+  id: z.string().check(z.regex(/^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/)),
   createdAt: z.string(),
-  trigger: z.string().min(1),
-  label: z.string().optional(),
-  sessionId: z.string().optional(),
-  git: z.object({ branch: z.string().nullable(), head: z.string() }).nullable(),
+  trigger: z.string().check(z.minLength(1)),
+  label: z.optional(z.string()),
+  sessionId: z.optional(z.string()),
+  git: z.nullable(z.object({ branch: z.nullable(z.string()), head: z.string() })),
   changes: changeCounts,
   skipped: z.object({
-    large: z.array(z.object({ path: z.string(), bytes: z.number().int() })),
+    large: z.array(z.object({ path: z.string(), bytes: z.int() })),
     nested: z.array(z.string()),
   }),
 });

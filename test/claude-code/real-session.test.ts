@@ -96,7 +96,8 @@ async function during<Run extends { code: number; stdout: string; stderr: string
 beforeAll(async () => {
   if (!existsSync(claudeBinary))
     throw new Error('Claude Code is not installed: run `npm run test:claude-code`, which installs it first');
-  model = await startFakeModel(plan);
+  // A real model takes a while to answer; the Bash hooks run in the background meanwhile.
+  model = await startFakeModel(plan, { latencyMs: 300 });
   home = tempDir('claude-home-');
   await installPlugin(home);
   project = createRepo({ committed: { 'src/app.ts': 'v1\n', 'src/util.ts': 'u1\n' } });
@@ -110,15 +111,36 @@ afterAll(async () => {
 describe('a real Claude Code session with the plugin and a scripted model', () => {
   it('session 1: the model saves through the MCP tool, a failing Bash command is recorded with its exit code, the prompt is snapshotted', async () => {
     const { run } = await during(() =>
-      runClaude(['-p', 'Start the OAuth work', '--output-format', 'json', '--allowedTools', `${SAVE} Bash`], {
-        cwd: project,
-        env,
-      }),
+      runClaude(
+        [
+          '-p',
+          'Start the OAuth work',
+          '--output-format',
+          'json',
+          '--allowedTools',
+          `${SAVE} Bash`,
+          '--debug-file',
+          path.join(home, 'session-1.log'),
+        ],
+        { cwd: project, env },
+      ),
+    );
+    // Claude Code did not wait for the Bash hook: it ran it in the background, in exec form.
+    expect(readFileSync(path.join(home, 'session-1.log'), 'utf8')).toMatch(
+      /Hooks: PostToolUseFailure:Bash \[node \S*plugin\/dist\/hook\.mjs PostToolUseFailure\] \(plugin session-checkpoint@tenlean\) moved to the background/,
     );
     sessionId = (JSON.parse(run.stdout) as { session_id: string }).session_id;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
 
-    const saved = JSON.parse(readFileSync(path.join(project, '.claude-checkpoint'), 'utf8'));
+    // The Bash hooks run in the background (async): Claude Code does not wait for them.
+    const checkpointFile = path.join(project, '.claude-checkpoint');
+    const deadline = Date.now() + 10_000;
+    while (
+      JSON.parse(readFileSync(checkpointFile, 'utf8')).recentCommands.length === 0 &&
+      Date.now() < deadline
+    )
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const saved = JSON.parse(readFileSync(checkpointFile, 'utf8'));
     expect(saved.goal.primary).toBe('Add GitHub OAuth login');
     expect(saved.recentCommands).toEqual([
       expect.objectContaining({

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt, HOOK_ENTRY, runCli, runNodeScript } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 
 beforeAll(assertBuilt);
@@ -242,5 +242,30 @@ describe('claude-checkpoint hook', () => {
     );
     expect(slow).toMatchObject({ code: 0, stdout: '' });
     expect(slow.stderr).toMatch(/gave up after 1 ms so as not to hold up the session/);
+  });
+
+  it('records 20 Bash commands that finish at once, from 20 hook processes, losing none (through the lean entry)', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    await runCli(['save', '--goal', 'Parallel commands'], { cwd: root, env });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        runNodeScript(HOOK_ENTRY, ['PostToolUse'], {
+          cwd: root,
+          env,
+          input: JSON.stringify({
+            cwd: root,
+            tool_name: 'Bash',
+            tool_input: { command: `make step-${i}` },
+            tool_response: {},
+          }),
+        }),
+      ),
+    );
+    expect(results.every((result) => result.code === 0 && result.stderr === '')).toBe(true);
+    const recorded = stored(root)
+      .recentCommands.map((c: { command: string }) => c.command)
+      .sort();
+    expect(recorded).toEqual(Array.from({ length: 20 }, (_, i) => `make step-${i}`).sort());
   });
 });

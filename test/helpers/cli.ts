@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+/** The hooks' lean entry point, as the plugin runs it (bundled) and hand-written settings may. */
+export const HOOK_ENTRY = fileURLToPath(new URL('../../dist/hook.js', import.meta.url));
 
 export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first (npm test does)`);
@@ -19,13 +21,22 @@ export function runCli(
   args: string[],
   options: { cwd: string; env?: Record<string, string>; input?: string },
 ): Promise<CliResult> {
+  return runNodeScript(CLI, args, options);
+}
+
+/** Runs one of the built entry points in a separate process, with `input` on stdin. */
+export function runNodeScript(
+  script: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; input?: string },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const spawnOptions: SpawnOptions = {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     };
-    const child = spawn(process.execPath, [CLI, ...args], spawnOptions);
+    const child = spawn(process.execPath, [script, ...args], spawnOptions);
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (chunk) => {

@@ -111,8 +111,12 @@ export function anthropicView(body: Record<string, unknown>): ConversationView {
   return { prompt, calls, callable };
 }
 
-/** Starts the stand-in on 127.0.0.1 with a free port. */
-export async function startFakeModel(plan: Plan): Promise<FakeModel> {
+/**
+ * Starts the stand-in on 127.0.0.1 with a free port. `latencyMs` delays each answer as a real model's
+ * turn would (background hooks of the previous tool call are still starting when an instant answer
+ * ends a print-mode session, and Claude Code cancels them).
+ */
+export async function startFakeModel(plan: Plan, options: { latencyMs?: number } = {}): Promise<FakeModel> {
   const requests: LoggedRequest[] = [];
   let counter = 0;
   const server = http.createServer((request, response) => {
@@ -142,7 +146,16 @@ export async function startFakeModel(plan: Plan): Promise<FakeModel> {
       }
       counter += 1;
       const step = nextStep(anthropicView(body), plan);
-      writeAnthropicReply(response, step, String(body.model ?? 'fake-model'), counter, body.stream === true);
+      const reply = () =>
+        writeAnthropicReply(
+          response,
+          step,
+          String(body.model ?? 'fake-model'),
+          counter,
+          body.stream === true,
+        );
+      if (options.latencyMs) setTimeout(reply, options.latencyMs);
+      else reply();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,10 +1,8 @@
 import { appendCommands, PLACEHOLDER_GOAL } from '../core/merge.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import type { AppDeps } from './deps.js';
-import { readCheckpoint } from './load.js';
 import { loadRedactionConfig } from './redaction.js';
 import { resolveProjectRoot } from './root.js';
-import { type SaveOutcome, saveCheckpoint } from './save.js';
 
 export interface CommandRecord {
   command: string;
@@ -38,6 +36,8 @@ export async function recordCommands(
     }),
   );
   if (appended) return appended;
+  // Only a first command in a project pays for loading the full save (git, hashing, merge).
+  const { saveCheckpoint } = await import('./save.js');
   const saved = await saveCheckpoint(deps, {
     goal: PLACEHOLDER_GOAL,
     mode: 'merge',
@@ -49,24 +49,4 @@ export async function recordCommands(
     })),
   });
   return { created: true, redactions: saved.counts.redactions };
-}
-
-/**
- * Refreshes what the server can know without the agent (git state, dirty files with oids), keeping
- * the agent's goal, tasks and notes: a merge save that repeats the current goal. Files that changed
- * since the agent's last save stay flagged (see `carryFlags`).
- */
-export async function captureFacts(
-  deps: AppDeps,
-  request: { projectRoot?: string | undefined },
-): Promise<SaveOutcome> {
-  // An unusable checkpoint (or root) is reported by the save itself; here it only means no goal to keep.
-  const loaded = await readCheckpoint(deps, request).catch(() => null);
-  const goal = loaded?.found ? loaded.checkpoint.goal.primary : PLACEHOLDER_GOAL;
-  return saveCheckpoint(
-    deps,
-    { goal, mode: 'merge', projectRoot: loaded?.root.root ?? request.projectRoot },
-    {},
-    { automatic: true },
-  );
 }

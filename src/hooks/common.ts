@@ -1,0 +1,44 @@
+import type { AppDeps } from '../app/deps.js';
+import { ROOT_ENV } from '../app/root.js';
+import { type HookInput, stringField } from './input.js';
+
+/** The events `claude-checkpoint hook <event>` understands. */
+export const HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreCompact',
+  'PostToolUse',
+  'PostToolUseFailure',
+] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** Claude Code drops hook output past 10,000 characters. */
+export const HOOK_OUTPUT_MAX_CHARS = 10_000;
+
+/** What a hook prints: JSON for Claude Code on stdout (or nothing), and notes for people on stderr. */
+export interface HookResult {
+  stdout?: string;
+  notes: string[];
+}
+
+/** What a handler may need beyond the app's dependencies. */
+export interface HookContext {
+  /** The CLI's own file, for work a hook hands to a detached `claude-checkpoint` process. */
+  cliPath?: string | undefined;
+}
+
+export const STARTUP_ENV = 'CHECKPOINT_HOOK_STARTUP';
+
+/** Where `hook --root` puts its value in the input, ahead of every other rule. */
+export const ROOT_OPTION = '__claudeCheckpointRoot';
+
+/**
+ * The project a hook acts on: `--root`, then CHECKPOINT_PROJECT_ROOT, then the project folder Claude Code names
+ * (CLAUDE_PROJECT_DIR), then the session's cwd from the hook input, then the process's folder.
+ */
+export function hookProjectRoot(deps: AppDeps, input: HookInput): string | undefined {
+  if (typeof input[ROOT_OPTION] === 'string') return input[ROOT_OPTION];
+  // undefined lets root resolution apply CHECKPOINT_PROJECT_ROOT itself, with its own error messages.
+  if (deps.env[ROOT_ENV]?.trim()) return undefined;
+  return deps.env.CLAUDE_PROJECT_DIR?.trim() || stringField(input, 'cwd') || undefined;
+}

@@ -1,0 +1,74 @@
+import path from 'node:path';
+import type { AppDeps } from '../app/deps.js';
+import { describeError } from '../core/errors.js';
+import { HOOK_EVENTS, type HookContext, type HookEvent } from './common.js';
+import { handleHook, ROOT_OPTION } from './handlers.js';
+import { parseHookInput } from './input.js';
+
+/** Time budgets: a hook must never hold up a session; past its budget it gives up and says why. */
+export const HOOK_BUDGET_MS: Readonly<Record<HookEvent, number>> = {
+  SessionStart: 8_000,
+  UserPromptSubmit: 10_000,
+  PreCompact: 25_000,
+  PostToolUse: 5_000,
+  PostToolUseFailure: 5_000,
+};
+
+const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve) => {
+    if (process.stdin.isTTY) {
+      resolve('');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    process.stdin.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_INPUT_BYTES) chunks.push(chunk);
+    });
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+/**
+ * Runs one hook: reads Claude Code's hook JSON on stdin, acts on it within the event's time budget, and
+ * writes its output. Never throws: a broken checkpoint tool must never break a session, so problems are
+ * explained on stderr and the caller exits 0.
+ */
+export async function runHook(
+  event: string,
+  options: { root?: string | undefined },
+  deps: AppDeps,
+  context: HookContext = {},
+): Promise<void> {
+  const note = (text: string) => process.stderr.write(`claude-checkpoint hook ${event}: ${text}\n`);
+  if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+    note(`unknown event; expected one of ${HOOK_EVENTS.join(', ')}. Nothing done.`);
+    return;
+  }
+  const hookEvent = event as HookEvent;
+  const budget = Number(deps.env.CHECKPOINT_HOOK_TIMEOUT_MS) || HOOK_BUDGET_MS[hookEvent];
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const input = parseHookInput(await readStdin());
+    if (options.root !== undefined) input[ROOT_OPTION] = path.resolve(deps.cwd(), options.root);
+    const result = await Promise.race([
+      handleHook(hookEvent, input, deps, context),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`gave up after ${budget} ms so as not to hold up the session`)),
+          budget,
+        );
+      }),
+    ]);
+    if (result.stdout) process.stdout.write(`${result.stdout}\n`);
+    for (const text of result.notes) note(text);
+  } catch (error) {
+    note(`${describeError(error)}. The session continues unaffected.`);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,51 @@
+import type { AppDeps } from '../app/deps.js';
+import { readCheckpoint } from '../app/read-checkpoint.js';
+import { formatAge } from '../core/time.js';
+import { HOOK_OUTPUT_MAX_CHARS, type HookResult, hookProjectRoot, STARTUP_ENV } from './common.js';
+import { type HookInput, stringField } from './input.js';
+
+/**
+ * After /clear, compaction or resume: the whole brief, as additional context. At startup: a short notice
+ * (or the brief, or nothing, per CHECKPOINT_HOOK_STARTUP = notice | brief | off). Nothing saved: nothing said.
+ */
+export async function sessionStart(input: HookInput, deps: AppDeps): Promise<HookResult> {
+  const source = stringField(input, 'source') ?? 'startup';
+  const onStartup = deps.env[STARTUP_ENV]?.trim() || 'notice';
+  if (source === 'startup' && onStartup === 'off') return { notes: [] };
+  const projectRoot = hookProjectRoot(deps, input);
+  let context: string;
+  if (source === 'startup' && onStartup !== 'brief') {
+    // A notice needs what was saved, not what changed since: no git, no brief.
+    const saved = await readCheckpoint(deps, { projectRoot });
+    if (!saved.found) return { notes: [] };
+    const tasks = saved.checkpoint.goal.tasks;
+    const done = tasks.filter((task) => task.status === 'done').length;
+    const age = formatAge(new Date(saved.checkpoint.updatedAt), deps.now());
+    context = [
+      `A session checkpoint exists for this project (saved ${age}).`,
+      `Goal: ${saved.checkpoint.goal.primary.slice(0, 300)}`,
+      tasks.length > 0 ? `Tasks: ${done}/${tasks.length} done.` : '',
+      'If the user wants to continue that work, call load_session_checkpoint (or run `claude-checkpoint brief`) to get the resume brief.',
+    ]
+      .filter(Boolean)
+      .join('\n');
+  } else {
+    const { loadCheckpoint } = await import('../app/load.js');
+    const loaded = await loadCheckpoint(deps, { projectRoot });
+    if (!loaded.found) return { notes: [] };
+    const why =
+      source === 'compact'
+        ? 'the conversation was compacted'
+        : source === 'clear'
+          ? '/clear'
+          : `session ${source}`;
+    context = `Session checkpoint restored automatically after ${why}. Treat it as your memory of this work: continue from its next steps, and re-read only the files it flags as changed.\n\n${loaded.brief}`;
+  }
+  const output = {
+    hookSpecificOutput: {
+      hookEventName: 'SessionStart',
+      additionalContext: context.slice(0, HOOK_OUTPUT_MAX_CHARS - 200),
+    },
+  };
+  return { stdout: JSON.stringify(output), notes: [] };
+}
