@@ -5,10 +5,9 @@ import {
   compareHistory,
   diffCommits,
   hashWithFilters,
-  locateRepo,
   type RepoLocation,
   type RepoState,
-  readRepoState,
+  readRepo,
 } from '../git/repo.js';
 
 /**
@@ -22,8 +21,9 @@ export async function detectDrift(
   known?: { location: RepoLocation | null; repo: RepoState | null },
 ): Promise<Drift | null> {
   if (!saved.git) return null;
-  const location = known ? known.location : await locateRepo(root);
-  const repo = known ? known.repo : location ? await readRepoState(root, location) : null;
+  const found = known ? null : await readRepo(root);
+  const location = known ? known.location : (found?.location ?? null);
+  const repo = known ? known.repo : (found?.repo ?? null);
   if (!location || !repo?.head) {
     warnings.push('The project is no longer a git repository with commits, so drift could not be checked.');
     return null;

@@ -171,7 +171,8 @@ export async function latestSnapshot(deps: AppDeps, root: string): Promise<Snaps
     projectStoreDir(defaultStoreBase(deps.env), root),
     snapshotSettings(deps.env),
   );
-  return (await store.list())[0] ?? null;
+  // The store's state file names the latest snapshot: no git process on the load path.
+  return (await store.exists()) ? store.latest() : null;
 }
 
 /** Finds a snapshot by id, unique id prefix, or "latest". */

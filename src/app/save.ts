@@ -6,7 +6,7 @@ import { buildCheckpoint, pathsToHash } from '../core/merge.js';
 import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
 import type { Checkpoint, GitInfo } from '../core/schema.js';
 import { WorktreeHasher } from '../git/oid.js';
-import { isIgnoredByGit, locateRepo, readRepoState } from '../git/repo.js';
+import { isIgnoredByGit, readRepo } from '../git/repo.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { GENERATOR } from '../version.js';
 import type { AppDeps } from './deps.js';
@@ -60,14 +60,15 @@ export async function saveCheckpoint(
       const warnings: string[] = [];
       const previous = mode === 'merge' ? await readForMerge(store, warnings) : null;
 
-      const [location, redaction] = await Promise.all([
-        locateRepo(root),
+      // Every question at once: git's three processes run side by side.
+      const [found, ignored, redaction] = await Promise.all([
+        readRepo(root),
+        isIgnoredByGit(root, CHECKPOINT_FILE).catch(() => null),
         loadRedactionConfig(deps.fs, deps.env, root),
       ]);
       warnings.push(...redaction.problems);
-      const [repo, ignored] = location
-        ? await Promise.all([readRepoState(root, location), isIgnoredByGit(root, CHECKPOINT_FILE)])
-        : [null, null];
+      const location = found?.location ?? null;
+      const repo = found?.repo ?? null;
       const git: GitInfo | null = repo?.head
         ? { branch: repo.branch, head: repo.head, dirty: repo.entries.length > 0 }
         : null;

@@ -41,17 +41,31 @@ export async function locateRepo(root: string): Promise<RepoLocation | null> {
   }
 }
 
+const STATUS_ARGS = ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--', '.'];
+
 /**
  * One `git status` for branch, HEAD and every uncommitted or untracked file under the project root.
  * The checkpoint's own files are left out: they are ours, not the user's changes.
  */
 export async function readRepoState(root: string, location: RepoLocation): Promise<RepoState> {
-  const { stdout } = await runGit(
-    ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--', '.'],
-    {
-      cwd: root,
-    },
-  );
+  const { stdout } = await runGit(STATUS_ARGS, { cwd: root });
+  return toRepoState(stdout, location);
+}
+
+/**
+ * Where the repository is and its state, with `rev-parse` and `status` run side by side rather than one
+ * after the other (status's paths need the prefix only once both are back). `null` outside a repository.
+ */
+export async function readRepo(root: string): Promise<{ location: RepoLocation; repo: RepoState } | null> {
+  const status = runGit(STATUS_ARGS, { cwd: root });
+  // Outside a repository status fails too; that failure is expected, and must not go unhandled.
+  status.catch(() => undefined);
+  const location = await locateRepo(root);
+  if (!location) return null;
+  return { location, repo: toRepoState((await status).stdout, location) };
+}
+
+function toRepoState(stdout: string, location: RepoLocation): RepoState {
   const parsed = parseStatusV2(stdout);
   const entries: StatusEntry[] = [];
   for (const entry of parsed.entries) {
