@@ -5,9 +5,10 @@ import {
   compareHistory,
   diffCommits,
   hashWithFilters,
+  locateRepo,
   type RepoLocation,
   type RepoState,
-  readRepo,
+  readRepoStateOrNull,
 } from '../git/repo.js';
 
 /**
@@ -21,10 +22,14 @@ export async function detectDrift(
   known?: { location: RepoLocation | null; repo: RepoState | null },
 ): Promise<Drift | null> {
   if (!saved.git) return null;
-  const found = known ? null : await readRepo(root);
-  const location = known ? known.location : (found?.location ?? null);
-  const repo = known ? known.repo : (found?.repo ?? null);
-  if (!location || !repo?.head) {
+  const location = known ? known.location : await locateRepo(root);
+  const reading = known ? Promise.resolve(known.repo) : location ? readRepoStateOrNull(root, location) : null;
+  // While git scans the tree, hash the files the checkpoint recorded (synchronous I/O, on this core).
+  const hasher = location ? new WorktreeHasher(root, location.objectFormat) : null;
+  const recorded = new Set(saved.modifiedFiles.map((file) => file.path));
+  const recordedOids = hasher && !known ? await hasher.oids(recorded) : new Map<string, string | null>();
+  const repo = reading ? await reading : null;
+  if (!location || !hasher || !repo?.head) {
     warnings.push('The project is no longer a git repository with commits, so drift could not be checked.');
     return null;
   }
@@ -33,11 +38,11 @@ export async function detectDrift(
   if (history.kind === 'known' && saved.git.head !== repo.head) {
     commitChanges = await diffCommits(root, location, saved.git.head, repo.head);
   }
-  const recorded = new Set(saved.modifiedFiles.map((file) => file.path));
   const dirty = repo.entries.map(({ path, headOid, isSubmodule }) => ({ path, headOid, isSubmodule }));
   const toHash = new Set(recorded);
   for (const entry of dirty) if (!entry.isSubmodule) toHash.add(entry.path);
-  const currentOids = await new WorktreeHasher(root, location.objectFormat).oids(toHash);
+  for (const file of recordedOids.keys()) toHash.delete(file);
+  const currentOids = new Map([...recordedOids, ...(await hasher.oids(toHash))]);
 
   const outside = changedOutsideRecorded({ recorded, dirty, commitChanges, currentOids });
   return computeDrift({

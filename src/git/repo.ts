@@ -23,6 +23,36 @@ export interface RepoState extends RepoLocation {
 
 /** Finds the repository that contains `root`, or `null` when there is none (or git is not installed). */
 export async function locateRepo(root: string): Promise<RepoLocation | null> {
+  return (await locateRepoFromFiles(root)) ?? locateRepoWithGit(root);
+}
+
+/**
+ * What `rev-parse --show-prefix --show-object-format` answers, read from the files for the common case:
+ * the nearest `.git` folder above `root`, with no setting that moves the work tree. `undefined` for
+ * anything else (a `.git` file, `core.worktree`, a path inside `.git`), which git itself then answers.
+ */
+async function locateRepoFromFiles(root: string): Promise<RepoLocation | undefined> {
+  for (let dir = root; ; dir = path.dirname(dir)) {
+    const config = await readFile(path.join(dir, '.git', 'config'), 'utf8').catch(
+      (error: NodeJS.ErrnoException) =>
+        error.code === 'ENOENT' || error.code === 'ENOTDIR' ? null : undefined,
+    );
+    if (config === undefined) return undefined;
+    if (config !== null) {
+      const prefix = path.relative(dir, root).split(path.sep).join('/');
+      if (/(^|\/)\.git(\/|$)/i.test(prefix) || /^\s*worktree\s*=/im.test(config)) return undefined;
+      if (/^\s*bare\s*=\s*true/im.test(config)) return undefined;
+      const sha256 = /^\s*objectformat\s*=\s*sha256/im.test(config);
+      return { prefix: prefix === '' ? '' : `${prefix}/`, objectFormat: sha256 ? 'sha256' : 'sha1' };
+    }
+    // A `.git` file (worktree, submodule) or none here: git knows best, or look further up.
+    const gitFile = await readFile(path.join(dir, '.git'), 'utf8').catch(() => null);
+    if (gitFile !== null) return undefined;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+async function locateRepoWithGit(root: string): Promise<RepoLocation | null> {
   try {
     const { stdout } = await runGit(
       ['rev-parse', '--is-inside-work-tree', '--show-prefix', '--show-object-format'],
@@ -52,17 +82,37 @@ export async function readRepoState(root: string, location: RepoLocation): Promi
   return toRepoState(stdout, location);
 }
 
+/** The repository's state, or `null` where git refuses to work (unsafe ownership, a broken `.git`). */
+export async function readRepoStateOrNull(root: string, location: RepoLocation): Promise<RepoState | null> {
+  try {
+    return await readRepoState(root, location);
+  } catch (error) {
+    if (isCheckpointError(error, 'GIT_FAILED') && /exit 128/.test(error.message)) return null;
+    throw error;
+  }
+}
+
 /**
- * Where the repository is and its state, with `rev-parse` and `status` run side by side rather than one
- * after the other (status's paths need the prefix only once both are back). `null` outside a repository.
+ * Where the repository is and its state. The location usually comes from the files (no process), and
+ * otherwise `rev-parse` runs side by side with `status`. `null` outside a repository.
  */
 export async function readRepo(root: string): Promise<{ location: RepoLocation; repo: RepoState } | null> {
+  const fromFiles = await locateRepoFromFiles(root);
+  if (fromFiles) {
+    const repo = await readRepoStateOrNull(root, fromFiles);
+    return repo ? { location: fromFiles, repo } : null;
+  }
   const status = runGit(STATUS_ARGS, { cwd: root });
   // Outside a repository status fails too; that failure is expected, and must not go unhandled.
   status.catch(() => undefined);
-  const location = await locateRepo(root);
+  const location = await locateRepoWithGit(root);
   if (!location) return null;
-  return { location, repo: toRepoState((await status).stdout, location) };
+  try {
+    return { location, repo: toRepoState((await status).stdout, location) };
+  } catch (error) {
+    if (isCheckpointError(error, 'GIT_FAILED') && /exit 128/.test(error.message)) return null;
+    throw error;
+  }
 }
 
 function toRepoState(stdout: string, location: RepoLocation): RepoState {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { CheckpointError, describeError, isCheckpointError } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
@@ -108,8 +109,24 @@ export class CheckpointStore {
         `${current.error.message}; refusing to overwrite a checkpoint written by a newer version`,
       );
     }
-    if (current.kind === 'ok') await writeFileAtomic(this.fs, this.paths.backup, current.text);
+    if (current.kind === 'ok') await this.keepAsBackup(current.text);
     await writeFileAtomic(this.fs, this.paths.main, text);
+  }
+
+  /**
+   * Makes the current (valid) file the backup: a hard link to it, renamed over `.prev`, costs no data
+   * write and no fsync of its own (the main file's write syncs the folder, making both renames durable).
+   * Where hard links are not supported, the content is copied.
+   */
+  private async keepAsBackup(currentText: string): Promise<void> {
+    const temp = `${this.paths.backup}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+    try {
+      await this.fs.link(this.paths.main, temp);
+      await this.fs.rename(temp, this.paths.backup);
+    } catch {
+      await this.fs.unlink(temp).catch(() => undefined);
+      await writeFileAtomic(this.fs, this.paths.backup, currentText);
+    }
   }
 
   /** Temp files left by a save that was killed midway: ours by name, and their writer is gone. */
