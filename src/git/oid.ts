@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   closeSync,
   constants,
+  fstatSync,
   lstatSync,
   openSync,
   readFileSync,
@@ -19,6 +20,7 @@ export function blobOid(content: Uint8Array, format: ObjectFormat = 'sha1'): str
 }
 
 const CHUNK_BYTES = 1024 * 1024;
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * Hashes working-tree paths: a regular file's bytes, or a symlink's target (as git stores links).
@@ -41,10 +43,24 @@ export class WorktreeHasher {
     const absolute = path.join(this.root, relativePath);
     try {
       if (!this.isSafeParent(path.dirname(absolute))) return null;
-      const stats = lstatSync(absolute);
-      if (stats.isSymbolicLink()) return blobOid(readlinkSync(absolute, { encoding: 'buffer' }), this.format);
-      if (!stats.isFile()) return null;
-      return this.hashFile(absolute, stats.size);
+      // Open first (never through a link, never blocking on a FIFO) and ask the open file what it is:
+      // one syscall fewer per file than lstat-then-open, which counts over a thousand dirty files.
+      let fd: number;
+      try {
+        fd = openSync(absolute, OPEN_FLAGS);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+        const stats = lstatSync(absolute);
+        return stats.isSymbolicLink()
+          ? blobOid(readlinkSync(absolute, { encoding: 'buffer' }), this.format)
+          : null;
+      }
+      try {
+        const stats = fstatSync(fd);
+        return stats.isFile() ? this.hashOpenFile(fd, absolute, stats.size) : null;
+      } finally {
+        closeSync(fd);
+      }
     } catch (error) {
       if (isGone(error)) return null;
       throw error;
@@ -72,24 +88,21 @@ export class WorktreeHasher {
     return answer;
   }
 
-  private hashFile(absolute: string, size: number): string {
-    const fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
-    try {
-      const hash = createHash(this.format).update(`blob ${size}\0`);
-      let total = 0;
-      for (;;) {
-        const bytesRead = readSync(fd, this.buffer, 0, this.buffer.length, total);
-        if (bytesRead === 0) break;
-        hash.update(this.buffer.subarray(0, bytesRead));
-        total += bytesRead;
-        if (total > size) break;
-      }
-      if (total === size) return hash.digest('hex');
-    } finally {
-      closeSync(fd);
+  /** Reads `size` bytes and one more: a single read shows both the content and that nothing follows it. */
+  private hashOpenFile(fd: number, absolute: string, size: number): string {
+    const hash = createHash(this.format).update(`blob ${size}\0`);
+    let total = 0;
+    for (;;) {
+      const bytesRead = readSync(fd, this.buffer, 0, this.buffer.length, total);
+      if (bytesRead === 0) break;
+      hash.update(this.buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      // A short read of a regular file means its end: no second call needed to see 0.
+      if (total > size || bytesRead < this.buffer.length) break;
     }
+    if (total === size) return hash.digest('hex');
     // The file changed while we read it: hash what is there now, in one piece.
-    const again = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const again = openSync(absolute, OPEN_FLAGS);
     try {
       return blobOid(readFileSync(again), this.format);
     } finally {

@@ -89,12 +89,16 @@ const KEYWORD_SCAN = new RegExp(
     .join('|'),
   'g',
 );
-const CONTAINED = new Map(
-  [...KNOWN_KEYWORDS].map((keyword) => [
-    keyword,
-    [...KNOWN_KEYWORDS].filter((other) => other !== keyword && keyword.includes(other)),
-  ]),
-);
+/** The keywords inside each found keyword, worked out the first time it is found (hooks load this module cold). */
+const CONTAINED = new Map<string, readonly string[]>();
+function containedIn(keyword: string): readonly string[] {
+  let inner = CONTAINED.get(keyword);
+  if (!inner) {
+    inner = [...KNOWN_KEYWORDS].filter((other) => other !== keyword && keyword.includes(other));
+    CONTAINED.set(keyword, inner);
+  }
+  return inner;
+}
 
 interface RuleIndex<T> {
   /** Rules with a keyword too common to scan for: they always run. */
@@ -133,7 +137,7 @@ function keywordsIn(lower: string): Set<string> {
     KEYWORD_SCAN.lastIndex = match.index + 1;
     if (present.has(keyword)) continue;
     present.add(keyword);
-    for (const inner of CONTAINED.get(keyword) ?? []) present.add(inner);
+    for (const inner of containedIn(keyword)) present.add(inner);
   }
   return present;
 }

@@ -1,1 +1,0 @@
-import{saveCheckpoint}from"./chunk-YGA7JHJL.mjs";import"./chunk-A4ZSSQWV.mjs";import"./chunk-VF2BCGV7.mjs";import"./chunk-GIATSDC5.mjs";import"./chunk-R5MR5RSQ.mjs";import"./chunk-DU7C222R.mjs";import"./chunk-SJZE3CAS.mjs";import"./chunk-KIHB4Y5T.mjs";import"./chunk-R4T6GXEN.mjs";export{saveCheckpoint};
