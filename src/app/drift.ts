@@ -10,6 +10,8 @@ import {
   type RepoState,
   readRepoStateOrNull,
 } from '../git/repo.js';
+import { readBaseline } from '../store/baseline-store.js';
+import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 
 /**
  * Drift since the save, with as few git processes as the question allows (two when HEAD has not moved).
@@ -17,11 +19,13 @@ import {
  */
 export async function detectDrift(
   root: string,
-  saved: Checkpoint,
+  checkpoint: Checkpoint,
   warnings: string[],
+  env: NodeJS.ProcessEnv,
   known?: { location: RepoLocation | null; repo: RepoState | null },
 ): Promise<Drift | null> {
-  if (!saved.git) return null;
+  if (!checkpoint.git) return null;
+  const saved = await withUnlistedFiles(root, checkpoint, warnings, env);
   const location = known ? known.location : await locateRepo(root);
   const reading = known ? Promise.resolve(known.repo) : location ? readRepoStateOrNull(root, location) : null;
   // While git scans the tree, hash the files the checkpoint recorded (synchronous I/O, on this core).
@@ -33,10 +37,10 @@ export async function detectDrift(
     warnings.push('The project is no longer a git repository with commits, so drift could not be checked.');
     return null;
   }
-  const history = await compareHistory(root, saved.git.head, repo.head);
+  const history = await compareHistory(root, checkpoint.git.head, repo.head);
   let commitChanges = new Map<string, CommitChange>();
-  if (history.kind === 'known' && saved.git.head !== repo.head) {
-    commitChanges = await diffCommits(root, location, saved.git.head, repo.head);
+  if (history.kind === 'known' && checkpoint.git.head !== repo.head) {
+    commitChanges = await diffCommits(root, location, checkpoint.git.head, repo.head);
   }
   const dirty = repo.entries.map(({ path, headOid, isSubmodule }) => ({ path, headOid, isSubmodule }));
   const toHash = new Set(recorded);
@@ -75,4 +79,34 @@ async function withoutFilterOnlyChanges(
   if (before.size === 0) return [...outside];
   const filtered = await hashWithFilters(root, [...before.keys()]).catch(() => new Map<string, string>());
   return outside.filter((file) => !before.has(file) || filtered.get(file) !== before.get(file));
+}
+
+/**
+ * A checkpoint cut by the 64 KB cap does not list every file that was dirty at save time; their oids are
+ * in the private store. Drift treats them as recorded, or else says why some files may be flagged.
+ */
+async function withUnlistedFiles(
+  root: string,
+  checkpoint: Checkpoint,
+  warnings: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<Checkpoint> {
+  if (!checkpoint.meta.truncated) return checkpoint;
+  const baseline = await readBaseline(projectStoreDir(defaultStoreBase(env), root), checkpoint);
+  if (!baseline) {
+    warnings.push(
+      'This checkpoint was cut to fit 64 KB and the hashes of the files it left out are not on this machine: files that were already uncommitted at save time may be flagged as changed.',
+    );
+    return checkpoint;
+  }
+  const listed = new Set(checkpoint.modifiedFiles.map((file) => file.path));
+  const unlisted = Object.entries(baseline.oids)
+    .filter(([file]) => !listed.has(file))
+    .map(([file, oid]) => ({
+      path: file,
+      status: 'M' as const,
+      source: 'git' as const,
+      ...(oid ? { hash: oid } : {}),
+    }));
+  return { ...checkpoint, modifiedFiles: [...checkpoint.modifiedFiles, ...unlisted] };
 }

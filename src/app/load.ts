@@ -48,7 +48,7 @@ export async function loadCheckpoint(
 
     const warnings = [...loaded.notices];
     const [drift, snapshot] = await Promise.all([
-      detectDrift(root, loaded.checkpoint, warnings),
+      detectDrift(root, loaded.checkpoint, warnings, deps.env),
       // The brief only mentions the latest snapshot; a broken store must not cost the agent its brief.
       options.mentionSnapshot === false ? null : latestSnapshot(deps, root).catch(() => null),
     ]);

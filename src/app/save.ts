@@ -7,7 +7,9 @@ import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
 import type { Checkpoint, GitInfo } from '../core/schema.js';
 import { WorktreeHasher } from '../git/oid.js';
 import { isIgnoredByGit, readRepo } from '../git/repo.js';
+import { writeBaseline } from '../store/baseline-store.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
+import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import { GENERATOR } from '../version.js';
 import type { AppDeps } from './deps.js';
 import { detectDrift } from './drift.js';
@@ -77,7 +79,9 @@ export async function saveCheckpoint(
       const [oids, flagged] = await Promise.all([
         hasher.oids(pathsToHash(normalized, previous, detectedFiles)),
         options.automatic && previous
-          ? detectDrift(root, previous, [], { location, repo }).then((drift) => carryFlags(previous, drift))
+          ? detectDrift(root, previous, [], deps.env, { location, repo }).then((drift) =>
+              carryFlags(previous, drift),
+            )
           : undefined,
       ]);
 
@@ -97,6 +101,7 @@ export async function saveCheckpoint(
       await store.writeLocked(built.serialized);
 
       const { checkpoint } = built;
+      if (checkpoint.meta.truncated) await keepUnlistedOids(deps, root, checkpoint, oids, warnings);
       if (built.redactions > 0) warnings.push(`Redacted ${built.redactions} secret-looking value(s).`);
       if (checkpoint.meta.truncated) {
         warnings.push(
@@ -144,4 +149,28 @@ function countsOf(checkpoint: Checkpoint, redactions: number): SaveOutcome['coun
     recentCommands: checkpoint.recentCommands.length,
     redactions,
   };
+}
+
+/** Files the 64 KB cap left out of the checkpoint: their oids go to the private store (see Baseline). */
+async function keepUnlistedOids(
+  deps: AppDeps,
+  root: string,
+  checkpoint: Checkpoint,
+  oids: ReadonlyMap<string, string | null>,
+  warnings: string[],
+): Promise<void> {
+  const listed = new Set(checkpoint.modifiedFiles.map((file) => file.path));
+  const unlisted = Object.fromEntries([...oids].filter(([file]) => !listed.has(file)));
+  if (Object.keys(unlisted).length === 0) return;
+  try {
+    await writeBaseline(deps.fs, projectStoreDir(defaultStoreBase(deps.env), root), {
+      checkpointId: checkpoint.id,
+      updatedAt: checkpoint.updatedAt,
+      oids: unlisted,
+    });
+  } catch (error) {
+    warnings.push(
+      `Could not keep the hashes of the ${Object.keys(unlisted).length} file(s) the 64 KB cap left out (${(error as Error).message}); a load may flag them as changed.`,
+    );
+  }
 }

@@ -73,6 +73,34 @@ describe('save and load in a real repository', () => {
     );
   });
 
+  it('a checkpoint cut by the 64 KB cap does not flag the uncommitted files it had to leave out', async () => {
+    const names = Array.from(
+      { length: 700 },
+      (_, i) => `src/components/generated/module-${String(i).padStart(4, '0')}.ts`,
+    );
+    const root = createRepo({ committed: Object.fromEntries(names.map((name) => [name, 'v1\n'])) });
+    writeTree(root, Object.fromEntries(names.map((name) => [name, 'v2: uncommitted\n'])));
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const saved = await saveCheckpoint(defaultDeps({ env }), { goal: 'Big refactor', projectRoot: root });
+    expect(saved.counts.modifiedFiles).toBeLessThan(700);
+    writeTree(root, { [names[699] as string]: 'v3: edited after the save\n' });
+
+    const loaded = await loadCheckpoint(defaultDeps({ env }), { projectRoot: root });
+    if (!loaded.found) throw new Error('no checkpoint');
+    expect(loaded.checkpoint.meta.truncated).toBe(true);
+    expect(loaded.drift?.changedSince).toEqual([names[699]]);
+
+    // Elsewhere (another store, as after a handoff) the record is missing: the brief says why files may be flagged.
+    const elsewhere = await loadCheckpoint(
+      defaultDeps({ env: { CHECKPOINT_STORE_DIR: tempDir('other-store-') } }),
+      {
+        projectRoot: root,
+      },
+    );
+    if (!elsewhere.found) throw new Error('no checkpoint');
+    expect(elsewhere.warnings.join('\n')).toMatch(/cut to fit 64 KB .* may be flagged as changed/);
+  });
+
   it('records git facts: branch, full HEAD, dirty flag', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' }, branch: 'dev' });
     await save(root, { goal: 'g' });
