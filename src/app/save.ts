@@ -6,7 +6,7 @@ import { buildCheckpoint, pathsToHash } from '../core/merge.js';
 import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
 import type { Checkpoint, GitInfo } from '../core/schema.js';
 import { WorktreeHasher } from '../git/oid.js';
-import { isIgnoredByGit, readRepo } from '../git/repo.js';
+import { isIgnoredByGit, locateRepo, readRepoStateOrNull } from '../git/repo.js';
 import { writeBaseline } from '../store/baseline-store.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
@@ -60,24 +60,33 @@ export async function saveCheckpoint(
   return deps.queue.run(root, () =>
     store.withLock(async () => {
       const warnings: string[] = [];
+      // git starts first (its processes side by side); the rest of the work overlaps with its scan.
+      const location = await locateRepo(root);
+      const reading = location ? readRepoStateOrNull(root, location) : Promise.resolve(null);
+      const asking = location ? isIgnoredByGit(root, CHECKPOINT_FILE).catch(() => null) : null;
+      const redactionLoading = loadRedactionConfig(deps.fs, deps.env, root);
       const previous = mode === 'merge' ? await readForMerge(store, warnings) : null;
-
-      // Every question at once: git's three processes run side by side.
-      const [found, ignored, redaction] = await Promise.all([
-        readRepo(root),
-        isIgnoredByGit(root, CHECKPOINT_FILE).catch(() => null),
-        loadRedactionConfig(deps.fs, deps.env, root),
-      ]);
+      // While git scans, hash what is likely still dirty: the files named now and those the last save listed.
+      const hasher = new WorktreeHasher(root, location?.objectFormat);
+      const likely =
+        previous ??
+        (await store
+          .load()
+          .catch(() => null)
+          .then((loaded) => (loaded?.found ? loaded.checkpoint : null)));
+      const early = await hasher.oids(pathsToHash({ ...normalized, mode: 'merge' }, likely, []));
+      const [repo, ignored, redaction] = await Promise.all([reading, asking, redactionLoading]);
       warnings.push(...redaction.problems);
-      const location = found?.location ?? null;
-      const repo = found?.repo ?? null;
       const git: GitInfo | null = repo?.head
         ? { branch: repo.branch, head: repo.head, dirty: repo.entries.length > 0 }
         : null;
       const detectedFiles = (repo?.entries ?? []).map(({ path: file, status }) => ({ path: file, status }));
-      const hasher = new WorktreeHasher(root, location?.objectFormat);
+      const needed = pathsToHash(normalized, previous, detectedFiles);
+      const rest = needed.filter((file) => !early.has(file));
       const [oids, flagged] = await Promise.all([
-        hasher.oids(pathsToHash(normalized, previous, detectedFiles)),
+        hasher
+          .oids(rest)
+          .then((late) => new Map(needed.map((file) => [file, early.get(file) ?? late.get(file) ?? null]))),
         options.automatic && previous
           ? detectDrift(root, previous, [], deps.env, { location, repo }).then((drift) =>
               carryFlags(previous, drift),

@@ -79,7 +79,7 @@ export class WorktreeHasher {
     let answer = this.safeParents.get(parent);
     if (answer === undefined) {
       try {
-        answer = realpathSync(parent) === parent;
+        answer = realpathSync.native(parent) === parent;
       } catch {
         answer = false;
       }
