@@ -15,7 +15,7 @@ const root = rootIndex >= 0 ? rest[rootIndex + 1] : undefined;
 const self = process.argv[1] ?? '';
 const cliPath = path.join(path.dirname(self), `cli${path.extname(self)}`);
 
-runHook(event, { root }, defaultDeps(), { cliPath }).finally(() => {
+void runHook(event, { root }, defaultDeps(), { cliPath }).finally(() => {
   // A hook that gave up may leave work in flight: end the process once its output is flushed.
   process.stdout.write('', () => process.exit(0));
 });

@@ -27,12 +27,16 @@ export async function detectDrift(
   if (!checkpoint.git) return null;
   const saved = await withUnlistedFiles(root, checkpoint, warnings, env);
   const location = known ? known.location : await locateRepo(root);
-  const reading = known ? Promise.resolve(known.repo) : location ? readRepoStateOrNull(root, location) : null;
+  const reading: Promise<RepoState | null> = known
+    ? Promise.resolve(known.repo)
+    : location
+      ? readRepoStateOrNull(root, location)
+      : Promise.resolve(null);
   // While git scans the tree, hash the files the checkpoint recorded (synchronous I/O, on this core).
   const hasher = location ? new WorktreeHasher(root, location.objectFormat) : null;
   const recorded = new Set(saved.modifiedFiles.map((file) => file.path));
   const recordedOids = hasher && !known ? await hasher.oids(recorded) : new Map<string, string | null>();
-  const repo = reading ? await reading : null;
+  const repo = await reading;
   if (!location || !hasher || !repo?.head) {
     warnings.push('The project is no longer a git repository with commits, so drift could not be checked.');
     return null;
