@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Needs the real Claude Code CLI: see vitest.claude-code.config.ts.
-    exclude: ['test/claude-code/**', 'node_modules/**'],
+    // Needs the real Claude Code CLI: see vitest.agents.config.ts.
+    exclude: ['test/claude-code/**', 'test/agents/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Git-heavy suites spawn many processes; two workers match the 2-core machines we run on.

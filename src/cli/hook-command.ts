@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { AppDeps } from '../app/deps.js';
+import { AGENTS } from '../hooks/agents.js';
 import { HOOK_EVENTS } from '../hooks/common.js';
 import { runHook } from '../hooks/run.js';
 
@@ -20,7 +21,8 @@ export function registerHookCommand(
       '--root <dir>',
       'project root (default: CHECKPOINT_PROJECT_ROOT, then CLAUDE_PROJECT_DIR, then the session folder)',
     )
-    .action(async (event: string, options: { root?: string }) => {
+    .option('--agent <name>', `the agent whose hook this is: ${AGENTS.join(', ')} (default claude)`)
+    .action(async (event: string, options: { root?: string; agent?: string }) => {
       setExitCode(0);
       await runHook(event, options, deps, { cliPath: process.argv[1] });
     });

@@ -7,6 +7,7 @@ import { registerHookCommand } from './hook-command.js';
 import { createOutput, EXIT, reportError } from './output.js';
 import { registerRewindCommands } from './rewind-commands.js';
 import { registerScanCommand } from './scan-command.js';
+import { registerSetupCommand } from './setup-command.js';
 
 const EXAMPLES = `
 Examples:
@@ -23,6 +24,7 @@ Examples:
   claude-checkpoint gc --json
   claude-checkpoint scan src/config.ts .env.example
   git diff --cached | claude-checkpoint scan -
+  claude-checkpoint setup gemini --dry-run
 
 Exit codes: 0 ok · 1 failure (doctor: a check failed; scan: a secret found) · 2 bad arguments or input · 3 restore not confirmed
 (\`hook\` always exits 0.)`;
@@ -62,6 +64,7 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
   registerCheckpointCommands(program, run);
   registerRewindCommands(program, run);
   registerScanCommand(program, run);
+  registerSetupCommand(program, run);
   registerHookCommand(program, deps, (code) => {
     exitCode = code;
   });

@@ -15,9 +15,9 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 /** Claude Code drops hook output past 10,000 characters. */
 export const HOOK_OUTPUT_MAX_CHARS = 10_000;
 
-/** What a hook prints: JSON for Claude Code on stdout (or nothing), and notes for people on stderr. */
+/** What a hook has to say: text for the model (each agent's adapter renders it), and notes for people on stderr. */
 export interface HookResult {
-  stdout?: string;
+  context?: string;
   notes: string[];
 }
 
@@ -25,6 +25,11 @@ export interface HookResult {
 export interface HookContext {
   /** The CLI's own file, for work a hook hands to a detached `claude-checkpoint` process. */
   cliPath?: string | undefined;
+  /**
+   * The agent has no session start after compaction (Gemini CLI, Copilot CLI): compaction leaves the
+   * brief due, and the next prompt brings it back.
+   */
+  briefOnNextPrompt?: boolean;
 }
 
 export const STARTUP_ENV = 'CHECKPOINT_HOOK_STARTUP';

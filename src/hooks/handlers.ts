@@ -17,7 +17,7 @@ export async function handleHook(
     case 'UserPromptSubmit':
       return (await import('./prompt-snapshot.js')).userPromptSubmit(input, deps, context);
     case 'PreCompact':
-      return (await import('./pre-compact.js')).preCompact(input, deps);
+      return (await import('./pre-compact.js')).preCompact(input, deps, context);
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return (await import('./bash-record.js')).postToolUse(input, deps, event);

@@ -75,7 +75,7 @@ export function bashOutcome(
     ? { label: 'stderr', text: stderr }
     : context.failed || isError === true
       ? { label: 'output', text: stringField(input, 'error') ?? stringField(responseObject, 'stdout') }
-      : undefined;
+      : { label: 'output', text: stringField(responseObject, 'output') };
   const parts: string[] = [];
   const description = stringField(toolInput, 'description');
   if (description) parts.push(description);

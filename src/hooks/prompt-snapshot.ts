@@ -1,10 +1,14 @@
 import type { AppDeps } from '../app/deps.js';
 import { takeSnapshot } from '../app/rewind.js';
 import { startBackgroundGc } from './background.js';
+import { takeBriefDue } from './brief-due.js';
 import { type HookContext, type HookResult, hookProjectRoot } from './common.js';
 import { type HookInput, stringField } from './input.js';
 
-/** A snapshot before every prompt, labelled with the prompt's first line. Prints nothing on stdout: that would become context. */
+/**
+ * A snapshot before every prompt, labelled with the prompt's first line. Says nothing to the model, except
+ * the brief after a compaction for agents that have no session start then.
+ */
 export async function userPromptSubmit(
   input: HookInput,
   deps: AppDeps,
@@ -22,5 +26,10 @@ export async function userPromptSubmit(
     sessionId: stringField(input, 'session_id', 'sessionId'),
   });
   if (outcome.detachDue && context.cliPath) startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
+  if (context.briefOnNextPrompt && (await takeBriefDue(deps, outcome.root.root))) {
+    const { briefAfterCompaction } = await import('./session-start.js');
+    const brief = await briefAfterCompaction(deps, outcome.root.root);
+    if (brief) return { context: brief, notes: [] };
+  }
   return { notes: [] };
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AppDeps } from '../app/deps.js';
 import { describeError } from '../core/errors.js';
+import { ADAPTERS, AGENTS, type Agent } from './agents.js';
 import { HOOK_EVENTS, type HookContext, type HookEvent } from './common.js';
 import { handleHook, ROOT_OPTION } from './handlers.js';
 import { parseHookInput } from './input.js';
@@ -40,23 +41,31 @@ function readStdin(): Promise<string> {
  */
 export async function runHook(
   event: string,
-  options: { root?: string | undefined },
+  options: { root?: string | undefined; agent?: string | undefined },
   deps: AppDeps,
   context: HookContext = {},
 ): Promise<void> {
   const note = (text: string) => process.stderr.write(`claude-checkpoint hook ${event}: ${text}\n`);
-  if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+  const agent = (options.agent ?? 'claude') as Agent;
+  const adapter = ADAPTERS[agent];
+  if (!adapter) {
+    note(`unknown agent '${options.agent}'; expected one of ${AGENTS.join(', ')}. Nothing done.`);
+    return;
+  }
+  if (agent === 'claude' && !(HOOK_EVENTS as readonly string[]).includes(event)) {
     note(`unknown event; expected one of ${HOOK_EVENTS.join(', ')}. Nothing done.`);
     return;
   }
-  const hookEvent = event as HookEvent;
-  const budget = Number(deps.env.CHECKPOINT_HOOK_TIMEOUT_MS) || HOOK_BUDGET_MS[hookEvent];
   let timer: NodeJS.Timeout | undefined;
   try {
-    const input = parseHookInput(await readStdin());
+    const raw = parseHookInput(await readStdin());
+    const mapped = adapter.toEvent(event, raw);
+    if (!mapped) return; // an event or tool this agent reports that is not ours to act on
+    const { event: hookEvent, input } = mapped;
     if (options.root !== undefined) input[ROOT_OPTION] = path.resolve(deps.cwd(), options.root);
+    const budget = Number(deps.env.CHECKPOINT_HOOK_TIMEOUT_MS) || HOOK_BUDGET_MS[hookEvent];
     const result = await Promise.race([
-      handleHook(hookEvent, input, deps, context),
+      handleHook(hookEvent, input, deps, { ...context, briefOnNextPrompt: adapter.briefOnNextPrompt }),
       new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new Error(`gave up after ${budget} ms so as not to hold up the session`)),
@@ -64,7 +73,8 @@ export async function runHook(
         );
       }),
     ]);
-    if (result.stdout) process.stdout.write(`${result.stdout}\n`);
+    const output = adapter.render(event, result);
+    if (output) process.stdout.write(`${output}\n`);
     for (const text of result.notes) note(text);
   } catch (error) {
     note(`${describeError(error)}. The session continues unaffected.`);

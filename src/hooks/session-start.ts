@@ -41,11 +41,19 @@ export async function sessionStart(input: HookInput, deps: AppDeps): Promise<Hoo
           : `session ${source}`;
     context = `Session checkpoint restored automatically after ${why}. Treat it as your memory of this work: continue from its next steps, and re-read only the files it flags as changed.\n\n${loaded.brief}`;
   }
-  const output = {
-    hookSpecificOutput: {
-      hookEventName: 'SessionStart',
-      additionalContext: context.slice(0, HOOK_OUTPUT_MAX_CHARS - 200),
-    },
-  };
-  return { stdout: JSON.stringify(output), notes: [] };
+  return { context: context.slice(0, HOOK_OUTPUT_MAX_CHARS - 200), notes: [] };
+}
+
+/** The brief after compaction, for agents that bring it back on the next prompt. */
+export async function briefAfterCompaction(
+  deps: AppDeps,
+  projectRoot: string | undefined,
+): Promise<string | null> {
+  const { loadCheckpoint } = await import('../app/load.js');
+  const loaded = await loadCheckpoint(deps, { projectRoot });
+  if (!loaded.found) return null;
+  return `Session checkpoint restored automatically after the conversation was compacted. Treat it as your memory of this work: continue from its next steps, and re-read only the files it flags as changed.\n\n${loaded.brief}`.slice(
+    0,
+    HOOK_OUTPUT_MAX_CHARS - 200,
+  );
 }

@@ -24,7 +24,7 @@ function claude(home: string, args: string[], cwd = home): { code: number; out: 
 
 beforeAll(() => {
   if (!existsSync(binary))
-    throw new Error('Claude Code is not installed: run `npm run test:claude-code`, which installs it first');
+    throw new Error('Claude Code is not installed: run `npm run test:agents`, which installs it first');
 });
 
 describe('the plugin, in the real Claude Code CLI', () => {

@@ -95,7 +95,7 @@ async function during<Run extends { code: number; stdout: string; stderr: string
 
 beforeAll(async () => {
   if (!existsSync(claudeBinary))
-    throw new Error('Claude Code is not installed: run `npm run test:claude-code`, which installs it first');
+    throw new Error('Claude Code is not installed: run `npm run test:agents`, which installs it first');
   // A real model takes a while to answer; the Bash hooks run in the background meanwhile.
   model = await startFakeModel(plan, { latencyMs: 300 });
   home = tempDir('claude-home-');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-/** Installed by scripts/install-claude-code.mjs (`npm run test:claude-code`). */
+/** Installed by scripts/install-claude-code.mjs (`npm run test:agents`). */
 export const claudeBinary = path.join(repoRoot, '.cache/claude-code/node_modules/.bin/claude');
 
 /** The plugin's MCP server, as Claude Code names its tools: mcp__plugin_<plugin>_<server>__<tool>. */

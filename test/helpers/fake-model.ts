@@ -111,12 +111,52 @@ export function anthropicView(body: Record<string, unknown>): ConversationView {
   return { prompt, calls, callable };
 }
 
+/** Reads a Gemini `generateContent` request into the neutral view. */
+export function geminiView(body: Record<string, unknown>): ConversationView {
+  type Part = { text?: string; functionCall?: { name: string }; functionResponse?: { name: string } };
+  const contents = (body.contents as Array<{ role: string; parts: Part[] }> | undefined) ?? [];
+  let start = 0;
+  let prompt = '';
+  contents.forEach((content, index) => {
+    if (content.role !== 'user' || content.parts.some((part) => part.functionResponse)) return;
+    // Gemini CLI puts SessionStart context before the prompt in the same part, in <hook_context> tags.
+    const typed = content.parts
+      .map((part) => part.text?.replace(/^\s*<hook_context>[\s\S]*?<\/hook_context>\s*/, ''))
+      .filter(
+        (text): text is string =>
+          typeof text === 'string' && text !== '' && !text.trimStart().startsWith('<'),
+      );
+    const last = typed.at(-1);
+    if (last === undefined) return;
+    start = index;
+    prompt = last;
+  });
+  const calls: ConversationView['calls'] = [];
+  for (const content of contents.slice(start))
+    for (const part of content.parts) {
+      if (part.functionCall) calls.push({ name: part.functionCall.name, answered: false });
+      if (part.functionResponse) {
+        const open = calls.find((call) => !call.answered && call.name === part.functionResponse?.name);
+        if (open) open.answered = true;
+      }
+    }
+  const tools = (body.tools as Array<{ functionDeclarations?: Array<{ name: string }> }> | undefined) ?? [];
+  const callable = new Set(tools.flatMap((tool) => (tool.functionDeclarations ?? []).map((fn) => fn.name)));
+  return { prompt, calls, callable };
+}
+
+/** The wire formats the stand-in speaks, by the paths the agents call. */
+export type WireFormat = 'anthropic' | 'gemini';
+
 /**
  * Starts the stand-in on 127.0.0.1 with a free port. `latencyMs` delays each answer as a real model's
  * turn would (background hooks of the previous tool call are still starting when an instant answer
  * ends a print-mode session, and Claude Code cancels them).
  */
-export async function startFakeModel(plan: Plan, options: { latencyMs?: number } = {}): Promise<FakeModel> {
+export async function startFakeModel(
+  plan: Plan,
+  options: { latencyMs?: number; format?: WireFormat } = {},
+): Promise<FakeModel> {
   const requests: LoggedRequest[] = [];
   let counter = 0;
   const server = http.createServer((request, response) => {
@@ -138,6 +178,13 @@ export async function startFakeModel(plan: Plan, options: { latencyMs?: number }
         raw,
       });
       const url = request.url ?? '';
+      if (options.format === 'gemini') {
+        counter += 1;
+        const reply = () => writeGeminiReply(response, url, body, plan, counter);
+        if (options.latencyMs) setTimeout(reply, options.latencyMs);
+        else reply();
+        return;
+      }
       if (!url.startsWith('/v1/messages') || url.startsWith('/v1/messages/count_tokens') || !body) {
         // Token counting and anything else: a harmless answer.
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -222,4 +269,42 @@ function writeAnthropicReply(
   });
   send('message_stop', {});
   response.end();
+}
+
+function writeGeminiReply(
+  response: http.ServerResponse,
+  url: string,
+  body: Record<string, unknown> | null,
+  plan: Plan,
+  counter: number,
+): void {
+  if (!/generatecontent/i.test(url) || !body) {
+    // countTokens and the like.
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ totalTokens: 100 }));
+    return;
+  }
+  const config = body.generationConfig as { responseMimeType?: string } | undefined;
+  let part: Record<string, unknown>;
+  if (config?.responseMimeType === 'application/json') {
+    // Gemini CLI's model router asks for a JSON verdict before the turn itself.
+    part = { text: JSON.stringify({ complexity_reasoning: 'a scripted turn', complexity_score: 10 }) };
+  } else {
+    const step = nextStep(geminiView(body), plan);
+    part =
+      'tool' in step
+        ? { functionCall: { id: `call_fake_${counter}`, name: step.tool, args: step.input } }
+        : { text: step.text };
+  }
+  const chunk = {
+    candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 10, totalTokenCount: 110 },
+  };
+  if (url.includes('streamGenerateContent')) {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.end(`data: ${JSON.stringify(chunk)}\n\n`);
+  } else {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(chunk));
+  }
 }

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// Installs the pinned agent CLIs the real-session tests drive, each into the git-ignored .cache/agents/<name>,
+// once. Not dev dependencies on purpose: only those tests need them. Prints one line per agent.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const AGENT_CLIS = {
+  gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+};
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+for (const [name, cli] of Object.entries(AGENT_CLIS)) {
+  const prefix = path.join(root, '.cache', 'agents', name);
+  const binary = path.join(prefix, 'node_modules', '.bin', cli.bin);
+  const works = () => {
+    try {
+      return execFileSync(binary, ['--version'], {
+        encoding: 'utf8',
+        env: { ...process.env, HOME: prefix },
+      }).includes(cli.version);
+    } catch {
+      return false;
+    }
+  };
+  if (!existsSync(binary) || !works()) {
+    mkdirSync(prefix, { recursive: true });
+    process.stderr.write(`Installing ${cli.pkg}@${cli.version} into ${prefix} (once)…\n`);
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--no-save',
+        '--no-audit',
+        '--no-fund',
+        '--no-package-lock',
+        '--prefix',
+        prefix,
+        `${cli.pkg}@${cli.version}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    if (!works()) {
+      process.stderr.write(`${cli.pkg}@${cli.version} did not install a working binary at ${binary}\n`);
+      process.exit(1);
+    }
+  }
+  process.stdout.write(`${name}: ${binary}\n`);
+}

@@ -1,0 +1,70 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { SETUP_AGENTS, type SetupAgent, setupAgent } from '../app/setup.js';
+import { CheckpointError } from '../core/errors.js';
+import { type Runner, withCommonOptions } from './context.js';
+import { EXIT } from './output.js';
+
+/** `claude-checkpoint setup <agent>`: wires the MCP server and the hooks into another agent's configuration. */
+export function registerSetupCommand(program: Command, run: Runner): void {
+  withCommonOptions(
+    program
+      .command('setup')
+      .argument(
+        '<agent>',
+        `the agent to set up: ${SETUP_AGENTS.join(', ')} (Claude Code: install the plugin)`,
+      )
+      .description("add this tool's MCP server and hooks to an agent's configuration, or take them out again")
+      .option('--user', 'in your user configuration (the default)')
+      .option('--project', "in the project's configuration, for everyone who uses it")
+      .option('--dry-run', 'print the configuration it would write, change nothing')
+      .option('--uninstall', 'take out exactly what setup added'),
+  ).action(
+    run(async (ctx, agent: string) => {
+      if (!(SETUP_AGENTS as readonly string[]).includes(agent))
+        throw new CheckpointError(
+          'INVALID_INPUT',
+          `agent must be one of ${SETUP_AGENTS.join(', ')}: got '${agent}' (for Claude Code, install the session-checkpoint plugin)`,
+        );
+      const options = ctx.options as {
+        user?: boolean;
+        project?: boolean;
+        dryRun?: boolean;
+        uninstall?: boolean;
+      };
+      if (options.user && options.project)
+        throw new CheckpointError('INVALID_INPUT', 'choose one of --user and --project');
+      // The installed files of this very installation, never a path taken from a repository.
+      const self = process.argv[1] ?? '';
+      const dir = path.dirname(self);
+      const bundled = path.extname(self) === '.mjs';
+      const report = await setupAgent(
+        {
+          agent: agent as SetupAgent,
+          scope: options.project ? 'project' : 'user',
+          projectRoot: ctx.root ?? ctx.deps.cwd(),
+          dryRun: Boolean(options.dryRun),
+          uninstall: Boolean(options.uninstall),
+          serverPath: path.join(dir, bundled ? 'server.mjs' : 'index.js'),
+          hookPath: path.join(dir, bundled ? 'hook.mjs' : 'hook.js'),
+        },
+        ctx.deps.env,
+      );
+      if (ctx.out.json) ctx.out.printJson(report);
+      else {
+        const verb = {
+          installed: 'Added the MCP server and hooks to',
+          updated: 'Updated the MCP server and hooks in',
+          unchanged: 'Already set up:',
+          removed: 'Took the MCP server and hooks out of',
+          restored: 'Restored the original',
+          absent: 'Nothing of ours in',
+        }[report.action];
+        ctx.out.print(`${report.dryRun ? '(dry run) ' : ''}${verb} ${report.file}`);
+        if (report.dryRun && report.content !== null) ctx.out.print(report.content);
+        if (report.nextStep) ctx.out.print(`One step is yours: ${report.nextStep}`);
+      }
+      return EXIT.ok;
+    }),
+  );
+}

@@ -1,0 +1,165 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/claude-code.js';
+import { type FakeModel, type LoggedRequest, type Plan, startFakeModel } from '../helpers/fake-model.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+/**
+ * Real Gemini CLI sessions, set up by `claude-checkpoint setup gemini` in a throwaway HOME, driven by a
+ * scripted stand-in for the Gemini API. Assertions are on what the model received and what is on disk.
+ */
+
+const GEMINI = path.join(repoRoot, '.cache/agents/gemini/node_modules/.bin/gemini');
+const CLI = path.join(repoRoot, 'dist/cli.js');
+const FAILING = "echo 'FAIL auth.test.ts' && exit 3";
+
+const plan: Plan = (prompt) => {
+  if (prompt === 'Run the auth tests')
+    return [
+      { tool: 'run_shell_command', input: { command: FAILING, description: 'Run the auth tests' } },
+      { text: 'They fail.' },
+    ];
+  if (prompt === 'Resume the work') return [{ tool: LOAD_TOOL, input: {} }, { text: 'Resumed.' }];
+  return [{ text: 'Noted.' }];
+};
+/** Gemini CLI names an MCP tool by server and tool. */
+const LOAD_TOOL = 'mcp_claude-checkpoint_load_session_checkpoint';
+
+function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
+) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+const received = (request: LoggedRequest) => request.raw;
+
+let model: FakeModel;
+let home: string;
+let project: string;
+let env: NodeJS.ProcessEnv;
+let settingsBefore: string;
+const settingsFile = () => path.join(home, '.gemini', 'settings.json');
+
+async function gemini(prompt: string, extra: string[] = []) {
+  const before = model.requests.length;
+  const result = await run(GEMINI, ['-p', prompt, '--yolo', '--skip-trust', ...extra], { cwd: project, env });
+  expect(result.code, `gemini exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
+  return model.requests.slice(before).filter((request) => request.url.includes('streamGenerateContent'));
+}
+
+beforeAll(async () => {
+  if (!existsSync(GEMINI))
+    throw new Error('Gemini CLI is not installed: run `npm run test:agents`, which installs it first');
+  model = await startFakeModel(plan, { format: 'gemini', latencyMs: 200 });
+  home = tempDir('gemini-home-');
+  project = createRepo({ committed: { 'src/app.ts': 'v1\n', 'src/util.ts': 'u1\n' } });
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    GEMINI_API_KEY: 'fake-key-for-tests',
+    GOOGLE_GEMINI_BASE_URL: model.url,
+    GEMINI_CLI_NO_RELAUNCH: 'true',
+    CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
+    NO_COLOR: '1',
+  };
+  // A user's existing settings, with a server and a hook of their own, which setup must keep.
+  mkdirSync(path.join(home, '.gemini'));
+  settingsBefore = `{
+  // mine
+  "security": { "auth": { "selectedType": "gemini-api-key" } },
+  "mcpServers": { "other": { "command": "other-server" } },
+  "hooks": { "AfterTool": [{ "matcher": "write_file", "hooks": [{ "type": "command", "command": "true" }] }] }
+}
+`;
+  writeFileSync(settingsFile(), settingsBefore);
+  const setup = await run(process.execPath, [CLI, 'setup', 'gemini'], { cwd: project, env });
+  expect(setup.code, setup.stderr).toBe(0);
+});
+
+afterAll(async () => {
+  await model?.close();
+});
+
+describe('a real Gemini CLI session, set up by `setup gemini`, with a scripted model', () => {
+  it("setup keeps the user's own settings and comments, and adds the server and four hooks", () => {
+    const settings = readFileSync(settingsFile(), 'utf8');
+    expect(settings).toContain('// mine');
+    expect(settings).toContain('"other-server"');
+    expect(settings).toContain('"matcher": "write_file"');
+    for (const event of ['SessionStart', 'BeforeAgent', 'PreCompress', 'AfterTool'])
+      expect(settings).toMatch(new RegExp(`hook\\.js ${event} --agent gemini`));
+  });
+
+  it('session 1: the prompt is snapshotted, and the failing shell command is recorded with its exit code', async () => {
+    await gemini('Run the auth tests');
+    const list = await run(process.execPath, [CLI, 'list', '--json'], { cwd: project, env });
+    expect(JSON.parse(list.stdout).snapshots).toEqual(
+      expect.arrayContaining([expect.objectContaining({ trigger: 'prompt', label: 'Run the auth tests' })]),
+    );
+    const saved = JSON.parse(readFileSync(path.join(project, '.claude-checkpoint'), 'utf8'));
+    expect(saved.recentCommands).toEqual([
+      expect.objectContaining({
+        command: FAILING,
+        exitCode: 3,
+        note: 'Run the auth tests; output: FAIL auth.test.ts',
+      }),
+    ]);
+  });
+
+  it('session 2, a fresh start: the load tool result the model receives has the brief, with the edited file flagged', async () => {
+    await run(
+      process.execPath,
+      [CLI, 'save', '--goal', 'Fix the auth tests', '--next', 'Read auth.test.ts', '--merge'],
+      {
+        cwd: project,
+        env,
+      },
+    );
+    writeFileSync(path.join(project, 'src/util.ts'), 'u2: edited in another editor\n');
+    const requests = await gemini('Resume the work');
+    const first = received(requests[0] as LoggedRequest);
+    expect(first).toContain('A session checkpoint exists for this project');
+    const afterLoad = requests
+      .map(received)
+      .find((text) => text.includes('functionResponse') && text.includes('Resuming'));
+    expect(afterLoad).toBeDefined();
+    expect(afterLoad).toContain('Fix the auth tests');
+    expect(afterLoad).toContain('re-read before editing: `src/util.ts`');
+  });
+
+  it('session 3, resumed: the brief arrives by itself, with the edited file flagged', async () => {
+    const requests = await gemini('What next?', ['--resume', 'latest']);
+    const first = received(requests[0] as LoggedRequest);
+    expect(first).toContain('Session checkpoint restored automatically after session resume');
+    expect(first).toContain('re-read before editing: `src/util.ts`');
+  });
+
+  it('setup --uninstall gives the settings back byte for byte', async () => {
+    const result = await run(process.execPath, [CLI, 'setup', 'gemini', '--uninstall'], {
+      cwd: project,
+      env,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(settingsFile(), 'utf8')).toBe(settingsBefore);
+  });
+});

@@ -1,0 +1,93 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, HOOK_ENTRY, runCli, runNodeScript } from '../helpers/cli.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+function homes() {
+  const home = tempDir('setup-home-');
+  return { home, env: { HOME: home, CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } };
+}
+
+describe('claude-checkpoint setup gemini', () => {
+  it('is idempotent, writes nothing on a dry run, and undoes itself exactly even when the file did not exist', async () => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const settings = path.join(home, '.gemini', 'settings.json');
+    const dry = await runCli(['setup', 'gemini', '--dry-run'], { cwd: project, env });
+    expect(dry.stdout).toMatch(/^\(dry run\) Added the MCP server and hooks to /);
+    expect(existsSync(settings)).toBe(false);
+
+    expect((await runCli(['setup', 'gemini'], { cwd: project, env })).code).toBe(0);
+    const first = readFileSync(settings, 'utf8');
+    const again = await runCli(['setup', 'gemini', '--json'], { cwd: project, env });
+    expect(JSON.parse(again.stdout)).toMatchObject({ action: 'unchanged' });
+    expect(readFileSync(settings, 'utf8')).toBe(first);
+
+    expect((await runCli(['setup', 'gemini', '--uninstall'], { cwd: project, env })).code).toBe(0);
+    expect(existsSync(settings)).toBe(false);
+  });
+
+  it("after the user edits the file, uninstall takes out only ours and keeps the user's edit", async () => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const settings = path.join(home, '.gemini', 'settings.json');
+    await runCli(['setup', 'gemini'], { cwd: project, env });
+    writeFileSync(settings, readFileSync(settings, 'utf8').replace('{', '{\n  "theme": "dark",'));
+    const result = await runCli(['setup', 'gemini', '--uninstall', '--json'], { cwd: project, env });
+    expect(JSON.parse(result.stdout)).toMatchObject({ action: 'removed' });
+    const left = JSON.parse(readFileSync(settings, 'utf8'));
+    expect(left.theme).toBe('dark');
+    expect(JSON.stringify(left)).not.toContain('claude-checkpoint');
+  });
+
+  it("in the project, says the one step that is the user's: trusting the folder", async () => {
+    const { env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const result = await runCli(['setup', 'gemini', '--project'], { cwd: project, env });
+    expect(result.stdout).toContain(
+      "One step is yours: Gemini CLI runs a project's hooks only in a trusted folder",
+    );
+    expect(readFileSync(path.join(project, '.gemini', 'settings.json'), 'utf8')).toContain(
+      'BeforeAgent --agent gemini',
+    );
+  });
+
+  it('refuses a settings file it cannot parse, and an unknown agent, with exit 2 and nothing written', async () => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    mkdirSync(path.join(home, '.gemini'));
+    writeFileSync(path.join(home, '.gemini', 'settings.json'), '{ "a": ');
+    const broken = await runCli(['setup', 'gemini'], { cwd: project, env });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/settings\.json is not a JSON object this tool can edit safely/);
+    expect(readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8')).toBe('{ "a": ');
+    const unknown = await runCli(['setup', 'vim'], { cwd: project, env });
+    expect(unknown).toMatchObject({ code: 2 });
+    expect(unknown.stderr).toContain("agent must be one of gemini: got 'vim'");
+  });
+});
+
+describe('hooks for Gemini CLI, which has no session start after compaction', () => {
+  it('a manual /compress leaves the brief due, and the next prompt (only that one) brings it back', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    await runCli(['save', '--goal', 'Survive compression'], { cwd: root, env });
+    const gemini = (event: string, input: object) =>
+      runNodeScript(HOOK_ENTRY, [event, '--agent', 'gemini'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({ cwd: root, ...input }),
+      });
+
+    expect((await gemini('PreCompress', { trigger: 'auto' })).stdout).toBe('');
+    expect((await gemini('BeforeAgent', { prompt: 'one' })).stdout).toBe('');
+    await gemini('PreCompress', { trigger: 'manual' });
+    const next = JSON.parse((await gemini('BeforeAgent', { prompt: 'two' })).stdout);
+    expect(next.hookSpecificOutput.hookEventName).toBe('BeforeAgent');
+    expect(next.hookSpecificOutput.additionalContext).toContain('## Goal\nSurvive compression');
+    expect((await gemini('BeforeAgent', { prompt: 'three' })).stdout).toBe('');
+  });
+});
