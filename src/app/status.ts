@@ -1,7 +1,8 @@
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { parse as parseJsonc } from 'jsonc-parser';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
@@ -163,7 +164,61 @@ export async function diagnose(
   }
 
   checks.push(await hookWiring(root.root, deps.env));
+  const gemini = await geminiWiring(root.root, deps.env);
+  if (gemini) checks.push(gemini);
   return checks;
+}
+
+const GEMINI_EVENTS = ['SessionStart', 'BeforeAgent', 'PreCompress', 'AfterTool'];
+
+/** For people who use Gemini CLI (a ~/.gemini or project .gemini folder): is it set up, and do its hooks exist? */
+async function geminiWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check | null> {
+  const home = env.HOME?.trim() || os.homedir();
+  const places = [
+    { scope: 'user', file: path.join(home, '.gemini', 'settings.json') },
+    { scope: 'project', file: path.join(root, '.gemini', 'settings.json') },
+  ];
+  const found: string[] = [];
+  let used = false;
+  for (const { scope, file } of places) {
+    const text = await readFile(file, 'utf8').catch(() => null);
+    if (text === null) continue;
+    used = true;
+    const settings = parseJsonc(text) as {
+      mcpServers?: Record<string, unknown>;
+      hooks?: Record<string, Array<{ hooks?: Array<{ name?: string; command?: string }> }>>;
+    } | null;
+    const ours = GEMINI_EVENTS.flatMap((event) =>
+      (settings?.hooks?.[event] ?? []).flatMap((group) =>
+        (group.hooks ?? []).filter((hook) => hook.name === 'claude-checkpoint'),
+      ),
+    );
+    if (!settings?.mcpServers?.['claude-checkpoint'] || ours.length < GEMINI_EVENTS.length) continue;
+    const missing = ours
+      .map((hook) => /^node\s+'?([^' ]+)'?/.exec(hook.command ?? '')?.[1])
+      .find((file) => file !== undefined && !existsSync(file));
+    if (missing)
+      return {
+        name: 'Gemini CLI',
+        level: 'warn',
+        detail: `the hooks in ${file} run ${missing}, which no longer exists`,
+        fix: `Run \`claude-checkpoint setup gemini${scope === 'project' ? ' --project' : ''}\` again from the installation you use now.`,
+      };
+    found.push(`${scope} settings (${file})`);
+  }
+  if (!used && !existsSync(path.join(home, '.gemini'))) return null;
+  return found.length > 0
+    ? {
+        name: 'Gemini CLI',
+        level: 'ok',
+        detail: `server and hooks set up in ${found.join(' and ')}${found.some((place) => place.startsWith('project')) ? '; project hooks run once Gemini CLI trusts the folder' : ''}`,
+      }
+    : {
+        name: 'Gemini CLI',
+        level: 'warn',
+        detail: 'Gemini CLI is used here, but the checkpoint server and hooks are not set up for it',
+        fix: 'Run `claude-checkpoint setup gemini` (or `--project` for this project only).',
+      };
 }
 
 /** Whether Claude Code will run our hooks: through the plugin, or through settings.json entries. */

@@ -30,6 +30,23 @@ describe('claude-checkpoint setup gemini', () => {
     expect(existsSync(settings)).toBe(false);
   });
 
+  it('doctor reports whether Gemini CLI is set up, once Gemini CLI is in use', async () => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const gemini = async () =>
+      (
+        JSON.parse((await runCli(['doctor', '--json'], { cwd: project, env })).stdout).checks as Array<{
+          name: string;
+          level: string;
+        }>
+      ).find((check) => check.name === 'Gemini CLI');
+    expect(await gemini()).toBeUndefined();
+    mkdirSync(path.join(home, '.gemini'));
+    expect(await gemini()).toMatchObject({ level: 'warn' });
+    await runCli(['setup', 'gemini'], { cwd: project, env });
+    expect(await gemini()).toMatchObject({ level: 'ok' });
+  });
+
   it("after the user edits the file, uninstall takes out only ours and keeps the user's edit", async () => {
     const { home, env } = homes();
     const project = createRepo({ committed: { 'a.ts': 'a' } });
