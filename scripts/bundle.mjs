@@ -22,6 +22,8 @@ const common = {
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'none',
+  // ESM builds first: jsonc-parser's UMD build loads its parts with a require() no bundler can follow.
+  mainFields: ['module', 'main'],
   // CommonJS dependencies bundled into ESM still call require(): give them one.
   banner: {
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
