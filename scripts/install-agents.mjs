@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 export const AGENT_CLIS = {
   gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+  // A native binary of about 400 MB, in a platform package of the registry.
+  codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
 };
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

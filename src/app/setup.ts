@@ -3,11 +3,12 @@ import { chmod, mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { applyEdits, type FormattingOptions, modify, type ParseError, parse } from 'jsonc-parser';
+import { parse as parseToml } from 'smol-toml';
 import { CheckpointError } from '../core/errors.js';
 import { defaultStoreBase } from '../store/store-location.js';
 
 /** The agents `setup` installs into (Claude Code has its plugin). */
-export const SETUP_AGENTS = ['gemini'] as const;
+export const SETUP_AGENTS = ['codex', 'gemini'] as const;
 export type SetupAgent = (typeof SETUP_AGENTS)[number];
 
 export interface SetupRequest {
@@ -21,73 +22,114 @@ export interface SetupRequest {
   hookPath: string;
 }
 
-export interface SetupReport {
-  agent: SetupAgent;
+export interface FileReport {
   file: string;
   action: 'installed' | 'updated' | 'unchanged' | 'removed' | 'restored' | 'absent';
-  dryRun: boolean;
-  /** The file as it would be (dry run) or is now. */
+  /** The file as it would be (dry run) or is now; `null` when it does not exist. */
   content: string | null;
+}
+
+export interface SetupReport {
+  agent: SetupAgent;
+  dryRun: boolean;
+  files: FileReport[];
   /** What the user must still do once, which setup never does for them. */
   nextStep: string | null;
 }
 
-const SERVER_NAME = 'claude-checkpoint';
-const HOOK_NAME = 'claude-checkpoint';
+const NAME = 'claude-checkpoint';
 const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n' };
 
-/** Gemini CLI: settings.json (JSON with comments), hooks with timeouts in milliseconds. */
-function geminiEntries(request: SetupRequest) {
-  const hook = (event: string) => ({
-    name: HOOK_NAME,
-    type: 'command',
-    command: `node ${quote(request.hookPath)} ${event} --agent gemini`,
-    timeout: event === 'PreCompress' ? 30_000 : 15_000,
-  });
+/** One file of an agent's configuration: how our entries go in, and how they come out again. */
+interface FileEdit {
+  file: string;
+  /** The text with our entries in (and any older ones of ours replaced). */
+  install(text: string | null): string;
+  /** The text with our entries out. */
+  remove(text: string): string;
+}
+
+function editsFor(request: SetupRequest): { edits: FileEdit[]; nextStep: string | null } {
+  const home = os.homedir();
+  const base = request.scope === 'user' ? home : request.projectRoot;
+  const hook = (event: string) => `node ${quote(request.hookPath)} ${event} --agent ${request.agent}`;
+  if (request.agent === 'gemini') {
+    const hooks = [
+      ['SessionStart', '*', 15_000],
+      ['BeforeAgent', '*', 15_000],
+      ['PreCompress', '*', 30_000],
+      ['AfterTool', 'run_shell_command', 15_000],
+    ] as const;
+    return {
+      edits: [
+        jsonEdit(path.join(base, '.gemini', 'settings.json'), {
+          server: { command: 'node', args: [request.serverPath] },
+          // Gemini CLI names hooks; ours carry our name, and timeouts in milliseconds.
+          groups: hooks.map(([event, matcher, timeout]) => ({
+            event,
+            group: { matcher, hooks: [{ name: NAME, type: 'command', command: hook(event), timeout }] },
+          })),
+        }),
+      ],
+      nextStep:
+        request.scope === 'project'
+          ? 'Gemini CLI runs a project\'s hooks only in a trusted folder: answer "trust" when it asks, or run /trust in the session.'
+          : null,
+    };
+  }
+  // Codex: Claude Code's hook format in hooks.json (timeouts in seconds), the MCP server in config.toml.
+  const hooks = [
+    ['SessionStart', 'startup|resume|clear|compact', 15],
+    ['UserPromptSubmit', undefined, 15],
+    ['PreCompact', undefined, 30],
+    ['PostToolUse', 'Bash', 10],
+  ] as const;
   return {
-    file:
-      request.scope === 'user'
-        ? path.join(os.homedir(), '.gemini', 'settings.json')
-        : path.join(request.projectRoot, '.gemini', 'settings.json'),
-    server: { command: 'node', args: [request.serverPath] },
-    hooks: [
-      { event: 'SessionStart', matcher: '*', hook: hook('SessionStart') },
-      { event: 'BeforeAgent', matcher: '*', hook: hook('BeforeAgent') },
-      { event: 'PreCompress', matcher: '*', hook: hook('PreCompress') },
-      { event: 'AfterTool', matcher: 'run_shell_command', hook: hook('AfterTool') },
+    edits: [
+      jsonEdit(path.join(base, '.codex', 'hooks.json'), {
+        groups: hooks.map(([event, matcher, timeout]) => ({
+          event,
+          group: {
+            ...(matcher ? { matcher } : {}),
+            hooks: [{ type: 'command', command: hook(event), timeout }],
+          },
+        })),
+      }),
+      tomlServerEdit(path.join(base, '.codex', 'config.toml'), request.serverPath),
     ],
     nextStep:
-      request.scope === 'project'
-        ? 'Gemini CLI runs a project\'s hooks only in a trusted folder: answer "trust" when it asks, or run /trust in the session.'
-        : null,
+      'Codex runs hooks only after you review them: start Codex, open /hooks and approve the claude-checkpoint hooks (setup never does that for you).',
   };
 }
 
 /**
  * Installs (or with `uninstall`, removes) this tool's MCP server and hooks in an agent's configuration.
- * Edits the user's file as a file of theirs: parsed with a real parser, only our entries changed,
- * formatting and comments kept, written atomically with its mode kept. The original is kept in the
- * private store, so an uninstall with nothing else changed gives the file back byte for byte.
+ * Edits the user's files as files of theirs: parsed with a real parser, only our entries changed,
+ * formatting and comments kept, written atomically with their mode kept. The originals are kept in the
+ * private store, so an uninstall with nothing else changed gives each file back byte for byte.
  */
 export async function setupAgent(request: SetupRequest, env: NodeJS.ProcessEnv): Promise<SetupReport> {
-  const entries = geminiEntries(request);
-  const file = entries.file;
+  const { edits, nextStep } = editsFor(request);
+  const files: FileReport[] = [];
+  for (const edit of edits) files.push(await applyFileEdit(edit, request, env));
+  const changed = files.some((file) => file.action === 'installed' || file.action === 'updated');
+  return { agent: request.agent, dryRun: request.dryRun, files, nextStep: changed ? nextStep : null };
+}
+
+async function applyFileEdit(
+  edit: FileEdit,
+  request: SetupRequest,
+  env: NodeJS.ProcessEnv,
+): Promise<FileReport> {
+  const { file } = edit;
   const before = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw new CheckpointError('IO_FAILED', `could not read ${file}: ${error.message}`);
   });
   const backupFile = backupPath(env, request.agent, file);
-  const report = (action: SetupReport['action'], content: string | null): SetupReport => ({
-    agent: request.agent,
-    file,
-    action,
-    dryRun: request.dryRun,
-    content,
-    nextStep: action === 'installed' || action === 'updated' ? entries.nextStep : null,
-  });
 
   if (request.uninstall) {
-    if (before === null) return report('absent', null);
+    if (before === null) return { file, action: 'absent', content: null };
     const backup = await readBackup(backupFile);
     if (backup && backup.installed === before) {
       // Nothing else changed since setup: give the file back exactly as it was.
@@ -98,73 +140,153 @@ export async function setupAgent(request: SetupRequest, env: NodeJS.ProcessEnv):
         } else await writeKeepingMode(file, backup.original);
         await rm(backupFile, { force: true });
       }
-      return report('restored', backup.original);
+      return { file, action: 'restored', content: backup.original };
     }
-    const without = removeOurs(before, file);
-    if (without === before) return report('absent', before);
+    const without = edit.remove(before);
+    if (without === before) return { file, action: 'absent', content: before };
     if (!request.dryRun) {
       await writeKeepingMode(file, without);
       await rm(backupFile, { force: true });
     }
-    return report('removed', without);
+    return { file, action: 'removed', content: without };
   }
 
-  let text = before === null ? '{}\n' : before;
-  parseOrThrow(text, file);
-  text = removeOurs(text, file);
-  text = applyEdits(
-    text,
-    modify(text, ['mcpServers', SERVER_NAME], entries.server, { formattingOptions: FORMAT }),
-  );
-  for (const { event, matcher, hook } of entries.hooks) {
-    const current = (parse(text) as { hooks?: Record<string, unknown[]> }).hooks?.[event];
-    const index = Array.isArray(current) ? current.length : 0;
-    const group = { matcher, hooks: [hook] };
-    const edits = Array.isArray(current)
-      ? modify(text, ['hooks', event, index], group, { formattingOptions: FORMAT, isArrayInsertion: true })
-      : modify(text, ['hooks', event], [group], { formattingOptions: FORMAT });
-    text = applyEdits(text, edits);
-  }
-  if (!text.endsWith('\n')) text += '\n';
-  if (text === before) return report('unchanged', text);
+  const after = edit.install(before);
+  if (after === before) return { file, action: 'unchanged', content: after };
   if (!request.dryRun) {
     const backup = await readBackup(backupFile);
     await mkdir(path.dirname(file), { recursive: true });
-    await writeKeepingMode(file, text);
+    await writeKeepingMode(file, after);
     // Keep the very first original across re-runs: that is what an uninstall restores.
-    await writeBackup(backupFile, { original: backup ? backup.original : before, installed: text });
+    await writeBackup(backupFile, { original: backup ? backup.original : before, installed: after });
   }
-  return report(before === null || !before.includes(HOOK_NAME) ? 'installed' : 'updated', text);
-}
-
-/** The file with every entry of ours taken out (our server, hook groups holding only our hook). */
-function removeOurs(text: string, file: string): string {
-  let current = text;
-  const parsed = parseOrThrow(current, file) as {
-    mcpServers?: Record<string, unknown>;
-    hooks?: Record<string, unknown>;
+  return {
+    file,
+    action: before === null || !before.includes(NAME) ? 'installed' : 'updated',
+    content: after,
   };
-  if (parsed.mcpServers && SERVER_NAME in parsed.mcpServers)
-    current = applyEdits(
-      current,
-      modify(current, ['mcpServers', SERVER_NAME], undefined, { formattingOptions: FORMAT }),
-    );
-  for (const [event, groups] of Object.entries(parsed.hooks ?? {})) {
-    if (!Array.isArray(groups)) continue;
-    // From the end, so that earlier indexes stay valid.
-    for (let index = groups.length - 1; index >= 0; index--) {
-      const hooks = (groups[index] as { hooks?: Array<{ name?: string }> })?.hooks;
-      if (Array.isArray(hooks) && hooks.length > 0 && hooks.every((hook) => hook?.name === HOOK_NAME))
-        current = applyEdits(
-          current,
-          modify(current, ['hooks', event, index], undefined, { formattingOptions: FORMAT }),
-        );
-    }
-  }
-  return current;
 }
 
-function parseOrThrow(text: string, file: string): unknown {
+/** A JSON-with-comments file: our server under `mcpServers`, our hook groups appended under `hooks`. */
+function jsonEdit(
+  file: string,
+  ours: { server?: unknown; groups: Array<{ event: string; group: { hooks: Array<{ command: string }> } }> },
+): FileEdit {
+  const isOurs = (group: unknown) => {
+    const hooks = (group as { hooks?: Array<{ name?: string; command?: string }> } | null)?.hooks;
+    return (
+      Array.isArray(hooks) &&
+      hooks.length > 0 &&
+      hooks.every(
+        (hook) => hook?.name === NAME || (hook?.command ?? '').match(/hook\.m?js['"]? \w+ --agent \w+$/),
+      )
+    );
+  };
+  const remove = (text: string) => {
+    let current = text;
+    const parsed = parseJsonObject(current, file) as {
+      mcpServers?: Record<string, unknown>;
+      hooks?: Record<string, unknown>;
+    };
+    if (ours.server !== undefined && parsed.mcpServers && NAME in parsed.mcpServers)
+      current = applyEdits(
+        current,
+        modify(current, ['mcpServers', NAME], undefined, { formattingOptions: FORMAT }),
+      );
+    for (const [event, groups] of Object.entries(parsed.hooks ?? {})) {
+      if (!Array.isArray(groups)) continue;
+      // From the end, so that earlier indexes stay valid.
+      for (let index = groups.length - 1; index >= 0; index--)
+        if (isOurs(groups[index]))
+          current = applyEdits(
+            current,
+            modify(current, ['hooks', event, index], undefined, { formattingOptions: FORMAT }),
+          );
+    }
+    return current;
+  };
+  return {
+    file,
+    remove,
+    install: (before) => {
+      let text = remove(before ?? '{}\n');
+      if (ours.server !== undefined)
+        text = applyEdits(
+          text,
+          modify(text, ['mcpServers', NAME], ours.server, { formattingOptions: FORMAT }),
+        );
+      for (const { event, group } of ours.groups) {
+        const current = (parse(text) as { hooks?: Record<string, unknown[]> }).hooks?.[event];
+        const edits = Array.isArray(current)
+          ? modify(text, ['hooks', event, current.length], group, {
+              formattingOptions: FORMAT,
+              isArrayInsertion: true,
+            })
+          : modify(text, ['hooks', event], [group], { formattingOptions: FORMAT });
+        text = applyEdits(text, edits);
+      }
+      return text.endsWith('\n') ? text : `${text}\n`;
+    },
+  };
+}
+
+const TOML_BEGIN = `# >>> ${NAME} (added by \`claude-checkpoint setup\`; remove with --uninstall)`;
+const TOML_END = `# <<< ${NAME}`;
+
+/**
+ * A TOML file (Codex's config.toml): our server as a block of its own at the end, between two marker
+ * comments, so that nothing else in the file is rewritten. The result is parsed before it is written.
+ */
+function tomlServerEdit(file: string, serverPath: string): FileEdit {
+  const remove = (text: string) => {
+    const start = text.indexOf(`\n${TOML_BEGIN}\n`);
+    const at = text.startsWith(`${TOML_BEGIN}\n`) ? 0 : start === -1 ? -1 : start + 1;
+    if (at === -1) return text;
+    const end = text.indexOf(`${TOML_END}\n`, at);
+    if (end === -1) return text;
+    // Our block was appended after one blank line (or opens the file): take that out too.
+    const from = at > 0 && text[at - 1] === '\n' && text[at - 2] === '\n' ? at - 1 : at;
+    return text.slice(0, from) + text.slice(end + TOML_END.length + 1);
+  };
+  return {
+    file,
+    remove,
+    install: (before) => {
+      const base = remove(before ?? '');
+      parseTomlOrThrow(base, file);
+      const parsed = parseToml(base) as { mcp_servers?: Record<string, unknown> };
+      if (parsed.mcp_servers && NAME in parsed.mcp_servers)
+        throw new CheckpointError(
+          'INVALID_INPUT',
+          `${file} already has [mcp_servers.${NAME}] outside setup's block: remove it, then run setup again`,
+        );
+      const block = [
+        TOML_BEGIN,
+        `[mcp_servers.${NAME}]`,
+        'command = "node"',
+        `args = [${JSON.stringify(serverPath)}]`,
+        TOML_END,
+        '',
+      ].join('\n');
+      const text = base === '' ? block : `${base.endsWith('\n') ? base : `${base}\n`}\n${block}`;
+      parseTomlOrThrow(text, file);
+      return text;
+    },
+  };
+}
+
+function parseTomlOrThrow(text: string, file: string): void {
+  try {
+    parseToml(text);
+  } catch (error) {
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `${file} is not TOML this tool can edit safely (${(error as Error).message.split('\n')[0]}); fix it, then run setup again`,
+    );
+  }
+}
+
+function parseJsonObject(text: string, file: string): unknown {
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: true });
   if (errors.length > 0 || typeof value !== 'object' || value === null || Array.isArray(value))

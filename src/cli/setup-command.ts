@@ -59,9 +59,11 @@ export function registerSetupCommand(program: Command, run: Runner): void {
           removed: 'Took the MCP server and hooks out of',
           restored: 'Restored the original',
           absent: 'Nothing of ours in',
-        }[report.action];
-        ctx.out.print(`${report.dryRun ? '(dry run) ' : ''}${verb} ${report.file}`);
-        if (report.dryRun && report.content !== null) ctx.out.print(report.content);
+        };
+        for (const file of report.files) {
+          ctx.out.print(`${report.dryRun ? '(dry run) ' : ''}${verb[file.action]} ${file.file}`);
+          if (report.dryRun && file.content !== null) ctx.out.print(file.content);
+        }
         if (report.nextStep) ctx.out.print(`One step is yours: ${report.nextStep}`);
       }
       return EXIT.ok;

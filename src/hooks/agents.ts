@@ -1,8 +1,9 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { HookEvent, HookResult } from './common.js';
 import { type HookInput, objectField, stringField } from './input.js';
 
 /** The agents whose hooks this tool speaks. The caller always names one (`--agent`); it is never guessed. */
-export const AGENTS = ['claude', 'gemini'] as const;
+export const AGENTS = ['claude', 'codex', 'gemini'] as const;
 export type Agent = (typeof AGENTS)[number];
 
 /**
@@ -36,6 +37,44 @@ const claude: AgentAdapter = {
 };
 
 /**
+ * Codex: Claude Code's event names and payloads, without a failure event and without the exit code (its
+ * PostToolUse gives the output text only; the exit code is in the session's transcript, which Codex names).
+ * Its output must be exactly `hookSpecificOutput`, and it caps what the model is shown at about 2,500 tokens.
+ */
+const CODEX_CONTEXT_CHARS = 8_000;
+const codex: AgentAdapter = {
+  toEvent: (native, input) => {
+    if (native === 'PostToolUseFailure') return null;
+    const mapped = claude.toEvent(native, input);
+    if (!mapped || mapped.event !== 'PostToolUse' || stringField(input, 'tool_name') !== 'Bash')
+      return mapped;
+    const exitCode = exitCodeFromTranscript(
+      stringField(input, 'transcript_path'),
+      stringField(input, 'tool_use_id'),
+    );
+    const output = typeof input.tool_response === 'string' ? input.tool_response : undefined;
+    // Not found: the outcome stays unknown (a bare text response carries no exit code), never guessed.
+    if (exitCode === undefined) return mapped;
+    return {
+      event: 'PostToolUse',
+      input: {
+        ...input,
+        tool_response: {
+          exit_code: exitCode,
+          ...(output !== undefined ? (exitCode ? { output } : { stdout: output }) : {}),
+        },
+      },
+    };
+  },
+  render: (native, result) =>
+    hookSpecific(
+      native,
+      result.context ? { ...result, context: result.context.slice(0, CODEX_CONTEXT_CHARS) } : result,
+    ),
+  briefOnNextPrompt: false,
+};
+
+/**
  * Gemini CLI: its own event names; the shell tool is `run_shell_command`, with the exit code only in the
  * text it returns. It fires PreCompress before every compression check, even when nothing is compressed,
  * so only a manual `/compress` counts as compaction.
@@ -61,7 +100,7 @@ const gemini: AgentAdapter = {
   briefOnNextPrompt: true,
 };
 
-export const ADAPTERS: Readonly<Record<Agent, AgentAdapter>> = { claude, gemini };
+export const ADAPTERS: Readonly<Record<Agent, AgentAdapter>> = { claude, codex, gemini };
 
 /**
  * Claude-shaped input for a shell tool call whose exit code is only in its text result
@@ -83,4 +122,40 @@ function withShellOutcome(input: HookInput, toolName: string): HookInput {
     tool_name: toolName,
     tool_response: { exit_code: exitCode, ...(exitCode === 0 ? { stdout: output } : { output }) },
   };
+}
+
+const TRANSCRIPT_TAIL_BYTES = 512 * 1024;
+
+/**
+ * The exit code Codex recorded for a command, from the end of its transcript (JSON lines): the
+ * `item_completed` event of the command execution with this call id. `undefined` when not found.
+ */
+function exitCodeFromTranscript(file: string | undefined, callId: string | undefined): number | undefined {
+  if (!file || !callId) return undefined;
+  let text: string;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const length = Math.min(size, TRANSCRIPT_TAIL_BYTES);
+      const buffer = Buffer.alloc(length);
+      readSync(fd, buffer, 0, length, size - length);
+      text = buffer.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  for (const line of text.split('\n').reverse()) {
+    if (!line.includes(callId) || !line.includes('exit_code')) continue;
+    try {
+      const item = (JSON.parse(line) as { payload?: { item?: { id?: string; exit_code?: unknown } } }).payload
+        ?.item;
+      if (item?.id === callId && typeof item.exit_code === 'number') return item.exit_code;
+    } catch {
+      // a line cut by the tail: older than what we look for
+    }
+  }
+  return undefined;
 }

@@ -23,7 +23,7 @@ describe('claude-checkpoint setup gemini', () => {
     expect((await runCli(['setup', 'gemini'], { cwd: project, env })).code).toBe(0);
     const first = readFileSync(settings, 'utf8');
     const again = await runCli(['setup', 'gemini', '--json'], { cwd: project, env });
-    expect(JSON.parse(again.stdout)).toMatchObject({ action: 'unchanged' });
+    expect(JSON.parse(again.stdout).files).toMatchObject([{ action: 'unchanged' }]);
     expect(readFileSync(settings, 'utf8')).toBe(first);
 
     expect((await runCli(['setup', 'gemini', '--uninstall'], { cwd: project, env })).code).toBe(0);
@@ -54,7 +54,7 @@ describe('claude-checkpoint setup gemini', () => {
     await runCli(['setup', 'gemini'], { cwd: project, env });
     writeFileSync(settings, readFileSync(settings, 'utf8').replace('{', '{\n  "theme": "dark",'));
     const result = await runCli(['setup', 'gemini', '--uninstall', '--json'], { cwd: project, env });
-    expect(JSON.parse(result.stdout)).toMatchObject({ action: 'removed' });
+    expect(JSON.parse(result.stdout).files).toMatchObject([{ action: 'removed' }]);
     const left = JSON.parse(readFileSync(settings, 'utf8'));
     expect(left.theme).toBe('dark');
     expect(JSON.stringify(left)).not.toContain('claude-checkpoint');
@@ -83,7 +83,7 @@ describe('claude-checkpoint setup gemini', () => {
     expect(readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8')).toBe('{ "a": ');
     const unknown = await runCli(['setup', 'vim'], { cwd: project, env });
     expect(unknown).toMatchObject({ code: 2 });
-    expect(unknown.stderr).toContain("agent must be one of gemini: got 'vim'");
+    expect(unknown.stderr).toContain("agent must be one of codex, gemini: got 'vim'");
   });
 });
 

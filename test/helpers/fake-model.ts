@@ -11,8 +11,11 @@ import type { AddressInfo } from 'node:net';
 /** One thing the model does in a turn: call a tool, or answer in text (which ends the turn). */
 export type PlannedStep = { tool: string; input: Record<string, unknown> } | { text: string };
 
-/** For each user prompt, the steps the model takes; unknown prompts get a short text answer. */
-export type Plan = (prompt: string) => readonly PlannedStep[];
+/**
+ * For each user prompt, the steps the model takes; unknown prompts get a short text answer. `callable`
+ * lists the tools the agent offers now (to find an MCP tool under the agent's own naming).
+ */
+export type Plan = (prompt: string, callable: ReadonlySet<string>) => readonly PlannedStep[];
 
 export interface LoggedRequest {
   method: string;
@@ -47,7 +50,7 @@ const TOOL_SEARCH = 'ToolSearch';
  * defers that tool (as Claude Code does with MCP tools), then the plan's text, or "Done." when it has none.
  */
 export function nextStep(view: ConversationView, plan: Plan): PlannedStep {
-  const steps = plan(view.prompt);
+  const steps = plan(view.prompt, view.callable);
   const toolSteps = steps.filter((step): step is Extract<PlannedStep, { tool: string }> => 'tool' in step);
   const done = view.calls.filter((call) => call.name !== TOOL_SEARCH).length;
   const next = toolSteps[done];
@@ -145,8 +148,57 @@ export function geminiView(body: Record<string, unknown>): ConversationView {
   return { prompt, calls, callable };
 }
 
+/** Reads an OpenAI Responses API request (Codex) into the neutral view. */
+export function responsesView(body: Record<string, unknown>): ConversationView {
+  type Item = {
+    type?: string;
+    role?: string;
+    name?: string;
+    call_id?: string;
+    content?: Array<{ type: string; text?: string }>;
+  };
+  const input = (body.input as Item[] | undefined) ?? [];
+  let start = 0;
+  let prompt = '';
+  input.forEach((item, index) => {
+    if (item.type !== 'message' || item.role !== 'user') return;
+    const typed = (item.content ?? [])
+      .filter(
+        (part) =>
+          part.type === 'input_text' &&
+          typeof part.text === 'string' &&
+          !part.text.trimStart().startsWith('<'),
+      )
+      .map((part) => part.text as string);
+    const last = typed.at(-1);
+    if (last === undefined) return;
+    start = index;
+    prompt = last;
+  });
+  const answered = new Set(
+    input.filter((item) => item.type === 'function_call_output').map((item) => item.call_id),
+  );
+  const calls = input
+    .slice(start)
+    .filter((item) => item.type === 'function_call')
+    .map((item) => ({
+      name: (item as { namespace?: string }).namespace
+        ? `${(item as { namespace?: string }).namespace}::${item.name}`
+        : String(item.name),
+      answered: answered.has(item.call_id),
+    }));
+  // Codex groups an MCP server's tools in a namespace: those are offered, and called, as `namespace::tool`.
+  const tools = (body.tools as Array<{ name?: string; tools?: Array<{ name?: string }> }> | undefined) ?? [];
+  const callable = new Set(
+    tools
+      .flatMap((tool) => [tool.name, ...(tool.tools ?? []).map((inner) => `${tool.name}::${inner.name}`)])
+      .filter((name): name is string => typeof name === 'string'),
+  );
+  return { prompt, calls, callable };
+}
+
 /** The wire formats the stand-in speaks, by the paths the agents call. */
-export type WireFormat = 'anthropic' | 'gemini';
+export type WireFormat = 'anthropic' | 'gemini' | 'responses';
 
 /**
  * Starts the stand-in on 127.0.0.1 with a free port. `latencyMs` delays each answer as a real model's
@@ -178,6 +230,13 @@ export async function startFakeModel(
         raw,
       });
       const url = request.url ?? '';
+      if (options.format === 'responses') {
+        counter += 1;
+        const reply = () => writeResponsesReply(response, url, body, plan, counter);
+        if (options.latencyMs) setTimeout(reply, options.latencyMs);
+        else reply();
+        return;
+      }
       if (options.format === 'gemini') {
         counter += 1;
         const reply = () => writeGeminiReply(response, url, body, plan, counter);
@@ -307,4 +366,53 @@ function writeGeminiReply(
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(chunk));
   }
+}
+
+function writeResponsesReply(
+  response: http.ServerResponse,
+  url: string,
+  body: Record<string, unknown> | null,
+  plan: Plan,
+  counter: number,
+): void {
+  if (!url.includes('/responses') || !body) {
+    response.writeHead(404, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ error: { message: `no such endpoint in the stand-in: ${url}` } }));
+    return;
+  }
+  const step = nextStep(responsesView(body), plan);
+  const item =
+    'tool' in step
+      ? {
+          type: 'function_call',
+          id: `fc_fake_${counter}`,
+          call_id: `call_fake_${counter}`,
+          ...(step.tool.includes('::')
+            ? { namespace: step.tool.split('::')[0], name: step.tool.split('::')[1] }
+            : { name: step.tool }),
+          arguments: JSON.stringify(step.input),
+        }
+      : {
+          type: 'message',
+          id: `msg_fake_${counter}`,
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: step.text, annotations: [] }],
+        };
+  const id = `resp_fake_${counter}`;
+  const usage = {
+    input_tokens: 100,
+    output_tokens: 10,
+    total_tokens: 110,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: 0 },
+  };
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  const send = (type: string, data: Record<string, unknown>) =>
+    response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  send('response.created', { response: { id, status: 'in_progress', output: [] } });
+  send('response.output_item.added', { output_index: 0, item });
+  send('response.output_item.done', { output_index: 0, item });
+  send('response.completed', { response: { id, status: 'completed', output: [item], usage } });
+  response.end();
 }

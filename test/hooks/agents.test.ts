@@ -1,6 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADAPTERS } from '../../src/hooks/agents.js';
 import { bashOutcome } from '../../src/hooks/input.js';
+import { tempDir } from '../helpers/fixtures.js';
 
 // Payloads as Gemini CLI 0.61.0 sends them (captured from a real session with a hook that logged stdin).
 const base = {
@@ -62,5 +65,51 @@ describe('the Gemini CLI adapter', () => {
     expect(gemini.render('BeforeAgent', { notes: [] })).toBeUndefined();
     expect(gemini.briefOnNextPrompt).toBe(true);
     expect(ADAPTERS.claude.briefOnNextPrompt).toBe(false);
+  });
+});
+
+describe('the Codex adapter', () => {
+  const codex = ADAPTERS.codex;
+  // As Codex 0.169.0 writes them: PostToolUse has the output text only; the transcript has the exit code.
+  const transcriptLines = (callId: string, exitCode: number) => [
+    JSON.stringify({
+      type: 'response_item',
+      payload: { type: 'function_call', name: 'exec_command', call_id: callId },
+    }),
+    JSON.stringify({
+      type: 'event_msg',
+      payload: {
+        type: 'item_completed',
+        item: { type: 'CommandExecution', id: callId, status: 'failed', exit_code: exitCode },
+      },
+    }),
+  ];
+
+  it("finds a command's exit code in the transcript Codex names", () => {
+    const transcript = path.join(tempDir(), 'rollout.jsonl');
+    writeFileSync(transcript, [...transcriptLines('call_1', 0), ...transcriptLines('call_2', 3)].join('\n'));
+    const post = (id: string) =>
+      codex.toEvent('PostToolUse', {
+        transcript_path: transcript,
+        tool_name: 'Bash',
+        tool_use_id: id,
+        tool_input: { command: 'npm test' },
+        tool_response: 'FAIL auth\n',
+      });
+    expect(bashOutcome(post('call_2')?.input ?? {})).toEqual({
+      command: 'npm test',
+      exitCode: 3,
+      note: 'output: FAIL auth',
+    });
+    expect(bashOutcome(post('call_1')?.input ?? {})).toEqual({ command: 'npm test', exitCode: 0 });
+    // Not in the transcript (or no transcript): the outcome is unknown, not a guess.
+    expect(bashOutcome(post('call_9')?.input ?? {}).exitCode).toBeUndefined();
+  });
+
+  it('keeps its output to hookSpecificOutput alone, within its context cap', () => {
+    const output = JSON.parse(codex.render('SessionStart', { context: 'x'.repeat(20_000), notes: [] }) ?? '');
+    expect(Object.keys(output)).toEqual(['hookSpecificOutput']);
+    expect(output.hookSpecificOutput.additionalContext.length).toBe(8_000);
+    expect(codex.toEvent('PostToolUseFailure', {})).toBeNull();
   });
 });
