@@ -166,6 +166,8 @@ export async function diagnose(
   checks.push(await hookWiring(root.root, deps.env));
   const gemini = await geminiWiring(root.root, deps.env);
   if (gemini) checks.push(gemini);
+  const codex = await codexWiring(root.root, deps.env);
+  if (codex) checks.push(codex);
   return checks;
 }
 
@@ -272,4 +274,44 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
         : `hooks missing for ${missing.join(', ')}`,
     fix: 'Install the plugin (claude plugin marketplace add tenlean/claude-checkpoint-mcp; claude plugin install session-checkpoint@tenlean), or add the hooks snippet from the README to ~/.claude/settings.json.',
   };
+}
+
+/** For people who use Codex (a ~/.codex folder or a project .codex): server and hooks set up, hooks still there? */
+async function codexWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check | null> {
+  const home = env.HOME?.trim() || os.homedir();
+  const found: string[] = [];
+  for (const [scope, dir] of [
+    ['user', path.join(home, '.codex')],
+    ['project', path.join(root, '.codex')],
+  ] as const) {
+    const [config, hooks] = await Promise.all([
+      readFile(path.join(dir, 'config.toml'), 'utf8').catch(() => ''),
+      readFile(path.join(dir, 'hooks.json'), 'utf8').catch(() => ''),
+    ]);
+    if (!config.includes('[mcp_servers.claude-checkpoint]') || !hooks.includes('--agent codex')) continue;
+    const missing = [...hooks.matchAll(/node '?([^' "]+hook\.m?js)'? \w+ --agent codex/g)]
+      .map((match) => match[1])
+      .find((file) => file !== undefined && !existsSync(file));
+    if (missing)
+      return {
+        name: 'Codex',
+        level: 'warn',
+        detail: `the hooks in ${path.join(dir, 'hooks.json')} run ${missing}, which no longer exists`,
+        fix: `Run \`claude-checkpoint setup codex${scope === 'project' ? ' --project' : ''}\` again from the installation you use now.`,
+      };
+    found.push(`${scope} configuration (${dir})`);
+  }
+  if (found.length === 0 && !existsSync(path.join(home, '.codex'))) return null;
+  return found.length > 0
+    ? {
+        name: 'Codex',
+        level: 'ok',
+        detail: `server and hooks set up in ${found.join(' and ')}; Codex runs them once you approve them in /hooks`,
+      }
+    : {
+        name: 'Codex',
+        level: 'warn',
+        detail: 'Codex is used here, but the checkpoint server and hooks are not set up for it',
+        fix: 'Run `claude-checkpoint setup codex`, then approve the hooks in Codex (/hooks).',
+      };
 }

@@ -108,3 +108,46 @@ describe('hooks for Gemini CLI, which has no session start after compaction', ()
     expect((await gemini('BeforeAgent', { prompt: 'three' })).stdout).toBe('');
   });
 });
+
+describe('claude-checkpoint setup codex', () => {
+  it('keeps the rest of config.toml as it is, reports through doctor, and undoes itself exactly', async () => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    mkdirSync(path.join(home, '.codex'));
+    const config = path.join(home, '.codex', 'config.toml');
+    const mine = '# my settings\nmodel = "o3"\n\n[mcp_servers.other]\ncommand = "other"\n';
+    writeFileSync(config, mine);
+    const codexCheck = async () =>
+      (
+        JSON.parse((await runCli(['doctor', '--json'], { cwd: project, env })).stdout).checks as Array<{
+          name: string;
+          level: string;
+        }>
+      ).find((check) => check.name === 'Codex');
+    expect(await codexCheck()).toMatchObject({ level: 'warn' });
+    const setup = await runCli(['setup', 'codex'], { cwd: project, env });
+    expect(setup.stdout).toContain('One step is yours: Codex runs hooks only after you review them');
+    const written = readFileSync(config, 'utf8');
+    expect(written.startsWith(mine)).toBe(true);
+    expect(written).toContain('[mcp_servers.claude-checkpoint]');
+    expect(readFileSync(path.join(home, '.codex', 'hooks.json'), 'utf8')).toContain(
+      'PostToolUse --agent codex',
+    );
+    expect(await codexCheck()).toMatchObject({ level: 'ok' });
+    // The user edits the file afterwards: uninstall takes out only our block.
+    writeFileSync(config, `${readFileSync(config, 'utf8')}\n[profiles.fast]\nmodel = "o4"\n`);
+    await runCli(['setup', 'codex', '--uninstall'], { cwd: project, env });
+    expect(readFileSync(config, 'utf8')).toBe(`${mine}\n[profiles.fast]\nmodel = "o4"\n`);
+  });
+
+  it('refuses a config.toml it cannot parse, with exit 2 and nothing written', async () => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    mkdirSync(path.join(home, '.codex'));
+    writeFileSync(path.join(home, '.codex', 'config.toml'), 'model = \n');
+    const result = await runCli(['setup', 'codex'], { cwd: project, env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/config\.toml is not TOML this tool can edit safely/);
+    expect(readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8')).toBe('model = \n');
+  });
+});
