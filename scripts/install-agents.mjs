@@ -10,6 +10,8 @@ export const AGENT_CLIS = {
   gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
   // A native binary of about 400 MB, in a platform package of the registry.
   codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
+  // Also a native binary (about 190 MB), in a platform package of the registry.
+  copilot: { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
 };
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -8,7 +8,7 @@ import { CheckpointError } from '../core/errors.js';
 import { defaultStoreBase } from '../store/store-location.js';
 
 /** The agents `setup` installs into (Claude Code has its plugin). */
-export const SETUP_AGENTS = ['codex', 'gemini'] as const;
+export const SETUP_AGENTS = ['codex', 'copilot', 'gemini'] as const;
 export type SetupAgent = (typeof SETUP_AGENTS)[number];
 
 export interface SetupRequest {
@@ -45,8 +45,8 @@ interface FileEdit {
   file: string;
   /** The text with our entries in (and any older ones of ours replaced). */
   install(text: string | null): string;
-  /** The text with our entries out. */
-  remove(text: string): string;
+  /** The text with our entries out; `null` for a file that is ours alone, which goes. */
+  remove(text: string): string | null;
 }
 
 function editsFor(request: SetupRequest): { edits: FileEdit[]; nextStep: string | null } {
@@ -75,6 +75,42 @@ function editsFor(request: SetupRequest): { edits: FileEdit[]; nextStep: string 
         request.scope === 'project'
           ? 'Gemini CLI runs a project\'s hooks only in a trusted folder: answer "trust" when it asks, or run /trust in the session.'
           : null,
+    };
+  }
+  if (request.agent === 'copilot') {
+    // Copilot CLI loads every hooks file in its folder: ours is a file of its own, and the server goes
+    // into mcp-config.json (user scope; a project's hooks live in .github/hooks, and take effect once the
+    // folder is trusted).
+    const hooks = {
+      version: 1,
+      hooks: Object.fromEntries(
+        (
+          [
+            ['SessionStart', 15],
+            ['UserPromptSubmit', 15],
+            ['PostToolUse', 10],
+          ] as const
+        ).map(([event, timeoutSec]) => [event, [{ type: 'command', bash: hook(event), timeoutSec }]]),
+      ),
+    };
+    const hooksFile =
+      request.scope === 'user'
+        ? path.join(home, '.copilot', 'hooks', `${NAME}.json`)
+        : path.join(request.projectRoot, '.github', 'hooks', `${NAME}.json`);
+    return {
+      edits: [
+        ownFileEdit(hooksFile, `${JSON.stringify(hooks, null, 2)}\n`),
+        ...(request.scope === 'user'
+          ? [
+              jsonEdit(path.join(home, '.copilot', 'mcp-config.json'), {
+                server: { type: 'local', command: 'node', args: [request.serverPath], tools: ['*'] },
+                groups: [],
+              }),
+            ]
+          : []),
+      ],
+      nextStep:
+        'Copilot CLI runs hooks and MCP servers only in a folder you trust: answer "trust" when it asks in a project.',
     };
   }
   // Codex: Claude Code's hook format in hooks.json (timeouts in seconds), the MCP server in config.toml.
@@ -145,7 +181,8 @@ async function applyFileEdit(
     const without = edit.remove(before);
     if (without === before) return { file, action: 'absent', content: before };
     if (!request.dryRun) {
-      await writeKeepingMode(file, without);
+      if (without === null) await rm(file);
+      else await writeKeepingMode(file, without);
       await rm(backupFile, { force: true });
     }
     return { file, action: 'removed', content: without };
@@ -228,6 +265,11 @@ function jsonEdit(
       return text.endsWith('\n') ? text : `${text}\n`;
     },
   };
+}
+
+/** A file that is ours alone: written whole, and removed whole. */
+function ownFileEdit(file: string, content: string): FileEdit {
+  return { file, install: () => content, remove: () => null };
 }
 
 const TOML_BEGIN = `# >>> ${NAME} (added by \`claude-checkpoint setup\`; remove with --uninstall)`;

@@ -3,7 +3,7 @@ import type { HookEvent, HookResult } from './common.js';
 import { type HookInput, objectField, stringField } from './input.js';
 
 /** The agents whose hooks this tool speaks. The caller always names one (`--agent`); it is never guessed. */
-export const AGENTS = ['claude', 'codex', 'gemini'] as const;
+export const AGENTS = ['claude', 'codex', 'copilot', 'gemini'] as const;
 export type Agent = (typeof AGENTS)[number];
 
 /**
@@ -75,6 +75,53 @@ const codex: AgentAdapter = {
 };
 
 /**
+ * Copilot CLI: Claude Code's event names (its PascalCase hooks) with its own payload details: a session
+ * starts with source `new`, the shell tool's result is `tool_result.text_result_for_llm` with the exit code
+ * in its text (a failing command is still a "success"), and context goes in a top-level `additionalContext`.
+ */
+const copilot: AgentAdapter = {
+  toEvent: (native, input) => {
+    switch (native) {
+      case 'SessionStart':
+        return {
+          event: 'SessionStart',
+          input: {
+            ...input,
+            source:
+              stringField(input, 'source') === 'new'
+                ? 'startup'
+                : (stringField(input, 'source') ?? 'startup'),
+          },
+        };
+      case 'UserPromptSubmit':
+        return { event: 'UserPromptSubmit', input };
+      case 'PostToolUse': {
+        if (stringField(input, 'tool_name') !== 'Bash') return null;
+        const text = stringField(objectField(input, 'tool_result'), 'text_result_for_llm') ?? '';
+        return {
+          event: 'PostToolUse',
+          input: withShellOutcome(
+            { ...input, tool_response: text.replace(/\n?<shellId:[^>]*>\s*$/, '') + exitLine(text) },
+            'Bash',
+          ),
+        };
+      }
+      default:
+        return null;
+    }
+  },
+  render: (_native, result) =>
+    result.context ? JSON.stringify({ additionalContext: result.context }) : undefined,
+  briefOnNextPrompt: false,
+};
+
+/** Copilot CLI writes "<shellId: 0 completed with exit code 3>": keep the code where withShellOutcome finds it. */
+function exitLine(text: string): string {
+  const code = /completed with exit code (-?\d+)/.exec(text)?.[1];
+  return code === undefined ? '' : `\nExit Code: ${code}`;
+}
+
+/**
  * Gemini CLI: its own event names; the shell tool is `run_shell_command`, with the exit code only in the
  * text it returns. It fires PreCompress before every compression check, even when nothing is compressed,
  * so only a manual `/compress` counts as compaction.
@@ -100,7 +147,7 @@ const gemini: AgentAdapter = {
   briefOnNextPrompt: true,
 };
 
-export const ADAPTERS: Readonly<Record<Agent, AgentAdapter>> = { claude, codex, gemini };
+export const ADAPTERS: Readonly<Record<Agent, AgentAdapter>> = { claude, codex, copilot, gemini };
 
 /**
  * Claude-shaped input for a shell tool call whose exit code is only in its text result
@@ -116,7 +163,9 @@ function withShellOutcome(input: HookInput, toolName: string): HookInput {
   const match = /(?:exit(?:ed)?(?: with)?(?: status| code)?|exit code)[:\s]+(-?\d+)/i.exec(text);
   const exitCode =
     match?.[1] === undefined ? (objectField(input, 'tool_response')?.exit_code ?? 0) : Number(match[1]);
-  const output = /Output:\s*([\s\S]*?)(?:\nExit Code:|$)/i.exec(text)?.[1] ?? text;
+  const output =
+    /Output:\s*([\s\S]*?)(?:\nExit Code:|$)/i.exec(text)?.[1] ??
+    text.replace(/\n?Exit Code:\s*-?\d+\s*$/i, '');
   return {
     ...input,
     tool_name: toolName,

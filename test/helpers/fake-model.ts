@@ -114,6 +114,16 @@ export function anthropicView(body: Record<string, unknown>): ConversationView {
   return { prompt, calls, callable };
 }
 
+/**
+ * What a person typed in a text the agent sent: agents put context before the prompt in tags of their
+ * own (<hook_context>, <current_datetime>), which are taken off; `undefined` when nothing is left.
+ */
+export function typedText(text: string | undefined): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  const rest = text.replace(/^(?:\s*<([\w-]+)>[\s\S]*?<\/\1>)+\s*/, '');
+  return rest === '' || rest.trimStart().startsWith('<') ? undefined : rest;
+}
+
 /** Reads a Gemini `generateContent` request into the neutral view. */
 export function geminiView(body: Record<string, unknown>): ConversationView {
   type Part = { text?: string; functionCall?: { name: string }; functionResponse?: { name: string } };
@@ -124,11 +134,8 @@ export function geminiView(body: Record<string, unknown>): ConversationView {
     if (content.role !== 'user' || content.parts.some((part) => part.functionResponse)) return;
     // Gemini CLI puts SessionStart context before the prompt in the same part, in <hook_context> tags.
     const typed = content.parts
-      .map((part) => part.text?.replace(/^\s*<hook_context>[\s\S]*?<\/hook_context>\s*/, ''))
-      .filter(
-        (text): text is string =>
-          typeof text === 'string' && text !== '' && !text.trimStart().startsWith('<'),
-      );
+      .map((part) => typedText(part.text))
+      .filter((text): text is string => text !== undefined);
     const last = typed.at(-1);
     if (last === undefined) return;
     start = index;
@@ -162,14 +169,11 @@ export function responsesView(body: Record<string, unknown>): ConversationView {
   let prompt = '';
   input.forEach((item, index) => {
     if (item.type !== 'message' || item.role !== 'user') return;
+    // Copilot CLI puts <current_datetime> before the prompt in the same part.
     const typed = (item.content ?? [])
-      .filter(
-        (part) =>
-          part.type === 'input_text' &&
-          typeof part.text === 'string' &&
-          !part.text.trimStart().startsWith('<'),
-      )
-      .map((part) => part.text as string);
+      .filter((part) => part.type === 'input_text')
+      .map((part) => typedText(part.text))
+      .filter((text): text is string => text !== undefined);
     const last = typed.at(-1);
     if (last === undefined) return;
     start = index;

@@ -113,3 +113,40 @@ describe('the Codex adapter', () => {
     expect(codex.toEvent('PostToolUseFailure', {})).toBeNull();
   });
 });
+
+describe('the Copilot CLI adapter', () => {
+  const copilot = ADAPTERS.copilot;
+  // As Copilot CLI 1.0.102 sends them (PascalCase hooks, snake_case payloads), captured from a real session.
+  const post = (text: string) => ({
+    hook_event_name: 'PostToolUse',
+    session_id: 's',
+    cwd: '/p',
+    tool_name: 'Bash',
+    tool_input: { command: 'npm test', description: 'Run the tests' },
+    tool_result: { result_type: 'success', text_result_for_llm: text },
+  });
+
+  it('reads the exit code from the result text, where a failing command is still a "success"', () => {
+    const failed = copilot.toEvent('PostToolUse', post('2 failing\n<shellId: 0 completed with exit code 3>'));
+    expect(bashOutcome(failed?.input ?? {})).toEqual({
+      command: 'npm test',
+      exitCode: 3,
+      note: 'Run the tests; output: 2 failing',
+    });
+    const passed = copilot.toEvent('PostToolUse', post('ok\n<shellId: 1 completed with exit code 0>'));
+    expect(bashOutcome(passed?.input ?? {})).toEqual({
+      command: 'npm test',
+      exitCode: 0,
+      note: 'Run the tests',
+    });
+    expect(copilot.toEvent('PostToolUse', { ...post('x'), tool_name: 'view' })).toBeNull();
+  });
+
+  it('treats a new session as a startup, and answers with a top-level additionalContext', () => {
+    expect(copilot.toEvent('SessionStart', { source: 'new' })?.input.source).toBe('startup');
+    expect(copilot.toEvent('SessionStart', { source: 'resume' })?.input.source).toBe('resume');
+    expect(JSON.parse(copilot.render('SessionStart', { context: 'brief', notes: [] }) ?? '')).toEqual({
+      additionalContext: 'brief',
+    });
+  });
+});

@@ -1,0 +1,159 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/claude-code.js';
+import { type FakeModel, type LoggedRequest, type Plan, startFakeModel } from '../helpers/fake-model.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+/**
+ * Real Copilot CLI sessions (`copilot -p`, offline, with a custom provider), set up by `claude-checkpoint
+ * setup copilot` in a throwaway HOME, driven by a scripted stand-in for the Responses API. Copilot CLI runs
+ * hooks and MCP servers only in a trusted folder; these sessions set COPILOT_ALLOW_ALL=true, which trusts
+ * the folder, in place of the user's answer.
+ */
+
+const COPILOT = path.join(repoRoot, '.cache/agents/copilot/node_modules/.bin/copilot');
+const CLI = path.join(repoRoot, 'dist/cli.js');
+const FAILING = "echo 'FAIL auth.test.ts' && exit 3";
+
+const plan: Plan = (prompt, callable) => {
+  if (prompt === 'Run the auth tests')
+    return [
+      { tool: 'bash', input: { command: FAILING, description: 'Run the auth tests' } },
+      { text: 'They fail.' },
+    ];
+  if (prompt === 'Resume the work') {
+    const load = [...callable].find((name) => name.endsWith('load_session_checkpoint'));
+    return load ? [{ tool: load, input: {} }, { text: 'Resumed.' }] : [{ text: 'No load tool offered.' }];
+  }
+  return [{ text: 'Noted.' }];
+};
+
+function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
+  });
+}
+
+let model: FakeModel;
+let home: string;
+let project: string;
+let env: NodeJS.ProcessEnv;
+let mcpBefore: string;
+const copilotFile = (...parts: string[]) => path.join(home, '.copilot', ...parts);
+
+async function copilot(prompt: string, extra: string[] = []) {
+  const before = model.requests.length;
+  const result = await run(COPILOT, [...extra, '-p', prompt], { cwd: project, env });
+  expect(result.code, `copilot exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
+  return model.requests.slice(before).filter((request) => request.url.includes('/responses'));
+}
+
+beforeAll(async () => {
+  if (!existsSync(COPILOT))
+    throw new Error('Copilot CLI is not installed: run `npm run test:agents`, which installs it first');
+  model = await startFakeModel(plan, { format: 'responses', latencyMs: 200 });
+  home = tempDir('copilot-home-');
+  project = createRepo({ committed: { 'src/app.ts': 'v1\n', 'src/util.ts': 'u1\n' } });
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: `${model.url}/v1`,
+    COPILOT_PROVIDER_WIRE_API: 'responses',
+    COPILOT_PROVIDER_API_KEY: 'fake-key-for-tests',
+    COPILOT_MODEL: 'fake-model',
+    COPILOT_ALLOW_ALL: 'true',
+    COPILOT_AUTO_UPDATE: 'false',
+    CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
+    NO_COLOR: '1',
+  };
+  // The user's own MCP servers, which setup must keep.
+  mkdirSync(copilotFile(), { recursive: true });
+  mcpBefore =
+    '{\n  "mcpServers": {\n    "other": { "type": "local", "command": "true", "args": [], "tools": ["*"] }\n  }\n}\n';
+  writeFileSync(copilotFile('mcp-config.json'), mcpBefore);
+  const setup = await run(process.execPath, [CLI, 'setup', 'copilot'], { cwd: project, env });
+  expect(setup.code, setup.stderr).toBe(0);
+  expect(setup.stdout).toContain('Copilot CLI runs hooks and MCP servers only in a folder you trust');
+});
+
+afterAll(async () => {
+  await model?.close();
+});
+
+describe('a real Copilot CLI session, set up by `setup copilot`, with a scripted model', () => {
+  it('session 1: the prompt is snapshotted, and the failing command is recorded with its exit code (from the result text)', async () => {
+    await copilot('Run the auth tests');
+    const list = await run(process.execPath, [CLI, 'list', '--json'], { cwd: project, env });
+    expect(JSON.parse(list.stdout).snapshots).toEqual(
+      expect.arrayContaining([expect.objectContaining({ trigger: 'prompt', label: 'Run the auth tests' })]),
+    );
+    const file = path.join(project, '.claude-checkpoint');
+    for (const deadline = Date.now() + 10_000; !existsSync(file) && Date.now() < deadline; )
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    expect(saved.recentCommands).toEqual([
+      expect.objectContaining({
+        command: FAILING,
+        exitCode: 3,
+        note: 'Run the auth tests; output: FAIL auth.test.ts',
+      }),
+    ]);
+  });
+
+  it('session 2, a fresh start: the load tool result the model receives has the brief, with the edited file flagged', async () => {
+    await run(
+      process.execPath,
+      [CLI, 'save', '--goal', 'Fix the auth tests', '--next', 'Read auth.test.ts', '--merge'],
+      {
+        cwd: project,
+        env,
+      },
+    );
+    writeFileSync(path.join(project, 'src/util.ts'), 'u2: edited in another editor\n');
+    const requests = await copilot('Resume the work');
+    expect((requests[0] as LoggedRequest).raw).toContain('A session checkpoint exists for this project');
+    const afterLoad = requests
+      .map((request) => request.raw)
+      .find((text) => text.includes('function_call_output') && text.includes('Resuming'));
+    expect(afterLoad).toBeDefined();
+    expect(afterLoad).toContain('Fix the auth tests');
+    expect(afterLoad).toContain('re-read before editing: `src/util.ts`');
+  });
+
+  it('session 3, resumed: the brief arrives by itself, with the edited file flagged', async () => {
+    const requests = await copilot('What next?', ['--continue']);
+    const first = (requests[0] as LoggedRequest).raw;
+    expect(first).toContain('Session checkpoint restored automatically after session resume');
+    expect(first).toContain('re-read before editing: `src/util.ts`');
+  });
+
+  it('setup --uninstall gives mcp-config.json back byte for byte and removes its hooks file', async () => {
+    const result = await run(process.execPath, [CLI, 'setup', 'copilot', '--uninstall'], {
+      cwd: project,
+      env,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(copilotFile('mcp-config.json'), 'utf8')).toBe(mcpBefore);
+    expect(existsSync(copilotFile('hooks', 'claude-checkpoint.json'))).toBe(false);
+  });
+});
