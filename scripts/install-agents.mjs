@@ -12,6 +12,8 @@ export const AGENT_CLIS = {
   codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
   // Also a native binary (about 190 MB), in a platform package of the registry.
   copilot: { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
+  // Native binaries too (about 350 MB with its baseline build), in platform packages of the registry.
+  opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
 };
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -1,14 +1,24 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { applyEdits, type FormattingOptions, modify, type ParseError, parse } from 'jsonc-parser';
+import {
+  applyEdits,
+  type FormattingOptions,
+  format,
+  type JSONPath,
+  modify,
+  type ParseError,
+  parse,
+} from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { CheckpointError } from '../core/errors.js';
 import { defaultStoreBase } from '../store/store-location.js';
+import { openCodePlugin } from './opencode-plugin.js';
 
 /** The agents `setup` installs into (Claude Code has its plugin). */
-export const SETUP_AGENTS = ['codex', 'copilot', 'gemini'] as const;
+export const SETUP_AGENTS = ['codex', 'copilot', 'gemini', 'opencode'] as const;
 export type SetupAgent = (typeof SETUP_AGENTS)[number];
 
 export interface SetupRequest {
@@ -49,7 +59,10 @@ interface FileEdit {
   remove(text: string): string | null;
 }
 
-function editsFor(request: SetupRequest): { edits: FileEdit[]; nextStep: string | null } {
+function editsFor(
+  request: SetupRequest,
+  env: NodeJS.ProcessEnv,
+): { edits: FileEdit[]; nextStep: string | null } {
   const home = os.homedir();
   const base = request.scope === 'user' ? home : request.projectRoot;
   const hook = (event: string) => `node ${quote(request.hookPath)} ${event} --agent ${request.agent}`;
@@ -75,6 +88,30 @@ function editsFor(request: SetupRequest): { edits: FileEdit[]; nextStep: string 
         request.scope === 'project'
           ? 'Gemini CLI runs a project\'s hooks only in a trusted folder: answer "trust" when it asks, or run /trust in the session.'
           : null,
+    };
+  }
+  if (request.agent === 'opencode') {
+    // OpenCode: no hook files. Our plugin goes in its plugins folder, the server under \`mcp\` in its config.
+    const configDir =
+      request.scope === 'user'
+        ? path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'opencode')
+        : request.projectRoot;
+    const pluginDir =
+      request.scope === 'user'
+        ? path.join(configDir, 'plugins')
+        : path.join(request.projectRoot, '.opencode', 'plugins');
+    const jsonc = path.join(configDir, 'opencode.jsonc');
+    const json = path.join(configDir, 'opencode.json');
+    return {
+      edits: [
+        ownFileEdit(path.join(pluginDir, `${NAME}.js`), openCodePlugin(request.hookPath)),
+        jsonEdit(existsSync(jsonc) && !existsSync(json) ? jsonc : json, {
+          serverKey: 'mcp',
+          server: { type: 'local', command: ['node', request.serverPath], enabled: true },
+          groups: [],
+        }),
+      ],
+      nextStep: null,
     };
   }
   if (request.agent === 'copilot') {
@@ -145,7 +182,7 @@ function editsFor(request: SetupRequest): { edits: FileEdit[]; nextStep: string 
  * private store, so an uninstall with nothing else changed gives each file back byte for byte.
  */
 export async function setupAgent(request: SetupRequest, env: NodeJS.ProcessEnv): Promise<SetupReport> {
-  const { edits, nextStep } = editsFor(request);
+  const { edits, nextStep } = editsFor(request, env);
   const files: FileReport[] = [];
   for (const edit of edits) files.push(await applyFileEdit(edit, request, env));
   const changed = files.some((file) => file.action === 'installed' || file.action === 'updated');
@@ -204,11 +241,19 @@ async function applyFileEdit(
   };
 }
 
-/** A JSON-with-comments file: our server under `mcpServers`, our hook groups appended under `hooks`. */
+/**
+ * A JSON-with-comments file: our server under `mcpServers` (or the agent's own key), our hook groups
+ * appended under `hooks`.
+ */
 function jsonEdit(
   file: string,
-  ours: { server?: unknown; groups: Array<{ event: string; group: { hooks: Array<{ command: string }> } }> },
+  ours: {
+    serverKey?: string;
+    server?: unknown;
+    groups: Array<{ event: string; group: { hooks: Array<{ command: string }> } }>;
+  },
 ): FileEdit {
+  const serverKey = ours.serverKey ?? 'mcpServers';
   const isOurs = (group: unknown) => {
     const hooks = (group as { hooks?: Array<{ name?: string; command?: string }> } | null)?.hooks;
     return (
@@ -221,24 +266,18 @@ function jsonEdit(
   };
   const remove = (text: string) => {
     let current = text;
-    const parsed = parseJsonObject(current, file) as {
-      mcpServers?: Record<string, unknown>;
+    const parsed = parseJsonObject(current, file) as Record<string, unknown> & {
       hooks?: Record<string, unknown>;
     };
-    if (ours.server !== undefined && parsed.mcpServers && NAME in parsed.mcpServers)
-      current = applyEdits(
-        current,
-        modify(current, ['mcpServers', NAME], undefined, { formattingOptions: FORMAT }),
-      );
+    const servers = parsed[serverKey];
+    if (ours.server !== undefined && servers && typeof servers === 'object' && NAME in servers)
+      current = applyEdits(current, modify(current, [serverKey, NAME], undefined, {}));
     for (const [event, groups] of Object.entries(parsed.hooks ?? {})) {
       if (!Array.isArray(groups)) continue;
       // From the end, so that earlier indexes stay valid.
       for (let index = groups.length - 1; index >= 0; index--)
         if (isOurs(groups[index]))
-          current = applyEdits(
-            current,
-            modify(current, ['hooks', event, index], undefined, { formattingOptions: FORMAT }),
-          );
+          current = applyEdits(current, modify(current, ['hooks', event, index], undefined, {}));
     }
     return current;
   };
@@ -247,24 +286,31 @@ function jsonEdit(
     remove,
     install: (before) => {
       let text = remove(before ?? '{}\n');
-      if (ours.server !== undefined)
-        text = applyEdits(
-          text,
-          modify(text, ['mcpServers', NAME], ours.server, { formattingOptions: FORMAT }),
-        );
+      const empty = /^\s*\{\s*\}\s*$/.test(text);
+      if (ours.server !== undefined) text = insertFormatted(text, [serverKey, NAME], ours.server);
       for (const { event, group } of ours.groups) {
         const current = (parse(text) as { hooks?: Record<string, unknown[]> }).hooks?.[event];
-        const edits = Array.isArray(current)
-          ? modify(text, ['hooks', event, current.length], group, {
-              formattingOptions: FORMAT,
-              isArrayInsertion: true,
-            })
-          : modify(text, ['hooks', event], [group], { formattingOptions: FORMAT });
-        text = applyEdits(text, edits);
+        text = Array.isArray(current)
+          ? insertFormatted(text, ['hooks', event, current.length], group, true)
+          : insertFormatted(text, ['hooks', event], [group]);
       }
+      // A file of ours alone is formatted whole; in the user's file only what we add is.
+      if (empty) text = applyEdits(text, format(text, undefined, FORMAT));
       return text.endsWith('\n') ? text : `${text}\n`;
     },
   };
+}
+
+/**
+ * Inserts a value and formats only what was inserted: jsonc-parser's own formatting would also reformat
+ * the user's neighbouring entries.
+ */
+function insertFormatted(text: string, at: JSONPath, value: unknown, isArrayInsertion = false): string {
+  const edits = modify(text, at, value, { isArrayInsertion });
+  const inserted = applyEdits(text, edits);
+  const edit = edits[0];
+  if (!edit) return inserted;
+  return applyEdits(inserted, format(inserted, { offset: edit.offset, length: edit.content.length }, FORMAT));
 }
 
 /** A file that is ours alone: written whole, and removed whole. */

@@ -3,7 +3,7 @@ import type { HookEvent, HookResult } from './common.js';
 import { type HookInput, objectField, stringField } from './input.js';
 
 /** The agents whose hooks this tool speaks. The caller always names one (`--agent`); it is never guessed. */
-export const AGENTS = ['claude', 'codex', 'copilot', 'gemini'] as const;
+export const AGENTS = ['claude', 'codex', 'copilot', 'gemini', 'opencode'] as const;
 export type Agent = (typeof AGENTS)[number];
 
 /**
@@ -147,7 +147,13 @@ const gemini: AgentAdapter = {
   briefOnNextPrompt: true,
 };
 
-export const ADAPTERS: Readonly<Record<Agent, AgentAdapter>> = { claude, codex, copilot, gemini };
+/**
+ * OpenCode: no hook files; our plugin (see `opencode-plugin.ts`) runs inside it and hands over
+ * Claude-shaped payloads under our event names, with the shell command's exit code from its metadata.
+ */
+const opencode: AgentAdapter = { ...claude };
+
+export const ADAPTERS: Readonly<Record<Agent, AgentAdapter>> = { claude, codex, copilot, gemini, opencode };
 
 /**
  * Claude-shaped input for a shell tool call whose exit code is only in its text result

@@ -83,7 +83,7 @@ describe('claude-checkpoint setup gemini', () => {
     expect(readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8')).toBe('{ "a": ');
     const unknown = await runCli(['setup', 'vim'], { cwd: project, env });
     expect(unknown).toMatchObject({ code: 2 });
-    expect(unknown.stderr).toContain("agent must be one of codex, copilot, gemini: got 'vim'");
+    expect(unknown.stderr).toContain("agent must be one of codex, copilot, gemini, opencode: got 'vim'");
   });
 });
 

@@ -54,7 +54,8 @@ export function nextStep(view: ConversationView, plan: Plan): PlannedStep {
   const toolSteps = steps.filter((step): step is Extract<PlannedStep, { tool: string }> => 'tool' in step);
   const done = view.calls.filter((call) => call.name !== TOOL_SEARCH).length;
   const next = toolSteps[done];
-  if (next) {
+  // A request that offers no tools (a title or summary the agent asks for on the side) gets text.
+  if (next && view.callable.size > 0) {
     const searched = view.calls.at(-1)?.name === TOOL_SEARCH;
     if (!view.callable.has(next.tool) && !searched && view.callable.has(TOOL_SEARCH))
       return { tool: TOOL_SEARCH, input: { query: `select:${next.tool}`, max_results: 1 } };
@@ -168,7 +169,8 @@ export function responsesView(body: Record<string, unknown>): ConversationView {
   let start = 0;
   let prompt = '';
   input.forEach((item, index) => {
-    if (item.type !== 'message' || item.role !== 'user') return;
+    // OpenCode leaves out `type` on messages.
+    if ((item.type ?? 'message') !== 'message' || item.role !== 'user') return;
     // Copilot CLI puts <current_datetime> before the prompt in the same part.
     const typed = (item.content ?? [])
       .filter((part) => part.type === 'input_text')
@@ -395,6 +397,8 @@ function writeResponsesReply(
             ? { namespace: step.tool.split('::')[0], name: step.tool.split('::')[1] }
             : { name: step.tool }),
           arguments: JSON.stringify(step.input),
+          // The Responses API marks a finished call; OpenCode aborts a call without it.
+          status: 'completed',
         }
       : {
           type: 'message',

@@ -1,0 +1,102 @@
+/**
+ * The OpenCode plugin `setup opencode` writes. OpenCode has no hook files: a plugin in its plugins folder
+ * is loaded into the agent (under Bun) at startup. Ours stays small and dependency-free: it turns
+ * OpenCode's events into Claude-shaped hook payloads and runs this tool's hook entry with Node, so that
+ * every agent goes through the same engine.
+ *
+ * - a session's first model request: SessionStart (`startup`, or `resume` for a session this process did
+ *   not create), and the brief is added to the system prompt of every request of that session;
+ * - every user message: UserPromptSubmit (the snapshot before the agent acts), awaited;
+ * - a `bash` tool call: PostToolUse with the exit code OpenCode keeps in the call's metadata;
+ * - before compaction: PreCompact; after it (`session.compacted`): the next request brings a fresh brief.
+ */
+export function openCodePlugin(hookPath: string): string {
+  return `// claude-checkpoint: added by \`claude-checkpoint setup opencode\`; remove with \`claude-checkpoint setup opencode --uninstall\`.
+import { spawn } from 'node:child_process';
+
+const HOOK = ${JSON.stringify(hookPath)};
+const TIMEOUT_MS = { SessionStart: 15000, UserPromptSubmit: 15000, PreCompact: 30000, PostToolUse: 10000 };
+
+/** Runs one hook; resolves with the context it returned, or '' (a hook never breaks a session). */
+function runHook(event, directory, payload) {
+  return new Promise((resolve) => {
+    let out = '';
+    let child;
+    try {
+      child = spawn('node', [HOOK, event, '--agent', 'opencode'], { cwd: directory, stdio: ['pipe', 'pipe', 'ignore'] });
+    } catch {
+      resolve('');
+      return;
+    }
+    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS[event]);
+    child.on('error', () => {
+      clearTimeout(timer);
+      resolve('');
+    });
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.on('close', () => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(out).hookSpecificOutput?.additionalContext ?? '');
+      } catch {
+        resolve('');
+      }
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(JSON.stringify({ hook_event_name: event, cwd: directory, ...payload }));
+  });
+}
+
+export const ClaudeCheckpoint = async ({ directory }) => {
+  const created = new Set();
+  const compacted = new Set();
+  const briefs = new Map();
+  return {
+    event: async ({ event }) => {
+      const sessionID = event.properties?.sessionID ?? event.properties?.info?.id;
+      if (event.type === 'session.created' && sessionID) created.add(sessionID);
+      if (event.type === 'session.compacted' && sessionID) {
+        compacted.add(sessionID);
+        briefs.delete(sessionID);
+      }
+    },
+    'experimental.chat.system.transform': async (input, output) => {
+      const sessionID = input.sessionID;
+      if (!sessionID) return;
+      if (!briefs.has(sessionID)) {
+        const source = compacted.has(sessionID) ? 'compact' : created.has(sessionID) ? 'startup' : 'resume';
+        briefs.set(sessionID, runHook('SessionStart', directory, { session_id: sessionID, source }));
+      }
+      const brief = await briefs.get(sessionID);
+      if (brief) output.system.push(brief);
+    },
+    'chat.message': async (input, output) => {
+      const prompt = (output.parts ?? [])
+        .filter((part) => part.type === 'text' && !part.synthetic)
+        .map((part) => part.text)
+        .join('\\n');
+      await runHook('UserPromptSubmit', directory, { session_id: input.sessionID, prompt });
+    },
+    'tool.execute.after': async (input, output) => {
+      if (input.tool !== 'bash') return;
+      const exitCode = typeof output.metadata?.exit === 'number' ? output.metadata.exit : undefined;
+      const text = typeof output.output === 'string' ? output.output : '';
+      const response =
+        exitCode === undefined ? text : { exit_code: exitCode, ...(exitCode === 0 ? { stdout: text } : { output: text }) };
+      await runHook('PostToolUse', directory, {
+        session_id: input.sessionID,
+        tool_name: 'Bash',
+        tool_use_id: input.callID,
+        tool_input: { command: input.args?.command ?? '', description: input.args?.description },
+        tool_response: response,
+      });
+    },
+    'experimental.session.compacting': async (input) => {
+      await runHook('PreCompact', directory, { session_id: input.sessionID, trigger: 'auto' });
+    },
+  };
+};
+`;
+}

@@ -1,0 +1,172 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/claude-code.js';
+import { type FakeModel, type LoggedRequest, type Plan, startFakeModel } from '../helpers/fake-model.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+/**
+ * Real OpenCode sessions (`opencode run`), set up by `claude-checkpoint setup opencode --project` (our
+ * plugin in .opencode/plugins, the server in the project's opencode.jsonc), driven by a scripted stand-in
+ * for the Responses API behind a custom provider. Assertions are on what the model received and on disk.
+ */
+
+const OPENCODE = path.join(repoRoot, '.cache/agents/opencode/node_modules/.bin/opencode');
+const CLI = path.join(repoRoot, 'dist/cli.js');
+const FAILING = "echo 'FAIL auth.test.ts' && exit 3";
+
+// `opencode run` hands a message with spaces to the model in double quotes.
+const plan: Plan = (quoted, callable) => {
+  const prompt = quoted.replace(/^"(.*)"$/s, '$1');
+  if (prompt === 'Run the auth tests')
+    return [
+      { tool: 'bash', input: { command: FAILING, description: 'Run the auth tests' } },
+      { text: 'They fail.' },
+    ];
+  if (prompt === 'Resume the work') {
+    const load = [...callable].find((name) => name.endsWith('load_session_checkpoint'));
+    return load ? [{ tool: load, input: {} }, { text: 'Resumed.' }] : [{ text: 'No load tool offered.' }];
+  }
+  return [{ text: 'Noted.' }];
+};
+
+function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
+  });
+}
+
+let model: FakeModel;
+let project: string;
+let env: NodeJS.ProcessEnv;
+let configBefore: string;
+const configFile = () => path.join(project, 'opencode.jsonc');
+
+async function opencode(prompt: string, extra: string[] = []) {
+  const before = model.requests.length;
+  const result = await run(OPENCODE, ['run', ...extra, prompt], { cwd: project, env });
+  expect(result.code, `opencode exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
+  // Only the turns of the session (OpenCode also asks for a title, with no tools offered).
+  return model.requests
+    .slice(before)
+    .filter((request) => request.url.includes('/responses') && request.raw.includes('"tools"'));
+}
+
+beforeAll(async () => {
+  if (!existsSync(OPENCODE))
+    throw new Error('OpenCode is not installed: run `npm run test:agents`, which installs it first');
+  model = await startFakeModel(plan, { format: 'responses', latencyMs: 200 });
+  project = createRepo({ committed: { 'src/app.ts': 'v1\n', 'src/util.ts': 'u1\n' } });
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: tempDir('opencode-home-'),
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
+    NO_COLOR: '1',
+  };
+  // The user's own configuration, with comments, a compact object and a server of their own, which
+  // setup must keep as they are.
+  configBefore = `{
+  // mine
+  "$schema": "https://opencode.ai/config.json",
+  "provider": {
+    "stub": {
+      "npm": "@ai-sdk/openai",
+      "name": "Stand-in",
+      "options": { "baseURL": "${model.url}/v1", "apiKey": "fake-key-for-tests" },
+      "models": { "m": { "name": "m", "tool_call": true } }
+    }
+  },
+  "model": "stub/m",
+  "permission": { "bash": "allow", "edit": "allow" },
+  "mcp": { "other": { "type": "local", "command": ["other-server"], "enabled": false } }
+}
+`;
+  writeFileSync(configFile(), configBefore);
+  const setup = await run(process.execPath, [CLI, 'setup', 'opencode', '--project'], { cwd: project, env });
+  expect(setup.code, setup.stderr).toBe(0);
+});
+
+afterAll(async () => {
+  await model?.close();
+});
+
+describe('a real OpenCode session, set up by `setup opencode`, with a scripted model', () => {
+  it("setup keeps the user's own configuration as written, and adds the server and the plugin", () => {
+    const config = readFileSync(configFile(), 'utf8');
+    expect(config.startsWith(configBefore.slice(0, configBefore.indexOf('"mcp"')))).toBe(true);
+    expect(config).toContain('"other-server"');
+    expect(config).toMatch(/"claude-checkpoint": \{\n\s+"type": "local"/);
+    const plugin = readFileSync(path.join(project, '.opencode/plugins/claude-checkpoint.js'), 'utf8');
+    expect(plugin).toContain(JSON.stringify(path.join(repoRoot, 'dist/hook.js')));
+  });
+
+  it('session 1: the prompt is snapshotted, and the failing shell command is recorded with its exit code', async () => {
+    await opencode('Run the auth tests');
+    const list = await run(process.execPath, [CLI, 'list', '--json'], { cwd: project, env });
+    expect(JSON.parse(list.stdout).snapshots).toEqual(
+      expect.arrayContaining([expect.objectContaining({ trigger: 'prompt', label: '"Run the auth tests"' })]),
+    );
+    const saved = JSON.parse(readFileSync(path.join(project, '.claude-checkpoint'), 'utf8'));
+    expect(saved.recentCommands).toEqual([
+      expect.objectContaining({
+        command: FAILING,
+        exitCode: 3,
+        note: 'Run the auth tests; output: FAIL auth.test.ts',
+      }),
+    ]);
+  });
+
+  it('session 2, a fresh start: the load tool result the model receives has the brief, with the edited file flagged', async () => {
+    await run(
+      process.execPath,
+      [CLI, 'save', '--goal', 'Fix the auth tests', '--next', 'Read auth.test.ts', '--merge'],
+      { cwd: project, env },
+    );
+    writeFileSync(path.join(project, 'src/util.ts'), 'u2: edited in another editor\n');
+    const requests = await opencode('Resume the work');
+    expect((requests[0] as LoggedRequest).raw).toContain('A session checkpoint exists for this project');
+    const afterLoad = requests
+      .map((request) => request.raw)
+      .find((text) => text.includes('function_call_output') && text.includes('Resuming'));
+    expect(afterLoad).toBeDefined();
+    expect(afterLoad).toContain('Fix the auth tests');
+    expect(afterLoad).toContain('re-read before editing: `src/util.ts`');
+  });
+
+  it('session 3, continued: the brief arrives by itself in the system prompt, with the edited file flagged', async () => {
+    const requests = await opencode('What next?', ['--continue']);
+    const first = (requests[0] as LoggedRequest).raw;
+    expect(first).toContain('Session checkpoint restored automatically after session resume');
+    expect(first).toContain('re-read before editing: `src/util.ts`');
+  });
+
+  it('setup --uninstall gives the configuration back byte for byte and takes the plugin away', async () => {
+    const result = await run(process.execPath, [CLI, 'setup', 'opencode', '--project', '--uninstall'], {
+      cwd: project,
+      env,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(configFile(), 'utf8')).toBe(configBefore);
+    expect(existsSync(path.join(project, '.opencode/plugins/claude-checkpoint.js'))).toBe(false);
+  });
+});
