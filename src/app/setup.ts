@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import {
   applyEdits,
   type FormattingOptions,
@@ -296,6 +297,8 @@ function jsonEdit(
       }
       // A file of ours alone is formatted whole; in the user's file only what we add is.
       if (empty) text = applyEdits(text, format(text, undefined, FORMAT));
+      // Already set up as this run would: leave the file as it is, whatever its layout.
+      if (before !== null && isDeepStrictEqual(parse(before), parse(text))) return before;
       return text.endsWith('\n') ? text : `${text}\n`;
     },
   };

@@ -6,6 +6,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
+import { copilotWiring, openCodeWiring } from './agent-wiring.js';
 import type { AppDeps } from './deps.js';
 import { type LoadOutcome, loadCheckpoint, readCheckpoint } from './load.js';
 import { listSnapshots } from './rewind.js';
@@ -168,6 +169,11 @@ export async function diagnose(
   if (gemini) checks.push(gemini);
   const codex = await codexWiring(root.root, deps.env);
   if (codex) checks.push(codex);
+  for (const check of await Promise.all([
+    copilotWiring(root.root, deps.env),
+    openCodeWiring(root.root, deps.env),
+  ]))
+    if (check) checks.push(check);
   return checks;
 }
 

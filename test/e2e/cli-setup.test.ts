@@ -151,3 +151,52 @@ describe('claude-checkpoint setup codex', () => {
     expect(readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8')).toBe('model = \n');
   });
 });
+
+describe('claude-checkpoint setup copilot and opencode, as doctor sees them', () => {
+  const check = async (project: string, env: Record<string, string>, name: string) =>
+    (
+      JSON.parse((await runCli(['doctor', '--json'], { cwd: project, env })).stdout).checks as Array<{
+        name: string;
+        level: string;
+        detail: string;
+      }>
+    ).find((found) => found.name === name);
+
+  it('Copilot CLI: not in use, in use without setup, set up, and a hook entry that moved away', async () => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    expect(await check(project, env, 'Copilot CLI')).toBeUndefined();
+    mkdirSync(path.join(home, '.copilot'));
+    expect(await check(project, env, 'Copilot CLI')).toMatchObject({ level: 'warn' });
+    expect((await runCli(['setup', 'copilot'], { cwd: project, env })).code).toBe(0);
+    expect(await check(project, env, 'Copilot CLI')).toMatchObject({ level: 'ok' });
+    const hooksFile = path.join(home, '.copilot', 'hooks', 'claude-checkpoint.json');
+    writeFileSync(hooksFile, readFileSync(hooksFile, 'utf8').replaceAll(HOOK_ENTRY, '/gone/dist/hook.js'));
+    expect(await check(project, env, 'Copilot CLI')).toMatchObject({
+      level: 'warn',
+      detail: expect.stringContaining('/gone/dist/hook.js, which no longer exists'),
+    });
+  });
+
+  it('OpenCode: the plugin and the server in the project, kept apart from the user config, undone exactly', async () => {
+    const { env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const config = path.join(project, 'opencode.json');
+    const mine =
+      '{\n  "model": "anthropic/claude-sonnet-4-5",\n  "mcp": { "other": { "type": "remote", "url": "https://example.invalid/mcp" } }\n}\n';
+    writeFileSync(config, mine);
+    expect(await check(project, env, 'OpenCode')).toBeUndefined();
+    expect((await runCli(['setup', 'opencode', '--project'], { cwd: project, env })).code).toBe(0);
+    const written = readFileSync(config, 'utf8');
+    expect(written).toContain('"other": { "type": "remote", "url": "https://example.invalid/mcp" }');
+    expect(JSON.parse(written).mcp['claude-checkpoint']).toMatchObject({ type: 'local', enabled: true });
+    const plugin = readFileSync(path.join(project, '.opencode/plugins/claude-checkpoint.js'), 'utf8');
+    expect(plugin).toContain(JSON.stringify(HOOK_ENTRY));
+    expect(await check(project, env, 'OpenCode')).toMatchObject({ level: 'ok' });
+    expect(
+      (await runCli(['setup', 'opencode', '--project', '--uninstall'], { cwd: project, env })).code,
+    ).toBe(0);
+    expect(readFileSync(config, 'utf8')).toBe(mine);
+    expect(existsSync(path.join(project, '.opencode/plugins/claude-checkpoint.js'))).toBe(false);
+  });
+});

@@ -1,0 +1,111 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Check } from './status.js';
+
+/**
+ * `doctor` for agents whose setup is files of ours (Copilot CLI's hooks file, OpenCode's plugin): is it
+ * set up, is the server there, and does the hook entry those files name still exist? `null` when the
+ * agent is not in use here (no folder of its own).
+ */
+interface AgentPlace {
+  scope: 'user' | 'project';
+  /** The file of ours that carries the hooks (or plugin). */
+  hooksFile: string;
+  /** Files any of which may hold our server entry; none for a scope where setup adds no server. */
+  serverFiles: string[];
+}
+
+async function agentWiring(
+  name: string,
+  agent: string,
+  inUse: boolean,
+  places: AgentPlace[],
+  trustNote: string,
+): Promise<Check | null> {
+  const found: string[] = [];
+  for (const place of places) {
+    const hooks = await readFile(place.hooksFile, 'utf8').catch(() => null);
+    if (hooks === null) continue;
+    const servers = await Promise.all(
+      place.serverFiles.map((file) => readFile(file, 'utf8').catch(() => '')),
+    );
+    const rerun = `Run \`claude-checkpoint setup ${agent}${place.scope === 'project' ? ' --project' : ''}\` again`;
+    if (place.serverFiles.length > 0 && !servers.some((text) => text.includes('"claude-checkpoint"')))
+      return {
+        name,
+        level: 'warn',
+        detail: `${place.hooksFile} is there, but the claude-checkpoint server is missing from ${place.serverFiles.join(' or ')}`,
+        fix: `${rerun}.`,
+      };
+    const missing = [...hooks.matchAll(/["' ]([^"' ]+hook\.m?js)["' ]/g)]
+      .map((match) => match[1])
+      .find((file) => file !== undefined && path.isAbsolute(file) && !existsSync(file));
+    if (missing)
+      return {
+        name,
+        level: 'warn',
+        detail: `${place.hooksFile} runs ${missing}, which no longer exists`,
+        fix: `${rerun} from the installation you use now.`,
+      };
+    found.push(`${place.scope} (${place.hooksFile})`);
+  }
+  if (found.length === 0 && !inUse) return null;
+  return found.length > 0
+    ? { name, level: 'ok', detail: `set up: ${found.join(' and ')}${trustNote}` }
+    : {
+        name,
+        level: 'warn',
+        detail: `${name} is used here, but the checkpoint server and hooks are not set up for it`,
+        fix: `Run \`claude-checkpoint setup ${agent}\` (or \`--project\` for this project only).`,
+      };
+}
+
+export function copilotWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check | null> {
+  const home = env.HOME?.trim() || os.homedir();
+  const mcpConfig = path.join(home, '.copilot', 'mcp-config.json');
+  return agentWiring(
+    'Copilot CLI',
+    'copilot',
+    existsSync(path.join(home, '.copilot')),
+    [
+      {
+        scope: 'user',
+        hooksFile: path.join(home, '.copilot', 'hooks', 'claude-checkpoint.json'),
+        serverFiles: [mcpConfig],
+      },
+      // A project's hooks file comes without a server entry: the user's mcp-config.json may have it.
+      {
+        scope: 'project',
+        hooksFile: path.join(root, '.github', 'hooks', 'claude-checkpoint.json'),
+        serverFiles: [],
+      },
+    ],
+    '; Copilot CLI runs them in folders you trust',
+  );
+}
+
+export function openCodeWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check | null> {
+  const home = env.HOME?.trim() || os.homedir();
+  const configDir = path.join(env.XDG_CONFIG_HOME?.trim() || path.join(home, '.config'), 'opencode');
+  const configs = (dir: string) => [path.join(dir, 'opencode.json'), path.join(dir, 'opencode.jsonc')];
+  return agentWiring(
+    'OpenCode',
+    'opencode',
+    existsSync(configDir) || existsSync(path.join(root, '.opencode')),
+    [
+      {
+        scope: 'user',
+        hooksFile: path.join(configDir, 'plugins', 'claude-checkpoint.js'),
+        serverFiles: configs(configDir),
+      },
+      {
+        scope: 'project',
+        hooksFile: path.join(root, '.opencode', 'plugins', 'claude-checkpoint.js'),
+        serverFiles: [...configs(root), ...configs(configDir)],
+      },
+    ],
+    '',
+  );
+}
