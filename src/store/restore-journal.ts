@@ -1,0 +1,44 @@
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import { isRestorablePath } from '../core/snapshot.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { RESTORE_TEMP_PREFIX } from './worktree-writer.js';
+
+export interface RestoreJournal {
+  target: string;
+  undo: string;
+  /** Folders (relative, '.' for the root) where the restore writes temp files. */
+  dirs: string[];
+  startedAt: string;
+}
+
+/**
+ * Notes a restore in progress (its target, the snapshot that undoes it, the folders it writes in), so
+ * an interrupted one can be named, and its temp files found and removed, by the next restore.
+ */
+export async function beginRestore(file: string, journal: RestoreJournal): Promise<void> {
+  await writeFileAtomic(fsp, file, JSON.stringify(journal));
+}
+
+export async function endRestore(file: string): Promise<void> {
+  await fsp.rm(file, { force: true });
+}
+
+/** Cleans up after a restore that was killed midway; returns what it was doing, or `null`. */
+export async function recoverInterruptedRestore(file: string, root: string): Promise<RestoreJournal | null> {
+  let journal: RestoreJournal;
+  try {
+    journal = JSON.parse(await fsp.readFile(file, 'utf8')) as RestoreJournal;
+  } catch {
+    return null;
+  }
+  for (const dir of Array.isArray(journal.dirs) ? journal.dirs : []) {
+    if (dir !== '.' && !isRestorablePath(dir)) continue;
+    const absolute = path.join(root, dir);
+    const names = await fsp.readdir(absolute).catch(() => [] as string[]);
+    for (const name of names) {
+      if (name.startsWith(RESTORE_TEMP_PREFIX)) await fsp.rm(path.join(absolute, name), { force: true });
+    }
+  }
+  return journal;
+}

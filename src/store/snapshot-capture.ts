@@ -1,0 +1,158 @@
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snapshot.js';
+import { parseStatusV2 } from '../git/status.js';
+import { inheritedIgnoreRules } from './inherited-ignores.js';
+import { countChanges } from './snapshot-diff.js';
+import type { StoreGit } from './store-git.js';
+import { readState, type StoreState, writeState } from './store-state.js';
+import { RESTORE_TEMP_PREFIX } from './worktree-writer.js';
+
+export interface CaptureResult {
+  tree: string;
+  changes: ChangeCounts;
+  skipped: SnapshotMeta['skipped'];
+}
+
+/** Raw bytes in and out: no EOL conversion, no LFS or other filters, whatever the project's attributes say. */
+const RAW_ATTRIBUTES = '* -text -eol -filter -ident -working-tree-encoding\n';
+const OWN_EXCLUDES = `/.claude-checkpoint\n/.claude-checkpoint.*\n${RESTORE_TEMP_PREFIX}*\n`;
+
+export interface CaptureTarget {
+  root: string;
+  gitDir: string;
+  statePath: string;
+  settings: SnapshotSettings;
+  git: StoreGit;
+}
+
+/**
+ * Brings the private index up to date with the working tree and writes its tree, then counts what
+ * changed since `baseTree` (the latest snapshot's). One `git status` in the store finds what changed:
+ * its index is tuned for many files (v4, untracked cache, split index, no checksum) and its HEAD is the latest
+ * snapshot, so the scan is cheaper than the user's own `git status`. Only the changed paths are then
+ * hashed, and an unchanged tree costs nothing more. Files over the size cap and nested repositories
+ * are left out, excluded from then on, and reported with every snapshot.
+ */
+export async function captureTree(target: CaptureTarget, baseTree?: string): Promise<CaptureResult> {
+  const { root, git } = target;
+  const state = await readState(target.statePath);
+  await refreshExclusions(target, state);
+  await syncInfo(target, state.exclusions);
+  const { stdout } = await git([
+    'status',
+    '--porcelain=v2',
+    '-z',
+    '--untracked-files=all',
+    '--no-renames',
+    '--ignore-submodules=all',
+  ]);
+  const toAdd: string[] = [];
+  const toDrop: string[] = [];
+  const exclude = (file: string, bytes: number, tracked: boolean) => {
+    state.exclusions.large = state.exclusions.large.filter((entry) => entry.path !== file);
+    state.exclusions.large.push({ path: file, bytes });
+    if (tracked) toDrop.push(file);
+  };
+  // Counted against HEAD, which is the latest snapshot: what was in it (headOid) and what is there now.
+  const counts: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
+  for (const entry of parseStatusV2(stdout).entries) {
+    if (entry.isSubmodule) continue;
+    const untracked = entry.status === '??';
+    if (untracked && entry.path.endsWith('/')) {
+      // git does not descend into another repository: a nested repo, skipped visibly.
+      const dir = entry.path.slice(0, -1);
+      if (!state.exclusions.nested.includes(dir)) state.exclusions.nested.push(dir);
+      continue;
+    }
+    const inBase = entry.headOid !== null;
+    const stats = await fsp.lstat(path.join(root, entry.path)).catch(() => null);
+    if (!stats || stats.isDirectory()) {
+      if (!untracked) toDrop.push(entry.path);
+      if (inBase) counts.deleted++;
+    } else if (stats.isFile() && stats.size > target.settings.maxFileBytes) {
+      exclude(entry.path, stats.size, !untracked);
+      if (inBase) counts.deleted++;
+    } else {
+      toAdd.push(entry.path);
+      if (inBase) counts.modified++;
+      else counts.added++;
+    }
+  }
+  if (toDrop.length > 0) {
+    // Drop first: a file that became a folder must leave the index before the folder's files enter it.
+    await git(['update-index', '-z', '--force-remove', '--stdin'], { input: nulJoin(toDrop) });
+  }
+  if (toAdd.length > 0) {
+    await git(['update-index', '-z', '--add', '--remove', '--stdin'], { input: nulJoin(toAdd) });
+  }
+  await syncInfo(target, state.exclusions);
+  const indexChanged = toAdd.length > 0 || toDrop.length > 0;
+  const tree = !indexChanged && state.index ? state.index.tree : (await git(['write-tree'])).stdout.trim();
+  // Status counts hold when HEAD is the base (the usual case); otherwise ask git for the exact diff.
+  const headIsBase = baseTree !== undefined && state.latest?.tree === baseTree;
+  const changes =
+    tree === baseTree
+      ? { added: 0, modified: 0, deleted: 0 }
+      : headIsBase
+        ? counts
+        : await countChanges(git, baseTree, tree);
+  state.index = { tree };
+  await writeState(target.statePath, state);
+  return {
+    tree,
+    changes,
+    skipped: { large: [...state.exclusions.large], nested: [...state.exclusions.nested] },
+  };
+}
+
+/** Large files that shrank under the cap, or went away, and nested repositories that went away, come back. */
+async function refreshExclusions(target: CaptureTarget, state: StoreState): Promise<void> {
+  const large: StoreState['exclusions']['large'] = [];
+  for (const entry of state.exclusions.large) {
+    const stats = await fsp.lstat(path.join(target.root, entry.path)).catch(() => null);
+    if (stats?.isFile() && stats.size > target.settings.maxFileBytes)
+      large.push({ path: entry.path, bytes: stats.size });
+  }
+  const nested: string[] = [];
+  for (const dir of state.exclusions.nested) {
+    if (
+      await fsp.lstat(path.join(target.root, dir, '.git')).then(
+        () => true,
+        () => false,
+      )
+    )
+      nested.push(dir);
+  }
+  state.exclusions = { large, nested };
+}
+
+/**
+ * The project's own exclude rules (.git/info/exclude) apply to snapshots too, plus our own files and
+ * the paths we excluded; our attributes override the project's so content is stored byte for byte.
+ */
+async function syncInfo(target: CaptureTarget, exclusions: StoreState['exclusions']): Promise<void> {
+  // The project's own .git/info/exclude and, for a folder inside a bigger repository, the rules it
+  // inherits from the folders above it (see inheritedIgnoreRules).
+  const inherited = await inheritedIgnoreRules(target.root);
+  const ours = [...exclusions.large.map((entry) => entry.path), ...exclusions.nested]
+    .map(anchoredPattern)
+    .join('');
+  await writeIfChanged(path.join(target.gitDir, 'info', 'exclude'), `${OWN_EXCLUDES}${ours}${inherited}`);
+  await writeIfChanged(path.join(target.gitDir, 'info', 'attributes'), RAW_ATTRIBUTES);
+}
+
+async function writeIfChanged(file: string, wanted: string): Promise<void> {
+  const current = await fsp.readFile(file, 'utf8').catch(() => null);
+  if (current !== wanted) await fsp.writeFile(file, wanted, { mode: 0o600 });
+}
+
+/** An exclude pattern that matches exactly one path from the root: wildcards and specials escaped. */
+function anchoredPattern(file: string): string {
+  const escaped = file.replace(/[\\*?[\]!#]/g, (char) => `\\${char}`).replace(/ $/, '\\ ');
+  return `/${escaped}\n`;
+}
+
+function nulJoin(paths: readonly string[]): string {
+  return `${paths.join('\0')}\0`;
+}

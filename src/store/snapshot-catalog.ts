@@ -1,0 +1,86 @@
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import { type SnapshotMeta, type SnapshotRecord, snapshotMetaSchema } from '../core/snapshot.js';
+import { writeFileAtomic } from './atomic-write.js';
+import type { StoreGit } from './store-git.js';
+
+/** Where the store keeps one ref per snapshot. */
+export const SNAPSHOT_REFS = 'refs/snapshots/';
+
+/** Records a captured tree as a snapshot: a commit whose message is its metadata, and its ref. */
+export async function recordSnapshot(
+  git: StoreGit,
+  gitDir: string,
+  meta: SnapshotMeta,
+  tree: string,
+): Promise<SnapshotRecord> {
+  const message = `${JSON.stringify(meta)}\n`;
+  const date = `${Math.floor(new Date(meta.createdAt).getTime() / 1000)} +0000`;
+  const { stdout } = await git(['commit-tree', '--no-gpg-sign', tree, '-F', '-'], {
+    input: message,
+    extraEnv: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+  });
+  const commit = stdout.trim();
+  // The snapshot's ref, and HEAD (master) at the latest snapshot so the next status compares with it.
+  // Written as loose ref files, git's stable on-disk format, in this private repository: one process
+  // less on every prompt. A loose ref takes precedence over a packed one of the same name.
+  await writeLooseRef(gitDir, `${SNAPSHOT_REFS}${meta.id}`, commit);
+  await writeLooseRef(gitDir, 'refs/heads/master', commit);
+  return { ...meta, tree, commit };
+}
+
+async function writeLooseRef(gitDir: string, ref: string, oid: string): Promise<void> {
+  const file = path.join(gitDir, ...ref.split('/'));
+  await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(fsp, file, `${oid}\n`, { durable: false });
+}
+
+/**
+ * The ids of all snapshots, from the ref files and packed-refs, without starting git. Ids begin with
+ * their UTC creation time, which is all that retention needs.
+ */
+export async function snapshotIds(gitDir: string): Promise<Array<{ id: string; createdAt: string }>> {
+  const ids = new Set<string>(
+    await fsp.readdir(path.join(gitDir, 'refs', 'snapshots')).catch(() => [] as string[]),
+  );
+  const packed = await fsp.readFile(path.join(gitDir, 'packed-refs'), 'utf8').catch(() => '');
+  for (const line of packed.split('\n')) {
+    const ref = line.split(' ')[1];
+    if (ref?.startsWith(SNAPSHOT_REFS)) ids.add(ref.slice(SNAPSHOT_REFS.length));
+  }
+  return [...ids]
+    .filter((id) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(id))
+    .map((id) => ({
+      id,
+      createdAt: `${id.slice(0, 4)}-${id.slice(4, 6)}-${id.slice(6, 8)}T${id.slice(9, 11)}:${id.slice(11, 13)}:${id.slice(13, 15)}.000Z`,
+    }));
+}
+
+/** Every snapshot, newest first. */
+export async function listSnapshotRecords(git: StoreGit): Promise<SnapshotRecord[]> {
+  const { stdout } = await git([
+    'for-each-ref',
+    '--sort=-creatordate',
+    '--format=%(objectname) %(tree)%00%(contents)%00',
+    SNAPSHOT_REFS,
+  ]);
+  const records: SnapshotRecord[] = [];
+  for (const entry of stdout.split('\0\n')) {
+    const [head = '', body = ''] = entry.split('\0');
+    const [commit, tree] = head.trim().split(' ');
+    if (!commit || !tree) continue;
+    try {
+      const meta = snapshotMetaSchema.parse(JSON.parse(body));
+      records.push({ ...meta, tree, commit });
+    } catch {
+      // Not one of ours, or damaged: listing the rest is more useful than failing.
+    }
+  }
+  return records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+}
+
+export async function removeSnapshots(git: StoreGit, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const input = ids.map((id) => `delete ${SNAPSHOT_REFS}${id}\n`).join('');
+  await git(['update-ref', '--stdin'], { input });
+}

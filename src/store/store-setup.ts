@@ -1,0 +1,185 @@
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import { CheckpointError } from '../core/errors.js';
+import { readHead } from '../git/repo.js';
+import { runGit } from '../git/run.js';
+import { errorCode } from './fs-seam.js';
+import { localProbe } from './lock-owner.js';
+import { GIT_LONG_TIMEOUT_MS, type StoreGit } from './store-git.js';
+
+/** Creates the shadow repository on first use, or repairs one whose set-up was interrupted. Call it holding the lock. */
+export async function initStore(
+  root: string,
+  storeDir: string,
+  gitDir: string,
+  git: StoreGit,
+): Promise<void> {
+  const ready = path.join(gitDir, 'claude-checkpoint-ready');
+  if (
+    await fsp.access(ready).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
+  // Owner-only files and folders whatever the umask (--shared=0600), and no sample hooks (--template=).
+  await runGit(['init', '--quiet', '--bare', '--shared=0600', '--template=', gitDir], { cwd: storeDir });
+  // Written in one go rather than one `git config` process per key.
+  const config = [
+    '[core]',
+    '\tbare = false',
+    '\tautocrlf = false',
+    '\tsafecrlf = false',
+    '\tsymlinks = true',
+    '\tfilemode = true',
+    '\tfsmonitor = false',
+    '\tlogAllRefUpdates = false',
+    `\thooksPath = ${path.join(gitDir, 'no-hooks')}`,
+    '\tuntrackedCache = true',
+    // Each index write then rewrites only the entries that changed, not the whole 100k-entry index.
+    '\tsplitIndex = true',
+    '[gc]',
+    '\tauto = 0',
+    '[maintenance]',
+    '\tauto = false',
+    '[commit]',
+    '\tgpgSign = false',
+    '[index]',
+    '\tthreads = true',
+    // Index v4, the untracked cache and no index checksum: what git recommends for large trees.
+    '[feature]',
+    '\tmanyFiles = true',
+    '',
+  ].join('\n');
+  await fsp.appendFile(path.join(gitDir, 'config'), config);
+  await fsp.mkdir(path.join(gitDir, 'info'), { recursive: true, mode: 0o700 });
+  await borrowFromProjectRepo(root, gitDir, git);
+  await fsp.writeFile(ready, `${root}\n`, { mode: 0o600 });
+}
+
+/**
+ * When the project is the top of a git repository, start from a copy of its index and read its
+ * objects through `alternates`, so the first snapshot hashes only the dirty files instead of the whole
+ * tree. Both are read, never written. `gc` copies the borrowed objects into the store and stops
+ * borrowing, so the store then no longer depends on what the repository keeps.
+ */
+async function borrowFromProjectRepo(root: string, gitDir: string, git: StoreGit): Promise<void> {
+  let stdout: string;
+  try {
+    ({ stdout } = await runGit(
+      [
+        'rev-parse',
+        '--show-prefix',
+        '--show-object-format',
+        '--path-format=absolute',
+        '--git-common-dir',
+        '--git-path',
+        'index',
+      ],
+      { cwd: root },
+    ));
+  } catch {
+    return; // not a repository, or git too old for --path-format: start empty
+  }
+  const [prefix, format, commonDir, indexPath] = stdout.split('\n');
+  if (prefix !== '' || format !== 'sha1' || !commonDir || !indexPath) return;
+  const head = await readHead(root);
+  if (!head) return;
+  const shared = await fsp.readdir(path.dirname(indexPath)).catch(() => [] as string[]);
+  if (shared.some((name) => name.startsWith('sharedindex.'))) return; // a split index cannot be copied alone
+  try {
+    await fsp.copyFile(indexPath, path.join(gitDir, 'index'));
+    await fsp.chmod(path.join(gitDir, 'index'), 0o600);
+  } catch {
+    return; // no index yet
+  }
+  await fsp.mkdir(path.join(gitDir, 'objects', 'info'), { recursive: true, mode: 0o700 });
+  await fsp.writeFile(
+    path.join(gitDir, 'objects', 'info', 'alternates'),
+    `${path.join(commonDir, 'objects')}\n`,
+    {
+      mode: 0o600,
+    },
+  );
+  // HEAD at the project's commit, so the first status lists only what differs from it; and the copied
+  // index rewritten in the store's own format (v4, untracked cache, split).
+  await git(['update-ref', 'refs/heads/master', head.head]);
+  await git(['update-index', '--index-version', '4', '--untracked-cache', '--split-index']);
+}
+
+/**
+ * A killed owner's git child lives on: a `git gc --prune=now` still running would delete the objects
+ * the next call writes. git names it in gc.pid until it exits.
+ */
+export async function waitForOrphanedGc(gitDir: string): Promise<void> {
+  const gcPid = path.join(gitDir, 'gc.pid');
+  const deadline = Date.now() + GIT_LONG_TIMEOUT_MS;
+  for (;;) {
+    const text = await fsp.readFile(gcPid, 'utf8').catch(() => null);
+    const [pid, host] = (text ?? '').trim().split(/\s+/);
+    const owner = Number(pid);
+    if (!text || host !== localProbe().host || !Number.isSafeInteger(owner) || !localProbe().isAlive(owner))
+      return;
+    if (Date.now() > deadline) return; // git's own gc.pid rules take over from here
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * A killed owner's other git children live on too, and one may still hold index.lock: removing that
+ * file under it would let its final rename take the next call's lock away ("Unable to write new index
+ * file"). Wait while a git process of this store still runs (Linux: its command line names our git dir;
+ * elsewhere: while the lock file is younger than a second), then the leftover is safe to remove.
+ */
+export async function waitForOrphanedGit(gitDir: string): Promise<void> {
+  const lockFile = path.join(gitDir, 'index.lock');
+  const deadline = Date.now() + GIT_LONG_TIMEOUT_MS;
+  const marker = `\0--git-dir\0${gitDir}\0`;
+  for (;;) {
+    const stats = await fsp.lstat(lockFile).catch(() => null);
+    if (!stats || Date.now() > deadline) return;
+    const running = await gitOfStoreRunning(marker);
+    if (running === false) return;
+    if (running === null && Date.now() - stats.mtimeMs > 1_000) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Whether a process's command line contains `marker`; `null` where /proc cannot tell. */
+async function gitOfStoreRunning(marker: string): Promise<boolean | null> {
+  const pids = await fsp.readdir('/proc').catch(() => null);
+  if (!pids) return null;
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    const cmdline = await fsp.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.startsWith('git\0') || cmdline.includes('/git\0')) {
+      if (`\0${cmdline}`.includes(marker)) return true;
+    }
+  }
+  return false;
+}
+
+/** Security: the store folder is created 0700 and must not be a symlink someone planted. */
+export async function ensurePrivateDir(dir: string): Promise<void> {
+  try {
+    await fsp.mkdir(dir, { mode: 0o700 });
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') {
+      if (errorCode(error) === 'ENOENT') {
+        await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+        return;
+      }
+      throw new CheckpointError(
+        'IO_FAILED',
+        `could not create the snapshot store ${dir}: ${(error as Error).message}`,
+      );
+    }
+  }
+  const stats = await fsp.lstat(dir);
+  if (stats.isSymbolicLink() || !stats.isDirectory()) {
+    throw new CheckpointError(
+      'UNSAFE_PATH',
+      `refusing to use the snapshot store ${dir}: it is a symbolic link or not a folder`,
+    );
+  }
+}

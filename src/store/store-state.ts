@@ -1,0 +1,32 @@
+import * as fsp from 'node:fs/promises';
+import type { SnapshotRecord } from '../core/snapshot.js';
+import { writeFileAtomic } from './atomic-write.js';
+
+/** What the store remembers between calls, in `state.json`; rebuilt from git when missing. */
+export interface StoreState {
+  latest?: SnapshotRecord | null;
+  /** The tree of the private index as last written. */
+  index?: { tree: string };
+  exclusions: { large: Array<{ path: string; bytes: number }>; nested: string[] };
+}
+
+export async function readState(file: string): Promise<StoreState> {
+  try {
+    const parsed = JSON.parse(await fsp.readFile(file, 'utf8')) as Partial<StoreState>;
+    return {
+      ...(parsed.latest !== undefined ? { latest: parsed.latest } : {}),
+      ...(parsed.index ? { index: parsed.index } : {}),
+      exclusions: {
+        large: Array.isArray(parsed.exclusions?.large) ? parsed.exclusions.large : [],
+        nested: Array.isArray(parsed.exclusions?.nested) ? parsed.exclusions.nested : [],
+      },
+    };
+  } catch {
+    return { exclusions: { large: [], nested: [] } };
+  }
+}
+
+export async function writeState(file: string, state: StoreState): Promise<void> {
+  // A cache of what git can tell again: atomic, but not worth an fsync on every snapshot.
+  await writeFileAtomic(fsp, file, `${JSON.stringify(state)}\n`, { durable: false });
+}
