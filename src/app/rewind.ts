@@ -47,7 +47,7 @@ export function snapshotSettings(env: NodeJS.ProcessEnv): SnapshotSettings {
   };
 }
 
-async function openStore(
+export async function openStore(
   deps: AppDeps,
   projectRoot: string | undefined,
   context: RootContext,

@@ -3,6 +3,7 @@ import { type AppDeps, defaultDeps } from '../app/deps.js';
 import { GENERATOR } from '../version.js';
 import { registerCheckpointCommands } from './checkpoint-commands.js';
 import { type CliContext, positiveInteger, type Runner, resolveRootOption } from './context.js';
+import { registerHandoffCommand } from './handoff-command.js';
 import { registerHookCommand } from './hook-command.js';
 import { createOutput, EXIT, reportError } from './output.js';
 import { registerRewindCommands } from './rewind-commands.js';
@@ -65,6 +66,7 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
   registerRewindCommands(program, run);
   registerScanCommand(program, run);
   registerSetupCommand(program, run);
+  registerHandoffCommand(program, run);
   registerHookCommand(program, deps, (code) => {
     exitCode = code;
   });

@@ -88,8 +88,13 @@ async function borrowFromProjectRepo(root: string, gitDir: string, git: StoreGit
   const shared = await fsp.readdir(path.dirname(indexPath)).catch(() => [] as string[]);
   if (shared.some((name) => name.startsWith('sharedindex.'))) return; // a split index cannot be copied alone
   try {
+    const source = await fsp.stat(indexPath);
     await fsp.copyFile(indexPath, path.join(gitDir, 'index'));
     await fsp.chmod(path.join(gitDir, 'index'), 0o600);
+    // The copy keeps the original's time: git compares each file's mtime with the index's to catch
+    // edits made in the same second as the index was written ("racy git"). A newer copy would make
+    // git trust stale stat data and miss such an edit.
+    await fsp.utimes(path.join(gitDir, 'index'), source.atime, source.mtime);
   } catch {
     return; // no index yet
   }

@@ -9,6 +9,21 @@ import { readTree, repoState } from '../helpers/tree.js';
 beforeAll(assertBuilt);
 
 describe('claude-checkpoint rewind commands', () => {
+  it('the first snapshot sees an edit made in the same second as the index was written (racy git)', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    // Same size, right after the commit wrote the index; the snapshot then runs a second later, when the
+    // store copies that index.
+    writeFileSync(path.join(root, 'a.txt'), 'two\n');
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const snap = await runCli(['snapshot', '--json', '--root', root], { cwd: root, env });
+    const id = JSON.parse(snap.stdout).snapshot.id as string;
+    writeFileSync(path.join(root, 'a.txt'), 'three, longer\n');
+    const restored = await runCli(['restore', id, '--yes', '--root', root], { cwd: root, env });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('two\n');
+  });
+
   it('snapshot, list, diff, restore and gc, as JSON and as text, with documented exit codes', async () => {
     const root = createRepo({ committed: { 'a.txt': 'one\n', 'b.txt': 'b' } });
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };

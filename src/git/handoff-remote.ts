@@ -1,0 +1,166 @@
+import { CheckpointError } from '../core/errors.js';
+import { runGit } from './run.js';
+
+/**
+ * The handoff's only contact with a remote: the user's own git, run in the project with the user's own
+ * configuration and credentials. Objects move between the remote and the private store (named to git
+ * through its object-directory variables), so the project's refs, index, config and FETCH_HEAD are never
+ * written.
+ */
+
+/** Where handoffs live on the remote: outside refs/heads and refs/tags, so no branch appears and no CI runs. */
+export const HANDOFF_REFS = 'refs/claude-checkpoint/handoff/';
+const NETWORK_TIMEOUT_MS = 5 * 60_000;
+/** No background gc or maintenance in the user's repository on our account. */
+const QUIET = ['-c', 'gc.auto=0', '-c', 'maintenance.auto=false'];
+
+export function handoffRef(name: string): string {
+  return `${HANDOFF_REFS}${name}`;
+}
+
+/** A handoff name: what git accepts in a ref, kept simple (letters, digits, `._-/`, no `..`). */
+export function checkHandoffName(name: string): string {
+  if (
+    !/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(name) ||
+    name.includes('..') ||
+    name.includes('//') ||
+    name.endsWith('/') ||
+    name.endsWith('.lock') ||
+    name.endsWith('.')
+  )
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `name must be 1-100 characters of letters, digits and . _ - / (no "..", not ending in "/", "." or ".lock"): got '${name}'`,
+    );
+  return name;
+}
+
+/** The remote to use: the one named, else the branch's push remote, else `origin`; it must exist. */
+export async function chooseRemote(
+  root: string,
+  named: string | undefined,
+  branch: string | null,
+): Promise<string> {
+  const remotes = (await runGit(['remote'], { cwd: root })).stdout.split('\n').filter(Boolean);
+  let remote = named;
+  if (!remote && branch) {
+    for (const key of [`branch.${branch}.pushRemote`, 'remote.pushDefault', `branch.${branch}.remote`]) {
+      const value = (
+        await runGit(['config', '--get', key], { cwd: root, okExitCodes: [0, 1] })
+      ).stdout.trim();
+      if (value && remotes.includes(value)) {
+        remote = value;
+        break;
+      }
+    }
+  }
+  remote ??= 'origin';
+  if (!remotes.includes(remote))
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      remotes.length === 0
+        ? 'remote: this repository has no remote to hand off through (add one with `git remote add`)'
+        : `remote '${remote}' does not exist here; the remotes are: ${remotes.join(', ')}`,
+    );
+  return remote;
+}
+
+/** The handoff refs on the remote (all, or one name), as ref → commit. */
+export async function listRemoteHandoffs(
+  root: string,
+  remote: string,
+  name?: string,
+): Promise<Map<string, string>> {
+  const pattern = name === undefined ? `${HANDOFF_REFS}*` : handoffRef(name);
+  const { stdout } = await network(['ls-remote', '--refs', remote, pattern], root, remote, {});
+  const refs = new Map<string, string>();
+  for (const line of stdout.split('\n')) {
+    const [oid, ref] = line.split('\t');
+    if (oid && ref?.startsWith(HANDOFF_REFS)) refs.set(ref, oid);
+  }
+  return refs;
+}
+
+/** Fetches handoff commits from the remote into the store's objects (nothing in the project changes). */
+export async function fetchIntoStore(
+  root: string,
+  remote: string,
+  refs: readonly string[],
+  objects: { store: string; project: string },
+): Promise<void> {
+  if (refs.length === 0) return;
+  await network(
+    [
+      ...QUIET,
+      'fetch',
+      '--quiet',
+      '--no-write-fetch-head',
+      '--no-tags',
+      '--no-recurse-submodules',
+      remote,
+      ...refs,
+    ],
+    root,
+    remote,
+    { GIT_OBJECT_DIRECTORY: objects.store, GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project },
+  );
+}
+
+/**
+ * Pushes a commit of the store to the handoff ref. `expected` is the remote's ref as this machine last
+ * saw it (`null`: must not exist yet); `force` replaces whatever is there.
+ */
+export async function pushFromStore(
+  root: string,
+  remote: string,
+  commit: string,
+  ref: string,
+  lease: { expected: string | null } | 'force',
+  storeObjects: string,
+): Promise<void> {
+  const leaseArgs = lease === 'force' ? [] : [`--force-with-lease=${ref}:${lease.expected ?? ''}`];
+  const refspec = `${lease === 'force' ? '+' : ''}${commit}:${ref}`;
+  const result = await network(
+    [...QUIET, 'push', '--quiet', '--no-verify', ...leaseArgs, remote, refspec],
+    root,
+    remote,
+    { GIT_ALTERNATE_OBJECT_DIRECTORIES: storeObjects },
+    [0, 1],
+  );
+  if (result.exitCode === 0) return;
+  if (/stale info|rejected|fetch first|already exists/i.test(result.stderr))
+    throw new CheckpointError(
+      'GIT_FAILED',
+      `the handoff ${ref} on ${remote} changed since this machine last pushed or pulled it (someone else's handoff?): pull it first, or pass --force to replace it`,
+    );
+  throw new CheckpointError(
+    'GIT_FAILED',
+    `the push to remote '${remote}' failed: ${lastLine(result.stderr)}`,
+  );
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').filter(Boolean).at(-1) ?? 'no reason given';
+}
+
+export async function deleteRemoteRef(root: string, remote: string, ref: string): Promise<void> {
+  await network([...QUIET, 'push', '--quiet', '--no-verify', remote, `:${ref}`], root, remote, {});
+}
+
+/** A network git call: the user's config and credentials, a long timeout, a one-line error. */
+async function network(
+  args: readonly string[],
+  root: string,
+  remote: string,
+  extraEnv: Record<string, string>,
+  okExitCodes: readonly number[] = [0],
+) {
+  try {
+    return await runGit(args, { cwd: root, timeoutMs: NETWORK_TIMEOUT_MS, extraEnv, okExitCodes });
+  } catch (error) {
+    const detail = (error as Error).message.split('\n')[0] ?? '';
+    throw new CheckpointError('GIT_FAILED', `could not reach remote '${remote}': ${detail}`, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,293 @@
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { git, tempDir, writeTree } from '../helpers/fixtures.js';
+import { repoState as gitState, readTree } from '../helpers/tree.js';
+
+beforeAll(assertBuilt);
+
+/**
+ * Handoffs through real remotes: a bare repository, reached over file:// and over git:// (a `git daemon`
+ * on a free loopback port), and clones of it as machines A, B and C, each with its own snapshot store.
+ */
+
+interface Machine {
+  root: string;
+  env: Record<string, string>;
+}
+
+function machine(url: string, user: string): Machine {
+  const root = tempDir(`handoff-${user}-`);
+  execFileSync('git', ['clone', '-q', url, root], { stdio: 'ignore' });
+  git(root, 'config', 'user.name', user);
+  git(root, 'config', 'user.email', `${user.toLowerCase()}@example.com`);
+  return { root, env: { CHECKPOINT_STORE_DIR: tempDir(`handoff-store-${user}-`) } };
+}
+
+function bareRemote(): { bare: string } {
+  const seed = tempDir('handoff-seed-');
+  git(seed, 'init', '-q', '-b', 'main');
+  git(seed, 'config', 'user.name', 'Seed');
+  git(seed, 'config', 'user.email', 'seed@example.com');
+  writeTree(seed, {
+    '.gitignore': '.claude-checkpoint*\n*.log\n',
+    'src/app.ts': 'export const app = 1;\n',
+    'src/old.ts': 'old\n',
+    'README.md': '# Project\n',
+  });
+  git(seed, 'add', '-A');
+  git(seed, 'commit', '-q', '-m', 'initial');
+  const bare = path.join(tempDir('handoff-remote-'), 'project.git');
+  execFileSync('git', ['clone', '-q', '--bare', seed, bare], { stdio: 'ignore' });
+  return { bare };
+}
+
+const cli = (m: Machine, ...args: string[]) => runCli(args, { cwd: m.root, env: m.env });
+
+/** The working tree, byte for byte, without our own files (and without ignored logs, compared apart). */
+const treeState = (root: string) =>
+  readTree(root, (file) => file.startsWith('.claude-checkpoint') || file.endsWith('.log'));
+
+/** What must not change in a clone: its refs, HEAD, index and config, and no FETCH_HEAD written. */
+const repoState = (root: string) => ({
+  ...gitState(root),
+  fetchHead: String(existsSync(path.join(root, '.git', 'FETCH_HEAD'))),
+});
+
+const remoteBranches = (bare: string) =>
+  execFileSync('git', ['for-each-ref', 'refs/heads', 'refs/tags'], { cwd: bare, encoding: 'utf8' });
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe.each(['file', 'git'] as const)('handoff over %s://', (scheme) => {
+  let bare: string;
+  let url: string;
+  let daemon: ReturnType<typeof spawn> | undefined;
+
+  beforeAll(async () => {
+    ({ bare } = bareRemote());
+    if (scheme === 'file') {
+      url = `file://${bare}`;
+      return;
+    }
+    const port = await freePort();
+    const base = path.dirname(bare);
+    daemon = spawn(
+      'git',
+      [
+        'daemon',
+        '--reuseaddr',
+        '--listen=127.0.0.1',
+        `--port=${port}`,
+        `--base-path=${base}`,
+        '--export-all',
+        '--enable=receive-pack',
+        base,
+      ],
+      { stdio: 'ignore' },
+    );
+    url = `git://127.0.0.1:${port}/project.git`;
+    // Ready once it answers.
+    for (let tries = 0; tries < 100; tries++) {
+      try {
+        execFileSync('git', ['ls-remote', url], { stdio: 'ignore' });
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    throw new Error('git daemon did not start');
+  });
+
+  afterAll(() => {
+    daemon?.kill();
+  });
+
+  it('A pushes, B pulls: the same tree byte for byte, the brief with nothing flagged, and no git state changed; then back again', async () => {
+    const a = machine(url, 'Alice');
+    const b = machine(url, 'Bob');
+    const branchesBefore = remoteBranches(bare);
+    // A: tracked edits, a deletion, untracked files in new folders, a binary, an exec bit, a symlink.
+    writeTree(a.root, {
+      'src/app.ts': 'export const app = 2;\n',
+      'src/new/deep/util.ts': 'export const util = true;\n',
+      'assets/logo.bin': Buffer.from([0, 1, 2, 250, 255, 0, 7]),
+      'bin/run.sh': '#!/bin/sh\necho run\n',
+      'debug.log': 'ignored on A\n',
+    });
+    chmodSync(path.join(a.root, 'bin/run.sh'), 0o755);
+    symlinkSync('../src/app.ts', path.join(a.root, 'assets/app-link.ts'));
+    unlinkSync(path.join(a.root, 'src/old.ts'));
+    writeFileSync(path.join(b.root, 'debug.log'), 'ignored on B\n');
+    const saved = await cli(a, 'save', '--goal', 'Ship the parser', '--next', 'Run the tests');
+    expect(saved.code, saved.stderr).toBe(0);
+    const aRepo = repoState(a.root);
+
+    const pushed = await cli(a, 'handoff', 'push', '--json');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const outcome = JSON.parse(pushed.stdout);
+    expect(outcome).toMatchObject({
+      remote: 'origin',
+      ref: 'refs/claude-checkpoint/handoff/main',
+      base: git(a.root, 'rev-parse', 'HEAD').trim(),
+      branch: 'main',
+    });
+    expect(outcome.files.deleted).toEqual(['src/old.ts']);
+    expect(outcome.files.modified).toEqual(['src/app.ts']);
+    expect(outcome.files.added).toEqual(
+      expect.arrayContaining(['src/new/deep/util.ts', 'assets/logo.bin', 'bin/run.sh', 'assets/app-link.ts']),
+    );
+    expect(outcome.files.added).not.toContain('debug.log');
+    expect(repoState(a.root)).toEqual(aRepo);
+    expect(remoteBranches(bare)).toBe(branchesBefore);
+
+    const bRepo = repoState(b.root);
+    const listed = JSON.parse((await cli(b, 'handoff', 'list', '--json')).stdout);
+    expect(listed.handoffs).toEqual([
+      expect.objectContaining({ name: 'main', author: 'Alice <alice@example.com>', goal: 'Ship the parser' }),
+    ]);
+    const unconfirmed = await cli(b, 'handoff', 'pull');
+    expect(unconfirmed.code).toBe(3);
+    const pulled = await cli(b, 'handoff', 'pull', '--yes', '--json');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(JSON.parse(pulled.stdout)).toMatchObject({ commit: outcome.commit, applied: true });
+    expect(treeState(b.root)).toEqual(treeState(a.root));
+    expect(readFileSync(path.join(b.root, 'debug.log'), 'utf8')).toBe('ignored on B\n');
+    expect(readFileSync(path.join(a.root, 'debug.log'), 'utf8')).toBe('ignored on A\n');
+    expect(repoState(b.root)).toEqual(bRepo);
+    const brief = await cli(b, 'brief');
+    expect(brief.stdout).toContain('Ship the parser');
+    expect(brief.stdout).toContain('No file changed after the checkpoint');
+
+    // And back: B works on, pushes; A pulls.
+    writeTree(b.root, { 'src/app.ts': 'export const app = 3;\n' });
+    await cli(b, 'save', '--goal', 'Ship the parser', '--next', 'Review the diff', '--merge');
+    const back = await cli(b, 'handoff', 'push');
+    expect(back.code, back.stderr).toBe(0);
+    const again = await cli(a, 'handoff', 'pull', '--yes');
+    expect(again.code, again.stderr).toBe(0);
+    expect(readFileSync(path.join(a.root, 'src/app.ts'), 'utf8')).toBe('export const app = 3;\n');
+    expect((await cli(a, 'brief')).stdout).toContain('Review the diff');
+    expect(remoteBranches(bare)).toBe(branchesBefore);
+  });
+
+  it('refuses to push a secret (printing where, never what), and the remote is unchanged', async () => {
+    const a = machine(url, 'Alice');
+    const refsBefore = execFileSync('git', ['for-each-ref'], { cwd: bare, encoding: 'utf8' });
+    const secret = `AKIA${'Z7Q2M4N6P8R1T3V5'}`;
+    writeTree(a.root, { 'config/aws.ts': `export const key = "${secret}";\n` });
+    const result = await cli(a, 'handoff', 'push', '--name', 'with-secret');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/config\/aws\.ts:1 \S+/);
+    expect(result.stderr + result.stdout).not.toContain(secret);
+    expect(execFileSync('git', ['for-each-ref'], { cwd: bare, encoding: 'utf8' })).toBe(refsBefore);
+  });
+
+  it("never overwrites someone else's handoff without --force", async () => {
+    const a = machine(url, 'Alice');
+    const c = machine(url, 'Carol');
+    writeTree(a.root, { 'src/app.ts': 'from Alice\n' });
+    expect((await cli(a, 'handoff', 'push', '--name', 'shared')).code).toBe(0);
+    writeTree(c.root, { 'src/app.ts': 'from Carol\n' });
+    const refused = await cli(c, 'handoff', 'push', '--name', 'shared');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('changed since this machine last pushed or pulled it');
+    const forced = await cli(c, 'handoff', 'push', '--name', 'shared', '--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    // Alice's own next push is now the one refused.
+    expect((await cli(a, 'handoff', 'push', '--name', 'shared')).code).toBe(1);
+    expect((await cli(a, 'handoff', 'drop', 'shared')).code).toBe(0);
+    expect(
+      execFileSync('git', ['for-each-ref', 'refs/claude-checkpoint'], { cwd: bare, encoding: 'utf8' }),
+    ).not.toContain('shared');
+  });
+});
+
+describe('handoff pull, where it must change nothing or be undone', () => {
+  let bare: string;
+  beforeAll(() => {
+    ({ bare } = bareRemote());
+  });
+
+  it('onto a dirty tree: restoring the undo snapshot gives the tree back exactly', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { 'src/app.ts': 'A\n', 'notes.md': 'from A\n' });
+    expect((await cli(a, 'handoff', 'push', '--name', 'dirty')).code).toBe(0);
+    writeTree(b.root, { 'src/app.ts': 'B local\n', 'scratch.txt': 'B only\n' });
+    const before = treeState(b.root);
+    const pulled = JSON.parse((await cli(b, 'handoff', 'pull', '--name', 'dirty', '--yes', '--json')).stdout);
+    expect(readFileSync(path.join(b.root, 'notes.md'), 'utf8')).toBe('from A\n');
+    expect(existsSync(path.join(b.root, 'scratch.txt'))).toBe(false);
+    const undo = await cli(b, 'restore', pulled.undo, '--yes');
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(treeState(b.root)).toEqual(before);
+  });
+
+  it('on another commit than the base: nothing changes, and the message names the commit', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { 'src/app.ts': 'A\n' });
+    expect((await cli(a, 'handoff', 'push', '--name', 'elsewhere')).code).toBe(0);
+    writeTree(b.root, { 'local.txt': 'B\n' });
+    git(b.root, 'add', '-A');
+    git(b.root, 'commit', '-q', '-m', 'B moves on');
+    const before = treeState(b.root);
+    const repo = repoState(b.root);
+    const result = await cli(b, 'handoff', 'pull', '--name', 'elsewhere', '--yes');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(git(a.root, 'rev-parse', 'HEAD').trim());
+    expect(treeState(b.root)).toEqual(before);
+    expect(repoState(b.root)).toEqual(repo);
+  });
+
+  it('with the remote unreachable: a one-line error, exit 1, nothing changed locally', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    git(a.root, 'remote', 'set-url', 'origin', `file://${path.join(tempDir('gone-'), 'missing.git')}`);
+    writeTree(a.root, { 'src/app.ts': 'A\n' });
+    const before = treeState(a.root);
+    const repo = repoState(a.root);
+    for (const args of [
+      ['handoff', 'push'],
+      ['handoff', 'pull', '--yes'],
+      ['handoff', 'list'],
+    ]) {
+      const result = await cli(a, ...args);
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain("could not reach remote 'origin'");
+    }
+    expect(treeState(a.root)).toEqual(before);
+    expect(repoState(a.root)).toEqual(repo);
+  });
+
+  it('bad input names the field: an unknown remote, a bad name', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const unknown = await cli(a, 'handoff', 'push', '--remote', 'nowhere');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("remote 'nowhere' does not exist here");
+    const bad = await cli(a, 'handoff', 'push', '--name', '../x');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('name must be');
+  });
+});
