@@ -20,6 +20,7 @@ import { writeFileAtomic } from '../store/atomic-write.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { AppDeps } from './deps.js';
 import { openStore, restoreSnapshot, takeSnapshot } from './rewind.js';
+import type { RootContext } from './save.js';
 import { type ScanReport, scanTexts } from './scan.js';
 
 /** What a handoff commit carries besides its tree, as JSON after the first line of its message. */
@@ -70,8 +71,12 @@ const SEEN_FILE = 'handoffs-seen.json';
  * on the remote. Scanned for secrets first; refused when the remote's ref moved since this machine last
  * saw it, unless forced.
  */
-export async function pushHandoff(deps: AppDeps, request: PushRequest): Promise<PushOutcome> {
-  const { store, root } = await openStore(deps, request.projectRoot, {});
+export async function pushHandoff(
+  deps: AppDeps,
+  request: PushRequest,
+  context: RootContext = {},
+): Promise<PushOutcome> {
+  const { store, root } = await openStore(deps, request.projectRoot, context);
   const head = await readHeadFast(root.root);
   if (!head)
     throw new CheckpointError('INVALID_INPUT', 'a handoff needs a git repository with at least one commit');
@@ -172,8 +177,12 @@ export interface PullOutcome {
  * Fetches a handoff into the private store and (unless a dry run) makes the working tree equal to it,
  * after a safety snapshot, then writes its checkpoint. Nothing changes when HEAD is not its base.
  */
-export async function pullHandoff(deps: AppDeps, request: PullRequest): Promise<PullOutcome> {
-  const { store, root } = await openStore(deps, request.projectRoot, {});
+export async function pullHandoff(
+  deps: AppDeps,
+  request: PullRequest,
+  context: RootContext = {},
+): Promise<PullOutcome> {
+  const { store, root } = await openStore(deps, request.projectRoot, context);
   const head = await readHeadFast(root.root);
   if (!head)
     throw new CheckpointError('INVALID_INPUT', 'a handoff needs a git repository with at least one commit');

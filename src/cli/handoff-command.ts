@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { dropHandoff, listHandoffs, pullHandoff, pushHandoff } from '../app/handoff.js';
+import { renderPull, renderPushed, renderSecretsFound } from '../core/handoff-text.js';
 import { planSize } from '../core/snapshot.js';
-import { renderPlan } from '../core/snapshot-text.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { confirm, EXIT } from './output.js';
 
@@ -41,26 +41,12 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       });
       if (!outcome.pushed) {
         if (ctx.out.json) ctx.out.printJson({ pushed: false, secrets: outcome.secrets });
-        for (const finding of outcome.secrets)
-          ctx.out.note(`${finding.file}:${finding.line} ${finding.rule}`);
-        ctx.out.note(
-          'Nothing was pushed: the secret scan found the above. Remove them, or pass --allow-secrets if they are not secrets.',
-        );
+        ctx.out.note(renderSecretsFound(outcome.secrets));
         return EXIT.failure;
       }
-      const { pushed: _pushed, skipped, ...json } = outcome;
+      const { pushed: _pushed, skipped: _skipped, ...json } = outcome;
       if (ctx.out.json) ctx.out.printJson(json);
-      else {
-        const { added, modified, deleted } = outcome.files;
-        ctx.out.print(
-          `Pushed handoff ${outcome.ref} to ${outcome.remote} (${outcome.commit.slice(0, 12)}, on ${outcome.base.slice(0, 12)}): ${added.length} added, ${modified.length} modified, ${deleted.length} deleted.`,
-        );
-        for (const entry of skipped.large) ctx.out.note(`Left out (over the size cap): ${entry.path}`);
-        for (const dir of skipped.nested) ctx.out.note(`Left out (a nested repository): ${dir}`);
-        ctx.out.print(
-          `On the other machine: claude-checkpoint handoff pull --name ${outcome.ref.split('/').slice(3).join('/')}`,
-        );
-      }
+      else ctx.out.print(renderPushed(outcome));
       return EXIT.ok;
     }),
   );
@@ -78,35 +64,31 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       const options = ctx.options as { remote?: string; name?: string; dryRun?: boolean; yes?: boolean };
       const request = { projectRoot: ctx.root, remote: options.remote, name: options.name };
       const plan = await pullHandoff(ctx.deps, { ...request, dryRun: true });
-      const describe = (outcome: typeof plan) =>
-        [
-          `Handoff ${outcome.ref} (${outcome.commit.slice(0, 12)}) by ${outcome.author}${outcome.goal ? `: ${outcome.goal}` : ''}`,
-          ...renderPlan(outcome.changed),
-        ].join('\n');
+      const json = (outcome: typeof plan) => ({
+        ref: outcome.ref,
+        commit: outcome.commit,
+        base: outcome.base,
+        applied: outcome.applied,
+        changed: outcome.changed,
+        undo: outcome.undo,
+      });
       if (!plan.baseMatches) {
-        ctx.out.note(
-          `Nothing was changed: the handoff was made on commit ${plan.base}${plan.branch ? ` (branch ${plan.branch})` : ''}, and HEAD here is another commit. Check out that commit (git fetch, then git checkout ${plan.branch ?? plan.base}), then pull again.`,
-        );
-        if (ctx.out.json) ctx.out.printJson({ ...pick(plan), applied: false, undo: null });
+        if (ctx.out.json) ctx.out.printJson(json(plan));
+        ctx.out.note(renderPull(plan));
         return EXIT.failure;
       }
-      if (options.dryRun || planSize(plan.changed) === 0) {
-        if (ctx.out.json) ctx.out.printJson({ ...pick(plan), applied: false, undo: null });
-        else ctx.out.print(describe(plan));
-        if (planSize(plan.changed) === 0 && !options.dryRun) {
-          const done = await pullHandoff(ctx.deps, { ...request, dryRun: false });
-          if (!ctx.out.json)
-            ctx.out.print(`The working tree already matches; checkpoint written (undo: ${done.undo}).`);
-        }
+      if (options.dryRun) {
+        if (ctx.out.json) ctx.out.printJson(json(plan));
+        else ctx.out.print(renderPull(plan));
         return EXIT.ok;
       }
-      if (!options.yes) {
+      if (!options.yes && planSize(plan.changed) > 0) {
         if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
-          ctx.out.note(describe(plan));
+          ctx.out.note(renderPull(plan));
           ctx.out.note('Not applied: pass --yes to pull without a terminal to confirm on.');
           return EXIT.notConfirmed;
         }
-        ctx.out.print(describe(plan));
+        ctx.out.print(renderPull(plan));
         if (
           !(await confirm('Apply this handoff? The current state is snapshotted first, so it can be undone.'))
         ) {
@@ -115,11 +97,8 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         }
       }
       const done = await pullHandoff(ctx.deps, { ...request, dryRun: false });
-      if (ctx.out.json) ctx.out.printJson({ ...pick(done), applied: done.applied, undo: done.undo });
-      else
-        ctx.out.print(
-          `Applied handoff ${done.ref}: ${planSize(done.changed)} file(s) changed, checkpoint written. Undo with: claude-checkpoint restore ${done.undo} --yes`,
-        );
+      if (ctx.out.json) ctx.out.printJson(json(done));
+      else ctx.out.print(renderPull(done));
       return EXIT.ok;
     }),
   );
@@ -164,8 +143,4 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       return outcome.dropped ? EXIT.ok : EXIT.failure;
     }),
   );
-}
-
-function pick(outcome: { ref: string; commit: string; base: string; changed: unknown }) {
-  return { ref: outcome.ref, commit: outcome.commit, base: outcome.base, changed: outcome.changed };
 }

@@ -13,7 +13,7 @@ import {
 } from '../core/snapshot-text.js';
 import { textField, textResult } from './result.js';
 
-const projectRoot = z
+export const projectRoot = z
   .string({ error: 'must be a string' })
   .max(4096, { error: 'must be at most 4096 characters' })
   .optional()
@@ -39,7 +39,7 @@ const snapshotSchema = z.object({
     nested: z.array(z.string()),
   }),
 });
-const planSchema = z.object({
+export const planSchema = z.object({
   overwrite: z.array(z.string()),
   create: z.array(z.string()),
   delete: z.array(z.string()),

@@ -3,6 +3,7 @@ import { type AppDeps, defaultDeps } from '../app/deps.js';
 import type { RootContext } from '../app/save.js';
 import { GENERATOR } from '../version.js';
 import { registerCheckpointTools } from './checkpoint-tools.js';
+import { registerHandoffTools } from './handoff-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { registerRewindTools } from './rewind-tools.js';
 
@@ -17,6 +18,7 @@ export function createServer(deps: AppDeps = defaultDeps()): McpServer {
   const rootContext: RootContext = { clientRoots: () => clientRoots(server) };
   registerCheckpointTools(server, deps, rootContext);
   registerRewindTools(server, deps, rootContext);
+  registerHandoffTools(server, deps, rootContext);
   return server;
 }
 

@@ -17,6 +17,8 @@ describe('rewind tools over MCP', () => {
       'diff_snapshot',
       'list_snapshots',
       'load_session_checkpoint',
+      'pull_handoff',
+      'push_handoff',
       'restore_snapshot',
       'save_session_checkpoint',
       'snapshot_files',

@@ -1,0 +1,125 @@
+import type { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { AppDeps } from '../app/deps.js';
+import { pullHandoff, pushHandoff } from '../app/handoff.js';
+import type { RootContext } from '../app/save.js';
+import { renderPull, renderPushed, renderSecretsFound } from '../core/handoff-text.js';
+import { textField, textResult } from './result.js';
+import { planSchema, projectRoot } from './rewind-tools.js';
+
+const remote = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'must not be empty' })
+  .max(200, { error: 'must be at most 200 characters' })
+  .optional()
+  .describe("A git remote of the project (default: the branch's push remote, else origin)");
+const name = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'must not be empty' })
+  .max(100, { error: 'must be at most 100 characters' })
+  .optional()
+  .describe('The handoff name (default: the current branch)');
+
+/**
+ * push_handoff and pull_handoff: the CLI's handoff for agents. Two choices stay with people, in the CLI:
+ * pushing past the secret scan (--allow-secrets) and replacing someone else's handoff (--force).
+ */
+export function registerHandoffTools(server: McpServer, deps: AppDeps, rootContext: RootContext): void {
+  server.registerTool(
+    'push_handoff',
+    {
+      title: 'Push handoff',
+      description:
+        "Hand the work to another machine or a teammate through the project's git remote: pushes the whole working tree (uncommitted and untracked files, ignored files never) and the checkpoint as one commit on HEAD, under refs/claude-checkpoint/handoff/<name> (no branch, no CI run). Scanned for secrets first: on a finding nothing is pushed. Refused when the remote's handoff changed since this machine last saw it. Nothing of the project's branches, HEAD, index or config changes. Save a checkpoint first so the other side gets the goal and next steps.",
+      inputSchema: z.object({ remote, name, projectRoot }),
+      outputSchema: z.object({
+        pushed: z.boolean(),
+        remote: z.string().optional(),
+        ref: z.string().optional(),
+        commit: z.string().optional(),
+        base: z.string().optional(),
+        branch: z.string().nullable().optional(),
+        files: z
+          .object({ added: z.array(z.string()), modified: z.array(z.string()), deleted: z.array(z.string()) })
+          .optional(),
+        secrets: z.array(z.object({ file: z.string(), line: z.number(), rule: z.string() })).optional(),
+        text: textField,
+      }),
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    async (input) => {
+      const outcome = await pushHandoff(
+        deps,
+        {
+          projectRoot: input.projectRoot,
+          remote: input.remote,
+          name: input.name,
+          allowSecrets: false,
+          force: false,
+        },
+        rootContext,
+      );
+      if (!outcome.pushed) {
+        const secrets = outcome.secrets.map(({ file, line, rule }) => ({ file, line, rule }));
+        return textResult(renderSecretsFound(secrets), { pushed: false, secrets });
+      }
+      const { skipped: _skipped, ...structured } = outcome;
+      return textResult(renderPushed(outcome), structured);
+    },
+  );
+
+  server.registerTool(
+    'pull_handoff',
+    {
+      title: 'Pull handoff',
+      description:
+        "Continue work handed off from another machine or a teammate: fetches the handoff from the project's git remote into the private store, and makes the working tree equal to it, then writes its checkpoint (call load_session_checkpoint next). dryRun defaults to true and only shows the plan; run again with dryRun: false to apply. Before applying, the current state is snapshotted, so restore_snapshot with the returned undo id puts it back. Nothing changes when HEAD is not the handoff's base commit: the result names the commit to check out.",
+      inputSchema: z.object({
+        remote,
+        name,
+        dryRun: z
+          .boolean({ error: 'must be true or false' })
+          .optional()
+          .describe('Default true: show the plan, change nothing'),
+        projectRoot,
+      }),
+      outputSchema: z.object({
+        ref: z.string(),
+        commit: z.string(),
+        base: z.string(),
+        baseMatches: z.boolean(),
+        applied: z.boolean(),
+        changed: planSchema,
+        undo: z.string().nullable(),
+        text: textField,
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    },
+    async (input) => {
+      const outcome = await pullHandoff(
+        deps,
+        {
+          projectRoot: input.projectRoot,
+          remote: input.remote,
+          name: input.name,
+          dryRun: input.dryRun ?? true,
+        },
+        rootContext,
+      );
+      return textResult(renderPull(outcome), {
+        ref: outcome.ref,
+        commit: outcome.commit,
+        base: outcome.base,
+        baseMatches: outcome.baseMatches,
+        applied: outcome.applied,
+        changed: outcome.changed,
+        undo: outcome.undo,
+      });
+    },
+  );
+}

@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git, tempDir, writeTree } from '../helpers/fixtures.js';
+import { connect } from '../helpers/mcp.js';
+
+/** A bare remote with one commit, and a clone of it as one machine. */
+function clone(bare: string, user: string): string {
+  const root = tempDir(`mcp-handoff-${user}-`);
+  execFileSync('git', ['clone', '-q', `file://${bare}`, root], { stdio: 'ignore' });
+  git(root, 'config', 'user.name', user);
+  git(root, 'config', 'user.email', `${user}@example.com`);
+  return root;
+}
+
+function remote(): string {
+  const seed = tempDir('mcp-handoff-seed-');
+  git(seed, 'init', '-q', '-b', 'main');
+  writeTree(seed, { '.gitignore': '.claude-checkpoint*\n', 'app.ts': 'v1\n' });
+  git(seed, 'add', '-A');
+  git(seed, '-c', 'user.name=Seed', '-c', 'user.email=seed@example.com', 'commit', '-q', '-m', 'initial');
+  const bare = path.join(tempDir('mcp-handoff-remote-'), 'p.git');
+  execFileSync('git', ['clone', '-q', '--bare', seed, bare], { stdio: 'ignore' });
+  return bare;
+}
+
+describe('push_handoff and pull_handoff over MCP', () => {
+  it('push on one machine, a plan then the pull on the other, with pull_handoff marked destructive', async () => {
+    const bare = remote();
+    const a = clone(bare, 'alice');
+    const b = clone(bare, 'bob');
+    const machineA = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('store-a-') } } });
+    const machineB = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('store-b-') } } });
+    const { tools } = await machineB.client.listTools();
+    expect(tools.find((tool) => tool.name === 'pull_handoff')?.annotations).toMatchObject({
+      destructiveHint: true,
+      openWorldHint: true,
+    });
+
+    writeFileSync(path.join(a, 'app.ts'), 'v2 from alice\n');
+    const saved = await machineA.call('save_session_checkpoint', {
+      projectRoot: a,
+      goal: 'Finish the importer',
+      nextSteps: ['Wire the CLI'],
+    });
+    expect(saved.isError).toBeFalsy();
+    const pushed = await machineA.call('push_handoff', { projectRoot: a });
+    expect(pushed.isError, pushed.text).toBeFalsy();
+    expect(pushed.structured).toMatchObject({
+      pushed: true,
+      ref: 'refs/claude-checkpoint/handoff/main',
+      files: { modified: ['app.ts'] },
+    });
+
+    const plan = await machineB.call('pull_handoff', { projectRoot: b });
+    expect(plan.structured).toMatchObject({ applied: false, changed: { overwrite: ['app.ts'] } });
+    expect(readFileSync(path.join(b, 'app.ts'), 'utf8')).toBe('v1\n');
+    const pulled = await machineB.call('pull_handoff', { projectRoot: b, dryRun: false });
+    expect(pulled.structured).toMatchObject({ applied: true });
+    expect(readFileSync(path.join(b, 'app.ts'), 'utf8')).toBe('v2 from alice\n');
+    const brief = await machineB.call('load_session_checkpoint', { projectRoot: b });
+    expect(brief.text).toContain('Finish the importer');
+    expect(brief.text).toContain('No file changed after the checkpoint');
+  });
+
+  it('a secret stops the push, and the result says where, never what', async () => {
+    const bare = remote();
+    const a = clone(bare, 'alice');
+    const machine = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('store-') } } });
+    const token = `ghp_${'k3Jm9Qx2Lp7Wv4Rt8Yz1Bn6Cd5Fg0Hs2Aq9E'}`;
+    writeTree(a, { 'deploy.sh': `export GITHUB_TOKEN=${token}\n` });
+    const refused = await machine.call('push_handoff', { projectRoot: a, name: 'leak' });
+    expect(refused.structured).toMatchObject({ pushed: false, secrets: [{ file: 'deploy.sh', line: 1 }] });
+    expect(JSON.stringify(refused)).not.toContain(token);
+    expect(
+      execFileSync('git', ['for-each-ref', 'refs/claude-checkpoint'], { cwd: bare, encoding: 'utf8' }),
+    ).toBe('');
+  });
+});
