@@ -156,6 +156,8 @@ export interface PullRequest {
   remote?: string | undefined;
   name?: string | undefined;
   dryRun: boolean;
+  /** When HEAD is not the base: check out the base (its branch when that points there), on a clean tree only. */
+  checkout?: boolean;
 }
 
 export interface PullOutcome {
@@ -217,7 +219,9 @@ export async function pullHandoff(
     return record;
   });
 
-  const baseMatches = head.head === meta.base;
+  const baseMatches =
+    head.head === meta.base ||
+    (request.checkout === true && !request.dryRun && (await checkOutBase(root.root, meta)));
   const summary = {
     ref,
     commit,
@@ -303,6 +307,41 @@ export async function dropHandoff(
   delete seen[`${remote}\n${ref}`];
   await writeSeen(store, seen);
   return { remote, ref, dropped: true };
+}
+
+/**
+ * Switches the project to the handoff's base commit: its branch when that branch points there, else a
+ * detached HEAD. Only on a clean tree, and only with what the repository already has (never a fetch).
+ */
+async function checkOutBase(root: string, meta: HandoffMeta): Promise<true> {
+  const dirty = (
+    await runGit(['status', '--porcelain', '--untracked-files=no'], { cwd: root })
+  ).stdout.trim();
+  if (dirty)
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      'checkout: the working tree has uncommitted changes; commit or stash them first (nothing was changed)',
+    );
+  const known = await runGit(['cat-file', '-e', `${meta.base}^{commit}`], {
+    cwd: root,
+    okExitCodes: [0, 1, 128],
+  });
+  if (known.exitCode !== 0)
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `checkout: commit ${meta.base} is not in this repository yet; run git fetch, then pull again (nothing was changed)`,
+    );
+  const tip = meta.branch
+    ? (
+        await runGit(['rev-parse', '--verify', '-q', `refs/heads/${meta.branch}`], {
+          cwd: root,
+          okExitCodes: [0, 1],
+        })
+      ).stdout.trim()
+    : '';
+  const target = meta.branch && tip === meta.base ? [meta.branch] : ['--detach', meta.base];
+  await runGit(['checkout', '--quiet', ...target], { cwd: root, timeoutMs: 5 * 60_000 });
+  return true;
 }
 
 function nameRequired(): never {

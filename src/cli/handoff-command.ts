@@ -58,10 +58,20 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       .option('--remote <name>', "the remote (default: the branch's push remote, else origin)")
       .option('--name <name>', 'the handoff name (default: the current branch)')
       .option('--dry-run', 'show the plan and change nothing')
-      .option('-y, --yes', 'apply without asking'),
+      .option('-y, --yes', 'apply without asking')
+      .option(
+        '--checkout',
+        "when HEAD is not the handoff's base commit, check it out first (clean tree only)",
+      ),
   ).action(
     run(async (ctx) => {
-      const options = ctx.options as { remote?: string; name?: string; dryRun?: boolean; yes?: boolean };
+      const options = ctx.options as {
+        remote?: string;
+        name?: string;
+        dryRun?: boolean;
+        yes?: boolean;
+        checkout?: boolean;
+      };
       const request = { projectRoot: ctx.root, remote: options.remote, name: options.name };
       const plan = await pullHandoff(ctx.deps, { ...request, dryRun: true });
       const json = (outcome: typeof plan) => ({
@@ -72,7 +82,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         changed: outcome.changed,
         undo: outcome.undo,
       });
-      if (!plan.baseMatches) {
+      if (!plan.baseMatches && !(options.checkout && !options.dryRun)) {
         if (ctx.out.json) ctx.out.printJson(json(plan));
         ctx.out.note(renderPull(plan));
         return EXIT.failure;
@@ -96,7 +106,11 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
           return EXIT.notConfirmed;
         }
       }
-      const done = await pullHandoff(ctx.deps, { ...request, dryRun: false });
+      const done = await pullHandoff(ctx.deps, {
+        ...request,
+        dryRun: false,
+        checkout: options.checkout === true,
+      });
       if (ctx.out.json) ctx.out.printJson(json(done));
       else ctx.out.print(renderPull(done));
       return EXIT.ok;

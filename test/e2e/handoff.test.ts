@@ -259,6 +259,19 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     expect(result.stderr).toContain(git(a.root, 'rev-parse', 'HEAD').trim());
     expect(treeState(b.root)).toEqual(before);
     expect(repoState(b.root)).toEqual(repo);
+
+    // --checkout: refused on a dirty tree, then on a clean one HEAD goes to the base and the handoff applies.
+    writeTree(b.root, { 'local.txt': 'B, uncommitted\n' });
+    const dirty = await cli(b, 'handoff', 'pull', '--name', 'elsewhere', '--yes', '--checkout');
+    expect(dirty.code).toBe(2);
+    expect(dirty.stderr).toContain('uncommitted changes');
+    expect(git(b.root, 'rev-parse', 'HEAD')).toBe(git(b.root, 'rev-parse', 'main'));
+    git(b.root, 'checkout', '--quiet', '--', 'local.txt');
+    const switched = await cli(b, 'handoff', 'pull', '--name', 'elsewhere', '--yes', '--checkout');
+    expect(switched.code, switched.stderr).toBe(0);
+    expect(git(b.root, 'rev-parse', 'HEAD')).toBe(git(a.root, 'rev-parse', 'HEAD'));
+    expect(readFileSync(path.join(b.root, 'src/app.ts'), 'utf8')).toBe('A\n');
+    expect(existsSync(path.join(b.root, 'local.txt'))).toBe(false);
   });
 
   it('with the remote unreachable: a one-line error, exit 1, nothing changed locally', async () => {
