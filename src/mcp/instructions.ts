@@ -15,5 +15,6 @@ Use mode "merge" to update the current checkpoint; use "replace" when starting a
 What to write: a reader with no memory of this conversation must be able to continue. Give a concrete goal, tasks with status, where things stand, ordered next steps, decisions and dead ends, and commands that mattered with their exit codes. Uncommitted files are detected with content hashes automatically; list files only to add a note, or to include committed files that matter.
 
 Files: snapshot_files saves the whole working tree (before each prompt, the hooks do it too); list_snapshots, diff_snapshot and restore_snapshot (a plan first, dryRun: false to apply, always undoable) bring files back after a change went wrong.
+Handoff: push_handoff carries the checkpoint and the uncommitted work to another machine or a teammate through the project's git remote (save a checkpoint first); pull_handoff brings one here (a plan first, dryRun: false to apply, undoable), then call load_session_checkpoint.
 
 Secrets are redacted before anything is written, but do not paste them on purpose.`;
