@@ -1,0 +1,78 @@
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import { CheckpointError } from '../core/errors.js';
+import { runGit } from '../git/run.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import type { SnapshotStore } from '../store/snapshot-store.js';
+
+/** What push, pull, list and drop share: the commit's metadata, the store's objects, what was seen. */
+
+/** What a handoff commit carries besides its tree, as JSON after the first line of its message. */
+export interface HandoffMeta {
+  handoff: 1;
+  name: string;
+  branch: string | null;
+  base: string;
+  createdAt: string;
+  author: string;
+  goal: string | null;
+  /** The `.claude-checkpoint` file as it was, or null when there was none. */
+  checkpoint: string | null;
+}
+
+/** Where this machine remembers each handoff ref as it last pushed or pulled it. */
+const SEEN_FILE = 'handoffs-seen.json';
+
+export function nameRequired(): never {
+  throw new CheckpointError(
+    'INVALID_INPUT',
+    'name: HEAD is detached, so there is no branch to name the handoff after: pass --name',
+  );
+}
+
+export async function readHandoffCommit(
+  store: SnapshotStore,
+  commit: string,
+): Promise<{ meta: HandoffMeta; tree: string }> {
+  const { stdout } = await store.git(['cat-file', 'commit', commit]);
+  const tree = /^tree ([0-9a-f]{40,64})$/m.exec(stdout)?.[1];
+  const body = stdout.slice(stdout.indexOf('\n\n') + 2);
+  const json = body.slice(body.indexOf('\n\n') + 2);
+  let meta: HandoffMeta;
+  try {
+    meta = JSON.parse(json) as HandoffMeta;
+  } catch {
+    meta = {} as HandoffMeta;
+  }
+  if (!tree || meta.handoff !== 1 || typeof meta.base !== 'string')
+    throw new CheckpointError('CORRUPT', `commit ${commit} is not a handoff this tool wrote`);
+  return { meta, tree };
+}
+
+export async function objectDirs(store: SnapshotStore): Promise<{ store: string; project: string }> {
+  const common = (
+    await runGit(['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: store.root })
+  ).stdout.trim();
+  return { store: path.join(store.gitDir, 'objects'), project: path.join(common, 'objects') };
+}
+
+export function withProject(objects: { project: string }) {
+  return { extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project } };
+}
+
+export async function readSeen(store: SnapshotStore): Promise<Record<string, string>> {
+  try {
+    return JSON.parse(await fsp.readFile(path.join(store.storeDir, SEEN_FILE), 'utf8')) as Record<
+      string,
+      string
+    >;
+  } catch {
+    return {};
+  }
+}
+
+export async function writeSeen(store: SnapshotStore, seen: Record<string, string>): Promise<void> {
+  await writeFileAtomic(fsp, path.join(store.storeDir, SEEN_FILE), `${JSON.stringify(seen)}\n`, {
+    durable: false,
+  });
+}

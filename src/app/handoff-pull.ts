@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import { CheckpointError } from '../core/errors.js';
+import { CHECKPOINT_FILE } from '../core/paths.js';
+import { formatSnapshotId, type RestorePlan } from '../core/snapshot.js';
+import {
+  checkHandoffName,
+  chooseRemote,
+  fetchIntoStore,
+  handoffRef,
+  listRemoteHandoffs,
+} from '../git/handoff-remote.js';
+import { readHeadFast } from '../git/repo.js';
+import { runGit } from '../git/run.js';
+import { writeFileAtomic } from '../store/atomic-write.js';
+import type { AppDeps } from './deps.js';
+import {
+  type HandoffMeta,
+  nameRequired,
+  objectDirs,
+  readHandoffCommit,
+  readSeen,
+  writeSeen,
+} from './handoff-common.js';
+import { openStore, restoreSnapshot } from './rewind.js';
+import type { RootContext } from './save.js';
+
+export interface PullRequest {
+  projectRoot?: string | undefined;
+  remote?: string | undefined;
+  name?: string | undefined;
+  dryRun: boolean;
+  /** When HEAD is not the base: check out the base (its branch when that points there), on a clean tree only. */
+  checkout?: boolean;
+}
+
+export interface PullOutcome {
+  ref: string;
+  commit: string;
+  base: string;
+  branch: string | null;
+  author: string;
+  goal: string | null;
+  /** Whether the project's HEAD is the handoff's base commit (nothing is applied otherwise). */
+  baseMatches: boolean;
+  applied: boolean;
+  changed: RestorePlan;
+  /** The snapshot taken before applying: restore it to undo the pull. */
+  undo: string | null;
+}
+
+/**
+ * Fetches a handoff into the private store and (unless a dry run) makes the working tree equal to it,
+ * after a safety snapshot, then writes its checkpoint. Nothing changes when HEAD is not its base.
+ */
+export async function pullHandoff(
+  deps: AppDeps,
+  request: PullRequest,
+  context: RootContext = {},
+): Promise<PullOutcome> {
+  const { store, root } = await openStore(deps, request.projectRoot, context);
+  const head = await readHeadFast(root.root);
+  if (!head)
+    throw new CheckpointError('INVALID_INPUT', 'a handoff needs a git repository with at least one commit');
+  const name = checkHandoffName(request.name ?? head.branch ?? nameRequired());
+  const remote = await chooseRemote(root.root, request.remote, head.branch);
+  const ref = handoffRef(name);
+  const found = await listRemoteHandoffs(root.root, remote, name);
+  const commit = found.get(ref);
+  if (!commit) throw new CheckpointError('INVALID_INPUT', `name: no handoff '${name}' on remote '${remote}'`);
+  const objects = await objectDirs(store);
+  await store.withLock(() => store.init());
+  await fetchIntoStore(root.root, remote, [ref], objects);
+  const { meta, tree } = await readHandoffCommit(store, commit);
+
+  // Recorded as a snapshot of the store, so that the restore (plan, safety snapshot, journal) is the usual one.
+  const snapshot = await store.withLock(async () => {
+    const record = await store.record(
+      {
+        id: formatSnapshotId(deps.now(), randomBytes(3).toString('hex')),
+        createdAt: deps.now().toISOString(),
+        trigger: 'handoff',
+        label: `handoff ${name} from ${meta.author}`,
+        git: { branch: meta.branch, head: meta.base },
+        changes: { added: 0, modified: 0, deleted: 0 },
+        skipped: { large: [], nested: [] },
+      },
+      tree,
+    );
+    // record() moves the store's HEAD to the new commit; the next capture compares with the latest again.
+    const latest = await store.latest();
+    if (latest) await store.git(['update-ref', 'refs/heads/master', latest.commit]);
+    return record;
+  });
+
+  const baseMatches =
+    head.head === meta.base ||
+    (request.checkout === true && !request.dryRun && (await checkOutBase(root.root, meta)));
+  const summary = {
+    ref,
+    commit,
+    base: meta.base,
+    branch: meta.branch,
+    author: meta.author,
+    goal: meta.goal,
+    baseMatches,
+  };
+  const plan = await restoreSnapshot(deps, { projectRoot: root.root, snapshotId: snapshot.id, dryRun: true });
+  if (request.dryRun || !baseMatches) return { ...summary, applied: false, changed: plan.plan, undo: null };
+
+  const done = await restoreSnapshot(deps, {
+    projectRoot: root.root,
+    snapshotId: snapshot.id,
+    dryRun: false,
+  });
+  if (meta.checkpoint !== null) {
+    await writeFileAtomic(fsp, path.join(root.root, CHECKPOINT_FILE), meta.checkpoint, {
+      durable: true,
+    });
+  }
+  const seen = await readSeen(store);
+  seen[`${remote}\n${ref}`] = commit;
+  await writeSeen(store, seen);
+  return { ...summary, applied: true, changed: done.plan, undo: done.undoSnapshotId };
+}
+
+/**
+ * Switches the project to the handoff's base commit: its branch when that branch points there, else a
+ * detached HEAD. Only on a clean tree, and only with what the repository already has (never a fetch).
+ */
+async function checkOutBase(root: string, meta: HandoffMeta): Promise<true> {
+  const dirty = (
+    await runGit(['status', '--porcelain', '--untracked-files=no'], { cwd: root })
+  ).stdout.trim();
+  if (dirty)
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      'checkout: the working tree has uncommitted changes; commit or stash them first (nothing was changed)',
+    );
+  const known = await runGit(['cat-file', '-e', `${meta.base}^{commit}`], {
+    cwd: root,
+    okExitCodes: [0, 1, 128],
+  });
+  if (known.exitCode !== 0)
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `checkout: commit ${meta.base} is not in this repository yet; run git fetch, then pull again (nothing was changed)`,
+    );
+  const tip = meta.branch
+    ? (
+        await runGit(['rev-parse', '--verify', '-q', `refs/heads/${meta.branch}`], {
+          cwd: root,
+          okExitCodes: [0, 1],
+        })
+      ).stdout.trim()
+    : '';
+  const target = meta.branch && tip === meta.base ? [meta.branch] : ['--detach', meta.base];
+  await runGit(['checkout', '--quiet', ...target], { cwd: root, timeoutMs: 5 * 60_000 });
+  return true;
+}

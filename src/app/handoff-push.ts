@@ -1,0 +1,169 @@
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import { CheckpointError } from '../core/errors.js';
+import { CHECKPOINT_FILE } from '../core/paths.js';
+import { checkHandoffName, chooseRemote, handoffRef, pushFromStore } from '../git/handoff-remote.js';
+import { readHeadFast } from '../git/repo.js';
+import { runGit } from '../git/run.js';
+import type { AppDeps } from './deps.js';
+import {
+  type HandoffMeta,
+  nameRequired,
+  objectDirs,
+  readSeen,
+  withProject,
+  writeSeen,
+} from './handoff-common.js';
+import { openStore, takeSnapshot } from './rewind.js';
+import type { RootContext } from './save.js';
+import { type ScanReport, scanTexts } from './scan.js';
+
+export interface HandoffFiles {
+  added: string[];
+  modified: string[];
+  deleted: string[];
+}
+
+export interface PushRequest {
+  projectRoot?: string | undefined;
+  remote?: string | undefined;
+  name?: string | undefined;
+  allowSecrets: boolean;
+  force: boolean;
+}
+
+export type PushOutcome =
+  | { pushed: false; secrets: ScanReport['findings'] }
+  | {
+      pushed: true;
+      remote: string;
+      ref: string;
+      commit: string;
+      base: string;
+      branch: string | null;
+      files: HandoffFiles;
+      skipped: { large: Array<{ path: string; bytes: number }>; nested: string[] };
+    };
+
+/**
+ * Pushes the working tree and the checkpoint as one commit (parent: the project's HEAD) to a handoff ref
+ * on the remote. Scanned for secrets first; refused when the remote's ref moved since this machine last
+ * saw it, unless forced.
+ */
+export async function pushHandoff(
+  deps: AppDeps,
+  request: PushRequest,
+  context: RootContext = {},
+): Promise<PushOutcome> {
+  const { store, root } = await openStore(deps, request.projectRoot, context);
+  const head = await readHeadFast(root.root);
+  if (!head)
+    throw new CheckpointError('INVALID_INPUT', 'a handoff needs a git repository with at least one commit');
+  const name = checkHandoffName(request.name ?? head.branch ?? nameRequired());
+  const remote = await chooseRemote(root.root, request.remote, head.branch);
+  const objects = await objectDirs(store);
+
+  const snapshot = (
+    await takeSnapshot(deps, { projectRoot: root.root, trigger: 'handoff', label: `handoff ${name}` })
+  ).snapshot;
+  const baseTree = (
+    await store.git(['rev-parse', `${head.head}^{tree}`], withProject(objects))
+  ).stdout.trim();
+  const changes = await store.git(
+    ['diff-tree', '-r', '-z', '--no-renames', '--name-status', baseTree, snapshot.tree],
+    withProject(objects),
+  );
+  const files = filesOf(changes.stdout);
+  const checkpoint = await fsp.readFile(path.join(root.root, CHECKPOINT_FILE), 'utf8').catch(() => null);
+
+  if (!request.allowSecrets) {
+    const inputs = [
+      ...(checkpoint === null ? [] : [{ name: CHECKPOINT_FILE, text: checkpoint }]),
+      ...(await changedTexts(root.root, [...files.added, ...files.modified])),
+    ];
+    const report = await scanTexts(deps, inputs, root.root);
+    if (report.findings.length > 0) return { pushed: false, secrets: report.findings };
+  }
+
+  const author = (await runGit(['var', 'GIT_AUTHOR_IDENT'], { cwd: root.root, okExitCodes: [0, 128] })).stdout
+    .replace(/\s+\d+\s+[+-]\d{4}\s*$/, '')
+    .trim();
+  const meta: HandoffMeta = {
+    handoff: 1,
+    name,
+    branch: head.branch,
+    base: head.head,
+    createdAt: deps.now().toISOString(),
+    author: author || 'unknown',
+    goal: goalOf(checkpoint),
+    checkpoint,
+  };
+  const commit = (
+    await store.git(['commit-tree', '--no-gpg-sign', snapshot.tree, '-p', head.head, '-F', '-'], {
+      input: `claude-checkpoint handoff ${name}\n\n${JSON.stringify(meta)}\n`,
+      extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project },
+    })
+  ).stdout.trim();
+
+  const ref = handoffRef(name);
+  const seen = await readSeen(store);
+  const key = `${remote}\n${ref}`;
+  await pushFromStore(
+    root.root,
+    remote,
+    commit,
+    ref,
+    request.force ? 'force' : { expected: seen[key] ?? null },
+    objects.store,
+  );
+  seen[key] = commit;
+  await writeSeen(store, seen);
+  return {
+    pushed: true,
+    remote,
+    ref,
+    commit,
+    base: head.head,
+    branch: head.branch,
+    files,
+    skipped: snapshot.skipped,
+  };
+}
+
+function filesOf(nameStatus: string): HandoffFiles {
+  const files: HandoffFiles = { added: [], modified: [], deleted: [] };
+  const parts = nameStatus.split('\0');
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const status = parts[i] ?? '';
+    const file = parts[i + 1] ?? '';
+    if (status === 'A') files.added.push(file);
+    else if (status === 'D') files.deleted.push(file);
+    else files.modified.push(file);
+  }
+  return files;
+}
+
+/** Text files among the changed paths, for the secret scan (symlinks and unreadable files left out). */
+async function changedTexts(
+  root: string,
+  files: readonly string[],
+): Promise<Array<{ name: string; text: string }>> {
+  const texts: Array<{ name: string; text: string }> = [];
+  for (const file of files) {
+    const full = path.join(root, file);
+    const stats = await fsp.lstat(full).catch(() => null);
+    if (!stats?.isFile()) continue;
+    texts.push({ name: file, text: await fsp.readFile(full, 'utf8') });
+  }
+  return texts;
+}
+
+function goalOf(checkpoint: string | null): string | null {
+  if (!checkpoint) return null;
+  try {
+    const primary = (JSON.parse(checkpoint) as { goal?: { primary?: unknown } }).goal?.primary;
+    return typeof primary === 'string' ? (primary.split('\n')[0] ?? null) : null;
+  } catch {
+    return null;
+  }
+}
