@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/claude-code.js';
@@ -50,6 +51,16 @@ function run(command: string, args: string[], options: { cwd: string; env: NodeJ
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code: code ?? 1, stdout, stderr });
+    });
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
     });
   });
 }
@@ -158,6 +169,55 @@ describe('a real OpenCode session, set up by `setup opencode`, with a scripted m
     const first = (requests[0] as LoggedRequest).raw;
     expect(first).toContain('Session checkpoint restored automatically after session resume');
     expect(first).toContain('re-read before editing: `src/util.ts`');
+  });
+
+  it('compaction (what /compact runs, through the OpenCode server): facts refreshed before, the brief back after, the edit still flagged', async () => {
+    const port = await freePort();
+    const server = spawn(OPENCODE, ['serve', '--port', String(port), '--hostname', '127.0.0.1'], {
+      cwd: project,
+      env,
+      stdio: 'ignore',
+    });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      // Up once it answers a read; the first requests of a server still starting can hang.
+      for (let tries = 0; ; tries++) {
+        const ready = await fetch(`${base}/session`, { signal: AbortSignal.timeout(2_000) }).then(
+          (response) => response.ok,
+          () => false,
+        );
+        if (ready) break;
+        if (tries > 150) throw new Error('opencode serve did not start');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const api = async (route: string, body: unknown) => {
+        const response = await fetch(`${base}${route}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(60_000),
+        });
+        expect(response.status, route).toBe(200);
+        return (await response.json()) as { id?: string };
+      };
+      const session = await api('/session', {});
+      await api(`/session/${session.id}/message`, { parts: [{ type: 'text', text: 'Carry on' }] });
+      writeFileSync(path.join(project, 'src/app.ts'), 'v3: edited while the session ran\n');
+      const before = model.requests.length;
+      await api(`/session/${session.id}/summarize`, { providerID: 'stub', modelID: 'm' });
+      await api(`/session/${session.id}/message`, { parts: [{ type: 'text', text: 'Where were we?' }] });
+      const after = model.requests.slice(before).map((request) => request.raw);
+      const summary = after.findIndex((text) => text.includes('summar'));
+      const next = after.slice(summary + 1).find((text) => text.includes('Where were we?'));
+      expect(next).toContain(
+        'Session checkpoint restored automatically after the conversation was compacted',
+      );
+      expect(next).toContain('re-read before editing: `src/app.ts`');
+      // PreCompact ran first: its snapshot is the latest one the brief names.
+      expect(next).toMatch(/Latest snapshot `[0-9-a-f]+` \(pre-compact/);
+    } finally {
+      server.kill();
+    }
   });
 
   it('setup --uninstall gives the configuration back byte for byte and takes the plugin away', async () => {
