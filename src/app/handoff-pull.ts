@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import * as fsp from 'node:fs/promises';
-import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
-import { CHECKPOINT_FILE } from '../core/paths.js';
+import { parseCheckpoint } from '../core/schema.js';
 import { formatSnapshotId, type RestorePlan } from '../core/snapshot.js';
 import {
   checkHandoffName,
@@ -13,7 +11,7 @@ import {
 } from '../git/handoff-remote.js';
 import { readHeadFast } from '../git/repo.js';
 import { runGit } from '../git/run.js';
-import { writeFileAtomic } from '../store/atomic-write.js';
+import { CheckpointStore } from '../store/checkpoint-store.js';
 import type { AppDeps } from './deps.js';
 import {
   type HandoffMeta,
@@ -73,6 +71,8 @@ export async function pullHandoff(
   await store.withLock(() => store.init());
   await fetchIntoStore(root.root, remote, [ref], objects);
   const { meta, tree } = await readHandoffCommit(store, commit);
+  // What came from the remote is checked like any file we load, before anything is applied.
+  if (meta.checkpoint !== null) parseCheckpoint(meta.checkpoint);
 
   // Recorded as a snapshot of the store, so that the restore (plan, safety snapshot, journal) is the usual one.
   const snapshot = await store.withLock(async () => {
@@ -115,9 +115,8 @@ export async function pullHandoff(
     dryRun: false,
   });
   if (meta.checkpoint !== null) {
-    await writeFileAtomic(fsp, path.join(root.root, CHECKPOINT_FILE), meta.checkpoint, {
-      durable: true,
-    });
+    // Through the checkpoint store: locked, atomic, and the current checkpoint kept as the backup.
+    await new CheckpointStore(root.root, deps.fs).write(meta.checkpoint);
   }
   const seen = await readSeen(store);
   seen[`${remote}\n${ref}`] = commit;

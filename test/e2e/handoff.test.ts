@@ -274,6 +274,40 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     expect(existsSync(path.join(b.root, 'local.txt'))).toBe(false);
   });
 
+  it('a handoff whose checkpoint is damaged (or crafted) is refused before anything is applied', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { 'src/app.ts': 'A\n' });
+    expect((await cli(a, 'handoff', 'push', '--name', 'crafted')).code).toBe(0);
+    // Rewrite the handoff on the remote with a checkpoint that is not one, as a hostile remote could.
+    const ref = 'refs/claude-checkpoint/handoff/crafted';
+    const original = execFileSync('git', ['cat-file', 'commit', ref], { cwd: bare, encoding: 'utf8' });
+    const [headers = '', body = ''] = original.split(/\n\n(.*)/s);
+    const meta = JSON.parse(body.slice(body.indexOf('\n\n') + 2));
+    const forged = execFileSync(
+      'git',
+      ['commit-tree', /^tree (\S+)/m.exec(headers)?.[1] ?? '', '-p', meta.base, '-F', '-'],
+      {
+        cwd: bare,
+        encoding: 'utf8',
+        input: `claude-checkpoint handoff crafted\n\n${JSON.stringify({ ...meta, checkpoint: '{"version": 1, "goal": 42' })}\n`,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 'x',
+          GIT_AUTHOR_EMAIL: 'x@x',
+          GIT_COMMITTER_NAME: 'x',
+          GIT_COMMITTER_EMAIL: 'x@x',
+        },
+      },
+    ).trim();
+    execFileSync('git', ['update-ref', ref, forged], { cwd: bare });
+    const before = treeState(b.root);
+    const result = await cli(b, 'handoff', 'pull', '--name', 'crafted', '--yes');
+    expect(result.code).toBe(1);
+    expect(treeState(b.root)).toEqual(before);
+    expect(existsSync(path.join(b.root, '.claude-checkpoint'))).toBe(false);
+  });
+
   it('with the remote unreachable: a one-line error, exit 1, nothing changed locally', async () => {
     const a = machine(`file://${bare}`, 'Alice');
     git(a.root, 'remote', 'set-url', 'origin', `file://${path.join(tempDir('gone-'), 'missing.git')}`);
