@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILING, runProcess, sessionPlan } from '../helpers/agent-session.js';
 import { repoRoot } from '../helpers/claude-code.js';
-import { type FakeModel, type LoggedRequest, type Plan, startFakeModel } from '../helpers/fake-model.js';
+import { type FakeModel, type LoggedRequest, startFakeModel } from '../helpers/fake-model.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 /**
@@ -14,40 +14,8 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 const CODEX = path.join(repoRoot, '.cache/agents/codex/node_modules/.bin/codex');
 const CLI = path.join(repoRoot, 'dist/cli.js');
-const FAILING = "echo 'FAIL auth.test.ts' && exit 3";
 
-const plan: Plan = (prompt, callable) => {
-  if (prompt === 'Run the auth tests')
-    return [{ tool: 'exec_command', input: { cmd: FAILING } }, { text: 'They fail.' }];
-  if (prompt === 'Resume the work') {
-    const load = [...callable].find((name) => name.endsWith('load_session_checkpoint'));
-    return load ? [{ tool: load, input: {} }, { text: 'Resumed.' }] : [{ text: 'No load tool offered.' }];
-  }
-  return [{ text: 'Noted.' }];
-};
-
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, stdout, stderr });
-    });
-  });
-}
+const plan = sessionPlan({ tool: 'exec_command', input: { cmd: FAILING } });
 
 let model: FakeModel;
 let home: string;
@@ -58,7 +26,7 @@ const codexFile = (name: string) => path.join(home, '.codex', name);
 
 async function codex(prompt: string, extra: string[] = []) {
   const before = model.requests.length;
-  const result = await run(
+  const result = await runProcess(
     CODEX,
     [
       'exec',
@@ -104,7 +72,7 @@ env_key = "FAKE_MODEL_KEY"
 command = "true"
 `;
   writeFileSync(codexFile('config.toml'), configBefore);
-  const setup = await run(process.execPath, [CLI, 'setup', 'codex'], { cwd: project, env });
+  const setup = await runProcess(process.execPath, [CLI, 'setup', 'codex'], { cwd: project, env });
   expect(setup.code, setup.stderr).toBe(0);
   expect(setup.stdout).toContain('open /hooks and approve the claude-checkpoint hooks');
 });
@@ -116,7 +84,7 @@ afterAll(async () => {
 describe('a real Codex session, set up by `setup codex`, with a scripted model', () => {
   it('session 1: the prompt is snapshotted, and the failing command is recorded with its exit code (from the transcript)', async () => {
     await codex('Run the auth tests');
-    const list = await run(process.execPath, [CLI, 'list', '--json'], { cwd: project, env });
+    const list = await runProcess(process.execPath, [CLI, 'list', '--json'], { cwd: project, env });
     expect(JSON.parse(list.stdout).snapshots).toEqual(
       expect.arrayContaining([expect.objectContaining({ trigger: 'prompt', label: 'Run the auth tests' })]),
     );
@@ -127,7 +95,7 @@ describe('a real Codex session, set up by `setup codex`, with a scripted model',
   });
 
   it('session 2, a fresh start: the load tool result the model receives has the brief, with the edited file flagged', async () => {
-    await run(
+    await runProcess(
       process.execPath,
       [CLI, 'save', '--goal', 'Fix the auth tests', '--next', 'Read auth.test.ts', '--merge'],
       {
@@ -154,7 +122,10 @@ describe('a real Codex session, set up by `setup codex`, with a scripted model',
   });
 
   it('setup --uninstall gives config.toml back byte for byte and removes the hooks file it created', async () => {
-    const result = await run(process.execPath, [CLI, 'setup', 'codex', '--uninstall'], { cwd: project, env });
+    const result = await runProcess(process.execPath, [CLI, 'setup', 'codex', '--uninstall'], {
+      cwd: project,
+      env,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(codexFile('config.toml'), 'utf8')).toBe(configBefore);
     expect(existsSync(codexFile('hooks.json'))).toBe(false);

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILING, runProcess, sessionPlan } from '../helpers/agent-session.js';
 import { repoRoot } from '../helpers/claude-code.js';
-import { type FakeModel, type LoggedRequest, type Plan, startFakeModel } from '../helpers/fake-model.js';
+import { type FakeModel, type LoggedRequest, startFakeModel } from '../helpers/fake-model.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 /**
@@ -15,43 +15,8 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 const COPILOT = path.join(repoRoot, '.cache/agents/copilot/node_modules/.bin/copilot');
 const CLI = path.join(repoRoot, 'dist/cli.js');
-const FAILING = "echo 'FAIL auth.test.ts' && exit 3";
 
-const plan: Plan = (prompt, callable) => {
-  if (prompt === 'Run the auth tests')
-    return [
-      { tool: 'bash', input: { command: FAILING, description: 'Run the auth tests' } },
-      { text: 'They fail.' },
-    ];
-  if (prompt === 'Resume the work') {
-    const load = [...callable].find((name) => name.endsWith('load_session_checkpoint'));
-    return load ? [{ tool: load, input: {} }, { text: 'Resumed.' }] : [{ text: 'No load tool offered.' }];
-  }
-  return [{ text: 'Noted.' }];
-};
-
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, stdout, stderr });
-    });
-  });
-}
+const plan = sessionPlan({ tool: 'bash', input: { command: FAILING, description: 'Run the auth tests' } });
 
 let model: FakeModel;
 let home: string;
@@ -62,7 +27,7 @@ const copilotFile = (...parts: string[]) => path.join(home, '.copilot', ...parts
 
 async function copilot(prompt: string, extra: string[] = []) {
   const before = model.requests.length;
-  const result = await run(COPILOT, [...extra, '-p', prompt], { cwd: project, env });
+  const result = await runProcess(COPILOT, [...extra, '-p', prompt], { cwd: project, env });
   expect(result.code, `copilot exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
   return model.requests.slice(before).filter((request) => request.url.includes('/responses'));
 }
@@ -91,7 +56,7 @@ beforeAll(async () => {
   mcpBefore =
     '{\n  "mcpServers": {\n    "other": { "type": "local", "command": "true", "args": [], "tools": ["*"] }\n  }\n}\n';
   writeFileSync(copilotFile('mcp-config.json'), mcpBefore);
-  const setup = await run(process.execPath, [CLI, 'setup', 'copilot'], { cwd: project, env });
+  const setup = await runProcess(process.execPath, [CLI, 'setup', 'copilot'], { cwd: project, env });
   expect(setup.code, setup.stderr).toBe(0);
   expect(setup.stdout).toContain('Copilot CLI runs hooks and MCP servers only in a folder you trust');
 });
@@ -103,7 +68,7 @@ afterAll(async () => {
 describe('a real Copilot CLI session, set up by `setup copilot`, with a scripted model', () => {
   it('session 1: the prompt is snapshotted, and the failing command is recorded with its exit code (from the result text)', async () => {
     await copilot('Run the auth tests');
-    const list = await run(process.execPath, [CLI, 'list', '--json'], { cwd: project, env });
+    const list = await runProcess(process.execPath, [CLI, 'list', '--json'], { cwd: project, env });
     expect(JSON.parse(list.stdout).snapshots).toEqual(
       expect.arrayContaining([expect.objectContaining({ trigger: 'prompt', label: 'Run the auth tests' })]),
     );
@@ -121,7 +86,7 @@ describe('a real Copilot CLI session, set up by `setup copilot`, with a scripted
   });
 
   it('session 2, a fresh start: the load tool result the model receives has the brief, with the edited file flagged', async () => {
-    await run(
+    await runProcess(
       process.execPath,
       [CLI, 'save', '--goal', 'Fix the auth tests', '--next', 'Read auth.test.ts', '--merge'],
       {
@@ -148,7 +113,7 @@ describe('a real Copilot CLI session, set up by `setup copilot`, with a scripted
   });
 
   it('setup --uninstall gives mcp-config.json back byte for byte and removes its hooks file', async () => {
-    const result = await run(process.execPath, [CLI, 'setup', 'copilot', '--uninstall'], {
+    const result = await runProcess(process.execPath, [CLI, 'setup', 'copilot', '--uninstall'], {
       cwd: project,
       env,
     });

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILING, runProcess, sessionPlan } from '../helpers/agent-session.js';
 import { repoRoot } from '../helpers/claude-code.js';
-import { type FakeModel, type LoggedRequest, type Plan, startFakeModel } from '../helpers/fake-model.js';
+import { type FakeModel, type LoggedRequest, startFakeModel } from '../helpers/fake-model.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 /**
@@ -13,43 +13,12 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 const GEMINI = path.join(repoRoot, '.cache/agents/gemini/node_modules/.bin/gemini');
 const CLI = path.join(repoRoot, 'dist/cli.js');
-const FAILING = "echo 'FAIL auth.test.ts' && exit 3";
 
-const plan: Plan = (prompt) => {
-  if (prompt === 'Run the auth tests')
-    return [
-      { tool: 'run_shell_command', input: { command: FAILING, description: 'Run the auth tests' } },
-      { text: 'They fail.' },
-    ];
-  if (prompt === 'Resume the work') return [{ tool: LOAD_TOOL, input: {} }, { text: 'Resumed.' }];
-  return [{ text: 'Noted.' }];
-};
-/** Gemini CLI names an MCP tool by server and tool. */
-const LOAD_TOOL = 'mcp_claude-checkpoint_load_session_checkpoint';
-
-function run(
-  command: string,
-  args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string },
-) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, stdout, stderr });
-    });
-    child.stdin.end(options.input ?? '');
-  });
-}
+// Gemini CLI offers the MCP tool as mcp_claude-checkpoint_load_session_checkpoint.
+const plan = sessionPlan({
+  tool: 'run_shell_command',
+  input: { command: FAILING, description: 'Run the auth tests' },
+});
 
 const received = (request: LoggedRequest) => request.raw;
 
@@ -62,7 +31,11 @@ const settingsFile = () => path.join(home, '.gemini', 'settings.json');
 
 async function gemini(prompt: string, extra: string[] = []) {
   const before = model.requests.length;
-  const result = await run(GEMINI, ['-p', prompt, '--yolo', '--skip-trust', ...extra], { cwd: project, env });
+  const result = await runProcess(GEMINI, ['-p', prompt, '--yolo', '--skip-trust', ...extra], {
+    cwd: project,
+    env,
+    stdin: '',
+  });
   expect(result.code, `gemini exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
   return model.requests.slice(before).filter((request) => request.url.includes('streamGenerateContent'));
 }
@@ -92,7 +65,11 @@ beforeAll(async () => {
 }
 `;
   writeFileSync(settingsFile(), settingsBefore);
-  const setup = await run(process.execPath, [CLI, 'setup', 'gemini'], { cwd: project, env });
+  const setup = await runProcess(process.execPath, [CLI, 'setup', 'gemini'], {
+    cwd: project,
+    env,
+    stdin: '',
+  });
   expect(setup.code, setup.stderr).toBe(0);
 });
 
@@ -112,7 +89,11 @@ describe('a real Gemini CLI session, set up by `setup gemini`, with a scripted m
 
   it('session 1: the prompt is snapshotted, and the failing shell command is recorded with its exit code', async () => {
     await gemini('Run the auth tests');
-    const list = await run(process.execPath, [CLI, 'list', '--json'], { cwd: project, env });
+    const list = await runProcess(process.execPath, [CLI, 'list', '--json'], {
+      cwd: project,
+      env,
+      stdin: '',
+    });
     expect(JSON.parse(list.stdout).snapshots).toEqual(
       expect.arrayContaining([expect.objectContaining({ trigger: 'prompt', label: 'Run the auth tests' })]),
     );
@@ -127,7 +108,7 @@ describe('a real Gemini CLI session, set up by `setup gemini`, with a scripted m
   });
 
   it('session 2, a fresh start: the load tool result the model receives has the brief, with the edited file flagged', async () => {
-    await run(
+    await runProcess(
       process.execPath,
       [CLI, 'save', '--goal', 'Fix the auth tests', '--next', 'Read auth.test.ts', '--merge'],
       {
@@ -155,9 +136,10 @@ describe('a real Gemini CLI session, set up by `setup gemini`, with a scripted m
   });
 
   it('setup --uninstall gives the settings back byte for byte', async () => {
-    const result = await run(process.execPath, [CLI, 'setup', 'gemini', '--uninstall'], {
+    const result = await runProcess(process.execPath, [CLI, 'setup', 'gemini', '--uninstall'], {
       cwd: project,
       env,
+      stdin: '',
     });
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(settingsFile(), 'utf8')).toBe(settingsBefore);

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILING, runProcess, sessionPlan } from '../helpers/agent-session.js';
 import { repoRoot } from '../helpers/claude-code.js';
-import { type FakeModel, type LoggedRequest, type Plan, startFakeModel } from '../helpers/fake-model.js';
-import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { type FakeModel, type LoggedRequest, startFakeModel } from '../helpers/fake-model.js';
+import { createRepo, freePort, tempDir } from '../helpers/fixtures.js';
 
 /**
  * Real OpenCode sessions (`opencode run`), set up by `claude-checkpoint setup opencode --project` (our
@@ -15,55 +15,12 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 const OPENCODE = path.join(repoRoot, '.cache/agents/opencode/node_modules/.bin/opencode');
 const CLI = path.join(repoRoot, 'dist/cli.js');
-const FAILING = "echo 'FAIL auth.test.ts' && exit 3";
 
 // `opencode run` hands a message with spaces to the model in double quotes.
-const plan: Plan = (quoted, callable) => {
-  const prompt = quoted.replace(/^"(.*)"$/s, '$1');
-  if (prompt === 'Run the auth tests')
-    return [
-      { tool: 'bash', input: { command: FAILING, description: 'Run the auth tests' } },
-      { text: 'They fail.' },
-    ];
-  if (prompt === 'Resume the work') {
-    const load = [...callable].find((name) => name.endsWith('load_session_checkpoint'));
-    return load ? [{ tool: load, input: {} }, { text: 'Resumed.' }] : [{ text: 'No load tool offered.' }];
-  }
-  return [{ text: 'Noted.' }];
-};
-
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, stdout, stderr });
-    });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+const plan = sessionPlan(
+  { tool: 'bash', input: { command: FAILING, description: 'Run the auth tests' } },
+  (quoted) => quoted.replace(/^"(.*)"$/s, '$1'),
+);
 
 let model: FakeModel;
 let project: string;
@@ -73,7 +30,7 @@ const configFile = () => path.join(project, 'opencode.jsonc');
 
 async function opencode(prompt: string, extra: string[] = []) {
   const before = model.requests.length;
-  const result = await run(OPENCODE, ['run', ...extra, prompt], { cwd: project, env });
+  const result = await runProcess(OPENCODE, ['run', ...extra, prompt], { cwd: project, env });
   expect(result.code, `opencode exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
   // Only the turns of the session (OpenCode also asks for a title, with no tools offered).
   return model.requests
@@ -113,7 +70,10 @@ beforeAll(async () => {
 }
 `;
   writeFileSync(configFile(), configBefore);
-  const setup = await run(process.execPath, [CLI, 'setup', 'opencode', '--project'], { cwd: project, env });
+  const setup = await runProcess(process.execPath, [CLI, 'setup', 'opencode', '--project'], {
+    cwd: project,
+    env,
+  });
   expect(setup.code, setup.stderr).toBe(0);
 });
 
@@ -133,7 +93,7 @@ describe('a real OpenCode session, set up by `setup opencode`, with a scripted m
 
   it('session 1: the prompt is snapshotted, and the failing shell command is recorded with its exit code', async () => {
     await opencode('Run the auth tests');
-    const list = await run(process.execPath, [CLI, 'list', '--json'], { cwd: project, env });
+    const list = await runProcess(process.execPath, [CLI, 'list', '--json'], { cwd: project, env });
     expect(JSON.parse(list.stdout).snapshots).toEqual(
       expect.arrayContaining([expect.objectContaining({ trigger: 'prompt', label: '"Run the auth tests"' })]),
     );
@@ -148,7 +108,7 @@ describe('a real OpenCode session, set up by `setup opencode`, with a scripted m
   });
 
   it('session 2, a fresh start: the load tool result the model receives has the brief, with the edited file flagged', async () => {
-    await run(
+    await runProcess(
       process.execPath,
       [CLI, 'save', '--goal', 'Fix the auth tests', '--next', 'Read auth.test.ts', '--merge'],
       { cwd: project, env },
@@ -221,10 +181,14 @@ describe('a real OpenCode session, set up by `setup opencode`, with a scripted m
   });
 
   it('setup --uninstall gives the configuration back byte for byte and takes the plugin away', async () => {
-    const result = await run(process.execPath, [CLI, 'setup', 'opencode', '--project', '--uninstall'], {
-      cwd: project,
-      env,
-    });
+    const result = await runProcess(
+      process.execPath,
+      [CLI, 'setup', 'opencode', '--project', '--uninstall'],
+      {
+        cwd: project,
+        env,
+      },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(configFile(), 'utf8')).toBe(configBefore);
     expect(existsSync(path.join(project, '.opencode/plugins/claude-checkpoint.js'))).toBe(false);

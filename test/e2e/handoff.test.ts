@@ -1,19 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  readFileSync,
-  readlinkSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer } from 'node:net';
+import { chmodSync, existsSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
-import { git, tempDir, writeTree } from '../helpers/fixtures.js';
+import { freePort, git, tempDir, writeTree } from '../helpers/fixtures.js';
 import { repoState as gitState, readTree } from '../helpers/tree.js';
 
 beforeAll(assertBuilt);
@@ -68,16 +58,6 @@ const repoState = (root: string) => ({
 
 const remoteBranches = (bare: string) =>
   execFileSync('git', ['for-each-ref', 'refs/heads', 'refs/tags'], { cwd: bare, encoding: 'utf8' });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe.each(['file', 'git'] as const)('handoff over %s://', (scheme) => {
   let bare: string;

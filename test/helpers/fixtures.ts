@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { onTestFinished } from 'vitest';
@@ -62,4 +63,15 @@ export function commitAll(root: string, message = 'change'): string {
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '--allow-empty', '-m', message);
   return git(root, 'rev-parse', 'HEAD').trim();
+}
+
+/** A TCP port free on the loopback interface right now, for a server a test starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }
