@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,7 @@ const plan = sessionPlan(
 );
 
 let model: FakeModel;
+let server: ChildProcess | undefined;
 let project: string;
 let env: NodeJS.ProcessEnv;
 let configBefore: string;
@@ -78,6 +79,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // Also when a test timed out before its own clean-up: a server left behind keeps a core busy.
+  server?.kill('SIGKILL');
   await model?.close();
 });
 
@@ -133,7 +136,7 @@ describe('a real OpenCode session, set up by `setup opencode`, with a scripted m
 
   it('compaction (what /compact runs, through the OpenCode server): facts refreshed before, the brief back after, the edit still flagged', async () => {
     const port = await freePort();
-    const server = spawn(OPENCODE, ['serve', '--port', String(port), '--hostname', '127.0.0.1'], {
+    server = spawn(OPENCODE, ['serve', '--port', String(port), '--hostname', '127.0.0.1'], {
       cwd: project,
       env,
       stdio: 'ignore',
@@ -176,7 +179,7 @@ describe('a real OpenCode session, set up by `setup opencode`, with a scripted m
       // PreCompact ran first: its snapshot is the latest one the brief names.
       expect(next).toMatch(/Latest snapshot `[0-9-a-f]+` \(pre-compact/);
     } finally {
-      server.kill();
+      server.kill('SIGKILL');
     }
   });
 
