@@ -4,6 +4,7 @@ import { CheckpointError } from '../core/errors.js';
 import { runGit } from '../git/run.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
+import type { StoreGit } from '../store/store-git.js';
 
 /** What push, pull, list and drop share: the commit's metadata, the store's objects, what was seen. */
 
@@ -56,8 +57,13 @@ export async function objectDirs(store: SnapshotStore): Promise<{ store: string;
   return { store: path.join(store.gitDir, 'objects'), project: path.join(common, 'objects') };
 }
 
-export function withProject(objects: { project: string }) {
-  return { extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project } };
+/** Git in the store that also reads the project's objects (its HEAD and history), writing none there. */
+export function storeGitWithProject(store: SnapshotStore, objects: { project: string }): StoreGit {
+  return (args, options = {}) =>
+    store.git(args, {
+      ...options,
+      extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project, ...options.extraEnv },
+    });
 }
 
 export async function readSeen(store: SnapshotStore): Promise<Record<string, string>> {

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { CheckpointError } from '../core/errors.js';
 import { parseCheckpoint } from '../core/schema.js';
-import { formatSnapshotId, type RestorePlan } from '../core/snapshot.js';
+import type { RestorePlan } from '../core/snapshot.js';
 import {
   checkHandoffName,
   chooseRemote,
@@ -21,7 +20,7 @@ import {
   readSeen,
   writeSeen,
 } from './handoff-common.js';
-import { openStore, restoreSnapshot } from './rewind.js';
+import { openStore, restoreTreeLocked } from './rewind.js';
 import type { RootContext } from './save.js';
 
 export interface PullRequest {
@@ -68,52 +67,37 @@ export async function pullHandoff(
   const commit = found.get(ref);
   if (!commit) throw new CheckpointError('INVALID_INPUT', `name: no handoff '${name}' on remote '${remote}'`);
   const objects = await objectDirs(store);
-  await store.withLock(() => store.init());
-  await fetchIntoStore(root.root, remote, [ref], objects);
-  const { meta, tree } = await readHandoffCommit(store, commit);
-  // What came from the remote is checked like any file we load, before anything is applied.
-  if (meta.checkpoint !== null) parseCheckpoint(meta.checkpoint);
-
-  // Recorded as a snapshot of the store, so that the restore (plan, safety snapshot, journal) is the usual one.
-  const snapshot = await store.withLock(async () => {
-    const record = await store.record(
-      {
-        id: formatSnapshotId(deps.now(), randomBytes(3).toString('hex')),
-        createdAt: deps.now().toISOString(),
-        trigger: 'handoff',
-        label: `handoff ${name} from ${meta.author}`,
-        git: { branch: meta.branch, head: meta.base },
-        changes: { added: 0, modified: 0, deleted: 0 },
-        skipped: { large: [], nested: [] },
-      },
-      tree,
+  // One hold of the store's lock from the fetch to the restore: a gc in between would prune the fetched
+  // objects, which no ref of the store names.
+  const { meta, summary, apply, done } = await store.withLock(async () => {
+    await store.init();
+    await fetchIntoStore(root.root, remote, [ref], objects);
+    const { meta, tree } = await readHandoffCommit(store, commit);
+    // What came from the remote is checked like any file we load, before anything is applied.
+    if (meta.checkpoint !== null) parseCheckpoint(meta.checkpoint);
+    const baseMatches =
+      head.head === meta.base ||
+      (request.checkout === true && !request.dryRun && (await checkOutBase(root.root, meta)));
+    const summary = {
+      ref,
+      commit,
+      base: meta.base,
+      branch: meta.branch,
+      author: meta.author,
+      goal: meta.goal,
+      baseMatches,
+    };
+    // The usual restore (plan, safety snapshot, journal), of the handoff's tree.
+    const apply = !request.dryRun && baseMatches;
+    const done = await restoreTreeLocked(
+      deps,
+      store,
+      { id: `handoff ${name} (${commit.slice(0, 12)})`, tree },
+      { paths: [], dryRun: !apply },
     );
-    // record() moves the store's HEAD to the new commit; the next capture compares with the latest again.
-    const latest = await store.latest();
-    if (latest) await store.git(['update-ref', 'refs/heads/master', latest.commit]);
-    return record;
+    return { meta, summary, apply, done };
   });
-
-  const baseMatches =
-    head.head === meta.base ||
-    (request.checkout === true && !request.dryRun && (await checkOutBase(root.root, meta)));
-  const summary = {
-    ref,
-    commit,
-    base: meta.base,
-    branch: meta.branch,
-    author: meta.author,
-    goal: meta.goal,
-    baseMatches,
-  };
-  const plan = await restoreSnapshot(deps, { projectRoot: root.root, snapshotId: snapshot.id, dryRun: true });
-  if (request.dryRun || !baseMatches) return { ...summary, applied: false, changed: plan.plan, undo: null };
-
-  const done = await restoreSnapshot(deps, {
-    projectRoot: root.root,
-    snapshotId: snapshot.id,
-    dryRun: false,
-  });
+  if (!apply) return { ...summary, applied: false, changed: done.plan, undo: null };
   if (meta.checkpoint !== null) {
     // Through the checkpoint store: locked, atomic, and the current checkpoint kept as the backup.
     await new CheckpointStore(root.root, deps.fs).write(meta.checkpoint);

@@ -5,13 +5,15 @@ import { CHECKPOINT_FILE } from '../core/paths.js';
 import { checkHandoffName, chooseRemote, handoffRef, pushFromStore } from '../git/handoff-remote.js';
 import { readHeadFast } from '../git/repo.js';
 import { runGit } from '../git/run.js';
+import { changesBetween } from '../store/snapshot-diff.js';
+import type { TreeChange } from '../store/worktree-writer.js';
 import type { AppDeps } from './deps.js';
 import {
   type HandoffMeta,
   nameRequired,
   objectDirs,
   readSeen,
-  withProject,
+  storeGitWithProject,
   writeSeen,
 } from './handoff-common.js';
 import { openStore, takeSnapshot } from './rewind.js';
@@ -66,14 +68,8 @@ export async function pushHandoff(
   const snapshot = (
     await takeSnapshot(deps, { projectRoot: root.root, trigger: 'handoff', label: `handoff ${name}` })
   ).snapshot;
-  const baseTree = (
-    await store.git(['rev-parse', `${head.head}^{tree}`], withProject(objects))
-  ).stdout.trim();
-  const changes = await store.git(
-    ['diff-tree', '-r', '-z', '--no-renames', '--name-status', baseTree, snapshot.tree],
-    withProject(objects),
-  );
-  const files = filesOf(changes.stdout);
+  const git = storeGitWithProject(store, objects);
+  const files = filesOf(await changesBetween(git, head.head, snapshot.tree));
   const checkpoint = await fsp.readFile(path.join(root.root, CHECKPOINT_FILE), 'utf8').catch(() => null);
 
   if (!request.allowSecrets) {
@@ -99,9 +95,8 @@ export async function pushHandoff(
     checkpoint,
   };
   const commit = (
-    await store.git(['commit-tree', '--no-gpg-sign', snapshot.tree, '-p', head.head, '-F', '-'], {
+    await git(['commit-tree', '--no-gpg-sign', snapshot.tree, '-p', head.head, '-F', '-'], {
       input: `claude-checkpoint handoff ${name}\n\n${JSON.stringify(meta)}\n`,
-      extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project },
     })
   ).stdout.trim();
 
@@ -130,15 +125,12 @@ export async function pushHandoff(
   };
 }
 
-function filesOf(nameStatus: string): HandoffFiles {
+function filesOf(changes: readonly TreeChange[]): HandoffFiles {
   const files: HandoffFiles = { added: [], modified: [], deleted: [] };
-  const parts = nameStatus.split('\0');
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    const status = parts[i] ?? '';
-    const file = parts[i + 1] ?? '';
-    if (status === 'A') files.added.push(file);
-    else if (status === 'D') files.deleted.push(file);
-    else files.modified.push(file);
+  for (const change of changes) {
+    if (change.status === 'A') files.added.push(change.path);
+    else if (change.status === 'D') files.deleted.push(change.path);
+    else files.modified.push(change.path);
   }
   return files;
 }

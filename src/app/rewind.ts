@@ -266,35 +266,60 @@ export async function restoreSnapshot(
   return store.withLock(async () => {
     await store.init();
     const snapshot = findSnapshot(await store.list(), request.snapshotId);
-    if (request.dryRun) {
-      const current = await store.captureSinceLatest();
-      const changes = await store.changesBetween(current.tree, snapshot.tree, paths);
-      return { snapshot, dryRun: true, plan: planOf(changes), undoSnapshotId: null, interrupted: null };
-    }
-    const interrupted = await store.recoverInterruptedRestore();
-    const before = await snapshotLocked(deps, store, {
-      trigger: 'pre-restore',
-      label: `before restoring ${snapshot.id}`,
-      sessionId: request.sessionId,
-    });
-    const changes = await store.changesBetween(before.snapshot.tree, snapshot.tree, paths);
-    const dirs = [...new Set(changes.map((change) => path.posix.dirname(change.path)))];
-    await store.beginRestore({
-      target: snapshot.id,
-      undo: before.snapshot.id,
-      dirs,
-      startedAt: deps.now().toISOString(),
-    });
-    await store.apply(changes, request.onProgress);
-    await store.endRestore();
-    return {
-      snapshot,
-      dryRun: false,
-      plan: planOf(changes),
-      undoSnapshotId: before.snapshot.id,
-      interrupted: interrupted ? { target: interrupted.target, undo: interrupted.undo } : null,
-    };
+    const done = await restoreTreeLocked(
+      deps,
+      store,
+      { id: snapshot.id, tree: snapshot.tree },
+      {
+        ...request,
+        paths,
+      },
+    );
+    return { snapshot, dryRun: request.dryRun, ...done };
   });
+}
+
+/**
+ * The restore itself, for any tree in the store (a snapshot's, or a handoff's), run holding the store's
+ * lock. A dry run only plans; otherwise a `pre-restore` snapshot is taken first, so it can be undone.
+ */
+export async function restoreTreeLocked(
+  deps: AppDeps,
+  store: SnapshotStore,
+  target: { id: string; tree: string },
+  options: {
+    paths: readonly string[];
+    dryRun: boolean;
+    sessionId?: string | undefined;
+    onProgress?: ((done: number, total: number) => void) | undefined;
+  },
+): Promise<Omit<RestoreOutcome, 'snapshot' | 'dryRun'>> {
+  if (options.dryRun) {
+    const current = await store.captureSinceLatest();
+    const changes = await store.changesBetween(current.tree, target.tree, options.paths);
+    return { plan: planOf(changes), undoSnapshotId: null, interrupted: null };
+  }
+  const interrupted = await store.recoverInterruptedRestore();
+  const before = await snapshotLocked(deps, store, {
+    trigger: 'pre-restore',
+    label: `before restoring ${target.id}`,
+    sessionId: options.sessionId,
+  });
+  const changes = await store.changesBetween(before.snapshot.tree, target.tree, options.paths);
+  const dirs = [...new Set(changes.map((change) => path.posix.dirname(change.path)))];
+  await store.beginRestore({
+    target: target.id,
+    undo: before.snapshot.id,
+    dirs,
+    startedAt: deps.now().toISOString(),
+  });
+  await store.apply(changes, options.onProgress);
+  await store.endRestore();
+  return {
+    plan: planOf(changes),
+    undoSnapshotId: before.snapshot.id,
+    interrupted: interrupted ? { target: interrupted.target, undo: interrupted.undo } : null,
+  };
 }
 
 function planOf(changes: ReadonlyArray<{ path: string; status: string }>): RestorePlan {

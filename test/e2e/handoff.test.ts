@@ -148,6 +148,8 @@ describe.each(['file', 'git'] as const)('handoff over %s://', (scheme) => {
     ]);
     const unconfirmed = await cli(b, 'handoff', 'pull');
     expect(unconfirmed.code).toBe(3);
+    // Showing the plan leaves no trace: no snapshot is taken or recorded.
+    expect(JSON.parse((await cli(b, 'list', '--json')).stdout).total).toBe(0);
     const pulled = await cli(b, 'handoff', 'pull', '--yes', '--json');
     expect(pulled.code, pulled.stderr).toBe(0);
     expect(JSON.parse(pulled.stdout)).toMatchObject({ commit: outcome.commit, applied: true });
