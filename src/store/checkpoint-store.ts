@@ -7,7 +7,6 @@ import { type Checkpoint, parseCheckpoint } from '../core/schema.js';
 import { refuseSymlink, writeFileAtomic } from './atomic-write.js';
 import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
 import { withFileLock } from './lock.js';
-import { isProcessAlive } from './lock-owner.js';
 
 export interface CheckpointPaths {
   main: string;
@@ -129,12 +128,15 @@ export class CheckpointStore {
     }
   }
 
-  /** Temp files left by a save that was killed midway: ours by name, and their writer is gone. */
+  /**
+   * Temp files left by a save that was killed midway. Every save writes its temp files holding the lock
+   * the caller holds now, so any found here are leftovers, whatever pid their name carries (a killed
+   * writer's pid may already belong to another process).
+   */
   private async removeStaleTempFiles(): Promise<void> {
     const names = await this.fs.readdir(this.root).catch(() => [] as string[]);
     for (const name of names) {
-      const match = /^\.claude-checkpoint(?:\.prev)?\.tmp-(\d+)-[0-9a-f]+$/.exec(name);
-      if (match && !isProcessAlive(Number(match[1])))
+      if (/^\.claude-checkpoint(?:\.prev)?\.tmp-\d+-[0-9a-f]+$/.test(name))
         await this.fs.unlink(path.join(this.root, name)).catch(() => undefined);
     }
   }

@@ -1,1 +1,0 @@
-import{CheckpointStore}from"./chunk-H2PKZCSZ.mjs";import{resolveProjectRoot}from"./chunk-R4T6GXEN.mjs";async function readCheckpoint(deps,input){let resolved=await resolveProjectRoot({argument:input.projectRoot,env:deps.env,cwd:deps.cwd()});return{...await new CheckpointStore(resolved.root,deps.fs).load(),root:resolved}}export{readCheckpoint};

@@ -1,1 +1,0 @@
-import{saveCheckpoint}from"./chunk-RXWCBQZ4.mjs";import"./chunk-RXFJPQ6O.mjs";import"./chunk-QZQUOUBC.mjs";import"./chunk-MLLJROZI.mjs";import"./chunk-R5MR5RSQ.mjs";import"./chunk-H2PKZCSZ.mjs";import"./chunk-3YKPCFM7.mjs";import"./chunk-KIHB4Y5T.mjs";import"./chunk-R4T6GXEN.mjs";export{saveCheckpoint};
