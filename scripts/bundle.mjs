@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // Bundles the server, the CLI and the hooks' entry for the Claude Code plugin, which runs from what is
-// committed (no install, no build). The hooks' entry is split by event (plugin/dist/hook.mjs plus
-// plugin/dist/hooks/*.mjs), so a hook loads only what its event needs. `--check` rebuilds in memory and
-// fails if anything committed differs from what the source builds to.
+// committed (no install, no build). `--check` rebuilds in memory and fails if anything committed differs
+// from what the source builds to.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +10,6 @@ import { build } from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
 const dist = path.join(root, 'plugin', 'dist');
-const chunksDir = path.join(dist, 'hooks');
 
 const common = {
   bundle: true,
@@ -40,25 +38,28 @@ for (const [from, to] of [
   const result = await build({ ...common, entryPoints: [path.join(root, from)] });
   outputs.set(to, result.outputFiles[0].text);
 }
-const hooks = await build({
-  ...common,
-  entryPoints: { hook: path.join(root, 'src/hook.ts') },
-  splitting: true,
-  outdir: dist,
-  outExtension: { '.js': '.mjs' },
-  chunkNames: 'hooks/[name]-[hash]',
-  // The banner's `require` once per chunk would clash with the entry's; the hook code needs none.
-  banner: {},
-});
-for (const file of hooks.outputFiles) outputs.set(path.relative(dist, file.path), file.text);
+// The hooks: one CommonJS bundle (hook-main.cjs; each event's code still runs only when its event
+// fires) started by hook.cjs, the loader that runs it through V8's code cache (src/hook-loader.ts).
+// CommonJS, because a fresh process per hook then skips the ES module loader's start-up.
+const cjs = { ...common, format: 'cjs', banner: {} };
+for (const [from, to] of [
+  ['src/hook.ts', 'hook-main.cjs'],
+  ['src/hook-loader.ts', 'hook.cjs'],
+]) {
+  const result = await build({ ...cjs, entryPoints: [path.join(root, from)] });
+  outputs.set(to, result.outputFiles[0].text);
+}
+// Hook commands written by earlier versions name hook.mjs: it stays, handing over to hook.cjs.
+outputs.set(
+  'hook.mjs',
+  "import { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./hook.cjs');\n",
+);
 
-const committedChunks = () => {
-  try {
-    return readdirSync(chunksDir).map((name) => path.join('hooks', name));
-  } catch {
-    return [];
-  }
-};
+/** Every file now in plugin/dist, relative to it. */
+const committedFiles = () =>
+  readdirSync(dist, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dist, path.join(entry.parentPath ?? entry.path, entry.name)));
 
 if (check) {
   const stale = [];
@@ -69,7 +70,7 @@ if (check) {
     } catch {}
     if (committed !== code) stale.push(`plugin/dist/${file}`);
   }
-  for (const file of committedChunks())
+  for (const file of committedFiles())
     if (!outputs.has(file)) stale.push(`plugin/dist/${file} (no longer built)`);
   if (stale.length > 0) {
     process.stderr.write(
@@ -79,8 +80,8 @@ if (check) {
   }
   process.stdout.write('plugin bundle is up to date\n');
 } else {
-  rmSync(chunksDir, { recursive: true, force: true });
-  mkdirSync(chunksDir, { recursive: true });
+  rmSync(dist, { recursive: true, force: true });
+  mkdirSync(dist, { recursive: true });
   for (const [file, code] of outputs) {
     writeFileSync(path.join(dist, file), code);
     process.stdout.write(`plugin/dist/${file} (${(code.length / 1024).toFixed(0)} KB)\n`);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The hooks' entry point: `hook.js <event> [--root <dir>] [--agent claude|gemini]`. Lean on purpose: no argument parser, no MCP
-// SDK, and each event loads only its own handler, since hooks run on every prompt and command.
+// The hooks' entry point: `hook.js <event> [--root <dir>] [--agent claude|codex|copilot|gemini|opencode]`.
+// Lean on purpose: no argument parser, no MCP SDK, and each event loads only its own handler, since hooks
+// run on every prompt and command. The plugin runs it bundled, through hook-loader.ts.
 import path from 'node:path';
 import { defaultDeps } from './app/deps.js';
 import { runHook } from './hooks/run.js';
@@ -15,11 +16,11 @@ const option = (name: string) => {
 };
 const root = option('--root');
 const agent = option('--agent');
-// The full CLI sits beside this file (cli.js in the package, cli.mjs in the plugin).
+// The full CLI sits beside this file: cli.js in the package, cli.mjs in the plugin (whose hooks start
+// from hook.cjs or hook.mjs).
 const self = process.argv[1] ?? '';
-const cliPath = path.join(path.dirname(self), `cli${path.extname(self)}`);
+const cliPath = path.join(path.dirname(self), path.extname(self) === '.js' ? 'cli.js' : 'cli.mjs');
 
-void runHook(event, { root, agent }, defaultDeps(), { cliPath }).finally(() => {
-  // A hook that gave up may leave work in flight: end the process once its output is flushed.
-  process.stdout.write('', () => process.exit(0));
-});
+// A hook that gave up may leave work in flight: end the process once it is done (its output is written
+// synchronously).
+void runHook(event, { root, agent }, defaultDeps(), { cliPath }).finally(() => process.exit(0));

@@ -278,7 +278,7 @@ async function benchSize(size) {
   return results;
 }
 
-const hookEntry = path.join(project, 'plugin', 'dist', 'hook.mjs');
+const hookEntry = path.join(project, 'plugin', 'dist', 'hook.cjs');
 /** A node process that takes the peers' shadow-git snapshot: the floor of a snapshotting hook. */
 const MINIMAL_SNAPSHOT = `const { execFileSync } = require('node:child_process');
 const [gitDir, root] = process.argv.slice(1);

@@ -39,7 +39,7 @@ async function agentWiring(
         detail: `${place.hooksFile} is there, but the claude-checkpoint server is missing from ${place.serverFiles.join(' or ')}`,
         fix: `${rerun}.`,
       };
-    const missing = [...hooks.matchAll(/["' ]([^"' ]+hook\.m?js)["' ]/g)]
+    const missing = [...hooks.matchAll(/["' ]([^"' ]+hook\.[mc]?js)["' ]/g)]
       .map((match) => match[1])
       .find((file) => file !== undefined && path.isAbsolute(file) && !existsSync(file));
     if (missing)

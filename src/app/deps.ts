@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { nodeFs, type StoreFs } from '../store/fs-seam.js';
 import { KeyedQueue } from '../store/lock.js';
 
@@ -16,7 +15,8 @@ export interface AppDeps {
 export function defaultDeps(overrides: Partial<AppDeps> = {}): AppDeps {
   return {
     now: () => new Date(),
-    newId: randomUUID,
+    // The global Web Crypto loads on first use: most hooks never make an id.
+    newId: () => globalThis.crypto.randomUUID(),
     fs: nodeFs,
     env: process.env,
     cwd: () => process.cwd(),

@@ -261,7 +261,7 @@ function jsonEdit(
       Array.isArray(hooks) &&
       hooks.length > 0 &&
       hooks.every(
-        (hook) => hook?.name === NAME || (hook?.command ?? '').match(/hook\.m?js['"]? \w+ --agent \w+$/),
+        (hook) => hook?.name === NAME || (hook?.command ?? '').match(/hook\.[mc]?js['"]? \w+ --agent \w+$/),
       )
     );
   };

@@ -295,7 +295,7 @@ async function codexWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check 
       readFile(path.join(dir, 'hooks.json'), 'utf8').catch(() => ''),
     ]);
     if (!config.includes('[mcp_servers.claude-checkpoint]') || !hooks.includes('--agent codex')) continue;
-    const missing = [...hooks.matchAll(/node '?([^' "]+hook\.m?js)'? \w+ --agent codex/g)]
+    const missing = [...hooks.matchAll(/node '?([^' "]+hook\.[mc]?js)'? \w+ --agent codex/g)]
       .map((match) => match[1])
       .find((file) => file !== undefined && !existsSync(file));
     if (missing)

@@ -46,7 +46,7 @@ export function registerSetupCommand(program: Command, run: Runner): void {
           dryRun: Boolean(options.dryRun),
           uninstall: Boolean(options.uninstall),
           serverPath: path.join(dir, bundled ? 'server.mjs' : 'index.js'),
-          hookPath: path.join(dir, bundled ? 'hook.mjs' : 'hook.js'),
+          hookPath: path.join(dir, bundled ? 'hook.cjs' : 'hook.js'),
         },
         ctx.deps.env,
       );

@@ -1,3 +1,4 @@
+import { fstatSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../app/deps.js';
 import { describeError } from '../core/errors.js';
@@ -17,14 +18,29 @@ export const HOOK_BUDGET_MS: Readonly<Record<HookEvent, number>> = {
 
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
-function readStdin(): Promise<string> {
-  return new Promise((resolve) => {
-    if (process.stdin.isTTY) {
-      resolve('');
-      return;
+/**
+ * The hook input. Read straight from fd 0 rather than through `process.stdin`, whose stream machinery
+ * costs a hook more to load than reading the input does; the stream is the fallback for a non-blocking
+ * pipe.
+ */
+async function readStdin(): Promise<string> {
+  // A terminal (or /dev/null) has no input to give; node:tty would tell a terminal apart, but loading it
+  // loads the whole stream stack.
+  if (inputIsCharacterDevice()) return '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    for (;;) {
+      const read = readSync(0, buffer, 0, buffer.length, null);
+      if (read === 0) return Buffer.concat(chunks).toString('utf8');
+      size += read;
+      if (size <= MAX_INPUT_BYTES) chunks.push(Buffer.from(buffer.subarray(0, read)));
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return Buffer.concat(chunks).toString('utf8');
+  }
+  return new Promise((resolve) => {
     process.stdin.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= MAX_INPUT_BYTES) chunks.push(chunk);
@@ -32,6 +48,29 @@ function readStdin(): Promise<string> {
     process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     process.stdin.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
   });
+}
+
+function inputIsCharacterDevice(): boolean {
+  try {
+    return fstatSync(0).isCharacterDevice();
+  } catch {
+    return true; // no fd 0 at all: no input either
+  }
+}
+
+/**
+ * Writes all of `text` to fd 1 or 2 before returning, without `process.stdout`, whose stream machinery
+ * costs a hook more to load than its output takes to write. Retries a full non-blocking pipe.
+ */
+function writeAll(fd: number, text: string): void {
+  let bytes = Buffer.from(text, 'utf8');
+  while (bytes.length > 0) {
+    try {
+      bytes = bytes.subarray(writeSync(fd, bytes));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return; // the reader went away
+    }
+  }
 }
 
 /**
@@ -45,7 +84,7 @@ export async function runHook(
   deps: AppDeps,
   context: HookContext = {},
 ): Promise<void> {
-  const note = (text: string) => process.stderr.write(`claude-checkpoint hook ${event}: ${text}\n`);
+  const note = (text: string) => writeAll(2, `claude-checkpoint hook ${event}: ${text}\n`);
   const agent = (options.agent ?? 'claude') as Agent;
   const adapter = ADAPTERS[agent];
   if (!adapter) {
@@ -74,7 +113,7 @@ export async function runHook(
       }),
     ]);
     const output = adapter.render(event, result);
-    if (output) process.stdout.write(`${output}\n`);
+    if (output) writeAll(1, `${output}\n`);
     for (const text of result.notes) note(text);
   } catch (error) {
     note(`${describeError(error)}. The session continues unaffected.`);

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { errorCode, type StoreFs } from './fs-seam.js';
+import { uniqueSuffix } from './temp-name.js';
 
 export const FILE_MODE = 0o600;
 
@@ -25,10 +25,7 @@ export async function writeFileAtomic(
   // Not durable: still atomic (readers see old or new), but without fsync, for caches that can be rebuilt.
   const durable = options.durable ?? true;
   await refuseSymlink(fs, target);
-  const temp = path.join(
-    path.dirname(target),
-    `${tempPrefix(target)}${process.pid}-${randomBytes(6).toString('hex')}`,
-  );
+  const temp = path.join(path.dirname(target), `${tempPrefix(target)}${uniqueSuffix()}`);
   try {
     const handle = await fs.open(
       temp,

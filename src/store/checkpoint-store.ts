@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { CheckpointError, describeError, isCheckpointError } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
@@ -7,6 +6,7 @@ import { type Checkpoint, parseCheckpoint } from '../core/schema.js';
 import { refuseSymlink, writeFileAtomic } from './atomic-write.js';
 import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
 import { withFileLock } from './lock.js';
+import { uniqueSuffix } from './temp-name.js';
 
 export interface CheckpointPaths {
   main: string;
@@ -118,7 +118,7 @@ export class CheckpointStore {
    * Where hard links are not supported, the content is copied.
    */
   private async keepAsBackup(currentText: string): Promise<void> {
-    const temp = `${this.paths.backup}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+    const temp = `${this.paths.backup}.tmp-${uniqueSuffix()}`;
     try {
       await this.fs.link(this.paths.main, temp);
       await this.fs.rename(temp, this.paths.backup);

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { errorCode, type StoreFs } from './fs-seam.js';
 import { judgeLockOwner, localProbe, ownerRecord, type ProcessProbe } from './lock-owner.js';
+import { uniqueSuffix } from './temp-name.js';
 
 /** Runs tasks one at a time per key, in call order: parallel tool calls cannot interleave a read-modify-write. */
 export class KeyedQueue {
@@ -81,10 +81,7 @@ export async function withFileLock<T>(
 }
 
 async function tryAcquire(fs: StoreFs, lockPath: string): Promise<boolean> {
-  const temp = path.join(
-    path.dirname(lockPath),
-    `${lockTempPrefix(lockPath)}${process.pid}-${randomBytes(6).toString('hex')}`,
-  );
+  const temp = path.join(path.dirname(lockPath), `${lockTempPrefix(lockPath)}${uniqueSuffix()}`);
   const record = JSON.stringify(ownerRecord(Date.now()));
   try {
     await createExclusive(fs, temp, record);

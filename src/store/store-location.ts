@@ -1,19 +1,8 @@
 import { createHash } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
 
-export const STORE_ENV = 'CHECKPOINT_STORE_DIR';
-
-/**
- * Where snapshots live: CHECKPOINT_STORE_DIR, else $XDG_STATE_HOME/claude-checkpoint, else
- * ~/.local/state/claude-checkpoint. Never inside the project, so the user's tree stays untouched.
- */
-export function defaultStoreBase(env: NodeJS.ProcessEnv): string {
-  const explicit = env[STORE_ENV]?.trim();
-  if (explicit) return path.resolve(explicit);
-  const state = env.XDG_STATE_HOME?.trim() || path.join(env.HOME?.trim() || os.homedir(), '.local', 'state');
-  return path.join(state, 'claude-checkpoint');
-}
+// The base folder has a module of its own, free of node:crypto, for the hooks' loader.
+export { defaultStoreBase, STORE_ENV } from './store-base.js';
 
 /** One folder per project, named for people and made unique by a hash of the root's path. */
 export function projectStoreDir(base: string, root: string): string {

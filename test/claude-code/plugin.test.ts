@@ -69,7 +69,7 @@ describe('the plugin, in the real Claude Code CLI', () => {
     expect(init.code).toBe(0);
     const debug = readFileSync(debugFile, 'utf8');
     expect(debug).toMatch(
-      /Hooks: SessionStart:startup \[node \S*plugin\/dist\/hook\.mjs SessionStart\] \(plugin session-checkpoint@tenlean\) finished with status 0/,
+      /Hooks: SessionStart:startup \[node \S*plugin\/dist\/hook\.cjs SessionStart\] \(plugin session-checkpoint@tenlean\) finished with status 0/,
     );
     expect(debug).toContain('Goal: Prove the hook runs');
     expect(debug).toMatch(/Hook SessionStart .* provided additionalContext/);

@@ -127,7 +127,7 @@ describe('a real Claude Code session with the plugin and a scripted model', () =
     );
     // Claude Code did not wait for the Bash hook: it ran it in the background, in exec form.
     expect(readFileSync(path.join(home, 'session-1.log'), 'utf8')).toMatch(
-      /Hooks: PostToolUseFailure:Bash \[node \S*plugin\/dist\/hook\.mjs PostToolUseFailure\] \(plugin session-checkpoint@tenlean\) moved to the background/,
+      /Hooks: PostToolUseFailure:Bash \[node \S*plugin\/dist\/hook\.cjs PostToolUseFailure\] \(plugin session-checkpoint@tenlean\) moved to the background/,
     );
     sessionId = (JSON.parse(run.stdout) as { session_id: string }).session_id;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);

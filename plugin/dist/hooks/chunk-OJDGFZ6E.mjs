@@ -1,1 +1,0 @@
-import{CheckpointStore}from"./chunk-72QMOQF6.mjs";import{resolveProjectRoot}from"./chunk-K7MMA67T.mjs";async function readCheckpoint(deps,input){let resolved=await resolveProjectRoot({argument:input.projectRoot,env:deps.env,cwd:deps.cwd()});return{...await new CheckpointStore(resolved.root,deps.fs).load(),root:resolved}}export{readCheckpoint};

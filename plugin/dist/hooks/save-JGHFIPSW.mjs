@@ -1,1 +1,0 @@
-import{saveCheckpoint}from"./chunk-SNRJ6X2R.mjs";import"./chunk-ZSHIMRCF.mjs";import"./chunk-MAZYOWDX.mjs";import"./chunk-YEAK3ODX.mjs";import"./chunk-R5MR5RSQ.mjs";import"./chunk-72QMOQF6.mjs";import"./chunk-HSHQWAMY.mjs";import"./chunk-MBN5CLPK.mjs";import"./chunk-K7MMA67T.mjs";export{saveCheckpoint};

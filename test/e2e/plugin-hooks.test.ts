@@ -1,0 +1,137 @@
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli, runNodeScript } from '../helpers/cli.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+// The committed plugin bundle, as Claude Code runs it: hook.cjs loads hook-main.cjs through V8's code cache.
+const PLUGIN_DIST = fileURLToPath(new URL('../../plugin/dist/', import.meta.url));
+const HOOK_CJS = path.join(PLUGIN_DIST, 'hook.cjs');
+const HOOK_MJS = path.join(PLUGIN_DIST, 'hook.mjs');
+
+const stored = (root: string) => JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
+const commands = (root: string) =>
+  stored(root).recentCommands.map((entry: { command: string }) => entry.command) as string[];
+
+function bash(entry: string, root: string, env: Record<string, string>, command: string) {
+  return runNodeScript(entry, ['PostToolUse'], {
+    cwd: root,
+    env,
+    input: JSON.stringify({ cwd: root, tool_name: 'Bash', tool_input: { command }, tool_response: {} }),
+  });
+}
+
+async function project() {
+  const root = createRepo({ committed: { 'a.ts': 'a' } });
+  const store = tempDir('checkpoint-store-');
+  const env = { CHECKPOINT_STORE_DIR: store };
+  await runCli(['save', '--goal', 'Plugin hooks'], { cwd: root, env });
+  return { root, store, env, cacheDir: path.join(store, 'cache') };
+}
+
+const cacheFiles = (dir: string, event: string) =>
+  existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith(`hook-${event}-`)) : [];
+
+describe('the plugin hook entry (hook.cjs)', () => {
+  it('runs the hook and keeps a private code cache per event in the store, which the next run reads', async () => {
+    const { root, env, cacheDir } = await project();
+    expect(await bash(HOOK_CJS, root, env, 'make first')).toMatchObject({ code: 0, stderr: '' });
+    const [cache] = cacheFiles(cacheDir, 'PostToolUse');
+    expect(cache).toMatch(/^hook-PostToolUse-v\d+\.\d+\.\d+-\w+-\d+-\d+\.v8$/);
+    const file = path.join(cacheDir, cache as string);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
+    const written = readFileSync(file);
+    expect(written.length).toBeGreaterThan(10_000);
+
+    // A cache V8 accepts is read, not written again.
+    expect(await bash(HOOK_CJS, root, env, 'make second')).toMatchObject({ code: 0, stderr: '' });
+    expect(readFileSync(file).equals(written)).toBe(true);
+    expect(commands(root)).toEqual(['make first', 'make second']);
+
+    // Another event keeps a cache of its own.
+    const start = await runNodeScript(HOOK_CJS, ['SessionStart'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({ cwd: root, source: 'clear' }),
+    });
+    expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain('## Goal\nPlugin hooks');
+    expect(cacheFiles(cacheDir, 'SessionStart')).toHaveLength(1);
+  });
+
+  it('a damaged cache only costs speed: V8 rejects it, the hook works, and a good cache replaces it', async () => {
+    const { root, env, cacheDir } = await project();
+    await bash(HOOK_CJS, root, env, 'make warm');
+    const file = path.join(cacheDir, cacheFiles(cacheDir, 'PostToolUse')[0] as string);
+    const garbage = Buffer.alloc(50_000, 0x5a);
+    writeFileSync(file, garbage);
+    expect(await bash(HOOK_CJS, root, env, 'make after-damage')).toMatchObject({ code: 0, stderr: '' });
+    expect(commands(root)).toContain('make after-damage');
+    expect(readFileSync(file).equals(garbage)).toBe(false);
+  });
+
+  it('never follows a symlink planted where the cache goes', async () => {
+    const { root, env, cacheDir } = await project();
+    await bash(HOOK_CJS, root, env, 'make warm');
+    const file = path.join(cacheDir, cacheFiles(cacheDir, 'PostToolUse')[0] as string);
+    const target = path.join(tempDir('elsewhere-'), 'precious.txt');
+    writeFileSync(target, 'precious');
+    rmSync(file);
+    symlinkSync(target, file);
+    expect(await bash(HOOK_CJS, root, env, 'make with-link')).toMatchObject({ code: 0, stderr: '' });
+    expect(readFileSync(target, 'utf8')).toBe('precious');
+    expect(commands(root)).toContain('make with-link');
+    // The link itself was replaced by a plain cache file, never written through.
+    expect(lstatSync(file).isSymbolicLink()).toBe(false);
+  });
+
+  it('writes no cache with CHECKPOINT_HOOK_CODE_CACHE=0', async () => {
+    const { root, env, cacheDir } = await project();
+    const result = await bash(HOOK_CJS, root, { ...env, CHECKPOINT_HOOK_CODE_CACHE: '0' }, 'make plain');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(existsSync(cacheDir)).toBe(false);
+    expect(commands(root)).toContain('make plain');
+  });
+
+  it('20 hook processes at once on a cold cache: every command recorded, one cache left, no temp files', async () => {
+    const { root, env, cacheDir } = await project();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => bash(HOOK_CJS, root, env, `make step-${i}`)),
+    );
+    expect(results.every((result) => result.code === 0 && result.stderr === '')).toBe(true);
+    expect(commands(root).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `make step-${i}`).sort());
+    expect(readdirSync(cacheDir)).toEqual(cacheFiles(cacheDir, 'PostToolUse'));
+    expect(cacheFiles(cacheDir, 'PostToolUse')).toHaveLength(1);
+  });
+
+  it('hook.mjs, which hook commands of earlier versions name, still runs the hooks', async () => {
+    const { root, env } = await project();
+    expect(await bash(HOOK_MJS, root, env, 'make via-mjs')).toMatchObject({ code: 0, stderr: '' });
+    expect(commands(root)).toContain('make via-mjs');
+  });
+
+  it('with /dev/null for input: no wait for input, nothing recorded, exit 0', async () => {
+    const { root, env } = await project();
+    const result = spawnSync(process.execPath, [HOOK_CJS, 'PostToolUse'], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('');
+    expect(stored(root).recentCommands).toEqual([]);
+  });
+});
