@@ -118,7 +118,7 @@ export class SnapshotStore {
   }
 
   record(meta: SnapshotMeta, tree: string): Promise<SnapshotRecord> {
-    return catalog.recordSnapshot(this.git, this.gitDir, meta, tree);
+    return catalog.recordSnapshot(this.gitDir, meta, tree);
   }
 
   snapshotIds(): Promise<Array<{ id: string; createdAt: string }>> {

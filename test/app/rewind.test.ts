@@ -60,8 +60,17 @@ describe('snapshots', () => {
     });
     expect(third.snapshot.changes).toEqual({ added: 1, modified: 1, deleted: 1 });
     expect(third.snapshot.label).toBe('export API_TOKEN=«redacted»');
-    const { snapshots } = await listSnapshots(deps, { projectRoot: root });
+    const { snapshots, storeDir } = await listSnapshots(deps, { projectRoot: root });
     expect(snapshots.map((s) => s.id)).toEqual([third.snapshot.id, first.snapshot.id]);
+    // The snapshot commits (written without git) are sound to git, and HEAD is the latest.
+    const gitDir = path.join(storeDir, 'git');
+    execFileSync('git', ['--git-dir', gitDir, 'fsck', '--strict', '--no-dangling'], { stdio: 'pipe' });
+    const head = execFileSync('git', ['--git-dir', gitDir, 'log', '-1', '--format=%H %T %an %ct'], {
+      encoding: 'utf8',
+    }).trim();
+    expect(head).toBe(
+      `${third.snapshot.commit} ${third.snapshot.tree} claude-checkpoint ${Math.floor(Date.parse(third.snapshot.createdAt) / 1000)}`,
+    );
   });
 
   it('refuses to snapshot the home folder or the file-system root (where Claude Desktop starts servers)', async () => {

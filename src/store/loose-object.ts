@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
+import type { ObjectFormat } from '../git/oid.js';
+import { uniqueSuffix } from './temp-name.js';
+
+/**
+ * Writes one object into a repository we own, as git stores a loose object (`<type> <size>\0<body>`,
+ * zlib-deflated, at `objects/<first two hex>/<rest>`): what `git hash-object -w` does, without starting
+ * a process. The file is created exclusively under a temp name and renamed into place, read-only, as git
+ * does; an object that is already there is left alone, since the same name means the same content.
+ */
+export async function writeLooseObject(
+  gitDir: string,
+  type: 'blob' | 'tree' | 'commit',
+  body: Buffer,
+  format: ObjectFormat,
+): Promise<string> {
+  const header = Buffer.from(`${type} ${body.length}\0`, 'utf8');
+  const oid = createHash(format).update(header).update(body).digest('hex');
+  const dir = path.join(gitDir, 'objects', oid.slice(0, 2));
+  const file = path.join(dir, oid.slice(2));
+  const exists = await fsp.lstat(file).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return oid;
+  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+  const temp = path.join(dir, `tmp_obj_${uniqueSuffix()}`);
+  try {
+    const handle = await fsp.open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o400,
+    );
+    try {
+      await handle.writeFile(deflateSync(Buffer.concat([header, body])));
+    } finally {
+      await handle.close();
+    }
+    await fsp.rename(temp, file);
+  } catch (error) {
+    await fsp.unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  return oid;
+}
+
+/** The object format of a repository, from its config (`extensions.objectFormat`); sha1 unless it says otherwise. */
+export async function repositoryObjectFormat(gitDir: string): Promise<ObjectFormat> {
+  const config = await fsp.readFile(path.join(gitDir, 'config'), 'utf8').catch(() => '');
+  return /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 'sha256' : 'sha1';
+}

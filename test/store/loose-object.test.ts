@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repositoryObjectFormat, writeLooseObject } from '../../src/store/loose-object.js';
+import { tempDir } from '../helpers/fixtures.js';
+
+const run = (gitDir: string, args: string[], input?: string | Buffer) =>
+  execFileSync('git', ['--git-dir', gitDir, ...args], { input, encoding: 'utf8' }).trim();
+
+describe('loose objects written without git', () => {
+  for (const format of ['sha1', 'sha256'] as const) {
+    it(`are the objects git itself writes, and git reads them (${format})`, async () => {
+      const gitDir = path.join(tempDir('loose-'), 'repo.git');
+      execFileSync('git', ['init', '-q', '--bare', `--object-format=${format}`, gitDir]);
+      expect(await repositoryObjectFormat(gitDir)).toBe(format);
+
+      const content = Buffer.concat([Buffer.from('héllo\n'), Buffer.from([0, 1, 2, 255])]);
+      const blob = await writeLooseObject(gitDir, 'blob', content, format);
+      expect(blob).toBe(run(gitDir, ['hash-object', '--stdin'], content));
+      expect(Buffer.from(execFileSync('git', ['--git-dir', gitDir, 'cat-file', 'blob', blob]))).toEqual(
+        content,
+      );
+
+      const tree = run(gitDir, ['mktree'], `100644 blob ${blob}\tfile.bin\n`);
+      const message = '{"id":"x","note":"ünïcode"}\n';
+      const body = `tree ${tree}\nauthor A <a@b> 1700000000 +0000\ncommitter A <a@b> 1700000000 +0000\n\n${message}`;
+      const commit = await writeLooseObject(gitDir, 'commit', Buffer.from(body), format);
+      const byGit = execFileSync(
+        'git',
+        ['--git-dir', gitDir, 'commit-tree', '--no-gpg-sign', tree, '-F', '-'],
+        {
+          input: message,
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            GIT_AUTHOR_NAME: 'A',
+            GIT_AUTHOR_EMAIL: 'a@b',
+            GIT_COMMITTER_NAME: 'A',
+            GIT_COMMITTER_EMAIL: 'a@b',
+            GIT_AUTHOR_DATE: '1700000000 +0000',
+            GIT_COMMITTER_DATE: '1700000000 +0000',
+          },
+        },
+      ).trim();
+      expect(commit).toBe(byGit);
+      run(gitDir, ['fsck', '--strict', '--no-dangling']);
+
+      // Written read-only, and writing it again is a no-op.
+      const file = path.join(gitDir, 'objects', commit.slice(0, 2), commit.slice(2));
+      expect(statSync(file).mode & 0o777).toBe(0o400);
+      expect(await writeLooseObject(gitDir, 'commit', Buffer.from(body), format)).toBe(commit);
+      expect(readdirSync(path.dirname(file)).filter((name) => name.startsWith('tmp_'))).toEqual([]);
+    });
+  }
+});
