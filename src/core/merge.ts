@@ -215,43 +215,72 @@ function statusOf(path: string, oids: ReadonlyMap<string, string | null>): FileS
 }
 
 /**
- * Drops the oldest commands, then files from the end of the list (carried-over ones last in it), until
- * the serialized checkpoint fits in `maxBytes`.
+ * Drops the oldest commands, then files from the end of the list (carried-over ones last in it), then
+ * flagged paths, until the serialized checkpoint fits in `maxBytes`. Each step finds how many to drop by
+ * binary search (dropping more never makes the file bigger), so a full file costs a few serializations,
+ * not one per entry; the last one is the text written.
  */
-export function fitToSize(
-  checkpoint: Checkpoint,
-  maxBytes: number,
-): { checkpoint: Checkpoint; bytes: number; serialized: string } {
+export function fitToSize(checkpoint: Checkpoint, maxBytes: number): FittedCheckpoint {
+  const whole = measure(checkpoint);
+  if (whole.bytes <= maxBytes) return whole;
   const truncate = (c: Checkpoint): Checkpoint => ({ ...c, meta: { ...c.meta, truncated: true } });
-  const fits = (c: Checkpoint) => Buffer.byteLength(serializeCheckpoint(c)) <= maxBytes;
+  const commands = checkpoint.recentCommands;
+  let current = fewestDropped(commands.length, maxBytes, (count) =>
+    truncate({ ...checkpoint, recentCommands: commands.slice(count) }),
+  );
+  if (current.bytes > maxBytes) {
+    const base = current.checkpoint;
+    const files = base.modifiedFiles;
+    current = fewestDropped(files.length, maxBytes, (count) =>
+      truncate({ ...base, modifiedFiles: files.slice(0, files.length - count) }),
+    );
+  }
+  const flagged = current.checkpoint.meta.flagged;
+  if (current.bytes > maxBytes && flagged && flagged.paths.length > 0) {
+    const base = current.checkpoint;
+    current = fewestDropped(flagged.paths.length, maxBytes, (count) =>
+      truncate({
+        ...base,
+        meta: {
+          ...base.meta,
+          flagged: { ...flagged, paths: flagged.paths.slice(0, flagged.paths.length - count) },
+        },
+      }),
+    );
+  }
+  return current;
+}
 
-  let current = checkpoint;
-  while (!fits(current) && current.recentCommands.length > 0) {
-    current = truncate({ ...current, recentCommands: current.recentCommands.slice(1) });
+export interface FittedCheckpoint {
+  checkpoint: Checkpoint;
+  bytes: number;
+  serialized: string;
+}
+
+function measure(checkpoint: Checkpoint): FittedCheckpoint {
+  const serialized = serializeCheckpoint(checkpoint);
+  return { checkpoint, bytes: Buffer.byteLength(serialized), serialized };
+}
+
+/** The smallest count in [1, max] whose `build(count)` fits (or `build(max)` when none does), measured. */
+function fewestDropped(
+  max: number,
+  maxBytes: number,
+  build: (count: number) => Checkpoint,
+): FittedCheckpoint {
+  let best = measure(build(max));
+  if (best.bytes > maxBytes || max <= 1) return best;
+  let low = 1;
+  let high = max; // build(high) fits
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    const candidate = measure(build(middle));
+    if (candidate.bytes <= maxBytes) {
+      high = middle;
+      best = candidate;
+    } else low = middle + 1;
   }
-  if (!fits(current)) {
-    // Binary search for the longest prefix of the file list that fits: a repository with thousands of
-    // dirty files must not cost thousands of serializations.
-    const files = current.modifiedFiles;
-    const withFiles = (count: number) => truncate({ ...current, modifiedFiles: files.slice(0, count) });
-    let low = 0;
-    let high = files.length;
-    while (low < high) {
-      const middle = Math.ceil((low + high) / 2);
-      if (fits(withFiles(middle))) low = middle;
-      else high = middle - 1;
-    }
-    current = withFiles(low);
-  }
-  while (!fits(current) && current.meta.flagged?.paths.length) {
-    const { flagged } = current.meta;
-    current = truncate({
-      ...current,
-      meta: { ...current.meta, flagged: { ...flagged, paths: flagged.paths.slice(0, -1) } },
-    });
-  }
-  const serialized = serializeCheckpoint(current);
-  return { checkpoint: current, bytes: Buffer.byteLength(serialized), serialized };
+  return best;
 }
 
 function withoutUndefined<T extends object>(value: T): T {

@@ -289,6 +289,25 @@ describe('limits and redaction', () => {
     const fitted = fitToSize(base, cap);
     expect(fitted.checkpoint.modifiedFiles).toHaveLength(60);
   });
+
+  it('fitToSize drops exactly the fewest oldest commands that make it fit, and serializes what it returns', () => {
+    const recentCommands = Array.from({ length: 20 }, (_, i) => ({ command: `${i} ${'y'.repeat(300 + i)}` }));
+    const base = { ...first, recentCommands, modifiedFiles: [] };
+    const bytesWithout = (dropped: number) =>
+      fitToSize(
+        { ...base, recentCommands: recentCommands.slice(dropped), meta: { ...base.meta, truncated: true } },
+        1e9,
+      ).bytes;
+    for (const dropped of [1, 7, 19]) {
+      const fitted = fitToSize(base, bytesWithout(dropped));
+      expect(fitted.checkpoint.recentCommands.map((c) => c.command)).toEqual(
+        recentCommands.slice(dropped).map((c) => c.command),
+      );
+      expect(fitted.checkpoint.meta.truncated).toBe(true);
+      expect(fitted.serialized).toBe(`${JSON.stringify(fitted.checkpoint, null, 2)}\n`);
+    }
+    expect(fitToSize(base, 1e9).checkpoint).toBe(base);
+  });
 });
 
 describe('pathsToHash', () => {
