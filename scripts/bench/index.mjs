@@ -24,6 +24,7 @@ const flag = (name) => {
 const quick = args.includes('--quick');
 const sizes = (flag('--sizes') ?? (quick ? 'S' : 'S,M,L')).split(',');
 const repeats = Number(flag('--repeats') ?? (quick ? 3 : 5));
+const hookRounds = repeats * 3;
 const cacheDir = path.join(project, '.cache', 'bench');
 const outDir = path.join(project, 'bench-results');
 mkdirSync(cacheDir, { recursive: true });
@@ -235,13 +236,14 @@ async function benchSize(size) {
   await client.close();
 
   // The hooks, as the plugin runs them: a `node` process of the lean entry per event, against `node -e 0`.
+  // Three times the rounds: a process start is short and the noisiest thing measured here.
   const hookEnv = { ...process.env, CHECKPOINT_STORE_DIR: storeBase, CLAUDE_PROJECT_DIR: root };
   const hook = (event, input) => () => runNode([hookEntry, event], root, hookEnv, JSON.stringify(input));
   const nodeBare = () => runNode(['-e', '0'], root, process.env, '');
   results.push(
     await paired(
       'hook PostToolUse (Bash), process',
-      repeats,
+      hookRounds,
       null,
       hook('PostToolUse', {
         cwd: root,
@@ -255,7 +257,7 @@ async function benchSize(size) {
   results.push(
     await paired(
       'hook SessionStart (after /clear), process',
-      repeats,
+      hookRounds,
       null,
       hook('SessionStart', { cwd: root, source: 'clear' }),
       nodeBare,
@@ -266,7 +268,7 @@ async function benchSize(size) {
   results.push(
     await paired(
       'hook UserPromptSubmit (snapshot), process',
-      repeats,
+      hookRounds,
       { round: (round) => dirty(root, files, 10, 20000 + round) },
       hook('UserPromptSubmit', { cwd: root, prompt: 'benchmark prompt' }),
       () => runNode(['-e', MINIMAL_SNAPSHOT, shadowDir, root], root, process.env, ''),

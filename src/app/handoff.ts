@@ -1,3 +1,4 @@
+import { compareAscii } from '../core/text.js';
 import {
   checkHandoffName,
   chooseRemote,
@@ -53,7 +54,7 @@ export async function listHandoffs(
       goal: meta.goal,
     });
   }
-  handoffs.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  handoffs.sort((a, b) => compareAscii(b.createdAt, a.createdAt));
   return { remote, handoffs };
 }
 

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { compareAscii } from './text.js';
 
 export const SNAPSHOT_DEFAULTS = {
   /** Keep at most this many snapshots (Claude Code keeps 100 checkpoints per session). */
@@ -16,27 +16,11 @@ export interface SnapshotSettings {
   maxFileBytes: number;
 }
 
-// zod/mini: the hooks load this schema on every prompt, and the mini build costs a fraction to load.
-const count = z.int().check(z.minimum(0));
-const changeCounts = z.object({ added: count, modified: count, deleted: count });
+// The schema of this metadata is in snapshot-schema.ts, loaded only where snapshots are listed: the
+// prompt hook, which records one, never needs zod.
+export type { ChangeCounts, SnapshotMeta } from './snapshot-schema.js';
 
-/** Metadata of one snapshot, stored as JSON in the message of its commit in the private store. */
-export const snapshotMetaSchema = z.looseObject({
-  id: z.string().check(z.regex(/^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/)),
-  createdAt: z.string(),
-  trigger: z.string().check(z.minLength(1)),
-  label: z.optional(z.string()),
-  sessionId: z.optional(z.string()),
-  git: z.nullable(z.object({ branch: z.nullable(z.string()), head: z.string() })),
-  changes: changeCounts,
-  skipped: z.object({
-    large: z.array(z.object({ path: z.string(), bytes: z.int() })),
-    nested: z.array(z.string()),
-  }),
-});
-
-export type SnapshotMeta = z.infer<typeof snapshotMetaSchema>;
-export type ChangeCounts = z.infer<typeof changeCounts>;
+import type { SnapshotMeta } from './snapshot-schema.js';
 
 /** A snapshot as listed: its metadata plus the tree it captured. */
 export interface SnapshotRecord extends SnapshotMeta {
@@ -60,7 +44,7 @@ export function selectExpired<T extends { id: string; createdAt: string }>(
   now: Date,
 ): T[] {
   const newestFirst = [...snapshots].sort(
-    (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id),
+    (a, b) => compareAscii(b.createdAt, a.createdAt) || compareAscii(b.id, a.id),
   );
   const oldestAllowed = now.getTime() - settings.maxAgeDays * 86_400_000;
   return newestFirst.filter(

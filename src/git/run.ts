@@ -59,7 +59,8 @@ export function runGitBuffer(
     const child = spawn('git', args, {
       cwd: options.cwd,
       env: { ...gitEnvironment(), ...options.extraEnv },
-      stdio: ['pipe', 'pipe', 'pipe'],
+      // No pipe for input that is not given: one pipe fewer to set up and tear down per call.
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
     const out: Buffer[] = [];
@@ -69,9 +70,9 @@ export function runGitBuffer(
       timedOut = true;
       child.kill('SIGKILL');
     }, timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.stdin.on('error', () => undefined); // git may exit before reading all input; its exit code tells
+    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdin?.on('error', () => undefined); // git may exit before reading all input; its exit code tells
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       reject(error.code === 'ENOENT' ? new GitNotFoundError('git is not installed or not on PATH') : error);
@@ -106,7 +107,7 @@ export function runGitBuffer(
         ),
       );
     });
-    child.stdin.end(options.input ?? '');
+    if (options.input !== undefined) child.stdin?.end(options.input);
   });
 }
 

@@ -39,6 +39,7 @@ export async function captureTree(target: CaptureTarget, baseTree?: string): Pro
   const state = await readState(target.statePath);
   await refreshExclusions(target, state);
   await syncInfo(target, state.exclusions);
+  const exclusionsBefore = JSON.stringify(state.exclusions);
   const { stdout } = await git([
     'status',
     '--porcelain=v2',
@@ -86,7 +87,8 @@ export async function captureTree(target: CaptureTarget, baseTree?: string): Pro
   if (toAdd.length > 0) {
     await git(['update-index', '-z', '--add', '--remove', '--stdin'], { input: nulJoin(toAdd) });
   }
-  await syncInfo(target, state.exclusions);
+  // Paths excluded just now: from the next scan on, git leaves them out.
+  if (JSON.stringify(state.exclusions) !== exclusionsBefore) await syncInfo(target, state.exclusions);
   const indexChanged = toAdd.length > 0 || toDrop.length > 0;
   const tree = !indexChanged && state.index ? state.index.tree : (await git(['write-tree'])).stdout.trim();
   // Status counts hold when HEAD is the base (the usual case); otherwise ask git for the exact diff.
@@ -138,8 +140,10 @@ async function syncInfo(target: CaptureTarget, exclusions: StoreState['exclusion
   const ours = [...exclusions.large.map((entry) => entry.path), ...exclusions.nested]
     .map(anchoredPattern)
     .join('');
-  await writeIfChanged(path.join(target.gitDir, 'info', 'exclude'), `${OWN_EXCLUDES}${ours}${inherited}`);
-  await writeIfChanged(path.join(target.gitDir, 'info', 'attributes'), RAW_ATTRIBUTES);
+  await Promise.all([
+    writeIfChanged(path.join(target.gitDir, 'info', 'exclude'), `${OWN_EXCLUDES}${ours}${inherited}`),
+    writeIfChanged(path.join(target.gitDir, 'info', 'attributes'), RAW_ATTRIBUTES),
+  ]);
 }
 
 async function writeIfChanged(file: string, wanted: string): Promise<void> {

@@ -1,6 +1,7 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
-import { type SnapshotMeta, type SnapshotRecord, snapshotMetaSchema } from '../core/snapshot.js';
+import type { SnapshotMeta, SnapshotRecord } from '../core/snapshot.js';
+import { compareAscii } from '../core/text.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { repositoryObjectFormat, writeLooseObject } from './loose-object.js';
 import type { StoreGit } from './store-git.js';
@@ -67,6 +68,7 @@ export async function listSnapshotRecords(git: StoreGit): Promise<SnapshotRecord
     '--format=%(objectname) %(tree)%00%(contents)%00',
     SNAPSHOT_REFS,
   ]);
+  const { snapshotMetaSchema } = await import('../core/snapshot-schema.js');
   const records: SnapshotRecord[] = [];
   for (const entry of stdout.split('\0\n')) {
     const [head = '', body = ''] = entry.split('\0');
@@ -79,7 +81,7 @@ export async function listSnapshotRecords(git: StoreGit): Promise<SnapshotRecord
       // Not one of ours, or damaged: listing the rest is more useful than failing.
     }
   }
-  return records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+  return records.sort((a, b) => compareAscii(b.createdAt, a.createdAt) || compareAscii(b.id, a.id));
 }
 
 export async function removeSnapshots(git: StoreGit, ids: readonly string[]): Promise<void> {

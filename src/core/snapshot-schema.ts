@@ -1,0 +1,23 @@
+import * as z from 'zod/mini';
+
+// zod/mini: the mini build costs a fraction of the full one to load.
+const count = z.int().check(z.minimum(0));
+const changeCounts = z.object({ added: count, modified: count, deleted: count });
+
+/** Metadata of one snapshot, stored as JSON in the message of its commit in the private store. */
+export const snapshotMetaSchema = z.looseObject({
+  id: z.string().check(z.regex(/^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/)),
+  createdAt: z.string(),
+  trigger: z.string().check(z.minLength(1)),
+  label: z.optional(z.string()),
+  sessionId: z.optional(z.string()),
+  git: z.nullable(z.object({ branch: z.nullable(z.string()), head: z.string() })),
+  changes: changeCounts,
+  skipped: z.object({
+    large: z.array(z.object({ path: z.string(), bytes: z.int() })),
+    nested: z.array(z.string()),
+  }),
+});
+
+export type SnapshotMeta = z.infer<typeof snapshotMetaSchema>;
+export type ChangeCounts = z.infer<typeof changeCounts>;
