@@ -5,8 +5,9 @@ import type { SaveInput } from '../core/input.js';
 import { buildCheckpoint, pathsToHash } from '../core/merge.js';
 import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
 import type { Checkpoint, GitInfo } from '../core/schema.js';
+import { isIgnoredByGitRemembered } from '../git/ignore-check.js';
 import { WorktreeHasher } from '../git/oid.js';
-import { isIgnoredByGit, locateRepo, readRepoStateOrNull } from '../git/repo.js';
+import { locateRepo, readRepoStateOrNull } from '../git/repo.js';
 import { writeBaseline } from '../store/baseline-store.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
@@ -63,7 +64,7 @@ export async function saveCheckpoint(
       // git starts first (its processes side by side); the rest of the work overlaps with its scan.
       const location = await locateRepo(root);
       const reading = location ? readRepoStateOrNull(root, location) : Promise.resolve(null);
-      const asking = location ? isIgnoredByGit(root, CHECKPOINT_FILE).catch(() => null) : null;
+      const asking = location ? isIgnoredByGitRemembered(root, CHECKPOINT_FILE).catch(() => null) : null;
       const redactionLoading = loadRedactionConfig(deps.fs, deps.env, root);
       const previous = mode === 'merge' ? await readForMerge(store, warnings) : null;
       // While git scans, hash what is likely still dirty: the files named now and those the last save listed.

@@ -216,29 +216,29 @@ function statusOf(path: string, oids: ReadonlyMap<string, string | null>): FileS
 
 /**
  * Drops the oldest commands, then files from the end of the list (carried-over ones last in it), then
- * flagged paths, until the serialized checkpoint fits in `maxBytes`. Each step finds how many to drop by
- * binary search (dropping more never makes the file bigger), so a full file costs a few serializations,
- * not one per entry; the last one is the text written.
+ * flagged paths, until the serialized checkpoint fits in `maxBytes`. Each step searches for how many to
+ * drop (dropping more never makes the file bigger), so a full file costs a few serializations, not one
+ * per entry; the last one is the text written.
  */
 export function fitToSize(checkpoint: Checkpoint, maxBytes: number): FittedCheckpoint {
   const whole = measure(checkpoint);
   if (whole.bytes <= maxBytes) return whole;
   const truncate = (c: Checkpoint): Checkpoint => ({ ...c, meta: { ...c.meta, truncated: true } });
   const commands = checkpoint.recentCommands;
-  let current = fewestDropped(commands.length, maxBytes, (count) =>
+  let current = fewestDropped(commands.length, maxBytes, whole.bytes, (count) =>
     truncate({ ...checkpoint, recentCommands: commands.slice(count) }),
   );
   if (current.bytes > maxBytes) {
     const base = current.checkpoint;
     const files = base.modifiedFiles;
-    current = fewestDropped(files.length, maxBytes, (count) =>
+    current = fewestDropped(files.length, maxBytes, current.bytes, (count) =>
       truncate({ ...base, modifiedFiles: files.slice(0, files.length - count) }),
     );
   }
   const flagged = current.checkpoint.meta.flagged;
   if (current.bytes > maxBytes && flagged && flagged.paths.length > 0) {
     const base = current.checkpoint;
-    current = fewestDropped(flagged.paths.length, maxBytes, (count) =>
+    current = fewestDropped(flagged.paths.length, maxBytes, current.bytes, (count) =>
       truncate({
         ...base,
         meta: {
@@ -262,23 +262,36 @@ function measure(checkpoint: Checkpoint): FittedCheckpoint {
   return { checkpoint, bytes: Buffer.byteLength(serialized), serialized };
 }
 
-/** The smallest count in [1, max] whose `build(count)` fits (or `build(max)` when none does), measured. */
+/**
+ * The smallest count in [1, max] whose `build(count)` fits (or `build(max)` when none does), measured.
+ * The size falls about linearly with the count, so each probe is interpolated between the nearest known
+ * sizes: a full checkpoint costs two or three serializations, where bisection took ten.
+ */
 function fewestDropped(
   max: number,
   maxBytes: number,
+  noneDroppedBytes: number,
   build: (count: number) => Checkpoint,
 ): FittedCheckpoint {
   let best = measure(build(max));
   if (best.bytes > maxBytes || max <= 1) return best;
-  let low = 1;
+  let low = 0; // build(low) does not fit
+  let lowBytes = noneDroppedBytes;
   let high = max; // build(high) fits
-  while (low < high) {
-    const middle = Math.floor((low + high) / 2);
+  for (let probe = 0; high - low > 1; probe++) {
+    // Interpolate while it converges; bisect after a few probes, so the worst case stays logarithmic.
+    const perStep = (lowBytes - best.bytes) / (high - low);
+    const guess =
+      probe < 3 && perStep > 0 ? low + Math.ceil((lowBytes - maxBytes) / perStep) : (low + high) / 2;
+    const middle = Math.min(high - 1, Math.max(low + 1, Math.floor(guess)));
     const candidate = measure(build(middle));
     if (candidate.bytes <= maxBytes) {
       high = middle;
       best = candidate;
-    } else low = middle + 1;
+    } else {
+      low = middle;
+      lowBytes = candidate.bytes;
+    }
   }
   return best;
 }

@@ -216,6 +216,21 @@ describe('save and load in a real repository', () => {
     expect(stored(root).modifiedFiles).toEqual([]);
   });
 
+  it('notices at the next save when the user ignores the checkpoint, or stops ignoring it', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' }, ignore: 'dist\n' });
+    const warned = async () =>
+      (await save(root, { goal: 'g' })).warnings.some((warning) => warning.includes('is not git-ignored'));
+    expect(await warned()).toBe(true);
+    writeFileSync(path.join(root, '.gitignore'), 'dist\n.claude-checkpoint*\n');
+    expect(await warned()).toBe(false);
+    writeFileSync(path.join(root, '.gitignore'), 'dist\n');
+    expect(await warned()).toBe(true);
+    writeFileSync(path.join(root, '.git', 'info', 'exclude'), '/.claude-checkpoint\n');
+    expect(await warned()).toBe(false);
+    writeFileSync(path.join(root, '.git', 'info', 'exclude'), '');
+    expect(await warned()).toBe(true);
+  });
+
   it('merges into the checkpoint on disk and keeps id and createdAt', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     await save(root, { goal: 'g', tasks: [{ description: 't1', status: 'in_progress' }], decisions: ['d1'] });

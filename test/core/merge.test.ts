@@ -308,6 +308,33 @@ describe('limits and redaction', () => {
     }
     expect(fitToSize(base, 1e9).checkpoint).toBe(base);
   });
+
+  it('fitToSize keeps the most files that fit, whatever their sizes (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 2, maxLength: 120 }),
+        fc.double({ min: 0.05, max: 0.95, noNaN: true }),
+        (lengths, share) => {
+          const files = lengths.map((length, i) => ({
+            path: `${i}/${'f'.repeat(length)}`,
+            status: 'M' as const,
+            source: 'git' as const,
+          }));
+          const base = { ...first, recentCommands: [], modifiedFiles: files };
+          const bytesWith = (n: number) =>
+            fitToSize(
+              { ...base, modifiedFiles: files.slice(0, n), meta: { ...base.meta, truncated: true } },
+              1e9,
+            ).bytes;
+          const cap = Math.floor(bytesWith(0) + share * (bytesWith(files.length) - bytesWith(0)));
+          const kept = fitToSize(base, cap).checkpoint.modifiedFiles.length;
+          expect(bytesWith(kept)).toBeLessThanOrEqual(cap);
+          if (kept < files.length) expect(bytesWith(kept + 1)).toBeGreaterThan(cap);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });
 
 describe('pathsToHash', () => {
