@@ -122,6 +122,9 @@ export class CheckpointStore {
     try {
       await this.fs.link(this.paths.main, temp);
       await this.fs.rename(temp, this.paths.backup);
+      // When `.prev` already is the main file (a save killed between its two renames), rename does nothing
+      // and leaves the temp link behind: remove it.
+      await this.fs.unlink(temp).catch(() => undefined);
     } catch {
       await this.fs.unlink(temp).catch(() => undefined);
       await writeFileAtomic(this.fs, this.paths.backup, currentText);

@@ -7,6 +7,21 @@ import { errorCode } from './fs-seam.js';
 import { localProbe } from './lock-owner.js';
 import { GIT_LONG_TIMEOUT_MS, type StoreGit } from './store-git.js';
 
+/**
+ * Our scans ask for every untracked file (`--untracked-files=all`), and git keeps the untracked cache
+ * for a scan only when the repository's own setting asks for the same: without this, every snapshot
+ * read every folder again (a third of a scan of 100,000 files).
+ */
+const UNTRACKED_CACHE_FOR_ALL = ['[status]', '\tshowUntrackedFiles = all'];
+
+/** Stores set up by an earlier version get the settings added since. */
+async function addMissingConfig(gitDir: string): Promise<void> {
+  const file = path.join(gitDir, 'config');
+  const config = await fsp.readFile(file, 'utf8').catch(() => null);
+  if (config !== null && !/^\s*showuntrackedfiles\s*=/im.test(config))
+    await fsp.appendFile(file, `${UNTRACKED_CACHE_FOR_ALL.join('\n')}\n`);
+}
+
 /** Creates the shadow repository on first use, or repairs one whose set-up was interrupted. Call it holding the lock. */
 export async function initStore(
   root: string,
@@ -20,8 +35,10 @@ export async function initStore(
       () => true,
       () => false,
     )
-  )
+  ) {
+    await addMissingConfig(gitDir);
     return;
+  }
   // Owner-only files and folders whatever the umask (--shared=0600), and no sample hooks (--template=).
   await runGit(['init', '--quiet', '--bare', '--shared=0600', '--template=', gitDir], { cwd: storeDir });
   // Written in one go rather than one `git config` process per key.
@@ -38,6 +55,7 @@ export async function initStore(
     '\tuntrackedCache = true',
     // Each index write then rewrites only the entries that changed, not the whole 100k-entry index.
     '\tsplitIndex = true',
+    ...UNTRACKED_CACHE_FOR_ALL,
     '[gc]',
     '\tauto = 0',
     '[maintenance]',

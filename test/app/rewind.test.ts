@@ -4,11 +4,13 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
   symlinkSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -189,6 +191,63 @@ describe('snapshots', () => {
     expect((await listSnapshots(deps, { projectRoot: root })).snapshots.map((s) => s.id)).toEqual([
       later.snapshot.id,
     ]);
+  });
+});
+
+describe("the store's scan", () => {
+  // git's trace reports the untracked cache's counters (node-creation, opendir, ...) only when a scan uses it.
+  const cacheCounters = (gitDir: string, root: string) => {
+    const trace = path.join(tempDir('trace-'), 'perf.txt');
+    execFileSync(
+      'git',
+      ['--git-dir', gitDir, '--work-tree', root, 'status', '--porcelain=v2', '-z', '--untracked-files=all'],
+      { env: { ...process.env, GIT_TRACE2_PERF: trace }, stdio: 'pipe' },
+    );
+    const text = readFileSync(trace, 'utf8');
+    return { used: /\bnode-creation:\d+/.test(text), opened: /\bopendir:(\d+)/.exec(text)?.[1] };
+  };
+  // Folders changed in the same second as the index are "racy" to git, which reads them again: age them.
+  const folders = Array.from({ length: 10 }, (_, i) => `pkg${i}`);
+  const age = (root: string) => {
+    const past = new Date(Date.now() - 60_000);
+    for (const dir of ['', 'new', ...folders]) utimesSync(path.join(root, dir), past, past);
+  };
+
+  it("goes through git's untracked cache, also in a store set up before that setting existed", async () => {
+    const root = createRepo({
+      committed: Object.fromEntries(folders.map((dir) => [`${dir}/a.ts`, dir])),
+      dirty: { 'new/b.ts': 'b' },
+    });
+    const deps = depsFor();
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    const { storeDir } = await listSnapshots(deps, { projectRoot: root });
+    const gitDir = path.join(storeDir, 'git');
+    writeTree(root, { 'new/c.ts': 'c' });
+    age(root);
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+    // Nothing changed since the store's last scan: the cache answers for the folders (at most the top one
+    // is read again; without the cache all 12 are).
+    expect(cacheCounters(gitDir, root)).toMatchObject({
+      used: true,
+      opened: expect.stringMatching(/^[01]$/),
+    });
+
+    // A store whose config predates the setting gets it at the next snapshot, and its cache with it.
+    const configFile = path.join(gitDir, 'config');
+    writeFileSync(
+      configFile,
+      readFileSync(configFile, 'utf8').replace(/\[status\]\n\tshowUntrackedFiles = all\n/, ''),
+    );
+    execFileSync('git', ['--git-dir', gitDir, '--work-tree', root, 'update-index', '--no-untracked-cache']);
+    expect(cacheCounters(gitDir, root).used).toBe(false);
+    writeTree(root, { 'new/d.ts': 'd' });
+    age(root);
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+    expect(readFileSync(configFile, 'utf8')).toMatch(/showUntrackedFiles = all/);
+    expect(cacheCounters(gitDir, root)).toMatchObject({
+      used: true,
+      opened: expect.stringMatching(/^[01]$/),
+    });
   });
 });
 

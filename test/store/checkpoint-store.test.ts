@@ -1,5 +1,6 @@
 import {
   chmodSync,
+  linkSync,
   lstatSync,
   readdirSync,
   readFileSync,
@@ -43,6 +44,18 @@ describe('CheckpointStore', () => {
     expect(goalOf(store.paths.main)).toBe('three');
     expect(goalOf(store.paths.backup)).toBe('two');
     expect(statSync(store.paths.backup).mode & 0o777).toBe(0o600);
+  });
+
+  it('leaves no temp file when .prev already is the main file (a save killed between its renames)', async () => {
+    const root = tempDir();
+    const store = new CheckpointStore(root);
+    await store.write(version('one'));
+    // What a kill right after the backup's rename leaves: .prev and the main file are one file.
+    linkSync(store.paths.main, store.paths.backup);
+    await store.write(version('two'));
+    expect(readdirSync(root).sort()).toEqual(['.claude-checkpoint', '.claude-checkpoint.prev']);
+    expect(goalOf(store.paths.main)).toBe('two');
+    expect(goalOf(store.paths.backup)).toBe('one');
   });
 
   it('never lets a corrupt file overwrite a good backup', async () => {
