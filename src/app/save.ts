@@ -8,7 +8,7 @@ import type { Checkpoint, GitInfo } from '../core/schema.js';
 import { isIgnoredByGitRemembered } from '../git/ignore-check.js';
 import { WorktreeHasher } from '../git/oid.js';
 import { locateRepo, readRepoStateOrNull } from '../git/repo.js';
-import { writeBaseline } from '../store/baseline-store.js';
+import { readBaseline, writeBaseline } from '../store/baseline-store.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import { GENERATOR } from '../version.js';
@@ -75,7 +75,14 @@ export async function saveCheckpoint(
           .load()
           .catch(() => null)
           .then((loaded) => (loaded?.found ? loaded.checkpoint : null)));
-      const early = await hasher.oids(pathsToHash({ ...normalized, mode: 'merge' }, likely, []));
+      // The files a full checkpoint could not list are in the store's baseline: likely dirty too.
+      const unlisted = likely
+        ? await readBaseline(projectStoreDir(defaultStoreBase(deps.env), root), likely)
+        : null;
+      const early = await hasher.oids([
+        ...pathsToHash({ ...normalized, mode: 'merge' }, likely, []),
+        ...Object.keys(unlisted?.oids ?? {}),
+      ]);
       const [repo, ignored, redaction] = await Promise.all([reading, asking, redactionLoading]);
       warnings.push(...redaction.problems);
       const git: GitInfo | null = repo?.head

@@ -225,20 +225,20 @@ export function fitToSize(checkpoint: Checkpoint, maxBytes: number): FittedCheck
   if (whole.bytes <= maxBytes) return whole;
   const truncate = (c: Checkpoint): Checkpoint => ({ ...c, meta: { ...c.meta, truncated: true } });
   const commands = checkpoint.recentCommands;
-  let current = fewestDropped(commands.length, maxBytes, whole.bytes, (count) =>
+  let current = fewestDropped(commands.length, maxBytes, whole, (count) =>
     truncate({ ...checkpoint, recentCommands: commands.slice(count) }),
   );
   if (current.bytes > maxBytes) {
     const base = current.checkpoint;
     const files = base.modifiedFiles;
-    current = fewestDropped(files.length, maxBytes, current.bytes, (count) =>
+    current = fewestDropped(files.length, maxBytes, current, (count) =>
       truncate({ ...base, modifiedFiles: files.slice(0, files.length - count) }),
     );
   }
   const flagged = current.checkpoint.meta.flagged;
   if (current.bytes > maxBytes && flagged && flagged.paths.length > 0) {
     const base = current.checkpoint;
-    current = fewestDropped(flagged.paths.length, maxBytes, current.bytes, (count) =>
+    current = fewestDropped(flagged.paths.length, maxBytes, current, (count) =>
       truncate({
         ...base,
         meta: {
@@ -270,13 +270,14 @@ function measure(checkpoint: Checkpoint): FittedCheckpoint {
 function fewestDropped(
   max: number,
   maxBytes: number,
-  noneDroppedBytes: number,
+  noneDropped: FittedCheckpoint,
   build: (count: number) => Checkpoint,
 ): FittedCheckpoint {
+  if (max === 0) return noneDropped;
   let best = measure(build(max));
   if (best.bytes > maxBytes || max <= 1) return best;
   let low = 0; // build(low) does not fit
-  let lowBytes = noneDroppedBytes;
+  let lowBytes = noneDropped.bytes;
   let high = max; // build(high) fits
   for (let probe = 0; high - low > 1; probe++) {
     // Interpolate while it converges; bisect after a few probes, so the worst case stays logarithmic.

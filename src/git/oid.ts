@@ -8,7 +8,6 @@ import {
   readFileSync,
   readlinkSync,
   readSync,
-  realpathSync,
 } from 'node:fs';
 import path from 'node:path';
 
@@ -33,11 +32,14 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
 export class WorktreeHasher {
   private readonly safeParents = new Map<string, boolean>();
   private readonly buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  private readonly rootPrefix: string;
 
   constructor(
     private readonly root: string,
     private readonly format: ObjectFormat = 'sha1',
-  ) {}
+  ) {
+    this.rootPrefix = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
+  }
 
   oid(relativePath: string): string | null {
     const absolute = path.join(this.root, relativePath);
@@ -74,16 +76,21 @@ export class WorktreeHasher {
     return result;
   }
 
-  private isSafeParent(parent: string): boolean {
-    if (parent === this.root) return true;
-    let answer = this.safeParents.get(parent);
+  /**
+   * Whether every folder from the root down to `dir` is a real folder, not a link: one lstat per folder,
+   * remembered, where a realpath per folder would walk every component again.
+   */
+  private isSafeParent(dir: string): boolean {
+    if (dir === this.root) return true;
+    let answer = this.safeParents.get(dir);
     if (answer === undefined) {
-      try {
-        answer = realpathSync.native(parent) === parent;
-      } catch {
-        answer = false;
-      }
-      this.safeParents.set(parent, answer);
+      const parent = path.dirname(dir);
+      answer =
+        parent !== dir &&
+        dir.startsWith(this.rootPrefix) &&
+        this.isSafeParent(parent) &&
+        lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
+      this.safeParents.set(dir, answer);
     }
     return answer;
   }

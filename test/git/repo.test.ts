@@ -153,6 +153,16 @@ describe('WorktreeHasher', () => {
     const root = createRepo({ committed: {} });
     symlinkSync(outside, path.join(root, 'escape'));
     expect(await new WorktreeHasher(root).oid('escape/secret.txt')).toBeNull();
+    // Deeper down too, while real nested folders are read; each hasher remembers what it checked.
+    mkdirSync(path.join(outside, 'deep'), { recursive: true });
+    writeFileSync(path.join(outside, 'deep', 'secret.txt'), 'secret');
+    writeTree(root, { 'a/b/real.txt': 'real' });
+    symlinkSync(outside, path.join(root, 'a', 'b', 'link'));
+    const hasher = new WorktreeHasher(root);
+    expect(hasher.oid('a/b/real.txt')).toBe(git(root, 'hash-object', 'a/b/real.txt').trim());
+    expect(hasher.oid('a/b/link/deep/secret.txt')).toBeNull();
+    expect(hasher.oid('a/b/link/secret.txt')).toBeNull();
+    expect(hasher.oid('a/b/real.txt')).not.toBeNull();
   });
 
   it('hashes with SHA-256 in SHA-256 repositories', async () => {
