@@ -36,18 +36,31 @@ export interface CaptureTarget {
  */
 export async function captureTree(target: CaptureTarget, baseTree?: string): Promise<CaptureResult> {
   const { root, git } = target;
+  const scan = () =>
+    git([
+      'status',
+      '--porcelain=v2',
+      '-z',
+      '--untracked-files=all',
+      '--no-renames',
+      '--ignore-submodules=all',
+    ]);
   const state = await readState(target.statePath);
+  // Once the store has scanned before, the scan starts at once and the exclusion rules are brought up to
+  // date beside it: they almost never change, and when they do, the scan runs again under the new rules.
+  // A new store's first scan waits for its rules instead.
+  const early = state.index ? scan() : null;
+  early?.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   await refreshExclusions(target, state);
-  await syncInfo(target, state.exclusions);
+  const rulesChanged = await syncInfo(target, state.exclusions);
   const exclusionsBefore = JSON.stringify(state.exclusions);
-  const { stdout } = await git([
-    'status',
-    '--porcelain=v2',
-    '-z',
-    '--untracked-files=all',
-    '--no-renames',
-    '--ignore-submodules=all',
-  ]);
+  let scanned: Awaited<ReturnType<StoreGit>>;
+  if (early && !rulesChanged) scanned = await early;
+  else {
+    await early?.catch(() => undefined); // never two scans of one index at once
+    scanned = await scan();
+  }
+  const { stdout } = scanned;
   const toAdd: string[] = [];
   const toDrop: string[] = [];
   const exclude = (file: string, bytes: number, tracked: boolean) => {
@@ -133,22 +146,26 @@ async function refreshExclusions(target: CaptureTarget, state: StoreState): Prom
  * The project's own exclude rules (.git/info/exclude) apply to snapshots too, plus our own files and
  * the paths we excluded; our attributes override the project's so content is stored byte for byte.
  */
-async function syncInfo(target: CaptureTarget, exclusions: StoreState['exclusions']): Promise<void> {
+async function syncInfo(target: CaptureTarget, exclusions: StoreState['exclusions']): Promise<boolean> {
   // The project's own .git/info/exclude and, for a folder inside a bigger repository, the rules it
   // inherits from the folders above it (see inheritedIgnoreRules).
   const inherited = await inheritedIgnoreRules(target.root);
   const ours = [...exclusions.large.map((entry) => entry.path), ...exclusions.nested]
     .map(anchoredPattern)
     .join('');
-  await Promise.all([
+  const written = await Promise.all([
     writeIfChanged(path.join(target.gitDir, 'info', 'exclude'), `${OWN_EXCLUDES}${ours}${inherited}`),
     writeIfChanged(path.join(target.gitDir, 'info', 'attributes'), RAW_ATTRIBUTES),
   ]);
+  return written.includes(true);
 }
 
-async function writeIfChanged(file: string, wanted: string): Promise<void> {
+/** Whether the file had to be written. */
+async function writeIfChanged(file: string, wanted: string): Promise<boolean> {
   const current = await fsp.readFile(file, 'utf8').catch(() => null);
-  if (current !== wanted) await fsp.writeFile(file, wanted, { mode: 0o600 });
+  if (current === wanted) return false;
+  await fsp.writeFile(file, wanted, { mode: 0o600 });
+  return true;
 }
 
 /** An exclude pattern that matches exactly one path from the root: wildcards and specials escaped. */

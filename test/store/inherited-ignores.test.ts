@@ -47,4 +47,19 @@ describe('a project inside a bigger repository', () => {
     const diff = await diffSnapshot(deps, { projectRoot: app, snapshotId: first.snapshot.id });
     expect(diff.files).toEqual([]);
   });
+
+  it('applies a rule added to .git/info/exclude between two snapshots to the second one', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } });
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    writeTree(root, { 'b.ts': 'b', 'debug.log': 'noise' });
+    writeFileSync(path.join(root, '.git/info/exclude'), '*.log\n');
+    const second = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+    expect(second.snapshot.changes).toEqual({ added: 1, modified: 0, deleted: 0 });
+    const diff = await diffSnapshot(deps, { projectRoot: root, snapshotId: second.snapshot.id });
+    expect(diff.files).toEqual([]);
+    writeFileSync(path.join(root, '.git/info/exclude'), '');
+    const third = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+    expect(third.snapshot.changes).toEqual({ added: 1, modified: 0, deleted: 0 });
+  });
 });
