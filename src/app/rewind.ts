@@ -122,16 +122,19 @@ async function snapshotLocked(
   request: SnapshotRequest,
 ): Promise<{ created: boolean; snapshot: SnapshotRecord; expired: number }> {
   const latest = await store.latest();
-  const [captured, head] = await Promise.all([store.capture(latest?.tree), readHeadFast(store.root)]);
-  if (latest && latest.tree === captured.tree) return { created: false, snapshot: latest, expired: 0 };
-
-  const now = deps.now();
+  const capturing = Promise.all([store.capture(latest?.tree), readHeadFast(store.root)]);
+  capturing.catch(() => undefined); // awaited below
+  // The label is redacted while git scans: the detector's first use costs a hook a few milliseconds.
   const label =
     request.label === undefined
       ? undefined
       : new Redactor((await loadRedactionConfig(deps.fs, deps.env, store.root)).config)
           .text(request.label.trim())
           .slice(0, SNAPSHOT_DEFAULTS.labelChars);
+  const [captured, head] = await capturing;
+  if (latest && latest.tree === captured.tree) return { created: false, snapshot: latest, expired: 0 };
+
+  const now = deps.now();
   const snapshot = await store.record(
     {
       id: formatSnapshotId(now, randomBytes(3).toString('hex')),

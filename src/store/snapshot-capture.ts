@@ -45,12 +45,12 @@ export async function captureTree(target: CaptureTarget, baseTree?: string): Pro
       '--no-renames',
       '--ignore-submodules=all',
     ]);
-  const state = await readState(target.statePath);
-  // Once the store has scanned before, the scan starts at once and the exclusion rules are brought up to
-  // date beside it: they almost never change, and when they do, the scan runs again under the new rules.
-  // A new store's first scan waits for its rules instead.
-  const early = state.index ? scan() : null;
+  // Once there is a snapshot (the store has scanned before), the scan starts at once and the exclusion
+  // rules are brought up to date beside it: they almost never change, and when they do, the scan runs
+  // again under the new rules. A new store's first scan waits for its rules instead.
+  const early = baseTree !== undefined ? scan() : null;
   early?.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
+  const state = await readState(target.statePath);
   await refreshExclusions(target, state);
   const rulesChanged = await syncInfo(target, state.exclusions);
   const exclusionsBefore = JSON.stringify(state.exclusions);

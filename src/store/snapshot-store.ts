@@ -8,7 +8,7 @@ import * as catalog from './snapshot-catalog.js';
 import * as diff from './snapshot-diff.js';
 import { gcStore, storeSizeBytes } from './snapshot-gc.js';
 import { type StoreGit, storeGit } from './store-git.js';
-import { ensurePrivateDir, initStore, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
+import { ensurePrivateDirs, initStore, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
 import { readState, writeState } from './store-state.js';
 import { type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
@@ -62,18 +62,22 @@ export class SnapshotStore {
   /** Runs `task` holding the store's lock: snapshots, restores and GC never interleave across processes. */
   async withLock<T>(task: () => Promise<T>): Promise<T> {
     // The folders first (safe to race: mkdir tolerates an existing folder), then the lock inside them.
-    await ensurePrivateDir(path.dirname(path.dirname(this.storeDir)));
-    await ensurePrivateDir(path.dirname(this.storeDir));
-    await ensurePrivateDir(this.storeDir);
+    await ensurePrivateDirs([
+      path.dirname(path.dirname(this.storeDir)),
+      path.dirname(this.storeDir),
+      this.storeDir,
+    ]);
     return withFileLock(
       fsp,
       this.lockPath,
       async () => {
-        await waitForOrphanedGc(this.gitDir);
-        await waitForOrphanedGit(this.gitDir);
+        const [, leftover] = await Promise.all([
+          waitForOrphanedGc(this.gitDir),
+          waitForOrphanedGit(this.gitDir),
+        ]);
         // Holding our lock means no git process of ours runs on this store: an index.lock is a leftover
         // of one that was killed, and would block every later call.
-        await fsp.rm(path.join(this.gitDir, 'index.lock'), { force: true });
+        if (leftover) await fsp.rm(path.join(this.gitDir, 'index.lock'), { force: true });
         return task();
       },
       { timeoutMs: 60_000, staleMs: 15 * 60_000 },

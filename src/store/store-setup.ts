@@ -153,17 +153,19 @@ export async function waitForOrphanedGc(gitDir: string): Promise<void> {
  * file under it would let its final rename take the next call's lock away ("Unable to write new index
  * file"). Wait while a git process of this store still runs (Linux: its command line names our git dir;
  * elsewhere: while the lock file is younger than a second), then the leftover is safe to remove.
+ * Says whether there is a leftover.
  */
-export async function waitForOrphanedGit(gitDir: string): Promise<void> {
+export async function waitForOrphanedGit(gitDir: string): Promise<boolean> {
   const lockFile = path.join(gitDir, 'index.lock');
   const deadline = Date.now() + GIT_LONG_TIMEOUT_MS;
   const marker = `\0--git-dir\0${gitDir}\0`;
   for (;;) {
     const stats = await fsp.lstat(lockFile).catch(() => null);
-    if (!stats || Date.now() > deadline) return;
+    if (!stats) return false;
+    if (Date.now() > deadline) return true;
     const running = await gitOfStoreRunning(marker);
-    if (running === false) return;
-    if (running === null && Date.now() - stats.mtimeMs > 1_000) return;
+    if (running === false) return true;
+    if (running === null && Date.now() - stats.mtimeMs > 1_000) return true;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -183,6 +185,16 @@ async function gitOfStoreRunning(marker: string): Promise<boolean | null> {
 }
 
 /** Security: the store folder is created 0700 and must not be a symlink someone planted. */
+/**
+ * `ensurePrivateDir` for each folder, in order. In the usual case, where all exist already, that is one
+ * lstat each, side by side.
+ */
+export async function ensurePrivateDirs(dirs: readonly string[]): Promise<void> {
+  const stats = await Promise.all(dirs.map((dir) => fsp.lstat(dir).catch(() => null)));
+  if (stats.every((entry) => entry?.isDirectory())) return;
+  for (const dir of dirs) await ensurePrivateDir(dir);
+}
+
 export async function ensurePrivateDir(dir: string): Promise<void> {
   try {
     await fsp.mkdir(dir, { mode: 0o700 });
