@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   lstatSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -94,6 +96,23 @@ describe('the plugin hook entry (hook.cjs)', () => {
     expect(commands(root)).toContain('make with-link');
     // The link itself was replaced by a plain cache file, never written through.
     expect(lstatSync(file).isSymbolicLink()).toBe(false);
+  });
+
+  it('drops caches of other versions not read for a week when it writes a new one, and keeps recent ones', async () => {
+    const { root, env, cacheDir } = await project();
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    const stale = path.join(cacheDir, 'hook-PostToolUse-v0.0.0-x64-1-1.v8');
+    const recent = path.join(cacheDir, 'hook-PostToolUse-v0.0.1-x64-1-1.v8');
+    const unrelated = path.join(cacheDir, 'notes.txt');
+    for (const file of [stale, recent, unrelated]) writeFileSync(file, 'x');
+    const weekAgo = new Date(Date.now() - 8 * 24 * 3_600_000);
+    utimesSync(stale, weekAgo, weekAgo);
+    utimesSync(unrelated, weekAgo, weekAgo);
+    expect(await bash(HOOK_CJS, root, env, 'make fresh')).toMatchObject({ code: 0, stderr: '' });
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
+    expect(existsSync(unrelated)).toBe(true);
+    expect(cacheFiles(cacheDir, 'PostToolUse')).toHaveLength(2);
   });
 
   it('writes no cache with CHECKPOINT_HOOK_CODE_CACHE=0', async () => {
