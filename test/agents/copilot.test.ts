@@ -1,7 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAILING, runProcess, sessionPlan } from '../helpers/agent-session.js';
+import {
+  expectResumedThroughLoad,
+  FAILING,
+  runProcess,
+  saveAndEditBetweenSessions,
+  sessionPlan,
+} from '../helpers/agent-session.js';
 import { repoRoot } from '../helpers/claude-code.js';
 import { type FakeModel, type LoggedRequest, startFakeModel } from '../helpers/fake-model.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
@@ -86,23 +92,12 @@ describe('a real Copilot CLI session, set up by `setup copilot`, with a scripted
   });
 
   it('session 2, a fresh start: the load tool result the model receives has the brief, with the edited file flagged', async () => {
-    await runProcess(
-      process.execPath,
-      [CLI, 'save', '--goal', 'Fix the auth tests', '--next', 'Read auth.test.ts', '--merge'],
-      {
-        cwd: project,
-        env,
-      },
-    );
-    writeFileSync(path.join(project, 'src/util.ts'), 'u2: edited in another editor\n');
+    await saveAndEditBetweenSessions(CLI, project, env);
     const requests = await copilot('Resume the work');
-    expect((requests[0] as LoggedRequest).raw).toContain('A session checkpoint exists for this project');
-    const afterLoad = requests
-      .map((request) => request.raw)
-      .find((text) => text.includes('function_call_output') && text.includes('Resuming'));
-    expect(afterLoad).toBeDefined();
-    expect(afterLoad).toContain('Fix the auth tests');
-    expect(afterLoad).toContain('re-read before editing: `src/util.ts`');
+    expectResumedThroughLoad(
+      requests.map((request) => request.raw),
+      'function_call_output',
+    );
   });
 
   it('session 3, resumed: the brief arrives by itself, with the edited file flagged', async () => {

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
 import type { Plan, PlannedStep } from './fake-model.js';
 
 /** The failing shell command every agent's first session runs. */
@@ -47,4 +50,27 @@ export function runProcess(
     });
     child.stdin?.end(options.stdin);
   });
+}
+
+/** Between two sessions, the person saves through the CLI (merge) and edits a file in another editor. */
+export async function saveAndEditBetweenSessions(cli: string, project: string, env: NodeJS.ProcessEnv) {
+  await runProcess(
+    process.execPath,
+    [cli, 'save', '--goal', 'Fix the auth tests', '--next', 'Read auth.test.ts', '--merge'],
+    { cwd: project, env },
+  );
+  writeFileSync(path.join(project, 'src/util.ts'), 'u2: edited in another editor\n');
+}
+
+/**
+ * What the model received in a fresh session asked to resume, request by request as the agent sent
+ * them: the start-up notice first, then the load tool's result (found by `resultField`, the name a tool
+ * result has in the agent's API) with the goal and the edited file flagged.
+ */
+export function expectResumedThroughLoad(received: readonly string[], resultField: string): void {
+  expect(received[0]).toContain('A session checkpoint exists for this project');
+  const afterLoad = received.find((text) => text.includes(resultField) && text.includes('Resuming'));
+  expect(afterLoad).toBeDefined();
+  expect(afterLoad).toContain('Fix the auth tests');
+  expect(afterLoad).toContain('re-read before editing: `src/util.ts`');
 }
