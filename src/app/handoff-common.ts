@@ -1,10 +1,15 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
+import { checkHandoffName, chooseRemote } from '../git/handoff-remote.js';
+import { readHeadFast } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { StoreGit } from '../store/store-git.js';
+import type { AppDeps } from './deps.js';
+import { openStore } from './rewind.js';
+import type { RootContext } from './save.js';
 
 /** What push, pull, list and drop share: the commit's metadata, the store's objects, what was seen. */
 
@@ -24,7 +29,25 @@ export interface HandoffMeta {
 /** Where this machine remembers each handoff ref as it last pushed or pulled it. */
 const SEEN_FILE = 'handoffs-seen.json';
 
-export function nameRequired(): never {
+/**
+ * Where both ends of a handoff start: the project's store, its HEAD (a handoff needs a commit to build
+ * on), the handoff's name (the branch's unless given) and the remote to use.
+ */
+export async function openHandoff(
+  deps: AppDeps,
+  request: { projectRoot?: string | undefined; remote?: string | undefined; name?: string | undefined },
+  context: RootContext,
+) {
+  const { store, root } = await openStore(deps, request.projectRoot, context);
+  const head = await readHeadFast(root.root);
+  if (!head)
+    throw new CheckpointError('INVALID_INPUT', 'a handoff needs a git repository with at least one commit');
+  const name = checkHandoffName(request.name ?? head.branch ?? nameRequired());
+  const remote = await chooseRemote(root.root, request.remote, head.branch);
+  return { store, root, head, name, remote };
+}
+
+function nameRequired(): never {
   throw new CheckpointError(
     'INVALID_INPUT',
     'name: HEAD is detached, so there is no branch to name the handoff after: pass --name',

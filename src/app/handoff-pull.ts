@@ -1,26 +1,19 @@
 import { CheckpointError } from '../core/errors.js';
 import { parseCheckpoint } from '../core/schema.js';
 import type { RestorePlan } from '../core/snapshot.js';
-import {
-  checkHandoffName,
-  chooseRemote,
-  fetchIntoStore,
-  handoffRef,
-  listRemoteHandoffs,
-} from '../git/handoff-remote.js';
-import { readHeadFast } from '../git/repo.js';
+import { fetchIntoStore, handoffRef, listRemoteHandoffs } from '../git/handoff-remote.js';
 import { runGit } from '../git/run.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import type { AppDeps } from './deps.js';
 import {
   type HandoffMeta,
-  nameRequired,
   objectDirs,
+  openHandoff,
   readHandoffCommit,
   readSeen,
   writeSeen,
 } from './handoff-common.js';
-import { openStore, restoreTreeLocked } from './rewind.js';
+import { restoreTreeLocked } from './rewind.js';
 import type { RootContext } from './save.js';
 
 export interface PullRequest {
@@ -56,12 +49,7 @@ export async function pullHandoff(
   request: PullRequest,
   context: RootContext = {},
 ): Promise<PullOutcome> {
-  const { store, root } = await openStore(deps, request.projectRoot, context);
-  const head = await readHeadFast(root.root);
-  if (!head)
-    throw new CheckpointError('INVALID_INPUT', 'a handoff needs a git repository with at least one commit');
-  const name = checkHandoffName(request.name ?? head.branch ?? nameRequired());
-  const remote = await chooseRemote(root.root, request.remote, head.branch);
+  const { store, root, head, name, remote } = await openHandoff(deps, request, context);
   const ref = handoffRef(name);
   const found = await listRemoteHandoffs(root.root, remote, name);
   const commit = found.get(ref);

@@ -1,22 +1,20 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
-import { CheckpointError } from '../core/errors.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
-import { checkHandoffName, chooseRemote, handoffRef, pushFromStore } from '../git/handoff-remote.js';
-import { readHeadFast } from '../git/repo.js';
+import { handoffRef, pushFromStore } from '../git/handoff-remote.js';
 import { runGit } from '../git/run.js';
 import { changesBetween } from '../store/snapshot-diff.js';
 import type { TreeChange } from '../store/worktree-writer.js';
 import type { AppDeps } from './deps.js';
 import {
   type HandoffMeta,
-  nameRequired,
   objectDirs,
+  openHandoff,
   readSeen,
   storeGitWithProject,
   writeSeen,
 } from './handoff-common.js';
-import { openStore, takeSnapshot } from './rewind.js';
+import { takeSnapshot } from './rewind.js';
 import type { RootContext } from './save.js';
 import { type ScanReport, scanTexts } from './scan.js';
 
@@ -57,12 +55,7 @@ export async function pushHandoff(
   request: PushRequest,
   context: RootContext = {},
 ): Promise<PushOutcome> {
-  const { store, root } = await openStore(deps, request.projectRoot, context);
-  const head = await readHeadFast(root.root);
-  if (!head)
-    throw new CheckpointError('INVALID_INPUT', 'a handoff needs a git repository with at least one commit');
-  const name = checkHandoffName(request.name ?? head.branch ?? nameRequired());
-  const remote = await chooseRemote(root.root, request.remote, head.branch);
+  const { store, root, head, name, remote } = await openHandoff(deps, request, context);
   const objects = await objectDirs(store);
 
   const snapshot = (
