@@ -46,8 +46,7 @@ const codex: AgentAdapter = {
   toEvent: (native, input) => {
     if (native === 'PostToolUseFailure') return null;
     const mapped = claude.toEvent(native, input);
-    if (!mapped || mapped.event !== 'PostToolUse' || stringField(input, 'tool_name') !== 'Bash')
-      return mapped;
+    if (mapped?.event !== 'PostToolUse' || stringField(input, 'tool_name') !== 'Bash') return mapped;
     const exitCode = exitCodeFromTranscript(
       stringField(input, 'transcript_path'),
       stringField(input, 'tool_use_id'),
