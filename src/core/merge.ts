@@ -265,7 +265,7 @@ function measure(checkpoint: Checkpoint): FittedCheckpoint {
 /**
  * The smallest count in [1, max] whose `build(count)` fits (or `build(max)` when none does), measured.
  * The size falls about linearly with the count, so each probe is interpolated between the nearest known
- * sizes: a full checkpoint costs two or three serializations, where bisection took ten.
+ * sizes: a full checkpoint costs a few serializations, where bisection took ten or more.
  */
 function fewestDropped(
   max: number,
