@@ -1,6 +1,6 @@
 import { CheckpointError } from '../core/errors.js';
+import type { PullOutcome } from '../core/handoff-text.js';
 import { parseCheckpoint } from '../core/schema.js';
-import type { RestorePlan } from '../core/snapshot.js';
 import { fetchIntoStore, handoffRef, listRemoteHandoffs } from '../git/handoff-remote.js';
 import { runGit } from '../git/run.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
@@ -25,20 +25,7 @@ export interface PullRequest {
   checkout?: boolean;
 }
 
-export interface PullOutcome {
-  ref: string;
-  commit: string;
-  base: string;
-  branch: string | null;
-  author: string;
-  goal: string | null;
-  /** Whether the project's HEAD is the handoff's base commit (nothing is applied otherwise). */
-  baseMatches: boolean;
-  applied: boolean;
-  changed: RestorePlan;
-  /** The snapshot taken before applying: restore it to undo the pull. */
-  undo: string | null;
-}
+export type { PullOutcome } from '../core/handoff-text.js';
 
 /**
  * Fetches a handoff into the private store and (unless a dry run) makes the working tree equal to it,

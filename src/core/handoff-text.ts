@@ -30,18 +30,23 @@ export function renderSecretsFound(
   ].join('\n');
 }
 
-export function renderPull(outcome: {
+/** What a pull did, or would do (a plan). */
+export interface PullOutcome {
   ref: string;
   commit: string;
   base: string;
   branch: string | null;
   author: string;
   goal: string | null;
+  /** Whether the project's HEAD is the handoff's base commit (nothing is applied otherwise). */
   baseMatches: boolean;
   applied: boolean;
   changed: RestorePlan;
+  /** The snapshot taken before applying: restore it to undo the pull. */
   undo: string | null;
-}): string {
+}
+
+export function renderPull(outcome: PullOutcome): string {
   const head = `Handoff ${outcome.ref} (${outcome.commit.slice(0, 12)}) by ${outcome.author}${outcome.goal ? `: ${outcome.goal}` : ''}`;
   if (!outcome.baseMatches)
     return `${head}\nNothing was changed: the handoff was made on commit ${outcome.base}${outcome.branch ? ` (branch ${outcome.branch})` : ''}, and HEAD here is another commit. Check out that commit (git fetch, then git checkout ${outcome.branch ?? outcome.base}), or pull with --checkout on a clean tree.`;
