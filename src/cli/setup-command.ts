@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SETUP_AGENTS, type SetupAgent, setupAgent } from '../app/setup.js';
@@ -46,7 +47,7 @@ export function registerSetupCommand(program: Command, run: Runner): void {
           dryRun: Boolean(options.dryRun),
           uninstall: Boolean(options.uninstall),
           serverPath: path.join(dir, bundled ? 'server.mjs' : 'index.js'),
-          hookPath: path.join(dir, bundled ? 'hook.cjs' : 'hook.js'),
+          hookPath: hookEntry(dir, bundled),
         },
         ctx.deps.env,
       );
@@ -69,4 +70,15 @@ export function registerSetupCommand(program: Command, run: Runner): void {
       return EXIT.ok;
     }),
   );
+}
+
+/**
+ * The hooks' entry of this installation. The plugin's bundle runs through V8's code cache and starts in
+ * a fraction of the time the package's unbundled `hook.js` takes, so the package ships it too
+ * (plugin/dist/hook.cjs) and hooks are pointed at it; `hook.js` is the fallback.
+ */
+function hookEntry(dir: string, bundled: boolean): string {
+  if (bundled) return path.join(dir, 'hook.cjs');
+  const shipped = path.join(dir, '..', 'plugin', 'dist', 'hook.cjs');
+  return existsSync(shipped) ? shipped : path.join(dir, 'hook.js');
 }

@@ -90,7 +90,7 @@ describe('a real Gemini CLI session, set up by `setup gemini`, with a scripted m
     expect(settings).toContain('"other-server"');
     expect(settings).toContain('"matcher": "write_file"');
     for (const event of ['SessionStart', 'BeforeAgent', 'PreCompress', 'AfterTool'])
-      expect(settings).toMatch(new RegExp(`hook\\.js ${event} --agent gemini`));
+      expect(settings).toMatch(new RegExp(`plugin\\/dist\\/hook\\.cjs ${event} --agent gemini`));
   });
 
   it('session 1: the prompt is snapshotted, and the failing shell command is recorded with its exit code', async () => {

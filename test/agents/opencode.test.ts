@@ -97,7 +97,7 @@ describe('a real OpenCode session, set up by `setup opencode`, with a scripted m
     expect(config).toContain('"other-server"');
     expect(config).toMatch(/"claude-checkpoint": \{\n\s+"type": "local"/);
     const plugin = readFileSync(path.join(project, '.opencode/plugins/claude-checkpoint.js'), 'utf8');
-    expect(plugin).toContain(JSON.stringify(path.join(repoRoot, 'dist/hook.js')));
+    expect(plugin).toContain(JSON.stringify(path.join(repoRoot, 'plugin/dist/hook.cjs')));
   });
 
   it('session 1: the prompt is snapshotted, and the failing shell command is recorded with its exit code', async () => {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, HOOK_ENTRY, runCli, runNodeScript } from '../helpers/cli.js';
+import { assertBuilt, HOOK_ENTRY, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 beforeAll(assertBuilt);
@@ -171,10 +171,13 @@ describe('claude-checkpoint setup copilot and opencode, as doctor sees them', ()
     expect((await runCli(['setup', 'copilot'], { cwd: project, env })).code).toBe(0);
     expect(await check(project, env, 'Copilot CLI')).toMatchObject({ level: 'ok' });
     const hooksFile = path.join(home, '.copilot', 'hooks', 'claude-checkpoint.json');
-    writeFileSync(hooksFile, readFileSync(hooksFile, 'utf8').replaceAll(HOOK_ENTRY, '/gone/dist/hook.js'));
+    writeFileSync(
+      hooksFile,
+      readFileSync(hooksFile, 'utf8').replaceAll(SHIPPED_HOOK_ENTRY, '/gone/dist/hook.cjs'),
+    );
     expect(await check(project, env, 'Copilot CLI')).toMatchObject({
       level: 'warn',
-      detail: expect.stringContaining('/gone/dist/hook.js, which no longer exists'),
+      detail: expect.stringContaining('/gone/dist/hook.cjs, which no longer exists'),
     });
   });
 
@@ -191,7 +194,7 @@ describe('claude-checkpoint setup copilot and opencode, as doctor sees them', ()
     expect(written).toContain('"other": { "type": "remote", "url": "https://example.invalid/mcp" }');
     expect(JSON.parse(written).mcp['claude-checkpoint']).toMatchObject({ type: 'local', enabled: true });
     const plugin = readFileSync(path.join(project, '.opencode/plugins/claude-checkpoint.js'), 'utf8');
-    expect(plugin).toContain(JSON.stringify(HOOK_ENTRY));
+    expect(plugin).toContain(JSON.stringify(SHIPPED_HOOK_ENTRY));
     expect(await check(project, env, 'OpenCode')).toMatchObject({ level: 'ok' });
     expect(
       (await runCli(['setup', 'opencode', '--project', '--uninstall'], { cwd: project, env })).code,

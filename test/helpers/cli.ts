@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 /** The hooks' lean entry point, as the plugin runs it (bundled) and hand-written settings may. */
 export const HOOK_ENTRY = fileURLToPath(new URL('../../dist/hook.js', import.meta.url));
+/** The entry `setup` points agents' hooks at: the plugin's bundle, which the package ships too. */
+export const SHIPPED_HOOK_ENTRY = fileURLToPath(new URL('../../plugin/dist/hook.cjs', import.meta.url));
 
 export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first (npm test does)`);
