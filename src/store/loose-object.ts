@@ -48,8 +48,12 @@ export async function writeLooseObject(
   return oid;
 }
 
-/** The object format of a repository, from its config (`extensions.objectFormat`); sha1 unless it says otherwise. */
-export async function repositoryObjectFormat(gitDir: string): Promise<ObjectFormat> {
-  const config = await fsp.readFile(path.join(gitDir, 'config'), 'utf8').catch(() => '');
+/** The object format a repository's config names (`extensions.objectFormat`); sha1 unless it says otherwise. */
+export function objectFormatOf(config: string): ObjectFormat {
   return /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 'sha256' : 'sha1';
+}
+
+/** The object format of a repository, read from its config. */
+export async function repositoryObjectFormat(gitDir: string): Promise<ObjectFormat> {
+  return objectFormatOf(await fsp.readFile(path.join(gitDir, 'config'), 'utf8').catch(() => ''));
 }

@@ -51,6 +51,7 @@ export async function captureTree(target: CaptureTarget, baseTree?: string): Pro
   const early = baseTree !== undefined ? scan() : null;
   early?.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   const state = await readState(target.statePath);
+  const stored = JSON.stringify([state.index, state.exclusions]);
   await refreshExclusions(target, state);
   const rulesChanged = await syncInfo(target, state.exclusions);
   const exclusionsBefore = JSON.stringify(state.exclusions);
@@ -113,7 +114,8 @@ export async function captureTree(target: CaptureTarget, baseTree?: string): Pro
         ? counts
         : await countChanges(git, baseTree, tree);
   state.index = { tree };
-  await writeState(target.statePath, state);
+  // An unchanged tree (most prompts) leaves the state as it was: no write.
+  if (JSON.stringify([state.index, state.exclusions]) !== stored) await writeState(target.statePath, state);
   return {
     tree,
     changes,

@@ -2,6 +2,7 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { SnapshotMeta, SnapshotRecord } from '../core/snapshot.js';
 import { compareAscii } from '../core/text.js';
+import type { ObjectFormat } from '../git/oid.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { repositoryObjectFormat, writeLooseObject } from './loose-object.js';
 import type { StoreGit } from './store-git.js';
@@ -21,10 +22,11 @@ export async function recordSnapshot(
   gitDir: string,
   meta: SnapshotMeta,
   tree: string,
+  knownFormat?: ObjectFormat,
 ): Promise<SnapshotRecord> {
   const date = `${Math.floor(new Date(meta.createdAt).getTime() / 1000)} +0000`;
   const body = `tree ${tree}\nauthor ${IDENTITY} ${date}\ncommitter ${IDENTITY} ${date}\n\n${JSON.stringify(meta)}\n`;
-  const format = await repositoryObjectFormat(gitDir);
+  const format = knownFormat ?? (await repositoryObjectFormat(gitDir));
   const commit = await writeLooseObject(gitDir, 'commit', Buffer.from(body, 'utf8'), format);
   // The snapshot's ref, and HEAD (master) at the latest snapshot so the next status compares with it.
   // A loose ref takes precedence over a packed one of the same name.

@@ -1,6 +1,7 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { SnapshotMeta, SnapshotRecord, SnapshotSettings } from '../core/snapshot.js';
+import type { ObjectFormat } from '../git/oid.js';
 import { withFileLock } from './lock.js';
 import * as journal from './restore-journal.js';
 import { type CaptureResult, captureTree } from './snapshot-capture.js';
@@ -32,6 +33,8 @@ export class SnapshotStore {
   private readonly lockPath: string;
   private readonly journalPath: string;
   private readonly statePath: string;
+  /** Learned by init() from the store's config; read again by record() when init() was not called. */
+  private objectFormat: ObjectFormat | undefined;
 
   constructor(
     readonly root: string,
@@ -85,8 +88,8 @@ export class SnapshotStore {
   }
 
   /** Creates the shadow repository on first use, or repairs an interrupted set-up. Call it holding the lock. */
-  init(): Promise<void> {
-    return initStore(this.root, this.storeDir, this.gitDir, this.git);
+  async init(): Promise<void> {
+    this.objectFormat = await initStore(this.root, this.storeDir, this.gitDir, this.git);
   }
 
   /** The working tree's tree now, with changes counted against `baseTree`. */
@@ -122,7 +125,7 @@ export class SnapshotStore {
   }
 
   record(meta: SnapshotMeta, tree: string): Promise<SnapshotRecord> {
-    return catalog.recordSnapshot(this.gitDir, meta, tree);
+    return catalog.recordSnapshot(this.gitDir, meta, tree, this.objectFormat);
   }
 
   snapshotIds(): Promise<Array<{ id: string; createdAt: string }>> {

@@ -1,10 +1,12 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
+import type { ObjectFormat } from '../git/oid.js';
 import { readHead } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import { errorCode } from './fs-seam.js';
 import { localProbe } from './lock-owner.js';
+import { objectFormatOf } from './loose-object.js';
 import { GIT_LONG_TIMEOUT_MS, type StoreGit } from './store-git.js';
 
 /**
@@ -14,31 +16,36 @@ import { GIT_LONG_TIMEOUT_MS, type StoreGit } from './store-git.js';
  */
 const UNTRACKED_CACHE_FOR_ALL = ['[status]', '\tshowUntrackedFiles = all'];
 
-/** Stores set up by an earlier version get the settings added since. */
-async function addMissingConfig(gitDir: string): Promise<void> {
+/**
+ * Reads the store's config once per call: stores set up by an earlier version get the settings added
+ * since, and the object format the commits are written in comes from the same read.
+ */
+async function readConfig(gitDir: string): Promise<ObjectFormat> {
   const file = path.join(gitDir, 'config');
   const config = await fsp.readFile(file, 'utf8').catch(() => null);
   if (config !== null && !/^\s*showuntrackedfiles\s*=/im.test(config))
     await fsp.appendFile(file, `${UNTRACKED_CACHE_FOR_ALL.join('\n')}\n`);
+  return objectFormatOf(config ?? '');
 }
 
-/** Creates the shadow repository on first use, or repairs one whose set-up was interrupted. Call it holding the lock. */
+/**
+ * Creates the shadow repository on first use, or repairs one whose set-up was interrupted, and says in
+ * which object format it stores. Call it holding the lock.
+ */
 export async function initStore(
   root: string,
   storeDir: string,
   gitDir: string,
   git: StoreGit,
-): Promise<void> {
+): Promise<ObjectFormat> {
   const ready = path.join(gitDir, 'claude-checkpoint-ready');
   if (
     await fsp.access(ready).then(
       () => true,
       () => false,
     )
-  ) {
-    await addMissingConfig(gitDir);
-    return;
-  }
+  )
+    return readConfig(gitDir);
   // Owner-only files and folders whatever the umask (--shared=0600), and no sample hooks (--template=).
   await runGit(['init', '--quiet', '--bare', '--shared=0600', '--template=', gitDir], { cwd: storeDir });
   // Written in one go rather than one `git config` process per key.
@@ -73,6 +80,7 @@ export async function initStore(
   await fsp.mkdir(path.join(gitDir, 'info'), { recursive: true, mode: 0o700 });
   await borrowFromProjectRepo(root, gitDir, git);
   await fsp.writeFile(ready, `${root}\n`, { mode: 0o600 });
+  return readConfig(gitDir);
 }
 
 /**
@@ -195,7 +203,7 @@ export async function ensurePrivateDirs(dirs: readonly string[]): Promise<void> 
   for (const dir of dirs) await ensurePrivateDir(dir);
 }
 
-export async function ensurePrivateDir(dir: string): Promise<void> {
+async function ensurePrivateDir(dir: string): Promise<void> {
   try {
     await fsp.mkdir(dir, { mode: 0o700 });
   } catch (error) {
