@@ -88,6 +88,12 @@ describe('redactText', () => {
     );
   });
 
+  it('finds a secret located through a window after characters whose lower case is longer (İ)', () => {
+    // Mailchimp's key format (32 hex digits, then the data centre) is found around its `-us` literal.
+    const key = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6-us21';
+    expect(redactText(`İstanbul ekibi: ${'İ'.repeat(40)} mailchimp key ${key}`).text).not.toContain(key);
+  });
+
   it('never leaves a seeded secret behind, whatever surrounds it', () => {
     const secret = fc.stringMatching(/^[A-Za-z0-9]{36}$/).map((body) => `ghp_${body}`);
     const prose = fc.string({ maxLength: 40 }).map((text) => text.replace(/[A-Za-z0-9_]$/, ' '));

@@ -9,6 +9,11 @@ import { isAllowedValue, looksLikeSecret } from './allowlist.js';
 export interface ContextRule {
   id: string;
   keywords: readonly string[];
+  /**
+   * Global. With the `d` flag, the secret's span comes from the match's indices; without it (cheaper),
+   * the pattern must end with its secret group, followed at most by a closing quote the secret cannot
+   * contain, so the secret's last occurrence in the match is its place.
+   */
   pattern: RegExp;
   judge: (value: string, groups: Record<string, string | undefined>) => boolean;
 }
@@ -55,7 +60,9 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     ],
     pattern: new RegExp(
       `(?<![\\w.-])(?<!\\w:)(?<q>["']?)(?<name>(?=[A-Za-z_])[\\w.-]*?(?:pass|pwd|secret|token|cred|key|auth|sig|salt|cookie|session|dsn|pat|webhook)[\\w.-]*)\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
-      'gdi',
+      // No `d` flag: this rule matches hundreds of plain settings in a long text, and the value's place
+      // is found from the end of the match instead (see ContextRule.pattern).
+      'gi',
     ),
     judge: (value, groups) => {
       const strength = nameStrength(groups.name ?? '');
@@ -70,11 +77,13 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     judge: (value, groups) => nameStrength(groups.name ?? '') !== null && strong(value),
   },
   {
-    // --password X, --token=X, --client-secret "X", --account-key X (not --password-stdin or --password-file)
+    // --password X, --token=X, --client-secret "X", --account-key X (not --password-stdin or --password-file).
+    // The pattern starts with its `-` and checks what precedes it after: a literal first lets the regex
+    // engine skip ahead to each `-` instead of testing a lookbehind at every character.
     id: 'secret-flag',
     keywords: ['--'],
     pattern: new RegExp(
-      `(?<=\\s|^)--?(?<name>(?:[A-Za-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|secret-key|access-key|account-key|auth-token|private-token|http-password|proxy-password))(?:=|[ \\t]+)${VALUE}`,
+      `-(?<=(?:\\s|^)-)-?(?<name>(?:[A-Za-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|secret-key|access-key|account-key|auth-token|private-token|http-password|proxy-password))(?:=|[ \\t]+)${VALUE}`,
       'gdi',
     ),
     // `--secret id=npmrc,src=…` (docker build) names a file, not a value.

@@ -28,30 +28,43 @@ const SECRET_GROUPS = ['secret', 'secret2', 'secret3', 'secret4'] as const;
  */
 export function findSecrets(text: string, config: DetectorConfig = {}): Finding[] {
   if (text.length === 0) return [];
-  const present = keywordsIn(text.toLowerCase());
+  const lower = lowerCaseInPlace(text);
+  const present = keywordsIn(lower);
   const found: Finding[] = [];
   const allowed = (value: string) =>
     config.allowValues?.has(value) === true ||
     (config.allowPatterns ?? []).some((pattern) => pattern.test(value));
 
-  for (const rule of rulesFor(present, PROVIDER_INDEX)) findByPattern(text, rule, found, allowed);
-  if (config.extraRules?.length) {
-    const lower = text.toLowerCase();
-    for (const rule of config.extraRules)
-      if (rule.keywords.some((keyword) => lower.includes(keyword))) findByPattern(text, rule, found, allowed);
-  }
+  for (const rule of rulesFor(present, PROVIDER_INDEX)) findByPattern(text, lower, rule, found, allowed);
+  for (const rule of config.extraRules ?? [])
+    if (rule.keywords.some((keyword) => lower.includes(keyword)))
+      findByPattern(text, lower, rule, found, allowed);
   for (const rule of rulesFor(present, CONTEXT_INDEX))
     for (const match of text.matchAll(rule.pattern)) collectContext(rule, match, found, allowed);
   return mergeSpans(found);
 }
 
+/**
+ * The text lower-cased, position for position, since windows found in it are cut from the text: a
+ * character whose lower case is longer (`İ` becomes two) stays as it is.
+ */
+function lowerCaseInPlace(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  return text.replace(/[^\0-\x7f]/g, (char) => {
+    const lowered = char.toLowerCase();
+    return lowered.length === 1 ? lowered : char;
+  });
+}
+
 function findByPattern(
   text: string,
+  lower: string,
   rule: PatternRule,
   found: Finding[],
   allowed: (value: string) => boolean,
 ): void {
-  for (const [offset, part] of searchWindows(text, rule)) {
+  for (const [offset, part] of searchWindows(text, lower, rule)) {
     for (const match of part.matchAll(rule.pattern)) {
       const token = match.groups?.secret ?? match[0];
       if (token.length === 0 || isExampleToken(token) || allowed(token)) continue;
@@ -61,11 +74,13 @@ function findByPattern(
   }
 }
 
-/** The whole text, or for an anchored rule the windows around its literal (the start of each given). */
-function searchWindows(text: string, rule: PatternRule): Array<[number, string]> {
+/**
+ * The whole text, or for an anchored rule the windows around its literal (the start of each given).
+ * `lower` is the text lower-cased, once per text rather than once per rule.
+ */
+function searchWindows(text: string, lower: string, rule: PatternRule): Array<[number, string]> {
   if (!rule.anchor) return [[0, text]];
   const { literal, before, after } = rule.anchor;
-  const lower = text.toLowerCase();
   const windows: Array<[number, string]> = [];
   for (let at = lower.indexOf(literal); at !== -1; at = lower.indexOf(literal, at + 1)) {
     // One character more on each side, so the pattern's own boundary checks see the neighbours.
@@ -149,16 +164,24 @@ function collectContext(
   allowed: (value: string) => boolean,
 ): void {
   const groups = match.groups ?? {};
-  const indices = (match as RegExpMatchArray & { indices?: { groups?: Record<string, [number, number]> } })
-    .indices?.groups;
   for (const name of SECRET_GROUPS) {
     const value = groups[name];
-    const span = indices?.[name];
-    if (value === undefined || !span) continue;
+    if (value === undefined) continue;
     if (value.length === 0 || allowed(value) || !rule.judge(value, groups)) return;
-    found.push({ start: span[0], end: span[1], rule: rule.id });
+    const start = secretStart(match, name, value);
+    found.push({ start, end: start + value.length, rule: rule.id });
     return;
   }
+}
+
+/**
+ * Where a context rule's (non-empty) secret starts in the text: from the match's indices under the `d`
+ * flag, otherwise its last occurrence in the match (the contract of ContextRule.pattern).
+ */
+export function secretStart(match: RegExpMatchArray, group: string, value: string): number {
+  const indices = (match as RegExpMatchArray & { indices?: { groups?: Record<string, [number, number]> } })
+    .indices?.groups;
+  return indices?.[group]?.[0] ?? (match.index ?? 0) + match[0].lastIndexOf(value);
 }
 
 /** Overlapping or touching spans become one; the first rule (by position) names it. */

@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CONTEXT_RULES } from '../../src/core/secrets/context-rules.js';
+import { secretStart } from '../../src/core/secrets/detect.js';
+
+// Two context rules are written for speed rather than in their plain form. These tests hold each to
+// its plain form on the redaction corpus (texts written before the rules) and on generated text.
+
+const corpus = JSON.parse(
+  readFileSync(new URL('../fixtures/redaction-corpus.json', import.meta.url), 'utf8'),
+) as { positives: Array<{ text: string }>; benign: Array<{ text: string }> };
+const corpusTexts = [...corpus.positives, ...corpus.benign].map((entry) => entry.text);
+
+const SECRET_GROUPS = ['secret', 'secret2', 'secret3', 'secret4'];
+
+/** Every match's (non-empty) secret, located as detect.ts does for a pattern without the `d` flag. */
+function spansFromEnd(pattern: RegExp, text: string): string[] {
+  return [...text.matchAll(pattern)].flatMap((match) => {
+    const name = SECRET_GROUPS.find((group) => match.groups?.[group] !== undefined);
+    const value = name ? (match.groups?.[name] ?? '') : '';
+    if (!name || value === '') return [];
+    const start = secretStart(match, name, value);
+    return [`${name}@${start}+${value.length}`];
+  });
+}
+
+/** The same, from the indices the `d` flag gives. */
+function spansFromIndices(pattern: RegExp, text: string): string[] {
+  const withIndices = new RegExp(pattern.source, `${pattern.flags}d`);
+  return [...text.matchAll(withIndices)].flatMap((match) => {
+    const indices = (match as RegExpMatchArray & { indices: { groups: Record<string, [number, number]> } })
+      .indices.groups;
+    const name = SECRET_GROUPS.find((group) => match.groups?.[group] !== undefined);
+    if (!name || match.groups?.[name] === '') return [];
+    const [start, end] = indices[name] as [number, number];
+    return [`${name}@${start}+${end - start}`];
+  });
+}
+
+/** Text made of the pieces these rules care about: names, flags, quotes, operators, spaces and values. */
+const assignmentLike = fc
+  .array(
+    fc.constantFrom(
+      'DB_PASSWORD',
+      'api_key',
+      'token',
+      'x.secret',
+      '--password',
+      '-token',
+      '--api-key',
+      'name',
+      '"',
+      "'",
+      '=',
+      ':',
+      ' := ',
+      '=>',
+      ' ',
+      '\t',
+      '\n',
+      '-',
+      ']',
+      '${VAR}',
+      '$(cmd)',
+      '<value>',
+      's3cr3t',
+      'hunter2hunter2',
+      'aB3$xY9!',
+      '"quoted value"',
+      'a"b',
+      "it's",
+      'é',
+      'İ',
+    ),
+    { maxLength: 24 },
+  )
+  .map((pieces) => pieces.join(''));
+
+describe('context rules written for speed match their plain forms', () => {
+  it('secret-assignment (no d flag): the value found from the end of each match is the one its group captured', () => {
+    const rule = CONTEXT_RULES.find((candidate) => candidate.id === 'secret-assignment');
+    expect(rule?.pattern.flags).not.toContain('d');
+    const pattern = rule?.pattern as RegExp;
+    for (const text of corpusTexts)
+      expect(spansFromEnd(pattern, text)).toEqual(spansFromIndices(pattern, text));
+    fc.assert(
+      fc.property(assignmentLike, (text) => {
+        expect(spansFromEnd(pattern, text)).toEqual(spansFromIndices(pattern, text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('secret-flag (literal first, lookbehind after) matches what the lookbehind-first form matches', () => {
+    const rule = CONTEXT_RULES.find((candidate) => candidate.id === 'secret-flag');
+    const fast = rule?.pattern as RegExp;
+    const prefix = '-(?<=(?:\\s|^)-)-?';
+    expect(fast.source.startsWith(prefix)).toBe(true);
+    const plain = new RegExp(`(?<=\\s|^)--?${fast.source.slice(prefix.length)}`, fast.flags);
+    const matches = (pattern: RegExp, text: string) =>
+      [...text.matchAll(pattern)].map((match) => `${match.index}:${match[0]}`);
+    for (const text of corpusTexts) expect(matches(fast, text)).toEqual(matches(plain, text));
+    fc.assert(
+      fc.property(assignmentLike, (text) => {
+        expect(matches(fast, text)).toEqual(matches(plain, text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
