@@ -11,6 +11,7 @@ import {
   readRepoStateOrNull,
 } from '../git/repo.js';
 import { readBaseline } from '../store/baseline-store.js';
+import { readOidMemory } from '../store/oid-memory.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 
 /**
@@ -32,8 +33,15 @@ export async function detectDrift(
     : location
       ? readRepoStateOrNull(root, location)
       : Promise.resolve(null);
-  // While git scans the tree, hash the files the checkpoint recorded (synchronous I/O, on this core).
-  const hasher = location ? new WorktreeHasher(root, location.objectFormat) : null;
+  // While git scans the tree, hash the files the checkpoint recorded (synchronous I/O, on this core),
+  // reading only those written since the last save hashed them.
+  const hasher = location
+    ? new WorktreeHasher(
+        root,
+        location.objectFormat,
+        await readOidMemory(projectStoreDir(defaultStoreBase(env), root), location.objectFormat),
+      )
+    : null;
   const recorded = new Set(saved.modifiedFiles.map((file) => file.path));
   const recordedOids = hasher && !known ? await hasher.oids(recorded) : new Map<string, string | null>();
   const repo = await reading;

@@ -10,6 +10,7 @@ import { WorktreeHasher } from '../git/oid.js';
 import { locateRepo, readRepoStateOrNull } from '../git/repo.js';
 import { readBaseline, writeBaseline } from '../store/baseline-store.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
+import { readOidMemory, sameMemory, writeOidMemory } from '../store/oid-memory.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import { GENERATOR } from '../version.js';
 import type { AppDeps } from './deps.js';
@@ -66,9 +67,13 @@ export async function saveCheckpoint(
       const reading = location ? readRepoStateOrNull(root, location) : Promise.resolve(null);
       const asking = location ? isIgnoredByGitRemembered(root, CHECKPOINT_FILE).catch(() => null) : null;
       const redactionLoading = loadRedactionConfig(deps.fs, deps.env, root);
+      const storeDir = projectStoreDir(defaultStoreBase(deps.env), root);
+      const format = location?.objectFormat ?? 'sha1';
+      const memoryReading = location ? readOidMemory(storeDir, format) : Promise.resolve(new Map());
       const previous = mode === 'merge' ? await readForMerge(store, warnings) : null;
       // While git scans, hash what is likely still dirty: the files named now and those the last save listed.
-      const hasher = new WorktreeHasher(root, location?.objectFormat);
+      const memory = await memoryReading;
+      const hasher = new WorktreeHasher(root, format, memory);
       const likely =
         previous ??
         (await store
@@ -76,9 +81,7 @@ export async function saveCheckpoint(
           .catch(() => null)
           .then((loaded) => (loaded?.found ? loaded.checkpoint : null)));
       // The files a full checkpoint could not list are in the store's baseline: likely dirty too.
-      const unlisted = likely
-        ? await readBaseline(projectStoreDir(defaultStoreBase(deps.env), root), likely)
-        : null;
+      const unlisted = likely ? await readBaseline(storeDir, likely) : null;
       const early = await hasher.oids([
         ...pathsToHash({ ...normalized, mode: 'merge' }, likely, []),
         ...Object.keys(unlisted?.oids ?? {}),
@@ -118,7 +121,13 @@ export async function saveCheckpoint(
       await store.writeLocked(built.serialized);
 
       const { checkpoint } = built;
-      if (checkpoint.meta.truncated) await keepUnlistedOids(deps, root, checkpoint, oids, warnings);
+      await Promise.all([
+        checkpoint.meta.truncated ? keepUnlistedOids(deps, storeDir, checkpoint, oids, warnings) : null,
+        // Remembered for the next save or load; losing this only costs hashing again.
+        location && !sameMemory(memory, hasher.remembered)
+          ? writeOidMemory(deps.fs, storeDir, format, hasher.remembered).catch(() => undefined)
+          : null,
+      ]);
       if (built.redactions > 0) warnings.push(`Redacted ${built.redactions} secret-looking value(s).`);
       if (checkpoint.meta.truncated) {
         warnings.push(
@@ -171,7 +180,7 @@ function countsOf(checkpoint: Checkpoint, redactions: number): SaveOutcome['coun
 /** Files the 64 KB cap left out of the checkpoint: their oids go to the private store (see Baseline). */
 async function keepUnlistedOids(
   deps: AppDeps,
-  root: string,
+  storeDir: string,
   checkpoint: Checkpoint,
   oids: ReadonlyMap<string, string | null>,
   warnings: string[],
@@ -180,7 +189,7 @@ async function keepUnlistedOids(
   const unlisted = Object.fromEntries([...oids].filter(([file]) => !listed.has(file)));
   if (Object.keys(unlisted).length === 0) return;
   try {
-    await writeBaseline(deps.fs, projectStoreDir(defaultStoreBase(deps.env), root), {
+    await writeBaseline(deps.fs, storeDir, {
       checkpointId: checkpoint.id,
       updatedAt: checkpoint.updatedAt,
       oids: unlisted,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  type BigIntStats,
   closeSync,
   constants,
   fstatSync,
@@ -18,6 +19,28 @@ export function blobOid(content: Uint8Array, format: ObjectFormat = 'sha1'): str
   return createHash(format).update(`blob ${content.byteLength}\0`).update(content).digest('hex');
 }
 
+/**
+ * A file's oid with what its lstat said when it was hashed. While all of it still holds, the file has
+ * not been written since (a write, chmod, rename or timestamp change moves the change time), so the oid
+ * holds too: the racy-stat check git's index makes.
+ */
+export interface RememberedOid {
+  oid: string;
+  size: number;
+  /** Nanoseconds, as decimal strings (more than a double holds). */
+  mtimeNs: string;
+  ctimeNs: string;
+  ino: string;
+  dev: string;
+}
+
+/**
+ * A file changed this recently may change again within the same tick of the file system's clock
+ * (coarse on Linux, up to 2 s on some file systems) without its times moving: such a file is hashed
+ * again next time rather than remembered.
+ */
+export const QUIET_MS = 2000;
+
 const CHUNK_BYTES = 1024 * 1024;
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
@@ -33,10 +56,18 @@ export class WorktreeHasher {
   private readonly safeParents = new Map<string, boolean>();
   private readonly buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   private readonly rootPrefix: string;
+  /** The oids this hasher found or confirmed that can be remembered for next time (see RememberedOid). */
+  readonly remembered = new Map<string, RememberedOid>();
 
+  /**
+   * `memory`: oids remembered from earlier hashing of this tree (same object format); a file whose
+   * lstat still matches is not read again. `now` is the clock the quiet period is measured on.
+   */
   constructor(
     private readonly root: string,
     private readonly format: ObjectFormat = 'sha1',
+    private readonly memory: ReadonlyMap<string, RememberedOid> = new Map(),
+    private readonly now: () => number = Date.now,
   ) {
     this.rootPrefix = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
   }
@@ -45,6 +76,15 @@ export class WorktreeHasher {
     const absolute = path.join(this.root, relativePath);
     try {
       if (!this.isSafeParent(path.dirname(absolute))) return null;
+      const known = this.memory.get(relativePath);
+      if (known) {
+        // One lstat instead of open, fstat, read and close; a link or anything else is not a match.
+        const stats = lstatSync(absolute, { bigint: true, throwIfNoEntry: false });
+        if (stats?.isFile() && matches(stats, known)) {
+          this.remembered.set(relativePath, known);
+          return known.oid;
+        }
+      }
       // Open first (never through a link, never blocking on a FIFO) and ask the open file what it is:
       // one syscall fewer per file than lstat-then-open, which counts over a thousand dirty files.
       let fd: number;
@@ -58,8 +98,11 @@ export class WorktreeHasher {
           : null;
       }
       try {
-        const stats = fstatSync(fd);
-        return stats.isFile() ? this.hashOpenFile(fd, absolute, stats.size) : null;
+        const stats = fstatSync(fd, { bigint: true });
+        if (!stats.isFile()) return null;
+        const hashed = this.hashOpenFile(fd, absolute, Number(stats.size));
+        if (hashed.asStated) this.remember(relativePath, hashed.oid, stats);
+        return hashed.oid;
       } finally {
         closeSync(fd);
       }
@@ -95,8 +138,25 @@ export class WorktreeHasher {
     return answer;
   }
 
-  /** Reads `size` bytes and one more: a single read shows both the content and that nothing follows it. */
-  private hashOpenFile(fd: number, absolute: string, size: number): string {
+  /** Keeps a fresh oid for next time, unless the file was changed too recently to be sure of (QUIET_MS). */
+  private remember(relativePath: string, oid: string, stats: BigIntStats): void {
+    if (Number(stats.ctimeNs / 1_000_000n) > this.now() - QUIET_MS) return;
+    if (Number(stats.mtimeNs / 1_000_000n) > this.now() - QUIET_MS) return;
+    this.remembered.set(relativePath, {
+      oid,
+      size: Number(stats.size),
+      mtimeNs: stats.mtimeNs.toString(),
+      ctimeNs: stats.ctimeNs.toString(),
+      ino: stats.ino.toString(),
+      dev: stats.dev.toString(),
+    });
+  }
+
+  /**
+   * Reads `size` bytes and one more: a single read shows both the content and that nothing follows it.
+   * `asStated`: the content is the `size` bytes the file's stats described (not re-read after a change).
+   */
+  private hashOpenFile(fd: number, absolute: string, size: number): { oid: string; asStated: boolean } {
     const hash = createHash(this.format).update(`blob ${size}\0`);
     let total = 0;
     for (;;) {
@@ -107,15 +167,25 @@ export class WorktreeHasher {
       // A short read of a regular file means its end: no second call needed to see 0.
       if (total > size || bytesRead < this.buffer.length) break;
     }
-    if (total === size) return hash.digest('hex');
+    if (total === size) return { oid: hash.digest('hex'), asStated: true };
     // The file changed while we read it: hash what is there now, in one piece.
     const again = openSync(absolute, OPEN_FLAGS);
     try {
-      return blobOid(readFileSync(again), this.format);
+      return { oid: blobOid(readFileSync(again), this.format), asStated: false };
     } finally {
       closeSync(again);
     }
   }
+}
+
+function matches(stats: BigIntStats, known: RememberedOid): boolean {
+  return (
+    Number(stats.size) === known.size &&
+    stats.mtimeNs.toString() === known.mtimeNs &&
+    stats.ctimeNs.toString() === known.ctimeNs &&
+    stats.ino.toString() === known.ino &&
+    stats.dev.toString() === known.dev
+  );
 }
 
 function isGone(error: unknown): boolean {

@@ -36,6 +36,11 @@ export type LoadResult =
  */
 export class CheckpointStore {
   readonly paths: CheckpointPaths;
+  /**
+   * The last valid file read: a save reads the checkpoint at its start and again just before replacing
+   * it, and the second read skips parsing when the bytes are the same.
+   */
+  private lastRead: { file: string; read: FileRead & { kind: 'ok' } } | null = null;
 
   constructor(
     readonly root: string,
@@ -166,7 +171,10 @@ export class CheckpointStore {
         };
       }
       const text = await this.fs.readFile(file, 'utf8');
-      return { kind: 'ok', checkpoint: parseCheckpoint(text), text };
+      if (this.lastRead?.file === file && this.lastRead.read.text === text) return this.lastRead.read;
+      const read = { kind: 'ok' as const, checkpoint: parseCheckpoint(text), text };
+      this.lastRead = { file, read };
+      return read;
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return { kind: 'missing' };
       if (isCheckpointError(error)) return { kind: 'bad', error };

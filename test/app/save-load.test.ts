@@ -5,6 +5,8 @@ import { defaultDeps } from '../../src/app/deps.js';
 import { loadCheckpoint } from '../../src/app/load.js';
 import { saveCheckpoint } from '../../src/app/save.js';
 import type { SaveInput } from '../../src/core/input.js';
+import { QUIET_MS } from '../../src/git/oid.js';
+import { defaultStoreBase, projectStoreDir } from '../../src/store/store-location.js';
 import { commitAll, createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
 
 const deps = defaultDeps({ env: {} });
@@ -134,6 +136,30 @@ describe('save and load in a real repository', () => {
     expect((await load(root)).drift?.changedSince).toEqual([]);
     writeTree(root, { 'win.txt': 'a\r\nchanged\r\n' });
     expect((await load(root)).drift?.changedSince).toEqual(['win.txt']);
+  });
+
+  it('reads again only files written since the last save, and still flags a same-size edit made right after it', async () => {
+    const root = createRepo({
+      committed: { 'a.ts': 'a', 'b.ts': 'b' },
+      dirty: { 'a.ts': 'a2', 'b.ts': 'b2', 'u.ts': 'u' },
+    });
+    // Files older than the quiet period are the ones a save remembers.
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS + 200));
+    await save(root, { goal: 'g' });
+    const memoryFile = path.join(projectStoreDir(defaultStoreBase(deps.env), root), 'file-hashes.json');
+    expect(Object.keys(JSON.parse(readFileSync(memoryFile, 'utf8')).files).sort()).toEqual([
+      'a.ts',
+      'b.ts',
+      'u.ts',
+    ]);
+    writeTree(root, { 'a.ts': 'a3' });
+    expect((await load(root)).drift?.changedSince).toEqual(['a.ts']);
+    await save(root, { goal: 'g' });
+    expect((await load(root)).drift?.changedSince).toEqual([]);
+    // A damaged memory only costs hashing again.
+    writeFileSync(memoryFile, '{"version": 1, "files": ');
+    writeTree(root, { 'b.ts': 'b3' });
+    expect((await load(root)).drift?.changedSince).toEqual(['b.ts']);
   });
 
   it('says nothing changed when nothing did', async () => {

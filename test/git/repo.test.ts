@@ -1,7 +1,16 @@
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WorktreeHasher } from '../../src/git/oid.js';
+import { blobOid, QUIET_MS, type RememberedOid, WorktreeHasher } from '../../src/git/oid.js';
 import {
   compareHistory,
   diffCommits,
@@ -172,6 +181,81 @@ describe('WorktreeHasher', () => {
     expect(await new WorktreeHasher(root, 'sha256').oid('a.txt')).toBe(
       git(root, 'hash-object', 'a.txt').trim(),
     );
+  });
+});
+
+describe('WorktreeHasher with remembered oids', () => {
+  // A clock past the quiet period, so files written by the test count as settled.
+  const later = () => Date.now() + QUIET_MS + 10_000;
+  const FAKE = 'f'.repeat(40);
+  /** Longer than a tick of any file system clock Linux keeps (10 ms at HZ=100). */
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+  /** A memory whose oid for `file` is wrong: getting it back proves the file was not read again. */
+  function planted(root: string, file: string): Map<string, RememberedOid> {
+    const first = new WorktreeHasher(root, 'sha1', new Map(), later);
+    first.oid(file);
+    const known = first.remembered.get(file);
+    expect(known).toBeDefined();
+    return new Map([[file, { ...(known as RememberedOid), oid: FAKE }]]);
+  }
+
+  it('trusts a remembered oid while the lstat matches, without reading the file', () => {
+    const root = createRepo({ committed: {} });
+    writeTree(root, { 'a.txt': 'one' });
+    const hasher = new WorktreeHasher(root, 'sha1', planted(root, 'a.txt'), later);
+    expect(hasher.oid('a.txt')).toBe(FAKE);
+    expect(hasher.remembered.get('a.txt')?.oid).toBe(FAKE);
+  });
+
+  it.each([
+    ['rewritten at the same size', (file: string) => writeFileSync(file, 'two')],
+    [
+      'touched back to its old times',
+      (file: string) => {
+        const { atime, mtime } = statSync(file);
+        writeFileSync(file, 'two');
+        utimesSync(file, atime, mtime);
+      },
+    ],
+    ['made executable', (file: string) => chmodSync(file, 0o755)],
+    [
+      'replaced by another file',
+      (file: string) => {
+        writeFileSync(`${file}.new`, 'one');
+        renameSync(`${file}.new`, file);
+      },
+    ],
+  ])('hashes a file again once it was %s', async (_name, change) => {
+    const root = createRepo({ committed: {} });
+    writeTree(root, { 'a.txt': 'one' });
+    const memory = planted(root, 'a.txt');
+    // The quiet period puts a change on a later tick of the file system's clock than the remembered one.
+    await settle();
+    change(path.join(root, 'a.txt'));
+    const oid = new WorktreeHasher(root, 'sha1', memory, later).oid('a.txt');
+    expect(oid).toBe(git(root, 'hash-object', '--no-filters', '--', 'a.txt').trim());
+  });
+
+  it('hashes a path again that became a symlink or vanished', async () => {
+    const root = createRepo({ committed: {} });
+    writeTree(root, { 'a.txt': 'one', 'b.txt': 'two' });
+    const memory = new Map([...planted(root, 'a.txt'), ...planted(root, 'b.txt')]);
+    await settle();
+    rmSync(path.join(root, 'a.txt'));
+    symlinkSync('b.txt', path.join(root, 'a.txt'));
+    rmSync(path.join(root, 'b.txt'));
+    const hasher = new WorktreeHasher(root, 'sha1', memory, later);
+    expect(hasher.oid('a.txt')).toBe(blobOid(Buffer.from('b.txt')));
+    expect(hasher.oid('b.txt')).toBeNull();
+  });
+
+  it('does not remember a file changed within the quiet period (it could change again unseen)', () => {
+    const root = createRepo({ committed: {} });
+    writeTree(root, { 'a.txt': 'one' });
+    const hasher = new WorktreeHasher(root);
+    expect(hasher.oid('a.txt')).not.toBeNull();
+    expect(hasher.remembered.has('a.txt')).toBe(false);
   });
 });
 

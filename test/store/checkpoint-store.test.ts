@@ -69,6 +69,20 @@ describe('CheckpointStore', () => {
     expect(goalOf(store.paths.main)).toBe('three');
   });
 
+  it('sees a file damaged between its load and the next write, even at the same size', async () => {
+    const root = tempDir();
+    const store = new CheckpointStore(root);
+    await store.write(version('one'));
+    await store.write(version('two'));
+    expect((await store.load()).found).toBe(true);
+    // Same length, same instant (well within one tick of the file system's clock): only the bytes differ.
+    const text = readFileSync(store.paths.main, 'utf8');
+    writeFileSync(store.paths.main, `${text.slice(0, -2)}x\n`);
+    await store.write(version('three'));
+    expect(goalOf(store.paths.backup)).toBe('one');
+    expect(goalOf(store.paths.main)).toBe('three');
+  });
+
   it('falls back to the backup when the main file is corrupt, and says so', async () => {
     const root = tempDir();
     const store = new CheckpointStore(root);
