@@ -38,6 +38,7 @@ const { renderResumeBrief } = await import(dist('core/brief.js'));
 const { parseCheckpoint } = await import(dist('core/schema.js'));
 const { LIMITS } = await import(dist('core/limits.js'));
 const { Redactor } = await import(dist('core/redact.js'));
+const { QUIET_MS } = await import(dist('git/oid.js'));
 const { Client } = await import('@modelcontextprotocol/client');
 const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
 
@@ -202,7 +203,9 @@ async function benchSize(size) {
   );
   reset(root);
 
-  // Save and load over MCP with 1,000 dirty files, against the drift floor.
+  // Save and load over MCP with 1,000 dirty files, against the drift floor. First with the files written
+  // again just before each round (a save reads them all), then with files settled as they are in a
+  // session (written more than QUIET_MS before: a save reads only what changed since the last one).
   dirty(root, files, 1000, 9000);
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(
@@ -214,6 +217,18 @@ async function benchSize(size) {
     }),
   );
   const saveArgs = { goal: 'Benchmark', tasks: [{ description: 'measure', status: 'in_progress' }] };
+  await client.callTool({ name: 'save_session_checkpoint', arguments: saveArgs });
+  results.push(
+    await paired(
+      'save over MCP (1,000 files just written)',
+      repeats,
+      // The same files and bytes each round, written again: only their times change.
+      { round: () => dirty(root, files, 1000, 9000) },
+      () => client.callTool({ name: 'save_session_checkpoint', arguments: saveArgs }),
+      () => driftFloor(root),
+    ),
+  );
+  await new Promise((resolve) => setTimeout(resolve, QUIET_MS + 100));
   await client.callTool({ name: 'save_session_checkpoint', arguments: saveArgs });
   results.push(
     await paired(
@@ -535,7 +550,7 @@ for (const [size, rows] of Object.entries(bySize)) {
 lines.push(
   `| – | ${startup.name} | ${startup.oursMs.toFixed(1)} ms | ${startup.floorMs.toFixed(1)} ms | ${startup.ratio.toFixed(2)}× | ≤ 1.5× |`,
 );
-const report = `# Benchmark\n\n${results.date} · ${machine.cpu} (${machine.cpus} cores, ${machine.memoryGiB} GiB) · ${machine.platform} · Node ${machine.node} · ${machine.git}\n\nMedians of ${repeats} interleaved repeats (hook processes: ${hookRounds}; cold snapshots: fewer). Floors: the peers' shadow-git snapshot (\`git add -A\` + \`write-tree\` in a separate git dir), \`git status\`, copying the files, the drift floor (\`git status --porcelain=v2 -z\` + hashing dirty files in one pass), \`node\` loading the MCP SDK, \`node -e 0\` for the hooks' processes, and \`node\` running the shadow-git snapshot for the prompt hook.\n\n${lines.join('\n')}\n\nBriefs: the spec's example renders to ${briefs.exampleBytes} bytes (target ≤ 1,300); a checkpoint with every list and field at its limit renders to ${briefs.fullChars} characters (Claude Code's hook output limit: 10,000).\n\nRedaction: a full 64 KB checkpoint (${redaction.fields} fields, ${redaction.bytes} bytes, one line in ten a secret) takes ${redaction.oursMs.toFixed(2)} ms (median of ${Math.max(repeats * 6, 31)}; spread ${redaction.oursSpreadMs.map((v) => v.toFixed(2)).join('–')} ms; target ≤ ${redaction.targetMs} ms), ${redaction.ratio.toFixed(1)}x one pass of a single simple pattern over the same fields (${redaction.floorMs.toFixed(2)} ms).\n\n![growth](growth.svg)\n`;
+const report = `# Benchmark\n\n${results.date} · ${machine.cpu} (${machine.cpus} cores, ${machine.memoryGiB} GiB) · ${machine.platform} · Node ${machine.node} · ${machine.git}\n\nMedians of ${repeats} interleaved repeats (hook processes: ${hookRounds}; cold snapshots: fewer). Floors: the peers' shadow-git snapshot (\`git add -A\` + \`write-tree\` in a separate git dir), \`git status\`, copying the files, the drift floor (\`git status --porcelain=v2 -z\` + hashing dirty files in one pass), \`node\` loading the MCP SDK, \`node -e 0\` for the hooks' processes, and \`node\` running the shadow-git snapshot for the prompt hook. The first save row writes its 1,000 files again before each round; the other save and load rows find them settled (written more than ${QUIET_MS / 1000} s before), as in a session.\n\n${lines.join('\n')}\n\nBriefs: the spec's example renders to ${briefs.exampleBytes} bytes (target ≤ 1,300); a checkpoint with every list and field at its limit renders to ${briefs.fullChars} characters (Claude Code's hook output limit: 10,000).\n\nRedaction: a full 64 KB checkpoint (${redaction.fields} fields, ${redaction.bytes} bytes, one line in ten a secret) takes ${redaction.oursMs.toFixed(2)} ms (median of ${Math.max(repeats * 6, 31)}; spread ${redaction.oursSpreadMs.map((v) => v.toFixed(2)).join('–')} ms; target ≤ ${redaction.targetMs} ms), ${redaction.ratio.toFixed(1)}x one pass of a single simple pattern over the same fields (${redaction.floorMs.toFixed(2)} ms).\n\n![growth](growth.svg)\n`;
 writeFileSync(path.join(outDir, 'report.md'), report);
 process.stdout.write(
   `\n${lines.join('\n')}\n\nbriefs: example ${briefs.exampleBytes} B, full ${briefs.fullChars} chars\nredaction of a full 64 KB checkpoint: ${redaction.oursMs.toFixed(2)} ms (target ≤ ${redaction.targetMs} ms)\nwritten: bench-results/results.json, bench-results/report.md, bench-results/growth.svg\n`,
