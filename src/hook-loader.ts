@@ -1,4 +1,5 @@
-// The plugin's hook entry (plugin/dist/hook.cjs): runs the hooks' bundle (hook-main.cjs) through V8's code
+// The plugin's hook entry (plugin/dist/hook.cjs): offers the event to the project's running MCP server
+// (hooks/relay-client.ts) and, when none takes it, runs the hooks' bundle (hook-main.cjs) through V8's code
 // cache. A hook is a fresh `node` process on every prompt and command, and compiling the bundle and every
 // function it calls was a third of its cost; with the cache, V8 reads that work back instead. Node 22 has
 // this built in (module.enableCompileCache); this does the same on Node 20.
@@ -22,6 +23,8 @@ import {
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
+import { handOverStdin, readHookStdin, writeAll } from './hooks/hook-io.js';
+import { relayHook } from './hooks/relay-client.js';
 import { defaultStoreBase } from './store/store-base.js';
 
 const CACHE_PREFIX = 'hook-';
@@ -29,19 +32,42 @@ const MAX_CACHE_BYTES = 16 * 1024 * 1024;
 
 const entry = process.argv[1] ?? '';
 const bundle = path.join(path.dirname(entry), 'hook-main.cjs');
-const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
-const cacheFile = cachePath();
-const cachedData = cacheFile ? readCache(cacheFile) : undefined;
-const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-  filename: bundle,
-  ...(cachedData ? { cachedData } : {}),
-});
-if (cacheFile && (!cachedData || script.cachedDataRejected)) {
-  // After the hook has run, so the cache holds the functions it compiled along the way too.
-  process.once('exit', () => writeCache(cacheFile, script.createCachedData()));
+
+void (async () => {
+  // The project's running MCP server takes the event when it can: it has everything loaded and warm.
+  const stdin = await readHookStdin();
+  const relayed = await relayHook({
+    argv: process.argv.slice(2),
+    stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    cliPath: path.join(path.dirname(entry), 'cli.mjs'),
+    loadNet: () => createRequire(bundle)('node:net'),
+  }).catch(() => null);
+  if (relayed) {
+    writeAll(1, relayed.stdout);
+    writeAll(2, relayed.stderr);
+    process.exit(0);
+  }
+  handOverStdin(stdin);
+  runBundle();
+})();
+
+function runBundle(): void {
+  const source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
+  const cacheFile = cachePath();
+  const cachedData = cacheFile ? readCache(cacheFile) : undefined;
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: bundle,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) {
+    // After the hook has run, so the cache holds the functions it compiled along the way too.
+    process.once('exit', () => writeCache(cacheFile, script.createCachedData()));
+  }
+  const loaded = { exports: {} };
+  script.runInThisContext()(loaded.exports, createRequire(bundle), loaded, bundle, path.dirname(bundle));
 }
-const loaded = { exports: {} };
-script.runInThisContext()(loaded.exports, createRequire(bundle), loaded, bundle, path.dirname(bundle));
 
 function cachePath(): string | undefined {
   if (process.env.CHECKPOINT_HOOK_CODE_CACHE === '0') return undefined;

@@ -1,20 +1,27 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { defaultDeps } from './app/deps.js';
+import { type HookRelay, startHookRelay } from './hooks/relay-server.js';
 import { createServer } from './mcp/server.js';
 
 // stdout carries the protocol; everything for people goes to stderr.
 const log = (message: string) => process.stderr.write(`claude-checkpoint: ${message}\n`);
 
 async function main(): Promise<void> {
-  const server = createServer();
+  const deps = defaultDeps();
+  const server = createServer(deps);
   const transport = new StdioServerTransport();
+  let relay: HookRelay | null = null;
   const shutdown = () => {
-    void server.close().finally(() => process.exit(0));
+    // Hooks the relay is running finish first.
+    void Promise.all([server.close(), relay?.close()]).finally(() => process.exit(0));
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
   process.stdin.on('end', shutdown);
   await server.connect(transport);
+  // The project's hooks may hand their events to this server; without it they run them themselves.
+  relay = await startHookRelay({ env: process.env, cwd: process.cwd(), queue: deps.queue }).catch(() => null);
 }
 
 main().catch((error: unknown) => {

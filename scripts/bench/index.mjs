@@ -250,45 +250,61 @@ async function benchSize(size) {
   );
   await client.close();
 
-  // The hooks, as the plugin runs them: a `node` process of the lean entry per event, against `node -e 0`.
-  // Three times the rounds: a process start is short and the noisiest thing measured here.
+  // The hooks, as the plugin runs them: a `node` process of hook.cjs per event, against `node -e 0`.
+  // In a session the plugin's MCP server runs beside them and the hooks hand it their events (the
+  // relay); the rows marked "no server" run the hook on its own. Three times the rounds: a process
+  // start is short and the noisiest thing measured here.
   const hookEnv = { ...process.env, CHECKPOINT_STORE_DIR: storeBase, CLAUDE_PROJECT_DIR: root };
-  const hook = (event, input) => () => runNode([hookEntry, event], root, hookEnv, JSON.stringify(input));
+  const server = new Client({ name: 'bench-session', version: '1.0.0' });
+  await server.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [dist('index.js')],
+      cwd: root,
+      env: hookEnv,
+      stderr: 'ignore',
+    }),
+  );
+  await server.callTool({ name: 'load_session_checkpoint', arguments: {} });
   const nodeBare = () => runNode(['-e', '0'], root, process.env, '');
-  results.push(
-    await paired(
-      'hook PostToolUse (Bash), process',
-      hookRounds,
-      null,
-      hook('PostToolUse', {
-        cwd: root,
-        tool_name: 'Bash',
-        tool_input: { command: 'npm test' },
-        tool_response: {},
-      }),
-      nodeBare,
-    ),
-  );
-  results.push(
-    await paired(
-      'hook SessionStart (after /clear), process',
-      hookRounds,
-      null,
-      hook('SessionStart', { cwd: root, source: 'clear' }),
-      nodeBare,
-    ),
-  );
-  // The prompt hook's snapshot against the least a snapshotting hook can be: `node` running the peers'
-  // shadow-git snapshot. Both see the same 10 files changed since their previous snapshot.
-  results.push(
-    await paired(
-      'hook UserPromptSubmit (snapshot), process',
-      hookRounds,
-      { round: (round) => dirty(root, files, 10, 20000 + round) },
-      hook('UserPromptSubmit', { cwd: root, prompt: 'benchmark prompt' }),
-      () => runNode(['-e', MINIMAL_SNAPSHOT, shadowDir, root], root, process.env, ''),
-    ),
-  );
+  const bashInput = { cwd: root, tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: {} };
+  const promptInput = { cwd: root, prompt: 'benchmark prompt' };
+  for (const [suffix, env] of [
+    ['', hookEnv],
+    [', no server', { ...hookEnv, CHECKPOINT_HOOK_RELAY: '0' }],
+  ]) {
+    const hook = (event, input) => () => runNode([hookEntry, event], root, env, JSON.stringify(input));
+    results.push(
+      await paired(
+        `hook PostToolUse (Bash), process${suffix}`,
+        hookRounds,
+        null,
+        hook('PostToolUse', bashInput),
+        nodeBare,
+      ),
+    );
+    results.push(
+      await paired(
+        `hook SessionStart (after /clear), process${suffix}`,
+        hookRounds,
+        null,
+        hook('SessionStart', { cwd: root, source: 'clear' }),
+        nodeBare,
+      ),
+    );
+    // The prompt hook's snapshot against the least a snapshotting hook can be: `node` running the peers'
+    // shadow-git snapshot. Both see the same 10 files changed since their previous snapshot.
+    results.push(
+      await paired(
+        `hook UserPromptSubmit (snapshot), process${suffix}`,
+        hookRounds,
+        { round: (round) => dirty(root, files, 10, 20000 + round) },
+        hook('UserPromptSubmit', promptInput),
+        () => runNode(['-e', MINIMAL_SNAPSHOT, shadowDir, root], root, process.env, ''),
+      ),
+    );
+  }
+  await server.close();
   rmSync(path.join(root, '.claude-checkpoint'), { force: true });
   rmSync(path.join(root, '.claude-checkpoint.prev'), { force: true });
   reset(root);
@@ -506,6 +522,8 @@ const TARGETS = {
   'server start to first tool result': 1.5,
   'hook PostToolUse (Bash), process': 1.3,
   'hook UserPromptSubmit (snapshot), process': 1.0,
+  'hook PostToolUse (Bash), process, no server': 1.3,
+  'hook UserPromptSubmit (snapshot), process, no server': 1.0,
 };
 
 const bySize = {};
@@ -550,7 +568,7 @@ for (const [size, rows] of Object.entries(bySize)) {
 lines.push(
   `| – | ${startup.name} | ${startup.oursMs.toFixed(1)} ms | ${startup.floorMs.toFixed(1)} ms | ${startup.ratio.toFixed(2)}× | ≤ 1.5× |`,
 );
-const report = `# Benchmark\n\n${results.date} · ${machine.cpu} (${machine.cpus} cores, ${machine.memoryGiB} GiB) · ${machine.platform} · Node ${machine.node} · ${machine.git}\n\nMedians of ${repeats} interleaved repeats (hook processes: ${hookRounds}; cold snapshots: fewer). Floors: the peers' shadow-git snapshot (\`git add -A\` + \`write-tree\` in a separate git dir), \`git status\`, copying the files, the drift floor (\`git status --porcelain=v2 -z\` + hashing dirty files in one pass), \`node\` loading the MCP SDK, \`node -e 0\` for the hooks' processes, and \`node\` running the shadow-git snapshot for the prompt hook. The first save row writes its 1,000 files again before each round; the other save and load rows find them settled (written more than ${QUIET_MS / 1000} s before), as in a session.\n\n${lines.join('\n')}\n\nBriefs: the spec's example renders to ${briefs.exampleBytes} bytes (target ≤ 1,300); a checkpoint with every list and field at its limit renders to ${briefs.fullChars} characters (Claude Code's hook output limit: 10,000).\n\nRedaction: a full 64 KB checkpoint (${redaction.fields} fields, ${redaction.bytes} bytes, one line in ten a secret) takes ${redaction.oursMs.toFixed(2)} ms (median of ${Math.max(repeats * 6, 31)}; spread ${redaction.oursSpreadMs.map((v) => v.toFixed(2)).join('–')} ms; target ≤ ${redaction.targetMs} ms), ${redaction.ratio.toFixed(1)}x one pass of a single simple pattern over the same fields (${redaction.floorMs.toFixed(2)} ms).\n\n![growth](growth.svg)\n`;
+const report = `# Benchmark\n\n${results.date} · ${machine.cpu} (${machine.cpus} cores, ${machine.memoryGiB} GiB) · ${machine.platform} · Node ${machine.node} · ${machine.git}\n\nMedians of ${repeats} interleaved repeats (hook processes: ${hookRounds}; cold snapshots: fewer). Floors: the peers' shadow-git snapshot (\`git add -A\` + \`write-tree\` in a separate git dir), \`git status\`, copying the files, the drift floor (\`git status --porcelain=v2 -z\` + hashing dirty files in one pass), \`node\` loading the MCP SDK, \`node -e 0\` for the hooks' processes, and \`node\` running the shadow-git snapshot for the prompt hook. The hook rows run with the project's MCP server up, as in a session (the hooks hand it their events), except those marked "no server". The first save row writes its 1,000 files again before each round; the other save and load rows find them settled (written more than ${QUIET_MS / 1000} s before), as in a session.\n\n${lines.join('\n')}\n\nBriefs: the spec's example renders to ${briefs.exampleBytes} bytes (target ≤ 1,300); a checkpoint with every list and field at its limit renders to ${briefs.fullChars} characters (Claude Code's hook output limit: 10,000).\n\nRedaction: a full 64 KB checkpoint (${redaction.fields} fields, ${redaction.bytes} bytes, one line in ten a secret) takes ${redaction.oursMs.toFixed(2)} ms (median of ${Math.max(repeats * 6, 31)}; spread ${redaction.oursSpreadMs.map((v) => v.toFixed(2)).join('–')} ms; target ≤ ${redaction.targetMs} ms), ${redaction.ratio.toFixed(1)}x one pass of a single simple pattern over the same fields (${redaction.floorMs.toFixed(2)} ms).\n\n![growth](growth.svg)\n`;
 writeFileSync(path.join(outDir, 'report.md'), report);
 process.stdout.write(
   `\n${lines.join('\n')}\n\nbriefs: example ${briefs.exampleBytes} B, full ${briefs.fullChars} chars\nredaction of a full 64 KB checkpoint: ${redaction.oursMs.toFixed(2)} ms (target ≤ ${redaction.targetMs} ms)\nwritten: bench-results/results.json, bench-results/report.md, bench-results/growth.svg\n`,

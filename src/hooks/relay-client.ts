@@ -1,0 +1,109 @@
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
+import {
+  isPrivateFolder,
+  MAX_RELAY_MESSAGE_BYTES,
+  PACKAGE_VERSION,
+  RELAY_PROTOCOL,
+  type RelayReply,
+  type RelayRequest,
+  relayDisabled,
+  relayProjectDir,
+  relaySocketPath,
+} from './relay-protocol.js';
+
+/** Longer than any event's own budget (PreCompact's 25 s), which the server applies. */
+const REPLY_WAIT_MS = 30_000;
+
+export interface RelayAsk {
+  argv: string[];
+  stdin: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  cliPath: string;
+  /**
+   * Loads `node:net` only once a socket is there. Through `require`: a dynamic import would start the
+   * ES module loader, which costs a hook more than the module itself.
+   */
+  loadNet: () => typeof import('node:net');
+}
+
+/**
+ * Offers a hook to the project's running MCP server. `null` when no server took it: there is none, it
+ * cannot be reached, or it declined before running anything (another version); the hook then runs
+ * itself. Once the request is sent, the answer is the server's, even a failure: running the hook here
+ * too could record a command twice.
+ */
+export async function relayHook(ask: RelayAsk): Promise<{ stdout: string; stderr: string } | null> {
+  if (relayDisabled(ask.env)) return null;
+  const projectDir = relayProjectDir(ask.argv, ask.env, ask.stdin, ask.cwd);
+  const socket = projectDir ? relaySocketPath(ask.env, projectDir) : null;
+  // No socket, no `net`: a hook without a server pays one lstat for asking.
+  if (!socket || !isSocket(socket) || !isPrivateFolder(path.dirname(socket))) return null;
+  const request: RelayRequest = {
+    protocol: RELAY_PROTOCOL,
+    version: PACKAGE_VERSION,
+    argv: ask.argv,
+    stdin: ask.stdin,
+    env: Object.fromEntries(
+      Object.entries(ask.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
+    cwd: ask.cwd,
+    cliPath: ask.cliPath,
+  };
+  const reply = await exchange(ask.loadNet(), socket, JSON.stringify(request));
+  if (reply.kind === 'unsent') return null;
+  if (reply.kind === 'lost') {
+    return { stdout: '', stderr: `claude-checkpoint hook: the MCP server did not answer (${reply.why}).\n` };
+  }
+  return reply.reply.handled ? { stdout: reply.reply.stdout, stderr: reply.reply.stderr } : null;
+}
+
+function isSocket(file: string): boolean {
+  try {
+    return lstatSync(file).isSocket();
+  } catch {
+    return false;
+  }
+}
+
+type Exchange = { kind: 'unsent' } | { kind: 'lost'; why: string } | { kind: 'answered'; reply: RelayReply };
+
+function exchange(net: typeof import('node:net'), socketPath: string, message: string): Promise<Exchange> {
+  return new Promise((resolve) => {
+    let sent = false;
+    let settled = false;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: Exchange) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      connection.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(
+      () => finish({ kind: 'lost', why: `no answer within ${REPLY_WAIT_MS / 1000} s` }),
+      REPLY_WAIT_MS,
+    );
+    const connection = net.createConnection(socketPath, () => {
+      sent = true;
+      connection.end(message);
+    });
+    connection.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_RELAY_MESSAGE_BYTES) finish({ kind: 'lost', why: 'its answer was too large' });
+      else chunks.push(chunk);
+    });
+    connection.on('end', () => {
+      try {
+        finish({ kind: 'answered', reply: JSON.parse(Buffer.concat(chunks).toString('utf8')) as RelayReply });
+      } catch {
+        finish({ kind: 'lost', why: 'its answer was cut short' });
+      }
+    });
+    connection.on('error', (error: NodeJS.ErrnoException) => {
+      finish(sent ? { kind: 'lost', why: error.code ?? error.message } : { kind: 'unsent' });
+    });
+  });
+}

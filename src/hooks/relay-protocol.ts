@@ -1,0 +1,111 @@
+import { lstatSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { defaultStoreBase } from '../store/store-base.js';
+import { GENERATOR } from '../version.js';
+
+// The hook relay: a hook process hands its event to the project's running MCP server over a private
+// unix socket, and the server runs it in-process, warm, where the hook would otherwise load and start
+// everything again. What the server runs is exactly what the hook would have run: same event, input,
+// environment and working directory. The hook runs the event itself when no server answers.
+
+/** Set to 0 to turn the relay off (both the server's socket and the hooks' use of it). */
+export const RELAY_ENV = 'CHECKPOINT_HOOK_RELAY';
+/** Bumped when the request or reply changes shape; a server of another version declines. */
+export const RELAY_PROTOCOL = 1;
+/** The hook input's own cap, plus room for the environment. */
+export const MAX_RELAY_MESSAGE_BYTES = 17 * 1024 * 1024;
+/** Unix socket paths are capped at 104 bytes (macOS) or 108 (Linux), the terminating NUL included. */
+const MAX_SOCKET_PATH_BYTES = 103;
+
+export interface RelayRequest {
+  protocol: number;
+  /** The package version: a server of another version declines rather than run other code. */
+  version: string;
+  argv: string[];
+  stdin: string;
+  env: Record<string, string>;
+  cwd: string;
+  /** The plugin's CLI beside the hook, for work the hook hands to a detached process. */
+  cliPath: string;
+}
+
+export type RelayReply =
+  | { handled: true; stdout: string; stderr: string }
+  | { handled: false; reason: string };
+
+export const PACKAGE_VERSION = GENERATOR.version;
+
+export function relayDisabled(env: NodeJS.ProcessEnv): boolean {
+  return env[RELAY_ENV]?.trim() === '0' || process.platform === 'win32';
+}
+
+/**
+ * The folder a hook looks for in the store: where the given project's server listens. The key only has
+ * to match between the two sides (any of the user's servers would run a hook correctly, since it runs
+ * with the hook's own input and environment): FNV-1a of the folder's real path, no crypto to load.
+ */
+export function relaySocketPath(env: NodeJS.ProcessEnv, projectDir: string): string | null {
+  const socket = path.join(defaultStoreBase(env), 'run', `${fnv1a64(projectDir)}.sock`);
+  return Buffer.byteLength(socket) <= MAX_SOCKET_PATH_BYTES ? socket : null;
+}
+
+/**
+ * The folder whose server a hook asks: the one named by --root, CHECKPOINT_PROJECT_ROOT or
+ * CLAUDE_PROJECT_DIR, else the input's `cwd`, else the process's folder (the order the hooks resolve
+ * their project in), with links resolved. `null` when it does not exist.
+ */
+export function relayProjectDir(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  stdin: string,
+  cwd: string,
+): string | null {
+  const rootIndex = argv.indexOf('--root');
+  const given =
+    (rootIndex >= 0 ? argv[rootIndex + 1] : undefined) ||
+    env.CHECKPOINT_PROJECT_ROOT?.trim() ||
+    env.CLAUDE_PROJECT_DIR?.trim() ||
+    inputCwd(stdin) ||
+    cwd;
+  try {
+    return realpathSync(path.resolve(cwd, given));
+  } catch {
+    return null;
+  }
+}
+
+function inputCwd(stdin: string): string | undefined {
+  try {
+    const parsed = JSON.parse(stdin) as { cwd?: unknown };
+    return typeof parsed.cwd === 'string' && parsed.cwd !== '' ? parsed.cwd : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the socket's folder is ours alone: a real folder (not a link), owned by this user, closed to
+ * everyone else. Otherwise another account could answer our hooks (and speak to the agent), or read them.
+ */
+export function isPrivateFolder(dir: string): boolean {
+  try {
+    const stats = lstatSync(dir);
+    return (
+      stats.isDirectory() &&
+      (process.getuid === undefined || stats.uid === process.getuid()) &&
+      (stats.mode & 0o077) === 0
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** 64-bit FNV-1a over the UTF-8 bytes, as 16 hex digits. */
+export function fnv1a64(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    hash ^= BigInt(byte);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
+}

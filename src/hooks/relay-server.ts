@@ -1,0 +1,184 @@
+import { chmodSync, mkdirSync, realpathSync, unlinkSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { type AppDeps, defaultDeps } from '../app/deps.js';
+import { describeError } from '../core/errors.js';
+import type { KeyedQueue } from '../store/lock.js';
+import { defaultStoreBase } from '../store/store-base.js';
+import {
+  isPrivateFolder,
+  MAX_RELAY_MESSAGE_BYTES,
+  PACKAGE_VERSION,
+  RELAY_PROTOCOL,
+  type RelayReply,
+  type RelayRequest,
+  relayDisabled,
+  relayProjectDir,
+  relaySocketPath,
+} from './relay-protocol.js';
+import { executeHook, parseHookArgs } from './run.js';
+
+export interface HookRelay {
+  socketPath: string;
+  /** Stops listening and waits (up to the longest hook budget) for the hooks being run. */
+  close(): Promise<void>;
+}
+
+/** PreCompact's budget, the longest a relayed hook can take. */
+const DRAIN_MS = 25_000;
+
+/**
+ * Listens for the hooks of the project this MCP server was started in (see relay-protocol.ts), and runs
+ * each in this process with the hook's own input, environment and folder. `queue` is the server's, so a
+ * relayed hook and a tool call on the same project take turns. `null` when there is nothing to listen
+ * for: the relay is off, the folder is the home or file-system root, another live server already
+ * listens for it, or the store's folder is not private.
+ */
+export async function startHookRelay(options: {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  queue: KeyedQueue;
+}): Promise<HookRelay | null> {
+  const { env, cwd, queue } = options;
+  if (relayDisabled(env)) return null;
+  const projectDir = relayProjectDir([], env, '', cwd);
+  if (!projectDir || projectDir === path.parse(projectDir).root || projectDir === homeFolder(env))
+    return null;
+  const socketPath = relaySocketPath(env, projectDir);
+  if (!socketPath) return null;
+  const dir = path.dirname(socketPath);
+  try {
+    mkdirSync(defaultStoreBase(env), { recursive: true, mode: 0o700 });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    return null;
+  }
+  if (!isPrivateFolder(dir)) return null;
+  if (await answers(socketPath)) return null; // another session's server has it
+  try {
+    unlinkSync(socketPath); // left by a server that died
+  } catch {
+    // none there
+  }
+
+  // Hooks being run: a server told to stop finishes them first, so no command or snapshot is cut short.
+  const running = new Set<Promise<unknown>>();
+  const server = net.createServer({ allowHalfOpen: true }, (connection) =>
+    serve(connection, (request) => {
+      const run = runRelayed(request, queue);
+      running.add(run);
+      void run.finally(() => running.delete(run)).catch(() => undefined);
+      return run;
+    }),
+  );
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(socketPath, () => resolve(true));
+  });
+  if (!listening) return null;
+  try {
+    chmodSync(socketPath, 0o600); // its folder already keeps others out; this says so twice
+  } catch {
+    // the folder's mode is what counts
+  }
+  // Nothing to keep the process alive for: the MCP connection decides when the server ends.
+  server.unref();
+  const removeSocket = () => {
+    try {
+      unlinkSync(socketPath);
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', removeSocket);
+  return {
+    socketPath,
+    close: async () => {
+      process.removeListener('exit', removeSocket);
+      server.close();
+      removeSocket();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...running]),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, DRAIN_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+    },
+  };
+}
+
+function homeFolder(env: NodeJS.ProcessEnv): string | null {
+  try {
+    return realpathSync(env.HOME?.trim() || os.homedir());
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a live server answers at `socketPath` (a dead one's socket file refuses connections). */
+function answers(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createConnection(socketPath, () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.on('error', () => resolve(false));
+  });
+}
+
+function serve(connection: net.Socket, run: (request: RelayRequest) => Promise<RelayReply>): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const reply = (answer: RelayReply) => {
+    if (!connection.destroyed) connection.end(JSON.stringify(answer));
+  };
+  connection.on('error', () => undefined); // a hook that went away: nothing to answer
+  connection.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_RELAY_MESSAGE_BYTES) {
+      chunks.length = 0;
+      reply({ handled: false, reason: `request over ${MAX_RELAY_MESSAGE_BYTES} bytes` });
+      connection.destroy();
+    } else chunks.push(chunk);
+  });
+  connection.on('end', () => {
+    let request: RelayRequest;
+    try {
+      request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RelayRequest;
+    } catch {
+      reply({ handled: false, reason: 'the request is not JSON' });
+      return;
+    }
+    void run(request).then(reply, (error: unknown) =>
+      reply({ handled: true, stdout: '', stderr: `claude-checkpoint hook: ${describeError(error)}\n` }),
+    );
+  });
+}
+
+async function runRelayed(request: RelayRequest, queue: KeyedQueue): Promise<RelayReply> {
+  if (request.protocol !== RELAY_PROTOCOL || request.version !== PACKAGE_VERSION) {
+    return { handled: false, reason: `this server is version ${PACKAGE_VERSION}` };
+  }
+  if (!isValidRequest(request)) return { handled: false, reason: 'malformed request' };
+  const { event, options } = parseHookArgs(request.argv);
+  const deps: AppDeps = defaultDeps({ env: request.env, cwd: () => request.cwd, queue });
+  const output = await executeHook(event, options, request.stdin, deps, { cliPath: request.cliPath });
+  return { handled: true, ...output };
+}
+
+function isValidRequest(request: RelayRequest): boolean {
+  return (
+    Array.isArray(request.argv) &&
+    request.argv.every((arg) => typeof arg === 'string') &&
+    typeof request.stdin === 'string' &&
+    typeof request.cwd === 'string' &&
+    path.isAbsolute(request.cwd) &&
+    typeof request.cliPath === 'string' &&
+    typeof request.env === 'object' &&
+    request.env !== null &&
+    Object.values(request.env).every((value) => typeof value === 'string')
+  );
+}

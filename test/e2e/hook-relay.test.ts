@@ -1,0 +1,211 @@
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { fnv1a64, PACKAGE_VERSION, RELAY_PROTOCOL } from '../../src/hooks/relay-protocol.js';
+import { runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
+import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
+
+// The hook relay through real processes: the built MCP server over stdio, the plugin's hook.cjs, and a
+// real unix socket. A copy of hook.cjs with no bundle beside it can only work through the server, which
+// is how these tests tell a relayed hook from one that ran itself.
+
+const SERVER = path.resolve('dist/index.js');
+
+async function project() {
+  const root = createRepo({ committed: { 'a.ts': 'a' } });
+  const store = tempDir('checkpoint-store-');
+  const env = { CHECKPOINT_STORE_DIR: store };
+  await runCli(['save', '--goal', 'Relay'], { cwd: root, env });
+  return { root, store, env, socket: path.join(store, 'run', `${fnv1a64(root)}.sock`) };
+}
+
+/** The built server, started in `root` as an agent starts it; resolves once its relay listens. */
+async function startServer(root: string, env: Record<string, string>) {
+  const client = new Client({ name: 'relay-test', version: '1.0.0' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [SERVER],
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stderr: 'ignore',
+  });
+  await client.connect(transport);
+  onTestFinished(() => client.close());
+  // The relay starts right after the MCP connection: a tool call round trip is time enough.
+  await client.callTool({ name: 'load_session_checkpoint', arguments: {} });
+  return { client, pid: transport.pid as number };
+}
+
+/** hook.cjs alone: it runs an event only if a server takes it. */
+function relayOnlyHook(): string {
+  const dir = tempDir('relay-only-');
+  const entry = path.join(dir, 'hook.cjs');
+  copyFileSync(SHIPPED_HOOK_ENTRY, entry);
+  return entry;
+}
+
+const bashInput = (root: string, command: string) =>
+  JSON.stringify({ cwd: root, tool_name: 'Bash', tool_input: { command }, tool_response: {} });
+const commands = (root: string) =>
+  (
+    JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).recentCommands as Array<{
+      command: string;
+    }>
+  ).map((entry) => entry.command);
+
+describe('hooks handed to the running MCP server', () => {
+  it('runs every event in the server: a command recorded, a snapshot taken, the brief returned', async () => {
+    const { root, env, socket } = await project();
+    await startServer(root, env);
+    expect(existsSync(socket)).toBe(true);
+    const hook = relayOnlyHook();
+
+    const bash = await runNodeScript(hook, ['PostToolUse'], {
+      cwd: root,
+      env,
+      input: bashInput(root, 'npm test'),
+    });
+    expect(bash).toMatchObject({ code: 0, stderr: '' });
+    expect(commands(root)).toEqual(['npm test']);
+
+    writeTree(root, { 'b.ts': 'new file' });
+    const prompt = await runNodeScript(hook, ['UserPromptSubmit'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({ cwd: root, prompt: 'add b' }),
+    });
+    expect(prompt).toMatchObject({ code: 0, stderr: '' });
+    const listed = await runCli(['list'], { cwd: root, env });
+    expect(listed.stdout).toContain('add b');
+
+    const start = await runNodeScript(hook, ['SessionStart'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({ cwd: root, source: 'clear' }),
+    });
+    expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain('## Goal\nRelay');
+    // The hook never loaded a bundle: it left no code cache behind.
+    expect(existsSync(path.join(env.CHECKPOINT_STORE_DIR, 'cache'))).toBe(false);
+  });
+
+  it('records all of 20 commands that finish at once, each once', async () => {
+    const { root, env } = await project();
+    await startServer(root, env);
+    const all = Array.from({ length: 20 }, (_, i) => `step ${i}`);
+    const results = await Promise.all(
+      all.map((command) =>
+        runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
+          cwd: root,
+          env,
+          input: bashInput(root, command),
+        }),
+      ),
+    );
+    expect(results.every((result) => result.code === 0 && result.stderr === '')).toBe(true);
+    expect(commands(root).sort()).toEqual([...all].sort());
+  });
+
+  it('runs the hook itself when the server is gone, and a new server replaces the socket of the dead one', async () => {
+    const { root, env, socket } = await project();
+    const { pid } = await startServer(root, env);
+    process.kill(pid, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(existsSync(socket)).toBe(true); // a killed server cannot clean up
+
+    const bash = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
+      cwd: root,
+      env,
+      input: bashInput(root, 'after the crash'),
+    });
+    expect(bash).toMatchObject({ code: 0, stderr: '' });
+    expect(commands(root)).toEqual(['after the crash']);
+
+    await startServer(root, env);
+    const relayed = await runNodeScript(relayOnlyHook(), ['PostToolUse'], {
+      cwd: root,
+      env,
+      input: bashInput(root, 'through the new server'),
+    });
+    expect(relayed).toMatchObject({ code: 0, stderr: '' });
+    expect(commands(root)).toEqual(['after the crash', 'through the new server']);
+  });
+
+  it('never runs a hook twice: a server that takes the request and fails to answer gets no second run', async () => {
+    const { root, env, socket } = await project();
+    mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+    const silent = net.createServer((connection) => connection.on('data', () => connection.destroy()));
+    await new Promise<void>((resolve) => silent.listen(socket, resolve));
+    onTestFinished(() => new Promise<void>((resolve) => silent.close(() => resolve())));
+
+    const bash = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
+      cwd: root,
+      env,
+      input: bashInput(root, 'maybe run by the server'),
+    });
+    expect(bash.code).toBe(0);
+    expect(bash.stderr).toContain('the MCP server did not answer');
+    expect(commands(root)).toEqual([]);
+  });
+
+  it('a server of another version declines before running anything, and the hook runs itself', async () => {
+    const { root, env, socket } = await project();
+    await startServer(root, env);
+    const reply = await ask(socket, {
+      protocol: RELAY_PROTOCOL,
+      version: `${PACKAGE_VERSION}-other`,
+      argv: ['PostToolUse'],
+      stdin: bashInput(root, 'from another version'),
+      env,
+      cwd: root,
+      cliPath: '',
+    });
+    expect(reply).toMatchObject({ handled: false });
+    expect(commands(root)).toEqual([]);
+    expect(await ask(socket, 'not json')).toMatchObject({ handled: false });
+  });
+
+  it('uses no socket whose folder others can enter, and none at all with CHECKPOINT_HOOK_RELAY=0', async () => {
+    const open = await project();
+    mkdirSync(path.dirname(open.socket), { recursive: true });
+    chmodSync(path.dirname(open.socket), 0o755);
+    await startServer(open.root, open.env);
+    expect(existsSync(open.socket)).toBe(false);
+
+    const off = await project();
+    await startServer(off.root, { ...off.env, CHECKPOINT_HOOK_RELAY: '0' });
+    expect(existsSync(path.join(off.store, 'run')) ? readdirSync(path.join(off.store, 'run')) : []).toEqual(
+      [],
+    );
+    const hook = await runNodeScript(relayOnlyHook(), ['PostToolUse'], {
+      cwd: off.root,
+      env: off.env,
+      input: bashInput(off.root, 'no relay'),
+    });
+    expect(hook.code).not.toBe(0); // no server took it, and this copy has no bundle to run it with
+  });
+
+  it('removes its socket when the agent ends the session', async () => {
+    const { root, env, socket } = await project();
+    const { client } = await startServer(root, env);
+    expect(existsSync(socket)).toBe(true);
+    await client.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(existsSync(socket)).toBe(false);
+  });
+});
+
+/** One raw request to the relay, as any local process could send it. */
+function ask(socket: string, request: unknown): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const connection = net.createConnection(socket, () =>
+      connection.end(typeof request === 'string' ? request : JSON.stringify(request)),
+    );
+    connection.on('data', (chunk: Buffer) => chunks.push(chunk));
+    connection.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+    connection.on('error', reject);
+  });
+}
