@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -142,6 +142,11 @@ describe('a real Claude Code session with the plugin and a scripted model', () =
       await new Promise((resolve) => setTimeout(resolve, 50));
     const saved = JSON.parse(readFileSync(checkpointFile, 'utf8'));
     expect(saved.goal.primary).toBe('Add GitHub OAuth login');
+    // The plugin's MCP server was up (the model had called it): the Bash hook handed it the event, so the
+    // hook process never loaded the bundle, and left no code cache for its event.
+    const cacheDir = path.join(env.CHECKPOINT_STORE_DIR as string, 'cache');
+    const caches = existsSync(cacheDir) ? readdirSync(cacheDir) : [];
+    expect(caches.filter((name) => name.startsWith('hook-PostToolUseFailure-'))).toEqual([]);
     expect(saved.recentCommands).toEqual([
       expect.objectContaining({
         command: FAILING_COMMAND,
