@@ -1,3 +1,4 @@
+import { lstatSync, readFileSync, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snapshot.js';
@@ -81,7 +82,7 @@ export async function captureTree(target: CaptureTarget, baseTree?: string): Pro
       continue;
     }
     const inBase = entry.headOid !== null;
-    const stats = await fsp.lstat(path.join(root, entry.path)).catch(() => null);
+    const stats = lstatOrNull(path.join(root, entry.path));
     if (!stats || stats.isDirectory()) {
       if (!untracked) toDrop.push(entry.path);
       if (inBase) counts.deleted++;
@@ -127,20 +128,13 @@ export async function captureTree(target: CaptureTarget, baseTree?: string): Pro
 async function refreshExclusions(target: CaptureTarget, state: StoreState): Promise<void> {
   const large: StoreState['exclusions']['large'] = [];
   for (const entry of state.exclusions.large) {
-    const stats = await fsp.lstat(path.join(target.root, entry.path)).catch(() => null);
+    const stats = lstatOrNull(path.join(target.root, entry.path));
     if (stats?.isFile() && stats.size > target.settings.maxFileBytes)
       large.push({ path: entry.path, bytes: stats.size });
   }
   const nested: string[] = [];
-  for (const dir of state.exclusions.nested) {
-    if (
-      await fsp.lstat(path.join(target.root, dir, '.git')).then(
-        () => true,
-        () => false,
-      )
-    )
-      nested.push(dir);
-  }
+  for (const dir of state.exclusions.nested)
+    if (lstatOrNull(path.join(target.root, dir, '.git'))) nested.push(dir);
   state.exclusions = { large, nested };
 }
 
@@ -164,7 +158,12 @@ async function syncInfo(target: CaptureTarget, exclusions: StoreState['exclusion
 
 /** Whether the file had to be written. */
 async function writeIfChanged(file: string, wanted: string): Promise<boolean> {
-  const current = await fsp.readFile(file, 'utf8').catch(() => null);
+  let current: string | null = null;
+  try {
+    current = readFileSync(file, 'utf8');
+  } catch {
+    // missing: written below
+  }
   if (current === wanted) return false;
   await fsp.writeFile(file, wanted, { mode: 0o600 });
   return true;
@@ -174,6 +173,18 @@ async function writeIfChanged(file: string, wanted: string): Promise<boolean> {
 function anchoredPattern(file: string): string {
   const escaped = file.replace(/[\\*?[\]!#]/g, (char) => `\\${char}`).replace(/ $/, '\\ ');
   return `/${escaped}\n`;
+}
+
+/**
+ * Synchronous on purpose, like the hashing in git/oid.ts: one lstat per changed path is a short burst,
+ * several times cheaper than a round trip through the thread pool each.
+ */
+function lstatOrNull(file: string): Stats | null {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null; // a folder on the way became a file, or cannot be read: gone, as far as we can tell
+  }
 }
 
 function nulJoin(paths: readonly string[]): string {

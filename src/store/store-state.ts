@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import type { SnapshotRecord } from '../core/snapshot.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -10,9 +11,10 @@ export interface StoreState {
   exclusions: { large: Array<{ path: string; bytes: number }>; nested: string[] };
 }
 
+/** Read synchronously: a file of a few hundred bytes, read up to three times per snapshot. */
 export async function readState(file: string): Promise<StoreState> {
   try {
-    const parsed = JSON.parse(await fsp.readFile(file, 'utf8')) as Partial<StoreState>;
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<StoreState>;
     return {
       ...(parsed.latest !== undefined ? { latest: parsed.latest } : {}),
       ...(parsed.index ? { index: parsed.index } : {}),
