@@ -118,10 +118,11 @@ export async function saveCheckpoint(
         flagged,
         redaction: redaction.config,
       });
-      await store.writeLocked(built.serialized);
-
       const { checkpoint } = built;
+      // The store's two files are written beside the checkpoint: each is tied to it (the baseline by the
+      // checkpoint's id and time) or only a cache (the memory), so a failed save leaves nothing misleading.
       await Promise.all([
+        store.writeLocked(built.serialized),
         checkpoint.meta.truncated ? keepUnlistedOids(deps, storeDir, checkpoint, oids, warnings) : null,
         // Remembered for the next save or load; losing this only costs hashing again.
         location && !sameMemory(memory, hasher.remembered)
