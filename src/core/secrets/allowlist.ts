@@ -66,21 +66,21 @@ export function entropy(value: string): number {
  * and varied enough (a generated token), or a chosen password (mixed classes, not a plain word).
  */
 export function looksLikeSecret(value: string, strength: 'strong' | 'weak'): boolean {
-  if (isAllowedValue(value)) return false;
   const length = value.length;
+  // Too short for either strength: decided before the allowlist's patterns run (most candidates are).
+  if (length < (strength === 'strong' ? 6 : 12)) return false;
+  if (isAllowedValue(value)) return false;
   // Words joined by hyphens, underscores, dots or slashes name a thing (db-password, prod/api-key).
   const segments = value.split(/[-_./]/);
   if (length < 32 && segments.every((segment) => /^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)$/.test(segment)))
     return false;
   if (strength === 'strong') {
     // Named as a password or secret: a chosen password passes, a plain word or number does not.
-    if (length < 6) return false;
     if (/^[A-Za-z]+$/.test(value) && length < 16) return false;
     if (/^\d+$/.test(value) && length < 12) return false;
     return classes(value) >= 2 || length >= 16;
   }
-  // A weaker name (key, auth, id…): only values that look generated.
-  if (length < 12) return false;
+  // A weaker name (key, auth, id…): only values that look generated (12 characters or more, above).
   // Plain or CamelCase words (PasswordRequired, sort_key_name) name a thing.
   if (/^(?:[A-Z]?[a-z]+)+(?:[-_](?:[A-Z]?[a-z]+)+)*$/.test(value)) return false;
   return entropy(value) >= 3 && classes(value) >= 2;
