@@ -7,9 +7,9 @@ import { saveCheckpoint } from '../../src/app/save.js';
 import type { SaveInput } from '../../src/core/input.js';
 import { QUIET_MS } from '../../src/git/oid.js';
 import { defaultStoreBase, projectStoreDir } from '../../src/store/store-location.js';
-import { commitAll, createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
+import { commitAll, createRepo, git, tempDir, workerStateHome, writeTree } from '../helpers/fixtures.js';
 
-const deps = defaultDeps({ env: {} });
+const deps = defaultDeps({ env: { XDG_STATE_HOME: workerStateHome() } });
 const save = (root: string, input: Omit<SaveInput, 'projectRoot'>) =>
   saveCheckpoint(deps, { ...input, projectRoot: root });
 async function load(root: string) {
@@ -316,7 +316,7 @@ describe('project root resolution', () => {
   it('follows argument, then CHECKPOINT_PROJECT_ROOT, then client roots, then cwd', async () => {
     const [a, b, c, d] = [tempDir(), tempDir(), tempDir(), tempDir()];
     const withEnv = defaultDeps({ env: { CHECKPOINT_PROJECT_ROOT: b }, cwd: () => d });
-    const noEnv = defaultDeps({ env: {}, cwd: () => d });
+    const noEnv = defaultDeps({ env: { XDG_STATE_HOME: workerStateHome() }, cwd: () => d });
     const roots = { clientRoots: async () => ['https://not-a-file', `file://${c}`] };
     expect((await saveCheckpoint(withEnv, { goal: 'g', projectRoot: a }, roots)).root).toEqual({
       root: a,

@@ -8,7 +8,7 @@ import { saveCheckpoint } from '../../src/app/save.js';
 import { parseCheckpoint } from '../../src/core/schema.js';
 import { CheckpointStore } from '../../src/store/checkpoint-store.js';
 import { assertBuilt } from '../helpers/cli.js';
-import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { createRepo, tempDir, workerStateHome } from '../helpers/fixtures.js';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const WORKER = fileURLToPath(new URL('../helpers/save-worker.mjs', import.meta.url));
@@ -40,7 +40,7 @@ function seeded(seed: number): () => number {
 describe('crashes (SIGKILL at random moments)', () => {
   it(`leaves the old or the new checkpoint, never a corrupt one, and a valid .prev (${RUNS} kills)`, async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
-    const deps = defaultDeps({ env: {} });
+    const deps = defaultDeps({ env: { XDG_STATE_HOME: workerStateHome() } });
     await saveCheckpoint(deps, { goal: 'initial', projectRoot: root });
     const random = seeded(1234);
     const store = new CheckpointStore(root);

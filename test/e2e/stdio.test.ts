@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { commitAll, createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
+import { commitAll, createRepo, git, tempDir, workerStateHome, writeTree } from '../helpers/fixtures.js';
 
 const SERVER = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
@@ -16,7 +16,12 @@ async function spawnServer(options: { cwd: string; env?: Record<string, string> 
     command: process.execPath,
     args: [SERVER],
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      XDG_STATE_HOME: workerStateHome(),
+      ...options.env,
+    },
     stderr: 'pipe',
   });
   const client = new Client({ name: 'e2e', version: '1.0.0' });

@@ -1,6 +1,7 @@
 import { type SpawnOptions, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { workerStateHome } from './fixtures.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 /** The hooks' lean entry point, as the plugin runs it (bundled) and hand-written settings may. */
@@ -35,7 +36,13 @@ export function runNodeScript(
   return new Promise((resolve, reject) => {
     const spawnOptions: SpawnOptions = {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+      // The store goes under the worker's state folder unless a test names one (never under ~/.local/state).
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        XDG_STATE_HOME: workerStateHome(),
+        ...options.env,
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     };
     const child = spawn(process.execPath, [script, ...args], spawnOptions);

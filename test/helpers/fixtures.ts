@@ -20,6 +20,21 @@ export function tempDir(prefix = 'checkpoint-test-'): string {
   return dir;
 }
 
+let workerState: string | undefined;
+
+/**
+ * A state folder of this test worker's own, for code that would otherwise put its store under the real
+ * home folder (`~/.local/state`): tests never write outside their temp folders.
+ */
+export function workerStateHome(): string {
+  if (workerState === undefined) {
+    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'checkpoint-state-')));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    workerState = dir;
+  }
+  return workerState;
+}
+
 export type Tree = Record<string, string | Buffer>;
 
 export function writeTree(root: string, tree: Tree): void {

@@ -3,6 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { onTestFinished } from 'vitest';
 import { type AppDeps, defaultDeps } from '../../src/app/deps.js';
 import { createServer } from '../../src/mcp/server.js';
+import { workerStateHome } from './fixtures.js';
 
 export interface Connected {
   client: Client;
@@ -19,7 +20,7 @@ export interface ToolResult {
 export async function connect(
   options: { deps?: Partial<AppDeps>; roots?: string[] } = {},
 ): Promise<Connected> {
-  const server = createServer(defaultDeps({ env: {}, ...options.deps }));
+  const server = createServer(defaultDeps({ env: { XDG_STATE_HOME: workerStateHome() }, ...options.deps }));
   const client = new Client(
     { name: 'test-client', version: '1.0.0' },
     { capabilities: options.roots ? { roots: { listChanged: false } } : {} },
