@@ -1,10 +1,21 @@
-import { constants } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  lstatSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { errorCode, type StoreFs } from './fs-seam.js';
 import { uniqueSuffix } from './temp-name.js';
 
 export const FILE_MODE = 0o600;
+/** A new file only, never through a link. */
+const EXCLUSIVE_WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 /** The prefix of temp files next to `target`, so stale ones can be recognised and cleaned up. */
 export function tempPrefix(target: string): string {
@@ -27,11 +38,7 @@ export async function writeFileAtomic(
   await refuseSymlink(fs, target);
   const temp = path.join(path.dirname(target), `${tempPrefix(target)}${uniqueSuffix()}`);
   try {
-    const handle = await fs.open(
-      temp,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      FILE_MODE,
-    );
+    const handle = await fs.open(temp, EXCLUSIVE_WRITE, FILE_MODE);
     try {
       await handle.writeFile(data);
       await handle.chmod(FILE_MODE); // whatever the umask
@@ -48,6 +55,38 @@ export async function writeFileAtomic(
     });
   }
   if (durable) await syncDirectory(fs, path.dirname(target));
+}
+
+/**
+ * writeFileAtomic without durability, synchronously: for the store's own small files that every snapshot
+ * writes (its state, its refs), where a handful of syscalls cost several times less than as many round
+ * trips through the thread pool. The same guarantees otherwise: readers see the old or the new content,
+ * the temp file is created exclusively and never through a link, and a link at `target` is refused.
+ */
+export function writeFileAtomicSync(target: string, data: string): void {
+  if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    throw new CheckpointError('UNSAFE_PATH', `refusing to use ${target}: it is a symbolic link`);
+  }
+  const temp = path.join(path.dirname(target), `${tempPrefix(target)}${uniqueSuffix()}`);
+  try {
+    const fd = openSync(temp, EXCLUSIVE_WRITE, FILE_MODE);
+    try {
+      writeFileSync(fd, data);
+      fchmodSync(fd, FILE_MODE); // whatever the umask
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, target);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // never created
+    }
+    throw new CheckpointError('IO_FAILED', `could not write ${target}: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
 }
 
 /** Makes a rename durable; some platforms cannot open folders, which only costs durability, not safety. */

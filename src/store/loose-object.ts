@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -22,27 +31,28 @@ export async function writeLooseObject(
   const oid = createHash(format).update(header).update(body).digest('hex');
   const dir = path.join(gitDir, 'objects', oid.slice(0, 2));
   const file = path.join(dir, oid.slice(2));
-  const exists = await fsp.lstat(file).then(
-    () => true,
-    () => false,
-  );
-  if (exists) return oid;
-  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+  // Synchronous: one small object per snapshot, a few syscalls.
+  if (lstatSync(file, { throwIfNoEntry: false })) return oid;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const temp = path.join(dir, `tmp_obj_${uniqueSuffix()}`);
   try {
-    const handle = await fsp.open(
+    const fd = openSync(
       temp,
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
       0o400,
     );
     try {
-      await handle.writeFile(deflateSync(Buffer.concat([header, body])));
+      writeFileSync(fd, deflateSync(Buffer.concat([header, body])));
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
-    await fsp.rename(temp, file);
+    renameSync(temp, file);
   } catch (error) {
-    await fsp.unlink(temp).catch(() => undefined);
+    try {
+      unlinkSync(temp);
+    } catch {
+      // never created
+    }
     throw error;
   }
   return oid;

@@ -1,9 +1,10 @@
+import { mkdirSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { SnapshotMeta, SnapshotRecord } from '../core/snapshot.js';
 import { compareAscii } from '../core/text.js';
 import type { ObjectFormat } from '../git/oid.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomicSync } from './atomic-write.js';
 import { repositoryObjectFormat, writeLooseObject } from './loose-object.js';
 import type { StoreGit } from './store-git.js';
 
@@ -37,8 +38,8 @@ export async function recordSnapshot(
 
 async function writeLooseRef(gitDir: string, ref: string, oid: string): Promise<void> {
   const file = path.join(gitDir, ...ref.split('/'));
-  await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(fsp, file, `${oid}\n`, { durable: false });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  writeFileAtomicSync(file, `${oid}\n`);
 }
 
 /**

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import * as fsp from 'node:fs/promises';
 import type { SnapshotRecord } from '../core/snapshot.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomicSync } from './atomic-write.js';
 
 /** What the store remembers between calls, in `state.json`; rebuilt from git when missing. */
 export interface StoreState {
@@ -30,5 +29,5 @@ export async function readState(file: string): Promise<StoreState> {
 
 export async function writeState(file: string, state: StoreState): Promise<void> {
   // A cache of what git can tell again: atomic, but not worth an fsync on every snapshot.
-  await writeFileAtomic(fsp, file, `${JSON.stringify(state)}\n`, { durable: false });
+  writeFileAtomicSync(file, `${JSON.stringify(state)}\n`);
 }
