@@ -207,15 +207,7 @@ async function benchSize(size) {
   // again just before each round (a save reads them all), then with files settled as they are in a
   // session (written more than QUIET_MS before: a save reads only what changed since the last one).
   dirty(root, files, 1000, 9000);
-  const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [dist('index.js')],
-      cwd: root,
-      stderr: 'ignore',
-    }),
-  );
+  const client = await connectServer(root);
   const saveArgs = { goal: 'Benchmark', tasks: [{ description: 'measure', status: 'in_progress' }] };
   await client.callTool({ name: 'save_session_checkpoint', arguments: saveArgs });
   results.push(
@@ -255,16 +247,7 @@ async function benchSize(size) {
   // relay); the rows marked "no server" run the hook on its own. Three times the rounds: a process
   // start is short and the noisiest thing measured here.
   const hookEnv = { ...process.env, CHECKPOINT_STORE_DIR: storeBase, CLAUDE_PROJECT_DIR: root };
-  const server = new Client({ name: 'bench-session', version: '1.0.0' });
-  await server.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [dist('index.js')],
-      cwd: root,
-      env: hookEnv,
-      stderr: 'ignore',
-    }),
-  );
+  const server = await connectServer(root, hookEnv);
   await server.callTool({ name: 'load_session_checkpoint', arguments: {} });
   const nodeBare = () => runNode(['-e', '0'], root, process.env, '');
   const bashInput = { cwd: root, tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: {} };
@@ -312,6 +295,21 @@ async function benchSize(size) {
   return results;
 }
 
+/** Our MCP server, started in `cwd` over stdio as an agent starts it (`env`: the SDK's default otherwise). */
+async function connectServer(cwd, env) {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [dist('index.js')],
+      cwd,
+      ...(env ? { env } : {}),
+      stderr: 'ignore',
+    }),
+  );
+  return client;
+}
+
 const hookEntry = path.join(project, 'plugin', 'dist', 'hook.cjs');
 /** A node process that takes the peers' shadow-git snapshot: the floor of a snapshotting hook. */
 const MINIMAL_SNAPSHOT = `const { execFileSync } = require('node:child_process');
@@ -333,15 +331,7 @@ async function benchStartup() {
   const dir = path.join(cacheDir, 'startup');
   mkdirSync(dir, { recursive: true });
   const startServer = async () => {
-    const client = new Client({ name: 'bench', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [dist('index.js')],
-        cwd: dir,
-        stderr: 'ignore',
-      }),
-    );
+    const client = await connectServer(dir);
     await client.callTool({ name: 'load_session_checkpoint', arguments: {} });
     await client.close();
   };

@@ -63,16 +63,21 @@ export async function writeFileAtomic(
  * trips through the thread pool. The same guarantees otherwise: readers see the old or the new content,
  * the temp file is created exclusively and never through a link, and a link at `target` is refused.
  */
-export function writeFileAtomicSync(target: string, data: string): void {
+export function writeFileAtomicSync(
+  target: string,
+  data: string | Uint8Array,
+  options: { mode?: number; tempName?: string } = {},
+): void {
   if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) {
     throw new CheckpointError('UNSAFE_PATH', `refusing to use ${target}: it is a symbolic link`);
   }
-  const temp = path.join(path.dirname(target), `${tempPrefix(target)}${uniqueSuffix()}`);
+  const mode = options.mode ?? FILE_MODE;
+  const temp = path.join(path.dirname(target), options.tempName ?? `${tempPrefix(target)}${uniqueSuffix()}`);
   try {
-    const fd = openSync(temp, EXCLUSIVE_WRITE, FILE_MODE);
+    const fd = openSync(temp, EXCLUSIVE_WRITE, mode);
     try {
       writeFileSync(fd, data);
-      fchmodSync(fd, FILE_MODE); // whatever the umask
+      fchmodSync(fd, mode); // whatever the umask
     } finally {
       closeSync(fd);
     }

@@ -1,18 +1,10 @@
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { ObjectFormat } from '../git/oid.js';
+import { writeFileAtomicSync } from './atomic-write.js';
 import { uniqueSuffix } from './temp-name.js';
 
 /**
@@ -34,27 +26,11 @@ export async function writeLooseObject(
   // Synchronous: one small object per snapshot, a few syscalls.
   if (lstatSync(file, { throwIfNoEntry: false })) return oid;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const temp = path.join(dir, `tmp_obj_${uniqueSuffix()}`);
-  try {
-    const fd = openSync(
-      temp,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o400,
-    );
-    try {
-      writeFileSync(fd, deflateSync(Buffer.concat([header, body])));
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, file);
-  } catch (error) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // never created
-    }
-    throw error;
-  }
+  // Read-only, under git's own temp name (which its prune knows), as git writes objects.
+  writeFileAtomicSync(file, deflateSync(Buffer.concat([header, body])), {
+    mode: 0o400,
+    tempName: `tmp_obj_${uniqueSuffix()}`,
+  });
   return oid;
 }
 
