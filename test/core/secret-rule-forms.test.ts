@@ -61,6 +61,7 @@ const assignmentLike = fc
       '\n',
       '-',
       ']',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable reference, as commands hold them
       '${VAR}',
       '$(cmd)',
       '<value>',
