@@ -121,7 +121,8 @@ export async function saveCheckpoint(
       const { checkpoint } = built;
       // The store's two files are written beside the checkpoint: each is tied to it (the baseline by the
       // checkpoint's id and time) or only a cache (the memory), so a failed save leaves nothing misleading.
-      await Promise.all([
+      // All three finish before the lock is let go.
+      const [written] = await Promise.allSettled([
         store.writeLocked(built.serialized),
         checkpoint.meta.truncated ? keepUnlistedOids(deps, storeDir, checkpoint, oids, warnings) : null,
         // Remembered for the next save or load; losing this only costs hashing again.
@@ -129,6 +130,7 @@ export async function saveCheckpoint(
           ? writeOidMemory(deps.fs, storeDir, format, hasher.remembered).catch(() => undefined)
           : null,
       ]);
+      if (written.status === 'rejected') throw written.reason;
       if (built.redactions > 0) warnings.push(`Redacted ${built.redactions} secret-looking value(s).`);
       if (checkpoint.meta.truncated) {
         warnings.push(
