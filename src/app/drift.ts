@@ -1,6 +1,6 @@
 import { type CommitChange, changedOutsideRecorded, computeDrift, type Drift } from '../core/drift.js';
 import type { Checkpoint } from '../core/schema.js';
-import { WorktreeHasher } from '../git/oid.js';
+import { type RememberedOid, WorktreeHasher } from '../git/oid.js';
 import {
   compareHistory,
   diffCommits,
@@ -16,14 +16,19 @@ import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 
 /**
  * Drift since the save, with as few git processes as the question allows (two when HEAD has not moved).
- * `known` passes a repository state the caller has already read, so a save does not read it twice.
+ * `known` passes a repository state (and remembered oids) the caller has already read, so a save does
+ * not read them twice.
  */
 export async function detectDrift(
   root: string,
   checkpoint: Checkpoint,
   warnings: string[],
   env: NodeJS.ProcessEnv,
-  known?: { location: RepoLocation | null; repo: RepoState | null },
+  known?: {
+    location: RepoLocation | null;
+    repo: RepoState | null;
+    memory?: ReadonlyMap<string, RememberedOid>;
+  },
 ): Promise<Drift | null> {
   if (!checkpoint.git) return null;
   const saved = await withUnlistedFiles(root, checkpoint, warnings, env);
@@ -39,7 +44,8 @@ export async function detectDrift(
     ? new WorktreeHasher(
         root,
         location.objectFormat,
-        await readOidMemory(projectStoreDir(defaultStoreBase(env), root), location.objectFormat),
+        known?.memory ??
+          (await readOidMemory(projectStoreDir(defaultStoreBase(env), root), location.objectFormat)),
       )
     : null;
   const recorded = new Set(saved.modifiedFiles.map((file) => file.path));

@@ -99,7 +99,7 @@ export async function saveCheckpoint(
           .oids(rest)
           .then((late) => new Map(needed.map((file) => [file, early.get(file) ?? late.get(file) ?? null]))),
         options.automatic && previous
-          ? detectDrift(root, previous, [], deps.env, { location, repo }).then((drift) =>
+          ? detectDrift(root, previous, [], deps.env, { location, repo, memory }).then((drift) =>
               carryFlags(previous, drift),
             )
           : undefined,
