@@ -26,7 +26,8 @@ export async function detectDrift(
   env: NodeJS.ProcessEnv,
   known?: {
     location: RepoLocation | null;
-    repo: RepoState | null;
+    /** Read already, or being read (a load starts git's scan before it has read the checkpoint). */
+    repo: RepoState | null | Promise<RepoState | null>;
     memory?: ReadonlyMap<string, RememberedOid>;
   },
 ): Promise<Drift | null> {
@@ -49,7 +50,7 @@ export async function detectDrift(
       )
     : null;
   const recorded = new Set(saved.modifiedFiles.map((file) => file.path));
-  const recordedOids = hasher && !known ? await hasher.oids(recorded) : new Map<string, string | null>();
+  const recordedOids = hasher ? await hasher.oids(recorded) : new Map<string, string | null>();
   const repo = await reading;
   if (!location || !hasher || !repo?.head) {
     warnings.push('The project is no longer a git repository with commits, so drift could not be checked.');

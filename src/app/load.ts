@@ -1,6 +1,7 @@
 import { renderResumeBrief } from '../core/brief.js';
 import type { Drift } from '../core/drift.js';
 import type { Checkpoint } from '../core/schema.js';
+import { locateRepo, readRepoStateOrNull } from '../git/repo.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import type { AppDeps } from './deps.js';
 
@@ -43,12 +44,21 @@ export async function loadCheckpoint(
   const { root } = resolved;
   const store = new CheckpointStore(root, deps.fs);
   return deps.queue.run(root, async () => {
-    const loaded = await store.load();
+    // git's scan is most of a load: it starts as soon as there is a checkpoint to compare with, while
+    // the checkpoint is read and checked.
+    const scan = store.mayExist().then(async (present) => {
+      if (!present) return undefined;
+      const location = await locateRepo(root);
+      const repo = location ? readRepoStateOrNull(root, location) : Promise.resolve(null);
+      repo.catch(() => undefined); // awaited by detectDrift; a failure must not go unhandled meanwhile
+      return { location, repo };
+    });
+    const [loaded, known] = await Promise.all([store.load(), scan]);
     if (!loaded.found) return { found: false, path: loaded.path, root: resolved, warnings: [] };
 
     const warnings = [...loaded.notices];
     const [drift, snapshot] = await Promise.all([
-      detectDrift(root, loaded.checkpoint, warnings, deps.env),
+      detectDrift(root, loaded.checkpoint, warnings, deps.env, known),
       // The brief only mentions the latest snapshot; a broken store must not cost the agent its brief.
       options.mentionSnapshot === false ? null : latestSnapshot(deps, root).catch(() => null),
     ]);

@@ -49,6 +49,17 @@ export class CheckpointStore {
     this.paths = checkpointPaths(root);
   }
 
+  /** Whether there may be a checkpoint to load: the file or its backup is there (one lstat each, no read). */
+  async mayExist(): Promise<boolean> {
+    const present = (file: string) =>
+      this.fs.lstat(file).then(
+        () => true,
+        () => false,
+      );
+    const [main, backup] = await Promise.all([present(this.paths.main), present(this.paths.backup)]);
+    return main || backup;
+  }
+
   async load(): Promise<LoadResult> {
     const main = await this.readOne(this.paths.main);
     if (main.kind === 'ok') {
