@@ -187,6 +187,22 @@ describe('hooks handed to the running MCP server', () => {
     expect(hook.code).not.toBe(0); // no server took it, and this copy has no bundle to run it with
   });
 
+  it('a second server in the same project leaves the first one its socket, and removes nothing when it ends', async () => {
+    const { root, env, socket } = await project();
+    await startServer(root, env);
+    const second = await startServer(root, env);
+    await second.client.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(existsSync(socket)).toBe(true);
+    const relayed = await runNodeScript(relayOnlyHook(), ['PostToolUse'], {
+      cwd: root,
+      env,
+      input: bashInput(root, 'through the first server'),
+    });
+    expect(relayed).toMatchObject({ code: 0, stderr: '' });
+    expect(commands(root)).toEqual(['through the first server']);
+  });
+
   it('removes its socket when the agent ends the session', async () => {
     const { root, env, socket } = await project();
     const { client } = await startServer(root, env);
