@@ -23,6 +23,7 @@ import {
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
+import { cliBeside } from './hooks/cli-path.js';
 import { handOverStdin, readHookStdin, writeAll } from './hooks/hook-io.js';
 import { relayHook } from './hooks/relay-client.js';
 import { defaultStoreBase } from './store/store-base.js';
@@ -41,7 +42,7 @@ void (async () => {
     stdin,
     env: process.env,
     cwd: process.cwd(),
-    cliPath: path.join(path.dirname(entry), 'cli.mjs'),
+    cliPath: cliBeside(entry),
     loadNet: () => createRequire(bundle)('node:net'),
   }).catch(() => null);
   if (relayed) {

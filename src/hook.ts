@@ -3,18 +3,15 @@
 // Lean on purpose: no argument parser, no MCP SDK, and each event loads only its own handler, since hooks
 // run on every prompt and command. The plugin runs it bundled, through hook-loader.ts, which first offers
 // the event to the project's running MCP server (see hooks/relay-protocol.ts).
-import path from 'node:path';
 import { defaultDeps } from './app/deps.js';
+import { cliBeside } from './hooks/cli-path.js';
 import { parseHookArgs, runHook } from './hooks/run.js';
 
 // Claude Code cancels background (async) hooks when a print-mode session ends: finish the write anyway.
 for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.on(signal, () => undefined);
 
 const { event, options } = parseHookArgs(process.argv.slice(2));
-// The full CLI sits beside this file: cli.js in the package, cli.mjs in the plugin (whose hooks start
-// from hook.cjs or hook.mjs).
-const self = process.argv[1] ?? '';
-const cliPath = path.join(path.dirname(self), path.extname(self) === '.js' ? 'cli.js' : 'cli.mjs');
+const cliPath = cliBeside(process.argv[1] ?? '');
 
 // A hook that gave up may leave work in flight: end the process once it is done (its output is written
 // synchronously).

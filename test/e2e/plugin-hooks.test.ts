@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import {
+  copyFileSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -138,6 +139,39 @@ describe('the plugin hook entry (hook.cjs)', () => {
     const { root, env } = await project();
     expect(await bash(HOOK_MJS, root, env, 'make via-mjs')).toMatchObject({ code: 0, stderr: '' });
     expect(commands(root)).toContain('make via-mjs');
+  });
+
+  it('as the npm package ships it (no CLI in plugin/dist): the background gc runs the package CLI', async () => {
+    // The package's layout: plugin/dist/ holds only the hook bundle; the CLI is dist/cli.js.
+    const pkg = tempDir('package-');
+    mkdirSync(path.join(pkg, 'plugin', 'dist'), { recursive: true });
+    for (const file of ['hook.cjs', 'hook-main.cjs'])
+      copyFileSync(path.join(PLUGIN_DIST, file), path.join(pkg, 'plugin', 'dist', file));
+    symlinkSync(path.resolve(PLUGIN_DIST, '..', '..', 'dist'), path.join(pkg, 'dist'));
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const store = tempDir('checkpoint-store-');
+    const env = { CHECKPOINT_STORE_DIR: store, CHECKPOINT_DETACH_AFTER_HOURS: '0' };
+    const prompt = await runNodeScript(path.join(pkg, 'plugin', 'dist', 'hook.cjs'), ['UserPromptSubmit'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({ cwd: root, prompt: 'first' }),
+    });
+    expect(prompt).toMatchObject({ code: 0, stderr: '' });
+    // The gc makes the store self-contained: it stops borrowing the project's objects.
+    const [project] = readdirSync(path.join(store, 'projects'));
+    const alternates = path.join(
+      store,
+      'projects',
+      project as string,
+      'git',
+      'objects',
+      'info',
+      'alternates',
+    );
+    const deadline = Date.now() + 20_000;
+    while (existsSync(alternates) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(existsSync(alternates)).toBe(false);
   });
 
   it('with /dev/null for input: no wait for input, nothing recorded, exit 0', async () => {
