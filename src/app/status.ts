@@ -6,6 +6,13 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
+import {
+  isListening,
+  isPrivateFolder,
+  RELAY_ENV,
+  relayDisabled,
+  relaySocketPath,
+} from '../hooks/relay-protocol.js';
 import { copilotWiring, openCodeWiring } from './agent-wiring.js';
 import type { AppDeps } from './deps.js';
 import { type LoadOutcome, loadCheckpoint, readCheckpoint } from './load.js';
@@ -165,6 +172,7 @@ export async function diagnose(
   }
 
   checks.push(await hookWiring(root.root, deps.env));
+  checks.push(await relayCheck(root.root, deps.env));
   const gemini = await geminiWiring(root.root, deps.env);
   if (gemini) checks.push(gemini);
   const codex = await codexWiring(root.root, deps.env);
@@ -175,6 +183,43 @@ export async function diagnose(
   ]))
     if (check) checks.push(check);
   return checks;
+}
+
+/** Whether hooks hand their events to a running MCP server for this project (see hooks/relay-protocol.ts). */
+async function relayCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> {
+  const name = 'hook relay';
+  if (relayDisabled(env)) {
+    return {
+      name,
+      level: 'ok',
+      detail: `off (${RELAY_ENV}=0, or Windows): hooks run their events themselves`,
+    };
+  }
+  const socket = relaySocketPath(env, root);
+  if (!socket) {
+    return {
+      name,
+      level: 'ok',
+      detail: 'the store path is too long for a socket: hooks run their events themselves',
+    };
+  }
+  const dir = path.dirname(socket);
+  if (existsSync(dir) && !isPrivateFolder(dir)) {
+    return {
+      name,
+      level: 'warn',
+      detail: `${dir} is not a private folder of yours, so no server listens there and hooks never use it`,
+      fix: `chmod 700 '${dir}' (and make sure it is a real folder you own), then restart the agent`,
+    };
+  }
+  return existsSync(socket) && (await isListening(socket, await import('node:net')))
+    ? { name, level: 'ok', detail: `a running MCP server takes this project's hook events (${socket})` }
+    : {
+        name,
+        level: 'ok',
+        detail:
+          'no MCP server is running for this project now: hooks run their events themselves until one starts',
+      };
 }
 
 const GEMINI_EVENTS = ['SessionStart', 'BeforeAgent', 'PreCompress', 'AfterTool'];

@@ -100,6 +100,20 @@ export function isPrivateFolder(dir: string): boolean {
   }
 }
 
+/**
+ * Whether a live server answers at `socketPath` (a dead one's socket file refuses connections). `net` is
+ * passed in: the hooks' loader must not load it before it has found a socket.
+ */
+export function isListening(socketPath: string, net: typeof import('node:net')): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createConnection(socketPath, () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.on('error', () => resolve(false));
+  });
+}
+
 /** 64-bit FNV-1a over the UTF-8 bytes, as 16 hex digits. */
 export function fnv1a64(text: string): string {
   let hash = 0xcbf29ce484222325n;

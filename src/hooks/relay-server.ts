@@ -7,6 +7,7 @@ import { describeError } from '../core/errors.js';
 import type { KeyedQueue } from '../store/lock.js';
 import { defaultStoreBase } from '../store/store-base.js';
 import {
+  isListening,
   isPrivateFolder,
   MAX_RELAY_MESSAGE_BYTES,
   PACKAGE_VERSION,
@@ -55,7 +56,7 @@ export async function startHookRelay(options: {
     return null;
   }
   if (!isPrivateFolder(dir)) return null;
-  if (await answers(socketPath)) return null; // another session's server has it
+  if (await isListening(socketPath, net)) return null; // another session's server has it
   try {
     unlinkSync(socketPath); // left by a server that died
   } catch {
@@ -116,17 +117,6 @@ function homeFolder(env: NodeJS.ProcessEnv): string | null {
   } catch {
     return null;
   }
-}
-
-/** Whether a live server answers at `socketPath` (a dead one's socket file refuses connections). */
-function answers(socketPath: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createConnection(socketPath, () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.on('error', () => resolve(false));
-  });
 }
 
 function serve(connection: net.Socket, run: (request: RelayRequest) => Promise<RelayReply>): void {

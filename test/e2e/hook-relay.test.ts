@@ -173,6 +173,14 @@ describe('hooks handed to the running MCP server', () => {
     chmodSync(path.dirname(open.socket), 0o755);
     await startServer(open.root, open.env);
     expect(existsSync(open.socket)).toBe(false);
+    const doctor = await runCli(['doctor', '--json'], { cwd: open.root, env: open.env });
+    expect(JSON.parse(doctor.stdout).checks).toContainEqual(
+      expect.objectContaining({
+        name: 'hook relay',
+        level: 'warn',
+        fix: expect.stringMatching(/^chmod 700/),
+      }),
+    );
 
     const off = await project();
     await startServer(off.root, { ...off.env, CHECKPOINT_HOOK_RELAY: '0' });
@@ -201,6 +209,35 @@ describe('hooks handed to the running MCP server', () => {
     });
     expect(relayed).toMatchObject({ code: 0, stderr: '' });
     expect(commands(root)).toEqual(['through the first server']);
+  });
+
+  it('doctor says whether a running server takes the hooks', async () => {
+    const { root, env } = await project();
+    const relay = async () =>
+      (
+        JSON.parse((await runCli(['doctor', '--json'], { cwd: root, env })).stdout).checks as Array<{
+          name: string;
+          level: string;
+          detail: string;
+        }>
+      ).find((check) => check.name === 'hook relay');
+    expect(await relay()).toMatchObject({
+      level: 'ok',
+      detail: expect.stringMatching(/no MCP server is running/),
+    });
+    const { client } = await startServer(root, env);
+    expect(await relay()).toMatchObject({
+      level: 'ok',
+      detail: expect.stringMatching(/a running MCP server takes/),
+    });
+    await client.close();
+    const off = await runCli(['doctor', '--json'], {
+      cwd: root,
+      env: { ...env, CHECKPOINT_HOOK_RELAY: '0' },
+    });
+    expect(JSON.parse(off.stdout).checks).toContainEqual(
+      expect.objectContaining({ name: 'hook relay', detail: expect.stringMatching(/^off/) }),
+    );
   });
 
   it('removes its socket when the agent ends the session', async () => {
