@@ -5,7 +5,8 @@
 // the event to the project's running MCP server (see hooks/relay-protocol.ts).
 import { defaultDeps } from './app/deps.js';
 import { cliBeside } from './hooks/cli-path.js';
-import { parseHookArgs, runHook } from './hooks/run.js';
+import { parseHookArgs } from './hooks/hook-args.js';
+import { runHook } from './hooks/run.js';
 
 // Claude Code cancels background (async) hooks when a print-mode session ends: finish the write anyway.
 for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.on(signal, () => undefined);

@@ -2,6 +2,8 @@ import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { defaultStoreBase } from '../store/store-base.js';
 import { GENERATOR } from '../version.js';
+import { parseHookArgs } from './hook-args.js';
+import { MAX_INPUT_BYTES } from './hook-io.js';
 
 // The hook relay: a hook process hands its event to the project's running MCP server over a private
 // unix socket, and the server runs it in-process, warm, where the hook would otherwise load and start
@@ -13,7 +15,7 @@ export const RELAY_ENV = 'CHECKPOINT_HOOK_RELAY';
 /** Bumped when the request or reply changes shape; a server of another version declines. */
 export const RELAY_PROTOCOL = 1;
 /** The hook input's own cap, plus room for the environment. */
-export const MAX_RELAY_MESSAGE_BYTES = 17 * 1024 * 1024;
+export const MAX_RELAY_MESSAGE_BYTES = MAX_INPUT_BYTES + 1024 * 1024;
 /** Unix socket paths are capped at 104 bytes (macOS) or 108 (Linux), the terminating NUL included. */
 const MAX_SOCKET_PATH_BYTES = 103;
 
@@ -40,7 +42,7 @@ export function relayDisabled(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * The folder a hook looks for in the store: where the given project's server listens. The key only has
+ * The socket, in the store, where the given project's server listens and its hooks look for it. The key only has
  * to match between the two sides (any of the user's servers would run a hook correctly, since it runs
  * with the hook's own input and environment): FNV-1a of the folder's real path, no crypto to load.
  */
@@ -60,9 +62,8 @@ export function relayProjectDir(
   stdin: string,
   cwd: string,
 ): string | null {
-  const rootIndex = argv.indexOf('--root');
   const given =
-    (rootIndex >= 0 ? argv[rootIndex + 1] : undefined) ||
+    parseHookArgs(argv).options.root ||
     env.CHECKPOINT_PROJECT_ROOT?.trim() ||
     env.CLAUDE_PROJECT_DIR?.trim() ||
     inputCwd(stdin) ||

@@ -6,6 +6,7 @@ import { type AppDeps, defaultDeps } from '../app/deps.js';
 import { describeError } from '../core/errors.js';
 import type { KeyedQueue } from '../store/lock.js';
 import { defaultStoreBase } from '../store/store-base.js';
+import { parseHookArgs } from './hook-args.js';
 import {
   isListening,
   isPrivateFolder,
@@ -18,7 +19,7 @@ import {
   relayProjectDir,
   relaySocketPath,
 } from './relay-protocol.js';
-import { executeHook, parseHookArgs } from './run.js';
+import { executeHook } from './run.js';
 
 export interface HookRelay {
   socketPath: string;

@@ -4,6 +4,7 @@ import { describeError } from '../core/errors.js';
 import { ADAPTERS, AGENTS, type Agent } from './agents.js';
 import { HOOK_EVENTS, type HookContext, type HookEvent } from './common.js';
 import { handleHook, ROOT_OPTION } from './handlers.js';
+import type { HookOptions } from './hook-args.js';
 import { readHookStdin, writeAll } from './hook-io.js';
 import { parseHookInput } from './input.js';
 
@@ -30,21 +31,6 @@ export async function runHook(
   const { stdout, stderr } = await executeHook(event, options, await readHookStdin(), deps, context);
   if (stdout) writeAll(1, stdout);
   if (stderr) writeAll(2, stderr);
-}
-
-export interface HookOptions {
-  root?: string | undefined;
-  agent?: string | undefined;
-}
-
-/** A hook's command line after the event: `[--root <dir>] [--agent <name>]`. */
-export function parseHookArgs(argv: readonly string[]): { event: string; options: HookOptions } {
-  const [event = '', ...rest] = argv;
-  const option = (name: string) => {
-    const index = rest.indexOf(name);
-    return index >= 0 ? rest[index + 1] : undefined;
-  };
-  return { event, options: { root: option('--root'), agent: option('--agent') } };
 }
 
 /**

@@ -13,7 +13,7 @@ import type { StoreFs } from './fs-seam.js';
 const FILE = 'file-hashes.json';
 const VERSION = 1;
 /** More entries than a save hashes in practice; a bound on the file, not a working limit. */
-export const MAX_REMEMBERED = 50_000;
+const MAX_REMEMBERED = 50_000;
 
 type Row = [oid: string, size: number, mtimeNs: string, ctimeNs: string, ino: string, dev: string];
 
