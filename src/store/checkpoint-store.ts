@@ -105,12 +105,12 @@ export class CheckpointStore {
    * file becomes the backup only if it is valid. Serialized across processes by a lock file.
    */
   async write(text: string): Promise<void> {
-    await withFileLock(this.fs, this.paths.lock, () => this.writeLocked(text));
+    await withFileLock(this.paths.lock, () => this.writeLocked(text));
   }
 
   /** Runs `task` holding the cross-process lock, for read-modify-write sequences such as merge saves. */
   withLock<T>(task: () => Promise<T>): Promise<T> {
-    return withFileLock(this.fs, this.paths.lock, task);
+    return withFileLock(this.paths.lock, task);
   }
 
   /** The body of `write`, for callers that already hold the lock. */

@@ -1,7 +1,17 @@
-import { constants } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  linkSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
-import { errorCode, type StoreFs } from './fs-seam.js';
+import { errorCode } from './fs-seam.js';
 import { judgeLockOwner, localProbe, ownerRecord, type ProcessProbe } from './lock-owner.js';
 import { uniqueSuffix } from './temp-name.js';
 
@@ -41,9 +51,11 @@ export function lockTempPrefix(lockPath: string): string {
  * taken and otherwise makes it appear with its full content, so no kill can leave a lock without a
  * readable owner. A lock whose owner is dead (by pid and start time, or from before a reboot) is taken
  * over at once; see judgeLockOwner for the rules.
+ *
+ * Its file calls are synchronous: a handful of calls on small files, which every save, hook and snapshot
+ * makes before anything else, cost several times less than as many round trips through the thread pool.
  */
 export async function withFileLock<T>(
-  fs: StoreFs,
   lockPath: string,
   task: () => Promise<T>,
   options: FileLockOptions = {},
@@ -54,13 +66,12 @@ export async function withFileLock<T>(
   const deadline = Date.now() + timeoutMs;
   let delayMs = 2;
   for (;;) {
-    if (await tryAcquire(fs, lockPath)) break;
-    const dead = await deadOwnerRecord(fs, lockPath, probe, staleMs);
+    if (tryAcquire(lockPath)) break;
+    const dead = deadOwnerRecord(lockPath, probe, staleMs);
     if (dead !== null) {
       // Remove it only if it is still the record we judged: another process may have taken the lock over
       // since, and its record differs (pid, time, start). The window left is a few microseconds wide.
-      const now = await fs.readFile(lockPath, 'utf8').catch(() => null);
-      if (now === dead) await fs.unlink(lockPath).catch(() => undefined);
+      if (readOrNull(lockPath) === dead) removeQuietly(lockPath);
       continue;
     }
     if (Date.now() > deadline) {
@@ -73,25 +84,25 @@ export async function withFileLock<T>(
     delayMs = Math.min(delayMs * 2, 50);
   }
   try {
-    await removeDeadTempFiles(fs, lockPath, probe);
+    removeDeadTempFiles(lockPath, probe);
     return await task();
   } finally {
-    await fs.unlink(lockPath).catch(() => undefined);
+    removeQuietly(lockPath);
   }
 }
 
-async function tryAcquire(fs: StoreFs, lockPath: string): Promise<boolean> {
+function tryAcquire(lockPath: string): boolean {
   const temp = path.join(path.dirname(lockPath), `${lockTempPrefix(lockPath)}${uniqueSuffix()}`);
   const record = JSON.stringify(ownerRecord(Date.now()));
   try {
-    await createExclusive(fs, temp, record);
+    createExclusive(temp, record);
     try {
-      await fs.link(temp, lockPath);
+      linkSync(temp, lockPath);
     } catch (error) {
       // File systems without hard links: create the lock itself exclusively. A kill between creating and
       // writing it leaves an empty lock, which judgeLockOwner takes over after GARBLED_GRACE_MS.
       if (!NO_HARD_LINKS.has(errorCode(error) ?? '')) throw error;
-      await createExclusive(fs, lockPath, record);
+      createExclusive(lockPath, record);
     }
     return true;
   } catch (error) {
@@ -100,51 +111,64 @@ async function tryAcquire(fs: StoreFs, lockPath: string): Promise<boolean> {
       cause: error,
     });
   } finally {
-    await fs.unlink(temp).catch(() => undefined);
+    removeQuietly(temp);
   }
 }
 
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV']);
 
-async function createExclusive(fs: StoreFs, file: string, text: string): Promise<void> {
-  const handle = await fs.open(
+function createExclusive(file: string, text: string): void {
+  const fd = openSync(
     file,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
     0o600,
   );
   try {
-    await handle.writeFile(text);
+    writeFileSync(fd, text);
   } finally {
-    await handle.close();
+    closeSync(fd);
+  }
+}
+
+function readOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // already gone
   }
 }
 
 /** The lock file's content when its owner is gone, else `null` (also when the lock was released meanwhile). */
-async function deadOwnerRecord(
-  fs: StoreFs,
-  lockPath: string,
-  probe: ProcessProbe,
-  staleMs: number,
-): Promise<string | null> {
-  const [text, stats] = await Promise.all([
-    fs.readFile(lockPath, 'utf8').catch(() => null),
-    fs.lstat(lockPath).catch(() => null),
-  ]);
-  if (text === null || stats === null) return null;
+function deadOwnerRecord(lockPath: string, probe: ProcessProbe, staleMs: number): string | null {
+  const text = readOrNull(lockPath);
+  const stats = lstatSync(lockPath, { throwIfNoEntry: false });
+  if (text === null || stats === undefined) return null;
   const now = Date.now();
   const verdict = judgeLockOwner(text, { probe, now, ageMs: now - stats.mtimeMs, staleMs });
   return verdict.held ? null : text;
 }
 
 /** Temp files of this lock whose writer was killed between writing and linking them. */
-async function removeDeadTempFiles(fs: StoreFs, lockPath: string, probe: ProcessProbe): Promise<void> {
+function removeDeadTempFiles(lockPath: string, probe: ProcessProbe): void {
   const dir = path.dirname(lockPath);
   const prefix = lockTempPrefix(lockPath);
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]);
-    if (Number.isSafeInteger(pid) && !probe.isAlive(pid))
-      await fs.unlink(path.join(dir, name)).catch(() => undefined);
+    if (Number.isSafeInteger(pid) && !probe.isAlive(pid)) removeQuietly(path.join(dir, name));
   }
 }

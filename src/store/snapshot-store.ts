@@ -71,7 +71,6 @@ export class SnapshotStore {
       this.storeDir,
     ]);
     return withFileLock(
-      fsp,
       this.lockPath,
       async () => {
         const [, leftover] = await Promise.all([

@@ -1,3 +1,4 @@
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
@@ -18,11 +19,12 @@ const UNTRACKED_CACHE_FOR_ALL = ['[status]', '\tshowUntrackedFiles = all'];
 
 /**
  * Reads the store's config once per call: stores set up by an earlier version get the settings added
- * since, and the object format the commits are written in comes from the same read.
+ * since, and the object format the commits are written in comes from the same read. Synchronous, like
+ * the other checks every snapshot makes before its scan: a small file read in place.
  */
 async function readConfig(gitDir: string): Promise<ObjectFormat> {
   const file = path.join(gitDir, 'config');
-  const config = await fsp.readFile(file, 'utf8').catch(() => null);
+  const config = readTextOrNull(file);
   if (config !== null && !/^\s*showuntrackedfiles\s*=/im.test(config))
     await fsp.appendFile(file, `${UNTRACKED_CACHE_FOR_ALL.join('\n')}\n`);
   return objectFormatOf(config ?? '');
@@ -38,14 +40,8 @@ export async function initStore(
   gitDir: string,
   git: StoreGit,
 ): Promise<ObjectFormat> {
+  if (existsSync(path.join(gitDir, 'claude-checkpoint-ready'))) return readConfig(gitDir);
   const ready = path.join(gitDir, 'claude-checkpoint-ready');
-  if (
-    await fsp.access(ready).then(
-      () => true,
-      () => false,
-    )
-  )
-    return readConfig(gitDir);
   // Owner-only files and folders whatever the umask (--shared=0600), and no sample hooks (--template=).
   await runGit(['init', '--quiet', '--bare', '--shared=0600', '--template=', gitDir], { cwd: storeDir });
   // Written in one go rather than one `git config` process per key.
@@ -146,7 +142,7 @@ export async function waitForOrphanedGc(gitDir: string): Promise<void> {
   const gcPid = path.join(gitDir, 'gc.pid');
   const deadline = Date.now() + GIT_LONG_TIMEOUT_MS;
   for (;;) {
-    const text = await fsp.readFile(gcPid, 'utf8').catch(() => null);
+    const text = readTextOrNull(gcPid);
     const [pid, host] = (text ?? '').trim().split(/\s+/);
     const owner = Number(pid);
     if (!text || host !== localProbe().host || !Number.isSafeInteger(owner) || !localProbe().isAlive(owner))
@@ -168,7 +164,7 @@ export async function waitForOrphanedGit(gitDir: string): Promise<boolean> {
   const deadline = Date.now() + GIT_LONG_TIMEOUT_MS;
   const marker = `\0--git-dir\0${gitDir}\0`;
   for (;;) {
-    const stats = await fsp.lstat(lockFile).catch(() => null);
+    const stats = lstatSync(lockFile, { throwIfNoEntry: false });
     if (!stats) return false;
     if (Date.now() > deadline) return true;
     const running = await gitOfStoreRunning(marker);
@@ -192,17 +188,16 @@ async function gitOfStoreRunning(marker: string): Promise<boolean | null> {
   return false;
 }
 
-/** Security: the store folder is created 0700 and must not be a symlink someone planted. */
 /**
  * `ensurePrivateDir` for each folder, in order. In the usual case, where all exist already, that is one
- * lstat each, side by side.
+ * lstat each.
  */
 export async function ensurePrivateDirs(dirs: readonly string[]): Promise<void> {
-  const stats = await Promise.all(dirs.map((dir) => fsp.lstat(dir).catch(() => null)));
-  if (stats.every((entry) => entry?.isDirectory())) return;
+  if (dirs.every((dir) => lstatSync(dir, { throwIfNoEntry: false })?.isDirectory())) return;
   for (const dir of dirs) await ensurePrivateDir(dir);
 }
 
+/** Security: the store folder is created 0700 and must not be a symlink someone planted. */
 async function ensurePrivateDir(dir: string): Promise<void> {
   try {
     await fsp.mkdir(dir, { mode: 0o700 });
@@ -224,5 +219,13 @@ async function ensurePrivateDir(dir: string): Promise<void> {
       'UNSAFE_PATH',
       `refusing to use the snapshot store ${dir}: it is a symbolic link or not a folder`,
     );
+  }
+}
+
+function readTextOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
   }
 }

@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nodeFs } from '../../src/store/fs-seam.js';
 import { KeyedQueue, lockTempPrefix, withFileLock } from '../../src/store/lock.js';
 import {
   GARBLED_GRACE_MS,
@@ -42,13 +41,13 @@ describe('withFileLock', () => {
     const lock = path.join(tempDir(), 'x.lock');
     const events: string[] = [];
     await Promise.all([
-      withFileLock(nodeFs, lock, async () => {
+      withFileLock(lock, async () => {
         events.push('first in');
         await new Promise((resolve) => setTimeout(resolve, 50));
         events.push('first out');
       }),
       new Promise((resolve) => setTimeout(resolve, 5)).then(() =>
-        withFileLock(nodeFs, lock, async () => {
+        withFileLock(lock, async () => {
           events.push('second in');
         }),
       ),
@@ -60,7 +59,7 @@ describe('withFileLock', () => {
   it('gives up with advice when a live owner keeps it', async () => {
     const lock = path.join(tempDir(), 'x.lock');
     writeFileSync(lock, JSON.stringify(ownerRecord(Date.now())));
-    await expect(withFileLock(nodeFs, lock, async () => 'never', { timeoutMs: 100 })).rejects.toThrow(
+    await expect(withFileLock(lock, async () => 'never', { timeoutMs: 100 })).rejects.toThrow(
       /holds .*x\.lock for more than 100 ms; if no other checkpoint tool is running, delete that file/,
     );
   });
@@ -96,7 +95,7 @@ describe('withFileLock', () => {
   ])('takes the lock over at once when %s', async (_why, record) => {
     const lock = path.join(tempDir(), 'x.lock');
     writeFileSync(lock, JSON.stringify(record()));
-    expect(await withFileLock(nodeFs, lock, async () => 'got it', atOnce)).toBe('got it');
+    expect(await withFileLock(lock, async () => 'got it', atOnce)).toBe('got it');
     expect(existsSync(lock)).toBe(false);
   });
 
@@ -108,7 +107,7 @@ describe('withFileLock', () => {
   ])('waits while %s', async (_why, record) => {
     const lock = path.join(tempDir(), 'x.lock');
     writeFileSync(lock, JSON.stringify(record()));
-    await expect(withFileLock(nodeFs, lock, async () => 'never', { timeoutMs: 50 })).rejects.toThrow(/holds/);
+    await expect(withFileLock(lock, async () => 'never', { timeoutMs: 50 })).rejects.toThrow(/holds/);
     expect(existsSync(lock)).toBe(true);
   });
 
@@ -119,13 +118,13 @@ describe('withFileLock', () => {
       writeFileSync(old, content);
       const past = new Date(Date.now() - 10_000);
       utimesSync(old, past, past);
-      expect(await withFileLock(nodeFs, old, async () => 'got it', atOnce)).toBe('got it');
+      expect(await withFileLock(old, async () => 'got it', atOnce)).toBe('got it');
     }
     const fresh = path.join(dir, 'fresh.lock');
     writeFileSync(fresh, '');
-    await expect(withFileLock(nodeFs, fresh, async () => 'never', atOnce)).rejects.toThrow(/holds/);
+    await expect(withFileLock(fresh, async () => 'never', atOnce)).rejects.toThrow(/holds/);
     const started = Date.now();
-    expect(await withFileLock(nodeFs, fresh, async () => 'got it', { timeoutMs: 5_000 })).toBe('got it');
+    expect(await withFileLock(fresh, async () => 'got it', { timeoutMs: 5_000 })).toBe('got it');
     expect(Date.now() - started).toBeLessThan(GARBLED_GRACE_MS + 1_000);
   });
 
@@ -134,7 +133,7 @@ describe('withFileLock', () => {
     const lock = path.join(dir, 'x.lock');
     const leftover = path.join(dir, `${lockTempPrefix(lock)}${deadPid()}-abcdef`);
     writeFileSync(leftover, '{}');
-    const record = await withFileLock(nodeFs, lock, async () =>
+    const record = await withFileLock(lock, async () =>
       JSON.parse((await import('node:fs')).readFileSync(lock, 'utf8')),
     );
     expect(record).toMatchObject({ pid: process.pid, host: localProbe().host });
