@@ -95,6 +95,12 @@ export interface SnapshotRequest {
   trigger: string;
   label?: string | undefined;
   sessionId?: string | undefined;
+  /**
+   * Called once the snapshot's content is taken: the working tree and the project's HEAD have been read.
+   * What is left (the tree, the commit, retention) touches only the store, under its lock, so a caller
+   * that waits only for the content can go on here; a later call on the store waits for the rest.
+   */
+  onContentTaken?: (() => void) | undefined;
 }
 
 /** Captures the whole working tree; an unchanged tree gives back the latest snapshot instead of a new one. */
@@ -122,7 +128,12 @@ async function snapshotLocked(
   request: SnapshotRequest,
 ): Promise<{ created: boolean; snapshot: SnapshotRecord; expired: number }> {
   const latest = await store.latest();
-  const capturing = Promise.all([store.capture(latest?.tree), readHeadFast(store.root)]);
+  const headReading = readHeadFast(store.root);
+  const taken = request.onContentTaken;
+  const capturing = Promise.all([
+    store.capture(latest?.tree, taken && (() => void headReading.then(taken, taken))),
+    headReading,
+  ]);
   capturing.catch(() => undefined); // awaited below
   // The label is redacted while git scans: the detector's first use costs a hook a few milliseconds.
   const label =
@@ -163,7 +174,10 @@ export async function listSnapshots(
   context: RootContext = {},
 ): Promise<{ snapshots: SnapshotRecord[]; storeDir: string; storeBytes: number; root: ResolvedRoot }> {
   const { store, root } = await openStore(deps, request.projectRoot, context);
-  const [snapshots, storeBytes] = await Promise.all([store.list(), store.sizeBytes()]);
+  // Under the lock, so a snapshot whose hook has answered (see onContentTaken) but is still being
+  // written is listed too. No store, no lock: listing must not create one.
+  const read = () => Promise.all([store.list(), store.sizeBytes()]);
+  const [snapshots, storeBytes] = (await store.exists()) ? await store.withLock(read) : [[], 0];
   return { snapshots, storeDir: store.storeDir, storeBytes, root };
 }
 

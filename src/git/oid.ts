@@ -41,6 +41,12 @@ export interface RememberedOid {
  */
 export const QUIET_MS = 2000;
 
+/** A path's content as git stores it (see WorktreeHasher.readBlob). */
+export interface WorktreeBlob {
+  mode: '100644' | '100755' | '120000';
+  content: Buffer;
+}
+
 const CHUNK_BYTES = 1024 * 1024;
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
@@ -103,6 +109,39 @@ export class WorktreeHasher {
         const hashed = this.hashOpenFile(fd, absolute, Number(stats.size));
         if (hashed.asStated) this.remember(relativePath, hashed.oid, stats);
         return hashed.oid;
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      if (isGone(error)) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * What git stores for a path: a regular file's bytes (mode 100755 when its owner may run it, else
+   * 100644) or a symlink's target (120000), read once, with the same safety as `oid`. `null` for anything
+   * else, for a path that is gone, behind a symlinked folder, or over `maxBytes`.
+   */
+  readBlob(relativePath: string, maxBytes: number): WorktreeBlob | null {
+    const absolute = path.join(this.root, relativePath);
+    try {
+      if (!this.isSafeParent(path.dirname(absolute))) return null;
+      let fd: number;
+      try {
+        fd = openSync(absolute, OPEN_FLAGS);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+        if (!lstatSync(absolute).isSymbolicLink()) return null;
+        return { mode: '120000', content: readlinkSync(absolute, { encoding: 'buffer' }) };
+      }
+      try {
+        const stats = fstatSync(fd);
+        if (!stats.isFile() || stats.size > maxBytes) return null;
+        const content = readFileSync(fd);
+        if (content.length > maxBytes) return null;
+        const mode = (stats.mode & 0o100) !== 0 ? '100755' : '100644';
+        return { mode, content };
       } finally {
         closeSync(fd);
       }

@@ -30,6 +30,12 @@ export interface HookContext {
    * brief due, and the next prompt brings it back.
    */
   briefOnNextPrompt?: boolean;
+  /**
+   * Lets the agent go on before the handler has finished: a handler calls it, with nothing to say to the
+   * agent, once all the agent must wait for is done. Only the MCP server's relay offers it: a hook's own
+   * process has to finish its work before it exits.
+   */
+  answerEarly?: (() => void) | undefined;
 }
 
 export const STARTUP_ENV = 'CHECKPOINT_HOOK_STARTUP';

@@ -7,7 +7,8 @@ import { type HookInput, stringField } from './input.js';
 
 /**
  * A snapshot before every prompt, labelled with the prompt's first line. Says nothing to the model, except
- * the brief after a compaction for agents that have no session start then.
+ * the brief after a compaction for agents that have no session start then. Through the relay, the agent
+ * goes on as soon as the snapshot's content is taken; the store finishes writing it meanwhile.
  */
 export async function userPromptSubmit(
   input: HookInput,
@@ -24,6 +25,8 @@ export async function userPromptSubmit(
     trigger: 'prompt',
     label,
     sessionId: stringField(input, 'session_id', 'sessionId'),
+    // An agent that may get the brief with this prompt's answer has to wait for all of it.
+    onContentTaken: context.briefOnNextPrompt ? undefined : context.answerEarly,
   });
   if (outcome.detachDue && context.cliPath) startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
   if (context.briefOnNextPrompt && (await takeBriefDue(deps, outcome.root.root))) {

@@ -64,14 +64,15 @@ export async function startHookRelay(options: {
     // none there
   }
 
-  // Hooks being run: a server told to stop finishes them first, so no command or snapshot is cut short.
+  // Hooks being run, answered or not: a server told to stop finishes them first, so no command or
+  // snapshot is cut short.
   const running = new Set<Promise<unknown>>();
   const server = net.createServer({ allowHalfOpen: true }, (connection) =>
     serve(connection, (request) => {
-      const run = runRelayed(request, queue);
-      running.add(run);
-      void run.finally(() => running.delete(run)).catch(() => undefined);
-      return run;
+      const { answer, done } = runRelayed(request, queue);
+      running.add(done);
+      void done.finally(() => running.delete(done)).catch(() => undefined);
+      return answer;
     }),
   );
   const listening = await new Promise<boolean>((resolve) => {
@@ -149,15 +150,47 @@ function serve(connection: net.Socket, run: (request: RelayRequest) => Promise<R
   });
 }
 
-async function runRelayed(request: RelayRequest, queue: KeyedQueue): Promise<RelayReply> {
+/**
+ * Runs a relayed hook. `answer` is what the hook is told: its output, or an empty answer as soon as the
+ * handler says the agent may go on (HookContext.answerEarly). `done` settles when the handler has
+ * finished; what it has to say after an early answer goes to this server's stderr, the MCP client's log.
+ */
+function runRelayed(
+  request: RelayRequest,
+  queue: KeyedQueue,
+): { answer: Promise<RelayReply>; done: Promise<void> } {
+  const decline = (reason: string) => ({
+    answer: Promise.resolve<RelayReply>({ handled: false, reason }),
+    done: Promise.resolve(),
+  });
   if (request.protocol !== RELAY_PROTOCOL || request.version !== PACKAGE_VERSION) {
-    return { handled: false, reason: `this server is version ${PACKAGE_VERSION}` };
+    return decline(`this server is version ${PACKAGE_VERSION}`);
   }
-  if (!isValidRequest(request)) return { handled: false, reason: 'malformed request' };
-  const { event, options } = parseHookArgs(request.argv);
-  const deps: AppDeps = defaultDeps({ env: request.env, cwd: () => request.cwd, queue });
-  const output = await executeHook(event, options, request.stdin, deps, { cliPath: request.cliPath });
-  return { handled: true, ...output };
+  if (!isValidRequest(request)) return decline('malformed request');
+  let answered = false;
+  let answerEarly: (reply: RelayReply) => void = () => undefined;
+  const early = new Promise<RelayReply>((resolve) => {
+    answerEarly = resolve;
+  });
+  const context = {
+    cliPath: request.cliPath,
+    answerEarly: () => {
+      answered = true;
+      answerEarly({ handled: true, stdout: '', stderr: '' });
+    },
+  };
+  const full = Promise.resolve()
+    .then(() => {
+      const { event, options } = parseHookArgs(request.argv);
+      const deps: AppDeps = defaultDeps({ env: request.env, cwd: () => request.cwd, queue });
+      return executeHook(event, options, request.stdin, deps, context);
+    })
+    .catch((error: unknown) => ({ stdout: '', stderr: `claude-checkpoint hook: ${describeError(error)}\n` }))
+    .then((output) => {
+      if (answered && output.stderr) process.stderr.write(output.stderr);
+      return { handled: true as const, ...output };
+    });
+  return { answer: Promise.race([early, full]), done: full.then(() => undefined) };
 }
 
 function isValidRequest(request: RelayRequest): boolean {

@@ -2,8 +2,10 @@ import { lstatSync, readFileSync, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snapshot.js';
+import type { ObjectFormat } from '../git/oid.js';
 import { parseStatusV2 } from '../git/status.js';
 import { inheritedIgnoreRules } from './inherited-ignores.js';
+import { storeChangedBlobs } from './snapshot-blobs.js';
 import { countChanges } from './snapshot-diff.js';
 import type { StoreGit } from './store-git.js';
 import { readState, type StoreState, writeState } from './store-state.js';
@@ -25,6 +27,8 @@ export interface CaptureTarget {
   statePath: string;
   settings: SnapshotSettings;
   git: StoreGit;
+  /** The store's object format, once known: small batches of changes are then stored without git. */
+  objectFormat?: ObjectFormat | undefined;
 }
 
 /**
@@ -32,10 +36,18 @@ export interface CaptureTarget {
  * changed since `baseTree` (the latest snapshot's). One `git status` in the store finds what changed:
  * its index is tuned for many files (v4, untracked cache, split index, no checksum) and its HEAD is the latest
  * snapshot, so the scan is cheaper than the user's own `git status`. Only the changed paths are then
- * hashed, and an unchanged tree costs nothing more. Files over the size cap and nested repositories
+ * read (a few ourselves, see storeChangedBlobs; more by git), and an unchanged tree costs nothing more. Files over the size cap and nested repositories
  * are left out, excluded from then on, and reported with every snapshot.
+ *
+ * `onWorktreeRead` is called once the working tree has been read: every changed file's content is in the
+ * store by then, and what follows (the tree, the state) reads and writes only the store, so an edit made
+ * after the call cannot reach this capture.
  */
-export async function captureTree(target: CaptureTarget, baseTree?: string): Promise<CaptureResult> {
+export async function captureTree(
+  target: CaptureTarget,
+  baseTree?: string,
+  onWorktreeRead?: () => void,
+): Promise<CaptureResult> {
   const { root, git } = target;
   const scan = () =>
     git([
@@ -63,7 +75,7 @@ export async function captureTree(target: CaptureTarget, baseTree?: string): Pro
     scanned = await scan();
   }
   const { stdout } = scanned;
-  const toAdd: string[] = [];
+  const toAdd: Array<{ path: string; bytes: number }> = [];
   const toDrop: string[] = [];
   const exclude = (file: string, bytes: number, tracked: boolean) => {
     state.exclusions.large = state.exclusions.large.filter((entry) => entry.path !== file);
@@ -90,21 +102,38 @@ export async function captureTree(target: CaptureTarget, baseTree?: string): Pro
       exclude(entry.path, stats.size, !untracked);
       if (inBase) counts.deleted++;
     } else {
-      toAdd.push(entry.path);
+      toAdd.push({ path: entry.path, bytes: stats.size });
       if (inBase) counts.modified++;
       else counts.added++;
     }
   }
-  if (toDrop.length > 0) {
-    // Drop first: a file that became a folder must leave the index before the folder's files enter it.
-    await git(['update-index', '-z', '--force-remove', '--stdin'], { input: nulJoin(toDrop) });
-  }
-  if (toAdd.length > 0) {
-    await git(['update-index', '-z', '--add', '--remove', '--stdin'], { input: nulJoin(toAdd) });
+  const indexChanged = toAdd.length > 0 || toDrop.length > 0;
+  const records =
+    indexChanged && target.objectFormat
+      ? await storeChangedBlobs(
+          { root, gitDir: target.gitDir, format: target.objectFormat },
+          toDrop,
+          toAdd,
+          target.settings.maxFileBytes,
+        )
+      : null;
+  if (records !== null) {
+    // The content is in the store already: the index is bookkeeping from here.
+    onWorktreeRead?.();
+    await git(['update-index', '-z', '--index-info'], { input: records });
+  } else {
+    if (toDrop.length > 0) {
+      // Drop first: a file that became a folder must leave the index before the folder's files enter it.
+      await git(['update-index', '-z', '--force-remove', '--stdin'], { input: nulJoin(toDrop) });
+    }
+    if (toAdd.length > 0) {
+      const paths = toAdd.map((entry) => entry.path);
+      await git(['update-index', '-z', '--add', '--remove', '--stdin'], { input: nulJoin(paths) });
+    }
+    onWorktreeRead?.();
   }
   // Paths excluded just now: from the next scan on, git leaves them out.
   if (JSON.stringify(state.exclusions) !== exclusionsBefore) await syncInfo(target, state.exclusions);
-  const indexChanged = toAdd.length > 0 || toDrop.length > 0;
   const tree = !indexChanged && state.index ? state.index.tree : (await git(['write-tree'])).stdout.trim();
   // Status counts hold when HEAD is the base (the usual case); otherwise ask git for the exact diff.
   const headIsBase = baseTree !== undefined && state.latest?.tree === baseTree;

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { SnapshotMeta, SnapshotRecord } from '../core/snapshot.js';
@@ -87,8 +87,32 @@ export async function listSnapshotRecords(git: StoreGit): Promise<SnapshotRecord
   return records.sort((a, b) => compareAscii(b.createdAt, a.createdAt) || compareAscii(b.id, a.id));
 }
 
-export async function removeSnapshots(git: StoreGit, ids: readonly string[]): Promise<void> {
+/**
+ * Deletes snapshots' refs. A ref that is only a loose file (every snapshot since the last gc, which is
+ * what retention removes on most prompts) is deleted as git deletes it, by removing the file; refs gc
+ * has packed are left to `git update-ref`, which rewrites packed-refs.
+ */
+export async function removeSnapshots(gitDir: string, git: StoreGit, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  const input = ids.map((id) => `delete ${SNAPSHOT_REFS}${id}\n`).join('');
-  await git(['update-ref', '--stdin'], { input });
+  const packed = readTextOrEmpty(path.join(gitDir, 'packed-refs'));
+  const packedRefs = new Set(packed.split('\n').map((line) => line.split(' ')[1]));
+  const viaGit: string[] = [];
+  for (const id of ids) {
+    const ref = `${SNAPSHOT_REFS}${id}`;
+    if (packedRefs.has(ref)) viaGit.push(ref);
+    else {
+      for (const file of [path.join(gitDir, ...ref.split('/')), path.join(gitDir, 'logs', ...ref.split('/'))])
+        rmSync(file, { force: true });
+    }
+  }
+  if (viaGit.length === 0) return;
+  await git(['update-ref', '--stdin'], { input: viaGit.map((ref) => `delete ${ref}\n`).join('') });
+}
+
+function readTextOrEmpty(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }

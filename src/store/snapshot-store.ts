@@ -91,8 +91,8 @@ export class SnapshotStore {
     this.objectFormat = await initStore(this.root, this.storeDir, this.gitDir, this.git);
   }
 
-  /** The working tree's tree now, with changes counted against `baseTree`. */
-  capture(baseTree?: string): Promise<CaptureResult> {
+  /** The working tree's tree now, with changes counted against `baseTree`; see captureTree for `onWorktreeRead`. */
+  capture(baseTree?: string, onWorktreeRead?: () => void): Promise<CaptureResult> {
     return captureTree(
       {
         root: this.root,
@@ -100,8 +100,10 @@ export class SnapshotStore {
         statePath: this.statePath,
         settings: this.settings,
         git: this.git,
+        objectFormat: this.objectFormat,
       },
       baseTree,
+      onWorktreeRead,
     );
   }
 
@@ -137,7 +139,7 @@ export class SnapshotStore {
   }
 
   remove(ids: readonly string[]): Promise<void> {
-    return catalog.removeSnapshots(this.git, ids);
+    return catalog.removeSnapshots(this.gitDir, this.git, ids);
   }
 
   changesBetween(fromTree: string, toTree: string, paths: readonly string[] = []): Promise<TreeChange[]> {

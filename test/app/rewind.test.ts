@@ -179,6 +179,102 @@ describe('snapshots', () => {
     expect((await listSnapshots(deps, { projectRoot: root })).storeBytes).toBe(gc.afterBytes);
   });
 
+  it('keeps to the count after gc has packed the refs retention removes', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    let clock = Date.parse('2026-11-01T00:00:00Z');
+    const deps = depsFor({ CHECKPOINT_SNAPSHOT_MAX_COUNT: '3' }, () => new Date(clock));
+    const snap = async (i: number) => {
+      clock += 1000;
+      writeTree(root, { 'a.ts': `version ${i}` });
+      return (await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' })).snapshot.id;
+    };
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await snap(i));
+    await gcSnapshots(deps, { projectRoot: root });
+    for (let i = 3; i < 7; i++) ids.push(await snap(i));
+    const listed = (await listSnapshots(deps, { projectRoot: root })).snapshots.map((s) => s.id);
+    expect(listed).toEqual(ids.slice(-3).reverse());
+  });
+
+  it('stores exactly the tree git itself would, whether it reads the changes itself or git does', async () => {
+    const root = createRepo({ committed: { 'keep.txt': 'k', 'dir/inner.txt': 'i', 'gone.txt': 'g' } });
+    const deps = depsFor();
+    // git as the oracle: the same working tree added to a fresh repository of its own.
+    const oracle = tempDir('oracle-');
+    git(oracle, 'init', '-q', '--bare');
+    const gitsTree = () => {
+      const args = ['-c', 'core.autocrlf=false', '--git-dir', oracle, '--work-tree', root];
+      rmSync(path.join(oracle, 'index'), { force: true });
+      git(root, ...args, 'add', '-A');
+      return git(root, ...args, 'write-tree').trim();
+    };
+    const steps: Array<() => void> = [
+      () => {
+        writeTree(root, {
+          'new.txt': 'n',
+          'empty.txt': '',
+          'bin.dat': Buffer.from([0, 255, 7]),
+          'ü/名.txt': 'u',
+        });
+        writeTree(root, { 'run.sh': '#!/bin/sh\n' });
+        chmodSync(path.join(root, 'run.sh'), 0o755);
+        symlinkSync('keep.txt', path.join(root, 'link'));
+        rmSync(path.join(root, 'gone.txt'));
+      },
+      () => {
+        // A file becomes a folder, a folder a file, a link a file, and an exec bit goes.
+        rmSync(path.join(root, 'new.txt'));
+        writeTree(root, { 'new.txt/now-a-folder.txt': 'f' });
+        rmSync(path.join(root, 'dir'), { recursive: true });
+        writeTree(root, { dir: 'now a file' });
+        unlinkSync(path.join(root, 'link'));
+        writeTree(root, { link: 'now a file' });
+        chmodSync(path.join(root, 'run.sh'), 0o644);
+      },
+      // More files than are read in-process: git reads them.
+      () =>
+        writeTree(
+          root,
+          Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`many/f${i}.txt`, `${i}`])),
+        ),
+      () => writeTree(root, { 'many/f7.txt': 'changed', 'keep.txt': 'changed too' }),
+    ];
+    for (const step of steps) {
+      step();
+      const { snapshot } = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+      expect(snapshot.tree).toBe(gitsTree());
+    }
+  });
+
+  it('says when the content is taken; an edit after that is not in the snapshot', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'before' } });
+    const deps = depsFor();
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+    writeTree(root, { 'a.txt': 'at the prompt', 'b.txt': 'new at the prompt' });
+    let calls = 0;
+    let listing: ReturnType<typeof listSnapshots> | undefined;
+    const outcome = await takeSnapshot(deps, {
+      projectRoot: root,
+      trigger: 'prompt',
+      onContentTaken: () => {
+        calls++;
+        writeTree(root, { 'a.txt': 'edited after', 'b.txt': 'edited after' });
+        // Listed while the snapshot is still being written: the listing waits for it.
+        listing = listSnapshots(deps, { projectRoot: root });
+      },
+    });
+    expect(calls).toBe(1);
+    expect((await listing)?.snapshots[0]?.id).toBe(outcome.snapshot.id);
+    const restore = await restoreSnapshot(deps, {
+      projectRoot: root,
+      snapshotId: outcome.snapshot.id,
+      dryRun: false,
+    });
+    expect(restore).toBeDefined();
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('at the prompt');
+    expect(readFileSync(path.join(root, 'b.txt'), 'utf8')).toBe('new at the prompt');
+  });
+
   it('drops snapshots older than the age limit, but always keeps the newest', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     let clock = Date.parse('2026-01-01T00:00:00Z');

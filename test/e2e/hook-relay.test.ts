@@ -78,8 +78,13 @@ describe('hooks handed to the running MCP server', () => {
       input: JSON.stringify({ cwd: root, prompt: 'add b' }),
     });
     expect(prompt).toMatchObject({ code: 0, stderr: '' });
+    // The server answers once the snapshot's content is taken and writes the rest of it after: an edit
+    // made as soon as the hook is done is not in it, and a listing waits for it.
+    writeTree(root, { 'b.ts': 'edited after the prompt' });
     const listed = await runCli(['list'], { cwd: root, env });
     expect(listed.stdout).toContain('add b');
+    await runCli(['restore', 'latest', 'b.ts', '--yes'], { cwd: root, env });
+    expect(readFileSync(path.join(root, 'b.ts'), 'utf8')).toBe('new file');
 
     const start = await runNodeScript(hook, ['SessionStart'], {
       cwd: root,
