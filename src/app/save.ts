@@ -123,7 +123,7 @@ export async function saveCheckpoint(
       // checkpoint's id and time) or only a cache (the memory), so a failed save leaves nothing misleading.
       // All three finish before the lock is let go.
       const [written] = await Promise.allSettled([
-        store.writeLocked(built.serialized),
+        store.writeLocked(built.serialized, checkpoint),
         checkpoint.meta.truncated ? keepUnlistedOids(deps, storeDir, checkpoint, oids, warnings) : null,
         // Remembered for the next save or load; losing this only costs hashing again.
         location && !sameMemory(memory, hasher.remembered)

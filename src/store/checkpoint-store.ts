@@ -6,6 +6,7 @@ import { type Checkpoint, parseCheckpoint } from '../core/schema.js';
 import { refuseSymlink, writeFileAtomic } from './atomic-write.js';
 import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
 import { withFileLock } from './lock.js';
+import { ParsedFileMemo } from './parsed-memo.js';
 import { uniqueSuffix } from './temp-name.js';
 
 export interface CheckpointPaths {
@@ -30,17 +31,18 @@ export type LoadResult =
   | { found: true; path: string; checkpoint: Checkpoint; fromBackup: boolean; notices: string[] };
 
 /**
+ * Checkpoints parsed lately: a save reads the checkpoint at its start and again just before replacing it,
+ * and a server reads it on every save and load; unchanged bytes are not parsed again.
+ */
+const parsedCheckpoints = new ParsedFileMemo<Checkpoint>();
+
+/**
  * The `.claude-checkpoint` file and its `.prev` backup. Reads fall back to the backup when the main file
  * is missing or corrupt; writes keep the last valid file as the backup and never replace a good backup
  * with a corrupt file.
  */
 export class CheckpointStore {
   readonly paths: CheckpointPaths;
-  /**
-   * The last valid file read: a save reads the checkpoint at its start and again just before replacing
-   * it, and the second read skips parsing when the bytes are the same.
-   */
-  private lastRead: { file: string; read: FileRead & { kind: 'ok' } } | null = null;
 
   constructor(
     readonly root: string,
@@ -113,8 +115,11 @@ export class CheckpointStore {
     return withFileLock(this.paths.lock, task);
   }
 
-  /** The body of `write`, for callers that already hold the lock. */
-  async writeLocked(text: string): Promise<void> {
+  /**
+   * The body of `write`, for callers that already hold the lock. `parsed` is the checkpoint `text` was
+   * serialized from, if the caller has it: the next read of these bytes then needs no parse.
+   */
+  async writeLocked(text: string, parsed?: Checkpoint): Promise<void> {
     await this.removeStaleTempFiles();
     await refuseSymlink(this.fs, this.paths.backup);
     const current = await this.readOne(this.paths.main);
@@ -126,6 +131,7 @@ export class CheckpointStore {
     }
     if (current.kind === 'ok') await this.keepAsBackup(current.text);
     await writeFileAtomic(this.fs, this.paths.main, text);
+    if (parsed) parsedCheckpoints.remember(this.paths.main, text, parsed);
   }
 
   /**
@@ -182,10 +188,7 @@ export class CheckpointStore {
         };
       }
       const text = await this.fs.readFile(file, 'utf8');
-      if (this.lastRead?.file === file && this.lastRead.read.text === text) return this.lastRead.read;
-      const read = { kind: 'ok' as const, checkpoint: parseCheckpoint(text), text };
-      this.lastRead = { file, read };
-      return read;
+      return { kind: 'ok', checkpoint: parsedCheckpoints.parse(file, text, parseCheckpoint), text };
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return { kind: 'missing' };
       if (isCheckpointError(error)) return { kind: 'bad', error };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ObjectFormat, RememberedOid } from '../git/oid.js';
 import { writeFileAtomic } from './atomic-write.js';
 import type { StoreFs } from './fs-seam.js';
+import { ParsedFileMemo } from './parsed-memo.js';
 
 /**
  * The oids of the project's uncommitted files as the last save hashed them, with each file's lstat (see
@@ -17,22 +18,32 @@ const MAX_REMEMBERED = 50_000;
 
 type Row = [oid: string, size: number, mtimeNs: string, ctimeNs: string, ino: string, dev: string];
 
+/** Memories parsed lately: a server reads the same one on every save and load. */
+const parsedMemories = new ParsedFileMemo<ReadonlyMap<string, RememberedOid>>();
+
 /** Read synchronously, like the hashing it serves: one small file, several times faster than the thread pool. */
 export async function readOidMemory(
   storeDir: string,
   format: ObjectFormat,
-): Promise<Map<string, RememberedOid>> {
-  const memory = new Map<string, RememberedOid>();
+): Promise<ReadonlyMap<string, RememberedOid>> {
+  const file = path.join(storeDir, FILE);
   try {
-    const parsed = JSON.parse(readFileSync(path.join(storeDir, FILE), 'utf8')) as unknown;
-    if (!isMemoryFile(parsed) || parsed.format !== format) return memory;
-    for (const [file, row] of Object.entries(parsed.files)) {
-      if (!isRow(row)) continue;
-      const [oid, size, mtimeNs, ctimeNs, ino, dev] = row;
-      memory.set(file, { oid, size, mtimeNs, ctimeNs, ino, dev });
-    }
+    return parsedMemories.parse(`${file}\0${format}`, readFileSync(file, 'utf8'), (text) =>
+      parseMemory(text, format),
+    );
   } catch {
-    // missing or unreadable: nothing remembered
+    return new Map(); // missing or unreadable: nothing remembered
+  }
+}
+
+function parseMemory(text: string, format: ObjectFormat): ReadonlyMap<string, RememberedOid> {
+  const memory = new Map<string, RememberedOid>();
+  const parsed = JSON.parse(text) as unknown;
+  if (!isMemoryFile(parsed) || parsed.format !== format) return memory;
+  for (const [file, row] of Object.entries(parsed.files)) {
+    if (!isRow(row)) continue;
+    const [oid, size, mtimeNs, ctimeNs, ino, dev] = row;
+    memory.set(file, { oid, size, mtimeNs, ctimeNs, ino, dev });
   }
   return memory;
 }

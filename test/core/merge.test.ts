@@ -337,6 +337,62 @@ describe('limits and redaction', () => {
   });
 });
 
+describe('a built checkpoint and its serialized text', () => {
+  // A save hands the checkpoint it built to the store as what its text parses to (no parse on the next
+  // read): that holds only if parsing the text gives back exactly the built object.
+  it('parse back to exactly the built object, for any input, replacing or merging (property)', () => {
+    const text = fc.string({ maxLength: 40 });
+    const input = fc.record(
+      {
+        goal: fc.string({ minLength: 1, maxLength: 40 }),
+        tasks: fc.array(
+          fc.record({
+            description: fc.string({ minLength: 1, maxLength: 30 }),
+            status: fc.constantFrom('pending', 'in_progress', 'done'),
+          }),
+          { maxLength: 5 },
+        ),
+        summary: text,
+        nextSteps: fc.array(text, { maxLength: 4 }),
+        decisions: fc.array(text, { maxLength: 4 }),
+        modifiedFiles: fc.array(
+          fc.record(
+            { path: fc.constantFrom('a.ts', 'src/b.ts', 'c d.md'), note: text },
+            { requiredKeys: ['path'] },
+          ),
+          { maxLength: 3 },
+        ),
+        recentCommands: fc.array(
+          fc.record(
+            {
+              command: fc.string({ minLength: 1, maxLength: 30 }),
+              exitCode: fc.integer({ min: 0, max: 255 }),
+              note: text,
+            },
+            { requiredKeys: ['command'] },
+          ),
+          { maxLength: 3 },
+        ),
+      },
+      { requiredKeys: ['goal'] },
+    );
+    fc.assert(
+      fc.property(input, fc.constantFrom('replace', 'merge'), fc.boolean(), (saveInput, mode, dirty) => {
+        const built = build({
+          input: { ...saveInput, mode } as SaveInput,
+          previous: mode === 'merge' ? first : null,
+          git: dirty ? GIT : null,
+          detectedFiles: dirty ? [{ path: 'src/b.ts', status: 'M' }] : [],
+          oids: new Map([['src/b.ts', OID_B]]),
+          now: T1,
+        });
+        expect(parseCheckpoint(built.serialized)).toStrictEqual(built.checkpoint);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('pathsToHash', () => {
   it('includes recorded files only in merge mode', () => {
     const detected = [{ path: 'b', status: 'M' as const }];
