@@ -5,6 +5,7 @@ import { checkHandoffName, chooseRemote } from '../git/handoff-remote.js';
 import { readHeadFast } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import { writeFileAtomic } from '../store/atomic-write.js';
+import { nodeFs } from '../store/fs-seam.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { StoreGit } from '../store/store-git.js';
 import type { AppDeps } from './deps.js';
@@ -101,7 +102,7 @@ export async function readSeen(store: SnapshotStore): Promise<Record<string, str
 }
 
 export async function writeSeen(store: SnapshotStore, seen: Record<string, string>): Promise<void> {
-  await writeFileAtomic(fsp, path.join(store.storeDir, SEEN_FILE), `${JSON.stringify(seen)}\n`, {
+  writeFileAtomic(nodeFs, path.join(store.storeDir, SEEN_FILE), `${JSON.stringify(seen)}\n`, {
     durable: false,
   });
 }

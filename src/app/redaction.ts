@@ -56,11 +56,11 @@ async function readConfig(
 ): Promise<string | null> {
   try {
     // Security: a project's file is read only as a plain file inside the project, never through a link.
-    if (scope === 'project' && (await fs.lstat(file)).isSymbolicLink()) {
+    if (scope === 'project' && fs.lstatSync(file).isSymbolicLink()) {
       problems.push(`${file}: is a symbolic link; not read`);
       return null;
     }
-    return await fs.readFile(file, 'utf8');
+    return fs.readFileSync(file, 'utf8');
   } catch (error) {
     if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
     problems.push(`${file}: could not be read (${(error as Error).message})`);

@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CheckpointError } from '../core/errors.js';
@@ -61,11 +61,11 @@ async function checkRoot(given: string, label: string): Promise<string> {
   }
   let resolved: string;
   try {
-    resolved = await realpath(given);
+    resolved = realpathSync.native(given);
   } catch (error) {
     throw new CheckpointError('INVALID_ROOT', `${label} does not exist: ${given}`, { cause: error });
   }
-  const stats = await stat(resolved);
+  const stats = statSync(resolved);
   if (!stats.isDirectory()) {
     throw new CheckpointError('INVALID_ROOT', `${label} must be a directory: ${given}`);
   }

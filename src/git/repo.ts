@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CommitChange, HistoryComparison } from '../core/drift.js';
 import { isCheckpointError } from '../core/errors.js';
@@ -33,10 +33,13 @@ export async function locateRepo(root: string): Promise<RepoLocation | null> {
  */
 async function locateRepoFromFiles(root: string): Promise<RepoLocation | undefined> {
   for (let dir = root; ; dir = path.dirname(dir)) {
-    const config = await readFile(path.join(dir, '.git', 'config'), 'utf8').catch(
-      (error: NodeJS.ErrnoException) =>
-        error.code === 'ENOENT' || error.code === 'ENOTDIR' ? null : undefined,
-    );
+    let config: string | null | undefined;
+    try {
+      config = readFileSync(path.join(dir, '.git', 'config'), 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      config = code === 'ENOENT' || code === 'ENOTDIR' ? null : undefined;
+    }
     if (config === undefined) return undefined;
     if (config !== null) {
       const prefix = path.relative(dir, root).split(path.sep).join('/');
@@ -46,8 +49,7 @@ async function locateRepoFromFiles(root: string): Promise<RepoLocation | undefin
       return { prefix: prefix === '' ? '' : `${prefix}/`, objectFormat: sha256 ? 'sha256' : 'sha1' };
     }
     // A `.git` file (worktree, submodule) or none here: git knows best, or look further up.
-    const gitFile = await readFile(path.join(dir, '.git'), 'utf8').catch(() => null);
-    if (gitFile !== null) return undefined;
+    if (readTextOrNull(path.join(dir, '.git')) !== null) return undefined;
     if (path.dirname(dir) === dir) return undefined;
   }
 }
@@ -243,14 +245,13 @@ export async function hashWithFilters(root: string, paths: readonly string[]): P
 export async function readHeadFast(root: string): Promise<{ head: string; branch: string | null } | null> {
   const gitDir = path.join(root, '.git');
   try {
-    const head = (await readFile(path.join(gitDir, 'HEAD'), 'utf8')).trim();
+    const head = readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
     if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(head)) return { head, branch: null };
     const match = /^ref: (refs\/heads\/.+)$/.exec(head);
     if (match?.[1]) {
       const ref = match[1];
-      const loose = await readFile(path.join(gitDir, ...ref.split('/')), 'utf8').catch(() => null);
-      const packed =
-        loose === null ? await readFile(path.join(gitDir, 'packed-refs'), 'utf8').catch(() => '') : '';
+      const loose = readTextOrNull(path.join(gitDir, ...ref.split('/')));
+      const packed = loose === null ? (readTextOrNull(path.join(gitDir, 'packed-refs')) ?? '') : '';
       const oid =
         loose?.trim() ??
         packed
@@ -265,4 +266,13 @@ export async function readHeadFast(root: string): Promise<{ head: string; branch
     // not a plain .git folder: let git answer
   }
   return readHead(root);
+}
+
+/** A small file of git's, read in place (a few syscalls, cheaper than a thread-pool round trip); `null` when unreadable. */
+function readTextOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
 }

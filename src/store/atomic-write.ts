@@ -1,16 +1,7 @@
-import {
-  closeSync,
-  constants,
-  fchmodSync,
-  lstatSync,
-  openSync,
-  renameSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { constants } from 'node:fs';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
-import { errorCode, type StoreFs } from './fs-seam.js';
+import { nodeFs, type StoreFs } from './fs-seam.js';
 import { uniqueSuffix } from './temp-name.js';
 
 export const FILE_MODE = 0o600;
@@ -24,101 +15,73 @@ export function tempPrefix(target: string): string {
 
 /**
  * Writes `data` to `target` so that readers only ever see the old or the new content: temp file in the
- * same folder (created exclusively, never through a symlink), fsync, chmod 0600, rename, fsync the folder.
- * Security: refuses when `target` is a symlink rather than replacing what it points at.
+ * same folder (created exclusively, never through a symlink), chmod (0600 unless `mode` says otherwise,
+ * whatever the umask), fsync, rename, fsync the folder. Not `durable`: still atomic, without the fsyncs,
+ * for files that can be rebuilt. Security: refuses when `target` is a symlink rather than replacing what
+ * it points at.
  */
-export async function writeFileAtomic(
+export function writeFileAtomic(
   fs: StoreFs,
   target: string,
   data: string | Uint8Array,
-  options: { durable?: boolean } = {},
-): Promise<void> {
-  // Not durable: still atomic (readers see old or new), but without fsync, for caches that can be rebuilt.
+  options: { durable?: boolean; mode?: number; tempName?: string } = {},
+): void {
   const durable = options.durable ?? true;
-  await refuseSymlink(fs, target);
-  const temp = path.join(path.dirname(target), `${tempPrefix(target)}${uniqueSuffix()}`);
+  const mode = options.mode ?? FILE_MODE;
+  refuseSymlink(fs, target);
+  const temp = path.join(path.dirname(target), options.tempName ?? `${tempPrefix(target)}${uniqueSuffix()}`);
   try {
-    const handle = await fs.open(temp, EXCLUSIVE_WRITE, FILE_MODE);
+    const fd = fs.openSync(temp, EXCLUSIVE_WRITE, mode);
     try {
-      await handle.writeFile(data);
-      await handle.chmod(FILE_MODE); // whatever the umask
-      if (durable) await handle.sync();
+      fs.writeFileSync(fd, data);
+      fs.fchmodSync(fd, mode);
+      if (durable) fs.fsyncSync(fd);
     } finally {
-      await handle.close();
+      fs.closeSync(fd);
     }
-    await fs.rename(temp, target);
+    fs.renameSync(temp, target);
   } catch (error) {
-    await fs.unlink(temp).catch(() => undefined);
+    try {
+      fs.unlinkSync(temp);
+    } catch {
+      // never created
+    }
     if (error instanceof CheckpointError) throw error;
     throw new CheckpointError('IO_FAILED', `could not write ${target}: ${describeError(error)}`, {
       cause: error,
     });
   }
-  if (durable) await syncDirectory(fs, path.dirname(target));
+  if (durable) syncDirectory(fs, path.dirname(target));
 }
 
-/**
- * writeFileAtomic without durability, synchronously: for the store's own small files that every snapshot
- * writes (its state, its refs), where a handful of syscalls cost several times less than as many round
- * trips through the thread pool. The same guarantees otherwise: readers see the old or the new content,
- * the temp file is created exclusively and never through a link, and a link at `target` is refused.
- */
+/** writeFileAtomic without durability, for the store's own small files that every snapshot writes (its state, its refs). */
 export function writeFileAtomicSync(
   target: string,
   data: string | Uint8Array,
   options: { mode?: number; tempName?: string } = {},
 ): void {
-  if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) {
-    throw new CheckpointError('UNSAFE_PATH', `refusing to use ${target}: it is a symbolic link`);
-  }
-  const mode = options.mode ?? FILE_MODE;
-  const temp = path.join(path.dirname(target), options.tempName ?? `${tempPrefix(target)}${uniqueSuffix()}`);
-  try {
-    const fd = openSync(temp, EXCLUSIVE_WRITE, mode);
-    try {
-      writeFileSync(fd, data);
-      fchmodSync(fd, mode); // whatever the umask
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, target);
-  } catch (error) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // never created
-    }
-    throw new CheckpointError('IO_FAILED', `could not write ${target}: ${describeError(error)}`, {
-      cause: error,
-    });
-  }
+  writeFileAtomic(nodeFs, target, data, { ...options, durable: false });
 }
 
 /** Makes a rename durable; some platforms cannot open folders, which only costs durability, not safety. */
-async function syncDirectory(fs: StoreFs, directory: string): Promise<void> {
+function syncDirectory(fs: StoreFs, directory: string): void {
   try {
-    const handle = await fs.open(directory, constants.O_RDONLY);
+    const fd = fs.openSync(directory, constants.O_RDONLY);
     try {
-      await handle.sync();
+      fs.fsyncSync(fd);
     } finally {
-      await handle.close();
+      fs.closeSync(fd);
     }
   } catch {
     // best effort
   }
 }
 
-export async function refuseSymlink(fs: StoreFs, target: string): Promise<void> {
-  try {
-    const stats = await fs.lstat(target);
-    if (stats.isSymbolicLink()) {
-      throw new CheckpointError(
-        'UNSAFE_PATH',
-        `refusing to use ${target}: it is a symbolic link. Remove the link; the checkpoint is always a plain file.`,
-      );
-    }
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return;
-    throw error;
+export function refuseSymlink(fs: StoreFs, target: string): void {
+  if (fs.lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    throw new CheckpointError(
+      'UNSAFE_PATH',
+      `refusing to use ${target}: it is a symbolic link. Remove the link; the checkpoint is always a plain file.`,
+    );
   }
 }

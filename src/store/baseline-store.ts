@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import type { StoreFs } from './fs-seam.js';
@@ -17,9 +17,9 @@ export interface Baseline {
 const FILE = 'unlisted-files.json';
 
 export async function writeBaseline(fs: StoreFs, storeDir: string, baseline: Baseline): Promise<void> {
-  await mkdir(storeDir, { recursive: true, mode: 0o700 });
+  mkdirSync(storeDir, { recursive: true, mode: 0o700 });
   // Not durable: a baseline lost in a crash only costs precision (files flagged), never data.
-  await writeFileAtomic(fs, path.join(storeDir, FILE), JSON.stringify(baseline), { durable: false });
+  writeFileAtomic(fs, path.join(storeDir, FILE), JSON.stringify(baseline), { durable: false });
 }
 
 /** The baseline of exactly this save, or `null`. */
@@ -28,7 +28,7 @@ export async function readBaseline(
   checkpoint: { id: string; updatedAt: string },
 ): Promise<Baseline | null> {
   try {
-    const baseline = JSON.parse(await readFile(path.join(storeDir, FILE), 'utf8')) as Baseline;
+    const baseline = JSON.parse(readFileSync(path.join(storeDir, FILE), 'utf8')) as Baseline;
     return baseline.checkpointId === checkpoint.id &&
       baseline.updatedAt === checkpoint.updatedAt &&
       typeof baseline.oids === 'object' &&

@@ -53,13 +53,8 @@ export class CheckpointStore {
 
   /** Whether there may be a checkpoint to load: the file or its backup is there (one lstat each, no read). */
   async mayExist(): Promise<boolean> {
-    const present = (file: string) =>
-      this.fs.lstat(file).then(
-        () => true,
-        () => false,
-      );
-    const [main, backup] = await Promise.all([present(this.paths.main), present(this.paths.backup)]);
-    return main || backup;
+    const present = (file: string) => this.fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+    return present(this.paths.main) || present(this.paths.backup);
   }
 
   async load(): Promise<LoadResult> {
@@ -120,8 +115,8 @@ export class CheckpointStore {
    * serialized from, if the caller has it: the next read of these bytes then needs no parse.
    */
   async writeLocked(text: string, parsed?: Checkpoint): Promise<void> {
-    await this.removeStaleTempFiles();
-    await refuseSymlink(this.fs, this.paths.backup);
+    this.removeStaleTempFiles();
+    refuseSymlink(this.fs, this.paths.backup);
     const current = await this.readOne(this.paths.main);
     if (current.kind === 'bad' && current.error.code === 'UNSUPPORTED_VERSION') {
       throw new CheckpointError(
@@ -129,8 +124,8 @@ export class CheckpointStore {
         `${current.error.message}; refusing to overwrite a checkpoint written by a newer version`,
       );
     }
-    if (current.kind === 'ok') await this.keepAsBackup(current.text);
-    await writeFileAtomic(this.fs, this.paths.main, text);
+    if (current.kind === 'ok') this.keepAsBackup(current.text);
+    writeFileAtomic(this.fs, this.paths.main, text);
     if (parsed) parsedCheckpoints.remember(this.paths.main, text, parsed);
   }
 
@@ -139,17 +134,24 @@ export class CheckpointStore {
    * write and no fsync of its own (the main file's write syncs the folder, making both renames durable).
    * Where hard links are not supported, the content is copied.
    */
-  private async keepAsBackup(currentText: string): Promise<void> {
+  private keepAsBackup(currentText: string): void {
     const temp = `${this.paths.backup}.tmp-${uniqueSuffix()}`;
+    const removeTemp = () => {
+      try {
+        this.fs.unlinkSync(temp);
+      } catch {
+        // not there
+      }
+    };
     try {
-      await this.fs.link(this.paths.main, temp);
-      await this.fs.rename(temp, this.paths.backup);
+      this.fs.linkSync(this.paths.main, temp);
+      this.fs.renameSync(temp, this.paths.backup);
       // When `.prev` already is the main file (a save killed between its two renames), rename does nothing
       // and leaves the temp link behind: remove it.
-      await this.fs.unlink(temp).catch(() => undefined);
+      removeTemp();
     } catch {
-      await this.fs.unlink(temp).catch(() => undefined);
-      await writeFileAtomic(this.fs, this.paths.backup, currentText);
+      removeTemp();
+      writeFileAtomic(this.fs, this.paths.backup, currentText);
     }
   }
 
@@ -158,17 +160,26 @@ export class CheckpointStore {
    * the caller holds now, so any found here are leftovers, whatever pid their name carries (a killed
    * writer's pid may already belong to another process).
    */
-  private async removeStaleTempFiles(): Promise<void> {
-    const names = await this.fs.readdir(this.root).catch(() => [] as string[]);
+  private removeStaleTempFiles(): void {
+    let names: string[];
+    try {
+      names = this.fs.readdirSync(this.root);
+    } catch {
+      return;
+    }
     for (const name of names) {
-      if (/^\.claude-checkpoint(?:\.prev)?\.tmp-\d+-[0-9a-f]+$/.test(name))
-        await this.fs.unlink(path.join(this.root, name)).catch(() => undefined);
+      if (!/^\.claude-checkpoint(?:\.prev)?\.tmp-\d+-[0-9a-f]+$/.test(name)) continue;
+      try {
+        this.fs.unlinkSync(path.join(this.root, name));
+      } catch {
+        // gone already
+      }
     }
   }
 
   private async readOne(file: string): Promise<FileRead> {
     try {
-      const stats = await this.fs.lstat(file);
+      const stats = this.fs.lstatSync(file);
       if (stats.isSymbolicLink()) {
         return {
           kind: 'bad',
@@ -187,7 +198,7 @@ export class CheckpointStore {
           ),
         };
       }
-      const text = await this.fs.readFile(file, 'utf8');
+      const text = this.fs.readFileSync(file, 'utf8');
       return { kind: 'ok', checkpoint: parsedCheckpoints.parse(file, text, parseCheckpoint), text };
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return { kind: 'missing' };

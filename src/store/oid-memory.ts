@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ObjectFormat, RememberedOid } from '../git/oid.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -60,9 +59,9 @@ export async function writeOidMemory(
     if (++count > MAX_REMEMBERED) break;
     files[file] = [known.oid, known.size, known.mtimeNs, known.ctimeNs, known.ino, known.dev];
   }
-  await mkdir(storeDir, { recursive: true, mode: 0o700 });
+  mkdirSync(storeDir, { recursive: true, mode: 0o700 });
   // Not durable: a memory lost in a crash only costs hashing again.
-  await writeFileAtomic(fs, path.join(storeDir, FILE), JSON.stringify({ version: VERSION, format, files }), {
+  writeFileAtomic(fs, path.join(storeDir, FILE), JSON.stringify({ version: VERSION, format, files }), {
     durable: false,
   });
 }

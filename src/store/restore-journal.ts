@@ -2,6 +2,7 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { isRestorablePath } from '../core/snapshot.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { nodeFs } from './fs-seam.js';
 import { RESTORE_TEMP_PREFIX } from './worktree-writer.js';
 
 export interface RestoreJournal {
@@ -17,7 +18,7 @@ export interface RestoreJournal {
  * an interrupted one can be named, and its temp files found and removed, by the next restore.
  */
 export async function beginRestore(file: string, journal: RestoreJournal): Promise<void> {
-  await writeFileAtomic(fsp, file, JSON.stringify(journal));
+  writeFileAtomic(nodeFs, file, JSON.stringify(journal));
 }
 
 export async function endRestore(file: string): Promise<void> {

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import {
   chmodSync,
   linkSync,
@@ -8,7 +9,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serializeCheckpoint } from '../../src/core/schema.js';
@@ -103,7 +103,7 @@ describe('CheckpointStore', () => {
     const store = new CheckpointStore(root);
     await store.write(version('one'));
     await store.write(version('two'));
-    await fsp.unlink(store.paths.main);
+    fs.unlinkSync(store.paths.main);
     const loaded = await store.load();
     expect(loaded).toMatchObject({ found: true, fromBackup: true });
   });
@@ -166,26 +166,21 @@ describe('CheckpointStore', () => {
       const good = new CheckpointStore(root);
       await good.write(version('one'));
       await good.write(version('two'));
+      // The checkpoint's own temp files fail to be written (the lock's come before them and are fine).
+      const doomed = new Set<number>();
       const failing: StoreFs = {
-        ...fsp,
-        open: (async (file: string, flags: number, mode?: number) => {
-          const handle = await fsp.open(file, flags, mode);
-          // The checkpoint's own temp files (the lock's come before them and are written fine).
-          if (/\.claude-checkpoint(\.prev)?\.tmp-/.test(String(file))) {
-            return new Proxy(handle, {
-              get(target, key) {
-                if (key === 'writeFile') {
-                  return async () => {
-                    throw Object.assign(new Error(`${code}: simulated`), { code });
-                  };
-                }
-                const value = Reflect.get(target, key);
-                return typeof value === 'function' ? value.bind(target) : value;
-              },
-            });
+        ...fs,
+        openSync: ((file: fs.PathLike, flags: number, mode?: number) => {
+          const fd = fs.openSync(file, flags, mode);
+          if (/\.claude-checkpoint(\.prev)?\.tmp-/.test(String(file))) doomed.add(fd);
+          return fd;
+        }) as StoreFs['openSync'],
+        writeFileSync: ((target: number | fs.PathLike, data: string | NodeJS.ArrayBufferView) => {
+          if (typeof target === 'number' && doomed.has(target)) {
+            throw Object.assign(new Error(`${code}: simulated`), { code });
           }
-          return handle;
-        }) as StoreFs['open'],
+          fs.writeFileSync(target, data);
+        }) as StoreFs['writeFileSync'],
       };
       await expect(new CheckpointStore(root, failing).write(version('three'))).rejects.toThrow(
         new RegExp(`could not write .*\\.claude-checkpoint.*${code}`),
