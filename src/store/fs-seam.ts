@@ -23,6 +23,15 @@ export type StoreFs = Pick<
 
 export const nodeFs: StoreFs = fs;
 
+/** A small file's text, read in place; `null` when it is missing or cannot be read. */
+export function readTextOrNull(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
 export function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }

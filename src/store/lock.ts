@@ -5,13 +5,12 @@ import {
   lstatSync,
   openSync,
   readdirSync,
-  readFileSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
-import { errorCode } from './fs-seam.js';
+import { errorCode, readTextOrNull } from './fs-seam.js';
 import { judgeLockOwner, localProbe, ownerRecord, type ProcessProbe } from './lock-owner.js';
 import { uniqueSuffix } from './temp-name.js';
 
@@ -71,7 +70,7 @@ export async function withFileLock<T>(
     if (dead !== null) {
       // Remove it only if it is still the record we judged: another process may have taken the lock over
       // since, and its record differs (pid, time, start). The window left is a few microseconds wide.
-      if (readOrNull(lockPath) === dead) removeQuietly(lockPath);
+      if (readTextOrNull(lockPath) === dead) removeQuietly(lockPath);
       continue;
     }
     if (Date.now() > deadline) {
@@ -130,14 +129,6 @@ function createExclusive(file: string, text: string): void {
   }
 }
 
-function readOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
 function removeQuietly(file: string): void {
   try {
     unlinkSync(file);
@@ -148,7 +139,7 @@ function removeQuietly(file: string): void {
 
 /** The lock file's content when its owner is gone, else `null` (also when the lock was released meanwhile). */
 function deadOwnerRecord(lockPath: string, probe: ProcessProbe, staleMs: number): string | null {
-  const text = readOrNull(lockPath);
+  const text = readTextOrNull(lockPath);
   const stats = lstatSync(lockPath, { throwIfNoEntry: false });
   if (text === null || stats === undefined) return null;
   const now = Date.now();

@@ -1,10 +1,11 @@
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { SnapshotMeta, SnapshotRecord } from '../core/snapshot.js';
 import { compareAscii } from '../core/text.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { writeFileAtomicSync } from './atomic-write.js';
+import { readTextOrNull } from './fs-seam.js';
 import { repositoryObjectFormat, writeLooseObject } from './loose-object.js';
 import type { StoreGit } from './store-git.js';
 
@@ -94,7 +95,7 @@ export async function listSnapshotRecords(git: StoreGit): Promise<SnapshotRecord
  */
 export async function removeSnapshots(gitDir: string, git: StoreGit, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  const packed = readTextOrEmpty(path.join(gitDir, 'packed-refs'));
+  const packed = readTextOrNull(path.join(gitDir, 'packed-refs')) ?? '';
   const packedRefs = new Set(packed.split('\n').map((line) => line.split(' ')[1]));
   const viaGit: string[] = [];
   for (const id of ids) {
@@ -107,12 +108,4 @@ export async function removeSnapshots(gitDir: string, git: StoreGit, ids: readon
   }
   if (viaGit.length === 0) return;
   await git(['update-ref', '--stdin'], { input: viaGit.map((ref) => `delete ${ref}\n`).join('') });
-}
-
-function readTextOrEmpty(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
 }

@@ -1,11 +1,11 @@
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { readHead } from '../git/repo.js';
 import { runGit } from '../git/run.js';
-import { errorCode } from './fs-seam.js';
+import { errorCode, readTextOrNull } from './fs-seam.js';
 import { localProbe } from './lock-owner.js';
 import { objectFormatOf } from './loose-object.js';
 import { GIT_LONG_TIMEOUT_MS, type StoreGit } from './store-git.js';
@@ -219,13 +219,5 @@ async function ensurePrivateDir(dir: string): Promise<void> {
       'UNSAFE_PATH',
       `refusing to use the snapshot store ${dir}: it is a symbolic link or not a folder`,
     );
-  }
-}
-
-function readTextOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
   }
 }
