@@ -1,10 +1,9 @@
-import type { ObjectFormat } from '../git/oid.js';
-import { WorktreeHasher } from '../git/oid.js';
+import { type ObjectFormat, WorktreeHasher } from '../git/oid.js';
 import { writeLooseObject } from './loose-object.js';
 
 /** Past these, git stores the batch: it reads and compresses many or large files faster than we do. */
-export const IN_PROCESS_MAX_FILES = 100;
-export const IN_PROCESS_MAX_BYTES = 4 * 1024 * 1024;
+const IN_PROCESS_MAX_FILES = 100;
+const IN_PROCESS_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
  * Stores a small batch of changed files ourselves, as loose blobs in the store, and gives back what the

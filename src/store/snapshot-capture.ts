@@ -36,8 +36,9 @@ export interface CaptureTarget {
  * changed since `baseTree` (the latest snapshot's). One `git status` in the store finds what changed:
  * its index is tuned for many files (v4, untracked cache, split index, no checksum) and its HEAD is the latest
  * snapshot, so the scan is cheaper than the user's own `git status`. Only the changed paths are then
- * read (a few ourselves, see storeChangedBlobs; more by git), and an unchanged tree costs nothing more. Files over the size cap and nested repositories
- * are left out, excluded from then on, and reported with every snapshot.
+ * read (a few by us, see storeChangedBlobs; more by git), and an unchanged tree costs nothing more.
+ * Files over the size cap and nested repositories are left out, excluded from then on, and reported
+ * with every snapshot.
  *
  * `onWorktreeRead` is called once the working tree has been read: every changed file's content is in the
  * store by then, and what follows (the tree, the state) reads and writes only the store, so an edit made
