@@ -1,4 +1,13 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -22,7 +31,10 @@ async function project() {
   return { root, store, env, socket: path.join(store, 'run', `${fnv1a64(root)}.sock`) };
 }
 
-/** The built server, started in `root` as an agent starts it; resolves once its relay listens. */
+/**
+ * The built server, started in `root` as an agent starts it; resolves once its relay listens. `log()` is
+ * what it has written to stderr so far (the MCP client's log of it).
+ */
 async function startServer(root: string, env: Record<string, string>) {
   const client = new Client({ name: 'relay-test', version: '1.0.0' });
   const transport = new StdioClientTransport({
@@ -30,13 +42,17 @@ async function startServer(root: string, env: Record<string, string>) {
     args: [SERVER],
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stderr: 'ignore',
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
   });
   await client.connect(transport);
   onTestFinished(() => client.close());
   // The relay starts right after the MCP connection: a tool call round trip is time enough.
   await client.callTool({ name: 'load_session_checkpoint', arguments: {} });
-  return { client, pid: transport.pid as number };
+  return { client, pid: transport.pid as number, log: () => stderr };
 }
 
 /** hook.cjs alone: it runs an event only if a server takes it. */
@@ -94,6 +110,30 @@ describe('hooks handed to the running MCP server', () => {
     expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain('## Goal\nRelay');
     // The hook never loaded a bundle: it left no code cache behind.
     expect(existsSync(path.join(env.CHECKPOINT_STORE_DIR, 'cache'))).toBe(false);
+  });
+
+  it('answers a prompt once its content is taken; a failure after that goes to its own log', async () => {
+    const { root, env } = await project();
+    // git as it is, except that writing a tree fails: the step after the content is taken.
+    const fakeBin = tempDir('fake-git-');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(
+      path.join(fakeBin, 'git'),
+      `#!/bin/sh\nfor arg in "$@"; do [ "$arg" = write-tree ] && { echo "fatal: simulated" >&2; exit 128; }; done\nexec "${realGit}" "$@"\n`,
+      { mode: 0o755 },
+    );
+    const { log } = await startServer(root, { ...env, PATH: `${fakeBin}:${process.env.PATH ?? ''}` });
+    writeTree(root, { 'a.ts': 'changed' });
+    const prompt = await runNodeScript(relayOnlyHook(), ['UserPromptSubmit'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({ cwd: root, prompt: 'fails late' }),
+    });
+    // The hook was answered, with nothing to say, before the failure.
+    expect(prompt).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    for (let waited = 0; !log().includes('UserPromptSubmit') && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(log()).toMatch(/claude-checkpoint hook UserPromptSubmit: git write-tree failed.*simulated/);
   });
 
   it('records all of 20 commands that finish at once, each once', async () => {
