@@ -10,3 +10,27 @@ export function clip(text: string, maxChars: number): string {
 export function compareAscii(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * Every match of a global pattern, as `matchAll` finds them, without the copy of the pattern that
+ * `matchAll` makes on each call (a redaction runs each rule on each of a checkpoint's fields).
+ */
+export function allMatches(pattern: RegExp, text: string): RegExpExecArray[] {
+  const matches: RegExpExecArray[] = [];
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    matches.push(match);
+    if (match[0].length === 0)
+      pattern.lastIndex = advance(text, pattern.lastIndex, /[uv]/.test(pattern.flags));
+  }
+  pattern.lastIndex = 0;
+  return matches;
+}
+
+/** Past an empty match, as matchAll does: one code point in unicode mode, else one code unit. */
+function advance(text: string, index: number, unicode: boolean): number {
+  if (!unicode || index + 1 >= text.length) return index + 1;
+  const first = text.charCodeAt(index);
+  const second = text.charCodeAt(index + 1);
+  return first >= 0xd800 && first <= 0xdbff && second >= 0xdc00 && second <= 0xdfff ? index + 2 : index + 1;
+}

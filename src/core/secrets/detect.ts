@@ -1,3 +1,4 @@
+import { allMatches } from '../text.js';
 import { isExampleToken } from './allowlist.js';
 import { CONTEXT_RULES, type ContextRule } from './context-rules.js';
 import { type PatternRule, PROVIDER_RULES } from './provider-rules.js';
@@ -40,7 +41,7 @@ export function findSecrets(text: string, config: DetectorConfig = {}): Finding[
     if (rule.keywords.some((keyword) => lower.includes(keyword)))
       findByPattern(text, lower, rule, found, allowed);
   for (const rule of rulesFor(present, CONTEXT_INDEX))
-    for (const match of text.matchAll(rule.pattern)) collectContext(rule, match, found, allowed);
+    for (const match of allMatches(rule.pattern, text)) collectContext(rule, match, found, allowed);
   return mergeSpans(found);
 }
 
@@ -65,7 +66,7 @@ function findByPattern(
   allowed: (value: string) => boolean,
 ): void {
   for (const [offset, part] of searchWindows(text, lower, rule)) {
-    for (const match of part.matchAll(rule.pattern)) {
+    for (const match of allMatches(rule.pattern, part)) {
       const token = match.groups?.secret ?? match[0];
       if (token.length === 0 || isExampleToken(token) || allowed(token)) continue;
       const start = offset + (match.index ?? 0) + (match.groups?.secret ? match[0].indexOf(token) : 0);
