@@ -81,7 +81,7 @@ export function refuseSymlink(fs: StoreFs, target: string): void {
   if (fs.lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) {
     throw new CheckpointError(
       'UNSAFE_PATH',
-      `refusing to use ${target}: it is a symbolic link. Remove the link; the checkpoint is always a plain file.`,
+      `refusing to use ${target}: it is a symbolic link. Remove the link; this file is always a plain file.`,
     );
   }
 }
