@@ -23,7 +23,7 @@ export async function writeLooseObject(
   const oid = createHash(format).update(header).update(body).digest('hex');
   const dir = path.join(gitDir, 'objects', oid.slice(0, 2));
   const file = path.join(dir, oid.slice(2));
-  // Synchronous: one small object per snapshot, a few syscalls.
+  // Synchronous: a snapshot writes its commit and a few small blobs, a handful of syscalls each.
   if (lstatSync(file, { throwIfNoEntry: false })) return oid;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Read-only, under git's own temp name (which its prune knows), as git writes objects.
