@@ -25,7 +25,9 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { cliBeside } from './hooks/cli-path.js';
 import { handOverStdin, readHookStdin, writeAll } from './hooks/hook-io.js';
+import { launchHookHost } from './hooks/host-launch.js';
 import { relayHook } from './hooks/relay-client.js';
+import { HOST_ARG } from './hooks/relay-protocol.js';
 import { defaultStoreBase } from './store/store-base.js';
 
 const CACHE_PREFIX = 'hook-';
@@ -35,20 +37,34 @@ const entry = process.argv[1] ?? '';
 const bundle = path.join(path.dirname(entry), 'hook-main.cjs');
 
 void (async () => {
-  // The project's running MCP server takes the event when it can: it has everything loaded and warm.
+  // A hook host (hooks/relay-protocol.ts) is the bundle itself, with no hook input to read.
+  if (process.argv[2] === HOST_ARG) return runBundle();
+  // The project's running MCP server (or hook host) takes the event when it can: it has everything
+  // loaded and warm.
+  const argv = process.argv.slice(2);
   const stdin = await readHookStdin();
   const relayed = await relayHook({
-    argv: process.argv.slice(2),
+    argv,
     stdin,
     env: process.env,
     cwd: process.cwd(),
     cliPath: cliBeside(entry),
     loadNet: () => createRequire(bundle)('node:net'),
-  }).catch(() => null);
-  if (relayed) {
-    writeAll(1, relayed.stdout);
-    writeAll(2, relayed.stderr);
+  }).catch(() => ({ answered: null, vacant: null }));
+  if (relayed.answered) {
+    writeAll(1, relayed.answered.stdout);
+    writeAll(2, relayed.answered.stderr);
     process.exit(0);
+  }
+  // Nobody listens for this project: a host started now takes the hooks after this one.
+  if (relayed.vacant) {
+    launchHookHost({
+      entry,
+      ...relayed.vacant,
+      event: argv[0] ?? '',
+      env: process.env,
+      loadChildProcess: () => createRequire(bundle)('node:child_process'),
+    });
   }
   handOverStdin(stdin);
   runBundle();

@@ -4,16 +4,29 @@
 // run on every prompt and command. The plugin runs it bundled, through hook-loader.ts, which first offers
 // the event to the project's running MCP server (see hooks/relay-protocol.ts).
 import { defaultDeps } from './app/deps.js';
+import { describeError } from './core/errors.js';
 import { cliBeside } from './hooks/cli-path.js';
 import { parseHookArgs } from './hooks/hook-args.js';
+import { HOST_ARG } from './hooks/relay-protocol.js';
 import { runHook } from './hooks/run.js';
 
-// Claude Code cancels background (async) hooks when a print-mode session ends: finish the write anyway.
-for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.on(signal, () => undefined);
+const [first = '', projectDir = ''] = process.argv.slice(2);
+if (first === HOST_ARG) {
+  // A hook host (hooks/relay-protocol.ts), started by a hook in the background.
+  process.on('SIGHUP', () => undefined);
+  // Loaded only here: the relay's server side is no hook's business.
+  void import('./hooks/hook-host.js')
+    .then(({ runHookHost }) => runHookHost(projectDir, process.env))
+    .catch((error: unknown) => process.stderr.write(`claude-checkpoint hook host: ${describeError(error)}\n`))
+    .finally(() => process.exit(0));
+} else {
+  // Claude Code cancels background (async) hooks when a print-mode session ends: finish the write anyway.
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const) process.on(signal, () => undefined);
 
-const { event, options } = parseHookArgs(process.argv.slice(2));
-const cliPath = cliBeside(process.argv[1] ?? '');
+  const { event, options } = parseHookArgs(process.argv.slice(2));
+  const cliPath = cliBeside(process.argv[1] ?? '');
 
-// A hook that gave up may leave work in flight: end the process once it is done (its output is written
-// synchronously).
-void runHook(event, options, defaultDeps(), { cliPath }).finally(() => process.exit(0));
+  // A hook that gave up may leave work in flight: end the process once it is done (its output is written
+  // synchronously).
+  void runHook(event, options, defaultDeps(), { cliPath }).finally(() => process.exit(0));
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { defaultDeps } from './app/deps.js';
-import { type HookRelay, startHookRelay } from './hooks/relay-server.js';
+import { keepHookRelay } from './hooks/relay-server.js';
 import { createServer } from './mcp/server.js';
 
 // stdout carries the protocol; everything for people goes to stderr.
@@ -11,17 +11,18 @@ async function main(): Promise<void> {
   const deps = defaultDeps();
   const server = createServer(deps);
   const transport = new StdioServerTransport();
-  let relay: HookRelay | null = null;
+  let relay: ReturnType<typeof keepHookRelay> | undefined;
   const shutdown = () => {
     // Hooks the relay is running finish first.
-    void Promise.all([server.close(), relay?.close()]).finally(() => process.exit(0));
+    void Promise.all([server.close(), relay?.stop()]).finally(() => process.exit(0));
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
   process.stdin.on('end', shutdown);
   await server.connect(transport);
-  // The project's hooks may hand their events to this server; without it they run them themselves.
-  relay = await startHookRelay({ env: process.env, cwd: process.cwd(), queue: deps.queue }).catch(() => null);
+  // The project's hooks may hand their events to this server (or to a hook host, until it ends);
+  // without either they run them themselves.
+  relay = keepHookRelay({ env: process.env, cwd: process.cwd(), queue: deps.queue });
 }
 
 main().catch((error: unknown) => {

@@ -6,7 +6,7 @@
 // bench-results/results.json and bench-results/report.md (with an SVG chart of growth from S to L).
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,8 @@ const { parseCheckpoint } = await import(dist('core/schema.js'));
 const { LIMITS } = await import(dist('core/limits.js'));
 const { Redactor } = await import(dist('core/redact.js'));
 const { QUIET_MS } = await import(dist('git/oid.js'));
+const { isListening, relaySocketPath } = await import(dist('hooks/relay-protocol.js'));
+const net = await import('node:net');
 const { Client } = await import('@modelcontextprotocol/client');
 const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
 
@@ -244,20 +246,31 @@ async function benchSize(size) {
 
   // The hooks, as the plugin runs them: a `node` process of hook.cjs per event, against `node -e 0`.
   // In a session the plugin's MCP server runs beside them and the hooks hand it their events (the
-  // relay); the rows marked "no server" run the hook on its own. Three times the rounds: a process
-  // start is short and the noisiest thing measured here.
+  // relay). Without a server, the first hook starts a hook host that takes the ones after it ("no
+  // server"); with hosts turned off too, each hook runs on its own ("no server, no host"). Three times
+  // the rounds: a process start is short and the noisiest thing measured here.
   const hookEnv = { ...process.env, CHECKPOINT_STORE_DIR: storeBase, CLAUDE_PROJECT_DIR: root };
   const server = await connectServer(root, hookEnv);
   await server.callTool({ name: 'load_session_checkpoint', arguments: {} });
   const nodeBare = () => runNode(['-e', '0'], root, process.env, '');
   const bashInput = { cwd: root, tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: {} };
   const promptInput = { cwd: root, prompt: 'benchmark prompt' };
+  const socket = relaySocketPath(hookEnv, realpathSync(root));
   for (const [suffix, env, seeds] of [
     ['', hookEnv, 20000],
     // Other changes than the first pass's: content the stores already hold would cost less.
-    [', no server', { ...hookEnv, CHECKPOINT_HOOK_RELAY: '0' }, 30000],
+    [', no server', { ...hookEnv, CHECKPOINT_HOOK_HOST: '1' }, 30000],
+    [', no server, no host', { ...hookEnv, CHECKPOINT_HOOK_RELAY: '0' }, 40000],
   ]) {
     const hook = (event, input) => () => runNode([hookEntry, event], root, env, JSON.stringify(input));
+    if (suffix === ', no server') {
+      await server.close();
+      // The first hook without a server starts the host; the rows measure the hooks after it.
+      await hook('PostToolUse', bashInput)();
+      for (let waited = 0; !(await isListening(socket, net)) && waited < 10_000; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (suffix === ', no server, no host') stopHosts(root);
     results.push(
       await paired(
         `hook PostToolUse (Bash), process${suffix}`,
@@ -288,11 +301,17 @@ async function benchSize(size) {
       ),
     );
   }
-  await server.close();
   rmSync(path.join(root, '.claude-checkpoint'), { force: true });
   rmSync(path.join(root, '.claude-checkpoint.prev'), { force: true });
   reset(root);
   return results;
+}
+
+/** Ends the hook hosts listening for `root` (they would end by themselves once idle, mid-measurement). */
+function stopHosts(root) {
+  const lines = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n');
+  for (const line of lines.filter((text) => text.includes(`--hook-host ${realpathSync(root)}`)))
+    process.kill(Number.parseInt(line.trim(), 10), 'SIGTERM');
 }
 
 /** Our MCP server, started in `cwd` over stdio as an agent starts it (`env`: the SDK's default otherwise). */
@@ -515,6 +534,8 @@ const TARGETS = {
   'hook UserPromptSubmit (snapshot), process': 1.0,
   'hook PostToolUse (Bash), process, no server': 1.3,
   'hook UserPromptSubmit (snapshot), process, no server': 1.0,
+  'hook PostToolUse (Bash), process, no server, no host': 1.3,
+  'hook UserPromptSubmit (snapshot), process, no server, no host': 1.0,
 };
 
 const bySize = {};
@@ -559,7 +580,7 @@ for (const [size, rows] of Object.entries(bySize)) {
 lines.push(
   `| – | ${startup.name} | ${startup.oursMs.toFixed(1)} ms | ${startup.floorMs.toFixed(1)} ms | ${startup.ratio.toFixed(2)}× | ≤ 1.5× |`,
 );
-const report = `# Benchmark\n\n${results.date} · ${machine.cpu} (${machine.cpus} cores, ${machine.memoryGiB} GiB) · ${machine.platform} · Node ${machine.node} · ${machine.git}\n\nMedians of ${repeats} interleaved repeats (hook processes: ${hookRounds}; cold snapshots: fewer). Floors: the peers' shadow-git snapshot (\`git add -A\` + \`write-tree\` in a separate git dir), \`git status\`, copying the files, the drift floor (\`git status --porcelain=v2 -z\` + hashing dirty files in one pass), \`node\` loading the MCP SDK, \`node -e 0\` for the hooks' processes, and \`node\` running the shadow-git snapshot for the prompt hook. The hook rows run with the project's MCP server up, as in a session (the hooks hand it their events; the prompt hook is answered once the snapshot's content is taken, and the server writes its tree and commit after), except those marked "no server". The first save row writes its 1,000 files again before each round; the other save and load rows find them settled (written more than ${QUIET_MS / 1000} s before), as in a session.\n\n${lines.join('\n')}\n\nBriefs: the spec's example renders to ${briefs.exampleBytes} bytes (target ≤ 1,300); a checkpoint with every list and field at its limit renders to ${briefs.fullChars} characters (Claude Code's hook output limit: 10,000).\n\nRedaction: a full 64 KB checkpoint (${redaction.fields} fields, ${redaction.bytes} bytes, one line in ten a secret) takes ${redaction.oursMs.toFixed(2)} ms (median of ${Math.max(repeats * 6, 31)}; spread ${redaction.oursSpreadMs.map((v) => v.toFixed(2)).join('–')} ms; target ≤ ${redaction.targetMs} ms), ${redaction.ratio.toFixed(1)}x one pass of a single simple pattern over the same fields (${redaction.floorMs.toFixed(2)} ms).\n\n![growth](growth.svg)\n`;
+const report = `# Benchmark\n\n${results.date} · ${machine.cpu} (${machine.cpus} cores, ${machine.memoryGiB} GiB) · ${machine.platform} · Node ${machine.node} · ${machine.git}\n\nMedians of ${repeats} interleaved repeats (hook processes: ${hookRounds}; cold snapshots: fewer). Floors: the peers' shadow-git snapshot (\`git add -A\` + \`write-tree\` in a separate git dir), \`git status\`, copying the files, the drift floor (\`git status --porcelain=v2 -z\` + hashing dirty files in one pass), \`node\` loading the MCP SDK, \`node -e 0\` for the hooks' processes, and \`node\` running the shadow-git snapshot for the prompt hook. The hook rows run with the project's MCP server up, as in a session (the hooks hand it their events; the prompt hook is answered once the snapshot's content is taken, and the server writes its tree and commit after). Those marked "no server" run without it: the first hook starts a hook host, which takes the hooks measured after it in the same way. Those marked "no host" run with hosts turned off too (\`CHECKPOINT_HOOK_RELAY=0\`): each hook does all of its work in its own process. The first save row writes its 1,000 files again before each round; the other save and load rows find them settled (written more than ${QUIET_MS / 1000} s before), as in a session.\n\n${lines.join('\n')}\n\nBriefs: the spec's example renders to ${briefs.exampleBytes} bytes (target ≤ 1,300); a checkpoint with every list and field at its limit renders to ${briefs.fullChars} characters (Claude Code's hook output limit: 10,000).\n\nRedaction: a full 64 KB checkpoint (${redaction.fields} fields, ${redaction.bytes} bytes, one line in ten a secret) takes ${redaction.oursMs.toFixed(2)} ms (median of ${Math.max(repeats * 6, 31)}; spread ${redaction.oursSpreadMs.map((v) => v.toFixed(2)).join('–')} ms; target ≤ ${redaction.targetMs} ms), ${redaction.ratio.toFixed(1)}x one pass of a single simple pattern over the same fields (${redaction.floorMs.toFixed(2)} ms).\n\n![growth](growth.svg)\n`;
 writeFileSync(path.join(outDir, 'report.md'), report);
 process.stdout.write(
   `\n${lines.join('\n')}\n\nbriefs: example ${briefs.exampleBytes} B, full ${briefs.fullChars} chars\nredaction of a full 64 KB checkpoint: ${redaction.oursMs.toFixed(2)} ms (target ≤ ${redaction.targetMs} ms)\nwritten: bench-results/results.json, bench-results/report.md, bench-results/growth.svg\n`,

@@ -7,6 +7,8 @@ import { CHECKPOINT_FILE } from '../core/paths.js';
 import { isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import {
+  HOST_ENV,
+  hostDisabled,
   isListening,
   isPrivateFolder,
   RELAY_ENV,
@@ -212,14 +214,19 @@ async function relayCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       fix: `chmod 700 '${dir}' (and make sure it is a real folder you own), then restart the agent`,
     };
   }
-  return existsSync(socket) && (await isListening(socket, await import('node:net')))
-    ? { name, level: 'ok', detail: `a running MCP server takes this project's hook events (${socket})` }
-    : {
-        name,
-        level: 'ok',
-        detail:
-          'no MCP server is running for this project now: hooks run their events themselves until one starts',
-      };
+  if (existsSync(socket) && (await isListening(socket, await import('node:net'))))
+    return {
+      name,
+      level: 'ok',
+      detail: `a running MCP server or hook host takes this project's hook events (${socket})`,
+    };
+  return {
+    name,
+    level: 'ok',
+    detail: hostDisabled(env)
+      ? `no MCP server is running for this project now: hooks run their events themselves until one starts (no hook host: ${HOST_ENV}=0)`
+      : 'no MCP server or hook host is running for this project now: the next hook other than a session start starts a host',
+  };
 }
 
 const GEMINI_EVENTS = ['SessionStart', 'BeforeAgent', 'PreCompress', 'AfterTool'];

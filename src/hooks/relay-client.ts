@@ -28,18 +28,30 @@ export interface RelayAsk {
   loadNet: () => typeof import('node:net');
 }
 
+export type RelayOutcome =
+  | { answered: { stdout: string; stderr: string } }
+  /**
+   * No server took it; the hook runs itself. `vacant` names the socket and project when nothing listens
+   * there (no socket, or a dead one's), where a hook host could (relay-protocol.ts).
+   */
+  | { answered: null; vacant: { socket: string; projectDir: string } | null };
+
 /**
- * Offers a hook to the project's running MCP server. `null` when no server took it: there is none, it
- * cannot be reached, or it declined before running anything (another version); the hook then runs
- * itself. Once the request is sent, the answer is the server's, even a failure: running the hook here
- * too could record a command twice.
+ * Offers a hook to the project's running MCP server (or hook host). Not answered when no server took it:
+ * there is none, it cannot be reached, or it declined before running anything (another version); the
+ * hook then runs itself. Once the request is sent, the answer is the server's, even a failure: running
+ * the hook here too could record a command twice.
  */
-export async function relayHook(ask: RelayAsk): Promise<{ stdout: string; stderr: string } | null> {
-  if (relayDisabled(ask.env)) return null;
+export async function relayHook(ask: RelayAsk): Promise<RelayOutcome> {
+  const declined = { answered: null, vacant: null };
+  if (relayDisabled(ask.env)) return declined;
   const projectDir = relayProjectDir(ask.argv, ask.env, ask.stdin, ask.cwd);
   const socket = projectDir ? relaySocketPath(ask.env, projectDir) : null;
+  if (!projectDir || !socket) return declined;
+  const vacant = { answered: null, vacant: { socket, projectDir } };
   // No socket, no `net`: a hook without a server pays one lstat for asking.
-  if (!socket || !isSocket(socket) || !isPrivateFolder(path.dirname(socket))) return null;
+  if (!isSocket(socket)) return vacant;
+  if (!isPrivateFolder(path.dirname(socket))) return declined;
   const request: RelayRequest = {
     protocol: RELAY_PROTOCOL,
     version: PACKAGE_VERSION,
@@ -52,11 +64,14 @@ export async function relayHook(ask: RelayAsk): Promise<{ stdout: string; stderr
     cliPath: ask.cliPath,
   };
   const reply = await exchange(ask.loadNet(), socket, JSON.stringify(request));
-  if (reply.kind === 'unsent') return null;
+  if (reply.kind === 'unsent') return vacant;
   if (reply.kind === 'lost') {
-    return { stdout: '', stderr: `claude-checkpoint hook: the MCP server did not answer (${reply.why}).\n` };
+    const stderr = `claude-checkpoint hook: the MCP server did not answer (${reply.why}).\n`;
+    return { answered: { stdout: '', stderr } };
   }
-  return reply.reply.handled ? { stdout: reply.reply.stdout, stderr: reply.reply.stderr } : null;
+  return reply.reply.handled
+    ? { answered: { stdout: reply.reply.stdout, stderr: reply.reply.stderr } }
+    : declined;
 }
 
 function isSocket(file: string): boolean {

@@ -41,6 +41,37 @@ export function relayDisabled(env: NodeJS.ProcessEnv): boolean {
   return env[RELAY_ENV]?.trim() === '0' || process.platform === 'win32';
 }
 
+// The hook host: where no MCP server listens for a project (an agent without our server, or hooks run
+// alone), the first hook other than a session start starts a small detached process that listens in the
+// server's place and runs the project's hooks warm, then ends after a while with nothing to do.
+
+/** Set to 0 for no hook host: hooks without a server then run their events themselves. */
+export const HOST_ENV = 'CHECKPOINT_HOOK_HOST';
+/** How long a hook host waits for the next hook before it ends, in seconds. */
+export const HOST_IDLE_ENV = 'CHECKPOINT_HOOK_HOST_IDLE_SECONDS';
+export const HOST_IDLE_DEFAULT_SECONDS = 20 * 60;
+/** The argument that makes the hooks' entry a hook host: `hook.cjs --hook-host <project folder>`. */
+export const HOST_ARG = '--hook-host';
+
+export function hostDisabled(env: NodeJS.ProcessEnv): boolean {
+  return relayDisabled(env) || env[HOST_ENV]?.trim() === '0';
+}
+
+/** The host's idle time in ms; a value that is not a positive number of seconds gives the default. */
+export function hostIdleMs(env: NodeJS.ProcessEnv): number {
+  const seconds = Number(env[HOST_IDLE_ENV]?.trim() || Number.NaN);
+  return (Number.isFinite(seconds) && seconds > 0 ? seconds : HOST_IDLE_DEFAULT_SECONDS) * 1000;
+}
+
+/** Beside the socket: a host being started (so that a burst of hooks starts one), and the host's log. */
+export function hostStartMarker(socketPath: string): string {
+  return `${socketPath}.starting`;
+}
+
+export function hostLogPath(socketPath: string): string {
+  return socketPath.replace(/\.sock$/, '.host.log');
+}
+
 /**
  * The socket, in the store, where the given project's server listens and its hooks look for it. The key only has
  * to match between the two sides (any of the user's servers would run a hook correctly, since it runs

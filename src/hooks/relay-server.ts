@@ -25,6 +25,14 @@ export interface HookRelay {
   socketPath: string;
   /** Stops listening and waits (up to the longest hook budget) for the hooks being run. */
   close(): Promise<void>;
+  /** Settles once the relay has stopped listening and finished its hooks, however it came to stop. */
+  ended: Promise<void>;
+}
+
+/** What makes a relay a hook host (relay-protocol.ts) rather than part of an MCP server. */
+export interface HostOptions {
+  /** It stops after this long with no hook asked for or running. */
+  idleMs: number;
 }
 
 /** PreCompact's budget, the longest a relayed hook can take. */
@@ -36,15 +44,21 @@ const DRAIN_MS = 25_000;
  * relayed hook and a tool call on the same project take turns. `null` when there is nothing to listen
  * for: the relay is off, the folder is the home or file-system root, another live server already
  * listens for it, or the store's folder is not private.
+ *
+ * A server's relay never keeps its process alive. A host's (`host`) does, until it has been idle for
+ * `host.idleMs` or a hook of another version asks (that hook then starts a host of its own version).
  */
 export async function startHookRelay(options: {
   env: NodeJS.ProcessEnv;
   cwd: string;
   queue: KeyedQueue;
+  /** The project to listen for; by default the one the environment and `cwd` name. */
+  projectDir?: string;
+  host?: HostOptions;
 }): Promise<HookRelay | null> {
-  const { env, cwd, queue } = options;
+  const { env, cwd, queue, host } = options;
   if (relayDisabled(env)) return null;
-  const projectDir = relayProjectDir([], env, '', cwd);
+  const projectDir = options.projectDir ?? relayProjectDir([], env, '', cwd);
   if (!projectDir || projectDir === path.parse(projectDir).root || projectDir === homeFolder(env))
     return null;
   const socketPath = relaySocketPath(env, projectDir);
@@ -67,14 +81,35 @@ export async function startHookRelay(options: {
   // Hooks being run, answered or not: a server told to stop finishes them first, so no command or
   // snapshot is cut short.
   const running = new Set<Promise<unknown>>();
-  const server = net.createServer({ allowHalfOpen: true }, (connection) =>
+  // A host's idle time counts from its last hook; a connection that asks nothing (a server or `doctor`
+  // checking whether anyone listens) does not keep it alive.
+  let idleTimer: NodeJS.Timeout | undefined;
+  let open = 0;
+  const armIdleTimer = () => {
+    clearTimeout(idleTimer);
+    if (!host) return;
+    idleTimer = setTimeout(() => {
+      if (running.size > 0 || open > 0) armIdleTimer();
+      else void relay.close();
+    }, host.idleMs);
+  };
+  const server = net.createServer({ allowHalfOpen: true }, (connection) => {
+    open++;
+    connection.once('close', () => open--);
     serve(connection, (request) => {
-      const { answer, done } = runRelayed(request, queue);
+      const { answer, done, foreign } = runRelayed(request, queue);
+      // A host steps aside for another version: the hook runs itself and starts a host of its own.
+      if (foreign && host) void answer.then(() => relay.close());
       running.add(done);
-      void done.finally(() => running.delete(done)).catch(() => undefined);
+      void done
+        .finally(() => {
+          running.delete(done);
+          armIdleTimer();
+        })
+        .catch(() => undefined);
       return answer;
-    }),
-  );
+    });
+  });
   const listening = await new Promise<boolean>((resolve) => {
     server.once('error', () => resolve(false));
     server.listen(socketPath, () => resolve(true));
@@ -85,8 +120,9 @@ export async function startHookRelay(options: {
   } catch {
     // the folder's mode is what counts
   }
-  // Nothing to keep the process alive for: the MCP connection decides when the server ends.
-  server.unref();
+  // A server's relay has nothing to keep its process alive for: the MCP connection decides when the
+  // server ends. A host lives for its relay.
+  if (!host) server.unref();
   const removeSocket = () => {
     try {
       unlinkSync(socketPath);
@@ -95,20 +131,64 @@ export async function startHookRelay(options: {
     }
   };
   process.once('exit', removeSocket);
-  return {
+  let closing: Promise<void> | undefined;
+  let ended: () => void = () => undefined;
+  const relay: HookRelay = {
     socketPath,
-    close: async () => {
-      process.removeListener('exit', removeSocket);
-      server.close();
-      removeSocket();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...running]),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, DRAIN_MS);
-        }),
-      ]);
+    ended: new Promise<void>((resolve) => {
+      ended = resolve;
+    }),
+    close: () => {
+      closing ??= (async () => {
+        clearTimeout(idleTimer);
+        process.removeListener('exit', removeSocket);
+        server.close();
+        removeSocket();
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.allSettled([...running]),
+          new Promise((resolve) => {
+            timer = setTimeout(resolve, DRAIN_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+        ended();
+      })();
+      return closing;
+    },
+  };
+  armIdleTimer();
+  return relay;
+}
+
+/**
+ * The MCP server's relay, started now, or later if a hook host holds the project's socket: until then it
+ * looks again every `retryMs`, and takes the socket once the host has ended. `current()` is the relay
+ * once it listens; `stop()` ends the looking and the relay.
+ */
+export function keepHookRelay(
+  options: Parameters<typeof startHookRelay>[0],
+  retryMs = 30_000,
+): { started: Promise<HookRelay | null>; current(): HookRelay | null; stop(): Promise<void> } {
+  let relay: HookRelay | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const attempt = async () => {
+    relay = await startHookRelay(options).catch(() => null);
+    if (stopped) await relay?.close();
+    else if (!relay && !relayDisabled(options.env)) {
+      timer = setTimeout(() => void attempt(), retryMs);
+      timer.unref();
+    }
+    return relay;
+  };
+  return {
+    started: attempt(),
+    current: () => relay,
+    stop: async () => {
+      stopped = true;
       clearTimeout(timer);
+      await relay?.close();
     },
   };
 }
@@ -158,13 +238,13 @@ function serve(connection: net.Socket, run: (request: RelayRequest) => Promise<R
 function runRelayed(
   request: RelayRequest,
   queue: KeyedQueue,
-): { answer: Promise<RelayReply>; done: Promise<void> } {
+): { answer: Promise<RelayReply>; done: Promise<void>; foreign?: boolean } {
   const decline = (reason: string) => ({
     answer: Promise.resolve<RelayReply>({ handled: false, reason }),
     done: Promise.resolve(),
   });
   if (request.protocol !== RELAY_PROTOCOL || request.version !== PACKAGE_VERSION) {
-    return decline(`this server is version ${PACKAGE_VERSION}`);
+    return { ...decline(`this server is version ${PACKAGE_VERSION}`), foreign: true };
   }
   if (!isValidRequest(request)) return decline('malformed request');
   let answered = false;

@@ -1,13 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -16,6 +8,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { fnv1a64, PACKAGE_VERSION, RELAY_PROTOCOL } from '../../src/hooks/relay-protocol.js';
 import { runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
+import { askRelay, bashInput, recordedCommands, relayOnlyHook } from '../helpers/relay.js';
 
 // The hook relay through real processes: the built MCP server over stdio, the plugin's hook.cjs, and a
 // real unix socket. A copy of hook.cjs with no bundle beside it can only work through the server, which
@@ -55,23 +48,6 @@ async function startServer(root: string, env: Record<string, string>) {
   return { client, pid: transport.pid as number, log: () => stderr };
 }
 
-/** hook.cjs alone: it runs an event only if a server takes it. */
-function relayOnlyHook(): string {
-  const dir = tempDir('relay-only-');
-  const entry = path.join(dir, 'hook.cjs');
-  copyFileSync(SHIPPED_HOOK_ENTRY, entry);
-  return entry;
-}
-
-const bashInput = (root: string, command: string) =>
-  JSON.stringify({ cwd: root, tool_name: 'Bash', tool_input: { command }, tool_response: {} });
-const commands = (root: string) =>
-  (
-    JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).recentCommands as Array<{
-      command: string;
-    }>
-  ).map((entry) => entry.command);
-
 describe('hooks handed to the running MCP server', () => {
   it('runs every event in the server: a command recorded, a snapshot taken, the brief returned', async () => {
     const { root, env, socket } = await project();
@@ -85,7 +61,7 @@ describe('hooks handed to the running MCP server', () => {
       input: bashInput(root, 'npm test'),
     });
     expect(bash).toMatchObject({ code: 0, stderr: '' });
-    expect(commands(root)).toEqual(['npm test']);
+    expect(recordedCommands(root)).toEqual(['npm test']);
 
     writeTree(root, { 'b.ts': 'new file' });
     const prompt = await runNodeScript(hook, ['UserPromptSubmit'], {
@@ -150,7 +126,7 @@ describe('hooks handed to the running MCP server', () => {
       ),
     );
     expect(results.every((result) => result.code === 0 && result.stderr === '')).toBe(true);
-    expect(commands(root).sort()).toEqual([...all].sort());
+    expect(recordedCommands(root).sort()).toEqual([...all].sort());
   });
 
   it('runs the hook itself when the server is gone, and a new server replaces the socket of the dead one', async () => {
@@ -166,7 +142,7 @@ describe('hooks handed to the running MCP server', () => {
       input: bashInput(root, 'after the crash'),
     });
     expect(bash).toMatchObject({ code: 0, stderr: '' });
-    expect(commands(root)).toEqual(['after the crash']);
+    expect(recordedCommands(root)).toEqual(['after the crash']);
 
     await startServer(root, env);
     const relayed = await runNodeScript(relayOnlyHook(), ['PostToolUse'], {
@@ -175,7 +151,7 @@ describe('hooks handed to the running MCP server', () => {
       input: bashInput(root, 'through the new server'),
     });
     expect(relayed).toMatchObject({ code: 0, stderr: '' });
-    expect(commands(root)).toEqual(['after the crash', 'through the new server']);
+    expect(recordedCommands(root)).toEqual(['after the crash', 'through the new server']);
   });
 
   it('never runs a hook twice: a server that takes the request and fails to answer gets no second run', async () => {
@@ -192,13 +168,13 @@ describe('hooks handed to the running MCP server', () => {
     });
     expect(bash.code).toBe(0);
     expect(bash.stderr).toContain('the MCP server did not answer');
-    expect(commands(root)).toEqual([]);
+    expect(recordedCommands(root)).toEqual([]);
   });
 
   it('a server of another version declines before running anything, and the hook runs itself', async () => {
     const { root, env, socket } = await project();
     await startServer(root, env);
-    const reply = await ask(socket, {
+    const reply = await askRelay(socket, {
       protocol: RELAY_PROTOCOL,
       version: `${PACKAGE_VERSION}-other`,
       argv: ['PostToolUse'],
@@ -208,8 +184,8 @@ describe('hooks handed to the running MCP server', () => {
       cliPath: '',
     });
     expect(reply).toMatchObject({ handled: false });
-    expect(commands(root)).toEqual([]);
-    expect(await ask(socket, 'not json')).toMatchObject({ handled: false });
+    expect(recordedCommands(root)).toEqual([]);
+    expect(await askRelay(socket, 'not json')).toMatchObject({ handled: false });
   });
 
   it('uses no socket whose folder others can enter, and none at all with CHECKPOINT_HOOK_RELAY=0', async () => {
@@ -253,7 +229,7 @@ describe('hooks handed to the running MCP server', () => {
       input: bashInput(root, 'through the first server'),
     });
     expect(relayed).toMatchObject({ code: 0, stderr: '' });
-    expect(commands(root)).toEqual(['through the first server']);
+    expect(recordedCommands(root)).toEqual(['through the first server']);
   });
 
   it('doctor says whether a running server takes the hooks', async () => {
@@ -273,7 +249,7 @@ describe('hooks handed to the running MCP server', () => {
     const { client } = await startServer(root, env);
     expect(await relay()).toMatchObject({
       level: 'ok',
-      detail: expect.stringMatching(/a running MCP server takes/),
+      detail: expect.stringMatching(/a running MCP server or hook host takes/),
     });
     await client.close();
     const off = await runCli(['doctor', '--json'], {
@@ -294,16 +270,3 @@ describe('hooks handed to the running MCP server', () => {
     expect(existsSync(socket)).toBe(false);
   });
 });
-
-/** One raw request to the relay, as any local process could send it. */
-function ask(socket: string, request: unknown): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const connection = net.createConnection(socket, () =>
-      connection.end(typeof request === 'string' ? request : JSON.stringify(request)),
-    );
-    connection.on('data', (chunk: Buffer) => chunks.push(chunk));
-    connection.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-    connection.on('error', reject);
-  });
-}

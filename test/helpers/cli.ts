@@ -41,6 +41,8 @@ export function runNodeScript(
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
         XDG_STATE_HOME: workerStateHome(),
+        // No hook hosts left behind by tests, except where a test starts one on purpose.
+        CHECKPOINT_HOOK_HOST: '0',
         ...options.env,
       },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,0 +1,39 @@
+import { unlinkSync } from 'node:fs';
+import { KeyedQueue } from '../store/lock.js';
+import { hostIdleMs, hostStartMarker, relaySocketPath } from './relay-protocol.js';
+import { type HookRelay, startHookRelay } from './relay-server.js';
+
+/**
+ * A hook host's whole life (see relay-protocol.ts): listens for `projectDir`'s hooks in an MCP server's
+ * place until it has been idle for a while, then ends. Ends at once when something else listens there
+ * already. Asked to stop, it finishes the hooks it is running first.
+ */
+export async function runHookHost(projectDir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  let relay: HookRelay | null = null;
+  try {
+    relay = await startHookRelay({
+      env,
+      cwd: projectDir,
+      projectDir,
+      queue: new KeyedQueue(),
+      host: { idleMs: hostIdleMs(env) },
+    });
+  } finally {
+    // Listening or not, this start is over: a later hook may start another host.
+    const socket = relaySocketPath(env, projectDir);
+    if (socket) removeQuietly(hostStartMarker(socket));
+  }
+  if (!relay) return;
+  const stop = () => void relay.close();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  await relay.ended;
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,105 @@
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  unlinkSync,
+} from 'node:fs';
+import path from 'node:path';
+import { HOST_ARG, hostDisabled, hostLogPath, hostStartMarker, isPrivateFolder } from './relay-protocol.js';
+
+/** A start younger than this is still under way; an older marker was left by a host that never came up. */
+const START_GRACE_MS = 15_000;
+const MAX_LOG_BYTES = 1024 * 1024;
+
+export interface HostLaunch {
+  /** The hooks' entry (hook.cjs), which becomes a host with HOST_ARG. */
+  entry: string;
+  /** Where nothing listens now, and the project it is for (RelayOutcome's `vacant`). */
+  socket: string;
+  projectDir: string;
+  event: string;
+  env: NodeJS.ProcessEnv;
+  /** Loads `node:child_process` only when a host is started. */
+  loadChildProcess: () => typeof import('node:child_process');
+}
+
+/**
+ * Starts a hook host for the project (see relay-protocol.ts) in the background, unless hosts are off or
+ * one is being started already: a burst of hooks starts one host, which the marker beside the socket
+ * ensures. Not for a session start, when the agent may be starting our MCP server, which listens there
+ * itself. Never fails the hook: a host that cannot start leaves the hooks running themselves, as before.
+ */
+export function launchHookHost(launch: HostLaunch): boolean {
+  const { socket, env } = launch;
+  if (hostDisabled(env) || /^sessionstart$/i.test(launch.event)) return false;
+  const dir = path.dirname(socket);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!isPrivateFolder(dir) || !claimStart(hostStartMarker(socket))) return false;
+  } catch {
+    return false;
+  }
+  let log: number | undefined;
+  try {
+    log = openLog(hostLogPath(socket));
+    const child = launch.loadChildProcess().spawn(
+      process.execPath,
+      [launch.entry, HOST_ARG, launch.projectDir],
+      // Its own process group, no terminal, no pipes back: the hook's process ends without waiting for it.
+      { detached: true, stdio: ['ignore', 'ignore', log], cwd: dir, env },
+    );
+    child.on('error', () => removeQuietly(hostStartMarker(socket)));
+    child.unref();
+    return true;
+  } catch {
+    removeQuietly(hostStartMarker(socket));
+    return false;
+  } finally {
+    if (log !== undefined) closeSync(log);
+  }
+}
+
+/** Creates the start marker, or finds a start under way; a marker past its grace is taken over. */
+function claimStart(marker: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      closeSync(
+        openSync(
+          marker,
+          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+          0o600,
+        ),
+      );
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      const stats = lstatSync(marker, { throwIfNoEntry: false });
+      if (stats && Date.now() - stats.mtimeMs < START_GRACE_MS) return false;
+      removeQuietly(marker);
+    }
+  }
+  return false;
+}
+
+/** The host's stderr: what it has to say after a hook was answered. Kept under MAX_LOG_BYTES. */
+function openLog(file: string): number {
+  const fd = openSync(
+    file,
+    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+    0o600,
+  );
+  if (fstatSync(fd).size > MAX_LOG_BYTES) ftruncateSync(fd, 0);
+  return fd;
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,187 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { fnv1a64, isListening, PACKAGE_VERSION, RELAY_PROTOCOL } from '../../src/hooks/relay-protocol.js';
+import { runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
+import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
+import { askRelay, bashInput, recordedCommands, relayOnlyHook } from '../helpers/relay.js';
+
+// The hook host through real processes: the plugin's hook.cjs with no MCP server running, the detached
+// host it starts, and a real unix socket. Hosts are off in the other tests (see helpers/cli.ts).
+
+async function project(idleSeconds = 2) {
+  const root = createRepo({ committed: { 'a.ts': 'a' } });
+  const store = tempDir('checkpoint-store-');
+  const env = {
+    CHECKPOINT_STORE_DIR: store,
+    CHECKPOINT_HOOK_HOST: '1',
+    CHECKPOINT_HOOK_HOST_IDLE_SECONDS: String(idleSeconds),
+  };
+  await runCli(['save', '--goal', 'Host'], { cwd: root, env });
+  const socket = path.join(store, 'run', `${fnv1a64(root)}.sock`);
+  // However a test ends, no host of its project outlives it.
+  onTestFinished(() => {
+    for (const pid of hostPids(root)) process.kill(pid, 'SIGKILL');
+  });
+  return { root, store, env, socket };
+}
+
+/** The hosts running for `root`, found by their command line. */
+function hostPids(root: string): number[] {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(`--hook-host ${root}`))
+    .map((line) => Number.parseInt(line.trim(), 10));
+}
+
+async function waitFor(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<boolean> {
+  for (let waited = 0; waited < ms; waited += 50) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return condition();
+}
+
+const listening = (socket: string) => existsSync(socket) && isListening(socket, net);
+
+describe('the hook host, where no MCP server runs', () => {
+  it('is started by a hook, takes the hooks after it, and ends once idle', async () => {
+    const { root, env, socket } = await project();
+    const first = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
+      cwd: root,
+      env,
+      input: bashInput(root, 'npm test'),
+    });
+    // The first hook ran itself, and did not wait for the host it started.
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(recordedCommands(root)).toEqual(['npm test']);
+    expect(await waitFor(() => listening(socket))).toBe(true);
+    expect(hostPids(root)).toHaveLength(1);
+
+    // A hook with no bundle of its own works only through the host.
+    const hook = relayOnlyHook();
+    const bash = await runNodeScript(hook, ['PostToolUse'], {
+      cwd: root,
+      env,
+      input: bashInput(root, 'npm run build'),
+    });
+    expect(bash).toMatchObject({ code: 0, stderr: '' });
+    expect(recordedCommands(root)).toEqual(['npm test', 'npm run build']);
+    writeTree(root, { 'b.ts': 'new file' });
+    const prompt = await runNodeScript(hook, ['UserPromptSubmit'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({ cwd: root, prompt: 'add b' }),
+    });
+    expect(prompt).toMatchObject({ code: 0, stderr: '' });
+    const listed = await runCli(['list'], { cwd: root, env });
+    expect(listed.stdout).toContain('add b');
+    const doctor = await runCli(['doctor', '--json'], { cwd: root, env });
+    expect(JSON.parse(doctor.stdout).checks).toContainEqual(
+      expect.objectContaining({ name: 'hook relay', detail: expect.stringMatching(/or hook host takes/) }),
+    );
+
+    // Two idle seconds later it has ended and taken its socket with it.
+    expect(await waitFor(() => hostPids(root).length === 0)).toBe(true);
+    expect(existsSync(socket)).toBe(false);
+    expect(existsSync(`${socket}.starting`)).toBe(false);
+  });
+
+  it('is not started by a session start, nor with CHECKPOINT_HOOK_HOST=0', async () => {
+    const { root, env, socket } = await project();
+    const start = await runNodeScript(SHIPPED_HOOK_ENTRY, ['SessionStart'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({ cwd: root, source: 'startup' }),
+    });
+    expect(start.code).toBe(0);
+    const off = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
+      cwd: root,
+      env: { ...env, CHECKPOINT_HOOK_HOST: '0' },
+      input: bashInput(root, 'npm test'),
+    });
+    expect(off).toMatchObject({ code: 0, stderr: '' });
+    expect(recordedCommands(root)).toEqual(['npm test']);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(existsSync(socket)).toBe(false);
+    expect(hostPids(root)).toEqual([]);
+  });
+
+  it('a burst of 20 commands starts one host, and each command is recorded once', async () => {
+    const { root, env, socket } = await project(5);
+    const all = Array.from({ length: 20 }, (_, i) => `step ${i}`);
+    const results = await Promise.all(
+      all.map((command) =>
+        runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
+          cwd: root,
+          env,
+          input: bashInput(root, command),
+        }),
+      ),
+    );
+    expect(results.every((result) => result.code === 0 && result.stderr === '')).toBe(true);
+    expect(recordedCommands(root).sort()).toEqual([...all].sort());
+    expect(await waitFor(() => listening(socket))).toBe(true);
+    // A host that finds another listening ends at once; give any such a moment, then count.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(hostPids(root)).toHaveLength(1);
+  });
+
+  it('steps aside for a hook of another version, which then runs itself', async () => {
+    const { root, env, socket } = await project(30);
+    await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
+      cwd: root,
+      env,
+      input: bashInput(root, 'one'),
+    });
+    expect(await waitFor(() => listening(socket))).toBe(true);
+    const reply = await askRelay(socket, {
+      protocol: RELAY_PROTOCOL,
+      version: `${PACKAGE_VERSION}-other`,
+      argv: ['PostToolUse'],
+      stdin: bashInput(root, 'from another version'),
+      env,
+      cwd: root,
+      cliPath: '',
+    });
+    expect(reply).toMatchObject({ handled: false });
+    expect(await waitFor(() => hostPids(root).length === 0)).toBe(true);
+    expect(existsSync(socket)).toBe(false);
+    expect(recordedCommands(root)).toEqual(['one']);
+  });
+
+  it("answers a prompt once its content is taken; a later failure goes to the host's log", async () => {
+    const { root, env, socket } = await project(30);
+    // git as it is, except that writing a tree fails: the step after the content is taken.
+    const fakeBin = tempDir('fake-git-');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(
+      path.join(fakeBin, 'git'),
+      `#!/bin/sh\nfor arg in "$@"; do [ "$arg" = write-tree ] && { echo "fatal: simulated" >&2; exit 128; }; done\nexec "${realGit}" "$@"\n`,
+      { mode: 0o755 },
+    );
+    const failing = { ...env, PATH: `${fakeBin}:${process.env.PATH ?? ''}` };
+    await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
+      cwd: root,
+      env: failing,
+      input: bashInput(root, 'x'),
+    });
+    expect(await waitFor(() => listening(socket))).toBe(true);
+    writeTree(root, { 'a.ts': 'changed' });
+    const prompt = await runNodeScript(relayOnlyHook(), ['UserPromptSubmit'], {
+      cwd: root,
+      env: failing,
+      input: JSON.stringify({ cwd: root, prompt: 'fails late' }),
+    });
+    expect(prompt).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const log = socket.replace(/\.sock$/, '.host.log');
+    expect(
+      await waitFor(() => existsSync(log) && readFileSync(log, 'utf8').includes('UserPromptSubmit')),
+    ).toBe(true);
+    expect(readFileSync(log, 'utf8')).toMatch(
+      /claude-checkpoint hook UserPromptSubmit: git write-tree failed.*simulated/,
+    );
+  });
+});

@@ -1,0 +1,39 @@
+import { copyFileSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { SHIPPED_HOOK_ENTRY } from './cli.js';
+import { tempDir } from './fixtures.js';
+
+/**
+ * hook.cjs alone, with no bundle beside it: it can only run an event through a server or host that takes
+ * it, which is how tests tell a relayed hook from one that ran itself.
+ */
+export function relayOnlyHook(): string {
+  const entry = path.join(tempDir('relay-only-'), 'hook.cjs');
+  copyFileSync(SHIPPED_HOOK_ENTRY, entry);
+  return entry;
+}
+
+export const bashInput = (root: string, command: string) =>
+  JSON.stringify({ cwd: root, tool_name: 'Bash', tool_input: { command }, tool_response: {} });
+
+/** The commands the checkpoint in `root` has recorded, oldest first. */
+export const recordedCommands = (root: string) =>
+  (
+    JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).recentCommands as Array<{
+      command: string;
+    }>
+  ).map((entry) => entry.command);
+
+/** One raw request to the relay, as any local process could send it. */
+export function askRelay(socket: string, request: unknown): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const connection = net.createConnection(socket, () =>
+      connection.end(typeof request === 'string' ? request : JSON.stringify(request)),
+    );
+    connection.on('data', (chunk: Buffer) => chunks.push(chunk));
+    connection.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+    connection.on('error', reject);
+  });
+}
