@@ -9,7 +9,14 @@ import {
   unlinkSync,
 } from 'node:fs';
 import path from 'node:path';
-import { HOST_ARG, hostDisabled, hostLogPath, hostStartMarker, isPrivateFolder } from './relay-protocol.js';
+import {
+  HOST_ARG,
+  hostDisabled,
+  hostLogPath,
+  hostStartMarker,
+  isHomeOrRoot,
+  isPrivateFolder,
+} from './relay-protocol.js';
 
 /** A start younger than this is still under way; an older marker was left by a host that never came up. */
 const START_GRACE_MS = 15_000;
@@ -35,7 +42,8 @@ export interface HostLaunch {
  */
 export function launchHookHost(launch: HostLaunch): boolean {
   const { socket, env } = launch;
-  if (hostDisabled(env) || /^sessionstart$/i.test(launch.event)) return false;
+  if (hostDisabled(env) || /^sessionstart$/i.test(launch.event) || isHomeOrRoot(launch.projectDir, env))
+    return false;
   const dir = path.dirname(socket);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });

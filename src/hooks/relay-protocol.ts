@@ -1,4 +1,5 @@
 import { lstatSync, realpathSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { defaultStoreBase } from '../store/store-base.js';
 import { GENERATOR } from '../version.js';
@@ -112,6 +113,16 @@ function inputCwd(stdin: string): string | undefined {
     return typeof parsed.cwd === 'string' && parsed.cwd !== '' ? parsed.cwd : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** The home folder or the file-system root: never a project, so nobody listens for it (hooks refuse it too). */
+export function isHomeOrRoot(dir: string, env: NodeJS.ProcessEnv): boolean {
+  if (dir === path.parse(dir).root) return true;
+  try {
+    return dir === realpathSync(env.HOME?.trim() || os.homedir());
+  } catch {
+    return false;
   }
 }
 

@@ -1,6 +1,5 @@
-import { chmodSync, mkdirSync, realpathSync, unlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { type AppDeps, defaultDeps } from '../app/deps.js';
 import { describeError } from '../core/errors.js';
@@ -8,6 +7,7 @@ import type { KeyedQueue } from '../store/lock.js';
 import { defaultStoreBase } from '../store/store-base.js';
 import { parseHookArgs } from './hook-args.js';
 import {
+  isHomeOrRoot,
   isListening,
   isPrivateFolder,
   MAX_RELAY_MESSAGE_BYTES,
@@ -59,8 +59,7 @@ export async function startHookRelay(options: {
   const { env, cwd, queue, host } = options;
   if (relayDisabled(env)) return null;
   const projectDir = options.projectDir ?? relayProjectDir([], env, '', cwd);
-  if (!projectDir || projectDir === path.parse(projectDir).root || projectDir === homeFolder(env))
-    return null;
+  if (!projectDir || isHomeOrRoot(projectDir, env)) return null;
   const socketPath = relaySocketPath(env, projectDir);
   if (!socketPath) return null;
   const dir = path.dirname(socketPath);
@@ -191,14 +190,6 @@ export function keepHookRelay(
       await relay?.close();
     },
   };
-}
-
-function homeFolder(env: NodeJS.ProcessEnv): string | null {
-  try {
-    return realpathSync(env.HOME?.trim() || os.homedir());
-  } catch {
-    return null;
-  }
 }
 
 function serve(connection: net.Socket, run: (request: RelayRequest) => Promise<RelayReply>): void {

@@ -89,7 +89,7 @@ describe('the hook host, where no MCP server runs', () => {
     expect(existsSync(`${socket}.starting`)).toBe(false);
   });
 
-  it('is not started by a session start, nor with CHECKPOINT_HOOK_HOST=0', async () => {
+  it('is not started by a session start, for the home folder, nor with CHECKPOINT_HOOK_HOST=0', async () => {
     const { root, env, socket } = await project();
     const start = await runNodeScript(SHIPPED_HOOK_ENTRY, ['SessionStart'], {
       cwd: root,
@@ -104,9 +104,18 @@ describe('the hook host, where no MCP server runs', () => {
     });
     expect(off).toMatchObject({ code: 0, stderr: '' });
     expect(recordedCommands(root)).toEqual(['npm test']);
+    // Nobody listens for a home folder: the hooks refuse to snapshot it.
+    const home = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
+      cwd: root,
+      env: { ...env, HOME: root },
+      input: bashInput(root, 'in the home folder'),
+    });
+    expect(home.code).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(existsSync(socket)).toBe(false);
     expect(hostPids(root)).toEqual([]);
+    // Not even started to end at once: a start opens the host's log first.
+    expect(existsSync(socket.replace(/\.sock$/, '.host.log'))).toBe(false);
   });
 
   it('a burst of 20 commands starts one host, and each command is recorded once', async () => {
