@@ -259,7 +259,8 @@ async function benchSize(size) {
   for (const [suffix, env, seeds] of [
     ['', hookEnv, 20000],
     // Other changes than the first pass's: content the stores already hold would cost less.
-    [', no server', { ...hookEnv, CHECKPOINT_HOOK_HOST: '1' }, 30000],
+    // A host idle for 3 s ends: after its rows, well before the next ones.
+    [', no server', { ...hookEnv, CHECKPOINT_HOOK_HOST: '1', CHECKPOINT_HOOK_HOST_IDLE_SECONDS: '3' }, 30000],
     [', no server, no host', { ...hookEnv, CHECKPOINT_HOOK_RELAY: '0' }, 40000],
   ]) {
     const hook = (event, input) => () => runNode([hookEntry, event], root, env, JSON.stringify(input));
@@ -267,10 +268,9 @@ async function benchSize(size) {
       await server.close();
       // The first hook without a server starts the host; the rows measure the hooks after it.
       await hook('PostToolUse', bashInput)();
-      for (let waited = 0; !(await isListening(socket, net)) && waited < 10_000; waited += 50)
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitForSocket(socket, true);
     }
-    if (suffix === ', no server, no host') stopHosts(root);
+    if (suffix === ', no server, no host') await waitForSocket(socket, false);
     results.push(
       await paired(
         `hook PostToolUse (Bash), process${suffix}`,
@@ -307,11 +307,10 @@ async function benchSize(size) {
   return results;
 }
 
-/** Ends the hook hosts listening for `root` (they would end by themselves once idle, mid-measurement). */
-function stopHosts(root) {
-  const lines = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n');
-  for (const line of lines.filter((text) => text.includes(`--hook-host ${realpathSync(root)}`)))
-    process.kill(Number.parseInt(line.trim(), 10), 'SIGTERM');
+/** Waits (up to 10 s) until something listens on the relay's socket, or until nothing does. */
+async function waitForSocket(socket, listening) {
+  for (let waited = 0; (await isListening(socket, net)) !== listening && waited < 10_000; waited += 50)
+    await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** Our MCP server, started in `cwd` over stdio as an agent starts it (`env`: the SDK's default otherwise). */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -28,12 +28,27 @@ async function project(idleSeconds = 2) {
   return { root, store, env, socket };
 }
 
-/** The hosts running for `root`, found by their command line. */
+/** The hosts running for `root`, found by their command line (in /proc where there is one: `ps` may not be installed). */
 function hostPids(root: string): number[] {
-  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .filter((line) => line.includes(`--hook-host ${root}`))
-    .map((line) => Number.parseInt(line.trim(), 10));
+  if (!existsSync('/proc/self/cmdline')) {
+    return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes(`--hook-host ${root}`))
+      .map((line) => Number.parseInt(line.trim(), 10));
+  }
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // ended meanwhile
+    }
+    const at = args.indexOf('--hook-host');
+    if (at >= 0 && args[at + 1] === root) pids.push(Number(name));
+  }
+  return pids;
 }
 
 async function waitFor(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<boolean> {
