@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { fnv1a64, isListening, PACKAGE_VERSION, RELAY_PROTOCOL } from '../../src/hooks/relay-protocol.js';
 import { runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
-import { askRelay, bashInput, recordedCommands, relayOnlyHook } from '../helpers/relay.js';
+import { askRelay, bashInput, hostPids, recordedCommands, relayOnlyHook } from '../helpers/relay.js';
 
 // The hook host through real processes: the plugin's hook.cjs with no MCP server running, the detached
 // host it starts, and a real unix socket. Hosts are off in the other tests (see helpers/cli.ts).
@@ -28,29 +28,6 @@ async function project(idleSeconds = 2) {
   return { root, store, env, socket };
 }
 
-/** The hosts running for `root`, found by their command line (in /proc where there is one: `ps` may not be installed). */
-function hostPids(root: string): number[] {
-  if (!existsSync('/proc/self/cmdline')) {
-    return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-      .split('\n')
-      .filter((line) => line.includes(`--hook-host ${root}`))
-      .map((line) => Number.parseInt(line.trim(), 10));
-  }
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    let args: string[];
-    try {
-      args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-    } catch {
-      continue; // ended meanwhile
-    }
-    const at = args.indexOf('--hook-host');
-    if (at >= 0 && args[at + 1] === root) pids.push(Number(name));
-  }
-  return pids;
-}
-
 async function waitFor(condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<boolean> {
   for (let waited = 0; waited < ms; waited += 50) {
     if (await condition()) return true;
@@ -69,7 +46,8 @@ describe('the hook host, where no MCP server runs', () => {
       env,
       input: bashInput(root, 'npm test'),
     });
-    // The first hook ran itself, and did not wait for the host it started.
+    // The first hook ran itself, and did not wait for the host it started: the host holds none of its
+    // pipes (else this run would end only with the host, two idle seconds on, and find no host below).
     expect(first).toMatchObject({ code: 0, stderr: '' });
     expect(recordedCommands(root)).toEqual(['npm test']);
     expect(await waitFor(() => listening(socket))).toBe(true);

@@ -1,4 +1,5 @@
-import { copyFileSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { SHIPPED_HOOK_ENTRY } from './cli.js';
@@ -36,4 +37,27 @@ export function askRelay(socket: string, request: unknown): Promise<unknown> {
     connection.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
     connection.on('error', reject);
   });
+}
+
+/** The hosts running for `root`, found by their command line (in /proc where there is one: `ps` may not be installed). */
+export function hostPids(root: string): number[] {
+  if (!existsSync('/proc/self/cmdline')) {
+    return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes(`--hook-host ${root}`))
+      .map((line) => Number.parseInt(line.trim(), 10));
+  }
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // ended meanwhile
+    }
+    const at = args.indexOf('--hook-host');
+    if (at >= 0 && args[at + 1] === root) pids.push(Number(name));
+  }
+  return pids;
 }
