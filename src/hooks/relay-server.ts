@@ -84,9 +84,10 @@ export async function startHookRelay(options: {
   // checking whether anyone listens) does not keep it alive.
   let idleTimer: NodeJS.Timeout | undefined;
   let open = 0;
+  let closing: Promise<void> | undefined;
   const armIdleTimer = () => {
     clearTimeout(idleTimer);
-    if (!host) return;
+    if (!host || closing) return;
     idleTimer = setTimeout(() => {
       if (running.size > 0 || open > 0) armIdleTimer();
       else void relay.close();
@@ -130,7 +131,6 @@ export async function startHookRelay(options: {
     }
   };
   process.once('exit', removeSocket);
-  let closing: Promise<void> | undefined;
   let ended: () => void = () => undefined;
   const relay: HookRelay = {
     socketPath,
