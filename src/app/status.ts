@@ -8,7 +8,9 @@ import { isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import {
   HOST_ENV,
+  HOST_IDLE_ENV,
   hostDisabled,
+  hostIdle,
   isListening,
   isPrivateFolder,
   RELAY_ENV,
@@ -175,6 +177,15 @@ export async function diagnose(
 
   checks.push(await hookWiring(root.root, deps.env));
   checks.push(await relayCheck(root.root, deps.env));
+  const idle = hostIdle(deps.env);
+  if (idle.problem && !hostDisabled(deps.env)) {
+    checks.push({
+      name: 'hook host',
+      level: 'warn',
+      detail: idle.problem,
+      fix: `Set ${HOST_IDLE_ENV} to a number of seconds, such as 600, or unset it`,
+    });
+  }
   const gemini = await geminiWiring(root.root, deps.env);
   if (gemini) checks.push(gemini);
   const codex = await codexWiring(root.root, deps.env);

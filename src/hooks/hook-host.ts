@@ -1,6 +1,6 @@
 import { unlinkSync } from 'node:fs';
 import { KeyedQueue } from '../store/lock.js';
-import { hostIdleMs, hostStartMarker, relaySocketPath } from './relay-protocol.js';
+import { hostIdle, hostStartMarker, relaySocketPath } from './relay-protocol.js';
 import { type HookRelay, startHookRelay } from './relay-server.js';
 
 /**
@@ -10,13 +10,15 @@ import { type HookRelay, startHookRelay } from './relay-server.js';
  */
 export async function runHookHost(projectDir: string, env: NodeJS.ProcessEnv): Promise<void> {
   let relay: HookRelay | null = null;
+  const idle = hostIdle(env);
+  if (idle.problem) process.stderr.write(`claude-checkpoint hook host: ${idle.problem}\n`); // its log
   try {
     relay = await startHookRelay({
       env,
       cwd: projectDir,
       projectDir,
       queue: new KeyedQueue(),
-      host: { idleMs: hostIdleMs(env) },
+      host: { idleMs: idle.ms },
     });
   } finally {
     // Listening or not, this start is over: a later hook may start another host.

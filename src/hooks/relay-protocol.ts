@@ -58,10 +58,19 @@ export function hostDisabled(env: NodeJS.ProcessEnv): boolean {
   return relayDisabled(env) || env[HOST_ENV]?.trim() === '0';
 }
 
-/** The host's idle time in ms; a value that is not a positive number of seconds gives the default. */
-export function hostIdleMs(env: NodeJS.ProcessEnv): number {
-  const seconds = Number(env[HOST_IDLE_ENV]?.trim() || Number.NaN);
-  return (Number.isFinite(seconds) && seconds > 0 ? seconds : HOST_IDLE_DEFAULT_SECONDS) * 1000;
+/**
+ * The host's idle time in ms, and what is wrong with the setting if anything: a value that is not a
+ * number of seconds above 0 gives the default (a host has nobody to refuse it to; `doctor` says so).
+ */
+export function hostIdle(env: NodeJS.ProcessEnv): { ms: number; problem?: string } {
+  const raw = env[HOST_IDLE_ENV]?.trim();
+  if (!raw) return { ms: HOST_IDLE_DEFAULT_SECONDS * 1000 };
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds) && seconds > 0) return { ms: seconds * 1000 };
+  return {
+    ms: HOST_IDLE_DEFAULT_SECONDS * 1000,
+    problem: `${HOST_IDLE_ENV} must be a number of seconds above 0: got '${raw}', so hosts wait ${HOST_IDLE_DEFAULT_SECONDS} s`,
+  };
 }
 
 /** Beside the socket: a host being started (so that a burst of hooks starts one), and the host's log. */

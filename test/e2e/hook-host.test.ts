@@ -75,6 +75,17 @@ describe('the hook host, where no MCP server runs', () => {
     expect(JSON.parse(doctor.stdout).checks).toContainEqual(
       expect.objectContaining({ name: 'hook relay', detail: expect.stringMatching(/or hook host takes/) }),
     );
+    const badIdle = await runCli(['doctor', '--json'], {
+      cwd: root,
+      env: { ...env, CHECKPOINT_HOOK_HOST_IDLE_SECONDS: 'ten' },
+    });
+    expect(JSON.parse(badIdle.stdout).checks).toContainEqual({
+      name: 'hook host',
+      level: 'warn',
+      detail:
+        "CHECKPOINT_HOOK_HOST_IDLE_SECONDS must be a number of seconds above 0: got 'ten', so hosts wait 1200 s",
+      fix: expect.stringContaining('CHECKPOINT_HOOK_HOST_IDLE_SECONDS'),
+    });
 
     // Two idle seconds later it has ended and taken its socket with it.
     expect(await waitFor(() => hostPids(root).length === 0)).toBe(true);
