@@ -10,13 +10,13 @@ import { parseHookArgs } from './hooks/hook-args.js';
 import { HOST_ARG } from './hooks/relay-protocol.js';
 import { runHook } from './hooks/run.js';
 
-const [first = '', projectDir = ''] = process.argv.slice(2);
+const [first = '', projectDir = '', delayMs = '0'] = process.argv.slice(2);
 if (first === HOST_ARG) {
   // A hook host (hooks/relay-protocol.ts), started by a hook in the background.
   process.on('SIGHUP', () => undefined);
   // Loaded only here: the relay's server side is no hook's business.
   void import('./hooks/hook-host.js')
-    .then(({ runHookHost }) => runHookHost(projectDir, process.env))
+    .then(({ runHookHost }) => runHookHost(projectDir, process.env, Number(delayMs) || 0))
     .catch((error: unknown) => process.stderr.write(`claude-checkpoint hook host: ${describeError(error)}\n`))
     .finally(() => process.exit(0));
 } else {

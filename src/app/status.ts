@@ -236,7 +236,7 @@ async function relayCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
     level: 'ok',
     detail: hostDisabled(env)
       ? `no MCP server is running for this project now: hooks run their events themselves until one starts (no hook host: ${HOST_ENV}=0)`
-      : 'no MCP server or hook host is running for this project now: the next hook other than a session start starts a host',
+      : 'no MCP server or hook host is running for this project now: the next hook starts a host',
   };
 }
 

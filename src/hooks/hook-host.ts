@@ -4,15 +4,18 @@ import { hostIdle, hostStartMarker, relaySocketPath } from './relay-protocol.js'
 import { type HookRelay, startHookRelay } from './relay-server.js';
 
 /**
- * A hook host's whole life (see relay-protocol.ts): listens for `projectDir`'s hooks in an MCP server's
- * place until it has been idle for a while, then ends. Ends at once when something else listens there
- * already. Asked to stop, it finishes the hooks it is running first.
+ * A hook host's whole life (see relay-protocol.ts): after `delayMs`, listens for `projectDir`'s hooks in
+ * an MCP server's place until it has been idle for a while, then ends. Ends at once when something else
+ * listens there already. Asked to stop, it finishes the hooks it is running first.
  */
-export async function runHookHost(projectDir: string, env: NodeJS.ProcessEnv): Promise<void> {
+export async function runHookHost(projectDir: string, env: NodeJS.ProcessEnv, delayMs = 0): Promise<void> {
   let relay: HookRelay | null = null;
   const idle = hostIdle(env);
   if (idle.problem) process.stderr.write(`claude-checkpoint hook host: ${idle.problem}\n`); // its log
   try {
+    // Started by a session start: the agent's MCP server, if it has one, listens first (the start
+    // marker keeps other hooks from starting another host meanwhile).
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     relay = await startHookRelay({
       env,
       cwd: projectDir,

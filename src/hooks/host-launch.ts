@@ -11,6 +11,7 @@ import {
 import path from 'node:path';
 import {
   HOST_ARG,
+  HOST_SESSION_START_DELAY_MS,
   hostDisabled,
   hostLogPath,
   hostStartMarker,
@@ -37,13 +38,14 @@ export interface HostLaunch {
 /**
  * Starts a hook host for the project (see relay-protocol.ts) in the background, unless hosts are off or
  * one is being started already: a burst of hooks starts one host, which the marker beside the socket
- * ensures. Not for a session start, when the agent may be starting our MCP server, which listens there
- * itself. Never fails the hook: a host that cannot start leaves the hooks running themselves, as before.
+ * ensures. One started by a session start waits a little before it listens, and listens only if our MCP
+ * server, which the agent may be starting meanwhile, has not. Never fails the hook: a host that cannot
+ * start leaves the hooks running themselves, as before.
  */
 export function launchHookHost(launch: HostLaunch): boolean {
   const { socket, env } = launch;
-  if (hostDisabled(env) || /^sessionstart$/i.test(launch.event) || isHomeOrRoot(launch.projectDir, env))
-    return false;
+  if (hostDisabled(env) || isHomeOrRoot(launch.projectDir, env)) return false;
+  const delayMs = /^sessionstart$/i.test(launch.event) ? HOST_SESSION_START_DELAY_MS : 0;
   const dir = path.dirname(socket);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -56,7 +58,7 @@ export function launchHookHost(launch: HostLaunch): boolean {
     log = openLog(hostLogPath(socket));
     const child = launch.loadChildProcess().spawn(
       process.execPath,
-      [launch.entry, HOST_ARG, launch.projectDir],
+      [launch.entry, HOST_ARG, launch.projectDir, String(delayMs)],
       // Its own process group, no terminal, no pipes back: the hook's process ends without waiting for it.
       { detached: true, stdio: ['ignore', 'ignore', log], cwd: dir, env },
     );

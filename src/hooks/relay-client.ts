@@ -82,9 +82,17 @@ function isSocket(file: string): boolean {
   }
 }
 
-type Exchange = { kind: 'unsent' } | { kind: 'lost'; why: string } | { kind: 'answered'; reply: RelayReply };
+export type Exchange =
+  | { kind: 'unsent' }
+  | { kind: 'lost'; why: string }
+  | { kind: 'answered'; reply: RelayReply };
 
-function exchange(net: typeof import('node:net'), socketPath: string, message: string): Promise<Exchange> {
+/** Sends one message and reads the whole answer; `unsent` when nothing could be sent. */
+export function exchange(
+  net: typeof import('node:net'),
+  socketPath: string,
+  message: string,
+): Promise<Exchange> {
   return new Promise((resolve) => {
     let sent = false;
     let settled = false;

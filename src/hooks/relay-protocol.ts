@@ -43,16 +43,34 @@ export function relayDisabled(env: NodeJS.ProcessEnv): boolean {
 }
 
 // The hook host: where no MCP server listens for a project (an agent without our server, or hooks run
-// alone), the first hook other than a session start starts a small detached process that listens in the
-// server's place and runs the project's hooks warm, then ends after a while with nothing to do.
+// alone), the first hook starts a small detached process that listens in the server's place and runs the
+// project's hooks warm, then ends after a while with nothing to do, or when a server asks for the socket.
 
 /** Set to 0 for no hook host: hooks without a server then run their events themselves. */
 export const HOST_ENV = 'CHECKPOINT_HOOK_HOST';
 /** How long a hook host waits for the next hook before it ends, in seconds. */
 export const HOST_IDLE_ENV = 'CHECKPOINT_HOOK_HOST_IDLE_SECONDS';
 export const HOST_IDLE_DEFAULT_SECONDS = 20 * 60;
-/** The argument that makes the hooks' entry a hook host: `hook.cjs --hook-host <project folder>`. */
+/** The argument that makes the hooks' entry a hook host: `hook.cjs --hook-host <project folder> [<delay ms>]`. */
 export const HOST_ARG = '--hook-host';
+/**
+ * A host started by a session start waits this long before it listens, and then only if nobody does:
+ * the agent may be starting our MCP server at that moment, and the server's relay comes first.
+ */
+export const HOST_SESSION_START_DELAY_MS = 3_000;
+
+/** What an MCP server sends a hook host listening in its place: the host stops listening, the server starts. */
+export interface StepAsideRequest {
+  protocol: number;
+  stepAside: true;
+}
+
+/** The reason a host gives when it steps aside. */
+export const STEPPED_ASIDE = 'stepped aside';
+
+export function isStepAsideRequest(request: unknown): request is StepAsideRequest {
+  return typeof request === 'object' && request !== null && (request as StepAsideRequest).stepAside === true;
+}
 
 export function hostDisabled(env: NodeJS.ProcessEnv): boolean {
   return relayDisabled(env) || env[HOST_ENV]?.trim() === '0';

@@ -6,10 +6,12 @@ import { describeError } from '../core/errors.js';
 import type { KeyedQueue } from '../store/lock.js';
 import { defaultStoreBase } from '../store/store-base.js';
 import { parseHookArgs } from './hook-args.js';
+import { exchange } from './relay-client.js';
 import {
   isHomeOrRoot,
   isListening,
   isPrivateFolder,
+  isStepAsideRequest,
   MAX_RELAY_MESSAGE_BYTES,
   PACKAGE_VERSION,
   RELAY_PROTOCOL,
@@ -18,6 +20,8 @@ import {
   relayDisabled,
   relayProjectDir,
   relaySocketPath,
+  STEPPED_ASIDE,
+  type StepAsideRequest,
 } from './relay-protocol.js';
 import { executeHook } from './run.js';
 
@@ -97,6 +101,11 @@ export async function startHookRelay(options: {
     open++;
     connection.once('close', () => open--);
     serve(connection, (request) => {
+      if (isStepAsideRequest(request)) {
+        if (!host) return Promise.resolve({ handled: false, reason: 'an MCP server keeps its socket' });
+        void relay.close();
+        return Promise.resolve({ handled: false, reason: STEPPED_ASIDE });
+      }
       const { answer, done, foreign } = runRelayed(request, queue);
       // A host steps aside for another version: the hook runs itself and starts a host of its own.
       if (foreign && host) void answer.then(() => relay.close());
@@ -161,9 +170,10 @@ export async function startHookRelay(options: {
 }
 
 /**
- * The MCP server's relay, started now, or later if a hook host holds the project's socket: until then it
- * looks again every `retryMs`, and takes the socket once the host has ended. `current()` is the relay
- * once it listens; `stop()` ends the looking and the relay.
+ * The MCP server's relay, started now, or as soon as a hook host listening in its place has stepped
+ * aside (asked to, it stops listening). Where another server listens, it looks again every `retryMs`,
+ * and takes the socket once that one has ended. `current()` is the relay once it listens; `stop()`
+ * ends the looking and the relay.
  */
 export function keepHookRelay(
   options: Parameters<typeof startHookRelay>[0],
@@ -176,7 +186,9 @@ export function keepHookRelay(
     relay = await startHookRelay(options).catch(() => null);
     if (stopped) await relay?.close();
     else if (!relay && !relayDisabled(options.env)) {
-      timer = setTimeout(() => void attempt(), retryMs);
+      // A hook host listening in our place steps aside when asked: then look again at once.
+      const stepped = await askHostToStepAside(options).catch(() => false);
+      timer = setTimeout(() => void attempt(), stepped ? 50 : retryMs);
       timer.unref();
     }
     return relay;
@@ -192,7 +204,20 @@ export function keepHookRelay(
   };
 }
 
-function serve(connection: net.Socket, run: (request: RelayRequest) => Promise<RelayReply>): void {
+/** Whether a hook host listened for the project and has stepped aside when asked. */
+async function askHostToStepAside(options: Parameters<typeof startHookRelay>[0]): Promise<boolean> {
+  const projectDir = options.projectDir ?? relayProjectDir([], options.env, '', options.cwd);
+  const socket = projectDir ? relaySocketPath(options.env, projectDir) : null;
+  if (!socket || !isPrivateFolder(path.dirname(socket))) return false;
+  const request: StepAsideRequest = { protocol: RELAY_PROTOCOL, stepAside: true };
+  const reply = await exchange(net, socket, JSON.stringify(request));
+  return reply.kind === 'answered' && !reply.reply.handled && reply.reply.reason === STEPPED_ASIDE;
+}
+
+function serve(
+  connection: net.Socket,
+  run: (request: RelayRequest | StepAsideRequest) => Promise<RelayReply>,
+): void {
   const chunks: Buffer[] = [];
   let size = 0;
   const reply = (answer: RelayReply) => {
@@ -208,9 +233,9 @@ function serve(connection: net.Socket, run: (request: RelayRequest) => Promise<R
     } else chunks.push(chunk);
   });
   connection.on('end', () => {
-    let request: RelayRequest;
+    let request: RelayRequest | StepAsideRequest;
     try {
-      request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RelayRequest;
+      request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RelayRequest | StepAsideRequest;
     } catch {
       reply({ handled: false, reason: 'the request is not JSON' });
       return;

@@ -6,7 +6,14 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { fnv1a64, isListening, PACKAGE_VERSION, RELAY_PROTOCOL } from '../../src/hooks/relay-protocol.js';
 import { runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
-import { askRelay, bashInput, hostPids, recordedCommands, relayOnlyHook } from '../helpers/relay.js';
+import {
+  askRelay,
+  bashInput,
+  hostPids,
+  recordedCommands,
+  relayOnlyHook,
+  startRelayServer,
+} from '../helpers/relay.js';
 
 // The hook host through real processes: the plugin's hook.cjs with no MCP server running, the detached
 // host it starts, and a real unix socket. Hosts are off in the other tests (see helpers/cli.ts).
@@ -93,14 +100,8 @@ describe('the hook host, where no MCP server runs', () => {
     expect(existsSync(`${socket}.starting`)).toBe(false);
   });
 
-  it('is not started by a session start, for the home folder, nor with CHECKPOINT_HOOK_HOST=0', async () => {
+  it('is not started for the home folder, nor with CHECKPOINT_HOOK_HOST=0', async () => {
     const { root, env, socket } = await project();
-    const start = await runNodeScript(SHIPPED_HOOK_ENTRY, ['SessionStart'], {
-      cwd: root,
-      env,
-      input: JSON.stringify({ cwd: root, source: 'startup' }),
-    });
-    expect(start.code).toBe(0);
     const off = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
       cwd: root,
       env: { ...env, CHECKPOINT_HOOK_HOST: '0' },
@@ -120,6 +121,50 @@ describe('the hook host, where no MCP server runs', () => {
     expect(hostPids(root)).toEqual([]);
     // Not even started to end at once: a start opens the host's log first.
     expect(existsSync(socket.replace(/\.sock$/, '.host.log'))).toBe(false);
+  });
+
+  it('started by a session start, listens only after a pause, and only if our MCP server has not started meanwhile', async () => {
+    const alone = await project(30);
+    const sessionStart = (root: string, env: Record<string, string>) =>
+      runNodeScript(SHIPPED_HOOK_ENTRY, ['SessionStart'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({ cwd: root, source: 'startup' }),
+      });
+    expect((await sessionStart(alone.root, alone.env)).code).toBe(0);
+    // Not yet a second later (a host is up in a fraction of that): a server may be on its way.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await listening(alone.socket)).toBe(false);
+    expect(await waitFor(() => listening(alone.socket))).toBe(true);
+    expect(hostPids(alone.root)).toHaveLength(1);
+
+    const served = await project(30);
+    expect((await sessionStart(served.root, served.env)).code).toBe(0);
+    await startRelayServer(served.root, served.env);
+    // The host found the server listening when its pause was over, and ended without listening.
+    expect(await waitFor(() => hostPids(served.root).length === 0)).toBe(true);
+    expect(await listening(served.socket)).toBe(true);
+  });
+
+  it('steps aside for an MCP server started while it listens', async () => {
+    const { root, env, socket } = await project(30);
+    await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
+      cwd: root,
+      env,
+      input: bashInput(root, 'one'),
+    });
+    expect(await waitFor(() => listening(socket))).toBe(true);
+    await startRelayServer(root, env);
+    // Asked by the server, the host stops listening and ends; the server takes the socket at once.
+    expect(await waitFor(() => hostPids(root).length === 0)).toBe(true);
+    expect(await waitFor(() => listening(socket))).toBe(true);
+    const relayed = await runNodeScript(relayOnlyHook(), ['PostToolUse'], {
+      cwd: root,
+      env,
+      input: bashInput(root, 'through the server'),
+    });
+    expect(relayed).toMatchObject({ code: 0, stderr: '' });
+    expect(recordedCommands(root)).toEqual(['one', 'through the server']);
   });
 
   it('a burst of 20 commands starts one host, and each command is recorded once', async () => {

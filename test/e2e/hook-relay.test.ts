@@ -2,19 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { fnv1a64, PACKAGE_VERSION, RELAY_PROTOCOL } from '../../src/hooks/relay-protocol.js';
 import { runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
-import { askRelay, bashInput, recordedCommands, relayOnlyHook } from '../helpers/relay.js';
+import { askRelay, bashInput, recordedCommands, relayOnlyHook, startRelayServer } from '../helpers/relay.js';
 
 // The hook relay through real processes: the built MCP server over stdio, the plugin's hook.cjs, and a
 // real unix socket. A copy of hook.cjs with no bundle beside it can only work through the server, which
 // is how these tests tell a relayed hook from one that ran itself.
-
-const SERVER = path.resolve('dist/index.js');
 
 async function project() {
   const root = createRepo({ committed: { 'a.ts': 'a' } });
@@ -24,34 +20,10 @@ async function project() {
   return { root, store, env, socket: path.join(store, 'run', `${fnv1a64(root)}.sock`) };
 }
 
-/**
- * The built server, started in `root` as an agent starts it; resolves once its relay listens. `log()` is
- * what it has written to stderr so far (the MCP client's log of it).
- */
-async function startServer(root: string, env: Record<string, string>) {
-  const client = new Client({ name: 'relay-test', version: '1.0.0' });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [SERVER],
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  await client.connect(transport);
-  onTestFinished(() => client.close());
-  // The relay starts right after the MCP connection: a tool call round trip is time enough.
-  await client.callTool({ name: 'load_session_checkpoint', arguments: {} });
-  return { client, pid: transport.pid as number, log: () => stderr };
-}
-
 describe('hooks handed to the running MCP server', () => {
   it('runs every event in the server: a command recorded, a snapshot taken, the brief returned', async () => {
     const { root, env, socket } = await project();
-    await startServer(root, env);
+    await startRelayServer(root, env);
     expect(existsSync(socket)).toBe(true);
     const hook = relayOnlyHook();
 
@@ -98,7 +70,7 @@ describe('hooks handed to the running MCP server', () => {
       `#!/bin/sh\nfor arg in "$@"; do [ "$arg" = write-tree ] && { echo "fatal: simulated" >&2; exit 128; }; done\nexec "${realGit}" "$@"\n`,
       { mode: 0o755 },
     );
-    const { log } = await startServer(root, { ...env, PATH: `${fakeBin}:${process.env.PATH ?? ''}` });
+    const { log } = await startRelayServer(root, { ...env, PATH: `${fakeBin}:${process.env.PATH ?? ''}` });
     writeTree(root, { 'a.ts': 'changed' });
     const prompt = await runNodeScript(relayOnlyHook(), ['UserPromptSubmit'], {
       cwd: root,
@@ -114,7 +86,7 @@ describe('hooks handed to the running MCP server', () => {
 
   it('records all of 20 commands that finish at once, each once', async () => {
     const { root, env } = await project();
-    await startServer(root, env);
+    await startRelayServer(root, env);
     const all = Array.from({ length: 20 }, (_, i) => `step ${i}`);
     const results = await Promise.all(
       all.map((command) =>
@@ -131,7 +103,7 @@ describe('hooks handed to the running MCP server', () => {
 
   it('runs the hook itself when the server is gone, and a new server replaces the socket of the dead one', async () => {
     const { root, env, socket } = await project();
-    const { pid } = await startServer(root, env);
+    const { pid } = await startRelayServer(root, env);
     process.kill(pid, 'SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(existsSync(socket)).toBe(true); // a killed server cannot clean up
@@ -144,7 +116,7 @@ describe('hooks handed to the running MCP server', () => {
     expect(bash).toMatchObject({ code: 0, stderr: '' });
     expect(recordedCommands(root)).toEqual(['after the crash']);
 
-    await startServer(root, env);
+    await startRelayServer(root, env);
     const relayed = await runNodeScript(relayOnlyHook(), ['PostToolUse'], {
       cwd: root,
       env,
@@ -173,7 +145,7 @@ describe('hooks handed to the running MCP server', () => {
 
   it('a server of another version declines before running anything, and the hook runs itself', async () => {
     const { root, env, socket } = await project();
-    await startServer(root, env);
+    await startRelayServer(root, env);
     const reply = await askRelay(socket, {
       protocol: RELAY_PROTOCOL,
       version: `${PACKAGE_VERSION}-other`,
@@ -192,7 +164,7 @@ describe('hooks handed to the running MCP server', () => {
     const open = await project();
     mkdirSync(path.dirname(open.socket), { recursive: true });
     chmodSync(path.dirname(open.socket), 0o755);
-    await startServer(open.root, open.env);
+    await startRelayServer(open.root, open.env);
     expect(existsSync(open.socket)).toBe(false);
     const doctor = await runCli(['doctor', '--json'], { cwd: open.root, env: open.env });
     expect(JSON.parse(doctor.stdout).checks).toContainEqual(
@@ -204,7 +176,7 @@ describe('hooks handed to the running MCP server', () => {
     );
 
     const off = await project();
-    await startServer(off.root, { ...off.env, CHECKPOINT_HOOK_RELAY: '0' });
+    await startRelayServer(off.root, { ...off.env, CHECKPOINT_HOOK_RELAY: '0' });
     expect(existsSync(path.join(off.store, 'run')) ? readdirSync(path.join(off.store, 'run')) : []).toEqual(
       [],
     );
@@ -218,8 +190,8 @@ describe('hooks handed to the running MCP server', () => {
 
   it('a second server in the same project leaves the first one its socket, and removes nothing when it ends', async () => {
     const { root, env, socket } = await project();
-    await startServer(root, env);
-    const second = await startServer(root, env);
+    await startRelayServer(root, env);
+    const second = await startRelayServer(root, env);
     await second.client.close();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(existsSync(socket)).toBe(true);
@@ -246,7 +218,7 @@ describe('hooks handed to the running MCP server', () => {
       level: 'ok',
       detail: expect.stringMatching(/no MCP server is running/),
     });
-    const { client } = await startServer(root, env);
+    const { client } = await startRelayServer(root, env);
     expect(await relay()).toMatchObject({
       level: 'ok',
       detail: expect.stringMatching(/a running MCP server or hook host takes/),
@@ -263,7 +235,7 @@ describe('hooks handed to the running MCP server', () => {
 
   it('removes its socket when the agent ends the session', async () => {
     const { root, env, socket } = await project();
-    const { client } = await startServer(root, env);
+    const { client } = await startRelayServer(root, env);
     expect(existsSync(socket)).toBe(true);
     await client.close();
     await new Promise((resolve) => setTimeout(resolve, 300));

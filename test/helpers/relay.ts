@@ -2,6 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { onTestFinished } from 'vitest';
 import { SHIPPED_HOOK_ENTRY } from './cli.js';
 import { tempDir } from './fixtures.js';
 
@@ -60,4 +63,28 @@ export function hostPids(root: string): number[] {
     if (at >= 0 && args[at + 1] === root) pids.push(Number(name));
   }
   return pids;
+}
+
+/**
+ * The built server, started in `root` as an agent starts it; resolves once its relay listens. `log()` is
+ * what it has written to stderr so far (the MCP client's log of it).
+ */
+export async function startRelayServer(root: string, env: Record<string, string>) {
+  const client = new Client({ name: 'relay-test', version: '1.0.0' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.resolve('dist/index.js')],
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  await client.connect(transport);
+  onTestFinished(() => client.close());
+  // The relay starts right after the MCP connection: a tool call round trip is time enough.
+  await client.callTool({ name: 'load_session_checkpoint', arguments: {} });
+  return { client, pid: transport.pid as number, log: () => stderr };
 }
