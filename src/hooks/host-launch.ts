@@ -7,8 +7,10 @@ import {
   mkdirSync,
   openSync,
   unlinkSync,
+  writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import { readTextOrNull } from '../store/fs-seam.js';
 import {
   HOST_ARG,
   HOST_SESSION_START_DELAY_MS,
@@ -22,6 +24,8 @@ import {
 /** A start younger than this is still under way; an older marker was left by a host that never came up. */
 const START_GRACE_MS = 15_000;
 const MAX_LOG_BYTES = 1024 * 1024;
+/** What a session start's marker says: its host waits before it listens. */
+const DELAYED_START = 'delayed';
 
 export interface HostLaunch {
   /** The hooks' entry (hook.cjs), which becomes a host with HOST_ARG. */
@@ -49,7 +53,7 @@ export function launchHookHost(launch: HostLaunch): boolean {
   const dir = path.dirname(socket);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!isPrivateFolder(dir) || !claimStart(hostStartMarker(socket))) return false;
+    if (!isPrivateFolder(dir) || !claimStart(hostStartMarker(socket), delayMs > 0)) return false;
   } catch {
     return false;
   }
@@ -73,24 +77,34 @@ export function launchHookHost(launch: HostLaunch): boolean {
   }
 }
 
-/** Creates the start marker, or finds a start under way; a marker past its grace is taken over. */
-function claimStart(marker: string): boolean {
+/**
+ * Creates the start marker, or finds a start under way. A marker past its grace is taken over, and so is
+ * a session start's (`delayed`) by any other hook: nothing listened when that hook came, so no server is
+ * coming, and its host should not wait. The session start's host, once awake, finds this one listening.
+ */
+function claimStart(marker: string, delayed: boolean): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {
+    let fd: number;
     try {
-      closeSync(
-        openSync(
-          marker,
-          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-          0o600,
-        ),
+      fd = openSync(
+        marker,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o600,
       );
-      return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
       const stats = lstatSync(marker, { throwIfNoEntry: false });
-      if (stats && Date.now() - stats.mtimeMs < START_GRACE_MS) return false;
+      const fresh = stats !== undefined && Date.now() - stats.mtimeMs < START_GRACE_MS;
+      if (fresh && (delayed || readTextOrNull(marker) !== DELAYED_START)) return false;
       removeQuietly(marker);
+      continue;
     }
+    try {
+      if (delayed) writeSync(fd, DELAYED_START);
+    } finally {
+      closeSync(fd);
+    }
+    return true;
   }
   return false;
 }

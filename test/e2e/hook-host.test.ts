@@ -138,6 +138,21 @@ describe('the hook host, where no MCP server runs', () => {
     expect(await waitFor(() => listening(alone.socket))).toBe(true);
     expect(hostPids(alone.root)).toHaveLength(1);
 
+    // A hook other than a session start means no server is coming: its host does not wait.
+    const hurried = await project(30);
+    expect((await sessionStart(hurried.root, hurried.env)).code).toBe(0);
+    const since = Date.now();
+    await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
+      cwd: hurried.root,
+      env: hurried.env,
+      input: bashInput(hurried.root, 'npm test'),
+    });
+    expect(await waitFor(() => listening(hurried.socket))).toBe(true);
+    expect(Date.now() - since).toBeLessThan(2_500);
+    // The session start's host, awake, finds it listening and ends.
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    expect(hostPids(hurried.root)).toHaveLength(1);
+
     const served = await project(30);
     expect((await sessionStart(served.root, served.env)).code).toBe(0);
     await startRelayServer(served.root, served.env);
