@@ -91,7 +91,7 @@ export async function startHookRelay(options: {
   let closing: Promise<void> | undefined;
   const armIdleTimer = () => {
     clearTimeout(idleTimer);
-    if (!host || closing) return;
+    if (!host || closing !== undefined) return;
     idleTimer = setTimeout(() => {
       if (running.size > 0 || open > 0) armIdleTimer();
       else void relay.close();
