@@ -1,17 +1,20 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { fnv1a64, isListening, PACKAGE_VERSION, RELAY_PROTOCOL } from '../../src/hooks/relay-protocol.js';
+import { fnv1a64, isListening } from '../../src/hooks/relay-protocol.js';
 import { runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 import {
   askRelay,
-  bashInput,
+  bashHook,
+  bashHooksAtOnce,
+  bashThroughRelay,
+  gitFailingAt,
   hostPids,
+  otherVersionRequest,
+  promptThroughRelay,
   recordedCommands,
-  relayOnlyHook,
   startRelayServer,
 } from '../helpers/relay.js';
 
@@ -45,14 +48,16 @@ async function waitFor(condition: () => boolean | Promise<boolean>, ms = 10_000)
 
 const listening = (socket: string) => existsSync(socket) && isListening(socket, net);
 
+/** Starts the project's host the way a session does: a Bash hook that finds nobody listening. */
+async function startHostWith(root: string, env: Record<string, string>, socket: string, command: string) {
+  await bashHook(root, env, command);
+  expect(await waitFor(() => listening(socket))).toBe(true);
+}
+
 describe('the hook host, where no MCP server runs', () => {
   it('is started by a hook, takes the hooks after it, and ends once idle', async () => {
     const { root, env, socket } = await project();
-    const first = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
-      cwd: root,
-      env,
-      input: bashInput(root, 'npm test'),
-    });
+    const first = await bashHook(root, env, 'npm test');
     // The first hook ran itself, and did not wait for the host it started: the host holds none of its
     // pipes (else this run would end only with the host, two idle seconds on, and find no host below).
     expect(first).toMatchObject({ code: 0, stderr: '' });
@@ -61,20 +66,11 @@ describe('the hook host, where no MCP server runs', () => {
     expect(hostPids(root)).toHaveLength(1);
 
     // A hook with no bundle of its own works only through the host.
-    const hook = relayOnlyHook();
-    const bash = await runNodeScript(hook, ['PostToolUse'], {
-      cwd: root,
-      env,
-      input: bashInput(root, 'npm run build'),
-    });
+    const bash = await bashThroughRelay(root, env, 'npm run build');
     expect(bash).toMatchObject({ code: 0, stderr: '' });
     expect(recordedCommands(root)).toEqual(['npm test', 'npm run build']);
     writeTree(root, { 'b.ts': 'new file' });
-    const prompt = await runNodeScript(hook, ['UserPromptSubmit'], {
-      cwd: root,
-      env,
-      input: JSON.stringify({ cwd: root, prompt: 'add b' }),
-    });
+    const prompt = await promptThroughRelay(root, env, 'add b');
     expect(prompt).toMatchObject({ code: 0, stderr: '' });
     const listed = await runCli(['list'], { cwd: root, env });
     expect(listed.stdout).toContain('add b');
@@ -102,19 +98,11 @@ describe('the hook host, where no MCP server runs', () => {
 
   it('is not started for the home folder, nor with CHECKPOINT_HOOK_HOST=0', async () => {
     const { root, env, socket } = await project();
-    const off = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
-      cwd: root,
-      env: { ...env, CHECKPOINT_HOOK_HOST: '0' },
-      input: bashInput(root, 'npm test'),
-    });
+    const off = await bashHook(root, { ...env, CHECKPOINT_HOOK_HOST: '0' }, 'npm test');
     expect(off).toMatchObject({ code: 0, stderr: '' });
     expect(recordedCommands(root)).toEqual(['npm test']);
     // Nobody listens for a home folder: the hooks refuse to snapshot it.
-    const home = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
-      cwd: root,
-      env: { ...env, HOME: root },
-      input: bashInput(root, 'in the home folder'),
-    });
+    const home = await bashHook(root, { ...env, HOME: root }, 'in the home folder');
     expect(home.code).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(existsSync(socket)).toBe(false);
@@ -142,11 +130,7 @@ describe('the hook host, where no MCP server runs', () => {
     const hurried = await project(30);
     expect((await sessionStart(hurried.root, hurried.env)).code).toBe(0);
     const since = Date.now();
-    await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
-      cwd: hurried.root,
-      env: hurried.env,
-      input: bashInput(hurried.root, 'npm test'),
-    });
+    await bashHook(hurried.root, hurried.env, 'npm test');
     expect(await waitFor(() => listening(hurried.socket))).toBe(true);
     expect(Date.now() - since).toBeLessThan(2_500);
     // The session start's host, awake, finds it listening and ends.
@@ -163,21 +147,12 @@ describe('the hook host, where no MCP server runs', () => {
 
   it('steps aside for an MCP server started while it listens', async () => {
     const { root, env, socket } = await project(30);
-    await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
-      cwd: root,
-      env,
-      input: bashInput(root, 'one'),
-    });
-    expect(await waitFor(() => listening(socket))).toBe(true);
+    await startHostWith(root, env, socket, 'one');
     await startRelayServer(root, env);
     // Asked by the server, the host stops listening and ends; the server takes the socket at once.
     expect(await waitFor(() => hostPids(root).length === 0)).toBe(true);
     expect(await waitFor(() => listening(socket))).toBe(true);
-    const relayed = await runNodeScript(relayOnlyHook(), ['PostToolUse'], {
-      cwd: root,
-      env,
-      input: bashInput(root, 'through the server'),
-    });
+    const relayed = await bashThroughRelay(root, env, 'through the server');
     expect(relayed).toMatchObject({ code: 0, stderr: '' });
     expect(recordedCommands(root)).toEqual(['one', 'through the server']);
   });
@@ -185,15 +160,7 @@ describe('the hook host, where no MCP server runs', () => {
   it('a burst of 20 commands starts one host, and each command is recorded once', async () => {
     const { root, env, socket } = await project(5);
     const all = Array.from({ length: 20 }, (_, i) => `step ${i}`);
-    const results = await Promise.all(
-      all.map((command) =>
-        runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
-          cwd: root,
-          env,
-          input: bashInput(root, command),
-        }),
-      ),
-    );
+    const results = await bashHooksAtOnce(root, env, all);
     expect(results.every((result) => result.code === 0 && result.stderr === '')).toBe(true);
     expect(recordedCommands(root).sort()).toEqual([...all].sort());
     expect(await waitFor(() => listening(socket))).toBe(true);
@@ -204,21 +171,8 @@ describe('the hook host, where no MCP server runs', () => {
 
   it('steps aside for a hook of another version, which then runs itself', async () => {
     const { root, env, socket } = await project(30);
-    await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
-      cwd: root,
-      env,
-      input: bashInput(root, 'one'),
-    });
-    expect(await waitFor(() => listening(socket))).toBe(true);
-    const reply = await askRelay(socket, {
-      protocol: RELAY_PROTOCOL,
-      version: `${PACKAGE_VERSION}-other`,
-      argv: ['PostToolUse'],
-      stdin: bashInput(root, 'from another version'),
-      env,
-      cwd: root,
-      cliPath: '',
-    });
+    await startHostWith(root, env, socket, 'one');
+    const reply = await askRelay(socket, otherVersionRequest(root, env, 'from another version'));
     expect(reply).toMatchObject({ handled: false });
     expect(await waitFor(() => hostPids(root).length === 0)).toBe(true);
     expect(existsSync(socket)).toBe(false);
@@ -228,26 +182,11 @@ describe('the hook host, where no MCP server runs', () => {
   it("answers a prompt once its content is taken; a later failure goes to the host's log", async () => {
     const { root, env, socket } = await project(30);
     // git as it is, except that writing a tree fails: the step after the content is taken.
-    const fakeBin = tempDir('fake-git-');
-    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-    writeFileSync(
-      path.join(fakeBin, 'git'),
-      `#!/bin/sh\nfor arg in "$@"; do [ "$arg" = write-tree ] && { echo "fatal: simulated" >&2; exit 128; }; done\nexec "${realGit}" "$@"\n`,
-      { mode: 0o755 },
-    );
+    const fakeBin = gitFailingAt('write-tree');
     const failing = { ...env, PATH: `${fakeBin}:${process.env.PATH ?? ''}` };
-    await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
-      cwd: root,
-      env: failing,
-      input: bashInput(root, 'x'),
-    });
-    expect(await waitFor(() => listening(socket))).toBe(true);
+    await startHostWith(root, failing, socket, 'x');
     writeTree(root, { 'a.ts': 'changed' });
-    const prompt = await runNodeScript(relayOnlyHook(), ['UserPromptSubmit'], {
-      cwd: root,
-      env: failing,
-      input: JSON.stringify({ cwd: root, prompt: 'fails late' }),
-    });
+    const prompt = await promptThroughRelay(root, failing, 'fails late');
     expect(prompt).toMatchObject({ code: 0, stdout: '', stderr: '' });
     const log = socket.replace(/\.sock$/, '.host.log');
     expect(

@@ -1,12 +1,22 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { fnv1a64, PACKAGE_VERSION, RELAY_PROTOCOL } from '../../src/hooks/relay-protocol.js';
-import { runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
+import { fnv1a64 } from '../../src/hooks/relay-protocol.js';
+import { runCli, runNodeScript } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
-import { askRelay, bashInput, recordedCommands, relayOnlyHook, startRelayServer } from '../helpers/relay.js';
+import {
+  askRelay,
+  bashHook,
+  bashHooksAtOnce,
+  bashThroughRelay,
+  gitFailingAt,
+  otherVersionRequest,
+  promptThroughRelay,
+  recordedCommands,
+  relayOnlyHook,
+  startRelayServer,
+} from '../helpers/relay.js';
 
 // The hook relay through real processes: the built MCP server over stdio, the plugin's hook.cjs, and a
 // real unix socket. A copy of hook.cjs with no bundle beside it can only work through the server, which
@@ -27,20 +37,12 @@ describe('hooks handed to the running MCP server', () => {
     expect(existsSync(socket)).toBe(true);
     const hook = relayOnlyHook();
 
-    const bash = await runNodeScript(hook, ['PostToolUse'], {
-      cwd: root,
-      env,
-      input: bashInput(root, 'npm test'),
-    });
+    const bash = await bashThroughRelay(root, env, 'npm test');
     expect(bash).toMatchObject({ code: 0, stderr: '' });
     expect(recordedCommands(root)).toEqual(['npm test']);
 
     writeTree(root, { 'b.ts': 'new file' });
-    const prompt = await runNodeScript(hook, ['UserPromptSubmit'], {
-      cwd: root,
-      env,
-      input: JSON.stringify({ cwd: root, prompt: 'add b' }),
-    });
+    const prompt = await promptThroughRelay(root, env, 'add b');
     expect(prompt).toMatchObject({ code: 0, stderr: '' });
     // The server answers once the snapshot's content is taken and writes the rest of it after: an edit
     // made as soon as the hook is done is not in it, and a listing waits for it.
@@ -63,20 +65,10 @@ describe('hooks handed to the running MCP server', () => {
   it('answers a prompt once its content is taken; a failure after that goes to its own log', async () => {
     const { root, env } = await project();
     // git as it is, except that writing a tree fails: the step after the content is taken.
-    const fakeBin = tempDir('fake-git-');
-    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-    writeFileSync(
-      path.join(fakeBin, 'git'),
-      `#!/bin/sh\nfor arg in "$@"; do [ "$arg" = write-tree ] && { echo "fatal: simulated" >&2; exit 128; }; done\nexec "${realGit}" "$@"\n`,
-      { mode: 0o755 },
-    );
+    const fakeBin = gitFailingAt('write-tree');
     const { log } = await startRelayServer(root, { ...env, PATH: `${fakeBin}:${process.env.PATH ?? ''}` });
     writeTree(root, { 'a.ts': 'changed' });
-    const prompt = await runNodeScript(relayOnlyHook(), ['UserPromptSubmit'], {
-      cwd: root,
-      env,
-      input: JSON.stringify({ cwd: root, prompt: 'fails late' }),
-    });
+    const prompt = await promptThroughRelay(root, env, 'fails late');
     // The hook was answered, with nothing to say, before the failure.
     expect(prompt).toMatchObject({ code: 0, stdout: '', stderr: '' });
     for (let waited = 0; !log().includes('UserPromptSubmit') && waited < 10_000; waited += 50)
@@ -88,15 +80,7 @@ describe('hooks handed to the running MCP server', () => {
     const { root, env } = await project();
     await startRelayServer(root, env);
     const all = Array.from({ length: 20 }, (_, i) => `step ${i}`);
-    const results = await Promise.all(
-      all.map((command) =>
-        runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
-          cwd: root,
-          env,
-          input: bashInput(root, command),
-        }),
-      ),
-    );
+    const results = await bashHooksAtOnce(root, env, all);
     expect(results.every((result) => result.code === 0 && result.stderr === '')).toBe(true);
     expect(recordedCommands(root).sort()).toEqual([...all].sort());
   });
@@ -108,20 +92,12 @@ describe('hooks handed to the running MCP server', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(existsSync(socket)).toBe(true); // a killed server cannot clean up
 
-    const bash = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
-      cwd: root,
-      env,
-      input: bashInput(root, 'after the crash'),
-    });
+    const bash = await bashHook(root, env, 'after the crash');
     expect(bash).toMatchObject({ code: 0, stderr: '' });
     expect(recordedCommands(root)).toEqual(['after the crash']);
 
     await startRelayServer(root, env);
-    const relayed = await runNodeScript(relayOnlyHook(), ['PostToolUse'], {
-      cwd: root,
-      env,
-      input: bashInput(root, 'through the new server'),
-    });
+    const relayed = await bashThroughRelay(root, env, 'through the new server');
     expect(relayed).toMatchObject({ code: 0, stderr: '' });
     expect(recordedCommands(root)).toEqual(['after the crash', 'through the new server']);
   });
@@ -133,11 +109,7 @@ describe('hooks handed to the running MCP server', () => {
     await new Promise<void>((resolve) => silent.listen(socket, resolve));
     onTestFinished(() => new Promise<void>((resolve) => silent.close(() => resolve())));
 
-    const bash = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
-      cwd: root,
-      env,
-      input: bashInput(root, 'maybe run by the server'),
-    });
+    const bash = await bashHook(root, env, 'maybe run by the server');
     expect(bash.code).toBe(0);
     expect(bash.stderr).toContain('the MCP server did not answer');
     expect(recordedCommands(root)).toEqual([]);
@@ -146,15 +118,7 @@ describe('hooks handed to the running MCP server', () => {
   it('a server of another version declines before running anything, and the hook runs itself', async () => {
     const { root, env, socket } = await project();
     await startRelayServer(root, env);
-    const reply = await askRelay(socket, {
-      protocol: RELAY_PROTOCOL,
-      version: `${PACKAGE_VERSION}-other`,
-      argv: ['PostToolUse'],
-      stdin: bashInput(root, 'from another version'),
-      env,
-      cwd: root,
-      cliPath: '',
-    });
+    const reply = await askRelay(socket, otherVersionRequest(root, env, 'from another version'));
     expect(reply).toMatchObject({ handled: false });
     expect(recordedCommands(root)).toEqual([]);
     expect(await askRelay(socket, 'not json')).toMatchObject({ handled: false });
@@ -180,11 +144,7 @@ describe('hooks handed to the running MCP server', () => {
     expect(existsSync(path.join(off.store, 'run')) ? readdirSync(path.join(off.store, 'run')) : []).toEqual(
       [],
     );
-    const hook = await runNodeScript(relayOnlyHook(), ['PostToolUse'], {
-      cwd: off.root,
-      env: off.env,
-      input: bashInput(off.root, 'no relay'),
-    });
+    const hook = await bashThroughRelay(off.root, off.env, 'no relay');
     expect(hook.code).not.toBe(0); // no server took it, and this copy has no bundle to run it with
   });
 
@@ -195,11 +155,7 @@ describe('hooks handed to the running MCP server', () => {
     await second.client.close();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(existsSync(socket)).toBe(true);
-    const relayed = await runNodeScript(relayOnlyHook(), ['PostToolUse'], {
-      cwd: root,
-      env,
-      input: bashInput(root, 'through the first server'),
-    });
+    const relayed = await bashThroughRelay(root, env, 'through the first server');
     expect(relayed).toMatchObject({ code: 0, stderr: '' });
     expect(recordedCommands(root)).toEqual(['through the first server']);
   });

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { onTestFinished } from 'vitest';
-import { SHIPPED_HOOK_ENTRY } from './cli.js';
+import { PACKAGE_VERSION, RELAY_PROTOCOL, type RelayRequest } from '../../src/hooks/relay-protocol.js';
+import { type CliResult, runNodeScript, SHIPPED_HOOK_ENTRY } from './cli.js';
 import { tempDir } from './fixtures.js';
 
 /**
@@ -87,4 +88,73 @@ export async function startRelayServer(root: string, env: Record<string, string>
   // The relay starts right after the MCP connection: a tool call round trip is time enough.
   await client.callTool({ name: 'load_session_checkpoint', arguments: {} });
   return { client, pid: transport.pid as number, log: () => stderr };
+}
+
+/** The plugin's Bash hook, as Claude Code runs it when `command` has ended. */
+export function bashHook(root: string, env: Record<string, string>, command: string): Promise<CliResult> {
+  return runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
+    cwd: root,
+    env,
+    input: bashInput(root, command),
+  });
+}
+
+/** The plugin's Bash hook run once for each command, all at the same time, as a burst of commands ending. */
+export function bashHooksAtOnce(
+  root: string,
+  env: Record<string, string>,
+  commands: readonly string[],
+): Promise<CliResult[]> {
+  return Promise.all(commands.map((command) => bashHook(root, env, command)));
+}
+
+/** A folder to put first on PATH: its `git` is the real one, except that `subcommand` fails. */
+export function gitFailingAt(subcommand: string): string {
+  const bin = tempDir('fake-git-');
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeFileSync(
+    path.join(bin, 'git'),
+    `#!/bin/sh\nfor arg in "$@"; do [ "$arg" = ${subcommand} ] && { echo "fatal: simulated" >&2; exit 128; }; done\nexec "${realGit}" "$@"\n`,
+    { mode: 0o755 },
+  );
+  return bin;
+}
+
+/** The Bash hook, run by a hook.cjs with no bundle of its own: it records `command` only through a relay. */
+export function bashThroughRelay(
+  root: string,
+  env: Record<string, string>,
+  command: string,
+): Promise<CliResult> {
+  return runNodeScript(relayOnlyHook(), ['PostToolUse'], { cwd: root, env, input: bashInput(root, command) });
+}
+
+/** A well-formed relay request for the Bash hook from another version of the package. */
+export function otherVersionRequest(
+  root: string,
+  env: Record<string, string>,
+  command: string,
+): RelayRequest {
+  return {
+    protocol: RELAY_PROTOCOL,
+    version: `${PACKAGE_VERSION}-other`,
+    argv: ['PostToolUse'],
+    stdin: bashInput(root, command),
+    env,
+    cwd: root,
+    cliPath: '',
+  };
+}
+
+/** The prompt hook, run by a hook.cjs with no bundle of its own: it snapshots only through a relay. */
+export function promptThroughRelay(
+  root: string,
+  env: Record<string, string>,
+  prompt: string,
+): Promise<CliResult> {
+  return runNodeScript(relayOnlyHook(), ['UserPromptSubmit'], {
+    cwd: root,
+    env,
+    input: JSON.stringify({ cwd: root, prompt }),
+  });
 }
