@@ -1,4 +1,4 @@
-import { unlinkSync } from 'node:fs';
+import { removeQuietly } from '../store/fs-seam.js';
 import { KeyedQueue } from '../store/lock.js';
 import { hostIdle, hostStartMarker, relaySocketPath } from './relay-protocol.js';
 import { type HookRelay, startHookRelay } from './relay-server.js';
@@ -33,12 +33,4 @@ export async function runHookHost(projectDir: string, env: NodeJS.ProcessEnv, de
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   await relay.ended;
-}
-
-function removeQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // already gone
-  }
 }

@@ -6,11 +6,10 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
-  unlinkSync,
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
-import { readTextOrNull } from '../store/fs-seam.js';
+import { readTextOrNull, removeQuietly } from '../store/fs-seam.js';
 import {
   HOST_ARG,
   HOST_SESSION_START_DELAY_MS,
@@ -118,12 +117,4 @@ function openLog(file: string): number {
   );
   if (fstatSync(fd).size > MAX_LOG_BYTES) ftruncateSync(fd, 0);
   return fd;
-}
-
-function removeQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // already gone
-  }
 }

@@ -32,6 +32,15 @@ export function readTextOrNull(file: string): string | null {
   }
 }
 
+/** Removes a file that may already be gone. */
+export function removeQuietly(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch {
+    // already gone
+  }
+}
+
 export function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }

@@ -1,16 +1,7 @@
-import {
-  closeSync,
-  constants,
-  linkSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, constants, linkSync, lstatSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
-import { errorCode, readTextOrNull } from './fs-seam.js';
+import { errorCode, readTextOrNull, removeQuietly } from './fs-seam.js';
 import { judgeLockOwner, localProbe, ownerRecord, type ProcessProbe } from './lock-owner.js';
 import { uniqueSuffix } from './temp-name.js';
 
@@ -126,14 +117,6 @@ function createExclusive(file: string, text: string): void {
     writeFileSync(fd, text);
   } finally {
     closeSync(fd);
-  }
-}
-
-function removeQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // already gone
   }
 }
 
