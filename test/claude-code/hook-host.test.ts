@@ -3,9 +3,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fnv1a64, isListening } from '../../src/hooks/relay-protocol.js';
-import { claudeBinary, claudeEnv, installPlugin, runClaude } from '../helpers/claude-code.js';
-import { type FakeModel, type Plan, startFakeModel } from '../helpers/fake-model.js';
-import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { pluginSessionSetup, runClaude } from '../helpers/claude-code.js';
+import type { FakeModel, Plan } from '../helpers/fake-model.js';
 import { hostPids } from '../helpers/relay.js';
 
 /**
@@ -28,19 +27,9 @@ let store: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  if (!existsSync(claudeBinary))
-    throw new Error('Claude Code is not installed: run `npm run test:agents`, which installs it first');
-  model = await startFakeModel(plan, { latencyMs: 300 });
-  home = tempDir('claude-home-');
-  await installPlugin(home);
-  project = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
-  store = tempDir('checkpoint-store-');
-  env = {
-    ...claudeEnv(home, model.url),
-    CHECKPOINT_STORE_DIR: store,
-    CHECKPOINT_HOOK_HOST: '1',
-    CHECKPOINT_HOOK_HOST_IDLE_SECONDS: '20',
-  };
+  ({ model, home, project, env } = await pluginSessionSetup(plan, { 'src/app.ts': 'v1\n' }));
+  store = env.CHECKPOINT_STORE_DIR ?? '';
+  env = { ...env, CHECKPOINT_HOOK_HOST: '1', CHECKPOINT_HOOK_HOST_IDLE_SECONDS: '20' };
 });
 
 afterAll(async () => {

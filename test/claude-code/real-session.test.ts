@@ -2,17 +2,14 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  claudeBinary,
-  claudeEnv,
-  installPlugin,
+  pluginSessionSetup,
   pluginTool,
   repoRoot,
   runClaude,
   runClaudeConversation,
   runNode,
 } from '../helpers/claude-code.js';
-import { type FakeModel, type LoggedRequest, type Plan, startFakeModel } from '../helpers/fake-model.js';
-import { createRepo, tempDir } from '../helpers/fixtures.js';
+import type { FakeModel, LoggedRequest, Plan } from '../helpers/fake-model.js';
 
 /**
  * Real Claude Code sessions with the plugin installed from this working tree, driven by a scripted
@@ -94,14 +91,11 @@ async function during<Run extends { code: number; stdout: string; stderr: string
 }
 
 beforeAll(async () => {
-  if (!existsSync(claudeBinary))
-    throw new Error('Claude Code is not installed: run `npm run test:agents`, which installs it first');
-  // A real model takes a while to answer; the Bash hooks run in the background meanwhile.
-  model = await startFakeModel(plan, { latencyMs: 300 });
-  home = tempDir('claude-home-');
-  await installPlugin(home);
-  project = createRepo({ committed: { 'src/app.ts': 'v1\n', 'src/util.ts': 'u1\n' } });
-  env = { ...claudeEnv(home, model.url), CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+  // The model takes a while to answer, as a real one does; the Bash hooks run in the background meanwhile.
+  ({ model, home, project, env } = await pluginSessionSetup(plan, {
+    'src/app.ts': 'v1\n',
+    'src/util.ts': 'u1\n',
+  }));
 });
 
 afterAll(async () => {

@@ -1,6 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type FakeModel, type Plan, startFakeModel } from './fake-model.js';
+import { createRepo, tempDir } from './fixtures.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 /** Installed by scripts/install-claude-code.mjs (`npm run test:agents`). */
@@ -115,6 +118,25 @@ export async function installPlugin(home: string): Promise<void> {
     const run = await runClaude(args, { cwd: home, env: claudeEnv(home) });
     if (run.code !== 0) throw new Error(`claude ${args.join(' ')} failed: ${run.stdout}${run.stderr}`);
   }
+}
+
+/**
+ * What a session with the plugin needs: Claude Code installed, a scripted model (answering in 300 ms, as a
+ * real one takes a while), a throwaway home with the plugin installed, a project with `committed` files,
+ * and an environment with its own checkpoint store.
+ */
+export async function pluginSessionSetup(
+  plan: Plan,
+  committed: Record<string, string>,
+): Promise<{ model: FakeModel; home: string; project: string; env: NodeJS.ProcessEnv }> {
+  if (!existsSync(claudeBinary))
+    throw new Error('Claude Code is not installed: run `npm run test:agents`, which installs it first');
+  const model = await startFakeModel(plan, { latencyMs: 300 });
+  const home = tempDir('claude-home-');
+  await installPlugin(home);
+  const project = createRepo({ committed });
+  const env = { ...claudeEnv(home, model.url), CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+  return { model, home, project, env };
 }
 
 /** Runs a command to completion, for the plugin's own CLI in a test project. */
