@@ -20,19 +20,61 @@ function list<T extends z.ZodType>(item: T, maxItems: number) {
 
 const INT32 = 2 ** 31;
 
-export const taskInput = z.object({
+/**
+ * Names models and people send for a field we call otherwise. An unknown field is an error, never a silent
+ * drop (issue 26: `files`/`commands` were dropped and the notes lost); these make the error say what to use.
+ */
+const FIELD_HINTS: Readonly<Record<string, string>> = {
+  files: 'modifiedFiles',
+  filesTouched: 'modifiedFiles',
+  modified_files: 'modifiedFiles',
+  commands: 'recentCommands',
+  recent_commands: 'recentCommands',
+  next_steps: 'nextSteps',
+  nextStep: 'nextSteps',
+  todos: 'tasks',
+  status: 'summary',
+  project_root: 'projectRoot',
+  name: 'description',
+  title: 'description',
+  task: 'description',
+  content: 'description',
+  file: 'path',
+  cmd: 'command',
+  exit_code: 'exitCode',
+  exitStatus: 'exitCode',
+};
+
+/** A z.object that rejects unknown keys, naming each one, the fields it accepts, and the likely intended one. */
+export function strictObject<T extends z.ZodRawShape>(shape: T) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      return issue.keys
+        .map((key) => {
+          const hint = FIELD_HINTS[key];
+          const suggestion = hint && known.includes(hint) ? `; did you mean "${hint}"?` : '';
+          return `unknown field "${key}"${suggestion} (accepted: ${known.join(', ')})`;
+        })
+        .join('; ');
+    },
+  });
+}
+
+export const taskInput = strictObject({
   description: text(LIMITS.taskDescriptionChars, { required: true }),
   status: z.enum(TASK_STATUSES, { error: `must be one of ${TASK_STATUSES.join(', ')}` }),
 });
 
-export const modifiedFileInput = z.object({
+export const modifiedFileInput = strictObject({
   path: text(LIMITS.pathChars, { required: true }).describe(
     'Relative to the project root, or absolute inside it',
   ),
   note: text(LIMITS.noteChars).optional(),
 });
 
-export const recentCommandInput = z.object({
+export const recentCommandInput = strictObject({
   command: text(LIMITS.commandChars, { required: true }),
   exitCode: z
     .number({ error: 'must be a number' })
@@ -49,7 +91,7 @@ const projectRootInput = text(LIMITS.projectRootChars)
     'Absolute path of the project; overrides CHECKPOINT_PROJECT_ROOT, MCP roots and the working directory',
   );
 
-export const saveInputSchema = z.object({
+export const saveInputSchema = strictObject({
   goal: text(LIMITS.goalChars, { required: true }).describe('The main objective of the session'),
   tasks: list(taskInput, LIMITS.tasks).optional().describe('Tasks with their status'),
   summary: text(LIMITS.summaryChars)
@@ -76,7 +118,7 @@ export const saveInputSchema = z.object({
   projectRoot: projectRootInput,
 });
 
-export const loadInputSchema = z.object({
+export const loadInputSchema = strictObject({
   format: z
     .enum(['brief', 'full'], { error: 'must be "brief" or "full"' })
     .optional()

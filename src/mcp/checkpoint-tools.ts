@@ -62,7 +62,7 @@ export function registerCheckpointTools(server: McpServer, deps: AppDeps, rootCo
     {
       title: 'Save session checkpoint',
       description:
-        'Save this session\'s working state (goal, tasks, summary, next steps, decisions, files, commands) to <project>/.claude-checkpoint so it survives a crash, /clear or a full context window. The server adds git branch/HEAD and every uncommitted file with a content hash, and redacts secrets. mode "merge" updates the existing checkpoint.',
+        'Save this session\'s working state (goal, tasks, summary, nextSteps, decisions, modifiedFiles, recentCommands) to <project>/.claude-checkpoint so it survives a crash, /clear or a full context window. The server adds git branch/HEAD and every uncommitted file with a content hash, and redacts secrets. mode "merge" updates the existing checkpoint.',
       inputSchema: saveInputSchema,
       outputSchema: saveOutputSchema,
       annotations: {

@@ -4,6 +4,7 @@ import type { AppDeps } from '../app/deps.js';
 import { pullHandoff, pushHandoff } from '../app/handoff.js';
 import type { RootContext } from '../app/save.js';
 import { renderPull, renderPushed, renderSecretsFound } from '../core/handoff-text.js';
+import { strictObject } from '../core/input.js';
 import { textField, textResult } from './result.js';
 import { planSchema, projectRoot } from './rewind-tools.js';
 
@@ -31,7 +32,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
       title: 'Push handoff',
       description:
         "Hand the work to another machine or a teammate through the project's git remote: pushes the whole working tree (uncommitted and untracked files, ignored files never) and the checkpoint as one commit on HEAD, under refs/claude-checkpoint/handoff/<name> (no branch, no CI run). Scanned for secrets first: on a finding nothing is pushed. Refused when the remote's handoff changed since this machine last saw it. Nothing of the project's branches, HEAD, index or config changes. Save a checkpoint first so the other side gets the goal and next steps.",
-      inputSchema: z.object({ remote, name, projectRoot }),
+      inputSchema: strictObject({ remote, name, projectRoot }),
       outputSchema: z.object({
         pushed: z.boolean(),
         remote: z.string().optional(),
@@ -79,7 +80,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
       title: 'Pull handoff',
       description:
         "Continue work handed off from another machine or a teammate: fetches the handoff from the project's git remote into the private store, and makes the working tree equal to it, then writes its checkpoint (call load_session_checkpoint next). dryRun defaults to true and only shows the plan; run again with dryRun: false to apply. Before applying, the current state is snapshotted, so restore_snapshot with the returned undo id puts it back. Nothing changes when HEAD is not the handoff's base commit: the result names the commit to check out.",
-      inputSchema: z.object({
+      inputSchema: strictObject({
         remote,
         name,
         dryRun: z

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../app/deps.js';
 import { diffSnapshot, listSnapshots, restoreSnapshot, takeSnapshot } from '../app/rewind.js';
 import type { RootContext } from '../app/save.js';
+import { strictObject } from '../core/input.js';
 import { SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
 import {
   renderDiff,
@@ -58,7 +59,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
       title: 'Snapshot files',
       description:
         'Take a snapshot of the whole working tree now (tracked and untracked files, honouring .gitignore), stored privately outside the project. An unchanged tree reuses the latest snapshot. Use before risky changes.',
-      inputSchema: z.object({
+      inputSchema: strictObject({
         label: z
           .string({ error: 'must be a string' })
           .max(SNAPSHOT_DEFAULTS.labelChars, {
@@ -100,7 +101,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
       title: 'List snapshots',
       description:
         'List the snapshots of this project, newest first, with trigger, label and what changed, plus the store size.',
-      inputSchema: z.object({
+      inputSchema: strictObject({
         limit: z
           .number({ error: 'must be a number' })
           .int({ error: 'must be an integer' })
@@ -135,7 +136,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
       title: 'Diff snapshot',
       description:
         'Compare a snapshot with the current working tree (or with another snapshot): the files that differ with line counts, or a unified diff of one path.',
-      inputSchema: z.object({
+      inputSchema: strictObject({
         snapshotId,
         against: snapshotId
           .optional()
@@ -176,7 +177,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
       title: 'Restore snapshot',
       description:
         'Bring the working tree, or selected paths, back to a snapshot. dryRun defaults to true and only shows the plan (files to overwrite, create, delete); run again with dryRun: false to apply. Before applying, the current state is snapshotted so the restore can be undone. Ignored files, .git and the checkpoint files are never touched; HEAD and the index never move.',
-      inputSchema: z.object({
+      inputSchema: strictObject({
         snapshotId,
         paths: z
           .array(

@@ -66,6 +66,21 @@ describe('saveInputSchema', () => {
       { goal: 'g', modifiedFiles: [{ path: '' }] },
       /^modifiedFiles\.0\.path: must not be empty/,
     ],
+    [
+      'an unknown top-level field, with the one meant',
+      { goal: 'g', files: [{ path: 'a' }] },
+      /^unknown field "files"; did you mean "modifiedFiles"\? \(accepted: goal, tasks, summary,/,
+    ],
+    [
+      'an unknown field of a task',
+      { goal: 'g', tasks: [{ name: 'd', description: 'd', status: 'done' }] },
+      /^tasks\.0: unknown field "name"; did you mean "description"\?/,
+    ],
+    [
+      'an unknown field of a command, with no guess',
+      { goal: 'g', recentCommands: [{ command: 'c', cwd: '/x' }] },
+      /^recentCommands\.0: unknown field "cwd" \(accepted: command, exitCode, note\)$/,
+    ],
   ])('rejects %s, naming the field and the limit', (_name, input, message) => {
     expect(problem(input)).toMatch(message);
   });
@@ -76,5 +91,12 @@ describe('loadInputSchema', () => {
     expect(loadInputSchema.safeParse({}).success).toBe(true);
     const result = loadInputSchema.safeParse({ format: 'xml' });
     expect(result.success ? '' : formatIssues(result.error)).toBe('format: must be "brief" or "full"');
+  });
+
+  it('rejects an unknown field instead of ignoring it', () => {
+    const result = loadInputSchema.safeParse({ project_root: '/x' });
+    expect(result.success ? '' : formatIssues(result.error)).toBe(
+      'unknown field "project_root"; did you mean "projectRoot"? (accepted: format, projectRoot)',
+    );
   });
 });

@@ -113,6 +113,15 @@ describe('the MCP server, through a real client', () => {
       { goal: 'g', modifiedFiles: [{ path: '/etc/passwd' }] },
       'modifiedFiles[0].path is outside the project root',
     ],
+    // Issue 26: a model that sent `files`/`commands` lost its notes without a word.
+    [
+      { goal: 'g', files: [{ path: 'a.ts', note: 'n' }] },
+      'unknown field "files"; did you mean "modifiedFiles"?',
+    ],
+    [
+      { goal: 'g', commands: [{ command: 'ls' }] },
+      'unknown field "commands"; did you mean "recentCommands"?',
+    ],
   ] as Array<[Record<string, unknown>, string]>)(
     'rejects bad input with a tool error naming the field and limit, writing nothing (%#)',
     async (args, message) => {
