@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Needs the real Claude Code CLI: see vitest.agents.config.ts.
     exclude: ['test/claude-code/**', 'test/agents/**', 'node_modules/**'],
+    globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup-env.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -68,8 +68,9 @@ export async function openStore(
  * snapshot the whole disk or home folder: refuse, and say how to name the project.
  */
 function refuseNonProjectRoot(root: string, env: NodeJS.ProcessEnv): void {
+  // An empty HOME (some CI and service environments) names no folder; path.resolve('') would be the cwd.
   const home = env.HOME?.trim() || os.homedir();
-  const isHome = path.resolve(home) === root;
+  const isHome = home !== '' && path.resolve(home) === root;
   if (root === path.parse(root).root || isHome) {
     throw new CheckpointError(
       'INVALID_ROOT',

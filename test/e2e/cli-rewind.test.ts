@@ -24,6 +24,14 @@ describe('claude-checkpoint rewind commands', () => {
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('two\n');
   });
 
+  it('snapshots a project when HOME is set but empty, rather than taking the project for the home folder', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const env = { HOME: '', CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const snap = await runCli(['snapshot', '--json'], { cwd: root, env });
+    expect(snap.code, snap.stderr).toBe(0);
+    expect(JSON.parse(snap.stdout).created).toBe(true);
+  });
+
   it('snapshot, list, diff, restore and gc, as JSON and as text, with documented exit codes', async () => {
     const root = createRepo({ committed: { 'a.txt': 'one\n', 'b.txt': 'b' } });
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };

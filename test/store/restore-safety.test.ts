@@ -19,7 +19,15 @@ async function plantSnapshot(
   const { storeDir } = await listSnapshots(deps, { projectRoot: root });
   const gitDir = path.join(storeDir, 'git');
   const g = (args: string[], input = '') =>
-    execFileSync('git', ['--git-dir', gitDir, ...args], { input, encoding: 'utf8' }).trim();
+    // Its own identity: a fresh machine has none (issue 26).
+    execFileSync(
+      'git',
+      ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '--git-dir', gitDir, ...args],
+      {
+        input,
+        encoding: 'utf8',
+      },
+    ).trim();
   const blob = g(['hash-object', '-w', '--stdin'], 'planted\n');
   let tree = g(['mktree'], `100644 blob ${blob}\t${nested ? 'config' : entryName}\n`);
   if (nested) tree = g(['mktree'], `040000 tree ${tree}\t${entryName}\n`);
