@@ -40,12 +40,18 @@ export async function openHandoff(
   context: RootContext,
 ) {
   const { store, root } = await openStore(deps, request.projectRoot, context);
-  const head = await readHeadFast(root.root);
-  if (!head)
-    throw new CheckpointError('INVALID_INPUT', 'a handoff needs a git repository with at least one commit');
+  const head = await requireHead(root.root);
   const name = checkHandoffName(request.name ?? head.branch ?? nameRequired());
   const remote = await chooseRemote(root.root, request.remote, head.branch);
   return { store, root, head, name, remote };
+}
+
+/** HEAD of the project; every handoff command needs one, and says so in the same words. */
+export async function requireHead(projectRoot: string) {
+  const head = await readHeadFast(projectRoot);
+  if (!head)
+    throw new CheckpointError('INVALID_INPUT', 'a handoff needs a git repository with at least one commit');
+  return head;
 }
 
 function nameRequired(): never {

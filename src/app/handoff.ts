@@ -8,9 +8,8 @@ import {
   handoffRef,
   listRemoteHandoffs,
 } from '../git/handoff-remote.js';
-import { readHeadFast } from '../git/repo.js';
 import type { AppDeps } from './deps.js';
-import { objectDirs, readHandoffCommit, readSeen, writeSeen } from './handoff-common.js';
+import { objectDirs, readHandoffCommit, readSeen, requireHead, writeSeen } from './handoff-common.js';
 import { openStore } from './rewind.js';
 
 /** Handoffs on the remote: list and drop here; push and pull in modules of their own. */
@@ -34,8 +33,8 @@ export async function listHandoffs(
   request: { projectRoot?: string | undefined; remote?: string | undefined },
 ): Promise<{ remote: string; handoffs: HandoffListing[] }> {
   const { store, root } = await openStore(deps, request.projectRoot, {});
-  const head = await readHeadFast(root.root);
-  const remote = await chooseRemote(root.root, request.remote, head?.branch ?? null);
+  const head = await requireHead(root.root);
+  const remote = await chooseRemote(root.root, request.remote, head.branch);
   const refs = await listRemoteHandoffs(root.root, remote);
   await store.withLock(() => store.init());
   await fetchIntoStore(root.root, remote, [...refs.keys()], await objectDirs(store));
@@ -65,8 +64,8 @@ export async function dropHandoff(
 ): Promise<{ remote: string; ref: string; dropped: boolean }> {
   const { store, root } = await openStore(deps, request.projectRoot, {});
   const name = checkHandoffName(request.name);
-  const head = await readHeadFast(root.root);
-  const remote = await chooseRemote(root.root, request.remote, head?.branch ?? null);
+  const head = await requireHead(root.root);
+  const remote = await chooseRemote(root.root, request.remote, head.branch);
   const ref = handoffRef(name);
   if (!(await listRemoteHandoffs(root.root, remote, name)).has(ref)) return { remote, ref, dropped: false };
   await deleteRemoteRef(root.root, remote, ref);

@@ -243,6 +243,13 @@ export async function diffSnapshot(
     const to = request.against ? findSnapshot(snapshots, request.against) : null;
     const toTree = to ? to.tree : (await store.captureSinceLatest()).tree;
     const files = await store.diffStat(from.tree, toTree, file ? [file] : []);
+    // "No differences" about a path neither side has would be a false all-clear (issue 26).
+    if (file && files.length === 0 && !(await store.treeHasPath(from.tree, file))) {
+      throw new CheckpointError(
+        'INVALID_INPUT',
+        `path '${file}' is in neither snapshot ${from.id} nor ${to ? `snapshot ${to.id}` : 'the working tree'}`,
+      );
+    }
     const outcome: DiffOutcome = { from: from.id, to: to ? to.id : 'working tree', files };
     if (file) outcome.patch = await store.unifiedDiff(from.tree, toTree, file);
     return outcome;

@@ -12,7 +12,7 @@ export function saveStructured(outcome: SaveOutcome) {
   };
 }
 
-/** The structured result of a load that found a checkpoint; `full` adds the checkpoint itself. */
+/** The structured result of a load that found a checkpoint, the brief included; `full` adds the checkpoint itself. */
 export function loadStructured(outcome: Extract<LoadOutcome, { found: true }>, full: boolean) {
   return {
     found: true,
@@ -21,6 +21,7 @@ export function loadStructured(outcome: Extract<LoadOutcome, { found: true }>, f
     updatedAt: outcome.checkpoint.updatedAt,
     drift: outcome.drift,
     warnings: outcome.warnings,
+    brief: outcome.brief,
     ...(full ? { checkpoint: outcome.checkpoint } : {}),
   };
 }

@@ -166,7 +166,7 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
           checkpoint:
             checkpoint.found === true
               ? {
-                  ...loadStructured(checkpoint, false),
+                  ...withoutBrief(loadStructured(checkpoint, false)),
                   goal: checkpoint.checkpoint.goal.primary,
                   tasks: taskCounts(checkpoint.checkpoint.goal.tasks),
                 }
@@ -241,4 +241,10 @@ function taskCounts(tasks: ReadonlyArray<{ status: (typeof TASK_STATUSES)[number
   const counts = { done: 0, in_progress: 0, pending: 0, blocked: 0 };
   for (const task of tasks) counts[task.status]++;
   return counts;
+}
+
+/** `status` reports the checkpoint at a glance; the brief itself is `brief --json`'s. */
+function withoutBrief<T extends { brief: string }>(view: T): Omit<T, 'brief'> {
+  const { brief: _brief, ...rest } = view;
+  return rest;
 }

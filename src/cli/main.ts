@@ -36,7 +36,6 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
   const program = new Command('claude-checkpoint')
     .description('Session checkpoints and whole-tree snapshots for coding agents, from a terminal.')
     .version(GENERATOR.version)
-    .showHelpAfterError()
     .addHelpText('after', EXAMPLES)
     .exitOverride();
 
@@ -70,6 +69,12 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
   registerHookCommand(program, deps, (code) => {
     exitCode = code;
   });
+  addUsageHints(program);
+  const unknownHelp = unknownHelpTopic(program, argv);
+  if (unknownHelp !== undefined) {
+    process.stderr.write(`error: unknown command '${unknownHelp}'\n${usageHint(program)}\n`);
+    return EXIT.usage;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
@@ -79,4 +84,24 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
     throw error;
   }
   return exitCode;
+}
+
+function usageHint(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at; at = at.parent) names.unshift(at.name());
+  return `(run '${names.join(' ')} --help' for usage)`;
+}
+
+/** After a usage error, one line naming the help to read, not the whole help (issue 26). */
+function addUsageHints(command: Command): void {
+  command.showHelpAfterError(usageHint(command));
+  for (const sub of command.commands) addUsageHints(sub);
+}
+
+/** The name in `help <name>` when no command has it; commander would print the general help instead. */
+function unknownHelpTopic(program: Command, argv: readonly string[]): string | undefined {
+  if (argv[0] !== 'help' || argv[1] === undefined) return undefined;
+  const topic = argv[1];
+  const known = program.commands.some((sub) => sub.name() === topic || sub.aliases().includes(topic));
+  return known ? undefined : topic;
 }

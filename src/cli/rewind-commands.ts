@@ -62,7 +62,13 @@ export function registerRewindCommands(program: Command, run: Runner): void {
         });
       } else {
         ctx.out.print(
-          renderSnapshotList(shown, outcome.snapshots.length, outcome.storeBytes, ctx.deps.now()),
+          renderSnapshotList(
+            shown,
+            outcome.snapshots.length,
+            outcome.storeBytes,
+            ctx.deps.now(),
+            'Take one with `claude-checkpoint snapshot`.',
+          ),
         );
         ctx.out.print(ctx.out.dim(`store: ${outcome.storeDir}`));
       }
@@ -112,7 +118,9 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       }
       if (!options.yes) {
         if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
-          ctx.out.note(renderRestore(plan, APPLY_HINT));
+          // A script asked for JSON: it gets the plan it would have confirmed, on stdout (issue 26).
+          if (ctx.out.json) ctx.out.printJson({ ...plan, snapshot: snapshotSummary(plan.snapshot) });
+          else ctx.out.note(renderRestore(plan, APPLY_HINT));
           ctx.out.note('Not applied: pass --yes to restore without a terminal to confirm on.');
           return EXIT.notConfirmed;
         }

@@ -54,8 +54,9 @@ export function renderSnapshotList(
   total: number,
   storeBytes: number,
   now: Date,
+  takeHint = 'Take one with snapshot_files.',
 ): string {
-  if (total === 0) return 'No snapshots yet for this project. Take one with snapshot_files.';
+  if (total === 0) return `No snapshots yet for this project. ${takeHint}`;
   const lines = [`${total} snapshot(s), newest first; the store uses ${formatBytes(storeBytes)}.`];
   for (const snapshot of snapshots) {
     const label = snapshot.label ? ` — ${snapshot.label}` : '';

@@ -99,7 +99,7 @@ export function registerCheckpointTools(server: McpServer, deps: AppDeps, rootCo
       }
       const full = input.format === 'full';
       // The brief travels in `brief` rather than `text`, so the model does not receive it twice.
-      const structured = { ...loadStructured(outcome, full), brief: outcome.brief };
+      const structured = loadStructured(outcome, full);
       const text = full
         ? JSON.stringify(
             { checkpoint: outcome.checkpoint, drift: outcome.drift, warnings: outcome.warnings },

@@ -119,3 +119,10 @@ export async function unifiedDiff(
   ]);
   return stdout;
 }
+
+/** Whether a tree holds `file`, or a folder of that name with something in it. */
+export async function treeHasPath(git: StoreGit, tree: string, file: string): Promise<boolean> {
+  // The same pathspec rules as diffStat's, so both agree on what `file` names.
+  const { stdout } = await git(['ls-tree', '-r', '--name-only', '-z', tree, '--', file]);
+  return stdout !== '';
+}

@@ -150,6 +150,10 @@ export class SnapshotStore {
     return diff.diffStat(this.git, fromTree, toTree, paths);
   }
 
+  treeHasPath(tree: string, file: string): Promise<boolean> {
+    return diff.treeHasPath(this.git, tree, file);
+  }
+
   unifiedDiff(fromTree: string, toTree: string, file: string): Promise<string> {
     return diff.unifiedDiff(this.git, fromTree, toTree, file);
   }

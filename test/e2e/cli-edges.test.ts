@@ -1,0 +1,102 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+// Issue 26, "the CLI's edges": each case is what a new user typed and what they should have seen.
+describe('the CLI at its edges', () => {
+  const inProject = () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    return { root, cli: (...args: string[]) => runCli(args, { cwd: root, env }) };
+  };
+
+  it.each([
+    [['frobnicate'], "error: unknown command 'frobnicate'", "(run 'claude-checkpoint --help' for usage)"],
+    [
+      ['list', '--bogus'],
+      "error: unknown option '--bogus'",
+      "(run 'claude-checkpoint list --help' for usage)",
+    ],
+    [
+      ['handoff', 'bogus'],
+      "error: unknown command 'bogus'",
+      "(run 'claude-checkpoint handoff --help' for usage)",
+    ],
+    [
+      ['help', 'frobnicate'],
+      "error: unknown command 'frobnicate'",
+      "(run 'claude-checkpoint --help' for usage)",
+    ],
+  ])('%j: the error and one hint, exit 2, not the whole help', async (args, error, hint) => {
+    const { cli } = inProject();
+    const result = await cli(...args);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([error, hint]);
+    expect(result.stdout).toBe('');
+  });
+
+  it('help for a known command still prints that command’s help', async () => {
+    const { cli } = inProject();
+    const result = await cli('help', 'list');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: claude-checkpoint list/);
+  });
+
+  it('diff of a path in neither side is an error, not "No differences"', async () => {
+    const { cli } = inProject();
+    expect((await cli('snapshot')).code).toBe(0);
+    const missing = await cli('diff', 'latest', 'no/such/file');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/path 'no\/such\/file' is in neither snapshot \S+ nor the working tree/);
+    const unchanged = await cli('diff', 'latest', 'a.txt');
+    expect(unchanged.code).toBe(0);
+    expect(unchanged.stdout).toMatch(/^No differences/);
+  });
+
+  it('restore --json without --yes prints the plan as JSON, exits 3 and changes nothing', async () => {
+    const { root, cli } = inProject();
+    expect((await cli('snapshot')).code).toBe(0);
+    writeFileSync(path.join(root, 'a.txt'), 'two\n');
+    const result = await cli('restore', 'latest', '--json');
+    expect(result.code).toBe(3);
+    const plan = JSON.parse(result.stdout);
+    expect(plan).toMatchObject({ dryRun: true, plan: { overwrite: ['a.txt'] } });
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('two\n');
+  });
+
+  it('brief --json carries the brief itself', async () => {
+    const { cli } = inProject();
+    expect((await cli('save', '--goal', 'Ship the parser')).code).toBe(0);
+    const result = await cli('brief', '--json');
+    expect(result.code).toBe(0);
+    const view = JSON.parse(result.stdout);
+    expect(view.found).toBe(true);
+    expect(view.brief).toMatch(/^# Resuming: .*\n[\s\S]*Ship the parser/);
+  });
+
+  it('handoff list outside git says what push says, in one line', async () => {
+    const folder = tempDir();
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const push = await runCli(['handoff', 'push'], { cwd: folder, env });
+    for (const args of [
+      ['handoff', 'list'],
+      ['handoff', 'drop', 'x'],
+    ]) {
+      const result = await runCli(args, { cwd: folder, env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(push.stderr);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('list with no snapshots names the CLI command to take one, not the MCP tool', async () => {
+    const { cli } = inProject();
+    const result = await cli('list');
+    expect(result.stdout).toContain('Take one with `claude-checkpoint snapshot`.');
+    expect(result.stdout).not.toContain('snapshot_files');
+  });
+});
