@@ -8,6 +8,7 @@ import { defaultStoreBase } from '../store/store-base.js';
 import { parseHookArgs } from './hook-args.js';
 import { exchange } from './relay-client.js';
 import {
+  hostDisabled,
   isHomeOrRoot,
   isListening,
   isPrivateFolder,
@@ -105,6 +106,12 @@ export async function startHookRelay(options: {
         if (!host) return Promise.resolve({ handled: false, reason: 'an MCP server keeps its socket' });
         void relay.close();
         return Promise.resolve({ handled: false, reason: STEPPED_ASIDE });
+      }
+      // Off means off (issue 26): a hook run with hosts turned off runs itself, and the host that was
+      // started before ends, rather than serve the hooks the user asked it not to.
+      if (host && hostsTurnedOffBy(request)) {
+        void relay.close();
+        return Promise.resolve({ handled: false, reason: 'hook hosts are turned off' });
       }
       const { answer, done, foreign } = runRelayed(request, queue);
       // A host steps aside for another version: the hook runs itself and starts a host of its own.
@@ -287,6 +294,10 @@ function runRelayed(
       return { handled: true as const, ...output };
     });
   return { answer: Promise.race([early, full]), done: full.then(() => undefined) };
+}
+
+function hostsTurnedOffBy(request: RelayRequest): boolean {
+  return typeof request.env === 'object' && request.env !== null && hostDisabled(request.env);
 }
 
 function isValidRequest(request: RelayRequest): boolean {

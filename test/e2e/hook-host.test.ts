@@ -169,6 +169,16 @@ describe('the hook host, where no MCP server runs', () => {
     expect(hostPids(root)).toHaveLength(1);
   });
 
+  it('with CHECKPOINT_HOOK_HOST=0, a host already running takes no hook and ends; the hook runs itself', async () => {
+    const { root, env, socket } = await project(30);
+    await startHostWith(root, env, socket, 'one');
+    const off = await bashHook(root, { ...env, CHECKPOINT_HOOK_HOST: '0' }, 'two');
+    expect(off).toMatchObject({ code: 0, stderr: '' });
+    expect(recordedCommands(root)).toEqual(['one', 'two']);
+    expect(await waitFor(() => hostPids(root).length === 0)).toBe(true);
+    expect(existsSync(socket)).toBe(false);
+  });
+
   it('steps aside for a hook of another version, which then runs itself', async () => {
     const { root, env, socket } = await project(30);
     await startHostWith(root, env, socket, 'one');
