@@ -1,6 +1,7 @@
+import { lstatSync } from 'node:fs';
 import { removeQuietly } from '../store/fs-seam.js';
 import { KeyedQueue } from '../store/lock.js';
-import { hostIdle, hostStartMarker, relaySocketPath } from './relay-protocol.js';
+import { hostIdle, hostLogPath, hostStartMarker, relaySocketPath } from './relay-protocol.js';
 import { type HookRelay, startHookRelay } from './relay-server.js';
 
 /**
@@ -28,9 +29,21 @@ export async function runHookHost(projectDir: string, env: NodeJS.ProcessEnv, de
     const socket = relaySocketPath(env, projectDir);
     if (socket) removeQuietly(hostStartMarker(socket));
   }
-  if (!relay) return;
-  const stop = () => void relay.close();
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  await relay.ended;
+  try {
+    if (!relay) return;
+    const stop = () => void relay.close();
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    await relay.ended;
+  } finally {
+    removeEmptyLog(projectDir, env);
+  }
+}
+
+/** A log with nothing in it outlives its host for nobody (issue 26); one that holds a failure stays. */
+function removeEmptyLog(projectDir: string, env: NodeJS.ProcessEnv): void {
+  const socket = relaySocketPath(env, projectDir);
+  if (!socket) return;
+  const log = hostLogPath(socket);
+  if (lstatSync(log, { throwIfNoEntry: false })?.size === 0) removeQuietly(log);
 }
