@@ -4,7 +4,10 @@ import {
   isPrivateFolder,
   MAX_RELAY_MESSAGE_BYTES,
   PACKAGE_VERSION,
+  RELAY_ACCEPT_WAIT_MS,
+  RELAY_GO,
   RELAY_PROTOCOL,
+  RELAY_READY,
   type RelayReply,
   type RelayRequest,
   relayDisabled,
@@ -65,6 +68,8 @@ export async function relayHook(ask: RelayAsk): Promise<RelayOutcome> {
   };
   const reply = await exchange(ask.loadNet(), socket, JSON.stringify(request));
   if (reply.kind === 'unsent') return vacant;
+  // Something holds the socket but did not take the request in time: this hook runs it, and starts no host.
+  if (reply.kind === 'unaccepted') return declined;
   if (reply.kind === 'lost') {
     const stderr = `claude-checkpoint hook: the MCP server did not answer (${reply.why}).\n`;
     return { answered: { stdout: '', stderr } };
@@ -84,10 +89,15 @@ function isSocket(file: string): boolean {
 
 export type Exchange =
   | { kind: 'unsent' }
+  /** Nothing took the request in time; it will never be run there (see RELAY_READY). */
+  | { kind: 'unaccepted' }
   | { kind: 'lost'; why: string }
   | { kind: 'answered'; reply: RelayReply };
 
-/** Sends one message and reads the whole answer; `unsent` when nothing could be sent. */
+/**
+ * Sends one message and reads the whole answer (the exchange in relay-protocol.ts): `unsent` when nothing
+ * could be sent, `unaccepted` when the server did not take it within RELAY_ACCEPT_WAIT_MS.
+ */
 export function exchange(
   net: typeof import('node:net'),
   socketPath: string,
@@ -95,6 +105,7 @@ export function exchange(
 ): Promise<Exchange> {
   return new Promise((resolve) => {
     let sent = false;
+    let accepted = false;
     let settled = false;
     const chunks: Buffer[] = [];
     let size = 0;
@@ -105,15 +116,22 @@ export function exchange(
       connection.destroy();
       resolve(result);
     };
-    const timer = setTimeout(
-      () => finish({ kind: 'lost', why: `no answer within ${REPLY_WAIT_MS / 1000} s` }),
-      REPLY_WAIT_MS,
-    );
+    let timer = setTimeout(() => finish({ kind: 'unaccepted' }), RELAY_ACCEPT_WAIT_MS);
     const connection = net.createConnection(socketPath, () => {
       sent = true;
-      connection.end(message);
+      connection.write(`${message}\n`);
     });
     connection.on('data', (chunk: Buffer) => {
+      if (!accepted && chunks.length === 0 && chunk[0] === RELAY_READY.charCodeAt(0)) {
+        accepted = true;
+        clearTimeout(timer);
+        timer = setTimeout(
+          () => finish({ kind: 'lost', why: `no answer within ${REPLY_WAIT_MS / 1000} s` }),
+          REPLY_WAIT_MS,
+        );
+        connection.end(RELAY_GO);
+        chunk = chunk.subarray(1);
+      }
       size += chunk.length;
       if (size > MAX_RELAY_MESSAGE_BYTES) finish({ kind: 'lost', why: 'its answer was too large' });
       else chunks.push(chunk);
@@ -122,11 +140,13 @@ export function exchange(
       try {
         finish({ kind: 'answered', reply: JSON.parse(Buffer.concat(chunks).toString('utf8')) as RelayReply });
       } catch {
-        finish({ kind: 'lost', why: 'its answer was cut short' });
+        // Before READY the server had not run anything; after it, whatever it did is its own.
+        finish(accepted ? { kind: 'lost', why: 'its answer was cut short' } : { kind: 'unaccepted' });
       }
     });
     connection.on('error', (error: NodeJS.ErrnoException) => {
-      finish(sent ? { kind: 'lost', why: error.code ?? error.message } : { kind: 'unsent' });
+      if (!sent) finish({ kind: 'unsent' });
+      else finish(accepted ? { kind: 'lost', why: error.code ?? error.message } : { kind: 'unaccepted' });
     });
   });
 }

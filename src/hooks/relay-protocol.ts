@@ -14,7 +14,17 @@ import { MAX_INPUT_BYTES } from './hook-io.js';
 /** Set to 0 to turn the relay off (both the server's socket and the hooks' use of it). */
 export const RELAY_ENV = 'CHECKPOINT_HOOK_RELAY';
 /** Bumped when the request or reply changes shape; a server of another version declines. */
-export const RELAY_PROTOCOL = 1;
+export const RELAY_PROTOCOL = 2;
+
+// The exchange (protocol 2): the hook sends its request and a newline; a server that would run it answers
+// READY; the hook, if it still waits, answers GO and ends its side; only then does the server run it and
+// send the reply. A hook that hears no READY in time (a stopped or swamped server) hangs up and runs the
+// event itself: the server, finding no GO, never runs it, so nothing is recorded twice. Requests the
+// server declines (another version, a step-aside) get their reply at once instead of READY.
+export const RELAY_READY = '?';
+export const RELAY_GO = '!';
+/** How long a hook waits for READY before it runs the event itself. */
+export const RELAY_ACCEPT_WAIT_MS = 1_000;
 /** The hook input's own cap, plus room for the environment. */
 export const MAX_RELAY_MESSAGE_BYTES = MAX_INPUT_BYTES + 1024 * 1024;
 /** Unix socket paths are capped at 104 bytes (macOS) or 108 (Linux), the terminating NUL included. */

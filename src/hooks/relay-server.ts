@@ -15,7 +15,9 @@ import {
   isStepAsideRequest,
   MAX_RELAY_MESSAGE_BYTES,
   PACKAGE_VERSION,
+  RELAY_GO,
   RELAY_PROTOCOL,
+  RELAY_READY,
   type RelayReply,
   type RelayRequest,
   relayDisabled,
@@ -102,28 +104,37 @@ export async function startHookRelay(options: {
     open++;
     connection.once('close', () => open--);
     serve(connection, (request) => {
+      const decline = (reason: string) => ({ reply: { handled: false as const, reason } });
       if (isStepAsideRequest(request)) {
-        if (!host) return Promise.resolve({ handled: false, reason: 'an MCP server keeps its socket' });
+        if (!host) return decline('an MCP server keeps its socket');
         void relay.close();
-        return Promise.resolve({ handled: false, reason: STEPPED_ASIDE });
+        return decline(STEPPED_ASIDE);
+      }
+      const refusal = refusalOf(request);
+      if (refusal) {
+        // A host steps aside for another version: the hook runs itself and starts a host of its own.
+        if (refusal.foreign && host) void relay.close();
+        return decline(refusal.reason);
       }
       // Off means off (issue 26): a hook run with hosts turned off runs itself, and the host that was
       // started before ends, rather than serve the hooks the user asked it not to.
-      if (host && hostsTurnedOffBy(request)) {
+      if (host && hostDisabled(request.env)) {
         void relay.close();
-        return Promise.resolve({ handled: false, reason: 'hook hosts are turned off' });
+        return decline('hook hosts are turned off');
       }
-      const { answer, done, foreign } = runRelayed(request, queue);
-      // A host steps aside for another version: the hook runs itself and starts a host of its own.
-      if (foreign && host) void answer.then(() => relay.close());
-      running.add(done);
-      void done
-        .finally(() => {
-          running.delete(done);
-          armIdleTimer();
-        })
-        .catch(() => undefined);
-      return answer;
+      return {
+        run: () => {
+          const { answer, done } = runRelayed(request, queue);
+          running.add(done);
+          void done
+            .finally(() => {
+              running.delete(done);
+              armIdleTimer();
+            })
+            .catch(() => undefined);
+          return answer;
+        },
+      };
     });
   });
   const listening = await new Promise<boolean>((resolve) => {
@@ -221,33 +232,72 @@ async function askHostToStepAside(options: Parameters<typeof startHookRelay>[0])
   return reply.kind === 'answered' && !reply.reply.handled && reply.reply.reason === STEPPED_ASIDE;
 }
 
+/** What the server does with a request: answer it at once without running it, or run it once the hook says GO. */
+type Acceptance = { reply: RelayReply } | { run: () => Promise<RelayReply> };
+
+/** One connection of the exchange described in relay-protocol.ts. */
 function serve(
   connection: net.Socket,
-  run: (request: RelayRequest | StepAsideRequest) => Promise<RelayReply>,
+  accept: (request: RelayRequest | StepAsideRequest) => Acceptance,
 ): void {
   const chunks: Buffer[] = [];
+  const afterRequest: Buffer[] = [];
   let size = 0;
+  let requestRead = false;
+  let runOnGo: (() => Promise<RelayReply>) | null = null;
   const reply = (answer: RelayReply) => {
     if (!connection.destroyed) connection.end(JSON.stringify(answer));
   };
+  const decide = (text: string): Acceptance => {
+    try {
+      return accept(JSON.parse(text) as RelayRequest | StepAsideRequest);
+    } catch {
+      return { reply: { handled: false, reason: 'the request is not JSON' } };
+    }
+  };
   connection.on('error', () => undefined); // a hook that went away: nothing to answer
   connection.on('data', (chunk: Buffer) => {
+    if (requestRead) {
+      afterRequest.push(chunk);
+      return;
+    }
     size += chunk.length;
     if (size > MAX_RELAY_MESSAGE_BYTES) {
       chunks.length = 0;
       reply({ handled: false, reason: `request over ${MAX_RELAY_MESSAGE_BYTES} bytes` });
       connection.destroy();
-    } else chunks.push(chunk);
-  });
-  connection.on('end', () => {
-    let request: RelayRequest | StepAsideRequest;
-    try {
-      request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RelayRequest | StepAsideRequest;
-    } catch {
-      reply({ handled: false, reason: 'the request is not JSON' });
       return;
     }
-    void run(request).then(reply, (error: unknown) =>
+    const newline = chunk.indexOf(0x0a);
+    if (newline === -1) {
+      chunks.push(chunk);
+      return;
+    }
+    requestRead = true;
+    chunks.push(chunk.subarray(0, newline));
+    afterRequest.push(chunk.subarray(newline + 1));
+    const decision = decide(Buffer.concat(chunks).toString('utf8'));
+    if ('reply' in decision) reply(decision.reply);
+    else {
+      runOnGo = decision.run;
+      connection.write(RELAY_READY);
+    }
+  });
+  connection.on('end', () => {
+    if (!requestRead) {
+      // A hook of protocol 1 sends its request and ends: it is answered, never run (another version).
+      requestRead = true;
+      const decision = decide(Buffer.concat(chunks).toString('utf8'));
+      reply(
+        'reply' in decision ? decision.reply : { handled: false, reason: 'no newline after the request' },
+      );
+      return;
+    }
+    const run = runOnGo;
+    runOnGo = null;
+    // No GO: the hook stopped waiting and runs the event itself, so it must not run here too.
+    if (!run || Buffer.concat(afterRequest).toString('utf8') !== RELAY_GO) return;
+    void run().then(reply, (error: unknown) =>
       reply({ handled: true, stdout: '', stderr: `claude-checkpoint hook: ${describeError(error)}\n` }),
     );
   });
@@ -261,15 +311,7 @@ function serve(
 function runRelayed(
   request: RelayRequest,
   queue: KeyedQueue,
-): { answer: Promise<RelayReply>; done: Promise<void>; foreign?: boolean } {
-  const decline = (reason: string) => ({
-    answer: Promise.resolve<RelayReply>({ handled: false, reason }),
-    done: Promise.resolve(),
-  });
-  if (request.protocol !== RELAY_PROTOCOL || request.version !== PACKAGE_VERSION) {
-    return { ...decline(`this server is version ${PACKAGE_VERSION}`), foreign: true };
-  }
-  if (!isValidRequest(request)) return decline('malformed request');
+): { answer: Promise<RelayReply>; done: Promise<void> } {
   let answered = false;
   let answerEarly: (reply: RelayReply) => void = () => undefined;
   const early = new Promise<RelayReply>((resolve) => {
@@ -296,8 +338,12 @@ function runRelayed(
   return { answer: Promise.race([early, full]), done: full.then(() => undefined) };
 }
 
-function hostsTurnedOffBy(request: RelayRequest): boolean {
-  return typeof request.env === 'object' && request.env !== null && hostDisabled(request.env);
+/** Why a request is not run here, if it is not: another version's (`foreign`), or malformed. */
+function refusalOf(request: RelayRequest): { reason: string; foreign?: boolean } | null {
+  if (request.protocol !== RELAY_PROTOCOL || request.version !== PACKAGE_VERSION) {
+    return { reason: `this server is version ${PACKAGE_VERSION}`, foreign: true };
+  }
+  return isValidRequest(request) ? null : { reason: 'malformed request' };
 }
 
 function isValidRequest(request: RelayRequest): boolean {

@@ -187,6 +187,26 @@ describe('the hook host, where no MCP server runs', () => {
     expect(existsSync(socket)).toBe(false);
   });
 
+  it('a stopped host holds no hook up: the hook runs itself, and the host, let go again, never runs it too', async () => {
+    const { root, env, socket } = await project(60);
+    await startHostWith(root, env, socket, 'one');
+    const [pid] = hostPids(root);
+    if (pid === undefined) throw new Error('no host');
+    process.kill(pid, 'SIGSTOP');
+    let stopped = true;
+    onTestFinished(() => {
+      if (stopped) process.kill(pid, 'SIGCONT');
+    });
+    const hook = await bashHook(root, env, 'two');
+    expect(hook).toMatchObject({ code: 0, stderr: '' });
+    expect(recordedCommands(root)).toEqual(['one', 'two']);
+    process.kill(pid, 'SIGCONT');
+    stopped = false;
+    // Awake again, it serves the next hook, and has not run the one it missed.
+    expect(await bashThroughRelay(root, env, 'three')).toMatchObject({ code: 0, stderr: '' });
+    expect(recordedCommands(root)).toEqual(['one', 'two', 'three']);
+  });
+
   it('steps aside for a hook of another version, which then runs itself', async () => {
     const { root, env, socket } = await project(30);
     await startHostWith(root, env, socket, 'one');

@@ -105,7 +105,13 @@ describe('hooks handed to the running MCP server', () => {
   it('never runs a hook twice: a server that takes the request and fails to answer gets no second run', async () => {
     const { root, env, socket } = await project();
     mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
-    const silent = net.createServer((connection) => connection.on('data', () => connection.destroy()));
+    // Takes the request (READY, then the hook's GO) and hangs up without an answer.
+    const silent = net.createServer({ allowHalfOpen: true }, (connection) => {
+      connection.on('data', (chunk: Buffer) => {
+        if (chunk.includes(0x0a)) connection.write('?');
+      });
+      connection.on('end', () => connection.destroy());
+    });
     await new Promise<void>((resolve) => silent.listen(socket, resolve));
     onTestFinished(() => new Promise<void>((resolve) => silent.close(() => resolve())));
 
@@ -113,6 +119,23 @@ describe('hooks handed to the running MCP server', () => {
     expect(bash.code).toBe(0);
     expect(bash.stderr).toContain('the MCP server did not answer');
     expect(recordedCommands(root)).toEqual([]);
+  });
+
+  it('runs the hook itself when something holds the socket but never takes the request (a stopped server)', async () => {
+    const { root, env, socket } = await project();
+    mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+    // Accepts the connection and reads nothing: what a stopped (SIGSTOP) or swamped process looks like.
+    const held: net.Socket[] = [];
+    const stuck = net.createServer((connection) => held.push(connection));
+    await new Promise<void>((resolve) => stuck.listen(socket, resolve));
+    onTestFinished(() => {
+      for (const connection of held) connection.destroy(); // never read, so never ended
+      return new Promise<void>((resolve) => stuck.close(() => resolve()));
+    });
+
+    const bash = await bashHook(root, env, 'run by the hook');
+    expect(bash).toMatchObject({ code: 0, stderr: '' });
+    expect(recordedCommands(root)).toEqual(['run by the hook']);
   });
 
   it('a server of another version declines before running anything, and the hook runs itself', async () => {
