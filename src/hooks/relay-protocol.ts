@@ -106,6 +106,17 @@ export function hostStartMarker(socketPath: string): string {
   return `${socketPath}.starting`;
 }
 
+/** Beside the socket while a host listens there; its time is the host's last use. */
+export function hostMarkerPath(socketPath: string): string {
+  return socketPath.replace(/\.sock$/, '.host');
+}
+
+/**
+ * At most this many hook hosts run at once for a user (each is a Node process of some 50 MB): a host that
+ * starts past it has the least recently used ones end (issue 26).
+ */
+export const MAX_HOOK_HOSTS = 4;
+
 export function hostLogPath(socketPath: string): string {
   return socketPath.replace(/\.sock$/, '.host.log');
 }

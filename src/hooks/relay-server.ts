@@ -40,6 +40,8 @@ export interface HookRelay {
 export interface HostOptions {
   /** It stops after this long with no hook asked for or running. */
   idleMs: number;
+  /** Called each time it runs a hook (the host keeps a last-used time by it). */
+  onServe?: () => void;
 }
 
 /** PreCompact's budget, the longest a relayed hook can take. */
@@ -124,6 +126,7 @@ export async function startHookRelay(options: {
       }
       return {
         run: () => {
+          host?.onServe?.();
           const { answer, done } = runRelayed(request, queue);
           running.add(done);
           void done
@@ -226,7 +229,12 @@ export function keepHookRelay(
 async function askHostToStepAside(options: Parameters<typeof startHookRelay>[0]): Promise<boolean> {
   const projectDir = options.projectDir ?? relayProjectDir([], options.env, '', options.cwd);
   const socket = projectDir ? relaySocketPath(options.env, projectDir) : null;
-  if (!socket || !isPrivateFolder(path.dirname(socket))) return false;
+  return socket ? askToStepAside(socket) : false;
+}
+
+/** Asks whoever listens on `socket` to step aside: true when a host did (a server never does). */
+export async function askToStepAside(socket: string): Promise<boolean> {
+  if (!isPrivateFolder(path.dirname(socket))) return false;
   const request: StepAsideRequest = { protocol: RELAY_PROTOCOL, stepAside: true };
   const reply = await exchange(net, socket, JSON.stringify(request));
   return reply.kind === 'answered' && !reply.reply.handled && reply.reply.reason === STEPPED_ASIDE;

@@ -207,6 +207,38 @@ describe('the hook host, where no MCP server runs', () => {
     expect(recordedCommands(root)).toEqual(['one', 'two', 'three']);
   });
 
+  it('at most four hosts run for a user: a fifth has the least recently used one end', async () => {
+    const store = tempDir('checkpoint-store-');
+    const projects = [];
+    for (let i = 0; i < 5; i++) {
+      const root = createRepo({ committed: { 'a.ts': 'a' } });
+      const env = {
+        CHECKPOINT_STORE_DIR: store,
+        CHECKPOINT_HOOK_HOST: '1',
+        CHECKPOINT_HOOK_HOST_IDLE_SECONDS: '120',
+      };
+      onTestFinished(() => {
+        for (const pid of hostPids(root)) process.kill(pid, 'SIGKILL');
+      });
+      projects.push({ root, env, socket: path.join(store, 'run', `${fnv1a64(root)}.sock`) });
+    }
+    const [first, second, ...rest] = projects;
+    if (!first || !second) throw new Error('no projects');
+    for (const project of [first, second, ...rest.slice(0, 2)]) {
+      await startHostWith(project.root, project.env, project.socket, 'start');
+    }
+    // The first host is used again, so the second is now the one used longest ago.
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // marker times have a 1 s grain on some file systems
+    expect(await bashThroughRelay(first.root, first.env, 'again')).toMatchObject({ code: 0, stderr: '' });
+    const fifth = rest[2];
+    if (!fifth) throw new Error('no fifth project');
+    await startHostWith(fifth.root, fifth.env, fifth.socket, 'start');
+
+    expect(await waitFor(() => hostPids(second.root).length === 0)).toBe(true);
+    expect(existsSync(second.socket)).toBe(false);
+    for (const project of [first, ...rest]) expect(hostPids(project.root)).toHaveLength(1);
+  });
+
   it('steps aside for a hook of another version, which then runs itself', async () => {
     const { root, env, socket } = await project(30);
     await startHostWith(root, env, socket, 'one');
