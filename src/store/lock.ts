@@ -22,7 +22,7 @@ export class KeyedQueue {
 }
 
 export interface FileLockOptions {
-  /** Give up after this long while a live owner holds the lock. */
+  /** Give up after one live owner has held the lock this long while we waited. */
   timeoutMs?: number;
   /** Where the owner cannot be checked (another machine or pid namespace), a lock older than this is dead. */
   staleMs?: number;
@@ -53,10 +53,18 @@ export async function withFileLock<T>(
   const timeoutMs = options.timeoutMs ?? 10_000;
   const staleMs = options.staleMs ?? 30_000;
   const probe = options.probe ?? localProbe();
-  const deadline = Date.now() + timeoutMs;
+  let deadline = Date.now() + timeoutMs;
+  let holder: string | null = null;
   let delayMs = 2;
   for (;;) {
     if (tryAcquire(lockPath)) break;
+    // The wait counts per owner: a lock that changes hands is making progress, however many are queued
+    // on a busy machine (issue 26: four processes of 50 saves each gave up under load).
+    const record = readTextOrNull(lockPath);
+    if (record !== holder) {
+      holder = record;
+      deadline = Date.now() + timeoutMs;
+    }
     const dead = deadOwnerRecord(lockPath, probe, staleMs);
     if (dead !== null) {
       // Remove it only if it is still the record we judged: another process may have taken the lock over
