@@ -5,7 +5,7 @@ import { diagnose, projectStatus } from '../app/status.js';
 import { loadStructured, saveStructured } from '../app/views.js';
 import { renderNothingToResume, renderSaveText } from '../core/checkpoint-text.js';
 import { CheckpointError } from '../core/errors.js';
-import { formatIssues, type SaveInput, saveInputSchema } from '../core/input.js';
+import type { SaveInput } from '../core/input.js';
 import { TASK_STATUSES } from '../core/schema.js';
 import { formatBytes } from '../core/snapshot-text.js';
 import { formatAge } from '../core/time.js';
@@ -57,6 +57,8 @@ async function saveInputFrom(flags: SaveFlags, root: string | undefined): Promis
   }
   if (flags.merge) raw.mode = 'merge';
   if (root !== undefined) raw.projectRoot = root;
+  // The full zod comes with the input schema: only `save` pays for loading it, not every command.
+  const { formatIssues, saveInputSchema } = await import('../core/input.js');
   const parsed = saveInputSchema.safeParse(raw);
   if (!parsed.success) throw new CheckpointError('INVALID_INPUT', formatIssues(parsed.error));
   return parsed.data;
