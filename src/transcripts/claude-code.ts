@@ -53,11 +53,18 @@ const MAX_PENDING = 20;
 /** The first prompt is near the start; a file with none in its first megabytes has none to find. */
 const GOAL_SEARCH_BYTES = 8 * 1024 * 1024;
 const FINGERPRINT_BYTES = 4096;
+/**
+ * How far back one read goes. Reads after the first take only what was appended since; a first read of
+ * a longer session (tasks from TaskCreate calls make it go back to the start) stops here, so that it
+ * costs a second or two once, rather than the hook's whole time budget at every turn.
+ */
+const MAX_BACKWARD_BYTES = 256 * 1024 * 1024;
 /** A tool result or message longer than this is read from its bytes, never parsed whole. */
 const PARSE_MAX_BYTES = 256 * 1024;
 
 const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 const TASK_TOOLS = new Set(['TodoWrite', 'TaskCreate', 'TaskUpdate']);
+const READ_TOOLS = new Set([...EDIT_TOOLS, ...TASK_TOOLS, 'Bash']);
 
 /**
  * Reads what a Claude Code session's transcript says, from the end backwards, starting over only when the
@@ -203,7 +210,7 @@ interface Scan {
   commands: TranscriptCommand[];
   /** Commands without a result yet, newest first. */
   pending: PendingCommand[];
-  outcomes: Map<string, ToolOutcome>;
+  outcomes: ToolResults;
 }
 
 type TaskEvent =
@@ -219,17 +226,19 @@ interface ToolOutcome {
 
 function scanBackward(fd: number, from: number, to: number): Scan {
   // Results come after their calls: going backwards, each is seen first and kept until its call is.
-  const outcomes = new Map<string, ToolOutcome>();
+  const outcomes = new ToolResults(fd);
   const scan: Scan = { end: from, taskEvents: [], files: [], commands: [], pending: [], outcomes };
   const seenFiles = new Set<string>();
-  scan.end = readLinesBackward(fd, from, to, (line) => {
+  scan.end = readLinesBackward(fd, from, to, (line, start) => {
+    // A first read of a gigabyte session reads its last part only (see MAX_BACKWARD_BYTES).
+    if (to - start > MAX_BACKWARD_BYTES) return true;
     if (includes(line, '"type":"user"')) {
-      if (includes(line, '"tool_result"')) readOutcomes(line, outcomes);
+      if (includes(line, '"tool_result"')) outcomes.add(line, start);
       return false;
     }
     if (!includes(line, '"type":"assistant"')) return false;
     const wantsText = scan.status === undefined && includes(line, '"type":"text"');
-    if (!wantsText && !includes(line, '"type":"tool_use"')) return false;
+    if (!wantsText && !namesToolWeRead(line)) return false;
     const entry = parseEntry(line);
     if (entry?.type !== 'assistant' || entry.isSidechain === true) return false;
     const blocks = contentBlocks(entry.message);
@@ -320,37 +329,87 @@ function commandOf(
   };
 }
 
-/** The outcomes of the tool results in one `user` entry, parsed whole only when it is small. */
-function readOutcomes(line: Buffer, outcomes: Map<string, ToolOutcome>): void {
-  if (line.length <= PARSE_MAX_BYTES) {
-    const entry = parseEntry(line);
-    if (entry?.type !== 'user') return;
-    const result = isRecord(entry.toolUseResult) ? entry.toolUseResult : undefined;
-    for (const block of contentBlocks(entry.message)) {
-      if (!isRecord(block) || block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
-      const isError = block.is_error === true;
-      const text = typeof block.content === 'string' ? block.content : firstText(block.content);
-      const task = isRecord(result?.task) ? result.task : undefined;
-      outcomes.set(block.tool_use_id, {
-        isError,
-        ...exitCodeOf(isError, text),
-        ...(result?.interrupted === true ? { interrupted: true } : {}),
-        ...(task && (typeof task.id === 'string' || typeof task.id === 'number')
-          ? { taskId: String(task.id) }
-          : taskIdOf(text)),
-      });
-    }
-    return;
+/** Whether an entry calls one of the tools a record is made from (by name, from the bytes). */
+function namesToolWeRead(line: Buffer): boolean {
+  for (let at = line.indexOf('"name":"'); at !== -1; at = line.indexOf('"name":"', at + 8)) {
+    const end = line.indexOf('"', at + 8);
+    if (end !== -1 && end - at < 40 && READ_TOOLS.has(line.toString('latin1', at + 8, end))) return true;
   }
-  // A large result (a long output): its id, whether it failed, and how, from the bytes.
-  const at = line.indexOf('"tool_use_id":"');
-  if (at === -1) return;
-  const idStart = at + '"tool_use_id":"'.length;
-  const id = line.subarray(idStart, line.indexOf('"', idStart)).toString('utf8');
+  return false;
+}
+
+/**
+ * The tool results seen so far, by tool call id. Most results are never needed (reads, searches: the
+ * bulk of a transcript), so a result is only located when seen, and parsed when its call asks for it.
+ */
+class ToolResults {
+  private readonly byId = new Map<string, ToolOutcome | { start: number; length: number }>();
+
+  constructor(private readonly fd: number) {}
+
+  add(line: Buffer, start: number): void {
+    for (const id of toolUseIds(line)) {
+      if (this.byId.has(id)) continue;
+      // A huge result (a long output) is read from its bytes now rather than read again and parsed.
+      this.byId.set(
+        id,
+        line.length > PARSE_MAX_BYTES ? outcomeFromBytes(line) : { start, length: line.length },
+      );
+    }
+  }
+
+  get(id: string): ToolOutcome | undefined {
+    const known = this.byId.get(id);
+    if (known === undefined || 'isError' in known) return known;
+    const line = Buffer.alloc(known.length);
+    readSync(this.fd, line, 0, known.length, known.start);
+    const parsed = outcomesOf(line);
+    for (const [other, outcome] of parsed) this.byId.set(other, outcome);
+    const outcome = parsed.get(id) ?? { isError: false };
+    this.byId.set(id, outcome);
+    return outcome;
+  }
+}
+
+function toolUseIds(line: Buffer): string[] {
+  const ids: string[] = [];
+  const key = '"tool_use_id":"';
+  for (let at = line.indexOf(key); at !== -1; at = line.indexOf(key, at + key.length)) {
+    const end = line.indexOf('"', at + key.length);
+    if (end !== -1 && end - at - key.length <= 200) ids.push(line.toString('utf8', at + key.length, end));
+  }
+  return ids;
+}
+
+/** The outcomes of the tool results in one `user` entry. */
+function outcomesOf(line: Buffer): Map<string, ToolOutcome> {
+  const outcomes = new Map<string, ToolOutcome>();
+  const entry = parseEntry(line);
+  if (entry?.type !== 'user') return outcomes;
+  const result = isRecord(entry.toolUseResult) ? entry.toolUseResult : undefined;
+  for (const block of contentBlocks(entry.message)) {
+    if (!isRecord(block) || block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
+    const isError = block.is_error === true;
+    const text = typeof block.content === 'string' ? block.content : firstText(block.content);
+    const task = isRecord(result?.task) ? result.task : undefined;
+    outcomes.set(block.tool_use_id, {
+      isError,
+      ...exitCodeOf(isError, text),
+      ...(result?.interrupted === true ? { interrupted: true } : {}),
+      ...(task && (typeof task.id === 'string' || typeof task.id === 'number')
+        ? { taskId: String(task.id) }
+        : taskIdOf(text)),
+    });
+  }
+  return outcomes;
+}
+
+/** A large result's outcome from its bytes: whether it failed, and its exit code from the start of its content. */
+function outcomeFromBytes(line: Buffer): ToolOutcome {
   const isError = includes(line, '"is_error":true');
   const content = line.indexOf('"content":');
-  const head = content === -1 ? '' : line.subarray(content, content + 300).toString('utf8');
-  if (id !== '' && id.length <= 200) outcomes.set(id, { isError, ...exitCodeOf(isError, head) });
+  const head = content === -1 ? '' : line.toString('utf8', content, content + 300);
+  return { isError, ...exitCodeOf(isError, head) };
 }
 
 /** Claude Code words a failing command's result "Exit code N" then its output. */
