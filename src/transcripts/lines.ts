@@ -9,7 +9,8 @@ const NEWLINE = 0x0a;
 
 /**
  * The complete lines of `fd` between `from` and `to`, newest first, each as a view of the bytes (no
- * copy, no decoding: the caller decides from the bytes whether a line is worth parsing). Bytes after the
+ * copy, no decoding: the caller decides from the bytes whether a line is worth parsing; the view is
+ * reused once `visit` returns). Bytes after the
  * last newline before `to` are a line still being written and are left out. `visit` returns true to stop.
  * Returns the end of the last complete line: where the next read starts.
  */
@@ -24,10 +25,13 @@ export function readLinesBackward(
   let carry: Buffer[] = []; // the start of the line that continues into the chunk read before
   let carryBytes = 0;
   let position = to;
+  // One buffer for every chunk: a line given to `visit` is valid only during the call (what outlives it,
+  // the start of a line continued in the next chunk, is copied).
+  const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(to - from, 1)));
   while (position > from) {
     const length = Math.min(chunkBytes, position - from);
     position -= length;
-    const chunk = Buffer.allocUnsafe(length);
+    const chunk = buffer.subarray(0, length);
     readFully(fd, chunk, position);
     let lineEnd = length; // the tail of this chunk belongs to the carried line
     for (let index = chunk.lastIndexOf(NEWLINE, length - 1); index !== -1; ) {
