@@ -120,7 +120,11 @@ export function readClaudeTranscript(
 export function claudeStateOrNull(value: unknown): ClaudeTranscriptState | null {
   if (!isRecord(value) || value.version !== 1) return null;
   const isString = (item: unknown) => typeof item === 'string';
-  const isTask = (item: unknown) => isRecord(item) && isString(item.description) && isString(item.status);
+  // Statuses go into the checkpoint as they are: only the checkpoint's own (and `deleted`) pass.
+  const isTask = (item: unknown) =>
+    isRecord(item) &&
+    isString(item.description) &&
+    taskStatusOf(item.status === 'done' ? 'completed' : item.status) !== undefined;
   const isCommand = (item: unknown) => isRecord(item) && isString(item.command);
   const everyOf = (list: unknown, check: (item: unknown) => boolean) =>
     list === undefined || (Array.isArray(list) && list.every(check));

@@ -1,7 +1,7 @@
 import { appendFileSync, copyFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readClaudeTranscript, typedPrompt } from '../../src/transcripts/claude-code.js';
+import { claudeStateOrNull, readClaudeTranscript, typedPrompt } from '../../src/transcripts/claude-code.js';
 import { tempDir } from '../helpers/fixtures.js';
 
 // Recorded from real Claude Code 2.1.332 sessions driven by the scripted model (test/helpers/fake-model.ts):
@@ -167,5 +167,21 @@ describe('typedPrompt: what a person typed, not what Claude Code or a hook put i
     ['only whitespace', ' \n ', undefined],
   ])('%s', (_name, text, expected) => {
     expect(typedPrompt(text)).toBe(expected);
+  });
+});
+
+describe('claudeStateOrNull: what is remembered is used only when it has the shape written', () => {
+  it('accepts a state a read wrote, and refuses damaged ones', () => {
+    const state = readClaudeTranscript(fixture('tasks'), 's', null)?.state;
+    expect(claudeStateOrNull(JSON.parse(JSON.stringify(state)))).toEqual(state);
+    for (const damaged of [
+      null,
+      [],
+      { ...state, version: 2 },
+      { ...state, offset: '12' },
+      { ...state, taskItems: [{ id: '1', description: 'x', status: 'finished' }] },
+      { ...state, commands: [{ command: 42 }] },
+    ])
+      expect(claudeStateOrNull(damaged)).toBeNull();
   });
 });
