@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dirty, ensureRepo, reset } from './repo.mjs';
+import { benchTranscripts, makeBenchProject, saveWithCli } from './transcript.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const project = path.resolve(here, '../..');
@@ -543,6 +544,15 @@ const startup = await benchStartup();
 const briefs = benchBriefs();
 log('\n[redaction]');
 const redaction = await benchRedaction();
+log('\n[transcripts]');
+const transcripts = await benchTranscripts({
+  cacheDir,
+  repeats: Math.min(repeats, 5),
+  hookEntry,
+  makeProject: (name) => makeBenchProject(cacheDir, name),
+  saveCheckpoint: saveWithCli(dist('cli.js')),
+  log,
+});
 const machine = {
   cpus: os.cpus().length,
   cpu: os.cpus()[0]?.model ?? 'unknown',
@@ -559,6 +569,7 @@ const results = {
   startup,
   briefs,
   redaction,
+  transcripts,
   targets: TARGETS,
 };
 writeFileSync(path.join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -579,8 +590,16 @@ for (const [size, rows] of Object.entries(bySize)) {
 lines.push(
   `| – | ${startup.name} | ${startup.oursMs.toFixed(1)} ms | ${startup.floorMs.toFixed(1)} ms | ${startup.ratio.toFixed(2)}× | ≤ 1.5× |`,
 );
-const report = `# Benchmark\n\n${results.date} · ${machine.cpu} (${machine.cpus} cores, ${machine.memoryGiB} GiB) · ${machine.platform} · Node ${machine.node} · ${machine.git}\n\nMedians of ${repeats} interleaved repeats (hook processes: ${hookRounds}; cold snapshots: fewer). Floors: the peers' shadow-git snapshot (\`git add -A\` + \`write-tree\` in a separate git dir), \`git status\`, copying the files, the drift floor (\`git status --porcelain=v2 -z\` + hashing dirty files in one pass), \`node\` loading the MCP SDK, \`node -e 0\` for the hooks' processes, and \`node\` running the shadow-git snapshot for the prompt hook. The hook rows run with the project's MCP server up, as in a session (the hooks hand it their events; the prompt hook is answered once the snapshot's content is taken, and the server writes its tree and commit after). Those marked "no server" run without it: the first hook starts a hook host, which takes the hooks measured after it in the same way. Those marked "no host" run with hosts turned off too (\`CHECKPOINT_HOOK_RELAY=0\`): each hook does all of its work in its own process. The first save row writes its 1,000 files again before each round; the other save and load rows find them settled (written more than ${QUIET_MS / 1000} s before), as in a session.\n\n${lines.join('\n')}\n\nBriefs: the spec's example renders to ${briefs.exampleBytes} bytes (target ≤ 1,300); a checkpoint with every list and field at its limit renders to ${briefs.fullChars} characters (Claude Code's hook output limit: 10,000).\n\nRedaction: a full 64 KB checkpoint (${redaction.fields} fields, ${redaction.bytes} bytes, one line in ten a secret) takes ${redaction.oursMs.toFixed(2)} ms (median of ${Math.max(repeats * 6, 31)}; spread ${redaction.oursSpreadMs.map((v) => v.toFixed(2)).join('–')} ms; target ≤ ${redaction.targetMs} ms), ${redaction.ratio.toFixed(1)}x one pass of a single simple pattern over the same fields (${redaction.floorMs.toFixed(2)} ms).\n\n![growth](growth.svg)\n`;
+const transcriptLines = [
+  '| measure | transcript | time (median) | `node -e 0` | peak RSS | target |',
+  '|---|---|---|---|---|---|',
+  ...transcripts.map(
+    (row) =>
+      `| ${row.name} | ${(row.bytes / 1e6).toFixed(0)} MB | ${row.ms.toFixed(0)} ms | ${row.floorMs.toFixed(0)} ms | ${row.peakRssMB.toFixed(0)} MB | < 1,000 ms, < 100 MB |`,
+  ),
+];
+const report = `# Benchmark\n\n${results.date} · ${machine.cpu} (${machine.cpus} cores, ${machine.memoryGiB} GiB) · ${machine.platform} · Node ${machine.node} · ${machine.git}\n\nMedians of ${repeats} interleaved repeats (hook processes: ${hookRounds}; cold snapshots: fewer). Floors: the peers' shadow-git snapshot (\`git add -A\` + \`write-tree\` in a separate git dir), \`git status\`, copying the files, the drift floor (\`git status --porcelain=v2 -z\` + hashing dirty files in one pass), \`node\` loading the MCP SDK, \`node -e 0\` for the hooks' processes, and \`node\` running the shadow-git snapshot for the prompt hook. The hook rows run with the project's MCP server up, as in a session (the hooks hand it their events; the prompt hook is answered once the snapshot's content is taken, and the server writes its tree and commit after). Those marked "no server" run without it: the first hook starts a hook host, which takes the hooks measured after it in the same way. Those marked "no host" run with hosts turned off too (\`CHECKPOINT_HOOK_RELAY=0\`): each hook does all of its work in its own process. The first save row writes its 1,000 files again before each round; the other save and load rows find them settled (written more than ${QUIET_MS / 1000} s before), as in a session.\n\n${lines.join('\n')}\n\nBriefs: the spec's example renders to ${briefs.exampleBytes} bytes (target ≤ 1,300); a checkpoint with every list and field at its limit renders to ${briefs.fullChars} characters (Claude Code's hook output limit: 10,000).\n\nRedaction: a full 64 KB checkpoint (${redaction.fields} fields, ${redaction.bytes} bytes, one line in ten a secret) takes ${redaction.oursMs.toFixed(2)} ms (median of ${Math.max(repeats * 6, 31)}; spread ${redaction.oursSpreadMs.map((v) => v.toFixed(2)).join('–')} ms; target ≤ ${redaction.targetMs} ms), ${redaction.ratio.toFixed(1)}x one pass of a single simple pattern over the same fields (${redaction.floorMs.toFixed(2)} ms).\n\nThe Stop hook reading Claude Code transcripts (its own process, no server, no host; peak RSS is the process's VmHWM). "First read": nothing remembered from an earlier read; "next turn": one turn appended since the last read, as at the end of every turn. With TodoWrite the read stops at the latest list; TaskCreate / TaskUpdate build the list up, so a first read goes back through the whole file (at most 256 MB).\n\n${transcriptLines.join('\n')}\n\n![growth](growth.svg)\n`;
 writeFileSync(path.join(outDir, 'report.md'), report);
 process.stdout.write(
-  `\n${lines.join('\n')}\n\nbriefs: example ${briefs.exampleBytes} B, full ${briefs.fullChars} chars\nredaction of a full 64 KB checkpoint: ${redaction.oursMs.toFixed(2)} ms (target ≤ ${redaction.targetMs} ms)\nwritten: bench-results/results.json, bench-results/report.md, bench-results/growth.svg\n`,
+  `\n${lines.join('\n')}\n\nbriefs: example ${briefs.exampleBytes} B, full ${briefs.fullChars} chars\nredaction of a full 64 KB checkpoint: ${redaction.oursMs.toFixed(2)} ms (target ≤ ${redaction.targetMs} ms)\n\n${transcriptLines.join('\n')}\nwritten: bench-results/results.json, bench-results/report.md, bench-results/growth.svg\n`,
 );

@@ -5,6 +5,7 @@ import type { SaveInput } from '../core/input.js';
 import { buildCheckpoint, pathsToHash } from '../core/merge.js';
 import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
 import type { Checkpoint, GitInfo } from '../core/schema.js';
+import { applyTranscript, type TranscriptRecord } from '../core/transcript.js';
 import { isIgnoredByGitRemembered } from '../git/ignore-check.js';
 import { WorktreeHasher } from '../git/oid.js';
 import { locateRepo, readRepoStateOrNull } from '../git/repo.js';
@@ -35,12 +36,13 @@ export interface RootContext {
 /**
  * Validates, merges, redacts, caps and writes a checkpoint; nothing touches disk if anything is invalid.
  * `automatic` marks a refresh by a hook rather than the agent: it keeps what the agent has not seen flagged.
+ * `transcript` fills what the agent left empty from its session transcript (see applyTranscript).
  */
 export async function saveCheckpoint(
   deps: AppDeps,
   input: SaveInput,
   context: RootContext = {},
-  options: { automatic?: boolean } = {},
+  options: { automatic?: boolean; transcript?: TranscriptRecord | undefined } = {},
 ): Promise<SaveOutcome> {
   const resolved = await resolveProjectRoot({
     argument: input.projectRoot,
@@ -105,7 +107,7 @@ export async function saveCheckpoint(
           : undefined,
       ]);
 
-      const built = buildCheckpoint({
+      let built = buildCheckpoint({
         input: { ...normalized, mode },
         previous,
         git,
@@ -117,7 +119,15 @@ export async function saveCheckpoint(
         projectName: path.basename(root),
         flagged,
         redaction: redaction.config,
+        isAutomatic: options.automatic === true,
       });
+      if (options.transcript) {
+        const filled = applyTranscript(built.checkpoint, options.transcript, {
+          now: deps.now(),
+          redaction: redaction.config,
+        });
+        built = { ...filled, redactions: built.redactions + filled.redactions };
+      }
       const { checkpoint } = built;
       // The store's two files are written beside the checkpoint: each is tied to it (the baseline by the
       // checkpoint's id and time) or only a cache (the memory), so a failed save leaves nothing misleading.

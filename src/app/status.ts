@@ -78,7 +78,15 @@ export interface Check {
   fix?: string;
 }
 
-const HOOKED_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'PostToolUse', 'PostToolUseFailure'];
+const HOOKED_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreCompact',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'Stop',
+  'SessionEnd',
+];
 
 /** Diagnoses the set-up, each problem with a fix. */
 export async function diagnose(

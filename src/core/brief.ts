@@ -3,6 +3,7 @@ import { BRIEF_LIMITS } from './limits.js';
 import type { Checkpoint, RecentCommand, TaskStatus } from './schema.js';
 import { clip } from './text.js';
 import { formatAge, formatUtc } from './time.js';
+import { FROM_TRANSCRIPT } from './transcript-label.js';
 
 export const TASK_MARKERS: Readonly<Record<TaskStatus, string>> = {
   done: '[x]',
@@ -83,13 +84,20 @@ function renderAt(input: BriefInput, density: Density): string {
   }
   for (const notice of input.notices ?? []) lines.push(`> ⚠ ${notice}`);
 
-  section(lines, 'Goal', [c.goal.primary]);
+  // What was filled from the agent's transcript rather than saved by it says so in its heading.
+  const derived = c.meta.derived ?? {};
+  const heading = (title: string, isDerived: boolean) =>
+    isDerived ? `${title} (${FROM_TRANSCRIPT})` : title;
+  section(lines, heading('Goal', derived.goal !== undefined), [c.goal.primary]);
   section(
     lines,
-    'Tasks',
+    heading('Tasks', derived.tasks !== undefined),
     c.goal.tasks.map((task) => `- ${TASK_MARKERS[task.status]} ${item(task.description)}`),
   );
-  if (c.summary?.trim()) section(lines, 'Where things stand', [clip(c.summary.trim(), density.summaryChars)]);
+  if (c.summary?.trim())
+    section(lines, heading('Where things stand', derived.summary !== undefined), [
+      clip(c.summary.trim(), density.summaryChars),
+    ]);
   section(
     lines,
     'Next steps',

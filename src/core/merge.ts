@@ -4,6 +4,7 @@ import { Redactor } from './redact.js';
 import {
   CHECKPOINT_VERSION,
   type Checkpoint,
+  type DerivedFields,
   type FileStatus,
   type FlaggedFiles,
   type GitInfo,
@@ -38,6 +39,8 @@ export interface BuildCheckpointParams {
   flagged?: FlaggedFiles | undefined;
   /** The person's extra patterns and exemptions, on top of the built-in rules. */
   redaction?: DetectorConfig | undefined;
+  /** A refresh by a hook rather than the agent's own save: the marks of derived fields stay. */
+  isAutomatic?: boolean | undefined;
 }
 
 export interface BuildCheckpointResult {
@@ -95,7 +98,13 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
     providedNotes.set(file.path, note ?? providedNotes.get(file.path));
   }
 
-  let tasks = previous ? mergeTasks(previous.goal.tasks, newTasks) : newTasks;
+  const derived = carryDerived(previous?.meta.derived, input, params.isAutomatic === true);
+  // The agent's own tasks replace a list taken from the transcript rather than merge into it.
+  const tasksBefore =
+    previous && previous.meta.derived?.tasks !== undefined && derived?.tasks === undefined
+      ? []
+      : (previous?.goal.tasks ?? []);
+  let tasks = previous ? mergeTasks(tasksBefore, newTasks) : newTasks;
   if (tasks.length > LIMITS.tasks) {
     tasks = dropOldestTasks(tasks, LIMITS.tasks);
     truncated = true;
@@ -141,6 +150,7 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
       redactions: (previous?.meta.redactions ?? 0) + redactions,
       truncated,
       ...(params.flagged ? { flagged: params.flagged } : {}),
+      ...(derived ? { derived } : {}),
     },
   };
   const fitted = fitToSize(checkpoint, LIMITS.fileBytes);
@@ -158,7 +168,7 @@ function mergeTasks(previous: readonly Task[], updates: readonly Task[]): Task[]
 }
 
 /** Keeps the list within `max` by dropping finished tasks first, oldest first, then the oldest of the rest. */
-function dropOldestTasks(tasks: readonly Task[], max: number): Task[] {
+export function dropOldestTasks(tasks: readonly Task[], max: number): Task[] {
   const kept = [...tasks];
   while (kept.length > max) {
     const doneIndex = kept.findIndex((task) => task.status === 'done');
@@ -339,4 +349,23 @@ export function appendCommands(
   };
   const fitted = fitToSize(next, LIMITS.fileBytes);
   return { ...fitted, redactions: redactor.count };
+}
+
+/**
+ * What an agent's own save keeps of the derived marks: none for the fields it wrote (its goal always;
+ * its tasks and summary when it gave them). A refresh by a hook keeps them all.
+ */
+export function carryDerived(
+  previous: DerivedFields | undefined,
+  saved: { tasks?: readonly unknown[] | undefined; summary?: string | undefined },
+  isAutomatic: boolean,
+): DerivedFields | undefined {
+  if (!previous) return undefined;
+  const kept: DerivedFields = { ...previous };
+  if (!isAutomatic) {
+    delete kept.goal;
+    if (saved.tasks && saved.tasks.length > 0) delete kept.tasks;
+    if (saved.summary !== undefined) delete kept.summary;
+  }
+  return Object.keys(kept).length > 0 ? kept : undefined;
 }

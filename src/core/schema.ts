@@ -72,6 +72,17 @@ function buildSchemas() {
        * which records their new content: they stay flagged until the agent saves again. Ours, not the spec's.
        */
       flagged: z.optional(z.looseObject({ since: isoTime, paths: z.array(z.string()) })),
+      /**
+       * The fields filled from the agent's session transcript rather than saved by the agent, each with
+       * the id of the session it came from. Ours, not the spec's: an older reader ignores it.
+       */
+      derived: z.optional(
+        z.looseObject({
+          goal: z.optional(z.string()),
+          tasks: z.optional(z.string()),
+          summary: z.optional(z.string()),
+        }),
+      ),
     }),
   });
   return { checkpointSchema, taskSchema, modifiedFileSchema, recentCommandSchema, gitSchema };
@@ -91,6 +102,7 @@ export type ModifiedFile = z.infer<Schemas['modifiedFileSchema']>;
 export type RecentCommand = z.infer<Schemas['recentCommandSchema']>;
 export type GitInfo = z.infer<Schemas['gitSchema']>;
 export type FlaggedFiles = NonNullable<Checkpoint['meta']['flagged']>;
+export type DerivedFields = NonNullable<Checkpoint['meta']['derived']>;
 
 /**
  * The schema above as plain checks, for the usual case: a valid file. It accepts only what the schema
@@ -132,6 +144,14 @@ export function isPlainlyValid(value: unknown): value is Checkpoint {
     optional(
       meta.flagged,
       (flagged) => isRecord(flagged) && isTimeString(flagged.since) && everyItem(flagged.paths, isString),
+    ) &&
+    optional(
+      meta.derived,
+      (derived) =>
+        isRecord(derived) &&
+        optional(derived.goal, isString) &&
+        optional(derived.tasks, isString) &&
+        optional(derived.summary, isString),
     )
   );
 }

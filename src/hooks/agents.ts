@@ -28,7 +28,15 @@ const hookSpecific = (native: string, result: HookResult) =>
 const claude: AgentAdapter = {
   toEvent: (native, input) =>
     (
-      ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'PostToolUse', 'PostToolUseFailure'] as const
+      [
+        'SessionStart',
+        'UserPromptSubmit',
+        'PreCompact',
+        'PostToolUse',
+        'PostToolUseFailure',
+        'Stop',
+        'SessionEnd',
+      ] as const
     ).includes(native as HookEvent)
       ? { event: native as HookEvent, input }
       : null,

@@ -9,6 +9,8 @@ export const HOOK_EVENTS = [
   'PreCompact',
   'PostToolUse',
   'PostToolUseFailure',
+  'Stop',
+  'SessionEnd',
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
@@ -23,6 +25,8 @@ export interface HookResult {
 
 /** What a handler may need beyond the app's dependencies. */
 export interface HookContext {
+  /** The agent whose hook this is (`--agent`), for what differs by agent below the adapters: its transcript. */
+  agent?: string | undefined;
   /** The CLI's own file, for work a hook hands to a detached `claude-checkpoint` process. */
   cliPath?: string | undefined;
   /**

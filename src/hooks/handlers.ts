@@ -21,5 +21,8 @@ export async function handleHook(
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return (await import('./bash-record.js')).postToolUse(input, deps, event);
+    case 'Stop':
+    case 'SessionEnd':
+      return (await import('./transcript-record.js')).recordFromTranscript(input, deps, event, context);
   }
 }

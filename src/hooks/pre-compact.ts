@@ -1,24 +1,31 @@
 import { captureFacts } from '../app/capture-facts.js';
 import type { AppDeps } from '../app/deps.js';
+import { recordTranscript } from '../app/record-transcript.js';
 import { takeSnapshot } from '../app/rewind.js';
 import { markBriefDue } from './brief-due.js';
 import { type HookContext, type HookResult, hookProjectRoot } from './common.js';
 import { type HookInput, stringField } from './input.js';
+import { transcriptSource } from './transcript-record.js';
 
-/** Before compaction: refresh the facts in the checkpoint (keeping the agent's notes) and take a snapshot. */
+/**
+ * Before compaction: refresh the facts in the checkpoint (keeping the agent's notes, filling what it left
+ * empty from its transcript) and take a snapshot.
+ */
 export async function preCompact(
   input: HookInput,
   deps: AppDeps,
   context: HookContext = {},
 ): Promise<HookResult> {
   const projectRoot = hookProjectRoot(deps, input);
-  const saved = await captureFacts(deps, { projectRoot });
+  const source = transcriptSource(input, context);
+  const derived = source ? await recordTranscript(deps, { projectRoot, source, full: true }) : null;
+  const root = derived?.recorded ? derived.root : (await captureFacts(deps, { projectRoot })).root.root;
   await takeSnapshot(deps, {
     projectRoot,
     trigger: 'pre-compact',
     label: `before ${stringField(input, 'trigger') ?? 'auto'} compaction`,
     sessionId: stringField(input, 'session_id', 'sessionId'),
   });
-  if (context.briefOnNextPrompt) await markBriefDue(deps, saved.root.root);
+  if (context.briefOnNextPrompt) await markBriefDue(deps, root);
   return { notes: [] };
 }

@@ -15,6 +15,9 @@ export const HOOK_BUDGET_MS: Readonly<Record<HookEvent, number>> = {
   PreCompact: 25_000,
   PostToolUse: 5_000,
   PostToolUseFailure: 5_000,
+  // Claude Code waits for it at the end of every turn: reading the transcript's new lines is quick.
+  Stop: 8_000,
+  SessionEnd: 10_000,
 };
 
 /**
@@ -68,7 +71,11 @@ export async function executeHook(
     if (options.root !== undefined) input[ROOT_OPTION] = path.resolve(deps.cwd(), options.root);
     const budget = Number(deps.env.CHECKPOINT_HOOK_TIMEOUT_MS) || HOOK_BUDGET_MS[hookEvent];
     const result = await Promise.race([
-      handleHook(hookEvent, input, deps, { ...context, briefOnNextPrompt: adapter.briefOnNextPrompt }),
+      handleHook(hookEvent, input, deps, {
+        ...context,
+        agent,
+        briefOnNextPrompt: adapter.briefOnNextPrompt,
+      }),
       new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new Error(`gave up after ${budget} ms so as not to hold up the session`)),

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../app/deps.js';
 import { readCheckpoint } from '../app/read-checkpoint.js';
 import { formatAge } from '../core/time.js';
+import { FROM_TRANSCRIPT } from '../core/transcript-label.js';
 import { HOOK_OUTPUT_MAX_CHARS, type HookResult, hookProjectRoot, STARTUP_ENV } from './common.js';
 import { type HookInput, stringField } from './input.js';
 
@@ -23,7 +24,7 @@ export async function sessionStart(input: HookInput, deps: AppDeps): Promise<Hoo
     const age = formatAge(new Date(saved.checkpoint.updatedAt), deps.now());
     context = [
       `A session checkpoint exists for this project (saved ${age}).`,
-      `Goal: ${saved.checkpoint.goal.primary.slice(0, 300)}`,
+      `Goal${saved.checkpoint.meta.derived?.goal !== undefined ? ` (${FROM_TRANSCRIPT})` : ''}: ${saved.checkpoint.goal.primary.slice(0, 300)}`,
       tasks.length > 0 ? `Tasks: ${done}/${tasks.length} done.` : '',
       'If the user wants to continue that work, call load_session_checkpoint (or run `claude-checkpoint brief`) to get the resume brief.',
     ]

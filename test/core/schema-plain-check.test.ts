@@ -85,6 +85,12 @@ const checkpoint = loose(
             redactions: fc.oneof(fc.nat(), fc.integer({ min: -3, max: -1 }), fc.double()),
             truncated: fc.boolean(),
             flagged: loose(fc.record({ since: time, paths: fc.array(fc.string(), { maxLength: 3 }) })),
+            derived: loose(
+              fc.record(
+                { goal: fc.oneof(fc.string(), fc.integer()), tasks: fc.string(), summary: fc.string() },
+                { requiredKeys: [] },
+              ),
+            ),
           },
           { requiredKeys: ['redactions', 'truncated'] },
         ),

@@ -223,7 +223,7 @@ describe('claude-checkpoint hook', () => {
     const garbage = await hook('PreCompact', 'not json at all', env, root);
     expect(garbage).toMatchObject({ code: 0, stdout: '' });
     expect(garbage.stderr).toMatch(/not valid JSON\. The session continues unaffected\./);
-    const unknown = await hook('Stop', {}, env, root);
+    const unknown = await hook('Notification', {}, env, root);
     expect(unknown).toMatchObject({ code: 0 });
     expect(unknown.stderr).toMatch(/unknown event/);
     const badRoot = await hook(

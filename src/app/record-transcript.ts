@@ -1,0 +1,112 @@
+import path from 'node:path';
+import { redactText } from '../core/redact.js';
+import { applyTranscript, type TranscriptRecord } from '../core/transcript.js';
+import { CheckpointStore } from '../store/checkpoint-store.js';
+import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
+import { readTranscriptMemory, writeTranscriptMemory } from '../store/transcript-memory.js';
+import { TRANSCRIPT_READERS } from '../transcripts/readers.js';
+import type { AppDeps } from './deps.js';
+import { loadRedactionConfig } from './redaction.js';
+import { resolveProjectRoot } from './root.js';
+
+/** Set to 0 to never fill the checkpoint from the agent's session transcript. */
+export const TRANSCRIPT_ENV = 'CHECKPOINT_FROM_TRANSCRIPT';
+
+/** An agent's transcript, as its hook names it. */
+export interface TranscriptSource {
+  agent: string;
+  /** The transcript file (Claude Code: `transcript_path`). */
+  file: string;
+  session: string;
+  /** The last assistant message, when the hook hands it over (Claude Code's Stop): newer than the file. */
+  lastMessage?: string | undefined;
+}
+
+export type TranscriptOutcome =
+  | { recorded: false; why: string; quiet?: boolean }
+  | { recorded: true; changed: boolean; created: boolean; root: string };
+
+export function transcriptDisabled(env: NodeJS.ProcessEnv): boolean {
+  return env[TRANSCRIPT_ENV]?.trim() === '0';
+}
+
+/**
+ * Fills the checkpoint from the agent's session transcript (see applyTranscript): what the agent saved
+ * itself stays. `full` also records the files the agent's edit tools wrote, with their content's oids,
+ * through a full save (git scan included); otherwise only the checkpoint file is read and written, which
+ * is what a hook at the end of every turn can afford. A checkpoint that does not exist yet is started
+ * by a full save. A transcript that cannot be read changes nothing.
+ */
+export async function recordTranscript(
+  deps: AppDeps,
+  request: { projectRoot?: string | undefined; source: TranscriptSource; full: boolean },
+): Promise<TranscriptOutcome> {
+  if (transcriptDisabled(deps.env)) return { recorded: false, why: `${TRANSCRIPT_ENV}=0`, quiet: true };
+  const reader = TRANSCRIPT_READERS[request.source.agent];
+  if (!reader)
+    return { recorded: false, why: `no transcript reader for ${request.source.agent}`, quiet: true };
+  const { root } = await resolveProjectRoot({
+    argument: request.projectRoot,
+    env: deps.env,
+    cwd: deps.cwd(),
+  });
+  const { agent, file, session } = request.source;
+  const storeDir = projectStoreDir(defaultStoreBase(deps.env), root);
+  const remembered = reader.stateOrNull(readTranscriptMemory(storeDir, agent, file));
+  const read = reader.read(file, session, remembered);
+  if (!read) return { recorded: false, why: `the transcript ${file} could not be read` };
+  const record: TranscriptRecord = {
+    ...read.record,
+    ...(request.source.lastMessage?.trim() ? { status: request.source.lastMessage } : {}),
+  };
+  const redaction = await loadRedactionConfig(deps.fs, deps.env, root);
+  // Security: what is kept of the transcript in our store is redacted too.
+  const remember = () =>
+    writeTranscriptMemory(
+      deps.fs,
+      storeDir,
+      agent,
+      file,
+      reader.mapText(read.state, (text) => redactText(text, redaction.config).text),
+    );
+
+  const store = new CheckpointStore(root, deps.fs);
+  if (!request.full) {
+    const cheap = await deps.queue.run(root, () =>
+      store.withLock(async () => {
+        const loaded = await store.load();
+        if (!loaded.found) return null;
+        const filled = applyTranscript(loaded.checkpoint, record, {
+          now: deps.now(),
+          redaction: redaction.config,
+        });
+        if (filled.changed) await store.writeLocked(filled.serialized, filled.checkpoint);
+        return filled.changed;
+      }),
+    );
+    if (cheap !== null) {
+      remember();
+      return { recorded: true, changed: cheap, created: false, root };
+    }
+  }
+  const { captureFacts } = await import('./capture-facts.js');
+  const existed = await store.mayExist();
+  const saved = await captureFacts(deps, {
+    projectRoot: root,
+    transcript: record,
+    files: filesInside(root, record.files),
+  });
+  remember();
+  return { recorded: true, changed: true, created: !existed, root: saved.root.root };
+}
+
+/** The written files that are inside the project, relative to it; the agent may write anywhere. */
+function filesInside(root: string, files: readonly string[]): string[] {
+  const inside: string[] = [];
+  for (const file of files) {
+    const relative = path.relative(root, path.resolve(root, file));
+    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) continue;
+    inside.push(relative.split(path.sep).join('/'));
+  }
+  return inside;
+}

@@ -1,0 +1,155 @@
+import { LIMITS } from './limits.js';
+import { type BuildCheckpointResult, dropOldestTasks, fitToSize, PLACEHOLDER_GOAL } from './merge.js';
+import { redactText } from './redact.js';
+import type { Checkpoint, DerivedFields, RecentCommand, Task } from './schema.js';
+import type { DetectorConfig } from './secrets/detect.js';
+import { clip } from './text.js';
+
+export { FROM_TRANSCRIPT } from './transcript-label.js';
+
+/**
+ * What an agent's own session transcript says about the work, in one shape for every agent: each agent's
+ * reader (at the edge) turns its format into this, and the core never sees a vendor format.
+ */
+export interface TranscriptRecord {
+  /** The session the transcript belongs to: a goal derived from it is replaced only from the same session. */
+  session: string;
+  /** The session's first real user prompt, as the person typed it. */
+  goal?: string | undefined;
+  /** The latest task list with statuses; `undefined` when the session never used a task tool. */
+  tasks?: readonly Task[] | undefined;
+  /** The last text the assistant wrote: where things stand, in its own words. */
+  status?: string | undefined;
+  /** Files the agent's edit tools wrote, as the agent named them (absolute or relative), oldest first. */
+  files: readonly string[];
+  /** Shell commands the agent ran, with their exit codes where known, oldest first. */
+  commands: readonly TranscriptCommand[];
+}
+
+export interface TranscriptCommand {
+  command: string;
+  exitCode?: number | undefined;
+  note?: string | undefined;
+}
+
+/** A prompt makes a goal of at most this many characters: the goal is a headline, not the whole request. */
+export const DERIVED_GOAL_CHARS = 300;
+
+/** The goal a hook writes before anyone recorded one. */
+export function isPlaceholderGoal(goal: string): boolean {
+  return goal.trim() === '' || goal === PLACEHOLDER_GOAL;
+}
+
+/** A prompt as a one-line goal: whitespace runs become one space, and it is clipped. */
+export function shortenGoal(prompt: string): string {
+  return clip(prompt.replace(/\s+/g, ' ').trim(), DERIVED_GOAL_CHARS);
+}
+
+export interface ApplyTranscriptResult extends BuildCheckpointResult {
+  /** Whether anything differs from the checkpoint given: nothing to write otherwise. */
+  changed: boolean;
+}
+
+/**
+ * Fills a checkpoint from a transcript record. What the agent saved itself always wins: the goal, the
+ * tasks and the summary are filled only when empty (or the placeholder goal), or when they were derived
+ * before (a goal only from the same session); `meta.derived` marks what was filled. Commands the
+ * checkpoint does not list yet are added. Everything taken from the record is redacted first, then
+ * clipped, so a secret cut at a limit is never left half visible.
+ */
+export function applyTranscript(
+  checkpoint: Checkpoint,
+  record: TranscriptRecord,
+  params: { now: Date; redaction?: DetectorConfig | undefined },
+): ApplyTranscriptResult {
+  let redactions = 0;
+  const redact = (text: string) => {
+    const result = redactText(text, params.redaction);
+    redactions += result.count;
+    return result.text;
+  };
+  const derived: DerivedFields = { ...checkpoint.meta.derived };
+  let { goal, summary } = checkpoint;
+  let changed = false;
+
+  const goalIsOpen =
+    isPlaceholderGoal(goal.primary) || (derived.goal !== undefined && derived.goal === record.session);
+  if (record.goal !== undefined && goalIsOpen) {
+    const primary = shortenGoal(redact(record.goal));
+    if (primary !== '' && (primary !== goal.primary || derived.goal !== record.session)) {
+      goal = { ...goal, primary };
+      derived.goal = record.session;
+      changed = true;
+    }
+  }
+
+  const tasksAreOpen = goal.tasks.length === 0 || derived.tasks !== undefined;
+  if (record.tasks !== undefined && tasksAreOpen) {
+    const tasks = dropOldestTasks(
+      record.tasks
+        .map((task) => ({
+          description: clip(redact(task.description).trim(), LIMITS.taskDescriptionChars),
+          status: task.status,
+        }))
+        .filter((task) => task.description !== ''),
+      LIMITS.tasks,
+    );
+    if (JSON.stringify(tasks) !== JSON.stringify(goal.tasks) || derived.tasks !== record.session) {
+      if (tasks.length > 0 || derived.tasks !== undefined) {
+        goal = { ...goal, tasks };
+        derived.tasks = record.session;
+        changed = true;
+      }
+    }
+  }
+
+  const summaryIsOpen = !summary?.trim() || derived.summary !== undefined;
+  if (record.status !== undefined && summaryIsOpen) {
+    const status = clip(redact(record.status).trim(), LIMITS.summaryChars);
+    if (status !== '' && (status !== summary || derived.summary !== record.session)) {
+      summary = status;
+      derived.summary = record.session;
+      changed = true;
+    }
+  }
+
+  let recentCommands = checkpoint.recentCommands;
+  const at = params.now.toISOString();
+  for (const command of record.commands) {
+    const countBefore = redactions;
+    const text = clip(redact(command.command), LIMITS.commandChars);
+    const known = recentCommands.some(
+      (listed) => listed.command === text && listed.exitCode === command.exitCode,
+    );
+    if (text.trim() === '' || known) {
+      redactions = countBefore; // nothing of it is kept, so nothing was redacted
+      continue;
+    }
+    const entry: RecentCommand = { command: text };
+    if (command.exitCode !== undefined) entry.exitCode = command.exitCode;
+    if (command.note !== undefined) entry.note = clip(redact(command.note), LIMITS.commandNoteChars);
+    entry.at = at;
+    recentCommands = [...recentCommands, entry];
+    changed = true;
+  }
+  let truncated = checkpoint.meta.truncated;
+  if (recentCommands.length > LIMITS.recentCommands) {
+    recentCommands = recentCommands.slice(-LIMITS.recentCommands);
+    truncated = true;
+  }
+
+  const next: Checkpoint = {
+    ...checkpoint,
+    goal,
+    ...(summary !== undefined ? { summary } : {}),
+    recentCommands,
+    meta: {
+      ...checkpoint.meta,
+      redactions: checkpoint.meta.redactions + redactions,
+      truncated,
+      ...(Object.keys(derived).length > 0 ? { derived } : {}),
+    },
+  };
+  const fitted = fitToSize(next, LIMITS.fileBytes);
+  return { ...fitted, redactions, changed };
+}

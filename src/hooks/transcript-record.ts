@@ -1,0 +1,41 @@
+import path from 'node:path';
+import type { AppDeps } from '../app/deps.js';
+import { recordTranscript, type TranscriptSource } from '../app/record-transcript.js';
+import { type HookContext, type HookEvent, type HookResult, hookProjectRoot } from './common.js';
+import { type HookInput, stringField } from './input.js';
+
+/** The session's transcript as the hook input names it, if it does. */
+export function transcriptSource(input: HookInput, context: HookContext): TranscriptSource | undefined {
+  const file = stringField(input, 'transcript_path', 'transcriptPath');
+  if (!file) return undefined;
+  return {
+    agent: context.agent ?? 'claude',
+    file,
+    session: stringField(input, 'session_id', 'sessionId') ?? path.basename(file, path.extname(file)),
+    lastMessage: stringField(input, 'last_assistant_message'),
+  };
+}
+
+/**
+ * At the end of a turn (Stop) and of the session (SessionEnd, including the end `/clear` causes): fill
+ * what the agent did not save from its transcript. Stop touches only the checkpoint file, and finishes
+ * before the hook answers: in print mode Claude Code ends right after, cancelling what runs in the
+ * background. SessionEnd also records the files the agent wrote (a full save, with git).
+ */
+export async function recordFromTranscript(
+  input: HookInput,
+  deps: AppDeps,
+  event: HookEvent,
+  context: HookContext = {},
+): Promise<HookResult> {
+  const source = transcriptSource(input, context);
+  if (!source) return { notes: [] };
+  const outcome = await recordTranscript(deps, {
+    projectRoot: hookProjectRoot(deps, input),
+    source,
+    full: event === 'SessionEnd',
+  });
+  return {
+    notes: outcome.recorded || outcome.quiet ? [] : [`nothing taken from the transcript: ${outcome.why}`],
+  };
+}

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from './atomic-write.js';
+import type { StoreFs } from './fs-seam.js';
+
+/**
+ * What the last read of an agent's session transcript left for the next one (where it stopped, and what
+ * it had found), one small file per transcript in the project's private store. A missing or damaged file
+ * only means reading the transcript again from its end.
+ */
+const FOLDER = 'transcripts';
+/** Nothing we write is this big: a bigger file is not ours to parse. */
+const MAX_BYTES = 256 * 1024;
+
+function memoryFile(storeDir: string, agent: string, transcript: string): string {
+  const digest = createHash('sha256').update(`${agent}\0${transcript}`).digest('hex').slice(0, 24);
+  return path.join(storeDir, FOLDER, `${agent}-${digest}.json`);
+}
+
+export function readTranscriptMemory(storeDir: string, agent: string, transcript: string): unknown {
+  try {
+    const text = readFileSync(memoryFile(storeDir, agent, transcript), 'utf8');
+    return text.length > MAX_BYTES ? null : (JSON.parse(text) as unknown);
+  } catch {
+    return null;
+  }
+}
+
+export function writeTranscriptMemory(
+  fs: StoreFs,
+  storeDir: string,
+  agent: string,
+  transcript: string,
+  memory: unknown,
+): void {
+  const file = memoryFile(storeDir, agent, transcript);
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // Not durable: a memory lost in a crash only costs reading the transcript again.
+  writeFileAtomic(fs, file, JSON.stringify(memory), { durable: false });
+}

@@ -1,0 +1,107 @@
+import { readSync } from 'node:fs';
+
+/** How much of a transcript is read at a time: small enough to keep memory flat on a gigabyte file. */
+export const CHUNK_BYTES = 1024 * 1024;
+/** Longer lines (a huge file in a tool result) are skipped: nothing a record needs is only in them. */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+const NEWLINE = 0x0a;
+
+/**
+ * The complete lines of `fd` between `from` and `to`, newest first, each as a view of the bytes (no
+ * copy, no decoding: the caller decides from the bytes whether a line is worth parsing; the view is
+ * reused once `visit` returns). Bytes after the
+ * last newline before `to` are a line still being written and are left out. `visit` returns true to stop.
+ * Returns the end of the last complete line: where the next read starts.
+ */
+export function readLinesBackward(
+  fd: number,
+  from: number,
+  to: number,
+  visit: (line: Buffer, start: number) => boolean,
+  chunkBytes = CHUNK_BYTES,
+): number {
+  let end = -1; // end of the last complete line, once found
+  let carry: Buffer[] = []; // the start of the line that continues into the chunk read before
+  let carryBytes = 0;
+  let position = to;
+  // One buffer for every chunk: a line given to `visit` is valid only during the call (what outlives it,
+  // the start of a line continued in the next chunk, is copied).
+  const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(to - from, 1)));
+  while (position > from) {
+    const length = Math.min(chunkBytes, position - from);
+    position -= length;
+    const chunk = buffer.subarray(0, length);
+    readFully(fd, chunk, position);
+    let lineEnd = length; // the tail of this chunk belongs to the carried line
+    for (let index = chunk.lastIndexOf(NEWLINE, length - 1); index !== -1; ) {
+      const tail = chunk.subarray(index + 1, lineEnd);
+      if (end === -1) {
+        end = position + index + 1; // what follows the last newline is still being written
+      } else if (carryBytes + tail.length <= MAX_LINE_BYTES) {
+        const line = carry.length === 0 ? tail : Buffer.concat([tail, ...carry]);
+        if (line.length > 0 && visit(line, position + index + 1)) return end;
+      }
+      carry = [];
+      carryBytes = 0;
+      lineEnd = index;
+      index = index === 0 ? -1 : chunk.lastIndexOf(NEWLINE, index - 1);
+    }
+    // A line that starts in an earlier chunk: keep its end, unless it is past any use.
+    if (end === -1) {
+      carry = [];
+    } else if (lineEnd > 0) {
+      if (carryBytes + lineEnd <= MAX_LINE_BYTES) {
+        carry.unshift(Buffer.from(chunk.subarray(0, lineEnd)));
+        carryBytes += lineEnd;
+      } else {
+        carry = [];
+        carryBytes = Number.POSITIVE_INFINITY;
+      }
+    }
+  }
+  // The first line of the range (the range starts at a line boundary).
+  if (end !== -1 && carry.length > 0 && carryBytes <= MAX_LINE_BYTES) visit(Buffer.concat(carry), from);
+  return end === -1 ? from : end;
+}
+
+/**
+ * The complete lines of `fd` from `from` on, oldest first, until `visit` returns true or `maxBytes` have
+ * been read. Returns where it stopped.
+ */
+export function readLinesForward(
+  fd: number,
+  from: number,
+  to: number,
+  maxBytes: number,
+  visit: (line: Buffer) => boolean,
+  chunkBytes = CHUNK_BYTES,
+): number {
+  let position = from;
+  let pending: Buffer = Buffer.alloc(0);
+  const limit = Math.min(to, from + maxBytes);
+  while (position < limit) {
+    const chunk = Buffer.allocUnsafe(Math.min(chunkBytes, limit - position));
+    readFully(fd, chunk, position);
+    const text = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
+    const base = position - pending.length;
+    position += chunk.length;
+    let start = 0;
+    for (let index = text.indexOf(NEWLINE); index !== -1; index = text.indexOf(NEWLINE, start)) {
+      if (visit(text.subarray(start, index))) return base + index + 1;
+      start = index + 1;
+    }
+    pending = Buffer.from(text.subarray(start));
+    if (pending.length > MAX_LINE_BYTES) return position; // a line past any use: stop here
+  }
+  return position - pending.length;
+}
+
+function readFully(fd: number, buffer: Buffer, position: number): void {
+  let done = 0;
+  while (done < buffer.length) {
+    const read = readSync(fd, buffer, done, buffer.length - done, position + done);
+    if (read === 0) throw new Error('the transcript got shorter while it was read');
+    done += read;
+  }
+}

@@ -1,0 +1,34 @@
+import type { TranscriptRecord } from '../core/transcript.js';
+import {
+  type ClaudeTranscriptState,
+  claudeStateOrNull,
+  mapStateText,
+  readClaudeTranscript,
+} from './claude-code.js';
+
+/**
+ * One agent's transcript format: read it (from where the last read stopped) into the common record.
+ * Every reader keeps a state of its own between reads, which the app keeps in our store.
+ */
+export interface TranscriptReader<State> {
+  read(
+    file: string,
+    session: string,
+    previous: State | null,
+  ): { record: TranscriptRecord; state: State } | null;
+  /** A remembered state when it has the shape this reader writes, else `null` (read afresh). */
+  stateOrNull(value: unknown): State | null;
+  /** The state with every text in it passed through `change` (redaction, before it is kept). */
+  mapText(state: State, change: (text: string) => string): State;
+}
+
+const claude: TranscriptReader<ClaudeTranscriptState> = {
+  read: readClaudeTranscript,
+  stateOrNull: claudeStateOrNull,
+  mapText: mapStateText,
+};
+
+/** The agents whose transcripts are read, by the name the hooks give them (`--agent`). */
+export const TRANSCRIPT_READERS: Readonly<Record<string, TranscriptReader<unknown>>> = {
+  claude: claude as TranscriptReader<unknown>,
+};

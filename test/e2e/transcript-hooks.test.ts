@@ -1,0 +1,156 @@
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+// The recorded TodoWrite session (see test/transcripts/claude-code.test.ts), moved into a test project.
+const RECORDED_PROJECT = '/tmp/checkpoint-repo-0I9QD4';
+const TOKEN = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
+
+function setUp() {
+  const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+  const transcript = path.join(tempDir('claude-projects-'), 'session-1.jsonl');
+  const recorded = readFileSync(
+    new URL('../fixtures/transcripts/claude-code-todo.jsonl', import.meta.url),
+    'utf8',
+  );
+  writeFileSync(
+    transcript,
+    recorded.replaceAll(RECORDED_PROJECT, root).replaceAll("«the user's token»", TOKEN),
+  );
+  writeFileSync(path.join(root, 'src/health.ts'), 'export const ok = 1;\n');
+  const store = tempDir('checkpoint-store-');
+  const env = { CHECKPOINT_STORE_DIR: store };
+  const payload = (event: string, extra: Record<string, unknown> = {}) => ({
+    session_id: 'session-1',
+    transcript_path: transcript,
+    cwd: root,
+    hook_event_name: event,
+    ...extra,
+  });
+  const hook = (event: string, extra: Record<string, unknown> = {}, more: Record<string, string> = {}) =>
+    runCli(['hook', event], {
+      cwd: root,
+      env: { ...env, ...more },
+      input: JSON.stringify(payload(event, extra)),
+    });
+  const stored = () => JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
+  return { root, transcript, store, env, hook, stored };
+}
+
+describe('hooks fill the checkpoint from the session transcript when the model never saved', () => {
+  it('Stop: the goal, every task with its status, the status sentence and the commands; the brief says where they came from', async () => {
+    const { hook, stored } = setUp();
+    const stop = await hook('Stop', { last_assistant_message: 'Tests pass; the docs are next.' });
+    expect(stop).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const saved = stored();
+    expect(saved.goal).toEqual({
+      primary: 'Add a health check route, token «redacted»',
+      tasks: [
+        { description: 'Write the route', status: 'done' },
+        { description: 'Test the route', status: 'in_progress' },
+        { description: 'Document it', status: 'pending' },
+      ],
+    });
+    expect(saved.summary).toBe('Tests pass; the docs are next.');
+    expect(saved.recentCommands).toEqual([
+      expect.objectContaining({ command: 'echo ok', exitCode: 0, note: 'Say ok' }),
+      expect.objectContaining({ command: "echo 'bad' && exit 3", exitCode: 3, note: 'Fail' }),
+    ]);
+    expect(saved.meta.derived).toEqual({ goal: 'session-1', tasks: 'session-1', summary: 'session-1' });
+
+    const brief = JSON.parse((await hook('SessionStart', { source: 'clear' })).stdout).hookSpecificOutput
+      .additionalContext as string;
+    expect(brief).toContain(
+      '## Goal (from the session transcript)\nAdd a health check route, token «redacted»',
+    );
+    expect(brief).toContain(
+      '## Tasks (from the session transcript)\n- [x] Write the route\n- [~] Test the route\n- [ ] Document it',
+    );
+    expect(brief).toContain(
+      '## Where things stand (from the session transcript)\nTests pass; the docs are next.',
+    );
+    expect(brief).toContain("✗ exit 3 `echo 'bad' && exit 3`");
+  });
+
+  it('a secret in the prompt reaches neither the checkpoint nor what is kept in the store', async () => {
+    const { root, store, hook } = setUp();
+    await hook('Stop');
+    await hook('SessionEnd', { reason: 'clear' });
+    expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).not.toContain(TOKEN);
+    const kept = (readdirSync(store, { recursive: true }) as string[])
+      .map((file) => path.join(store, file))
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => readFileSync(file, 'utf8'));
+    expect(kept.some((text) => text.includes('Write the route'))).toBe(true);
+    for (const text of kept) expect(text).not.toContain(TOKEN);
+  });
+
+  it('the model’s own goal wins; the todos it wrote later fill the tasks it did not save', async () => {
+    const { root, env, hook, stored } = setUp();
+    await runCli(['save', '--goal', 'Ship the health check'], { cwd: root, env });
+    await hook('Stop');
+    expect(stored().goal.primary).toBe('Ship the health check');
+    expect(stored().goal.tasks).toHaveLength(3);
+    expect(stored().meta.derived).toEqual({ tasks: 'session-1', summary: 'session-1' });
+  });
+
+  it('SessionEnd also records the files the edit tools wrote, with their content', async () => {
+    const { hook, stored } = setUp();
+    await hook('SessionEnd', { reason: 'prompt_input_exit' });
+    const files = stored().modifiedFiles as Array<{ path: string; status: string; hash?: string }>;
+    expect(files).toContainEqual(expect.objectContaining({ path: 'src/health.ts', status: '??' }));
+    expect(stored().goal.tasks).toHaveLength(3);
+  });
+
+  it('PreCompact fills from the transcript too, besides its refresh and snapshot', async () => {
+    const { hook, stored } = setUp();
+    await hook('PreCompact', { trigger: 'auto' });
+    expect(stored().goal.primary).toBe('Add a health check route, token «redacted»');
+    expect(stored().meta.derived.tasks).toBe('session-1');
+  });
+
+  it('reads only what was appended since: a later turn’s todos replace the derived list', async () => {
+    const { transcript, hook, stored } = setUp();
+    await hook('Stop');
+    appendFileSync(
+      transcript,
+      `${JSON.stringify({
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_later',
+              name: 'TodoWrite',
+              input: { todos: [{ content: 'Document it', status: 'completed', activeForm: 'Documenting' }] },
+            },
+          ],
+        },
+      })}\n`,
+    );
+    await hook('Stop', { last_assistant_message: 'All done.' });
+    expect(stored().goal.tasks).toEqual([{ description: 'Document it', status: 'done' }]);
+    expect(stored().summary).toBe('All done.');
+  });
+
+  it('changes nothing with CHECKPOINT_FROM_TRANSCRIPT=0, or when the transcript is missing or foreign', async () => {
+    const { root, env, transcript, hook } = setUp();
+    await runCli(['save', '--goal', '(not recorded yet: placeholder kept)'], { cwd: root, env });
+    const before = readFileSync(path.join(root, '.claude-checkpoint'), 'utf8');
+    expect(await hook('Stop', {}, { CHECKPOINT_FROM_TRANSCRIPT: '0' })).toMatchObject({
+      code: 0,
+      stderr: '',
+    });
+    const missing = await hook('Stop', { transcript_path: path.join(root, 'nope.jsonl') });
+    expect(missing.code).toBe(0);
+    expect(missing.stderr).toContain('could not be read');
+    writeFileSync(transcript, 'PK\u0003\u0004 not a transcript\n{"type":"user"');
+    expect((await hook('Stop')).code).toBe(0);
+    expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).toBe(before);
+  });
+});

@@ -1,0 +1,109 @@
+import { closeSync, openSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readLinesBackward, readLinesForward } from '../../src/transcripts/lines.js';
+import { tempDir } from '../helpers/fixtures.js';
+
+/** Runs `read` on a real file holding `text`. */
+function withFile<T>(text: string, read: (fd: number) => T): T {
+  const file = path.join(tempDir('lines-'), 'transcript.jsonl');
+  writeFileSync(file, text);
+  const fd = openSync(file, 'r');
+  try {
+    return read(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const line = fc.string({ unit: fc.constantFrom('a', 'é', '{', '"', '😀', ' '), maxLength: 30 });
+
+describe('readLinesBackward', () => {
+  it('gives every complete line newest first, whatever the chunk size, and leaves out a cut last line (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 12 }),
+        line,
+        fc.integer({ min: 1, max: 17 }),
+        (lines, cut, chunk) => {
+          const text = lines.map((each) => `${each}\n`).join('') + cut;
+          const seen: string[] = [];
+          const end = withFile(text, (fd) =>
+            readLinesBackward(
+              fd,
+              0,
+              Buffer.byteLength(text),
+              (bytes) => {
+                seen.push(bytes.toString('utf8'));
+                return false;
+              },
+              chunk,
+            ),
+          );
+          expect(seen).toEqual(lines.filter((each) => each !== '').reverse());
+          expect(end).toBe(Buffer.byteLength(text) - Buffer.byteLength(cut));
+        },
+      ),
+    );
+  });
+
+  it('reads only from the given start, and stops when asked', () => {
+    const text = 'one\ntwo\nthree\nfour\n';
+    const seen: string[] = [];
+    const end = withFile(text, (fd) =>
+      readLinesBackward(
+        fd,
+        4,
+        text.length,
+        (bytes) => {
+          seen.push(bytes.toString());
+          return bytes.toString() === 'three';
+        },
+        3,
+      ),
+    );
+    expect(seen).toEqual(['four', 'three']);
+    expect(end).toBe(text.length);
+  });
+
+  it('finds no line in a file still writing its first one', () => {
+    const seen: string[] = [];
+    const end = withFile('{"type":"user"', (fd) =>
+      readLinesBackward(fd, 0, 14, (bytes) => seen.push(String(bytes)) < 0),
+    );
+    expect(seen).toEqual([]);
+    expect(end).toBe(0);
+  });
+});
+
+describe('readLinesForward', () => {
+  it('gives lines oldest first, up to a cut line, within a byte budget (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 12 }),
+        line,
+        fc.integer({ min: 1, max: 17 }),
+        (lines, cut, chunk) => {
+          const text = lines.map((each) => `${each}\n`).join('') + cut;
+          const seen: string[] = [];
+          const stopped = withFile(text, (fd) =>
+            readLinesForward(
+              fd,
+              0,
+              Buffer.byteLength(text),
+              1 << 20,
+              (bytes) => {
+                seen.push(bytes.toString('utf8'));
+                return false;
+              },
+              chunk,
+            ),
+          );
+          expect(seen).toEqual(lines);
+          expect(stopped).toBe(Buffer.byteLength(text) - Buffer.byteLength(cut));
+        },
+      ),
+    );
+  });
+});
