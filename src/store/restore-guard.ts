@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import type { GuardedPath, PlannedChange } from '../core/snapshot.js';
+import { CheckpointError } from '../core/errors.js';
+import { type GuardedPath, isRestorablePath, type PlannedChange } from '../core/snapshot.js';
 import { formatBytes } from '../core/snapshot-text.js';
 import { compareAscii } from '../core/text.js';
 import type { TreeChange } from './worktree-writer.js';
@@ -78,6 +79,14 @@ export function guardRestore(
         beforeOid: '',
         afterOid: '',
       });
+  }
+  for (const file of byPath.keys()) {
+    // Security: a crafted snapshot or handoff is refused whole, before the disk is even looked at.
+    if (!isRestorablePath(file))
+      throw new CheckpointError(
+        'UNSAFE_PATH',
+        `refusing to restore '${file}': it would leave the project or touch .git`,
+      );
   }
   const result: GuardedRestore = { changes: [], planned: [], keep: [], created: [], refused: [] };
   const kept = new Set<string>();
