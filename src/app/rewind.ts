@@ -312,7 +312,7 @@ export async function restoreSnapshot(
     const done = await restoreTreeLocked(
       deps,
       store,
-      { id: snapshot.id, tree: snapshot.tree, aside },
+      { id: snapshot.id, tree: snapshot.tree, aside, skipped: snapshot.skipped },
       {
         ...request,
         paths,
@@ -327,6 +327,8 @@ export interface RestoreTarget {
   tree: string;
   /** What the target snapshot kept aside: written back, and the paths created after it removed. */
   aside?: AsideContent | null;
+  /** What the target snapshot left out although it was there: not deleted. */
+  skipped?: SnapshotRecord['skipped'] | undefined;
 }
 
 /**
@@ -352,16 +354,16 @@ export async function restoreTreeLocked(
     return { plan: planOf(guarded), undoSnapshotId: null, interrupted: null };
   }
   const interrupted = await store.recoverInterruptedRestore();
-  let guarded: GuardedRestore | undefined;
+  let guarded: (GuardedRestore & { unheld: string[] }) | undefined;
   const before = await snapshotLocked(
     deps,
     store,
     { trigger: 'pre-restore', label: `before restoring ${target.id}`, sessionId: options.sessionId },
     async (tree) => {
       guarded = await store.guardRestore(tree, target, options.paths);
-      if (guarded.keep.length === 0 && guarded.created.length === 0) return null;
+      if (guarded.keep.length + guarded.created.length + guarded.unheld.length === 0) return null;
       return {
-        commit: await store.keepAside(guarded.keep, guarded.created),
+        commit: await store.keepAside(guarded.keep, guarded.created, guarded.unheld),
         counts: { kept: guarded.keep.length, created: guarded.created.length },
       };
     },
@@ -401,13 +403,15 @@ async function rollBack(
   target: RestoreTarget,
   error: unknown,
 ): Promise<CheckpointError> {
-  const why = describeError(error);
+  // A name too long for the file system is the usual cause: say which, not all 4,000 bytes of it.
+  const full = describeError(error);
+  const why = full.length > 300 ? `${full.slice(0, 300)}…` : full;
   try {
     const aside = before.aside ? await store.readAside(before.commit) : null;
     await restoreTreeLocked(
       deps,
       store,
-      { id: before.id, tree: before.tree, aside },
+      { id: before.id, tree: before.tree, aside, skipped: before.skipped },
       { paths: [], dryRun: false },
     );
     return new CheckpointError(

@@ -9,7 +9,8 @@ const ASIDE_MARK = 'claude-checkpoint aside';
 
 /**
  * Copies paths no snapshot holds into the store, before a restore changes them, as one commit: its tree
- * holds the files (modes and symlinks as git keeps them), its message the paths the restore will create.
+ * holds the files (modes and symlinks as git keeps them), its message the paths the restore will create
+ * and, when it changes ignore rules, the paths that were there unheld (so that undo never deletes them).
  * The safety snapshot names it as its parent, so it lives (and is collected) with that snapshot.
  */
 export async function keepAside(
@@ -17,6 +18,7 @@ export async function keepAside(
   gitDir: string,
   keep: readonly KeptLeaf[],
   created: readonly string[],
+  unheld: readonly string[],
 ): Promise<string> {
   // A private index of our own for these paths: `update-index` reads them as they are, ignored or not.
   const index = path.join(gitDir, `aside-index-${uniqueSuffix()}`);
@@ -29,7 +31,7 @@ export async function keepAside(
       });
     }
     const tree = (await git(['write-tree'], { extraEnv: env })).stdout.trim();
-    const message = `${ASIDE_MARK}\n\n${JSON.stringify({ created })}\n`;
+    const message = `${ASIDE_MARK}\n\n${JSON.stringify({ created, ...(unheld.length > 0 ? { unheld } : {}) })}\n`;
     return (await git(['commit-tree', tree, '-F', '-'], { input: message })).stdout.trim();
   } finally {
     await fsp.rm(index, { force: true });
@@ -45,9 +47,13 @@ export async function readAside(git: StoreGit, commit: string): Promise<AsideCon
   const message = body.slice(body.indexOf('\n\n') + 2);
   if (!tree || !message.startsWith(`${ASIDE_MARK}\n`)) return null;
   let created: string[] = [];
+  let unheld: string[] = [];
+  const strings = (value: unknown) =>
+    Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
   try {
-    const parsed = JSON.parse(message.slice(ASIDE_MARK.length)) as { created?: unknown };
-    if (Array.isArray(parsed.created)) created = parsed.created.filter((file) => typeof file === 'string');
+    const parsed = JSON.parse(message.slice(ASIDE_MARK.length)) as { created?: unknown; unheld?: unknown };
+    created = strings(parsed.created);
+    unheld = strings(parsed.unheld);
   } catch {
     // No list of created paths: only what was kept aside comes back.
   }
@@ -57,5 +63,5 @@ export async function readAside(git: StoreGit, commit: string): Promise<AsideCon
     const match = /^(\d{6}) blob ([0-9a-f]{40,64})\t(.+)$/s.exec(record);
     if (match) entries.push({ mode: match[1] as string, oid: match[2] as string, path: match[3] as string });
   }
-  return { entries, created };
+  return { entries, created, unheld };
 }

@@ -11,6 +11,11 @@ export interface AsideContent {
   entries: ReadonlyArray<{ path: string; mode: string; oid: string }>;
   /** Paths the restore after the snapshot created where nothing was: restoring the snapshot removes them. */
   created: readonly string[];
+  /**
+   * Paths that were there but not in the snapshot (ignored, over the cap; a folder ends with `/`), listed
+   * when the restore changed ignore rules: restoring the snapshot must not delete them.
+   */
+  unheld?: readonly string[];
 }
 
 /** One path no snapshot holds that a restore is about to change: copied into the store first. */
@@ -55,6 +60,8 @@ export function guardRestore(
   targetAside: AsideContent | null,
   isHeld: (file: string) => boolean,
   limits: GuardLimits,
+  /** Paths the target did not hold although they were there (see AsideContent.unheld): never deleted. */
+  wasUnheld: (file: string) => boolean = () => false,
 ): GuardedRestore {
   const byPath = new Map<string, TreeChange>();
   for (const change of changes) byPath.set(change.path, change);
@@ -92,7 +99,16 @@ export function guardRestore(
   const kept = new Set<string>();
   let keptBytes = 0;
   const probe = createProbe(root);
+  const createdByTarget = new Set(targetAside?.created ?? []);
   for (const change of [...byPath.values()].sort((a, b) => compareAscii(a.path, b.path))) {
+    if (change.status === 'D' && !createdByTarget.has(change.path) && wasUnheld(change.path)) {
+      result.refused.push({
+        path: change.path,
+        reason:
+          'the snapshot did not hold it (ignored or over the size cap when it was taken), so it is not deleted',
+      });
+      continue;
+    }
     const verdict = inspect(change, probe, isHeld, limits);
     if ('refused' in verdict) {
       result.refused.push({ path: change.path, reason: verdict.refused });

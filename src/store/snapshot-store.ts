@@ -169,9 +169,13 @@ export class SnapshotStore {
    */
   async guardRestore(
     fromTree: string,
-    target: { tree: string; aside?: AsideContent | null },
+    target: {
+      tree: string;
+      aside?: AsideContent | null;
+      skipped?: { large: ReadonlyArray<{ path: string }>; nested: readonly string[] } | undefined;
+    },
     paths: readonly string[],
-  ): Promise<GuardedRestore> {
+  ): Promise<GuardedRestore & { unheld: string[] }> {
     const changes = await this.changesBetween(fromTree, target.tree, paths);
     const aside = target.aside ? limitAside(target.aside, paths) : null;
     const held = new Set(
@@ -183,17 +187,45 @@ export class SnapshotStore {
       const { stdout } = await this.git(['ls-tree', '-r', '-z', '--full-tree', '--name-only', fromTree]);
       for (const file of stdout.split('\0')) if (file) held.add(file);
     }
+    // What the target did not hold although it was there is not the target's to delete.
+    const unheldThen = [
+      ...(aside?.unheld ?? []),
+      ...(target.skipped?.large.map((entry) => entry.path) ?? []),
+      ...(target.skipped?.nested.map((dir) => `${dir}/`) ?? []),
+    ];
     const settings = this.settings;
-    return guardRestore(this.root, changes, aside, (file) => held.has(file), {
-      maxFileBytes: settings.maxFileBytes,
-      keepAsideMaxBytes: settings.keepAsideMaxBytes ?? SNAPSHOT_DEFAULTS.keepAsideMaxBytes,
-      keepAsideMaxFiles: SNAPSHOT_DEFAULTS.keepAsideMaxFiles,
-    });
+    const guarded = guardRestore(
+      this.root,
+      changes,
+      aside,
+      (file) => held.has(file),
+      {
+        maxFileBytes: settings.maxFileBytes,
+        keepAsideMaxBytes: settings.keepAsideMaxBytes ?? SNAPSHOT_DEFAULTS.keepAsideMaxBytes,
+        keepAsideMaxFiles: SNAPSHOT_DEFAULTS.keepAsideMaxFiles,
+      },
+      (file) => unheldThen.some((entry) => entry === file || (entry.endsWith('/') && file.startsWith(entry))),
+    );
+    // A restore that changes ignore rules could make what is ignored now look deleted to its undo: list
+    // it (folders as one entry), so the undo leaves it where it is.
+    const rulesChange = guarded.changes.some((change) => path.posix.basename(change.path) === '.gitignore');
+    const unheld = rulesChange
+      ? (
+          await this.git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'])
+        ).stdout
+          .split('\0')
+          .filter(Boolean)
+      : [];
+    return { ...guarded, unheld };
   }
 
   /** Copies paths no snapshot holds into the store; returns the commit to record with the safety snapshot. */
-  keepAside(keep: readonly KeptLeaf[], created: readonly string[]): Promise<string> {
-    return keepAside(this.git, this.gitDir, keep, created);
+  keepAside(
+    keep: readonly KeptLeaf[],
+    created: readonly string[],
+    unheld: readonly string[],
+  ): Promise<string> {
+    return keepAside(this.git, this.gitDir, keep, created, unheld);
   }
 
   /** What a snapshot kept aside, or `null`. */
