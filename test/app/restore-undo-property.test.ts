@@ -55,6 +55,9 @@ const spec: fc.Arbitrary<Spec> = fc.oneof(
 const content = (entry: Extract<Spec, { kind: 'file' }>) =>
   Buffer.alloc(entry.size === 'large' ? 700 : 1 + (entry.seed % 40), entry.seed);
 
+/** What a pulled `.gitignore` says: rules that un-ignore, ignore more, or ignore everything. */
+const RULES = ['', '*.log\n', 'a\nnested\n', '*\n', '.claude-checkpoint*\nignored/\n'];
+
 /** Puts `entry` at `file`, replacing whatever stands there or on the way. */
 function place(root: string, file: string, entry: Spec): void {
   const parts = file.split('/');
@@ -120,10 +123,13 @@ function craftTree(gitDir: string, entries: ReadonlyArray<[string, Spec]>): stri
     if (taken.some((other) => other === file || other.startsWith(`${file}/`) || file.startsWith(`${other}/`)))
       continue;
     taken.push(file);
-    const blob =
+    const body =
       entry.kind === 'link'
-        ? run(['hash-object', '-w', '--stdin'], entry.target)
-        : run(['hash-object', '-w', '--stdin'], content(entry));
+        ? entry.target
+        : file === '.gitignore'
+          ? (RULES[entry.seed % RULES.length] as string)
+          : content(entry);
+    const blob = run(['hash-object', '-w', '--stdin'], body);
     const mode = entry.kind === 'link' ? '120000' : entry.executable ? '100755' : '100644';
     lines.push(`${mode} ${blob}\t${file}`);
   }
@@ -149,7 +155,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({
       op: fc.constant('pull' as const),
-      entries: fc.array(fc.tuple(PATH, spec), { minLength: 1, maxLength: 5 }),
+      // A remote's tree may change the ignore rules too.
+      entries: fc.array(fc.tuple(fc.oneof(PATH, fc.constant('.gitignore')), spec), {
+        minLength: 1,
+        maxLength: 5,
+      }),
     }),
   },
 );
