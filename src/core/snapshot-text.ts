@@ -149,7 +149,9 @@ export function renderRestore(
   lines.push(...renderPlan(outcome.plan));
   if (outcome.dryRun) lines.push(applyHint);
   else if (outcome.undoSnapshotId)
-    lines.push(`To undo, restore snapshot ${outcome.undoSnapshotId} (taken just before).`);
+    lines.push(
+      `To undo, restore snapshot ${outcome.undoSnapshotId} (${outcome.interrupted ? 'the state before the interrupted restore' : 'taken just before'}).`,
+    );
   if (outcome.interrupted) {
     lines.push(
       `Note: an earlier restore of ${outcome.interrupted.target} was interrupted; the state before it is snapshot ${outcome.interrupted.undo}.`,

@@ -274,7 +274,7 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     const undo = await cli(b, 'restore', JSON.parse(pulled.stdout).undo, '--yes');
     expect(undo.code, undo.stderr).toBe(0);
     expect(everything()).toEqual(before);
-  });
+  }, 120_000);
 
   it('a pull that fails midway (a path longer than the system allows) puts the tree back and leaves no journal (issue 26)', async () => {
     const a = machine(`file://${bare}`, 'Alice');
@@ -328,7 +328,7 @@ describe('handoff pull, where it must change nothing or be undone', () => {
       },
     );
     expect(journals).toBe('');
-  });
+  }, 120_000);
 
   it('on another commit than the base: nothing changes, and the message names the commit', async () => {
     const a = machine(`file://${bare}`, 'Alice');
