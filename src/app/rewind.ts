@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { CheckpointError } from '../core/errors.js';
+import { CheckpointError, describeError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
 import { Redactor } from '../core/redact.js';
 import {
@@ -14,7 +14,12 @@ import {
   summarizePlan,
 } from '../core/snapshot.js';
 import { readHeadFast } from '../git/repo.js';
-import { type DiffEntry, SnapshotStore } from '../store/snapshot-store.js';
+import {
+  type AsideContent,
+  type DiffEntry,
+  type GuardedRestore,
+  SnapshotStore,
+} from '../store/snapshot-store.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import type { AppDeps } from './deps.js';
 import { loadRedactionConfig } from './redaction.js';
@@ -25,6 +30,7 @@ export const SNAPSHOT_ENV = {
   maxCount: 'CHECKPOINT_SNAPSHOT_MAX_COUNT',
   maxAgeDays: 'CHECKPOINT_SNAPSHOT_MAX_AGE_DAYS',
   maxFileMb: 'CHECKPOINT_SNAPSHOT_MAX_FILE_MB',
+  keepAsideMaxMb: 'CHECKPOINT_KEEP_ASIDE_MAX_MB',
 } as const;
 
 /** Retention and size cap, from the environment or the defaults. */
@@ -43,6 +49,9 @@ export function snapshotSettings(env: NodeJS.ProcessEnv): SnapshotSettings {
     maxAgeDays: read(SNAPSHOT_ENV.maxAgeDays, SNAPSHOT_DEFAULTS.maxAgeDays, 0),
     maxFileBytes: Math.floor(
       read(SNAPSHOT_ENV.maxFileMb, SNAPSHOT_DEFAULTS.maxFileBytes / 1024 / 1024, 0) * 1024 * 1024,
+    ),
+    keepAsideMaxBytes: Math.floor(
+      read(SNAPSHOT_ENV.keepAsideMaxMb, SNAPSHOT_DEFAULTS.keepAsideMaxBytes / 1024 / 1024, 0) * 1024 * 1024,
     ),
   };
 }
@@ -123,10 +132,18 @@ export async function takeSnapshot(
   });
 }
 
+/** What a safety snapshot holds besides its tree (see SnapshotStore.keepAside). */
+interface KeptAside {
+  commit: string;
+  counts: { kept: number; created: number };
+}
+
 async function snapshotLocked(
   deps: AppDeps,
   store: SnapshotStore,
   request: SnapshotRequest,
+  /** For a safety snapshot: given the captured tree, keeps aside what it must and returns that commit. */
+  keepAside?: (tree: string) => Promise<KeptAside | null>,
 ): Promise<{ created: boolean; snapshot: SnapshotRecord; expired: number }> {
   const latest = await store.latest();
   const headReading = readHeadFast(store.root);
@@ -144,7 +161,10 @@ async function snapshotLocked(
           .text(request.label.trim())
           .slice(0, SNAPSHOT_DEFAULTS.labelChars);
   const [captured, head] = await capturing;
-  if (latest && latest.tree === captured.tree) return { created: false, snapshot: latest, expired: 0 };
+  const aside = keepAside ? await keepAside(captured.tree) : null;
+  // A snapshot that holds content kept aside is more than its tree: it is never reused for another.
+  if (latest && latest.tree === captured.tree && !aside && !latest.aside)
+    return { created: false, snapshot: latest, expired: 0 };
 
   const now = deps.now();
   const snapshot = await store.record(
@@ -157,8 +177,10 @@ async function snapshotLocked(
       git: head ? { branch: head.branch, head: head.head } : null,
       changes: captured.changes,
       skipped: captured.skipped,
+      ...(aside ? { aside: aside.counts } : {}),
     },
     captured.tree,
+    aside?.commit,
   );
   // Ids carry the second, not the millisecond: never let retention pick the snapshot just taken.
   const expired = selectExpired(await store.snapshotIds(), store.settings, now).filter(
@@ -269,7 +291,10 @@ export interface RestoreOutcome {
   snapshot: SnapshotRecord;
   dryRun: boolean;
   plan: RestorePlan;
-  /** The snapshot of the state before the restore: restore it to undo. */
+  /**
+   * The snapshot of the state before the restore: restore it to undo. After an interrupted restore, the
+   * state before that one (the first attempt), whatever the attempts in between left.
+   */
   undoSnapshotId: string | null;
   /** Set when an earlier restore was interrupted; this one completes it. */
   interrupted: { target: string; undo: string } | null;
@@ -291,10 +316,11 @@ export async function restoreSnapshot(
   return store.withLock(async () => {
     await store.init();
     const snapshot = findSnapshot(await store.list(), request.snapshotId);
+    const aside = snapshot.aside ? await store.readAside(snapshot.commit) : null;
     const done = await restoreTreeLocked(
       deps,
       store,
-      { id: snapshot.id, tree: snapshot.tree },
+      { id: snapshot.id, tree: snapshot.tree, aside, skipped: snapshot.skipped },
       {
         ...request,
         paths,
@@ -304,14 +330,25 @@ export async function restoreSnapshot(
   });
 }
 
+export interface RestoreTarget {
+  id: string;
+  tree: string;
+  /** What the target snapshot kept aside: written back, and the paths created after it removed. */
+  aside?: AsideContent | null;
+  /** What the target snapshot left out although it was there: not deleted. */
+  skipped?: SnapshotRecord['skipped'] | undefined;
+}
+
 /**
  * The restore itself, for any tree in the store (a snapshot's, or a handoff's), run holding the store's
- * lock. A dry run only plans; otherwise a `pre-restore` snapshot is taken first, so it can be undone.
+ * lock. A dry run only plans; otherwise a `pre-restore` snapshot is taken first, holding also what it
+ * could not capture but the restore changes (kept aside), so it can be undone exactly. A restore that
+ * fails midway puts the tree back as it was before it.
  */
 export async function restoreTreeLocked(
   deps: AppDeps,
   store: SnapshotStore,
-  target: { id: string; tree: string },
+  target: RestoreTarget,
   options: {
     paths: readonly string[];
     dryRun: boolean;
@@ -321,39 +358,89 @@ export async function restoreTreeLocked(
 ): Promise<Omit<RestoreOutcome, 'snapshot' | 'dryRun'>> {
   if (options.dryRun) {
     const current = await store.captureSinceLatest();
-    const changes = await store.changesBetween(current.tree, target.tree, options.paths);
-    return { plan: planOf(changes), undoSnapshotId: null, interrupted: null };
+    const guarded = await store.guardRestore(current.tree, target, options.paths);
+    return { plan: planOf(guarded), undoSnapshotId: null, interrupted: null };
   }
   const interrupted = await store.recoverInterruptedRestore();
-  const before = await snapshotLocked(deps, store, {
-    trigger: 'pre-restore',
-    label: `before restoring ${target.id}`,
-    sessionId: options.sessionId,
-  });
-  const changes = await store.changesBetween(before.snapshot.tree, target.tree, options.paths);
-  const dirs = [...new Set(changes.map((change) => path.posix.dirname(change.path)))];
+  let guarded: (GuardedRestore & { unheld: string[] }) | undefined;
+  const before = await snapshotLocked(
+    deps,
+    store,
+    { trigger: 'pre-restore', label: `before restoring ${target.id}`, sessionId: options.sessionId },
+    async (tree) => {
+      guarded = await store.guardRestore(tree, target, options.paths);
+      if (guarded.keep.length + guarded.created.length + guarded.unheld.length === 0) return null;
+      return {
+        commit: await store.keepAside(guarded.keep, guarded.created, guarded.unheld),
+        counts: { kept: guarded.keep.length, created: guarded.created.length },
+      };
+    },
+  );
+  const plan = guarded as GuardedRestore;
+  // Security: after an interrupted restore, the state worth going back to is the one before it, not
+  // the half-restored one this snapshot holds; every later attempt keeps naming it.
+  const undo = interrupted?.undo ?? before.snapshot.id;
   await store.beginRestore({
     target: target.id,
-    undo: before.snapshot.id,
-    dirs,
+    undo,
+    dirs: [...new Set(plan.changes.map((change) => path.posix.dirname(change.path)))],
     startedAt: deps.now().toISOString(),
   });
-  await store.apply(changes, options.onProgress);
+  try {
+    await store.apply(plan.changes, options.onProgress);
+  } catch (error) {
+    throw await rollBack(deps, store, before.snapshot, target, error);
+  }
   await store.endRestore();
   return {
-    plan: planOf(changes),
-    undoSnapshotId: before.snapshot.id,
+    plan: planOf(plan),
+    undoSnapshotId: undo,
     interrupted: interrupted ? { target: interrupted.target, undo: interrupted.undo } : null,
   };
 }
 
-function planOf(changes: ReadonlyArray<{ path: string; status: string }>): RestorePlan {
-  return summarizePlan(
-    changes.map((change) => ({
-      path: change.path,
-      action: change.status === 'A' ? 'create' : change.status === 'D' ? 'delete' : 'overwrite',
-    })),
-  );
+/**
+ * A restore that failed midway (a name this file system refuses, a full disk) must not leave a tree
+ * half one and half the other: put back the safety snapshot, what it kept aside included. Returns the
+ * error to throw; when even that fails, the journal stays and names the snapshot to restore.
+ */
+async function rollBack(
+  deps: AppDeps,
+  store: SnapshotStore,
+  before: SnapshotRecord,
+  target: RestoreTarget,
+  error: unknown,
+): Promise<CheckpointError> {
+  // A name too long for the file system is the usual cause: say which, not all 4,000 bytes of it.
+  const full = describeError(error);
+  const why = full.length > 300 ? `${full.slice(0, 300)}…` : full;
+  try {
+    const aside = before.aside ? await store.readAside(before.commit) : null;
+    await restoreTreeLocked(
+      deps,
+      store,
+      { id: before.id, tree: before.tree, aside, skipped: before.skipped },
+      { paths: [], dryRun: false },
+    );
+    return new CheckpointError(
+      'IO_FAILED',
+      `restoring ${target.id} failed (${why}); the working tree was put back as it was, nothing changed`,
+      { cause: error },
+    );
+  } catch (again) {
+    return new CheckpointError(
+      'IO_FAILED',
+      `restoring ${target.id} failed (${why}), and putting the tree back failed too (${describeError(again)}): restore snapshot ${before.id} to go back`,
+      { cause: error },
+    );
+  }
+}
+
+function planOf(guarded: GuardedRestore): RestorePlan {
+  return summarizePlan(guarded.planned, {
+    keptAside: guarded.keep.map((leaf) => ({ path: leaf.path, reason: leaf.reason })),
+    refused: guarded.refused,
+  });
 }
 
 /** Applies retention now and deletes content no snapshot references. */

@@ -1,5 +1,5 @@
 import { planSize, type RestorePlan } from './snapshot.js';
-import { renderPlan } from './snapshot-text.js';
+import { renderGuarded, renderPlan } from './snapshot-text.js';
 
 /** How a person or a model is told about handoffs: the same words in the CLI and the MCP tools. */
 
@@ -51,5 +51,8 @@ export function renderPull(outcome: PullOutcome): string {
   if (!outcome.baseMatches)
     return `${head}\nNothing was changed: the handoff was made on commit ${outcome.base}${outcome.branch ? ` (branch ${outcome.branch})` : ''}, and HEAD here is another commit. Check out that commit (git fetch, then git checkout ${outcome.branch ?? outcome.base}), or pull with --checkout on a clean tree.`;
   if (!outcome.applied) return [head, ...renderPlan(outcome.changed)].join('\n');
-  return `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, checkpoint written. Undo with: claude-checkpoint restore ${outcome.undo} --yes (or restore_snapshot ${outcome.undo}).`;
+  return [
+    `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, checkpoint written. Undo with: claude-checkpoint restore ${outcome.undo} --yes (or restore_snapshot ${outcome.undo}).`,
+    ...renderGuarded(outcome.changed),
+  ].join('\n');
 }

@@ -17,6 +17,11 @@ export const snapshotMetaSchema = z.looseObject({
     large: z.array(z.object({ path: z.string(), bytes: z.int() })),
     nested: z.array(z.string()),
   }),
+  /**
+   * Set on a safety snapshot that holds more than its tree: what the restore after it kept aside (paths
+   * no snapshot holds) and the paths it created. Restoring the snapshot brings both back exactly.
+   */
+  aside: z.optional(z.object({ kept: count, created: count })),
 });
 
 export type SnapshotMeta = z.infer<typeof snapshotMetaSchema>;

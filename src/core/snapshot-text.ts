@@ -108,6 +108,24 @@ export function renderPlan(plan: RestorePlan, limit = 50): string[] {
   section('Overwrite', plan.overwrite);
   section('Create', plan.create);
   section('Delete', plan.delete);
+  lines.push(...renderGuarded(plan, limit));
+  return lines;
+}
+
+/** What a restore keeps aside first, and what it refuses to change, each with the reason. */
+export function renderGuarded(plan: Pick<RestorePlan, 'keptAside' | 'refused'>, limit = 50): string[] {
+  const lines: string[] = [];
+  const section = (title: string, entries: ReadonlyArray<{ path: string; reason: string }>) => {
+    if (entries.length === 0) return;
+    lines.push(title);
+    for (const entry of entries.slice(0, limit)) lines.push(`  ${entry.path}: ${entry.reason}`);
+    if (entries.length > limit) lines.push(`  … and ${entries.length - limit} more`);
+  };
+  section(
+    `Kept aside first, as no snapshot holds them; undo brings them back (${plan.keptAside.length}):`,
+    plan.keptAside,
+  );
+  section(`Refused, left as they are (${plan.refused.length}):`, plan.refused);
   return lines;
 }
 
@@ -118,7 +136,12 @@ export function renderRestore(
 ): string {
   const total = outcome.plan.overwrite.length + outcome.plan.create.length + outcome.plan.delete.length;
   if (total === 0)
-    return `The working tree already matches snapshot ${outcome.snapshot.id}: nothing to restore.`;
+    return [
+      outcome.plan.refused.length === 0
+        ? `The working tree already matches snapshot ${outcome.snapshot.id}: nothing to restore.`
+        : `Nothing to restore from snapshot ${outcome.snapshot.id} but what is refused.`,
+      ...renderGuarded(outcome.plan),
+    ].join('\n');
   const lines = outcome.dryRun
     ? [
         `Dry run: restoring snapshot ${outcome.snapshot.id} would change ${total} file(s). Nothing was changed.`,
@@ -127,7 +150,9 @@ export function renderRestore(
   lines.push(...renderPlan(outcome.plan));
   if (outcome.dryRun) lines.push(applyHint);
   else if (outcome.undoSnapshotId)
-    lines.push(`To undo, restore snapshot ${outcome.undoSnapshotId} (taken just before).`);
+    lines.push(
+      `To undo, restore snapshot ${outcome.undoSnapshotId} (${outcome.interrupted ? 'the state before the interrupted restore' : 'taken just before'}).`,
+    );
   if (outcome.interrupted) {
     lines.push(
       `Note: an earlier restore of ${outcome.interrupted.target} was interrupted; the state before it is snapshot ${outcome.interrupted.undo}.`,

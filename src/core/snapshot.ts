@@ -7,6 +7,12 @@ export const SNAPSHOT_DEFAULTS = {
   maxAgeDays: 30,
   /** Files larger than this are skipped and listed, never stored. */
   maxFileBytes: 20 * 1024 * 1024,
+  /**
+   * What one restore may copy into the store before changing paths no snapshot holds (ignored files,
+   * files over the cap); beyond it, such paths are refused rather than lost.
+   */
+  keepAsideMaxBytes: 100 * 1024 * 1024,
+  keepAsideMaxFiles: 10_000,
   labelChars: 200,
 } as const;
 
@@ -14,6 +20,8 @@ export interface SnapshotSettings {
   maxCount: number;
   maxAgeDays: number;
   maxFileBytes: number;
+  /** See SNAPSHOT_DEFAULTS.keepAsideMaxBytes; the default when absent. */
+  keepAsideMaxBytes?: number;
 }
 
 // The schema of this metadata is in snapshot-schema.ts, loaded only where snapshots are listed: the
@@ -59,18 +67,38 @@ export interface PlannedChange {
   action: 'overwrite' | 'create' | 'delete';
 }
 
+/** A path the safety snapshot does not hold, and why: kept aside before it changes, or left alone. */
+export interface GuardedPath {
+  path: string;
+  reason: string;
+}
+
 export interface RestorePlan {
   overwrite: string[];
   create: string[];
   delete: string[];
+  /** Not in the safety snapshot (ignored, over the size cap): copied into the store first, so undo brings them back. */
+  keptAside: GuardedPath[];
+  /** Changes not made, because undo could not bring back what they would destroy (nested repositories, submodules, ...). */
+  refused: GuardedPath[];
 }
 
-export function summarizePlan(changes: readonly PlannedChange[]): RestorePlan {
-  const plan: RestorePlan = { overwrite: [], create: [], delete: [] };
+export function summarizePlan(
+  changes: readonly PlannedChange[],
+  guarded: { keptAside?: readonly GuardedPath[]; refused?: readonly GuardedPath[] } = {},
+): RestorePlan {
+  const plan: RestorePlan = {
+    overwrite: [],
+    create: [],
+    delete: [],
+    keptAside: [...(guarded.keptAside ?? [])],
+    refused: [...(guarded.refused ?? [])],
+  };
   for (const change of changes) plan[change.action].push(change.path);
   return plan;
 }
 
+/** How many paths a restore changes (what it refuses is not counted). */
 export function planSize(plan: RestorePlan): number {
   return plan.overwrite.length + plan.create.length + plan.delete.length;
 }

@@ -39,11 +39,19 @@ const snapshotSchema = z.object({
     large: z.array(z.object({ path: z.string(), bytes: z.number() })),
     nested: z.array(z.string()),
   }),
+  aside: z.object({ kept: z.number(), created: z.number() }).optional(),
 });
+const guardedPaths = z.array(z.object({ path: z.string(), reason: z.string() }));
 export const planSchema = z.object({
   overwrite: z.array(z.string()),
   create: z.array(z.string()),
   delete: z.array(z.string()),
+  keptAside: guardedPaths.describe(
+    'Paths no snapshot holds (ignored, over the size cap) that the restore changes: copied into the store first, so undo brings them back',
+  ),
+  refused: guardedPaths.describe(
+    'Paths left as they are, because undo could not bring back what changing them destroys (nested repositories, submodules, over the keep-aside limit)',
+  ),
 });
 
 /** The session id Claude Code gives its MCP servers, when it does. */
@@ -176,7 +184,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
     {
       title: 'Restore snapshot',
       description:
-        'Bring the working tree, or selected paths, back to a snapshot. dryRun defaults to true and only shows the plan (files to overwrite, create, delete); run again with dryRun: false to apply. Before applying, the current state is snapshotted so the restore can be undone. Ignored files, .git and the checkpoint files are never touched; HEAD and the index never move.',
+        'Bring the working tree, or selected paths, back to a snapshot. dryRun defaults to true and only shows the plan (files to overwrite, create, delete); run again with dryRun: false to apply. Before applying, the current state is snapshotted so the restore can be undone. Paths no snapshot holds (ignored files, files over the size cap) are kept aside in the store before they change, so undo brings them back; nested repositories, submodules, .git and the checkpoint files are never touched (the plan lists what is kept aside or refused, and why); HEAD and the index never move.',
       inputSchema: strictObject({
         snapshotId,
         paths: z

@@ -16,7 +16,8 @@ const IDENTITY = 'claude-checkpoint <claude-checkpoint@localhost>';
 
 /**
  * Records a captured tree as a snapshot: a commit whose message is its metadata, and its ref. The commit
- * is the one `git commit-tree` would write (no parent, our identity, the snapshot's time), written as a
+ * is the one `git commit-tree` would write (our identity, the snapshot's time; no parent, or the commit of
+ * what a restore kept aside, see keep-aside.ts), written as a
  * loose object and refs as files, git's stable on-disk formats, in this private repository: two git
  * processes fewer on every prompt.
  */
@@ -25,9 +26,11 @@ export async function recordSnapshot(
   meta: SnapshotMeta,
   tree: string,
   knownFormat?: ObjectFormat,
+  parent?: string,
 ): Promise<SnapshotRecord> {
   const date = `${Math.floor(new Date(meta.createdAt).getTime() / 1000)} +0000`;
-  const body = `tree ${tree}\nauthor ${IDENTITY} ${date}\ncommitter ${IDENTITY} ${date}\n\n${JSON.stringify(meta)}\n`;
+  const parentLine = parent ? `parent ${parent}\n` : '';
+  const body = `tree ${tree}\n${parentLine}author ${IDENTITY} ${date}\ncommitter ${IDENTITY} ${date}\n\n${JSON.stringify(meta)}\n`;
   const format = knownFormat ?? (await repositoryObjectFormat(gitDir));
   const commit = await writeLooseObject(gitDir, 'commit', Buffer.from(body, 'utf8'), format);
   // The snapshot's ref, and HEAD (master) at the latest snapshot so the next status compares with it.

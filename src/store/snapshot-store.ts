@@ -1,8 +1,15 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { SnapshotMeta, SnapshotRecord, SnapshotSettings } from '../core/snapshot.js';
+import {
+  SNAPSHOT_DEFAULTS,
+  type SnapshotMeta,
+  type SnapshotRecord,
+  type SnapshotSettings,
+} from '../core/snapshot.js';
 import type { ObjectFormat } from '../git/oid.js';
+import { keepAside, readAside } from './keep-aside.js';
 import { withFileLock } from './lock.js';
+import { type AsideContent, type GuardedRestore, guardRestore, type KeptLeaf } from './restore-guard.js';
 import * as journal from './restore-journal.js';
 import { type CaptureResult, captureTree } from './snapshot-capture.js';
 import * as catalog from './snapshot-catalog.js';
@@ -13,6 +20,7 @@ import { ensurePrivateDirs, initStore, waitForOrphanedGc, waitForOrphanedGit } f
 import { readState, writeState } from './store-state.js';
 import { type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
+export type { AsideContent, GuardedRestore } from './restore-guard.js';
 export type { RestoreJournal } from './restore-journal.js';
 export type { CaptureResult } from './snapshot-capture.js';
 export type { DiffEntry } from './snapshot-diff.js';
@@ -125,8 +133,9 @@ export class SnapshotStore {
     await writeState(this.statePath, state);
   }
 
-  record(meta: SnapshotMeta, tree: string): Promise<SnapshotRecord> {
-    return catalog.recordSnapshot(this.gitDir, meta, tree, this.objectFormat);
+  /** `aside`: the commit of what a restore kept aside (see keepAside), recorded as the snapshot's parent. */
+  record(meta: SnapshotMeta, tree: string, aside?: string): Promise<SnapshotRecord> {
+    return catalog.recordSnapshot(this.gitDir, meta, tree, this.objectFormat, aside);
   }
 
   snapshotIds(): Promise<Array<{ id: string; createdAt: string }>> {
@@ -156,6 +165,76 @@ export class SnapshotStore {
 
   unifiedDiff(fromTree: string, toTree: string, file: string): Promise<string> {
     return diff.unifiedDiff(this.git, fromTree, toTree, file);
+  }
+
+  /**
+   * Plans a restore from `fromTree` (the safety snapshot's, just captured) to `target` against the disk:
+   * what the safety snapshot does not hold is kept aside or refused (see guardRestore).
+   */
+  async guardRestore(
+    fromTree: string,
+    target: {
+      tree: string;
+      aside?: AsideContent | null;
+      skipped?: { large: ReadonlyArray<{ path: string }>; nested: readonly string[] } | undefined;
+    },
+    paths: readonly string[],
+  ): Promise<GuardedRestore & { unheld: string[] }> {
+    const changes = await this.changesBetween(fromTree, target.tree, paths);
+    const aside = target.aside ? limitAside(target.aside, paths) : null;
+    const held = new Set(
+      changes.filter((change) => change.beforeMode !== '000000').map((change) => change.path),
+    );
+    // Usually every held path a restore touches is one it changes; when not (some paths only, or content
+    // kept aside coming back), ask the tree itself.
+    if (paths.length > 0 || aside) {
+      const { stdout } = await this.git(['ls-tree', '-r', '-z', '--full-tree', '--name-only', fromTree]);
+      for (const file of stdout.split('\0')) if (file) held.add(file);
+    }
+    // What the target did not hold although it was there is not the target's to delete.
+    const unheldThen = [
+      ...(aside?.unheld ?? []),
+      ...(target.skipped?.large.map((entry) => entry.path) ?? []),
+      ...(target.skipped?.nested.map((dir) => `${dir}/`) ?? []),
+    ];
+    const settings = this.settings;
+    const guarded = guardRestore(
+      this.root,
+      changes,
+      aside,
+      (file) => held.has(file),
+      {
+        maxFileBytes: settings.maxFileBytes,
+        keepAsideMaxBytes: settings.keepAsideMaxBytes ?? SNAPSHOT_DEFAULTS.keepAsideMaxBytes,
+        keepAsideMaxFiles: SNAPSHOT_DEFAULTS.keepAsideMaxFiles,
+      },
+      (file) => unheldThen.some((entry) => entry === file || (entry.endsWith('/') && file.startsWith(entry))),
+    );
+    // A restore that changes ignore rules could make what is ignored now look deleted to its undo: list
+    // it (folders as one entry), so the undo leaves it where it is.
+    const rulesChange = guarded.changes.some((change) => path.posix.basename(change.path) === '.gitignore');
+    const unheld = rulesChange
+      ? (
+          await this.git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'])
+        ).stdout
+          .split('\0')
+          .filter(Boolean)
+      : [];
+    return { ...guarded, unheld };
+  }
+
+  /** Copies paths no snapshot holds into the store; returns the commit to record with the safety snapshot. */
+  keepAside(
+    keep: readonly KeptLeaf[],
+    created: readonly string[],
+    unheld: readonly string[],
+  ): Promise<string> {
+    return keepAside(this.git, this.gitDir, keep, created, unheld);
+  }
+
+  /** What a snapshot kept aside, or `null`. */
+  readAside(commit: string): Promise<AsideContent | null> {
+    return readAside(this.git, commit);
   }
 
   /**
@@ -189,4 +268,14 @@ export class SnapshotStore {
   sizeBytes(): Promise<number> {
     return storeSizeBytes(this.storeDir, this.lockPath);
   }
+}
+
+/** Only what lies under the paths given (all of it when none are). */
+function limitAside(aside: AsideContent, paths: readonly string[]): AsideContent {
+  if (paths.length === 0) return aside;
+  const within = (file: string) => paths.some((given) => file === given || file.startsWith(`${given}/`));
+  return {
+    entries: aside.entries.filter((entry) => within(entry.path)),
+    created: aside.created.filter(within),
+  };
 }

@@ -118,7 +118,13 @@ describe('snapshots', () => {
       snapshotId: snap.snapshot.id,
       dryRun: false,
     });
-    expect(restored.plan).toEqual({ overwrite: [], create: ['a.ts'], delete: [] });
+    expect(restored.plan).toEqual({
+      overwrite: [],
+      create: ['a.ts'],
+      delete: [],
+      keptAside: [],
+      refused: [],
+    });
     expect(statSync(path.join(root, 'big.bin')).size).toBe(2 * 1024 * 1024);
   });
 
@@ -393,7 +399,13 @@ describe('restore', () => {
       snapshotId: snap.snapshot.id,
       dryRun: true,
     });
-    expect(plan.plan).toEqual({ overwrite: ['edit.ts'], create: ['gone.ts'], delete: ['added.ts'] });
+    expect(plan.plan).toEqual({
+      overwrite: ['edit.ts'],
+      create: ['gone.ts'],
+      delete: ['added.ts'],
+      keptAside: [],
+      refused: [],
+    });
     expect(readTree(root)).toEqual(mutated);
 
     const done = await restoreSnapshot(deps, {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI, runCli } from '../helpers/cli.js';
@@ -147,4 +147,84 @@ describe('claude-checkpoint rewind commands', () => {
     // Temp files a killed restore may leave behind are removed, whether or not this run left any.
     for (const file of leftovers) expect(existsSync(path.join(root, file))).toBe(false);
   }, 60_000);
+
+  it('a restore interrupted twice: the third names the state before the FIRST attempt as the undo (issue 26)', async () => {
+    const root = createRepo({ committed: {} });
+    const files = Object.fromEntries(
+      Array.from({ length: 1200 }, (_, i) => [`d${i % 20}/f${i}.txt`, `original ${i}\n`.repeat(100)]),
+    );
+    writeTree(root, files);
+    const storeDir = tempDir('checkpoint-store-');
+    const env = { CHECKPOINT_STORE_DIR: storeDir };
+    const snap = await runCli(['snapshot', '--json', '--root', root], { cwd: root, env });
+    const id = JSON.parse(snap.stdout).snapshot.id as string;
+    for (const file of Object.keys(files)) writeFileSync(path.join(root, file), 'changed\n');
+    const beforeFirst = readTree(root);
+
+    let journalPath: string | undefined;
+    const journalOf = () => {
+      try {
+        journalPath ??= path.join(storeDir, ...findFile(storeDir, 'restore-journal.json'));
+        return readFileSync(journalPath, 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    /** Starts a restore and kills it once `ready` says it is under way. */
+    const interrupt = async (ready: () => boolean) => {
+      const child = spawn(process.execPath, [CLI, 'restore', id, '--yes', '--root', root], {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+        stdio: 'ignore',
+      });
+      const closed = new Promise((resolve) => child.on('close', resolve));
+      const started = Date.now();
+      while (!ready()) {
+        if (Date.now() - started > 60_000) throw new Error('the restore never started');
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      child.kill('SIGKILL');
+      await closed;
+    };
+    const first = path.join(root, Object.keys(files).sort()[0] as string);
+    await interrupt(() => {
+      try {
+        return readFileSync(first, 'utf8').startsWith('original');
+      } catch {
+        return false;
+      }
+    });
+    const firstJournal = journalOf();
+    expect(firstJournal).not.toBe('');
+    // The second attempt is killed once it has written its own journal.
+    await interrupt(() => {
+      const now = journalOf();
+      return now !== '' && now !== firstJournal;
+    });
+
+    const third = await runCli(['restore', id, '--yes', '--json', '--root', root], { cwd: root, env });
+    expect(third.code, third.stderr).toBe(0);
+    const outcome = JSON.parse(third.stdout);
+    expect(outcome.interrupted.undo).toBe(JSON.parse(firstJournal).undo);
+    expect(outcome.undoSnapshotId).toBe(JSON.parse(firstJournal).undo);
+    const undone = await runCli(['restore', outcome.undoSnapshotId, '--yes', '--root', root], {
+      cwd: root,
+      env,
+    });
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(readTree(root)).toEqual(beforeFirst);
+  }, 180_000);
 });
+
+/** The path segments, under `dir`, of the first file named `name` (the store's folder is per project). */
+function findFile(dir: string, name: string): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === name) return [name];
+    if (entry.isDirectory()) {
+      try {
+        return [entry.name, ...findFile(path.join(dir, entry.name), name)];
+      } catch {}
+    }
+  }
+  throw new Error(`${name} not found`);
+}

@@ -226,6 +226,110 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     expect(treeState(b.root)).toEqual(before);
   });
 
+  it("never destroys what the receiver's undo snapshot cannot hold: an ignored .env, an ignored node_modules/, a nested repository (issue 22)", async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    // On A, three plain files; on B the same names are an ignored file, an ignored folder, a nested repo.
+    writeTree(a.root, { '.env': 'PORT=3000\n', node_modules: 'a file on A\n', nested: 'a file on A\n' });
+    expect((await cli(a, 'handoff', 'push', '--name', 'unheld')).code).toBe(0);
+    writeFileSync(path.join(b.root, '.git', 'info', 'exclude'), '.env\nnode_modules/\n');
+    writeTree(b.root, {
+      '.env': 'PORT=4000\nLOCAL_ONLY=1\n',
+      'node_modules/pkg/index.js': 'module.exports = 1;\n',
+      'nested/code.ts': 'nested work\n',
+    });
+    git(path.join(b.root, 'nested'), 'init', '-q', '-b', 'main');
+    git(path.join(b.root, 'nested'), 'add', '-A');
+    git(path.join(b.root, 'nested'), 'commit', '-q', '-m', 'nested work');
+    const everything = () => ({
+      tree: readTree(b.root, (file) => file.startsWith('.claude-checkpoint')),
+      nestedGit: readTree(path.join(b.root, 'nested', '.git')),
+    });
+    const before = everything();
+
+    // The plan, before anything: no "Create" for what exists, each kept-aside or refused path with why.
+    const plan = JSON.parse(
+      (await cli(b, 'handoff', 'pull', '--name', 'unheld', '--dry-run', '--json')).stdout,
+    );
+    expect(plan.changed.create).toEqual([]);
+    expect(plan.changed.overwrite).toEqual(['.env', 'node_modules']);
+    expect(plan.changed.keptAside).toEqual([
+      { path: '.env', reason: expect.stringContaining('ignored') },
+      { path: 'node_modules/pkg/index.js', reason: expect.stringContaining('ignored') },
+    ]);
+    expect(plan.changed.refused).toEqual([
+      { path: 'nested', reason: expect.stringContaining('nested git repository') },
+    ]);
+    const text = await cli(b, 'handoff', 'pull', '--name', 'unheld', '--dry-run');
+    expect(text.stdout).toMatch(/Kept aside first.*\n {2}\.env: ignored/);
+    expect(text.stdout).toMatch(/Refused, left as they are \(1\):\n {2}nested: a nested git repository/);
+
+    const pulled = await cli(b, 'handoff', 'pull', '--name', 'unheld', '--yes', '--json');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(readFileSync(path.join(b.root, '.env'), 'utf8')).toBe('PORT=3000\n');
+    expect(readFileSync(path.join(b.root, 'node_modules'), 'utf8')).toBe('a file on A\n');
+    expect(everything().nestedGit).toEqual(before.nestedGit);
+    expect(readFileSync(path.join(b.root, 'nested/code.ts'), 'utf8')).toBe('nested work\n');
+
+    const undo = await cli(b, 'restore', JSON.parse(pulled.stdout).undo, '--yes');
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(everything()).toEqual(before);
+  }, 120_000);
+
+  it('a pull that fails midway (a path longer than the system allows) puts the tree back and leaves no journal (issue 26)', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { 'a-first.txt': 'from A\n', 'src/app.ts': 'A\n' });
+    expect((await cli(a, 'handoff', 'push', '--name', 'too-long')).code).toBe(0);
+    // The remote's handoff gains a path of 18 names of 240 bytes (each name allowed, the whole not),
+    // sorted after the others, so the pull has written them when it fails.
+    const ref = 'refs/claude-checkpoint/handoff/too-long';
+    const inBare = (args: string[], input?: string) =>
+      execFileSync('git', args, {
+        cwd: bare,
+        encoding: 'utf8',
+        ...(input === undefined ? {} : { input }),
+      }).trim();
+    let entry = `100644 blob ${inBare(['hash-object', '-w', '--stdin'], 'deep\n')}\tfile.txt`;
+    for (let depth = 0; depth < 18; depth++)
+      entry = `040000 tree ${inBare(['mktree'], `${entry}\n`)}\t${'z'.repeat(239)}${depth % 10}`;
+    const original = inBare(['cat-file', 'commit', ref]);
+    const tree = inBare(['mktree'], `${inBare(['ls-tree', `${ref}^{tree}`])}\n${entry}\n`);
+    const message = original.slice(original.indexOf('\n\n') + 2);
+    const parent = /^parent (\S+)$/m.exec(original)?.[1] ?? '';
+    const forged = execFileSync('git', ['commit-tree', tree, '-p', parent, '-F', '-'], {
+      cwd: bare,
+      encoding: 'utf8',
+      input: message,
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'x',
+        GIT_AUTHOR_EMAIL: 'x@x',
+        GIT_COMMITTER_NAME: 'x',
+        GIT_COMMITTER_EMAIL: 'x@x',
+      },
+    }).trim();
+    inBare(['update-ref', ref, forged]);
+
+    writeTree(b.root, { 'src/app.ts': 'B local\n' });
+    const before = treeState(b.root);
+    const failed = await cli(b, 'handoff', 'pull', '--name', 'too-long', '--yes');
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('put back as it was');
+    expect(treeState(b.root)).toEqual(before);
+    expect(existsSync(path.join(b.root, 'a-first.txt'))).toBe(false);
+    expect(existsSync(path.join(b.root, 'z'.repeat(239).concat('7')))).toBe(false);
+    expect(existsSync(path.join(b.env.CHECKPOINT_STORE_DIR as string))).toBe(true);
+    const journals = execFileSync(
+      'find',
+      [b.env.CHECKPOINT_STORE_DIR as string, '-name', 'restore-journal.json'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(journals).toBe('');
+  }, 120_000);
+
   it('on another commit than the base: nothing changes, and the message names the commit', async () => {
     const a = machine(`file://${bare}`, 'Alice');
     const b = machine(`file://${bare}`, 'Bob');

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
@@ -77,5 +77,37 @@ describe('rewind tools over MCP', () => {
     expect(empty.text).toMatch(/no snapshots for this project yet/);
     const tooLong = await call('diff_snapshot', { projectRoot: root, snapshotId: 'x'.repeat(65) });
     expect(tooLong.text).toMatch(/snapshotId: must be at most 64 characters/);
+  });
+
+  it('the plan names what is kept aside and what is refused, with the reason, before anything changes (issue 22)', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'one\n' } });
+    writeFileSync(path.join(root, 'big.bin'), 'small\n');
+    writeFileSync(path.join(root, 'nested'), 'a file once\n');
+    const { call } = await connect({
+      deps: {
+        env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.001' },
+      },
+    });
+    const taken = await call('snapshot_files', { projectRoot: root });
+    const id = (taken.structured as { snapshot: { id: string } }).snapshot.id;
+    writeFileSync(path.join(root, 'big.bin'), Buffer.alloc(4096, 1));
+    writeFileSync(path.join(root, 'nested'), 'changed\n');
+    await call('snapshot_files', { projectRoot: root });
+    rmSync(path.join(root, 'nested'));
+    mkdirSync(path.join(root, 'nested', '.git'), { recursive: true });
+
+    const plan = await call('restore_snapshot', { projectRoot: root, snapshotId: id });
+    expect(plan.structured).toMatchObject({
+      dryRun: true,
+      plan: {
+        overwrite: ['big.bin'],
+        create: [],
+        keptAside: [{ path: 'big.bin', reason: expect.stringContaining('over the snapshot size cap') }],
+        refused: [{ path: 'nested', reason: expect.stringContaining('nested git repository') }],
+      },
+    });
+    expect(plan.text).toMatch(/Kept aside first.*\n {2}big\.bin: over the snapshot size cap/);
+    expect(plan.text).toMatch(/Refused, left as they are \(1\):\n {2}nested: a nested git repository/);
+    expect(readFileSync(path.join(root, 'big.bin')).length).toBe(4096);
   });
 });

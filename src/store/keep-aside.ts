@@ -1,0 +1,67 @@
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { AsideContent, KeptLeaf } from './restore-guard.js';
+import type { StoreGit } from './store-git.js';
+import { uniqueSuffix } from './temp-name.js';
+
+/** The first line of an aside commit's message: only a parent that says so is read as one. */
+const ASIDE_MARK = 'claude-checkpoint aside';
+
+/**
+ * Copies paths no snapshot holds into the store, before a restore changes them, as one commit: its tree
+ * holds the files (modes and symlinks as git keeps them), its message the paths the restore will create
+ * and, when it changes ignore rules, the paths that were there unheld (so that undo never deletes them).
+ * The safety snapshot names it as its parent, so it lives (and is collected) with that snapshot.
+ */
+export async function keepAside(
+  git: StoreGit,
+  gitDir: string,
+  keep: readonly KeptLeaf[],
+  created: readonly string[],
+  unheld: readonly string[],
+): Promise<string> {
+  // A private index of our own for these paths: `update-index` reads them as they are, ignored or not.
+  const index = path.join(gitDir, `aside-index-${uniqueSuffix()}`);
+  const env = { GIT_INDEX_FILE: index };
+  try {
+    if (keep.length > 0) {
+      await git(['update-index', '--add', '-z', '--stdin'], {
+        input: `${keep.map((leaf) => leaf.path).join('\0')}\0`,
+        extraEnv: env,
+      });
+    }
+    const tree = (await git(['write-tree'], { extraEnv: env })).stdout.trim();
+    const message = `${ASIDE_MARK}\n\n${JSON.stringify({ created, ...(unheld.length > 0 ? { unheld } : {}) })}\n`;
+    return (await git(['commit-tree', tree, '-F', '-'], { input: message })).stdout.trim();
+  } finally {
+    await fsp.rm(index, { force: true });
+  }
+}
+
+/** What a snapshot's commit kept aside, or `null` when it has no aside parent. */
+export async function readAside(git: StoreGit, commit: string): Promise<AsideContent | null> {
+  const parent = /^parent ([0-9a-f]{40,64})$/m.exec((await git(['cat-file', 'commit', commit])).stdout)?.[1];
+  if (!parent) return null;
+  const body = (await git(['cat-file', 'commit', parent])).stdout;
+  const tree = /^tree ([0-9a-f]{40,64})$/m.exec(body)?.[1];
+  const message = body.slice(body.indexOf('\n\n') + 2);
+  if (!tree || !message.startsWith(`${ASIDE_MARK}\n`)) return null;
+  let created: string[] = [];
+  let unheld: string[] = [];
+  const strings = (value: unknown) =>
+    Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  try {
+    const parsed = JSON.parse(message.slice(ASIDE_MARK.length)) as { created?: unknown; unheld?: unknown };
+    created = strings(parsed.created);
+    unheld = strings(parsed.unheld);
+  } catch {
+    // No list of created paths: only what was kept aside comes back.
+  }
+  const listing = (await git(['ls-tree', '-r', '-z', '--full-tree', tree])).stdout;
+  const entries: Array<{ path: string; mode: string; oid: string }> = [];
+  for (const record of listing.split('\0')) {
+    const match = /^(\d{6}) blob ([0-9a-f]{40,64})\t(.+)$/s.exec(record);
+    if (match) entries.push({ mode: match[1] as string, oid: match[2] as string, path: match[3] as string });
+  }
+  return { entries, created, unheld };
+}

@@ -1,0 +1,252 @@
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import path from 'node:path';
+import { CheckpointError } from '../core/errors.js';
+import { type GuardedPath, isRestorablePath, type PlannedChange } from '../core/snapshot.js';
+import { formatBytes } from '../core/snapshot-text.js';
+import { compareAscii } from '../core/text.js';
+import type { TreeChange } from './worktree-writer.js';
+
+/** What a snapshot kept aside: entries to write back, and paths to remove (they did not exist). */
+export interface AsideContent {
+  entries: ReadonlyArray<{ path: string; mode: string; oid: string }>;
+  /** Paths the restore after the snapshot created where nothing was: restoring the snapshot removes them. */
+  created: readonly string[];
+  /**
+   * Paths that were there but not in the snapshot (ignored, over the cap; a folder ends with `/`), listed
+   * when the restore changed ignore rules: restoring the snapshot must not delete them.
+   */
+  unheld?: readonly string[];
+}
+
+/** One path no snapshot holds that a restore is about to change: copied into the store first. */
+export interface KeptLeaf {
+  path: string;
+  bytes: number;
+  reason: string;
+}
+
+export interface GuardLimits {
+  /** The snapshot size cap: files over it are never in a snapshot. */
+  maxFileBytes: number;
+  keepAsideMaxBytes: number;
+  keepAsideMaxFiles: number;
+}
+
+export interface GuardedRestore {
+  /** What the writer does: the changes that passed, with the target's kept-aside content merged in. */
+  changes: TreeChange[];
+  planned: PlannedChange[];
+  keep: KeptLeaf[];
+  /** Paths the restore writes where nothing exists now. */
+  created: string[];
+  refused: GuardedPath[];
+}
+
+/** Names longer than this many bytes are refused by the file systems git runs on (ext4, APFS, NTFS). */
+const NAME_MAX_BYTES = 255;
+
+/**
+ * Checks a restore against the disk before anything changes. The safety snapshot holds what `git status`
+ * sees; a restore must also never destroy what it does not hold (ignored files and folders, files over
+ * the size cap, nested repositories, submodules). Such a path is either kept aside (copied into the store
+ * with the safety snapshot, within limits) or its change is refused, and the plan names each one.
+ *
+ * `changes` go from the safety snapshot's tree to the target's; `isHeld` says whether that tree holds a
+ * path. Reads the disk (lstat, readdir) and never writes.
+ */
+export function guardRestore(
+  root: string,
+  changes: readonly TreeChange[],
+  targetAside: AsideContent | null,
+  isHeld: (file: string) => boolean,
+  limits: GuardLimits,
+  /** Paths the target did not hold although they were there (see AsideContent.unheld): never deleted. */
+  wasUnheld: (file: string) => boolean = () => false,
+): GuardedRestore {
+  const byPath = new Map<string, TreeChange>();
+  for (const change of changes) byPath.set(change.path, change);
+  // Undoing a restore: what it kept aside is written back, what it created is removed.
+  for (const entry of targetAside?.entries ?? []) {
+    byPath.set(entry.path, {
+      path: entry.path,
+      status: 'M',
+      beforeMode: '000000',
+      afterMode: entry.mode,
+      beforeOid: '',
+      afterOid: entry.oid,
+    });
+  }
+  for (const file of targetAside?.created ?? []) {
+    if (!byPath.has(file))
+      byPath.set(file, {
+        path: file,
+        status: 'D',
+        beforeMode: '000000',
+        afterMode: '000000',
+        beforeOid: '',
+        afterOid: '',
+      });
+  }
+  for (const file of byPath.keys()) {
+    // Security: a crafted snapshot or handoff is refused whole, before the disk is even looked at.
+    if (!isRestorablePath(file))
+      throw new CheckpointError(
+        'UNSAFE_PATH',
+        `refusing to restore '${file}': it would leave the project or touch .git`,
+      );
+  }
+  const result: GuardedRestore = { changes: [], planned: [], keep: [], created: [], refused: [] };
+  const kept = new Set<string>();
+  let keptBytes = 0;
+  const probe = createProbe(root);
+  const createdByTarget = new Set(targetAside?.created ?? []);
+  for (const change of [...byPath.values()].sort((a, b) => compareAscii(a.path, b.path))) {
+    if (change.status === 'D' && !createdByTarget.has(change.path) && wasUnheld(change.path)) {
+      result.refused.push({
+        path: change.path,
+        reason:
+          'the snapshot did not hold it (ignored or over the size cap when it was taken), so it is not deleted',
+      });
+      continue;
+    }
+    const verdict = inspect(change, probe, isHeld, limits);
+    if ('refused' in verdict) {
+      result.refused.push({ path: change.path, reason: verdict.refused });
+      continue;
+    }
+    const fresh = verdict.unheld.filter((leaf) => !kept.has(leaf.path));
+    const bytes = fresh.reduce((sum, leaf) => sum + leaf.bytes, 0);
+    if (keptBytes + bytes > limits.keepAsideMaxBytes || kept.size + fresh.length > limits.keepAsideMaxFiles) {
+      const what = fresh.length === 1 ? `'${fresh[0]?.path}' (${fresh[0]?.reason})` : `${fresh.length} files`;
+      result.refused.push({
+        path: change.path,
+        reason: `it would replace ${what} that no snapshot holds, over what a restore keeps aside (${formatBytes(limits.keepAsideMaxBytes)}, ${limits.keepAsideMaxFiles} files)`,
+      });
+      continue;
+    }
+    for (const leaf of fresh) {
+      kept.add(leaf.path);
+      result.keep.push(leaf);
+    }
+    keptBytes += bytes;
+    result.changes.push(change);
+    const exists = verdict.exists;
+    if (change.status === 'D') {
+      if (exists) result.planned.push({ path: change.path, action: 'delete' });
+    } else if (change.afterMode !== '160000') {
+      result.planned.push({ path: change.path, action: exists ? 'overwrite' : 'create' });
+      if (!exists) result.created.push(change.path);
+    }
+  }
+  return result;
+}
+
+type Verdict = { refused: string } | { unheld: KeptLeaf[]; exists: boolean };
+
+function inspect(
+  change: TreeChange,
+  probe: Probe,
+  isHeld: (file: string) => boolean,
+  limits: GuardLimits,
+): Verdict {
+  const removesGitlink = change.beforeMode === '160000' && (change.status === 'D' || change.status === 'T');
+  if (removesGitlink)
+    return { refused: 'a submodule: its own repository, which no snapshot holds; left as it is' };
+  const writes = change.status !== 'D' && change.afterMode !== '160000';
+  if (!writes && change.status !== 'D') return { unheld: [], exists: probe.stat(change.path) !== null };
+  const unheld: KeptLeaf[] = [];
+  const reasonOf = (stats: Stats) =>
+    stats.isFile() && stats.size > limits.maxFileBytes
+      ? `over the snapshot size cap (${formatBytes(stats.size)})`
+      : 'ignored here, so in no snapshot';
+  if (writes) {
+    const parts = change.path.split('/');
+    if (parts.some((part) => Buffer.byteLength(part) > NAME_MAX_BYTES))
+      return { refused: `a name longer than ${NAME_MAX_BYTES} bytes, which this file system does not allow` };
+    // The folders on the way: a nested repository is never written into; a file standing where a folder
+    // must go is replaced, so it must be held or kept aside.
+    for (let depth = 1; depth < parts.length; depth++) {
+      const dir = parts.slice(0, depth).join('/');
+      const stats = probe.stat(dir);
+      if (stats === null) break;
+      if (stats.isDirectory()) {
+        if (probe.stat(`${dir}/.git`) !== null)
+          return { refused: `inside '${dir}', a nested git repository, which no snapshot holds` };
+        continue;
+      }
+      if (!isHeld(dir)) unheld.push({ path: dir, bytes: stats.size, reason: reasonOf(stats) });
+      break;
+    }
+  }
+  const stats = probe.stat(change.path);
+  if (stats === null) return { unheld, exists: false };
+  if (!stats.isDirectory()) {
+    if (!isHeld(change.path)) unheld.push({ path: change.path, bytes: stats.size, reason: reasonOf(stats) });
+    return { unheld, exists: true };
+  }
+  // A folder where a file goes (or where a file was deleted): everything in it goes.
+  const walked = walkFolder(probe, change.path);
+  if (walked.nested !== null)
+    return {
+      refused:
+        walked.nested === change.path
+          ? 'a nested git repository (a folder with its own .git), which no snapshot holds; left as it is'
+          : `the folder holds '${walked.nested}', a nested git repository, which no snapshot holds; left as it is`,
+    };
+  for (const leaf of walked.leaves) {
+    if (!isHeld(leaf.path)) unheld.push({ ...leaf, reason: reasonOf(leaf.stats) });
+  }
+  return { unheld, exists: true };
+}
+
+interface Probe {
+  root: string;
+  stat(file: string): Stats | null;
+}
+
+/** lstat relative to the root, remembered for the run: many changes share their folders. */
+function createProbe(root: string): Probe {
+  const seen = new Map<string, Stats | null>();
+  return {
+    root,
+    stat(file) {
+      let stats = seen.get(file);
+      if (stats === undefined) {
+        try {
+          stats = lstatSync(path.join(root, file), { throwIfNoEntry: false }) ?? null;
+        } catch {
+          stats = null; // a file on the way: nothing can be here
+        }
+        seen.set(file, stats);
+      }
+      return stats;
+    },
+  };
+}
+
+/** Every file and symlink under a folder (links never followed), or the first nested repository in it. */
+function walkFolder(
+  probe: Probe,
+  dir: string,
+): { leaves: Array<{ path: string; bytes: number; stats: Stats }>; nested: string | null } {
+  const leaves: Array<{ path: string; bytes: number; stats: Stats }> = [];
+  const pending = [dir];
+  while (pending.length > 0) {
+    const current = pending.pop() as string;
+    let names: string[];
+    try {
+      names = readdirSync(path.join(probe.root, current));
+    } catch {
+      continue;
+    }
+    if (names.some((name) => name.toLowerCase() === '.git')) return { leaves, nested: current };
+    for (const name of names) {
+      const file = `${current}/${name}`;
+      const stats = probe.stat(file);
+      if (stats === null) continue;
+      if (stats.isDirectory()) pending.push(file);
+      else leaves.push({ path: file, bytes: stats.size, stats });
+    }
+  }
+  return { leaves, nested: null };
+}
