@@ -81,7 +81,12 @@ describe('withFileLock', () => {
     // Three live owners in turn, 200 ms each: 600 ms in all, against a 400 ms limit.
     writeFileSync(lock, JSON.stringify(here()));
     const handOver = (ms: number, next: () => void) =>
-      new Promise<void>((resolve) => setTimeout(() => (next(), resolve()), ms));
+      new Promise<void>((resolve) =>
+        setTimeout(() => {
+          next();
+          resolve();
+        }, ms),
+      );
     const waiting = withFileLock(lock, async () => 'got it', { timeoutMs: 400 });
     await handOver(200, () => writeFileSync(lock, JSON.stringify({ ...here(), at: Date.now() + 1 })));
     await handOver(200, () => writeFileSync(lock, JSON.stringify({ ...here(), at: Date.now() + 2 })));
