@@ -68,7 +68,7 @@ export async function executeHook(
     if (options.root !== undefined) input[ROOT_OPTION] = path.resolve(deps.cwd(), options.root);
     const budget = Number(deps.env.CHECKPOINT_HOOK_TIMEOUT_MS) || HOOK_BUDGET_MS[hookEvent];
     const result = await Promise.race([
-      handleHook(hookEvent, input, deps, { ...context, briefOnNextPrompt: adapter.briefOnNextPrompt }),
+      handleHook(hookEvent, input, deps, { ...context, briefOnNextPrompt: adapter.briefOnNextPrompt, agent }),
       new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new Error(`gave up after ${budget} ms so as not to hold up the session`)),
