@@ -1,18 +1,196 @@
+import {
+  createPrompt,
+  isDownKey,
+  isEnterKey,
+  isUpKey,
+  type KeypressEvent,
+  useKeypress,
+  usePagination,
+  useState,
+} from '@inquirer/core';
+import { diffSnapshot } from '../app/rewind.js';
+import { listRewind, type RewindMode } from '../app/rewind-menu.js';
+import type { RewindEntry } from '../core/rewind-refs.js';
+import { type RewindAction, renderConflicts, renderRewindEntry, rewindActions } from '../core/rewind-text.js';
+import { renderDiff } from '../core/snapshot-text.js';
 import type { CliContext } from './context.js';
-import { EXIT } from './output.js';
+import { confirm, EXIT } from './output.js';
+import { applyRewind } from './rewind-menu-command.js';
 
-/** The interactive picker over a session's prompts (in progress). */
+/**
+ * The spec's /rewind menu in a terminal: the prompts newest first; `d` shows what restoring the
+ * highlighted one would change; Enter opens the numbered actions (a digit picks one, as in Claude
+ * Code); Cancel goes back to the list; q or Esc leaves with nothing changed.
+ */
+
+interface PickerConfig {
+  title: string;
+  entries: readonly RewindEntry[];
+  now: Date;
+  width: number;
+  /** Rows for the list: the picker fits a plain 80x24 terminal. */
+  pageSize: number;
+  bold: (text: string) => string;
+  dim: (text: string) => string;
+  loadDiff: (entry: RewindEntry) => Promise<string>;
+}
+
+export type PickerResult = { entry: RewindEntry; mode: RewindMode } | null;
+
+type Phase = 'list' | 'menu' | 'diff';
+
+const isQuit = (key: KeypressEvent) => key.name === 'q' || key.name === 'escape';
+
+export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, done) => {
+  const [active, setActive] = useState(0);
+  const [phase, setPhase] = useState<Phase>('list');
+  const [choice, setChoice] = useState(0);
+  const [diff, setDiff] = useState<string | null>(null);
+  const entry = config.entries[active] as RewindEntry;
+  const actions = rewindActions(entry);
+
+  const pick = (action: RewindAction | undefined) => {
+    if (!action) return;
+    if (action.mode === 'cancel') setPhase('list');
+    else done({ entry, mode: action.mode });
+  };
+
+  useKeypress((key) => {
+    if (phase === 'diff') {
+      setPhase('list');
+      return;
+    }
+    if (phase === 'menu') {
+      if (isQuit(key)) setPhase('list');
+      else if (isUpKey(key)) setChoice((choice - 1 + actions.length) % actions.length);
+      else if (isDownKey(key)) setChoice((choice + 1) % actions.length);
+      else if (isEnterKey(key)) pick(actions[choice]);
+      else if (/^[1-9]$/.test(key.name)) pick(actions[Number(key.name) - 1]);
+      return;
+    }
+    if (isQuit(key)) done(null);
+    else if (isUpKey(key)) setActive(Math.max(0, active - 1));
+    else if (isDownKey(key)) setActive(Math.min(config.entries.length - 1, active + 1));
+    else if (isEnterKey(key)) {
+      setChoice(0);
+      setPhase('menu');
+    } else if (key.name === 'd') {
+      setDiff(null);
+      setPhase('diff');
+      config.loadDiff(entry).then(
+        (text) => setDiff(text),
+        (error: unknown) => setDiff(`Could not show the diff: ${String(error)}`),
+      );
+    }
+  });
+
+  const list = usePagination({
+    items: config.entries,
+    active,
+    pageSize: config.pageSize,
+    loop: false,
+    renderItem: ({ item, isActive }) => {
+      const line = renderRewindEntry(item, config.now, config.width - 2);
+      return isActive ? config.bold(`❯ ${line}`) : `  ${line}`;
+    },
+  });
+  if (phase === 'diff') {
+    const lines = (diff ?? 'Loading the diff…').split('\n');
+    const room = config.pageSize + 4;
+    const shown = lines.slice(0, room).map((line) => line.slice(0, config.width));
+    if (lines.length > room)
+      shown.push(config.dim(`… ${lines.length - room} more line(s): claude-checkpoint diff ${entry.id}`));
+    return [
+      `${config.bold('What restoring the code would change')} (${entry.id})`,
+      ...shown,
+      config.dim('Any key: back to the list'),
+    ].join('\n');
+  }
+  const header = `${config.bold(config.title)}\n${config.dim('↑↓ move · Enter choose · d diff · q/Esc quit')}`;
+  if (phase === 'list') return `${header}\n${list}`;
+  const menu = actions.map((action, index) => {
+    const line = `${index + 1}. ${action.label}`;
+    return index === choice ? config.bold(`❯ ${line}`) : `  ${line}`;
+  });
+  const prompt = entry.prompt.replace(/\s+/g, ' ');
+  return [
+    header,
+    list,
+    '',
+    `${config.bold('Rewind to:')} ${prompt.length > config.width - 12 ? `${prompt.slice(0, config.width - 13)}…` : prompt}`,
+    ...menu,
+    config.dim('A digit picks · Esc back'),
+  ].join('\n');
+});
+
+/** Runs the picker, then the chosen rewind (conflicts shown and confirmed first). */
 export async function runRewindPicker(
   ctx: CliContext,
-  _request: {
+  request: {
     projectRoot: string | undefined;
     sessionId: string | undefined;
     all: boolean;
     ref?: string | undefined;
   },
 ): Promise<number> {
-  ctx.out.note(
-    'The rewind menu is not available yet: use `claude-checkpoint rewind --list` and `rewind <ref> --code|--conversation|--both`.',
-  );
-  return EXIT.usage;
+  const listing = await listRewind(ctx.deps, {
+    projectRoot: request.projectRoot,
+    sessionId: request.sessionId,
+    all: request.all,
+  });
+  const entries = request.all
+    ? (listing.sessions ?? []).flatMap((session) => session.entries)
+    : listing.entries;
+  if (entries.length === 0) {
+    ctx.out.print('No prompts recorded for this project yet: nothing to rewind to.');
+    return EXIT.ok;
+  }
+  const width = Math.max(40, Math.min(process.stdout.columns || 80, 120));
+  const rows = process.stdout.rows || 24;
+  const now = ctx.deps.now();
+  const title = request.all
+    ? `Rewind: every session of the project (${entries.length} prompts), newest first`
+    : `Rewind: session ${listing.sessionId} (${entries.length} prompt(s)), newest first`;
+  let result: PickerResult;
+  try {
+    result = await rewindPicker({
+      title,
+      entries,
+      now,
+      width,
+      pageSize: Math.max(3, Math.min(10, rows - 12)),
+      bold: ctx.out.bold,
+      dim: ctx.out.dim,
+      loadDiff: async (entry) =>
+        renderDiff(await diffSnapshot(ctx.deps, { projectRoot: request.projectRoot, snapshotId: entry.id })),
+    });
+  } catch (error) {
+    // Ctrl-C: the same as q.
+    if (error instanceof Error && error.name === 'ExitPromptError') result = null;
+    else throw error;
+  }
+  if (result === null) {
+    ctx.out.note('Nothing was changed.');
+    return EXIT.notConfirmed;
+  }
+  const chosen = {
+    projectRoot: request.projectRoot,
+    sessionId: result.entry.sessionId,
+    ref: result.entry.id,
+    mode: result.mode,
+  };
+  if (result.mode !== 'conversation') {
+    const { rewindTo } = await import('../app/rewind-menu.js');
+    const plan = await rewindTo(ctx.deps, { ...chosen, dryRun: true });
+    const conflicts = plan.code?.conflicts ?? [];
+    if (conflicts.length > 0) {
+      ctx.out.print(renderConflicts(conflicts).join('\n'));
+      if (!(await confirm('Restore anyway? The current state is snapshotted first, so it can be undone.'))) {
+        ctx.out.note('Nothing was changed.');
+        return EXIT.notConfirmed;
+      }
+    }
+  }
+  // Choosing the action is the confirmation, as in Claude Code; the undo snapshot is taken first.
+  return applyRewind(ctx, chosen, { confirmed: true });
 }

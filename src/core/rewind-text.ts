@@ -103,8 +103,7 @@ export function renderRewind(outcome: RewindOutcomeView): string {
       );
       lines.push(...renderPlan(code.plan).map((line) => `  ${line}`));
       lines.push(...renderConflicts(code.conflicts));
-      if (code.undoSnapshotId)
-        lines.push(`To undo, run: claude-checkpoint restore ${code.undoSnapshotId} (taken just before).`);
+      if (code.undoSnapshotId) lines.push(`To undo: claude-checkpoint restore ${code.undoSnapshotId}`);
     }
   }
   const conversation = outcome.conversation;

@@ -1,0 +1,131 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, CLI, runCli } from '../helpers/cli.js';
+import { createRepo, tempDir, workerStateHome, writeTree } from '../helpers/fixtures.js';
+
+/**
+ * The rewind picker driven through a real pseudo-terminal (util-linux `script`), 80x24, with NO_COLOR:
+ * keys go in as a person types them, and what the terminal shows comes back.
+ */
+
+beforeAll(assertBuilt);
+
+const SESSION = '11111111-2222-4333-8444-555555555555';
+const DOWN = '\u001b[B';
+const ENTER = '\r';
+
+/** A project with three prompts of one session, each followed by a change, sent through the prompt hook. */
+async function threePrompts() {
+  const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+  const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: tempDir('home-') };
+  for (const step of [1, 2, 3]) {
+    const input = JSON.stringify({
+      session_id: SESSION,
+      cwd: root,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: `Step ${step}`,
+    });
+    const run = await runCli(['hook', 'UserPromptSubmit'], { cwd: root, env, input });
+    expect(run.code).toBe(0);
+    writeTree(root, { 'a.txt': `a${step}\n`, [`step${step}.txt`]: `${step}\n` });
+  }
+  return { root, env };
+}
+
+interface Terminal {
+  child: ChildProcessWithoutNullStreams;
+  screen: () => string;
+  waitFor: (text: string | RegExp) => Promise<void>;
+  type: (keys: string) => void;
+  exit: Promise<number>;
+}
+
+/** Starts `claude-checkpoint rewind` in an 80x24 pseudo-terminal. */
+function terminal(root: string, env: Record<string, string>): Terminal {
+  const command = `stty cols 80 rows 24; exec '${process.execPath}' '${CLI}' rewind --root '${root}'`;
+  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      TERM: 'xterm',
+      NO_COLOR: '1',
+      XDG_STATE_HOME: workerStateHome(),
+      CHECKPOINT_HOOK_HOST: '0',
+      ...env,
+    },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  const exit = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  return {
+    child,
+    screen: () => output,
+    waitFor: async (text) => {
+      const deadline = Date.now() + 30_000;
+      const seen = () => (typeof text === 'string' ? output.includes(text) : text.test(output));
+      while (!seen()) {
+        if (Date.now() > deadline) throw new Error(`never shown: ${String(text)}\n--- screen ---\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    type: (keys) => child.stdin.write(keys),
+    exit,
+  };
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences
+const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]|\u001b[78]|\r/g;
+
+describe('claude-checkpoint rewind in a terminal', () => {
+  it('lists the prompts newest first; arrow, Enter, a digit: restores that prompt’s code', async () => {
+    const { root, env } = await threePrompts();
+    const term = terminal(root, env);
+    await term.waitFor('Step 1');
+    const shown = term.screen();
+    expect(shown.indexOf('Step 3')).toBeLessThan(shown.indexOf('Step 2'));
+    expect(shown.indexOf('Step 2')).toBeLessThan(shown.indexOf('Step 1'));
+    expect(shown).toMatch(/claude · \+1 ~1 -0 {2}Step 3/);
+    term.type(DOWN);
+    await term.waitFor(/❯ .*Step 2/);
+    term.type(ENTER);
+    await term.waitFor('1. Restore code and conversation');
+    expect(term.screen()).toContain('2. Restore conversation');
+    expect(term.screen()).toContain('4. Cancel');
+    term.type('3');
+    expect(await term.exit).toBe(0);
+    await term.waitFor('Code: restored');
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('a1\n');
+    // Cursor moves and carriage returns end what was written on one row.
+    const picker = term.screen().slice(0, term.screen().indexOf('Prompt '));
+    const rows = picker.replace(ESCAPES, '\n');
+    // NO_COLOR: no colour or bold codes; every line fits 80 columns.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes
+    expect(term.screen()).not.toMatch(/\u001b\[(?:1|2|3\d|9\d)m/);
+    for (const row of rows.split('\n')) expect([...row].length, row).toBeLessThanOrEqual(80);
+  });
+
+  it('d shows the highlighted prompt’s diff; Cancel goes back to the list; q leaves with nothing changed', async () => {
+    const { root, env } = await threePrompts();
+    const before = readFileSync(path.join(root, 'a.txt'), 'utf8');
+    const term = terminal(root, env);
+    await term.waitFor('Step 1');
+    term.type('d');
+    await term.waitFor('What restoring the code would change');
+    await term.waitFor('step3.txt');
+    term.type(' ');
+    term.type(ENTER);
+    await term.waitFor('4. Cancel');
+    const menus = term.screen().split('4. Cancel').length;
+    term.type('4');
+    await term.waitFor(/Esc quit[^]*$/);
+    term.type('q');
+    expect(await term.exit).toBe(3);
+    expect(term.screen().split('4. Cancel').length).toBe(menus);
+    expect(term.screen()).toContain('Nothing was changed.');
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe(before);
+  });
+});
