@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeProjectDir } from '../../src/app/conversation-fork.js';
 import { defaultDeps } from '../../src/app/deps.js';
-import { listSnapshots, takeSnapshot } from '../../src/app/rewind.js';
+import { diffSnapshot, listSnapshots, restoreSnapshot, takeSnapshot } from '../../src/app/rewind.js';
 import { listRewind, rewindTo } from '../../src/app/rewind-menu.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 import { readTree } from '../helpers/tree.js';
@@ -79,6 +79,22 @@ describe('rewind: the prompts of a session', () => {
       'two',
       'one',
     ]);
+  });
+});
+
+describe('latest~N in diff and restore counts snapshots, not prompts', () => {
+  it('goes back N snapshots of any trigger', async () => {
+    const { root, deps } = await twoSessions();
+    const { snapshots } = await listSnapshots(deps, { projectRoot: root });
+    expect(snapshots.map((snapshot) => snapshot.trigger)).toEqual(['prompt', 'manual', 'prompt', 'prompt']);
+    const plan = await restoreSnapshot(deps, { projectRoot: root, snapshotId: 'latest~1', dryRun: true });
+    expect(plan.snapshot.id).toBe(snapshots[1]?.id);
+    expect((await diffSnapshot(deps, { projectRoot: root, snapshotId: 'latest~3' })).from).toBe(
+      snapshots[3]?.id,
+    );
+    await expect(diffSnapshot(deps, { projectRoot: root, snapshotId: 'latest~4' })).rejects.toThrow(
+      /'latest~4' goes back 4 snapshot\(s\), but there are only 4/,
+    );
   });
 });
 
