@@ -18,12 +18,12 @@ const RESUME: Record<string, (sessionId: string) => string> = {
 /** What each agent other than Claude Code offers instead of a fork we could write for it. */
 const NO_FORK: Record<string, string> = {
   codex:
-    'Codex keeps its sessions as rollout files, but we do not write them; in Codex, Esc twice on an empty input goes back to an earlier message of the session (its own backtrack).',
+    'Codex keeps its sessions as rollout files, which we do not write; `codex fork <id>` copies a whole session, and in Codex, Esc twice on an empty input goes back to an earlier message.',
   gemini:
-    'Gemini CLI keeps its chats under ~/.gemini/tmp/<project>/chats, but we do not write them; in Gemini CLI, /rewind goes back to an earlier message of the session.',
-  copilot: 'Copilot CLI offers no way to start a session from part of another one.',
+    'Gemini CLI keeps its chats under ~/.gemini/tmp/<project>/chats, which we do not write; in Gemini CLI, /rewind goes back to an earlier message of the session.',
+  copilot: 'we know of no supported way to start a Copilot CLI session from part of another one.',
   opencode:
-    'OpenCode keeps sessions in its own storage, which we do not write; in OpenCode, /undo takes back the last message.',
+    'OpenCode keeps sessions in its own storage, which we do not write; `opencode --session <id> --fork` copies a whole session, and in OpenCode, /undo takes back the last message.',
 };
 
 /** `claude --resume <id>` and its like, or null for an agent we do not know. */
