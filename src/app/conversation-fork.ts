@@ -72,6 +72,8 @@ async function claudeTranscript(
   root: string,
   snapshot: SnapshotRecord & { sessionId: string },
 ): Promise<string | null> {
+  // Security: the session id names a file; one that could climb out of the folder names none.
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(snapshot.sessionId)) return null;
   const name = `${snapshot.sessionId}.jsonl`;
   // Security: a recorded path is used only if it names this session's transcript file.
   const candidates = [

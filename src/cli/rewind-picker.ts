@@ -10,7 +10,7 @@ import {
 } from '@inquirer/core';
 import { diffSnapshot } from '../app/rewind.js';
 import { listRewind, type RewindMode } from '../app/rewind-menu.js';
-import type { RewindEntry } from '../core/rewind-refs.js';
+import { type RewindEntry, resolveRef } from '../core/rewind-refs.js';
 import { type RewindAction, renderConflicts, renderRewindEntry, rewindActions } from '../core/rewind-text.js';
 import { renderDiff } from '../core/snapshot-text.js';
 import type { CliContext } from './context.js';
@@ -33,6 +33,8 @@ interface PickerConfig {
   bold: (text: string) => string;
   dim: (text: string) => string;
   loadDiff: (entry: RewindEntry) => Promise<string>;
+  /** An entry named on the command line: the picker opens on its actions. */
+  initial?: number | undefined;
 }
 
 export type PickerResult = { entry: RewindEntry; mode: RewindMode } | null;
@@ -42,8 +44,8 @@ type Phase = 'list' | 'menu' | 'diff';
 const isQuit = (key: KeypressEvent) => key.name === 'q' || key.name === 'escape';
 
 export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, done) => {
-  const [active, setActive] = useState(0);
-  const [phase, setPhase] = useState<Phase>('list');
+  const [active, setActive] = useState(config.initial ?? 0);
+  const [phase, setPhase] = useState<Phase>(config.initial === undefined ? 'list' : 'menu');
   const [choice, setChoice] = useState(0);
   const [diff, setDiff] = useState<string | null>(null);
   const entry = config.entries[active] as RewindEntry;
@@ -151,6 +153,17 @@ export async function runRewindPicker(
   const title = request.all
     ? `Rewind: every session of the project (${entries.length} prompts), newest first`
     : `Rewind: session ${listing.sessionId} (${entries.length} prompt(s)), newest first`;
+  // latest~N counts the current session's prompts, as without a terminal.
+  const named =
+    request.ref === undefined
+      ? undefined
+      : resolveRef(
+          request.ref.trim().startsWith('latest') ? listing.entries : entries,
+          request.ref,
+          'prompt',
+          'see them with `claude-checkpoint rewind --list`',
+        );
+  const initial = named ? entries.findIndex((entry) => entry.id === named.id) : undefined;
   let result: PickerResult;
   try {
     result = await rewindPicker({
@@ -159,6 +172,7 @@ export async function runRewindPicker(
       now,
       width,
       pageSize: Math.max(3, Math.min(10, rows - 12)),
+      initial,
       bold: ctx.out.bold,
       dim: ctx.out.dim,
       loadDiff: async (entry) =>

@@ -191,4 +191,23 @@ describe('rewind: conversation', () => {
     expect(forked).not.toContain('Step 2 second');
     expect(outcome.conversation?.prompt).toBe('Step 2 second');
   });
+
+  it('a session id that could climb out of the folder names no transcript (Security)', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const deps = depsFor();
+    const sessionId = '../../../escape';
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', label: 'Step 2 second', sessionId });
+    const escaped = path.join(claudeProjectDir(deps.env, root), `${sessionId}.jsonl`);
+    mkdirSync(path.dirname(escaped), { recursive: true });
+    copyFileSync(new URL('../fixtures/claude-code-session.jsonl', import.meta.url), escaped);
+    const before = readdirSync(path.dirname(escaped));
+    const outcome = await rewindTo(deps, {
+      projectRoot: root,
+      ref: 'latest',
+      mode: 'conversation',
+      dryRun: false,
+    });
+    expect(outcome.conversation).toMatchObject({ canFork: false, fork: null, prompt: 'Step 2 second' });
+    expect(readdirSync(path.dirname(escaped))).toEqual(before);
+  });
 });

@@ -43,8 +43,8 @@ interface Terminal {
 }
 
 /** Starts `claude-checkpoint rewind` in an 80x24 pseudo-terminal. */
-function terminal(root: string, env: Record<string, string>): Terminal {
-  const command = `stty cols 80 rows 24; exec '${process.execPath}' '${CLI}' rewind --root '${root}'`;
+function terminal(root: string, env: Record<string, string>, args: readonly string[] = []): Terminal {
+  const command = `stty cols 80 rows 24; exec '${process.execPath}' '${CLI}' rewind --root '${root}' ${args.join(' ')}`;
   const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
     cwd: root,
     env: {
@@ -134,5 +134,22 @@ describe('claude-checkpoint rewind in a terminal', () => {
     expect(term.screen().split('4. Cancel').length).toBe(menus);
     expect(term.screen()).toContain('Nothing was changed.');
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe(before);
+  });
+
+  it('rewind <ref> opens on that prompt’s actions; with nothing changed after it, no code options; the prompt comes back', async () => {
+    const { root, env } = await threePrompts();
+    // Going back to the newest prompt's code first leaves nothing to restore after it.
+    expect(
+      (await runCli(['rewind', 'latest', '--code', '--yes', '--root', root], { cwd: root, env })).code,
+    ).toBe(0);
+    const term = terminal(root, env, ['latest']);
+    await term.waitFor('Rewind to: Step 3');
+    await term.waitFor('2. Cancel');
+    expect(term.screen()).not.toContain('Restore code');
+    term.type('1');
+    expect(await term.exit).toBe(0);
+    // No Claude Code transcript in this HOME: said so, and the prompt is given back to send again.
+    await term.waitFor(/Conversation: not restored\. Claude Code's transcript of session \S+ was not found/);
+    await term.waitFor(/The prompt, to send again or edit:\s+Step 3/);
   });
 });
