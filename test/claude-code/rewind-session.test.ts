@@ -145,6 +145,14 @@ describe('rewind a real Claude Code session', () => {
       ['Step 2 second', 'claude', sessionId, { added: 2, modified: 1, deleted: 0 }],
       ['Step 1 first', 'claude', sessionId, { added: 3, modified: 1, deleted: 0 }],
     ]);
+    // Each prompt's snapshot names the agent and the transcript its hook was given.
+    const snapshots = JSON.parse((await cli(['list', '--json'])).stdout).snapshots as Array<
+      Record<string, unknown>
+    >;
+    const prompts = snapshots.filter((snapshot) => snapshot.trigger === 'prompt');
+    expect(prompts).toHaveLength(3);
+    for (const snapshot of prompts)
+      expect(snapshot).toMatchObject({ agent: 'claude', sessionId, transcriptPath: transcriptOf(sessionId) });
   });
 
   it('rewind without a ref and without a terminal exits 2 with a hint; a bad ref is one line and changes nothing', async () => {
@@ -236,12 +244,29 @@ describe('rewind a real Claude Code session', () => {
     expect(existsSync(transcriptOf(sessionId))).toBe(true);
   });
 
-  it('--all lists the fork’s session too, each with its resume command', async () => {
-    const run = await cli(['rewind', '--list', '--all', '--json']);
+  it('after /clear: the list holds the new session’s prompts, and --all the previous session with its resume command', async () => {
+    const run = await runClaudeConversation(
+      ['--allowedTools', 'Bash'],
+      ['Before the clear', '/clear', 'After the clear'],
+      {
+        cwd: project,
+        env,
+      },
+    );
     expect(run.code, run.stderr).toBe(0);
-    const all = JSON.parse(run.stdout) as { sessions: Array<{ sessionId: string; resume: string }> };
-    expect(all.sessions.length).toBe(2);
+    const current = JSON.parse((await cli(['rewind', '--list', '--json'])).stdout) as Listing;
+    expect(current.entries.map((entry) => entry.prompt)).toEqual(['After the clear']);
+    const all = JSON.parse((await cli(['rewind', '--list', '--all', '--json'])).stdout) as {
+      sessions: Array<{ sessionId: string; resume: string; entries: Array<{ prompt: string }> }>;
+    };
+    const before = all.sessions.find((session) =>
+      session.entries.some((entry) => entry.prompt === 'Before the clear'),
+    );
+    expect(before?.sessionId).not.toBe(current.sessionId);
+    expect(before?.resume).toBe(`claude --resume ${before?.sessionId}`);
+    // The original session and the fork that was resumed are listed too.
     expect(all.sessions.map((session) => session.resume)).toContain(`claude --resume ${sessionId}`);
+    expect(all.sessions.length).toBeGreaterThanOrEqual(4);
     void home;
   });
 });

@@ -65,7 +65,7 @@ function terminal(root: string, env: Record<string, string>, args: readonly stri
     child,
     screen: () => output,
     waitFor: async (text) => {
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 60_000;
       const seen = () =>
         typeof text === 'string'
           ? output.includes(text)
@@ -84,6 +84,48 @@ function terminal(root: string, env: Record<string, string>, args: readonly stri
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences
 const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]|\u001b[78]|\r/g;
+
+describe('claude-checkpoint rewind without a terminal', () => {
+  it('--list --json, exit 2 with a hint for no ref, 3 unconfirmed, 2 and one line for a bad ref; nothing changed', async () => {
+    const { root, env } = await threePrompts();
+    const cli = (...args: string[]) => runCli(['rewind', ...args, '--root', root], { cwd: root, env });
+    const listed = JSON.parse((await cli('--list', '--json')).stdout);
+    expect(listed).toMatchObject({ sessionId: SESSION, sessionSource: 'newest' });
+    expect(
+      listed.entries.map((entry: { prompt: string; agent: string }) => [entry.prompt, entry.agent]),
+    ).toEqual([
+      ['Step 3', 'claude'],
+      ['Step 2', 'claude'],
+      ['Step 1', 'claude'],
+    ]);
+    const before = readFileSync(path.join(root, 'a.txt'), 'utf8');
+    const bare = await cli();
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('claude-checkpoint rewind --list --json');
+    const noMode = await cli('latest');
+    expect(noMode.code).toBe(2);
+    expect(noMode.stderr).toContain('--code, --conversation or --both');
+    const unconfirmed = await cli('latest~1', '--code');
+    expect(unconfirmed.code).toBe(3);
+    expect(unconfirmed.stderr).toContain('pass --yes');
+    const twoModes = await cli('latest', '--code', '--both');
+    expect(twoModes).toMatchObject({
+      code: 2,
+      stderr: 'claude-checkpoint: choose one of --code, --conversation, --both: got --code --both\n',
+    });
+    for (const ref of ['latest~3', 'nope', 'latest~'])
+      expect((await cli(ref, '--code', '--yes')).stderr).toMatch(/^claude-checkpoint: [^\n]+\n$/);
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe(before);
+    const applied = await cli('latest~1', '--code', '--yes', '--json');
+    expect(applied.code).toBe(0);
+    expect(JSON.parse(applied.stdout).code.plan).toEqual({
+      overwrite: ['a.txt'],
+      create: [],
+      delete: ['step2.txt', 'step3.txt'],
+    });
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('a1\n');
+  }, 120_000);
+});
 
 describe('claude-checkpoint rewind in a terminal', () => {
   it('lists the prompts newest first; arrow, Enter, a digit: restores that prompt’s code', async () => {
@@ -111,7 +153,7 @@ describe('claude-checkpoint rewind in a terminal', () => {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes
     expect(term.screen()).not.toMatch(/\u001b\[(?:1|2|3\d|9\d)m/);
     for (const row of rows.split('\n')) expect([...row].length, row).toBeLessThanOrEqual(80);
-  });
+  }, 90_000);
 
   it('d shows the highlighted prompt’s diff; Cancel goes back to the list; q leaves with nothing changed', async () => {
     const { root, env } = await threePrompts();
@@ -134,7 +176,7 @@ describe('claude-checkpoint rewind in a terminal', () => {
     expect(term.screen().split('4. Cancel').length).toBe(menus);
     expect(term.screen()).toContain('Nothing was changed.');
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe(before);
-  });
+  }, 90_000);
 
   it('rewind <ref> opens on that prompt’s actions; with nothing changed after it, no code options; the prompt comes back', async () => {
     const { root, env } = await threePrompts();
@@ -151,5 +193,5 @@ describe('claude-checkpoint rewind in a terminal', () => {
     // No Claude Code transcript in this HOME: said so, and the prompt is given back to send again.
     await term.waitFor(/Conversation: not restored\. Claude Code's transcript of session \S+ was not found/);
     await term.waitFor(/The prompt, to send again or edit:\s+Step 3/);
-  });
+  }, 90_000);
 });
