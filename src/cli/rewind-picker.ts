@@ -35,20 +35,34 @@ interface PickerConfig {
   loadDiff: (entry: RewindEntry) => Promise<string>;
   /** An entry named on the command line: the picker opens on its actions. */
   initial?: number | undefined;
+  /** The session before this one (after a /clear): the spec's `/resume <session-id>` entry at the top. */
+  previous?: { sessionId: string; resume: string } | undefined;
 }
 
-export type PickerResult = { entry: RewindEntry; mode: RewindMode } | null;
+export type PickerResult =
+  | { entry: RewindEntry; mode: RewindMode }
+  | { sessionId: string; resume: string }
+  | null;
+
+type Row = { entry: RewindEntry } | { sessionId: string; resume: string };
 
 type Phase = 'list' | 'menu' | 'diff';
 
 const isQuit = (key: KeypressEvent) => key.name === 'q' || key.name === 'escape';
 
 export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, done) => {
-  const [active, setActive] = useState(config.initial ?? 0);
+  const rows: Row[] = [
+    ...(config.previous ? [config.previous] : []),
+    ...config.entries.map((entry) => ({ entry })),
+  ];
+  const first = config.previous ? 1 : 0;
+  const [active, setActive] = useState(first + (config.initial ?? 0));
   const [phase, setPhase] = useState<Phase>(config.initial === undefined ? 'list' : 'menu');
   const [choice, setChoice] = useState(0);
   const [diff, setDiff] = useState<string | null>(null);
-  const entry = config.entries[active] as RewindEntry;
+  const row = rows[active] as Row;
+  // On the /resume row, the newest prompt stands in where an entry is needed (the menu never opens there).
+  const entry = 'entry' in row ? row.entry : (config.entries[0] as RewindEntry);
   const actions = rewindActions(entry);
 
   const pick = (action: RewindAction | undefined) => {
@@ -72,11 +86,15 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
     }
     if (isQuit(key)) done(null);
     else if (isUpKey(key)) setActive(Math.max(0, active - 1));
-    else if (isDownKey(key)) setActive(Math.min(config.entries.length - 1, active + 1));
+    else if (isDownKey(key)) setActive(Math.min(rows.length - 1, active + 1));
     else if (isEnterKey(key)) {
+      if (!('entry' in row)) {
+        done(row);
+        return;
+      }
       setChoice(0);
       setPhase('menu');
-    } else if (key.name === 'd') {
+    } else if (key.name === 'd' && 'entry' in row) {
       setDiff(null);
       setPhase('diff');
       config.loadDiff(entry).then(
@@ -87,12 +105,15 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
   });
 
   const list = usePagination({
-    items: config.entries,
+    items: rows,
     active,
     pageSize: config.pageSize,
     loop: false,
     renderItem: ({ item, isActive }) => {
-      const line = renderRewindEntry(item, config.now, config.width - 2);
+      const line =
+        'entry' in item
+          ? renderRewindEntry(item.entry, config.now, config.width - 2)
+          : `/resume ${item.sessionId} (previous session)`;
       return isActive ? config.bold(`❯ ${line}`) : `  ${line}`;
     },
   });
@@ -138,7 +159,8 @@ export async function runRewindPicker(
   const listing = await listRewind(ctx.deps, {
     projectRoot: request.projectRoot,
     sessionId: request.sessionId,
-    all: request.all,
+    // Every session: the one before this (after a /clear) is the /resume entry at the top.
+    all: true,
   });
   const entries = request.all
     ? (listing.sessions ?? []).flatMap((session) => session.entries)
@@ -164,6 +186,9 @@ export async function runRewindPicker(
           'see them with `claude-checkpoint rewind --list`',
         );
   const initial = named ? entries.findIndex((entry) => entry.id === named.id) : undefined;
+  const previous = request.all
+    ? undefined
+    : listing.sessions?.find((session) => session.sessionId !== listing.sessionId && session.resume !== null);
   let result: PickerResult;
   try {
     result = await rewindPicker({
@@ -173,6 +198,7 @@ export async function runRewindPicker(
       width,
       pageSize: Math.max(3, Math.min(10, rows - 12)),
       initial,
+      previous: previous ? { sessionId: previous.sessionId, resume: previous.resume ?? '' } : undefined,
       bold: ctx.out.bold,
       dim: ctx.out.dim,
       loadDiff: async (entry) =>
@@ -186,6 +212,10 @@ export async function runRewindPicker(
   if (result === null) {
     ctx.out.note('Nothing was changed.');
     return EXIT.notConfirmed;
+  }
+  if ('resume' in result) {
+    ctx.out.print(`Continue the previous session: ${result.resume}`);
+    return EXIT.ok;
   }
   const chosen = {
     projectRoot: request.projectRoot,

@@ -17,19 +17,21 @@ const DOWN = '\u001b[B';
 const ENTER = '\r';
 
 /** A project with three prompts of one session, each followed by a change, sent through the prompt hook. */
-async function threePrompts() {
+async function threePrompts(options: { previousSession?: string } = {}) {
   const root = createRepo({ committed: { 'a.txt': 'a\n' } });
   const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: tempDir('home-') };
-  for (const step of [1, 2, 3]) {
+  // With a previous session, its one prompt (step 0) comes first, as before a /clear.
+  const steps = options.previousSession ? [0, 1, 2, 3] : [1, 2, 3];
+  for (const step of steps) {
     const input = JSON.stringify({
-      session_id: SESSION,
+      session_id: step === 0 ? options.previousSession : SESSION,
       cwd: root,
       hook_event_name: 'UserPromptSubmit',
       prompt: `Step ${step}`,
     });
     const run = await runCli(['hook', 'UserPromptSubmit'], { cwd: root, env, input });
     expect(run.code).toBe(0);
-    writeTree(root, { 'a.txt': `a${step}\n`, [`step${step}.txt`]: `${step}\n` });
+    if (step > 0) writeTree(root, { 'a.txt': `a${step}\n`, [`step${step}.txt`]: `${step}\n` });
   }
   return { root, env };
 }
@@ -193,5 +195,20 @@ describe('claude-checkpoint rewind in a terminal', () => {
     // No Claude Code transcript in this HOME: said so, and the prompt is given back to send again.
     await term.waitFor(/Conversation: not restored\. Claude Code's transcript of session \S+ was not found/);
     await term.waitFor(/The prompt, to send again or edit:\s+Step 3/);
+  }, 90_000);
+
+  it('after /clear: the previous session is the /resume entry at the top, and choosing it prints its resume command', async () => {
+    const previous = '99999999-8888-4777-8666-555555555555';
+    const { root, env } = await threePrompts({ previousSession: previous });
+    const term = terminal(root, env);
+    await term.waitFor(`/resume ${previous} (previous session)`);
+    const shown = term.screen();
+    expect(shown.indexOf(`/resume ${previous}`)).toBeLessThan(shown.indexOf('Step 3'));
+    expect(shown).toMatch(/❯ .*Step 3/);
+    term.type('\u001b[A');
+    await term.waitFor(`❯ /resume ${previous}`);
+    term.type(ENTER);
+    expect(await term.exit).toBe(0);
+    await term.waitFor(`Continue the previous session: claude --resume ${previous}`);
   }, 90_000);
 });
