@@ -4,6 +4,7 @@ import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
 import { Redactor } from '../core/redact.js';
+import { resolveRef } from '../core/rewind-refs.js';
 import {
   formatSnapshotId,
   type RestorePlan,
@@ -105,6 +106,8 @@ export interface SnapshotRequest {
   trigger: string;
   label?: string | undefined;
   sessionId?: string | undefined;
+  /** For a prompt's snapshot: the agent, its prompt id and its transcript (see rewind-menu). */
+  prompt?: { agent?: string | undefined; promptId?: string | undefined; transcriptPath?: string | undefined };
   /**
    * Called once the snapshot's content is taken: the working tree and the project's HEAD have been read.
    * What is left (the tree, the commit, retention) touches only the store, under its lock, so a caller
@@ -138,6 +141,14 @@ interface KeptAside {
   counts: { kept: number; created: number };
 }
 
+function promptFields(prompt: SnapshotRequest['prompt']): Partial<SnapshotRecord> {
+  const fields: Partial<SnapshotRecord> = {};
+  if (prompt?.agent) fields.agent = prompt.agent;
+  if (prompt?.promptId) fields.promptId = prompt.promptId;
+  if (prompt?.transcriptPath) fields.transcriptPath = prompt.transcriptPath;
+  return fields;
+}
+
 async function snapshotLocked(
   deps: AppDeps,
   store: SnapshotStore,
@@ -162,8 +173,10 @@ async function snapshotLocked(
           .slice(0, SNAPSHOT_DEFAULTS.labelChars);
   const [captured, head] = await capturing;
   const aside = keepAside ? await keepAside(captured.tree) : null;
-  // A snapshot that holds content kept aside is more than its tree: it is never reused for another.
-  if (latest && latest.tree === captured.tree && !aside && !latest.aside)
+  // A session's prompt is recorded even on an unchanged tree, so that rewind can go back to every prompt;
+  // a snapshot that holds content kept aside is more than its tree: it is never reused for another.
+  const isSessionPrompt = request.trigger === 'prompt' && request.sessionId !== undefined;
+  if (latest && latest.tree === captured.tree && !aside && !latest.aside && !isSessionPrompt)
     return { created: false, snapshot: latest, expired: 0 };
 
   const now = deps.now();
@@ -174,6 +187,7 @@ async function snapshotLocked(
       trigger: request.trigger,
       ...(label ? { label } : {}),
       ...(request.sessionId ? { sessionId: request.sessionId } : {}),
+      ...promptFields(request.prompt),
       git: head ? { branch: head.branch, head: head.head } : null,
       changes: captured.changes,
       skipped: captured.skipped,
@@ -215,23 +229,11 @@ export async function latestSnapshot(deps: AppDeps, root: string): Promise<Snaps
   return (await store.exists()) ? store.latest() : null;
 }
 
-/** Finds a snapshot by id, unique id prefix, or "latest". */
-export function findSnapshot(snapshots: readonly SnapshotRecord[], idOrPrefix: string): SnapshotRecord {
+/** Finds a snapshot by id, unique id prefix, "latest" or "latest~N" (N snapshots before the latest). */
+export function findSnapshot(snapshots: readonly SnapshotRecord[], ref: string): SnapshotRecord {
   if (snapshots.length === 0)
     throw new CheckpointError('INVALID_INPUT', 'there are no snapshots for this project yet');
-  if (idOrPrefix === 'latest') return snapshots[0] as SnapshotRecord;
-  const matches = snapshots.filter((snapshot) => snapshot.id.startsWith(idOrPrefix));
-  if (matches.length === 1) return matches[0] as SnapshotRecord;
-  if (matches.length === 0) {
-    throw new CheckpointError(
-      'INVALID_INPUT',
-      `no snapshot '${idOrPrefix}': see them with list_snapshots or \`claude-checkpoint list\``,
-    );
-  }
-  throw new CheckpointError(
-    'INVALID_INPUT',
-    `snapshot id '${idOrPrefix}' is ambiguous (${matches.length} match): give more of it`,
-  );
+  return resolveRef(snapshots, ref, 'snapshot', 'see them with list_snapshots or `claude-checkpoint list`');
 }
 
 export interface DiffRequest {

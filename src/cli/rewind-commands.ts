@@ -12,10 +12,12 @@ import {
 } from '../core/snapshot-text.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { confirm, EXIT } from './output.js';
+import { registerRewindMenuCommand } from './rewind-menu-command.js';
 
 const APPLY_HINT = 'Run the same command with --yes (or answer y on a terminal) to apply it.';
 
 export function registerRewindCommands(program: Command, run: Runner): void {
+  registerRewindMenuCommand(program, run);
   withCommonOptions(
     program
       .command('snapshot')
@@ -80,7 +82,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
     program
       .command('diff')
       .description('compare a snapshot with the working tree, or with another snapshot')
-      .argument('<snapshot>', 'snapshot id, unique prefix, or "latest"')
+      .argument('<snapshot>', 'snapshot id, unique prefix, "latest", or "latest~N" (N snapshots before it)')
       .argument('[path]', 'one file for a unified diff')
       .option('--against <snapshot>', 'compare with this snapshot instead of the working tree'),
   ).action(
@@ -102,7 +104,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
     program
       .command('restore')
       .description('bring the working tree, or some paths, back to a snapshot (shows the plan first)')
-      .argument('<snapshot>', 'snapshot id, unique prefix, or "latest"')
+      .argument('<snapshot>', 'snapshot id, unique prefix, "latest", or "latest~N" (N snapshots before it)')
       .argument('[paths...]', 'only these files or folders')
       .option('-y, --yes', 'apply without asking')
       .option('--dry-run', 'show the plan and change nothing'),

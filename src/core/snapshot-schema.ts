@@ -11,6 +11,12 @@ export const snapshotMetaSchema = z.looseObject({
   trigger: z.string().check(z.minLength(1)),
   label: z.optional(z.string()),
   sessionId: z.optional(z.string()),
+  /** The agent whose prompt this snapshot precedes (claude, codex, gemini, copilot, opencode). */
+  agent: z.optional(z.string()),
+  /** The agent's id of the prompt, where it gives one: finds the prompt in the transcript. */
+  promptId: z.optional(z.string()),
+  /** The agent's transcript of the session, as its hook named it. */
+  transcriptPath: z.optional(z.string()),
   git: z.nullable(z.object({ branch: z.nullable(z.string()), head: z.string() })),
   changes: changeCounts,
   skipped: z.object({

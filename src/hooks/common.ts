@@ -40,6 +40,8 @@ export interface HookContext {
    * process has to finish its work before it exits.
    */
   answerEarly?: (() => void) | undefined;
+  /** The agent whose hook this is (`--agent`), recorded with its prompts' snapshots. */
+  agent?: string | undefined;
 }
 
 export const STARTUP_ENV = 'CHECKPOINT_HOOK_STARTUP';

@@ -25,6 +25,11 @@ export async function userPromptSubmit(
     trigger: 'prompt',
     label,
     sessionId: stringField(input, 'session_id', 'sessionId'),
+    prompt: {
+      agent: context.agent,
+      promptId: stringField(input, 'prompt_id', 'promptId'),
+      transcriptPath: stringField(input, 'transcript_path', 'transcriptPath'),
+    },
     // An agent that may get the brief with this prompt's answer has to wait for all of it.
     onContentTaken: context.briefOnNextPrompt ? undefined : context.answerEarly,
   });

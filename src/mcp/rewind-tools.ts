@@ -25,7 +25,9 @@ const snapshotId = z
   .string({ error: 'must be a string' })
   .min(1, { error: 'must not be empty' })
   .max(64, { error: 'must be at most 64 characters' })
-  .describe('A snapshot id from list_snapshots, a unique prefix of one, or "latest"');
+  .describe(
+    'A snapshot id from list_snapshots, a unique prefix of one, "latest", or "latest~N" (N snapshots before the latest)',
+  );
 
 const snapshotSchema = z.object({
   id: z.string(),

@@ -1,0 +1,175 @@
+/**
+ * Claude Code's session transcript (`~/.claude/projects/<project>/<session id>.jsonl`, as 2.1.x writes
+ * it): one JSON object a line. Messages (`user`, `assistant`, `attachment`, `system`) carry `uuid` and
+ * `parentUuid`, which chain the conversation; a typed prompt is a `user` line whose content is text (a
+ * tool's result is a `user` line too, holding `tool_result` blocks) with the `promptId` of its turn;
+ * `last-prompt` lines name the prompt and the leaf message a resume continues from. Every line names
+ * its `sessionId`. This module only reads and forks that text; conversation-fork.ts does the files.
+ */
+
+type Line = Record<string, unknown>;
+
+/** What identifies the prompt to fork before: the agent's prompt id when the hook gave one, else text and time. */
+export interface PromptSelector {
+  promptId?: string | undefined;
+  /** The prompt's first non-empty line, as the snapshot's label keeps it (redacted, cut at 200 characters). */
+  label?: string | undefined;
+  createdAt: string;
+}
+
+export interface TranscriptPrompt {
+  index: number;
+  uuid: string;
+  parentUuid: string | null;
+  promptId: string | null;
+  text: string;
+  timestamp: string | null;
+}
+
+export interface ClaudeFork {
+  /** The new transcript, ending in a newline. */
+  text: string;
+  /** The full text of the prompt forked before, to send again or edit. */
+  prompt: string;
+  /** Messages the new session holds. */
+  messages: number;
+}
+
+const MESSAGE_TYPES = new Set(['user', 'assistant', 'attachment', 'system']);
+/** Fields that hold a message's uuid; renamed consistently in a fork. */
+const UUID_FIELDS = ['uuid', 'parentUuid', 'logicalParentUuid', 'leafUuid', 'sourceToolAssistantUUID'];
+
+function parseLines(text: string): Array<Line | null> {
+  return text.split('\n').map((raw) => {
+    if (raw.trim() === '') return null;
+    try {
+      const value: unknown = JSON.parse(raw);
+      return value && typeof value === 'object' && !Array.isArray(value) ? (value as Line) : null;
+    } catch {
+      return null; // the last line may be cut: Claude Code is still writing it
+    }
+  });
+}
+
+/** The prompt a person typed, when a line is one; null for tool results, meta lines and command echoes. */
+function typedPrompt(line: Line): string | null {
+  if (line.type !== 'user' || line.isMeta === true || line.isCompactSummary === true) return null;
+  const message = line.message as { content?: unknown } | undefined;
+  const content = message?.content;
+  let text: string | null = null;
+  if (typeof content === 'string') text = content;
+  else if (Array.isArray(content)) {
+    if (content.some((block) => (block as { type?: string })?.type === 'tool_result')) return null;
+    const texts = content
+      .filter((block) => (block as { type?: string })?.type === 'text')
+      .map((block) => String((block as { text?: unknown }).text ?? ''));
+    text = texts.length > 0 ? texts.join('\n') : null;
+  }
+  // Slash commands and their output are written as tagged text (<command-name>, <local-command-stdout>).
+  if (text === null || text.trimStart().startsWith('<')) return null;
+  return text;
+}
+
+/** The typed prompts of a transcript, in order. */
+export function transcriptPrompts(text: string): TranscriptPrompt[] {
+  const prompts: TranscriptPrompt[] = [];
+  parseLines(text).forEach((line, index) => {
+    if (!line) return;
+    const typed = typedPrompt(line);
+    if (typed === null || typeof line.uuid !== 'string') return;
+    prompts.push({
+      index,
+      uuid: line.uuid,
+      parentUuid: typeof line.parentUuid === 'string' ? line.parentUuid : null,
+      promptId: typeof line.promptId === 'string' ? line.promptId : null,
+      text: typed,
+      timestamp: typeof line.timestamp === 'string' ? line.timestamp : null,
+    });
+  });
+  return prompts;
+}
+
+const firstLine = (text: string) =>
+  text
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim() ?? '';
+
+/**
+ * The transcript's prompt a snapshot was taken before: by prompt id; else the prompt whose first line
+ * is the snapshot's label, nearest in time; else the first prompt written within two minutes after it.
+ */
+export function findTranscriptPrompt(
+  prompts: readonly TranscriptPrompt[],
+  selector: PromptSelector,
+): TranscriptPrompt | null {
+  if (selector.promptId) {
+    const byId = prompts.find((prompt) => prompt.promptId === selector.promptId);
+    if (byId) return byId;
+  }
+  const at = Date.parse(selector.createdAt);
+  const distance = (prompt: TranscriptPrompt) =>
+    prompt.timestamp ? Math.abs(Date.parse(prompt.timestamp) - at) : Number.POSITIVE_INFINITY;
+  const label = selector.label?.trim();
+  const byText = label
+    ? prompts.filter((prompt) => {
+        const first = firstLine(prompt.text);
+        return first === label || (label.length >= 200 && first.startsWith(label));
+      })
+    : [];
+  const nearest = (candidates: readonly TranscriptPrompt[]) =>
+    [...candidates].sort((a, b) => distance(a) - distance(b))[0] ?? null;
+  if (byText.length > 0) return nearest(byText);
+  // The hook fires before Claude Code writes the prompt: a prompt of the same turn comes just after.
+  return nearest(prompts.filter((prompt) => prompt.timestamp && distance(prompt) <= 120_000));
+}
+
+/**
+ * A new session holding the conversation before `prompt` (not including it): every line written before
+ * it, with the new session id and fresh message uuids (renamed consistently, so the parentUuid chain
+ * holds), and a closing `last-prompt` line naming the message the prompt answered as the leaf to
+ * resume from. Returns null when nothing comes before the prompt (it opened the session).
+ */
+export function forkClaudeTranscript(
+  text: string,
+  prompt: TranscriptPrompt,
+  newSessionId: string,
+  newUuid: () => string,
+): ClaudeFork | null {
+  if (prompt.parentUuid === null) return null;
+  const renamed = new Map<string, string>();
+  const rename = (uuid: string) => {
+    let next = renamed.get(uuid);
+    if (!next) {
+      next = newUuid();
+      renamed.set(uuid, next);
+    }
+    return next;
+  };
+  const out: string[] = [];
+  let messages = 0;
+  let previousPrompt = '';
+  for (const line of parseLines(text).slice(0, prompt.index)) {
+    // Our own last-prompt closes the fork; earlier ones would name a later leaf once renamed.
+    if (!line || line.type === 'last-prompt') continue;
+    const copy: Line = { ...line };
+    if (typeof copy.sessionId === 'string') copy.sessionId = newSessionId;
+    for (const field of UUID_FIELDS) {
+      const value = copy[field];
+      if (typeof value === 'string') copy[field] = rename(value);
+    }
+    if (MESSAGE_TYPES.has(String(copy.type))) messages++;
+    const typed = typedPrompt(line);
+    if (typed !== null) previousPrompt = typed;
+    out.push(JSON.stringify(copy));
+  }
+  out.push(
+    JSON.stringify({
+      type: 'last-prompt',
+      lastPrompt: firstLine(previousPrompt),
+      leafUuid: rename(prompt.parentUuid),
+      sessionId: newSessionId,
+    }),
+  );
+  return { text: `${out.join('\n')}\n`, prompt: prompt.text, messages };
+}

@@ -1,0 +1,269 @@
+import { CheckpointError } from '../core/errors.js';
+import {
+  countTreeChanges,
+  currentSessionId,
+  promptSnapshots,
+  type RewindEntry,
+  resolveRef,
+} from '../core/rewind-refs.js';
+import type { RestorePlan, SnapshotRecord } from '../core/snapshot.js';
+import type { SnapshotStore } from '../store/snapshot-store.js';
+import { type ConversationOutcome, forkConversation, resumeCommand } from './conversation-fork.js';
+import type { AppDeps } from './deps.js';
+import { openStore, restoreTreeLocked } from './rewind.js';
+import type { RootContext } from './save.js';
+
+/**
+ * Rewind as the checkpointing spec describes it: the prompts of a session, newest first, each one a point
+ * to go back to with its code, its conversation, or both. Built on the snapshot store's restore.
+ */
+
+/** Environment variables in which an agent names its session to the commands it runs. */
+export const SESSION_ENV = ['CLAUDE_CODE_SESSION_ID', 'CLAUDE_SESSION_ID'] as const;
+
+export type RewindMode = 'code' | 'conversation' | 'both';
+
+type PromptSnapshot = SnapshotRecord & { sessionId: string };
+
+export interface SessionGroup {
+  sessionId: string;
+  agent: string | null;
+  /** How to continue the session itself (the spec's `/resume <session-id>` entry after a /clear). */
+  resume: string | null;
+  entries: RewindEntry[];
+}
+
+export interface RewindListing {
+  /** The session whose prompts `latest` counts; null when the project has no prompts yet. */
+  sessionId: string | null;
+  /** Where that came from: the agent named it (`--session` or its environment), or it prompted last. */
+  sessionSource: 'named' | 'newest' | null;
+  /** The current session's prompts, newest first. */
+  entries: RewindEntry[];
+  /** With `all`: every session of the project, the one prompted last first. */
+  sessions?: SessionGroup[];
+}
+
+/** The session an agent names, from an explicit value or the environment it runs us in. */
+export function namedSession(given: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (given?.trim()) return given.trim();
+  for (const name of SESSION_ENV) if (env[name]?.trim()) return env[name]?.trim();
+  return undefined;
+}
+
+function toEntry(snapshot: PromptSnapshot, changes: RewindEntry['changes']): RewindEntry {
+  return {
+    id: snapshot.id,
+    prompt: snapshot.label ?? '',
+    sessionId: snapshot.sessionId,
+    agent: snapshot.agent ?? null,
+    createdAt: snapshot.createdAt,
+    changes,
+  };
+}
+
+/** What changed after each prompt: its tree against the working tree now (one diff per distinct tree). */
+async function changesAfter(
+  store: SnapshotStore,
+  prompts: readonly PromptSnapshot[],
+): Promise<RewindEntry[]> {
+  if (prompts.length === 0) return [];
+  const current = (await store.captureSinceLatest()).tree;
+  const byTree = new Map<string, Promise<RewindEntry['changes']>>();
+  for (const prompt of prompts)
+    if (!byTree.has(prompt.tree))
+      byTree.set(
+        prompt.tree,
+        store.changesBetween(prompt.tree, current).then((changes) => countTreeChanges(changes)),
+      );
+  return Promise.all(
+    prompts.map(async (prompt) =>
+      toEntry(prompt, await (byTree.get(prompt.tree) as Promise<RewindEntry['changes']>)),
+    ),
+  );
+}
+
+/** The prompts a rewind can go back to: the current session's (`all`: every session's), newest first. */
+export async function listRewind(
+  deps: AppDeps,
+  request: { projectRoot?: string | undefined; sessionId?: string | undefined; all?: boolean },
+  context: RootContext = {},
+): Promise<RewindListing> {
+  const { store } = await openStore(deps, request.projectRoot, context);
+  if (!(await store.exists())) return { sessionId: null, sessionSource: null, entries: [] };
+  return store.withLock(async () => {
+    await store.init();
+    const snapshots = await store.list();
+    const named = namedSession(request.sessionId, deps.env);
+    const sessionId = currentSessionId(snapshots, named);
+    const prompts = promptSnapshots(snapshots, request.all ? undefined : (sessionId ?? ''));
+    const entries = await changesAfter(store, prompts);
+    const listing: RewindListing = {
+      sessionId,
+      sessionSource: sessionId === null ? null : named ? 'named' : 'newest',
+      entries: entries.filter((entry) => entry.sessionId === sessionId),
+    };
+    if (request.all) listing.sessions = groupSessions(entries);
+    return listing;
+  });
+}
+
+function groupSessions(entries: readonly RewindEntry[]): SessionGroup[] {
+  const groups = new Map<string, SessionGroup>();
+  for (const entry of entries) {
+    let group = groups.get(entry.sessionId);
+    if (!group) {
+      group = {
+        sessionId: entry.sessionId,
+        agent: entry.agent,
+        resume: resumeCommand(entry.agent, entry.sessionId),
+        entries: [],
+      };
+      groups.set(entry.sessionId, group);
+    }
+    group.entries.push(entry);
+  }
+  return [...groups.values()];
+}
+
+/** A file a code restore would change that was changed after the prompt by someone other than its session. */
+export interface RewindConflict {
+  path: string;
+  /** Who changed it: `session <id> (<agent>)`, or `outside any agent session`. */
+  changedBy: string[];
+}
+
+export interface RewindRequest {
+  projectRoot?: string | undefined;
+  ref: string;
+  mode: RewindMode;
+  /** The current session (else the environment's, else the newest): what `latest` counts in. */
+  sessionId?: string | undefined;
+  dryRun: boolean;
+  onProgress?: ((done: number, total: number) => void) | undefined;
+}
+
+export interface RewindOutcome {
+  entry: RewindEntry;
+  mode: RewindMode;
+  dryRun: boolean;
+  /** The code's part, when the mode restores code. */
+  code: {
+    plan: RestorePlan;
+    conflicts: RewindConflict[];
+    undoSnapshotId: string | null;
+    interrupted: { target: string; undo: string } | null;
+  } | null;
+  /** The conversation's part, when the mode restores the conversation. */
+  conversation: ConversationOutcome | null;
+}
+
+const LIST_HINT = 'see them with `claude-checkpoint rewind --list`';
+
+/**
+ * Finds a prompt: `latest` and `latest~N` count the prompts of the current session; an id or unique id
+ * prefix may name a prompt of any session of the project.
+ */
+export function findPrompt(
+  snapshots: readonly SnapshotRecord[],
+  ref: string,
+  sessionId: string | null,
+): PromptSnapshot {
+  const given = ref.trim();
+  if (given === 'latest' || given.startsWith('latest~')) {
+    if (sessionId === null)
+      throw new CheckpointError('INVALID_INPUT', 'there are no prompts in this project yet');
+    const prompts = promptSnapshots(snapshots, sessionId);
+    if (prompts.length === 0)
+      throw new CheckpointError(
+        'INVALID_INPUT',
+        `session ${sessionId} has no prompts here: ${LIST_HINT} --all`,
+      );
+    return resolveRef(prompts, given, 'prompt', LIST_HINT);
+  }
+  return resolveRef(promptSnapshots(snapshots), given, 'prompt', `${LIST_HINT} --all`);
+}
+
+/**
+ * Who else changed the files a restore would change, after the prompt: each span between two snapshots
+ * is put down to the session whose snapshot opened it, so a span opened by another session's prompt is
+ * that session's, and one opened by any other snapshot (manual, a restore's) was made outside any agent.
+ */
+async function findConflicts(
+  store: SnapshotStore,
+  snapshots: readonly SnapshotRecord[],
+  chosen: PromptSnapshot,
+  currentTree: string,
+  planned: ReadonlySet<string>,
+): Promise<RewindConflict[]> {
+  const index = snapshots.findIndex((snapshot) => snapshot.id === chosen.id);
+  const chain = snapshots.slice(0, index + 1).reverse(); // oldest first, from the chosen prompt
+  const found = new Map<string, Set<string>>();
+  await Promise.all(
+    chain.map(async (start, position) => {
+      if (start.sessionId === chosen.sessionId || planned.size === 0) return;
+      const end = chain[position + 1]?.tree ?? currentTree;
+      if (end === start.tree) return;
+      const who =
+        start.trigger === 'prompt' && start.sessionId
+          ? `session ${start.sessionId}${start.agent ? ` (${start.agent})` : ''}`
+          : 'outside any agent session';
+      for (const change of await store.changesBetween(start.tree, end)) {
+        if (!planned.has(change.path)) continue;
+        const by = found.get(change.path) ?? new Set<string>();
+        by.add(who);
+        found.set(change.path, by);
+      }
+    }),
+  );
+  return [...found]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([path, by]) => ({ path, changedBy: [...by].sort() }));
+}
+
+/**
+ * Goes back to a prompt: its code (the working tree as it was just before the prompt; the state now is
+ * snapshotted first, so this can be undone), its conversation (a new session holding what came before
+ * the prompt; the original is never written), or both. A dry run plans and changes nothing.
+ */
+export async function rewindTo(
+  deps: AppDeps,
+  request: RewindRequest,
+  context: RootContext = {},
+): Promise<RewindOutcome> {
+  const { store } = await openStore(deps, request.projectRoot, context);
+  if (!(await store.exists()))
+    throw new CheckpointError('INVALID_INPUT', 'there are no prompts in this project yet');
+  return store.withLock(async () => {
+    await store.init();
+    const snapshots = await store.list();
+    const sessionId = currentSessionId(snapshots, namedSession(request.sessionId, deps.env));
+    const chosen = findPrompt(snapshots, request.ref, sessionId);
+    const [entry] = await changesAfter(store, [chosen]);
+    const outcome: RewindOutcome = {
+      entry: entry as RewindEntry,
+      mode: request.mode,
+      dryRun: request.dryRun,
+      code: null,
+      conversation: null,
+    };
+    if (request.mode !== 'conversation') {
+      const planned = await restoreTreeLocked(deps, store, chosen, { paths: [], dryRun: true });
+      const paths = new Set([...planned.plan.overwrite, ...planned.plan.create, ...planned.plan.delete]);
+      const current = (await store.captureSinceLatest()).tree;
+      const conflicts = await findConflicts(store, snapshots, chosen, current, paths);
+      const done = request.dryRun
+        ? planned
+        : await restoreTreeLocked(deps, store, chosen, {
+            paths: [],
+            dryRun: false,
+            sessionId: chosen.sessionId,
+            onProgress: request.onProgress,
+          });
+      outcome.code = { ...done, conflicts };
+    }
+    if (request.mode !== 'code')
+      outcome.conversation = await forkConversation(deps, store.root, chosen, request.dryRun);
+    return outcome;
+  });
+}

@@ -1,0 +1,121 @@
+import type { Command } from 'commander';
+import { listRewind, type RewindMode, rewindTo } from '../app/rewind-menu.js';
+import { CheckpointError } from '../core/errors.js';
+import { renderRewind, renderRewindList } from '../core/rewind-text.js';
+import { planSize } from '../core/snapshot.js';
+import { type CliContext, type Runner, withCommonOptions } from './context.js';
+import { confirm, EXIT } from './output.js';
+
+interface RewindOptions {
+  list?: boolean;
+  all?: boolean;
+  code?: boolean;
+  conversation?: boolean;
+  both?: boolean;
+  yes?: boolean;
+  dryRun?: boolean;
+  session?: string;
+}
+
+const NO_TERMINAL_HINT =
+  'rewind needs a terminal for its menu. Without one: `claude-checkpoint rewind --list --json` to see the prompts, then `claude-checkpoint rewind <id|latest~N> --code|--conversation|--both --yes`.';
+
+function modeOf(options: RewindOptions): RewindMode | null {
+  const chosen = (['code', 'conversation', 'both'] as const).filter((mode) => options[mode]);
+  if (chosen.length > 1)
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `choose one of --code, --conversation, --both: got ${chosen.map((mode) => `--${mode}`).join(' ')}`,
+    );
+  return chosen[0] ?? null;
+}
+
+/** Both ends are a terminal, and no one asked for JSON: the picker can run. */
+export function canPrompt(ctx: CliContext): boolean {
+  return ctx.out.isTTY && Boolean(process.stdin.isTTY) && !ctx.out.json;
+}
+
+/** `claude-checkpoint rewind`: the spec's /rewind, from a terminal or a script. */
+export function registerRewindMenuCommand(program: Command, run: Runner): void {
+  withCommonOptions(
+    program
+      .command('rewind')
+      .description(
+        'go back to a prompt of the session: its code, its conversation (a new session), or both; a menu on a terminal',
+      )
+      .argument('[ref]', 'a prompt: its id or a unique prefix, latest, or latest~N (N prompts before it)')
+      .option('--list', 'list the prompts of the current session, newest first')
+      .option('--all', 'every session of the project, each with its resume command')
+      .option('--code', 'restore the files as they were just before the prompt')
+      .option('--conversation', 'write a new session holding the conversation before the prompt')
+      .option('--both', 'restore code and conversation')
+      .option('-y, --yes', 'apply without asking')
+      .option('--dry-run', 'show what would happen and change nothing')
+      .option(
+        '--session <id>',
+        'the current session (default: the agent’s, else the one that prompted last)',
+      ),
+  ).action(
+    run(async (ctx, ref?: string) => {
+      const options = ctx.options as RewindOptions;
+      const base = { projectRoot: ctx.root, sessionId: options.session };
+      if (options.list || (options.all && ref === undefined && !canPrompt(ctx))) {
+        const listing = await listRewind(ctx.deps, { ...base, all: Boolean(options.all) });
+        if (ctx.out.json) ctx.out.printJson(listing);
+        else ctx.out.print(renderRewindList(listing, ctx.deps.now()));
+        return EXIT.ok;
+      }
+      const mode = modeOf(options);
+      if (ref === undefined || mode === null) {
+        if (!canPrompt(ctx)) {
+          ctx.out.note(
+            ref === undefined
+              ? NO_TERMINAL_HINT
+              : 'choose what to restore: --code, --conversation or --both (a menu needs a terminal).',
+          );
+          return EXIT.usage;
+        }
+        const { runRewindPicker } = await import('./rewind-picker.js');
+        return runRewindPicker(ctx, { ...base, all: Boolean(options.all), ref });
+      }
+      return applyRewind(ctx, { ...base, ref, mode }, options);
+    }),
+  );
+}
+
+/** Plans, asks where a terminal can answer (or takes --yes), then applies and reports. */
+export async function applyRewind(
+  ctx: CliContext,
+  request: { projectRoot: string | undefined; sessionId: string | undefined; ref: string; mode: RewindMode },
+  options: { yes?: boolean | undefined; dryRun?: boolean | undefined; confirmed?: boolean },
+): Promise<number> {
+  const plan = await rewindTo(ctx.deps, { ...request, dryRun: true });
+  const changesFiles = plan.code !== null && planSize(plan.code.plan) > 0;
+  if (options.dryRun) {
+    if (ctx.out.json) ctx.out.printJson(plan);
+    else ctx.out.print(renderRewind(plan));
+    return EXIT.ok;
+  }
+  // Writing a new session changes nothing of the user's: only a change of files needs a yes.
+  if (changesFiles && !options.yes && !options.confirmed) {
+    if (!canPrompt(ctx)) {
+      ctx.out.note(renderRewind(plan));
+      ctx.out.note('Not applied: pass --yes to rewind without a terminal to confirm on.');
+      return EXIT.notConfirmed;
+    }
+    ctx.out.print(renderRewind(plan));
+    if (!(await confirm('Apply? The current state is snapshotted first, so it can be undone.'))) {
+      ctx.out.note('Nothing was changed.');
+      return EXIT.notConfirmed;
+    }
+  }
+  const done = await rewindTo(ctx.deps, {
+    ...request,
+    dryRun: false,
+    onProgress: (count, total) => ctx.out.progress(`Restoring ${count}/${total} file(s)…`),
+  });
+  ctx.out.endProgress();
+  if (ctx.out.json) ctx.out.printJson(done);
+  else ctx.out.print(renderRewind(done));
+  return EXIT.ok;
+}

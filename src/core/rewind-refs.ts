@@ -1,0 +1,99 @@
+import { CheckpointError } from './errors.js';
+import type { ChangeCounts, SnapshotRecord } from './snapshot.js';
+
+/** `latest~N`, as git writes "N before": N is a whole number. */
+const LATEST_BACK = /^latest~(\d{1,6})$/;
+
+/**
+ * Finds one item of a newest-first list by `latest`, `latest~N` (N items before the newest), its full
+ * id or a unique id prefix. `noun` names the items in errors ("snapshot", "prompt"); `listHint` says
+ * where to see them.
+ */
+export function resolveRef<T extends { id: string }>(
+  items: readonly T[],
+  ref: string,
+  noun: string,
+  listHint: string,
+): T {
+  const given = ref.trim();
+  if (items.length === 0) throw new CheckpointError('INVALID_INPUT', `there are no ${noun}s to choose from`);
+  const back = given === 'latest' ? 0 : LATEST_BACK.exec(given)?.[1];
+  if (back !== undefined) {
+    const index = Number(back);
+    const item = items[index];
+    if (item) return item;
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `'${given}' goes back ${index} ${noun}(s), but there are only ${items.length}: the oldest is latest~${items.length - 1}`,
+    );
+  }
+  if (given.startsWith('latest'))
+    throw new CheckpointError('INVALID_INPUT', `'${given}' is not a reference: use latest or latest~N`);
+  const matches = items.filter((item) => item.id.startsWith(given));
+  if (matches.length === 1) return matches[0] as T;
+  if (matches.length === 0) throw new CheckpointError('INVALID_INPUT', `no ${noun} '${given}': ${listHint}`);
+  throw new CheckpointError(
+    'INVALID_INPUT',
+    `${noun} id '${given}' is ambiguous (${matches.length} match): give more of it`,
+  );
+}
+
+/** One prompt a rewind can go back to: the snapshot taken just before the prompt was sent. */
+export interface RewindEntry {
+  /** The snapshot's id, which also names the entry. */
+  id: string;
+  prompt: string;
+  sessionId: string;
+  agent: string | null;
+  createdAt: string;
+  /** What changed after this prompt, so what restoring its code would undo. */
+  changes: ChangeCounts;
+}
+
+/** The prompts' snapshots (of one session, or every one), newest first as the store lists them. */
+export function promptSnapshots(
+  snapshots: readonly SnapshotRecord[],
+  sessionId?: string,
+): Array<SnapshotRecord & { sessionId: string }> {
+  return snapshots.filter(
+    (snapshot): snapshot is SnapshotRecord & { sessionId: string } =>
+      snapshot.trigger === 'prompt' &&
+      snapshot.sessionId !== undefined &&
+      (sessionId === undefined || snapshot.sessionId === sessionId),
+  );
+}
+
+/**
+ * Which session "the current one" is: the one the agent names (it runs us with its session id in the
+ * environment), else the one whose prompt came last in this project.
+ */
+export function currentSessionId(
+  snapshots: readonly SnapshotRecord[],
+  named: string | undefined,
+): string | null {
+  if (named?.trim()) return named.trim();
+  return promptSnapshots(snapshots)[0]?.sessionId ?? null;
+}
+
+/** `+added ~modified -deleted`, as `list` writes a snapshot's counts. */
+export function formatChangeCounts(changes: ChangeCounts): string {
+  return `+${changes.added} ~${changes.modified} -${changes.deleted}`;
+}
+
+export function hasChanges(changes: ChangeCounts): boolean {
+  return changes.added + changes.modified + changes.deleted > 0;
+}
+
+/** Files added, modified and deleted in a list of tree changes (nested repositories' folders not counted). */
+export function countTreeChanges(
+  changes: ReadonlyArray<{ status: string; beforeMode: string; afterMode: string }>,
+): ChangeCounts {
+  const counts: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
+  for (const change of changes) {
+    if (change.afterMode === '160000' || change.beforeMode === '160000') continue;
+    if (change.status === 'A') counts.added++;
+    else if (change.status === 'D') counts.deleted++;
+    else counts.modified++;
+  }
+  return counts;
+}

@@ -1,0 +1,125 @@
+import { formatChangeCounts, hasChanges, type RewindEntry } from './rewind-refs.js';
+import type { RestorePlan } from './snapshot.js';
+import { renderPlan } from './snapshot-text.js';
+import { formatAge } from './time.js';
+
+/** The spec's action menu, in its order; the code options only when there is code to restore. */
+export const REWIND_ACTIONS = [
+  { mode: 'both', label: 'Restore code and conversation' },
+  { mode: 'conversation', label: 'Restore conversation' },
+  { mode: 'code', label: 'Restore code' },
+  { mode: 'cancel', label: 'Cancel' },
+] as const;
+
+export type RewindAction = (typeof REWIND_ACTIONS)[number];
+
+export function rewindActions(entry: Pick<RewindEntry, 'changes'>): RewindAction[] {
+  return REWIND_ACTIONS.filter(
+    (action) => hasChanges(entry.changes) || action.mode === 'conversation' || action.mode === 'cancel',
+  );
+}
+
+/** One line of an entry, at most `width` characters: age, agent, changes after it, the prompt. */
+export function renderRewindEntry(entry: RewindEntry, now: Date, width = 80): string {
+  const head = `${formatAge(new Date(entry.createdAt), now)} · ${entry.agent ?? 'agent?'} · ${formatChangeCounts(entry.changes)}  `;
+  const room = Math.max(10, width - head.length);
+  const prompt = entry.prompt.replace(/\s+/g, ' ') || '(empty prompt)';
+  return `${head}${prompt.length > room ? `${prompt.slice(0, room - 1)}…` : prompt}`;
+}
+
+export interface RewindListView {
+  sessionId: string | null;
+  sessionSource: 'named' | 'newest' | null;
+  entries: readonly RewindEntry[];
+  sessions?: ReadonlyArray<{ sessionId: string; resume: string | null; entries: readonly RewindEntry[] }>;
+}
+
+/** `rewind --list` for people: refs to type, newest first; with `--all`, every session with its resume command. */
+export function renderRewindList(listing: RewindListView, now: Date): string {
+  if (listing.sessionId === null) return 'No prompts recorded for this project yet.';
+  const lines: string[] = [];
+  const block = (entries: readonly RewindEntry[], withRefs: boolean) => {
+    entries.forEach((entry, index) => {
+      const ref = withRefs ? (index === 0 ? 'latest' : `latest~${index}`) : '';
+      lines.push(`  ${entry.id}  ${ref.padEnd(withRefs ? 9 : 0)}${renderRewindEntry(entry, now, 80)}`);
+    });
+  };
+  const groups = listing.sessions ?? [
+    { sessionId: listing.sessionId, resume: null, entries: listing.entries },
+  ];
+  for (const group of groups) {
+    const isCurrent = group.sessionId === listing.sessionId;
+    const why = isCurrent ? (listing.sessionSource === 'named' ? ' (current)' : ' (prompted last)') : '';
+    lines.push(`Session ${group.sessionId}${why}: ${group.entries.length} prompt(s), newest first`);
+    if (group.resume && !isCurrent) lines.push(`  resume it: ${group.resume}`);
+    block(group.entries, isCurrent);
+    lines.push('');
+  }
+  if (!listing.sessions && listing.entries.length === 0) lines.push('  (no prompts)');
+  lines.push('Counts are what changed after each prompt: what restoring its code would undo.');
+  lines.push('Go back with: claude-checkpoint rewind <id|latest~N> --code|--conversation|--both');
+  return lines.join('\n');
+}
+
+export interface RewindOutcomeView {
+  entry: RewindEntry;
+  dryRun: boolean;
+  code: {
+    plan: RestorePlan;
+    conflicts: ReadonlyArray<{ path: string; changedBy: readonly string[] }>;
+    undoSnapshotId: string | null;
+  } | null;
+  conversation: {
+    canFork: boolean;
+    reason: string | null;
+    prompt: string;
+    resumeOriginal: string | null;
+    fork: { sessionId: string; resume: string; messages: number; transcript: string } | null;
+  } | null;
+}
+
+export function renderConflicts(
+  conflicts: ReadonlyArray<{ path: string; changedBy: readonly string[] }>,
+): string[] {
+  if (conflicts.length === 0) return [];
+  return [
+    `⚠ ${conflicts.length} file(s) to restore were changed after this prompt by someone else; restoring undoes that too:`,
+    ...conflicts.map((conflict) => `  ${conflict.path} — ${conflict.changedBy.join(', ')}`),
+  ];
+}
+
+/** What a rewind did, or (dry run) would do. */
+export function renderRewind(outcome: RewindOutcomeView): string {
+  const lines = [`Prompt ${outcome.entry.id}: ${outcome.entry.prompt || '(empty prompt)'}`];
+  const code = outcome.code;
+  if (code) {
+    const total = code.plan.overwrite.length + code.plan.create.length + code.plan.delete.length;
+    if (total === 0) lines.push('Code: the working tree already matches this prompt; nothing to restore.');
+    else {
+      lines.push(
+        outcome.dryRun
+          ? `Code: restoring would change ${total} file(s).`
+          : `Code: restored, ${total} file(s) changed.`,
+      );
+      lines.push(...renderPlan(code.plan).map((line) => `  ${line}`));
+      lines.push(...renderConflicts(code.conflicts));
+      if (code.undoSnapshotId) lines.push(`To undo: claude-checkpoint restore ${code.undoSnapshotId}`);
+    }
+  }
+  const conversation = outcome.conversation;
+  if (conversation) {
+    if (conversation.fork) {
+      lines.push(
+        outcome.dryRun
+          ? `Conversation: a new session would hold the ${conversation.fork.messages} message(s) before this prompt.`
+          : `Conversation: new session ${conversation.fork.sessionId} holds the ${conversation.fork.messages} message(s) before this prompt; the original session is unchanged.`,
+      );
+      if (!outcome.dryRun) lines.push(`Continue it: ${conversation.fork.resume}`);
+    } else {
+      lines.push(`Conversation: not restored. ${conversation.reason ?? ''}`.trimEnd());
+      if (conversation.resumeOriginal) lines.push(`The session itself: ${conversation.resumeOriginal}`);
+    }
+    lines.push('The prompt, to send again or edit:', '', conversation.prompt);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,213 @@
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { claudeProjectDir } from '../../src/app/conversation-fork.js';
+import { defaultDeps } from '../../src/app/deps.js';
+import { diffSnapshot, listSnapshots, restoreSnapshot, takeSnapshot } from '../../src/app/rewind.js';
+import { listRewind, rewindTo } from '../../src/app/rewind-menu.js';
+import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
+import { readTree } from '../helpers/tree.js';
+
+const A = 'b4c9ace5-a499-4748-b228-b65376c1eb91';
+const B = '0b0b0b0b-0000-4000-8000-000000000002';
+
+function depsFor(env: Record<string, string> = {}) {
+  return defaultDeps({
+    env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: tempDir('home-'), ...env },
+  });
+}
+
+/**
+ * Session A sends a prompt and writes; session B (Codex) sends one and writes, some of it in A's files;
+ * a person snapshots by hand and then edits a file; session A sends a second prompt.
+ */
+async function twoSessions(env: Record<string, string> = {}) {
+  const root = createRepo({ committed: { 'a.txt': 'a1\n', 'keep.txt': 'k\n' } });
+  const deps = depsFor(env);
+  const prompt = (sessionId: string, label: string, agent: string) =>
+    takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', label, sessionId, prompt: { agent } });
+  await prompt(A, 'Step 1 first', 'claude');
+  writeTree(root, { 'a.txt': 'a2\n', 'x.txt': 'x\n' });
+  await prompt(B, 'Fix the build', 'codex');
+  writeTree(root, { 'a.txt': 'a3 by codex\n', 'b.txt': 'b\n' });
+  await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+  writeTree(root, { 'e.txt': 'typed by a person\n' });
+  await prompt(A, 'Step 2 second', 'claude');
+  writeTree(root, { 'y.txt': 'y\n' });
+  return { root, deps };
+}
+
+describe('rewind: the prompts of a session', () => {
+  it('lists the current session’s prompts newest first, with what changed after each', async () => {
+    const { root, deps } = await twoSessions();
+    const listing = await listRewind(deps, { projectRoot: root });
+    // No session named: the one that prompted last.
+    expect(listing).toMatchObject({ sessionId: A, sessionSource: 'newest' });
+    expect(listing.entries.map((entry) => [entry.prompt, entry.agent, entry.changes])).toEqual([
+      ['Step 2 second', 'claude', { added: 1, modified: 0, deleted: 0 }],
+      ['Step 1 first', 'claude', { added: 4, modified: 1, deleted: 0 }],
+    ]);
+    const named = await listRewind(deps, { projectRoot: root, sessionId: B });
+    expect(named).toMatchObject({ sessionId: B, sessionSource: 'named' });
+    expect(named.entries.map((entry) => entry.prompt)).toEqual(['Fix the build']);
+  });
+
+  it('takes the session the agent names in the environment', async () => {
+    const { root, deps } = await twoSessions({ CLAUDE_CODE_SESSION_ID: B });
+    expect((await listRewind(deps, { projectRoot: root })).entries.map((entry) => entry.prompt)).toEqual([
+      'Fix the build',
+    ]);
+  });
+
+  it('--all: every session, the one prompted last first, each with its resume command', async () => {
+    const { root, deps } = await twoSessions();
+    const listing = await listRewind(deps, { projectRoot: root, all: true });
+    expect(
+      listing.sessions?.map((session) => [session.sessionId, session.resume, session.entries.length]),
+    ).toEqual([
+      [A, `claude --resume ${A}`, 2],
+      [B, `codex resume ${B}`, 1],
+    ]);
+  });
+
+  it('a prompt recorded on an unchanged tree is still a prompt to go back to', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const deps = depsFor();
+    for (const label of ['one', 'two'])
+      await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', label, sessionId: A });
+    expect((await listRewind(deps, { projectRoot: root })).entries.map((entry) => entry.prompt)).toEqual([
+      'two',
+      'one',
+    ]);
+  });
+});
+
+describe('latest~N in diff and restore counts snapshots, not prompts', () => {
+  it('goes back N snapshots of any trigger', async () => {
+    const { root, deps } = await twoSessions();
+    const { snapshots } = await listSnapshots(deps, { projectRoot: root });
+    expect(snapshots.map((snapshot) => snapshot.trigger)).toEqual(['prompt', 'manual', 'prompt', 'prompt']);
+    const plan = await restoreSnapshot(deps, { projectRoot: root, snapshotId: 'latest~1', dryRun: true });
+    expect(plan.snapshot.id).toBe(snapshots[1]?.id);
+    expect((await diffSnapshot(deps, { projectRoot: root, snapshotId: 'latest~3' })).from).toBe(
+      snapshots[3]?.id,
+    );
+    await expect(diffSnapshot(deps, { projectRoot: root, snapshotId: 'latest~4' })).rejects.toThrow(
+      /'latest~4' goes back 4 snapshot\(s\), but there are only 4/,
+    );
+  });
+});
+
+describe('rewind: code', () => {
+  it('names, per file, what another session or someone outside any agent changed after the prompt, before writing anything', async () => {
+    const { root, deps } = await twoSessions();
+    const before = readTree(root);
+    const plan = await rewindTo(deps, { projectRoot: root, ref: 'latest~1', mode: 'code', dryRun: true });
+    expect(plan.entry.prompt).toBe('Step 1 first');
+    expect(plan.code?.plan).toEqual({
+      overwrite: ['a.txt'],
+      create: [],
+      delete: ['b.txt', 'e.txt', 'x.txt', 'y.txt'],
+    });
+    expect(plan.code?.conflicts).toEqual([
+      { path: 'a.txt', changedBy: [`session ${B} (codex)`] },
+      { path: 'b.txt', changedBy: [`session ${B} (codex)`] },
+      { path: 'e.txt', changedBy: ['outside any agent session'] },
+    ]);
+    expect(readTree(root)).toEqual(before);
+
+    const done = await rewindTo(deps, { projectRoot: root, ref: 'latest~1', mode: 'code', dryRun: false });
+    expect(done.code?.undoSnapshotId).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);
+    const after = Object.keys(readTree(root));
+    for (const name of ['b.txt', 'e.txt', 'x.txt', 'y.txt']) expect(after).not.toContain(name);
+    expect(after).toContain('keep.txt');
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('a1\n');
+  });
+
+  it('a bad ref changes nothing: no file, no snapshot', async () => {
+    const { root, deps } = await twoSessions();
+    const before = readTree(root);
+    const snapshots = (await listSnapshots(deps, { projectRoot: root })).snapshots.length;
+    for (const ref of ['latest~2', 'nope', 'latest^1'])
+      await expect(rewindTo(deps, { projectRoot: root, ref, mode: 'both', dryRun: false })).rejects.toThrow(
+        /^(?!.*\n)/,
+      );
+    expect(readTree(root)).toEqual(before);
+    expect((await listSnapshots(deps, { projectRoot: root })).snapshots.length).toBe(snapshots);
+  });
+});
+
+describe('rewind: conversation', () => {
+  it('for another agent: says what its own resume allows, and gives back the prompt', async () => {
+    const { root, deps } = await twoSessions();
+    const outcome = await rewindTo(deps, {
+      projectRoot: root,
+      ref: 'latest',
+      sessionId: B,
+      mode: 'conversation',
+      dryRun: false,
+    });
+    expect(outcome.code).toBeNull();
+    expect(outcome.conversation).toMatchObject({
+      canFork: false,
+      fork: null,
+      prompt: 'Fix the build',
+      resumeOriginal: `codex resume ${B}`,
+    });
+    expect(outcome.conversation?.reason).toMatch(/Codex/);
+  });
+
+  it('for Claude Code without its transcript: says where it looked', async () => {
+    const { root, deps } = await twoSessions();
+    const outcome = await rewindTo(deps, {
+      projectRoot: root,
+      ref: 'latest',
+      mode: 'conversation',
+      dryRun: false,
+    });
+    expect(outcome.conversation?.canFork).toBe(false);
+    expect(outcome.conversation?.reason).toContain(claudeProjectDir(deps.env, root));
+  });
+
+  it('for Claude Code: a new session beside the original, which stays byte for byte', async () => {
+    const { root, deps } = await twoSessions();
+    const dir = claudeProjectDir(deps.env, root);
+    mkdirSync(dir, { recursive: true });
+    const original = path.join(dir, `${A}.jsonl`);
+    copyFileSync(new URL('../fixtures/claude-code-session.jsonl', import.meta.url), original);
+    const bytes = readFileSync(original);
+    const outcome = await rewindTo(deps, {
+      projectRoot: root,
+      ref: 'latest',
+      mode: 'conversation',
+      dryRun: false,
+    });
+    const fork = outcome.conversation?.fork;
+    expect(fork?.resume).toBe(`claude --resume ${fork?.sessionId}`);
+    expect(readdirSync(dir).sort()).toEqual([`${A}.jsonl`, `${fork?.sessionId}.jsonl`].sort());
+    expect(readFileSync(original).equals(bytes)).toBe(true);
+    const forked = readFileSync(path.join(dir, `${fork?.sessionId}.jsonl`), 'utf8');
+    expect(forked).toContain('Did step 1.');
+    expect(forked).not.toContain('Step 2 second');
+    expect(outcome.conversation?.prompt).toBe('Step 2 second');
+  });
+
+  it('a session id that could climb out of the folder names no transcript (Security)', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const deps = depsFor();
+    const sessionId = '../../../escape';
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', label: 'Step 2 second', sessionId });
+    const escaped = path.join(claudeProjectDir(deps.env, root), `${sessionId}.jsonl`);
+    mkdirSync(path.dirname(escaped), { recursive: true });
+    copyFileSync(new URL('../fixtures/claude-code-session.jsonl', import.meta.url), escaped);
+    const before = readdirSync(path.dirname(escaped));
+    const outcome = await rewindTo(deps, {
+      projectRoot: root,
+      ref: 'latest',
+      mode: 'conversation',
+      dryRun: false,
+    });
+    expect(outcome.conversation).toMatchObject({ canFork: false, fork: null, prompt: 'Step 2 second' });
+    expect(readdirSync(path.dirname(escaped))).toEqual(before);
+  });
+});

@@ -1,0 +1,214 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, CLI, runCli } from '../helpers/cli.js';
+import { createRepo, tempDir, workerStateHome, writeTree } from '../helpers/fixtures.js';
+
+/**
+ * The rewind picker driven through a real pseudo-terminal (util-linux `script`), 80x24, with NO_COLOR:
+ * keys go in as a person types them, and what the terminal shows comes back.
+ */
+
+beforeAll(assertBuilt);
+
+const SESSION = '11111111-2222-4333-8444-555555555555';
+const DOWN = '\u001b[B';
+const ENTER = '\r';
+
+/** A project with three prompts of one session, each followed by a change, sent through the prompt hook. */
+async function threePrompts(options: { previousSession?: string } = {}) {
+  const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+  const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: tempDir('home-') };
+  // With a previous session, its one prompt (step 0) comes first, as before a /clear.
+  const steps = options.previousSession ? [0, 1, 2, 3] : [1, 2, 3];
+  for (const step of steps) {
+    const input = JSON.stringify({
+      session_id: step === 0 ? options.previousSession : SESSION,
+      cwd: root,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: `Step ${step}`,
+    });
+    const run = await runCli(['hook', 'UserPromptSubmit'], { cwd: root, env, input });
+    expect(run.code).toBe(0);
+    if (step > 0) writeTree(root, { 'a.txt': `a${step}\n`, [`step${step}.txt`]: `${step}\n` });
+  }
+  return { root, env };
+}
+
+interface Terminal {
+  child: ChildProcessWithoutNullStreams;
+  screen: () => string;
+  waitFor: (text: string | RegExp | ((screen: string) => boolean)) => Promise<void>;
+  type: (keys: string) => void;
+  exit: Promise<number>;
+}
+
+/** Starts `claude-checkpoint rewind` in an 80x24 pseudo-terminal. */
+function terminal(root: string, env: Record<string, string>, args: readonly string[] = []): Terminal {
+  const command = `stty cols 80 rows 24; exec '${process.execPath}' '${CLI}' rewind --root '${root}' ${args.join(' ')}`;
+  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      TERM: 'xterm',
+      NO_COLOR: '1',
+      XDG_STATE_HOME: workerStateHome(),
+      CHECKPOINT_HOOK_HOST: '0',
+      ...env,
+    },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  const exit = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  return {
+    child,
+    screen: () => output,
+    waitFor: async (text) => {
+      const deadline = Date.now() + 60_000;
+      const seen = () =>
+        typeof text === 'string'
+          ? output.includes(text)
+          : typeof text === 'function'
+            ? text(output)
+            : text.test(output);
+      while (!seen()) {
+        if (Date.now() > deadline) throw new Error(`never shown: ${String(text)}\n--- screen ---\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    type: (keys) => child.stdin.write(keys),
+    exit,
+  };
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences
+const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]|\u001b[78]|\r/g;
+
+describe('claude-checkpoint rewind without a terminal', () => {
+  it('--list --json, exit 2 with a hint for no ref, 3 unconfirmed, 2 and one line for a bad ref; nothing changed', async () => {
+    const { root, env } = await threePrompts();
+    const cli = (...args: string[]) => runCli(['rewind', ...args, '--root', root], { cwd: root, env });
+    const listed = JSON.parse((await cli('--list', '--json')).stdout);
+    expect(listed).toMatchObject({ sessionId: SESSION, sessionSource: 'newest' });
+    expect(
+      listed.entries.map((entry: { prompt: string; agent: string }) => [entry.prompt, entry.agent]),
+    ).toEqual([
+      ['Step 3', 'claude'],
+      ['Step 2', 'claude'],
+      ['Step 1', 'claude'],
+    ]);
+    const before = readFileSync(path.join(root, 'a.txt'), 'utf8');
+    const bare = await cli();
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('claude-checkpoint rewind --list --json');
+    const noMode = await cli('latest');
+    expect(noMode.code).toBe(2);
+    expect(noMode.stderr).toContain('--code, --conversation or --both');
+    const unconfirmed = await cli('latest~1', '--code');
+    expect(unconfirmed.code).toBe(3);
+    expect(unconfirmed.stderr).toContain('pass --yes');
+    const twoModes = await cli('latest', '--code', '--both');
+    expect(twoModes).toMatchObject({
+      code: 2,
+      stderr: 'claude-checkpoint: choose one of --code, --conversation, --both: got --code --both\n',
+    });
+    for (const ref of ['latest~3', 'nope', 'latest~'])
+      expect((await cli(ref, '--code', '--yes')).stderr).toMatch(/^claude-checkpoint: [^\n]+\n$/);
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe(before);
+    const applied = await cli('latest~1', '--code', '--yes', '--json');
+    expect(applied.code).toBe(0);
+    expect(JSON.parse(applied.stdout).code.plan).toEqual({
+      overwrite: ['a.txt'],
+      create: [],
+      delete: ['step2.txt', 'step3.txt'],
+    });
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('a1\n');
+  }, 120_000);
+});
+
+describe('claude-checkpoint rewind in a terminal', () => {
+  it('lists the prompts newest first; arrow, Enter, a digit: restores that prompt’s code', async () => {
+    const { root, env } = await threePrompts();
+    const term = terminal(root, env);
+    await term.waitFor('Step 1');
+    const shown = term.screen();
+    expect(shown.indexOf('Step 3')).toBeLessThan(shown.indexOf('Step 2'));
+    expect(shown.indexOf('Step 2')).toBeLessThan(shown.indexOf('Step 1'));
+    expect(shown).toMatch(/claude · \+1 ~1 -0 {2}Step 3/);
+    term.type(DOWN);
+    await term.waitFor(/❯ .*Step 2/);
+    term.type(ENTER);
+    await term.waitFor('1. Restore code and conversation');
+    expect(term.screen()).toContain('2. Restore conversation');
+    expect(term.screen()).toContain('4. Cancel');
+    term.type('3');
+    expect(await term.exit).toBe(0);
+    await term.waitFor('Code: restored');
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('a1\n');
+    // Cursor moves and carriage returns end what was written on one row.
+    const picker = term.screen().slice(0, term.screen().indexOf('Prompt '));
+    const rows = picker.replace(ESCAPES, '\n');
+    // NO_COLOR: no colour or bold codes; every line fits 80 columns.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes
+    expect(term.screen()).not.toMatch(/\u001b\[(?:1|2|3\d|9\d)m/);
+    for (const row of rows.split('\n')) expect([...row].length, row).toBeLessThanOrEqual(80);
+  }, 90_000);
+
+  it('d shows the highlighted prompt’s diff; Cancel goes back to the list; q leaves with nothing changed', async () => {
+    const { root, env } = await threePrompts();
+    const before = readFileSync(path.join(root, 'a.txt'), 'utf8');
+    const term = terminal(root, env);
+    await term.waitFor('Step 1');
+    term.type('d');
+    await term.waitFor('What restoring the code would change');
+    await term.waitFor('step3.txt');
+    term.type(' ');
+    term.type(ENTER);
+    await term.waitFor('4. Cancel');
+    const menus = term.screen().split('4. Cancel').length;
+    // Cancel: the list alone is drawn again, its header once more than before.
+    const lists = term.screen().split('q/Esc quit').length;
+    term.type('4');
+    await term.waitFor((screen) => screen.split('q/Esc quit').length > lists);
+    term.type('q');
+    expect(await term.exit).toBe(3);
+    expect(term.screen().split('4. Cancel').length).toBe(menus);
+    expect(term.screen()).toContain('Nothing was changed.');
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe(before);
+  }, 90_000);
+
+  it('rewind <ref> opens on that prompt’s actions; with nothing changed after it, no code options; the prompt comes back', async () => {
+    const { root, env } = await threePrompts();
+    // Going back to the newest prompt's code first leaves nothing to restore after it.
+    expect(
+      (await runCli(['rewind', 'latest', '--code', '--yes', '--root', root], { cwd: root, env })).code,
+    ).toBe(0);
+    const term = terminal(root, env, ['latest']);
+    await term.waitFor('Rewind to: Step 3');
+    await term.waitFor('2. Cancel');
+    expect(term.screen()).not.toContain('Restore code');
+    term.type('1');
+    expect(await term.exit).toBe(0);
+    // No Claude Code transcript in this HOME: said so, and the prompt is given back to send again.
+    await term.waitFor(/Conversation: not restored\. Claude Code's transcript of session \S+ was not found/);
+    await term.waitFor(/The prompt, to send again or edit:\s+Step 3/);
+  }, 90_000);
+
+  it('after /clear: the previous session is the /resume entry at the top, and choosing it prints its resume command', async () => {
+    const previous = '99999999-8888-4777-8666-555555555555';
+    const { root, env } = await threePrompts({ previousSession: previous });
+    const term = terminal(root, env);
+    await term.waitFor(`/resume ${previous} (previous session)`);
+    const shown = term.screen();
+    expect(shown.indexOf(`/resume ${previous}`)).toBeLessThan(shown.indexOf('Step 3'));
+    expect(shown).toMatch(/❯ .*Step 3/);
+    term.type('\u001b[A');
+    await term.waitFor(`❯ /resume ${previous}`);
+    term.type(ENTER);
+    expect(await term.exit).toBe(0);
+    await term.waitFor(`Continue the previous session: claude --resume ${previous}`);
+  }, 90_000);
+});
