@@ -10,7 +10,7 @@ import type { RestorePlan, SnapshotRecord } from '../core/snapshot.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import { type ConversationOutcome, forkConversation, resumeCommand } from './conversation-fork.js';
 import type { AppDeps } from './deps.js';
-import { openStore, restoreTreeLocked } from './rewind.js';
+import { openStore, restoreTargetOf, restoreTreeLocked } from './rewind.js';
 import type { RootContext } from './save.js';
 
 /**
@@ -248,13 +248,14 @@ export async function rewindTo(
       conversation: null,
     };
     if (request.mode !== 'conversation') {
-      const planned = await restoreTreeLocked(deps, store, chosen, { paths: [], dryRun: true });
+      const target = await restoreTargetOf(store, chosen);
+      const planned = await restoreTreeLocked(deps, store, target, { paths: [], dryRun: true });
       const paths = new Set([...planned.plan.overwrite, ...planned.plan.create, ...planned.plan.delete]);
       const current = (await store.captureSinceLatest()).tree;
       const conflicts = await findConflicts(store, snapshots, chosen, current, paths);
       const done = request.dryRun
         ? planned
-        : await restoreTreeLocked(deps, store, chosen, {
+        : await restoreTreeLocked(deps, store, target, {
             paths: [],
             dryRun: false,
             sessionId: chosen.sessionId,

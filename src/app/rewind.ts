@@ -318,18 +318,21 @@ export async function restoreSnapshot(
   return store.withLock(async () => {
     await store.init();
     const snapshot = findSnapshot(await store.list(), request.snapshotId);
-    const aside = snapshot.aside ? await store.readAside(snapshot.commit) : null;
-    const done = await restoreTreeLocked(
-      deps,
-      store,
-      { id: snapshot.id, tree: snapshot.tree, aside, skipped: snapshot.skipped },
-      {
-        ...request,
-        paths,
-      },
-    );
+    const done = await restoreTreeLocked(deps, store, await restoreTargetOf(store, snapshot), {
+      ...request,
+      paths,
+    });
     return { snapshot, dryRun: request.dryRun, ...done };
   });
+}
+
+/** A snapshot as a restore's target: its tree, and what it kept aside and left out. */
+export async function restoreTargetOf(
+  store: SnapshotStore,
+  snapshot: SnapshotRecord,
+): Promise<RestoreTarget> {
+  const aside = snapshot.aside ? await store.readAside(snapshot.commit) : null;
+  return { id: snapshot.id, tree: snapshot.tree, aside, skipped: snapshot.skipped };
 }
 
 export interface RestoreTarget {

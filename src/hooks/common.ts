@@ -25,7 +25,10 @@ export interface HookResult {
 
 /** What a handler may need beyond the app's dependencies. */
 export interface HookContext {
-  /** The agent whose hook this is (`--agent`), for what differs by agent below the adapters: its transcript. */
+  /**
+   * The agent whose hook this is (`--agent`), for what differs by agent below the adapters (its transcript),
+   * and recorded with its prompts' snapshots.
+   */
   agent?: string | undefined;
   /** The CLI's own file, for work a hook hands to a detached `claude-checkpoint` process. */
   cliPath?: string | undefined;
@@ -40,8 +43,6 @@ export interface HookContext {
    * process has to finish its work before it exits.
    */
   answerEarly?: (() => void) | undefined;
-  /** The agent whose hook this is (`--agent`), recorded with its prompts' snapshots. */
-  agent?: string | undefined;
 }
 
 export const STARTUP_ENV = 'CHECKPOINT_HOOK_STARTUP';

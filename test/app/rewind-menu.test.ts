@@ -108,6 +108,8 @@ describe('rewind: code', () => {
       overwrite: ['a.txt'],
       create: [],
       delete: ['b.txt', 'e.txt', 'x.txt', 'y.txt'],
+      keptAside: [],
+      refused: [],
     });
     expect(plan.code?.conflicts).toEqual([
       { path: 'a.txt', changedBy: [`session ${B} (codex)`] },
