@@ -1,4 +1,5 @@
 import { CheckpointError } from '../core/errors.js';
+import { escapeControls } from '../core/quote.js';
 import { runGit } from './run.js';
 
 /**
@@ -55,14 +56,28 @@ export async function chooseRemote(
     }
   }
   remote ??= 'origin';
+  checkRemoteName(remote);
   if (!remotes.includes(remote))
     throw new CheckpointError(
       'INVALID_INPUT',
       remotes.length === 0
         ? 'remote: this repository has no remote to hand off through (add one with `git remote add`)'
-        : `remote '${remote}' does not exist here; the remotes are: ${remotes.join(', ')}`,
+        : `remote '${escapeControls(remote)}' does not exist here; the remotes are: ${remotes.map((name) => escapeControls(name)).join(', ')}`,
     );
   return remote;
+}
+
+/**
+ * Security: a remote's name comes from the repository's config or the command line, and one that starts
+ * with "-" (`--upload-pack=<command>`) would be read by git as an option that runs a command. It is
+ * refused here, and every call below also passes it after `--`.
+ */
+function checkRemoteName(remote: string): void {
+  if (remote.startsWith('-'))
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `remote '${escapeControls(remote)}' starts with "-", which git would read as an option: it is not used (rename it with git remote rename, or pass another with --remote)`,
+    );
 }
 
 /** The handoff refs on the remote (all, or one name), as ref → commit. */
@@ -72,7 +87,7 @@ export async function listRemoteHandoffs(
   name?: string,
 ): Promise<Map<string, string>> {
   const pattern = name === undefined ? `${HANDOFF_REFS}*` : handoffRef(name);
-  const { stdout } = await network(['ls-remote', '--refs', remote, pattern], root, remote, {});
+  const { stdout } = await network(['ls-remote', '--refs', '--', remote, pattern], root, remote, {});
   const refs = new Map<string, string>();
   for (const line of stdout.split('\n')) {
     const [oid, ref] = line.split('\t');
@@ -97,6 +112,7 @@ export async function fetchIntoStore(
       '--no-write-fetch-head',
       '--no-tags',
       '--no-recurse-submodules',
+      '--',
       remote,
       ...refs,
     ],
@@ -121,7 +137,7 @@ export async function pushFromStore(
   const leaseArgs = lease === 'force' ? [] : [`--force-with-lease=${ref}:${lease.expected ?? ''}`];
   const refspec = `${lease === 'force' ? '+' : ''}${commit}:${ref}`;
   const result = await network(
-    [...QUIET, 'push', '--quiet', '--no-verify', ...leaseArgs, remote, refspec],
+    [...QUIET, 'push', '--quiet', '--no-verify', ...leaseArgs, '--', remote, refspec],
     root,
     remote,
     { GIT_ALTERNATE_OBJECT_DIRECTORIES: storeObjects },
@@ -144,7 +160,7 @@ function lastLine(text: string): string {
 }
 
 export async function deleteRemoteRef(root: string, remote: string, ref: string): Promise<void> {
-  await network([...QUIET, 'push', '--quiet', '--no-verify', remote, `:${ref}`], root, remote, {});
+  await network([...QUIET, 'push', '--quiet', '--no-verify', '--', remote, `:${ref}`], root, remote, {});
 }
 
 /** A network git call: the user's config and credentials, a long timeout, a one-line error. */
