@@ -17,8 +17,14 @@ function gitQuoted(names: readonly string[], quotePathFully: boolean): Map<strin
   })
     .split('\n')
     .filter(Boolean);
-  const raw = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
-  expect(raw.sort()).toEqual(readdirSync(root).filter((name) => name !== '.git').sort());
+  const raw = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
+    .split('\0')
+    .filter(Boolean);
+  expect(raw.sort()).toEqual(
+    readdirSync(root)
+      .filter((name) => name !== '.git')
+      .sort(),
+  );
   return new Map(raw.map((name, index) => [name, listed[index] ?? '']));
 }
 
