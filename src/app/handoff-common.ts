@@ -8,6 +8,7 @@ import { writeFileAtomic } from '../store/atomic-write.js';
 import { nodeFs } from '../store/fs-seam.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { StoreGit } from '../store/store-git.js';
+import { ensurePrivateDirs } from '../store/store-setup.js';
 import type { AppDeps } from './deps.js';
 import { openStore } from './rewind.js';
 import type { RootContext } from './save.js';
@@ -132,6 +133,12 @@ export async function readSeen(store: SnapshotStore): Promise<Record<string, str
 }
 
 export async function writeSeen(store: SnapshotStore, seen: Record<string, string>): Promise<void> {
+  // The store may not exist yet (a drop in a fresh clone): its folders first, owner-only.
+  await ensurePrivateDirs([
+    path.dirname(path.dirname(store.storeDir)),
+    path.dirname(store.storeDir),
+    store.storeDir,
+  ]);
   writeFileAtomic(nodeFs, path.join(store.storeDir, SEEN_FILE), `${JSON.stringify(seen)}\n`, {
     durable: false,
   });

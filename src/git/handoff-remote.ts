@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { escapeControls } from '../core/quote.js';
+import { copyIntoStore } from './objects.js';
 import { runGit } from './run.js';
 
 /**
@@ -96,17 +98,25 @@ export async function listRemoteHandoffs(
   return refs;
 }
 
-/** Fetches handoff commits from the remote into the store's objects (nothing in the project changes). */
+/**
+ * Fetches handoff commits (ref → commit) from the remote into the store's objects (nothing in the project
+ * changes), and makes sure the store can read them on its own: their commits, and with `content` their
+ * trees and files too.
+ */
 export async function fetchIntoStore(
   root: string,
   remote: string,
-  refs: readonly string[],
+  handoffs: ReadonlyMap<string, string>,
   objects: { store: string; project: string },
+  options: { content: boolean },
 ): Promise<void> {
-  if (refs.length === 0) return;
+  if (handoffs.size === 0) return;
   await network(
     [
       ...QUIET,
+      // The objects land in the private store: owner-only, like everything else in it, whatever the umask.
+      '-c',
+      'core.sharedRepository=0600',
       'fetch',
       '--quiet',
       '--no-write-fetch-head',
@@ -114,12 +124,13 @@ export async function fetchIntoStore(
       '--no-recurse-submodules',
       '--',
       remote,
-      ...refs,
+      ...handoffs.keys(),
     ],
     root,
     remote,
     { GIT_OBJECT_DIRECTORY: objects.store, GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project },
   );
+  await copyIntoStore(path.dirname(objects.store), objects.project, [...handoffs.values()], options);
 }
 
 /**
@@ -144,11 +155,21 @@ export async function pushFromStore(
     [0, 1],
   );
   if (result.exitCode === 0) return;
-  if (/stale info|rejected|fetch first|already exists/i.test(result.stderr))
+  if (/stale info|rejected|fetch first|already exists/i.test(result.stderr)) {
+    // A handoff dropped since this machine last saw it is nobody's work any more: push it as a new one
+    // (and still refuse if someone pushed one under that name meanwhile).
+    const name = ref.slice(HANDOFF_REFS.length);
+    if (
+      lease !== 'force' &&
+      lease.expected !== null &&
+      !(await listRemoteHandoffs(root, remote, name)).has(ref)
+    )
+      return pushFromStore(root, remote, commit, ref, { expected: null }, storeObjects);
     throw new CheckpointError(
       'GIT_FAILED',
       `the handoff ${ref} on ${remote} changed since this machine last pushed or pulled it (someone else's handoff?): pull it first, or pass --force to replace it`,
     );
+  }
   throw new CheckpointError(
     'GIT_FAILED',
     `the push to remote '${remote}' failed: ${lastLine(result.stderr)}`,

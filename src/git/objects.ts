@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { runGit, runGitBuffer } from './run.js';
 
@@ -173,4 +174,49 @@ export function parseTree(content: Buffer, oidBytes: number): TreeEntry[] {
     at = nul + 1 + oidBytes;
   }
   return entries;
+}
+
+/**
+ * Makes the private store hold, on its own, what it needs of these commits: each commit, and with
+ * `content` its tree and blobs (never its parents). A fetch skips whatever the project's repository
+ * already holds (the base commit's files, or everything, in a clone made over a plain path), but the
+ * store stops borrowing the project's objects after its gc, or never did: without this it cannot read
+ * the handoff ("unable to read tree", "bad object"). Only what the store cannot read is copied, as one
+ * pack written with the store's own owner-only permissions.
+ */
+export async function copyIntoStore(
+  storeGitDir: string,
+  projectObjects: string,
+  commits: readonly string[],
+  options: { content: boolean },
+): Promise<void> {
+  if (commits.length === 0) return;
+  const store = (args: readonly string[], input: string, withProject: boolean) =>
+    runGit(['--git-dir', storeGitDir, ...args], {
+      cwd: storeGitDir,
+      timeoutMs: LONG_TIMEOUT_MS,
+      input,
+      ...(withProject ? { extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: projectObjects } } : {}),
+    });
+  const wanted = options.content
+    ? (await store(['rev-list', '--objects', '--no-walk', '--stdin'], `${commits.join('\n')}\n`, true)).stdout
+        .split('\n')
+        .map((line) => OBJECT_LINE.exec(line)?.[1])
+        .filter((oid): oid is string => oid !== undefined)
+    : [...commits];
+  const { stdout } = await store(
+    ['cat-file', '--batch-check=%(objectname) %(objecttype)'],
+    `${wanted.join('\n')}\n`,
+    false,
+  );
+  const missing = stdout
+    .split('\n')
+    .filter((line) => line.endsWith(' missing'))
+    .map((line) => line.slice(0, line.indexOf(' ')));
+  if (missing.length === 0) return;
+  await store(
+    ['pack-objects', '-q', path.join(storeGitDir, 'objects', 'pack', 'pack')],
+    `${missing.join('\n')}\n`,
+    true,
+  );
 }
