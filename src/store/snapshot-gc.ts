@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { StoreGit } from './store-git.js';
 
@@ -14,8 +16,18 @@ export async function gcStore(
 ): Promise<{ beforeBytes: number; afterBytes: number }> {
   const beforeBytes = await storeSizeBytes(store.storeDir, store.lockPath);
   if (await store.exists()) {
+    // Each deleting git names itself in gc.pid as `git gc` does, so that one a killed gc leaves running
+    // is waited for before the next call writes objects it could delete (see waitForOrphanedGc).
+    const gcPid = path.join(store.gitDir, 'gc.pid');
+    const deleting = async (args: readonly string[]) => {
+      try {
+        await git(args, { onSpawn: (pid) => writeFileSync(gcPid, `${pid} ${hostname()}`, { mode: 0o600 }) });
+      } finally {
+        await fsp.rm(gcPid, { force: true });
+      }
+    };
     await git(['reflog', 'expire', '--expire=now', '--all']);
-    await git(['prune', '--expire=now']);
+    await deleting(['prune', '--expire=now']);
     const objects = path.join(store.gitDir, 'objects');
     const alternates = path.join(objects, 'info', 'alternates');
     const borrowing = await fsp.access(alternates).then(
@@ -43,7 +55,7 @@ export async function gcStore(
       // What snapshots borrow from the project's repository must be copied in before borrowing stops.
       if (borrowing || newBytes < oldBytes) {
         for (const name of replaced) await removePack(objects, name);
-        await git(['prune-packed', '-q']);
+        await deleting(['prune-packed', '-q']);
         await fsp.rm(alternates, { force: true });
       } else {
         for (const name of created) await removePack(objects, name);
