@@ -139,7 +139,8 @@ describe.each(['file', 'git'] as const)('handoff over %s://', (scheme) => {
     expect(readFileSync(path.join(a.root, 'src/app.ts'), 'utf8')).toBe('export const app = 3;\n');
     expect((await cli(a, 'brief')).stdout).toContain('Review the diff');
     expect(remoteBranches(bare)).toBe(branchesBefore);
-  });
+    // About 20 CLI runs: on 2 busy cores (load 16) this takes 50 s, past the default 30 s.
+  }, 180_000);
 
   it('refuses to push a secret (printing where, never what), and the remote is unchanged', async () => {
     const a = machine(url, 'Alice');
