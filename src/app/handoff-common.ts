@@ -8,6 +8,7 @@ import { writeFileAtomic } from '../store/atomic-write.js';
 import { nodeFs } from '../store/fs-seam.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { StoreGit } from '../store/store-git.js';
+import { ensurePrivateDirs } from '../store/store-setup.js';
 import type { AppDeps } from './deps.js';
 import { openStore } from './rewind.js';
 import type { RootContext } from './save.js';
@@ -75,9 +76,39 @@ export async function readHandoffCommit(
   } catch {
     meta = {} as HandoffMeta;
   }
-  if (!tree || meta.handoff !== 1 || typeof meta.base !== 'string')
+  if (!tree || meta.handoff !== 1 || !isHandoffMeta(meta))
     throw new CheckpointError('CORRUPT', `commit ${commit} is not a handoff this tool wrote`);
   return { meta, tree };
+}
+
+/**
+ * Security: the metadata comes from the remote. The base and the branch reach git's command line (a
+ * checkout), so the base must be an object id and the branch a plain branch name (never one that git
+ * would read as an option); the rest must be text.
+ */
+function isHandoffMeta(meta: HandoffMeta): boolean {
+  const text = (value: unknown) => typeof value === 'string';
+  const branchName = (value: unknown) =>
+    value === null ||
+    (typeof value === 'string' &&
+      value !== '' &&
+      !value.startsWith('-') &&
+      ![...value].some((char) => char <= ' ' || char === '\u007f') &&
+      !/[~^:?*[\\]/.test(value) &&
+      !value.includes('..') &&
+      !value.includes('@{') &&
+      !value.endsWith('.lock') &&
+      !value.endsWith('/') &&
+      !value.startsWith('/'));
+  return (
+    typeof meta.base === 'string' &&
+    /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(meta.base) &&
+    branchName(meta.branch) &&
+    text(meta.author) &&
+    text(meta.createdAt) &&
+    (meta.goal === null || text(meta.goal)) &&
+    (meta.checkpoint === null || text(meta.checkpoint))
+  );
 }
 
 export async function objectDirs(store: SnapshotStore): Promise<{ store: string; project: string }> {
@@ -108,6 +139,12 @@ export async function readSeen(store: SnapshotStore): Promise<Record<string, str
 }
 
 export async function writeSeen(store: SnapshotStore, seen: Record<string, string>): Promise<void> {
+  // The store may not exist yet (a drop in a fresh clone): its folders first, owner-only.
+  await ensurePrivateDirs([
+    path.dirname(path.dirname(store.storeDir)),
+    path.dirname(store.storeDir),
+    store.storeDir,
+  ]);
   writeFileAtomic(nodeFs, path.join(store.storeDir, SEEN_FILE), `${JSON.stringify(seen)}\n`, {
     durable: false,
   });

@@ -46,7 +46,7 @@ export async function pullHandoff(
   // objects, which no ref of the store names.
   const { meta, summary, apply, done } = await store.withLock(async () => {
     await store.init();
-    await fetchIntoStore(root.root, remote, [ref], objects);
+    await fetchIntoStore(root.root, remote, new Map([[ref, commit]]), objects, { content: true });
     const { meta, tree } = await readHandoffCommit(store, commit);
     // What came from the remote is checked like any file we load, before anything is applied.
     if (meta.checkpoint !== null) parseCheckpoint(meta.checkpoint);

@@ -14,9 +14,9 @@ import {
   storeGitWithProject,
   writeSeen,
 } from './handoff-common.js';
+import { type GateFinding, scanHandoffPush } from './handoff-gate.js';
 import { takeSnapshot } from './rewind.js';
 import type { RootContext } from './save.js';
-import { type ScanReport, scanTexts } from './scan.js';
 
 export interface HandoffFiles {
   added: string[];
@@ -33,7 +33,7 @@ export interface PushRequest {
 }
 
 export type PushOutcome =
-  | { pushed: false; secrets: ScanReport['findings'] }
+  | { pushed: false; secrets: GateFinding[] }
   | {
       pushed: true;
       remote: string;
@@ -65,15 +65,6 @@ export async function pushHandoff(
   const files = filesOf(await changesBetween(git, head.head, snapshot.tree));
   const checkpoint = await fsp.readFile(path.join(root.root, CHECKPOINT_FILE), 'utf8').catch(() => null);
 
-  if (!request.allowSecrets) {
-    const inputs = [
-      ...(checkpoint === null ? [] : [{ name: CHECKPOINT_FILE, text: checkpoint }]),
-      ...(await changedTexts(root.root, [...files.added, ...files.modified])),
-    ];
-    const report = await scanTexts(deps, inputs, root.root);
-    if (report.findings.length > 0) return { pushed: false, secrets: report.findings };
-  }
-
   const author = (await runGit(['var', 'GIT_AUTHOR_IDENT'], { cwd: root.root, okExitCodes: [0, 128] })).stdout
     .replace(/\s+\d+\s+[+-]\d{4}\s*$/, '')
     .trim();
@@ -92,6 +83,18 @@ export async function pushHandoff(
       input: `claude-checkpoint handoff ${name}\n\n${JSON.stringify(meta)}\n`,
     })
   ).stdout.trim();
+
+  // Security: the scan reads the very commit that is pushed, and all it brings along (see handoff-gate).
+  if (!request.allowSecrets) {
+    const findings = await scanHandoffPush(deps, {
+      root: root.root,
+      remote,
+      commit,
+      storeObjects: objects.store,
+      checkpoint,
+    });
+    if (findings.length > 0) return { pushed: false, secrets: findings };
+  }
 
   const ref = handoffRef(name);
   const seen = await readSeen(store);
@@ -126,21 +129,6 @@ function filesOf(changes: readonly TreeChange[]): HandoffFiles {
     else files.modified.push(change.path);
   }
   return files;
-}
-
-/** Text files among the changed paths, for the secret scan (symlinks and unreadable files left out). */
-async function changedTexts(
-  root: string,
-  files: readonly string[],
-): Promise<Array<{ name: string; text: string }>> {
-  const texts: Array<{ name: string; text: string }> = [];
-  for (const file of files) {
-    const full = path.join(root, file);
-    const stats = await fsp.lstat(full).catch(() => null);
-    if (!stats?.isFile()) continue;
-    texts.push({ name: file, text: await fsp.readFile(full, 'utf8') });
-  }
-  return texts;
 }
 
 function goalOf(checkpoint: string | null): string | null {

@@ -37,7 +37,7 @@ export async function listHandoffs(
   const remote = await chooseRemote(root.root, request.remote, head.branch);
   const refs = await listRemoteHandoffs(root.root, remote);
   await store.withLock(() => store.init());
-  await fetchIntoStore(root.root, remote, [...refs.keys()], await objectDirs(store));
+  await fetchIntoStore(root.root, remote, refs, await objectDirs(store), { content: false });
   const handoffs: HandoffListing[] = [];
   for (const [ref, commit] of refs) {
     const { meta } = await readHandoffCommit(store, commit).catch(() => ({ meta: null }));

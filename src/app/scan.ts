@@ -1,5 +1,10 @@
 import { CheckpointError } from '../core/errors.js';
-import { findSecrets, type LocatedFinding, locateFindings } from '../core/secrets/detect.js';
+import {
+  type DetectorConfig,
+  findSecrets,
+  type LocatedFinding,
+  locateFindings,
+} from '../core/secrets/detect.js';
 import type { AppDeps } from './deps.js';
 import { loadRedactionConfig } from './redaction.js';
 
@@ -28,9 +33,7 @@ export async function scanTexts(
   inputs: readonly ScanInput[],
   projectRoot: string,
 ): Promise<ScanReport> {
-  const redaction = await loadRedactionConfig(deps.fs, deps.env, projectRoot);
-  if (redaction.problems.length > 0)
-    throw new CheckpointError('INVALID_INPUT', redaction.problems.join('; '));
+  const config = await loadScanConfig(deps, projectRoot);
   const report: ScanReport = { findings: [], scanned: 0, skipped: [] };
   for (const input of inputs) {
     if (input.text.includes('\u0000')) {
@@ -38,8 +41,20 @@ export async function scanTexts(
       continue;
     }
     report.scanned++;
-    const located = locateFindings(input.text, findSecrets(input.text, redaction.config));
-    for (const finding of located) report.findings.push({ ...finding, file: input.name });
+    for (const finding of locateSecrets(input.text, config))
+      report.findings.push({ ...finding, file: input.name });
   }
   return report;
+}
+
+/** The detector's settings for a project: the user's and the project's own, refused when unreadable. */
+export async function loadScanConfig(deps: AppDeps, projectRoot: string): Promise<DetectorConfig> {
+  const redaction = await loadRedactionConfig(deps.fs, deps.env, projectRoot);
+  if (redaction.problems.length > 0)
+    throw new CheckpointError('INVALID_INPUT', redaction.problems.join('; '));
+  return redaction.config;
+}
+
+export function locateSecrets(text: string, config: DetectorConfig): LocatedFinding[] {
+  return locateFindings(text, findSecrets(text, config));
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { dropHandoff, listHandoffs, pullHandoff, pushHandoff } from '../app/handoff.js';
-import { renderPull, renderPushed, renderSecretsFound } from '../core/handoff-text.js';
+import { renderHandoffList, renderPull, renderPushed, renderSecretsFound } from '../core/handoff-text.js';
+import { escapeControls } from '../core/quote.js';
 import { planSize } from '../core/snapshot.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { confirm, EXIT } from './output.js';
@@ -127,12 +128,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       const options = ctx.options as { remote?: string };
       const outcome = await listHandoffs(ctx.deps, { projectRoot: ctx.root, remote: options.remote });
       if (ctx.out.json) ctx.out.printJson(outcome);
-      else if (outcome.handoffs.length === 0) ctx.out.print(`No handoffs on ${outcome.remote}.`);
-      else
-        for (const entry of outcome.handoffs)
-          ctx.out.print(
-            `${entry.name}  ${entry.createdAt}  ${entry.author}  ${entry.branch ?? '(detached)'}@${entry.base.slice(0, 9)}${entry.goal ? `  ${entry.goal}` : ''}`,
-          );
+      else ctx.out.print(renderHandoffList(outcome));
       return EXIT.ok;
     }),
   );
@@ -151,8 +147,8 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       else
         ctx.out.print(
           outcome.dropped
-            ? `Deleted ${outcome.ref} on ${outcome.remote}.`
-            : `No handoff '${name}' on ${outcome.remote}.`,
+            ? `Deleted ${outcome.ref} on ${escapeControls(outcome.remote)}.`
+            : `No handoff '${name}' on ${escapeControls(outcome.remote)}.`,
         );
       return outcome.dropped ? EXIT.ok : EXIT.failure;
     }),

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { CheckpointError, describeError } from '../core/errors.js';
+import { escapeControls } from '../core/quote.js';
 
 /** Exit codes of the CLI, documented in the README. */
 export const EXIT = {
@@ -74,7 +75,8 @@ const USAGE_CODES = new Set(['INVALID_INPUT', 'INVALID_ROOT', 'OUTSIDE_ROOT']);
 
 /** One line on stderr, the stack only with --debug; returns the exit code. */
 export function reportError(error: unknown, debug: boolean): number {
-  process.stderr.write(`claude-checkpoint: ${describeError(error)}\n`);
+  // Security: a message can quote a remote's answer or a file's name: no control character reaches the terminal.
+  process.stderr.write(`claude-checkpoint: ${escapeControls(describeError(error))}\n`);
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   return error instanceof CheckpointError && USAGE_CODES.has(error.code) ? EXIT.usage : EXIT.failure;
 }

@@ -1,5 +1,6 @@
 import type { Drift } from './drift.js';
 import { BRIEF_LIMITS } from './limits.js';
+import { escapeControls, quotePath } from './quote.js';
 import type { Checkpoint, RecentCommand, TaskStatus } from './schema.js';
 import { clip } from './text.js';
 import { formatAge, formatUtc } from './time.js';
@@ -63,7 +64,8 @@ export function renderResumeBrief(input: BriefInput): string {
   const maxChars = input.maxChars ?? BRIEF_MAX_CHARS;
   let brief = '';
   for (const density of DENSITIES) {
-    brief = renderAt(input, density);
+    // Security: the brief is printed on terminals and may carry a remote's checkpoint: no control characters.
+    brief = escapeControls(renderAt(input, density), { multiline: true });
     if (brief.length <= maxChars) return brief;
   }
   const note = '\n… (brief cut to fit; load with format "full" for everything)\n';
@@ -112,7 +114,7 @@ function renderAt(input: BriefInput, density: Density): string {
   const files = c.modifiedFiles;
   const shownFiles = files.slice(0, density.files).map((file) => {
     const note = file.note ? ` — ${item(file.note)}` : '';
-    return `- ${item(file.path)} (${file.status})${note}`;
+    return `- ${item(quotePath(file.path))} (${file.status})${note}`;
   });
   if (files.length > density.files) {
     shownFiles.push(`- … and ${files.length - density.files} more (load with format "full" for all)`);
@@ -168,7 +170,9 @@ function renderDrift(c: Checkpoint, drift: Drift | null, density: Density, now: 
   }
   if (drift.changedSince.length > 0) {
     // Never clipped: these are the files the agent must re-read.
-    const shown = drift.changedSince.slice(0, Math.max(density.files, 40)).map(code);
+    const shown = drift.changedSince
+      .slice(0, Math.max(density.files, 40))
+      .map((file) => code(quotePath(file)));
     const more = drift.changedSince.length - shown.length;
     lines.push(
       `- ⚠ Changed after the checkpoint, re-read before editing: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,

@@ -1,3 +1,4 @@
+import { escapeControls, quotePath } from './quote.js';
 import { planSize, type RestorePlan } from './snapshot.js';
 import { renderGuarded, renderPlan } from './snapshot-text.js';
 
@@ -14,18 +15,22 @@ export function renderPushed(outcome: {
   const { added, modified, deleted } = outcome.files;
   const name = outcome.ref.split('/').slice(3).join('/');
   return [
-    `Pushed handoff ${outcome.ref} to ${outcome.remote} (${outcome.commit.slice(0, 12)}, on commit ${outcome.base.slice(0, 12)}): ${added.length} added, ${modified.length} modified, ${deleted.length} deleted.`,
-    ...outcome.skipped.large.map((entry) => `Left out (over the size cap): ${entry.path}`),
-    ...outcome.skipped.nested.map((dir) => `Left out (a nested repository): ${dir}`),
-    `To continue elsewhere: claude-checkpoint handoff pull --name ${name}`,
+    `Pushed handoff ${escapeControls(outcome.ref)} to ${escapeControls(outcome.remote)} (${outcome.commit.slice(0, 12)}, on commit ${outcome.base.slice(0, 12)}): ${added.length} added, ${modified.length} modified, ${deleted.length} deleted.`,
+    ...outcome.skipped.large.map((entry) => `Left out (over the size cap): ${quotePath(entry.path)}`),
+    ...outcome.skipped.nested.map((dir) => `Left out (a nested repository): ${quotePath(dir)}`),
+    `To continue elsewhere: claude-checkpoint handoff pull --name ${escapeControls(name)}`,
   ].join('\n');
 }
 
 export function renderSecretsFound(
-  findings: ReadonlyArray<{ file: string; line: number; rule: string }>,
+  findings: ReadonlyArray<{ file: string; line: number; rule: string; where?: string }>,
 ): string {
   return [
-    ...findings.map((finding) => `${finding.file}:${finding.line} ${finding.rule}`),
+    ...findings.map((finding) =>
+      finding.where === 'name' || finding.where === 'link target'
+        ? `${quotePath(finding.file)} (${finding.where === 'name' ? 'its name' : 'the link target'}) ${finding.rule}`
+        : `${quotePath(finding.file)}${finding.where === 'message' ? ' message' : ''}:${finding.line} ${finding.rule}`,
+    ),
     'Nothing was pushed: the secret scan found the above. Remove them, or pass --allow-secrets (allowSecrets) if they are not secrets.',
   ].join('\n');
 }
@@ -46,13 +51,36 @@ export interface PullOutcome {
   undo: string | null;
 }
 
+/** Security: what a handoff says of itself (author, goal, branch) comes from the remote: escaped. */
 export function renderPull(outcome: PullOutcome): string {
-  const head = `Handoff ${outcome.ref} (${outcome.commit.slice(0, 12)}) by ${outcome.author}${outcome.goal ? `: ${outcome.goal}` : ''}`;
+  const branch = outcome.branch === null ? null : escapeControls(outcome.branch);
+  const head = `Handoff ${escapeControls(outcome.ref)} (${outcome.commit.slice(0, 12)}) by ${escapeControls(outcome.author)}${outcome.goal ? `: ${escapeControls(outcome.goal)}` : ''}`;
   if (!outcome.baseMatches)
-    return `${head}\nNothing was changed: the handoff was made on commit ${outcome.base}${outcome.branch ? ` (branch ${outcome.branch})` : ''}, and HEAD here is another commit. Check out that commit (git fetch, then git checkout ${outcome.branch ?? outcome.base}), or pull with --checkout on a clean tree.`;
+    return `${head}\nNothing was changed: the handoff was made on commit ${outcome.base}${branch ? ` (branch ${branch})` : ''}, and HEAD here is another commit. Check out that commit (git fetch, then git checkout ${branch ?? outcome.base}), or pull with --checkout on a clean tree.`;
   if (!outcome.applied) return [head, ...renderPlan(outcome.changed)].join('\n');
   return [
     `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, checkpoint written. Undo with: claude-checkpoint restore ${outcome.undo} --yes (or restore_snapshot ${outcome.undo}).`,
     ...renderGuarded(outcome.changed),
   ].join('\n');
+}
+
+/** `handoff list` for people: one line per handoff; everything the remote wrote is escaped. */
+export function renderHandoffList(outcome: {
+  remote: string;
+  handoffs: ReadonlyArray<{
+    name: string;
+    createdAt: string;
+    author: string;
+    branch: string | null;
+    base: string;
+    goal: string | null;
+  }>;
+}): string {
+  if (outcome.handoffs.length === 0) return `No handoffs on ${escapeControls(outcome.remote)}.`;
+  return outcome.handoffs
+    .map(
+      (entry) =>
+        `${escapeControls(entry.name)}  ${escapeControls(entry.createdAt)}  ${escapeControls(entry.author)}  ${entry.branch === null ? '(detached)' : escapeControls(entry.branch)}@${escapeControls(entry.base.slice(0, 9))}${entry.goal ? `  ${escapeControls(entry.goal)}` : ''}`,
+    )
+    .join('\n');
 }

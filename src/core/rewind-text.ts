@@ -1,3 +1,4 @@
+import { escapeControls, quotePath } from './quote.js';
 import { formatChangeCounts, hasChanges, type RewindEntry } from './rewind-refs.js';
 import type { RestorePlan } from './snapshot.js';
 import { renderPlan } from './snapshot-text.js';
@@ -21,9 +22,10 @@ export function rewindActions(entry: Pick<RewindEntry, 'changes'>): RewindAction
 
 /** One line of an entry, at most `width` characters: age, agent, changes after it, the prompt. */
 export function renderRewindEntry(entry: RewindEntry, now: Date, width = 80): string {
-  const head = `${formatAge(new Date(entry.createdAt), now)} · ${entry.agent ?? 'agent?'} · ${formatChangeCounts(entry.changes)}  `;
+  // Security: the prompt, agent and session come from transcripts and hooks: nothing in them may drive the terminal.
+  const head = `${formatAge(new Date(entry.createdAt), now)} · ${escapeControls(entry.agent ?? 'agent?')} · ${formatChangeCounts(entry.changes)}  `;
   const room = Math.max(10, width - head.length);
-  const prompt = entry.prompt.replace(/\s+/g, ' ') || '(empty prompt)';
+  const prompt = escapeControls(entry.prompt.replace(/\s+/g, ' ')) || '(empty prompt)';
   return `${head}${prompt.length > room ? `${prompt.slice(0, room - 1)}…` : prompt}`;
 }
 
@@ -50,8 +52,10 @@ export function renderRewindList(listing: RewindListView, now: Date): string {
   for (const group of groups) {
     const isCurrent = group.sessionId === listing.sessionId;
     const why = isCurrent ? (listing.sessionSource === 'named' ? ' (current)' : ' (prompted last)') : '';
-    lines.push(`Session ${group.sessionId}${why}: ${group.entries.length} prompt(s), newest first`);
-    if (group.resume && !isCurrent) lines.push(`  resume it: ${group.resume}`);
+    lines.push(
+      `Session ${escapeControls(group.sessionId)}${why}: ${group.entries.length} prompt(s), newest first`,
+    );
+    if (group.resume && !isCurrent) lines.push(`  resume it: ${escapeControls(group.resume)}`);
     block(group.entries, isCurrent);
     lines.push('');
   }
@@ -84,13 +88,17 @@ export function renderConflicts(
   if (conflicts.length === 0) return [];
   return [
     `⚠ ${conflicts.length} file(s) to restore were changed after this prompt by someone else; restoring undoes that too:`,
-    ...conflicts.map((conflict) => `  ${conflict.path} — ${conflict.changedBy.join(', ')}`),
+    ...conflicts.map(
+      (conflict) => `  ${quotePath(conflict.path)} — ${escapeControls(conflict.changedBy.join(', '))}`,
+    ),
   ];
 }
 
 /** What a rewind did, or (dry run) would do. */
 export function renderRewind(outcome: RewindOutcomeView): string {
-  const lines = [`Prompt ${outcome.entry.id}: ${outcome.entry.prompt || '(empty prompt)'}`];
+  const lines = [
+    `Prompt ${outcome.entry.id}: ${escapeControls(outcome.entry.prompt, { multiline: true }) || '(empty prompt)'}`,
+  ];
   const code = outcome.code;
   if (code) {
     const total = code.plan.overwrite.length + code.plan.create.length + code.plan.delete.length;
@@ -119,7 +127,11 @@ export function renderRewind(outcome: RewindOutcomeView): string {
       lines.push(`Conversation: not restored. ${conversation.reason ?? ''}`.trimEnd());
       if (conversation.resumeOriginal) lines.push(`The session itself: ${conversation.resumeOriginal}`);
     }
-    lines.push('The prompt, to send again or edit:', '', conversation.prompt);
+    lines.push(
+      'The prompt, to send again or edit:',
+      '',
+      escapeControls(conversation.prompt, { multiline: true }),
+    );
   }
   return lines.join('\n');
 }

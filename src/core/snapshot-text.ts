@@ -1,4 +1,5 @@
 import { code } from './brief.js';
+import { escapeControls, quotePath } from './quote.js';
 import type { RestorePlan, SnapshotMeta, SnapshotRecord } from './snapshot.js';
 import { formatAge } from './time.js';
 
@@ -29,12 +30,12 @@ function describeSkipped(snapshot: SnapshotMeta): string[] {
   const lines: string[] = [];
   if (snapshot.skipped.large.length > 0) {
     const files = snapshot.skipped.large
-      .map((file) => `${code(file.path)} (${formatBytes(file.bytes)})`)
+      .map((file) => `${code(quotePath(file.path))} (${formatBytes(file.bytes)})`)
       .join(', ');
     lines.push(`⚠ Skipped ${snapshot.skipped.large.length} file(s) over the size cap: ${files}`);
   }
   if (snapshot.skipped.nested.length > 0) {
-    const dirs = snapshot.skipped.nested.map(code).join(', ');
+    const dirs = snapshot.skipped.nested.map((dir) => code(quotePath(dir))).join(', ');
     lines.push(
       `⚠ Skipped ${snapshot.skipped.nested.length} nested repositor(ies), which have their own history: ${dirs}`,
     );
@@ -59,9 +60,9 @@ export function renderSnapshotList(
   if (total === 0) return `No snapshots yet for this project. ${takeHint}`;
   const lines = [`${total} snapshot(s), newest first; the store uses ${formatBytes(storeBytes)}.`];
   for (const snapshot of snapshots) {
-    const label = snapshot.label ? ` — ${snapshot.label}` : '';
+    const label = snapshot.label ? ` — ${escapeControls(snapshot.label)}` : '';
     const where = snapshot.git
-      ? ` ${snapshot.git.branch ?? 'detached'}@${snapshot.git.head.slice(0, 9)}`
+      ? ` ${escapeControls(snapshot.git.branch ?? 'detached')}@${snapshot.git.head.slice(0, 9)}`
       : '';
     lines.push(
       `- ${snapshot.id} ${formatAge(new Date(snapshot.createdAt), now)} [${snapshot.trigger}] ${describeChanges(snapshot)}${where}${label}`,
@@ -83,9 +84,10 @@ export function renderDiff(diff: DiffView): string {
   const lines = [`${diff.files.length} file(s) differ between snapshot ${diff.from} and ${diff.to}:`];
   for (const file of diff.files) {
     const counts = file.added === null ? 'binary' : `+${file.added} -${file.deleted}`;
-    lines.push(`${file.status} ${file.path} (${counts})`);
+    lines.push(`${file.status} ${quotePath(file.path)} (${counts})`);
   }
-  if (diff.patch) lines.push('', diff.patch.trimEnd());
+  // Security: a file's own bytes reach the terminal here; its lines stay, its control characters do not.
+  if (diff.patch) lines.push('', escapeControls(diff.patch.trimEnd(), { multiline: true }));
   return lines.join('\n');
 }
 
@@ -102,7 +104,8 @@ export function renderPlan(plan: RestorePlan, limit = 50): string[] {
   const section = (title: string, paths: readonly string[]) => {
     if (paths.length === 0) return;
     lines.push(`${title} (${paths.length}):`);
-    for (const file of paths.slice(0, limit)) lines.push(`  ${file}`);
+    // Quoted as git quotes names: a name with a line feed cannot add a line to what is confirmed.
+    for (const file of paths.slice(0, limit)) lines.push(`  ${quotePath(file)}`);
     if (paths.length > limit) lines.push(`  … and ${paths.length - limit} more`);
   };
   section('Overwrite', plan.overwrite);
@@ -118,7 +121,8 @@ export function renderGuarded(plan: Pick<RestorePlan, 'keptAside' | 'refused'>, 
   const section = (title: string, entries: ReadonlyArray<{ path: string; reason: string }>) => {
     if (entries.length === 0) return;
     lines.push(title);
-    for (const entry of entries.slice(0, limit)) lines.push(`  ${entry.path}: ${entry.reason}`);
+    for (const entry of entries.slice(0, limit))
+      lines.push(`  ${quotePath(entry.path)}: ${escapeControls(entry.reason)}`);
     if (entries.length > limit) lines.push(`  … and ${entries.length - limit} more`);
   };
   section(

@@ -1,4 +1,7 @@
+import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
+import { escapeControls } from '../core/quote.js';
+import { copyIntoStore } from './objects.js';
 import { runGit } from './run.js';
 
 /**
@@ -55,14 +58,28 @@ export async function chooseRemote(
     }
   }
   remote ??= 'origin';
+  checkRemoteName(remote);
   if (!remotes.includes(remote))
     throw new CheckpointError(
       'INVALID_INPUT',
       remotes.length === 0
         ? 'remote: this repository has no remote to hand off through (add one with `git remote add`)'
-        : `remote '${remote}' does not exist here; the remotes are: ${remotes.join(', ')}`,
+        : `remote '${escapeControls(remote)}' does not exist here; the remotes are: ${remotes.map((name) => escapeControls(name)).join(', ')}`,
     );
   return remote;
+}
+
+/**
+ * Security: a remote's name comes from the repository's config or the command line, and one that starts
+ * with "-" (`--upload-pack=<command>`) would be read by git as an option that runs a command. It is
+ * refused here, and every call below also passes it after `--`.
+ */
+function checkRemoteName(remote: string): void {
+  if (remote.startsWith('-'))
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `remote '${escapeControls(remote)}' starts with "-", which git would read as an option: it is not used (rename it with git remote rename, or pass another with --remote)`,
+    );
 }
 
 /** The handoff refs on the remote (all, or one name), as ref → commit. */
@@ -72,7 +89,7 @@ export async function listRemoteHandoffs(
   name?: string,
 ): Promise<Map<string, string>> {
   const pattern = name === undefined ? `${HANDOFF_REFS}*` : handoffRef(name);
-  const { stdout } = await network(['ls-remote', '--refs', remote, pattern], root, remote, {});
+  const { stdout } = await network(['ls-remote', '--refs', '--', remote, pattern], root, remote, {});
   const refs = new Map<string, string>();
   for (const line of stdout.split('\n')) {
     const [oid, ref] = line.split('\t');
@@ -81,29 +98,39 @@ export async function listRemoteHandoffs(
   return refs;
 }
 
-/** Fetches handoff commits from the remote into the store's objects (nothing in the project changes). */
+/**
+ * Fetches handoff commits (ref → commit) from the remote into the store's objects (nothing in the project
+ * changes), and makes sure the store can read them on its own: their commits, and with `content` their
+ * trees and files too.
+ */
 export async function fetchIntoStore(
   root: string,
   remote: string,
-  refs: readonly string[],
+  handoffs: ReadonlyMap<string, string>,
   objects: { store: string; project: string },
+  options: { content: boolean },
 ): Promise<void> {
-  if (refs.length === 0) return;
+  if (handoffs.size === 0) return;
   await network(
     [
       ...QUIET,
+      // The objects land in the private store: owner-only, like everything else in it, whatever the umask.
+      '-c',
+      'core.sharedRepository=0600',
       'fetch',
       '--quiet',
       '--no-write-fetch-head',
       '--no-tags',
       '--no-recurse-submodules',
+      '--',
       remote,
-      ...refs,
+      ...handoffs.keys(),
     ],
     root,
     remote,
     { GIT_OBJECT_DIRECTORY: objects.store, GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project },
   );
+  await copyIntoStore(path.dirname(objects.store), objects.project, [...handoffs.values()], options);
 }
 
 /**
@@ -121,18 +148,28 @@ export async function pushFromStore(
   const leaseArgs = lease === 'force' ? [] : [`--force-with-lease=${ref}:${lease.expected ?? ''}`];
   const refspec = `${lease === 'force' ? '+' : ''}${commit}:${ref}`;
   const result = await network(
-    [...QUIET, 'push', '--quiet', '--no-verify', ...leaseArgs, remote, refspec],
+    [...QUIET, 'push', '--quiet', '--no-verify', ...leaseArgs, '--', remote, refspec],
     root,
     remote,
     { GIT_ALTERNATE_OBJECT_DIRECTORIES: storeObjects },
     [0, 1],
   );
   if (result.exitCode === 0) return;
-  if (/stale info|rejected|fetch first|already exists/i.test(result.stderr))
+  if (/stale info|rejected|fetch first|already exists/i.test(result.stderr)) {
+    // A handoff dropped since this machine last saw it is nobody's work any more: push it as a new one
+    // (and still refuse if someone pushed one under that name meanwhile).
+    const name = ref.slice(HANDOFF_REFS.length);
+    if (
+      lease !== 'force' &&
+      lease.expected !== null &&
+      !(await listRemoteHandoffs(root, remote, name)).has(ref)
+    )
+      return pushFromStore(root, remote, commit, ref, { expected: null }, storeObjects);
     throw new CheckpointError(
       'GIT_FAILED',
       `the handoff ${ref} on ${remote} changed since this machine last pushed or pulled it (someone else's handoff?): pull it first, or pass --force to replace it`,
     );
+  }
   throw new CheckpointError(
     'GIT_FAILED',
     `the push to remote '${remote}' failed: ${lastLine(result.stderr)}`,
@@ -144,7 +181,7 @@ function lastLine(text: string): string {
 }
 
 export async function deleteRemoteRef(root: string, remote: string, ref: string): Promise<void> {
-  await network([...QUIET, 'push', '--quiet', '--no-verify', remote, `:${ref}`], root, remote, {});
+  await network([...QUIET, 'push', '--quiet', '--no-verify', '--', remote, `:${ref}`], root, remote, {});
 }
 
 /** A network git call: the user's config and credentials, a long timeout, a one-line error. */

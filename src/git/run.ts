@@ -35,6 +35,8 @@ export interface RunGitOptions {
   extraEnv?: Record<string, string>;
   /** Written to git's standard input. */
   input?: string | Buffer;
+  /** Told git's process id once it runs (for a marker a later process can wait on). */
+  onSpawn?: (pid: number) => void;
 }
 
 /** Thrown when the git executable is not installed. */
@@ -63,6 +65,7 @@ export function runGitBuffer(
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let timedOut = false;

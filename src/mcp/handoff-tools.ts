@@ -43,7 +43,16 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         files: z
           .object({ added: z.array(z.string()), modified: z.array(z.string()), deleted: z.array(z.string()) })
           .optional(),
-        secrets: z.array(z.object({ file: z.string(), line: z.number(), rule: z.string() })).optional(),
+        secrets: z
+          .array(
+            z.object({
+              file: z.string(),
+              line: z.number(),
+              rule: z.string(),
+              where: z.enum(['name', 'link target', 'message']).optional(),
+            }),
+          )
+          .optional(),
         text: textField,
       }),
       annotations: {
@@ -66,7 +75,12 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         rootContext,
       );
       if (!outcome.pushed) {
-        const secrets = outcome.secrets.map(({ file, line, rule }) => ({ file, line, rule }));
+        const secrets = outcome.secrets.map(({ file, line, rule, where }) => ({
+          file,
+          line,
+          rule,
+          ...(where ? { where } : {}),
+        }));
         return textResult(renderSecretsFound(secrets), { pushed: false, secrets });
       }
       const { skipped: _skipped, ...structured } = outcome;

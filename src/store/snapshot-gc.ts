@@ -1,29 +1,104 @@
+import { writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { StoreGit } from './store-git.js';
 
-/** Deletes unreferenced content; returns the store's size before and after, in bytes. */
+/**
+ * Deletes unreferenced content; returns the store's size before and after, in bytes. Never grows the
+ * store, except by what it copies in to stop borrowing the project's objects: a new pack is kept only
+ * when it is smaller than what it replaces, and nothing else is written (no commit-graph, bitmap,
+ * server info or packed refs, which cost more than they save in a store this size).
+ */
 export async function gcStore(
   store: { storeDir: string; gitDir: string; lockPath: string; exists: () => Promise<boolean> },
   git: StoreGit,
 ): Promise<{ beforeBytes: number; afterBytes: number }> {
   const beforeBytes = await storeSizeBytes(store.storeDir, store.lockPath);
   if (await store.exists()) {
+    // Each deleting git names itself in gc.pid as `git gc` does, so that one a killed gc leaves running
+    // is waited for before the next call writes objects it could delete (see waitForOrphanedGc).
+    const gcPid = path.join(store.gitDir, 'gc.pid');
+    const deleting = async (args: readonly string[]) => {
+      try {
+        await git(args, { onSpawn: (pid) => writeFileSync(gcPid, `${pid} ${hostname()}`, { mode: 0o600 }) });
+      } finally {
+        await fsp.rm(gcPid, { force: true });
+      }
+    };
     await git(['reflog', 'expire', '--expire=now', '--all']);
-    const alternates = path.join(store.gitDir, 'objects', 'info', 'alternates');
-    if (
-      await fsp.access(alternates).then(
-        () => true,
-        () => false,
-      )
-    ) {
-      // Copy what snapshots borrow from the project's repository into the store, then stop borrowing.
-      await git(['repack', '-a', '-d', '-q']);
-      await fsp.rm(alternates, { force: true });
+    await deleting(['prune', '--expire=now']);
+    const objects = path.join(store.gitDir, 'objects');
+    const alternates = path.join(objects, 'info', 'alternates');
+    const borrowing = await fsp.access(alternates).then(
+      () => true,
+      () => false,
+    );
+    const before = await packNames(objects);
+    // Without -d, so that the old packs stay until the new one has proved smaller; -n: no server info.
+    await git([
+      '-c',
+      'repack.writeBitmaps=false',
+      '-c',
+      'pack.writeReverseIndex=false',
+      'repack',
+      '-a',
+      '-n',
+      '-q',
+    ]);
+    const created = [...(await packNames(objects))].filter((name) => !before.has(name));
+    if (created.length > 0) {
+      const replaced = [...before];
+      const looseBytes = await looseObjectBytes(objects);
+      const oldBytes = (await packBytes(objects, replaced)) + looseBytes;
+      const newBytes = await packBytes(objects, created);
+      // What snapshots borrow from the project's repository must be copied in before borrowing stops.
+      if (borrowing || newBytes < oldBytes) {
+        for (const name of replaced) await removePack(objects, name);
+        await deleting(['prune-packed', '-q']);
+        await fsp.rm(alternates, { force: true });
+      } else {
+        for (const name of created) await removePack(objects, name);
+      }
     }
-    await git(['gc', '--prune=now', '--quiet']);
   }
   return { beforeBytes, afterBytes: await storeSizeBytes(store.storeDir, store.lockPath) };
+}
+
+const PACK_FILES = ['.pack', '.idx', '.rev', '.bitmap', '.keep', '.promisor'];
+
+/** The packs in the store, by name without extension (`pack-<hash>`). */
+async function packNames(objects: string): Promise<Set<string>> {
+  const names = await fsp.readdir(path.join(objects, 'pack')).catch(() => [] as string[]);
+  return new Set(
+    names.filter((name) => name.endsWith('.pack')).map((name) => name.slice(0, -'.pack'.length)),
+  );
+}
+
+async function packBytes(objects: string, names: readonly string[]): Promise<number> {
+  let total = 0;
+  for (const name of names)
+    for (const extension of PACK_FILES)
+      total +=
+        (await fsp.lstat(path.join(objects, 'pack', `${name}${extension}`)).catch(() => null))?.size ?? 0;
+  return total;
+}
+
+/** The index last: a pack git can still see (by its .idx) must keep its data until then. */
+async function removePack(objects: string, name: string): Promise<void> {
+  for (const extension of ['.bitmap', '.rev', '.pack', '.promisor', '.keep', '.idx'])
+    await fsp.rm(path.join(objects, 'pack', `${name}${extension}`), { force: true });
+}
+
+/** Loose objects (in the two-hex-digit folders). */
+async function looseObjectBytes(objects: string): Promise<number> {
+  let total = 0;
+  for (const dir of await fsp.readdir(objects).catch(() => [] as string[])) {
+    if (!/^[0-9a-f]{2}$/.test(dir)) continue;
+    for (const file of await fsp.readdir(path.join(objects, dir)).catch(() => [] as string[]))
+      total += (await fsp.lstat(path.join(objects, dir, file)).catch(() => null))?.size ?? 0;
+  }
+  return total;
 }
 
 /** Bytes on disk under the store folder, not counting the lock (transient, and held while gc measures). */

@@ -13,6 +13,7 @@ export interface StoreGitOptions {
   input?: string;
   extraEnv?: Record<string, string>;
   okExitCodes?: number[];
+  onSpawn?: (pid: number) => void;
 }
 
 /** Git run in the private store: its own git dir, the project as the work tree. */
@@ -28,5 +29,6 @@ export function storeGit(gitDir: string, root: string): StoreGit {
       extraEnv: { ...IDENTITY, GIT_OPTIONAL_LOCKS: '1', ...options.extraEnv },
       ...(options.okExitCodes ? { okExitCodes: options.okExitCodes } : {}),
       ...(options.input !== undefined ? { input: options.input } : {}),
+      ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
     });
 }

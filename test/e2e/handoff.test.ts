@@ -2,8 +2,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt } from '../helpers/cli.js';
 import { freePort, git, tempDir, writeTree } from '../helpers/fixtures.js';
+import { bareRemote, cli, machine } from '../helpers/handoff.js';
 import { repoState as gitState, readTree } from '../helpers/tree.js';
 
 beforeAll(assertBuilt);
@@ -12,39 +13,6 @@ beforeAll(assertBuilt);
  * Handoffs through real remotes: a bare repository, reached over file:// and over git:// (a `git daemon`
  * on a free loopback port), and clones of it as machines A, B and C, each with its own snapshot store.
  */
-
-interface Machine {
-  root: string;
-  env: Record<string, string>;
-}
-
-function machine(url: string, user: string): Machine {
-  const root = tempDir(`handoff-${user}-`);
-  execFileSync('git', ['clone', '-q', url, root], { stdio: 'ignore' });
-  git(root, 'config', 'user.name', user);
-  git(root, 'config', 'user.email', `${user.toLowerCase()}@example.com`);
-  return { root, env: { CHECKPOINT_STORE_DIR: tempDir(`handoff-store-${user}-`) } };
-}
-
-function bareRemote(): { bare: string } {
-  const seed = tempDir('handoff-seed-');
-  git(seed, 'init', '-q', '-b', 'main');
-  git(seed, 'config', 'user.name', 'Seed');
-  git(seed, 'config', 'user.email', 'seed@example.com');
-  writeTree(seed, {
-    '.gitignore': '.claude-checkpoint*\n*.log\n',
-    'src/app.ts': 'export const app = 1;\n',
-    'src/old.ts': 'old\n',
-    'README.md': '# Project\n',
-  });
-  git(seed, 'add', '-A');
-  git(seed, 'commit', '-q', '-m', 'initial');
-  const bare = path.join(tempDir('handoff-remote-'), 'project.git');
-  execFileSync('git', ['clone', '-q', '--bare', seed, bare], { stdio: 'ignore' });
-  return { bare };
-}
-
-const cli = (m: Machine, ...args: string[]) => runCli(args, { cwd: m.root, env: m.env });
 
 /** The working tree, byte for byte, without our own files (and without ignored logs, compared apart). */
 const treeState = (root: string) =>
@@ -171,7 +139,8 @@ describe.each(['file', 'git'] as const)('handoff over %s://', (scheme) => {
     expect(readFileSync(path.join(a.root, 'src/app.ts'), 'utf8')).toBe('export const app = 3;\n');
     expect((await cli(a, 'brief')).stdout).toContain('Review the diff');
     expect(remoteBranches(bare)).toBe(branchesBefore);
-  });
+    // About 20 CLI runs: on 2 busy cores (load 16) this takes 50 s, past the default 30 s.
+  }, 180_000);
 
   it('refuses to push a secret (printing where, never what), and the remote is unchanged', async () => {
     const a = machine(url, 'Alice');

@@ -1,0 +1,134 @@
+import { CheckpointError } from '../core/errors.js';
+import { CHECKPOINT_FILE } from '../core/paths.js';
+import { redactText } from '../core/redact.js';
+import { byteViews } from '../core/secrets/byte-views.js';
+import type { DetectorConfig } from '../core/secrets/detect.js';
+import {
+  type ObjectContext,
+  objectSizes,
+  objectsToPush,
+  parseTree,
+  readObjects,
+  remoteTrackingTips,
+} from '../git/objects.js';
+import type { AppDeps } from './deps.js';
+import { loadScanConfig, locateSecrets } from './scan.js';
+
+/**
+ * The handoff's secret gate. It scans exactly what `git push` will send, read from the objects
+ * themselves: every commit (its message), tree (the names in it) and blob (content and link targets)
+ * reachable from the handoff commit that the remote is not known to have. Nothing is re-read from disk,
+ * so a file that changes while the push runs cannot slip past.
+ *
+ * Security: why scan the unpushed history rather than push a handoff whose parent is the remote's own
+ * commit: the handoff must carry its base commit (the receiver checks it out, and a tree on another
+ * parent would show the local commits' changes as uncommitted edits), so those commits travel and are
+ * scanned like everything else.
+ *
+ * "Known to have": whatever this clone's remote-tracking refs of that remote reach (it came from the
+ * remote or went to it). With none (a remote never fetched), all history from the handoff is scanned.
+ */
+
+/** Where a finding is. `file` is a path, or `commit <oid>` for a commit; never the secret. */
+export interface GateFinding {
+  file: string;
+  line: number;
+  column: number;
+  rule: string;
+  /** In a file's name, a symlink's target or a commit's message rather than a file's content. */
+  where?: 'name' | 'link target' | 'message';
+}
+
+/** More than this to scan is refused: the clone does not know what the remote has (run git fetch). */
+export const GATE_MAX_BYTES = 512 * 1024 * 1024;
+
+const LINK_MODE = '120000';
+
+export async function scanHandoffPush(
+  deps: AppDeps,
+  params: { root: string; remote: string; commit: string; storeObjects: string; checkpoint: string | null },
+): Promise<GateFinding[]> {
+  const config = await loadScanConfig(deps, params.root);
+  const context: ObjectContext = { root: params.root, storeObjects: params.storeObjects };
+  const known = await remoteTrackingTips(params.root, params.remote);
+  const objects = await objectsToPush(context, params.commit, known);
+  const sizes = await objectSizes(
+    context,
+    objects.map((object) => object.oid),
+  );
+  const total = [...sizes.values()].reduce((sum, { size }) => sum + size, 0);
+  if (total > GATE_MAX_BYTES)
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `push: the handoff would send ${Math.round(total / 1024 / 1024)} MB that remote '${params.remote}' is not known to have (more than the secret scan's ${GATE_MAX_BYTES / 1024 / 1024} MB); run git fetch ${params.remote} so that only what is new is scanned (nothing was pushed)`,
+    );
+
+  const findings = new Findings(config);
+  if (params.checkpoint !== null) findings.scan(params.checkpoint, CHECKPOINT_FILE);
+  const pathOf = new Map(objects.map((object) => [object.oid, object.path]));
+  const links = new Set<string>();
+  const oidBytes = params.commit.length / 2;
+  await readObjects(
+    context,
+    objects.map((object) => object.oid),
+    sizes,
+    ({ oid, type, content }) => {
+      if (type === 'commit') findings.scanBytes(content, `commit ${oid.slice(0, 12)}`, 'message');
+      else if (type === 'tree') {
+        const entries = parseTree(content, oidBytes);
+        const folder = pathOf.get(oid) ?? '';
+        const full = (name: Buffer) => (folder ? `${folder}/` : '') + name.toString('utf8');
+        for (const entry of entries) if (entry.mode === LINK_MODE) links.add(entry.oid);
+        // One text per tree, one name a line (a name with line feeds takes several): a line found names
+        // the entry that starts at or before it.
+        const names = Buffer.concat(entries.flatMap((entry) => [entry.name, Buffer.from('\n')]));
+        const firstLines: number[] = [];
+        let next = 1;
+        for (const entry of entries) {
+          firstLines.push(next);
+          next += 1 + entry.name.filter((byte) => byte === 10).length;
+        }
+        const entryAt = (line: number) => {
+          let index = 0;
+          while (index + 1 < firstLines.length && (firstLines[index + 1] ?? 0) <= line) index++;
+          return entries[index]?.name ?? Buffer.alloc(0);
+        };
+        findings.scanBytes(names, (line) => full(entryAt(line)), 'name');
+      } else if (type === 'blob') {
+        const file = pathOf.get(oid) || oid;
+        findings.scanBytes(content, file, links.has(oid) ? 'link target' : undefined);
+      }
+    },
+  );
+  return findings.list;
+}
+
+/** Findings of one scan, each said once, with any secret in its own label (a file's name) redacted. */
+class Findings {
+  readonly list: GateFinding[] = [];
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly config: DetectorConfig) {}
+
+  scan(text: string, label: string | ((line: number) => string), where?: GateFinding['where']): void {
+    for (const finding of locateSecrets(text, this.config)) {
+      const raw = typeof label === 'string' ? label : label(finding.line);
+      const file = redactText(raw, this.config).text;
+      const line = typeof label === 'string' ? finding.line : 1;
+      const column = typeof label === 'string' ? finding.column : 1;
+      const key = `${file}\n${where}\n${line}\n${finding.rule}`;
+      if (this.seen.has(key)) continue;
+      this.seen.add(key);
+      this.list.push({ file, line, column, rule: finding.rule, ...(where ? { where } : {}) });
+    }
+  }
+
+  /** Bytes in each way they can be read (UTF-8, UTF-16, byte for byte). */
+  scanBytes(
+    bytes: Uint8Array,
+    label: string | ((line: number) => string),
+    where?: GateFinding['where'],
+  ): void {
+    for (const view of byteViews(bytes)) this.scan(view.text, label, where);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Text from a remote or from a file name, made safe to print: control characters are shown the way git
+ * shows them (C-style escapes such as `\n`, `\t`, `\033`), so a name with a newline cannot forge a line
+ * of a plan and an escape sequence cannot retitle, clear or hide a terminal.
+ */
+
+const NAMED: Readonly<Record<number, string>> = {
+  7: '\\a',
+  8: '\\b',
+  9: '\\t',
+  10: '\\n',
+  11: '\\v',
+  12: '\\f',
+  13: '\\r',
+};
+
+/**
+ * C0 and DEL, C1, and the invisible characters that reorder or hide text on a terminal (bidi embeddings,
+ * overrides and isolates, zero-width characters, line and paragraph separators, the BOM), and a lone
+ * surrogate (not a character at all).
+ */
+function isUnsafe(code: number): boolean {
+  return (
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0x9f) ||
+    (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x2028 && code <= 0x202e) ||
+    (code >= 0x2060 && code <= 0x206f) ||
+    code === 0xfeff ||
+    (code >= 0xd800 && code <= 0xdfff)
+  );
+}
+
+function hasUnsafe(text: string): boolean {
+  for (const char of text) if (isUnsafe(char.codePointAt(0) ?? 0)) return true;
+  return false;
+}
+
+/** One unsafe character as git writes it: a named escape, else its UTF-8 bytes in octal. */
+function escapeChar(char: string): string {
+  const code = char.codePointAt(0) ?? 0;
+  const named = NAMED[code];
+  if (named) return named;
+  // A lone surrogate (not a character at all) is shown as the replacement character's bytes.
+  const bytes = new TextEncoder().encode(code >= 0xd800 && code <= 0xdfff ? '\ufffd' : char);
+  return [...bytes].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join('');
+}
+
+/**
+ * A path as `git ls-files` prints it: unchanged when it is plain, else in double quotes with `"` and `\`
+ * escaped and every control character C-escaped (`"a\nb"`, `"\033]0;x\007"`). Printable non-ASCII
+ * stays readable (git with core.quotePath=false), but characters that reorder or hide text are escaped
+ * as git's default core.quotePath=true would.
+ */
+export function quotePath(path: string): string {
+  if (!hasUnsafe(path) && !path.includes('"') && !path.includes('\\')) return path;
+  let quoted = '';
+  for (const char of path) {
+    if (char === '"' || char === '\\') quoted += `\\${char}`;
+    else quoted += isUnsafe(char.codePointAt(0) ?? 0) ? escapeChar(char) : char;
+  }
+  return `"${quoted}"`;
+}
+
+/**
+ * Free text (an author, a goal, a branch, a label) with every control character C-escaped and nothing
+ * else changed. `multiline` keeps line feeds and tabs, and a carriage return before a line feed, for
+ * text whose lines are its own (a diff, a brief).
+ */
+export function escapeControls(text: string, options: { multiline?: boolean } = {}): string {
+  if (!hasUnsafe(text)) return text;
+  const chars = [...text];
+  let escaped = '';
+  for (const [index, char] of chars.entries()) {
+    const kept =
+      !isUnsafe(char.codePointAt(0) ?? 0) ||
+      (options.multiline && (char === '\n' || char === '\t' || (char === '\r' && chars[index + 1] === '\n')));
+    escaped += kept ? char : escapeChar(char);
+  }
+  return escaped;
+}

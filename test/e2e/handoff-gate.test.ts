@@ -1,0 +1,235 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { assertBuilt } from '../helpers/cli.js';
+import { git, tempDir, writeTree } from '../helpers/fixtures.js';
+import { allRefs, bareRemote, cli, type Machine, machine } from '../helpers/handoff.js';
+
+beforeAll(assertBuilt);
+
+/**
+ * The handoff's secret gate against what `git push` really sends: unpushed history, content that is not
+ * UTF-8 text, names and link targets, and files that change while the push runs. Real clones of a real
+ * bare remote; the remote is inspected afterwards with git itself.
+ */
+
+// Built at run time so that no scanner flags this file.
+const KEY = `AKIA${'QYLPMN5HHHFPZAM2'}`;
+
+/** Every object the remote's handoffs of these names reach, as git prints them: blobs, trees and commits. */
+function handoffObjects(bare: string, names = '*'): string {
+  const pattern = `refs/claude-checkpoint/handoff/${names}`;
+  const tips = execFileSync('git', ['for-each-ref', '--format=%(objectname)', pattern], {
+    cwd: bare,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter(Boolean);
+  if (tips.length === 0) return '';
+  const listing = execFileSync('git', ['rev-list', '--objects', ...tips], { cwd: bare, encoding: 'utf8' });
+  const oids = listing.split('\n').map((line) => line.split(' ')[0] ?? '');
+  const contents = execFileSync('git', ['cat-file', '--batch'], {
+    cwd: bare,
+    input: `${oids.filter(Boolean).join('\n')}\n`,
+    maxBuffer: 1 << 28,
+  });
+  return `${listing}\n${contents.toString('latin1')}`;
+}
+
+/** The bytes as they would be if the key were in them in any form a scan of UTF-8 text misses. */
+const utf16le = (text: string) => Buffer.from(text, 'utf16le');
+const utf16be = (text: string) => utf16le(text).swap16();
+
+function expectRefused(result: { code: number | null; stderr: string; stdout: string }) {
+  expect(result.code, result.stderr).toBe(1);
+  expect(result.stderr).toContain('Nothing was pushed');
+  expect(result.stderr + result.stdout).not.toContain(KEY);
+}
+
+describe('the secret gate scans exactly what the push sends', () => {
+  let bare: string;
+  let url: string;
+  beforeAll(() => {
+    ({ bare } = bareRemote());
+    url = `file://${bare}`;
+  });
+
+  it('a key committed and removed again in two unpushed commits is refused: it would be readable at <ref>~2', async () => {
+    const a = machine(url, 'Alice');
+    const before = allRefs(bare);
+    writeTree(a.root, { 'config/aws.ts': `export const key = "${KEY}";\n` });
+    git(a.root, 'add', '-A');
+    git(a.root, 'commit', '-q', '-m', 'add the key');
+    unlinkSync(path.join(a.root, 'config/aws.ts'));
+    git(a.root, 'add', '-A');
+    git(a.root, 'commit', '-q', '-m', 'remove the key');
+    const result = await cli(a, 'handoff', 'push', '--name', 'history');
+    expectRefused(result);
+    expect(result.stderr).toContain('config/aws.ts');
+    expect(allRefs(bare)).toBe(before);
+    expect(handoffObjects(bare, 'history')).not.toContain(KEY);
+  });
+
+  it('a key in the message of an unpushed commit is refused', async () => {
+    const a = machine(url, 'Alice');
+    const before = allRefs(bare);
+    git(a.root, 'commit', '-q', '--allow-empty', '-m', `deploy with ${KEY}`);
+    expectRefused(await cli(a, 'handoff', 'push', '--name', 'message'));
+    expect(allRefs(bare)).toBe(before);
+  });
+
+  const forms: Array<[string, (m: Machine) => void]> = [
+    [
+      'a binary file (a NUL byte, then the key)',
+      (m) =>
+        writeTree(m.root, {
+          'assets/blob.bin': Buffer.concat([Buffer.from([0, 1, 2, 0]), Buffer.from(KEY)]),
+        }),
+    ],
+    [
+      'UTF-16LE with a byte order mark',
+      (m) =>
+        writeTree(m.root, {
+          'win/le-bom.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), utf16le(`key=${KEY}\r\n`)]),
+        }),
+    ],
+    [
+      'UTF-16BE with a byte order mark',
+      (m) =>
+        writeTree(m.root, {
+          'win/be-bom.txt': Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(`key=${KEY}\n`)]),
+        }),
+    ],
+    [
+      'UTF-16LE without a byte order mark',
+      (m) => writeTree(m.root, { 'win/le.txt': utf16le(`key=${KEY}\n`) }),
+    ],
+    [
+      'UTF-16BE without a byte order mark',
+      (m) => writeTree(m.root, { 'win/be.txt': utf16be(`key=${KEY}\n`) }),
+    ],
+    [
+      'UTF-16LE at an odd offset inside a binary',
+      (m) =>
+        writeTree(m.root, { 'assets/odd.bin': Buffer.concat([Buffer.from([0x89, 0, 7]), utf16le(KEY)]) }),
+    ],
+    [
+      'Latin-1 text (not valid UTF-8)',
+      (m) => writeTree(m.root, { 'docs/latin1.txt': Buffer.from(`caf\xe9 cl\xe9 ${KEY}\n`, 'latin1') }),
+    ],
+    ['a file name', (m) => writeTree(m.root, { [`notes/${KEY}.txt`]: 'nothing here\n' })],
+    ['a folder name', (m) => writeTree(m.root, { [`keys/${KEY}/readme.md`]: 'nothing here\n' })],
+    [
+      "a symlink's target",
+      (m) => {
+        mkdirSync(path.join(m.root, 'links'));
+        symlinkSync(`../${KEY}`, path.join(m.root, 'links/aws'));
+      },
+    ],
+    [
+      'an empty file, whose blob the remote already has, named after the key',
+      (m) => writeTree(m.root, { [`empty/${KEY}`]: '' }),
+    ],
+  ];
+
+  it.each(forms.map((form, index) => [...form, index] as const))(
+    'a key in %s is refused, and the remote is unchanged',
+    async (_form, plant, index) => {
+      const a = machine(url, 'Alice');
+      // The remote already holds an empty blob: a name is the only new thing the last case pushes.
+      writeTree(a.root, { 'empty.txt': '' });
+      git(a.root, 'add', '-A');
+      git(a.root, 'commit', '-q', '-m', 'an empty file');
+      git(a.root, 'push', '-q', 'origin', `HEAD:refs/heads/with-empty-${index}`);
+      const before = allRefs(bare);
+      plant(a);
+      expectRefused(await cli(a, 'handoff', 'push', '--name', `forms-${index}`));
+      expect(allRefs(bare)).toBe(before);
+    },
+    120_000,
+  );
+
+  it('what the remote already has is not scanned again: a key in pushed history does not block a handoff', async () => {
+    const a = machine(url, 'Alice');
+    writeTree(a.root, { 'fixtures/old-key.txt': `${KEY}\n` });
+    git(a.root, 'add', '-A');
+    git(a.root, 'commit', '-q', '-m', 'a fixture the remote has had for years');
+    git(a.root, 'push', '-q', 'origin', 'HEAD:refs/heads/legacy');
+    writeTree(a.root, { 'src/app.ts': 'export const app = 5;\n' });
+    const result = await cli(a, 'handoff', 'push', '--name', 'legacy');
+    expect(result.code, result.stderr).toBe(0);
+  });
+
+  it('a file that changes during the push: what reaches the remote was scanned (the scan reads the pushed objects, not the disk)', async () => {
+    const a = machine(url, 'Alice');
+    // A writer flips the file between a harmless and a secret content, each change one atomic rename.
+    const writer = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('node:fs');
+         const [file, secret] = process.argv.slice(1);
+         const pause = new Int32Array(new SharedArrayBuffer(4));
+         for (let i = 0; ; i++) {
+           Atomics.wait(pause, 0, 0, 2);
+           fs.writeFileSync(file + '.tmp', i % 2 ? 'const key = "' + secret + '";\\n' : 'const key = "";\\n');
+           fs.renameSync(file + '.tmp', file);
+         }`,
+        path.join(a.root, 'src/flip.ts'),
+        KEY,
+      ],
+      { stdio: 'ignore' },
+    );
+    onTestFinished(() => {
+      writer.kill('SIGKILL');
+    });
+    // Ignored, so that the writer's temp file is never part of a snapshot.
+    writeTree(a.root, { '.git/info/exclude': 'src/flip.ts.tmp\n' });
+    const outcomes: Array<number | null> = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const result = await cli(a, 'handoff', 'push', '--name', `race-${attempt}`);
+      outcomes.push(result.code);
+      expect(result.stderr + result.stdout).not.toContain(KEY);
+    }
+    writer.kill('SIGKILL');
+    expect(outcomes.every((code) => code === 0 || code === 1)).toBe(true);
+    expect(handoffObjects(bare, 'race-*')).not.toContain(KEY);
+  }, 180_000);
+});
+
+describe('a remote name from config or input is never read as an option', () => {
+  let bare: string;
+  beforeAll(() => {
+    ({ bare } = bareRemote());
+  });
+
+  it('a remote named --upload-pack=… (or --receive-pack=…) runs no command in push, pull, list or drop', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const markers = tempDir('markers-');
+    const upload = `--upload-pack=touch ${path.join(markers, 'upload')}; git-upload-pack`;
+    const receive = `--receive-pack=touch ${path.join(markers, 'receive')}; git-receive-pack`;
+    for (const name of [upload, receive]) git(a.root, 'config', `remote.${name}.url`, bare);
+    git(a.root, 'config', 'branch.main.remote', upload);
+    git(a.root, 'config', 'branch.main.pushRemote', receive);
+    writeTree(a.root, { 'src/app.ts': 'export const app = 7;\n' });
+    const runs = [
+      ['handoff', 'push'],
+      ['handoff', 'push', '--remote', upload],
+      ['handoff', 'push', '--remote', receive],
+      ['handoff', 'list'],
+      ['handoff', 'list', '--remote', upload],
+      ['handoff', 'pull', '--yes'],
+      ['handoff', 'pull', '--yes', '--remote', upload],
+      ['handoff', 'drop', 'main'],
+      ['handoff', 'drop', 'main', '--remote', receive],
+    ];
+    for (const args of runs) {
+      const result = await cli(a, ...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(/remote '--(upload|receive)-pack=.*' starts with "-"/);
+    }
+    expect(existsSync(path.join(markers, 'upload'))).toBe(false);
+    expect(existsSync(path.join(markers, 'receive'))).toBe(false);
+  }, 120_000);
+});

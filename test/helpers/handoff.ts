@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { runCli } from './cli.js';
+import { git, tempDir, writeTree } from './fixtures.js';
+
+/** A clone standing for one machine, with a snapshot store of its own. */
+export interface Machine {
+  root: string;
+  env: Record<string, string>;
+}
+
+export function machine(url: string, user: string): Machine {
+  const root = tempDir(`handoff-${user}-`);
+  execFileSync('git', ['clone', '-q', url, root], { stdio: 'ignore' });
+  git(root, 'config', 'user.name', user);
+  git(root, 'config', 'user.email', `${user.toLowerCase()}@example.com`);
+  return { root, env: { CHECKPOINT_STORE_DIR: tempDir(`handoff-store-${user}-`) } };
+}
+
+/** A bare repository with one commit on `main`, as a project's remote. */
+export function bareRemote(): { bare: string } {
+  const seed = tempDir('handoff-seed-');
+  git(seed, 'init', '-q', '-b', 'main');
+  git(seed, 'config', 'user.name', 'Seed');
+  git(seed, 'config', 'user.email', 'seed@example.com');
+  writeTree(seed, {
+    '.gitignore': '.claude-checkpoint*\n*.log\n',
+    'src/app.ts': 'export const app = 1;\n',
+    'src/old.ts': 'old\n',
+    'README.md': '# Project\n',
+  });
+  git(seed, 'add', '-A');
+  git(seed, 'commit', '-q', '-m', 'initial');
+  const bare = path.join(tempDir('handoff-remote-'), 'project.git');
+  execFileSync('git', ['clone', '-q', '--bare', seed, bare], { stdio: 'ignore' });
+  return { bare };
+}
+
+export const cli = (m: Machine, ...args: string[]) => runCli(args, { cwd: m.root, env: m.env });
+
+/** Every ref of a repository with its commit: what a remote holds. */
+export const allRefs = (repo: string) =>
+  execFileSync('git', ['for-each-ref'], { cwd: repo, encoding: 'utf8' });
