@@ -22,10 +22,15 @@ import {
   writeEditTarget,
 } from './setup-files.js';
 
-/** Copilot CLI's events we hook (Claude Code's names, which it accepts), with their timeouts in seconds. */
+/**
+ * Copilot CLI's events we hook (Claude Code's names, for which it sends Claude Code's payloads), with
+ * their timeouts in seconds. Its other events have nothing of ours to do: Stop (agentStop) and
+ * SessionEnd come at the end of a turn or session, where Claude Code's wiring runs nothing either.
+ */
 const COPILOT_HOOKS = [
   ['SessionStart', 15],
   ['UserPromptSubmit', 15],
+  ['PreCompact', 30],
   ['PostToolUse', 10],
 ] as const;
 
