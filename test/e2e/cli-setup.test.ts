@@ -438,16 +438,29 @@ describe('setup tells what it does and what is left to the user', () => {
   it('copilot --project adds the server to the project’s .mcp.json, and uninstall takes the file it made away', async () => {
     const { env } = homes();
     const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const doctor = async () =>
+      (
+        JSON.parse((await runCli(['doctor', '--json'], { cwd: project, env })).stdout).checks as Array<{
+          name: string;
+          level: string;
+          detail: string;
+        }>
+      ).find((check) => check.name === 'Copilot CLI');
     expect((await runCli(['setup', 'copilot', '--project'], { cwd: project, env })).code).toBe(0);
+    expect(await doctor()).toMatchObject({ level: 'ok' });
     const mcp = JSON.parse(readFileSync(path.join(project, '.mcp.json'), 'utf8'));
     expect(mcp.mcpServers['claude-checkpoint']).toMatchObject({
       type: 'stdio',
       command: 'node',
       tools: ['*'],
     });
-    expect((await runCli(['setup', 'copilot', '--project', '--uninstall'], { cwd: project, env })).code).toBe(
-      0,
-    );
+    // Without the server, doctor says so (and names the file to look in).
+    const written = readFileSync(path.join(project, '.mcp.json'), 'utf8');
+    writeFileSync(path.join(project, '.mcp.json'), '{}\n');
+    expect(await doctor()).toMatchObject({ level: 'warn', detail: expect.stringContaining('.mcp.json') });
+    writeFileSync(path.join(project, '.mcp.json'), written);
+    const removed = await runCli(['setup', 'copilot', '--project', '--uninstall'], { cwd: project, env });
+    expect(removed.code).toBe(0);
     expect(existsSync(path.join(project, '.mcp.json'))).toBe(false);
     expect(existsSync(path.join(project, '.github'))).toBe(false);
   });
