@@ -232,7 +232,7 @@ function planFileEdit(
         if (gone)
           await removeEditTarget(target, request.scope === 'user' ? os.homedir() : request.projectRoot);
         else await writeEditTarget(target, without);
-        if (gone) await forgetCreated(env, request.agent, file);
+        await forgetCreated(env, request.agent, file);
       }
       return { file, action: 'removed', content: gone ? null : without };
     };
