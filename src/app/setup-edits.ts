@@ -111,6 +111,8 @@ export function jsonEdit(
     for (const key of [serverKey, 'hooks'])
       if (parsed[key] !== undefined && isEmptyObject(after[key]) && !isEmptyObject(parsed[key]))
         current = applyEdits(current, modify(current, [key], undefined, {}));
+    // Nothing but ours was in it: the empty object as it is written before setup fills it.
+    if (current !== text && /^\s*\{\s*\}\s*$/.test(current)) return '{}\n';
     return current;
   };
   return {
