@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstat, mkdir, readFile, realpath, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
+import { toProjectPath } from '../core/paths.js';
 import { writeFileAtomicSync } from '../store/atomic-write.js';
 import { defaultStoreBase } from '../store/store-location.js';
 
@@ -31,27 +32,19 @@ export async function openEditTarget(file: string, inside: string | null): Promi
     throw new CheckpointError('IO_FAILED', `could not read ${file}: ${error.message}`);
   });
   const target = real ?? path.join(await realAncestor(path.dirname(file)), path.basename(file));
-  if (real === null && (await isDanglingLink(file)))
+  const linked = (await lstat(file).catch(() => null))?.isSymbolicLink() ?? false;
+  if (real === null && linked)
     throw new CheckpointError(
       'UNSAFE_PATH',
       `${file} is a symbolic link to a file that does not exist: point it at a file, or remove it, then run setup again`,
     );
-  if (inside !== null) {
-    const root = await realpath(inside);
-    const relative = path.relative(root, target);
-    // Security: a project's setup writes inside the project only, never through a link out of it.
-    if (
-      relative === '' ||
-      relative.startsWith(`..${path.sep}`) ||
-      relative === '..' ||
-      path.isAbsolute(relative)
-    )
-      throw new CheckpointError(
-        'OUTSIDE_ROOT',
-        `refusing to write ${file}: it resolves to ${target}, outside the project ${root} (a symbolic link on its path). Setup --project writes inside the project only.`,
-      );
-  }
-  const linked = (await lstat(file).catch(() => null))?.isSymbolicLink() ?? false;
+  // Security: a project's setup writes inside the project only, never through a link out of it.
+  if (inside !== null)
+    toProjectPath(
+      await realpath(inside),
+      target,
+      `refusing to write ${file}: setup --project writes inside the project only, and this file (through a symbolic link on its path)`,
+    );
   if (real === null) return { file, target, text: null, linked };
   const stats = await stat(target);
   if (!stats.isFile())
@@ -75,10 +68,6 @@ async function realAncestor(dir: string): Promise<string> {
   const parent = path.dirname(dir);
   if (parent === dir) return dir;
   return path.join(await realAncestor(parent), path.basename(dir));
-}
-
-async function isDanglingLink(file: string): Promise<boolean> {
-  return (await lstat(file).catch(() => null))?.isSymbolicLink() ?? false;
 }
 
 /** Writes the new text in place of the target's, atomically, keeping its mode (0644 for a new file). */
