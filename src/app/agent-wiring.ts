@@ -13,7 +13,7 @@ interface AgentPlace {
   scope: 'user' | 'project';
   /** The file of ours that carries the hooks (or plugin). */
   hooksFile: string;
-  /** Files any of which may hold our server entry; none for a scope where setup adds no server. */
+  /** Files any of which may hold our server entry. */
   serverFiles: string[];
 }
 
@@ -75,11 +75,11 @@ export function copilotWiring(root: string, env: NodeJS.ProcessEnv): Promise<Che
         hooksFile: path.join(home, '.copilot', 'hooks', 'claude-checkpoint.json'),
         serverFiles: [mcpConfig],
       },
-      // A project's hooks file comes without a server entry: the user's mcp-config.json may have it.
+      // A project's server is in its .mcp.json (or .github/mcp.json), or in the user's mcp-config.json.
       {
         scope: 'project',
         hooksFile: path.join(root, '.github', 'hooks', 'claude-checkpoint.json'),
-        serverFiles: [],
+        serverFiles: [path.join(root, '.mcp.json'), path.join(root, '.github', 'mcp.json'), mcpConfig],
       },
     ],
     '; Copilot CLI runs them in folders you trust',

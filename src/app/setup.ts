@@ -1,22 +1,41 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
-import {
-  applyEdits,
-  type FormattingOptions,
-  format,
-  type JSONPath,
-  modify,
-  type ParseError,
-  parse,
-} from 'jsonc-parser';
-import { parse as parseToml } from 'smol-toml';
-import { CheckpointError } from '../core/errors.js';
-import { defaultStoreBase } from '../store/store-location.js';
 import { openCodePlugin } from './opencode-plugin.js';
+import {
+  type FileEdit,
+  hookCommand,
+  isOurHooksFile,
+  jsonEdit,
+  NAME,
+  ownFileEdit,
+  SERVER_MARK,
+  tomlServerEdit,
+} from './setup-edits.js';
+import {
+  type EditTarget,
+  forgetCreated,
+  noteCreated,
+  openEditTarget,
+  removeEditTarget,
+  wasCreated,
+  writeEditTarget,
+} from './setup-files.js';
+
+/**
+ * Copilot CLI's events we hook (Claude Code's names, for which it sends Claude Code's payloads), with
+ * their timeouts in seconds. Its other events have nothing of ours to do: Stop (agentStop) and
+ * SessionEnd come at the end of a turn or session, where Claude Code's wiring runs nothing either.
+ */
+const COPILOT_HOOKS = [
+  ['SessionStart', 15],
+  ['UserPromptSubmit', 15],
+  ['PreCompact', 30],
+  ['PostToolUse', 10],
+] as const;
+
+/** The first line of the plugin setup writes for OpenCode: a plugin file without it is not ours. */
+const OPENCODE_PLUGIN_FIRST_LINE = `// ${NAME}: added by \`claude-checkpoint setup opencode\``;
 
 /** The agents `setup` installs into (Claude Code has its plugin). */
 export const SETUP_AGENTS = ['codex', 'copilot', 'gemini', 'opencode'] as const;
@@ -35,7 +54,7 @@ export interface SetupRequest {
 
 export interface FileReport {
   file: string;
-  action: 'installed' | 'updated' | 'unchanged' | 'removed' | 'restored' | 'absent';
+  action: 'installed' | 'updated' | 'unchanged' | 'removed' | 'absent';
   /** The file as it would be (dry run) or is now; `null` when it does not exist. */
   content: string | null;
 }
@@ -48,25 +67,13 @@ export interface SetupReport {
   nextStep: string | null;
 }
 
-const NAME = 'claude-checkpoint';
-const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n' };
-
-/** One file of an agent's configuration: how our entries go in, and how they come out again. */
-interface FileEdit {
-  file: string;
-  /** The text with our entries in (and any older ones of ours replaced). */
-  install(text: string | null): string;
-  /** The text with our entries out; `null` for a file that is ours alone, which goes. */
-  remove(text: string): string | null;
-}
-
 function editsFor(
   request: SetupRequest,
   env: NodeJS.ProcessEnv,
 ): { edits: FileEdit[]; nextStep: string | null } {
   const home = os.homedir();
   const base = request.scope === 'user' ? home : request.projectRoot;
-  const hook = (event: string) => `node ${quote(request.hookPath)} ${event} --agent ${request.agent}`;
+  const hook = (event: string) => hookCommand(request.hookPath, event, request.agent);
   if (request.agent === 'gemini') {
     const hooks = [
       ['SessionStart', '*', 15_000],
@@ -77,7 +84,7 @@ function editsFor(
     return {
       edits: [
         jsonEdit(path.join(base, '.gemini', 'settings.json'), {
-          server: { command: 'node', args: [request.serverPath] },
+          server: { command: 'node', args: [request.serverPath], env: SERVER_MARK },
           // Gemini CLI names hooks; ours carry our name, and timeouts in milliseconds.
           groups: hooks.map(([event, matcher, timeout]) => ({
             event,
@@ -105,10 +112,17 @@ function editsFor(
     const json = path.join(configDir, 'opencode.json');
     return {
       edits: [
-        ownFileEdit(path.join(pluginDir, `${NAME}.js`), openCodePlugin(request.hookPath)),
+        ownFileEdit(path.join(pluginDir, `${NAME}.js`), openCodePlugin(request.hookPath), (text) =>
+          text.startsWith(OPENCODE_PLUGIN_FIRST_LINE),
+        ),
         jsonEdit(existsSync(jsonc) && !existsSync(json) ? jsonc : json, {
           serverKey: 'mcp',
-          server: { type: 'local', command: ['node', request.serverPath], enabled: true },
+          server: {
+            type: 'local',
+            command: ['node', request.serverPath],
+            enabled: true,
+            environment: SERVER_MARK,
+          },
           groups: [],
         }),
       ],
@@ -116,36 +130,36 @@ function editsFor(
     };
   }
   if (request.agent === 'copilot') {
-    // Copilot CLI loads every hooks file in its folder: ours is a file of its own, and the server goes
-    // into mcp-config.json (user scope; a project's hooks live in .github/hooks, and take effect once the
-    // folder is trusted).
+    // Copilot CLI loads every hooks file in its folder: ours is a file of its own. The server goes into
+    // the user's mcp-config.json, or for a project into its .mcp.json (which Copilot CLI reads from the
+    // working folder up to the repository's root, in a trusted folder).
     const hooks = {
       version: 1,
       hooks: Object.fromEntries(
-        (
-          [
-            ['SessionStart', 15],
-            ['UserPromptSubmit', 15],
-            ['PostToolUse', 10],
-          ] as const
-        ).map(([event, timeoutSec]) => [event, [{ type: 'command', bash: hook(event), timeoutSec }]]),
+        COPILOT_HOOKS.map(([event, timeoutSec]) => [
+          event,
+          [{ type: 'command', bash: hook(event), timeoutSec }],
+        ]),
       ),
     };
     const hooksFile =
       request.scope === 'user'
         ? path.join(home, '.copilot', 'hooks', `${NAME}.json`)
         : path.join(request.projectRoot, '.github', 'hooks', `${NAME}.json`);
+    const server = { command: 'node', args: [request.serverPath], tools: ['*'], env: SERVER_MARK };
     return {
       edits: [
-        ownFileEdit(hooksFile, `${JSON.stringify(hooks, null, 2)}\n`),
-        ...(request.scope === 'user'
-          ? [
-              jsonEdit(path.join(home, '.copilot', 'mcp-config.json'), {
-                server: { type: 'local', command: 'node', args: [request.serverPath], tools: ['*'] },
-                groups: [],
-              }),
-            ]
-          : []),
+        ownFileEdit(hooksFile, `${JSON.stringify(hooks, null, 2)}\n`, isOurHooksFile),
+        request.scope === 'user'
+          ? jsonEdit(path.join(home, '.copilot', 'mcp-config.json'), {
+              server: { type: 'local', ...server },
+              groups: [],
+            })
+          : // `stdio`, the type every client of a shared .mcp.json knows (Claude Code reads it too).
+            jsonEdit(path.join(request.projectRoot, '.mcp.json'), {
+              server: { type: 'stdio', ...server },
+              groups: [],
+            }),
       ],
       nextStep:
         'Copilot CLI runs hooks and MCP servers only in a folder you trust: answer "trust" when it asks in a project.',
@@ -172,253 +186,65 @@ function editsFor(
       tomlServerEdit(path.join(base, '.codex', 'config.toml'), request.serverPath),
     ],
     nextStep:
-      'Codex runs hooks only after you review them: start Codex, open /hooks and approve the claude-checkpoint hooks (setup never does that for you).',
+      request.scope === 'project'
+        ? `Codex reads a project's .codex folder only once you trust the project: start Codex in ${request.projectRoot} and answer that you trust it (or add [projects.${JSON.stringify(request.projectRoot)}] with trust_level = "trusted" to ~/.codex/config.toml). Then, as for every hook, open /hooks and approve the claude-checkpoint hooks (setup never does either for you).`
+        : 'Codex runs hooks only after you review them: start Codex, open /hooks and approve the claude-checkpoint hooks (setup never does that for you).',
   };
 }
 
 /**
  * Installs (or with `uninstall`, removes) this tool's MCP server and hooks in an agent's configuration.
- * Edits the user's files as files of theirs: parsed with a real parser, only our entries changed,
- * formatting and comments kept, written atomically with their mode kept. The originals are kept in the
- * private store, so an uninstall with nothing else changed gives each file back byte for byte.
+ * Edits the user's files as files of theirs: parsed with a real parser, only our entries changed (each
+ * marked as ours), formatting and comments kept, written atomically through a symlink with their mode
+ * kept. An uninstall takes exactly our entries out of the file as it is now, so what the user wrote
+ * since stays; a file setup created goes once nothing else is in it.
  */
 export async function setupAgent(request: SetupRequest, env: NodeJS.ProcessEnv): Promise<SetupReport> {
   const { edits, nextStep } = editsFor(request, env);
+  const inside = request.scope === 'project' ? request.projectRoot : null;
+  // Every file is checked before any is written: a refusal leaves the whole configuration as it was.
+  const targets = await Promise.all(edits.map((edit) => openEditTarget(edit.file, inside)));
+  const plans = edits.map((edit, index) => planFileEdit(edit, targets[index] as EditTarget, request));
   const files: FileReport[] = [];
-  for (const edit of edits) files.push(await applyFileEdit(edit, request, env));
+  for (const plan of plans) files.push(await plan(env));
   const changed = files.some((file) => file.action === 'installed' || file.action === 'updated');
   return { agent: request.agent, dryRun: request.dryRun, files, nextStep: changed ? nextStep : null };
 }
 
-async function applyFileEdit(
+/** Works out one file's change (refusing what setup must not do) and returns the step that makes it. */
+function planFileEdit(
   edit: FileEdit,
+  target: EditTarget,
   request: SetupRequest,
-  env: NodeJS.ProcessEnv,
-): Promise<FileReport> {
+): (env: NodeJS.ProcessEnv) => Promise<FileReport> {
   const { file } = edit;
-  const before = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw new CheckpointError('IO_FAILED', `could not read ${file}: ${error.message}`);
-  });
-  const backupFile = backupPath(env, request.agent, file);
-
+  const before = target.text;
   if (request.uninstall) {
-    if (before === null) return { file, action: 'absent', content: null };
-    const backup = await readBackup(backupFile);
-    if (backup && backup.installed === before) {
-      // Nothing else changed since setup: give the file back exactly as it was.
-      if (!request.dryRun) {
-        if (backup.original === null) {
-          await rm(file);
-          await rmdir(path.dirname(file)).catch(() => undefined); // only if setup made it and it is empty
-        } else await writeKeepingMode(file, backup.original);
-        await rm(backupFile, { force: true });
-      }
-      return { file, action: 'restored', content: backup.original };
-    }
+    if (before === null) return async () => ({ file, action: 'absent', content: null });
     const without = edit.remove(before);
-    if (without === before) return { file, action: 'absent', content: before };
-    if (!request.dryRun) {
-      if (without === null) await rm(file);
-      else await writeKeepingMode(file, without);
-      await rm(backupFile, { force: true });
-    }
-    return { file, action: 'removed', content: without };
-  }
-
-  const after = edit.install(before);
-  if (after === before) return { file, action: 'unchanged', content: after };
-  if (!request.dryRun) {
-    const backup = await readBackup(backupFile);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeKeepingMode(file, after);
-    // Keep the very first original across re-runs: that is what an uninstall restores.
-    await writeBackup(backupFile, { original: backup ? backup.original : before, installed: after });
-  }
-  return {
-    file,
-    action: before === null || !before.includes(NAME) ? 'installed' : 'updated',
-    content: after,
-  };
-}
-
-/**
- * A JSON-with-comments file: our server under `mcpServers` (or the agent's own key), our hook groups
- * appended under `hooks`.
- */
-function jsonEdit(
-  file: string,
-  ours: {
-    serverKey?: string;
-    server?: unknown;
-    groups: Array<{ event: string; group: { hooks: Array<{ command: string }> } }>;
-  },
-): FileEdit {
-  const serverKey = ours.serverKey ?? 'mcpServers';
-  const isOurs = (group: unknown) => {
-    const hooks = (group as { hooks?: Array<{ name?: string; command?: string }> } | null)?.hooks;
-    return (
-      Array.isArray(hooks) &&
-      hooks.length > 0 &&
-      hooks.every(
-        (hook) => hook?.name === NAME || (hook?.command ?? '').match(/hook\.[mc]?js['"]? \w+ --agent \w+$/),
-      )
-    );
-  };
-  const remove = (text: string) => {
-    let current = text;
-    const parsed = parseJsonObject(current, file) as Record<string, unknown> & {
-      hooks?: Record<string, unknown>;
-    };
-    const servers = parsed[serverKey];
-    if (ours.server !== undefined && servers && typeof servers === 'object' && NAME in servers)
-      current = applyEdits(current, modify(current, [serverKey, NAME], undefined, {}));
-    for (const [event, groups] of Object.entries(parsed.hooks ?? {})) {
-      if (!Array.isArray(groups)) continue;
-      // From the end, so that earlier indexes stay valid.
-      for (let index = groups.length - 1; index >= 0; index--)
-        if (isOurs(groups[index]))
-          current = applyEdits(current, modify(current, ['hooks', event, index], undefined, {}));
-    }
-    return current;
-  };
-  return {
-    file,
-    remove,
-    install: (before) => {
-      let text = remove(before ?? '{}\n');
-      const empty = /^\s*\{\s*\}\s*$/.test(text);
-      if (ours.server !== undefined) text = insertFormatted(text, [serverKey, NAME], ours.server);
-      for (const { event, group } of ours.groups) {
-        const current = (parse(text) as { hooks?: Record<string, unknown[]> }).hooks?.[event];
-        text = Array.isArray(current)
-          ? insertFormatted(text, ['hooks', event, current.length], group, true)
-          : insertFormatted(text, ['hooks', event], [group]);
+    if (without === before) return async () => ({ file, action: 'absent', content: before });
+    return async (env) => {
+      // A file setup created, with nothing of the user's left in it, goes; any other keeps the user's text.
+      const gone =
+        without === null ||
+        (!target.linked && edit.isEmpty(without) && (await wasCreated(env, request.agent, file)));
+      if (!request.dryRun) {
+        if (gone)
+          await removeEditTarget(target, request.scope === 'user' ? os.homedir() : request.projectRoot);
+        else await writeEditTarget(target, without);
+        await forgetCreated(env, request.agent, file);
       }
-      // A file of ours alone is formatted whole; in the user's file only what we add is.
-      if (empty) text = applyEdits(text, format(text, undefined, FORMAT));
-      // Already set up as this run would: leave the file as it is, whatever its layout.
-      if (before !== null && isDeepStrictEqual(parse(before), parse(text))) return before;
-      return text.endsWith('\n') ? text : `${text}\n`;
-    },
-  };
-}
-
-/**
- * Inserts a value and formats only what was inserted: jsonc-parser's own formatting would also reformat
- * the user's neighbouring entries.
- */
-function insertFormatted(text: string, at: JSONPath, value: unknown, isArrayInsertion = false): string {
-  const edits = modify(text, at, value, { isArrayInsertion });
-  const inserted = applyEdits(text, edits);
-  const edit = edits[0];
-  if (!edit) return inserted;
-  return applyEdits(inserted, format(inserted, { offset: edit.offset, length: edit.content.length }, FORMAT));
-}
-
-/** A file that is ours alone: written whole, and removed whole. */
-function ownFileEdit(file: string, content: string): FileEdit {
-  return { file, install: () => content, remove: () => null };
-}
-
-const TOML_BEGIN = `# >>> ${NAME} (added by \`claude-checkpoint setup\`; remove with --uninstall)`;
-const TOML_END = `# <<< ${NAME}`;
-
-/**
- * A TOML file (Codex's config.toml): our server as a block of its own at the end, between two marker
- * comments, so that nothing else in the file is rewritten. The result is parsed before it is written.
- */
-function tomlServerEdit(file: string, serverPath: string): FileEdit {
-  const remove = (text: string) => {
-    const start = text.indexOf(`\n${TOML_BEGIN}\n`);
-    const at = text.startsWith(`${TOML_BEGIN}\n`) ? 0 : start === -1 ? -1 : start + 1;
-    if (at === -1) return text;
-    const end = text.indexOf(`${TOML_END}\n`, at);
-    if (end === -1) return text;
-    // Our block was appended after one blank line (or opens the file): take that out too.
-    const from = at > 0 && text[at - 1] === '\n' && text[at - 2] === '\n' ? at - 1 : at;
-    return text.slice(0, from) + text.slice(end + TOML_END.length + 1);
-  };
-  return {
-    file,
-    remove,
-    install: (before) => {
-      const base = remove(before ?? '');
-      parseTomlOrThrow(base, file);
-      const parsed = parseToml(base) as { mcp_servers?: Record<string, unknown> };
-      if (parsed.mcp_servers && NAME in parsed.mcp_servers)
-        throw new CheckpointError(
-          'INVALID_INPUT',
-          `${file} already has [mcp_servers.${NAME}] outside setup's block: remove it, then run setup again`,
-        );
-      const block = [
-        TOML_BEGIN,
-        `[mcp_servers.${NAME}]`,
-        'command = "node"',
-        `args = [${JSON.stringify(serverPath)}]`,
-        TOML_END,
-        '',
-      ].join('\n');
-      const text = base === '' ? block : `${base.endsWith('\n') ? base : `${base}\n`}\n${block}`;
-      parseTomlOrThrow(text, file);
-      return text;
-    },
-  };
-}
-
-function parseTomlOrThrow(text: string, file: string): void {
-  try {
-    parseToml(text);
-  } catch (error) {
-    throw new CheckpointError(
-      'INVALID_INPUT',
-      `${file} is not TOML this tool can edit safely (${(error as Error).message.split('\n')[0]}); fix it, then run setup again`,
-    );
+      return { file, action: 'removed', content: gone ? null : without };
+    };
   }
-}
-
-function parseJsonObject(text: string, file: string): unknown {
-  const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true });
-  if (errors.length > 0 || typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new CheckpointError(
-      'INVALID_INPUT',
-      `${file} is not a JSON object this tool can edit safely (parse error at offset ${errors[0]?.offset ?? 0}); fix it or move it away, then run setup again`,
-    );
-  return value;
-}
-
-async function writeKeepingMode(file: string, text: string): Promise<void> {
-  const mode = (await stat(file).catch(() => null))?.mode ?? 0o644;
-  const temp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  await writeFile(temp, text, { mode: 0o600 });
-  await chmod(temp, mode & 0o7777);
-  await rename(temp, file);
-}
-
-interface SetupBackup {
-  original: string | null;
-  installed: string;
-}
-
-function backupPath(env: NodeJS.ProcessEnv, agent: string, file: string): string {
-  const digest = createHash('sha256').update(file).digest('hex').slice(0, 12);
-  return path.join(defaultStoreBase(env), 'setup', `${agent}-${digest}.json`);
-}
-
-async function readBackup(file: string): Promise<SetupBackup | null> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as SetupBackup;
-  } catch {
-    return null;
-  }
-}
-
-async function writeBackup(file: string, backup: SetupBackup): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await writeFile(file, JSON.stringify(backup), { mode: 0o600 });
-}
-
-function quote(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+  const after = edit.install(before);
+  if (after === before) return async () => ({ file, action: 'unchanged', content: after });
+  const action = before === null || edit.remove(before) === before ? 'installed' : 'updated';
+  return async (env) => {
+    if (!request.dryRun) {
+      await writeEditTarget(target, after);
+      if (before === null) await noteCreated(env, request.agent, file);
+    }
+    return { file, action, content: after };
+  };
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { SETUP_AGENTS, type SetupAgent, setupAgent } from '../app/setup.js';
+import { type FileReport, SETUP_AGENTS, type SetupAgent, setupAgent } from '../app/setup.js';
 import { CheckpointError } from '../core/errors.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { EXIT } from './output.js';
@@ -53,14 +53,7 @@ export function registerSetupCommand(program: Command, run: Runner): void {
       );
       if (ctx.out.json) ctx.out.printJson(report);
       else {
-        const verb = {
-          installed: 'Added the MCP server and hooks to',
-          updated: 'Updated the MCP server and hooks in',
-          unchanged: 'Already set up:',
-          removed: 'Took the MCP server and hooks out of',
-          restored: 'Restored the original',
-          absent: 'Nothing of ours in',
-        };
+        const verb = report.dryRun ? DRY_RUN_VERBS : VERBS;
         for (const file of report.files) {
           ctx.out.print(`${report.dryRun ? '(dry run) ' : ''}${verb[file.action]} ${file.file}`);
           if (report.dryRun && file.content !== null) ctx.out.print(file.content);
@@ -71,6 +64,23 @@ export function registerSetupCommand(program: Command, run: Runner): void {
     }),
   );
 }
+
+const VERBS: Record<FileReport['action'], string> = {
+  installed: 'Added the MCP server and hooks to',
+  updated: 'Updated the MCP server and hooks in',
+  unchanged: 'Already set up:',
+  removed: 'Took the MCP server and hooks out of',
+  absent: 'Nothing of ours in',
+};
+
+/** A dry run changes nothing, and says so in every line. */
+const DRY_RUN_VERBS: Record<FileReport['action'], string> = {
+  installed: 'Would add the MCP server and hooks to',
+  updated: 'Would update the MCP server and hooks in',
+  unchanged: 'Already set up:',
+  removed: 'Would take the MCP server and hooks out of',
+  absent: 'Nothing of ours in',
+};
 
 /**
  * The hooks' entry of this installation. The plugin's bundle runs through V8's code cache and starts in

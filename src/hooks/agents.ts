@@ -82,8 +82,9 @@ const codex: AgentAdapter = {
 };
 
 /**
- * Copilot CLI: Claude Code's event names (its PascalCase hooks) with its own payload details: a session
- * starts with source `new`, the shell tool's result is `tool_result.text_result_for_llm` with the exit code
+ * Copilot CLI: Claude Code's event names (its PascalCase hooks) with its own payload details. It fires
+ * PreCompact (with Claude Code's payload) but no session start after the compaction, so the next prompt
+ * brings the brief back. A session starts with source `new`, the shell tool's result is `tool_result.text_result_for_llm` with the exit code
  * in its text (a failing command is still a "success"), and context goes in a top-level `additionalContext`.
  */
 const copilot: AgentAdapter = {
@@ -102,6 +103,8 @@ const copilot: AgentAdapter = {
         };
       case 'UserPromptSubmit':
         return { event: 'UserPromptSubmit', input };
+      case 'PreCompact':
+        return { event: 'PreCompact', input };
       case 'PostToolUse': {
         if (stringField(input, 'tool_name') !== 'Bash') return null;
         const text = stringField(objectField(input, 'tool_result'), 'text_result_for_llm') ?? '';
@@ -119,7 +122,7 @@ const copilot: AgentAdapter = {
   },
   render: (_native, result) =>
     result.context ? JSON.stringify({ additionalContext: result.context }) : undefined,
-  briefOnNextPrompt: false,
+  briefOnNextPrompt: true,
 };
 
 /** Copilot CLI writes "<shellId: 0 completed with exit code 3>": keep the code where withShellOutcome finds it. */

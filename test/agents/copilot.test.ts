@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -115,5 +115,83 @@ describe('a real Copilot CLI session, set up by `setup copilot`, with a scripted
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(copilotFile('mcp-config.json'), 'utf8')).toBe(mcpBefore);
     expect(existsSync(copilotFile('hooks', 'claude-checkpoint.json'))).toBe(false);
+  });
+});
+
+/**
+ * A project set up with `setup copilot --project` only (nothing in the user's Copilot folder): the
+ * server comes from the project's .mcp.json, the hooks from .github/hooks. The stand-in answers at length
+ * and Copilot CLI is told its model has a small window (COPILOT_PROVIDER_MAX_PROMPT_TOKENS), so that a
+ * few prompts bring an automatic compaction, as a long session would.
+ */
+describe('a real Copilot CLI session in a project set up with `setup copilot --project`', () => {
+  const LONG = 'lorem ipsum dolor sit amet '.repeat(2000);
+  let longModel: FakeModel;
+  let projectEnv: NodeJS.ProcessEnv;
+  let root: string;
+
+  beforeAll(async () => {
+    longModel = await startFakeModel(
+      (prompt) => (prompt.startsWith('Tell me more') ? [{ text: LONG }] : [{ text: 'Noted.' }]),
+      { format: 'responses', latencyMs: 50 },
+    );
+    root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+    projectEnv = {
+      ...env,
+      HOME: tempDir('copilot-home-'),
+      COPILOT_PROVIDER_BASE_URL: `${longModel.url}/v1`,
+      COPILOT_PROVIDER_MAX_PROMPT_TOKENS: '40000',
+      CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
+    };
+    const setup = await runProcess(process.execPath, [CLI, 'setup', 'copilot', '--project'], {
+      cwd: root,
+      env: projectEnv,
+    });
+    expect(setup.code, setup.stderr).toBe(0);
+    await runProcess(process.execPath, [CLI, 'save', '--goal', 'Keep the goal through compaction'], {
+      cwd: root,
+      env: projectEnv,
+    });
+  });
+
+  afterAll(async () => {
+    await longModel?.close();
+  });
+
+  const ask = async (prompt: string, resume: boolean) => {
+    const before = longModel.requests.length;
+    const result = await runProcess(COPILOT, [...(resume ? ['--continue'] : []), '-p', prompt], {
+      cwd: root,
+      env: projectEnv,
+    });
+    expect(result.code, `copilot exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
+    return longModel.requests.slice(before).filter((request) => request.url.includes('/responses'));
+  };
+
+  it("the model is offered the tools from the project's .mcp.json", async () => {
+    const [first] = await ask('Hello', false);
+    const tools = ((first?.body?.tools ?? []) as Array<{ name?: string }>).map((tool) => tool.name);
+    expect(tools).toContain('claude-checkpoint-load_session_checkpoint');
+  });
+
+  it('an automatic compaction (PreCompact) brings the brief back with the next prompt, that one only', async () => {
+    const BROUGHT_BACK = 'restored automatically after the conversation was compacted';
+    const count = (text = '') => text.split(BROUGHT_BACK).length - 1;
+    // Three long answers fill the window: Copilot CLI compacts during the third turn.
+    const turns: LoggedRequest[] = [];
+    for (const turn of [1, 2, 3]) turns.push(...(await ask(`Tell me more (${turn})`, true)));
+    expect(turns.map((request) => count(request.raw))).toEqual(turns.map(() => 0));
+    const sessions = path.join(projectEnv.HOME ?? '', '.copilot', 'session-state');
+    const events = readdirSync(sessions)
+      .map((id) => path.join(sessions, id, 'events.jsonl'))
+      .filter((file) => existsSync(file))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    expect(events).toContain('compaction');
+    const [next] = await ask('What next?', true);
+    expect(count(next?.raw)).toBe(1);
+    expect(next?.raw).toContain('Keep the goal through compaction');
+    const [after] = await ask('And then?', true);
+    expect(count(after?.raw)).toBeLessThanOrEqual(1);
   });
 });

@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, HOOK_ENTRY, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
@@ -17,7 +27,7 @@ describe('claude-checkpoint setup gemini', () => {
     const project = createRepo({ committed: { 'a.ts': 'a' } });
     const settings = path.join(home, '.gemini', 'settings.json');
     const dry = await runCli(['setup', 'gemini', '--dry-run'], { cwd: project, env });
-    expect(dry.stdout).toMatch(/^\(dry run\) Added the MCP server and hooks to /);
+    expect(dry.stdout).toMatch(/^\(dry run\) Would add the MCP server and hooks to /);
     expect(existsSync(settings)).toBe(false);
 
     expect((await runCli(['setup', 'gemini'], { cwd: project, env })).code).toBe(0);
@@ -201,5 +211,257 @@ describe('claude-checkpoint setup copilot and opencode, as doctor sees them', ()
     ).toBe(0);
     expect(readFileSync(config, 'utf8')).toBe(mine);
     expect(existsSync(path.join(project, '.opencode/plugins/claude-checkpoint.js'))).toBe(false);
+  });
+});
+
+/**
+ * Where each agent keeps the configuration file setup shares with the user (the server's entry), as
+ * each agent's own docs name it, and the folder a project's setup writes into.
+ */
+const SHARED_CONFIG = {
+  codex: { user: '.codex/config.toml', project: '.codex/config.toml', folder: '.codex' },
+  copilot: { user: '.copilot/mcp-config.json', project: '.mcp.json', folder: '.github' },
+  gemini: { user: '.gemini/settings.json', project: '.gemini/settings.json', folder: '.gemini' },
+  opencode: { user: '.config/opencode/opencode.json', project: 'opencode.json', folder: '.opencode' },
+} as const;
+type Agent = keyof typeof SHARED_CONFIG;
+const AGENTS = Object.keys(SHARED_CONFIG) as Agent[];
+
+/** A setting of the user's, in the file's own language. */
+const userSetting = (agent: Agent) => (agent === 'codex' ? 'model = "mine"\n' : '{ "theme": "mine" }\n');
+const hasUserSetting = (agent: Agent, text: string) =>
+  agent === 'codex' ? text.includes('model = "mine"') : JSON.parse(text).theme === 'mine';
+
+/** The user edits the file as a person would: keeps their setting, and drops our server entry by hand. */
+function editByHand(agent: Agent, file: string): void {
+  const text = readFileSync(file, 'utf8');
+  if (agent === 'codex') {
+    writeFileSync(
+      file,
+      `${text.slice(0, text.indexOf('# >>> claude-checkpoint'))}approval_policy = "never"\n`,
+    );
+    return;
+  }
+  const value = JSON.parse(text);
+  delete value[agent === 'opencode' ? 'mcp' : 'mcpServers']['claude-checkpoint'];
+  value.editedLater = 'kept';
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+const hasLaterEdit = (agent: Agent, text: string) =>
+  agent === 'codex' ? text.includes('approval_policy = "never"') : JSON.parse(text).editedLater === 'kept';
+
+describe.each(AGENTS)('setup %s keeps what is the user’s', (agent) => {
+  const setup = (project: string, env: Record<string, string>, ...args: string[]) =>
+    runCli(['setup', agent, ...args], { cwd: project, env });
+
+  it('uninstall after the user edited the file between two setups keeps the edit and takes out only ours', async () => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const config = path.join(home, SHARED_CONFIG[agent].user);
+    mkdirSync(path.dirname(config), { recursive: true });
+    writeFileSync(config, userSetting(agent));
+    expect((await setup(project, env)).code).toBe(0);
+    editByHand(agent, config);
+    expect((await setup(project, env)).code).toBe(0);
+    expect(readFileSync(config, 'utf8')).toContain('claude-checkpoint');
+    const removed = await setup(project, env, '--uninstall');
+    expect(removed.code, removed.stderr).toBe(0);
+    const left = readFileSync(config, 'utf8');
+    expect(hasUserSetting(agent, left)).toBe(true);
+    expect(hasLaterEdit(agent, left)).toBe(true);
+    expect(left).not.toContain('claude-checkpoint');
+  });
+
+  it('a symlinked config stays a link: setup and uninstall edit the file it points at', async () => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const config = path.join(home, SHARED_CONFIG[agent].user);
+    const dotfile = path.join(tempDir('dotfiles-'), 'config');
+    writeFileSync(dotfile, userSetting(agent));
+    mkdirSync(path.dirname(config), { recursive: true });
+    symlinkSync(dotfile, config);
+    const result = await setup(project, env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(lstatSync(config).isSymbolicLink()).toBe(true);
+    expect(readFileSync(dotfile, 'utf8')).toContain('claude-checkpoint');
+    expect((await setup(project, env, '--uninstall')).code).toBe(0);
+    expect(lstatSync(config).isSymbolicLink()).toBe(true);
+    expect(readFileSync(dotfile, 'utf8')).toBe(userSetting(agent));
+  });
+
+  it('refuses a read-only config, naming it, and changes nothing; uninstall too', async () => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const config = path.join(home, SHARED_CONFIG[agent].user);
+    mkdirSync(path.dirname(config), { recursive: true });
+    writeFileSync(config, userSetting(agent));
+    chmodSync(config, 0o444);
+    const refused = await setup(project, env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${config} is read-only`);
+    expect(readFileSync(config, 'utf8')).toBe(userSetting(agent));
+    expect(statSync(config).mode & 0o777).toBe(0o444);
+    // Set up while writable, then made read-only: uninstall refuses as well.
+    chmodSync(config, 0o644);
+    expect((await setup(project, env)).code).toBe(0);
+    const installed = readFileSync(config, 'utf8');
+    chmodSync(config, 0o444);
+    const kept = await setup(project, env, '--uninstall');
+    expect(kept.code).toBe(2);
+    expect(kept.stderr).toContain(`${config} is read-only`);
+    expect(readFileSync(config, 'utf8')).toBe(installed);
+  });
+
+  it('--project refuses to write through a symlinked folder or file to outside the project', async () => {
+    const { env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const outside = tempDir('outside-project-');
+    symlinkSync(outside, path.join(project, SHARED_CONFIG[agent].folder));
+    const throughFolder = await setup(project, env, '--project');
+    expect(throughFolder.code).toBe(2);
+    expect(throughFolder.stderr).toMatch(/outside the project/);
+    expect(readdirSync(outside)).toEqual([]);
+
+    const other = createRepo({ committed: { 'a.ts': 'a' } });
+    const config = path.join(other, SHARED_CONFIG[agent].project);
+    const target = path.join(tempDir('outside-project-'), 'config');
+    writeFileSync(target, userSetting(agent));
+    mkdirSync(path.dirname(config), { recursive: true });
+    symlinkSync(target, config);
+    const throughFile = await setup(other, env, '--project');
+    expect(throughFile.code).toBe(2);
+    expect(throughFile.stderr).toContain(`refusing to write ${config}`);
+    expect(readFileSync(target, 'utf8')).toBe(userSetting(agent));
+  });
+
+  it("a server of the user's own named claude-checkpoint is neither replaced nor removed", async () => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const config = path.join(home, SHARED_CONFIG[agent].user);
+    mkdirSync(path.dirname(config), { recursive: true });
+    const own =
+      agent === 'codex'
+        ? '[mcp_servers.claude-checkpoint]\ncommand = "npx"\nargs = ["-y", "claude-checkpoint-mcp"]\n'
+        : agent === 'opencode'
+          ? '{ "mcp": { "claude-checkpoint": { "type": "local", "command": ["npx", "-y", "claude-checkpoint-mcp"] } } }\n'
+          : '{ "mcpServers": { "claude-checkpoint": { "command": "npx", "args": ["-y", "claude-checkpoint-mcp"] } } }\n';
+    writeFileSync(config, own);
+    const refused = await setup(project, env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(config);
+    expect((await setup(project, env, '--uninstall')).code).toBe(0);
+    expect(readFileSync(config, 'utf8')).toBe(own);
+  });
+});
+
+describe('setup keeps hooks and hook files of the user’s own', () => {
+  it.each([
+    ['gemini', '.gemini/settings.json', 'AfterTool'],
+    ['codex', '.codex/hooks.json', 'PostToolUse'],
+  ] as const)(
+    "%s: a user's hook whose command ends like ours stays through setup and uninstall",
+    async (agent, file, event) => {
+      const { home, env } = homes();
+      const project = createRepo({ committed: { 'a.ts': 'a' } });
+      const settings = path.join(home, file);
+      mkdirSync(path.dirname(settings), { recursive: true });
+      const mine = `${JSON.stringify(
+        {
+          hooks: {
+            [event]: [
+              {
+                hooks: [
+                  { type: 'command', command: `node /home/me/tools/hook.js PostToolUse --agent ${agent}` },
+                ],
+              },
+            ],
+          },
+        },
+        null,
+        2,
+      )}\n`;
+      writeFileSync(settings, mine);
+      expect((await runCli(['setup', agent], { cwd: project, env })).code).toBe(0);
+      expect(readFileSync(settings, 'utf8')).toContain('/home/me/tools/hook.js');
+      expect((await runCli(['setup', agent, '--uninstall'], { cwd: project, env })).code).toBe(0);
+      expect(readFileSync(settings, 'utf8')).toBe(mine);
+    },
+  );
+
+  it.each([
+    [
+      'copilot',
+      '.copilot/hooks/claude-checkpoint.json',
+      '{ "version": 1, "hooks": { "sessionStart": [{ "type": "command", "bash": "echo mine" }] } }\n',
+    ],
+    ['opencode', '.config/opencode/plugins/claude-checkpoint.js', 'export const Mine = async () => ({});\n'],
+  ] as const)(
+    "%s: a file of the user's at setup's path is neither replaced nor removed",
+    async (agent, file, own) => {
+      const { home, env } = homes();
+      const project = createRepo({ committed: { 'a.ts': 'a' } });
+      const target = path.join(home, file);
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, own);
+      const refused = await runCli(['setup', agent], { cwd: project, env });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`${target} exists and setup did not write it`);
+      expect(readFileSync(target, 'utf8')).toBe(own);
+      expect((await runCli(['setup', agent, '--uninstall'], { cwd: project, env })).code).toBe(0);
+      expect(readFileSync(target, 'utf8')).toBe(own);
+    },
+  );
+});
+
+describe('setup tells what it does and what is left to the user', () => {
+  it('a dry run says what it would add, never that it added it', async () => {
+    const { env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    for (const agent of AGENTS) {
+      const dry = await runCli(['setup', agent, '--dry-run'], { cwd: project, env });
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stdout).toMatch(/^\(dry run\) Would add the MCP server and hooks to /m);
+      expect(dry.stdout).not.toMatch(/\bAdded\b/);
+    }
+  });
+
+  it('codex --project says that Codex reads the project only once it is trusted, and how to trust it', async () => {
+    const { env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const result = await runCli(['setup', 'codex', '--project'], { cwd: project, env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("Codex reads a project's .codex folder only once you trust the project");
+    expect(result.stdout).toContain('trust_level = "trusted"');
+    expect(result.stdout).toContain('open /hooks and approve the claude-checkpoint hooks');
+  });
+
+  it('copilot --project adds the server to the project’s .mcp.json, and uninstall takes the file it made away', async () => {
+    const { env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const doctor = async () =>
+      (
+        JSON.parse((await runCli(['doctor', '--json'], { cwd: project, env })).stdout).checks as Array<{
+          name: string;
+          level: string;
+          detail: string;
+        }>
+      ).find((check) => check.name === 'Copilot CLI');
+    expect((await runCli(['setup', 'copilot', '--project'], { cwd: project, env })).code).toBe(0);
+    expect(await doctor()).toMatchObject({ level: 'ok' });
+    const mcp = JSON.parse(readFileSync(path.join(project, '.mcp.json'), 'utf8'));
+    expect(mcp.mcpServers['claude-checkpoint']).toMatchObject({
+      type: 'stdio',
+      command: 'node',
+      tools: ['*'],
+    });
+    // Without the server, doctor says so (and names the file to look in).
+    const written = readFileSync(path.join(project, '.mcp.json'), 'utf8');
+    writeFileSync(path.join(project, '.mcp.json'), '{}\n');
+    expect(await doctor()).toMatchObject({ level: 'warn', detail: expect.stringContaining('.mcp.json') });
+    writeFileSync(path.join(project, '.mcp.json'), written);
+    const removed = await runCli(['setup', 'copilot', '--project', '--uninstall'], { cwd: project, env });
+    expect(removed.code).toBe(0);
+    expect(existsSync(path.join(project, '.mcp.json'))).toBe(false);
+    expect(existsSync(path.join(project, '.github'))).toBe(false);
   });
 });

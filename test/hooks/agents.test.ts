@@ -149,4 +149,19 @@ describe('the Copilot CLI adapter', () => {
       additionalContext: 'brief',
     });
   });
+
+  it('takes PreCompact as compaction, and brings the brief back with the next prompt (no session start follows)', () => {
+    // As Copilot CLI 1.0.102 sent it before an automatic compaction in a real session.
+    const input = {
+      hook_event_name: 'PreCompact',
+      session_id: 's',
+      cwd: '/p',
+      transcript_path: '/h/.copilot/session-state/s/events.jsonl',
+      trigger: 'auto',
+      custom_instructions: '',
+    };
+    expect(copilot.toEvent('PreCompact', input)).toEqual({ event: 'PreCompact', input });
+    expect(copilot.briefOnNextPrompt).toBe(true);
+    expect(copilot.toEvent('Stop', { stop_reason: 'end_turn' })).toBeNull();
+  });
 });

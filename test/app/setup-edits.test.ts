@@ -1,0 +1,93 @@
+import fc from 'fast-check';
+import { parse } from 'jsonc-parser';
+import { describe, expect, it } from 'vitest';
+import { hookCommand, isOurHookCommand, jsonEdit, SERVER_MARK } from '../../src/app/setup-edits.js';
+
+const hookPath = '/opt/my tools/claude-checkpoint/plugin/dist/hook.cjs';
+const gemini = jsonEdit('/home/u/.gemini/settings.json', {
+  server: { command: 'node', args: ['/opt/claude-checkpoint/dist/index.js'], env: SERVER_MARK },
+  groups: [
+    { event: 'AfterTool', group: { hooks: [{ command: hookCommand(hookPath, 'AfterTool', 'gemini') }] } },
+    {
+      event: 'SessionStart',
+      group: { hooks: [{ command: hookCommand(hookPath, 'SessionStart', 'gemini') }] },
+    },
+  ],
+});
+
+/** Settings files as people write them: comments, compact or spread out, servers and hooks of their own. */
+const userFile = fc
+  .record({
+    comment: fc.boolean(),
+    theme: fc.option(fc.constantFrom('dark', 'light')),
+    servers: fc.option(
+      fc.constantFrom(
+        '{ "other": { "command": "other" } }',
+        '{\n    "other": {\n      "command": "other"\n    }\n  }',
+      ),
+    ),
+    // (Not an empty list or server table of the user's: uninstall cannot tell it from one setup made, and
+    // takes it out with our last entry; the meaning is the same.)
+    afterTool: fc.option(
+      fc.constantFrom(
+        '[{ "matcher": "x", "hooks": [{ "type": "command", "command": "node /home/me/hook.js AfterTool --agent gemini" }] }]',
+        '[\n      {\n        "hooks": [\n          { "type": "command", "command": "echo mine" }\n        ]\n      }\n    ]',
+      ),
+    ),
+    compact: fc.boolean(),
+  })
+  .map(({ comment, theme, servers, afterTool, compact }) => {
+    const sep = compact ? ' ' : '\n  ';
+    const entries = [
+      ...(comment ? ['/* my settings */'] : []),
+      ...(theme ? [`"theme": "${theme}"`] : []),
+      ...(servers ? [`"mcpServers": ${servers}`] : []),
+      ...(afterTool ? [`"hooks": { "AfterTool": ${afterTool} }`] : []),
+    ];
+    const body = entries.map((entry, index) => {
+      const last = index === entries.length - 1 || entries.slice(index + 1).every((e) => e.startsWith('/*'));
+      return entry.startsWith('/*') || last ? entry : `${entry},`;
+    });
+    if (body.length === 0) return '{}\n';
+    return `{${sep}${body.join(sep)}${compact ? ' ' : '\n'}}\n`;
+  });
+
+describe('editing a JSON settings file', () => {
+  it('taking our entries out of what setup wrote gives the file back byte for byte', () => {
+    fc.assert(
+      fc.property(userFile, (before) => {
+        const installed = gemini.install(before);
+        expect(installed).not.toBe(before);
+        expect(gemini.remove(installed)).toBe(before);
+        // And setting up twice changes nothing.
+        expect(gemini.install(installed)).toBe(installed);
+      }),
+    );
+  });
+
+  it("keeps a hook of the user's that sits in our group, and every hook that merely looks like ours", () => {
+    const installed = gemini.install('{}\n');
+    const value = parse(installed);
+    value.hooks.AfterTool[0].hooks.push({ type: 'command', command: 'echo also mine' });
+    value.hooks.AfterTool.push({
+      hooks: [{ type: 'command', command: `node ${hookPath.replaceAll(' ', '_')} AfterTool --agent gemini` }],
+    });
+    const removed = parse(gemini.remove(JSON.stringify(value, null, 2)) ?? '');
+    expect(removed.hooks.AfterTool).toEqual([
+      { hooks: [{ type: 'command', command: 'echo also mine' }] },
+      value.hooks.AfterTool[1],
+    ]);
+    expect(removed.mcpServers).toBeUndefined();
+  });
+
+  it('recognises exactly the commands setup writes, quoted paths included', () => {
+    expect(isOurHookCommand(hookCommand(hookPath, 'AfterTool', 'gemini'))).toBe(true);
+    expect(isOurHookCommand(hookCommand('/a/hook.cjs', 'PreCompact', 'codex'))).toBe(true);
+    for (const theirs of [
+      'node /home/me/hook.js PostToolUse --agent gemini',
+      'node /a/hook.cjs AfterTool --agent gemini --by-claude-checkpoint-setup && rm -rf ~',
+      'bash -c "node /a/hook.cjs AfterTool --agent gemini --by-claude-checkpoint-setup"',
+    ])
+      expect(isOurHookCommand(theirs)).toBe(false);
+  });
+});
