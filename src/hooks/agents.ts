@@ -28,7 +28,14 @@ const hookSpecific = (native: string, result: HookResult) =>
 const claude: AgentAdapter = {
   toEvent: (native, input) =>
     (
-      ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'PostToolUse', 'PostToolUseFailure'] as const
+      [
+        'SessionStart',
+        'UserPromptSubmit',
+        'PreCompact',
+        'PostToolUse',
+        'PostToolUseFailure',
+        'PreToolUse',
+      ] as const
     ).includes(native as HookEvent)
       ? { event: native as HookEvent, input }
       : null,

@@ -9,6 +9,8 @@ export const HOOK_EVENTS = [
   'PreCompact',
   'PostToolUse',
   'PostToolUseFailure',
+  // A snapshot before a Bash command that may destroy work (pre-command.ts).
+  'PreToolUse',
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 

@@ -21,5 +21,7 @@ export async function handleHook(
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return (await import('./bash-record.js')).postToolUse(input, deps, event);
+    case 'PreToolUse':
+      return (await import('./pre-command.js')).preToolUse(input, deps, context);
   }
 }

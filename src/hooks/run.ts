@@ -15,6 +15,8 @@ export const HOOK_BUDGET_MS: Readonly<Record<HookEvent, number>> = {
   PreCompact: 25_000,
   PostToolUse: 5_000,
   PostToolUseFailure: 5_000,
+  // The command waits for the snapshot: as long as a prompt's.
+  PreToolUse: 10_000,
 };
 
 /**
