@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyCommand, type PathKind } from '../../src/core/command-risk.js';
 
@@ -192,5 +193,38 @@ describe('classifyCommand', () => {
       `held-out accuracy: ${HELD_OUT.length - wrong.length}/${HELD_OUT.length}; wrong: ${JSON.stringify(wrong)}`,
     );
     expect(accuracy).toBeGreaterThanOrEqual(0.8);
+  });
+
+  // Laws of the shell, checked on every line of the table: running a line after another command, inside
+  // `bash -c '…'` or in a subshell does not change what it does to the tree.
+  const singleLine = TABLE.filter(([command]) => !command.includes('\n'));
+  it.each(singleLine)('%j means the same after `ls &&`, in bash -c and in ( )', (command, destructive) => {
+    const quoted = `'${command.replaceAll("'", "'\\''")}'`;
+    for (const variant of [`ls && ${command}`, `bash -c ${quoted}`, `(${command})`])
+      expect(classifyCommand(variant, kindOf).destructive, variant).toBe(destructive);
+  });
+
+  it('never throws, whatever the line', () => {
+    const shellish = fc.string({
+      unit: fc.constantFrom(...'ab rm-f>|&;()\'"`$<{}\\\n#=*'.split('')),
+      maxLength: 60,
+    });
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), shellish), (line) => {
+        expect(typeof classifyCommand(line, kindOf).destructive).toBe('boolean');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('single-quoted text is data: echo of any quoted text destroys nothing', () => {
+    fc.assert(
+      fc.property(
+        fc.string().filter((text) => !text.includes("'")),
+        (text) => {
+          expect(classifyCommand(`echo '${text}'`, kindOf).destructive).toBe(false);
+        },
+      ),
+    );
   });
 });
