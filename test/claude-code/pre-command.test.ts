@@ -28,6 +28,15 @@ const plan: Plan = (prompt) => {
       { tool: 'Bash', input: { command: 'rm -rf src', description: 'Start over' } },
       { text: 'Removed src.' },
     ];
+  if (prompt === 'Tweak the app, then throw the tweak away')
+    return [
+      {
+        tool: 'Bash',
+        input: { command: `printf '%s\\n' 'export const tweak = 3;' >> src/app.ts`, description: 'Tweak' },
+      },
+      { tool: 'Bash', input: { command: 'git checkout -- .', description: 'Discard' } },
+      { text: 'Discarded.' },
+    ];
   if (prompt === 'Look around')
     return [
       { tool: 'Bash', input: { command: 'ls -la > listing.txt && git status', description: 'Look' } },
@@ -83,6 +92,17 @@ describe('a snapshot before a destructive command, in a real Claude Code session
     expect(readFileSync(path.join(project, 'src', 'app.ts'), 'utf8')).toBe(
       `export const app = 1;\n${APPENDED}`,
     );
+  });
+
+  it('git checkout -- . in the same turn as an edit: the pre-command snapshot holds the edit', async () => {
+    await turn('Tweak the app, then throw the tweak away');
+    const app = path.join(project, 'src', 'app.ts');
+    expect(readFileSync(app, 'utf8')).toBe('export const app = 1;\n');
+    const [preCommand, prompt] = (await snapshots()) as [Listed, Listed];
+    expect(preCommand).toMatchObject({ trigger: 'pre-command', label: 'git checkout -- .' });
+    expect(prompt).toMatchObject({ trigger: 'prompt', label: 'Tweak the app, then throw the tweak away' });
+    await cli('restore', preCommand.id, '--yes');
+    expect(readFileSync(app, 'utf8')).toBe(`export const app = 1;\n${APPENDED}export const tweak = 3;\n`);
   });
 
   it('a session of harmless commands and look-alikes takes no pre-command snapshot', async () => {

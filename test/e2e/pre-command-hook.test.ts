@@ -40,6 +40,8 @@ interface Listed {
 const snapshots = async (root: string, env: Record<string, string>): Promise<Listed[]> =>
   JSON.parse((await runCli(['list', '--json', '--root', root], { cwd: root, env })).stdout).snapshots;
 
+const FEATURE = 'export const feature = true;\n';
+
 function project() {
   const root = createRepo({ committed: { 'src/app.ts': 'export const app = 1;\n', 'README.md': '# app\n' } });
   return { root, env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } };
@@ -141,5 +143,28 @@ describe('the PreToolUse hook (a snapshot before a destructive command)', () => 
     const hooked = await preCommandHook(root, env, 'git stash', relayOnlyHook());
     expect(hooked).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect((await snapshots(root, env))[0]).toMatchObject({ trigger: 'pre-command', label: 'git stash' });
+  });
+
+  it('Codex: its PreToolUse for Bash has the shape of Claude Code, and `hook PreToolUse --agent codex` snapshots the same way', async () => {
+    const { root, env } = project();
+    writeFileSync(path.join(root, 'src', 'feature.ts'), FEATURE);
+    const hooked = await runCli(['hook', 'PreToolUse', '--agent', 'codex'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({
+        session_id: 'codex-1',
+        cwd: root,
+        hook_event_name: 'PreToolUse',
+        model: 'gpt-5-codex',
+        tool_name: 'Bash',
+        tool_use_id: 'call_1',
+        tool_input: { command: 'git clean -fdx' },
+      }),
+    });
+    expect(hooked).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect((await snapshots(root, env))[0]).toMatchObject({
+      trigger: 'pre-command',
+      label: 'git clean -fdx',
+    });
   });
 });
