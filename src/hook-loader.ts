@@ -26,6 +26,7 @@ import vm from 'node:vm';
 import { cliBeside } from './hooks/cli-path.js';
 import { handOverStdin, readHookStdin, writeAll } from './hooks/hook-io.js';
 import { launchHookHost } from './hooks/host-launch.js';
+import { PRE_COMMAND_EVENT, stdinMayDestroyWork } from './hooks/pre-command-gate.js';
 import { relayHook } from './hooks/relay-client.js';
 import { HOST_ARG } from './hooks/relay-protocol.js';
 import { defaultStoreBase } from './store/store-base.js';
@@ -43,6 +44,8 @@ void (async () => {
   // loaded and warm.
   const argv = process.argv.slice(2);
   const stdin = await readHookStdin();
+  // Most commands destroy nothing: their PreToolUse hook ends here, before the relay or the bundle loads.
+  if (argv[0] === PRE_COMMAND_EVENT && !stdinMayDestroyWork(stdin, process.cwd())) process.exit(0);
   const relayed = await relayHook({
     argv,
     stdin,

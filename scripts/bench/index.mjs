@@ -256,6 +256,7 @@ async function benchSize(size) {
   const nodeBare = () => runNode(['-e', '0'], root, process.env, '');
   const bashInput = { cwd: root, tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: {} };
   const promptInput = { cwd: root, prompt: 'benchmark prompt' };
+  const preToolInput = (command) => ({ cwd: root, tool_name: 'Bash', tool_input: { command } });
   const socket = relaySocketPath(hookEnv, realpathSync(root));
   for (const [suffix, env, seeds] of [
     ['', hookEnv, 20000],
@@ -288,6 +289,28 @@ async function benchSize(size) {
         null,
         hook('SessionStart', { cwd: root, source: 'clear' }),
         nodeBare,
+      ),
+    );
+    // The PreToolUse hook (issue 25): a harmless command ends in the loader, before the relay or the bundle
+    // (the same in every pass, so measured once); a destructive one waits for its snapshot, measured like
+    // the prompt hook's below.
+    if (suffix === '')
+      results.push(
+        await paired(
+          'hook PreToolUse (harmless Bash), process',
+          hookRounds,
+          null,
+          hook('PreToolUse', preToolInput('npm test 2>&1 | tail -20')),
+          nodeBare,
+        ),
+      );
+    results.push(
+      await paired(
+        `hook PreToolUse (destructive Bash, snapshot), process${suffix}`,
+        hookRounds,
+        { round: (round) => dirty(root, files, 10, seeds + 5000 + round) },
+        hook('PreToolUse', preToolInput('rm -rf build')),
+        () => runNode(['-e', MINIMAL_SNAPSHOT, shadowDir, root], root, process.env, ''),
       ),
     );
     // The prompt hook's snapshot against the least a snapshotting hook can be: `node` running the peers'
@@ -536,6 +559,10 @@ const TARGETS = {
   'hook UserPromptSubmit (snapshot), process, no server': 1.0,
   'hook PostToolUse (Bash), process, no server, no host': 1.3,
   'hook UserPromptSubmit (snapshot), process, no server, no host': 1.0,
+  'hook PreToolUse (harmless Bash), process': 1.3,
+  'hook PreToolUse (destructive Bash, snapshot), process': 1.0,
+  'hook PreToolUse (destructive Bash, snapshot), process, no server': 1.0,
+  'hook PreToolUse (destructive Bash, snapshot), process, no server, no host': 1.0,
 };
 
 const bySize = {};

@@ -86,6 +86,7 @@ const HOOKED_EVENTS = [
   'PostToolUseFailure',
   'Stop',
   'SessionEnd',
+  'PreToolUse',
 ];
 
 /** Diagnoses the set-up, each problem with a fix. */

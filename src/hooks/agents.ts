@@ -36,6 +36,7 @@ const claude: AgentAdapter = {
         'PostToolUseFailure',
         'Stop',
         'SessionEnd',
+        'PreToolUse',
       ] as const
     ).includes(native as HookEvent)
       ? { event: native as HookEvent, input }

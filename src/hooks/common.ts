@@ -11,6 +11,8 @@ export const HOOK_EVENTS = [
   'PostToolUseFailure',
   'Stop',
   'SessionEnd',
+  // A snapshot before a Bash command that may destroy work (pre-command.ts).
+  'PreToolUse',
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 

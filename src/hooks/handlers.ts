@@ -24,5 +24,7 @@ export async function handleHook(
     case 'Stop':
     case 'SessionEnd':
       return (await import('./transcript-record.js')).recordFromTranscript(input, deps, event, context);
+    case 'PreToolUse':
+      return (await import('./pre-command.js')).preToolUse(input, deps, context);
   }
 }

@@ -18,6 +18,8 @@ export const HOOK_BUDGET_MS: Readonly<Record<HookEvent, number>> = {
   // Claude Code waits for it at the end of every turn: reading the transcript's new lines is quick.
   Stop: 8_000,
   SessionEnd: 10_000,
+  // The command waits for the snapshot: as long as a prompt's.
+  PreToolUse: 10_000,
 };
 
 /**

@@ -1,0 +1,180 @@
+// Splits a shell command line into words and operators as POSIX sh reads it: quotes and escapes removed,
+// `&&`, `||`, `;`, pipes, `&` and parentheses as operators, redirections with their file descriptor
+// dropped, comments and here-document bodies skipped (they are text, not commands), and the command
+// lines inside `$( )`, backquotes and `<( )` handed back to be read on their own. Never throws: an
+// unterminated quote or substitution runs to the end of the line. Pure.
+
+export interface Word {
+  kind: 'word';
+  text: string;
+}
+export interface Operator {
+  kind: 'op';
+  op: string;
+}
+export type Token = Word | Operator;
+
+export interface Tokenized {
+  tokens: Token[];
+  /** The text of every `$( )`, backquote and `<( )`, each a command line of its own. */
+  substitutions: string[];
+}
+
+const OPERATORS = ['&&', '||', ';;', '|&', ';', '|', '&', '(', ')', '\n'];
+export const REDIRECTIONS = ['&>>', '&>', '>>', '>|', '>&', '<<<', '<<-', '<<', '<>', '<&', '>', '<'];
+
+/** Splits a line into words (quotes and escapes removed) and operators, as POSIX sh reads them. */
+export function tokenize(line: string): Tokenized {
+  const tokens: Token[] = [];
+  const substitutions: string[] = [];
+  const heredocs: { delimiter: string; stripTabs: boolean }[] = [];
+  let word = '';
+  let inWord = false;
+  let i = 0;
+  const endWord = () => {
+    if (inWord) tokens.push({ kind: 'word', text: word });
+    word = '';
+    inWord = false;
+  };
+  while (i < line.length) {
+    const char = line[i] as string;
+    if (char === ' ' || char === '\t') {
+      endWord();
+      i++;
+    } else if (char === '#' && !inWord) {
+      while (i < line.length && line[i] !== '\n') i++;
+    } else if (char === '\\') {
+      // A backslash-newline joins lines; any other escaped character is itself.
+      if (line[i + 1] !== '\n') {
+        word += line[i + 1] ?? '';
+        inWord = true;
+      }
+      i += 2;
+    } else if (char === "'") {
+      const end = line.indexOf("'", i + 1);
+      const stop = end === -1 ? line.length : end;
+      word += line.slice(i + 1, stop);
+      inWord = true;
+      i = stop + 1;
+    } else if (char === '"') {
+      i++;
+      inWord = true;
+      while (i < line.length && line[i] !== '"') {
+        const inner = line[i] as string;
+        if (inner === '\\' && '"\\$`\n'.includes(line[i + 1] ?? '')) {
+          if (line[i + 1] !== '\n') word += line[i + 1];
+          i += 2;
+        } else if ((inner === '$' && line[i + 1] === '(') || inner === '`') {
+          const end = inner === '`' ? closingBackquote(line, i) : closingParen(line, i + 1);
+          substitutions.push(line.slice(i + (inner === '`' ? 1 : 2), end));
+          word += '$';
+          i = end + 1;
+        } else {
+          word += inner;
+          i++;
+        }
+      }
+      i++;
+    } else if ((char === '$' || char === '<' || char === '>') && line[i + 1] === '(') {
+      // $( ) and the process substitutions <( ) and >( ) run a command line of their own.
+      const end = closingParen(line, i + 1);
+      substitutions.push(line.slice(i + 2, end));
+      word += '$';
+      inWord = true;
+      i = end + 1;
+    } else if (char === '`') {
+      const end = closingBackquote(line, i);
+      substitutions.push(line.slice(i + 1, end));
+      word += '$';
+      inWord = true;
+      i = end + 1;
+    } else if (char === '$' && line[i + 1] === '{') {
+      const end = line.indexOf('}', i);
+      const stop = end === -1 ? line.length : end;
+      word += line.slice(i, stop + 1);
+      inWord = true;
+      i = stop + 1;
+    } else if (char === '<' || char === '>' || (char === '&' && line[i + 1] === '>')) {
+      const op = REDIRECTIONS.find((candidate) => line.startsWith(candidate, i)) as string;
+      // `2>` and `1>`: digits right before the operator name a file descriptor, not a word.
+      if (inWord && /^\d+$/.test(word)) {
+        word = '';
+        inWord = false;
+      }
+      endWord();
+      tokens.push({ kind: 'op', op });
+      i += op.length;
+      if (op === '<<' || op === '<<-') {
+        const delimiter = readHeredocDelimiter(line, i);
+        heredocs.push({ delimiter: delimiter.text, stripTabs: op === '<<-' });
+        i = delimiter.end;
+      }
+    } else if (OPERATORS.some((op) => line.startsWith(op, i))) {
+      const op = OPERATORS.find((candidate) => line.startsWith(candidate, i)) as string;
+      endWord();
+      tokens.push({ kind: 'op', op });
+      i += op.length;
+      if (op === '\n' && heredocs.length > 0) i = skipHeredocBodies(line, i, heredocs.splice(0));
+    } else {
+      word += char;
+      inWord = true;
+      i++;
+    }
+  }
+  endWord();
+  return { tokens, substitutions };
+}
+
+/** The `)` closing the `(` at `open`, past quotes and nested parentheses; the line's end if none. */
+function closingParen(line: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < line.length; i++) {
+    const char = line[i];
+    if (char === '\\') i++;
+    else if (char === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end === -1) return line.length;
+      i = end;
+    } else if (char === '(') depth++;
+    else if (char === ')' && --depth === 0) return i;
+  }
+  return line.length;
+}
+
+function closingBackquote(line: string, open: number): number {
+  for (let i = open + 1; i < line.length; i++) {
+    if (line[i] === '\\') i++;
+    else if (line[i] === '`') return i;
+  }
+  return line.length;
+}
+
+function readHeredocDelimiter(line: string, start: number): { text: string; end: number } {
+  let i = start;
+  while (line[i] === ' ' || line[i] === '\t') i++;
+  let text = '';
+  while (i < line.length && !' \t\n;&|<>()'.includes(line[i] as string)) {
+    if (line[i] !== "'" && line[i] !== '"' && line[i] !== '\\') text += line[i];
+    i++;
+  }
+  return { text, end: i };
+}
+
+/** A here-document's body is data, never commands: skips each, from `start`, to its delimiter line. */
+function skipHeredocBodies(
+  line: string,
+  start: number,
+  heredocs: { delimiter: string; stripTabs: boolean }[],
+): number {
+  let i = start;
+  for (const heredoc of heredocs) {
+    while (i < line.length) {
+      const end = line.indexOf('\n', i);
+      const stop = end === -1 ? line.length : end;
+      const text = line.slice(i, stop);
+      i = stop + 1;
+      if ((heredoc.stripTabs ? text.replace(/^\t+/, '') : text) === heredoc.delimiter) break;
+    }
+  }
+  return Math.min(i, line.length);
+}

@@ -1,0 +1,230 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { classifyCommand, type PathKind } from '../../src/core/command-risk.js';
+
+// Command lines as agents and people type them in real shells (Claude Code's Bash tool transcripts, git's
+// docs, coreutils' man pages), each with what it does to the working tree. Written before the classifier.
+
+/** A project as the hook sees it: paths relative to the command's folder. */
+const PROJECT: Record<string, PathKind> = {
+  'README.md': 'file',
+  'notes.txt': 'file',
+  'out.log': 'file',
+  src: 'directory',
+  'src/a.ts': 'file',
+  build: 'directory',
+  'build/app.js': 'file',
+  pkg: 'directory',
+  'pkg/index.ts': 'file',
+  'pkg/README.md': 'file',
+  docs: 'directory',
+  'docs/README.md': 'file',
+  '.env': 'file',
+};
+const kindOf = (path: string): PathKind => PROJECT[path.replace(/^\.\//, '')] ?? 'missing';
+
+/** [command line, may it destroy work?] */
+const TABLE: [string, boolean][] = [
+  // plainly harmless
+  ['ls -la', false],
+  ['cat README.md', false],
+  ['git status', false],
+  ['git status --porcelain=v1', false],
+  ['git diff HEAD~1 -- src/a.ts', false],
+  ['git log --oneline -n 20', false],
+  ['npm test', false],
+  ['npm run build && npm test', false],
+  ['grep -rn "TODO" src', false],
+  ['pwd; ls src | wc -l', false],
+  // look-alikes: the word appears, the command does not run it
+  ['echo rm -rf /', false],
+  ['grep rm x', false],
+  ['grep -r "git reset --hard" docs', false],
+  ['echo "rm -rf src" > /dev/null', false],
+  ["git commit -m 'rm -rf the old build script'", false],
+  ['cat > /dev/null', false],
+  ['printf "%s\\n" "git clean -fdx"', false],
+  ['git stash list', false],
+  ['git stash show -p stash@{0}', false],
+  ['git checkout -b feature/login', false],
+  ['git checkout main', false],
+  ['git restore --staged src/a.ts', false],
+  ['git reset HEAD~1 --soft', false],
+  ['git clean -n -d', false],
+  ['echo done >> out.log', false],
+  ['npm test 2>&1 | tail -20', false],
+  ['ls 2>/dev/null', false],
+  ['echo hi > new-file.txt', false],
+  ['cp src/a.ts src/b.ts', false],
+  ['mv notes.txt notes-old.txt', false],
+  ['cp -n src/a.ts README.md', false],
+  ['sed -n 1,20p src/a.ts', false],
+  ["perl -ne 'print if /x/' src/a.ts", false],
+  ['find . -name "*.ts" -print', false],
+  ['rsync -av src/ /tmp/backup/', false],
+  ["git log --format='%H' | xargs -n1 echo", false],
+  ["bash -c 'ls -la && git status'", false],
+  ['tee -a out.log < README.md', false],
+  ['command -v rm', false],
+  // destructive
+  ['rm -rf src', true],
+  ['rm notes.txt', true],
+  ['rmdir build', true],
+  ['unlink notes.txt', true],
+  ['shred -u .env', true],
+  ['git checkout -- .', true],
+  ['git checkout .', true],
+  ['git checkout -- src/a.ts', true],
+  ['git restore src/a.ts', true],
+  ['git restore --source=HEAD~2 --worktree -- .', true],
+  ['git reset --hard', true],
+  ['git reset --hard origin/main', true],
+  ['git reset --merge ORIG_HEAD', true],
+  ['git clean -fdx', true],
+  ['git clean -xdf', true],
+  ['git clean -f -d', true],
+  ['git stash', true],
+  ['git stash push -m wip', true],
+  ['git stash -u', true],
+  ['git stash drop', true],
+  ['git stash clear', true],
+  ['git switch -f main', true],
+  ['git switch --discard-changes main', true],
+  ['find . -name "*.orig" -delete', true],
+  ['find build -type f -exec rm {} \\;', true],
+  ["sed -i 's/foo/bar/g' src/a.ts", true],
+  ["sed -i.bak -e 's/a/b/' README.md", true],
+  ["perl -pi -e 's/foo/bar/' src/a.ts", true],
+  ["perl -i -pe 's/x/y/' README.md", true],
+  ['truncate -s 0 out.log', true],
+  ['dd if=/dev/zero of=notes.txt bs=1k count=1', true],
+  ['rsync -a --delete src/ build/', true],
+  ['echo hi > README.md', true],
+  ['echo hi >| README.md', true],
+  ['npm test 1> out.log', true],
+  ['mv notes.txt README.md', true],
+  ['cp src/a.ts README.md', true],
+  ['mv pkg/README.md docs', true],
+  // tricky forms
+  ['cd src && rm a.ts', true],
+  ['npm test && git reset --hard HEAD', true],
+  ['npm test || git checkout -- .', true],
+  ['make; rm -rf build', true],
+  ['git status | cat; git clean -fd', true],
+  ['sleep 1 & rm -rf build', true],
+  ['(cd pkg && rm -rf node_modules)', true],
+  ["bash -c 'rm -rf build'", true],
+  ['sh -c "git checkout -- ."', true],
+  ['git -C pkg checkout -- .', true],
+  ['git -C pkg status', false],
+  ['FOO=1 BAR=2 rm -rf build', true],
+  ['sudo rm -rf /var/tmp/cache', true],
+  ['env NODE_ENV=test rm -f out.log', true],
+  ['command rm notes.txt', true],
+  ['find . -name "*.tmp" | xargs rm -f', true],
+  ["find . -name '*.tmp' -print0 | xargs -0 -I{} rm {}", true],
+  ['"rm" -rf build', true],
+  ['\\rm -rf build', true],
+  ['/bin/rm -rf build', true],
+  ['echo $(rm -rf build)', true],
+  ['git --no-pager -c color.ui=false reset --hard', true],
+  ["git log --oneline | grep -v 'reset --hard'", false],
+  ['cat <<EOF > /dev/null\nrm -rf src\nEOF', false],
+  ['cat > README.md <<EOF\nnew text\nEOF', true],
+  ['ls # rm -rf src', false],
+  // Claude Code's own commit form: a here-document inside $( ), with an apostrophe in the body
+  ["git commit -m \"$(cat <<'EOF'\nFix the user's rm -rf bug\nEOF\n)\"", false],
+  ['if [ -f x ]; then rm x; fi', true],
+  ["for f in *.ts; do sed -i 's/a/b/' $f; done", true],
+];
+
+/** Held out: never looked at while tuning the classifier; its accuracy is reported, not asserted per line. */
+const HELD_OUT: [string, boolean][] = [
+  ['git clean -dffx', true],
+  ['git checkout HEAD -- README.md', true],
+  ['xargs -a files.txt rm', true],
+  ['timeout 10 rm -rf build', true],
+  ["find src -name '*.js' -exec sed -i 's/a/b/' {} +", true],
+  ['cd pkg; git stash', true],
+  ["zsh -c 'git reset --hard'", true],
+  ['cp -r src build', false],
+  ['echo x 2> README.md', true],
+  ['git show HEAD:src/a.ts', false],
+  ['rg "rm -rf" -n', false],
+  ['git stash apply', false],
+  ['git branch -a', false],
+  ['ls -la > listing.txt', false],
+  ["awk '{print $1}' out.log | sort | uniq -c", false],
+  ['npx vitest run test/a.test.ts 2>&1 | tee run.log', false],
+];
+
+describe('classifyCommand', () => {
+  it.each(TABLE)('%j may destroy work: %s', (command, destructive) => {
+    const risk = classifyCommand(command, kindOf);
+    expect(risk.destructive, risk.reason).toBe(destructive);
+    if (destructive) expect(risk.reason).toMatch(/\S/);
+  });
+
+  it('takes a target it cannot check for one that exists: mv, cp and > may overwrite', () => {
+    expect(classifyCommand('mv a b').destructive).toBe(true);
+    expect(classifyCommand('echo x > y').destructive).toBe(true);
+    expect(classifyCommand('echo x >> y').destructive).toBe(false);
+    expect(classifyCommand('ls').destructive).toBe(false);
+  });
+
+  it('says what it found, naming the command', () => {
+    expect(classifyCommand('npm test && git reset --hard').reason).toMatch(/git reset --hard/);
+    expect(classifyCommand('rm -rf src').reason).toMatch(/rm/);
+  });
+
+  it('reads an unterminated quote or substitution as far as it goes, never throwing', () => {
+    expect(classifyCommand("echo 'unterminated").destructive).toBe(false);
+    expect(classifyCommand('rm -rf "build').destructive).toBe(true);
+    expect(classifyCommand('echo $(ls').destructive).toBe(false);
+    expect(classifyCommand('').destructive).toBe(false);
+  });
+
+  it('held-out table: at least 80% right (reported, see the test output)', () => {
+    const wrong = HELD_OUT.filter(
+      ([command, destructive]) => classifyCommand(command, kindOf).destructive !== destructive,
+    );
+    const accuracy = (HELD_OUT.length - wrong.length) / HELD_OUT.length;
+    console.log(
+      `held-out accuracy: ${HELD_OUT.length - wrong.length}/${HELD_OUT.length}; wrong: ${JSON.stringify(wrong)}`,
+    );
+    expect(accuracy).toBeGreaterThanOrEqual(0.8);
+  });
+
+  // Laws of the shell, checked on every line of the table: running a line after another command, inside
+  // `bash -c '…'` or in a subshell does not change what it does to the tree.
+  const singleLine = TABLE.filter(([command]) => !command.includes('\n'));
+  it.each(singleLine)('%j means the same after `ls &&`, in bash -c and in ( )', (command, destructive) => {
+    const quoted = `'${command.replaceAll("'", "'\\''")}'`;
+    for (const variant of [`ls && ${command}`, `bash -c ${quoted}`, `(${command})`])
+      expect(classifyCommand(variant, kindOf).destructive, variant).toBe(destructive);
+  });
+
+  it('never throws, whatever the line', () => {
+    const shellish = fc.string({
+      unit: fc.constantFrom(...'ab rm-f>|&;()\'"`$<{}\\\n#=*'.split('')),
+      maxLength: 60,
+    });
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), shellish), (line) => {
+        expect(typeof classifyCommand(line, kindOf).destructive).toBe('boolean');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('single-quoted text is data: echo of any quoted text destroys nothing', () => {
+    fc.assert(
+      fc.property(
+        fc.string().filter((text) => !text.includes("'")),
+        (text) => {
+          expect(classifyCommand(`echo '${text}'`, kindOf).destructive).toBe(false);
+        },
+      ),
+    );
+  });
+});

@@ -1,0 +1,170 @@
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { relayOnlyHook, startRelayServer } from '../helpers/relay.js';
+
+beforeAll(assertBuilt);
+
+// Claude Code's PreToolUse input for its Bash tool, as its hooks reference documents it.
+const preToolUseInput = (root: string, command: string) =>
+  JSON.stringify({
+    session_id: 'sess-pre',
+    cwd: root,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command, description: 'a command' },
+  });
+
+/** The plugin's PreToolUse hook for Bash, as Claude Code runs it before `command`. */
+const preCommandHook = (
+  root: string,
+  env: Record<string, string>,
+  command: string,
+  entry = SHIPPED_HOOK_ENTRY,
+) => runNodeScript(entry, ['PreToolUse'], { cwd: root, env, input: preToolUseInput(root, command) });
+
+const promptHook = (root: string, env: Record<string, string>, prompt: string) =>
+  runNodeScript(SHIPPED_HOOK_ENTRY, ['UserPromptSubmit'], {
+    cwd: root,
+    env,
+    input: JSON.stringify({ cwd: root, prompt }),
+  });
+
+interface Listed {
+  id: string;
+  trigger: string;
+  label?: string;
+}
+const snapshots = async (root: string, env: Record<string, string>): Promise<Listed[]> =>
+  JSON.parse((await runCli(['list', '--json', '--root', root], { cwd: root, env })).stdout).snapshots;
+
+const FEATURE = 'export const feature = true;\n';
+
+function project() {
+  const root = createRepo({ committed: { 'src/app.ts': 'export const app = 1;\n', 'README.md': '# app\n' } });
+  return { root, env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } };
+}
+
+describe('the PreToolUse hook (a snapshot before a destructive command)', () => {
+  it('rm -rf src: a pre-command snapshot holds what was written since the prompt, and restoring it brings it back', async () => {
+    const { root, env } = project();
+    expect(await promptHook(root, env, 'add a feature')).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    // Written in the same turn, after the prompt's snapshot.
+    writeFileSync(path.join(root, 'src', 'feature.ts'), 'export const feature = true;\n');
+    appendFileSync(path.join(root, 'src', 'app.ts'), 'export const more = 2;\n');
+
+    const hooked = await preCommandHook(root, env, 'rm -rf src');
+    // Never a decision: the command always runs.
+    expect(hooked).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const [newest, prompt] = await snapshots(root, env);
+    expect(newest).toMatchObject({ trigger: 'pre-command', label: 'rm -rf src' });
+    expect(prompt).toMatchObject({ trigger: 'prompt' });
+
+    rmSync(path.join(root, 'src'), { recursive: true });
+    const restored = await runCli(['restore', (newest as Listed).id, '--yes', '--root', root], {
+      cwd: root,
+      env,
+    });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'src', 'feature.ts'), 'utf8')).toBe('export const feature = true;\n');
+    expect(readFileSync(path.join(root, 'src', 'app.ts'), 'utf8')).toBe(
+      'export const app = 1;\nexport const more = 2;\n',
+    );
+    // The prompt's snapshot alone would not have brought them back.
+    await runCli(['restore', (prompt as Listed).id, '--yes', '--root', root], { cwd: root, env });
+    expect(existsSync(path.join(root, 'src', 'feature.ts'))).toBe(false);
+  });
+
+  it('harmless commands and look-alikes take no snapshot and say nothing', async () => {
+    const { root, env } = project();
+    await promptHook(root, env, 'look around');
+    writeFileSync(path.join(root, 'new.txt'), 'changed since the prompt\n');
+    for (const command of [
+      'ls -la',
+      'git status',
+      'npm test 2>&1 | tail -20',
+      'echo rm -rf src',
+      'grep -rn "reset --hard" .',
+      'echo log >> new-log.txt',
+    ])
+      expect(await preCommandHook(root, env, command)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect((await snapshots(root, env)).map((snapshot) => snapshot.trigger)).toEqual(['prompt']);
+  });
+
+  it('the tricky forms count: cd, git -C, bash -c, > onto an existing file', async () => {
+    const { root, env } = project();
+    for (const command of [
+      'cd src && git checkout -- .',
+      "bash -c 'git clean -fdx'",
+      'git -C src reset --hard',
+      'echo new > README.md',
+    ]) {
+      // A change before each, so each snapshot is a new one.
+      appendFileSync(path.join(root, 'README.md'), `${command}\n`);
+      expect(await preCommandHook(root, env, command)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    }
+    expect((await snapshots(root, env)).map((snapshot) => snapshot.label)).toEqual([
+      'echo new > README.md',
+      'git -C src reset --hard',
+      "bash -c 'git clean -fdx'",
+      'cd src && git checkout -- .',
+    ]);
+  });
+
+  it('labels the snapshot with the command, redacted like every label', async () => {
+    const { root, env } = project();
+    await preCommandHook(root, env, 'API_KEY=sk8f3Qz71LwpX2v9 rm -rf build');
+    expect((await snapshots(root, env))[0]).toMatchObject({
+      trigger: 'pre-command',
+      label: 'API_KEY=«redacted» rm -rf build',
+    });
+  });
+
+  it('a snapshot that fails is a note on stderr; the command still runs (exit 0, no decision)', async () => {
+    const { root } = project();
+    // The store cannot be created: its place is taken by a file.
+    const blocked = path.join(tempDir('blocked-'), 'store');
+    writeFileSync(blocked, 'not a folder');
+    const hooked = await preCommandHook(root, { CHECKPOINT_STORE_DIR: blocked }, 'rm -rf src');
+    expect(hooked.code).toBe(0);
+    expect(hooked.stdout).toBe('');
+    expect(hooked.stderr).toMatch(
+      /^claude-checkpoint hook PreToolUse: .+The session continues unaffected\.\n$/s,
+    );
+  });
+
+  it('through the running MCP server: the relay takes the snapshot', async () => {
+    const { root, env } = project();
+    await startRelayServer(root, env);
+    writeFileSync(path.join(root, 'src', 'feature.ts'), 'export const feature = true;\n');
+    // This hook.cjs has no bundle beside it: only the server can have taken the snapshot.
+    const hooked = await preCommandHook(root, env, 'git stash', relayOnlyHook());
+    expect(hooked).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect((await snapshots(root, env))[0]).toMatchObject({ trigger: 'pre-command', label: 'git stash' });
+  });
+
+  it('Codex: its PreToolUse for Bash has the shape of Claude Code, and `hook PreToolUse --agent codex` snapshots the same way', async () => {
+    const { root, env } = project();
+    writeFileSync(path.join(root, 'src', 'feature.ts'), FEATURE);
+    const hooked = await runCli(['hook', 'PreToolUse', '--agent', 'codex'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({
+        session_id: 'codex-1',
+        cwd: root,
+        hook_event_name: 'PreToolUse',
+        model: 'gpt-5-codex',
+        tool_name: 'Bash',
+        tool_use_id: 'call_1',
+        tool_input: { command: 'git clean -fdx' },
+      }),
+    });
+    expect(hooked).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect((await snapshots(root, env))[0]).toMatchObject({
+      trigger: 'pre-command',
+      label: 'git clean -fdx',
+    });
+  });
+});
