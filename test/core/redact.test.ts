@@ -107,3 +107,81 @@ describe('redactText', () => {
     );
   });
 });
+
+/**
+ * What agents write every day and scanners list as not secret (issue 26), each case from its source:
+ * GitHub's starter workflows, Stripe's API reference, gitleaks' rule allowlists and false-positive cases,
+ * detect-secrets' heuristic filter tests. Beside each, a real secret of the same shape that must still go.
+ */
+describe('redactText on everyday look-alikes', () => {
+  it.each([
+    [
+      'an auth scheme before a CI expression (starter-workflows ci/gem-push.yml)',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, on purpose
+      'GEM_HOST_API_KEY: "Bearer ${{secrets.GITHUB_TOKEN}}"',
+    ],
+    [
+      "Stripe's documented sample test key",
+      'curl https://api.stripe.com/v1/charges -u sk_test_4eC39HqLyjWDarjtT1zdp7dc:',
+    ],
+    ['a Firebase SDK example key gitleaks allowlists', 'apiKey: "AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs"'],
+    [
+      'a low-entropy key of a known shape (gitleaks gcp fps)',
+      'apiKey: "AIzaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"',
+    ],
+    [
+      'a key of a known shape spelled from sequences (gitleaks anthropic fps)',
+      'sk-ant-api03-abc123xyz-456def789ghij-klmnopqrstuvwx-3456yza789bcde-1234fghijklmnopby56aaaogaopaaaabc123xyzAA',
+    ],
+    [
+      'a Jenkins credentials id (gitleaks generic fps)',
+      "credentialsId: 'ff083f76-7804-4ef1-80e4-fe975bb9141b'",
+    ],
+    ['a member path named like a key (gitleaks generic fps)', 'KeyPair = X25519.KeyPair'],
+    ['words and numbers named like a key (gitleaks generic fps)', "schemaKey = 'DOC_Vector_5_32'"],
+    [
+      'a value repeating its name (gitleaks generic fps)',
+      'pub const X509_pubkey_st = struct_X509_pubkey_st;',
+    ],
+    [
+      'xoxo in an image name (gitleaks slack fps)',
+      'https://indieweb.org/images/3/35/2018-250-xoxo-indieweb-1.jpg',
+    ],
+    [
+      'a Slack token slot spelled in words (gitleaks slack fps)',
+      'xoxe.xoxp-1-SlackAppConfigurationAccessTokenHere',
+    ],
+    [
+      'a fingerprinted asset name (gitleaks fps)',
+      'http://assets.r7.com/assets/media_box_tv_tres_colunas/video_box.ico-7a388b69018576d24b59331fd60aab0c.png',
+    ],
+    ['a templated value (detect-secrets heuristics)', 'secret = {hunter2}'],
+    ['an indirect reference (detect-secrets heuristics)', 'secret = request.headers["apikey"]'],
+  ])('leaves %s alone', (_name, input) => {
+    expect(redactText(input)).toEqual({ text: input, count: 0 });
+  });
+
+  it.each([
+    [
+      'a real token after an auth scheme',
+      'GEM_HOST_API_KEY: "Bearer 9QeWJKY40uvSwMFLZDe1f8rESQedUStPKR0CsTy4"',
+    ],
+    [
+      'a Stripe test key that is not the documented one',
+      'curl https://api.stripe.com/v1/charges -u sk_test_gJTeKdNnFRIBXuDL7DxtpYlS:',
+    ],
+    ['a Google API key that is not an example', 'apiKey: "AIzaPtYgjmUhBel31iEl2hpChYgCfrL1spNxnyV"'],
+    ['an AWS key id that is not the documented one', 'export AWS_ACCESS_KEY_ID=AKIAPFT7V4SEH2KVJ72C'],
+    ['credentials named as such', "jobCredentials: 'ff083f76-7804-4ef1-80e4-fe975bb9141b'"],
+    ['a Slack bot token', 'SLACK_BOT_TOKEN=xoxb-846563212233-0792440268599-u8iS2G8NPRVdD53X83RZJzzz'],
+    [
+      'a password piped into docker login',
+      'echo "Qwb8DwkNhFdnXsiVpzz63FfkCzJr4i0B" | docker login ghcr.io -u ci --password-stdin',
+    ],
+    ['a secret named in prose', 'Set DB_PASSWORD to Xk7#pq2Lm9 before running the migration.'],
+  ])('still redacts %s', (_name, input) => {
+    const result = redactText(input);
+    expect(result.count).toBe(1);
+    expect(result.text).toContain('«redacted»');
+  });
+});

@@ -18,8 +18,11 @@ export interface ContextRule {
   judge: (value: string, groups: Record<string, string | undefined>) => boolean;
 }
 
-/** A value in any of the quoting forms a shell, a config file or JSON uses. */
-const VALUE = `(?:"(?<secret>[^"\\n]*)"|'(?<secret2>[^'\\n]*)'|(?<secret3><[^>\\n]*>|\\$\\{[^}\\s]*\\}|\\$\\([^)\\n]*\\)|[^\\s"'\`,;&|)}\\]>(]+(?:\\([^)\\n]*\\)|\\([^\\s)]*)?))`;
+/**
+ * A value in any of the quoting forms a shell, a config file or JSON uses; a template slot (`{name}`,
+ * `${NAME}`) is taken whole, so that the allowlist sees it as one.
+ */
+const VALUE = `(?:"(?<secret>[^"\\n]*)"|'(?<secret2>[^'\\n]*)'|(?<secret3><[^>\\n]*>|\\$?\\{[\\w.]*\\}|\\$\\{[^}\\s]*\\}|\\$\\([^)\\n]*\\)|[^\\s"'\`,;&|)}\\]>(]+(?:\\([^)\\n]*\\)|\\([^\\s)]*)?))`;
 
 // Names that announce a secret outright, and weaker ones that do so only for generated-looking values.
 const STRONG_NAME =
@@ -29,8 +32,15 @@ const WEAK_NAME = /key|auth|cred|sig(?:nature)?|salt|cookie|session|dsn/i;
 const NOT_A_SECRET_NAME =
   /(?:^|[_.-])(?:ids?|names?|types?|files?|paths?|dirs?|urls?|uris?|endpoints?|headers?|lengths?|size|count|ttl|timeout|expir\w*|expires|policy|min|max|required|enabled|disabled|hash|hashed|algorithm|alg|format|version|prefix|suffix|field|column|label|hint|mode|kind|scope|host|port|user(?:name)?|email|region|provider|store|ring|pair|board|alias|vault|manager|limit|budget|at|in|tokens|tokenizer|public|publishable|pub|location|ref|env|var|source|template|schema|rotation|manager)$|^(?:public|publishable|pub|csrf|xsrf|max|min|num|n)(?:[_.-]|$)/i;
 
+/** The same in camelCase (credentialsId, apiKeyName, tokenUrl): the last word names what the value is. */
+const NOT_A_SECRET_CAMEL =
+  /[a-z0-9](?:Ids?|ID|Names?|Types?|Files?|Paths?|Dirs?|Urls?|URL|Uris?|Endpoints?|Headers?|Length|Size|Count|Ttl|TTL|Timeout|Expiry|Policy|Hash|Algorithm|Format|Version|Prefix|Suffix|Field|Column|Label|Hint|Mode|Kind|Scope|Host|Port|Region|Provider|Store|Pair|Alias|Vault|Manager|Limit|Ref|Var|Source|Template|Schema|Location)$/;
+/** Words that contain `key` without naming one: keying, keyword, keyboard, keyframe, keystroke… */
+const KEY_WORD = /key(?:ing|words?|board|frames?|strokes?|press|map|pad|up|down|code|space)(?![a-z])/i;
+
 export function nameStrength(name: string): 'strong' | 'weak' | null {
-  if (NOT_A_SECRET_NAME.test(name)) return null;
+  if (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_CAMEL.test(name)) return null;
+  if (KEY_WORD.test(name) && !STRONG_NAME.test(name.replace(KEY_WORD, ''))) return null;
   if (STRONG_NAME.test(name)) return 'strong';
   if (WEAK_NAME.test(name)) return 'weak';
   return null;
@@ -65,7 +75,10 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       'gi',
     ),
     judge: (value, groups) => {
-      const strength = nameStrength(groups.name ?? '');
+      const name = groups.name ?? '';
+      const strength = nameStrength(name);
+      // A value that repeats its own name (X509_pubkey_st = struct_X509_pubkey_st) is an identifier.
+      if (name.length >= 5 && value.toLowerCase().includes(name.toLowerCase())) return false;
       return strength !== null && looksLikeSecret(value, strength);
     },
   },
@@ -124,6 +137,16 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     keywords: ['login'],
     pattern: new RegExp(
       `\\b(?:docker|podman|buildah|skopeo|helm registry|oras)\\s+login\\b[^\\n|;&]*?\\s-p\\s+${VALUE}`,
+      'gd',
+    ),
+    judge: (value) => !isAllowedValue(value) && value.length >= 4,
+  },
+  {
+    // echo "…" | docker login --password-stdin: the value piped in is the password.
+    id: 'password-stdin-echo',
+    keywords: ['password-stdin'],
+    pattern: new RegExp(
+      `\\b(?:echo|printf)\\s+(?:-n\\s+)?${VALUE}\\s*\\|\\s*(?:sudo\\s+)?[\\w./-]+(?:\\s+[\\w./-]+)?\\s+login\\b[^\\n|;&]*--password-stdin`,
       'gd',
     ),
     judge: (value) => !isAllowedValue(value) && value.length >= 4,
@@ -204,6 +227,19 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     pattern:
       /\b(?:password|passphrase|passcode|passwd|pwd|pass|token|api[ _-]?key|secret(?:[ _-]key)?|client[ _-]secret|access[ _-]key|pin|credentials?)\b(?:\s+(?:for|of|on)(?:\s+[\w.-]+){1,3})?\s+(?:is|was|are|set to|reset to|changed to|to)\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|“(?<secret4>[^”\n]+)”|(?<secret3>[^\s"'”,;]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
     judge: strong,
+  },
+  {
+    // "Set DB_PASSWORD to …", "the AWS_SECRET_ACCESS_KEY is …": a secret's name written as a name in prose.
+    id: 'prose-named-value',
+    keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
+    // The pattern starts with the secret word (a cheap test at each character) and reads the start of the
+    // name backwards from there, as secret-flag does; a lookbehind first would run at every character.
+    pattern:
+      /(?:pass|pwd|secret|token|key|auth|cred)(?<=(?:^|[^\w.-])`?(?<name>[A-Za-z][\w.-]*))(?<post>[\w.-]*)`?\s+(?:is|was|to|set to|reset to|changed to)\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|`(?<secret4>[^`\n]+)`|(?<secret3>[^\s"'`,;()]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+    judge: (value, groups) => {
+      const strength = nameStrength(`${groups.name ?? ''}${groups.post ?? ''}`);
+      return strength !== null && looksLikeSecret(value, strength);
+    },
   },
   {
     // "used API key …", "with token …", "user demo / pass …"

@@ -143,7 +143,8 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
     `${START}(?:pat|sat)\\.[\\w-]{22}\\.${ALNUM}{24}\\.${ALNUM}{20}${END}`,
   ),
   prefixed('octopus-key', 'API-', `[A-Z0-9]{26}`),
-  prefixed('infracost-token', 'ico-', `${ALNUM}{32}`),
+  // Not followed by a file extension: `video_box.ico-<content hash>.png` is a fingerprinted asset name.
+  rule('infracost-token', ['ico-'], `${START}ico-${ALNUM}{32}${END}(?!\\.[A-Za-z0-9])`),
   prefixed('docker-hub-pat', 'dckr_pat_', `[\\w-]{27}`),
   rule('docker-hub-oat', ['dckr_oat_'], `${START}dckr_oat_[\\w-]{32}`),
   // Package registries.
@@ -156,7 +157,9 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule(
     'slack-token',
     ['xox'],
-    `${START}xox(?:[abposre]-(?:\\d-)?[A-Za-z0-9-]{8,}|e\\.xox[bp]-\\d-[A-Z0-9]{100,})`,
+    // Bot, user, session and refresh tokens go on with digits (xoxb-1234…); only the legacy xoxa/xoxr
+    // forms may not, so `xoxo-indieweb-1.jpg` and `xoxb-12345-abcd234` are not tokens.
+    `${START}xox(?:[bpose]-\\d[A-Za-z0-9-]{15,}|[ar]-(?:\\d-)?[A-Za-z0-9-]{8,}|e\\.xox[bp]-\\d-[A-Z0-9]{100,})`,
   ),
   rule('slack-app-token', ['xapp-'], `${START}xapp-\\d-[A-Z0-9]+-\\d+-[a-z0-9]+`, 'i'),
   rule(
