@@ -2,6 +2,7 @@ import { CheckpointError } from '../core/errors.js';
 import type { PullOutcome } from '../core/handoff-text.js';
 import { parseCheckpoint } from '../core/schema.js';
 import { fetchIntoStore, handoffRef, listRemoteHandoffs } from '../git/handoff-remote.js';
+import { copyCommitIntoProject } from '../git/objects.js';
 import { runGit } from '../git/run.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import type { AppDeps } from './deps.js';
@@ -52,7 +53,11 @@ export async function pullHandoff(
     if (meta.checkpoint !== null) parseCheckpoint(meta.checkpoint);
     const baseMatches =
       head.head === meta.base ||
-      (request.checkout === true && !request.dryRun && (await checkOutBase(root.root, meta)));
+      (request.checkout === true &&
+        !request.dryRun &&
+        (await checkOutBase(root.root, meta, () =>
+          copyCommitIntoProject({ root: root.root, storeObjects: objects.store }, meta.base),
+        )));
     const summary = {
       ref,
       commit,
@@ -85,9 +90,10 @@ export async function pullHandoff(
 
 /**
  * Switches the project to the handoff's base commit: its branch when that branch points there, else a
- * detached HEAD. Only on a clean tree, and only with what the repository already has (never a fetch).
+ * detached HEAD. Only on a clean tree. A base the repository lacks comes from the handoff itself
+ * (`copyBase`: its objects only, never a fetch or a ref).
  */
-async function checkOutBase(root: string, meta: HandoffMeta): Promise<true> {
+async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Promise<void>): Promise<true> {
   const dirty = (
     await runGit(['status', '--porcelain', '--untracked-files=no'], { cwd: root })
   ).stdout.trim();
@@ -96,14 +102,15 @@ async function checkOutBase(root: string, meta: HandoffMeta): Promise<true> {
       'INVALID_INPUT',
       'checkout: the working tree has uncommitted changes; commit or stash them first (nothing was changed)',
     );
-  const known = await runGit(['cat-file', '-e', `${meta.base}^{commit}`], {
-    cwd: root,
-    okExitCodes: [0, 1, 128],
-  });
-  if (known.exitCode !== 0)
+  const isKnown = async () =>
+    (await runGit(['cat-file', '-e', `${meta.base}^{commit}`], { cwd: root, okExitCodes: [0, 1, 128] }))
+      .exitCode === 0;
+  // The handoff carries its base's objects (the push sent them): no fetch needed (issue 26).
+  if (!(await isKnown())) await copyBase();
+  if (!(await isKnown()))
     throw new CheckpointError(
       'INVALID_INPUT',
-      `checkout: commit ${meta.base} is not in this repository yet; run git fetch, then pull again (nothing was changed)`,
+      `checkout: commit ${meta.base} is not in this repository, nor in the handoff; run git fetch, then pull again (nothing was changed)`,
     );
   const tip = meta.branch
     ? (

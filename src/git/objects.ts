@@ -43,6 +43,34 @@ const environment = (context: ObjectContext) => ({
   GIT_ALTERNATE_OBJECT_DIRECTORIES: context.storeObjects,
 });
 
+/**
+ * Copies into the project's own object database what `commit` needs and the project lacks, from the
+ * store (read as an alternate): objects only, one pack, and no ref, index or config touched. What
+ * `handoff pull --checkout` needs when the handoff's base never reached this clone.
+ */
+export async function copyCommitIntoProject(context: ObjectContext, commit: string): Promise<void> {
+  const { stdout } = await runGit(
+    ['for-each-ref', '--format=%(objectname)', 'refs/heads/', 'refs/remotes/'],
+    {
+      cwd: context.root,
+    },
+  );
+  const have = [...new Set(stdout.split('\n').filter(Boolean))];
+  const revisions = `${commit}\n${have.map((oid) => `^${oid}\n`).join('')}`;
+  const pack = await runGitBuffer(['pack-objects', '--revs', '--stdout', '-q'], {
+    cwd: context.root,
+    input: revisions,
+    extraEnv: environment(context),
+    timeoutMs: LONG_TIMEOUT_MS,
+  });
+  // Without the alternate: the pack is written into the project's objects, where the checkout reads it.
+  await runGit(['index-pack', '--stdin'], {
+    cwd: context.root,
+    input: pack.stdout,
+    timeoutMs: LONG_TIMEOUT_MS,
+  });
+}
+
 /** The commits the project's remote-tracking refs of `remote` point at. */
 export async function remoteTrackingTips(root: string, remote: string): Promise<string[]> {
   // Security: the remote's name is part of a pattern that starts with refs/, so git never reads it as an

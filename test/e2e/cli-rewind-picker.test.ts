@@ -124,6 +124,8 @@ describe('claude-checkpoint rewind without a terminal', () => {
       overwrite: ['a.txt'],
       create: [],
       delete: ['step2.txt', 'step3.txt'],
+      keptAside: [],
+      refused: [],
     });
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('a1\n');
   }, 120_000);

@@ -329,6 +329,31 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     expect(existsSync(path.join(b.root, 'local.txt'))).toBe(false);
   });
 
+  it("--checkout onto a base this clone never fetched: one step, with the handoff's own objects and no ref written (issue 26)", async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    // A commits without pushing the branch: the base exists only on A and in the handoff.
+    writeTree(a.root, { 'src/feature.ts': 'committed on A only\n' });
+    git(a.root, 'add', '-A');
+    git(a.root, 'commit', '-q', '-m', 'A, unpushed');
+    writeTree(a.root, { 'src/app.ts': 'A, uncommitted\n' });
+    expect((await cli(a, 'handoff', 'push', '--name', 'unfetched')).code).toBe(0);
+    const base = git(a.root, 'rev-parse', 'HEAD').trim();
+    const refsBefore = git(b.root, 'for-each-ref');
+    const configBefore = readFileSync(path.join(b.root, '.git', 'config'), 'utf8');
+
+    const pulled = await cli(b, 'handoff', 'pull', '--name', 'unfetched', '--yes', '--checkout');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(git(b.root, 'rev-parse', 'HEAD').trim()).toBe(base);
+    expect(readFileSync(path.join(b.root, 'src/feature.ts'), 'utf8')).toBe('committed on A only\n');
+    expect(readFileSync(path.join(b.root, 'src/app.ts'), 'utf8')).toBe('A, uncommitted\n');
+    // Objects only: no branch, tag, remote-tracking ref, FETCH_HEAD or config of A's came along.
+    expect(git(b.root, 'for-each-ref')).toBe(refsBefore);
+    expect(readFileSync(path.join(b.root, '.git', 'config'), 'utf8')).toBe(configBefore);
+    expect(existsSync(path.join(b.root, '.git', 'FETCH_HEAD'))).toBe(false);
+    expect(git(b.root, 'fsck', '--connectivity-only', '--no-dangling')).toBe('');
+  });
+
   it('a handoff whose checkpoint is damaged (or crafted) is refused before anything is applied', async () => {
     const a = machine(`file://${bare}`, 'Alice');
     const b = machine(`file://${bare}`, 'Bob');
