@@ -174,8 +174,14 @@ describe('a real OpenCode session, set up by `setup opencode`, with a scripted m
         'Session checkpoint restored automatically after the conversation was compacted',
       );
       expect(next).toContain('re-read before editing: `src/app.ts`');
-      // PreCompact ran first: its snapshot is the latest one the brief names.
-      expect(next).toMatch(/Latest snapshot `[0-9-a-f]+` \(pre-compact/);
+      // PreCompact ran first: it took its snapshot, before the next prompt's (which rewind lists even on
+      // an unchanged tree).
+      const list = await runProcess(process.execPath, [CLI, 'list', '--json'], { cwd: project, env });
+      const triggers = JSON.parse(list.stdout).snapshots.map(
+        (snapshot: { trigger: string }) => snapshot.trigger,
+      );
+      expect(triggers.slice(0, 2)).toEqual(['prompt', 'pre-compact']);
+      expect(next).toMatch(/Latest snapshot `[0-9-a-f]+` \(prompt/);
     } finally {
       server.kill('SIGKILL');
     }
