@@ -114,11 +114,12 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
     decisions = decisions.slice(-LIMITS.decisions);
     truncated = true;
   }
-  let recentCommands = previous ? [...previous.recentCommands, ...newCommands] : newCommands;
-  if (recentCommands.length > LIMITS.recentCommands) {
-    recentCommands = recentCommands.slice(-LIMITS.recentCommands);
-    truncated = true;
-  }
+  const commands = keepNewest(
+    previous ? [...previous.recentCommands, ...newCommands] : newCommands,
+    LIMITS.recentCommands,
+  );
+  const recentCommands = commands.kept;
+  truncated ||= commands.dropped;
 
   const modifiedFiles = mergeFiles({
     provided: providedNotes,
@@ -336,12 +337,9 @@ export function appendCommands(
       at,
     }),
   );
-  let recentCommands = [...checkpoint.recentCommands, ...added];
-  let truncated = checkpoint.meta.truncated;
-  if (recentCommands.length > LIMITS.recentCommands) {
-    recentCommands = recentCommands.slice(-LIMITS.recentCommands);
-    truncated = true;
-  }
+  const newest = keepNewest([...checkpoint.recentCommands, ...added], LIMITS.recentCommands);
+  const recentCommands = newest.kept;
+  const truncated = checkpoint.meta.truncated || newest.dropped;
   const next: Checkpoint = {
     ...checkpoint,
     recentCommands,
@@ -368,4 +366,11 @@ export function carryDerived(
     if (saved.summary !== undefined) delete kept.summary;
   }
   return Object.keys(kept).length > 0 ? kept : undefined;
+}
+
+/** The newest `max` of a list kept oldest first, and whether any were dropped (the checkpoint says so). */
+export function keepNewest<T>(items: readonly T[], max: number): { kept: T[]; dropped: boolean } {
+  return items.length > max
+    ? { kept: items.slice(-max), dropped: true }
+    : { kept: [...items], dropped: false };
 }

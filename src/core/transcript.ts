@@ -1,5 +1,11 @@
 import { LIMITS } from './limits.js';
-import { type BuildCheckpointResult, dropOldestTasks, fitToSize, PLACEHOLDER_GOAL } from './merge.js';
+import {
+  type BuildCheckpointResult,
+  dropOldestTasks,
+  fitToSize,
+  keepNewest,
+  PLACEHOLDER_GOAL,
+} from './merge.js';
 import { redactText } from './redact.js';
 import type { Checkpoint, DerivedFields, RecentCommand, Task } from './schema.js';
 import type { DetectorConfig } from './secrets/detect.js';
@@ -132,11 +138,9 @@ export function applyTranscript(
     recentCommands = [...recentCommands, entry];
     changed = true;
   }
-  let truncated = checkpoint.meta.truncated;
-  if (recentCommands.length > LIMITS.recentCommands) {
-    recentCommands = recentCommands.slice(-LIMITS.recentCommands);
-    truncated = true;
-  }
+  const commands = keepNewest(recentCommands, LIMITS.recentCommands);
+  recentCommands = commands.kept;
+  const truncated = checkpoint.meta.truncated || commands.dropped;
 
   const next: Checkpoint = {
     ...checkpoint,
