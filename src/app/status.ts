@@ -3,6 +3,7 @@ import { access, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
+import { HOOK_EVENTS } from '../core/hook-events.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
@@ -77,17 +78,6 @@ export interface Check {
   detail: string;
   fix?: string;
 }
-
-const HOOKED_EVENTS = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreCompact',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'Stop',
-  'SessionEnd',
-  'PreToolUse',
-];
 
 /** Diagnoses the set-up, each problem with a fix. */
 export async function diagnose(
@@ -326,7 +316,7 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       )
     )
       plugin = true;
-    for (const event of HOOKED_EVENTS) {
+    for (const event of HOOK_EVENTS) {
       if (JSON.stringify(settings.hooks?.[event] ?? '').includes('claude-checkpoint')) wired.add(event);
     }
   }
@@ -336,13 +326,13 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       level: 'ok',
       detail: 'the session-checkpoint plugin is enabled (it brings the hooks and the server)',
     };
-  if (wired.size === HOOKED_EVENTS.length)
+  if (wired.size === HOOK_EVENTS.length)
     return {
       name: 'Claude Code hooks',
       level: 'ok',
       detail: `hooks configured in settings.json for ${[...wired].join(', ')}`,
     };
-  const missing = HOOKED_EVENTS.filter((event) => !wired.has(event));
+  const missing = HOOK_EVENTS.filter((event) => !wired.has(event));
   return {
     name: 'Claude Code hooks',
     level: 'warn',

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type { HookEvent, HookResult } from './common.js';
+import { HOOK_EVENTS, type HookEvent, type HookResult } from './common.js';
 import { type HookInput, objectField, stringField } from './input.js';
 
 /** The agents whose hooks this tool speaks. The caller always names one (`--agent`); it is never guessed. */
@@ -27,20 +27,7 @@ const hookSpecific = (native: string, result: HookResult) =>
 /** Claude Code: our native shape. */
 const claude: AgentAdapter = {
   toEvent: (native, input) =>
-    (
-      [
-        'SessionStart',
-        'UserPromptSubmit',
-        'PreCompact',
-        'PostToolUse',
-        'PostToolUseFailure',
-        'Stop',
-        'SessionEnd',
-        'PreToolUse',
-      ] as const
-    ).includes(native as HookEvent)
-      ? { event: native as HookEvent, input }
-      : null,
+    (HOOK_EVENTS as readonly string[]).includes(native) ? { event: native as HookEvent, input } : null,
   render: hookSpecific,
   briefOnNextPrompt: false,
 };

@@ -2,19 +2,7 @@ import type { AppDeps } from '../app/deps.js';
 import { ROOT_ENV } from '../app/root.js';
 import { type HookInput, stringField } from './input.js';
 
-/** The events `claude-checkpoint hook <event>` understands. */
-export const HOOK_EVENTS = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreCompact',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'Stop',
-  'SessionEnd',
-  // A snapshot before a Bash command that may destroy work (pre-command.ts).
-  'PreToolUse',
-] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
+export { HOOK_EVENTS, type HookEvent } from '../core/hook-events.js';
 
 /** Claude Code drops hook output past 10,000 characters. */
 export const HOOK_OUTPUT_MAX_CHARS = 10_000;
