@@ -9,7 +9,7 @@ import {
   runClaudeConversation,
   runNode,
 } from '../helpers/claude-code.js';
-import type { FakeModel, LoggedRequest, Plan } from '../helpers/fake-model.js';
+import { type FakeModel, type LoggedRequest, type Plan, received } from '../helpers/fake-model.js';
 
 /**
  * Real Claude Code sessions with the plugin installed from this working tree, driven by a scripted
@@ -42,19 +42,6 @@ const plan: Plan = (prompt) => {
   if (prompt === 'Resume the work') return [{ tool: LOAD, input: {} }, { text: 'Resumed.' }];
   return [{ text: 'Noted.' }];
 };
-
-/** Every string the model received in one request: system text, messages, tool results. */
-function received(request: LoggedRequest): string {
-  const texts: string[] = [];
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string') texts.push(value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
-  };
-  walk(request.body?.system);
-  walk(request.body?.messages);
-  return texts.join('\n');
-}
 
 /** The content of the tool result the model received for its call of `tool`. */
 function toolResultFor(requests: readonly LoggedRequest[], tool: string): string | undefined {

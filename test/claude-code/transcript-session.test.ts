@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pluginSessionSetup, pluginTool, runClaude } from '../helpers/claude-code.js';
-import type { FakeModel, LoggedRequest, Plan } from '../helpers/fake-model.js';
+import { type FakeModel, type LoggedRequest, type Plan, received } from '../helpers/fake-model.js';
 import { createRepo } from '../helpers/fixtures.js';
 
 /**
@@ -43,19 +43,6 @@ const plan: Plan = (prompt) => {
   if (prompt === 'Where were we?') return [{ tool: LOAD, input: {} }, { text: 'Resumed.' }];
   return [{ text: 'Noted.' }];
 };
-
-/** Every string the model received in one request. */
-function received(request: LoggedRequest): string {
-  const texts: string[] = [];
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string') texts.push(value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
-  };
-  walk(request.body?.system);
-  walk(request.body?.messages);
-  return texts.join('\n');
-}
 
 const modelRequests = (requests: readonly LoggedRequest[]) =>
   requests.filter(

@@ -424,3 +424,16 @@ function writeResponsesReply(
   send('response.completed', { response: { id, status: 'completed', output: [item], usage } });
   response.end();
 }
+
+/** Every string the model received in one request: system text, messages, tool results. */
+export function received(request: LoggedRequest): string {
+  const texts: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') texts.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(request.body?.system);
+  walk(request.body?.messages);
+  return texts.join('\n');
+}
