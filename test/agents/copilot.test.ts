@@ -182,16 +182,21 @@ describe('a real Copilot CLI session in a project set up with `setup copilot --p
     for (const turn of [1, 2, 3]) turns.push(...(await ask(`Tell me more (${turn})`, true)));
     expect(turns.map((request) => count(request.raw))).toEqual(turns.map(() => 0));
     const sessions = path.join(projectEnv.HOME ?? '', '.copilot', 'session-state');
-    const events = readdirSync(sessions)
-      .map((id) => path.join(sessions, id, 'events.jsonl'))
-      .filter((file) => existsSync(file))
-      .map((file) => readFileSync(file, 'utf8'))
-      .join('\n');
-    expect(events).toContain('compaction');
+    const events = () =>
+      readdirSync(sessions)
+        .map((id) => path.join(sessions, id, 'events.jsonl'))
+        .filter((file) => existsSync(file))
+        .map((file) => readFileSync(file, 'utf8'))
+        .join('\n');
+    const compactions = () => events().split('"session.compaction_start"').length - 1;
+    const compactedBefore = compactions();
+    expect(compactedBefore).toBeGreaterThan(0);
     const [next] = await ask('What next?', true);
     expect(count(next?.raw)).toBe(1);
     expect(next?.raw).toContain('Keep the goal through compaction');
     const [after] = await ask('And then?', true);
-    expect(count(after?.raw)).toBeLessThanOrEqual(1);
+    // The window is small: Copilot CLI may compact again in these two turns, and then the brief is due again.
+    const again = compactions() - compactedBefore;
+    expect(count(after?.raw)).toBeLessThanOrEqual(1 + again);
   });
 });
