@@ -137,7 +137,7 @@ describe('the docs', () => {
         const documented = spans.some((span) => {
           const words = span.replace(/^claude-checkpoint\s+/, '').split(/\s+/);
           const matches = (word: string | undefined, wanted: string) =>
-            word !== undefined && word.split(/\\?\|/).includes(wanted);
+            word?.split(/\\?\|/).includes(wanted) === true;
           return (
             head !== undefined && matches(words[0], head) && (sub === undefined || matches(words[1], sub))
           );
