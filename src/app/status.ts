@@ -340,7 +340,7 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       wired.size === 0
         ? 'no hooks found: the brief will not come back by itself after /clear'
         : `hooks missing for ${missing.join(', ')}`,
-    fix: 'Install the plugin (claude plugin marketplace add tenlean/claude-checkpoint-mcp; claude plugin install session-checkpoint@tenlean), or add the hooks snippet from the README to ~/.claude/settings.json.',
+    fix: 'Install the plugin (claude plugin marketplace add tenlean/claude-checkpoint-mcp; claude plugin install session-checkpoint@tenlean), or add the hooks snippet from docs/agents/claude-code.md (Manual set-up) to ~/.claude/settings.json.',
   };
 }
 

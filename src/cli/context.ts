@@ -14,7 +14,7 @@ export interface CliContext {
   positiveInteger: (flag: string, value: string) => number;
 }
 
-/** `--root` and `--json` on every command, as the README promises. */
+/** `--root` and `--json` on every command, as docs/cli.md promises. */
 export function withCommonOptions(command: Command): Command {
   return command
     .option('--root <dir>', 'project root (default: CHECKPOINT_PROJECT_ROOT, then the current folder)')

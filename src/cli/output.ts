@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { escapeControls } from '../core/quote.js';
 
-/** Exit codes of the CLI, documented in the README. */
+/** Exit codes of the CLI, documented in docs/cli.md. */
 export const EXIT = {
   ok: 0,
   failure: 1,
