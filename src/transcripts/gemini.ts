@@ -1,3 +1,4 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { Task } from '../core/schema.js';
 import type { TranscriptRecord } from '../core/transcript.js';
 import { readLinesBackward } from './lines.js';
@@ -20,7 +21,8 @@ import {
 // appended again in full each time it changes (the last copy wins), or `{ $set: {...} }` (metadata; with
 // `messages` the whole history from then on, as written on resume, tool calls then as `functionCall` and
 // `functionResponse` parts), or `{ $rewindTo: id }` (that message and every later one are dropped).
-// Recorded in test/fixtures/transcripts/ from a real session of Gemini CLI 0.61.0.
+// Recorded in test/fixtures/transcripts/ from a real session of Gemini CLI 0.61.0. Older versions wrote
+// one JSON document (`session-*.json`) with the same message records: read whole, up to a size.
 
 const SHELL_TOOL = 'run_shell_command';
 const EDIT_TOOLS = new Set(['write_file', 'replace']);
@@ -32,6 +34,8 @@ const MAX_BACKWARD_BYTES = 256 * 1024 * 1024;
 const MAX_WAIT_BYTES = 8 * 1024 * 1024;
 /** Message records are parsed whole; a longer one (a huge tool output) is skipped. */
 const PARSE_MAX_BYTES = 16 * 1024 * 1024;
+/** A chat file of the older, single-document format is parsed whole up to this size; a bigger one is not read. */
+const LEGACY_MAX_BYTES = 32 * 1024 * 1024;
 
 interface Response {
   isError: boolean;
@@ -56,11 +60,46 @@ export function readGeminiTranscript(
   session: string,
   previous: ListTranscriptState | null,
 ): { record: TranscriptRecord; state: ListTranscriptState } | null {
+  if (file.endsWith('.json')) return readLegacyGeminiTranscript(file, session);
   return readListTranscript(file, session, previous, { scan: scanGemini, isPrompt: geminiPrompt });
 }
 
 function scanGemini(fd: number, from: number, to: number, known: ReadonlySet<string>): ListScan {
   const scan: ListScan = { end: from, files: [], commands: [] };
+  const messages = messageReader(scan, known);
+  let waitFrom: number | undefined;
+  const end = readLinesBackward(fd, from, to, (line, start) => {
+    if (to - start > MAX_BACKWARD_BYTES) return true;
+    if (line.length > PARSE_MAX_BYTES) return false;
+    if (!includes(line, '"type":"') && !includes(line, '"$rewindTo"') && !includes(line, '"$set"'))
+      return false;
+    const entry = parseLine(line);
+    if (!entry) return false;
+    if (typeof entry.$rewindTo === 'string') {
+      messages.rewind(entry.$rewindTo);
+      return false;
+    }
+    const set = isRecord(entry.$set) ? entry.$set : undefined;
+    if (set && Array.isArray(set.messages)) {
+      // The whole history as it stood: nothing older counts.
+      for (const message of [...set.messages].reverse())
+        if (isRecord(message) && messages.visit(message)) waitFrom ??= start;
+      return true;
+    }
+    if (messages.visit(entry) && to - start <= MAX_WAIT_BYTES) waitFrom = start;
+    return messages.isComplete();
+  });
+  scan.end = waitFrom ?? end;
+  scan.files.reverse();
+  scan.commands.reverse();
+  return scan;
+}
+
+/**
+ * Takes in message records newest first, into `scan`: the latest copy of each message, what a rewind
+ * left, tool calls with their outcomes (in the call's record, or in a later user message's parts).
+ */
+function messageReader(scan: ListScan, known: ReadonlySet<string>) {
   const seenMessages = new Set<string>();
   const seenFiles = new Set<string>();
   // Responses as parts of user messages come after their calls: kept until the call is seen.
@@ -69,9 +108,8 @@ function scanGemini(fd: number, from: number, to: number, known: ReadonlySet<str
   // The turn of the latest task list read back to its prompt: its commands and files, and those of every
   // later turn, are in; older ones are what a read passed on the way.
   let turnRead = false;
-  let waitFrom: number | undefined;
 
-  /** One message record, newest first; returns true when a tool call in it is still running. */
+  /** One message record; returns true when a tool call in it is still running. */
   const visit = (message: Record<string, unknown>): boolean => {
     if (typeof message.id !== 'string' || seenMessages.has(message.id)) return false;
     if (rewoundTo !== undefined) {
@@ -128,31 +166,85 @@ function scanGemini(fd: number, from: number, to: number, known: ReadonlySet<str
     return running;
   };
 
-  const end = readLinesBackward(fd, from, to, (line, start) => {
-    if (to - start > MAX_BACKWARD_BYTES || line.length > PARSE_MAX_BYTES)
-      return to - start > MAX_BACKWARD_BYTES;
-    if (!includes(line, '"type":"') && !includes(line, '"$rewindTo"') && !includes(line, '"$set"'))
-      return false;
-    const entry = parseLine(line);
-    if (!entry) return false;
-    if (typeof entry.$rewindTo === 'string') {
-      if (rewoundTo === undefined) rewoundTo = entry.$rewindTo;
-      return false;
+  return {
+    visit,
+    /** `$rewindTo`: that message and every later one are dropped (the newest rewind counts). */
+    rewind: (id: string) => {
+      rewoundTo ??= id;
+    },
+    isComplete: () => turnRead && scan.status !== undefined && scan.tasks !== undefined,
+  };
+}
+
+/**
+ * A chat file of Gemini CLI versions before the JSON lines format: one JSON document
+ * (`{ sessionId, ..., messages: [...] }`), written again whole as the session goes. Read whole, up to a
+ * size; nothing is remembered between reads, as the file is rewritten each time.
+ */
+function readLegacyGeminiTranscript(
+  file: string,
+  session: string,
+): { record: TranscriptRecord; state: ListTranscriptState } | null {
+  let fd: number;
+  try {
+    // Security: the path comes from the agent's hook payload; follow no link at its last step.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  let document: unknown;
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return null;
+    if (stats.size <= LEGACY_MAX_BYTES) {
+      const buffer = Buffer.alloc(stats.size);
+      let done = 0;
+      while (done < buffer.length) {
+        const read = readSync(fd, buffer, done, buffer.length - done, done);
+        if (read === 0) break;
+        done += read;
+      }
+      document = parseLine(buffer.subarray(0, done));
     }
-    const set = isRecord(entry.$set) ? entry.$set : undefined;
-    if (set && Array.isArray(set.messages)) {
-      // The whole history as it stood: nothing older counts.
-      for (const message of [...set.messages].reverse())
-        if (isRecord(message) && visit(message)) waitFrom ??= start;
-      return true;
-    }
-    if (visit(entry) && to - start <= MAX_WAIT_BYTES) waitFrom = start;
-    return turnRead && scan.status !== undefined && scan.tasks !== undefined;
-  });
-  scan.end = waitFrom ?? end;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+  const scan: ListScan = { end: 0, files: [], commands: [] };
+  const list = isRecord(document) && Array.isArray(document.messages) ? document.messages : [];
+  const messages = messageReader(scan, new Set());
+  for (const message of [...list].reverse()) if (isRecord(message)) messages.visit(message);
+  let goal: string | undefined;
+  for (const message of list) {
+    goal = isRecord(message) ? promptOf(message) : undefined;
+    if (goal !== undefined) break;
+  }
   scan.files.reverse();
   scan.commands.reverse();
-  return scan;
+  const state: ListTranscriptState = {
+    version: 1,
+    offset: 0,
+    fingerprint: '',
+    goalSearchedTo: 0,
+    ...(goal === undefined ? {} : { goal }),
+    ...(scan.tasks ? { tasks: scan.tasks } : {}),
+    ...(scan.status === undefined ? {} : { status: scan.status }),
+    files: scan.files,
+    commands: scan.commands.map(({ id: _id, ...command }) => command),
+    calls: scan.commands.map((command) => command.id),
+  };
+  return {
+    record: {
+      session,
+      goal: state.goal,
+      tasks: state.tasks,
+      status: state.status,
+      files: state.files,
+      commands: state.commands,
+    },
+    state,
+  };
 }
 
 /** Takes in one tool call; returns true when it is still running. */
@@ -236,16 +328,21 @@ function geminiPrompt(line: Buffer): string | undefined {
   const set = isRecord(entry.$set) ? entry.$set : undefined;
   const messages = set && Array.isArray(set.messages) ? set.messages : [entry];
   for (const message of messages) {
-    if (!isRecord(message) || message.type !== 'user') continue;
-    const parts = partsOf(message.content);
-    if (parts.some((part) => isRecord(part) && part.functionResponse !== undefined)) continue;
-    const typed = typedText(
-      parts
-        .filter((part) => isRecord(part) && typeof part.text === 'string')
-        .map((part) => (part as { text: string }).text)
-        .join(''),
-    );
+    const typed = isRecord(message) ? promptOf(message) : undefined;
     if (typed !== undefined) return typed;
   }
   return undefined;
+}
+
+/** What a person typed in a user message, if it is one (not a tool's response, not a slash command). */
+function promptOf(message: Record<string, unknown>): string | undefined {
+  if (message.type !== 'user') return undefined;
+  const parts = partsOf(message.content);
+  if (parts.some((part) => isRecord(part) && part.functionResponse !== undefined)) return undefined;
+  return typedText(
+    parts
+      .filter((part) => isRecord(part) && typeof part.text === 'string')
+      .map((part) => (part as { text: string }).text)
+      .join(''),
+  );
 }

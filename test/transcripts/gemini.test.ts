@@ -167,6 +167,54 @@ describe('readGeminiTranscript on a recorded session', () => {
     expect(readGeminiTranscript(file, 's', null)?.record.status).toBe('Plan ready.');
   });
 
+  it('the single JSON document of older Gemini CLI versions (session-*.json) is read whole', () => {
+    const file = path.join(tempDir('gemini-transcript-'), 'session-2025-09-01T10-00-abcd1234.json');
+    const at = '2025-09-01T10:00:00.000Z';
+    const conversation = {
+      sessionId: 'abcd1234',
+      projectHash: 'h',
+      startTime: at,
+      lastUpdated: at,
+      messages: [
+        { id: 'u1', timestamp: at, type: 'user', content: '/about' },
+        { id: 'u2', timestamp: at, type: 'user', content: [{ text: 'Speed up the build' }] },
+        {
+          id: 'm1',
+          timestamp: at,
+          type: 'gemini',
+          content: 'Build cache added; CI next.',
+          toolCalls: [
+            toolCall(
+              't1',
+              'write_todos',
+              { todos: [{ description: 'Cache the build', status: 'completed' }] },
+              'success',
+              {
+                output: 'Successfully updated the todo list.',
+              },
+            ),
+            toolCall('s1', 'run_shell_command', { command: 'npm run build' }, 'success', {
+              output: 'Output: done\nProcess Group PGID: 7',
+            }),
+            toolCall('w1', 'write_file', { file_path: 'build.config.js', content: '' }, 'success', {
+              output: 'Successfully created and wrote to new file.',
+            }),
+          ],
+        },
+        { id: 'i1', timestamp: at, type: 'info', content: 'Session saved' },
+      ],
+    };
+    writeFileSync(file, JSON.stringify(conversation, null, 2));
+    expect(readGeminiTranscript(file, 's', null)?.record).toEqual({
+      session: 's',
+      goal: 'Speed up the build',
+      tasks: [{ description: 'Cache the build', status: 'done' }],
+      status: 'Build cache added; CI next.',
+      files: ['build.config.js'],
+      commands: [{ command: 'npm run build', exitCode: 0 }],
+    });
+  });
+
   it('a missing file gives nothing; a foreign one gives an empty record', () => {
     const dir = tempDir('gemini-transcript-');
     expect(readGeminiTranscript(path.join(dir, 'missing.jsonl'), 's', null)).toBeNull();
