@@ -19,6 +19,7 @@ const CLI = path.join(repoRoot, 'dist/cli.js');
 const TOKEN = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
 const PROMPT = `Add a health check route to the API (the deploy token is ${TOKEN})`;
 const STATUS = 'The route answers 200; its tests pass, the docs are next.';
+const COMPACTED = 'Plan the health check route';
 const plan3 = (first: string, second: string, third: string) => ({
   plan: [
     { step: 'Write the route', status: first },
@@ -42,6 +43,8 @@ const plan: Plan = (prompt, callable) => {
       { tool: 'update_plan', input: { plan: [{ step: 'Callback route', status: 'in_progress' }] } },
       { text: 'Callback route started.' },
     ];
+  if (prompt === COMPACTED)
+    return [{ tool: 'update_plan', input: plan3('in_progress', 'pending', 'pending') }, { text: 'Planned.' }];
   if (prompt === 'Where were we?')
     return [{ tool: tool('load_session_checkpoint'), input: {} }, { text: 'Resumed.' }];
   return [{ text: 'Noted.' }];
@@ -52,13 +55,15 @@ let home: string;
 let env: NodeJS.ProcessEnv;
 let project: string;
 let other: string;
+let third: string;
 
-async function codex(cwd: string, prompt: string) {
+async function codex(cwd: string, prompt: string, extra: string[] = []) {
   const before = model.requests.length;
   const result = await runProcess(
     CODEX,
     [
       'exec',
+      ...extra,
       '--skip-git-repo-check',
       '--dangerously-bypass-approvals-and-sandbox',
       '--dangerously-bypass-hook-trust',
@@ -101,6 +106,7 @@ beforeAll(async () => {
   };
   project = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
   other = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+  third = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
   mkdirSync(path.join(home, '.codex'));
   writeFileSync(
     path.join(home, '.codex', 'config.toml'),
@@ -185,5 +191,26 @@ describe('a Codex session whose model never saves', () => {
     expect(saved.goal.tasks).toEqual([{ description: 'Callback route', status: 'in_progress' }]);
     expect(saved.summary).toBe('Callback route started.');
     expect(saved.meta.derived?.goal).toBeUndefined();
+  });
+});
+
+describe('a Codex session compacted before the model saved', () => {
+  it('PreCompact records the goal and the plan from the rollout file; the brief after compaction carries them', async () => {
+    // Every scripted answer reports 110 tokens: over this limit, Codex compacts after the plan call.
+    const requests = await codex(third, COMPACTED, ['-c', 'model_auto_compact_token_limit=50']);
+    const afterCompaction = requests
+      .map((request) => textsIn(request.body).join('\n'))
+      .find((text) =>
+        text.includes('Session checkpoint restored automatically after the conversation was compacted'),
+      );
+    expect(afterCompaction).toBeDefined();
+    for (const part of [
+      `## Goal (from the session transcript)\n${COMPACTED}`,
+      '## Tasks (from the session transcript)',
+      '[~] Write the route',
+      '[ ] Test the route',
+      '[ ] Document it',
+    ])
+      expect(afterCompaction, part).toContain(part);
   });
 });
