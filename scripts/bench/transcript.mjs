@@ -1,9 +1,11 @@
-// The Stop hook on large Claude Code transcripts: time and peak memory of the hook's own process, on a
-// 20 MB and a 200 MB session file shaped like the recorded ones (test/fixtures/transcripts/): turns of a
+// The Stop hook on large transcripts: time and peak memory of the hook's own process, on 20 MB and
+// 200 MB session files shaped like the recorded ones (test/fixtures/transcripts/). Claude Code: turns of a
 // prompt, a Read with a large result, a Bash call, an Edit, TaskUpdate calls, API request records and a
 // closing text, with the tasks created by TaskCreate at the start, so that a first read must go through
-// the whole file. "First read": nothing remembered (the worst case: a long session met for the first
-// time); "next turn": one turn appended since the last read, as at the end of every turn.
+// the whole file. Codex (rollout file, its Stop hook) and Gemini CLI (chat file, its AfterAgent hook):
+// turns of a prompt, a command with a large output, a file edit, the whole task list (update_plan,
+// write_todos) and a closing text. "First read": nothing remembered (the worst case: a long session met
+// for the first time); "next turn": one turn appended since the last read, as at the end of every turn.
 import { execFileSync, spawn } from 'node:child_process';
 import {
   appendFileSync,
@@ -149,25 +151,238 @@ function startLines(taskTool) {
   return lines.join('\n');
 }
 
+const PLAN = (turn) =>
+  TASKS.map((step, index) => ({
+    step,
+    status: index < turn % 5 ? 'completed' : index === turn % 5 ? 'in_progress' : 'pending',
+  }));
+
+/** One turn of a Codex rollout file, as Codex 0.169.0 writes it (see codex-rollout.jsonl). */
+function codexTurnLines(turn) {
+  const line = (type, payload) => JSON.stringify({ timestamp: '2026-12-02T05:00:00.000Z', type, payload });
+  const call = (name) => `call_${name}_${turn}`;
+  return [
+    line('event_msg', { type: 'task_started', turn_id: `t${turn}` }),
+    line('response_item', {
+      type: 'message',
+      role: 'user',
+      content: [{ type: 'input_text', text: `Turn ${turn}: go on with the next step` }],
+    }),
+    line('event_msg', {
+      type: 'item_completed',
+      item: { type: 'UserMessage', id: `u${turn}`, content: [{ type: 'text', text: `Turn ${turn}` }] },
+    }),
+    line('response_item', {
+      type: 'function_call',
+      name: 'exec_command',
+      arguments: JSON.stringify({ cmd: `cat src/file-${turn}.ts` }),
+      call_id: call('cat'),
+    }),
+    line('event_msg', {
+      type: 'item_completed',
+      item: {
+        type: 'CommandExecution',
+        id: call('cat'),
+        command: ['/bin/bash', '-lc', `cat src/file-${turn}.ts`],
+        status: 'completed',
+        aggregated_output: BIG,
+        exit_code: 0,
+      },
+    }),
+    line('response_item', {
+      type: 'function_call_output',
+      call_id: call('cat'),
+      output: `Chunk ID: 1\nWall time: 0.0 seconds\nProcess exited with code 0\nOutput:\n${BIG}`,
+    }),
+    line('response_item', {
+      type: 'custom_tool_call',
+      name: 'apply_patch',
+      input: `*** Begin Patch\n*** Update File: src/file-${turn}.ts\n@@\n-a\n+b\n*** End Patch\n`,
+      call_id: call('patch'),
+    }),
+    line('event_msg', {
+      type: 'item_completed',
+      item: {
+        type: 'FileChange',
+        id: call('patch'),
+        changes: { [`/project/src/file-${turn}.ts`]: { type: 'update', unified_diff: '-a\n+b\n' } },
+        status: 'completed',
+      },
+    }),
+    line('response_item', {
+      type: 'custom_tool_call_output',
+      call_id: call('patch'),
+      output: `Exit code: 0\nOutput:\nSuccess. Updated the following files:\nM src/file-${turn}.ts\n`,
+    }),
+    line('response_item', {
+      type: 'function_call',
+      name: 'update_plan',
+      arguments: JSON.stringify({ plan: PLAN(turn) }),
+      call_id: call('plan'),
+    }),
+    line('response_item', { type: 'function_call_output', call_id: call('plan'), output: 'Plan updated' }),
+    line('event_msg', { type: 'token_count', info: { note: 'x'.repeat(4000) } }),
+    line('response_item', {
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: `Turn ${turn} done; the tests pass.` }],
+    }),
+    line('event_msg', { type: 'task_complete', last_agent_message: `Turn ${turn} done; the tests pass.` }),
+  ].join('\n');
+}
+
+/** One turn of a Gemini CLI chat file, as Gemini CLI 0.61.0 writes it (see gemini-chat.jsonl). */
+function geminiTurnLines(turn) {
+  const at = '2026-12-02T05:00:00.000Z';
+  const lines = [
+    JSON.stringify({
+      id: `u${turn}`,
+      timestamp: at,
+      type: 'user',
+      content: [{ text: `Turn ${turn}: go on` }],
+    }),
+  ];
+  const toolTurn = (name, args, output, step) => {
+    const id = `m${turn}-${step}`;
+    const callId = `${name}__call_${turn}_${step}`;
+    const response = { functionResponse: { id: callId, name, response: { output } } };
+    lines.push(
+      JSON.stringify({
+        id,
+        timestamp: at,
+        type: 'gemini',
+        content: '',
+        thoughts: [],
+        model: 'gemini-2.5-flash',
+      }),
+      JSON.stringify({ $set: { lastUpdated: at } }),
+      JSON.stringify({
+        id,
+        timestamp: at,
+        type: 'gemini',
+        content: '',
+        thoughts: [],
+        model: 'gemini-2.5-flash',
+        toolCalls: [{ id: callId, name, args, result: [response], status: 'success', timestamp: at }],
+      }),
+      JSON.stringify({ id: `${id}-r`, timestamp: at, type: 'user', content: [response] }),
+      JSON.stringify({ $set: { lastUpdated: at } }),
+    );
+  };
+  toolTurn('read_file', { file_path: `src/file-${turn}.ts` }, BIG, 1);
+  toolTurn(
+    'run_shell_command',
+    { command: `npm test -- file-${turn}` },
+    'Output: ok\nProcess Group PGID: 1',
+    2,
+  );
+  toolTurn(
+    'replace',
+    { file_path: `src/file-${turn}.ts`, old_string: 'a', new_string: 'b' },
+    'Successfully modified file.',
+    3,
+  );
+  toolTurn(
+    'write_todos',
+    { todos: PLAN(turn).map(({ step, status }) => ({ description: step, status })) },
+    'Successfully updated the todo list.',
+    4,
+  );
+  lines.push(
+    JSON.stringify({
+      id: `m${turn}-5`,
+      timestamp: at,
+      type: 'gemini',
+      content: `Turn ${turn} done; the tests pass.`,
+      thoughts: [],
+      tokens: { input: 100, output: 10, cached: 0, total: 110, note: 'x'.repeat(4000) },
+      model: 'gemini-2.5-flash',
+    }),
+    JSON.stringify({ $set: { lastUpdated: at } }),
+  );
+  return lines.join('\n');
+}
+
+/** Each transcript format: its first lines, one turn, and the hook event (and agent) that reads it. */
+const FORMATS = {
+  todo: {
+    agent: 'claude',
+    event: 'Stop',
+    label: 'Claude Code, TodoWrite',
+    start: () => startLines('todo'),
+    turn: (turn) => turnLines(turn, 'todo'),
+  },
+  tasks: {
+    agent: 'claude',
+    event: 'Stop',
+    label: 'Claude Code, TaskCreate/TaskUpdate',
+    start: () => startLines('tasks'),
+    turn: (turn) => turnLines(turn, 'tasks'),
+  },
+  codex: {
+    agent: 'codex',
+    event: 'Stop',
+    label: 'Codex rollout, update_plan',
+    start: () =>
+      [
+        JSON.stringify({
+          timestamp: '2026-12-02T05:00:00.000Z',
+          type: 'session_meta',
+          payload: { id: 's', cli_version: '0.169.0' },
+        }),
+        JSON.stringify({
+          timestamp: '2026-12-02T05:00:00.000Z',
+          type: 'event_msg',
+          payload: { type: 'user_message', message: 'Refactor the session store' },
+        }),
+      ].join('\n'),
+    turn: codexTurnLines,
+  },
+  gemini: {
+    agent: 'gemini',
+    event: 'AfterAgent',
+    label: 'Gemini CLI chat, write_todos',
+    start: () =>
+      [
+        JSON.stringify({
+          sessionId: 's',
+          projectHash: 'h',
+          startTime: '2026-12-02T05:00:00.000Z',
+          lastUpdated: '2026-12-02T05:00:00.000Z',
+          kind: 'main',
+        }),
+        JSON.stringify({
+          id: 'u-first',
+          timestamp: '2026-12-02T05:00:00.000Z',
+          type: 'user',
+          content: [{ text: 'Refactor the session store' }],
+        }),
+      ].join('\n'),
+    turn: geminiTurnLines,
+  },
+};
+
 /** A transcript of about `megabytes` MB, made once and kept in the bench cache. */
-function transcriptOf(dir, megabytes, taskTool) {
-  const file = path.join(dir, `claude-${taskTool}-${megabytes}mb.jsonl`);
+function transcriptOf(dir, megabytes, format) {
+  const prefix = FORMATS[format].agent === 'claude' ? `claude-${format}` : format;
+  const file = path.join(dir, `${prefix}-${megabytes}mb.jsonl`);
   if (existsSync(file) && statSync(file).size >= megabytes * 1e6) return file;
-  writeFileSync(file, `${startLines(taskTool)}\n`);
+  writeFileSync(file, `${FORMATS[format].start()}\n`);
   let turn = 0;
   while (statSync(file).size < megabytes * 1e6) {
     const batch = [];
-    for (let i = 0; i < 50; i++) batch.push(turnLines(turn++, taskTool));
+    for (let i = 0; i < 50; i++) batch.push(FORMATS[format].turn(turn++));
     appendFileSync(file, `${batch.join('\n')}\n`);
   }
   return file;
 }
 
 /** Runs the hook in its own process (no server, no host) and returns its time and peak RSS. */
-function runStop(hookEntry, preload, project, env, transcript, rssFile) {
+function runStop(hookEntry, preload, project, env, transcript, rssFile, format = 'todo') {
+  const { agent, event } = FORMATS[format];
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(process.execPath, ['--require', preload, hookEntry, 'Stop'], {
+    const child = spawn(process.execPath, ['--require', preload, hookEntry, event, '--agent', agent], {
       cwd: project,
       env: { ...env, BENCH_RSS_FILE: rssFile },
       stdio: ['pipe', 'ignore', 'pipe'],
@@ -186,7 +401,7 @@ function runStop(hookEntry, preload, project, env, transcript, rssFile) {
       resolve({ ms, rssMB });
     });
     child.stdin.end(
-      JSON.stringify({ session_id: 's', transcript_path: transcript, cwd: project, hook_event_name: 'Stop' }),
+      JSON.stringify({ session_id: 's', transcript_path: transcript, cwd: project, hook_event_name: event }),
     );
   });
 }
@@ -245,8 +460,15 @@ export async function benchTranscripts({ cacheDir, repeats, hookEntry, makeProje
     [200, 'todo'],
     // TaskCreate / TaskUpdate build the list up: a first read goes through the whole file.
     [200, 'tasks'],
+    [20, 'codex'],
+    [200, 'codex'],
+    [20, 'gemini'],
+    [200, 'gemini'],
   ];
+  // BENCH_TRANSCRIPT_FORMATS=codex,gemini: only those formats' rows (todo, tasks, codex, gemini).
+  const only = process.env.BENCH_TRANSCRIPT_FORMATS?.split(',').map((name) => name.trim());
   for (const [megabytes, taskTool] of cases) {
+    if (only && !only.includes(taskTool)) continue;
     const source = transcriptOf(dir, megabytes, taskTool);
     // A copy, appended to by the "next turn" rounds.
     const transcript = path.join(dir, `session-${taskTool}-${megabytes}mb.jsonl`);
@@ -266,14 +488,16 @@ export async function benchTranscripts({ cacheDir, repeats, hookEntry, makeProje
       rmSync(path.join(store, 'projects'), { recursive: true, force: true, maxRetries: 3 });
       await saveCheckpoint(project, env);
       samples.floor.push(await runFloor(preload, rssFile));
-      samples.first.push(await runStop(hookEntry, preload, project, env, transcript, rssFile));
-      appendFileSync(transcript, `${turnLines(1_000_000 + round, taskTool)}\n`);
-      samples.next.push(await runStop(hookEntry, preload, project, env, transcript, rssFile));
+      samples.first.push(await runStop(hookEntry, preload, project, env, transcript, rssFile, taskTool));
+      appendFileSync(transcript, `${FORMATS[taskTool].turn(1_000_000 + round)}\n`);
+      samples.next.push(await runStop(hookEntry, preload, project, env, transcript, rssFile, taskTool));
     }
-    const tool = taskTool === 'todo' ? 'TodoWrite' : 'TaskCreate/TaskUpdate';
-    const wanted = taskTool === 'todo' ? ['first', 'next'] : ['first'];
+    const { event, label } = FORMATS[taskTool];
+    const wanted = taskTool === 'tasks' ? ['first'] : ['first', 'next'];
     for (const which of wanted) {
-      const name = `hook Stop, ${megabytes} MB transcript (${tool}), ${which === 'first' ? 'first read' : 'next turn'}`;
+      // The Claude Code rows keep their earlier names, so that results stay comparable across runs.
+      const tool = taskTool === 'todo' ? 'TodoWrite' : taskTool === 'tasks' ? 'TaskCreate/TaskUpdate' : label;
+      const name = `hook ${event}, ${megabytes} MB transcript (${tool}), ${which === 'first' ? 'first read' : 'next turn'}`;
       const row = summarize(name, samples[which], samples.floor);
       row.bytes = statSync(transcript).size;
       log(

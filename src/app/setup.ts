@@ -80,6 +80,9 @@ function editsFor(
       ['BeforeAgent', '*', 15_000],
       ['PreCompress', '*', 30_000],
       ['AfterTool', 'run_shell_command', 15_000],
+      // The end of each turn and of the session: what the model did not save, from its chat file.
+      ['AfterAgent', '*', 15_000],
+      ['SessionEnd', '*', 15_000],
     ] as const;
     return {
       edits: [
@@ -171,6 +174,8 @@ function editsFor(
     ['UserPromptSubmit', undefined, 15],
     ['PreCompact', undefined, 30],
     ['PostToolUse', 'Bash', 10],
+    // The end of each turn: what the model did not save, from the session's rollout file.
+    ['Stop', undefined, 15],
   ] as const;
   return {
     edits: [

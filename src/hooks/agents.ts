@@ -122,7 +122,8 @@ function exitLine(text: string): string {
 /**
  * Gemini CLI: its own event names; the shell tool is `run_shell_command`, with the exit code only in the
  * text it returns. It fires PreCompress before every compression check, even when nothing is compressed,
- * so only a manual `/compress` counts as compaction.
+ * so only a manual `/compress` counts as compaction. AfterAgent ends each turn (our Stop, its answer in
+ * `prompt_response`); every payload names the session's chat file in `transcript_path`.
  */
 const gemini: AgentAdapter = {
   toEvent: (native, input) => {
@@ -137,6 +138,12 @@ const gemini: AgentAdapter = {
         return stringField(input, 'tool_name') === 'run_shell_command'
           ? { event: 'PostToolUse', input: withShellOutcome(input, 'Bash') }
           : null;
+      case 'AfterAgent': {
+        const answer = stringField(input, 'prompt_response');
+        return { event: 'Stop', input: answer ? { ...input, last_assistant_message: answer } : input };
+      }
+      case 'SessionEnd':
+        return { event: 'SessionEnd', input };
       default:
         return null;
     }

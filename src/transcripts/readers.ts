@@ -5,6 +5,9 @@ import {
   mapStateText,
   readClaudeTranscript,
 } from './claude-code.js';
+import { readCodexTranscript } from './codex.js';
+import { readGeminiTranscript } from './gemini.js';
+import { type ListTranscriptState, listStateOrNull, mapListStateText } from './list-state.js';
 
 /**
  * One agent's transcript format: read it (from where the last read stopped) into the common record.
@@ -28,7 +31,21 @@ const claude: TranscriptReader<ClaudeTranscriptState> = {
   mapText: mapStateText,
 };
 
+const codex: TranscriptReader<ListTranscriptState> = {
+  read: readCodexTranscript,
+  stateOrNull: listStateOrNull,
+  mapText: mapListStateText,
+};
+
+const gemini: TranscriptReader<ListTranscriptState> = {
+  read: readGeminiTranscript,
+  stateOrNull: listStateOrNull,
+  mapText: mapListStateText,
+};
+
 /** The agents whose transcripts are read, by the name the hooks give them (`--agent`). */
 export const TRANSCRIPT_READERS: Readonly<Record<string, TranscriptReader<unknown>>> = {
   claude: claude as TranscriptReader<unknown>,
+  codex: codex as TranscriptReader<unknown>,
+  gemini: gemini as TranscriptReader<unknown>,
 };

@@ -67,6 +67,8 @@ beforeAll(async () => {
   configBefore = `# mine
 model = "fake-model"
 model_provider = "fake"
+# The checkpoint server starts with the session: wait for it under load, so its tools are offered.
+mcp_optional_startup_grace_ms = 20000
 
 [model_providers.fake]
 name = "fake"

@@ -84,12 +84,19 @@ afterAll(async () => {
 });
 
 describe('a real Gemini CLI session, set up by `setup gemini`, with a scripted model', () => {
-  it("setup keeps the user's own settings and comments, and adds the server and four hooks", () => {
+  it("setup keeps the user's own settings and comments, and adds the server and its hooks", () => {
     const settings = readFileSync(settingsFile(), 'utf8');
     expect(settings).toContain('// mine');
     expect(settings).toContain('"other-server"');
     expect(settings).toContain('"matcher": "write_file"');
-    for (const event of ['SessionStart', 'BeforeAgent', 'PreCompress', 'AfterTool'])
+    for (const event of [
+      'SessionStart',
+      'BeforeAgent',
+      'PreCompress',
+      'AfterTool',
+      'AfterAgent',
+      'SessionEnd',
+    ])
       expect(settings).toMatch(new RegExp(`plugin\\/dist\\/hook\\.cjs ${event} --agent gemini`));
   });
 

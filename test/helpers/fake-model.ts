@@ -181,12 +181,15 @@ export function responsesView(body: Record<string, unknown>): ConversationView {
     start = index;
     prompt = last;
   });
+  // Codex offers some tools (apply_patch) as freeform `custom` tools, called and answered as custom items.
   const answered = new Set(
-    input.filter((item) => item.type === 'function_call_output').map((item) => item.call_id),
+    input
+      .filter((item) => item.type === 'function_call_output' || item.type === 'custom_tool_call_output')
+      .map((item) => item.call_id),
   );
   const calls = input
     .slice(start)
-    .filter((item) => item.type === 'function_call')
+    .filter((item) => item.type === 'function_call' || item.type === 'custom_tool_call')
     .map((item) => ({
       name: (item as { namespace?: string }).namespace
         ? `${(item as { namespace?: string }).namespace}::${item.name}`
@@ -387,26 +390,38 @@ function writeResponsesReply(
     return;
   }
   const step = nextStep(responsesView(body), plan);
+  const tools = (body.tools as Array<{ type?: string; name?: string }> | undefined) ?? [];
+  const isFreeform = (name: string) => tools.some((tool) => tool.type === 'custom' && tool.name === name);
   const item =
-    'tool' in step
+    'tool' in step && isFreeform(step.tool)
       ? {
-          type: 'function_call',
-          id: `fc_fake_${counter}`,
+          type: 'custom_tool_call',
+          id: `ctc_fake_${counter}`,
           call_id: `call_fake_${counter}`,
-          ...(step.tool.includes('::')
-            ? { namespace: step.tool.split('::')[0], name: step.tool.split('::')[1] }
-            : { name: step.tool }),
-          arguments: JSON.stringify(step.input),
-          // The Responses API marks a finished call; OpenCode aborts a call without it.
+          name: step.tool,
+          // A freeform tool takes text: the plan gives it as `input.input`.
+          input: String(step.input.input ?? ''),
           status: 'completed',
         }
-      : {
-          type: 'message',
-          id: `msg_fake_${counter}`,
-          role: 'assistant',
-          status: 'completed',
-          content: [{ type: 'output_text', text: step.text, annotations: [] }],
-        };
+      : 'tool' in step
+        ? {
+            type: 'function_call',
+            id: `fc_fake_${counter}`,
+            call_id: `call_fake_${counter}`,
+            ...(step.tool.includes('::')
+              ? { namespace: step.tool.split('::')[0], name: step.tool.split('::')[1] }
+              : { name: step.tool }),
+            arguments: JSON.stringify(step.input),
+            // The Responses API marks a finished call; OpenCode aborts a call without it.
+            status: 'completed',
+          }
+        : {
+            type: 'message',
+            id: `msg_fake_${counter}`,
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: step.text, annotations: [] }],
+          };
   const id = `resp_fake_${counter}`;
   const usage = {
     input_tokens: 100,

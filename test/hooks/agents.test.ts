@@ -29,9 +29,16 @@ describe('the Gemini CLI adapter', () => {
     ['PreCompress', { ...base, trigger: 'manual' }, 'PreCompact'],
     ['PreCompress', { ...base, trigger: 'auto' }, null],
     ['AfterTool', { ...base, tool_name: 'write_file', tool_input: {} }, null],
-    ['SessionEnd', { ...base, reason: 'exit' }, null],
+    ['SessionEnd', { ...base, reason: 'exit' }, 'SessionEnd'],
+    ['AfterAgent', { ...base, prompt: 'go', prompt_response: 'Done.', stop_hook_active: false }, 'Stop'],
   ])('maps %s (%j) to %s', (native, input, event) => {
     expect(gemini.toEvent(native, input)?.event ?? null).toBe(event);
+  });
+
+  it("hands AfterAgent's answer over as the turn's last assistant message", () => {
+    const mapped = gemini.toEvent('AfterAgent', { ...base, prompt: 'go', prompt_response: 'Route added.' });
+    expect(mapped?.input.last_assistant_message).toBe('Route added.');
+    expect(mapped?.input.transcript_path).toBe('/t.jsonl');
   });
 
   it('recovers a shell command and its exit code from the text result', () => {

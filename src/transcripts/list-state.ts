@@ -1,0 +1,245 @@
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { TASK_STATUSES, type Task } from '../core/schema.js';
+import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
+import { readLinesForward } from './lines.js';
+
+// What the readers of agents whose task tool writes the whole list at once (Codex's update_plan, Gemini
+// CLI's write_todos) remember between reads, and the steps they share: open the file safely, start over
+// when it is another file, search the first prompt forwards once, merge a backward scan of the new lines.
+
+/** What a read remembers for the next one, kept in our store: the next read starts where this one ended. */
+export interface ListTranscriptState {
+  version: 1;
+  /** Bytes read: the end of the last complete line (or the start of a tool call still running). */
+  offset: number;
+  /** A digest of the file's first bytes: another file at the same path starts over. */
+  fingerprint: string;
+  /** How far the search for the first prompt has read, while none is found. */
+  goalSearchedTo: number;
+  goal?: string | undefined;
+  /** The latest task list the agent wrote. */
+  tasks?: Task[] | undefined;
+  status?: string | undefined;
+  files: string[];
+  commands: TranscriptCommand[];
+  /** Tool calls already taken in: a call read again (a message rewritten, a range read again) counts once. */
+  calls: string[];
+}
+
+/** What one backward scan of new lines found. */
+export interface ListScan {
+  /** Where the next read starts. */
+  end: number;
+  status?: string | undefined;
+  /** The latest task list in the lines scanned, if any. */
+  tasks?: Task[] | undefined;
+  /** Oldest first. */
+  files: string[];
+  /** Oldest first, with the id of the call each came from. */
+  commands: Array<TranscriptCommand & { id: string }>;
+}
+
+/** Bounds on what a record carries: the checkpoint's own list limits. */
+const MAX_FILES = 100;
+const MAX_COMMANDS = 50;
+const MAX_CALLS = 400;
+/** The first prompt is near the start; a file with none in its first megabytes has none to find. */
+const GOAL_SEARCH_BYTES = 8 * 1024 * 1024;
+const FINGERPRINT_BYTES = 4096;
+
+/**
+ * Reads a transcript with `scan` (the new lines, backwards) and `findGoal` (the first prompt, forwards,
+ * once), starting over when the file is not the one `previous` read. Returns `null` when the file cannot
+ * be read; a foreign or damaged file yields an empty record.
+ */
+export function readListTranscript(
+  file: string,
+  session: string,
+  previous: ListTranscriptState | null,
+  parts: {
+    scan: (fd: number, from: number, to: number, known: ReadonlySet<string>) => ListScan;
+    isPrompt: (line: Buffer) => string | undefined;
+  },
+): { record: TranscriptRecord; state: ListTranscriptState } | null {
+  let fd: number;
+  try {
+    // Security: the path comes from the agent's hook payload; follow no link at its last step.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return null;
+    const size = stats.size;
+    const known =
+      previous &&
+      previous.version === 1 &&
+      previous.offset <= size &&
+      fingerprintOf(fd, Math.min(previous.offset, FINGERPRINT_BYTES)) === previous.fingerprint
+        ? previous
+        : null;
+    const scan = parts.scan(fd, known?.offset ?? 0, size, new Set(known?.calls ?? []));
+    let goal = known?.goal;
+    let goalSearchedTo = known?.goalSearchedTo ?? 0;
+    if (goal === undefined && goalSearchedTo < scan.end) {
+      goalSearchedTo = readLinesForward(fd, goalSearchedTo, scan.end, GOAL_SEARCH_BYTES, (line) => {
+        goal = parts.isPrompt(line);
+        return goal !== undefined;
+      });
+    }
+    const state = mergeListState(known, scan, {
+      offset: scan.end,
+      fingerprint: fingerprintOf(fd, Math.min(scan.end, FINGERPRINT_BYTES)),
+      goalSearchedTo,
+      goal,
+    });
+    return { record: listRecordOf(state, session), state };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function mergeListState(
+  known: ListTranscriptState | null,
+  scan: ListScan,
+  base: Pick<ListTranscriptState, 'offset' | 'fingerprint' | 'goalSearchedTo' | 'goal'>,
+): ListTranscriptState {
+  const calls = new Set(known?.calls ?? []);
+  const commands = [...(known?.commands ?? [])];
+  for (const { id, ...command } of scan.commands) {
+    if (calls.has(id)) continue;
+    calls.add(id);
+    commands.push(command);
+  }
+  const files = [...(known?.files ?? []).filter((file) => !scan.files.includes(file)), ...scan.files];
+  const tasks = scan.tasks ?? known?.tasks;
+  const status = scan.status ?? known?.status;
+  return {
+    version: 1,
+    ...base,
+    ...(base.goal === undefined ? {} : { goal: base.goal }),
+    ...(tasks ? { tasks } : {}),
+    ...(status === undefined ? {} : { status }),
+    files: files.slice(-MAX_FILES),
+    commands: commands.slice(-MAX_COMMANDS),
+    calls: [...calls].slice(-MAX_CALLS),
+  };
+}
+
+function listRecordOf(state: ListTranscriptState, session: string): TranscriptRecord {
+  return {
+    session,
+    goal: state.goal,
+    tasks: state.tasks,
+    status: state.status,
+    files: state.files,
+    commands: state.commands,
+  };
+}
+
+/** A remembered state, when it has the shape this version writes; anything else is read afresh. */
+export function listStateOrNull(value: unknown): ListTranscriptState | null {
+  if (!isRecord(value) || value.version !== 1) return null;
+  const isString = (item: unknown) => typeof item === 'string';
+  const isTask = (item: unknown) =>
+    isRecord(item) &&
+    isString(item.description) &&
+    (TASK_STATUSES as readonly unknown[]).includes(item.status);
+  const isCommand = (item: unknown) =>
+    isRecord(item) &&
+    isString(item.command) &&
+    (item.exitCode === undefined || Number.isSafeInteger(item.exitCode)) &&
+    (item.note === undefined || isString(item.note));
+  const everyOf = (list: unknown, check: (item: unknown) => boolean) =>
+    Array.isArray(list) && list.every(check);
+  const valid =
+    Number.isSafeInteger(value.offset) &&
+    Number.isSafeInteger(value.goalSearchedTo) &&
+    isString(value.fingerprint) &&
+    (value.goal === undefined || isString(value.goal)) &&
+    (value.status === undefined || isString(value.status)) &&
+    (value.tasks === undefined || everyOf(value.tasks, isTask)) &&
+    everyOf(value.files, isString) &&
+    everyOf(value.commands, isCommand) &&
+    everyOf(value.calls, isString);
+  return valid ? (value as unknown as ListTranscriptState) : null;
+}
+
+/** The state with `change` applied to every text it holds: what is kept on disk is redacted too. */
+export function mapListStateText(
+  state: ListTranscriptState,
+  change: (text: string) => string,
+): ListTranscriptState {
+  return {
+    ...state,
+    ...(state.goal !== undefined ? { goal: change(state.goal) } : {}),
+    ...(state.status !== undefined ? { status: change(state.status) } : {}),
+    ...(state.tasks
+      ? { tasks: state.tasks.map((task) => ({ ...task, description: change(task.description) })) }
+      : {}),
+    commands: state.commands.map((command) => ({
+      ...command,
+      command: change(command.command),
+      ...(command.note !== undefined ? { note: change(command.note) } : {}),
+    })),
+  };
+}
+
+/**
+ * What a person typed, from a text an agent recorded as the user's: without the context blocks agents
+ * and hooks put before it (`<environment_context>`, `<hook_context>`, ...); `undefined` for a slash
+ * command, help, or nothing left.
+ */
+export function typedText(text: string): string | undefined {
+  const rest = text.replace(/^(?:\s*<([\w-]+)>[\s\S]*?<\/\1>)+/, '').trim();
+  if (rest === '' || rest.startsWith('/') || rest.startsWith('?') || rest.startsWith('<')) return undefined;
+  return rest;
+}
+
+/** Status words of todo tools mapped to the checkpoint's; `undefined` for a task no longer to do. */
+export function todoStatusOf(value: unknown): Task['status'] | undefined {
+  switch (value) {
+    case 'pending':
+      return 'pending';
+    case 'in_progress':
+      return 'in_progress';
+    case 'completed':
+      return 'done';
+    case 'blocked':
+      return 'blocked';
+    default:
+      return undefined; // cancelled, or unknown
+  }
+}
+
+export function fingerprintOf(fd: number, bytes: number): string {
+  const buffer = Buffer.alloc(bytes);
+  let done = 0;
+  while (done < bytes) {
+    const read = readSync(fd, buffer, done, bytes - done, done);
+    if (read === 0) break;
+    done += read;
+  }
+  return createHash('sha256').update(buffer.subarray(0, done)).digest('hex').slice(0, 32);
+}
+
+export function parseLine(line: Buffer): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line.toString('utf8'));
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined; // not JSON (a foreign file): skipped
+  }
+}
+
+export function includes(line: Buffer, text: string): boolean {
+  return line.indexOf(text) !== -1;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
