@@ -5,6 +5,12 @@ import {
   mapStateText,
   readClaudeTranscript,
 } from './claude-code.js';
+import {
+  type CopilotTranscriptState,
+  copilotStateOrNull,
+  mapCopilotStateText,
+  readCopilotTranscript,
+} from './copilot.js';
 
 /**
  * One agent's transcript format: read it (from where the last read stopped) into the common record.
@@ -28,7 +34,14 @@ const claude: TranscriptReader<ClaudeTranscriptState> = {
   mapText: mapStateText,
 };
 
+const copilot: TranscriptReader<CopilotTranscriptState> = {
+  read: readCopilotTranscript,
+  stateOrNull: copilotStateOrNull,
+  mapText: mapCopilotStateText,
+};
+
 /** The agents whose transcripts are read, by the name the hooks give them (`--agent`). */
 export const TRANSCRIPT_READERS: Readonly<Record<string, TranscriptReader<unknown>>> = {
   claude: claude as TranscriptReader<unknown>,
+  copilot: copilot as TranscriptReader<unknown>,
 };
