@@ -11,6 +11,7 @@ import {
   mapCopilotStateText,
   readCopilotTranscript,
 } from './copilot.js';
+import { readOpenCodeSession } from './opencode.js';
 
 /**
  * One agent's transcript format: read it (from where the last read stopped) into the common record.
@@ -44,4 +45,14 @@ const copilot: TranscriptReader<CopilotTranscriptState> = {
 export const TRANSCRIPT_READERS: Readonly<Record<string, TranscriptReader<unknown>>> = {
   claude: claude as TranscriptReader<unknown>,
   copilot: copilot as TranscriptReader<unknown>,
+};
+
+/**
+ * The agents whose hooks hand the session over in the payload instead of naming a file (OpenCode's
+ * plugin, which reads it through OpenCode's SDK client): the whole of what is read, nothing remembered.
+ */
+export const INLINE_TRANSCRIPT_READERS: Readonly<
+  Record<string, (payload: unknown, session: string) => TranscriptRecord | null>
+> = {
+  opencode: readOpenCodeSession,
 };
