@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copilotStartLines, copilotTurnLines } from './copilot-events.mjs';
 
 const BIG = 'x'.repeat(60_000);
 const TASKS = ['Task 1', 'Task 2', 'Task 3', 'Task 4', 'Task 5'];
@@ -149,25 +150,29 @@ function startLines(taskTool) {
   return lines.join('\n');
 }
 
+/** One turn of a transcript, in the agent's format (Copilot CLI's session events, else Claude Code's). */
+const nextTurn = (turn, taskTool) =>
+  taskTool === 'copilot' ? copilotTurnLines(turn) : turnLines(turn, taskTool);
+
 /** A transcript of about `megabytes` MB, made once and kept in the bench cache. */
 function transcriptOf(dir, megabytes, taskTool) {
-  const file = path.join(dir, `claude-${taskTool}-${megabytes}mb.jsonl`);
+  const file = path.join(dir, `${taskTool === 'copilot' ? '' : 'claude-'}${taskTool}-${megabytes}mb.jsonl`);
   if (existsSync(file) && statSync(file).size >= megabytes * 1e6) return file;
-  writeFileSync(file, `${startLines(taskTool)}\n`);
+  writeFileSync(file, `${taskTool === 'copilot' ? copilotStartLines() : startLines(taskTool)}\n`);
   let turn = 0;
   while (statSync(file).size < megabytes * 1e6) {
     const batch = [];
-    for (let i = 0; i < 50; i++) batch.push(turnLines(turn++, taskTool));
+    for (let i = 0; i < 50; i++) batch.push(nextTurn(turn++, taskTool));
     appendFileSync(file, `${batch.join('\n')}\n`);
   }
   return file;
 }
 
 /** Runs the hook in its own process (no server, no host) and returns its time and peak RSS. */
-function runStop(hookEntry, preload, project, env, transcript, rssFile) {
+function runStop(hookEntry, preload, project, env, transcript, rssFile, agent = 'claude') {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(process.execPath, ['--require', preload, hookEntry, 'Stop'], {
+    const child = spawn(process.execPath, ['--require', preload, hookEntry, 'Stop', '--agent', agent], {
       cwd: project,
       env: { ...env, BENCH_RSS_FILE: rssFile },
       stdio: ['pipe', 'ignore', 'pipe'],
@@ -245,6 +250,9 @@ export async function benchTranscripts({ cacheDir, repeats, hookEntry, makeProje
     [200, 'todo'],
     // TaskCreate / TaskUpdate build the list up: a first read goes through the whole file.
     [200, 'tasks'],
+    // Copilot CLI's todo list is built up by `sql` statements: a first read goes through the whole file.
+    [20, 'copilot'],
+    [200, 'copilot'],
   ];
   for (const [megabytes, taskTool] of cases) {
     const source = transcriptOf(dir, megabytes, taskTool);
@@ -266,12 +274,18 @@ export async function benchTranscripts({ cacheDir, repeats, hookEntry, makeProje
       rmSync(path.join(store, 'projects'), { recursive: true, force: true, maxRetries: 3 });
       await saveCheckpoint(project, env);
       samples.floor.push(await runFloor(preload, rssFile));
-      samples.first.push(await runStop(hookEntry, preload, project, env, transcript, rssFile));
-      appendFileSync(transcript, `${turnLines(1_000_000 + round, taskTool)}\n`);
-      samples.next.push(await runStop(hookEntry, preload, project, env, transcript, rssFile));
+      const agent = taskTool === 'copilot' ? 'copilot' : 'claude';
+      samples.first.push(await runStop(hookEntry, preload, project, env, transcript, rssFile, agent));
+      appendFileSync(transcript, `${nextTurn(1_000_000 + round, taskTool)}\n`);
+      samples.next.push(await runStop(hookEntry, preload, project, env, transcript, rssFile, agent));
     }
-    const tool = taskTool === 'todo' ? 'TodoWrite' : 'TaskCreate/TaskUpdate';
-    const wanted = taskTool === 'todo' ? ['first', 'next'] : ['first'];
+    const tool =
+      taskTool === 'todo'
+        ? 'TodoWrite'
+        : taskTool === 'copilot'
+          ? 'Copilot CLI events, sql todos'
+          : 'TaskCreate/TaskUpdate';
+    const wanted = taskTool === 'tasks' ? ['first'] : ['first', 'next'];
     for (const which of wanted) {
       const name = `hook Stop, ${megabytes} MB transcript (${tool}), ${which === 'first' ? 'first read' : 'next turn'}`;
       const row = summarize(name, samples[which], samples.floor);

@@ -227,7 +227,7 @@ interface Scan {
   files: string[];
   commands: TranscriptCommand[];
   pending: PendingCall[];
-  outcomes: Map<string, Outcome>;
+  outcomes: Outcomes;
   /** A rewind is in this range: it may remove events a read before took in. */
   rewound: boolean;
   /** Ids of events a rewind removed (for the goal search). */
@@ -241,7 +241,7 @@ function scanBackward(fd: number, from: number, to: number): Scan {
     files: [],
     commands: [],
     pending: [],
-    outcomes: new Map(),
+    outcomes: new Outcomes(fd),
     rewound: false,
     removed: new Set(),
   };
@@ -262,11 +262,15 @@ function scanBackward(fd: number, from: number, to: number): Scan {
     const type = typeOf(line);
     if (type === undefined || !READ_TYPES.has(type)) return false;
     if (type === 'tool.execution_complete') {
-      const outcome = line.length > PARSE_MAX_BYTES ? outcomeFromBytes(line) : outcomeOf(parseEvent(line));
-      if (outcome) {
-        scan.outcomes.set(outcome.id, outcome.outcome);
-        for (const file of outcome.outcome.files) addFile(scan, seenFiles, file);
-      }
+      // Most results are never needed (views, searches: the bulk of a session): a result is parsed when
+      // its call asks for it, unless it lists files written (fileEdits), which count whatever the tool.
+      if (line.length <= PARSE_MAX_BYTES && includes(line, '"fileEdits":[')) {
+        const outcome = outcomeOf(parseEvent(line));
+        if (outcome) {
+          scan.outcomes.set(outcome.id, outcome.outcome);
+          for (const file of outcome.outcome.files) addFile(scan, seenFiles, file);
+        }
+      } else scan.outcomes.add(line, start);
       return false;
     }
     if (type === 'assistant.message') {
@@ -277,6 +281,11 @@ function scanBackward(fd: number, from: number, to: number): Scan {
       const text = typeof data.content === 'string' ? data.content.trim() : '';
       if (text !== '') scan.status = text;
       return false;
+    }
+    if (type === 'tool.execution_start') {
+      const name = stringAfter(line, '"toolName":"');
+      if (name !== undefined && !SHELL_TOOLS.has(name) && !EDIT_TOOLS.has(name) && name !== SQL_TOOL)
+        return false;
     }
     const event = parseEvent(line);
     const data = dataOf(event);
@@ -378,6 +387,39 @@ function outcomeOf(event: Record<string, unknown> | undefined): { id: string; ou
     id: data.toolCallId,
     outcome: { success, ...(exitCode !== undefined ? { exitCode } : {}), files },
   };
+}
+
+/** The outcomes of the tool calls seen so far, by call id: located when seen, parsed when asked for. */
+class Outcomes {
+  private readonly byId = new Map<string, Outcome | { start: number; length: number }>();
+
+  constructor(private readonly fd: number) {}
+
+  set(id: string, outcome: Outcome): void {
+    this.byId.set(id, outcome);
+  }
+
+  add(line: Buffer, start: number): void {
+    const id = stringAfter(line, '"toolCallId":"');
+    if (id === undefined || this.byId.has(id)) return;
+    // A huge result (a long output) is read from its bytes now rather than read again and parsed.
+    this.byId.set(
+      id,
+      line.length > PARSE_MAX_BYTES
+        ? (outcomeFromBytes(line)?.outcome ?? { success: false, files: [] })
+        : { start, length: line.length },
+    );
+  }
+
+  get(id: string): Outcome | undefined {
+    const known = this.byId.get(id);
+    if (known === undefined || 'success' in known) return known;
+    const line = Buffer.alloc(known.length);
+    readSync(this.fd, line, 0, known.length, known.start);
+    const outcome = outcomeOf(parseEvent(line))?.outcome ?? { success: false, files: [] };
+    this.byId.set(id, outcome);
+    return outcome;
+  }
 }
 
 /** A huge completion (a long output): its id, success and exit code from the bytes, unparsed. */
