@@ -36,6 +36,9 @@ const COPILOT_HOOKS = [
   ['SessionEnd', 15],
 ] as const;
 
+/** The events `setup copilot` wires, for `doctor` to tell a hooks file written by an earlier version. */
+export const COPILOT_HOOK_EVENTS: readonly string[] = COPILOT_HOOKS.map(([event]) => event);
+
 /** The first line of the plugin setup writes for OpenCode: a plugin file without it is not ours. */
 const OPENCODE_PLUGIN_FIRST_LINE = `// ${NAME}: added by \`claude-checkpoint setup opencode\``;
 
