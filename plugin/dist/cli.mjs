@@ -218,6 +218,9 @@ function trimmedPart(part) {
 async function sessionTranscript(client, sessionID) {
   if (!client?.session || !sessionID) return undefined;
   try {
+    // A sub-agent's session (the task tool's) is not the one the person works in.
+    const session = await client.session.get({ path: { id: sessionID } }).catch(() => undefined);
+    if (session?.data?.parentID) return undefined;
     const [messages, todos] = await Promise.all([
       client.session.messages({ path: { id: sessionID } }),
       client.session.todo({ path: { id: sessionID } }),

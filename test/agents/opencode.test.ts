@@ -37,7 +37,12 @@ const configFile = () => path.join(project, 'opencode.jsonc');
 
 async function opencode(prompt: string, extra: string[] = []) {
   const before = model.requests.length;
-  const result = await runProcess(OPENCODE, ['run', ...extra, prompt], { cwd: project, env });
+  // OpenCode starts slowly on a loaded machine (a minute and more before its first request).
+  const result = await runProcess(OPENCODE, ['run', ...extra, prompt], {
+    cwd: project,
+    env,
+    timeoutMs: 240_000,
+  });
   expect(result.code, `opencode exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
   // Only the turns of the session (OpenCode also asks for a title, with no tools offered).
   return model.requests
@@ -90,7 +95,9 @@ afterAll(async () => {
   await model?.close();
 });
 
-describe('a real OpenCode session, set up by `setup opencode`, with a scripted model', () => {
+describe('a real OpenCode session, set up by `setup opencode`, with a scripted model', {
+  timeout: 300_000,
+}, () => {
   it("setup keeps the user's own configuration as written, and adds the server and the plugin", () => {
     const config = readFileSync(configFile(), 'utf8');
     expect(config.startsWith(configBefore.slice(0, configBefore.indexOf('"mcp"')))).toBe(true);
@@ -223,7 +230,7 @@ function textsOf(value: unknown): string[] {
  * and todos, read through OpenCode's SDK client, to the Stop hook, and the next session's model receives
  * what was derived.
  */
-describe('a real OpenCode session whose model never saves', () => {
+describe('a real OpenCode session whose model never saves', { timeout: 300_000 }, () => {
   const TOKEN = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
   const PROMPT = `Add a health check route to the API (the deploy token is ${TOKEN})`;
   const STATUS = 'The route answers 200; its tests pass, the docs are next.';
