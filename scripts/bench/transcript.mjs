@@ -2,7 +2,8 @@
 // 200 MB session files shaped like the recorded ones (test/fixtures/transcripts/). Claude Code: turns of a
 // prompt, a Read with a large result, a Bash call, an Edit, TaskUpdate calls, API request records and a
 // closing text, with the tasks created by TaskCreate at the start, so that a first read must go through
-// the whole file. Codex (rollout file, its Stop hook) and Gemini CLI (chat file, its AfterAgent hook):
+// the whole file. Copilot CLI: its session events (scripts/bench/copilot-events.mjs). Codex (rollout file, its
+// Stop hook) and Gemini CLI (chat file, its AfterAgent hook):
 // turns of a prompt, a command with a large output, a file edit, the whole task list (update_plan,
 // write_todos) and a closing text. "First read": nothing remembered (the worst case: a long session met
 // for the first time); "next turn": one turn appended since the last read, as at the end of every turn.
@@ -19,6 +20,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copilotStartLines, copilotTurnLines } from './copilot-events.mjs';
 
 const BIG = 'x'.repeat(60_000);
 const TASKS = ['Task 1', 'Task 2', 'Task 3', 'Task 4', 'Task 5'];
@@ -305,6 +307,14 @@ function geminiTurnLines(turn) {
 
 /** Each transcript format: its first lines, one turn, and the hook event (and agent) that reads it. */
 const FORMATS = {
+  copilot: {
+    agent: 'copilot',
+    event: 'Stop',
+    // Copilot CLI's todo list is built up by `sql` statements: a first read goes through the whole file.
+    label: 'Copilot CLI events, sql todos',
+    start: copilotStartLines,
+    turn: copilotTurnLines,
+  },
   todo: {
     agent: 'claude',
     event: 'Stop',
@@ -464,8 +474,10 @@ export async function benchTranscripts({ cacheDir, repeats, hookEntry, makeProje
     [200, 'codex'],
     [20, 'gemini'],
     [200, 'gemini'],
+    [20, 'copilot'],
+    [200, 'copilot'],
   ];
-  // BENCH_TRANSCRIPT_FORMATS=codex,gemini: only those formats' rows (todo, tasks, codex, gemini).
+  // BENCH_TRANSCRIPT_FORMATS=codex,gemini: only those formats' rows (todo, tasks, codex, gemini, copilot).
   const only = process.env.BENCH_TRANSCRIPT_FORMATS?.split(',').map((name) => name.trim());
   for (const [megabytes, taskTool] of cases) {
     if (only && !only.includes(taskTool)) continue;

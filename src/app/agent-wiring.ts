@@ -23,6 +23,8 @@ async function agentWiring(
   inUse: boolean,
   places: AgentPlace[],
   trustNote: string,
+  /** What a file of ours written by an earlier version lacks, if anything. */
+  lacking?: (hooks: string) => Promise<string | undefined>,
 ): Promise<Check | null> {
   const found: string[] = [];
   for (const place of places) {
@@ -48,6 +50,14 @@ async function agentWiring(
         level: 'warn',
         detail: `${place.hooksFile} runs ${missing}, which no longer exists`,
         fix: `${rerun} from the installation you use now.`,
+      };
+    const lacks = await lacking?.(hooks);
+    if (lacks)
+      return {
+        name,
+        level: 'warn',
+        detail: `${place.hooksFile} was written by an earlier version: it lacks ${lacks}`,
+        fix: `${rerun}.`,
       };
     found.push(`${place.scope} (${place.hooksFile})`);
   }
@@ -83,6 +93,18 @@ export function copilotWiring(root: string, env: NodeJS.ProcessEnv): Promise<Che
       },
     ],
     '; Copilot CLI runs them in folders you trust',
+    async (text) => {
+      // Loaded only when there is a hooks file to check: doctor's other checks do not need setup.
+      const { COPILOT_HOOK_EVENTS } = await import('./setup.js');
+      let wired: string[] = [];
+      try {
+        wired = Object.keys((JSON.parse(text) as { hooks?: object }).hooks ?? {});
+      } catch {
+        return 'valid JSON';
+      }
+      const missing = COPILOT_HOOK_EVENTS.filter((event) => !wired.includes(event));
+      return missing.length > 0 ? `the ${missing.join(', ')} hooks` : undefined;
+    },
   );
 }
 
@@ -107,5 +129,12 @@ export function openCodeWiring(root: string, env: NodeJS.ProcessEnv): Promise<Ch
       },
     ],
     '',
+    async (text) => {
+      const { openCodePlugin } = await import('./opencode-plugin.js');
+      const hook = /^const HOOK = (".*");$/m.exec(text)?.[1];
+      if (hook === undefined) return undefined;
+      // The plugin this version writes for the same hook entry: any difference is an older plugin.
+      return text === openCodePlugin(JSON.parse(hook) as string) ? undefined : "this version's plugin";
+    },
   );
 }

@@ -8,14 +8,20 @@
  *   not create), and the brief is added to the system prompt of every request of that session;
  * - every user message: UserPromptSubmit (the snapshot before the agent acts), awaited;
  * - a `bash` tool call: PostToolUse with the exit code OpenCode keeps in the call's metadata;
- * - before compaction: PreCompact; after it (`session.compacted`): the next request brings a fresh brief.
+ * - before compaction: PreCompact; after it (`session.compacted`): the next request brings a fresh brief;
+ * - the end of a turn (`session.idle`): Stop, with the session's messages and todo list (read through the
+ *   SDK client OpenCode gives plugins, trimmed) as `transcript`, which fills what the model did not save.
  */
 export function openCodePlugin(hookPath: string): string {
   return `// claude-checkpoint: added by \`claude-checkpoint setup opencode\`; remove with \`claude-checkpoint setup opencode --uninstall\`.
 import { spawn } from 'node:child_process';
 
 const HOOK = ${JSON.stringify(hookPath)};
-const TIMEOUT_MS = { SessionStart: 15000, UserPromptSubmit: 15000, PreCompact: 30000, PostToolUse: 10000 };
+const TIMEOUT_MS = { SessionStart: 15000, UserPromptSubmit: 15000, PreCompact: 30000, PostToolUse: 10000, Stop: 15000 };
+/** What of a session goes to the hook: its first messages (the goal) and its latest (where things stand). */
+const HEAD_MESSAGES = 20;
+const TAIL_MESSAGES = 300;
+const TEXT_CHARS = 4000;
 
 /** Runs one hook; resolves with the context it returned, or '' (a hook never breaks a session). */
 function runHook(event, directory, payload) {
@@ -49,7 +55,48 @@ function runHook(event, directory, payload) {
   });
 }
 
-export const ClaudeCheckpoint = async ({ directory }) => {
+/** A tool part with only what the transcript reader uses: no outputs, no file contents. */
+function trimmedPart(part) {
+  if (part.type === 'text') return { type: 'text', text: String(part.text ?? '').slice(0, TEXT_CHARS), synthetic: part.synthetic === true };
+  if (part.type !== 'tool') return undefined;
+  const input = part.state?.input ?? {};
+  return {
+    type: 'tool',
+    tool: part.tool,
+    state: {
+      status: part.state?.status,
+      input: { command: input.command, description: input.description, filePath: input.filePath },
+      metadata: { exit: part.state?.metadata?.exit },
+    },
+  };
+}
+
+/** The session's messages and todo list, trimmed, for the transcript reader; undefined when they cannot be read. */
+async function sessionTranscript(client, sessionID) {
+  if (!client?.session || !sessionID) return undefined;
+  try {
+    // A sub-agent's session (the task tool's) is not the one the person works in.
+    const session = await client.session.get({ path: { id: sessionID } }).catch(() => undefined);
+    if (session?.data?.parentID) return undefined;
+    const [messages, todos] = await Promise.all([
+      client.session.messages({ path: { id: sessionID } }),
+      client.session.todo({ path: { id: sessionID } }),
+    ]);
+    const all = Array.isArray(messages?.data) ? messages.data : [];
+    const kept = all.length > HEAD_MESSAGES + TAIL_MESSAGES ? [...all.slice(0, HEAD_MESSAGES), ...all.slice(-TAIL_MESSAGES)] : all;
+    return {
+      messages: kept.map((message) => ({
+        info: { role: message.info?.role },
+        parts: (message.parts ?? []).map(trimmedPart).filter(Boolean),
+      })),
+      todos: Array.isArray(todos?.data) ? todos.data.map((todo) => ({ content: todo.content, status: todo.status })) : [],
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+export const ClaudeCheckpoint = async ({ directory, client }) => {
   const created = new Set();
   const compacted = new Set();
   const briefs = new Map();
@@ -60,6 +107,10 @@ export const ClaudeCheckpoint = async ({ directory }) => {
       if (event.type === 'session.compacted' && sessionID) {
         compacted.add(sessionID);
         briefs.delete(sessionID);
+      }
+      if (event.type === 'session.idle' && sessionID) {
+        const transcript = await sessionTranscript(client, sessionID);
+        if (transcript) await runHook('Stop', directory, { session_id: sessionID, transcript });
       }
     },
     'experimental.chat.system.transform': async (input, output) => {
@@ -94,7 +145,8 @@ export const ClaudeCheckpoint = async ({ directory }) => {
       });
     },
     'experimental.session.compacting': async (input) => {
-      await runHook('PreCompact', directory, { session_id: input.sessionID, trigger: 'auto' });
+      const transcript = await sessionTranscript(client, input.sessionID);
+      await runHook('PreCompact', directory, { session_id: input.sessionID, trigger: 'auto', ...(transcript ? { transcript } : {}) });
     },
   };
 };

@@ -4,7 +4,7 @@ import { applyTranscript, type TranscriptRecord } from '../core/transcript.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import { readTranscriptMemory, writeTranscriptMemory } from '../store/transcript-memory.js';
-import { TRANSCRIPT_READERS } from '../transcripts/readers.js';
+import { INLINE_TRANSCRIPT_READERS, TRANSCRIPT_READERS } from '../transcripts/readers.js';
 import type { AppDeps } from './deps.js';
 import { loadRedactionConfig } from './redaction.js';
 import { resolveProjectRoot } from './root.js';
@@ -20,6 +20,8 @@ export interface TranscriptSource {
   session: string;
   /** The last assistant message, when the hook hands it over (Claude Code's Stop): newer than the file. */
   lastMessage?: string | undefined;
+  /** The session itself, when the hook hands it over instead of naming a file (OpenCode's plugin). */
+  inline?: unknown;
 }
 
 export type TranscriptOutcome =
@@ -42,8 +44,10 @@ export async function recordTranscript(
   request: { projectRoot?: string | undefined; source: TranscriptSource; full: boolean },
 ): Promise<TranscriptOutcome> {
   if (transcriptDisabled(deps.env)) return { recorded: false, why: `${TRANSCRIPT_ENV}=0`, quiet: true };
-  const reader = TRANSCRIPT_READERS[request.source.agent];
-  if (!reader)
+  const isInline = request.source.inline !== undefined;
+  const reader = isInline ? undefined : TRANSCRIPT_READERS[request.source.agent];
+  const inlineReader = isInline ? INLINE_TRANSCRIPT_READERS[request.source.agent] : undefined;
+  if (!reader && !inlineReader)
     return { recorded: false, why: `no transcript reader for ${request.source.agent}`, quiet: true };
   const { root } = await resolveProjectRoot({
     argument: request.projectRoot,
@@ -52,23 +56,33 @@ export async function recordTranscript(
   });
   const { agent, file, session } = request.source;
   const storeDir = projectStoreDir(defaultStoreBase(deps.env), root);
-  const remembered = reader.stateOrNull(readTranscriptMemory(storeDir, agent, file));
-  const read = reader.read(file, session, remembered);
-  if (!read) return { recorded: false, why: `the transcript ${file} could not be read` };
+  const read = reader
+    ? reader.read(file, session, reader.stateOrNull(readTranscriptMemory(storeDir, agent, file)))
+    : wrapped(inlineReader?.(request.source.inline, session) ?? null);
+  if (!read)
+    return {
+      recorded: false,
+      why: isInline
+        ? 'the session handed over could not be read'
+        : `the transcript ${file} could not be read`,
+    };
   const record: TranscriptRecord = {
     ...read.record,
     ...(request.source.lastMessage?.trim() ? { status: request.source.lastMessage } : {}),
   };
   const redaction = await loadRedactionConfig(deps.fs, deps.env, root);
   // Security: what is kept of the transcript in our store is redacted too.
-  const remember = () =>
-    writeTranscriptMemory(
-      deps.fs,
-      storeDir,
-      agent,
-      file,
-      reader.mapText(read.state, (text) => redactText(text, redaction.config).text),
-    );
+  // A session handed over whole leaves nothing to remember for the next read.
+  const remember = () => {
+    if (reader)
+      writeTranscriptMemory(
+        deps.fs,
+        storeDir,
+        agent,
+        file,
+        reader.mapText(read.state, (text) => redactText(text, redaction.config).text),
+      );
+  };
 
   const store = new CheckpointStore(root, deps.fs);
   if (!request.full) {
@@ -98,6 +112,10 @@ export async function recordTranscript(
   });
   remember();
   return { recorded: true, changed: true, created: !existed, root: saved.root.root };
+}
+
+function wrapped(record: TranscriptRecord | null): { record: TranscriptRecord; state: unknown } | null {
+  return record ? { record, state: null } : null;
 }
 
 /** The written files that are inside the project, relative to it; the agent may write anywhere. */

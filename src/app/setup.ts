@@ -24,15 +24,20 @@ import {
 
 /**
  * Copilot CLI's events we hook (Claude Code's names, for which it sends Claude Code's payloads), with
- * their timeouts in seconds. Its other events have nothing of ours to do: Stop (agentStop) and
- * SessionEnd come at the end of a turn or session, where Claude Code's wiring runs nothing either.
+ * their timeouts in seconds. Stop (agentStop) and SessionEnd fill the checkpoint from the session's
+ * events file. PostToolUseFailure is left out: for the shell it reports only calls that never ran.
  */
 const COPILOT_HOOKS = [
   ['SessionStart', 15],
   ['UserPromptSubmit', 15],
   ['PreCompact', 30],
   ['PostToolUse', 10],
+  ['Stop', 15],
+  ['SessionEnd', 15],
 ] as const;
+
+/** The events `setup copilot` wires, for `doctor` to tell a hooks file written by an earlier version. */
+export const COPILOT_HOOK_EVENTS: readonly string[] = COPILOT_HOOKS.map(([event]) => event);
 
 /** The first line of the plugin setup writes for OpenCode: a plugin file without it is not ours. */
 const OPENCODE_PLUGIN_FIRST_LINE = `// ${NAME}: added by \`claude-checkpoint setup opencode\``;

@@ -1,4 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { HOOK_EVENTS, type HookEvent, type HookResult } from './common.js';
 import { type HookInput, objectField, stringField } from './input.js';
 
@@ -72,7 +74,9 @@ const codex: AgentAdapter = {
 /**
  * Copilot CLI: Claude Code's event names (its PascalCase hooks) with its own payload details. It fires
  * PreCompact (with Claude Code's payload) but no session start after the compaction, so the next prompt
- * brings the brief back. A session starts with source `new`, the shell tool's result is `tool_result.text_result_for_llm` with the exit code
+ * brings the brief back. Its Stop (agentStop) names the session's events file as `transcript_path`.
+ * Its PostToolUseFailure is not wired: for the shell it fires only for calls that never ran (arguments
+ * refused, a command its policy blocks), without an exit code; a failing command is a PostToolUse. A session starts with source `new`, the shell tool's result is `tool_result.text_result_for_llm` with the exit code
  * in its text (a failing command is still a "success"), and context goes in a top-level `additionalContext`.
  */
 const copilot: AgentAdapter = {
@@ -93,9 +97,18 @@ const copilot: AgentAdapter = {
         return { event: 'UserPromptSubmit', input };
       case 'PreCompact':
         return { event: 'PreCompact', input };
+      // agentStop, with the session's events file as `transcript_path`.
+      case 'Stop':
+        return { event: 'Stop', input };
+      case 'SessionEnd':
+        return { event: 'SessionEnd', input: withCopilotTranscript(input) };
       case 'PostToolUse': {
         if (stringField(input, 'tool_name') !== 'Bash') return null;
         const text = stringField(objectField(input, 'tool_result'), 'text_result_for_llm') ?? '';
+        // A command started in the background ("<command started in background with shellId: 4>") has
+        // not ended: its outcome is unknown, not a success.
+        if (!/completed with exit code -?\d+/.test(text))
+          return { event: 'PostToolUse', input: { ...input, tool_response: text } };
         return {
           event: 'PostToolUse',
           input: withShellOutcome(
@@ -112,6 +125,19 @@ const copilot: AgentAdapter = {
     result.context ? JSON.stringify({ additionalContext: result.context }) : undefined,
   briefOnNextPrompt: true,
 };
+
+/**
+ * Copilot CLI's SessionEnd names no transcript; its session's events are at
+ * `$COPILOT_HOME/session-state/<session id>/events.jsonl` (COPILOT_HOME defaults to ~/.copilot).
+ */
+function withCopilotTranscript(input: HookInput): HookInput {
+  const session = stringField(input, 'session_id', 'sessionId');
+  // Security: the id becomes a path: only a plain name (Copilot CLI's are UUIDs), never `..` or a slash.
+  if (stringField(input, 'transcript_path') || !session || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(session))
+    return input;
+  const home = process.env.COPILOT_HOME?.trim() || path.join(os.homedir(), '.copilot');
+  return { ...input, transcript_path: path.join(home, 'session-state', session, 'events.jsonl') };
+}
 
 /** Copilot CLI writes "<shellId: 0 completed with exit code 3>": keep the code where withShellOutcome finds it. */
 function exitLine(text: string): string {

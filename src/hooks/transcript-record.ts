@@ -2,14 +2,20 @@ import path from 'node:path';
 import type { AppDeps } from '../app/deps.js';
 import { recordTranscript, type TranscriptSource } from '../app/record-transcript.js';
 import { type HookContext, type HookEvent, type HookResult, hookProjectRoot } from './common.js';
-import { type HookInput, stringField } from './input.js';
+import { type HookInput, objectField, stringField } from './input.js';
 
 /** The session's transcript as the hook input names it, if it does. */
 export function transcriptSource(input: HookInput, context: HookContext): TranscriptSource | undefined {
   const file = stringField(input, 'transcript_path', 'transcriptPath');
-  if (!file) return undefined;
+  const agent = context.agent ?? 'claude';
+  if (!file) {
+    // OpenCode's plugin hands the session over in the payload (it has no transcript file of its own).
+    const inline = objectField(input, 'transcript');
+    const session = stringField(input, 'session_id', 'sessionId');
+    return inline && session ? { agent, file: '', session, inline } : undefined;
+  }
   return {
-    agent: context.agent ?? 'claude',
+    agent,
     file,
     session: stringField(input, 'session_id', 'sessionId') ?? path.basename(file, path.extname(file)),
     lastMessage: stringField(input, 'last_assistant_message'),

@@ -6,8 +6,15 @@ import {
   readClaudeTranscript,
 } from './claude-code.js';
 import { readCodexTranscript } from './codex.js';
+import {
+  type CopilotTranscriptState,
+  copilotStateOrNull,
+  mapCopilotStateText,
+  readCopilotTranscript,
+} from './copilot.js';
 import { readGeminiTranscript } from './gemini.js';
 import { type ListTranscriptState, listStateOrNull, mapListStateText } from './list-state.js';
+import { readOpenCodeSession } from './opencode.js';
 
 /**
  * One agent's transcript format: read it (from where the last read stopped) into the common record.
@@ -43,9 +50,26 @@ const gemini: TranscriptReader<ListTranscriptState> = {
   mapText: mapListStateText,
 };
 
+const copilot: TranscriptReader<CopilotTranscriptState> = {
+  read: readCopilotTranscript,
+  stateOrNull: copilotStateOrNull,
+  mapText: mapCopilotStateText,
+};
+
 /** The agents whose transcripts are read, by the name the hooks give them (`--agent`). */
 export const TRANSCRIPT_READERS: Readonly<Record<string, TranscriptReader<unknown>>> = {
   claude: claude as TranscriptReader<unknown>,
   codex: codex as TranscriptReader<unknown>,
   gemini: gemini as TranscriptReader<unknown>,
+  copilot: copilot as TranscriptReader<unknown>,
+};
+
+/**
+ * The agents whose hooks hand the session over in the payload instead of naming a file (OpenCode's
+ * plugin, which reads it through OpenCode's SDK client): the whole of what is read, nothing remembered.
+ */
+export const INLINE_TRANSCRIPT_READERS: Readonly<
+  Record<string, (payload: unknown, session: string) => TranscriptRecord | null>
+> = {
+  opencode: readOpenCodeSession,
 };

@@ -9,7 +9,7 @@ import {
   sessionPlan,
 } from '../helpers/agent-session.js';
 import { repoRoot } from '../helpers/claude-code.js';
-import { type FakeModel, type LoggedRequest, startFakeModel } from '../helpers/fake-model.js';
+import { type FakeModel, type LoggedRequest, type Plan, startFakeModel } from '../helpers/fake-model.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 /**
@@ -198,5 +198,156 @@ describe('a real Copilot CLI session in a project set up with `setup copilot --p
     // The window is small: Copilot CLI may compact again in these two turns, and then the brief is due again.
     const again = compactions() - compactedBefore;
     expect(count(after?.raw)).toBeLessThanOrEqual(1 + again);
+  });
+});
+
+/** The strings of a request body, and those of JSON text inside it, decoded. */
+function textsOf(value: unknown): string[] {
+  if (typeof value === 'string') {
+    if (!value.trimStart().startsWith('{')) return [value];
+    try {
+      return [value, ...textsOf(JSON.parse(value))];
+    } catch {
+      return [value];
+    }
+  }
+  if (Array.isArray(value)) return value.flatMap(textsOf);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(textsOf);
+  return [];
+}
+
+/**
+ * Sessions whose scripted model keeps its todo list with Copilot CLI's `sql` tool, runs a command and
+ * never calls the save tool: the Stop hook (agentStop) fills the checkpoint from the session's events
+ * file, and the next session's model receives it.
+ */
+describe('a real Copilot CLI session whose model never saves', () => {
+  const TOKEN = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
+  const PROMPT = `Add a health check route to the API (the deploy token is ${TOKEN})`;
+  const STATUS = 'The route answers 200; its tests pass, the docs are next.';
+  const todoPlan: Plan = (prompt, callable) => {
+    if (prompt === PROMPT)
+      return [
+        {
+          tool: 'sql',
+          input: {
+            description: 'Insert todos',
+            query:
+              "INSERT INTO todos (id, title, description) VALUES ('route', 'Writing the route', 'GET /health'), ('test', 'Testing the route', 'a test'), ('docs', 'Documenting it', 'README');",
+          },
+        },
+        {
+          tool: 'sql',
+          input: {
+            description: 'Update todos',
+            query:
+              "UPDATE todos SET status = 'done' WHERE id = 'route'; UPDATE todos SET status = 'in_progress' WHERE id = 'test';",
+          },
+        },
+        { tool: 'bash', input: { command: "echo 'health: 200'", description: 'Check the route' } },
+        { text: STATUS },
+      ];
+    if (prompt === 'Start the OAuth work') {
+      const save = [...callable].find((name) => name.endsWith('save_session_checkpoint'));
+      return [
+        ...(save ? [{ tool: save, input: { goal: 'Ship GitHub OAuth login' } }] : []),
+        {
+          tool: 'sql',
+          input: {
+            description: 'Insert todo',
+            query: "INSERT INTO todos (id, title) VALUES ('cb', 'Callback route')",
+          },
+        },
+        { text: 'Callback route started.' },
+      ];
+    }
+    if (prompt === 'Where were we?') {
+      const load = [...callable].find((name) => name.endsWith('load_session_checkpoint'));
+      return load ? [{ tool: load, input: {} }, { text: 'Resumed.' }] : [{ text: 'No load tool offered.' }];
+    }
+    return [{ text: 'Noted.' }];
+  };
+  let todoModel: FakeModel;
+  let todoEnv: NodeJS.ProcessEnv;
+  let root: string;
+  const stored = (dir: string) => JSON.parse(readFileSync(path.join(dir, '.claude-checkpoint'), 'utf8'));
+  const ask = async (dir: string, prompt: string) => {
+    const before = todoModel.requests.length;
+    const result = await runProcess(COPILOT, ['-p', prompt], { cwd: dir, env: todoEnv });
+    expect(result.code, `copilot exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
+    return todoModel.requests.slice(before).filter((request) => request.url.includes('/responses'));
+  };
+
+  beforeAll(async () => {
+    todoModel = await startFakeModel(todoPlan, { format: 'responses', latencyMs: 100 });
+    root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+    todoEnv = {
+      ...env,
+      HOME: tempDir('copilot-home-'),
+      COPILOT_PROVIDER_BASE_URL: `${todoModel.url}/v1`,
+      CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
+    };
+    const setup = await runProcess(process.execPath, [CLI, 'setup', 'copilot'], { cwd: root, env: todoEnv });
+    expect(setup.code, setup.stderr).toBe(0);
+  });
+
+  afterAll(async () => {
+    await todoModel?.close();
+  });
+
+  it('the Stop hook records the goal, the todos with their statuses, the status and the command', async () => {
+    await ask(root, PROMPT);
+    const saved = stored(root);
+    expect(saved.goal.primary).toBe('Add a health check route to the API (the deploy token is «redacted»)');
+    expect(saved.goal.tasks).toEqual([
+      { description: 'Writing the route', status: 'done' },
+      { description: 'Testing the route', status: 'in_progress' },
+      { description: 'Documenting it', status: 'pending' },
+    ]);
+    expect(saved.summary).toBe(STATUS);
+    expect(saved.recentCommands).toContainEqual(
+      expect.objectContaining({ command: "echo 'health: 200'", exitCode: 0 }),
+    );
+    expect(saved.meta.derived).toEqual(
+      expect.objectContaining({
+        goal: expect.any(String),
+        tasks: expect.any(String),
+        summary: expect.any(String),
+      }),
+    );
+    // The secret in the prompt reached neither the checkpoint nor our store.
+    expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).not.toContain(TOKEN);
+    const store = todoEnv.CHECKPOINT_STORE_DIR as string;
+    for (const file of readdirSync(store, { recursive: true }) as string[])
+      if (file.endsWith('.json')) expect(readFileSync(path.join(store, file), 'utf8')).not.toContain(TOKEN);
+  });
+
+  it('a new session: the model receives the goal, every task with its status and the status sentence', async () => {
+    const requests = await ask(root, 'Where were we?');
+    expect(requests[0]?.raw).toContain(
+      'Goal (from the session transcript): Add a health check route to the API',
+    );
+    // Every text the model received; the load tool's result is JSON text (its structured content) inside.
+    const all = requests.flatMap((request) => textsOf(request.body)).join('\n');
+    for (const part of [
+      '## Goal (from the session transcript)\nAdd a health check route to the API (the deploy token is «redacted»)',
+      '## Tasks (from the session transcript)',
+      '[x] Writing the route',
+      '[~] Testing the route',
+      '[ ] Documenting it',
+      `## Where things stand (from the session transcript)\n${STATUS}`,
+    ])
+      expect(all).toContain(part);
+    expect(all).not.toContain(TOKEN);
+  });
+
+  it('a model that saved its own goal keeps it; the todos it wrote later fill the list it did not save', async () => {
+    const other = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+    await ask(other, 'Start the OAuth work');
+    const saved = stored(other);
+    expect(saved.goal.primary).toBe('Ship GitHub OAuth login');
+    expect(saved.goal.tasks).toEqual([{ description: 'Callback route', status: 'pending' }]);
+    expect(saved.summary).toBe('Callback route started.');
+    expect(saved.meta.derived.goal).toBeUndefined();
   });
 });

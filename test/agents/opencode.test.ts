@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,7 +10,7 @@ import {
   sessionPlan,
 } from '../helpers/agent-session.js';
 import { repoRoot } from '../helpers/claude-code.js';
-import { type FakeModel, type LoggedRequest, startFakeModel } from '../helpers/fake-model.js';
+import { type FakeModel, type LoggedRequest, type Plan, startFakeModel } from '../helpers/fake-model.js';
 import { createRepo, freePort, tempDir } from '../helpers/fixtures.js';
 
 /**
@@ -37,7 +37,12 @@ const configFile = () => path.join(project, 'opencode.jsonc');
 
 async function opencode(prompt: string, extra: string[] = []) {
   const before = model.requests.length;
-  const result = await runProcess(OPENCODE, ['run', ...extra, prompt], { cwd: project, env });
+  // OpenCode starts slowly on a loaded machine (a minute and more before its first request).
+  const result = await runProcess(OPENCODE, ['run', ...extra, prompt], {
+    cwd: project,
+    env,
+    timeoutMs: 240_000,
+  });
   expect(result.code, `opencode exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
   // Only the turns of the session (OpenCode also asks for a title, with no tools offered).
   return model.requests
@@ -90,7 +95,9 @@ afterAll(async () => {
   await model?.close();
 });
 
-describe('a real OpenCode session, set up by `setup opencode`, with a scripted model', () => {
+describe('a real OpenCode session, set up by `setup opencode`, with a scripted model', {
+  timeout: 300_000,
+}, () => {
   it("setup keeps the user's own configuration as written, and adds the server and the plugin", () => {
     const config = readFileSync(configFile(), 'utf8');
     expect(config.startsWith(configBefore.slice(0, configBefore.indexOf('"mcp"')))).toBe(true);
@@ -199,5 +206,134 @@ describe('a real OpenCode session, set up by `setup opencode`, with a scripted m
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(configFile(), 'utf8')).toBe(configBefore);
     expect(existsSync(path.join(project, '.opencode/plugins/claude-checkpoint.js'))).toBe(false);
+  });
+});
+
+/** The strings of a request body, and those of JSON text inside it, decoded. */
+function textsOf(value: unknown): string[] {
+  if (typeof value === 'string') {
+    if (!value.trimStart().startsWith('{')) return [value];
+    try {
+      return [value, ...textsOf(JSON.parse(value))];
+    } catch {
+      return [value];
+    }
+  }
+  if (Array.isArray(value)) return value.flatMap(textsOf);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(textsOf);
+  return [];
+}
+
+/**
+ * Sessions whose scripted model keeps its list with OpenCode's `todowrite`, runs a command and never
+ * calls the save tool: at the end of the turn (`session.idle`) our plugin hands the session's messages
+ * and todos, read through OpenCode's SDK client, to the Stop hook, and the next session's model receives
+ * what was derived.
+ */
+describe('a real OpenCode session whose model never saves', { timeout: 300_000 }, () => {
+  const TOKEN = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
+  const PROMPT = `Add a health check route to the API (the deploy token is ${TOKEN})`;
+  const STATUS = 'The route answers 200; its tests pass, the docs are next.';
+  const todos = (statuses: string[]) => ({
+    todos: ['Write the route', 'Test the route', 'Document it'].map((content, index) => ({
+      id: String(index + 1),
+      content,
+      status: statuses[index],
+      priority: 'high',
+    })),
+  });
+  const todoPlan: Plan = (asked, callable) => {
+    const prompt = asked.replace(/^"(.*)"$/s, '$1');
+    if (prompt === PROMPT)
+      return [
+        { tool: 'todowrite', input: todos(['in_progress', 'pending', 'pending']) },
+        { tool: 'bash', input: { command: "echo 'health: 200'", description: 'Check the route' } },
+        { tool: 'todowrite', input: todos(['completed', 'in_progress', 'pending']) },
+        { text: STATUS },
+      ];
+    if (prompt === 'Where were we?') {
+      const load = [...callable].find((name) => name.endsWith('load_session_checkpoint'));
+      return load ? [{ tool: load, input: {} }, { text: 'Resumed.' }] : [{ text: 'No load tool offered.' }];
+    }
+    return [{ text: 'Noted.' }];
+  };
+  let todoModel: FakeModel;
+  let todoEnv: NodeJS.ProcessEnv;
+  let root: string;
+  const ask = async (prompt: string) => {
+    const before = todoModel.requests.length;
+    // OpenCode starts slowly on a loaded machine (a minute and more before its first request).
+    const result = await runProcess(OPENCODE, ['run', prompt], {
+      cwd: root,
+      env: todoEnv,
+      timeoutMs: 240_000,
+    });
+    expect(result.code, `opencode exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
+    return todoModel.requests
+      .slice(before)
+      .filter((request) => request.url.includes('/responses') && request.raw.includes('"tools"'));
+  };
+
+  beforeAll(async () => {
+    // OpenCode builds a message's text from the streamed deltas.
+    todoModel = await startFakeModel(todoPlan, { format: 'responses', latencyMs: 100, textDeltas: true });
+    root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+    todoEnv = { ...env, HOME: tempDir('opencode-home-'), CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    writeFileSync(path.join(root, 'opencode.jsonc'), configBefore.replace(model.url, todoModel.url));
+    const setup = await runProcess(process.execPath, [CLI, 'setup', 'opencode', '--project'], {
+      cwd: root,
+      env: todoEnv,
+    });
+    expect(setup.code, setup.stderr).toBe(0);
+  });
+
+  afterAll(async () => {
+    await todoModel?.close();
+  });
+
+  it('the Stop hook records the goal, the todos with their statuses, the status and the command', {
+    timeout: 300_000,
+  }, async () => {
+    await ask(PROMPT);
+    const file = path.join(root, '.claude-checkpoint');
+    // The plugin's Stop hook may still be finishing as `opencode run` returns.
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+      if (existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).summary) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    expect(saved.goal.primary).toBe('Add a health check route to the API (the deploy token is «redacted»)');
+    expect(saved.goal.tasks).toEqual([
+      { description: 'Write the route', status: 'done' },
+      { description: 'Test the route', status: 'in_progress' },
+      { description: 'Document it', status: 'pending' },
+    ]);
+    expect(saved.summary).toBe(STATUS);
+    expect(saved.recentCommands).toContainEqual(
+      expect.objectContaining({ command: "echo 'health: 200'", exitCode: 0 }),
+    );
+    expect(readFileSync(file, 'utf8')).not.toContain(TOKEN);
+    const store = todoEnv.CHECKPOINT_STORE_DIR as string;
+    for (const stored of readdirSync(store, { recursive: true }) as string[])
+      if (stored.endsWith('.json'))
+        expect(readFileSync(path.join(store, stored), 'utf8')).not.toContain(TOKEN);
+  });
+
+  it('a new session: the model receives the goal, every task with its status and the status sentence', async () => {
+    const requests = await ask('Where were we?');
+    expect(requests[0]?.raw).toContain(
+      'Goal (from the session transcript): Add a health check route to the API',
+    );
+    const all = requests.flatMap((request) => textsOf(request.body)).join('\n');
+    for (const part of [
+      '## Goal (from the session transcript)\nAdd a health check route to the API (the deploy token is «redacted»)',
+      '## Tasks (from the session transcript)',
+      '[x] Write the route',
+      '[~] Test the route',
+      '[ ] Document it',
+      `## Where things stand (from the session transcript)\n${STATUS}`,
+    ])
+      expect(all).toContain(part);
+    expect(all).not.toContain(TOKEN);
   });
 });

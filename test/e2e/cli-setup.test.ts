@@ -181,6 +181,18 @@ describe('claude-checkpoint setup copilot and opencode, as doctor sees them', ()
     expect((await runCli(['setup', 'copilot'], { cwd: project, env })).code).toBe(0);
     expect(await check(project, env, 'Copilot CLI')).toMatchObject({ level: 'ok' });
     const hooksFile = path.join(home, '.copilot', 'hooks', 'claude-checkpoint.json');
+    // A hooks file an earlier version wrote, without the end-of-turn and end-of-session hooks.
+    const current = readFileSync(hooksFile, 'utf8');
+    const earlier = JSON.parse(current);
+    delete earlier.hooks.Stop;
+    delete earlier.hooks.SessionEnd;
+    writeFileSync(hooksFile, JSON.stringify(earlier));
+    expect(await check(project, env, 'Copilot CLI')).toMatchObject({
+      level: 'warn',
+      detail: expect.stringContaining('written by an earlier version: it lacks the Stop, SessionEnd hooks'),
+      fix: expect.stringContaining('setup copilot` again'),
+    });
+    writeFileSync(hooksFile, current);
     writeFileSync(
       hooksFile,
       readFileSync(hooksFile, 'utf8').replaceAll(SHIPPED_HOOK_ENTRY, '/gone/dist/hook.cjs'),
@@ -205,6 +217,15 @@ describe('claude-checkpoint setup copilot and opencode, as doctor sees them', ()
     expect(JSON.parse(written).mcp['claude-checkpoint']).toMatchObject({ type: 'local', enabled: true });
     const plugin = readFileSync(path.join(project, '.opencode/plugins/claude-checkpoint.js'), 'utf8');
     expect(plugin).toContain(JSON.stringify(SHIPPED_HOOK_ENTRY));
+    expect(await check(project, env, 'OpenCode')).toMatchObject({ level: 'ok' });
+    // A plugin an earlier version wrote (without the end-of-turn record): reported, and setup brings it up to date.
+    const pluginFile = path.join(project, '.opencode/plugins/claude-checkpoint.js');
+    writeFileSync(pluginFile, plugin.replace("event.type === 'session.idle'", "event.type === 'never'"));
+    expect(await check(project, env, 'OpenCode')).toMatchObject({
+      level: 'warn',
+      detail: expect.stringContaining("written by an earlier version: it lacks this version's plugin"),
+    });
+    expect((await runCli(['setup', 'opencode', '--project'], { cwd: project, env })).code).toBe(0);
     expect(await check(project, env, 'OpenCode')).toMatchObject({ level: 'ok' });
     expect(
       (await runCli(['setup', 'opencode', '--project', '--uninstall'], { cwd: project, env })).code,

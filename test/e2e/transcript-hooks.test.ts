@@ -1,4 +1,4 @@
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
@@ -152,5 +152,88 @@ describe('hooks fill the checkpoint from the session transcript when the model n
     writeFileSync(transcript, 'PK\u0003\u0004 not a transcript\n{"type":"user"');
     expect((await hook('Stop')).code).toBe(0);
     expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).toBe(before);
+  });
+});
+
+describe('the other agents’ hooks fill the checkpoint from their sessions', () => {
+  // The recorded Copilot CLI session (see test/transcripts/copilot.test.ts), moved into a test project.
+  const COPILOT_PROJECT = '/tmp/checkpoint-repo-h92Ozi';
+  const COPILOT_SESSION = 'af86c68a-a4bb-48c1-8cf8-ba796d0575f7';
+
+  it('Copilot CLI: Stop (agentStop) reads the events file it names; SessionEnd finds it under COPILOT_HOME', async () => {
+    const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+    const home = tempDir('copilot-home-');
+    const events = path.join(home, 'session-state', COPILOT_SESSION, 'events.jsonl');
+    const recorded = readFileSync(
+      new URL('../fixtures/transcripts/copilot-session.jsonl', import.meta.url),
+      'utf8',
+    );
+    mkdirSync(path.dirname(events), { recursive: true });
+    writeFileSync(events, recorded.replaceAll(COPILOT_PROJECT, root));
+    writeFileSync(path.join(root, 'src/health.ts'), 'export const ok = 1;\n');
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), COPILOT_HOME: home };
+    const hook = (event: string, payload: Record<string, unknown>) =>
+      runCli(['hook', event, '--agent', 'copilot'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({ hook_event_name: event, session_id: COPILOT_SESSION, cwd: root, ...payload }),
+      });
+    // As Copilot CLI 1.0.102 sends them.
+    expect(
+      await hook('Stop', { transcript_path: events, stop_reason: 'end_turn', stop_hook_active: false }),
+    ).toMatchObject({
+      code: 0,
+      stderr: '',
+    });
+    const saved = JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
+    expect(saved.goal).toEqual({
+      primary: 'Go: add a health check route',
+      tasks: [
+        { description: 'Writing the route', status: 'done' },
+        { description: 'Testing the route', status: 'in_progress' },
+        { description: 'Documenting it', status: 'pending' },
+      ],
+    });
+    expect(saved.summary).toBe('Noted.');
+    expect(saved.recentCommands).toEqual([
+      expect.objectContaining({ command: "echo 'FAIL auth.test.ts' && exit 3", exitCode: 3 }),
+      expect.objectContaining({ command: 'echo ok', exitCode: 0 }),
+    ]);
+    expect(await hook('SessionEnd', { reason: 'complete' })).toMatchObject({ code: 0, stderr: '' });
+    const ended = JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
+    // A full save: the files the edit tools wrote are recorded, with their content's oid.
+    expect(ended.modifiedFiles).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: 'src/health.ts', status: '??' }),
+        expect.objectContaining({ path: 'src/app.ts' }),
+      ]),
+    );
+  });
+
+  it('OpenCode: the session its plugin hands over in the Stop payload', async () => {
+    const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+    const recorded = JSON.parse(
+      readFileSync(new URL('../fixtures/transcripts/opencode-session.json', import.meta.url), 'utf8'),
+    );
+    const stop = await runCli(['hook', 'Stop', '--agent', 'opencode'], {
+      cwd: root,
+      env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') },
+      input: JSON.stringify({
+        hook_event_name: 'Stop',
+        cwd: root,
+        session_id: 'ses_1',
+        transcript: recorded,
+      }),
+    });
+    expect(stop).toMatchObject({ code: 0, stderr: '' });
+    const saved = JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
+    expect(saved.goal.primary).toBe('Go: add a health check route');
+    expect(saved.goal.tasks).toEqual([
+      { description: 'Write the route', status: 'done' },
+      { description: 'Test the route', status: 'in_progress' },
+      { description: 'Document it', status: 'pending' },
+    ]);
+    expect(saved.summary).toBe('The route answers 200; its tests pass, the docs are next.');
+    expect(saved.meta.derived).toEqual({ goal: 'ses_1', tasks: 'ses_1', summary: 'ses_1' });
   });
 });

@@ -23,11 +23,11 @@ export function sessionPlan(shellCall: PlannedStep, prompts: (prompt: string) =>
   };
 }
 
-/** Runs an agent CLI to the end (killed after 90 s), with `stdin` written to it or ignored. */
+/** Runs an agent CLI to the end (killed after `timeoutMs`, 90 s by default), with `stdin` written to it or ignored. */
 export function runProcess(
   command: string,
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string },
+  options: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string; timeoutMs?: number },
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
@@ -43,7 +43,7 @@ export function runProcess(
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 90_000);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code: code ?? 1, stdout, stderr });

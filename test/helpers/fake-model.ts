@@ -216,7 +216,15 @@ export type WireFormat = 'anthropic' | 'gemini' | 'responses';
  */
 export async function startFakeModel(
   plan: Plan,
-  options: { latencyMs?: number; format?: WireFormat } = {},
+  options: {
+    latencyMs?: number;
+    format?: WireFormat;
+    /**
+     * Responses API: stream a text answer as the API does, in `response.output_text.delta` events too
+     * (OpenCode builds its message from those; the other agents read the finished item).
+     */
+    textDeltas?: boolean;
+  } = {},
 ): Promise<FakeModel> {
   const requests: LoggedRequest[] = [];
   let counter = 0;
@@ -241,7 +249,8 @@ export async function startFakeModel(
       const url = request.url ?? '';
       if (options.format === 'responses') {
         counter += 1;
-        const reply = () => writeResponsesReply(response, url, body, plan, counter);
+        const reply = () =>
+          writeResponsesReply(response, url, body, plan, counter, options.textDeltas === true);
         if (options.latencyMs) setTimeout(reply, options.latencyMs);
         else reply();
         return;
@@ -383,6 +392,7 @@ function writeResponsesReply(
   body: Record<string, unknown> | null,
   plan: Plan,
   counter: number,
+  textDeltas: boolean,
 ): void {
   if (!url.includes('/responses') || !body) {
     response.writeHead(404, { 'content-type': 'application/json' });
@@ -435,6 +445,14 @@ function writeResponsesReply(
     response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   send('response.created', { response: { id, status: 'in_progress', output: [] } });
   send('response.output_item.added', { output_index: 0, item });
+  if (textDeltas && 'text' in step) {
+    const part = { type: 'output_text', text: '', annotations: [] };
+    const at = { item_id: item.id, output_index: 0, content_index: 0 };
+    send('response.content_part.added', { ...at, part });
+    send('response.output_text.delta', { ...at, delta: step.text });
+    send('response.output_text.done', { ...at, text: step.text });
+    send('response.content_part.done', { ...at, part: { ...part, text: step.text } });
+  }
   send('response.output_item.done', { output_index: 0, item });
   send('response.completed', { response: { id, status: 'completed', output: [item], usage } });
   response.end();

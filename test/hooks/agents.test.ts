@@ -169,6 +169,44 @@ describe('the Copilot CLI adapter', () => {
     };
     expect(copilot.toEvent('PreCompact', input)).toEqual({ event: 'PreCompact', input });
     expect(copilot.briefOnNextPrompt).toBe(true);
-    expect(copilot.toEvent('Stop', { stop_reason: 'end_turn' })).toBeNull();
+  });
+
+  it('a command started in the background has no exit code yet: it is not recorded as a success', () => {
+    const started = copilot.toEvent('PostToolUse', post('<command started in background with shellId: 4>'));
+    expect(bashOutcome(started?.input ?? {})).toEqual({ command: 'npm test', note: 'Run the tests' });
+  });
+
+  it('Stop (agentStop) names the events file; SessionEnd gets it from the session id, a plain name only', () => {
+    // As Copilot CLI 1.0.102 sent them at the end of a `copilot -p` turn and session.
+    const stop = {
+      hook_event_name: 'Stop',
+      session_id: 'a446280b-0a7d-4444-acdf-7b9de4e0af34',
+      cwd: '/p',
+      transcript_path: '/h/.copilot/session-state/a446280b-0a7d-4444-acdf-7b9de4e0af34/events.jsonl',
+      stop_reason: 'end_turn',
+      stop_hook_active: false,
+    };
+    expect(copilot.toEvent('Stop', stop)).toEqual({ event: 'Stop', input: stop });
+    const end = { hook_event_name: 'SessionEnd', session_id: stop.session_id, cwd: '/p', reason: 'complete' };
+    const saved = process.env.COPILOT_HOME;
+    process.env.COPILOT_HOME = '/h/.copilot';
+    try {
+      expect(copilot.toEvent('SessionEnd', end)?.input.transcript_path).toBe(stop.transcript_path);
+      for (const session_id of ['../../etc', 'a/b', '', '.hidden'])
+        expect(copilot.toEvent('SessionEnd', { ...end, session_id })?.input.transcript_path).toBeUndefined();
+    } finally {
+      if (saved === undefined) delete process.env.COPILOT_HOME;
+      else process.env.COPILOT_HOME = saved;
+    }
+  });
+
+  it('leaves PostToolUseFailure alone: for the shell it reports calls that never ran, without an exit code', () => {
+    const refused = {
+      hook_event_name: 'PostToolUseFailure',
+      tool_name: 'Bash',
+      tool_input: { command: 'kill -9 $$', description: 'killed' },
+      error: "Command not executed. The 'kill' command must specify at least one numeric PID.",
+    };
+    expect(copilot.toEvent('PostToolUseFailure', refused)).toBeNull();
   });
 });
