@@ -7,7 +7,8 @@
  * - a session's first model request: SessionStart (`startup`, or `resume` for a session this process did
  *   not create), and the brief is added to the system prompt of every request of that session;
  * - every user message: UserPromptSubmit (the snapshot before the agent acts), awaited;
- * - a `bash` tool call: PostToolUse with the exit code OpenCode keeps in the call's metadata;
+ * - a `bash` tool call: PreToolUse before it runs (a snapshot when it may destroy work; awaited, never a
+ *   decision), and PostToolUse after, with the exit code OpenCode keeps in the call's metadata;
  * - before compaction: PreCompact; after it (`session.compacted`): the next request brings a fresh brief.
  */
 export function openCodePlugin(hookPath: string): string {
@@ -15,7 +16,7 @@ export function openCodePlugin(hookPath: string): string {
 import { spawn } from 'node:child_process';
 
 const HOOK = ${JSON.stringify(hookPath)};
-const TIMEOUT_MS = { SessionStart: 15000, UserPromptSubmit: 15000, PreCompact: 30000, PostToolUse: 10000 };
+const TIMEOUT_MS = { SessionStart: 15000, UserPromptSubmit: 15000, PreCompact: 30000, PostToolUse: 10000, PreToolUse: 15000 };
 
 /** Runs one hook; resolves with the context it returned, or '' (a hook never breaks a session). */
 function runHook(event, directory, payload) {
@@ -78,6 +79,15 @@ export const ClaudeCheckpoint = async ({ directory }) => {
         .map((part) => part.text)
         .join('\\n');
       await runHook('UserPromptSubmit', directory, { session_id: input.sessionID, prompt });
+    },
+    'tool.execute.before': async (input, output) => {
+      if (input.tool !== 'bash') return;
+      await runHook('PreToolUse', directory, {
+        session_id: input.sessionID,
+        tool_name: 'Bash',
+        tool_use_id: input.callID,
+        tool_input: { command: output.args?.command ?? '', workdir: output.args?.workdir },
+      });
     },
     'tool.execute.after': async (input, output) => {
       if (input.tool !== 'bash') return;

@@ -32,6 +32,8 @@ const COPILOT_HOOKS = [
   ['UserPromptSubmit', 15],
   ['PreCompact', 30],
   ['PostToolUse', 10],
+  // Before a shell command that may destroy work: a snapshot (issue 25). Never a decision.
+  ['PreToolUse', 15],
 ] as const;
 
 /** The first line of the plugin setup writes for OpenCode: a plugin file without it is not ours. */
@@ -80,6 +82,7 @@ function editsFor(
       ['BeforeAgent', '*', 15_000],
       ['PreCompress', '*', 30_000],
       ['AfterTool', 'run_shell_command', 15_000],
+      ['BeforeTool', 'run_shell_command', 15_000],
     ] as const;
     return {
       edits: [
@@ -171,6 +174,7 @@ function editsFor(
     ['UserPromptSubmit', undefined, 15],
     ['PreCompact', undefined, 30],
     ['PostToolUse', 'Bash', 10],
+    ['PreToolUse', 'Bash', 15],
   ] as const;
   return {
     edits: [
