@@ -45,6 +45,8 @@ export interface StatusReport {
   checkpointIgnored: boolean | null;
   /** The git-ignored files every snapshot includes anyway (patterns; none by default), and whose they are. */
   includeIgnored: { patterns: readonly string[]; from: SettingOrigin[] };
+  /** Wrong values in the user's settings, which commands stop on (see `doctor`). */
+  settingErrors: string[];
 }
 
 /** Everything `status` shows, gathered once. */
@@ -61,8 +63,11 @@ export async function projectStatus(
         error: error.message,
       }),
     ),
-    // A folder where snapshots are refused (a home folder) still gets its status, without snapshots.
-    listSnapshots(deps, { projectRoot: root.root }).catch(() => null),
+    // A folder where snapshots are refused (a home folder) still gets its status, without snapshots; a
+    // wrong setting is said below, not in the way of the listing.
+    listSnapshots({ ...deps, settingsProblem: () => undefined }, { projectRoot: root.root }).catch(
+      () => null,
+    ),
     locateRepo(root.root),
   ]);
   const latest = snapshots?.snapshots[0];
@@ -81,6 +86,7 @@ export async function projectStatus(
       patterns: settings.values.snapshotIncludeIgnored,
       from: settings.origins.snapshotIncludeIgnored,
     },
+    settingErrors: settingErrors(settings.problems).map((problem) => problem.message),
   };
 }
 

@@ -219,6 +219,8 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
           ? 'Ignored files: never in snapshots (set snapshotIncludeIgnored to include some, such as .env*)'
           : `Ignored files in snapshots: ${included.patterns.join(', ')} (from ${included.from.join(' + ')}; kept in the private store, never in a handoff)`,
       );
+      for (const problem of report.settingErrors)
+        lines.push(out.warn(`Settings: ${problem} (commands stop on it; see doctor)`));
       out.print(lines.join('\n'));
       return EXIT.ok;
     }),

@@ -149,7 +149,9 @@ describe('claude-checkpoint setup codex', () => {
     expect(preTool).toEqual([
       {
         matcher: 'Bash',
-        hooks: [expect.objectContaining({ command: expect.stringMatching(/ PreToolUse --agent codex( |$)/) })],
+        hooks: [
+          expect.objectContaining({ command: expect.stringMatching(/ PreToolUse --agent codex( |$)/) }),
+        ],
       },
     ]);
     expect(await codexCheck()).toMatchObject({ level: 'ok' });

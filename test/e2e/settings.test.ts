@@ -54,7 +54,7 @@ describe('the settings file', () => {
   it('a wrong value stops a command with the key and the limit, while a hook says so and snapshots anyway', async () => {
     const { root, env, userFile } = project({ snapshotMaxCount: 0 });
     const command = await runCli(['snapshot'], { cwd: root, env });
-    expect(command.code).not.toBe(0);
+    expect(command.code).toBe(2);
     expect(command.stderr).toContain(
       `${userFile}: snapshotMaxCount must be a whole number from 1 to 100000: got 0`,
     );
@@ -72,12 +72,18 @@ describe('the settings file', () => {
     );
     // Listing stops on the same problem; fixed through the environment, it shows the hook's snapshot.
     expect(await snapshotCount(root, { ...env, CHECKPOINT_SNAPSHOT_MAX_COUNT: '100' })).toBe(1);
+    // status still shows the project, and says what is wrong.
+    const status = await runCli(['status'], { cwd: root, env });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('Snapshots: 1, latest');
+    expect(status.stdout).toContain('Settings: ');
+    expect(status.stdout).toContain('snapshotMaxCount must be a whole number from 1 to 100000: got 0');
   });
 
   it('a file that is not JSON: the command names it; so does doctor, which still runs', async () => {
     const { root, env, userFile } = project('{ "snapshotMaxCount": 5,');
     const command = await runCli(['snapshot'], { cwd: root, env });
-    expect(command.code).not.toBe(0);
+    expect(command.code).toBe(2);
     expect(command.stderr).toContain(`${userFile}: is not valid JSON`);
     const doctor = await runCli(['doctor', '--json'], { cwd: root, env });
     expect(JSON.parse(doctor.stdout).checks).toContainEqual(
