@@ -24,11 +24,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import { cliBeside } from './hooks/cli-path.js';
+import { parseHookArgs } from './hooks/hook-args.js';
 import { handOverStdin, readHookStdin, writeAll } from './hooks/hook-io.js';
 import { launchHookHost } from './hooks/host-launch.js';
-import { PRE_COMMAND_EVENT, stdinMayDestroyWork } from './hooks/pre-command-gate.js';
+import { isPreCommandEvent, stdinMayDestroyWork } from './hooks/pre-command-gate.js';
 import { relayHook } from './hooks/relay-client.js';
 import { HOST_ARG } from './hooks/relay-protocol.js';
+import { userSetting } from './store/settings-file.js';
 import { defaultStoreBase } from './store/store-base.js';
 
 const CACHE_PREFIX = 'hook-';
@@ -44,8 +46,10 @@ void (async () => {
   // loaded and warm.
   const argv = process.argv.slice(2);
   const stdin = await readHookStdin();
-  // Most commands destroy nothing: their PreToolUse hook ends here, before the relay or the bundle loads.
-  if (argv[0] === PRE_COMMAND_EVENT && !stdinMayDestroyWork(stdin, process.cwd())) process.exit(0);
+  // Most commands destroy nothing: their pre-tool hook ends here, before the relay or the bundle loads.
+  const { event, options } = parseHookArgs(argv);
+  if (isPreCommandEvent(options.agent, event) && !stdinMayDestroyWork(stdin, process.cwd(), options.agent))
+    process.exit(0);
   const relayed = await relayHook({
     argv,
     stdin,
@@ -90,7 +94,7 @@ function runBundle(): void {
 }
 
 function cachePath(): string | undefined {
-  if (process.env.CHECKPOINT_HOOK_CODE_CACHE === '0') return undefined;
+  if (!userSetting(process.env, 'hookCodeCache')) return undefined;
   try {
     const stats = statSync(bundle);
     // One cache per event: each holds the functions its own event compiles.

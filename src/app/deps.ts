@@ -10,6 +10,8 @@ export interface AppDeps {
   cwd: () => string;
   /** Serializes calls per project within this process. */
   queue: KeyedQueue;
+  /** Set by hooks; see SettingsDeps in store/settings-file.ts. */
+  settingsProblem?: ((message: string) => void) | undefined;
 }
 
 export function defaultDeps(overrides: Partial<AppDeps> = {}): AppDeps {

@@ -61,8 +61,10 @@ export async function pushHandoff(
   const snapshot = (
     await takeSnapshot(deps, { projectRoot: root.root, trigger: 'handoff', label: `handoff ${name}` })
   ).snapshot;
+  // Security: ignored files a snapshot includes (snapshotIncludeIgnored: .env and the like) never leave the machine.
+  const tree = await store.withLock(() => store.withoutIncludedIgnored(snapshot.tree));
   const git = storeGitWithProject(store, objects);
-  const files = filesOf(await changesBetween(git, head.head, snapshot.tree));
+  const files = filesOf(await changesBetween(git, head.head, tree));
   const checkpoint = await fsp.readFile(path.join(root.root, CHECKPOINT_FILE), 'utf8').catch(() => null);
 
   const author = (await runGit(['var', 'GIT_AUTHOR_IDENT'], { cwd: root.root, okExitCodes: [0, 128] })).stdout
@@ -79,7 +81,7 @@ export async function pushHandoff(
     checkpoint,
   };
   const commit = (
-    await git(['commit-tree', '--no-gpg-sign', snapshot.tree, '-p', head.head, '-F', '-'], {
+    await git(['commit-tree', '--no-gpg-sign', tree, '-p', head.head, '-F', '-'], {
       input: `claude-checkpoint handoff ${name}\n\n${JSON.stringify(meta)}\n`,
     })
   ).stdout.trim();

@@ -7,7 +7,8 @@
  * - a session's first model request: SessionStart (`startup`, or `resume` for a session this process did
  *   not create), and the brief is added to the system prompt of every request of that session;
  * - every user message: UserPromptSubmit (the snapshot before the agent acts), awaited;
- * - a `bash` tool call: PostToolUse with the exit code OpenCode keeps in the call's metadata;
+ * - a `bash` tool call: PreToolUse before it runs (a snapshot when it may destroy work; awaited, never a
+ *   decision), and PostToolUse after, with the exit code OpenCode keeps in the call's metadata;
  * - before compaction: PreCompact; after it (`session.compacted`): the next request brings a fresh brief;
  * - the end of a turn (`session.idle`): Stop, with the session's messages and todo list (read through the
  *   SDK client OpenCode gives plugins, trimmed) as `transcript`, which fills what the model did not save.
@@ -17,7 +18,7 @@ export function openCodePlugin(hookPath: string): string {
 import { spawn } from 'node:child_process';
 
 const HOOK = ${JSON.stringify(hookPath)};
-const TIMEOUT_MS = { SessionStart: 15000, UserPromptSubmit: 15000, PreCompact: 30000, PostToolUse: 10000, Stop: 15000 };
+const TIMEOUT_MS = { SessionStart: 15000, UserPromptSubmit: 15000, PreCompact: 30000, PostToolUse: 10000, PreToolUse: 15000, Stop: 15000 };
 /** What of a session goes to the hook: its first messages (the goal) and its latest (where things stand). */
 const HEAD_MESSAGES = 20;
 const TAIL_MESSAGES = 300;
@@ -129,6 +130,15 @@ export const ClaudeCheckpoint = async ({ directory, client }) => {
         .map((part) => part.text)
         .join('\\n');
       await runHook('UserPromptSubmit', directory, { session_id: input.sessionID, prompt });
+    },
+    'tool.execute.before': async (input, output) => {
+      if (input.tool !== 'bash') return;
+      await runHook('PreToolUse', directory, {
+        session_id: input.sessionID,
+        tool_name: 'Bash',
+        tool_use_id: input.callID,
+        tool_input: { command: output.args?.command ?? '', workdir: output.args?.workdir },
+      });
     },
     'tool.execute.after': async (input, output) => {
       if (input.tool !== 'bash') return;

@@ -2,15 +2,13 @@ import path from 'node:path';
 import { redactText } from '../core/redact.js';
 import { applyTranscript, type TranscriptRecord } from '../core/transcript.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
+import { settingsOf } from '../store/settings-file.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import { readTranscriptMemory, writeTranscriptMemory } from '../store/transcript-memory.js';
 import { INLINE_TRANSCRIPT_READERS, TRANSCRIPT_READERS } from '../transcripts/readers.js';
 import type { AppDeps } from './deps.js';
 import { loadRedactionConfig } from './redaction.js';
 import { resolveProjectRoot } from './root.js';
-
-/** Set to 0 to never fill the checkpoint from the agent's session transcript. */
-export const TRANSCRIPT_ENV = 'CHECKPOINT_FROM_TRANSCRIPT';
 
 /** An agent's transcript, as its hook names it. */
 export interface TranscriptSource {
@@ -28,10 +26,6 @@ export type TranscriptOutcome =
   | { recorded: false; why: string; quiet?: boolean }
   | { recorded: true; changed: boolean; created: boolean; root: string };
 
-export function transcriptDisabled(env: NodeJS.ProcessEnv): boolean {
-  return env[TRANSCRIPT_ENV]?.trim() === '0';
-}
-
 /**
  * Fills the checkpoint from the agent's session transcript (see applyTranscript): what the agent saved
  * itself stays. `full` also records the files the agent's edit tools wrote, with their content's oids,
@@ -43,7 +37,7 @@ export async function recordTranscript(
   deps: AppDeps,
   request: { projectRoot?: string | undefined; source: TranscriptSource; full: boolean },
 ): Promise<TranscriptOutcome> {
-  if (transcriptDisabled(deps.env)) return { recorded: false, why: `${TRANSCRIPT_ENV}=0`, quiet: true };
+  if (!settingsOf(deps).fromTranscript) return { recorded: false, why: 'fromTranscript is off', quiet: true };
   const isInline = request.source.inline !== undefined;
   const reader = isInline ? undefined : TRANSCRIPT_READERS[request.source.agent];
   const inlineReader = isInline ? INLINE_TRANSCRIPT_READERS[request.source.agent] : undefined;

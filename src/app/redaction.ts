@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import path from 'node:path';
 import {
   type CompiledCustomConfig,
@@ -6,20 +5,14 @@ import {
   compileCustomConfig,
 } from '../core/secrets/custom-config.js';
 import { errorCode, type StoreFs } from '../store/fs-seam.js';
+import { userConfigDir } from '../store/settings-file.js';
 
 /** The project's own patterns, committed with it (and not matched by the `.claude-checkpoint*` ignore rule). */
 export const PROJECT_REDACTION_FILE = path.join('.claude', 'checkpoint-redaction.json');
-export const CONFIG_DIR_ENV = 'CHECKPOINT_CONFIG_DIR';
 
 /** Where the user's own redaction settings live: $CHECKPOINT_CONFIG_DIR, else the XDG config folder. */
 export function userRedactionFile(env: NodeJS.ProcessEnv): string {
-  const dir =
-    env[CONFIG_DIR_ENV]?.trim() ||
-    path.join(
-      env.XDG_CONFIG_HOME?.trim() || path.join(env.HOME?.trim() || homedir(), '.config'),
-      'claude-checkpoint',
-    );
-  return path.join(dir, 'redaction.json');
+  return path.join(userConfigDir(env), 'redaction.json');
 }
 
 /**

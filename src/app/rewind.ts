@@ -5,6 +5,7 @@ import { CheckpointError, describeError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
 import { Redactor } from '../core/redact.js';
 import { resolveRef } from '../core/rewind-refs.js';
+import type { SettingValues } from '../core/settings.js';
 import {
   formatSnapshotId,
   type RestorePlan,
@@ -15,6 +16,7 @@ import {
   summarizePlan,
 } from '../core/snapshot.js';
 import { readHeadFast } from '../git/repo.js';
+import { readSettings, settingsOf } from '../store/settings-file.js';
 import {
   type AsideContent,
   type DiffEntry,
@@ -27,33 +29,14 @@ import { loadRedactionConfig } from './redaction.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
 import type { RootContext } from './save.js';
 
-export const SNAPSHOT_ENV = {
-  maxCount: 'CHECKPOINT_SNAPSHOT_MAX_COUNT',
-  maxAgeDays: 'CHECKPOINT_SNAPSHOT_MAX_AGE_DAYS',
-  maxFileMb: 'CHECKPOINT_SNAPSHOT_MAX_FILE_MB',
-  keepAsideMaxMb: 'CHECKPOINT_KEEP_ASIDE_MAX_MB',
-} as const;
-
-/** Retention and size cap, from the environment or the defaults. */
-export function snapshotSettings(env: NodeJS.ProcessEnv): SnapshotSettings {
-  const read = (name: string, fallback: number, min: number) => {
-    const raw = env[name]?.trim();
-    if (!raw) return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < min) {
-      throw new CheckpointError('INVALID_INPUT', `${name} must be a number of at least ${min}: got '${raw}'`);
-    }
-    return value;
-  };
+/** Retention, size cap and the ignored files to include, from the settings. */
+export function snapshotSettings(settings: SettingValues): SnapshotSettings {
   return {
-    maxCount: Math.floor(read(SNAPSHOT_ENV.maxCount, SNAPSHOT_DEFAULTS.maxCount, 1)),
-    maxAgeDays: read(SNAPSHOT_ENV.maxAgeDays, SNAPSHOT_DEFAULTS.maxAgeDays, 0),
-    maxFileBytes: Math.floor(
-      read(SNAPSHOT_ENV.maxFileMb, SNAPSHOT_DEFAULTS.maxFileBytes / 1024 / 1024, 0) * 1024 * 1024,
-    ),
-    keepAsideMaxBytes: Math.floor(
-      read(SNAPSHOT_ENV.keepAsideMaxMb, SNAPSHOT_DEFAULTS.keepAsideMaxBytes / 1024 / 1024, 0) * 1024 * 1024,
-    ),
+    maxCount: settings.snapshotMaxCount,
+    maxAgeDays: settings.snapshotMaxAgeDays,
+    maxFileBytes: Math.floor(settings.snapshotMaxFileMb * 1024 * 1024),
+    keepAsideMaxBytes: Math.floor(settings.keepAsideMaxMb * 1024 * 1024),
+    includeIgnored: settings.snapshotIncludeIgnored,
   };
 }
 
@@ -69,8 +52,9 @@ export async function openStore(
     cwd: deps.cwd(),
   });
   refuseNonProjectRoot(root.root, deps.env);
+  const settings = snapshotSettings(settingsOf(deps, root.root));
   const storeDir = projectStoreDir(defaultStoreBase(deps.env), root.root);
-  return { store: new SnapshotStore(root.root, storeDir, snapshotSettings(deps.env)), root };
+  return { store: new SnapshotStore(root.root, storeDir, settings), root };
 }
 
 /**
@@ -99,8 +83,6 @@ export interface SnapshotOutcome {
   detachDue: boolean;
 }
 
-export const DETACH_ENV = 'CHECKPOINT_DETACH_AFTER_HOURS';
-
 export interface SnapshotRequest {
   projectRoot?: string | undefined;
   trigger: string;
@@ -127,10 +109,9 @@ export async function takeSnapshot(
     await store.init();
     const result = await snapshotLocked(deps, store, request);
     const since = await store.borrowingSince();
-    const hours = Number(deps.env[DETACH_ENV] ?? 24);
     const detachDue =
       since !== null &&
-      deps.now().getTime() - since.getTime() >= (Number.isFinite(hours) ? hours : 24) * 3_600_000;
+      deps.now().getTime() - since.getTime() >= settingsOf(deps).detachAfterHours * 3_600_000;
     return { ...result, root, detachDue };
   });
 }
@@ -220,11 +201,9 @@ export async function listSnapshots(
 
 /** The latest snapshot, without creating a store; for the resume brief. */
 export async function latestSnapshot(deps: AppDeps, root: string): Promise<SnapshotRecord | null> {
-  const store = new SnapshotStore(
-    root,
-    projectStoreDir(defaultStoreBase(deps.env), root),
-    snapshotSettings(deps.env),
-  );
+  // Only the store's place matters here: a wrong setting must not keep the brief from loading.
+  const settings = snapshotSettings(readSettings(deps.env, root).values);
+  const store = new SnapshotStore(root, projectStoreDir(defaultStoreBase(deps.env), root), settings);
   // The store's state file names the latest snapshot: no git process on the load path.
   return (await store.exists()) ? store.latest() : null;
 }

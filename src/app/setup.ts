@@ -34,6 +34,8 @@ const COPILOT_HOOKS = [
   ['PostToolUse', 10],
   ['Stop', 15],
   ['SessionEnd', 15],
+  // Before a shell command that may destroy work: a snapshot (issue 25). Never a decision.
+  ['PreToolUse', 15],
 ] as const;
 
 /** The events `setup copilot` wires, for `doctor` to tell a hooks file written by an earlier version. */
@@ -88,6 +90,7 @@ function editsFor(
       // The end of each turn and of the session: what the model did not save, from its chat file.
       ['AfterAgent', '*', 15_000],
       ['SessionEnd', '*', 15_000],
+      ['BeforeTool', 'run_shell_command', 15_000],
     ] as const;
     return {
       edits: [
@@ -181,6 +184,7 @@ function editsFor(
     ['PostToolUse', 'Bash', 10],
     // The end of each turn: what the model did not save, from the session's rollout file.
     ['Stop', undefined, 15],
+    ['PreToolUse', 'Bash', 15],
   ] as const;
   return {
     edits: [

@@ -5,19 +5,26 @@ import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { HOOK_EVENTS } from '../core/hook-events.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
+import {
+  SETTING_NAMES,
+  SETTINGS,
+  type SettingName,
+  type SettingOrigin,
+  settingErrors,
+  showSetting,
+} from '../core/settings.js';
 import { isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import {
   HOST_ENV,
-  HOST_IDLE_ENV,
   hostDisabled,
-  hostIdle,
   isListening,
   isPrivateFolder,
   RELAY_ENV,
   relayDisabled,
   relaySocketPath,
 } from '../hooks/relay-protocol.js';
+import { readSettings, type SettingsReport } from '../store/settings-file.js';
 import { copilotWiring, openCodeWiring } from './agent-wiring.js';
 import type { AppDeps } from './deps.js';
 import { type LoadOutcome, loadCheckpoint, readCheckpoint } from './load.js';
@@ -36,6 +43,10 @@ export interface StatusReport {
   } | null;
   /** `null` outside a git repository. */
   checkpointIgnored: boolean | null;
+  /** The git-ignored files every snapshot includes anyway (patterns; none by default), and whose they are. */
+  includeIgnored: { patterns: readonly string[]; from: SettingOrigin[] };
+  /** Wrong values in the user's settings, which commands stop on (see `doctor`). */
+  settingErrors: string[];
 }
 
 /** Everything `status` shows, gathered once. */
@@ -52,11 +63,15 @@ export async function projectStatus(
         error: error.message,
       }),
     ),
-    // A folder where snapshots are refused (a home folder) still gets its status, without snapshots.
-    listSnapshots(deps, { projectRoot: root.root }).catch(() => null),
+    // A folder where snapshots are refused (a home folder) still gets its status, without snapshots; a
+    // wrong setting is said below, not in the way of the listing.
+    listSnapshots({ ...deps, settingsProblem: () => undefined }, { projectRoot: root.root }).catch(
+      () => null,
+    ),
     locateRepo(root.root),
   ]);
   const latest = snapshots?.snapshots[0];
+  const settings = readSettings(deps.env, root.root);
   return {
     root,
     checkpoint,
@@ -67,6 +82,11 @@ export async function projectStatus(
       storeDir: snapshots.storeDir,
     },
     checkpointIgnored: location ? await isIgnoredByGit(root.root, CHECKPOINT_FILE) : null,
+    includeIgnored: {
+      patterns: settings.values.snapshotIncludeIgnored,
+      from: settings.origins.snapshotIncludeIgnored,
+    },
+    settingErrors: settingErrors(settings.problems).map((problem) => problem.message),
   };
 }
 
@@ -176,15 +196,7 @@ export async function diagnose(
 
   checks.push(await hookWiring(root.root, deps.env));
   checks.push(await relayCheck(root.root, deps.env));
-  const idle = hostIdle(deps.env);
-  if (idle.problem && !hostDisabled(deps.env)) {
-    checks.push({
-      name: 'hook host',
-      level: 'warn',
-      detail: idle.problem,
-      fix: `Set ${HOST_IDLE_ENV} to a number of seconds, such as 600, or unset it`,
-    });
-  }
+  checks.push(...settingsChecks(readSettings(deps.env, root.root)));
   const gemini = await geminiWiring(root.root, deps.env);
   if (gemini) checks.push(gemini);
   const codex = await codexWiring(root.root, deps.env);
@@ -195,6 +207,70 @@ export async function diagnose(
   ]))
     if (check) checks.push(check);
   return checks;
+}
+
+/** The settings files, and each problem in them or in the environment with what to do. */
+function settingsChecks(report: SettingsReport): Check[] {
+  const errors = settingErrors(report.problems);
+  const checks: Check[] = report.problems.map((problem) => ({
+    name: 'settings',
+    level: problem.severity === 'error' ? 'fail' : 'warn',
+    detail: problem.message,
+    fix: fixFor(problem),
+  }));
+  function fixFor(problem: SettingsReport['problems'][number]): string {
+    const inProject = report.files.project !== null && problem.message.startsWith(report.files.project);
+    if (inProject)
+      return problem.name
+        ? `Set ${problem.name} in your own ${report.files.user} if you want it, and remove it from the project's file.`
+        : "Correct the project's file; until then it adds nothing.";
+    if (!problem.name)
+      return `Correct ${report.files.user}; until then commands stop on it and hooks use the defaults.`;
+    return problem.severity === 'error'
+      ? `Correct ${problem.name} in ${report.files.user}, or ${SETTINGS[problem.name].env} in the environment. Until then commands stop on it and hooks use the value below it.`
+      : `Correct ${problem.name} in ${report.files.user} (the environment overrides it for now).`;
+  }
+  if (errors.length === 0)
+    checks.unshift({
+      name: 'settings',
+      level: 'ok',
+      detail: `${report.files.user}${report.files.project ? ` and ${report.files.project}` : ''}, and the environment (see Settings below)`,
+    });
+  return checks;
+}
+
+/** One setting as `doctor` shows it. */
+export interface SettingRow {
+  name: SettingName;
+  env: string;
+  value: unknown;
+  shown: string;
+  from: SettingOrigin[];
+  doc: string;
+}
+
+/** Every setting's effective value and where it comes from; never throws (the problems are doctor's checks). */
+export async function settingRows(
+  deps: AppDeps,
+  request: { projectRoot?: string | undefined },
+): Promise<{ files: SettingsReport['files']; rows: SettingRow[] }> {
+  const root = await resolveProjectRoot({
+    argument: request.projectRoot,
+    env: deps.env,
+    cwd: deps.cwd(),
+  }).catch(() => null);
+  const report = readSettings(deps.env, root?.root);
+  return {
+    files: report.files,
+    rows: SETTING_NAMES.map((name) => ({
+      name,
+      env: SETTINGS[name].env,
+      value: report.values[name],
+      shown: showSetting(name, report.values[name]),
+      from: report.origins[name],
+      doc: SETTINGS[name].doc,
+    })),
+  };
 }
 
 /** Whether hooks hand their events to a running MCP server for this project (see hooks/relay-protocol.ts). */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadCheckpoint } from '../app/load.js';
 import { saveCheckpoint } from '../app/save.js';
-import { diagnose, projectStatus } from '../app/status.js';
+import { diagnose, projectStatus, settingRows } from '../app/status.js';
 import { loadStructured, saveStructured } from '../app/views.js';
 import { renderNothingToResume, renderSaveText } from '../core/checkpoint-text.js';
 import { CheckpointError } from '../core/errors.js';
@@ -213,6 +213,14 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
             ? 'Git ignore: .claude-checkpoint* is ignored'
             : out.warn('Git ignore: .claude-checkpoint* is NOT ignored: add it to .gitignore'),
       );
+      const included = report.includeIgnored;
+      lines.push(
+        included.patterns.length === 0
+          ? 'Ignored files: never in snapshots (set snapshotIncludeIgnored to include some, such as .env*)'
+          : `Ignored files in snapshots: ${included.patterns.join(', ')} (from ${included.from.join(' + ')}; kept in the private store, never in a handoff)`,
+      );
+      for (const problem of report.settingErrors)
+        lines.push(out.warn(`Settings: ${problem} (commands stop on it; see doctor)`));
       out.print(lines.join('\n'));
       return EXIT.ok;
     }),
@@ -221,17 +229,30 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
   withCommonOptions(
     program
       .command('doctor')
-      .description('check git, the project root, permissions, ignore rules and the Claude Code wiring'),
+      .description(
+        'check git, the project root, permissions, ignore rules, settings and the agents’ wiring; show every setting',
+      ),
   ).action(
     run(async (ctx) => {
-      const checks = await diagnose(ctx.deps, { projectRoot: ctx.root });
-      if (ctx.out.json) ctx.out.printJson({ checks });
+      const [checks, settings] = await Promise.all([
+        diagnose(ctx.deps, { projectRoot: ctx.root }),
+        settingRows(ctx.deps, { projectRoot: ctx.root }),
+      ]);
+      if (ctx.out.json) ctx.out.printJson({ checks, settings: settings.rows, settingsFiles: settings.files });
       else {
         const mark = { ok: ctx.out.bold('✓'), warn: ctx.out.warn('!'), fail: ctx.out.warn('✗') };
         const lines = checks.flatMap((check) => [
           `${mark[check.level]} ${check.name}: ${check.detail}`,
           ...(check.fix ? [`    fix: ${check.fix}`] : []),
         ]);
+        const width = Math.max(...settings.rows.map((row) => row.name.length));
+        lines.push(
+          '',
+          ctx.out.bold(`Settings (${settings.files.user}; each overridden by its environment variable)`),
+          ...settings.rows.map(
+            (row) => `  ${row.name.padEnd(width)}  ${row.shown}  (${row.from.join(' + ')}; ${row.env})`,
+          ),
+        );
         ctx.out.print(lines.join('\n'));
       }
       return checks.some((check) => check.level === 'fail') ? EXIT.failure : EXIT.ok;

@@ -22,6 +22,8 @@ export interface SnapshotSettings {
   maxFileBytes: number;
   /** See SNAPSHOT_DEFAULTS.keepAsideMaxBytes; the default when absent. */
   keepAsideMaxBytes?: number;
+  /** Git-ignored files to snapshot anyway: patterns as in .gitignore (the snapshotIncludeIgnored setting). */
+  includeIgnored?: readonly string[];
 }
 
 // The schema of this metadata is in snapshot-schema.ts, loaded only where snapshots are listed: the

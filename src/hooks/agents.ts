@@ -3,6 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { HOOK_EVENTS, type HookEvent, type HookResult } from './common.js';
 import { type HookInput, objectField, stringField } from './input.js';
+import { claudePreToolInput } from './pre-command-gate.js';
+
+/** An agent's call of its shell tool, about to run, as our PreToolUse; anything else is not ours. */
+const preCommand = (agent: Agent, input: HookInput) => {
+  const claudeShaped = claudePreToolInput(agent, input);
+  return claudeShaped ? { event: 'PreToolUse' as const, input: claudeShaped } : null;
+};
 
 /** The agents whose hooks this tool speaks. The caller always names one (`--agent`); it is never guessed. */
 export const AGENTS = ['claude', 'codex', 'copilot', 'gemini', 'opencode'] as const;
@@ -43,6 +50,7 @@ const CODEX_CONTEXT_CHARS = 8_000;
 const codex: AgentAdapter = {
   toEvent: (native, input) => {
     if (native === 'PostToolUseFailure') return null;
+    if (native === 'PreToolUse') return preCommand('codex', input);
     const mapped = claude.toEvent(native, input);
     if (mapped?.event !== 'PostToolUse' || stringField(input, 'tool_name') !== 'Bash') return mapped;
     const exitCode = exitCodeFromTranscript(
@@ -102,6 +110,9 @@ const copilot: AgentAdapter = {
         return { event: 'Stop', input };
       case 'SessionEnd':
         return { event: 'SessionEnd', input: withCopilotTranscript(input) };
+      case 'PreToolUse':
+      case 'preToolUse':
+        return preCommand('copilot', input);
       case 'PostToolUse': {
         if (stringField(input, 'tool_name') !== 'Bash') return null;
         const text = stringField(objectField(input, 'tool_result'), 'text_result_for_llm') ?? '';
@@ -160,6 +171,8 @@ const gemini: AgentAdapter = {
         return { event: 'UserPromptSubmit', input };
       case 'PreCompress':
         return stringField(input, 'trigger') === 'manual' ? { event: 'PreCompact', input } : null;
+      case 'BeforeTool':
+        return preCommand('gemini', input);
       case 'AfterTool':
         return stringField(input, 'tool_name') === 'run_shell_command'
           ? { event: 'PostToolUse', input: withShellOutcome(input, 'Bash') }
@@ -182,7 +195,11 @@ const gemini: AgentAdapter = {
  * OpenCode: no hook files; our plugin (see `opencode-plugin.ts`) runs inside it and hands over
  * Claude-shaped payloads under our event names, with the shell command's exit code from its metadata.
  */
-const opencode: AgentAdapter = { ...claude };
+const opencode: AgentAdapter = {
+  ...claude,
+  toEvent: (native, input) =>
+    native === 'PreToolUse' ? preCommand('opencode', input) : claude.toEvent(native, input),
+};
 
 export const ADAPTERS: Readonly<Record<Agent, AgentAdapter>> = { claude, codex, copilot, gemini, opencode };
 

@@ -35,8 +35,6 @@ export interface HookContext {
   answerEarly?: (() => void) | undefined;
 }
 
-export const STARTUP_ENV = 'CHECKPOINT_HOOK_STARTUP';
-
 /** Where `hook --root` puts its value in the input, ahead of every other rule. */
 export const ROOT_OPTION = '__claudeCheckpointRoot';
 

@@ -2,7 +2,7 @@ import type { AppDeps } from '../app/deps.js';
 import type { HookContext, HookEvent, HookResult } from './common.js';
 import type { HookInput } from './input.js';
 
-export { HOOK_EVENTS, type HookEvent, type HookResult, ROOT_OPTION, STARTUP_ENV } from './common.js';
+export { HOOK_EVENTS, type HookEvent, type HookResult, ROOT_OPTION } from './common.js';
 
 /** Runs one event's handler. Each event loads only its own module: a hook pays for what it does. */
 export async function handleHook(

@@ -1,10 +1,12 @@
 import { closeSync, constants, lstatSync, openSync, readdirSync, utimesSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { settingErrors } from '../core/settings.js';
 import { removeQuietly } from '../store/fs-seam.js';
 import { KeyedQueue } from '../store/lock.js';
+import { readSettings } from '../store/settings-file.js';
 import {
-  hostIdle,
+  hostIdleMs,
   hostLogPath,
   hostMarkerPath,
   hostStartMarker,
@@ -24,8 +26,9 @@ export async function runHookHost(projectDir: string, env: NodeJS.ProcessEnv, de
   let relay: HookRelay | null = null;
   const socket = relaySocketPath(env, projectDir);
   const marker = socket ? hostMarkerPath(socket) : null;
-  const idle = hostIdle(env);
-  if (idle.problem) process.stderr.write(`claude-checkpoint hook host: ${idle.problem}\n`); // its log
+  const idleMs = hostIdleMs(env);
+  for (const problem of settingErrors(readSettings(env).problems))
+    process.stderr.write(`claude-checkpoint hook host: ${problem.message}\n`); // its log
   try {
     // Started by a session start: the agent's MCP server, if it has one, listens first (the start
     // marker keeps other hooks from starting another host meanwhile).
@@ -35,7 +38,7 @@ export async function runHookHost(projectDir: string, env: NodeJS.ProcessEnv, de
       cwd: projectDir,
       projectDir,
       queue: new KeyedQueue(),
-      host: { idleMs: idle.ms, onServe: () => marker && touch(marker) },
+      host: { idleMs, onServe: () => marker && touch(marker) },
     });
   } finally {
     // Listening or not, this start is over: a later hook may start another host.

@@ -1,6 +1,8 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SETTINGS } from '../core/settings.js';
+import { userSetting } from '../store/settings-file.js';
 import { defaultStoreBase } from '../store/store-base.js';
 import { GENERATOR } from '../version.js';
 import { parseHookArgs } from './hook-args.js';
@@ -12,7 +14,7 @@ import { MAX_INPUT_BYTES } from './hook-io.js';
 // environment and working directory. The hook runs the event itself when no server answers.
 
 /** Set to 0 to turn the relay off (both the server's socket and the hooks' use of it). */
-export const RELAY_ENV = 'CHECKPOINT_HOOK_RELAY';
+export const RELAY_ENV = SETTINGS.hookRelay.env;
 /** Bumped when the request or reply changes shape; a server of another version declines. */
 export const RELAY_PROTOCOL = 2;
 
@@ -49,7 +51,7 @@ export type RelayReply =
 export const PACKAGE_VERSION = GENERATOR.version;
 
 export function relayDisabled(env: NodeJS.ProcessEnv): boolean {
-  return env[RELAY_ENV]?.trim() === '0' || process.platform === 'win32';
+  return !userSetting(env, 'hookRelay') || process.platform === 'win32';
 }
 
 // The hook host: where no MCP server listens for a project (an agent without our server, or hooks run
@@ -57,10 +59,7 @@ export function relayDisabled(env: NodeJS.ProcessEnv): boolean {
 // project's hooks warm, then ends after a while with nothing to do, or when a server asks for the socket.
 
 /** Set to 0 for no hook host: hooks without a server then run their events themselves. */
-export const HOST_ENV = 'CHECKPOINT_HOOK_HOST';
-/** How long a hook host waits for the next hook before it ends, in seconds. */
-export const HOST_IDLE_ENV = 'CHECKPOINT_HOOK_HOST_IDLE_SECONDS';
-export const HOST_IDLE_DEFAULT_SECONDS = 20 * 60;
+export const HOST_ENV = SETTINGS.hookHost.env;
 /** The argument that makes the hooks' entry a hook host: `hook.cjs --hook-host <project folder> [<delay ms>]`. */
 export const HOST_ARG = '--hook-host';
 /**
@@ -83,22 +82,15 @@ export function isStepAsideRequest(request: unknown): request is StepAsideReques
 }
 
 export function hostDisabled(env: NodeJS.ProcessEnv): boolean {
-  return relayDisabled(env) || env[HOST_ENV]?.trim() === '0';
+  return relayDisabled(env) || !userSetting(env, 'hookHost');
 }
 
 /**
- * The host's idle time in ms, and what is wrong with the setting if anything: a value that is not a
- * number of seconds above 0 gives the default (a host has nobody to refuse it to; `doctor` says so).
+ * How long a host waits for the next hook before it ends, in ms. A wrong value gives the one below it
+ * (a host has nobody to refuse it to; `doctor` says so).
  */
-export function hostIdle(env: NodeJS.ProcessEnv): { ms: number; problem?: string } {
-  const raw = env[HOST_IDLE_ENV]?.trim();
-  if (!raw) return { ms: HOST_IDLE_DEFAULT_SECONDS * 1000 };
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds) && seconds > 0) return { ms: seconds * 1000 };
-  return {
-    ms: HOST_IDLE_DEFAULT_SECONDS * 1000,
-    problem: `${HOST_IDLE_ENV} must be a number of seconds above 0: got '${raw}', so hosts wait ${HOST_IDLE_DEFAULT_SECONDS} s`,
-  };
+export function hostIdleMs(env: NodeJS.ProcessEnv): number {
+  return userSetting(env, 'hookHostIdleSeconds') * 1000;
 }
 
 /** Beside the socket: a host being started (so that a burst of hooks starts one), and the host's log. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AppDeps } from '../app/deps.js';
 import { describeError } from '../core/errors.js';
+import { settingsOf } from '../store/settings-file.js';
 import { ADAPTERS, AGENTS, type Agent } from './agents.js';
 import { HOOK_EVENTS, type HookContext, type HookEvent } from './common.js';
 import { handleHook, ROOT_OPTION } from './handlers.js';
@@ -71,9 +72,18 @@ export async function executeHook(
     if (!mapped) return { stdout, stderr }; // an event or tool this agent reports that is not ours
     const { event: hookEvent, input } = mapped;
     if (options.root !== undefined) input[ROOT_OPTION] = path.resolve(deps.cwd(), options.root);
-    const budget = Number(deps.env.CHECKPOINT_HOOK_TIMEOUT_MS) || HOOK_BUDGET_MS[hookEvent];
+    // A wrong setting never breaks a session: the hook says so and goes on with the value below it.
+    const told = new Set<string>();
+    const hookDeps: AppDeps = {
+      ...deps,
+      settingsProblem: (text) => {
+        if (!told.has(text)) note(text);
+        told.add(text);
+      },
+    };
+    const budget = settingsOf(hookDeps).hookTimeoutMs ?? HOOK_BUDGET_MS[hookEvent];
     const result = await Promise.race([
-      handleHook(hookEvent, input, deps, {
+      handleHook(hookEvent, input, hookDeps, {
         ...context,
         agent,
         briefOnNextPrompt: adapter.briefOnNextPrompt,

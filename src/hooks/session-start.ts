@@ -2,16 +2,17 @@ import type { AppDeps } from '../app/deps.js';
 import { readCheckpoint } from '../app/read-checkpoint.js';
 import { formatAge } from '../core/time.js';
 import { FROM_TRANSCRIPT } from '../core/transcript-label.js';
-import { HOOK_OUTPUT_MAX_CHARS, type HookResult, hookProjectRoot, STARTUP_ENV } from './common.js';
+import { settingsOf } from '../store/settings-file.js';
+import { HOOK_OUTPUT_MAX_CHARS, type HookResult, hookProjectRoot } from './common.js';
 import { type HookInput, stringField } from './input.js';
 
 /**
  * After /clear, compaction or resume: the whole brief, as additional context. At startup: a short notice
- * (or the brief, or nothing, per CHECKPOINT_HOOK_STARTUP = notice | brief | off). Nothing saved: nothing said.
+ * (or the brief, or nothing, per the hookStartup setting, CHECKPOINT_HOOK_STARTUP: notice | brief | off). Nothing saved: nothing said.
  */
 export async function sessionStart(input: HookInput, deps: AppDeps): Promise<HookResult> {
   const source = stringField(input, 'source') ?? 'startup';
-  const onStartup = deps.env[STARTUP_ENV]?.trim() || 'notice';
+  const onStartup = settingsOf(deps).hookStartup;
   if (source === 'startup' && onStartup === 'off') return { notes: [] };
   const projectRoot = hookProjectRoot(deps, input);
   let context: string;

@@ -1,8 +1,11 @@
 import { lstatSync, readFileSync, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
+import { includeMatcher, includePathspecs } from '../core/include-ignored.js';
+import { isOwnFile } from '../core/paths.js';
 import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snapshot.js';
 import type { ObjectFormat } from '../git/oid.js';
+import { runGit } from '../git/run.js';
 import { parseStatusV2 } from '../git/status.js';
 import { inheritedIgnoreRules } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
@@ -65,10 +68,13 @@ export async function captureTree(
   const early = baseTree !== undefined ? scan() : null;
   early?.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   const state = await readState(target.statePath);
-  const stored = JSON.stringify([state.index, state.exclusions]);
+  const stored = JSON.stringify([state.index, state.exclusions, state.includeIgnored]);
   await refreshExclusions(target, state);
   const rulesChanged = await syncInfo(target, state.exclusions);
   const exclusionsBefore = JSON.stringify(state.exclusions);
+  // Read-only listings beside the scan: they take no index lock.
+  const including = includedIgnored(target, state);
+  including.catch(() => undefined); // awaited below
   let scanned: Awaited<ReturnType<StoreGit>>;
   if (early && !rulesChanged) scanned = await early;
   else {
@@ -76,6 +82,7 @@ export async function captureTree(
     scanned = await scan();
   }
   const { stdout } = scanned;
+  const included = await including;
   const toAdd: Array<{ path: string; bytes: number }> = [];
   const toDrop: string[] = [];
   const exclude = (file: string, bytes: number, tracked: boolean) => {
@@ -107,6 +114,19 @@ export async function captureTree(
       if (inBase) counts.modified++;
       else counts.added++;
     }
+  }
+  for (const file of included.add) {
+    const stats = lstatOrNull(path.join(root, file));
+    if (!stats || !(stats.isFile() || stats.isSymbolicLink())) continue;
+    if (stats.isFile() && stats.size > target.settings.maxFileBytes) exclude(file, stats.size, false);
+    else {
+      toAdd.push({ path: file, bytes: stats.size });
+      counts.added++;
+    }
+  }
+  for (const file of included.drop) {
+    toDrop.push(file);
+    counts.deleted++;
   }
   const indexChanged = toAdd.length > 0 || toDrop.length > 0;
   const records =
@@ -146,12 +166,81 @@ export async function captureTree(
         : await countChanges(git, baseTree, tree);
   state.index = { tree };
   // An unchanged tree (most prompts) leaves the state as it was: no write.
-  if (JSON.stringify([state.index, state.exclusions]) !== stored) await writeState(target.statePath, state);
+  if (JSON.stringify([state.index, state.exclusions, state.includeIgnored]) !== stored)
+    await writeState(target.statePath, state);
   return {
     tree,
     changes,
     skipped: { large: [...state.exclusions.large], nested: [...state.exclusions.nested] },
   };
+}
+
+/**
+ * The git-ignored files the snapshotIncludeIgnored patterns include (issue 25) that the store's index does
+ * not hold yet; once it holds them, git's scan follows them like any other file. When the patterns
+ * changed, also those it holds that they no longer include (never what the project's own index tracks).
+ * Ignored folders are entered only where a pattern names them or a folder in them.
+ */
+async function includedIgnored(
+  target: CaptureTarget,
+  state: StoreState,
+): Promise<{ add: string[]; drop: string[] }> {
+  const patterns = [...(target.settings.includeIgnored ?? [])];
+  const previous = state.includeIgnored ?? [];
+  const changed = JSON.stringify(patterns) !== JSON.stringify(previous);
+  if (patterns.length === 0 && !changed) return { add: [], drop: [] };
+  const matches = includeMatcher(patterns);
+  const own = (file: string) =>
+    isOwnFile(file) ||
+    path.posix.basename(file).startsWith(RESTORE_TEMP_PREFIX) ||
+    state.exclusions.nested.some((dir) => file.startsWith(`${dir}/`));
+  const listOthers = async (pathspecs: string[], enterIgnored: boolean) =>
+    pathspecs.length === 0
+      ? []
+      : splitNul(
+          (
+            await target.git([
+              'ls-files',
+              '-z',
+              '--others',
+              '--ignored',
+              '--exclude-standard',
+              ...(enterIgnored ? [] : ['--directory']),
+              '--',
+              ...pathspecs,
+            ])
+          ).stdout,
+        );
+  const add = new Set<string>();
+  if (patterns.length > 0) {
+    const specs = includePathspecs(patterns);
+    const shallow = await listOthers([...specs.anywhere, ...specs.anchored], false);
+    // Ignored folders a pattern names (`secrets/`, `.venv`) are listed whole.
+    const namedFolders = shallow
+      .filter((entry) => entry.endsWith('/') && matches(entry.slice(0, -1)))
+      .map((entry) => `:(literal)${entry}`);
+    const deep = await listOthers([...specs.anchored, ...namedFolders], true);
+    for (const file of [...shallow, ...deep])
+      if (!file.endsWith('/') && matches(file) && !own(file)) add.add(file);
+  }
+  let drop: string[] = [];
+  if (changed && previous.length > 0) {
+    const listTracked = async (run: () => ReturnType<StoreGit>) => splitNul((await run()).stdout);
+    const trackedArgs = ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'];
+    const [held, projects] = await Promise.all([
+      listTracked(() => target.git(trackedArgs)),
+      // The project's own index may track ignored files (added with --force): those stay.
+      listTracked(() => runGit(trackedArgs, { cwd: target.root, okExitCodes: [0, 128] })),
+    ]);
+    const tracked = new Set(projects);
+    drop = held.filter((file) => !tracked.has(file) && !matches(file));
+  }
+  state.includeIgnored = patterns;
+  return { add: [...add], drop };
+}
+
+function splitNul(text: string): string[] {
+  return text.split('\0').filter(Boolean);
 }
 
 /** Large files that shrank under the cap, or went away, and nested repositories that went away, come back. */

@@ -7,6 +7,7 @@ import {
   type SnapshotSettings,
 } from '../core/snapshot.js';
 import type { ObjectFormat } from '../git/oid.js';
+import { runGit } from '../git/run.js';
 import { keepAside, readAside } from './keep-aside.js';
 import { withFileLock } from './lock.js';
 import { type AsideContent, type GuardedRestore, guardRestore, type KeptLeaf } from './restore-guard.js';
@@ -18,6 +19,7 @@ import { gcStore, storeSizeBytes } from './snapshot-gc.js';
 import { type StoreGit, storeGit } from './store-git.js';
 import { ensurePrivateDirs, initStore, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
 import { readState, writeState } from './store-state.js';
+import { uniqueSuffix } from './temp-name.js';
 import { type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
 export type { AsideContent, GuardedRestore } from './restore-guard.js';
@@ -191,11 +193,15 @@ export class SnapshotStore {
       const { stdout } = await this.git(['ls-tree', '-r', '-z', '--full-tree', '--name-only', fromTree]);
       for (const file of stdout.split('\0')) if (file) held.add(file);
     }
-    // What the target did not hold although it was there is not the target's to delete.
+    // What the target did not hold although it was there is not the target's to delete; nor is an
+    // ignored file that a snapshot holds only because the settings include it (issue 25).
     const unheldThen = [
       ...(aside?.unheld ?? []),
       ...(target.skipped?.large.map((entry) => entry.path) ?? []),
       ...(target.skipped?.nested.map((dir) => `${dir}/`) ?? []),
+      ...(await this.ignoredAmong(
+        changes.filter((change) => change.status === 'D').map((change) => change.path),
+      )),
     ];
     const settings = this.settings;
     const guarded = guardRestore(
@@ -221,6 +227,45 @@ export class SnapshotStore {
           .filter(Boolean)
       : [];
     return { ...guarded, unheld };
+  }
+
+  /** Which of these paths the ignore rules match, whether or not the store's index holds them. */
+  private async ignoredAmong(files: readonly string[]): Promise<string[]> {
+    if (files.length === 0) return [];
+    const { stdout } = await this.git(['check-ignore', '--no-index', '-z', '--stdin'], {
+      input: `${files.join('\0')}\0`,
+      okExitCodes: [0, 1],
+    });
+    return stdout.split('\0').filter(Boolean);
+  }
+
+  /**
+   * The tree without the git-ignored files a snapshot holds only because the settings include them
+   * (issue 25): what may leave the machine. Ignored files the project's own index tracks stay.
+   */
+  async withoutIncludedIgnored(tree: string): Promise<string> {
+    const listing = await this.git(['ls-tree', '-r', '-z', '--full-tree', '--name-only', tree]);
+    const ignored = await this.ignoredAmong(listing.stdout.split('\0').filter(Boolean));
+    if (ignored.length === 0) return tree;
+    const tracked = await runGit(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], {
+      cwd: this.root,
+      okExitCodes: [0, 128],
+    });
+    const projectTracks = new Set(tracked.stdout.split('\0'));
+    const strip = ignored.filter((file) => !projectTracks.has(file));
+    if (strip.length === 0) return tree;
+    // A private index of our own: the store's index (and the user's) stay as they are.
+    const env = { GIT_INDEX_FILE: path.join(this.gitDir, `strip-index-${uniqueSuffix()}`) };
+    try {
+      await this.git(['read-tree', tree], { extraEnv: env });
+      await this.git(['update-index', '-z', '--force-remove', '--stdin'], {
+        input: `${strip.join('\0')}\0`,
+        extraEnv: env,
+      });
+      return (await this.git(['write-tree'], { extraEnv: env })).stdout.trim();
+    } finally {
+      await fsp.rm(env.GIT_INDEX_FILE, { force: true });
+    }
   }
 
   /** Copies paths no snapshot holds into the store; returns the commit to record with the safety snapshot. */

@@ -8,6 +8,8 @@ export interface StoreState {
   /** The tree of the private index as last written. */
   index?: { tree: string };
   exclusions: { large: Array<{ path: string; bytes: number }>; nested: string[] };
+  /** The snapshotIncludeIgnored patterns the index was last brought in line with. */
+  includeIgnored?: string[];
 }
 
 /** Read synchronously: a file of a few hundred bytes, read up to three times per snapshot. */
@@ -17,6 +19,7 @@ export async function readState(file: string): Promise<StoreState> {
     return {
       ...(parsed.latest !== undefined ? { latest: parsed.latest } : {}),
       ...(parsed.index ? { index: parsed.index } : {}),
+      ...(Array.isArray(parsed.includeIgnored) ? { includeIgnored: parsed.includeIgnored } : {}),
       exclusions: {
         large: Array.isArray(parsed.exclusions?.large) ? parsed.exclusions.large : [],
         nested: Array.isArray(parsed.exclusions?.nested) ? parsed.exclusions.nested : [],

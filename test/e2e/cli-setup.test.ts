@@ -143,6 +143,17 @@ describe('claude-checkpoint setup codex', () => {
     expect(readFileSync(path.join(home, '.codex', 'hooks.json'), 'utf8')).toContain(
       'PostToolUse --agent codex',
     );
+    // Before a shell command that may destroy work: a snapshot (issue 25), for Codex's shell tool only.
+    const preTool = JSON.parse(readFileSync(path.join(home, '.codex', 'hooks.json'), 'utf8')).hooks
+      .PreToolUse;
+    expect(preTool).toEqual([
+      {
+        matcher: 'Bash',
+        hooks: [
+          expect.objectContaining({ command: expect.stringMatching(/ PreToolUse --agent codex( |$)/) }),
+        ],
+      },
+    ]);
     expect(await codexCheck()).toMatchObject({ level: 'ok' });
     // The user edits the file afterwards: uninstall takes out only our block.
     writeFileSync(config, `${readFileSync(config, 'utf8')}\n[profiles.fast]\nmodel = "o4"\n`);

@@ -84,7 +84,7 @@ describe('the hook host, where no MCP server runs', () => {
     expect(existsSync(socket.replace(/\.sock$/, '.host.log'))).toBe(false);
   });
 
-  it('doctor sees a running host, and warns of a bad idle time with a fix', async () => {
+  it('doctor sees a running host, and fails on a bad idle time, with a fix', async () => {
     const { root, env, socket } = await project(60);
     await startHostWith(root, env, socket, 'one');
     const doctor = await runCli(['doctor', '--json'], { cwd: root, env });
@@ -96,10 +96,9 @@ describe('the hook host, where no MCP server runs', () => {
       env: { ...env, CHECKPOINT_HOOK_HOST_IDLE_SECONDS: 'ten' },
     });
     expect(JSON.parse(badIdle.stdout).checks).toContainEqual({
-      name: 'hook host',
-      level: 'warn',
-      detail:
-        "CHECKPOINT_HOOK_HOST_IDLE_SECONDS must be a number of seconds above 0: got 'ten', so hosts wait 1200 s",
+      name: 'settings',
+      level: 'fail',
+      detail: "CHECKPOINT_HOOK_HOST_IDLE_SECONDS must be a number from 1 to 604800 (s): got 'ten'",
       fix: expect.stringContaining('CHECKPOINT_HOOK_HOST_IDLE_SECONDS'),
     });
   });

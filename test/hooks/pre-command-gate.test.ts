@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pendingCommandRisk, stdinMayDestroyWork } from '../../src/hooks/pre-command-gate.js';
+import { ADAPTERS, AGENTS } from '../../src/hooks/agents.js';
+import {
+  claudePreToolInput,
+  isPreCommandEvent,
+  pendingCommandRisk,
+  stdinMayDestroyWork,
+} from '../../src/hooks/pre-command-gate.js';
 import { tempDir, writeTree } from '../helpers/fixtures.js';
 
 const input = (cwd: string, command: string, tool = 'Bash') =>
@@ -41,5 +47,117 @@ describe('the PreToolUse gate', () => {
       false,
     );
     expect(stdinMayDestroyWork(input(path.join(cwd, 'missing'), 'rm -rf src'), cwd)).toBe(true);
+  });
+});
+
+// Each agent's own pre-tool payload, as its code builds it: Gemini CLI's fireBeforeToolEvent
+// (tool_name, tool_input with dir_path), Codex's Claude-compatible PreToolUse, Copilot CLI's
+// camelCase toolName/toolArgs (a JSON string) besides its Claude-compatible names, and the OpenCode
+// plugin's Claude shape (tool.execute.before's args, workdir included).
+describe('the pre-tool events of the other agents', () => {
+  const project = () => {
+    const root = tempDir('gate-agents-');
+    writeTree(root, { 'src/app.ts': 'x', 'pkg/lib/a.ts': 'y' });
+    return root;
+  };
+
+  it.each([
+    [
+      'gemini',
+      'BeforeTool',
+      (cwd: string) => ({
+        cwd,
+        hook_event_name: 'BeforeTool',
+        tool_name: 'run_shell_command',
+        tool_input: { command: 'rm -rf src', description: 'clean' },
+      }),
+    ],
+    [
+      'codex',
+      'PreToolUse',
+      (cwd: string) => ({
+        cwd,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'rm -rf src' },
+      }),
+    ],
+    [
+      'codex',
+      'PreToolUse',
+      (cwd: string) => ({ cwd, tool_name: 'Bash', tool_input: { command: ['bash', '-lc', 'rm -rf src'] } }),
+    ],
+    [
+      'copilot',
+      'PreToolUse',
+      (cwd: string) => ({ cwd, tool_name: 'bash', tool_input: { command: 'rm -rf src' } }),
+    ],
+    [
+      'copilot',
+      'PreToolUse',
+      (cwd: string) => ({
+        cwd,
+        timestamp: 1,
+        toolName: 'bash',
+        toolArgs: JSON.stringify({ command: 'rm -rf src', description: 'd' }),
+      }),
+    ],
+    [
+      'opencode',
+      'PreToolUse',
+      (cwd: string) => ({ cwd, session_id: 's', tool_name: 'Bash', tool_input: { command: 'rm -rf src' } }),
+    ],
+  ] as const)('%s %s: a destructive shell command is seen', (agent, event, payload) => {
+    const cwd = project();
+    expect(isPreCommandEvent(agent, event)).toBe(true);
+    expect(stdinMayDestroyWork(JSON.stringify(payload(cwd)), '/', agent)).toBe(true);
+    const mapped = ADAPTERS[agent].toEvent(event, payload(cwd));
+    expect(mapped?.event).toBe('PreToolUse');
+    expect(pendingCommandRisk(mapped?.input ?? {}, '/')).toMatchObject({ destructive: true });
+  });
+
+  it('the folder the command runs in is the one the agent names (dir_path, workdir)', () => {
+    const cwd = project();
+    const gemini = {
+      cwd,
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'rm lib/a.ts', dir_path: 'pkg' },
+    };
+    expect(stdinMayDestroyWork(JSON.stringify(gemini), '/', 'gemini')).toBe(true);
+    const elsewhere = { ...gemini, tool_input: { command: 'rm lib/a.ts' } };
+    // rm of a path that does not exist destroys nothing
+    expect(pendingCommandRisk(claudePreToolInput('gemini', elsewhere) ?? {}, '/').destructive).toBe(
+      stdinMayDestroyWork(JSON.stringify(elsewhere), '/', 'gemini'),
+    );
+    const opencode = {
+      cwd,
+      tool_name: 'Bash',
+      tool_input: { command: 'rm lib/a.ts', workdir: path.join(cwd, 'pkg') },
+    };
+    expect(claudePreToolInput('opencode', opencode)?.cwd).toBe(path.join(cwd, 'pkg'));
+  });
+
+  it('harmless commands, other tools and other events are not taken', () => {
+    const cwd = project();
+    const run = (command: string) => ({ cwd, tool_name: 'run_shell_command', tool_input: { command } });
+    expect(stdinMayDestroyWork(JSON.stringify(run('npm test')), '/', 'gemini')).toBe(false);
+    expect(
+      stdinMayDestroyWork(
+        JSON.stringify({ cwd, tool_name: 'write_file', tool_input: { file_path: 'src/app.ts' } }),
+        '/',
+        'gemini',
+      ),
+    ).toBe(false);
+    expect(ADAPTERS.gemini.toEvent('BeforeTool', { cwd, tool_name: 'read_file', tool_input: {} })).toBeNull();
+    expect(isPreCommandEvent('gemini', 'PreToolUse')).toBe(false);
+    expect(isPreCommandEvent(undefined, 'PreToolUse')).toBe(true);
+    expect(isPreCommandEvent('codex', 'PostToolUse')).toBe(false);
+  });
+
+  it('says nothing back to any agent: never a decision', () => {
+    for (const agent of AGENTS)
+      expect(
+        ADAPTERS[agent].render(agent === 'gemini' ? 'BeforeTool' : 'PreToolUse', { notes: [] }),
+      ).toBeUndefined();
   });
 });

@@ -1,0 +1,124 @@
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { CheckpointError } from '../core/errors.js';
+import {
+  type ResolvedSettings,
+  resolveSettings,
+  type SettingsLayer,
+  type SettingValues,
+  settingErrors,
+} from '../core/settings.js';
+import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
+
+// Reads the settings files for the registry in core/settings.ts. Synchronous and small: the hooks' loader
+// reads the user's settings before it decides whether to relay, and a missing file costs one failed open.
+
+/** Locates the folder itself, so it can only be an environment variable. */
+export const CONFIG_DIR_ENV = 'CHECKPOINT_CONFIG_DIR';
+/** The user's settings, next to redaction.json. */
+export const USER_SETTINGS_FILE = 'config.json';
+/** The project's own settings, committed with it: it may only add protection (see core/settings.ts). */
+export const PROJECT_SETTINGS_FILE = path.join('.claude', 'checkpoint-config.json');
+/** A settings file is a few lines; anything bigger is a mistake, not read. */
+const MAX_SETTINGS_BYTES = 64 * 1024;
+
+/** The user's own configuration folder: $CHECKPOINT_CONFIG_DIR, else $XDG_CONFIG_HOME/claude-checkpoint. */
+export function userConfigDir(env: NodeJS.ProcessEnv): string {
+  return (
+    env[CONFIG_DIR_ENV]?.trim() ||
+    path.join(
+      env.XDG_CONFIG_HOME?.trim() || path.join(env.HOME?.trim() || homedir(), '.config'),
+      'claude-checkpoint',
+    )
+  );
+}
+
+export function userSettingsFile(env: NodeJS.ProcessEnv): string {
+  return path.join(userConfigDir(env), USER_SETTINGS_FILE);
+}
+
+export interface SettingsReport extends ResolvedSettings {
+  files: { user: string; project: string | null };
+}
+
+/**
+ * The effective settings from the environment, the user's settings file and, given a project, the
+ * project's own file. Never throws: what is wrong is in `problems`.
+ */
+export function readSettings(
+  env: NodeJS.ProcessEnv,
+  projectRoot?: string | null,
+  fs: Pick<StoreFs, 'readFileSync' | 'lstatSync'> = nodeFs,
+): SettingsReport {
+  const user = userSettingsFile(env);
+  const project = projectRoot ? path.join(projectRoot, PROJECT_SETTINGS_FILE) : null;
+  return {
+    ...resolveSettings({
+      env,
+      user: readLayer(fs, user, false),
+      project: project ? readLayer(fs, project, true) : null,
+    }),
+    files: { user, project },
+  };
+}
+
+/**
+ * One setting the user's side decides (their file and environment; a project cannot change it), for
+ * the hooks' plumbing: a wrong value gives the one below it, and `doctor` names the problem.
+ */
+export function userSetting<K extends keyof SettingValues>(
+  env: NodeJS.ProcessEnv,
+  name: K,
+): SettingValues[K] {
+  return readSettings(env).values[name];
+}
+
+/** What settingsOf needs: the environment, and where a hook's problems go. */
+export interface SettingsDeps {
+  env: NodeJS.ProcessEnv;
+  /**
+   * Set in hooks: a wrong value is reported here and the one below it is used, so a session never
+   * breaks over a setting. Unset (commands, MCP tools): a wrong value stops with an error naming it.
+   */
+  settingsProblem?: ((message: string) => void) | undefined;
+}
+
+/** The effective settings for a use case; see SettingsDeps for what happens to wrong values. */
+export function settingsOf(deps: SettingsDeps, projectRoot?: string | null): SettingValues {
+  const report = readSettings(deps.env, projectRoot);
+  const errors = settingErrors(report.problems);
+  if (deps.settingsProblem) {
+    for (const problem of errors)
+      deps.settingsProblem(problem.name ? `${problem.message}; the value below it is used` : problem.message);
+  } else if (errors.length > 0) {
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `${errors.map((problem) => problem.message).join('; ')}. Fix it, or see every setting with \`claude-checkpoint doctor\``,
+    );
+  }
+  return report.values;
+}
+
+function readLayer(
+  fs: Pick<StoreFs, 'readFileSync' | 'lstatSync'>,
+  file: string,
+  isProject: boolean,
+): SettingsLayer | null {
+  let text: string;
+  try {
+    // Security: a project's file is read only as a plain file inside the project, never through a link.
+    if (isProject && fs.lstatSync(file).isSymbolicLink())
+      return { path: file, unreadable: 'is a symbolic link, so it is not read' };
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
+    return { path: file, unreadable: `could not be read (${(error as Error).message})` };
+  }
+  if (text.length > MAX_SETTINGS_BYTES)
+    return { path: file, unreadable: `is larger than ${MAX_SETTINGS_BYTES / 1024} KB` };
+  try {
+    return { path: file, json: JSON.parse(text) };
+  } catch (error) {
+    return { path: file, unreadable: `is not valid JSON (${(error as Error).message})` };
+  }
+}

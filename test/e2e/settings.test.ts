@@ -1,0 +1,139 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+/** A project, a store and a user configuration folder of its own, with `config.json` holding `settings`. */
+function project(settings?: unknown, projectSettings?: unknown) {
+  const root = createRepo({ committed: { 'src/app.ts': 'export const app = 1;\n' } });
+  const config = tempDir('checkpoint-config-');
+  if (settings !== undefined)
+    writeFileSync(
+      path.join(config, 'config.json'),
+      typeof settings === 'string' ? settings : JSON.stringify(settings),
+    );
+  if (projectSettings !== undefined) {
+    mkdirSync(path.join(root, '.claude'));
+    writeFileSync(path.join(root, '.claude', 'checkpoint-config.json'), JSON.stringify(projectSettings));
+  }
+  const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), CHECKPOINT_CONFIG_DIR: config };
+  return { root, env, userFile: path.join(config, 'config.json') };
+}
+
+const snapshotCount = async (root: string, env: Record<string, string>) =>
+  JSON.parse((await runCli(['list', '--json'], { cwd: root, env })).stdout).total as number;
+
+const sessionStart = (root: string, env: Record<string, string>) =>
+  runNodeScript(SHIPPED_HOOK_ENTRY, ['SessionStart'], {
+    cwd: root,
+    env,
+    input: JSON.stringify({ session_id: 's', cwd: root, hook_event_name: 'SessionStart', source: 'startup' }),
+  });
+
+describe('the settings file', () => {
+  it('sets what commands and hooks do; its environment variable overrides it', async () => {
+    const { root, env } = project({ snapshotMaxCount: 2, hookStartup: 'off' });
+    for (const step of [1, 2, 3, 4]) {
+      writeFileSync(path.join(root, 'src', 'app.ts'), `export const app = ${step};\n`);
+      expect((await runCli(['snapshot'], { cwd: root, env })).code).toBe(0);
+    }
+    expect(await snapshotCount(root, env)).toBe(2);
+
+    await runCli(['save', '--goal', 'Keep going'], { cwd: root, env });
+    // A hook started by the agent sees the file too, though nobody set a variable for it.
+    expect(await sessionStart(root, env)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const told = await sessionStart(root, { ...env, CHECKPOINT_HOOK_STARTUP: 'notice' });
+    expect(JSON.parse(told.stdout).hookSpecificOutput.additionalContext).toMatch(
+      /^A session checkpoint exists for this project/,
+    );
+  });
+
+  it('a wrong value stops a command with the key and the limit, while a hook says so and snapshots anyway', async () => {
+    const { root, env, userFile } = project({ snapshotMaxCount: 0 });
+    const command = await runCli(['snapshot'], { cwd: root, env });
+    expect(command.code).toBe(2);
+    expect(command.stderr).toContain(
+      `${userFile}: snapshotMaxCount must be a whole number from 1 to 100000: got 0`,
+    );
+    expect(command.stdout).toBe('');
+
+    const hook = await runNodeScript(SHIPPED_HOOK_ENTRY, ['UserPromptSubmit'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({ cwd: root, prompt: 'go on' }),
+    });
+    expect(hook.code).toBe(0);
+    expect(hook.stdout).toBe('');
+    expect(hook.stderr).toBe(
+      `claude-checkpoint hook UserPromptSubmit: ${userFile}: snapshotMaxCount must be a whole number from 1 to 100000: got 0; the value below it is used\n`,
+    );
+    // Listing stops on the same problem; fixed through the environment, it shows the hook's snapshot.
+    expect(await snapshotCount(root, { ...env, CHECKPOINT_SNAPSHOT_MAX_COUNT: '100' })).toBe(1);
+    // status still shows the project, and says what is wrong.
+    const status = await runCli(['status'], { cwd: root, env });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('Snapshots: 1, latest');
+    expect(status.stdout).toContain('Settings: ');
+    expect(status.stdout).toContain('snapshotMaxCount must be a whole number from 1 to 100000: got 0');
+  });
+
+  it('a file that is not JSON: the command names it; so does doctor, which still runs', async () => {
+    const { root, env, userFile } = project('{ "snapshotMaxCount": 5,');
+    const command = await runCli(['snapshot'], { cwd: root, env });
+    expect(command.code).toBe(2);
+    expect(command.stderr).toContain(`${userFile}: is not valid JSON`);
+    const doctor = await runCli(['doctor', '--json'], { cwd: root, env });
+    expect(JSON.parse(doctor.stdout).checks).toContainEqual(
+      expect.objectContaining({
+        name: 'settings',
+        level: 'fail',
+        detail: expect.stringContaining(`${userFile}: is not valid JSON`),
+      }),
+    );
+    expect(doctor.code).toBe(1);
+  });
+
+  it('doctor shows every setting, its value and where it comes from; a project cannot weaken them', async () => {
+    const { root, env } = project(
+      { snapshotMaxAgeDays: 90, snapshotIncludeIgnored: ['.env*'] },
+      { snapshotMaxAgeDays: 1, snapshotIncludeIgnored: ['*.local.json'] },
+    );
+    const doctor = await runCli(['doctor', '--json'], {
+      cwd: root,
+      env: { ...env, CHECKPOINT_HOOK_RELAY: '0' },
+    });
+    const report = JSON.parse(doctor.stdout);
+    const row = (name: string) => report.settings.find((entry: { name: string }) => entry.name === name);
+    expect(row('snapshotMaxCount')).toMatchObject({
+      value: 100,
+      from: ['default'],
+      env: 'CHECKPOINT_SNAPSHOT_MAX_COUNT',
+    });
+    expect(row('snapshotMaxAgeDays')).toMatchObject({ value: 90, shown: '90 days', from: ['settings file'] });
+    expect(row('hookRelay')).toMatchObject({ value: false, shown: 'off', from: ['environment'] });
+    expect(row('snapshotIncludeIgnored')).toMatchObject({
+      value: ['.env*', '*.local.json'],
+      from: ['settings file', 'project'],
+    });
+    expect(report.checks).toContainEqual(
+      expect.objectContaining({
+        name: 'settings',
+        level: 'warn',
+        detail: expect.stringContaining('snapshotMaxAgeDays is not used: a project may not change it'),
+      }),
+    );
+    const text = await runCli(['doctor'], { cwd: root, env });
+    expect(text.stdout).toMatch(/Settings \(.*config\.json; each overridden by its environment variable\)/);
+    expect(text.stdout).toMatch(
+      / {2}snapshotMaxAgeDays +90 days {2}\(settings file; CHECKPOINT_SNAPSHOT_MAX_AGE_DAYS\)/,
+    );
+
+    const status = await runCli(['status'], { cwd: root, env });
+    expect(status.stdout).toContain(
+      'Ignored files in snapshots: .env*, *.local.json (from settings file + project; kept in the private store, never in a handoff)',
+    );
+  });
+});
