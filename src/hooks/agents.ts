@@ -1,10 +1,9 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { Agent } from './agent-names.js';
 import { HOOK_EVENTS, type HookEvent, type HookResult } from './common.js';
 import { type HookInput, objectField, stringField } from './input.js';
 
-/** The agents whose hooks this tool speaks. The caller always names one (`--agent`); it is never guessed. */
-export const AGENTS = ['claude', 'codex', 'copilot', 'gemini', 'opencode'] as const;
-export type Agent = (typeof AGENTS)[number];
+export { AGENTS, type Agent } from './agent-names.js';
 
 /**
  * Translates one agent's hooks to ours and back. Only translation lives here: what a hook does is the
