@@ -195,8 +195,10 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
           const commits =
             c.drift.commitsSince === null ? 'history rewritten' : `${c.drift.commitsSince} new commit(s)`;
           const branch = c.drift.branchChanged ? `, branch now ${c.drift.currentBranch ?? 'detached'}` : '';
+          const elsewhere = c.drift.fromHandoff?.paths.length ?? 0;
+          const there = elsewhere > 0 ? ` (${elsewhere} of them on the other machine)` : '';
           lines.push(
-            `  Drift: ${changed === 0 ? 'no file changed' : out.warn(`${changed} file(s) changed`)} since the save, ${commits}${branch}`,
+            `  Drift: ${changed === 0 ? 'no file changed' : out.warn(`${changed} file(s) changed`)}${there} since the save, ${commits}${branch}`,
           );
         } else lines.push('  Drift: not tracked (no git at save time)');
       }
