@@ -281,7 +281,12 @@ function splitPlus(text) {
     for (const message of output.messages ?? []) {
       if (/ACCOUNT_ID/i.test(message.messageId ?? '')) continue;
       const [start, end] = message.range ?? [];
-      const secret = input.slice(start, end);
+      // The finding is the credential's whole context in a few rules: the credential is its password
+      // (a URL's userinfo) or its value (`name = value`). Relabelled after the first run, in both parts.
+      const found = input.slice(start, end);
+      const userinfo = /^[a-z][\w+.-]*:\/\/[^:/@\s]*:([^@\s]+)@/i.exec(found);
+      const assigned = /^[\w.-]+\s*[:=]\s*(\S.*)$/.exec(found);
+      const secret = userinfo ? userinfo[1] : assigned ? assigned[1] : found;
       if (secret.length < 12) continue;
       const lineStart = input.lastIndexOf('\n', start - 1) + 1;
       const lineEnd = input.indexOf('\n', end);
