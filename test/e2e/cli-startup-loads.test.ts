@@ -72,7 +72,8 @@ describe('what the CLI loads to start', () => {
       const loaded = await loadedBy([command], root, storeDir);
       expect(loaded).toContain('cli/main.js');
       for (const name of others) expect(loaded).not.toContain(name);
-      // The doctor's checks and setup belong to other commands.
+      // The secret detector (a snapshot's label, a save), the doctor's checks and setup belong to other commands.
+      expect(loaded.filter((name) => name.startsWith('core/secrets/'))).toEqual([]);
       expect(loaded).not.toContain('app/status.js');
       expect(loaded).not.toContain('hooks/relay-protocol.js');
       expect(loaded).not.toContain('app/setup.js');
