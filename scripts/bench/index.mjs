@@ -10,6 +10,7 @@ import { copyFileSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileS
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchCliStartup } from './cli-startup.mjs';
 import { dirty, ensureRepo, reset } from './repo.mjs';
 import { benchTranscripts, makeBenchProject, saveWithCli } from './transcript.mjs';
 
@@ -568,6 +569,13 @@ const TARGETS = {
 const bySize = {};
 for (const size of sizes) bySize[size] = await benchSize(size);
 const startup = await benchStartup();
+log('\n[CLI start-up]');
+const cliStartup = await benchCliStartup({
+  cli: dist('cli.js'),
+  dir: path.join(cacheDir, 'cli-startup'),
+  rounds: hookRounds,
+  log,
+});
 const briefs = benchBriefs();
 log('\n[redaction]');
 const redaction = await benchRedaction();
@@ -594,6 +602,7 @@ const results = {
   repeats,
   sizes: bySize,
   startup,
+  cliStartup,
   briefs,
   redaction,
   transcripts,
@@ -616,6 +625,10 @@ for (const [size, rows] of Object.entries(bySize)) {
 }
 lines.push(
   `| – | ${startup.name} | ${startup.oursMs.toFixed(1)} ms | ${startup.floorMs.toFixed(1)} ms | ${startup.ratio.toFixed(2)}× | ≤ 1.5× |`,
+  ...cliStartup.map(
+    (row) =>
+      `| S | ${row.name} | ${row.oursMs.toFixed(1)} ms | ${row.floorMs.toFixed(1)} ms (\`node -e 0\`) | ${row.ratio.toFixed(2)}× | ≤ ${row.target}× |`,
+  ),
 );
 const transcriptLines = [
   '| measure | transcript | time (median) | `node -e 0` | peak RSS | target |',

@@ -1,4 +1,10 @@
-import { type CommitChange, changedOutsideRecorded, computeDrift, type Drift } from '../core/drift.js';
+import {
+  attributeToHandoff,
+  type CommitChange,
+  changedOutsideRecorded,
+  computeDrift,
+  type Drift,
+} from '../core/drift.js';
 import type { Checkpoint } from '../core/schema.js';
 import { type RememberedOid, WorktreeHasher } from '../git/oid.js';
 import {
@@ -12,6 +18,7 @@ import {
 } from '../git/repo.js';
 import { readBaseline } from '../store/baseline-store.js';
 import { readOidMemory } from '../store/oid-memory.js';
+import { readPulledFiles } from '../store/pulled-files.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 
 /**
@@ -30,6 +37,10 @@ export async function detectDrift(
     repo: RepoState | null | Promise<RepoState | null>;
     memory?: ReadonlyMap<string, RememberedOid>;
   },
+  options: {
+    /** Receives the changed files' current content oids (what `handoff pull` records). */
+    pulledFiles?: (drift: Drift, oidNow: ReadonlyMap<string, string | null>) => void;
+  } = {},
 ): Promise<Drift | null> {
   if (!checkpoint.git) return null;
   const saved = await withUnlistedFiles(root, checkpoint, warnings, env);
@@ -68,13 +79,22 @@ export async function detectDrift(
   const currentOids = new Map([...recordedOids, ...(await hasher.oids(toHash))]);
 
   const outside = changedOutsideRecorded({ recorded, dirty, commitChanges, currentOids });
-  return computeDrift({
+  const drift = computeDrift({
     saved,
     currentBranch: repo.branch,
     history,
     currentOids,
     changedOutsideRecorded: await withoutFilterOnlyChanges(root, outside, dirty, commitChanges),
   });
+  // The content of each changed file now: the working tree's, else (clean) the current HEAD's blob.
+  const oidNow = new Map<string, string | null>();
+  for (const file of drift.changedSince) {
+    if (currentOids.has(file)) oidNow.set(file, currentOids.get(file) ?? null);
+    else if (commitChanges.has(file)) oidNow.set(file, commitChanges.get(file)?.after ?? null);
+  }
+  if (options.pulledFiles) options.pulledFiles(drift, oidNow);
+  const pulled = await readPulledFiles(projectStoreDir(defaultStoreBase(env), root), checkpoint.id);
+  return pulled ? attributeToHandoff(drift, pulled, oidNow) : drift;
 }
 
 /**

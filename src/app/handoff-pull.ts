@@ -1,11 +1,14 @@
 import { CheckpointError } from '../core/errors.js';
 import type { PullOutcome } from '../core/handoff-text.js';
-import { parseCheckpoint } from '../core/schema.js';
+import { type Checkpoint, parseCheckpoint } from '../core/schema.js';
 import { fetchIntoStore, handoffRef, listRemoteHandoffs } from '../git/handoff-remote.js';
 import { copyCommitIntoProject } from '../git/objects.js';
 import { runGit } from '../git/run.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
+import { writePulledFiles } from '../store/pulled-files.js';
+import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import type { AppDeps } from './deps.js';
+import { detectDrift } from './drift.js';
 import {
   type HandoffMeta,
   objectDirs,
@@ -45,12 +48,12 @@ export async function pullHandoff(
   const objects = await objectDirs(store);
   // One hold of the store's lock from the fetch to the restore: a gc in between would prune the fetched
   // objects, which no ref of the store names.
-  const { meta, summary, apply, done } = await store.withLock(async () => {
+  const { meta, checkpoint, summary, apply, done } = await store.withLock(async () => {
     await store.init();
     await fetchIntoStore(root.root, remote, new Map([[ref, commit]]), objects, { content: true });
     const { meta, tree } = await readHandoffCommit(store, commit);
     // What came from the remote is checked like any file we load, before anything is applied.
-    if (meta.checkpoint !== null) parseCheckpoint(meta.checkpoint);
+    const checkpoint = meta.checkpoint === null ? null : parseCheckpoint(meta.checkpoint);
     const baseMatches =
       head.head === meta.base ||
       (request.checkout === true &&
@@ -75,12 +78,13 @@ export async function pullHandoff(
       { id: `handoff ${name} (${commit.slice(0, 12)})`, tree },
       { paths: [], dryRun: !apply },
     );
-    return { meta, summary, apply, done };
+    return { meta, checkpoint, summary, apply, done };
   });
   if (!apply) return { ...summary, applied: false, changed: done.plan, undo: null };
-  if (meta.checkpoint !== null) {
+  if (meta.checkpoint !== null && checkpoint !== null) {
     // Through the checkpoint store: locked, atomic, and the current checkpoint kept as the backup.
     await new CheckpointStore(root.root, deps.fs).write(meta.checkpoint);
+    await recordPulledFiles(deps, root.root, checkpoint, meta.author);
   }
   const seen = await readSeen(store);
   seen[`${remote}\n${ref}`] = commit;
@@ -123,4 +127,31 @@ async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Pro
   const target = meta.branch && tip === meta.base ? [meta.branch] : ['--detach', meta.base];
   await runGit(['checkout', '--quiet', ...target], { cwd: root, timeoutMs: 5 * 60_000 });
   return true;
+}
+
+/**
+ * Right after the pull the tree is the handoff's: every file that drifts from the pulled checkpoint
+ * was changed on the other machine after its save. Their content as written goes to the store, so the
+ * brief can say so for as long as they keep it (issue 26).
+ */
+async function recordPulledFiles(
+  deps: AppDeps,
+  root: string,
+  checkpoint: Checkpoint,
+  author: string,
+): Promise<void> {
+  let oids: Record<string, string | null> = {};
+  await detectDrift(root, checkpoint, [], deps.env, undefined, {
+    pulledFiles: (drift, oidNow) => {
+      oids = Object.fromEntries(
+        drift.changedSince.filter((file) => oidNow.has(file)).map((file) => [file, oidNow.get(file) ?? null]),
+      );
+    },
+  });
+  writePulledFiles(deps.fs, projectStoreDir(defaultStoreBase(deps.env), root), {
+    checkpointId: checkpoint.id,
+    pulledAt: deps.now().toISOString(),
+    author,
+    oids,
+  });
 }

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
-import { Redactor } from '../core/redact.js';
 import { resolveRef } from '../core/rewind-refs.js';
 import type { SettingValues } from '../core/settings.js';
 import {
@@ -25,7 +24,6 @@ import {
 } from '../store/snapshot-store.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import type { AppDeps } from './deps.js';
-import { loadRedactionConfig } from './redaction.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
 import type { RootContext } from './save.js';
 
@@ -146,12 +144,7 @@ async function snapshotLocked(
   ]);
   capturing.catch(() => undefined); // awaited below
   // The label is redacted while git scans: the detector's first use costs a hook a few milliseconds.
-  const label =
-    request.label === undefined
-      ? undefined
-      : new Redactor((await loadRedactionConfig(deps.fs, deps.env, store.root)).config)
-          .text(request.label.trim())
-          .slice(0, SNAPSHOT_DEFAULTS.labelChars);
+  const label = request.label === undefined ? undefined : await redactLabel(deps, store.root, request.label);
   const [captured, head] = await capturing;
   const aside = keepAside ? await keepAside(captured.tree) : null;
   // A session's prompt is recorded even on an unchanged tree, so that rewind can go back to every prompt;
@@ -206,6 +199,17 @@ export async function latestSnapshot(deps: AppDeps, root: string): Promise<Snaps
   const store = new SnapshotStore(root, projectStoreDir(defaultStoreBase(deps.env), root), settings);
   // The store's state file names the latest snapshot: no git process on the load path.
   return (await store.exists()) ? store.latest() : null;
+}
+
+/** The detector loads only for a label: `list`, `status` and the brief never load it (issue 26). */
+async function redactLabel(deps: AppDeps, root: string, label: string): Promise<string> {
+  const [{ Redactor }, { loadRedactionConfig }] = await Promise.all([
+    import('../core/redact.js'),
+    import('./redaction.js'),
+  ]);
+  return new Redactor((await loadRedactionConfig(deps.fs, deps.env, root)).config)
+    .text(label.trim())
+    .slice(0, SNAPSHOT_DEFAULTS.labelChars);
 }
 
 /** Finds a snapshot by id, unique id prefix, "latest" or "latest~N" (N snapshots before the latest). */

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openCodePlugin } from './opencode-plugin.js';
+import type { SetupAgent } from './setup-agents.js';
 import {
   type FileEdit,
   hookCommand,
@@ -44,9 +45,7 @@ export const COPILOT_HOOK_EVENTS: readonly string[] = COPILOT_HOOKS.map(([event]
 /** The first line of the plugin setup writes for OpenCode: a plugin file without it is not ours. */
 const OPENCODE_PLUGIN_FIRST_LINE = `// ${NAME}: added by \`claude-checkpoint setup opencode\``;
 
-/** The agents `setup` installs into (Claude Code has its plugin). */
-export const SETUP_AGENTS = ['codex', 'copilot', 'gemini', 'opencode'] as const;
-export type SetupAgent = (typeof SETUP_AGENTS)[number];
+export { SETUP_AGENTS, type SetupAgent } from './setup-agents.js';
 
 export interface SetupRequest {
   agent: SetupAgent;

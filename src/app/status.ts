@@ -27,68 +27,10 @@ import {
 import { readSettings, type SettingsReport } from '../store/settings-file.js';
 import { copilotWiring, openCodeWiring } from './agent-wiring.js';
 import type { AppDeps } from './deps.js';
-import { type LoadOutcome, loadCheckpoint, readCheckpoint } from './load.js';
-import { listSnapshots } from './rewind.js';
+import { readCheckpoint } from './load.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
 
-export interface StatusReport {
-  root: ResolvedRoot;
-  checkpoint: LoadOutcome | { found: 'error'; error: string };
-  /** `null` where snapshots are not taken (a home folder, the file-system root). */
-  snapshots: {
-    count: number;
-    latest: { id: string; createdAt: string; trigger: string } | null;
-    storeBytes: number;
-    storeDir: string;
-  } | null;
-  /** `null` outside a git repository. */
-  checkpointIgnored: boolean | null;
-  /** The git-ignored files every snapshot includes anyway (patterns; none by default), and whose they are. */
-  includeIgnored: { patterns: readonly string[]; from: SettingOrigin[] };
-  /** Wrong values in the user's settings, which commands stop on (see `doctor`). */
-  settingErrors: string[];
-}
-
-/** Everything `status` shows, gathered once. */
-export async function projectStatus(
-  deps: AppDeps,
-  request: { projectRoot?: string | undefined },
-): Promise<StatusReport> {
-  const root = await resolveProjectRoot({ argument: request.projectRoot, env: deps.env, cwd: deps.cwd() });
-  const [checkpoint, snapshots, location] = await Promise.all([
-    // The latest snapshot comes from the listing below: the load need not look it up again.
-    loadCheckpoint(deps, { projectRoot: root.root }, {}, { mentionSnapshot: false }).catch(
-      (error: Error) => ({
-        found: 'error' as const,
-        error: error.message,
-      }),
-    ),
-    // A folder where snapshots are refused (a home folder) still gets its status, without snapshots; a
-    // wrong setting is said below, not in the way of the listing.
-    listSnapshots({ ...deps, settingsProblem: () => undefined }, { projectRoot: root.root }).catch(
-      () => null,
-    ),
-    locateRepo(root.root),
-  ]);
-  const latest = snapshots?.snapshots[0];
-  const settings = readSettings(deps.env, root.root);
-  return {
-    root,
-    checkpoint,
-    snapshots: snapshots && {
-      count: snapshots.snapshots.length,
-      latest: latest ? { id: latest.id, createdAt: latest.createdAt, trigger: latest.trigger } : null,
-      storeBytes: snapshots.storeBytes,
-      storeDir: snapshots.storeDir,
-    },
-    checkpointIgnored: location ? await isIgnoredByGit(root.root, CHECKPOINT_FILE) : null,
-    includeIgnored: {
-      patterns: settings.values.snapshotIncludeIgnored,
-      from: settings.origins.snapshotIncludeIgnored,
-    },
-    settingErrors: settingErrors(settings.problems).map((problem) => problem.message),
-  };
-}
+export { projectStatus, type StatusReport } from './project-status.js';
 
 export type CheckLevel = 'ok' | 'warn' | 'fail';
 

@@ -1,12 +1,9 @@
 import type { Command } from 'commander';
-import { loadCheckpoint } from '../app/load.js';
-import { saveCheckpoint } from '../app/save.js';
-import { diagnose, projectStatus, settingRows } from '../app/status.js';
 import { loadStructured, saveStructured } from '../app/views.js';
+import { TASK_STATUSES } from '../core/checkpoint-plain.js';
 import { renderNothingToResume, renderSaveText } from '../core/checkpoint-text.js';
 import { CheckpointError } from '../core/errors.js';
 import type { SaveInput } from '../core/input.js';
-import { TASK_STATUSES } from '../core/schema.js';
 import { formatBytes } from '../core/snapshot-text.js';
 import { formatAge } from '../core/time.js';
 import { type Runner, withCommonOptions } from './context.js';
@@ -106,6 +103,7 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
   ).action(
     run(async (ctx) => {
       const input = await saveInputFrom(ctx.options as SaveFlags, ctx.root);
+      const { saveCheckpoint } = await import('../app/save.js');
       const outcome = await saveCheckpoint(ctx.deps, input);
       if (ctx.out.json) ctx.out.printJson(saveStructured(outcome));
       else ctx.out.print(renderSaveText(outcome));
@@ -129,6 +127,7 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
         if (format !== 'brief' && format !== 'full') {
           throw new CheckpointError('INVALID_INPUT', `--format must be "brief" or "full": got '${format}'`);
         }
+        const { loadCheckpoint } = await import('../app/load.js');
         const outcome = await loadCheckpoint(ctx.deps, { projectRoot: ctx.root });
         if (!outcome.found) {
           if (ctx.out.json)
@@ -160,6 +159,7 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
       .description('one screen: checkpoint, drift, snapshots, store size, ignore rules'),
   ).action(
     run(async (ctx) => {
+      const { projectStatus } = await import('../app/project-status.js');
       const report = await projectStatus(ctx.deps, { projectRoot: ctx.root });
       if (ctx.out.json) {
         const { checkpoint } = report;
@@ -195,8 +195,10 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
           const commits =
             c.drift.commitsSince === null ? 'history rewritten' : `${c.drift.commitsSince} new commit(s)`;
           const branch = c.drift.branchChanged ? `, branch now ${c.drift.currentBranch ?? 'detached'}` : '';
+          const elsewhere = c.drift.fromHandoff?.paths.length ?? 0;
+          const there = elsewhere > 0 ? ` (${elsewhere} of them on the other machine)` : '';
           lines.push(
-            `  Drift: ${changed === 0 ? 'no file changed' : out.warn(`${changed} file(s) changed`)} since the save, ${commits}${branch}`,
+            `  Drift: ${changed === 0 ? 'no file changed' : out.warn(`${changed} file(s) changed`)}${there} since the save, ${commits}${branch}`,
           );
         } else lines.push('  Drift: not tracked (no git at save time)');
       }
@@ -234,6 +236,7 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
       ),
   ).action(
     run(async (ctx) => {
+      const { diagnose, settingRows } = await import('../app/status.js');
       const [checks, settings] = await Promise.all([
         diagnose(ctx.deps, { projectRoot: ctx.root }),
         settingRows(ctx.deps, { projectRoot: ctx.root }),

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
-import { dropHandoff, listHandoffs, pullHandoff, pushHandoff } from '../app/handoff.js';
-import { renderHandoffList, renderPull, renderPushed, renderSecretsFound } from '../core/handoff-text.js';
 import { escapeControls } from '../core/quote.js';
 import { planSize } from '../core/snapshot.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { confirm, EXIT } from './output.js';
+
+/** What the handoff commands run, loaded when one of them runs rather than at every start of the CLI. */
+const loadHandoff = () => Promise.all([import('../app/handoff.js'), import('../core/handoff-text.js')]);
 
 /**
  * `claude-checkpoint handoff push|pull|list|drop`: carries the checkpoint and the uncommitted work to
@@ -33,6 +34,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         allowSecrets?: boolean;
         force?: boolean;
       };
+      const [{ pushHandoff }, { renderPushed, renderSecretsFound }] = await loadHandoff();
       const outcome = await pushHandoff(ctx.deps, {
         projectRoot: ctx.root,
         remote: options.remote,
@@ -74,6 +76,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         checkout?: boolean;
       };
       const request = { projectRoot: ctx.root, remote: options.remote, name: options.name };
+      const [{ pullHandoff }, { renderPull }] = await loadHandoff();
       const plan = await pullHandoff(ctx.deps, { ...request, dryRun: true });
       const json = (outcome: typeof plan) => ({
         ref: outcome.ref,
@@ -126,6 +129,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
   ).action(
     run(async (ctx) => {
       const options = ctx.options as { remote?: string };
+      const [{ listHandoffs }, { renderHandoffList }] = await loadHandoff();
       const outcome = await listHandoffs(ctx.deps, { projectRoot: ctx.root, remote: options.remote });
       if (ctx.out.json) ctx.out.printJson(outcome);
       else ctx.out.print(renderHandoffList(outcome));
@@ -142,6 +146,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
   ).action(
     run(async (ctx, name: string) => {
       const options = ctx.options as { remote?: string };
+      const [{ dropHandoff }] = await loadHandoff();
       const outcome = await dropHandoff(ctx.deps, { projectRoot: ctx.root, remote: options.remote, name });
       if (ctx.out.json) ctx.out.printJson(outcome);
       else

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import type { AppDeps } from '../app/deps.js';
-import { AGENTS } from '../hooks/agents.js';
-import { HOOK_EVENTS } from '../hooks/common.js';
-import { runHook } from '../hooks/run.js';
+import { HOOK_EVENTS } from '../core/hook-events.js';
+import { AGENTS } from '../hooks/agent-names.js';
 
 /**
  * `claude-checkpoint hook <event>`: the same hooks the plugin runs through its lean entry (dist/hook.js),
@@ -24,6 +23,7 @@ export function registerHookCommand(
     .option('--agent <name>', `the agent whose hook this is: ${AGENTS.join(', ')} (default claude)`)
     .action(async (event: string, options: { root?: string; agent?: string }) => {
       setExitCode(0);
+      const { runHook } = await import('../hooks/run.js');
       await runHook(event, options, deps, { cliPath: process.argv[1] });
     });
 }

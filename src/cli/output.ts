@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { escapeControls } from '../core/quote.js';
 
@@ -62,6 +61,7 @@ export function createOutput(
 }
 
 export async function confirm(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await rl.question(`${question} [y/N] `);

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { diffSnapshot, gcSnapshots, listSnapshots, restoreSnapshot, takeSnapshot } from '../app/rewind.js';
 import { planSize } from '../core/snapshot.js';
 import {
   formatBytes,
@@ -28,6 +27,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
     run(async (ctx) => {
       const options = ctx.options as { label?: string; trigger: string };
       ctx.out.progress('Snapshotting the working tree…');
+      const { takeSnapshot } = await import('../app/rewind.js');
       const outcome = await takeSnapshot(ctx.deps, {
         projectRoot: ctx.root,
         trigger: options.trigger,
@@ -53,6 +53,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
   ).action(
     run(async (ctx) => {
       const limit = ctx.positiveInteger('--limit', (ctx.options as { limit: string }).limit);
+      const { listSnapshots } = await import('../app/rewind.js');
       const outcome = await listSnapshots(ctx.deps, { projectRoot: ctx.root });
       const shown = outcome.snapshots.slice(0, limit);
       if (ctx.out.json) {
@@ -88,6 +89,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
   ).action(
     run(async (ctx, snapshotId: string, file?: string) => {
       const options = ctx.options as { against?: string };
+      const { diffSnapshot } = await import('../app/rewind.js');
       const outcome = await diffSnapshot(ctx.deps, {
         projectRoot: ctx.root,
         snapshotId,
@@ -112,6 +114,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
     run(async (ctx, snapshotId: string, paths: string[] = []) => {
       const options = ctx.options as { yes?: boolean; dryRun?: boolean };
       const request = { projectRoot: ctx.root, snapshotId, paths };
+      const { restoreSnapshot } = await import('../app/rewind.js');
       const plan = await restoreSnapshot(ctx.deps, { ...request, dryRun: true });
       if (options.dryRun || planSize(plan.plan) === 0) {
         if (ctx.out.json) ctx.out.printJson({ ...plan, snapshot: snapshotSummary(plan.snapshot) });
@@ -152,6 +155,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
   ).action(
     run(async (ctx) => {
       ctx.out.progress('Collecting garbage in the snapshot store…');
+      const { gcSnapshots } = await import('../app/rewind.js');
       const outcome = await gcSnapshots(ctx.deps, { projectRoot: ctx.root });
       ctx.out.endProgress();
       if (ctx.out.json) ctx.out.printJson(outcome);

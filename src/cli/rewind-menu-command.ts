@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { listRewind, type RewindMode, rewindTo } from '../app/rewind-menu.js';
+import type { RewindMode } from '../app/rewind-menu.js';
 import { CheckpointError } from '../core/errors.js';
-import { renderRewind, renderRewindList } from '../core/rewind-text.js';
 import { planSize } from '../core/snapshot.js';
 import { type CliContext, type Runner, withCommonOptions } from './context.js';
 import { confirm, EXIT } from './output.js';
@@ -60,9 +59,11 @@ export function registerRewindMenuCommand(program: Command, run: Runner): void {
       const options = ctx.options as RewindOptions;
       const base = { projectRoot: ctx.root, sessionId: options.session };
       if (options.list || (options.all && ref === undefined && !canPrompt(ctx))) {
+        const { listRewind } = await import('../app/rewind-menu.js');
         const listing = await listRewind(ctx.deps, { ...base, all: Boolean(options.all) });
         if (ctx.out.json) ctx.out.printJson(listing);
-        else ctx.out.print(renderRewindList(listing, ctx.deps.now()));
+        else
+          ctx.out.print((await import('../core/rewind-text.js')).renderRewindList(listing, ctx.deps.now()));
         return EXIT.ok;
       }
       const mode = modeOf(options);
@@ -89,6 +90,10 @@ export async function applyRewind(
   request: { projectRoot: string | undefined; sessionId: string | undefined; ref: string; mode: RewindMode },
   options: { yes?: boolean | undefined; dryRun?: boolean | undefined; confirmed?: boolean },
 ): Promise<number> {
+  const [{ rewindTo }, { renderRewind }] = await Promise.all([
+    import('../app/rewind-menu.js'),
+    import('../core/rewind-text.js'),
+  ]);
   const plan = await rewindTo(ctx.deps, { ...request, dryRun: true });
   const changesFiles = plan.code !== null && planSize(plan.code.plan) > 0;
   if (options.dryRun) {

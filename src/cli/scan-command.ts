@@ -2,7 +2,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import type { Command } from 'commander';
-import { SCAN_MAX_BYTES, type ScanInput, scanTexts } from '../app/scan.js';
+import type { ScanInput } from '../app/scan.js';
 import { CheckpointError } from '../core/errors.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { EXIT } from './output.js';
@@ -19,8 +19,9 @@ export function registerScanCommand(program: Command, run: Runner): void {
   ).action(
     run(async (ctx, files: string[]) => {
       const names = files.length === 0 ? ['-'] : files;
+      const { SCAN_MAX_BYTES, scanTexts } = await import('../app/scan.js');
       const inputs: ScanInput[] = [];
-      for (const name of names) inputs.push(await readInput(name, ctx.deps.cwd()));
+      for (const name of names) inputs.push(await readInput(name, ctx.deps.cwd(), SCAN_MAX_BYTES));
       const report = await scanTexts(ctx.deps, inputs, ctx.root ?? ctx.deps.cwd());
       if (ctx.out.json) ctx.out.printJson(report);
       else {
@@ -34,10 +35,10 @@ export function registerScanCommand(program: Command, run: Runner): void {
   );
 }
 
-async function readInput(name: string, cwd: string): Promise<ScanInput> {
+async function readInput(name: string, cwd: string, maxBytes: number): Promise<ScanInput> {
   if (name === '-') {
     const content = await text(process.stdin);
-    if (Buffer.byteLength(content) > SCAN_MAX_BYTES) throw tooLarge('standard input');
+    if (Buffer.byteLength(content) > maxBytes) throw tooLarge('standard input', maxBytes);
     return { name: '-', text: content };
   }
   const file = path.resolve(cwd, name);
@@ -48,13 +49,13 @@ async function readInput(name: string, cwd: string): Promise<ScanInput> {
     );
   });
   if (!stats.isFile()) throw new CheckpointError('INVALID_INPUT', `${name}: not a regular file`);
-  if (stats.size > SCAN_MAX_BYTES) throw tooLarge(name);
+  if (stats.size > maxBytes) throw tooLarge(name, maxBytes);
   return { name, text: await readFile(file, 'utf8') };
 }
 
-function tooLarge(name: string): CheckpointError {
+function tooLarge(name: string, maxBytes: number): CheckpointError {
   return new CheckpointError(
     'INVALID_INPUT',
-    `${name}: larger than the ${SCAN_MAX_BYTES / 1024 / 1024} MB scan limit`,
+    `${name}: larger than the ${maxBytes / 1024 / 1024} MB scan limit`,
   );
 }

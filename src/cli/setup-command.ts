@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { type FileReport, SETUP_AGENTS, type SetupAgent, setupAgent } from '../app/setup.js';
+import type { FileReport, SetupAgent } from '../app/setup.js';
+import { SETUP_AGENTS } from '../app/setup-agents.js';
 import { CheckpointError } from '../core/errors.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { EXIT } from './output.js';
@@ -39,6 +40,7 @@ export function registerSetupCommand(program: Command, run: Runner): void {
       const self = process.argv[1] ?? '';
       const dir = path.dirname(self);
       const bundled = path.extname(self) === '.mjs';
+      const { setupAgent } = await import('../app/setup.js');
       const report = await setupAgent(
         {
           agent: agent as SetupAgent,

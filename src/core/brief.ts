@@ -170,13 +170,24 @@ function renderDrift(c: Checkpoint, drift: Drift | null, density: Density, now: 
   }
   if (drift.changedSince.length > 0) {
     // Never clipped: these are the files the agent must re-read.
-    const shown = drift.changedSince
-      .slice(0, Math.max(density.files, 40))
-      .map((file) => code(quotePath(file)));
-    const more = drift.changedSince.length - shown.length;
-    lines.push(
-      `- ⚠ Changed after the checkpoint, re-read before editing: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
-    );
+    const listed = (files: readonly string[]) => {
+      const shown = files.slice(0, Math.max(density.files, 40)).map((file) => code(quotePath(file)));
+      const more = files.length - shown.length;
+      return `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+    };
+    // Issue 26: after a pull, what the other machine changed after its save is not a change made here.
+    const pulled = new Set(drift.fromHandoff?.paths ?? []);
+    const here = drift.changedSince.filter((file) => !pulled.has(file));
+    if (drift.fromHandoff && pulled.size > 0) {
+      const at = new Date(drift.fromHandoff.pulledAt);
+      lines.push(
+        `- ⚠ Changed on the other machine after its checkpoint (${escapeControls(clip(drift.fromHandoff.author, 80))}; brought by \`handoff pull\` ${formatAge(at, now)}), re-read before editing: ${listed(drift.fromHandoff.paths)}`,
+      );
+    }
+    if (here.length > 0)
+      lines.push(
+        `- ⚠ Changed ${pulled.size > 0 ? 'here ' : ''}after the checkpoint, re-read before editing: ${listed(here)}`,
+      );
     if (drift.flaggedSince) {
       const since = new Date(drift.flaggedSince);
       lines.push(

@@ -22,6 +22,37 @@ export interface Drift {
    * the time since which the agent's notes have not seen them.
    */
   flaggedSince: string | null;
+  /**
+   * Set after `handoff pull`: those of `changedSince` whose content is still exactly what the pull wrote,
+   * that is, changed on the other machine after its checkpoint, not here. Absent otherwise.
+   */
+  fromHandoff?: { paths: string[]; pulledAt: string; author: string };
+}
+
+/** What `handoff pull` brought: the content it wrote for each file that drifted from the pulled checkpoint. */
+export interface PulledFiles {
+  checkpointId: string;
+  pulledAt: string;
+  author: string;
+  /** Blob oid of each such file as the pull wrote it; `null` for a file the pull deleted. */
+  oids: Record<string, string | null>;
+}
+
+/**
+ * Names the drift the other machine made: a changed file whose content is still what the pull wrote.
+ * A file changed here after the pull no longer matches and stays this machine's change.
+ */
+export function attributeToHandoff(
+  drift: Drift,
+  pulled: PulledFiles,
+  oidNow: ReadonlyMap<string, string | null>,
+): Drift {
+  const paths = drift.changedSince.filter(
+    (path) => Object.hasOwn(pulled.oids, path) && oidNow.has(path) && oidNow.get(path) === pulled.oids[path],
+  );
+  return paths.length === 0
+    ? drift
+    : { ...drift, fromHandoff: { paths, pulledAt: pulled.pulledAt, author: pulled.author } };
 }
 
 export interface DriftInput {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { TASK_STATUSES } from './checkpoint-plain.js';
 import { LIMITS } from './limits.js';
-import { TASK_STATUSES } from './schema.js';
 
 // Every message names the limit and what was received; the SDK and our own formatter prefix the field path.
 function text(maxChars: number, options: { required?: boolean } = {}) {

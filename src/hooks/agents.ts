@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Agent } from './agent-names.js';
 import { HOOK_EVENTS, type HookEvent, type HookResult } from './common.js';
 import { type HookInput, objectField, stringField } from './input.js';
 import { claudePreToolInput } from './pre-command-gate.js';
@@ -11,9 +12,7 @@ const preCommand = (agent: Agent, input: HookInput) => {
   return claudeShaped ? { event: 'PreToolUse' as const, input: claudeShaped } : null;
 };
 
-/** The agents whose hooks this tool speaks. The caller always names one (`--agent`); it is never guessed. */
-export const AGENTS = ['claude', 'codex', 'copilot', 'gemini', 'opencode'] as const;
-export type Agent = (typeof AGENTS)[number];
+export { AGENTS, type Agent } from './agent-names.js';
 
 /**
  * Translates one agent's hooks to ours and back. Only translation lives here: what a hook does is the

@@ -35,6 +35,12 @@ const driftSchema = z.object({
     .describe(
       'When files stay flagged across automatic refreshes: the time of the save whose notes predate them',
     ),
+  fromHandoff: z
+    .object({ paths: z.array(z.string()), pulledAt: z.string(), author: z.string() })
+    .optional()
+    .describe(
+      'After `handoff pull`: the changed files that still hold what the pull wrote, changed on the other machine after its save',
+    ),
 });
 
 const loadOutputSchema = z.object({

@@ -1,8 +1,9 @@
 import path from 'node:path';
+import { parseCheckpointPlainly } from '../core/checkpoint-plain.js';
 import { CheckpointError, describeError, isCheckpointError } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
-import { type Checkpoint, parseCheckpoint } from '../core/schema.js';
+import type { Checkpoint } from '../core/schema.js';
 import { refuseSymlink, writeFileAtomic } from './atomic-write.js';
 import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
 import { withFileLock } from './lock.js';
@@ -34,7 +35,7 @@ export type LoadResult =
  * Checkpoints parsed lately: a save reads the checkpoint at its start and again just before replacing it,
  * and a server reads it on every save and load; unchanged bytes are not parsed again.
  */
-const parsedCheckpoints = new ParsedFileMemo<Checkpoint>();
+const parsedCheckpoints = new ParsedFileMemo<Checkpoint | null>();
 
 /**
  * The `.claude-checkpoint` file and its `.prev` backup. Reads fall back to the backup when the main file
@@ -199,7 +200,11 @@ export class CheckpointStore {
         };
       }
       const text = this.fs.readFileSync(file, 'utf8');
-      return { kind: 'ok', checkpoint: parsedCheckpoints.parse(file, text, parseCheckpoint), text };
+      // zod loads only for a file the plain check refuses, to decide and say what is wrong with it.
+      const checkpoint =
+        parsedCheckpoints.parse(file, text, parseCheckpointPlainly) ??
+        (await import('../core/schema.js')).parseCheckpoint(text);
+      return { kind: 'ok', checkpoint, text };
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return { kind: 'missing' };
       if (isCheckpointError(error)) return { kind: 'bad', error };

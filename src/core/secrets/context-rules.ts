@@ -1,4 +1,4 @@
-import { isAllowedValue, looksLikeSecret } from './allowlist.js';
+import { entropy, isAllowedValue, looksLikeSecret } from './allowlist.js';
 
 /**
  * Secrets that only their surroundings give away: a name that announces one, a command-line flag, a
@@ -30,7 +30,7 @@ const STRONG_NAME =
 const WEAK_NAME = /key|auth|cred|sig(?:nature)?|salt|cookie|session|dsn/i;
 /** Names of things about a secret, not the secret: its id, file, length, header, endpoint… */
 const NOT_A_SECRET_NAME =
-  /(?:^|[_.-])(?:ids?|names?|types?|files?|paths?|dirs?|urls?|uris?|endpoints?|headers?|lengths?|size|count|ttl|timeout|expir\w*|expires|policy|min|max|required|enabled|disabled|hash|hashed|algorithm|alg|format|version|prefix|suffix|field|column|label|hint|mode|kind|scope|host|port|user(?:name)?|email|region|provider|store|ring|pair|board|alias|vault|manager|limit|budget|at|in|tokens|tokenizer|public|publishable|pub|location|ref|env|var|source|template|schema|rotation|manager)$|^(?:public|publishable|pub|csrf|xsrf|max|min|num|n)(?:[_.-]|$)/i;
+  /(?:^|[_.-])(?:ids?|names?|types?|files?|paths?|dirs?|urls?|uris?|endpoints?|headers?|lengths?|size|count|ttl|timeout|expir\w*|expires|policy|min|max|required|enabled|disabled|hash|hashed|algorithm|alg|format|version|prefix|suffix|field|column|label|hint|mode|kind|scope|host|port|user(?:name)?|email|region|provider|store|ring|pair|board|alias|vault|manager|limit|budget|at|in|tokens|tokenizer|public|publishable|pub|location|ref|env|var|source|template|schema|rotation|manager|error|errors|message|msg|status|text|title|description|by)$|^(?:public|publishable|pub|csrf|xsrf|max|min|num|n)(?:[_.-]|$)/i;
 
 /** The same in camelCase (credentialsId, apiKeyName, tokenUrl): the last word names what the value is. */
 const NOT_A_SECRET_CAMEL =
@@ -81,6 +81,20 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       if (name.length >= 5 && value.toLowerCase().includes(name.toLowerCase())) return false;
       return strength !== null && looksLikeSecret(value, strength);
     },
+  },
+  {
+    // <password>…</password>, <secret>{…}</secret> (Jenkins credentials.xml, Maven settings, XML configs):
+    // the element's whole content, when a word of it looks generated.
+    id: 'xml-element',
+    keywords: ['pass', 'secret', 'token', 'key'],
+    pattern:
+      /<(?<name>[\w.:-]*(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key)[\w.:-]*)>(?<secret>[^<\n]{1,400})<\/\k<name>>/dgi,
+    judge: (value, groups) =>
+      nameStrength(groups.name ?? '') === 'strong' &&
+      value
+        .replace(/[{}]/g, ' ')
+        .split(/\s+/)
+        .some((word) => word.length > 0 && strong(word)),
   },
   {
     // <add key="DbPassword" value="…" /> (.NET appSettings, NuGet)
@@ -248,5 +262,22 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     pattern:
       /\b(?:(?:used|use|using|with|tried)\s+(?:the\s+)?(?:api[ _-]?key|token|password|key)|(?:user(?:name)?|login)\s+\S+\s*(?:\/|,|and)\s*(?:pass(?:word)?|pw|pwd))\s*[:=]?\s*["']?(?<secret>[^\s"',;]+?)["']?(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
     judge: strong,
+  },
+  {
+    // A quoted value that can only be generated: long, upper and lower case and digits, near-random.
+    // No name gives it away ('x9Lk…' after a service's name, a token echoed in a log): issue 26.
+    id: 'quoted-random',
+    keywords: ['"', "'"],
+    pattern: /(?<![\w\\])(?<q>["'])(?<secret>[A-Za-z0-9+/_=-]{24,256})\k<q>/dg,
+    judge: (value) =>
+      // Subresource integrity (lock files, <script integrity>): a hash of public content.
+      !/^sha(?:1|256|384|512)-/.test(value) &&
+      /[a-z]/.test(value) &&
+      /[A-Z]/.test(value) &&
+      /\d/.test(value) &&
+      entropy(value) >= 4.2 &&
+      // Mostly words (SponsoredProductsRemoteSearch…): an identifier, however long.
+      (value.match(/[A-Z]?[a-z]{3,}/g) ?? []).join('').length <= value.length * 0.4 &&
+      looksLikeSecret(value, 'weak'),
   },
 ];

@@ -42,7 +42,28 @@ export function findSecrets(text: string, config: DetectorConfig = {}): Finding[
       findByPattern(text, lower, rule, found, allowed);
   for (const rule of rulesFor(present, CONTEXT_INDEX))
     for (const match of allMatches(rule.pattern, text)) collectContext(rule, match, found, allowed);
-  return mergeSpans(found);
+  return mergeSpans(withRepeats(text, found));
+}
+
+/** Shorter found values could be ordinary words elsewhere in the text. */
+const MIN_REPEATED_CHARS = 8;
+
+/**
+ * A value found once is a secret wherever else it occurs in the same text, with or without the name or
+ * format that gave it away there (a token quoted twice, a log that echoes it): issue 26.
+ */
+function withRepeats(text: string, found: Finding[]): Finding[] {
+  const values = new Map<string, string>();
+  for (const finding of found) {
+    const value = text.slice(finding.start, finding.end);
+    if (value.length >= MIN_REPEATED_CHARS && !values.has(value)) values.set(value, finding.rule);
+  }
+  if (values.size === 0) return found;
+  const all = [...found];
+  for (const [value, rule] of values)
+    for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1))
+      all.push({ start: at, end: at + value.length, rule });
+  return all;
 }
 
 /**

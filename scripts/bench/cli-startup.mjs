@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// The CLI's start-up (issue 26): `claude-checkpoint --help`, `list` and `status` on a small repository
+// (6 files, one checkpoint, two snapshots), each a fresh `node` process, against `node -e 0` measured in
+// the same run, interleaved. Target: at most 1.5x. Run alone with `node scripts/bench/cli-startup.mjs
+// [--repeats N]` after `npm run build`; `npm run bench` includes it.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CLI_STARTUP_TARGET = 1.5;
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+function runNode(args, cwd, env) {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, args, { cwd, env, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(performance.now() - start) : reject(new Error(`${args.join(' ')} exited ${code}`)),
+    );
+  });
+}
+
+/** A small git repository with a checkpoint and two snapshots, its store under `dir`. */
+function makeSmallProject(dir, cli) {
+  rmSync(dir, { recursive: true, force: true });
+  const root = path.join(dir, 'project');
+  mkdirSync(path.join(root, 'src'), { recursive: true });
+  const git = (...args) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+  git('init', '-q');
+  for (let index = 1; index <= 5; index++)
+    writeFileSync(path.join(root, 'src', `file-${index}.ts`), `export const value${index} = ${index};\n`);
+  writeFileSync(path.join(root, '.gitignore'), '.claude-checkpoint*\n');
+  git('add', '-A');
+  git('-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-qm', 'start');
+  const env = { ...process.env, CHECKPOINT_STORE_DIR: path.join(dir, 'store') };
+  const run = (...args) =>
+    execFileSync(process.execPath, [cli, ...args], { cwd: root, env, stdio: 'ignore' });
+  run('save', '--goal', 'Measure the start-up', '--task', 'in_progress:the bench row');
+  run('snapshot', '--label', 'first');
+  writeFileSync(path.join(root, 'src', 'file-1.ts'), 'export const value1 = 10;\n');
+  run('snapshot', '--label', 'second');
+  return { root, env };
+}
+
+/**
+ * One row per command: the median wall time of its process and of `node -e 0`, taken alternately (order
+ * swapped each round), and their ratio.
+ */
+export async function benchCliStartup({ cli, dir, rounds, log = () => {} }) {
+  const { root, env } = makeSmallProject(dir, cli);
+  const rows = [];
+  for (const args of [['--help'], ['list'], ['status']]) {
+    const samples = { ours: [], floor: [] };
+    // One unmeasured run each: the first start reads files the later ones find in the page cache.
+    await runNode([cli, ...args], root, env);
+    await runNode(['-e', '0'], root, env);
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? ['ours', 'floor'] : ['floor', 'ours'];
+      for (const which of order)
+        samples[which].push(await runNode(which === 'ours' ? [cli, ...args] : ['-e', '0'], root, env));
+    }
+    const row = {
+      name: `CLI start-up: claude-checkpoint ${args.join(' ')}`,
+      oursMs: median(samples.ours),
+      floorMs: median(samples.floor),
+      oursSpreadMs: [Math.min(...samples.ours), Math.max(...samples.ours)],
+      floorSpreadMs: [Math.min(...samples.floor), Math.max(...samples.floor)],
+      target: CLI_STARTUP_TARGET,
+    };
+    row.ratio = row.oursMs / row.floorMs;
+    log(
+      `  ${row.name}: ours ${row.oursMs.toFixed(1)} ms, node -e 0 ${row.floorMs.toFixed(1)} ms, ratio ${row.ratio.toFixed(2)}`,
+    );
+    rows.push(row);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return rows;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const index = process.argv.indexOf('--repeats');
+  const rounds = index >= 0 ? Number(process.argv[index + 1]) : 15;
+  const rows = await benchCliStartup({
+    cli: path.join(project, 'dist', 'cli.js'),
+    dir: path.join(project, '.cache', 'bench', 'cli-startup'),
+    rounds,
+    log: (text) => process.stderr.write(`${text}\n`),
+  });
+  process.stdout.write(
+    `| measure | ours (median) | node -e 0 (median) | ratio | target |\n|---|---|---|---|---|\n${rows
+      .map(
+        (row) =>
+          `| ${row.name} | ${row.oursMs.toFixed(1)} ms | ${row.floorMs.toFixed(1)} ms | ${row.ratio.toFixed(2)}× | ≤ ${row.target}× |`,
+      )
+      .join('\n')}\n`,
+  );
+}

@@ -1,0 +1,56 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt } from '../helpers/cli.js';
+import { writeTree } from '../helpers/fixtures.js';
+import { bareRemote, cli, machine } from '../helpers/handoff.js';
+
+beforeAll(assertBuilt);
+
+const driftLines = (brief: string) => brief.split('\n').filter((line) => line.startsWith('- ⚠ Changed'));
+
+// Issue 26: after a pull, the files the other machine changed after its last save are flagged, and the
+// brief says they changed there, not here. Real clones of one remote, made over a plain path.
+describe('the brief after handoff pull', () => {
+  it('names what the other machine changed after its save, and what changed here after the pull', async () => {
+    const { bare } = bareRemote();
+    const a = machine(bare, 'Alice');
+    const b = machine(bare, 'Bob');
+    writeTree(a.root, { 'src/app.ts': 'export const app = 2;\n' });
+    expect((await cli(a, 'save', '--goal', 'Ship the handoff', '--file', 'src/app.ts')).code).toBe(0);
+    // After the save, on A: a file changed, one created, one deleted.
+    writeTree(a.root, { 'README.md': '# Project, edited on A\n', 'src/later.ts': 'later\n' });
+    rmSync(path.join(a.root, 'src/old.ts'));
+    const pushed = await cli(a, 'handoff', 'push');
+    expect(pushed.code, pushed.stderr).toBe(0);
+
+    const pulled = await cli(b, 'handoff', 'pull', '--yes');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    const brief = (await cli(b, 'brief')).stdout;
+    expect(driftLines(brief)).toEqual([
+      '- ⚠ Changed on the other machine after its checkpoint (Alice <alice@example.com>; brought by `handoff pull` just now), re-read before editing: `README.md`, `src/later.ts`, `src/old.ts`',
+    ]);
+
+    // Changed here after the pull: that file is this machine's change now; the others stay A's.
+    writeTree(b.root, { 'README.md': '# Project, edited on B\n', 'src/app.ts': 'export const app = 3;\n' });
+    const later = JSON.parse((await cli(b, 'brief', '--json')).stdout);
+    expect(driftLines(later.brief)).toEqual([
+      expect.stringMatching(
+        /^- ⚠ Changed on the other machine after its checkpoint \(.*\), re-read before editing: `src\/later\.ts`, `src\/old\.ts`$/,
+      ),
+      '- ⚠ Changed here after the checkpoint, re-read before editing: `src/app.ts`, `README.md`',
+    ]);
+    expect(later.drift.fromHandoff.paths).toEqual(['src/later.ts', 'src/old.ts']);
+    expect(later.drift.changedSince).toEqual(['src/app.ts', 'README.md', 'src/later.ts', 'src/old.ts']);
+    expect((await cli(b, 'status')).stdout).toContain(
+      'Drift: 4 file(s) changed (2 of them on the other machine) since the save',
+    );
+
+    // The agent's own save on B settles everything: nothing is flagged, nothing attributed.
+    expect((await cli(b, 'save', '--goal', 'Ship the handoff, on B')).code).toBe(0);
+    writeTree(b.root, { 'src/later.ts': 'later, edited on B\n' });
+    expect(driftLines((await cli(b, 'brief')).stdout)).toEqual([
+      '- ⚠ Changed after the checkpoint, re-read before editing: `src/later.ts`',
+    ]);
+  }, 180_000);
+});
