@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Check } from './status.js';
+import type { Check } from './check.js';
 
 /**
  * `doctor` for agents whose setup is files of ours (Copilot CLI's hooks file, OpenCode's plugin): is it

@@ -23,23 +23,16 @@ import {
   RELAY_ENV,
   relayDisabled,
   relaySocketPath,
-} from '../hooks/relay-protocol.js';
+} from '../store/relay-socket.js';
 import { readSettings, type SettingsReport } from '../store/settings-file.js';
 import { copilotWiring, openCodeWiring } from './agent-wiring.js';
+import type { Check } from './check.js';
 import type { AppDeps } from './deps.js';
 import { readCheckpoint } from './load.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
 
 export { projectStatus, type StatusReport } from './project-status.js';
 
-export type CheckLevel = 'ok' | 'warn' | 'fail';
-
-export interface Check {
-  name: string;
-  level: CheckLevel;
-  detail: string;
-  fix?: string;
-}
 
 /** Diagnoses the set-up, each problem with a fix. */
 export async function diagnose(
@@ -215,7 +208,7 @@ export async function settingRows(
   };
 }
 
-/** Whether hooks hand their events to a running MCP server for this project (see hooks/relay-protocol.ts). */
+/** Whether hooks hand their events to a running MCP server for this project (see store/relay-socket.ts). */
 async function relayCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> {
   const name = 'hook relay';
   if (relayDisabled(env)) {

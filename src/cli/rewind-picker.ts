@@ -15,7 +15,7 @@ import { type RewindAction, renderConflicts, renderRewindEntry, rewindActions } 
 import { renderDiff } from '../core/snapshot-text.js';
 import type { CliContext } from './context.js';
 import { confirm, EXIT } from './output.js';
-import { applyRewind } from './rewind-menu-command.js';
+import { applyRewind } from './rewind-apply.js';
 
 /**
  * The spec's /rewind menu in a terminal: the prompts newest first; `d` shows what restoring the

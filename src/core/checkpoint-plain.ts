@@ -1,5 +1,4 @@
 import { CheckpointError } from './errors.js';
-import type { Checkpoint } from './schema.js';
 
 // The checkpoint format's plain checks, apart from its zod schemas (schema.ts): reading a valid file
 // (the usual case) loads no zod, which a CLI command or a hook would pay for at every start.
@@ -21,10 +20,11 @@ export const isTime = (value: string) => !Number.isNaN(Date.parse(value));
  * The zod schema (schema.ts) as plain checks, for the usual case: a valid file. It accepts only what the schema
  * accepts, never more (a test holds the two to that on generated and mutated files), and returns the
  * value as it is; anything it does not accept goes through zod, which decides and says what is wrong.
+ * True means the value is a `Checkpoint` (schema.ts's type, which this module does not import: schema.ts imports it).
  * On a full 64 KB file zod's general machinery costs a hook (a fresh process, cold code) more than
  * everything else it does.
  */
-export function isPlainlyValid(value: unknown): value is Checkpoint {
+export function isPlainlyValid(value: unknown): boolean {
   if (!isRecord(value)) return false;
   const { generator, project, git, goal, meta } = value;
   return (
@@ -153,12 +153,6 @@ export function migrateCheckpoint(
     current = { ...step(current), version: from + 1 };
   }
   return current;
-}
-
-/** JSON text to a current-version checkpoint when it passes the plain check, else `null` (the zod schema decides). */
-export function parseCheckpointPlainly(text: string): Checkpoint | null {
-  const migrated = migrateCheckpoint(parseCheckpointJson(text));
-  return isPlainlyValid(migrated) ? migrated : null;
 }
 
 /** The file's JSON, or CORRUPT. */

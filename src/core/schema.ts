@@ -117,7 +117,7 @@ export type DerivedFields = NonNullable<Checkpoint['meta']['derived']>;
 /** Parses file text into a current-version checkpoint. Throws CORRUPT or UNSUPPORTED_VERSION. */
 export function parseCheckpoint(text: string): Checkpoint {
   const migrated = migrateCheckpoint(parseCheckpointJson(text));
-  if (isPlainlyValid(migrated)) return migrated;
+  if (isPlainlyValid(migrated)) return migrated as Checkpoint;
   const result = checkpointSchemas().checkpointSchema.safeParse(migrated);
   if (!result.success) {
     const issue = result.error.issues[0];

@@ -4,15 +4,14 @@ import path from 'node:path';
 import { settingErrors } from '../core/settings.js';
 import { removeQuietly } from '../store/fs-seam.js';
 import { KeyedQueue } from '../store/lock.js';
+import { isListening, relaySocketPath } from '../store/relay-socket.js';
 import { readSettings } from '../store/settings-file.js';
 import {
   hostIdleMs,
   hostLogPath,
   hostMarkerPath,
   hostStartMarker,
-  isListening,
   MAX_HOOK_HOSTS,
-  relaySocketPath,
 } from './relay-protocol.js';
 import { askToStepAside, type HookRelay, startHookRelay } from './relay-server.js';
 

@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
+import { isPrivateFolder, relayDisabled, relaySocketPath } from '../store/relay-socket.js';
 import {
-  isPrivateFolder,
   MAX_RELAY_MESSAGE_BYTES,
   PACKAGE_VERSION,
   RELAY_ACCEPT_WAIT_MS,
@@ -10,9 +10,7 @@ import {
   RELAY_READY,
   type RelayReply,
   type RelayRequest,
-  relayDisabled,
   relayProjectDir,
-  relaySocketPath,
 } from './relay-protocol.js';
 
 /** Longer than any event's own budget (PreCompact's 25 s), which the server applies. */

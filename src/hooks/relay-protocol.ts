@@ -1,9 +1,7 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SETTINGS } from '../core/settings.js';
 import { userSetting } from '../store/settings-file.js';
-import { defaultStoreBase } from '../store/store-base.js';
 import { GENERATOR } from '../version.js';
 import { parseHookArgs } from './hook-args.js';
 import { MAX_INPUT_BYTES } from './hook-io.js';
@@ -13,8 +11,6 @@ import { MAX_INPUT_BYTES } from './hook-io.js';
 // everything again. What the server runs is exactly what the hook would have run: same event, input,
 // environment and working directory. The hook runs the event itself when no server answers.
 
-/** Set to 0 to turn the relay off (both the server's socket and the hooks' use of it). */
-export const RELAY_ENV = SETTINGS.hookRelay.env;
 /** Bumped when the request or reply changes shape; a server of another version declines. */
 export const RELAY_PROTOCOL = 2;
 
@@ -29,8 +25,6 @@ export const RELAY_GO = '!';
 export const RELAY_ACCEPT_WAIT_MS = 1_000;
 /** The hook input's own cap, plus room for the environment. */
 export const MAX_RELAY_MESSAGE_BYTES = MAX_INPUT_BYTES + 1024 * 1024;
-/** Unix socket paths are capped at 104 bytes (macOS) or 108 (Linux), the terminating NUL included. */
-const MAX_SOCKET_PATH_BYTES = 103;
 
 export interface RelayRequest {
   protocol: number;
@@ -50,16 +44,10 @@ export type RelayReply =
 
 export const PACKAGE_VERSION = GENERATOR.version;
 
-export function relayDisabled(env: NodeJS.ProcessEnv): boolean {
-  return !userSetting(env, 'hookRelay') || process.platform === 'win32';
-}
-
 // The hook host: where no MCP server listens for a project (an agent without our server, or hooks run
 // alone), the first hook starts a small detached process that listens in the server's place and runs the
 // project's hooks warm, then ends after a while with nothing to do, or when a server asks for the socket.
 
-/** Set to 0 for no hook host: hooks without a server then run their events themselves. */
-export const HOST_ENV = SETTINGS.hookHost.env;
 /** The argument that makes the hooks' entry a hook host: `hook.cjs --hook-host <project folder> [<delay ms>]`. */
 export const HOST_ARG = '--hook-host';
 /**
@@ -79,10 +67,6 @@ export const STEPPED_ASIDE = 'stepped aside';
 
 export function isStepAsideRequest(request: unknown): request is StepAsideRequest {
   return typeof request === 'object' && request !== null && (request as StepAsideRequest).stepAside === true;
-}
-
-export function hostDisabled(env: NodeJS.ProcessEnv): boolean {
-  return relayDisabled(env) || !userSetting(env, 'hookHost');
 }
 
 /**
@@ -111,16 +95,6 @@ export const MAX_HOOK_HOSTS = 4;
 
 export function hostLogPath(socketPath: string): string {
   return socketPath.replace(/\.sock$/, '.host.log');
-}
-
-/**
- * The socket, in the store, where the given project's server listens and its hooks look for it. The key only has
- * to match between the two sides (any of the user's servers would run a hook correctly, since it runs
- * with the hook's own input and environment): FNV-1a of the folder's real path, no crypto to load.
- */
-export function relaySocketPath(env: NodeJS.ProcessEnv, projectDir: string): string | null {
-  const socket = path.join(defaultStoreBase(env), 'run', `${fnv1a64(projectDir)}.sock`);
-  return Buffer.byteLength(socket) <= MAX_SOCKET_PATH_BYTES ? socket : null;
 }
 
 /**
@@ -164,45 +138,4 @@ export function isHomeOrRoot(dir: string, env: NodeJS.ProcessEnv): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * Whether the socket's folder is ours alone: a real folder (not a link), owned by this user, closed to
- * everyone else. Otherwise another account could answer our hooks (and speak to the agent), or read them.
- */
-export function isPrivateFolder(dir: string): boolean {
-  try {
-    const stats = lstatSync(dir);
-    return (
-      stats.isDirectory() &&
-      (process.getuid === undefined || stats.uid === process.getuid()) &&
-      (stats.mode & 0o077) === 0
-    );
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Whether a live server answers at `socketPath` (a dead one's socket file refuses connections). `net` is
- * passed in: the hooks' loader must not load it before it has found a socket.
- */
-export function isListening(socketPath: string, net: typeof import('node:net')): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createConnection(socketPath, () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.on('error', () => resolve(false));
-  });
-}
-
-/** 64-bit FNV-1a over the UTF-8 bytes, as 16 hex digits. */
-export function fnv1a64(text: string): string {
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of Buffer.from(text, 'utf8')) {
-    hash ^= BigInt(byte);
-    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
-  }
-  return hash.toString(16).padStart(16, '0');
 }

@@ -4,14 +4,18 @@ import path from 'node:path';
 import { type AppDeps, defaultDeps } from '../app/deps.js';
 import { describeError } from '../core/errors.js';
 import type { KeyedQueue } from '../store/lock.js';
+import {
+  hostDisabled,
+  isListening,
+  isPrivateFolder,
+  relayDisabled,
+  relaySocketPath,
+} from '../store/relay-socket.js';
 import { defaultStoreBase } from '../store/store-base.js';
 import { parseHookArgs } from './hook-args.js';
 import { exchange } from './relay-client.js';
 import {
-  hostDisabled,
   isHomeOrRoot,
-  isListening,
-  isPrivateFolder,
   isStepAsideRequest,
   MAX_RELAY_MESSAGE_BYTES,
   PACKAGE_VERSION,
@@ -20,9 +24,7 @@ import {
   RELAY_READY,
   type RelayReply,
   type RelayRequest,
-  relayDisabled,
   relayProjectDir,
-  relaySocketPath,
   STEPPED_ASIDE,
   type StepAsideRequest,
 } from './relay-protocol.js';

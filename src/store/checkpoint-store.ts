@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseCheckpointPlainly } from '../core/checkpoint-plain.js';
+import { parseCheckpointPlainly } from '../core/checkpoint-fast-read.js';
 import { CheckpointError, describeError, isCheckpointError } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';

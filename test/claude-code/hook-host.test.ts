@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fnv1a64, isListening } from '../../src/hooks/relay-protocol.js';
+import { fnv1a64, isListening } from '../../src/store/relay-socket.js';
 import { pluginSessionSetup, runClaude } from '../helpers/claude-code.js';
 import type { FakeModel, Plan } from '../helpers/fake-model.js';
 import { hostPids } from '../helpers/relay.js';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { fnv1a64, isListening } from '../../src/hooks/relay-protocol.js';
+import { fnv1a64, isListening } from '../../src/store/relay-socket.js';
 import { runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 import {

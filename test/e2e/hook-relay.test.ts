@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'nod
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { fnv1a64 } from '../../src/hooks/relay-protocol.js';
+import { fnv1a64 } from '../../src/store/relay-socket.js';
 import { runCli, runNodeScript } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 import {

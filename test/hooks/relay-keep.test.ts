@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { isListening } from '../../src/hooks/relay-protocol.js';
 import { keepHookRelay, startHookRelay } from '../../src/hooks/relay-server.js';
 import { KeyedQueue } from '../../src/store/lock.js';
+import { isListening } from '../../src/store/relay-socket.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 // In-process, over a real unix socket: the MCP server's relay and a hook host for the same project.

@@ -1,0 +1,52 @@
+import type { RewindMode } from '../app/rewind-menu.js';
+import { planSize } from '../core/snapshot.js';
+import type { CliContext } from './context.js';
+import { confirm, EXIT } from './output.js';
+
+// What the rewind command and its picker share: whether a terminal can answer, and applying a choice.
+
+/** Both ends are a terminal, and no one asked for JSON: the picker can run. */
+export function canPrompt(ctx: CliContext): boolean {
+  return ctx.out.isTTY && Boolean(process.stdin.isTTY) && !ctx.out.json;
+}
+
+/** Plans, asks where a terminal can answer (or takes --yes), then applies and reports. */
+export async function applyRewind(
+  ctx: CliContext,
+  request: { projectRoot: string | undefined; sessionId: string | undefined; ref: string; mode: RewindMode },
+  options: { yes?: boolean | undefined; dryRun?: boolean | undefined; confirmed?: boolean },
+): Promise<number> {
+  const [{ rewindTo }, { renderRewind }] = await Promise.all([
+    import('../app/rewind-menu.js'),
+    import('../core/rewind-text.js'),
+  ]);
+  const plan = await rewindTo(ctx.deps, { ...request, dryRun: true });
+  const changesFiles = plan.code !== null && planSize(plan.code.plan) > 0;
+  if (options.dryRun) {
+    if (ctx.out.json) ctx.out.printJson(plan);
+    else ctx.out.print(renderRewind(plan));
+    return EXIT.ok;
+  }
+  // Writing a new session changes nothing of the user's: only a change of files needs a yes.
+  if (changesFiles && !options.yes && !options.confirmed) {
+    if (!canPrompt(ctx)) {
+      ctx.out.note(renderRewind(plan));
+      ctx.out.note('Not applied: pass --yes to rewind without a terminal to confirm on.');
+      return EXIT.notConfirmed;
+    }
+    ctx.out.print(renderRewind(plan));
+    if (!(await confirm('Apply? The current state is snapshotted first, so it can be undone.'))) {
+      ctx.out.note('Nothing was changed.');
+      return EXIT.notConfirmed;
+    }
+  }
+  const done = await rewindTo(ctx.deps, {
+    ...request,
+    dryRun: false,
+    onProgress: (count, total) => ctx.out.progress(`Restoring ${count}/${total} file(s)…`),
+  });
+  ctx.out.endProgress();
+  if (ctx.out.json) ctx.out.printJson(done);
+  else ctx.out.print(renderRewind(done));
+  return EXIT.ok;
+}
