@@ -4,6 +4,7 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { isRestorablePath } from '../core/snapshot.js';
+import { CatFileBatchParser } from '../git/cat-file-batch.js';
 import { gitEnvironment } from '../git/run.js';
 
 /** Temp files of a restore are named so: excluded from snapshots, and cleaned up after a crash. */
@@ -172,26 +173,11 @@ export class WorktreeWriter {
         env: gitEnvironment(),
         stdio: ['pipe', 'pipe', 'pipe'],
       });
-      let pending: Buffer = Buffer.alloc(0);
-      let expected: { oid: string; size: number } | null = null;
-      child.stdout.on('data', (chunk: Buffer) => {
-        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-        for (;;) {
-          if (!expected) {
-            const newline = pending.indexOf(10);
-            if (newline < 0) break;
-            const header = pending.subarray(0, newline).toString('utf8');
-            pending = pending.subarray(newline + 1);
-            const [oid = '', type = '', size = ''] = header.split(' ');
-            if (type === 'missing' || !oid) continue;
-            expected = { oid, size: Number(size) };
-          }
-          if (pending.length < expected.size + 1) break;
-          result.set(expected.oid, Buffer.from(pending.subarray(0, expected.size)));
-          pending = pending.subarray(expected.size + 1);
-          expected = null;
-        }
+      const parser = new CatFileBatchParser(({ header, content }) => {
+        const [oid = '', type = ''] = header;
+        if (type !== 'missing' && oid) result.set(oid, content);
       });
+      child.stdout.on('data', (chunk: Buffer) => parser.push(chunk));
       child.on('error', reject);
       child.on('close', (code) => {
         if (code === 0) resolve(result);
