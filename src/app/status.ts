@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { HOOK_EVENTS } from '../core/hook-events.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
+import { formatBytes } from '../core/snapshot-text.js';
 import { isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import {
@@ -18,11 +19,15 @@ import {
   relayDisabled,
   relaySocketPath,
 } from '../hooks/relay-protocol.js';
+import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
+import { estimatedBytes, readUsage } from '../store/store-usage.js';
 import { copilotWiring, openCodeWiring } from './agent-wiring.js';
 import type { AppDeps } from './deps.js';
 import { type LoadOutcome, loadCheckpoint, readCheckpoint } from './load.js';
 import { listSnapshots } from './rewind.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
+import { wholeStoreUsage } from './store-caps.js';
+import { STORE_LIMIT_ENV, storeLimits } from './store-limits.js';
 
 export interface StatusReport {
   root: ResolvedRoot;
@@ -36,6 +41,8 @@ export interface StatusReport {
   } | null;
   /** `null` outside a git repository. */
   checkpointIgnored: boolean | null;
+  /** Disk use of every project's store together (see storeDiskUse). */
+  wholeStore: WholeStoreReport;
 }
 
 /** Everything `status` shows, gathered once. */
@@ -67,6 +74,44 @@ export async function projectStatus(
       storeDir: snapshots.storeDir,
     },
     checkpointIgnored: location ? await isIgnoredByGit(root.root, CHECKPOINT_FILE) : null,
+    wholeStore: await storeDiskUse(deps.env),
+  };
+}
+
+export interface WholeStoreReport {
+  base: string;
+  totalBytes: number;
+  projects: number;
+  /** Stores of projects whose folder no longer exists: `gc --all` deletes them. */
+  orphans: Array<{ root: string; bytes: number | null }>;
+  /** `null` when the cap is off. */
+  maxBytes: number | null;
+  totalMaxBytes: number | null;
+}
+
+/**
+ * Disk use of the whole store, from each store's cached figure (measured by its last gc, plus an upper
+ * bound of what was added since): no walk, so `status` stays quick on stores of any size.
+ */
+export async function storeDiskUse(env: NodeJS.ProcessEnv): Promise<WholeStoreReport> {
+  const base = defaultStoreBase(env);
+  const { projects, totalBytes } = await wholeStoreUsage(base);
+  let limits: { maxBytes: number; totalMaxBytes: number };
+  try {
+    limits = storeLimits(env);
+  } catch {
+    limits = { maxBytes: Number.POSITIVE_INFINITY, totalMaxBytes: Number.POSITIVE_INFINITY };
+  }
+  const finite = (bytes: number) => (Number.isFinite(bytes) ? bytes : null);
+  return {
+    base,
+    totalBytes,
+    projects: projects.length,
+    orphans: projects
+      .filter((project) => project.rootExists === false)
+      .map((project) => ({ root: project.root as string, bytes: project.bytes })),
+    maxBytes: finite(limits.maxBytes),
+    totalMaxBytes: finite(limits.totalMaxBytes),
   };
 }
 
@@ -174,6 +219,7 @@ export async function diagnose(
     );
   }
 
+  checks.push(await storeCheck(root.root, deps.env));
   checks.push(await hookWiring(root.root, deps.env));
   checks.push(await relayCheck(root.root, deps.env));
   const idle = hostIdle(deps.env);
@@ -195,6 +241,44 @@ export async function diagnose(
   ]))
     if (check) checks.push(check);
   return checks;
+}
+
+/** The snapshot store's disk use, this project's and all projects', against their caps. */
+async function storeCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> {
+  const name = 'snapshot store';
+  try {
+    storeLimits(env);
+  } catch (error) {
+    return {
+      name,
+      level: 'fail',
+      detail: (error as Error).message,
+      fix: `Set ${STORE_LIMIT_ENV.maxMb} and ${STORE_LIMIT_ENV.totalMaxMb} to a number of megabytes (0: no cap), or unset them.`,
+    };
+  }
+  const use = await storeDiskUse(env);
+  const usage = readUsage(projectStoreDir(use.base, root));
+  const mine = usage ? estimatedBytes(usage) : 0;
+  const cap = (bytes: number | null) => (bytes === null ? 'no cap' : `cap ${formatBytes(bytes)}`);
+  const detail = `this project ${formatBytes(mine)} (${cap(use.maxBytes)}); all ${use.projects} project(s) ${formatBytes(use.totalBytes)} (${cap(use.totalMaxBytes)}) in ${use.base}`;
+  if (use.orphans.length > 0)
+    return {
+      name,
+      level: 'warn',
+      detail: `${detail}; ${use.orphans.length} store(s) of folders that no longer exist (${use.orphans.map((orphan) => orphan.root).join(', ')})`,
+      fix: 'Run `claude-checkpoint gc --all` to delete them.',
+    };
+  if (
+    (use.maxBytes !== null && mine > use.maxBytes) ||
+    (use.totalMaxBytes !== null && use.totalBytes > use.totalMaxBytes)
+  )
+    return {
+      name,
+      level: 'warn',
+      detail: `${detail}: over a cap (figures since the last gc are upper bounds)`,
+      fix: 'Run `claude-checkpoint gc --all`: it measures each store and trims the oldest snapshots.',
+    };
+  return { name, level: 'ok', detail };
 }
 
 /** Whether hooks hand their events to a running MCP server for this project (see hooks/relay-protocol.ts). */

@@ -25,6 +25,7 @@ export interface StoreGitOptions {
   extraEnv?: Record<string, string>;
   okExitCodes?: number[];
   onSpawn?: (pid: number) => void;
+  onStdout?: (chunk: Buffer) => void;
 }
 
 /** Git run in the private store: its own git dir, the project as the work tree. */
@@ -41,5 +42,6 @@ export function storeGit(gitDir: string, root: string): StoreGit {
       ...(options.okExitCodes ? { okExitCodes: options.okExitCodes } : {}),
       ...(options.input !== undefined ? { input: options.input } : {}),
       ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
+      ...(options.onStdout ? { onStdout: options.onStdout } : {}),
     });
 }
