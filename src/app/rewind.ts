@@ -260,15 +260,35 @@ async function snapshotLocked(
 
 export async function listSnapshots(
   deps: AppDeps,
-  request: { projectRoot?: string | undefined },
+  request: { projectRoot?: string | undefined; limit?: number | undefined },
   context: RootContext = {},
-): Promise<{ snapshots: SnapshotRecord[]; storeDir: string; storeBytes: number; root: ResolvedRoot }> {
+): Promise<{
+  /** Newest first; the `limit` newest when one is given. */
+  snapshots: SnapshotRecord[];
+  total: number;
+  storeDir: string;
+  storeBytes: number;
+  root: ResolvedRoot;
+}> {
   const { store, root } = await openStore(deps, request.projectRoot, context);
   // Under the lock, so a snapshot whose hook has answered (see onContentTaken) but is still being
   // written is listed too. No store, no lock: listing must not create one.
-  const read = () => Promise.all([store.list(), store.usageBytes()]);
-  const [snapshots, storeBytes] = (await store.exists()) ? await store.withLock(read) : [[], 0];
-  return { snapshots, storeDir: store.storeDir, storeBytes, root };
+  // With a limit, only the snapshots shown are read: a history of 10,000 lists as fast as one of 100.
+  const listing = async () =>
+    request.limit === undefined
+      ? { snapshots: await store.list(), total: -1 }
+      : store.listNewest(request.limit);
+  const read = () => Promise.all([listing(), store.usageBytes()]);
+  const [{ snapshots, total }, storeBytes] = (await store.exists())
+    ? await store.withLock(read)
+    : [{ snapshots: [], total: 0 }, 0];
+  return {
+    snapshots,
+    total: total < 0 ? snapshots.length : total,
+    storeDir: store.storeDir,
+    storeBytes,
+    root,
+  };
 }
 
 /** The latest snapshot, without creating a store; for the resume brief. */
@@ -315,9 +335,10 @@ export async function diffSnapshot(
   const file = request.path === undefined ? undefined : toProjectPath(store.root, request.path, 'path');
   return store.withLock(async () => {
     await store.init();
-    const snapshots = await store.list();
-    const from = findSnapshot(snapshots, request.snapshotId);
-    const to = request.against ? findSnapshot(snapshots, request.against) : null;
+    const from = findSnapshot(await store.candidatesFor(request.snapshotId), request.snapshotId);
+    const to = request.against
+      ? findSnapshot(await store.candidatesFor(request.against), request.against)
+      : null;
     const toTree = to ? to.tree : (await store.captureSinceLatest()).tree;
     const files = await store.diffStat(from.tree, toTree, file ? [file] : []);
     // "No differences" about a path neither side has would be a false all-clear (issue 26).
@@ -370,7 +391,7 @@ export async function restoreSnapshot(
   );
   return store.withLock(async () => {
     await store.init();
-    const snapshot = findSnapshot(await store.list(), request.snapshotId);
+    const snapshot = findSnapshot(await store.candidatesFor(request.snapshotId), request.snapshotId);
     const done = await restoreTreeLocked(deps, store, await restoreTargetOf(store, snapshot), {
       ...request,
       paths,
@@ -557,10 +578,11 @@ async function collectLocked(
   onPhase?: (phase: string) => void,
 ): Promise<Omit<GcOutcome, 'wholeStore'>> {
   onPhase?.('expiring old snapshots');
-  const snapshots = await store.list();
+  // From the refs' names: retention needs ids and times, not 10,000 commits read.
+  const snapshots = await store.snapshotIds();
   const expired = selectExpired(snapshots, store.settings, deps.now());
   await store.remove(expired.map((snapshot) => snapshot.id));
-  await store.setLatest(snapshots.find((snapshot) => !expired.includes(snapshot)) ?? null);
+  await store.setLatest((await store.listNewest(1)).snapshots[0] ?? null);
   onPhase?.('deleting unreferenced content and packing the store');
   const sizes = await store.gc();
   writeUsage(store.storeDir, {

@@ -60,7 +60,7 @@ export async function projectStatus(
       }),
     ),
     // A folder where snapshots are refused (a home folder) still gets its status, without snapshots.
-    listSnapshots(deps, { projectRoot: root.root }).catch(() => null),
+    listSnapshots(deps, { projectRoot: root.root, limit: 1 }).catch(() => null),
     locateRepo(root.root),
   ]);
   const latest = snapshots?.snapshots[0];
@@ -68,7 +68,7 @@ export async function projectStatus(
     root,
     checkpoint,
     snapshots: snapshots && {
-      count: snapshots.snapshots.length,
+      count: snapshots.total,
       latest: latest ? { id: latest.id, createdAt: latest.createdAt, trigger: latest.trigger } : null,
       storeBytes: snapshots.storeBytes,
       storeDir: snapshots.storeDir,

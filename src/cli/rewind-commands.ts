@@ -69,12 +69,12 @@ export function registerRewindCommands(program: Command, run: Runner): void {
   ).action(
     run(async (ctx) => {
       const limit = ctx.positiveInteger('--limit', (ctx.options as { limit: string }).limit);
-      const outcome = await listSnapshots(ctx.deps, { projectRoot: ctx.root });
+      const outcome = await listSnapshots(ctx.deps, { projectRoot: ctx.root, limit });
       const shown = outcome.snapshots.slice(0, limit);
       if (ctx.out.json) {
         ctx.out.printJson({
           snapshots: shown.map(snapshotSummary),
-          total: outcome.snapshots.length,
+          total: outcome.total,
           storeBytes: outcome.storeBytes,
           storeDir: outcome.storeDir,
         });
@@ -82,7 +82,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
         ctx.out.print(
           renderSnapshotList(
             shown,
-            outcome.snapshots.length,
+            outcome.total,
             outcome.storeBytes,
             ctx.deps.now(),
             'Take one with `claude-checkpoint snapshot`.',

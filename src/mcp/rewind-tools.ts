@@ -133,11 +133,12 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (input) => {
-      const outcome = await listSnapshots(deps, { projectRoot: input.projectRoot }, rootContext);
-      const shown = outcome.snapshots.slice(0, input.limit ?? 20);
-      return textResult(renderSnapshotList(shown, outcome.snapshots.length, outcome.storeBytes, deps.now()), {
+      const limit = input.limit ?? 20;
+      const outcome = await listSnapshots(deps, { projectRoot: input.projectRoot, limit }, rootContext);
+      const shown = outcome.snapshots.slice(0, limit);
+      return textResult(renderSnapshotList(shown, outcome.total, outcome.storeBytes, deps.now()), {
         snapshots: shown.map(snapshotSummary),
-        total: outcome.snapshots.length,
+        total: outcome.total,
         storeBytes: outcome.storeBytes,
       });
     },

@@ -173,6 +173,41 @@ export class SnapshotStore {
     return (await this.exists()) ? catalog.listSnapshotRecords(this.git) : [];
   }
 
+  /** The `limit` newest snapshots and how many there are, reading only those `limit` (see newestIds). */
+  async listNewest(limit: number): Promise<{ snapshots: SnapshotRecord[]; total: number }> {
+    if (!(await this.exists())) return { snapshots: [], total: 0 };
+    const ids = await this.snapshotIds();
+    if (ids.length <= limit) {
+      const snapshots = await this.list();
+      return { snapshots, total: snapshots.length };
+    }
+    const records = await catalog.listSnapshotRecords(this.git, catalog.newestIds(ids, limit));
+    return { snapshots: records.slice(0, limit), total: ids.length };
+  }
+
+  /**
+   * The snapshots a reference (`latest`, `latest~N`, an id or an id prefix) can name, newest first:
+   * what resolveRef needs to resolve it or to say why not, read without listing a long history whole.
+   */
+  async candidatesFor(ref: string): Promise<SnapshotRecord[]> {
+    const given = ref.trim();
+    const ids = await this.snapshotIds();
+    const back = given === 'latest' ? 0 : /^latest~(\d{1,6})$/.exec(given)?.[1];
+    if (back !== undefined && Number(back) + 1 < ids.length)
+      return (await catalog.listSnapshotRecords(this.git, catalog.newestIds(ids, Number(back) + 1))).slice(
+        0,
+        Number(back) + 1,
+      );
+    const matching = ids.filter((entry) => entry.id.startsWith(given));
+    // Errors name the count and the oldest: for those, and for a prefix that matches many, the whole list.
+    if (back !== undefined || given.startsWith('latest') || matching.length === 0 || matching.length > 64)
+      return this.list();
+    return catalog.listSnapshotRecords(
+      this.git,
+      matching.map((entry) => entry.id),
+    );
+  }
+
   remove(ids: readonly string[]): Promise<void> {
     return catalog.removeSnapshots(this.gitDir, this.git, ids);
   }

@@ -213,3 +213,42 @@ describe('size retention rules', () => {
     );
   });
 });
+
+describe('long histories', () => {
+  it('lists and resolves the newest snapshots exactly while reading only those, ties within a second included', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const base = tempDir('checkpoint-store-');
+    const env = {
+      CHECKPOINT_STORE_DIR: base,
+      CHECKPOINT_SNAPSHOT_MAX_COUNT: '1000',
+      CHECKPOINT_SNAPSHOT_MAX_AGE_DAYS: '100000',
+    };
+    // Eight snapshots in each second, their ids' random parts in no order of time.
+    let clock = Date.parse('2026-11-01T00:00:00Z');
+    const deps = defaultDeps({ env, now: () => new Date(clock) });
+    for (let i = 0; i < 24; i++) {
+      clock += 120;
+      writeTree(root, { 'a.txt': `version ${i}` });
+      await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    }
+    const all = await listSnapshots(deps, { projectRoot: root });
+    expect(all.total).toBe(24);
+    for (const limit of [1, 3, 5, 8, 9]) {
+      const some = await listSnapshots(deps, { projectRoot: root, limit });
+      expect(some.total).toBe(24);
+      expect(some.snapshots.map((s) => s.id)).toEqual(all.snapshots.slice(0, limit).map((s) => s.id));
+    }
+    const { diffSnapshot } = await import('../../src/app/rewind.js');
+    for (const back of [0, 1, 4, 7]) {
+      const outcome = await diffSnapshot(deps, {
+        projectRoot: root,
+        snapshotId: `latest~${back}`,
+        against: 'latest',
+      });
+      expect(outcome.from).toBe(all.snapshots[back]?.id);
+    }
+    await expect(diffSnapshot(deps, { projectRoot: root, snapshotId: 'latest~40' })).rejects.toThrow(
+      /only 24: the oldest is latest~23/,
+    );
+  });
+});
