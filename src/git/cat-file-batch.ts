@@ -40,7 +40,8 @@ export class CatFileBatchParser {
       // The content and the newline after it.
       if (this.buffered < this.expected.size + 1) return;
       const pending = this.join();
-      const content = Buffer.from(pending.subarray(0, this.expected.size));
+      // A view, not a copy: the chunks are ours (streams never reuse them) and joined into new memory.
+      const content = pending.subarray(0, this.expected.size);
       this.keep(pending.subarray(this.expected.size + 1));
       const { header } = this.expected;
       this.expected = null;
