@@ -1,17 +1,30 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick] [--sizes S,M,L] [--repeats N]
+// npm run bench [-- --quick] [--sizes S,M,L[,XL]] [--repeats N] [--sections sizes,history,big,other]
+//
+// XL (1,000,000 files, about 4 GB) runs only when named in --sizes, never in CI, and is skipped with a
+// message when the disk has not room for it. --sections picks what to run (all by default). --no-cold
+// leaves out the first-snapshot rows (at XL the shadow-git floor alone writes a million objects).
 //
 // Measures each cost of ours side by side with its floor, in the same run, interleaved, and reports
 // ratios (ours / floor), because absolute times on shared machines are noise. Writes
 // bench-results/results.json and bench-results/report.md (with an SVG chart of growth from S to L).
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCliStartup } from './cli-startup.mjs';
 import { dirty, ensureRepo, reset } from './repo.mjs';
+import { benchFirstAndBig, benchLongHistory, freeBytes } from './scale.mjs';
 import { benchTranscripts, makeBenchProject, saveWithCli } from './transcript.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -27,6 +40,8 @@ const quick = args.includes('--quick');
 const sizes = (flag('--sizes') ?? (quick ? 'S' : 'S,M,L')).split(',');
 const repeats = Number(flag('--repeats') ?? (quick ? 3 : 5));
 const hookRounds = repeats * 3;
+const skipCold = args.includes('--no-cold');
+const sections = new Set((flag('--sections') ?? 'sizes,history,big,other').split(','));
 const cacheDir = path.join(project, '.cache', 'bench');
 const outDir = path.join(project, 'bench-results');
 mkdirSync(cacheDir, { recursive: true });
@@ -116,7 +131,20 @@ function driftFloor(root) {
   }
 }
 
+/** What XL needs on disk: the tree, its repository, the store and the shadow-git floor. */
+const XL_NEEDS_BYTES = 16 * 1024 ** 3;
+
 async function benchSize(size) {
+  if (
+    size === 'XL' &&
+    !existsSync(path.join(cacheDir, 'repo-XL.ready')) &&
+    freeBytes(cacheDir) < XL_NEEDS_BYTES
+  ) {
+    log(
+      `\n[XL] skipped: it needs about ${XL_NEEDS_BYTES / 1024 ** 3} GB free in ${cacheDir}, and ${(freeBytes(cacheDir) / 1024 ** 3).toFixed(1)} GB are`,
+    );
+    return null;
+  }
   log(`\n[${size}] preparing the repository (cached after the first run)…`);
   const { root, files } = ensureRepo(cacheDir, size);
   reset(root);
@@ -124,29 +152,48 @@ async function benchSize(size) {
   const storeBase = path.join(cacheDir, `store-${size}`);
   const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: storeBase, HOME: os.homedir() } });
   const shadowDir = path.join(cacheDir, `shadow-${size}`);
-  const coldRounds = size === 'L' ? 1 : Math.min(3, repeats);
+  const coldRounds = size === 'L' || size === 'XL' ? 1 : Math.min(3, repeats);
+  // At XL every row scans a million files: fewer rounds, and the hooks with the server and without any.
+  const rounds = size === 'XL' ? Math.min(repeats, 3) : repeats;
+  const sizeHookRounds = size === 'XL' ? 3 : hookRounds;
 
   // Cold: a first snapshot into an empty store, ours and the peers'.
-  results.push(
-    await paired(
-      'snapshot, cold (first)',
-      coldRounds,
-      {
-        each: (_round, which) => {
-          if (which === 'ours') rmSync(storeBase, { recursive: true, force: true });
-          else initShadow(shadowDir);
+  if (!skipCold)
+    results.push(
+      await paired(
+        'snapshot, cold (first)',
+        coldRounds,
+        {
+          each: (_round, which) => {
+            if (which === 'ours') rmSync(storeBase, { recursive: true, force: true });
+            else initShadow(shadowDir);
+          },
         },
-      },
-      () => takeSnapshot(deps, { projectRoot: root, trigger: 'manual' }),
-      () => shadowGitSnapshot(shadowDir, root),
-    ),
-  );
+        () => takeSnapshot(deps, { projectRoot: root, trigger: 'manual' }),
+        () => shadowGitSnapshot(shadowDir, root),
+      ),
+    );
+
+  if (skipCold) {
+    // Both sides start warm, untimed: ours from its first snapshot, the shadow from the repository's
+    // own index and objects (what a first `add -A` would have left it).
+    rmSync(storeBase, { recursive: true, force: true });
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    initShadow(shadowDir);
+    mkdirSync(path.join(shadowDir, 'objects', 'info'), { recursive: true });
+    writeFileSync(
+      path.join(shadowDir, 'objects', 'info', 'alternates'),
+      `${path.join(root, '.git', 'objects')}\n`,
+    );
+    copyFileSync(path.join(root, '.git', 'index'), path.join(shadowDir, 'index'));
+    shadowGitSnapshot(shadowDir, root);
+  }
 
   // Warm: the same 10 files changed since each side's previous snapshot.
   results.push(
     await paired(
       'snapshot, warm (10 files changed)',
-      repeats,
+      rounds,
       { round: (round) => dirty(root, files, 10, 1000 + round) },
       () => takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' }),
       () => shadowGitSnapshot(shadowDir, root),
@@ -158,7 +205,7 @@ async function benchSize(size) {
   results.push(
     await paired(
       'snapshot, unchanged tree',
-      repeats,
+      rounds,
       null,
       () => takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' }),
       () => execFileSync('git', ['status', '--porcelain'], { cwd: root, stdio: 'ignore' }),
@@ -179,7 +226,7 @@ async function benchSize(size) {
   results.push(
     await paired(
       'restore of 10 files (apply)',
-      repeats,
+      rounds,
       {
         // Each side finds 10 files changed since the snapshot and puts them back.
         each: async (round, which) => {
@@ -217,7 +264,7 @@ async function benchSize(size) {
   results.push(
     await paired(
       'save over MCP (1,000 files just written)',
-      repeats,
+      rounds,
       // The same files and bytes each round, written again: only their times change.
       { round: () => dirty(root, files, 1000, 9000) },
       () => client.callTool({ name: 'save_session_checkpoint', arguments: saveArgs }),
@@ -229,7 +276,7 @@ async function benchSize(size) {
   results.push(
     await paired(
       'save over MCP (1,000 dirty files)',
-      repeats,
+      rounds,
       null,
       () => client.callTool({ name: 'save_session_checkpoint', arguments: saveArgs }),
       () => driftFloor(root),
@@ -238,7 +285,7 @@ async function benchSize(size) {
   results.push(
     await paired(
       'load over MCP (1,000 dirty files)',
-      repeats,
+      rounds,
       null,
       () => client.callTool({ name: 'load_session_checkpoint', arguments: {} }),
       () => driftFloor(root),
@@ -259,13 +306,14 @@ async function benchSize(size) {
   const promptInput = { cwd: root, prompt: 'benchmark prompt' };
   const preToolInput = (command) => ({ cwd: root, tool_name: 'Bash', tool_input: { command } });
   const socket = relaySocketPath(hookEnv, realpathSync(root));
-  for (const [suffix, env, seeds] of [
+  const passes = [
     ['', hookEnv, 20000],
     // Other changes than the first pass's: content the stores already hold would cost less.
     // A host idle for 3 s ends: after its rows, well before the next ones.
     [', no server', { ...hookEnv, CHECKPOINT_HOOK_HOST: '1', CHECKPOINT_HOOK_HOST_IDLE_SECONDS: '3' }, 30000],
     [', no server, no host', { ...hookEnv, CHECKPOINT_HOOK_RELAY: '0' }, 40000],
-  ]) {
+  ];
+  for (const [suffix, env, seeds] of size === 'XL' ? [passes[0], passes[2]] : passes) {
     const hook = (event, input) => () => runNode([hookEntry, event], root, env, JSON.stringify(input));
     if (suffix === ', no server') {
       await server.close();
@@ -273,11 +321,14 @@ async function benchSize(size) {
       await hook('PostToolUse', bashInput)();
       await waitForSocket(socket, true);
     }
-    if (suffix === ', no server, no host') await waitForSocket(socket, false);
+    if (suffix === ', no server, no host') {
+      if (size === 'XL') await server.close();
+      await waitForSocket(socket, false);
+    }
     results.push(
       await paired(
         `hook PostToolUse (Bash), process${suffix}`,
-        hookRounds,
+        sizeHookRounds,
         null,
         hook('PostToolUse', bashInput),
         nodeBare,
@@ -286,7 +337,7 @@ async function benchSize(size) {
     results.push(
       await paired(
         `hook SessionStart (after /clear), process${suffix}`,
-        hookRounds,
+        sizeHookRounds,
         null,
         hook('SessionStart', { cwd: root, source: 'clear' }),
         nodeBare,
@@ -299,7 +350,7 @@ async function benchSize(size) {
       results.push(
         await paired(
           'hook PreToolUse (harmless Bash), process',
-          hookRounds,
+          sizeHookRounds,
           null,
           hook('PreToolUse', preToolInput('npm test 2>&1 | tail -20')),
           nodeBare,
@@ -308,7 +359,7 @@ async function benchSize(size) {
     results.push(
       await paired(
         `hook PreToolUse (destructive Bash, snapshot), process${suffix}`,
-        hookRounds,
+        sizeHookRounds,
         { round: (round) => dirty(root, files, 10, seeds + 5000 + round) },
         hook('PreToolUse', preToolInput('rm -rf build')),
         () => runNode(['-e', MINIMAL_SNAPSHOT, shadowDir, root], root, process.env, ''),
@@ -319,7 +370,7 @@ async function benchSize(size) {
     results.push(
       await paired(
         `hook UserPromptSubmit (snapshot), process${suffix}`,
-        hookRounds,
+        sizeHookRounds,
         { round: (round) => dirty(root, files, 10, seeds + round) },
         hook('UserPromptSubmit', promptInput),
         () => runNode(['-e', MINIMAL_SNAPSHOT, shadowDir, root], root, process.env, ''),
@@ -548,6 +599,30 @@ function svgChart(bySize) {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif"><text x="10" y="18" font-size="13" font-weight="bold">Cost by repository size, ms (log scale): ours (blue) and the floor (grey)</text>${parts.join('')}</svg>\n`;
 }
 
+/** One line per measure, one column per size: how each cost grows from S to XL. */
+function growthTable(bySize) {
+  const sizes = Object.keys(bySize);
+  if (sizes.length === 0) return '(no sizes measured)';
+  const names = [
+    ...new Set(
+      Object.values(bySize)
+        .flat()
+        .map((row) => row.name),
+    ),
+  ];
+  const lines = [`| measure | ${sizes.join(' | ')} |`, `|---|${sizes.map(() => '---|').join('')}`];
+  for (const name of names) {
+    const cells = sizes.map((size) => {
+      const row = bySize[size].find((r) => r.name === name);
+      return row
+        ? `${row.oursMs < 10 ? row.oursMs.toFixed(1) : row.oursMs.toFixed(0)} ms (${row.ratio.toFixed(2)}×)`
+        : '–';
+    });
+    lines.push(`| ${name} | ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
 const TARGETS = {
   'load over MCP (1,000 dirty files)': 1.25,
   'save over MCP (1,000 dirty files)': 1.3,
@@ -567,7 +642,46 @@ const TARGETS = {
 };
 
 const bySize = {};
-for (const size of sizes) bySize[size] = await benchSize(size);
+if (sections.has('sizes'))
+  for (const size of sizes) {
+    const rows = await benchSize(size);
+    if (rows) bySize[size] = rows;
+  }
+const scale = { history: [], big: [] };
+if (sections.has('history')) {
+  log('\n[long histories]');
+  const { root } = ensureRepo(cacheDir, 'S');
+  reset(root);
+  scale.history = await benchLongHistory({
+    dist,
+    cli: dist('cli.js'),
+    root,
+    cacheDir,
+    repeats: quick ? 1 : repeats,
+    log,
+    // CI's smoke run: the same code on a short history.
+    counts: quick ? [100, 300] : [100, 10_000],
+  });
+}
+if (sections.has('big') && !quick) {
+  log('\n[first snapshot without git, restore of a 25 MB file]');
+  scale.big = await benchFirstAndBig({ cli: dist('cli.js'), cacheDir, repeats, log });
+}
+const growth = growthTable(bySize);
+const scaleLines = [
+  '| measure | ours (median) | floor (median) | ratio | target |',
+  '|---|---|---|---|---|',
+  ...[...scale.history, ...scale.big].map(
+    (row) =>
+      `| ${row.name} | ${row.oursMs.toFixed(0)} ms | ${row.floorMs.toFixed(0)} ms | ${row.ratio.toFixed(2)}× | ${row.name.includes('snapshots vs') ? '< 2×' : '≈ 1×'} |`,
+  ),
+];
+const scaleReport = `# Scale\n\n${new Date().toISOString()} · git ${execFileSync('git', ['--version']).toString().trim()}\n\nCost growth by repository size (ours, median; ratio to the same-run floor in brackets):\n\n${growth}\n\nLong histories (CLI processes on a store of 10,000 snapshots against one of 100; the floor column is the 100-snapshot store), the first snapshot of a folder without git (floor: \`git add -A\` + \`write-tree\` into a fresh git dir), and restoring one 25 MB file (floor: copying it back plus a warm snapshot):\n\n${scaleLines.join('\n')}\n`;
+writeFileSync(path.join(outDir, 'scale.md'), scaleReport);
+writeFileSync(path.join(outDir, 'scale.json'), `${JSON.stringify({ sizes: bySize, ...scale }, null, 2)}\n`);
+process.stdout.write(`\n${scaleReport}`);
+if (!sections.has('other')) process.exit(0);
+
 const startup = await benchStartup();
 log('\n[CLI start-up]');
 const cliStartup = await benchCliStartup({
@@ -639,7 +753,7 @@ const transcriptLines = [
   ),
 ];
 const report = `# Benchmark\n\n${results.date} · ${machine.cpu} (${machine.cpus} cores, ${machine.memoryGiB} GiB) · ${machine.platform} · Node ${machine.node} · ${machine.git}\n\nMedians of ${repeats} interleaved repeats (hook processes: ${hookRounds}; cold snapshots: fewer). Floors: the peers' shadow-git snapshot (\`git add -A\` + \`write-tree\` in a separate git dir), \`git status\`, copying the files, the drift floor (\`git status --porcelain=v2 -z\` + hashing dirty files in one pass), \`node\` loading the MCP SDK, \`node -e 0\` for the hooks' processes, and \`node\` running the shadow-git snapshot for the prompt hook. The hook rows run with the project's MCP server up, as in a session (the hooks hand it their events; the prompt hook is answered once the snapshot's content is taken, and the server writes its tree and commit after). Those marked "no server" run without it: the first hook starts a hook host, which takes the hooks measured after it in the same way. Those marked "no host" run with hosts turned off too (\`CHECKPOINT_HOOK_RELAY=0\`): each hook does all of its work in its own process. The first save row writes its 1,000 files again before each round; the other save and load rows find them settled (written more than ${QUIET_MS / 1000} s before), as in a session.\n\n${lines.join('\n')}\n\nBriefs: the spec's example renders to ${briefs.exampleBytes} bytes (target ≤ 1,300); a checkpoint with every list and field at its limit renders to ${briefs.fullChars} characters (Claude Code's hook output limit: 10,000).\n\nRedaction: a full 64 KB checkpoint (${redaction.fields} fields, ${redaction.bytes} bytes, one line in ten a secret) takes ${redaction.oursMs.toFixed(2)} ms (median of ${Math.max(repeats * 6, 31)}; spread ${redaction.oursSpreadMs.map((v) => v.toFixed(2)).join('–')} ms; target ≤ ${redaction.targetMs} ms), ${redaction.ratio.toFixed(1)}x one pass of a single simple pattern over the same fields (${redaction.floorMs.toFixed(2)} ms).\n\nThe end-of-turn hook reading transcripts (Claude Code's and Codex's Stop, Gemini CLI's AfterAgent; its own process, no server, no host; peak RSS is the process's VmHWM). "First read": nothing remembered from an earlier read; "next turn": one turn appended since the last read, as at the end of every turn. With TodoWrite the read stops at the latest list; TaskCreate / TaskUpdate build the list up, so a first read goes back through the whole file (at most 256 MB). Codex's update_plan and Gemini CLI's write_todos hold the whole list: a read stops at the latest one, once the turn that wrote it is read back to its prompt.\n\n${transcriptLines.join('\n')}\n\n![growth](growth.svg)\n`;
-writeFileSync(path.join(outDir, 'report.md'), report);
+writeFileSync(path.join(outDir, 'report.md'), `${report}\n${scaleReport.replace(/^# Scale/, '## Scale')}`);
 process.stdout.write(
   `\n${lines.join('\n')}\n\nbriefs: example ${briefs.exampleBytes} B, full ${briefs.fullChars} chars\nredaction of a full 64 KB checkpoint: ${redaction.oursMs.toFixed(2)} ms (target ≤ ${redaction.targetMs} ms)\n\n${transcriptLines.join('\n')}\nwritten: bench-results/results.json, bench-results/report.md, bench-results/growth.svg\n`,
 );

@@ -6,6 +6,7 @@ import type { AppDeps } from './deps.js';
 import { type LoadOutcome, loadCheckpoint } from './load.js';
 import { listSnapshots } from './rewind.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
+import { storeDiskUse, type WholeStoreReport } from './store-caps.js';
 
 // Apart from `doctor` (status.ts), whose checks load what `status` never uses.
 
@@ -25,6 +26,8 @@ export interface StatusReport {
   includeIgnored: { patterns: readonly string[]; from: SettingOrigin[] };
   /** Wrong values in the user's settings, which commands stop on (see `doctor`). */
   settingErrors: string[];
+  /** Disk use of every project's store together (see storeDiskUse). */
+  wholeStore: WholeStoreReport;
 }
 
 /** Everything `status` shows, gathered once. */
@@ -43,7 +46,7 @@ export async function projectStatus(
     ),
     // A folder where snapshots are refused (a home folder) still gets its status, without snapshots; a
     // wrong setting is said below, not in the way of the listing.
-    listSnapshots({ ...deps, settingsProblem: () => undefined }, { projectRoot: root.root }).catch(
+    listSnapshots({ ...deps, settingsProblem: () => undefined }, { projectRoot: root.root, limit: 1 }).catch(
       () => null,
     ),
     locateRepo(root.root),
@@ -54,7 +57,7 @@ export async function projectStatus(
     root,
     checkpoint,
     snapshots: snapshots && {
-      count: snapshots.snapshots.length,
+      count: snapshots.total,
       latest: latest ? { id: latest.id, createdAt: latest.createdAt, trigger: latest.trigger } : null,
       storeBytes: snapshots.storeBytes,
       storeDir: snapshots.storeDir,
@@ -65,5 +68,6 @@ export async function projectStatus(
       from: settings.origins.snapshotIncludeIgnored,
     },
     settingErrors: settingErrors(settings.problems).map((problem) => problem.message),
+    wholeStore: await storeDiskUse(deps.env),
   };
 }

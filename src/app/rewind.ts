@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
@@ -18,14 +19,30 @@ import { readHeadFast } from '../git/repo.js';
 import { readSettings, settingsOf } from '../store/settings-file.js';
 import {
   type AsideContent,
+  type CaptureProgress,
   type DiffEntry,
   type GuardedRestore,
   SnapshotStore,
 } from '../store/snapshot-store.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
+import {
+  estimatedBytes,
+  listProjectStores,
+  readUsage,
+  type StoreUsage,
+  writeUsage,
+} from '../store/store-usage.js';
 import type { AppDeps } from './deps.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
 import type { RootContext } from './save.js';
+import {
+  removeOrphanStore,
+  totalOverCap,
+  trimProjectToCap,
+  trimWholeStore,
+  wholeStoreUsage,
+} from './store-caps.js';
+import { type StoreLimits, storeLimits } from './store-limits.js';
 
 /** Retention, size cap and the ignored files to include, from the settings. */
 export function snapshotSettings(settings: SettingValues): SnapshotSettings {
@@ -50,6 +67,7 @@ export async function openStore(
     cwd: deps.cwd(),
   });
   refuseNonProjectRoot(root.root, deps.env);
+  // Every setting, the size caps too, is checked here: a wrong one is named before any work.
   const settings = snapshotSettings(settingsOf(deps, root.root));
   const storeDir = projectStoreDir(defaultStoreBase(deps.env), root.root);
   return { store: new SnapshotStore(root.root, storeDir, settings), root };
@@ -79,7 +97,15 @@ export interface SnapshotOutcome {
   root: ResolvedRoot;
   /** The store has borrowed the project's objects long enough: time for a `gc` to copy them in. */
   detachDue: boolean;
+  /**
+   * This snapshot may have taken the project's store, or all stores together, past a size cap (or the
+   * store was never measured): time for a `gc`, which measures and trims (see store-caps.ts).
+   */
+  capDue: boolean;
 }
+
+/** A snapshot's commit and refs, generously, for the store's size estimate. */
+const COMMIT_BYTES = 1024;
 
 export interface SnapshotRequest {
   projectRoot?: string | undefined;
@@ -94,6 +120,8 @@ export interface SnapshotRequest {
    * that waits only for the content can go on here; a later call on the store waits for the rest.
    */
   onContentTaken?: (() => void) | undefined;
+  /** Told what the capture is doing, for progress on a terminal (see CaptureProgress). */
+  onProgress?: CaptureProgress | undefined;
 }
 
 /** Captures the whole working tree; an unchanged tree gives back the latest snapshot instead of a new one. */
@@ -105,13 +133,28 @@ export async function takeSnapshot(
   const { store, root } = await openStore(deps, request.projectRoot, context);
   return store.withLock(async () => {
     await store.init();
-    const result = await snapshotLocked(deps, store, request);
-    const since = await store.borrowingSince();
-    const detachDue =
-      since !== null &&
-      deps.now().getTime() - since.getTime() >= settingsOf(deps).detachAfterHours * 3_600_000;
-    return { ...result, root, detachDue };
+    const { usage, ...result } = await snapshotLocked(deps, store, request);
+    const detachDue = await isDetachDue(deps, store);
+    const capDue = usage !== null && isCapDue(deps, usage);
+    return { ...result, root, detachDue, capDue };
   });
+}
+
+async function isDetachDue(deps: AppDeps, store: SnapshotStore): Promise<boolean> {
+  const since = await store.borrowingSince();
+  return (
+    since !== null && deps.now().getTime() - since.getTime() >= settingsOf(deps).detachAfterHours * 3_600_000
+  );
+}
+
+/** From the cached figures only (no walk): cheap enough for every snapshot. */
+function isCapDue(deps: AppDeps, usage: { usage: StoreUsage; unmeasured: boolean }): boolean {
+  const limits = storeLimits(settingsOf(deps));
+  return (
+    usage.unmeasured ||
+    estimatedBytes(usage.usage) > limits.maxBytes ||
+    totalOverCap(defaultStoreBase(deps.env), limits)
+  );
 }
 
 /** What a safety snapshot holds besides its tree (see SnapshotStore.keepAside). */
@@ -134,12 +177,18 @@ async function snapshotLocked(
   request: SnapshotRequest,
   /** For a safety snapshot: given the captured tree, keeps aside what it must and returns that commit. */
   keepAside?: (tree: string) => Promise<KeptAside | null>,
-): Promise<{ created: boolean; snapshot: SnapshotRecord; expired: number }> {
+): Promise<{
+  created: boolean;
+  snapshot: SnapshotRecord;
+  expired: number;
+  /** The store's size estimate after this snapshot; `unmeasured`: an older store that never had one. */
+  usage: { usage: StoreUsage; unmeasured: boolean } | null;
+}> {
   const latest = await store.latest();
   const headReading = readHeadFast(store.root);
   const taken = request.onContentTaken;
   const capturing = Promise.all([
-    store.capture(latest?.tree, taken && (() => void headReading.then(taken, taken))),
+    store.capture(latest?.tree, taken && (() => void headReading.then(taken, taken)), request.onProgress),
     headReading,
   ]);
   capturing.catch(() => undefined); // awaited below
@@ -151,7 +200,7 @@ async function snapshotLocked(
   // a snapshot that holds content kept aside is more than its tree: it is never reused for another.
   const isSessionPrompt = request.trigger === 'prompt' && request.sessionId !== undefined;
   if (latest && latest.tree === captured.tree && !aside && !latest.aside && !isSessionPrompt)
-    return { created: false, snapshot: latest, expired: 0 };
+    return { created: false, snapshot: latest, expired: 0, usage: null };
 
   const now = deps.now();
   const snapshot = await store.record(
@@ -176,20 +225,43 @@ async function snapshotLocked(
   );
   await store.remove(expired.map((record) => record.id));
   await store.setLatest(snapshot);
-  return { created: true, snapshot, expired: expired.length };
+  const noted = store.noteAdded(captured.addedBytes + COMMIT_BYTES);
+  // A store new with this snapshot was measured empty; one with older snapshots and no figure was not.
+  const usage = { usage: noted.usage, unmeasured: noted.unmeasured && latest !== null };
+  return { created: true, snapshot, expired: expired.length, usage };
 }
 
 export async function listSnapshots(
   deps: AppDeps,
-  request: { projectRoot?: string | undefined },
+  request: { projectRoot?: string | undefined; limit?: number | undefined },
   context: RootContext = {},
-): Promise<{ snapshots: SnapshotRecord[]; storeDir: string; storeBytes: number; root: ResolvedRoot }> {
+): Promise<{
+  /** Newest first; the `limit` newest when one is given. */
+  snapshots: SnapshotRecord[];
+  total: number;
+  storeDir: string;
+  storeBytes: number;
+  root: ResolvedRoot;
+}> {
   const { store, root } = await openStore(deps, request.projectRoot, context);
   // Under the lock, so a snapshot whose hook has answered (see onContentTaken) but is still being
   // written is listed too. No store, no lock: listing must not create one.
-  const read = () => Promise.all([store.list(), store.sizeBytes()]);
-  const [snapshots, storeBytes] = (await store.exists()) ? await store.withLock(read) : [[], 0];
-  return { snapshots, storeDir: store.storeDir, storeBytes, root };
+  // With a limit, only the snapshots shown are read: a history of 10,000 lists as fast as one of 100.
+  const listing = async () =>
+    request.limit === undefined
+      ? { snapshots: await store.list(), total: -1 }
+      : store.listNewest(request.limit);
+  const read = () => Promise.all([listing(), store.usageBytes()]);
+  const [{ snapshots, total }, storeBytes] = (await store.exists())
+    ? await store.withLock(read)
+    : [{ snapshots: [], total: 0 }, 0];
+  return {
+    snapshots,
+    total: total < 0 ? snapshots.length : total,
+    storeDir: store.storeDir,
+    storeBytes,
+    root,
+  };
 }
 
 /** The latest snapshot, without creating a store; for the resume brief. */
@@ -245,9 +317,10 @@ export async function diffSnapshot(
   const file = request.path === undefined ? undefined : toProjectPath(store.root, request.path, 'path');
   return store.withLock(async () => {
     await store.init();
-    const snapshots = await store.list();
-    const from = findSnapshot(snapshots, request.snapshotId);
-    const to = request.against ? findSnapshot(snapshots, request.against) : null;
+    const from = findSnapshot(await store.candidatesFor(request.snapshotId), request.snapshotId);
+    const to = request.against
+      ? findSnapshot(await store.candidatesFor(request.against), request.against)
+      : null;
     const toTree = to ? to.tree : (await store.captureSinceLatest()).tree;
     const files = await store.diffStat(from.tree, toTree, file ? [file] : []);
     // "No differences" about a path neither side has would be a false all-clear (issue 26).
@@ -300,7 +373,7 @@ export async function restoreSnapshot(
   );
   return store.withLock(async () => {
     await store.init();
-    const snapshot = findSnapshot(await store.list(), request.snapshotId);
+    const snapshot = findSnapshot(await store.candidatesFor(request.snapshotId), request.snapshotId);
     const done = await restoreTreeLocked(deps, store, await restoreTargetOf(store, snapshot), {
       ...request,
       paths,
@@ -431,20 +504,158 @@ function planOf(guarded: GuardedRestore): RestorePlan {
   });
 }
 
-/** Applies retention now and deletes content no snapshot references. */
+export interface GcOutcome {
+  /** Snapshots deleted: expired by count or age, plus `trimmed`. */
+  removed: number;
+  /** Of those, deleted to bring the store under its size cap. */
+  trimmed: number;
+  kept: number;
+  beforeBytes: number;
+  afterBytes: number;
+  /** Snapshots deleted, per project (this one included), to bring all stores together under the whole-store cap. */
+  wholeStore: Array<{ root: string; trimmed: number }>;
+  /** With `ifDue`: nothing was due, so nothing was done. */
+  skipped?: boolean;
+}
+
+/**
+ * Applies retention now (count, age, then the size caps, oldest first) and deletes content no snapshot
+ * references. `ifDue`: only when a snapshot said a gc is due (see SnapshotOutcome), for the gc the hooks
+ * start in the background: several started while one runs do not each repack the store again.
+ * `onPhase` names each step as it starts, for progress on a terminal.
+ */
 export async function gcSnapshots(
   deps: AppDeps,
-  request: { projectRoot?: string | undefined },
+  request: { projectRoot?: string | undefined; ifDue?: boolean | undefined },
   context: RootContext = {},
-): Promise<{ removed: number; kept: number; beforeBytes: number; afterBytes: number }> {
+  onPhase?: (phase: string) => void,
+): Promise<GcOutcome> {
   const { store } = await openStore(deps, request.projectRoot, context);
-  if (!(await store.exists())) return { removed: 0, kept: 0, beforeBytes: 0, afterBytes: 0 };
-  return store.withLock(async () => {
-    const snapshots = await store.list();
-    const expired = selectExpired(snapshots, store.settings, deps.now());
-    await store.remove(expired.map((snapshot) => snapshot.id));
-    await store.setLatest(snapshots.find((snapshot) => !expired.includes(snapshot)) ?? null);
-    const sizes = await store.gc();
-    return { removed: expired.length, kept: snapshots.length - expired.length, ...sizes };
+  const limits = storeLimits(settingsOf(deps));
+  const base = defaultStoreBase(deps.env);
+  const empty = { removed: 0, trimmed: 0, kept: 0, beforeBytes: 0, afterBytes: 0, wholeStore: [] };
+  if (!(await store.exists()))
+    return { ...empty, wholeStore: await trimOthers(deps, base, limits, store, onPhase) };
+  const outcome = await store.withLock(async () => {
+    if (request.ifDue) {
+      const usage = readUsage(store.storeDir);
+      const due =
+        usage === null ||
+        estimatedBytes(usage) > limits.maxBytes ||
+        totalOverCap(base, limits) ||
+        (await isDetachDue(deps, store));
+      if (!due) return null;
+    }
+    return collectLocked(deps, store, limits, onPhase);
   });
+  if (outcome === null) return { ...empty, skipped: true };
+  return { ...outcome, wholeStore: await trimOthers(deps, base, limits, store, onPhase) };
+}
+
+/** Retention by count and age, gc, then the project's size cap; holding the store's lock. */
+async function collectLocked(
+  deps: AppDeps,
+  store: SnapshotStore,
+  limits: StoreLimits,
+  onPhase?: (phase: string) => void,
+): Promise<Omit<GcOutcome, 'wholeStore'>> {
+  onPhase?.('expiring old snapshots');
+  // From the refs' names: retention needs ids and times, not 10,000 commits read.
+  const snapshots = await store.snapshotIds();
+  const expired = selectExpired(snapshots, store.settings, deps.now());
+  await store.remove(expired.map((snapshot) => snapshot.id));
+  await store.setLatest((await store.listNewest(1)).snapshots[0] ?? null);
+  onPhase?.('deleting unreferenced content and packing the store');
+  const sizes = await store.gc();
+  writeUsage(store.storeDir, {
+    measuredBytes: sizes.afterBytes,
+    measuredAt: deps.now().toISOString(),
+    addedBytes: 0,
+  });
+  onPhase?.('checking the size cap');
+  const capped = await trimProjectToCap(store, limits.maxBytes, sizes.afterBytes, deps.now());
+  const removed = expired.length + capped.trimmed;
+  return {
+    removed,
+    trimmed: capped.trimmed,
+    kept: snapshots.length - removed,
+    beforeBytes: sizes.beforeBytes,
+    afterBytes: capped.afterBytes,
+  };
+}
+
+/** The whole-store cap, across every project's store. */
+async function trimOthers(
+  deps: AppDeps,
+  base: string,
+  limits: StoreLimits,
+  store: SnapshotStore,
+  onPhase?: (phase: string) => void,
+): Promise<Array<{ root: string; trimmed: number }>> {
+  if (!totalOverCap(base, limits)) return [];
+  onPhase?.('checking the whole-store cap');
+  return trimWholeStore(base, limits, store.settings, deps.now());
+}
+
+export interface GcAllOutcome {
+  projects: Array<{ root: string; storeDir: string } & Omit<GcOutcome, 'wholeStore'>>;
+  /** Stores of projects whose folder no longer exists: deleted, with what they used. */
+  removedStores: Array<{ root: string; storeDir: string; bytes: number }>;
+  /** Stores whose set-up never finished, so which folder they belong to is unknown: left alone. */
+  unknownStores: string[];
+  wholeStore: Array<{ root: string; trimmed: number }>;
+  totalBeforeBytes: number;
+  totalAfterBytes: number;
+}
+
+/**
+ * `gc` for every project in the store: deletes the stores of projects whose folder no longer exists,
+ * collects the others one by one, then applies the whole-store cap once.
+ */
+export async function gcAllProjects(deps: AppDeps, onPhase?: (phase: string) => void): Promise<GcAllOutcome> {
+  const base = defaultStoreBase(deps.env);
+  const userSettings = settingsOf(deps);
+  const limits = storeLimits(userSettings);
+  const settings = snapshotSettings(userSettings);
+  const outcome: GcAllOutcome = {
+    projects: [],
+    removedStores: [],
+    unknownStores: [],
+    wholeStore: [],
+    totalBeforeBytes: 0,
+    totalAfterBytes: 0,
+  };
+  const entries = listProjectStores(base);
+  for (const [index, entry] of entries.entries()) {
+    const step = `project ${index + 1}/${entries.length}`;
+    if (entry.root === null) {
+      outcome.unknownStores.push(entry.storeDir);
+      continue;
+    }
+    const store = new SnapshotStore(entry.root, entry.storeDir, settings);
+    if (!(await isFolder(entry.root))) {
+      onPhase?.(`${step}: deleting the store of ${entry.root}, which no longer exists`);
+      const bytes = await store.sizeBytes();
+      await removeOrphanStore(entry.storeDir);
+      outcome.removedStores.push({ root: entry.root, storeDir: entry.storeDir, bytes });
+      outcome.totalBeforeBytes += bytes;
+      continue;
+    }
+    if (!(await store.exists())) continue;
+    const one = await store.withLock(() =>
+      collectLocked(deps, store, limits, (phase) => onPhase?.(`${step}: ${phase}`)),
+    );
+    outcome.projects.push({ root: entry.root, storeDir: entry.storeDir, ...one });
+    outcome.totalBeforeBytes += one.beforeBytes;
+  }
+  if (totalOverCap(base, limits)) {
+    onPhase?.('checking the whole-store cap');
+    outcome.wholeStore = await trimWholeStore(base, limits, settings, deps.now());
+  }
+  outcome.totalAfterBytes = (await wholeStoreUsage(base)).totalBytes;
+  return outcome;
+}
+
+async function isFolder(dir: string): Promise<boolean> {
+  return (await stat(dir).catch(() => null))?.isDirectory() === true;
 }

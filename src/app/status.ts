@@ -13,6 +13,7 @@ import {
   settingErrors,
   showSetting,
 } from '../core/settings.js';
+import { formatBytes } from '../core/snapshot-text.js';
 import { isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import {
@@ -25,14 +26,16 @@ import {
   relaySocketPath,
 } from '../store/relay-socket.js';
 import { readSettings, type SettingsReport } from '../store/settings-file.js';
+import { projectStoreDir } from '../store/store-location.js';
+import { estimatedBytes, readUsage } from '../store/store-usage.js';
 import { copilotWiring, openCodeWiring } from './agent-wiring.js';
 import type { Check } from './check.js';
 import type { AppDeps } from './deps.js';
 import { readCheckpoint } from './load.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
+import { storeDiskUse } from './store-caps.js';
 
 export { projectStatus, type StatusReport } from './project-status.js';
-
 
 /** Diagnoses the set-up, each problem with a fix. */
 export async function diagnose(
@@ -129,6 +132,7 @@ export async function diagnose(
     );
   }
 
+  checks.push(await storeCheck(root.root, deps.env));
   checks.push(await hookWiring(root.root, deps.env));
   checks.push(await relayCheck(root.root, deps.env));
   checks.push(...settingsChecks(readSettings(deps.env, root.root)));
@@ -209,6 +213,36 @@ export async function settingRows(
 }
 
 /** Whether hooks hand their events to a running MCP server for this project (see store/relay-socket.ts). */
+/** The snapshot store's disk use, this project's and all projects', against their caps. */
+async function storeCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> {
+  const name = 'snapshot store';
+  // A wrong cap is a settings check of its own (settingsChecks): here the caps in effect are shown.
+  const use = await storeDiskUse(env);
+  const usage = readUsage(projectStoreDir(use.base, root));
+  const mine = usage ? estimatedBytes(usage) : 0;
+  const cap = (bytes: number | null) => (bytes === null ? 'no cap' : `cap ${formatBytes(bytes)}`);
+  const detail = `this project ${formatBytes(mine)} (${cap(use.maxBytes)}); all ${use.projects} project(s) ${formatBytes(use.totalBytes)} (${cap(use.totalMaxBytes)}) in ${use.base}`;
+  if (use.orphans.length > 0)
+    return {
+      name,
+      level: 'warn',
+      detail: `${detail}; ${use.orphans.length} store(s) of folders that no longer exist (${use.orphans.map((orphan) => orphan.root).join(', ')})`,
+      fix: 'Run `claude-checkpoint gc --all` to delete them.',
+    };
+  if (
+    (use.maxBytes !== null && mine > use.maxBytes) ||
+    (use.totalMaxBytes !== null && use.totalBytes > use.totalMaxBytes)
+  )
+    return {
+      name,
+      level: 'warn',
+      detail: `${detail}: over a cap (figures since the last gc are upper bounds)`,
+      fix: 'Run `claude-checkpoint gc --all`: it measures each store and trims the oldest snapshots.',
+    };
+  return { name, level: 'ok', detail };
+}
+
+/** Whether hooks hand their events to a running MCP server for this project (see hooks/relay-protocol.ts). */
 async function relayCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> {
   const name = 'hook relay';
   if (relayDisabled(env)) {

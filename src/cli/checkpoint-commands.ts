@@ -208,6 +208,10 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
           ? `Snapshots: ${s.count}${s.latest ? `, latest ${s.latest.id} (${s.latest.trigger}, ${formatAge(new Date(s.latest.createdAt), ctx.deps.now())})` : ''}; store ${formatBytes(s.storeBytes)} at ${s.storeDir}`
           : 'Snapshots: not taken here (a home folder or the file-system root is not a project)',
       );
+      const w = report.wholeStore;
+      lines.push(
+        `All stores: ${formatBytes(w.totalBytes)} in ${w.projects} project(s)${w.totalMaxBytes === null ? '' : ` (cap ${formatBytes(w.totalMaxBytes)})`}${w.orphans.length > 0 ? out.warn(`; ${w.orphans.length} of folders that no longer exist: \`claude-checkpoint gc --all\` deletes them`) : ''}`,
+      );
       lines.push(
         report.checkpointIgnored === null
           ? 'Git ignore: not a git repository'

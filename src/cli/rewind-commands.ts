@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import type { GcAllOutcome } from '../app/rewind.js';
 import { planSize } from '../core/snapshot.js';
 import {
   formatBytes,
@@ -12,6 +13,7 @@ import {
 import { type Runner, withCommonOptions } from './context.js';
 import { confirm, EXIT } from './output.js';
 import { registerRewindMenuCommand } from './rewind-menu-command.js';
+import { slowProgress } from './slow-progress.js';
 
 const APPLY_HINT = 'Run the same command with --yes (or answer y on a terminal) to apply it.';
 
@@ -26,14 +28,21 @@ export function registerRewindCommands(program: Command, run: Runner): void {
   ).action(
     run(async (ctx) => {
       const options = ctx.options as { label?: string; trigger: string };
-      ctx.out.progress('Snapshotting the working tree…');
-      const { takeSnapshot } = await import('../app/rewind.js');
+      const progress = slowProgress(ctx.out);
+      const { gcSnapshots, takeSnapshot } = await import('../app/rewind.js');
       const outcome = await takeSnapshot(ctx.deps, {
         projectRoot: ctx.root,
         trigger: options.trigger,
         label: options.label,
-      });
-      ctx.out.endProgress();
+        onProgress: (phase, done, total) =>
+          progress.update(
+            phase === 'storing' && total
+              ? `Snapshotting: storing ${done ?? 0}/${total} files…`
+              : `Snapshotting: ${phase}…`,
+          ),
+      }).finally(progress.end);
+      // Past a size cap: trimmed now, in this process, as a gc would (the hooks start one in the background).
+      if (outcome.capDue) await gcSnapshots(ctx.deps, { projectRoot: outcome.root.root });
       if (ctx.out.json)
         ctx.out.printJson({
           created: outcome.created,
@@ -54,12 +63,12 @@ export function registerRewindCommands(program: Command, run: Runner): void {
     run(async (ctx) => {
       const limit = ctx.positiveInteger('--limit', (ctx.options as { limit: string }).limit);
       const { listSnapshots } = await import('../app/rewind.js');
-      const outcome = await listSnapshots(ctx.deps, { projectRoot: ctx.root });
+      const outcome = await listSnapshots(ctx.deps, { projectRoot: ctx.root, limit });
       const shown = outcome.snapshots.slice(0, limit);
       if (ctx.out.json) {
         ctx.out.printJson({
           snapshots: shown.map(snapshotSummary),
-          total: outcome.snapshots.length,
+          total: outcome.total,
           storeBytes: outcome.storeBytes,
           storeDir: outcome.storeDir,
         });
@@ -67,7 +76,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
         ctx.out.print(
           renderSnapshotList(
             shown,
-            outcome.snapshots.length,
+            outcome.total,
             outcome.storeBytes,
             ctx.deps.now(),
             'Take one with `claude-checkpoint snapshot`.',
@@ -151,20 +160,62 @@ export function registerRewindCommands(program: Command, run: Runner): void {
   );
 
   withCommonOptions(
-    program.command('gc').description('apply retention now and delete stored content no snapshot references'),
+    program
+      .command('gc')
+      .description(
+        'apply retention now (count, age, size caps) and delete stored content no snapshot references',
+      )
+      .option('--all', "every project's store: also delete the stores of projects whose folder is gone")
+      .addOption(new Option('--if-due', 'only when a snapshot said a gc is due (for hooks)').hideHelp()),
   ).action(
     run(async (ctx) => {
-      ctx.out.progress('Collecting garbage in the snapshot store…');
-      const { gcSnapshots } = await import('../app/rewind.js');
-      const outcome = await gcSnapshots(ctx.deps, { projectRoot: ctx.root });
-      ctx.out.endProgress();
+      const options = ctx.options as { all?: boolean; ifDue?: boolean };
+      const progress = slowProgress(ctx.out);
+      const { gcAllProjects, gcSnapshots } = await import('../app/rewind.js');
+      const onPhase = (phase: string) => progress.update(`Collecting garbage: ${phase}…`);
+      if (options.all) {
+        const outcome = await gcAllProjects(ctx.deps, onPhase).finally(progress.end);
+        if (ctx.out.json) ctx.out.printJson(outcome);
+        else ctx.out.print(renderGcAll(outcome));
+        return EXIT.ok;
+      }
+      const outcome = await gcSnapshots(
+        ctx.deps,
+        { projectRoot: ctx.root, ifDue: options.ifDue },
+        {},
+        onPhase,
+      ).finally(progress.end);
       if (ctx.out.json) ctx.out.printJson(outcome);
+      else if (outcome.skipped) ctx.out.print('Nothing due: the store is within its caps.');
       else {
+        const trimmed = outcome.trimmed > 0 ? ` (${outcome.trimmed} of them for the size cap)` : '';
         ctx.out.print(
-          `Removed ${outcome.removed} expired snapshot(s), kept ${outcome.kept}. Store: ${formatBytes(outcome.beforeBytes)} → ${formatBytes(outcome.afterBytes)}.`,
+          `Removed ${outcome.removed} expired snapshot(s)${trimmed}, kept ${outcome.kept}. Store: ${formatBytes(outcome.beforeBytes)} → ${formatBytes(outcome.afterBytes)}.`,
         );
+        for (const project of outcome.wholeStore)
+          ctx.out.print(`Whole-store cap: removed ${project.trimmed} snapshot(s) of ${project.root}.`);
       }
       return EXIT.ok;
     }),
   );
+}
+
+function renderGcAll(outcome: GcAllOutcome): string {
+  const lines: string[] = [];
+  for (const project of outcome.projects) {
+    const trimmed = project.trimmed > 0 ? ` (${project.trimmed} for the size cap)` : '';
+    lines.push(
+      `${project.root}: removed ${project.removed}${trimmed}, kept ${project.kept}; ${formatBytes(project.beforeBytes)} → ${formatBytes(project.afterBytes)}`,
+    );
+  }
+  for (const store of outcome.removedStores)
+    lines.push(`${store.root}: folder gone, store deleted (${formatBytes(store.bytes)})`);
+  for (const dir of outcome.unknownStores) lines.push(`${dir}: set-up never finished, left alone`);
+  for (const project of outcome.wholeStore)
+    lines.push(`Whole-store cap: removed ${project.trimmed} snapshot(s) of ${project.root}`);
+  if (lines.length === 0) lines.push('No project stores yet.');
+  lines.push(
+    `All stores: ${formatBytes(outcome.totalBeforeBytes)} → ${formatBytes(outcome.totalAfterBytes)}.`,
+  );
+  return lines.join('\n');
 }

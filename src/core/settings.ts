@@ -171,6 +171,20 @@ export const SETTINGS = {
     project: 'user-only',
     doc: 'What one restore may copy into the store of files no snapshot holds before it refuses to change them.',
   }),
+  storeMaxMb: setting({
+    env: 'CHECKPOINT_STORE_MAX_MB',
+    kind: numberKind(0, 10_000_000, false, 'MB'),
+    default: 2048,
+    project: 'user-only',
+    doc: 'One project’s snapshots may take this much disk; past it, gc removes the oldest (0: no cap).',
+  }),
+  storeTotalMaxMb: setting({
+    env: 'CHECKPOINT_STORE_TOTAL_MAX_MB',
+    kind: numberKind(0, 10_000_000, false, 'MB'),
+    default: 10240,
+    project: 'user-only',
+    doc: 'Every project’s snapshots together may take this much disk; past it, gc removes the oldest (0: no cap).',
+  }),
   storeDir: setting<string>({
     env: 'CHECKPOINT_STORE_DIR',
     kind: folderKind(),

@@ -37,6 +37,8 @@ export interface RunGitOptions {
   input?: string | Buffer;
   /** Told git's process id once it runs (for a marker a later process can wait on). */
   onSpawn?: (pid: number) => void;
+  /** Told each piece of stdout as it arrives (for progress); stdout is still collected. */
+  onStdout?: (chunk: Buffer) => void;
 }
 
 /** Thrown when the git executable is not installed. */
@@ -73,7 +75,10 @@ export function runGitBuffer(
       timedOut = true;
       child.kill('SIGKILL');
     }, timeoutMs);
-    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out.push(chunk);
+      options.onStdout?.(chunk);
+    });
     child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
     child.stdin?.on('error', () => undefined); // git may exit before reading all input; its exit code tells
     child.on('error', (error: NodeJS.ErrnoException) => {

@@ -24,6 +24,7 @@ export async function preToolUse(input: HookInput, deps: AppDeps, context: HookC
     sessionId: stringField(input, 'session_id', 'sessionId'),
     onContentTaken: context.answerEarly,
   });
-  if (outcome.detachDue && context.cliPath) startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
+  if ((outcome.detachDue || outcome.capDue) && context.cliPath)
+    startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
   return { notes: [] };
 }

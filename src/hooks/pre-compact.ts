@@ -2,6 +2,7 @@ import { captureFacts } from '../app/capture-facts.js';
 import type { AppDeps } from '../app/deps.js';
 import { recordTranscript } from '../app/record-transcript.js';
 import { takeSnapshot } from '../app/rewind.js';
+import { startBackgroundGc } from './background.js';
 import { markBriefDue } from './brief-due.js';
 import { type HookContext, type HookResult, hookProjectRoot } from './common.js';
 import { type HookInput, stringField } from './input.js';
@@ -20,12 +21,14 @@ export async function preCompact(
   const source = transcriptSource(input, context);
   const derived = source ? await recordTranscript(deps, { projectRoot, source, full: true }) : null;
   const root = derived?.recorded ? derived.root : (await captureFacts(deps, { projectRoot })).root.root;
-  await takeSnapshot(deps, {
+  const snapshot = await takeSnapshot(deps, {
     projectRoot,
     trigger: 'pre-compact',
     label: `before ${stringField(input, 'trigger') ?? 'auto'} compaction`,
     sessionId: stringField(input, 'session_id', 'sessionId'),
   });
+  if ((snapshot.detachDue || snapshot.capDue) && context.cliPath)
+    startBackgroundGc(context.cliPath, snapshot.root.root, deps.env);
   if (context.briefOnNextPrompt) await markBriefDue(deps, root);
   return { notes: [] };
 }

@@ -33,7 +33,8 @@ export async function userPromptSubmit(
     // An agent that may get the brief with this prompt's answer has to wait for all of it.
     onContentTaken: context.briefOnNextPrompt ? undefined : context.answerEarly,
   });
-  if (outcome.detachDue && context.cliPath) startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
+  if ((outcome.detachDue || outcome.capDue) && context.cliPath)
+    startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
   if (context.briefOnNextPrompt && (await takeBriefDue(deps, outcome.root.root))) {
     const { briefAfterCompaction } = await import('./session-start.js');
     const brief = await briefAfterCompaction(deps, outcome.root.root);

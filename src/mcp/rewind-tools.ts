@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { AppDeps } from '../app/deps.js';
-import { diffSnapshot, listSnapshots, restoreSnapshot, takeSnapshot } from '../app/rewind.js';
+import { diffSnapshot, gcSnapshots, listSnapshots, restoreSnapshot, takeSnapshot } from '../app/rewind.js';
 import type { RootContext } from '../app/save.js';
 import { strictObject } from '../core/input.js';
 import { SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
@@ -98,6 +98,9 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         },
         rootContext,
       );
+      // Past a size cap: trimmed after the answer, as the hooks' background gc would.
+      if (outcome.capDue)
+        void gcSnapshots(deps, { projectRoot: outcome.root.root, ifDue: true }).catch(() => undefined);
       return textResult(renderSnapshot(outcome.created, outcome.snapshot), {
         created: outcome.created,
         snapshot: snapshotSummary(outcome.snapshot),
@@ -130,11 +133,12 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (input) => {
-      const outcome = await listSnapshots(deps, { projectRoot: input.projectRoot }, rootContext);
-      const shown = outcome.snapshots.slice(0, input.limit ?? 20);
-      return textResult(renderSnapshotList(shown, outcome.snapshots.length, outcome.storeBytes, deps.now()), {
+      const limit = input.limit ?? 20;
+      const outcome = await listSnapshots(deps, { projectRoot: input.projectRoot, limit }, rootContext);
+      const shown = outcome.snapshots.slice(0, limit);
+      return textResult(renderSnapshotList(shown, outcome.total, outcome.storeBytes, deps.now()), {
         snapshots: shown.map(snapshotSummary),
-        total: outcome.snapshots.length,
+        total: outcome.total,
         storeBytes: outcome.storeBytes,
       });
     },

@@ -18,11 +18,29 @@ export interface CaptureResult {
   tree: string;
   changes: ChangeCounts;
   skipped: SnapshotMeta['skipped'];
+  /**
+   * What this capture may have added to the store, at most: the bytes of the files it read (before
+   * compression) and a little per changed path for the trees above it (see store-usage.ts).
+   */
+  addedBytes: number;
 }
 
 /** Raw bytes in and out: no EOL conversion, no LFS or other filters, whatever the project's attributes say. */
 const RAW_ATTRIBUTES = '* -text -eol -filter -ident -working-tree-encoding\n';
 const OWN_EXCLUDES = `/.claude-checkpoint\n/.claude-checkpoint.*\n${RESTORE_TEMP_PREFIX}*\n`;
+
+/** What a capture is doing, for progress on a terminal: a phase, and for `storing`, files stored of all. */
+export type CaptureProgress = (
+  phase: 'scanning' | 'storing' | 'writing the tree',
+  done?: number,
+  total?: number,
+) => void;
+
+/** Fewer files than this are stored in well under a second: no count. */
+const PROGRESS_MIN_FILES = 1000;
+
+/** A changed path rewrites the trees above it: a generous share of them per path. */
+const TREE_BYTES_PER_PATH = 256;
 
 export interface CaptureTarget {
   root: string;
@@ -51,6 +69,7 @@ export async function captureTree(
   target: CaptureTarget,
   baseTree?: string,
   onWorktreeRead?: () => void,
+  onProgress?: CaptureProgress,
 ): Promise<CaptureResult> {
   const { root, git } = target;
   const scan = () =>
@@ -65,6 +84,7 @@ export async function captureTree(
   // Once there is a snapshot (the store has scanned before), the scan starts at once and the exclusion
   // rules are brought up to date beside it: they almost never change, and when they do, the scan runs
   // again under the new rules. A new store's first scan waits for its rules instead.
+  onProgress?.('scanning');
   const early = baseTree !== undefined ? scan() : null;
   early?.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   const state = await readState(target.statePath);
@@ -149,12 +169,27 @@ export async function captureTree(
     }
     if (toAdd.length > 0) {
       const paths = toAdd.map((entry) => entry.path);
-      await git(['update-index', '-z', '--add', '--remove', '--stdin'], { input: nulJoin(paths) });
+      // git names each file it stores with --verbose: counted for progress on a long first snapshot.
+      const counting = onProgress && paths.length >= PROGRESS_MIN_FILES;
+      let done = 0;
+      if (counting) onProgress('storing', 0, paths.length);
+      await git(['update-index', '-z', '--add', '--remove', ...(counting ? ['--verbose'] : []), '--stdin'], {
+        input: nulJoin(paths),
+        ...(counting
+          ? {
+              onStdout: (chunk: Buffer) => {
+                for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) done++;
+                onProgress('storing', Math.min(done, paths.length), paths.length);
+              },
+            }
+          : {}),
+      });
     }
     onWorktreeRead?.();
   }
   // Paths excluded just now: from the next scan on, git leaves them out.
   if (JSON.stringify(state.exclusions) !== exclusionsBefore) await syncInfo(target, state.exclusions);
+  if (indexChanged) onProgress?.('writing the tree');
   const tree = !indexChanged && state.index ? state.index.tree : (await git(['write-tree'])).stdout.trim();
   // Status counts hold when HEAD is the base (the usual case); otherwise ask git for the exact diff.
   const headIsBase = baseTree !== undefined && state.latest?.tree === baseTree;
@@ -172,6 +207,9 @@ export async function captureTree(
     tree,
     changes,
     skipped: { large: [...state.exclusions.large], nested: [...state.exclusions.nested] },
+    addedBytes:
+      toAdd.reduce((sum, entry) => sum + entry.bytes, 0) +
+      TREE_BYTES_PER_PATH * (toAdd.length + toDrop.length),
   };
 }
 

@@ -68,13 +68,29 @@ export async function snapshotIds(gitDir: string): Promise<Array<{ id: string; c
     }));
 }
 
-/** Every snapshot, newest first. */
-export async function listSnapshotRecords(git: StoreGit): Promise<SnapshotRecord[]> {
+/**
+ * The ids of the `count` newest snapshots, from their names alone (they begin with their UTC second),
+ * plus every other one of the oldest one's second: the exact order within a second is in the commits,
+ * which the caller reads for just these. A long history then costs a listing what it shows.
+ */
+export function newestIds(ids: ReadonlyArray<{ id: string }>, count: number): string[] {
+  const sorted = ids.map((entry) => entry.id).sort((a, b) => compareAscii(b, a));
+  if (sorted.length <= count) return sorted;
+  const second = (id: string) => id.slice(0, 15);
+  const boundary = second(sorted[count - 1] as string);
+  let end = count;
+  while (end < sorted.length && second(sorted[end] as string) === boundary) end++;
+  return sorted.slice(0, end);
+}
+
+/** Every snapshot, newest first; only those of `ids` when given (each read costs a commit's read). */
+export async function listSnapshotRecords(git: StoreGit, ids?: readonly string[]): Promise<SnapshotRecord[]> {
+  if (ids?.length === 0) return [];
   const { stdout } = await git([
     'for-each-ref',
     '--sort=-creatordate',
     '--format=%(objectname) %(tree)%00%(contents)%00',
-    SNAPSHOT_REFS,
+    ...(ids ? ids.map((id) => `${SNAPSHOT_REFS}${id}`) : [SNAPSHOT_REFS]),
   ]);
   const records: SnapshotRecord[] = [];
   for (const entry of stdout.split('\0\n')) {

@@ -10,21 +10,24 @@ import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
 import { keepAside, readAside } from './keep-aside.js';
 import { withFileLock } from './lock.js';
+import { repositoryObjectFormat } from './loose-object.js';
 import { type AsideContent, type GuardedRestore, guardRestore, type KeptLeaf } from './restore-guard.js';
 import * as journal from './restore-journal.js';
-import { type CaptureResult, captureTree } from './snapshot-capture.js';
+import { type CaptureProgress, type CaptureResult, captureTree } from './snapshot-capture.js';
 import * as catalog from './snapshot-catalog.js';
 import * as diff from './snapshot-diff.js';
+import { snapshotFootprints } from './snapshot-footprint.js';
 import { gcStore, storeSizeBytes } from './snapshot-gc.js';
 import { type StoreGit, storeGit } from './store-git.js';
 import { ensurePrivateDirs, initStore, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
 import { readState, writeState } from './store-state.js';
+import { estimatedBytes, noteAdded, readUsage, type StoreUsage, writeUsage } from './store-usage.js';
 import { uniqueSuffix } from './temp-name.js';
 import { type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
 export type { AsideContent, GuardedRestore } from './restore-guard.js';
 export type { RestoreJournal } from './restore-journal.js';
-export type { CaptureResult } from './snapshot-capture.js';
+export type { CaptureProgress, CaptureResult } from './snapshot-capture.js';
 export type { DiffEntry } from './snapshot-diff.js';
 export type { TreeChange } from './worktree-writer.js';
 
@@ -102,7 +105,11 @@ export class SnapshotStore {
   }
 
   /** The working tree's tree now, with changes counted against `baseTree`; see captureTree for `onWorktreeRead`. */
-  capture(baseTree?: string, onWorktreeRead?: () => void): Promise<CaptureResult> {
+  capture(
+    baseTree?: string,
+    onWorktreeRead?: () => void,
+    onProgress?: CaptureProgress,
+  ): Promise<CaptureResult> {
     return captureTree(
       {
         root: this.root,
@@ -114,12 +121,31 @@ export class SnapshotStore {
       },
       baseTree,
       onWorktreeRead,
+      onProgress,
     );
   }
 
   /** The working tree's tree now, with changes counted against the latest snapshot. */
   async captureSinceLatest(): Promise<CaptureResult> {
-    return this.capture((await this.latest())?.tree);
+    const captured = await this.capture((await this.latest())?.tree);
+    // No snapshot records it, but what it read is in the store now: the size estimate counts it.
+    if (captured.addedBytes > 0) this.noteAdded(captured.addedBytes);
+    return captured;
+  }
+
+  /** Adds to the store's size estimate (see store-usage.ts); says whether the store had no measure yet. */
+  noteAdded(bytes: number): { usage: StoreUsage; unmeasured: boolean } {
+    const unmeasured = readUsage(this.storeDir) === null;
+    return { usage: noteAdded(this.storeDir, bytes, new Date()), unmeasured };
+  }
+
+  /** The store's size: measured by the last gc plus what was added since, at most; walked when never measured. */
+  async usageBytes(): Promise<number> {
+    const usage = readUsage(this.storeDir);
+    if (usage) return estimatedBytes(usage);
+    const measuredBytes = await this.sizeBytes();
+    writeUsage(this.storeDir, { measuredBytes, measuredAt: new Date().toISOString(), addedBytes: 0 });
+    return measuredBytes;
   }
 
   /** The latest snapshot, from the state file (no git process), or from the refs when the file is missing. */
@@ -147,6 +173,41 @@ export class SnapshotStore {
   /** Every snapshot, newest first. */
   async list(): Promise<SnapshotRecord[]> {
     return (await this.exists()) ? catalog.listSnapshotRecords(this.git) : [];
+  }
+
+  /** The `limit` newest snapshots and how many there are, reading only those `limit` (see newestIds). */
+  async listNewest(limit: number): Promise<{ snapshots: SnapshotRecord[]; total: number }> {
+    if (!(await this.exists())) return { snapshots: [], total: 0 };
+    const ids = await this.snapshotIds();
+    if (ids.length <= limit) {
+      const snapshots = await this.list();
+      return { snapshots, total: snapshots.length };
+    }
+    const records = await catalog.listSnapshotRecords(this.git, catalog.newestIds(ids, limit));
+    return { snapshots: records.slice(0, limit), total: ids.length };
+  }
+
+  /**
+   * The snapshots a reference (`latest`, `latest~N`, an id or an id prefix) can name, newest first:
+   * what resolveRef needs to resolve it or to say why not, read without listing a long history whole.
+   */
+  async candidatesFor(ref: string): Promise<SnapshotRecord[]> {
+    const given = ref.trim();
+    const ids = await this.snapshotIds();
+    const back = given === 'latest' ? 0 : /^latest~(\d{1,6})$/.exec(given)?.[1];
+    if (back !== undefined && Number(back) + 1 < ids.length)
+      return (await catalog.listSnapshotRecords(this.git, catalog.newestIds(ids, Number(back) + 1))).slice(
+        0,
+        Number(back) + 1,
+      );
+    const matching = ids.filter((entry) => entry.id.startsWith(given));
+    // Errors name the count and the oldest: for those, and for a prefix that matches many, the whole list.
+    if (back !== undefined || given.startsWith('latest') || matching.length === 0 || matching.length > 64)
+      return this.list();
+    return catalog.listSnapshotRecords(
+      this.git,
+      matching.map((entry) => entry.id),
+    );
   }
 
   remove(ids: readonly string[]): Promise<void> {
@@ -308,6 +369,24 @@ export class SnapshotStore {
       { storeDir: this.storeDir, gitDir: this.gitDir, lockPath: this.lockPath, exists: () => this.exists() },
       this.git,
     );
+  }
+
+  /** The undo an interrupted restore names (its journal is still there), or `null`; changes nothing. */
+  async pendingUndo(): Promise<string | null> {
+    const text = await fsp.readFile(this.journalPath, 'utf8').catch(() => null);
+    if (text === null) return null;
+    try {
+      const undo = (JSON.parse(text) as Partial<journal.RestoreJournal>).undo;
+      return typeof undo === 'string' ? undo : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** What each snapshot adds to the store, in `order` (see snapshotFootprints). */
+  async footprints(order: readonly SnapshotRecord[]): Promise<Map<string, number>> {
+    const format = this.objectFormat ?? (await repositoryObjectFormat(this.gitDir));
+    return snapshotFootprints(this.gitDir, this.root, order, format);
   }
 
   sizeBytes(): Promise<number> {

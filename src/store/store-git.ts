@@ -9,11 +9,23 @@ const IDENTITY = {
   GIT_COMMITTER_EMAIL: 'claude-checkpoint@localhost',
 };
 
+/**
+ * glibc's malloc gives memory back to the system after each object git deflates and takes it again for
+ * the next: on a first snapshot of 10,000 files that churn was three quarters of `git add`'s time
+ * (16 s against 3.6 s, same peak memory; issue 26). A little slack keeps the memory between objects.
+ * Other C libraries ignore these variables.
+ */
+const MALLOC_SLACK = {
+  MALLOC_TOP_PAD_: String(4 * 1024 * 1024),
+  MALLOC_TRIM_THRESHOLD_: String(32 * 1024 * 1024),
+};
+
 export interface StoreGitOptions {
   input?: string;
   extraEnv?: Record<string, string>;
   okExitCodes?: number[];
   onSpawn?: (pid: number) => void;
+  onStdout?: (chunk: Buffer) => void;
 }
 
 /** Git run in the private store: its own git dir, the project as the work tree. */
@@ -26,9 +38,10 @@ export function storeGit(gitDir: string, root: string): StoreGit {
       timeoutMs: GIT_LONG_TIMEOUT_MS,
       // Optional locks on: this index is ours (we hold the store lock), and letting status write back
       // refreshed stat data and the untracked cache is what keeps the next scan cheap.
-      extraEnv: { ...IDENTITY, GIT_OPTIONAL_LOCKS: '1', ...options.extraEnv },
+      extraEnv: { ...IDENTITY, ...MALLOC_SLACK, GIT_OPTIONAL_LOCKS: '1', ...options.extraEnv },
       ...(options.okExitCodes ? { okExitCodes: options.okExitCodes } : {}),
       ...(options.input !== undefined ? { input: options.input } : {}),
       ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
+      ...(options.onStdout ? { onStdout: options.onStdout } : {}),
     });
 }

@@ -4,7 +4,16 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { isRestorablePath } from '../core/snapshot.js';
-import { gitEnvironment } from '../git/run.js';
+import { CatFileBatchParser } from '../git/cat-file-batch.js';
+import { gitEnvironment, runGit } from '../git/run.js';
+
+/** From this size up, a restored file goes from git straight into its temp file (see streamBlob). */
+const LARGE_BLOB_BYTES = 4 * 1024 * 1024;
+
+/** A blob too large to hold in memory: only its oid, written by git itself when its time comes. */
+interface LargeBlob {
+  oid: string;
+}
 
 /** Temp files of a restore are named so: excluded from snapshots, and cleaned up after a crash. */
 export const RESTORE_TEMP_PREFIX = '.claude-checkpoint-restore-';
@@ -52,7 +61,10 @@ export class WorktreeWriter {
     // Read every blob before changing anything: a store that lost an object must fail before a single
     // file is touched, not halfway.
     const writes = changes.filter((change) => change.status !== 'D' && change.afterMode !== '160000');
-    const contents = await this.readBlobs(writes.map((change) => change.afterOid));
+    const contents = await this.readBlobs(
+      writes.filter((change) => change.afterMode !== '120000').map((change) => change.afterOid),
+      writes.filter((change) => change.afterMode === '120000').map((change) => change.afterOid),
+    );
     for (const change of writes) {
       if (!contents.has(change.afterOid)) {
         throw new CheckpointError(
@@ -70,7 +82,11 @@ export class WorktreeWriter {
       removals.filter((change) => change.status === 'D').map((change) => change.path),
     );
     for (const change of writes) {
-      await this.writeFile(change.path, change.afterMode, contents.get(change.afterOid) as Buffer);
+      await this.writeFile(
+        change.path,
+        change.afterMode,
+        contents.get(change.afterOid) as Buffer | LargeBlob,
+      );
       tick();
     }
     // The private index is left as it is: the next capture sees exactly these files as changed and
@@ -109,13 +125,13 @@ export class WorktreeWriter {
     for (const dir of deepestFirst) await fsp.rmdir(path.join(this.root, dir)).catch(() => undefined);
   }
 
-  private async writeFile(relativePath: string, mode: string, content: Buffer): Promise<void> {
+  private async writeFile(relativePath: string, mode: string, content: Buffer | LargeBlob): Promise<void> {
     await this.makeParents(relativePath);
     const target = await this.safeTarget(relativePath);
     const existing = await fsp.lstat(target).catch(() => null);
     if (mode === '120000') {
       if (existing) await fsp.rm(target, { recursive: true, force: true });
-      await fsp.symlink(content.toString('utf8'), target);
+      await fsp.symlink((content as Buffer).toString('utf8'), target);
       return;
     }
     const executable = mode === '100755';
@@ -136,7 +152,8 @@ export class WorktreeWriter {
       executable ? 0o777 : 0o666,
     );
     try {
-      await handle.writeFile(content);
+      if (Buffer.isBuffer(content)) await handle.writeFile(content);
+      else await this.streamBlob(content.oid, handle.fd);
       if (permissions !== undefined) await handle.chmod(permissions);
       await handle.sync();
     } catch (error) {
@@ -161,37 +178,43 @@ export class WorktreeWriter {
     }
   }
 
-  /** Blob contents by oid, streamed from one `git cat-file --batch`. */
-  private readBlobs(oids: readonly string[]): Promise<Map<string, Buffer>> {
+  /**
+   * Blob contents by oid, streamed from one `git cat-file --batch`. Files from LARGE_BLOB_BYTES up are
+   * only checked to be there (`--batch-check`): git writes them straight into their temp file later
+   * (see streamBlob), rather than through this process (issue 26: one 25 MB file). `links`: symlinks'
+   * targets, always read.
+   */
+  private async readBlobs(
+    oids: readonly string[],
+    links: readonly string[] = [],
+  ): Promise<Map<string, Buffer | LargeBlob>> {
+    const result = new Map<string, Buffer | LargeBlob>();
     const unique = [...new Set(oids)];
-    const result = new Map<string, Buffer>();
-    if (unique.length === 0) return Promise.resolve(result);
+    const small = new Set(links);
+    if (unique.length > 0) {
+      const { stdout } = await runGit(
+        ['--git-dir', this.gitDir, 'cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'],
+        { cwd: this.root, input: `${unique.join('\n')}\n`, timeoutMs: 10 * 60_000 },
+      );
+      for (const line of stdout.split('\n')) {
+        const [oid = '', type = '', size = ''] = line.split(' ');
+        if (type !== 'blob') continue;
+        if (Number(size) >= LARGE_BLOB_BYTES) result.set(oid, { oid });
+        else small.add(oid);
+      }
+    }
+    if (small.size === 0) return result;
     return new Promise((resolve, reject) => {
       const child = spawn('git', ['--git-dir', this.gitDir, 'cat-file', '--batch'], {
         cwd: this.root,
         env: gitEnvironment(),
         stdio: ['pipe', 'pipe', 'pipe'],
       });
-      let pending: Buffer = Buffer.alloc(0);
-      let expected: { oid: string; size: number } | null = null;
-      child.stdout.on('data', (chunk: Buffer) => {
-        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-        for (;;) {
-          if (!expected) {
-            const newline = pending.indexOf(10);
-            if (newline < 0) break;
-            const header = pending.subarray(0, newline).toString('utf8');
-            pending = pending.subarray(newline + 1);
-            const [oid = '', type = '', size = ''] = header.split(' ');
-            if (type === 'missing' || !oid) continue;
-            expected = { oid, size: Number(size) };
-          }
-          if (pending.length < expected.size + 1) break;
-          result.set(expected.oid, Buffer.from(pending.subarray(0, expected.size)));
-          pending = pending.subarray(expected.size + 1);
-          expected = null;
-        }
+      const parser = new CatFileBatchParser(({ header, content }) => {
+        const [oid = '', type = ''] = header;
+        if (type !== 'missing' && oid) result.set(oid, content);
       });
+      child.stdout.on('data', (chunk: Buffer) => parser.push(chunk));
       child.on('error', reject);
       child.on('close', (code) => {
         if (code === 0) resolve(result);
@@ -200,7 +223,26 @@ export class WorktreeWriter {
             new CheckpointError('GIT_FAILED', `git cat-file failed in the snapshot store (exit ${code})`),
           );
       });
-      child.stdin.end(`${unique.join('\n')}\n`);
+      child.stdin.end(`${[...small].join('\n')}\n`);
+    });
+  }
+
+  /** Has git write one blob into an open file (`fd`), its bytes never passing through this process. */
+  private streamBlob(oid: string, fd: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', ['--git-dir', this.gitDir, 'cat-file', 'blob', oid], {
+        cwd: this.root,
+        env: gitEnvironment(),
+        stdio: ['ignore', fd, 'ignore'],
+      });
+      child.on('error', reject);
+      child.on('close', (code) =>
+        code === 0
+          ? resolve()
+          : reject(
+              new CheckpointError('GIT_FAILED', `git cat-file could not read object ${oid} (exit ${code})`),
+            ),
+      );
     });
   }
 }

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+const KB = 1024;
+const MB = 1024 * 1024;
+
+function duBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) total += duBytes(full);
+    else if (entry.name !== 'lock') total += statSync(full).size;
+  }
+  return total;
+}
+
+describe('store size caps from the CLI and the hooks', () => {
+  it('claude-checkpoint snapshot never leaves the store past CHECKPOINT_STORE_MAX_MB', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const base = tempDir('checkpoint-store-');
+    const env = { CHECKPOINT_STORE_DIR: base, CHECKPOINT_STORE_MAX_MB: '1' };
+    let listed = 0;
+    for (let i = 0; i < 7; i++) {
+      writeTree(root, { 'data.bin': randomBytes(200 * KB) });
+      const snap = await runCli(['snapshot', '--json', '--root', root], { cwd: root, env });
+      expect(snap.code, snap.stderr).toBe(0);
+      // --json: nothing on stderr, progress included.
+      expect(snap.stderr).toBe('');
+      expect(duBytes(path.join(base, 'projects'))).toBeLessThanOrEqual(MB);
+      listed = JSON.parse(
+        (await runCli(['list', '--json', '--root', root], { cwd: root, env })).stdout,
+      ).total;
+    }
+    // Trimmed, not emptied: the newest snapshots are there.
+    expect(listed).toBeGreaterThan(1);
+    expect(listed).toBeLessThan(7);
+  }, 120_000);
+
+  it('the prompt hook starts a gc in the background that brings the store back under its cap', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const base = tempDir('checkpoint-store-');
+    const env = { CHECKPOINT_STORE_DIR: base, CHECKPOINT_STORE_MAX_MB: '0.5', CHECKPOINT_HOOK_RELAY: '0' };
+    for (let i = 0; i < 5; i++) {
+      writeTree(root, { 'data.bin': randomBytes(200 * KB) });
+      const result = await runCli(['hook', 'UserPromptSubmit'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({ cwd: root, prompt: `prompt ${i}` }),
+      });
+      expect(result).toMatchObject({ code: 0, stdout: '' });
+    }
+    const deadline = Date.now() + 30_000;
+    while (duBytes(path.join(base, 'projects')) > 0.5 * MB && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(duBytes(path.join(base, 'projects'))).toBeLessThanOrEqual(0.5 * MB);
+  }, 120_000);
+
+  it('status and doctor show disk use per project and for the whole store; gc --all cleans up gone folders', async () => {
+    const base = tempDir('checkpoint-store-');
+    const env = { CHECKPOINT_STORE_DIR: base, CHECKPOINT_STORE_TOTAL_MAX_MB: '100' };
+    const kept = createRepo({ committed: { 'a.txt': 'a' } });
+    const gone = createRepo({ committed: { 'b.txt': 'b' } });
+    for (const root of [kept, gone]) {
+      writeTree(root, { 'data.bin': randomBytes(20 * KB) });
+      expect((await runCli(['snapshot', '--root', root], { cwd: root, env })).code).toBe(0);
+    }
+    rmSync(gone, { recursive: true, force: true });
+
+    const status = JSON.parse(
+      (await runCli(['status', '--json', '--root', kept], { cwd: kept, env })).stdout,
+    );
+    expect(status.snapshots.storeBytes).toBeGreaterThan(20 * KB);
+    expect(status.wholeStore).toMatchObject({
+      projects: 2,
+      totalMaxBytes: 100 * MB,
+      orphans: [{ root: gone }],
+    });
+    expect(status.wholeStore.totalBytes).toBeGreaterThan(40 * KB);
+    const text = await runCli(['status', '--root', kept], { cwd: kept, env });
+    expect(text.stdout).toMatch(
+      /All stores: .* in 2 project\(s\) \(cap 100 MB\); 1 of folders that no longer exist/,
+    );
+
+    const doctor = JSON.parse(
+      (await runCli(['doctor', '--json', '--root', kept], { cwd: kept, env })).stdout,
+    );
+    const check = doctor.checks.find((c: { name: string }) => c.name === 'snapshot store');
+    expect(check).toMatchObject({ level: 'warn', fix: expect.stringContaining('gc --all') });
+    expect(check.detail).toMatch(/this project .* \(cap 2(\.0)? GB\); all 2 project\(s\) .* \(cap 100 MB\)/);
+
+    const gc = await runCli(['gc', '--all', '--json'], { cwd: kept, env });
+    expect(gc.code, gc.stderr).toBe(0);
+    const outcome = JSON.parse(gc.stdout);
+    expect(outcome.removedStores).toMatchObject([{ root: gone }]);
+    expect(outcome.projects).toMatchObject([{ root: kept, kept: 1 }]);
+    const after = JSON.parse((await runCli(['status', '--json', '--root', kept], { cwd: kept, env })).stdout);
+    expect(after.wholeStore).toMatchObject({ projects: 1, orphans: [] });
+
+    const bad = await runCli(['snapshot', '--root', kept], {
+      cwd: kept,
+      env: { ...env, CHECKPOINT_STORE_MAX_MB: 'big' },
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/CHECKPOINT_STORE_MAX_MB must be a number of megabytes, 0 or more .*'big'/);
+  }, 120_000);
+});
