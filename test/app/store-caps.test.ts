@@ -224,7 +224,7 @@ describe('long histories', () => {
     const env = {
       CHECKPOINT_STORE_DIR: base,
       CHECKPOINT_SNAPSHOT_MAX_COUNT: '1000',
-      CHECKPOINT_SNAPSHOT_MAX_AGE_DAYS: '100000',
+      CHECKPOINT_SNAPSHOT_MAX_AGE_DAYS: '36500',
     };
     // Eight snapshots in each second, their ids' random parts in no order of time.
     let clock = Date.parse('2026-11-01T00:00:00Z');

@@ -107,6 +107,8 @@ describe('store size caps from the CLI and the hooks', () => {
       env: { ...env, CHECKPOINT_STORE_MAX_MB: 'big' },
     });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/CHECKPOINT_STORE_MAX_MB must be a number of megabytes, 0 or more .*'big'/);
+    expect(bad.stderr).toMatch(
+      /CHECKPOINT_STORE_MAX_MB must be a number from 0 to 10000000 \(MB\): got 'big'/,
+    );
   }, 120_000);
 });
