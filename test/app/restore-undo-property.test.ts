@@ -164,6 +164,15 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
 );
 
+/** Removes a path if it is there; a path under a file (`a/b` where `a` is a file) cannot be, and is skipped. */
+function removeIfThere(file: string) {
+  try {
+    rmSync(file, { recursive: true, force: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
+  }
+}
+
 async function undo(deps: AppDeps, root: string, id: string | null) {
   return restoreSnapshot(deps, { projectRoot: root, snapshotId: id as string, dryRun: false });
 }
@@ -191,8 +200,7 @@ describe('restore and pull, then undo (property)', () => {
           ];
           for (const current of steps) {
             if (current.op === 'edit') place(root, current.file, current.entry);
-            else if (current.op === 'remove')
-              rmSync(path.join(root, current.file), { recursive: true, force: true });
+            else if (current.op === 'remove') removeIfThere(path.join(root, current.file));
             else if (current.op === 'snapshot')
               snapshots.push(
                 (await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' })).snapshot.id,
