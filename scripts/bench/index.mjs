@@ -660,7 +660,7 @@ if (sections.has('history')) {
     repeats: quick ? 1 : repeats,
     log,
     // CI's smoke run: the same code on a short history.
-    counts: quick ? [100, 300] : [100, 10_000],
+    counts: quick ? [20, 60] : [100, 10_000],
   });
 }
 if (sections.has('big') && !quick) {
@@ -701,6 +701,7 @@ const transcripts = await benchTranscripts({
   makeProject: (name) => makeBenchProject(cacheDir, name),
   saveCheckpoint: saveWithCli(dist('cli.js')),
   log,
+  quick,
 });
 const machine = {
   cpus: os.cpus().length,

@@ -54,8 +54,8 @@ export async function benchLongHistory({ dist, cli, root, cacheDir, repeats, log
   const envFor = (base) => ({
     ...process.env,
     CHECKPOINT_STORE_DIR: base,
-    CHECKPOINT_SNAPSHOT_MAX_COUNT: '1000000',
-    CHECKPOINT_SNAPSHOT_MAX_AGE_DAYS: '100000',
+    CHECKPOINT_SNAPSHOT_MAX_COUNT: '100000',
+    CHECKPOINT_SNAPSHOT_MAX_AGE_DAYS: '36500',
     CHECKPOINT_HOOK_HOST: '0',
   });
   const bases = {};

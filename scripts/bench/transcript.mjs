@@ -449,7 +449,15 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-export async function benchTranscripts({ cacheDir, repeats, hookEntry, makeProject, saveCheckpoint, log }) {
+export async function benchTranscripts({
+  cacheDir,
+  repeats,
+  hookEntry,
+  makeProject,
+  saveCheckpoint,
+  log,
+  quick = false,
+}) {
   const dir = path.join(cacheDir, 'transcripts');
   mkdirSync(dir, { recursive: true });
   const preload = path.join(dir, 'rss-at-exit.cjs');
@@ -477,6 +485,9 @@ export async function benchTranscripts({ cacheDir, repeats, hookEntry, makeProje
     [20, 'copilot'],
     [200, 'copilot'],
   ];
+  // CI's smoke run (--quick): every format once, at 20 MB, so that the code runs; the figures come from full runs.
+  if (quick)
+    cases.splice(0, cases.length, ...['todo', 'tasks', 'codex', 'gemini', 'copilot'].map((f) => [20, f]));
   // BENCH_TRANSCRIPT_FORMATS=codex,gemini: only those formats' rows (todo, tasks, codex, gemini, copilot).
   const only = process.env.BENCH_TRANSCRIPT_FORMATS?.split(',').map((name) => name.trim());
   for (const [megabytes, taskTool] of cases) {
