@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { RewindMode } from '../app/rewind-menu.js';
 import { CheckpointError } from '../core/errors.js';
-import { type CliContext, type Runner, withCommonOptions } from './context.js';
+import { type Runner, withCommonOptions } from './context.js';
 import { EXIT } from './output.js';
 import { applyRewind, canPrompt } from './rewind-apply.js';
 

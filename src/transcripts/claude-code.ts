@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import type { Task, TaskStatus } from '../core/schema.js';
 import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
 import { readLinesBackward, readLinesForward } from './lines.js';
+import { FINGERPRINT_BYTES, fingerprintOf, knownState, openTranscript } from './transcript-file.js';
 
 // Claude Code's session transcript: the JSON lines file at a hook payload's `transcript_path`
 // (~/.claude/projects/<project>/<session>.jsonl). Each line is one entry: `user` and `assistant` entries
@@ -52,7 +52,6 @@ const MAX_COMMANDS = 50;
 const MAX_PENDING = 20;
 /** The first prompt is near the start; a file with none in its first megabytes has none to find. */
 const GOAL_SEARCH_BYTES = 8 * 1024 * 1024;
-const FINGERPRINT_BYTES = 4096;
 /**
  * How far back one read goes. Reads after the first take only what was appended since; a first read of
  * a longer session (tasks from TaskCreate calls make it go back to the start) stops here, so that it
@@ -76,24 +75,11 @@ export function readClaudeTranscript(
   session: string,
   previous: ClaudeTranscriptState | null,
 ): { record: TranscriptRecord; state: ClaudeTranscriptState } | null {
-  let fd: number;
+  const opened = openTranscript(file);
+  if (!opened) return null;
+  const { fd, size } = opened;
   try {
-    // Security: the path comes from the agent's hook payload; follow no link at its last step.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return null;
-    const size = stats.size;
-    const known =
-      previous &&
-      previous.version === 1 &&
-      previous.offset <= size &&
-      fingerprintOf(fd, Math.min(previous.offset, FINGERPRINT_BYTES)) === previous.fingerprint
-        ? previous
-        : null;
+    const known = knownState(fd, size, previous, 1);
     const fresh = scanBackward(fd, known?.offset ?? 0, size);
     let goal = known?.goal;
     let goalSearchedTo = known?.goalSearchedTo ?? 0;
@@ -552,17 +538,6 @@ function applyTaskEvents(items: TaskItem[], events: readonly TaskEvent[]): TaskI
     if (event.description) item.description = event.description;
   }
   return items;
-}
-
-function fingerprintOf(fd: number, bytes: number): string {
-  const buffer = Buffer.alloc(bytes);
-  let done = 0;
-  while (done < bytes) {
-    const read = readSync(fd, buffer, done, bytes - done, done);
-    if (read === 0) break;
-    done += read;
-  }
-  return createHash('sha256').update(buffer.subarray(0, done)).digest('hex').slice(0, 32);
 }
 
 function parseEntry(line: Buffer): Record<string, unknown> | undefined {

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import type { Task, TaskStatus } from '../core/schema.js';
 import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
 import { typedPrompt } from './claude-code.js';
 import { readLinesBackward, readLinesForward } from './lines.js';
 import { applyTodoSql, type SqlTodo } from './todo-sql.js';
+import { FINGERPRINT_BYTES, fingerprintOf, knownState, openTranscript } from './transcript-file.js';
 
 // Copilot CLI's session events: ~/.copilot/session-state/<session id>/events.jsonl (the `transcript_path`
 // of its Stop hook), one event a line, `{"type":…,"data":{…},"id":…,"timestamp":…,"parentId":…}`, as
@@ -50,7 +50,6 @@ const MAX_COMMANDS = 50;
 const MAX_PENDING = 20;
 const MAX_TODOS = 200;
 const GOAL_SEARCH_BYTES = 8 * 1024 * 1024;
-const FINGERPRINT_BYTES = 4096;
 const MAX_BACKWARD_BYTES = 256 * 1024 * 1024;
 /** Lines longer than this (a tool's huge output) are never parsed: the exit code is read from their bytes. */
 const PARSE_MAX_BYTES = 256 * 1024;
@@ -74,24 +73,11 @@ export function readCopilotTranscript(
   session: string,
   previous: CopilotTranscriptState | null,
 ): { record: TranscriptRecord; state: CopilotTranscriptState } | null {
-  let fd: number;
+  const opened = openTranscript(file);
+  if (!opened) return null;
+  const { fd, size } = opened;
   try {
-    // Security: the path comes from the agent's hook payload; follow no link at its last step.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return null;
-    const size = stats.size;
-    let known =
-      previous &&
-      previous.version === 1 &&
-      previous.offset <= size &&
-      fingerprintOf(fd, Math.min(previous.offset, FINGERPRINT_BYTES)) === previous.fingerprint
-        ? previous
-        : null;
+    let known = knownState(fd, size, previous, 1);
     let fresh = scanBackward(fd, known?.offset ?? 0, size);
     // A rewind removed events a read before took in: read the whole file again.
     if (fresh.rewound && known) {
@@ -536,17 +522,6 @@ function stringAfter(line: Buffer, key: string): string | undefined {
   if (at === -1) return undefined;
   const end = line.indexOf('"', at + key.length);
   return end === -1 || end - at - key.length > 200 ? undefined : line.toString('utf8', at + key.length, end);
-}
-
-function fingerprintOf(fd: number, bytes: number): string {
-  const buffer = Buffer.alloc(bytes);
-  let done = 0;
-  while (done < bytes) {
-    const read = readSync(fd, buffer, done, bytes - done, done);
-    if (read === 0) break;
-    done += read;
-  }
-  return createHash('sha256').update(buffer.subarray(0, done)).digest('hex').slice(0, 32);
 }
 
 function parseEvent(line: Buffer): Record<string, unknown> | undefined {

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { TASK_STATUSES, type Task } from '../core/schema.js';
 import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
 import { readLinesForward } from './lines.js';
+import { FINGERPRINT_BYTES, fingerprintOf, knownState, openTranscript } from './transcript-file.js';
 
 // What the readers of agents whose task tool writes the whole list at once (Codex's update_plan, Gemini
 // CLI's write_todos) remember between reads, and the steps they share: open the file safely, start over
@@ -46,7 +46,6 @@ const MAX_COMMANDS = 50;
 const MAX_CALLS = 400;
 /** The first prompt is near the start; a file with none in its first megabytes has none to find. */
 const GOAL_SEARCH_BYTES = 8 * 1024 * 1024;
-const FINGERPRINT_BYTES = 4096;
 
 /**
  * Reads a transcript with `scan` (the new lines, backwards) and `findGoal` (the first prompt, forwards,
@@ -62,24 +61,11 @@ export function readListTranscript(
     isPrompt: (line: Buffer) => string | undefined;
   },
 ): { record: TranscriptRecord; state: ListTranscriptState } | null {
-  let fd: number;
+  const opened = openTranscript(file);
+  if (!opened) return null;
+  const { fd, size } = opened;
   try {
-    // Security: the path comes from the agent's hook payload; follow no link at its last step.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return null;
-    const size = stats.size;
-    const known =
-      previous &&
-      previous.version === 1 &&
-      previous.offset <= size &&
-      fingerprintOf(fd, Math.min(previous.offset, FINGERPRINT_BYTES)) === previous.fingerprint
-        ? previous
-        : null;
+    const known = knownState(fd, size, previous, 1);
     const scan = parts.scan(fd, known?.offset ?? 0, size, new Set(known?.calls ?? []));
     let goal = known?.goal;
     let goalSearchedTo = known?.goalSearchedTo ?? 0;
@@ -214,17 +200,6 @@ export function todoStatusOf(value: unknown): Task['status'] | undefined {
     default:
       return undefined; // cancelled, or unknown
   }
-}
-
-export function fingerprintOf(fd: number, bytes: number): string {
-  const buffer = Buffer.alloc(bytes);
-  let done = 0;
-  while (done < bytes) {
-    const read = readSync(fd, buffer, done, bytes - done, done);
-    if (read === 0) break;
-    done += read;
-  }
-  return createHash('sha256').update(buffer.subarray(0, done)).digest('hex').slice(0, 32);
 }
 
 export function parseLine(line: Buffer): Record<string, unknown> | undefined {
