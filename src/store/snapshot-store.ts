@@ -249,11 +249,9 @@ export class SnapshotStore {
       changes.filter((change) => change.beforeMode !== '000000').map((change) => change.path),
     );
     // Usually every held path a restore touches is one it changes; when not (some paths only, or content
-    // kept aside coming back), ask the tree itself.
-    if (paths.length > 0 || aside) {
-      const { stdout } = await this.git(['ls-tree', '-r', '-z', '--full-tree', '--name-only', fromTree]);
-      for (const file of stdout.split('\0')) if (file) held.add(file);
-    }
+    // kept aside coming back), ask the tree about the paths the plan asked for, and plan again (listing
+    // the whole tree cost seconds at a million files; issue 28).
+    const askTree = paths.length > 0 || aside !== null;
     // What the target did not hold although it was there is not the target's to delete; nor is an
     // ignored file that a snapshot holds only because the settings include it (issue 25).
     const unheldThen = [
@@ -265,18 +263,29 @@ export class SnapshotStore {
       )),
     ];
     const settings = this.settings;
-    const guarded = guardRestore(
-      this.root,
-      changes,
-      aside,
-      (file) => held.has(file),
-      {
-        maxFileBytes: settings.maxFileBytes,
-        keepAsideMaxBytes: settings.keepAsideMaxBytes ?? SNAPSHOT_DEFAULTS.keepAsideMaxBytes,
-        keepAsideMaxFiles: SNAPSHOT_DEFAULTS.keepAsideMaxFiles,
-      },
-      (file) => unheldThen.some((entry) => entry === file || (entry.endsWith('/') && file.startsWith(entry))),
-    );
+    const plan = (isHeld: (file: string) => boolean) =>
+      guardRestore(
+        this.root,
+        changes,
+        aside,
+        isHeld,
+        {
+          maxFileBytes: settings.maxFileBytes,
+          keepAsideMaxBytes: settings.keepAsideMaxBytes ?? SNAPSHOT_DEFAULTS.keepAsideMaxBytes,
+          keepAsideMaxFiles: SNAPSHOT_DEFAULTS.keepAsideMaxFiles,
+        },
+        (file) =>
+          unheldThen.some((entry) => entry === file || (entry.endsWith('/') && file.startsWith(entry))),
+      );
+    const asked = new Set<string>();
+    let guarded = plan((file) => {
+      if (!held.has(file) && askTree) asked.add(file);
+      return held.has(file);
+    });
+    if (asked.size > 0) {
+      for (const file of await treeHolds(this.git, fromTree, [...asked])) held.add(file);
+      guarded = plan((file) => held.has(file));
+    }
     // A restore that changes ignore rules could make what is ignored now look deleted to its undo: list
     // it (folders as one entry), so the undo leaves it where it is.
     const rulesChange = guarded.changes.some((change) => path.posix.basename(change.path) === '.gitignore');
@@ -402,4 +411,27 @@ function limitAside(aside: AsideContent, paths: readonly string[]): AsideContent
     entries: aside.entries.filter((entry) => within(entry.path)),
     created: aside.created.filter(within),
   };
+}
+
+/** Which of these paths `tree` holds as a file, link or submodule: `ls-tree` asked about them alone. */
+async function treeHolds(git: StoreGit, tree: string, files: readonly string[]): Promise<string[]> {
+  const wanted = new Set(files);
+  const found: string[] = [];
+  // A few hundred paths per call keeps each command line far below the system's limit.
+  for (let start = 0; start < files.length; start += 500) {
+    const chunk = files.slice(start, start + 500);
+    const { stdout } = await git([
+      '--literal-pathspecs',
+      'ls-tree',
+      '-r',
+      '-z',
+      '--full-tree',
+      '--name-only',
+      tree,
+      '--',
+      ...chunk,
+    ]);
+    for (const file of stdout.split('\0')) if (wanted.has(file)) found.push(file);
+  }
+  return found;
 }

@@ -59,6 +59,28 @@ describe('restore keeps aside what no snapshot holds, or refuses it', () => {
     expect(fullTree(root)).toEqual(before);
   });
 
+  it('restoring some paths: a file the safety snapshot holds, where a folder must go, is not kept aside (issue 28)', async () => {
+    // The plan asks the tree only about such paths, no longer listing all of it: the answer must hold.
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    mkdirSync(path.join(root, 'dir'));
+    writeFileSync(path.join(root, 'dir', 'file.txt'), 'inside\n');
+    const deps = depsFor();
+    const old = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    rmSync(path.join(root, 'dir'), { recursive: true });
+    writeFileSync(path.join(root, 'dir'), 'a file now\n');
+    const before = fullTree(root);
+
+    const done = await restoreSnapshot(deps, {
+      projectRoot: root,
+      snapshotId: old.snapshot.id,
+      paths: ['dir/file.txt'],
+    });
+    expect(done.plan.keptAside).toEqual([]);
+    expect(readFileSync(path.join(root, 'dir', 'file.txt'), 'utf8')).toBe('inside\n');
+    await restore(deps, root, done.undoSnapshotId as string);
+    expect(fullTree(root)).toEqual(before);
+  });
+
   it('an ignored file the snapshot has: overwritten only after it is kept aside; undo restores it', async () => {
     const root = createRepo({ committed: { 'a.txt': 'a' } });
     writeFileSync(path.join(root, '.env'), 'OLD=1\n');
