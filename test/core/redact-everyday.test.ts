@@ -98,11 +98,13 @@ describe('redaction on what agents write every day (a second corpus from other s
       `redaction everyday (held out): false redactions ${pct(m.falseRate)} of ${m.benign.length} (commands ${pct(m.commandRate)}, prose ${pct(m.proseRate)}; without gitleaks' own false-positive cases ${pct(everydayRate)} of ${everyday.length}; by family: ${counts(m.benign, (item) => item.family, m.damaged)}); recall ${pct(m.recall)} of ${m.positives.length} (missed by format: ${counts(m.positives, (item) => item.format, m.missed)}). Targets: ≤ 1% false redactions, ≥ 99% recall.`,
     );
     // The targets (1%, 99%) are not met on the whole held-out part: gitleaks' false-positive cases of its
-    // provider rules include values our rules, stricter on recall, still take for credentials (see the
-    // README). These bounds are the figures measured when the detector was frozen, so a change that makes
-    // them worse fails; the families an agent writes every day are held to the 1% target.
-    expect(everydayRate).toBeLessThanOrEqual(0.01);
-    expect(m.falseRate).toBeLessThanOrEqual(0.04);
+    // provider rules include values our rules, stricter on recall, still take for credentials (see
+    // docs/security.md). These bounds are the figures measured when the detector was frozen, so a change
+    // that makes them worse fails; the families an agent writes every day are held to the 1% target.
+    // After the fourth corpus's round (issue 26): 19 of 584 changed (3.3%), 2 of 458 outside gitleaks'
+    // cases (0.4%), recall 98.9% of 91 (before it: 23, 3 and 98.9%).
+    expect(everydayRate).toBeLessThanOrEqual(0.005);
+    expect(m.falseRate).toBeLessThanOrEqual(0.033);
     expect(m.recall).toBeGreaterThanOrEqual(0.98);
   });
 });

@@ -185,3 +185,79 @@ describe('redactText on everyday look-alikes', () => {
     expect(result.text).toContain('«redacted»');
   });
 });
+
+/**
+ * The fourth corpus's tuning part (issue 26): docs' placeholders and templates, a selector, base64 of a
+ * placeholder, a host's port, a public key, each from its source; and the secrets it missed.
+ */
+describe('redactText on docs and scanners’ rule examples', () => {
+  it.each([
+    ['a tldr placeholder (tldr aws-sso)', 'aws sso list-account-roles --access-token {{token}}'],
+    ['an HTML-escaped placeholder (noseyparker)', '"password": "&lt;YOURPASSWROD&gt;"'],
+    ['a bracketed placeholder after a user', 'curl -u neo4j:[PASSWORD] http://localhost:7474/db/data'],
+    ['a user:password slot', 'curl -u <user:password> https://api.example.com/v1/items'],
+    ['an author', '"author": "jdoe42@users.noreply.github.com"'],
+    ['an authority', 'authority: login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47'],
+    ['a placeholder in base64 (admin)', 'passwd: YWRtaW4='],
+    ['a Ruby interpolation', 'meta[:headers] << "Authorization: Bearer #{@github_token}"'],
+    [
+      'a command substitution that goes on below (argo-cd docs)',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expression, on purpose
+      'DEX_TOKEN=$(curl -sSf "https://${ARGOCD_SERVER}/api/dex/token" \\',
+    ],
+    [
+      'a port after a host named like a secret (cert-manager docs)',
+      'curl -vsS --resolve cert-manager-webhook.cert-manager.svc:10250:127.0.0.1 \\',
+    ],
+    [
+      'an age recipient (a public key)',
+      'Public key: age1helqcqsh9464r8chnwc2fzj8uv7vr5ntnsft0tn45v2xtz0hpfwq98cmsg',
+    ],
+    ['a selector (noseyparker)', "this.addPassword = '#add-password';"],
+    ['a symbol (argo-cd docs)', 'argocd admin notifications trigger get --secret :empty'],
+    ['a key vault named for its secrets (gitleaks fps)', 'keyVaultToStoreSecrets: cmp2-qat-1208358310'],
+    ['text in base64 (argo-cd docs)', 'echo "ChdleGFtcGxlQGFyZ29wcm9qLmlvEgJkZXhfY29ubl9pZA" | base64 -d'],
+    ['the classic example password', 'argocd app set redis -p password=abc123'],
+  ])('leaves %s alone', (_name, input) => {
+    expect(redactText(input)).toEqual({ text: input, count: 0 });
+  });
+
+  it.each([
+    ['a Vault token shorter than today’s', 'apikey: hvs.Qm3xT7vLp2ZkR9wNc4YbH8jD1sFaE6uG'],
+    ['a .netrc password', 'machine api.example.com\n  login deploy\n  password 9f3c7a1e5b2d8f4a6c0e'],
+    ['a Vault unseal key', 'vault operator unseal Kq7Zp2Lm9Xv4Rt8Wn3Yc6Hb1Jd5Fs0GaE2uQ7iP4oT9y='],
+    ['a DirectoryEntry password', 'new DirectoryEntry("LDAP://corp.example", "svc_ldap", "Qx7!mPz42k")'],
+    ['a SonarQube login', 'mvn sonar:sonar -Dsonar.login=3f9a1c7e5b2d8f4a6c0e9b1d3f5a7c9e2b4d6f8a'],
+    [
+      'a Jenkins crumb',
+      "curl -H 'Jenkins-Crumb:7d2f9a4c1e8b3f6a0d5c9e2b7f4a1c8d' https://ci.example/job/x/build",
+    ],
+    [
+      'an AWS secret key beside its key id',
+      "export AWS_ACCESS_KEY_ID='AKIAQ3EGRTZ7WKXNLP5D'\n'9d1e5b2d8f4a6c0e9b1d3f5a7c9e2b4d6f8a1c3e'",
+    ],
+    [
+      'a value below a password cue (Jenkins setup)',
+      'Please use the following password to proceed to installation:\n\n3c9f1a7e5b2d4f8a6c0e9b1d3f5a7c9e',
+    ],
+    ['an Azure DevOps PAT', `set PAT ${'Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Qw2'.repeat(2)}AZDO3eqU`],
+    ['a Twitch stream key', 'stream key live_481516234_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz'],
+    ['a Tavily key', 'TAVILY_API_KEY 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'],
+    [
+      'a Teams webhook of the outlook.office.com form',
+      'url = https://outlook.office.com/webhook/9da5da9c-4218-4c22-aed6-b5c8baebfff5@2f2b54b7-0141-4ba7-8fcd-ab7d17a60547/IncomingWebhook/1bf66ccbb8e745e791fa6e6de0cf465b/4361420b-8fde-48eb-b62a-0e34fec63f5c',
+    ],
+    [
+      'a Salesforce access token',
+      `sf token 00DB0000000TfcS!AQ4AQ${'FhRdW3rOcB7xLthrM4BTBGK1qPLkHigpN1bXD6z'.repeat(2)}`,
+    ],
+    ['a Mailgun key of the newer form', 'mailgun key 9f3c7a1e5b2d8f4a6c0e9b1d3f5a7c9e-2b4d6f8a-1c3e5a7b'],
+    ['a Vercel token', 'VERCEL_TOKEN vca_BQuu9ChDu3n6Pfh6YQnCshpoYkWDSFKogLqmB'],
+    ['a Telegram bot token one character short', 'bot 4839574813:AAFD39kkdpWt3ywyRZergyOLMaJhac61qc'],
+  ])('redacts %s', (_name, input) => {
+    const result = redactText(input);
+    expect(result.count).toBeGreaterThanOrEqual(1);
+    expect(result.text).toContain('«redacted»');
+    expect(result.text).not.toMatch(/[A-Za-z0-9]{20}/);
+  });
+});

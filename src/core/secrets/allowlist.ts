@@ -5,11 +5,11 @@
  */
 
 const PLACEHOLDER_WORDS =
-  /^(?:null|nil|none|undefined|true|false|yes|no|on|off|string|number|boolean|str|int|any|unknown|object|required|optional|env|empty|default|secret|secrets|password|passwd|token|key|apikey|api_key|value|changeme|changeit|redacted|example|sample|placeholder|dummy|fake|test|testing|demo|guest|admin|root|user|username|pass|postgres|mysql|letmein|qwerty|bearer|basic|digest|oauth|oauth2|none|auto|disabled|enabled|hidden|masked|n\/a|tbd|todo)$/i;
+  /^(?:null|nil|none|undefined|true|false|yes|no|on|off|string|number|boolean|str|int|any|unknown|object|required|optional|env|empty|default|secret|secrets|password|passwd|token|key|apikey|api_key|value|changeme|changeit|redacted|example|sample|placeholder|dummy|fake|test|testing|demo|guest|admin|root|user|username|pass|postgres|mysql|letmein|qwerty|abc123|bearer|basic|digest|oauth|oauth2|none|auto|disabled|enabled|hidden|masked|n\/a|tbd|todo)$/i;
 
 /** Markers of a value written to be replaced, as docs and templates write them. */
 const PLACEHOLDER_MARKERS =
-  /EXAMPLE|x{4,}|X{4,}|\.{3}|…|\*{3,}|•{3,}|0{8,}|<[^>]*>|abcdefghijklmnop|1234567890|(?:^|[-_ ])(?:your|my|some|the)[-_ ]|[-_ ](?:here|goes[-_ ]here)$|^(?:replace|change|insert|enter|put|add|fill|set)[-_ ]?(?:me|it|this|here|your|in)|^(?:xxx|todo|tbd|fixme)/i;
+  /EXAMPLE|x{4,}|X{4,}|\.{3}|…|\*{3,}|•{3,}|0{8,}|<[^>]*>|&lt;.*&gt;|^\[[^\]]*\]$|abcdefghijklmnop|1234567890|(?:^|[-_ ])(?:your|my|some|the)[-_ ]|[-_ ](?:here|goes[-_ ]here)$|^(?:replace|change|insert|enter|put|add|fill|set)[-_ ]?(?:me|it|this|here|your|in)|^(?:xxx|todo|tbd|fixme)/i;
 
 /**
  * Example values published as such, exempt only as these exact strings (a key of the same shape is not):
@@ -39,7 +39,7 @@ const DOCUMENTED_EXAMPLES = new Set([
 
 /** A reference to a secret kept elsewhere: shell, template and config-language expressions, calls. */
 const REFERENCE =
-  /^(?:\{[^{}]*\}|[A-Za-z_$][\w$.]*\[$|\$\{[^}]*\}|\$\(.*\)|\$[A-Za-z_][A-Za-z0-9_]*|`[^`]*`|\{\{.*\}\}|\$\{\{.*\}\}|%[A-Za-z_][A-Za-z0-9_]*%|@[A-Za-z_]+@|(?:var|local|data|module|env|secrets|vars|inputs|steps|needs|process\.env|os\.environ|ENV|config|settings|self|this|props|params|args|opts|options)\b[.[].*|[A-Za-z_$][\w$.]*\(.*\)|[A-Za-z_$][\w$.]*<.*|[A-Za-z_$][\w$.]*\[["'].*\]|(?:env|file|fd|stdin):.*)$/;
+  /^(?:\{[^{}]*\}|#\{[^}]*\}|\$\(.*|[A-Za-z_$][\w$.]*\[$|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|`[^`]*`|\{\{.*\}\}|\$\{\{.*\}\}|%[A-Za-z_][A-Za-z0-9_]*%|@[A-Za-z_]+@|(?:var|local|data|module|env|secrets|vars|inputs|steps|needs|process\.env|os\.environ|ENV|config|settings|self|this|props|params|args|opts|options)\b[.[].*|[A-Za-z_$][\w$.]*\(.*\)|[A-Za-z_$][\w$.]*<.*|[A-Za-z_$][\w$.]*\[["'].*\]|(?:env|file|fd|stdin):.*)$/;
 
 const PATH =
   /^(?:~|\.{1,2})?\/[\w.@~+-]+(?:\/[\w.@~+-]*)*$|^[\w.-]+\/[\w./-]+\.(?:json|ya?ml|pem|key|crt|txt|env|p12|pfx|jks|keystore|pub)$|^[\w.-]+\.(?:json|ya?ml|pem|key|crt|txt|p12|pfx|jks|keystore|pub)$/;
@@ -51,6 +51,11 @@ const PATH =
  */
 const MEMBER_PATH = /^(?!eyJ)[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 const WORD_PART = /^(?:[A-Z]?[a-z]{3,})+$|^[a-z]{3,}(?:_[a-z0-9]+)+$/;
+/** A part no one names a thing with: long, and upper case, lower case and digits mixed (`hvr.JGbZZaCk…`). */
+const RANDOM_PART = /^(?=.{16})(?=.*\d)(?=.*[A-Z])(?=.*[a-z])/;
+
+/** An age recipient (`age1…`, bech32): a public key, which a note may show. */
+const AGE_RECIPIENT = /^age1[02-9ac-hj-np-z]{58}$/;
 
 /** An auth scheme before a value (`Bearer ${{ secrets.X }}`) says nothing about the value itself. */
 const AUTH_SCHEME = /^(?:Bearer|Basic|Token|token|Bot)\s+/;
@@ -60,7 +65,7 @@ export function isAllowedValue(value: string): boolean {
   const trimmed = value.trim().replace(AUTH_SCHEME, '');
   if (trimmed === '' || trimmed.includes('«redacted»')) return true;
   if (DOCUMENTED_EXAMPLES.has(trimmed) || hasSequentialRun(trimmed)) return true;
-  if (MEMBER_PATH.test(trimmed) && trimmed.split('.').some((part) => WORD_PART.test(part))) return true;
+  if (isMemberPath(trimmed) || (trimmed.startsWith('age1') && AGE_RECIPIENT.test(trimmed))) return true;
   if (PLACEHOLDER_WORDS.test(trimmed)) return true;
   if (PLACEHOLDER_MARKERS.test(trimmed)) return true;
   if (REFERENCE.test(trimmed)) return true;
@@ -70,6 +75,35 @@ export function isAllowedValue(value: string): boolean {
   const distinct = new Set(trimmed).size;
   if (distinct <= 2 || (trimmed.length >= 20 && distinct <= 6)) return true;
   return false;
+}
+
+function isMemberPath(value: string): boolean {
+  if (!MEMBER_PATH.test(value)) return false;
+  const parts = value.split('.');
+  return parts.some((part) => WORD_PART.test(part)) && !parts.some((part) => RANDOM_PART.test(part));
+}
+
+/**
+ * The text a base64 value encodes (padded or not), when at least `minPrintable` of its characters are
+ * printable ASCII (a Kubernetes secret's `YWRtaW4=`, a protobuf's fields); null for anything else. A
+ * generated key encodes random bytes, of which about a third are printable.
+ */
+export function base64Text(value: string, minPrintable = 1): string | null {
+  if (value.length < 8 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return null;
+  const body = value.replace(/=+$/, '');
+  if (body.length % 4 === 1) return null;
+  let decoded: string;
+  try {
+    decoded = atob(body.padEnd(Math.ceil(body.length / 4) * 4, '='));
+  } catch {
+    return null;
+  }
+  let printable = 0;
+  for (let i = 0; i < decoded.length; i++) {
+    const code = decoded.charCodeAt(i);
+    if (code >= 0x20 && code <= 0x7e) printable++;
+  }
+  return decoded.length > 0 && printable >= decoded.length * minPrintable ? decoded : null;
 }
 
 /** Whether a token that matched a provider's shape is a documented example or a placeholder of that shape. */
@@ -157,8 +191,20 @@ export function looksLikeSecret(value: string, strength: 'strong' | 'weak'): boo
   // Too short for either strength: decided before the allowlist's patterns run (most candidates are).
   if (length < (strength === 'strong' ? 6 : 12)) return false;
   if (isAllowedValue(value)) return false;
-  // Words joined by hyphens, underscores, dots or slashes name a thing (db-password, prod/api-key).
-  const segments = value.split(/[-_./]/);
+  if (!looksGenerated(value, strength)) return false;
+  // Base64 of a placeholder or a plain word (`passwd: YWRtaW4=` is admin) is not one; of anything else
+  // (`user:pass` in a Basic header, a chosen password) it is.
+  const decoded = base64Text(value);
+  return decoded === null || !(isAllowedValue(decoded) || /^[A-Za-z]{1,15}$/.test(decoded));
+}
+
+/** looksLikeSecret's tests of the value's shape, once the allowlist has let it through. */
+function looksGenerated(value: string, strength: 'strong' | 'weak'): boolean {
+  const length = value.length;
+  // Words joined by hyphens, underscores, dots or slashes name a thing (db-password, prod/api-key), and so
+  // do they after the mark of a selector or a symbol (`#add-password`, `:empty`).
+  const first = value.charCodeAt(0);
+  const segments = (first === 35 || first === 46 || first === 58 ? value.slice(1) : value).split(/[-_./]/);
   if (length < 32 && segments.every((segment) => /^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)$/.test(segment)))
     return false;
   if (strength === 'strong') {

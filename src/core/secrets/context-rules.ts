@@ -1,4 +1,4 @@
-import { entropy, isAllowedValue, looksLikeSecret } from './allowlist.js';
+import { base64Text, entropy, isAllowedValue, looksLikeSecret } from './allowlist.js';
 
 /**
  * Secrets that only their surroundings give away: a name that announces one, a command-line flag, a
@@ -22,7 +22,7 @@ export interface ContextRule {
  * A value in any of the quoting forms a shell, a config file or JSON uses; a template slot (`{name}`,
  * `${NAME}`) is taken whole, so that the allowlist sees it as one.
  */
-const VALUE = `(?:"(?<secret>[^"\\n]*)"|'(?<secret2>[^'\\n]*)'|(?<secret3><[^>\\n]*>|\\$?\\{[\\w.]*\\}|\\$\\{[^}\\s]*\\}|\\$\\([^)\\n]*\\)|[^\\s"'\`,;&|)}\\]>(]+(?:\\([^)\\n]*\\)|\\([^\\s)]*)?))`;
+const VALUE = `(?:"(?<secret>[^"\\n]*)"|'(?<secret2>[^'\\n]*)'|(?<secret3><[^>\\n]*>|\\$?\\{(?:\\{[^\\n]*?\\}\\}|[\\w.]*\\})|\\$\\{[^}\\s]*\\}|\\$\\([^)\\n]*\\)|[^\\s"'\`,;&|)}\\]>(]+(?:\\([^)\\n]*\\)|\\([^\\s)]*)?))`;
 
 // Names that announce a secret outright, and weaker ones that do so only for generated-looking values.
 const STRONG_NAME =
@@ -30,16 +30,20 @@ const STRONG_NAME =
 const WEAK_NAME = /key|auth|cred|sig(?:nature)?|salt|cookie|session|dsn/i;
 /** Names of things about a secret, not the secret: its id, file, length, header, endpoint… */
 const NOT_A_SECRET_NAME =
-  /(?:^|[_.-])(?:ids?|names?|types?|files?|paths?|dirs?|urls?|uris?|endpoints?|headers?|lengths?|size|count|ttl|timeout|expir\w*|expires|policy|min|max|required|enabled|disabled|hash|hashed|algorithm|alg|format|version|prefix|suffix|field|column|label|hint|mode|kind|scope|host|port|user(?:name)?|email|region|provider|store|ring|pair|board|alias|vault|manager|limit|budget|at|in|tokens|tokenizer|public|publishable|pub|location|ref|env|var|source|template|schema|rotation|manager|error|errors|message|msg|status|text|title|description|by)$|^(?:public|publishable|pub|csrf|xsrf|max|min|num|n)(?:[_.-]|$)/i;
+  /(?:^|[_.-])(?:ids?|names?|types?|files?|paths?|dirs?|urls?|uris?|endpoints?|headers?|lengths?|size|count|ttl|timeout|expir\w*|expires|policy|min|max|required|enabled|disabled|hash|hashed|algorithm|alg|format|version|prefix|suffix|field|column|label|hint|mode|kind|scope|host|port|user(?:name)?|email|region|provider|store|ring|pair|board|alias|vault|manager|limit|budget|at|in|tokens|secrets|tokenizer|public|publishable|pub|location|ref|env|var|source|template|schema|rotation|manager|error|errors|message|msg|status|text|title|description|by)$|^(?:public|publishable|pub|csrf|xsrf|max|min|num|n)(?:[_.-]|$)/i;
 
 /** The same in camelCase (credentialsId, apiKeyName, tokenUrl): the last word names what the value is. */
 const NOT_A_SECRET_CAMEL =
-  /[a-z0-9](?:Ids?|ID|Names?|Types?|Files?|Paths?|Dirs?|Urls?|URL|Uris?|Endpoints?|Headers?|Length|Size|Count|Ttl|TTL|Timeout|Expiry|Policy|Hash|Algorithm|Format|Version|Prefix|Suffix|Field|Column|Label|Hint|Mode|Kind|Scope|Host|Port|Region|Provider|Store|Pair|Alias|Vault|Manager|Limit|Ref|Var|Source|Template|Schema|Location)$/;
+  /[a-z0-9](?:Ids?|ID|Names?|Types?|Files?|Paths?|Dirs?|Urls?|URL|Uris?|Endpoints?|Headers?|Length|Size|Count|Ttl|TTL|Timeout|Expiry|Policy|Hash|Algorithm|Format|Version|Prefix|Suffix|Field|Column|Label|Hint|Mode|Kind|Scope|Host|Port|Region|Provider|Store|Pair|Alias|Vault|Manager|Limit|Ref|Var|Source|Template|Schema|Location|Secrets|Tokens)$/;
+/** Words that contain `auth` without naming one: author, authority. */
+const AUTHOR_WORD = /author(?:s|ity|ities)?(?![a-z])/gi;
+const HAS_AUTHOR = /author(?:s|ity|ities)?(?![a-z])/i;
 /** Words that contain `key` without naming one: keying, keyword, keyboard, keyframe, keystroke… */
 const KEY_WORD = /key(?:ing|words?|board|frames?|strokes?|press|map|pad|up|down|code|space)(?![a-z])/i;
 
 export function nameStrength(name: string): 'strong' | 'weak' | null {
   if (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_CAMEL.test(name)) return null;
+  if (HAS_AUTHOR.test(name)) return nameStrength(name.replace(AUTHOR_WORD, ''));
   if (KEY_WORD.test(name) && !STRONG_NAME.test(name.replace(KEY_WORD, ''))) return null;
   if (STRONG_NAME.test(name)) return 'strong';
   if (WEAK_NAME.test(name)) return 'weak';
@@ -79,6 +83,8 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       const strength = nameStrength(name);
       // A value that repeats its own name (X509_pubkey_st = struct_X509_pubkey_st) is an identifier.
       if (name.length >= 5 && value.toLowerCase().includes(name.toLowerCase())) return false;
+      // A host name then its port and an address or path (`webhook.svc:10250:127.0.0.1`).
+      if (/^\d{2,5}[:/]/.test(value)) return false;
       return strength !== null && looksLikeSecret(value, strength);
     },
   },
@@ -179,8 +185,13 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'curl-user',
     keywords: ['curl', 'wget'],
     pattern:
-      /\b(?:curl|wget)\b[^\n]*?\s(?:-u|--user|--http-user)(?:=|\s+)["']?[^\s:"']*:(?<secret>[^\s"'@]+)/dg,
-    judge: (value) => !isAllowedValue(value) && value.length >= 4,
+      /\b(?:curl|wget)\b[^\n]*?\s(?:-u|--user|--http-user)(?:=|\s+)["']?(?<user>[^\s:"']*):(?<secret>[^\s"'@]+)/dg,
+    // `<user:password>`, `neo4j:[PASSWORD]`, `{user}:{pass}`: a slot, with its brackets split by the colon.
+    judge: (value, groups) =>
+      !/^[<[{]/.test(groups.user ?? '') &&
+      !/[>\]}]$/.test(value) &&
+      !isAllowedValue(value) &&
+      value.length >= 4,
   },
   {
     id: 'aws-configure-set',
@@ -190,6 +201,54 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       'gdi',
     ),
     judge: (value, groups) => !/_id$/i.test(groups.name ?? '') && !isAllowedValue(value),
+  },
+  {
+    // .netrc: machine HOST login USER password PASSWORD (on one line or several)
+    id: 'netrc-password',
+    keywords: ['machine'],
+    pattern: /\bmachine\s+\S+\s+login\s+\S+\s+password\s+(?<secret>[^\s"'`]+)/dg,
+    judge: (value) => !isAllowedValue(value) && value.length >= 4,
+  },
+  {
+    id: 'vault-unseal-key',
+    keywords: ['unseal'],
+    pattern: /\bvault\s+operator\s+unseal\s+(?:-\S+\s+)*(?<secret>[A-Za-z0-9+/]{40,}={0,2})(?![\w+/=])/dg,
+    judge: (value) => !isAllowedValue(value),
+  },
+  {
+    // new DirectoryEntry("LDAP://…", "user", "password") (.NET)
+    id: 'directory-entry-password',
+    keywords: ['directoryentry'],
+    pattern: /\bDirectoryEntry\s*\(\s*"[^"\n]*"\s*,\s*"[^"\n]*"\s*,\s*"(?<secret>[^"\n]+)"/dgi,
+    judge: (value) => !isAllowedValue(value) && value.length >= 4,
+  },
+  {
+    // -Dsonar.login=…, $sonarLogin = "…": SonarQube's login is a token.
+    id: 'sonar-login',
+    keywords: ['sonar'],
+    pattern: /sonar[._-]?login["']?\s*[=:]\s*["']?(?<secret>[^\s"'`]+)/dgi,
+    judge: (value) => looksLikeSecret(value, 'weak'),
+  },
+  {
+    id: 'jenkins-crumb',
+    keywords: ['jenkins-crumb'],
+    pattern: /\bJenkins-Crumb["']?\s*[:=]\s*["']?(?<secret>[A-Za-z0-9]{20,})/dgi,
+    judge: (value) => looksLikeSecret(value, 'weak'),
+  },
+  {
+    id: 'codeclimate-reporter-id',
+    keywords: ['reporter_id'],
+    pattern: /\bCC_TEST_REPORTER_ID["']?\s*[:=]\s*["']?(?<secret>[a-f0-9]{64})(?![\w])/dgi,
+    judge: (value) => !isAllowedValue(value),
+  },
+  {
+    // An AWS key id and, within 40 characters after it, the 40 characters of its secret key.
+    id: 'aws-key-pair',
+    keywords: ['akia', 'asia', 'abia', 'acca', 'a3t'],
+    pattern:
+      /(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])[\s\S]{1,40}?(?<![A-Za-z0-9/+=])(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dg,
+    judge: (value) =>
+      /\d/.test(value) && /[A-Za-z]/.test(value) && entropy(value) >= 3.5 && !isAllowedValue(value),
   },
   {
     // scheme://user:password@host
@@ -256,6 +315,16 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     },
   },
   {
+    // "Please use the following password to proceed:" and the value alone on a line below (a console's
+    // output): a generated value, with a digit. The pattern starts at a colon that ends a line, and reads
+    // the cue word back from there (a lookbehind first would run at every character).
+    id: 'prose-value-below',
+    keywords: ['pass', 'token', 'key', 'secret'],
+    pattern:
+      /:(?=[ \t]*\n)(?<=\b(?:password|passphrase|token|api[ _-]?key|secret)\b[^\n]{0,80}:)[ \t]*\n(?:[ \t]*\n)?[ \t]*(?<secret>[A-Za-z0-9+/=_.~-]{8,})[ \t]*(?=\n|$)/dgi,
+    judge: (value) => /\d/.test(value) && strong(value),
+  },
+  {
     // "used API key …", "with token …", "user demo / pass …"
     id: 'prose-use',
     keywords: ['key', 'token', 'pass', 'pw'],
@@ -278,6 +347,8 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       entropy(value) >= 4.2 &&
       // Mostly words (SponsoredProductsRemoteSearch…): an identifier, however long.
       (value.match(/[A-Z]?[a-z]{3,}/g) ?? []).join('').length <= value.length * 0.4 &&
-      looksLikeSecret(value, 'weak'),
+      looksLikeSecret(value, 'weak') &&
+      // Text in base64 (`echo "ChdleGFtcGxl…" | base64 -d`): encoded data, not a generated key.
+      base64Text(value, 0.8) === null,
   },
 ];

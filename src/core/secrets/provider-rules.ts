@@ -102,13 +102,23 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule('planetscale-token', ['pscale_'], `${START}pscale_(?:tkn|oauth|pw)_[\\w=.-]{32,64}${END}`),
   prefixed('scalingo-token', 'tk-us-', `[\\w-]{48}`),
   prefixed('openshift-token', 'sha256~', `[\\w-]{43}`),
-  rule('vault-token', ['hvs.', 'hvb.', 'hvr.'], `${START}hv[sbr]\\.${B64URL}{90,300}`),
+  rule('vault-token', ['hvs.', 'hvb.', 'hvr.'], `${START}hv[sbr]\\.${B64URL}{24,300}`),
   {
     ...rule('terraform-token', ['atlasv1'], `${START}[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,70}`),
     anchor: { literal: '.atlasv1.', before: 15, after: 80 },
   },
   prefixed('pulumi-token', 'pul-', `${HEX}{40}`),
   prefixed('tailscale-key', 'tskey-', `[a-z]+-${ALNUM}{8,20}-${ALNUM}{20,50}`),
+  {
+    // Azure DevOps personal access token (84 characters, AZDO at 77-80).
+    ...rule('azure-devops-pat', ['azdo'], `${START}${ALNUM}{76}AZDO${ALNUM}{4}${END}`),
+    anchor: { literal: 'azdo', before: 76, after: 4 },
+  },
+  {
+    // Salesforce access token: organisation id (00D…), `!`, session.
+    ...rule('salesforce-token', ['00d'], `${START}00D[A-Za-z0-9]{12}![A-Za-z0-9._]{80,120}${END}`),
+    anchor: { literal: '!', before: 15, after: 121 },
+  },
   rule('clickhouse-secret', ['4b1d'], `${START}4b1d${ALNUM}{38}${END}`),
   // Code hosting and CI.
   rule('github-token', ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], `${START}gh[pousr]_${ALNUM}{36,255}${END}`),
@@ -169,12 +179,18 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   ),
   rule('discord-webhook', ['discord'], `discord(?:app)?\\.com/api/webhooks/\\d+/(?<secret>[\\w-]{60,})`),
   rule('discord-bot-token', ['.'], `${START}[MNO][A-Za-z\\d]{23,27}\\.[\\w-]{6}\\.[\\w-]{27,40}${END}`),
-  rule('telegram-bot-token', [':aa'], `(?<![A-Za-z0-9_:])\\d{8,10}:AA[\\w-]{33}${END}`),
-  rule('teams-webhook', ['webhook.office.com'], `webhook\\.office\\.com/webhookb2/(?<secret>[\\w@/-]{100,})`),
+  rule('telegram-bot-token', [':aa'], `(?<![A-Za-z0-9_:])\\d{8,10}:AA[\\w-]{32,33}${END}`),
+  rule(
+    'teams-webhook',
+    ['webhook.office.com', 'outlook.office'],
+    `(?:webhook\\.office\\.com/webhookb2|outlook\\.office(?:365)?\\.com/webhook)/(?<secret>[\\w@/-]{100,})`,
+  ),
   rule('twilio-api-key', ['sk'], `${START}SK[0-9a-fA-F]{32}${END}`),
   rule('sendgrid-key', ['sg.'], `${START}SG\\.${B64URL}{22}\\.${B64URL}{43}${END}`),
   prefixed('sendinblue-key', 'xkeysib-', `${HEX}{64}-${ALNUM}{16}`),
-  rule('mailgun-key', ['key-', 'pubkey-'], `${START}(?:pub)?key-${HEX}{32}${END}`),
+  rule('mailgun-key', ['key-', 'pubkey-'], `${START}(?:pub)?key-(?=[a-z]*\\d)[a-z0-9]{32}${END}`),
+  // Mailgun's newer keys (32-8-8 hex), with nothing in their shape to look for but the name nearby.
+  rule('mailgun-key-hex', ['mailgun'], `${START}${HEX}{32}-${HEX}{8}-${HEX}{8}${END}`),
   {
     ...rule('mailchimp-key', ['-us'], `${START}${HEX}{32}-us\\d{1,2}${END}`),
     anchor: { literal: '-us', before: 33, after: 4 },
@@ -186,7 +202,7 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule(
     'shopify-token',
     ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
-    `${START}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}${END}`,
+    `${START}shp(?:at|ca|pa|ss)_[A-Za-z0-9]{32,40}${END}`,
   ),
   rule('shippo-token', ['shippo_'], `${START}shippo_(?:live|test)_[a-fA-F0-9]{40}${END}`),
   rule('duffel-token', ['duffel_'], `${START}duffel_(?:test|live)_[\\w=-]{43}${END}`),
@@ -224,6 +240,14 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   },
   prefixed('prefect-key', 'pnu_', `${ALNUM}{36}`),
   rule('settlemint-token', ['sm_'], `${START}sm_(?:aat|pat|sat)_${ALNUM}{16}${END}`),
+  rule('tavily-key', ['tvly-'], `${START}tvly-(?:dev-|prod-)?${ALNUM}{32}${END}`),
+  rule('vercel-token', ['vca_', 'vci_', 'vck_', 'vcp_', 'vcr_'], `${START}vc[aikpr]_${ALNUM}{24,}${END}`),
+  rule('twitch-stream-key', ['live_'], `${START}live_\\d{6,12}_${ALNUM}{30}${END}`),
+  rule(
+    'thingsboard-token',
+    ['thingsboard'],
+    `thingsboard\\.cloud/api/v1/(?<secret>${ALNUM}{20})(?![A-Za-z0-9])`,
+  ),
   rule('frameio-token', ['fio-u-'], `${START}fio-u-[\\w=-]{64}${END}`),
   rule('intra42-secret', ['s-s4t2'], `${START}s-s4t2(?:ud|af)-${HEX}{64}${END}`),
   rule('adobe-secret', ['p8e-'], `${START}p8e-${ALNUM}{32}${END}`),
