@@ -159,6 +159,7 @@ export interface RewindOutcome {
 }
 
 const LIST_HINT = 'see them with `claude-checkpoint rewind --list`';
+const LIST_ALL_HINT = 'see them with `claude-checkpoint rewind --list --all`';
 
 /**
  * Finds a prompt: `latest` and `latest~N` count the prompts of the current session; an id or unique id
@@ -177,11 +178,11 @@ export function findPrompt(
     if (prompts.length === 0)
       throw new CheckpointError(
         'INVALID_INPUT',
-        `session ${sessionId} has no prompts here: ${LIST_HINT} --all`,
+        `session ${sessionId} has no prompts here: ${LIST_ALL_HINT}`,
       );
     return resolveRef(prompts, given, 'prompt', LIST_HINT);
   }
-  return resolveRef(promptSnapshots(snapshots), given, 'prompt', `${LIST_HINT} --all`);
+  return resolveRef(promptSnapshots(snapshots), given, 'prompt', LIST_ALL_HINT);
 }
 
 /**

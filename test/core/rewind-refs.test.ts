@@ -30,7 +30,9 @@ describe('resolveRef', () => {
     ['latest~x', /not a reference/],
     ['2026', /prompt id '2026' is ambiguous \(3 match\)/],
     ['nope', /no prompt 'nope': see them with rewind --list/],
-    ['', /prompt id '' is ambiguous/],
+    // An empty reference is named as such, not as a prefix every id matches.
+    ['', /^the prompt reference is empty: give an id, a unique id prefix, latest or latest~N$/],
+    ['  ', /^the prompt reference is empty/],
   ])('%s is refused with a one-line reason', (ref, message) => {
     expect(() => find(ref)).toThrow(message);
     try {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI, runCli } from '../helpers/cli.js';
 import { createRepo, tempDir, workerStateHome, writeTree } from '../helpers/fixtures.js';
+import { readTree } from '../helpers/tree.js';
 
 /**
  * The rewind picker driven through a real pseudo-terminal (util-linux `script`), 80x24, with NO_COLOR:
@@ -15,6 +16,7 @@ beforeAll(assertBuilt);
 const SESSION = '11111111-2222-4333-8444-555555555555';
 const DOWN = '\u001b[B';
 const ENTER = '\r';
+const ESC = '\u001b';
 
 /** A project with three prompts of one session, each followed by a change, sent through the prompt hook. */
 async function threePrompts(options: { previousSession?: string } = {}) {
@@ -110,6 +112,21 @@ describe('claude-checkpoint rewind without a terminal', () => {
     const unconfirmed = await cli('latest~1', '--code');
     expect(unconfirmed.code).toBe(3);
     expect(unconfirmed.stderr).toContain('pass --yes');
+    // A script that asked for JSON gets the plan it would have confirmed on stdout, as `restore --json` does.
+    const unconfirmedJson = await cli('latest~1', '--code', '--json');
+    expect(unconfirmedJson.code).toBe(3);
+    expect(unconfirmedJson.stderr).toContain('pass --yes');
+    expect(JSON.parse(unconfirmedJson.stdout)).toMatchObject({
+      dryRun: true,
+      entry: { prompt: 'Step 2' },
+      code: { plan: { overwrite: ['a.txt'], delete: ['step2.txt', 'step3.txt'] }, undoSnapshotId: null },
+    });
+    const empty = await cli('', '--code', '--yes');
+    expect(empty).toMatchObject({
+      code: 2,
+      stderr:
+        'claude-checkpoint: the prompt reference is empty: give an id, a unique id prefix, latest or latest~N\n',
+    });
     const twoModes = await cli('latest', '--code', '--both');
     expect(twoModes).toMatchObject({
       code: 2,
@@ -180,6 +197,28 @@ describe('claude-checkpoint rewind in a terminal', () => {
     expect(term.screen().split('4. Cancel').length).toBe(menus);
     expect(term.screen()).toContain('Nothing was changed.');
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe(before);
+  }, 90_000);
+
+  it('Esc: from the actions back to the list, from the list out; exit 3, nothing changed', async () => {
+    const { root, env } = await threePrompts();
+    const before = readTree(root);
+    const ids = async () =>
+      JSON.parse((await runCli(['list', '--json', '--root', root], { cwd: root, env })).stdout).snapshots.map(
+        (snapshot: { id: string }) => snapshot.id,
+      );
+    const snapshots = await ids();
+    const term = terminal(root, env);
+    await term.waitFor('Step 1');
+    term.type(ENTER);
+    await term.waitFor('4. Cancel');
+    const lists = term.screen().split('q/Esc quit').length;
+    term.type(ESC);
+    await term.waitFor((screen) => screen.split('q/Esc quit').length > lists);
+    term.type(ESC);
+    expect(await term.exit).toBe(3);
+    expect(term.screen()).toContain('Nothing was changed.');
+    expect(readTree(root)).toEqual(before);
+    expect(await ids()).toEqual(snapshots);
   }, 90_000);
 
   it('rewind <ref> opens on that prompt’s actions; with nothing changed after it, no code options; the prompt comes back', async () => {
