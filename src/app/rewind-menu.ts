@@ -162,27 +162,27 @@ const LIST_HINT = 'see them with `claude-checkpoint rewind --list`';
 const LIST_ALL_HINT = 'see them with `claude-checkpoint rewind --list --all`';
 
 /**
- * Finds a prompt: `latest` and `latest~N` count the prompts of the current session; an id or unique id
- * prefix may name a prompt of any session of the project.
+ * Finds a prompt among every session's prompts (newest first): `latest` and `latest~N` count the prompts
+ * of the current session; an id or unique id prefix may name a prompt of any session of the project.
  */
-export function findPrompt(
-  snapshots: readonly SnapshotRecord[],
+export function findPrompt<T extends { id: string; sessionId: string }>(
+  prompts: readonly T[],
   ref: string,
   sessionId: string | null,
-): PromptSnapshot {
+): T {
   const given = ref.trim();
   if (given === 'latest' || given.startsWith('latest~')) {
     if (sessionId === null)
       throw new CheckpointError('INVALID_INPUT', 'there are no prompts in this project yet');
-    const prompts = promptSnapshots(snapshots, sessionId);
-    if (prompts.length === 0)
+    const own = prompts.filter((prompt) => prompt.sessionId === sessionId);
+    if (own.length === 0)
       throw new CheckpointError(
         'INVALID_INPUT',
         `session ${sessionId} has no prompts here: ${LIST_ALL_HINT}`,
       );
-    return resolveRef(prompts, given, 'prompt', LIST_HINT);
+    return resolveRef(own, given, 'prompt', LIST_HINT);
   }
-  return resolveRef(promptSnapshots(snapshots), given, 'prompt', LIST_ALL_HINT);
+  return resolveRef(prompts, given, 'prompt', LIST_ALL_HINT);
 }
 
 /**
@@ -239,7 +239,7 @@ export async function rewindTo(
     await store.init();
     const snapshots = await store.list();
     const sessionId = currentSessionId(snapshots, namedSession(request.sessionId, deps.env));
-    const chosen = findPrompt(snapshots, request.ref, sessionId);
+    const chosen = findPrompt(promptSnapshots(snapshots), request.ref, sessionId);
     const [entry] = await changesAfter(store, [chosen]);
     const outcome: RewindOutcome = {
       entry: entry as RewindEntry,

@@ -64,7 +64,13 @@ function terminal(root: string, env: Record<string, string>, args: readonly stri
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8');
   });
-  const exit = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  let closed = false;
+  const exit = new Promise<number>((resolve) =>
+    child.on('close', (code) => {
+      closed = true;
+      resolve(code ?? 1);
+    }),
+  );
   return {
     child,
     screen: () => output,
@@ -77,7 +83,9 @@ function terminal(root: string, env: Record<string, string>, args: readonly stri
             ? text(output)
             : text.test(output);
       while (!seen()) {
-        if (Date.now() > deadline) throw new Error(`never shown: ${String(text)}\n--- screen ---\n${output}`);
+        // Gone without showing it: say so now, not after the deadline.
+        if (Date.now() > deadline || (closed && !seen()))
+          throw new Error(`never shown: ${String(text)}\n--- screen ---\n${output}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
@@ -251,5 +259,104 @@ describe('claude-checkpoint rewind in a terminal', () => {
     term.type(ENTER);
     expect(await term.exit).toBe(0);
     await term.waitFor(`Continue the previous session: claude --resume ${previous}`);
+  }, 90_000);
+});
+
+describe('claude-checkpoint rewind in a terminal, several sessions', () => {
+  const CLAUDE = 'aaaaaaaa-1111-4222-8333-444444444444';
+  const CODEX = 'bbbbbbbb-1111-4222-8333-444444444444';
+
+  /** Claude Code and Codex take turns in one project: Alpha 1, Beta 1, Alpha 2, Beta 2 (newest). */
+  async function twoAgents() {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: tempDir('home-') };
+    const turns = [
+      ['claude', CLAUDE, 'Alpha 1'],
+      ['codex', CODEX, 'Beta 1'],
+      ['claude', CLAUDE, 'Alpha 2'],
+      ['codex', CODEX, 'Beta 2'],
+    ] as const;
+    for (const [index, [agent, session, prompt]] of turns.entries()) {
+      const input = JSON.stringify({
+        session_id: session,
+        cwd: root,
+        hook_event_name: 'UserPromptSubmit',
+        prompt,
+      });
+      const run = await runCli(['hook', 'UserPromptSubmit', '--agent', agent], { cwd: root, env, input });
+      expect(run.code).toBe(0);
+      writeTree(root, { [`turn${index + 1}.txt`]: `${prompt}\n` });
+    }
+    return { root, env };
+  }
+
+  it('--all: each session under a header naming it and its resume command, prompts newest first; headers cannot be chosen', async () => {
+    const { root, env } = await twoAgents();
+    const before = readTree(root);
+    const term = terminal(root, env, ['--all']);
+    await term.waitFor('Alpha 1');
+    const shown = term.screen();
+    const order = [
+      'Session bbbbbbbb · codex',
+      `resume: codex resume ${CODEX}`,
+      'Beta 2',
+      'Beta 1',
+      'Session aaaaaaaa · claude',
+      `resume: claude --resume ${CLAUDE}`,
+      'Alpha 2',
+      'Alpha 1',
+    ].map((text) => shown.indexOf(text));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(shown).toMatch(/Session bbbbbbbb · codex · (just now|\d+s ago) \(prompted last\)/);
+    expect(shown).toMatch(/❯ .*Beta 2/);
+    // Up from the first prompt: the header above it is not a row to stand on.
+    term.type('\u001b[A');
+    // Down twice: from Beta 2 over Beta 1 and past Claude Code's header, onto Alpha 2.
+    term.type(DOWN);
+    await term.waitFor(/❯ .*Beta 1/);
+    term.type(DOWN);
+    await term.waitFor(/❯ .*Alpha 2/);
+    expect(term.screen()).not.toMatch(/❯ *Session/);
+    term.type(ENTER);
+    await term.waitFor('Rewind to: Alpha 2');
+    const picker = term.screen();
+    term.type('q');
+    await term.waitFor((screen) => screen.split('q/Esc quit').length > picker.split('q/Esc quit').length);
+    term.type('q');
+    expect(await term.exit).toBe(3);
+    expect(readTree(root)).toEqual(before);
+    // NO_COLOR, and every line within 80 columns.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes
+    expect(term.screen()).not.toMatch(/\u001b\[(?:1|2|3\d|9\d)m/);
+    for (const row of term.screen().replace(ESCAPES, '\n').split('\n'))
+      expect([...row].length, row).toBeLessThanOrEqual(80);
+  }, 90_000);
+
+  it('rewind <id> of another session opens on that prompt’s actions, among every session’s prompts, and restores it', async () => {
+    const { root, env } = await twoAgents();
+    const listed = JSON.parse(
+      (await runCli(['rewind', '--list', '--all', '--json', '--root', root], { cwd: root, env })).stdout,
+    ) as {
+      sessionId: string;
+      sessions: Array<{ sessionId: string; entries: Array<{ id: string; prompt: string }> }>;
+    };
+    // Codex prompted last; Claude Code's first prompt is of another session.
+    expect(listed.sessionId).toBe(CODEX);
+    const alpha1 = listed.sessions.find((session) => session.sessionId === CLAUDE)?.entries.at(-1);
+    expect(alpha1?.prompt).toBe('Alpha 1');
+    const term = terminal(root, env, [alpha1?.id.slice(0, 18) ?? '']);
+    await term.waitFor('Rewind to: Alpha 1');
+    expect(term.screen()).toContain(`resume: claude --resume ${CLAUDE}`);
+    expect(term.screen()).toMatch(/❯ .*Alpha 1/);
+    term.type('3');
+    // Codex's work after the prompt is named before anything is written.
+    await term.waitFor('Restore anyway?');
+    expect(term.screen()).toMatch(/turn2\.txt — session bbbbbbbb-1111-4222-8333-444444444444 \(codex\)/);
+    term.type('y\r');
+    expect(await term.exit).toBe(0);
+    await term.waitFor('Code: restored');
+    // As just before Alpha 1: none of the four turns' files.
+    expect(Object.keys(readTree(root)).sort()).toEqual(['.gitignore', 'a.txt']);
   }, 90_000);
 });
