@@ -488,9 +488,10 @@ describe('restore', () => {
     await expect(
       restoreSnapshot(deps, { projectRoot: root, snapshotId: 'nope', dryRun: true }),
     ).rejects.toThrow(/no snapshot 'nope'/);
-    await expect(
-      restoreSnapshot(deps, { projectRoot: root, snapshotId: '', dryRun: true }),
-    ).resolves.toBeDefined();
+    // An empty reference names no snapshot, even when there is only one (as the MCP tools refuse it).
+    await expect(restoreSnapshot(deps, { projectRoot: root, snapshotId: '', dryRun: true })).rejects.toThrow(
+      /^the snapshot reference is empty: give an id, a unique id prefix, latest or latest~N$/,
+    );
   });
 
   it('restores symlinks as links, exec bits, empty and binary files, and unicode names', async () => {
