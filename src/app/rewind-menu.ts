@@ -1,4 +1,5 @@
 import { CheckpointError } from '../core/errors.js';
+import { creditStretches } from '../core/rewind-credit.js';
 import {
   countTreeChanges,
   currentSessionId,
@@ -159,35 +160,38 @@ export interface RewindOutcome {
 }
 
 const LIST_HINT = 'see them with `claude-checkpoint rewind --list`';
+const LIST_ALL_HINT = 'see them with `claude-checkpoint rewind --list --all`';
 
 /**
- * Finds a prompt: `latest` and `latest~N` count the prompts of the current session; an id or unique id
- * prefix may name a prompt of any session of the project.
+ * Finds a prompt among every session's prompts (newest first): `latest` and `latest~N` count the prompts
+ * of the current session; an id or unique id prefix may name a prompt of any session of the project.
  */
-export function findPrompt(
-  snapshots: readonly SnapshotRecord[],
+export function findPrompt<T extends { id: string; sessionId: string }>(
+  prompts: readonly T[],
   ref: string,
   sessionId: string | null,
-): PromptSnapshot {
+): T {
   const given = ref.trim();
   if (given === 'latest' || given.startsWith('latest~')) {
     if (sessionId === null)
       throw new CheckpointError('INVALID_INPUT', 'there are no prompts in this project yet');
-    const prompts = promptSnapshots(snapshots, sessionId);
-    if (prompts.length === 0)
+    const own = prompts.filter((prompt) => prompt.sessionId === sessionId);
+    if (own.length === 0)
       throw new CheckpointError(
         'INVALID_INPUT',
-        `session ${sessionId} has no prompts here: ${LIST_HINT} --all`,
+        `session ${sessionId} has no prompts here: ${LIST_ALL_HINT}`,
       );
-    return resolveRef(prompts, given, 'prompt', LIST_HINT);
+    return resolveRef(own, given, 'prompt', LIST_HINT);
   }
-  return resolveRef(promptSnapshots(snapshots), given, 'prompt', `${LIST_HINT} --all`);
+  return resolveRef(prompts, given, 'prompt', LIST_ALL_HINT);
 }
 
 /**
- * Who else changed the files a restore would change, after the prompt: each span between two snapshots
- * is put down to the session whose snapshot opened it, so a span opened by another session's prompt is
- * that session's, and one opened by any other snapshot (manual, a restore's) was made outside any agent.
+ * Who else changed the files a restore would change, after the prompt: each stretch between two
+ * snapshots is credited to the sessions whose turn ran in it (see creditStretches). A stretch of the
+ * chosen prompt's own session alone is what the restore is meant to undo; one of another session is
+ * that session's; one while no turn ran (after a turn's end, before the next prompt) was made outside
+ * any agent session.
  */
 async function findConflicts(
   store: SnapshotStore,
@@ -196,22 +200,32 @@ async function findConflicts(
   currentTree: string,
   planned: ReadonlySet<string>,
 ): Promise<RewindConflict[]> {
-  const index = snapshots.findIndex((snapshot) => snapshot.id === chosen.id);
-  const chain = snapshots.slice(0, index + 1).reverse(); // oldest first, from the chosen prompt
+  if (planned.size === 0) return [];
+  const oldestFirst = [...snapshots].reverse();
+  const credits = creditStretches(oldestFirst);
+  const from = oldestFirst.findIndex((snapshot) => snapshot.id === chosen.id);
+  const agents = new Map<string, string>();
+  for (const snapshot of snapshots)
+    if (snapshot.sessionId && snapshot.agent && !agents.has(snapshot.sessionId))
+      agents.set(snapshot.sessionId, snapshot.agent);
   const found = new Map<string, Set<string>>();
   await Promise.all(
-    chain.map(async (start, position) => {
-      if (start.sessionId === chosen.sessionId || planned.size === 0) return;
-      const end = chain[position + 1]?.tree ?? currentTree;
+    oldestFirst.slice(from).map(async (start, offset) => {
+      const credited = credits[from + offset] ?? [];
+      const others = credited.filter((session) => session !== chosen.sessionId);
+      if (credited.length > 0 && others.length === 0) return;
+      const end = oldestFirst[from + offset + 1]?.tree ?? currentTree;
       if (end === start.tree) return;
       const who =
-        start.trigger === 'prompt' && start.sessionId
-          ? `session ${start.sessionId}${start.agent ? ` (${start.agent})` : ''}`
-          : 'outside any agent session';
+        others.length === 0
+          ? ['outside any agent session']
+          : others.map(
+              (session) => `session ${session}${agents.has(session) ? ` (${agents.get(session)})` : ''}`,
+            );
       for (const change of await store.changesBetween(start.tree, end)) {
         if (!planned.has(change.path)) continue;
         const by = found.get(change.path) ?? new Set<string>();
-        by.add(who);
+        for (const name of who) by.add(name);
         found.set(change.path, by);
       }
     }),
@@ -238,7 +252,7 @@ export async function rewindTo(
     await store.init();
     const snapshots = await store.list();
     const sessionId = currentSessionId(snapshots, namedSession(request.sessionId, deps.env));
-    const chosen = findPrompt(snapshots, request.ref, sessionId);
+    const chosen = findPrompt(promptSnapshots(snapshots), request.ref, sessionId);
     const [entry] = await changesAfter(store, [chosen]);
     const outcome: RewindOutcome = {
       entry: entry as RewindEntry,

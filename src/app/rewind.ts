@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
+import { TURN_END_TRIGGER } from '../core/rewind-credit.js';
 import { resolveRef } from '../core/rewind-refs.js';
 import type { SettingValues } from '../core/settings.js';
 import {
@@ -196,10 +197,12 @@ async function snapshotLocked(
   const label = request.label === undefined ? undefined : await redactLabel(deps, store.root, request.label);
   const [captured, head] = await capturing;
   const aside = keepAside ? await keepAside(captured.tree) : null;
-  // A session's prompt is recorded even on an unchanged tree, so that rewind can go back to every prompt;
-  // a snapshot that holds content kept aside is more than its tree: it is never reused for another.
-  const isSessionPrompt = request.trigger === 'prompt' && request.sessionId !== undefined;
-  if (latest && latest.tree === captured.tree && !aside && !latest.aside && !isSessionPrompt)
+  // A session's prompt is recorded even on an unchanged tree, so that rewind can go back to every prompt,
+  // and so is the end of its turn, which says where its work stopped (see rewind-credit.ts); a snapshot
+  // that holds content kept aside is more than its tree: it is never reused for another.
+  const isSessionMark =
+    (request.trigger === 'prompt' || request.trigger === TURN_END_TRIGGER) && request.sessionId !== undefined;
+  if (latest && latest.tree === captured.tree && !aside && !latest.aside && !isSessionMark)
     return { created: false, snapshot: latest, expired: 0, usage: null };
 
   const now = deps.now();
@@ -219,16 +222,58 @@ async function snapshotLocked(
     captured.tree,
     aside?.commit,
   );
+  const ids = await store.snapshotIds();
+  if (snapshot.trigger === TURN_END_TRIGGER) await store.noteTurnEnd(snapshot.id, ids);
   // Ids carry the second, not the millisecond: never let retention pick the snapshot just taken.
-  const expired = selectExpired(await store.snapshotIds(), store.settings, now).filter(
-    (old) => old.id !== snapshot.id,
-  );
+  const expired = (await expiredOf(store, ids, now)).filter((old) => old.id !== snapshot.id);
   await store.remove(expired.map((record) => record.id));
   await store.setLatest(snapshot);
   const noted = store.noteAdded(captured.addedBytes + COMMIT_BYTES);
   // A store new with this snapshot was measured empty; one with older snapshots and no figure was not.
   const usage = { usage: noted.usage, unmeasured: noted.unmeasured && latest !== null };
   return { created: true, snapshot, expired: expired.length, usage };
+}
+
+/**
+ * What retention removes now. Turn ends are not counted (see selectExpired): which ids they are is read
+ * only when there are more snapshots than the count keeps, the one case where it matters.
+ */
+async function expiredOf<T extends { id: string; createdAt: string }>(
+  store: SnapshotStore,
+  ids: readonly T[],
+  now: Date,
+): Promise<T[]> {
+  const turnEnds = ids.length > store.settings.maxCount ? await store.turnEndIds() : new Set<string>();
+  return selectExpired(ids, store.settings, now, (id) => turnEnds.has(id));
+}
+
+/**
+ * Marks the end of a session's turn (the agent's Stop hook, or its equivalent): a snapshot with trigger
+ * `turn-end`, so that what changes after it, until the next snapshot, is known to be made outside any
+ * agent session (see rewind-credit.ts). Never creates a store, and costs nothing when the latest snapshot
+ * already is this session's turn end; otherwise one capture, cheap on an unchanged tree.
+ */
+export async function markTurnEnd(
+  deps: AppDeps,
+  request: { projectRoot?: string | undefined; sessionId: string; agent?: string | undefined },
+): Promise<SnapshotOutcome | null> {
+  const { store, root } = await openStore(deps, request.projectRoot, {});
+  // No snapshot yet, no prompt to have ended a turn of: no store is made for it.
+  if (!(await store.exists())) return null;
+  return store.withLock(async () => {
+    const latest = await store.latest();
+    if (!latest || (latest.trigger === TURN_END_TRIGGER && latest.sessionId === request.sessionId))
+      return null;
+    await store.init();
+    const { usage, ...result } = await snapshotLocked(deps, store, {
+      trigger: TURN_END_TRIGGER,
+      sessionId: request.sessionId,
+      prompt: { agent: request.agent },
+    });
+    const detachDue = await isDetachDue(deps, store);
+    const capDue = usage !== null && isCapDue(deps, usage);
+    return { ...result, root, detachDue, capDue };
+  });
 }
 
 export async function listSnapshots(
@@ -562,7 +607,7 @@ async function collectLocked(
   onPhase?.('expiring old snapshots');
   // From the refs' names: retention needs ids and times, not 10,000 commits read.
   const snapshots = await store.snapshotIds();
-  const expired = selectExpired(snapshots, store.settings, deps.now());
+  const expired = await expiredOf(store, snapshots, deps.now());
   await store.remove(expired.map((snapshot) => snapshot.id));
   await store.setLatest((await store.listNewest(1)).snapshots[0] ?? null);
   onPhase?.('deleting unreferenced content and packing the store');

@@ -30,7 +30,9 @@ export async function applyRewind(
   // Writing a new session changes nothing of the user's: only a change of files needs a yes.
   if (changesFiles && !options.yes && !options.confirmed) {
     if (!canPrompt(ctx)) {
-      ctx.out.note(renderRewind(plan));
+      // A script asked for JSON: it gets the plan it would have confirmed, on stdout, as `restore` does.
+      if (ctx.out.json) ctx.out.printJson(plan);
+      else ctx.out.note(renderRewind(plan));
       ctx.out.note('Not applied: pass --yes to rewind without a terminal to confirm on.');
       return EXIT.notConfirmed;
     }

@@ -9,9 +9,16 @@ import {
   useState,
 } from '@inquirer/core';
 import { diffSnapshot } from '../app/rewind.js';
-import { listRewind, type RewindMode } from '../app/rewind-menu.js';
-import { type RewindEntry, resolveRef } from '../core/rewind-refs.js';
-import { type RewindAction, renderConflicts, renderRewindEntry, rewindActions } from '../core/rewind-text.js';
+import { findPrompt, listRewind, type RewindListing, type RewindMode } from '../app/rewind-menu.js';
+import { escapeControls } from '../core/quote.js';
+import type { RewindEntry } from '../core/rewind-refs.js';
+import {
+  type RewindAction,
+  renderConflicts,
+  renderRewindEntry,
+  renderSessionHeader,
+  rewindActions,
+} from '../core/rewind-text.js';
 import { renderDiff } from '../core/snapshot-text.js';
 import type { CliContext } from './context.js';
 import { confirm, EXIT } from './output.js';
@@ -25,7 +32,8 @@ import { applyRewind } from './rewind-apply.js';
 
 interface PickerConfig {
   title: string;
-  entries: readonly RewindEntry[];
+  /** What the list shows, top to bottom (see pickerRows). */
+  rows: readonly Row[];
   now: Date;
   width: number;
   /** Rows for the list: the picker fits a plain 80x24 terminal. */
@@ -33,10 +41,8 @@ interface PickerConfig {
   bold: (text: string) => string;
   dim: (text: string) => string;
   loadDiff: (entry: RewindEntry) => Promise<string>;
-  /** An entry named on the command line: the picker opens on its actions. */
-  initial?: number | undefined;
-  /** The session before this one (after a /clear): the spec's `/resume <session-id>` entry at the top. */
-  previous?: { sessionId: string; resume: string } | undefined;
+  /** The id of an entry named on the command line: the picker opens on its actions. */
+  initial?: string | undefined;
 }
 
 export type PickerResult =
@@ -44,29 +50,66 @@ export type PickerResult =
   | { sessionId: string; resume: string }
   | null;
 
-type Row = { entry: RewindEntry } | { sessionId: string; resume: string };
+/**
+ * A line of the list: a prompt; the session before this one (after a /clear, the spec's
+ * `/resume <session-id>` entry); or, with `--all`, a session's header, which cannot be chosen.
+ */
+export type Row = { entry: RewindEntry } | { sessionId: string; resume: string } | { header: string };
+
+/**
+ * The list's rows. `--all`: every session, the one prompted last first, each under a header naming it
+ * and its resume command, its prompts newest first. Otherwise the current session's prompts, under the
+ * previous session's `/resume` entry when there is one.
+ */
+export function pickerRows(listing: RewindListing, view: { all: boolean; now: Date; width: number }): Row[] {
+  if (!view.all) {
+    const previous = listing.sessions?.find(
+      (session) => session.sessionId !== listing.sessionId && session.resume !== null,
+    );
+    return [
+      ...(previous ? [{ sessionId: previous.sessionId, resume: previous.resume ?? '' }] : []),
+      ...listing.entries.map((entry) => ({ entry })),
+    ];
+  }
+  return (listing.sessions ?? []).flatMap((session) => [
+    {
+      header: renderSessionHeader(
+        session,
+        view.now,
+        view.width,
+        session.sessionId === listing.sessionId ? listing.sessionSource : null,
+      ),
+    },
+    ...session.entries.map((entry) => ({ entry })),
+  ]);
+}
 
 type Phase = 'list' | 'menu' | 'diff';
 
 const isQuit = (key: KeypressEvent) => key.name === 'q' || key.name === 'escape';
+const isChoosable = (row: Row | undefined) => row !== undefined && !('header' in row);
 
 export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, done) => {
-  const rows: Row[] = [
-    ...(config.previous ? [config.previous] : []),
-    ...config.entries.map((entry) => ({ entry })),
-  ];
-  const first = config.previous ? 1 : 0;
-  const [active, setActive] = useState(first + (config.initial ?? 0));
-  const [phase, setPhase] = useState<Phase>(config.initial === undefined ? 'list' : 'menu');
+  const { rows } = config;
+  /** The next row that can be chosen from `from`, going `by` (+1 down, -1 up); `from` itself when none. */
+  const next = (from: number, by: 1 | -1) => {
+    for (let index = from + by; index >= 0 && index < rows.length; index += by)
+      if (isChoosable(rows[index])) return index;
+    return from;
+  };
+  const named = rows.findIndex((row) => 'entry' in row && row.entry.id === config.initial);
+  // The newest prompt, below the /resume entry when there is one.
+  const newest = rows.findIndex((row) => 'entry' in row);
+  const [active, setActive] = useState(named >= 0 ? named : newest >= 0 ? newest : next(-1, 1));
+  const [phase, setPhase] = useState<Phase>(named >= 0 ? 'menu' : 'list');
   const [choice, setChoice] = useState(0);
   const [diff, setDiff] = useState<string | null>(null);
   const row = rows[active] as Row;
-  // On the /resume row, the newest prompt stands in where an entry is needed (the menu never opens there).
-  const entry = 'entry' in row ? row.entry : (config.entries[0] as RewindEntry);
-  const actions = rewindActions(entry);
+  const entry = 'entry' in row ? row.entry : null;
+  const actions = entry ? rewindActions(entry) : [];
 
   const pick = (action: RewindAction | undefined) => {
-    if (!action) return;
+    if (!action || !entry) return;
     if (action.mode === 'cancel') setPhase('list');
     else done({ entry, mode: action.mode });
   };
@@ -85,19 +128,21 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
       return;
     }
     if (isQuit(key)) done(null);
-    else if (isUpKey(key)) setActive(Math.max(0, active - 1));
-    else if (isDownKey(key)) setActive(Math.min(rows.length - 1, active + 1));
+    else if (isUpKey(key)) setActive(next(active, -1));
+    else if (isDownKey(key)) setActive(next(active, 1));
     else if (isEnterKey(key)) {
-      if (!('entry' in row)) {
+      if ('sessionId' in row) {
         done(row);
         return;
       }
+      if (!entry) return;
       setChoice(0);
       setPhase('menu');
-    } else if (key.name === 'd' && 'entry' in row) {
+    } else if (key.name === 'd' && entry) {
+      const shown = entry;
       setDiff(null);
       setPhase('diff');
-      config.loadDiff(entry).then(
+      config.loadDiff(shown).then(
         (text) => setDiff(text),
         (error: unknown) => setDiff(`Could not show the diff: ${String(error)}`),
       );
@@ -110,14 +155,15 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
     pageSize: config.pageSize,
     loop: false,
     renderItem: ({ item, isActive }) => {
+      if ('header' in item) return item.header.split('\n').map(config.dim).join('\n');
       const line =
         'entry' in item
           ? renderRewindEntry(item.entry, config.now, config.width - 2)
-          : `/resume ${item.sessionId} (previous session)`;
+          : `/resume ${escapeControls(item.sessionId)} (previous session)`;
       return isActive ? config.bold(`❯ ${line}`) : `  ${line}`;
     },
   });
-  if (phase === 'diff') {
+  if (phase === 'diff' && entry) {
     const lines = (diff ?? 'Loading the diff…').split('\n');
     const room = config.pageSize + 4;
     const shown = lines.slice(0, room).map((line) => line.slice(0, config.width));
@@ -130,7 +176,7 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
     ].join('\n');
   }
   const header = `${config.bold(config.title)}\n${config.dim('↑↓ move · Enter choose · d diff · q/Esc quit')}`;
-  if (phase === 'list') return `${header}\n${list}`;
+  if (phase === 'list' || !entry) return `${header}\n${list}`;
   const menu = actions.map((action, index) => {
     const line = `${index + 1}. ${action.label}`;
     return index === choice ? config.bold(`❯ ${line}`) : `  ${line}`;
@@ -162,43 +208,46 @@ export async function runRewindPicker(
     // Every session: the one before this (after a /clear) is the /resume entry at the top.
     all: true,
   });
-  const entries = request.all
-    ? (listing.sessions ?? []).flatMap((session) => session.entries)
-    : listing.entries;
-  if (entries.length === 0) {
+  const sessions = listing.sessions ?? [];
+  if (sessions.length === 0) {
     ctx.out.print('No prompts recorded for this project yet: nothing to rewind to.');
     return EXIT.ok;
   }
-  const width = Math.max(40, Math.min(process.stdout.columns || 80, 120));
-  const rows = process.stdout.rows || 24;
-  const now = ctx.deps.now();
-  const title = request.all
-    ? `Rewind: every session of the project (${entries.length} prompts), newest first`
-    : `Rewind: session ${listing.sessionId} (${entries.length} prompt(s)), newest first`;
-  // latest~N counts the current session's prompts, as without a terminal.
+  // An id may name a prompt of any session, as without a terminal; latest~N counts the current session's.
   const named =
     request.ref === undefined
       ? undefined
-      : resolveRef(
-          request.ref.trim().startsWith('latest') ? listing.entries : entries,
+      : findPrompt(
+          sessions.flatMap((session) => session.entries),
           request.ref,
-          'prompt',
-          'see them with `claude-checkpoint rewind --list`',
+          listing.sessionId,
         );
-  const initial = named ? entries.findIndex((entry) => entry.id === named.id) : undefined;
-  const previous = request.all
-    ? undefined
-    : listing.sessions?.find((session) => session.sessionId !== listing.sessionId && session.resume !== null);
+  // A prompt of another session is shown where it is: among every session's.
+  const all = request.all || (named !== undefined && named.sessionId !== listing.sessionId);
+  if (!all && listing.entries.length === 0) {
+    ctx.out.print(
+      `Session ${escapeControls(listing.sessionId ?? '')} has no prompts here: \`claude-checkpoint rewind --all\` shows every session's.`,
+    );
+    return EXIT.ok;
+  }
+  const width = Math.max(40, Math.min(process.stdout.columns || 80, 120));
+  const height = process.stdout.rows || 24;
+  const now = ctx.deps.now();
+  const prompts = all
+    ? sessions.reduce((sum, session) => sum + session.entries.length, 0)
+    : listing.entries.length;
+  const title = all
+    ? `Rewind: every session of the project (${prompts} prompt(s)), newest first`
+    : `Rewind: session ${escapeControls(listing.sessionId ?? '')} (${prompts} prompt(s)), newest first`;
   let result: PickerResult;
   try {
     result = await rewindPicker({
       title,
-      entries,
+      rows: pickerRows(listing, { all, now, width }),
       now,
       width,
-      pageSize: Math.max(3, Math.min(10, rows - 12)),
-      initial,
-      previous: previous ? { sessionId: previous.sessionId, resume: previous.resume ?? '' } : undefined,
+      pageSize: Math.max(3, Math.min(10, height - 12)),
+      initial: named?.id,
       bold: ctx.out.bold,
       dim: ctx.out.dim,
       loadDiff: async (entry) =>

@@ -16,6 +16,12 @@ export function resolveRef<T extends { id: string }>(
   listHint: string,
 ): T {
   const given = ref.trim();
+  // An empty prefix would match every id: say the reference is empty, not that it is ambiguous.
+  if (given === '')
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `the ${noun} reference is empty: give an id, a unique id prefix, latest or latest~N`,
+    );
   if (items.length === 0) throw new CheckpointError('INVALID_INPUT', `there are no ${noun}s to choose from`);
   const back = given === 'latest' ? 0 : LATEST_BACK.exec(given)?.[1];
   if (back !== undefined) {

@@ -29,6 +29,45 @@ export function renderRewindEntry(entry: RewindEntry, now: Date, width = 80): st
   return `${head}${prompt.length > room ? `${prompt.slice(0, room - 1)}…` : prompt}`;
 }
 
+/** A group of `rewind --all`'s picker: a session, its resume command and its prompts, newest first. */
+export interface SessionView {
+  sessionId: string;
+  agent: string | null;
+  resume: string | null;
+  entries: readonly RewindEntry[];
+}
+
+/** A session id as people read it in a list: its first 8 characters (a UUID's first group). */
+export function shortSessionId(sessionId: string): string {
+  return sessionId.length > 12 ? sessionId.slice(0, 8) : sessionId;
+}
+
+function fitWidth(line: string, width: number): string {
+  const chars = [...line];
+  return chars.length > width ? `${chars.slice(0, width - 1).join('')}…` : line;
+}
+
+/**
+ * The two lines above a session's prompts in the picker's `--all` view, each at most `width`: the session
+ * (short id, agent, age of its newest prompt, whether it is the current one) and how to resume it.
+ */
+export function renderSessionHeader(
+  session: SessionView,
+  now: Date,
+  width: number,
+  current: 'named' | 'newest' | null,
+): string {
+  const newest = session.entries[0];
+  const age = newest ? ` · ${formatAge(new Date(newest.createdAt), now)}` : '';
+  const mark = current === 'named' ? ' (current)' : current === 'newest' ? ' (prompted last)' : '';
+  // Security: the session id, agent and command come from hooks: nothing in them may drive the terminal.
+  const head = `Session ${escapeControls(shortSessionId(session.sessionId))} · ${escapeControls(session.agent ?? 'agent?')}${age}${mark}`;
+  const resume = session.resume
+    ? `  resume: ${escapeControls(session.resume)}`
+    : '  (no resume command known for this agent)';
+  return [fitWidth(head, width), fitWidth(resume, width)].join('\n');
+}
+
 export interface RewindListView {
   sessionId: string | null;
   sessionSource: 'named' | 'newest' | null;

@@ -11,7 +11,7 @@ export const snapshotMetaSchema = z.looseObject({
   trigger: z.string().check(z.minLength(1)),
   label: z.optional(z.string()),
   sessionId: z.optional(z.string()),
-  /** The agent whose prompt this snapshot precedes (claude, codex, gemini, copilot, opencode). */
+  /** The agent whose prompt this snapshot precedes, or whose turn it ends (claude, codex, gemini, copilot, opencode). */
   agent: z.optional(z.string()),
   /** The agent's id of the prompt, where it gives one: finds the prompt in the transcript. */
   promptId: z.optional(z.string()),

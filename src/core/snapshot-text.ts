@@ -1,5 +1,6 @@
 import { code } from './brief.js';
 import { escapeControls, quotePath } from './quote.js';
+import { TURN_END_TRIGGER } from './rewind-credit.js';
 import type { RestorePlan, SnapshotMeta, SnapshotRecord } from './snapshot.js';
 import { formatAge } from './time.js';
 
@@ -60,7 +61,11 @@ export function renderSnapshotList(
   if (total === 0) return `No snapshots yet for this project. ${takeHint}`;
   const lines = [`${total} snapshot(s), newest first; the store uses ${formatBytes(storeBytes)}.`];
   for (const snapshot of snapshots) {
-    const label = snapshot.label ? ` — ${escapeControls(snapshot.label)}` : '';
+    const label = snapshot.label
+      ? ` — ${escapeControls(snapshot.label)}`
+      : snapshot.trigger === TURN_END_TRIGGER && snapshot.sessionId
+        ? ` — end of a turn of session ${escapeControls(snapshot.sessionId.slice(0, 8))}${snapshot.agent ? ` (${escapeControls(snapshot.agent)})` : ''}`
+        : '';
     const where = snapshot.git
       ? ` ${escapeControls(snapshot.git.branch ?? 'detached')}@${snapshot.git.head.slice(0, 9)}`
       : '';

@@ -46,21 +46,29 @@ export function formatSnapshotId(time: Date, randomHex: string): string {
 
 /**
  * The snapshots retention removes: beyond the `maxCount` most recent, or older than `maxAgeDays`.
- * The newest snapshot is always kept, so there is always something to go back to.
+ * The newest snapshot is always kept, so there is always something to go back to. A turn-end snapshot
+ * (`isTurnEnd`) only marks where a turn ended: it is not counted, and goes with its turn (once
+ * `maxCount` snapshots newer than it are kept), so 100 kept still means 100 prompts to go back to.
  */
 export function selectExpired<T extends { id: string; createdAt: string }>(
   snapshots: readonly T[],
   settings: Pick<SnapshotSettings, 'maxCount' | 'maxAgeDays'>,
   now: Date,
+  isTurnEnd: (id: string) => boolean = () => false,
 ): T[] {
   const newestFirst = [...snapshots].sort(
     (a, b) => compareAscii(b.createdAt, a.createdAt) || compareAscii(b.id, a.id),
   );
   const oldestAllowed = now.getTime() - settings.maxAgeDays * 86_400_000;
-  return newestFirst.filter(
-    (snapshot, index) =>
-      index > 0 && (index >= settings.maxCount || new Date(snapshot.createdAt).getTime() < oldestAllowed),
-  );
+  let counted = 0;
+  let turnEnds = 0;
+  return newestFirst.filter((snapshot, index) => {
+    // Turn ends are bounded too: at most maxCount of them.
+    const isBeyond = isTurnEnd(snapshot.id)
+      ? counted >= settings.maxCount || turnEnds++ >= settings.maxCount
+      : counted++ >= settings.maxCount;
+    return index > 0 && (isBeyond || new Date(snapshot.createdAt).getTime() < oldestAllowed);
+  });
 }
 
 /** One change a restore makes to the working tree. */

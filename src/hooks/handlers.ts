@@ -23,7 +23,7 @@ export async function handleHook(
       return (await import('./bash-record.js')).postToolUse(input, deps, event);
     case 'Stop':
     case 'SessionEnd':
-      return (await import('./transcript-record.js')).recordFromTranscript(input, deps, event, context);
+      return (await import('./turn-end.js')).endOfTurn(input, deps, event, context);
     case 'PreToolUse':
       return (await import('./pre-command.js')).preToolUse(input, deps, context);
   }

@@ -16,7 +16,8 @@ export const HOOK_BUDGET_MS: Readonly<Record<HookEvent, number>> = {
   PreCompact: 25_000,
   PostToolUse: 5_000,
   PostToolUseFailure: 5_000,
-  // Claude Code waits for it at the end of every turn: reading the transcript's new lines is quick.
+  // Claude Code waits for it at the end of every turn: reading the transcript's new lines is quick, and
+  // so is marking the turn's end (one capture, as before a prompt).
   Stop: 8_000,
   SessionEnd: 10_000,
   // The command waits for the snapshot: as long as a prompt's.

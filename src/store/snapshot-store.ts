@@ -1,5 +1,6 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
+import { TURN_END_TRIGGER } from '../core/rewind-credit.js';
 import {
   SNAPSHOT_DEFAULTS,
   type SnapshotMeta,
@@ -159,6 +160,27 @@ export class SnapshotStore {
     const state = await readState(this.statePath);
     state.latest = record;
     await writeState(this.statePath, state);
+  }
+
+  /**
+   * The ids of the turn-end snapshots, for retention, which does not count them; from the state file,
+   * or from the snapshots themselves when it does not know them (then remembered). Holding the lock.
+   */
+  async turnEndIds(): Promise<Set<string>> {
+    const state = await readState(this.statePath);
+    if (state.turnEnds) return new Set(state.turnEnds);
+    const found = (await this.list())
+      .filter((snapshot) => snapshot.trigger === TURN_END_TRIGGER)
+      .map((snapshot) => snapshot.id);
+    await writeState(this.statePath, { ...(await readState(this.statePath)), turnEnds: found });
+    return new Set(found);
+  }
+
+  /** Remembers a turn-end snapshot just recorded; forgets those no longer in `existing`. Holding the lock. */
+  async noteTurnEnd(id: string, existing: ReadonlyArray<{ id: string }>): Promise<void> {
+    const present = new Set(existing.map((entry) => entry.id));
+    const known = [...(await this.turnEndIds())].filter((known) => present.has(known) && known !== id);
+    await writeState(this.statePath, { ...(await readState(this.statePath)), turnEnds: [...known, id] });
   }
 
   /** `aside`: the commit of what a restore kept aside (see keepAside), recorded as the snapshot's parent. */

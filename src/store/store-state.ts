@@ -10,6 +10,11 @@ export interface StoreState {
   exclusions: { large: Array<{ path: string; bytes: number }>; nested: string[] };
   /** The snapshotIncludeIgnored patterns the index was last brought in line with. */
   includeIgnored?: string[];
+  /**
+   * The ids of the turn-end snapshots (see TURN_END_TRIGGER), which retention does not count: kept here
+   * so that it need not read every snapshot's commit to know them. Ids of removed snapshots may linger.
+   */
+  turnEnds?: string[];
 }
 
 /** Read synchronously: a file of a few hundred bytes, read up to three times per snapshot. */
@@ -20,6 +25,7 @@ export async function readState(file: string): Promise<StoreState> {
       ...(parsed.latest !== undefined ? { latest: parsed.latest } : {}),
       ...(parsed.index ? { index: parsed.index } : {}),
       ...(Array.isArray(parsed.includeIgnored) ? { includeIgnored: parsed.includeIgnored } : {}),
+      ...(Array.isArray(parsed.turnEnds) ? { turnEnds: parsed.turnEnds } : {}),
       exclusions: {
         large: Array.isArray(parsed.exclusions?.large) ? parsed.exclusions.large : [],
         nested: Array.isArray(parsed.exclusions?.nested) ? parsed.exclusions.nested : [],

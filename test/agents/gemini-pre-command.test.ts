@@ -91,9 +91,9 @@ describe('a real Gemini CLI session: a snapshot before rm -rf', () => {
     const { snapshots } = JSON.parse(await cli('list', '--json')) as {
       snapshots: Array<{ id: string; trigger: string; label?: string }>;
     };
-    // One before rm -rf; none before the harmless ls.
-    expect(snapshots.map((snapshot) => snapshot.trigger)).toEqual(['pre-command', 'prompt']);
-    const [before, prompt] = snapshots;
+    // One before rm -rf; none before the harmless ls; one where the turn ended.
+    expect(snapshots.map((snapshot) => snapshot.trigger)).toEqual(['turn-end', 'pre-command', 'prompt']);
+    const [, before, prompt] = snapshots;
     expect(before).toMatchObject({ label: 'rm -rf src' });
 
     await cli('restore', before?.id ?? '', '--yes');

@@ -187,7 +187,11 @@ describe('a real OpenCode session, set up by `setup opencode`, with a scripted m
       const triggers = JSON.parse(list.stdout).snapshots.map(
         (snapshot: { trigger: string }) => snapshot.trigger,
       );
-      expect(triggers.slice(0, 2)).toEqual(['prompt', 'pre-compact']);
+      // The end of the turn (session.idle) may be marked by now, or not yet.
+      expect(triggers.filter((trigger: string) => trigger !== 'turn-end').slice(0, 2)).toEqual([
+        'prompt',
+        'pre-compact',
+      ]);
       expect(next).toMatch(/Latest snapshot `[0-9-a-f]+` \(prompt/);
     } finally {
       server.kill('SIGKILL');

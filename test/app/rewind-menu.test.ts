@@ -137,6 +137,18 @@ describe('rewind: code', () => {
     expect(readTree(root)).toEqual(before);
     expect((await listSnapshots(deps, { projectRoot: root })).snapshots.length).toBe(snapshots);
   });
+
+  it('an unknown id points to the list of every session, the hint whole inside its backticks', async () => {
+    const { root, deps } = await twoSessions();
+    await expect(
+      rewindTo(deps, { projectRoot: root, ref: 'nope', mode: 'code', dryRun: true }),
+    ).rejects.toThrow(/^no prompt 'nope': see them with `claude-checkpoint rewind --list --all`$/);
+    await expect(
+      rewindTo(deps, { projectRoot: root, ref: 'latest', sessionId: 'gone', mode: 'code', dryRun: true }),
+    ).rejects.toThrow(
+      /^session gone has no prompts here: see them with `claude-checkpoint rewind --list --all`$/,
+    );
+  });
 });
 
 describe('rewind: conversation', () => {

@@ -20,6 +20,7 @@ import {
   diffSnapshot,
   gcSnapshots,
   listSnapshots,
+  markTurnEnd,
   restoreSnapshot,
   takeSnapshot,
 } from '../../src/app/rewind.js';
@@ -183,6 +184,34 @@ describe('snapshots', () => {
     expect(gc).toMatchObject({ removed: 0, kept: 3 });
     expect(gc.afterBytes).toBeLessThan(gc.beforeBytes);
     expect((await listSnapshots(deps, { projectRoot: root })).storeBytes).toBe(gc.afterBytes);
+  });
+
+  it('counts prompts, not the turn ends between them: each end goes with its turn, in a hook and in gc', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    let clock = Date.parse('2026-11-01T00:00:00Z');
+    const deps = depsFor({ CHECKPOINT_SNAPSHOT_MAX_COUNT: '3' }, () => new Date(clock));
+    const turn = async (i: number) => {
+      clock += 1000;
+      await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', label: `p${i}`, sessionId: 's' });
+      writeTree(root, { 'a.ts': `version ${i}` });
+      clock += 1000;
+      await markTurnEnd(deps, { projectRoot: root, sessionId: 's' });
+    };
+    for (let i = 1; i <= 5; i++) await turn(i);
+    const listed = async () =>
+      (await listSnapshots(deps, { projectRoot: root })).snapshots.map((snapshot) =>
+        `${snapshot.trigger} ${snapshot.label ?? ''}`.trim(),
+      );
+    const kept = ['turn-end', 'prompt p5', 'turn-end', 'prompt p4', 'turn-end', 'prompt p3'];
+    expect(await listed()).toEqual(kept);
+    expect(await gcSnapshots(deps, { projectRoot: root })).toMatchObject({ removed: 0, kept: 6 });
+    // The store's memory of which snapshots are turn ends is a cache: without it, they are found again.
+    const { storeDir } = await listSnapshots(deps, { projectRoot: root });
+    const state = path.join(storeDir, 'state.json');
+    const { turnEnds: _, ...rest } = JSON.parse(readFileSync(state, 'utf8'));
+    writeFileSync(state, JSON.stringify(rest));
+    await turn(6);
+    expect(await listed()).toEqual(['turn-end', 'prompt p6', ...kept.slice(0, 4)]);
   });
 
   it('keeps to the count after gc has packed the refs retention removes', async () => {
@@ -488,9 +517,10 @@ describe('restore', () => {
     await expect(
       restoreSnapshot(deps, { projectRoot: root, snapshotId: 'nope', dryRun: true }),
     ).rejects.toThrow(/no snapshot 'nope'/);
-    await expect(
-      restoreSnapshot(deps, { projectRoot: root, snapshotId: '', dryRun: true }),
-    ).resolves.toBeDefined();
+    // An empty reference names no snapshot, even when there is only one (as the MCP tools refuse it).
+    await expect(restoreSnapshot(deps, { projectRoot: root, snapshotId: '', dryRun: true })).rejects.toThrow(
+      /^the snapshot reference is empty: give an id, a unique id prefix, latest or latest~N$/,
+    );
   });
 
   it('restores symlinks as links, exec bits, empty and binary files, and unicode names', async () => {

@@ -76,12 +76,13 @@ describe('a snapshot before a destructive command, in a real Claude Code session
     await turn('Add the feature, then start over');
     expect(existsSync(path.join(project, 'src'))).toBe(false);
     const listed = await snapshots();
-    // One for the prompt, one before `rm -rf src`; the appending command (>>) took none.
+    // One for the prompt, one before `rm -rf src`, one at the end of the turn (Stop); the appending command (>>) took none.
     expect(listed.map(({ trigger, label }) => ({ trigger, label }))).toEqual([
+      { trigger: 'turn-end', label: undefined },
       { trigger: 'pre-command', label: 'rm -rf src' },
       { trigger: 'prompt', label: 'Add the feature, then start over' },
     ]);
-    const [preCommand, prompt] = listed as [Listed, Listed];
+    const [, preCommand, prompt] = listed as [Listed, Listed, Listed];
 
     await cli('restore', prompt.id, '--yes');
     expect(existsSync(path.join(project, 'src', 'feature.ts'))).toBe(false);
@@ -98,7 +99,8 @@ describe('a snapshot before a destructive command, in a real Claude Code session
     await turn('Tweak the app, then throw the tweak away');
     const app = path.join(project, 'src', 'app.ts');
     expect(readFileSync(app, 'utf8')).toBe('export const app = 1;\n');
-    const [preCommand, prompt] = (await snapshots()) as [Listed, Listed];
+    const [end, preCommand, prompt] = (await snapshots()) as [Listed, Listed, Listed];
+    expect(end).toMatchObject({ trigger: 'turn-end' });
     expect(preCommand).toMatchObject({ trigger: 'pre-command', label: 'git checkout -- .' });
     expect(prompt).toMatchObject({ trigger: 'prompt', label: 'Tweak the app, then throw the tweak away' });
     await cli('restore', preCommand.id, '--yes');

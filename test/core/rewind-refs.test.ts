@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveRef } from '../../src/core/rewind-refs.js';
-import { REWIND_ACTIONS, rewindActions } from '../../src/core/rewind-text.js';
+import { REWIND_ACTIONS, renderSessionHeader, rewindActions } from '../../src/core/rewind-text.js';
 
 // Newest first, as the store lists snapshots and rewind lists prompts.
 const items = [
@@ -30,7 +30,9 @@ describe('resolveRef', () => {
     ['latest~x', /not a reference/],
     ['2026', /prompt id '2026' is ambiguous \(3 match\)/],
     ['nope', /no prompt 'nope': see them with rewind --list/],
-    ['', /prompt id '' is ambiguous/],
+    // An empty reference is named as such, not as a prefix every id matches.
+    ['', /^the prompt reference is empty: give an id, a unique id prefix, latest or latest~N$/],
+    ['  ', /^the prompt reference is empty/],
   ])('%s is refused with a one-line reason', (ref, message) => {
     expect(() => find(ref)).toThrow(message);
     try {
@@ -54,5 +56,44 @@ describe('the action menu (the spec: code options only when there is something t
       REWIND_ACTIONS[1],
       REWIND_ACTIONS[3],
     ]);
+  });
+});
+
+describe('a session’s header in the picker’s --all view', () => {
+  const now = new Date('2026-12-02T10:40:00Z');
+  const entry = {
+    id: '20261202-103000-cccccc',
+    prompt: 'p',
+    sessionId: '5f0c2a9e-1111-4222-8333-444455556666',
+    agent: 'claude',
+    createdAt: '2026-12-02T10:30:00Z',
+    changes: { added: 0, modified: 0, deleted: 0 },
+  };
+  const session = {
+    sessionId: entry.sessionId,
+    agent: 'claude',
+    resume: `claude --resume ${entry.sessionId}`,
+    entries: [entry],
+  };
+
+  it('names the session by its short id, agent and newest prompt’s age, then its resume command', () => {
+    expect(renderSessionHeader(session, now, 80, 'named')).toBe(
+      'Session 5f0c2a9e · claude · 10m ago (current)\n  resume: claude --resume 5f0c2a9e-1111-4222-8333-444455556666',
+    );
+    expect(renderSessionHeader({ ...session, resume: null }, now, 80, null).split('\n')[1]).toBe(
+      '  (no resume command known for this agent)',
+    );
+  });
+
+  it('fits the width, and nothing from a hook drives the terminal (Security)', () => {
+    const header = renderSessionHeader(
+      { ...session, agent: `evil\u001b[2J${'x'.repeat(100)}`, resume: `r\u0007${'y'.repeat(100)}` },
+      now,
+      40,
+      'newest',
+    );
+    for (const line of header.split('\n')) expect([...line].length).toBeLessThanOrEqual(40);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not get through
+    expect(header).not.toMatch(/[\u0000-\u001f\u007f](?<!\n)/);
   });
 });

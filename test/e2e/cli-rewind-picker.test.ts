@@ -4,6 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI, runCli } from '../helpers/cli.js';
 import { createRepo, tempDir, workerStateHome, writeTree } from '../helpers/fixtures.js';
+import { readTree } from '../helpers/tree.js';
 
 /**
  * The rewind picker driven through a real pseudo-terminal (util-linux `script`), 80x24, with NO_COLOR:
@@ -15,6 +16,7 @@ beforeAll(assertBuilt);
 const SESSION = '11111111-2222-4333-8444-555555555555';
 const DOWN = '\u001b[B';
 const ENTER = '\r';
+const ESC = '\u001b';
 
 /** A project with three prompts of one session, each followed by a change, sent through the prompt hook. */
 async function threePrompts(options: { previousSession?: string } = {}) {
@@ -62,7 +64,13 @@ function terminal(root: string, env: Record<string, string>, args: readonly stri
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8');
   });
-  const exit = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  let closed = false;
+  const exit = new Promise<number>((resolve) =>
+    child.on('close', (code) => {
+      closed = true;
+      resolve(code ?? 1);
+    }),
+  );
   return {
     child,
     screen: () => output,
@@ -75,7 +83,9 @@ function terminal(root: string, env: Record<string, string>, args: readonly stri
             ? text(output)
             : text.test(output);
       while (!seen()) {
-        if (Date.now() > deadline) throw new Error(`never shown: ${String(text)}\n--- screen ---\n${output}`);
+        // Gone without showing it: say so now, not after the deadline.
+        if (Date.now() > deadline || (closed && !seen()))
+          throw new Error(`never shown: ${String(text)}\n--- screen ---\n${output}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
@@ -110,6 +120,21 @@ describe('claude-checkpoint rewind without a terminal', () => {
     const unconfirmed = await cli('latest~1', '--code');
     expect(unconfirmed.code).toBe(3);
     expect(unconfirmed.stderr).toContain('pass --yes');
+    // A script that asked for JSON gets the plan it would have confirmed on stdout, as `restore --json` does.
+    const unconfirmedJson = await cli('latest~1', '--code', '--json');
+    expect(unconfirmedJson.code).toBe(3);
+    expect(unconfirmedJson.stderr).toContain('pass --yes');
+    expect(JSON.parse(unconfirmedJson.stdout)).toMatchObject({
+      dryRun: true,
+      entry: { prompt: 'Step 2' },
+      code: { plan: { overwrite: ['a.txt'], delete: ['step2.txt', 'step3.txt'] }, undoSnapshotId: null },
+    });
+    const empty = await cli('', '--code', '--yes');
+    expect(empty).toMatchObject({
+      code: 2,
+      stderr:
+        'claude-checkpoint: the prompt reference is empty: give an id, a unique id prefix, latest or latest~N\n',
+    });
     const twoModes = await cli('latest', '--code', '--both');
     expect(twoModes).toMatchObject({
       code: 2,
@@ -182,6 +207,28 @@ describe('claude-checkpoint rewind in a terminal', () => {
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe(before);
   }, 90_000);
 
+  it('Esc: from the actions back to the list, from the list out; exit 3, nothing changed', async () => {
+    const { root, env } = await threePrompts();
+    const before = readTree(root);
+    const ids = async () =>
+      JSON.parse((await runCli(['list', '--json', '--root', root], { cwd: root, env })).stdout).snapshots.map(
+        (snapshot: { id: string }) => snapshot.id,
+      );
+    const snapshots = await ids();
+    const term = terminal(root, env);
+    await term.waitFor('Step 1');
+    term.type(ENTER);
+    await term.waitFor('4. Cancel');
+    const lists = term.screen().split('q/Esc quit').length;
+    term.type(ESC);
+    await term.waitFor((screen) => screen.split('q/Esc quit').length > lists);
+    term.type(ESC);
+    expect(await term.exit).toBe(3);
+    expect(term.screen()).toContain('Nothing was changed.');
+    expect(readTree(root)).toEqual(before);
+    expect(await ids()).toEqual(snapshots);
+  }, 90_000);
+
   it('rewind <ref> opens on that prompt’s actions; with nothing changed after it, no code options; the prompt comes back', async () => {
     const { root, env } = await threePrompts();
     // Going back to the newest prompt's code first leaves nothing to restore after it.
@@ -212,5 +259,104 @@ describe('claude-checkpoint rewind in a terminal', () => {
     term.type(ENTER);
     expect(await term.exit).toBe(0);
     await term.waitFor(`Continue the previous session: claude --resume ${previous}`);
+  }, 90_000);
+});
+
+describe('claude-checkpoint rewind in a terminal, several sessions', () => {
+  const CLAUDE = 'aaaaaaaa-1111-4222-8333-444444444444';
+  const CODEX = 'bbbbbbbb-1111-4222-8333-444444444444';
+
+  /** Claude Code and Codex take turns in one project: Alpha 1, Beta 1, Alpha 2, Beta 2 (newest). */
+  async function twoAgents() {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: tempDir('home-') };
+    const turns = [
+      ['claude', CLAUDE, 'Alpha 1'],
+      ['codex', CODEX, 'Beta 1'],
+      ['claude', CLAUDE, 'Alpha 2'],
+      ['codex', CODEX, 'Beta 2'],
+    ] as const;
+    for (const [index, [agent, session, prompt]] of turns.entries()) {
+      const input = JSON.stringify({
+        session_id: session,
+        cwd: root,
+        hook_event_name: 'UserPromptSubmit',
+        prompt,
+      });
+      const run = await runCli(['hook', 'UserPromptSubmit', '--agent', agent], { cwd: root, env, input });
+      expect(run.code).toBe(0);
+      writeTree(root, { [`turn${index + 1}.txt`]: `${prompt}\n` });
+    }
+    return { root, env };
+  }
+
+  it('--all: each session under a header naming it and its resume command, prompts newest first; headers cannot be chosen', async () => {
+    const { root, env } = await twoAgents();
+    const before = readTree(root);
+    const term = terminal(root, env, ['--all']);
+    await term.waitFor('Alpha 1');
+    const shown = term.screen();
+    const order = [
+      'Session bbbbbbbb · codex',
+      `resume: codex resume ${CODEX}`,
+      'Beta 2',
+      'Beta 1',
+      'Session aaaaaaaa · claude',
+      `resume: claude --resume ${CLAUDE}`,
+      'Alpha 2',
+      'Alpha 1',
+    ].map((text) => shown.indexOf(text));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(shown).toMatch(/Session bbbbbbbb · codex · (just now|\d+s ago) \(prompted last\)/);
+    expect(shown).toMatch(/❯ .*Beta 2/);
+    // Up from the first prompt: the header above it is not a row to stand on.
+    term.type('\u001b[A');
+    // Down twice: from Beta 2 over Beta 1 and past Claude Code's header, onto Alpha 2.
+    term.type(DOWN);
+    await term.waitFor(/❯ .*Beta 1/);
+    term.type(DOWN);
+    await term.waitFor(/❯ .*Alpha 2/);
+    expect(term.screen()).not.toMatch(/❯ *Session/);
+    term.type(ENTER);
+    await term.waitFor('Rewind to: Alpha 2');
+    const picker = term.screen();
+    term.type('q');
+    await term.waitFor((screen) => screen.split('q/Esc quit').length > picker.split('q/Esc quit').length);
+    term.type('q');
+    expect(await term.exit).toBe(3);
+    expect(readTree(root)).toEqual(before);
+    // NO_COLOR, and every line within 80 columns.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes
+    expect(term.screen()).not.toMatch(/\u001b\[(?:1|2|3\d|9\d)m/);
+    for (const row of term.screen().replace(ESCAPES, '\n').split('\n'))
+      expect([...row].length, row).toBeLessThanOrEqual(80);
+  }, 90_000);
+
+  it('rewind <id> of another session opens on that prompt’s actions, among every session’s prompts, and restores it', async () => {
+    const { root, env } = await twoAgents();
+    const listed = JSON.parse(
+      (await runCli(['rewind', '--list', '--all', '--json', '--root', root], { cwd: root, env })).stdout,
+    ) as {
+      sessionId: string;
+      sessions: Array<{ sessionId: string; entries: Array<{ id: string; prompt: string }> }>;
+    };
+    // Codex prompted last; Claude Code's first prompt is of another session.
+    expect(listed.sessionId).toBe(CODEX);
+    const alpha1 = listed.sessions.find((session) => session.sessionId === CLAUDE)?.entries.at(-1);
+    expect(alpha1?.prompt).toBe('Alpha 1');
+    const term = terminal(root, env, [alpha1?.id.slice(0, 18) ?? '']);
+    await term.waitFor('Rewind to: Alpha 1');
+    expect(term.screen()).toContain(`resume: claude --resume ${CLAUDE}`);
+    expect(term.screen()).toMatch(/❯ .*Alpha 1/);
+    term.type('3');
+    // Codex's work after the prompt is named before anything is written.
+    await term.waitFor('Restore anyway?');
+    expect(term.screen()).toMatch(/turn2\.txt — session bbbbbbbb-1111-4222-8333-444444444444 \(codex\)/);
+    term.type('y\r');
+    expect(await term.exit).toBe(0);
+    await term.waitFor('Code: restored');
+    // As just before Alpha 1: none of the four turns' files.
+    expect(Object.keys(readTree(root)).sort()).toEqual(['.gitignore', 'a.txt']);
   }, 90_000);
 });

@@ -1,8 +1,12 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultDeps } from '../../src/app/deps.js';
+import { takeSnapshot } from '../../src/app/rewind.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 import { connect } from '../helpers/mcp.js';
+
+const SESSION = '11111111-2222-4333-8444-555555555555';
 
 describe('rewind tools over MCP', () => {
   it('snapshots, lists, diffs, plans and restores, with restore_snapshot marked destructive', async () => {
@@ -57,6 +61,46 @@ describe('rewind tools over MCP', () => {
     expect(applied.structured).toMatchObject({ dryRun: false, plan: { overwrite: ['a.ts'] } });
     expect(readFileSync(path.join(root, 'a.ts'), 'utf8')).toBe('one\n');
     expect(applied.text).toMatch(/To undo, restore snapshot \S+/);
+  });
+
+  it('latest~N in diff_snapshot and restore_snapshot counts snapshots of every trigger, not prompts', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a0\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const { call } = await connect({ deps: { env } });
+    const deps = defaultDeps({ env });
+    const prompt = (label: string) =>
+      takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', label, sessionId: SESSION });
+    // Newest first: manual, prompt two, manual, prompt one.
+    await prompt('one');
+    writeFileSync(path.join(root, 'a.ts'), 'a1\n');
+    await call('snapshot_files', { projectRoot: root, label: 'by hand' });
+    writeFileSync(path.join(root, 'a.ts'), 'a2\n');
+    await prompt('two');
+    writeFileSync(path.join(root, 'a.ts'), 'a3\n');
+    await call('snapshot_files', { projectRoot: root });
+    const listed = (await call('list_snapshots', { projectRoot: root })).structured as {
+      snapshots: Array<{ id: string; trigger: string }>;
+    };
+    expect(listed.snapshots.map((snapshot) => snapshot.trigger)).toEqual([
+      'manual',
+      'prompt',
+      'manual',
+      'prompt',
+    ]);
+    const ids = listed.snapshots.map((snapshot) => snapshot.id);
+    for (const back of [1, 2, 3]) {
+      const diff = await call('diff_snapshot', { projectRoot: root, snapshotId: `latest~${back}` });
+      expect(diff.structured).toMatchObject({ from: ids[back] });
+    }
+    // latest~1 is the prompt `two` (a2), latest~2 the manual snapshot before it (a1), never prompt `one` (a0).
+    const plan = await call('restore_snapshot', { projectRoot: root, snapshotId: 'latest~2' });
+    expect(plan.structured).toMatchObject({ snapshotId: ids[2], plan: { overwrite: ['a.ts'] } });
+    await call('restore_snapshot', { projectRoot: root, snapshotId: 'latest~2', dryRun: false });
+    expect(readFileSync(path.join(root, 'a.ts'), 'utf8')).toBe('a1\n');
+    // Four snapshots (the undo's is the newest one, whose tree it shares): latest~4 is one too far.
+    const tooFar = await call('diff_snapshot', { projectRoot: root, snapshotId: 'latest~4' });
+    expect(tooFar).toMatchObject({ isError: true });
+    expect(tooFar.text).toMatch(/'latest~4' goes back 4 snapshot\(s\), but there are only 4/);
   });
 
   it('names the latest snapshot in the resume brief', async () => {
