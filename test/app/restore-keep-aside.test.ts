@@ -73,6 +73,7 @@ describe('restore keeps aside what no snapshot holds, or refuses it', () => {
     const done = await restoreSnapshot(deps, {
       projectRoot: root,
       snapshotId: old.snapshot.id,
+      dryRun: false,
       paths: ['dir/file.txt'],
     });
     expect(done.plan.keptAside).toEqual([]);
