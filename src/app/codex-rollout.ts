@@ -133,7 +133,12 @@ export function forkCodexRollout(
     if (value === oldSessionId) return newSessionId;
     if (Array.isArray(value)) return value.map(renamed);
     if (isEntry(value))
-      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, renamed(inner)]));
+      return Object.fromEntries(
+        Object.entries(value).map(([key, inner]) => [
+          key === oldSessionId ? newSessionId : key,
+          renamed(inner),
+        ]),
+      );
     return value;
   };
   const out: string[] = [];

@@ -11,6 +11,7 @@ import {
   transcriptPrompts,
 } from './claude-transcript.js';
 import { codexPrompts, codexRolloutFileName, forkCodexRollout, rolloutSessionId } from './codex-rollout.js';
+import { copilotPrompts, copilotSessionId, forkCopilotSession } from './copilot-session.js';
 import type { AppDeps } from './deps.js';
 import { forkGeminiChat, geminiChatFileName, geminiPrompts, resolveGeminiChat } from './gemini-chat.js';
 
@@ -24,15 +25,13 @@ const RESUME: Record<string, (sessionId: string) => string> = {
 };
 
 /**
- * Why we write no new session for these agents, and what each offers instead. Both keep their sessions
- * in a database of their own (Copilot CLI beside its events file, OpenCode in SQLite), which we never
- * write; a session written beside it would not be found, or would disagree with it.
+ * Why we write no new session for OpenCode, and what it offers instead: it keeps its sessions in its own
+ * SQLite database, which only it writes (through its running server, or `opencode import`), and it forks
+ * at a message itself.
  */
 const NO_FORK: Record<string, string> = {
-  copilot:
-    'Copilot CLI resumes a session (`copilot --resume <id>`) from its own session store, and has no way to start one from part of another; we do not write that store. In Copilot CLI, /rewind (or Esc twice) takes the session back to an earlier prompt.',
   opencode:
-    'OpenCode keeps sessions in its own database, which we do not write: `opencode --session <id> --fork` copies a whole session, and in OpenCode, /undo takes back the last message (repeat it to go further back).',
+    'OpenCode keeps its sessions in its own database, which we never write. It forks at a message itself, leaving the original as it was: in the session, /fork ("Fork from message") lists its prompts; pick this one for a new session that holds what came before it.',
 };
 
 /** `claude --resume <id>` and its like, or null for an agent we do not know. */
@@ -70,7 +69,15 @@ type PromptSnapshot = SnapshotRecord & { sessionId: string };
 
 /** What forking one transcript's text gave. */
 type ForkAttempt =
-  | { kind: 'forked'; text: string; messages: number; prompt: string; fileName: string }
+  | {
+      kind: 'forked';
+      /** The new session's files, by their paths relative to the transcript's folder; the first is its transcript. */
+      files: Array<{ path: string; text: string }>;
+      /** A folder to make first (relative, as the files), for an agent that keeps a folder per session. */
+      folder?: string;
+      messages: number;
+      prompt: string;
+    }
   | { kind: 'no-prompt' }
   | { kind: 'first'; prompt: string }
   | { kind: 'other-session' };
@@ -85,11 +92,14 @@ interface Forker {
   where(env: NodeJS.ProcessEnv, root: string): string;
   /** The files that may be the session's transcript, most likely first (each a regular file). */
   candidates(env: NodeJS.ProcessEnv, root: string, snapshot: PromptSnapshot): Promise<string[]>;
+  /** Files beside the transcript that a fork carries over too (read, never written). */
+  companions?: readonly string[];
   fork(
     text: string,
     snapshot: PromptSnapshot,
     sessionId: string,
     deps: Pick<AppDeps, 'newId' | 'now'>,
+    companions: ReadonlyMap<string, string>,
   ): ForkAttempt;
 }
 
@@ -110,6 +120,11 @@ export function claudeProjectDir(env: NodeJS.ProcessEnv, projectRoot: string): s
 /** Gemini CLI's folder of per-project state (GEMINI_CLI_HOME stands for the home folder). */
 function geminiTmpDir(env: NodeJS.ProcessEnv): string {
   return path.join(env.GEMINI_CLI_HOME?.trim() || homeOf(env), '.gemini', 'tmp');
+}
+
+/** Copilot CLI's sessions folder: `$COPILOT_HOME/session-state`, COPILOT_HOME being ~/.copilot unless set. */
+function copilotSessionsDir(env: NodeJS.ProcessEnv): string {
+  return path.join(env.COPILOT_HOME?.trim() || path.join(homeOf(env), '.copilot'), 'session-state');
 }
 
 /** Codex's sessions folder: `$CODEX_HOME/sessions`, CODEX_HOME being ~/.codex unless set. */
@@ -152,7 +167,12 @@ const claude: Forker = {
     if (!prompt) return { kind: 'no-prompt' };
     const fork = forkClaudeTranscript(text, prompt, sessionId, deps.newId);
     if (!fork) return { kind: 'first', prompt: prompt.text };
-    return { kind: 'forked', ...fork, prompt: prompt.text, fileName: `${sessionId}.jsonl` };
+    return {
+      kind: 'forked',
+      files: [{ path: `${sessionId}.jsonl`, text: fork.text }],
+      messages: fork.messages,
+      prompt: prompt.text,
+    };
   },
 };
 
@@ -195,9 +215,9 @@ const gemini: Forker = {
     if (!fork) return { kind: 'first', prompt: prompt.text };
     return {
       kind: 'forked',
-      ...fork,
+      files: [{ path: geminiChatFileName(sessionId, now, chat.isDocument), text: fork.text }],
+      messages: fork.messages,
       prompt: prompt.text,
-      fileName: geminiChatFileName(sessionId, now, chat.isDocument),
     };
   },
 };
@@ -236,11 +256,61 @@ const codex: Forker = {
     const now = deps.now();
     const fork = forkCodexRollout(text, prompt, sessionId, now);
     if (!fork) return { kind: 'first', prompt: prompt.text };
-    return { kind: 'forked', ...fork, prompt: prompt.text, fileName: codexRolloutFileName(sessionId, now) };
+    return {
+      kind: 'forked',
+      files: [{ path: codexRolloutFileName(sessionId, now), text: fork.text }],
+      messages: fork.messages,
+      prompt: prompt.text,
+    };
   },
 };
 
-const FORKERS: Record<string, Forker> = { claude, gemini, codex };
+const copilot: Forker = {
+  name: 'Copilot CLI',
+  start: 'copilot',
+  where: (env) => copilotSessionsDir(env),
+  candidates: (env, _root, snapshot) => {
+    // Security: a recorded path is used only if it names this session's events file, in its own folder.
+    const isEventsFile = (file: string) =>
+      path.basename(file) === 'events.jsonl' && path.basename(path.dirname(file)) === snapshot.sessionId;
+    const recorded =
+      snapshot.transcriptPath && isEventsFile(snapshot.transcriptPath) ? [snapshot.transcriptPath] : [];
+    return existingFiles([
+      ...recorded,
+      path.join(copilotSessionsDir(env), snapshot.sessionId, 'events.jsonl'),
+    ]);
+  },
+  companions: ['workspace.yaml'],
+  fork: (text, snapshot, sessionId, deps, companions) => {
+    if (copilotSessionId(text) !== snapshot.sessionId) return { kind: 'other-session' };
+    const prompt = findTranscriptPrompt(copilotPrompts(text), selectorOf(snapshot));
+    if (!prompt) return { kind: 'no-prompt' };
+    const fork = forkCopilotSession(
+      text,
+      companions.get('workspace.yaml') ?? null,
+      prompt,
+      sessionId,
+      deps.now(),
+    );
+    if (!fork) return { kind: 'first', prompt: prompt.text };
+    // A folder of its own beside the original's, named by the new id, as Copilot CLI keeps each session.
+    const folder = path.join('..', sessionId);
+    return {
+      kind: 'forked',
+      folder,
+      files: [
+        { path: path.join(folder, 'events.jsonl'), text: fork.events },
+        ...(fork.workspace === null
+          ? []
+          : [{ path: path.join(folder, 'workspace.yaml'), text: fork.workspace }]),
+      ],
+      messages: fork.messages,
+      prompt: prompt.text,
+    };
+  },
+};
+
+const FORKERS: Record<string, Forker> = { claude, gemini, codex, copilot };
 
 /** A transcript is read whole to be forked: past this size, it is not. */
 const MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024;
@@ -289,7 +359,7 @@ export async function planConversation(
 }
 
 /**
- * Writes a new session beside the original (Claude Code, Gemini CLI, Codex), holding the conversation up
+ * Writes a new session beside the original (Claude Code, Gemini CLI, Codex, Copilot CLI), holding the conversation up
  * to and not including the snapshot's prompt, under a new session id that the agent's own resume finds.
  * The original transcript is only read: Claude Code's own /rewind rewrites it in place, and people lost
  * sessions that way.
@@ -321,7 +391,12 @@ export async function forkConversation(
       missed ??= { ...here, reason: text.reason };
       continue;
     }
-    const attempt = forker.fork(text, snapshot, sessionId, deps);
+    const companions = new Map<string, string>();
+    for (const name of forker.companions ?? []) {
+      const companion = await readTranscript(path.join(path.dirname(file), name));
+      if (typeof companion === 'string') companions.set(name, companion);
+    }
+    const attempt = forker.fork(text, snapshot, sessionId, deps, companions);
     switch (attempt.kind) {
       case 'other-session':
         missed ??= { ...here, reason: `${file} is not the transcript of session ${snapshot.sessionId}.` };
@@ -336,14 +411,19 @@ export async function forkConversation(
           reason: `this prompt opened the session: nothing came before it. Start a new session (\`${forker.start}\`) and send it again.`,
         };
     }
-    const transcript = path.join(path.dirname(file), attempt.fileName);
+    const folder = path.dirname(file);
+    const written = attempt.files.map((each) => ({ ...each, path: path.join(folder, each.path) }));
+    const transcript = written[0]?.path ?? '';
     if (!dryRun) {
-      // 'wx': a new file, never an existing one; 0600, as the agents write their own.
-      await fsp.writeFile(transcript, attempt.text, { flag: 'wx', mode: 0o600 }).catch((error: unknown) => {
+      try {
+        // A new folder and new files, never existing ones; 0700 and 0600, as the agents make their own.
+        if (attempt.folder) await fsp.mkdir(path.join(folder, attempt.folder), { mode: 0o700 });
+        for (const each of written) await fsp.writeFile(each.path, each.text, { flag: 'wx', mode: 0o600 });
+      } catch (error: unknown) {
         throw new CheckpointError('IO_FAILED', `could not write the new session ${transcript}`, {
           cause: error,
         });
-      });
+      }
     }
     return {
       ...here,

@@ -140,15 +140,15 @@ describe('rewind: code', () => {
 });
 
 describe('rewind: conversation', () => {
-  it('for Copilot CLI: says what its own resume allows and why we write none, and gives back the prompt', async () => {
+  it('for OpenCode: says what its own fork allows and why we write none, and gives back the prompt', async () => {
     const root = createRepo({ committed: { 'a.txt': 'a' } });
     const deps = depsFor();
     await takeSnapshot(deps, {
       projectRoot: root,
       trigger: 'prompt',
       label: 'Fix the build',
-      sessionId: B,
-      prompt: { agent: 'copilot' },
+      sessionId: 'ses_dcabd1782ffenOFJgZLtDYg59H',
+      prompt: { agent: 'opencode' },
     });
     const outcome = await rewindTo(deps, {
       projectRoot: root,
@@ -161,9 +161,9 @@ describe('rewind: conversation', () => {
       canFork: false,
       fork: null,
       prompt: 'Fix the build',
-      resumeOriginal: `copilot --resume ${B}`,
+      resumeOriginal: 'opencode --session ses_dcabd1782ffenOFJgZLtDYg59H',
     });
-    expect(outcome.conversation?.reason).toMatch(/Copilot CLI/);
+    expect(outcome.conversation?.reason).toMatch(/OpenCode keeps its sessions in its own database.*\/fork/);
   });
 
   it('for Codex without its rollout: says where it looked', async () => {
@@ -363,5 +363,26 @@ describe('rewind: conversation of Gemini CLI and Codex sessions', () => {
       expect(outcome.conversation).toMatchObject({ canFork: false, fork: null, prompt: 'Thanks' });
     }
     expect(readdirSync(elsewhere).sort()).toEqual([path.basename(decoy), path.basename(named)].sort());
+  });
+
+  it('Copilot CLI: a folder of its own beside the original’s, with its events and workspace; the original’s unchanged', async () => {
+    const COPILOT_SESSION = 'af86c68a-a4bb-48c1-8cf8-ba796d0575f7';
+    const { rewind, home } = await agentPrompt('copilot', COPILOT_SESSION, 'Thanks');
+    const state = path.join(home, '.copilot', 'session-state');
+    mkdirSync(path.join(state, COPILOT_SESSION), { recursive: true });
+    const events = path.join(state, COPILOT_SESSION, 'events.jsonl');
+    copyFileSync(fixture('copilot-session.jsonl'), events);
+    writeFileSync(path.join(state, COPILOT_SESSION, 'workspace.yaml'), `id: ${COPILOT_SESSION}\ncwd: /p\n`);
+    const bytes = readFileSync(events);
+    const outcome = await rewind();
+    const fork = outcome.conversation?.fork;
+    expect(fork?.resume).toBe(`copilot --resume ${fork?.sessionId}`);
+    expect(fork?.transcript).toBe(path.join(state, fork?.sessionId ?? '', 'events.jsonl'));
+    expect(readdirSync(state).sort()).toEqual([COPILOT_SESSION, fork?.sessionId].sort());
+    expect(readFileSync(path.join(state, fork?.sessionId ?? '', 'workspace.yaml'), 'utf8')).toBe(
+      `id: ${fork?.sessionId}\ncwd: /p\n`,
+    );
+    expect(readFileSync(events).equals(bytes)).toBe(true);
+    expect(readFileSync(fork?.transcript ?? '', 'utf8')).not.toContain('Thanks');
   });
 });
