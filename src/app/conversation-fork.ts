@@ -31,7 +31,7 @@ const RESUME: Record<string, (sessionId: string) => string> = {
  */
 const NO_FORK: Record<string, string> = {
   opencode:
-    'OpenCode keeps its sessions in its own database, which we never write. It forks at a message itself, leaving the original as it was: in the session, /fork ("Fork from message") lists its prompts; pick this one for a new session that holds what came before it.',
+    'OpenCode keeps its sessions in its own database, which we never write. It forks at a prompt itself, leaving the original as it was: in the session, /fork ("Fork from message") lists its prompts; pick this one, and a new session holds what came before it, with the prompt back in the input.',
 };
 
 /** `claude --resume <id>` and its like, or null for an agent we do not know. */
