@@ -6,7 +6,7 @@ import type { PromptCandidate } from './claude-transcript.js';
  * first a `session.start` naming the session (`data.sessionId`); a typed prompt is a `user.message`
  * (`data.content`); a resume appends `session.resume`, and hooks leave `hook.start` / `hook.end`. Beside
  * it, `workspace.yaml` (`id`, `cwd`, `name`, times). `copilot --resume <id>` loads the folder of that
- * name, and files it in its session store itself. Copilot CLI's own /rewind truncates events.jsonl in
+ * name (checked with 1.0.102: no entry in its session store is needed). Copilot CLI's own /rewind truncates events.jsonl in
  * place. This module only reads and forks that text; conversation-fork.ts does the files.
  */
 
