@@ -17,13 +17,18 @@ export interface PromptSelector {
   createdAt: string;
 }
 
-export interface TranscriptPrompt {
-  index: number;
-  uuid: string;
-  parentUuid: string | null;
+/** A typed prompt of any agent's transcript, as the search for a snapshot's prompt needs it. */
+export interface PromptCandidate {
+  /** The agent's id of the prompt (Claude Code's promptId, Codex's turn id), when it has one. */
   promptId: string | null;
   text: string;
   timestamp: string | null;
+}
+
+export interface TranscriptPrompt extends PromptCandidate {
+  index: number;
+  uuid: string;
+  parentUuid: string | null;
 }
 
 export interface ClaudeFork {
@@ -89,7 +94,7 @@ export function transcriptPrompts(text: string): TranscriptPrompt[] {
   return prompts;
 }
 
-const firstLine = (text: string) =>
+export const firstLine = (text: string) =>
   text
     .split('\n')
     .find((line) => line.trim() !== '')
@@ -99,16 +104,16 @@ const firstLine = (text: string) =>
  * The transcript's prompt a snapshot was taken before: by prompt id; else the prompt whose first line
  * is the snapshot's label, nearest in time; else the first prompt written within two minutes after it.
  */
-export function findTranscriptPrompt(
-  prompts: readonly TranscriptPrompt[],
+export function findTranscriptPrompt<T extends PromptCandidate>(
+  prompts: readonly T[],
   selector: PromptSelector,
-): TranscriptPrompt | null {
+): T | null {
   if (selector.promptId) {
     const byId = prompts.find((prompt) => prompt.promptId === selector.promptId);
     if (byId) return byId;
   }
   const at = Date.parse(selector.createdAt);
-  const distance = (prompt: TranscriptPrompt) =>
+  const distance = (prompt: T) =>
     prompt.timestamp ? Math.abs(Date.parse(prompt.timestamp) - at) : Number.POSITIVE_INFINITY;
   const label = selector.label?.trim();
   const byText = label
@@ -117,7 +122,7 @@ export function findTranscriptPrompt(
         return first === label || (label.length >= 200 && first.startsWith(label));
       })
     : [];
-  const nearest = (candidates: readonly TranscriptPrompt[]) =>
+  const nearest = (candidates: readonly T[]) =>
     [...candidates].sort((a, b) => distance(a) - distance(b))[0] ?? null;
   if (byText.length > 0) return nearest(byText);
   // The hook fires before Claude Code writes the prompt: a prompt of the same turn comes just after.

@@ -1,10 +1,19 @@
+import { constants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import type { SnapshotRecord } from '../core/snapshot.js';
-import { findTranscriptPrompt, forkClaudeTranscript, transcriptPrompts } from './claude-transcript.js';
+import {
+  findTranscriptPrompt,
+  forkClaudeTranscript,
+  type PromptSelector,
+  transcriptPrompts,
+} from './claude-transcript.js';
+import { codexPrompts, codexRolloutFileName, forkCodexRollout, rolloutSessionId } from './codex-rollout.js';
+import { copilotPrompts, copilotSessionId, forkCopilotSession } from './copilot-session.js';
 import type { AppDeps } from './deps.js';
+import { forkGeminiChat, geminiChatFileName, geminiPrompts, resolveGeminiChat } from './gemini-chat.js';
 
 /** How a session of each agent is continued from a terminal. */
 const RESUME: Record<string, (sessionId: string) => string> = {
@@ -15,15 +24,14 @@ const RESUME: Record<string, (sessionId: string) => string> = {
   opencode: (id) => `opencode --session ${id}`,
 };
 
-/** What each agent other than Claude Code offers instead of a fork we could write for it. */
+/**
+ * Why we write no new session for OpenCode, and what it offers instead: it keeps its sessions in its own
+ * SQLite database, which only it writes (through its running server, or `opencode import`), and it forks
+ * at a message itself.
+ */
 const NO_FORK: Record<string, string> = {
-  codex:
-    'Codex keeps its sessions as rollout files, which we do not write; `codex fork <id>` copies a whole session, and in Codex, Esc twice on an empty input goes back to an earlier message.',
-  gemini:
-    'Gemini CLI keeps its chats under ~/.gemini/tmp/<project>/chats, which we do not write; in Gemini CLI, /rewind goes back to an earlier message of the session.',
-  copilot: 'we know of no supported way to start a Copilot CLI session from part of another one.',
   opencode:
-    'OpenCode keeps sessions in its own storage, which we do not write; `opencode --session <id> --fork` copies a whole session, and in OpenCode, /undo takes back the last message.',
+    'OpenCode keeps its sessions in its own database, which we never write. It forks at a prompt itself, leaving the original as it was: in the session, /fork ("Fork from message") lists its prompts; pick this one, and a new session holds what came before it, with the prompt back in the input.',
 };
 
 /** `claude --resume <id>` and its like, or null for an agent we do not know. */
@@ -57,118 +65,378 @@ export interface ConversationOutcome extends ConversationPlan {
   resumeOriginal: string | null;
 }
 
+type PromptSnapshot = SnapshotRecord & { sessionId: string };
+
+/** What forking one transcript's text gave. */
+type ForkAttempt =
+  | {
+      kind: 'forked';
+      /** The new session's files, by their paths relative to the transcript's folder; the first is its transcript. */
+      files: Array<{ path: string; text: string }>;
+      /** A folder to make first (relative, as the files), for an agent that keeps a folder per session. */
+      folder?: string;
+      messages: number;
+      prompt: string;
+    }
+  | { kind: 'no-prompt' }
+  | { kind: 'first'; prompt: string }
+  | { kind: 'other-session' };
+
+/** What we know of one agent's session files: where they are, how to fork one, how to go on. */
+interface Forker {
+  /** The agent's name, for people. */
+  name: string;
+  /** The command that starts a new session. */
+  start: string;
+  /** Where the agent keeps the session's transcript, for a "not found". */
+  where(env: NodeJS.ProcessEnv, root: string): string;
+  /** The files that may be the session's transcript, most likely first (each a regular file). */
+  candidates(env: NodeJS.ProcessEnv, root: string, snapshot: PromptSnapshot): Promise<string[]>;
+  /** Files beside the transcript that a fork carries over too (read, never written). */
+  companions?: readonly string[];
+  fork(
+    text: string,
+    snapshot: PromptSnapshot,
+    sessionId: string,
+    deps: Pick<AppDeps, 'newId' | 'now'>,
+    companions: ReadonlyMap<string, string>,
+  ): ForkAttempt;
+}
+
+/** Security: a session id names a file; one that could climb out of a folder, or glob, names none. */
+const isPlainId = (id: string) => /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) && !id.includes('..');
+
+const homeOf = (env: NodeJS.ProcessEnv) => env.HOME?.trim() || os.homedir();
+
 /**
  * Claude Code's folder for a project's sessions: `<config>/projects/<cwd with every character other
  * than a letter or digit made a dash>`, `<config>` being CLAUDE_CONFIG_DIR or ~/.claude.
  */
 export function claudeProjectDir(env: NodeJS.ProcessEnv, projectRoot: string): string {
-  const config = env.CLAUDE_CONFIG_DIR?.trim() || path.join(env.HOME?.trim() || os.homedir(), '.claude');
+  const config = env.CLAUDE_CONFIG_DIR?.trim() || path.join(homeOf(env), '.claude');
   return path.join(config, 'projects', projectRoot.replace(/[^a-zA-Z0-9]/g, '-'));
 }
 
-/** The session's transcript: where its hook said it was, else where Claude Code keeps it for this project. */
-async function claudeTranscript(
+/** Gemini CLI's folder of per-project state (GEMINI_CLI_HOME stands for the home folder). */
+function geminiTmpDir(env: NodeJS.ProcessEnv): string {
+  return path.join(env.GEMINI_CLI_HOME?.trim() || homeOf(env), '.gemini', 'tmp');
+}
+
+/** Copilot CLI's sessions folder: `$COPILOT_HOME/session-state`, COPILOT_HOME being ~/.copilot unless set. */
+function copilotSessionsDir(env: NodeJS.ProcessEnv): string {
+  return path.join(env.COPILOT_HOME?.trim() || path.join(homeOf(env), '.copilot'), 'session-state');
+}
+
+/** Codex's sessions folder: `$CODEX_HOME/sessions`, CODEX_HOME being ~/.codex unless set. */
+function codexSessionsDir(env: NodeJS.ProcessEnv): string {
+  return path.join(env.CODEX_HOME?.trim() || path.join(homeOf(env), '.codex'), 'sessions');
+}
+
+const isFile = async (file: string) => (await fsp.lstat(file).catch(() => null))?.isFile() === true;
+const listDir = async (dir: string) => (await fsp.readdir(dir).catch(() => [] as string[])).sort().reverse();
+
+/** `candidates` that are regular files (no link at the last step), each once, in order. */
+async function existingFiles(candidates: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const candidate of new Set(candidates)) if (await isFile(candidate)) files.push(candidate);
+  return files;
+}
+
+/** The prompt of a snapshot, as the search in a transcript takes it. */
+const selectorOf = (snapshot: PromptSnapshot): PromptSelector => ({
+  promptId: snapshot.promptId,
+  label: snapshot.label,
+  createdAt: snapshot.createdAt,
+});
+
+const claude: Forker = {
+  name: 'Claude Code',
+  start: 'claude',
+  where: (env, root) => claudeProjectDir(env, root),
+  candidates: (env, root, snapshot) => {
+    const name = `${snapshot.sessionId}.jsonl`;
+    // Security: a recorded path is used only if it names this session's transcript file.
+    const recorded = snapshot.transcriptPath && path.basename(snapshot.transcriptPath) === name;
+    return existingFiles([
+      ...(recorded ? [snapshot.transcriptPath as string] : []),
+      path.join(claudeProjectDir(env, root), name),
+    ]);
+  },
+  fork: (text, snapshot, sessionId, deps) => {
+    const prompt = findTranscriptPrompt(transcriptPrompts(text), selectorOf(snapshot));
+    if (!prompt) return { kind: 'no-prompt' };
+    const fork = forkClaudeTranscript(text, prompt, sessionId, deps.newId);
+    if (!fork) return { kind: 'first', prompt: prompt.text };
+    return {
+      kind: 'forked',
+      files: [{ path: `${sessionId}.jsonl`, text: fork.text }],
+      messages: fork.messages,
+      prompt: prompt.text,
+    };
+  },
+};
+
+const gemini: Forker = {
+  name: 'Gemini CLI',
+  start: 'gemini',
+  where: (env) => path.join(geminiTmpDir(env), '<project>', 'chats'),
+  candidates: async (env, _root, snapshot) => {
+    const short = snapshot.sessionId.slice(0, 8);
+    // Security: a recorded path is used only if it names a chat file of this session in a chats folder.
+    const isChatFile = (file: string) =>
+      path.basename(path.dirname(file)) === 'chats' &&
+      /^session-.+\.jsonl?$/.test(path.basename(file)) &&
+      path
+        .basename(file)
+        .replace(/\.jsonl?$/, '')
+        .endsWith(`-${short}`);
+    const chatsOf = async (chats: string) =>
+      (await listDir(chats)).map((name) => path.join(chats, name)).filter(isChatFile);
+    const recorded =
+      snapshot.transcriptPath && isChatFile(snapshot.transcriptPath) ? snapshot.transcriptPath : null;
+    // A resumed session can leave more than one file with its id: the recorded one, then its folder's, then
+    // every project's.
+    const tmp = geminiTmpDir(env);
+    const others: string[] = [];
+    for (const project of await listDir(tmp))
+      others.push(...(await chatsOf(path.join(tmp, project, 'chats'))));
+    return existingFiles([
+      ...(recorded ? [recorded, ...(await chatsOf(path.dirname(recorded)))] : []),
+      ...others,
+    ]);
+  },
+  fork: (text, snapshot, sessionId, deps) => {
+    const chat = resolveGeminiChat(text);
+    if (!chat || chat.metadata.sessionId !== snapshot.sessionId) return { kind: 'other-session' };
+    const prompt = findTranscriptPrompt(geminiPrompts(chat), selectorOf(snapshot));
+    if (!prompt) return { kind: 'no-prompt' };
+    const now = deps.now();
+    const fork = forkGeminiChat(chat, prompt, sessionId, now);
+    if (!fork) return { kind: 'first', prompt: prompt.text };
+    return {
+      kind: 'forked',
+      files: [{ path: geminiChatFileName(sessionId, now, chat.isDocument), text: fork.text }],
+      messages: fork.messages,
+      prompt: prompt.text,
+    };
+  },
+};
+
+const codex: Forker = {
+  name: 'Codex',
+  start: 'codex',
+  where: (env) => codexSessionsDir(env),
+  candidates: async (env, _root, snapshot) => {
+    const isRollout = (file: string) => {
+      const name = path.basename(file);
+      return name.startsWith('rollout-') && name.endsWith(`-${snapshot.sessionId}.jsonl`);
+    };
+    // Security: a recorded path is used only if it names this session's rollout file.
+    if (snapshot.transcriptPath && isRollout(snapshot.transcriptPath)) {
+      const recorded = await existingFiles([snapshot.transcriptPath]);
+      if (recorded.length > 0) return recorded;
+    }
+    // Else the dated folders (YYYY/MM/DD), newest first, up to the first rollout of this session.
+    const sessions = codexSessionsDir(env);
+    for (const year of await listDir(sessions))
+      for (const month of await listDir(path.join(sessions, year)))
+        for (const day of await listDir(path.join(sessions, year, month))) {
+          const dir = path.join(sessions, year, month, day);
+          const found = await existingFiles(
+            (await listDir(dir)).map((name) => path.join(dir, name)).filter(isRollout),
+          );
+          if (found.length > 0) return found;
+        }
+    return [];
+  },
+  fork: (text, snapshot, sessionId, deps) => {
+    if (rolloutSessionId(text) !== snapshot.sessionId) return { kind: 'other-session' };
+    const prompt = findTranscriptPrompt(codexPrompts(text), selectorOf(snapshot));
+    if (!prompt) return { kind: 'no-prompt' };
+    const now = deps.now();
+    const fork = forkCodexRollout(text, prompt, sessionId, now);
+    if (!fork) return { kind: 'first', prompt: prompt.text };
+    return {
+      kind: 'forked',
+      files: [{ path: codexRolloutFileName(sessionId, now), text: fork.text }],
+      messages: fork.messages,
+      prompt: prompt.text,
+    };
+  },
+};
+
+const copilot: Forker = {
+  name: 'Copilot CLI',
+  start: 'copilot',
+  where: (env) => copilotSessionsDir(env),
+  candidates: (env, _root, snapshot) => {
+    // Security: a recorded path is used only if it names this session's events file, in its own folder.
+    const isEventsFile = (file: string) =>
+      path.basename(file) === 'events.jsonl' && path.basename(path.dirname(file)) === snapshot.sessionId;
+    const recorded =
+      snapshot.transcriptPath && isEventsFile(snapshot.transcriptPath) ? [snapshot.transcriptPath] : [];
+    return existingFiles([
+      ...recorded,
+      path.join(copilotSessionsDir(env), snapshot.sessionId, 'events.jsonl'),
+    ]);
+  },
+  companions: ['workspace.yaml'],
+  fork: (text, snapshot, sessionId, deps, companions) => {
+    if (copilotSessionId(text) !== snapshot.sessionId) return { kind: 'other-session' };
+    const prompt = findTranscriptPrompt(copilotPrompts(text), selectorOf(snapshot));
+    if (!prompt) return { kind: 'no-prompt' };
+    const fork = forkCopilotSession(
+      text,
+      companions.get('workspace.yaml') ?? null,
+      prompt,
+      sessionId,
+      deps.now(),
+    );
+    if (!fork) return { kind: 'first', prompt: prompt.text };
+    // A folder of its own beside the original's, named by the new id, as Copilot CLI keeps each session.
+    const folder = path.join('..', sessionId);
+    return {
+      kind: 'forked',
+      folder,
+      files: [
+        { path: path.join(folder, 'events.jsonl'), text: fork.events },
+        ...(fork.workspace === null
+          ? []
+          : [{ path: path.join(folder, 'workspace.yaml'), text: fork.workspace }]),
+      ],
+      messages: fork.messages,
+      prompt: prompt.text,
+    };
+  },
+};
+
+const FORKERS: Record<string, Forker> = { claude, gemini, codex, copilot };
+
+/** A transcript is read whole to be forked: past this size, it is not. */
+const MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024;
+
+/** The transcript's text, or why it cannot be forked. Security: no link is followed at its last step. */
+async function readTranscript(file: string): Promise<string | { reason: string }> {
+  const handle = await fsp.open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null);
+  if (!handle) return { reason: `${file} could not be read.` };
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return { reason: `${file} is not a regular file.` };
+    if (stats.size > MAX_TRANSCRIPT_BYTES) return { reason: `${file} is too large to fork (over 256 MB).` };
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The agent's files that may hold the session, with why there is none when there is none. */
+async function transcriptsOf(
   env: NodeJS.ProcessEnv,
   root: string,
-  snapshot: SnapshotRecord & { sessionId: string },
-): Promise<string | null> {
-  // Security: the session id names a file; one that could climb out of the folder names none.
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(snapshot.sessionId)) return null;
-  const name = `${snapshot.sessionId}.jsonl`;
-  // Security: a recorded path is used only if it names this session's transcript file.
-  const candidates = [
-    ...(snapshot.transcriptPath && path.basename(snapshot.transcriptPath) === name
-      ? [snapshot.transcriptPath]
-      : []),
-    path.join(claudeProjectDir(env, root), name),
-  ];
-  for (const candidate of candidates) {
-    const stats = await fsp.lstat(candidate).catch(() => null);
-    if (stats?.isFile()) return candidate;
-  }
-  return null;
+  snapshot: PromptSnapshot,
+): Promise<{ files: string[]; reason: string | null }> {
+  const agent = snapshot.agent ?? 'claude';
+  const forker = FORKERS[agent];
+  if (!forker) return { files: [], reason: NO_FORK[agent] ?? `${agent} sessions cannot be forked.` };
+  const files = isPlainId(snapshot.sessionId) ? await forker.candidates(env, root, snapshot) : [];
+  return {
+    files,
+    reason:
+      files.length > 0
+        ? null
+        : `${forker.name}'s transcript of session ${snapshot.sessionId} was not found (in ${forker.where(env, root)}).`,
+  };
 }
 
 /** Whether the conversation before this prompt can be written as a new session, and from where. */
 export async function planConversation(
   env: NodeJS.ProcessEnv,
   root: string,
-  snapshot: SnapshotRecord & { sessionId: string },
+  snapshot: PromptSnapshot,
 ): Promise<ConversationPlan> {
-  const agent = snapshot.agent ?? 'claude';
-  if (agent !== 'claude') {
-    return {
-      canFork: false,
-      reason: NO_FORK[agent] ?? `${agent} sessions cannot be forked.`,
-      transcript: null,
-    };
-  }
-  const transcript = await claudeTranscript(env, root, snapshot);
-  if (!transcript) {
-    return {
-      canFork: false,
-      reason: `Claude Code's transcript of session ${snapshot.sessionId} was not found (in ${claudeProjectDir(env, root)}).`,
-      transcript: null,
-    };
-  }
-  return { canFork: true, reason: null, transcript };
+  const { files, reason } = await transcriptsOf(env, root, snapshot);
+  return { canFork: files.length > 0, reason, transcript: files[0] ?? null };
 }
 
 /**
- * Writes a new Claude Code session beside the original, holding the conversation up to and not
- * including the snapshot's prompt. The original transcript is only read: Claude Code's own /rewind
- * rewrites it in place, and people lost sessions that way.
+ * Writes a new session beside the original (Claude Code, Gemini CLI, Codex, Copilot CLI), holding the conversation up
+ * to and not including the snapshot's prompt, under a new session id that the agent's own resume finds.
+ * The original transcript is only read: Claude Code's own /rewind rewrites it in place, and people lost
+ * sessions that way.
  */
 export async function forkConversation(
-  deps: Pick<AppDeps, 'env' | 'newId'>,
+  deps: Pick<AppDeps, 'env' | 'newId' | 'now'>,
   root: string,
-  snapshot: SnapshotRecord & { sessionId: string },
+  snapshot: PromptSnapshot,
   dryRun: boolean,
 ): Promise<ConversationOutcome> {
-  const plan = await planConversation(deps.env, root, snapshot);
-  const base = {
-    ...plan,
+  const { files, reason } = await transcriptsOf(deps.env, root, snapshot);
+  const base: ConversationOutcome = {
+    canFork: false,
+    reason,
+    transcript: null,
     fork: null,
     prompt: snapshot.label ?? '',
     resumeOriginal: resumeCommand(snapshot.agent, snapshot.sessionId),
   };
-  if (!plan.canFork || !plan.transcript) return base;
-  const text = await fsp.readFile(plan.transcript, 'utf8');
-  const prompt = findTranscriptPrompt(transcriptPrompts(text), {
-    promptId: snapshot.promptId,
-    label: snapshot.label,
-    createdAt: snapshot.createdAt,
-  });
-  if (!prompt) {
-    return {
-      ...base,
-      canFork: false,
-      reason: `the prompt of snapshot ${snapshot.id} was not found in ${plan.transcript}.`,
-    };
-  }
+  const forker = FORKERS[snapshot.agent ?? 'claude'];
+  if (!forker || files.length === 0) return base;
   const sessionId = deps.newId();
-  const fork = forkClaudeTranscript(text, prompt, sessionId, deps.newId);
-  if (!fork) {
+  let missed: ConversationOutcome | null = null;
+  // The first file that holds the prompt: a session can have more than one (Gemini CLI on resume).
+  for (const file of files) {
+    const text = await readTranscript(file);
+    const here = { ...base, transcript: file };
+    if (typeof text !== 'string') {
+      missed ??= { ...here, reason: text.reason };
+      continue;
+    }
+    const companions = new Map<string, string>();
+    for (const name of forker.companions ?? []) {
+      const companion = await readTranscript(path.join(path.dirname(file), name));
+      if (typeof companion === 'string') companions.set(name, companion);
+    }
+    const attempt = forker.fork(text, snapshot, sessionId, deps, companions);
+    switch (attempt.kind) {
+      case 'other-session':
+        missed ??= { ...here, reason: `${file} is not the transcript of session ${snapshot.sessionId}.` };
+        continue;
+      case 'no-prompt':
+        missed ??= { ...here, reason: `the prompt of snapshot ${snapshot.id} was not found in ${file}.` };
+        continue;
+      case 'first':
+        return {
+          ...here,
+          prompt: attempt.prompt,
+          reason: `this prompt opened the session: nothing came before it. Start a new session (\`${forker.start}\`) and send it again.`,
+        };
+    }
+    const folder = path.dirname(file);
+    const written = attempt.files.map((each) => ({ ...each, path: path.join(folder, each.path) }));
+    const transcript = written[0]?.path ?? '';
+    if (!dryRun) {
+      try {
+        // A new folder and new files, never existing ones; 0700 and 0600, as the agents make their own.
+        if (attempt.folder) await fsp.mkdir(path.join(folder, attempt.folder), { mode: 0o700 });
+        for (const each of written) await fsp.writeFile(each.path, each.text, { flag: 'wx', mode: 0o600 });
+      } catch (error: unknown) {
+        throw new CheckpointError('IO_FAILED', `could not write the new session ${transcript}`, {
+          cause: error,
+        });
+      }
+    }
     return {
-      ...base,
-      prompt: prompt.text,
-      canFork: false,
-      reason:
-        'this prompt opened the session: nothing came before it. Start a new session (`claude`) and send it again.',
+      ...here,
+      canFork: true,
+      reason: null,
+      prompt: attempt.prompt,
+      fork: {
+        sessionId,
+        transcript,
+        resume: resumeCommand(snapshot.agent, sessionId) ?? '',
+        messages: attempt.messages,
+      },
     };
   }
-  const transcript = path.join(path.dirname(plan.transcript), `${sessionId}.jsonl`);
-  if (!dryRun) {
-    // 'wx': a new file, never an existing one; 0600 as Claude Code writes its own.
-    await fsp.writeFile(transcript, fork.text, { flag: 'wx', mode: 0o600 }).catch((error: unknown) => {
-      throw new CheckpointError('IO_FAILED', `could not write the new session ${transcript}`, {
-        cause: error,
-      });
-    });
-  }
-  return {
-    ...base,
-    prompt: prompt.text,
-    fork: { sessionId, transcript, resume: `claude --resume ${sessionId}`, messages: fork.messages },
-  };
+  return missed ?? base;
 }

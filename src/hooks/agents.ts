@@ -42,7 +42,8 @@ const claude: AgentAdapter = {
 
 /**
  * Codex: Claude Code's event names and payloads, without a failure event and without the exit code (its
- * PostToolUse gives the output text only; the exit code is in the session's transcript, which Codex names).
+ * PostToolUse gives the output text only; the exit code is in the session's transcript, which Codex names),
+ * and with the turn's id (`turn_id`) where Claude Code gives a prompt id.
  * Its output must be exactly `hookSpecificOutput`, and it caps what the model is shown at about 2,500 tokens.
  */
 const CODEX_CONTEXT_CHARS = 8_000;
@@ -51,6 +52,10 @@ const codex: AgentAdapter = {
     if (native === 'PostToolUseFailure') return null;
     if (native === 'PreToolUse') return preCommand('codex', input);
     const mapped = claude.toEvent(native, input);
+    // Its turn id names the prompt's turn in the rollout file: what a conversation rewind cuts before.
+    const turn = stringField(input, 'turn_id');
+    if (mapped?.event === 'UserPromptSubmit' && turn && !stringField(input, 'prompt_id'))
+      return { event: 'UserPromptSubmit', input: { ...input, prompt_id: turn } };
     if (mapped?.event !== 'PostToolUse' || stringField(input, 'tool_name') !== 'Bash') return mapped;
     const exitCode = exitCodeFromTranscript(
       stringField(input, 'transcript_path'),
@@ -167,7 +172,7 @@ const gemini: AgentAdapter = {
       case 'SessionStart':
         return { event: 'SessionStart', input };
       case 'BeforeAgent':
-        return { event: 'UserPromptSubmit', input };
+        return { event: 'UserPromptSubmit', input: withoutHookContext(input) };
       case 'PreCompress':
         return stringField(input, 'trigger') === 'manual' ? { event: 'PreCompact', input } : null;
       case 'BeforeTool':
@@ -189,6 +194,16 @@ const gemini: AgentAdapter = {
   render: hookSpecific,
   briefOnNextPrompt: true,
 };
+
+/**
+ * Gemini CLI puts what SessionStart hooks said in front of the next prompt, as `<hook_context>...</hook_context>`,
+ * and BeforeAgent's `prompt` holds both: the prompt is what follows (else a snapshot's label is the brief).
+ */
+function withoutHookContext(input: HookInput): HookInput {
+  const prompt = stringField(input, 'prompt');
+  if (!prompt?.trimStart().startsWith('<hook_context>')) return input;
+  return { ...input, prompt: prompt.replace(/^(?:\s*<hook_context>[\s\S]*?<\/hook_context>)+\s*/, '') };
+}
 
 /**
  * OpenCode: no hook files; our plugin (see `opencode-plugin.ts`) runs inside it and hands over

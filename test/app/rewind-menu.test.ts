@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeProjectDir } from '../../src/app/conversation-fork.js';
@@ -152,12 +152,19 @@ describe('rewind: code', () => {
 });
 
 describe('rewind: conversation', () => {
-  it('for another agent: says what its own resume allows, and gives back the prompt', async () => {
-    const { root, deps } = await twoSessions();
+  it('for OpenCode: says what its own fork allows and why we write none, and gives back the prompt', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const deps = depsFor();
+    await takeSnapshot(deps, {
+      projectRoot: root,
+      trigger: 'prompt',
+      label: 'Fix the build',
+      sessionId: 'ses_dcabd1782ffenOFJgZLtDYg59H',
+      prompt: { agent: 'opencode' },
+    });
     const outcome = await rewindTo(deps, {
       projectRoot: root,
       ref: 'latest',
-      sessionId: B,
       mode: 'conversation',
       dryRun: false,
     });
@@ -166,9 +173,24 @@ describe('rewind: conversation', () => {
       canFork: false,
       fork: null,
       prompt: 'Fix the build',
-      resumeOriginal: `codex resume ${B}`,
+      resumeOriginal: 'opencode --session ses_dcabd1782ffenOFJgZLtDYg59H',
     });
-    expect(outcome.conversation?.reason).toMatch(/Codex/);
+    expect(outcome.conversation?.reason).toMatch(/OpenCode keeps its sessions in its own database.*\/fork/);
+  });
+
+  it('for Codex without its rollout: says where it looked', async () => {
+    const { root, deps } = await twoSessions();
+    const outcome = await rewindTo(deps, {
+      projectRoot: root,
+      ref: 'latest',
+      sessionId: B,
+      mode: 'conversation',
+      dryRun: false,
+    });
+    expect(outcome.conversation).toMatchObject({ canFork: false, fork: null, prompt: 'Fix the build' });
+    expect(outcome.conversation?.reason).toBe(
+      `Codex's transcript of session ${B} was not found (in ${path.join(deps.env.HOME ?? '', '.codex', 'sessions')}).`,
+    );
   });
 
   it('for Claude Code without its transcript: says where it looked', async () => {
@@ -223,5 +245,156 @@ describe('rewind: conversation', () => {
     });
     expect(outcome.conversation).toMatchObject({ canFork: false, fork: null, prompt: 'Step 2 second' });
     expect(readdirSync(path.dirname(escaped))).toEqual(before);
+  });
+});
+
+const fixture = (name: string) => new URL(`../fixtures/transcripts/${name}`, import.meta.url);
+const GEMINI_SESSION = '1493cfc1-d907-4020-be04-5b82400ca786';
+const CODEX_SESSION = '01a23534-b9d3-7892-85f6-6d7e97ff6f0a';
+
+/** A prompt of another agent's session, as its hook records it, before `label`. */
+async function agentPrompt(agent: string, sessionId: string, label: string, transcriptPath?: string) {
+  const root = createRepo({ committed: { 'a.txt': 'a' } });
+  const deps = depsFor();
+  await takeSnapshot(deps, {
+    projectRoot: root,
+    trigger: 'prompt',
+    label,
+    sessionId,
+    prompt: { agent, transcriptPath },
+  });
+  const rewind = (dryRun = false) =>
+    rewindTo(deps, { projectRoot: root, ref: 'latest', mode: 'conversation', dryRun });
+  return { root, deps, rewind, home: deps.env.HOME ?? '' };
+}
+
+describe('rewind: conversation of Gemini CLI and Codex sessions', () => {
+  it('Gemini CLI: a new chat file beside the original, found by the session id in every project’s chats', async () => {
+    const { rewind, home } = await agentPrompt('gemini', GEMINI_SESSION, 'Step 3 third');
+    const chats = path.join(home, '.gemini', 'tmp', 'some-project', 'chats');
+    mkdirSync(chats, { recursive: true });
+    const original = path.join(chats, 'session-2026-12-02T11-27-1493cfc1.jsonl');
+    copyFileSync(fixture('gemini-chat-resumed.jsonl'), original);
+    const bytes = readFileSync(original);
+    const dry = await rewind(true);
+    expect(dry.conversation?.fork?.messages).toBe(10);
+    expect(readdirSync(chats)).toEqual([path.basename(original)]);
+    const outcome = await rewind();
+    const fork = outcome.conversation?.fork;
+    expect(fork?.resume).toBe(`gemini --resume ${fork?.sessionId}`);
+    expect(path.dirname(fork?.transcript ?? '')).toBe(chats);
+    expect(readdirSync(chats).sort()).toEqual(
+      [path.basename(original), path.basename(fork?.transcript ?? '')].sort(),
+    );
+    expect(readFileSync(original).equals(bytes)).toBe(true);
+    const forked = readFileSync(fork?.transcript ?? '', 'utf8');
+    expect(JSON.parse(forked.split('\n')[0] ?? '')).toMatchObject({ sessionId: fork?.sessionId });
+    expect(forked).toContain('Did step 2.');
+    expect(forked).not.toContain('Step 3 third');
+    expect(outcome.conversation?.prompt).toBe('Step 3 third');
+  });
+
+  it('Gemini CLI: the recorded file without the prompt (a second file a resume left) leads to the one with it', async () => {
+    const home = tempDir('home-');
+    const chats = path.join(home, '.gemini', 'tmp', 'p', 'chats');
+    mkdirSync(chats, { recursive: true });
+    copyFileSync(
+      fixture('gemini-chat-resumed.jsonl'),
+      path.join(chats, 'session-2026-12-02T11-27-1493cfc1.jsonl'),
+    );
+    const empty = path.join(chats, 'session-2026-12-02T11-28-1493cfc1.jsonl');
+    writeFileSync(
+      empty,
+      `${JSON.stringify({ sessionId: GEMINI_SESSION, projectHash: 'p', kind: 'main' })}\n`,
+    );
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: home } });
+    await takeSnapshot(deps, {
+      projectRoot: root,
+      trigger: 'prompt',
+      label: 'Step 2 second',
+      sessionId: GEMINI_SESSION,
+      prompt: { agent: 'gemini', transcriptPath: empty },
+    });
+    const outcome = await rewindTo(deps, {
+      projectRoot: root,
+      ref: 'latest',
+      mode: 'conversation',
+      dryRun: false,
+    });
+    expect(outcome.conversation?.fork?.messages).toBe(5);
+    expect(outcome.conversation?.transcript).toBe(
+      path.join(chats, 'session-2026-12-02T11-27-1493cfc1.jsonl'),
+    );
+  });
+
+  it('Codex: a new rollout beside the recorded one, which stays byte for byte', async () => {
+    const home = tempDir('home-');
+    const day = path.join(home, '.codex', 'sessions', '2026', '12', '02');
+    mkdirSync(day, { recursive: true });
+    const original = path.join(day, `rollout-2026-12-02T05-22-57-${CODEX_SESSION}.jsonl`);
+    copyFileSync(fixture('codex-rollout.jsonl'), original);
+    const bytes = readFileSync(original);
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: home } });
+    await takeSnapshot(deps, {
+      projectRoot: root,
+      trigger: 'prompt',
+      label: 'Thanks',
+      sessionId: CODEX_SESSION,
+      prompt: { agent: 'codex', promptId: '01a23534-e0b6-72a2-b98a-41586ba19d13' },
+    });
+    const outcome = await rewindTo(deps, {
+      projectRoot: root,
+      ref: 'latest',
+      mode: 'conversation',
+      dryRun: false,
+    });
+    const fork = outcome.conversation?.fork;
+    expect(fork?.resume).toBe(`codex resume ${fork?.sessionId}`);
+    expect(path.basename(fork?.transcript ?? '')).toMatch(
+      new RegExp(`^rollout-.*-${fork?.sessionId}\\.jsonl$`),
+    );
+    expect(readdirSync(day).sort()).toEqual(
+      [path.basename(original), path.basename(fork?.transcript ?? '')].sort(),
+    );
+    expect(readFileSync(original).equals(bytes)).toBe(true);
+    expect(readFileSync(fork?.transcript ?? '', 'utf8')).not.toContain('Thanks');
+  });
+
+  it('a recorded path that is not the session’s transcript is not used, nor written beside (Security)', async () => {
+    const elsewhere = tempDir('elsewhere-');
+    const decoy = path.join(elsewhere, `rollout-x-${CODEX_SESSION}.jsonl.bak`);
+    copyFileSync(fixture('codex-rollout.jsonl'), decoy);
+    const named = path.join(elsewhere, `rollout-x-${CODEX_SESSION}.jsonl`);
+    // The right name, but another session's content.
+    writeFileSync(named, readFileSync(fixture('codex-rollout.jsonl'), 'utf8').replaceAll(CODEX_SESSION, B));
+    for (const transcriptPath of [decoy, named]) {
+      const { rewind } = await agentPrompt('codex', CODEX_SESSION, 'Thanks', transcriptPath);
+      const outcome = await rewind();
+      expect(outcome.conversation).toMatchObject({ canFork: false, fork: null, prompt: 'Thanks' });
+    }
+    expect(readdirSync(elsewhere).sort()).toEqual([path.basename(decoy), path.basename(named)].sort());
+  });
+
+  it('Copilot CLI: a folder of its own beside the original’s, with its events and workspace; the original’s unchanged', async () => {
+    const COPILOT_SESSION = 'af86c68a-a4bb-48c1-8cf8-ba796d0575f7';
+    const { rewind, home } = await agentPrompt('copilot', COPILOT_SESSION, 'Thanks');
+    const state = path.join(home, '.copilot', 'session-state');
+    mkdirSync(path.join(state, COPILOT_SESSION), { recursive: true });
+    const events = path.join(state, COPILOT_SESSION, 'events.jsonl');
+    copyFileSync(fixture('copilot-session.jsonl'), events);
+    writeFileSync(path.join(state, COPILOT_SESSION, 'workspace.yaml'), `id: ${COPILOT_SESSION}\ncwd: /p\n`);
+    const bytes = readFileSync(events);
+    const outcome = await rewind();
+    const fork = outcome.conversation?.fork;
+    expect(fork?.resume).toBe(`copilot --resume ${fork?.sessionId}`);
+    expect(fork?.transcript).toBe(path.join(state, fork?.sessionId ?? '', 'events.jsonl'));
+    expect(readdirSync(state).sort()).toEqual([COPILOT_SESSION, fork?.sessionId].sort());
+    expect(readFileSync(path.join(state, fork?.sessionId ?? '', 'workspace.yaml'), 'utf8')).toBe(
+      `id: ${fork?.sessionId}\ncwd: /p\n`,
+    );
+    expect(readFileSync(events).equals(bytes)).toBe(true);
+    expect(readFileSync(fork?.transcript ?? '', 'utf8')).not.toContain('Thanks');
   });
 });

@@ -35,6 +35,15 @@ describe('the Gemini CLI adapter', () => {
     expect(gemini.toEvent(native, input)?.event ?? null).toBe(event);
   });
 
+  it("takes the context SessionStart put before a prompt off it (a resumed session's prompt, as `-p --resume` sends it)", () => {
+    const prompt =
+      '<hook_context>Session checkpoint restored.\n\n# Resume\n</hook_context>\n\nStep 2 second\nmore';
+    expect(gemini.toEvent('BeforeAgent', { ...base, prompt })?.input.prompt).toBe('Step 2 second\nmore');
+    expect(gemini.toEvent('BeforeAgent', { ...base, prompt: '<b>bold</b> go' })?.input.prompt).toBe(
+      '<b>bold</b> go',
+    );
+  });
+
   it("hands AfterAgent's answer over as the turn's last assistant message", () => {
     const mapped = gemini.toEvent('AfterAgent', { ...base, prompt: 'go', prompt_response: 'Route added.' });
     expect(mapped?.input.last_assistant_message).toBe('Route added.');
@@ -111,6 +120,21 @@ describe('the Codex adapter', () => {
     expect(bashOutcome(post('call_1')?.input ?? {})).toEqual({ command: 'npm test', exitCode: 0 });
     // Not in the transcript (or no transcript): the outcome is unknown, not a guess.
     expect(bashOutcome(post('call_9')?.input ?? {}).exitCode).toBeUndefined();
+  });
+
+  it("names the prompt by its turn id, which the rollout file names too (a conversation rewind's cut)", () => {
+    const prompt = {
+      session_id: 's',
+      turn_id: '01a2368a-7e42-7373',
+      prompt: 'Fix it',
+      transcript_path: '/r',
+    };
+    expect(codex.toEvent('UserPromptSubmit', prompt)?.input).toMatchObject({
+      prompt_id: '01a2368a-7e42-7373',
+    });
+    expect(
+      codex.toEvent('UserPromptSubmit', { ...prompt, turn_id: undefined })?.input.prompt_id,
+    ).toBeUndefined();
   });
 
   it('keeps its output to hookSpecificOutput alone, within its context cap', () => {

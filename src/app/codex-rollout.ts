@@ -1,0 +1,163 @@
+import { typedText } from '../transcripts/list-state.js';
+import type { PromptCandidate } from './claude-transcript.js';
+
+/**
+ * Codex's rollout file (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<session id>.jsonl`; see
+ * transcripts/codex.ts): one `{ timestamp, type, payload }` a line, the first a `session_meta` naming the
+ * session (`payload.id`). What the model saw is in `response_item` lines; a typed prompt is a user
+ * `message` of `input_text`. Lines of a turn name its turn id (`turn_context`, `task_started`, and in
+ * 0.169 each item's `internal_chat_message_metadata_passthrough`). Codex rebuilds a session from these
+ * lines when it resumes one, and `codex resume <session id>` finds the file by the id in its name. This
+ * module only reads and forks that text; conversation-fork.ts does the files.
+ */
+
+type Entry = Record<string, unknown>;
+
+const isEntry = (value: unknown): value is Entry =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+export interface CodexPrompt extends PromptCandidate {
+  /** The prompt's line. */
+  index: number;
+  /** Where its turn starts: the first line that names the turn. */
+  turnStart: number;
+}
+
+export interface CodexFork {
+  /** The new rollout's text. */
+  text: string;
+  /** Messages the new session holds. */
+  messages: number;
+}
+
+function parseLines(text: string): Array<Entry | null> {
+  return text.split('\n').map((raw) => {
+    if (raw.trim() === '') return null;
+    try {
+      const value: unknown = JSON.parse(raw);
+      return isEntry(value) ? value : null;
+    } catch {
+      return null; // the last line may be cut: Codex is still writing it
+    }
+  });
+}
+
+/** The session id a rollout's `session_meta` line names, or null. */
+export function rolloutSessionId(text: string): string | null {
+  const end = text.indexOf('\n');
+  const [first] = parseLines(end === -1 ? text : text.slice(0, end));
+  const payload = first?.type === 'session_meta' && isEntry(first.payload) ? first.payload : undefined;
+  return typeof payload?.id === 'string' ? payload.id : null;
+}
+
+/** The turn a line belongs to, where it says. */
+function turnOf(line: Entry): string | undefined {
+  const payload = isEntry(line.payload) ? line.payload : undefined;
+  if (!payload) return undefined;
+  const passthrough = isEntry(payload.internal_chat_message_metadata_passthrough)
+    ? payload.internal_chat_message_metadata_passthrough
+    : undefined;
+  const attribution = isEntry(payload.turn_attribution) ? payload.turn_attribution : undefined;
+  const candidates =
+    line.type === 'turn_context'
+      ? [payload.turn_id]
+      : line.type === 'event_msg' && (payload.type === 'task_started' || payload.type === 'turn_started')
+        ? [payload.turn_id, attribution?.turn_id]
+        : line.type === 'response_item'
+          ? [passthrough?.turn_id]
+          : [];
+  return candidates.find((value): value is string => typeof value === 'string');
+}
+
+/** What a person typed in a user message the model saw, or undefined for context Codex sends as user text. */
+function typedPrompt(payload: Entry): string | undefined {
+  if (payload.type !== 'message' || payload.role !== 'user' || !Array.isArray(payload.content))
+    return undefined;
+  const text = payload.content
+    .filter((part) => isEntry(part) && part.type === 'input_text' && typeof part.text === 'string')
+    .map((part) => (part as { text: string }).text)
+    .join('\n');
+  if (text.trimStart().startsWith('# AGENTS.md instructions')) return undefined;
+  return typedText(text);
+}
+
+/** The prompts a person typed, in order, each with its turn id where the rollout names one. */
+export function codexPrompts(text: string): CodexPrompt[] {
+  const lines = parseLines(text);
+  const turnStarts = new Map<string, number>();
+  // Versions that name no turn on a message: its turn opens with the task_started or turn_context just before.
+  let opened = -1;
+  const prompts: CodexPrompt[] = [];
+  lines.forEach((line, index) => {
+    if (!line) return;
+    const turn = turnOf(line);
+    if (turn !== undefined && !turnStarts.has(turn)) turnStarts.set(turn, index);
+    const payload = isEntry(line.payload) ? line.payload : undefined;
+    const isOpening =
+      line.type === 'turn_context' ||
+      (line.type === 'event_msg' && (payload?.type === 'task_started' || payload?.type === 'turn_started'));
+    if (isOpening && opened === -1) opened = index;
+    if (line.type !== 'response_item' || !payload) return;
+    const typed = typedPrompt(payload);
+    if (typed === undefined) {
+      if (payload.type === 'message' && payload.role === 'assistant') opened = -1;
+      return;
+    }
+    prompts.push({
+      index,
+      turnStart: (turn !== undefined ? turnStarts.get(turn) : undefined) ?? (opened === -1 ? index : opened),
+      promptId: turn ?? null,
+      text: typed,
+      timestamp: typeof line.timestamp === 'string' ? line.timestamp : null,
+    });
+    opened = -1;
+  });
+  return prompts;
+}
+
+/**
+ * A new rollout holding the conversation before `prompt`'s turn (not including it): every line before
+ * that turn starts, the old session id made the new one wherever a line names it, and the session's
+ * start time now. Null when no prompt comes before this one.
+ */
+export function forkCodexRollout(
+  text: string,
+  prompt: CodexPrompt,
+  newSessionId: string,
+  now: Date,
+): CodexFork | null {
+  const oldSessionId = rolloutSessionId(text);
+  if (!oldSessionId) return null;
+  if (!codexPrompts(text).some((earlier) => earlier.index < prompt.turnStart)) return null;
+  const renamed = (value: unknown): unknown => {
+    if (value === oldSessionId) return newSessionId;
+    if (Array.isArray(value)) return value.map(renamed);
+    if (isEntry(value))
+      return Object.fromEntries(
+        Object.entries(value).map(([key, inner]) => [
+          key === oldSessionId ? newSessionId : key,
+          renamed(inner),
+        ]),
+      );
+    return value;
+  };
+  const out: string[] = [];
+  let messages = 0;
+  for (const line of parseLines(text).slice(0, prompt.turnStart)) {
+    if (!line) continue;
+    const copy = renamed(line) as Entry;
+    const payload = isEntry(copy.payload) ? copy.payload : undefined;
+    if (copy.type === 'session_meta' && payload) copy.payload = { ...payload, timestamp: now.toISOString() };
+    if (copy.type === 'response_item' && payload?.type === 'message' && payload.role !== 'developer')
+      messages++;
+    out.push(JSON.stringify(copy));
+  }
+  return { text: `${out.join('\n')}\n`, messages };
+}
+
+/** The file name Codex gives a rollout started now: `rollout-<local time>-<session id>.jsonl`. */
+export function codexRolloutFileName(sessionId: string, now: Date): string {
+  const two = (value: number) => String(value).padStart(2, '0');
+  const time = `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}T${two(now.getHours())}-${two(now.getMinutes())}-${two(now.getSeconds())}`;
+  return `rollout-${time}-${sessionId}.jsonl`;
+}
