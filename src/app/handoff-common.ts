@@ -1,6 +1,7 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
+import { escapeControls } from '../core/quote.js';
 import { checkHandoffName, chooseRemote } from '../git/handoff-remote.js';
 import { readHeadFast } from '../git/repo.js';
 import { runGit } from '../git/run.js';
@@ -78,37 +79,53 @@ export async function readHandoffCommit(
   }
   if (!tree || meta.handoff !== 1 || !isHandoffMeta(meta))
     throw new CheckpointError('CORRUPT', `commit ${commit} is not a handoff this tool wrote`);
+  const problem = unsafeReference(meta);
+  if (problem !== null)
+    throw new CheckpointError(
+      'CORRUPT',
+      `handoff commit ${commit} is refused: ${problem}, and it would reach git's command line; nothing was run or changed`,
+    );
   return { meta, tree };
 }
 
-/**
- * Security: the metadata comes from the remote. The base and the branch reach git's command line (a
- * checkout), so the base must be an object id and the branch a plain branch name (never one that git
- * would read as an option); the rest must be text.
- */
+/** The metadata's fields have the types a handoff's have (see unsafeReference for base and branch). */
 function isHandoffMeta(meta: HandoffMeta): boolean {
   const text = (value: unknown) => typeof value === 'string';
-  const branchName = (value: unknown) =>
-    value === null ||
-    (typeof value === 'string' &&
-      value !== '' &&
-      !value.startsWith('-') &&
-      ![...value].some((char) => char <= ' ' || char === '\u007f') &&
-      !/[~^:?*[\\]/.test(value) &&
-      !value.includes('..') &&
-      !value.includes('@{') &&
-      !value.endsWith('.lock') &&
-      !value.endsWith('/') &&
-      !value.startsWith('/'));
   return (
-    typeof meta.base === 'string' &&
-    /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(meta.base) &&
-    branchName(meta.branch) &&
+    text(meta.base) &&
+    (meta.branch === null || text(meta.branch)) &&
     text(meta.author) &&
     text(meta.createdAt) &&
     (meta.goal === null || text(meta.goal)) &&
     (meta.checkpoint === null || text(meta.checkpoint))
   );
+}
+
+/**
+ * Security: the metadata comes from the remote. The base and the branch reach git's command line (a
+ * checkout), so the base must be an object id and the branch a plain branch name (never one that git
+ * would read as an option). Says what is wrong, or null.
+ */
+function unsafeReference(meta: HandoffMeta): string | null {
+  const shown = (value: string) =>
+    `'${escapeControls(value.length > 80 ? `${value.slice(0, 80)}…` : value)}'`;
+  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(meta.base))
+    return `its base ${shown(meta.base)} is not a commit id`;
+  const branch = meta.branch;
+  if (
+    branch !== null &&
+    (branch === '' ||
+      branch.startsWith('-') ||
+      [...branch].some((char) => char <= ' ' || char === '\u007f') ||
+      /[~^:?*[\\]/.test(branch) ||
+      branch.includes('..') ||
+      branch.includes('@{') ||
+      branch.endsWith('.lock') ||
+      branch.endsWith('/') ||
+      branch.startsWith('/'))
+  )
+    return `its branch ${shown(branch)} is not a plain branch name`;
+  return null;
 }
 
 export async function objectDirs(store: SnapshotStore): Promise<{ store: string; project: string }> {

@@ -3,13 +3,14 @@ import { CHECKPOINT_FILE } from '../core/paths.js';
 import { redactText } from '../core/redact.js';
 import { byteViews } from '../core/secrets/byte-views.js';
 import type { DetectorConfig } from '../core/secrets/detect.js';
+import { advertisedObjects } from '../git/handoff-remote.js';
 import {
   type ObjectContext,
   objectSizes,
   objectsToPush,
   parseTree,
+  presentObjects,
   readObjects,
-  remoteTrackingTips,
 } from '../git/objects.js';
 import type { AppDeps } from './deps.js';
 import { loadScanConfig, locateSecrets } from './scan.js';
@@ -25,8 +26,10 @@ import { loadScanConfig, locateSecrets } from './scan.js';
  * parent would show the local commits' changes as uncommitted edits), so those commits travel and are
  * scanned like everything else.
  *
- * "Known to have": whatever this clone's remote-tracking refs of that remote reach (it came from the
- * remote or went to it). With none (a remote never fetched), all history from the handoff is scanned.
+ * "Known to have": what the remote advertises right now (`git ls-remote`, one round-trip before the
+ * push) and this clone holds, as `git push` itself decides. An advertised object this clone lacks cannot
+ * be excluded, so more is scanned than sent, never less. A ref the remote deletes in the moment between
+ * that call and the push could make the push send again what that remote held a moment before.
  */
 
 /** Where a finding is. `file` is a path, or `commit <oid>` for a commit; never the secret. */
@@ -50,7 +53,10 @@ export async function scanHandoffPush(
 ): Promise<GateFinding[]> {
   const config = await loadScanConfig(deps, params.root);
   const context: ObjectContext = { root: params.root, storeObjects: params.storeObjects };
-  const known = await remoteTrackingTips(params.root, params.remote);
+  // Security: what the remote advertises now, never this clone's remote-tracking refs: those may be stale
+  // (a remote whose URL changed, a branch deleted there and never pruned here), and git push only skips
+  // what the remote advertises.
+  const known = await presentObjects(context, await advertisedObjects(params.root, params.remote));
   const objects = await objectsToPush(context, params.commit, known);
   const sizes = await objectSizes(
     context,

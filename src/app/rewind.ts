@@ -475,9 +475,11 @@ export async function restoreTreeLocked(
     { trigger: 'pre-restore', label: `before restoring ${target.id}`, sessionId: options.sessionId },
     async (tree) => {
       guarded = await store.guardRestore(tree, target, options.paths);
-      if (guarded.keep.length + guarded.created.length + guarded.unheld.length === 0) return null;
+      const folders = guarded.emptyFolders.map((folder) => folder.path);
+      if (guarded.keep.length + guarded.created.length + guarded.unheld.length + folders.length === 0)
+        return null;
       return {
-        commit: await store.keepAside(guarded.keep, guarded.created, guarded.unheld),
+        commit: await store.keepAside(guarded.keep, guarded.created, guarded.unheld, folders),
         counts: { kept: guarded.keep.length, created: guarded.created.length },
       };
     },
@@ -493,7 +495,7 @@ export async function restoreTreeLocked(
     startedAt: deps.now().toISOString(),
   });
   try {
-    await store.apply(plan.changes, options.onProgress);
+    await store.apply(plan.changes, options.onProgress, plan.folders);
   } catch (error) {
     throw await rollBack(deps, store, before.snapshot, target, error);
   }
@@ -543,8 +545,11 @@ async function rollBack(
 }
 
 function planOf(guarded: GuardedRestore): RestorePlan {
+  const folders = guarded.emptyFolders
+    .filter((folder) => folder.removed)
+    .map((folder) => ({ path: `${folder.path}/`, reason: 'an empty folder, which no snapshot holds' }));
   return summarizePlan(guarded.planned, {
-    keptAside: guarded.keep.map((leaf) => ({ path: leaf.path, reason: leaf.reason })),
+    keptAside: [...guarded.keep.map((leaf) => ({ path: leaf.path, reason: leaf.reason })), ...folders],
     refused: guarded.refused,
   });
 }

@@ -99,6 +99,20 @@ export async function listRemoteHandoffs(
 }
 
 /**
+ * Every object id the remote advertises now (its branches, tags peeled or not, HEAD, handoffs): what
+ * `git push` takes the remote to have, and so skips. One round-trip to the remote.
+ */
+export async function advertisedObjects(root: string, remote: string): Promise<string[]> {
+  const { stdout } = await network(['ls-remote', '--', remote], root, remote, {});
+  const oids = new Set<string>();
+  for (const line of stdout.split('\n')) {
+    const oid = /^([0-9a-f]{40}(?:[0-9a-f]{24})?)\t/.exec(line)?.[1];
+    if (oid) oids.add(oid);
+  }
+  return [...oids];
+}
+
+/**
  * Fetches handoff commits (ref → commit) from the remote into the store's objects (nothing in the project
  * changes), and makes sure the store can read them on its own: their commits, and with `content` their
  * trees and files too.

@@ -71,14 +71,12 @@ export async function copyCommitIntoProject(context: ObjectContext, commit: stri
   });
 }
 
-/** The commits the project's remote-tracking refs of `remote` point at. */
-export async function remoteTrackingTips(root: string, remote: string): Promise<string[]> {
-  // Security: the remote's name is part of a pattern that starts with refs/, so git never reads it as an
-  // option; a pattern of for-each-ref matches whole path components.
-  const { stdout } = await runGit(['for-each-ref', '--format=%(objectname)', `refs/remotes/${remote}/`], {
-    cwd: root,
-  });
-  return [...new Set(stdout.split('\n').filter(Boolean))];
+/**
+ * Those of `oids` that the project (or the store) holds: what `rev-list` can take as `^<oid>`, and what
+ * `git push` itself counts as the remote's (it skips only advertised objects it has).
+ */
+export async function presentObjects(context: ObjectContext, oids: readonly string[]): Promise<string[]> {
+  return [...(await objectSizes(context, [...new Set(oids)])).keys()];
 }
 
 /**

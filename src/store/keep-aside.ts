@@ -9,8 +9,9 @@ const ASIDE_MARK = 'claude-checkpoint aside';
 
 /**
  * Copies paths no snapshot holds into the store, before a restore changes them, as one commit: its tree
- * holds the files (modes and symlinks as git keeps them), its message the paths the restore will create
- * and, when it changes ignore rules, the paths that were there unheld (so that undo never deletes them).
+ * holds the files (modes and symlinks as git keeps them), its message the paths the restore will create,
+ * the empty folders it removes or writes into (git holds no folders: undo makes them again) and, when it
+ * changes ignore rules, the paths that were there unheld (so that undo never deletes them).
  * The safety snapshot names it as its parent, so it lives (and is collected) with that snapshot.
  */
 export async function keepAside(
@@ -19,6 +20,7 @@ export async function keepAside(
   keep: readonly KeptLeaf[],
   created: readonly string[],
   unheld: readonly string[],
+  folders: readonly string[] = [],
 ): Promise<string> {
   // A private index of our own for these paths: `update-index` reads them as they are, ignored or not.
   const index = path.join(gitDir, `aside-index-${uniqueSuffix()}`);
@@ -31,7 +33,11 @@ export async function keepAside(
       });
     }
     const tree = (await git(['write-tree'], { extraEnv: env })).stdout.trim();
-    const message = `${ASIDE_MARK}\n\n${JSON.stringify({ created, ...(unheld.length > 0 ? { unheld } : {}) })}\n`;
+    const message = `${ASIDE_MARK}\n\n${JSON.stringify({
+      created,
+      ...(unheld.length > 0 ? { unheld } : {}),
+      ...(folders.length > 0 ? { folders } : {}),
+    })}\n`;
     return (await git(['commit-tree', tree, '-F', '-'], { input: message })).stdout.trim();
   } finally {
     await fsp.rm(index, { force: true });
@@ -48,12 +54,18 @@ export async function readAside(git: StoreGit, commit: string): Promise<AsideCon
   if (!tree || !message.startsWith(`${ASIDE_MARK}\n`)) return null;
   let created: string[] = [];
   let unheld: string[] = [];
+  let folders: string[] = [];
   const strings = (value: unknown) =>
     Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
   try {
-    const parsed = JSON.parse(message.slice(ASIDE_MARK.length)) as { created?: unknown; unheld?: unknown };
+    const parsed = JSON.parse(message.slice(ASIDE_MARK.length)) as {
+      created?: unknown;
+      unheld?: unknown;
+      folders?: unknown;
+    };
     created = strings(parsed.created);
     unheld = strings(parsed.unheld);
+    folders = strings(parsed.folders);
   } catch {
     // No list of created paths: only what was kept aside comes back.
   }
@@ -63,5 +75,5 @@ export async function readAside(git: StoreGit, commit: string): Promise<AsideCon
     const match = /^(\d{6}) blob ([0-9a-f]{40,64})\t(.+)$/s.exec(record);
     if (match) entries.push({ mode: match[1] as string, oid: match[2] as string, path: match[3] as string });
   }
-  return { entries, created, unheld };
+  return { entries, created, unheld, folders };
 }

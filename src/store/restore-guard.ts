@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import { lstatSync, opendirSync, readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { type GuardedPath, isRestorablePath, type PlannedChange } from '../core/snapshot.js';
@@ -16,6 +16,11 @@ export interface AsideContent {
    * when the restore changed ignore rules: restoring the snapshot must not delete them.
    */
   unheld?: readonly string[];
+  /**
+   * Empty folders the restore after the snapshot removed (a file or link took their place) or wrote
+   * into: git holds no folders, so restoring the snapshot makes them again.
+   */
+  folders?: readonly string[];
 }
 
 /** One path no snapshot holds that a restore is about to change: copied into the store first. */
@@ -40,6 +45,10 @@ export interface GuardedRestore {
   /** Paths the restore writes where nothing exists now. */
   created: string[];
   refused: GuardedPath[];
+  /** Empty folders on disk now that the restore removes (`removed`) or writes into: undo makes them again. */
+  emptyFolders: Array<{ path: string; removed: boolean }>;
+  /** Empty folders to make after the changes: those the target's undo record names. */
+  folders: string[];
 }
 
 /** Names longer than this many bytes are refused by the file systems git runs on (ext4, APFS, NTFS). */
@@ -87,7 +96,8 @@ export function guardRestore(
         afterOid: '',
       });
   }
-  for (const file of byPath.keys()) {
+  const folders = [...new Set(targetAside?.folders ?? [])].sort(compareAscii);
+  for (const file of [...byPath.keys(), ...folders]) {
     // Security: a crafted snapshot or handoff is refused whole, before the disk is even looked at.
     if (!isRestorablePath(file))
       throw new CheckpointError(
@@ -95,8 +105,17 @@ export function guardRestore(
         `refusing to restore '${file}': it would leave the project or touch .git`,
       );
   }
-  const result: GuardedRestore = { changes: [], planned: [], keep: [], created: [], refused: [] };
+  const result: GuardedRestore = {
+    changes: [],
+    planned: [],
+    keep: [],
+    created: [],
+    refused: [],
+    emptyFolders: [],
+    folders,
+  };
   const kept = new Set<string>();
+  const emptyFolders = new Map<string, boolean>();
   let keptBytes = 0;
   const probe = createProbe(root);
   const createdByTarget = new Set(targetAside?.created ?? []);
@@ -116,7 +135,11 @@ export function guardRestore(
     }
     const fresh = verdict.unheld.filter((leaf) => !kept.has(leaf.path));
     const bytes = fresh.reduce((sum, leaf) => sum + leaf.bytes, 0);
-    if (keptBytes + bytes > limits.keepAsideMaxBytes || kept.size + fresh.length > limits.keepAsideMaxFiles) {
+    const freshFolders = verdict.emptyFolders.filter((folder) => !emptyFolders.has(folder.path));
+    if (
+      keptBytes + bytes > limits.keepAsideMaxBytes ||
+      kept.size + emptyFolders.size + fresh.length + freshFolders.length > limits.keepAsideMaxFiles
+    ) {
       const what = fresh.length === 1 ? `'${fresh[0]?.path}' (${fresh[0]?.reason})` : `${fresh.length} files`;
       result.refused.push({
         path: change.path,
@@ -128,6 +151,8 @@ export function guardRestore(
       kept.add(leaf.path);
       result.keep.push(leaf);
     }
+    for (const folder of verdict.emptyFolders)
+      emptyFolders.set(folder.path, (emptyFolders.get(folder.path) ?? false) || folder.removed);
     keptBytes += bytes;
     result.changes.push(change);
     const exists = verdict.exists;
@@ -138,10 +163,15 @@ export function guardRestore(
       if (!exists) result.created.push(change.path);
     }
   }
+  result.emptyFolders = [...emptyFolders]
+    .map(([folder, removed]) => ({ path: folder, removed }))
+    .sort((a, b) => compareAscii(a.path, b.path));
   return result;
 }
 
-type Verdict = { refused: string } | { unheld: KeptLeaf[]; exists: boolean };
+type Verdict =
+  | { refused: string }
+  | { unheld: KeptLeaf[]; emptyFolders: Array<{ path: string; removed: boolean }>; exists: boolean };
 
 function inspect(
   change: TreeChange,
@@ -153,7 +183,8 @@ function inspect(
   if (removesGitlink)
     return { refused: 'a submodule: its own repository, which no snapshot holds; left as it is' };
   const writes = change.status !== 'D' && change.afterMode !== '160000';
-  if (!writes && change.status !== 'D') return { unheld: [], exists: probe.stat(change.path) !== null };
+  if (!writes && change.status !== 'D')
+    return { unheld: [], emptyFolders: [], exists: probe.stat(change.path) !== null };
   const unheld: KeptLeaf[] = [];
   const reasonOf = (stats: Stats) =>
     stats.isFile() && stats.size > limits.maxFileBytes
@@ -179,10 +210,15 @@ function inspect(
     }
   }
   const stats = probe.stat(change.path);
-  if (stats === null) return { unheld, exists: false };
+  if (stats === null) {
+    // An empty folder written into (or holding a path deleted that is not there) is emptied again, and
+    // removed, when that is undone: undo makes it again.
+    const folder = emptyAncestor(probe, change.path);
+    return { unheld, emptyFolders: folder === null ? [] : [{ path: folder, removed: false }], exists: false };
+  }
   if (!stats.isDirectory()) {
     if (!isHeld(change.path)) unheld.push({ path: change.path, bytes: stats.size, reason: reasonOf(stats) });
-    return { unheld, exists: true };
+    return { unheld, emptyFolders: [], exists: true };
   }
   // A folder where a file goes (or where a file was deleted): everything in it goes.
   const walked = walkFolder(probe, change.path);
@@ -196,17 +232,36 @@ function inspect(
   for (const leaf of walked.leaves) {
     if (!isHeld(leaf.path)) unheld.push({ ...leaf, reason: reasonOf(leaf.stats) });
   }
-  return { unheld, exists: true };
+  return {
+    unheld,
+    emptyFolders: walked.emptyFolders.map((folder) => ({ path: folder, removed: true })),
+    exists: true,
+  };
+}
+
+/** The deepest folder on the way to `file` when it is empty (the folders above it hold it), else null. */
+function emptyAncestor(probe: Probe, file: string): string | null {
+  const parts = file.split('/');
+  let deepest: string | null = null;
+  for (let depth = 1; depth < parts.length; depth++) {
+    const dir = parts.slice(0, depth).join('/');
+    if (!probe.stat(dir)?.isDirectory()) break;
+    deepest = dir;
+  }
+  return deepest !== null && probe.isEmpty(deepest) ? deepest : null;
 }
 
 interface Probe {
   root: string;
   stat(file: string): Stats | null;
+  /** Whether a folder has nothing in it (read one entry, not the whole folder). */
+  isEmpty(dir: string): boolean;
 }
 
 /** lstat relative to the root, remembered for the run: many changes share their folders. */
 function createProbe(root: string): Probe {
   const seen = new Map<string, Stats | null>();
+  const emptiness = new Map<string, boolean>();
   return {
     root,
     stat(file) {
@@ -221,15 +276,40 @@ function createProbe(root: string): Probe {
       }
       return stats;
     },
+    isEmpty(dir) {
+      let empty = emptiness.get(dir);
+      if (empty === undefined) {
+        try {
+          const handle = opendirSync(path.join(root, dir));
+          try {
+            empty = handle.readSync() === null;
+          } finally {
+            handle.closeSync();
+          }
+        } catch {
+          empty = false;
+        }
+        emptiness.set(dir, empty);
+      }
+      return empty;
+    },
   };
 }
 
-/** Every file and symlink under a folder (links never followed), or the first nested repository in it. */
+/**
+ * Every file and symlink under a folder (links never followed) and every empty folder in it (itself
+ * too), or the first nested repository in it.
+ */
 function walkFolder(
   probe: Probe,
   dir: string,
-): { leaves: Array<{ path: string; bytes: number; stats: Stats }>; nested: string | null } {
+): {
+  leaves: Array<{ path: string; bytes: number; stats: Stats }>;
+  emptyFolders: string[];
+  nested: string | null;
+} {
   const leaves: Array<{ path: string; bytes: number; stats: Stats }> = [];
+  const emptyFolders: string[] = [];
   const pending = [dir];
   while (pending.length > 0) {
     const current = pending.pop() as string;
@@ -239,7 +319,8 @@ function walkFolder(
     } catch {
       continue;
     }
-    if (names.some((name) => name.toLowerCase() === '.git')) return { leaves, nested: current };
+    if (names.some((name) => name.toLowerCase() === '.git')) return { leaves, emptyFolders, nested: current };
+    if (names.length === 0) emptyFolders.push(current);
     for (const name of names) {
       const file = `${current}/${name}`;
       const stats = probe.stat(file);
@@ -248,5 +329,5 @@ function walkFolder(
       else leaves.push({ path: file, bytes: stats.size, stats });
     }
   }
-  return { leaves, nested: null };
+  return { leaves, emptyFolders, nested: null };
 }

@@ -365,8 +365,9 @@ export class SnapshotStore {
     keep: readonly KeptLeaf[],
     created: readonly string[],
     unheld: readonly string[],
+    folders: readonly string[] = [],
   ): Promise<string> {
-    return keepAside(this.git, this.gitDir, keep, created, unheld);
+    return keepAside(this.git, this.gitDir, keep, created, unheld, folders);
   }
 
   /** What a snapshot kept aside, or `null`. */
@@ -379,8 +380,12 @@ export class SnapshotStore {
    * The private index is left as it is: the next capture sees exactly these files as changed and re-reads
    * only them, so a restore costs what it restores, not what the tree holds.
    */
-  apply(changes: readonly TreeChange[], onProgress?: (done: number, total: number) => void): Promise<void> {
-    return new WorktreeWriter(this.root, this.gitDir).apply(changes, onProgress);
+  apply(
+    changes: readonly TreeChange[],
+    onProgress?: (done: number, total: number) => void,
+    folders: readonly string[] = [],
+  ): Promise<void> {
+    return new WorktreeWriter(this.root, this.gitDir).apply(changes, onProgress, folders);
   }
 
   beginRestore(entry: journal.RestoreJournal): Promise<void> {
@@ -432,6 +437,7 @@ function limitAside(aside: AsideContent, paths: readonly string[]): AsideContent
   return {
     entries: aside.entries.filter((entry) => within(entry.path)),
     created: aside.created.filter(within),
+    folders: (aside.folders ?? []).filter(within),
   };
 }
 

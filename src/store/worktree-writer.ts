@@ -41,18 +41,18 @@ export class WorktreeWriter {
 
   /**
    * Makes the working tree match `changes` (from the current tree to the target). Deletions first, then
-   * writes, each file replaced atomically; the private index is updated for exactly these paths, so the
-   * cost grows with the files restored, not with the tree.
+   * writes, each file replaced atomically, then the empty `folders` (an undo's: git holds no folders).
    */
   async apply(
     changes: readonly TreeChange[],
     onProgress?: (done: number, total: number) => void,
+    folders: readonly string[] = [],
   ): Promise<void> {
-    for (const change of changes) {
-      if (!isRestorablePath(change.path)) {
+    for (const file of [...changes.map((change) => change.path), ...folders]) {
+      if (!isRestorablePath(file)) {
         throw new CheckpointError(
           'UNSAFE_PATH',
-          `refusing to restore '${change.path}': it would leave the project or touch .git`,
+          `refusing to restore '${file}': it would leave the project or touch .git`,
         );
       }
     }
@@ -89,6 +89,7 @@ export class WorktreeWriter {
       );
       tick();
     }
+    for (const folder of folders) await this.makeFolder(folder);
     // The private index is left as it is: the next capture sees exactly these files as changed and
     // re-reads only them, so a restore costs what it restores, not what the tree holds.
   }
@@ -163,6 +164,26 @@ export class WorktreeWriter {
     }
     await handle.close();
     await fsp.rename(temp, target);
+  }
+
+  /**
+   * Makes an empty folder (and the folders on its way) where nothing stands. Security: only real folders
+   * are walked through (lstat: a link is never followed), and whatever else stands on the way is left
+   * as it is, and the folder not made.
+   */
+  private async makeFolder(relativePath: string): Promise<void> {
+    let current = this.root;
+    for (const part of relativePath.split('/')) {
+      current = path.join(current, part);
+      const stats = await fsp.lstat(current).catch(() => null);
+      if (stats?.isDirectory()) continue;
+      if (stats) return;
+      try {
+        await fsp.mkdir(current);
+      } catch {
+        return; // something appeared there meanwhile: left as it is
+      }
+    }
   }
 
   /** Creates missing parent folders; a file standing where a folder must go is replaced. */

@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AppDeps, defaultDeps } from '../../src/app/deps.js';
@@ -16,11 +25,26 @@ function depsFor(extraEnv: Record<string, string> = {}): AppDeps {
   return defaultDeps({ env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), ...extraEnv } });
 }
 
-/** Everything under the root, ignored files and nested repositories' own `.git` content included. */
+/**
+ * Everything under the root, ignored files, folders (empty ones too) and nested repositories' own `.git`
+ * content included.
+ */
 function fullTree(root: string): Record<string, unknown> {
   const tree: Record<string, unknown> = readTree(root, (file) => file.startsWith('.claude-checkpoint'));
   for (const [file, entry] of Object.entries(readNestedGit(root))) tree[file] = entry;
+  for (const folder of foldersOf(root)) tree[`${folder}/`] = 'folder';
   return tree;
+}
+
+/** Every folder under the root but `.git` ones, empty or not. */
+function foldersOf(root: string, dir = ''): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name === '.git') continue;
+    const relative = dir ? `${dir}/${entry.name}` : entry.name;
+    found.push(relative, ...foldersOf(root, relative));
+  }
+  return found;
 }
 
 function readNestedGit(root: string): Record<string, unknown> {
@@ -205,5 +229,55 @@ describe('restore keeps aside what no snapshot holds, or refuses it', () => {
     await gcSnapshots(deps, { projectRoot: root });
     await restore(deps, root, done.undoSnapshotId as string);
     expect(readFileSync(path.join(root, '.env'), 'utf8')).toBe('MINE=2\n');
+  });
+});
+
+describe('empty folders a restore removes or writes into: git holds none, so the undo record does', () => {
+  it('empty folders where the snapshot has a file: named in the plan, replaced, and made again by undo', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    writeFileSync(path.join(root, 'slot'), 'a file once\n');
+    const deps = depsFor();
+    const old = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    rmSync(path.join(root, 'slot'));
+    // A folder that holds only empty folders: nothing in it is a file any snapshot could hold.
+    mkdirSync(path.join(root, 'slot/deep/er'), { recursive: true });
+    mkdirSync(path.join(root, 'slot/empty'));
+    mkdirSync(path.join(root, 'gone'));
+    const before = fullTree(root);
+
+    const plan = await restore(deps, root, old.snapshot.id, true);
+    expect(plan.plan.overwrite).toEqual(['slot']);
+    expect(plan.plan.keptAside.map((entry) => entry.path).sort()).toEqual(['slot/deep/er/', 'slot/empty/']);
+    expect(plan.plan.keptAside[0]?.reason).toContain('empty folder');
+    const done = await restore(deps, root, old.snapshot.id);
+    expect(readFileSync(path.join(root, 'slot'), 'utf8')).toBe('a file once\n');
+    const after = fullTree(root);
+
+    const undone = await restore(deps, root, done.undoSnapshotId as string);
+    expect(lstatSync(path.join(root, 'slot/deep/er')).isDirectory()).toBe(true);
+    expect(fullTree(root)).toEqual(before);
+    // And undoing the undo replaces them again, and names them again.
+    const again = await restore(deps, root, undone.undoSnapshotId as string);
+    expect(again.plan.keptAside.map((entry) => entry.path).sort()).toEqual(['slot/deep/er/', 'slot/empty/']);
+    expect(fullTree(root)).toEqual(after);
+  });
+
+  it('an empty folder a restore writes into: undo empties it, and leaves it there', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    writeTree(root, { 'box/inner/x.txt': 'x\n' });
+    const deps = depsFor();
+    const old = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    rmSync(path.join(root, 'box/inner'), { recursive: true });
+    // box is empty now: the restore writes box/inner/x.txt into it, and its undo removes that again.
+    const before = fullTree(root);
+
+    const done = await restore(deps, root, old.snapshot.id);
+    expect(done.plan.create).toEqual(['box/inner/x.txt']);
+    // Not destroyed, only written into: nothing to name in the plan.
+    expect(done.plan.keptAside).toEqual([]);
+    await restore(deps, root, done.undoSnapshotId as string);
+    expect(existsSync(path.join(root, 'box/inner'))).toBe(false);
+    expect(lstatSync(path.join(root, 'box')).isDirectory()).toBe(true);
+    expect(fullTree(root)).toEqual(before);
   });
 });

@@ -10,7 +10,7 @@ import { readTree } from '../helpers/tree.js';
 
 /**
  * Issue 22's law: whatever the tree holds (ignored files and folders, files over the size cap, nested
- * repositories, symlinks) and whatever a restore or a pull brings, undoing it gives back the tree it
+ * repositories, symlinks, empty folders) and whatever a restore or a pull brings, undoing it gives back the tree it
  * found, byte for byte (modes and link targets too), and undoing the undo gives back what it made.
  */
 
@@ -30,7 +30,9 @@ const PATH = fc.oneof(
 type Spec =
   | { kind: 'file'; size: 'small' | 'large'; seed: number; executable: boolean }
   | { kind: 'link'; target: string }
-  | { kind: 'repo' };
+  | { kind: 'repo' }
+  /** An empty folder: git holds none, so no snapshot does. */
+  | { kind: 'dir' };
 
 const spec: fc.Arbitrary<Spec> = fc.oneof(
   {
@@ -50,6 +52,7 @@ const spec: fc.Arbitrary<Spec> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('repo' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('dir' as const) }) },
 );
 
 const content = (entry: Extract<Spec, { kind: 'file' }>) =>
@@ -74,6 +77,7 @@ function place(root: string, file: string, entry: Spec): void {
   const absolute = path.join(root, file);
   rmSync(absolute, { recursive: true, force: true });
   if (entry.kind === 'link') symlinkSync(entry.target, absolute);
+  else if (entry.kind === 'dir') mkdirSync(absolute);
   else if (entry.kind === 'repo') {
     mkdirSync(absolute);
     writeFileSync(path.join(absolute, 'inside.txt'), `nested ${file}\n`);
@@ -84,14 +88,18 @@ function place(root: string, file: string, entry: Spec): void {
   }
 }
 
-/** Everything, ignored files and nested repositories' .git content included (not our own files). */
+/**
+ * Everything, ignored files, folders (empty ones too) and nested repositories' .git content included
+ * (not our own files).
+ */
 function fullTree(root: string): Record<string, unknown> {
   const tree: Record<string, unknown> = readTree(root, (file) => file.startsWith('.claude-checkpoint'));
   const walk = (dir: string) => {
     for (const name of existsSync(path.join(root, dir)) ? readdirNames(path.join(root, dir)) : []) {
       const relative = dir ? `${dir}/${name}` : name;
       const stats = lstatSync(path.join(root, relative));
-      if (!stats.isDirectory()) continue;
+      if (!stats.isDirectory() || relative.startsWith('.claude-checkpoint')) continue;
+      if (name !== '.git') tree[`${relative}/`] = { kind: 'folder' };
       if (name === '.git' && dir !== '') {
         for (const [file, entry] of Object.entries(readTree(path.join(root, relative))))
           tree[`${relative}/${file}`] = entry;
@@ -118,7 +126,7 @@ function craftTree(gitDir: string, entries: ReadonlyArray<[string, Spec]>): stri
   const lines: string[] = [];
   const taken: string[] = [];
   for (const [file, entry] of entries) {
-    if (entry.kind === 'repo') continue;
+    if (entry.kind === 'repo' || entry.kind === 'dir') continue;
     // A tree cannot hold a file and a folder of one name.
     if (taken.some((other) => other === file || other.startsWith(`${file}/`) || file.startsWith(`${other}/`)))
       continue;

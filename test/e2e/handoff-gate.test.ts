@@ -198,6 +198,57 @@ describe('the secret gate scans exactly what the push sends', () => {
   }, 180_000);
 });
 
+describe('"the remote has it" means the remote advertises it now, not that a remote-tracking ref says so', () => {
+  /** A key committed, then removed, in two commits of this clone's branch. */
+  function commitAndRemoveKey(m: Machine) {
+    writeTree(m.root, { 'config/aws.ts': `export const key = "${KEY}";\n` });
+    git(m.root, 'add', '-A');
+    git(m.root, 'commit', '-q', '-m', 'add the key');
+    unlinkSync(path.join(m.root, 'config/aws.ts'));
+    git(m.root, 'add', '-A');
+    git(m.root, 'commit', '-q', '-m', 'remove the key');
+  }
+
+  it('a remote whose URL now names another (empty) repository: the history the old one had is scanned, and the key is refused', async () => {
+    const { bare: old } = bareRemote();
+    const a = machine(old, 'Alice');
+    commitAndRemoveKey(a);
+    git(a.root, 'push', '-q', 'origin', 'HEAD:refs/heads/main');
+    const fresh = path.join(tempDir('handoff-new-remote-'), 'project.git');
+    git(path.dirname(fresh), 'init', '-q', '--bare', fresh);
+    // refs/remotes/origin/main still names the pushed history, which the new remote never had.
+    git(a.root, 'remote', 'set-url', 'origin', fresh);
+    const result = await cli(a, 'handoff', 'push', '--name', 'moved');
+    expectRefused(result);
+    expect(result.stderr).toContain('config/aws.ts');
+    expect(allRefs(fresh)).toBe('');
+    expect(git(fresh, 'count-objects')).toMatch(/^0 objects/);
+  }, 60_000);
+
+  it('a branch deleted on the remote (and collected there) but not pruned here: its history is scanned, and the key is refused', async () => {
+    const { bare } = bareRemote();
+    const a = machine(bare, 'Alice');
+    commitAndRemoveKey(a);
+    git(a.root, 'push', '-q', 'origin', 'HEAD:refs/heads/wip');
+    const keyCommit = git(a.root, 'rev-parse', 'HEAD~1').trim();
+    git(bare, 'update-ref', '-d', 'refs/heads/wip');
+    git(bare, 'reflog', 'expire', '--expire=now', '--all');
+    git(bare, 'gc', '-q', '--prune=now');
+    expect(() => git(bare, 'cat-file', '-e', keyCommit)).toThrow();
+    // Not pruned: refs/remotes/origin/wip still names the key's commits.
+    expect(git(a.root, 'rev-parse', 'refs/remotes/origin/wip').trim()).toBe(
+      git(a.root, 'rev-parse', 'HEAD').trim(),
+    );
+    const before = allRefs(bare);
+    const result = await cli(a, 'handoff', 'push', '--name', 'stale');
+    expectRefused(result);
+    expect(result.stderr).toContain('config/aws.ts');
+    expect(allRefs(bare)).toBe(before);
+    expect(handoffObjects(bare, 'stale')).not.toContain(KEY);
+    expect(() => git(bare, 'cat-file', '-e', keyCommit)).toThrow();
+  }, 60_000);
+});
+
 describe('a remote name from config or input is never read as an option', () => {
   let bare: string;
   beforeAll(() => {

@@ -388,6 +388,66 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     expect(existsSync(path.join(b.root, '.claude-checkpoint'))).toBe(false);
   });
 
+  it('a forged handoff whose base or branch starts with "-" is refused with a clear error, and runs nothing', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { 'src/app.ts': 'A\n' });
+    git(a.root, 'commit', '-q', '-am', 'A moves on');
+    expect((await cli(a, 'handoff', 'push', '--name', 'dashes')).code).toBe(0);
+    const ref = 'refs/claude-checkpoint/handoff/dashes';
+    const original = execFileSync('git', ['cat-file', 'commit', ref], { cwd: bare, encoding: 'utf8' });
+    const [headers = '', body = ''] = original.split(/\n\n(.*)/s);
+    const meta = JSON.parse(body.slice(body.indexOf('\n\n') + 2));
+    const marker = path.join(tempDir('markers-'), 'ran');
+    const forgeries: Array<[Record<string, string>, RegExp]> = [
+      [{ base: `--upload-pack=touch ${marker}` }, /its base '--upload-pack=touch .*' is not a commit id/],
+      [
+        { branch: `--upload-pack=touch\${IFS}${marker}` },
+        /its branch '--upload-pack=touch.*' is not a plain branch name/,
+      ],
+    ];
+    // B is on another commit than the base: --checkout would run git checkout with what the handoff says.
+    const before = treeState(b.root);
+    const repo = repoState(b.root);
+    for (const [change, message] of forgeries) {
+      const forged = execFileSync(
+        'git',
+        ['commit-tree', /^tree (\S+)/m.exec(headers)?.[1] ?? '', '-p', meta.base, '-F', '-'],
+        {
+          cwd: bare,
+          encoding: 'utf8',
+          input: `claude-checkpoint handoff dashes\n\n${JSON.stringify({ ...meta, ...change })}\n`,
+          env: {
+            ...process.env,
+            GIT_AUTHOR_NAME: 'x',
+            GIT_AUTHOR_EMAIL: 'x@x',
+            GIT_COMMITTER_NAME: 'x',
+            GIT_COMMITTER_EMAIL: 'x@x',
+          },
+        },
+      ).trim();
+      execFileSync('git', ['update-ref', ref, forged], { cwd: bare });
+      for (const args of [
+        ['handoff', 'pull', '--name', 'dashes', '--dry-run'],
+        ['handoff', 'pull', '--name', 'dashes', '--yes'],
+        ['handoff', 'pull', '--name', 'dashes', '--yes', '--checkout'],
+      ]) {
+        const result = await cli(b, ...args);
+        const what = `${args.join(' ')} with ${JSON.stringify(change)}`;
+        expect(result.code, what).toBe(1);
+        expect(result.stderr, what).toMatch(message);
+        expect(result.stderr, what).toContain('nothing was run or changed');
+      }
+      // Nor is it listed as a handoff.
+      const listed = await cli(b, 'handoff', 'list', '--json');
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).not.toContain('dashes');
+    }
+    expect(existsSync(marker)).toBe(false);
+    expect(treeState(b.root)).toEqual(before);
+    expect(repoState(b.root)).toEqual(repo);
+  }, 120_000);
+
   it('with the remote unreachable: a one-line error, exit 1, nothing changed locally', async () => {
     const a = machine(`file://${bare}`, 'Alice');
     git(a.root, 'remote', 'set-url', 'origin', `file://${path.join(tempDir('gone-'), 'missing.git')}`);

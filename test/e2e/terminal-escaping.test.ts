@@ -71,6 +71,72 @@ describe('terminal output escapes what comes from a remote or a file name', () =
     }
   }, 180_000);
 
+  it("handoff list and pull: control characters in a forged handoff's branch never reach the terminal", async () => {
+    const { bare } = bareRemote();
+    const url = `file://${bare}`;
+    const a = machine(url, 'Alice');
+    const b = machine(url, 'Bob');
+    writeTree(a.root, { 'src/app.ts': 'A\n' });
+    git(a.root, 'commit', '-q', '-am', 'A moves on');
+    expect((await cli(a, 'handoff', 'push', '--name', 'branchy')).code).toBe(0);
+    // B is on another commit than the handoff's base: the pull names the base and its branch.
+    const ref = 'refs/claude-checkpoint/handoff/branchy';
+    const original = execFileSync('git', ['cat-file', 'commit', ref], { cwd: bare, encoding: 'utf8' });
+    const [headers = '', body = ''] = original.split(/\n\n(.*)/s);
+    const meta = JSON.parse(body.slice(body.indexOf('\n\n') + 2));
+    const forge = (branch: string) => {
+      const forged = git(
+        bare,
+        'commit-tree',
+        /^tree (\S+)/m.exec(headers)?.[1] ?? '',
+        '-p',
+        meta.base,
+        '-m',
+        `claude-checkpoint handoff branchy\n\n${JSON.stringify({ ...meta, branch })}`,
+      ).trim();
+      git(bare, 'update-ref', ref, forged);
+    };
+    // Not a control character below a space, so a valid branch name, yet one a terminal may obey: a C1
+    // control (CSI), a right-to-left override.
+    const raw = (text: string) =>
+      [...text].filter((char) => {
+        const code = char.codePointAt(0) ?? 0;
+        return (
+          (code < 0x20 && char !== '\n' && char !== '\t') ||
+          (code >= 0x7f && code <= 0x9f) ||
+          (code >= 0x202a && code <= 0x202e) ||
+          (code >= 0x2066 && code <= 0x2069)
+        );
+      });
+
+    forge('feat\u009b2J\u202eevil');
+    const listed = await cli(b, 'handoff', 'list');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(raw(listed.stdout)).toEqual([]);
+    expect(listed.stdout).toContain('feat\\302\\2332J\\342\\200\\256evil@');
+    const pulled = await cli(b, 'handoff', 'pull', '--name', 'branchy', '--yes');
+    expect(pulled.code).toBe(1);
+    expect(raw(pulled.stdout + pulled.stderr)).toEqual([]);
+    expect(pulled.stderr).toContain('(branch feat\\302\\2332J\\342\\200\\256evil)');
+
+    // An escape sequence itself: not a branch name, so the handoff is refused, and says so escaped.
+    forge(`main${TITLE}${CLEAR}`);
+    const listedEsc = await cli(b, 'handoff', 'list');
+    expect(listedEsc.code, listedEsc.stderr).toBe(0);
+    expect(raw(listedEsc.stdout + listedEsc.stderr)).toEqual([]);
+    for (const args of [
+      ['handoff', 'pull', '--name', 'branchy', '--dry-run'],
+      ['handoff', 'pull', '--name', 'branchy', '--yes'],
+    ]) {
+      const shown = await cli(b, ...args);
+      expect(shown.code).toBe(1);
+      expect(raw(shown.stdout + shown.stderr)).toEqual([]);
+      expect(shown.stderr).toContain(
+        "its branch 'main\\033]0;owned\\a\\033[2J\\033[H' is not a plain branch name",
+      );
+    }
+  }, 180_000);
+
   it('restore plans, diff and the brief quote a file name with a line feed or an escape sequence', async () => {
     const root = createRepo({ committed: { 'README.md': '# Project\n' } });
     const env = { CHECKPOINT_STORE_DIR: tempDir('escaping-store-') };
