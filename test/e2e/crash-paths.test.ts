@@ -15,7 +15,7 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
  * gc), and after each kill the next operation must succeed at once: no lock or journal a kill leaves
  * behind may make it wait. CI runs the bounded default; CRASH_RUNS=1000 npm test soaks longer.
  */
-const RUNS_PER_PATH = Math.max(4, Math.floor(Number(process.env.CRASH_RUNS ?? 200) / 12));
+const RUNS_PER_PATH = Math.max(4, Math.floor(Number(process.env.CRASH_RUNS ?? 120) / 12));
 /**
  * "At once": well below any lock's wait (10 s and up), which is what a lock or journal left by a kill
  * would cost, and above what these calls take on two cores at a load of 9 (issue 26: 1 s did not hold).

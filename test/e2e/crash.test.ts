@@ -12,8 +12,8 @@ import { createRepo, tempDir, workerStateHome } from '../helpers/fixtures.js';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const WORKER = fileURLToPath(new URL('../helpers/save-worker.mjs', import.meta.url));
-// CI runs the bounded default (with crash-paths.test.ts, over 250 kills); CRASH_RUNS=2000 npm test soaks.
-const RUNS = Math.floor(Number(process.env.CRASH_RUNS ?? 200) / 2);
+// CI runs the bounded default (with crash-paths.test.ts, about 200 kills); CRASH_RUNS=2000 npm test soaks.
+const RUNS = Math.floor(Number(process.env.CRASH_RUNS ?? 120) / 2);
 
 beforeAll(assertBuilt);
 
