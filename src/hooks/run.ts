@@ -31,8 +31,8 @@ export const HOOK_BUDGET_MS: Readonly<Record<HookEvent, number>> = {
 const RECORDING_EVENTS: ReadonlySet<HookEvent> = new Set(['PostToolUse', 'PostToolUseFailure']);
 
 /**
- * Runs one hook: reads Claude Code's hook JSON on stdin, acts on it within the event's time budget, and
- * writes its output. Never throws: a broken checkpoint tool must never break a session, so problems are
+ * Runs one hook: reads Claude Code's hook JSON on stdin, acts on it within the event's time budget (the
+ * Bash hooks keep theirs themselves: RECORDING_EVENTS), and writes its output. Never throws: a broken checkpoint tool must never break a session, so problems are
  * explained on stderr and the caller exits 0.
  */
 export async function runHook(
