@@ -1,52 +1,106 @@
-import { appendCommands, PLACEHOLDER_GOAL } from '../core/merge.js';
+import { isCheckpointError } from '../core/errors.js';
+import { journalId, serializeJournalRecord } from '../core/journal.js';
+import { appendCommands, type CommandOutcome, PLACEHOLDER_GOAL, recordedCommands } from '../core/merge.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
+import { uniqueSuffix } from '../store/temp-name.js';
 import type { AppDeps } from './deps.js';
 import { loadRedactionConfig } from './redaction.js';
 import { resolveProjectRoot } from './root.js';
 
-export interface CommandRecord {
-  command: string;
-  exitCode?: number | undefined;
-  note?: string | undefined;
+export type CommandRecord = CommandOutcome;
+
+export interface RecordedCommands {
+  created: boolean;
+  redactions: number;
+  /** In the command journal, not yet in the file: the lock was busy (loads show them all the same). */
+  pending: boolean;
 }
+
+/** How long to wait for the lock, at most, where the journal cannot help (it is full, or there is no checkpoint yet). */
+const DEFAULT_LOCK_WAIT_MS = 2_000;
 
 /**
  * Adds commands to the checkpoint, for hooks that see every shell command. An existing checkpoint is
  * only appended to (cheap: no git); without one, a checkpoint is started with the git facts and a
- * placeholder goal, so the facts exist even when the agent never saved.
+ * placeholder goal, so the facts exist even when the agent never saved. When another process holds the
+ * checkpoint's lock, the commands go to the command journal at once, and the lock's next holder merges
+ * them (issue 26): a hook that waited for the lock could run out of time and lose them.
  */
 export async function recordCommands(
   deps: AppDeps,
   request: { projectRoot?: string | undefined; commands: readonly CommandRecord[] },
-): Promise<{ created: boolean; redactions: number }> {
+  options: { lockWaitMs?: number | undefined } = {},
+): Promise<RecordedCommands> {
   const { root } = await resolveProjectRoot({
     argument: request.projectRoot,
     env: deps.env,
     cwd: deps.cwd(),
   });
   const store = new CheckpointStore(root, deps.fs);
-  const appended = await deps.queue.run(root, () =>
-    store.withLock(async () => {
-      const loaded = await store.load();
-      if (!loaded.found) return null;
-      const redaction = await loadRedactionConfig(deps.fs, deps.env, root);
-      const result = appendCommands(loaded.checkpoint, request.commands, deps.now(), redaction.config);
-      await store.writeLocked(result.serialized);
-      return { created: false, redactions: result.redactions };
-    }),
-  );
-  if (appended) return appended;
-  // Only a first command in a project pays for loading the full save (git, hashing, merge).
+  const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
+  const redaction = await loadRedactionConfig(deps.fs, deps.env, root);
+  const append = async (): Promise<RecordedCommands | null> => {
+    const loaded = await store.load();
+    if (!loaded.found) return null;
+    const result = appendCommands(loaded.checkpoint, request.commands, deps.now(), redaction.config);
+    await store.writeLocked(result.serialized, result.checkpoint);
+    return { created: false, pending: false, redactions: result.redactions };
+  };
+  if (await store.mayExist()) {
+    // The usual case: the lock is free, and the commands go straight into the file.
+    const appended = await store.withLock(append, { waitMs: 0 }).catch(nullWhenLocked);
+    if (appended) return appended;
+  }
+  // Security: redacted before anything touches the disk, as in the checkpoint.
+  const recorded = recordedCommands(request.commands, deps.now(), redaction.config);
+  try {
+    store.addToJournal(journalId(deps.now(), uniqueSuffix()), serializeJournalRecord(recorded));
+  } catch {
+    // The journal cannot take them (full, or not a folder of ours): wait for the lock, as before it existed.
+    const appended = (await store.mayExist()) ? await store.withLock(append, { waitMs: lockWaitMs }) : null;
+    return appended ?? startCheckpoint(deps, root, request.commands, lockWaitMs);
+  }
+  if (await store.mayExist()) {
+    const merged = await store.mergeJournalNow();
+    return { created: false, pending: !merged, redactions: recorded.redactions };
+  }
+  // The project's first command: the save that starts the checkpoint merges the journal as it lets go.
+  try {
+    await startCheckpoint(deps, root, [], lockWaitMs);
+    return { created: true, pending: false, redactions: recorded.redactions };
+  } catch (error) {
+    if (!isCheckpointError(error, 'LOCKED')) throw error;
+    return { created: false, pending: true, redactions: recorded.redactions };
+  }
+}
+
+/** Only a first command in a project pays for loading the full save (git, hashing, merge). */
+async function startCheckpoint(
+  deps: AppDeps,
+  root: string,
+  commands: readonly CommandRecord[],
+  lockWaitMs: number,
+): Promise<RecordedCommands> {
   const { saveCheckpoint } = await import('./save.js');
-  const saved = await saveCheckpoint(deps, {
-    goal: PLACEHOLDER_GOAL,
-    mode: 'merge',
-    projectRoot: root,
-    recentCommands: request.commands.map((command) => ({
-      command: command.command.slice(0, 2000),
-      ...(command.exitCode !== undefined ? { exitCode: command.exitCode } : {}),
-      ...(command.note !== undefined ? { note: command.note.slice(0, 500) } : {}),
-    })),
-  });
-  return { created: true, redactions: saved.counts.redactions };
+  const saved = await saveCheckpoint(
+    deps,
+    {
+      goal: PLACEHOLDER_GOAL,
+      mode: 'merge',
+      projectRoot: root,
+      recentCommands: commands.map((command) => ({
+        command: command.command.slice(0, 2000),
+        ...(command.exitCode !== undefined ? { exitCode: command.exitCode } : {}),
+        ...(command.note !== undefined ? { note: command.note.slice(0, 500) } : {}),
+      })),
+    },
+    {},
+    { lockWaitMs },
+  );
+  return { created: true, pending: false, redactions: saved.counts.redactions };
+}
+
+function nullWhenLocked(error: unknown): null {
+  if (isCheckpointError(error, 'LOCKED')) return null;
+  throw error;
 }

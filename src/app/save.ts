@@ -42,7 +42,12 @@ export async function saveCheckpoint(
   deps: AppDeps,
   input: SaveInput,
   context: RootContext = {},
-  options: { automatic?: boolean; transcript?: TranscriptRecord | undefined } = {},
+  options: {
+    automatic?: boolean;
+    transcript?: TranscriptRecord | undefined;
+    /** Wait at most this long for the lock in all (a hook's budget), else LOCKED. */
+    lockWaitMs?: number | undefined;
+  } = {},
 ): Promise<SaveOutcome> {
   const resolved = await resolveProjectRoot({
     argument: input.projectRoot,
@@ -60,6 +65,7 @@ export async function saveCheckpoint(
   };
   const mode = input.mode ?? 'replace';
   const store = new CheckpointStore(root, deps.fs);
+  const lockOptions = options.lockWaitMs === undefined ? {} : { waitMs: options.lockWaitMs };
 
   return deps.queue.run(root, () =>
     store.withLock(async () => {
@@ -161,7 +167,7 @@ export async function saveCheckpoint(
         git: git ? { branch: git.branch, head: git.head } : null,
         root: resolved,
       };
-    }),
+    }, lockOptions),
   );
 }
 

@@ -65,7 +65,8 @@ export function isPlainlyValid(value: unknown): boolean {
         optional(derived.goal, isString) &&
         optional(derived.tasks, isString) &&
         optional(derived.summary, isString),
-    )
+    ) &&
+    optional(meta.journaled, (journaled) => everyItem(journaled, isString))
   );
 }
 

@@ -152,6 +152,8 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
       truncated,
       ...(params.flagged ? { flagged: params.flagged } : {}),
       ...(derived ? { derived } : {}),
+      // Ids the journal may still hold (a merge cut short before it cleared them): never merged twice.
+      ...(previous?.meta.journaled ? { journaled: previous.meta.journaled } : {}),
     },
   };
   const fitted = fitToSize(checkpoint, LIMITS.fileBytes);
@@ -322,13 +324,33 @@ export const PLACEHOLDER_GOAL =
  */
 export function appendCommands(
   checkpoint: Checkpoint,
-  commands: ReadonlyArray<{ command: string; exitCode?: number | undefined; note?: string | undefined }>,
+  commands: readonly CommandOutcome[],
   now: Date,
   redaction?: DetectorConfig,
 ): BuildCheckpointResult {
+  const recorded = recordedCommands(commands, now, redaction);
+  return {
+    ...appendRecorded(checkpoint, recorded.commands, recorded.redactions),
+    redactions: recorded.redactions,
+  };
+}
+
+/** A shell command and how it ended, as a hook reports it. */
+export interface CommandOutcome {
+  command: string;
+  exitCode?: number | undefined;
+  note?: string | undefined;
+}
+
+/** Commands as the checkpoint keeps them: clipped, redacted, stamped with `now`. */
+export function recordedCommands(
+  commands: readonly CommandOutcome[],
+  now: Date,
+  redaction?: DetectorConfig,
+): { commands: RecentCommand[]; redactions: number } {
   const redactor = new Redactor(redaction);
   const at = now.toISOString();
-  const added: RecentCommand[] = commands.map((command) =>
+  const recorded = commands.map((command) =>
     withoutUndefined({
       command: redactor.text(clip(command.command, LIMITS.commandChars)),
       exitCode: command.exitCode,
@@ -337,16 +359,28 @@ export function appendCommands(
       at,
     }),
   );
-  const newest = keepNewest([...checkpoint.recentCommands, ...added], LIMITS.recentCommands);
-  const recentCommands = newest.kept;
-  const truncated = checkpoint.meta.truncated || newest.dropped;
+  return { commands: recorded, redactions: redactor.count };
+}
+
+/** Appends already recorded (redacted) commands: keeps the last 50, counts the redactions, fits the cap. */
+export function appendRecorded(
+  checkpoint: Checkpoint,
+  commands: readonly RecentCommand[],
+  redactions: number,
+  meta: Partial<Checkpoint['meta']> = {},
+): FittedCheckpoint {
+  const newest = keepNewest([...checkpoint.recentCommands, ...commands], LIMITS.recentCommands);
   const next: Checkpoint = {
     ...checkpoint,
-    recentCommands,
-    meta: { ...checkpoint.meta, redactions: checkpoint.meta.redactions + redactor.count, truncated },
+    recentCommands: newest.kept,
+    meta: {
+      ...checkpoint.meta,
+      ...meta,
+      redactions: checkpoint.meta.redactions + redactions,
+      truncated: checkpoint.meta.truncated || newest.dropped,
+    },
   };
-  const fitted = fitToSize(next, LIMITS.fileBytes);
-  return { ...fitted, redactions: redactor.count };
+  return fitToSize(next, LIMITS.fileBytes);
 }
 
 /**

@@ -93,6 +93,11 @@ function buildSchemas() {
           summary: z.optional(z.string()),
         }),
       ),
+      /**
+       * The ids of the command journal's records (`.claude-checkpoint.journal/`) last merged into this
+       * file: a merge cut short before it cleared them never records a command twice. Ours, not the spec's.
+       */
+      journaled: z.optional(z.array(z.string())),
     }),
   });
   return { checkpointSchema, taskSchema, modifiedFileSchema, recentCommandSchema, gitSchema };

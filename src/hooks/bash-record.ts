@@ -1,17 +1,30 @@
 import type { AppDeps } from '../app/deps.js';
 import { recordCommands } from '../app/record-commands.js';
-import { type HookEvent, type HookResult, hookProjectRoot } from './common.js';
+import { type HookContext, type HookEvent, type HookResult, hookProjectRoot } from './common.js';
 import { bashOutcome, type HookInput, stringField } from './input.js';
 
-/** After a Bash tool call: its command and outcome join the checkpoint's recent commands (redacted). */
-export async function postToolUse(input: HookInput, deps: AppDeps, event: HookEvent): Promise<HookResult> {
+/**
+ * After a Bash tool call: its command and outcome join the checkpoint's recent commands (redacted). When
+ * the checkpoint's lock is busy they go to its journal, and the lock's holder merges them: the hook waits
+ * for nobody. Only where the journal cannot help does it wait for the lock, a quarter of its budget at most.
+ */
+export async function postToolUse(
+  input: HookInput,
+  deps: AppDeps,
+  event: HookEvent,
+  context: HookContext = {},
+): Promise<HookResult> {
   if (stringField(input, 'tool_name') !== 'Bash') return { notes: [] };
   // PostToolUse fires for calls that succeeded; PostToolUseFailure (newer versions) for the others.
   const outcome = bashOutcome(input, { failed: event === 'PostToolUseFailure' });
   if (!outcome.command) return { notes: ['PostToolUse: no command in the hook input; nothing recorded'] };
-  await recordCommands(deps, {
-    projectRoot: hookProjectRoot(deps, input),
-    commands: [{ command: outcome.command, exitCode: outcome.exitCode, note: outcome.note }],
-  });
+  await recordCommands(
+    deps,
+    {
+      projectRoot: hookProjectRoot(deps, input),
+      commands: [{ command: outcome.command, exitCode: outcome.exitCode, note: outcome.note }],
+    },
+    { lockWaitMs: Math.min(2_000, (context.budgetMs ?? 8_000) / 4) },
+  );
   return { notes: [] };
 }

@@ -33,6 +33,8 @@ export interface HookContext {
    * process has to finish its work before it exits.
    */
   answerEarly?: (() => void) | undefined;
+  /** The event's time budget: past it the hook gives up (hooks/run.ts). Work that may wait keeps well within it. */
+  budgetMs?: number | undefined;
 }
 
 /** Where `hook --root` puts its value in the input, ahead of every other rule. */

@@ -20,7 +20,7 @@ export async function handleHook(
       return (await import('./pre-compact.js')).preCompact(input, deps, context);
     case 'PostToolUse':
     case 'PostToolUseFailure':
-      return (await import('./bash-record.js')).postToolUse(input, deps, event);
+      return (await import('./bash-record.js')).postToolUse(input, deps, event, context);
     case 'Stop':
     case 'SessionEnd':
       return (await import('./turn-end.js')).endOfTurn(input, deps, event, context);

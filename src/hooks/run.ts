@@ -25,8 +25,15 @@ export const HOOK_BUDGET_MS: Readonly<Record<HookEvent, number>> = {
 };
 
 /**
- * Runs one hook: reads Claude Code's hook JSON on stdin, acts on it within the event's time budget, and
- * writes its output. Never throws: a broken checkpoint tool must never break a session, so problems are
+ * Events whose handler is not cut short at its budget: it records a command (in the checkpoint, or in
+ * its journal when the lock is busy), which waits for nobody, and a starved machine taking longer than
+ * the budget to get there must not cost the record (issue 26). What may wait after uses `budgetMs`.
+ */
+const RECORDING_EVENTS: ReadonlySet<HookEvent> = new Set(['PostToolUse', 'PostToolUseFailure']);
+
+/**
+ * Runs one hook: reads Claude Code's hook JSON on stdin, acts on it within the event's time budget (the
+ * Bash hooks keep theirs themselves: RECORDING_EVENTS), and writes its output. Never throws: a broken checkpoint tool must never break a session, so problems are
  * explained on stderr and the caller exits 0.
  */
 export async function runHook(
@@ -83,19 +90,23 @@ export async function executeHook(
       },
     };
     const budget = settingsOf(hookDeps).hookTimeoutMs ?? HOOK_BUDGET_MS[hookEvent];
-    const result = await Promise.race([
-      handleHook(hookEvent, input, hookDeps, {
-        ...context,
-        agent,
-        briefOnNextPrompt: adapter.briefOnNextPrompt,
-      }),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`gave up after ${budget} ms so as not to hold up the session`)),
-          budget,
-        );
-      }),
-    ]);
+    const handling = handleHook(hookEvent, input, hookDeps, {
+      ...context,
+      budgetMs: budget,
+      agent,
+      briefOnNextPrompt: adapter.briefOnNextPrompt,
+    });
+    const result = RECORDING_EVENTS.has(hookEvent)
+      ? await handling
+      : await Promise.race([
+          handling,
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(
+              () => reject(new Error(`gave up after ${budget} ms so as not to hold up the session`)),
+              budget,
+            );
+          }),
+        ]);
     const output = adapter.render(event, result);
     if (output) stdout = `${output}\n`;
     for (const text of result.notes) note(text);

@@ -1,10 +1,18 @@
 import path from 'node:path';
 import { parseCheckpointPlainly } from '../core/checkpoint-fast-read.js';
 import { CheckpointError, describeError, isCheckpointError } from '../core/errors.js';
+import type { JournalRecord } from '../core/journal.js';
 import { LIMITS } from '../core/limits.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import type { Checkpoint } from '../core/schema.js';
 import { refuseSymlink, writeFileAtomic } from './atomic-write.js';
+import {
+  addJournalRecord,
+  clearJournal,
+  hasJournal,
+  type JournalFile,
+  readJournal,
+} from './command-journal.js';
 import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
 import { withFileLock } from './lock.js';
 import { ParsedFileMemo } from './parsed-memo.js';
@@ -14,11 +22,13 @@ export interface CheckpointPaths {
   main: string;
   backup: string;
   lock: string;
+  /** The command journal: records that wait for the lock (core/journal.ts). */
+  journal: string;
 }
 
 export function checkpointPaths(root: string): CheckpointPaths {
   const main = path.join(root, CHECKPOINT_FILE);
-  return { main, backup: `${main}.prev`, lock: `${main}.lock` };
+  return { main, backup: `${main}.prev`, lock: `${main}.lock`, journal: `${main}.journal` };
 }
 
 /** What reading one file gave: its checkpoint, nothing, or why it cannot be used. */
@@ -44,6 +54,8 @@ const parsedCheckpoints = new ParsedFileMemo<Checkpoint | null>();
  */
 export class CheckpointStore {
   readonly paths: CheckpointPaths;
+  /** While this store holds the lock, loads show the file alone: the journal is merged as the lock is taken and let go. */
+  private isHoldingLock = false;
 
   constructor(
     readonly root: string,
@@ -58,7 +70,21 @@ export class CheckpointStore {
     return present(this.paths.main) || present(this.paths.backup);
   }
 
+  /**
+   * The checkpoint, from the backup if the file is unusable. Without the lock, with the journal's waiting
+   * records in it, as the lock's next holder will write them (nothing is written here).
+   */
   async load(): Promise<LoadResult> {
+    const loaded = await this.loadFile();
+    if (!loaded.found || this.isHoldingLock) return loaded;
+    const files = readJournal(this.fs, this.paths.journal)?.files ?? [];
+    if (files.length === 0) return loaded;
+    const journal = await import('../core/journal.js');
+    const merged = journal.applyJournal(loaded.checkpoint, takeRecords(journal, files).records);
+    return merged.changed ? { ...loaded, checkpoint: merged.checkpoint } : loaded;
+  }
+
+  private async loadFile(): Promise<LoadResult> {
     const main = await this.readOne(this.paths.main);
     if (main.kind === 'ok') {
       return {
@@ -103,12 +129,107 @@ export class CheckpointStore {
    * file becomes the backup only if it is valid. Serialized across processes by a lock file.
    */
   async write(text: string): Promise<void> {
-    await withFileLock(this.paths.lock, () => this.writeLocked(text));
+    await this.withLock(() => this.writeLocked(text));
   }
 
-  /** Runs `task` holding the cross-process lock, for read-modify-write sequences such as merge saves. */
-  withLock<T>(task: () => Promise<T>): Promise<T> {
-    return withFileLock(this.paths.lock, task);
+  /**
+   * Runs `task` holding the cross-process lock, for read-modify-write sequences such as merge saves.
+   * The command journal is merged as the lock is taken and as it is let go, and records that came while
+   * it was let go are seen to after (see mergeArrivals).
+   */
+  async withLock<T>(task: () => Promise<T>, options: { waitMs?: number } = {}): Promise<T> {
+    const { result } = await withFileLock(this.paths.lock, () => this.holding(task), options);
+    await this.mergeArrivals();
+    return result;
+  }
+
+  /**
+   * Adds a record (core/journal.ts: its id and its text, redacted) to the command journal, for when the
+   * lock is busy: no lock, no wait. Throws when the journal cannot take it (full, or not a folder of ours).
+   */
+  addToJournal(id: string, text: string): void {
+    addJournalRecord(this.fs, this.paths.journal, id, text);
+  }
+
+  /**
+   * Merges the journal if the lock is free; false when another process holds it, which merges the
+   * journal as it lets go (records written before that process let go) or after (records written while
+   * it did). Either way, a record written before this call is merged without anyone waiting for it.
+   */
+  async mergeJournalNow(): Promise<boolean> {
+    if ((await this.mergeOnce()) === null) return false;
+    await this.mergeArrivals();
+    return true;
+  }
+
+  /**
+   * After letting the lock go: records written meanwhile by processes that found it busy and left are
+   * merged now, if the lock is free, or by the process holding it, which took it after they wrote and
+   * merged as it did. One failed readdir when there are none, the usual case.
+   */
+  private async mergeArrivals(): Promise<void> {
+    for (let round = 0; round < 20 && hasJournal(this.fs, this.paths.journal); round++) {
+      const merged = await this.mergeOnce();
+      // Busy: the holder merges them. None merged: no checkpoint yet (the first save merges them).
+      if (!merged) return;
+    }
+  }
+
+  /** Takes the lock if it is free, merges the journal, lets go: the records merged, `null` when busy. */
+  private async mergeOnce(): Promise<number | null> {
+    try {
+      const held = await withFileLock(this.paths.lock, () => this.holding(async () => undefined), {
+        waitMs: 0,
+      });
+      return held.merged;
+    } catch (error) {
+      if (isCheckpointError(error, 'LOCKED')) return null;
+      throw error;
+    }
+  }
+
+  /** Runs `task` under the lock, with the journal merged before and after it (`merged`: how many records). */
+  private async holding<T>(task: () => Promise<T>): Promise<{ result: T; merged: number }> {
+    this.isHoldingLock = true;
+    try {
+      const before = await this.mergeJournal();
+      let result: T;
+      try {
+        result = await task();
+      } catch (error) {
+        await this.mergeJournal();
+        throw error;
+      }
+      return { result, merged: before + (await this.mergeJournal()) };
+    } finally {
+      this.isHoldingLock = false;
+    }
+  }
+
+  /**
+   * Under the lock: writes the journal's records into the checkpoint, then removes them; how many it
+   * took. A record the checkpoint holds already (`meta.journaled`: a merge stopped between the two) is
+   * only removed. Never throws: whatever fails, the records stay for the lock's next holder.
+   */
+  private async mergeJournal(): Promise<number> {
+    try {
+      const found = readJournal(this.fs, this.paths.journal);
+      if (found === null) return 0;
+      const { files, removable } = found;
+      const journal = await import('../core/journal.js');
+      const taken = takeRecords(journal, files);
+      if (files.length > 0) {
+        const loaded = await this.loadFile();
+        // No checkpoint yet: the records wait for the first save, which merges them as it lets go.
+        if (!loaded.found) return 0;
+        const merged = journal.applyJournal(loaded.checkpoint, taken.records);
+        if (merged.changed) await this.writeLocked(merged.serialized, merged.checkpoint);
+      }
+      clearJournal(this.fs, this.paths.journal, [...taken.names, ...removable]);
+      return taken.names.length;
+    } catch {
+      return 0;
+    }
   }
 
   /**
@@ -213,4 +334,20 @@ export class CheckpointStore {
       });
     }
   }
+}
+
+/** The records among the journal's files, and the names a merge of them removes (newer versions' stay). */
+function takeRecords(
+  journal: typeof import('../core/journal.js'),
+  files: readonly JournalFile[],
+): { records: JournalRecord[]; names: string[] } {
+  const records: JournalRecord[] = [];
+  const names: string[] = [];
+  for (const file of files) {
+    const record = journal.parseJournalRecord(file.id, file.text);
+    if (record === 'newer') continue;
+    if (record) records.push(record);
+    names.push(file.name);
+  }
+  return { records, names };
 }

@@ -19,6 +19,8 @@ export type StoreFs = Pick<
   | 'lstatSync'
   | 'readFileSync'
   | 'readdirSync'
+  | 'mkdirSync'
+  | 'rmdirSync'
 >;
 
 export const nodeFs: StoreFs = fs;

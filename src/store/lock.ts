@@ -24,6 +24,11 @@ export class KeyedQueue {
 export interface FileLockOptions {
   /** Give up after one live owner has held the lock this long while we waited. */
   timeoutMs?: number;
+  /**
+   * Give up after this long in all, however often the lock changes hands meanwhile. 0 tries once (a
+   * dead owner's lock is still taken over).
+   */
+  waitMs?: number;
   /** Where the owner cannot be checked (another machine or pid namespace), a lock older than this is dead. */
   staleMs?: number;
   /** How this machine answers questions about pids; tests pass their own. */
@@ -53,6 +58,7 @@ export async function withFileLock<T>(
   const timeoutMs = options.timeoutMs ?? 10_000;
   const staleMs = options.staleMs ?? 30_000;
   const probe = options.probe ?? localProbe();
+  const giveUpAt = options.waitMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.waitMs;
   let deadline = Date.now() + timeoutMs;
   let holder: string | null = null;
   let delayMs = 2;
@@ -72,10 +78,12 @@ export async function withFileLock<T>(
       if (readTextOrNull(lockPath) === dead) removeQuietly(lockPath);
       continue;
     }
-    if (Date.now() > deadline) {
+    const now = Date.now();
+    if (now > deadline || now >= giveUpAt) {
+      const held = now > deadline ? `for more than ${timeoutMs} ms` : `(waited ${options.waitMs} ms)`;
       throw new CheckpointError(
         'LOCKED',
-        `another process holds ${lockPath} for more than ${timeoutMs} ms; if no other checkpoint tool is running, delete that file`,
+        `another process holds ${lockPath} ${held}; if no other checkpoint tool is running, delete that file`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, delayMs + Math.random() * delayMs));

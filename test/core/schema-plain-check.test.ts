@@ -91,6 +91,10 @@ const checkpoint = loose(
                 { requiredKeys: [] },
               ),
             ),
+            journaled: fc.oneof(
+              fc.array(fc.string(), { maxLength: 3 }),
+              fc.array(fc.integer(), { maxLength: 2 }),
+            ),
           },
           { requiredKeys: ['redactions', 'truncated'] },
         ),

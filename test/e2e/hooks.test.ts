@@ -1,10 +1,15 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, HOOK_ENTRY, runCli, runNodeScript } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 
 beforeAll(assertBuilt);
+
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+const JOURNAL_WORKER = fileURLToPath(new URL('../helpers/journal-worker.mjs', import.meta.url));
 
 const stored = (root: string) => JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
 
@@ -267,5 +272,75 @@ describe('claude-checkpoint hook', () => {
       .recentCommands.map((c: { command: string }) => c.command)
       .sort();
     expect(recorded).toEqual(Array.from({ length: 20 }, (_, i) => `make step-${i}`).sort());
+    // 20 node processes at once: on a busy 2-core machine (issue 26) they take far longer than one.
+  }, 120_000);
+
+  it('records a Bash command while another process holds the lock past the hook budget: quietly, redacted, none lost (issue 26)', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), CHECKPOINT_HOOK_TIMEOUT_MS: '1000' };
+    await runCli(['save', '--goal', 'Held lock'], { cwd: root, env });
+    const holder = holdLock(root);
+    await holder.held;
+    const bash = (command: string) =>
+      runNodeScript(HOOK_ENTRY, ['PostToolUse'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({ cwd: root, tool_name: 'Bash', tool_input: { command }, tool_response: {} }),
+      });
+    const result = await bash('API_KEY=sk8f3Qz71LwpX2v9 make deploy');
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    // The hook is done, and the lock still held: the command waits in the journal, redacted.
+    const journal = path.join(root, '.claude-checkpoint.journal');
+    const [record] = readdirSync(journal).map((name) => readFileSync(path.join(journal, name), 'utf8'));
+    expect(record).toContain('make deploy');
+    expect(record).not.toContain('sk8f3Qz71LwpX2v9');
+    expect(stored(root).recentCommands).toEqual([]);
+    // Whoever reads the checkpoint meanwhile sees it.
+    const full = JSON.parse(
+      (await runCli(['load', '--format', 'full', '--json'], { cwd: root, env })).stdout,
+    );
+    expect(JSON.stringify(full)).toContain('API_KEY=«redacted» make deploy');
+
+    holder.release();
+    expect((await holder.done).code).toBe(0);
+    expect(stored(root).recentCommands.map((c: { command: string }) => c.command)).toEqual([
+      'API_KEY=«redacted» make deploy',
+    ]);
+    expect(existsSync(journal)).toBe(false);
+  });
+
+  it('keeps a Bash command whose lock holder was killed, and the next hook merges it', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    await runCli(['save', '--goal', 'Killed holder'], { cwd: root, env });
+    const holder = holdLock(root);
+    await holder.held;
+    const bash = (command: string) =>
+      runNodeScript(HOOK_ENTRY, ['PostToolUse'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({ cwd: root, tool_name: 'Bash', tool_input: { command }, tool_response: {} }),
+      });
+    expect(await bash('make first')).toMatchObject({ code: 0, stderr: '' });
+    holder.child.kill('SIGKILL');
+    await holder.done;
+    expect(existsSync(path.join(root, '.claude-checkpoint.lock'))).toBe(true);
+    expect(await bash('make second')).toMatchObject({ code: 0, stderr: '' });
+    expect(stored(root).recentCommands.map((c: { command: string }) => c.command)).toEqual([
+      'make first',
+      'make second',
+    ]);
   });
 });
+
+/** Another process holding the checkpoint's lock until `release` (it merges the journal as it lets go). */
+function holdLock(root: string) {
+  const child = spawn(process.execPath, [JOURNAL_WORKER, DIST, root, 'hold'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const held = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  const done = new Promise<{ code: number | null }>((resolve) =>
+    child.on('close', (code) => resolve({ code })),
+  );
+  return { child, held, done, release: () => child.stdin.end() };
+}

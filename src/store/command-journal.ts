@@ -1,0 +1,147 @@
+import { constants } from 'node:fs';
+import path from 'node:path';
+import { CheckpointError, describeError } from '../core/errors.js';
+import { LIMITS } from '../core/limits.js';
+import { errorCode, type StoreFs } from './fs-seam.js';
+
+// The command journal's files (see core/journal.ts for what it is): a folder beside the checkpoint, one
+// file per record. A record is written whole under a temp name and renamed into place, so a merge sees
+// it whole or not at all, and a merge removes only the files it read: no writer waits for anyone, and
+// nothing written after a merge read the folder can be removed by it.
+
+/** Past this many waiting records the journal takes no more: the writer waits for the lock instead. */
+export const JOURNAL_MAX_RECORDS = 500;
+const RECORD_SUFFIX = '.json';
+const TEMP_PREFIX = 'tmp-';
+/** A temp file this old belongs to a writer that was killed between writing and renaming it. */
+const DEAD_TEMP_MS = 10 * 60_000;
+/** A new file only, never through a link. */
+const EXCLUSIVE_WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/** One file of the journal: its record's id and text, or `null` text for a file that cannot be one. */
+export interface JournalFile {
+  name: string;
+  id: string;
+  text: string | null;
+}
+
+/** Adds a record (its file's text) under `id`, 0600, in a 0700 folder it makes if needed. */
+export function addJournalRecord(fs: StoreFs, dir: string, id: string, text: string): void {
+  for (let attempt = 0; ; attempt++) {
+    const temp = path.join(dir, `${TEMP_PREFIX}${id}`);
+    try {
+      makeJournalFolder(fs, dir);
+      const fd = fs.openSync(temp, EXCLUSIVE_WRITE, 0o600);
+      try {
+        fs.writeFileSync(fd, text);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(temp, path.join(dir, `${id}${RECORD_SUFFIX}`));
+      return;
+    } catch (error) {
+      try {
+        fs.unlinkSync(temp);
+      } catch {
+        // never created
+      }
+      // A merge removed the emptied folder between making it and writing into it: make it again.
+      if (errorCode(error) === 'ENOENT' && attempt < 3) continue;
+      if (error instanceof CheckpointError) throw error;
+      throw new CheckpointError(
+        'IO_FAILED',
+        `could not write to the command journal ${dir}: ${describeError(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+}
+
+function makeJournalFolder(fs: StoreFs, dir: string): void {
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+    return;
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw error;
+  }
+  // Security: never write through a link the project may hold in its place.
+  if (!fs.lstatSync(dir).isDirectory()) {
+    throw new CheckpointError('UNSAFE_PATH', `refusing to use ${dir}: it is not a folder (a symbolic link?)`);
+  }
+  if (fs.readdirSync(dir).length >= JOURNAL_MAX_RECORDS) {
+    throw new CheckpointError(
+      'LOCKED',
+      `the command journal ${dir} is full (${JOURNAL_MAX_RECORDS} records wait for the checkpoint's lock)`,
+    );
+  }
+}
+
+/** Whether the journal folder is there (with records, or a killed writer's temp file): one lstat. */
+export function hasJournal(fs: StoreFs, dir: string): boolean {
+  return fs.lstatSync(dir, { throwIfNoEntry: false }) !== undefined;
+}
+
+/**
+ * The journal's files, and the temp files of killed writers, which a merge removes along with the files
+ * it took. `null` when there is no journal: one failed readdir, the usual case.
+ */
+export function readJournal(fs: StoreFs, dir: string): { files: JournalFile[]; removable: string[] } | null {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return null;
+  }
+  // Security: a link in the folder's place is not ours to read or clear.
+  if (!fs.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return null;
+  const files: JournalFile[] = [];
+  const removable: string[] = [];
+  for (const name of names.sort()) {
+    const file = path.join(dir, name);
+    if (name.startsWith(TEMP_PREFIX)) {
+      const stats = fs.lstatSync(file, { throwIfNoEntry: false });
+      if (stats && Date.now() - stats.mtimeMs > DEAD_TEMP_MS) removable.push(name);
+      continue;
+    }
+    if (!name.endsWith(RECORD_SUFFIX)) continue;
+    const text = readRecordText(fs, file);
+    // A file that could not be read this time stays for the next merge.
+    if (text === undefined) continue;
+    files.push({ name, id: name.slice(0, -RECORD_SUFFIX.length), text });
+  }
+  return { files, removable };
+}
+
+/** The file's text; `null` for what cannot be a record (not a plain file, too big); `undefined` on a read error. */
+function readRecordText(fs: StoreFs, file: string): string | null | undefined {
+  try {
+    const stats = fs.lstatSync(file);
+    if (!stats.isFile() || stats.size > LIMITS.fileBytes) return null;
+    const fd = fs.openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      return fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes what a merge took, then the folder if nothing else came meanwhile. */
+export function clearJournal(fs: StoreFs, dir: string, names: readonly string[]): void {
+  for (const name of names) {
+    try {
+      fs.unlinkSync(path.join(dir, name));
+    } catch {
+      // gone already
+    }
+  }
+  try {
+    fs.rmdirSync(dir);
+  } catch {
+    // a record came meanwhile, or the folder is gone
+  }
+}

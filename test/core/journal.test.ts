@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applyJournal,
+  type JournalRecord,
+  journalId,
+  parseJournalRecord,
+  serializeJournalRecord,
+} from '../../src/core/journal.js';
+import { LIMITS } from '../../src/core/limits.js';
+import { buildCheckpoint, recordedCommands } from '../../src/core/merge.js';
+import { type Checkpoint, parseCheckpoint, serializeCheckpoint } from '../../src/core/schema.js';
+
+const T0 = new Date('2026-10-08T02:23:55.477Z');
+
+function checkpoint(commands: string[] = []): Checkpoint {
+  return buildCheckpoint({
+    input: { goal: 'Ship it', recentCommands: commands.map((command) => ({ command })) },
+    previous: null,
+    git: null,
+    detectedFiles: [],
+    oids: new Map(),
+    now: T0,
+    newId: () => 'id-1',
+    generator: { name: 'claude-checkpoint-mcp', version: '0.1.0' },
+    projectName: 'app',
+  }).checkpoint;
+}
+
+function record(at: number, unique: string, ...commands: string[]): JournalRecord {
+  const recorded = recordedCommands(
+    commands.map((command) => ({ command, exitCode: 0 })),
+    new Date(T0.getTime() + at),
+  );
+  return { id: journalId(new Date(T0.getTime() + at), unique), ...recorded };
+}
+
+describe('journal records', () => {
+  it('read back as written, redacted before they are written', () => {
+    const secret = recordedCommands([{ command: 'export API_KEY=sk8f3Qz71LwpX2v9', note: 'ok' }], T0);
+    const text = serializeJournalRecord(secret);
+    expect(text).not.toContain('sk8f3Qz71LwpX2v9');
+    expect(text.endsWith('\n')).toBe(true);
+    expect(text.split('\n')).toHaveLength(2);
+    const parsed = parseJournalRecord(journalId(T0, '12-ab'), text);
+    expect(parsed).toEqual({ id: journalId(T0, '12-ab'), ...secret });
+    expect(secret.redactions).toBe(1);
+  });
+
+  it('sort by the time they were written', () => {
+    const ids = [5, 1_000_000, 30, 2].map((ms) => journalId(new Date(T0.getTime() + ms), '1-a'));
+    expect([...ids].sort()).toEqual([ids[3], ids[0], ids[2], ids[1]]);
+  });
+
+  it('never hold more than a checkpoint can: the newest commands that fit', () => {
+    const many = recordedCommands(
+      Array.from({ length: 80 }, (_, i) => ({ command: `${i} ${'€'.repeat(LIMITS.commandChars - 4)}` })),
+      T0,
+    );
+    const text = serializeJournalRecord(many);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(LIMITS.fileBytes);
+    const parsed = parseJournalRecord(journalId(T0, '1-a'), text);
+    expect(parsed).not.toBeNull();
+    const kept = (parsed as JournalRecord).commands.map((command) => command.command.split(' ')[0]);
+    expect(kept.at(-1)).toBe('79');
+    expect(kept.length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['not JSON', 'make step-1'],
+    ['a cut line', '{"v":1,"redactions":0,"commands":[{"comm'],
+    ['no commands', '{"v":1,"redactions":0}'],
+    ['a negative count', '{"v":1,"redactions":-1,"commands":[]}'],
+    ['a command that is not one', '{"v":1,"redactions":0,"commands":[{"command":3}]}'],
+    ['a bad time', '{"v":1,"redactions":0,"commands":[{"command":"x","at":"yesterday"}]}'],
+    [
+      'an overlong command',
+      `{"v":1,"redactions":0,"commands":[{"command":"${'x'.repeat(LIMITS.commandChars + 1)}"}]}`,
+    ],
+    ['no version', '{"redactions":0,"commands":[]}'],
+  ])('are refused when the text is %s', (_name, text) => {
+    expect(parseJournalRecord(journalId(T0, '1-a'), text)).toBeNull();
+  });
+
+  it("are refused under a name that is not a record's, and left alone when a newer version wrote them", () => {
+    expect(parseJournalRecord('../x', '{"v":1,"redactions":0,"commands":[]}')).toBeNull();
+    expect(parseJournalRecord(journalId(T0, '1-a'), null)).toBeNull();
+    expect(parseJournalRecord(journalId(T0, '1-a'), '{"v":2,"what":"else"}')).toBe('newer');
+  });
+});
+
+describe('applyJournal', () => {
+  it('appends the records oldest first, counts their redactions, and lists their ids', () => {
+    const secret = recordedCommands([{ command: 'curl -H "Authorization: Bearer sk8f3Qz71LwpX2v9Qa"' }], T0);
+    const records = [record(20, '1-b', 'make c'), record(10, '1-a', 'make a', 'make b')];
+    const withSecret: JournalRecord = { id: journalId(new Date(T0.getTime() + 30), '1-c'), ...secret };
+    const merged = applyJournal(checkpoint(['npm test']), [...records, withSecret]);
+    expect(merged.changed).toBe(true);
+    if (!merged.changed) return;
+    expect(merged.checkpoint.recentCommands.map((c) => c.command)).toEqual([
+      'npm test',
+      'make a',
+      'make b',
+      'make c',
+      secret.commands[0]?.command,
+    ]);
+    expect(merged.checkpoint.meta.redactions).toBe(secret.redactions);
+    expect(merged.checkpoint.meta.journaled).toEqual([records[1]?.id, records[0]?.id, withSecret.id]);
+    expect(parseCheckpoint(merged.serialized)).toEqual(merged.checkpoint);
+  });
+
+  it('skips records the checkpoint holds already (a merge stopped before it cleared them): never twice', () => {
+    const first = [record(1, '1-a', 'make a')];
+    const once = applyJournal(checkpoint(), first);
+    if (!once.changed) throw new Error('expected a change');
+    // The journal still holds the first record (not cleared), and a new one came.
+    const again = applyJournal(once.checkpoint, [...first, record(2, '1-b', 'make b')]);
+    if (!again.changed) throw new Error('expected a change');
+    expect(again.checkpoint.recentCommands.map((c) => c.command)).toEqual(['make a', 'make b']);
+    expect(applyJournal(again.checkpoint, first)).toEqual({ changed: false });
+    expect(applyJournal(checkpoint(), [])).toEqual({ changed: false });
+  });
+
+  it('keeps the newest 50 and the 64 KB cap, and says it dropped some', () => {
+    const records = Array.from({ length: 60 }, (_, i) => record(i, `1-${i.toString(16)}`, `make ${i}`));
+    const merged = applyJournal(checkpoint(['npm test']), records);
+    if (!merged.changed) throw new Error('expected a change');
+    expect(merged.checkpoint.recentCommands).toHaveLength(LIMITS.recentCommands);
+    expect(merged.checkpoint.recentCommands.at(-1)?.command).toBe('make 59');
+    expect(merged.checkpoint.meta.truncated).toBe(true);
+    expect(Buffer.byteLength(serializeCheckpoint(merged.checkpoint))).toBeLessThanOrEqual(LIMITS.fileBytes);
+  });
+});

@@ -1,0 +1,217 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { journalId, serializeJournalRecord } from '../../src/core/journal.js';
+import { recordedCommands } from '../../src/core/merge.js';
+import { serializeCheckpoint } from '../../src/core/schema.js';
+import { CheckpointStore } from '../../src/store/checkpoint-store.js';
+import { JOURNAL_MAX_RECORDS } from '../../src/store/command-journal.js';
+import type { StoreFs } from '../../src/store/fs-seam.js';
+import { assertBuilt } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fixtures.js';
+
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+const WORKER = fileURLToPath(new URL('../helpers/journal-worker.mjs', import.meta.url));
+const example = JSON.parse(readFileSync(new URL('../fixtures/spec-example.json', import.meta.url), 'utf8'));
+const start = (root: string) =>
+  new CheckpointStore(root).write(serializeCheckpoint({ ...example, recentCommands: [] }));
+const commandsIn = (root: string): string[] =>
+  JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).recentCommands.map(
+    (command: { command: string }) => command.command,
+  );
+
+let ids = 0;
+/** Adds a hook's record to the journal, as recordCommands does when the lock is busy. */
+function journal(store: CheckpointStore, ...commands: string[]): void {
+  const recorded = recordedCommands(
+    commands.map((command) => ({ command, exitCode: 0 })),
+    new Date(),
+  );
+  store.addToJournal(
+    journalId(new Date(), `${process.pid}-${(++ids).toString(16)}`),
+    serializeJournalRecord(recorded),
+  );
+}
+
+/** The journal worker on `root`; `release` ends its stdin (a holder lets go of the lock then). */
+function startWorker(args: string[]) {
+  const child = spawn(process.execPath, [WORKER, DIST, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const started = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  const done = new Promise<{ code: number | null }>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code }));
+  });
+  return { started, done, release: () => child.stdin.end() };
+}
+
+beforeAll(assertBuilt);
+
+describe('the command journal', () => {
+  it('takes records while the lock is held, and its holder merges them as it lets go: no one waits', async () => {
+    const root = tempDir();
+    await start(root);
+    const holder = new CheckpointStore(root);
+    const hook = new CheckpointStore(root);
+    await holder.withLock(async () => {
+      journal(hook, 'make a');
+      journal(hook, 'make b', 'make c');
+      expect(await hook.mergeJournalNow()).toBe(false);
+      expect(commandsIn(root)).toEqual([]);
+    });
+    expect(commandsIn(root)).toEqual(['make a', 'make b', 'make c']);
+    expect(readdirSync(root).sort()).toEqual(['.claude-checkpoint', '.claude-checkpoint.prev']);
+  });
+
+  it('is shown by a load without the lock, which writes nothing', async () => {
+    const root = tempDir();
+    await start(root);
+    const store = new CheckpointStore(root);
+    journal(store, 'make a');
+    const before = readFileSync(store.paths.main, 'utf8');
+    const loaded = await store.load();
+    expect(loaded.found && loaded.checkpoint.recentCommands.map((c) => c.command)).toEqual(['make a']);
+    expect(readFileSync(store.paths.main, 'utf8')).toBe(before);
+    expect(readdirSync(store.paths.journal)).toHaveLength(1);
+  });
+
+  it('merges a record written as the holder let go, after its last merge (the holder sees to it)', async () => {
+    const root = tempDir();
+    await start(root);
+    const hook = new CheckpointStore(root);
+    let merges = 0;
+    // The holder's last merge clears the journal and then finds a record that came meanwhile, from a hook
+    // that found the lock busy and left.
+    const holderFs: StoreFs = {
+      ...fs,
+      rmdirSync: ((dir: fs.PathLike) => {
+        merges += 1;
+        if (merges === 2) {
+          journal(hook, 'make late');
+          expect(existsSync(path.join(root, '.claude-checkpoint.lock'))).toBe(true);
+        }
+        fs.rmdirSync(dir);
+      }) as StoreFs['rmdirSync'],
+    };
+    const holder = new CheckpointStore(root, holderFs);
+    journal(hook, 'make early');
+    await holder.withLock(async () => {
+      journal(hook, 'make meanwhile');
+    });
+    expect(merges).toBeGreaterThanOrEqual(2);
+    expect(commandsIn(root)).toEqual(['make early', 'make meanwhile', 'make late']);
+    expect(existsSync(holder.paths.journal)).toBe(false);
+  });
+
+  it('records a command once when a merge dies between writing the checkpoint and clearing the journal', async () => {
+    const root = tempDir();
+    await start(root);
+    const store = new CheckpointStore(root);
+    journal(store, 'make a');
+    journal(store, 'make b');
+    const crashed = await startWorker([root, 'crash-after-write']).done;
+    expect(crashed.code).toBe(9);
+    // The merge was written, the journal not cleared, and the dead process's lock left behind.
+    expect(commandsIn(root)).toEqual(['make a', 'make b']);
+    expect(readdirSync(store.paths.journal)).toHaveLength(2);
+    expect(existsSync(store.paths.lock)).toBe(true);
+    const loaded = await store.load();
+    expect(loaded.found && loaded.checkpoint.recentCommands.map((c) => c.command)).toEqual([
+      'make a',
+      'make b',
+    ]);
+
+    journal(store, 'make c');
+    await store.withLock(async () => undefined);
+    expect(commandsIn(root)).toEqual(['make a', 'make b', 'make c']);
+    expect(existsSync(store.paths.journal)).toBe(false);
+  });
+
+  it('waits for the first save when there is no checkpoint yet, which merges it as it lets go', async () => {
+    const root = tempDir();
+    const store = new CheckpointStore(root);
+    journal(store, 'make a');
+    expect(await store.mergeJournalNow()).toBe(true);
+    expect(readdirSync(store.paths.journal)).toHaveLength(1);
+    await start(root);
+    expect(commandsIn(root)).toEqual(['make a']);
+    expect(existsSync(store.paths.journal)).toBe(false);
+  });
+
+  it('keeps its files private: a 0700 folder of 0600 files, whatever the umask', async () => {
+    const root = tempDir();
+    const store = new CheckpointStore(root);
+    const oldUmask = process.umask(0o000);
+    try {
+      journal(store, 'make a');
+    } finally {
+      process.umask(oldUmask);
+    }
+    expect(statSync(store.paths.journal).mode & 0o777).toBe(0o700);
+    const [name] = readdirSync(store.paths.journal);
+    expect(statSync(path.join(store.paths.journal, name ?? '')).mode & 0o777).toBe(0o600);
+  });
+
+  it('removes what cannot be a record, and leaves a newer version its own', async () => {
+    const root = tempDir();
+    await start(root);
+    const store = new CheckpointStore(root);
+    journal(store, 'make a');
+    const newer = `${journalId(new Date(), '1-a')}.json`;
+    writeFileSync(path.join(store.paths.journal, 'garbage.json'), 'not a record');
+    writeFileSync(path.join(store.paths.journal, newer), '{"v":2}\n');
+    writeFileSync(path.join(store.paths.journal, 'notes.txt'), 'not ours');
+    await store.withLock(async () => undefined);
+    expect(commandsIn(root)).toEqual(['make a']);
+    expect(readdirSync(store.paths.journal).sort()).toEqual([newer, 'notes.txt'].sort());
+  });
+
+  it('refuses a link in its folder’s place: never written through, read or cleared', async () => {
+    const root = tempDir();
+    await start(root);
+    const elsewhere = tempDir();
+    const theirs = path.join(elsewhere, `${journalId(new Date(), '1-a')}.json`);
+    writeFileSync(theirs, serializeJournalRecord(recordedCommands([{ command: 'planted' }], new Date())));
+    const store = new CheckpointStore(root);
+    symlinkSync(elsewhere, store.paths.journal);
+    expect(() => journal(store, 'make a')).toThrow(/not a folder/);
+    await store.withLock(async () => undefined);
+    const loaded = await store.load();
+    expect(loaded.found && loaded.checkpoint.recentCommands).toEqual([]);
+    expect(commandsIn(root)).toEqual([]);
+    expect(readdirSync(elsewhere)).toEqual([path.basename(theirs)]);
+  });
+
+  it(`takes no more than ${JOURNAL_MAX_RECORDS} records`, async () => {
+    const root = tempDir();
+    const store = new CheckpointStore(root);
+    mkdirSync(store.paths.journal, { mode: 0o700 });
+    for (let i = 0; i < JOURNAL_MAX_RECORDS; i++)
+      writeFileSync(path.join(store.paths.journal, `${i}.json`), '');
+    expect(() => journal(store, 'make a')).toThrow(/journal .* is full/);
+  });
+
+  it('is merged by the other process holding the lock, as it lets go', async () => {
+    const root = tempDir();
+    await start(root);
+    const holder = startWorker([root, 'hold']);
+    await holder.started;
+    const store = new CheckpointStore(root);
+    journal(store, 'make a');
+    expect(await store.mergeJournalNow()).toBe(false);
+    holder.release();
+    expect((await holder.done).code).toBe(0);
+    expect(commandsIn(root)).toEqual(['make a']);
+    expect(existsSync(store.paths.journal)).toBe(false);
+  });
+});
