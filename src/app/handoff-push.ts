@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { handoffRef, pushFromStore } from '../git/handoff-remote.js';
 import { runGit } from '../git/run.js';
+import { CheckpointStore } from '../store/checkpoint-store.js';
 import { changesBetween } from '../store/snapshot-diff.js';
 import type { TreeChange } from '../store/worktree-writer.js';
 import type { AppDeps } from './deps.js';
@@ -65,7 +66,10 @@ export async function pushHandoff(
   const tree = await store.withLock(() => store.withoutIncludedIgnored(snapshot.tree));
   const git = storeGitWithProject(store, objects);
   const files = filesOf(await changesBetween(git, head.head, tree));
-  const checkpoint = await fsp.readFile(path.join(root.root, CHECKPOINT_FILE), 'utf8').catch(() => null);
+  // Under the lock, which merges commands waiting in the journal first: the handoff carries them too.
+  const checkpoint = await new CheckpointStore(root.root, deps.fs)
+    .withLock(() => fsp.readFile(path.join(root.root, CHECKPOINT_FILE), 'utf8'))
+    .catch(() => null);
 
   const author = (await runGit(['var', 'GIT_AUTHOR_IDENT'], { cwd: root.root, okExitCodes: [0, 128] })).stdout
     .replace(/\s+\d+\s+[+-]\d{4}\s*$/, '')

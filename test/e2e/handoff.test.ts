@@ -2,6 +2,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { journalId, serializeJournalRecord } from '../../src/core/journal.js';
+import { CheckpointStore } from '../../src/store/checkpoint-store.js';
+import { nodeFs } from '../../src/store/fs-seam.js';
 import { assertBuilt } from '../helpers/cli.js';
 import { freePort, git, tempDir, writeTree } from '../helpers/fixtures.js';
 import { bareRemote, cli, machine } from '../helpers/handoff.js';
@@ -141,6 +144,24 @@ describe.each(['file', 'git'] as const)('handoff over %s://', (scheme) => {
     expect(remoteBranches(bare)).toBe(branchesBefore);
     // About 20 CLI runs: on 2 busy cores (load 16) this takes 50 s, past the default 30 s.
   }, 180_000);
+
+  it('carries the commands still waiting in the command journal', async () => {
+    const a = machine(url, 'Alice');
+    expect((await cli(a, 'save', '--goal', 'Journal to handoff')).code).toBe(0);
+    // What a Bash hook leaves when another process holds the checkpoint's lock.
+    const record = serializeJournalRecord({ redactions: 0, commands: [{ command: 'make journaled-step' }] });
+    new CheckpointStore(a.root, nodeFs).addToJournal(journalId(new Date(), 'e2e-1'), record);
+    expect((await cli(a, 'handoff', 'push', '--name', 'journaled')).code).toBe(0);
+    const message = execFileSync(
+      'git',
+      ['log', '-1', '--format=%B', 'refs/claude-checkpoint/handoff/journaled'],
+      {
+        cwd: bare,
+        encoding: 'utf8',
+      },
+    );
+    expect(message).toContain('make journaled-step');
+  });
 
   it('refuses to push a secret (printing where, never what), and the remote is unchanged', async () => {
     const a = machine(url, 'Alice');
