@@ -44,14 +44,25 @@ export async function changesBetween(
 
 /**
  * The changes between each pair of trees, in order, from one `git diff-tree --stdin` (one process for
- * any number of pairs, where changesBetween starts one per pair). Pairs of the same tree are empty.
+ * any number of pairs, where changesBetween starts one per pair). Pairs of the same tree are empty; a
+ * pair given again is asked once (its arrays are shared: read them, do not change them).
  */
 export async function changesBetweenPairs(
   git: StoreGit,
   pairs: ReadonlyArray<readonly [from: string, to: string]>,
 ): Promise<TreeChange[][]> {
-  const result: TreeChange[][] = pairs.map(() => []);
-  const asked = pairs.flatMap(([from, to], index) => (from === to ? [] : [index]));
+  const byPair = new Map<string, TreeChange[]>();
+  const asked: number[] = [];
+  const result = pairs.map(([from, to], index) => {
+    const key = `${from} ${to}`;
+    let changes = byPair.get(key);
+    if (!changes) {
+      changes = [];
+      byPair.set(key, changes);
+      if (from !== to) asked.push(index);
+    }
+    return changes;
+  });
   if (asked.length === 0) return result;
   const input = asked.map((index) => `${(pairs[index] as readonly [string, string]).join(' ')}\n`).join('');
   const { stdout } = await git(['diff-tree', '--stdin', '-r', '-z', '--no-renames', '--raw'], { input });
