@@ -1,7 +1,7 @@
 import { CheckpointError } from '../core/errors.js';
 import { creditStretches } from '../core/rewind-credit.js';
 import {
-  countTreeChanges,
+  countChangesAlongChain,
   currentSessionId,
   promptSnapshots,
   type RewindEntry,
@@ -63,25 +63,22 @@ function toEntry(snapshot: PromptSnapshot, changes: RewindEntry['changes']): Rew
   };
 }
 
-/** What changed after each prompt: its tree against the working tree now (one diff per distinct tree). */
+/**
+ * What changed after each prompt: its tree against the working tree now. Counted along the chain of the
+ * prompts' trees, newest first (see countChangesAlongChain), from one git process for the whole list.
+ */
 async function changesAfter(
   store: SnapshotStore,
   prompts: readonly PromptSnapshot[],
 ): Promise<RewindEntry[]> {
   if (prompts.length === 0) return [];
   const current = (await store.captureSinceLatest()).tree;
-  const byTree = new Map<string, Promise<RewindEntry['changes']>>();
-  for (const prompt of prompts)
-    if (!byTree.has(prompt.tree))
-      byTree.set(
-        prompt.tree,
-        store.changesBetween(prompt.tree, current).then((changes) => countTreeChanges(changes)),
-      );
-  return Promise.all(
-    prompts.map(async (prompt) =>
-      toEntry(prompt, await (byTree.get(prompt.tree) as Promise<RewindEntry['changes']>)),
-    ),
+  const pairs = prompts.map(
+    (prompt, index) =>
+      [prompt.tree, index === 0 ? current : (prompts[index - 1] as PromptSnapshot).tree] as const,
   );
+  const counts = countChangesAlongChain(await store.changesBetweenPairs(pairs));
+  return prompts.map((prompt, index) => toEntry(prompt, counts[index] as RewindEntry['changes']));
 }
 
 /** The prompts a rewind can go back to: the current session's (`all`: every session's), newest first. */

@@ -90,16 +90,58 @@ export function hasChanges(changes: ChangeCounts): boolean {
   return changes.added + changes.modified + changes.deleted > 0;
 }
 
-/** Files added, modified and deleted in a list of tree changes (nested repositories' folders not counted). */
-export function countTreeChanges(
-  changes: ReadonlyArray<{ status: string; beforeMode: string; afterMode: string }>,
-): ChangeCounts {
+/** One file's side of a tree diff, as `git diff-tree --raw` gives it (mode `000000`: absent). */
+export interface ChainChange {
+  path: string;
+  beforeMode: string;
+  afterMode: string;
+  beforeOid: string;
+  afterOid: string;
+}
+
+const ABSENT_MODE = '000000';
+
+/** How a file's state in an old tree compares with its state now: added, deleted, modified, or not counted. */
+function classify(at: string, now: string): keyof ChangeCounts | null {
+  if (at === now) return null;
+  // A nested repository's folder is not counted, whichever side it is on.
+  if (at.startsWith('160000 ') || now.startsWith('160000 ')) return null;
+  if (at.startsWith(`${ABSENT_MODE} `)) return 'added';
+  if (now.startsWith(`${ABSENT_MODE} `)) return 'deleted';
+  return 'modified';
+}
+
+/**
+ * What changed after each tree of a chain, newest first, up to the tree now: the files each tree's own
+ * diff against now adds, modifies and deletes (nested repositories' folders not counted), counted from
+ * the diffs between neighbours alone, so a long history costs the sum of its small steps rather than a
+ * whole diff per tree (issue 28). `steps[0]` is the diff from the newest tree to now, `steps[k]` the
+ * diff from tree k to tree k-1.
+ */
+export function countChangesAlongChain(steps: ReadonlyArray<ReadonlyArray<ChainChange>>): ChangeCounts[] {
+  // Per file touched so far: its state now, and its state in the tree the walk has reached.
+  const now = new Map<string, string>();
+  const at = new Map<string, string>();
   const counts: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
-  for (const change of changes) {
-    if (change.afterMode === '160000' || change.beforeMode === '160000') continue;
-    if (change.status === 'A') counts.added++;
-    else if (change.status === 'D') counts.deleted++;
-    else counts.modified++;
+  const result: ChangeCounts[] = [];
+  for (const step of steps) {
+    for (const change of step) {
+      const after = `${change.afterMode} ${change.afterOid}`;
+      const before = `${change.beforeMode} ${change.beforeOid}`;
+      let current = now.get(change.path);
+      // Untouched by every later step: as it is now in the newer tree too.
+      if (current === undefined) {
+        current = after;
+        now.set(change.path, after);
+        at.set(change.path, after);
+      }
+      const was = classify(at.get(change.path) as string, current);
+      if (was) counts[was]--;
+      at.set(change.path, before);
+      const is = classify(before, current);
+      if (is) counts[is]++;
+    }
+    result.push({ ...counts });
   }
-  return counts;
+  return result;
 }

@@ -1,3 +1,4 @@
+import { CheckpointError } from '../core/errors.js';
 import type { ChangeCounts } from '../core/snapshot.js';
 import type { StoreGit } from './store-git.js';
 import type { TreeChange } from './worktree-writer.js';
@@ -39,6 +40,75 @@ export async function changesBetween(
     }
   }
   return changes;
+}
+
+/**
+ * The changes between each pair of trees, in order, from one `git diff-tree --stdin` (one process for
+ * any number of pairs, where changesBetween starts one per pair). Pairs of the same tree are empty; a
+ * pair given again is asked once (its arrays are shared: read them, do not change them).
+ */
+export async function changesBetweenPairs(
+  git: StoreGit,
+  pairs: ReadonlyArray<readonly [from: string, to: string]>,
+): Promise<TreeChange[][]> {
+  const byPair = new Map<string, TreeChange[]>();
+  const asked: number[] = [];
+  const result = pairs.map(([from, to], index) => {
+    const key = `${from} ${to}`;
+    let changes = byPair.get(key);
+    if (!changes) {
+      changes = [];
+      byPair.set(key, changes);
+      if (from !== to) asked.push(index);
+    }
+    return changes;
+  });
+  if (asked.length === 0) return result;
+  const input = asked.map((index) => `${(pairs[index] as readonly [string, string]).join(' ')}\n`).join('');
+  const { stdout } = await git(['diff-tree', '--stdin', '-r', '-z', '--no-renames', '--raw'], { input });
+  // Each pair's output starts with its own line `<from> <to>\n` (even with -z); then its records,
+  // `:<modes> <oids> <status>\0<path>\0`.
+  let position = 0;
+  let next = 0;
+  let current: TreeChange[] | null = null;
+  while (position < stdout.length) {
+    if (stdout[position] === ':') {
+      const statusEnd = stdout.indexOf('\0', position);
+      const pathEnd = stdout.indexOf('\0', statusEnd + 1);
+      if (statusEnd < 0 || pathEnd < 0 || current === null) break;
+      const [beforeMode = '', afterMode = '', beforeOid = '', afterOid = '', status = ''] = stdout
+        .slice(position + 1, statusEnd)
+        .split(' ');
+      if (status === 'A' || status === 'M' || status === 'D' || status === 'T')
+        current.push({
+          path: stdout.slice(statusEnd + 1, pathEnd),
+          status,
+          beforeMode,
+          afterMode,
+          beforeOid,
+          afterOid,
+        });
+      position = pathEnd + 1;
+      continue;
+    }
+    const lineEnd = stdout.indexOf('\n', position);
+    const header = stdout.slice(position, lineEnd < 0 ? undefined : lineEnd);
+    const index = asked[next++];
+    const pair = index === undefined ? undefined : pairs[index];
+    if (pair === undefined || header !== `${pair[0]} ${pair[1]}`)
+      throw new CheckpointError(
+        'GIT_FAILED',
+        `git diff-tree --stdin answered '${header.slice(0, 100)}' for pair ${next}`,
+      );
+    current = result[index as number] as TreeChange[];
+    position = lineEnd < 0 ? stdout.length : lineEnd + 1;
+  }
+  if (next !== asked.length)
+    throw new CheckpointError(
+      'GIT_FAILED',
+      `git diff-tree --stdin answered ${next} of ${asked.length} pairs`,
+    );
+  return result;
 }
 
 /** Files added, modified and deleted between two trees (folders of nested repositories not counted). */

@@ -240,6 +240,11 @@ export class SnapshotStore {
     return diff.changesBetween(this.git, fromTree, toTree, paths);
   }
 
+  /** The changes between each pair of trees, from one git process. */
+  changesBetweenPairs(pairs: ReadonlyArray<readonly [from: string, to: string]>): Promise<TreeChange[][]> {
+    return diff.changesBetweenPairs(this.git, pairs);
+  }
+
   diffStat(fromTree: string, toTree: string, paths: readonly string[] = []): Promise<diff.DiffEntry[]> {
     return diff.diffStat(this.git, fromTree, toTree, paths);
   }
