@@ -51,7 +51,7 @@ describe('the plugin hook entry (hook.cjs)', () => {
     const { root, env, cacheDir } = await project();
     expect(await bash(HOOK_CJS, root, env, 'make first')).toMatchObject({ code: 0, stderr: '' });
     const [cache] = cacheFiles(cacheDir, 'PostToolUse');
-    expect(cache).toMatch(/^hook-PostToolUse-v\d+\.\d+\.\d+-\w+-\d+-\d+\.v8$/);
+    expect(cache).toMatch(/^hook-PostToolUse-v\d+\.\d+\.\d+-\w+-[0-9a-f]{16}\.v8$/);
     const file = path.join(cacheDir, cache as string);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
