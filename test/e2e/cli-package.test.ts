@@ -123,6 +123,6 @@ describe('the CLI as the npm package installs it', () => {
       env: { ...env, CHECKPOINT_HOOK_CODE_CACHE: '0' },
     });
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(existsSync(cacheDir)).toBe(false);
+    expect(cliCaches(cacheDir, 'list')).toEqual([]);
   });
 });
