@@ -1,15 +1,85 @@
 #!/usr/bin/env node
 // Bundles the server, the CLI and the hooks' entry for the Claude Code plugin, which runs from what is
 // committed (no install, no build). `--check` rebuilds in memory and fails if anything committed differs
-// from what the source builds to.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// from what the source builds to. `--cli` (part of `npm run build`) builds the npm package's CLI instead:
+// dist/cli.cjs, the loader its bin names, and dist/cli-main.cjs, the CLI it runs (see src/cli-loader.ts).
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
 const dist = path.join(root, 'plugin', 'dist');
+
+/**
+ * ASCII only: esbuild escapes other characters in strings but not in regular expressions, and one such
+ * character makes Node read the whole file as UTF-16, several times slower. `\uXXXX` means the same in
+ * a string, a regular expression, an identifier and a comment.
+ */
+const ascii = (code) =>
+  code.replace(/[^\0-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * A bundle run through V8's code cache (src/store/code-cache.ts) starts with its build id, which keys the
+ * cache: V8 itself only checks a cache against the source's length.
+ */
+const withBuildId = (code) => {
+  const body = code.replace(/^#!.*\n/, '');
+  return `// build ${createHash('sha256').update(body).digest('hex').slice(0, 16)}\n${body}`;
+};
+
+/**
+ * Node's modules that are not part of its own start-up load when first used, not when a module that
+ * imports them loads: commander imports node:child_process (and with it net, dgram and the streams) for
+ * executable subcommands this CLI has none of, and each command's modules import what only some of their
+ * functions use. Every export is a getter that loads the module on first access.
+ */
+const LAZY_BUILTINS = [
+  'child_process',
+  'crypto',
+  'zlib',
+  'fs/promises',
+  'os',
+  'readline',
+  'net',
+  'stream/consumers',
+];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(build) {
+    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`);
+    build.onResolve({ filter }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      // The getters' own require() is the real module.
+      if (args.namespace === 'lazy-builtin') return { path: `node:${name}`, external: true };
+      return { path: name, namespace: 'lazy-builtin' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      const keys = Object.keys(await import(`node:${args.path}`)).filter((key) => key !== 'default');
+      return {
+        contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(`node:${args.path}`)}));\nfor (const key of ${JSON.stringify(keys)})\n  Object.defineProperty(exports, key, { get: () => load()[key], enumerable: true });\n`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * esbuild's __toESM copies every property of a module into a new object for each module that imports it
+ * as a default or a namespace (fifty import node:path so): one copy per module is enough, since nothing
+ * writes to them.
+ */
+const sharedToESM = (code) => {
+  const helper = 'var __toESM=(mod,isNodeMode,target)=>(';
+  if (code.split(helper).length !== 2)
+    throw new Error("esbuild's __toESM helper changed: update sharedToESM");
+  return code.replace(
+    helper,
+    'var __toESMs=[new WeakMap,new WeakMap],__toESM=(mod,isNodeMode)=>{if(mod==null||typeof mod!="object"&&typeof mod!="function")return __toESM1(mod,isNodeMode);const seen=__toESMs[isNodeMode?1:0];let made=seen.get(mod);return made||seen.set(mod,made=__toESM1(mod,isNodeMode)),made},__toESM1=(mod,isNodeMode,target)=>(',
+  );
+};
 
 const common = {
   bundle: true,
@@ -29,6 +99,37 @@ const common = {
   logLevel: 'warning',
 };
 
+// CommonJS, for what runs as a fresh process each time (a hook, a command): it then skips the ES
+// module loader's start-up.
+const cjs = { ...common, format: 'cjs', banner: {} };
+
+if (process.argv.includes('--cli')) {
+  // The CLI's own dependencies stay in node_modules, loaded by the commands that use them, except
+  // commander, which every command starts with, and @inquirer/core, which require() cannot load on Node 20.
+  const { dependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const bundled = new Set(['commander', '@inquirer/core']);
+  const external = Object.keys(dependencies).filter((name) => !bundled.has(name));
+  const out = path.join(root, 'dist');
+  for (const [from, to, options] of [
+    ['src/cli.ts', 'cli-main.cjs', { external, plugins: [lazyBuiltins] }],
+    ['src/cli-loader.ts', 'cli.cjs', { plugins: [lazyBuiltins] }],
+  ]) {
+    const result = await build({ ...cjs, ...options, entryPoints: [path.join(root, from)] });
+    // Then short names: less to read, and less for V8 to load from the cache (the plain modules,
+    // dist/cli.js, keep theirs for debugging).
+    const { code: short } = await transform(sharedToESM(result.outputFiles[0].text), {
+      format: 'cjs',
+      minify: true,
+      legalComments: 'none',
+      target: 'node20',
+    });
+    const code = ascii(short);
+    writeFileSync(path.join(out, to), to === 'cli.cjs' ? code : withBuildId(code));
+  }
+  chmodSync(path.join(out, 'cli.cjs'), 0o755);
+  process.exit(0);
+}
+
 /** Every output file: path under plugin/dist → content. */
 const outputs = new Map();
 for (const [from, to] of [
@@ -36,18 +137,17 @@ for (const [from, to] of [
   ['src/cli.ts', 'cli.mjs'],
 ]) {
   const result = await build({ ...common, entryPoints: [path.join(root, from)] });
-  outputs.set(to, result.outputFiles[0].text);
+  outputs.set(to, ascii(result.outputFiles[0].text));
 }
 // The hooks: one CommonJS bundle (hook-main.cjs; each event's code still runs only when its event
 // fires) started by hook.cjs, the loader that runs it through V8's code cache (src/hook-loader.ts).
-// CommonJS, because a fresh process per hook then skips the ES module loader's start-up.
-const cjs = { ...common, format: 'cjs', banner: {} };
 for (const [from, to] of [
   ['src/hook.ts', 'hook-main.cjs'],
   ['src/hook-loader.ts', 'hook.cjs'],
 ]) {
   const result = await build({ ...cjs, entryPoints: [path.join(root, from)] });
-  outputs.set(to, result.outputFiles[0].text);
+  const code = ascii(result.outputFiles[0].text);
+  outputs.set(to, to === 'hook-main.cjs' ? withBuildId(code) : code);
 }
 // Hook commands written by earlier versions name hook.mjs: it stays, handing over to hook.cjs.
 outputs.set(

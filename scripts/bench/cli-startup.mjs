@@ -1,14 +1,20 @@
 #!/usr/bin/env node
 // The CLI's start-up (issue 26): `claude-checkpoint --help`, `list` and `status` on a small repository
-// (6 files, one checkpoint, two snapshots), each a fresh `node` process, against `node -e 0` measured in
-// the same run, interleaved. Target: at most 1.5x. Run alone with `node scripts/bench/cli-startup.mjs
-// [--repeats N]` after `npm run build`; `npm run bench` includes it.
+// (6 files, one checkpoint, two snapshots), each a fresh `node` process of the npm package's bin, against
+// `node -e 0` measured in the same run, interleaved. Target: at most 1.5x. Run alone with
+// `node scripts/bench/cli-startup.mjs [--repeats N]` after `npm run build`; `npm run bench` includes it.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CLI_STARTUP_TARGET = 1.5;
+
+/** The file npm links `claude-checkpoint` to: what a user's command runs. */
+export function cliBin(project) {
+  const { bin } = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8'));
+  return path.join(project, bin['claude-checkpoint']);
+}
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -89,7 +95,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const index = process.argv.indexOf('--repeats');
   const rounds = index >= 0 ? Number(process.argv[index + 1]) : 15;
   const rows = await benchCliStartup({
-    cli: path.join(project, 'dist', 'cli.js'),
+    cli: cliBin(project),
     dir: path.join(project, '.cache', 'bench', 'cli-startup'),
     rounds,
     log: (text) => process.stderr.write(`${text}\n`),

@@ -22,7 +22,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchCliStartup } from './cli-startup.mjs';
+import { benchCliStartup, cliBin } from './cli-startup.mjs';
 import { dirty, ensureRepo, reset } from './repo.mjs';
 import { benchFirstAndBig, benchLongHistory, freeBytes } from './scale.mjs';
 import { benchTranscripts, makeBenchProject, saveWithCli } from './transcript.mjs';
@@ -30,6 +30,8 @@ import { benchTranscripts, makeBenchProject, saveWithCli } from './transcript.mj
 const here = path.dirname(fileURLToPath(import.meta.url));
 const project = path.resolve(here, '../..');
 const dist = (file) => path.join(project, 'dist', file);
+/** The CLI as npm installs it (package.json's bin). */
+const cli = cliBin(project);
 
 const args = process.argv.slice(2);
 const flag = (name) => {
@@ -654,7 +656,7 @@ if (sections.has('history')) {
   reset(root);
   scale.history = await benchLongHistory({
     dist,
-    cli: dist('cli.js'),
+    cli,
     root,
     cacheDir,
     repeats: quick ? 1 : repeats,
@@ -665,7 +667,7 @@ if (sections.has('history')) {
 }
 if (sections.has('big') && !quick) {
   log('\n[first snapshot without git, restore of a 25 MB file]');
-  scale.big = await benchFirstAndBig({ cli: dist('cli.js'), cacheDir, repeats, log });
+  scale.big = await benchFirstAndBig({ cli, cacheDir, repeats, log });
 }
 const growth = growthTable(bySize);
 const scaleLines = [
@@ -685,7 +687,7 @@ if (!sections.has('other')) process.exit(0);
 const startup = await benchStartup();
 log('\n[CLI start-up]');
 const cliStartup = await benchCliStartup({
-  cli: dist('cli.js'),
+  cli,
   dir: path.join(cacheDir, 'cli-startup'),
   rounds: hookRounds,
   log,
@@ -699,7 +701,7 @@ const transcripts = await benchTranscripts({
   repeats: Math.min(repeats, 5),
   hookEntry,
   makeProject: (name) => makeBenchProject(cacheDir, name),
-  saveCheckpoint: saveWithCli(dist('cli.js')),
+  saveCheckpoint: saveWithCli(cli),
   log,
   quick,
 });

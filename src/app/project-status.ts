@@ -36,7 +36,12 @@ export async function projectStatus(
   request: { projectRoot?: string | undefined },
 ): Promise<StatusReport> {
   const root = await resolveProjectRoot({ argument: request.projectRoot, env: deps.env, cwd: deps.cwd() });
-  const [checkpoint, snapshots, location] = await Promise.all([
+  // Whether git ignores the checkpoint is asked alongside the rest: its git process need not wait.
+  const ignored = locateRepo(root.root).then((found) =>
+    found ? isIgnoredByGit(root.root, CHECKPOINT_FILE) : null,
+  );
+  ignored.catch(() => undefined); // awaited below
+  const [checkpoint, snapshots] = await Promise.all([
     // The latest snapshot comes from the listing below: the load need not look it up again.
     loadCheckpoint(deps, { projectRoot: root.root }, {}, { mentionSnapshot: false }).catch(
       (error: Error) => ({
@@ -49,7 +54,6 @@ export async function projectStatus(
     listSnapshots({ ...deps, settingsProblem: () => undefined }, { projectRoot: root.root, limit: 1 }).catch(
       () => null,
     ),
-    locateRepo(root.root),
   ]);
   const latest = snapshots?.snapshots[0];
   const settings = readSettings(deps.env, root.root);
@@ -62,7 +66,7 @@ export async function projectStatus(
       storeBytes: snapshots.storeBytes,
       storeDir: snapshots.storeDir,
     },
-    checkpointIgnored: location ? await isIgnoredByGit(root.root, CHECKPOINT_FILE) : null,
+    checkpointIgnored: await ignored,
     includeIgnored: {
       patterns: settings.values.snapshotIncludeIgnored,
       from: settings.origins.snapshotIncludeIgnored,

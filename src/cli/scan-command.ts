@@ -1,6 +1,4 @@
-import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { text } from 'node:stream/consumers';
 import type { Command } from 'commander';
 import type { ScanInput } from '../app/scan.js';
 import { CheckpointError } from '../core/errors.js';
@@ -35,13 +33,16 @@ export function registerScanCommand(program: Command, run: Runner): void {
   );
 }
 
+// The file and stream modules load when a scan reads, not when every other command starts (issue 26).
 async function readInput(name: string, cwd: string, maxBytes: number): Promise<ScanInput> {
   if (name === '-') {
+    const { text } = await import('node:stream/consumers');
     const content = await text(process.stdin);
     if (Buffer.byteLength(content) > maxBytes) throw tooLarge('standard input', maxBytes);
     return { name: '-', text: content };
   }
   const file = path.resolve(cwd, name);
+  const { lstat, readFile } = await import('node:fs/promises');
   const stats = await lstat(file).catch((error: NodeJS.ErrnoException) => {
     throw new CheckpointError(
       'INVALID_INPUT',

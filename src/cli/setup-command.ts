@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { FileReport, SetupAgent } from '../app/setup.js';
@@ -36,8 +36,9 @@ export function registerSetupCommand(program: Command, run: Runner): void {
       };
       if (options.user && options.project)
         throw new CheckpointError('INVALID_INPUT', 'choose one of --user and --project');
-      // The installed files of this very installation, never a path taken from a repository.
-      const self = process.argv[1] ?? '';
+      // The installed files of this very installation, never a path taken from a repository. npm's bin
+      // is a link to the CLI: its folder holds none of the other files.
+      const self = realpathOrSelf(process.argv[1] ?? '');
       const dir = path.dirname(self);
       const bundled = path.extname(self) === '.mjs';
       const { setupAgent } = await import('../app/setup.js');
@@ -83,6 +84,14 @@ const DRY_RUN_VERBS: Record<FileReport['action'], string> = {
   removed: 'Would take the MCP server and hooks out of',
   absent: 'Nothing of ours in',
 };
+
+function realpathOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
 
 /**
  * The hooks' entry of this installation. The plugin's bundle runs through V8's code cache and starts in

@@ -246,7 +246,7 @@ export const SETTINGS = {
     kind: flagKind(),
     default: true,
     project: 'user-only',
-    doc: 'Hooks start from V8’s code cache in the store (turn off only to rule it out when debugging).',
+    doc: 'Hooks and the CLI start from V8’s code cache in the store (turn off only to rule it out when debugging).',
   }),
 } as const;
 

@@ -1,6 +1,7 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
+import { inflateSync } from 'node:zlib';
 import type { SnapshotMeta, SnapshotRecord } from '../core/snapshot.js';
 import { isPlainSnapshotMeta } from '../core/snapshot-meta-check.js';
 import { compareAscii } from '../core/text.js';
@@ -83,9 +84,21 @@ export function newestIds(ids: ReadonlyArray<{ id: string }>, count: number): st
   return sorted.slice(0, end);
 }
 
-/** Every snapshot, newest first; only those of `ids` when given (each read costs a commit's read). */
-export async function listSnapshotRecords(git: StoreGit, ids?: readonly string[]): Promise<SnapshotRecord[]> {
+/** Up to this many snapshots are read from the store's files; for more, one git process is quicker. */
+const MAX_FILE_READS = 64;
+
+/**
+ * Every snapshot, newest first; only those of `ids` when given (each read costs a commit's read). A few
+ * are read from the store's files (see readFromFiles), without starting git.
+ */
+export async function listSnapshotRecords(
+  git: StoreGit,
+  gitDir: string,
+  ids?: readonly string[],
+): Promise<SnapshotRecord[]> {
   if (ids?.length === 0) return [];
+  const fromFiles = ids && ids.length <= MAX_FILE_READS ? await readFromFiles(gitDir, ids) : null;
+  if (fromFiles) return sortNewestFirst(fromFiles);
   const { stdout } = await git([
     'for-each-ref',
     '--sort=-creatordate',
@@ -97,17 +110,56 @@ export async function listSnapshotRecords(git: StoreGit, ids?: readonly string[]
     const [head = '', body = ''] = entry.split('\0');
     const [commit, tree] = head.trim().split(' ');
     if (!commit || !tree) continue;
-    try {
-      const value: unknown = JSON.parse(body);
-      // zod loads only for metadata the plain check leaves to it: what this code writes passes.
-      const meta = isPlainSnapshotMeta(value)
-        ? value
-        : (await import('../core/snapshot-schema.js')).snapshotMetaSchema.parse(value);
-      records.push({ ...meta, tree, commit });
-    } catch {
-      // Not one of ours, or damaged: listing the rest is more useful than failing.
-    }
+    const record = await parseRecord(commit, tree, body);
+    if (record) records.push(record);
   }
+  return sortNewestFirst(records);
+}
+
+/**
+ * The snapshots' records as git keeps them on disk: a ref is a file holding its commit's oid, and a
+ * commit written since the last gc is a loose object (zlib: `commit <size>\0`, the headers, a blank line,
+ * the message). `null` when any is not (gc packs refs and objects): git reads those.
+ */
+async function readFromFiles(gitDir: string, ids: readonly string[]): Promise<SnapshotRecord[] | null> {
+  const records: SnapshotRecord[] = [];
+  for (const id of ids) {
+    const commit = readTextOrNull(path.join(gitDir, ...SNAPSHOT_REFS.split('/'), id))?.trim() ?? '';
+    if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit)) return null;
+    let object: Buffer;
+    try {
+      object = inflateSync(readFileSync(path.join(gitDir, 'objects', commit.slice(0, 2), commit.slice(2))));
+    } catch {
+      return null;
+    }
+    const nul = object.indexOf(0);
+    if (object.subarray(0, nul).toString('latin1') !== `commit ${object.length - nul - 1}`) return null;
+    const text = object.subarray(nul + 1).toString('utf8');
+    const headersEnd = text.indexOf('\n\n');
+    const tree = /^tree ([0-9a-f]+)\n/.exec(text)?.[1];
+    if (headersEnd < 0 || !tree) return null;
+    const record = await parseRecord(commit, tree, text.slice(headersEnd + 2));
+    if (record) records.push(record);
+  }
+  return records;
+}
+
+/** A snapshot's record from its commit, tree and message (its metadata); `null` when it is not one of ours. */
+async function parseRecord(commit: string, tree: string, message: string): Promise<SnapshotRecord | null> {
+  try {
+    const value: unknown = JSON.parse(message);
+    // zod loads only for metadata the plain check leaves to it: what this code writes passes.
+    const meta = isPlainSnapshotMeta(value)
+      ? value
+      : (await import('../core/snapshot-schema.js')).snapshotMetaSchema.parse(value);
+    return { ...meta, tree, commit };
+  } catch {
+    // Not one of ours, or damaged: listing the rest is more useful than failing.
+    return null;
+  }
+}
+
+function sortNewestFirst(records: SnapshotRecord[]): SnapshotRecord[] {
   return records.sort((a, b) => compareAscii(b.createdAt, a.createdAt) || compareAscii(b.id, a.id));
 }
 

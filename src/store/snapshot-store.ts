@@ -194,18 +194,29 @@ export class SnapshotStore {
 
   /** Every snapshot, newest first. */
   async list(): Promise<SnapshotRecord[]> {
-    return (await this.exists()) ? catalog.listSnapshotRecords(this.git) : [];
+    return (await this.exists()) ? catalog.listSnapshotRecords(this.git, this.gitDir) : [];
   }
 
   /** The `limit` newest snapshots and how many there are, reading only those `limit` (see newestIds). */
   async listNewest(limit: number): Promise<{ snapshots: SnapshotRecord[]; total: number }> {
     if (!(await this.exists())) return { snapshots: [], total: 0 };
     const ids = await this.snapshotIds();
+    // The state file names the latest snapshot: when that is the newest by name, alone in its second, the
+    // newest one needs no git process (`status` on every call).
+    const newest = catalog.newestIds(ids, 1);
+    if (limit === 1 && newest.length === 1) {
+      const { latest } = await readState(this.statePath);
+      if (latest && latest.id === newest[0]) return { snapshots: [latest], total: ids.length };
+    }
     if (ids.length <= limit) {
-      const snapshots = await this.list();
+      const snapshots = await catalog.listSnapshotRecords(
+        this.git,
+        this.gitDir,
+        ids.map((entry) => entry.id),
+      );
       return { snapshots, total: snapshots.length };
     }
-    const records = await catalog.listSnapshotRecords(this.git, catalog.newestIds(ids, limit));
+    const records = await catalog.listSnapshotRecords(this.git, this.gitDir, catalog.newestIds(ids, limit));
     return { snapshots: records.slice(0, limit), total: ids.length };
   }
 
@@ -218,16 +229,16 @@ export class SnapshotStore {
     const ids = await this.snapshotIds();
     const back = given === 'latest' ? 0 : /^latest~(\d{1,6})$/.exec(given)?.[1];
     if (back !== undefined && Number(back) + 1 < ids.length)
-      return (await catalog.listSnapshotRecords(this.git, catalog.newestIds(ids, Number(back) + 1))).slice(
-        0,
-        Number(back) + 1,
-      );
+      return (
+        await catalog.listSnapshotRecords(this.git, this.gitDir, catalog.newestIds(ids, Number(back) + 1))
+      ).slice(0, Number(back) + 1);
     const matching = ids.filter((entry) => entry.id.startsWith(given));
     // Errors name the count and the oldest: for those, and for a prefix that matches many, the whole list.
     if (back !== undefined || given.startsWith('latest') || matching.length === 0 || matching.length > 64)
       return this.list();
     return catalog.listSnapshotRecords(
       this.git,
+      this.gitDir,
       matching.map((entry) => entry.id),
     );
   }

@@ -231,6 +231,38 @@ describe('snapshots', () => {
     expect(listed).toEqual(ids.slice(-3).reverse());
   });
 
+  it('lists from the store’s files exactly what git lists, before and after gc packed them (issue 26)', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    let clock = Date.parse('2026-11-01T00:00:00Z');
+    const deps = depsFor({}, () => new Date(clock));
+    const snap = async (i: number) => {
+      // Two snapshots in each second (their ids name the second alone).
+      clock += i % 2 === 0 ? 1000 : 1;
+      writeTree(root, { 'a.ts': `version ${i}`, [`f${i}.ts`]: 'é\n' });
+      await takeSnapshot(deps, { projectRoot: root, trigger: 'manual', label: `step ${i} é` });
+    };
+    // Without a limit the listing is git's (for-each-ref); with one, a few are read from the files.
+    const bothWays = async () => {
+      const byGit = await listSnapshots(deps, { projectRoot: root });
+      const fromFiles = await listSnapshots(deps, { projectRoot: root, limit: 20 });
+      expect(fromFiles.snapshots).toEqual(byGit.snapshots);
+      expect(fromFiles.total).toBe(byGit.total);
+      return byGit.snapshots.map((snapshot) => snapshot.label);
+    };
+    for (let i = 0; i < 4; i++) await snap(i);
+    expect(await bothWays()).toEqual(['step 3 é', 'step 2 é', 'step 1 é', 'step 0 é']);
+    await gcSnapshots(deps, { projectRoot: root });
+    for (let i = 4; i < 6; i++) await snap(i);
+    expect(await bothWays()).toEqual([
+      'step 5 é',
+      'step 4 é',
+      'step 3 é',
+      'step 2 é',
+      'step 1 é',
+      'step 0 é',
+    ]);
+  });
+
   it('stores exactly the tree git itself would, whether it reads the changes itself or git does', async () => {
     const root = createRepo({ committed: { 'keep.txt': 'k', 'dir/inner.txt': 'i', 'gone.txt': 'g' } });
     const deps = depsFor();

@@ -1,16 +1,16 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../helpers/cli.js';
-import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { assertBuilt, PLAIN_CLI, runCli, runNodeScript } from '../helpers/cli.js';
+import { createRepo, git, tempDir } from '../helpers/fixtures.js';
 
 beforeAll(assertBuilt);
 
 // Issue 26: `--help`, `list` and `status` start in about the time of `node -e 0` (the bench row
 // "CLI start-up" measures it). What keeps them there is what they do not load: every other command's
-// code, and the libraries only other commands use. The built CLI runs with a loader hook that writes
-// down each module it loads.
+// code, and the libraries only other commands use. The CLI's plain modules (dist/cli.js, which the
+// bundle is built from) run with a loader hook that writes down each module they load.
 const HOOKS = `import { appendFileSync } from 'node:fs';
 export async function load(url, context, next) {
   appendFileSync(process.env.LOADED_LOG, url + '\\n');
@@ -33,7 +33,7 @@ function loaderFiles(): { register: string; log: string } {
 async function loadedBy(args: string[], root: string, storeDir: string): Promise<string[]> {
   const { register, log } = loaderFiles();
   writeFileSync(log, '');
-  const result = await runCli(args, {
+  const result = await runNodeScript(PLAIN_CLI, args, {
     cwd: root,
     env: {
       CHECKPOINT_STORE_DIR: storeDir,
@@ -92,6 +92,91 @@ describe('what the CLI loads to start', () => {
       'store/lock-owner.js',
       'store/lock.js',
       'store/temp-name.js',
+    ]);
+  });
+});
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+/** The npm package's bin (dist/cli.cjs): the CLI's bundle, run through V8's code cache. */
+const BIN = path.join(
+  REPO,
+  JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).bin['claude-checkpoint'],
+);
+
+/** Node's own modules a run of the bin loaded, and the git commands it ran. */
+async function runTraced(args: string[], root: string, storeDir: string) {
+  const dir = tempDir('cli-trace-');
+  const preload = path.join(dir, 'preload.cjs');
+  writeFileSync(
+    preload,
+    "process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADED_LOG, process.moduleLoadList.join('\\n')));\n",
+  );
+  // git as the CLI finds it on PATH, writing down each command before it runs (not in a GIT_* variable,
+  // which the CLI keeps from git).
+  const gitShim = path.join(dir, 'git');
+  writeFileSync(
+    gitShim,
+    `#!/bin/sh\necho "$1 $2" >> "$TRACE_GIT_LOG"\nexec ${JSON.stringify(git(REPO, '--exec-path').trim())}/git "$@"\n`,
+  );
+  chmodSync(gitShim, 0o755);
+  const loaded = path.join(dir, 'loaded.log');
+  const gitLog = path.join(dir, 'git.log');
+  writeFileSync(gitLog, '');
+  const result = await runNodeScript(BIN, args, {
+    cwd: root,
+    env: {
+      CHECKPOINT_STORE_DIR: storeDir,
+      LOADED_LOG: loaded,
+      TRACE_GIT_LOG: gitLog,
+      NODE_OPTIONS: `--require=${preload}`,
+      PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}`,
+    },
+  });
+  expect(result.code, result.stderr).toBe(0);
+  return {
+    builtins: readFileSync(loaded, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('NativeModule '))
+      .map((line) => line.slice('NativeModule '.length)),
+    gitCommands: readFileSync(gitLog, 'utf8').split('\n').filter(Boolean),
+  };
+}
+
+describe('what the npm bin loads and runs to start', () => {
+  it('--help loads none of Node’s process, crypto or compression modules', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const { builtins, gitCommands } = await runTraced(['--help'], root, tempDir('checkpoint-store-'));
+    for (const name of ['child_process', 'crypto', 'zlib', 'fs/promises'])
+      expect(builtins).not.toContain(name);
+    expect(gitCommands).toEqual([]);
+  });
+
+  it('list reads the snapshots from the store’s files: no git process', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const storeDir = tempDir('checkpoint-store-');
+    for (const label of ['one', 'two'])
+      expect(
+        (await runCli(['snapshot', '--label', label], { cwd: root, env: { CHECKPOINT_STORE_DIR: storeDir } }))
+          .code,
+      ).toBe(0);
+    const { builtins, gitCommands } = await runTraced(['list'], root, storeDir);
+    expect(gitCommands).toEqual([]);
+    expect(builtins).not.toContain('child_process');
+  });
+
+  it('status asks git about the project only: the latest snapshot comes from the store’s state', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const storeDir = tempDir('checkpoint-store-');
+    const env = { CHECKPOINT_STORE_DIR: storeDir };
+    expect((await runCli(['save', '--goal', 'Ship it'], { cwd: root, env })).code).toBe(0);
+    for (const label of ['one', 'two'])
+      expect((await runCli(['snapshot', '--label', label], { cwd: root, env })).code).toBe(0);
+    writeFileSync(path.join(root, 'a.txt'), 'two\n');
+    const { gitCommands } = await runTraced(['status'], root, storeDir);
+    expect(gitCommands.sort()).toEqual([
+      'check-ignore -q',
+      'hash-object --stdin-paths',
+      'status --porcelain=v2',
     ]);
   });
 });

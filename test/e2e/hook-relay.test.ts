@@ -58,8 +58,10 @@ describe('hooks handed to the running MCP server', () => {
       input: JSON.stringify({ cwd: root, source: 'clear' }),
     });
     expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain('## Goal\nRelay');
-    // The hook never loaded a bundle: it left no code cache behind.
-    expect(existsSync(path.join(env.CHECKPOINT_STORE_DIR, 'cache'))).toBe(false);
+    // The hook never loaded a bundle: it left no code cache behind (the CLI's own, from the set-up, aside).
+    const cacheDir = path.join(env.CHECKPOINT_STORE_DIR, 'cache');
+    const caches = existsSync(cacheDir) ? readdirSync(cacheDir) : [];
+    expect(caches.filter((name) => name.startsWith('hook-'))).toEqual([]);
   });
 
   it('answers a prompt once its content is taken; a failure after that goes to its own log', async () => {

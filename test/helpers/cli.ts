@@ -3,14 +3,18 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { workerStateHome } from './fixtures.js';
 
-export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+/** The CLI as the package installs it (package.json's bin): the CLI's bundle, run through V8's code cache. */
+export const CLI = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
+/** The same CLI as plain ES modules, which the bundle is built from. */
+export const PLAIN_CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 /** The hooks' lean entry point, as the plugin runs it (bundled) and hand-written settings may. */
 export const HOOK_ENTRY = fileURLToPath(new URL('../../dist/hook.js', import.meta.url));
 /** The entry `setup` points agents' hooks at: the plugin's bundle, which the package ships too. */
 export const SHIPPED_HOOK_ENTRY = fileURLToPath(new URL('../../plugin/dist/hook.cjs', import.meta.url));
 
 export function assertBuilt(): void {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first (npm test does)`);
+  for (const file of [CLI, PLAIN_CLI])
+    if (!existsSync(file)) throw new Error(`${file} is missing: run "npm run build" first (npm test does)`);
 }
 
 export interface CliResult {
