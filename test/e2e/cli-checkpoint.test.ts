@@ -26,7 +26,7 @@ describe('claude-checkpoint checkpoint commands', () => {
         '--file',
         'a.ts::main file',
         '--command',
-        'TOKEN=abc123 make',
+        'TOKEN=u7Rk2Qx9Lm4Tz8 make',
       ],
       { cwd: root, env },
     );

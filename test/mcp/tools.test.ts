@@ -47,7 +47,7 @@ describe('the MCP server, through a real client', () => {
     const saved = await call('save_session_checkpoint', {
       goal: 'Ship',
       tasks: [{ description: 't', status: 'in_progress' }],
-      recentCommands: [{ command: 'API_TOKEN=abc123 make', exitCode: 2 }],
+      recentCommands: [{ command: 'API_TOKEN=u7Rk2Qx9Lm4Tz8 make', exitCode: 2 }],
       projectRoot: root,
     });
     expect(saved.isError).toBeFalsy();
