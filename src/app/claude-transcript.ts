@@ -7,7 +7,9 @@
  * its `sessionId`. This module only reads and forks that text; conversation-fork.ts does the files.
  */
 
-type Line = Record<string, unknown>;
+import { type JsonObject, parseJsonLines } from '../core/json-lines.js';
+
+type Line = JsonObject;
 
 /** What identifies the prompt to fork before: the agent's prompt id when the hook gave one, else text and time. */
 export interface PromptSelector {
@@ -44,18 +46,6 @@ const MESSAGE_TYPES = new Set(['user', 'assistant', 'attachment', 'system']);
 /** Fields that hold a message's uuid; renamed consistently in a fork. */
 const UUID_FIELDS = ['uuid', 'parentUuid', 'logicalParentUuid', 'leafUuid', 'sourceToolAssistantUUID'];
 
-function parseLines(text: string): Array<Line | null> {
-  return text.split('\n').map((raw) => {
-    if (raw.trim() === '') return null;
-    try {
-      const value: unknown = JSON.parse(raw);
-      return value && typeof value === 'object' && !Array.isArray(value) ? (value as Line) : null;
-    } catch {
-      return null; // the last line may be cut: Claude Code is still writing it
-    }
-  });
-}
-
 /** The prompt a person typed, when a line is one; null for tool results, meta lines and command echoes. */
 function typedPrompt(line: Line): string | null {
   if (line.type !== 'user' || line.isMeta === true || line.isCompactSummary === true) return null;
@@ -78,7 +68,7 @@ function typedPrompt(line: Line): string | null {
 /** The typed prompts of a transcript, in order. */
 export function transcriptPrompts(text: string): TranscriptPrompt[] {
   const prompts: TranscriptPrompt[] = [];
-  parseLines(text).forEach((line, index) => {
+  parseJsonLines(text).forEach((line, index) => {
     if (!line) return;
     const typed = typedPrompt(line);
     if (typed === null || typeof line.uuid !== 'string') return;
@@ -154,7 +144,7 @@ export function forkClaudeTranscript(
   const out: string[] = [];
   let messages = 0;
   let previousPrompt = '';
-  for (const line of parseLines(text).slice(0, prompt.index)) {
+  for (const line of parseJsonLines(text).slice(0, prompt.index)) {
     // Our own last-prompt closes the fork; earlier ones would name a later leaf once renamed.
     if (!line || line.type === 'last-prompt') continue;
     const copy: Line = { ...line };

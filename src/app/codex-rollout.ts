@@ -1,3 +1,4 @@
+import { isJsonObject, type JsonObject, parseJsonLines, renameEverywhere } from '../core/json-lines.js';
 import { typedText } from '../transcripts/list-state.js';
 import type { PromptCandidate } from './claude-transcript.js';
 
@@ -10,11 +11,6 @@ import type { PromptCandidate } from './claude-transcript.js';
  * lines when it resumes one, and `codex resume <session id>` finds the file by the id in its name. This
  * module only reads and forks that text; conversation-fork.ts does the files.
  */
-
-type Entry = Record<string, unknown>;
-
-const isEntry = (value: unknown): value is Entry =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export interface CodexPrompt extends PromptCandidate {
   /** The prompt's line. */
@@ -30,34 +26,22 @@ export interface CodexFork {
   messages: number;
 }
 
-function parseLines(text: string): Array<Entry | null> {
-  return text.split('\n').map((raw) => {
-    if (raw.trim() === '') return null;
-    try {
-      const value: unknown = JSON.parse(raw);
-      return isEntry(value) ? value : null;
-    } catch {
-      return null; // the last line may be cut: Codex is still writing it
-    }
-  });
-}
-
 /** The session id a rollout's `session_meta` line names, or null. */
 export function rolloutSessionId(text: string): string | null {
   const end = text.indexOf('\n');
-  const [first] = parseLines(end === -1 ? text : text.slice(0, end));
-  const payload = first?.type === 'session_meta' && isEntry(first.payload) ? first.payload : undefined;
+  const [first] = parseJsonLines(end === -1 ? text : text.slice(0, end));
+  const payload = first?.type === 'session_meta' && isJsonObject(first.payload) ? first.payload : undefined;
   return typeof payload?.id === 'string' ? payload.id : null;
 }
 
 /** The turn a line belongs to, where it says. */
-function turnOf(line: Entry): string | undefined {
-  const payload = isEntry(line.payload) ? line.payload : undefined;
+function turnOf(line: JsonObject): string | undefined {
+  const payload = isJsonObject(line.payload) ? line.payload : undefined;
   if (!payload) return undefined;
-  const passthrough = isEntry(payload.internal_chat_message_metadata_passthrough)
+  const passthrough = isJsonObject(payload.internal_chat_message_metadata_passthrough)
     ? payload.internal_chat_message_metadata_passthrough
     : undefined;
-  const attribution = isEntry(payload.turn_attribution) ? payload.turn_attribution : undefined;
+  const attribution = isJsonObject(payload.turn_attribution) ? payload.turn_attribution : undefined;
   const candidates =
     line.type === 'turn_context'
       ? [payload.turn_id]
@@ -70,11 +54,11 @@ function turnOf(line: Entry): string | undefined {
 }
 
 /** What a person typed in a user message the model saw, or undefined for context Codex sends as user text. */
-function typedPrompt(payload: Entry): string | undefined {
+function typedPrompt(payload: JsonObject): string | undefined {
   if (payload.type !== 'message' || payload.role !== 'user' || !Array.isArray(payload.content))
     return undefined;
   const text = payload.content
-    .filter((part) => isEntry(part) && part.type === 'input_text' && typeof part.text === 'string')
+    .filter((part) => isJsonObject(part) && part.type === 'input_text' && typeof part.text === 'string')
     .map((part) => (part as { text: string }).text)
     .join('\n');
   if (text.trimStart().startsWith('# AGENTS.md instructions')) return undefined;
@@ -83,7 +67,7 @@ function typedPrompt(payload: Entry): string | undefined {
 
 /** The prompts a person typed, in order, each with its turn id where the rollout names one. */
 export function codexPrompts(text: string): CodexPrompt[] {
-  const lines = parseLines(text);
+  const lines = parseJsonLines(text);
   const turnStarts = new Map<string, number>();
   // Versions that name no turn on a message: its turn opens with the task_started or turn_context just before.
   let opened = -1;
@@ -92,7 +76,7 @@ export function codexPrompts(text: string): CodexPrompt[] {
     if (!line) return;
     const turn = turnOf(line);
     if (turn !== undefined && !turnStarts.has(turn)) turnStarts.set(turn, index);
-    const payload = isEntry(line.payload) ? line.payload : undefined;
+    const payload = isJsonObject(line.payload) ? line.payload : undefined;
     const isOpening =
       line.type === 'turn_context' ||
       (line.type === 'event_msg' && (payload?.type === 'task_started' || payload?.type === 'turn_started'));
@@ -129,24 +113,12 @@ export function forkCodexRollout(
   const oldSessionId = rolloutSessionId(text);
   if (!oldSessionId) return null;
   if (!codexPrompts(text).some((earlier) => earlier.index < prompt.turnStart)) return null;
-  const renamed = (value: unknown): unknown => {
-    if (value === oldSessionId) return newSessionId;
-    if (Array.isArray(value)) return value.map(renamed);
-    if (isEntry(value))
-      return Object.fromEntries(
-        Object.entries(value).map(([key, inner]) => [
-          key === oldSessionId ? newSessionId : key,
-          renamed(inner),
-        ]),
-      );
-    return value;
-  };
   const out: string[] = [];
   let messages = 0;
-  for (const line of parseLines(text).slice(0, prompt.turnStart)) {
+  for (const line of parseJsonLines(text).slice(0, prompt.turnStart)) {
     if (!line) continue;
-    const copy = renamed(line) as Entry;
-    const payload = isEntry(copy.payload) ? copy.payload : undefined;
+    const copy = renameEverywhere(line, oldSessionId, newSessionId) as JsonObject;
+    const payload = isJsonObject(copy.payload) ? copy.payload : undefined;
     if (copy.type === 'session_meta' && payload) copy.payload = { ...payload, timestamp: now.toISOString() };
     if (copy.type === 'response_item' && payload?.type === 'message' && payload.role !== 'developer')
       messages++;

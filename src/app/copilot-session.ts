@@ -1,3 +1,4 @@
+import { isJsonObject, parseJsonLines, renameEverywhere } from '../core/json-lines.js';
 import type { PromptCandidate } from './claude-transcript.js';
 
 /**
@@ -9,11 +10,6 @@ import type { PromptCandidate } from './claude-transcript.js';
  * name (checked with 1.0.102: no entry in its session store is needed). Copilot CLI's own /rewind truncates events.jsonl in
  * place. This module only reads and forks that text; conversation-fork.ts does the files.
  */
-
-type Entry = Record<string, unknown>;
-
-const isEntry = (value: unknown): value is Entry =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export interface CopilotPrompt extends PromptCandidate {
   /** The prompt's line. */
@@ -34,32 +30,20 @@ export interface CopilotFork {
 /** Events that belong to the prompt after them: a resume of the session and the hooks before the prompt. */
 const LEAD_IN = new Set(['session.resume', 'hook.start', 'hook.end']);
 
-function parseLines(text: string): Array<Entry | null> {
-  return text.split('\n').map((raw) => {
-    if (raw.trim() === '') return null;
-    try {
-      const value: unknown = JSON.parse(raw);
-      return isEntry(value) ? value : null;
-    } catch {
-      return null; // the last line may be cut: Copilot CLI is still writing it
-    }
-  });
-}
-
 /** The session id the events' `session.start` names, or null. */
 export function copilotSessionId(text: string): string | null {
   const end = text.indexOf('\n');
-  const [first] = parseLines(end === -1 ? text : text.slice(0, end));
-  const data = first?.type === 'session.start' && isEntry(first.data) ? first.data : undefined;
+  const [first] = parseJsonLines(end === -1 ? text : text.slice(0, end));
+  const data = first?.type === 'session.start' && isJsonObject(first.data) ? first.data : undefined;
   return typeof data?.sessionId === 'string' ? data.sessionId : null;
 }
 
 /** The prompts a person typed, in order: not a sub-agent's, not injected (`source` other than `user`). */
 export function copilotPrompts(text: string): CopilotPrompt[] {
-  const lines = parseLines(text);
+  const lines = parseJsonLines(text);
   const prompts: CopilotPrompt[] = [];
   lines.forEach((line, index) => {
-    if (line?.type !== 'user.message' || line.agentId !== undefined || !isEntry(line.data)) return;
+    if (line?.type !== 'user.message' || line.agentId !== undefined || !isJsonObject(line.data)) return;
     const { content, source } = line.data;
     if (typeof content !== 'string' || content.trim() === '') return;
     if (typeof source === 'string' && source !== '' && source !== 'user') return;
@@ -96,24 +80,12 @@ export function forkCopilotSession(
   const oldSessionId = copilotSessionId(events);
   if (!oldSessionId) return null;
   if (!copilotPrompts(events).some((earlier) => earlier.index < prompt.runStart)) return null;
-  const renamed = (value: unknown): unknown => {
-    if (value === oldSessionId) return newSessionId;
-    if (Array.isArray(value)) return value.map(renamed);
-    if (isEntry(value))
-      return Object.fromEntries(
-        Object.entries(value).map(([key, inner]) => [
-          key === oldSessionId ? newSessionId : key,
-          renamed(inner),
-        ]),
-      );
-    return value;
-  };
   const out: string[] = [];
   let messages = 0;
-  for (const line of parseLines(events).slice(0, prompt.runStart)) {
+  for (const line of parseJsonLines(events).slice(0, prompt.runStart)) {
     if (!line) continue;
     if (line.type === 'user.message' || line.type === 'assistant.message') messages++;
-    out.push(JSON.stringify(renamed(line)));
+    out.push(JSON.stringify(renameEverywhere(line, oldSessionId, newSessionId)));
   }
   const stamp = now.toISOString();
   const forkedWorkspace =

@@ -1,3 +1,4 @@
+import { isJsonObject, type JsonObject, parseJsonLines, parseJsonObject } from '../core/json-lines.js';
 import { typedText } from '../transcripts/list-state.js';
 import type { PromptCandidate } from './claude-transcript.js';
 
@@ -13,19 +14,14 @@ import type { PromptCandidate } from './claude-transcript.js';
  * text, as Gemini CLI's own loader (loadConversationRecord) reads it; conversation-fork.ts does the files.
  */
 
-type Entry = Record<string, unknown>;
-
-const isEntry = (value: unknown): value is Entry =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /** A chat as Gemini CLI would load it: its metadata and its messages, each at its latest. */
 export interface GeminiChat {
-  metadata: Entry;
-  messages: Entry[];
+  metadata: JsonObject;
+  messages: JsonObject[];
   /** The older single-document format (`session-*.json`). */
   isDocument: boolean;
   /** The file's lines, parsed (none for a document). */
-  records: Array<Entry | null>;
+  records: Array<JsonObject | null>;
 }
 
 export interface GeminiPrompt extends PromptCandidate {
@@ -42,26 +38,20 @@ export interface GeminiFork {
   messages: number;
 }
 
-const isMessage = (value: unknown): value is Entry & { id: string } =>
-  isEntry(value) && typeof value.id === 'string';
+const isMessage = (value: unknown): value is JsonObject & { id: string } =>
+  isJsonObject(value) && typeof value.id === 'string';
 
 /** A metadata line: the first of a file, and the first a resume writes. */
-const isMetadataLine = (record: Entry) =>
+const isMetadataLine = (record: JsonObject) =>
   typeof record.sessionId === 'string' && typeof record.projectHash === 'string' && !isMessage(record);
 
-function parse(raw: string): Entry | null {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return isEntry(value) ? value : null;
-  } catch {
-    return null; // the last line may be cut: Gemini CLI is still writing it
-  }
-}
-
 /** The metadata and messages of the first `end` records, in the order of Gemini CLI's loader. */
-function replay(records: ReadonlyArray<Entry | null>, end: number): { metadata: Entry; messages: Entry[] } {
-  let metadata: Entry = {};
-  const messages = new Map<string, Entry>();
+function replay(
+  records: ReadonlyArray<JsonObject | null>,
+  end: number,
+): { metadata: JsonObject; messages: JsonObject[] } {
+  let metadata: JsonObject = {};
+  const messages = new Map<string, JsonObject>();
   for (const record of records.slice(0, end)) {
     if (!record) continue;
     if (typeof record.$rewindTo === 'string') {
@@ -71,7 +61,7 @@ function replay(records: ReadonlyArray<Entry | null>, end: number): { metadata: 
       else for (const id of ids.slice(at)) messages.delete(id);
     } else if (isMessage(record)) {
       messages.set(record.id, record);
-    } else if (isEntry(record.$set)) {
+    } else if (isJsonObject(record.$set)) {
       const { messages: history, ...rest } = record.$set;
       if (Array.isArray(history)) {
         messages.clear();
@@ -90,12 +80,12 @@ function replay(records: ReadonlyArray<Entry | null>, end: number): { metadata: 
 
 /** The chat a file holds, or null when it is not one (no session id, no project hash). */
 export function resolveGeminiChat(text: string): GeminiChat | null {
-  const records = text.split('\n').map((raw) => (raw.trim() === '' ? null : parse(raw)));
+  const records = parseJsonLines(text);
   const { metadata, messages } = replay(records, records.length);
   if (typeof metadata.sessionId === 'string' && typeof metadata.projectHash === 'string')
     return { metadata, messages, isDocument: false, records };
   // Not JSON lines: the older format, one document.
-  const document = parse(text);
+  const document = parseJsonObject(text);
   if (!document || typeof document.sessionId !== 'string' || !Array.isArray(document.messages)) return null;
   const { messages: list, ...rest } = document;
   return { metadata: rest, messages: (list as unknown[]).filter(isMessage), isDocument: true, records: [] };
@@ -134,11 +124,11 @@ export function geminiPrompts(chat: GeminiChat): GeminiPrompt[] {
  * history from the lines before it, and the one it writes rebuilds differently (each function response
  * once more).
  */
-function cutBefore(records: ReadonlyArray<Entry | null>, promptId: string): number {
-  const holds = (record: Entry | null) =>
+function cutBefore(records: ReadonlyArray<JsonObject | null>, promptId: string): number {
+  const holds = (record: JsonObject | null) =>
     record !== null &&
     (record.id === promptId ||
-      [record.messages, isEntry(record.$set) ? record.$set.messages : undefined].some(
+      [record.messages, isJsonObject(record.$set) ? record.$set.messages : undefined].some(
         (list) =>
           Array.isArray(list) && list.some((message) => isMessage(message) && message.id === promptId),
       ));
@@ -147,7 +137,7 @@ function cutBefore(records: ReadonlyArray<Entry | null>, promptId: string): numb
   for (let at = cut - 1; at >= 0; at--) {
     const record = records[at];
     if (!record) continue;
-    const set = isEntry(record.$set) ? record.$set : undefined;
+    const set = isJsonObject(record.$set) ? record.$set : undefined;
     if (isMetadataLine(record) || typeof set?.sessionId === 'string') cut = at;
     else if (!set) break;
   }
@@ -193,8 +183,8 @@ export function geminiChatFileName(sessionId: string, now: Date, isDocument: boo
   return `session-${minute}-${sessionId.slice(0, 8)}.${isDocument ? 'json' : 'jsonl'}`;
 }
 
-function partsOf(content: unknown): Entry[] {
+function partsOf(content: unknown): JsonObject[] {
   if (typeof content === 'string') return [{ text: content }];
-  if (Array.isArray(content)) return content.filter(isEntry);
-  return isEntry(content) ? [content] : [];
+  if (Array.isArray(content)) return content.filter(isJsonObject);
+  return isJsonObject(content) ? [content] : [];
 }
