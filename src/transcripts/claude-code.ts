@@ -1,8 +1,13 @@
-import { closeSync, readSync } from 'node:fs';
+import { readSync } from 'node:fs';
 import type { Task, TaskStatus } from '../core/schema.js';
 import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
 import { readLinesBackward, readLinesForward } from './lines.js';
-import { FINGERPRINT_BYTES, fingerprintOf, knownState, openTranscript } from './transcript-file.js';
+import {
+  type IncrementalState,
+  isIncrementalState,
+  mapCommonText,
+  readIncrementally,
+} from './transcript-file.js';
 
 // Claude Code's session transcript: the JSON lines file at a hook payload's `transcript_path`
 // (~/.claude/projects/<project>/<session>.jsonl). Each line is one entry: `user` and `assistant` entries
@@ -12,15 +17,8 @@ import { FINGERPRINT_BYTES, fingerprintOf, knownState, openTranscript } from './
 // test/fixtures/transcripts/ from real sessions of Claude Code 2.1.332.
 
 /** What a read remembers for the next one, kept in our store: the next read starts where this one ended. */
-export interface ClaudeTranscriptState {
+export interface ClaudeTranscriptState extends IncrementalState {
   version: 1;
-  /** Bytes read: the end of the last complete line. */
-  offset: number;
-  /** A digest of the file's first bytes: another file at the same path starts over. */
-  fingerprint: string;
-  /** How far the search for the first prompt has read, while none is found. */
-  goalSearchedTo: number;
-  goal?: string | undefined;
   /** The latest TodoWrite list. */
   todos?: Task[] | undefined;
   /** The tasks of TaskCreate / TaskUpdate calls, by id. */
@@ -75,31 +73,13 @@ export function readClaudeTranscript(
   session: string,
   previous: ClaudeTranscriptState | null,
 ): { record: TranscriptRecord; state: ClaudeTranscriptState } | null {
-  const opened = openTranscript(file);
-  if (!opened) return null;
-  const { fd, size } = opened;
-  try {
-    const known = knownState(fd, size, previous, 1);
-    const fresh = scanBackward(fd, known?.offset ?? 0, size);
-    let goal = known?.goal;
-    let goalSearchedTo = known?.goalSearchedTo ?? 0;
-    if (goal === undefined && goalSearchedTo < fresh.end) {
-      const found = findFirstPrompt(fd, goalSearchedTo, fresh.end);
-      goal = found.goal;
-      goalSearchedTo = found.searchedTo;
-    }
-    const state = mergeState(known, fresh, {
-      offset: fresh.end,
-      fingerprint: fingerprintOf(fd, Math.min(fresh.end, FINGERPRINT_BYTES)),
-      goalSearchedTo,
-      goal,
-    });
-    return { record: recordOf(state, session), state };
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  const state = readIncrementally(file, previous, {
+    version: 1,
+    scan: (fd, from, to) => scanBackward(fd, from, to),
+    findGoal: (fd, from, to) => findFirstPrompt(fd, from, to),
+    merge: mergeState,
+  });
+  return state && { record: recordOf(state, session), state };
 }
 
 /** A remembered state, when it has the shape this version writes; anything else is read afresh. */
@@ -115,11 +95,7 @@ export function claudeStateOrNull(value: unknown): ClaudeTranscriptState | null 
   const everyOf = (list: unknown, check: (item: unknown) => boolean) =>
     list === undefined || (Array.isArray(list) && list.every(check));
   const valid =
-    Number.isSafeInteger(value.offset) &&
-    Number.isSafeInteger(value.goalSearchedTo) &&
-    isString(value.fingerprint) &&
-    (value.goal === undefined || isString(value.goal)) &&
-    (value.status === undefined || isString(value.status)) &&
+    isIncrementalState(value) &&
     everyOf(value.todos, isTask) &&
     everyOf(value.taskItems, (item) => isTask(item) && isString((item as TaskItem).id)) &&
     (value.taskSource === undefined || value.taskSource === 'todo' || value.taskSource === 'tasks') &&
@@ -143,18 +119,10 @@ export function mapStateText(
     ...item,
     description: change(item.description),
   });
-  const command = <T extends { command: string; note?: string | undefined }>(item: T): T => ({
-    ...item,
-    command: change(item.command),
-    ...(item.note !== undefined ? { note: change(item.note) } : {}),
-  });
   return {
-    ...state,
-    ...(state.goal !== undefined ? { goal: change(state.goal) } : {}),
-    ...(state.status !== undefined ? { status: change(state.status) } : {}),
+    ...mapCommonText(state, change),
     ...(state.todos ? { todos: state.todos.map(task) } : {}),
     ...(state.taskItems ? { taskItems: state.taskItems.map(task) } : {}),
-    commands: state.commands.map(command),
     ...(state.pending
       ? {
           pending: state.pending.map((call) => ({

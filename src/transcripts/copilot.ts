@@ -1,10 +1,15 @@
-import { closeSync, readSync } from 'node:fs';
+import { readSync } from 'node:fs';
 import type { Task, TaskStatus } from '../core/schema.js';
 import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
 import { typedPrompt } from './claude-code.js';
 import { readLinesBackward, readLinesForward } from './lines.js';
 import { applyTodoSql, type SqlTodo } from './todo-sql.js';
-import { FINGERPRINT_BYTES, fingerprintOf, knownState, openTranscript } from './transcript-file.js';
+import {
+  type IncrementalState,
+  isIncrementalState,
+  mapCommonText,
+  readIncrementally,
+} from './transcript-file.js';
 
 // Copilot CLI's session events: ~/.copilot/session-state/<session id>/events.jsonl (the `transcript_path`
 // of its Stop hook), one event a line, `{"type":…,"data":{…},"id":…,"timestamp":…,"parentId":…}`, as
@@ -16,12 +21,8 @@ import { FINGERPRINT_BYTES, fingerprintOf, knownState, openTranscript } from './
 // is a table the model writes with its `sql` tool (see todo-sql.ts). Recorded in test/fixtures/transcripts/.
 
 /** What a read remembers for the next one, kept in our store. */
-export interface CopilotTranscriptState {
+export interface CopilotTranscriptState extends IncrementalState {
   version: 1;
-  offset: number;
-  fingerprint: string;
-  goalSearchedTo: number;
-  goal?: string | undefined;
   /** The todos table as the `sql` calls read so far left it; `undefined` while none touched it. */
   todos?: SqlTodo[] | undefined;
   status?: string | undefined;
@@ -73,36 +74,15 @@ export function readCopilotTranscript(
   session: string,
   previous: CopilotTranscriptState | null,
 ): { record: TranscriptRecord; state: CopilotTranscriptState } | null {
-  const opened = openTranscript(file);
-  if (!opened) return null;
-  const { fd, size } = opened;
-  try {
-    let known = knownState(fd, size, previous, 1);
-    let fresh = scanBackward(fd, known?.offset ?? 0, size);
+  const state = readIncrementally(file, previous, {
+    version: 1,
+    scan: (fd, from, to) => scanBackward(fd, from, to),
     // A rewind removed events a read before took in: read the whole file again.
-    if (fresh.rewound && known) {
-      known = null;
-      fresh = scanBackward(fd, 0, size);
-    }
-    let goal = known?.goal;
-    let goalSearchedTo = known?.goalSearchedTo ?? 0;
-    if (goal === undefined && goalSearchedTo < fresh.end) {
-      const found = findFirstPrompt(fd, goalSearchedTo, fresh.end, fresh.removed);
-      goal = found.goal;
-      goalSearchedTo = found.searchedTo;
-    }
-    const state = mergeState(known, fresh, {
-      offset: fresh.end,
-      fingerprint: fingerprintOf(fd, Math.min(fresh.end, FINGERPRINT_BYTES)),
-      goalSearchedTo,
-      goal,
-    });
-    return { record: recordOf(state, session), state };
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+    rewound: (scan) => scan.rewound,
+    findGoal: (fd, from, to, scan) => findFirstPrompt(fd, from, to, scan.removed),
+    merge: mergeState,
+  });
+  return state && { record: recordOf(state, session), state };
 }
 
 /** A remembered state, when it has the shape this version writes; anything else is read afresh. */
@@ -115,11 +95,7 @@ export function copilotStateOrNull(value: unknown): CopilotTranscriptState | nul
     isRecord(item) && isString(item.id) && isString(item.title) && isString(item.status);
   const isCommand = (item: unknown) => isRecord(item) && isString(item.command);
   const valid =
-    Number.isSafeInteger(value.offset) &&
-    Number.isSafeInteger(value.goalSearchedTo) &&
-    isString(value.fingerprint) &&
-    (value.goal === undefined || isString(value.goal)) &&
-    (value.status === undefined || isString(value.status)) &&
+    isIncrementalState(value) &&
     everyOf(value.todos, isTodo) &&
     Array.isArray(value.files) &&
     everyOf(value.files, isString) &&
@@ -141,9 +117,7 @@ export function mapCopilotStateText(
   change: (text: string) => string,
 ): CopilotTranscriptState {
   return {
-    ...state,
-    ...(state.goal !== undefined ? { goal: change(state.goal) } : {}),
-    ...(state.status !== undefined ? { status: change(state.status) } : {}),
+    ...mapCommonText(state, change),
     ...(state.todos
       ? {
           todos: state.todos.map((todo) => ({
@@ -153,11 +127,6 @@ export function mapCopilotStateText(
           })),
         }
       : {}),
-    commands: state.commands.map((command) => ({
-      ...command,
-      command: change(command.command),
-      ...(command.note !== undefined ? { note: change(command.note) } : {}),
-    })),
     ...(state.pending
       ? {
           pending: state.pending.map((call) => ({

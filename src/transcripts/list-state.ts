@@ -1,23 +1,20 @@
-import { closeSync } from 'node:fs';
 import { TASK_STATUSES, type Task } from '../core/schema.js';
 import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
 import { readLinesForward } from './lines.js';
-import { FINGERPRINT_BYTES, fingerprintOf, knownState, openTranscript } from './transcript-file.js';
+import {
+  type IncrementalState,
+  isIncrementalState,
+  mapCommonText,
+  readIncrementally,
+} from './transcript-file.js';
 
 // What the readers of agents whose task tool writes the whole list at once (Codex's update_plan, Gemini
 // CLI's write_todos) remember between reads, and the steps they share: open the file safely, start over
 // when it is another file, search the first prompt forwards once, merge a backward scan of the new lines.
 
 /** What a read remembers for the next one, kept in our store: the next read starts where this one ended. */
-export interface ListTranscriptState {
+export interface ListTranscriptState extends IncrementalState {
   version: 1;
-  /** Bytes read: the end of the last complete line (or the start of a tool call still running). */
-  offset: number;
-  /** A digest of the file's first bytes: another file at the same path starts over. */
-  fingerprint: string;
-  /** How far the search for the first prompt has read, while none is found. */
-  goalSearchedTo: number;
-  goal?: string | undefined;
   /** The latest task list the agent wrote. */
   tasks?: Task[] | undefined;
   status?: string | undefined;
@@ -61,32 +58,20 @@ export function readListTranscript(
     isPrompt: (line: Buffer) => string | undefined;
   },
 ): { record: TranscriptRecord; state: ListTranscriptState } | null {
-  const opened = openTranscript(file);
-  if (!opened) return null;
-  const { fd, size } = opened;
-  try {
-    const known = knownState(fd, size, previous, 1);
-    const scan = parts.scan(fd, known?.offset ?? 0, size, new Set(known?.calls ?? []));
-    let goal = known?.goal;
-    let goalSearchedTo = known?.goalSearchedTo ?? 0;
-    if (goal === undefined && goalSearchedTo < scan.end) {
-      goalSearchedTo = readLinesForward(fd, goalSearchedTo, scan.end, GOAL_SEARCH_BYTES, (line) => {
+  const state = readIncrementally(file, previous, {
+    version: 1,
+    scan: (fd, from, to, known) => parts.scan(fd, from, to, new Set(known?.calls ?? [])),
+    findGoal: (fd, from, to) => {
+      let goal: string | undefined;
+      const searchedTo = readLinesForward(fd, from, to, GOAL_SEARCH_BYTES, (line) => {
         goal = parts.isPrompt(line);
         return goal !== undefined;
       });
-    }
-    const state = mergeListState(known, scan, {
-      offset: scan.end,
-      fingerprint: fingerprintOf(fd, Math.min(scan.end, FINGERPRINT_BYTES)),
-      goalSearchedTo,
-      goal,
-    });
-    return { record: listRecordOf(state, session), state };
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+      return { goal, searchedTo };
+    },
+    merge: mergeListState,
+  });
+  return state && { record: listRecordOf(state, session), state };
 }
 
 function mergeListState(
@@ -143,11 +128,7 @@ export function listStateOrNull(value: unknown): ListTranscriptState | null {
   const everyOf = (list: unknown, check: (item: unknown) => boolean) =>
     Array.isArray(list) && list.every(check);
   const valid =
-    Number.isSafeInteger(value.offset) &&
-    Number.isSafeInteger(value.goalSearchedTo) &&
-    isString(value.fingerprint) &&
-    (value.goal === undefined || isString(value.goal)) &&
-    (value.status === undefined || isString(value.status)) &&
+    isIncrementalState(value) &&
     (value.tasks === undefined || everyOf(value.tasks, isTask)) &&
     everyOf(value.files, isString) &&
     everyOf(value.commands, isCommand) &&
@@ -161,17 +142,10 @@ export function mapListStateText(
   change: (text: string) => string,
 ): ListTranscriptState {
   return {
-    ...state,
-    ...(state.goal !== undefined ? { goal: change(state.goal) } : {}),
-    ...(state.status !== undefined ? { status: change(state.status) } : {}),
+    ...mapCommonText(state, change),
     ...(state.tasks
       ? { tasks: state.tasks.map((task) => ({ ...task, description: change(task.description) })) }
       : {}),
-    commands: state.commands.map((command) => ({
-      ...command,
-      command: change(command.command),
-      ...(command.note !== undefined ? { note: change(command.note) } : {}),
-    })),
   };
 }
 

@@ -54,3 +54,106 @@ export function fingerprintOf(fd: number, bytes: number): string {
   }
   return createHash('sha256').update(buffer.subarray(0, done)).digest('hex').slice(0, 32);
 }
+
+/** What every reader remembers between reads: where it stopped, which file it was, and the first prompt. */
+export interface IncrementalState {
+  version: number;
+  /** Bytes read: the end of the last complete line (or the start of a tool call still running). */
+  offset: number;
+  /** A digest of the file's first bytes: another file at the same path starts over. */
+  fingerprint: string;
+  /** How far the search for the first prompt has read, while none is found. */
+  goalSearchedTo: number;
+  goal?: string | undefined;
+}
+
+/** One agent's steps, given to readIncrementally. */
+export interface IncrementalReader<State extends IncrementalState, Scan extends { end: number }> {
+  version: number;
+  /** The lines from `from` to `to` (new since the last read), read backwards. */
+  scan: (fd: number, from: number, to: number, known: State | null) => Scan;
+  /** Whether the scan found lines that a read before took in removed (a rewind): read all again. */
+  rewound?: (scan: Scan) => boolean;
+  /** The first prompt a person typed, searched forwards from `from`; how far it read. */
+  findGoal: (
+    fd: number,
+    from: number,
+    to: number,
+    scan: Scan,
+  ) => { goal?: string | undefined; searchedTo: number };
+  /** The state after this read: what was known, and what the scan found. */
+  merge: (known: State | null, scan: Scan, base: IncrementalState) => State;
+}
+
+/**
+ * Reads a transcript from where the last read stopped (`previous`), or from its start when it is another
+ * file. Returns `null` when the file cannot be read; a foreign or damaged file yields what little it holds.
+ */
+export function readIncrementally<State extends IncrementalState, Scan extends { end: number }>(
+  file: string,
+  previous: State | null,
+  reader: IncrementalReader<State, Scan>,
+): State | null {
+  const opened = openTranscript(file);
+  if (!opened) return null;
+  const { fd, size } = opened;
+  try {
+    let known = knownState(fd, size, previous, reader.version);
+    let scan = reader.scan(fd, known?.offset ?? 0, size, known);
+    if (known && reader.rewound?.(scan)) {
+      known = null;
+      scan = reader.scan(fd, 0, size, null);
+    }
+    let goal = known?.goal;
+    let goalSearchedTo = known?.goalSearchedTo ?? 0;
+    if (goal === undefined && goalSearchedTo < scan.end) {
+      const found = reader.findGoal(fd, goalSearchedTo, scan.end, scan);
+      goal = found.goal;
+      goalSearchedTo = found.searchedTo;
+    }
+    return reader.merge(known, scan, {
+      version: reader.version,
+      offset: scan.end,
+      fingerprint: fingerprintOf(fd, Math.min(scan.end, FINGERPRINT_BYTES)),
+      goalSearchedTo,
+      goal,
+    });
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether `value` holds the fields every remembered state has, well formed. */
+export function isIncrementalState(value: Record<string, unknown>): boolean {
+  return (
+    Number.isSafeInteger(value.offset) &&
+    Number.isSafeInteger(value.goalSearchedTo) &&
+    typeof value.fingerprint === 'string' &&
+    (value.goal === undefined || typeof value.goal === 'string') &&
+    (value.status === undefined || typeof value.status === 'string')
+  );
+}
+
+/**
+ * The texts every state holds (the first prompt, the status, the commands and their notes) with
+ * `change` applied: what is kept on disk passes through redaction like everything else.
+ */
+export function mapCommonText<
+  State extends IncrementalState & {
+    status?: string | undefined;
+    commands: ReadonlyArray<{ command: string; note?: string | undefined }>;
+  },
+>(state: State, change: (text: string) => string): State {
+  return {
+    ...state,
+    ...(state.goal !== undefined ? { goal: change(state.goal) } : {}),
+    ...(state.status !== undefined ? { status: change(state.status) } : {}),
+    commands: state.commands.map((command) => ({
+      ...command,
+      command: change(command.command),
+      ...(command.note !== undefined ? { note: change(command.note) } : {}),
+    })),
+  };
+}
