@@ -1,4 +1,3 @@
-import type { Task } from '../core/schema.js';
 import type { TranscriptRecord } from '../core/transcript.js';
 import { readLinesBackward } from './lines.js';
 import {
@@ -8,7 +7,7 @@ import {
   type ListTranscriptState,
   parseLine,
   readListTranscript,
-  todoStatusOf,
+  tasksOf,
   typedText,
 } from './list-state.js';
 
@@ -162,7 +161,7 @@ function readItem(
     if (scan.tasks !== undefined || !callId) return false;
     const outcome = outcomes.get(callId);
     if (!outcome) return true;
-    if (!outcome.failed) scan.tasks = planOf(args.plan);
+    if (!outcome.failed) scan.tasks = tasksOf(args.plan, 'step');
     return false;
   }
   if (name === 'apply_patch') {
@@ -271,17 +270,6 @@ function commandText(value: unknown): string | undefined {
   const shell = parts[0]?.split('/').pop() ?? '';
   if (parts.length === 3 && /^(?:ba|z|da)?sh$/.test(shell) && /^-l?c$/.test(parts[1] ?? '')) return parts[2];
   return parts.join(' ');
-}
-
-function planOf(value: unknown): Task[] {
-  if (!Array.isArray(value)) return [];
-  const tasks: Task[] = [];
-  for (const item of value) {
-    if (!isRecord(item) || typeof item.step !== 'string') continue;
-    const status = todoStatusOf(item.status);
-    if (status) tasks.push({ description: item.step, status });
-  }
-  return tasks;
 }
 
 /** The paths of a change set that were written (added or updated, or moved to), not deleted. */

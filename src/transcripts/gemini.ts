@@ -1,5 +1,4 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import type { Task } from '../core/schema.js';
 import type { TranscriptRecord } from '../core/transcript.js';
 import { readLinesBackward } from './lines.js';
 import {
@@ -7,9 +6,10 @@ import {
   isRecord,
   type ListScan,
   type ListTranscriptState,
+  listRecordOf,
   parseLine,
   readListTranscript,
-  todoStatusOf,
+  tasksOf,
   typedText,
 } from './list-state.js';
 
@@ -234,17 +234,7 @@ function readLegacyGeminiTranscript(
     commands: scan.commands.map(({ id: _id, ...command }) => command),
     calls: scan.commands.map((command) => command.id),
   };
-  return {
-    record: {
-      session,
-      goal: state.goal,
-      tasks: state.tasks,
-      status: state.status,
-      files: state.files,
-      commands: state.commands,
-    },
-    state,
-  };
+  return { record: listRecordOf(state, session), state };
 }
 
 /** Takes in one tool call; returns true when it is still running. */
@@ -254,7 +244,8 @@ function takeCall(call: Call, scan: ListScan, seenFiles: Set<string>, known: Rea
   if (call.name === SHELL_TOOL && known.has(call.id)) return false;
   if (!call.response) return true;
   if (call.name === TODO_TOOL) {
-    if (scan.tasks === undefined && !call.response.isError) scan.tasks = todosOf(call.args.todos);
+    if (scan.tasks === undefined && !call.response.isError)
+      scan.tasks = tasksOf(call.args.todos, 'description');
     return false;
   }
   if (EDIT_TOOLS.has(call.name)) {
@@ -288,17 +279,6 @@ function responseOf(value: unknown): Response {
     };
   const output = value.output ?? value.llmContent ?? value.content;
   return { isError: false, text: typeof output === 'string' ? output : '' };
-}
-
-function todosOf(value: unknown): Task[] {
-  if (!Array.isArray(value)) return [];
-  const tasks: Task[] = [];
-  for (const todo of value) {
-    if (!isRecord(todo) || typeof todo.description !== 'string') continue;
-    const status = todoStatusOf(todo.status);
-    if (status) tasks.push({ description: todo.description, status });
-  }
-  return tasks;
 }
 
 function partsOf(content: unknown): unknown[] {

@@ -101,7 +101,7 @@ function mergeListState(
   };
 }
 
-function listRecordOf(state: ListTranscriptState, session: string): TranscriptRecord {
+export function listRecordOf(state: ListTranscriptState, session: string): TranscriptRecord {
   return {
     session,
     goal: state.goal,
@@ -158,6 +158,22 @@ export function typedText(text: string): string | undefined {
   const rest = text.replace(/^(?:\s*<([\w-]+)>[\s\S]*?<\/\1>)+/, '').trim();
   if (rest === '' || rest.startsWith('/') || rest.startsWith('?') || rest.startsWith('<')) return undefined;
   return rest;
+}
+
+/**
+ * A task list as a todo tool wrote it (Codex's plan, `{ step, status }`; Gemini CLI's todos,
+ * `{ description, status }`), as checkpoint tasks; items without text or with a status no longer to do
+ * are left out.
+ */
+export function tasksOf(value: unknown, textField: 'step' | 'description'): Task[] {
+  if (!Array.isArray(value)) return [];
+  const tasks: Task[] = [];
+  for (const item of value) {
+    if (!isRecord(item) || typeof item[textField] !== 'string') continue;
+    const status = todoStatusOf(item.status);
+    if (status) tasks.push({ description: item[textField], status });
+  }
+  return tasks;
 }
 
 /** Status words of todo tools mapped to the checkpoint's; `undefined` for a task no longer to do. */
