@@ -6,7 +6,7 @@ import type { RootContext } from '../app/save.js';
 import { renderPull, renderPushed, renderSecretsFound } from '../core/handoff-text.js';
 import { strictObject } from '../core/input.js';
 import { textField, textResult } from './result.js';
-import { planSchema, projectRoot } from './rewind-tools.js';
+import { dryRun, planSchema, projectRoot } from './rewind-tools.js';
 
 const remote = z
   .string({ error: 'must be a string' })
@@ -97,10 +97,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
       inputSchema: strictObject({
         remote,
         name,
-        dryRun: z
-          .boolean({ error: 'must be true or false' })
-          .optional()
-          .describe('Default true: show the plan, change nothing'),
+        dryRun,
         projectRoot,
       }),
       outputSchema: z.object({

@@ -21,6 +21,11 @@ export const projectRoot = z
   .describe(
     'Absolute path of the project; overrides CHECKPOINT_PROJECT_ROOT, MCP roots and the working directory',
   );
+/** What a tool that changes the working tree is asked first: show the plan only (the default). */
+export const dryRun = z
+  .boolean({ error: 'must be true or false' })
+  .optional()
+  .describe('Default true: show the plan, change nothing');
 const snapshotId = z
   .string({ error: 'must be a string' })
   .min(1, { error: 'must not be empty' })
@@ -206,10 +211,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
           .max(100, { error: 'must have at most 100 items' })
           .optional()
           .describe('Restore only these files or folders (relative to the project root)'),
-        dryRun: z
-          .boolean({ error: 'must be true or false' })
-          .optional()
-          .describe('Default true: show the plan, change nothing'),
+        dryRun,
         projectRoot,
       }),
       outputSchema: z.object({
