@@ -403,6 +403,15 @@ async function connectServer(cwd, env) {
       stderr: 'ignore',
     }),
   );
+  // A tool that answered with an error measured nothing: stop rather than report its time. XL's calls
+  // may outlast the SDK's 60 s default.
+  const callTool = client.callTool.bind(client);
+  client.callTool = async (params) => {
+    const result = await callTool(params, undefined, { timeout: 30 * 60_000 });
+    if (result.isError)
+      throw new Error(`${params.name} failed: ${JSON.stringify(result.content).slice(0, 500)}`);
+    return result;
+  };
   return client;
 }
 

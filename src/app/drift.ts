@@ -16,6 +16,7 @@ import {
   type RepoState,
   readRepoStateOrNull,
 } from '../git/repo.js';
+import { isGitTimeout } from '../git/run.js';
 import { readBaseline } from '../store/baseline-store.js';
 import { readOidMemory } from '../store/oid-memory.js';
 import { readPulledFiles } from '../store/pulled-files.js';
@@ -62,7 +63,16 @@ export async function detectDrift(
     : null;
   const recorded = new Set(saved.modifiedFiles.map((file) => file.path));
   const recordedOids = hasher ? await hasher.oids(recorded) : new Map<string, string | null>();
-  const repo = await reading;
+  let repo: RepoState | null;
+  try {
+    repo = await reading;
+  } catch (error) {
+    if (!isGitTimeout(error)) throw error;
+    warnings.push(
+      'Drift was not checked: git status did not finish in the time a hook may take (a large repository). Every file is as the checkpoint says only if nothing changed since; `claude-checkpoint brief` or load_session_checkpoint checks it without a limit.',
+    );
+    return null;
+  }
   if (!location || !hasher || !repo?.head) {
     warnings.push('The project is no longer a git repository with commits, so drift could not be checked.');
     return null;

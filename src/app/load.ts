@@ -33,7 +33,11 @@ export async function loadCheckpoint(
   deps: AppDeps,
   input: { projectRoot?: string | undefined },
   context: RootContext = {},
-  options: { mentionSnapshot?: boolean } = {},
+  options: {
+    mentionSnapshot?: boolean;
+    /** How long git's scan may take; past it the brief comes without drift and says why (hooks' budgets). */
+    scanTimeoutMs?: number | undefined;
+  } = {},
 ): Promise<LoadOutcome> {
   const resolved = await resolveProjectRoot({
     argument: input.projectRoot,
@@ -49,7 +53,9 @@ export async function loadCheckpoint(
     const scan = store.mayExist().then(async (present) => {
       if (!present) return undefined;
       const location = await locateRepo(root);
-      const repo = location ? readRepoStateOrNull(root, location) : Promise.resolve(null);
+      const repo = location
+        ? readRepoStateOrNull(root, location, options.scanTimeoutMs)
+        : Promise.resolve(null);
       repo.catch(() => undefined); // awaited by detectDrift; a failure must not go unhandled meanwhile
       return { location, repo };
     });

@@ -4,7 +4,7 @@ import type { CommitChange, HistoryComparison } from '../core/drift.js';
 import { isCheckpointError } from '../core/errors.js';
 import { isOwnFile } from '../core/paths.js';
 import type { ObjectFormat } from './oid.js';
-import { GitNotFoundError, runGit } from './run.js';
+import { GIT_SCAN_TIMEOUT_MS, GitNotFoundError, isGitTimeout, runGit } from './run.js';
 import { parseStatusV2, type StatusEntry } from './status.js';
 
 /** Where the project sits in its repository. */
@@ -79,15 +79,23 @@ const STATUS_ARGS = ['status', '--porcelain=v2', '-z', '--branch', '--untracked-
  * One `git status` for branch, HEAD and every uncommitted or untracked file under the project root.
  * The checkpoint's own files are left out: they are ours, not the user's changes.
  */
-export async function readRepoState(root: string, location: RepoLocation): Promise<RepoState> {
-  const { stdout } = await runGit(STATUS_ARGS, { cwd: root });
+export async function readRepoState(
+  root: string,
+  location: RepoLocation,
+  timeoutMs = GIT_SCAN_TIMEOUT_MS,
+): Promise<RepoState> {
+  const { stdout } = await runGit(STATUS_ARGS, { cwd: root, timeoutMs });
   return toRepoState(stdout, location);
 }
 
 /** The repository's state, or `null` where git refuses to work (unsafe ownership, a broken `.git`). */
-export async function readRepoStateOrNull(root: string, location: RepoLocation): Promise<RepoState | null> {
+export async function readRepoStateOrNull(
+  root: string,
+  location: RepoLocation,
+  timeoutMs = GIT_SCAN_TIMEOUT_MS,
+): Promise<RepoState | null> {
   try {
-    return await readRepoState(root, location);
+    return await readRepoState(root, location, timeoutMs);
   } catch (error) {
     if (isCheckpointError(error, 'GIT_FAILED') && /exit 128/.test(error.message)) return null;
     throw error;
@@ -104,7 +112,7 @@ export async function readRepo(root: string): Promise<{ location: RepoLocation; 
     const repo = await readRepoStateOrNull(root, fromFiles);
     return repo ? { location: fromFiles, repo } : null;
   }
-  const status = runGit(STATUS_ARGS, { cwd: root });
+  const status = runGit(STATUS_ARGS, { cwd: root, timeoutMs: GIT_SCAN_TIMEOUT_MS });
   // Outside a repository status fails too; that failure is expected, and must not go unhandled.
   status.catch(() => undefined);
   const location = await locateRepoWithGit(root);
@@ -138,14 +146,12 @@ export async function compareHistory(
   try {
     const { stdout } = await runGit(
       ['rev-list', '--left-right', '--count', `${savedHead}...${currentHead}`, '--'],
-      {
-        cwd: root,
-      },
+      { cwd: root, timeoutMs: GIT_SCAN_TIMEOUT_MS },
     );
     const [onlySaved = '0', onlyCurrent = '0'] = stdout.trim().split(/\s+/);
     return { kind: 'known', commitsSince: Number(onlyCurrent), rewritten: Number(onlySaved) > 0 };
   } catch (error) {
-    if (isCheckpointError(error, 'GIT_FAILED')) return { kind: 'missing' };
+    if (isCheckpointError(error, 'GIT_FAILED') && !isGitTimeout(error)) return { kind: 'missing' };
     throw error;
   }
 }
@@ -171,7 +177,7 @@ export async function diffCommits(
       '--',
       '.',
     ],
-    { cwd: root },
+    { cwd: root, timeoutMs: GIT_SCAN_TIMEOUT_MS },
   );
   const changes = new Map<string, CommitChange>();
   const parts = stdout.split('\0');
@@ -228,6 +234,7 @@ export async function hashWithFilters(root: string, paths: readonly string[]): P
   if (paths.length === 0) return oids;
   const { stdout } = await runGit(['hash-object', '--stdin-paths'], {
     cwd: root,
+    timeoutMs: GIT_SCAN_TIMEOUT_MS,
     input: `${paths.join('\n')}\n`,
   });
   const lines = stdout.trim().split('\n');

@@ -1,7 +1,14 @@
 import { spawn } from 'node:child_process';
-import { CheckpointError } from '../core/errors.js';
+import { CheckpointError, isCheckpointError } from '../core/errors.js';
 
+/** For questions about refs, config and single objects, which git answers at once whatever the tree's size. */
 export const GIT_TIMEOUT_MS = 3000;
+/**
+ * For a scan of the working tree or of history (status, hashing files, diffs, counting commits), which
+ * takes what the project's size asks: a million files is tens of seconds on a busy machine. It bounds a
+ * git that hangs; the hooks bound their own waits by their budgets.
+ */
+export const GIT_SCAN_TIMEOUT_MS = 5 * 60_000;
 
 export interface GitResult {
   stdout: string;
@@ -127,4 +134,9 @@ function subcommand(args: readonly string[]): string {
     else if (!arg.startsWith('-')) return arg;
   }
   return args[0] ?? '';
+}
+
+/** Whether a git call failed because it ran past its timeout (and was killed), not because git refused. */
+export function isGitTimeout(error: unknown): boolean {
+  return isCheckpointError(error, 'GIT_FAILED') && / timed out after \d+ ms/.test(error.message);
 }

@@ -35,6 +35,18 @@ export interface HookContext {
   answerEarly?: (() => void) | undefined;
   /** The event's time budget: past it the hook gives up (hooks/run.ts). Work that may wait keeps well within it. */
   budgetMs?: number | undefined;
+  /** When the budget runs out (ms since the epoch): a wait that can be cut short ends a little before. */
+  deadline?: number | undefined;
+}
+
+/**
+ * How long the project's git scan may take inside a hook: what is left of its budget, less a margin to
+ * answer in. Past it the brief comes without its drift check and says so (a million files can take
+ * longer than a hook may). `undefined` outside a budget.
+ */
+export function scanTimeoutWithin(context: HookContext): number | undefined {
+  if (context.deadline === undefined) return undefined;
+  return Math.max(500, context.deadline - Date.now() - 1_500);
 }
 
 /** Where `hook --root` puts its value in the input, ahead of every other rule. */

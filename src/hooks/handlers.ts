@@ -13,7 +13,7 @@ export async function handleHook(
 ): Promise<HookResult> {
   switch (event) {
     case 'SessionStart':
-      return (await import('./session-start.js')).sessionStart(input, deps);
+      return (await import('./session-start.js')).sessionStart(input, deps, context);
     case 'UserPromptSubmit':
       return (await import('./prompt-snapshot.js')).userPromptSubmit(input, deps, context);
     case 'PreCompact':

@@ -37,7 +37,7 @@ export async function userPromptSubmit(
     startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
   if (context.briefOnNextPrompt && (await takeBriefDue(deps, outcome.root.root))) {
     const { briefAfterCompaction } = await import('./session-start.js');
-    const brief = await briefAfterCompaction(deps, outcome.root.root);
+    const brief = await briefAfterCompaction(deps, outcome.root.root, context);
     if (brief) return { context: brief, notes: [] };
   }
   return { notes: [] };

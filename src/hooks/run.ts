@@ -93,6 +93,7 @@ export async function executeHook(
     const handling = handleHook(hookEvent, input, hookDeps, {
       ...context,
       budgetMs: budget,
+      deadline: Date.now() + budget,
       agent,
       briefOnNextPrompt: adapter.briefOnNextPrompt,
     });

@@ -3,19 +3,29 @@ import { readCheckpoint } from '../app/read-checkpoint.js';
 import { formatAge } from '../core/time.js';
 import { FROM_TRANSCRIPT } from '../core/transcript-label.js';
 import { settingsOf } from '../store/settings-file.js';
-import { HOOK_OUTPUT_MAX_CHARS, type HookResult, hookProjectRoot } from './common.js';
+import {
+  HOOK_OUTPUT_MAX_CHARS,
+  type HookContext,
+  type HookResult,
+  hookProjectRoot,
+  scanTimeoutWithin,
+} from './common.js';
 import { type HookInput, stringField } from './input.js';
 
 /**
  * After /clear, compaction or resume: the whole brief, as additional context. At startup: a short notice
  * (or the brief, or nothing, per the hookStartup setting, CHECKPOINT_HOOK_STARTUP: notice | brief | off). Nothing saved: nothing said.
  */
-export async function sessionStart(input: HookInput, deps: AppDeps): Promise<HookResult> {
+export async function sessionStart(
+  input: HookInput,
+  deps: AppDeps,
+  context: HookContext = {},
+): Promise<HookResult> {
   const source = stringField(input, 'source') ?? 'startup';
   const onStartup = settingsOf(deps).hookStartup;
   if (source === 'startup' && onStartup === 'off') return { notes: [] };
   const projectRoot = hookProjectRoot(deps, input);
-  let context: string;
+  let said: string;
   if (source === 'startup' && onStartup !== 'brief') {
     // A notice needs what was saved, not what changed since: no git, no brief.
     const saved = await readCheckpoint(deps, { projectRoot });
@@ -23,7 +33,7 @@ export async function sessionStart(input: HookInput, deps: AppDeps): Promise<Hoo
     const tasks = saved.checkpoint.goal.tasks;
     const done = tasks.filter((task) => task.status === 'done').length;
     const age = formatAge(new Date(saved.checkpoint.updatedAt), deps.now());
-    context = [
+    said = [
       `A session checkpoint exists for this project (saved ${age}).`,
       `Goal${saved.checkpoint.meta.derived?.goal !== undefined ? ` (${FROM_TRANSCRIPT})` : ''}: ${saved.checkpoint.goal.primary.slice(0, 300)}`,
       tasks.length > 0 ? `Tasks: ${done}/${tasks.length} done.` : '',
@@ -33,7 +43,12 @@ export async function sessionStart(input: HookInput, deps: AppDeps): Promise<Hoo
       .join('\n');
   } else {
     const { loadCheckpoint } = await import('../app/load.js');
-    const loaded = await loadCheckpoint(deps, { projectRoot });
+    const loaded = await loadCheckpoint(
+      deps,
+      { projectRoot },
+      {},
+      { scanTimeoutMs: scanTimeoutWithin(context) },
+    );
     if (!loaded.found) return { notes: [] };
     const why =
       source === 'compact'
@@ -41,18 +56,24 @@ export async function sessionStart(input: HookInput, deps: AppDeps): Promise<Hoo
         : source === 'clear'
           ? '/clear'
           : `session ${source}`;
-    context = `Session checkpoint restored automatically after ${why}. Treat it as your memory of this work: continue from its next steps, and re-read only the files it flags as changed.\n\n${loaded.brief}`;
+    said = `Session checkpoint restored automatically after ${why}. Treat it as your memory of this work: continue from its next steps, and re-read only the files it flags as changed.\n\n${loaded.brief}`;
   }
-  return { context: context.slice(0, HOOK_OUTPUT_MAX_CHARS - 200), notes: [] };
+  return { context: said.slice(0, HOOK_OUTPUT_MAX_CHARS - 200), notes: [] };
 }
 
 /** The brief after compaction, for agents that bring it back on the next prompt. */
 export async function briefAfterCompaction(
   deps: AppDeps,
   projectRoot: string | undefined,
+  context: HookContext = {},
 ): Promise<string | null> {
   const { loadCheckpoint } = await import('../app/load.js');
-  const loaded = await loadCheckpoint(deps, { projectRoot });
+  const loaded = await loadCheckpoint(
+    deps,
+    { projectRoot },
+    {},
+    { scanTimeoutMs: scanTimeoutWithin(context) },
+  );
   if (!loaded.found) return null;
   return `Session checkpoint restored automatically after the conversation was compacted. Treat it as your memory of this work: continue from its next steps, and re-read only the files it flags as changed.\n\n${loaded.brief}`.slice(
     0,
