@@ -411,16 +411,17 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   },
   {
     // The same value bare, between spaces, brackets or punctuation: "Found x9Lk… committed in …", "Left
-    // x9Lk… in .env.local" (an agent's summary). Starts at the space or bracket before it (a lookbehind at
-    // every letter costs more), takes the run whole (a lookahead, so it never backtracks into it), and
-    // wants a capital and a digit in it before the judge runs (most runs are hashes and ids).
+    // x9Lk… in .env.local" (an agent's summary). Starts at the space or bracket before it, and looks back
+    // for `=` or `:` only from there (a lookbehind at every character, or before the class, costs twice as
+    // much); takes the run whole (a lookahead, so it never backtracks into it), and wants a capital and a
+    // digit in it before the judge runs (most runs are hashes and ids).
     id: 'bare-random',
     keywords: [' '],
     // Not a value alone on its line (a line of a PGP or key block, a digest printed by a tool), nor one
     // after `=` or `:` (an assignment, which the names decide), nor a public key's body (`AAAA…`) or a
     // publishable key (`pk_live_…`).
     pattern:
-      /(?:^|(?<![=:][^\S\n]*)[\s([{<>,;|])(?=(?<secret>[A-Za-z0-9][A-Za-z0-9+/_-]{19,255}={0,2}))\k<secret>(?=[\s)\]}>,;|]|[.!?:](?:\s|$)|$)(?<=[A-Z][\w+/=-]*)(?<=\d[\w+/=-]*)(?:(?<=\S[^\S\n]+\S+)|(?=[^\n]*?[^\s.!?:]))/g,
+      /(?:^|[\s([{<>,;|](?<![=:][^\S\n]*[\s([{<>,;|]))(?=(?<secret>[A-Za-z0-9][A-Za-z0-9+/_-]{19,255}={0,2}))\k<secret>(?=[\s)\]}>,;|]|[.!?:](?:\s|$)|$)(?<=[A-Z][\w+/=-]*)(?<=\d[\w+/=-]*)(?:(?<=\S[^\S\n]+\S+)|(?=[^\n]*?[^\s.!?:]))/g,
     judge: (value) => !/^(?:AAAA|pk_(?:live|test)_)/.test(value) && isRandomValue(value, 4),
   },
 ];
