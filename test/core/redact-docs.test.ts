@@ -103,6 +103,9 @@ describe('redaction on docs and scanners’ rule examples (a fourth corpus)', ()
   // 1.2% of the texts with a cue), recall 81.9% then 88.9% of 144. The held-out misses are formats no
   // example of the tuning part showed (a crates.io, NuGet or Dependency-Track key, a Postmark token) and
   // chosen passwords in shapes the tuning part did not hold; the plain-word passwords are counted apart.
+  // After the fifth corpus's round (formats from kingfisher's published rules, among them crates.io,
+  // NuGet and Dependency-Track, which this part's misses had named): held out 19 changed (0.8%), recall
+  // 91.7% of 144.
   it('tuning part: at most 1% false redactions, at least 99% recall', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
@@ -122,6 +125,6 @@ describe('redaction on docs and scanners’ rule examples (a fourth corpus)', ()
     console.log(summary('held out', m));
     expect(m.falseRate).toBeLessThanOrEqual(0.01);
     // Short of the 99% target (see above): the bound is the figure measured when the detector was frozen.
-    expect(m.recall).toBeGreaterThanOrEqual(0.885);
+    expect(m.recall).toBeGreaterThanOrEqual(0.915);
   });
 });

@@ -65,14 +65,15 @@ describe('redaction on public texts and scanners’ test secrets (a third corpus
   // Measured: tuning 0 of 1,226 benign texts changed, recall 84.9%; held out 0 of 1,237, recall 89.2%
   // (before the detector learnt from the tuning part: held out 1 changed, recall 56.1%). After the fourth
   // corpus's round (issue 26): tuning recall 85.8%, held out 89.0% (one secret more missed: 73 of 665),
-  // still none changed.
+  // still none changed. After the fifth corpus's round: tuning recall 88.0%, held out 90.5% (63 of 665
+  // missed), none changed: a service's name then `token - '…'` is now read as a secret's name.
   // Recall falls short of 99%: most misses are the scanners' own test shapes (a service's name and a
   // value with nothing that says secret: `keenio 'X9…'`, `swell token - '…'`) and example values the
   // allowlist keeps on purpose (AKIAIOSFODNN7EXAMPLE, aBcDeF123…, KKKK…), which the everyday corpus
   // counts as benign.
   it.each([
-    ['tuning', 0.01, 0.857],
-    ['held-out', 0.01, 0.89],
+    ['tuning', 0.01, 0.88],
+    ['held-out', 0.01, 0.905],
   ] as const)('%s part: false redactions at most %d, recall at least %d', (part, maxFalse, minRecall) => {
     const m = measure(part);
     const report = `${part}: ${m.damaged.length}/${m.benign.length} benign changed (${pct(m.falseRate)}), recall ${pct(m.recall)} (${m.missed.length}/${m.positives.length} missed)`;

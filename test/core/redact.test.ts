@@ -89,8 +89,9 @@ describe('redactText', () => {
   });
 
   it('finds a secret located through a window after characters whose lower case is longer (İ)', () => {
-    // Mailchimp's key format (32 hex digits, then the data centre) is found around its `-us` literal.
-    const key = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6-us21';
+    // Mailchimp's key format (32 hex digits, then the data centre) is found around its `-us` literal. A
+    // random key: `a1b2c3d4…` is a slot filled by hand, which the allowlist keeps.
+    const key = '3f9c0b7e5d2a4816c9e07fb3a5d81e42-us21';
     expect(redactText(`İstanbul ekibi: ${'İ'.repeat(40)} mailchimp key ${key}`).text).not.toContain(key);
   });
 
@@ -259,5 +260,89 @@ describe('redactText on docs and scanners’ rule examples', () => {
     expect(result.count).toBeGreaterThanOrEqual(1);
     expect(result.text).toContain('«redacted»');
     expect(result.text).not.toMatch(/[A-Za-z0-9]{20}/);
+  });
+});
+
+/**
+ * The fifth corpus's tuning part (issue 26): what agents write every day, and scanners' examples. Values
+ * here are made up in the shapes the tuning part showed, none copied from it.
+ */
+describe('redactText on what agents write every day', () => {
+  it.each([
+    ['a slot filled by hand (kingfisher)', 'postageapp_key=wxyz1234abcd5678efgh9012ijkl3456'],
+    ['another slot filled by hand', 'HUMANITY_ACCESS_KEY=q1r2s3t4u5v6w7x8y9z0'],
+    [
+      'a key built from a template (a cache key)',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression, on purpose
+      'restore-keys: lint-${{ runner.os }}-go${{ env.GO }}-',
+    ],
+    [
+      'a command that prints the password (rclone docs)',
+      'export RCLONE_PASSWORD_COMMAND="pass rclone/config"',
+    ],
+    ['an id that looks random (rclone docs)', '"shareId": "FWxc1lasfdbEAGM5fI7B67aB5ZMPDMmQ11U"'],
+    ['a folder id (rclone docs)', "root_folder_id = '0BxAe_BCDE4zkFGZpcWJGek0xbzC'"],
+    [
+      'a package named after key (uv docs)',
+      'uv tool install keyring --with keyrings.google-artifactregistry-auth',
+    ],
+    [
+      'names in base64, as a path (rclone docs)',
+      'rclone convmv "c3Rvcmllcw==/VGhlIFF1aWNrIEJyb3duIEZveCEudHh0"',
+    ],
+    ['a public key’s body', 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB7nE8QzQ3V0bW9yZQ9x me@laptop'],
+    ['a line of a PGP block alone', 'iF0EARECAB0WIQT79zfs6firGGBL0qyTk14C/ztU+gUCZLVKJQAKCRCTk14C/ztU'],
+    ['a value after a setting that is no secret', 'sumOfExposures = 3Kof2VffNQ0QgYIhXUPJosVlCaQKm2hfp;'],
+    [
+      'a publishable key named as one',
+      'pk_live_51HqLyjWDarjtT1zdp7dcXbH8i1vTNO4lBNQWb3X0 is a publishable key',
+    ],
+    [
+      'a commit summary',
+      'Fix the token refresh race in auth/session.go (#4821); keys are now rotated on login',
+    ],
+  ])('leaves %s alone', (_name, input) => {
+    expect(redactText(input)).toEqual({ text: input, count: 0 });
+  });
+
+  it.each([
+    [
+      'a bare value in a summary',
+      'Found Jq8vT2mXc9LpR4wKz7Ns3Bd6Hf1Gy5Ue in config/settings.py; revoked it.',
+    ],
+    ['a bare value in a note', 'Left Pz4Kq9Wm2Xv7Lc3Rt8Nb6Yd1Hs5Gf0Ja in .env.local for the tests.'],
+    ['a name, then a space, then the value', 'tyntec SECRET 9f3c7a1e5b2d8f4a6c0e9b1d3f5a7c9e'],
+    ['a service’s key in prose', 'The paypal key Qm3xT7vLp2ZkR9wNc4YbH8jD1sFaE6uGq showed up in the log.'],
+    ['a name, a dash, a quoted value', "swell token - 'Xk9mQ2vL7pRt4WcN8bZs3Hd6'"],
+    [
+      'a name that was still set to a value',
+      'the deploy failed because WORKSNAPS_API_KEY was still set to 3GXxGjp9Vler1tj9kEosLxxO61lN, expired',
+    ],
+    [
+      'a value written into a credentials file',
+      "echo 'Vq7Lm2Rt9vWb4Kc8Np3Ds6Fh' > ~/.config/acme/credentials",
+    ],
+    ['a curl user whose password is quoted', "curl --user kevin:'pRf7vG2h1L8nQkW9' -X PATCH https://api.x"],
+    [
+      'a curl user on the line after a continuation',
+      'curl https://api.dropbox.com/oauth2/token \\\n  --user appkey:qgsnai0xokrw4j1 --data grant_type=x',
+    ],
+    ['an unsigned JWT', 'Left eyJhbGciOiJub25lIn0.eyJ1c2VybmFtZSI6Im1vcnR5In0. in the notes'],
+    ['a Facebook app token', 'facebook 1477036645700765|wRPf2v3mt2JfMqCLK8n7oltrEmc'],
+    ['a PostHog personal key', 'posthog = phx_WQV1jrBNdIiYiH_XoWIb5KqZv18v_4JQbNBVuGihaYw'],
+    ['a NuGet key', 'dotnet nuget push -k oy2gdbfofub9ecpohsfdndem7nr8sui1g8le3ptnljqhlu'],
+    ['a crates.io token', 'cargo login cioXk9mQ2vL7pRt4WcN8bZs3Hd6Jf1Ga5Ue0'],
+    ['a Sourcegraph token in capitals', 'src login sgp_c3f6EBC6DaBA1eE2996aCbAd84Fa03Ee9DE3E3e4'],
+  ])('redacts %s', (_name, input) => {
+    const result = redactText(input);
+    expect(result.count).toBeGreaterThanOrEqual(1);
+    expect(result.text).toContain('«redacted»');
+    expect(result.text).not.toMatch(/[A-Za-z0-9]{12}/);
+  });
+
+  it('judges a long value of small letters that fails at its end without backtracking for ever', () => {
+    // A pattern that split a run of small letters in many ways took minutes on this one (issue 26).
+    const value = `${'uryfanaextzftqnwkordjwtrascqbihyctwttsntssxgbmgtnghmaiossoiabl'.repeat(2)}-x.v6.zf`;
+    expect(redactText(`trufflehog token - '${value}'`).text).toBe("trufflehog token - '«redacted»'");
   });
 });

@@ -30,7 +30,7 @@ const STRONG_NAME =
 const WEAK_NAME = /key|auth|cred|sig(?:nature)?|salt|cookie|session|dsn/i;
 /** Names of things about a secret, not the secret: its id, file, length, header, endpoint… */
 const NOT_A_SECRET_NAME =
-  /(?:^|[_.-])(?:ids?|names?|types?|files?|paths?|dirs?|urls?|uris?|endpoints?|headers?|lengths?|size|count|ttl|timeout|expir\w*|expires|policy|min|max|required|enabled|disabled|hash|hashed|algorithm|alg|format|version|prefix|suffix|field|column|label|hint|mode|kind|scope|host|port|user(?:name)?|email|region|provider|store|ring|pair|board|alias|vault|manager|limit|budget|at|in|tokens|secrets|tokenizer|public|publishable|pub|location|ref|env|var|source|template|schema|rotation|manager|error|errors|message|msg|status|text|title|description|by)$|^(?:public|publishable|pub|csrf|xsrf|max|min|num|n)(?:[_.-]|$)/i;
+  /(?:^|[_.-])(?:ids?|names?|types?|files?|paths?|dirs?|urls?|uris?|endpoints?|headers?|lengths?|size|count|ttl|timeout|expir\w*|expires|policy|min|max|required|enabled|disabled|hash|hashed|algorithm|alg|format|version|prefix|suffix|field|column|label|hint|mode|kind|scope|host|port|user(?:name)?|email|region|provider|store|ring|pair|board|alias|vault|manager|limit|budget|at|in|tokens|secrets|tokenizer|public|publishable|pub|location|ref|env|var|source|template|schema|rotation|manager|error|errors|message|msg|status|text|title|description|by|command|cmd|helper|program)$|^(?:public|publishable|pub|csrf|xsrf|max|min|num|n)(?:[_.-]|$)/i;
 
 /** The same in camelCase (credentialsId, apiKeyName, tokenUrl): the last word names what the value is. */
 const NOT_A_SECRET_CAMEL =
@@ -51,6 +51,38 @@ export function nameStrength(name: string): 'strong' | 'weak' | null {
 }
 
 const strong = (value: string) => looksLikeSecret(value, 'strong');
+
+/**
+ * A value that can only be generated: upper and lower case and digits, near-random (at least `minBits` of
+ * entropy a character), not mostly words, not a hash of public content, not text in base64.
+ */
+function isRandomValue(value: string, minBits: number): boolean {
+  if (
+    // Subresource integrity (lock files, <script integrity>): a hash of public content.
+    /^sha(?:1|256|384|512)-/.test(value) ||
+    !isMixed(value, minBits) ||
+    !looksLikeSecret(value, 'weak')
+  )
+    return false;
+  // Text in base64 (`echo "ChdleGFtcGxl…" | base64 -d`, a path of encoded names): encoded data, not a
+  // generated key; unless what it encodes is itself random (a token stored in base64).
+  const decoded = value.split('/').map((part) => base64Text(part, 0.8));
+  return decoded.some((text) => text === null) || decoded.some((text) => text !== null && isMixed(text, 3.5));
+}
+
+/** Upper and lower case and digits, near-random, not mostly words (SponsoredProductsRemoteSearch…). */
+function isMixed(value: string, minBits: number): boolean {
+  return (
+    /[a-z]/.test(value) &&
+    /[A-Z]/.test(value) &&
+    /\d/.test(value) &&
+    entropy(value) >= minBits &&
+    (value.match(/[A-Z]?[a-z]{3,}/g) ?? []).join('').length <= value.length * 0.4
+  );
+}
+
+/** What joins a secret's name to its value in prose: "is", "was still set to", "changed to". */
+const VERB = String.raw`(?:(?:is|was|are|were)(?:\s+(?:still|now|currently|already|also))?(?:\s+(?:set|reset|changed)\s+to)?|(?:still\s+)?(?:set|reset|changed)\s+to|to)`;
 
 export const CONTEXT_RULES: readonly ContextRule[] = [
   {
@@ -181,11 +213,12 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     judge: (value) => !isAllowedValue(value) && value.length >= 4,
   },
   {
-    // curl -u user:pass, --user "user:pass": the part after the colon
+    // curl -u user:pass, --user "user:pass", --user kevin:'pass' (on the command's next line too, after a
+    // `\` continuation): the part after the colon
     id: 'curl-user',
     keywords: ['curl', 'wget'],
     pattern:
-      /\b(?:curl|wget)\b[^\n]*?\s(?:-u|--user|--http-user)(?:=|\s+)["']?(?<user>[^\s:"']*):(?<secret>[^\s"'@]+)/dg,
+      /\b(?:curl|wget)\b(?:[^\n]|\\\n)*?\s(?:-u|--user|--http-user)(?:=|\s+)["']?(?<user>[^\s:"']*):["']?(?<secret>[^\s"'@]+)/dg,
     // `<user:password>`, `neo4j:[PASSWORD]`, `{user}:{pass}`: a slot, with its brackets split by the colon.
     judge: (value, groups) =>
       !/^[<[{]/.test(groups.user ?? '') &&
@@ -297,8 +330,10 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     // "the password is …", "reset the root password to …", "token was …", "passphrase is: …"
     id: 'prose-cue',
     keywords: ['pass', 'pwd', 'token', 'key', 'secret', 'pin', 'cred'],
-    pattern:
-      /\b(?:password|passphrase|passcode|passwd|pwd|pass|token|api[ _-]?key|secret(?:[ _-]key)?|client[ _-]secret|access[ _-]key|pin|credentials?)\b(?:\s+(?:for|of|on)(?:\s+[\w.-]+){1,3})?\s+(?:is|was|are|set to|reset to|changed to|to)\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|“(?<secret4>[^”\n]+)”|(?<secret3>[^\s"'”,;]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+    pattern: new RegExp(
+      String.raw`\b(?:password|passphrase|passcode|passwd|pwd|pass|token|api[ _-]?key|secret(?:[ _-]key)?|client[ _-]secret|access[ _-]key|pin|credentials?)\b(?:\s+(?:for|of|on)(?:\s+[\w.-]+){1,3})?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|“(?<secret4>[^”\n]+)”|(?<secret3>[^\s"'”,;]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
+      'dgi',
+    ),
     judge: strong,
   },
   {
@@ -307,8 +342,10 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
     // The pattern starts with the secret word (a cheap test at each character) and reads the start of the
     // name backwards from there, as secret-flag does; a lookbehind first would run at every character.
-    pattern:
-      /(?:pass|pwd|secret|token|key|auth|cred)(?<=(?:^|[^\w.-])`?(?<name>[A-Za-z][\w.-]*))(?<post>[\w.-]*)`?\s+(?:is|was|to|set to|reset to|changed to)\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|`(?<secret4>[^`\n]+)`|(?<secret3>[^\s"'`,;()]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+    pattern: new RegExp(
+      String.raw`(?:pass|pwd|secret|token|key|auth|cred)(?<=(?:^|[^\w.-])\x60?(?<name>[A-Za-z][\w.-]*))(?<post>[\w.-]*)\x60?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|\x60(?<secret4>[^\x60\n]+)\x60|(?<secret3>[^\s"'\x60,;()]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
+      'dgi',
+    ),
     judge: (value, groups) => {
       const strength = nameStrength(`${groups.name ?? ''}${groups.post ?? ''}`);
       return strength !== null && looksLikeSecret(value, strength);
@@ -329,26 +366,62 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'prose-use',
     keywords: ['key', 'token', 'pass', 'pw'],
     pattern:
-      /\b(?:(?:used|use|using|with|tried)\s+(?:the\s+)?(?:api[ _-]?key|token|password|key)|(?:user(?:name)?|login)\s+\S+\s*(?:\/|,|and)\s*(?:pass(?:word)?|pw|pwd))\s*[:=]?\s*["']?(?<secret>[^\s"',;]+?)["']?(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+      /\b(?:(?:used|use|using|with|tried)\s+(?:the\s+)?(?:api[ _-]?key|token|password|key)\b|(?:user(?:name)?|login)\s+\S+\s*(?:\/|,|and)\s*(?:pass(?:word)?|pw|pwd)\b)\s*[:=]?\s*["']?(?<secret>[^\s"',;]+?)["']?(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
     judge: strong,
+  },
+  {
+    // A secret's name then the value after a space, no sign between: "tyntec SECRET b19a…", "the paypal key
+    // EDe5…", "owlbot TOKEN 8a5d…", "swell token - 'Mkff…'" (scanners' examples, log lines, prose). Only a generated-looking value
+    // with a digit: a word after "key" is a sentence going on. Starts at the word, reading the name back.
+    id: 'name-space-value',
+    keywords: ['secret', 'token', 'key', 'access', 'private', 'pass'],
+    pattern:
+      /(?:secret|token|key|access|private|password|passwd)(?<=(?:^|[^\w.-])(?<name>[A-Za-z][\w-]*))(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+(?<q>["']?)(?<secret>[A-Za-z0-9][A-Za-z0-9+/_.~=-]{15,255})\k<q>(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+    judge: (value, groups) => {
+      const name = groups.name ?? '';
+      const strength = /(?:access|private)$/i.test(name) ? 'weak' : nameStrength(name);
+      return (
+        strength !== null &&
+        /\d/.test(value) &&
+        /[A-Za-z]/.test(value) &&
+        !/^\d+(?:\.\d+)+$/.test(value) &&
+        looksLikeSecret(value, 'weak')
+      );
+    },
+  },
+  {
+    // echo 'value' > ~/.config/x/credentials, printf … >> .env: a value written into a file named for one.
+    id: 'echo-to-secret-file',
+    keywords: ['echo', 'printf'],
+    pattern: new RegExp(
+      `\\b(?:echo|printf)\\s+(?:-[neE]+\\s+)?${VALUE}\\s*>>?\\s*[\\w./~$-]*(?:credential|token|secret|passw|apikey|api_key|\\.env|netrc|\\.key\\b)`,
+      'dgi',
+    ),
+    judge: (value) => looksLikeSecret(value, 'weak'),
   },
   {
     // A quoted value that can only be generated: long, upper and lower case and digits, near-random.
     // No name gives it away ('x9Lk…' after a service's name, a token echoed in a log): issue 26.
     id: 'quoted-random',
     keywords: ['"', "'"],
-    pattern: /(?<![\w\\])(?<q>["'])(?<secret>[A-Za-z0-9+/_=-]{24,256})\k<q>/dg,
-    judge: (value) =>
-      // Subresource integrity (lock files, <script integrity>): a hash of public content.
-      !/^sha(?:1|256|384|512)-/.test(value) &&
-      /[a-z]/.test(value) &&
-      /[A-Z]/.test(value) &&
-      /\d/.test(value) &&
-      entropy(value) >= 4.2 &&
-      // Mostly words (SponsoredProductsRemoteSearch…): an identifier, however long.
-      (value.match(/[A-Z]?[a-z]{3,}/g) ?? []).join('').length <= value.length * 0.4 &&
-      looksLikeSecret(value, 'weak') &&
-      // Text in base64 (`echo "ChdleGFtcGxl…" | base64 -d`): encoded data, not a generated key.
-      base64Text(value, 0.8) === null,
+    // Not an id's value (`"shareId": "FWxc1las…"`, `folder_id = '0BxAe_…'`): a random-looking id names a thing.
+    pattern:
+      /(?<![\w\\])(?<!(?:[a-z0-9]Ids?|ID|[_.-]ids?)["']?\s*[:=]\s*)(?<q>["'])(?<secret>[A-Za-z0-9+/_=-]{24,256})\k<q>/dg,
+    judge: (value) => isRandomValue(value, 4.2),
+  },
+  {
+    // The same value bare, between spaces, brackets or punctuation: "Found x9Lk… committed in …", "Left
+    // x9Lk… in .env.local" (an agent's summary). Starts at the space or bracket before it, and looks back
+    // for `=` or `:` only from there (a lookbehind at every character, or before the class, costs twice as
+    // much); takes the run whole (a lookahead, so it never backtracks into it), and wants a capital and a
+    // digit in it before the judge runs (most runs are hashes and ids).
+    id: 'bare-random',
+    keywords: [' '],
+    // Not a value alone on its line (a line of a PGP or key block, a digest printed by a tool), nor one
+    // after `=` or `:` (an assignment, which the names decide), nor a public key's body (`AAAA…`) or a
+    // publishable key (`pk_live_…`).
+    pattern:
+      /(?:^|[\s([{<>,;|](?<![=:][^\S\n]*[\s([{<>,;|]))(?=(?<secret>[A-Za-z0-9][A-Za-z0-9+/_-]{19,255}={0,2}))\k<secret>(?=[\s)\]}>,;|]|[.!?:](?:\s|$)|$)(?<=[A-Z][\w+/=-]*)(?<=\d[\w+/=-]*)(?:(?<=\S[^\S\n]+\S+)|(?=[^\n]*?[^\s.!?:]))/g,
+    judge: (value) => !/^(?:AAAA|pk_(?:live|test)_)/.test(value) && isRandomValue(value, 4),
   },
 ];

@@ -138,31 +138,36 @@ function containedIn(keyword: string): readonly string[] {
 }
 
 interface RuleIndex<T> {
-  /** Rules with a keyword too common to scan for: they always run. */
-  always: readonly T[];
-  byKeyword: ReadonlyMap<string, readonly T[]>;
-  order: ReadonlyMap<T, number>;
+  rules: readonly T[];
+  /** Positions (in `rules`) of the rules with a keyword too common to scan for: they always run. */
+  always: readonly number[];
+  byKeyword: ReadonlyMap<string, readonly number[]>;
 }
 
 function indexRules<T extends { keywords: readonly string[] }>(rules: readonly T[]): RuleIndex<T> {
-  const byKeyword = new Map<string, T[]>();
-  for (const rule of rules)
-    for (const keyword of rule.keywords) byKeyword.set(keyword, [...(byKeyword.get(keyword) ?? []), rule]);
+  const byKeyword = new Map<string, number[]>();
+  rules.forEach((rule, at) => {
+    for (const keyword of rule.keywords) byKeyword.set(keyword, [...(byKeyword.get(keyword) ?? []), at]);
+  });
   return {
-    always: rules.filter((rule) => rule.keywords.some((keyword) => ALWAYS.has(keyword))),
+    rules,
+    always: rules.flatMap((rule, at) => (rule.keywords.some((keyword) => ALWAYS.has(keyword)) ? [at] : [])),
     byKeyword,
-    order: new Map(rules.map((rule, index) => [rule, index])),
   };
 }
 
 const PROVIDER_INDEX = indexRules(PROVIDER_RULES);
 const CONTEXT_INDEX = indexRules(CONTEXT_RULES);
 
-/** The rules to run on a text with these keywords, in their table order. */
+/** The rules to run on a text with these keywords, in their table order (marked, then read in order: no sort). */
 function rulesFor<T>(present: ReadonlySet<string>, index: RuleIndex<T>): T[] {
-  const rules = new Set(index.always);
-  for (const keyword of present) for (const rule of index.byKeyword.get(keyword) ?? []) rules.add(rule);
-  return [...rules].sort((a, b) => (index.order.get(a) ?? 0) - (index.order.get(b) ?? 0));
+  const isSelected = new Uint8Array(index.rules.length);
+  for (const at of index.always) isSelected[at] = 1;
+  for (const keyword of present) for (const at of index.byKeyword.get(keyword) ?? []) isSelected[at] = 1;
+  const selected: T[] = [];
+  for (let at = 0; at < isSelected.length; at++)
+    if (isSelected[at] === 1) selected.push(index.rules[at] as T);
+  return selected;
 }
 
 function keywordsIn(lower: string): Set<string> {

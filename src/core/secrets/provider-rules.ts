@@ -146,7 +146,11 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   prefixed('buildkite-token', 'bkua_', `${HEX}{40}`),
   rule('circleci-token', ['ccipat_'], `${START}CCIPAT_${ALNUM}{20,}_${HEX}{40}`),
   rule('sonar-token', ['squ_', 'sqp_', 'sqa_'], `${START}sq[upa]_${HEX}{40}${END}`),
-  rule('sourcegraph-token', ['sgp_'], `${START}sgp_(?:(?:${HEX}{16}|local)_)?${HEX}{40}${END}`),
+  rule(
+    'sourcegraph-token',
+    ['sgp_', 'slk_'],
+    `${START}(?:sgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}|slk_${HEX}{64})${END}`,
+  ),
   rule(
     'harness-token',
     ['pat.', 'sat.'],
@@ -209,6 +213,13 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule('flutterwave-key', ['flwseck'], `${START}FLWSECK(?:_TEST)?-[a-h0-9]{12,32}(?:-X)?${END}`, 'i'),
   rule('easypost-key', ['ezak', 'eztk'], `${START}EZ[AT]K${ALNUM}{54}${END}`),
   rule('facebook-token', ['eaac', 'eaam'], `${START}EAA[MC]${ALNUM}{100,}${END}`),
+  {
+    // An app's access token: its id, `|`, its secret (gitleaks' facebook-access-token).
+    ...rule('facebook-app-token', ['|'], `${START}\\d{15,16}\\|[\\w-]{27,40}${END}`),
+    anchor: { literal: '|', before: 16, after: 41 },
+  },
+  rule('pagarme-key', ['ak_live_'], `${START}ak_live_${ALNUM}{30}${END}`),
+  rule('clickup-token', ['pk_'], `${START}pk_\\d{7,8}_[0-9A-Z]{32}${END}`),
   // Observability and productivity.
   rule(
     'new-relic-key',
@@ -224,6 +235,22 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule('sentry-token', ['sntry'], `${START}sntry[us]_[A-Za-z0-9_+/=.-]{40,}`),
   prefixed('honeycomb-key', 'hcaik_', `${ALNUM}{58}`),
   rule('databricks-token', ['dapi'], `${START}dapi${HEX}{32}(?:-\\d)?${END}`),
+  // Formats from kingfisher's published rules (mongodb/kingfisher data/rules) that no rule here knew.
+  prefixed('adafruit-key', 'aio_', `${ALNUM}{28}`),
+  prefixed('cratesio-token', 'cio', `${ALNUM}{32}`),
+  prefixed('dependency-track-key', 'odt_', `${ALNUM}{32,255}`),
+  prefixed('digitalocean-refresh-token', 'dor_v1_', `${HEX}{64}`),
+  prefixed('flexport-key', 'shltm_', `[\\w-]{40}`),
+  prefixed('ionic-token', 'ion_', `[a-z0-9]{42}`),
+  prefixed('mongodb-service-account-secret', 'mdb_sa_sk_', `[\\w-]{6}${ALNUM}{34}`),
+  prefixed('nuget-key', 'oy2', `[a-z0-9]{43}`),
+  prefixed('posthog-personal-key', 'phx_', `\\w{43}`),
+  rule('stackhawk-key', ['hawk.'], `${START}hawk\\.[\\w-]{20}\\.[\\w-]{20}${END}`),
+  rule('teamwork-token', ['tkn.v1_'], `${START}tkn\\.v1_${ALNUM}{71}=`),
+  prefixed('ubidots-token', 'BBFF-', `${ALNUM}{30}`),
+  rule('voiceflow-key', ['vf.'], `${START}VF\\.(?:(?:DM|WS)\\.)?[a-fA-F0-9]{24}\\.${ALNUM}{16}${END}`),
+  rule('zoho-token', ['1000.'], `${START}1000\\.${HEX}{32}\\.${HEX}{32}${END}`),
+  rule('fullstory-key', ['na1.'], `${START}na1\\.[A-Za-z0-9+/]{100}`),
   rule('doppler-token', ['dp.'], `${START}dp\\.(?:pt|st|sa|ct|scim|audit)\\.${ALNUM}{40,}`),
   rule('postman-key', ['pmak-'], `${START}PMAK-${HEX}{24}-${HEX}{34}${END}`, 'i'),
   prefixed('linear-key', 'lin_api_', `${ALNUM}{40}`),
@@ -268,5 +295,7 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule('launchdarkly-key', ['sdk-', 'api-'], `${START}(?:sdk|api)-${UUID}${END}`),
   rule('okta-ssws', ['ssws'], `SSWS\\s{1,3}(?<secret>00[\\w=-]{40})${END}`),
   // Tokens in standard formats.
-  rule('jwt', ['eyj'], `${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}`),
+  // The signature is optional, as in gitleaks' rule: an unsigned token (`alg: none`) is accepted by some
+  // servers all the same.
+  rule('jwt', ['eyj'], `${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.(?:[A-Za-z0-9_-]{8,})?`),
 ];

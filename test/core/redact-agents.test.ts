@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { redactText } from '../../src/core/redact.js';
+
+interface Benign {
+  text: string;
+  source: string;
+  kind: 'command' | 'prose' | 'config' | 'code';
+  family: string;
+  /** `cue`: the text holds a word or shape detectors react to (pass, token, key, `{{`, a long run…). */
+  stratum: 'cue' | 'plain';
+}
+interface Positive {
+  text: string;
+  secret: string;
+  format: string;
+  /** `scanner-example`: as the scanner wrote it; `command`, `prose`: the same secret in an everyday shape. */
+  kind: 'scanner-example' | 'command' | 'prose';
+  /** `word`: a plain-word password (`letmein`), which the detector keeps on purpose. */
+  strength: 'word' | 'generated-or-chosen';
+  source: string;
+}
+/**
+ * The fifth corpus (issue 26): what coding agents write every day (commit messages, docs' shell and config
+ * lines, gh's help examples, workflows and scripts of cli/cli, astral-sh/uv and rclone/rclone) and
+ * secrets from kingfisher's rule examples and gitleaks' literal true-positive cases, each named by
+ * repository, commit and file (scripts/make-redaction-corpus-agents.mjs). It was committed, split,
+ * before the detector ran on it; the detector was tuned on the tuning parts only, and the held-out part
+ * was measured once before and once at the end.
+ */
+const corpus = JSON.parse(
+  readFileSync(new URL('../fixtures/redaction-corpus-agents.json', import.meta.url), 'utf8'),
+) as { benign: Benign[]; positives: Positive[] };
+
+const heldOut = (text: string) => createHash('sha256').update(text).digest('hex').charAt(0) >= '8';
+
+/**
+ * Whether any piece of the secret survived: an 8-character window of it (one without whitespace, quotes
+ * or backslashes, and not found in the text apart from the secret), or a shorter secret whole. As the
+ * fourth corpus's test counts.
+ */
+function leaks(output: string, secret: string, text: string): boolean {
+  const rest = text.split(secret).join('\n');
+  if (secret.length < 8) return output.includes(secret);
+  for (let i = 0; i + 8 <= secret.length; i++) {
+    const piece = secret.slice(i, i + 8);
+    if (!/[\s"'`\\]/.test(piece) && !rest.includes(piece) && output.includes(piece)) return true;
+  }
+  return false;
+}
+
+function counts<T>(items: readonly T[], key: (item: T) => string, bad: ReadonlySet<T>): string {
+  return [...new Set(items.map(key))]
+    .sort()
+    .map((k) => {
+      const all = items.filter((item) => key(item) === k);
+      return `${k} ${all.filter((item) => bad.has(item)).length}/${all.length}`;
+    })
+    .join(', ');
+}
+
+function measure(part: 'tuning' | 'held-out') {
+  const inPart = (text: string) => heldOut(text) === (part === 'held-out');
+  const benign = corpus.benign.filter((item) => inPart(item.text));
+  const all = corpus.positives.filter((item) => inPart(item.text));
+  const positives = all.filter((item) => item.strength !== 'word');
+  const words = all.filter((item) => item.strength === 'word');
+  const damaged = new Set(benign.filter((item) => redactText(item.text).text !== item.text));
+  const missed = new Set(all.filter((item) => leaks(redactText(item.text).text, item.secret, item.text)));
+  const everyday = benign.filter((item) => item.family !== 'scanner-placeholder');
+  const rate = (items: readonly Benign[]) => items.filter((item) => damaged.has(item)).length / items.length;
+  return {
+    benign,
+    positives,
+    words,
+    damaged,
+    missed,
+    falseRate: damaged.size / benign.length,
+    everydayRate: rate(everyday),
+    commandRate: rate(everyday.filter((item) => item.kind === 'command')),
+    proseRate: rate(everyday.filter((item) => item.kind === 'prose')),
+    recall: 1 - positives.filter((item) => missed.has(item)).length / positives.length,
+  };
+}
+
+const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
+function summary(part: string, m: ReturnType<typeof measure>): string {
+  return `redaction agents (${part}): false redactions ${pct(m.falseRate)} of ${m.benign.length} (outside the scanners' placeholders ${pct(m.everydayRate)}: commands ${pct(m.commandRate)}, prose ${pct(m.proseRate)}; by family: ${counts(m.benign, (item) => `${item.family}/${item.stratum}`, m.damaged)}); recall ${pct(m.recall)} of ${m.positives.length} (by kind: ${counts(m.positives, (item) => item.kind, m.missed)}); plain-word passwords redacted ${m.words.filter((item) => !m.missed.has(item)).length} of ${m.words.length}`;
+}
+
+describe('redaction on what agents write every day, and scanners’ examples (a fifth corpus)', () => {
+  it('has a tuning and a held-out part of 1,800 benign texts and 500 secrets each, all sourced', () => {
+    for (const part of ['tuning', 'held-out'] as const) {
+      const m = measure(part);
+      expect(m.benign.length).toBeGreaterThanOrEqual(1800);
+      expect(m.positives.length).toBeGreaterThanOrEqual(500);
+    }
+    for (const item of [...corpus.benign, ...corpus.positives])
+      expect(item.source).toMatch(/^[\w.-]+\/[\w.-]+(@[0-9a-f]{12}:| commit [0-9a-f]{12})/);
+  });
+
+  // Measured before this round: tuning 62 of 1,964 benign texts changed (3.2%; 9 of 1,601 outside the
+  // scanners' placeholders), recall 68.1% of 526; held out 63 of 1,969 (3.2%; 19 of 1,632 outside the
+  // placeholders, 14 of 597 commands, no prose), recall 67.8% of 541. After tuning on the tuning parts:
+  // tuning 5 changed (0.25%), recall 87.1%; held out, measured once, 17 changed (0.86%; 15 of 1,632
+  // outside the placeholders, 12 of 597 commands, no prose), recall 86.0% of 541. Short of 99%: most
+  // misses are values with nothing around them that says secret and no provider's format (a bare hex
+  // or UUID-shaped value in a summary, a token of one letter case), and slots filled by hand
+  // (`123e4567-e89b-…`, `zyxw9876…`) that the corpus's own rule does not count as placeholders.
+  it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
+    const m = measure('tuning');
+    console.log(summary('tuning', m));
+    const report = [...m.damaged].map(
+      (item) => `[${item.family}] ${item.text} → ${redactText(item.text).text}  (${item.source})`,
+    );
+    expect(m.falseRate, report.join('\n')).toBeLessThanOrEqual(0.01);
+    const leaked = m.positives
+      .filter((item) => m.missed.has(item))
+      .map((item) => `${item.format}: ${redactText(item.text).text}`);
+    expect(m.recall, leaked.join('\n')).toBeGreaterThanOrEqual(0.87);
+  });
+
+  it('held-out part (never tuned on): at most 1% false redactions, recall within the measured figure', () => {
+    const m = measure('held-out');
+    // Only counts per family: the held-out texts that fail are not shown, so that nobody tunes on them.
+    console.log(summary('held out', m));
+    expect(m.falseRate).toBeLessThanOrEqual(0.0087);
+    expect(m.proseRate).toBe(0);
+    // Short of the 99% target (see above): the bound is the figure measured when the detector was frozen.
+    expect(m.recall).toBeGreaterThanOrEqual(0.859);
+  });
+});
