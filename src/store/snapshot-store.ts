@@ -134,10 +134,13 @@ export class SnapshotStore {
     return captured;
   }
 
-  /** Adds to the store's size estimate (see store-usage.ts); says whether the store had no measure yet. */
-  noteAdded(bytes: number): { usage: StoreUsage; unmeasured: boolean } {
+  /**
+   * Adds to the store's size estimate and, for `snapshots` just recorded, to its count of snapshots since
+   * the last pack (see store-usage.ts); says whether the store had no measure yet.
+   */
+  noteAdded(bytes: number, snapshots = 0): { usage: StoreUsage; unmeasured: boolean } {
     const unmeasured = readUsage(this.storeDir) === null;
-    return { usage: noteAdded(this.storeDir, bytes, new Date()), unmeasured };
+    return { usage: noteAdded(this.storeDir, bytes, new Date(), snapshots), unmeasured };
   }
 
   /** The store's size: measured by the last gc plus what was added since, at most; walked when never measured. */
@@ -145,7 +148,12 @@ export class SnapshotStore {
     const usage = readUsage(this.storeDir);
     if (usage) return estimatedBytes(usage);
     const measuredBytes = await this.sizeBytes();
-    writeUsage(this.storeDir, { measuredBytes, measuredAt: new Date().toISOString(), addedBytes: 0 });
+    writeUsage(this.storeDir, {
+      measuredBytes,
+      measuredAt: new Date().toISOString(),
+      addedBytes: 0,
+      unpackedSnapshots: 0,
+    });
     return measuredBytes;
   }
 
@@ -416,10 +424,12 @@ export class SnapshotStore {
     return journal.recoverInterruptedRestore(this.journalPath, this.root);
   }
 
-  gc(): Promise<{ beforeBytes: number; afterBytes: number }> {
+  /** `incremental`: pack what is loose into a pack of its own, leaving the other packs be (see gcStore). */
+  gc(options: { incremental?: boolean } = {}): Promise<{ beforeBytes: number; afterBytes: number }> {
     return gcStore(
       { storeDir: this.storeDir, gitDir: this.gitDir, lockPath: this.lockPath, exists: () => this.exists() },
       this.git,
+      options,
     );
   }
 
