@@ -99,21 +99,46 @@ export async function listSnapshotRecords(
   if (ids?.length === 0) return [];
   const fromFiles = ids && ids.length <= MAX_FILE_READS ? await readFromFiles(gitDir, ids) : null;
   if (fromFiles) return sortNewestFirst(fromFiles);
+  // Unsorted: sortNewestFirst orders them (git's sort by date would only be undone).
   const { stdout } = await git([
     'for-each-ref',
-    '--sort=-creatordate',
     '--format=%(objectname) %(tree)%00%(contents)%00',
     ...(ids ? ids.map((id) => `${SNAPSHOT_REFS}${id}`) : [SNAPSHOT_REFS]),
   ]);
   const records: SnapshotRecord[] = [];
-  for (const entry of stdout.split('\0\n')) {
-    const [head = '', body = ''] = entry.split('\0');
-    const [commit, tree] = head.trim().split(' ');
-    if (!commit || !tree) continue;
-    const record = await parseRecord(commit, tree, body);
+  // Walked by offsets, each record parsed as it is found: a long history's listing allocates a record
+  // per snapshot and little else, and waits on nothing (the schema is only loaded for what needs it).
+  let start = 0;
+  while (start < stdout.length) {
+    const headEnd = stdout.indexOf('\0', start);
+    const bodyEnd = headEnd < 0 ? -1 : stdout.indexOf('\0\n', headEnd + 1);
+    if (bodyEnd < 0) break;
+    const space = stdout.indexOf(' ', start);
+    const commit = stdout.slice(start, space).trim();
+    const tree = stdout.slice(space + 1, headEnd);
+    const body = stdout.slice(headEnd + 1, bodyEnd);
+    start = bodyEnd + 2;
+    if (space < 0 || space > headEnd || !commit || !tree) continue;
+    const record = parsePlainRecord(commit, tree, body) ?? (await parseRecord(commit, tree, body));
     if (record) records.push(record);
   }
   return sortNewestFirst(records);
+}
+
+/** A record whose metadata this code wrote (see isPlainSnapshotMeta); `undefined` for the schema to judge. */
+function parsePlainRecord(commit: string, tree: string, message: string): SnapshotRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(message);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainSnapshotMeta(value)) return undefined;
+  // Just parsed, so ours to complete: no copy of each of 10,000 records.
+  const record = value as SnapshotRecord;
+  record.tree = tree;
+  record.commit = commit;
+  return record;
 }
 
 /**
