@@ -638,7 +638,16 @@ async function collectLocked(
   const snapshots = await store.snapshotIds();
   const expired = await expiredOf(store, snapshots, deps.now());
   await store.remove(expired.map((snapshot) => snapshot.id));
-  await store.setLatest((await store.listNewest(1)).snapshots[0] ?? null);
+  const gone = new Set(expired.map((snapshot) => snapshot.id));
+  // The ids just read, less those removed: a long history's refs are not read again for the newest.
+  await store.setLatest(
+    (
+      await store.listNewest(
+        1,
+        snapshots.filter((snapshot) => !gone.has(snapshot.id)),
+      )
+    ).snapshots[0] ?? null,
+  );
   onPhase?.('deleting unreferenced content and packing the store');
   const sizes = await store.gc({ incremental });
   writeUsage(store.storeDir, {

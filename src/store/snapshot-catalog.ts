@@ -48,25 +48,26 @@ async function writeLooseRef(gitDir: string, ref: string, oid: string): Promise<
   writeFileAtomicSync(file, `${oid}\n`);
 }
 
+const SNAPSHOT_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
+const PACKED_SNAPSHOT_REF = /^[0-9a-f]+ refs\/snapshots\/(\d{8}-\d{6}-[0-9a-f]{6})$/gm;
+
 /**
  * The ids of all snapshots, from the ref files and packed-refs, without starting git. Ids begin with
  * their UTC creation time, which is all that retention needs.
  */
 export async function snapshotIds(gitDir: string): Promise<Array<{ id: string; createdAt: string }>> {
   const ids = new Set<string>(
-    await fsp.readdir(path.join(gitDir, 'refs', 'snapshots')).catch(() => [] as string[]),
+    (await fsp.readdir(path.join(gitDir, 'refs', 'snapshots')).catch(() => [] as string[])).filter((id) =>
+      SNAPSHOT_ID.test(id),
+    ),
   );
   const packed = await fsp.readFile(path.join(gitDir, 'packed-refs'), 'utf8').catch(() => '');
-  for (const line of packed.split('\n')) {
-    const ref = line.split(' ')[1];
-    if (ref?.startsWith(SNAPSHOT_REFS)) ids.add(ref.slice(SNAPSHOT_REFS.length));
-  }
-  return [...ids]
-    .filter((id) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(id))
-    .map((id) => ({
-      id,
-      createdAt: `${id.slice(0, 4)}-${id.slice(4, 6)}-${id.slice(6, 8)}T${id.slice(9, 11)}:${id.slice(11, 13)}:${id.slice(13, 15)}.000Z`,
-    }));
+  // One pass over the file (a long history's is 10,000 lines), not a split per line.
+  for (const match of packed.matchAll(PACKED_SNAPSHOT_REF)) ids.add(match[1] as string);
+  return [...ids].map((id) => ({
+    id,
+    createdAt: `${id.slice(0, 4)}-${id.slice(4, 6)}-${id.slice(6, 8)}T${id.slice(9, 11)}:${id.slice(11, 13)}:${id.slice(13, 15)}.000Z`,
+  }));
 }
 
 /**

@@ -206,9 +206,12 @@ export class SnapshotStore {
   }
 
   /** The `limit` newest snapshots and how many there are, reading only those `limit` (see newestIds). */
-  async listNewest(limit: number): Promise<{ snapshots: SnapshotRecord[]; total: number }> {
+  async listNewest(
+    limit: number,
+    known?: ReadonlyArray<{ id: string }>,
+  ): Promise<{ snapshots: SnapshotRecord[]; total: number }> {
     if (!(await this.exists())) return { snapshots: [], total: 0 };
-    const ids = await this.snapshotIds();
+    const ids = known ?? (await this.snapshotIds());
     // The state file names the latest snapshot: when that is the newest by name, alone in its second, the
     // newest one needs no git process (`status` on every call).
     const newest = catalog.newestIds(ids, 1);
