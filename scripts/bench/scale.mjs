@@ -43,12 +43,19 @@ async function timeMs(task) {
  * 10,000, interleaved; each row is the ratio of the two (target < 2). The snapshots are a session's
  * prompts over 20 distinct trees taken for real, then recorded again through the store's own record()
  * (its commit and ref, as every prompt writes them) up to the count.
+ *
+ * A real store of that length was packed as it grew: every snapshot's outcome says when a gc is due
+ * (packDue, after PACK_AFTER_SNAPSHOTS snapshots since the last one) and the hooks then start
+ * `gc --if-due` in the background. The recording does the same through the product's code: it counts
+ * each snapshot as snapshotLocked does, and when one says a gc is due, runs that gc. Without it the
+ * 10,000 commits all stay loose, which no real store reaches, and a listing times reading them.
  */
 export async function benchLongHistory({ dist, cli, root, cacheDir, repeats, log, counts = [100, 10_000] }) {
   const { defaultDeps } = await import(dist('app/deps.js'));
-  const { takeSnapshot } = await import(dist('app/rewind.js'));
+  const { gcSnapshots, takeSnapshot } = await import(dist('app/rewind.js'));
   const { SnapshotStore } = await import(dist('store/snapshot-store.js'));
   const { projectStoreDir } = await import(dist('store/store-location.js'));
+  const { isPackDue } = await import(dist('store/store-usage.js'));
   const { formatSnapshotId } = await import(dist('core/snapshot.js'));
   const settings = { maxCount: 1_000_000, maxAgeDays: 100_000, maxFileBytes: 20 * 1024 * 1024 };
   const envFor = (base) => ({
@@ -65,33 +72,51 @@ export async function benchLongHistory({ dist, cli, root, cacheDir, repeats, log
     rmSync(base, { recursive: true, force: true });
     const deps = defaultDeps({ env: envFor(base) });
     const trees = [];
+    let gcs = 0;
+    const gcIfDue = async (outcome) => {
+      if (!outcome.packDue && !outcome.capDue && !outcome.detachDue) return;
+      const gc = await gcSnapshots(deps, { projectRoot: root, ifDue: true });
+      if (gc.skipped) throw new Error('a snapshot said a gc was due, and gc --if-due found nothing due');
+      gcs++;
+    };
     for (let i = 0; i < 20; i++) {
       writeFileSync(path.join(root, 'history-bench.txt'), `prompt ${i}\n`);
       const taken = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', sessionId: 'bench' });
       trees.push(taken.snapshot.tree);
+      await gcIfDue(taken);
     }
     const store = new SnapshotStore(root, projectStoreDir(base, root), settings);
     const start = Date.parse('2026-01-01T00:00:00Z');
-    await store.withLock(async () => {
-      await store.init();
-      for (let i = 0; i < count - 20; i++) {
-        const at = new Date(start + i * 1000);
-        await store.record(
-          {
-            id: formatSnapshotId(at, randomBytes(3).toString('hex')),
-            createdAt: at.toISOString(),
-            trigger: 'prompt',
-            label: `prompt number ${i}`,
-            sessionId: 'bench',
-            git: null,
-            changes: { added: 0, modified: 1, deleted: 0 },
-            skipped: { large: [], nested: [] },
-          },
-          trees[i % trees.length],
-        );
-      }
-    });
-    log(`  history of ${count} snapshots recorded`);
+    let recorded = 0;
+    while (recorded < count - 20) {
+      let packDue = false;
+      // Under the lock until a gc is due; the gc then takes the lock itself, as the hooks' one does.
+      await store.withLock(async () => {
+        await store.init();
+        while (!packDue && recorded < count - 20) {
+          const i = recorded++;
+          const at = new Date(start + i * 1000);
+          await store.record(
+            {
+              id: formatSnapshotId(at, randomBytes(3).toString('hex')),
+              createdAt: at.toISOString(),
+              trigger: 'prompt',
+              label: `prompt number ${i}`,
+              sessionId: 'bench',
+              git: null,
+              changes: { added: 0, modified: 1, deleted: 0 },
+              skipped: { large: [], nested: [] },
+            },
+            trees[i % trees.length],
+          );
+          // What snapshotLocked counts for a snapshot of an unchanged tree: its commit (COMMIT_BYTES).
+          packDue = isPackDue(store.noteAdded(1024, 1).usage);
+        }
+      });
+      await gcIfDue({ packDue, capDue: false, detachDue: false });
+    }
+    log(`  history of ${count} snapshots recorded (${gcs} gc due and run while recording)`);
+    if (count >= 1000 && gcs === 0) throw new Error(`no gc was due in ${count} snapshots`);
   }
   rmSync(path.join(root, 'history-bench.txt'), { force: true });
   const commands = [
@@ -103,7 +128,8 @@ export async function benchLongHistory({ dist, cli, root, cacheDir, repeats, log
   const rows = [];
   for (const [name, args] of commands) {
     const samples = Object.fromEntries(counts.map((count) => [count, []]));
-    // gc's first run packs what the recording left loose: run it once outside timing.
+    // gc's first run repacks into one what the recording's gcs left (and the 100 snapshots it never
+    // packed): run it once outside timing, so that each timed run collects an already collected store.
     if (name === 'gc')
       for (const count of counts)
         await runProcess(process.execPath, [cli, ...args, '--root', root], {

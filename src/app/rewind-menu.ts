@@ -70,9 +70,10 @@ function toEntry(snapshot: PromptSnapshot, changes: RewindEntry['changes']): Rew
 async function changesAfter(
   store: SnapshotStore,
   prompts: readonly PromptSnapshot[],
+  capturing: Promise<{ tree: string }>,
 ): Promise<RewindEntry[]> {
   if (prompts.length === 0) return [];
-  const current = (await store.captureSinceLatest()).tree;
+  const current = (await capturing).tree;
   const pairs = prompts.map(
     (prompt, index) =>
       [prompt.tree, index === 0 ? current : (prompts[index - 1] as PromptSnapshot).tree] as const,
@@ -91,11 +92,14 @@ export async function listRewind(
   if (!(await store.exists())) return { sessionId: null, sessionSource: null, entries: [] };
   return store.withLock(async () => {
     await store.init();
+    // The working tree is read while git lists the snapshots: two processes at once, on separate files.
+    const capturing = store.captureSinceLatest();
+    capturing.catch(() => undefined); // awaited in changesAfter, or not needed when there is no prompt
     const snapshots = await store.list();
     const named = namedSession(request.sessionId, deps.env);
     const sessionId = currentSessionId(snapshots, named);
     const prompts = promptSnapshots(snapshots, request.all ? undefined : (sessionId ?? ''));
-    const entries = await changesAfter(store, prompts);
+    const entries = await changesAfter(store, prompts, capturing);
     const listing: RewindListing = {
       sessionId,
       sessionSource: sessionId === null ? null : named ? 'named' : 'newest',
@@ -250,7 +254,7 @@ export async function rewindTo(
     const snapshots = await store.list();
     const sessionId = currentSessionId(snapshots, namedSession(request.sessionId, deps.env));
     const chosen = findPrompt(promptSnapshots(snapshots), request.ref, sessionId);
-    const [entry] = await changesAfter(store, [chosen]);
+    const [entry] = await changesAfter(store, [chosen], store.captureSinceLatest());
     const outcome: RewindOutcome = {
       entry: entry as RewindEntry,
       mode: request.mode,

@@ -28,6 +28,7 @@ import {
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import {
   estimatedBytes,
+  isPackDue,
   listProjectStores,
   readUsage,
   type StoreUsage,
@@ -103,6 +104,16 @@ export interface SnapshotOutcome {
    * store was never measured): time for a `gc`, which measures and trims (see store-caps.ts).
    */
   capDue: boolean;
+  /**
+   * Enough snapshots were recorded since the store was last packed (see isPackDue): time for a `gc` to
+   * pack them, as `git gc --auto` does, before a long history's loose commits slow every listing.
+   */
+  packDue: boolean;
+}
+
+/** Whether a snapshot's outcome asks for a gc: what the hooks start in the background (`gc --if-due`). */
+export function isGcDue(outcome: Pick<SnapshotOutcome, 'detachDue' | 'capDue' | 'packDue'>): boolean {
+  return outcome.detachDue || outcome.capDue || outcome.packDue;
 }
 
 /** A snapshot's commit and refs, generously, for the store's size estimate. */
@@ -135,10 +146,21 @@ export async function takeSnapshot(
   return store.withLock(async () => {
     await store.init();
     const { usage, ...result } = await snapshotLocked(deps, store, request);
-    const detachDue = await isDetachDue(deps, store);
-    const capDue = usage !== null && isCapDue(deps, usage);
-    return { ...result, root, detachDue, capDue };
+    return { ...result, root, ...(await dueAfter(deps, store, usage)) };
   });
+}
+
+/** What a snapshot's outcome says is due; `usage` is null when no snapshot was recorded. */
+async function dueAfter(
+  deps: AppDeps,
+  store: SnapshotStore,
+  usage: { usage: StoreUsage; unmeasured: boolean } | null,
+): Promise<Pick<SnapshotOutcome, 'detachDue' | 'capDue' | 'packDue'>> {
+  return {
+    detachDue: await isDetachDue(deps, store),
+    capDue: usage !== null && isCapDue(deps, usage),
+    packDue: usage !== null && isPackDue(usage.usage),
+  };
 }
 
 async function isDetachDue(deps: AppDeps, store: SnapshotStore): Promise<boolean> {
@@ -228,7 +250,7 @@ async function snapshotLocked(
   const expired = (await expiredOf(store, ids, now)).filter((old) => old.id !== snapshot.id);
   await store.remove(expired.map((record) => record.id));
   await store.setLatest(snapshot);
-  const noted = store.noteAdded(captured.addedBytes + COMMIT_BYTES);
+  const noted = store.noteAdded(captured.addedBytes + COMMIT_BYTES, 1);
   // A store new with this snapshot was measured empty; one with older snapshots and no figure was not.
   const usage = { usage: noted.usage, unmeasured: noted.unmeasured && latest !== null };
   return { created: true, snapshot, expired: expired.length, usage };
@@ -270,9 +292,7 @@ export async function markTurnEnd(
       sessionId: request.sessionId,
       prompt: { agent: request.agent },
     });
-    const detachDue = await isDetachDue(deps, store);
-    const capDue = usage !== null && isCapDue(deps, usage);
-    return { ...result, root, detachDue, capDue };
+    return { ...result, root, ...(await dueAfter(deps, store, usage)) };
   });
 }
 
@@ -587,40 +607,54 @@ export async function gcSnapshots(
   if (!(await store.exists()))
     return { ...empty, wholeStore: await trimOthers(deps, base, limits, store, onPhase) };
   const outcome = await store.withLock(async () => {
-    if (request.ifDue) {
-      const usage = readUsage(store.storeDir);
-      const due =
-        usage === null ||
-        estimatedBytes(usage) > limits.maxBytes ||
-        totalOverCap(base, limits) ||
-        (await isDetachDue(deps, store));
-      if (!due) return null;
-    }
-    return collectLocked(deps, store, limits, onPhase);
+    if (!request.ifDue) return collectLocked(deps, store, limits, onPhase);
+    const usage = readUsage(store.storeDir);
+    const isFullDue =
+      usage === null ||
+      estimatedBytes(usage) > limits.maxBytes ||
+      totalOverCap(base, limits) ||
+      (await isDetachDue(deps, store));
+    // Due only for the snapshots gone loose: packing them is enough, the store's other packs stay.
+    if (isFullDue || isPackDue(usage)) return collectLocked(deps, store, limits, onPhase, !isFullDue);
+    return null;
   });
   if (outcome === null) return { ...empty, skipped: true };
   return { ...outcome, wholeStore: await trimOthers(deps, base, limits, store, onPhase) };
 }
 
-/** Retention by count and age, gc, then the project's size cap; holding the store's lock. */
+/**
+ * Retention by count and age, gc, then the project's size cap; holding the store's lock. `incremental`:
+ * the store's packs stay, what is loose is packed apart (see gcStore).
+ */
 async function collectLocked(
   deps: AppDeps,
   store: SnapshotStore,
   limits: StoreLimits,
   onPhase?: (phase: string) => void,
+  incremental = false,
 ): Promise<Omit<GcOutcome, 'wholeStore'>> {
   onPhase?.('expiring old snapshots');
   // From the refs' names: retention needs ids and times, not 10,000 commits read.
   const snapshots = await store.snapshotIds();
   const expired = await expiredOf(store, snapshots, deps.now());
   await store.remove(expired.map((snapshot) => snapshot.id));
-  await store.setLatest((await store.listNewest(1)).snapshots[0] ?? null);
+  const gone = new Set(expired.map((snapshot) => snapshot.id));
+  // The ids just read, less those removed: a long history's refs are not read again for the newest.
+  await store.setLatest(
+    (
+      await store.listNewest(
+        1,
+        snapshots.filter((snapshot) => !gone.has(snapshot.id)),
+      )
+    ).snapshots[0] ?? null,
+  );
   onPhase?.('deleting unreferenced content and packing the store');
-  const sizes = await store.gc();
+  const sizes = await store.gc({ incremental });
   writeUsage(store.storeDir, {
     measuredBytes: sizes.afterBytes,
     measuredAt: deps.now().toISOString(),
     addedBytes: 0,
+    unpackedSnapshots: 0,
   });
   onPhase?.('checking the size cap');
   const capped = await trimProjectToCap(store, limits.maxBytes, sizes.afterBytes, deps.now());

@@ -91,7 +91,12 @@ async function removeAndCollect(
 ): Promise<{ afterBytes: number }> {
   await store.remove(ids);
   const { afterBytes } = await store.gc();
-  writeUsage(store.storeDir, { measuredBytes: afterBytes, measuredAt: now.toISOString(), addedBytes: 0 });
+  writeUsage(store.storeDir, {
+    measuredBytes: afterBytes,
+    measuredAt: now.toISOString(),
+    addedBytes: 0,
+    unpackedSnapshots: 0,
+  });
   return { afterBytes };
 }
 
@@ -180,7 +185,13 @@ export async function trimWholeStore(
       let bytes = usage?.measuredBytes ?? 0;
       if (!usage || usage.addedBytes > 0) {
         bytes = await store.sizeBytes();
-        writeUsage(store.storeDir, { measuredBytes: bytes, measuredAt: now.toISOString(), addedBytes: 0 });
+        // Measured, not packed: the snapshots since the last pack still count.
+        writeUsage(store.storeDir, {
+          measuredBytes: bytes,
+          measuredAt: now.toISOString(),
+          addedBytes: 0,
+          unpackedSnapshots: usage?.unpackedSnapshots ?? 0,
+        });
       }
       total += bytes;
       for (const candidate of await trimCandidates(store)) candidates.push({ ...candidate, store });

@@ -43,6 +43,8 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       }).finally(progress.end);
       // Past a size cap: trimmed now, in this process, as a gc would (the hooks start one in the background).
       if (outcome.capDue) await gcSnapshots(ctx.deps, { projectRoot: outcome.root.root });
+      // A long history to pack: only that (see isPackDue), which costs what was added since the last gc.
+      else if (outcome.packDue) await gcSnapshots(ctx.deps, { projectRoot: outcome.root.root, ifDue: true });
       if (ctx.out.json)
         ctx.out.printJson({
           created: outcome.created,

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../app/deps.js';
-import { takeSnapshot } from '../app/rewind.js';
+import { isGcDue, takeSnapshot } from '../app/rewind.js';
 import { startBackgroundGc } from './background.js';
 import { type HookContext, type HookResult, hookProjectRoot } from './common.js';
 import { type HookInput, stringField } from './input.js';
@@ -24,7 +24,6 @@ export async function preToolUse(input: HookInput, deps: AppDeps, context: HookC
     sessionId: stringField(input, 'session_id', 'sessionId'),
     onContentTaken: context.answerEarly,
   });
-  if ((outcome.detachDue || outcome.capDue) && context.cliPath)
-    startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
+  if (isGcDue(outcome) && context.cliPath) startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
   return { notes: [] };
 }

@@ -1,7 +1,7 @@
 import { captureFacts } from '../app/capture-facts.js';
 import type { AppDeps } from '../app/deps.js';
 import { recordTranscript } from '../app/record-transcript.js';
-import { takeSnapshot } from '../app/rewind.js';
+import { isGcDue, takeSnapshot } from '../app/rewind.js';
 import { startBackgroundGc } from './background.js';
 import { markBriefDue } from './brief-due.js';
 import { type HookContext, type HookResult, hookProjectRoot } from './common.js';
@@ -27,8 +27,7 @@ export async function preCompact(
     label: `before ${stringField(input, 'trigger') ?? 'auto'} compaction`,
     sessionId: stringField(input, 'session_id', 'sessionId'),
   });
-  if ((snapshot.detachDue || snapshot.capDue) && context.cliPath)
-    startBackgroundGc(context.cliPath, snapshot.root.root, deps.env);
+  if (isGcDue(snapshot) && context.cliPath) startBackgroundGc(context.cliPath, snapshot.root.root, deps.env);
   if (context.briefOnNextPrompt) await markBriefDue(deps, root);
   return { notes: [] };
 }

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../app/deps.js';
-import { takeSnapshot } from '../app/rewind.js';
+import { isGcDue, takeSnapshot } from '../app/rewind.js';
 import { startBackgroundGc } from './background.js';
 import { takeBriefDue } from './brief-due.js';
 import { type HookContext, type HookResult, hookProjectRoot } from './common.js';
@@ -33,8 +33,7 @@ export async function userPromptSubmit(
     // An agent that may get the brief with this prompt's answer has to wait for all of it.
     onContentTaken: context.briefOnNextPrompt ? undefined : context.answerEarly,
   });
-  if ((outcome.detachDue || outcome.capDue) && context.cliPath)
-    startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
+  if (isGcDue(outcome) && context.cliPath) startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
   if (context.briefOnNextPrompt && (await takeBriefDue(deps, outcome.root.root))) {
     const { briefAfterCompaction } = await import('./session-start.js');
     const brief = await briefAfterCompaction(deps, outcome.root.root, context);

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../app/deps.js';
-import { markTurnEnd } from '../app/rewind.js';
+import { isGcDue, markTurnEnd } from '../app/rewind.js';
 import { describeError } from '../core/errors.js';
 import { startBackgroundGc } from './background.js';
 import { type HookContext, type HookEvent, type HookResult, hookProjectRoot } from './common.js';
@@ -30,7 +30,7 @@ export async function endOfTurn(
   else notes.push(`the transcript was not recorded: ${describeError(recorded.reason)}`);
   if (marked.status === 'rejected')
     notes.push(`the end of the turn was not marked: ${describeError(marked.reason)}`);
-  else if (marked.value && (marked.value.detachDue || marked.value.capDue) && context.cliPath)
+  else if (marked.value && isGcDue(marked.value) && context.cliPath)
     startBackgroundGc(context.cliPath, marked.value.root.root, deps.env);
   return { notes };
 }

@@ -103,8 +103,8 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         },
         rootContext,
       );
-      // Past a size cap: trimmed after the answer, as the hooks' background gc would.
-      if (outcome.capDue)
+      // Past a size cap, or a long history to pack: after the answer, as the hooks' background gc would.
+      if (outcome.capDue || outcome.packDue)
         void gcSnapshots(deps, { projectRoot: outcome.root.root, ifDue: true }).catch(() => undefined);
       return textResult(renderSnapshot(outcome.created, outcome.snapshot), {
         created: outcome.created,

@@ -48,25 +48,26 @@ async function writeLooseRef(gitDir: string, ref: string, oid: string): Promise<
   writeFileAtomicSync(file, `${oid}\n`);
 }
 
+const SNAPSHOT_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
+const PACKED_SNAPSHOT_REF = /^[0-9a-f]+ refs\/snapshots\/(\d{8}-\d{6}-[0-9a-f]{6})$/gm;
+
 /**
  * The ids of all snapshots, from the ref files and packed-refs, without starting git. Ids begin with
  * their UTC creation time, which is all that retention needs.
  */
 export async function snapshotIds(gitDir: string): Promise<Array<{ id: string; createdAt: string }>> {
   const ids = new Set<string>(
-    await fsp.readdir(path.join(gitDir, 'refs', 'snapshots')).catch(() => [] as string[]),
+    (await fsp.readdir(path.join(gitDir, 'refs', 'snapshots')).catch(() => [] as string[])).filter((id) =>
+      SNAPSHOT_ID.test(id),
+    ),
   );
   const packed = await fsp.readFile(path.join(gitDir, 'packed-refs'), 'utf8').catch(() => '');
-  for (const line of packed.split('\n')) {
-    const ref = line.split(' ')[1];
-    if (ref?.startsWith(SNAPSHOT_REFS)) ids.add(ref.slice(SNAPSHOT_REFS.length));
-  }
-  return [...ids]
-    .filter((id) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(id))
-    .map((id) => ({
-      id,
-      createdAt: `${id.slice(0, 4)}-${id.slice(4, 6)}-${id.slice(6, 8)}T${id.slice(9, 11)}:${id.slice(11, 13)}:${id.slice(13, 15)}.000Z`,
-    }));
+  // One pass over the file (a long history's is 10,000 lines), not a split per line.
+  for (const match of packed.matchAll(PACKED_SNAPSHOT_REF)) ids.add(match[1] as string);
+  return [...ids].map((id) => ({
+    id,
+    createdAt: `${id.slice(0, 4)}-${id.slice(4, 6)}-${id.slice(6, 8)}T${id.slice(9, 11)}:${id.slice(11, 13)}:${id.slice(13, 15)}.000Z`,
+  }));
 }
 
 /**
@@ -99,21 +100,46 @@ export async function listSnapshotRecords(
   if (ids?.length === 0) return [];
   const fromFiles = ids && ids.length <= MAX_FILE_READS ? await readFromFiles(gitDir, ids) : null;
   if (fromFiles) return sortNewestFirst(fromFiles);
+  // Unsorted: sortNewestFirst orders them (git's sort by date would only be undone).
   const { stdout } = await git([
     'for-each-ref',
-    '--sort=-creatordate',
     '--format=%(objectname) %(tree)%00%(contents)%00',
     ...(ids ? ids.map((id) => `${SNAPSHOT_REFS}${id}`) : [SNAPSHOT_REFS]),
   ]);
   const records: SnapshotRecord[] = [];
-  for (const entry of stdout.split('\0\n')) {
-    const [head = '', body = ''] = entry.split('\0');
-    const [commit, tree] = head.trim().split(' ');
-    if (!commit || !tree) continue;
-    const record = await parseRecord(commit, tree, body);
+  // Walked by offsets, each record parsed as it is found: a long history's listing allocates a record
+  // per snapshot and little else, and waits on nothing (the schema is only loaded for what needs it).
+  let start = 0;
+  while (start < stdout.length) {
+    const headEnd = stdout.indexOf('\0', start);
+    const bodyEnd = headEnd < 0 ? -1 : stdout.indexOf('\0\n', headEnd + 1);
+    if (bodyEnd < 0) break;
+    const space = stdout.indexOf(' ', start);
+    const commit = stdout.slice(start, space).trim();
+    const tree = stdout.slice(space + 1, headEnd);
+    const body = stdout.slice(headEnd + 1, bodyEnd);
+    start = bodyEnd + 2;
+    if (space < 0 || space > headEnd || !commit || !tree) continue;
+    const record = parsePlainRecord(commit, tree, body) ?? (await parseRecord(commit, tree, body));
     if (record) records.push(record);
   }
   return sortNewestFirst(records);
+}
+
+/** A record whose metadata this code wrote (see isPlainSnapshotMeta); `undefined` for the schema to judge. */
+function parsePlainRecord(commit: string, tree: string, message: string): SnapshotRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(message);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainSnapshotMeta(value)) return undefined;
+  // Just parsed, so ours to complete: no copy of each of 10,000 records.
+  const record = value as SnapshotRecord;
+  record.tree = tree;
+  record.commit = commit;
+  return record;
 }
 
 /**

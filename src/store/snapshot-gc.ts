@@ -10,10 +10,15 @@ import type { StoreGit } from './store-git.js';
  * when it is smaller than what it replaces, and nothing else is written (no commit-graph, bitmap,
  * server info, nor packed refs below a thousand snapshots, which cost more than they save in a store
  * this size).
+ *
+ * `incremental` (the gc a long history makes due, see isPackDue): as `git gc --auto`, what is loose goes
+ * into one more pack and the other packs stay as they are, so its cost follows what was added since the
+ * last gc, not the store's size; past PACKS_MAX packs, everything is repacked into one as without it.
  */
 export async function gcStore(
   store: { storeDir: string; gitDir: string; lockPath: string; exists: () => Promise<boolean> },
   git: StoreGit,
+  options: { incremental?: boolean } = {},
 ): Promise<{ beforeBytes: number; afterBytes: number }> {
   const beforeBytes = await storeSizeBytes(store.storeDir, store.lockPath);
   if (await store.exists()) {
@@ -35,22 +40,19 @@ export async function gcStore(
     await deleting(['prune', '--expire=now']);
     const objects = path.join(store.gitDir, 'objects');
     const alternates = path.join(objects, 'info', 'alternates');
+    if (options.incremental && (await packNames(objects)).size < PACKS_MAX) {
+      // -l: what the store borrows from the project's repository stays borrowed (the detach copies it);
+      // -d: the loose objects now packed are deleted.
+      await deleting([...REPACK_CONFIG, 'repack', '-d', '-l', '-n', '-q']);
+      return { beforeBytes, afterBytes: await storeSizeBytes(store.storeDir, store.lockPath) };
+    }
     const borrowing = await fsp.access(alternates).then(
       () => true,
       () => false,
     );
     const before = await packNames(objects);
     // Without -d, so that the old packs stay until the new one has proved smaller; -n: no server info.
-    await git([
-      '-c',
-      'repack.writeBitmaps=false',
-      '-c',
-      'pack.writeReverseIndex=false',
-      'repack',
-      '-a',
-      '-n',
-      '-q',
-    ]);
+    await git([...REPACK_CONFIG, 'repack', '-a', '-n', '-q']);
     const created = [...(await packNames(objects))].filter((name) => !before.has(name));
     if (created.length > 0) {
       const replaced = [...before];
@@ -71,6 +73,15 @@ export async function gcStore(
 }
 
 const LOOSE_REFS_MAX = 1000;
+
+/**
+ * Incremental gcs add a pack each; past this many, a gc repacks them into one (git's own limit,
+ * gc.autoPackLimit, is 50: ours is lower, as each pack is one more index that a lookup of one of the
+ * listing's commits may search).
+ */
+const PACKS_MAX = 20;
+
+const REPACK_CONFIG = ['-c', 'repack.writeBitmaps=false', '-c', 'pack.writeReverseIndex=false'];
 
 const PACK_FILES = ['.pack', '.idx', '.rev', '.bitmap', '.keep', '.promisor'];
 

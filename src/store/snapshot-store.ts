@@ -134,10 +134,13 @@ export class SnapshotStore {
     return captured;
   }
 
-  /** Adds to the store's size estimate (see store-usage.ts); says whether the store had no measure yet. */
-  noteAdded(bytes: number): { usage: StoreUsage; unmeasured: boolean } {
+  /**
+   * Adds to the store's size estimate and, for `snapshots` just recorded, to its count of snapshots since
+   * the last pack (see store-usage.ts); says whether the store had no measure yet.
+   */
+  noteAdded(bytes: number, snapshots = 0): { usage: StoreUsage; unmeasured: boolean } {
     const unmeasured = readUsage(this.storeDir) === null;
-    return { usage: noteAdded(this.storeDir, bytes, new Date()), unmeasured };
+    return { usage: noteAdded(this.storeDir, bytes, new Date(), snapshots), unmeasured };
   }
 
   /** The store's size: measured by the last gc plus what was added since, at most; walked when never measured. */
@@ -145,7 +148,12 @@ export class SnapshotStore {
     const usage = readUsage(this.storeDir);
     if (usage) return estimatedBytes(usage);
     const measuredBytes = await this.sizeBytes();
-    writeUsage(this.storeDir, { measuredBytes, measuredAt: new Date().toISOString(), addedBytes: 0 });
+    writeUsage(this.storeDir, {
+      measuredBytes,
+      measuredAt: new Date().toISOString(),
+      addedBytes: 0,
+      unpackedSnapshots: 0,
+    });
     return measuredBytes;
   }
 
@@ -198,9 +206,12 @@ export class SnapshotStore {
   }
 
   /** The `limit` newest snapshots and how many there are, reading only those `limit` (see newestIds). */
-  async listNewest(limit: number): Promise<{ snapshots: SnapshotRecord[]; total: number }> {
+  async listNewest(
+    limit: number,
+    known?: ReadonlyArray<{ id: string }>,
+  ): Promise<{ snapshots: SnapshotRecord[]; total: number }> {
     if (!(await this.exists())) return { snapshots: [], total: 0 };
-    const ids = await this.snapshotIds();
+    const ids = known ?? (await this.snapshotIds());
     // The state file names the latest snapshot: when that is the newest by name, alone in its second, the
     // newest one needs no git process (`status` on every call).
     const newest = catalog.newestIds(ids, 1);
@@ -416,10 +427,12 @@ export class SnapshotStore {
     return journal.recoverInterruptedRestore(this.journalPath, this.root);
   }
 
-  gc(): Promise<{ beforeBytes: number; afterBytes: number }> {
+  /** `incremental`: pack what is loose into a pack of its own, leaving the other packs be (see gcStore). */
+  gc(options: { incremental?: boolean } = {}): Promise<{ beforeBytes: number; afterBytes: number }> {
     return gcStore(
       { storeDir: this.storeDir, gitDir: this.gitDir, lockPath: this.lockPath, exists: () => this.exists() },
       this.git,
+      options,
     );
   }
 

@@ -13,6 +13,23 @@ export interface StoreUsage {
   measuredAt: string;
   /** Added since the measure, at most: snapshots' file bytes before compression, plus a little per commit. */
   addedBytes: number;
+  /**
+   * Snapshots recorded since a gc last packed the store (absent in older files: 0). Each one left a loose
+   * commit and ref, which every listing reads one file at a time (see isPackDue).
+   */
+  unpackedSnapshots: number;
+}
+
+/**
+ * How many snapshots a store takes before a gc packs them, as `git gc --auto` packs a repository past
+ * its loose objects: a few hundred loose commits cost a listing tens of milliseconds, 10,000 cost
+ * seconds (issue 28), and one background gc per this many snapshots is rare enough not to be felt.
+ */
+export const PACK_AFTER_SNAPSHOTS = 256;
+
+/** Whether enough snapshots have gone loose since the last gc that one is due to pack them. */
+export function isPackDue(usage: StoreUsage): boolean {
+  return usage.unpackedSnapshots >= PACK_AFTER_SNAPSHOTS;
 }
 
 const FILE = 'usage.json';
@@ -25,6 +42,7 @@ export function readUsage(storeDir: string): StoreUsage | null {
       measuredBytes: parsed.measuredBytes,
       measuredAt: String(parsed.measuredAt ?? ''),
       addedBytes: parsed.addedBytes,
+      unpackedSnapshots: typeof parsed.unpackedSnapshots === 'number' ? parsed.unpackedSnapshots : 0,
     };
   } catch {
     return null;
@@ -41,10 +59,19 @@ export function writeUsage(storeDir: string, usage: StoreUsage): void {
   writeFileAtomicSync(path.join(storeDir, FILE), `${JSON.stringify(usage)}\n`);
 }
 
-/** Adds a snapshot's bytes to the estimate; a store with no measure yet starts from nothing measured. */
-export function noteAdded(storeDir: string, bytes: number, now: Date): StoreUsage {
-  const usage = readUsage(storeDir) ?? { measuredBytes: 0, measuredAt: now.toISOString(), addedBytes: 0 };
+/**
+ * Adds what was stored to the estimate, and the snapshots recorded to the count since the last pack; a
+ * store with no measure yet starts from nothing measured.
+ */
+export function noteAdded(storeDir: string, bytes: number, now: Date, snapshots = 0): StoreUsage {
+  const usage = readUsage(storeDir) ?? {
+    measuredBytes: 0,
+    measuredAt: now.toISOString(),
+    addedBytes: 0,
+    unpackedSnapshots: 0,
+  };
   usage.addedBytes += bytes;
+  usage.unpackedSnapshots += snapshots;
   writeUsage(storeDir, usage);
   return usage;
 }

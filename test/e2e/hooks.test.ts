@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PACK_AFTER_SNAPSHOTS } from '../../src/store/store-usage.js';
 import { assertBuilt, HOOK_ENTRY, runCli, runNodeScript } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 
@@ -68,6 +69,38 @@ describe('claude-checkpoint hook', () => {
         root,
       ),
     ).toMatchObject({ stdout: '' });
+  });
+
+  it('UserPromptSubmit: once a long history has gone loose, a background gc packs it', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const store = tempDir('checkpoint-store-');
+    const env = { CHECKPOINT_STORE_DIR: store };
+    expect(await hook('UserPromptSubmit', { cwd: root, prompt: 'first' }, env, root)).toMatchObject({
+      code: 0,
+    });
+    const storeDir = path.join(store, 'projects', readdirSync(path.join(store, 'projects'))[0] ?? '');
+    const objects = path.join(storeDir, 'git', 'objects');
+    const loose = () =>
+      readdirSync(objects)
+        .filter((dir) => /^[0-9a-f]{2}$/.test(dir))
+        .reduce((total, dir) => total + readdirSync(path.join(objects, dir)).length, 0);
+    // As if the session had prompted that many times since the last gc: the next prompt makes one due.
+    const usage = JSON.parse(readFileSync(path.join(storeDir, 'usage.json'), 'utf8'));
+    writeFileSync(
+      path.join(storeDir, 'usage.json'),
+      JSON.stringify({ ...usage, unpackedSnapshots: PACK_AFTER_SNAPSHOTS - 1 }),
+    );
+    writeTree(root, { 'a.ts': 'changed' });
+    expect(await hook('UserPromptSubmit', { cwd: root, prompt: 'second' }, env, root)).toMatchObject({
+      code: 0,
+      stdout: '',
+    });
+    const deadline = Date.now() + 20_000;
+    while (loose() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(loose()).toBe(0);
+    expect(readdirSync(path.join(objects, 'pack')).some((name) => name.endsWith('.pack'))).toBe(true);
+    const listed = JSON.parse((await runCli(['list', '--json'], { cwd: root, env })).stdout);
+    expect(listed.total).toBe(2);
   });
 
   it('UserPromptSubmit: a snapshot labelled with the prompt (redacted), and nothing on stdout', async () => {
