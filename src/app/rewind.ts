@@ -28,6 +28,7 @@ import {
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import {
   estimatedBytes,
+  isMeasured,
   isPackDue,
   listProjectStores,
   readUsage,
@@ -251,8 +252,14 @@ async function snapshotLocked(
   await store.remove(expired.map((record) => record.id));
   await store.setLatest(snapshot);
   const noted = store.noteAdded(captured.addedBytes + COMMIT_BYTES, 1);
-  // A store new with this snapshot was measured empty; one with older snapshots and no figure was not.
-  const usage = { usage: noted.usage, unmeasured: noted.unmeasured && latest !== null };
+  // A store new with this snapshot holds only what was just added: that is its measure. One with older
+  // snapshots and no figure stays unmeasured, so the gc this starts in the background measures it.
+  let added = noted.usage;
+  if (noted.unmeasured && latest === null) {
+    added = { ...added, measuredAt: now.toISOString() };
+    writeUsage(store.storeDir, added);
+  }
+  const usage = { usage: added, unmeasured: !isMeasured(added) };
   return { created: true, snapshot, expired: expired.length, usage };
 }
 
@@ -611,6 +618,7 @@ export async function gcSnapshots(
     const usage = readUsage(store.storeDir);
     const isFullDue =
       usage === null ||
+      !isMeasured(usage) ||
       estimatedBytes(usage) > limits.maxBytes ||
       totalOverCap(base, limits) ||
       (await isDetachDue(deps, store));

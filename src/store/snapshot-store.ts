@@ -22,7 +22,14 @@ import { gcStore, storeSizeBytes } from './snapshot-gc.js';
 import { type StoreGit, storeGit } from './store-git.js';
 import { ensurePrivateDirs, initStore, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
 import { readState, writeState } from './store-state.js';
-import { estimatedBytes, noteAdded, readUsage, type StoreUsage, writeUsage } from './store-usage.js';
+import {
+  estimatedBytes,
+  isMeasured,
+  noteAdded,
+  readUsage,
+  type StoreUsage,
+  writeUsage,
+} from './store-usage.js';
 import { uniqueSuffix } from './temp-name.js';
 import { type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
@@ -140,13 +147,13 @@ export class SnapshotStore {
    */
   noteAdded(bytes: number, snapshots = 0): { usage: StoreUsage; unmeasured: boolean } {
     const unmeasured = readUsage(this.storeDir) === null;
-    return { usage: noteAdded(this.storeDir, bytes, new Date(), snapshots), unmeasured };
+    return { usage: noteAdded(this.storeDir, bytes, snapshots), unmeasured };
   }
 
   /** The store's size: measured by the last gc plus what was added since, at most; walked when never measured. */
   async usageBytes(): Promise<number> {
     const usage = readUsage(this.storeDir);
-    if (usage) return estimatedBytes(usage);
+    if (usage && isMeasured(usage)) return estimatedBytes(usage);
     const measuredBytes = await this.sizeBytes();
     writeUsage(this.storeDir, {
       measuredBytes,

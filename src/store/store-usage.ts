@@ -49,6 +49,14 @@ export function readUsage(storeDir: string): StoreUsage | null {
   }
 }
 
+/**
+ * Whether the figure was measured: an older store that had snapshots before its usage file was written
+ * has none (`measuredAt` empty) until a gc walks it.
+ */
+export function isMeasured(usage: StoreUsage): boolean {
+  return usage.measuredAt !== '';
+}
+
 /** The size at most: what was measured plus what was added since. */
 export function estimatedBytes(usage: StoreUsage): number {
   return usage.measuredBytes + usage.addedBytes;
@@ -61,12 +69,13 @@ export function writeUsage(storeDir: string, usage: StoreUsage): void {
 
 /**
  * Adds what was stored to the estimate, and the snapshots recorded to the count since the last pack; a
- * store with no measure yet starts from nothing measured.
+ * store with no figure yet starts unmeasured.
  */
-export function noteAdded(storeDir: string, bytes: number, now: Date, snapshots = 0): StoreUsage {
+export function noteAdded(storeDir: string, bytes: number, snapshots = 0): StoreUsage {
   const usage = readUsage(storeDir) ?? {
     measuredBytes: 0,
-    measuredAt: now.toISOString(),
+    // Nothing walked the store: it may hold snapshots from before this file (see isMeasured).
+    measuredAt: '',
     addedBytes: 0,
     unpackedSnapshots: 0,
   };

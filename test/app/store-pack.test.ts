@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AppDeps, defaultDeps } from '../../src/app/deps.js';
@@ -7,7 +7,7 @@ import { gcSnapshots, listSnapshots, restoreSnapshot, takeSnapshot } from '../..
 import { formatSnapshotId } from '../../src/core/snapshot.js';
 import { SnapshotStore } from '../../src/store/snapshot-store.js';
 import { projectStoreDir } from '../../src/store/store-location.js';
-import { PACK_AFTER_SNAPSHOTS, readUsage, writeUsage } from '../../src/store/store-usage.js';
+import { isMeasured, PACK_AFTER_SNAPSHOTS, readUsage, writeUsage } from '../../src/store/store-usage.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 
 /** Retention off: the history below is dated months before the clock. */
@@ -161,5 +161,38 @@ describe('packing a long history', () => {
     await restoreSnapshot(deps, { projectRoot: root, snapshotId: older[0] as string, dryRun: false });
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('first');
     expect(existsSync(path.join(gitDir, 'objects', 'info', 'alternates'))).toBe(true);
+  });
+
+  it('a store that had snapshots before it had a size figure is measured by the gc its next snapshot makes due', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'first' } });
+    const base = tempDir('checkpoint-store-');
+    const { deps, tick } = clockedDeps({ CHECKPOINT_STORE_DIR: base, ...LONG });
+    tick();
+    const first = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', sessionId: 's1' });
+    const storeDir = projectStoreDir(base, root);
+    // A new store is measured by its first snapshot: what it added is all it holds.
+    const measured = readUsage(storeDir);
+    expect(measured && isMeasured(measured)).toBe(true);
+    expect(first.capDue).toBe(false);
+
+    // As an older version left it: snapshots, and no usage file.
+    rmSync(path.join(storeDir, 'usage.json'));
+    writeTree(root, { 'a.txt': 'second' });
+    tick();
+    const next = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', sessionId: 's1' });
+    expect(next.capDue).toBe(true);
+    // The figure it wrote does not pass for a measure, so the hooks' gc does not skip it.
+    const unmeasured = readUsage(storeDir);
+    expect(unmeasured && isMeasured(unmeasured)).toBe(false);
+    const gc = await gcSnapshots(deps, { projectRoot: root, ifDue: true });
+    expect(gc.skipped).toBeUndefined();
+    const after = readUsage(storeDir);
+    expect(after && isMeasured(after)).toBe(true);
+    expect(after?.measuredBytes).toBeGreaterThan(0);
+    tick();
+    writeTree(root, { 'a.txt': 'third' });
+    expect((await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', sessionId: 's1' })).capDue).toBe(
+      false,
+    );
   });
 });
