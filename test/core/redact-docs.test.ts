@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../../src/core/redact.js';
+import { countsBy, isHeldOut, leaksWindow, pct } from '../helpers/redaction-corpus.js';
 
 interface Benign {
   text: string;
@@ -29,41 +29,16 @@ const corpus = JSON.parse(
   readFileSync(new URL('../fixtures/redaction-corpus-docs.json', import.meta.url), 'utf8'),
 ) as { benign: Benign[]; positives: Positive[] };
 
-const heldOut = (text: string) => createHash('sha256').update(text).digest('hex').charAt(0) >= '8';
-
-/**
- * Whether any piece of the secret survived: an 8-character window of it (one without whitespace, quotes
- * or backslashes, which a multi-line or quoted capture holds around the value, and not found in the text
- * apart from the secret: `FakeValu` of an id beside `FakeValues99cl…`), or a shorter secret whole.
- */
-function leaks(output: string, secret: string, text: string): boolean {
-  const rest = text.split(secret).join('\n');
-  if (secret.length < 8) return output.includes(secret);
-  for (let i = 0; i + 8 <= secret.length; i++) {
-    const piece = secret.slice(i, i + 8);
-    if (!/[\s"'`\\]/.test(piece) && !rest.includes(piece) && output.includes(piece)) return true;
-  }
-  return false;
-}
-
-function counts<T>(items: readonly T[], key: (item: T) => string, bad: ReadonlySet<T>): string {
-  return [...new Set(items.map(key))]
-    .sort()
-    .map((k) => {
-      const all = items.filter((item) => key(item) === k);
-      return `${k} ${all.filter((item) => bad.has(item)).length}/${all.length}`;
-    })
-    .join(', ');
-}
-
 function measure(part: 'tuning' | 'held-out') {
-  const inPart = (text: string) => heldOut(text) === (part === 'held-out');
+  const inPart = (text: string) => isHeldOut(text) === (part === 'held-out');
   const benign = corpus.benign.filter((item) => inPart(item.text));
   const all = corpus.positives.filter((item) => inPart(item.text));
   const positives = all.filter((item) => item.strength !== 'word');
   const words = all.filter((item) => item.strength === 'word');
   const damaged = new Set(benign.filter((item) => redactText(item.text).text !== item.text));
-  const missed = new Set(all.filter((item) => leaks(redactText(item.text).text, item.secret, item.text)));
+  const missed = new Set(
+    all.filter((item) => leaksWindow(redactText(item.text).text, item.secret, item.text)),
+  );
   const cue = benign.filter((item) => item.stratum === 'cue');
   return {
     benign,
@@ -78,9 +53,8 @@ function measure(part: 'tuning' | 'held-out') {
   };
 }
 
-const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
 function summary(part: string, m: ReturnType<typeof measure>): string {
-  return `redaction docs (${part}): false redactions ${pct(m.falseRate)} of ${m.benign.length} (${pct(m.cueRate)} of the texts with a cue; by family: ${counts(m.benign, (item) => `${item.family}/${item.stratum}`, m.damaged)}); recall ${pct(m.recall)} of ${m.positives.length} (missed by format: ${counts(
+  return `redaction docs (${part}): false redactions ${pct(m.falseRate)} of ${m.benign.length} (${pct(m.cueRate)} of the texts with a cue; by family: ${countsBy(m.benign, (item) => `${item.family}/${item.stratum}`, m.damaged)}); recall ${pct(m.recall)} of ${m.positives.length} (missed by format: ${countsBy(
     m.positives.filter((item) => m.missed.has(item)),
     (item) => item.format,
     m.missed,

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../../src/core/redact.js';
+import { countsBy, isHeldOut, pct } from '../helpers/redaction-corpus.js';
 
 interface Benign {
   text: string;
@@ -24,26 +24,14 @@ const corpus = JSON.parse(
   readFileSync(new URL('../fixtures/redaction-corpus-everyday.json', import.meta.url), 'utf8'),
 ) as { benign: Benign[]; positives: Positive[] };
 
-const heldOut = (text: string) => createHash('sha256').update(text).digest('hex').charAt(0) >= '8';
-
 /** Whether any 8-character piece of the secret survived: a partial secret is still a leak. */
 function leaks(output: string, secret: string): boolean {
   for (let i = 0; i + 8 <= secret.length; i++) if (output.includes(secret.slice(i, i + 8))) return true;
   return false;
 }
 
-function counts<T>(items: readonly T[], key: (item: T) => string, bad: ReadonlySet<T>): string {
-  const keys = [...new Set(items.map(key))].sort();
-  return keys
-    .map((k) => {
-      const all = items.filter((item) => key(item) === k);
-      return `${k} ${all.filter((item) => bad.has(item)).length}/${all.length}`;
-    })
-    .join(', ');
-}
-
 function measure(part: 'tuning' | 'held-out') {
-  const inPart = (text: string) => heldOut(text) === (part === 'held-out');
+  const inPart = (text: string) => isHeldOut(text) === (part === 'held-out');
   const benign = corpus.benign.filter((item) => inPart(item.text));
   const positives = corpus.positives.filter((item) => inPart(item.text));
   const damaged = new Set(benign.filter((item) => redactText(item.text).text !== item.text));
@@ -63,8 +51,6 @@ function measure(part: 'tuning' | 'held-out') {
     recall: 1 - missed.size / positives.length,
   };
 }
-
-const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
 
 describe('redaction on what agents write every day (a second corpus from other sources)', () => {
   it('splits into a tuning part and a held-out part of several hundred texts each', () => {
@@ -95,7 +81,7 @@ describe('redaction on what agents write every day (a second corpus from other s
     const everydayRate = everyday.filter((item) => m.damaged.has(item)).length / everyday.length;
     // Only counts per family: the held-out texts that fail are not shown, so that nobody tunes on them.
     console.log(
-      `redaction everyday (held out): false redactions ${pct(m.falseRate)} of ${m.benign.length} (commands ${pct(m.commandRate)}, prose ${pct(m.proseRate)}; without gitleaks' own false-positive cases ${pct(everydayRate)} of ${everyday.length}; by family: ${counts(m.benign, (item) => item.family, m.damaged)}); recall ${pct(m.recall)} of ${m.positives.length} (missed by format: ${counts(m.positives, (item) => item.format, m.missed)}). Targets: ≤ 1% false redactions, ≥ 99% recall.`,
+      `redaction everyday (held out): false redactions ${pct(m.falseRate)} of ${m.benign.length} (commands ${pct(m.commandRate)}, prose ${pct(m.proseRate)}; without gitleaks' own false-positive cases ${pct(everydayRate)} of ${everyday.length}; by family: ${countsBy(m.benign, (item) => item.family, m.damaged)}); recall ${pct(m.recall)} of ${m.positives.length} (missed by format: ${countsBy(m.positives, (item) => item.format, m.missed)}). Targets: ≤ 1% false redactions, ≥ 99% recall.`,
     );
     // The targets (1%, 99%) are not met on the whole held-out part: gitleaks' false-positive cases of its
     // provider rules include values our rules, stricter on recall, still take for credentials (see

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../../src/core/redact.js';
+import { isHeldOut, pct } from '../helpers/redaction-corpus.js';
 
 interface Benign {
   text: string;
@@ -25,8 +25,6 @@ const corpus = JSON.parse(
   readFileSync(new URL('../fixtures/redaction-corpus-public.json', import.meta.url), 'utf8'),
 ) as { benign: Benign[]; positives: Positive[] };
 
-const heldOut = (text: string) => createHash('sha256').update(text).digest('hex').charAt(0) >= '8';
-
 /** Whether any 8-character piece of the secret survived: a partial secret is still a leak. */
 function leaks(output: string, secret: string): boolean {
   for (let i = 0; i + 8 <= secret.length; i++) if (output.includes(secret.slice(i, i + 8))) return true;
@@ -34,7 +32,7 @@ function leaks(output: string, secret: string): boolean {
 }
 
 function measure(part: 'tuning' | 'held-out') {
-  const inPart = (text: string) => heldOut(text) === (part === 'held-out');
+  const inPart = (text: string) => isHeldOut(text) === (part === 'held-out');
   const benign = corpus.benign.filter((item) => inPart(item.text));
   const positives = corpus.positives.filter((item) => inPart(item.text));
   const damaged = benign.filter((item) => redactText(item.text).text !== item.text);
@@ -48,8 +46,6 @@ function measure(part: 'tuning' | 'held-out') {
     recall: 1 - missed.length / positives.length,
   };
 }
-
-const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
 
 describe('redaction on public texts and scanners’ test secrets (a third corpus)', () => {
   it('has a tuning and a held-out part of over a thousand benign texts and 600 secrets each, all sourced', () => {
