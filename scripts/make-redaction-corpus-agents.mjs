@@ -2,7 +2,8 @@
 // Writes test/fixtures/redaction-corpus-agents.json, the fifth redaction corpus (issue 26): what coding
 // agents write every day, from public repositories that no earlier corpus used, each item naming its
 // repository, commit and file (or commit). Run against local snapshots of the repositories (the `fetch`
-// of this project's tooling put them under /work/.mirror; pass another folder as the first argument).
+// of this project's tooling put them in one folder, `<owner>+<name>/repo`
+// each; name it as the first argument or in CORPUS_MIRRORS).
 // Needs python3 with PyYAML, to read kingfisher's rule files and to run its and gitleaks' patterns.
 //
 //   Benign (must come out unchanged), from cli/cli, astral-sh/uv and rclone/rclone: commit messages
@@ -40,7 +41,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const mirrors = process.argv[2] ?? '/work/.mirror';
+const mirrors = process.argv[2] ?? process.env.CORPUS_MIRRORS;
+if (!mirrors)
+  throw new Error(
+    "name the folder of the repositories' snapshots: node <script> <folder> (or CORPUS_MIRRORS)",
+  );
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.resolve(here, '../test/fixtures/redaction-corpus-agents.json');
 const sha = (text) => createHash('sha256').update(text).digest('hex');

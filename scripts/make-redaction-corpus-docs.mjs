@@ -2,7 +2,8 @@
 // Writes test/fixtures/redaction-corpus-docs.json, the fourth redaction corpus (issue 26): texts and
 // secrets from public repositories that no earlier corpus used, each item naming its repository, commit
 // and file. Run against local snapshots of the repositories (the `fetch` of this project's tooling put them
-// under /work/.mirror; pass another folder as the first argument). Needs python3 with PyYAML, to read
+// in one folder, `<owner>+<name>/repo`
+// each; name it as the first argument or in CORPUS_MIRRORS). Needs python3 with PyYAML, to read
 // noseyparker's rule files and to run its patterns (Rust regex syntax, which Python's `re` reads).
 //
 //   Benign (must come out unchanged): what an agent copies from documentation and writes every day.
@@ -41,7 +42,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const mirrors = process.argv[2] ?? '/work/.mirror';
+const mirrors = process.argv[2] ?? process.env.CORPUS_MIRRORS;
+if (!mirrors)
+  throw new Error(
+    "name the folder of the repositories' snapshots: node <script> <folder> (or CORPUS_MIRRORS)",
+  );
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.resolve(here, '../test/fixtures/redaction-corpus-docs.json');
 const sha = (text) => createHash('sha256').update(text).digest('hex');

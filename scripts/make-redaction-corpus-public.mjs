@@ -2,7 +2,8 @@
 // Writes test/fixtures/redaction-corpus-public.json, the third redaction corpus (issue 26): texts and
 // secrets from public repositories that no earlier corpus used, each item naming its repository, commit
 // and file (or commit message). Run against local snapshots of the repositories (the `fetch` of this
-// project's tooling put them under /work/.mirror; pass another folder as the first argument):
+// project's tooling put them in one folder, `<owner>+<name>/repo`
+// each; name it as the first argument or in CORPUS_MIRRORS):
 //
 //   Benign (must come out unchanged): commit messages of expressjs/express and vitejs/vite; the shell
 //   lines of their GitHub workflows (`run:` steps), package.json scripts and the shell blocks of their
@@ -22,7 +23,11 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const mirrors = process.argv[2] ?? '/work/.mirror';
+const mirrors = process.argv[2] ?? process.env.CORPUS_MIRRORS;
+if (!mirrors)
+  throw new Error(
+    "name the folder of the repositories' snapshots: node <script> <folder> (or CORPUS_MIRRORS)",
+  );
 const out = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../test/fixtures/redaction-corpus-public.json',
