@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   attributeToHandoff,
   type CommitChange,
@@ -6,6 +7,7 @@ import {
   type Drift,
 } from '../core/drift.js';
 import type { Checkpoint } from '../core/schema.js';
+import { mayFilterOnCheckin } from '../git/filters.js';
 import { type RememberedOid, WorktreeHasher } from '../git/oid.js';
 import {
   compareHistory,
@@ -16,7 +18,7 @@ import {
   type RepoState,
   readRepoStateOrNull,
 } from '../git/repo.js';
-import { isGitTimeout } from '../git/run.js';
+import { gitEnvironment, isGitTimeout } from '../git/run.js';
 import { readBaseline } from '../store/baseline-store.js';
 import { readOidMemory } from '../store/oid-memory.js';
 import { readPulledFiles } from '../store/pulled-files.js';
@@ -94,7 +96,7 @@ export async function detectDrift(
     currentBranch: repo.branch,
     history,
     currentOids,
-    changedOutsideRecorded: await withoutFilterOnlyChanges(root, outside, dirty, commitChanges),
+    changedOutsideRecorded: await withoutFilterOnlyChanges(root, location, outside, dirty, commitChanges),
   });
   // The content of each changed file now: the working tree's, else (clean) the current HEAD's blob.
   const oidNow = new Map<string, string | null>();
@@ -109,11 +111,13 @@ export async function detectDrift(
 
 /**
  * A dirty file's bytes are compared with a blob git stored after its clean filters (autocrlf, LFS):
- * where those differ only by the filter, git's own hash of the file settles it. Paths with newline
- * characters cannot go through --stdin-paths and are kept as changed.
+ * where those differ only by the filter, git's own hash of the file settles it. Where no filter can
+ * apply (mayFilterOnCheckin), git's hash is the one already compared, and no git process runs. Paths
+ * with newline characters cannot go through --stdin-paths and are kept as changed.
  */
 async function withoutFilterOnlyChanges(
   root: string,
+  location: RepoLocation,
   outside: readonly string[],
   dirty: ReadonlyArray<{ path: string; headOid: string | null }>,
   commitChanges: ReadonlyMap<string, CommitChange>,
@@ -126,6 +130,10 @@ async function withoutFilterOnlyChanges(
     if (base && outside.includes(entry.path) && !entry.path.includes('\n')) before.set(entry.path, base);
   }
   if (before.size === 0) return [...outside];
+  const depth = location.prefix.split('/').filter(Boolean).length;
+  const top = path.resolve(root, ...Array<string>(depth).fill('..'));
+  const inRepo = [...before.keys()].map((file) => `${location.prefix}${file}`);
+  if (!mayFilterOnCheckin(top, inRepo, gitEnvironment())) return [...outside];
   const filtered = await hashWithFilters(root, [...before.keys()]).catch(() => new Map<string, string>());
   return outside.filter((file) => !before.has(file) || filtered.get(file) !== before.get(file));
 }

@@ -138,6 +138,23 @@ describe('save and load in a real repository', () => {
     expect((await load(root)).drift?.changedSince).toEqual(['win.txt']);
   });
 
+  // Issue 26: drift skips `git hash-object` where no filter can apply (git/filters.ts); a clean filter
+  // named where `git status` does not look must still be applied.
+  it.each([
+    ['info/attributes', '.git/info/attributes', '*.txt filter=unx\n'],
+    // Not committed, so not in the index either: only the folder tells.
+    ["an uncommitted .gitattributes in the file's folder", 'sub/.gitattributes', '*.txt filter=unx\n'],
+  ])('does not flag a change undone by a clean filter named in %s', async (_where, file, attributes) => {
+    const root = createRepo({ committed: { 'sub/a.txt': 'abc\n' }, dirty: { [file]: attributes } });
+    // The filter takes out every X: a file that gains some is longer, so git's status lists it.
+    git(root, 'config', 'filter.unx.clean', 'tr -d X');
+    await save(root, { goal: 'g' });
+    writeTree(root, { 'sub/a.txt': 'aXbXc\n' });
+    expect((await load(root)).drift?.changedSince).toEqual([]);
+    writeTree(root, { 'sub/a.txt': 'aXbXcd\n' });
+    expect((await load(root)).drift?.changedSince).toEqual(['sub/a.txt']);
+  });
+
   it('reads again only files written since the last save, and still flags a same-size edit made right after it', async () => {
     const root = createRepo({
       committed: { 'a.ts': 'a', 'b.ts': 'b' },

@@ -1,0 +1,129 @@
+import { accessSync, constants, lstatSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Config that can make git store a file's bytes other than as they are (core.autocrlf, core.eol) or
+ * that points git at attributes or config we do not read (includes, core.attributesFile, attr.tree).
+ * Any mention counts, whatever its value: a doubt only costs the `git hash-object` it would save.
+ */
+const CONVERTING_CONFIG = /autocrlf|\beol\b|attributesfile|include|\[\s*attr\b/i;
+/** A bigger index is not read here: at that size the git process costs little beside `git status`. */
+const MAX_INDEX_BYTES = 16 * 1024 * 1024;
+/** The only git whose system files we know without asking it: a distribution's, built for /usr and /etc. */
+const KNOWN_GIT = '/usr/bin/git';
+
+/**
+ * Whether git might store any of `paths` (relative to the repository's top, `top`) as other bytes than
+ * the working tree's: a clean filter, an EOL conversion, `ident` or a working-tree encoding. `false` only
+ * when none can apply: no attributes file anywhere git would read one for these paths (the working tree's
+ * folders on each path, the index, `info/attributes`, the user's and the system's) and no config that
+ * converts or reads more. Then git's own hash of each file is the plain hash of its bytes, and
+ * `git hash-object` has nothing to add. Anything unusual (not Linux, another git than the system's, a
+ * `.git` file, an index format we do not search, an unreadable file) answers `true`.
+ *
+ * `env` is the environment git runs with (no GIT_* variable: see gitEnvironment).
+ */
+export function mayFilterOnCheckin(
+  top: string,
+  paths: readonly string[],
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
+  try {
+    if (platform !== 'linux' || gitOnPath(env.PATH) !== KNOWN_GIT) return true;
+    const gitDir = path.join(top, '.git');
+    if (!lstatSync(gitDir).isDirectory()) return true;
+    // As git finds the user's files: ~ is HOME, and XDG_CONFIG_HOME when set and not empty.
+    const home = env.HOME ?? null;
+    const xdg = env.XDG_CONFIG_HOME || (home && path.join(home, '.config'));
+    if ((home !== null && !path.isAbsolute(home)) || (xdg && !path.isAbsolute(xdg))) return true;
+    const configs = [
+      '/etc/gitconfig',
+      home && path.join(home, '.gitconfig'),
+      xdg && path.join(xdg, 'git', 'config'),
+      path.join(gitDir, 'config'),
+      path.join(gitDir, 'config.worktree'),
+    ];
+    for (const file of configs) {
+      const text = file ? readIfThere(file) : null;
+      if (text !== null && CONVERTING_CONFIG.test(text)) return true;
+    }
+    const attributes = [
+      '/etc/gitattributes',
+      xdg && path.join(xdg, 'git', 'attributes'),
+      path.join(gitDir, 'info', 'attributes'),
+    ];
+    for (const file of attributes) if (file && isThere(file)) return true;
+    // The working tree's .gitattributes on each path; where one is missing there, git reads the index's.
+    const folders = new Set<string>();
+    for (const file of paths) {
+      for (let dir = path.posix.dirname(file); ; dir = path.posix.dirname(dir)) {
+        folders.add(dir === '.' ? '' : dir);
+        if (dir === '.' || dir === '/') break;
+      }
+    }
+    for (const dir of folders) if (isThere(path.join(top, dir, '.gitattributes'))) return true;
+    return mayIndexHoldAttributes(path.join(gitDir, 'index'));
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Whether the index may list a `.gitattributes`. Index versions 2 and 3 keep each path whole, so a
+ * missing byte string settles it; version 4 compresses paths, and a split or sparse index keeps
+ * entries elsewhere: those answer `true`. A stray match (in an extension, in a longer name) only
+ * answers `true` too.
+ */
+function mayIndexHoldAttributes(indexFile: string): boolean {
+  let index: Buffer;
+  try {
+    if (lstatSync(indexFile).size > MAX_INDEX_BYTES) return true;
+    index = readFileSync(indexFile);
+  } catch (error) {
+    return !isMissing(error); // no index yet: nothing in it
+  }
+  if (index.length < 12 || index.toString('latin1', 0, 4) !== 'DIRC') return true;
+  const version = index.readUInt32BE(4);
+  if (version !== 2 && version !== 3) return true;
+  return index.includes('.gitattributes') || index.includes('link') || index.includes('sdir');
+}
+
+/** Where `git` resolves on PATH, as spawning it finds it, links resolved; `null` when not found. */
+function gitOnPath(searchPath: string | undefined): string | null {
+  for (const dir of (searchPath ?? '').split(path.delimiter)) {
+    if (!path.isAbsolute(dir)) return null; // a relative entry depends on the folder: not worth knowing
+    const candidate = path.join(dir, 'git');
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (!lstatSync(candidate).isDirectory()) return realpathSync(candidate);
+    } catch {
+      // not here: the next folder
+    }
+  }
+  return null;
+}
+
+function readIfThere(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+function isThere(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
