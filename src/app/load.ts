@@ -1,7 +1,7 @@
 import { renderResumeBrief } from '../core/brief.js';
 import type { Drift } from '../core/drift.js';
 import type { Checkpoint } from '../core/schema.js';
-import { locateRepo, readRepoStateOrNull } from '../git/repo.js';
+import { locateRepo, type RepoState, readRepoStateOrNull } from '../git/repo.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import type { AppDeps } from './deps.js';
 
@@ -37,6 +37,8 @@ export async function loadCheckpoint(
     mentionSnapshot?: boolean;
     /** How long git's scan may take; past it the brief comes without drift and says why (hooks' budgets). */
     scanTimeoutMs?: number | undefined;
+    /** Handed git's scan of the project as it starts (none starts without a checkpoint file). */
+    onScan?: (repo: Promise<RepoState | null>) => void;
   } = {},
 ): Promise<LoadOutcome> {
   const resolved = await resolveProjectRoot({
@@ -57,6 +59,7 @@ export async function loadCheckpoint(
         ? readRepoStateOrNull(root, location, options.scanTimeoutMs)
         : Promise.resolve(null);
       repo.catch(() => undefined); // awaited by detectDrift; a failure must not go unhandled meanwhile
+      options.onScan?.(repo);
       return { location, repo };
     });
     const [loaded, known] = await Promise.all([store.load(), scan]);

@@ -1,6 +1,9 @@
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { type SettingOrigin, settingErrors } from '../core/settings.js';
-import { isIgnoredByGit, locateRepo } from '../git/repo.js';
+import { mayIndexList } from '../git/index-file.js';
+import { isIgnoredByGit, locateRepo, type RepoState } from '../git/repo.js';
 import { readSettings } from '../store/settings-file.js';
 import type { AppDeps } from './deps.js';
 import { type LoadOutcome, loadCheckpoint } from './load.js';
@@ -36,25 +39,45 @@ export async function projectStatus(
   request: { projectRoot?: string | undefined },
 ): Promise<StatusReport> {
   const root = await resolveProjectRoot({ argument: request.projectRoot, env: deps.env, cwd: deps.cwd() });
-  // Whether git ignores the checkpoint is asked alongside the rest: its git process need not wait.
-  const ignored = locateRepo(root.root).then((found) =>
-    found ? isIgnoredByGit(root.root, CHECKPOINT_FILE) : null,
-  );
-  ignored.catch(() => undefined); // awaited below
+  const checkpointFile = path.join(root.root, CHECKPOINT_FILE);
+  const isFile = () => deps.fs.lstatSync(checkpointFile, { throwIfNoEntry: false })?.isFile() === true;
+  // With a checkpoint file, the load's `git status` answers whether git ignores it (ignoredFromStatus);
+  // without one, or where status cannot tell, `git check-ignore` does, alongside the rest.
+  const askGit = () => {
+    const asked = locateRepo(root.root).then((found) =>
+      found ? isIgnoredByGit(root.root, CHECKPOINT_FILE) : null,
+    );
+    asked.catch(() => undefined); // awaited below
+    return asked;
+  };
+  const wasFile = isFile();
+  const early = wasFile ? null : askGit();
+  let scan: Promise<RepoState | null> | undefined;
   const [checkpoint, snapshots] = await Promise.all([
     // The latest snapshot comes from the listing below: the load need not look it up again.
-    loadCheckpoint(deps, { projectRoot: root.root }, {}, { mentionSnapshot: false }).catch(
-      (error: Error) => ({
-        found: 'error' as const,
-        error: error.message,
-      }),
-    ),
+    loadCheckpoint(
+      deps,
+      { projectRoot: root.root },
+      {},
+      {
+        mentionSnapshot: false,
+        onScan: (repo) => {
+          scan = repo;
+        },
+      },
+    ).catch((error: Error) => ({
+      found: 'error' as const,
+      error: error.message,
+    })),
     // A folder where snapshots are refused (a home folder) still gets its status, without snapshots; a
     // wrong setting is said below, not in the way of the listing.
     listSnapshots({ ...deps, settingsProblem: () => undefined }, { projectRoot: root.root, limit: 1 }).catch(
       () => null,
     ),
   ]);
+  const repo = scan ? await scan.catch(() => null) : null;
+  const fromStatus = wasFile && repo && isFile() ? ignoredFromStatus(root.root, repo) : undefined;
+  const ignored = early ?? (fromStatus === undefined ? askGit() : Promise.resolve(fromStatus));
   const latest = snapshots?.snapshots[0];
   const settings = readSettings(deps.env, root.root);
   return {
@@ -74,4 +97,22 @@ export async function projectStatus(
     settingErrors: settingErrors(settings.problems).map((problem) => problem.message),
     wholeStore: await storeDiskUse(deps.env),
   };
+}
+
+/**
+ * What `git check-ignore` answers for the checkpoint file, read from a `git status --untracked-files=all`
+ * that ran while the file was there: listed (untracked, or tracked and changed), it is not ignored; not
+ * listed, it is ignored, unless git tracks it (check-ignore answers no for a tracked file), which only
+ * the index tells. `undefined` where that cannot be settled without git (see mayIndexList).
+ */
+function ignoredFromStatus(root: string, repo: RepoState): boolean | undefined {
+  if (repo.listedOwnFiles.includes(CHECKPOINT_FILE)) return false;
+  const depth = repo.prefix.split('/').filter(Boolean).length;
+  const gitDir = path.join(path.resolve(root, ...Array<string>(depth).fill('..')), '.git');
+  try {
+    if (!lstatSync(gitDir).isDirectory()) return undefined;
+  } catch {
+    return undefined;
+  }
+  return mayIndexList(path.join(gitDir, 'index'), `${repo.prefix}${CHECKPOINT_FILE}\0`) ? undefined : true;
 }

@@ -1,5 +1,6 @@
 import { accessSync, constants, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { mayIndexList } from './index-file.js';
 
 /**
  * Config that can make git store a file's bytes other than as they are (core.autocrlf, core.eol) or
@@ -7,8 +8,6 @@ import path from 'node:path';
  * Any mention counts, whatever its value: a doubt only costs the `git hash-object` it would save.
  */
 const CONVERTING_CONFIG = /autocrlf|\beol\b|attributesfile|include|\[\s*attr\b/i;
-/** A bigger index is not read here: at that size the git process costs little beside `git status`. */
-const MAX_INDEX_BYTES = 16 * 1024 * 1024;
 /** The only git whose system files we know without asking it: a distribution's, built for /usr and /etc. */
 const KNOWN_GIT = '/usr/bin/git';
 
@@ -63,30 +62,10 @@ export function mayFilterOnCheckin(
       }
     }
     for (const dir of folders) if (isThere(path.join(top, dir, '.gitattributes'))) return true;
-    return mayIndexHoldAttributes(path.join(gitDir, 'index'));
+    return mayIndexList(path.join(gitDir, 'index'), '.gitattributes');
   } catch {
     return true;
   }
-}
-
-/**
- * Whether the index may list a `.gitattributes`. Index versions 2 and 3 keep each path whole, so a
- * missing byte string settles it; version 4 compresses paths, and a split or sparse index keeps
- * entries elsewhere: those answer `true`. A stray match (in an extension, in a longer name) only
- * answers `true` too.
- */
-function mayIndexHoldAttributes(indexFile: string): boolean {
-  let index: Buffer;
-  try {
-    if (lstatSync(indexFile).size > MAX_INDEX_BYTES) return true;
-    index = readFileSync(indexFile);
-  } catch (error) {
-    return !isMissing(error); // no index yet: nothing in it
-  }
-  if (index.length < 12 || index.toString('latin1', 0, 4) !== 'DIRC') return true;
-  const version = index.readUInt32BE(4);
-  if (version !== 2 && version !== 3) return true;
-  return index.includes('.gitattributes') || index.includes('link') || index.includes('sdir');
 }
 
 /** Where `git` resolves on PATH, as spawning it finds it, links resolved; `null` when not found. */

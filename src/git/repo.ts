@@ -19,6 +19,8 @@ export interface RepoState extends RepoLocation {
   head: string | null;
   branch: string | null;
   entries: StatusEntry[];
+  /** Our own files (the checkpoint's) that status listed, untracked or changed; left out of `entries`. */
+  listedOwnFiles: string[];
 }
 
 /** Finds the repository that contains `root`, or `null` when there is none (or git is not installed). */
@@ -128,12 +130,14 @@ export async function readRepo(root: string): Promise<{ location: RepoLocation; 
 function toRepoState(stdout: string, location: RepoLocation): RepoState {
   const parsed = parseStatusV2(stdout);
   const entries: StatusEntry[] = [];
+  const listedOwnFiles: string[] = [];
   for (const entry of parsed.entries) {
     const relative = stripPrefix(entry.path, location.prefix);
-    if (relative === null || isOwnFile(relative)) continue;
-    entries.push({ ...entry, path: relative });
+    if (relative === null) continue;
+    if (isOwnFile(relative)) listedOwnFiles.push(relative);
+    else entries.push({ ...entry, path: relative });
   }
-  return { ...location, head: parsed.head, branch: parsed.branch, entries };
+  return { ...location, head: parsed.head, branch: parsed.branch, entries, listedOwnFiles };
 }
 
 /** How the saved HEAD relates to the current HEAD: commits since, and whether history was rewritten. */

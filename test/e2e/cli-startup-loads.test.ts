@@ -173,10 +173,9 @@ describe('what the npm bin loads and runs to start', () => {
       expect((await runCli(['snapshot', '--label', label], { cwd: root, env })).code).toBe(0);
     writeFileSync(path.join(root, 'a.txt'), 'two\n');
     const { gitCommands } = await runTraced(['status'], root, storeDir);
-    expect(gitCommands.sort()).toEqual([
-      'check-ignore -q',
-      'hash-object --stdin-paths',
-      'status --porcelain=v2',
-    ]);
+    // Whether git ignores the checkpoint comes from status's answer (no check-ignore). The traced git
+    // is not the system's, whose config and attributes files drift knows: hash-object still settles
+    // a.txt (the filter shortcut is tested in test/git/filters.test.ts).
+    expect(gitCommands.sort()).toEqual(['hash-object --stdin-paths', 'status --porcelain=v2']);
   });
 });
