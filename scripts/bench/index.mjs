@@ -379,6 +379,18 @@ async function benchSize(size) {
       ),
     );
   }
+  // A person's `claude-checkpoint snapshot` (issue 26): the npm bin's process, which snapshots in itself
+  // (no server, no host), against the same floor as the prompt hook's, both seeing the same 10 files
+  // changed since their previous snapshot.
+  results.push(
+    await paired(
+      'CLI snapshot (10 files changed), process',
+      sizeHookRounds,
+      { round: (round) => dirty(root, files, 10, 50000 + round) },
+      () => runNode([cli, 'snapshot'], root, hookEnv, ''),
+      () => runNode(['-e', MINIMAL_SNAPSHOT, shadowDir, root], root, process.env, ''),
+    ),
+  );
   rmSync(path.join(root, '.claude-checkpoint'), { force: true });
   rmSync(path.join(root, '.claude-checkpoint.prev'), { force: true });
   reset(root);
@@ -650,6 +662,7 @@ const TARGETS = {
   'hook PreToolUse (destructive Bash, snapshot), process': 1.0,
   'hook PreToolUse (destructive Bash, snapshot), process, no server': 1.0,
   'hook PreToolUse (destructive Bash, snapshot), process, no server, no host': 1.0,
+  'CLI snapshot (10 files changed), process': 1.0,
 };
 
 const bySize = {};
