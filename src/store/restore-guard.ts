@@ -105,6 +105,28 @@ export function guardRestore(
         `refusing to restore '${file}': it would leave the project or touch .git`,
       );
   }
+  const probe = createProbe(root);
+  // A folder the target's undo record makes again, where a file now stands that no change here touches
+  // (one over the size cap or ignored, which no tree holds): that file goes, kept aside like any other.
+  for (const folder of folders) {
+    const parts = folder.split('/');
+    for (let depth = 1; depth <= parts.length; depth++) {
+      const dir = parts.slice(0, depth).join('/');
+      const stats = probe.stat(dir);
+      if (stats === null) break;
+      if (stats.isDirectory()) continue;
+      if (!byPath.has(dir))
+        byPath.set(dir, {
+          path: dir,
+          status: 'D',
+          beforeMode: '000000',
+          afterMode: '000000',
+          beforeOid: '',
+          afterOid: '',
+        });
+      break;
+    }
+  }
   const result: GuardedRestore = {
     changes: [],
     planned: [],
@@ -117,7 +139,6 @@ export function guardRestore(
   const kept = new Set<string>();
   const emptyFolders = new Map<string, boolean>();
   let keptBytes = 0;
-  const probe = createProbe(root);
   const createdByTarget = new Set(targetAside?.created ?? []);
   for (const change of [...byPath.values()].sort((a, b) => compareAscii(a.path, b.path))) {
     if (change.status === 'D' && !createdByTarget.has(change.path) && wasUnheld(change.path)) {

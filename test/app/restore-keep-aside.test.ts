@@ -262,6 +262,34 @@ describe('empty folders a restore removes or writes into: git holds none, so the
     expect(fullTree(root)).toEqual(after);
   });
 
+  it('an empty folder replaced by a file over the size cap: undo keeps the file aside and makes the folder again', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    writeFileSync(path.join(root, 'slot'), 'x'.repeat(2000));
+    const store = tempDir('checkpoint-store-');
+    const held = await takeSnapshot(depsFor({ CHECKPOINT_STORE_DIR: store }), {
+      projectRoot: root,
+      trigger: 'manual',
+    });
+    rmSync(path.join(root, 'slot'));
+    mkdirSync(path.join(root, 'slot'));
+    const before = fullTree(root);
+    // The cap is lowered after the file was held: restored, it is over the cap, and no later tree holds it.
+    const deps = depsFor({
+      CHECKPOINT_STORE_DIR: store,
+      CHECKPOINT_SNAPSHOT_MAX_FILE_MB: String(1000 / 1024 / 1024),
+    });
+    const done = await restore(deps, root, held.snapshot.id);
+    expect(readFileSync(path.join(root, 'slot'), 'utf8')).toHaveLength(2000);
+    const after = fullTree(root);
+
+    const undone = await restore(deps, root, done.undoSnapshotId as string);
+    expect(undone.plan.keptAside.map((entry) => entry.path)).toEqual(['slot']);
+    expect(lstatSync(path.join(root, 'slot')).isDirectory()).toBe(true);
+    expect(fullTree(root)).toEqual(before);
+    await restore(deps, root, undone.undoSnapshotId as string);
+    expect(fullTree(root)).toEqual(after);
+  });
+
   it('an empty folder a restore writes into: undo empties it, and leaves it there', async () => {
     const root = createRepo({ committed: { 'a.txt': 'a' } });
     writeTree(root, { 'box/inner/x.txt': 'x\n' });
