@@ -155,12 +155,12 @@ export async function takeSnapshot(
 async function dueAfter(
   deps: AppDeps,
   store: SnapshotStore,
-  usage: { usage: StoreUsage; unmeasured: boolean } | null,
+  usage: StoreUsage | null,
 ): Promise<Pick<SnapshotOutcome, 'detachDue' | 'capDue' | 'packDue'>> {
   return {
     detachDue: await isDetachDue(deps, store),
     capDue: usage !== null && isCapDue(deps, usage),
-    packDue: usage !== null && isPackDue(usage.usage),
+    packDue: usage !== null && isPackDue(usage),
   };
 }
 
@@ -172,11 +172,11 @@ async function isDetachDue(deps: AppDeps, store: SnapshotStore): Promise<boolean
 }
 
 /** From the cached figures only (no walk): cheap enough for every snapshot. */
-function isCapDue(deps: AppDeps, usage: { usage: StoreUsage; unmeasured: boolean }): boolean {
+function isCapDue(deps: AppDeps, usage: StoreUsage): boolean {
   const limits = storeLimits(settingsOf(deps));
   return (
-    usage.unmeasured ||
-    estimatedBytes(usage.usage) > limits.maxBytes ||
+    !isMeasured(usage) ||
+    estimatedBytes(usage) > limits.maxBytes ||
     totalOverCap(defaultStoreBase(deps.env), limits)
   );
 }
@@ -205,8 +205,8 @@ async function snapshotLocked(
   created: boolean;
   snapshot: SnapshotRecord;
   expired: number;
-  /** The store's size estimate after this snapshot; `unmeasured`: an older store that never had one. */
-  usage: { usage: StoreUsage; unmeasured: boolean } | null;
+  /** The store's size estimate after this snapshot (unmeasured: an older store that never had one). */
+  usage: StoreUsage | null;
 }> {
   const latest = await store.latest();
   const headReading = readHeadFast(store.root);
@@ -254,12 +254,11 @@ async function snapshotLocked(
   const noted = store.noteAdded(captured.addedBytes + COMMIT_BYTES, 1);
   // A store new with this snapshot holds only what was just added: that is its measure. One with older
   // snapshots and no figure stays unmeasured, so the gc this starts in the background measures it.
-  let added = noted.usage;
-  if (noted.unmeasured && latest === null) {
-    added = { ...added, measuredAt: now.toISOString() };
-    writeUsage(store.storeDir, added);
+  let usage = noted;
+  if (latest === null && !isMeasured(usage)) {
+    usage = { ...usage, measuredAt: now.toISOString() };
+    writeUsage(store.storeDir, usage);
   }
-  const usage = { usage: added, unmeasured: !isMeasured(added) };
   return { created: true, snapshot, expired: expired.length, usage };
 }
 

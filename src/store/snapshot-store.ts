@@ -143,11 +143,10 @@ export class SnapshotStore {
 
   /**
    * Adds to the store's size estimate and, for `snapshots` just recorded, to its count of snapshots since
-   * the last pack (see store-usage.ts); says whether the store had no measure yet.
+   * the last pack (see store-usage.ts): the figure after.
    */
-  noteAdded(bytes: number, snapshots = 0): { usage: StoreUsage; unmeasured: boolean } {
-    const unmeasured = readUsage(this.storeDir) === null;
-    return { usage: noteAdded(this.storeDir, bytes, snapshots), unmeasured };
+  noteAdded(bytes: number, snapshots = 0): StoreUsage {
+    return noteAdded(this.storeDir, bytes, snapshots);
   }
 
   /** The store's size: measured by the last gc plus what was added since, at most; walked when never measured. */
