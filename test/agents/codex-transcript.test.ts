@@ -1,8 +1,18 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProcess } from '../helpers/agent-session.js';
-import { repoRoot } from '../helpers/claude-code.js';
+import {
+  agentEnv,
+  checkpointCli,
+  codexProviderConfig,
+  expectBriefFromTranscript,
+  expectFilledFromTranscript,
+  expectSecretNowhere,
+  NEVER_SAVES,
+  promptAgent,
+  storedCheckpoint as stored,
+  textsIn,
+} from '../helpers/agent-cli.js';
 import { type FakeModel, type Plan, startFakeModel } from '../helpers/fake-model.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
@@ -14,11 +24,7 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
  * Codex offers only to models it knows, is read in test/transcripts/codex.test.ts from a recorded session.)
  */
 
-const CODEX = path.join(repoRoot, '.cache/agents/codex/node_modules/.bin/codex');
-const CLI = path.join(repoRoot, 'dist/cli.js');
-const TOKEN = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
-const PROMPT = `Add a health check route to the API (the deploy token is ${TOKEN})`;
-const STATUS = 'The route answers 200; its tests pass, the docs are next.';
+const { token: TOKEN, prompt: PROMPT, status: STATUS } = NEVER_SAVES;
 const COMPACTED = 'Plan the health check route';
 const plan3 = (first: string, second: string, third: string) => ({
   plan: [
@@ -57,75 +63,28 @@ let project: string;
 let other: string;
 let third: string;
 
-async function codex(cwd: string, prompt: string, extra: string[] = []) {
-  const before = model.requests.length;
-  const result = await runProcess(
-    CODEX,
-    [
-      'exec',
-      ...extra,
-      '--skip-git-repo-check',
-      '--dangerously-bypass-approvals-and-sandbox',
-      '--dangerously-bypass-hook-trust',
-      prompt,
-    ],
-    { cwd, env },
-  );
-  expect(result.code, `codex exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
-  return model.requests.slice(before).filter((request) => request.url.includes('/responses'));
-}
-
-/** Every string in a request, and in the JSON that strings hold (Codex puts "Output:" before a tool's). */
-function textsIn(value: unknown): string[] {
-  if (typeof value === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(value.slice(Math.max(0, value.indexOf('{'))));
-      if (parsed && typeof parsed === 'object') return [value, ...textsIn(parsed)];
-    } catch {
-      // plain text
-    }
-    return [value];
-  }
-  if (Array.isArray(value)) return value.flatMap(textsIn);
-  if (value && typeof value === 'object') return Object.values(value).flatMap(textsIn);
-  return [];
-}
-
-const stored = (root: string) => JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
+const codex = (cwd: string, prompt: string, extra: string[] = []) =>
+  promptAgent('codex', { cwd, env, model }, prompt, extra);
 
 beforeAll(async () => {
   model = await startFakeModel(plan, { format: 'responses', latencyMs: 100 });
   // Not under /tmp: Codex refuses to put its helper binaries in a temporary folder.
   home = tempDir('codex-home-');
-  env = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    FAKE_MODEL_KEY: 'fake-key-for-tests',
-    CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
-    NO_COLOR: '1',
-  };
+  env = agentEnv('codex', home, model);
   project = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
   other = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
   third = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
   mkdirSync(path.join(home, '.codex'));
   writeFileSync(
     path.join(home, '.codex', 'config.toml'),
-    `model = "fake-model"
-model_provider = "fake"
-# The checkpoint server starts with the session: wait for it under load, so its tools are offered.
-mcp_optional_startup_grace_ms = 20000
-
-[model_providers.fake]
-name = "fake"
-base_url = "${model.url}/v1"
-wire_api = "responses"
-env_key = "FAKE_MODEL_KEY"
-
-[tools.update_plan]
-enabled = true
-`,
+    codexProviderConfig(
+      model,
+      // The checkpoint server starts with the session: wait for it under load, so its tools are offered.
+      'mcp_optional_startup_grace_ms = 20000\n',
+      '\n[tools.update_plan]\nenabled = true\n',
+    ),
   );
-  const setup = await runProcess(process.execPath, [CLI, 'setup', 'codex'], { cwd: home, env });
+  const setup = await checkpointCli(home, env, ['setup', 'codex']);
   expect(setup.code, setup.stderr).toBe(0);
   expect(readFileSync(path.join(home, '.codex', 'hooks.json'), 'utf8')).toContain('Stop --agent codex');
 });
@@ -138,50 +97,20 @@ describe('a Codex session whose model never saves', () => {
   it('the Stop hook records the goal, the plan, the status and the command when the turn ends', async () => {
     await codex(project, PROMPT);
     const saved = stored(project);
-    expect(saved.goal.primary).toBe('Add a health check route to the API (the deploy token is «redacted»)');
-    expect(saved.goal.tasks).toEqual([
-      { description: 'Write the route', status: 'done' },
-      { description: 'Test the route', status: 'in_progress' },
-      { description: 'Document it', status: 'pending' },
-    ]);
-    expect(saved.summary).toBe(STATUS);
-    expect(saved.recentCommands).toContainEqual(
-      expect.objectContaining({ command: "echo 'health: 200'", exitCode: 0 }),
-    );
-    expect(saved.meta.derived).toEqual(
-      expect.objectContaining({
-        goal: expect.any(String),
-        tasks: expect.any(String),
-        summary: expect.any(String),
-      }),
-    );
+    expectFilledFromTranscript(saved, ['Write the route', 'Test the route', 'Document it']);
   });
 
   it('the secret in the prompt reached neither the checkpoint nor the store', () => {
-    expect(readFileSync(path.join(project, '.claude-checkpoint'), 'utf8')).not.toContain(TOKEN);
-    const store = env.CHECKPOINT_STORE_DIR as string;
-    for (const file of readdirSync(store, { recursive: true }) as string[])
-      if (file.endsWith('.json')) expect(readFileSync(path.join(store, file), 'utf8')).not.toContain(TOKEN);
+    expectSecretNowhere(project, env.CHECKPOINT_STORE_DIR as string, TOKEN);
   });
 
   it('a new session: the model receives the goal, every task with its status, and the status sentence', async () => {
     const requests = await codex(project, 'Where were we?');
-    // Tool results arrive as text holding JSON (the load tool's structured content): read into those too.
-    const all = requests.map((request) => textsIn(request.body).join('\n')).join('\n');
-    expect(requests[0]?.raw).toContain(
-      'Goal (from the session transcript): Add a health check route to the API',
+    expectBriefFromTranscript(
+      requests,
+      ['Write the route', 'Test the route', 'Document it'],
+      ["✓ `echo 'health: 200'`"],
     );
-    for (const part of [
-      '## Goal (from the session transcript)\nAdd a health check route to the API (the deploy token is «redacted»)',
-      '## Tasks (from the session transcript)',
-      '[x] Write the route',
-      '[~] Test the route',
-      '[ ] Document it',
-      `## Where things stand (from the session transcript)\n${STATUS}`,
-      "✓ `echo 'health: 200'`",
-    ])
-      expect(all, part).toContain(part);
-    expect(all).not.toContain(TOKEN);
   });
 
   it('a model that saved its own goal keeps it; the plan it wrote later fills the list it did not save', async () => {

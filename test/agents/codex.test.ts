@@ -2,13 +2,18 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  agentEnv,
+  CHECKPOINT_CLI as CLI,
+  checkpointCli,
+  codexProviderConfig,
+  promptAgent,
+} from '../helpers/agent-cli.js';
+import {
   expectResumedThroughLoad,
   FAILING,
-  runProcess,
   saveAndEditBetweenSessions,
   sessionPlan,
 } from '../helpers/agent-session.js';
-import { repoRoot } from '../helpers/claude-code.js';
 import { type FakeModel, type LoggedRequest, startFakeModel } from '../helpers/fake-model.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
@@ -17,9 +22,6 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
  * driven by a scripted stand-in for the Responses API. Codex runs hooks only once the user has reviewed
  * them in its /hooks screen; these sessions pass --dangerously-bypass-hook-trust in place of that review.
  */
-
-const CODEX = path.join(repoRoot, '.cache/agents/codex/node_modules/.bin/codex');
-const CLI = path.join(repoRoot, 'dist/cli.js');
 
 const plan = sessionPlan({ tool: 'exec_command', input: { cmd: FAILING } });
 
@@ -30,57 +32,26 @@ let env: NodeJS.ProcessEnv;
 let configBefore: string;
 const codexFile = (name: string) => path.join(home, '.codex', name);
 
-async function codex(prompt: string, extra: string[] = []) {
-  const before = model.requests.length;
-  const result = await runProcess(
-    CODEX,
-    [
-      'exec',
-      ...extra,
-      '--skip-git-repo-check',
-      '--dangerously-bypass-approvals-and-sandbox',
-      '--dangerously-bypass-hook-trust',
-      prompt,
-    ],
-    { cwd: project, env },
-  );
-  expect(result.code, `codex exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
-  return model.requests.slice(before).filter((request) => request.url.includes('/responses'));
-}
+const codex = (prompt: string, extra: string[] = []) =>
+  promptAgent('codex', { cwd: project, env, model }, prompt, extra);
 
 beforeAll(async () => {
-  if (!existsSync(CODEX))
-    throw new Error('Codex is not installed: run `npm run test:agents`, which installs it first');
   model = await startFakeModel(plan, { format: 'responses', latencyMs: 200 });
   // Not under /tmp: Codex refuses to put its helper binaries in a temporary folder.
   home = tempDir('codex-home-');
   project = createRepo({ committed: { 'src/app.ts': 'v1\n', 'src/util.ts': 'u1\n' } });
-  env = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    FAKE_MODEL_KEY: 'fake-key-for-tests',
-    CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
-    NO_COLOR: '1',
-  };
+  env = agentEnv('codex', home, model);
   // The user's own config: a model provider (our stand-in) and a server of theirs, which setup must keep.
   mkdirSync(path.join(home, '.codex'));
   configBefore = `# mine
-model = "fake-model"
-model_provider = "fake"
-# The checkpoint server starts with the session: wait for it under load, so its tools are offered.
-mcp_optional_startup_grace_ms = 20000
-
-[model_providers.fake]
-name = "fake"
-base_url = "${model.url}/v1"
-wire_api = "responses"
-env_key = "FAKE_MODEL_KEY"
-
-[mcp_servers.other]
-command = "true"
-`;
+${codexProviderConfig(
+  model,
+  // The checkpoint server starts with the session: wait for it under load, so its tools are offered.
+  'mcp_optional_startup_grace_ms = 20000\n',
+  '\n[mcp_servers.other]\ncommand = "true"\n',
+)}`;
   writeFileSync(codexFile('config.toml'), configBefore);
-  const setup = await runProcess(process.execPath, [CLI, 'setup', 'codex'], { cwd: project, env });
+  const setup = await checkpointCli(project, env, ['setup', 'codex']);
   expect(setup.code, setup.stderr).toBe(0);
   expect(setup.stdout).toContain('open /hooks and approve the claude-checkpoint hooks');
 });
@@ -92,7 +63,7 @@ afterAll(async () => {
 describe('a real Codex session, set up by `setup codex`, with a scripted model', () => {
   it('session 1: the prompt is snapshotted, and the failing command is recorded with its exit code (from the transcript)', async () => {
     await codex('Run the auth tests');
-    const list = await runProcess(process.execPath, [CLI, 'list', '--json'], { cwd: project, env });
+    const list = await checkpointCli(project, env, ['list', '--json']);
     expect(JSON.parse(list.stdout).snapshots).toEqual(
       expect.arrayContaining([expect.objectContaining({ trigger: 'prompt', label: 'Run the auth tests' })]),
     );
@@ -119,10 +90,7 @@ describe('a real Codex session, set up by `setup codex`, with a scripted model',
   });
 
   it('setup --uninstall gives config.toml back byte for byte and removes the hooks file it created', async () => {
-    const result = await runProcess(process.execPath, [CLI, 'setup', 'codex', '--uninstall'], {
-      cwd: project,
-      env,
-    });
+    const result = await checkpointCli(project, env, ['setup', 'codex', '--uninstall']);
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(codexFile('config.toml'), 'utf8')).toBe(configBefore);
     expect(existsSync(codexFile('hooks.json'))).toBe(false);

@@ -2,13 +2,22 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  agentEnv,
+  CHECKPOINT_CLI as CLI,
+  checkpointCli,
+  expectBriefFromTranscript,
+  expectFilledFromTranscript,
+  expectSecretNowhere,
+  NEVER_SAVES,
+  promptAgent,
+  storedCheckpoint as stored,
+} from '../helpers/agent-cli.js';
+import {
   expectResumedThroughLoad,
   FAILING,
-  runProcess,
   saveAndEditBetweenSessions,
   sessionPlan,
 } from '../helpers/agent-session.js';
-import { repoRoot } from '../helpers/claude-code.js';
 import { type FakeModel, type LoggedRequest, type Plan, startFakeModel } from '../helpers/fake-model.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
@@ -19,9 +28,6 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
  * the folder, in place of the user's answer.
  */
 
-const COPILOT = path.join(repoRoot, '.cache/agents/copilot/node_modules/.bin/copilot');
-const CLI = path.join(repoRoot, 'dist/cli.js');
-
 const plan = sessionPlan({ tool: 'bash', input: { command: FAILING, description: 'Run the auth tests' } });
 
 let model: FakeModel;
@@ -31,38 +37,20 @@ let env: NodeJS.ProcessEnv;
 let mcpBefore: string;
 const copilotFile = (...parts: string[]) => path.join(home, '.copilot', ...parts);
 
-async function copilot(prompt: string, extra: string[] = []) {
-  const before = model.requests.length;
-  const result = await runProcess(COPILOT, [...extra, '-p', prompt], { cwd: project, env });
-  expect(result.code, `copilot exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
-  return model.requests.slice(before).filter((request) => request.url.includes('/responses'));
-}
+const copilot = (prompt: string, extra: string[] = []) =>
+  promptAgent('copilot', { cwd: project, env, model }, prompt, extra);
 
 beforeAll(async () => {
-  if (!existsSync(COPILOT))
-    throw new Error('Copilot CLI is not installed: run `npm run test:agents`, which installs it first');
   model = await startFakeModel(plan, { format: 'responses', latencyMs: 200 });
   home = tempDir('copilot-home-');
   project = createRepo({ committed: { 'src/app.ts': 'v1\n', 'src/util.ts': 'u1\n' } });
-  env = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    COPILOT_OFFLINE: 'true',
-    COPILOT_PROVIDER_BASE_URL: `${model.url}/v1`,
-    COPILOT_PROVIDER_WIRE_API: 'responses',
-    COPILOT_PROVIDER_API_KEY: 'fake-key-for-tests',
-    COPILOT_MODEL: 'fake-model',
-    COPILOT_ALLOW_ALL: 'true',
-    COPILOT_AUTO_UPDATE: 'false',
-    CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
-    NO_COLOR: '1',
-  };
+  env = agentEnv('copilot', home, model);
   // The user's own MCP servers, which setup must keep.
   mkdirSync(copilotFile(), { recursive: true });
   mcpBefore =
     '{\n  "mcpServers": {\n    "other": { "type": "local", "command": "true", "args": [], "tools": ["*"] }\n  }\n}\n';
   writeFileSync(copilotFile('mcp-config.json'), mcpBefore);
-  const setup = await runProcess(process.execPath, [CLI, 'setup', 'copilot'], { cwd: project, env });
+  const setup = await checkpointCli(project, env, ['setup', 'copilot']);
   expect(setup.code, setup.stderr).toBe(0);
   expect(setup.stdout).toContain('Copilot CLI runs hooks and MCP servers only in a folder you trust');
 });
@@ -74,7 +62,7 @@ afterAll(async () => {
 describe('a real Copilot CLI session, set up by `setup copilot`, with a scripted model', () => {
   it('session 1: the prompt is snapshotted, and the failing command is recorded with its exit code (from the result text)', async () => {
     await copilot('Run the auth tests');
-    const list = await runProcess(process.execPath, [CLI, 'list', '--json'], { cwd: project, env });
+    const list = await checkpointCli(project, env, ['list', '--json']);
     expect(JSON.parse(list.stdout).snapshots).toEqual(
       expect.arrayContaining([expect.objectContaining({ trigger: 'prompt', label: 'Run the auth tests' })]),
     );
@@ -108,10 +96,7 @@ describe('a real Copilot CLI session, set up by `setup copilot`, with a scripted
   });
 
   it('setup --uninstall gives mcp-config.json back byte for byte and removes its hooks file', async () => {
-    const result = await runProcess(process.execPath, [CLI, 'setup', 'copilot', '--uninstall'], {
-      cwd: project,
-      env,
-    });
+    const result = await checkpointCli(project, env, ['setup', 'copilot', '--uninstall']);
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(copilotFile('mcp-config.json'), 'utf8')).toBe(mcpBefore);
     expect(existsSync(copilotFile('hooks', 'claude-checkpoint.json'))).toBe(false);
@@ -143,30 +128,22 @@ describe('a real Copilot CLI session in a project set up with `setup copilot --p
       COPILOT_PROVIDER_MAX_PROMPT_TOKENS: '40000',
       CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
     };
-    const setup = await runProcess(process.execPath, [CLI, 'setup', 'copilot', '--project'], {
-      cwd: root,
-      env: projectEnv,
-    });
+    const setup = await checkpointCli(root, projectEnv, ['setup', 'copilot', '--project']);
     expect(setup.code, setup.stderr).toBe(0);
-    await runProcess(process.execPath, [CLI, 'save', '--goal', 'Keep the goal through compaction'], {
-      cwd: root,
-      env: projectEnv,
-    });
+    await checkpointCli(root, projectEnv, ['save', '--goal', 'Keep the goal through compaction']);
   });
 
   afterAll(async () => {
     await longModel?.close();
   });
 
-  const ask = async (prompt: string, resume: boolean) => {
-    const before = longModel.requests.length;
-    const result = await runProcess(COPILOT, [...(resume ? ['--continue'] : []), '-p', prompt], {
-      cwd: root,
-      env: projectEnv,
-    });
-    expect(result.code, `copilot exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
-    return longModel.requests.slice(before).filter((request) => request.url.includes('/responses'));
-  };
+  const ask = (prompt: string, resume: boolean) =>
+    promptAgent(
+      'copilot',
+      { cwd: root, env: projectEnv, model: longModel },
+      prompt,
+      resume ? ['--continue'] : [],
+    );
 
   it("the model is offered the tools from the project's .mcp.json", async () => {
     const [first] = await ask('Hello', false);
@@ -201,30 +178,13 @@ describe('a real Copilot CLI session in a project set up with `setup copilot --p
   });
 });
 
-/** The strings of a request body, and those of JSON text inside it, decoded. */
-function textsOf(value: unknown): string[] {
-  if (typeof value === 'string') {
-    if (!value.trimStart().startsWith('{')) return [value];
-    try {
-      return [value, ...textsOf(JSON.parse(value))];
-    } catch {
-      return [value];
-    }
-  }
-  if (Array.isArray(value)) return value.flatMap(textsOf);
-  if (value && typeof value === 'object') return Object.values(value).flatMap(textsOf);
-  return [];
-}
-
 /**
  * Sessions whose scripted model keeps its todo list with Copilot CLI's `sql` tool, runs a command and
  * never calls the save tool: the Stop hook (agentStop) fills the checkpoint from the session's events
  * file, and the next session's model receives it.
  */
 describe('a real Copilot CLI session whose model never saves', () => {
-  const TOKEN = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
-  const PROMPT = `Add a health check route to the API (the deploy token is ${TOKEN})`;
-  const STATUS = 'The route answers 200; its tests pass, the docs are next.';
+  const { token: TOKEN, prompt: PROMPT, status: STATUS } = NEVER_SAVES;
   const todoPlan: Plan = (prompt, callable) => {
     if (prompt === PROMPT)
       return [
@@ -270,13 +230,8 @@ describe('a real Copilot CLI session whose model never saves', () => {
   let todoModel: FakeModel;
   let todoEnv: NodeJS.ProcessEnv;
   let root: string;
-  const stored = (dir: string) => JSON.parse(readFileSync(path.join(dir, '.claude-checkpoint'), 'utf8'));
-  const ask = async (dir: string, prompt: string) => {
-    const before = todoModel.requests.length;
-    const result = await runProcess(COPILOT, ['-p', prompt], { cwd: dir, env: todoEnv });
-    expect(result.code, `copilot exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
-    return todoModel.requests.slice(before).filter((request) => request.url.includes('/responses'));
-  };
+  const ask = (dir: string, prompt: string) =>
+    promptAgent('copilot', { cwd: dir, env: todoEnv, model: todoModel }, prompt);
 
   beforeAll(async () => {
     todoModel = await startFakeModel(todoPlan, { format: 'responses', latencyMs: 100 });
@@ -287,7 +242,7 @@ describe('a real Copilot CLI session whose model never saves', () => {
       COPILOT_PROVIDER_BASE_URL: `${todoModel.url}/v1`,
       CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
     };
-    const setup = await runProcess(process.execPath, [CLI, 'setup', 'copilot'], { cwd: root, env: todoEnv });
+    const setup = await checkpointCli(root, todoEnv, ['setup', 'copilot']);
     expect(setup.code, setup.stderr).toBe(0);
   });
 
@@ -298,47 +253,14 @@ describe('a real Copilot CLI session whose model never saves', () => {
   it('the Stop hook records the goal, the todos with their statuses, the status and the command', async () => {
     await ask(root, PROMPT);
     const saved = stored(root);
-    expect(saved.goal.primary).toBe('Add a health check route to the API (the deploy token is «redacted»)');
-    expect(saved.goal.tasks).toEqual([
-      { description: 'Writing the route', status: 'done' },
-      { description: 'Testing the route', status: 'in_progress' },
-      { description: 'Documenting it', status: 'pending' },
-    ]);
-    expect(saved.summary).toBe(STATUS);
-    expect(saved.recentCommands).toContainEqual(
-      expect.objectContaining({ command: "echo 'health: 200'", exitCode: 0 }),
-    );
-    expect(saved.meta.derived).toEqual(
-      expect.objectContaining({
-        goal: expect.any(String),
-        tasks: expect.any(String),
-        summary: expect.any(String),
-      }),
-    );
+    expectFilledFromTranscript(saved, ['Writing the route', 'Testing the route', 'Documenting it']);
     // The secret in the prompt reached neither the checkpoint nor our store.
-    expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).not.toContain(TOKEN);
-    const store = todoEnv.CHECKPOINT_STORE_DIR as string;
-    for (const file of readdirSync(store, { recursive: true }) as string[])
-      if (file.endsWith('.json')) expect(readFileSync(path.join(store, file), 'utf8')).not.toContain(TOKEN);
+    expectSecretNowhere(root, todoEnv.CHECKPOINT_STORE_DIR as string, TOKEN);
   });
 
   it('a new session: the model receives the goal, every task with its status and the status sentence', async () => {
     const requests = await ask(root, 'Where were we?');
-    expect(requests[0]?.raw).toContain(
-      'Goal (from the session transcript): Add a health check route to the API',
-    );
-    // Every text the model received; the load tool's result is JSON text (its structured content) inside.
-    const all = requests.flatMap((request) => textsOf(request.body)).join('\n');
-    for (const part of [
-      '## Goal (from the session transcript)\nAdd a health check route to the API (the deploy token is «redacted»)',
-      '## Tasks (from the session transcript)',
-      '[x] Writing the route',
-      '[~] Testing the route',
-      '[ ] Documenting it',
-      `## Where things stand (from the session transcript)\n${STATUS}`,
-    ])
-      expect(all).toContain(part);
-    expect(all).not.toContain(TOKEN);
+    expectBriefFromTranscript(requests, ['Writing the route', 'Testing the route', 'Documenting it']);
   });
 
   it('a model that saved its own goal keeps it; the todos it wrote later fill the list it did not save', async () => {

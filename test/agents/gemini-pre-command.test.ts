@@ -1,8 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProcess } from '../helpers/agent-session.js';
-import { repoRoot } from '../helpers/claude-code.js';
+import {
+  agentEnv,
+  BEFORE_RM,
+  checkpointCli,
+  expectPreCommandRestore,
+  promptAgent,
+} from '../helpers/agent-cli.js';
 import { type FakeModel, startFakeModel } from '../helpers/fake-model.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
@@ -13,24 +18,19 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
  * brings both back, which the prompt's snapshot alone would not.
  */
 
-const GEMINI = path.join(repoRoot, '.cache/agents/gemini/node_modules/.bin/gemini');
-const CLI = path.join(repoRoot, 'dist/cli.js');
-const FEATURE = 'export const feature = true;\n';
-const APP_AFTER = 'v1\nexport const more = 2;\n';
+const { feature: FEATURE, app: APP_AFTER } = BEFORE_RM;
 
 let model: FakeModel;
 let project: string;
 let env: NodeJS.ProcessEnv;
 
 const cli = async (...args: string[]) => {
-  const result = await runProcess(process.execPath, [CLI, ...args], { cwd: project, env, stdin: '' });
+  const result = await checkpointCli(project, env, args);
   expect(result.code, result.stderr).toBe(0);
   return result.stdout;
 };
 
 beforeAll(async () => {
-  if (!existsSync(GEMINI))
-    throw new Error('Gemini CLI is not installed: run `npm run test:agents`, which installs it first');
   model = await startFakeModel(
     (prompt) =>
       prompt === 'Start over without the sources'
@@ -49,17 +49,8 @@ beforeAll(async () => {
   );
   const home = tempDir('gemini-home-');
   project = createRepo({ committed: { 'src/app.ts': 'v1\n', 'README.md': '# app\n' } });
-  env = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    GEMINI_API_KEY: 'fake-key-for-tests',
-    GOOGLE_GEMINI_BASE_URL: model.url,
-    GEMINI_CLI_NO_RELAUNCH: 'true',
-    CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
-    // No hook host outlives the test.
-    CHECKPOINT_HOOK_HOST: '0',
-    NO_COLOR: '1',
-  };
+  // No hook host outlives the test.
+  env = agentEnv('gemini', home, model, { CHECKPOINT_HOOK_HOST: '0' });
   mkdirSync(path.join(home, '.gemini'));
   writeFileSync(
     path.join(home, '.gemini', 'settings.json'),
@@ -79,30 +70,7 @@ describe('a real Gemini CLI session: a snapshot before rm -rf', () => {
   });
 
   it('the pre-command snapshot holds what the turn wrote, and restoring it brings it back', async () => {
-    const result = await runProcess(
-      GEMINI,
-      ['-p', 'Start over without the sources', '--yolo', '--skip-trust'],
-      { cwd: project, env, stdin: '' },
-    );
-    expect(result.code, result.stderr.slice(-2000)).toBe(0);
-    // The command ran: the hook never stops it.
-    expect(existsSync(path.join(project, 'src'))).toBe(false);
-
-    const { snapshots } = JSON.parse(await cli('list', '--json')) as {
-      snapshots: Array<{ id: string; trigger: string; label?: string }>;
-    };
-    // One before rm -rf; none before the harmless ls; one where the turn ended.
-    expect(snapshots.map((snapshot) => snapshot.trigger)).toEqual(['turn-end', 'pre-command', 'prompt']);
-    const [, before, prompt] = snapshots;
-    expect(before).toMatchObject({ label: 'rm -rf src' });
-
-    await cli('restore', before?.id ?? '', '--yes');
-    expect(readFileSync(path.join(project, 'src', 'feature.ts'), 'utf8')).toBe(FEATURE);
-    expect(readFileSync(path.join(project, 'src', 'app.ts'), 'utf8')).toBe(APP_AFTER);
-
-    // The prompt's snapshot, taken before the turn wrote them, would not have brought them back.
-    await cli('restore', prompt?.id ?? '', '--yes');
-    expect(existsSync(path.join(project, 'src', 'feature.ts'))).toBe(false);
-    expect(readFileSync(path.join(project, 'src', 'app.ts'), 'utf8')).toBe('v1\n');
+    await promptAgent('gemini', { cwd: project, env, model }, 'Start over without the sources');
+    await expectPreCommandRestore(project, env);
   });
 });

@@ -1,8 +1,16 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProcess } from '../helpers/agent-session.js';
-import { repoRoot } from '../helpers/claude-code.js';
+import {
+  agentEnv,
+  checkpointCli,
+  expectBriefFromTranscript,
+  expectFilledFromTranscript,
+  expectSecretNowhere,
+  NEVER_SAVES,
+  promptAgent,
+  storedCheckpoint as stored,
+} from '../helpers/agent-cli.js';
 import { type FakeModel, type Plan, startFakeModel } from '../helpers/fake-model.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
@@ -13,11 +21,7 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
  * what is on disk. The model is gemini-2.5-flash: Gemini CLI 0.61.0 offers write_todos to Gemini 2 models.
  */
 
-const GEMINI = path.join(repoRoot, '.cache/agents/gemini/node_modules/.bin/gemini');
-const CLI = path.join(repoRoot, 'dist/cli.js');
-const TOKEN = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
-const PROMPT = `Add a health check route to the API (the deploy token is ${TOKEN})`;
-const STATUS = 'The route answers 200; its tests pass, the docs are next.';
+const { token: TOKEN, prompt: PROMPT, status: STATUS } = NEVER_SAVES;
 const todos3 = (first: string, second: string, third: string) => ({
   todos: [
     { description: 'Write the route', status: first },
@@ -56,51 +60,13 @@ let env: NodeJS.ProcessEnv;
 let project: string;
 let other: string;
 
-async function gemini(cwd: string, prompt: string) {
-  const before = model.requests.length;
-  const result = await runProcess(
-    GEMINI,
-    ['-p', prompt, '--yolo', '--skip-trust', '-m', 'gemini-2.5-flash'],
-    {
-      cwd,
-      env,
-      stdin: '',
-    },
-  );
-  expect(result.code, `gemini exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
-  return model.requests.slice(before).filter((request) => request.url.includes('streamGenerateContent'));
-}
-
-/** Every string in a request, and in the JSON that strings hold. */
-function textsIn(value: unknown): string[] {
-  if (typeof value === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(value.slice(Math.max(0, value.indexOf('{'))));
-      if (parsed && typeof parsed === 'object') return [value, ...textsIn(parsed)];
-    } catch {
-      // plain text
-    }
-    return [value];
-  }
-  if (Array.isArray(value)) return value.flatMap(textsIn);
-  if (value && typeof value === 'object') return Object.values(value).flatMap(textsIn);
-  return [];
-}
-
-const stored = (root: string) => JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
+const gemini = (cwd: string, prompt: string) =>
+  promptAgent('gemini', { cwd, env, model }, prompt, ['-m', 'gemini-2.5-flash']);
 
 beforeAll(async () => {
   model = await startFakeModel(plan, { format: 'gemini', latencyMs: 100 });
   home = tempDir('gemini-home-');
-  env = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    GEMINI_API_KEY: 'fake-key-for-tests',
-    GOOGLE_GEMINI_BASE_URL: model.url,
-    GEMINI_CLI_NO_RELAUNCH: 'true',
-    CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
-    NO_COLOR: '1',
-  };
+  env = agentEnv('gemini', home, model);
   project = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
   other = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
   mkdirSync(path.join(home, '.gemini'));
@@ -108,7 +74,7 @@ beforeAll(async () => {
     path.join(home, '.gemini', 'settings.json'),
     JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }),
   );
-  const setup = await runProcess(process.execPath, [CLI, 'setup', 'gemini'], { cwd: home, env, stdin: '' });
+  const setup = await checkpointCli(home, env, ['setup', 'gemini']);
   expect(setup.code, setup.stderr).toBe(0);
   expect(readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8')).toContain(
     'AfterAgent --agent gemini',
@@ -123,50 +89,20 @@ describe('a Gemini CLI session whose model never saves', () => {
   it('the AfterAgent hook records the goal, the todos, the status and the command when the turn ends', async () => {
     await gemini(project, PROMPT);
     const saved = stored(project);
-    expect(saved.goal.primary).toBe('Add a health check route to the API (the deploy token is «redacted»)');
-    expect(saved.goal.tasks).toEqual([
-      { description: 'Write the route', status: 'done' },
-      { description: 'Test the route', status: 'in_progress' },
-      { description: 'Document it', status: 'pending' },
-    ]);
-    expect(saved.summary).toBe(STATUS);
-    expect(saved.recentCommands).toContainEqual(
-      expect.objectContaining({ command: "echo 'health: 200'", exitCode: 0 }),
-    );
-    expect(saved.meta.derived).toEqual(
-      expect.objectContaining({
-        goal: expect.any(String),
-        tasks: expect.any(String),
-        summary: expect.any(String),
-      }),
-    );
+    expectFilledFromTranscript(saved, ['Write the route', 'Test the route', 'Document it']);
   });
 
   it('the secret in the prompt reached neither the checkpoint nor the store', () => {
-    expect(readFileSync(path.join(project, '.claude-checkpoint'), 'utf8')).not.toContain(TOKEN);
-    const store = env.CHECKPOINT_STORE_DIR as string;
-    for (const file of readdirSync(store, { recursive: true }) as string[])
-      if (file.endsWith('.json')) expect(readFileSync(path.join(store, file), 'utf8')).not.toContain(TOKEN);
+    expectSecretNowhere(project, env.CHECKPOINT_STORE_DIR as string, TOKEN);
   });
 
   it('a new session: the model receives the goal, every task with its status, and the status sentence', async () => {
     const requests = await gemini(project, 'Where were we?');
-    // Tool results arrive as text holding JSON (the load tool's structured content): read into those too.
-    const all = requests.map((request) => textsIn(request.body).join('\n')).join('\n');
-    expect(requests[0]?.raw).toContain(
-      'Goal (from the session transcript): Add a health check route to the API',
+    expectBriefFromTranscript(
+      requests,
+      ['Write the route', 'Test the route', 'Document it'],
+      ["✓ `echo 'health: 200'`"],
     );
-    for (const part of [
-      '## Goal (from the session transcript)\nAdd a health check route to the API (the deploy token is «redacted»)',
-      '## Tasks (from the session transcript)',
-      '[x] Write the route',
-      '[~] Test the route',
-      '[ ] Document it',
-      `## Where things stand (from the session transcript)\n${STATUS}`,
-      "✓ `echo 'health: 200'`",
-    ])
-      expect(all, part).toContain(part);
-    expect(all).not.toContain(TOKEN);
   });
 
   it('a model that saved its own goal keeps it; the todos it wrote later fill the list it did not save', async () => {

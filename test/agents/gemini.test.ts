@@ -1,14 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentEnv, CHECKPOINT_CLI as CLI, checkpointCli, promptAgent } from '../helpers/agent-cli.js';
 import {
   expectResumedThroughLoad,
   FAILING,
-  runProcess,
   saveAndEditBetweenSessions,
   sessionPlan,
 } from '../helpers/agent-session.js';
-import { repoRoot } from '../helpers/claude-code.js';
 import { type FakeModel, type LoggedRequest, startFakeModel } from '../helpers/fake-model.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
@@ -16,9 +15,6 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
  * Real Gemini CLI sessions, set up by `claude-checkpoint setup gemini` in a throwaway HOME, driven by a
  * scripted stand-in for the Gemini API. Assertions are on what the model received and what is on disk.
  */
-
-const GEMINI = path.join(repoRoot, '.cache/agents/gemini/node_modules/.bin/gemini');
-const CLI = path.join(repoRoot, 'dist/cli.js');
 
 // Gemini CLI offers the MCP tool as mcp_claude-checkpoint_load_session_checkpoint.
 const plan = sessionPlan({
@@ -35,32 +31,14 @@ let env: NodeJS.ProcessEnv;
 let settingsBefore: string;
 const settingsFile = () => path.join(home, '.gemini', 'settings.json');
 
-async function gemini(prompt: string, extra: string[] = []) {
-  const before = model.requests.length;
-  const result = await runProcess(GEMINI, ['-p', prompt, '--yolo', '--skip-trust', ...extra], {
-    cwd: project,
-    env,
-    stdin: '',
-  });
-  expect(result.code, `gemini exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
-  return model.requests.slice(before).filter((request) => request.url.includes('streamGenerateContent'));
-}
+const gemini = (prompt: string, extra: string[] = []) =>
+  promptAgent('gemini', { cwd: project, env, model }, prompt, extra);
 
 beforeAll(async () => {
-  if (!existsSync(GEMINI))
-    throw new Error('Gemini CLI is not installed: run `npm run test:agents`, which installs it first');
   model = await startFakeModel(plan, { format: 'gemini', latencyMs: 200 });
   home = tempDir('gemini-home-');
   project = createRepo({ committed: { 'src/app.ts': 'v1\n', 'src/util.ts': 'u1\n' } });
-  env = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    GEMINI_API_KEY: 'fake-key-for-tests',
-    GOOGLE_GEMINI_BASE_URL: model.url,
-    GEMINI_CLI_NO_RELAUNCH: 'true',
-    CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
-    NO_COLOR: '1',
-  };
+  env = agentEnv('gemini', home, model);
   // A user's existing settings, with a server and a hook of their own, which setup must keep.
   mkdirSync(path.join(home, '.gemini'));
   settingsBefore = `{
@@ -71,11 +49,7 @@ beforeAll(async () => {
 }
 `;
   writeFileSync(settingsFile(), settingsBefore);
-  const setup = await runProcess(process.execPath, [CLI, 'setup', 'gemini'], {
-    cwd: project,
-    env,
-    stdin: '',
-  });
+  const setup = await checkpointCli(project, env, ['setup', 'gemini']);
   expect(setup.code, setup.stderr).toBe(0);
 });
 
@@ -102,11 +76,7 @@ describe('a real Gemini CLI session, set up by `setup gemini`, with a scripted m
 
   it('session 1: the prompt is snapshotted, and the failing shell command is recorded with its exit code', async () => {
     await gemini('Run the auth tests');
-    const list = await runProcess(process.execPath, [CLI, 'list', '--json'], {
-      cwd: project,
-      env,
-      stdin: '',
-    });
+    const list = await checkpointCli(project, env, ['list', '--json']);
     expect(JSON.parse(list.stdout).snapshots).toEqual(
       expect.arrayContaining([expect.objectContaining({ trigger: 'prompt', label: 'Run the auth tests' })]),
     );
@@ -134,11 +104,7 @@ describe('a real Gemini CLI session, set up by `setup gemini`, with a scripted m
   });
 
   it('setup --uninstall gives the settings back byte for byte', async () => {
-    const result = await runProcess(process.execPath, [CLI, 'setup', 'gemini', '--uninstall'], {
-      cwd: project,
-      env,
-      stdin: '',
-    });
+    const result = await checkpointCli(project, env, ['setup', 'gemini', '--uninstall']);
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(settingsFile(), 'utf8')).toBe(settingsBefore);
   });

@@ -1,7 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  expectBriefFromTranscript,
+  expectFilledFromTranscript,
+  expectSecretNowhere,
+  NEVER_SAVES,
+} from '../helpers/agent-cli.js';
 import {
   expectResumedThroughLoad,
   FAILING,
@@ -216,21 +222,6 @@ describe('a real OpenCode session, set up by `setup opencode`, with a scripted m
   });
 });
 
-/** The strings of a request body, and those of JSON text inside it, decoded. */
-function textsOf(value: unknown): string[] {
-  if (typeof value === 'string') {
-    if (!value.trimStart().startsWith('{')) return [value];
-    try {
-      return [value, ...textsOf(JSON.parse(value))];
-    } catch {
-      return [value];
-    }
-  }
-  if (Array.isArray(value)) return value.flatMap(textsOf);
-  if (value && typeof value === 'object') return Object.values(value).flatMap(textsOf);
-  return [];
-}
-
 /**
  * Sessions whose scripted model keeps its list with OpenCode's `todowrite`, runs a command and never
  * calls the save tool: at the end of the turn (`session.idle`) our plugin hands the session's messages
@@ -238,9 +229,7 @@ function textsOf(value: unknown): string[] {
  * what was derived.
  */
 describe('a real OpenCode session whose model never saves', { timeout: 300_000 }, () => {
-  const TOKEN = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
-  const PROMPT = `Add a health check route to the API (the deploy token is ${TOKEN})`;
-  const STATUS = 'The route answers 200; its tests pass, the docs are next.';
+  const { token: TOKEN, prompt: PROMPT, status: STATUS } = NEVER_SAVES;
   const todos = (statuses: string[]) => ({
     todos: ['Write the route', 'Test the route', 'Document it'].map((content, index) => ({
       id: String(index + 1),
@@ -308,39 +297,16 @@ describe('a real OpenCode session whose model never saves', { timeout: 300_000 }
       if (existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).summary) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const saved = JSON.parse(readFileSync(file, 'utf8'));
-    expect(saved.goal.primary).toBe('Add a health check route to the API (the deploy token is «redacted»)');
-    expect(saved.goal.tasks).toEqual([
-      { description: 'Write the route', status: 'done' },
-      { description: 'Test the route', status: 'in_progress' },
-      { description: 'Document it', status: 'pending' },
+    expectFilledFromTranscript(JSON.parse(readFileSync(file, 'utf8')), [
+      'Write the route',
+      'Test the route',
+      'Document it',
     ]);
-    expect(saved.summary).toBe(STATUS);
-    expect(saved.recentCommands).toContainEqual(
-      expect.objectContaining({ command: "echo 'health: 200'", exitCode: 0 }),
-    );
-    expect(readFileSync(file, 'utf8')).not.toContain(TOKEN);
-    const store = todoEnv.CHECKPOINT_STORE_DIR as string;
-    for (const stored of readdirSync(store, { recursive: true }) as string[])
-      if (stored.endsWith('.json'))
-        expect(readFileSync(path.join(store, stored), 'utf8')).not.toContain(TOKEN);
+    expectSecretNowhere(root, todoEnv.CHECKPOINT_STORE_DIR as string, TOKEN);
   });
 
   it('a new session: the model receives the goal, every task with its status and the status sentence', async () => {
     const requests = await ask('Where were we?');
-    expect(requests[0]?.raw).toContain(
-      'Goal (from the session transcript): Add a health check route to the API',
-    );
-    const all = requests.flatMap((request) => textsOf(request.body)).join('\n');
-    for (const part of [
-      '## Goal (from the session transcript)\nAdd a health check route to the API (the deploy token is «redacted»)',
-      '## Tasks (from the session transcript)',
-      '[x] Write the route',
-      '[~] Test the route',
-      '[ ] Document it',
-      `## Where things stand (from the session transcript)\n${STATUS}`,
-    ])
-      expect(all).toContain(part);
-    expect(all).not.toContain(TOKEN);
+    expectBriefFromTranscript(requests, ['Write the route', 'Test the route', 'Document it']);
   });
 });

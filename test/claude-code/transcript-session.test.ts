@@ -1,6 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  expectFilledFromTranscript,
+  expectSecretNowhere,
+  NEVER_SAVES,
+  storedCheckpoint as stored,
+} from '../helpers/agent-cli.js';
 import { pluginSessionSetup, pluginTool, runClaude } from '../helpers/claude-code.js';
 import { type FakeModel, type LoggedRequest, type Plan, received } from '../helpers/fake-model.js';
 import { createRepo } from '../helpers/fixtures.js';
@@ -13,9 +17,7 @@ import { createRepo } from '../helpers/fixtures.js';
 
 const LOAD = pluginTool('load_session_checkpoint');
 const SAVE = pluginTool('save_session_checkpoint');
-const TOKEN = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
-const PROMPT = `Add a health check route to the API (the deploy token is ${TOKEN})`;
-const STATUS = 'The route answers 200; its tests pass, the docs are next.';
+const { token: TOKEN, prompt: PROMPT, status: STATUS } = NEVER_SAVES;
 
 const tasksThenBash = [
   {
@@ -61,8 +63,6 @@ afterAll(async () => {
   await model?.close();
 });
 
-const stored = (root: string) => JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
-
 describe('a Claude Code session whose model never saves', () => {
   it('print mode: the Stop hook records the goal, the tasks, the status and the command before the session ends', async () => {
     const run = await runClaude(
@@ -72,30 +72,11 @@ describe('a Claude Code session whose model never saves', () => {
     expect(run.code, run.stderr).toBe(0);
     // Read at once: the Stop hook ran before `claude -p` ended, nothing was left to the background.
     const saved = stored(project);
-    expect(saved.goal.primary).toBe('Add a health check route to the API (the deploy token is «redacted»)');
-    expect(saved.goal.tasks).toEqual([
-      { description: 'Write the route', status: 'done' },
-      { description: 'Test the route', status: 'in_progress' },
-      { description: 'Document it', status: 'pending' },
-    ]);
-    expect(saved.summary).toBe(STATUS);
-    expect(saved.recentCommands).toContainEqual(
-      expect.objectContaining({ command: "echo 'health: 200'", exitCode: 0 }),
-    );
-    expect(saved.meta.derived).toEqual(
-      expect.objectContaining({
-        goal: expect.any(String),
-        tasks: expect.any(String),
-        summary: expect.any(String),
-      }),
-    );
+    expectFilledFromTranscript(saved, ['Write the route', 'Test the route', 'Document it']);
   });
 
   it('the secret in the prompt reached neither the checkpoint nor the store', () => {
-    expect(readFileSync(path.join(project, '.claude-checkpoint'), 'utf8')).not.toContain(TOKEN);
-    const store = env.CHECKPOINT_STORE_DIR as string;
-    for (const file of readdirSync(store, { recursive: true }) as string[])
-      if (file.endsWith('.json')) expect(readFileSync(path.join(store, file), 'utf8')).not.toContain(TOKEN);
+    expectSecretNowhere(project, env.CHECKPOINT_STORE_DIR as string, TOKEN);
   });
 
   it('a new session: the model receives the goal, every task with its status, and the status sentence', async () => {
