@@ -36,68 +36,29 @@
 //     the secret is what follows its host, as in the fourth corpus.
 // The split into tuning and held-out parts is by sha256(text): first hex digit 0-7 tuning, 8-f held out.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import {
+  capped,
+  earlierItems,
+  goStrings,
+  mirrorsFolder,
+  openRepo,
+  sha,
+  unquote,
+  writeCorpus,
+} from './redaction-corpus-common.mjs';
 
-const mirrors = process.argv[2] ?? process.env.CORPUS_MIRRORS;
-if (!mirrors)
-  throw new Error(
-    "name the folder of the repositories' snapshots: node <script> <folder> (or CORPUS_MIRRORS)",
-  );
-const here = path.dirname(fileURLToPath(import.meta.url));
-const out = path.resolve(here, '../test/fixtures/redaction-corpus-agents.json');
-const sha = (text) => createHash('sha256').update(text).digest('hex');
-
-function repo(name) {
-  const dir = path.join(mirrors, `${name.replace('/', '+')}`, 'repo');
-  const git = (args) =>
-    execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  const commit = git(['rev-parse', 'HEAD']).trim();
-  return {
-    name,
-    dir,
-    commit,
-    git,
-    files: () => git(['ls-tree', '-r', '--name-only', 'HEAD']).split('\n').filter(Boolean),
-    /** The contents of many files at once (one `git cat-file --batch`, not one process per file). */
-    read: (files) => {
-      if (files.length === 0) return new Map();
-      const raw = execFileSync('git', ['--git-dir', dir, 'cat-file', '--batch'], {
-        input: files.map((file) => `HEAD:${file}`).join('\n'),
-        maxBuffer: 1 << 30,
-      });
-      const contents = new Map();
-      let at = 0;
-      for (const file of files) {
-        const headerEnd = raw.indexOf(10, at);
-        const header = raw.subarray(at, headerEnd).toString('utf8');
-        const size = Number(header.split(' ')[2]);
-        contents.set(file, raw.subarray(headerEnd + 1, headerEnd + 1 + size).toString('utf8'));
-        at = headerEnd + 1 + size + 1;
-      }
-      return contents;
-    },
-    source: (file) => `${name}@${commit.slice(0, 12)}:${file}`,
-  };
-}
+const mirrors = mirrorsFolder();
+const repo = (name) => openRepo(mirrors, name);
 
 // Texts and secrets of the earlier corpora: none is used again.
-const earlier = new Set();
-const earlierSecrets = new Set();
-for (const file of [
+const earlierCorpora = earlierItems([
   'redaction-corpus.json',
   'redaction-corpus-everyday.json',
   'redaction-corpus-public.json',
   'redaction-corpus-docs.json',
-]) {
-  const corpus = JSON.parse(readFileSync(path.resolve(here, '../test/fixtures', file), 'utf8'));
-  for (const item of [...(corpus.benign ?? []), ...(corpus.positives ?? [])]) {
-    earlier.add(item.text.trim());
-    if (item.secret) earlierSecrets.add(item.secret);
-  }
-}
+]);
+const earlier = new Set(earlierCorpora.map((item) => item.text.trim()));
+const earlierSecrets = new Set(earlierCorpora.flatMap((item) => (item.secret ? [item.secret] : [])));
 
 /** A word or shape that secret detectors react to: the lines that test a detector's precision. */
 const CUE =
@@ -106,10 +67,6 @@ const CUE =
 // ── Benign ────────────────────────────────────────────────────────────────────────────────────────────
 const benign = [];
 const seen = new Set();
-function capped(items, limit) {
-  const rank = (item) => sha(`choose\0${item.text}`);
-  return [...items].sort((a, b) => rank(a).localeCompare(rank(b))).slice(0, limit);
-}
 function collector(limits) {
   const found = new Map();
   return {
@@ -340,22 +297,6 @@ for case in cases:
 json.dump(out, sys.stdout)
 `;
 
-/** Go string literals assigned to names in a file: "...", `...`. */
-function goStrings(source) {
-  const vars = new Map();
-  const literal = String.raw`"(?:[^"\\\n]|\\.)*"|\x60[^\x60]*\x60`;
-  for (const match of source.matchAll(new RegExp(String.raw`(\w+)\s*(?::=|=)\s*(${literal})`, 'g')))
-    vars.set(match[1], unquote(match[2]));
-  return vars;
-}
-function unquote(token) {
-  if (token.startsWith('`')) return token.slice(1, -1);
-  try {
-    return JSON.parse(token.replace(/\\'/g, "'").replace(/\\x([0-9a-fA-F]{2})/g, '\\u00$1'));
-  } catch {
-    return null;
-  }
-}
 /** Splits Go code at top-level occurrences of `separator` (outside strings, brackets and comments). */
 function splitTop(text, separator) {
   const parts = [];
@@ -546,13 +487,9 @@ function addExample({ text, secrets, format, source, provider, ruleName }) {
 }
 placeholders.flush();
 
-const heldOut = (text) => sha(text).charAt(0) >= '8';
-const corpus = {
-  note: 'Fifth redaction corpus (issue 26): what coding agents write every day, from public repositories no earlier corpus used; see scripts/make-redaction-corpus-agents.mjs for the sources and the rules, all fixed before the detector ran. Split by the first hex digit of sha256(text): 0-7 tuning, 8-f held out.',
-  benign: benign.sort((a, b) => sha(a.text).localeCompare(sha(b.text))),
-  positives: positives.sort((a, b) => sha(a.text + a.secret).localeCompare(sha(b.text + b.secret))),
-};
-writeFileSync(out, `${JSON.stringify(corpus, null, 1)}\n`);
-const count = (items) =>
-  `${items.length} (${items.filter((item) => !heldOut(item.text)).length} tuning, ${items.filter((item) => heldOut(item.text)).length} held out)`;
-process.stderr.write(`benign ${count(benign)}, positives ${count(positives)} -> ${out}\n`);
+writeCorpus(
+  'redaction-corpus-agents.json',
+  'Fifth redaction corpus (issue 26): what coding agents write every day, from public repositories no earlier corpus used; see scripts/make-redaction-corpus-agents.mjs for the sources and the rules, all fixed before the detector ran. Split by the first hex digit of sha256(text): 0-7 tuning, 8-f held out.',
+  benign,
+  positives,
+);

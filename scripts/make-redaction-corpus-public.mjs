@@ -17,37 +17,17 @@
 // whitespace or "://", or are shorter than 12 characters, are left out (an id, a URL or a host is not the
 // secret part), as are secretlint's account ids; no benign line is dropped for looking like a secret.
 // The split into tuning and held-out parts is by sha256(text): first hex digit 0-7 tuning, 8-f held out.
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import {
+  capped,
+  goStrings,
+  mirrorsFolder,
+  openRepo,
+  unquote,
+  writeCorpus,
+} from './redaction-corpus-common.mjs';
 
-const mirrors = process.argv[2] ?? process.env.CORPUS_MIRRORS;
-if (!mirrors)
-  throw new Error(
-    "name the folder of the repositories' snapshots: node <script> <folder> (or CORPUS_MIRRORS)",
-  );
-const out = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../test/fixtures/redaction-corpus-public.json',
-);
-const sha = (text) => createHash('sha256').update(text).digest('hex');
-
-function repo(name) {
-  const dir = path.join(mirrors, `${name.replace('/', '+')}`, 'repo');
-  const git = (...args) =>
-    execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  const commit = git('rev-parse', 'HEAD').trim();
-  return {
-    name,
-    commit,
-    git,
-    files: () => git('ls-tree', '-r', '--name-only', 'HEAD').split('\n').filter(Boolean),
-    show: (file) => git('show', `HEAD:${file}`),
-    source: (file) => `${name}@${commit.slice(0, 12)}:${file}`,
-  };
-}
+const mirrors = mirrorsFolder();
+const repo = (name) => openRepo(mirrors, name);
 
 // ── Benign ────────────────────────────────────────────────────────────────────────────────────────────
 const benign = [];
@@ -57,14 +37,6 @@ function addBenign(text, source, kind, family) {
   if (trimmed.trim().length < 12 || trimmed.length > 400 || seen.has(trimmed)) return;
   seen.add(trimmed);
   benign.push({ text: trimmed, source, kind, family });
-}
-/**
- * At most `limit` of a family, chosen by a hash of the text (salted, so the choice is independent of the
- * split below), so the corpus does not follow the order of the files.
- */
-function capped(items, limit) {
-  const rank = (item) => sha(`choose\0${item.text}`);
-  return [...items].sort((a, b) => rank(a).localeCompare(rank(b))).slice(0, limit);
 }
 
 const LIMITS = {
@@ -82,7 +54,7 @@ for (const name of ['expressjs/express', 'vitejs/vite']) {
   const found = Object.fromEntries(Object.keys(LIMITS).map((family) => [family, []]));
   const push = (family, kind, text, source) => found[family].push({ text, source, kind, family });
   // Commit messages: subjects and body lines, as an agent quotes them.
-  const log = r.git('log', '--no-merges', '-n', '3000', '--format=%H%x00%B%x01');
+  const log = r.git(['log', '--no-merges', '-n', '3000', '--format=%H%x00%B%x01']);
   for (const entry of log.split('\x01')) {
     const [hash = '', body = ''] = entry.trim().split('\x00');
     if (!hash) continue;
@@ -162,22 +134,6 @@ function addPositive(text, secret, format, source) {
   positives.push({ text, secret, format, kind: text.includes('\n') ? 'multi-line' : 'line', source });
 }
 
-/** Go string literals and the expressions tests build from them: "...", `...`, a + b, fmt.Sprintf. */
-function goStrings(source) {
-  const vars = new Map();
-  const literal = String.raw`"(?:[^"\\\n]|\\.)*"|\x60[^\x60]*\x60`;
-  for (const match of source.matchAll(new RegExp(String.raw`(\w+)\s*(?::=|=)\s*(${literal})`, 'g')))
-    vars.set(match[1], unquote(match[2]));
-  return vars;
-}
-function unquote(token) {
-  if (token.startsWith('`')) return token.slice(1, -1);
-  try {
-    return JSON.parse(token.replace(/\\'/g, "'").replace(/\\x([0-9a-fA-F]{2})/g, '\\u00$1'));
-  } catch {
-    return null;
-  }
-}
 /** Splits a Go argument list at top-level commas. */
 function splitArgs(text) {
   const parts = [];
@@ -306,13 +262,9 @@ function splitPlus(text) {
   }
 }
 
-const heldOut = (text) => sha(text).charAt(0) >= '8';
-const corpus = {
-  note: 'Third redaction corpus (issue 26), from public repositories no earlier corpus used; see scripts/make-redaction-corpus-public.mjs for the sources and the rules, all fixed before the detector ran. Split by the first hex digit of sha256(text): 0-7 tuning, 8-f held out.',
-  benign: benign.sort((a, b) => sha(a.text).localeCompare(sha(b.text))),
-  positives: positives.sort((a, b) => sha(a.text + a.secret).localeCompare(sha(b.text + b.secret))),
-};
-writeFileSync(out, `${JSON.stringify(corpus, null, 1)}\n`);
-const count = (items) =>
-  `${items.length} (${items.filter((item) => !heldOut(item.text)).length} tuning, ${items.filter((item) => heldOut(item.text)).length} held out)`;
-process.stderr.write(`benign ${count(benign)}, positives ${count(positives)} -> ${out}\n`);
+writeCorpus(
+  'redaction-corpus-public.json',
+  'Third redaction corpus (issue 26), from public repositories no earlier corpus used; see scripts/make-redaction-corpus-public.mjs for the sources and the rules, all fixed before the detector ran. Split by the first hex digit of sha256(text): 0-7 tuning, 8-f held out.',
+  benign,
+  positives,
+);
