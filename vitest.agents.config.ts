@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/claude-code/**/*.test.ts', 'test/agents/**/*.test.ts'],
+    globalSetup: ['test/global-setup-agents.ts'],
     setupFiles: ['test/setup-env.ts'],
     testTimeout: 120_000,
     hookTimeout: 300_000,

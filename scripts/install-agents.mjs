@@ -2,7 +2,8 @@
 // Installs the pinned agent CLIs the real-session tests drive, each into the git-ignored .cache/agents/<name>,
 // once. Not dev dependencies on purpose: only those tests need them. Prints one line per agent.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,3 +55,32 @@ for (const [name, cli] of Object.entries(AGENT_CLIS)) {
   }
   process.stdout.write(`${name}: ${binary}\n`);
 }
+
+// OpenCode runs `npm install` of its plugin package (@opencode-ai/plugin, of its own version) in every
+// fresh HOME. The tests point npm at this cache (test/agents/opencode.test.ts), filled here once, so no
+// session waits for the registry.
+const opencodeNpmCache = path.join(root, '.cache', 'agents', 'opencode', 'npm-cache');
+if (!existsSync(path.join(opencodeNpmCache, '_cacache'))) {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'opencode-plugin-'));
+  try {
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--no-save',
+        '--no-audit',
+        '--no-fund',
+        '--no-package-lock',
+        '--prefix',
+        scratch,
+        '--cache',
+        opencodeNpmCache,
+        `@opencode-ai/plugin@${AGENT_CLIS.opencode.version}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+process.stdout.write(`opencode plugin package: ${opencodeNpmCache}\n`);

@@ -66,6 +66,10 @@ beforeAll(async () => {
     HOME: tempDir('opencode-home-'),
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_AUTOUPDATE: '1',
+    // OpenCode runs `npm install` of its plugin package in every fresh HOME: one npm cache for every
+    // session of the suite (kept under .cache/), so only the first one downloads it.
+    npm_config_cache: path.join(repoRoot, '.cache/agents/opencode/npm-cache'),
+    npm_config_prefer_offline: 'true',
     CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
     NO_COLOR: '1',
   };
