@@ -43,9 +43,17 @@ export function runProcess(
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 90_000);
-    child.on('close', (code) => {
+    const timeoutMs = options.timeoutMs ?? 90_000;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
+      // A kill says so where the failure is reported (the last of stderr), not as a bare exit code 1.
+      if (timedOut) stderr += `\n[killed: still running after ${timeoutMs / 1000} s]`;
+      else if (signal) stderr += `\n[ended by ${signal}]`;
       resolve({ code: code ?? 1, stdout, stderr });
     });
     child.stdin?.end(options.stdin);
