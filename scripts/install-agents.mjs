@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 // Installs the pinned agent CLIs the real-session tests drive, each into the git-ignored .cache/agents/<name>,
 // once. Not dev dependencies on purpose: only those tests need them. Prints one line per agent.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { installPinned, npmInstall, repoRoot as root } from './install-pinned.mjs';
 
 export const AGENT_CLIS = {
   gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
@@ -16,43 +15,8 @@ export const AGENT_CLIS = {
   // Native binaries too (about 350 MB with its baseline build), in platform packages of the registry.
   opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
 };
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
 for (const [name, cli] of Object.entries(AGENT_CLIS)) {
-  const prefix = path.join(root, '.cache', 'agents', name);
-  const binary = path.join(prefix, 'node_modules', '.bin', cli.bin);
-  const works = () => {
-    try {
-      return execFileSync(binary, ['--version'], {
-        encoding: 'utf8',
-        env: { ...process.env, HOME: prefix },
-      }).includes(cli.version);
-    } catch {
-      return false;
-    }
-  };
-  if (!existsSync(binary) || !works()) {
-    mkdirSync(prefix, { recursive: true });
-    process.stderr.write(`Installing ${cli.pkg}@${cli.version} into ${prefix} (once)…\n`);
-    execFileSync(
-      'npm',
-      [
-        'install',
-        '--no-save',
-        '--no-audit',
-        '--no-fund',
-        '--no-package-lock',
-        '--prefix',
-        prefix,
-        `${cli.pkg}@${cli.version}`,
-      ],
-      { stdio: ['ignore', 'ignore', 'inherit'] },
-    );
-    if (!works()) {
-      process.stderr.write(`${cli.pkg}@${cli.version} did not install a working binary at ${binary}\n`);
-      process.exit(1);
-    }
-  }
+  const binary = installPinned({ prefix: path.join(root, '.cache', 'agents', name), ...cli });
   process.stdout.write(`${name}: ${binary}\n`);
 }
 
@@ -63,22 +27,7 @@ const opencodeNpmCache = path.join(root, '.cache', 'agents', 'opencode', 'npm-ca
 if (!existsSync(path.join(opencodeNpmCache, '_cacache'))) {
   const scratch = mkdtempSync(path.join(tmpdir(), 'opencode-plugin-'));
   try {
-    execFileSync(
-      'npm',
-      [
-        'install',
-        '--no-save',
-        '--no-audit',
-        '--no-fund',
-        '--no-package-lock',
-        '--prefix',
-        scratch,
-        '--cache',
-        opencodeNpmCache,
-        `@opencode-ai/plugin@${AGENT_CLIS.opencode.version}`,
-      ],
-      { stdio: ['ignore', 'ignore', 'inherit'] },
-    );
+    npmInstall(scratch, `@opencode-ai/plugin@${AGENT_CLIS.opencode.version}`, ['--cache', opencodeNpmCache]);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
