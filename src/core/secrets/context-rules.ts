@@ -41,8 +41,12 @@ const HAS_AUTHOR = /author(?:s|ity|ities)?(?![a-z])/i;
 /** Words that contain `key` without naming one: keying, keyword, keyboard, keyframe, keystroke… */
 const KEY_WORD = /key(?:ing|words?|board|frames?|strokes?|press|map|pad|up|down|code|space)(?![a-z])/i;
 
+/** A public key's name (`CertIssuerPublicKey`, `public_key`, .NET's `PublicKeyToken`): published, not secret. */
+const PUBLIC_KEY_NAME = /pub(?:lic)?[_.-]?key(?:[_.-]?token)?$/i;
+
 export function nameStrength(name: string): 'strong' | 'weak' | null {
-  if (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_CAMEL.test(name)) return null;
+  if (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_CAMEL.test(name) || PUBLIC_KEY_NAME.test(name))
+    return null;
   if (HAS_AUTHOR.test(name)) return nameStrength(name.replace(AUTHOR_WORD, ''));
   if (KEY_WORD.test(name) && !STRONG_NAME.test(name.replace(KEY_WORD, ''))) return null;
   if (STRONG_NAME.test(name)) return 'strong';
@@ -83,6 +87,39 @@ function isMixed(value: string, minBits: number): boolean {
 
 /** What joins a secret's name to its value in prose: "is", "was still set to", "changed to". */
 const VERB = String.raw`(?:(?:is|was|are|were)(?:\s+(?:still|now|currently|already|also))?(?:\s+(?:set|reset|changed)\s+to)?|(?:still\s+)?(?:set|reset|changed)\s+to|to)`;
+
+/** Words of a sentence that say a value in it is a credential (not a name: `test_secret`, `api-token`). */
+const CREDENTIAL_CUE = String.raw`(?<![\w.-])(?:credentials?|tokens?|passwords?|passphrases?|secrets?|api[ _-]?keys?|access[ _-]keys?|private[ _-]keys?|leak(?:ed|s)?|revok(?:e|ed|es|ing)|rotat(?:e|ed|es|ing)|\.env(?:\.\w+)?)(?![\w-])`;
+/**
+ * A bare run of letters and digits (or a UUID), not one named as an id, hash or version just before it,
+ * nor a value assigned (`credentialsId: '29f6…'`), which the names decide.
+ */
+const CUED_VALUE = (group: string) =>
+  String.raw`(?<![\w+/=.:@#$%-])(?<![=:][ \t]*["'\x60]?)(?<!\b(?:sha\d*|commit|hash|digest|checksum|fingerprint|revision|rev|ids?|version|build|run|job|image|ref)[\s:=#]{0,3})(?<${group}>[A-Za-z0-9=][A-Za-z0-9+/=_%~-]{14,254}[A-Za-z0-9=])(?![\w+/=@%~-])`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * What prose-cued-value takes: a UUID, 32 hex digits or more, 16 letters and digits or more of one case,
+ * or a generated-looking value of both cases and symbols; varied, not a placeholder, a run, a path or
+ * words with a number (`release-2024-v3`).
+ */
+function isCuedValue(value: string): boolean {
+  if (!/\d/.test(value) || !/[A-Za-z]/.test(value) || isAllowedValue(value)) return false;
+  if (UUID.test(value)) return entropy(value.replace(/-/g, '')) >= 3;
+  if (/^[0-9a-f]+$/i.test(value)) return value.length >= 32 && entropy(value) >= 3;
+  // (Base64 padding aside: `neno01fy…dvy4mp4=`.)
+  const core = value.replace(/=+$/, '');
+  if (/^[a-z0-9]+$|^[A-Z0-9]+$/.test(core)) {
+    const digits = core.replace(/\D/g, '').length;
+    return digits >= 2 && core.length - digits >= 4 && entropy(core) >= 3.5;
+  }
+  // Both cases, or symbols: only what reads as drawn at random (no word-like parts, as bare-random).
+  return (
+    entropy(value) >= 3.8 &&
+    (value.match(/[A-Z]?[a-z]{3,}|[A-Z]{4,}/g) ?? []).join('').length <= value.length * 0.5 &&
+    looksLikeSecret(value, 'weak')
+  );
+}
 
 export const CONTEXT_RULES: readonly ContextRule[] = [
   {
@@ -135,6 +172,18 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
         .some((word) => word.length > 0 && strong(word)),
   },
   {
+    // <string name="hockeyapp_key">…</string> (Android resources), <entry key="db.password">…</entry>
+    // (Java properties in XML), <param name="apiToken">…</param>: the element's name is in an attribute.
+    id: 'xml-named-element',
+    keywords: ['name="', 'key="'],
+    pattern:
+      /<(?<tag>[\w.:-]+)\s+(?:name|key)="(?<name>[^"\n]*)"[^>\n]*>(?<secret>[^<\n]{6,400})<\/\k<tag>>/dg,
+    judge: (value, groups) => {
+      const strength = nameStrength(groups.name ?? '');
+      return strength !== null && looksLikeSecret(value.trim(), strength);
+    },
+  },
+  {
     // <add key="DbPassword" value="…" /> (.NET appSettings, NuGet)
     id: 'xml-setting',
     keywords: ['<add'],
@@ -158,7 +207,8 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'mysql-password',
     keywords: ['mysql', 'mariadb'],
     pattern: new RegExp(`\\b(?:mysql\\w*|mariadb\\w*)\\b[^\\n|;&]*?\\s-p(?!\\s)${VALUE}`, 'gd'),
-    judge: (value) => !isAllowedValue(value) && value.length >= 4,
+    // A plain word (`-pdbpass` for a CI job's throwaway database) is kept, as for a named password.
+    judge: strong,
   },
   {
     id: 'sshpass',
@@ -367,7 +417,56 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     keywords: ['key', 'token', 'pass', 'pw'],
     pattern:
       /\b(?:(?:used|use|using|with|tried)\s+(?:the\s+)?(?:api[ _-]?key|token|password|key)\b|(?:user(?:name)?|login)\s+\S+\s*(?:\/|,|and)\s*(?:pass(?:word)?|pw|pwd)\b)\s*[:=]?\s*["']?(?<secret>[^\s"',;]+?)["']?(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
-    judge: strong,
+    // Not a reference to an issue or a pull request after the words (`with API key (#1119)`).
+    judge: (value) => !/^\(?#\d/.test(value) && strong(value),
+  },
+  {
+    // A value with nothing in its own shape that says secret (hex, a UUID, letters and digits of one
+    // case), in a sentence whose words do: "Rotated the leaked credential 3c0c39…", "Found 6dca64… in
+    // settings.py; revoked it", "with a6264401-e60a-… as the heroku credential" (issue 26). Not an id, a
+    // hash or a version the sentence names as such (`commit 3f2a…`, `sha256 …`).
+    id: 'prose-cued-value',
+    keywords: [
+      'credential',
+      'token',
+      'passw',
+      'passphrase',
+      'secret',
+      'key',
+      'leak',
+      'revok',
+      'rotat',
+      '.env',
+    ],
+    pattern: new RegExp(
+      `${CREDENTIAL_CUE}[^\\n]{0,80}?${CUED_VALUE('secret')}|${CUED_VALUE('secret2')}(?=[^\\n]{0,80}?${CREDENTIAL_CUE})`,
+      'dgi',
+    ),
+    judge: isCuedValue,
+  },
+  {
+    // A secret's name as one argument, its value as the next: `os.environ.get("API_TOKEN", "dafa…")`,
+    // `GetEnvOrDefault("api_token", "…")`, `config.get('password', '…')` (a default written in code).
+    id: 'name-argument-value',
+    keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
+    pattern:
+      /\(\s*(?<q>["'])(?<name>[\w.-]*(?:pass|pwd|secret|token|key|auth|cred)[\w.-]*)\k<q>\s*,\s*(?<q2>["'])(?<secret>[^"'\n]+)\k<q2>\s*\)/dgi,
+    judge: (value, groups) => {
+      const strength = nameStrength(groups.name ?? '');
+      return strength !== null && looksLikeSecret(value, strength);
+    },
+  },
+  {
+    // A secret's name glued to its value by a dash: `dd_secret_key-3c0c39…`, `cloudmersive-secret-key-
+    // 123e…`, `hellosignACCESS-TOKEN-ksdf…` (scanners' examples, names of files and keys). Only a value
+    // that prose-cued-value would take, and 20 characters or more: `api-key-v2`, `token-2fa` are names.
+    id: 'name-dash-value',
+    keywords: ['secret', 'token', 'key', 'access'],
+    pattern:
+      /(?:secret|token|key|access)(?<=(?:^|[^\w./-])(?<name>[A-Za-z][\w-]*))-(?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9][A-Za-z0-9+/_]{19,254}={0,2})(?![\w+/=.-])/dgi,
+    // The value is a UUID or one run, never words and an id joined by dashes (`access-requests-94b2…` in
+    // a URL's path); the pattern says so itself, so that a failed value does not hide the next keyword.
+    judge: isCuedValue,
   },
   {
     // A secret's name then the value after a space, no sign between: "tyntec SECRET b19a…", "the paypal key

@@ -39,7 +39,9 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule(
     'private-key',
     ['private key'],
-    '-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\\s\\S]*?-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----|[\\s\\S]*$)',
+    // A body that reads as words on the marker's line is no key (`-----BEGIN PRIVATE KEY-----this is not a
+    // private key-----END…`, ripsecrets' negative case); any other body is, cut short as it may be.
+    '-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?![ \\t]*[A-Za-z]+ [a-z]+ [a-z]+)(?:[\\s\\S]*?-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----|[\\s\\S]*$)',
     'i',
   ),
   prefixed('age-secret-key', 'AGE-SECRET-KEY-1', '[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}', 'i'),
@@ -235,6 +237,8 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule('sentry-token', ['sntry'], `${START}sntry[us]_[A-Za-z0-9_+/=.-]{40,}`),
   prefixed('honeycomb-key', 'hcaik_', `${ALNUM}{58}`),
   rule('databricks-token', ['dapi'], `${START}dapi${HEX}{32}(?:-\\d)?${END}`),
+  // Amazon MWS auth tokens (gitleaks' and semgrep's published rules).
+  rule('amazon-mws-token', ['amzn.mws.'], `${START}amzn\\.mws\\.${UUID}${END}`),
   // Formats from kingfisher's published rules (mongodb/kingfisher data/rules) that no rule here knew.
   prefixed('adafruit-key', 'aio_', `${ALNUM}{28}`),
   prefixed('cratesio-token', 'cio', `${ALNUM}{32}`),
@@ -297,5 +301,13 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   // Tokens in standard formats.
   // The signature is optional, as in gitleaks' rule: an unsigned token (`alg: none`) is accepted by some
   // servers all the same.
-  rule('jwt', ['eyj'], `${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.(?:[A-Za-z0-9_-]{8,})?`),
+  // Without its last dot too (jwt.io's example cut after the payload, `eyJhbGci….eyJzdWIi…`): two
+  // base64url parts that each open a JSON object are a token's header and claims.
+  rule(
+    'jwt',
+    ['eyj'],
+    `${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}(?:\\.(?:[A-Za-z0-9_-]{8,})?|(?<=\\.eyJ[A-Za-z0-9_-]{16,})${END})`,
+  ),
+  // A JWT in base64 once more (gitleaks' jwt-base64): `eyJ` encodes to `ZXlK`.
+  rule('jwt-base64', ['zxlk'], `${START}ZXlK[A-Za-z0-9+/]{60,}={0,2}`),
 ];
