@@ -89,7 +89,7 @@ function isMixed(value: string, minBits: number): boolean {
 const VERB = String.raw`(?:(?:is|was|are|were)(?:\s+(?:still|now|currently|already|also))?(?:\s+(?:set|reset|changed)\s+to)?|(?:still\s+)?(?:set|reset|changed)\s+to|to)`;
 
 /** Words of a sentence that say a value in it is a credential (not a name: `test_secret`, `api-token`). */
-const CREDENTIAL_CUE = String.raw`(?<![\w.-])(?:credentials?|tokens?|passwords?|passphrases?|secrets?|api[ _-]?keys?|access[ _-]keys?|private[ _-]keys?|leak(?:ed|s)?|revok(?:e|ed|es|ing)|rotat(?:e|ed|es|ing)|\.env(?:\.\w+)?)(?![\w-])`;
+const CREDENTIAL_CUE = String.raw`(?<![\w.-])(?:credentials?|tokens?|passwords?|passphrases?|secrets?|api[ _-]?keys?|access[ _-]keys?|private[ _-]keys?|leak(?:ed|s)?|revok(?:e|ed|es|ing)|rotat(?:e|ed|es|ing)|(?:old|new|the) value|\.env(?:\.\w+)?)(?![\w-])`;
 /**
  * A bare run of letters and digits (or a UUID), not one named as an id, hash or version just before it,
  * nor a value assigned (`credentialsId: '29f6…'`), which the names decide.
@@ -437,6 +437,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       'revok',
       'rotat',
       '.env',
+      ' value',
     ],
     pattern: new RegExp(
       `${CREDENTIAL_CUE}[^\\n]{0,80}?${CUED_VALUE('secret')}|${CUED_VALUE('secret2')}(?=[^\\n]{0,80}?${CREDENTIAL_CUE})`,
@@ -471,11 +472,12 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     // A secret's name then the value after a space, no sign between: "tyntec SECRET b19a…", "the paypal key
     // EDe5…", "owlbot TOKEN 8a5d…", "swell token - 'Mkff…'" (scanners' examples, log lines, prose). Only a generated-looking value
-    // with a digit: a word after "key" is a sentence going on. Starts at the word, reading the name back.
+    // with a digit: a word after "key" is a sentence going on. Quoted, it may hold symbols, not spaces
+    // (`nethunt token - 'ai$oy@v8w9-…'`). Starts at the word, reading the name back.
     id: 'name-space-value',
     keywords: ['secret', 'token', 'key', 'access', 'private', 'pass'],
     pattern:
-      /(?:secret|token|key|access|private|password|passwd)(?<=(?:^|[^\w.-])(?<name>[A-Za-z][\w-]*))(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+(?<q>["']?)(?<secret>[A-Za-z0-9][A-Za-z0-9+/_.~=-]{15,255})\k<q>(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+      /(?:secret|token|key|access|private|password|passwd)(?<=(?:^|[^\w.-])(?<name>[A-Za-z][\w-]*))(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+(?:(?<q>["']?)(?<secret>[A-Za-z0-9][A-Za-z0-9+/_.~=-]{15,255})\k<q>|(?<q2>["'])(?<secret2>[^\s"']{16,255}) ?\k<q2>)(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
     judge: (value, groups) => {
       const name = groups.name ?? '';
       const strength = /(?:access|private)$/i.test(name) ? 'weak' : nameStrength(name);
