@@ -172,7 +172,9 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       'webhook',
     ],
     pattern: new RegExp(
-      `(?<![\\w.-])(?<!\\w:)(?<q>["']?)(?<name>(?=[A-Za-z_])[\\w.-]*?(?:pass|pwd|secret|token|cred|key|auth|sig|salt|cookie|session|dsn|pat|webhook)[\\w.-]*)\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
+      `(?<![\\w.-])(?<!\\w:)(?<q>["']?)(?<name>(?=[A-Za-z_])[\\w.-]{0,64}?(?:pass|pwd|secret|token|cred|key|auth|sig|salt|cookie|session|dsn|pat|webhook)[\\w.-]{0,64})\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
+      // Names of at most 64 characters each side of the word: unbounded, a long run of name characters
+      // with no sign after it (`token-token-…`) took time growing with its square (2.9 s for 60 KB).
       // No `d` flag: this rule matches hundreds of plain settings in a long text, and the value's place
       // is found from the end of the match instead (see ContextRule.pattern).
       'gi',
@@ -364,10 +366,10 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       /\d/.test(value) && /[A-Za-z]/.test(value) && entropy(value) >= 3.5 && !isAllowedValue(value),
   },
   {
-    // scheme://user:password@host
+    // scheme://user:password@host (a scheme of at most 32 characters: see secret-assignment's names)
     id: 'url-credentials',
     keywords: ['://'],
-    pattern: /\b[a-z][a-z0-9+.-]*:\/\/(?<user>[^\s:/@'"]*):(?<secret>[^\s@/'"]+)@/dgi,
+    pattern: /\b[a-z][a-z0-9+.-]{0,31}:\/\/(?<user>[^\s:/@'"]*):(?<secret>[^\s@/'"]+)@/dgi,
     judge: (value) => !isAllowedValue(value) && value.length >= 4 && !/^\$/.test(value),
   },
   {
@@ -423,7 +425,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     // The pattern starts with the secret word (a cheap test at each character) and reads the start of the
     // name backwards from there, as secret-flag does; a lookbehind first would run at every character.
     pattern: new RegExp(
-      String.raw`(?:pass|pwd|secret|token|key|auth|cred)(?<=(?:^|[^\w.-])\x60?(?<name>[A-Za-z][\w.-]*))(?<post>[\w.-]*)\x60?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|\x60(?<secret4>[^\x60\n]+)\x60|(?<secret3>[^\s"'\x60,;()]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
+      String.raw`(?:pass|pwd|secret|token|key|auth|cred)(?<=(?:^|[^\w.-])\x60?(?<name>[A-Za-z][\w.-]{0,63}))(?<post>[\w.-]{0,63})\x60?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|\x60(?<secret4>[^\x60\n]+)\x60|(?<secret3>[^\s"'\x60,;()]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
       'dgi',
     ),
     judge: (value, groups) => {
@@ -481,7 +483,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'name-dash-value',
     keywords: ['secret', 'token', 'key', 'access'],
     pattern:
-      /(?:secret|token|key|access)-(?<=(?:^|[^\w./-])(?<name>[A-Za-z][\w-]*)-)(?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9][A-Za-z0-9+/_]{19,254}={0,2})(?![\w+/=.-])/dgi,
+      /(?:secret|token|key|access)-(?<=(?:^|[^\w./-])(?<name>[A-Za-z][\w-]{0,63})-)(?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9][A-Za-z0-9+/_]{19,254}={0,2})(?![\w+/=.-])/dgi,
     // The value is a UUID or one run, never words and an id joined by dashes (`access-requests-94b2…` in
     // a URL's path); the pattern says so itself, so that a failed value does not hide the next keyword.
     // The dash is matched before the name is read back: most keywords are not followed by one.
@@ -495,7 +497,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'name-space-value',
     keywords: ['secret', 'token', 'key', 'access', 'private', 'pass'],
     pattern:
-      /(?:secret|token|key|access|private|password|passwd)(?<=(?:^|[^\w.-])(?<name>[A-Za-z][\w-]*))(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+(?:(?<q>["']?)(?<secret>[A-Za-z0-9][A-Za-z0-9+/_.~=-]{15,255})\k<q>|(?<q2>["'])(?<secret2>[^\s"']{16,255}) ?\k<q2>)(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+      /(?:secret|token|key|access|private|password|passwd)(?<=(?:^|[^\w.-])(?<name>[A-Za-z][\w-]{0,63}))(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+(?:(?<q>["']?)(?<secret>[A-Za-z0-9][A-Za-z0-9+/_.~=-]{15,255})\k<q>|(?<q2>["'])(?<secret2>[^\s"']{16,255}) ?\k<q2>)(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
     judge: (value, groups) => {
       const name = groups.name ?? '';
       const strength = /(?:access|private)$/i.test(name) ? 'weak' : nameStrength(name);
