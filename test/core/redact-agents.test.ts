@@ -81,7 +81,11 @@ describe('redaction on what agents write every day, and scanners’ examples (a 
   // outside the placeholders, 12 of 597 commands, no prose), recall 86.0% of 541. Short of 99%: most
   // misses are values with nothing around them that says secret and no provider's format (a bare hex
   // or UUID-shaped value in a summary, a token of one letter case), and slots filled by hand
-  // (`123e4567-e89b-…`, `zyxw9876…`) that the corpus's own rule does not count as placeholders.
+  // (`123e4567-e89b-…`, `zyxw9876…`) that the corpus's own rule does not count as placeholders. After the
+  // sixth corpus's round (a value in a sentence that names a credential, a name glued to its value, more
+  // published formats): tuning 5 changed, recall 93.0%; held out 17 changed (0.86%; 12 of 597 commands,
+  // no prose), recall 89.3% of 541 (58 missed: 8 of 178 commands, 12 of 81 sentences, 38 of 282
+  // scanners' examples).
   it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
@@ -92,7 +96,7 @@ describe('redaction on what agents write every day, and scanners’ examples (a 
     const leaked = m.positives
       .filter((item) => m.missed.has(item))
       .map((item) => `${item.format}: ${redactText(item.text).text}`);
-    expect(m.recall, leaked.join('\n')).toBeGreaterThanOrEqual(0.87);
+    expect(m.recall, leaked.join('\n')).toBeGreaterThanOrEqual(0.929);
   });
 
   it('held-out part (never tuned on): at most 1% false redactions, recall within the measured figure', () => {
@@ -102,6 +106,6 @@ describe('redaction on what agents write every day, and scanners’ examples (a 
     expect(m.falseRate).toBeLessThanOrEqual(0.0087);
     expect(m.proseRate).toBe(0);
     // Short of the 99% target (see above): the bound is the figure measured when the detector was frozen.
-    expect(m.recall).toBeGreaterThanOrEqual(0.859);
+    expect(m.recall).toBeGreaterThanOrEqual(0.892);
   });
 });

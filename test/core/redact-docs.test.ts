@@ -79,7 +79,8 @@ describe('redaction on docs and scanners’ rule examples (a fourth corpus)', ()
   // chosen passwords in shapes the tuning part did not hold; the plain-word passwords are counted apart.
   // After the fifth corpus's round (formats from kingfisher's published rules, among them crates.io,
   // NuGet and Dependency-Track, which this part's misses had named): held out 19 changed (0.8%), recall
-  // 91.7% of 144.
+  // 91.7% of 144. After the sixth corpus's round: tuning 5 changed, recall 99.4%; held out 19 changed
+  // (0.8%), recall 92.4% of 144 (11 missed).
   it('tuning part: at most 1% false redactions, at least 99% recall', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
@@ -99,6 +100,6 @@ describe('redaction on docs and scanners’ rule examples (a fourth corpus)', ()
     console.log(summary('held out', m));
     expect(m.falseRate).toBeLessThanOrEqual(0.01);
     // Short of the 99% target (see above): the bound is the figure measured when the detector was frozen.
-    expect(m.recall).toBeGreaterThanOrEqual(0.915);
+    expect(m.recall).toBeGreaterThanOrEqual(0.923);
   });
 });

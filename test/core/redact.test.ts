@@ -346,3 +346,90 @@ describe('redactText on what agents write every day', () => {
     expect(redactText(`trufflehog token - '${value}'`).text).toBe("trufflehog token - '«redacted»'");
   });
 });
+
+/**
+ * The sixth corpus's round (issue 26): values whose own shape says nothing but whose sentence, name or
+ * place does, and formats from gitleaks' and kingfisher's published rules; and what must stay.
+ */
+describe('redactText on values a sentence or a name gives away', () => {
+  it.each([
+    [
+      'hex in a sentence about a leak',
+      'Rotated the leaked credential 6dca6432e45d933e13650d1882bd5e69 today.',
+    ],
+    [
+      'a UUID named a credential after it',
+      'Tests pass with a6264401-e60a-48a9-941f-6446e78ec164 as the heroku credential.',
+    ],
+    [
+      'one-case letters and digits, then the cue',
+      'Found bdx13k0d9sv7j6nv97alzfmmf6iv75bx in settings.py; revoked it.',
+    ],
+    [
+      'a value that replaced the old value',
+      'It works again after I replaced the old value with wuxd6sw7ma4lv10xremyhz7ulf9owc.',
+    ],
+    ['a name glued to its value by a dash', 'dd_secret_key-3c0c3965368a6b10f7640dbda46abfdca981c2d3'],
+    [
+      'a name and its value as arguments',
+      'utils.GetEnvOrDefault("api_token", "dafa7817-e246-48f3-91a7-e87653d587b8")',
+    ],
+    [
+      'an Android string named for a key',
+      '<string name="hockeyapp_key">ac4fbb5fa9ae7de11f4c8150394ac543</string>',
+    ],
+    [
+      'a JWT cut after its claims',
+      'Left eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIn0 in notes',
+    ],
+    ['an Amazon MWS token', 'amzn.mws.00a19111-8311-4311-9391-5e211cbfcd5c'],
+    [
+      'an Airtable personal access token',
+      'patwQO10Y0ADsWJPi.512627f9a25134997c5e36bc4e5aa0c32de1f85e06fc3090c8dd271e99b98e91',
+    ],
+    ['a Plaid access token', 'access-production-ca25aceb-13f2-4bd8-ac3c-e0669575a94f'],
+    ['a quoted value with symbols after a name', "nethunt token - 'ai$oy@v8w9-$rcawnt^87rv3-9k0t&srbc8v'"],
+  ])('redacts %s', (_name, input) => {
+    const result = redactText(input);
+    expect(result.count).toBeGreaterThanOrEqual(1);
+    expect(result.text).not.toMatch(/[A-Za-z0-9]{4}[A-Za-z0-9+/$@^&%=-]{12}/);
+  });
+
+  it.each([
+    [
+      'a commit named in a sentence about a token',
+      'Revert the token refresh change: commit 3f2a9c8e1d0b4a6f8e7d6c5b4a39281706f5e4d3c.',
+    ],
+    [
+      'a swarm node id in docs output',
+      'Swarm initialized: current node (dxn1zf6l61qsb1josjja83ngz) is now a manager.',
+    ],
+    ['a secret’s id in a table', 'mem02h8n73mybpgqjf0kfi1n0   test_secret                 About an hour ago'],
+    [
+      'words and an id joined by dashes in a URL',
+      'https://support.example.com/set-up-and-manage-access-requests-94b26e0b-2822-49d4-929a-8455698654b3',
+    ],
+    ['an issue number after the words', 'doc: using keyring with API key (#1119)'],
+    ['a .NET public key token', 'Version=6.0.0.0, Culture=neutral, PublicKey=b77a5c561934e089'],
+    ['a bcrypt hash', '"admin.password": "$2a$10$rRyBsGSHK6.uc8fntPwVIuLVHgsAhAX7TcdrqW/RADU0uh7CaChLa",'],
+    ['a throwaway word password after mysql -p', 'mysql -u dbuser -D dbname -pdbpass -h maindb'],
+    [
+      'words between private-key markers',
+      '-----BEGIN PRIVATE KEY-----this is not a private key-----END PRIVATE KEY-----',
+    ],
+  ])('leaves %s alone', (_name, input) => {
+    expect(redactText(input)).toEqual({ text: input, count: 0 });
+  });
+
+  it('reads a long run of name characters with no sign after it in time that grows with its length', () => {
+    // `token-token-…` (120 KB): names without bounds took time growing with the square (2.9 s for 60 KB).
+    for (const run of ['token-'.repeat(20000), 'a-key-'.repeat(20000), 'access-'.repeat(17000)])
+      expect(redactText(run).count).toBe(0);
+    // Under a second when linear (on a busy 2-core machine); about 25 s before the bounds.
+  }, 10_000);
+
+  it('reads values near a cue word without backtracking on a long line full of cues and runs', () => {
+    const line = `${'token secret '.repeat(400)}${'a1b2c3d4e5f6g7h8'.repeat(200)} revoked`;
+    expect(redactText(line).text.length).toBeGreaterThan(0);
+  });
+});

@@ -76,12 +76,16 @@ export function isAllowedValue(value: string): boolean {
   // the value is built from references, not written out.
   if (trimmed.includes('{{')) return true;
   if (PATH.test(trimmed)) return true;
+  // A password hash (bcrypt's `$2a$10$…`) is not a credential one can use.
+  if (BCRYPT_HASH.test(trimmed)) return true;
   // A single repeated character, or a value of one or two distinct characters (0000, ****, abab); past 20
   // characters, six (AIzaaaaa…, glc_1111…=): a generated value uses far more.
   const distinct = new Set(trimmed).size;
   if (distinct <= 2 || (trimmed.length >= 20 && distinct <= 6)) return true;
   return false;
 }
+
+const BCRYPT_HASH = /^\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}$/;
 
 function isMemberPath(value: string): boolean {
   if (!MEMBER_PATH.test(value)) return false;

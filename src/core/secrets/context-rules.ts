@@ -16,6 +16,13 @@ export interface ContextRule {
    */
   pattern: RegExp;
   judge: (value: string, groups: Record<string, string | undefined>) => boolean;
+  /**
+   * For a rule whose pattern finds a cue word rather than the secret: the candidates are the `value`
+   * groups of `value` (global, matched from the start of the line) on the cue's line that start or end
+   * within `chars` characters of it, each judged with one group, `before`: the 24 characters before the
+   * candidate. A candidate another rule found already is not judged again.
+   */
+  near?: { chars: number; value: RegExp };
 }
 
 /**
@@ -41,8 +48,12 @@ const HAS_AUTHOR = /author(?:s|ity|ities)?(?![a-z])/i;
 /** Words that contain `key` without naming one: keying, keyword, keyboard, keyframe, keystroke… */
 const KEY_WORD = /key(?:ing|words?|board|frames?|strokes?|press|map|pad|up|down|code|space)(?![a-z])/i;
 
+/** A public key's name (`CertIssuerPublicKey`, `public_key`, .NET's `PublicKeyToken`): published, not secret. */
+const PUBLIC_KEY_NAME = /pub(?:lic)?[_.-]?key(?:[_.-]?token)?$/i;
+
 export function nameStrength(name: string): 'strong' | 'weak' | null {
-  if (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_CAMEL.test(name)) return null;
+  if (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_CAMEL.test(name) || PUBLIC_KEY_NAME.test(name))
+    return null;
   if (HAS_AUTHOR.test(name)) return nameStrength(name.replace(AUTHOR_WORD, ''));
   if (KEY_WORD.test(name) && !STRONG_NAME.test(name.replace(KEY_WORD, ''))) return null;
   if (STRONG_NAME.test(name)) return 'strong';
@@ -84,6 +95,62 @@ function isMixed(value: string, minBits: number): boolean {
 /** What joins a secret's name to its value in prose: "is", "was still set to", "changed to". */
 const VERB = String.raw`(?:(?:is|was|are|were)(?:\s+(?:still|now|currently|already|also))?(?:\s+(?:set|reset|changed)\s+to)?|(?:still\s+)?(?:set|reset|changed)\s+to|to)`;
 
+const CUE_KEYWORDS = [
+  'credential',
+  'token',
+  'passw',
+  'passphrase',
+  'secret',
+  'key',
+  'leak',
+  'revok',
+  'rotat',
+  '.env',
+  ' value',
+];
+/** The cue words, in lower case, capitalised or in capitals (a case-blind pattern scans a third slower). */
+const CUE_WORDS = String.raw`[Cc]redentials?|CREDENTIALS?|[Tt]okens?|TOKENS?|[Pp]ass(?:words?|phrases?)|PASS(?:WORDS?|PHRASES?)|[Ss]ecrets?|SECRETS?|(?:[Aa]pi[ _-]?|[Aa]ccess[ _-]|[Pp]rivate[ _-])keys?|(?:API[ _-]?|ACCESS[ _-]|PRIVATE[ _-])KEYS?|[Ll]eak(?:ed|s)?|[Rr]evok(?:e|ed|es|ing)|[Rr]otat(?:e|ed|es|ing)|(?:[Oo]ld|[Nn]ew|[Tt]he) value|\.env(?:\.\w+)?`;
+/**
+ * Words of a sentence that say a value in it is a credential (not a name: `test_secret`, `api-token`).
+ * The words come first and their start is checked after (a lookbehind first runs at every character).
+ */
+const CREDENTIAL_CUE = String.raw`(?:${CUE_WORDS})(?<=(?<![\w.-])(?:${CUE_WORDS}))(?![\w-])`;
+/** A bare run of letters and digits (or a UUID), base64's symbols allowed: a candidate near a cue. */
+// (The character before it is matched, not looked behind for: a lookbehind first runs at every character.)
+const CUED_VALUE =
+  /(?:^|[^\w+/=.:@#$%-])(?<value>[A-Za-z0-9=][A-Za-z0-9+/=_%~-]{14,254}[A-Za-z0-9=])(?![\w+/=@%~-])/g;
+/**
+ * What stands just before a value named as something else: an id, a hash, a version (`commit 3f2a…`,
+ * `sha256 …`), or an assignment (`credentialsId: '29f6…'`), which the names decide.
+ */
+const NAMED_BEFORE =
+  /(?:\b(?:sha\d*|commit|hash|digest|checksum|fingerprint|revision|rev|ids?|version|build|run|job|image|ref)[\s:=#]{0,3}|[=:][ \t]*["'\x60]?)$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * What prose-cued-value takes: a UUID, 32 hex digits or more, 16 letters and digits or more of one case,
+ * or a generated-looking value of both cases and symbols; varied, not a placeholder, a run, a path or
+ * words with a number (`release-2024-v3`).
+ */
+function isCuedValue(value: string): boolean {
+  // The shape first, the allowlist (many patterns) only for what has one: most candidates fail here.
+  if (!/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  if (UUID.test(value)) return entropy(value.replace(/-/g, '')) >= 3 && !isAllowedValue(value);
+  // (Base64 padding aside: `neno01fy…dvy4mp4=`.)
+  const core = value.replace(/=+$/, '');
+  if (/^[0-9a-f]+$/i.test(core)) return core.length >= 32 && entropy(core) >= 3 && !isAllowedValue(value);
+  if (/^[a-z0-9]+$|^[A-Z0-9]+$/.test(core)) {
+    const digits = core.replace(/\D/g, '').length;
+    return digits >= 2 && core.length - digits >= 4 && entropy(core) >= 3.5 && !isAllowedValue(value);
+  }
+  // Both cases, or symbols: only what reads as drawn at random (no word-like parts, as bare-random).
+  return (
+    entropy(value) >= 3.8 &&
+    (value.match(/[A-Z]?[a-z]{3,}|[A-Z]{4,}/g) ?? []).join('').length <= value.length * 0.5 &&
+    looksLikeSecret(value, 'weak')
+  );
+}
+
 export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     // NAME=value, "name": "value", name: value, name = 'value', settings["NAME"] = "value", Password=…;
@@ -105,7 +172,9 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       'webhook',
     ],
     pattern: new RegExp(
-      `(?<![\\w.-])(?<!\\w:)(?<q>["']?)(?<name>(?=[A-Za-z_])[\\w.-]*?(?:pass|pwd|secret|token|cred|key|auth|sig|salt|cookie|session|dsn|pat|webhook)[\\w.-]*)\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
+      `(?<![\\w.-])(?<!\\w:)(?<q>["']?)(?<name>(?=[A-Za-z_])[\\w.-]{0,64}?(?:pass|pwd|secret|token|cred|key|auth|sig|salt|cookie|session|dsn|pat|webhook)[\\w.-]{0,64})\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
+      // Names of at most 64 characters each side of the word: unbounded, a long run of name characters
+      // with no sign after it (`token-token-…`) took time growing with its square (2.9 s for 60 KB).
       // No `d` flag: this rule matches hundreds of plain settings in a long text, and the value's place
       // is found from the end of the match instead (see ContextRule.pattern).
       'gi',
@@ -135,6 +204,18 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
         .some((word) => word.length > 0 && strong(word)),
   },
   {
+    // <string name="hockeyapp_key">…</string> (Android resources), <entry key="db.password">…</entry>
+    // (Java properties in XML), <param name="apiToken">…</param>: the element's name is in an attribute.
+    id: 'xml-named-element',
+    keywords: ['name="', 'key="'],
+    pattern:
+      /<(?<tag>[\w.:-]+)\s+(?:name|key)="(?<name>[^"\n]*)"[^>\n]*>(?<secret>[^<\n]{6,400})<\/\k<tag>>/dg,
+    judge: (value, groups) => {
+      const strength = nameStrength(groups.name ?? '');
+      return strength !== null && looksLikeSecret(value.trim(), strength);
+    },
+  },
+  {
     // <add key="DbPassword" value="…" /> (.NET appSettings, NuGet)
     id: 'xml-setting',
     keywords: ['<add'],
@@ -158,7 +239,8 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'mysql-password',
     keywords: ['mysql', 'mariadb'],
     pattern: new RegExp(`\\b(?:mysql\\w*|mariadb\\w*)\\b[^\\n|;&]*?\\s-p(?!\\s)${VALUE}`, 'gd'),
-    judge: (value) => !isAllowedValue(value) && value.length >= 4,
+    // A plain word (`-pdbpass` for a CI job's throwaway database) is kept, as for a named password.
+    judge: strong,
   },
   {
     id: 'sshpass',
@@ -284,10 +366,10 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       /\d/.test(value) && /[A-Za-z]/.test(value) && entropy(value) >= 3.5 && !isAllowedValue(value),
   },
   {
-    // scheme://user:password@host
+    // scheme://user:password@host (a scheme of at most 32 characters: see secret-assignment's names)
     id: 'url-credentials',
     keywords: ['://'],
-    pattern: /\b[a-z][a-z0-9+.-]*:\/\/(?<user>[^\s:/@'"]*):(?<secret>[^\s@/'"]+)@/dgi,
+    pattern: /\b[a-z][a-z0-9+.-]{0,31}:\/\/(?<user>[^\s:/@'"]*):(?<secret>[^\s@/'"]+)@/dgi,
     judge: (value) => !isAllowedValue(value) && value.length >= 4 && !/^\$/.test(value),
   },
   {
@@ -343,7 +425,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     // The pattern starts with the secret word (a cheap test at each character) and reads the start of the
     // name backwards from there, as secret-flag does; a lookbehind first would run at every character.
     pattern: new RegExp(
-      String.raw`(?:pass|pwd|secret|token|key|auth|cred)(?<=(?:^|[^\w.-])\x60?(?<name>[A-Za-z][\w.-]*))(?<post>[\w.-]*)\x60?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|\x60(?<secret4>[^\x60\n]+)\x60|(?<secret3>[^\s"'\x60,;()]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
+      String.raw`(?:pass|pwd|secret|token|key|auth|cred)(?<=(?:^|[^\w.-])\x60?(?<name>[A-Za-z][\w.-]{0,63}))(?<post>[\w.-]{0,63})\x60?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|\x60(?<secret4>[^\x60\n]+)\x60|(?<secret3>[^\s"'\x60,;()]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
       'dgi',
     ),
     judge: (value, groups) => {
@@ -367,16 +449,55 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     keywords: ['key', 'token', 'pass', 'pw'],
     pattern:
       /\b(?:(?:used|use|using|with|tried)\s+(?:the\s+)?(?:api[ _-]?key|token|password|key)\b|(?:user(?:name)?|login)\s+\S+\s*(?:\/|,|and)\s*(?:pass(?:word)?|pw|pwd)\b)\s*[:=]?\s*["']?(?<secret>[^\s"',;]+?)["']?(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
-    judge: strong,
+    // Not a reference to an issue or a pull request after the words (`with API key (#1119)`).
+    judge: (value) => !/^\(?#\d/.test(value) && strong(value),
+  },
+  {
+    // A value with nothing in its own shape that says secret (hex, a UUID, letters and digits of one
+    // case), in a sentence whose words do: "Rotated the leaked credential 3c0c39…", "Found 6dca64… in
+    // settings.py; revoked it", "with a6264401-e60a-… as the heroku credential" (issue 26). The pattern
+    // finds the cue word; the values within 80 characters of it on its line are read from there (a
+    // pattern that reached for them backtracked over every gap: a fifth of the whole detector's time).
+    id: 'prose-cued-value',
+    keywords: CUE_KEYWORDS,
+    pattern: new RegExp(CREDENTIAL_CUE, 'g'),
+    near: { chars: 80, value: CUED_VALUE },
+    judge: (value, groups) => !NAMED_BEFORE.test(groups.before ?? '') && isCuedValue(value),
+  },
+  {
+    // A secret's name as one argument, its value as the next: `os.environ.get("API_TOKEN", "dafa…")`,
+    // `GetEnvOrDefault("api_token", "…")`, `config.get('password', '…')` (a default written in code).
+    id: 'name-argument-value',
+    keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
+    pattern:
+      /\(\s*(?<q>["'])(?<name>[\w.-]*(?:pass|pwd|secret|token|key|auth|cred)[\w.-]*)\k<q>\s*,\s*(?<q2>["'])(?<secret>[^"'\n]+)\k<q2>\s*\)/dgi,
+    judge: (value, groups) => {
+      const strength = nameStrength(groups.name ?? '');
+      return strength !== null && looksLikeSecret(value, strength);
+    },
+  },
+  {
+    // A secret's name glued to its value by a dash: `dd_secret_key-3c0c39…`, `cloudmersive-secret-key-
+    // 123e…`, `hellosignACCESS-TOKEN-ksdf…` (scanners' examples, names of files and keys). Only a value
+    // that prose-cued-value would take, and 20 characters or more: `api-key-v2`, `token-2fa` are names.
+    id: 'name-dash-value',
+    keywords: ['secret', 'token', 'key', 'access'],
+    pattern:
+      /(?:secret|token|key|access)-(?<=(?:^|[^\w./-])(?<name>[A-Za-z][\w-]{0,63})-)(?<secret>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9][A-Za-z0-9+/_]{19,254}={0,2})(?![\w+/=.-])/dgi,
+    // The value is a UUID or one run, never words and an id joined by dashes (`access-requests-94b2…` in
+    // a URL's path); the pattern says so itself, so that a failed value does not hide the next keyword.
+    // The dash is matched before the name is read back: most keywords are not followed by one.
+    judge: isCuedValue,
   },
   {
     // A secret's name then the value after a space, no sign between: "tyntec SECRET b19a…", "the paypal key
     // EDe5…", "owlbot TOKEN 8a5d…", "swell token - 'Mkff…'" (scanners' examples, log lines, prose). Only a generated-looking value
-    // with a digit: a word after "key" is a sentence going on. Starts at the word, reading the name back.
+    // with a digit: a word after "key" is a sentence going on. Quoted, it may hold symbols, not spaces
+    // (`nethunt token - 'ai$oy@v8w9-…'`). Starts at the word, reading the name back.
     id: 'name-space-value',
     keywords: ['secret', 'token', 'key', 'access', 'private', 'pass'],
     pattern:
-      /(?:secret|token|key|access|private|password|passwd)(?<=(?:^|[^\w.-])(?<name>[A-Za-z][\w-]*))(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+(?<q>["']?)(?<secret>[A-Za-z0-9][A-Za-z0-9+/_.~=-]{15,255})\k<q>(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+      /(?:secret|token|key|access|private|password|passwd)(?<=(?:^|[^\w.-])(?<name>[A-Za-z][\w-]{0,63}))(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+(?:(?<q>["']?)(?<secret>[A-Za-z0-9][A-Za-z0-9+/_.~=-]{15,255})\k<q>|(?<q2>["'])(?<secret2>[^\s"']{16,255}) ?\k<q2>)(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
     judge: (value, groups) => {
       const name = groups.name ?? '';
       const strength = /(?:access|private)$/i.test(name) ? 'weak' : nameStrength(name);

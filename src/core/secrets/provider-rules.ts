@@ -39,7 +39,9 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule(
     'private-key',
     ['private key'],
-    '-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\\s\\S]*?-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----|[\\s\\S]*$)',
+    // A body that reads as words on the marker's line is no key (`-----BEGIN PRIVATE KEY-----this is not a
+    // private key-----END…`, ripsecrets' negative case); any other body is, cut short as it may be.
+    '-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?![ \\t]*[A-Za-z]+ [a-z]+ [a-z]+)(?:[\\s\\S]*?-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----|[\\s\\S]*$)',
     'i',
   ),
   prefixed('age-secret-key', 'AGE-SECRET-KEY-1', '[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}', 'i'),
@@ -82,7 +84,7 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
     ['q~'],
     `(?<![A-Za-z0-9_~.])[A-Za-z0-9_~.]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`,
   ),
-  rule('alibaba-access-key-id', ['ltai'], `${START}LTAI${ALNUM}{20}${END}`),
+  rule('alibaba-access-key-id', ['ltai'], `${START}LTAI${ALNUM}{12,20}${END}`),
   rule('digitalocean-token', ['_v1_'], `${START}do[opr]_v1_${HEX}{64}${END}`),
   prefixed('yandex-api-key', 'AQVN', `${B64URL}{35,38}`),
   rule('yandex-iam-token', ['t1.'], `${START}t1\\.[A-Za-z0-9_-]+={0,2}\\.[A-Za-z0-9_-]{86}={0,2}`),
@@ -183,7 +185,8 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   ),
   rule('discord-webhook', ['discord'], `discord(?:app)?\\.com/api/webhooks/\\d+/(?<secret>[\\w-]{60,})`),
   rule('discord-bot-token', ['.'], `${START}[MNO][A-Za-z\\d]{23,27}\\.[\\w-]{6}\\.[\\w-]{27,40}${END}`),
-  rule('telegram-bot-token', [':aa'], `(?<![A-Za-z0-9_:])\\d{8,10}:AA[\\w-]{32,33}${END}`),
+  // A bot's id (5 to 16 digits, as gitleaks' rule reads it), then `:AA` and the token.
+  rule('telegram-bot-token', [':aa'], `(?<![A-Za-z0-9_:])\\d{5,16}:AA[\\w-]{32,33}${END}`),
   rule(
     'teams-webhook',
     ['webhook.office.com', 'outlook.office'],
@@ -215,7 +218,8 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule('facebook-token', ['eaac', 'eaam'], `${START}EAA[MC]${ALNUM}{100,}${END}`),
   {
     // An app's access token: its id, `|`, its secret (gitleaks' facebook-access-token).
-    ...rule('facebook-app-token', ['|'], `${START}\\d{15,16}\\|[\\w-]{27,40}${END}`),
+    // (`%7C` or `%`: the bar escaped in a URL, as gitleaks' facebook-access-token reads it.)
+    ...rule('facebook-app-token', ['|'], `${START}\\d{15,16}(?:\\||%7C|%)[\\w-]{27,40}${END}`),
     anchor: { literal: '|', before: 16, after: 41 },
   },
   rule('pagarme-key', ['ak_live_'], `${START}ak_live_${ALNUM}{30}${END}`),
@@ -235,6 +239,25 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule('sentry-token', ['sntry'], `${START}sntry[us]_[A-Za-z0-9_+/=.-]{40,}`),
   prefixed('honeycomb-key', 'hcaik_', `${ALNUM}{58}`),
   rule('databricks-token', ['dapi'], `${START}dapi${HEX}{32}(?:-\\d)?${END}`),
+  // Amazon MWS auth tokens (gitleaks' and semgrep's published rules).
+  rule('amazon-mws-token', ['amzn.mws.'], `${START}amzn\\.mws\\.${UUID}${END}`),
+  // More formats from gitleaks' and kingfisher's published rules: Airtable personal access tokens,
+  // Buildkite, CircleCI personal and project tokens, Close CRM, Cloudflare Origin CA keys, ElevenLabs,
+  // Ticket Tailor, Plaid access tokens, Twitter bearer tokens, and a PEM private key in base64.
+  rule('airtable-pat', ['pat'], `${START}pat${ALNUM}{14}\\.${HEX}{64}${END}`),
+  prefixed('buildkite-token', 'bkua_', `[a-z0-9]{40}`),
+  rule('circleci-token', ['ccipat_', 'ccipjr_'], `${START}CCIP(?:AT|RJ)_${ALNUM}{22}_${HEX}{40}${END}`),
+  rule('closecrm-key', ['api_'], `${START}api_${ALNUM}{25}\\.${ALNUM}{22}${END}`),
+  prefixed('cloudflare-origin-ca-key', 'v1.0-', `${HEX}{24}-${HEX}{146}`),
+  rule('elevenlabs-key', ['sk_'], `${START}sk_${HEX}{48}${END}`),
+  rule('tickettailor-key', ['sk_'], `${START}sk_\\d{4}_\\d{6}_${HEX}{32}${END}`),
+  rule('plaid-access-token', ['access-'], `${START}access-(?:sandbox|development|production)-${UUID}${END}`),
+  rule('twitter-bearer-token', ['aaaaaaaaaaaaaaaaaaaaaa'], `${START}A{22}[A-Za-z0-9%]{80,100}${END}`),
+  rule(
+    'private-key-base64',
+    ['ls0tls1crudjti'],
+    `${START}LS0tLS1CRUdJTi[A-Za-z0-9+/]{0,40}?(?:UFJJVkFURSBLRV|QUklWQVRFIEtFW|BSSVZBVEUgS0VZ)[A-Za-z0-9+/]{20,}={0,2}`,
+  ),
   // Formats from kingfisher's published rules (mongodb/kingfisher data/rules) that no rule here knew.
   prefixed('adafruit-key', 'aio_', `${ALNUM}{28}`),
   prefixed('cratesio-token', 'cio', `${ALNUM}{32}`),
@@ -297,5 +320,13 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   // Tokens in standard formats.
   // The signature is optional, as in gitleaks' rule: an unsigned token (`alg: none`) is accepted by some
   // servers all the same.
-  rule('jwt', ['eyj'], `${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.(?:[A-Za-z0-9_-]{8,})?`),
+  // Without its last dot too (jwt.io's example cut after the payload, `eyJhbGci….eyJzdWIi…`): two
+  // base64url parts that each open a JSON object are a token's header and claims.
+  rule(
+    'jwt',
+    ['eyj'],
+    `${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}(?:\\.(?:[A-Za-z0-9_-]{8,})?|(?<=\\.eyJ[A-Za-z0-9_-]{16,})${END})`,
+  ),
+  // A JWT in base64 once more (gitleaks' jwt-base64): `eyJ` encodes to `ZXlK`.
+  rule('jwt-base64', ['zxlk'], `${START}ZXlK[A-Za-z0-9+/]{60,}={0,2}`),
 ];
