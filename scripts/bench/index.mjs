@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick] [--sizes S,M,L[,XL]] [--repeats N] [--sections sizes,history,big,other]
+// npm run bench [-- --quick] [--sizes S,M,L[,XL]] [--repeats N] [--sections sizes,history,big,restore,other]
 //
 // XL (1,000,000 files, about 4 GB) runs only when named in --sizes, never in CI, and is skipped with a
-// message when the disk has not room for it. --sections picks what to run (all by default). --no-cold
-// leaves out the first-snapshot rows (at XL the shadow-git floor alone writes a million objects).
+// message when the disk has not room for it. --sections picks what to run (all by default; `restore`
+// is big's 25 MB restore row alone). --no-cold leaves out the first-snapshot rows (at XL the
+// shadow-git floor alone writes a million objects).
 //
 // Measures each cost of ours side by side with its floor, in the same run, interleaved, and reports
 // ratios (ours / floor), because absolute times on shared machines are noise. Writes
@@ -24,7 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCliStartup, cliBin } from './cli-startup.mjs';
 import { dirty, ensureRepo, reset } from './repo.mjs';
-import { benchFirstAndBig, benchLongHistory, freeBytes } from './scale.mjs';
+import { benchBigRestore, benchFirstAndBig, benchLongHistory, freeBytes } from './scale.mjs';
 import { benchTranscripts, makeBenchProject, saveWithCli } from './transcript.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -690,6 +691,10 @@ if (sections.has('history')) {
 if (sections.has('big') && !quick) {
   log('\n[first snapshot without git, restore of a 25 MB file]');
   scale.big = await benchFirstAndBig({ cli, cacheDir, repeats, log });
+} else if (sections.has('restore') && !quick) {
+  // The 25 MB restore row alone, without the slower first snapshot of 10,000 files.
+  log('\n[restore of a 25 MB file]');
+  scale.big = await benchBigRestore({ cli, cacheDir, repeats, log });
 }
 const growth = growthTable(bySize);
 const scaleLines = [
