@@ -45,6 +45,32 @@ describe('claude-checkpoint rewind commands', () => {
     expect(listed.snapshots[0]).toMatchObject({ id: outcome.undoSnapshotId, trigger: 'pre-restore' });
   });
 
+  it('restore checks loose objects are there from their headers, packed ones with git (issue 26)', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n', 'b.txt': 'b\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    // Content the project's own objects do not hold, which the store would borrow: the store's own.
+    writeTree(root, { 'a.txt': 'snapshot a\n', 'b.txt': 'snapshot b\n' });
+    const snap = await runCli(['snapshot', '--json', '--root', root], { cwd: root, env });
+    const id = JSON.parse(snap.stdout).snapshot.id as string;
+    const checks = (commands: string[]) => commands.filter((command) => command.includes('--batch-check'));
+
+    writeTree(root, { 'a.txt': 'two\n', 'b.txt': 'c\n' });
+    const loose = await runWithGitLog(['restore', id, '--yes'], root, env);
+    expect(loose.result.code, loose.result.stderr).toBe(0);
+    expect(checks(loose.gitCommands)).toEqual([]);
+    expect(['a.txt', 'b.txt'].map((file) => readFileSync(path.join(root, file), 'utf8'))).toEqual([
+      'snapshot a\n',
+      'snapshot b\n',
+    ]);
+
+    expect((await runCli(['gc', '--root', root], { cwd: root, env })).code).toBe(0);
+    writeTree(root, { 'a.txt': 'three\n' });
+    const packed = await runWithGitLog(['restore', id, '--yes'], root, env);
+    expect(packed.result.code, packed.result.stderr).toBe(0);
+    expect(checks(packed.gitCommands)).toHaveLength(1);
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('snapshot a\n');
+  });
+
   it('restore --yes with nothing to change records no safety snapshot and says so, as before', async () => {
     const root = createRepo({ committed: { 'a.txt': 'one\n' } });
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
