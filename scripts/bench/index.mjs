@@ -705,7 +705,7 @@ const scaleLines = [
       `| ${row.name} | ${row.oursMs.toFixed(0)} ms | ${row.floorMs.toFixed(0)} ms | ${row.ratio.toFixed(2)}× | ${row.name.includes('snapshots vs') ? '< 2×' : '≈ 1×'} |`,
   ),
 ];
-const scaleReport = `# Scale\n\n${new Date().toISOString()} · git ${execFileSync('git', ['--version']).toString().trim()}\n\nCost growth by repository size (ours, median; ratio to the same-run floor in brackets):\n\n${growth}\n\nLong histories (CLI processes on a store of 10,000 snapshots against one of 100; the floor column is the 100-snapshot store), the first snapshot of a folder without git (floor: \`git add -A\` + \`write-tree\` into a fresh git dir), and restoring one 25 MB file (floor: copying it back plus a warm snapshot):\n\n${scaleLines.join('\n')}\n`;
+const scaleReport = `# Scale\n\n${new Date().toISOString()} · git ${execFileSync('git', ['--version']).toString().trim()}\n\nCost growth by repository size (ours, median; ratio to the same-run floor in brackets):\n\n${growth}\n\nLong histories (CLI processes on a store of 10,000 snapshots against one of 100; the floor column is the 100-snapshot store), the first snapshot of a folder without git (floor: \`git add -A\` + \`write-tree\` into a fresh git dir), and restoring one 25 MB file (floor: a warm snapshot of the changed file, as the restore takes for undo, then copying it back):\n\n${scaleLines.join('\n')}\n`;
 writeFileSync(path.join(outDir, 'scale.md'), scaleReport);
 writeFileSync(path.join(outDir, 'scale.json'), `${JSON.stringify({ sizes: bySize, ...scale }, null, 2)}\n`);
 process.stdout.write(`\n${scaleReport}`);
