@@ -527,11 +527,13 @@ export async function restoreTreeLocked(
      * no undo. For a caller that would not apply such a plan: one pass instead of a dry run first.
      */
     unlessEmpty?: boolean | undefined;
+    /** For a dry run: the working tree's tree, captured just now by the caller under the same lock. */
+    currentTree?: string | undefined;
   },
 ): Promise<Omit<RestoreOutcome, 'snapshot' | 'dryRun'>> {
   if (options.dryRun) {
-    const current = await store.captureSinceLatest();
-    const guarded = await store.guardRestore(current.tree, target, options.paths);
+    const current = options.currentTree ?? (await store.captureSinceLatest()).tree;
+    const guarded = await store.guardRestore(current, target, options.paths);
     return { plan: planOf(guarded), undoSnapshotId: null, interrupted: null };
   }
   const interrupted = await store.recoverInterruptedRestore();

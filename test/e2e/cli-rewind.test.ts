@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI, runCli } from '../helpers/cli.js';
-import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
+import { assertBuilt, CLI, runCli, runCliWithGitLog } from '../helpers/cli.js';
+import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 import { readTree, repoState } from '../helpers/tree.js';
 
 beforeAll(assertBuilt);
@@ -30,7 +30,7 @@ describe('claude-checkpoint rewind commands', () => {
     const snap = await runCli(['snapshot', '--json', '--root', root], { cwd: root, env });
     const id = JSON.parse(snap.stdout).snapshot.id as string;
     writeTree(root, { 'a.txt': 'two\n' });
-    const { result, gitCommands } = await runWithGitLog(
+    const { result, gitCommands } = await runCliWithGitLog(
       ['restore', id, 'a.txt', '--yes', '--json'],
       root,
       env,
@@ -55,7 +55,7 @@ describe('claude-checkpoint rewind commands', () => {
     const checks = (commands: string[]) => commands.filter((command) => command.includes('--batch-check'));
 
     writeTree(root, { 'a.txt': 'two\n', 'b.txt': 'c\n' });
-    const loose = await runWithGitLog(['restore', id, '--yes'], root, env);
+    const loose = await runCliWithGitLog(['restore', id, '--yes'], root, env);
     expect(loose.result.code, loose.result.stderr).toBe(0);
     expect(checks(loose.gitCommands)).toEqual([]);
     expect(['a.txt', 'b.txt'].map((file) => readFileSync(path.join(root, file), 'utf8'))).toEqual([
@@ -65,7 +65,7 @@ describe('claude-checkpoint rewind commands', () => {
 
     expect((await runCli(['gc', '--root', root], { cwd: root, env })).code).toBe(0);
     writeTree(root, { 'a.txt': 'three\n' });
-    const packed = await runWithGitLog(['restore', id, '--yes'], root, env);
+    const packed = await runCliWithGitLog(['restore', id, '--yes'], root, env);
     expect(packed.result.code, packed.result.stderr).toBe(0);
     expect(checks(packed.gitCommands)).toHaveLength(1);
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('snapshot a\n');
@@ -294,23 +294,4 @@ function findFile(dir: string, name: string): string[] {
     }
   }
   throw new Error(`${name} not found`);
-}
-
-/** Runs the CLI with git on PATH writing down each command line before it runs. */
-async function runWithGitLog(args: string[], root: string, env: Record<string, string>) {
-  const dir = tempDir('cli-git-log-');
-  const log = path.join(dir, 'git.log');
-  writeFileSync(log, '');
-  const shim = path.join(dir, 'git');
-  // Not a GIT_* variable: the CLI keeps those from git.
-  writeFileSync(
-    shim,
-    `#!/bin/sh\necho "$*" >> "$TRACE_GIT_LOG"\nexec ${JSON.stringify(git(root, '--exec-path').trim())}/git "$@"\n`,
-  );
-  chmodSync(shim, 0o755);
-  const result = await runCli([...args, '--root', root], {
-    cwd: root,
-    env: { ...env, TRACE_GIT_LOG: log, PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}` },
-  });
-  return { result, gitCommands: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
 }
