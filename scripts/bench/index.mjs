@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick] [--sizes S,M,L[,XL]] [--repeats N] [--sections sizes,history,big,other]
+// npm run bench [-- --quick] [--sizes S,M,L[,XL]] [--repeats N] [--sections sizes,history,big,restore,other]
 //
 // XL (1,000,000 files, about 4 GB) runs only when named in --sizes, never in CI, and is skipped with a
-// message when the disk has not room for it. --sections picks what to run (all by default). --no-cold
-// leaves out the first-snapshot rows (at XL the shadow-git floor alone writes a million objects).
+// message when the disk has not room for it. --sections picks what to run (all by default; `restore`
+// is big's 25 MB restore row alone). --no-cold leaves out the first-snapshot rows (at XL the
+// shadow-git floor alone writes a million objects).
 //
 // Measures each cost of ours side by side with its floor, in the same run, interleaved, and reports
 // ratios (ours / floor), because absolute times on shared machines are noise. Writes
@@ -24,7 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCliStartup, cliBin } from './cli-startup.mjs';
 import { dirty, ensureRepo, reset } from './repo.mjs';
-import { benchFirstAndBig, benchLongHistory, freeBytes } from './scale.mjs';
+import { benchBigRestore, benchFirstAndBig, benchLongHistory, freeBytes } from './scale.mjs';
 import { benchTranscripts, makeBenchProject, saveWithCli } from './transcript.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -690,6 +691,10 @@ if (sections.has('history')) {
 if (sections.has('big') && !quick) {
   log('\n[first snapshot without git, restore of a 25 MB file]');
   scale.big = await benchFirstAndBig({ cli, cacheDir, repeats, log });
+} else if (sections.has('restore') && !quick) {
+  // The 25 MB restore row alone, without the slower first snapshot of 10,000 files.
+  log('\n[restore of a 25 MB file]');
+  scale.big = await benchBigRestore({ cli, cacheDir, repeats, log });
 }
 const growth = growthTable(bySize);
 const scaleLines = [
@@ -700,7 +705,7 @@ const scaleLines = [
       `| ${row.name} | ${row.oursMs.toFixed(0)} ms | ${row.floorMs.toFixed(0)} ms | ${row.ratio.toFixed(2)}× | ${row.name.includes('snapshots vs') ? '< 2×' : '≈ 1×'} |`,
   ),
 ];
-const scaleReport = `# Scale\n\n${new Date().toISOString()} · git ${execFileSync('git', ['--version']).toString().trim()}\n\nCost growth by repository size (ours, median; ratio to the same-run floor in brackets):\n\n${growth}\n\nLong histories (CLI processes on a store of 10,000 snapshots against one of 100; the floor column is the 100-snapshot store), the first snapshot of a folder without git (floor: \`git add -A\` + \`write-tree\` into a fresh git dir), and restoring one 25 MB file (floor: copying it back plus a warm snapshot):\n\n${scaleLines.join('\n')}\n`;
+const scaleReport = `# Scale\n\n${new Date().toISOString()} · git ${execFileSync('git', ['--version']).toString().trim()}\n\nCost growth by repository size (ours, median; ratio to the same-run floor in brackets):\n\n${growth}\n\nLong histories (CLI processes on a store of 10,000 snapshots against one of 100; the floor column is the 100-snapshot store), the first snapshot of a folder without git (floor: \`git add -A\` + \`write-tree\` into a fresh git dir), and restoring one 25 MB file (floor: a warm snapshot of the changed file, as the restore takes for undo, then copying it back):\n\n${scaleLines.join('\n')}\n`;
 writeFileSync(path.join(outDir, 'scale.md'), scaleReport);
 writeFileSync(path.join(outDir, 'scale.json'), `${JSON.stringify({ sizes: bySize, ...scale }, null, 2)}\n`);
 process.stdout.write(`\n${scaleReport}`);

@@ -254,7 +254,10 @@ export async function rewindTo(
     const snapshots = await store.list();
     const sessionId = currentSessionId(snapshots, namedSession(request.sessionId, deps.env));
     const chosen = findPrompt(promptSnapshots(snapshots), request.ref, sessionId);
-    const [entry] = await changesAfter(store, [chosen], store.captureSinceLatest());
+    // One capture of the tree now serves the entry, the plan and the conflicts (the restore itself
+    // captures again, for its safety snapshot): each capture is a scan, and re-reads a large file.
+    const capturing = store.captureSinceLatest();
+    const [entry] = await changesAfter(store, [chosen], capturing);
     const outcome: RewindOutcome = {
       entry: entry as RewindEntry,
       mode: request.mode,
@@ -264,9 +267,13 @@ export async function rewindTo(
     };
     if (request.mode !== 'conversation') {
       const target = await restoreTargetOf(store, chosen);
-      const planned = await restoreTreeLocked(deps, store, target, { paths: [], dryRun: true });
+      const current = (await capturing).tree;
+      const planned = await restoreTreeLocked(deps, store, target, {
+        paths: [],
+        dryRun: true,
+        currentTree: current,
+      });
       const paths = new Set([...planned.plan.overwrite, ...planned.plan.create, ...planned.plan.delete]);
-      const current = (await store.captureSinceLatest()).tree;
       const conflicts = await findConflicts(store, snapshots, chosen, current, paths);
       const done = request.dryRun
         ? planned

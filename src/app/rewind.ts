@@ -9,6 +9,7 @@ import { resolveRef } from '../core/rewind-refs.js';
 import type { SettingValues } from '../core/settings.js';
 import {
   formatSnapshotId,
+  planSize,
   type RestorePlan,
   SNAPSHOT_DEFAULTS,
   type SnapshotRecord,
@@ -21,6 +22,7 @@ import { readSettings, settingsOf } from '../store/settings-file.js';
 import {
   type AsideContent,
   type CaptureProgress,
+  type CaptureResult,
   type DiffEntry,
   type GuardedRestore,
   SnapshotStore,
@@ -201,13 +203,34 @@ async function snapshotLocked(
   request: SnapshotRequest,
   /** For a safety snapshot: given the captured tree, keeps aside what it must and returns that commit. */
   keepAside?: (tree: string) => Promise<KeptAside | null>,
-): Promise<{
+): Promise<Recorded> {
+  const taken = await takeContent(deps, store, request);
+  const aside = keepAside ? await keepAside(taken.captured.tree) : null;
+  return recordContent(deps, store, request, taken, aside);
+}
+
+/** A snapshot's content, taken and not yet recorded (see takeContent). */
+interface TakenContent {
+  latest: SnapshotRecord | null;
+  captured: CaptureResult;
+  head: Awaited<ReturnType<typeof readHeadFast>>;
+  label: string | undefined;
+}
+
+/** What recordContent did; `usage` is the store's size estimate after it (null: nothing recorded). */
+interface Recorded {
   created: boolean;
   snapshot: SnapshotRecord;
   expired: number;
-  /** The store's size estimate after this snapshot (unmeasured: an older store that never had one). */
   usage: StoreUsage | null;
-}> {
+}
+
+/** The working tree's content now, in the store, and the project's HEAD: the first half of a snapshot. */
+async function takeContent(
+  deps: AppDeps,
+  store: SnapshotStore,
+  request: SnapshotRequest,
+): Promise<TakenContent> {
   const latest = await store.latest();
   const headReading = readHeadFast(store.root);
   const taken = request.onContentTaken;
@@ -219,7 +242,17 @@ async function snapshotLocked(
   // The label is redacted while git scans: the detector's first use costs a hook a few milliseconds.
   const label = request.label === undefined ? undefined : await redactLabel(deps, store.root, request.label);
   const [captured, head] = await capturing;
-  const aside = keepAside ? await keepAside(captured.tree) : null;
+  return { latest, captured, head, label };
+}
+
+/** Records content taken by takeContent as a snapshot (unless it is the latest one again); retention after. */
+async function recordContent(
+  deps: AppDeps,
+  store: SnapshotStore,
+  request: SnapshotRequest,
+  { latest, captured, head, label }: TakenContent,
+  aside: KeptAside | null,
+): Promise<Recorded> {
   // A session's prompt is recorded even on an unchanged tree, so that rewind can go back to every prompt,
   // and so is the end of its turn, which says where its work stopped (see rewind-credit.ts); a snapshot
   // that holds content kept aside is more than its tree: it is never reused for another.
@@ -414,6 +447,8 @@ export interface RestoreRequest {
   dryRun: boolean;
   sessionId?: string | undefined;
   onProgress?: (done: number, total: number) => void;
+  /** Not a dry run, but a plan that changes no file is not applied (see restoreTreeLocked). */
+  unlessEmpty?: boolean | undefined;
 }
 
 export interface RestoreOutcome {
@@ -449,7 +484,8 @@ export async function restoreSnapshot(
       ...request,
       paths,
     });
-    return { snapshot, dryRun: request.dryRun, ...done };
+    // A restore that applied always names its undo: none, with unlessEmpty, means nothing was changed.
+    return { snapshot, dryRun: request.dryRun || done.undoSnapshotId === null, ...done };
   });
 }
 
@@ -486,31 +522,47 @@ export async function restoreTreeLocked(
     dryRun: boolean;
     sessionId?: string | undefined;
     onProgress?: ((done: number, total: number) => void) | undefined;
+    /**
+     * Apply only a plan that changes a file; otherwise record and change nothing, as a dry run, and name
+     * no undo. For a caller that would not apply such a plan: one pass instead of a dry run first.
+     */
+    unlessEmpty?: boolean | undefined;
+    /** For a dry run: the working tree's tree, captured just now by the caller under the same lock. */
+    currentTree?: string | undefined;
   },
 ): Promise<Omit<RestoreOutcome, 'snapshot' | 'dryRun'>> {
   if (options.dryRun) {
-    const current = await store.captureSinceLatest();
-    const guarded = await store.guardRestore(current.tree, target, options.paths);
+    const current = options.currentTree ?? (await store.captureSinceLatest()).tree;
+    const guarded = await store.guardRestore(current, target, options.paths);
     return { plan: planOf(guarded), undoSnapshotId: null, interrupted: null };
   }
   const interrupted = await store.recoverInterruptedRestore();
-  let guarded: (GuardedRestore & { unheld: string[] }) | undefined;
-  const before = await snapshotLocked(
+  const request = {
+    trigger: 'pre-restore',
+    label: `before restoring ${target.id}`,
+    sessionId: options.sessionId,
+  };
+  const taken = await takeContent(deps, store, request);
+  const plan = await store.guardRestore(taken.captured.tree, target, options.paths);
+  if (options.unlessEmpty && planSize(planOf(plan)) === 0) {
+    // Nothing to change: as a dry run, nothing recorded. What the capture read is in the store now.
+    if (taken.captured.addedBytes > 0) store.noteAdded(taken.captured.addedBytes);
+    return { plan: planOf(plan), undoSnapshotId: null, interrupted: null };
+  }
+  const folders = plan.emptyFolders.map((folder) => folder.path);
+  const isKept = plan.keep.length + plan.created.length + plan.unheld.length + folders.length > 0;
+  const before = await recordContent(
     deps,
     store,
-    { trigger: 'pre-restore', label: `before restoring ${target.id}`, sessionId: options.sessionId },
-    async (tree) => {
-      guarded = await store.guardRestore(tree, target, options.paths);
-      const folders = guarded.emptyFolders.map((folder) => folder.path);
-      if (guarded.keep.length + guarded.created.length + guarded.unheld.length + folders.length === 0)
-        return null;
-      return {
-        commit: await store.keepAside(guarded.keep, guarded.created, guarded.unheld, folders),
-        counts: { kept: guarded.keep.length, created: guarded.created.length },
-      };
-    },
+    request,
+    taken,
+    isKept
+      ? {
+          commit: await store.keepAside(plan.keep, plan.created, plan.unheld, folders),
+          counts: { kept: plan.keep.length, created: plan.created.length },
+        }
+      : null,
   );
-  const plan = guarded as GuardedRestore;
   // Security: after an interrupted restore, the state worth going back to is the one before it, not
   // the half-restored one this snapshot holds; every later attempt keeps naming it.
   const undo = interrupted?.undo ?? before.snapshot.id;

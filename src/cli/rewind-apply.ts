@@ -20,15 +20,18 @@ export async function applyRewind(
     import('../app/rewind-menu.js'),
     import('../core/rewind-text.js'),
   ]);
-  const plan = await rewindTo(ctx.deps, { ...request, dryRun: true });
-  const changesFiles = plan.code !== null && planSize(plan.code.plan) > 0;
-  if (options.dryRun) {
+  // Already confirmed, the plan would decide nothing: planned and applied in one pass (issue 26).
+  const plan =
+    options.dryRun || !(options.yes || options.confirmed)
+      ? await rewindTo(ctx.deps, { ...request, dryRun: true })
+      : null;
+  if (plan && options.dryRun) {
     if (ctx.out.json) ctx.out.printJson(plan);
     else ctx.out.print(renderRewind(plan));
     return EXIT.ok;
   }
   // Writing a new session changes nothing of the user's: only a change of files needs a yes.
-  if (changesFiles && !options.yes && !options.confirmed) {
+  if (plan?.code && planSize(plan.code.plan) > 0) {
     if (!canPrompt(ctx)) {
       // A script asked for JSON: it gets the plan it would have confirmed, on stdout, as `restore` does.
       if (ctx.out.json) ctx.out.printJson(plan);

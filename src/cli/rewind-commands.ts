@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import type { GcAllOutcome } from '../app/rewind.js';
+import type { GcAllOutcome, RestoreOutcome } from '../app/rewind.js';
 import { planSize } from '../core/snapshot.js';
 import {
   formatBytes,
@@ -126,38 +126,46 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       const options = ctx.options as { yes?: boolean; dryRun?: boolean };
       const request = { projectRoot: ctx.root, snapshotId, paths };
       const { restoreSnapshot } = await import('../app/rewind.js');
+      const show = (outcome: RestoreOutcome) => {
+        if (ctx.out.json) ctx.out.printJson({ ...outcome, snapshot: snapshotSummary(outcome.snapshot) });
+        else ctx.out.print(renderRestore(outcome, APPLY_HINT));
+      };
+      const apply = async () => {
+        const done = await restoreSnapshot(ctx.deps, {
+          ...request,
+          dryRun: false,
+          // A plan that changes no file is shown, not applied: no safety snapshot for nothing.
+          unlessEmpty: true,
+          onProgress: (count, total) => ctx.out.progress(`Restoring ${count}/${total} file(s)…`),
+        });
+        ctx.out.endProgress();
+        show(done);
+        return EXIT.ok;
+      };
+      // Already confirmed: planned and applied in one pass, under one lock (a dry run first captured the
+      // tree twice, reading a large changed file twice; issue 26).
+      if (options.yes && !options.dryRun) return apply();
       const plan = await restoreSnapshot(ctx.deps, { ...request, dryRun: true });
       if (options.dryRun || planSize(plan.plan) === 0) {
-        if (ctx.out.json) ctx.out.printJson({ ...plan, snapshot: snapshotSummary(plan.snapshot) });
-        else ctx.out.print(renderRestore(plan, APPLY_HINT));
+        show(plan);
         return EXIT.ok;
       }
-      if (!options.yes) {
-        if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
-          // A script asked for JSON: it gets the plan it would have confirmed, on stdout (issue 26).
-          if (ctx.out.json) ctx.out.printJson({ ...plan, snapshot: snapshotSummary(plan.snapshot) });
-          else ctx.out.note(renderRestore(plan, APPLY_HINT));
-          ctx.out.note('Not applied: pass --yes to restore without a terminal to confirm on.');
-          return EXIT.notConfirmed;
-        }
-        ctx.out.print(`Restoring snapshot ${plan.snapshot.id} will change ${planSize(plan.plan)} file(s):`);
-        ctx.out.print(renderPlan(plan.plan).join('\n'));
-        if (
-          !(await confirm('Apply this restore? The current state is snapshotted first, so it can be undone.'))
-        ) {
-          ctx.out.note('Nothing was changed.');
-          return EXIT.notConfirmed;
-        }
+      if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
+        // A script asked for JSON: it gets the plan it would have confirmed, on stdout (issue 26).
+        if (ctx.out.json) ctx.out.printJson({ ...plan, snapshot: snapshotSummary(plan.snapshot) });
+        else ctx.out.note(renderRestore(plan, APPLY_HINT));
+        ctx.out.note('Not applied: pass --yes to restore without a terminal to confirm on.');
+        return EXIT.notConfirmed;
       }
-      const done = await restoreSnapshot(ctx.deps, {
-        ...request,
-        dryRun: false,
-        onProgress: (count, total) => ctx.out.progress(`Restoring ${count}/${total} file(s)…`),
-      });
-      ctx.out.endProgress();
-      if (ctx.out.json) ctx.out.printJson({ ...done, snapshot: snapshotSummary(done.snapshot) });
-      else ctx.out.print(renderRestore(done));
-      return EXIT.ok;
+      ctx.out.print(`Restoring snapshot ${plan.snapshot.id} will change ${planSize(plan.plan)} file(s):`);
+      ctx.out.print(renderPlan(plan.plan).join('\n'));
+      if (
+        !(await confirm('Apply this restore? The current state is snapshotted first, so it can be undone.'))
+      ) {
+        ctx.out.note('Nothing was changed.');
+        return EXIT.notConfirmed;
+      }
+      return apply();
     }),
   );
 

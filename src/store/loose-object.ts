@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
-import { deflateSync } from 'node:zlib';
+import { deflateSync, inflateSync, constants as zlibConstants } from 'node:zlib';
 import type { ObjectFormat } from '../git/oid.js';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { uniqueSuffix } from './temp-name.js';
@@ -42,4 +42,33 @@ export function objectFormatOf(config: string): ObjectFormat {
 /** The object format of a repository, read from its config. */
 export async function repositoryObjectFormat(gitDir: string): Promise<ObjectFormat> {
   return objectFormatOf(await fsp.readFile(path.join(gitDir, 'config'), 'utf8').catch(() => ''));
+}
+
+/** The start of a loose object's file holds its header: deflated, `<type> <size>` fits in far fewer bytes. */
+const HEADER_READ_BYTES = 128;
+
+/**
+ * A loose object's type and size, from the first bytes of its file only (what `git cat-file
+ * --batch-check` tells); `null` when the object is not stored loose (packed by a gc, borrowed from the
+ * project) or its file is unreadable: ask git then.
+ */
+export function readLooseHeader(gitDir: string, oid: string): { type: string; size: number } | null {
+  // Security: the oid names a file under objects/; only hex of an oid's length can.
+  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(oid)) return null;
+  let fd: number | undefined;
+  try {
+    fd = openSync(path.join(gitDir, 'objects', oid.slice(0, 2), oid.slice(2)), 'r');
+    const start = Buffer.alloc(HEADER_READ_BYTES);
+    const read = readSync(fd, start, 0, HEADER_READ_BYTES, 0);
+    // A sync flush inflates what these bytes hold, rather than failing on the stream's missing end.
+    const head = inflateSync(start.subarray(0, read), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+    const nul = head.indexOf(0);
+    if (nul < 0) return null;
+    const match = /^([a-z]+) (\d+)$/.exec(head.subarray(0, nul).toString('latin1'));
+    return match ? { type: match[1] as string, size: Number(match[2]) } : null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }

@@ -6,9 +6,13 @@ import { CheckpointError } from '../core/errors.js';
 import { isRestorablePath } from '../core/snapshot.js';
 import { CatFileBatchParser } from '../git/cat-file-batch.js';
 import { gitEnvironment, runGit } from '../git/run.js';
+import { readLooseHeader } from './loose-object.js';
 
 /** From this size up, a restored file goes from git straight into its temp file (see streamBlob). */
 const LARGE_BLOB_BYTES = 4 * 1024 * 1024;
+
+/** Up to this many files to write, their objects stored loose are looked up without git (see readBlobs). */
+const IN_PROCESS_MAX_OBJECTS = 100;
 
 /** A blob too large to hold in memory: only its oid, written by git itself when its time comes. */
 interface LargeBlob {
@@ -201,17 +205,28 @@ export class WorktreeWriter {
 
   /**
    * Blob contents by oid, streamed from one `git cat-file --batch`. Files from LARGE_BLOB_BYTES up are
-   * only checked to be there (`--batch-check`): git writes them straight into their temp file later
-   * (see streamBlob), rather than through this process (issue 26: one 25 MB file). `links`: symlinks'
-   * targets, always read.
+   * only checked to be there (`--batch-check`, or a loose object's header): git writes them straight
+   * into their temp file later (see streamBlob), rather than through this process (issue 26: one 25 MB
+   * file). `links`: symlinks' targets, always read.
    */
   private async readBlobs(
     oids: readonly string[],
     links: readonly string[] = [],
   ): Promise<Map<string, Buffer | LargeBlob>> {
     const result = new Map<string, Buffer | LargeBlob>();
-    const unique = [...new Set(oids)];
     const small = new Set(links);
+    let unique = [...new Set(oids)];
+    // A few objects stored loose (a recent snapshot's, until a gc packs them) are looked up here, from
+    // their headers: no git process only to say they are there. The others, and many, git checks.
+    if (unique.length <= IN_PROCESS_MAX_OBJECTS) {
+      unique = unique.filter((oid) => {
+        const header = readLooseHeader(this.gitDir, oid);
+        if (header?.type !== 'blob') return true;
+        if (header.size >= LARGE_BLOB_BYTES) result.set(oid, { oid });
+        else small.add(oid);
+        return false;
+      });
+    }
     if (unique.length > 0) {
       const { stdout } = await runGit(
         ['--git-dir', this.gitDir, 'cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'],

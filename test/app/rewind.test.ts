@@ -447,6 +447,29 @@ describe('borrowing from the project repository', () => {
 });
 
 describe('restore', () => {
+  it('a store that lost a loose object fails the restore before any file changes, large or small', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'committed a' } });
+    const deps = depsFor();
+    // Content of the store's own (not borrowed from the project): one small file, one streamed by git.
+    const large = randomBytes(5 * 1024 * 1024);
+    writeTree(root, { 'a.ts': 'snapshot a', 'large.bin': large });
+    const snap = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    const { storeDir } = await listSnapshots(deps, { projectRoot: root });
+    writeTree(root, { 'a.ts': 'edited', 'large.bin': 'edited' });
+    const before = readTree(root);
+    for (const lost of [large, Buffer.from('snapshot a')]) {
+      const oid = execFileSync('git', ['hash-object', '--stdin'], { input: lost }).toString().trim();
+      const object = path.join(storeDir, 'git', 'objects', oid.slice(0, 2), oid.slice(2));
+      const kept = `${object}.kept`;
+      renameSync(object, kept);
+      await expect(
+        restoreSnapshot(deps, { projectRoot: root, snapshotId: snap.snapshot.id, dryRun: false }),
+      ).rejects.toThrow(/missing object .*nothing was changed/);
+      expect(readTree(root)).toEqual(before);
+      renameSync(kept, object);
+    }
+  });
+
   it('plans first (dry run), then restores, and the pre-restore snapshot undoes it', async () => {
     const root = createRepo({ committed: { 'keep.ts': 'k', 'edit.ts': 'v1', 'gone.ts': 'g' } });
     const deps = depsFor();

@@ -2,7 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI, runCli } from '../helpers/cli.js';
+import { assertBuilt, CLI, runCli, runCliWithGitLog } from '../helpers/cli.js';
 import { createRepo, tempDir, workerStateHome, writeTree } from '../helpers/fixtures.js';
 import { readTree } from '../helpers/tree.js';
 
@@ -227,6 +227,18 @@ describe('claude-checkpoint rewind in a terminal', () => {
     expect(term.screen()).toContain('Nothing was changed.');
     expect(readTree(root)).toEqual(before);
     expect(await ids()).toEqual(snapshots);
+  }, 90_000);
+
+  it('rewind --yes scans the tree twice: once for the plan, once for the safety snapshot (issue 26)', async () => {
+    const { root, env } = await threePrompts();
+    const { result, gitCommands } = await runCliWithGitLog(
+      ['rewind', 'latest~1', '--code', '--yes'],
+      root,
+      env,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('a1\n');
+    expect(gitCommands.filter((command) => / status --porcelain=v2 /.test(command))).toHaveLength(2);
   }, 90_000);
 
   it('rewind <ref> opens on that prompt’s actions; with nothing changed after it, no code options; the prompt comes back', async () => {

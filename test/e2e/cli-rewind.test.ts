@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI, runCli } from '../helpers/cli.js';
+import { assertBuilt, CLI, runCli, runCliWithGitLog } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 import { readTree, repoState } from '../helpers/tree.js';
 
@@ -22,6 +22,73 @@ describe('claude-checkpoint rewind commands', () => {
     const restored = await runCli(['restore', id, '--yes', '--root', root], { cwd: root, env });
     expect(restored.code, restored.stderr).toBe(0);
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('two\n');
+  });
+
+  it('restore --yes scans the working tree once: no dry run before it (issue 26: the 25 MB restore)', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n', 'b.txt': 'b\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const snap = await runCli(['snapshot', '--json', '--root', root], { cwd: root, env });
+    const id = JSON.parse(snap.stdout).snapshot.id as string;
+    writeTree(root, { 'a.txt': 'two\n' });
+    const { result, gitCommands } = await runCliWithGitLog(
+      ['restore', id, 'a.txt', '--yes', '--json'],
+      root,
+      env,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('one\n');
+    const outcome = JSON.parse(result.stdout);
+    expect(outcome).toMatchObject({ dryRun: false, plan: { overwrite: ['a.txt'] } });
+    // The safety snapshot's scan is the only one: it is also what the plan is made from.
+    expect(gitCommands.filter((command) => / status --porcelain=v2 /.test(command))).toHaveLength(1);
+    const listed = JSON.parse((await runCli(['list', '--json', '--root', root], { cwd: root, env })).stdout);
+    expect(listed.snapshots[0]).toMatchObject({ id: outcome.undoSnapshotId, trigger: 'pre-restore' });
+  });
+
+  it('restore checks loose objects are there from their headers, packed ones with git (issue 26)', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n', 'b.txt': 'b\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    // Content the project's own objects do not hold, which the store would borrow: the store's own.
+    writeTree(root, { 'a.txt': 'snapshot a\n', 'b.txt': 'snapshot b\n' });
+    const snap = await runCli(['snapshot', '--json', '--root', root], { cwd: root, env });
+    const id = JSON.parse(snap.stdout).snapshot.id as string;
+    const checks = (commands: string[]) => commands.filter((command) => command.includes('--batch-check'));
+
+    writeTree(root, { 'a.txt': 'two\n', 'b.txt': 'c\n' });
+    const loose = await runCliWithGitLog(['restore', id, '--yes'], root, env);
+    expect(loose.result.code, loose.result.stderr).toBe(0);
+    expect(checks(loose.gitCommands)).toEqual([]);
+    expect(['a.txt', 'b.txt'].map((file) => readFileSync(path.join(root, file), 'utf8'))).toEqual([
+      'snapshot a\n',
+      'snapshot b\n',
+    ]);
+
+    expect((await runCli(['gc', '--root', root], { cwd: root, env })).code).toBe(0);
+    writeTree(root, { 'a.txt': 'three\n' });
+    const packed = await runCliWithGitLog(['restore', id, '--yes'], root, env);
+    expect(packed.result.code, packed.result.stderr).toBe(0);
+    expect(checks(packed.gitCommands)).toHaveLength(1);
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('snapshot a\n');
+  });
+
+  it('restore --yes with nothing to change records no safety snapshot and says so, as before', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const snap = await runCli(['snapshot', '--json', '--root', root], { cwd: root, env });
+    const id = JSON.parse(snap.stdout).snapshot.id as string;
+    // Another file changed: the tree differs from the snapshot, but not at the path restored.
+    writeTree(root, { 'b.txt': 'new\n' });
+    const json = await runCli(['restore', id, 'a.txt', '--yes', '--json', '--root', root], {
+      cwd: root,
+      env,
+    });
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ dryRun: true, undoSnapshotId: null, interrupted: null });
+    const text = await runCli(['restore', id, 'a.txt', '--yes', '--root', root], { cwd: root, env });
+    expect(text.stdout).toContain(`already matches snapshot ${id}: nothing to restore`);
+    const listed = JSON.parse((await runCli(['list', '--json', '--root', root], { cwd: root, env })).stdout);
+    expect(listed.total).toBe(1);
+    expect(readFileSync(path.join(root, 'b.txt'), 'utf8')).toBe('new\n');
   });
 
   it('snapshots a project when HOME is set but empty, rather than taking the project for the home folder', async () => {

@@ -1,7 +1,8 @@
 import { type SpawnOptions, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { workerStateHome } from './fixtures.js';
+import { git, tempDir, workerStateHome } from './fixtures.js';
 
 /** The CLI as the package installs it (package.json's bin): the CLI's bundle, run through V8's code cache. */
 export const CLI = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
@@ -64,4 +65,27 @@ export function runNodeScript(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin?.end(options.input ?? '');
   });
+}
+
+/** Runs the CLI (with `--root root`) with git on PATH writing down each command line before it runs. */
+export async function runCliWithGitLog(
+  args: string[],
+  root: string,
+  env: Record<string, string>,
+): Promise<{ result: CliResult; gitCommands: string[] }> {
+  const dir = tempDir('cli-git-log-');
+  const log = path.join(dir, 'git.log');
+  writeFileSync(log, '');
+  const shim = path.join(dir, 'git');
+  // Not a GIT_* variable: the CLI keeps those from git.
+  writeFileSync(
+    shim,
+    `#!/bin/sh\necho "$*" >> "$TRACE_GIT_LOG"\nexec ${JSON.stringify(git(root, '--exec-path').trim())}/git "$@"\n`,
+  );
+  chmodSync(shim, 0o755);
+  const result = await runCli([...args, '--root', root], {
+    cwd: root,
+    env: { ...env, TRACE_GIT_LOG: log, PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}` },
+  });
+  return { result, gitCommands: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
 }

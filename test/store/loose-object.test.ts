@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repositoryObjectFormat, writeLooseObject } from '../../src/store/loose-object.js';
+import { readLooseHeader, repositoryObjectFormat, writeLooseObject } from '../../src/store/loose-object.js';
 import { tempDir } from '../helpers/fixtures.js';
 
 const run = (gitDir: string, args: string[], input?: string | Buffer) =>
@@ -53,4 +54,30 @@ describe('loose objects written without git', () => {
       expect(readdirSync(path.dirname(file)).filter((name) => name.startsWith('tmp_'))).toEqual([]);
     });
   }
+
+  it('a loose header gives what `git cat-file --batch-check` does, read from the first bytes; else null', () => {
+    const gitDir = path.join(tempDir('loose-'), 'repo.git');
+    execFileSync('git', ['init', '-q', '--bare', gitDir]);
+    // As git writes them: a file of random bytes (no compression) of 5 MB, an empty one, a tree.
+    const big = randomBytes(5 * 1024 * 1024);
+    const bigOid = run(gitDir, ['hash-object', '-w', '--stdin'], big);
+    const emptyOid = run(gitDir, ['hash-object', '-w', '--stdin'], '');
+    const treeOid = run(gitDir, ['mktree'], `100644 blob ${emptyOid}\tempty\n`);
+    for (const oid of [bigOid, emptyOid, treeOid]) {
+      const [type, size] = run(
+        gitDir,
+        ['cat-file', '--batch-check=%(objecttype) %(objectsize)'],
+        `${oid}\n`,
+      ).split(' ');
+      expect(readLooseHeader(gitDir, oid)).toEqual({ type, size: Number(size) });
+    }
+    // Packed, as a gc does: not loose any more, git must be asked.
+    run(gitDir, ['pack-objects', '-q', path.join(gitDir, 'objects', 'pack', 'pack')], `${emptyOid}\n`);
+    run(gitDir, ['prune-packed']);
+    expect(run(gitDir, ['cat-file', '-t', emptyOid])).toBe('blob');
+    expect(readLooseHeader(gitDir, emptyOid)).toBeNull();
+    // Security: only an oid names a file.
+    expect(readLooseHeader(gitDir, '../../HEAD')).toBeNull();
+    expect(readLooseHeader(gitDir, `${'0'.repeat(38)}/x`)).toBeNull();
+  });
 });
