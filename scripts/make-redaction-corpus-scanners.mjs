@@ -43,69 +43,29 @@
 // named group of 8 characters inside one unbroken value (jwt-base64) took that piece alone.
 // The split into tuning and held-out parts is by sha256(text): first hex digit 0-7 tuning, 8-f held out.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import {
+  capped,
+  earlierItems,
+  mirrorsFolder,
+  openRepo,
+  sha,
+  writeCorpus,
+} from './redaction-corpus-common.mjs';
 
-const mirrors = process.argv[2] ?? process.env.CORPUS_MIRRORS;
-if (!mirrors)
-  throw new Error(
-    "name the folder of the repositories' snapshots: node <script> <folder> (or CORPUS_MIRRORS)",
-  );
-const here = path.dirname(fileURLToPath(import.meta.url));
-const out = path.resolve(here, '../test/fixtures/redaction-corpus-scanners.json');
-const sha = (text) => createHash('sha256').update(text).digest('hex');
-
-function repo(name) {
-  const dir = path.join(mirrors, `${name.replace('/', '+')}`, 'repo');
-  const git = (args) =>
-    execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  const commit = git(['rev-parse', 'HEAD']).trim();
-  return {
-    name,
-    dir,
-    commit,
-    git,
-    files: () => git(['ls-tree', '-r', '--name-only', 'HEAD']).split('\n').filter(Boolean),
-    /** The contents of many files at once (one `git cat-file --batch`, not one process per file). */
-    read: (files) => {
-      if (files.length === 0) return new Map();
-      const raw = execFileSync('git', ['--git-dir', dir, 'cat-file', '--batch'], {
-        input: files.map((file) => `HEAD:${file}`).join('\n'),
-        maxBuffer: 1 << 30,
-      });
-      const contents = new Map();
-      let at = 0;
-      for (const file of files) {
-        const headerEnd = raw.indexOf(10, at);
-        const header = raw.subarray(at, headerEnd).toString('utf8');
-        const size = Number(header.split(' ')[2]);
-        contents.set(file, raw.subarray(headerEnd + 1, headerEnd + 1 + size).toString('utf8'));
-        at = headerEnd + 1 + size + 1;
-      }
-      return contents;
-    },
-    source: (file) => `${name}@${commit.slice(0, 12)}:${file}`,
-  };
-}
+const mirrors = mirrorsFolder();
+const repo = (name) => openRepo(mirrors, name);
 
 // Texts and secrets of the earlier corpora: none is used again.
-const earlier = new Set();
-const earlierSecrets = new Set();
-for (const file of [
+const earlierCorpora = earlierItems([
   'redaction-corpus.json',
   'redaction-corpus-everyday.json',
   'redaction-corpus-public.json',
   'redaction-corpus-docs.json',
   'redaction-corpus-agents.json',
-]) {
-  const corpus = JSON.parse(readFileSync(path.resolve(here, '../test/fixtures', file), 'utf8'));
-  for (const item of [...(corpus.benign ?? []), ...(corpus.positives ?? [])]) {
-    earlier.add(item.text.trim());
-    if (item.secret) earlierSecrets.add(item.secret);
-  }
-}
+]);
+const earlier = new Set(earlierCorpora.map((item) => item.text.trim()));
+const earlierSecrets = new Set(earlierCorpora.flatMap((item) => (item.secret ? [item.secret] : [])));
 
 /** A word or shape that secret detectors react to: the lines that test a detector's precision. */
 const CUE =
@@ -114,10 +74,6 @@ const CUE =
 // ── Benign ────────────────────────────────────────────────────────────────────────────────────────────
 const benign = [];
 const seen = new Set();
-function capped(items, limit) {
-  const rank = (item) => sha(`choose\0${item.text}`);
-  return [...items].sort((a, b) => rank(a).localeCompare(rank(b))).slice(0, limit);
-}
 function collector(limits) {
   const found = new Map();
   return {
@@ -646,13 +602,9 @@ for (const item of found.microsoft) {
 }
 scannerBenign.flush();
 
-const heldOut = (text) => sha(text).charAt(0) >= '8';
-const corpus = {
-  note: 'Sixth redaction corpus (issue 26): docs, commits, workflows and scripts of docker/cli, nektos/act and pypa/twine; the secrets and negative cases of semgrep-rules and ripsecrets; values generated from Microsoft security-utilities patterns. No source an earlier corpus used; see scripts/make-redaction-corpus-scanners.mjs for the rules, all fixed before the detector ran. Split by the first hex digit of sha256(text): 0-7 tuning, 8-f held out.',
-  benign: benign.sort((a, b) => sha(a.text).localeCompare(sha(b.text))),
-  positives: positives.sort((a, b) => sha(a.text + a.secret).localeCompare(sha(b.text + b.secret))),
-};
-writeFileSync(out, `${JSON.stringify(corpus, null, 1)}\n`);
-const count = (items) =>
-  `${items.length} (${items.filter((item) => !heldOut(item.text)).length} tuning, ${items.filter((item) => heldOut(item.text)).length} held out)`;
-process.stderr.write(`benign ${count(benign)}, positives ${count(positives)} -> ${out}\n`);
+writeCorpus(
+  'redaction-corpus-scanners.json',
+  'Sixth redaction corpus (issue 26): docs, commits, workflows and scripts of docker/cli, nektos/act and pypa/twine; the secrets and negative cases of semgrep-rules and ripsecrets; values generated from Microsoft security-utilities patterns. No source an earlier corpus used; see scripts/make-redaction-corpus-scanners.mjs for the rules, all fixed before the detector ran. Split by the first hex digit of sha256(text): 0-7 tuning, 8-f held out.',
+  benign,
+  positives,
+);
