@@ -37,7 +37,14 @@
 //     after the first run, in both parts, when a Slack webhook counted as leaked for keeping `services`.
 // The split into tuning and held-out parts is by sha256(text): first hex digit 0-7 tuning, 8-f held out.
 import { execFileSync } from 'node:child_process';
-import { capped, earlierItems, mirrorsFolder, openRepo, writeCorpus } from './redaction-corpus-common.mjs';
+import {
+  benignCollector,
+  earlierItems,
+  markdownParts,
+  mirrorsFolder,
+  openRepo,
+  writeCorpus,
+} from './redaction-corpus-common.mjs';
 
 const mirrors = mirrorsFolder();
 const repo = (name) => openRepo(mirrors, name);
@@ -51,41 +58,11 @@ const earlier = new Set(
   ]).map((item) => item.text),
 );
 
-/** A word or shape that secret detectors react to: the lines that test a detector's precision. */
-const CUE =
-  /pass|pwd|secret|token|key|auth|cred|bearer|cookie|session|signature|salt|dsn|webhook|digest|sha(?:1|256|384|512)|\$\{\{|\{\{|[A-Za-z0-9+/_=-]{24,}/i;
-
 // ── Benign ────────────────────────────────────────────────────────────────────────────────────────────
 const benign = [];
 const seen = new Set();
-/** Collects a repository's candidates per family, then keeps at most LIMITS of each stratum. */
-function collector(limits) {
-  const found = new Map();
-  return {
-    push(family, kind, text, source, maxLength = 400) {
-      const trimmed = text.replace(/\s+$/, '');
-      if (trimmed.trim().length < 12 || trimmed.length > maxLength || earlier.has(trimmed)) return;
-      const stratum = CUE.test(trimmed) ? 'cue' : 'plain';
-      const key = `${family}\0${stratum}`;
-      if (!found.has(key)) found.set(key, new Map());
-      const items = found.get(key);
-      if (!items.has(trimmed)) items.set(trimmed, { text: trimmed, source, kind, family, stratum });
-    },
-    flush() {
-      for (const [key, items] of found) {
-        const [family, stratum] = key.split('\0');
-        const limit = limits[family]?.[stratum] ?? 0;
-        for (const item of capped(
-          [...items.values()].filter((i) => !seen.has(i.text)),
-          limit,
-        )) {
-          seen.add(item.text);
-          benign.push(item);
-        }
-      }
-    },
-  };
-}
+const collector = (limits) =>
+  benignCollector(limits, { benign, kept: seen, isEarlier: (text) => earlier.has(text) });
 
 const SHELL = new Set([
   'sh',
@@ -112,41 +89,6 @@ const CONFIG = new Set([
   'dockerfile',
 ]);
 
-/** Lines of a Markdown file by where they stand: shell blocks (and their lines), config lines, prose. */
-function markdownParts(text) {
-  const parts = { shellLines: [], shellBlocks: [], configLines: [], prose: [] };
-  let fence = null;
-  let block = [];
-  let inFrontMatter = text.startsWith('---\n');
-  const lines = text.split('\n');
-  for (let i = inFrontMatter ? 1 : 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (inFrontMatter) {
-      if (line.trim() === '---') inFrontMatter = false;
-      continue;
-    }
-    const opening = /^\s*(```+|~~~+)\s*([\w-]*)/.exec(line);
-    if (opening) {
-      if (fence === null) {
-        fence = opening[2].toLowerCase();
-        block = [];
-      } else {
-        if (SHELL.has(fence) && block.length > 1) parts.shellBlocks.push(block.join('\n'));
-        fence = null;
-      }
-      continue;
-    }
-    if (fence !== null) {
-      block.push(line);
-      if (SHELL.has(fence)) parts.shellLines.push(line.replace(/^\s*(?:\$|>|PS>)\s+/, '').trim());
-      else if (CONFIG.has(fence)) parts.configLines.push(line.trim());
-      continue;
-    }
-    if (line.trim() && !/^\s*(?:<|\{\{[<%]|import |export )/.test(line)) parts.prose.push(line.trim());
-  }
-  return parts;
-}
-
 const DOCS_LIMITS = {
   'docs-shell': { cue: 160, plain: 60 },
   'docs-shell-block': { cue: 50, plain: 10 },
@@ -167,7 +109,7 @@ for (const [name, isDoc] of DOCS) {
   const found = collector(DOCS_LIMITS);
   const docs = files.filter(isDoc);
   for (const [file, text] of r.read(docs)) {
-    const parts = markdownParts(text);
+    const parts = markdownParts(text, { shell: SHELL, config: CONFIG, fence: /^\s*(```+|~~~+)\s*([\w-]*)/ });
     const source = r.source(file);
     for (const line of parts.shellLines) found.push('docs-shell', 'command', line, source);
     for (const block of parts.shellBlocks) found.push('docs-shell-block', 'command', block, source, 1500);

@@ -116,3 +116,81 @@ export function writeCorpus(name, note, benign, positives) {
     `${items.length} (${items.filter((item) => !heldOut(item.text)).length} tuning, ${items.filter((item) => heldOut(item.text)).length} held out)`;
   process.stderr.write(`benign ${count(benign)}, positives ${count(positives)} -> ${out}\n`);
 }
+
+/** A word or shape that secret detectors react to: the benign lines that test a detector's precision. */
+export const CUE =
+  /pass|pwd|secret|token|key|auth|cred|bearer|cookie|session|signature|salt|dsn|webhook|digest|sha(?:1|256|384|512)|\$\{\{|\{\{|[A-Za-z0-9+/_=-]{24,}/i;
+
+/**
+ * Collects one repository's benign candidates by family and stratum (`cue` lines, holding a CUE, or
+ * `plain`), then adds at most `limits[family][stratum]` of each to `benign` (capped): none already kept
+ * (`kept`), none shorter than 12 or longer than `maxLength` characters, none an earlier corpus holds.
+ */
+export function benignCollector(limits, { benign, kept, isEarlier }) {
+  const found = new Map();
+  return {
+    push(family, kind, text, source, maxLength = 400) {
+      const trimmed = text.replace(/\s+$/, '');
+      if (trimmed.trim().length < 12 || trimmed.length > maxLength || isEarlier(trimmed)) return;
+      const stratum = CUE.test(trimmed) ? 'cue' : 'plain';
+      const key = `${family}\0${stratum}`;
+      if (!found.has(key)) found.set(key, new Map());
+      const items = found.get(key);
+      if (!items.has(trimmed)) items.set(trimmed, { text: trimmed, source, kind, family, stratum });
+    },
+    flush() {
+      for (const [key, items] of found) {
+        const [family, stratum] = key.split('\0');
+        const limit = limits[family]?.[stratum] ?? 0;
+        for (const item of capped(
+          [...items.values()].filter((i) => !kept.has(i.text)),
+          limit,
+        )) {
+          kept.add(item.text);
+          benign.push(item);
+        }
+      }
+    },
+  };
+}
+
+/** A fenced block's opening line and its language: ```bash, ~~~ yaml, ```{.shell}. */
+const FENCE = /^\s*(```+|~~~+)\s*\{?\.?([\w-]*)/;
+
+/**
+ * Lines of a Markdown file by where they stand: shell blocks (and their lines, prompts taken off), config
+ * lines, prose; front matter left out. `shell` and `config` are the fences' languages of each.
+ */
+export function markdownParts(text, { shell, config, fence: fencePattern = FENCE }) {
+  const parts = { shellLines: [], shellBlocks: [], configLines: [], prose: [] };
+  let fence = null;
+  let block = [];
+  let inFrontMatter = text.startsWith('---\n');
+  const lines = text.split('\n');
+  for (let i = inFrontMatter ? 1 : 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (inFrontMatter) {
+      if (line.trim() === '---') inFrontMatter = false;
+      continue;
+    }
+    const opening = fencePattern.exec(line);
+    if (opening) {
+      if (fence === null) {
+        fence = opening[2].toLowerCase();
+        block = [];
+      } else {
+        if (shell.has(fence) && block.length > 1) parts.shellBlocks.push(block.join('\n'));
+        fence = null;
+      }
+      continue;
+    }
+    if (fence !== null) {
+      block.push(line);
+      if (shell.has(fence)) parts.shellLines.push(line.replace(/^\s*(?:\$|>|PS>)\s+/, '').trim());
+      else if (config.has(fence)) parts.configLines.push(line.trim());
+      continue;
+    }
+    if (line.trim() && !/^\s*(?:<|\{\{[<%]|import |export )/.test(line)) parts.prose.push(line.trim());
+  }
+  return parts;
+}
