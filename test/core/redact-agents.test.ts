@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../../src/core/redact.js';
-import { countsBy, isHeldOut, leaksWindow, pct } from '../helpers/redaction-corpus.js';
+import {
+  countsBy,
+  isHeldOut,
+  leaksWindow,
+  pct,
+  SOURCED,
+  tuningFailures,
+} from '../helpers/redaction-corpus.js';
 
 interface Benign {
   text: string;
@@ -70,8 +77,7 @@ describe('redaction on what agents write every day, and scanners’ examples (a 
       expect(m.benign.length).toBeGreaterThanOrEqual(1800);
       expect(m.positives.length).toBeGreaterThanOrEqual(500);
     }
-    for (const item of [...corpus.benign, ...corpus.positives])
-      expect(item.source).toMatch(/^[\w.-]+\/[\w.-]+(@[0-9a-f]{12}:| commit [0-9a-f]{12})/);
+    for (const item of [...corpus.benign, ...corpus.positives]) expect(item.source).toMatch(SOURCED);
   });
 
   // Measured before this round: tuning 62 of 1,964 benign texts changed (3.2%; 9 of 1,601 outside the
@@ -89,14 +95,9 @@ describe('redaction on what agents write every day, and scanners’ examples (a 
   it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
-    const report = [...m.damaged].map(
-      (item) => `[${item.family}] ${item.text} → ${redactText(item.text).text}  (${item.source})`,
-    );
-    expect(m.falseRate, report.join('\n')).toBeLessThanOrEqual(0.01);
-    const leaked = m.positives
-      .filter((item) => m.missed.has(item))
-      .map((item) => `${item.format}: ${redactText(item.text).text}`);
-    expect(m.recall, leaked.join('\n')).toBeGreaterThanOrEqual(0.929);
+    const failures = tuningFailures(m.damaged, m.missed, (text) => redactText(text).text);
+    expect(m.falseRate, failures.damaged).toBeLessThanOrEqual(0.01);
+    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.929);
   });
 
   it('held-out part (never tuned on): at most 1% false redactions, recall within the measured figure', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../../src/core/redact.js';
-import { countsBy, isHeldOut, pct } from '../helpers/redaction-corpus.js';
+import { countsBy, isHeldOut, pct, tuningFailures } from '../helpers/redaction-corpus.js';
 
 interface Benign {
   text: string;
@@ -67,12 +67,9 @@ describe('redaction on what agents write every day (a second corpus from other s
     console.log(
       `redaction everyday (tuning): false redactions ${pct(m.falseRate)} of ${m.benign.length} (commands ${pct(m.commandRate)}, prose ${pct(m.proseRate)}); recall ${pct(m.recall)} of ${m.positives.length}`,
     );
-    const report = [...m.damaged].map(
-      (item) => `[${item.family}] ${item.text} → ${redactText(item.text).text}  (${item.source})`,
-    );
-    expect(m.falseRate, report.join('\n')).toBeLessThanOrEqual(0.01);
-    const leaked = [...m.missed].map((item) => `${item.format}: ${redactText(item.text).text}`);
-    expect(m.recall, leaked.join('\n')).toBeGreaterThanOrEqual(0.99);
+    const failures = tuningFailures(m.damaged, m.missed, (text) => redactText(text).text);
+    expect(m.falseRate, failures.damaged).toBeLessThanOrEqual(0.01);
+    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.99);
   });
 
   it("held-out part (never tuned on): within the measured figures, and at most 1% outside gitleaks' cases", () => {

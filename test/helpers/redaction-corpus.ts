@@ -35,3 +35,23 @@ export function countsBy<T>(items: readonly T[], key: (item: T) => string, bad: 
 }
 
 export const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
+
+/** How every item of a corpus built from repositories names where it comes from. */
+export const SOURCED = /^[\w.-]+\/[\w.-]+(@[0-9a-f]{12}:| commit [0-9a-f]{12})/;
+
+/**
+ * A tuning part's failures in full (this part is tuned on, so its texts may be read): each benign text
+ * changed, with what it became, and each secret missed, with what was left.
+ */
+export function tuningFailures(
+  damaged: Iterable<{ family: string; text: string; source: string }>,
+  missed: Iterable<{ format: string; text: string }>,
+  redact: (text: string) => string,
+): { damaged: string; missed: string } {
+  return {
+    damaged: [...damaged]
+      .map((item) => `[${item.family}] ${item.text} → ${redact(item.text)}  (${item.source})`)
+      .join('\n'),
+    missed: [...missed].map((item) => `${item.format}: ${redact(item.text)}`).join('\n'),
+  };
+}
