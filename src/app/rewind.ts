@@ -280,8 +280,7 @@ async function recordContent(
   );
   const ids = await store.snapshotIds();
   if (snapshot.trigger === TURN_END_TRIGGER) await store.noteTurnEnd(snapshot.id, ids);
-  // Ids carry the second, not the millisecond: never let retention pick the snapshot just taken.
-  const expired = (await expiredOf(store, ids, now)).filter((old) => old.id !== snapshot.id);
+  const expired = await expiredOf(store, ids, now, snapshot.id);
   await store.remove(expired.map((record) => record.id));
   await store.setLatest(snapshot);
   const noted = store.noteAdded(captured.addedBytes + COMMIT_BYTES, 1);
@@ -303,9 +302,10 @@ async function expiredOf<T extends { id: string; createdAt: string }>(
   store: SnapshotStore,
   ids: readonly T[],
   now: Date,
+  justTaken?: string,
 ): Promise<T[]> {
   const turnEnds = ids.length > store.settings.maxCount ? await store.turnEndIds() : new Set<string>();
-  return selectExpired(ids, store.settings, now, (id) => turnEnds.has(id));
+  return selectExpired(ids, store.settings, now, (id) => turnEnds.has(id), justTaken);
 }
 
 /**

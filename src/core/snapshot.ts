@@ -49,15 +49,22 @@ export function formatSnapshotId(time: Date, randomHex: string): string {
  * The newest snapshot is always kept, so there is always something to go back to. A turn-end snapshot
  * (`isTurnEnd`) only marks where a turn ended: it is not counted, and goes with its turn (once
  * `maxCount` snapshots newer than it are kept), so 100 kept still means 100 prompts to go back to.
+ * `justTaken` names the snapshot just taken, which counts as the newest.
  */
 export function selectExpired<T extends { id: string; createdAt: string }>(
   snapshots: readonly T[],
   settings: Pick<SnapshotSettings, 'maxCount' | 'maxAgeDays'>,
   now: Date,
   isTurnEnd: (id: string) => boolean = () => false,
+  justTaken?: string,
 ): T[] {
+  // The snapshot just taken is the newest, whatever its id: ids (and the times read from them) carry the
+  // second, and within one second their random part decides the order.
   const newestFirst = [...snapshots].sort(
-    (a, b) => compareAscii(b.createdAt, a.createdAt) || compareAscii(b.id, a.id),
+    (a, b) =>
+      Number(b.id === justTaken) - Number(a.id === justTaken) ||
+      compareAscii(b.createdAt, a.createdAt) ||
+      compareAscii(b.id, a.id),
   );
   const oldestAllowed = now.getTime() - settings.maxAgeDays * 86_400_000;
   let counted = 0;

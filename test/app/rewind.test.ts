@@ -186,6 +186,24 @@ describe('snapshots', () => {
     expect((await listSnapshots(deps, { projectRoot: root })).storeBytes).toBe(gc.afterBytes);
   });
 
+  it('keeps exactly the most recent snapshots when several are taken within one second', async () => {
+    // Ids carry the second: within one, their random part orders them. The one just taken must still count
+    // as the newest, or retention skips it and removes nothing (one more kept each time, found by the
+    // settings test). Twelve snapshots: without that, all keep 2 by chance about once in sixty runs.
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const deps = depsFor({ CHECKPOINT_SNAPSHOT_MAX_COUNT: '2' }, () => new Date('2026-11-01T00:00:00Z'));
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      writeTree(root, { 'a.ts': `version ${i}` });
+      ids.push((await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' })).snapshot.id);
+      const kept = (await listSnapshots(deps, { projectRoot: root })).snapshots.map(
+        (snapshot) => snapshot.id,
+      );
+      expect(kept).toHaveLength(Math.min(i + 1, 2));
+      expect(kept).toContain(ids[i]);
+    }
+  });
+
   it('counts prompts, not the turn ends between them: each end goes with its turn, in a hook and in gc', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     let clock = Date.parse('2026-11-01T00:00:00Z');

@@ -70,6 +70,16 @@ describe('selectExpired: turn ends go with their turn and are not counted', () =
     ]);
   });
 
+  it('the snapshot just taken counts as the newest, though its id sorts below others of its second', () => {
+    const second = '2026-12-02T11:00:00.000Z';
+    const sameSecond = ['c', 'b', 'a'].map((id) => ({ id, createdAt: second }));
+    // Without `justTaken`, `a` (the one just taken) would sort last and be the one beyond the count.
+    expect(selectExpired(sameSecond, { maxCount: 2, maxAgeDays: 30 }, now).map((s) => s.id)).toEqual(['a']);
+    expect(
+      selectExpired(sameSecond, { maxCount: 2, maxAgeDays: 30 }, now, undefined, 'a').map((s) => s.id),
+    ).toEqual(['b']);
+  });
+
   it('at most maxCount turn ends, even with no prompts between them', () => {
     const ends = [5, 4, 3, 2, 1].map((n) => ({ id: `e${n}`, createdAt: `2026-12-02T10:0${n}:30Z` }));
     expect(selectExpired(ends, settings, now, () => true).map((snapshot) => snapshot.id)).toEqual([
