@@ -5,7 +5,7 @@ import { isCheckpointError } from '../core/errors.js';
 import { isOwnFile } from '../core/paths.js';
 import type { ObjectFormat } from './oid.js';
 import { GIT_SCAN_TIMEOUT_MS, GitNotFoundError, isGitTimeout, runGit } from './run.js';
-import { parseStatusV2, type StatusEntry } from './status.js';
+import { parseStatusV2, STATUS_ARGS, type StatusEntry } from './status.js';
 
 /** Where the project sits in its repository. */
 export interface RepoLocation {
@@ -74,8 +74,6 @@ async function locateRepoWithGit(root: string): Promise<RepoLocation | null> {
     throw error;
   }
 }
-
-const STATUS_ARGS = ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--', '.'];
 
 /**
  * One `git status` for branch, HEAD and every uncommitted or untracked file under the project root.

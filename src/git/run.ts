@@ -1,5 +1,8 @@
-import { spawn } from 'node:child_process';
 import { CheckpointError, isCheckpointError } from '../core/errors.js';
+import { takeEarlyGit } from './early-start.js';
+import { type GitExit, spawnGit } from './spawn.js';
+
+export { gitEnvironment } from './spawn.js';
 
 /** For questions about refs, config and single objects, which git answers at once whatever the tree's size. */
 export const GIT_TIMEOUT_MS = 3000;
@@ -15,22 +18,6 @@ export interface GitResult {
   /** What git said on stderr, for calls whose warnings matter (kept short). */
   stderr: string;
   exitCode: number;
-}
-
-/**
- * The environment git runs with: the caller's, minus every GIT_* variable that could point git at
- * another repository, index or config (hooks run inside `git commit` set several of them), plus
- * GIT_OPTIONAL_LOCKS=0 so our read-only calls never take the index lock the user's git may need.
- */
-export function gitEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(base)) {
-    if (!key.startsWith('GIT_')) env[key] = value;
-  }
-  env.GIT_OPTIONAL_LOCKS = '0';
-  env.GIT_TERMINAL_PROMPT = '0';
-  env.LC_ALL = 'C';
-  return env;
 }
 
 export interface RunGitOptions {
@@ -60,70 +47,42 @@ export async function runGit(args: readonly string[], options: RunGitOptions): P
 }
 
 /** Like runGit, with stdout as bytes (for blob contents). */
-export function runGitBuffer(
+export async function runGitBuffer(
   args: readonly string[],
   options: RunGitOptions,
 ): Promise<{ stdout: Buffer; stderr: string; exitCode: number }> {
-  const timeoutMs = options.timeoutMs ?? GIT_TIMEOUT_MS;
-  const okExitCodes = options.okExitCodes ?? [0];
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {
-      cwd: options.cwd,
-      env: { ...gitEnvironment(), ...options.extraEnv },
-      // No pipe for input that is not given: one pipe fewer to set up and tear down per call.
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-    if (child.pid !== undefined) options.onSpawn?.(child.pid);
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out.push(chunk);
-      options.onStdout?.(chunk);
-    });
-    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
-    child.stdin?.on('error', () => undefined); // git may exit before reading all input; its exit code tells
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      reject(error.code === 'ENOENT' ? new GitNotFoundError('git is not installed or not on PATH') : error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const stdout = Buffer.concat(out);
-      if (timedOut) {
-        reject(
-          new CheckpointError(
-            'GIT_FAILED',
-            `git ${subcommand(args)} timed out after ${timeoutMs} ms in ${options.cwd}`,
-          ),
-        );
-        return;
-      }
-      const exitCode = code ?? -1;
-      const stderr = Buffer.concat(err)
-        .toString('utf8')
-        .slice(0, 64 * 1024);
-      if (okExitCodes.includes(exitCode)) {
-        resolve({ stdout, stderr, exitCode });
-        return;
-      }
-      const detail =
-        stderr.split('\n').find((line) => /^(fatal|error):/.test(line)) ??
-        (stderr.trim().split('\n')[0] || `exit ${exitCode}`);
-      reject(
-        new CheckpointError(
-          'GIT_FAILED',
-          `git ${subcommand(args)} failed in ${options.cwd} (exit ${exitCode}): ${detail}`,
-        ),
-      );
-    });
-    if (options.input !== undefined) child.stdin?.end(options.input);
-  });
+  const spawnOptions = { ...options, timeoutMs: options.timeoutMs ?? GIT_TIMEOUT_MS };
+  const exit = await (takeEarlyGit(args, spawnOptions) ?? spawnGit(args, spawnOptions).exit);
+  return settle(args, spawnOptions, exit);
+}
+
+/** A git process's end as the caller's answer: its output, or an error that says what went wrong. */
+function settle(
+  args: readonly string[],
+  options: RunGitOptions & { timeoutMs: number },
+  exit: GitExit,
+): { stdout: Buffer; stderr: string; exitCode: number } {
+  if (exit.spawnError) {
+    throw exit.spawnError.code === 'ENOENT'
+      ? new GitNotFoundError('git is not installed or not on PATH')
+      : exit.spawnError;
+  }
+  if (exit.timedOut) {
+    throw new CheckpointError(
+      'GIT_FAILED',
+      `git ${subcommand(args)} timed out after ${options.timeoutMs} ms in ${options.cwd}`,
+    );
+  }
+  const exitCode = exit.code ?? -1;
+  const stderr = exit.stderr.toString('utf8').slice(0, 64 * 1024);
+  if ((options.okExitCodes ?? [0]).includes(exitCode)) return { stdout: exit.stdout, stderr, exitCode };
+  const detail =
+    stderr.split('\n').find((line) => /^(fatal|error):/.test(line)) ??
+    (stderr.trim().split('\n')[0] || `exit ${exitCode}`);
+  throw new CheckpointError(
+    'GIT_FAILED',
+    `git ${subcommand(args)} failed in ${options.cwd} (exit ${exitCode}): ${detail}`,
+  );
 }
 
 /** The git command a message should name: the first argument after global options such as --git-dir. */

@@ -17,6 +17,20 @@ export interface ParsedStatus {
   entries: StatusEntry[];
 }
 
+/**
+ * The one `git status` a load or `status` runs: branch, HEAD and every uncommitted or untracked file
+ * under the folder it runs in.
+ */
+export const STATUS_ARGS: readonly string[] = [
+  'status',
+  '--porcelain=v2',
+  '-z',
+  '--branch',
+  '--untracked-files=all',
+  '--',
+  '.',
+];
+
 const ZERO_OID = /^0+$/;
 
 /**

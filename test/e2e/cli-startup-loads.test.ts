@@ -87,6 +87,8 @@ describe('what the CLI loads to start', () => {
       'app/deps.js',
       'app/setup-agents.js',
       'app/views.js',
+      // The registry of git calls the loader started early, to end what nothing took (no git itself).
+      'git/early-start.js',
       'hooks/agent-names.js',
       'store/fs-seam.js',
       'store/lock-owner.js',
@@ -177,5 +179,76 @@ describe('what the npm bin loads and runs to start', () => {
     // is not the system's, whose config and attributes files drift knows: hash-object still settles
     // a.txt (the filter shortcut is tested in test/git/filters.test.ts).
     expect(gitCommands.sort()).toEqual(['hash-object --stdin-paths', 'status --porcelain=v2']);
+  });
+});
+
+/**
+ * What a run of the bin did, in order, as seen from inside its process: each git it spawned and the
+ * moment the CLI's bundle began to compile.
+ */
+async function runOrdered(args: string[], root: string, storeDir: string) {
+  const dir = tempDir('cli-order-');
+  const log = path.join(dir, 'order.log');
+  writeFileSync(log, '');
+  const preload = path.join(dir, 'preload.cjs');
+  writeFileSync(
+    preload,
+    `const { appendFileSync } = require('node:fs');
+const note = (line) => appendFileSync(process.env.ORDER_LOG, line + '\\n');
+const cp = require('node:child_process');
+const spawn = cp.spawn;
+cp.spawn = function (file, args, ...rest) { note('spawn ' + file + ' ' + (args[0] ?? '')); return spawn.call(this, file, args, ...rest); };
+const vm = require('node:vm');
+const Script = vm.Script;
+vm.Script = function (source, options) { note('bundle'); return new Script(source, options); };
+`,
+  );
+  const result = await runNodeScript(BIN, args, {
+    cwd: root,
+    env: {
+      CHECKPOINT_STORE_DIR: storeDir,
+      ORDER_LOG: log,
+      NODE_OPTIONS: `--require=${preload}`,
+    },
+  });
+  return { result, order: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+}
+
+describe('status starts its git status before the CLI loads', () => {
+  const saved = async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const storeDir = tempDir('checkpoint-store-');
+    expect(
+      (await runCli(['save', '--goal', 'Ship it'], { cwd: root, env: { CHECKPOINT_STORE_DIR: storeDir } }))
+        .code,
+    ).toBe(0);
+    writeFileSync(path.join(root, 'a.txt'), 'two\n');
+    return { root, storeDir };
+  };
+
+  it('in a project with a checkpoint, one git status, started first and used for the drift', async () => {
+    const { root, storeDir } = await saved();
+    for (const args of [['status'], ['status', '--json']]) {
+      const { result, order } = await runOrdered(args, root, storeDir);
+      expect(result.code, result.stderr).toBe(0);
+      expect(order.filter((line) => line === 'spawn git status')).toHaveLength(1);
+      expect(order.slice(0, 2)).toEqual(['spawn git status', 'bundle']);
+      const changed = args.includes('--json')
+        ? JSON.parse(result.stdout).checkpoint.drift.changedSince
+        : /1 file\(s\) changed since the save/.exec(result.stdout)?.[0];
+      expect(changed).toEqual(args.includes('--json') ? ['a.txt'] : '1 file(s) changed since the save');
+    }
+  });
+
+  it('not where the root may be another folder, nor without a checkpoint', async () => {
+    const { root, storeDir } = await saved();
+    const withRoot = await runOrdered(['status', '--root', root], root, storeDir);
+    expect(withRoot.result.code, withRoot.result.stderr).toBe(0);
+    expect(withRoot.order[0]).toBe('bundle');
+    expect(withRoot.order.filter((line) => line === 'spawn git status')).toHaveLength(1);
+    const bare = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const none = await runOrdered(['status'], bare, storeDir);
+    expect(none.result.code, none.result.stderr).toBe(0);
+    expect(none.order[0]).toBe('bundle');
   });
 });

@@ -1,0 +1,23 @@
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
+import { CHECKPOINT_FILE } from '../core/paths.js';
+import { keepEarlyGit } from '../git/early-start.js';
+import { GIT_SCAN_TIMEOUT_MS } from '../git/run.js';
+import { spawnGit } from '../git/spawn.js';
+import { STATUS_ARGS } from '../git/status.js';
+
+// Run by the CLI's loader before anything else loads. `claude-checkpoint status` in a project with a
+// checkpoint runs one `git status` in the current folder (the drift check): started here, git scans the
+// tree while Node loads the CLI. Only where the root is surely the current folder; anywhere else the
+// command runs its own git as always, and an early call nothing took is ended when the command is.
+
+const FLAGS = new Set(['--json', '--no-color', '--debug']);
+
+/** Starts `status`'s `git status` now when the command line and the folder say it will run. */
+export function startStatusEarly(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): void {
+  if (argv[0] !== 'status' || !argv.slice(1).every((arg) => FLAGS.has(arg))) return;
+  if (env.CHECKPOINT_PROJECT_ROOT?.trim()) return;
+  if (!lstatSync(path.join(cwd, CHECKPOINT_FILE), { throwIfNoEntry: false })?.isFile()) return;
+  const options = { cwd, timeoutMs: GIT_SCAN_TIMEOUT_MS };
+  keepEarlyGit(STATUS_ARGS, options, spawnGit(STATUS_ARGS, options));
+}
