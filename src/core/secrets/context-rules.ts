@@ -37,7 +37,7 @@ const STRONG_NAME =
 const WEAK_NAME = /key|auth|cred|sig(?:nature)?|salt|cookie|session|dsn/i;
 /** Names of things about a secret, not the secret: its id, file, length, header, endpoint… */
 const NOT_A_SECRET_NAME =
-  /(?:^|[_.-])(?:ids?|names?|types?|files?|paths?|dirs?|urls?|uris?|endpoints?|headers?|lengths?|size|count|ttl|timeout|expir\w*|expires|policy|min|max|required|enabled|disabled|hash|hashed|algorithm|alg|format|version|prefix|suffix|field|column|label|hint|mode|kind|scope|host|port|user(?:name)?|email|region|provider|store|ring|pair|board|alias|vault|manager|limit|budget|at|in|tokens|secrets|tokenizer|public|publishable|pub|location|ref|env|var|source|template|schema|rotation|manager|error|errors|message|msg|status|text|title|description|by|command|cmd|helper|program)$|^(?:public|publishable|pub|csrf|xsrf|max|min|num|n)(?:[_.-]|$)/i;
+  /(?:^|[_.-])(?:ids?|names?|types?|files?|paths?|dirs?|urls?|uris?|endpoints?|headers?|lengths?|size|count|ttl|timeout|expir\w*|expires|policy|min|max|required|enabled|disabled|hash|hashed|sha\d*|md5|checksum|digest|algorithm|alg|format|version|prefix|suffix|field|column|label|hint|mode|kind|scope|host|port|user(?:name)?|email|region|provider|store|ring|pair|board|alias|vault|manager|limit|budget|at|in|tokens|secrets|tokenizer|public|publishable|pub|location|ref|env|var|source|template|schema|rotation|manager|error|errors|message|msg|status|text|title|description|by|command|cmd|helper|program)$|^(?:public|publishable|pub|csrf|xsrf|max|min|num|n|hashed|hash)(?:[_.-]|$)/i;
 
 /** The same in camelCase (credentialsId, apiKeyName, tokenUrl): the last word names what the value is. */
 const NOT_A_SECRET_CAMEL =
@@ -92,8 +92,8 @@ function isMixed(value: string, minBits: number): boolean {
   );
 }
 
-/** What joins a secret's name to its value in prose: "is", "was still set to", "changed to". */
-const VERB = String.raw`(?:(?:is|was|are|were)(?:\s+(?:still|now|currently|already|also))?(?:\s+(?:set|reset|changed)\s+to)?|(?:still\s+)?(?:set|reset|changed)\s+to|to)`;
+/** What joins a secret's name to its value in prose: "is", "was still set to", "changed to", "in use is". */
+const VERB = String.raw`(?:(?:in\s+use\s+)?(?:is|was|are|were)(?:\s+(?:still|now|currently|already|also))?(?:\s+(?:set|reset|changed)\s+to)?|(?:still\s+)?(?:set|reset|changed)\s+to|to)`;
 
 const CUE_KEYWORDS = [
   'credential',
@@ -198,6 +198,10 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       /<(?<name>[\w.:-]*(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key)[\w.:-]*)>(?<secret>[^<\n]{1,400})<\/\k<name>>/dgi,
     judge: (value, groups) =>
       nameStrength(groups.name ?? '') === 'strong' &&
+      // A template expression (`{{ PLACEHOLDER_FOR_PASSWORD }}`) or a reference (`!Ref 'DbPassword'`) is
+      // filled in elsewhere; Jenkins' `{…}` braces around an encrypted secret are no reference.
+      !value.includes('{{') &&
+      (value.startsWith('{') || !isAllowedValue(value)) &&
       value
         .replace(/[{}]/g, ' ')
         .split(/\s+/)
