@@ -468,6 +468,8 @@ describe('redactText on the release and secret-scanning tools’ texts (the seve
     ],
     ['a sentence under a key’s name', 'S3_ARCHIVE_ACCESS_KEY: "Get this from elsewhere"'],
     ['a CamelCase name with a number in a key attribute', '<item key="ConnectionString1">'],
+    ['an element whose name only ends in key', '<monkey>Kq8Zr2Lw9Zx7Vt4Hn6Jm</monkey>'],
+    ['a Dockerfile ENV naming a file', 'ENV API_KEY_FILE /run/secrets/api_key'],
   ])('leaves %s alone', (_name, input) => {
     expect(redactText(input)).toEqual({ text: input, count: 0 });
   });
@@ -477,6 +479,23 @@ describe('redactText on the release and secret-scanning tools’ texts (the seve
       'a value named by "in use is"',
       'Checked the vault: the figma key in use is 532145-9vhml73t-i0qt-k03k-0fae-wig9r3zqzdy2, so the README was stale.',
       '532145-9vhml73t',
+    ],
+    [
+      'a value named by "(currently …)"',
+      'Handoff: the tests need JIRA_TOKEN (currently s3cr3t-Pa55) set.',
+      's3cr3t-Pa55',
+    ],
+    ['a Dockerfile ENV without `=`', 'ENV DRONE_TOKEN YXNkZmZmZmZm_HARDcoded', 'YXNkZmZmZmZm'],
+    ['an element under a weaker name', '<license_key>Kq8Zr2Lw9Zx7Vt4Hn6Jm</license_key>', 'Kq8Zr2Lw9Zx7'],
+    [
+      'curl’s proxy password',
+      'curl --proxy-tlspassword 9fK2mQ7xLp4Zr8Tb https://proxy.internal:3128',
+      '9fK2mQ7xLp4Zr8Tb',
+    ],
+    [
+      'curl’s proxy user and password',
+      'curl -x http://proxy.internal:3128 --proxy-user admin:Q7xLp4Zr8Tb2 https://example.com',
+      'Q7xLp4Zr8Tb2',
     ],
     // Siblings the new exemptions must not take: a version's shape, underscores inside, a dash first.
     [

@@ -92,8 +92,11 @@ function isMixed(value: string, minBits: number): boolean {
   );
 }
 
-/** What joins a secret's name to its value in prose: "is", "was still set to", "changed to", "in use is". */
-const VERB = String.raw`(?:(?:in\s+use\s+)?(?:is|was|are|were)(?:\s+(?:still|now|currently|already|also))?(?:\s+(?:set|reset|changed)\s+to)?|(?:still\s+)?(?:set|reset|changed)\s+to|to)`;
+/**
+ * What joins a secret's name to its value in prose: "is", "was still set to", "changed to", "in use is",
+ * "(currently …)".
+ */
+const VERB = String.raw`(?:\((?:currently|now|was)|(?:in\s+use\s+)?(?:is|was|are|were)(?:\s+(?:still|now|currently|already|also))?(?:\s+(?:set|reset|changed)\s+to)?|(?:still\s+)?(?:set|reset|changed)\s+to|to)`;
 
 const CUE_KEYWORDS = [
   'credential',
@@ -151,6 +154,20 @@ function isCuedValue(value: string): boolean {
   );
 }
 
+/** Whether an XML element named as a password or secret holds one: a word of it looks generated. */
+function isStrongElement(value: string): boolean {
+  return (
+    // A template expression (`{{ PLACEHOLDER_FOR_PASSWORD }}`) or a reference (`!Ref 'DbPassword'`) is
+    // filled in elsewhere; Jenkins' `{…}` braces around an encrypted secret are no reference.
+    !value.includes('{{') &&
+    (value.startsWith('{') || !isAllowedValue(value)) &&
+    value
+      .replace(/[{}]/g, ' ')
+      .split(/\s+/)
+      .some((word) => word.length > 0 && strong(word))
+  );
+}
+
 export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     // NAME=value, "name": "value", name: value, name = 'value', settings["NAME"] = "value", Password=…;
@@ -191,21 +208,33 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   },
   {
     // <password>…</password>, <secret>{…}</secret> (Jenkins credentials.xml, Maven settings, XML configs):
-    // the element's whole content, when a word of it looks generated.
+    // the element's whole content, when a word of it looks generated; under a weaker name
+    // (<license_key>, <GITLAB_KEY>), when the whole content looks generated.
     id: 'xml-element',
     keywords: ['pass', 'secret', 'token', 'key'],
     pattern:
-      /<(?<name>[\w.:-]*(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key)[\w.:-]*)>(?<secret>[^<\n]{1,400})<\/\k<name>>/dgi,
-    judge: (value, groups) =>
-      nameStrength(groups.name ?? '') === 'strong' &&
-      // A template expression (`{{ PLACEHOLDER_FOR_PASSWORD }}`) or a reference (`!Ref 'DbPassword'`) is
-      // filled in elsewhere; Jenkins' `{…}` braces around an encrypted secret are no reference.
-      !value.includes('{{') &&
-      (value.startsWith('{') || !isAllowedValue(value)) &&
-      value
-        .replace(/[{}]/g, ' ')
-        .split(/\s+/)
-        .some((word) => word.length > 0 && strong(word)),
+      /<(?<name>[\w.:-]*(?:pass(?:word|wd|phrase)?|secret|token|key)[\w.:-]*)>(?<secret>[^<\n]{1,400})<\/\k<name>>/dgi,
+    judge: (value, groups) => {
+      const strength = nameStrength(groups.name ?? '');
+      // A weak name's word must stand as one (`license_key`, `apiKey`, `GITLAB_KEY`), not end a word (`monkey`).
+      if (strength === 'weak')
+        return (
+          /(?:^|[_.:-])key|Key|KEY/.test(groups.name ?? '') &&
+          !/\s/.test(value.trim()) &&
+          looksLikeSecret(value.trim(), 'weak')
+        );
+      return strength === 'strong' && isStrongElement(value);
+    },
+  },
+  {
+    // ENV NAME value (a Dockerfile's older form, no `=`).
+    id: 'dockerfile-env',
+    keywords: ['env'],
+    pattern: new RegExp(`^[ \\t]*ENV[ \\t]+(?<name>[A-Za-z_]\\w{0,64})[ \\t]+${VALUE}[ \\t]*$`, 'gmd'),
+    judge: (value, groups) => {
+      const strength = nameStrength(groups.name ?? '');
+      return strength !== null && looksLikeSecret(value, strength);
+    },
   },
   {
     // <string name="hockeyapp_key">…</string> (Android resources), <entry key="db.password">…</entry>
@@ -227,13 +256,14 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     judge: (value, groups) => nameStrength(groups.name ?? '') !== null && strong(value),
   },
   {
-    // --password X, --token=X, --client-secret "X", --account-key X (not --password-stdin or --password-file).
+    // --password X, --token=X, --client-secret "X", --account-key X, curl's --proxy-tlspassword X (not
+    // --password-stdin or --password-file).
     // The pattern starts with its `-` and checks what precedes it after: a literal first lets the regex
     // engine skip ahead to each `-` instead of testing a lookbehind at every character.
     id: 'secret-flag',
     keywords: ['--'],
     pattern: new RegExp(
-      `-(?<=(?:\\s|^)-)-?(?<name>(?:[A-Za-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|secret-key|access-key|account-key|auth-token|private-token|http-password|proxy-password))(?:=|[ \\t]+)${VALUE}`,
+      `-(?<=(?:\\s|^)-)-?(?<name>(?:[A-Za-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|secret-key|access-key|account-key|auth-token|private-token|http-password|proxy-password|tlspassword))(?:=|[ \\t]+)${VALUE}`,
       'gdi',
     ),
     // `--secret id=npmrc,src=…` (docker build) names a file, not a value.
@@ -299,12 +329,12 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     judge: (value) => !isAllowedValue(value) && value.length >= 4,
   },
   {
-    // curl -u user:pass, --user "user:pass", --user kevin:'pass' (on the command's next line too, after a
+    // curl -u user:pass, --user "user:pass", --user kevin:'pass', --proxy-user (on the command's next line too, after a
     // `\` continuation): the part after the colon
     id: 'curl-user',
     keywords: ['curl', 'wget'],
     pattern:
-      /\b(?:curl|wget)\b(?:[^\n]|\\\n)*?\s(?:-u|--user|--http-user)(?:=|\s+)["']?(?<user>[^\s:"']*):["']?(?<secret>[^\s"'@]+)/dg,
+      /\b(?:curl|wget)\b(?:[^\n]|\\\n)*?\s(?:-u|-U|--user|--http-user|--proxy-user)(?:=|\s+)["']?(?<user>[^\s:"']*):["']?(?<secret>[^\s"'@]+)/dg,
     // `<user:password>`, `neo4j:[PASSWORD]`, `{user}:{pass}`: a slot, with its brackets split by the colon.
     judge: (value, groups) =>
       !/^[<[{]/.test(groups.user ?? '') &&
