@@ -91,22 +91,26 @@ describe('redaction on what agents write every day, and scanners’ examples (a 
   // sixth corpus's round (a value in a sentence that names a credential, a name glued to its value, more
   // published formats): tuning 5 changed, recall 93.0%; held out 17 changed (0.86%; 12 of 597 commands,
   // no prose), recall 89.3% of 541 (58 missed: 8 of 178 commands, 12 of 81 sentences, 38 of 282
-  // scanners' examples).
+  // scanners' examples). After the seventh corpus's round, recall is LOWER, bounds loosened on purpose
+  // (docs/security.md, CHANGELOG): a block repeated to fill a value (`abcd1234abcd1234…`,
+  // `Asdf1234asdf1234…`, `ABCDE12-ABCDE12-…`) is now a placeholder, as the sixth and seventh corpora's
+  // rules count it, while this corpus's rule counted it a secret: tuning recall 92.2% (4 such examples
+  // missed more), held out 88.7% (61 of 541 missed, 3 more), 16 changed (0.8%).
   it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
     const failures = tuningFailures(m.damaged, m.missed, (text) => redactText(text).text);
     expect(m.falseRate, failures.damaged).toBeLessThanOrEqual(0.01);
-    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.929);
+    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.922);
   });
 
   it('held-out part (never tuned on): at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('held-out');
     // Only counts per family: the held-out texts that fail are not shown, so that nobody tunes on them.
     console.log(summary('held out', m));
-    expect(m.falseRate).toBeLessThanOrEqual(0.0087);
+    expect(m.falseRate).toBeLessThanOrEqual(0.0082);
     expect(m.proseRate).toBe(0);
     // Short of the 99% target (see above): the bound is the figure measured when the detector was frozen.
-    expect(m.recall).toBeGreaterThanOrEqual(0.892);
+    expect(m.recall).toBeGreaterThanOrEqual(0.887);
   });
 });

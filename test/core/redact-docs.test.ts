@@ -93,7 +93,8 @@ describe('redaction on docs and scanners’ rule examples (a fourth corpus)', ()
     const m = measure('held-out');
     // Only counts per family: the held-out texts that fail are not shown, so that nobody tunes on them.
     console.log(summary('held out', m));
-    expect(m.falseRate).toBeLessThanOrEqual(0.01);
+    // After the seventh corpus's round: 18 of 2,384 changed (0.76%; 19 before it), recall unchanged.
+    expect(m.falseRate).toBeLessThanOrEqual(0.0076);
     // Short of the 99% target (see above): the bound is the figure measured when the detector was frozen.
     expect(m.recall).toBeGreaterThanOrEqual(0.923);
   });

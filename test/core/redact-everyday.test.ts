@@ -85,9 +85,10 @@ describe('redaction on what agents write every day (a second corpus from other s
     // docs/security.md). These bounds are the figures measured when the detector was frozen, so a change
     // that makes them worse fails; the families an agent writes every day are held to the 1% target.
     // After the fourth corpus's round (issue 26): 19 of 584 changed (3.3%), 2 of 458 outside gitleaks'
-    // cases (0.4%), recall 98.9% of 91 (before it: 23, 3 and 98.9%).
-    expect(everydayRate).toBeLessThanOrEqual(0.005);
-    expect(m.falseRate).toBeLessThanOrEqual(0.033);
+    // cases (0.4%), recall 98.9% of 91 (before it: 23, 3 and 98.9%). After the seventh corpus's round:
+    // 18 changed (3.1%), 1 of 458 outside gitleaks' cases (0.2%), recall 98.9%.
+    expect(everydayRate).toBeLessThanOrEqual(0.0022);
+    expect(m.falseRate).toBeLessThanOrEqual(0.031);
     expect(m.recall).toBeGreaterThanOrEqual(0.98);
   });
 });

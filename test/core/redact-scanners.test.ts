@@ -91,7 +91,9 @@ describe('redaction on docs, commits and workflows of three more projects, and m
   // sentences, 17 of 128 scanners' examples). After tuning on the tuning parts of all six corpora and on
   // published rule lists: tuning 4 changed (0.3%), recall 97.8%; held out, measured once, 14 changed
   // (1.2%: over the 1% target; 9 of 1,134 outside the scanners' own cases, 6 of 322 commands, 3 of 649
-  // prose texts), recall 94.5% (23 missed: 1 command, 6 sentences, 16 scanners' examples).
+  // prose texts), recall 94.5% (23 missed: 1 command, 6 sentences, 16 scanners' examples). After the
+  // seventh corpus's round: held out 13 changed (1.1%; 8 of 1,134 outside the scanners' own cases),
+  // recall unchanged.
   it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
@@ -105,8 +107,8 @@ describe('redaction on docs, commits and workflows of three more projects, and m
     // Only counts per family: the held-out texts that fail are not shown, so that nobody tunes on them.
     console.log(summary('held out', m));
     // The bounds are the figures measured when the detector was frozen: short of both targets.
-    expect(m.falseRate).toBeLessThanOrEqual(0.0117);
-    expect(m.everydayRate).toBeLessThanOrEqual(0.008);
+    expect(m.falseRate).toBeLessThanOrEqual(0.0109);
+    expect(m.everydayRate).toBeLessThanOrEqual(0.0071);
     expect(m.recall).toBeGreaterThanOrEqual(0.945);
   });
 });

@@ -433,3 +433,110 @@ describe('redactText on values a sentence or a name gives away', () => {
     expect(redactText(line).text.length).toBeGreaterThan(0);
   });
 });
+
+describe('redactText on the release and secret-scanning tools’ texts (the seventh corpus, issue 26)', () => {
+  it.each([
+    ['a hash under a name that says hash', '"hashed_secret": "513e0a36963ae1e8431c041b744679ee578b7c44",'],
+    [
+      'a checksum named by its algorithm',
+      'APPLE_CODESIGN_SHA256: 163520079cd6ad1427791c792735a6ddfcb8eca0187bbcf0cc0bebfa4a62153d',
+    ],
+    ['a version range under a package named like a password', '"minipass": "^7.1.2",'],
+    [
+      'a link under a label that names a key',
+      '[rcodesign-api-key]: https://gregoryszorc.com/docs/apple-codesign/0.27.0/getting_started.html#obtaining-an-api-key',
+    ],
+    ['a slot set in bold for the reader', 'export RENOVATE_TOKEN="**some-token**" # GitHub, GitLab'],
+    ['a blank of underscores to fill', 'GITGUARDIAN_API_KEY=__________FILL ME__________'],
+    [
+      'a block repeated to fill the value',
+      'softlayer_api_key: abcd1234abcd1234abcd1234abcd1234abcd1234abcd1234abcd1234abcd1234',
+    ],
+    ['an escaped shell variable', '<o2_variable_password>$$password</o2_variable_password>'],
+    ['a CloudFormation reference', "<MasterUserPassword>!Ref 'MasterUserPassword'</MasterUserPassword>"],
+    ['a CloudFormation import', '- CredstashKey: !ImportValue CredstashKey'],
+    ['a Symfony environment reference', "Symfony_DB_Key: '%env(DB_SECRET_VALUE)%'"],
+    ['a format string’s slot', 'format_password = "prefix_{}".format(dynamic_value1)'],
+    [
+      'a template inside an element named for a password',
+      '<o6_variable_password>{{ THIS_IS_A_VERY_LONG_A_PLACEHOLDER_FOR_PASSWORD }}</o6_variable_password>',
+    ],
+    ['a flag after "passed to"', '- escape values passed to --unset by'],
+    [
+      'a word and its colon after "token is"',
+      'Clearer error message when token is missing: specify the command.',
+    ],
+    ['a sentence under a key’s name', 'S3_ARCHIVE_ACCESS_KEY: "Get this from elsewhere"'],
+    ['a CamelCase name with a number in a key attribute', '<item key="ConnectionString1">'],
+    ['an element whose name only ends in key', '<monkey>Kq8Zr2Lw9Zx7Vt4Hn6Jm</monkey>'],
+    ['a Dockerfile ENV naming a file', 'ENV API_KEY_FILE /run/secrets/api_key'],
+  ])('leaves %s alone', (_name, input) => {
+    expect(redactText(input)).toEqual({ text: input, count: 0 });
+  });
+
+  it.each([
+    [
+      'a value named by "in use is"',
+      'Checked the vault: the figma key in use is 532145-9vhml73t-i0qt-k03k-0fae-wig9r3zqzdy2, so the README was stale.',
+      '532145-9vhml73t',
+    ],
+    [
+      'a value named by "(currently …)"',
+      'Handoff: the tests need JIRA_TOKEN (currently s3cr3t-Pa55) set.',
+      's3cr3t-Pa55',
+    ],
+    ['a Dockerfile ENV without `=`', 'ENV DRONE_TOKEN YXNkZmZmZmZm_HARDcoded', 'YXNkZmZmZmZm'],
+    ['an element under a weaker name', '<license_key>Kq8Zr2Lw9Zx7Vt4Hn6Jm</license_key>', 'Kq8Zr2Lw9Zx7'],
+    [
+      'curl’s proxy password',
+      'curl --proxy-tlspassword 9fK2mQ7xLp4Zr8Tb https://proxy.internal:3128',
+      '9fK2mQ7xLp4Zr8Tb',
+    ],
+    [
+      'curl’s proxy user and password',
+      'curl -x http://proxy.internal:3128 --proxy-user admin:Q7xLp4Zr8Tb2 https://example.com',
+      'Q7xLp4Zr8Tb2',
+    ],
+    // Siblings the new exemptions must not take: a version's shape, underscores inside, a dash first.
+    [
+      'a key that starts like a version',
+      'X-Auth-User-Service-Key = v1.0-e26de050e02ddeaeef6de8d5ee267df5e78f68666ddd0ee76f22d26a0d20756f-eda77de60e8',
+      'e26de050e02dd',
+    ],
+    [
+      'a token with underscores inside',
+      '"secret1": "HRKU-AAlQ1aVoHDujJ9QsDHdHlHO0hbzhoERRSO45ZQusSYHg_____w4_hLrAym_u",',
+      'AAlQ1aVoHDuj',
+    ],
+    [
+      'a key that starts with a dash',
+      'Summary: the deploy failed because HIVEAGE_API_KEY was still set to -KEY-ABC123XYZ789abc, which had expired.',
+      'ABC123XYZ789',
+    ],
+    [
+      'a webhook URL with its secret path',
+      'SLACK_WEBHOOK=https://hooks.slack.com/services/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',
+      'q8Rk2Lw9Zx7Vt4Hn6Jm3Pf5s',
+    ],
+  ])('redacts %s', (_name, input, secretPart) => {
+    expect(redactText(input).text).not.toContain(secretPart);
+  });
+
+  it('judges long values against the new exemptions in time that grows with their length', () => {
+    // Each exemption reads a value once: bold markers with no end, a block that stops repeating late, a
+    // version's digits, a link's segments, a format slot's braces (60 KB each); and the new rules' names.
+    const inputs = [
+      `password: "**${'a'.repeat(60000)}"`,
+      `api_key: ${'abcd1234'.repeat(7500)}x`,
+      `secret = ^${'1.'.repeat(30000)}`,
+      `token: https://example.com/${'a/'.repeat(30000)}`,
+      `password = "${'{'.repeat(30000)}${'a'.repeat(30000)}"`,
+      // Glued cue words and element names: 1.3 s and 2.9 s before their bounds (now a few ms).
+      `<${'token'.repeat(12000)}>`,
+      `<${'key'.repeat(20000)}>`,
+      `ENV ${'A'.repeat(60000)}`,
+      'token (currently '.repeat(3500),
+    ];
+    for (const input of inputs) expect(redactText(input).text.length).toBeGreaterThan(0);
+  }, 10_000);
+});

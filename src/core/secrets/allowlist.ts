@@ -9,7 +9,7 @@ const PLACEHOLDER_WORDS =
 
 /** Markers of a value written to be replaced, as docs and templates write them. */
 const PLACEHOLDER_MARKERS =
-  /EXAMPLE|x{4,}|X{4,}|\.{3}|…|\*{3,}|•{3,}|0{8,}|<[^>]*>|&lt;.*&gt;|^\[[^\]]*\]$|abcdefghijklmnop|1234567890|(?:^|[-_ ])(?:your|my|some|the)[-_ ]|[-_ ](?:here|goes[-_ ]here)$|^(?:replace|change|insert|enter|put|add|fill|set)[-_ ]?(?:me|it|this|here|your|in)|^(?:xxx|todo|tbd|fixme)/i;
+  /EXAMPLE|x{4,}|X{4,}|^_{4,}|_{4,}$|\.{3}|…|\*{3,}|•{3,}|0{8,}|<[^>]*>|&lt;.*&gt;|^\[[^\]]*\]$|abcdefghijklmnop|1234567890|(?:^|[-_ ])(?:your|my|some|the)[-_ ]|[-_ ](?:here|goes[-_ ]here)$|^(?:replace|change|insert|enter|put|add|fill|set)[-_ ]?(?:me|it|this|here|your|in)|^(?:xxx|todo|tbd|fixme)/i;
 
 /**
  * Example values published as such, exempt only as these exact strings (a key of the same shape is not):
@@ -39,7 +39,7 @@ const DOCUMENTED_EXAMPLES = new Set([
 
 /** A reference to a secret kept elsewhere: shell, template and config-language expressions, calls. */
 const REFERENCE =
-  /^(?:\{[^{}]*\}|#\{[^}]*\}|\$\(.*|[A-Za-z_$][\w$.]*\[$|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|`[^`]*`|\{\{.*\}\}|\$\{\{.*\}\}|%[A-Za-z_][A-Za-z0-9_]*%|@[A-Za-z_]+@|(?:var|local|data|module|env|secrets|vars|inputs|steps|needs|process\.env|os\.environ|ENV|config|settings|self|this|props|params|args|opts|options)\b[.[].*|[A-Za-z_$][\w$.]*\(.*\)|[A-Za-z_$][\w$.]*<.*|[A-Za-z_$][\w$.]*\[["'].*\]|(?:env|file|fd|stdin):.*)$/;
+  /^(?:\{[^{}]*\}|#\{[^}]*\}|\$\(.*|[A-Za-z_$][\w$.]*\[$|\$\{[^}]*\}|\${1,2}[A-Za-z_][A-Za-z0-9_]*|!(?:Ref|ImportValue|Sub|GetAtt|Join|Select|FindInMap|Base64|If|Split)\b.*|%[A-Za-z_]\w*\([^()]*\)%|`[^`]*`|\{\{.*\}\}|\$\{\{.*\}\}|%[A-Za-z_][A-Za-z0-9_]*%|@[A-Za-z_]+@|(?:var|local|data|module|env|secrets|vars|inputs|steps|needs|process\.env|os\.environ|ENV|config|settings|self|this|props|params|args|opts|options)\b[.[].*|[A-Za-z_$][\w$.]*\(.*\)|[A-Za-z_$][\w$.]*<.*|[A-Za-z_$][\w$.]*\[["'].*\]|(?:env|file|fd|stdin):.*)$/;
 
 const PATH =
   /^(?:~|\.{1,2})?\/[\w.@~+-]+(?:\/[\w.@~+-]*)*$|^[\w.-]+\/[\w./-]+\.(?:json|ya?ml|pem|key|crt|txt|env|p12|pfx|jks|keystore|pub)$|^[\w.-]+\.(?:json|ya?ml|pem|key|crt|txt|p12|pfx|jks|keystore|pub)$/;
@@ -62,10 +62,54 @@ const AGE_RECIPIENT = /^age1[02-9ac-hj-np-z]{58}$/;
 /** An auth scheme before a value (`Bearer ${{ secrets.X }}`) says nothing about the value itself. */
 const AUTH_SCHEME = /^(?:Bearer|Basic|Token|token|Bot)\s+/;
 
+/**
+ * A version or a range of versions (`^7.1.2`, `~> 3.0`, `>=1.0.0-rc.1`): a lock file's or a manifest's
+ * value under a package's name (`"minipass": "^7.1.2"`), never a secret.
+ */
+const VERSION =
+  /^(?:[~^=<>!]=?|~>)?\s*v?\d+(?:\.(?:\d+|[x*]))+(?:-[0-9A-Za-z.]{1,20})?(?:\+[0-9A-Za-z.]{1,20})?$/;
+
+/**
+ * A web address with no userinfo and no query (`https://docs.example.com/guide#api-key`) and no path
+ * segment that looks generated: a link a doc or a config gives (`[rcodesign-api-key]: https://…`), not a
+ * credential. Webhook URLs with a secret in their path are the provider rules' (Slack, Discord, Teams).
+ */
+const PLAIN_URL = /^https?:\/\/[\w.-]+(?::\d+)?(?:\/[^\s?@]*)?$/;
+function isPlainUrl(value: string): boolean {
+  if (value.length > 512 || !PLAIN_URL.test(value)) return false;
+  return !value
+    .slice(value.indexOf('//') + 2)
+    .split(/[/#]/)
+    .some((segment) => segment.length >= 16 && /\d/.test(segment) && /[A-Za-z]/.test(segment));
+}
+
+/**
+ * A block of two to eight characters repeated to fill the value (`abcd1234abcd1234…`, the scanners' tests'
+ * filler): typed to fill a slot, not drawn at random.
+ */
+function isRepeatedBlock(value: string): boolean {
+  if (value.length < 16 || value.length > 512) return false;
+  // Case aside (`abcd1234…ABCD1234…`).
+  value = value.toLowerCase();
+  for (let size = 2; size <= 8; size++) {
+    let at = size;
+    while (at + size <= value.length && value.startsWith(value.slice(0, size), at)) at += size;
+    if (at >= value.length * 0.75 && at >= size * 3) return true;
+  }
+  return false;
+}
+
 /** Whether a value in a secret's place is in fact a placeholder, a reference, a path or the like. */
 export function isAllowedValue(value: string): boolean {
   const trimmed = value.trim().replace(AUTH_SCHEME, '');
   if (trimmed === '' || trimmed.includes('«redacted»')) return true;
+  // A slot that docs set in bold or italics for the reader to fill (`"**github-token**"`, `_your key_`).
+  if (trimmed.length <= 64 && /^(?:\*\*?|__?)[^*_\s][^*\n]*(?:\*\*?|__?)$/.test(trimmed)) return true;
+  // A command-line flag of words (`--unset`), a version, a link, a block repeated: not a credential.
+  if (/^--?[a-z]+(?:-[a-z]+)*$/.test(trimmed) || VERSION.test(trimmed) || isPlainUrl(trimmed)) return true;
+  if (isRepeatedBlock(trimmed)) return true;
+  // A format string's slot (`prefix_{}`, `{0}`, `key-{name}`): the value is filled in at run time.
+  if (/\{(?:\d{0,2}|[A-Za-z_]\w{0,40})\}/.test(trimmed)) return true;
   if (DOCUMENTED_EXAMPLES.has(trimmed) || hasSequentialRun(trimmed) || hasInterleavedRun(trimmed))
     return true;
   if (isMemberPath(trimmed) || (trimmed.startsWith('age1') && AGE_RECIPIENT.test(trimmed))) return true;
@@ -238,15 +282,19 @@ function looksGenerated(value: string, strength: 'strong' | 'weak'): boolean {
   if (length < 32 && segments.every((segment) => /^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)$/.test(segment)))
     return false;
   if (strength === 'strong') {
-    // Named as a password or secret: a chosen password passes, a plain word or number does not.
-    if (/^[A-Za-z]+$/.test(value) && length < 16) return false;
+    // Named as a password or secret: a chosen password passes, a plain word or number does not; nor does
+    // a word and its punctuation (`token is missing:`) or a sentence of three words or more (`"Get this
+    // from elsewhere"`), which a passphrase of plain words would be too, kept like any plain word.
+    if (/^[A-Za-z]+[.,:;!?]?$/.test(value) && length < 16) return false;
+    if (/^[A-Za-z]+(?: [A-Za-z]+){2,}[.!]?$/.test(value)) return false;
     if (/^\d+$/.test(value) && length < 12) return false;
     return classes(value) >= 2 || length >= 16;
   }
   // A weaker name (key, auth, id…): only values that look generated (12 characters or more, above).
   // Plain or CamelCase words (PasswordRequired, sort_key_name) name a thing.
   // (Written so that a run of small letters splits one way only: see WORD_PART.)
-  if (/^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*(?:[-_][A-Z]?[a-z]+(?:[A-Z][a-z]+)*)*$/.test(value)) return false;
+  // A small number after them (`ConnectionString1`) too.
+  if (/^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*(?:[-_][A-Z]?[a-z]+(?:[A-Z][a-z]+)*)*\d{0,3}$/.test(value)) return false;
   // Words and small numbers joined (pre-commit-3, DOC_Vector_5_32) name a thing too.
   if (
     length < 32 &&

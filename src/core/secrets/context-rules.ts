@@ -37,7 +37,7 @@ const STRONG_NAME =
 const WEAK_NAME = /key|auth|cred|sig(?:nature)?|salt|cookie|session|dsn/i;
 /** Names of things about a secret, not the secret: its id, file, length, header, endpoint… */
 const NOT_A_SECRET_NAME =
-  /(?:^|[_.-])(?:ids?|names?|types?|files?|paths?|dirs?|urls?|uris?|endpoints?|headers?|lengths?|size|count|ttl|timeout|expir\w*|expires|policy|min|max|required|enabled|disabled|hash|hashed|algorithm|alg|format|version|prefix|suffix|field|column|label|hint|mode|kind|scope|host|port|user(?:name)?|email|region|provider|store|ring|pair|board|alias|vault|manager|limit|budget|at|in|tokens|secrets|tokenizer|public|publishable|pub|location|ref|env|var|source|template|schema|rotation|manager|error|errors|message|msg|status|text|title|description|by|command|cmd|helper|program)$|^(?:public|publishable|pub|csrf|xsrf|max|min|num|n)(?:[_.-]|$)/i;
+  /(?:^|[_.-])(?:ids?|names?|types?|files?|paths?|dirs?|urls?|uris?|endpoints?|headers?|lengths?|size|count|ttl|timeout|expir\w*|expires|policy|min|max|required|enabled|disabled|hash|hashed|sha\d*|md5|checksum|digest|algorithm|alg|format|version|prefix|suffix|field|column|label|hint|mode|kind|scope|host|port|user(?:name)?|email|region|provider|store|ring|pair|board|alias|vault|manager|limit|budget|at|in|tokens|secrets|tokenizer|public|publishable|pub|location|ref|env|var|source|template|schema|rotation|manager|error|errors|message|msg|status|text|title|description|by|command|cmd|helper|program)$|^(?:public|publishable|pub|csrf|xsrf|max|min|num|n|hashed|hash)(?:[_.-]|$)/i;
 
 /** The same in camelCase (credentialsId, apiKeyName, tokenUrl): the last word names what the value is. */
 const NOT_A_SECRET_CAMEL =
@@ -92,8 +92,11 @@ function isMixed(value: string, minBits: number): boolean {
   );
 }
 
-/** What joins a secret's name to its value in prose: "is", "was still set to", "changed to". */
-const VERB = String.raw`(?:(?:is|was|are|were)(?:\s+(?:still|now|currently|already|also))?(?:\s+(?:set|reset|changed)\s+to)?|(?:still\s+)?(?:set|reset|changed)\s+to|to)`;
+/**
+ * What joins a secret's name to its value in prose: "is", "was still set to", "changed to", "in use is",
+ * "(currently …)".
+ */
+const VERB = String.raw`(?:\((?:currently|now|was)|(?:in\s+use\s+)?(?:is|was|are|were)(?:\s+(?:still|now|currently|already|also))?(?:\s+(?:set|reset|changed)\s+to)?|(?:still\s+)?(?:set|reset|changed)\s+to|to)`;
 
 const CUE_KEYWORDS = [
   'credential',
@@ -112,9 +115,11 @@ const CUE_KEYWORDS = [
 const CUE_WORDS = String.raw`[Cc]redentials?|CREDENTIALS?|[Tt]okens?|TOKENS?|[Pp]ass(?:words?|phrases?)|PASS(?:WORDS?|PHRASES?)|[Ss]ecrets?|SECRETS?|(?:[Aa]pi[ _-]?|[Aa]ccess[ _-]|[Pp]rivate[ _-])keys?|(?:API[ _-]?|ACCESS[ _-]|PRIVATE[ _-])KEYS?|[Ll]eak(?:ed|s)?|[Rr]evok(?:e|ed|es|ing)|[Rr]otat(?:e|ed|es|ing)|(?:[Oo]ld|[Nn]ew|[Tt]he) value|\.env(?:\.\w+)?`;
 /**
  * Words of a sentence that say a value in it is a credential (not a name: `test_secret`, `api-token`).
- * The words come first and their start is checked after (a lookbehind first runs at every character).
+ * Their start is checked first, by one character class: checked after the words, by reading them back
+ * in a lookbehind, a run of glued cue words (`tokentoken…`, 60 KB) took time growing with its square
+ * (1.3 s; 3 ms now).
  */
-const CREDENTIAL_CUE = String.raw`(?:${CUE_WORDS})(?<=(?<![\w.-])(?:${CUE_WORDS}))(?![\w-])`;
+const CREDENTIAL_CUE = String.raw`(?<![\w.-])(?:${CUE_WORDS})(?![\w-])`;
 /** A bare run of letters and digits (or a UUID), base64's symbols allowed: a candidate near a cue. */
 // (The character before it is matched, not looked behind for: a lookbehind first runs at every character.)
 const CUED_VALUE =
@@ -148,6 +153,20 @@ function isCuedValue(value: string): boolean {
     entropy(value) >= 3.8 &&
     (value.match(/[A-Z]?[a-z]{3,}|[A-Z]{4,}/g) ?? []).join('').length <= value.length * 0.5 &&
     looksLikeSecret(value, 'weak')
+  );
+}
+
+/** Whether an XML element named as a password or secret holds one: a word of it looks generated. */
+function isStrongElement(value: string): boolean {
+  return (
+    // A template expression (`{{ PLACEHOLDER_FOR_PASSWORD }}`) or a reference (`!Ref 'DbPassword'`) is
+    // filled in elsewhere; Jenkins' `{…}` braces around an encrypted secret are no reference.
+    !value.includes('{{') &&
+    (value.startsWith('{') || !isAllowedValue(value)) &&
+    value
+      .replace(/[{}]/g, ' ')
+      .split(/\s+/)
+      .some((word) => word.length > 0 && strong(word))
   );
 }
 
@@ -191,17 +210,34 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   },
   {
     // <password>…</password>, <secret>{…}</secret> (Jenkins credentials.xml, Maven settings, XML configs):
-    // the element's whole content, when a word of it looks generated.
+    // the element's whole content, when a word of it looks generated; under a weaker name
+    // (<license_key>, <GITLAB_KEY>), when the whole content looks generated. Names of at most 64
+    // characters each side of the word: unbounded, `<tokentoken…` took time growing with its square.
     id: 'xml-element',
     keywords: ['pass', 'secret', 'token', 'key'],
     pattern:
-      /<(?<name>[\w.:-]*(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key)[\w.:-]*)>(?<secret>[^<\n]{1,400})<\/\k<name>>/dgi,
-    judge: (value, groups) =>
-      nameStrength(groups.name ?? '') === 'strong' &&
-      value
-        .replace(/[{}]/g, ' ')
-        .split(/\s+/)
-        .some((word) => word.length > 0 && strong(word)),
+      /<(?<name>[\w.:-]{0,64}?(?:pass(?:word|wd|phrase)?|secret|token|key)[\w.:-]{0,64})>(?<secret>[^<\n]{1,400})<\/\k<name>>/dgi,
+    judge: (value, groups) => {
+      const strength = nameStrength(groups.name ?? '');
+      // A weak name's word must stand as one (`license_key`, `apiKey`, `GITLAB_KEY`), not end a word (`monkey`).
+      if (strength === 'weak')
+        return (
+          /(?:^|[_.:-])key|Key|KEY/.test(groups.name ?? '') &&
+          !/\s/.test(value.trim()) &&
+          looksLikeSecret(value.trim(), 'weak')
+        );
+      return strength === 'strong' && isStrongElement(value);
+    },
+  },
+  {
+    // ENV NAME value (a Dockerfile's older form, no `=`).
+    id: 'dockerfile-env',
+    keywords: ['env'],
+    pattern: new RegExp(`^[ \\t]*ENV[ \\t]+(?<name>[A-Za-z_]\\w{0,64})[ \\t]+${VALUE}[ \\t]*$`, 'gmd'),
+    judge: (value, groups) => {
+      const strength = nameStrength(groups.name ?? '');
+      return strength !== null && looksLikeSecret(value, strength);
+    },
   },
   {
     // <string name="hockeyapp_key">…</string> (Android resources), <entry key="db.password">…</entry>
@@ -223,13 +259,14 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     judge: (value, groups) => nameStrength(groups.name ?? '') !== null && strong(value),
   },
   {
-    // --password X, --token=X, --client-secret "X", --account-key X (not --password-stdin or --password-file).
+    // --password X, --token=X, --client-secret "X", --account-key X, curl's --proxy-tlspassword X (not
+    // --password-stdin or --password-file).
     // The pattern starts with its `-` and checks what precedes it after: a literal first lets the regex
     // engine skip ahead to each `-` instead of testing a lookbehind at every character.
     id: 'secret-flag',
     keywords: ['--'],
     pattern: new RegExp(
-      `-(?<=(?:\\s|^)-)-?(?<name>(?:[A-Za-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|secret-key|access-key|account-key|auth-token|private-token|http-password|proxy-password))(?:=|[ \\t]+)${VALUE}`,
+      `-(?<=(?:\\s|^)-)-?(?<name>(?:[A-Za-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|secret-key|access-key|account-key|auth-token|private-token|http-password|proxy-password|tlspassword))(?:=|[ \\t]+)${VALUE}`,
       'gdi',
     ),
     // `--secret id=npmrc,src=…` (docker build) names a file, not a value.
@@ -295,12 +332,12 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     judge: (value) => !isAllowedValue(value) && value.length >= 4,
   },
   {
-    // curl -u user:pass, --user "user:pass", --user kevin:'pass' (on the command's next line too, after a
+    // curl -u user:pass, --user "user:pass", --user kevin:'pass', --proxy-user (on the command's next line too, after a
     // `\` continuation): the part after the colon
     id: 'curl-user',
     keywords: ['curl', 'wget'],
     pattern:
-      /\b(?:curl|wget)\b(?:[^\n]|\\\n)*?\s(?:-u|--user|--http-user)(?:=|\s+)["']?(?<user>[^\s:"']*):["']?(?<secret>[^\s"'@]+)/dg,
+      /\b(?:curl|wget)\b(?:[^\n]|\\\n)*?\s(?:-u|-U|--user|--http-user|--proxy-user)(?:=|\s+)["']?(?<user>[^\s:"']*):["']?(?<secret>[^\s"'@]+)/dg,
     // `<user:password>`, `neo4j:[PASSWORD]`, `{user}:{pass}`: a slot, with its brackets split by the colon.
     judge: (value, groups) =>
       !/^[<[{]/.test(groups.user ?? '') &&
