@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { startStatusEarly } from './cli/early-status.js';
 import { runCachedBundle } from './store/code-cache.js';
 
-startStatusEarly(process.argv.slice(2), process.env, process.cwd());
+startStatusEarly(process.argv.slice(2), process.env, () => process.cwd());
 const bundle = path.join(__dirname, 'cli-main.cjs');
 // Each command keeps its own cache, holding the functions it compiles.
 if (!runCachedBundle({ bundle, kind: 'cli', name: process.argv[2] ?? '', env: process.env }))

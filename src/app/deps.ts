@@ -1,3 +1,4 @@
+import { CheckpointError } from '../core/errors.js';
 import { nodeFs, type StoreFs } from '../store/fs-seam.js';
 import { KeyedQueue } from '../store/lock.js';
 
@@ -21,8 +22,21 @@ export function defaultDeps(overrides: Partial<AppDeps> = {}): AppDeps {
     newId: () => globalThis.crypto.randomUUID(),
     fs: nodeFs,
     env: process.env,
-    cwd: () => process.cwd(),
+    cwd: currentFolder,
     queue: new KeyedQueue(),
     ...overrides,
   };
+}
+
+/** The working directory; one deleted or moved away under the process gets an error that says so. */
+function currentFolder(): string {
+  try {
+    return process.cwd();
+  } catch (error) {
+    throw new CheckpointError(
+      'INVALID_ROOT',
+      'the current folder no longer exists (deleted or moved): run from the project folder, or name the project root',
+      { cause: error },
+    );
+  }
 }

@@ -13,11 +13,19 @@ import { STATUS_ARGS } from '../git/status.js';
 
 const FLAGS = new Set(['--json', '--no-color', '--debug']);
 
-/** Starts `status`'s `git status` now when the command line and the folder say it will run. */
-export function startStatusEarly(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): void {
+/**
+ * Starts `status`'s `git status` now when the command line and the folder say it will run. Only ever a
+ * saving: anything in the way (no current folder, git missing) leaves the command to run as always.
+ */
+export function startStatusEarly(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: () => string): void {
   if (argv[0] !== 'status' || !argv.slice(1).every((arg) => FLAGS.has(arg))) return;
   if (env.CHECKPOINT_PROJECT_ROOT?.trim()) return;
-  if (!lstatSync(path.join(cwd, CHECKPOINT_FILE), { throwIfNoEntry: false })?.isFile()) return;
-  const options = { cwd, timeoutMs: GIT_SCAN_TIMEOUT_MS };
-  keepEarlyGit(STATUS_ARGS, options, spawnGit(STATUS_ARGS, options));
+  try {
+    const folder = cwd();
+    if (!lstatSync(path.join(folder, CHECKPOINT_FILE), { throwIfNoEntry: false })?.isFile()) return;
+    const options = { cwd: folder, timeoutMs: GIT_SCAN_TIMEOUT_MS };
+    keepEarlyGit(STATUS_ARGS, options, spawnGit(STATUS_ARGS, options));
+  } catch {
+    // The command meets the same problem itself, and says so.
+  }
 }

@@ -1,7 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt, CLI, runCli } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 beforeAll(assertBuilt);
@@ -98,5 +99,21 @@ describe('the CLI at its edges', () => {
     const result = await cli('list');
     expect(result.stdout).toContain('Take one with `claude-checkpoint snapshot`.');
     expect(result.stdout).not.toContain('snapshot_files');
+  });
+
+  it('a current folder deleted under it is a clear error, not a crash, for every command', async () => {
+    const parent = tempDir('cli-gone-');
+    for (const command of ['status', 'list', 'snapshot', 'brief']) {
+      // The shell enters the folder, removes it, then runs the CLI there: the process's folder is gone.
+      const result = spawnSync(
+        'sh',
+        ['-c', `mkdir gone && cd gone && rmdir ../gone && exec "$0" "$1" ${command}`, process.execPath, CLI],
+        { cwd: parent, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: tempDir('cli-home-') } },
+      );
+      expect(result.status, command).toBe(2);
+      expect(result.stderr).toBe(
+        'claude-checkpoint: the current folder no longer exists (deleted or moved): run from the project folder, or name the project root\n',
+      );
+    }
   });
 });
