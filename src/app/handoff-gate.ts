@@ -71,7 +71,11 @@ export async function scanHandoffPush(
 
   const findings = new Findings(config);
   if (params.checkpoint !== null) findings.scan(params.checkpoint, CHECKPOINT_FILE);
+  // rev-list names each object by its path, cut at the first line feed: the trees name their entries
+  // whole. They are read before what they hold, so an entry's path is known before its object is read.
   const pathOf = new Map(objects.map((object) => [object.oid, object.path]));
+  const named = new Map<string, string>();
+  const nameOf = (oid: string) => named.get(oid) ?? pathOf.get(oid);
   const links = new Set<string>();
   const oidBytes = params.commit.length / 2;
   await readObjects(
@@ -82,9 +86,12 @@ export async function scanHandoffPush(
       if (type === 'commit') findings.scanBytes(content, `commit ${oid.slice(0, 12)}`, 'message');
       else if (type === 'tree') {
         const entries = parseTree(content, oidBytes);
-        const folder = pathOf.get(oid) ?? '';
+        const folder = nameOf(oid) ?? '';
         const full = (name: Buffer) => (folder ? `${folder}/` : '') + name.toString('utf8');
-        for (const entry of entries) if (entry.mode === LINK_MODE) links.add(entry.oid);
+        for (const entry of entries) {
+          if (entry.mode === LINK_MODE) links.add(entry.oid);
+          if (!named.has(entry.oid)) named.set(entry.oid, full(entry.name));
+        }
         // One text per tree, one name a line (a name with line feeds takes several): a line found names
         // the entry that starts at or before it.
         const names = Buffer.concat(entries.flatMap((entry) => [entry.name, Buffer.from('\n')]));
@@ -101,7 +108,7 @@ export async function scanHandoffPush(
         };
         findings.scanBytes(names, (line) => full(entryAt(line)), 'name');
       } else if (type === 'blob') {
-        const file = pathOf.get(oid) || oid;
+        const file = nameOf(oid) || oid;
         findings.scanBytes(content, file, links.has(oid) ? 'link target' : undefined);
       }
     },

@@ -1,6 +1,7 @@
 import { CheckpointError } from '../core/errors.js';
 import type { PullOutcome } from '../core/handoff-text.js';
 import { type Checkpoint, parseCheckpoint } from '../core/schema.js';
+import type { RestorePlan } from '../core/snapshot.js';
 import { fetchIntoStore, handoffRef, listRemoteHandoffs } from '../git/handoff-remote.js';
 import { copyCommitIntoProject } from '../git/objects.js';
 import { runGit } from '../git/run.js';
@@ -84,7 +85,7 @@ export async function pullHandoff(
   if (meta.checkpoint !== null && checkpoint !== null) {
     // Through the checkpoint store: locked, atomic, and the current checkpoint kept as the backup.
     await new CheckpointStore(root.root, deps.fs).write(meta.checkpoint);
-    await recordPulledFiles(deps, root.root, checkpoint, meta.author);
+    await recordPulledFiles(deps, root.root, checkpoint, meta.author, done.plan);
   }
   const seen = await readSeen(store);
   seen[`${remote}\n${ref}`] = commit;
@@ -130,21 +131,26 @@ async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Pro
 }
 
 /**
- * Right after the pull the tree is the handoff's: every file that drifts from the pulled checkpoint
- * was changed on the other machine after its save. Their content as written goes to the store, so the
- * brief can say so for as long as they keep it (issue 26).
+ * Right after the pull the tree is the handoff's: a file that drifts from the pulled checkpoint and that
+ * the pull wrote or deleted was changed on the other machine after its save. Their content as written
+ * goes to the store, so the brief can say so for as long as they keep it (issue 26). A file that drifts
+ * but that the pull left alone was already so here: after a push-back, that is this machine's own edit.
  */
 async function recordPulledFiles(
   deps: AppDeps,
   root: string,
   checkpoint: Checkpoint,
   author: string,
+  plan: RestorePlan,
 ): Promise<void> {
+  const written = new Set([...plan.overwrite, ...plan.create, ...plan.delete]);
   let oids: Record<string, string | null> = {};
   await detectDrift(root, checkpoint, [], deps.env, undefined, {
     pulledFiles: (drift, oidNow) => {
       oids = Object.fromEntries(
-        drift.changedSince.filter((file) => oidNow.has(file)).map((file) => [file, oidNow.get(file) ?? null]),
+        drift.changedSince
+          .filter((file) => oidNow.has(file) && written.has(file))
+          .map((file) => [file, oidNow.get(file) ?? null]),
       );
     },
   });

@@ -53,4 +53,30 @@ describe('the brief after handoff pull', () => {
       '- ⚠ Changed after the checkpoint, re-read before editing: `src/later.ts`',
     ]);
   }, 180_000);
+
+  it('after a push-back, calls this machine’s own edits changed here, not on the other machine', async () => {
+    const { bare } = bareRemote();
+    const a = machine(bare, 'Alice');
+    const b = machine(bare, 'Bob');
+    writeTree(a.root, { 'src/app.ts': 'export const app = 2;\n' });
+    expect((await cli(a, 'save', '--goal', 'Round trip', '--file', 'src/app.ts')).code).toBe(0);
+    // A's edit after its save travels to B and comes back unchanged.
+    writeTree(a.root, { 'README.md': '# Project, edited on A\n' });
+    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    expect((await cli(b, 'handoff', 'pull', '--yes')).code).toBe(0);
+    // B changes one more file and hands the session back without a save of its own.
+    writeTree(b.root, { 'src/later.ts': 'from B\n' });
+    const back = await cli(b, 'handoff', 'push');
+    expect(back.code, back.stderr).toBe(0);
+    const pulled = await cli(a, 'handoff', 'pull', '--yes');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    const brief = JSON.parse((await cli(a, 'brief', '--json')).stdout);
+    expect(driftLines(brief.brief)).toEqual([
+      expect.stringMatching(
+        /^- ⚠ Changed on the other machine after its checkpoint \(Bob .*\), re-read before editing: `src\/later\.ts`$/,
+      ),
+      '- ⚠ Changed here after the checkpoint, re-read before editing: `README.md`',
+    ]);
+    expect(brief.drift.fromHandoff.paths).toEqual(['src/later.ts']);
+  }, 180_000);
 });

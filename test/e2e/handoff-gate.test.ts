@@ -71,6 +71,19 @@ describe('the secret gate scans exactly what the push sends', () => {
     expect(handoffObjects(bare, 'history')).not.toContain(KEY);
   });
 
+  it('a key in a file whose name holds a line feed names that file whole, quoted', async () => {
+    const a = machine(url, 'Alice');
+    // Committed in a folder, and left in the tree: rev-list names objects by paths cut at a line feed.
+    writeTree(a.root, { 'conf\nig/sec\nret.txt': `${KEY}\n` });
+    const result = await cli(a, 'handoff', 'push', '--name', 'line-feed', '--json');
+    expect(result.code, result.stderr).toBe(1);
+    const findings = JSON.parse(result.stdout).secrets as Array<{ file: string; line: number }>;
+    expect(findings.map((finding) => [finding.file, finding.line])).toEqual([['conf\nig/sec\nret.txt', 1]]);
+    const text = await cli(a, 'handoff', 'push', '--name', 'line-feed');
+    expectRefused(text);
+    expect(text.stderr).toContain('"conf\\nig/sec\\nret.txt":1');
+  });
+
   it('a key in the message of an unpushed commit is refused', async () => {
     const a = machine(url, 'Alice');
     const before = allRefs(bare);
