@@ -486,6 +486,18 @@ const candidates = Object.fromEntries(
 );
 const byHash = (key, list) => list[Number.parseInt(sha(key).slice(0, 8), 16) % list.length];
 
+/**
+ * What must not be left of a generated value: of a URL with a password, the password (the host, user
+ * and database name are no secret); of a webhook URL, its path after `/services/`; else all of it.
+ * (Fixed after the first measurement: the whole URL was the secret, so a redacted password still
+ * counted as a leak through the URL's scheme and host.)
+ */
+function secretOf(slot, value) {
+  if (slot === 'url') return /^[a-z+]+:\/\/[^:/@]*:([^@]+)@/.exec(value)?.[1] ?? value;
+  if (slot === 'webhook') return value.split('/services/')[1] ?? value;
+  return value;
+}
+
 const positives = [];
 const publishable = [];
 const PER_FORMAT = 14;
@@ -497,11 +509,12 @@ function write(format, [slot, name, ...generators], into) {
     let values;
     do values = generators.map((generate) => generate());
     while (values.some(isPlaceholder));
-    const secret = values.at(-1);
-    const shape = byHash(`shape\0${secret}`, shapes);
-    const item = byHash(`text\0${secret}`, candidates[shape]);
+    const generated = values.at(-1);
+    const shape = byHash(`shape\0${generated}`, shapes);
+    const item = byHash(`text\0${generated}`, candidates[shape]);
+    const secret = secretOf(slot, generated);
     // An AWS key id and its secret: the id as the name's value in the shape, then the secret beside it.
-    const value = slot === 'aws' ? `${values[0]} AWS_SECRET_ACCESS_KEY=${values[1]}` : secret;
+    const value = slot === 'aws' ? `${values[0]} AWS_SECRET_ACCESS_KEY=${values[1]}` : generated;
     const written = SHAPES[shape].write(item.text, slot === 'aws' ? 'AWS_ACCESS_KEY_ID' : name, value);
     if (written === item.text || earlier.has(written)) continue;
     into.push({
