@@ -403,11 +403,16 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       /\d/.test(value) && /[A-Za-z]/.test(value) && entropy(value) >= 3.5 && !isAllowedValue(value),
   },
   {
-    // scheme://user:password@host (a scheme of at most 32 characters: see secret-assignment's names)
+    // scheme://user:password@host (a scheme of at most 32 characters: see secret-assignment's names). A
+    // password may hold an unescaped `/` (an AWS secret key pasted in) when a host follows the `@`; a
+    // port before the `/` is a host's (`http://localhost:8080/users/@me`). Bounded (six slashes, 100
+    // characters between): a run of `x://u:a/` with no `@` took time growing with its square.
     id: 'url-credentials',
     keywords: ['://'],
-    pattern: /\b[a-z][a-z0-9+.-]{0,31}:\/\/(?<user>[^\s:/@'"]*):(?<secret>[^\s@/'"]+)@/dgi,
-    judge: (value) => !isAllowedValue(value) && value.length >= 4 && !/^\$/.test(value),
+    pattern:
+      /\b[a-z][a-z0-9+.-]{0,31}:\/\/(?<user>[^\s:/@'"]*):(?:(?<secret>[^\s@/'"]{1,100}(?:\/[^\s@/'"]{0,100}){1,6})@(?=[\w.-]+(?::\d+)?(?:[/\s"'?#,;)\]]|$))|(?<secret2>[^\s@/'"]+)@)/dgi,
+    judge: (value) =>
+      !isAllowedValue(value) && value.length >= 4 && !/^\$/.test(value) && !/^\d*\//.test(value),
   },
   {
     // Sidekiq Enterprise: both halves of the userinfo are the credential
