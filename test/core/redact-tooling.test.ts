@@ -93,13 +93,13 @@ describe('redaction on the release and secret-scanning tools’ texts and more s
   // texts), recall 89.7% of 174 (18 missed: 1 of 62 commands, 10 of 65 sentences, 7 of 47 scanners'
   // examples). The eighth corpus's round keeps Stripe's publishable keys (`pk_live_…`, `pk_test_…`, public
   // by design), which secrets-patterns-db's "Stripe Public … Key" rules count as secrets: recall LOWERED on
-  // purpose, 88.8% to 87.2% tuning (3 keys), 89.7% to 89.1% held out (1 key).
+  // purpose, 88.8% to 86.7% tuning (4 keys), 89.7% to 89.1% held out (1 key).
   it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
     const failures = tuningFailures(m.damaged, m.missed, (text) => redactText(text).text);
     expect(m.falseRate, failures.damaged).toBeLessThanOrEqual(0.01);
-    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.872);
+    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.867);
   });
 
   it('held-out part (never tuned on): within the measured figures', () => {

@@ -86,19 +86,33 @@ describe('redaction on what coding agents wrote in published transcripts (an eig
     for (const item of [...corpus.benign, ...corpus.positives]) expect(item.source).toMatch(SOURCED);
   });
 
-  it('tuning part: within the measured figures', () => {
+  // Measured once before this round's changes to the detector (the URL formats' secret fixed to the
+  // password first; see the script): tuning 1 of 1,295 agents' texts changed, 10 of 13 publishable keys,
+  // recall 99.1% of 232; held out 3 of 1,292 agents' texts changed (0 of 90 commands, 3 of 1,202
+  // decisions), 14 of 15 publishable keys, recall 100% of 216. After tuning on the tuning parts of all
+  // eight corpora: tuning 1 changed (a Mixpanel project token named `project_token`, redacted on
+  // purpose: named and shaped as a credential), 0 of 13 publishable keys, recall 100%; held out, measured
+  // at the end: 3 of 1,292 changed (0 of 90 commands, 3 of 1,202 decisions), 0 of 15 publishable keys,
+  // recall 100% of 216 (109 commands, 107 decisions).
+  it('tuning part: within the issue’s targets and the measured figures', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
     const failures = tuningFailures(m.damaged, m.missed, (text) => redactText(text).text);
-    expect(m.writtenRate, failures.damaged).toBeLessThanOrEqual(1);
-    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0);
+    expect(m.writtenRate, failures.damaged).toBeLessThanOrEqual(0.0008);
+    expect(m.publishableRate, failures.damaged).toBe(0);
+    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(1);
   });
 
-  it('held-out part (never tuned on): within the measured figures', () => {
+  it('held-out part (never tuned on): within the issue’s targets and the measured figures', () => {
     const m = measure('held-out');
     // Only counts per family: the held-out texts that fail are not shown, so that nobody tunes on them.
     console.log(summary('held out', m));
-    expect(m.writtenRate).toBeLessThanOrEqual(1);
-    expect(m.recall).toBeGreaterThanOrEqual(0);
+    // The issue's targets (≤ 1% false redactions per kind, ≥ 99% recall), then the measured figures.
+    for (const rate of [m.commandRate, m.decisionRate]) expect(rate).toBeLessThanOrEqual(0.01);
+    for (const recall of [m.commandRecall, m.decisionRecall]) expect(recall).toBeGreaterThanOrEqual(0.99);
+    expect(m.commandRate).toBe(0);
+    expect(m.decisionRate).toBeLessThanOrEqual(0.0025);
+    expect(m.publishableRate).toBe(0);
+    expect(m.recall).toBe(1);
   });
 });

@@ -564,8 +564,22 @@ describe('redaction rules from the eighth corpus (what agents wrote in published
       'CONNECTION_URI="postgres://postgres:s2Tf2k@rLMy@google.com:5434/elephant"',
       's2Tf2k',
     ],
+    // A token's run before `=` is no name: the value near the cue is still taken whole.
+    [
+      'a value holding `=` near a cue word',
+      'Rotated the leaked credential l30e_y2r1=11uic5m and opened a ticket.',
+      'l30e_y2r1',
+    ],
   ])('redacts %s', (_name, input, secretPart) => {
     expect(redactText(input).text).not.toContain(secretPart);
+  });
+
+  it('keeps the name of an assignment near a cue word, and redacts its value', () => {
+    expect(
+      redactText(
+        'Decided to hard-code the API_TOKEN for now (API_TOKEN=Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh); rotate it.',
+      ).text,
+    ).toBe('Decided to hard-code the API_TOKEN for now (API_TOKEN=«redacted»); rotate it.');
   });
 
   it.each([
@@ -582,6 +596,10 @@ describe('redaction rules from the eighth corpus (what agents wrote in published
       'Set `STRIPE_KEY=pk_test_95eCse5ByEgPPk5XR3pp4mtcFI3ov5` for the checkout page.',
     ],
     ['a placeholder that says whose it is', 'OPENAI_API_KEY=your-api-key'],
+    [
+      'an assignment of a publishable key in a code span, near a cue word',
+      '- Use `STRIPE_PUBLISHABLE_KEY=pk_live_6ejmnkNdbW1CQaqNrrCJ4JnxxI9Oo0WiA6Vi` for the 8k tokens window.',
+    ],
     ['a path after a port, with an `@` in it', 'curl http://localhost:8080/users/@me'],
   ])('leaves %s alone', (_name, input) => {
     expect(redactText(input)).toEqual({ text: input, count: 0 });
@@ -596,6 +614,7 @@ describe('redaction rules from the eighth corpus (what agents wrote in published
       `token: x${'_my-a1'.repeat(10000)}`,
       `STRIPE_KEY=pk_live_${'aB3'.repeat(20000)}`,
       `pk_test_${'aB3'.repeat(8)} `.repeat(2000),
+      `Rotated the token ${'A_'.repeat(30000)}=x`,
     ];
     for (const input of inputs) {
       const started = performance.now();

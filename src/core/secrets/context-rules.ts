@@ -140,6 +140,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function isCuedValue(value: string): boolean {
   // The shape first, the allowlist (many patterns) only for what has one: most candidates fail here.
   if (!/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  // An assignment (`STRIPE_PUBLISHABLE_KEY=pk_live_…` in a code span): its name decides, as after `=`.
+  // A name of words (an environment variable's, or small words), not a token's run (`l30e_y2r1=11ui…`).
+  if (/^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*|[a-z]+(?:_[a-z]+)*)=[^=]/.test(value)) return false;
   if (UUID.test(value)) return entropy(value.replace(/-/g, '')) >= 3 && !isAllowedValue(value);
   // (Base64 padding aside: `neno01fy…dvy4mp4=`.)
   const core = value.replace(/=+$/, '');
