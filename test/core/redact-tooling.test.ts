@@ -91,13 +91,15 @@ describe('redaction on the release and secret-scanning tools’ texts and more s
   // all seven corpora: tuning 10 changed (0.4%), recall 88.8%; held out, measured once at the end, 11
   // changed (0.5%: 9 of 1,941 outside the scanners' own cases, 3 of 289 commands, 1 of 1,025 prose
   // texts), recall 89.7% of 174 (18 missed: 1 of 62 commands, 10 of 65 sentences, 7 of 47 scanners'
-  // examples).
+  // examples). The eighth corpus's round keeps Stripe's publishable keys (`pk_live_…`, `pk_test_…`, public
+  // by design), which secrets-patterns-db's "Stripe Public … Key" rules count as secrets: recall LOWERED on
+  // purpose, 88.8% to 86.7% tuning (4 keys), 89.7% to 89.1% held out (1 key).
   it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
     const failures = tuningFailures(m.damaged, m.missed, (text) => redactText(text).text);
     expect(m.falseRate, failures.damaged).toBeLessThanOrEqual(0.01);
-    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.888);
+    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.867);
   });
 
   it('held-out part (never tuned on): within the measured figures', () => {
@@ -108,6 +110,6 @@ describe('redaction on the release and secret-scanning tools’ texts and more s
     // target, recall short of 99%.
     expect(m.falseRate).toBeLessThanOrEqual(0.0052);
     expect(m.everydayRate).toBeLessThanOrEqual(0.0047);
-    expect(m.recall).toBeGreaterThanOrEqual(0.896);
+    expect(m.recall).toBeGreaterThanOrEqual(0.8908);
   });
 });

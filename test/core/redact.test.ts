@@ -540,3 +540,86 @@ describe('redactText on the release and secret-scanning tools’ texts (the seve
     for (const input of inputs) expect(redactText(input).text.length).toBeGreaterThan(0);
   }, 10_000);
 });
+
+describe('redaction rules from the eighth corpus (what agents wrote in published transcripts)', () => {
+  it.each([
+    [
+      'a JWT whose signature holds `_my-` (no placeholder marker inside a random token)',
+      '- Added `AUTH_TOKEN=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIyNTI1NzY4MyJ9.xbOTH4hAocYAlD0TGoF6rWtCz8b_my-cI0oh6IHYy0O`',
+      'xbOTH4hAocYAlD0T',
+    ],
+    [
+      'a URL password holding an unescaped slash (an AWS secret key pasted in)',
+      'curl http://deploy:sM9ZvO1BkRozU7sX3jQwk3cBEHj8Z2+H063/FWt@web.internal:8000',
+      'sM9ZvO1BkRozU7sX',
+    ],
+    // Siblings the new exemption must not take: another provider's `pk_` key, of one case.
+    [
+      'a Courier key (`pk_test_`, upper case and digits)',
+      'COURIER_AUTH_TOKEN=pk_test_M9KF3R8DPWN2X4HVBQY5ZGCS7L1A',
+      'M9KF3R8DPWN2X4HV',
+    ],
+    [
+      'a URL password before an `@` that no host follows',
+      'CONNECTION_URI="postgres://postgres:s2Tf2k@rLMy@google.com:5434/elephant"',
+      's2Tf2k',
+    ],
+    // A token's run before `=` is no name: the value near the cue is still taken whole.
+    [
+      'a value holding `=` near a cue word',
+      'Rotated the leaked credential l30e_y2r1=11uic5m and opened a ticket.',
+      'l30e_y2r1',
+    ],
+  ])('redacts %s', (_name, input, secretPart) => {
+    expect(redactText(input).text).not.toContain(secretPart);
+  });
+
+  it('keeps the name of an assignment near a cue word, and redacts its value', () => {
+    expect(
+      redactText(
+        'Decided to hard-code the API_TOKEN for now (API_TOKEN=Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh); rotate it.',
+      ).text,
+    ).toBe('Decided to hard-code the API_TOKEN for now (API_TOKEN=«redacted»); rotate it.');
+  });
+
+  it.each([
+    [
+      'a Stripe publishable key under its name',
+      'export STRIPE_PUBLISHABLE_KEY=pk_live_vkK8CIAE5ES8OPI0exFJMttbYRMzCpWwet3E3nIhgoqtK && make',
+    ],
+    [
+      'a Stripe publishable key as a bearer token',
+      'curl -H "Authorization: Bearer pk_test_IhPVUSm7x5riscsZ0WlJV632TrkpmxQeJ1ahMYP6" https://api.example.com',
+    ],
+    [
+      'a Stripe publishable key in a decision',
+      'Set `STRIPE_KEY=pk_test_95eCse5ByEgPPk5XR3pp4mtcFI3ov5` for the checkout page.',
+    ],
+    ['a placeholder that says whose it is', 'OPENAI_API_KEY=your-api-key'],
+    [
+      'an assignment of a publishable key in a code span, near a cue word',
+      '- Use `STRIPE_PUBLISHABLE_KEY=pk_live_6ejmnkNdbW1CQaqNrrCJ4JnxxI9Oo0WiA6Vi` for the 8k tokens window.',
+    ],
+    ['a path after a port, with an `@` in it', 'curl http://localhost:8080/users/@me'],
+  ])('leaves %s alone', (_name, input) => {
+    expect(redactText(input)).toEqual({ text: input, count: 0 });
+  });
+
+  it('reads URLs, markers and publishable keys in time that grows with their length', () => {
+    // `x://u:a/…` with no `@` (60 KB): a password with slashes and no bound took 1.5 s (a few ms now).
+    const inputs = [
+      'x://u:a/'.repeat(7500),
+      'a://b:c/d'.repeat(6600),
+      `curl http://u:${'a/'.repeat(30000)}`,
+      `token: x${'_my-a1'.repeat(10000)}`,
+      `STRIPE_KEY=pk_live_${'aB3'.repeat(20000)}`,
+      `pk_test_${'aB3'.repeat(8)} `.repeat(2000),
+      `Rotated the token ${'A_'.repeat(30000)}=x`,
+    ];
+    for (const input of inputs) {
+      const started = performance.now();
+      expect(redactText(input).text.length).toBeGreaterThan(0);
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+  }, 10_000);
+});

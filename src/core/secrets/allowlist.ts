@@ -7,9 +7,12 @@
 const PLACEHOLDER_WORDS =
   /^(?:null|nil|none|undefined|true|false|yes|no|on|off|string|number|boolean|str|int|any|unknown|object|required|optional|env|empty|default|secret|secrets|password|passwd|token|key|apikey|api_key|value|changeme|changeit|redacted|example|sample|placeholder|dummy|fake|test|testing|demo|guest|admin|root|user|username|pass|postgres|mysql|letmein|qwerty|abc123|bearer|basic|digest|oauth|oauth2|none|auto|disabled|enabled|hidden|masked|n\/a|tbd|todo)$/i;
 
-/** Markers of a value written to be replaced, as docs and templates write them. */
+/**
+ * Markers of a value written to be replaced, as docs and templates write them. `your-`, `my_`, `the-`
+ * count only before a word (`your-api-key`, `my_secret`): a random token can hold `_my-cI0…`.
+ */
 const PLACEHOLDER_MARKERS =
-  /EXAMPLE|x{4,}|X{4,}|^_{4,}|_{4,}$|\.{3}|…|\*{3,}|•{3,}|0{8,}|<[^>]*>|&lt;.*&gt;|^\[[^\]]*\]$|abcdefghijklmnop|1234567890|(?:^|[-_ ])(?:your|my|some|the)[-_ ]|[-_ ](?:here|goes[-_ ]here)$|^(?:replace|change|insert|enter|put|add|fill|set)[-_ ]?(?:me|it|this|here|your|in)|^(?:xxx|todo|tbd|fixme)/i;
+  /EXAMPLE|x{4,}|X{4,}|^_{4,}|_{4,}$|\.{3}|…|\*{3,}|•{3,}|0{8,}|<[^>]*>|&lt;.*&gt;|^\[[^\]]*\]$|abcdefghijklmnop|1234567890|(?:^|[-_ ])(?:your|my|some|the)[-_ ](?:[a-z]{3}|[a-z]{1,2}(?![a-z0-9]))|[-_ ](?:here|goes[-_ ]here)$|^(?:replace|change|insert|enter|put|add|fill|set)[-_ ]?(?:me|it|this|here|your|in)|^(?:xxx|todo|tbd|fixme)/i;
 
 /**
  * Example values published as such, exempt only as these exact strings (a key of the same shape is not):
@@ -36,6 +39,12 @@ const DOCUMENTED_EXAMPLES = new Set([
   'AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE',
   'AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY',
 ]);
+
+/**
+ * A Stripe publishable key (`pk_live_…`, `pk_test_…`, letters of both cases and digits): public by design,
+ * shipped in web pages. Other providers' `pk_` keys of one case (Courier's `pk_test_M9KF…`) are secrets.
+ */
+const STRIPE_PUBLISHABLE_KEY = /^pk_(?:live|test)_(?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]{24,}$/;
 
 /** A reference to a secret kept elsewhere: shell, template and config-language expressions, calls. */
 const REFERENCE =
@@ -112,6 +121,7 @@ export function isAllowedValue(value: string): boolean {
   if (/\{(?:\d{0,2}|[A-Za-z_]\w{0,40})\}/.test(trimmed)) return true;
   if (DOCUMENTED_EXAMPLES.has(trimmed) || hasSequentialRun(trimmed) || hasInterleavedRun(trimmed))
     return true;
+  if (STRIPE_PUBLISHABLE_KEY.test(trimmed)) return true;
   if (isMemberPath(trimmed) || (trimmed.startsWith('age1') && AGE_RECIPIENT.test(trimmed))) return true;
   if (PLACEHOLDER_WORDS.test(trimmed)) return true;
   if (PLACEHOLDER_MARKERS.test(trimmed)) return true;
@@ -163,6 +173,7 @@ export function base64Text(value: string, minPrintable = 1): string | null {
 /** Whether a token that matched a provider's shape is a documented example or a placeholder of that shape. */
 export function isExampleToken(token: string): boolean {
   if (DOCUMENTED_EXAMPLES.has(token) || PLACEHOLDER_MARKERS.test(token)) return true;
+  if (STRIPE_PUBLISHABLE_KEY.test(token)) return true;
   // The tests below read every character: a long match (a whole PEM block) is no slot filled by hand.
   if (token.length > 256) return false;
   if (hasSequentialRun(token) || hasInterleavedRun(token)) return true;

@@ -140,6 +140,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function isCuedValue(value: string): boolean {
   // The shape first, the allowlist (many patterns) only for what has one: most candidates fail here.
   if (!/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  // An assignment (`STRIPE_PUBLISHABLE_KEY=pk_live_…` in a code span): its name decides, as after `=`.
+  // A name of words (an environment variable's, or small words), not a token's run (`l30e_y2r1=11ui…`).
+  if (/^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*|[a-z]+(?:_[a-z]+)*)=[^=]/.test(value)) return false;
   if (UUID.test(value)) return entropy(value.replace(/-/g, '')) >= 3 && !isAllowedValue(value);
   // (Base64 padding aside: `neno01fy…dvy4mp4=`.)
   const core = value.replace(/=+$/, '');
@@ -403,11 +406,16 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       /\d/.test(value) && /[A-Za-z]/.test(value) && entropy(value) >= 3.5 && !isAllowedValue(value),
   },
   {
-    // scheme://user:password@host (a scheme of at most 32 characters: see secret-assignment's names)
+    // scheme://user:password@host (a scheme of at most 32 characters: see secret-assignment's names). A
+    // password may hold an unescaped `/` (an AWS secret key pasted in) when a host follows the `@`; a
+    // port before the `/` is a host's (`http://localhost:8080/users/@me`). Bounded (six slashes, 100
+    // characters between): a run of `x://u:a/` with no `@` took time growing with its square.
     id: 'url-credentials',
     keywords: ['://'],
-    pattern: /\b[a-z][a-z0-9+.-]{0,31}:\/\/(?<user>[^\s:/@'"]*):(?<secret>[^\s@/'"]+)@/dgi,
-    judge: (value) => !isAllowedValue(value) && value.length >= 4 && !/^\$/.test(value),
+    pattern:
+      /\b[a-z][a-z0-9+.-]{0,31}:\/\/(?<user>[^\s:/@'"]*):(?:(?<secret>[^\s@/'"]{1,100}(?:\/[^\s@/'"]{0,100}){1,6})@(?=[\w.-]+(?::\d+)?(?:[/\s"'?#,;)\]]|$))|(?<secret2>[^\s@/'"]+)@)/dgi,
+    judge: (value) =>
+      !isAllowedValue(value) && value.length >= 4 && !/^\$/.test(value) && !/^\d*\//.test(value),
   },
   {
     // Sidekiq Enterprise: both halves of the userinfo are the credential
