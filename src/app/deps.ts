@@ -13,6 +13,8 @@ export interface AppDeps {
   queue: KeyedQueue;
   /** Set by hooks; see SettingsDeps in store/settings-file.ts. */
   settingsProblem?: ((message: string) => void) | undefined;
+  /** Set by the CLI's commands; see SettingsDeps in store/settings-file.ts. */
+  settingsWarning?: ((message: string) => void) | undefined;
 }
 
 export function defaultDeps(overrides: Partial<AppDeps> = {}): AppDeps {

@@ -164,7 +164,9 @@ function settingsChecks(report: SettingsReport): Check[] {
         ? `Set ${problem.name} in your own ${report.files.user} if you want it, and remove it from the project's file.`
         : "Correct the project's file; until then it adds nothing.";
     if (!problem.name)
-      return `Correct ${report.files.user}; until then commands stop on it and hooks use the defaults.`;
+      return problem.severity === 'error'
+        ? `Correct ${report.files.user}; until then commands stop on it and hooks use the defaults.`
+        : `Correct or remove it in ${report.files.user}; until then it is not used (the file's other settings are).`;
     return problem.severity === 'error'
       ? `Correct ${problem.name} in ${report.files.user}, or ${SETTINGS[problem.name].env} in the environment. Until then commands stop on it and hooks use the value below it.`
       : `Correct ${problem.name} in ${report.files.user} (the environment overrides it for now).`;

@@ -45,9 +45,16 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
       const command = args[args.length - 1] as Command;
       const options = command.opts();
       const out = createOutput(options, deps.env);
+      // Each unused setting said once, on stderr: a misspelt key must not pass in silence.
+      const warned = new Set<string>();
+      const settingsWarning = (message: string) => {
+        if (warned.has(message)) return;
+        warned.add(message);
+        out.note(`claude-checkpoint: warning: ${message}`);
+      };
       try {
         const ctx: CliContext = {
-          deps,
+          deps: { ...deps, settingsWarning },
           out,
           root: resolveRootOption(options.root as string | undefined, deps.cwd()),
           options,

@@ -81,12 +81,19 @@ export interface SettingsDeps {
    * breaks over a setting. Unset (commands, MCP tools): a wrong value stops with an error naming it.
    */
   settingsProblem?: ((message: string) => void) | undefined;
+  /**
+   * Set by the CLI's commands: told each setting that is not used (an unknown key, a project's value it
+   * may not set), so that a misspelt setting does not pass in silence. The command goes on.
+   */
+  settingsWarning?: ((message: string) => void) | undefined;
 }
 
 /** The effective settings for a use case; see SettingsDeps for what happens to wrong values. */
 export function settingsOf(deps: SettingsDeps, projectRoot?: string | null): SettingValues {
   const report = readSettings(deps.env, projectRoot);
   const errors = settingErrors(report.problems);
+  for (const problem of report.problems)
+    if (problem.severity === 'warning') deps.settingsWarning?.(problem.message);
   if (deps.settingsProblem) {
     for (const problem of errors)
       deps.settingsProblem(problem.name ? `${problem.message}; the value below it is used` : problem.message);

@@ -136,7 +136,15 @@ describe('resolveSettings', () => {
   it('null in the file is the default; unknown keys are warnings that suggest the right one', () => {
     const resolved = resolveSettings({
       env: {},
-      user: user({ $schema: 'x', storeDir: null, snapshotmaxcount: 5, colour: 'blue' }),
+      user: user({
+        $schema: 'x',
+        storeDir: null,
+        snapshotmaxcount: 5,
+        colour: 'blue',
+        snapshotMaxCont: 1,
+        hookTimoutMs: 9,
+        storeMaxMbs: 1,
+      }),
     });
     expect(resolved.values.storeDir).toBeNull();
     expect(resolved.values.snapshotMaxCount).toBe(100);
@@ -146,6 +154,12 @@ describe('resolveSettings', () => {
         `unknown setting 'snapshotmaxcount' is not used (did you mean 'snapshotMaxCount'?)`,
       ),
       expect.stringContaining(`unknown setting 'colour' is not used; the settings are snapshotMaxCount, `),
+      // A letter missed, one extra: the name meant, and no list of every setting.
+      expect.stringMatching(
+        /unknown setting 'snapshotMaxCont' is not used \(did you mean 'snapshotMaxCount'\?\)$/,
+      ),
+      expect.stringMatching(/unknown setting 'hookTimoutMs' is not used \(did you mean 'hookTimeoutMs'\?\)$/),
+      expect.stringMatching(/unknown setting 'storeMaxMbs' is not used \(did you mean 'storeMaxMb'\?\)$/),
     ]);
   });
 

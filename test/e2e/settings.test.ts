@@ -80,6 +80,38 @@ describe('the settings file', () => {
     expect(status.stdout).toContain('snapshotMaxCount must be a whole number from 1 to 100000: got 0');
   });
 
+  it('a misspelt setting: every command says so on stderr, once, with the name meant, and goes on', async () => {
+    const { root, env, userFile } = project({ snapshotMaxCont: 1 });
+    const warning = `claude-checkpoint: warning: ${userFile}: unknown setting 'snapshotMaxCont' is not used (did you mean 'snapshotMaxCount'?)\n`;
+    for (const step of [1, 2]) {
+      writeFileSync(path.join(root, 'src', 'app.ts'), `export const app = ${step};\n`);
+      const snapshot = await runCli(['snapshot'], { cwd: root, env });
+      expect(snapshot.code).toBe(0);
+      expect(snapshot.stderr).toBe(warning);
+    }
+    // Not used: the default count keeps both.
+    expect(await snapshotCount(root, env)).toBe(2);
+    const status = await runCli(['status'], { cwd: root, env });
+    expect(status.code).toBe(0);
+    expect(status.stderr).toBe(warning);
+    // doctor warns, exits 0, and does not claim that commands stop on it.
+    const doctor = await runCli(['doctor', '--json'], { cwd: root, env });
+    const check = JSON.parse(doctor.stdout).checks.find((entry: { detail: string }) =>
+      entry.detail.includes('snapshotMaxCont'),
+    );
+    expect(check).toMatchObject({ level: 'warn' });
+    expect(check.fix).toBe(
+      `Correct or remove it in ${userFile}; until then it is not used (the file's other settings are).`,
+    );
+    // A hook stays quiet about it (doctor is where a session's settings are checked).
+    const hook = await runNodeScript(SHIPPED_HOOK_ENTRY, ['UserPromptSubmit'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({ cwd: root, prompt: 'go on' }),
+    });
+    expect(hook).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
   it('a file that is not JSON: the command names it; so does doctor, which still runs', async () => {
     const { root, env, userFile } = project('{ "snapshotMaxCount": 5,');
     const command = await runCli(['snapshot'], { cwd: root, env });
