@@ -32,8 +32,12 @@ export const SERVER_MARK = { CLAUDE_CHECKPOINT_SETUP: 'added by claude-checkpoin
 const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n' };
 
 /** One file of an agent's configuration: how our entries go in, and how they come out again. */
+/** What one file of an agent's configuration holds of ours, as setup's output names it. */
+export type SetupHolds = 'the MCP server' | 'the hooks' | 'the MCP server and hooks' | 'the plugin';
+
 export interface FileEdit {
   file: string;
+  holds: SetupHolds;
   /** The text with our entries in (and any older ones of ours replaced). */
   install(text: string | null): string;
   /** The text with exactly our entries out (unchanged when none is there); `null` for a file of ours alone. */
@@ -115,8 +119,15 @@ export function jsonEdit(
     if (current !== text && /^\s*\{\s*\}\s*$/.test(current)) return '{}\n';
     return current;
   };
+  const holds: SetupHolds =
+    ours.server === undefined
+      ? 'the hooks'
+      : ours.groups.length === 0
+        ? 'the MCP server'
+        : 'the MCP server and hooks';
   return {
     file,
+    holds,
     remove,
     isEmpty: (text) => isEmptyObject(parse(text)),
     install: (before) => {
@@ -182,9 +193,15 @@ function insertFormatted(text: string, at: JSONPath, value: unknown, isArrayInse
  * A file that is ours alone (a hooks file of ours, a plugin): written whole, removed whole, and only
  * when `isOurs` recognises it: a file of the user's at that path is neither replaced nor removed.
  */
-export function ownFileEdit(file: string, content: string, isOurs: (text: string) => boolean): FileEdit {
+export function ownFileEdit(
+  file: string,
+  holds: SetupHolds,
+  content: string,
+  isOurs: (text: string) => boolean,
+): FileEdit {
   return {
     file,
+    holds,
     isEmpty: () => true,
     install: (before) => {
       if (before !== null && before !== content && !isOurs(before))
@@ -230,6 +247,7 @@ export function tomlServerEdit(file: string, serverPath: string): FileEdit {
   };
   return {
     file,
+    holds: 'the MCP server',
     remove,
     isEmpty: (text) => text.trim() === '',
     install: (before) => {

@@ -11,6 +11,7 @@ import {
   NAME,
   ownFileEdit,
   SERVER_MARK,
+  type SetupHolds,
   tomlServerEdit,
 } from './setup-edits.js';
 import {
@@ -60,6 +61,8 @@ export interface SetupRequest {
 
 export interface FileReport {
   file: string;
+  /** What of ours the file holds (or held, for a removal). */
+  holds: SetupHolds;
   action: 'installed' | 'updated' | 'unchanged' | 'removed' | 'absent';
   /** The file as it would be (dry run) or is now; `null` when it does not exist. */
   content: string | null;
@@ -122,8 +125,11 @@ function editsFor(
     const json = path.join(configDir, 'opencode.json');
     return {
       edits: [
-        ownFileEdit(path.join(pluginDir, `${NAME}.js`), openCodePlugin(request.hookPath), (text) =>
-          text.startsWith(OPENCODE_PLUGIN_FIRST_LINE),
+        ownFileEdit(
+          path.join(pluginDir, `${NAME}.js`),
+          'the plugin',
+          openCodePlugin(request.hookPath),
+          (text) => text.startsWith(OPENCODE_PLUGIN_FIRST_LINE),
         ),
         jsonEdit(existsSync(jsonc) && !existsSync(json) ? jsonc : json, {
           serverKey: 'mcp',
@@ -159,7 +165,7 @@ function editsFor(
     const server = { command: 'node', args: [request.serverPath], tools: ['*'], env: SERVER_MARK };
     return {
       edits: [
-        ownFileEdit(hooksFile, `${JSON.stringify(hooks, null, 2)}\n`, isOurHooksFile),
+        ownFileEdit(hooksFile, 'the hooks', `${JSON.stringify(hooks, null, 2)}\n`, isOurHooksFile),
         request.scope === 'user'
           ? jsonEdit(path.join(home, '.copilot', 'mcp-config.json'), {
               server: { type: 'local', ...server },
@@ -230,12 +236,12 @@ function planFileEdit(
   target: EditTarget,
   request: SetupRequest,
 ): (env: NodeJS.ProcessEnv) => Promise<FileReport> {
-  const { file } = edit;
+  const { file, holds } = edit;
   const before = target.text;
   if (request.uninstall) {
-    if (before === null) return async () => ({ file, action: 'absent', content: null });
+    if (before === null) return async () => ({ file, holds, action: 'absent', content: null });
     const without = edit.remove(before);
-    if (without === before) return async () => ({ file, action: 'absent', content: before });
+    if (without === before) return async () => ({ file, holds, action: 'absent', content: before });
     return async (env) => {
       // A file setup created, with nothing of the user's left in it, goes; any other keeps the user's text.
       const gone =
@@ -247,17 +253,17 @@ function planFileEdit(
         else await writeEditTarget(target, without);
         await forgetCreated(env, request.agent, file);
       }
-      return { file, action: 'removed', content: gone ? null : without };
+      return { file, holds, action: 'removed', content: gone ? null : without };
     };
   }
   const after = edit.install(before);
-  if (after === before) return async () => ({ file, action: 'unchanged', content: after });
+  if (after === before) return async () => ({ file, holds, action: 'unchanged', content: after });
   const action = before === null || edit.remove(before) === before ? 'installed' : 'updated';
   return async (env) => {
     if (!request.dryRun) {
       await writeEditTarget(target, after);
       if (before === null) await noteCreated(env, request.agent, file);
     }
-    return { file, action, content: after };
+    return { file, holds, action, content: after };
   };
 }

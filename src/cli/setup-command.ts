@@ -58,7 +58,7 @@ export function registerSetupCommand(program: Command, run: Runner): void {
       else {
         const verb = report.dryRun ? DRY_RUN_VERBS : VERBS;
         for (const file of report.files) {
-          ctx.out.print(`${report.dryRun ? '(dry run) ' : ''}${verb[file.action]} ${file.file}`);
+          ctx.out.print(`${report.dryRun ? '(dry run) ' : ''}${verb[file.action](file.holds)} ${file.file}`);
           if (report.dryRun && file.content !== null) ctx.out.print(file.content);
         }
         if (report.nextStep) ctx.out.print(`One step is yours: ${report.nextStep}`);
@@ -68,21 +68,22 @@ export function registerSetupCommand(program: Command, run: Runner): void {
   );
 }
 
-const VERBS: Record<FileReport['action'], string> = {
-  installed: 'Added the MCP server and hooks to',
-  updated: 'Updated the MCP server and hooks in',
-  unchanged: 'Already set up:',
-  removed: 'Took the MCP server and hooks out of',
-  absent: 'Nothing of ours in',
+/** One line per file: what happened to what of ours it holds (a file may hold the server, the hooks, or both). */
+const VERBS: Record<FileReport['action'], (holds: string) => string> = {
+  installed: (holds) => `Added ${holds} to`,
+  updated: (holds) => `Updated ${holds} in`,
+  unchanged: () => 'Already set up:',
+  removed: (holds) => `Took ${holds} out of`,
+  absent: () => 'Nothing of ours in',
 };
 
 /** A dry run changes nothing, and says so in every line. */
-const DRY_RUN_VERBS: Record<FileReport['action'], string> = {
-  installed: 'Would add the MCP server and hooks to',
-  updated: 'Would update the MCP server and hooks in',
-  unchanged: 'Already set up:',
-  removed: 'Would take the MCP server and hooks out of',
-  absent: 'Nothing of ours in',
+const DRY_RUN_VERBS: Record<FileReport['action'], (holds: string) => string> = {
+  installed: (holds) => `Would add ${holds} to`,
+  updated: (holds) => `Would update ${holds} in`,
+  unchanged: () => 'Already set up:',
+  removed: (holds) => `Would take ${holds} out of`,
+  absent: () => 'Nothing of ours in',
 };
 
 function realpathOrSelf(file: string): string {

@@ -452,9 +452,43 @@ describe('setup tells what it does and what is left to the user', () => {
     for (const agent of AGENTS) {
       const dry = await runCli(['setup', agent, '--dry-run'], { cwd: project, env });
       expect(dry.code, dry.stderr).toBe(0);
-      expect(dry.stdout).toMatch(/^\(dry run\) Would add the MCP server and hooks to /m);
+      expect(dry.stdout).toMatch(
+        /^\(dry run\) Would add the (MCP server|hooks|MCP server and hooks|plugin) to /m,
+      );
       expect(dry.stdout).not.toMatch(/\bAdded\b/);
     }
+  });
+
+  it('each file line names what that file holds: the server, the hooks, or both', async () => {
+    const { env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const lines = async (...args: string[]) => {
+      const result = await runCli(['setup', ...args, '--project'], { cwd: project, env });
+      expect(result.code, result.stderr).toBe(0);
+      return result.stdout
+        .split('\n')
+        .filter((line) => /^(Added|Took)/.test(line))
+        .map((line) => line.replace(project, '<project>'));
+    };
+    expect(await lines('copilot')).toEqual([
+      'Added the hooks to <project>/.github/hooks/claude-checkpoint.json',
+      'Added the MCP server to <project>/.mcp.json',
+    ]);
+    expect(await lines('codex')).toEqual([
+      'Added the hooks to <project>/.codex/hooks.json',
+      'Added the MCP server to <project>/.codex/config.toml',
+    ]);
+    expect(await lines('gemini')).toEqual([
+      'Added the MCP server and hooks to <project>/.gemini/settings.json',
+    ]);
+    expect(await lines('opencode')).toEqual([
+      'Added the plugin to <project>/.opencode/plugins/claude-checkpoint.js',
+      'Added the MCP server to <project>/opencode.json',
+    ]);
+    expect(await lines('copilot', '--uninstall')).toEqual([
+      'Took the hooks out of <project>/.github/hooks/claude-checkpoint.json',
+      'Took the MCP server out of <project>/.mcp.json',
+    ]);
   });
 
   it('codex --project says that Codex reads the project only once it is trusted, and how to trust it', async () => {
