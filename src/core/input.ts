@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TASK_STATUSES } from './checkpoint-plain.js';
 import { LIMITS } from './limits.js';
+import { nearestName } from './near-name.js';
 
 // Every message names the limit and what was received; the SDK and our own formatter prefix the field path.
 function text(maxChars: number, options: { required?: boolean } = {}) {
@@ -24,26 +25,35 @@ const INT32 = 2 ** 31;
  * Names models and people send for a field we call otherwise. An unknown field is an error, never a silent
  * drop (issue 26: `files`/`commands` were dropped and the notes lost); these make the error say what to use.
  */
-const FIELD_HINTS: Readonly<Record<string, string>> = {
-  files: 'modifiedFiles',
-  filesTouched: 'modifiedFiles',
-  modified_files: 'modifiedFiles',
-  commands: 'recentCommands',
-  recent_commands: 'recentCommands',
-  next_steps: 'nextSteps',
-  nextStep: 'nextSteps',
-  todos: 'tasks',
-  status: 'summary',
-  project_root: 'projectRoot',
-  name: 'description',
-  title: 'description',
-  task: 'description',
-  content: 'description',
-  file: 'path',
-  cmd: 'command',
-  exit_code: 'exitCode',
-  exitStatus: 'exitCode',
+const FIELD_HINTS: Readonly<Record<string, readonly string[]>> = {
+  files: ['modifiedFiles'],
+  filesTouched: ['modifiedFiles'],
+  modified_files: ['modifiedFiles'],
+  commands: ['recentCommands'],
+  recent_commands: ['recentCommands'],
+  next: ['nextSteps'],
+  next_steps: ['nextSteps'],
+  nextStep: ['nextSteps'],
+  todos: ['tasks'],
+  objective: ['goal'],
+  status: ['summary'],
+  notes: ['note', 'summary'],
+  project_root: ['projectRoot'],
+  name: ['description'],
+  title: ['description'],
+  task: ['tasks', 'description'],
+  content: ['description'],
+  file: ['path'],
+  cmd: ['command'],
+  exit_code: ['exitCode'],
+  exitStatus: ['exitCode'],
 };
+
+/** The field `key` was likely meant as, among those this object accepts: a known alias, else a near name. */
+function intendedField(key: string, known: readonly string[]): string | undefined {
+  const hints = FIELD_HINTS[key] ?? FIELD_HINTS[key.toLowerCase()] ?? [];
+  return hints.find((hint) => known.includes(hint)) ?? nearestName(key, known);
+}
 
 /** A z.object that rejects unknown keys, naming each one, the fields it accepts, and the likely intended one. */
 export function strictObject<T extends z.ZodRawShape>(shape: T) {
@@ -53,8 +63,8 @@ export function strictObject<T extends z.ZodRawShape>(shape: T) {
       if (issue.code !== 'unrecognized_keys') return undefined;
       return issue.keys
         .map((key) => {
-          const hint = FIELD_HINTS[key];
-          const suggestion = hint && known.includes(hint) ? `; did you mean "${hint}"?` : '';
+          const hint = intendedField(key, known);
+          const suggestion = hint ? `; did you mean "${hint}"?` : '';
           return `unknown field "${key}"${suggestion} (accepted: ${known.join(', ')})`;
         })
         .join('; ');

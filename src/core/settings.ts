@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { nearestName } from './near-name.js';
 import { SNAPSHOT_DEFAULTS } from './snapshot.js';
 
 // Every setting, once: its key in the settings file, its environment variable, its type and limits, its
@@ -403,38 +404,4 @@ export function showSetting(name: SettingName, value: unknown): string {
 /** The problems that stop a command: the user's own values that are wrong. */
 export function settingErrors(problems: readonly SettingProblem[]): SettingProblem[] {
   return problems.filter((problem) => problem.severity === 'error');
-}
-
-/** The name `key` most likely meant: the same but for case, or within two edits (a letter missed, swapped, extra). */
-function nearestName(key: string, names: readonly string[]): string | undefined {
-  const lower = key.toLowerCase();
-  let best: { name: string; distance: number } | undefined;
-  for (const name of names) {
-    const distance = editDistance(lower, name.toLowerCase());
-    if (distance <= 2 && (!best || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
-}
-
-/** Levenshtein distance, with a swap of two neighbours counting as one edit. */
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const row = rows[i] as number[];
-      const above = rows[i - 1] as number[];
-      row[j] = Math.min(
-        (above[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        (above[j - 1] as number) + cost,
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        row[j] = Math.min(row[j] as number, ((rows[i - 2] as number[])[j - 2] as number) + 1);
-    }
-  }
-  return (rows[a.length] as number[])[b.length] as number;
 }

@@ -86,6 +86,19 @@ describe('saveInputSchema', () => {
   });
 });
 
+// The slips a new user made (issue 26): an alias, another case, a singular for a plural.
+it.each([
+  [{ goal: 'g', task: [] }, 'task', 'tasks'],
+  [{ goal: 'g', decision: [] }, 'decision', 'decisions'],
+  [{ goal: 'g', next: [] }, 'next', 'nextSteps'],
+  [{ Goal: 'g' }, 'Goal', 'goal'],
+  [{ goal: 'g', notes: 'n' }, 'notes', 'summary'],
+  [{ objective: 'g' }, 'objective', 'goal'],
+  [{ goal: 'g', modifiedFiles: [{ path: 'a', notes: 'n' }] }, 'notes', 'note'],
+] as Array<[unknown, string, string]>)('names the field meant for %j', (input, field, meant) => {
+  expect(problem(input)).toContain(`unknown field "${field}"; did you mean "${meant}"?`);
+});
+
 describe('loadInputSchema', () => {
   it('accepts nothing at all, and rejects an unknown format', () => {
     expect(loadInputSchema.safeParse({}).success).toBe(true);
