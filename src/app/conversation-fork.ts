@@ -61,6 +61,11 @@ export interface ConversationOutcome extends ConversationPlan {
   fork: ConversationFork | null;
   /** The prompt's text, to send again or edit: the transcript's, else the snapshot's label. */
   prompt: string;
+  /**
+   * The prompt is the snapshot's label, not the transcript's text: possibly cut (a label keeps its first
+   * line, at most 200 characters) and redacted.
+   */
+  promptFromLabel: boolean;
   /** How to continue the original session (for an agent whose conversation we cannot fork). */
   resumeOriginal: string | null;
 }
@@ -377,6 +382,7 @@ export async function forkConversation(
     transcript: null,
     fork: null,
     prompt: snapshot.label ?? '',
+    promptFromLabel: true,
     resumeOriginal: resumeCommand(snapshot.agent, snapshot.sessionId),
   };
   const forker = FORKERS[snapshot.agent ?? 'claude'];
@@ -408,6 +414,7 @@ export async function forkConversation(
         return {
           ...here,
           prompt: attempt.prompt,
+          promptFromLabel: false,
           reason: `this prompt opened the session: nothing came before it. Start a new session (\`${forker.start}\`) and send it again.`,
         };
     }
@@ -430,6 +437,7 @@ export async function forkConversation(
       canFork: true,
       reason: null,
       prompt: attempt.prompt,
+      promptFromLabel: false,
       fork: {
         sessionId,
         transcript,

@@ -116,6 +116,8 @@ export interface RewindOutcomeView {
     canFork: boolean;
     reason: string | null;
     prompt: string;
+    /** The prompt is the snapshot's label (the transcript was not found): possibly cut and redacted. */
+    promptFromLabel: boolean;
     resumeOriginal: string | null;
     fork: { sessionId: string; resume: string; messages: number; transcript: string } | null;
   } | null;
@@ -167,7 +169,9 @@ export function renderRewind(outcome: RewindOutcomeView): string {
       if (conversation.resumeOriginal) lines.push(`The session itself: ${conversation.resumeOriginal}`);
     }
     lines.push(
-      'The prompt, to send again or edit:',
+      conversation.promptFromLabel
+        ? "The prompt, to send again or edit, as its snapshot's label keeps it (its first line, at most 200 characters, secrets redacted: check it against what you sent):"
+        : 'The prompt, to send again or edit:',
       '',
       escapeControls(conversation.prompt, { multiline: true }),
     );

@@ -5,6 +5,7 @@ import { claudeProjectDir } from '../../src/app/conversation-fork.js';
 import { defaultDeps } from '../../src/app/deps.js';
 import { diffSnapshot, listSnapshots, restoreSnapshot, takeSnapshot } from '../../src/app/rewind.js';
 import { listRewind, rewindTo } from '../../src/app/rewind-menu.js';
+import { renderRewind } from '../../src/core/rewind-text.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 import { readTree } from '../helpers/tree.js';
 
@@ -187,9 +188,18 @@ describe('rewind: conversation', () => {
       mode: 'conversation',
       dryRun: false,
     });
-    expect(outcome.conversation).toMatchObject({ canFork: false, fork: null, prompt: 'Fix the build' });
+    expect(outcome.conversation).toMatchObject({
+      canFork: false,
+      fork: null,
+      prompt: 'Fix the build',
+      promptFromLabel: true,
+    });
     expect(outcome.conversation?.reason).toBe(
       `Codex's transcript of session ${B} was not found (in ${path.join(deps.env.HOME ?? '', '.codex', 'sessions')}).`,
+    );
+    // The label may be the prompt's first line only: the text says so, rather than pass it for the whole.
+    expect(renderRewind(outcome)).toMatch(
+      /The prompt, to send again or edit, as its snapshot's label keeps it \(its first line, at most 200 characters, secrets redacted: check it against what you sent\):\n\nFix the build$/,
     );
   });
 
@@ -226,6 +236,8 @@ describe('rewind: conversation', () => {
     expect(forked).toContain('Did step 1.');
     expect(forked).not.toContain('Step 2 second');
     expect(outcome.conversation?.prompt).toBe('Step 2 second');
+    expect(outcome.conversation?.promptFromLabel).toBe(false);
+    expect(renderRewind(outcome)).toMatch(/The prompt, to send again or edit:\n\nStep 2 second$/);
   });
 
   it('a session id that could climb out of the folder names no transcript (Security)', async () => {
