@@ -108,6 +108,8 @@ export function guardRestore(
   const probe = createProbe(root);
   // A folder the target's undo record makes again, where a file now stands that no change here touches
   // (one over the size cap or ignored, which no tree holds): that file goes, kept aside like any other.
+  // The target not holding that path speaks of the folder that was there, not of this file.
+  const inFoldersWay = new Set<string>();
   for (const folder of folders) {
     const parts = folder.split('/');
     for (let depth = 1; depth <= parts.length; depth++) {
@@ -115,6 +117,7 @@ export function guardRestore(
       const stats = probe.stat(dir);
       if (stats === null) break;
       if (stats.isDirectory()) continue;
+      inFoldersWay.add(dir);
       if (!byPath.has(dir))
         byPath.set(dir, {
           path: dir,
@@ -141,7 +144,12 @@ export function guardRestore(
   let keptBytes = 0;
   const createdByTarget = new Set(targetAside?.created ?? []);
   for (const change of [...byPath.values()].sort((a, b) => compareAscii(a.path, b.path))) {
-    if (change.status === 'D' && !createdByTarget.has(change.path) && wasUnheld(change.path)) {
+    if (
+      change.status === 'D' &&
+      !createdByTarget.has(change.path) &&
+      !inFoldersWay.has(change.path) &&
+      wasUnheld(change.path)
+    ) {
       result.refused.push({
         path: change.path,
         reason:

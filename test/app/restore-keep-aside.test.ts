@@ -290,6 +290,25 @@ describe('empty folders a restore removes or writes into: git holds none, so the
     expect(fullTree(root)).toEqual(after);
   });
 
+  it('an empty folder in an ignored folder, replaced by a file: undo takes the file away and makes the folder again', async () => {
+    // Found by the undo property (seed -2097021879): the undo refused to delete the file, since the
+    // path was not held, though what was not held there was the folder.
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    writeTree(root, { 'x.log/slot': 'held before the rule\n' });
+    const deps = depsFor();
+    const old = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    writeFileSync(path.join(root, '.gitignore'), '*.log\n');
+    rmSync(path.join(root, 'x.log/slot'));
+    mkdirSync(path.join(root, 'x.log/slot'));
+    const before = fullTree(root);
+
+    const done = await restore(deps, root, old.snapshot.id);
+    expect(readFileSync(path.join(root, 'x.log/slot'), 'utf8')).toBe('held before the rule\n');
+    await restore(deps, root, done.undoSnapshotId as string);
+    expect(lstatSync(path.join(root, 'x.log/slot')).isDirectory()).toBe(true);
+    expect(fullTree(root)).toEqual(before);
+  });
+
   it('an empty folder a restore writes into: undo empties it, and leaves it there', async () => {
     const root = createRepo({ committed: { 'a.txt': 'a' } });
     writeTree(root, { 'box/inner/x.txt': 'x\n' });

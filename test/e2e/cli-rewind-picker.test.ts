@@ -253,9 +253,10 @@ describe('claude-checkpoint rewind in a terminal', () => {
     expect(term.screen()).not.toContain('Restore code');
     term.type('1');
     expect(await term.exit).toBe(0);
-    // No Claude Code transcript in this HOME: said so, and the prompt is given back to send again.
+    // No Claude Code transcript in this HOME: said so, and the prompt is given back to send again, as
+    // the snapshot's label keeps it (and said to be that).
     await term.waitFor(/Conversation: not restored\. Claude Code's transcript of session \S+ was not found/);
-    await term.waitFor(/The prompt, to send again or edit:\s+Step 3/);
+    await term.waitFor(/The prompt, to send again or edit, as its snapshot's label keeps it [^\n]*:\s+Step 3/);
   }, 90_000);
 
   it('after /clear: the previous session is the /resume entry at the top, and choosing it prints its resume command', async () => {
