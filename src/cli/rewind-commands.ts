@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { GcAllOutcome, RestoreOutcome } from '../app/rewind.js';
+import { quotePath } from '../core/quote.js';
 import { planSize } from '../core/snapshot.js';
 import {
   formatBytes,
@@ -84,7 +85,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
             'Take one with `claude-checkpoint snapshot`.',
           ),
         );
-        ctx.out.print(ctx.out.dim(`store: ${outcome.storeDir}`));
+        ctx.out.print(ctx.out.dim(`store: ${quotePath(outcome.storeDir)}`));
       }
       return EXIT.ok;
     }),
@@ -203,7 +204,9 @@ export function registerRewindCommands(program: Command, run: Runner): void {
           `Removed ${outcome.removed} expired snapshot(s)${trimmed}, kept ${outcome.kept}. Store: ${formatBytes(outcome.beforeBytes)} → ${formatBytes(outcome.afterBytes)}.`,
         );
         for (const project of outcome.wholeStore)
-          ctx.out.print(`Whole-store cap: removed ${project.trimmed} snapshot(s) of ${project.root}.`);
+          ctx.out.print(
+            `Whole-store cap: removed ${project.trimmed} snapshot(s) of ${quotePath(project.root)}.`,
+          );
       }
       return EXIT.ok;
     }),
@@ -215,14 +218,14 @@ function renderGcAll(outcome: GcAllOutcome): string {
   for (const project of outcome.projects) {
     const trimmed = project.trimmed > 0 ? ` (${project.trimmed} for the size cap)` : '';
     lines.push(
-      `${project.root}: removed ${project.removed}${trimmed}, kept ${project.kept}; ${formatBytes(project.beforeBytes)} → ${formatBytes(project.afterBytes)}`,
+      `${quotePath(project.root)}: removed ${project.removed}${trimmed}, kept ${project.kept}; ${formatBytes(project.beforeBytes)} → ${formatBytes(project.afterBytes)}`,
     );
   }
   for (const store of outcome.removedStores)
-    lines.push(`${store.root}: folder gone, store deleted (${formatBytes(store.bytes)})`);
-  for (const dir of outcome.unknownStores) lines.push(`${dir}: set-up never finished, left alone`);
+    lines.push(`${quotePath(store.root)}: folder gone, store deleted (${formatBytes(store.bytes)})`);
+  for (const dir of outcome.unknownStores) lines.push(`${quotePath(dir)}: set-up never finished, left alone`);
   for (const project of outcome.wholeStore)
-    lines.push(`Whole-store cap: removed ${project.trimmed} snapshot(s) of ${project.root}`);
+    lines.push(`Whole-store cap: removed ${project.trimmed} snapshot(s) of ${quotePath(project.root)}`);
   if (lines.length === 0) lines.push('No project stores yet.');
   lines.push(
     `All stores: ${formatBytes(outcome.totalBeforeBytes)} → ${formatBytes(outcome.totalAfterBytes)}.`,
