@@ -16,8 +16,6 @@ import { confirm, EXIT } from './output.js';
 import { registerRewindMenuCommand } from './rewind-menu-command.js';
 import { slowProgress } from './slow-progress.js';
 
-const APPLY_HINT = 'Run the same command with --yes (or answer y on a terminal) to apply it.';
-
 export function registerRewindCommands(program: Command, run: Runner): void {
   registerRewindMenuCommand(program, run);
   withCommonOptions(
@@ -77,13 +75,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
         });
       } else {
         ctx.out.print(
-          renderSnapshotList(
-            shown,
-            outcome.total,
-            outcome.storeBytes,
-            ctx.deps.now(),
-            'Take one with `claude-checkpoint snapshot`.',
-          ),
+          renderSnapshotList(shown, outcome.total, outcome.storeBytes, ctx.deps.now(), ctx.deps.surface),
         );
         ctx.out.print(ctx.out.dim(`store: ${quotePath(outcome.storeDir)}`));
       }
@@ -129,7 +121,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       const { restoreSnapshot } = await import('../app/rewind.js');
       const show = (outcome: RestoreOutcome) => {
         if (ctx.out.json) ctx.out.printJson({ ...outcome, snapshot: snapshotSummary(outcome.snapshot) });
-        else ctx.out.print(renderRestore(outcome, APPLY_HINT));
+        else ctx.out.print(renderRestore(outcome, ctx.deps.surface));
       };
       const apply = async () => {
         const done = await restoreSnapshot(ctx.deps, {
@@ -154,7 +146,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
         // A script asked for JSON: it gets the plan it would have confirmed, on stdout (issue 26).
         if (ctx.out.json) ctx.out.printJson({ ...plan, snapshot: snapshotSummary(plan.snapshot) });
-        else ctx.out.note(renderRestore(plan, APPLY_HINT));
+        else ctx.out.note(renderRestore(plan, ctx.deps.surface));
         ctx.out.note('Not applied: pass --yes to restore without a terminal to confirm on.');
         return EXIT.notConfirmed;
       }

@@ -1,5 +1,6 @@
 import { shortOid } from './brief.js';
 import { quotePath } from './quote.js';
+import { type Surface, WORDS } from './surface.js';
 
 /** The save confirmation, worded as the original tool words it; shared by the MCP tool and the CLI. */
 export function renderSaveText(outcome: {
@@ -21,9 +22,6 @@ export function renderSaveText(outcome: {
   ].join('\n');
 }
 
-export function renderNothingToResume(
-  path: string,
-  saveHint = 'save one with save_session_checkpoint',
-): string {
-  return `No checkpoint at ${quotePath(path)}: nothing to resume. Start fresh, and ${saveHint} after the first milestone.`;
+export function renderNothingToResume(path: string, surface: Surface = 'mcp'): string {
+  return `No checkpoint at ${quotePath(path)}: nothing to resume. Start fresh, and save one with ${WORDS[surface].saveCheckpoint} after the first milestone.`;
 }

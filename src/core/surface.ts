@@ -7,6 +7,12 @@ export type Surface = 'cli' | 'mcp';
 
 /** The same pointers, in each surface's words. */
 export interface SurfaceWords {
+  /** How to save a checkpoint. */
+  saveCheckpoint: string;
+  /** How to take a snapshot. */
+  takeSnapshot: string;
+  /** How to apply a restore that was only planned. */
+  applyRestore: string;
   /** The argument that names the project root. */
   projectRoot: string;
   /** Where to see the snapshots. */
@@ -29,6 +35,9 @@ export interface SurfaceWords {
 
 export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
   cli: {
+    saveCheckpoint: '`claude-checkpoint save`',
+    takeSnapshot: '`claude-checkpoint snapshot`',
+    applyRestore: 'Run the same command with --yes (or answer y on a terminal) to apply it.',
     projectRoot: '--root',
     listSnapshots: '`claude-checkpoint list`',
     restore: (id) => `\`claude-checkpoint restore ${id}\``,
@@ -40,6 +49,9 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     restorePath: () => 'path',
   },
   mcp: {
+    saveCheckpoint: 'save_session_checkpoint',
+    takeSnapshot: 'snapshot_files',
+    applyRestore: 'Run restore_snapshot again with dryRun: false to apply it.',
     projectRoot: 'projectRoot',
     listSnapshots: 'list_snapshots',
     restore: () => 'restore_snapshot',
