@@ -45,12 +45,7 @@ const TEXTS: Record<string, (surface: Surface) => string> = {
   'a planned restore': (surface) =>
     renderRestore(
       {
-        snapshot: {
-          ...snapshot,
-          changes: { added: 0, modified: 0, deleted: 0 },
-          git: null,
-          skipped: { large: [], nested: [] },
-        },
+        snapshot: { id: snapshot.id },
         dryRun: true,
         plan: { ...emptyPlan, overwrite: ['a.ts'] },
         undoSnapshotId: null,
