@@ -137,7 +137,7 @@ function renderAt(input: BriefInput, density: Density): string {
   if (input.latestSnapshot) {
     const snapshot = input.latestSnapshot;
     section(lines, 'Rewind', [
-      `- Latest snapshot ${code(snapshot.id)} (${snapshot.trigger}, ${formatAge(new Date(snapshot.createdAt), now)}): ${words.restore(snapshot.id)} can bring the files back`,
+      `- Latest snapshot ${code(snapshot.id)} (${escapeControls(snapshot.trigger)}, ${formatAge(new Date(snapshot.createdAt), now)}): ${words.restore(snapshot.id)} can bring the files back`,
     ]);
   }
   return `${lines.join('\n')}\n`;

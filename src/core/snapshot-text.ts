@@ -47,7 +47,7 @@ function describeSkipped(snapshot: SnapshotMeta): string[] {
 
 export function renderSnapshot(created: boolean, snapshot: SnapshotMeta): string {
   const head = created
-    ? `Snapshot ${snapshot.id} taken (${snapshot.trigger}; files ${describeChanges(snapshot)} since the previous one).`
+    ? `Snapshot ${snapshot.id} taken (${escapeControls(snapshot.trigger)}; files ${describeChanges(snapshot)} since the previous one).`
     : `Nothing changed since snapshot ${snapshot.id}; no new snapshot was needed.`;
   return [head, ...(created ? describeSkipped(snapshot) : [])].join('\n');
 }
@@ -71,7 +71,7 @@ export function renderSnapshotList(
       ? ` ${escapeControls(snapshot.git.branch ?? 'detached')}@${snapshot.git.head.slice(0, 9)}`
       : '';
     lines.push(
-      `- ${snapshot.id} ${formatAge(new Date(snapshot.createdAt), now)} [${snapshot.trigger}] ${describeChanges(snapshot)}${where}${label}`,
+      `- ${snapshot.id} ${formatAge(new Date(snapshot.createdAt), now)} [${escapeControls(snapshot.trigger)}] ${describeChanges(snapshot)}${where}${label}`,
     );
   }
   if (snapshots.length < total) lines.push(`- … and ${total - snapshots.length} older`);
