@@ -1,4 +1,5 @@
 import { CheckpointError } from '../core/errors.js';
+import type { Surface } from '../core/surface.js';
 import { nodeFs, type StoreFs } from '../store/fs-seam.js';
 import { KeyedQueue } from '../store/lock.js';
 
@@ -11,6 +12,8 @@ export interface AppDeps {
   cwd: () => string;
   /** Serializes calls per project within this process. */
   queue: KeyedQueue;
+  /** Whose words messages use (see core/surface.ts): the CLI sets its own; the MCP tools' and hooks' are the default. */
+  surface: Surface;
   /** Set by hooks; see SettingsDeps in store/settings-file.ts. */
   settingsProblem?: ((message: string) => void) | undefined;
   /** Set by the CLI's commands; see SettingsDeps in store/settings-file.ts. */
@@ -26,6 +29,7 @@ export function defaultDeps(overrides: Partial<AppDeps> = {}): AppDeps {
     env: process.env,
     cwd: currentFolder,
     queue: new KeyedQueue(),
+    surface: 'mcp',
     ...overrides,
   };
 }

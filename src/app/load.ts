@@ -46,6 +46,7 @@ export async function loadCheckpoint(
     env: deps.env,
     clientRoots: context.clientRoots,
     cwd: deps.cwd(),
+    surface: deps.surface,
   });
   const { root } = resolved;
   const store = new CheckpointStore(root, deps.fs);
@@ -77,6 +78,7 @@ export async function loadCheckpoint(
       now: deps.now(),
       notices: warnings,
       latestSnapshot: snapshot,
+      surface: deps.surface,
     });
     return {
       found: true,

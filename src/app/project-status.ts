@@ -38,7 +38,12 @@ export async function projectStatus(
   deps: AppDeps,
   request: { projectRoot?: string | undefined },
 ): Promise<StatusReport> {
-  const root = await resolveProjectRoot({ argument: request.projectRoot, env: deps.env, cwd: deps.cwd() });
+  const root = await resolveProjectRoot({
+    argument: request.projectRoot,
+    env: deps.env,
+    cwd: deps.cwd(),
+    surface: deps.surface,
+  });
   const checkpointFile = path.join(root.root, CHECKPOINT_FILE);
   const isFile = () => deps.fs.lstatSync(checkpointFile, { throwIfNoEntry: false })?.isFile() === true;
   // With a checkpoint file, the load's `git status` answers whether git ignores it (ignoredFromStatus);

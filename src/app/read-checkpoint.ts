@@ -10,7 +10,12 @@ export async function readCheckpoint(
   deps: AppDeps,
   input: { projectRoot?: string | undefined },
 ): Promise<LoadResult & { root: ResolvedRoot }> {
-  const resolved = await resolveProjectRoot({ argument: input.projectRoot, env: deps.env, cwd: deps.cwd() });
+  const resolved = await resolveProjectRoot({
+    argument: input.projectRoot,
+    env: deps.env,
+    cwd: deps.cwd(),
+    surface: deps.surface,
+  });
   const loaded = await new CheckpointStore(resolved.root, deps.fs).load();
   return { ...loaded, root: resolved };
 }

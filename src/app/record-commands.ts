@@ -35,6 +35,7 @@ export async function recordCommands(
     argument: request.projectRoot,
     env: deps.env,
     cwd: deps.cwd(),
+    surface: deps.surface,
   });
   const store = new CheckpointStore(root, deps.fs);
   const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;

@@ -47,6 +47,7 @@ export async function recordTranscript(
     argument: request.projectRoot,
     env: deps.env,
     cwd: deps.cwd(),
+    surface: deps.surface,
   });
   const { agent, file, session } = request.source;
   const storeDir = projectStoreDir(defaultStoreBase(deps.env), root);

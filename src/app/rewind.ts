@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
@@ -8,6 +8,7 @@ import { TURN_END_TRIGGER } from '../core/rewind-credit.js';
 import { resolveRef } from '../core/rewind-refs.js';
 import type { SettingValues } from '../core/settings.js';
 import {
+  BUILT_IN_TRIGGERS,
   formatSnapshotId,
   planSize,
   type RestorePlan,
@@ -16,7 +17,9 @@ import {
   type SnapshotSettings,
   selectExpired,
   summarizePlan,
+  triggerProblem,
 } from '../core/snapshot.js';
+import { type Surface, WORDS } from '../core/surface.js';
 import { readHeadFast } from '../git/repo.js';
 import { readSettings, settingsOf } from '../store/settings-file.js';
 import {
@@ -70,8 +73,9 @@ export async function openStore(
     env: deps.env,
     clientRoots: context.clientRoots,
     cwd: deps.cwd(),
+    surface: deps.surface,
   });
-  refuseNonProjectRoot(root.root, deps.env);
+  refuseNonProjectRoot(root.root, deps.env, deps.surface);
   // Every setting, the size caps too, is checked here: a wrong one is named before any work.
   const settings = snapshotSettings(settingsOf(deps, root.root));
   const storeDir = projectStoreDir(defaultStoreBase(deps.env), root.root);
@@ -82,14 +86,14 @@ export async function openStore(
  * A client with no idea of a project (Claude Desktop starts servers in `/`) would otherwise have us
  * snapshot the whole disk or home folder: refuse, and say how to name the project.
  */
-function refuseNonProjectRoot(root: string, env: NodeJS.ProcessEnv): void {
+function refuseNonProjectRoot(root: string, env: NodeJS.ProcessEnv, surface: Surface): void {
   // An empty HOME (some CI and service environments) names no folder; path.resolve('') would be the cwd.
   const home = env.HOME?.trim() || os.homedir();
   const isHome = home !== '' && path.resolve(home) === root;
   if (root === path.parse(root).root || isHome) {
     throw new CheckpointError(
       'INVALID_ROOT',
-      `refusing to snapshot ${root}: it is the ${isHome ? 'home folder' : 'file-system root'}, not a project. Pass projectRoot (or --root), or set CHECKPOINT_PROJECT_ROOT`,
+      `refusing to snapshot ${root}: it is the ${isHome ? 'home folder' : 'file-system root'}, not a project. Pass ${WORDS[surface].projectRoot}, or set CHECKPOINT_PROJECT_ROOT`,
     );
   }
 }
@@ -146,6 +150,7 @@ export async function takeSnapshot(
   context: RootContext = {},
 ): Promise<SnapshotOutcome> {
   const { store, root } = await openStore(deps, request.projectRoot, context);
+  if (!BUILT_IN_TRIGGERS.has(request.trigger)) await checkTrigger(deps, root.root, request.trigger);
   return store.withLock(async () => {
     await store.init();
     const { usage, ...result } = await snapshotLocked(deps, store, request);
@@ -388,11 +393,28 @@ async function redactLabel(deps: AppDeps, root: string, label: string): Promise<
     .slice(0, SNAPSHOT_DEFAULTS.labelChars);
 }
 
+/**
+ * A person's trigger (`snapshot --trigger`) is printed in every list and kept in each commit message,
+ * unredacted: a name, never free text, and never one the detector takes for a secret (issue 26).
+ */
+async function checkTrigger(deps: AppDeps, root: string, trigger: string): Promise<void> {
+  const rule = `${WORDS[deps.surface].trigger} must be a name of lowercase letters, digits and dashes, at most ${SNAPSHOT_DEFAULTS.triggerChars} characters, such as pre-deploy`;
+  // Security: the value is never echoed: it may be a token pasted in the wrong place.
+  const problem = triggerProblem(trigger);
+  if (problem) throw new CheckpointError('INVALID_INPUT', `${rule} (${problem})`);
+  if ((await redactLabel(deps, root, trigger)) !== trigger)
+    throw new CheckpointError('INVALID_INPUT', `${rule} (this one looks like a secret)`);
+}
+
 /** Finds a snapshot by id, unique id prefix, "latest" or "latest~N" (N snapshots before the latest). */
-export function findSnapshot(snapshots: readonly SnapshotRecord[], ref: string): SnapshotRecord {
+export function findSnapshot(
+  snapshots: readonly SnapshotRecord[],
+  ref: string,
+  surface: Surface,
+): SnapshotRecord {
   if (snapshots.length === 0)
     throw new CheckpointError('INVALID_INPUT', 'there are no snapshots for this project yet');
-  return resolveRef(snapshots, ref, 'snapshot', 'see them with list_snapshots or `claude-checkpoint list`');
+  return resolveRef(snapshots, ref, 'snapshot', `see them with ${WORDS[surface].listSnapshots}`);
 }
 
 export interface DiffRequest {
@@ -421,9 +443,13 @@ export async function diffSnapshot(
   const file = request.path === undefined ? undefined : toProjectPath(store.root, request.path, 'path');
   return store.withLock(async () => {
     await store.init();
-    const from = findSnapshot(await store.candidatesFor(request.snapshotId), request.snapshotId);
+    const from = findSnapshot(
+      await store.candidatesFor(request.snapshotId),
+      request.snapshotId,
+      deps.surface,
+    );
     const to = request.against
-      ? findSnapshot(await store.candidatesFor(request.against), request.against)
+      ? findSnapshot(await store.candidatesFor(request.against), request.against, deps.surface)
       : null;
     const toTree = to ? to.tree : (await store.captureSinceLatest()).tree;
     const files = await store.diffStat(from.tree, toTree, file ? [file] : []);
@@ -475,11 +501,16 @@ export async function restoreSnapshot(
 ): Promise<RestoreOutcome> {
   const { store } = await openStore(deps, request.projectRoot, context);
   const paths = (request.paths ?? []).map((given, index) =>
-    toProjectPath(store.root, given, `paths[${index}]`),
+    toProjectPath(store.root, given, WORDS[deps.surface].restorePath(index)),
   );
   return store.withLock(async () => {
     await store.init();
-    const snapshot = findSnapshot(await store.candidatesFor(request.snapshotId), request.snapshotId);
+    const snapshot = findSnapshot(
+      await store.candidatesFor(request.snapshotId),
+      request.snapshotId,
+      deps.surface,
+    );
+    await refuseUnknownPaths(store, snapshot, paths);
     const done = await restoreTreeLocked(deps, store, await restoreTargetOf(store, snapshot), {
       ...request,
       paths,
@@ -487,6 +518,31 @@ export async function restoreSnapshot(
     // A restore that applied always names its undo: none, with unlessEmpty, means nothing was changed.
     return { snapshot, dryRun: request.dryRun || done.undoSnapshotId === null, ...done };
   });
+}
+
+/**
+ * A path in neither the snapshot nor the working tree restores nothing: "nothing to restore" would hide a
+ * typo, so it is the error `diff` gives (issue 26).
+ */
+async function refuseUnknownPaths(
+  store: SnapshotStore,
+  snapshot: SnapshotRecord,
+  paths: readonly string[],
+): Promise<void> {
+  for (const file of paths) {
+    if (await store.treeHasPath(snapshot.tree, file)) continue;
+    if (
+      await lstat(path.join(store.root, file)).then(
+        () => true,
+        () => false,
+      )
+    )
+      continue;
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `path '${file}' is in neither snapshot ${snapshot.id} nor the working tree`,
+    );
+  }
 }
 
 /** A snapshot as a restore's target: its tree, and what it kept aside and left out. */

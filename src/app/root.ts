@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CheckpointError } from '../core/errors.js';
+import { type Surface, WORDS } from '../core/surface.js';
 
 export const ROOT_ENV = 'CHECKPOINT_PROJECT_ROOT';
 
@@ -19,6 +20,8 @@ export interface RootCandidates {
   /** The client's MCP roots as URIs, asked for only when no earlier rule applies. */
   clientRoots?: () => Promise<readonly string[]>;
   cwd: string;
+  /** Names the argument in errors: `projectRoot` for the tools, `--root` for the CLI. */
+  surface?: Surface | undefined;
 }
 
 /**
@@ -28,7 +31,10 @@ export interface RootCandidates {
  */
 export async function resolveProjectRoot(candidates: RootCandidates): Promise<ResolvedRoot> {
   if (candidates.argument !== undefined) {
-    return { root: await checkRoot(candidates.argument, 'projectRoot'), source: 'argument' };
+    return {
+      root: await checkRoot(candidates.argument, WORDS[candidates.surface ?? 'mcp'].projectRoot),
+      source: 'argument',
+    };
   }
   const fromEnv = candidates.env?.[ROOT_ENV];
   if (fromEnv !== undefined && fromEnv.trim() !== '') {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { carryFlags } from '../core/drift.js';
 import { isCheckpointError } from '../core/errors.js';
-import type { SaveInput } from '../core/input.js';
+import type { FieldNamer, SaveInput } from '../core/input.js';
 import { buildCheckpoint, pathsToHash } from '../core/merge.js';
 import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
 import type { Checkpoint, GitInfo } from '../core/schema.js';
@@ -47,6 +47,8 @@ export async function saveCheckpoint(
     transcript?: TranscriptRecord | undefined;
     /** Wait at most this long for the lock in all (a hook's budget), else LOCKED. */
     lockWaitMs?: number | undefined;
+    /** Names the input's fields in errors, as the caller got them (the CLI's flags); JSON paths by default. */
+    nameField?: FieldNamer | undefined;
   } = {},
 ): Promise<SaveOutcome> {
   const resolved = await resolveProjectRoot({
@@ -54,13 +56,18 @@ export async function saveCheckpoint(
     env: deps.env,
     clientRoots: context.clientRoots,
     cwd: deps.cwd(),
+    surface: deps.surface,
   });
   const { root } = resolved;
   const normalized: SaveInput = {
     ...input,
     modifiedFiles: input.modifiedFiles?.map((file, index) => ({
       ...file,
-      path: toProjectPath(root, file.path, `modifiedFiles[${index}].path`),
+      path: toProjectPath(
+        root,
+        file.path,
+        options.nameField?.(['modifiedFiles', index, 'path']) ?? `modifiedFiles[${index}].path`,
+      ),
     })),
   };
   const mode = input.mode ?? 'replace';

@@ -57,7 +57,12 @@ export async function diagnose(
 
   let root: ResolvedRoot;
   try {
-    root = await resolveProjectRoot({ argument: request.projectRoot, env: deps.env, cwd: deps.cwd() });
+    root = await resolveProjectRoot({
+      argument: request.projectRoot,
+      env: deps.env,
+      cwd: deps.cwd(),
+      surface: deps.surface,
+    });
   } catch (error) {
     checks.push({
       name: 'project root',
@@ -199,6 +204,7 @@ export async function settingRows(
     argument: request.projectRoot,
     env: deps.env,
     cwd: deps.cwd(),
+    surface: deps.surface,
   }).catch(() => null);
   const report = readSettings(deps.env, root?.root);
   return {

@@ -3,7 +3,8 @@ import { loadStructured, saveStructured } from '../app/views.js';
 import { TASK_STATUSES } from '../core/checkpoint-plain.js';
 import { renderNothingToResume, renderSaveText } from '../core/checkpoint-text.js';
 import { CheckpointError } from '../core/errors.js';
-import type { SaveInput } from '../core/input.js';
+import type { FieldNamer, SaveInput } from '../core/input.js';
+import { escapeControls, quotePath } from '../core/quote.js';
 import { formatBytes } from '../core/snapshot-text.js';
 import { formatAge } from '../core/time.js';
 import { type Runner, withCommonOptions } from './context.js';
@@ -29,18 +30,66 @@ async function readStdinText(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Builds the tool's arguments from flags (or reads them as JSON from stdin) and validates them like the tool does. */
-async function saveInputFrom(flags: SaveFlags, root: string | undefined): Promise<SaveInput> {
+/** The flag each field of the save input comes from. */
+const SAVE_FLAGS: Readonly<Record<string, string>> = {
+  goal: '--goal',
+  summary: '--summary',
+  tasks: '--task',
+  nextSteps: '--next',
+  decisions: '--decision',
+  modifiedFiles: '--file',
+  recentCommands: '--command',
+  mode: '--merge',
+  projectRoot: '--root',
+};
+
+/**
+ * Names a field by the flag it came from (`--next (the 2nd)`), not by the JSON path a flag's user never
+ * wrote (issue 26). With --stdin the JSON's own field names are the right ones.
+ */
+function flagNamer(raw: Record<string, unknown>): FieldNamer {
+  return ([field, index, part]) => {
+    const flag = SAVE_FLAGS[String(field)] ?? String(field);
+    const given = raw[String(field)];
+    const which =
+      typeof index === 'number' && Array.isArray(given) && given.length > 1
+        ? ` (the ${ordinal(index + 1)})`
+        : '';
+    return `${flag}${which}${part === 'note' ? ' note' : ''}`;
+  };
+}
+
+function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/**
+ * Builds the save input from flags (or reads it as JSON from stdin) and validates it like the tool does;
+ * also returns how errors name its fields.
+ */
+async function saveInputFrom(
+  flags: SaveFlags,
+  root: string | undefined,
+): Promise<{ input: SaveInput; nameField: FieldNamer | undefined }> {
   let raw: Record<string, unknown>;
   if (flags.stdin) {
+    let parsed: unknown;
     try {
-      raw = JSON.parse(await readStdinText());
+      parsed = JSON.parse(await readStdinText());
     } catch (error) {
       throw new CheckpointError(
         'INVALID_INPUT',
-        `stdin must hold the save_session_checkpoint arguments as JSON: ${(error as Error).message}`,
+        `stdin must hold the checkpoint's fields as a JSON object (goal, tasks, nextSteps, …; see docs/cli.md): ${(error as Error).message}`,
       );
     }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new CheckpointError(
+        'INVALID_INPUT',
+        "stdin must hold the checkpoint's fields as a JSON object (goal, tasks, nextSteps, …; see docs/cli.md)",
+      );
+    raw = parsed as Record<string, unknown>;
   } else {
     raw = {
       goal: flags.goal,
@@ -56,9 +105,10 @@ async function saveInputFrom(flags: SaveFlags, root: string | undefined): Promis
   if (root !== undefined) raw.projectRoot = root;
   // The full zod comes with the input schema: only `save` pays for loading it, not every command.
   const { formatIssues, saveInputSchema } = await import('../core/input.js');
+  const nameField = flags.stdin ? undefined : flagNamer(raw);
   const parsed = saveInputSchema.safeParse(raw);
-  if (!parsed.success) throw new CheckpointError('INVALID_INPUT', formatIssues(parsed.error));
-  return parsed.data;
+  if (!parsed.success) throw new CheckpointError('INVALID_INPUT', formatIssues(parsed.error, nameField));
+  return { input: parsed.data, nameField };
 }
 
 /** `--task done:Write the tests` */
@@ -102,9 +152,9 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
       .option('--stdin', 'read the save_session_checkpoint arguments as JSON from stdin'),
   ).action(
     run(async (ctx) => {
-      const input = await saveInputFrom(ctx.options as SaveFlags, ctx.root);
+      const { input, nameField } = await saveInputFrom(ctx.options as SaveFlags, ctx.root);
       const { saveCheckpoint } = await import('../app/save.js');
-      const outcome = await saveCheckpoint(ctx.deps, input);
+      const outcome = await saveCheckpoint(ctx.deps, input, {}, { nameField });
       if (ctx.out.json) ctx.out.printJson(saveStructured(outcome));
       else ctx.out.print(renderSaveText(outcome));
       return EXIT.ok;
@@ -132,10 +182,7 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
         if (!outcome.found) {
           if (ctx.out.json)
             ctx.out.printJson({ found: false, path: outcome.path, warnings: outcome.warnings });
-          else
-            ctx.out.print(
-              renderNothingToResume(outcome.path, 'save one with `claude-checkpoint save` or the MCP tool'),
-            );
+          else ctx.out.print(renderNothingToResume(outcome.path, ctx.deps.surface));
           return EXIT.ok;
         }
         if (ctx.out.json) ctx.out.printJson(loadStructured(outcome, format === 'full'));
@@ -177,16 +224,16 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
         return EXIT.ok;
       }
       const { out } = ctx;
-      const lines = [out.bold(`Project ${report.root.root}`)];
+      const lines = [out.bold(`Project ${quotePath(report.root.root)}`)];
       const c = report.checkpoint;
-      if (c.found === 'error') lines.push(out.warn(`Checkpoint: unusable (${c.error})`));
+      if (c.found === 'error') lines.push(out.warn(`Checkpoint: unusable (${escapeControls(c.error)})`));
       else if (!c.found) lines.push('Checkpoint: none saved yet');
       else {
         const counts = taskCounts(c.checkpoint.goal.tasks);
         lines.push(
           `Checkpoint: saved ${formatAge(new Date(c.checkpoint.updatedAt), ctx.deps.now())}${c.fromBackup ? out.warn(' (from the backup)') : ''}`,
         );
-        lines.push(`  Goal: ${c.checkpoint.goal.primary}`);
+        lines.push(`  Goal: ${escapeControls(c.checkpoint.goal.primary)}`);
         lines.push(
           `  Tasks: ${counts.done} done, ${counts.in_progress} in progress, ${counts.pending} pending, ${counts.blocked} blocked`,
         );
@@ -194,7 +241,9 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
           const changed = c.drift.changedSince.length;
           const commits =
             c.drift.commitsSince === null ? 'history rewritten' : `${c.drift.commitsSince} new commit(s)`;
-          const branch = c.drift.branchChanged ? `, branch now ${c.drift.currentBranch ?? 'detached'}` : '';
+          const branch = c.drift.branchChanged
+            ? `, branch now ${escapeControls(c.drift.currentBranch ?? 'detached')}`
+            : '';
           const elsewhere = c.drift.fromHandoff?.paths.length ?? 0;
           const there = elsewhere > 0 ? ` (${elsewhere} of them on the other machine)` : '';
           lines.push(
@@ -205,7 +254,7 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
       const s = report.snapshots;
       lines.push(
         s
-          ? `Snapshots: ${s.count}${s.latest ? `, latest ${s.latest.id} (${s.latest.trigger}, ${formatAge(new Date(s.latest.createdAt), ctx.deps.now())})` : ''}; store ${formatBytes(s.storeBytes)} at ${s.storeDir}`
+          ? `Snapshots: ${s.count}${s.latest ? `, latest ${s.latest.id} (${escapeControls(s.latest.trigger)}, ${formatAge(new Date(s.latest.createdAt), ctx.deps.now())})` : ''}; store ${formatBytes(s.storeBytes)} at ${quotePath(s.storeDir)}`
           : 'Snapshots: not taken here (a home folder or the file-system root is not a project)',
       );
       const w = report.wholeStore;
@@ -249,8 +298,8 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
       else {
         const mark = { ok: ctx.out.bold('✓'), warn: ctx.out.warn('!'), fail: ctx.out.warn('✗') };
         const lines = checks.flatMap((check) => [
-          `${mark[check.level]} ${check.name}: ${check.detail}`,
-          ...(check.fix ? [`    fix: ${check.fix}`] : []),
+          `${mark[check.level]} ${check.name}: ${escapeControls(check.detail)}`,
+          ...(check.fix ? [`    fix: ${escapeControls(check.fix)}`] : []),
         ]);
         const width = Math.max(...settings.rows.map((row) => row.name.length));
         lines.push(

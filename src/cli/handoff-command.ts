@@ -44,7 +44,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       });
       if (!outcome.pushed) {
         if (ctx.out.json) ctx.out.printJson({ pushed: false, secrets: outcome.secrets });
-        ctx.out.note(renderSecretsFound(outcome.secrets));
+        ctx.out.note(renderSecretsFound(outcome.secrets, ctx.deps.surface));
         return EXIT.failure;
       }
       const { pushed: _pushed, skipped: _skipped, ...json } = outcome;
@@ -88,21 +88,21 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       });
       if (!plan.baseMatches && !(options.checkout && !options.dryRun)) {
         if (ctx.out.json) ctx.out.printJson(json(plan));
-        ctx.out.note(renderPull(plan));
+        ctx.out.note(renderPull(plan, ctx.deps.surface));
         return EXIT.failure;
       }
       if (options.dryRun) {
         if (ctx.out.json) ctx.out.printJson(json(plan));
-        else ctx.out.print(renderPull(plan));
+        else ctx.out.print(renderPull(plan, ctx.deps.surface));
         return EXIT.ok;
       }
       if (!options.yes && planSize(plan.changed) > 0) {
         if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
-          ctx.out.note(renderPull(plan));
+          ctx.out.note(renderPull(plan, ctx.deps.surface));
           ctx.out.note('Not applied: pass --yes to pull without a terminal to confirm on.');
           return EXIT.notConfirmed;
         }
-        ctx.out.print(renderPull(plan));
+        ctx.out.print(renderPull(plan, ctx.deps.surface));
         if (
           !(await confirm('Apply this handoff? The current state is snapshotted first, so it can be undone.'))
         ) {
@@ -116,7 +116,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         checkout: options.checkout === true,
       });
       if (ctx.out.json) ctx.out.printJson(json(done));
-      else ctx.out.print(renderPull(done));
+      else ctx.out.print(renderPull(done, ctx.deps.surface));
       return EXIT.ok;
     }),
   );

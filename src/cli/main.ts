@@ -38,6 +38,8 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
     .version(GENERATOR.version)
     .addHelpText('after', EXAMPLES)
     .exitOverride();
+  // Messages name the CLI's commands and flags; the hooks' output reaches the model, in the tools' words.
+  const cliDeps: AppDeps = { ...deps, surface: 'cli' };
 
   const run: Runner =
     <A extends unknown[]>(action: (ctx: CliContext, ...args: A) => Promise<number>) =>
@@ -54,7 +56,7 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
       };
       try {
         const ctx: CliContext = {
-          deps: { ...deps, settingsWarning },
+          deps: { ...cliDeps, settingsWarning },
           out,
           root: resolveRootOption(options.root as string | undefined, deps.cwd()),
           options,
@@ -77,10 +79,14 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
     exitCode = code;
   });
   addUsageHints(program);
-  const unknownHelp = unknownHelpTopic(program, argv);
-  if (unknownHelp !== undefined) {
-    process.stderr.write(`error: unknown command '${unknownHelp}'\n${usageHint(program)}\n`);
+  const help = helpRequest(program, argv);
+  if (help?.unknown !== undefined) {
+    process.stderr.write(`error: unknown command '${help.unknown}'\n${usageHint(help.command)}\n`);
     return EXIT.usage;
+  }
+  if (help) {
+    help.command.outputHelp();
+    return EXIT.ok;
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -105,10 +111,33 @@ function addUsageHints(command: Command): void {
   for (const sub of command.commands) addUsageHints(sub);
 }
 
-/** The name in `help <name>` when no command has it; commander would print the general help instead. */
-function unknownHelpTopic(program: Command, argv: readonly string[]): string | undefined {
-  if (argv[0] !== 'help' || argv[1] === undefined) return undefined;
-  const topic = argv[1];
-  const known = program.commands.some((sub) => sub.name() === topic || sub.aliases().includes(topic));
-  return known ? undefined : topic;
+/**
+ * `help <command…>` and `<command> help <command…>`: the command named, or the first name no command has
+ * (issue 26); commander would print the general help of the last command it knows instead. `help` is a
+ * request for help only where a command has subcommands: elsewhere it is an argument (`handoff drop help`).
+ */
+function helpRequest(
+  program: Command,
+  argv: readonly string[],
+): { command: Command; unknown?: string } | undefined {
+  let at = program;
+  let index = 0;
+  for (; index < argv.length && argv[index] !== 'help'; index++) {
+    const sub = subcommand(at, argv[index] ?? '');
+    if (!sub) return undefined;
+    at = sub;
+  }
+  if (index === argv.length || at.commands.length === 0) return undefined;
+  for (const name of argv.slice(index + 1)) {
+    if (name.startsWith('-')) break;
+    if (name === 'help') continue;
+    const sub = subcommand(at, name);
+    if (!sub) return { command: at, unknown: name };
+    at = sub;
+  }
+  return { command: at };
+}
+
+function subcommand(command: Command, name: string): Command | undefined {
+  return command.commands.find((sub) => sub.name() === name || sub.aliases().includes(name));
 }

@@ -25,6 +25,18 @@ export interface Output {
   warn: (text: string) => string;
 }
 
+/**
+ * A reader that stopped reading (`claude-checkpoint list | head -1`) closes the pipe: the next write fails
+ * with EPIPE, which would crash the process with an unhandled 'error' event. Like git, end quietly: the
+ * reader has all it wanted. Installed once, by the CLI's entry, for stdout and stderr.
+ */
+export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream, exit: (code: number) => never): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') exit(EXIT.ok);
+    throw error;
+  });
+}
+
 /** Colours only on a terminal and never with NO_COLOR; progress only on a terminal. */
 export function createOutput(
   options: { json?: boolean; color?: boolean; debug?: boolean },

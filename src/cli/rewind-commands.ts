@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { GcAllOutcome, RestoreOutcome } from '../app/rewind.js';
+import { quotePath } from '../core/quote.js';
 import { planSize } from '../core/snapshot.js';
 import {
   formatBytes,
@@ -14,8 +15,6 @@ import { type Runner, withCommonOptions } from './context.js';
 import { confirm, EXIT } from './output.js';
 import { registerRewindMenuCommand } from './rewind-menu-command.js';
 import { slowProgress } from './slow-progress.js';
-
-const APPLY_HINT = 'Run the same command with --yes (or answer y on a terminal) to apply it.';
 
 export function registerRewindCommands(program: Command, run: Runner): void {
   registerRewindMenuCommand(program, run);
@@ -76,15 +75,9 @@ export function registerRewindCommands(program: Command, run: Runner): void {
         });
       } else {
         ctx.out.print(
-          renderSnapshotList(
-            shown,
-            outcome.total,
-            outcome.storeBytes,
-            ctx.deps.now(),
-            'Take one with `claude-checkpoint snapshot`.',
-          ),
+          renderSnapshotList(shown, outcome.total, outcome.storeBytes, ctx.deps.now(), ctx.deps.surface),
         );
-        ctx.out.print(ctx.out.dim(`store: ${outcome.storeDir}`));
+        ctx.out.print(ctx.out.dim(`store: ${quotePath(outcome.storeDir)}`));
       }
       return EXIT.ok;
     }),
@@ -128,7 +121,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       const { restoreSnapshot } = await import('../app/rewind.js');
       const show = (outcome: RestoreOutcome) => {
         if (ctx.out.json) ctx.out.printJson({ ...outcome, snapshot: snapshotSummary(outcome.snapshot) });
-        else ctx.out.print(renderRestore(outcome, APPLY_HINT));
+        else ctx.out.print(renderRestore(outcome, ctx.deps.surface));
       };
       const apply = async () => {
         const done = await restoreSnapshot(ctx.deps, {
@@ -153,7 +146,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
         // A script asked for JSON: it gets the plan it would have confirmed, on stdout (issue 26).
         if (ctx.out.json) ctx.out.printJson({ ...plan, snapshot: snapshotSummary(plan.snapshot) });
-        else ctx.out.note(renderRestore(plan, APPLY_HINT));
+        else ctx.out.note(renderRestore(plan, ctx.deps.surface));
         ctx.out.note('Not applied: pass --yes to restore without a terminal to confirm on.');
         return EXIT.notConfirmed;
       }
@@ -203,7 +196,9 @@ export function registerRewindCommands(program: Command, run: Runner): void {
           `Removed ${outcome.removed} expired snapshot(s)${trimmed}, kept ${outcome.kept}. Store: ${formatBytes(outcome.beforeBytes)} → ${formatBytes(outcome.afterBytes)}.`,
         );
         for (const project of outcome.wholeStore)
-          ctx.out.print(`Whole-store cap: removed ${project.trimmed} snapshot(s) of ${project.root}.`);
+          ctx.out.print(
+            `Whole-store cap: removed ${project.trimmed} snapshot(s) of ${quotePath(project.root)}.`,
+          );
       }
       return EXIT.ok;
     }),
@@ -215,14 +210,14 @@ function renderGcAll(outcome: GcAllOutcome): string {
   for (const project of outcome.projects) {
     const trimmed = project.trimmed > 0 ? ` (${project.trimmed} for the size cap)` : '';
     lines.push(
-      `${project.root}: removed ${project.removed}${trimmed}, kept ${project.kept}; ${formatBytes(project.beforeBytes)} → ${formatBytes(project.afterBytes)}`,
+      `${quotePath(project.root)}: removed ${project.removed}${trimmed}, kept ${project.kept}; ${formatBytes(project.beforeBytes)} → ${formatBytes(project.afterBytes)}`,
     );
   }
   for (const store of outcome.removedStores)
-    lines.push(`${store.root}: folder gone, store deleted (${formatBytes(store.bytes)})`);
-  for (const dir of outcome.unknownStores) lines.push(`${dir}: set-up never finished, left alone`);
+    lines.push(`${quotePath(store.root)}: folder gone, store deleted (${formatBytes(store.bytes)})`);
+  for (const dir of outcome.unknownStores) lines.push(`${quotePath(dir)}: set-up never finished, left alone`);
   for (const project of outcome.wholeStore)
-    lines.push(`Whole-store cap: removed ${project.trimmed} snapshot(s) of ${project.root}`);
+    lines.push(`Whole-store cap: removed ${project.trimmed} snapshot(s) of ${quotePath(project.root)}`);
   if (lines.length === 0) lines.push('No project stores yet.');
   lines.push(
     `All stores: ${formatBytes(outcome.totalBeforeBytes)} → ${formatBytes(outcome.totalAfterBytes)}.`,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { ScanInput } from '../app/scan.js';
 import { CheckpointError } from '../core/errors.js';
+import { quotePath } from '../core/quote.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { EXIT } from './output.js';
 
@@ -24,9 +25,9 @@ export function registerScanCommand(program: Command, run: Runner): void {
       if (ctx.out.json) ctx.out.printJson(report);
       else {
         for (const finding of report.findings)
-          ctx.out.print(`${finding.file}:${finding.line}:${finding.column} ${finding.rule}`);
+          ctx.out.print(`${quotePath(finding.file)}:${finding.line}:${finding.column} ${finding.rule}`);
         for (const skipped of report.skipped)
-          ctx.out.note(`claude-checkpoint: ${skipped.file}: skipped (${skipped.reason})`);
+          ctx.out.note(`claude-checkpoint: ${quotePath(skipped.file)}: skipped (${skipped.reason})`);
       }
       return report.findings.length > 0 ? EXIT.failure : EXIT.ok;
     }),

@@ -2,6 +2,7 @@ import type { Drift } from './drift.js';
 import { BRIEF_LIMITS } from './limits.js';
 import { escapeControls, quotePath } from './quote.js';
 import type { Checkpoint, RecentCommand, TaskStatus } from './schema.js';
+import { type Surface, WORDS } from './surface.js';
 import { clip } from './text.js';
 import { formatAge, formatUtc } from './time.js';
 import { FROM_TRANSCRIPT } from './transcript-label.js';
@@ -30,6 +31,8 @@ export interface BriefInput {
   latestSnapshot?: SnapshotMention | null;
   /** The brief never exceeds this many characters (Claude Code caps hook output at 10,000). */
   maxChars?: number;
+  /** Whose words the brief's pointers use: the MCP tools' (the default, for the model) or the CLI's. */
+  surface?: Surface;
 }
 
 /** Claude Code's cap on hook output is 10,000 characters; stay clear of it with room for a header. */
@@ -68,17 +71,18 @@ export function renderResumeBrief(input: BriefInput): string {
     brief = escapeControls(renderAt(input, density), { multiline: true });
     if (brief.length <= maxChars) return brief;
   }
-  const note = '\n… (brief cut to fit; load with format "full" for everything)\n';
+  const note = `\n… (brief cut to fit; ${WORDS[input.surface ?? 'mcp'].loadFull} for everything)\n`;
   return `${brief.slice(0, Math.max(0, maxChars - note.length))}${note}`;
 }
 
 function renderAt(input: BriefInput, density: Density): string {
   const { checkpoint: c, drift, now } = input;
+  const words = WORDS[input.surface ?? 'mcp'];
   const item = (text: string) => clip(text, density.itemChars);
   const lines: string[] = [];
   const savedAt = new Date(c.updatedAt);
   lines.push(
-    `# Resuming: ${c.project.name} (checkpoint saved ${formatAge(savedAt, now)}, ${formatUtc(savedAt)})`,
+    `# Resuming: ${quotePath(c.project.name)} (checkpoint saved ${formatAge(savedAt, now)}, ${formatUtc(savedAt)})`,
   );
   if (c.git) {
     const where = c.git.branch === null ? 'Detached HEAD' : `Branch ${code(c.git.branch)}`;
@@ -117,7 +121,7 @@ function renderAt(input: BriefInput, density: Density): string {
     return `- ${item(quotePath(file.path))} (${file.status})${note}`;
   });
   if (files.length > density.files) {
-    shownFiles.push(`- … and ${files.length - density.files} more (load with format "full" for all)`);
+    shownFiles.push(`- … and ${files.length - density.files} more (${words.loadFull} for all)`);
   }
   section(lines, `Files touched (${files.length})`, shownFiles);
 
@@ -133,7 +137,7 @@ function renderAt(input: BriefInput, density: Density): string {
   if (input.latestSnapshot) {
     const snapshot = input.latestSnapshot;
     section(lines, 'Rewind', [
-      `- Latest snapshot ${code(snapshot.id)} (${snapshot.trigger}, ${formatAge(new Date(snapshot.createdAt), now)}): restore_snapshot can bring the files back`,
+      `- Latest snapshot ${code(snapshot.id)} (${escapeControls(snapshot.trigger)}, ${formatAge(new Date(snapshot.createdAt), now)}): ${words.restore(snapshot.id)} can bring the files back`,
     ]);
   }
   return `${lines.join('\n')}\n`;

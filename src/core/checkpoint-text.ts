@@ -1,4 +1,6 @@
 import { shortOid } from './brief.js';
+import { quotePath } from './quote.js';
+import { type Surface, WORDS } from './surface.js';
 
 /** The save confirmation, worded as the original tool words it; shared by the MCP tool and the CLI. */
 export function renderSaveText(outcome: {
@@ -14,15 +16,12 @@ export function renderSaveText(outcome: {
     ? ` on ${outcome.git.branch ?? 'detached HEAD'}@${shortOid(outcome.git.head)}`
     : '';
   return [
-    `Checkpoint saved to ${outcome.path} (${outcome.bytes} bytes, ${outcome.mode}).`,
+    `Checkpoint saved to ${quotePath(outcome.path)} (${outcome.bytes} bytes, ${outcome.mode}).`,
     `${counts.tasks} task(s), ${counts.modifiedFiles} file(s), ${counts.recentCommands} command(s)${where}.`,
     ...outcome.warnings.map((warning) => `⚠ ${warning}`),
   ].join('\n');
 }
 
-export function renderNothingToResume(
-  path: string,
-  saveHint = 'save one with save_session_checkpoint',
-): string {
-  return `No checkpoint at ${path}: nothing to resume. Start fresh, and ${saveHint} after the first milestone.`;
+export function renderNothingToResume(path: string, surface: Surface = 'mcp'): string {
+  return `No checkpoint at ${quotePath(path)}: nothing to resume. Start fresh, and save one with ${WORDS[surface].saveCheckpoint} after the first milestone.`;
 }

@@ -1,8 +1,12 @@
 import { escapeControls, quotePath } from './quote.js';
 import { planSize, type RestorePlan } from './snapshot.js';
 import { renderGuarded, renderPlan } from './snapshot-text.js';
+import { type Surface, WORDS } from './surface.js';
 
-/** How a person or a model is told about handoffs: the same words in the CLI and the MCP tools. */
+/**
+ * How a person or a model is told about handoffs: the same text in the CLI and the MCP tools, but for
+ * what to do next, which each surface says in its own words (`surface`, the tools' by default).
+ */
 
 export function renderPushed(outcome: {
   remote: string;
@@ -24,6 +28,7 @@ export function renderPushed(outcome: {
 
 export function renderSecretsFound(
   findings: ReadonlyArray<{ file: string; line: number; rule: string; where?: string }>,
+  surface: Surface = 'mcp',
 ): string {
   return [
     ...findings.map((finding) =>
@@ -31,7 +36,7 @@ export function renderSecretsFound(
         ? `${quotePath(finding.file)} (${finding.where === 'name' ? 'its name' : 'the link target'}) ${finding.rule}`
         : `${quotePath(finding.file)}${finding.where === 'message' ? ' message' : ''}:${finding.line} ${finding.rule}`,
     ),
-    'Nothing was pushed: the secret scan found the above. Remove them, or pass --allow-secrets (allowSecrets) if they are not secrets.',
+    `Nothing was pushed: the secret scan found the above. Remove them, or ${WORDS[surface].allowSecrets} if they are not secrets.`,
   ].join('\n');
 }
 
@@ -52,14 +57,14 @@ export interface PullOutcome {
 }
 
 /** Security: what a handoff says of itself (author, goal, branch) comes from the remote: escaped. */
-export function renderPull(outcome: PullOutcome): string {
+export function renderPull(outcome: PullOutcome, surface: Surface = 'mcp'): string {
   const branch = outcome.branch === null ? null : escapeControls(outcome.branch);
   const head = `Handoff ${escapeControls(outcome.ref)} (${outcome.commit.slice(0, 12)}) by ${escapeControls(outcome.author)}${outcome.goal ? `: ${escapeControls(outcome.goal)}` : ''}`;
   if (!outcome.baseMatches)
-    return `${head}\nNothing was changed: the handoff was made on commit ${outcome.base}${branch ? ` (branch ${branch})` : ''}, and HEAD here is another commit. Check out that commit (git fetch, then git checkout ${branch ?? outcome.base}), or pull with --checkout on a clean tree.`;
+    return `${head}\nNothing was changed: the handoff was made on commit ${outcome.base}${branch ? ` (branch ${branch})` : ''}, and HEAD here is another commit. Check out that commit (git fetch, then git checkout ${branch ?? outcome.base}), or ${WORDS[surface].pullCheckout} on a clean tree.`;
   if (!outcome.applied) return [head, ...renderPlan(outcome.changed)].join('\n');
   return [
-    `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, checkpoint written. Undo with: claude-checkpoint restore ${outcome.undo} --yes (or restore_snapshot ${outcome.undo}).`,
+    `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, checkpoint written. Undo with: ${WORDS[surface].restoreNow(outcome.undo ?? '')}.`,
     ...renderGuarded(outcome.changed),
   ].join('\n');
 }

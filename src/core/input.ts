@@ -142,11 +142,20 @@ export type TaskInput = z.infer<typeof taskInput>;
 export type ModifiedFileInput = z.infer<typeof modifiedFileInput>;
 export type RecentCommandInput = z.infer<typeof recentCommandInput>;
 
-/** One line per problem, `field.path: message`, the same shape the MCP SDK uses. */
-export function formatIssues(error: z.ZodError): string {
+/** Names a field of the input in messages, by its path (`['nextSteps', 0]`); see formatIssues. */
+export type FieldNamer = (path: readonly PropertyKey[]) => string;
+
+/**
+ * One line per problem, `field.path: message`, the same shape the MCP SDK uses. `nameField` names the
+ * fields otherwise: the CLI names the flags they came from.
+ */
+export function formatIssues(
+  error: z.ZodError,
+  nameField: FieldNamer = (path) => path.map(String).join('.'),
+): string {
   return error.issues
     .map((issue) => {
-      const where = issue.path.map(String).join('.');
+      const where = issue.path.length > 0 ? nameField(issue.path) : '';
       return where ? `${where}: ${issue.message}` : issue.message;
     })
     .join('; ');

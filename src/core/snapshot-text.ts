@@ -2,6 +2,7 @@ import { code } from './brief.js';
 import { escapeControls, quotePath } from './quote.js';
 import { TURN_END_TRIGGER } from './rewind-credit.js';
 import type { RestorePlan, SnapshotMeta, SnapshotRecord } from './snapshot.js';
+import { type Surface, WORDS } from './surface.js';
 import { formatAge } from './time.js';
 
 /** What callers see of a snapshot: its metadata, without the store's internal object ids. */
@@ -46,7 +47,7 @@ function describeSkipped(snapshot: SnapshotMeta): string[] {
 
 export function renderSnapshot(created: boolean, snapshot: SnapshotMeta): string {
   const head = created
-    ? `Snapshot ${snapshot.id} taken (${snapshot.trigger}; files ${describeChanges(snapshot)} since the previous one).`
+    ? `Snapshot ${snapshot.id} taken (${escapeControls(snapshot.trigger)}; files ${describeChanges(snapshot)} since the previous one).`
     : `Nothing changed since snapshot ${snapshot.id}; no new snapshot was needed.`;
   return [head, ...(created ? describeSkipped(snapshot) : [])].join('\n');
 }
@@ -56,9 +57,9 @@ export function renderSnapshotList(
   total: number,
   storeBytes: number,
   now: Date,
-  takeHint = 'Take one with snapshot_files.',
+  surface: Surface = 'mcp',
 ): string {
-  if (total === 0) return `No snapshots yet for this project. ${takeHint}`;
+  if (total === 0) return `No snapshots yet for this project. Take one with ${WORDS[surface].takeSnapshot}.`;
   const lines = [`${total} snapshot(s), newest first; the store uses ${formatBytes(storeBytes)}.`];
   for (const snapshot of snapshots) {
     const label = snapshot.label
@@ -70,7 +71,7 @@ export function renderSnapshotList(
       ? ` ${escapeControls(snapshot.git.branch ?? 'detached')}@${snapshot.git.head.slice(0, 9)}`
       : '';
     lines.push(
-      `- ${snapshot.id} ${formatAge(new Date(snapshot.createdAt), now)} [${snapshot.trigger}] ${describeChanges(snapshot)}${where}${label}`,
+      `- ${snapshot.id} ${formatAge(new Date(snapshot.createdAt), now)} [${escapeControls(snapshot.trigger)}] ${describeChanges(snapshot)}${where}${label}`,
     );
   }
   if (snapshots.length < total) lines.push(`- … and ${total - snapshots.length} older`);
@@ -138,11 +139,8 @@ export function renderGuarded(plan: Pick<RestorePlan, 'keptAside' | 'refused'>, 
   return lines;
 }
 
-/** `applyHint` tells how to apply a dry run from where the reader is (an MCP tool or the CLI). */
-export function renderRestore(
-  outcome: RestoreView,
-  applyHint = 'Run restore_snapshot again with dryRun: false to apply it.',
-): string {
+/** A dry run ends saying how to apply it, in the words of the reader's surface (an MCP tool or the CLI). */
+export function renderRestore(outcome: RestoreView, surface: Surface = 'mcp'): string {
   const total = outcome.plan.overwrite.length + outcome.plan.create.length + outcome.plan.delete.length;
   if (total === 0)
     return [
@@ -157,7 +155,7 @@ export function renderRestore(
       ]
     : [`Restored snapshot ${outcome.snapshot.id}: ${total} file(s) changed.`];
   lines.push(...renderPlan(outcome.plan));
-  if (outcome.dryRun) lines.push(applyHint);
+  if (outcome.dryRun) lines.push(WORDS[surface].applyRestore);
   else if (outcome.undoSnapshotId)
     lines.push(
       `To undo, restore snapshot ${outcome.undoSnapshotId} (${outcome.interrupted ? 'the state before the interrupted restore' : 'taken just before'}).`,

@@ -14,7 +14,27 @@ export const SNAPSHOT_DEFAULTS = {
   keepAsideMaxBytes: 100 * 1024 * 1024,
   keepAsideMaxFiles: 10_000,
   labelChars: 200,
+  /** A trigger is a short name (`manual`, `pre-deploy`): printed in every list, kept in each commit message. */
+  triggerChars: 40,
 } as const;
+
+/** The triggers this package records itself; any other one is a person's (`snapshot --trigger`), and is checked. */
+export const BUILT_IN_TRIGGERS: ReadonlySet<string> = new Set([
+  'manual',
+  'prompt',
+  'pre-command',
+  'pre-compact',
+  'pre-restore',
+  'turn-end',
+  'handoff',
+]);
+
+/** Why a trigger is not a name (lowercase letters, digits and dashes, within the limit), or null. */
+export function triggerProblem(trigger: string): string | null {
+  if (trigger.length > SNAPSHOT_DEFAULTS.triggerChars) return `got ${trigger.length} characters`;
+  if (trigger === '') return 'got an empty one';
+  return /^[a-z][a-z0-9-]*$/.test(trigger) ? null : 'got other characters';
+}
 
 export interface SnapshotSettings {
   maxCount: number;

@@ -58,15 +58,11 @@ describe('claude-checkpoint checkpoint commands', () => {
   it('rejects bad input with exit 2, one line naming the field, and writes nothing', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     const cases: Array<[string[], string, RegExp]> = [
-      [['save'], '', /goal: is required/],
+      [['save'], '', /--goal: is required/],
       [['save', '--goal', 'g', '--task', 'later:x'], '', /--task must look like <status>:<description>/],
-      [['save', '--goal', 'x'.repeat(501)], '', /goal: must be at most 500 characters \(got 501\)/],
-      [['save', '--stdin'], '{not json', /stdin must hold the save_session_checkpoint arguments as JSON/],
-      [
-        ['save', '--goal', 'g', '--file', '../outside.ts'],
-        '',
-        /modifiedFiles\[0\]\.path is outside the project root/,
-      ],
+      [['save', '--goal', 'x'.repeat(501)], '', /--goal: must be at most 500 characters \(got 501\)/],
+      [['save', '--stdin'], '{not json', /stdin must hold the checkpoint's fields as a JSON object/],
+      [['save', '--goal', 'g', '--file', '../outside.ts'], '', /--file is outside the project root/],
       [['load', '--format', 'xml'], '', /--format must be "brief" or "full"/],
     ];
     for (const [args, input, message] of cases) {

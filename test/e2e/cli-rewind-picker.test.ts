@@ -256,7 +256,9 @@ describe('claude-checkpoint rewind in a terminal', () => {
     // No Claude Code transcript in this HOME: said so, and the prompt is given back to send again, as
     // the snapshot's label keeps it (and said to be that).
     await term.waitFor(/Conversation: not restored\. Claude Code's transcript of session \S+ was not found/);
-    await term.waitFor(/The prompt, to send again or edit, as its snapshot's label keeps it [^\n]*:\s+Step 3/);
+    await term.waitFor(
+      /The prompt, to send again or edit, as its snapshot's label keeps it [^\n]*:\s+Step 3/,
+    );
   }, 90_000);
 
   it('after /clear: the previous session is the /resume entry at the top, and choosing it prints its resume command', async () => {
