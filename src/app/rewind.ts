@@ -284,11 +284,19 @@ async function recordContent(
   await store.remove(expired.map((record) => record.id));
   await store.setLatest(snapshot);
   const noted = store.noteAdded(captured.addedBytes + COMMIT_BYTES, 1);
-  // A store new with this snapshot holds only what was just added: that is its measure. One with older
+  // A store new with this snapshot is measured now, while it is small: what was just added is not all it
+  // holds (its config and index, what a handoff pull fetched into it; issue 26). One with older
   // snapshots and no figure stays unmeasured, so the gc this starts in the background measures it.
   let usage = noted;
   if (latest === null && !isMeasured(usage)) {
-    usage = { ...usage, measuredAt: now.toISOString() };
+    usage = {
+      ...usage,
+      measuredBytes: await store.sizeBytes(),
+      measuredAt: now.toISOString(),
+      // What this call writes after the measure (this file, a restore's journal, a pull's list of the
+      // handoffs seen) is covered as every snapshot's own bookkeeping is.
+      addedBytes: COMMIT_BYTES,
+    };
     writeUsage(store.storeDir, usage);
   }
   return { created: true, snapshot, expired: expired.length, usage };

@@ -463,6 +463,14 @@ export class SnapshotStore {
   sizeBytes(): Promise<number> {
     return storeSizeBytes(this.storeDir, this.lockPath);
   }
+
+  /**
+   * The bytes of the store's objects, loose and packed: measured before and after what writes objects
+   * outside a capture (a handoff's fetch, its commit), whose difference then goes to noteAdded.
+   */
+  objectBytes(): Promise<number> {
+    return storeSizeBytes(path.join(this.gitDir, 'objects'), this.lockPath);
+  }
 }
 
 /** Only what lies under the paths given (all of it when none are). */
