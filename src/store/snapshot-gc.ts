@@ -88,8 +88,23 @@ export async function gcStore(
   return { beforeBytes, afterBytes: await storeSizeBytes(store.storeDir, store.lockPath), copiedBytes };
 }
 
-/** Up to this many borrowed objects are copied in loose: a pack's index alone is over a kilobyte. */
+/**
+ * Up to this many borrowed objects, of this many bytes in all, are copied in loose: a pack's index alone
+ * is over a kilobyte, and they are read into memory on the way.
+ */
 const LOOSE_COPY_MAX = 64;
+const LOOSE_COPY_MAX_BYTES = 1024 * 1024;
+
+/** The objects' sizes added up, uncompressed. */
+async function objectsSize(git: StoreGit, oids: readonly string[]): Promise<number> {
+  const { stdout } = await git(['cat-file', '--batch-check=%(objectsize)'], {
+    input: `${oids.join('\n')}\n`,
+  });
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .reduce((sum, line) => sum + (Number(line) || 0), 0);
+}
 
 /**
  * Copies into the store the objects its snapshots, HEAD and index reach that only the project's
@@ -109,7 +124,7 @@ async function copyBorrowed(git: StoreGit, gitDir: string, format: ObjectFormat)
     ),
   ];
   if (borrowed.length === 0) return 0;
-  if (borrowed.length <= LOOSE_COPY_MAX) {
+  if (borrowed.length <= LOOSE_COPY_MAX && (await objectsSize(git, borrowed)) <= LOOSE_COPY_MAX_BYTES) {
     const chunks: Buffer[] = [];
     await git(['cat-file', '--batch'], {
       input: `${borrowed.join('\n')}\n`,

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { storeSizeBytes } from '../../src/store/snapshot-gc.js';
@@ -169,6 +169,27 @@ describe('gc never grows the store', () => {
     git(root, 'gc', '-q', '--prune=now');
     expect((await run('restore', 'latest', '--yes')).code).toBe(0);
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('a\nx\ny\n');
+  }, 120_000);
+
+  it('when it copies many borrowed objects in (one pack of their own), it grows by no more than those', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 100; i++) files[`src/f${i}.txt`] = `file ${i}\n`;
+    const root = createRepo({ committed: files });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-') };
+    const run = (...args: string[]) => runCli(args, { cwd: root, env });
+    writeTree(root, { 'src/f0.txt': 'changed\n' });
+    expect((await run('snapshot')).code).toBe(0);
+    const gc = await run('gc', '--json');
+    expect(gc.code, gc.stderr).toBe(0);
+    const { beforeBytes, afterBytes, copiedBytes } = JSON.parse(gc.stdout);
+    expect(copiedBytes).toBeGreaterThan(0);
+    expect(afterBytes).toBeLessThanOrEqual(beforeBytes + copiedBytes);
+    // The project's objects are no longer needed.
+    rmSync(path.join(root, '.git'), { recursive: true, force: true });
+    writeTree(root, { 'src/f1.txt': 'edited\n' });
+    const restored = await run('restore', 'latest', '--yes');
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'src/f1.txt'), 'utf8')).toBe('file 1\n');
   }, 120_000);
 
   it('after a handoff pull', async () => {
