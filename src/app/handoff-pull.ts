@@ -51,7 +51,10 @@ export async function pullHandoff(
   // objects, which no ref of the store names.
   const { meta, checkpoint, summary, apply, done } = await store.withLock(async () => {
     await store.init();
+    const before = await store.objectBytes();
     await fetchIntoStore(root.root, remote, new Map([[ref, commit]]), objects, { content: true });
+    // What the fetch brought is in the store's size from now on, like what a snapshot adds (issue 26).
+    store.noteAdded(Math.max(0, (await store.objectBytes()) - before));
     const { meta, tree } = await readHandoffCommit(store, commit);
     // What came from the remote is checked like any file we load, before anything is applied.
     const checkpoint = meta.checkpoint === null ? null : parseCheckpoint(meta.checkpoint);

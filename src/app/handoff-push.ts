@@ -62,6 +62,7 @@ export async function pushHandoff(
   const snapshot = (
     await takeSnapshot(deps, { projectRoot: root.root, trigger: 'handoff', label: `handoff ${name}` })
   ).snapshot;
+  const objectsBefore = await store.objectBytes();
   // Security: ignored files a snapshot includes (snapshotIncludeIgnored: .env and the like) never leave the machine.
   const tree = await store.withLock(() => store.withoutIncludedIgnored(snapshot.tree));
   const git = storeGitWithProject(store, objects);
@@ -89,6 +90,9 @@ export async function pushHandoff(
       input: `claude-checkpoint handoff ${name}\n\n${JSON.stringify(meta)}\n`,
     })
   ).stdout.trim();
+  // The handoff's commit (and trees without the included ignored files) count in the store's size.
+  const written = Math.max(0, (await store.objectBytes()) - objectsBefore);
+  if (written > 0) await store.withLock(async () => store.noteAdded(written));
 
   // Security: the scan reads the very commit that is pushed, and all it brings along (see handoff-gate).
   if (!request.allowSecrets) {

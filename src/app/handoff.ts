@@ -37,7 +37,11 @@ export async function listHandoffs(
   const remote = await chooseRemote(root.root, request.remote, head.branch);
   const refs = await listRemoteHandoffs(root.root, remote);
   await store.withLock(() => store.init());
+  const before = await store.objectBytes();
   await fetchIntoStore(root.root, remote, refs, await objectDirs(store), { content: false });
+  // Measured outside the lock, so the figure may count more than the fetch added: never less.
+  const fetched = Math.max(0, (await store.objectBytes()) - before);
+  if (fetched > 0) await store.withLock(async () => store.noteAdded(fetched));
   const handoffs: HandoffListing[] = [];
   for (const [ref, commit] of refs) {
     const { meta } = await readHandoffCommit(store, commit).catch(() => ({ meta: null }));

@@ -74,12 +74,25 @@ async function changesAfter(
 ): Promise<RewindEntry[]> {
   if (prompts.length === 0) return [];
   const current = (await capturing).tree;
-  const pairs = prompts.map(
-    (prompt, index) =>
-      [prompt.tree, index === 0 ? current : (prompts[index - 1] as PromptSnapshot).tree] as const,
-  );
-  const counts = countChangesAlongChain(await store.changesBetweenPairs(pairs));
-  return prompts.map((prompt, index) => toEntry(prompt, counts[index] as RewindEntry['changes']));
+  const chain = (shown: readonly PromptSnapshot[]) =>
+    shown.map(
+      (prompt, index) =>
+        [prompt.tree, index === 0 ? current : (shown[index - 1] as PromptSnapshot).tree] as const,
+    );
+  let shown = prompts;
+  let changes: Awaited<ReturnType<SnapshotStore['changesBetweenPairs']>>;
+  try {
+    changes = await store.changesBetweenPairs(chain(shown));
+  } catch (error) {
+    // A prompt whose content the user pruned from the project's repository before the store copied it
+    // in cannot be compared, nor rewound to (see SnapshotStore.checkRestorable): left out of the list.
+    const whole = await Promise.all(prompts.map((prompt) => store.isWhole(prompt)));
+    if (whole.every(Boolean)) throw error;
+    shown = prompts.filter((_, index) => whole[index]);
+    changes = await store.changesBetweenPairs(chain(shown));
+  }
+  const counts = countChangesAlongChain(changes);
+  return shown.map((prompt, index) => toEntry(prompt, counts[index] as RewindEntry['changes']));
 }
 
 /** The prompts a rewind can go back to: the current session's (`all`: every session's), newest first. */

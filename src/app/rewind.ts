@@ -289,11 +289,19 @@ async function recordContent(
   await store.remove(expired.map((record) => record.id));
   await store.setLatest(snapshot);
   const noted = store.noteAdded(captured.addedBytes + COMMIT_BYTES, 1);
-  // A store new with this snapshot holds only what was just added: that is its measure. One with older
+  // A store new with this snapshot is measured now, while it is small: what was just added is not all it
+  // holds (its config and index, what a handoff pull fetched into it; issue 26). One with older
   // snapshots and no figure stays unmeasured, so the gc this starts in the background measures it.
   let usage = noted;
   if (latest === null && !isMeasured(usage)) {
-    usage = { ...usage, measuredAt: now.toISOString() };
+    usage = {
+      ...usage,
+      measuredBytes: await store.sizeBytes(),
+      measuredAt: now.toISOString(),
+      // What this call writes after the measure (this file, a restore's journal, a pull's list of the
+      // handoffs seen) is covered as every snapshot's own bookkeeping is.
+      addedBytes: COMMIT_BYTES,
+    };
     writeUsage(store.storeDir, usage);
   }
   return { created: true, snapshot, expired: expired.length, usage };
@@ -451,6 +459,7 @@ export async function diffSnapshot(
     const to = request.against
       ? findSnapshot(await store.candidatesFor(request.against), request.against, deps.surface)
       : null;
+    for (const snapshot of to ? [from, to] : [from]) await store.checkRestorable(snapshot);
     const toTree = to ? to.tree : (await store.captureSinceLatest()).tree;
     const files = await store.diffStat(from.tree, toTree, file ? [file] : []);
     // "No differences" about a path neither side has would be a false all-clear (issue 26).
@@ -550,6 +559,8 @@ export async function restoreTargetOf(
   store: SnapshotStore,
   snapshot: SnapshotRecord,
 ): Promise<RestoreTarget> {
+  // A snapshot whose borrowed content the user pruned fails here, before a plan or safety snapshot.
+  await store.checkRestorable(snapshot);
   const aside = snapshot.aside ? await store.readAside(snapshot.commit) : null;
   return { id: snapshot.id, tree: snapshot.tree, aside, skipped: snapshot.skipped };
 }
@@ -696,6 +707,13 @@ export interface GcOutcome {
   kept: number;
   beforeBytes: number;
   afterBytes: number;
+  /**
+   * Snapshots deleted because content they borrowed from the project's repository was deleted there
+   * (history pruned) before the store copied it in: they could no longer be restored.
+   */
+  damaged: string[];
+  /** Bytes copied in from the project's repository, so that the store no longer borrows from it. */
+  copiedBytes: number;
   /** Snapshots deleted, per project (this one included), to bring all stores together under the whole-store cap. */
   wholeStore: Array<{ root: string; trimmed: number }>;
   /** With `ifDue`: nothing was due, so nothing was done. */
@@ -717,7 +735,16 @@ export async function gcSnapshots(
   const { store } = await openStore(deps, request.projectRoot, context);
   const limits = storeLimits(settingsOf(deps));
   const base = defaultStoreBase(deps.env);
-  const empty = { removed: 0, trimmed: 0, kept: 0, beforeBytes: 0, afterBytes: 0, wholeStore: [] };
+  const empty = {
+    removed: 0,
+    trimmed: 0,
+    kept: 0,
+    beforeBytes: 0,
+    afterBytes: 0,
+    damaged: [],
+    copiedBytes: 0,
+    wholeStore: [],
+  };
   if (!(await store.exists()))
     return { ...empty, wholeStore: await trimOthers(deps, base, limits, store, onPhase) };
   const outcome = await store.withLock(async () => {
@@ -777,9 +804,11 @@ async function collectLocked(
   return {
     removed,
     trimmed: capped.trimmed,
-    kept: snapshots.length - removed,
+    kept: snapshots.length - removed - sizes.damaged.length,
     beforeBytes: sizes.beforeBytes,
     afterBytes: capped.afterBytes,
+    damaged: sizes.damaged,
+    copiedBytes: sizes.copiedBytes,
   };
 }
 

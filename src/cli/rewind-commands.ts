@@ -192,9 +192,17 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       else if (outcome.skipped) ctx.out.print('Nothing due: the store is within its caps.');
       else {
         const trimmed = outcome.trimmed > 0 ? ` (${outcome.trimmed} of them for the size cap)` : '';
+        const copied =
+          outcome.copiedBytes > 0
+            ? ` (${formatBytes(outcome.copiedBytes)} of it copied in from the project's repository, which the store no longer borrows from)`
+            : '';
         ctx.out.print(
-          `Removed ${outcome.removed} expired snapshot(s)${trimmed}, kept ${outcome.kept}. Store: ${formatBytes(outcome.beforeBytes)} → ${formatBytes(outcome.afterBytes)}.`,
+          `Removed ${outcome.removed} expired snapshot(s)${trimmed}, kept ${outcome.kept}. Store: ${formatBytes(outcome.beforeBytes)} → ${formatBytes(outcome.afterBytes)}${copied}.`,
         );
+        if (outcome.damaged.length > 0)
+          ctx.out.print(
+            `Removed ${outcome.damaged.length} snapshot(s) whose content was deleted from the project's repository (history pruned) before the store copied it in: ${outcome.damaged.join(', ')}.`,
+          );
         for (const project of outcome.wholeStore)
           ctx.out.print(
             `Whole-store cap: removed ${project.trimmed} snapshot(s) of ${quotePath(project.root)}.`,
@@ -212,6 +220,10 @@ function renderGcAll(outcome: GcAllOutcome): string {
     lines.push(
       `${quotePath(project.root)}: removed ${project.removed}${trimmed}, kept ${project.kept}; ${formatBytes(project.beforeBytes)} → ${formatBytes(project.afterBytes)}`,
     );
+    if (project.damaged.length > 0)
+      lines.push(
+        `${project.root}: removed ${project.damaged.length} snapshot(s) whose content was pruned from the project's repository: ${project.damaged.join(', ')}`,
+      );
   }
   for (const store of outcome.removedStores)
     lines.push(`${quotePath(store.root)}: folder gone, store deleted (${formatBytes(store.bytes)})`);

@@ -2,14 +2,24 @@ import { writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import type { ObjectFormat } from '../git/oid.js';
+import { writeLooseObject } from './loose-object.js';
 import type { StoreGit } from './store-git.js';
+
+/** What a gc did to the store's size: bytes before and after, and what it copied in to stop borrowing. */
+export interface GcSizes {
+  beforeBytes: number;
+  afterBytes: number;
+  /** Copied in from the project's repository, which the store borrowed from until now (see copyBorrowed). */
+  copiedBytes: number;
+}
 
 /**
  * Deletes unreferenced content; returns the store's size before and after, in bytes. Never grows the
- * store, except by what it copies in to stop borrowing the project's objects: a new pack is kept only
- * when it is smaller than what it replaces, and nothing else is written (no commit-graph, bitmap,
- * server info, nor packed refs below a thousand snapshots, which cost more than they save in a store
- * this size).
+ * store, except by what it copies in to stop borrowing the project's objects (and by no more than those
+ * objects take in the store): a new pack is kept only when it is smaller than what it replaces, and
+ * nothing else is written (no commit-graph, bitmap, server info, nor packed refs below a thousand
+ * snapshots, which cost more than they save in a store this size).
  *
  * `incremental` (the gc a long history makes due, see isPackDue): as `git gc --auto`, what is loose goes
  * into one more pack and the other packs stay as they are, so its cost follows what was added since the
@@ -18,9 +28,10 @@ import type { StoreGit } from './store-git.js';
 export async function gcStore(
   store: { storeDir: string; gitDir: string; lockPath: string; exists: () => Promise<boolean> },
   git: StoreGit,
-  options: { incremental?: boolean } = {},
-): Promise<{ beforeBytes: number; afterBytes: number }> {
+  options: { incremental?: boolean; objectFormat?: ObjectFormat } = {},
+): Promise<GcSizes> {
   const beforeBytes = await storeSizeBytes(store.storeDir, store.lockPath);
+  let copiedBytes = 0;
   if (await store.exists()) {
     // Each deleting git names itself in gc.pid as `git gc` does, so that one a killed gc leaves running
     // is waited for before the next call writes objects it could delete (see waitForOrphanedGc).
@@ -44,12 +55,19 @@ export async function gcStore(
       // -l: what the store borrows from the project's repository stays borrowed (the detach copies it);
       // -d: the loose objects now packed are deleted.
       await deleting([...REPACK_CONFIG, 'repack', '-d', '-l', '-n', '-q']);
-      return { beforeBytes, afterBytes: await storeSizeBytes(store.storeDir, store.lockPath) };
+      return { beforeBytes, afterBytes: await storeSizeBytes(store.storeDir, store.lockPath), copiedBytes };
     }
     const borrowing = await fsp.access(alternates).then(
       () => true,
       () => false,
     );
+    // What snapshots borrow from the project's repository is copied in, and only that, before borrowing
+    // stops; the repack below then weighs the store as it is, copies included (issue 26: keeping a
+    // whole new pack because the store borrowed made a small store bigger).
+    if (borrowing) {
+      copiedBytes = await copyBorrowed(git, store.gitDir, options.objectFormat ?? 'sha1');
+      await fsp.rm(alternates, { force: true });
+    }
     const before = await packNames(objects);
     // Without -d, so that the old packs stay until the new one has proved smaller; -n: no server info.
     await git([...REPACK_CONFIG, 'repack', '-a', '-n', '-q']);
@@ -59,17 +77,102 @@ export async function gcStore(
       const looseBytes = await looseObjectBytes(objects);
       const oldBytes = (await packBytes(objects, replaced)) + looseBytes;
       const newBytes = await packBytes(objects, created);
-      // What snapshots borrow from the project's repository must be copied in before borrowing stops.
-      if (borrowing || newBytes < oldBytes) {
+      if (newBytes < oldBytes) {
         for (const name of replaced) await removePack(objects, name);
         await deleting(['prune-packed', '-q']);
-        await fsp.rm(alternates, { force: true });
       } else {
         for (const name of created) await removePack(objects, name);
       }
     }
   }
-  return { beforeBytes, afterBytes: await storeSizeBytes(store.storeDir, store.lockPath) };
+  return { beforeBytes, afterBytes: await storeSizeBytes(store.storeDir, store.lockPath), copiedBytes };
+}
+
+/**
+ * Up to this many borrowed objects, of this many bytes in all, are copied in loose: a pack's index alone
+ * is over a kilobyte, and they are read into memory on the way.
+ */
+const LOOSE_COPY_MAX = 64;
+const LOOSE_COPY_MAX_BYTES = 1024 * 1024;
+
+/** The objects' sizes added up, uncompressed. */
+async function objectsSize(git: StoreGit, oids: readonly string[]): Promise<number> {
+  const { stdout } = await git(['cat-file', '--batch-check=%(objectsize)'], {
+    input: `${oids.join('\n')}\n`,
+  });
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .reduce((sum, line) => sum + (Number(line) || 0), 0);
+}
+
+/**
+ * Copies into the store the objects its snapshots, HEAD and index reach that only the project's
+ * repository holds (borrowed through alternates): a few as loose objects, more as one pack of their
+ * own. Returns the bytes this added.
+ */
+async function copyBorrowed(git: StoreGit, gitDir: string, format: ObjectFormat): Promise<number> {
+  const objects = path.join(gitDir, 'objects');
+  const { stdout } = await git(['rev-list', '--objects', '--all', '--indexed-objects']);
+  const own = await localObjects(objects, format);
+  const borrowed = [
+    ...new Set(
+      stdout
+        .split('\n')
+        .map((line) => line.slice(0, line.indexOf(' ') < 0 ? line.length : line.indexOf(' ')))
+        .filter((oid) => oid !== '' && !own.has(oid)),
+    ),
+  ];
+  if (borrowed.length === 0) return 0;
+  if (borrowed.length <= LOOSE_COPY_MAX && (await objectsSize(git, borrowed)) <= LOOSE_COPY_MAX_BYTES) {
+    const chunks: Buffer[] = [];
+    await git(['cat-file', '--batch'], {
+      input: `${borrowed.join('\n')}\n`,
+      onStdout: (chunk) => chunks.push(chunk),
+    });
+    const output = Buffer.concat(chunks);
+    let total = 0;
+    let at = 0;
+    while (at < output.length) {
+      const end = output.indexOf(10, at);
+      const [, type, size] = output.subarray(at, end).toString('latin1').split(' ');
+      if (size === undefined) {
+        at = end + 1; // "<oid> missing": nothing to copy
+        continue;
+      }
+      const body = output.subarray(end + 1, end + 1 + Number(size));
+      at = end + 1 + Number(size) + 1;
+      const oid = await writeLooseObject(gitDir, type as 'blob' | 'tree' | 'commit', body, format);
+      total += (await fsp.lstat(path.join(objects, oid.slice(0, 2), oid.slice(2)))).size;
+    }
+    return total;
+  }
+  const before = await packNames(objects);
+  await git([...REPACK_CONFIG, 'pack-objects', '-q', path.join(objects, 'pack', 'pack')], {
+    input: `${borrowed.join('\n')}\n`,
+  });
+  const created = [...(await packNames(objects))].filter((name) => !before.has(name));
+  return packBytes(objects, created);
+}
+
+/** The oids the store holds itself, loose or in its packs (read from each pack's index, version 2). */
+async function localObjects(objects: string, format: ObjectFormat): Promise<Set<string>> {
+  const width = format === 'sha256' ? 32 : 20;
+  const own = new Set<string>();
+  for (const dir of await fsp.readdir(objects).catch(() => [] as string[])) {
+    if (!/^[0-9a-f]{2}$/.test(dir)) continue;
+    for (const file of await fsp.readdir(path.join(objects, dir)).catch(() => [] as string[]))
+      if (/^[0-9a-f]+$/.test(file)) own.add(`${dir}${file}`);
+  }
+  for (const name of await packNames(objects)) {
+    const index = await fsp.readFile(path.join(objects, 'pack', `${name}.idx`)).catch(() => null);
+    // \377tOc, version 2, a 256-entry fan-out whose last entry is the count, then the sorted oids.
+    if (index?.readUInt32BE(0) !== 0xff744f63 || index.readUInt32BE(4) !== 2) continue;
+    const count = index.readUInt32BE(8 + 255 * 4);
+    for (let at = 8 + 1024, n = 0; n < count; n++, at += width)
+      own.add(index.subarray(at, at + width).toString('hex'));
+  }
+  return own;
 }
 
 const LOOSE_REFS_MAX = 1000;

@@ -1,5 +1,6 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
+import { CheckpointError } from '../core/errors.js';
 import { TURN_END_TRIGGER } from '../core/rewind-credit.js';
 import {
   SNAPSHOT_DEFAULTS,
@@ -18,8 +19,9 @@ import { type CaptureProgress, type CaptureResult, captureTree } from './snapsho
 import * as catalog from './snapshot-catalog.js';
 import * as diff from './snapshot-diff.js';
 import { snapshotFootprints } from './snapshot-footprint.js';
-import { gcStore, storeSizeBytes } from './snapshot-gc.js';
+import { type GcSizes, gcStore, storeSizeBytes } from './snapshot-gc.js';
 import { type StoreGit, storeGit } from './store-git.js';
+import { isMissingObjectError, missingObjects, repairIndexAndHead } from './store-repair.js';
 import { ensurePrivateDirs, initStore, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
 import { readState, writeState } from './store-state.js';
 import {
@@ -112,25 +114,93 @@ export class SnapshotStore {
     this.objectFormat = await initStore(this.root, this.storeDir, this.gitDir, this.git);
   }
 
-  /** The working tree's tree now, with changes counted against `baseTree`; see captureTree for `onWorktreeRead`. */
-  capture(
+  /**
+   * The working tree's tree now, with changes counted against `baseTree`; see captureTree for
+   * `onWorktreeRead`. When the private index or HEAD borrowed objects the user has since deleted from
+   * the project's repository, they are rebuilt from what is there and the capture runs again.
+   */
+  async capture(
     baseTree?: string,
     onWorktreeRead?: () => void,
     onProgress?: CaptureProgress,
   ): Promise<CaptureResult> {
-    return captureTree(
-      {
-        root: this.root,
-        gitDir: this.gitDir,
-        statePath: this.statePath,
-        settings: this.settings,
-        git: this.git,
-        objectFormat: this.objectFormat,
-      },
-      baseTree,
-      onWorktreeRead,
-      onProgress,
+    let told = false;
+    const once = onWorktreeRead
+      ? () => {
+          if (!told) onWorktreeRead();
+          told = true;
+        }
+      : undefined;
+    const run = () =>
+      captureTree(
+        {
+          root: this.root,
+          gitDir: this.gitDir,
+          statePath: this.statePath,
+          settings: this.settings,
+          git: this.git,
+          objectFormat: this.objectFormat,
+        },
+        baseTree,
+        once,
+        onProgress,
+      );
+    try {
+      return await run();
+    } catch (error) {
+      if (!isMissingObjectError(error)) throw error;
+      await this.repair();
+      return run();
+    }
+  }
+
+  /** Rebuilds the private index and HEAD (see repairIndexAndHead), and forgets the tree the index had. */
+  private async repair(): Promise<void> {
+    await repairIndexAndHead(this.git);
+    // Its tree may be one of those deleted: an unchanged tree must be written again, not taken from here.
+    const { index: _stale, ...state } = await readState(this.statePath);
+    await writeState(this.statePath, state);
+  }
+
+  /** Whether every object of a snapshot is there (see checkRestorable); always so in a store that no longer borrows. */
+  async isWhole(snapshot: { commit: string }): Promise<boolean> {
+    if ((await this.borrowingSince()) === null) return true;
+    return (await missingObjects(this.git, [snapshot.commit])).length === 0;
+  }
+
+  /**
+   * Throws a clear error, changing nothing, when part of a snapshot's content is gone: borrowed from the
+   * project's repository (see store-setup.ts) and deleted there before the store copied it in. Only a
+   * store that still borrows can lose content, so only then is the snapshot read whole.
+   */
+  async checkRestorable(snapshot: { id: string; commit: string }): Promise<void> {
+    if ((await this.borrowingSince()) === null) return;
+    const missing = await missingObjects(this.git, [snapshot.commit]);
+    if (missing.length === 0) return;
+    throw new CheckpointError(
+      'CORRUPT',
+      `snapshot ${snapshot.id} can no longer be restored: the store is missing ${missing.length} object(s) of it (files or folders it borrowed from the project's repository, deleted there when history was pruned, e.g. by git gc or git filter-repo, before the store copied them in); nothing was changed. \`claude-checkpoint gc\` removes such snapshots`,
     );
+  }
+
+  /**
+   * Removes the snapshots whose content was deleted from the project's repository while the store
+   * borrowed it (see checkRestorable), and rebuilds the private index and HEAD: no later git walk of the
+   * store then meets a missing object. Returns the ids removed. Holding the lock.
+   */
+  async removeDamaged(): Promise<string[]> {
+    if ((await this.borrowingSince()) === null) return [];
+    if ((await missingObjects(this.git, ['--all', '--indexed-objects'])).length === 0) return [];
+    await this.repair();
+    const damaged: string[] = [];
+    // Rare (the user pruned what a snapshot borrowed): one walk per snapshot is affordable here.
+    for (const { id } of await this.snapshotIds())
+      if ((await missingObjects(this.git, [`${catalog.SNAPSHOT_REFS}${id}`])).length > 0) damaged.push(id);
+    await this.remove(damaged);
+    const { latest } = await readState(this.statePath);
+    if (!latest || damaged.includes(latest.id))
+      await this.setLatest((await this.listNewest(1)).snapshots[0] ?? null);
+    return damaged;
   }
 
   /** The working tree's tree now, with changes counted against the latest snapshot. */
@@ -433,13 +503,19 @@ export class SnapshotStore {
     return journal.recoverInterruptedRestore(this.journalPath, this.root);
   }
 
-  /** `incremental`: pack what is loose into a pack of its own, leaving the other packs be (see gcStore). */
-  gc(options: { incremental?: boolean } = {}): Promise<{ beforeBytes: number; afterBytes: number }> {
-    return gcStore(
+  /**
+   * `incremental`: pack what is loose into a pack of its own, leaving the other packs be (see gcStore).
+   * Snapshots whose borrowed content the user deleted are removed first (see removeDamaged): `damaged`.
+   */
+  async gc(options: { incremental?: boolean } = {}): Promise<GcSizes & { damaged: string[] }> {
+    const beforeBytes = await this.sizeBytes();
+    const damaged = (await this.exists()) ? await this.removeDamaged() : [];
+    const sizes = await gcStore(
       { storeDir: this.storeDir, gitDir: this.gitDir, lockPath: this.lockPath, exists: () => this.exists() },
       this.git,
-      options,
+      { ...options, objectFormat: this.objectFormat ?? (await repositoryObjectFormat(this.gitDir)) },
     );
+    return { ...sizes, beforeBytes, damaged };
   }
 
   /** The undo an interrupted restore names (its journal is still there), or `null`; changes nothing. */
@@ -462,6 +538,14 @@ export class SnapshotStore {
 
   sizeBytes(): Promise<number> {
     return storeSizeBytes(this.storeDir, this.lockPath);
+  }
+
+  /**
+   * The bytes of the store's objects, loose and packed: measured before and after what writes objects
+   * outside a capture (a handoff's fetch, its commit), whose difference then goes to noteAdded.
+   */
+  objectBytes(): Promise<number> {
+    return storeSizeBytes(path.join(this.gitDir, 'objects'), this.lockPath);
   }
 }
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -48,8 +49,11 @@ describe('claude-checkpoint rewind commands', () => {
   it('restore checks loose objects are there from their headers, packed ones with git (issue 26)', async () => {
     const root = createRepo({ committed: { 'a.txt': 'one\n', 'b.txt': 'b\n' } });
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
-    // Content the project's own objects do not hold, which the store would borrow: the store's own.
-    writeTree(root, { 'a.txt': 'snapshot a\n', 'b.txt': 'snapshot b\n' });
+    // Content the project's own objects do not hold, which the store would borrow: the store's own. Two
+    // files alike but for a line, so that gc's pack (one a delta of the other) is smaller than loose
+    // objects, and is kept.
+    const shared = randomBytes(16 * 1024).toString('base64');
+    writeTree(root, { 'a.txt': `snapshot a\n${shared}`, 'b.txt': `snapshot b\n${shared}` });
     const snap = await runCli(['snapshot', '--json', '--root', root], { cwd: root, env });
     const id = JSON.parse(snap.stdout).snapshot.id as string;
     const checks = (commands: string[]) => commands.filter((command) => command.includes('--batch-check'));
@@ -59,8 +63,8 @@ describe('claude-checkpoint rewind commands', () => {
     expect(loose.result.code, loose.result.stderr).toBe(0);
     expect(checks(loose.gitCommands)).toEqual([]);
     expect(['a.txt', 'b.txt'].map((file) => readFileSync(path.join(root, file), 'utf8'))).toEqual([
-      'snapshot a\n',
-      'snapshot b\n',
+      `snapshot a\n${shared}`,
+      `snapshot b\n${shared}`,
     ]);
 
     expect((await runCli(['gc', '--root', root], { cwd: root, env })).code).toBe(0);
@@ -68,7 +72,7 @@ describe('claude-checkpoint rewind commands', () => {
     const packed = await runCliWithGitLog(['restore', id, '--yes'], root, env);
     expect(packed.result.code, packed.result.stderr).toBe(0);
     expect(checks(packed.gitCommands)).toHaveLength(1);
-    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('snapshot a\n');
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe(`snapshot a\n${shared}`);
   });
 
   it('restore --yes with nothing to change records no safety snapshot and says so, as before', async () => {

@@ -1,0 +1,231 @@
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { storeSizeBytes } from '../../src/store/snapshot-gc.js';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { commitAll, createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
+import { bareRemote, cli, machine } from '../helpers/handoff.js';
+
+beforeAll(assertBuilt);
+
+/**
+ * The store borrows the project's objects (objects/info/alternates) until its first day is over: what
+ * the user does to their own history meanwhile (a reset and a prune, `git filter-repo` after a leaked
+ * secret) must cost at most the snapshots whose content they deleted, and gc must never grow the store.
+ */
+
+/** The user prunes their history: the commit a snapshot borrows from is gone for good. */
+function pruneLastCommit(root: string): void {
+  git(root, 'reset', '-q', '--hard', 'HEAD~1');
+  git(root, 'reflog', 'expire', '--expire=now', '--all');
+  git(root, 'gc', '-q', '--prune=now');
+}
+
+function projectStore(storeBase: string): string {
+  const projects = readdirSync(path.join(storeBase, 'projects'));
+  return path.join(storeBase, 'projects', projects[0] ?? '');
+}
+
+describe('a store that borrows, after the user prunes the history it borrows from', () => {
+  it('restoring the pruned snapshot fails clearly and changes nothing; new snapshots, diff, hooks and gc work', async () => {
+    const root = createRepo({ committed: { 'base.txt': 'base\n' } });
+    writeTree(root, { 'c.txt': 'c\n' });
+    commitAll(root, 'c');
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-') };
+    const run = (...args: string[]) => runCli(args, { cwd: root, env });
+    const first = await run('snapshot', '--json');
+    expect(first.code, first.stderr).toBe(0);
+    const pruned = JSON.parse(first.stdout).snapshot.id as string;
+    pruneLastCommit(root);
+
+    const restore = await run('restore', pruned, '--yes');
+    expect(restore.code).toBe(1);
+    expect(restore.stderr).toContain(`snapshot ${pruned}`);
+    expect(restore.stderr).toMatch(/can no longer be restored: .*history was pruned/);
+    expect(restore.stderr).not.toMatch(/git status failed|bad tree object/);
+    // Nothing changed: the tree is as the reset left it, and no safety snapshot was recorded.
+    expect(readdirSync(root).sort()).toEqual(['.git', '.gitignore', 'base.txt']);
+    expect(JSON.parse((await run('list', '--json')).stdout).snapshots).toHaveLength(1);
+    const diff = await run('diff', pruned);
+    expect(diff.code).toBe(1);
+    expect(diff.stderr).toMatch(/can no longer be restored: .*history was pruned/);
+
+    // New snapshots work, and so do a diff and a restore of them: first of the tree as the reset left it.
+    const unchanged = await run('snapshot', '--json');
+    expect(unchanged.code, unchanged.stderr).toBe(0);
+    const afterReset = JSON.parse(unchanged.stdout).snapshot.id as string;
+    expect(afterReset).not.toBe(pruned);
+    const clean = await run('diff', afterReset);
+    expect(clean.code, clean.stderr).toBe(0);
+    writeTree(root, { 'new.txt': 'new\n' });
+    const second = await run('snapshot', '--json');
+    expect(second.code, second.stderr).toBe(0);
+    const kept = JSON.parse(second.stdout).snapshot.id as string;
+    const hook = await runCli(['hook', 'UserPromptSubmit'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({
+        session_id: 's1',
+        cwd: root,
+        prompt: 'go on',
+        hook_event_name: 'UserPromptSubmit',
+      }),
+    });
+    expect(hook.stderr).toBe('');
+    const listed = JSON.parse((await run('list', '--json')).stdout).snapshots;
+    expect(listed.map((snapshot: { trigger: string }) => snapshot.trigger)).toEqual([
+      'prompt',
+      'manual',
+      'manual',
+      'manual',
+    ]);
+    writeTree(root, { 'new.txt': 'changed\n' });
+    expect((await run('diff', kept)).stdout).toContain('new.txt');
+
+    // gc works: it removes what can no longer be restored, says so, and stops borrowing.
+    const gc = await run('gc', '--json');
+    expect(gc.code, gc.stderr).toBe(0);
+    expect(JSON.parse(gc.stdout).damaged).toEqual([pruned]);
+    expect(
+      readdirSync(path.join(projectStore(env.CHECKPOINT_STORE_DIR), 'git', 'objects', 'info')),
+    ).not.toContain('alternates');
+    const restored = await run('restore', kept, '--yes');
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'new.txt'), 'utf8')).toBe('new\n');
+    expect((await run('gc')).code).toBe(0);
+  }, 120_000);
+
+  it('rewind --list leaves out a prompt whose content was pruned, and lists the others', async () => {
+    const root = createRepo({ committed: { 'base.txt': 'base\n' } });
+    writeTree(root, { 'c.txt': 'c\n' });
+    commitAll(root, 'c');
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-') };
+    const prompt = (text: string) =>
+      runCli(['hook', 'UserPromptSubmit'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({
+          session_id: 's1',
+          cwd: root,
+          prompt: text,
+          hook_event_name: 'UserPromptSubmit',
+        }),
+      });
+    expect((await prompt('one')).stderr).toBe('');
+    pruneLastCommit(root);
+    expect((await prompt('two')).stderr).toBe('');
+    writeTree(root, { 'd.txt': 'd\n' });
+    const listed = await runCli(['rewind', '--list', '--json', '--session', 's1'], { cwd: root, env });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).entries).toMatchObject([
+      { prompt: 'two', changes: { added: 1, modified: 0, deleted: 0 } },
+    ]);
+  }, 120_000);
+
+  it('a blob the private index borrowed, pruned while the file stays: the next snapshot reads it again', async () => {
+    const root = createRepo({ committed: { 'base.txt': 'base\n', 'c.txt': 'c\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-') };
+    const run = (...args: string[]) => runCli(args, { cwd: root, env });
+    expect((await run('snapshot')).code).toBe(0);
+    // c.txt stays on disk, unchanged, but no commit of the project holds its content any more.
+    git(root, 'rm', '-q', '--cached', 'c.txt');
+    git(root, 'commit', '-q', '--amend', '-m', 'c untracked');
+    git(root, 'reflog', 'expire', '--expire=now', '--all');
+    git(root, 'gc', '-q', '--prune=now');
+    writeTree(root, { 'base.txt': 'base2\n' });
+    const snapshot = await run('snapshot', '--json');
+    expect(snapshot.code, snapshot.stderr).toBe(0);
+    writeTree(root, { 'c.txt': 'later\n' });
+    const restored = await run('restore', 'latest', '--yes');
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'c.txt'), 'utf8')).toBe('c\n');
+    expect(readFileSync(path.join(root, 'base.txt'), 'utf8')).toBe('base2\n');
+    expect((await run('gc')).code).toBe(0);
+  }, 120_000);
+});
+
+describe('gc never grows the store', () => {
+  it('in a git project with small snapshots (issue 26: 3.1 KB became 4.2 KB)', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-') };
+    const run = (...args: string[]) => runCli(args, { cwd: root, env });
+    writeTree(root, { 'a.txt': 'a\nx\n' });
+    expect((await run('snapshot')).code).toBe(0);
+    writeTree(root, { 'a.txt': 'a\nx\ny\n' });
+    expect((await run('snapshot')).code).toBe(0);
+    const gc = await run('gc', '--json');
+    expect(gc.code, gc.stderr).toBe(0);
+    const { beforeBytes, afterBytes, copiedBytes } = JSON.parse(gc.stdout);
+    // The one object still borrowed (.gitignore's content, a few dozen bytes) is the only growth allowed.
+    expect(copiedBytes).toBeLessThan(100);
+    expect(afterBytes).toBeLessThanOrEqual(beforeBytes + copiedBytes);
+    // It stopped borrowing all the same, and what it kept restores without the project's objects.
+    const store = projectStore(env.CHECKPOINT_STORE_DIR);
+    expect(readdirSync(path.join(store, 'git', 'objects', 'info'))).not.toContain('alternates');
+    git(root, 'commit', '-q', '-am', 'moved on');
+    writeTree(root, { 'a.txt': 'other\n' });
+    git(root, 'commit', '-q', '--amend', '-am', 'moved on');
+    git(root, 'reflog', 'expire', '--expire=now', '--all');
+    git(root, 'gc', '-q', '--prune=now');
+    expect((await run('restore', 'latest', '--yes')).code).toBe(0);
+    expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('a\nx\ny\n');
+  }, 120_000);
+
+  it('when it copies many borrowed objects in (one pack of their own), it grows by no more than those', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 100; i++) files[`src/f${i}.txt`] = `file ${i}\n`;
+    const root = createRepo({ committed: files });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-') };
+    const run = (...args: string[]) => runCli(args, { cwd: root, env });
+    writeTree(root, { 'src/f0.txt': 'changed\n' });
+    expect((await run('snapshot')).code).toBe(0);
+    const gc = await run('gc', '--json');
+    expect(gc.code, gc.stderr).toBe(0);
+    const { beforeBytes, afterBytes, copiedBytes } = JSON.parse(gc.stdout);
+    expect(copiedBytes).toBeGreaterThan(0);
+    expect(afterBytes).toBeLessThanOrEqual(beforeBytes + copiedBytes);
+    // The project's objects are no longer needed.
+    rmSync(path.join(root, '.git'), { recursive: true, force: true });
+    writeTree(root, { 'src/f1.txt': 'edited\n' });
+    const restored = await run('restore', 'latest', '--yes');
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'src/f1.txt'), 'utf8')).toBe('file 1\n');
+  }, 120_000);
+
+  it('after a handoff pull', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    writeTree(a.root, { 'src/app.ts': 'from A\n' });
+    expect((await cli(a, 'handoff', 'push', '--name', 'grow')).code).toBe(0);
+    const b = machine(`file://${bare}`, 'Bob');
+    const pull = await cli(b, 'handoff', 'pull', '--name', 'grow', '--yes');
+    expect(pull.code, pull.stderr).toBe(0);
+    const gc = await cli(b, 'gc', '--json');
+    expect(gc.code, gc.stderr).toBe(0);
+    const { beforeBytes, afterBytes, copiedBytes } = JSON.parse(gc.stdout);
+    expect(afterBytes).toBeLessThanOrEqual(beforeBytes + copiedBytes);
+    // And once it borrows no more, never again.
+    const again = JSON.parse((await cli(b, 'gc', '--json')).stdout);
+    expect(again.copiedBytes).toBe(0);
+    expect(again.afterBytes).toBeLessThanOrEqual(again.beforeBytes);
+  }, 120_000);
+});
+
+describe('the store size after a handoff pull', () => {
+  it('is an upper bound, as between every gc (issue 26: 1.0 KB said, 3.8 KB there)', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    writeTree(a.root, { 'src/app.ts': 'from A\n', 'src/more.ts': 'x'.repeat(5000) });
+    expect((await cli(a, 'handoff', 'push', '--name', 'size')).code).toBe(0);
+    const b = machine(`file://${bare}`, 'Bob');
+    const pull = await cli(b, 'handoff', 'pull', '--name', 'size', '--yes');
+    expect(pull.code, pull.stderr).toBe(0);
+    const status = await cli(b, 'status', '--json');
+    expect(status.code, status.stderr).toBe(0);
+    const reported = JSON.parse(status.stdout).snapshots.storeBytes as number;
+    const store = projectStore(b.env.CHECKPOINT_STORE_DIR ?? '');
+    expect(reported).toBeGreaterThanOrEqual(await storeSizeBytes(store, path.join(store, 'lock')));
+    const list = await cli(b, 'list', '--json');
+    expect(JSON.parse(list.stdout).storeBytes).toBe(reported);
+  }, 120_000);
+});
