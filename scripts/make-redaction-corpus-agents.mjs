@@ -37,49 +37,25 @@
 // The split into tuning and held-out parts is by sha256(text): first hex digit 0-7 tuning, 8-f held out.
 import { execFileSync } from 'node:child_process';
 import {
-  benignCollector,
-  earlierItems,
+  CONFIG_FENCES,
+  collectRepository,
+  envName,
   goStrings,
+  isAgentsPlaceholder,
+  isGitHubWorkflow,
   markdownParts,
-  mirrorsFolder,
-  openRepo,
+  SHELL_FENCES,
   sha,
+  startCorpus,
   unquote,
+  WORDS,
   writeCorpus,
 } from './redaction-corpus-common.mjs';
 
-const mirrors = mirrorsFolder();
-const repo = (name) => openRepo(mirrors, name);
-
 // Texts and secrets of the earlier corpora: none is used again.
-const earlierCorpora = earlierItems([
-  'redaction-corpus.json',
-  'redaction-corpus-everyday.json',
-  'redaction-corpus-public.json',
-  'redaction-corpus-docs.json',
-]);
-const earlier = new Set(earlierCorpora.map((item) => item.text.trim()));
-const earlierSecrets = new Set(earlierCorpora.flatMap((item) => (item.secret ? [item.secret] : [])));
+const { repo, earlier, earlierSecrets, benign, collector } = startCorpus('redaction-corpus-agents.json');
 
 // ── Benign ────────────────────────────────────────────────────────────────────────────────────────────
-const benign = [];
-const seen = new Set();
-const collector = (limits) =>
-  benignCollector(limits, { benign, kept: seen, isEarlier: (text) => earlier.has(text.trim()) });
-
-const SHELL = new Set(['sh', 'bash', 'shell', 'console', 'zsh', 'terminal', 'shell-session', 'powershell']);
-const CONFIG = new Set([
-  'yaml',
-  'yml',
-  'json',
-  'toml',
-  'ini',
-  'env',
-  'dotenv',
-  'hcl',
-  'properties',
-  'dockerfile',
-]);
 
 const LIMITS = {
   'commit-message': { cue: 150, plain: 150 },
@@ -100,12 +76,14 @@ const REPOS = [
     isDoc: (file) => /^(docs\/.*|README|CONTRIBUTING|\.github\/CONTRIBUTING)\.md$|^docs\/.*\.md$/.test(file),
     isChangelog: () => false,
     isScript: (file) => /^(script\/[^/]+\.sh|Makefile)$/.test(file),
+    isWorkflow: isGitHubWorkflow,
   },
   {
     name: 'astral-sh/uv',
     isDoc: (file) => /^(docs\/.*\.md|README\.md|CONTRIBUTING\.md|BENCHMARKS\.md)$/.test(file),
     isChangelog: (file) => /^(CHANGELOG\.md|changelogs\/.*\.md)$/.test(file),
     isScript: (file) => /^(scripts\/.*\.sh|Justfile|Makefile)$/.test(file),
+    isWorkflow: isGitHubWorkflow,
   },
   {
     name: 'rclone/rclone',
@@ -114,57 +92,17 @@ const REPOS = [
       !/changelog\.md$/.test(file),
     isChangelog: (file) => /^docs\/content\/changelog\.md$/.test(file),
     isScript: (file) => /^(bin\/.*\.sh|Makefile)$/.test(file),
+    isWorkflow: isGitHubWorkflow,
   },
 ];
 for (const spec of REPOS) {
-  const r = repo(spec.name);
-  const files = r.files();
   const found = collector(LIMITS);
-  const log = r.git(['log', '--no-merges', '-n', '3000', '--format=%H%x00%B%x01', 'HEAD']);
-  for (const entry of log.split('\x01')) {
-    const [hash = '', body = ''] = entry.trim().split('\x00');
-    if (!hash) continue;
-    for (const line of body.split('\n'))
-      found.push(
-        'commit-message',
-        'prose',
-        line.trim(),
-        `${spec.name} commit ${hash.slice(0, 12)} (message)`,
-      );
-  }
-  for (const [file, text] of r.read(files.filter(spec.isDoc))) {
-    const parts = markdownParts(text, { shell: SHELL, config: CONFIG });
-    const source = r.source(file);
-    for (const line of parts.shellLines) found.push('docs-shell', 'command', line, source);
-    for (const block of parts.shellBlocks) found.push('docs-shell-block', 'command', block, source, 1500);
-    for (const line of parts.configLines) found.push('docs-config', 'config', line, source);
-    for (const line of parts.prose) found.push('docs-prose', 'prose', line, source);
-  }
-  for (const [file, text] of r.read(files.filter(spec.isChangelog)))
-    for (const line of text.split('\n'))
-      if (/^\s*[-*] /.test(line))
-        found.push('changelog', 'prose', line.replace(/^\s*[-*] /, ''), r.source(file));
-  for (const [file, text] of r.read(files.filter(spec.isScript)))
-    for (const line of text.split('\n'))
-      if (!/^\s*#/.test(line)) found.push('script', 'command', line.trim(), r.source(file));
-  const workflows = files.filter((file) => /^\.github\/workflows\/.*\.ya?ml$/.test(file));
-  for (const [file, text] of r.read(workflows)) {
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const run = /^\s*(?:-\s*)?run:\s*([|>]-?)?\s*(.*)$/.exec(lines[i]);
-      if (!run) {
-        found.push('workflow', 'config', lines[i].trim(), r.source(file));
-        continue;
-      }
-      if (run[1]) {
-        const indent = /^\s*/.exec(lines[i + 1] ?? '')[0].length;
-        let j = i + 1;
-        for (; j < lines.length && (/^\s*$/.test(lines[j]) || /^\s*/.exec(lines[j])[0].length >= indent); j++)
-          if (lines[j].trim()) found.push('workflow-run', 'command', lines[j].trim(), r.source(file));
-        i = j - 1;
-      } else if (run[2]) found.push('workflow-run', 'command', run[2].trim(), r.source(file));
-    }
-  }
+  const r = repo(spec.name);
+  // Workflows' comments are kept here (the later corpora leave them out).
+  const files = collectRepository(r, spec, found, {
+    docParts: (_file, text) => markdownParts(text, { shell: SHELL_FENCES, config: CONFIG_FENCES }),
+    workflowComments: true,
+  });
   if (spec.name === 'cli/cli') {
     // gh's own help examples (`$ gh secret set MYSECRET --body "$ENV_VALUE"`) and acceptance scripts.
     const goFiles = files.filter((file) => /^pkg\/cmd\/.*\.go$/.test(file) && !/_test\.go$/.test(file));
@@ -298,23 +236,6 @@ function gitleaksCases(r) {
   return cases;
 }
 
-/** A value written in a secret's place that is no secret: a placeholder or a reference. */
-function isPlaceholder(secret) {
-  if (new Set(secret).size <= 5) return true;
-  if (/EXAMPLE|x{4,}|X{4,}|0{6,}|<[^>]*>/.test(secret)) return true;
-  if (/^["']?(?:\$|%|#\{)/.test(secret)) return true;
-  let run = 1;
-  for (let i = 1; i < secret.length; i++) {
-    const isAlnum = /[A-Za-z0-9]/.test(secret[i]);
-    run = isAlnum && secret.charCodeAt(i) - secret.charCodeAt(i - 1) === 1 ? run + 1 : 1;
-    if (run >= 8) return true;
-  }
-  // Letters and digits interleaved in order: a1b2c3d4e5f6, abc123def456ghi789.
-  return /abcdef|bcdefg|cdefgh|defghi|efghij|fghijk|ghijkl|hijklm|ijklmn|jklmno|klmnop|lmnopq|mnopqr|nopqrs|opqrst|pqrstu|qrstuv|rstuvw|stuvwx|tuvwxy|uvwxyz/i.test(
-    secret.replace(/[^A-Za-z]/g, ''),
-  );
-}
-const WORDS = /^[A-Za-z]+(?:[-_ ][A-Za-z]+)*:?$/;
 const IDENTIFIER_NAME =
   /\b(?:IDs?|Id|Identifier|URL|Url|Host(?:name)?|Domain|Endpoint|User(?:name)?|Email|Account|Region|Tenant|Subdomain|Org(?:anization)?)\b/;
 const SECRET_NAME = /Key|Secret|Token|Password|Credential|PAT\b|Webhook|Private/i;
@@ -335,13 +256,6 @@ const SHAPES = [
   ['prose', (s, n) => `Summary: the deploy failed because ${n} was still set to ${s}, which had expired.`],
   ['prose', (s, _n, p) => `Left ${s} in .env.local for the ${p} integration tests; do not commit that file.`],
 ];
-function envName(provider, ruleName) {
-  const base = provider.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
-  if (/password/i.test(ruleName)) return `${base}_PASSWORD`;
-  if (/secret/i.test(ruleName)) return `${base}_SECRET`;
-  if (/token|pat\b/i.test(ruleName)) return `${base}_TOKEN`;
-  return `${base}_API_KEY`;
-}
 
 const positives = [];
 const secretsSeen = new Set();
@@ -359,7 +273,7 @@ function addExample({ text, secrets, format, source, provider, ruleName }) {
     )
     .filter((secret) => secret.length >= 8 && text.includes(secret));
   if (cleaned.length === 0 || earlier.has(text.trim())) return;
-  const real = cleaned.filter((secret) => !isPlaceholder(secret));
+  const real = cleaned.filter((secret) => !isAgentsPlaceholder(secret));
   if (real.length === 0) {
     placeholders.push('scanner-placeholder', 'code', text, source, 4000);
     return;

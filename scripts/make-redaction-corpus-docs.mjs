@@ -39,10 +39,13 @@
 import { execFileSync } from 'node:child_process';
 import {
   benignCollector,
+  CONFIG_FENCES,
   earlierItems,
+  isDocsPlaceholder,
   markdownParts,
   mirrorsFolder,
   openRepo,
+  WORDS,
   writeCorpus,
 } from './redaction-corpus-common.mjs';
 
@@ -75,19 +78,7 @@ const SHELL = new Set([
   'shell-session',
   'powershell',
 ]);
-const CONFIG = new Set([
-  'yaml',
-  'yml',
-  'json',
-  'toml',
-  'ini',
-  'env',
-  'dotenv',
-  'hcl',
-  'terraform',
-  'properties',
-  'dockerfile',
-]);
+const CONFIG = new Set([...CONFIG_FENCES, 'terraform']);
 
 const DOCS_LIMITS = {
   'docs-shell': { cue: 160, plain: 60 },
@@ -233,21 +224,6 @@ const NOT_BENIGN = [
   "OAuth('MjuHWoGbzYmJv3ZuHaBvSENfyevu00NQuBc40VM'", // Twitter OAuth keys
 ];
 
-/** A value written in a secret's place that is no secret: a placeholder or a reference. */
-function isPlaceholder(secret) {
-  if (new Set(secret).size <= 5) return true;
-  if (/EXAMPLE|x{4,}|X{4,}|0{6,}|<[^>]*>/.test(secret)) return true;
-  if (/^["']?(?:\$|%|#\{)/.test(secret)) return true;
-  let run = 1;
-  for (let i = 1; i < secret.length; i++) {
-    const isAlnum = /[A-Za-z0-9]/.test(secret[i]);
-    run = isAlnum && secret.charCodeAt(i) - secret.charCodeAt(i - 1) === 1 ? run + 1 : 1;
-    if (run >= 8) return true;
-  }
-  return false;
-}
-const WORDS = /^[A-Za-z]+(?:[-_ ][A-Za-z]+)*:?$/;
-
 const positives = [];
 const secretsSeen = new Set();
 {
@@ -278,7 +254,7 @@ const secretsSeen = new Set();
         )
         .filter((secret) => secret.length > 0);
       if (secrets.length === 0) continue;
-      const real = secrets.filter((secret) => !isPlaceholder(secret));
+      const real = secrets.filter((secret) => !isDocsPlaceholder(secret));
       if (real.length === 0) {
         found.push('scanner-placeholder', 'code', example.text, source('example', index), 4000);
         continue;

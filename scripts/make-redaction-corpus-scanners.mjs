@@ -45,49 +45,23 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import {
-  benignCollector,
-  earlierItems,
+  CONFIG_FENCES,
+  collectRepository,
+  envName,
+  isPlaceholder,
   markdownParts,
-  mirrorsFolder,
-  openRepo,
+  SHELL_FENCES,
   sha,
+  startCorpus,
+  WORDS,
   writeCorpus,
 } from './redaction-corpus-common.mjs';
 
-const mirrors = mirrorsFolder();
-const repo = (name) => openRepo(mirrors, name);
-
 // Texts and secrets of the earlier corpora: none is used again.
-const earlierCorpora = earlierItems([
-  'redaction-corpus.json',
-  'redaction-corpus-everyday.json',
-  'redaction-corpus-public.json',
-  'redaction-corpus-docs.json',
-  'redaction-corpus-agents.json',
-]);
-const earlier = new Set(earlierCorpora.map((item) => item.text.trim()));
-const earlierSecrets = new Set(earlierCorpora.flatMap((item) => (item.secret ? [item.secret] : [])));
+const { repo, earlier, earlierSecrets, benign, collector } = startCorpus('redaction-corpus-scanners.json');
 
 // ── Benign ────────────────────────────────────────────────────────────────────────────────────────────
-const benign = [];
-const seen = new Set();
-const collector = (limits) =>
-  benignCollector(limits, { benign, kept: seen, isEarlier: (text) => earlier.has(text.trim()) });
-
-const SHELL = new Set(['sh', 'bash', 'shell', 'console', 'zsh', 'terminal', 'shell-session', 'powershell']);
-const CONFIG = new Set([
-  'yaml',
-  'yml',
-  'json',
-  'toml',
-  'ini',
-  'cfg',
-  'env',
-  'dotenv',
-  'hcl',
-  'properties',
-  'dockerfile',
-]);
+const CONFIG = new Set([...CONFIG_FENCES, 'cfg']);
 
 /** The same parts of a reStructuredText file: `.. code-block:: x` blocks (indented) and prose. */
 function rstParts(text) {
@@ -111,7 +85,7 @@ function rstParts(text) {
         block.push(lines[j].trim());
       }
       const body = block.filter((l, k) => l || k < block.length - 1);
-      if (SHELL.has(language)) {
+      if (SHELL_FENCES.has(language)) {
         for (const l of body) if (l) parts.shellLines.push(l.replace(/^(?:\$|>|PS>)\s+/, ''));
         if (body.filter(Boolean).length > 1) parts.shellBlocks.push(body.join('\n').trim());
       } else if (CONFIG.has(language)) for (const l of body) if (l) parts.configLines.push(l);
@@ -162,55 +136,11 @@ const REPOS = [
   },
 ];
 for (const spec of REPOS) {
-  const r = repo(spec.name);
-  const files = r.files();
   const found = collector(LIMITS);
-  const log = r.git(['log', '--no-merges', '-n', '3000', '--format=%H%x00%B%x01', 'HEAD']);
-  for (const entry of log.split('\x01')) {
-    const [hash = '', body = ''] = entry.trim().split('\x00');
-    if (!hash) continue;
-    for (const line of body.split('\n'))
-      found.push(
-        'commit-message',
-        'prose',
-        line.trim(),
-        `${spec.name} commit ${hash.slice(0, 12)} (message)`,
-      );
-  }
-  for (const [file, text] of r.read(files.filter(spec.isDoc))) {
-    const parts = file.endsWith('.rst')
-      ? rstParts(text)
-      : markdownParts(text, { shell: SHELL, config: CONFIG });
-    const source = r.source(file);
-    for (const line of parts.shellLines) found.push('docs-shell', 'command', line, source);
-    for (const block of parts.shellBlocks) found.push('docs-shell-block', 'command', block, source, 1500);
-    for (const line of parts.configLines) found.push('docs-config', 'config', line, source);
-    for (const line of parts.prose) found.push('docs-prose', 'prose', line, source);
-  }
-  for (const [file, text] of r.read(files.filter(spec.isChangelog)))
-    for (const line of text.split('\n'))
-      if (/^\s*[-*] /.test(line))
-        found.push('changelog', 'prose', line.replace(/^\s*[-*] /, ''), r.source(file));
-  for (const [file, text] of r.read(files.filter(spec.isScript)))
-    for (const line of text.split('\n'))
-      if (!/^\s*#/.test(line)) found.push('script', 'command', line.trim(), r.source(file));
-  for (const [file, text] of r.read(files.filter(spec.isWorkflow))) {
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const run = /^\s*(?:-\s*)?run:\s*([|>]-?)?\s*(.*)$/.exec(lines[i]);
-      if (!run) {
-        if (!/^\s*#/.test(lines[i])) found.push('workflow', 'config', lines[i].trim(), r.source(file));
-        continue;
-      }
-      if (run[1]) {
-        const indent = /^\s*/.exec(lines[i + 1] ?? '')[0].length;
-        let j = i + 1;
-        for (; j < lines.length && (/^\s*$/.test(lines[j]) || /^\s*/.exec(lines[j])[0].length >= indent); j++)
-          if (lines[j].trim()) found.push('workflow-run', 'command', lines[j].trim(), r.source(file));
-        i = j - 1;
-      } else if (run[2]) found.push('workflow-run', 'command', run[2].trim(), r.source(file));
-    }
-  }
+  collectRepository(repo(spec.name), spec, found, {
+    docParts: (file, text) =>
+      file.endsWith('.rst') ? rstParts(text) : markdownParts(text, { shell: SHELL_FENCES, config: CONFIG }),
+  });
   found.flush();
 }
 
@@ -310,28 +240,6 @@ for name in ['HighConfidenceSecurityModels.json', 'PreciselyClassifiedSecurityKe
 json.dump(out, sys.stdout)
 `;
 
-/** A value written in a secret's place that is no secret: a placeholder or a reference. */
-function isPlaceholder(secret) {
-  if (new Set(secret).size <= 5) return true;
-  if (/EXAMPLE|x{4,}|X{4,}|0{6,}|<[^>]*>/.test(secret)) return true;
-  if (/^["']?(?:\$|%|#\{)/.test(secret)) return true;
-  // Added here (before the detector ran): a name in capitals (`PASSWORD`), a letter or digit repeated
-  // eight times after the start (`…aeeeeeeeeee`; a Twitter bearer token starts with a run of `A`), or a
-  // block repeated to fill the value (`abcd1234abcd1234…`).
-  if (/^[A-Z_]+$/.test(secret) || /([A-Za-z0-9])\1{7}/.test(secret.replace(/^(.)\1*/, ''))) return true;
-  if (/^(.{2,8}?)\1{2,}/.exec(secret)?.[0].length >= secret.length * 0.75) return true;
-  let run = 1;
-  for (let i = 1; i < secret.length; i++) {
-    const isAlnum = /[A-Za-z0-9]/.test(secret[i]);
-    run = isAlnum && secret.charCodeAt(i) - secret.charCodeAt(i - 1) === 1 ? run + 1 : 1;
-    if (run >= 8) return true;
-  }
-  // Letters and digits interleaved in order: a1b2c3d4e5f6, abc123def456ghi789.
-  return /abcdef|bcdefg|cdefgh|defghi|efghij|fghijk|ghijkl|hijklm|ijklmn|jklmno|klmnop|lmnopq|mnopqr|nopqrs|opqrst|pqrstu|qrstuv|rstuvw|stuvwx|tuvwxy|uvwxyz/i.test(
-    secret.replace(/[^A-Za-z]/g, ''),
-  );
-}
-const WORDS = /^[A-Za-z]+(?:[-_ ][A-Za-z]+)*:?$/;
 /** Words, not a random run of letters (`api_org_SsoVOUjCvLH…`): each part short, or words in camel case. */
 const isWordPassword = (secret) =>
   WORDS.test(secret) &&
@@ -371,13 +279,6 @@ const SHAPES = [
   ['prose', (s, n) => `Note for next session: ${n} is ${s} in the staging environment.`],
   ['prose', (s, _n, p) => `Tests pass locally with ${s} as the ${p} credential; CI still needs it.`],
 ];
-function envName(provider, ruleName) {
-  const base = provider.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
-  if (/password/i.test(ruleName)) return `${base}_PASSWORD`;
-  if (/secret/i.test(ruleName)) return `${base}_SECRET`;
-  if (/token|pat\b/i.test(ruleName)) return `${base}_TOKEN`;
-  return `${base}_API_KEY`;
-}
 
 const positives = [];
 const secretsSeen = new Set();

@@ -38,54 +38,23 @@
 // The split into tuning and held-out parts is by sha256(text): first hex digit 0-7 tuning, 8-f held out.
 import { execFileSync } from 'node:child_process';
 import {
-  benignCollector,
-  earlierItems,
+  CONFIG_FENCES,
+  collectRepository,
+  envName,
+  isPlaceholder,
   markdownParts,
-  mirrorsFolder,
-  openRepo,
+  SHELL_FENCES,
   sha,
+  startCorpus,
+  WORDS,
   writeCorpus,
 } from './redaction-corpus-common.mjs';
 
-const mirrors = mirrorsFolder();
-const repo = (name) => openRepo(mirrors, name);
-
 // Texts and secrets of the earlier corpora: none is used again.
-const earlierCorpora = earlierItems([
-  'redaction-corpus.json',
-  'redaction-corpus-everyday.json',
-  'redaction-corpus-public.json',
-  'redaction-corpus-docs.json',
-  'redaction-corpus-agents.json',
-  'redaction-corpus-scanners.json',
-]);
-const earlier = new Set(earlierCorpora.map((item) => item.text.trim()));
-const earlierSecrets = new Set(earlierCorpora.flatMap((item) => (item.secret ? [item.secret] : [])));
+const { repo, earlier, earlierSecrets, benign, collector } = startCorpus('redaction-corpus-tooling.json');
 
 // ── Benign ────────────────────────────────────────────────────────────────────────────────────────────
-const benign = [];
-const seen = new Set();
-const collector = (limits) =>
-  benignCollector(limits, { benign, kept: seen, isEarlier: (text) => earlier.has(text.trim()) });
-
-const SHELL = new Set(['sh', 'bash', 'shell', 'console', 'zsh', 'terminal', 'shell-session', 'powershell']);
-const CONFIG = new Set([
-  'yaml',
-  'yml',
-  'json',
-  'json5',
-  'jsonc',
-  'toml',
-  'ini',
-  'cfg',
-  'env',
-  'dotenv',
-  'hcl',
-  'properties',
-  'dockerfile',
-  'js',
-  'javascript',
-]);
+const CONFIG = new Set([...CONFIG_FENCES, 'json5', 'jsonc', 'cfg', 'js', 'javascript']);
 
 const LIMITS = {
   'commit-message': { cue: 120, plain: 60 },
@@ -169,58 +138,10 @@ const REPOS = [
   },
 ];
 for (const spec of REPOS) {
-  const r = repo(spec.name);
-  const files = r.files();
   const found = collector(LIMITS);
-  const log = r.git(['log', '--no-merges', '-n', '3000', '--format=%H%x00%B%x01', 'HEAD']);
-  for (const entry of log.split('\x01')) {
-    const [hash = '', body = ''] = entry.trim().split('\x00');
-    if (!hash) continue;
-    for (const line of body.split('\n'))
-      found.push(
-        'commit-message',
-        'prose',
-        line.trim(),
-        `${spec.name} commit ${hash.slice(0, 12)} (message)`,
-      );
-  }
-  for (const [file, text] of r.read(files.filter(spec.isDoc))) {
-    const parts = markdownParts(text, { shell: SHELL, config: CONFIG });
-    const source = r.source(file);
-    for (const line of parts.shellLines) found.push('docs-shell', 'command', line, source);
-    for (const block of parts.shellBlocks) found.push('docs-shell-block', 'command', block, source, 1500);
-    for (const line of parts.configLines) found.push('docs-config', 'config', line, source);
-    for (const line of parts.prose) found.push('docs-prose', 'prose', line, source);
-  }
-  for (const [file, text] of r.read(files.filter(spec.isChangelog)))
-    for (const line of text.split('\n'))
-      if (/^\s*[-*] /.test(line))
-        found.push('changelog', 'prose', line.replace(/^\s*[-*] /, ''), r.source(file));
-  for (const [file, text] of r.read(files.filter(spec.isScript)))
-    for (const line of text.split('\n'))
-      if (!/^\s*#/.test(line)) found.push('script', 'command', line.trim(), r.source(file));
-  for (const [file, text] of r.read(files.filter(spec.isScannerConfig)))
-    for (const line of text.split('\n'))
-      if (!/^\s*#/.test(line)) found.push('scanner-config', 'config', line.trim(), r.source(file));
-  for (const [file, text] of r.read(files.filter(spec.isLockfile)))
-    for (const line of text.split('\n')) found.push('lockfile', 'config', line.trim(), r.source(file));
-  for (const [file, text] of r.read(files.filter(spec.isWorkflow))) {
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const run = /^\s*(?:-\s*)?run:\s*([|>]-?)?\s*(.*)$/.exec(lines[i]);
-      if (!run) {
-        if (!/^\s*#/.test(lines[i])) found.push('workflow', 'config', lines[i].trim(), r.source(file));
-        continue;
-      }
-      if (run[1]) {
-        const indent = /^\s*/.exec(lines[i + 1] ?? '')[0].length;
-        let j = i + 1;
-        for (; j < lines.length && (/^\s*$/.test(lines[j]) || /^\s*/.exec(lines[j])[0].length >= indent); j++)
-          if (lines[j].trim()) found.push('workflow-run', 'command', lines[j].trim(), r.source(file));
-        i = j - 1;
-      } else if (run[2]) found.push('workflow-run', 'command', run[2].trim(), r.source(file));
-    }
-  }
+  collectRepository(repo(spec.name), spec, found, {
+    docParts: (_file, text) => markdownParts(text, { shell: SHELL_FENCES, config: CONFIG }),
+  });
   found.flush();
 }
 
@@ -332,24 +253,6 @@ for r in yaml.safe_load(git(sp, 'show', 'HEAD:db/rules-stable.yml'))['patterns']
 json.dump(out, sys.stdout)
 `;
 
-/** A value written in a secret's place that is no secret: a placeholder or a reference (the sixth corpus's rule). */
-function isPlaceholder(secret) {
-  if (new Set(secret).size <= 5) return true;
-  if (/EXAMPLE|x{4,}|X{4,}|0{6,}|<[^>]*>/.test(secret)) return true;
-  if (/^["']?(?:\$|%|#\{)/.test(secret)) return true;
-  if (/^[A-Z_]+$/.test(secret) || /([A-Za-z0-9])\1{7}/.test(secret.replace(/^(.)\1*/, ''))) return true;
-  if (/^(.{2,8}?)\1{2,}/.exec(secret)?.[0].length >= secret.length * 0.75) return true;
-  let run = 1;
-  for (let i = 1; i < secret.length; i++) {
-    const isAlnum = /[A-Za-z0-9]/.test(secret[i]);
-    run = isAlnum && secret.charCodeAt(i) - secret.charCodeAt(i - 1) === 1 ? run + 1 : 1;
-    if (run >= 8) return true;
-  }
-  return /abcdef|bcdefg|cdefgh|defghi|efghij|fghijk|ghijkl|hijklm|ijklmn|jklmno|klmnop|lmnopq|mnopqr|nopqrs|opqrst|pqrstu|qrstuv|rstuvw|stuvwx|tuvwxy|uvwxyz/i.test(
-    secret.replace(/[^A-Za-z]/g, ''),
-  );
-}
-const WORDS = /^[A-Za-z]+(?:[-_ ][A-Za-z]+)*:?$/;
 // Changed for this corpus: a word and a short number (`hardcoded3`, `autumn2019`) counts as a word too,
 // and each part must be spelt as a word (lower case, capitals, Capitalized or camelCase), not only short
 // (`YXNkZmZmZmZm_HARDcoded` is base64 and a word).
@@ -400,13 +303,6 @@ const SHAPES = [
   ['prose', (s, _n, p) => `The ${p} webhook only verifies with ${s}; the old one was revoked yesterday.`],
   ['prose', (s, _n, p) => `Used ${s} for the ${p} sandbox while debugging the signature mismatch.`],
 ];
-function envName(provider, ruleName) {
-  const base = provider.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
-  if (/password/i.test(ruleName)) return `${base}_PASSWORD`;
-  if (/secret/i.test(ruleName)) return `${base}_SECRET`;
-  if (/token|pat\b/i.test(ruleName)) return `${base}_TOKEN`;
-  return `${base}_API_KEY`;
-}
 
 const positives = [];
 const secretsSeen = new Set();

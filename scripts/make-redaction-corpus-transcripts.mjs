@@ -43,32 +43,24 @@
 //   - a generated value that is a placeholder by the sixth corpus's rule is generated again (never one).
 // The split into tuning and held-out parts is by sha256(text): first hex digit 0-7 tuning, 8-f held out.
 import {
-  benignCollector,
-  earlierItems,
-  mirrorsFolder,
-  openRepo,
+  ALNUM,
+  B64,
+  B64URL,
+  commitMessageLines,
+  DIGITS,
+  HEX,
+  LOWER,
+  seededRandom,
   sha,
+  startCorpus,
+  UPPER,
   writeCorpus,
 } from './redaction-corpus-common.mjs';
 
-const mirrors = mirrorsFolder();
-const repo = (name) => openRepo(mirrors, name);
-
 // Texts and secrets of the earlier corpora: none is used again.
-const earlierCorpora = earlierItems([
-  'redaction-corpus.json',
-  'redaction-corpus-everyday.json',
-  'redaction-corpus-public.json',
-  'redaction-corpus-docs.json',
-  'redaction-corpus-agents.json',
-  'redaction-corpus-scanners.json',
-  'redaction-corpus-tooling.json',
-]);
-const earlier = new Set(earlierCorpora.map((item) => item.text.trim()));
+const { repo, earlier, benign, collector } = startCorpus('redaction-corpus-transcripts.json');
 
 // ── Benign ────────────────────────────────────────────────────────────────────────────────────────────
-const benign = [];
-const seen = new Set();
 const LIMITS = {
   'sweagent-thought': { cue: 2000, plain: 2000 },
   'sweagent-action': { cue: 2000, plain: 2000 },
@@ -79,11 +71,7 @@ const LIMITS = {
   'aider-command': { cue: 2000, plain: 2000 },
   'aider-commit': { cue: 600, plain: 400 },
 };
-const found = benignCollector(LIMITS, {
-  benign,
-  kept: seen,
-  isEarlier: (text) => earlier.has(text.trim()),
-});
+const found = collector(LIMITS);
 
 /** A decision text's pieces: its lines, a line over 600 characters cut at sentence ends. */
 function decisionPieces(text) {
@@ -192,14 +180,8 @@ for (const [file, text] of oh.read(ohFiles)) {
 }
 const TRAILER = /^[\w-]+(?:-[\w-]+)*:\s/;
 const commitLines = (r, family, logArgs) => {
-  const log = r.git(['log', '--no-merges', '--format=%H%x00%B%x01', ...logArgs, 'HEAD']);
-  for (const entry of log.split('\x01')) {
-    const [hash = '', body = ''] = entry.trim().split('\x00');
-    if (!hash) continue;
-    for (const line of body.split('\n'))
-      if (!TRAILER.test(line.trim()))
-        found.push(family, 'decision', line.trim(), `${r.name} commit ${hash.slice(0, 12)} (message)`, 600);
-  }
+  for (const [line, source] of commitMessageLines(r, logArgs))
+    if (!TRAILER.test(line)) found.push(family, 'decision', line, source, 600);
 };
 commitLines(oh, 'openhands-commit', ['-n', '20000', '-i', '--grep=^Co-authored-by: openhands']);
 
@@ -253,21 +235,7 @@ commitLines(aider, 'aider-commit', ['-n', '20000', '--author=(aider)']);
 found.flush();
 
 // ── Secrets ───────────────────────────────────────────────────────────────────────────────────────────
-let state = 20261208;
-const random = () => {
-  state = (Math.imul(state ^ (state >>> 15), 2246822507) + 0x9e3779b9) >>> 0;
-  return state / 4294967296;
-};
-const pick = (chars, n) =>
-  Array.from({ length: n }, () => chars[Math.floor(random() * chars.length)]).join('');
-const between = (min, max) => min + Math.floor(random() * (max - min + 1));
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const DIGITS = '0123456789';
-const ALNUM = `${UPPER}${LOWER}${DIGITS}`;
-const HEX = '0123456789abcdef';
-const B64URL = `${ALNUM}-_`;
-const B64 = `${ALNUM}+/`;
+const { random, pick, between } = seededRandom(20261208);
 const b64url = (text) => Buffer.from(text).toString('base64url');
 const WORDS = [
   'harbor',

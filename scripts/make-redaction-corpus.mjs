@@ -9,24 +9,11 @@
 // cases (placeholders, documented example keys, references, resource names) — before the detector was
 // run on any of them. Deterministic: the same corpus on every run. Tokens are random and belong to nobody.
 import { writeFileSync } from 'node:fs';
+import { ALNUM, B64, B64URL, DIGITS, HEX, LOWER, seededRandom, UPPER } from './redaction-corpus-common.mjs';
 
-let state = 20261201;
-const random = () => {
-  state = (Math.imul(state ^ (state >>> 15), 2246822507) + 0x9e3779b9) >>> 0;
-  return state / 4294967296;
-};
-const pick = (chars, n) =>
-  Array.from({ length: n }, () => chars[Math.floor(random() * chars.length)]).join('');
-const between = (min, max) => min + Math.floor(random() * (max - min + 1));
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const DIGITS = '0123456789';
-const ALNUM = `${UPPER}${LOWER}${DIGITS}`;
+const { pick, between } = seededRandom(20261201);
 const LOWER_NUM = `${LOWER}${DIGITS}`;
 const UPPER_NUM = `${UPPER}${DIGITS}`;
-const HEX = '0123456789abcdef';
-const B64URL = `${ALNUM}-_`;
-const B64 = `${ALNUM}+/`;
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const uuid = () => `${pick(HEX, 8)}-${pick(HEX, 4)}-4${pick(HEX, 3)}-a${pick(HEX, 3)}-${pick(HEX, 12)}`;
 /** A password a person would choose: words, digits and punctuation, hard to tell from text by shape. */
