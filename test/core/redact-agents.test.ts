@@ -1,33 +1,16 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { redactText } from '../../src/core/redact.js';
 import {
-  countsBy,
-  isHeldOut,
-  leaksWindow,
-  pct,
-  SOURCED,
+  type BenignText,
+  describeGraded,
+  everydayRates,
+  expectParts,
+  measureGraded,
+  type Part,
+  readCorpus,
+  type ScannerSecret,
   tuningFailures,
 } from '../helpers/redaction-corpus.js';
 
-interface Benign {
-  text: string;
-  source: string;
-  kind: 'command' | 'prose' | 'config' | 'code';
-  family: string;
-  /** `cue`: the text holds a word or shape detectors react to (pass, token, key, `{{`, a long run…). */
-  stratum: 'cue' | 'plain';
-}
-interface Positive {
-  text: string;
-  secret: string;
-  format: string;
-  /** `scanner-example`: as the scanner wrote it; `command`, `prose`: the same secret in an everyday shape. */
-  kind: 'scanner-example' | 'command' | 'prose';
-  /** `word`: a plain-word password (`letmein`), which the detector keeps on purpose. */
-  strength: 'word' | 'generated-or-chosen';
-  source: string;
-}
 /**
  * The fifth corpus (issue 26): what coding agents write every day (commit messages, docs' shell and config
  * lines, gh's help examples, workflows and scripts of cli/cli, astral-sh/uv and rclone/rclone) and
@@ -36,48 +19,19 @@ interface Positive {
  * before the detector ran on it; the detector was tuned on the tuning parts only, and the held-out part
  * was measured once before and once at the end.
  */
-const corpus = JSON.parse(
-  readFileSync(new URL('../fixtures/redaction-corpus-agents.json', import.meta.url), 'utf8'),
-) as { benign: Benign[]; positives: Positive[] };
+const corpus = readCorpus<BenignText, ScannerSecret>('redaction-corpus-agents.json');
 
-function measure(part: 'tuning' | 'held-out') {
-  const inPart = (text: string) => isHeldOut(text) === (part === 'held-out');
-  const benign = corpus.benign.filter((item) => inPart(item.text));
-  const all = corpus.positives.filter((item) => inPart(item.text));
-  const positives = all.filter((item) => item.strength !== 'word');
-  const words = all.filter((item) => item.strength === 'word');
-  const damaged = new Set(benign.filter((item) => redactText(item.text).text !== item.text));
-  const missed = new Set(
-    all.filter((item) => leaksWindow(redactText(item.text).text, item.secret, item.text)),
-  );
-  const everyday = benign.filter((item) => item.family !== 'scanner-placeholder');
-  const rate = (items: readonly Benign[]) => items.filter((item) => damaged.has(item)).length / items.length;
-  return {
-    benign,
-    positives,
-    words,
-    damaged,
-    missed,
-    falseRate: damaged.size / benign.length,
-    everydayRate: rate(everyday),
-    commandRate: rate(everyday.filter((item) => item.kind === 'command')),
-    proseRate: rate(everyday.filter((item) => item.kind === 'prose')),
-    recall: 1 - positives.filter((item) => missed.has(item)).length / positives.length,
-  };
+function measure(part: Part) {
+  const m = measureGraded(corpus, part);
+  return { ...m, ...everydayRates(m, (item) => item.family !== 'scanner-placeholder') };
 }
 
-function summary(part: string, m: ReturnType<typeof measure>): string {
-  return `redaction agents (${part}): false redactions ${pct(m.falseRate)} of ${m.benign.length} (outside the scanners' placeholders ${pct(m.everydayRate)}: commands ${pct(m.commandRate)}, prose ${pct(m.proseRate)}; by family: ${countsBy(m.benign, (item) => `${item.family}/${item.stratum}`, m.damaged)}); recall ${pct(m.recall)} of ${m.positives.length} (by kind: ${countsBy(m.positives, (item) => item.kind, m.missed)}); plain-word passwords redacted ${m.words.filter((item) => !m.missed.has(item)).length} of ${m.words.length}`;
-}
+const summary = (part: string, m: ReturnType<typeof measure>) =>
+  describeGraded('agents', part, m, "the scanners' placeholders", { kind: (item) => item.kind });
 
 describe('redaction on what agents write every day, and scanners’ examples (a fifth corpus)', () => {
   it('has a tuning and a held-out part of 1,800 benign texts and 500 secrets each, all sourced', () => {
-    for (const part of ['tuning', 'held-out'] as const) {
-      const m = measure(part);
-      expect(m.benign.length).toBeGreaterThanOrEqual(1800);
-      expect(m.positives.length).toBeGreaterThanOrEqual(500);
-    }
-    for (const item of [...corpus.benign, ...corpus.positives]) expect(item.source).toMatch(SOURCED);
+    expectParts(corpus, measure, { benign: 1800, secrets: 500 });
   });
 
   // Measured before this round: tuning 62 of 1,964 benign texts changed (3.2%; 9 of 1,601 outside the
@@ -99,7 +53,7 @@ describe('redaction on what agents write every day, and scanners’ examples (a 
   it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
-    const failures = tuningFailures(m.damaged, m.missed, (text) => redactText(text).text);
+    const failures = tuningFailures(m);
     expect(m.falseRate, failures.damaged).toBeLessThanOrEqual(0.01);
     expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.922);
   });

@@ -1,7 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { redactText } from '../../src/core/redact.js';
-import { countsBy, isHeldOut, pct, tuningFailures } from '../helpers/redaction-corpus.js';
+import {
+  countsBy,
+  leaksPiece,
+  type Part,
+  pct,
+  readCorpus,
+  runPart,
+  tuningFailures,
+} from '../helpers/redaction-corpus.js';
 
 interface Benign {
   text: string;
@@ -20,22 +26,12 @@ interface Positive {
  * Harvested from public sources the first corpus did not use (see its note), each item naming its source.
  * The split is fixed by the text alone: the held-out part was never looked at while tuning the detector.
  */
-const corpus = JSON.parse(
-  readFileSync(new URL('../fixtures/redaction-corpus-everyday.json', import.meta.url), 'utf8'),
-) as { benign: Benign[]; positives: Positive[] };
+const corpus = readCorpus<Benign, Positive>('redaction-corpus-everyday.json');
 
-/** Whether any 8-character piece of the secret survived: a partial secret is still a leak. */
-function leaks(output: string, secret: string): boolean {
-  for (let i = 0; i + 8 <= secret.length; i++) if (output.includes(secret.slice(i, i + 8))) return true;
-  return false;
-}
-
-function measure(part: 'tuning' | 'held-out') {
-  const inPart = (text: string) => isHeldOut(text) === (part === 'held-out');
-  const benign = corpus.benign.filter((item) => inPart(item.text));
-  const positives = corpus.positives.filter((item) => inPart(item.text));
-  const damaged = new Set(benign.filter((item) => redactText(item.text).text !== item.text));
-  const missed = new Set(positives.filter((item) => leaks(redactText(item.text).text, item.secret)));
+function measure(part: Part) {
+  const { benign, positives, damaged, missed } = runPart(corpus, part, (output, item) =>
+    leaksPiece(output, item.secret),
+  );
   const rate = (kind: string) => {
     const all = benign.filter((item) => item.kind === kind);
     return all.filter((item) => damaged.has(item)).length / all.length;
@@ -67,7 +63,7 @@ describe('redaction on what agents write every day (a second corpus from other s
     console.log(
       `redaction everyday (tuning): false redactions ${pct(m.falseRate)} of ${m.benign.length} (commands ${pct(m.commandRate)}, prose ${pct(m.proseRate)}); recall ${pct(m.recall)} of ${m.positives.length}`,
     );
-    const failures = tuningFailures(m.damaged, m.missed, (text) => redactText(text).text);
+    const failures = tuningFailures(m);
     expect(m.falseRate, failures.damaged).toBeLessThanOrEqual(0.01);
     expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.99);
   });

@@ -1,33 +1,16 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { redactText } from '../../src/core/redact.js';
 import {
-  countsBy,
-  isHeldOut,
-  leaksWindow,
-  pct,
-  SOURCED,
+  type BenignText,
+  describeGraded,
+  everydayRates,
+  expectParts,
+  measureGraded,
+  type Part,
+  readCorpus,
+  type ScannerSecret,
   tuningFailures,
 } from '../helpers/redaction-corpus.js';
 
-interface Benign {
-  text: string;
-  source: string;
-  kind: 'command' | 'prose' | 'config' | 'code';
-  family: string;
-  /** `cue`: the text holds a word or shape detectors react to (pass, token, key, `{{`, a long run…). */
-  stratum: 'cue' | 'plain';
-}
-interface Positive {
-  text: string;
-  secret: string;
-  format: string;
-  /** `scanner-example`: as the scanner wrote it; `command`, `prose`: the secret in an everyday shape. */
-  kind: 'scanner-example' | 'command' | 'prose';
-  /** `word`: a plain-word password (`CorrectHorseBatteryStaple`), which the detector keeps on purpose. */
-  strength: 'word' | 'generated-or-chosen';
-  source: string;
-}
 /**
  * The sixth corpus (issue 26), from sources no earlier corpus used: the docs, commit messages, workflows
  * and scripts of docker/cli, nektos/act and pypa/twine, and the scanners' negative cases (benign); the
@@ -36,52 +19,23 @@ interface Positive {
  * was committed, split, before the detector ran on it; the held-out part is measured once before and
  * once after a round of tuning on the tuning parts.
  */
-const corpus = JSON.parse(
-  readFileSync(new URL('../fixtures/redaction-corpus-scanners.json', import.meta.url), 'utf8'),
-) as { benign: Benign[]; positives: Positive[] };
+const corpus = readCorpus<BenignText, ScannerSecret>('redaction-corpus-scanners.json');
 
 const SCANNER_FAMILIES = new Set(['scanner-negative', 'scanner-placeholder']);
 
-function measure(part: 'tuning' | 'held-out') {
-  const inPart = (text: string) => isHeldOut(text) === (part === 'held-out');
-  const benign = corpus.benign.filter((item) => inPart(item.text));
-  const all = corpus.positives.filter((item) => inPart(item.text));
-  const positives = all.filter((item) => item.strength !== 'word');
-  const words = all.filter((item) => item.strength === 'word');
-  const damaged = new Set(benign.filter((item) => redactText(item.text).text !== item.text));
-  const missed = new Set(
-    all.filter((item) => leaksWindow(redactText(item.text).text, item.secret, item.text)),
-  );
-  const everyday = benign.filter((item) => !SCANNER_FAMILIES.has(item.family));
-  const rate = (items: readonly Benign[]) => items.filter((item) => damaged.has(item)).length / items.length;
-  return {
-    benign,
-    positives,
-    words,
-    damaged,
-    missed,
-    falseRate: damaged.size / benign.length,
-    everydayRate: rate(everyday),
-    commandRate: rate(everyday.filter((item) => item.kind === 'command')),
-    proseRate: rate(everyday.filter((item) => item.kind === 'prose')),
-    recall: 1 - positives.filter((item) => missed.has(item)).length / positives.length,
-  };
+function measure(part: Part) {
+  const m = measureGraded(corpus, part);
+  return { ...m, ...everydayRates(m, (item) => !SCANNER_FAMILIES.has(item.family)) };
 }
 
-const tool = (item: Positive) => item.format.split(' ')[0] ?? '';
+const tool = (item: ScannerSecret) => item.format.split(' ')[0] ?? '';
 
-function summary(part: string, m: ReturnType<typeof measure>): string {
-  return `redaction scanners (${part}): false redactions ${pct(m.falseRate)} of ${m.benign.length} (outside the scanners' own cases ${pct(m.everydayRate)}: commands ${pct(m.commandRate)}, prose ${pct(m.proseRate)}; by family: ${countsBy(m.benign, (item) => `${item.family}/${item.stratum}`, m.damaged)}); recall ${pct(m.recall)} of ${m.positives.length} (by kind: ${countsBy(m.positives, (item) => item.kind, m.missed)}; by source: ${countsBy(m.positives, tool, m.missed)}); plain-word passwords redacted ${m.words.filter((item) => !m.missed.has(item)).length} of ${m.words.length}`;
-}
+const summary = (part: string, m: ReturnType<typeof measure>) =>
+  describeGraded('scanners', part, m, "the scanners' own cases", { kind: (item) => item.kind, source: tool });
 
 describe('redaction on docs, commits and workflows of three more projects, and more scanners’ cases (a sixth corpus)', () => {
   it('has a tuning and a held-out part of 1,100 benign texts and 400 secrets each, all sourced', () => {
-    for (const part of ['tuning', 'held-out'] as const) {
-      const m = measure(part);
-      expect(m.benign.length).toBeGreaterThanOrEqual(1100);
-      expect(m.positives.length).toBeGreaterThanOrEqual(400);
-    }
-    for (const item of [...corpus.benign, ...corpus.positives]) expect(item.source).toMatch(SOURCED);
+    expectParts(corpus, measure, { benign: 1100, secrets: 400 });
   });
 
   // Measured once before this round's changes to the detector (after the fix of two secrets' labels,
@@ -97,7 +51,7 @@ describe('redaction on docs, commits and workflows of three more projects, and m
   it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
-    const failures = tuningFailures(m.damaged, m.missed, (text) => redactText(text).text);
+    const failures = tuningFailures(m);
     expect(m.falseRate, failures.damaged).toBeLessThanOrEqual(0.01);
     expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.977);
   });

@@ -1,33 +1,16 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { redactText } from '../../src/core/redact.js';
 import {
-  countsBy,
-  isHeldOut,
-  leaksWindow,
-  pct,
-  SOURCED,
+  type BenignText,
+  describeGraded,
+  everydayRates,
+  expectParts,
+  measureGraded,
+  type Part,
+  readCorpus,
+  type ScannerSecret,
   tuningFailures,
 } from '../helpers/redaction-corpus.js';
 
-interface Benign {
-  text: string;
-  source: string;
-  kind: 'command' | 'prose' | 'config' | 'code';
-  family: string;
-  /** `cue`: the text holds a word or shape detectors react to (pass, token, key, `{{`, a long run…). */
-  stratum: 'cue' | 'plain';
-}
-interface Positive {
-  text: string;
-  secret: string;
-  format: string;
-  /** `scanner-example`: as the scanner wrote it; `command`, `prose`: the secret in an everyday shape. */
-  kind: 'scanner-example' | 'command' | 'prose';
-  /** `word`: a plain-word password (`CorrectHorseBatteryStaple`), which the detector keeps on purpose. */
-  strength: 'word' | 'generated-or-chosen';
-  source: string;
-}
 /**
  * The seventh corpus (issue 26), from sources no earlier corpus used: the commit messages, docs,
  * workflows, scanner configs, scripts and lock files of renovate, semantic-release, ggshield,
@@ -37,52 +20,23 @@ interface Positive {
  * (scripts/make-redaction-corpus-tooling.mjs). It was committed, split, before the detector ran on it;
  * the held-out part is measured once before and once after a round of tuning on the tuning parts.
  */
-const corpus = JSON.parse(
-  readFileSync(new URL('../fixtures/redaction-corpus-tooling.json', import.meta.url), 'utf8'),
-) as { benign: Benign[]; positives: Positive[] };
+const corpus = readCorpus<BenignText, ScannerSecret>('redaction-corpus-tooling.json');
 
 const SCANNER_FAMILIES = new Set(['scanner-negative', 'scanner-placeholder']);
 
-function measure(part: 'tuning' | 'held-out') {
-  const inPart = (text: string) => isHeldOut(text) === (part === 'held-out');
-  const benign = corpus.benign.filter((item) => inPart(item.text));
-  const all = corpus.positives.filter((item) => inPart(item.text));
-  const positives = all.filter((item) => item.strength !== 'word');
-  const words = all.filter((item) => item.strength === 'word');
-  const damaged = new Set(benign.filter((item) => redactText(item.text).text !== item.text));
-  const missed = new Set(
-    all.filter((item) => leaksWindow(redactText(item.text).text, item.secret, item.text)),
-  );
-  const everyday = benign.filter((item) => !SCANNER_FAMILIES.has(item.family));
-  const rate = (items: readonly Benign[]) => items.filter((item) => damaged.has(item)).length / items.length;
-  return {
-    benign,
-    positives,
-    words,
-    damaged,
-    missed,
-    falseRate: damaged.size / benign.length,
-    everydayRate: rate(everyday),
-    commandRate: rate(everyday.filter((item) => item.kind === 'command')),
-    proseRate: rate(everyday.filter((item) => item.kind === 'prose')),
-    recall: 1 - positives.filter((item) => missed.has(item)).length / positives.length,
-  };
+function measure(part: Part) {
+  const m = measureGraded(corpus, part);
+  return { ...m, ...everydayRates(m, (item) => !SCANNER_FAMILIES.has(item.family)) };
 }
 
-const tool = (item: Positive) => item.format.split(' ')[0] ?? '';
+const tool = (item: ScannerSecret) => item.format.split(' ')[0] ?? '';
 
-function summary(part: string, m: ReturnType<typeof measure>): string {
-  return `redaction tooling (${part}): false redactions ${pct(m.falseRate)} of ${m.benign.length} (outside the scanners' own cases ${pct(m.everydayRate)}: commands ${pct(m.commandRate)}, prose ${pct(m.proseRate)}; by family: ${countsBy(m.benign, (item) => `${item.family}/${item.stratum}`, m.damaged)}); recall ${pct(m.recall)} of ${m.positives.length} (by kind: ${countsBy(m.positives, (item) => item.kind, m.missed)}; by source: ${countsBy(m.positives, tool, m.missed)}); plain-word passwords redacted ${m.words.filter((item) => !m.missed.has(item)).length} of ${m.words.length}`;
-}
+const summary = (part: string, m: ReturnType<typeof measure>) =>
+  describeGraded('tooling', part, m, "the scanners' own cases", { kind: (item) => item.kind, source: tool });
 
 describe('redaction on the release and secret-scanning tools’ texts and more scanners’ cases (a seventh corpus)', () => {
   it('has a tuning and a held-out part of 2,000 benign texts and 170 secrets each, all sourced', () => {
-    for (const part of ['tuning', 'held-out'] as const) {
-      const m = measure(part);
-      expect(m.benign.length).toBeGreaterThanOrEqual(2000);
-      expect(m.positives.length).toBeGreaterThanOrEqual(170);
-    }
-    for (const item of [...corpus.benign, ...corpus.positives]) expect(item.source).toMatch(SOURCED);
+    expectParts(corpus, measure, { benign: 2000, secrets: 170 });
   });
 
   // Measured once before this round's changes to the detector: tuning 69 of 2,284 benign texts changed
@@ -97,7 +51,7 @@ describe('redaction on the release and secret-scanning tools’ texts and more s
   it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
-    const failures = tuningFailures(m.damaged, m.missed, (text) => redactText(text).text);
+    const failures = tuningFailures(m);
     expect(m.falseRate, failures.damaged).toBeLessThanOrEqual(0.01);
     expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.867);
   });

@@ -1,32 +1,24 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { redactText } from '../../src/core/redact.js';
 import {
+  type BenignText,
   countsBy,
-  isHeldOut,
-  leaksWindow,
+  expectParts,
+  familyCounts,
+  type Part,
   pct,
-  SOURCED,
+  readCorpus,
+  runPart,
+  type SecretText,
+  shareOf,
   tuningFailures,
 } from '../helpers/redaction-corpus.js';
 
-interface Benign {
-  text: string;
-  source: string;
-  /** `command`: a command an agent ran; `decision`: its reasoning, decision or summary text. */
-  kind: 'command' | 'decision';
-  family: string;
-  /** `cue`: the text holds a word or shape detectors react to (pass, token, key, `{{`, a long run…). */
-  stratum: 'cue' | 'plain';
-}
-interface Positive {
-  text: string;
-  secret: string;
-  format: string;
+/** `command`: a command an agent ran; `decision`: its reasoning, decision or summary text. */
+type AgentText = BenignText<'command' | 'decision'>;
+interface ShapedSecret extends SecretText {
   kind: 'command' | 'decision';
   /** Which benign text's shape the secret was written into, and how. */
   shape: string;
-  source: string;
 }
 /**
  * The eighth corpus (issue 26): what coding agents wrote, from published transcripts and trajectories
@@ -36,31 +28,30 @@ interface Positive {
  * (scripts/make-redaction-corpus-transcripts.mjs). It was committed, split, before the detector ran on
  * it; the held-out part is measured once before and once after a round of tuning on the tuning parts.
  */
-const corpus = JSON.parse(
-  readFileSync(new URL('../fixtures/redaction-corpus-transcripts.json', import.meta.url), 'utf8'),
-) as { benign: Benign[]; positives: Positive[] };
+const corpus = readCorpus<AgentText, ShapedSecret>('redaction-corpus-transcripts.json');
 
-function measure(part: 'tuning' | 'held-out') {
-  const inPart = (text: string) => isHeldOut(text) === (part === 'held-out');
-  const benign = corpus.benign.filter((item) => inPart(item.text));
-  const positives = corpus.positives.filter((item) => inPart(item.text));
-  const damaged = new Set(benign.filter((item) => redactText(item.text).text !== item.text));
-  const missed = new Set(
-    positives.filter((item) => leaksWindow(redactText(item.text).text, item.secret, item.text)),
-  );
+function measure(part: Part) {
+  const { benign, positives, damaged, missed } = runPart(corpus, part);
   const written = benign.filter((item) => item.family !== 'publishable-key');
-  const rate = (items: readonly Benign[]) => items.filter((item) => damaged.has(item)).length / items.length;
-  const recallOf = (items: readonly Positive[]) =>
-    1 - items.filter((item) => missed.has(item)).length / items.length;
+  const recallOf = (items: readonly ShapedSecret[]) => 1 - shareOf(items, missed);
   return {
     benign,
     positives,
     damaged,
     missed,
-    writtenRate: rate(written),
-    commandRate: rate(written.filter((item) => item.kind === 'command')),
-    decisionRate: rate(written.filter((item) => item.kind === 'decision')),
-    publishableRate: rate(benign.filter((item) => item.family === 'publishable-key')),
+    writtenRate: shareOf(written, damaged),
+    commandRate: shareOf(
+      written.filter((item) => item.kind === 'command'),
+      damaged,
+    ),
+    decisionRate: shareOf(
+      written.filter((item) => item.kind === 'decision'),
+      damaged,
+    ),
+    publishableRate: shareOf(
+      benign.filter((item) => item.family === 'publishable-key'),
+      damaged,
+    ),
     recall: recallOf(positives),
     commandRecall: recallOf(positives.filter((item) => item.kind === 'command')),
     decisionRecall: recallOf(positives.filter((item) => item.kind === 'decision')),
@@ -73,17 +64,12 @@ function summary(part: string, m: ReturnType<typeof measure>): string {
     const all = written.filter((item) => item.kind === kind);
     return `${all.filter((item) => m.damaged.has(item)).length} of ${all.length}`;
   };
-  return `redaction transcripts (${part}): agents' texts changed ${pct(m.writtenRate)} (commands ${pct(m.commandRate)}, ${count('command')}; decisions ${pct(m.decisionRate)}, ${count('decision')}); publishable keys changed ${pct(m.publishableRate)}; by family: ${countsBy(m.benign, (item) => `${item.family}/${item.stratum}`, m.damaged)}; recall ${pct(m.recall)} of ${m.positives.length} (commands ${pct(m.commandRecall)}, decisions ${pct(m.decisionRecall)}; by shape: ${countsBy(m.positives, (item) => item.shape, m.missed)}; by format: ${countsBy(m.positives, (item) => item.format, m.missed)})`;
+  return `redaction transcripts (${part}): agents' texts changed ${pct(m.writtenRate)} (commands ${pct(m.commandRate)}, ${count('command')}; decisions ${pct(m.decisionRate)}, ${count('decision')}); publishable keys changed ${pct(m.publishableRate)}; by family: ${familyCounts(m)}; recall ${pct(m.recall)} of ${m.positives.length} (commands ${pct(m.commandRecall)}, decisions ${pct(m.decisionRecall)}; by shape: ${countsBy(m.positives, (item) => item.shape, m.missed)}; by format: ${countsBy(m.positives, (item) => item.format, m.missed)})`;
 }
 
 describe('redaction on what coding agents wrote in published transcripts (an eighth corpus)', () => {
   it('has a tuning and a held-out part of 1,200 benign texts and 200 secrets each, all sourced', () => {
-    for (const part of ['tuning', 'held-out'] as const) {
-      const m = measure(part);
-      expect(m.benign.length).toBeGreaterThanOrEqual(1200);
-      expect(m.positives.length).toBeGreaterThanOrEqual(200);
-    }
-    for (const item of [...corpus.benign, ...corpus.positives]) expect(item.source).toMatch(SOURCED);
+    expectParts(corpus, measure, { benign: 1200, secrets: 200 });
   });
 
   // Measured once before this round's changes to the detector (the URL formats' secret fixed to the
@@ -97,7 +83,7 @@ describe('redaction on what coding agents wrote in published transcripts (an eig
   it('tuning part: within the issue’s targets and the measured figures', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
-    const failures = tuningFailures(m.damaged, m.missed, (text) => redactText(text).text);
+    const failures = tuningFailures(m);
     expect(m.writtenRate, failures.damaged).toBeLessThanOrEqual(0.0008);
     expect(m.publishableRate, failures.damaged).toBe(0);
     expect(m.recall, failures.missed).toBeGreaterThanOrEqual(1);
