@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type BenignText,
-  describeGraded,
-  everydayRates,
-  expectParts,
-  measureGraded,
-  type Part,
-  readCorpus,
-  type ScannerSecret,
-  tuningFailures,
-} from '../helpers/redaction-corpus.js';
+import { expectParts, gradedCorpus, tuningFailures } from '../helpers/redaction-corpus.js';
 
 /**
  * The fifth corpus (issue 26): what coding agents write every day (commit messages, docs' shell and config
@@ -19,15 +9,11 @@ import {
  * before the detector ran on it; the detector was tuned on the tuning parts only, and the held-out part
  * was measured once before and once at the end.
  */
-const corpus = readCorpus<BenignText, ScannerSecret>('redaction-corpus-agents.json');
-
-function measure(part: Part) {
-  const m = measureGraded(corpus, part);
-  return { ...m, ...everydayRates(m, (item) => item.family !== 'scanner-placeholder') };
-}
-
-const summary = (part: string, m: ReturnType<typeof measure>) =>
-  describeGraded('agents', part, m, "the scanners' placeholders", { kind: (item) => item.kind });
+const { corpus, measure, summary } = gradedCorpus('agents', 'redaction-corpus-agents.json', {
+  isEveryday: (item) => item.family !== 'scanner-placeholder',
+  outside: "the scanners' placeholders",
+  recallBy: { kind: (item) => item.kind },
+});
 
 describe('redaction on what agents write every day, and scanners’ examples (a fifth corpus)', () => {
   it('has a tuning and a held-out part of 1,800 benign texts and 500 secrets each, all sourced', () => {

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type BenignText,
-  describeGraded,
-  everydayRates,
   expectParts,
-  measureGraded,
-  type Part,
-  readCorpus,
-  type ScannerSecret,
+  gradedCorpus,
+  SCANNERS_OWN_CASES,
   tuningFailures,
 } from '../helpers/redaction-corpus.js';
 
@@ -19,19 +14,11 @@ import {
  * was committed, split, before the detector ran on it; the held-out part is measured once before and
  * once after a round of tuning on the tuning parts.
  */
-const corpus = readCorpus<BenignText, ScannerSecret>('redaction-corpus-scanners.json');
-
-const SCANNER_FAMILIES = new Set(['scanner-negative', 'scanner-placeholder']);
-
-function measure(part: Part) {
-  const m = measureGraded(corpus, part);
-  return { ...m, ...everydayRates(m, (item) => !SCANNER_FAMILIES.has(item.family)) };
-}
-
-const tool = (item: ScannerSecret) => item.format.split(' ')[0] ?? '';
-
-const summary = (part: string, m: ReturnType<typeof measure>) =>
-  describeGraded('scanners', part, m, "the scanners' own cases", { kind: (item) => item.kind, source: tool });
+const { corpus, measure, summary } = gradedCorpus(
+  'scanners',
+  'redaction-corpus-scanners.json',
+  SCANNERS_OWN_CASES,
+);
 
 describe('redaction on docs, commits and workflows of three more projects, and more scanners’ cases (a sixth corpus)', () => {
   it('has a tuning and a held-out part of 1,100 benign texts and 400 secrets each, all sourced', () => {

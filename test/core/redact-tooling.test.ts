@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type BenignText,
-  describeGraded,
-  everydayRates,
   expectParts,
-  measureGraded,
-  type Part,
-  readCorpus,
-  type ScannerSecret,
+  gradedCorpus,
+  SCANNERS_OWN_CASES,
   tuningFailures,
 } from '../helpers/redaction-corpus.js';
 
@@ -20,19 +15,11 @@ import {
  * (scripts/make-redaction-corpus-tooling.mjs). It was committed, split, before the detector ran on it;
  * the held-out part is measured once before and once after a round of tuning on the tuning parts.
  */
-const corpus = readCorpus<BenignText, ScannerSecret>('redaction-corpus-tooling.json');
-
-const SCANNER_FAMILIES = new Set(['scanner-negative', 'scanner-placeholder']);
-
-function measure(part: Part) {
-  const m = measureGraded(corpus, part);
-  return { ...m, ...everydayRates(m, (item) => !SCANNER_FAMILIES.has(item.family)) };
-}
-
-const tool = (item: ScannerSecret) => item.format.split(' ')[0] ?? '';
-
-const summary = (part: string, m: ReturnType<typeof measure>) =>
-  describeGraded('tooling', part, m, "the scanners' own cases", { kind: (item) => item.kind, source: tool });
+const { corpus, measure, summary } = gradedCorpus(
+  'tooling',
+  'redaction-corpus-tooling.json',
+  SCANNERS_OWN_CASES,
+);
 
 describe('redaction on the release and secret-scanning tools’ texts and more scanners’ cases (a seventh corpus)', () => {
   it('has a tuning and a held-out part of 2,000 benign texts and 170 secrets each, all sourced', () => {

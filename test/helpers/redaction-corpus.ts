@@ -134,7 +134,7 @@ export function measureGraded<B extends BenignText, P extends GradedSecret>(
  * A graded part's figures outside the scanners' own cases (the benign texts `isEveryday` keeps): the
  * share changed, and of its commands and its prose.
  */
-export function everydayRates<B extends BenignText>(
+function everydayRates<B extends BenignText>(
   m: { benign: readonly B[]; damaged: ReadonlySet<B> },
   isEveryday: (item: B) => boolean,
 ) {
@@ -162,7 +162,7 @@ export const familyCounts = <B extends BenignText<string>>(m: {
  * The line a test of scanners' examples prints for a part: false redactions (outside `outside`, the
  * scanners' own cases, and by family), recall (by each grouping of `recallBy`), plain-word passwords.
  */
-export function describeGraded<P extends GradedSecret>(
+function describeGraded<P extends GradedSecret>(
   corpus: string,
   part: string,
   m: ReturnType<typeof measureGraded<BenignText, P>> & ReturnType<typeof everydayRates>,
@@ -173,6 +173,37 @@ export function describeGraded<P extends GradedSecret>(
     .map(([name, key]) => `by ${name}: ${countsBy(m.positives, key, m.missed)}`)
     .join('; ');
   return `redaction ${corpus} (${part}): false redactions ${pct(m.falseRate)} of ${m.benign.length} (outside ${outside} ${pct(m.everydayRate)}: commands ${pct(m.commandRate)}, prose ${pct(m.proseRate)}; by family: ${familyCounts(m)}); recall ${pct(m.recall)} of ${m.positives.length} (${by}); plain-word passwords redacted ${m.words.filter((item) => !m.missed.has(item)).length} of ${m.words.length}`;
+}
+
+export interface GradedFamilies {
+  /** The benign texts outside the scanners' own cases. */
+  isEveryday: (item: BenignText) => boolean;
+  /** What the printed line calls the scanners' own cases. */
+  outside: string;
+  /** The groupings of the secrets missed in the printed line. */
+  recallBy: Record<string, (item: ScannerSecret) => string>;
+}
+
+/** The sixth and seventh corpora's: the scanners' negative cases and placeholders apart, recall by kind and by scanner. */
+export const SCANNERS_OWN_CASES: GradedFamilies = {
+  isEveryday: (item) => item.family !== 'scanner-negative' && item.family !== 'scanner-placeholder',
+  outside: "the scanners' own cases",
+  recallBy: { kind: (item) => item.kind, source: (item) => item.format.split(' ')[0] ?? '' },
+};
+
+/**
+ * A corpus of scanners' examples and everyday texts (test/fixtures/`file`), its parts measured with the
+ * scanners' own cases apart (`families`), and `summary`, the line printed for a part.
+ */
+export function gradedCorpus(name: string, file: string, families: GradedFamilies) {
+  const corpus = readCorpus<BenignText, ScannerSecret>(file);
+  const measure = (part: Part) => {
+    const m = measureGraded(corpus, part);
+    return { ...m, ...everydayRates(m, families.isEveryday) };
+  };
+  const summary = (part: string, m: ReturnType<typeof measure>) =>
+    describeGraded(name, part, m, families.outside, families.recallBy);
+  return { corpus, measure, summary };
 }
 
 /**
