@@ -232,7 +232,8 @@ describe('rewind a real Claude Code session', () => {
   it('--conversation by id: a new session before the third prompt, the files left as they are', async () => {
     const third = listing.entries[0];
     const tree = readTree(project);
-    const run = await cli(['rewind', (third?.id ?? '').slice(0, 17), '--conversation']);
+    // The whole id: a prefix of 17 characters can match the turn-end snapshot taken in the same second.
+    const run = await cli(['rewind', third?.id ?? '', '--conversation']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/Continue it: claude --resume [0-9a-f-]{36}\n/);
     expect(run.stdout).toMatch(/The prompt, to send again or edit:\n\nStep 3 third\n$/);
