@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AppDeps } from '../app/deps.js';
 import { recordTranscript, type TranscriptSource } from '../app/record-transcript.js';
+import { copilotTurnWritten } from '../transcripts/copilot.js';
 import { type HookContext, type HookEvent, type HookResult, hookProjectRoot } from './common.js';
 import { type HookInput, objectField, stringField } from './input.js';
 
@@ -36,6 +37,7 @@ export async function recordFromTranscript(
 ): Promise<HookResult> {
   const source = transcriptSource(input, context);
   if (!source) return { notes: [] };
+  if (source.agent === 'copilot' && source.file) await untilCopilotTurnWritten(source.file, context);
   const outcome = await recordTranscript(deps, {
     projectRoot: hookProjectRoot(deps, input),
     source,
@@ -44,4 +46,21 @@ export async function recordFromTranscript(
   return {
     notes: outcome.recorded || outcome.quiet ? [] : [`nothing taken from the transcript: ${outcome.why}`],
   };
+}
+
+/** At most this long, and never past the hook's budget, for Copilot CLI to write the turn's end. */
+const COPILOT_WAIT_MS = 2_000;
+
+/**
+ * Waits, briefly, until Copilot CLI's events file holds the end of the turn the hook reports: it writes
+ * its events behind the session, and a read that came first would miss the turn's last answer (the
+ * status) and keep that offset as read. Goes on after the wait either way.
+ */
+async function untilCopilotTurnWritten(file: string, context: HookContext): Promise<void> {
+  const until = Math.min(
+    Date.now() + COPILOT_WAIT_MS,
+    (context.deadline ?? Number.POSITIVE_INFINITY) - 1_000,
+  );
+  while (!copilotTurnWritten(file) && Date.now() < until)
+    await new Promise((resolve) => setTimeout(resolve, 25));
 }

@@ -1,4 +1,4 @@
-import { readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Task, TaskStatus } from '../core/schema.js';
 import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
 import { typedPrompt } from './claude-code.js';
@@ -512,4 +512,33 @@ function includes(line: Buffer, text: string): boolean {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const TAIL_BYTES = 256 * 1024;
+
+/**
+ * Whether the events file holds the end of its latest turn. Copilot CLI writes its events behind the
+ * session: when agentStop (or sessionEnd) runs, the turn's last answer and `assistant.turn_end` may not
+ * be in the file yet (seen in real sessions: the file ended at the turn's start). A file that cannot be
+ * read, or holds no turn, counts as settled: there is nothing to wait for.
+ */
+export function copilotTurnWritten(file: string): boolean {
+  let text: string;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const length = Math.min(size, TAIL_BYTES);
+      const buffer = Buffer.alloc(length);
+      readSync(fd, buffer, 0, length, size - length);
+      text = buffer.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return true;
+  }
+  const start = text.lastIndexOf('"type":"assistant.turn_start"');
+  if (start === -1) return true;
+  return text.indexOf('"type":"assistant.turn_end"', start) !== -1;
 }

@@ -210,6 +210,38 @@ describe('the other agents’ hooks fill the checkpoint from their sessions', ()
     );
   });
 
+  it('Copilot CLI: Stop waits for the events file to hold the turn’s end, which Copilot CLI writes behind the hook', async () => {
+    // Seen in real sessions: when agentStop ran, the file ended at the turn's start; its answer (the
+    // status) came a moment later, and a read before it kept the file as read without it.
+    const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+    const home = tempDir('copilot-home-');
+    const events = path.join(home, 'session-state', COPILOT_SESSION, 'events.jsonl');
+    const lines = readFileSync(
+      new URL('../fixtures/transcripts/copilot-session.jsonl', import.meta.url),
+      'utf8',
+    )
+      .replaceAll(COPILOT_PROJECT, root)
+      .split(/(?<=\n)/);
+    const lastTurn = lines.findLastIndex((line) => line.includes('"type":"assistant.turn_start"'));
+    mkdirSync(path.dirname(events), { recursive: true });
+    writeFileSync(events, lines.slice(0, lastTurn + 1).join(''));
+    const stop = runCli(['hook', 'Stop', '--agent', 'copilot'], {
+      cwd: root,
+      env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), COPILOT_HOME: home },
+      input: JSON.stringify({
+        hook_event_name: 'Stop',
+        session_id: COPILOT_SESSION,
+        cwd: root,
+        transcript_path: events,
+        stop_reason: 'end_turn',
+      }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    appendFileSync(events, lines.slice(lastTurn + 1).join(''));
+    expect(await stop).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).summary).toBe('Noted.');
+  });
+
   it('OpenCode: the session its plugin hands over in the Stop payload', async () => {
     const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
     const recorded = JSON.parse(
