@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { runCli } from './cli/main.js';
-import { endQuietlyOnClosedPipe } from './cli/output.js';
+import { dropWritesOnClosedPipe } from './cli/output.js';
 import { dropEarlyGit } from './git/early-start.js';
 
 const isHook = process.argv[2] === 'hook';
-for (const stream of [process.stdout, process.stderr]) endQuietlyOnClosedPipe(stream, process.exit);
+for (const stream of [process.stdout, process.stderr]) dropWritesOnClosedPipe(stream);
 
 runCli(process.argv.slice(2)).then(
   (code) => {

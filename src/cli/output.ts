@@ -26,14 +26,19 @@ export interface Output {
 }
 
 /**
- * A reader that stopped reading (`claude-checkpoint list | head -1`) closes the pipe: the next write fails
- * with EPIPE, which would crash the process with an unhandled 'error' event. Like git, end quietly: the
- * reader has all it wanted. Installed once, by the CLI's entry, for stdout and stderr.
+ * A reader that stops reading (`claude-checkpoint list | head -1`) closes the pipe, and the next write
+ * fails with EPIPE, which would crash the process with an unhandled 'error' event. From then on what goes
+ * to that stream is dropped, and the command goes on to its end and its own exit code: a warning written
+ * first must not cut a restore short. Installed once, by the CLI's entry, for stdout and stderr.
  */
-export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream, exit: (code: number) => never): void {
+export function dropWritesOnClosedPipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') exit(EXIT.ok);
-    throw error;
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    stream.write = ((_chunk: unknown, encoding?: unknown, callback?: unknown) => {
+      const done = typeof encoding === 'function' ? encoding : callback;
+      if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
+      return true;
+    }) as typeof stream.write;
   });
 }
 

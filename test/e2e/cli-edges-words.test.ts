@@ -27,8 +27,8 @@ function inProject(committed: Record<string, string> = { 'a.txt': 'one\n' }) {
   };
 }
 
-/** Runs the CLI with its stdout's reader gone before it writes, as `| head -1` leaves it. */
-function runWithClosedStdout(args: string[], cwd: string, env: Record<string, string>) {
+/** Runs the CLI with its stdout's reader (and stderr's too) gone before it writes, as `| head -1` leaves it. */
+function runWithClosedStdout(args: string[], cwd: string, env: Record<string, string>, closeStderr = false) {
   return new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd,
@@ -37,6 +37,7 @@ function runWithClosedStdout(args: string[], cwd: string, env: Record<string, st
     });
     // The CLI takes tens of milliseconds to start: the pipe's only reader is gone before its first write.
     child.stdout.destroy();
+    if (closeStderr) child.stderr.destroy();
     let stderr = '';
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
@@ -219,6 +220,19 @@ describe('a reader that stops reading (| head -1)', () => {
     const result = await runWithClosedStdout(args, root, env);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
+  });
+
+  it('a closed pipe never cuts the work short: a warning written first, and the snapshot is still taken', async () => {
+    const { root, env, cli } = inProject();
+    // A misspelt setting: the command warns on stderr before it does anything.
+    const config = tempDir('checkpoint-config-');
+    writeFileSync(path.join(config, 'config.json'), JSON.stringify({ snapshotMaxCont: 3 }));
+    const withConfig = { ...env, CHECKPOINT_CONFIG_DIR: config };
+    writeFileSync(path.join(root, 'new.txt'), 'new\n');
+    const result = await runWithClosedStdout(['snapshot', '--label', 'piped'], root, withConfig, true);
+    expect(result.code).toBe(0);
+    const listed = JSON.parse((await cli('list', '--json')).stdout);
+    expect(listed.snapshots.map((snapshot: { label?: string }) => snapshot.label)).toContain('piped');
   });
 });
 
