@@ -31,10 +31,10 @@ export const SERVER_MARK = { CLAUDE_CHECKPOINT_SETUP: 'added by claude-checkpoin
 
 const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n' };
 
-/** One file of an agent's configuration: how our entries go in, and how they come out again. */
 /** What one file of an agent's configuration holds of ours, as setup's output names it. */
 export type SetupHolds = 'the MCP server' | 'the hooks' | 'the MCP server and hooks' | 'the plugin';
 
+/** One file of an agent's configuration: how our entries go in, and how they come out again. */
 export interface FileEdit {
   file: string;
   holds: SetupHolds;

@@ -2,8 +2,7 @@ import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { keepEarlyGit } from '../git/early-start.js';
-import { GIT_SCAN_TIMEOUT_MS } from '../git/run.js';
-import { spawnGit } from '../git/spawn.js';
+import { GIT_SCAN_TIMEOUT_MS, spawnGit } from '../git/spawn.js';
 import { STATUS_ARGS } from '../git/status.js';
 
 // Run by the CLI's loader before anything else loads. `claude-checkpoint status` in a project with a
@@ -11,14 +10,15 @@ import { STATUS_ARGS } from '../git/status.js';
 // tree while Node loads the CLI. Only where the root is surely the current folder; anywhere else the
 // command runs its own git as always, and an early call nothing took is ended when the command is.
 
-const FLAGS = new Set(['--json', '--no-color', '--debug']);
+/** The flags every command takes (cli/context.ts, withCommonOptions) but `--root`: none moves the root. */
+export const ROOTLESS_FLAGS: ReadonlySet<string> = new Set(['--json', '--no-color', '--debug']);
 
 /**
  * Starts `status`'s `git status` now when the command line and the folder say it will run. Only ever a
  * saving: anything in the way (no current folder, git missing) leaves the command to run as always.
  */
 export function startStatusEarly(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: () => string): void {
-  if (argv[0] !== 'status' || !argv.slice(1).every((arg) => FLAGS.has(arg))) return;
+  if (argv[0] !== 'status' || !argv.slice(1).every((arg) => ROOTLESS_FLAGS.has(arg))) return;
   if (env.CHECKPOINT_PROJECT_ROOT?.trim()) return;
   try {
     const folder = cwd();

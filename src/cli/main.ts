@@ -54,6 +54,11 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
         warned.add(message);
         out.note(`claude-checkpoint: warning: ${message}`);
       };
+      // The user's own file, for every command; a project's file where the command reads the project's
+      // settings (its warnings come through settingsWarning then).
+      const { readSettings } = await import('../store/settings-file.js');
+      for (const problem of readSettings(deps.env).problems)
+        if (problem.severity === 'warning' && !problem.name) settingsWarning(problem.message);
       try {
         const ctx: CliContext = {
           deps: { ...cliDeps, settingsWarning },

@@ -1,17 +1,8 @@
 import { CheckpointError, isCheckpointError } from '../core/errors.js';
 import { takeEarlyGit } from './early-start.js';
-import { type GitExit, spawnGit } from './spawn.js';
+import { GIT_TIMEOUT_MS, type GitExit, spawnGit } from './spawn.js';
 
-export { gitEnvironment } from './spawn.js';
-
-/** For questions about refs, config and single objects, which git answers at once whatever the tree's size. */
-export const GIT_TIMEOUT_MS = 3000;
-/**
- * For a scan of the working tree or of history (status, hashing files, diffs, counting commits), which
- * takes what the project's size asks: a million files is tens of seconds on a busy machine. It bounds a
- * git that hangs; the hooks bound their own waits by their budgets.
- */
-export const GIT_SCAN_TIMEOUT_MS = 5 * 60_000;
+export { GIT_SCAN_TIMEOUT_MS, GIT_TIMEOUT_MS, gitEnvironment } from './spawn.js';
 
 export interface GitResult {
   stdout: string;

@@ -4,6 +4,15 @@ import { spawn } from 'node:child_process';
 // into a result or an error. Apart from run.ts so that the CLI's loader can start a git call before the
 // rest of the CLI has loaded (early-start.ts) without carrying the error classes along.
 
+/** For questions about refs, config and single objects, which git answers at once whatever the tree's size. */
+export const GIT_TIMEOUT_MS = 3000;
+/**
+ * For a scan of the working tree or of history (status, hashing files, diffs, counting commits), which
+ * takes what the project's size asks: a million files is tens of seconds on a busy machine. It bounds a
+ * git that hangs; the hooks bound their own waits by their budgets.
+ */
+export const GIT_SCAN_TIMEOUT_MS = 5 * 60_000;
+
 /**
  * The environment git runs with: the caller's, minus every GIT_* variable that could point git at
  * another repository, index or config (hooks run inside `git commit` set several of them), plus

@@ -91,6 +91,12 @@ describe('the settings file', () => {
     }
     // Not used: the default count keeps both.
     expect(await snapshotCount(root, env)).toBe(2);
+    // Commands that never read a setting say it too: it is the user's file, whatever the command.
+    for (const args of [['save', '--goal', 'Keep going'], ['brief'], ['scan', 'src/app.ts']]) {
+      const other = await runCli(args, { cwd: root, env });
+      expect(other.code, args.join(' ')).toBe(0);
+      expect(other.stderr, args.join(' ')).toBe(warning);
+    }
     const status = await runCli(['status'], { cwd: root, env });
     expect(status.code).toBe(0);
     expect(status.stderr).toBe(warning);
