@@ -654,6 +654,10 @@ describe('redaction of secrets the placeholder, emphasis and sentence exemptions
     // The same for a template expression: before as after those rounds, any `{{` kept a value whole.
     ['a password holding a template’s opening', 'password: "aB3$xK9{{mQ2#vL8pZ"', 'aB3$xK9'],
     ['a password around a template expression', 'DB_PASSWORD="Xk9mQ2vL8{{ env }}pZ7wQ"', 'Xk9mQ2vL8'],
+    // Siblings of the same rounds: a blank's underscores after a value, a word and its `!`.
+    ['a password before a blank of underscores', 'password: Xk9mQ2vL8pZ____', 'Xk9mQ2vL8pZ'],
+    ['a chosen password ending in `!`', 'password: "Welcome!"', 'Welcome!'],
+    ['a word and `!` under a password’s name', 'DB_PASSWORD=Summer!', 'Summer!'],
   ])('redacts %s', (_name, input, secretPart) => {
     expect(redactText(input).text).not.toContain(secretPart);
   });
@@ -671,6 +675,11 @@ describe('redaction of secrets the placeholder, emphasis and sentence exemptions
       "key: prettier-cache-${{ hashFiles('pnpm-lock.yaml') }}-${{ github.run_id }}",
     ],
     ['a template expression in a password', 'password: "{{ .Values.db.password }}"'],
+    ['a blank of underscores around words', 'GITGUARDIAN_API_KEY=__________FILL ME__________'],
+    [
+      'a word and its colon after “token is”',
+      'Clearer error message when token is missing: specify the command.',
+    ],
     ['a slot set in bold for the reader', 'export RENOVATE_TOKEN="**some-token**" # GitHub, GitLab'],
     ['a slot set in italics', 'password: "_your key_"'],
     ['a CamelCase slot in bold', 'api_key: **GitHubToken**'],
@@ -712,6 +721,8 @@ describe('redaction of secrets the placeholder, emphasis and sentence exemptions
       `password = "${'${{a}}'.repeat(10000)}"`,
       `password = "a${'{{'.repeat(20000)}${'b'.repeat(20000)}"`,
       `password = "${'{{a'.repeat(20000)}"`,
+      `password: ${'_'.repeat(60000)}a`,
+      `password: a${'_'.repeat(60000)}`,
     ];
     for (const input of inputs) expect(redactText(input).text.length).toBeGreaterThan(0);
   }, 10_000);

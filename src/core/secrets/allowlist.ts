@@ -12,7 +12,10 @@ const PLACEHOLDER_WORDS =
  * count only before a word (`your-api-key`, `my_secret`): a random token can hold `_my-cI0…`.
  */
 const PLACEHOLDER_MARKERS =
-  /EXAMPLE|x{4,}|X{4,}|^_{4,}|_{4,}$|\.{3}|…|\*{3,}|•{3,}|0{8,}|<[^>]*>|&lt;.*&gt;|^\[[^\]]*\]$|abcdefghijklmnop|1234567890|(?:^|[-_ ])(?:your|my|some|the)[-_ ](?:[a-z]{3}|[a-z]{1,2}(?![a-z0-9]))|[-_ ](?:here|goes[-_ ]here)$|^(?:replace|change|insert|enter|put|add|fill|set)[-_ ]?(?:me|it|this|here|your|in)|^(?:xxx|todo|tbd|fixme)/i;
+  /EXAMPLE|x{4,}|X{4,}|\.{3}|…|\*{3,}|•{3,}|0{8,}|<[^>]*>|&lt;.*&gt;|^\[[^\]]*\]$|abcdefghijklmnop|1234567890|(?:^|[-_ ])(?:your|my|some|the)[-_ ](?:[a-z]{3}|[a-z]{1,2}(?![a-z0-9]))|[-_ ](?:here|goes[-_ ]here)$|^(?:replace|change|insert|enter|put|add|fill|set)[-_ ]?(?:me|it|this|here|your|in)|^(?:xxx|todo|tbd|fixme)/i;
+
+/** A blank of four underscores or more at a value's start or end. */
+const BLANK = /^_{4,}|_{4,}$/;
 
 /**
  * Example values published as such, exempt only as these exact strings (a key of the same shape is not):
@@ -158,6 +161,9 @@ function isAllowedShape(trimmed: string): boolean {
   if (isMemberPath(trimmed) || (trimmed.startsWith('age1') && AGE_RECIPIENT.test(trimmed))) return true;
   if (PLACEHOLDER_WORDS.test(trimmed)) return true;
   if (PLACEHOLDER_MARKERS.test(trimmed)) return true;
+  // A blank of underscores to fill (`__________FILL ME__________`), around words or nothing: underscores
+  // after a generated value (`Xk9mQ2vL8pZ____`) leave it one.
+  if (BLANK.test(trimmed) && isPlainWords(trimmed, /[-_./ ]+/)) return true;
   if (REFERENCE.test(trimmed)) return true;
   if (PATH.test(trimmed)) return true;
   // A password hash (bcrypt's `$2a$10$…`) is not a credential one can use.
@@ -202,7 +208,7 @@ export function base64Text(value: string, minPrintable = 1): string | null {
 
 /** Whether a token that matched a provider's shape is a documented example or a placeholder of that shape. */
 export function isExampleToken(token: string): boolean {
-  if (DOCUMENTED_EXAMPLES.has(token) || PLACEHOLDER_MARKERS.test(token)) return true;
+  if (DOCUMENTED_EXAMPLES.has(token) || PLACEHOLDER_MARKERS.test(token) || BLANK.test(token)) return true;
   if (STRIPE_PUBLISHABLE_KEY.test(token)) return true;
   // The tests below read every character: a long match (a whole PEM block) is no slot filled by hand.
   if (token.length > 256) return false;
@@ -330,10 +336,11 @@ function looksGenerated(value: string, strength: NameStrength): boolean {
     return false;
   if (strength !== 'weak') {
     // Named as a password or secret: a chosen password passes, a plain word or number does not; nor does
-    // a word and its punctuation (`token is missing:`). A sentence of three words or more under a
+    // a word and its punctuation (`token is missing:`), but for `!`, which ends many a chosen password
+    // (`Welcome!`). A sentence of three words or more under a
     // secret's or a token's name (`"Get this from elsewhere"`) says where one is; under a password's, it
     // is a passphrase (`correct horse battery staple`), a password like any other.
-    if (/^[A-Za-z]+[.,:;!?]?$/.test(value) && length < 16) return false;
+    if (/^[A-Za-z]+[.,:;?]?$/.test(value) && length < 16) return false;
     if (strength === 'strong' && /^[A-Za-z]+(?: [A-Za-z]+){2,}[.!]?$/.test(value)) return false;
     if (/^\d+$/.test(value) && length < 12) return false;
     return classes(value) >= 2 || length >= 16;
