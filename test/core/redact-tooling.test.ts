@@ -34,7 +34,11 @@ describe('redaction on the release and secret-scanning tools’ texts and more s
   // texts), recall 89.7% of 174 (18 missed: 1 of 62 commands, 10 of 65 sentences, 7 of 47 scanners'
   // examples). The eighth corpus's round keeps Stripe's publishable keys (`pk_live_…`, `pk_test_…`, public
   // by design), which secrets-patterns-db's "Stripe Public … Key" rules count as secrets: recall LOWERED on
-  // purpose, 88.8% to 86.7% tuning (4 keys), 89.7% to 89.1% held out (1 key).
+  // purpose, 88.8% to 86.7% tuning (4 keys), 89.7% to 89.1% held out (1 key). The review of these rounds
+  // redacts a passphrase under a password's name again (`PASSWORD="correct horse battery staple"`, as
+  // the detector before them did): held-out false redactions RAISED on purpose, 11 to 12 of 2,124 (0.52%
+  // to 0.56%), the one more a scanner's own negative case; outside those cases unchanged (0.5%); no tuning
+  // text changed.
   it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
@@ -49,7 +53,7 @@ describe('redaction on the release and secret-scanning tools’ texts and more s
     console.log(summary('held out', m));
     // The bounds are the figures measured when the detector was frozen: false redactions within the 1%
     // target, recall short of 99%.
-    expect(m.falseRate).toBeLessThanOrEqual(0.0052);
+    expect(m.falseRate).toBeLessThanOrEqual(0.0057);
     expect(m.everydayRate).toBeLessThanOrEqual(0.0047);
     expect(m.recall).toBeGreaterThanOrEqual(0.8908);
   });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactText } from '../../src/core/redact.js';
+import { REDACTED, Redactor, redactText } from '../../src/core/redact.js';
 
 describe('redactText', () => {
   it.each([
@@ -621,5 +621,109 @@ describe('redaction rules from the eighth corpus (what agents wrote in published
       expect(redactText(input).text.length).toBeGreaterThan(0);
       expect(performance.now() - started).toBeLessThan(1000);
     }
+  }, 10_000);
+});
+
+describe('redaction of secrets the placeholder, emphasis and sentence exemptions kept whole (review of issue 26’s rounds)', () => {
+  // Each was redacted by the detector before those rounds (a713895) and kept whole after them: a slot
+  // anywhere in a value, emphasis marks around any value, and three plain words under a password's name
+  // each exempted the whole value.
+  it.each([
+    ['a chosen password holding an empty slot', 'password: "aB3$xK9{}mQ2#vL8pZ"', 'xK9'],
+    [
+      'a generated key holding a named slot',
+      'export API_KEY="9f8e7d6c5b4a{x}3f2e1d0c9b8a7f6e5d4c"',
+      '9f8e7d6c5b4a',
+    ],
+    ['a password holding a numbered slot', 'password: "aB3xK9{1}mQ2vL8pZ"', 'mQ2vL8pZ'],
+    ['a key after a slot', 'SECRET_KEY="{0}9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c"', '9f8e7d6c5b4a'],
+    ['a token before a slot', 'token: "9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c{}"', '9f8e7d6c5b4a'],
+    ['a password between underscores', 'password: _Xk9mQ2vL8pZ_', 'Xk9mQ2vL8pZ'],
+    ['a password between asterisks', 'password: *Xk9mQ2vL8pZ*', 'Xk9mQ2vL8pZ'],
+    ['a password between double asterisks', 'password: **Xk9mQ2vL8pZ**', 'Xk9mQ2vL8pZ'],
+    ['a password between double underscores', 'password: __Xk9mQ2vL8pZ__', 'Xk9mQ2vL8pZ'],
+    ['a key between underscores', 'api_key: _9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c_', '9f8e7d6c5b4a'],
+    ['a passphrase under a password’s name', 'PASSWORD="correct horse battery staple"', 'horse battery'],
+    ['a capitalised passphrase', "DB_PASSWORD='Correct Horse Battery Staple'", 'Horse Battery'],
+    [
+      'a passphrase after a password flag',
+      'mysql --password "correct horse battery staple" -u root',
+      'horse battery',
+    ],
+    ['a passphrase in JSON', '{"passphrase": "correct horse battery staple"}', 'horse battery'],
+    // The same for a template expression: before as after those rounds, any `{{` kept a value whole.
+    ['a password holding a template’s opening', 'password: "aB3$xK9{{mQ2#vL8pZ"', 'aB3$xK9'],
+    ['a password around a template expression', 'DB_PASSWORD="Xk9mQ2vL8{{ env }}pZ7wQ"', 'Xk9mQ2vL8'],
+    // Siblings of the same rounds: a blank's underscores after a value, a word and its `!`.
+    ['a password before a blank of underscores', 'password: Xk9mQ2vL8pZ____', 'Xk9mQ2vL8pZ'],
+    ['a chosen password ending in `!`', 'password: "Welcome!"', 'Welcome!'],
+    ['a word and `!` under a password’s name', 'DB_PASSWORD=Summer!', 'Summer!'],
+  ])('redacts %s', (_name, input, secretPart) => {
+    expect(redactText(input).text).not.toContain(secretPart);
+  });
+
+  it.each([
+    ['a format string’s slot after a word', 'format_password = "prefix_{}".format(dynamic_value1)'],
+    ['a slot alone', 'password = "{0}"'],
+    ['slots between words', 'api_key: "key-{name}-{0}"'],
+    ['a link with a slot', 'token_url: "https://auth.example.com/{tenant}/token"'],
+    ['a connection string’s slots', 'db_password = "{user}:{password}@{host}:{port}/{db}"'],
+    ['a slot after a word and its number', 'api_key: "s3-{region}-{0}"'],
+    [
+      'template expressions cut at a space',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, on purpose
+      "key: prettier-cache-${{ hashFiles('pnpm-lock.yaml') }}-${{ github.run_id }}",
+    ],
+    ['a template expression in a password', 'password: "{{ .Values.db.password }}"'],
+    ['a blank of underscores around words', 'GITGUARDIAN_API_KEY=__________FILL ME__________'],
+    [
+      'a word and its colon after “token is”',
+      'Clearer error message when token is missing: specify the command.',
+    ],
+    ['a slot set in bold for the reader', 'export RENOVATE_TOKEN="**some-token**" # GitHub, GitLab'],
+    ['a slot set in italics', 'password: "_your key_"'],
+    ['a CamelCase slot in bold', 'api_key: **GitHubToken**'],
+    ['a sentence under a key’s name', 'S3_ARCHIVE_ACCESS_KEY: "Get this from elsewhere"'],
+    ['a sentence under a token’s name', 'token: "ask the ops team for one"'],
+  ])('leaves %s alone', (_name, input) => {
+    expect(redactText(input)).toEqual({ text: input, count: 0 });
+  });
+
+  it('redacts the review’s four values through Redactor.text, as the checkpoint’s fields are', () => {
+    const redactor = new Redactor();
+    const inputs = [
+      'password: "aB3$xK9{}mQ2#vL8pZ"',
+      'export API_KEY="9f8e7d6c5b4a{x}3f2e1d0c9b8a7f6e5d4c"',
+      'password: _Xk9mQ2vL8pZ_',
+      'PASSWORD="correct horse battery staple"',
+    ];
+    expect(inputs.map((input) => redactor.text(input))).toEqual([
+      `password: "${REDACTED}"`,
+      `export API_KEY="${REDACTED}"`,
+      `password: ${REDACTED}`,
+      `PASSWORD="${REDACTED}"`,
+    ]);
+    expect(redactor.count).toBe(4);
+  });
+
+  it('judges long values against the narrowed exemptions in time that grows with their length', () => {
+    // 60 KB each: slots glued or nested, emphasis that never closes or closes late, words with no end.
+    const inputs = [
+      `password = "${'{}'.repeat(30000)}"`,
+      `password = "${'{'.repeat(30000)}${'}'.repeat(30000)}"`,
+      `api_key = "${'a{x}'.repeat(15000)}"`,
+      `password: _${'a_'.repeat(30000)}`,
+      `password: **${'ab*'.repeat(20000)}`,
+      `password: "${'word '.repeat(12000)}"`,
+      `password: "${'aB3 '.repeat(15000)}"`,
+      `password = "${'{{'.repeat(30000)}"`,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub Actions expressions, on purpose
+      `password = "${'${{a}}'.repeat(10000)}"`,
+      `password = "a${'{{'.repeat(20000)}${'b'.repeat(20000)}"`,
+      `password = "${'{{a'.repeat(20000)}"`,
+      `password: ${'_'.repeat(60000)}a`,
+      `password: a${'_'.repeat(60000)}`,
+    ];
+    for (const input of inputs) expect(redactText(input).text.length).toBeGreaterThan(0);
   }, 10_000);
 });

@@ -12,7 +12,10 @@ const PLACEHOLDER_WORDS =
  * count only before a word (`your-api-key`, `my_secret`): a random token can hold `_my-cI0…`.
  */
 const PLACEHOLDER_MARKERS =
-  /EXAMPLE|x{4,}|X{4,}|^_{4,}|_{4,}$|\.{3}|…|\*{3,}|•{3,}|0{8,}|<[^>]*>|&lt;.*&gt;|^\[[^\]]*\]$|abcdefghijklmnop|1234567890|(?:^|[-_ ])(?:your|my|some|the)[-_ ](?:[a-z]{3}|[a-z]{1,2}(?![a-z0-9]))|[-_ ](?:here|goes[-_ ]here)$|^(?:replace|change|insert|enter|put|add|fill|set)[-_ ]?(?:me|it|this|here|your|in)|^(?:xxx|todo|tbd|fixme)/i;
+  /EXAMPLE|x{4,}|X{4,}|\.{3}|…|\*{3,}|•{3,}|0{8,}|<[^>]*>|&lt;.*&gt;|^\[[^\]]*\]$|abcdefghijklmnop|1234567890|(?:^|[-_ ])(?:your|my|some|the)[-_ ](?:[a-z]{3}|[a-z]{1,2}(?![a-z0-9]))|[-_ ](?:here|goes[-_ ]here)$|^(?:replace|change|insert|enter|put|add|fill|set)[-_ ]?(?:me|it|this|here|your|in)|^(?:xxx|todo|tbd|fixme)/i;
+
+/** A blank of four underscores or more at a value's start or end. */
+const BLANK = /^_{4,}|_{4,}$/;
 
 /**
  * Example values published as such, exempt only as these exact strings (a key of the same shape is not):
@@ -111,24 +114,57 @@ function isRepeatedBlock(value: string): boolean {
 /** Whether a value in a secret's place is in fact a placeholder, a reference, a path or the like. */
 export function isAllowedValue(value: string): boolean {
   const trimmed = value.trim().replace(AUTH_SCHEME, '');
+  if (isAllowedShape(trimmed)) return true;
+  // A format string's slots (`prefix_{}`, `{0}`, `key-{name}`) and template expressions
+  // (`golangci-lint-${{ steps.x.outputs.os }}-`, `{{ .Values.x }}`): the value is filled in at run time,
+  // when what is written around them is plain words or a placeholder itself. A chosen or generated value
+  // with a slot inside (`aB3$xK9{}mQ2#vL8pZ`) is still one (review of issue 26's rounds).
+  if (!trimmed.includes('{')) return false;
+  const rest = trimmed.replace(SLOT, '');
+  return rest !== trimmed && (isPlainWords(rest, /[^A-Za-z0-9]+/) || isAllowedShape(rest.trim()));
+}
+
+/**
+ * A template expression (`{{ … }}`, `${{ … }}`), or its start where the value was cut at a space
+ * (`golangci-lint-${{`), or a format string's slot (empty, numbered or named). At most 200 characters
+ * inside: unbounded, a run of `{{` with no end would be read again from each one.
+ */
+const SLOT = /\$?\{\{[^}\n]{0,200}(?:\}\}|$)|\{(?:\d{0,2}|[A-Za-z_]\w{0,40})\}/g;
+
+/** Text set in bold or italics (`**…**`, `_…_`), and what it holds. */
+const EMPHASIS = /^(?:\*\*?|__?)([^*_\s][^*\n]*?)(?:\*\*?|__?)$/;
+
+/**
+ * Words (a small number after one: `v1`, `s3`), small numbers, or nothing, between `separators`
+ * (`prefix_`, `some-token`, `your key`, `GitHubToken`, `:@:/` of `{user}:{password}@{host}:{port}/{db}`):
+ * what a person writes to be read, with no run of a credential's mixed characters (`aB3$xK9…`).
+ */
+function isPlainWords(value: string, separators: RegExp): boolean {
+  return value
+    .split(separators)
+    .every((segment) => /^(?:(?:[A-Z]?[a-z]+(?:[A-Z][a-z]+)*|[A-Z]+)\d{0,4}|\d{1,4}|)$/.test(segment));
+}
+
+/** isAllowedValue's tests of the whole value as written (trimmed, its auth scheme aside). */
+function isAllowedShape(trimmed: string): boolean {
   if (trimmed === '' || trimmed.includes('«redacted»')) return true;
-  // A slot that docs set in bold or italics for the reader to fill (`"**github-token**"`, `_your key_`).
-  if (trimmed.length <= 64 && /^(?:\*\*?|__?)[^*_\s][^*\n]*(?:\*\*?|__?)$/.test(trimmed)) return true;
+  // A slot that docs set in bold or italics for the reader to fill (`"**github-token**"`, `_your key_`):
+  // words only; marks around a generated or chosen value (`_Xk9mQ2vL8pZ_`) leave it a secret.
+  const emphasized = trimmed.length <= 64 ? EMPHASIS.exec(trimmed) : null;
+  if (emphasized && isPlainWords(emphasized[1] ?? '', /[-_./ ]+/)) return true;
   // A command-line flag of words (`--unset`), a version, a link, a block repeated: not a credential.
   if (/^--?[a-z]+(?:-[a-z]+)*$/.test(trimmed) || VERSION.test(trimmed) || isPlainUrl(trimmed)) return true;
   if (isRepeatedBlock(trimmed)) return true;
-  // A format string's slot (`prefix_{}`, `{0}`, `key-{name}`): the value is filled in at run time.
-  if (/\{(?:\d{0,2}|[A-Za-z_]\w{0,40})\}/.test(trimmed)) return true;
   if (DOCUMENTED_EXAMPLES.has(trimmed) || hasSequentialRun(trimmed) || hasInterleavedRun(trimmed))
     return true;
   if (STRIPE_PUBLISHABLE_KEY.test(trimmed)) return true;
   if (isMemberPath(trimmed) || (trimmed.startsWith('age1') && AGE_RECIPIENT.test(trimmed))) return true;
   if (PLACEHOLDER_WORDS.test(trimmed)) return true;
   if (PLACEHOLDER_MARKERS.test(trimmed)) return true;
+  // A blank of underscores to fill (`__________FILL ME__________`), around words or nothing: underscores
+  // after a generated value (`Xk9mQ2vL8pZ____`) leave it one.
+  if (BLANK.test(trimmed) && isPlainWords(trimmed, /[-_./ ]+/)) return true;
   if (REFERENCE.test(trimmed)) return true;
-  // A template expression inside the value (`golangci-lint-${{ steps.x.outputs.os }}-`, `{{ .Values.x }}`):
-  // the value is built from references, not written out.
-  if (trimmed.includes('{{')) return true;
   if (PATH.test(trimmed)) return true;
   // A password hash (bcrypt's `$2a$10$…`) is not a credential one can use.
   if (BCRYPT_HASH.test(trimmed)) return true;
@@ -172,7 +208,7 @@ export function base64Text(value: string, minPrintable = 1): string | null {
 
 /** Whether a token that matched a provider's shape is a documented example or a placeholder of that shape. */
 export function isExampleToken(token: string): boolean {
-  if (DOCUMENTED_EXAMPLES.has(token) || PLACEHOLDER_MARKERS.test(token)) return true;
+  if (DOCUMENTED_EXAMPLES.has(token) || PLACEHOLDER_MARKERS.test(token) || BLANK.test(token)) return true;
   if (STRIPE_PUBLISHABLE_KEY.test(token)) return true;
   // The tests below read every character: a long match (a whole PEM block) is no slot filled by hand.
   if (token.length > 256) return false;
@@ -268,13 +304,19 @@ export function entropy(value: string): number {
 }
 
 /**
+ * How much a name says of its value: `password` (a password or passphrase, which may be words), `strong`
+ * (a secret, token or key: generated), `weak` (key, auth, id…: only when the value looks generated).
+ */
+export type NameStrength = 'password' | 'strong' | 'weak';
+
+/**
  * Whether a value a secret's name or a cue points at looks like a credential rather than a word: long
  * and varied enough (a generated token), or a chosen password (mixed classes, not a plain word).
  */
-export function looksLikeSecret(value: string, strength: 'strong' | 'weak'): boolean {
+export function looksLikeSecret(value: string, strength: NameStrength): boolean {
   const length = value.length;
-  // Too short for either strength: decided before the allowlist's patterns run (most candidates are).
-  if (length < (strength === 'strong' ? 6 : 12)) return false;
+  // Too short for any strength: decided before the allowlist's patterns run (most candidates are).
+  if (length < (strength === 'weak' ? 12 : 6)) return false;
   if (isAllowedValue(value)) return false;
   if (!looksGenerated(value, strength)) return false;
   // Base64 of a placeholder or a plain word (`passwd: YWRtaW4=` is admin) is not one; of anything else
@@ -284,7 +326,7 @@ export function looksLikeSecret(value: string, strength: 'strong' | 'weak'): boo
 }
 
 /** looksLikeSecret's tests of the value's shape, once the allowlist has let it through. */
-function looksGenerated(value: string, strength: 'strong' | 'weak'): boolean {
+function looksGenerated(value: string, strength: NameStrength): boolean {
   const length = value.length;
   // Words joined by hyphens, underscores, dots or slashes name a thing (db-password, prod/api-key), and so
   // do they after the mark of a selector or a symbol (`#add-password`, `:empty`).
@@ -292,12 +334,14 @@ function looksGenerated(value: string, strength: 'strong' | 'weak'): boolean {
   const segments = (first === 35 || first === 46 || first === 58 ? value.slice(1) : value).split(/[-_./]/);
   if (length < 32 && segments.every((segment) => /^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)$/.test(segment)))
     return false;
-  if (strength === 'strong') {
+  if (strength !== 'weak') {
     // Named as a password or secret: a chosen password passes, a plain word or number does not; nor does
-    // a word and its punctuation (`token is missing:`) or a sentence of three words or more (`"Get this
-    // from elsewhere"`), which a passphrase of plain words would be too, kept like any plain word.
-    if (/^[A-Za-z]+[.,:;!?]?$/.test(value) && length < 16) return false;
-    if (/^[A-Za-z]+(?: [A-Za-z]+){2,}[.!]?$/.test(value)) return false;
+    // a word and its punctuation (`token is missing:`), but for `!`, which ends many a chosen password
+    // (`Welcome!`). A sentence of three words or more under a
+    // secret's or a token's name (`"Get this from elsewhere"`) says where one is; under a password's, it
+    // is a passphrase (`correct horse battery staple`), a password like any other.
+    if (/^[A-Za-z]+[.,:;?]?$/.test(value) && length < 16) return false;
+    if (strength === 'strong' && /^[A-Za-z]+(?: [A-Za-z]+){2,}[.!]?$/.test(value)) return false;
     if (/^\d+$/.test(value) && length < 12) return false;
     return classes(value) >= 2 || length >= 16;
   }

@@ -1,4 +1,4 @@
-import { base64Text, entropy, isAllowedValue, looksLikeSecret } from './allowlist.js';
+import { base64Text, entropy, isAllowedValue, looksLikeSecret, type NameStrength } from './allowlist.js';
 
 /**
  * Secrets that only their surroundings give away: a name that announces one, a command-line flag, a
@@ -51,14 +51,26 @@ const KEY_WORD = /key(?:ing|words?|board|frames?|strokes?|press|map|pad|up|down|
 /** A public key's name (`CertIssuerPublicKey`, `public_key`, .NET's `PublicKeyToken`): published, not secret. */
 const PUBLIC_KEY_NAME = /pub(?:lic)?[_.-]?key(?:[_.-]?token)?$/i;
 
-export function nameStrength(name: string): 'strong' | 'weak' | null {
+export function nameStrength(name: string): NameStrength | null {
   if (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_CAMEL.test(name) || PUBLIC_KEY_NAME.test(name))
     return null;
   if (HAS_AUTHOR.test(name)) return nameStrength(name.replace(AUTHOR_WORD, ''));
   if (KEY_WORD.test(name) && !STRONG_NAME.test(name.replace(KEY_WORD, ''))) return null;
+  if (isPasswordName(name)) return 'password';
   if (STRONG_NAME.test(name)) return 'strong';
   if (WEAK_NAME.test(name)) return 'weak';
   return null;
+}
+
+/**
+ * A password's or passphrase's name (`DB_PASSWORD`, `passphrase`, `adminPass`, `--tlspassword`), not a
+ * word that holds `pass` (`bypass`, `passport`, `compass`).
+ */
+function isPasswordName(name: string): boolean {
+  return (
+    /pass(?:word|wd|phrase|code)|pwd|(?<![A-Za-z])pass(?![a-z])/i.test(name) ||
+    /[a-z]Pass(?![a-z])/.test(name)
+  );
 }
 
 const strong = (value: string) => looksLikeSecret(value, 'strong');
@@ -229,7 +241,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
           !/\s/.test(value.trim()) &&
           looksLikeSecret(value.trim(), 'weak')
         );
-      return strength === 'strong' && isStrongElement(value);
+      return (strength === 'strong' || strength === 'password') && isStrongElement(value);
     },
   },
   {
@@ -259,7 +271,10 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'xml-setting',
     keywords: ['<add'],
     pattern: /<add\s+key="(?<name>[^"]*)"\s+value="(?<secret>[^"]*)"/dg,
-    judge: (value, groups) => nameStrength(groups.name ?? '') !== null && strong(value),
+    judge: (value, groups) => {
+      const strength = nameStrength(groups.name ?? '');
+      return strength !== null && looksLikeSecret(value, strength === 'password' ? 'password' : 'strong');
+    },
   },
   {
     // --password X, --token=X, --client-secret "X", --account-key X, curl's --proxy-tlspassword X (not
@@ -273,14 +288,16 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       'gdi',
     ),
     // `--secret id=npmrc,src=…` (docker build) names a file, not a value.
-    judge: (value) => !/^\w+=/.test(value) && strong(value),
+    judge: (value, groups) =>
+      !/^\w+=/.test(value) &&
+      looksLikeSecret(value, isPasswordName(groups.name ?? '') ? 'password' : 'strong'),
   },
   {
     id: 'mysql-password',
     keywords: ['mysql', 'mariadb'],
     pattern: new RegExp(`\\b(?:mysql\\w*|mariadb\\w*)\\b[^\\n|;&]*?\\s-p(?!\\s)${VALUE}`, 'gd'),
     // A plain word (`-pdbpass` for a CI job's throwaway database) is kept, as for a named password.
-    judge: strong,
+    judge: (value) => looksLikeSecret(value, 'password'),
   },
   {
     id: 'sshpass',
