@@ -95,6 +95,35 @@ describe('a store that borrows, after the user prunes the history it borrows fro
     expect((await run('gc')).code).toBe(0);
   }, 120_000);
 
+  it('before any snapshot: gc repairs the store whose master the user pruned (bad object refs/heads/master)', async () => {
+    const root = createRepo({ committed: { 'base.txt': 'base\n' } });
+    writeTree(root, { 'c.txt': 'c\n' });
+    commitAll(root, 'c');
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-') };
+    const run = (...args: string[]) => runCli(args, { cwd: root, env });
+    // Sets the store up (its master at the project's HEAD, borrowed) without taking a snapshot.
+    const restore = await run('restore', 'latest', '--yes');
+    expect(restore.stderr).toContain('no snapshots');
+    expect(readdirSync(projectStore(env.CHECKPOINT_STORE_DIR))).toContain('git');
+    pruneLastCommit(root);
+
+    const gc = await run('gc', '--json');
+    expect(gc.code, gc.stderr).toBe(0);
+    expect(JSON.parse(gc.stdout).damaged).toEqual([]);
+    expect(
+      readdirSync(path.join(projectStore(env.CHECKPOINT_STORE_DIR), 'git', 'objects', 'info')),
+    ).not.toContain('alternates');
+    const again = await run('gc');
+    expect(again.code, again.stderr).toBe(0);
+    writeTree(root, { 'new.txt': 'new\n' });
+    const snapshot = await run('snapshot', '--json');
+    expect(snapshot.code, snapshot.stderr).toBe(0);
+    rmSync(path.join(root, 'new.txt'));
+    const restored = await run('restore', 'latest', '--yes');
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'new.txt'), 'utf8')).toBe('new\n');
+  }, 120_000);
+
   it('rewind --list leaves out a prompt whose content was pruned, and lists the others', async () => {
     const root = createRepo({ committed: { 'base.txt': 'base\n' } });
     writeTree(root, { 'c.txt': 'c\n' });
