@@ -519,11 +519,10 @@ export async function restoreSnapshot(
       request.snapshotId,
       deps.surface,
     );
+    // The target first: a snapshot whose content was pruned says so before its tree is read for the paths.
+    const target = await restoreTargetOf(store, snapshot);
     await refuseUnknownPaths(store, snapshot, paths);
-    const done = await restoreTreeLocked(deps, store, await restoreTargetOf(store, snapshot), {
-      ...request,
-      paths,
-    });
+    const done = await restoreTreeLocked(deps, store, target, { ...request, paths });
     // A restore that applied always names its undo: none, with unlessEmpty, means nothing was changed.
     return { snapshot, dryRun: request.dryRun || done.undoSnapshotId === null, ...done };
   });

@@ -49,6 +49,19 @@ describe('a store that borrows, after the user prunes the history it borrows fro
     const diff = await run('diff', pruned);
     expect(diff.code).toBe(1);
     expect(diff.stderr).toMatch(/can no longer be restored: .*history was pruned/);
+    // With a path too (it gave git's "fatal: not a tree object"), as a plan and applied.
+    for (const args of [
+      ['restore', pruned, 'c.txt'],
+      ['restore', pruned, 'c.txt', '--yes'],
+      ['restore', pruned, 'no/such.txt', '--yes'],
+      ['diff', pruned, 'c.txt'],
+    ]) {
+      const given = await run(...args);
+      expect(given.code, args.join(' ')).toBe(1);
+      expect(given.stderr).toMatch(/can no longer be restored: .*history was pruned/);
+      expect(given.stderr).not.toMatch(/git \S+ failed|fatal:/);
+    }
+    expect(readdirSync(root).sort()).toEqual(['.git', '.gitignore', 'base.txt']);
 
     // New snapshots work, and so do a diff and a restore of them: first of the tree as the reset left it.
     const unchanged = await run('snapshot', '--json');
@@ -141,14 +154,24 @@ describe('a store that borrows, after the user prunes the history it borrows fro
         }),
       });
     expect((await prompt('one')).stderr).toBe('');
+    const rewind = (...args: string[]) => runCli(['rewind', ...args, '--session', 's1'], { cwd: root, env });
+    const one = JSON.parse((await rewind('--list', '--json')).stdout).entries[0].id as string;
     pruneLastCommit(root);
     expect((await prompt('two')).stderr).toBe('');
     writeTree(root, { 'd.txt': 'd\n' });
-    const listed = await runCli(['rewind', '--list', '--json', '--session', 's1'], { cwd: root, env });
+    const listed = await rewind('--list', '--json');
     expect(listed.code, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout).entries).toMatchObject([
       { prompt: 'two', changes: { added: 1, modified: 0, deleted: 0 } },
     ]);
+    // Going back to it by its id fails clearly in every mode (--conversation crashed on an entry it lacked).
+    for (const mode of ['--code', '--conversation', '--both'])
+      for (const how of ['--yes', '--dry-run']) {
+        const given = await rewind(one, mode, how);
+        expect(given.code, `${mode} ${how}: ${given.stderr}`).toBe(1);
+        expect(given.stderr).toMatch(/can no longer be restored: .*history was pruned/);
+      }
+    expect(readdirSync(root).sort()).toEqual(['.git', '.gitignore', 'base.txt', 'd.txt']);
   }, 120_000);
 
   it('a blob the private index borrowed, pruned while the file stays: the next snapshot reads it again', async () => {
