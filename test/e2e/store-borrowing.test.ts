@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { storeSizeBytes } from '../../src/store/snapshot-gc.js';
@@ -260,6 +260,39 @@ describe('gc never grows the store', () => {
     const again = JSON.parse((await cli(b, 'gc', '--json')).stdout);
     expect(again.copiedBytes).toBe(0);
     expect(again.afterBytes).toBeLessThanOrEqual(again.beforeBytes);
+  }, 120_000);
+});
+
+describe('gc measures the store', () => {
+  it('once before and once after: two walks of the store folder, not three', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-') };
+    writeTree(root, { 'a.txt': 'a\nx\n' });
+    expect((await runCli(['snapshot'], { cwd: root, env })).code).toBe(0);
+    // Each folder the CLI lists, written down by a preload; a walk of the store lists its top folder once.
+    const dir = tempDir('gc-walks-');
+    const log = path.join(dir, 'readdir.log');
+    const preload = path.join(dir, 'log-readdir.cjs');
+    writeFileSync(log, '');
+    writeFileSync(
+      preload,
+      [
+        "const fsp = require('node:fs/promises');",
+        "const fs = require('node:fs');",
+        'const readdir = fsp.readdir;',
+        `fsp.readdir = (dir, ...rest) => (fs.appendFileSync(${JSON.stringify(log)}, \`\${dir}\\n\`), readdir(dir, ...rest));`,
+      ].join('\n'),
+    );
+    const gc = await runCli(['gc', '--json'], {
+      cwd: root,
+      env: { ...env, NODE_OPTIONS: `--require ${preload}` },
+    });
+    expect(gc.code, gc.stderr).toBe(0);
+    const store = projectStore(env.CHECKPOINT_STORE_DIR);
+    const walks = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((line) => line === store);
+    expect(walks).toHaveLength(2);
   }, 120_000);
 });
 
