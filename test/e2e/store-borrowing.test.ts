@@ -296,6 +296,32 @@ describe('gc measures the store', () => {
   }, 120_000);
 });
 
+describe("a store under the user's init.defaultBranch = main", () => {
+  it('has its HEAD at refs/heads/master, where every snapshot moves it (it stayed unborn on main)', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+    // A HOME of the test's own: never the machine's config.
+    const home = tempDir('default-branch-home-');
+    writeFileSync(path.join(home, '.gitconfig'), '[init]\n\tdefaultBranch = main\n');
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-'), HOME: home };
+    const run = (...args: string[]) => runCli(args, { cwd: root, env });
+    const gitDir = () => path.join(projectStore(env.CHECKPOINT_STORE_DIR), 'git');
+    const storeHead = () => git(root, '--git-dir', gitDir(), 'rev-parse', '--verify', '-q', 'HEAD').trim();
+    writeTree(root, { 'a.txt': 'a\nx\n' });
+    expect((await run('snapshot')).code).toBe(0);
+    expect(readFileSync(path.join(gitDir(), 'HEAD'), 'utf8')).toBe('ref: refs/heads/master\n');
+    const master = git(root, '--git-dir', gitDir(), 'rev-parse', 'refs/heads/master').trim();
+    expect(storeHead()).toBe(master);
+
+    // A store an earlier version set up there (HEAD on main) is put right by the next call.
+    git(root, '--git-dir', gitDir(), 'symbolic-ref', 'HEAD', 'refs/heads/main');
+    writeTree(root, { 'a.txt': 'a\nx\ny\n' });
+    expect((await run('snapshot')).code).toBe(0);
+    expect(readFileSync(path.join(gitDir(), 'HEAD'), 'utf8')).toBe('ref: refs/heads/master\n');
+    expect(storeHead()).toBe(git(root, '--git-dir', gitDir(), 'rev-parse', 'refs/heads/master').trim());
+    expect(storeHead()).not.toBe(master);
+  }, 120_000);
+});
+
 describe('the store size after a handoff pull', () => {
   it('is an upper bound, as between every gc (issue 26: 1.0 KB said, 3.8 KB there)', async () => {
     const { bare } = bareRemote();
