@@ -311,6 +311,10 @@ describe("a store under the user's init.defaultBranch = main", () => {
     expect(readFileSync(path.join(gitDir(), 'HEAD'), 'utf8')).toBe('ref: refs/heads/master\n');
     const master = git(root, '--git-dir', gitDir(), 'rev-parse', 'refs/heads/master').trim();
     expect(storeHead()).toBe(master);
+    // The counts come from a status against HEAD: against nothing, every file counted as added.
+    writeTree(root, { 'a.txt': 'a\nx\nz\n', 'b.txt': 'b\n' });
+    const counted = await run('snapshot', '--json');
+    expect(JSON.parse(counted.stdout).snapshot.changes).toEqual({ added: 1, modified: 1, deleted: 0 });
 
     // A store an earlier version set up there (HEAD on main) is put right by the next call.
     git(root, '--git-dir', gitDir(), 'symbolic-ref', 'HEAD', 'refs/heads/main');
@@ -319,6 +323,9 @@ describe("a store under the user's init.defaultBranch = main", () => {
     expect(readFileSync(path.join(gitDir(), 'HEAD'), 'utf8')).toBe('ref: refs/heads/master\n');
     expect(storeHead()).toBe(git(root, '--git-dir', gitDir(), 'rev-parse', 'refs/heads/master').trim());
     expect(storeHead()).not.toBe(master);
+    writeTree(root, { 'a.txt': 'a\n' });
+    const again = await run('snapshot', '--json');
+    expect(JSON.parse(again.stdout).snapshot.changes).toEqual({ added: 0, modified: 1, deleted: 0 });
   }, 120_000);
 });
 
