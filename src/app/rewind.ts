@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
+import { quotePath } from '../core/quote.js';
 import { TURN_END_TRIGGER } from '../core/rewind-credit.js';
 import { resolveRef } from '../core/rewind-refs.js';
 import type { SettingValues } from '../core/settings.js';
@@ -861,7 +862,7 @@ export async function gcAllProjects(deps: AppDeps, onPhase?: (phase: string) => 
     }
     const store = new SnapshotStore(entry.root, entry.storeDir, settings);
     if (!(await isFolder(entry.root))) {
-      onPhase?.(`${step}: deleting the store of ${entry.root}, which no longer exists`);
+      onPhase?.(`${step}: deleting the store of ${quotePath(entry.root)}, which no longer exists`);
       const bytes = await store.sizeBytes();
       await removeOrphanStore(entry.storeDir);
       outcome.removedStores.push({ root: entry.root, storeDir: entry.storeDir, bytes });

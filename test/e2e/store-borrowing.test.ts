@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { quotePath } from '../../src/core/quote.js';
 import { storeSizeBytes } from '../../src/store/snapshot-gc.js';
 import { assertBuilt, runCli } from '../helpers/cli.js';
 import { commitAll, createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
@@ -193,6 +194,32 @@ describe('a store that borrows, after the user prunes the history it borrows fro
     expect(readFileSync(path.join(root, 'c.txt'), 'utf8')).toBe('c\n');
     expect(readFileSync(path.join(root, 'base.txt'), 'utf8')).toBe('base2\n');
     expect((await run('gc')).code).toBe(0);
+  }, 120_000);
+});
+
+describe('gc --all after the user pruned a project whose folder name holds control characters', () => {
+  it('quotes the folder in the line naming the damaged snapshots, as in the line above it', async () => {
+    // A tab and an escape sequence (a newline would stop the store from borrowing at all).
+    const root = path.join(tempDir('borrow-parent-'), 'my\t\u001b[31mproject');
+    mkdirSync(root);
+    git(root, 'init', '-q', '-b', 'main');
+    writeTree(root, { '.gitignore': '.claude-checkpoint*\n', 'base.txt': 'base\n' });
+    commitAll(root, 'initial');
+    writeTree(root, { 'c.txt': 'c\n' });
+    commitAll(root, 'c');
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-') };
+    const first = await runCli(['snapshot', '--json'], { cwd: root, env });
+    expect(first.code, first.stderr).toBe(0);
+    const pruned = JSON.parse(first.stdout).snapshot.id as string;
+    pruneLastCommit(root);
+
+    const gc = await runCli(['gc', '--all'], { cwd: root, env });
+    expect(gc.code, gc.stderr).toBe(0);
+    const quoted = quotePath(root);
+    expect(quoted).not.toBe(root);
+    expect(gc.stdout).toContain(`${quoted}: removed 1 snapshot(s) whose content was pruned`);
+    expect(gc.stdout).toContain(pruned);
+    expect(gc.stdout).not.toContain(root);
   }, 120_000);
 });
 
