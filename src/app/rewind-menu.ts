@@ -267,6 +267,10 @@ export async function rewindTo(
     const snapshots = await store.list();
     const sessionId = currentSessionId(snapshots, namedSession(request.sessionId, deps.env));
     const chosen = findPrompt(promptSnapshots(snapshots), request.ref, sessionId);
+    // A prompt whose content the user pruned says so first, in every mode: what changed after it cannot
+    // be counted (changesAfter leaves it out), nor its code restored (see restoreTargetOf).
+    const target = request.mode === 'conversation' ? null : await restoreTargetOf(store, chosen);
+    if (!target) await store.checkRestorable(chosen);
     // One capture of the tree now serves the entry, the plan and the conflicts (the restore itself
     // captures again, for its safety snapshot): each capture is a scan, and re-reads a large file.
     const capturing = store.captureSinceLatest();
@@ -278,8 +282,7 @@ export async function rewindTo(
       code: null,
       conversation: null,
     };
-    if (request.mode !== 'conversation') {
-      const target = await restoreTargetOf(store, chosen);
+    if (target) {
       const current = (await capturing).tree;
       const planned = await restoreTreeLocked(deps, store, target, {
         paths: [],

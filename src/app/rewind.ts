@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
+import { quotePath } from '../core/quote.js';
 import { TURN_END_TRIGGER } from '../core/rewind-credit.js';
 import { resolveRef } from '../core/rewind-refs.js';
 import type { SettingValues } from '../core/settings.js';
@@ -519,11 +520,10 @@ export async function restoreSnapshot(
       request.snapshotId,
       deps.surface,
     );
+    // The target first: a snapshot whose content was pruned says so before its tree is read for the paths.
+    const target = await restoreTargetOf(store, snapshot);
     await refuseUnknownPaths(store, snapshot, paths);
-    const done = await restoreTreeLocked(deps, store, await restoreTargetOf(store, snapshot), {
-      ...request,
-      paths,
-    });
+    const done = await restoreTreeLocked(deps, store, target, { ...request, paths });
     // A restore that applied always names its undo: none, with unlessEmpty, means nothing was changed.
     return { snapshot, dryRun: request.dryRun || done.undoSnapshotId === null, ...done };
   });
@@ -862,7 +862,7 @@ export async function gcAllProjects(deps: AppDeps, onPhase?: (phase: string) => 
     }
     const store = new SnapshotStore(entry.root, entry.storeDir, settings);
     if (!(await isFolder(entry.root))) {
-      onPhase?.(`${step}: deleting the store of ${entry.root}, which no longer exists`);
+      onPhase?.(`${step}: deleting the store of ${quotePath(entry.root)}, which no longer exists`);
       const bytes = await store.sizeBytes();
       await removeOrphanStore(entry.storeDir);
       outcome.removedStores.push({ root: entry.root, storeDir: entry.storeDir, bytes });

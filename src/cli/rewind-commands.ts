@@ -222,7 +222,7 @@ function renderGcAll(outcome: GcAllOutcome): string {
     );
     if (project.damaged.length > 0)
       lines.push(
-        `${project.root}: removed ${project.damaged.length} snapshot(s) whose content was pruned from the project's repository: ${project.damaged.join(', ')}`,
+        `${quotePath(project.root)}: removed ${project.damaged.length} snapshot(s) whose content was pruned from the project's repository: ${project.damaged.join(', ')}`,
       );
   }
   for (const store of outcome.removedStores)

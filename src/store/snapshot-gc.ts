@@ -15,7 +15,8 @@ export interface GcSizes {
 }
 
 /**
- * Deletes unreferenced content; returns the store's size before and after, in bytes. Never grows the
+ * Deletes unreferenced content; returns the store's size after, in bytes (the caller measures before, ahead
+ * of what it removes first: one walk of the store each, see SnapshotStore.gc). Never grows the
  * store, except by what it copies in to stop borrowing the project's objects (and by no more than those
  * objects take in the store): a new pack is kept only when it is smaller than what it replaces, and
  * nothing else is written (no commit-graph, bitmap, server info, nor packed refs below a thousand
@@ -26,11 +27,10 @@ export interface GcSizes {
  * last gc, not the store's size; past PACKS_MAX packs, everything is repacked into one as without it.
  */
 export async function gcStore(
-  store: { storeDir: string; gitDir: string; lockPath: string; exists: () => Promise<boolean> },
+  store: { gitDir: string; exists: () => Promise<boolean>; sizeBytes: () => Promise<number> },
   git: StoreGit,
   options: { incremental?: boolean; objectFormat?: ObjectFormat } = {},
-): Promise<GcSizes> {
-  const beforeBytes = await storeSizeBytes(store.storeDir, store.lockPath);
+): Promise<Omit<GcSizes, 'beforeBytes'>> {
   let copiedBytes = 0;
   if (await store.exists()) {
     // Each deleting git names itself in gc.pid as `git gc` does, so that one a killed gc leaves running
@@ -55,7 +55,7 @@ export async function gcStore(
       // -l: what the store borrows from the project's repository stays borrowed (the detach copies it);
       // -d: the loose objects now packed are deleted.
       await deleting([...REPACK_CONFIG, 'repack', '-d', '-l', '-n', '-q']);
-      return { beforeBytes, afterBytes: await storeSizeBytes(store.storeDir, store.lockPath), copiedBytes };
+      return { afterBytes: await store.sizeBytes(), copiedBytes };
     }
     const borrowing = await fsp.access(alternates).then(
       () => true,
@@ -85,7 +85,7 @@ export async function gcStore(
       }
     }
   }
-  return { beforeBytes, afterBytes: await storeSizeBytes(store.storeDir, store.lockPath), copiedBytes };
+  return { afterBytes: await store.sizeBytes(), copiedBytes };
 }
 
 /**

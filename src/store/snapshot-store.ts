@@ -506,12 +506,13 @@ export class SnapshotStore {
   /**
    * `incremental`: pack what is loose into a pack of its own, leaving the other packs be (see gcStore).
    * Snapshots whose borrowed content the user deleted are removed first (see removeDamaged): `damaged`.
+   * The store is walked twice for its size: before anything is removed, and at the end.
    */
   async gc(options: { incremental?: boolean } = {}): Promise<GcSizes & { damaged: string[] }> {
     const beforeBytes = await this.sizeBytes();
     const damaged = (await this.exists()) ? await this.removeDamaged() : [];
     const sizes = await gcStore(
-      { storeDir: this.storeDir, gitDir: this.gitDir, lockPath: this.lockPath, exists: () => this.exists() },
+      { gitDir: this.gitDir, exists: () => this.exists(), sizeBytes: () => this.sizeBytes() },
       this.git,
       { ...options, objectFormat: this.objectFormat ?? (await repositoryObjectFormat(this.gitDir)) },
     );

@@ -16,16 +16,40 @@ export function isMissingObjectError(error: unknown): boolean {
 
 /**
  * The objects that `revisions` (rev-list arguments: refs, `--all`, `--indexed-objects`) reach and the
- * store cannot read; empty when all are there. A tip that is itself gone counts as missing.
+ * store cannot read; empty when all are there. A tip that is itself gone counts as missing (see
+ * missingTips).
  */
 export async function missingObjects(git: StoreGit, revisions: readonly string[]): Promise<string[]> {
   const { stdout, exitCode } = await git(['rev-list', '--objects', '--missing=print', ...revisions], {
     okExitCodes: [0, 128],
   });
-  if (exitCode !== 0) return revisions.filter((revision) => !revision.startsWith('-'));
+  if (exitCode !== 0) return missingTips(git, revisions);
   const missing: string[] = [];
   for (const line of stdout.split('\n')) if (line.startsWith('?')) missing.push(line.slice(1).trim());
   return missing;
+}
+
+/**
+ * The walk stops (exit 128) when a tip is itself gone, e.g. the store's master still at a commit of the
+ * project that the user pruned before any snapshot was taken: which of the tips (each ref for `--all`)
+ * the store cannot read. Never empty, so that the caller repairs: when no tip is gone, the walk failed
+ * for another reason, and all of `revisions` count as unreadable.
+ */
+async function missingTips(git: StoreGit, revisions: readonly string[]): Promise<string[]> {
+  const tips = revisions.filter((revision) => !revision.startsWith('-'));
+  if (revisions.includes('--all')) {
+    // %(refname) alone: asking for the object a ref names fails on the very ref that is gone.
+    const { stdout } = await git(['for-each-ref', '--format=%(refname)']);
+    tips.push('HEAD', ...stdout.split('\n').filter(Boolean));
+  }
+  const { stdout } = await git(['cat-file', '--batch-check=%(objectname)', '--buffer'], {
+    input: `${tips.join('\n')}\n`,
+  });
+  const gone = stdout
+    .split('\n')
+    .filter((line) => line.endsWith(' missing'))
+    .map((line) => line.slice(0, -' missing'.length));
+  return gone.length > 0 ? gone : [...revisions];
 }
 
 /**

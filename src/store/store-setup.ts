@@ -31,6 +31,20 @@ async function readConfig(gitDir: string): Promise<ObjectFormat> {
 }
 
 /**
+ * The branch every snapshot moves (see recordSnapshot), which HEAD names so that each status compares with
+ * the latest snapshot. `git init` names the user's init.defaultBranch instead (`main`, say), and
+ * --initial-branch needs git 2.28: HEAD is pointed here after init.
+ */
+const MASTER = 'refs/heads/master';
+
+/** A store an earlier version set up under init.defaultBranch has its HEAD on that branch, unborn. */
+async function pointHeadAtMaster(gitDir: string, git: StoreGit): Promise<void> {
+  const head = readTextOrNull(path.join(gitDir, 'HEAD'));
+  if (head === null || head === `ref: ${MASTER}\n` || !head.startsWith('ref: ')) return;
+  await git(['symbolic-ref', 'HEAD', MASTER]);
+}
+
+/**
  * Creates the shadow repository on first use, or repairs one whose set-up was interrupted, and says in
  * which object format it stores. Call it holding the lock.
  */
@@ -40,10 +54,14 @@ export async function initStore(
   gitDir: string,
   git: StoreGit,
 ): Promise<ObjectFormat> {
-  if (existsSync(path.join(gitDir, 'claude-checkpoint-ready'))) return readConfig(gitDir);
+  if (existsSync(path.join(gitDir, 'claude-checkpoint-ready'))) {
+    await pointHeadAtMaster(gitDir, git);
+    return readConfig(gitDir);
+  }
   const ready = path.join(gitDir, 'claude-checkpoint-ready');
   // Owner-only files and folders whatever the umask (--shared=0600), and no sample hooks (--template=).
   await runGit(['init', '--quiet', '--bare', '--shared=0600', '--template=', gitDir], { cwd: storeDir });
+  await git(['symbolic-ref', 'HEAD', MASTER]);
   // Written in one go rather than one `git config` process per key.
   const config = [
     '[core]',

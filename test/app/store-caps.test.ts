@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AppDeps, defaultDeps } from '../../src/app/deps.js';
@@ -12,6 +12,7 @@ import {
 } from '../../src/app/rewind.js';
 import { protectedIds, selectForSize } from '../../src/app/store-caps.js';
 import { storeLimits } from '../../src/app/store-limits.js';
+import { quotePath } from '../../src/core/quote.js';
 import { settingsOf } from '../../src/store/settings-file.js';
 import { projectStoreDir } from '../../src/store/store-location.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
@@ -164,6 +165,20 @@ describe('store size caps', () => {
     expect(outcome.projects.map((project) => project.root)).toEqual([kept]);
     expect(readdirSync(path.join(base, 'projects'))).toEqual([path.basename(projectStoreDir(base, kept))]);
     expect((await listSnapshots(deps, { projectRoot: kept })).snapshots).toHaveLength(1);
+  });
+
+  it("gc --all's progress names a gone folder quoted: a newline in its name split the progress line", async () => {
+    const base = tempDir('checkpoint-store-');
+    const { deps } = clockedDeps({ CHECKPOINT_STORE_DIR: base });
+    const gone = path.join(tempDir('checkpoint-parent-'), 'gone\nfolder');
+    mkdirSync(gone);
+    writeTree(gone, { 'x.txt': 'x' });
+    await takeSnapshot(deps, { projectRoot: gone, trigger: 'manual' });
+    rmSync(gone, { recursive: true, force: true });
+    const phases: string[] = [];
+    await gcAllProjects(deps, (phase) => phases.push(phase));
+    expect(phases).toContain(`project 1/1: deleting the store of ${quotePath(gone)}, which no longer exists`);
+    for (const phase of phases) expect(phase).not.toContain('\n');
   });
 });
 

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { quotePath } from '../../src/core/quote.js';
 import { storeSizeBytes } from '../../src/store/snapshot-gc.js';
 import { assertBuilt, runCli } from '../helpers/cli.js';
 import { commitAll, createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
@@ -49,6 +50,19 @@ describe('a store that borrows, after the user prunes the history it borrows fro
     const diff = await run('diff', pruned);
     expect(diff.code).toBe(1);
     expect(diff.stderr).toMatch(/can no longer be restored: .*history was pruned/);
+    // With a path too (it gave git's "fatal: not a tree object"), as a plan and applied.
+    for (const args of [
+      ['restore', pruned, 'c.txt'],
+      ['restore', pruned, 'c.txt', '--yes'],
+      ['restore', pruned, 'no/such.txt', '--yes'],
+      ['diff', pruned, 'c.txt'],
+    ]) {
+      const given = await run(...args);
+      expect(given.code, args.join(' ')).toBe(1);
+      expect(given.stderr).toMatch(/can no longer be restored: .*history was pruned/);
+      expect(given.stderr).not.toMatch(/git \S+ failed|fatal:/);
+    }
+    expect(readdirSync(root).sort()).toEqual(['.git', '.gitignore', 'base.txt']);
 
     // New snapshots work, and so do a diff and a restore of them: first of the tree as the reset left it.
     const unchanged = await run('snapshot', '--json');
@@ -95,6 +109,35 @@ describe('a store that borrows, after the user prunes the history it borrows fro
     expect((await run('gc')).code).toBe(0);
   }, 120_000);
 
+  it('before any snapshot: gc repairs the store whose master the user pruned (bad object refs/heads/master)', async () => {
+    const root = createRepo({ committed: { 'base.txt': 'base\n' } });
+    writeTree(root, { 'c.txt': 'c\n' });
+    commitAll(root, 'c');
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-') };
+    const run = (...args: string[]) => runCli(args, { cwd: root, env });
+    // Sets the store up (its master at the project's HEAD, borrowed) without taking a snapshot.
+    const restore = await run('restore', 'latest', '--yes');
+    expect(restore.stderr).toContain('no snapshots');
+    expect(readdirSync(projectStore(env.CHECKPOINT_STORE_DIR))).toContain('git');
+    pruneLastCommit(root);
+
+    const gc = await run('gc', '--json');
+    expect(gc.code, gc.stderr).toBe(0);
+    expect(JSON.parse(gc.stdout).damaged).toEqual([]);
+    expect(
+      readdirSync(path.join(projectStore(env.CHECKPOINT_STORE_DIR), 'git', 'objects', 'info')),
+    ).not.toContain('alternates');
+    const again = await run('gc');
+    expect(again.code, again.stderr).toBe(0);
+    writeTree(root, { 'new.txt': 'new\n' });
+    const snapshot = await run('snapshot', '--json');
+    expect(snapshot.code, snapshot.stderr).toBe(0);
+    rmSync(path.join(root, 'new.txt'));
+    const restored = await run('restore', 'latest', '--yes');
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'new.txt'), 'utf8')).toBe('new\n');
+  }, 120_000);
+
   it('rewind --list leaves out a prompt whose content was pruned, and lists the others', async () => {
     const root = createRepo({ committed: { 'base.txt': 'base\n' } });
     writeTree(root, { 'c.txt': 'c\n' });
@@ -112,14 +155,24 @@ describe('a store that borrows, after the user prunes the history it borrows fro
         }),
       });
     expect((await prompt('one')).stderr).toBe('');
+    const rewind = (...args: string[]) => runCli(['rewind', ...args, '--session', 's1'], { cwd: root, env });
+    const one = JSON.parse((await rewind('--list', '--json')).stdout).entries[0].id as string;
     pruneLastCommit(root);
     expect((await prompt('two')).stderr).toBe('');
     writeTree(root, { 'd.txt': 'd\n' });
-    const listed = await runCli(['rewind', '--list', '--json', '--session', 's1'], { cwd: root, env });
+    const listed = await rewind('--list', '--json');
     expect(listed.code, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout).entries).toMatchObject([
       { prompt: 'two', changes: { added: 1, modified: 0, deleted: 0 } },
     ]);
+    // Going back to it by its id fails clearly in every mode (--conversation crashed on an entry it lacked).
+    for (const mode of ['--code', '--conversation', '--both'])
+      for (const how of ['--yes', '--dry-run']) {
+        const given = await rewind(one, mode, how);
+        expect(given.code, `${mode} ${how}: ${given.stderr}`).toBe(1);
+        expect(given.stderr).toMatch(/can no longer be restored: .*history was pruned/);
+      }
+    expect(readdirSync(root).sort()).toEqual(['.git', '.gitignore', 'base.txt', 'd.txt']);
   }, 120_000);
 
   it('a blob the private index borrowed, pruned while the file stays: the next snapshot reads it again', async () => {
@@ -141,6 +194,32 @@ describe('a store that borrows, after the user prunes the history it borrows fro
     expect(readFileSync(path.join(root, 'c.txt'), 'utf8')).toBe('c\n');
     expect(readFileSync(path.join(root, 'base.txt'), 'utf8')).toBe('base2\n');
     expect((await run('gc')).code).toBe(0);
+  }, 120_000);
+});
+
+describe('gc --all after the user pruned a project whose folder name holds control characters', () => {
+  it('quotes the folder in the line naming the damaged snapshots, as in the line above it', async () => {
+    // A tab and an escape sequence (a newline would stop the store from borrowing at all).
+    const root = path.join(tempDir('borrow-parent-'), 'my\t\u001b[31mproject');
+    mkdirSync(root);
+    git(root, 'init', '-q', '-b', 'main');
+    writeTree(root, { '.gitignore': '.claude-checkpoint*\n', 'base.txt': 'base\n' });
+    commitAll(root, 'initial');
+    writeTree(root, { 'c.txt': 'c\n' });
+    commitAll(root, 'c');
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-') };
+    const first = await runCli(['snapshot', '--json'], { cwd: root, env });
+    expect(first.code, first.stderr).toBe(0);
+    const pruned = JSON.parse(first.stdout).snapshot.id as string;
+    pruneLastCommit(root);
+
+    const gc = await runCli(['gc', '--all'], { cwd: root, env });
+    expect(gc.code, gc.stderr).toBe(0);
+    const quoted = quotePath(root);
+    expect(quoted).not.toBe(root);
+    expect(gc.stdout).toContain(`${quoted}: removed 1 snapshot(s) whose content was pruned`);
+    expect(gc.stdout).toContain(pruned);
+    expect(gc.stdout).not.toContain(root);
   }, 120_000);
 });
 
@@ -208,6 +287,72 @@ describe('gc never grows the store', () => {
     const again = JSON.parse((await cli(b, 'gc', '--json')).stdout);
     expect(again.copiedBytes).toBe(0);
     expect(again.afterBytes).toBeLessThanOrEqual(again.beforeBytes);
+  }, 120_000);
+});
+
+describe('gc measures the store', () => {
+  it('once before and once after: two walks of the store folder, not three', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-') };
+    writeTree(root, { 'a.txt': 'a\nx\n' });
+    expect((await runCli(['snapshot'], { cwd: root, env })).code).toBe(0);
+    // Each folder the CLI lists, written down by a preload; a walk of the store lists its top folder once.
+    const dir = tempDir('gc-walks-');
+    const log = path.join(dir, 'readdir.log');
+    const preload = path.join(dir, 'log-readdir.cjs');
+    writeFileSync(log, '');
+    writeFileSync(
+      preload,
+      [
+        "const fsp = require('node:fs/promises');",
+        "const fs = require('node:fs');",
+        'const readdir = fsp.readdir;',
+        `fsp.readdir = (dir, ...rest) => (fs.appendFileSync(${JSON.stringify(log)}, \`\${dir}\\n\`), readdir(dir, ...rest));`,
+      ].join('\n'),
+    );
+    const gc = await runCli(['gc', '--json'], {
+      cwd: root,
+      env: { ...env, NODE_OPTIONS: `--require ${preload}` },
+    });
+    expect(gc.code, gc.stderr).toBe(0);
+    const store = projectStore(env.CHECKPOINT_STORE_DIR);
+    const walks = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((line) => line === store);
+    expect(walks).toHaveLength(2);
+  }, 120_000);
+});
+
+describe("a store under the user's init.defaultBranch = main", () => {
+  it('has its HEAD at refs/heads/master, where every snapshot moves it (it stayed unborn on main)', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+    // A HOME of the test's own: never the machine's config.
+    const home = tempDir('default-branch-home-');
+    writeFileSync(path.join(home, '.gitconfig'), '[init]\n\tdefaultBranch = main\n');
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-'), HOME: home };
+    const run = (...args: string[]) => runCli(args, { cwd: root, env });
+    const gitDir = () => path.join(projectStore(env.CHECKPOINT_STORE_DIR), 'git');
+    const storeHead = () => git(root, '--git-dir', gitDir(), 'rev-parse', '--verify', '-q', 'HEAD').trim();
+    writeTree(root, { 'a.txt': 'a\nx\n' });
+    expect((await run('snapshot')).code).toBe(0);
+    expect(readFileSync(path.join(gitDir(), 'HEAD'), 'utf8')).toBe('ref: refs/heads/master\n');
+    const master = git(root, '--git-dir', gitDir(), 'rev-parse', 'refs/heads/master').trim();
+    expect(storeHead()).toBe(master);
+    // The counts come from a status against HEAD: against nothing, every file counted as added.
+    writeTree(root, { 'a.txt': 'a\nx\nz\n', 'b.txt': 'b\n' });
+    const counted = await run('snapshot', '--json');
+    expect(JSON.parse(counted.stdout).snapshot.changes).toEqual({ added: 1, modified: 1, deleted: 0 });
+
+    // A store an earlier version set up there (HEAD on main) is put right by the next call.
+    git(root, '--git-dir', gitDir(), 'symbolic-ref', 'HEAD', 'refs/heads/main');
+    writeTree(root, { 'a.txt': 'a\nx\ny\n' });
+    expect((await run('snapshot')).code).toBe(0);
+    expect(readFileSync(path.join(gitDir(), 'HEAD'), 'utf8')).toBe('ref: refs/heads/master\n');
+    expect(storeHead()).toBe(git(root, '--git-dir', gitDir(), 'rev-parse', 'refs/heads/master').trim());
+    expect(storeHead()).not.toBe(master);
+    writeTree(root, { 'a.txt': 'a\n' });
+    const again = await run('snapshot', '--json');
+    expect(JSON.parse(again.stdout).snapshot.changes).toEqual({ added: 0, modified: 1, deleted: 0 });
   }, 120_000);
 });
 
