@@ -1,6 +1,6 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readFileTail } from '../transcripts/lines.js';
 import type { Agent } from './agent-names.js';
 import { HOOK_EVENTS, type HookEvent, type HookResult } from './common.js';
 import { type HookInput, objectField, stringField } from './input.js';
@@ -249,21 +249,8 @@ const TRANSCRIPT_TAIL_BYTES = 512 * 1024;
  */
 function exitCodeFromTranscript(file: string | undefined, callId: string | undefined): number | undefined {
   if (!file || !callId) return undefined;
-  let text: string;
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      const size = fstatSync(fd).size;
-      const length = Math.min(size, TRANSCRIPT_TAIL_BYTES);
-      const buffer = Buffer.alloc(length);
-      readSync(fd, buffer, 0, length, size - length);
-      text = buffer.toString('utf8');
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return undefined;
-  }
+  const text = readFileTail(file, TRANSCRIPT_TAIL_BYTES);
+  if (text === null) return undefined;
   for (const line of text.split('\n').reverse()) {
     if (!line.includes(callId) || !line.includes('exit_code')) continue;
     try {

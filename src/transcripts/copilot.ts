@@ -1,8 +1,8 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { readSync } from 'node:fs';
 import type { Task, TaskStatus } from '../core/schema.js';
 import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
 import { typedPrompt } from './claude-code.js';
-import { readLinesBackward, readLinesForward } from './lines.js';
+import { readFileTail, readLinesBackward, readLinesForward } from './lines.js';
 import { applyTodoSql, type SqlTodo } from './todo-sql.js';
 import {
   type IncrementalState,
@@ -523,21 +523,8 @@ const TAIL_BYTES = 256 * 1024;
  * read, or holds no turn, counts as settled: there is nothing to wait for.
  */
 export function copilotTurnWritten(file: string): boolean {
-  let text: string;
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      const size = fstatSync(fd).size;
-      const length = Math.min(size, TAIL_BYTES);
-      const buffer = Buffer.alloc(length);
-      readSync(fd, buffer, 0, length, size - length);
-      text = buffer.toString('utf8');
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return true;
-  }
+  const text = readFileTail(file, TAIL_BYTES);
+  if (text === null) return true;
   const start = text.lastIndexOf('"type":"assistant.turn_start"');
   if (start === -1) return true;
   return text.indexOf('"type":"assistant.turn_end"', start) !== -1;

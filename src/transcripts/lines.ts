@@ -1,4 +1,4 @@
-import { readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** How much of a transcript is read at a time: small enough to keep memory flat on a gigabyte file. */
 export const CHUNK_BYTES = 1024 * 1024;
@@ -103,5 +103,23 @@ function readFully(fd: number, buffer: Buffer, position: number): void {
     const read = readSync(fd, buffer, done, buffer.length - done, position + done);
     if (read === 0) throw new Error('the transcript got shorter while it was read');
     done += read;
+  }
+}
+
+/** The last `maxBytes` of a file as text (a first line may be cut), or `null` when it cannot be read. */
+export function readFileTail(file: string, maxBytes: number): string | null {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const length = Math.min(size, maxBytes);
+      const buffer = Buffer.alloc(length);
+      readSync(fd, buffer, 0, length, size - length);
+      return buffer.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
   }
 }
