@@ -37,7 +37,9 @@ export async function recordFromTranscript(
 ): Promise<HookResult> {
   const source = transcriptSource(input, context);
   if (!source) return { notes: [] };
-  if (source.agent === 'copilot' && source.file) await untilCopilotTurnWritten(source.file, context);
+  // At the end of a turn only: a session can end on a turn cut short, whose answer never comes.
+  if (event === 'Stop' && source.agent === 'copilot' && source.file)
+    await untilCopilotTurnWritten(source.file, context);
   const outcome = await recordTranscript(deps, {
     projectRoot: hookProjectRoot(deps, input),
     source,
@@ -52,9 +54,9 @@ export async function recordFromTranscript(
 const COPILOT_WAIT_MS = 2_000;
 
 /**
- * Waits, briefly, until Copilot CLI's events file holds the end of the turn the hook reports: it writes
- * its events behind the session, and a read that came first would miss the turn's last answer (the
- * status) and keep that offset as read. Goes on after the wait either way.
+ * Waits, briefly, until Copilot CLI's events file holds the answer of the turn that just ended: it writes
+ * its events behind the session, and a read that came first would leave the checkpoint's status a turn
+ * behind (the answer is read at the next hook). Goes on after the wait either way.
  */
 async function untilCopilotTurnWritten(file: string, context: HookContext): Promise<void> {
   const until = Math.min(

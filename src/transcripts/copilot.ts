@@ -517,15 +517,21 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 const TAIL_BYTES = 256 * 1024;
 
 /**
- * Whether the events file holds the end of its latest turn. Copilot CLI writes its events behind the
- * session: when agentStop (or sessionEnd) runs, the turn's last answer and `assistant.turn_end` may not
- * be in the file yet (seen in real sessions: the file ended at the turn's start). A file that cannot be
- * read, or holds no turn, counts as settled: there is nothing to wait for.
+ * Whether the events file holds the end of the agent's answer. Copilot CLI writes its events behind the
+ * session: when agentStop runs, the last model call's events may not be in the file yet (seen in real
+ * sessions: the file ended at that call's `assistant.turn_start`). Each model call is a turn_start …
+ * turn_end pair, and a prompt has one per tool round: the answer is written when the newest
+ * `assistant.message` asks for no tool and a `turn_end` follows it. A file that cannot be read, or holds
+ * no message, counts as written: there is nothing to wait for.
  */
 export function copilotTurnWritten(file: string): boolean {
   const text = readFileTail(file, TAIL_BYTES);
   if (text === null) return true;
+  const message = text.lastIndexOf('"type":"assistant.message"');
+  if (message === -1) return true;
   const start = text.lastIndexOf('"type":"assistant.turn_start"');
-  if (start === -1) return true;
-  return text.indexOf('"type":"assistant.turn_end"', start) !== -1;
+  if (start > message) return false;
+  const end = text.indexOf('\n', message);
+  const line = end === -1 ? text.slice(message) : text.slice(message, end);
+  return line.includes('"toolRequests":[]') && text.indexOf('"type":"assistant.turn_end"', message) !== -1;
 }

@@ -210,37 +210,54 @@ describe('the other agents’ hooks fill the checkpoint from their sessions', ()
     );
   });
 
-  it('Copilot CLI: Stop waits for the events file to hold the turn’s end, which Copilot CLI writes behind the hook', async () => {
-    // Seen in real sessions: when agentStop ran, the file ended at the turn's start; its answer (the
-    // status) came a moment later, and a read before it kept the file as read without it.
-    const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
-    const home = tempDir('copilot-home-');
-    const events = path.join(home, 'session-state', COPILOT_SESSION, 'events.jsonl');
-    const lines = readFileSync(
-      new URL('../fixtures/transcripts/copilot-session.jsonl', import.meta.url),
-      'utf8',
-    )
-      .replaceAll(COPILOT_PROJECT, root)
-      .split(/(?<=\n)/);
-    const lastTurn = lines.findLastIndex((line) => line.includes('"type":"assistant.turn_start"'));
-    mkdirSync(path.dirname(events), { recursive: true });
-    writeFileSync(events, lines.slice(0, lastTurn + 1).join(''));
-    const stop = runCli(['hook', 'Stop', '--agent', 'copilot'], {
-      cwd: root,
-      env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), COPILOT_HOME: home },
-      input: JSON.stringify({
-        hook_event_name: 'Stop',
-        session_id: COPILOT_SESSION,
+  // Seen in real sessions: when agentStop ran, the file ended at the last model call's start; its answer
+  // (the status) came a moment later. A prompt makes one model call per tool round: the file may also be
+  // behind by a whole round, ending at a call that asked for a tool.
+  it.each([
+    ['at the last model call’s start', (type: string) => type === 'assistant.turn_start', 'Noted.'],
+    [
+      'a whole tool round behind (the first session, cut after its next-to-last call)',
+      (type: string, index: number) => type === 'assistant.turn_end' && index < 80,
+      'The route answers 200; its tests pass, the docs are next.',
+    ],
+  ])(
+    'Copilot CLI: Stop waits for the answer, which Copilot CLI writes behind the hook: %s',
+    async (_name, cutAfter, status) => {
+      const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+      const home = tempDir('copilot-home-');
+      const events = path.join(home, 'session-state', COPILOT_SESSION, 'events.jsonl');
+      const lines = readFileSync(
+        new URL('../fixtures/transcripts/copilot-session.jsonl', import.meta.url),
+        'utf8',
+      )
+        .replaceAll(COPILOT_PROJECT, root)
+        .split(/(?<=\n)/);
+      const typeOf = (line: string) => /"type":"([^"]+)"/.exec(line)?.[1] ?? '';
+      const cut = lines.findLastIndex((line, index) => cutAfter(typeOf(line), index));
+      // The rest of that prompt: up to its answer's turn_end.
+      const end = lines.findIndex(
+        (line, index) =>
+          index > cut && line.includes('"toolRequests":[]') && typeOf(line) === 'assistant.message',
+      );
+      mkdirSync(path.dirname(events), { recursive: true });
+      writeFileSync(events, lines.slice(0, cut + 1).join(''));
+      const stop = runCli(['hook', 'Stop', '--agent', 'copilot'], {
         cwd: root,
-        transcript_path: events,
-        stop_reason: 'end_turn',
-      }),
-    });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    appendFileSync(events, lines.slice(lastTurn + 1).join(''));
-    expect(await stop).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).summary).toBe('Noted.');
-  });
+        env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), COPILOT_HOME: home },
+        input: JSON.stringify({
+          hook_event_name: 'Stop',
+          session_id: COPILOT_SESSION,
+          cwd: root,
+          transcript_path: events,
+          stop_reason: 'end_turn',
+        }),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      appendFileSync(events, lines.slice(cut + 1, end + 2).join(''));
+      expect(await stop).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).summary).toBe(status);
+    },
+  );
 
   it('OpenCode: the session its plugin hands over in the Stop payload', async () => {
     const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
