@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { nearestName } from './near-name.js';
+import { escapeControls } from './quote.js';
 import { SNAPSHOT_DEFAULTS } from './snapshot.js';
 
 // Every setting, once: its key in the settings file, its environment variable, its type and limits, its
@@ -377,7 +378,7 @@ function readLayer(
     const near = nearestName(key, SETTING_NAMES);
     problems.push({
       severity: 'warning',
-      message: `${layer.path}: unknown setting '${key}' is not used${near ? ` (did you mean '${near}'?)` : `; the settings are ${SETTING_NAMES.join(', ')}`}`,
+      message: `${layer.path}: unknown setting '${escapeControls(key)}' is not used${near ? ` (did you mean '${near}'?)` : `; the settings are ${SETTING_NAMES.join(', ')}`}`,
     });
   }
   return { path: layer.path, json: json as Record<string, unknown> };
@@ -390,7 +391,10 @@ function invalid(
   read: Invalid,
   raw: unknown,
 ): SettingProblem {
-  const got = typeof raw === 'string' ? `'${raw.slice(0, 80)}'` : JSON.stringify(raw)?.slice(0, 80);
+  // The user's own text, printed by every command: never a raw control character to the terminal.
+  const got = escapeControls(
+    typeof raw === 'string' ? `'${raw.slice(0, 80)}'` : (JSON.stringify(raw)?.slice(0, 80) ?? ''),
+  );
   const unused = severity === 'warning' ? '; it is not used' : '';
   return { severity, name, message: `${where} must be ${read.invalid}: got ${got}${unused}` };
 }

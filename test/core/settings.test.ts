@@ -133,6 +133,19 @@ describe('resolveSettings', () => {
     ]);
   });
 
+  it('a key or a value with control characters is named escaped: every command prints it to the terminal', () => {
+    const resolved = resolveSettings({
+      env: {},
+      user: user({ 'colour\u001b[2J': 1, storeDir: 'x\u001b]0;owned\u0007' }),
+    });
+    const messages = resolved.problems.map((problem) => problem.message);
+    expect(messages).toHaveLength(2);
+    const controls = [...messages.join('')].filter((char) => (char.codePointAt(0) ?? 0) < 32);
+    expect(controls).toEqual([]);
+    expect(messages.join('\n')).toContain(String.raw`colour\033[2J`);
+    expect(messages.join('\n')).toContain(String.raw`x\033]0;owned\a`);
+  });
+
   it('null in the file is the default; unknown keys are warnings that suggest the right one', () => {
     const resolved = resolveSettings({
       env: {},
