@@ -685,6 +685,11 @@ describe('redaction of secrets the placeholder, emphasis and sentence exemptions
     ['a CamelCase slot in bold', 'api_key: **GitHubToken**'],
     ['a sentence under a key’s name', 'S3_ARCHIVE_ACCESS_KEY: "Get this from elsewhere"'],
     ['a sentence under a token’s name', 'token: "ask the ops team for one"'],
+    // An app's messages about passwords, under names that hold a password's word (i18n files).
+    ['a message about passwords under a password’s name', '"passwordMismatch": "Passwords do not match"'],
+    ['a field’s label under a password’s name', 'confirmPassword: "Confirm password"'],
+    ['a prompt under a password’s name', 'NEW_PASSWORD_PROMPT="Enter a new password."'],
+    ['a passphrase prompt', "passphrase: 'Enter passphrase for key'"],
   ])('leaves %s alone', (_name, input) => {
     expect(redactText(input)).toEqual({ text: input, count: 0 });
   });
