@@ -1,4 +1,5 @@
-import { rm, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { SnapshotRecord, SnapshotSettings } from '../core/snapshot.js';
 import { compareAscii } from '../core/text.js';
@@ -136,20 +137,28 @@ export interface ProjectUsage {
   rootExists: boolean | null;
 }
 
-/** Every project's store and its size from the cached figures: no walk. */
+/**
+ * Every project's store and its size from the cached figures: no walk. One stat per project, synchronous
+ * (`status` shows this, and otherwise never loads `fs/promises`).
+ */
 export async function wholeStoreUsage(
   base: string,
 ): Promise<{ projects: ProjectUsage[]; totalBytes: number }> {
-  const projects = await Promise.all(
-    listProjectStores(base).map(async (entry) => ({
-      storeDir: entry.storeDir,
-      root: entry.root,
-      bytes: entry.usage ? estimatedBytes(entry.usage) : null,
-      rootExists:
-        entry.root === null ? null : (await stat(entry.root).catch(() => null))?.isDirectory() === true,
-    })),
-  );
+  const projects = listProjectStores(base).map((entry) => ({
+    storeDir: entry.storeDir,
+    root: entry.root,
+    bytes: entry.usage ? estimatedBytes(entry.usage) : null,
+    rootExists: entry.root === null ? null : isFolder(entry.root),
+  }));
   return { projects, totalBytes: projects.reduce((sum, project) => sum + (project.bytes ?? 0), 0) };
+}
+
+function isFolder(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether the stores together are over the whole-store cap, from the cached figures (cheap: no walk). */

@@ -1,5 +1,4 @@
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import * as fsp from 'node:fs/promises';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import type { SnapshotMeta, SnapshotRecord } from '../core/snapshot.js';
@@ -49,19 +48,29 @@ async function writeLooseRef(gitDir: string, ref: string, oid: string): Promise<
 }
 
 const SNAPSHOT_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
+
+/** What `read` returns, or `fallback` when it throws (a folder or file not there yet). */
+function readOr<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
 const PACKED_SNAPSHOT_REF = /^[0-9a-f]+ refs\/snapshots\/(\d{8}-\d{6}-[0-9a-f]{6})$/gm;
 
 /**
  * The ids of all snapshots, from the ref files and packed-refs, without starting git. Ids begin with
- * their UTC creation time, which is all that retention needs.
+ * their UTC creation time, which is all that retention needs. Read synchronously: one folder and one
+ * file, which `list` and `status` read with nothing else to do meanwhile (and without `fs/promises`).
  */
 export async function snapshotIds(gitDir: string): Promise<Array<{ id: string; createdAt: string }>> {
   const ids = new Set<string>(
-    (await fsp.readdir(path.join(gitDir, 'refs', 'snapshots')).catch(() => [] as string[])).filter((id) =>
+    readOr(() => readdirSync(path.join(gitDir, 'refs', 'snapshots')), [] as string[]).filter((id) =>
       SNAPSHOT_ID.test(id),
     ),
   );
-  const packed = await fsp.readFile(path.join(gitDir, 'packed-refs'), 'utf8').catch(() => '');
+  const packed = readOr(() => readFileSync(path.join(gitDir, 'packed-refs'), 'utf8'), '');
   // One pass over the file (a long history's is 10,000 lines), not a split per line.
   for (const match of packed.matchAll(PACKED_SNAPSHOT_REF)) ids.add(match[1] as string);
   return [...ids].map((id) => ({

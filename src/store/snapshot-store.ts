@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
@@ -71,12 +72,16 @@ export class SnapshotStore {
     this.git = storeGit(this.gitDir, root);
   }
 
-  /** Whether a store exists for this project (read-only callers should not create one). */
+  /**
+   * Whether a store exists for this project (read-only callers should not create one). One lstat,
+   * synchronous: `status` asks it and otherwise never loads `fs/promises`.
+   */
   async exists(): Promise<boolean> {
-    return fsp.access(path.join(this.gitDir, 'HEAD')).then(
-      () => true,
-      () => false,
-    );
+    try {
+      return lstatSync(path.join(this.gitDir, 'HEAD'), { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return false;
+    }
   }
 
   /** When the store started borrowing the project's objects (see store-setup), or `null`. */

@@ -164,6 +164,8 @@ describe('what the npm bin loads and runs to start', () => {
     const { builtins, gitCommands } = await runTraced(['list'], root, storeDir);
     expect(gitCommands).toEqual([]);
     expect(builtins).not.toContain('child_process');
+    // The store's refs and usage are a folder and a few small files: read synchronously.
+    expect(builtins).not.toContain('fs/promises');
   });
 
   it('status asks git about the project only: the latest snapshot comes from the store’s state', async () => {
@@ -174,7 +176,8 @@ describe('what the npm bin loads and runs to start', () => {
     for (const label of ['one', 'two'])
       expect((await runCli(['snapshot', '--label', label], { cwd: root, env })).code).toBe(0);
     writeFileSync(path.join(root, 'a.txt'), 'two\n');
-    const { gitCommands } = await runTraced(['status'], root, storeDir);
+    const { builtins, gitCommands } = await runTraced(['status'], root, storeDir);
+    expect(builtins).not.toContain('fs/promises');
     // Whether git ignores the checkpoint comes from status's answer (no check-ignore). The traced git
     // is not the system's, whose config and attributes files drift knows: hash-object still settles
     // a.txt (the filter shortcut is tested in test/git/filters.test.ts).
