@@ -73,7 +73,8 @@ describe('redaction on docs and scanners’ rule examples (a fourth corpus)', ()
     console.log(summary('held out', m));
     // After the seventh corpus's round: 18 of 2,384 changed (0.76%; 19 before it), recall unchanged.
     expect(m.falseRate).toBeLessThanOrEqual(0.0076);
-    // Short of the 99% target (see above): the bound is the figure measured when the detector was frozen.
-    expect(m.recall).toBeGreaterThanOrEqual(0.923);
+    // Short of the 99% target (see above): the bound is the figure measured when the detector was frozen
+    // (92.4%, then 93.1% after the round on the other corpora's tuning misses, 2026-12-06).
+    expect(m.recall).toBeGreaterThanOrEqual(0.93);
   });
 });

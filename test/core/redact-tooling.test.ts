@@ -38,13 +38,14 @@ describe('redaction on the release and secret-scanning tools’ texts and more s
   // redacts a passphrase under a password's name again (`PASSWORD="correct horse battery staple"`, as
   // the detector before them did): held-out false redactions RAISED on purpose, 11 to 12 of 2,124 (0.52%
   // to 0.56%), the one more a scanner's own negative case; outside those cases unchanged (0.5%); no tuning
-  // text changed.
+  // text changed. The round on the tuning parts' misses (2026-12-06): tuning recall 86.7% → 87.8%, held
+  // out unchanged.
   it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
     const failures = tuningFailures(m);
     expect(m.falseRate, failures.damaged).toBeLessThanOrEqual(0.01);
-    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.867);
+    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.877);
   });
 
   it('held-out part (never tuned on): within the measured figures', () => {

@@ -225,7 +225,18 @@ export function isExampleToken(token: string): boolean {
   // As gitleaks' rules do: a body this long and this repetitive (under 3 bits a character) is not drawn at
   // random; a generated one carries 4.5 bits or more. (Under 3 bits needs few distinct characters.)
   if (body.length >= 16 && distinct <= 12 && entropy(body) < 3) return true;
+  // Letters of one case spell words (yourtokenhere) unless they are drawn at random: a long run with few
+  // vowels is a token (xoxb-…-tjowlljrekgsk…). Drawn at random, 6 letters in 26 are vowels (y counted);
+  // in English words, about 4 in 10.
+  if (body.length >= 16 && /^(?:[a-z]+|[A-Z]+)$/.test(body) && vowelShare(body) < 0.3) return false;
   return /^(?:(?:[A-Z][a-z]{2,}){2,}|[A-Z]{6,}|[a-z]{6,})$/.test(body);
+}
+
+/** The share of a word's letters that are vowels (y included). */
+function vowelShare(letters: string): number {
+  let vowels = 0;
+  for (const char of letters.toLowerCase()) if ('aeiouy'.includes(char)) vowels++;
+  return vowels / letters.length;
 }
 
 /**

@@ -352,12 +352,12 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     judge: (value) => !isAllowedValue(value) && value.length >= 4,
   },
   {
-    // curl -u user:pass, --user "user:pass", --user kevin:'pass', --proxy-user (on the command's next line too, after a
+    // curl -u user:pass, -uuser:pass, --user "user:pass", --user kevin:'pass', --proxy-user (on the command's next line too, after a
     // `\` continuation): the part after the colon
     id: 'curl-user',
     keywords: ['curl', 'wget'],
     pattern:
-      /\b(?:curl|wget)\b(?:[^\n]|\\\n)*?\s(?:-u|-U|--user|--http-user|--proxy-user)(?:=|\s+)["']?(?<user>[^\s:"']*):["']?(?<secret>[^\s"'@]+)/dg,
+      /\b(?:curl|wget)\b(?:[^\n]|\\\n)*?\s(?:-[uU]\s*|(?:--user|--http-user|--proxy-user)(?:=|\s+))["']?(?<user>[^\s:"']*):["']?(?<secret>[^\s"'@]+)/dg,
     // `<user:password>`, `neo4j:[PASSWORD]`, `{user}:{pass}`: a slot, with its brackets split by the colon.
     judge: (value, groups) =>
       !/^[<[{]/.test(groups.user ?? '') &&

@@ -165,7 +165,12 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule('docker-hub-oat', ['dckr_oat_'], `${START}dckr_oat_[\\w-]{32}`),
   // Package registries.
   prefixed('npm-token', 'npm_', `${ALNUM}{36}`),
-  rule('pypi-token', ['pypi-ageichlwas5vcmc'], `${START}pypi-AgEIcHlwaS5vcmc[\\w-]{50,1000}`),
+  // pypi.org's and test.pypi.org's (macaroons whose first bytes name the site).
+  rule(
+    'pypi-token',
+    ['pypi-ageichlwas5vcmc', 'pypi-agendgvzdc5wexbplm9yzw'],
+    `${START}pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[\\w-]{50,1000}`,
+  ),
   prefixed('rubygems-token', 'rubygems_', `${HEX}{48}`),
   prefixed('clojars-token', 'CLOJARS_', `[a-z0-9]{60}`, 'i'),
   rule('artifactory-key', ['akcp', 'cmvmd'], `${START}(?:AKCp${ALNUM}{69}|cmVmd${ALNUM}{59})${END}`),
@@ -228,9 +233,11 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule(
     'new-relic-key',
     ['nrak-', 'nrii-', 'nrjs-', 'nraa-'],
-    `${START}(?:NR(?:AK|AA)-[A-Z0-9]{27}|NRII-[\\w-]{32}|NRJS-${HEX}{19})${END}`,
+    // User and admin keys in either case (semgrep's rule reads them so; New Relic writes them upper case).
+    `${START}(?:NR(?:AK|AA)-[A-Za-z0-9]{27}|NRII-[\\w-]{32}|NRJS-${HEX}{19})${END}`,
   ),
-  rule('dynatrace-token', ['dt0c01.'], `${START}dt0c01\\.${ALNUM}{24}\\.${ALNUM}{64}${END}`),
+  // dt0c01 (API tokens), dt0s01… (platform and OAuth): a letter and two digits, as secrets-patterns-db reads it.
+  rule('dynatrace-token', ['dt0'], `${START}dt0[a-z]\\d{2}\\.${ALNUM}{24}\\.${ALNUM}{64}${END}`),
   rule(
     'grafana-token',
     ['glc_', 'glsa_', 'eyjrijoi'],
