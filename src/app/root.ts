@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CheckpointError } from '../core/errors.js';
@@ -75,5 +75,42 @@ async function checkRoot(given: string, label: string): Promise<string> {
   if (!stats.isDirectory()) {
     throw new CheckpointError('INVALID_ROOT', `${label} must be a directory: ${given}`);
   }
+  const gitDir = enclosingGitDir(resolved);
+  if (gitDir !== null) {
+    throw new CheckpointError(
+      'INVALID_ROOT',
+      `${label} ${given} is inside ${gitDir}, a git repository's own folder (a .git folder or a bare repository), not a working tree: run this in the project's folder`,
+    );
+  }
   return resolved;
+}
+
+/**
+ * The git directory `folder` is or lies in (a `.git` folder, a bare repository), or `null`. A project
+ * root there would have snapshots and restores treat git's own files (refs, config, objects) as the
+ * project's, and a restore roll them back. A few lstat calls per level: cheap on every call.
+ */
+export function enclosingGitDir(folder: string): string | null {
+  for (let dir = folder; ; ) {
+    if (path.basename(dir) === '.git' || looksLikeGitDir(dir)) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+/** git's own layout: HEAD, objects/ and refs/ side by side (a working tree has a `.git` instead). */
+function looksLikeGitDir(dir: string): boolean {
+  const kind = (name: string) => {
+    try {
+      return lstatSync(path.join(dir, name), { throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
+  };
+  return (
+    kind('HEAD')?.isFile() === true &&
+    kind('objects')?.isDirectory() === true &&
+    kind('refs')?.isDirectory() === true
+  );
 }
