@@ -26,10 +26,47 @@ export function writeFileAtomic(
   data: string | Uint8Array,
   options: { durable?: boolean; mode?: number; tempName?: string } = {},
 ): void {
+  prepareFileWrite(fs, target, data, options).commit();
+}
+
+/** A file's new content, written whole beside it and not yet in its place (see prepareFileWrite). */
+export interface PreparedWrite {
+  /** Puts the content in place (a rename) and, when durable, syncs the folder. */
+  commit: () => void;
+  /** Removes the temp file: the target stays as it was. */
+  discard: () => void;
+}
+
+/**
+ * The first half of writeFileAtomic: the content in a temp file beside `target` (created exclusively,
+ * never through a link, synced when durable), so that a caller can do what must come between (keep the
+ * old file as a backup) only once the new content is known to be on disk. A failure here leaves the
+ * target as it was and no temp file.
+ */
+export function prepareFileWrite(
+  fs: StoreFs,
+  target: string,
+  data: string | Uint8Array,
+  options: { durable?: boolean; mode?: number; tempName?: string } = {},
+): PreparedWrite {
   const durable = options.durable ?? true;
   const mode = options.mode ?? FILE_MODE;
   refuseSymlink(fs, target);
   const temp = path.join(path.dirname(target), options.tempName ?? `${tempPrefix(target)}${uniqueSuffix()}`);
+  const discard = () => {
+    try {
+      fs.unlinkSync(temp);
+    } catch {
+      // never created, or renamed already
+    }
+  };
+  const fail = (error: unknown): never => {
+    discard();
+    if (error instanceof CheckpointError) throw error;
+    throw new CheckpointError('IO_FAILED', `could not write ${target}: ${describeError(error)}`, {
+      cause: error,
+    });
+  };
   try {
     const fd = fs.openSync(temp, EXCLUSIVE_WRITE, mode);
     try {
@@ -39,19 +76,20 @@ export function writeFileAtomic(
     } finally {
       fs.closeSync(fd);
     }
-    fs.renameSync(temp, target);
   } catch (error) {
-    try {
-      fs.unlinkSync(temp);
-    } catch {
-      // never created
-    }
-    if (error instanceof CheckpointError) throw error;
-    throw new CheckpointError('IO_FAILED', `could not write ${target}: ${describeError(error)}`, {
-      cause: error,
-    });
+    fail(error);
   }
-  if (durable) syncDirectory(fs, path.dirname(target));
+  return {
+    commit: () => {
+      try {
+        fs.renameSync(temp, target);
+      } catch (error) {
+        fail(error);
+      }
+      if (durable) syncDirectory(fs, path.dirname(target));
+    },
+    discard,
+  };
 }
 
 /** writeFileAtomic without durability, for the store's own small files that every snapshot writes (its state, its refs). */

@@ -5,7 +5,7 @@ import type { JournalRecord } from '../core/journal.js';
 import { LIMITS } from '../core/limits.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import type { Checkpoint } from '../core/schema.js';
-import { refuseSymlink, writeFileAtomic } from './atomic-write.js';
+import { prepareFileWrite, refuseSymlink, writeFileAtomic } from './atomic-write.js';
 import {
   addJournalRecord,
   clearJournal,
@@ -246,8 +246,18 @@ export class CheckpointStore {
         `${current.error.message}; refusing to overwrite a checkpoint written by a newer version`,
       );
     }
-    if (current.kind === 'ok') this.keepAsBackup(current.text);
-    writeFileAtomic(this.fs, this.paths.main, text);
+    // The new content on disk first, then the backup, then the rename: a save that fails (a full disk)
+    // changes nothing, the backup included (adversarial trial, 2026-12-06).
+    const prepared = prepareFileWrite(this.fs, this.paths.main, text);
+    if (current.kind === 'ok') {
+      try {
+        this.keepAsBackup(current.text);
+      } catch (error) {
+        prepared.discard();
+        throw error;
+      }
+    }
+    prepared.commit();
     if (parsed) parsedCheckpoints.remember(this.paths.main, text, parsed);
   }
 

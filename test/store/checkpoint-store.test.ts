@@ -186,6 +186,11 @@ describe('CheckpointStore', () => {
         new RegExp(`could not write .*\\.claude-checkpoint.*${code}`),
       );
       expect(goalOf(good.paths.main)).toBe('two');
+      // The backup too: still the save before, a file of its own (adversarial trial, 2026-12-06: the
+      // backup was taken before the new content was written, so a failed save lost `one` and left `.prev`
+      // a second name of the main file, which an in-place edit of one would change in both).
+      expect(goalOf(good.paths.backup)).toBe('one');
+      expect(lstatSync(good.paths.backup).ino).not.toBe(lstatSync(good.paths.main).ino);
       expect(readdirSync(root).sort()).toEqual(['.claude-checkpoint', '.claude-checkpoint.prev']);
     },
   );
