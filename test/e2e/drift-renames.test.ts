@@ -42,6 +42,25 @@ describe('a staged rename and drift', () => {
     expect(sorted(brief.drift.changedSince)).toEqual(['a.js', 'renamed.js']);
   });
 
+  it("the hooks' brief after compaction names both paths", async () => {
+    const root = createRepo({ committed: { 'a.js': 'a\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    expect((await runCli(['save', '--goal', 'g'], { cwd: root, env })).code).toBe(0);
+    git(root, 'mv', 'a.js', 'renamed.js');
+    const input = JSON.stringify({
+      session_id: 's1',
+      cwd: root,
+      hook_event_name: 'SessionStart',
+      source: 'compact',
+    });
+    const result = await runCli(['hook', 'SessionStart'], { cwd: root, env, input });
+    expect(result.code, result.stderr).toBe(0);
+    const brief: string = JSON.parse(result.stdout).hookSpecificOutput.additionalContext;
+    expect(brief).toMatch(
+      /re-read before editing: `a\.js`, `renamed\.js`|re-read before editing: `renamed\.js`, `a\.js`/,
+    );
+  });
+
   it('flags every file of a folder moved with `git mv`', async () => {
     const root = createRepo({ committed: { 'src/x.js': 'x\n', 'src/deep/y.js': 'y\n', 'top.js': 't\n' } });
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
