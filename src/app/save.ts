@@ -123,6 +123,7 @@ export async function saveCheckpoint(
       let built = buildCheckpoint({
         input: { ...normalized, mode },
         previous,
+        onDisk: likely,
         git,
         detectedFiles,
         oids,

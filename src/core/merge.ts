@@ -15,6 +15,12 @@ import {
 } from './schema.js';
 import type { DetectorConfig } from './secrets/detect.js';
 import { clip } from './text.js';
+import {
+  hasUnknownFields,
+  redactUnknownFields,
+  withoutUnknownFields,
+  withUnknownFieldsOf,
+} from './unknown-fields.js';
 
 /** A file git reports as uncommitted or untracked, with its path relative to the project root. */
 export interface DetectedFile {
@@ -27,6 +33,11 @@ export interface BuildCheckpointParams {
   input: SaveInput;
   /** The checkpoint on disk, if any; used only in merge mode. */
   previous: Checkpoint | null;
+  /**
+   * The checkpoint on disk whatever the mode (in merge mode, `previous`): the fields it holds that this
+   * version does not write are kept (see withUnknownFieldsOf).
+   */
+  onDisk?: Checkpoint | null | undefined;
   git: GitInfo | null;
   detectedFiles: readonly DetectedFile[];
   /** Blob oid of the working-tree content of every path involved; `null` when there is no regular file. */
@@ -128,8 +139,7 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
     oids,
   });
 
-  const redactions = redactor.count;
-  const checkpoint: Checkpoint = {
+  const built: Checkpoint = {
     version: CHECKPOINT_VERSION,
     id: previous?.id ?? params.newId(),
     createdAt: previous?.createdAt ?? at,
@@ -148,13 +158,22 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
     modifiedFiles,
     recentCommands,
     meta: {
-      redactions: (previous?.meta.redactions ?? 0) + redactions,
+      redactions: previous?.meta.redactions ?? 0,
       truncated,
       ...(params.flagged ? { flagged: params.flagged } : {}),
       ...(derived ? { derived } : {}),
       // Ids the journal may still hold (a merge cut short before it cleared them): never merged twice.
       ...(previous?.meta.journaled ? { journaled: previous.meta.journaled } : {}),
     },
+  };
+  const kept = redactUnknownFields(
+    withUnknownFieldsOf(built, params.onDisk ?? previous, previous !== null),
+    redactor,
+  );
+  const redactions = redactor.count;
+  const checkpoint: Checkpoint = {
+    ...kept,
+    meta: { ...kept.meta, redactions: kept.meta.redactions + redactions },
   };
   const fitted = fitToSize(checkpoint, LIMITS.fileBytes);
   return { checkpoint: fitted.checkpoint, redactions, bytes: fitted.bytes, serialized: fitted.serialized };
@@ -231,7 +250,8 @@ function statusOf(path: string, oids: ReadonlyMap<string, string | null>): FileS
  * Drops the oldest commands, then files from the end of the list (carried-over ones last in it), then
  * flagged paths, until the serialized checkpoint fits in `maxBytes`. Each step searches for how many to
  * drop (dropping more never makes the file bigger), so a full file costs a few serializations, not one
- * per entry; the last one is the text written.
+ * per entry; the last one is the text written. Fields this version does not write (a newer writer's)
+ * count too: when even all that leaves the file over, they are dropped, and the fit starts again.
  */
 export function fitToSize(checkpoint: Checkpoint, maxBytes: number): FittedCheckpoint {
   const whole = measure(checkpoint);
@@ -261,6 +281,8 @@ export function fitToSize(checkpoint: Checkpoint, maxBytes: number): FittedCheck
       }),
     );
   }
+  if (current.bytes > maxBytes && hasUnknownFields(checkpoint))
+    return fitToSize(truncate(withoutUnknownFields(checkpoint)), maxBytes);
   return current;
 }
 

@@ -19,7 +19,8 @@ export interface ParsedStatus {
 
 /**
  * The one `git status` a load or `status` runs: branch, HEAD and every uncommitted or untracked file
- * under the folder it runs in.
+ * under the folder it runs in. `--no-renames`: a staged rename (`git mv`) is its two paths, the old one
+ * deleted and the new one added, whatever `status.renames` says (issue 26).
  */
 export const STATUS_ARGS: readonly string[] = [
   'status',
@@ -27,6 +28,7 @@ export const STATUS_ARGS: readonly string[] = [
   '-z',
   '--branch',
   '--untracked-files=all',
+  '--no-renames',
   '--',
   '.',
 ];
@@ -36,12 +38,25 @@ const ZERO_OID = /^0+$/;
 /**
  * Parses `git status --porcelain=v2 -z --branch` output. The format is stable across git versions by
  * design ("porcelain"), and -z keeps paths with spaces, quotes and non-ASCII characters verbatim.
+ * Callers pass `--no-renames`; a rename or copy record met anyway still yields every path it changed.
  */
 export function parseStatusV2(output: string): ParsedStatus {
   const records = output.split('\0');
   let head: string | null = null;
   let branch: string | null = null;
   const entries: StatusEntry[] = [];
+  const listed = new Map<string, StatusEntry>();
+  const add = (entry: StatusEntry) => {
+    const known = listed.get(entry.path);
+    if (!known) {
+      listed.set(entry.path, entry);
+      entries.push(entry);
+    } else if (known.status !== entry.status) {
+      // One rename's source is another's target (a.js -> b.js, c.js -> a.js): HEAD's file, new content.
+      known.status = 'M';
+      known.headOid ??= entry.headOid;
+    }
+  };
   for (let i = 0; i < records.length; i++) {
     const record = records[i] ?? '';
     if (record === '') continue;
@@ -53,7 +68,7 @@ export function parseStatusV2(output: string): ParsedStatus {
       continue;
     }
     if (kind === '?') {
-      entries.push({ path: record.slice(2), status: '??', headOid: null, isSubmodule: false });
+      add({ path: record.slice(2), status: '??', headOid: null, isSubmodule: false });
       continue;
     }
     if (kind === '1' || kind === '2' || kind === 'u') {
@@ -62,14 +77,23 @@ export function parseStatusV2(output: string): ParsedStatus {
       const fields = splitFields(record, fieldCount);
       const xy = fields[1] ?? '..';
       const sub = fields[2] ?? 'N...';
-      const headOid = kind === 'u' ? null : (fields[6] ?? null);
-      entries.push({
-        path: fields[fieldCount] ?? '',
-        status: kind === 'u' ? 'M' : statusFromXY(xy),
-        headOid: headOid && !ZERO_OID.test(headOid) ? headOid : null,
-        isSubmodule: sub.startsWith('S'),
-      });
-      if (kind === '2') i++; // the original path of a rename or copy follows as its own record
+      const rawHeadOid = kind === 'u' ? null : (fields[6] ?? null);
+      const headOid = rawHeadOid && !ZERO_OID.test(rawHeadOid) ? rawHeadOid : null;
+      const isSubmodule = sub.startsWith('S');
+      if (kind !== '2') {
+        add({
+          path: fields[fieldCount] ?? '',
+          status: kind === 'u' ? 'M' : statusFromXY(xy),
+          headOid,
+          isSubmodule,
+        });
+        continue;
+      }
+      // A rename or copy: the new path is not in HEAD; the original path (HEAD's oid is its blob) follows
+      // as its own record, and is gone after a rename but untouched by a copy.
+      const original = records[++i] ?? '';
+      add({ path: fields[fieldCount] ?? '', status: statusFromXY(xy), headOid: null, isSubmodule });
+      if (xy[0] === 'R' && original !== '') add({ path: original, status: 'D', headOid, isSubmodule });
     }
   }
   return { head, branch, entries };

@@ -79,7 +79,8 @@ describe('readRepoState', () => {
       'added.ts': 'A',
       'deleted.ts': 'D',
       'modified.ts': 'M',
-      'renamed-to.ts': 'R',
+      'renamed-from.ts': 'D',
+      'renamed-to.ts': 'A',
       'untracked.ts': '??',
     });
     const modified = state.entries.find((entry) => entry.path === 'modified.ts');
@@ -315,7 +316,7 @@ describe('isIgnoredByGit', () => {
 });
 
 describe('parseStatusV2', () => {
-  it('reads branch headers and skips the original path of renames', () => {
+  it('reads branch headers, and both paths of a rename record (callers pass --no-renames)', () => {
     const output = [
       '# branch.oid (initial)',
       '# branch.head main',
@@ -329,11 +330,50 @@ describe('parseStatusV2', () => {
       head: null,
       branch: 'main',
       entries: [
-        { path: 'new name.ts', status: 'R', headOid: 'aaaa', isSubmodule: false },
+        { path: 'new name.ts', status: 'R', headOid: null, isSubmodule: false },
+        { path: 'old name.ts', status: 'D', headOid: 'aaaa', isSubmodule: false },
         { path: 'untracked.ts', status: '??', headOid: null, isSubmodule: false },
         { path: 'conflicted.ts', status: 'M', headOid: null, isSubmodule: false },
       ],
     });
+  });
+
+  it.each([
+    [
+      'a copy: the new path only, its source is untouched',
+      ['2 C. N... 100644 100644 100644 aaaa aaaa C100 copy.ts', 'a.ts'],
+      [{ path: 'copy.ts', status: 'A', headOid: null, isSubmodule: false }],
+    ],
+    [
+      'a copy and a rename of one source: the source once, gone',
+      [
+        '2 C. N... 100644 100644 100644 aaaa aaaa C100 copy.ts',
+        'a.ts',
+        '2 R. N... 100644 100644 100644 aaaa aaaa R100 lib/a.ts',
+        'a.ts',
+      ],
+      [
+        { path: 'copy.ts', status: 'A', headOid: null, isSubmodule: false },
+        { path: 'lib/a.ts', status: 'R', headOid: null, isSubmodule: false },
+        { path: 'a.ts', status: 'D', headOid: 'aaaa', isSubmodule: false },
+      ],
+    ],
+    [
+      "one rename's source another's target: that path modified, against HEAD's blob",
+      [
+        '2 R. N... 100644 100644 100644 aaaa aaaa R100 b.ts',
+        'a.ts',
+        '2 R. N... 100644 100644 100644 cccc cccc R100 a.ts',
+        'c.ts',
+      ],
+      [
+        { path: 'b.ts', status: 'R', headOid: null, isSubmodule: false },
+        { path: 'a.ts', status: 'M', headOid: 'aaaa', isSubmodule: false },
+        { path: 'c.ts', status: 'D', headOid: 'cccc', isSubmodule: false },
+      ],
+    ],
+  ])('reads %s', (_title, records, entries) => {
+    expect(parseStatusV2([...records, ''].join('\0')).entries).toEqual(entries);
   });
 
   it.each([
