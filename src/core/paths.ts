@@ -7,6 +7,17 @@ import { CheckpointError } from './errors.js';
  * can never point the agent, or a later restore, outside the project.
  */
 export function toProjectPath(root: string, given: string, field: string): string {
+  // File systems refuse both, and Node's own error would name neither the field nor the limit.
+  if (given.includes('\0')) {
+    throw new CheckpointError('INVALID_INPUT', `${field} must not contain a NUL character`);
+  }
+  const tooLong = given.split(/[\\/]/).find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES);
+  if (tooLong !== undefined) {
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `${field}: each name in a path must be at most ${MAX_NAME_BYTES} bytes (got one of ${Buffer.byteLength(tooLong)})`,
+    );
+  }
   const absolute = path.resolve(root, given);
   const relative = path.relative(root, absolute);
   if (relative === '') {
@@ -19,6 +30,20 @@ export function toProjectPath(root: string, given: string, field: string): strin
     throw new CheckpointError('OUTSIDE_ROOT', `${field} is outside the project root ${root}: got '${given}'`);
   }
   return relative.split(path.sep).join('/');
+}
+
+/** The longest name of a file or folder the common file systems (ext4, APFS, NTFS) take, in bytes. */
+const MAX_NAME_BYTES = 255;
+
+/**
+ * Whether a path read from a checkpoint file names something inside the project: relative, no `..`
+ * step, no NUL. A save never writes another (toProjectPath), but the file may come from a hand edit or a
+ * teammate's handoff, and the brief must not send the agent to `/etc/shadow` or `../../.ssh`.
+ */
+export function isInsideProjectPath(stored: string): boolean {
+  if (stored === '' || stored.includes('\0')) return false;
+  if (stored.startsWith('/') || stored.startsWith('\\') || /^[A-Za-z]:/.test(stored)) return false;
+  return !stored.split(/[\\/]/).includes('..');
 }
 
 /** The names this tool writes in the project root; never reported as user changes. */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { withoutOutsidePaths } from './checkpoint-fast-read.js';
 import {
   CHECKPOINT_VERSION,
   FILE_STATUSES,
@@ -121,6 +122,10 @@ export type DerivedFields = NonNullable<Checkpoint['meta']['derived']>;
 
 /** Parses file text into a current-version checkpoint. Throws CORRUPT or UNSUPPORTED_VERSION. */
 export function parseCheckpoint(text: string): Checkpoint {
+  return withoutOutsidePaths(parseValidCheckpoint(text));
+}
+
+function parseValidCheckpoint(text: string): Checkpoint {
   const migrated = migrateCheckpoint(parseCheckpointJson(text));
   if (isPlainlyValid(migrated)) return migrated as Checkpoint;
   const result = checkpointSchemas().checkpointSchema.safeParse(migrated);
