@@ -465,9 +465,17 @@ export async function diffSnapshot(
     const files = await store.diffStat(from.tree, toTree, file ? [file] : []);
     // "No differences" about a path neither side has would be a false all-clear (issue 26).
     if (file && files.length === 0 && !(await store.treeHasPath(from.tree, file))) {
+      const onDisk =
+        !to &&
+        (await lstat(path.join(store.root, file)).then(
+          () => true,
+          () => false,
+        ));
       throw new CheckpointError(
         'INVALID_INPUT',
-        `path '${file}' is in neither snapshot ${from.id} nor ${to ? `snapshot ${to.id}` : 'the working tree'}`,
+        onDisk
+          ? `path '${file}' is in neither snapshot ${from.id} nor what a snapshot of the working tree holds: the file is there, but snapshots leave it out (git-ignored, over the size cap, or in a nested repository)`
+          : `path '${file}' is in neither snapshot ${from.id} nor ${to ? `snapshot ${to.id}` : 'the working tree'}`,
       );
     }
     const outcome: DiffOutcome = { from: from.id, to: to ? to.id : 'working tree', files };

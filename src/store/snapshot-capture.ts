@@ -7,6 +7,7 @@ import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snaps
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
 import { parseStatusV2 } from '../git/status.js';
+import { globalExcludesChanged } from './global-excludes.js';
 import { inheritedIgnoreRules } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
 import { countChanges } from './snapshot-diff.js';
@@ -88,32 +89,67 @@ export async function captureTree(
   const early = baseTree !== undefined ? scan() : null;
   early?.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   const state = await readState(target.statePath);
-  const stored = JSON.stringify([state.index, state.exclusions, state.includeIgnored]);
+  const remembered = () =>
+    JSON.stringify([
+      state.index,
+      state.exclusions,
+      state.includeIgnored,
+      state.maxFileBytes,
+      state.globalExcludes,
+    ]);
+  const stored = remembered();
   await refreshExclusions(target, state);
   const rulesChanged = await syncInfo(target, state.exclusions);
+  // The scan reads the global excludes as they are now; only what the index holds needs a look.
+  const excludesChanged = await globalExcludesChanged(git, root, state);
   const exclusionsBefore = JSON.stringify(state.exclusions);
   // Read-only listings beside the scan: they take no index lock.
-  const including = includedIgnored(target, state);
+  const including = includedIgnored(target, state, rulesChanged || excludesChanged);
   including.catch(() => undefined); // awaited below
+  const overCap = indexedOverCap(target, state);
+  overCap.catch(() => undefined); // awaited below
   let scanned: Awaited<ReturnType<StoreGit>>;
   if (early && !rulesChanged) scanned = await early;
   else {
     await early?.catch(() => undefined); // never two scans of one index at once
     scanned = await scan();
   }
-  const { stdout } = scanned;
+  const { entries } = parseStatusV2(scanned.stdout);
   const included = await including;
+  // A changed .gitignore may ignore files the index holds, which git's scan goes on reporting as tracked.
+  const nowIgnored =
+    included.drop ?? (entries.some((entry) => isIgnoreFile(entry.path)) ? await ignoredInIndex(target) : []);
   const toAdd: Array<{ path: string; bytes: number }> = [];
   const toDrop: string[] = [];
+  /** Paths this capture has dealt with already, which the scan may report as well. */
+  const settled = new Set<string>();
   const exclude = (file: string, bytes: number, tracked: boolean) => {
     state.exclusions.large = state.exclusions.large.filter((entry) => entry.path !== file);
     state.exclusions.large.push({ path: file, bytes });
     if (tracked) toDrop.push(file);
+    settled.add(file);
   };
   // Counted against HEAD, which is the latest snapshot: what was in it (headOid) and what is there now.
   const counts: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
-  for (const entry of parseStatusV2(stdout).entries) {
-    if (entry.isSubmodule) continue;
+  const scannedEntry = new Map(entries.map((entry) => [entry.path, entry]));
+  // A path the scan does not report is in the index as in HEAD: in the latest snapshot.
+  const inLatest = (file: string) => {
+    const entry = scannedEntry.get(file);
+    return entry === undefined || entry.headOid !== null;
+  };
+  for (const file of nowIgnored) {
+    toDrop.push(file);
+    settled.add(file);
+    if (inLatest(file)) counts.deleted++;
+  }
+  // Over the cap, a file is listed as skipped with the snapshot, not counted as deleted (docs/rewind.md).
+  for (const file of await overCap) {
+    if (settled.has(file)) continue;
+    const stats = lstatOrNull(path.join(root, file));
+    if (stats?.isFile() && stats.size > target.settings.maxFileBytes) exclude(file, stats.size, true);
+  }
+  for (const entry of entries) {
+    if (entry.isSubmodule || settled.has(entry.path)) continue;
     const untracked = entry.status === '??';
     if (untracked && entry.path.endsWith('/')) {
       // git does not descend into another repository: a nested repo, skipped visibly.
@@ -128,7 +164,6 @@ export async function captureTree(
       if (inBase) counts.deleted++;
     } else if (stats.isFile() && stats.size > target.settings.maxFileBytes) {
       exclude(entry.path, stats.size, !untracked);
-      if (inBase) counts.deleted++;
     } else {
       toAdd.push({ path: entry.path, bytes: stats.size });
       if (inBase) counts.modified++;
@@ -143,10 +178,6 @@ export async function captureTree(
       toAdd.push({ path: file, bytes: stats.size });
       counts.added++;
     }
-  }
-  for (const file of included.drop) {
-    toDrop.push(file);
-    counts.deleted++;
   }
   const indexChanged = toAdd.length > 0 || toDrop.length > 0;
   const records =
@@ -200,9 +231,9 @@ export async function captureTree(
         ? counts
         : await countChanges(git, baseTree, tree);
   state.index = { tree };
+  state.maxFileBytes = target.settings.maxFileBytes;
   // An unchanged tree (most prompts) leaves the state as it was: no write.
-  if (JSON.stringify([state.index, state.exclusions, state.includeIgnored]) !== stored)
-    await writeState(target.statePath, state);
+  if (remembered() !== stored) await writeState(target.statePath, state);
   return {
     tree,
     changes,
@@ -215,18 +246,22 @@ export async function captureTree(
 
 /**
  * The git-ignored files the snapshotIncludeIgnored patterns include (issue 25) that the store's index does
- * not hold yet; once it holds them, git's scan follows them like any other file. When the patterns
- * changed, also those it holds that they no longer include (never what the project's own index tracks).
- * Ignored folders are entered only where a pattern names them or a folder in them.
+ * not hold yet; once it holds them, git's scan follows them like any other file. When the patterns or
+ * the store's exclude rules changed, also those it holds that are ignored now (see ignoredInIndex);
+ * `drop` is null when that was not looked at. Ignored folders are entered only where a pattern names
+ * them or a folder in them.
  */
 async function includedIgnored(
   target: CaptureTarget,
   state: StoreState,
-): Promise<{ add: string[]; drop: string[] }> {
+  rulesChanged: boolean,
+): Promise<{ add: string[]; drop: string[] | null }> {
   const patterns = [...(target.settings.includeIgnored ?? [])];
   const previous = state.includeIgnored ?? [];
   const changed = JSON.stringify(patterns) !== JSON.stringify(previous);
-  if (patterns.length === 0 && !changed) return { add: [], drop: [] };
+  const drop = (changed && previous.length > 0) || rulesChanged ? ignoredInIndex(target) : null;
+  drop?.catch(() => undefined); // awaited below
+  if (patterns.length === 0 && !changed) return { add: [], drop: await drop };
   const matches = includeMatcher(patterns);
   const own = (file: string) =>
     isOwnFile(file) ||
@@ -261,20 +296,53 @@ async function includedIgnored(
     for (const file of [...shallow, ...deep])
       if (!file.endsWith('/') && matches(file) && !own(file)) add.add(file);
   }
-  let drop: string[] = [];
-  if (changed && previous.length > 0) {
-    const listTracked = async (run: () => ReturnType<StoreGit>) => splitNul((await run()).stdout);
-    const trackedArgs = ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'];
-    const [held, projects] = await Promise.all([
-      listTracked(() => target.git(trackedArgs)),
-      // The project's own index may track ignored files (added with --force): those stay.
-      listTracked(() => runGit(trackedArgs, { cwd: target.root, okExitCodes: [0, 128] })),
-    ]);
-    const tracked = new Set(projects);
-    drop = held.filter((file) => !tracked.has(file) && !matches(file));
-  }
   state.includeIgnored = patterns;
-  return { add: [...add], drop };
+  return { add: [...add], drop: await drop };
+}
+
+/**
+ * The files the store's index holds that are git-ignored now: a path it took in before it became
+ * ignored (issue 26), or one the snapshotIncludeIgnored patterns no longer include. Ignored files the
+ * project's own index tracks (added with --force) and those the patterns include stay.
+ */
+async function ignoredInIndex(target: CaptureTarget): Promise<string[]> {
+  const trackedArgs = ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'];
+  const held = splitNul((await target.git(trackedArgs)).stdout);
+  if (held.length === 0) return held;
+  const matches = includeMatcher([...(target.settings.includeIgnored ?? [])]);
+  const candidates = held.filter((file) => !matches(file));
+  if (candidates.length === 0) return candidates;
+  const projects = splitNul((await runGit(trackedArgs, { cwd: target.root, okExitCodes: [0, 128] })).stdout);
+  const tracked = new Set(projects);
+  return candidates.filter((file) => !tracked.has(file));
+}
+
+/** `.gitignore` at any depth: a change to one may ignore files the index holds. */
+function isIgnoreFile(file: string): boolean {
+  return file === '.gitignore' || file.endsWith('/.gitignore');
+}
+
+/**
+ * The files the index holds over the size cap, when it was not checked against this cap yet: a first
+ * snapshot starts from the project's index (see borrowFromProjectRepo), and a cap may be lowered. git's
+ * scan reports only files that changed, so these would stay in every snapshot. One `ls-tree` reads each
+ * blob's size from the tree, no file's content (a few milliseconds at 10,000 files).
+ */
+async function indexedOverCap(target: CaptureTarget, state: StoreState): Promise<string[]> {
+  if (state.maxFileBytes === target.settings.maxFileBytes) return [];
+  // Before the first snapshot, the index is the project's and HEAD its commit (or unborn: nothing held).
+  const tree = state.index?.tree ?? 'HEAD';
+  const { stdout } = await target.git(['ls-tree', '-r', '-l', '-z', '--full-tree', tree], {
+    okExitCodes: [0, 128],
+  });
+  const over: string[] = [];
+  for (const record of splitNul(stdout)) {
+    // <mode> SP <type> SP <oid> SP+ <size> TAB <path>
+    const tab = record.indexOf('\t');
+    const [, type, , size] = record.slice(0, tab).split(/ +/);
+    if (type === 'blob' && Number(size) > target.settings.maxFileBytes) over.push(record.slice(tab + 1));
+  }
+  return over;
 }
 
 function splitNul(text: string): string[] {

@@ -10,6 +10,10 @@ export interface StoreState {
   exclusions: { large: Array<{ path: string; bytes: number }>; nested: string[] };
   /** The snapshotIncludeIgnored patterns the index was last brought in line with. */
   includeIgnored?: string[];
+  /** The size cap the index was last checked against (see indexedOverCap). */
+  maxFileBytes?: number;
+  /** What the global excludes file and the config naming it looked like (see globalExcludesChanged). */
+  globalExcludes?: { configs: string; file: string; excludes: string };
   /**
    * The ids of the turn-end snapshots (see TURN_END_TRIGGER), which retention does not count: kept here
    * so that it need not read every snapshot's commit to know them. Ids of removed snapshots may linger.
@@ -26,6 +30,8 @@ export async function readState(file: string): Promise<StoreState> {
       ...(parsed.index ? { index: parsed.index } : {}),
       ...(Array.isArray(parsed.includeIgnored) ? { includeIgnored: parsed.includeIgnored } : {}),
       ...(Array.isArray(parsed.turnEnds) ? { turnEnds: parsed.turnEnds } : {}),
+      ...(typeof parsed.maxFileBytes === 'number' ? { maxFileBytes: parsed.maxFileBytes } : {}),
+      ...(parsed.globalExcludes ? { globalExcludes: parsed.globalExcludes } : {}),
       exclusions: {
         large: Array.isArray(parsed.exclusions?.large) ? parsed.exclusions.large : [],
         nested: Array.isArray(parsed.exclusions?.nested) ? parsed.exclusions.nested : [],

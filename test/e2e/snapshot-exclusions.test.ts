@@ -1,0 +1,187 @@
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+interface Listed {
+  id: string;
+  changes: { added: number; modified: number; deleted: number };
+  skipped: { large: Array<{ path: string; bytes: number }>; nested: string[] };
+}
+
+function project(options: Parameters<typeof createRepo>[0], env: Record<string, string> = {}) {
+  const root = createRepo(options);
+  const store = tempDir('checkpoint-store-');
+  const fullEnv = { CHECKPOINT_STORE_DIR: store, ...env };
+  const cli = async (...args: string[]) => {
+    return runCli([...args, '--root', root], { cwd: root, env: fullEnv });
+  };
+  /** The snapshot taken, or the latest one with `created: false` when nothing changed. */
+  const snapshot = async (): Promise<Listed & { created: boolean }> => {
+    const taken = await cli('snapshot', '--json');
+    expect(taken.stderr).toBe('');
+    expect(taken.code).toBe(0);
+    const parsed = JSON.parse(taken.stdout) as { created: boolean; snapshot: Listed };
+    return { ...parsed.snapshot, created: parsed.created };
+  };
+  return { root, cli, snapshot };
+}
+
+/** What a restore of `ref` would do, as its JSON plan. */
+async function planOf(cli: (...args: string[]) => Promise<{ stdout: string }>, ref: string) {
+  return JSON.parse((await cli('restore', ref, '--dry-run', '--json')).stdout).plan as {
+    overwrite: string[];
+    create: string[];
+    delete: string[];
+    keptAside: Array<{ path: string }> | string[];
+  };
+}
+
+const keptAsidePaths = (plan: { keptAside: Array<{ path: string } | string> }) =>
+  plan.keptAside.map((entry) => (typeof entry === 'string' ? entry : entry.path));
+
+describe('a path that becomes git-ignored leaves the next snapshot (issue 26)', () => {
+  it('an untracked file snapshotted, then ignored and rewritten: the next snapshot drops it and counts it deleted', async () => {
+    const p = project({ committed: { 'a.js': 'a\n' } });
+    writeTree(p.root, { 'notes.txt': 'draft\n' });
+    await p.snapshot();
+    appendFileSync(path.join(p.root, '.gitignore'), 'notes.txt\n');
+    writeFileSync(path.join(p.root, 'notes.txt'), 'TOKEN=my-private-value\n');
+
+    const second = await p.snapshot();
+    expect(second.changes).toEqual({ added: 0, modified: 1, deleted: 1 });
+    const diff = await p.cli('diff', 'latest', 'notes.txt');
+    expect(diff.stdout).not.toContain('No differences');
+    expect(diff.stderr).toMatch(/notes\.txt' is in neither snapshot \S+ nor what a snapshot .*git-ignored/);
+    expect(diff.code).toBe(2);
+    const between = await p.cli('diff', 'latest~1', '--against', 'latest');
+    expect(between.stdout).toMatch(/notes\.txt/);
+    // The working tree's notes.txt is ignored and in no snapshot: a restore keeps it aside first.
+    const plan = await planOf(p.cli, 'latest~1');
+    expect(keptAsidePaths(plan as never)).toContain('notes.txt');
+    // A third snapshot finds nothing new: the file stays out.
+    writeFileSync(path.join(p.root, 'notes.txt'), 'TOKEN=another\n');
+    expect((await p.snapshot()).created).toBe(false);
+  });
+
+  it('a folder that becomes ignored through a nested .gitignore leaves, and comes back once un-ignored', async () => {
+    const p = project({ committed: { 'a.js': 'a\n' } });
+    writeTree(p.root, { 'pkg/index.js': 'x\n', 'pkg/cache/one.bin': '1\n', 'pkg/cache/two.bin': '2\n' });
+    await p.snapshot();
+    writeFileSync(path.join(p.root, 'pkg', '.gitignore'), 'cache/\n');
+
+    const ignored = await p.snapshot();
+    expect(ignored.changes).toEqual({ added: 1, modified: 0, deleted: 2 });
+    expect((await p.cli('diff', 'latest', 'pkg/cache/one.bin')).stdout).not.toContain('No differences');
+
+    writeFileSync(path.join(p.root, 'pkg', '.gitignore'), '');
+    const back = await p.snapshot();
+    expect(back.changes).toEqual({ added: 2, modified: 1, deleted: 0 });
+    expect((await p.cli('diff', 'latest', 'pkg/cache/two.bin')).stdout).toContain('No differences');
+  });
+
+  it('rules from the project’s .git/info/exclude apply on the next snapshot too', async () => {
+    const p = project({ committed: { 'a.js': 'a\n' } });
+    writeTree(p.root, { 'local.cfg': 'mine\n' });
+    await p.snapshot();
+    appendFileSync(path.join(p.root, '.git', 'info', 'exclude'), 'local.cfg\n');
+
+    expect((await p.snapshot()).changes).toEqual({ added: 0, modified: 0, deleted: 1 });
+  });
+
+  it.each([
+    ['git’s default global excludes file', (_home: string) => ['.config/git/ignore']],
+    [
+      'a core.excludesFile the user’s config names',
+      (home: string) => {
+        writeFileSync(
+          path.join(home, '.gitconfig'),
+          `[core]\n\texcludesFile = ${path.join(home, 'my-ignores')}\n`,
+        );
+        return ['my-ignores'];
+      },
+    ],
+  ])('rules added to %s apply on the next snapshot too', async (_name, configure) => {
+    const home = tempDir('checkpoint-home-');
+    const [excludes] = configure(home);
+    const p = project({ committed: { 'a.js': 'a\n' } }, { HOME: home });
+    writeTree(p.root, { 'scratch.txt': 'mine\n' });
+    await p.snapshot();
+    mkdirSync(path.dirname(path.join(home, excludes as string)), { recursive: true });
+    writeFileSync(path.join(home, excludes as string), 'scratch.txt\n');
+
+    expect((await p.snapshot()).changes).toEqual({ added: 0, modified: 0, deleted: 1 });
+  });
+
+  it('keeps what the project tracks although ignored (added with --force) and what snapshotIncludeIgnored includes', async () => {
+    const config = tempDir('checkpoint-config-');
+    writeFileSync(path.join(config, 'config.json'), JSON.stringify({ snapshotIncludeIgnored: ['.env'] }));
+    const p = project(
+      { committed: { 'a.js': 'a\n', 'forced.log': 'kept\n' } },
+      { CHECKPOINT_CONFIG_DIR: config },
+    );
+    writeTree(p.root, { '.env': 'A=1\n', 'debug.log': 'x\n' });
+    await p.snapshot();
+    appendFileSync(path.join(p.root, '.gitignore'), '*.log\n.env\n');
+
+    const next = await p.snapshot();
+    expect(next.changes).toEqual({ added: 0, modified: 1, deleted: 1 });
+    expect((await p.cli('diff', 'latest', 'forced.log')).stdout).toContain('No differences');
+    expect((await p.cli('diff', 'latest', '.env')).stdout).toContain('No differences');
+  });
+});
+
+describe('files over the size cap are left out from the first snapshot on (issue 26)', () => {
+  const capEnv = { CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.001' }; // 1048 bytes
+
+  it('a committed file over the cap is skipped and listed by the first snapshot, and gc copies nothing of it', async () => {
+    const big = 'x'.repeat(5000);
+    const p = project({ committed: { 'a.js': 'a\n', 'big.bin': big } }, capEnv);
+
+    const first = await p.snapshot();
+    expect(first.skipped.large).toEqual([{ path: 'big.bin', bytes: 5000 }]);
+    expect(first.changes.added).toBe(2); // .gitignore and a.js
+    const listed = JSON.parse((await p.cli('list', '--json')).stdout).snapshots as Listed[];
+    expect(listed[0]?.skipped.large).toEqual([{ path: 'big.bin', bytes: 5000 }]);
+    expect((await p.cli('diff', 'latest', 'big.bin')).stdout).not.toContain('No differences');
+    const gc = JSON.parse((await p.cli('gc', '--json')).stdout) as { copiedBytes?: number };
+    expect(gc.copiedBytes ?? 0).toBeLessThan(5000);
+  });
+
+  it('a tracked file that grows over the cap is counted as skipped, not deleted, and comes back when it shrinks', async () => {
+    const p = project({ committed: { 'a.js': 'a\n', 'data.bin': 'small\n' } }, capEnv);
+    await p.snapshot();
+    writeFileSync(path.join(p.root, 'data.bin'), 'y'.repeat(5000));
+
+    const grown = await p.snapshot();
+    expect(grown.changes).toEqual({ added: 0, modified: 0, deleted: 0 });
+    expect(grown.skipped.large).toEqual([{ path: 'data.bin', bytes: 5000 }]);
+
+    writeFileSync(path.join(p.root, 'data.bin'), 'small again\n');
+    const shrunk = await p.snapshot();
+    expect(shrunk.skipped.large).toEqual([]);
+    expect((await p.cli('diff', 'latest', 'data.bin')).stdout).toContain('No differences');
+  });
+
+  it('lowering the cap leaves out files a snapshot already held', async () => {
+    const root = createRepo({ committed: { 'a.js': 'a\n' } });
+    mkdirSync(path.join(root, 'assets'));
+    writeTree(root, { 'assets/logo.bin': 'z'.repeat(5000) });
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'logo');
+    const store = tempDir('checkpoint-store-');
+    const run = (env: Record<string, string>) =>
+      runCli(['snapshot', '--json', '--root', root], {
+        cwd: root,
+        env: { CHECKPOINT_STORE_DIR: store, ...env },
+      });
+    const first = JSON.parse((await run({})).stdout).snapshot as Listed;
+    expect(first.skipped.large).toEqual([]);
+
+    const lowered = JSON.parse((await run(capEnv)).stdout).snapshot as Listed;
+    expect(lowered.skipped.large).toEqual([{ path: 'assets/logo.bin', bytes: 5000 }]);
+  });
+});
