@@ -287,24 +287,33 @@ interface Probe {
   isEmpty(dir: string): boolean;
 }
 
-/** lstat relative to the root, remembered for the run: many changes share their folders. */
+/**
+ * lstat relative to the root, remembered for the run: many changes share their folders. It follows no
+ * link on the way: under a folder that became a symbolic link nothing is there as far as a restore goes
+ * (the link is the tree's own entry), and nothing is ever read or kept aside through it.
+ */
 function createProbe(root: string): Probe {
   const seen = new Map<string, Stats | null>();
   const emptiness = new Map<string, boolean>();
-  return {
-    root,
-    stat(file) {
-      let stats = seen.get(file);
-      if (stats === undefined) {
+  const stat = (file: string): Stats | null => {
+    let stats = seen.get(file);
+    if (stats === undefined) {
+      const parent = path.posix.dirname(file);
+      if (parent !== '.' && stat(parent)?.isDirectory() !== true) stats = null;
+      else {
         try {
           stats = lstatSync(path.join(root, file), { throwIfNoEntry: false }) ?? null;
         } catch {
-          stats = null; // a file on the way: nothing can be here
+          stats = null; // cannot be read: nothing can be kept from here
         }
-        seen.set(file, stats);
       }
-      return stats;
-    },
+      seen.set(file, stats);
+    }
+    return stats;
+  };
+  return {
+    root,
+    stat,
     isEmpty(dir) {
       let empty = emptiness.get(dir);
       if (empty === undefined) {

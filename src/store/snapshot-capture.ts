@@ -73,6 +73,7 @@ export async function captureTree(
   onProgress?: CaptureProgress,
 ): Promise<CaptureResult> {
   const { root, git } = target;
+  const inTree = treeLstat(root);
   const scan = () =>
     git([
       'status',
@@ -145,7 +146,7 @@ export async function captureTree(
   // Over the cap, a file is listed as skipped with the snapshot, not counted as deleted (docs/rewind.md).
   for (const file of await overCap) {
     if (settled.has(file)) continue;
-    const stats = lstatOrNull(path.join(root, file));
+    const stats = inTree(file);
     if (stats?.isFile() && stats.size > target.settings.maxFileBytes) exclude(file, stats.size, true);
   }
   for (const entry of entries) {
@@ -158,7 +159,7 @@ export async function captureTree(
       continue;
     }
     const inBase = entry.headOid !== null;
-    const stats = lstatOrNull(path.join(root, entry.path));
+    const stats = inTree(entry.path);
     if (!stats || stats.isDirectory()) {
       if (!untracked) toDrop.push(entry.path);
       if (inBase) counts.deleted++;
@@ -171,7 +172,7 @@ export async function captureTree(
     }
   }
   for (const file of included.add) {
-    const stats = lstatOrNull(path.join(root, file));
+    const stats = inTree(file);
     if (!stats || !(stats.isFile() || stats.isSymbolicLink())) continue;
     if (stats.isFile() && stats.size > target.settings.maxFileBytes) exclude(file, stats.size, false);
     else {
@@ -398,6 +399,31 @@ async function writeIfChanged(file: string, wanted: string): Promise<boolean> {
 function anchoredPattern(file: string): string {
   const escaped = file.replace(/[\\*?[\]!#]/g, (char) => `\\${char}`).replace(/ $/, '\\ ');
   return `/${escaped}\n`;
+}
+
+/**
+ * lstat of a path of the tree (`/`-separated, from the root) that follows no link on the way: a path
+ * under a folder that became a symbolic link (or a file) is gone as far as a snapshot goes, as git sees
+ * it ("beyond a symbolic link"), and is never read through the link (adversarial trial, 2026-12-06: a
+ * tracked folder swapped for a link to a folder holding the same names stopped every snapshot). Each
+ * folder on the way is checked once per capture.
+ */
+function treeLstat(root: string): (file: string) => Stats | null {
+  const realFolders = new Map<string, boolean>();
+  const isRealFolder = (dir: string): boolean => {
+    let known = realFolders.get(dir);
+    if (known === undefined) {
+      const parent = path.posix.dirname(dir);
+      known =
+        (parent === '.' || isRealFolder(parent)) && lstatOrNull(path.join(root, dir))?.isDirectory() === true;
+      realFolders.set(dir, known);
+    }
+    return known;
+  };
+  return (file) => {
+    const parent = path.posix.dirname(file);
+    return parent === '.' || isRealFolder(parent) ? lstatOrNull(path.join(root, file)) : null;
+  };
 }
 
 /**
