@@ -51,7 +51,9 @@ const FIELD_HINTS: Readonly<Record<string, readonly string[]>> = {
 
 /** The field `key` was likely meant as, among those this object accepts: a known alias, else a near name. */
 function intendedField(key: string, known: readonly string[]): string | undefined {
-  const hints = FIELD_HINTS[key] ?? FIELD_HINTS[key.toLowerCase()] ?? [];
+  // Own names only: `constructor` or `toString` would otherwise find Object's own functions.
+  const hintsFor = (name: string) => (Object.hasOwn(FIELD_HINTS, name) ? FIELD_HINTS[name] : undefined);
+  const hints = hintsFor(key) ?? hintsFor(key.toLowerCase()) ?? [];
   return hints.find((hint) => known.includes(hint)) ?? nearestName(key, known);
 }
 

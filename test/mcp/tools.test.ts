@@ -122,6 +122,10 @@ describe('the MCP server, through a real client', () => {
       { goal: 'g', commands: [{ command: 'ls' }] },
       'unknown field "commands"; did you mean "recentCommands"?',
     ],
+    // Adversarial trial (2026-12-06): names of Object's own properties crashed the hint lookup.
+    [{ goal: 'g', constructor: 1 }, 'unknown field "constructor"'],
+    [{ goal: 'g', tasks: [{ description: 'd', status: 'done', toString: 1 }] }, 'unknown field "toString"'],
+    [{ goal: 'g', hasOwnProperty: 1 }, 'unknown field "hasOwnProperty"'],
   ] as Array<[Record<string, unknown>, string]>)(
     'rejects bad input with a tool error naming the field and limit, writing nothing (%#)',
     async (args, message) => {
