@@ -1,6 +1,7 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
+import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { escapeControls } from '../core/quote.js';
 import { checkHandoffName, chooseRemote } from '../git/handoff-remote.js';
 import { readHeadFast } from '../git/repo.js';
@@ -44,7 +45,7 @@ export async function openHandoff(
   const { store, root } = await openStore(deps, request.projectRoot, context);
   const head = await requireHead(root.root);
   const name = checkHandoffName(request.name ?? head.branch ?? nameRequired());
-  const remote = await chooseRemote(root.root, request.remote, head.branch);
+  const remote = await chooseRemote(root.root, request.remote, head.branch, deps.surface);
   return { store, root, head, name, remote };
 }
 
@@ -79,6 +80,8 @@ export async function readHandoffCommit(
   }
   if (!tree || meta.handoff !== 1 || !isHandoffMeta(meta))
     throw new CheckpointError('CORRUPT', `commit ${commit} is not a handoff this tool wrote`);
+  // Handoffs pushed before issue 26 wrote "unknown" where git had no identity.
+  if (meta.author === 'unknown' || meta.author.trim() === '') meta.author = NO_GIT_IDENTITY;
   const problem = unsafeReference(meta);
   if (problem !== null)
     throw new CheckpointError(

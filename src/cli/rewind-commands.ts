@@ -121,7 +121,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       const { restoreSnapshot } = await import('../app/rewind.js');
       const show = (outcome: RestoreOutcome) => {
         if (ctx.out.json) ctx.out.printJson({ ...outcome, snapshot: snapshotSummary(outcome.snapshot) });
-        else ctx.out.print(renderRestore(outcome, ctx.deps.surface));
+        else ctx.out.print(renderRestore({ ...outcome, paths }, ctx.deps.surface));
       };
       const apply = async () => {
         const done = await restoreSnapshot(ctx.deps, {
@@ -146,7 +146,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
         // A script asked for JSON: it gets the plan it would have confirmed, on stdout (issue 26).
         if (ctx.out.json) ctx.out.printJson({ ...plan, snapshot: snapshotSummary(plan.snapshot) });
-        else ctx.out.note(renderRestore(plan, ctx.deps.surface));
+        else ctx.out.note(renderRestore({ ...plan, paths }, ctx.deps.surface));
         ctx.out.note('Not applied: pass --yes to restore without a terminal to confirm on.');
         return EXIT.notConfirmed;
       }
@@ -192,12 +192,8 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       else if (outcome.skipped) ctx.out.print('Nothing due: the store is within its caps.');
       else {
         const trimmed = outcome.trimmed > 0 ? ` (${outcome.trimmed} of them for the size cap)` : '';
-        const copied =
-          outcome.copiedBytes > 0
-            ? ` (${formatBytes(outcome.copiedBytes)} of it copied in from the project's repository, which the store no longer borrows from)`
-            : '';
         ctx.out.print(
-          `Removed ${outcome.removed} expired snapshot(s)${trimmed}, kept ${outcome.kept}. Store: ${formatBytes(outcome.beforeBytes)} → ${formatBytes(outcome.afterBytes)}${copied}.`,
+          `Removed ${outcome.removed} expired snapshot(s)${trimmed}, kept ${outcome.kept}. Store: ${formatBytes(outcome.beforeBytes)} → ${formatBytes(outcome.afterBytes)}${copiedIn(outcome.copiedBytes)}.`,
         );
         if (outcome.damaged.length > 0)
           ctx.out.print(
@@ -213,12 +209,19 @@ export function registerRewindCommands(program: Command, run: Runner): void {
   );
 }
 
+/** Why a store grew in a gc: what it copied in rather than borrow it (plain `gc` and `gc --all` alike). */
+function copiedIn(bytes: number): string {
+  return bytes > 0
+    ? ` (${formatBytes(bytes)} of it copied in from the project's repository, which the store no longer borrows from)`
+    : '';
+}
+
 function renderGcAll(outcome: GcAllOutcome): string {
   const lines: string[] = [];
   for (const project of outcome.projects) {
     const trimmed = project.trimmed > 0 ? ` (${project.trimmed} for the size cap)` : '';
     lines.push(
-      `${quotePath(project.root)}: removed ${project.removed}${trimmed}, kept ${project.kept}; ${formatBytes(project.beforeBytes)} → ${formatBytes(project.afterBytes)}`,
+      `${quotePath(project.root)}: removed ${project.removed}${trimmed}, kept ${project.kept}; ${formatBytes(project.beforeBytes)} → ${formatBytes(project.afterBytes)}${copiedIn(project.copiedBytes)}`,
     );
     if (project.damaged.length > 0)
       lines.push(
