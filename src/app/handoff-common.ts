@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { escapeControls } from '../core/quote.js';
+import { type Surface, WORDS } from '../core/surface.js';
 import { checkHandoffName, chooseRemote } from '../git/handoff-remote.js';
 import { readHeadFast } from '../git/repo.js';
 import { runGit } from '../git/run.js';
@@ -44,7 +45,7 @@ export async function openHandoff(
 ) {
   const { store, root } = await openStore(deps, request.projectRoot, context);
   const head = await requireHead(root.root);
-  const name = checkHandoffName(request.name ?? head.branch ?? nameRequired());
+  const name = checkHandoffName(request.name ?? head.branch ?? nameRequired(deps.surface));
   const remote = await chooseRemote(root.root, request.remote, head.branch, deps.surface);
   return { store, root, head, name, remote };
 }
@@ -57,10 +58,10 @@ export async function requireHead(projectRoot: string) {
   return head;
 }
 
-function nameRequired(): never {
+function nameRequired(surface: Surface): never {
   throw new CheckpointError(
     'INVALID_INPUT',
-    'name: HEAD is detached, so there is no branch to name the handoff after: pass --name',
+    `name: HEAD is detached, so there is no branch to name the handoff after: ${WORDS[surface].handoffName}`,
   );
 }
 

@@ -1,7 +1,8 @@
 import { type Command, Option } from 'commander';
 import type { GcAllOutcome, RestoreOutcome } from '../app/rewind.js';
+import { CheckpointError } from '../core/errors.js';
 import { quotePath } from '../core/quote.js';
-import { planSize } from '../core/snapshot.js';
+import { planSize, SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
 import {
   formatBytes,
   renderDiff,
@@ -27,6 +28,13 @@ export function registerRewindCommands(program: Command, run: Runner): void {
   ).action(
     run(async (ctx) => {
       const options = ctx.options as { label?: string; trigger: string };
+      // Refused as snapshot_files refuses it, rather than cut short unseen (the hooks' labels are cut).
+      const maxChars = SNAPSHOT_DEFAULTS.labelChars;
+      if (options.label !== undefined && options.label.length > maxChars)
+        throw new CheckpointError(
+          'INVALID_INPUT',
+          `--label: must be at most ${maxChars} characters (got ${options.label.length})`,
+        );
       const progress = slowProgress(ctx.out);
       const { gcSnapshots, takeSnapshot } = await import('../app/rewind.js');
       const outcome = await takeSnapshot(ctx.deps, {

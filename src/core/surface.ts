@@ -33,6 +33,8 @@ export interface SurfaceWords {
   replaceHandoff: string;
   /** How to name another remote. */
   otherRemote: string;
+  /** How to name a handoff. */
+  handoffName: string;
   /** The argument that names a snapshot's trigger. */
   trigger: string;
   /** The `index`th path of a restore. */
@@ -56,6 +58,7 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     allowSecrets: 'pass --allow-secrets',
     replaceHandoff: 'pass --force to replace it',
     otherRemote: 'pass another with --remote',
+    handoffName: 'pass --name',
     trigger: '--trigger',
     restorePath: () => 'path',
   },
@@ -76,6 +79,7 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     // push_handoff has no `force`: replacing someone else's handoff stays with a person.
     replaceHandoff: 'a person can replace it with `claude-checkpoint handoff push --force`',
     otherRemote: 'pass another remote as remote',
+    handoffName: 'pass name',
     trigger: 'trigger',
     restorePath: (index) => `paths.${index}`,
   },

@@ -69,6 +69,19 @@ describe('the MCP tools never name a CLI flag (bug 1)', () => {
     });
     expect(cli.stderr).toContain('pass another with --remote');
   });
+
+  it('a detached HEAD: the tool says to pass name, the CLI --name', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+    git(root, 'checkout', '-q', '--detach');
+    const env = { CHECKPOINT_STORE_DIR: tempDir('store-') };
+    const { call } = await connect({ deps: { env } });
+    const refused = await call('push_handoff', { projectRoot: root });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('no branch to name the handoff after: pass name');
+    expect(refused.text).not.toContain('--name');
+    const cli = await runCli(['handoff', 'push'], { cwd: root, env });
+    expect(cli.stderr).toContain('no branch to name the handoff after: pass --name');
+  });
 });
 
 describe('handoff pull on another commit than the base (bug 2)', () => {
@@ -228,6 +241,14 @@ describe('every limit error names the field, the limit and what was given (bug 8
     const result = await call(tool, { projectRoot: root, ...args });
     expect(result.isError).toBe(true);
     expect(result.text).toContain(message);
+  });
+
+  it('snapshot --label over the limit is refused like the tool refuses it, not cut short unseen', async () => {
+    const { cli } = inProject();
+    const long = await cli('snapshot', '--label', 'l'.repeat(201));
+    expect(long.code).toBe(2);
+    expect(long.stderr).toBe('claude-checkpoint: --label: must be at most 200 characters (got 201)\n');
+    expect(JSON.parse((await cli('list', '--json')).stdout).snapshots).toEqual([]);
   });
 
   it('save --stdin names every field one way: tasks.0.status and modifiedFiles.0.path', async () => {
