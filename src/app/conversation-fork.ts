@@ -408,14 +408,14 @@ export async function forkConversation(
         missed ??= { ...here, reason: `${file} is not the transcript of session ${snapshot.sessionId}.` };
         continue;
       case 'no-prompt':
-        missed ??= { ...here, reason: `the prompt of snapshot ${snapshot.id} was not found in ${file}.` };
+        missed ??= { ...here, reason: `The prompt of snapshot ${snapshot.id} was not found in ${file}.` };
         continue;
       case 'first':
         return {
           ...here,
           prompt: attempt.prompt,
           promptFromLabel: false,
-          reason: `this prompt opened the session: nothing came before it. Start a new session (\`${forker.start}\`) and send it again.`,
+          reason: `This prompt opened the session: nothing came before it. Start a new session (\`${forker.start}\`) and send it again.`,
         };
     }
     const folder = path.dirname(file);

@@ -1,7 +1,9 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
+import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { escapeControls } from '../core/quote.js';
+import { type Surface, WORDS } from '../core/surface.js';
 import { checkHandoffName, chooseRemote } from '../git/handoff-remote.js';
 import { readHeadFast } from '../git/repo.js';
 import { runGit } from '../git/run.js';
@@ -43,8 +45,8 @@ export async function openHandoff(
 ) {
   const { store, root } = await openStore(deps, request.projectRoot, context);
   const head = await requireHead(root.root);
-  const name = checkHandoffName(request.name ?? head.branch ?? nameRequired());
-  const remote = await chooseRemote(root.root, request.remote, head.branch);
+  const name = checkHandoffName(request.name ?? head.branch ?? nameRequired(deps.surface));
+  const remote = await chooseRemote(root.root, request.remote, head.branch, deps.surface);
   return { store, root, head, name, remote };
 }
 
@@ -56,10 +58,10 @@ export async function requireHead(projectRoot: string) {
   return head;
 }
 
-function nameRequired(): never {
+function nameRequired(surface: Surface): never {
   throw new CheckpointError(
     'INVALID_INPUT',
-    'name: HEAD is detached, so there is no branch to name the handoff after: pass --name',
+    `name: HEAD is detached, so there is no branch to name the handoff after: ${WORDS[surface].handoffName}`,
   );
 }
 
@@ -79,6 +81,8 @@ export async function readHandoffCommit(
   }
   if (!tree || meta.handoff !== 1 || !isHandoffMeta(meta))
     throw new CheckpointError('CORRUPT', `commit ${commit} is not a handoff this tool wrote`);
+  // Handoffs pushed before issue 26 wrote "unknown" where git had no identity.
+  if (meta.author === 'unknown' || meta.author.trim() === '') meta.author = NO_GIT_IDENTITY;
   const problem = unsafeReference(meta);
   if (problem !== null)
     throw new CheckpointError(

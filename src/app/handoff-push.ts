@@ -1,5 +1,6 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
+import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { handoffRef, pushFromStore } from '../git/handoff-remote.js';
 import { runGit } from '../git/run.js';
@@ -37,6 +38,8 @@ export type PushOutcome =
   | { pushed: false; secrets: GateFinding[] }
   | {
       pushed: true;
+      /** Who pushed, as git names them here, or NO_GIT_IDENTITY. */
+      author: string;
       remote: string;
       ref: string;
       commit: string;
@@ -81,7 +84,7 @@ export async function pushHandoff(
     branch: head.branch,
     base: head.head,
     createdAt: deps.now().toISOString(),
-    author: author || 'unknown',
+    author: author || NO_GIT_IDENTITY,
     goal: goalOf(checkpoint),
     checkpoint,
   };
@@ -116,11 +119,13 @@ export async function pushHandoff(
     ref,
     request.force ? 'force' : { expected: seen[key] ?? null },
     objects.store,
+    deps.surface,
   );
   seen[key] = commit;
   await writeSeen(store, seen);
   return {
     pushed: true,
+    author: meta.author,
     remote,
     ref,
     commit,

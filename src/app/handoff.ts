@@ -34,7 +34,7 @@ export async function listHandoffs(
 ): Promise<{ remote: string; handoffs: HandoffListing[] }> {
   const { store, root } = await openStore(deps, request.projectRoot, {});
   const head = await requireHead(root.root);
-  const remote = await chooseRemote(root.root, request.remote, head.branch);
+  const remote = await chooseRemote(root.root, request.remote, head.branch, deps.surface);
   const refs = await listRemoteHandoffs(root.root, remote);
   await store.withLock(() => store.init());
   const before = await store.objectBytes();
@@ -69,7 +69,7 @@ export async function dropHandoff(
   const { store, root } = await openStore(deps, request.projectRoot, {});
   const name = checkHandoffName(request.name);
   const head = await requireHead(root.root);
-  const remote = await chooseRemote(root.root, request.remote, head.branch);
+  const remote = await chooseRemote(root.root, request.remote, head.branch, deps.surface);
   const ref = handoffRef(name);
   if (!(await listRemoteHandoffs(root.root, remote, name)).has(ref)) return { remote, ref, dropped: false };
   await deleteRemoteRef(root.root, remote, ref);

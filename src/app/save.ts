@@ -66,7 +66,7 @@ export async function saveCheckpoint(
       path: toProjectPath(
         root,
         file.path,
-        options.nameField?.(['modifiedFiles', index, 'path']) ?? `modifiedFiles[${index}].path`,
+        options.nameField?.(['modifiedFiles', index, 'path']) ?? `modifiedFiles.${index}.path`,
       ),
     })),
   };

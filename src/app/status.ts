@@ -68,7 +68,11 @@ export async function diagnose(
       name: 'project root',
       level: 'fail',
       detail: (error as Error).message,
-      fix: 'Pass --root with an existing absolute folder, or fix CHECKPOINT_PROJECT_ROOT.',
+      // Issue 26: no "pass --root" to someone who did.
+      fix:
+        request.projectRoot !== undefined
+          ? 'Give --root an existing absolute folder.'
+          : 'Fix CHECKPOINT_PROJECT_ROOT, or pass --root with an existing absolute folder.',
     });
     return checks;
   }

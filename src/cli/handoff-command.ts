@@ -76,7 +76,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         checkout?: boolean;
       };
       const request = { projectRoot: ctx.root, remote: options.remote, name: options.name };
-      const [{ pullHandoff }, { renderPull }] = await loadHandoff();
+      const [{ pullHandoff }, { renderPull, renderPullCheckout }] = await loadHandoff();
       const plan = await pullHandoff(ctx.deps, { ...request, dryRun: true });
       const json = (outcome: typeof plan) => ({
         ref: outcome.ref,
@@ -96,13 +96,15 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         else ctx.out.print(renderPull(plan, ctx.deps.surface));
         return EXIT.ok;
       }
-      if (!options.yes && planSize(plan.changed) > 0) {
+      // With --checkout on another commit, the plan against this HEAD means nothing: say what happens.
+      const preview = plan.baseMatches ? renderPull(plan, ctx.deps.surface) : renderPullCheckout(plan);
+      if (!options.yes && (planSize(plan.changed) > 0 || !plan.baseMatches)) {
         if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
-          ctx.out.note(renderPull(plan, ctx.deps.surface));
+          ctx.out.note(preview);
           ctx.out.note('Not applied: pass --yes to pull without a terminal to confirm on.');
           return EXIT.notConfirmed;
         }
-        ctx.out.print(renderPull(plan, ctx.deps.surface));
+        ctx.out.print(preview);
         if (
           !(await confirm('Apply this handoff? The current state is snapshotted first, so it can be undone.'))
         ) {

@@ -14,8 +14,10 @@ export function registerHookCommand(
 ): void {
   program
     .command('hook')
-    .description(`run as a Claude Code hook (${HOOK_EVENTS.join(', ')}); reads the hook JSON on stdin`)
-    .argument('<event>', 'the hook event name')
+    .description(
+      `run as a hook of Claude Code, Codex, Copilot CLI, Gemini CLI or OpenCode (name it with --agent); reads the agent's hook JSON on stdin. Claude Code's events: ${HOOK_EVENTS.join(', ')}; the others' in docs/cli.md`,
+    )
+    .argument('<event>', 'the hook event, as the agent names it')
     .option(
       '--root <dir>',
       'project root (default: CHECKPOINT_PROJECT_ROOT, then CLAUDE_PROJECT_DIR, then the session folder)',

@@ -1,7 +1,8 @@
 import { type Command, Option } from 'commander';
 import type { GcAllOutcome, RestoreOutcome } from '../app/rewind.js';
+import { CheckpointError } from '../core/errors.js';
 import { quotePath } from '../core/quote.js';
-import { planSize } from '../core/snapshot.js';
+import { planSize, SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
 import {
   formatBytes,
   renderDiff,
@@ -27,6 +28,13 @@ export function registerRewindCommands(program: Command, run: Runner): void {
   ).action(
     run(async (ctx) => {
       const options = ctx.options as { label?: string; trigger: string };
+      // Refused as snapshot_files refuses it, rather than cut short unseen (the hooks' labels are cut).
+      const maxChars = SNAPSHOT_DEFAULTS.labelChars;
+      if (options.label !== undefined && options.label.length > maxChars)
+        throw new CheckpointError(
+          'INVALID_INPUT',
+          `--label: must be at most ${maxChars} characters (got ${options.label.length})`,
+        );
       const progress = slowProgress(ctx.out);
       const { gcSnapshots, takeSnapshot } = await import('../app/rewind.js');
       const outcome = await takeSnapshot(ctx.deps, {
@@ -121,7 +129,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       const { restoreSnapshot } = await import('../app/rewind.js');
       const show = (outcome: RestoreOutcome) => {
         if (ctx.out.json) ctx.out.printJson({ ...outcome, snapshot: snapshotSummary(outcome.snapshot) });
-        else ctx.out.print(renderRestore(outcome, ctx.deps.surface));
+        else ctx.out.print(renderRestore({ ...outcome, paths }, ctx.deps.surface));
       };
       const apply = async () => {
         const done = await restoreSnapshot(ctx.deps, {
@@ -146,7 +154,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
         // A script asked for JSON: it gets the plan it would have confirmed, on stdout (issue 26).
         if (ctx.out.json) ctx.out.printJson({ ...plan, snapshot: snapshotSummary(plan.snapshot) });
-        else ctx.out.note(renderRestore(plan, ctx.deps.surface));
+        else ctx.out.note(renderRestore({ ...plan, paths }, ctx.deps.surface));
         ctx.out.note('Not applied: pass --yes to restore without a terminal to confirm on.');
         return EXIT.notConfirmed;
       }
@@ -192,12 +200,8 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       else if (outcome.skipped) ctx.out.print('Nothing due: the store is within its caps.');
       else {
         const trimmed = outcome.trimmed > 0 ? ` (${outcome.trimmed} of them for the size cap)` : '';
-        const copied =
-          outcome.copiedBytes > 0
-            ? ` (${formatBytes(outcome.copiedBytes)} of it copied in from the project's repository, which the store no longer borrows from)`
-            : '';
         ctx.out.print(
-          `Removed ${outcome.removed} expired snapshot(s)${trimmed}, kept ${outcome.kept}. Store: ${formatBytes(outcome.beforeBytes)} → ${formatBytes(outcome.afterBytes)}${copied}.`,
+          `Removed ${outcome.removed} expired snapshot(s)${trimmed}, kept ${outcome.kept}. Store: ${formatBytes(outcome.beforeBytes)} → ${formatBytes(outcome.afterBytes)}${copiedIn(outcome.copiedBytes)}.`,
         );
         if (outcome.damaged.length > 0)
           ctx.out.print(
@@ -213,12 +217,19 @@ export function registerRewindCommands(program: Command, run: Runner): void {
   );
 }
 
+/** Why a store grew in a gc: what it copied in rather than borrow it (plain `gc` and `gc --all` alike). */
+function copiedIn(bytes: number): string {
+  return bytes > 0
+    ? ` (${formatBytes(bytes)} of it copied in from the project's repository, which the store no longer borrows from)`
+    : '';
+}
+
 function renderGcAll(outcome: GcAllOutcome): string {
   const lines: string[] = [];
   for (const project of outcome.projects) {
     const trimmed = project.trimmed > 0 ? ` (${project.trimmed} for the size cap)` : '';
     lines.push(
-      `${quotePath(project.root)}: removed ${project.removed}${trimmed}, kept ${project.kept}; ${formatBytes(project.beforeBytes)} → ${formatBytes(project.afterBytes)}`,
+      `${quotePath(project.root)}: removed ${project.removed}${trimmed}, kept ${project.kept}; ${formatBytes(project.beforeBytes)} → ${formatBytes(project.afterBytes)}${copiedIn(project.copiedBytes)}`,
     );
     if (project.damaged.length > 0)
       lines.push(

@@ -1,4 +1,5 @@
 import type { Drift } from './drift.js';
+import { NO_GIT_IDENTITY } from './handoff-author.js';
 import { BRIEF_LIMITS } from './limits.js';
 import { escapeControls, quotePath } from './quote.js';
 import type { Checkpoint, RecentCommand, TaskStatus } from './schema.js';
@@ -164,9 +165,13 @@ function renderDrift(c: Checkpoint, drift: Drift | null, density: Density, now: 
     const after = drift.currentBranch ?? 'detached HEAD';
     lines.push(`- Branch changed: ${code(before)} → ${code(after)}`);
   }
+  // Issue 26: one verdict. After an amend that changed no file, "re-read the files" and "trust the rest
+  // as is" both appeared; the files are what the checkpoint saw, the commits it speaks of may be gone.
   if (!drift.savedHeadReachable) {
     lines.push(
-      `- ⚠ Saved commit ${shortOid(c.git?.head ?? '')} is no longer reachable (history rewritten or reset): re-read the files above before editing`,
+      drift.changedSince.length > 0
+        ? `- ⚠ Saved commit ${shortOid(c.git?.head ?? '')} is no longer reachable (history rewritten or reset): re-read the files listed below before editing`
+        : `- ⚠ Saved commit ${shortOid(c.git?.head ?? '')} is no longer reachable (history rewritten or reset, as by \`git commit --amend\`): no file changed after the checkpoint, but check \`git log\` before trusting what the brief says of commits`,
     );
   }
   if (drift.commitsSince !== null && drift.commitsSince > 0) {
@@ -185,7 +190,7 @@ function renderDrift(c: Checkpoint, drift: Drift | null, density: Density, now: 
     if (drift.fromHandoff && pulled.size > 0) {
       const at = new Date(drift.fromHandoff.pulledAt);
       lines.push(
-        `- ⚠ Changed on the other machine after its checkpoint (${escapeControls(clip(drift.fromHandoff.author, 80))}; brought by \`handoff pull\` ${formatAge(at, now)}), re-read before editing: ${listed(drift.fromHandoff.paths)}`,
+        `- ⚠ Changed on the other machine after its checkpoint (${drift.fromHandoff.author === NO_GIT_IDENTITY ? 'pushed with no git identity' : escapeControls(clip(drift.fromHandoff.author, 80))}; brought by \`handoff pull\` ${formatAge(at, now)}), re-read before editing: ${listed(drift.fromHandoff.paths)}`,
       );
     }
     if (here.length > 0)
@@ -198,7 +203,7 @@ function renderDrift(c: Checkpoint, drift: Drift | null, density: Density, now: 
         `- Flagged since ${formatUtc(since)} (${formatAge(since, now)}): an automatic refresh recorded these files after that, but your notes predate their changes. They stay flagged until you save a checkpoint`,
       );
     }
-  } else {
+  } else if (drift.savedHeadReachable) {
     lines.push('- No file changed after the checkpoint: the rest of this brief can be trusted as is');
   }
   return lines;

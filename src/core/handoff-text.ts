@@ -1,3 +1,4 @@
+import { NO_GIT_IDENTITY } from './handoff-author.js';
 import { escapeControls, quotePath } from './quote.js';
 import { planSize, type RestorePlan } from './snapshot.js';
 import { renderGuarded, renderPlan } from './snapshot-text.js';
@@ -9,6 +10,7 @@ import { type Surface, WORDS } from './surface.js';
  */
 
 export function renderPushed(outcome: {
+  author: string;
   remote: string;
   ref: string;
   commit: string;
@@ -22,6 +24,11 @@ export function renderPushed(outcome: {
     `Pushed handoff ${escapeControls(outcome.ref)} to ${escapeControls(outcome.remote)} (${outcome.commit.slice(0, 12)}, on commit ${outcome.base.slice(0, 12)}): ${added.length} added, ${modified.length} modified, ${deleted.length} deleted.`,
     ...outcome.skipped.large.map((entry) => `Left out (over the size cap): ${quotePath(entry.path)}`),
     ...outcome.skipped.nested.map((dir) => `Left out (a nested repository): ${quotePath(dir)}`),
+    ...(outcome.author === NO_GIT_IDENTITY
+      ? [
+          `Author: ${NO_GIT_IDENTITY}, as git has no user.name and user.email here: set them (git config --global user.name "Your Name", then user.email) so that whoever pulls sees who handed it off.`,
+        ]
+      : []),
     `To continue elsewhere: claude-checkpoint handoff pull --name ${escapeControls(name)}`,
   ].join('\n');
 }
@@ -57,16 +64,30 @@ export interface PullOutcome {
 }
 
 /** Security: what a handoff says of itself (author, goal, branch) comes from the remote: escaped. */
+function pullHead(outcome: PullOutcome): string {
+  return `Handoff ${escapeControls(outcome.ref)} (${outcome.commit.slice(0, 12)}) by ${escapeControls(outcome.author)}${outcome.goal ? `: ${escapeControls(outcome.goal)}` : ''}`;
+}
+
+function baseText(outcome: PullOutcome): string {
+  return `commit ${outcome.base}${outcome.branch === null ? '' : ` (branch ${escapeControls(outcome.branch)})`}`;
+}
+
 export function renderPull(outcome: PullOutcome, surface: Surface = 'mcp'): string {
-  const branch = outcome.branch === null ? null : escapeControls(outcome.branch);
-  const head = `Handoff ${escapeControls(outcome.ref)} (${outcome.commit.slice(0, 12)}) by ${escapeControls(outcome.author)}${outcome.goal ? `: ${escapeControls(outcome.goal)}` : ''}`;
+  const head = pullHead(outcome);
   if (!outcome.baseMatches)
-    return `${head}\nNothing was changed: the handoff was made on commit ${outcome.base}${branch ? ` (branch ${branch})` : ''}, and HEAD here is another commit. Check out that commit (git fetch, then git checkout ${branch ?? outcome.base}), or ${WORDS[surface].pullCheckout} on a clean tree.`;
+    // Not "git fetch, then git checkout": the base may never have been pushed; the handoff carries it.
+    return `${head}\nNothing was changed: the handoff was made on ${baseText(outcome)}, and HEAD here is another commit. To continue from it, ${WORDS[surface].pullCheckout}.`;
   if (!outcome.applied) return [head, ...renderPlan(outcome.changed)].join('\n');
   return [
-    `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, checkpoint written. Undo with: ${WORDS[surface].restoreNow(outcome.undo ?? '')}.`,
+    `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, checkpoint written.`,
+    ...(outcome.undo ? [`To undo: ${WORDS[surface].restoreNow(outcome.undo)}`] : []),
     ...renderGuarded(outcome.changed),
   ].join('\n');
+}
+
+/** What `handoff pull --checkout` asks to confirm when HEAD is not the base: the checkout, then the pull. */
+export function renderPullCheckout(outcome: PullOutcome): string {
+  return `${pullHead(outcome)}\nHEAD here is another commit than the handoff's: ${baseText(outcome)} is checked out first (clean tree only), then the working tree is made equal to the handoff.`;
 }
 
 /** `handoff list` for people: one line per handoff; everything the remote wrote is escaped. */

@@ -4,19 +4,42 @@ import { LIMITS } from './limits.js';
 import { nearestName } from './near-name.js';
 
 // Every message names the limit and what was received; the SDK and our own formatter prefix the field path.
+// Every tool's schema uses these, so that no limit error leaves out what was given (issue 26).
+
+/** A string's length limit: "must be at most 200 characters (got 201)". */
+export function atMostChars(maxChars: number) {
+  return {
+    error: (issue: { input: unknown }) =>
+      `must be at most ${maxChars} characters (got ${String(issue.input).length})`,
+  };
+}
+
+/** An array's length limit: "must have at most 100 items (got 101)". */
+export function atMostItems(maxItems: number) {
+  return {
+    error: (issue: { input: unknown }) =>
+      `must have at most ${maxItems} items (got ${(issue.input as unknown[]).length})`,
+  };
+}
+
+/** A number's bounds: "must be at most 1000 (got 1001)". */
+export function atMost(max: number) {
+  return { error: (issue: { input: unknown }) => `must be at most ${max} (got ${String(issue.input)})` };
+}
+
+export function atLeast(min: number) {
+  return { error: (issue: { input: unknown }) => `must be at least ${min} (got ${String(issue.input)})` };
+}
+
 function text(maxChars: number, options: { required?: boolean } = {}) {
   const base = z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-    .max(maxChars, {
-      error: (issue) => `must be at most ${maxChars} characters (got ${String(issue.input).length})`,
-    });
+    .max(maxChars, atMostChars(maxChars));
   return options.required ? base.refine((value) => value.trim().length > 0, 'must not be empty') : base;
 }
 
 function list<T extends z.ZodType>(item: T, maxItems: number) {
-  return z.array(item, { error: 'must be an array' }).max(maxItems, {
-    error: (issue) => `must have at most ${maxItems} items (got ${(issue.input as unknown[]).length})`,
-  });
+  return z.array(item, { error: 'must be an array' }).max(maxItems, atMostItems(maxItems));
 }
 
 const INT32 = 2 ** 31;
@@ -91,8 +114,8 @@ export const recentCommandInput = strictObject({
   exitCode: z
     .number({ error: 'must be a number' })
     .int({ error: 'must be an integer' })
-    .min(-INT32, { error: `must be at least ${-INT32}` })
-    .max(INT32 - 1, { error: `must be at most ${INT32 - 1}` })
+    .min(-INT32, atLeast(-INT32))
+    .max(INT32 - 1, atMost(INT32 - 1))
     .optional(),
   note: text(LIMITS.commandNoteChars).optional(),
 });

@@ -79,3 +79,18 @@ export function escapeControls(text: string, options: { multiline?: boolean } = 
   }
   return escaped;
 }
+
+/**
+ * One word of a command line a person can paste into a shell: unchanged when plain, else in single
+ * quotes, or as bash's `$'…'` with control characters C-escaped (they must never reach the terminal raw).
+ */
+export function shellWord(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  if (!hasUnsafe(word)) return `'${word.replaceAll("'", `'\\''`)}'`;
+  let quoted = '';
+  for (const char of word) {
+    if (char === "'" || char === '\\') quoted += `\\${char}`;
+    else quoted += isUnsafe(char.codePointAt(0) ?? 0) ? escapeChar(char) : char;
+  }
+  return `$'${quoted}'`;
+}

@@ -2,6 +2,7 @@ import { escapeControls, quotePath } from './quote.js';
 import { formatChangeCounts, hasChanges, type RewindEntry } from './rewind-refs.js';
 import type { RestorePlan } from './snapshot.js';
 import { renderPlan } from './snapshot-text.js';
+import { WORDS } from './surface.js';
 import { formatAge } from './time.js';
 
 /** The spec's action menu, in its order; the code options only when there is code to restore. */
@@ -152,7 +153,7 @@ export function renderRewind(outcome: RewindOutcomeView): string {
       );
       lines.push(...renderPlan(code.plan).map((line) => `  ${line}`));
       lines.push(...renderConflicts(code.conflicts));
-      if (code.undoSnapshotId) lines.push(`To undo: claude-checkpoint restore ${code.undoSnapshotId}`);
+      if (code.undoSnapshotId) lines.push(`To undo: ${WORDS.cli.restoreNow(code.undoSnapshotId)}`);
     }
   }
   const conversation = outcome.conversation;

@@ -103,6 +103,8 @@ export interface RestoreView {
   plan: RestorePlan;
   undoSnapshotId: string | null;
   interrupted?: { target: string; undo: string } | null;
+  /** The paths the restore was limited to, as asked: a dry run's way to apply names them again. */
+  paths?: readonly string[];
 }
 
 export function renderPlan(plan: RestorePlan, limit = 50): string[] {
@@ -155,10 +157,10 @@ export function renderRestore(outcome: RestoreView, surface: Surface = 'mcp'): s
       ]
     : [`Restored snapshot ${outcome.snapshot.id}: ${total} file(s) changed.`];
   lines.push(...renderPlan(outcome.plan));
-  if (outcome.dryRun) lines.push(WORDS[surface].applyRestore);
+  if (outcome.dryRun) lines.push(WORDS[surface].applyRestore(outcome.snapshot.id, outcome.paths ?? []));
   else if (outcome.undoSnapshotId)
     lines.push(
-      `To undo, restore snapshot ${outcome.undoSnapshotId} (${outcome.interrupted ? 'the state before the interrupted restore' : 'taken just before'}).`,
+      `To undo${outcome.interrupted ? ' (back to the state before the interrupted restore)' : ''}: ${WORDS[surface].restoreNow(outcome.undoSnapshotId)}`,
     );
   if (outcome.interrupted) {
     lines.push(

@@ -3,6 +3,8 @@
  * output reaches the model). Each is told its own words, the CLI's commands and flags or the tools'
  * names and parameters, never the other's (issue 26).
  */
+import { shellWord } from './quote.js';
+
 export type Surface = 'cli' | 'mcp';
 
 /** The same pointers, in each surface's words. */
@@ -11,8 +13,8 @@ export interface SurfaceWords {
   saveCheckpoint: string;
   /** How to take a snapshot. */
   takeSnapshot: string;
-  /** How to apply a restore that was only planned. */
-  applyRestore: string;
+  /** How to apply a restore of snapshot `id` (and only `paths`, when given) that was only planned. */
+  applyRestore: (id: string, paths: readonly string[]) => string;
   /** The argument that names the project root. */
   projectRoot: string;
   /** Where to see the snapshots. */
@@ -21,12 +23,18 @@ export interface SurfaceWords {
   restore: (id: string) => string;
   /** How to read the whole checkpoint, when the brief shows part of it. */
   loadFull: string;
-  /** How to apply a restore of snapshot `id` at once: the undo of a pull. */
+  /** How to apply a restore of snapshot `id` at once: every undo hint (restore, rewind, pull) says it so. */
   restoreNow: (id: string) => string;
   /** How to pull a handoff made on another commit: check that commit out first. */
   pullCheckout: string;
   /** How to push a handoff past the secret scan. */
   allowSecrets: string;
+  /** How to push a handoff over one that changed on the remote since this machine saw it. */
+  replaceHandoff: string;
+  /** How to name another remote. */
+  otherRemote: string;
+  /** How to name a handoff. */
+  handoffName: string;
   /** The argument that names a snapshot's trigger. */
   trigger: string;
   /** The `index`th path of a restore. */
@@ -37,31 +45,42 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
   cli: {
     saveCheckpoint: '`claude-checkpoint save`',
     takeSnapshot: '`claude-checkpoint snapshot`',
-    applyRestore: 'Run the same command with --yes (or answer y on a terminal) to apply it.',
+    // The command itself: "the same command with --yes" was wrong after `--dry-run --yes` (issue 26).
+    applyRestore: (id, paths) =>
+      `Apply it with: claude-checkpoint restore ${[id, ...paths].map(shellWord).join(' ')} --yes`,
     projectRoot: '--root',
     listSnapshots: '`claude-checkpoint list`',
     restore: (id) => `\`claude-checkpoint restore ${id}\``,
     loadFull: '`claude-checkpoint load --format full`',
     restoreNow: (id) => `claude-checkpoint restore ${id} --yes`,
-    pullCheckout: 'pull with --checkout',
+    pullCheckout:
+      'pull again with --checkout on a clean tree: it checks that commit out first, from the handoff itself (no fetch needed), then applies the handoff',
     allowSecrets: 'pass --allow-secrets',
+    replaceHandoff: 'pass --force to replace it',
+    otherRemote: 'pass another with --remote',
+    handoffName: 'pass --name',
     trigger: '--trigger',
     restorePath: () => 'path',
   },
   mcp: {
     saveCheckpoint: 'save_session_checkpoint',
     takeSnapshot: 'snapshot_files',
-    applyRestore: 'Run restore_snapshot again with dryRun: false to apply it.',
+    applyRestore: () => 'Run restore_snapshot again with dryRun: false to apply it.',
     projectRoot: 'projectRoot',
     listSnapshots: 'list_snapshots',
     restore: () => 'restore_snapshot',
     loadFull: 'load with format "full"',
-    restoreNow: (id) => `restore_snapshot ${id} (dryRun: false)`,
+    restoreNow: (id) => `restore_snapshot with snapshotId "${id}" and dryRun: false`,
     // The tools never check out a commit nor push past the scan: those choices stay with a person
     // (see mcp/handoff-tools.ts).
-    pullCheckout: 'a person can pull with `claude-checkpoint handoff pull --checkout`',
+    pullCheckout:
+      'a person can pull with `claude-checkpoint handoff pull --checkout` on a clean tree, which checks that commit out first, from the handoff itself (no fetch needed)',
     allowSecrets: 'a person can push with `claude-checkpoint handoff push --allow-secrets`',
+    // push_handoff has no `force`: replacing someone else's handoff stays with a person.
+    replaceHandoff: 'a person can replace it with `claude-checkpoint handoff push --force`',
+    otherRemote: 'pass another remote as remote',
+    handoffName: 'pass name',
     trigger: 'trigger',
-    restorePath: (index) => `paths[${index}]`,
+    restorePath: (index) => `paths.${index}`,
   },
 };

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { escapeControls } from '../core/quote.js';
+import { type Surface, WORDS } from '../core/surface.js';
 import { copyIntoStore } from './objects.js';
 import { runGit } from './run.js';
 
@@ -38,11 +39,15 @@ export function checkHandoffName(name: string): string {
   return name;
 }
 
-/** The remote to use: the one named, else the branch's push remote, else `origin`; it must exist. */
+/**
+ * The remote to use: the one named, else the branch's push remote, else `origin`; it must exist.
+ * `surface`: whose words name the remote argument in errors.
+ */
 export async function chooseRemote(
   root: string,
   named: string | undefined,
   branch: string | null,
+  surface: Surface,
 ): Promise<string> {
   const remotes = (await runGit(['remote'], { cwd: root })).stdout.split('\n').filter(Boolean);
   let remote = named;
@@ -58,7 +63,7 @@ export async function chooseRemote(
     }
   }
   remote ??= 'origin';
-  checkRemoteName(remote);
+  checkRemoteName(remote, surface);
   if (!remotes.includes(remote))
     throw new CheckpointError(
       'INVALID_INPUT',
@@ -74,11 +79,11 @@ export async function chooseRemote(
  * with "-" (`--upload-pack=<command>`) would be read by git as an option that runs a command. It is
  * refused here, and every call below also passes it after `--`.
  */
-function checkRemoteName(remote: string): void {
+function checkRemoteName(remote: string, surface: Surface): void {
   if (remote.startsWith('-'))
     throw new CheckpointError(
       'INVALID_INPUT',
-      `remote '${escapeControls(remote)}' starts with "-", which git would read as an option: it is not used (rename it with git remote rename, or pass another with --remote)`,
+      `remote '${escapeControls(remote)}' starts with "-", which git would read as an option: it is not used (rename it with git remote rename, or ${WORDS[surface].otherRemote})`,
     );
 }
 
@@ -149,7 +154,8 @@ export async function fetchIntoStore(
 
 /**
  * Pushes a commit of the store to the handoff ref. `expected` is the remote's ref as this machine last
- * saw it (`null`: must not exist yet); `force` replaces whatever is there.
+ * saw it (`null`: must not exist yet); `force` replaces whatever is there. `surface`: whose words a
+ * refusal says how to replace it in.
  */
 export async function pushFromStore(
   root: string,
@@ -158,6 +164,7 @@ export async function pushFromStore(
   ref: string,
   lease: { expected: string | null } | 'force',
   storeObjects: string,
+  surface: Surface,
 ): Promise<void> {
   const leaseArgs = lease === 'force' ? [] : [`--force-with-lease=${ref}:${lease.expected ?? ''}`];
   const refspec = `${lease === 'force' ? '+' : ''}${commit}:${ref}`;
@@ -178,10 +185,10 @@ export async function pushFromStore(
       lease.expected !== null &&
       !(await listRemoteHandoffs(root, remote, name)).has(ref)
     )
-      return pushFromStore(root, remote, commit, ref, { expected: null }, storeObjects);
+      return pushFromStore(root, remote, commit, ref, { expected: null }, storeObjects, surface);
     throw new CheckpointError(
       'GIT_FAILED',
-      `the handoff ${ref} on ${remote} changed since this machine last pushed or pulled it (someone else's handoff?): pull it first, or pass --force to replace it`,
+      `the handoff ${ref} on ${remote} changed since this machine last pushed or pulled it (someone else's handoff?): pull it first, or ${WORDS[surface].replaceHandoff}`,
     );
   }
   throw new CheckpointError(

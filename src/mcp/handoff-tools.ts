@@ -4,20 +4,20 @@ import type { AppDeps } from '../app/deps.js';
 import { pullHandoff, pushHandoff } from '../app/handoff.js';
 import type { RootContext } from '../app/save.js';
 import { renderPull, renderPushed, renderSecretsFound } from '../core/handoff-text.js';
-import { strictObject } from '../core/input.js';
+import { atMostChars, strictObject } from '../core/input.js';
 import { textField, textResult } from './result.js';
 import { dryRun, planSchema, projectRoot } from './rewind-tools.js';
 
 const remote = z
   .string({ error: 'must be a string' })
   .min(1, { error: 'must not be empty' })
-  .max(200, { error: 'must be at most 200 characters' })
+  .max(200, atMostChars(200))
   .optional()
   .describe("A git remote of the project (default: the branch's push remote, else origin)");
 const name = z
   .string({ error: 'must be a string' })
   .min(1, { error: 'must not be empty' })
-  .max(100, { error: 'must be at most 100 characters' })
+  .max(100, atMostChars(100))
   .optional()
   .describe('The handoff name (default: the current branch)');
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../app/deps.js';
 import { diffSnapshot, gcSnapshots, listSnapshots, restoreSnapshot, takeSnapshot } from '../app/rewind.js';
 import type { RootContext } from '../app/save.js';
-import { strictObject } from '../core/input.js';
+import { atLeast, atMost, atMostChars, atMostItems, strictObject } from '../core/input.js';
 import { SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
 import {
   renderDiff,
@@ -16,7 +16,7 @@ import { textField, textResult } from './result.js';
 
 export const projectRoot = z
   .string({ error: 'must be a string' })
-  .max(4096, { error: 'must be at most 4096 characters' })
+  .max(4096, atMostChars(4096))
   .optional()
   .describe(
     'Absolute path of the project; overrides CHECKPOINT_PROJECT_ROOT, MCP roots and the working directory',
@@ -29,7 +29,7 @@ export const dryRun = z
 const snapshotId = z
   .string({ error: 'must be a string' })
   .min(1, { error: 'must not be empty' })
-  .max(64, { error: 'must be at most 64 characters' })
+  .max(64, atMostChars(64))
   .describe(
     'A snapshot id from list_snapshots, a unique prefix of one, "latest", or "latest~N" (N snapshots before the latest)',
   );
@@ -77,9 +77,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
       inputSchema: strictObject({
         label: z
           .string({ error: 'must be a string' })
-          .max(SNAPSHOT_DEFAULTS.labelChars, {
-            error: `must be at most ${SNAPSHOT_DEFAULTS.labelChars} characters`,
-          })
+          .max(SNAPSHOT_DEFAULTS.labelChars, atMostChars(SNAPSHOT_DEFAULTS.labelChars))
           .optional()
           .describe('A short note on why (redacted like every other text)'),
         projectRoot,
@@ -123,8 +121,8 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         limit: z
           .number({ error: 'must be a number' })
           .int({ error: 'must be an integer' })
-          .min(1, { error: 'must be at least 1' })
-          .max(1000, { error: 'must be at most 1000' })
+          .min(1, atLeast(1))
+          .max(1000, atMost(1000))
           .optional()
           .describe('How many to show (default 20)'),
         projectRoot,
@@ -163,7 +161,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         path: z
           .string({ error: 'must be a string' })
           .min(1, { error: 'must not be empty' })
-          .max(1024, { error: 'must be at most 1024 characters' })
+          .max(1024, atMostChars(1024))
           .optional()
           .describe('One file for a unified diff'),
         projectRoot,
@@ -199,16 +197,10 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
       inputSchema: strictObject({
         snapshotId,
         paths: z
-          .array(
-            z
-              .string()
-              .min(1, { error: 'must not be empty' })
-              .max(1024, { error: 'must be at most 1024 characters' }),
-            {
-              error: 'must be an array',
-            },
-          )
-          .max(100, { error: 'must have at most 100 items' })
+          .array(z.string().min(1, { error: 'must not be empty' }).max(1024, atMostChars(1024)), {
+            error: 'must be an array',
+          })
+          .max(100, atMostItems(100))
           .optional()
           .describe('Restore only these files or folders (relative to the project root)'),
         dryRun,

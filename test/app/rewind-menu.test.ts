@@ -240,6 +240,34 @@ describe('rewind: conversation', () => {
     expect(renderRewind(outcome)).toMatch(/The prompt, to send again or edit:\n\nStep 2 second$/);
   });
 
+  it('the prompt that opened the session: says why in a sentence that starts as one (issue 26)', async () => {
+    const { root, deps } = await twoSessions();
+    const dir = claudeProjectDir(deps.env, root);
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(
+      new URL('../fixtures/claude-code-session.jsonl', import.meta.url),
+      path.join(dir, `${A}.jsonl`),
+    );
+    const outcome = await rewindTo(deps, {
+      projectRoot: root,
+      ref: 'latest~1',
+      mode: 'conversation',
+      dryRun: false,
+    });
+    expect(outcome.conversation).toMatchObject({ canFork: false, fork: null, prompt: 'Step 1 first' });
+    expect(renderRewind(outcome)).toContain(
+      'Conversation: not restored. This prompt opened the session: nothing came before it.',
+    );
+  });
+
+  it('every undo hint of a rewind is the restore command that works as printed (issue 26)', async () => {
+    const { root, deps } = await twoSessions();
+    const outcome = await rewindTo(deps, { projectRoot: root, ref: 'latest', mode: 'code', dryRun: false });
+    expect(renderRewind(outcome)).toMatch(
+      /^To undo: claude-checkpoint restore \d{8}-\d{6}-[0-9a-f]{6} --yes$/m,
+    );
+  });
+
   it('a session id that could climb out of the folder names no transcript (Security)', async () => {
     const root = createRepo({ committed: { 'a.txt': 'a' } });
     const deps = depsFor();

@@ -86,7 +86,7 @@ describe('snapshots', () => {
       /refusing to snapshot \/: it is the file-system root, not a project\. Pass projectRoot/,
     );
     await expect(takeSnapshot(deps, { projectRoot: home, trigger: 'manual' })).rejects.toThrow(
-      /it is the home folder/,
+      /it is the home folder, not a project\. Give projectRoot a project's folder instead\.$/,
     );
     await expect(listSnapshots(deps, { projectRoot: home })).rejects.toThrow(/it is the home folder/);
   });

@@ -204,6 +204,19 @@ describe('save and load in a real repository', () => {
     expect(loaded.brief).toContain('- Branch changed: `main` → `other`');
   });
 
+  it('after git commit --amend that changed no file: one verdict, not "re-read" and "trust as is" (issue 26)', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    await save(root, { goal: 'g' });
+    git(root, 'commit', '-q', '--amend', '-m', 'reworded');
+    const loaded = await load(root);
+    expect(loaded.drift).toMatchObject({ savedHeadReachable: false, changedSince: [] });
+    expect(loaded.brief).toMatch(
+      /Saved commit [0-9a-f]{9} is no longer reachable .*no file changed after the checkpoint/,
+    );
+    expect(loaded.brief).not.toContain('re-read');
+    expect(loaded.brief).not.toContain('can be trusted as is');
+  });
+
   it('says when the saved commit is no longer reachable', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     writeTree(root, { 'a.ts': 'b' });
@@ -242,7 +255,7 @@ describe('save and load in a real repository', () => {
     expect(stored(root).modifiedFiles[0].path).toBe('src/a.ts');
     const before = readFileSync(path.join(root, '.claude-checkpoint'), 'utf8');
     await expect(save(root, { goal: 'other', modifiedFiles: [{ path: '../escape.ts' }] })).rejects.toThrow(
-      /modifiedFiles\[0\]\.path is outside the project root/,
+      /modifiedFiles\.0\.path is outside the project root/,
     );
     expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).toBe(before);
   });

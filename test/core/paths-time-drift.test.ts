@@ -13,20 +13,20 @@ describe('toProjectPath', () => {
     ['src/../b.ts', 'b.ts'],
     ['dir with space/ü.ts', 'dir with space/ü.ts'],
   ])('stores %j as %j', (given, stored) => {
-    expect(toProjectPath('/home/me/app', given, 'modifiedFiles[0].path')).toBe(stored);
+    expect(toProjectPath('/home/me/app', given, 'modifiedFiles.0.path')).toBe(stored);
   });
 
   it.each(['../other/x.ts', '/etc/passwd', '/home/me/application/x', '..'])(
     'refuses %j outside the root',
     (given) => {
-      expect(() => toProjectPath('/home/me/app', given, 'modifiedFiles[3].path')).toThrow(
-        /modifiedFiles\[3\]\.path is outside the project root \/home\/me\/app/,
+      expect(() => toProjectPath('/home/me/app', given, 'modifiedFiles.3.path')).toThrow(
+        /modifiedFiles\.3\.path is outside the project root \/home\/me\/app/,
       );
     },
   );
 
   it('refuses the root itself', () => {
-    expect(() => toProjectPath('/home/me/app', '.', 'modifiedFiles[0].path')).toThrow(
+    expect(() => toProjectPath('/home/me/app', '.', 'modifiedFiles.0.path')).toThrow(
       /not the project root itself/,
     );
   });

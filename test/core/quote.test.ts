@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escapeControls, quotePath } from '../../src/core/quote.js';
+import { escapeControls, quotePath, shellWord } from '../../src/core/quote.js';
 import { git, tempDir } from '../helpers/fixtures.js';
 
 /** What real git prints for each name, as the reference: `git ls-files` with the given core.quotePath. */
@@ -72,5 +72,27 @@ describe('escapeControls', () => {
 
   it('multiline keeps line feeds, tabs and CRLF, and escapes the rest', () => {
     expect(escapeControls('a\tb\r\nc\rd\u001b[2J\n', { multiline: true })).toBe('a\tb\r\nc\\rd\\033[2J\n');
+  });
+});
+
+describe('shellWord: a printed command runs as printed (issue 26)', () => {
+  it.each([
+    'plain/path.ts',
+    "it's here.txt",
+    'a b $HOME `x` "q"',
+    'tab\there',
+    'line\nfeed',
+    '-starts-with-dash',
+    '~home',
+    'ünïcode',
+  ])('bash reads %j back as the same word', (word) => {
+    const quoted = shellWord(word);
+    expect(quoted).not.toMatch(/[\n\t]/);
+    expect(execFileSync('bash', ['-c', `printf %s ${quoted}`], { encoding: 'utf8' })).toBe(word);
+  });
+
+  it('leaves an id and a plain path as they are', () => {
+    expect(shellWord('20261206-131907-f47136')).toBe('20261206-131907-f47136');
+    expect(shellWord('src/app.ts')).toBe('src/app.ts');
   });
 });

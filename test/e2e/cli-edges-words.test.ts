@@ -148,7 +148,7 @@ describe('the CLI names its commands and flags, the MCP tools their tools and pa
     expect((await onMachine(a, 'handoff', 'push', '--name', 'work')).code).toBe(0);
     const pulled = await onMachine(b, 'handoff', 'pull', '--name', 'work', '--yes');
     expect(pulled.code, pulled.stderr).toBe(0);
-    expect(pulled.stdout).toMatch(/Undo with: claude-checkpoint restore \S+ --yes\.$/m);
+    expect(pulled.stdout).toMatch(/^To undo: claude-checkpoint restore \S+ --yes$/m);
     expect(pulled.stdout).not.toMatch(MCP_WORDS);
   });
 });

@@ -134,7 +134,7 @@ describe('claude-checkpoint rewind commands', () => {
     const applied = await cli('restore', id, '--yes');
     expect(applied.code).toBe(0);
     expect(applied.stdout).toMatch(
-      /Restored snapshot .*\nOverwrite \(1\):\n {2}a\.txt\nDelete \(1\):\n {2}c\.txt\nTo undo, restore snapshot \S+/,
+      /Restored snapshot .*\nOverwrite \(1\):\n {2}a\.txt\nDelete \(1\):\n {2}c\.txt\nTo undo: claude-checkpoint restore \S+ --yes\n$/,
     );
     expect(readTree(root)['c.txt']).toBeUndefined();
     expect(repoState(root)).toEqual(gitBefore);

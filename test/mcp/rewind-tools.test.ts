@@ -60,7 +60,7 @@ describe('rewind tools over MCP', () => {
     const applied = await call('restore_snapshot', { projectRoot: root, snapshotId: id, dryRun: false });
     expect(applied.structured).toMatchObject({ dryRun: false, plan: { overwrite: ['a.ts'] } });
     expect(readFileSync(path.join(root, 'a.ts'), 'utf8')).toBe('one\n');
-    expect(applied.text).toMatch(/To undo, restore snapshot \S+/);
+    expect(applied.text).toMatch(/To undo: restore_snapshot with snapshotId "\S+" and dryRun: false/);
   });
 
   it('latest~N in diff_snapshot and restore_snapshot counts snapshots of every trigger, not prompts', async () => {

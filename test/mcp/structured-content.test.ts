@@ -70,7 +70,7 @@ describe('what a client that reads only structuredContent passes to the model', 
       expect(result.structured?.text).toBe(result.text);
     }
     expect(modelView(results[4] as ToolResult)).toContain('+two');
-    expect(modelView(results[6] as ToolResult)).toMatch(/To undo, restore snapshot /);
+    expect(modelView(results[6] as ToolResult)).toMatch(/To undo: restore_snapshot with snapshotId /);
   });
 
   it('puts everything the model needs in the text of an error, which clients show without structured content', async () => {

@@ -111,7 +111,7 @@ describe('the MCP server, through a real client', () => {
     [{ goal: 'g', projectRoot: 'relative' }, "projectRoot must be an absolute path: got 'relative'"],
     [
       { goal: 'g', modifiedFiles: [{ path: '/etc/passwd' }] },
-      'modifiedFiles[0].path is outside the project root',
+      'modifiedFiles.0.path is outside the project root',
     ],
     // Issue 26: a model that sent `files`/`commands` lost its notes without a word.
     [

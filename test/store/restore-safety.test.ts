@@ -90,6 +90,6 @@ describe('restore never writes outside the project, whatever a snapshot contains
         paths: ['../elsewhere'],
         dryRun: false,
       }),
-    ).rejects.toThrow(/paths\[0\] is outside the project root/);
+    ).rejects.toThrow(/paths\.0 is outside the project root/);
   });
 });
