@@ -64,6 +64,7 @@ export async function withFileLock<T>(
   let delayMs = 2;
   for (;;) {
     if (tryAcquire(lockPath)) break;
+    refuseNonLock(lockPath);
     // The wait counts per owner: a lock that changes hands is making progress, however many are queued
     // on a busy machine (issue 26: four processes of 50 saves each gave up under load).
     const record = readTextOrNull(lockPath);
@@ -95,6 +96,25 @@ export async function withFileLock<T>(
   } finally {
     removeQuietly(lockPath);
   }
+}
+
+/**
+ * A lock is a plain file: a link (dangling or not), a folder or anything else in its place is no owner's
+ * lock and will never be released, so waiting on it would only end in a wrong "another process holds"
+ * (adversarial trial, 2026-12-06). Say what is there instead.
+ */
+function refuseNonLock(lockPath: string): void {
+  const stats = lstatSync(lockPath, { throwIfNoEntry: false });
+  if (stats === undefined || stats.isFile()) return;
+  const what = stats.isSymbolicLink()
+    ? 'a symbolic link'
+    : stats.isDirectory()
+      ? 'a folder'
+      : 'not a plain file';
+  throw new CheckpointError(
+    'UNSAFE_PATH',
+    `${lockPath} is ${what}, not a lock file: no checkpoint tool made it; remove it and try again`,
+  );
 }
 
 function tryAcquire(lockPath: string): boolean {

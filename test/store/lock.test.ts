@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KeyedQueue, lockTempPrefix, withFileLock } from '../../src/store/lock.js';
@@ -62,6 +71,29 @@ describe('withFileLock', () => {
     await expect(withFileLock(lock, async () => 'never', { timeoutMs: 100 })).rejects.toThrow(
       /holds .*x\.lock for more than 100 ms; if no other checkpoint tool is running, delete that file/,
     );
+  });
+
+  // Adversarial trial (2026-12-06): a dangling link in the lock's place had every save wait its 10 s, then
+  // blame "another process"; a link to a file was removed as a dead owner's lock.
+  it.each([
+    ['a dangling symbolic link', 'a symbolic link', (lock: string) => symlinkSync('/nonexistent/lock', lock)],
+    [
+      'a link to a file',
+      'a symbolic link',
+      (lock: string) => {
+        const target = path.join(tempDir(), 'target');
+        writeFileSync(target, JSON.stringify(ownerRecord(Date.now() - 3_600_000)));
+        symlinkSync(target, lock);
+      },
+    ],
+    ['a folder', 'a folder', (lock: string) => mkdirSync(lock)],
+  ])('refuses at once, naming it, when %s stands in the lock’s place', async (_name, what, plant) => {
+    const lock = path.join(tempDir(), 'x.lock');
+    plant(lock);
+    await expect(withFileLock(lock, async () => 'never', { timeoutMs: 60_000 })).rejects.toThrow(
+      new RegExp(`x\\.lock is ${what}, not a lock file`),
+    );
+    expect(lstatSync(lock)).toBeDefined();
   });
 
   /** A pid that existed and is gone now. */
