@@ -379,6 +379,7 @@ export async function listSnapshots(
       ? { snapshots: await store.list(), total: -1 }
       : store.listNewest(request.limit);
   const read = () => Promise.all([listing(), store.usageBytes()]);
+  store.assertUsable();
   const [{ snapshots, total }, storeBytes] = (await store.exists())
     ? await store.withLock(read)
     : [{ snapshots: [], total: 0 }, 0];

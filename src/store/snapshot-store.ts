@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { accessSync, constants, lstatSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
@@ -81,6 +81,30 @@ export class SnapshotStore {
       return lstatSync(path.join(this.gitDir, 'HEAD'), { throwIfNoEntry: false }) !== undefined;
     } catch {
       return false;
+    }
+  }
+
+  /**
+   * Refuses a store that is there but cannot be used: a link or a file in its folder's place, or a folder
+   * this user cannot read. For read-only callers, which would otherwise take it for no store at all and
+   * say "no snapshots yet" (adversarial trial, 2026-12-06); a writer meets the same in withLock.
+   */
+  assertUsable(): void {
+    const stats = lstatSync(this.storeDir, { throwIfNoEntry: false });
+    if (stats === undefined) return;
+    if (stats.isSymbolicLink() || !stats.isDirectory()) {
+      throw new CheckpointError(
+        'UNSAFE_PATH',
+        `refusing to use the snapshot store ${this.storeDir}: it is a symbolic link or not a folder`,
+      );
+    }
+    try {
+      accessSync(this.storeDir, constants.R_OK | constants.X_OK);
+    } catch (error) {
+      throw new CheckpointError(
+        'IO_FAILED',
+        `could not read the snapshot store ${this.storeDir}: ${(error as Error).message}`,
+      );
     }
   }
 

@@ -53,7 +53,7 @@ describe('a tracked folder replaced by a link to another folder', () => {
     expect(lstatSync(path.join(root, 'd')).isDirectory()).toBe(true);
     expect(readFileSync(path.join(root, 'd', 'file'), 'utf8')).toBe('ours\n');
     expect(readFileSync(path.join(outside, 'file'), 'utf8')).toBe('not the project’s\n');
-    const undo = /restore snapshot (\S+)/.exec(back.stdout)?.[1] ?? '';
+    const undo = /To undo: claude-checkpoint restore (\S+) --yes/.exec(back.stdout)?.[1] ?? '';
     expect((await runCli(['restore', undo, '--yes'], { cwd: root, env })).code).toBe(0);
     expect(lstatSync(path.join(root, 'd')).isSymbolicLink()).toBe(true);
     expect(readFileSync(path.join(outside, 'file'), 'utf8')).toBe('not the project’s\n');
@@ -76,5 +76,26 @@ describe('a tracked folder replaced by a link to another folder', () => {
     expect(hook.code, hook.stderr).toBe(0);
     const listed = JSON.parse((await runCli(['list', '--json'], { cwd: root, env })).stdout);
     expect(listed.snapshots[0].trigger).toBe('prompt');
+  });
+});
+
+describe('a project store that is there but cannot be used', () => {
+  it('list refuses a link in the store folder’s place, as snapshot does, instead of “no snapshots yet”', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: tempDir('home-') };
+    expect((await runCli(['snapshot'], { cwd: root, env })).code).toBe(0);
+    const storeDir: string = JSON.parse(
+      (await runCli(['list', '--json'], { cwd: root, env })).stdout,
+    ).storeDir;
+    const elsewhere = tempDir('elsewhere-');
+    rmSync(storeDir, { recursive: true });
+    symlinkSync(elsewhere, storeDir);
+    for (const args of [['list'], ['snapshot']]) {
+      const result = await runCli(args, { cwd: root, env });
+      expect(result.code, `${args[0]}: ${result.stdout}`).toBe(1);
+      expect(result.stderr).toMatch(
+        /refusing to use the snapshot store .*: it is a symbolic link or not a folder/,
+      );
+    }
   });
 });
