@@ -514,8 +514,11 @@ export interface RestoreOutcome {
    * state before that one (the first attempt), whatever the attempts in between left.
    */
   undoSnapshotId: string | null;
-  /** Set when an earlier restore was interrupted; this one completes it. */
-  interrupted: { target: string; undo: string } | null;
+  /**
+   * Set when an earlier restore was interrupted; this one completes it. `current`: this restore's own
+   * safety snapshot, which holds what was edited since the interruption, when it differs from `undo`.
+   */
+  interrupted: { target: string; undo: string; current?: string } | null;
 }
 
 /**
@@ -666,7 +669,15 @@ export async function restoreTreeLocked(
   return {
     plan: planOf(plan),
     undoSnapshotId: undo,
-    interrupted: interrupted ? { target: interrupted.target, undo: interrupted.undo } : null,
+    // The undo named goes back to before the first attempt, but the tree just before this one may hold
+    // edits made since (adversarial trial, 2026-12-06): name that snapshot too, so that neither is lost.
+    interrupted: interrupted
+      ? {
+          target: interrupted.target,
+          undo: interrupted.undo,
+          ...(before.snapshot.id !== interrupted.undo ? { current: before.snapshot.id } : {}),
+        }
+      : null,
   };
 }
 

@@ -102,7 +102,7 @@ export interface RestoreView {
   dryRun: boolean;
   plan: RestorePlan;
   undoSnapshotId: string | null;
-  interrupted?: { target: string; undo: string } | null;
+  interrupted?: { target: string; undo: string; current?: string } | null;
   /** The paths the restore was limited to, as asked: a dry run's way to apply names them again. */
   paths?: readonly string[];
 }
@@ -166,6 +166,10 @@ export function renderRestore(outcome: RestoreView, surface: Surface = 'mcp'): s
     lines.push(
       `Note: an earlier restore of ${outcome.interrupted.target} was interrupted; the state before it is snapshot ${outcome.interrupted.undo}.`,
     );
+    if (outcome.interrupted.current && !outcome.dryRun)
+      lines.push(
+        `The tree as it was just before this restore, with any edits made since the interruption, is snapshot ${outcome.interrupted.current}: ${WORDS[surface].restoreNow(outcome.interrupted.current)}`,
+      );
   }
   return lines.join('\n');
 }

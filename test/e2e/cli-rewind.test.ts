@@ -208,6 +208,10 @@ describe('claude-checkpoint rewind commands', () => {
     const leftovers = Object.keys(readTree(root)).filter((file) =>
       path.basename(file).startsWith('.claude-checkpoint-restore-'),
     );
+    // Work done after the crash, before the restore is run again (adversarial trial, 2026-12-06): the
+    // undo named goes back before the first attempt, so this is only in the new safety snapshot, which
+    // the output must name too.
+    writeFileSync(path.join(root, 'precious.txt'), 'written after the crash\n');
     const second = await runCli(['restore', id, '--yes', '--root', root], { cwd: root, env });
     expect(second.stderr).toBe('');
     expect(second.code).toBe(0);
@@ -217,6 +221,12 @@ describe('claude-checkpoint rewind commands', () => {
     expect(readTree(root)).toEqual(original);
     // Temp files a killed restore may leave behind are removed, whether or not this run left any.
     for (const file of leftovers) expect(existsSync(path.join(root, file))).toBe(false);
+    const current = /with any edits made since the interruption, is snapshot (\S+):/.exec(second.stdout)?.[1];
+    expect(current, second.stdout).toBeDefined();
+    expect((await runCli(['restore', current ?? '', '--yes', '--root', root], { cwd: root, env })).code).toBe(
+      0,
+    );
+    expect(readFileSync(path.join(root, 'precious.txt'), 'utf8')).toBe('written after the crash\n');
   }, 60_000);
 
   it('a restore interrupted twice: the third names the state before the FIRST attempt as the undo (issue 26)', async () => {
