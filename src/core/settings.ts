@@ -392,8 +392,13 @@ function invalid(
   raw: unknown,
 ): SettingProblem {
   // The user's own text, printed by every command: never a raw control character to the terminal.
+  // A number JSON cannot write back (1e400 reads as Infinity) is shown as read, not as JSON's `null`.
   const got = escapeControls(
-    typeof raw === 'string' ? `'${raw.slice(0, 80)}'` : (JSON.stringify(raw)?.slice(0, 80) ?? ''),
+    typeof raw === 'string'
+      ? `'${raw.slice(0, 80)}'`
+      : typeof raw === 'number' && !Number.isFinite(raw)
+        ? `${raw} (a number too large)`
+        : (JSON.stringify(raw)?.slice(0, 80) ?? ''),
   );
   const unused = severity === 'warning' ? '; it is not used' : '';
   return { severity, name, message: `${where} must be ${read.invalid}: got ${got}${unused}` };

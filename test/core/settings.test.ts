@@ -122,6 +122,13 @@ describe('resolveSettings', () => {
     expect(resolved.values.snapshotMaxCount).toBe(100);
   });
 
+  it('a number too large for JSON (1e400) is named as read, not as null', () => {
+    const resolved = resolveSettings({ env: {}, user: user(JSON.parse('{"snapshotMaxCount": 1e400}')) });
+    expect(resolved.problems.map((problem) => problem.message)).toEqual([
+      `${USER}: snapshotMaxCount must be a whole number from 1 to 100000: got Infinity (a number too large)`,
+    ]);
+  });
+
   it('a wrong value in the file that the environment overrides is only a warning', () => {
     const resolved = resolveSettings({
       env: { CHECKPOINT_SNAPSHOT_MAX_COUNT: '9' },
