@@ -52,3 +52,29 @@ export const CHECKPOINT_FILE = '.claude-checkpoint';
 export function isOwnFile(relativePath: string): boolean {
   return relativePath === CHECKPOINT_FILE || relativePath.startsWith(`${CHECKPOINT_FILE}.`);
 }
+
+/** What withoutOutsidePaths reads of a checkpoint (structural: this module imports no schema). */
+interface CheckpointPaths {
+  modifiedFiles: Array<{ path: string }>;
+  meta: { flagged?: { paths: string[] } | undefined };
+}
+
+/**
+ * The checkpoint without the file paths that name nothing inside the project (`/etc/shadow`, `../x`):
+ * a save never writes one, but a hand-edited or handed-off file may hold them, and the brief, drift and
+ * the next merge must not carry them on. The same object when there are none.
+ */
+export function withoutOutsidePaths<T extends CheckpointPaths>(checkpoint: T): T {
+  const flagged = checkpoint.meta.flagged;
+  const filesOutside = checkpoint.modifiedFiles.some((file) => !isInsideProjectPath(file.path));
+  const flaggedOutside = flagged?.paths.some((file) => !isInsideProjectPath(file)) ?? false;
+  if (!filesOutside && !flaggedOutside) return checkpoint;
+  return {
+    ...checkpoint,
+    modifiedFiles: checkpoint.modifiedFiles.filter((file) => isInsideProjectPath(file.path)),
+    meta: {
+      ...checkpoint.meta,
+      ...(flagged ? { flagged: { ...flagged, paths: flagged.paths.filter(isInsideProjectPath) } } : {}),
+    },
+  };
+}

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { withoutOutsidePaths } from './checkpoint-fast-read.js';
 import {
   CHECKPOINT_VERSION,
   FILE_STATUSES,
@@ -11,6 +10,7 @@ import {
   TASK_STATUSES,
 } from './checkpoint-plain.js';
 import { CheckpointError } from './errors.js';
+import { withoutOutsidePaths } from './paths.js';
 
 export {
   CHECKPOINT_VERSION,
