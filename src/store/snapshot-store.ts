@@ -271,6 +271,9 @@ export class SnapshotStore {
 
   async setLatest(record: SnapshotRecord | null): Promise<void> {
     const state = await readState(this.statePath);
+    // Unchanged (a gc that expired nothing recent): no write, so that a gc on a full disk gets as far as
+    // deleting what it can (adversarial trial, 2026-12-06: it stopped on this write before pruning).
+    if (JSON.stringify(state.latest ?? null) === JSON.stringify(record)) return;
     state.latest = record;
     await writeState(this.statePath, state);
   }
