@@ -30,15 +30,20 @@ export interface RootCandidates {
  * its symlinks resolved.
  */
 export async function resolveProjectRoot(candidates: RootCandidates): Promise<ResolvedRoot> {
+  const surface = candidates.surface ?? 'mcp';
+  const rootWord = WORDS[surface].projectRoot;
   if (candidates.argument !== undefined) {
     return {
-      root: await checkRoot(candidates.argument, WORDS[candidates.surface ?? 'mcp'].projectRoot),
+      root: await checkRoot(candidates.argument, rootWord, `give ${rootWord} the project's folder instead`),
       source: 'argument',
     };
   }
   const fromEnv = candidates.env?.[ROOT_ENV];
   if (fromEnv !== undefined && fromEnv.trim() !== '') {
-    return { root: await checkRoot(fromEnv, ROOT_ENV), source: 'environment' };
+    return {
+      root: await checkRoot(fromEnv, ROOT_ENV, `set ${ROOT_ENV} to the project's folder`),
+      source: 'environment',
+    };
   }
   if (candidates.clientRoots) {
     const uris = await candidates.clientRoots();
@@ -52,13 +57,24 @@ export async function resolveProjectRoot(candidates: RootCandidates): Promise<Re
           cause: error,
         });
       }
-      return { root: await checkRoot(local, 'the MCP client root'), source: 'client-roots' };
+      return {
+        root: await checkRoot(local, 'the MCP client root', `pass ${rootWord} with the project's folder`),
+        source: 'client-roots',
+      };
     }
   }
-  return { root: await checkRoot(candidates.cwd, 'the working directory'), source: 'working-directory' };
+  const fromCwd =
+    surface === 'cli'
+      ? `run this in the project's folder, or pass ${rootWord}`
+      : `pass ${rootWord} with the project's folder`;
+  return {
+    root: await checkRoot(candidates.cwd, 'the working directory', fromCwd),
+    source: 'working-directory',
+  };
 }
 
-async function checkRoot(given: string, label: string): Promise<string> {
+/** `advice`: what to do instead when the folder is a git repository's own, for where it came from. */
+async function checkRoot(given: string, label: string, advice: string): Promise<string> {
   if (given.includes('\0')) {
     throw new CheckpointError('INVALID_ROOT', `${label} must not contain NUL characters`);
   }
@@ -79,7 +95,7 @@ async function checkRoot(given: string, label: string): Promise<string> {
   if (gitDir !== null) {
     throw new CheckpointError(
       'INVALID_ROOT',
-      `${label} ${given} is inside ${gitDir}, a git repository's own folder (a .git folder or a bare repository), not a working tree: run this in the project's folder`,
+      `${label} ${given} ${gitDir === resolved ? 'is' : `is inside ${gitDir},`} a git repository's own folder (a .git folder or a bare repository), not a working tree: ${advice}`,
     );
   }
   return resolved;
@@ -93,21 +109,26 @@ async function checkRoot(given: string, label: string): Promise<string> {
 export function enclosingGitDir(folder: string): string | null {
   for (let dir = folder; ; ) {
     if (path.basename(dir) === '.git' || looksLikeGitDir(dir)) return dir;
+    // A working tree comes first: a `.git` (a folder, or a worktree's file) marks one, even one kept
+    // inside a bare repository (`git clone --bare … proj.git && git -C proj.git worktree add main`).
+    if (entryKind(dir, '.git') !== undefined) return null;
     const parent = path.dirname(dir);
     if (parent === dir) return null;
     dir = parent;
   }
 }
 
+function entryKind(dir: string, name: string) {
+  try {
+    return lstatSync(path.join(dir, name), { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 /** git's own layout: HEAD, objects/ and refs/ side by side (a working tree has a `.git` instead). */
 function looksLikeGitDir(dir: string): boolean {
-  const kind = (name: string) => {
-    try {
-      return lstatSync(path.join(dir, name), { throwIfNoEntry: false });
-    } catch {
-      return undefined;
-    }
-  };
+  const kind = (name: string) => entryKind(dir, name);
   return (
     kind('HEAD')?.isFile() === true &&
     kind('objects')?.isDirectory() === true &&

@@ -32,7 +32,7 @@ import { copilotWiring, openCodeWiring } from './agent-wiring.js';
 import type { Check } from './check.js';
 import type { AppDeps } from './deps.js';
 import { readCheckpoint } from './load.js';
-import { type ResolvedRoot, resolveProjectRoot } from './root.js';
+import { type ResolvedRoot, ROOT_ENV, resolveProjectRoot } from './root.js';
 import { storeDiskUse } from './store-caps.js';
 
 export { projectStatus, type StatusReport } from './project-status.js';
@@ -71,8 +71,10 @@ export async function diagnose(
       // Issue 26: no "pass --root" to someone who did.
       fix:
         request.projectRoot !== undefined
-          ? 'Give --root an existing absolute folder.'
-          : 'Fix CHECKPOINT_PROJECT_ROOT, or pass --root with an existing absolute folder.',
+          ? "Give --root an existing absolute folder: the project's."
+          : deps.env[ROOT_ENV]?.trim()
+            ? "Set CHECKPOINT_PROJECT_ROOT to the project's folder (an existing absolute one)."
+            : "Run this in the project's folder, or pass --root with it.",
     });
     return checks;
   }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
@@ -64,6 +64,40 @@ describe('a git repository’s own folder as the project', () => {
     expect((await runCli(['snapshot'], { cwd: clone, env })).code).toBe(0);
   });
 
+  it('says what to do for where the folder came from, and names the folder itself once', async () => {
+    const { bare } = bareWithCommit();
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const here = await runCli(['status'], { cwd: bare, env });
+    expect(here.stderr).toContain(
+      `the working directory ${bare} is a git repository's own folder (a .git folder or a bare repository), not a working tree: run this in the project's folder, or pass --root`,
+    );
+    const inside = await runCli(['status'], { cwd: path.join(bare, 'refs'), env });
+    expect(inside.stderr).toContain(`is inside ${bare}, a git repository's own folder`);
+    const viaEnv = await runCli(['status'], {
+      cwd: tempDir(),
+      env: { ...env, CHECKPOINT_PROJECT_ROOT: bare },
+    });
+    expect(viaEnv.stderr).toContain('set CHECKPOINT_PROJECT_ROOT to the project');
+    // doctor's fix line too: no "Fix CHECKPOINT_PROJECT_ROOT" to someone who never set it.
+    const doctor = await runCli(['doctor'], { cwd: bare, env: { ...env, HOME: tempDir('home-') } });
+    expect(doctor.stdout).toContain("fix: Run this in the project's folder, or pass --root with it.");
+  });
+
+  // Review of 2026-12-06: a worktree kept inside a bare repository is a working tree (a common layout).
+  it('a worktree kept inside a bare repository is a project like any other', async () => {
+    const { bare } = bareWithCommit();
+    git(bare, 'worktree', 'add', '-q', path.join(bare, 'main'), 'main');
+    const worktree = path.join(bare, 'main');
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    mkdirSync(path.join(worktree, 'src'));
+    for (const cwd of [worktree, path.join(worktree, 'src')]) {
+      for (const args of [['save', '--goal', 'g'], ['snapshot'], ['status']]) {
+        const result = await runCli(args, { cwd, env });
+        expect(result.code, `${args[0]} in ${cwd}: ${result.stderr}`).toBe(0);
+      }
+    }
+  });
+
   it('the MCP tools answer with an error naming projectRoot', async () => {
     const { bare } = bareWithCommit();
     const { call } = await connect();
@@ -75,6 +109,7 @@ describe('a git repository’s own folder as the project', () => {
       const result = await call(tool, { ...args, projectRoot: bare });
       expect(result.isError, `${tool}: ${result.text}`).toBe(true);
       expect(result.text).toMatch(/projectRoot .*a git repository's own folder/);
+      expect(result.text).toContain("give projectRoot the project's folder instead");
     }
     expect(existsSync(path.join(bare, '.claude-checkpoint'))).toBe(false);
   });
