@@ -257,6 +257,9 @@ export function fitToSize(checkpoint: Checkpoint, maxBytes: number): FittedCheck
   const whole = measure(checkpoint);
   if (whole.bytes <= maxBytes) return whole;
   const truncate = (c: Checkpoint): Checkpoint => ({ ...c, meta: { ...c.meta, truncated: true } });
+  // Fields this version does not know go first: a newer writer's (or a hand edit's) extras never push
+  // out the session's own commands and files (review of 2026-12-06: a 60 KB unknown field took them all).
+  if (hasUnknownFields(checkpoint)) return fitToSize(truncate(withoutUnknownFields(checkpoint)), maxBytes);
   const commands = checkpoint.recentCommands;
   let current = fewestDropped(commands.length, maxBytes, whole, (count) =>
     truncate({ ...checkpoint, recentCommands: commands.slice(count) }),
@@ -281,8 +284,6 @@ export function fitToSize(checkpoint: Checkpoint, maxBytes: number): FittedCheck
       }),
     );
   }
-  if (current.bytes > maxBytes && hasUnknownFields(checkpoint))
-    return fitToSize(truncate(withoutUnknownFields(checkpoint)), maxBytes);
   return current;
 }
 

@@ -113,12 +113,21 @@ function mapUnknownFields(checkpoint: Checkpoint, change: (fields: Fields) => Fi
  * agent's input; whoever wrote them, nothing unredacted is written back.
  */
 export function redactUnknownFields(checkpoint: Checkpoint, redactor: Redactor): Checkpoint {
-  const redact = (value: unknown): unknown => {
-    if (typeof value === 'string') return redactor.text(value);
-    if (Array.isArray(value)) return value.map(redact);
+  // A value is read with its name, as `name: value`: many secrets are known only by it
+  // (`db_password: hunter2hunter2`, `aws_secret_access_key: …`; review of 2026-12-06).
+  const redactNamed = (name: string | undefined, value: string): string => {
+    if (name === undefined) return redactor.text(value);
+    const prefix = `${name}: `;
+    const read = redactor.text(`${prefix}${value}`);
+    // The name itself held a secret: the value is redacted on its own then (the name is, below).
+    return read.startsWith(prefix) ? read.slice(prefix.length) : redactor.text(value);
+  };
+  const redact = (value: unknown, name?: string): unknown => {
+    if (typeof value === 'string') return redactNamed(name, value);
+    if (Array.isArray(value)) return value.map((item) => redact(item, name));
     if (value !== null && typeof value === 'object')
       return Object.fromEntries(
-        Object.entries(value).map(([name, item]) => [redactor.text(name), redact(item)]),
+        Object.entries(value).map(([key, item]) => [redactor.text(key), redact(item, key)]),
       );
     return value;
   };

@@ -116,7 +116,21 @@ describe('unknown fields', () => {
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
   });
 
-  it('count toward the cap, and are dropped only when nothing else makes the file fit', () => {
+  // Review of 2026-12-06: dropped last, a 60 KB unknown field took every command and a third of the files.
+  it('count toward the cap, and go first when the file does not fit: the session’s own entries stay', () => {
+    const commands = Array.from({ length: 20 }, (_, i) => ({
+      command: `make step-${i}`,
+      note: 'n'.repeat(150),
+    }));
+    const busy = { ...first, recentCommands: commands, futureNotes: 'n'.repeat(63_000) } as Checkpoint;
+    const fitted = fitToSize(busy, LIMITS.fileBytes);
+    expect(fitted.bytes).toBeLessThanOrEqual(LIMITS.fileBytes);
+    expect(fitted.checkpoint.recentCommands).toEqual(commands);
+    expect(fitted.checkpoint).not.toHaveProperty('futureNotes');
+    expect(fitted.checkpoint.meta.truncated).toBe(true);
+  });
+
+  it('count toward the cap, and are kept while the file fits', () => {
     const small = { ...first, futureField: 'x'.repeat(1000) } as Checkpoint;
     expect(fitToSize(small, LIMITS.fileBytes).checkpoint).toEqual(small);
     const huge = { ...first, futureField: 'x'.repeat(LIMITS.fileBytes) } as Checkpoint;

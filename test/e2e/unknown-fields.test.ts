@@ -135,4 +135,29 @@ describe('fields a newer writer added to .claude-checkpoint', () => {
     expect(stored(root)).not.toHaveProperty('futureField');
     expect(stored(root)).toMatchObject({ recentCommands: [{ command: 'make' }], meta: { truncated: true } });
   });
+
+  // Review of 2026-12-06: each name and value was redacted on its own, so a secret known only by its name
+  // (a password, an AWS secret key) was written back as it was.
+  it('a secret known only by its field’s name is redacted', async () => {
+    const root = createRepo({ committed: { 'a.js': 'a' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    expect((await runCli(['save', '--goal', 'g'], { cwd: root, env })).code).toBe(0);
+    const awsSecret = 'kV9pQ2xR7mT4wZ8yB3nC6dF1gH5jL0sAeU2iO8qW';
+    const checkpoint = stored(root);
+    checkpoint.deploy = {
+      db_password: 'hunter2hunter2',
+      aws_secret_access_key: awsSecret,
+      region: 'eu-west-1',
+    };
+    writeFileSync(file(root), JSON.stringify(checkpoint, null, 2));
+    expect((await runCli(['save', '--goal', 'g2', '--merge'], { cwd: root, env })).code).toBe(0);
+    const text = readFileSync(file(root), 'utf8');
+    expect(text).not.toContain('hunter2hunter2');
+    expect(text).not.toContain(awsSecret);
+    expect(stored(root).deploy).toEqual({
+      db_password: '«redacted»',
+      aws_secret_access_key: '«redacted»',
+      region: 'eu-west-1',
+    });
+  });
 });
