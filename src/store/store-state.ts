@@ -12,8 +12,11 @@ export interface StoreState {
   includeIgnored?: string[];
   /** The size cap the index was last checked against (see indexedOverCap). */
   maxFileBytes?: number;
-  /** What the global excludes file and the config naming it looked like (see globalExcludesChanged). */
-  globalExcludes?: { configs: string; file: string; excludes: string };
+  /**
+   * The config files git read (and the default ones) and the global excludes file they name, with what
+   * they looked like (see globalExcludesChanged).
+   */
+  globalExcludes?: { configFiles: string[]; configs: string; file: string; excludes: string };
   /**
    * The ids of the turn-end snapshots (see TURN_END_TRIGGER), which retention does not count: kept here
    * so that it need not read every snapshot's commit to know them. Ids of removed snapshots may linger.

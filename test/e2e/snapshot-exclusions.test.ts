@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt, runCli, runCliWithGitLog } from '../helpers/cli.js';
 import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
 
 beforeAll(assertBuilt);
@@ -131,6 +131,51 @@ describe('a path that becomes git-ignored leaves the next snapshot (issue 26)', 
     expect(next.changes).toEqual({ added: 0, modified: 1, deleted: 1 });
     expect((await p.cli('diff', 'latest', 'forced.log')).stdout).toContain('No differences');
     expect((await p.cli('diff', 'latest', '.env')).stdout).toContain('No differences');
+  });
+});
+
+describe('global ignore rules from config files that other config files include (issue 26)', () => {
+  it.each([
+    ['[include]', 'extra.cfg'],
+    ['[includeIf "gitdir:/"]', '~/extra.cfg'],
+  ])(
+    'a core.excludesFile set in a file that %s names applies on the next snapshot, and so does each later edit of it',
+    async (section, includePath) => {
+      const home = tempDir('checkpoint-home-');
+      writeFileSync(path.join(home, '.gitconfig'), `${section}\n\tpath = ${includePath}\n`);
+      const p = project({ committed: { 'a.js': 'a\n' } }, { HOME: home });
+      writeTree(p.root, { 'scratch.txt': 'mine\n', 'notes.txt': 'mine too\n' });
+      await p.snapshot();
+
+      // The included file is new, and names an excludes file in git's own `~/` form.
+      writeFileSync(path.join(home, 'my-ignores'), 'scratch.txt\n');
+      writeFileSync(path.join(home, 'extra.cfg'), '[core]\n\texcludesFile = ~/my-ignores\n');
+      expect((await p.snapshot()).changes).toEqual({ added: 0, modified: 0, deleted: 1 });
+
+      appendFileSync(path.join(home, 'my-ignores'), 'notes.txt\n');
+      expect((await p.snapshot()).changes).toEqual({ added: 0, modified: 0, deleted: 1 });
+    },
+  );
+
+  it('an ordinary snapshot starts no git config; an edit of an included config file starts one', async () => {
+    const home = tempDir('checkpoint-home-');
+    writeFileSync(path.join(home, '.gitconfig'), '[include]\n\tpath = extra.cfg\n');
+    writeFileSync(path.join(home, 'extra.cfg'), '[user]\n\tname = someone\n');
+    const root = createRepo({ committed: { 'a.js': 'a\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: home };
+    const configCalls = async () => {
+      const { result, gitCommands } = await runCliWithGitLog(['snapshot'], root, env);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      return gitCommands.filter((command) => /(^| )config( |$)/.test(command));
+    };
+    // A new store asks once, for every config file git reads and the excludes file.
+    expect(await configCalls()).toHaveLength(1);
+    writeFileSync(path.join(root, 'a.js'), 'changed\n');
+    expect(await configCalls()).toEqual([]);
+    writeFileSync(path.join(home, 'extra.cfg'), '[user]\n\tname = someone else\n');
+    expect(await configCalls()).toHaveLength(1);
+    expect(await configCalls()).toEqual([]);
   });
 });
 
