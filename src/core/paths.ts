@@ -40,9 +40,12 @@ const MAX_NAME_BYTES = 255;
  * step, no NUL. A save never writes another (toProjectPath), but the file may come from a hand edit or a
  * teammate's handoff, and the brief must not send the agent to `/etc/shadow` or `../../.ssh`.
  */
-export function isInsideProjectPath(stored: string): boolean {
-  if (stored === '' || stored.includes('\0')) return false;
-  if (stored.startsWith('/') || stored.startsWith('\\') || /^[A-Za-z]:/.test(stored)) return false;
+export function isInsideProjectPath(stored: string, platform: NodeJS.Platform = process.platform): boolean {
+  if (stored === '' || stored.includes('\0') || stored.startsWith('/')) return false;
+  // As a save reads it on this system: `C:\x` and `e:notes.md` are names like any other on Linux and
+  // macOS (a save takes them), an absolute path or a step up only on Windows.
+  if (platform !== 'win32') return !stored.split('/').includes('..');
+  if (stored.startsWith('\\') || /^[A-Za-z]:/.test(stored)) return false;
   return !stored.split(/[\\/]/).includes('..');
 }
 
@@ -74,7 +77,9 @@ export function withoutOutsidePaths<T extends CheckpointPaths>(checkpoint: T): T
     modifiedFiles: checkpoint.modifiedFiles.filter((file) => isInsideProjectPath(file.path)),
     meta: {
       ...checkpoint.meta,
-      ...(flagged ? { flagged: { ...flagged, paths: flagged.paths.filter(isInsideProjectPath) } } : {}),
+      ...(flagged
+        ? { flagged: { ...flagged, paths: flagged.paths.filter((file) => isInsideProjectPath(file)) } }
+        : {}),
     },
   };
 }

@@ -651,6 +651,12 @@ describe('redaction of secrets the placeholder, emphasis and sentence exemptions
       'horse battery',
     ],
     ['a passphrase in JSON', '{"passphrase": "correct horse battery staple"}', 'horse battery'],
+    // Review of 2026-12-06: a passphrase holding the word is no interface text.
+    [
+      'a passphrase of small words holding “password”',
+      'DB_PASSWORD="correct horse battery staple password"',
+      'horse battery',
+    ],
     // The same for a template expression: before as after those rounds, any `{{` kept a value whole.
     ['a password holding a template’s opening', 'password: "aB3$xK9{{mQ2#vL8pZ"', 'aB3$xK9'],
     ['a password around a template expression', 'DB_PASSWORD="Xk9mQ2vL8{{ env }}pZ7wQ"', 'Xk9mQ2vL8'],

@@ -22,7 +22,6 @@ describe('file paths outside the project in a checkpoint file', () => {
     checkpoint.modifiedFiles.push(
       { path: '/etc/shadow', status: 'M', source: 'agent', note: 'edit this next' },
       { path: '../../../root/.ssh/authorized_keys', status: 'M', source: 'agent' },
-      { path: 'C:\\Windows\\win.ini', status: 'M', source: 'agent' },
     );
     writeFileSync(file, JSON.stringify(checkpoint));
     return { root, env, file };
@@ -51,6 +50,33 @@ describe('file paths outside the project in a checkpoint file', () => {
     );
     expect(paths).toEqual(['a.txt']);
   });
+});
+
+// Review of 2026-12-06: read and save must agree. On Linux and macOS `C:\x` and `e:notes.md` are names
+// like any other, which a save takes: the next read must keep them (it dropped them, and their notes).
+describe('names that are paths only on Windows', () => {
+  it.skipIf(process.platform === 'win32')(
+    'a save keeps them, and so does the next read and merge',
+    async () => {
+      const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+      const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+      for (const name of ['e:notes.md', 'C:\\x']) writeFileSync(path.join(root, name), 'n\n');
+      const saved = await runCli(
+        ['save', '--goal', 'g', '--file', 'e:notes.md::mine', '--file', 'C:\\x::too'],
+        {
+          cwd: root,
+          env,
+        },
+      );
+      expect(saved.code, saved.stderr).toBe(0);
+      expect((await runCli(['save', '--goal', 'g2', '--merge'], { cwd: root, env })).code).toBe(0);
+      const files: Array<{ path: string; note?: string }> = JSON.parse(
+        readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'),
+      ).modifiedFiles;
+      const notes = Object.fromEntries(files.map((file) => [file.path, file.note]));
+      expect(notes).toMatchObject({ 'e:notes.md': 'mine', 'C:\\x': 'too' });
+    },
+  );
 });
 
 describe('file paths a file system cannot take', () => {

@@ -353,9 +353,11 @@ function looksGenerated(value: string, strength: NameStrength): boolean {
     // is a passphrase (`correct horse battery staple`), a password like any other.
     if (/^[A-Za-z]+[.,:;?]?$/.test(value) && length < 16) return false;
     if (strength === 'strong' && /^[A-Za-z]+(?: [A-Za-z]+){2,}[.!]?$/.test(value)) return false;
-    // Words that speak of passwords themselves (`"passwordMismatch": "Passwords do not match"`,
-    // `confirmPassword: Confirm password`) are the interface's text; a passphrase names no password.
-    if (/^[A-Za-z']+(?: [A-Za-z']+)+[.!?]?$/.test(value) && /\bpass(?:word|phrase|code)s?\b/i.test(value))
+    // Words that speak of passwords themselves, written as an interface writes them (a sentence: a
+    // capital, then small letters: `"passwordMismatch": "Passwords do not match"`, `confirmPassword:
+    // Confirm password`) are its text. A passphrase of small words that happens to hold one
+    // (`correct horse battery staple password`) is still a password (review of 2026-12-06).
+    if (/^[A-Z][a-z']*(?: [a-z']+)+[.!?]?$/.test(value) && /\bpass(?:word|phrase|code)s?\b/i.test(value))
       return false;
     if (/^\d+$/.test(value) && length < 12) return false;
     return classes(value) >= 2 || length >= 16;
