@@ -51,6 +51,7 @@ describe('redaction on what agents write every day, and scanners’ examples (a 
     expect(m.falseRate).toBeLessThanOrEqual(0.0082);
     expect(m.proseRate).toBe(0);
     // Short of the 99% target (see above): the bound is the figure measured when the detector was frozen.
-    expect(m.recall).toBeGreaterThanOrEqual(0.887);
+    // 88.7% until an `&` inside a bare value counted as the value's (review of 2026-12-06).
+    expect(m.recall).toBeGreaterThanOrEqual(0.889);
   });
 });

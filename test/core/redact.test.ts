@@ -651,6 +651,9 @@ describe('redaction of secrets the placeholder, emphasis and sentence exemptions
       'horse battery',
     ],
     ['a passphrase in JSON', '{"passphrase": "correct horse battery staple"}', 'horse battery'],
+    // Review of 2026-12-06: the tail of a value after an `&` was left in the text.
+    ['a password holding an ampersand', 'password: Tr0ub4dor&3xyz', '3xyz'],
+    ['a token holding two ampersands', 'API_TOKEN=aB3xK9&mQ2vL8&pZ7wQ', 'pZ7wQ'],
     // Review of 2026-12-06: a passphrase holding the word is no interface text.
     [
       'a passphrase of small words holding “password”',

@@ -27,9 +27,11 @@ export interface ContextRule {
 
 /**
  * A value in any of the quoting forms a shell, a config file or JSON uses; a template slot (`{name}`,
- * `${NAME}`) is taken whole, so that the allowlist sees it as one.
+ * `${NAME}`) is taken whole, so that the allowlist sees it as one. An `&` inside a bare value belongs to
+ * it (`password: Tr0ub4dor&3xyz` kept `&3xyz` before), unless it starts `&&` or a query's next
+ * `name=` (`?token=abc&user=bob`).
  */
-const VALUE = `(?:"(?<secret>[^"\\n]*)"|'(?<secret2>[^'\\n]*)'|(?<secret3><[^>\\n]*>|\\$?\\{(?:\\{[^\\n]*?\\}\\}|[\\w.]*\\})|\\$\\{[^}\\s]*\\}|\\$\\([^)\\n]*\\)|[^\\s"'\`,;&|)}\\]>(]+(?:\\([^)\\n]*\\)|\\([^\\s)]*)?))`;
+const VALUE = `(?:"(?<secret>[^"\\n]*)"|'(?<secret2>[^'\\n]*)'|(?<secret3><[^>\\n]*>|\\$?\\{(?:\\{[^\\n]*?\\}\\}|[\\w.]*\\})|\\$\\{[^}\\s]*\\}|\\$\\([^)\\n]*\\)|(?:[^\\s"'\`,;&|)}\\]>(]|&(?=[^\\s&=]+(?:[\\s"'\`,;&|)}\\]>(]|$)))+(?:\\([^)\\n]*\\)|\\([^\\s)]*)?))`;
 
 // Names that announce a secret outright, and weaker ones that do so only for generated-looking values.
 const STRONG_NAME =
