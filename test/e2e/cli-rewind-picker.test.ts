@@ -113,7 +113,7 @@ describe('claude-checkpoint rewind without a terminal', () => {
     const before = readFileSync(path.join(root, 'a.txt'), 'utf8');
     const bare = await cli();
     expect(bare.code).toBe(2);
-    expect(bare.stderr).toContain('claude-checkpoint rewind --list --json');
+    expect(bare.stderr).toContain(`claude-checkpoint rewind --root ${root} --list --json`);
     const noMode = await cli('latest');
     expect(noMode.code).toBe(2);
     expect(noMode.stderr).toContain('--code, --conversation or --both');
