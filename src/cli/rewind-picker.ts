@@ -20,7 +20,7 @@ import {
   rewindActions,
 } from '../core/rewind-text.js';
 import { renderDiff } from '../core/snapshot-text.js';
-import { cliCommand } from '../core/surface.js';
+import { cliCommand, inFolder } from '../core/surface.js';
 import type { CliContext } from './context.js';
 import { confirm, EXIT } from './output.js';
 import { applyRewind } from './rewind-apply.js';
@@ -272,7 +272,7 @@ export async function runRewindPicker(
     return EXIT.notConfirmed;
   }
   if ('resume' in result) {
-    ctx.out.print(`Continue the previous session: ${result.resume}`);
+    ctx.out.print(`Continue the previous session: ${inFolder(result.resume, ctx.root)}`);
     return EXIT.ok;
   }
   const chosen = {

@@ -2,7 +2,7 @@ import { escapeControls, quotePath } from './quote.js';
 import { formatChangeCounts, hasChanges, type RewindEntry } from './rewind-refs.js';
 import type { RestorePlan } from './snapshot.js';
 import { renderPlan } from './snapshot-text.js';
-import { cliCommand, wordsFor } from './surface.js';
+import { cliCommand, inFolder, wordsFor } from './surface.js';
 import { formatAge } from './time.js';
 
 /** The spec's action menu, in its order; the code options only when there is code to restore. */
@@ -96,7 +96,8 @@ export function renderRewindList(listing: RewindListView, now: Date, root?: stri
     lines.push(
       `Session ${escapeControls(group.sessionId)}${why}: ${group.entries.length} prompt(s), newest first`,
     );
-    if (group.resume && !isCurrent) lines.push(`  resume it: ${escapeControls(group.resume)}`);
+    if (group.resume && !isCurrent)
+      lines.push(`  resume it: ${escapeControls(inFolder(group.resume, root))}`);
     block(group.entries, isCurrent);
     lines.push('');
   }
@@ -166,10 +167,11 @@ export function renderRewind(outcome: RewindOutcomeView, root?: string): string 
           ? `Conversation: a new session would hold the ${conversation.fork.messages} message(s) before this prompt.`
           : `Conversation: new session ${conversation.fork.sessionId} holds the ${conversation.fork.messages} message(s) before this prompt; the original session is unchanged.`,
       );
-      if (!outcome.dryRun) lines.push(`Continue it: ${conversation.fork.resume}`);
+      if (!outcome.dryRun) lines.push(`Continue it: ${inFolder(conversation.fork.resume, root)}`);
     } else {
       lines.push(`Conversation: not restored. ${conversation.reason ?? ''}`.trimEnd());
-      if (conversation.resumeOriginal) lines.push(`The session itself: ${conversation.resumeOriginal}`);
+      if (conversation.resumeOriginal)
+        lines.push(`The session itself: ${inFolder(conversation.resumeOriginal, root)}`);
     }
     lines.push(
       conversation.promptFromLabel

@@ -60,6 +60,14 @@ export function cliCommand(
   return [`claude-checkpoint ${command}`, ...words.map(shellWord)].join(' ');
 }
 
+/**
+ * An agent's own command (`claude --resume <id>`) as printed by a CLI command given `--root`: run in that
+ * folder, as the agent finds a project's sessions by the folder it starts in.
+ */
+export function inFolder(command: string, root: string | undefined): string {
+  return root === undefined ? command : `cd ${shellWord(root)} && ${command}`;
+}
+
 /** The CLI's words; `root`: the `--root` the running command was given, which every command it prints carries. */
 function cliWords(root?: string): SurfaceWords {
   const command = (name: string, args: readonly string[] = [], paths: readonly string[] = []) =>

@@ -273,7 +273,8 @@ describe('claude-checkpoint rewind in a terminal', () => {
     await term.waitFor(`❯ /resume ${previous}`);
     term.type(ENTER);
     expect(await term.exit).toBe(0);
-    await term.waitFor(`Continue the previous session: claude --resume ${previous}`);
+    // Run with --root: the agent is started in the project, where it finds its sessions.
+    await term.waitFor(`Continue the previous session: cd ${root} && claude --resume ${previous}`);
   }, 90_000);
 });
 

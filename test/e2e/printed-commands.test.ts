@@ -39,7 +39,9 @@ function printedLine(output: string, prefix: string): string {
 /** Runs a printed command line as a person pastes it into bash, in `cwd`. */
 function runPrinted(line: string, options: { cwd: string; env: Record<string, string> }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', `claude-checkpoint() { "$NODE" "$CHECKPOINT_CLI" "$@"; }\n${line}`], {
+    // `claude` stands for the agent: it says where it was started and with what.
+    const functions = `claude-checkpoint() { "$NODE" "$CHECKPOINT_CLI" "$@"; }\nclaude() { echo "claude in $PWD: $*"; }`;
+    const child = spawn('bash', ['-c', `${functions}\n${line}`], {
       cwd: options.cwd,
       env: {
         PATH: process.env.PATH ?? '',
@@ -138,6 +140,30 @@ describe('the commands the CLI prints work as printed', () => {
     const undone = await runPrinted(printedLine(rewound.stdout, 'To undo: '), { cwd: elsewhere, env });
     expect(undone.code, undone.stderr).toBe(0);
     expect(read(root, 'a.txt')).toBe('after the prompt\n');
+  });
+
+  it('rewind --list --all --root from another folder: an agent resume command starts in the project', async () => {
+    const { root, env } = awkwardProject({ 'a.txt': 'one\n' });
+    const elsewhere = tempDir('printed-elsewhere-');
+    for (const [session, prompt] of [
+      ['aaaaaaaa-1111-4222-8333-444444444444', 'First'],
+      ['bbbbbbbb-1111-4222-8333-444444444444', 'Second'],
+    ] as const) {
+      const input = JSON.stringify({
+        session_id: session,
+        cwd: root,
+        hook_event_name: 'UserPromptSubmit',
+        prompt,
+      });
+      const hook = await runCli(['hook', 'UserPromptSubmit', '--root', root], { cwd: elsewhere, env, input });
+      expect(hook.code).toBe(0);
+      writeTree(root, { 'a.txt': `${prompt}\n` });
+    }
+    const listing = await runCli(['rewind', '--root', root, '--list', '--all'], { cwd: elsewhere, env });
+    expect(listing.code, listing.stderr).toBe(0);
+    const resumed = await runPrinted(printedLine(listing.stdout, '  resume it: '), { cwd: elsewhere, env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toBe(`claude in ${root}: --resume aaaaaaaa-1111-4222-8333-444444444444\n`);
   });
 
   it('handoff pull --root from another folder: its undo line works there', async () => {
