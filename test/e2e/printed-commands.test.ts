@@ -114,6 +114,22 @@ describe('the commands the CLI prints work as printed', () => {
     expect(listed.stdout).toMatch(/^1 snapshot\(s\)/);
   });
 
+  it('brief --root from another folder: the restore it names plans a restore of this project', async () => {
+    const { root, env } = awkwardProject({ 'a.txt': 'one\n' });
+    const elsewhere = tempDir('printed-elsewhere-');
+    const cli = (...args: string[]) => runCli([...args, '--root', root], { cwd: elsewhere, env });
+    expect((await cli('save', '--goal', 'Ship it')).code).toBe(0);
+    expect((await cli('snapshot')).code).toBe(0);
+    writeTree(root, { 'a.txt': 'two\n' });
+    const brief = await cli('brief');
+    expect(brief.code, brief.stderr).toBe(0);
+    const restore = /Latest snapshot .*: `([^`]+)` can bring the files back/.exec(brief.stdout)?.[1];
+    expect(restore, brief.stdout).toBeDefined();
+    const planned = await runPrinted(`${restore} --dry-run`, { cwd: elsewhere, env });
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toMatch(/would change 1 file\(s\)/);
+  });
+
   it('rewind --root from another folder: its undo line works there', async () => {
     const { root, env } = awkwardProject({ 'a.txt': 'one\n' });
     const elsewhere = tempDir('printed-elsewhere-');
