@@ -2,7 +2,27 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { cliCommand } from '../core/surface.js';
 import type { Check } from './check.js';
+
+/**
+ * `claude-checkpoint setup <agent>` as a fix to run: `--project` for a project's set-up, with the `--root`
+ * the command was given (`commandRoot`), which names the project from wherever it is run.
+ */
+export function setupCommand(agent: string, scope: string, commandRoot: string | undefined): string {
+  const isProject = scope === 'project';
+  return cliCommand(`setup ${agent}`, {
+    root: isProject ? commandRoot : undefined,
+    args: isProject ? ['--project'] : [],
+  });
+}
+
+/** The fix where an agent is used but not set up: the user's set-up, or this project's only. */
+export function setupEither(agent: string, commandRoot: string | undefined): string {
+  return commandRoot === undefined
+    ? `\`${setupCommand(agent, 'user', undefined)}\` (or \`--project\` for this project only)`
+    : `\`${setupCommand(agent, 'user', undefined)}\` (or \`${setupCommand(agent, 'project', commandRoot)}\` for this project only)`;
+}
 
 /**
  * `doctor` for agents whose setup is files of ours (Copilot CLI's hooks file, OpenCode's plugin): is it
@@ -24,7 +44,9 @@ async function agentWiring(
   places: AgentPlace[],
   trustNote: string,
   /** What a file of ours written by an earlier version lacks, if anything. */
-  lacking?: (hooks: string) => Promise<string | undefined>,
+  lacking: ((hooks: string) => Promise<string | undefined>) | undefined,
+  /** The CLI's `--root`, which the fixes carry over. */
+  commandRoot: string | undefined,
 ): Promise<Check | null> {
   const found: string[] = [];
   for (const place of places) {
@@ -33,7 +55,7 @@ async function agentWiring(
     const servers = await Promise.all(
       place.serverFiles.map((file) => readFile(file, 'utf8').catch(() => '')),
     );
-    const rerun = `Run \`claude-checkpoint setup ${agent}${place.scope === 'project' ? ' --project' : ''}\` again`;
+    const rerun = `Run \`${setupCommand(agent, place.scope, commandRoot)}\` again`;
     if (place.serverFiles.length > 0 && !servers.some((text) => text.includes('"claude-checkpoint"')))
       return {
         name,
@@ -68,11 +90,15 @@ async function agentWiring(
         name,
         level: 'warn',
         detail: `${name} is used here, but the checkpoint server and hooks are not set up for it`,
-        fix: `Run \`claude-checkpoint setup ${agent}\` (or \`--project\` for this project only).`,
+        fix: `Run ${setupEither(agent, commandRoot)}.`,
       };
 }
 
-export function copilotWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check | null> {
+export function copilotWiring(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  commandRoot?: string,
+): Promise<Check | null> {
   const home = env.HOME?.trim() || os.homedir();
   const mcpConfig = path.join(home, '.copilot', 'mcp-config.json');
   return agentWiring(
@@ -105,10 +131,15 @@ export function copilotWiring(root: string, env: NodeJS.ProcessEnv): Promise<Che
       const missing = COPILOT_HOOK_EVENTS.filter((event) => !wired.includes(event));
       return missing.length > 0 ? `the ${missing.join(', ')} hooks` : undefined;
     },
+    commandRoot,
   );
 }
 
-export function openCodeWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check | null> {
+export function openCodeWiring(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  commandRoot?: string,
+): Promise<Check | null> {
   const home = env.HOME?.trim() || os.homedir();
   const configDir = path.join(env.XDG_CONFIG_HOME?.trim() || path.join(home, '.config'), 'opencode');
   const configs = (dir: string) => [path.join(dir, 'opencode.json'), path.join(dir, 'opencode.jsonc')];
@@ -136,5 +167,6 @@ export function openCodeWiring(root: string, env: NodeJS.ProcessEnv): Promise<Ch
       // The plugin this version writes for the same hook entry: any difference is an older plugin.
       return text === openCodePlugin(JSON.parse(hook) as string) ? undefined : "this version's plugin";
     },
+    commandRoot,
   );
 }

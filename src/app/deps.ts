@@ -14,6 +14,8 @@ export interface AppDeps {
   queue: KeyedQueue;
   /** Whose words messages use (see core/surface.ts): the CLI sets its own; the MCP tools' and hooks' are the default. */
   surface: Surface;
+  /** The `--root` the CLI was given (absolute): every command its messages print carries it over. */
+  commandRoot?: string | undefined;
   /** Set by hooks; see SettingsDeps in store/settings-file.ts. */
   settingsProblem?: ((message: string) => void) | undefined;
   /** Set by the CLI's commands; see SettingsDeps in store/settings-file.ts. */

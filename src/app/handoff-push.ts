@@ -75,7 +75,13 @@ export async function pushHandoff(
     .withLock(() => fsp.readFile(path.join(root.root, CHECKPOINT_FILE), 'utf8'))
     .catch(() => null);
 
-  const author = (await runGit(['var', 'GIT_AUTHOR_IDENT'], { cwd: root.root, okExitCodes: [0, 128] })).stdout
+  const author = (
+    await runGit(['var', 'GIT_AUTHOR_IDENT'], {
+      cwd: root.root,
+      okExitCodes: [0, 128],
+      extraEnv: authorEnvironment(deps.env),
+    })
+  ).stdout
     .replace(/\s+\d+\s+[+-]\d{4}\s*$/, '')
     .trim();
   const meta: HandoffMeta = {
@@ -134,6 +140,15 @@ export async function pushHandoff(
     files,
     skipped: snapshot.skipped,
   };
+}
+
+/**
+ * The variables git reads for the author of the user's own commits, from the user's environment: our git
+ * calls drop every GIT_* variable, so without them a user named only there was told "(no git identity)".
+ */
+function authorEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const names = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'EMAIL'] as const;
+  return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
 }
 
 function filesOf(changes: readonly TreeChange[]): HandoffFiles {

@@ -1,6 +1,7 @@
 import { renderResumeBrief } from '../core/brief.js';
 import type { Drift } from '../core/drift.js';
 import type { Checkpoint } from '../core/schema.js';
+import { wordsFor } from '../core/surface.js';
 import { locateRepo, type RepoState, readRepoStateOrNull } from '../git/repo.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import type { AppDeps } from './deps.js';
@@ -78,7 +79,7 @@ export async function loadCheckpoint(
       now: deps.now(),
       notices: warnings,
       latestSnapshot: snapshot,
-      surface: deps.surface,
+      surface: wordsFor(deps.surface, deps.commandRoot),
     });
     return {
       found: true,

@@ -8,6 +8,7 @@ import {
   resolveRef,
 } from '../core/rewind-refs.js';
 import type { RestorePlan, SnapshotRecord } from '../core/snapshot.js';
+import { cliCommand } from '../core/surface.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import { type ConversationOutcome, forkConversation, resumeCommand } from './conversation-fork.js';
 import type { AppDeps } from './deps.js';
@@ -173,8 +174,9 @@ export interface RewindOutcome {
   conversation: ConversationOutcome | null;
 }
 
-const LIST_HINT = 'see them with `claude-checkpoint rewind --list`';
-const LIST_ALL_HINT = 'see them with `claude-checkpoint rewind --list --all`';
+/** Where to see the prompts; `root`: the CLI's `--root`, carried over (see core/surface.ts). */
+const listHint = (root: string | undefined, all: boolean) =>
+  `see them with \`${cliCommand('rewind', { root, args: all ? ['--list', '--all'] : ['--list'] })}\``;
 
 /**
  * Finds a prompt among every session's prompts (newest first): `latest` and `latest~N` count the prompts
@@ -184,6 +186,7 @@ export function findPrompt<T extends { id: string; sessionId: string }>(
   prompts: readonly T[],
   ref: string,
   sessionId: string | null,
+  root?: string,
 ): T {
   const given = ref.trim();
   if (given === 'latest' || given.startsWith('latest~')) {
@@ -193,11 +196,11 @@ export function findPrompt<T extends { id: string; sessionId: string }>(
     if (own.length === 0)
       throw new CheckpointError(
         'INVALID_INPUT',
-        `session ${sessionId} has no prompts here: ${LIST_ALL_HINT}`,
+        `session ${sessionId} has no prompts here: ${listHint(root, true)}`,
       );
-    return resolveRef(own, given, 'prompt', LIST_HINT);
+    return resolveRef(own, given, 'prompt', listHint(root, false));
   }
-  return resolveRef(prompts, given, 'prompt', LIST_ALL_HINT);
+  return resolveRef(prompts, given, 'prompt', listHint(root, true));
 }
 
 /**
@@ -266,7 +269,7 @@ export async function rewindTo(
     await store.init();
     const snapshots = await store.list();
     const sessionId = currentSessionId(snapshots, namedSession(request.sessionId, deps.env));
-    const chosen = findPrompt(promptSnapshots(snapshots), request.ref, sessionId);
+    const chosen = findPrompt(promptSnapshots(snapshots), request.ref, sessionId, deps.commandRoot);
     // A prompt whose content the user pruned says so first, in every mode: what changed after it cannot
     // be counted (changesAfter leaves it out), nor its code restored (see restoreTargetOf).
     const target = request.mode === 'conversation' ? null : await restoreTargetOf(store, chosen);

@@ -20,7 +20,7 @@ import {
   summarizePlan,
   triggerProblem,
 } from '../core/snapshot.js';
-import { type Surface, WORDS } from '../core/surface.js';
+import { type Reader, type Surface, WORDS, wordsFor, wordsOf } from '../core/surface.js';
 import { readHeadFast } from '../git/repo.js';
 import { readSettings, settingsOf } from '../store/settings-file.js';
 import {
@@ -429,11 +429,11 @@ async function checkTrigger(deps: AppDeps, root: string, trigger: string): Promi
 export function findSnapshot(
   snapshots: readonly SnapshotRecord[],
   ref: string,
-  surface: Surface,
+  reader: Reader,
 ): SnapshotRecord {
   if (snapshots.length === 0)
     throw new CheckpointError('INVALID_INPUT', 'there are no snapshots for this project yet');
-  return resolveRef(snapshots, ref, 'snapshot', `see them with ${WORDS[surface].listSnapshots}`);
+  return resolveRef(snapshots, ref, 'snapshot', `see them with ${wordsOf(reader).listSnapshots}`);
 }
 
 export interface DiffRequest {
@@ -465,10 +465,14 @@ export async function diffSnapshot(
     const from = findSnapshot(
       await store.candidatesFor(request.snapshotId),
       request.snapshotId,
-      deps.surface,
+      wordsFor(deps.surface, deps.commandRoot),
     );
     const to = request.against
-      ? findSnapshot(await store.candidatesFor(request.against), request.against, deps.surface)
+      ? findSnapshot(
+          await store.candidatesFor(request.against),
+          request.against,
+          wordsFor(deps.surface, deps.commandRoot),
+        )
       : null;
     for (const snapshot of to ? [from, to] : [from]) await store.checkRestorable(snapshot);
     const toTree = to ? to.tree : (await store.captureSinceLatest()).tree;
@@ -539,7 +543,7 @@ export async function restoreSnapshot(
     const snapshot = findSnapshot(
       await store.candidatesFor(request.snapshotId),
       request.snapshotId,
-      deps.surface,
+      wordsFor(deps.surface, deps.commandRoot),
     );
     // The target first: a snapshot whose content was pruned says so before its tree is read for the paths.
     const target = await restoreTargetOf(store, snapshot);

@@ -28,7 +28,7 @@ import {
 import { readSettings, type SettingsReport } from '../store/settings-file.js';
 import { projectStoreDir } from '../store/store-location.js';
 import { estimatedBytes, readUsage } from '../store/store-usage.js';
-import { copilotWiring, openCodeWiring } from './agent-wiring.js';
+import { copilotWiring, openCodeWiring, setupCommand, setupEither } from './agent-wiring.js';
 import type { Check } from './check.js';
 import type { AppDeps } from './deps.js';
 import { readCheckpoint } from './load.js';
@@ -147,13 +147,13 @@ export async function diagnose(
   checks.push(await hookWiring(root.root, deps.env));
   checks.push(await relayCheck(root.root, deps.env));
   checks.push(...settingsChecks(readSettings(deps.env, root.root)));
-  const gemini = await geminiWiring(root.root, deps.env);
+  const gemini = await geminiWiring(root.root, deps.env, deps.commandRoot);
   if (gemini) checks.push(gemini);
-  const codex = await codexWiring(root.root, deps.env);
+  const codex = await codexWiring(root.root, deps.env, deps.commandRoot);
   if (codex) checks.push(codex);
   for (const check of await Promise.all([
-    copilotWiring(root.root, deps.env),
-    openCodeWiring(root.root, deps.env),
+    copilotWiring(root.root, deps.env, deps.commandRoot),
+    openCodeWiring(root.root, deps.env, deps.commandRoot),
   ]))
     if (check) checks.push(check);
   return checks;
@@ -301,7 +301,11 @@ async function relayCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
 const GEMINI_EVENTS = ['SessionStart', 'BeforeAgent', 'PreCompress', 'AfterTool'];
 
 /** For people who use Gemini CLI (a ~/.gemini or project .gemini folder): is it set up, and do its hooks exist? */
-async function geminiWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check | null> {
+async function geminiWiring(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  commandRoot: string | undefined,
+): Promise<Check | null> {
   const home = env.HOME?.trim() || os.homedir();
   const places = [
     { scope: 'user', file: path.join(home, '.gemini', 'settings.json') },
@@ -331,7 +335,7 @@ async function geminiWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check
         name: 'Gemini CLI',
         level: 'warn',
         detail: `the hooks in ${file} run ${missing}, which no longer exists`,
-        fix: `Run \`claude-checkpoint setup gemini${scope === 'project' ? ' --project' : ''}\` again from the installation you use now.`,
+        fix: `Run \`${setupCommand('gemini', scope, commandRoot)}\` again from the installation you use now.`,
       };
     found.push(`${scope} settings (${file})`);
   }
@@ -346,7 +350,7 @@ async function geminiWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check
         name: 'Gemini CLI',
         level: 'warn',
         detail: 'Gemini CLI is used here, but the checkpoint server and hooks are not set up for it',
-        fix: 'Run `claude-checkpoint setup gemini` (or `--project` for this project only).',
+        fix: `Run ${setupEither('gemini', commandRoot)}.`,
       };
 }
 
@@ -404,7 +408,11 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
 }
 
 /** For people who use Codex (a ~/.codex folder or a project .codex): server and hooks set up, hooks still there? */
-async function codexWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check | null> {
+async function codexWiring(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  commandRoot: string | undefined,
+): Promise<Check | null> {
   const home = env.HOME?.trim() || os.homedir();
   const found: string[] = [];
   for (const [scope, dir] of [
@@ -424,7 +432,7 @@ async function codexWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check 
         name: 'Codex',
         level: 'warn',
         detail: `the hooks in ${path.join(dir, 'hooks.json')} run ${missing}, which no longer exists`,
-        fix: `Run \`claude-checkpoint setup codex${scope === 'project' ? ' --project' : ''}\` again from the installation you use now.`,
+        fix: `Run \`${setupCommand('codex', scope, commandRoot)}\` again from the installation you use now.`,
       };
     found.push(`${scope} configuration (${dir})`);
   }

@@ -182,7 +182,7 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
         if (!outcome.found) {
           if (ctx.out.json)
             ctx.out.printJson({ found: false, path: outcome.path, warnings: outcome.warnings });
-          else ctx.out.print(renderNothingToResume(outcome.path, ctx.deps.surface));
+          else ctx.out.print(renderNothingToResume(outcome.path, ctx.words));
           return EXIT.ok;
         }
         if (ctx.out.json) ctx.out.printJson(loadStructured(outcome, format === 'full'));

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { AppDeps } from '../app/deps.js';
 import { CheckpointError } from '../core/errors.js';
+import type { SurfaceWords } from '../core/surface.js';
 import type { Output } from './output.js';
 
 /** What every command handler gets: the app's dependencies, the output, the root and its own options. */
@@ -11,6 +12,8 @@ export interface CliContext {
   /** Absolute; `--root` may be given relative to the current folder. */
   root: string | undefined;
   options: Record<string, unknown>;
+  /** The CLI's words, whose commands carry this command's `--root` (see core/surface.ts). */
+  words: SurfaceWords;
   positiveInteger: (flag: string, value: string) => number;
 }
 

@@ -44,12 +44,12 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       });
       if (!outcome.pushed) {
         if (ctx.out.json) ctx.out.printJson({ pushed: false, secrets: outcome.secrets });
-        ctx.out.note(renderSecretsFound(outcome.secrets, ctx.deps.surface));
+        ctx.out.note(renderSecretsFound(outcome.secrets, ctx.words));
         return EXIT.failure;
       }
       const { pushed: _pushed, skipped: _skipped, ...json } = outcome;
       if (ctx.out.json) ctx.out.printJson(json);
-      else ctx.out.print(renderPushed(outcome));
+      else ctx.out.print(renderPushed(outcome, ctx.words));
       return EXIT.ok;
     }),
   );
@@ -86,18 +86,19 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         changed: outcome.changed,
         undo: outcome.undo,
       });
-      if (!plan.baseMatches && !(options.checkout && !options.dryRun)) {
+      if (!plan.baseMatches && !options.checkout) {
         if (ctx.out.json) ctx.out.printJson(json(plan));
-        ctx.out.note(renderPull(plan, ctx.deps.surface));
+        ctx.out.note(renderPull(plan, ctx.words));
         return EXIT.failure;
       }
+      // With --checkout on another commit, the plan against this HEAD means nothing: say what happens.
+      const preview = plan.baseMatches ? renderPull(plan, ctx.words) : renderPullCheckout(plan);
       if (options.dryRun) {
-        if (ctx.out.json) ctx.out.printJson(json(plan));
-        else ctx.out.print(renderPull(plan, ctx.deps.surface));
+        // A dry run of --checkout shows the checkout it would make, not advice to pass --checkout.
+        if (ctx.out.json) ctx.out.printJson({ ...json(plan), checkout: !plan.baseMatches });
+        else ctx.out.print(plan.baseMatches ? preview : renderPullCheckout(plan, { dryRun: true }));
         return EXIT.ok;
       }
-      // With --checkout on another commit, the plan against this HEAD means nothing: say what happens.
-      const preview = plan.baseMatches ? renderPull(plan, ctx.deps.surface) : renderPullCheckout(plan);
       if (!options.yes && (planSize(plan.changed) > 0 || !plan.baseMatches)) {
         if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
           ctx.out.note(preview);
@@ -118,7 +119,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         checkout: options.checkout === true,
       });
       if (ctx.out.json) ctx.out.printJson(json(done));
-      else ctx.out.print(renderPull(done, ctx.deps.surface));
+      else ctx.out.print(renderPull(done, ctx.words));
       return EXIT.ok;
     }),
   );

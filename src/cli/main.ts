@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { type AppDeps, defaultDeps } from '../app/deps.js';
+import { wordsFor } from '../core/surface.js';
 import { GENERATOR } from '../version.js';
 import { registerCheckpointCommands } from './checkpoint-commands.js';
 import { type CliContext, positiveInteger, type Runner, resolveRootOption } from './context.js';
@@ -60,12 +61,14 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
       for (const problem of readSettings(deps.env).problems)
         if (problem.severity === 'warning' && !problem.name) settingsWarning(problem.message);
       try {
+        const root = resolveRootOption(options.root as string | undefined, deps.cwd());
         const ctx: CliContext = {
-          deps: { ...cliDeps, settingsWarning },
+          deps: { ...cliDeps, settingsWarning, commandRoot: root },
           out,
-          root: resolveRootOption(options.root as string | undefined, deps.cwd()),
+          root,
           options,
           positiveInteger,
+          words: wordsFor('cli', root),
         };
         // commander passes the positional arguments, then the options, then the command.
         exitCode = await action(ctx, ...(args.slice(0, -2) as A));

@@ -27,7 +27,7 @@ export async function applyRewind(
       : null;
   if (plan && options.dryRun) {
     if (ctx.out.json) ctx.out.printJson(plan);
-    else ctx.out.print(renderRewind(plan));
+    else ctx.out.print(renderRewind(plan, ctx.root));
     return EXIT.ok;
   }
   // Writing a new session changes nothing of the user's: only a change of files needs a yes.
@@ -35,11 +35,11 @@ export async function applyRewind(
     if (!canPrompt(ctx)) {
       // A script asked for JSON: it gets the plan it would have confirmed, on stdout, as `restore` does.
       if (ctx.out.json) ctx.out.printJson(plan);
-      else ctx.out.note(renderRewind(plan));
+      else ctx.out.note(renderRewind(plan, ctx.root));
       ctx.out.note('Not applied: pass --yes to rewind without a terminal to confirm on.');
       return EXIT.notConfirmed;
     }
-    ctx.out.print(renderRewind(plan));
+    ctx.out.print(renderRewind(plan, ctx.root));
     if (!(await confirm('Apply? The current state is snapshotted first, so it can be undone.'))) {
       ctx.out.note('Nothing was changed.');
       return EXIT.notConfirmed;
@@ -52,6 +52,6 @@ export async function applyRewind(
   });
   ctx.out.endProgress();
   if (ctx.out.json) ctx.out.printJson(done);
-  else ctx.out.print(renderRewind(done));
+  else ctx.out.print(renderRewind(done, ctx.root));
   return EXIT.ok;
 }

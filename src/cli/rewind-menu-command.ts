@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { RewindMode } from '../app/rewind-menu.js';
 import { CheckpointError } from '../core/errors.js';
+import { cliCommand } from '../core/surface.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { EXIT } from './output.js';
 import { applyRewind, canPrompt } from './rewind-apply.js';
@@ -16,8 +17,9 @@ interface RewindOptions {
   session?: string;
 }
 
-const NO_TERMINAL_HINT =
-  'rewind needs a terminal for its menu. Without one: `claude-checkpoint rewind --list --json` to see the prompts, then `claude-checkpoint rewind <id|latest~N> --code|--conversation|--both --yes`.';
+/** `root`: the `--root` the command was given, carried into the commands it names. */
+const noTerminalHint = (root: string | undefined) =>
+  `rewind needs a terminal for its menu. Without one: \`${cliCommand('rewind', { root, args: ['--list', '--json'] })}\` to see the prompts, then \`${cliCommand('rewind', { root })} <id|latest~N> --code|--conversation|--both --yes\`.`;
 
 function modeOf(options: RewindOptions): RewindMode | null {
   const chosen = (['code', 'conversation', 'both'] as const).filter((mode) => options[mode]);
@@ -58,7 +60,9 @@ export function registerRewindMenuCommand(program: Command, run: Runner): void {
         const listing = await listRewind(ctx.deps, { ...base, all: Boolean(options.all) });
         if (ctx.out.json) ctx.out.printJson(listing);
         else
-          ctx.out.print((await import('../core/rewind-text.js')).renderRewindList(listing, ctx.deps.now()));
+          ctx.out.print(
+            (await import('../core/rewind-text.js')).renderRewindList(listing, ctx.deps.now(), ctx.root),
+          );
         return EXIT.ok;
       }
       const mode = modeOf(options);
@@ -66,7 +70,7 @@ export function registerRewindMenuCommand(program: Command, run: Runner): void {
         if (!canPrompt(ctx)) {
           ctx.out.note(
             ref === undefined
-              ? NO_TERMINAL_HINT
+              ? noTerminalHint(ctx.root)
               : 'choose what to restore: --code, --conversation or --both (a menu needs a terminal).',
           );
           return EXIT.usage;

@@ -20,6 +20,7 @@ import {
   rewindActions,
 } from '../core/rewind-text.js';
 import { renderDiff } from '../core/snapshot-text.js';
+import { cliCommand, inFolder } from '../core/surface.js';
 import type { CliContext } from './context.js';
 import { confirm, EXIT } from './output.js';
 import { applyRewind } from './rewind-apply.js';
@@ -41,6 +42,8 @@ interface PickerConfig {
   bold: (text: string) => string;
   dim: (text: string) => string;
   loadDiff: (entry: RewindEntry) => Promise<string>;
+  /** The `--root` the command was given: the commands the picker prints carry it over. */
+  root?: string | undefined;
   /** The id of an entry named on the command line: the picker opens on its actions. */
   initial?: string | undefined;
 }
@@ -168,7 +171,11 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
     const room = config.pageSize + 4;
     const shown = lines.slice(0, room).map((line) => line.slice(0, config.width));
     if (lines.length > room)
-      shown.push(config.dim(`… ${lines.length - room} more line(s): claude-checkpoint diff ${entry.id}`));
+      shown.push(
+        config.dim(
+          `… ${lines.length - room} more line(s): ${cliCommand('diff', { root: config.root, args: [entry.id] })}`,
+        ),
+      );
     return [
       `${config.bold('What restoring the code would change')} (${entry.id})`,
       ...shown,
@@ -221,12 +228,13 @@ export async function runRewindPicker(
           sessions.flatMap((session) => session.entries),
           request.ref,
           listing.sessionId,
+          ctx.root,
         );
   // A prompt of another session is shown where it is: among every session's.
   const all = request.all || (named !== undefined && named.sessionId !== listing.sessionId);
   if (!all && listing.entries.length === 0) {
     ctx.out.print(
-      `Session ${escapeControls(listing.sessionId ?? '')} has no prompts here: \`claude-checkpoint rewind --all\` shows every session's.`,
+      `Session ${escapeControls(listing.sessionId ?? '')} has no prompts here: \`${cliCommand('rewind', { root: ctx.root, args: ['--all'] })}\` shows every session's.`,
     );
     return EXIT.ok;
   }
@@ -248,6 +256,7 @@ export async function runRewindPicker(
       width,
       pageSize: Math.max(3, Math.min(10, height - 12)),
       initial: named?.id,
+      root: ctx.root,
       bold: ctx.out.bold,
       dim: ctx.out.dim,
       loadDiff: async (entry) =>
@@ -263,7 +272,7 @@ export async function runRewindPicker(
     return EXIT.notConfirmed;
   }
   if ('resume' in result) {
-    ctx.out.print(`Continue the previous session: ${result.resume}`);
+    ctx.out.print(`Continue the previous session: ${inFolder(result.resume, ctx.root)}`);
     return EXIT.ok;
   }
   const chosen = {

@@ -3,7 +3,7 @@ import { NO_GIT_IDENTITY } from './handoff-author.js';
 import { BRIEF_LIMITS } from './limits.js';
 import { escapeControls, quotePath } from './quote.js';
 import type { Checkpoint, RecentCommand, TaskStatus } from './schema.js';
-import { type Surface, WORDS } from './surface.js';
+import { type Reader, wordsOf } from './surface.js';
 import { clip } from './text.js';
 import { formatAge, formatUtc } from './time.js';
 import { FROM_TRANSCRIPT } from './transcript-label.js';
@@ -33,7 +33,7 @@ export interface BriefInput {
   /** The brief never exceeds this many characters (Claude Code caps hook output at 10,000). */
   maxChars?: number;
   /** Whose words the brief's pointers use: the MCP tools' (the default, for the model) or the CLI's. */
-  surface?: Surface;
+  surface?: Reader;
 }
 
 /** Claude Code's cap on hook output is 10,000 characters; stay clear of it with room for a header. */
@@ -72,13 +72,13 @@ export function renderResumeBrief(input: BriefInput): string {
     brief = escapeControls(renderAt(input, density), { multiline: true });
     if (brief.length <= maxChars) return brief;
   }
-  const note = `\n… (brief cut to fit; ${WORDS[input.surface ?? 'mcp'].loadFull} for everything)\n`;
+  const note = `\n… (brief cut to fit; ${wordsOf(input.surface ?? 'mcp').loadFull} for everything)\n`;
   return `${brief.slice(0, Math.max(0, maxChars - note.length))}${note}`;
 }
 
 function renderAt(input: BriefInput, density: Density): string {
   const { checkpoint: c, drift, now } = input;
-  const words = WORDS[input.surface ?? 'mcp'];
+  const words = wordsOf(input.surface ?? 'mcp');
   const item = (text: string) => clip(text, density.itemChars);
   const lines: string[] = [];
   const savedAt = new Date(c.updatedAt);

@@ -1,6 +1,6 @@
 import { shortOid } from './brief.js';
 import { quotePath } from './quote.js';
-import { type Surface, WORDS } from './surface.js';
+import { type Reader, wordsOf } from './surface.js';
 
 /** The save confirmation, worded as the original tool words it; shared by the MCP tool and the CLI. */
 export function renderSaveText(outcome: {
@@ -22,6 +22,6 @@ export function renderSaveText(outcome: {
   ].join('\n');
 }
 
-export function renderNothingToResume(path: string, surface: Surface = 'mcp'): string {
-  return `No checkpoint at ${quotePath(path)}: nothing to resume. Start fresh, and save one with ${WORDS[surface].saveCheckpoint} after the first milestone.`;
+export function renderNothingToResume(path: string, surface: Reader = 'mcp'): string {
+  return `No checkpoint at ${quotePath(path)}: nothing to resume. Start fresh, and save one with ${wordsOf(surface).saveCheckpoint} after the first milestone.`;
 }

@@ -2,22 +2,26 @@ import { NO_GIT_IDENTITY } from './handoff-author.js';
 import { escapeControls, quotePath } from './quote.js';
 import { planSize, type RestorePlan } from './snapshot.js';
 import { renderGuarded, renderPlan } from './snapshot-text.js';
-import { type Surface, WORDS } from './surface.js';
+import { type Reader, wordsOf } from './surface.js';
 
 /**
  * How a person or a model is told about handoffs: the same text in the CLI and the MCP tools, but for
  * what to do next, which each surface says in its own words (`surface`, the tools' by default).
  */
 
-export function renderPushed(outcome: {
-  author: string;
-  remote: string;
-  ref: string;
-  commit: string;
-  base: string;
-  files: { added: string[]; modified: string[]; deleted: string[] };
-  skipped: { large: Array<{ path: string }>; nested: string[] };
-}): string {
+/** What a push did; it ends with how to pull it elsewhere, in the reader's words. */
+export function renderPushed(
+  outcome: {
+    author: string;
+    remote: string;
+    ref: string;
+    commit: string;
+    base: string;
+    files: { added: string[]; modified: string[]; deleted: string[] };
+    skipped: { large: Array<{ path: string }>; nested: string[] };
+  },
+  surface: Reader = 'mcp',
+): string {
   const { added, modified, deleted } = outcome.files;
   const name = outcome.ref.split('/').slice(3).join('/');
   return [
@@ -26,16 +30,16 @@ export function renderPushed(outcome: {
     ...outcome.skipped.nested.map((dir) => `Left out (a nested repository): ${quotePath(dir)}`),
     ...(outcome.author === NO_GIT_IDENTITY
       ? [
-          `Author: ${NO_GIT_IDENTITY}, as git has no user.name and user.email here: set them (git config --global user.name "Your Name", then user.email) so that whoever pulls sees who handed it off.`,
+          `Author: ${NO_GIT_IDENTITY}: a commit made here would have no author either, as git has no user.name and user.email (nor GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL in the environment): set them (git config --global user.name "Your Name", then user.email) so that whoever pulls sees who handed it off.`,
         ]
       : []),
-    `To continue elsewhere: claude-checkpoint handoff pull --name ${escapeControls(name)}`,
+    wordsOf(surface).continueHandoff(name),
   ].join('\n');
 }
 
 export function renderSecretsFound(
   findings: ReadonlyArray<{ file: string; line: number; rule: string; where?: string }>,
-  surface: Surface = 'mcp',
+  surface: Reader = 'mcp',
 ): string {
   return [
     ...findings.map((finding) =>
@@ -43,7 +47,7 @@ export function renderSecretsFound(
         ? `${quotePath(finding.file)} (${finding.where === 'name' ? 'its name' : 'the link target'}) ${finding.rule}`
         : `${quotePath(finding.file)}${finding.where === 'message' ? ' message' : ''}:${finding.line} ${finding.rule}`,
     ),
-    `Nothing was pushed: the secret scan found the above. Remove them, or ${WORDS[surface].allowSecrets} if they are not secrets.`,
+    `Nothing was pushed: the secret scan found the above. Remove them, or ${wordsOf(surface).allowSecrets} if they are not secrets.`,
   ].join('\n');
 }
 
@@ -72,22 +76,23 @@ function baseText(outcome: PullOutcome): string {
   return `commit ${outcome.base}${outcome.branch === null ? '' : ` (branch ${escapeControls(outcome.branch)})`}`;
 }
 
-export function renderPull(outcome: PullOutcome, surface: Surface = 'mcp'): string {
+export function renderPull(outcome: PullOutcome, surface: Reader = 'mcp'): string {
   const head = pullHead(outcome);
   if (!outcome.baseMatches)
     // Not "git fetch, then git checkout": the base may never have been pushed; the handoff carries it.
-    return `${head}\nNothing was changed: the handoff was made on ${baseText(outcome)}, and HEAD here is another commit. To continue from it, ${WORDS[surface].pullCheckout}.`;
+    return `${head}\nNothing was changed: the handoff was made on ${baseText(outcome)}, and HEAD here is another commit. To continue from it, ${wordsOf(surface).pullCheckout}.`;
   if (!outcome.applied) return [head, ...renderPlan(outcome.changed)].join('\n');
   return [
     `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, checkpoint written.`,
-    ...(outcome.undo ? [`To undo: ${WORDS[surface].restoreNow(outcome.undo)}`] : []),
+    ...(outcome.undo ? [`To undo: ${wordsOf(surface).restoreNow(outcome.undo)}`] : []),
     ...renderGuarded(outcome.changed),
   ].join('\n');
 }
 
 /** What `handoff pull --checkout` asks to confirm when HEAD is not the base: the checkout, then the pull. */
-export function renderPullCheckout(outcome: PullOutcome): string {
-  return `${pullHead(outcome)}\nHEAD here is another commit than the handoff's: ${baseText(outcome)} is checked out first (clean tree only), then the working tree is made equal to the handoff.`;
+export function renderPullCheckout(outcome: PullOutcome, options: { dryRun?: boolean } = {}): string {
+  const text = `${pullHead(outcome)}\nHEAD here is another commit than the handoff's: ${baseText(outcome)} is checked out first (clean tree only), then the working tree is made equal to the handoff.`;
+  return options.dryRun ? `${text}\nDry run: nothing was changed.` : text;
 }
 
 /** `handoff list` for people: one line per handoff; everything the remote wrote is escaped. */

@@ -2,7 +2,7 @@ import { escapeControls, quotePath } from './quote.js';
 import { formatChangeCounts, hasChanges, type RewindEntry } from './rewind-refs.js';
 import type { RestorePlan } from './snapshot.js';
 import { renderPlan } from './snapshot-text.js';
-import { WORDS } from './surface.js';
+import { cliCommand, inFolder, wordsFor } from './surface.js';
 import { formatAge } from './time.js';
 
 /** The spec's action menu, in its order; the code options only when there is code to restore. */
@@ -77,7 +77,8 @@ export interface RewindListView {
 }
 
 /** `rewind --list` for people: refs to type, newest first; with `--all`, every session with its resume command. */
-export function renderRewindList(listing: RewindListView, now: Date): string {
+/** `root`: the CLI's `--root`, which the command it ends with carries over. */
+export function renderRewindList(listing: RewindListView, now: Date, root?: string): string {
   if (listing.sessionId === null) return 'No prompts recorded for this project yet.';
   const lines: string[] = [];
   const block = (entries: readonly RewindEntry[], withRefs: boolean) => {
@@ -95,13 +96,14 @@ export function renderRewindList(listing: RewindListView, now: Date): string {
     lines.push(
       `Session ${escapeControls(group.sessionId)}${why}: ${group.entries.length} prompt(s), newest first`,
     );
-    if (group.resume && !isCurrent) lines.push(`  resume it: ${escapeControls(group.resume)}`);
+    if (group.resume && !isCurrent)
+      lines.push(`  resume it: ${escapeControls(inFolder(group.resume, root))}`);
     block(group.entries, isCurrent);
     lines.push('');
   }
   if (!listing.sessions && listing.entries.length === 0) lines.push('  (no prompts)');
   lines.push('Counts are what changed after each prompt: what restoring its code would undo.');
-  lines.push('Go back with: claude-checkpoint rewind <id|latest~N> --code|--conversation|--both');
+  lines.push(`Go back with: ${cliCommand('rewind', { root })} <id|latest~N> --code|--conversation|--both`);
   return lines.join('\n');
 }
 
@@ -136,8 +138,8 @@ export function renderConflicts(
   ];
 }
 
-/** What a rewind did, or (dry run) would do. */
-export function renderRewind(outcome: RewindOutcomeView): string {
+/** What a rewind did, or (dry run) would do; `root`: the CLI's `--root`, which its undo command carries over. */
+export function renderRewind(outcome: RewindOutcomeView, root?: string): string {
   const lines = [
     `Prompt ${outcome.entry.id}: ${escapeControls(outcome.entry.prompt, { multiline: true }) || '(empty prompt)'}`,
   ];
@@ -153,7 +155,8 @@ export function renderRewind(outcome: RewindOutcomeView): string {
       );
       lines.push(...renderPlan(code.plan).map((line) => `  ${line}`));
       lines.push(...renderConflicts(code.conflicts));
-      if (code.undoSnapshotId) lines.push(`To undo: ${WORDS.cli.restoreNow(code.undoSnapshotId)}`);
+      if (code.undoSnapshotId)
+        lines.push(`To undo: ${wordsFor('cli', root).restoreNow(code.undoSnapshotId)}`);
     }
   }
   const conversation = outcome.conversation;
@@ -164,10 +167,11 @@ export function renderRewind(outcome: RewindOutcomeView): string {
           ? `Conversation: a new session would hold the ${conversation.fork.messages} message(s) before this prompt.`
           : `Conversation: new session ${conversation.fork.sessionId} holds the ${conversation.fork.messages} message(s) before this prompt; the original session is unchanged.`,
       );
-      if (!outcome.dryRun) lines.push(`Continue it: ${conversation.fork.resume}`);
+      if (!outcome.dryRun) lines.push(`Continue it: ${inFolder(conversation.fork.resume, root)}`);
     } else {
       lines.push(`Conversation: not restored. ${conversation.reason ?? ''}`.trimEnd());
-      if (conversation.resumeOriginal) lines.push(`The session itself: ${conversation.resumeOriginal}`);
+      if (conversation.resumeOriginal)
+        lines.push(`The session itself: ${inFolder(conversation.resumeOriginal, root)}`);
     }
     lines.push(
       conversation.promptFromLabel

@@ -2,7 +2,7 @@ import { code } from './brief.js';
 import { escapeControls, quotePath } from './quote.js';
 import { TURN_END_TRIGGER } from './rewind-credit.js';
 import type { RestorePlan, SnapshotMeta, SnapshotRecord } from './snapshot.js';
-import { type Surface, WORDS } from './surface.js';
+import { type Reader, wordsOf } from './surface.js';
 import { formatAge } from './time.js';
 
 /** What callers see of a snapshot: its metadata, without the store's internal object ids. */
@@ -57,9 +57,10 @@ export function renderSnapshotList(
   total: number,
   storeBytes: number,
   now: Date,
-  surface: Surface = 'mcp',
+  surface: Reader = 'mcp',
 ): string {
-  if (total === 0) return `No snapshots yet for this project. Take one with ${WORDS[surface].takeSnapshot}.`;
+  if (total === 0)
+    return `No snapshots yet for this project. Take one with ${wordsOf(surface).takeSnapshot}.`;
   const lines = [`${total} snapshot(s), newest first; the store uses ${formatBytes(storeBytes)}.`];
   for (const snapshot of snapshots) {
     const label = snapshot.label
@@ -142,7 +143,7 @@ export function renderGuarded(plan: Pick<RestorePlan, 'keptAside' | 'refused'>, 
 }
 
 /** A dry run ends saying how to apply it, in the words of the reader's surface (an MCP tool or the CLI). */
-export function renderRestore(outcome: RestoreView, surface: Surface = 'mcp'): string {
+export function renderRestore(outcome: RestoreView, surface: Reader = 'mcp'): string {
   const total = outcome.plan.overwrite.length + outcome.plan.create.length + outcome.plan.delete.length;
   if (total === 0)
     return [
@@ -157,10 +158,10 @@ export function renderRestore(outcome: RestoreView, surface: Surface = 'mcp'): s
       ]
     : [`Restored snapshot ${outcome.snapshot.id}: ${total} file(s) changed.`];
   lines.push(...renderPlan(outcome.plan));
-  if (outcome.dryRun) lines.push(WORDS[surface].applyRestore(outcome.snapshot.id, outcome.paths ?? []));
+  if (outcome.dryRun) lines.push(wordsOf(surface).applyRestore(outcome.snapshot.id, outcome.paths ?? []));
   else if (outcome.undoSnapshotId)
     lines.push(
-      `To undo${outcome.interrupted ? ' (back to the state before the interrupted restore)' : ''}: ${WORDS[surface].restoreNow(outcome.undoSnapshotId)}`,
+      `To undo${outcome.interrupted ? ' (back to the state before the interrupted restore)' : ''}: ${wordsOf(surface).restoreNow(outcome.undoSnapshotId)}`,
     );
   if (outcome.interrupted) {
     lines.push(
@@ -168,7 +169,7 @@ export function renderRestore(outcome: RestoreView, surface: Surface = 'mcp'): s
     );
     if (outcome.interrupted.current && !outcome.dryRun)
       lines.push(
-        `The tree as it was just before this restore, with any edits made since the interruption, is snapshot ${outcome.interrupted.current}: ${WORDS[surface].restoreNow(outcome.interrupted.current)}`,
+        `The tree as it was just before this restore, with any edits made since the interruption, is snapshot ${outcome.interrupted.current}: ${wordsOf(surface).restoreNow(outcome.interrupted.current)}`,
       );
   }
   return lines.join('\n');

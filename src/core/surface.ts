@@ -3,7 +3,7 @@
  * output reaches the model). Each is told its own words, the CLI's commands and flags or the tools'
  * names and parameters, never the other's (issue 26).
  */
-import { shellWord } from './quote.js';
+import { escapeControls, shellWord } from './quote.js';
 
 export type Surface = 'cli' | 'mcp';
 
@@ -39,20 +39,49 @@ export interface SurfaceWords {
   trigger: string;
   /** The `index`th path of a restore. */
   restorePath: (index: number) => string;
+  /** How to pull handoff `name` on another machine or clone, after a push. */
+  continueHandoff: (name: string) => string;
 }
 
-export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
-  cli: {
-    saveCheckpoint: '`claude-checkpoint save`',
-    takeSnapshot: '`claude-checkpoint snapshot`',
+/**
+ * A `claude-checkpoint` command line that works as printed from the folder the user ran the CLI in:
+ * `command` (trusted words such as `handoff pull`), then the `--root` they gave (absolute) carried over,
+ * then `args`, then any `paths` after `--` (a path may start with a dash); every word shell-quoted.
+ */
+export function cliCommand(
+  command: string,
+  options: { root?: string | undefined; args?: readonly string[]; paths?: readonly string[] } = {},
+): string {
+  const words = [
+    ...(options.root === undefined ? [] : ['--root', options.root]),
+    ...(options.args ?? []),
+    ...(options.paths && options.paths.length > 0 ? ['--', ...options.paths] : []),
+  ];
+  return [`claude-checkpoint ${command}`, ...words.map(shellWord)].join(' ');
+}
+
+/**
+ * An agent's own command (`claude --resume <id>`) as printed by a CLI command given `--root`: run in that
+ * folder, as the agent finds a project's sessions by the folder it starts in.
+ */
+export function inFolder(command: string, root: string | undefined): string {
+  return root === undefined ? command : `cd ${shellWord(root)} && ${command}`;
+}
+
+/** The CLI's words; `root`: the `--root` the running command was given, which every command it prints carries. */
+function cliWords(root?: string): SurfaceWords {
+  const command = (name: string, args: readonly string[] = [], paths: readonly string[] = []) =>
+    cliCommand(name, { root, args, paths });
+  return {
+    saveCheckpoint: `\`${command('save')}\``,
+    takeSnapshot: `\`${command('snapshot')}\``,
     // The command itself: "the same command with --yes" was wrong after `--dry-run --yes` (issue 26).
-    applyRestore: (id, paths) =>
-      `Apply it with: claude-checkpoint restore ${[id, ...paths].map(shellWord).join(' ')} --yes`,
+    applyRestore: (id, paths) => `Apply it with: ${command('restore', [id, '--yes'], paths)}`,
     projectRoot: '--root',
-    listSnapshots: '`claude-checkpoint list`',
-    restore: (id) => `\`claude-checkpoint restore ${id}\``,
-    loadFull: '`claude-checkpoint load --format full`',
-    restoreNow: (id) => `claude-checkpoint restore ${id} --yes`,
+    listSnapshots: `\`${command('list')}\``,
+    restore: (id) => `\`${command('restore', [id])}\``,
+    loadFull: `\`${command('load', ['--format', 'full'])}\``,
+    restoreNow: (id) => command('restore', [id, '--yes']),
     pullCheckout:
       'pull again with --checkout on a clean tree: it checks that commit out first, from the handoff itself (no fetch needed), then applies the handoff',
     allowSecrets: 'pass --allow-secrets',
@@ -61,7 +90,14 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     handoffName: 'pass --name',
     trigger: '--trigger',
     restorePath: () => 'path',
-  },
+    // Run on another machine or in a teammate's clone: this machine's --root means nothing there.
+    continueHandoff: (name) =>
+      `To continue elsewhere: ${cliCommand('handoff pull', { args: ['--name', name] })}`,
+  };
+}
+
+export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
+  cli: cliWords(),
   mcp: {
     saveCheckpoint: 'save_session_checkpoint',
     takeSnapshot: 'snapshot_files',
@@ -82,5 +118,20 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     handoffName: 'pass name',
     trigger: 'trigger',
     restorePath: (index) => `paths.${index}`,
+    continueHandoff: (name) =>
+      `To continue elsewhere: pull_handoff with name ${escapeControls(JSON.stringify(name))}`,
   },
 };
+
+/** A reader's surface, or words already made for it (the CLI's, carrying the command's `--root`). */
+export type Reader = Surface | SurfaceWords;
+
+/** The words of a reader. */
+export function wordsOf(reader: Reader): SurfaceWords {
+  return typeof reader === 'string' ? WORDS[reader] : reader;
+}
+
+/** The words of `surface`; for the CLI, `root` is the `--root` the running command was given, if any. */
+export function wordsFor(surface: Surface, root?: string): SurfaceWords {
+  return surface === 'cli' && root !== undefined ? cliWords(root) : WORDS[surface];
+}

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderResumeBrief } from '../../src/core/brief.js';
 import { renderNothingToResume } from '../../src/core/checkpoint-text.js';
-import { type PullOutcome, renderPull, renderSecretsFound } from '../../src/core/handoff-text.js';
+import {
+  type PullOutcome,
+  renderPull,
+  renderPushed,
+  renderSecretsFound,
+} from '../../src/core/handoff-text.js';
 import { parseCheckpoint } from '../../src/core/schema.js';
 import { renderRestore, renderSnapshotList } from '../../src/core/snapshot-text.js';
 import type { Surface } from '../../src/core/surface.js';
@@ -55,12 +60,25 @@ const TEXTS: Record<string, (surface: Surface) => string> = {
     ),
   'a push refused for a secret': (surface) =>
     renderSecretsFound([{ file: 'aws.ts', line: 1, rule: 'aws-access-key-id' }], surface),
+  'a push': (surface) =>
+    renderPushed(
+      {
+        author: 'Alice <alice@example.com>',
+        remote: 'origin',
+        ref: 'refs/claude-checkpoint/handoff/main',
+        commit: 'a'.repeat(40),
+        base: 'b'.repeat(40),
+        files: { added: [], modified: ['a.ts'], deleted: [] },
+        skipped: { large: [], nested: [] },
+      },
+      surface,
+    ),
   'an applied pull': (surface) => renderPull(pull({}), surface),
   'a pull on another commit': (surface) => renderPull(pull({ baseMatches: false, applied: false }), surface),
 };
 
 const MCP_WORDS =
-  /\b(save_session_checkpoint|snapshot_files|list_snapshots|restore_snapshot|dryRun|allowSecrets|format "full")/;
+  /\b(save_session_checkpoint|snapshot_files|list_snapshots|restore_snapshot|pull_handoff|dryRun|allowSecrets|format "full")/;
 
 describe('each surface names its own next steps (issue 26)', () => {
   it.each(Object.keys(TEXTS))('%s: the CLI names no MCP tool or parameter', (name) => {

@@ -113,7 +113,7 @@ describe('claude-checkpoint rewind without a terminal', () => {
     const before = readFileSync(path.join(root, 'a.txt'), 'utf8');
     const bare = await cli();
     expect(bare.code).toBe(2);
-    expect(bare.stderr).toContain('claude-checkpoint rewind --list --json');
+    expect(bare.stderr).toContain(`claude-checkpoint rewind --root ${root} --list --json`);
     const noMode = await cli('latest');
     expect(noMode.code).toBe(2);
     expect(noMode.stderr).toContain('--code, --conversation or --both');
@@ -273,7 +273,8 @@ describe('claude-checkpoint rewind in a terminal', () => {
     await term.waitFor(`❯ /resume ${previous}`);
     term.type(ENTER);
     expect(await term.exit).toBe(0);
-    await term.waitFor(`Continue the previous session: claude --resume ${previous}`);
+    // Run with --root: the agent is started in the project, where it finds its sessions.
+    await term.waitFor(`Continue the previous session: cd ${root} && claude --resume ${previous}`);
   }, 90_000);
 });
 

@@ -134,8 +134,10 @@ describe('claude-checkpoint rewind commands', () => {
     const applied = await cli('restore', id, '--yes');
     expect(applied.code).toBe(0);
     expect(applied.stdout).toMatch(
-      /Restored snapshot .*\nOverwrite \(1\):\n {2}a\.txt\nDelete \(1\):\n {2}c\.txt\nTo undo: claude-checkpoint restore \S+ --yes\n$/,
+      /Restored snapshot .*\nOverwrite \(1\):\n {2}a\.txt\nDelete \(1\):\n {2}c\.txt\nTo undo: claude-checkpoint restore --root (\S+) \S+ --yes\n$/,
     );
+    // Run from another folder: the undo carries the --root it was given.
+    expect(/--root (\S+)/.exec(applied.stdout)?.[1]).toBe(root);
     expect(readTree(root)['c.txt']).toBeUndefined();
     expect(repoState(root)).toEqual(gitBefore);
 

@@ -123,7 +123,7 @@ describe('restore --dry-run says the command that applies it (bug 3)', () => {
     expect(planned[stream]).not.toContain('Run the same command with --yes');
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('changed\n');
     const command = printedCommand(planned[stream], 'Apply it with: ');
-    expect(command).toEqual(['restore', snapshot, 'a.txt', '--yes']);
+    expect(command).toEqual(['restore', snapshot, '--yes', '--', 'a.txt']);
     expect((await cli(...command)).code).toBe(0);
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('one\n');
   });
