@@ -2,8 +2,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI, type CliResult, runCli } from '../helpers/cli.js';
-import { git, tempDir, workerStateHome, writeTree } from '../helpers/fixtures.js';
+import { assertBuilt, CLI, type CliResult, childEnv, runCli } from '../helpers/cli.js';
+import { git, tempDir, writeTree } from '../helpers/fixtures.js';
 import { bareRemote, machine, cli as onMachine } from '../helpers/handoff.js';
 import { connect } from '../helpers/mcp.js';
 
@@ -43,15 +43,7 @@ function runPrinted(line: string, options: { cwd: string; env: Record<string, st
     const functions = `claude-checkpoint() { "$NODE" "$CHECKPOINT_CLI" "$@"; }\nclaude() { echo "claude in $PWD: $*"; }`;
     const child = spawn('bash', ['-c', `${functions}\n${line}`], {
       cwd: options.cwd,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        XDG_STATE_HOME: workerStateHome(),
-        CHECKPOINT_HOOK_HOST: '0',
-        NODE: process.execPath,
-        CHECKPOINT_CLI: CLI,
-        ...options.env,
-      },
+      env: childEnv({ NODE: process.execPath, CHECKPOINT_CLI: CLI, ...options.env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -32,6 +32,21 @@ export function runCli(
   return runNodeScript(CLI, args, options);
 }
 
+/**
+ * The environment a test's child process starts with: the store under the worker's state folder unless a
+ * test names one (never under ~/.local/state), no hook hosts left behind unless a test starts one, and
+ * `extra` over both.
+ */
+export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    XDG_STATE_HOME: workerStateHome(),
+    CHECKPOINT_HOOK_HOST: '0',
+    ...extra,
+  };
+}
+
 /** Runs one of the built entry points in a separate process, with `input` on stdin. */
 export function runNodeScript(
   script: string,
@@ -41,15 +56,7 @@ export function runNodeScript(
   return new Promise((resolve, reject) => {
     const spawnOptions: SpawnOptions = {
       cwd: options.cwd,
-      // The store goes under the worker's state folder unless a test names one (never under ~/.local/state).
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        XDG_STATE_HOME: workerStateHome(),
-        // No hook hosts left behind by tests, except where a test starts one on purpose.
-        CHECKPOINT_HOOK_HOST: '0',
-        ...options.env,
-      },
+      env: childEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     };
     const child = spawn(process.execPath, [script, ...args], spawnOptions);
