@@ -1,9 +1,10 @@
-import { lstatSync, opendirSync, readdirSync, type Stats } from 'node:fs';
+import { opendirSync, readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { type GuardedPath, isRestorablePath, type PlannedChange } from '../core/snapshot.js';
 import { formatBytes } from '../core/snapshot-text.js';
 import { compareAscii } from '../core/text.js';
+import { treeStat } from './tree-stat.js';
 import type { TreeChange } from './worktree-writer.js';
 
 /** What a snapshot kept aside: entries to write back, and paths to remove (they did not exist). */
@@ -287,30 +288,10 @@ interface Probe {
   isEmpty(dir: string): boolean;
 }
 
-/**
- * lstat relative to the root, remembered for the run: many changes share their folders. It follows no
- * link on the way: under a folder that became a symbolic link nothing is there as far as a restore goes
- * (the link is the tree's own entry), and nothing is ever read or kept aside through it.
- */
+/** The tree's paths as a restore sees them: see treeStat, and emptiness read once per folder. */
 function createProbe(root: string): Probe {
-  const seen = new Map<string, Stats | null>();
+  const stat = treeStat(root);
   const emptiness = new Map<string, boolean>();
-  const stat = (file: string): Stats | null => {
-    let stats = seen.get(file);
-    if (stats === undefined) {
-      const parent = path.posix.dirname(file);
-      if (parent !== '.' && stat(parent)?.isDirectory() !== true) stats = null;
-      else {
-        try {
-          stats = lstatSync(path.join(root, file), { throwIfNoEntry: false }) ?? null;
-        } catch {
-          stats = null; // cannot be read: nothing can be kept from here
-        }
-      }
-      seen.set(file, stats);
-    }
-    return stats;
-  };
   return {
     root,
     stat,

@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, type Stats } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { includeMatcher, includePathspecs } from '../core/include-ignored.js';
@@ -13,6 +13,7 @@ import { storeChangedBlobs } from './snapshot-blobs.js';
 import { countChanges } from './snapshot-diff.js';
 import type { StoreGit } from './store-git.js';
 import { readState, type StoreState, writeState } from './store-state.js';
+import { treeStat } from './tree-stat.js';
 import { RESTORE_TEMP_PREFIX } from './worktree-writer.js';
 
 export interface CaptureResult {
@@ -73,7 +74,7 @@ export async function captureTree(
   onProgress?: CaptureProgress,
 ): Promise<CaptureResult> {
   const { root, git } = target;
-  const inTree = treeLstat(root);
+  const inTree = treeStat(root);
   const scan = () =>
     git([
       'status',
@@ -352,15 +353,15 @@ function splitNul(text: string): string[] {
 
 /** Large files that shrank under the cap, or went away, and nested repositories that went away, come back. */
 async function refreshExclusions(target: CaptureTarget, state: StoreState): Promise<void> {
+  const inTree = treeStat(target.root);
   const large: StoreState['exclusions']['large'] = [];
   for (const entry of state.exclusions.large) {
-    const stats = lstatOrNull(path.join(target.root, entry.path));
+    const stats = inTree(entry.path);
     if (stats?.isFile() && stats.size > target.settings.maxFileBytes)
       large.push({ path: entry.path, bytes: stats.size });
   }
   const nested: string[] = [];
-  for (const dir of state.exclusions.nested)
-    if (lstatOrNull(path.join(target.root, dir, '.git'))) nested.push(dir);
+  for (const dir of state.exclusions.nested) if (inTree(`${dir}/.git`)) nested.push(dir);
   state.exclusions = { large, nested };
 }
 
@@ -399,43 +400,6 @@ async function writeIfChanged(file: string, wanted: string): Promise<boolean> {
 function anchoredPattern(file: string): string {
   const escaped = file.replace(/[\\*?[\]!#]/g, (char) => `\\${char}`).replace(/ $/, '\\ ');
   return `/${escaped}\n`;
-}
-
-/**
- * lstat of a path of the tree (`/`-separated, from the root) that follows no link on the way: a path
- * under a folder that became a symbolic link (or a file) is gone as far as a snapshot goes, as git sees
- * it ("beyond a symbolic link"), and is never read through the link (adversarial trial, 2026-12-06: a
- * tracked folder swapped for a link to a folder holding the same names stopped every snapshot). Each
- * folder on the way is checked once per capture.
- */
-function treeLstat(root: string): (file: string) => Stats | null {
-  const realFolders = new Map<string, boolean>();
-  const isRealFolder = (dir: string): boolean => {
-    let known = realFolders.get(dir);
-    if (known === undefined) {
-      const parent = path.posix.dirname(dir);
-      known =
-        (parent === '.' || isRealFolder(parent)) && lstatOrNull(path.join(root, dir))?.isDirectory() === true;
-      realFolders.set(dir, known);
-    }
-    return known;
-  };
-  return (file) => {
-    const parent = path.posix.dirname(file);
-    return parent === '.' || isRealFolder(parent) ? lstatOrNull(path.join(root, file)) : null;
-  };
-}
-
-/**
- * Synchronous on purpose, like the hashing in git/oid.ts: one lstat per changed path is a short burst,
- * several times cheaper than a round trip through the thread pool each.
- */
-function lstatOrNull(file: string): Stats | null {
-  try {
-    return lstatSync(file, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null; // a folder on the way became a file, or cannot be read: gone, as far as we can tell
-  }
 }
 
 function nulJoin(paths: readonly string[]): string {
