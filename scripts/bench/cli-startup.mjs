@@ -7,6 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { plainNodeNote, usePlainNode } from './plain-node.mjs';
 
 export const CLI_STARTUP_TARGET = 1.5;
 
@@ -91,6 +92,8 @@ export async function benchCliStartup({ cli, dir, rounds, log = () => {} }) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const removed = usePlainNode();
+  if (removed.length) process.stderr.write(`${plainNodeNote(removed)}\n`);
   const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
   const index = process.argv.indexOf('--repeats');
   const rounds = index >= 0 ? Number(process.argv[index + 1]) : 15;

@@ -21,6 +21,7 @@ import {
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copilotStartLines, copilotTurnLines } from './copilot-events.mjs';
+import { usePlainNode } from './plain-node.mjs';
 
 const BIG = 'x'.repeat(60_000);
 const TASKS = ['Task 1', 'Task 2', 'Task 3', 'Task 4', 'Task 5'];
@@ -566,6 +567,7 @@ export function saveWithCli(cli) {
 
 // `node scripts/bench/transcript.mjs [repeats]`: these rows alone (after `npm run build && npm run bundle`).
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  usePlainNode();
   const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
   const cacheDir = process.env.BENCH_CACHE_DIR ?? path.join(project, '.cache', 'bench');
   const rows = await benchTranscripts({
