@@ -909,3 +909,27 @@ describe('redaction of formats ported from the scanners’ published rules (seco
     for (const input of inputs) expect(redactText(input).text.length).toBeGreaterThan(0);
   }, 10_000);
 });
+
+describe('redaction of long runs of spaces', () => {
+  // Found with this round's 60 KB inputs: two lookbehinds read a run of spaces back from each of its
+  // characters (a bare value's `=` or `:` before it, Sidekiq's setting's sign), 7 s for 60 KB of spaces
+  // and growing with the square. 120 KB each: the time limit fails them as they were.
+  it('reads 120 KB of spaces, tabs and a setting padded with spaces in time that grows with their length', () => {
+    const inputs = [
+      ' '.repeat(120000),
+      '\t'.repeat(120000),
+      `BUNDLE_GEMS__CONTRIBSYS__COM=${' '.repeat(120000)}`,
+    ];
+    for (const input of inputs) expect(redactText(input)).toEqual({ text: input, count: 0 });
+  }, 10_000);
+
+  it('still redacts a generated value after spaces, and still leaves one after = to its name', () => {
+    const value = 'aB3xK9mQ2vL8pZ7nR4tYw9';
+    expect(redactText(`Left ${' '.repeat(200)}${value} in .env.local`).text).not.toContain(value);
+    const named = `BUILD_ID =${' '.repeat(40)}${value}`;
+    expect(redactText(named).text).toBe(named);
+    expect(redactText('BUNDLE_GEMS__CONTRIBSYS__COM=  cafe1234:beef5678').text).toBe(
+      `BUNDLE_GEMS__CONTRIBSYS__COM=  ${REDACTED}`,
+    );
+  });
+});
