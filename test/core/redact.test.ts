@@ -869,6 +869,10 @@ describe('redaction of formats ported from the scanners’ published rules (seco
     ['a MetaApi token', 'METAAPI=', drawn(64, 131, hex)],
     ['a WebsitePulse key', 'websitepulse: ', drawn(32, 137, hex)],
     ['a Cloudmersive key', 'cloudmersive: ', drawn(36, 139, `${lower}0123456789-`)],
+    // semgrep's detected-onfido-live-api-token: api_live, a region or not, then 11 and 32 characters.
+    ['an Onfido live API token', 'ONFIDO=api_live_eu.', `${drawn(11, 157, alnum)}.${drawn(32, 163, alnum)}`],
+    // kingfisher's eventbrite rule: a secret's word after the name, then the key, on the next line too.
+    ['an Eventbrite key on the line below its name', 'Eventbrite private key\n', drawn(20, 167, upperAlnum)],
   ];
   it.each(cases)('redacts %s', (_name, before, secret, after = ' and more') => {
     const output = redactText(`${before}${secret}${after}`).text;
@@ -883,6 +887,7 @@ describe('redaction of formats ported from the scanners’ published rules (seco
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expression, on purpose
     ['a Sumo Logic id that is a reference', 'SUMO_ACCESS_ID = "${SUMO_ACCESS_ID}"'],
     ['a PagerDuty word with no key after it', 'PagerDuty pages the on-call engineer within 5 minutes'],
+    ['a word in capitals where an Eventbrite key would be', 'Eventbrite key: see CONFIGURATIONMANAGER'],
   ])('leaves %s alone', (_name, input) => {
     expect(redactText(input)).toEqual({ text: input, count: 0 });
   });
@@ -905,6 +910,9 @@ describe('redaction of formats ported from the scanners’ published rules (seco
       `GR1348941${'a'.repeat(60000)}`,
       `glptt-${'a'.repeat(60000)}`,
       'ya29.'.repeat(12000),
+      `api_live.${'a'.repeat(11)}.`.repeat(2800),
+      'eventbrite key '.repeat(4000),
+      `eventbrite key ${'A'.repeat(60000)}`,
     ];
     for (const input of inputs) expect(redactText(input).text.length).toBeGreaterThan(0);
   }, 10_000);

@@ -389,6 +389,20 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   afterWord('metaapi-key', ['metaapi', 'meta-api'], `${HEX}{64}`),
   afterWord('websitepulse-key', ['websitepulse'], `${HEX}{32}`),
   afterWord('cloudmersive-key', ['cloudmersive'], '[a-z0-9-]{36}'),
+  // semgrep's detected-onfido-live-api-token: api_live (a region after it or not), 11, then 32 characters.
+  rule(
+    'onfido-live-token',
+    ['api_live'],
+    `${START}api_live(?:_[a-zA-Z]{2})?\\.[\\w-]{11}\\.[\\w-]{32}${END}`,
+  ),
+  // kingfisher's eventbrite rule: the word, a secret's word within 32 characters (lines included), and
+  // within 32 more a key of 20 letters and digits (here whole: not the start of a longer run).
+  rule(
+    'eventbrite-key',
+    ['eventbrite'],
+    `eventbrite[\\s\\S]{0,32}?(?:secret|private|access|key|token)[\\s\\S]{0,32}?(?<![A-Za-z0-9_])(?<secret>[0-9A-Z]{20})(?![A-Za-z0-9_])`,
+    'i',
+  ),
   rule('okta-ssws', ['ssws'], `SSWS\\s{1,3}(?<secret>00[\\w=-]{40})${END}`),
   // Tokens in standard formats.
   // The signature is optional, as in gitleaks' rule: an unsigned token (`alg: none`) is accepted by some
