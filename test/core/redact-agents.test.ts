@@ -35,13 +35,14 @@ describe('redaction on what agents write every day, and scanners’ examples (a 
   // (docs/security.md, CHANGELOG): a block repeated to fill a value (`abcd1234abcd1234…`,
   // `Asdf1234asdf1234…`, `ABCDE12-ABCDE12-…`) is now a placeholder, as the sixth and seventh corpora's
   // rules count it, while this corpus's rule counted it a secret: tuning recall 92.2% (4 such examples
-  // missed more), held out 88.7% (61 of 541 missed, 3 more), 16 changed (0.8%).
+  // missed more), held out 88.7% (61 of 541 missed, 3 more), 16 changed (0.8%). After a second round on the tuning parts' misses (2026-12-06, formats ported from the scanners' published rules):
+  // tuning 92.8% (38 of 526 missed), held out 89.3% (58 of 541), the same texts changed.
   it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
     const failures = tuningFailures(m);
     expect(m.falseRate, failures.damaged).toBeLessThanOrEqual(0.01);
-    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.922);
+    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.927);
   });
 
   it('held-out part (never tuned on): at most 1% false redactions, recall within the measured figure', () => {
@@ -51,7 +52,8 @@ describe('redaction on what agents write every day, and scanners’ examples (a 
     expect(m.falseRate).toBeLessThanOrEqual(0.0082);
     expect(m.proseRate).toBe(0);
     // Short of the 99% target (see above): the bound is the figure measured when the detector was frozen.
-    // 88.7% until an `&` inside a bare value counted as the value's (review of 2026-12-06).
-    expect(m.recall).toBeGreaterThanOrEqual(0.889);
+    // 88.7% until an `&` inside a bare value counted as the value's (review of 2026-12-06); 88.9% until
+    // the second round on the tuning parts' misses.
+    expect(m.recall).toBeGreaterThanOrEqual(0.892);
   });
 });

@@ -38,14 +38,15 @@ describe('redaction on public texts and scanners’ test secrets (a third corpus
   // corpus's round (issue 26): tuning recall 85.8%, held out 89.0% (one secret more missed: 73 of 665),
   // still none changed. After the fifth corpus's round: tuning recall 88.0%, held out 90.5% (63 of 665
   // missed), none changed: a service's name then `token - '…'` is now read as a secret's name. After the
-  // sixth corpus's round: tuning recall 88.9%, held out unchanged (90.5%, none changed).
+  // sixth corpus's round: tuning recall 88.9%, held out unchanged (90.5%, none changed). After a second round on the tuning parts' misses (2026-12-06, formats ported from the scanners' published rules):
+  // tuning 89.9% (68 of 675 missed), held out 90.8% (61 of 665), still none changed.
   // Recall falls short of 99%: most misses are the scanners' own test shapes (a service's name and a
   // value with nothing that says secret: `keenio 'X9…'`, `swell token - '…'`) and example values the
   // allowlist keeps on purpose (AKIAIOSFODNN7EXAMPLE, aBcDeF123…, KKKK…), which the everyday corpus
   // counts as benign.
   it.each([
-    ['tuning', 0.01, 0.88],
-    ['held-out', 0.01, 0.905],
+    ['tuning', 0.01, 0.899],
+    ['held-out', 0.01, 0.908],
   ] as const)('%s part: false redactions at most %d, recall at least %d', (part, maxFalse, minRecall) => {
     const m = measure(part);
     const report = `${part}: ${m.damaged.size}/${m.benign.length} benign changed (${pct(m.falseRate)}), recall ${pct(m.recall)} (${m.missed.size}/${m.positives.length} missed)`;

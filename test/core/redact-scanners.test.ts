@@ -35,13 +35,14 @@ describe('redaction on docs, commits and workflows of three more projects, and m
   // prose texts), recall 94.5% (23 missed: 1 command, 6 sentences, 16 scanners' examples). After the
   // seventh corpus's round: held out 13 changed (1.1%; 8 of 1,134 outside the scanners' own cases),
   // recall unchanged. After the eighth's: 12 changed (1.0%; 7 of 1,134), recall unchanged. After the round
-  // on the tuning parts' misses (2026-12-06): recall 97.8% → 98.3% tuning, 94.5% → 94.8% held out.
+  // on the tuning parts' misses (2026-12-06): recall 97.8% → 98.3% tuning, 94.5% → 94.8% held out. After
+  // a second round on the tuning parts' misses (2026-12-06, formats ported from the scanners' published rules): 98.8% tuning (5 of 409 missed), 95.3% held out (20 of 422), the same texts changed.
   it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
     const failures = tuningFailures(m);
     expect(m.falseRate, failures.damaged).toBeLessThanOrEqual(0.01);
-    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.982);
+    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.987);
   });
 
   it('held-out part (never tuned on): within the measured figures', () => {
@@ -51,6 +52,6 @@ describe('redaction on docs, commits and workflows of three more projects, and m
     // The bounds are the figures measured when the detector was frozen: short of both targets.
     expect(m.falseRate).toBeLessThanOrEqual(0.01);
     expect(m.everydayRate).toBeLessThanOrEqual(0.0062);
-    expect(m.recall).toBeGreaterThanOrEqual(0.947);
+    expect(m.recall).toBeGreaterThanOrEqual(0.952);
   });
 });

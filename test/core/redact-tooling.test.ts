@@ -39,13 +39,14 @@ describe('redaction on the release and secret-scanning tools’ texts and more s
   // the detector before them did): held-out false redactions RAISED on purpose, 11 to 12 of 2,124 (0.52%
   // to 0.56%), the one more a scanner's own negative case; outside those cases unchanged (0.5%); no tuning
   // text changed. The round on the tuning parts' misses (2026-12-06): tuning recall 86.7% → 87.8%, held
-  // out unchanged.
+  // out unchanged. After a second round on the tuning parts' misses (2026-12-06, formats ported from the scanners' published rules):
+  // tuning 91.0% (17 of 188 missed), held out unchanged (89.1%), the same texts changed.
   it('tuning part: at most 1% false redactions, recall within the measured figure', () => {
     const m = measure('tuning');
     console.log(summary('tuning', m));
     const failures = tuningFailures(m);
     expect(m.falseRate, failures.damaged).toBeLessThanOrEqual(0.01);
-    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.877);
+    expect(m.recall, failures.missed).toBeGreaterThanOrEqual(0.909);
   });
 
   it('held-out part (never tuned on): within the measured figures', () => {

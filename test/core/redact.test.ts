@@ -742,24 +742,26 @@ describe('redaction of secrets the placeholder, emphasis and sentence exemptions
   }, 10_000);
 });
 
+/** `length` characters of `alphabet` drawn by mulberry32 from `seed`: the same on every run. */
+const drawn = (length: number, seed: number, alphabet: string) => {
+  let state = seed >>> 0;
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    out += alphabet[((t ^ (t >>> 14)) >>> 0) % alphabet.length];
+  }
+  return out;
+};
+const lower = 'abcdefghijklmnopqrstuvwxyz';
+const alnum = `${lower}${lower.toUpperCase()}0123456789`;
+const hex = '0123456789abcdef';
+
 // A round on the misses of the corpora's tuning parts (2026-12-06): formats the scanners publish that the
 // detector read too narrowly. Values here are made for these tests in each format's published shape.
 describe('redaction of the formats a tuning round widened', () => {
-  /** `length` characters of `alphabet` drawn by mulberry32 from `seed`: the same on every run. */
-  const drawn = (length: number, seed: number, alphabet: string) => {
-    let state = seed >>> 0;
-    let out = '';
-    for (let i = 0; i < length; i++) {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      out += alphabet[((t ^ (t >>> 14)) >>> 0) % alphabet.length];
-    }
-    return out;
-  };
-  const lower = 'abcdefghijklmnopqrstuvwxyz';
-  const alnum = `${lower}${lower.toUpperCase()}0123456789`;
   const cases: Array<[string, string, string]> = [
     // Slack's legacy bot tokens: digits, then letters and digits, here all small letters.
     ['a Slack bot token of small letters', 'The bot now posts with xoxb-48213975061-', drawn(24, 7, lower)],
@@ -805,4 +807,137 @@ describe('redaction of the formats a tuning round widened', () => {
     ];
     for (const input of inputs) expect(redactText(input).text.length).toBeGreaterThan(0);
   }, 10_000);
+});
+
+// A second round on the tuning parts' misses (2026-12-06): formats that scanners publish with their
+// source (trufflehog's detectors, gitleaks' rules, detect-secrets' plugins, secrets-patterns-db's rules)
+// and the detector did not know, or read more narrowly than their rule. Values are made for these tests
+// in each format's published shape, with the seeded draw above.
+describe('redaction of formats ported from the scanners’ published rules (second tuning round)', () => {
+  const upperAlnum = `${lower.toUpperCase()}0123456789`;
+  const cases: Array<[string, string, string, string?]> = [
+    // gitleaks' sumologic-access-id: `su` and 12 letters and digits, named for Sumo Logic (an `_id` name).
+    ['a Sumo Logic access id', 'export SUMOLOGIC_ACCESS_ID="', `su${drawn(12, 31, alnum)}`, '"'],
+    // gitleaks' finnhub-access-token: 20 small letters and digits under a name holding "finnhub"; the
+    // value may end its line with the quote left open, as gitleaks reads it.
+    [
+      'a Finnhub key under a name without a secret’s word',
+      'export FINNHUB=',
+      drawn(20, 37, `${lower}0123456789`),
+    ],
+    ['a Finnhub key on a line cut after it', 'finnhub_api_key = "', drawn(20, 41, `${lower}0123456789`), ''],
+    // trufflehog's rootly detector: rootly_ and 64 hex digits.
+    ['a Rootly key', 'Paged the on-call with rootly_', drawn(64, 43, hex)],
+    // trufflehog's besttime detector: pri_ and 32 hex digits within 40 characters after "besttime".
+    ['a BestTime private key', 'curl https://besttime.app/api/v1/keys/pri_', drawn(32, 47, hex)],
+    // trufflehog's launchdarkly detector: sdk- or api- and a UUID's shape in small letters and digits.
+    [
+      'a LaunchDarkly SDK key of letters and digits',
+      'The server starts with sdk-',
+      `${drawn(8, 53, `${lower}0123456789`)}-${drawn(4, 59, lower)}-4${drawn(3, 61, lower)}-${drawn(4, 67, lower)}-${drawn(12, 71, `${lower}0123456789`)}`,
+    ],
+    // trufflehog's googleoauth2 detector: ya29. and ten characters or more.
+    ['a short Google OAuth access token', 'Called the API with ya29.', drawn(14, 73, alnum)],
+    // detect-secrets' discord plugin: a bot token anywhere in a run (its own test: `ATMy…` from the M).
+    [
+      'a Discord bot token inside a longer run',
+      'AT',
+      `M${drawn(23, 79, alnum)}.${drawn(6, 83, alnum)}.${drawn(27, 89, alnum)}`,
+    ],
+    // detect-secrets' gitlab_token plugin: GR1348941 and 20 to 50 characters; glptt- and 40 of a token's alphabet.
+    [
+      'a GitLab runner registration token past 20 characters',
+      'runner_registration: GR1348941',
+      drawn(32, 97, alnum),
+    ],
+    ['a GitLab pipeline trigger token of letters and digits', 'trigger: glptt-', drawn(40, 101, alnum)],
+    // secrets-patterns-db's Pagerdutyapikey: a letter, +, 9 letters, -, 2 letters, -, 5 letters or digits,
+    // within 40 characters after "pagerduty".
+    [
+      'a PagerDuty API key',
+      'The PagerDuty integration uses ',
+      `y+${drawn(9, 103, `${lower}${lower.toUpperCase()}`)}-${drawn(2, 107, lower)}-${drawn(5, 109, `${lower}0123456789`)}`,
+    ],
+    // secrets-patterns-db's Cloudflarecakey: v and 173 characters or more (dots too) after "cloudflare".
+    [
+      'a Cloudflare key with dots',
+      'The cloudflare origin certificate was issued with v',
+      drawn(180, 113, `${alnum}._-`),
+    ],
+    // trufflehog's keenio, metaapi, websitepulse and cloudmersive detectors: the service's name, then its key.
+    ['a Keen IO key', 'Keen IO: ', drawn(64, 127, upperAlnum)],
+    ['a MetaApi token', 'METAAPI=', drawn(64, 131, hex)],
+    ['a WebsitePulse key', 'websitepulse: ', drawn(32, 137, hex)],
+    ['a Cloudmersive key', 'cloudmersive: ', drawn(36, 139, `${lower}0123456789-`)],
+    // semgrep's detected-onfido-live-api-token: api_live, a region or not, then 11 and 32 characters.
+    ['an Onfido live API token', 'ONFIDO=api_live_eu.', `${drawn(11, 157, alnum)}.${drawn(32, 163, alnum)}`],
+    // kingfisher's eventbrite rule: a secret's word after the name, then the key, on the next line too.
+    ['an Eventbrite key on the line below its name', 'Eventbrite private key\n', drawn(20, 167, upperAlnum)],
+  ];
+  it.each(cases)('redacts %s', (_name, before, secret, after = ' and more') => {
+    const output = redactText(`${before}${secret}${after}`).text;
+    expect(output).toContain(REDACTED);
+    for (let i = 0; i + 8 <= secret.length; i++) expect(output).not.toContain(secret.slice(i, i + 8));
+  });
+
+  it.each([
+    // BestTime's public keys (pub_) are for the browser; only its private keys (pri_) are secrets.
+    ['a BestTime public key', `curl https://besttime.app/api/v1/keys/pub_${drawn(32, 149, hex)}`],
+    ['a pipeline trigger token’s shape one character too long', `glptt-${drawn(41, 151, alnum)}`],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expression, on purpose
+    ['a Sumo Logic id that is a reference', 'SUMO_ACCESS_ID = "${SUMO_ACCESS_ID}"'],
+    ['a PagerDuty word with no key after it', 'PagerDuty pages the on-call engineer within 5 minutes'],
+    ['a word in capitals where an Eventbrite key would be', 'Eventbrite key: see CONFIGURATIONMANAGER'],
+  ])('leaves %s alone', (_name, input) => {
+    expect(redactText(input)).toEqual({ text: input, count: 0 });
+  });
+
+  it('reads 60 KB built against the ported patterns in time that grows with its length', () => {
+    const inputs = [
+      'SUMO_ACCESS_ID = '.repeat(3600),
+      'finnhub_token = "'.repeat(3600),
+      `besttime ${'pri_'.repeat(15000)}`,
+      'pagerduty a+'.repeat(5000),
+      `cloudflare ${'v'.repeat(60000)}`,
+      `cloudflare v${'a'.repeat(180)} `.repeat(310),
+      'M'.repeat(60000),
+      `${'N'.repeat(25)}.abcdef.`.repeat(1800),
+      `keen ${'A'.repeat(60000)}`,
+      `keen ${'A'.repeat(63)} `.repeat(880),
+      'metaapi '.repeat(7500),
+      `cloudmersive ${'-'.repeat(60000)}`,
+      'sdk-aaaaaaaa-aaaa-4aaa-'.repeat(2600),
+      `GR1348941${'a'.repeat(60000)}`,
+      `glptt-${'a'.repeat(60000)}`,
+      'ya29.'.repeat(12000),
+      `api_live.${'a'.repeat(11)}.`.repeat(2800),
+      'eventbrite key '.repeat(4000),
+      `eventbrite key ${'A'.repeat(60000)}`,
+    ];
+    for (const input of inputs) expect(redactText(input).text.length).toBeGreaterThan(0);
+  }, 10_000);
+});
+
+describe('redaction of long runs of spaces', () => {
+  // Found with this round's 60 KB inputs: two lookbehinds read a run of spaces back from each of its
+  // characters (a bare value's `=` or `:` before it, Sidekiq's setting's sign), 7 s for 60 KB of spaces
+  // and growing with the square. 120 KB each: the time limit fails them as they were.
+  it('reads 120 KB of spaces, tabs and a setting padded with spaces in time that grows with their length', () => {
+    const inputs = [
+      ' '.repeat(120000),
+      '\t'.repeat(120000),
+      `BUNDLE_GEMS__CONTRIBSYS__COM=${' '.repeat(120000)}`,
+    ];
+    for (const input of inputs) expect(redactText(input)).toEqual({ text: input, count: 0 });
+  }, 10_000);
+
+  it('still redacts a generated value after spaces, and still leaves one after = to its name', () => {
+    const value = 'aB3xK9mQ2vL8pZ7nR4tYw9';
+    expect(redactText(`Left ${' '.repeat(200)}${value} in .env.local`).text).not.toContain(value);
+    const named = `BUILD_ID =${' '.repeat(40)}${value}`;
+    expect(redactText(named).text).toBe(named);
+    expect(redactText('BUNDLE_GEMS__CONTRIBSYS__COM=  cafe1234:beef5678').text).toBe(
+      `BUNDLE_GEMS__CONTRIBSYS__COM=  ${REDACTED}`,
+    );
+  });
 });

@@ -437,11 +437,12 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       !isAllowedValue(value) && value.length >= 4 && !/^\$/.test(value) && !/^\d*\//.test(value),
   },
   {
-    // Sidekiq Enterprise: both halves of the userinfo are the credential
+    // Sidekiq Enterprise: both halves of the userinfo are the credential. (At most 16 spaces each side of
+    // the sign: a lookbehind with `\s*` read every run of spaces back from each of its characters, 7 s for 60 KB.)
     id: 'sidekiq-credentials',
     keywords: ['contribsys'],
     pattern:
-      /(?:(?<=https?:\/\/)(?<secret>[a-f0-9]{8}:[a-f0-9]{8})(?=@(?:gems|enterprise)\.contribsys\.com)|(?<=BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM["']?\s*[=:]\s*["']?)(?<secret2>[a-f0-9]{8}:[a-f0-9]{8}))/dgi,
+      /(?:(?<=https?:\/\/)(?<secret>[a-f0-9]{8}:[a-f0-9]{8})(?=@(?:gems|enterprise)\.contribsys\.com)|(?<=BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM["']?\s{0,16}[=:]\s{0,16}["']?)(?<secret2>[a-f0-9]{8}:[a-f0-9]{8}))/dgi,
     judge: () => true,
   },
   {
@@ -604,9 +605,10 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     keywords: [' '],
     // Not a value alone on its line (a line of a PGP or key block, a digest printed by a tool), nor one
     // after `=` or `:` (an assignment, which the names decide), nor a public key's body (`AAAA…`) or a
-    // publishable key (`pk_live_…`).
+    // publishable key (`pk_live_…`). At most 64 spaces are read back for the `=` or `:`: unbounded, the
+    // lookbehind read a run of spaces back from each of its characters (7 s for 60 KB of spaces).
     pattern:
-      /(?:^|[\s([{<>,;|](?<![=:][^\S\n]*[\s([{<>,;|]))(?=(?<secret>[A-Za-z0-9][A-Za-z0-9+/_-]{19,255}={0,2}))\k<secret>(?=[\s)\]}>,;|]|[.!?:](?:\s|$)|$)(?<=[A-Z][\w+/=-]*)(?<=\d[\w+/=-]*)(?:(?<=\S[^\S\n]+\S+)|(?=[^\n]*?[^\s.!?:]))/g,
+      /(?:^|[\s([{<>,;|](?<![=:][^\S\n]{0,64}[\s([{<>,;|]))(?=(?<secret>[A-Za-z0-9][A-Za-z0-9+/_-]{19,255}={0,2}))\k<secret>(?=[\s)\]}>,;|]|[.!?:](?:\s|$)|$)(?<=[A-Z][\w+/=-]*)(?<=\d[\w+/=-]*)(?:(?<=\S[^\S\n]+\S+)|(?=[^\n]*?[^\s.!?:]))/g,
     judge: (value) => !/^(?:AAAA|pk_(?:live|test)_)/.test(value) && isRandomValue(value, 4),
   },
 ];

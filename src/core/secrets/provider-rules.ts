@@ -29,6 +29,35 @@ function prefixed(id: string, prefix: string, body: string, flags = ''): Pattern
   return rule(id, [prefix.toLowerCase()], `${START}${escaped}${body}${END}`, flags);
 }
 
+/**
+ * gitleaks' shape for a provider whose value has no prefix of its own: the provider's word in a name,
+ * an assignment, then the value, ended by a quote, a space, `;` or the line's end (so a line cut after
+ * its value, `finnhub_token = "r5bc…`, counts: gitleaks' rules read it so). `word` is a pattern; its
+ * keyword is `keyword`.
+ */
+function named(id: string, keyword: string, word: string, value: string, flags = ''): PatternRule {
+  return rule(
+    id,
+    [keyword],
+    String.raw`${word}[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}(?<secret>${value})(?=[\x60'"\s;]|\\[nr]|$)`,
+    flags,
+  );
+}
+
+/**
+ * trufflehog's shape for a provider whose value has no prefix of its own (its detectors' `PrefixRegex`):
+ * one of the provider's `words` (any case), then within 40 characters (lines included) the value, whole.
+ */
+function afterWord(id: string, words: readonly string[], value: string): PatternRule {
+  const anyCase = (word: string) =>
+    [...word].map((char) => (/[a-z]/.test(char) ? `[${char}${char.toUpperCase()}]` : `\\${char}`)).join('');
+  return rule(
+    id,
+    words,
+    `(?:${words.map(anyCase).join('|')})[\\s\\S]{0,40}?(?<![A-Za-z0-9_])(?<secret>${value})(?![A-Za-z0-9_])`,
+  );
+}
+
 const B64URL = '[A-Za-z0-9_-]';
 const ALNUM = '[A-Za-z0-9]';
 const HEX = '[a-f0-9]';
@@ -78,7 +107,8 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   ),
   rule('google-api-key', ['aiza'], `${START}AIza${B64URL}{35}${END}`),
   prefixed('google-oauth-secret', 'GOCSPX-', `${B64URL}{28}`),
-  rule('google-oauth-token', ['ya29.'], `${START}ya29\\.${B64URL}{20,}`),
+  // Ten characters or more after `ya29.`, as trufflehog's googleoauth2 detector reads it.
+  rule('google-oauth-token', ['ya29.'], `${START}ya29\\.${B64URL}{10,}`),
   rule(
     'azure-ad-secret',
     ['q~'],
@@ -140,9 +170,11 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
       'glffct-',
       'glcbt-',
     ],
-    `${START}(?:glpat-[\\w-]{20,300}(?:\\.[0-9a-z]{9})?|gl(?:dt|rt|ft|soat|ffct)-[\\w-]{20,300}|glimt-[\\w-]{25}|glagent-[\\w-]{50}|gloas-[\\w-]{64}|glptt-${HEX}{40}|glcbt-${ALNUM}{1,5}_[\\w-]{20})`,
+    `${START}(?:glpat-[\\w-]{20,300}(?:\\.[0-9a-z]{9})?|gl(?:dt|rt|ft|soat|ffct)-[\\w-]{20,300}|glimt-[\\w-]{25}|glagent-[\\w-]{50}|gloas-[\\w-]{64}|glptt-[\\w-]{40}${END}|glcbt-${ALNUM}{1,5}_[\\w-]{20})`,
   ),
-  prefixed('gitlab-runner-registration', 'GR1348941', `[\\w-]{20}`),
+  // Pipeline trigger tokens and runner registration tokens as detect-secrets' gitlab_token plugin reads
+  // them (glptt- and 40 characters of a token's alphabet, GR1348941 and 20 to 50): longer ones were missed whole.
+  prefixed('gitlab-runner-registration', 'GR1348941', `[\\w-]{20,50}`),
   rule('gitlab-session', ['_gitlab_session='], `_gitlab_session=(?<secret>[0-9a-z]{32})${END}`),
   rule('bitbucket-app-password', ['atbb'], `${START}ATBB${ALNUM}{32,}`),
   prefixed('buildkite-token', 'bkua_', `${HEX}{40}`),
@@ -189,7 +221,9 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
     `hooks\\.slack\\.com/(?:services|workflows|triggers)/(?<secret>[A-Za-z0-9+/_-]{20,})`,
   ),
   rule('discord-webhook', ['discord'], `discord(?:app)?\\.com/api/webhooks/\\d+/(?<secret>[\\w-]{60,})`),
-  rule('discord-bot-token', ['.'], `${START}[MNO][A-Za-z\\d]{23,27}\\.[\\w-]{6}\\.[\\w-]{27,40}${END}`),
+  // Anywhere in a run, as detect-secrets' discord plugin reads it (its test: `ATMyOTQ4…` holds a token
+  // from its third character).
+  rule('discord-bot-token', ['.'], `[MNO][A-Za-z\\d]{23,27}\\.[\\w-]{6}\\.[\\w-]{27,40}${END}`),
   // A bot's id (5 to 16 digits, as gitleaks' rule reads it), then `:AA` and the token.
   rule('telegram-bot-token', [':aa'], `(?<![A-Za-z0-9_:])\\d{5,16}:AA[\\w-]{32,33}${END}`),
   rule(
@@ -322,7 +356,53 @@ export const PROVIDER_RULES: readonly PatternRule[] = [
   rule('onepassword-service-token', ['ops_eyj'], `${START}ops_eyJ[A-Za-z0-9+/]{250,}={0,3}`),
   rule('mapbox-secret', ['sk.eyj'], `${START}sk\\.eyJ[\\w-]{20,}\\.[\\w-]{20,}`),
   rule('dropbox-token', ['sl.'], `${START}sl\\.[\\w=-]{130,140}${END}`),
-  rule('launchdarkly-key', ['sdk-', 'api-'], `${START}(?:sdk|api)-${UUID}${END}`),
+  // A UUID, or its shape in small letters and digits with a 4 where a UUID's version is, as trufflehog's
+  // launchdarkly detector reads it.
+  rule(
+    'launchdarkly-key',
+    ['sdk-', 'api-'],
+    `${START}(?:sdk|api)-(?:${UUID}|[a-z0-9]{8}-[a-z0-9]{4}-4[a-z0-9]{3}-[a-z0-9]{4}-[a-z0-9]{12})${END}`,
+  ),
+  // Formats from trufflehog's detectors (rootly, besttime), gitleaks' rules (sumologic-access-id,
+  // finnhub-access-token) and secrets-patterns-db's (Pagerdutyapikey, Cloudflarecakey), each read as its
+  // rule reads it: BestTime's private key within 40 characters after the word besttime, Sumo Logic's access
+  // id and Finnhub's key in an assignment whose name holds the provider's word (an `_id` name says nothing
+  // of a value elsewhere), PagerDuty's and Cloudflare's keys within 40 characters after the provider's name.
+  prefixed('rootly-key', 'rootly_', `${HEX}{64}`),
+  rule('besttime-key', ['besttime'], `besttime[\\s\\S]{0,40}?${START}(?<secret>pri_${HEX}{32})${END}`, 'i'),
+  named('sumologic-access-id', 'sumo', '(?:[Ss]umo|SUMO)', 'su[a-zA-Z0-9]{12}'),
+  named('finnhub-token', 'finnhub', 'finnhub', '[a-z0-9]{20}', 'i'),
+  rule(
+    'pagerduty-key',
+    ['pagerduty'],
+    `(?:[Pp]ager[Dd]uty|PAGERDUTY)[^\\n]{0,40}?${START}(?<secret>[a-z]\\+[a-zA-Z]{9}-[a-z]{2}-[a-z0-9]{5})${END}`,
+  ),
+  // The key taken whole by a lookahead and a backreference (no backtracking into it), from a run's start.
+  rule(
+    'cloudflare-key-named',
+    ['cloudflare'],
+    `cloudflare[^\\n]{0,40}?(?<![A-Za-z0-9._-])(?=(?<secret>v[A-Za-z0-9._-]{173,1000}))\\k<secret>(?![A-Za-z0-9._-])`,
+    'i',
+  ),
+  // trufflehog's keenio, metaapi, websitepulse and cloudmersive detectors: the service's name, then its key.
+  afterWord('keenio-key', ['keen'], '[0-9A-Z]{64}'),
+  afterWord('metaapi-key', ['metaapi', 'meta-api'], `${HEX}{64}`),
+  afterWord('websitepulse-key', ['websitepulse'], `${HEX}{32}`),
+  afterWord('cloudmersive-key', ['cloudmersive'], '[a-z0-9-]{36}'),
+  // semgrep's detected-onfido-live-api-token: api_live (a region after it or not), 11, then 32 characters.
+  rule(
+    'onfido-live-token',
+    ['api_live'],
+    `${START}api_live(?:_[a-zA-Z]{2})?\\.[\\w-]{11}\\.[\\w-]{32}${END}`,
+  ),
+  // kingfisher's eventbrite rule: the word, a secret's word within 32 characters (lines included), and
+  // within 32 more a key of 20 letters and digits (here whole: not the start of a longer run).
+  rule(
+    'eventbrite-key',
+    ['eventbrite'],
+    `eventbrite[\\s\\S]{0,32}?(?:secret|private|access|key|token)[\\s\\S]{0,32}?(?<![A-Za-z0-9_])(?<secret>[0-9A-Z]{20})(?![A-Za-z0-9_])`,
+    'i',
+  ),
   rule('okta-ssws', ['ssws'], `SSWS\\s{1,3}(?<secret>00[\\w=-]{40})${END}`),
   // Tokens in standard formats.
   // The signature is optional, as in gitleaks' rule: an unsigned token (`alg: none`) is accepted by some
