@@ -107,7 +107,7 @@ if (process.argv.includes('--cli')) {
   // The CLI's own dependencies stay in node_modules, loaded by the commands that use them, except
   // commander, which every command starts with, and @inquirer/core, which require() cannot load on Node 20.
   const { dependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-  const bundled = new Set(['commander', '@inquirer/core']);
+  const bundled = new Set(['commander', '@inquirer/core', 'fast-string-truncated-width']);
   const external = Object.keys(dependencies).filter((name) => !bundled.has(name));
   const out = path.join(root, 'dist');
   for (const [from, to, options] of [

@@ -13,6 +13,7 @@ import { findPrompt, listRewind, type RewindListing, type RewindMode } from '../
 import { escapeControls } from '../core/quote.js';
 import type { RewindEntry } from '../core/rewind-refs.js';
 import {
+  fitWidth,
   type RewindAction,
   renderConflicts,
   renderRewindEntry,
@@ -169,7 +170,7 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
   if (phase === 'diff' && entry) {
     const lines = (diff ?? 'Loading the diff…').split('\n');
     const room = config.pageSize + 4;
-    const shown = lines.slice(0, room).map((line) => line.slice(0, config.width));
+    const shown = lines.slice(0, room).map((line) => fitWidth(line, config.width));
     if (lines.length > room)
       shown.push(
         config.dim(
@@ -188,12 +189,13 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
     const line = `${index + 1}. ${action.label}`;
     return index === choice ? config.bold(`❯ ${line}`) : `  ${line}`;
   });
-  const prompt = entry.prompt.replace(/\s+/g, ' ');
+  // Security: the prompt comes from a hook: nothing in it may drive the terminal.
+  const prompt = escapeControls(entry.prompt.replace(/\s+/g, ' '));
   return [
     header,
     list,
     '',
-    `${config.bold('Rewind to:')} ${prompt.length > config.width - 12 ? `${prompt.slice(0, config.width - 13)}…` : prompt}`,
+    `${config.bold('Rewind to:')} ${fitWidth(prompt, config.width - 12)}`,
     ...menu,
     config.dim('A digit picks · Esc back'),
   ].join('\n');

@@ -1,3 +1,4 @@
+import truncatedWidth from 'fast-string-truncated-width';
 import { escapeControls, quotePath } from './quote.js';
 import { formatChangeCounts, hasChanges, type RewindEntry } from './rewind-refs.js';
 import type { RestorePlan } from './snapshot.js';
@@ -25,9 +26,9 @@ export function rewindActions(entry: Pick<RewindEntry, 'changes'>): RewindAction
 export function renderRewindEntry(entry: RewindEntry, now: Date, width = 80): string {
   // Security: the prompt, agent and session come from transcripts and hooks: nothing in them may drive the terminal.
   const head = `${formatAge(new Date(entry.createdAt), now)} · ${escapeControls(entry.agent ?? 'agent?')} · ${formatChangeCounts(entry.changes)}  `;
-  const room = Math.max(10, width - head.length);
+  const room = Math.max(10, width - columnsOf(head));
   const prompt = escapeControls(entry.prompt.replace(/\s+/g, ' ')) || '(empty prompt)';
-  return `${head}${prompt.length > room ? `${prompt.slice(0, room - 1)}…` : prompt}`;
+  return `${head}${fitWidth(prompt, room)}`;
 }
 
 /** A group of `rewind --all`'s picker: a session, its resume command and its prompts, newest first. */
@@ -43,9 +44,17 @@ export function shortSessionId(sessionId: string): string {
   return sessionId.length > 12 ? sessionId.slice(0, 8) : sessionId;
 }
 
-function fitWidth(line: string, width: number): string {
-  const chars = [...line];
-  return chars.length > width ? `${chars.slice(0, width - 1).join('')}…` : line;
+// Terminal columns, not characters: a CJK character or an emoji takes two, a combining mark none.
+const WIDE = { emojiWidth: 2, wideWidth: 2, regularWidth: 1, controlWidth: 0, tabWidth: 8 };
+
+function columnsOf(text: string): number {
+  return truncatedWidth(text, {}, WIDE).width;
+}
+
+/** `line` cut to at most `width` terminal columns, an ellipsis marking the cut. */
+export function fitWidth(line: string, width: number): string {
+  const fit = truncatedWidth(line, { limit: width, ellipsis: '…' }, WIDE);
+  return fit.truncated ? `${line.slice(0, fit.index)}${fit.ellipsed ? '…' : ''}` : line;
 }
 
 /**

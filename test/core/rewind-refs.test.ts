@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { resolveRef } from '../../src/core/rewind-refs.js';
-import { REWIND_ACTIONS, renderSessionHeader, rewindActions } from '../../src/core/rewind-text.js';
+import {
+  REWIND_ACTIONS,
+  renderRewindEntry,
+  renderSessionHeader,
+  rewindActions,
+} from '../../src/core/rewind-text.js';
 
 // Newest first, as the store lists snapshots and rewind lists prompts.
 const items = [
@@ -95,5 +100,46 @@ describe('a session’s header in the picker’s --all view', () => {
     for (const line of header.split('\n')) expect([...line].length).toBeLessThanOrEqual(40);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not get through
     expect(header).not.toMatch(/[\u0000-\u001f\u007f](?<!\n)/);
+  });
+});
+
+describe('a prompt’s line in the picker and in rewind --list', () => {
+  const now = new Date('2026-12-02T10:40:00Z');
+  const entry = {
+    id: '20261202-103000-cccccc',
+    prompt: 'p',
+    sessionId: '5f0c2a9e-1111-4222-8333-444455556666',
+    agent: 'claude',
+    createdAt: '2026-12-02T10:30:00Z',
+    changes: { added: 1, modified: 2, deleted: 0 },
+  };
+  // Terminal columns as Unicode's East Asian Width (UAX #11) gives them for these test strings: CJK
+  // ideographs, kana and the emoji used are Wide (two columns), ASCII and the ellipsis one.
+  const columns = (line: string) =>
+    [...line].reduce(
+      (sum, char) => sum + (/[\u3040-\u30ff\u4e00-\u9fff\u{1f300}-\u{1faff}]/u.test(char) ? 2 : 1),
+      0,
+    );
+
+  it.each([
+    ['CJK', '漢字のテストを修正して'.repeat(12)],
+    ['emoji', `ship it ${'🚀'.repeat(60)}`],
+    ['ASCII', 'x'.repeat(200)],
+  ])(
+    'fits %s prompts in the terminal’s columns, not its characters, and cuts no more than needed',
+    (_name, prompt) => {
+      for (const width of [40, 80]) {
+        const line = renderRewindEntry({ ...entry, prompt }, now, width);
+        expect(columns(line)).toBeLessThanOrEqual(width);
+        // A two-column character that would end past the width leaves its column empty.
+        expect(columns(line)).toBeGreaterThanOrEqual(width - 2);
+        expect(line.endsWith('…')).toBe(true);
+      }
+    },
+  );
+
+  it('leaves a prompt that fits as it is', () => {
+    const line = renderRewindEntry({ ...entry, prompt: '修正 the login form' }, now, 80);
+    expect(line.endsWith('修正 the login form')).toBe(true);
   });
 });
