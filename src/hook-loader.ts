@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { cliBeside } from './hooks/cli-path.js';
 import { parseHookArgs } from './hooks/hook-args.js';
+import { inputWaitMs } from './hooks/hook-budgets.js';
 import { handOverStdin, readHookStdin, writeAll } from './hooks/hook-io.js';
 import { launchHookHost } from './hooks/host-launch.js';
 import { isPreCommandEvent, stdinMayDestroyWork } from './hooks/pre-command-gate.js';
@@ -21,9 +22,9 @@ void (async () => {
   // The project's running MCP server (or hook host) takes the event when it can: it has everything
   // loaded and warm.
   const argv = process.argv.slice(2);
-  const stdin = await readHookStdin();
-  // Most commands destroy nothing: their pre-tool hook ends here, before the relay or the bundle loads.
   const { event, options } = parseHookArgs(argv);
+  const stdin = await readHookStdin(inputWaitMs(event, process.env));
+  // Most commands destroy nothing: their pre-tool hook ends here, before the relay or the bundle loads.
   if (isPreCommandEvent(options.agent, event) && !stdinMayDestroyWork(stdin, process.cwd(), options.agent))
     process.exit(0);
   const relayed = await relayHook({

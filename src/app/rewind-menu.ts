@@ -8,7 +8,7 @@ import {
   resolveRef,
 } from '../core/rewind-refs.js';
 import type { RestorePlan, SnapshotRecord } from '../core/snapshot.js';
-import { cliCommand } from '../core/surface.js';
+import { cliCommand, wordsFor } from '../core/surface.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import { type ConversationOutcome, forkConversation, resumeCommand } from './conversation-fork.js';
 import type { AppDeps } from './deps.js';
@@ -272,8 +272,9 @@ export async function rewindTo(
     const chosen = findPrompt(promptSnapshots(snapshots), request.ref, sessionId, deps.commandRoot);
     // A prompt whose content the user pruned says so first, in every mode: what changed after it cannot
     // be counted (changesAfter leaves it out), nor its code restored (see restoreTargetOf).
-    const target = request.mode === 'conversation' ? null : await restoreTargetOf(store, chosen);
-    if (!target) await store.checkRestorable(chosen);
+    const words = wordsFor(deps.surface, deps.commandRoot);
+    const target = request.mode === 'conversation' ? null : await restoreTargetOf(store, chosen, words);
+    if (!target) await store.checkRestorable(chosen, words);
     // One capture of the tree now serves the entry, the plan and the conflicts (the restore itself
     // captures again, for its safety snapshot): each capture is a scan, and re-reads a large file.
     const capturing = store.captureSinceLatest();

@@ -20,7 +20,7 @@ import {
   summarizePlan,
   triggerProblem,
 } from '../core/snapshot.js';
-import { type Reader, type Surface, WORDS, wordsFor, wordsOf } from '../core/surface.js';
+import { type Reader, type Surface, type SurfaceWords, WORDS, wordsFor, wordsOf } from '../core/surface.js';
 import { readHeadFast } from '../git/repo.js';
 import { readSettings, settingsOf } from '../store/settings-file.js';
 import {
@@ -474,7 +474,8 @@ export async function diffSnapshot(
           wordsFor(deps.surface, deps.commandRoot),
         )
       : null;
-    for (const snapshot of to ? [from, to] : [from]) await store.checkRestorable(snapshot);
+    for (const snapshot of to ? [from, to] : [from])
+      await store.checkRestorable(snapshot, wordsFor(deps.surface, deps.commandRoot));
     const toTree = to ? to.tree : (await store.captureSinceLatest()).tree;
     const files = await store.diffStat(from.tree, toTree, file ? [file] : []);
     // "No differences" about a path neither side has would be a false all-clear (issue 26).
@@ -546,7 +547,7 @@ export async function restoreSnapshot(
       wordsFor(deps.surface, deps.commandRoot),
     );
     // The target first: a snapshot whose content was pruned says so before its tree is read for the paths.
-    const target = await restoreTargetOf(store, snapshot);
+    const target = await restoreTargetOf(store, snapshot, wordsFor(deps.surface, deps.commandRoot));
     await refuseUnknownPaths(store, snapshot, paths);
     const done = await restoreTreeLocked(deps, store, target, { ...request, paths });
     // A restore that applied always names its undo: none, with unlessEmpty, means nothing was changed.
@@ -583,9 +584,10 @@ async function refuseUnknownPaths(
 export async function restoreTargetOf(
   store: SnapshotStore,
   snapshot: SnapshotRecord,
+  words: SurfaceWords,
 ): Promise<RestoreTarget> {
   // A snapshot whose borrowed content the user pruned fails here, before a plan or safety snapshot.
-  await store.checkRestorable(snapshot);
+  await store.checkRestorable(snapshot, words);
   const aside = snapshot.aside ? await store.readAside(snapshot.commit) : null;
   return { id: snapshot.id, tree: snapshot.tree, aside, skipped: snapshot.skipped };
 }

@@ -80,6 +80,13 @@ function intendedField(key: string, known: readonly string[]): string | undefine
   return hints.find((hint) => known.includes(hint)) ?? nearestName(key, known);
 }
 
+/**
+ * The name a tool call's `__proto__` field travels under through the MCP SDK, whose parsing of the request
+ * drops that key (zod strips it from records): mcp/proto-field.ts renames it before, and the unknown-field
+ * error below names it back, so it is refused like any other unknown field (issue 26).
+ */
+export const PROTO_FIELD_STAND_IN = '\u0000__proto__';
+
 /** A z.object that rejects unknown keys, naming each one, the fields it accepts, and the likely intended one. */
 export function strictObject<T extends z.ZodRawShape>(shape: T) {
   const known = Object.keys(shape);
@@ -87,7 +94,8 @@ export function strictObject<T extends z.ZodRawShape>(shape: T) {
     error: (issue) => {
       if (issue.code !== 'unrecognized_keys') return undefined;
       return issue.keys
-        .map((key) => {
+        .map((received) => {
+          const key = received === PROTO_FIELD_STAND_IN ? '__proto__' : received;
           const hint = intendedField(key, known);
           const suggestion = hint ? `; did you mean "${hint}"?` : '';
           return `unknown field "${key}"${suggestion} (accepted: ${known.join(', ')})`;

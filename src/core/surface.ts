@@ -41,6 +41,10 @@ export interface SurfaceWords {
   restorePath: (index: number) => string;
   /** How to pull handoff `name` on another machine or clone, after a push. */
   continueHandoff: (name: string) => string;
+  /** After "nothing was changed; ": how to remove the snapshots whose borrowed content was pruned. */
+  removeDamaged: string;
+  /** After a wrong setting's message: what to do about it. */
+  fixSetting: string;
 }
 
 /**
@@ -93,6 +97,8 @@ function cliWords(root?: string): SurfaceWords {
     // Run on another machine or in a teammate's clone: this machine's --root means nothing there.
     continueHandoff: (name) =>
       `To continue elsewhere: ${cliCommand('handoff pull', { args: ['--name', name] })}`,
+    removeDamaged: `\`${command('gc')}\` removes such snapshots`,
+    fixSetting: `Fix it, or see every setting with \`${command('doctor')}\``,
   };
 }
 
@@ -120,6 +126,10 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     restorePath: (index) => `paths.${index}`,
     continueHandoff: (name) =>
       `To continue elsewhere: pull_handoff with name ${escapeControls(JSON.stringify(name))}`,
+    // No tool runs gc nor shows the settings: those are a person's (the server's own folder may not be
+    // the project's, so no --root is guessed).
+    removeDamaged: 'a person can remove such snapshots with `claude-checkpoint gc`',
+    fixSetting: 'Fix it; a person can see every setting with `claude-checkpoint doctor`',
   },
 };
 

@@ -1,4 +1,4 @@
-import { fstatSync, readSync, writeSync } from 'node:fs';
+import { constants, fstatSync, readFileSync, readSync, writeSync } from 'node:fs';
 
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
@@ -10,44 +10,125 @@ export function handOverStdin(text: string): void {
 }
 
 /**
- * The hook input. Read straight from fd 0 rather than through `process.stdin`, whose stream machinery
- * costs a hook more to load than reading the input does; the stream is the fallback for a non-blocking
- * pipe.
+ * The hook input: one JSON object. Read straight from fd 0 rather than through `process.stdin`, whose
+ * stream machinery costs a hook more to load than reading the input does. Reading ends at EOF or at the
+ * end of the object, whichever comes first: an agent may leave the pipe open (issue 26). With no whole
+ * object after `waitMs` and no EOF, the hook goes on as with no input.
  */
-export async function readHookStdin(): Promise<string> {
+export async function readHookStdin(waitMs: number): Promise<string> {
   const handed = (globalThis as Record<symbol, unknown>)[READ_BY_LOADER];
   if (typeof handed === 'string') return handed;
-  // A terminal (or /dev/null) has no input to give; node:tty would tell a terminal apart, but loading it
-  // loads the whole stream stack.
-  if (inputIsCharacterDevice()) return '';
-  const chunks: Buffer[] = [];
-  let size = 0;
+  const kind = inputKind();
+  if (kind === 'none') return '';
+  const input = createInputCollector();
+  const buffer = Buffer.allocUnsafe(64 * 1024);
+  // A file always ends; a pipe or a socket may not, so it is read without blocking, to give up in time.
+  const restore = kind === 'file' ? undefined : readWithoutBlocking();
   try {
-    const buffer = Buffer.allocUnsafe(64 * 1024);
+    const deadline = Date.now() + waitMs;
+    let pauseMs = 1;
     for (;;) {
-      const read = readSync(0, buffer, 0, buffer.length, null);
-      if (read === 0) return Buffer.concat(chunks).toString('utf8');
-      size += read;
-      if (size <= MAX_INPUT_BYTES) chunks.push(Buffer.from(buffer.subarray(0, read)));
+      let read: number;
+      try {
+        read = readSync(0, buffer, 0, buffer.length, null);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return input.text();
+        if (Date.now() >= deadline) return '';
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+        pauseMs = Math.min(pauseMs * 2, 50);
+        continue;
+      }
+      if (read === 0) return input.text();
+      input.add(buffer.subarray(0, read));
+      if (input.isWholeObject()) return input.text();
+      pauseMs = 1;
     }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    restore?.();
   }
-  return new Promise((resolve) => {
-    process.stdin.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_INPUT_BYTES) chunks.push(chunk);
-    });
-    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    process.stdin.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
 }
 
-function inputIsCharacterDevice(): boolean {
+/**
+ * The bytes read so far, kept up to MAX_INPUT_BYTES, and whether they hold one whole JSON object: a scan
+ * of braces and brackets outside strings, byte by byte (no multi-byte UTF-8 sequence holds an ASCII byte).
+ */
+function createInputCollector() {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let depth = 0;
+  let state: 'before' | 'inside' | 'string' | 'escape' | 'whole' | 'other' = 'before';
+  return {
+    add(bytes: Buffer): void {
+      size += bytes.length;
+      if (size <= MAX_INPUT_BYTES) chunks.push(Buffer.from(bytes));
+      for (const byte of bytes) {
+        if (state === 'whole' || state === 'other') return;
+        if (state === 'before') {
+          if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d) continue;
+          // Not an object: only EOF (or the wait) ends it.
+          state = byte === 0x7b ? 'inside' : 'other';
+          depth = 1;
+        } else if (state === 'string') {
+          if (byte === 0x5c) state = 'escape';
+          else if (byte === 0x22) state = 'inside';
+        } else if (state === 'escape') state = 'string';
+        else if (byte === 0x22) state = 'string';
+        else if (byte === 0x7b || byte === 0x5b) depth++;
+        else if ((byte === 0x7d || byte === 0x5d) && --depth === 0) state = 'whole';
+      }
+    },
+    isWholeObject: () => state === 'whole',
+    text: () => Buffer.concat(chunks).toString('utf8'),
+  };
+}
+
+/** Where the descriptor flags are kept for a pipe handle on fd 0 (Node's internal `pipe_wrap` binding). */
+interface PipeBinding {
+  Pipe: new (type: number) => { open(fd: number): number; setBlocking(isBlocking: boolean): number };
+  constants: { SOCKET: number };
+}
+
+/**
+ * Puts fd 0 in non-blocking mode and returns how to put it back. Node has no `fcntl`; a libuv pipe handle
+ * sets the flag on opening (as `process.stdin` would, with its whole stream stack), on a pipe or a socket,
+ * and clears it through `setBlocking`. The flag belongs to the descriptor the agent may share, so it is
+ * cleared as soon as the input is read, unless it was set before (Linux tells, in /proc; elsewhere Node
+ * restores stdin's flags at exit). Without the binding, the read blocks as it always did.
+ */
+function readWithoutBlocking(): (() => void) | undefined {
   try {
-    return fstatSync(0).isCharacterDevice();
+    const wasNonBlocking = isNonBlocking();
+    const { Pipe, constants } = (process as unknown as { binding(name: 'pipe_wrap'): PipeBinding }).binding(
+      'pipe_wrap',
+    );
+    const handle = new Pipe(constants.SOCKET);
+    if (handle.open(0) !== 0) return undefined;
+    return () => {
+      if (!wasNonBlocking) handle.setBlocking(true);
+    };
   } catch {
-    return true; // no fd 0 at all: no input either
+    return undefined;
+  }
+}
+
+function isNonBlocking(): boolean {
+  try {
+    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync('/proc/self/fdinfo/0', 'utf8'))?.[1];
+    return flags !== undefined && (Number.parseInt(flags, 8) & constants.O_NONBLOCK) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+function inputKind(): 'none' | 'file' | 'stream' {
+  try {
+    const stat = fstatSync(0);
+    // A terminal (or /dev/null) has no input to give; node:tty would tell a terminal apart, but loading it
+    // loads the whole stream stack.
+    if (stat.isCharacterDevice()) return 'none';
+    return stat.isFile() ? 'file' : 'stream';
+  } catch {
+    return 'none'; // no fd 0 at all: no input either
   }
 }
 

@@ -6,23 +6,9 @@ import { ADAPTERS, AGENTS, type Agent } from './agents.js';
 import { HOOK_EVENTS, type HookContext, type HookEvent } from './common.js';
 import { handleHook, ROOT_OPTION } from './handlers.js';
 import type { HookOptions } from './hook-args.js';
+import { HOOK_BUDGET_MS, inputWaitMs } from './hook-budgets.js';
 import { readHookStdin, writeAll } from './hook-io.js';
 import { parseHookInput } from './input.js';
-
-/** Time budgets: a hook must never hold up a session; past its budget it gives up and says why. */
-export const HOOK_BUDGET_MS: Readonly<Record<HookEvent, number>> = {
-  SessionStart: 8_000,
-  UserPromptSubmit: 10_000,
-  PreCompact: 25_000,
-  PostToolUse: 5_000,
-  PostToolUseFailure: 5_000,
-  // Claude Code waits for it at the end of every turn: reading the transcript's new lines is quick, and
-  // so is marking the turn's end (one capture, as before a prompt).
-  Stop: 8_000,
-  SessionEnd: 10_000,
-  // The command waits for the snapshot: as long as a prompt's.
-  PreToolUse: 10_000,
-};
 
 /**
  * Events whose handler is not cut short at its budget: it records a command (in the checkpoint, or in
@@ -42,7 +28,13 @@ export async function runHook(
   deps: AppDeps,
   context: HookContext = {},
 ): Promise<void> {
-  const { stdout, stderr } = await executeHook(event, options, await readHookStdin(), deps, context);
+  const { stdout, stderr } = await executeHook(
+    event,
+    options,
+    await readHookStdin(inputWaitMs(event, deps.env)),
+    deps,
+    context,
+  );
   if (stdout) writeAll(1, stdout);
   if (stderr) writeAll(2, stderr);
 }

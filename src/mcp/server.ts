@@ -5,6 +5,7 @@ import { GENERATOR } from '../version.js';
 import { registerCheckpointTools } from './checkpoint-tools.js';
 import { registerHandoffTools } from './handoff-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { keepProtoFields } from './proto-field.js';
 import { registerRewindTools } from './rewind-tools.js';
 
 const ROOTS_TIMEOUT_MS = 2000;
@@ -19,6 +20,7 @@ export function createServer(deps: AppDeps = defaultDeps()): McpServer {
   registerCheckpointTools(server, deps, rootContext);
   registerRewindTools(server, deps, rootContext);
   registerHandoffTools(server, deps, rootContext);
+  keepProtoFields(server);
   return server;
 }
 

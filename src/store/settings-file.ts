@@ -8,6 +8,7 @@ import {
   type SettingValues,
   settingErrors,
 } from '../core/settings.js';
+import { type Surface, wordsFor } from '../core/surface.js';
 import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
 
 // Reads the settings files for the registry in core/settings.ts. Synchronous and small: the hooks' loader
@@ -86,6 +87,10 @@ export interface SettingsDeps {
    * may not set), so that a misspelt setting does not pass in silence. The command goes on.
    */
   settingsWarning?: ((message: string) => void) | undefined;
+  /** Whose words the error uses (see core/surface.ts); the CLI's when unset. */
+  surface?: Surface | undefined;
+  /** The `--root` the CLI was given: the command the error names carries it. */
+  commandRoot?: string | undefined;
 }
 
 /** The effective settings for a use case; see SettingsDeps for what happens to wrong values. */
@@ -100,7 +105,7 @@ export function settingsOf(deps: SettingsDeps, projectRoot?: string | null): Set
   } else if (errors.length > 0) {
     throw new CheckpointError(
       'INVALID_INPUT',
-      `${errors.map((problem) => problem.message).join('; ')}. Fix it, or see every setting with \`claude-checkpoint doctor\``,
+      `${errors.map((problem) => problem.message).join('; ')}. ${wordsFor(deps.surface ?? 'cli', deps.commandRoot).fixSetting}`,
     );
   }
   return report.values;

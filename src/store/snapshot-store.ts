@@ -9,6 +9,7 @@ import {
   type SnapshotRecord,
   type SnapshotSettings,
 } from '../core/snapshot.js';
+import type { SurfaceWords } from '../core/surface.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
 import { keepAside, readAside } from './keep-aside.js';
@@ -202,13 +203,13 @@ export class SnapshotStore {
    * project's repository (see store-setup.ts) and deleted there before the store copied it in. Only a
    * store that still borrows can lose content, so only then is the snapshot read whole.
    */
-  async checkRestorable(snapshot: { id: string; commit: string }): Promise<void> {
+  async checkRestorable(snapshot: { id: string; commit: string }, words: SurfaceWords): Promise<void> {
     if ((await this.borrowingSince()) === null) return;
     const missing = await missingObjects(this.git, [snapshot.commit]);
     if (missing.length === 0) return;
     throw new CheckpointError(
       'CORRUPT',
-      `snapshot ${snapshot.id} can no longer be restored: the store is missing ${missing.length} object(s) of it (files or folders it borrowed from the project's repository, deleted there when history was pruned, e.g. by git gc or git filter-repo, before the store copied them in); nothing was changed. \`claude-checkpoint gc\` removes such snapshots`,
+      `snapshot ${snapshot.id} can no longer be restored: the store is missing ${missing.length} object(s) of it (files or folders it borrowed from the project's repository, deleted there when history was pruned, e.g. by git gc or git filter-repo, before the store copied them in); nothing was changed; ${words.removeDamaged}`,
     );
   }
 

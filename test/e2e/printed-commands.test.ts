@@ -279,3 +279,82 @@ describe('push_handoff and the pusher (review 2026-12-06)', () => {
     expect(list.stdout).toContain('Ann Env <ann@example.com>');
   });
 });
+
+/** The command line a message names between backticks, starting with `claude-checkpoint <command>`. */
+function namedCommand(output: string, command: string): string {
+  const found = new RegExp(`\`(claude-checkpoint ${command}[^\`]*)\``).exec(output)?.[1];
+  if (!found) throw new Error(`no \`claude-checkpoint ${command}…\` in:\n${output}`);
+  return found;
+}
+
+// Issue 26: two messages named a command without the --root the running one was given.
+describe('the commands errors name carry --root (issue 26)', () => {
+  /** A project whose first snapshot borrowed a commit the user then pruned for good. */
+  async function prunedSnapshot() {
+    const { root, env } = awkwardProject({ 'a.txt': 'one\n' });
+    writeTree(root, { 'b.txt': 'b\n' });
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'b');
+    const elsewhere = tempDir('printed-elsewhere-');
+    const taken = await runCli(['snapshot', '--root', root, '--json'], { cwd: elsewhere, env });
+    expect(taken.code, taken.stderr).toBe(0);
+    git(root, 'reset', '-q', '--hard', 'HEAD~1');
+    git(root, 'reflog', 'expire', '--expire=now', '--all');
+    git(root, 'gc', '-q', '--prune=now');
+    return { root, env, elsewhere, id: JSON.parse(taken.stdout).snapshot.id as string };
+  }
+
+  it('a snapshot that can no longer be restored, with --root from another folder: its gc line works there', async () => {
+    const { root, env, elsewhere, id } = await prunedSnapshot();
+    const restore = await runCli(['restore', '--root', root, id, '--yes'], { cwd: elsewhere, env });
+    expect(restore.code).toBe(1);
+    const gc = namedCommand(restore.stderr, 'gc');
+    expect(gc).toBe(`claude-checkpoint gc --root '${root.replaceAll("'", `'\\''`)}'`);
+    const collected = await runPrinted(gc, { cwd: elsewhere, env });
+    expect(collected.code, collected.stderr).toBe(0);
+    const listed = await runCli(['list', '--root', root, '--json'], { cwd: elsewhere, env });
+    expect(JSON.parse(listed.stdout).snapshots.map((each: { id: string }) => each.id)).not.toContain(id);
+  }, 60_000);
+
+  it('over MCP, the same error tells a person the gc command, in words for the model', async () => {
+    const { root, env, id } = await prunedSnapshot();
+    const { call } = await connect({ deps: { env: { ...childEnv(), ...env } } });
+    const restored = await call('restore_snapshot', { projectRoot: root, snapshotId: id, dryRun: false });
+    expect(restored.isError).toBe(true);
+    expect(restored.text).toContain('can no longer be restored');
+    expect(restored.text).toContain('a person can remove such snapshots with `claude-checkpoint gc`');
+    expect(restored.text).not.toContain('--root');
+  }, 60_000);
+
+  /** A user setting with a value no command takes. */
+  function badSetting(env: Record<string, string>) {
+    const configDir = tempDir('printed-config-');
+    writeTree(configDir, { 'config.json': '{"snapshotMaxCount": 0}\n' });
+    return { ...env, CHECKPOINT_CONFIG_DIR: configDir };
+  }
+
+  it('a wrong setting, with --root from another folder: the doctor it names looks at that project', async () => {
+    const { root, env: base } = awkwardProject({ 'a.txt': 'one\n' });
+    const env = badSetting(base);
+    const elsewhere = tempDir('printed-elsewhere-');
+    const snapshot = await runCli(['snapshot', '--root', root], { cwd: elsewhere, env });
+    expect(snapshot.code).not.toBe(0);
+    expect(snapshot.stderr).toContain('snapshotMaxCount must be a whole number');
+    const doctor = namedCommand(snapshot.stderr, 'doctor');
+    expect(doctor).toBe(`claude-checkpoint doctor --root '${root.replaceAll("'", `'\\''`)}'`);
+    const ran = await runPrinted(doctor, { cwd: elsewhere, env });
+    expect(ran.stdout).toContain(`project root: ${root} (from --root)`);
+    expect(ran.stdout).toMatch(/✗ settings: .*snapshotMaxCount must be a whole number/);
+  });
+
+  it('over MCP, a wrong setting tells a person the doctor command, in words for the model', async () => {
+    const { root, env: base } = awkwardProject({ 'a.txt': 'one\n' });
+    const env = badSetting(base);
+    const { call } = await connect({ deps: { env: { ...childEnv(), ...env } } });
+    const snapshot = await call('snapshot_files', { projectRoot: root });
+    expect(snapshot.isError).toBe(true);
+    expect(snapshot.text).toContain('snapshotMaxCount must be a whole number');
+    expect(snapshot.text).toContain('a person can see every setting with `claude-checkpoint doctor`');
+    expect(snapshot.text).not.toContain('--root');
+  });
+});

@@ -47,11 +47,14 @@ export function childEnv(extra: Record<string, string> = {}): Record<string, str
   };
 }
 
-/** Runs one of the built entry points in a separate process, with `input` on stdin. */
+/**
+ * Runs one of the built entry points in a separate process, with `input` on stdin; with `keepStdinOpen`,
+ * stdin stays open after it (as an agent may leave it) until the process has exited.
+ */
 export function runNodeScript(
   script: string,
   args: string[],
-  options: { cwd: string; env?: Record<string, string>; input?: string },
+  options: { cwd: string; env?: Record<string, string>; input?: string; keepStdinOpen?: boolean },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const spawnOptions: SpawnOptions = {
@@ -69,8 +72,12 @@ export function runNodeScript(
       stderr += chunk;
     });
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin?.end(options.input ?? '');
+    child.on('close', (code) => {
+      child.stdin?.destroy();
+      resolve({ code, stdout, stderr });
+    });
+    if (options.keepStdinOpen) child.stdin?.write(options.input ?? '');
+    else child.stdin?.end(options.input ?? '');
   });
 }
 

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HOOK_ENTRY, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+// Issue 26: a hook read its stdin until EOF, so an agent that left the pipe open (silent, or after its JSON)
+// held the hook until the agent's own timeout killed it, its work undone.
+const commands = (root: string): string[] =>
+  JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).recentCommands.map(
+    (entry: { command: string }) => entry.command,
+  );
+
+async function project() {
+  const root = createRepo({ committed: { 'a.ts': 'a' } });
+  const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+  await runCli(['save', '--goal', 'Open stdin'], { cwd: root, env });
+  return { root, env };
+}
+
+describe.each([
+  ['the plugin entry (hook.cjs)', SHIPPED_HOOK_ENTRY],
+  ['the plain entry (hook.js)', HOOK_ENTRY],
+])('a hook whose agent keeps stdin open, through %s', (_, entry) => {
+  it('stops reading at the end of its one JSON object and does its job', async () => {
+    const { root, env } = await project();
+    const input = JSON.stringify({
+      cwd: root,
+      tool_name: 'Bash',
+      // Braces and quotes inside strings do not end the object early.
+      tool_input: { command: 'echo "}{" \\\\ done' },
+      tool_response: { exit_code: 0 },
+    });
+    const result = await runNodeScript(entry, ['PostToolUse'], {
+      cwd: root,
+      env,
+      input,
+      keepStdinOpen: true,
+    });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(commands(root)).toEqual(['echo "}{" \\\\ done']);
+  });
+
+  it.each([
+    ['nothing', ''],
+    ['half an object', '{"cwd": "/nowhere", "tool_name": "Ba'],
+  ])('given %s on a pipe left open, gives up within its budget as with no input', async (_, input) => {
+    const { root, env } = await project();
+    const result = await runNodeScript(entry, ['PostToolUse'], {
+      cwd: root,
+      env,
+      input,
+      keepStdinOpen: true,
+    });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(commands(root)).toEqual([]);
+  });
+});
