@@ -293,8 +293,8 @@ async function recordContent(
     captured.tree,
     aside?.commit,
   );
+  store.noteKind(snapshot);
   const ids = await store.snapshotIds();
-  if (snapshot.trigger === TURN_END_TRIGGER) await store.noteTurnEnd(snapshot.id, ids);
   const expired = await expiredOf(store, ids, now, snapshot.id);
   await store.remove(expired.map((record) => record.id));
   await store.setLatest(snapshot);
@@ -318,8 +318,8 @@ async function recordContent(
 }
 
 /**
- * What retention removes now. Turn ends are not counted (see selectExpired): which ids they are is read
- * only when there are more snapshots than the count keeps, the one case where it matters.
+ * What retention removes now (see selectExpired). Each snapshot's kind and session are read only when
+ * there are more snapshots than the count keeps, the one case where they matter.
  */
 async function expiredOf<T extends { id: string; createdAt: string }>(
   store: SnapshotStore,
@@ -327,8 +327,8 @@ async function expiredOf<T extends { id: string; createdAt: string }>(
   now: Date,
   justTaken?: string,
 ): Promise<T[]> {
-  const turnEnds = ids.length > store.settings.maxCount ? await store.turnEndIds() : new Set<string>();
-  return selectExpired(ids, store.settings, now, (id) => turnEnds.has(id), justTaken);
+  const kinds = ids.length > store.settings.maxCount ? await store.snapshotKinds(ids) : new Map();
+  return selectExpired(ids, store.settings, now, (id) => kinds.get(id), justTaken);
 }
 
 /**

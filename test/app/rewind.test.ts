@@ -224,11 +224,10 @@ describe('snapshots', () => {
     const kept = ['turn-end', 'prompt p5', 'turn-end', 'prompt p4', 'turn-end', 'prompt p3'];
     expect(await listed()).toEqual(kept);
     expect(await gcSnapshots(deps, { projectRoot: root })).toMatchObject({ removed: 0, kept: 6 });
-    // The store's memory of which snapshots are turn ends is a cache: without it, they are found again.
+    // The store's memory of each snapshot's kind is a cache: lost, or a line cut short, they are read again.
     const { storeDir } = await listSnapshots(deps, { projectRoot: root });
-    const state = path.join(storeDir, 'state.json');
-    const { turnEnds: _, ...rest } = JSON.parse(readFileSync(state, 'utf8'));
-    writeFileSync(state, JSON.stringify(rest));
+    const kinds = path.join(storeDir, 'kinds.jsonl');
+    writeFileSync(kinds, readFileSync(kinds, 'utf8').split('\n').slice(-4).join('\n').slice(0, -20));
     await turn(6);
     expect(await listed()).toEqual(['turn-end', 'prompt p6', ...kept.slice(0, 4)]);
   });
