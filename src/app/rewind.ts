@@ -14,6 +14,7 @@ import {
   planSize,
   type RestorePlan,
   SNAPSHOT_DEFAULTS,
+  type SnapshotKind,
   type SnapshotRecord,
   type SnapshotSettings,
   selectExpired,
@@ -327,8 +328,14 @@ async function expiredOf<T extends { id: string; createdAt: string }>(
   now: Date,
   justTaken?: string,
 ): Promise<T[]> {
-  const kinds = ids.length > store.settings.maxCount ? await store.snapshotKinds(ids) : new Map();
-  return selectExpired(ids, store.settings, now, (id) => kinds.get(id), justTaken);
+  const kinds: Map<string, SnapshotKind> =
+    ids.length > store.settings.maxCount ? await store.snapshotKinds(ids) : new Map();
+  // Ordered by their exact times where known: several snapshots may share the second their ids carry.
+  const timed = ids.map((entry) => {
+    const createdAt = kinds.get(entry.id)?.createdAt;
+    return createdAt ? { ...entry, createdAt } : entry;
+  });
+  return selectExpired(timed, store.settings, now, (id) => kinds.get(id), justTaken);
 }
 
 /**

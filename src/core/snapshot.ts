@@ -68,6 +68,8 @@ export function formatSnapshotId(time: Date, randomHex: string): string {
 export interface SnapshotKind {
   trigger: string;
   sessionId?: string;
+  /** Its exact creation time (an id carries only the second). */
+  createdAt?: string;
 }
 
 /**

@@ -630,10 +630,15 @@ async function treeHolds(git: StoreGit, tree: string, files: readonly string[]):
   return found;
 }
 
-function kindOf(snapshot: { trigger: string; sessionId?: string | undefined }): SnapshotKind {
+function kindOf(snapshot: {
+  trigger: string;
+  sessionId?: string | undefined;
+  createdAt?: string | undefined;
+}): SnapshotKind {
   return {
     trigger: snapshot.trigger,
     ...(snapshot.sessionId !== undefined ? { sessionId: snapshot.sessionId } : {}),
+    ...(snapshot.createdAt !== undefined ? { createdAt: snapshot.createdAt } : {}),
   };
 }
 
@@ -648,7 +653,8 @@ function parseKindLine(line: string): { id: string; kind: SnapshotKind } | null 
     const value = JSON.parse(line) as Record<string, unknown>;
     if (typeof value.id !== 'string' || typeof value.trigger !== 'string') return null;
     const sessionId = typeof value.sessionId === 'string' ? value.sessionId : undefined;
-    return { id: value.id, kind: kindOf({ trigger: value.trigger, sessionId }) };
+    const createdAt = typeof value.createdAt === 'string' ? value.createdAt : undefined;
+    return { id: value.id, kind: kindOf({ trigger: value.trigger, sessionId, createdAt }) };
   } catch {
     return null;
   }

@@ -232,6 +232,21 @@ describe('snapshots', () => {
     expect(await listed()).toEqual(['turn-end', 'prompt p6', ...kept.slice(0, 4)]);
   });
 
+  it('keeps the newest prompts of a session taken within one second, by their exact times (issue 26)', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    let clock = Date.parse('2026-11-01T00:00:00Z');
+    const deps = depsFor({ CHECKPOINT_SNAPSHOT_MAX_COUNT: '5' }, () => new Date(clock));
+    // Ten prompts in one second: their ids alone would order them at random.
+    for (let i = 1; i <= 10; i++) {
+      clock += 10;
+      await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', label: `p${i}`, sessionId: 's' });
+    }
+    const labels = async () =>
+      (await listSnapshots(deps, { projectRoot: root })).snapshots.map((snapshot) => snapshot.label);
+    expect(await labels()).toEqual(['p10', 'p9', 'p8', 'p7', 'p6']);
+    expect(await gcSnapshots(deps, { projectRoot: root })).toMatchObject({ removed: 0, kept: 5 });
+  });
+
   it('keeps to the count after gc has packed the refs retention removes', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     let clock = Date.parse('2026-11-01T00:00:00Z');

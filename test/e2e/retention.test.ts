@@ -29,14 +29,15 @@ describe('retention keeps the newest prompts of every session (issue 26, trial 4
         writeTree(root, { 'a.bak': '' });
       }
     }
-    for (let i = 1; i <= 3; i++) await hook('sB', 'UserPromptSubmit', { prompt: `other ${i}` });
+    // Several within one second (its ids carry only the second): still the 5 newest, by their exact times.
+    for (let i = 1; i <= 7; i++) await hook('sB', 'UserPromptSubmit', { prompt: `other ${i}` });
     const run = await runCli(['rewind', '--list', '--all', '--json', '--root', root], { cwd: root, env });
     expect(run.code, run.stderr).toBe(0);
     const sessions = JSON.parse(run.stdout).sessions.map((session: { entries: Array<{ prompt: string }> }) =>
       session.entries.map((entry) => entry.prompt),
     );
     expect(sessions).toEqual([
-      ['other 3', 'other 2', 'other 1'],
+      ['other 7', 'other 6', 'other 5', 'other 4', 'other 3'],
       ['prompt 4', 'prompt 3', 'prompt 2', 'prompt 1'],
     ]);
     // The pre-command snapshots are still there, with their turns.
