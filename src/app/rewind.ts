@@ -14,6 +14,7 @@ import {
   planSize,
   type RestorePlan,
   SNAPSHOT_DEFAULTS,
+  type SnapshotKind,
   type SnapshotRecord,
   type SnapshotSettings,
   selectExpired,
@@ -293,8 +294,8 @@ async function recordContent(
     captured.tree,
     aside?.commit,
   );
+  store.noteKind(snapshot);
   const ids = await store.snapshotIds();
-  if (snapshot.trigger === TURN_END_TRIGGER) await store.noteTurnEnd(snapshot.id, ids);
   const expired = await expiredOf(store, ids, now, snapshot.id);
   await store.remove(expired.map((record) => record.id));
   await store.setLatest(snapshot);
@@ -318,8 +319,8 @@ async function recordContent(
 }
 
 /**
- * What retention removes now. Turn ends are not counted (see selectExpired): which ids they are is read
- * only when there are more snapshots than the count keeps, the one case where it matters.
+ * What retention removes now (see selectExpired). Each snapshot's kind and session are read only when
+ * there are more snapshots than the count keeps, the one case where they matter.
  */
 async function expiredOf<T extends { id: string; createdAt: string }>(
   store: SnapshotStore,
@@ -327,8 +328,14 @@ async function expiredOf<T extends { id: string; createdAt: string }>(
   now: Date,
   justTaken?: string,
 ): Promise<T[]> {
-  const turnEnds = ids.length > store.settings.maxCount ? await store.turnEndIds() : new Set<string>();
-  return selectExpired(ids, store.settings, now, (id) => turnEnds.has(id), justTaken);
+  const kinds: Map<string, SnapshotKind> =
+    ids.length > store.settings.maxCount ? await store.snapshotKinds(ids) : new Map();
+  // Ordered by their exact times where known: several snapshots may share the second their ids carry.
+  const timed = ids.map((entry) => {
+    const createdAt = kinds.get(entry.id)?.createdAt;
+    return createdAt ? { ...entry, createdAt } : entry;
+  });
+  return selectExpired(timed, store.settings, now, (id) => kinds.get(id), justTaken);
 }
 
 /**

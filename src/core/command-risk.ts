@@ -3,12 +3,18 @@
 // `grep "reset --hard" log` stay harmless while `cd x && rm a`, `bash -c '…'` and `git -C dir …` are seen.
 // It errs towards "may destroy": a needless snapshot costs a few milliseconds, a missed one costs work.
 //
-// Pure: whether a path exists comes from the caller's `kindOf`, with paths relative to the folder the
-// command runs in (`cd` and `git -C` move it). Without one, every target is taken to exist.
+// Pure: whether a path exists, or lies outside the project, comes from the caller's `kindOf`, with paths
+// relative to the folder the command runs in (`cd` and `git -C` move it). Without one, every target is
+// taken to exist. A command whose every target is outside the project (`rm /tmp/x`, `rm -rf ~/.cache/y`)
+// destroys nothing a snapshot of it could bring back: no snapshot is taken for it.
+import { splitPowerShell } from './powershell-tokens.js';
 import { REDIRECTIONS, type Token, tokenize } from './shell-tokens.js';
 
-/** What a path is, as the caller sees it; `unknown` when it cannot say. */
-export type PathKind = 'file' | 'directory' | 'missing' | 'unknown';
+/**
+ * What a path is, as the caller sees it; `unknown` when it cannot say. `outside`: an absolute path that
+ * neither lies in the project nor holds it (a snapshot of the project cannot bring it back).
+ */
+export type PathKind = 'file' | 'directory' | 'missing' | 'outside' | 'unknown';
 
 export interface CommandRisk {
   destructive: boolean;
@@ -18,13 +24,31 @@ export interface CommandRisk {
 
 type KindOf = (path: string) => PathKind;
 
+/** How the command's paths are looked at: `kindOf`, and the home folder that `~` and `$HOME` name. */
+interface Paths {
+  kindOf: KindOf;
+  home?: string | undefined;
+}
+
 const REASON_COMMAND_CHARS = 80;
 /** Nested `bash -c`, `$( )` and `-exec` deeper than this are taken as destructive rather than read on. */
 const MAX_DEPTH = 8;
 
-/** Whether `line` may destroy work, and if so which command and why. Never throws. */
-export function classifyCommand(line: string, kindOf: KindOf = () => 'unknown'): CommandRisk {
-  const reason = classifyLine(line, '', kindOf, 0);
+/**
+ * Whether `line` may destroy work, and if so which command and why. `shell`: the shell that runs it (a
+ * POSIX shell, or PowerShell for Copilot CLI's powershell tool); `home`: what `~` and `$HOME` stand for.
+ * Never throws.
+ */
+export function classifyCommand(
+  line: string,
+  kindOf: KindOf = () => 'unknown',
+  options: { shell?: 'sh' | 'powershell'; home?: string | undefined } = {},
+): CommandRisk {
+  const paths = { kindOf, home: options.home };
+  const reason =
+    options.shell === 'powershell'
+      ? classifyPowerShell(line, '', paths, 0)
+      : classifyLine(line, '', paths, 0);
   return reason === undefined ? { destructive: false } : { destructive: true, reason };
 }
 
@@ -34,11 +58,11 @@ interface SimpleCommand {
 }
 
 /** The reason the first command that may destroy work gives, or undefined when none may. */
-function classifyLine(line: string, cwd: string | null, kindOf: KindOf, depth: number): string | undefined {
+function classifyLine(line: string, cwd: string | null, paths: Paths, depth: number): string | undefined {
   if (depth > MAX_DEPTH) return 'commands nested too deep to read';
   const { tokens, substitutions } = tokenize(line);
   for (const substitution of substitutions) {
-    const reason = classifyLine(substitution, cwd, kindOf, depth + 1);
+    const reason = classifyLine(substitution, cwd, paths, depth + 1);
     if (reason) return reason;
   }
   // `( )` runs in a subshell: a `cd` inside it ends with it.
@@ -49,7 +73,7 @@ function classifyLine(line: string, cwd: string | null, kindOf: KindOf, depth: n
     const current = command;
     command = { words: [], redirections: [] };
     if (current.words.length === 0 && current.redirections.length === 0) return undefined;
-    const reason = classifySimple(current, folder, kindOf, depth);
+    const reason = classifySimple(current, folder, paths, depth);
     folder = folderAfter(current.words, folder);
     return reason;
   };
@@ -96,15 +120,47 @@ function joinPath(folder: string | null, path: string): string | null {
   return joined.replace(/(^|\/)\.\/(?=.)/g, '$1').replace(/\/+$/, '') || '.';
 }
 
-function kindAt(path: string, folder: string | null, kindOf: KindOf): PathKind {
-  if (isOpaque(path)) return 'unknown';
+function kindAt(written: string, folder: string | null, paths: Paths): PathKind {
+  const path = withHome(written, paths.home);
+  if (isOpaque(path)) {
+    // `/tmp/*.log`, `$HOME/.cache/$name`: all of it lies in the folder before the first expansion.
+    const literal = path.slice(0, path.search(/[$*?[~{]/));
+    const parent = literal.slice(0, literal.lastIndexOf('/'));
+    return parent.startsWith('/') && paths.kindOf(parent) === 'outside' ? 'outside' : 'unknown';
+  }
   const joined = joinPath(folder, path);
-  return joined === null ? 'unknown' : kindOf(joined);
+  return joined === null ? 'unknown' : paths.kindOf(joined);
 }
 
-/** A path that may be overwritten: anything but a missing one. */
+/** `~`, `~/x`, `$HOME/x` and `${HOME}/x` with the home folder, when it is known. */
+function withHome(path: string, home: string | undefined): string {
+  if (home === undefined || !home.startsWith('/')) return path;
+  const match = /^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/.exec(path);
+  return match ? `${home.replace(/\/+$/, '')}${path.slice(match[0].length)}` : path;
+}
+
+/** A path that may be overwritten: anything but a missing one, or one outside the project. */
 function mayExist(kind: PathKind): boolean {
-  return kind !== 'missing';
+  return kind !== 'missing' && kind !== 'outside';
+}
+
+/** The operands of a command that takes files (options skipped; every word after `--`). */
+function operandsOf(args: readonly string[], valueOptions: readonly string[] = []): string[] {
+  const operands: string[] = [];
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (options && arg === '--') options = false;
+    else if (options && arg.startsWith('-') && arg !== '-') {
+      if (valueOptions.includes(arg)) i++;
+    } else operands.push(arg);
+  }
+  return operands;
+}
+
+/** Whether every one of `targets` lies outside the project: then nothing of the project is at stake. */
+function allOutside(targets: readonly string[], folder: string | null, paths: Paths): boolean {
+  return targets.length > 0 && targets.every((target) => kindAt(target, folder, paths) === 'outside');
 }
 
 /** Devices a write to destroys nothing in: `> /dev/null`, `2> /dev/stderr`. */
@@ -120,15 +176,15 @@ function describe(words: string[]): string {
 function classifySimple(
   command: SimpleCommand,
   folder: string | null,
-  kindOf: KindOf,
+  paths: Paths,
   depth: number,
 ): string | undefined {
   for (const { op, target } of command.redirections) {
     const truncates = op === '>' || op === '>|' || op === '&>' || (op === '>&' && !/^-?\d*-?$/.test(target));
-    if (truncates && !isHarmlessTarget(target) && mayExist(kindAt(target, folder, kindOf)))
+    if (truncates && !isHarmlessTarget(target) && mayExist(kindAt(target, folder, paths)))
       return `${op} overwrites ${target}`;
   }
-  return classifyWords(command.words, folder, kindOf, depth);
+  return classifyWords(command.words, folder, paths, depth);
 }
 
 /** Commands that run the rest of their words as a command, and how many option words each may take. */
@@ -185,7 +241,7 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 function classifyWords(
   all: string[],
   folder: string | null,
-  kindOf: KindOf,
+  paths: Paths,
   depth: number,
 ): string | undefined {
   let words = all;
@@ -227,16 +283,52 @@ function classifyWords(
     case 'rmdir':
     case 'unlink':
     case 'shred':
-      return reason(`${name} deletes files`);
+      return allOutside(operandsOf(args), folder, paths) ? undefined : reason(`${name} deletes files`);
     case 'truncate':
-      return reason('truncate cuts files short');
+      return allOutside(operandsOf(args, ['-s', '-r', '--size', '--reference']), folder, paths)
+        ? undefined
+        : reason('truncate cuts files short');
     case 'dd':
-      return args.some((arg) => arg.startsWith('of=') && !isHarmlessTarget(arg.slice(3)))
+      return args.some(
+        (arg) =>
+          arg.startsWith('of=') &&
+          !isHarmlessTarget(arg.slice(3)) &&
+          kindAt(arg.slice(3), folder, paths) !== 'outside',
+      )
         ? reason('dd writes over its output file')
         : undefined;
     case 'rsync':
-      return args.some((arg) => /^--(delete|del$|remove-source-files)/.test(arg))
-        ? reason('rsync --delete removes files')
+      return classifyRsync(args, folder, paths, reason);
+    case 'ln':
+      return classifyLink(args, folder, paths, reason);
+    case 'install':
+      // `install -d` makes folders; otherwise it copies onto its target as cp does.
+      return args.some((arg) => arg === '--directory' || shortFlagBefore(arg, 'd', 'gmoStZ'))
+        ? undefined
+        : overwritesTarget(
+              args.filter(
+                (_, at) => !['-m', '-o', '-g', '--mode', '--owner', '--group'].includes(args[at - 1] ?? ''),
+              ),
+              folder,
+              paths,
+            )
+          ? reason('install onto an existing path')
+          : undefined;
+    case 'tar':
+      return classifyTar(args, folder, paths, reason);
+    case 'unzip':
+      return classifyUnzip(args, folder, paths, reason);
+    case 'sort':
+      return outputOption(args, ['-o', '--output'], 'o', folder, paths)
+        ? reason('sort -o writes over its output file')
+        : undefined;
+    case 'curl':
+      return outputOption(args, ['-o', '--output'], 'o', folder, paths)
+        ? reason('curl -o writes over an existing file')
+        : undefined;
+    case 'wget':
+      return outputOption(args, ['-O', '--output-document'], 'O', folder, paths)
+        ? reason('wget -O writes over an existing file')
         : undefined;
     case 'sed':
       return args.some(
@@ -250,26 +342,175 @@ function classifyWords(
         : undefined;
     case 'mv':
     case 'cp':
-      return overwritesTarget(args, folder, kindOf) ? reason(`${name} onto an existing path`) : undefined;
+      return overwritesTarget(args, folder, paths) ? reason(`${name} onto an existing path`) : undefined;
     case 'tee':
       return !args.some((arg) => arg === '-a' || arg === '--append' || shortFlagBefore(arg, 'a', '')) &&
         args.some(
-          (arg) => !arg.startsWith('-') && !isHarmlessTarget(arg) && mayExist(kindAt(arg, folder, kindOf)),
+          (arg) => !arg.startsWith('-') && !isHarmlessTarget(arg) && mayExist(kindAt(arg, folder, paths)),
         )
         ? reason('tee overwrites an existing file')
         : undefined;
     case 'find':
-      return classifyFind(args, folder, kindOf, depth, reason);
+      return classifyFind(args, folder, paths, depth, reason);
     case 'git':
-      return classifyGit(args, folder, kindOf, reason);
+      return classifyGit(args, folder, paths, reason);
     case 'eval':
-      return classifyLine(args.join(' '), folder, kindOf, depth + 1);
+      return classifyLine(args.join(' '), folder, paths, depth + 1);
   }
   if (SHELLS.has(name)) {
     const script = shellScript(args);
-    return script === undefined ? undefined : classifyLine(script, folder, kindOf, depth + 1);
+    return script === undefined ? undefined : classifyLine(script, folder, paths, depth + 1);
+  }
+  if (POWERSHELLS.has(name.toLowerCase())) {
+    const script = powerShellScript(args);
+    return script === undefined ? undefined : classifyPowerShell(script, folder, paths, depth + 1);
   }
   return undefined;
+}
+
+const POWERSHELLS = new Set(['pwsh', 'powershell', 'pwsh.exe', 'powershell.exe']);
+
+/**
+ * The script of `pwsh -c '…'` / `powershell -Command …` (the rest of the line, as PowerShell takes it),
+ * or of `-EncodedCommand` (base64 of UTF-16LE); undefined when it runs a file or nothing inline.
+ */
+function powerShellScript(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = (args[i] as string).toLowerCase();
+    if (/^[-/]c(o(m(m(a(n(d)?)?)?)?)?)?$/.test(arg)) return args.slice(i + 1).join(' ');
+    if (/^[-/]e(c|n(c(o(d(e(d(c(o(m(m(a(n(d)?)?)?)?)?)?)?)?)?)?)?)?)?$/.test(arg))
+      return Buffer.from(args[i + 1] ?? '', 'base64').toString('utf16le');
+    if (/^[-/]f(i(l(e)?)?)?$/.test(arg)) return undefined;
+    if (
+      /^[-/](executionpolicy|ex|ep|workingdirectory|wd|configurationname|settingsfile|inputformat|outputformat|of|if|windowstyle|w)$/.test(
+        arg,
+      )
+    ) {
+      i++;
+      continue;
+    }
+    if (!arg.startsWith('-')) return args.slice(i).join(' ');
+  }
+  return undefined;
+}
+
+/** `-o FILE`, `--output=FILE`, `-oFILE`: whether the file a command writes over may exist in the project. */
+function outputOption(
+  args: string[],
+  names: readonly string[],
+  short: string,
+  folder: string | null,
+  paths: Paths,
+): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    let target: string | undefined;
+    if (names.includes(arg)) target = args[i + 1];
+    else {
+      const long = names.find((name) => name.startsWith('--') && arg.startsWith(`${name}=`));
+      if (long) target = arg.slice(long.length + 1);
+      else if (arg.startsWith(`-${short}`) && arg.length > 2 && !arg.startsWith('--')) target = arg.slice(2);
+    }
+    if (
+      target !== undefined &&
+      target !== '-' &&
+      !isHarmlessTarget(target) &&
+      mayExist(kindAt(target, folder, paths))
+    )
+      return true;
+  }
+  return false;
+}
+
+/** rsync: `--delete` removes files; into an existing folder of the project, it writes over its files. */
+function classifyRsync(
+  args: string[],
+  folder: string | null,
+  paths: Paths,
+  reason: (why: string) => string,
+): string | undefined {
+  if (args.some((arg) => arg === '--dry-run' || shortFlagBefore(arg, 'n', 'eBfT'))) return undefined;
+  const operands = operandsOf(args, ['-e', '-f', '-B', '-T', '--rsh', '--filter', '--exclude', '--include']);
+  const destination = operands[operands.length - 1];
+  // `host:path` and `rsync://` are another machine's.
+  if (operands.length < 2 || destination === undefined || /^[^/]*:/.test(destination)) return undefined;
+  const kind = kindAt(destination, folder, paths);
+  if (kind === 'missing' || kind === 'outside') return undefined;
+  if (args.some((arg) => /^--(delete|del$|remove-source-files)/.test(arg)))
+    return reason('rsync --delete removes files');
+  return args.includes('--ignore-existing') ? undefined : reason('rsync writes over files in the project');
+}
+
+/** ln -f / -sf: replaces an existing name with the link. */
+function classifyLink(
+  args: string[],
+  folder: string | null,
+  paths: Paths,
+  reason: (why: string) => string,
+): string | undefined {
+  const isForced = args.some(
+    (arg) => arg === '--force' || arg === '--remove-destination' || shortFlagBefore(arg, 'f', 'tS'),
+  );
+  if (!isForced) return undefined;
+  const operands = operandsOf(args, ['-t', '-S', '--suffix', '--target-directory']);
+  // `ln -sf /some/file`: the link is made in the current folder, under the target's name.
+  const onto =
+    operands.length === 1
+      ? [...operands, (operands[0] as string).replace(/\/+$/, '').split('/').pop() ?? '']
+      : args;
+  return overwritesTarget(onto, folder, paths, '') ? reason('ln -f replaces an existing path') : undefined;
+}
+
+/** tar -x writes over the files it extracts, in the folder -C names (the current one by default). */
+function classifyTar(
+  args: string[],
+  folder: string | null,
+  paths: Paths,
+  reason: (why: string) => string,
+): string | undefined {
+  const first = args[0] ?? '';
+  const extracts =
+    (/^[A-Za-z]+$/.test(first) && first.includes('x')) ||
+    args.some(
+      (arg) =>
+        arg === '--extract' ||
+        arg === '--get' ||
+        (/^-[A-Za-z]+$/.test(arg) && shortFlagBefore(arg, 'x', 'fCT')),
+    );
+  if (!extracts) return undefined;
+  if (args.some((arg) => ['-k', '--keep-old-files', '--skip-old-files', '--keep-newer-files'].includes(arg)))
+    return undefined;
+  const into = directoryOption(args, ['-C', '--directory']) ?? '.';
+  return kindAt(into, folder, paths) === 'outside' ? undefined : reason('tar -x writes over existing files');
+}
+
+/** unzip -o writes over existing files without asking, in the folder -d names (the current one by default). */
+function classifyUnzip(
+  args: string[],
+  folder: string | null,
+  paths: Paths,
+  reason: (why: string) => string,
+): string | undefined {
+  if (!args.some((arg) => shortFlagBefore(arg, 'o', 'dx'))) return undefined;
+  const into = directoryOption(args, ['-d']) ?? '.';
+  return kindAt(into, folder, paths) === 'outside'
+    ? undefined
+    : reason('unzip -o writes over existing files');
+}
+
+/** The value of `-C dir`, `-Cdir` or `--directory=dir`. */
+function directoryOption(args: string[], names: readonly string[]): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    for (const name of names) {
+      if (arg === name) found = args[i + 1];
+      else if (name.startsWith('--') && arg.startsWith(`${name}=`)) found = arg.slice(name.length + 1);
+      else if (!name.startsWith('--') && arg.startsWith(name) && arg.length > name.length)
+        found = arg.slice(name.length);
+    }
+  }
+  return found;
 }
 
 /** `/bin/rm` and `rm` are one command. */
@@ -302,8 +543,11 @@ function shellScript(args: string[]): string | undefined {
   return undefined;
 }
 
-/** mv/cp: whether a target (or what lands inside a target folder) may already exist. */
-function overwritesTarget(args: string[], folder: string | null, kindOf: KindOf): boolean {
+/**
+ * mv/cp (and ln, install, git mv): whether a target (or what lands inside a target folder) may already
+ * exist. `noClobber`: the short option that keeps existing files (ln's `-n` means something else).
+ */
+function overwritesTarget(args: string[], folder: string | null, paths: Paths, noClobber = 'n'): boolean {
   const operands: string[] = [];
   let targetFolder: string | undefined;
   let noTargetFolder = false;
@@ -317,7 +561,8 @@ function overwritesTarget(args: string[], folder: string | null, kindOf: KindOf)
       if (arg.startsWith('--target-directory=')) targetFolder = arg.slice('--target-directory='.length);
       else if (arg === '--target-directory') targetFolder = args[++i];
     } else if (options && arg.startsWith('-') && arg !== '-') {
-      if (shortFlagBefore(arg, 'n', 'tS') || shortFlagBefore(arg, 'b', 'tS')) return false;
+      if ((noClobber && shortFlagBefore(arg, noClobber, 'tS')) || shortFlagBefore(arg, 'b', 'tS'))
+        return false;
       if (shortFlagBefore(arg, 'T', 'tS')) noTargetFolder = true;
       const at = arg.indexOf('t');
       if (at > 0) targetFolder = arg.slice(at + 1) || args[++i];
@@ -327,29 +572,33 @@ function overwritesTarget(args: string[], folder: string | null, kindOf: KindOf)
   const sources = targetFolder === undefined ? operands.slice(0, -1) : operands;
   const target = targetFolder ?? operands[operands.length - 1];
   if (target === undefined || sources.length === 0) return false;
-  const kind = kindAt(target, folder, kindOf);
-  if (kind === 'missing') return false;
+  const kind = kindAt(target, folder, paths);
+  if (kind === 'missing' || kind === 'outside') return false;
   if (kind !== 'directory' || noTargetFolder) return true;
   return sources.some((source) => {
     const base = source.replace(/\/+$/, '').split('/').pop() ?? source;
-    return mayExist(kindAt(`${target.replace(/\/+$/, '')}/${base}`, folder, kindOf));
+    return mayExist(kindAt(`${target.replace(/\/+$/, '')}/${base}`, folder, paths));
   });
 }
 
 function classifyFind(
   args: string[],
   folder: string | null,
-  kindOf: KindOf,
+  paths: Paths,
   depth: number,
   reason: (why: string) => string,
 ): string | undefined {
+  // The folders find starts from come before its expression; all outside the project, it destroys nothing there.
+  const end = args.findIndex((arg) => arg.startsWith('-') || arg === '(' || arg === '!');
+  const roots = args.slice(0, end === -1 ? args.length : end);
+  if (allOutside(roots, folder, paths)) return undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '-delete') return reason('find -delete removes files');
     if (arg === '-exec' || arg === '-execdir' || arg === '-ok' || arg === '-okdir') {
       const end = args.findIndex((word, at) => at > i && (word === ';' || word === '+'));
       const inner = args.slice(i + 1, end === -1 ? args.length : end);
-      const found = classifyWords(inner, folder, kindOf, depth + 1);
+      const found = classifyWords(inner, folder, paths, depth + 1);
       if (found) return found;
       if (end === -1) break;
       i = end;
@@ -372,7 +621,7 @@ const GIT_VALUE_OPTIONS = new Set([
 function classifyGit(
   args: string[],
   folder: string | null,
-  kindOf: KindOf,
+  paths: Paths,
   reason: (why: string) => string,
 ): string | undefined {
   let at = 0;
@@ -383,6 +632,8 @@ function classifyGit(
       where = isOpaque(args[at + 1] ?? '$') ? null : joinPath(where, args[at + 1] as string);
     at += GIT_VALUE_OPTIONS.has(option) ? 2 : 1;
   }
+  // Another repository (`git -C /elsewhere reset --hard`): nothing of this project's tree is at stake.
+  if (where?.startsWith('/') && paths.kindOf(where) === 'outside') return undefined;
   const sub = args[at];
   const rest = args.slice(at + 1);
   const has = (...options: string[]) => rest.some((arg) => options.includes(arg));
@@ -395,7 +646,7 @@ function classifyGit(
       if (has('-b', '-B', '--orphan', '-p', '--patch')) return undefined;
       const operands = rest.filter((arg) => !arg.startsWith('-'));
       // Any operand naming an existing path (or `.`) is a pathspec: its changes are overwritten.
-      return operands.some((arg) => arg === '.' || isOpaque(arg) || mayExist(kindAt(arg, where, kindOf)))
+      return operands.some((arg) => arg === '.' || isOpaque(arg) || mayExist(kindAt(arg, where, paths)))
         ? reason('git checkout overwrites files')
         : undefined;
     }
@@ -419,6 +670,204 @@ function classifyGit(
       return has('-f', '--force', '--discard-changes') ? reason('git switch discards changes') : undefined;
     case 'rm':
       return has('--cached') ? undefined : reason('git rm deletes files');
+    case 'checkout-index':
+      return has('-f', '--force') || shortHas('f')
+        ? reason('git checkout-index -f overwrites files')
+        : undefined;
+    case 'read-tree':
+      return (has('-u') || shortHas('u')) && (has('--reset', '-m') || shortHas('m'))
+        ? reason('git read-tree -u overwrites files')
+        : undefined;
+    case 'mv':
+      // Without -f, git mv refuses to move onto an existing path.
+      return (has('-f', '--force') || shortHas('f')) && overwritesTarget(rest, where, paths, '')
+        ? reason('git mv -f onto an existing path')
+        : undefined;
   }
   return undefined;
+}
+
+/** PowerShell's destructive cmdlets, by each name and alias (aliases of both Windows and pwsh). */
+const POWERSHELL_CMDLETS: Record<string, 'remove' | 'move' | 'copy' | 'set' | 'out' | 'clear' | 'new'> = {
+  'remove-item': 'remove',
+  ri: 'remove',
+  rm: 'remove',
+  rmdir: 'remove',
+  rd: 'remove',
+  del: 'remove',
+  erase: 'remove',
+  'move-item': 'move',
+  mi: 'move',
+  move: 'move',
+  mv: 'move',
+  'copy-item': 'copy',
+  cpi: 'copy',
+  copy: 'copy',
+  cp: 'copy',
+  'set-content': 'set',
+  sc: 'set',
+  'out-file': 'out',
+  'clear-content': 'clear',
+  clc: 'clear',
+  'new-item': 'new',
+  ni: 'new',
+};
+
+/** Parameters that take a value, per kind of cmdlet (PowerShell accepts any unambiguous prefix). */
+const POWERSHELL_VALUES: Record<string, string[]> = {
+  remove: ['path', 'literalpath', 'filter', 'include', 'exclude', 'credential', 'stream'],
+  move: ['path', 'literalpath', 'destination', 'filter', 'include', 'exclude', 'credential'],
+  copy: [
+    'path',
+    'literalpath',
+    'destination',
+    'filter',
+    'include',
+    'exclude',
+    'credential',
+    'fromsession',
+    'tosession',
+  ],
+  set: ['path', 'literalpath', 'value', 'encoding', 'filter', 'include', 'exclude', 'credential', 'stream'],
+  out: ['filepath', 'literalpath', 'encoding', 'width', 'inputobject'],
+  clear: ['path', 'literalpath', 'filter', 'include', 'exclude', 'credential', 'stream'],
+  new: ['path', 'name', 'itemtype', 'type', 'value', 'credential'],
+};
+const POWERSHELL_SWITCHES = [
+  'force',
+  'recurse',
+  'whatif',
+  'confirm',
+  'append',
+  'noclobber',
+  'passthru',
+  'nonewline',
+  'verbose',
+];
+
+/** The reason the first command of a PowerShell line that may destroy work gives, or undefined. */
+function classifyPowerShell(
+  line: string,
+  cwd: string | null,
+  paths: Paths,
+  depth: number,
+): string | undefined {
+  if (depth > MAX_DEPTH) return 'commands nested too deep to read';
+  let folder = cwd;
+  for (const { words, redirections } of splitPowerShell(line)) {
+    for (const { op, target } of redirections) {
+      const file = target.replaceAll('\\', '/');
+      if (op === '>' && !/^(\$null|nul)$/i.test(file) && mayExist(kindAt(file, folder, paths)))
+        return `> overwrites ${target}`;
+    }
+    if (words.length === 0) continue;
+    const name = commandName((words[0] as string).replaceAll('\\', '/'))
+      .toLowerCase()
+      .replace(/\.exe$/, '');
+    const parsed = parsePowerShellArgs(name, words.slice(1));
+    const reason = (why: string) => `${why} (${describe(words)})`;
+    if (['cd', 'chdir', 'set-location', 'sl', 'push-location', 'pushd'].includes(name)) {
+      const target = parsed.named.path ?? parsed.named.literalpath ?? parsed.positional[0];
+      folder = target === undefined || isOpaque(target) ? null : joinPath(folder, target);
+      continue;
+    }
+    if (name === 'invoke-expression' || name === 'iex') {
+      const found = classifyPowerShell(words.slice(1).join(' '), folder, paths, depth + 1);
+      if (found) return found;
+      continue;
+    }
+    const kind = POWERSHELL_CMDLETS[name];
+    const found =
+      kind === undefined
+        ? classifyWords([name, ...words.slice(1)], folder, paths, depth + 1)
+        : classifyCmdlet(kind, parsed, folder, paths, reason);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+interface PowerShellArgs {
+  named: Record<string, string>;
+  switches: Set<string>;
+  positional: string[];
+}
+
+/** A cmdlet's arguments: named values (`-Path x`, `-Path:x`), switches, positional ones; paths with `/`. */
+function parsePowerShellArgs(name: string, args: string[]): PowerShellArgs {
+  const values = POWERSHELL_VALUES[POWERSHELL_CMDLETS[name] ?? ''] ?? ['path', 'literalpath'];
+  const parsed: PowerShellArgs = { named: {}, switches: new Set(), positional: [] };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (!/^-[A-Za-z]/.test(arg)) {
+      parsed.positional.push(...splitList(arg));
+      continue;
+    }
+    const colon = arg.indexOf(':');
+    const given = arg.slice(1, colon === -1 ? undefined : colon).toLowerCase();
+    const flag = POWERSHELL_SWITCHES.find((known) => known.startsWith(given));
+    const value = flag ? undefined : values.find((known) => known.startsWith(given));
+    if (flag) {
+      if (colon === -1 || !/^\$?false$/i.test(arg.slice(colon + 1))) parsed.switches.add(flag);
+    } else if (value) {
+      const text = colon === -1 ? args[++i] : arg.slice(colon + 1);
+      if (text !== undefined) parsed.named[value] = splitList(text).join('\n');
+    }
+  }
+  return parsed;
+}
+
+/** `a,b` is a list of two paths in PowerShell; `\` separates folders on Windows. */
+function splitList(text: string): string[] {
+  return text
+    .split(',')
+    .filter((item) => item !== '')
+    .map((item) => item.replaceAll('\\', '/'));
+}
+
+function classifyCmdlet(
+  kind: 'remove' | 'move' | 'copy' | 'set' | 'out' | 'clear' | 'new',
+  { named, switches, positional }: PowerShellArgs,
+  folder: string | null,
+  paths: Paths,
+  reason: (why: string) => string,
+): string | undefined {
+  if (switches.has('whatif')) return undefined;
+  const listed = (value: string | undefined) => (value === undefined ? [] : value.split('\n'));
+  const targets = [...listed(named.path), ...listed(named.literalpath)];
+  const mayHarm = (files: string[]) => files.some((file) => mayExist(kindAt(file, folder, paths)));
+  switch (kind) {
+    case 'remove': {
+      const all = [...targets, ...positional];
+      return allOutside(all, folder, paths) ? undefined : reason('Remove-Item deletes files');
+    }
+    case 'move':
+    case 'copy': {
+      const sources = targets.length > 0 ? targets : positional.slice(0, 1);
+      const destination = named.destination ?? (targets.length > 0 ? positional[0] : positional[1]) ?? '.';
+      if (sources.length === 0)
+        return reason(`${kind === 'move' ? 'Move' : 'Copy'}-Item onto an existing path`);
+      return overwritesTarget(['--', ...sources, destination], folder, paths)
+        ? reason(`${kind === 'move' ? 'Move' : 'Copy'}-Item onto an existing path`)
+        : undefined;
+    }
+    case 'set':
+    case 'clear': {
+      const files = targets.length > 0 ? targets : positional.slice(0, 1);
+      const verb = kind === 'set' ? 'Set-Content writes over' : 'Clear-Content empties';
+      return files.length === 0 || mayHarm(files) ? reason(`${verb} an existing file`) : undefined;
+    }
+    case 'out': {
+      if (switches.has('append') || switches.has('noclobber')) return undefined;
+      const files = [...listed(named.filepath), ...listed(named.literalpath)];
+      const file = files.length > 0 ? files : positional.slice(0, 1);
+      return mayHarm(file) ? reason('Out-File writes over an existing file') : undefined;
+    }
+    case 'new': {
+      if (!switches.has('force') || /^(directory|dir)$/i.test(named.itemtype ?? named.type ?? ''))
+        return undefined;
+      const base = targets[0] ?? positional[0] ?? '.';
+      const file = named.name === undefined ? base : `${base.replace(/\/+$/, '')}/${named.name}`;
+      return mayHarm([file]) ? reason('New-Item -Force writes over an existing file') : undefined;
+    }
+  }
 }

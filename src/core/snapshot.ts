@@ -1,7 +1,7 @@
 import { compareAscii } from './text.js';
 
 export const SNAPSHOT_DEFAULTS = {
-  /** Keep at most this many snapshots (Claude Code keeps 100 checkpoints per session). */
+  /** Keep this many prompts per session (Claude Code keeps 100 checkpoints per session); see selectExpired. */
   maxCount: 100,
   /** Drop snapshots older than this (Claude Code's retention sweep runs after about 30 days). */
   maxAgeDays: 30,
@@ -64,18 +64,36 @@ export function formatSnapshotId(time: Date, randomHex: string): string {
   return `${iso.slice(0, 10).replaceAll('-', '')}-${iso.slice(11, 19).replaceAll(':', '')}-${randomHex.slice(0, 6)}`;
 }
 
+/** What retention reads of a snapshot besides its id and time: its trigger and the session that took it. */
+export interface SnapshotKind {
+  trigger: string;
+  sessionId?: string;
+  /** Its exact creation time (an id carries only the second). */
+  createdAt?: string;
+}
+
 /**
- * The snapshots retention removes: beyond the `maxCount` most recent, or older than `maxAgeDays`.
- * The newest snapshot is always kept, so there is always something to go back to. A turn-end snapshot
- * (`isTurnEnd`) only marks where a turn ended: it is not counted, and goes with its turn (once
- * `maxCount` snapshots newer than it are kept), so 100 kept still means 100 prompts to go back to.
+ * A project's store keeps at most this many times `maxCount` snapshots in all, whatever their kind and
+ * session (1,000 at the default): past it, the oldest snapshots that are not prompts go first.
+ */
+export const SNAPSHOT_CEILING_FACTOR = 10;
+
+/**
+ * The snapshots retention removes. Counted as Claude Code counts its checkpoints, per session: the
+ * `maxCount` newest prompt snapshots of each session are kept (those with no session count as one). A
+ * snapshot of another kind that a session took after one of its prompts (pre-command, pre-compact,
+ * pre-restore, turn-end, manual) goes with that prompt's turn: kept while the prompt is, never counted,
+ * so `maxCount` kept still means `maxCount` prompts to go back to in every session. The others (taken with
+ * no session, or before the session's first prompt) are kept `maxCount` newest. Then the ceiling (see
+ * SNAPSHOT_CEILING_FACTOR), and none older than `maxAgeDays`; the newest snapshot is always kept, so there
+ * is always something to go back to. A snapshot whose kind `kindOf` cannot tell is one of the others.
  * `justTaken` names the snapshot just taken, which counts as the newest.
  */
 export function selectExpired<T extends { id: string; createdAt: string }>(
   snapshots: readonly T[],
   settings: Pick<SnapshotSettings, 'maxCount' | 'maxAgeDays'>,
   now: Date,
-  isTurnEnd: (id: string) => boolean = () => false,
+  kindOf: (id: string) => SnapshotKind | undefined = () => undefined,
   justTaken?: string,
 ): T[] {
   // The snapshot just taken is the newest, whatever its id: ids (and the times read from them) carry the
@@ -86,16 +104,51 @@ export function selectExpired<T extends { id: string; createdAt: string }>(
       compareAscii(b.createdAt, a.createdAt) ||
       compareAscii(b.id, a.id),
   );
+  const isPrompt = (snapshot: T) => kindOf(snapshot.id)?.trigger === 'prompt';
+  // Each snapshot of a session's turn, with the prompt that opened it (the session's latest before it).
+  const turnOf = new Map<T, T>();
+  const lastPrompt = new Map<string, T>();
+  for (const snapshot of [...newestFirst].reverse()) {
+    const kind = kindOf(snapshot.id);
+    if (kind === undefined) continue;
+    if (kind.trigger === 'prompt') lastPrompt.set(kind.sessionId ?? '', snapshot);
+    else if (kind.sessionId !== undefined) {
+      const prompt = lastPrompt.get(kind.sessionId);
+      if (prompt) turnOf.set(snapshot, prompt);
+    }
+  }
+  const promptsSeen = new Map<string, number>();
+  const countedIn = new Set<T>();
+  for (const snapshot of newestFirst) {
+    if (!isPrompt(snapshot)) continue;
+    const session = kindOf(snapshot.id)?.sessionId ?? '';
+    const seen = promptsSeen.get(session) ?? 0;
+    promptsSeen.set(session, seen + 1);
+    if (seen < settings.maxCount) countedIn.add(snapshot);
+  }
   const oldestAllowed = now.getTime() - settings.maxAgeDays * 86_400_000;
-  let counted = 0;
-  let turnEnds = 0;
-  return newestFirst.filter((snapshot, index) => {
-    // Turn ends are bounded too: at most maxCount of them.
-    const isBeyond = isTurnEnd(snapshot.id)
-      ? counted >= settings.maxCount || turnEnds++ >= settings.maxCount
-      : counted++ >= settings.maxCount;
-    return index > 0 && (isBeyond || new Date(snapshot.createdAt).getTime() < oldestAllowed);
+  let others = 0;
+  const kept = newestFirst.filter((snapshot, index) => {
+    const turn = turnOf.get(snapshot);
+    const isCounted = isPrompt(snapshot)
+      ? countedIn.has(snapshot)
+      : turn
+        ? countedIn.has(turn)
+        : others++ < settings.maxCount;
+    return index === 0 || (isCounted && new Date(snapshot.createdAt).getTime() >= oldestAllowed);
   });
+  // The ceiling: the oldest of the other kinds go first, then (past ten sessions' worth) the oldest prompts.
+  let excess = kept.length - settings.maxCount * SNAPSHOT_CEILING_FACTOR;
+  const dropped = new Set<T>();
+  for (const prompts of [false, true])
+    for (let at = kept.length - 1; at > 0 && excess > 0; at--) {
+      const snapshot = kept[at] as T;
+      if (isPrompt(snapshot) !== prompts) continue;
+      dropped.add(snapshot);
+      excess--;
+    }
+  const keep = new Set(kept.filter((snapshot) => !dropped.has(snapshot)));
+  return newestFirst.filter((snapshot) => !keep.has(snapshot));
 }
 
 /** One change a restore makes to the working tree. */

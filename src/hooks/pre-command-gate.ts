@@ -1,7 +1,8 @@
 // Decides, before anything heavy is loaded, whether a Bash command about to run may destroy work: the
 // plugin's loader (hook-loader.ts) ends a PreToolUse hook here for every harmless command, which is most
 // of them, so they cost little more than starting node.
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { type CommandRisk, classifyCommand, type PathKind } from '../core/command-risk.js';
 import { type HookInput, objectField, parseHookInput, stringField } from './input.js';
@@ -10,14 +11,15 @@ import { type HookInput, objectField, parseHookInput, stringField } from './inpu
 export const PRE_COMMAND_EVENT = 'PreToolUse';
 
 /**
- * Each agent's event before a tool runs, and the names of its shell tool there (checked against the
+ * Each agent's event before a tool runs, and the names of its shell tools there (checked against the
  * agents' own code: Gemini CLI's BeforeTool for run_shell_command; Codex's and Copilot CLI's
- * Claude-compatible PreToolUse; the OpenCode plugin hands over Claude's shape).
+ * Claude-compatible PreToolUse, Copilot CLI's `powershell` tool on Windows; the OpenCode plugin hands
+ * over Claude's shape).
  */
 const PRE_TOOL: Readonly<Record<string, { event: string; tools: readonly string[] }>> = {
   claude: { event: 'PreToolUse', tools: ['Bash'] },
   codex: { event: 'PreToolUse', tools: ['Bash'] },
-  copilot: { event: 'PreToolUse', tools: ['Bash', 'bash', 'shell'] },
+  copilot: { event: 'PreToolUse', tools: ['Bash', 'bash', 'shell', 'powershell'] },
   gemini: { event: 'BeforeTool', tools: ['run_shell_command'] },
   opencode: { event: 'PreToolUse', tools: ['Bash'] },
 };
@@ -32,9 +34,12 @@ export interface PendingCommand extends CommandRisk {
   command?: string;
 }
 
+/** The tool name a PowerShell command line is handed on under (Claude-shaped, as Bash is for sh). */
+export const POWERSHELL_TOOL = 'PowerShell';
+
 /**
- * The agent's pre-tool input as Claude Code's (tool_name Bash, tool_input.command, the folder it runs in
- * as cwd), or `null` when it is not a call of the agent's shell tool.
+ * The agent's pre-tool input as Claude Code's (tool_name Bash, or PowerShell for a PowerShell tool;
+ * tool_input.command, the folder it runs in as cwd), or `null` when it is not a call of a shell tool.
  */
 export function claudePreToolInput(agent: string | undefined, input: HookInput): HookInput | null {
   const known = PRE_TOOL[agent ?? 'claude'];
@@ -48,7 +53,7 @@ export function claudePreToolInput(agent: string | undefined, input: HookInput):
   const cwd = stringField(input, 'cwd');
   return {
     ...input,
-    tool_name: 'Bash',
+    tool_name: tool?.toLowerCase() === 'powershell' ? POWERSHELL_TOOL : 'Bash',
     tool_input: { ...args, command },
     ...(dir && cwd ? { cwd: path.resolve(cwd, dir) } : {}),
   };
@@ -78,14 +83,83 @@ function shellCommand(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The risk of the Bash command in a (Claude-shaped) PreToolUse input; harmless when it holds none. */
+/** The risk of the shell command in a (Claude-shaped) PreToolUse input; harmless when it holds none. */
 export function pendingCommandRisk(input: HookInput, fallbackCwd: string): PendingCommand {
   const tool = stringField(input, 'tool_name');
   const command = stringField(objectField(input, 'tool_input'), 'command');
-  if ((tool !== undefined && tool !== 'Bash') || command === undefined) return { destructive: false };
+  if ((tool !== undefined && tool !== 'Bash' && tool !== POWERSHELL_TOOL) || command === undefined)
+    return { destructive: false };
   // Paths in the command are relative to the folder it runs in, which the input names.
-  const cwd = stringField(input, 'cwd') ?? fallbackCwd;
-  return { ...classifyCommand(command, (file) => pathKind(path.resolve(cwd, file))), command };
+  const cwd = path.resolve(stringField(input, 'cwd') ?? fallbackCwd);
+  let roots: string[] | undefined;
+  const kindOf = (file: string): PathKind => {
+    const absolute = path.resolve(cwd, file);
+    // Only a path written absolute (or from ~) may be outside: `..` and links are left to the snapshot.
+    if (!path.isAbsolute(file)) return pathKind(absolute);
+    roots ??= projectRoots(cwd);
+    return isOutside(absolute, roots) ? 'outside' : pathKind(absolute);
+  };
+  const shell = tool === POWERSHELL_TOOL ? 'powershell' : 'sh';
+  return { ...classifyCommand(command, kindOf, { shell, home: homeFolder() }), command };
+}
+
+/**
+ * The folders whose contents a snapshot may hold: the command's folder, the repository it lies in (the
+ * nearest folder above with a `.git`), a root the environment names, each also as its real path.
+ */
+function projectRoots(cwd: string): string[] {
+  const roots = [cwd];
+  for (let dir = cwd; ; ) {
+    if (pathKind(path.join(dir, '.git')) !== 'missing') {
+      roots.push(dir);
+      break;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  const named = process.env.CHECKPOINT_PROJECT_ROOT?.trim();
+  if (named && path.isAbsolute(named)) roots.push(named);
+  return [...new Set([...roots, ...roots.map(realOrSelf)])];
+}
+
+/** Neither inside one of the roots nor holding one (`rm -rf ~` holds the project), by path and by real path. */
+function isOutside(absolute: string, roots: readonly string[]): boolean {
+  const contains = (outer: string, inner: string) =>
+    inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : `${outer}${path.sep}`);
+  return [absolute, realOfExisting(absolute)].every((target) =>
+    roots.every((root) => !contains(root, target) && !contains(target, root)),
+  );
+}
+
+function realOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+/** The real path of the nearest existing folder above (or at) `file`, with the rest joined on. */
+function realOfExisting(file: string): string {
+  for (let dir = file, rest = ''; ; ) {
+    try {
+      return path.join(realpathSync(dir), rest);
+    } catch {
+      const parent = path.dirname(dir);
+      if (parent === dir) return file;
+      rest = path.join(path.basename(dir), rest);
+      dir = parent;
+    }
+  }
+}
+
+function homeFolder(): string | undefined {
+  try {
+    return os.homedir();
+  } catch {
+    return undefined;
+  }
 }
 
 /** The gate on raw hook input: an input that cannot be read is no command to protect. */

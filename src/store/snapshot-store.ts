@@ -1,10 +1,10 @@
-import { accessSync, constants, lstatSync } from 'node:fs';
+import { accessSync, appendFileSync, constants, lstatSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
-import { TURN_END_TRIGGER } from '../core/rewind-credit.js';
 import {
   SNAPSHOT_DEFAULTS,
+  type SnapshotKind,
   type SnapshotMeta,
   type SnapshotRecord,
   type SnapshotSettings,
@@ -12,6 +12,8 @@ import {
 import type { SurfaceWords } from '../core/surface.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
+import { writeFileAtomicSync } from './atomic-write.js';
+import { readTextOrNull } from './fs-seam.js';
 import { keepAside, readAside } from './keep-aside.js';
 import { withFileLock } from './lock.js';
 import { repositoryObjectFormat } from './loose-object.js';
@@ -58,6 +60,7 @@ export class SnapshotStore {
   private readonly lockPath: string;
   private readonly journalPath: string;
   private readonly statePath: string;
+  private readonly kindsPath: string;
   /** Learned by init() from the store's config; read again by record() when init() was not called. */
   private objectFormat: ObjectFormat | undefined;
 
@@ -70,6 +73,7 @@ export class SnapshotStore {
     this.lockPath = path.join(storeDir, 'lock');
     this.journalPath = path.join(storeDir, 'restore-journal.json');
     this.statePath = path.join(storeDir, 'state.json');
+    this.kindsPath = path.join(storeDir, 'kinds.jsonl');
     this.git = storeGit(this.gitDir, root);
   }
 
@@ -280,24 +284,34 @@ export class SnapshotStore {
   }
 
   /**
-   * The ids of the turn-end snapshots, for retention, which does not count them; from the state file,
-   * or from the snapshots themselves when it does not know them (then remembered). Holding the lock.
+   * Each snapshot's trigger and session, for retention (see selectExpired): from the kinds file, one line
+   * appended per snapshot (see noteKind), or from the commits of those it does not name (a store older
+   * than the file, a line lost), then remembered. Holding the lock.
    */
-  async turnEndIds(): Promise<Set<string>> {
-    const state = await readState(this.statePath);
-    if (state.turnEnds) return new Set(state.turnEnds);
-    const found = (await this.list())
-      .filter((snapshot) => snapshot.trigger === TURN_END_TRIGGER)
-      .map((snapshot) => snapshot.id);
-    await writeState(this.statePath, { ...(await readState(this.statePath)), turnEnds: found });
-    return new Set(found);
+  async snapshotKinds(existing: ReadonlyArray<{ id: string }>): Promise<Map<string, SnapshotKind>> {
+    const kinds = new Map<string, SnapshotKind>();
+    for (const line of (readTextOrNull(this.kindsPath) ?? '').split('\n')) {
+      const entry = parseKindLine(line);
+      if (entry) kinds.set(entry.id, entry.kind);
+    }
+    const unknown = existing.filter((entry) => !kinds.has(entry.id)).map((entry) => entry.id);
+    const read =
+      unknown.length === 0 ? [] : await catalog.listSnapshotRecords(this.git, this.gitDir, unknown);
+    for (const record of read) kinds.set(record.id, kindOf(record));
+    // Rewritten when it learnt something, or when removed snapshots' lines outnumber the others.
+    if (read.length > 0 || kinds.size > 2 * existing.length) {
+      const present = existing.flatMap((entry) => {
+        const kind = kinds.get(entry.id);
+        return kind ? [kindLine(entry.id, kind)] : [];
+      });
+      writeFileAtomicSync(this.kindsPath, present.join(''), { mode: 0o600 });
+    }
+    return kinds;
   }
 
-  /** Remembers a turn-end snapshot just recorded; forgets those no longer in `existing`. Holding the lock. */
-  async noteTurnEnd(id: string, existing: ReadonlyArray<{ id: string }>): Promise<void> {
-    const present = new Set(existing.map((entry) => entry.id));
-    const known = [...(await this.turnEndIds())].filter((known) => present.has(known) && known !== id);
-    await writeState(this.statePath, { ...(await readState(this.statePath)), turnEnds: [...known, id] });
+  /** Remembers a snapshot's trigger and session for retention (see snapshotKinds). Holding the lock. */
+  noteKind(snapshot: SnapshotMeta): void {
+    appendFileSync(this.kindsPath, kindLine(snapshot.id, kindOf(snapshot)), { mode: 0o600 });
   }
 
   /** `aside`: the commit of what a restore kept aside (see keepAside), recorded as the snapshot's parent. */
@@ -615,4 +629,34 @@ async function treeHolds(git: StoreGit, tree: string, files: readonly string[]):
     for (const file of stdout.split('\0')) if (wanted.has(file)) found.push(file);
   }
   return found;
+}
+
+function kindOf(snapshot: {
+  trigger: string;
+  sessionId?: string | undefined;
+  createdAt?: string | undefined;
+}): SnapshotKind {
+  return {
+    trigger: snapshot.trigger,
+    ...(snapshot.sessionId !== undefined ? { sessionId: snapshot.sessionId } : {}),
+    ...(snapshot.createdAt !== undefined ? { createdAt: snapshot.createdAt } : {}),
+  };
+}
+
+function kindLine(id: string, kind: SnapshotKind): string {
+  return `${JSON.stringify({ id, ...kind })}\n`;
+}
+
+/** One line of the kinds file; null for a damaged one (a line cut short by a crash), read again from git. */
+function parseKindLine(line: string): { id: string; kind: SnapshotKind } | null {
+  if (line === '') return null;
+  try {
+    const value = JSON.parse(line) as Record<string, unknown>;
+    if (typeof value.id !== 'string' || typeof value.trigger !== 'string') return null;
+    const sessionId = typeof value.sessionId === 'string' ? value.sessionId : undefined;
+    const createdAt = typeof value.createdAt === 'string' ? value.createdAt : undefined;
+    return { id: value.id, kind: kindOf({ trigger: value.trigger, sessionId, createdAt }) };
+  } catch {
+    return null;
+  }
 }

@@ -17,11 +17,6 @@ export interface StoreState {
    * they looked like (see globalExcludesChanged).
    */
   globalExcludes?: { configFiles: string[]; configs: string; file: string; excludes: string };
-  /**
-   * The ids of the turn-end snapshots (see TURN_END_TRIGGER), which retention does not count: kept here
-   * so that it need not read every snapshot's commit to know them. Ids of removed snapshots may linger.
-   */
-  turnEnds?: string[];
 }
 
 /** Read synchronously: a file of a few hundred bytes, read up to three times per snapshot. */
@@ -32,7 +27,6 @@ export async function readState(file: string): Promise<StoreState> {
       ...(parsed.latest !== undefined ? { latest: parsed.latest } : {}),
       ...(parsed.index ? { index: parsed.index } : {}),
       ...(Array.isArray(parsed.includeIgnored) ? { includeIgnored: parsed.includeIgnored } : {}),
-      ...(Array.isArray(parsed.turnEnds) ? { turnEnds: parsed.turnEnds } : {}),
       ...(typeof parsed.maxFileBytes === 'number' ? { maxFileBytes: parsed.maxFileBytes } : {}),
       ...(parsed.globalExcludes ? { globalExcludes: parsed.globalExcludes } : {}),
       exclusions: {

@@ -224,13 +224,27 @@ describe('snapshots', () => {
     const kept = ['turn-end', 'prompt p5', 'turn-end', 'prompt p4', 'turn-end', 'prompt p3'];
     expect(await listed()).toEqual(kept);
     expect(await gcSnapshots(deps, { projectRoot: root })).toMatchObject({ removed: 0, kept: 6 });
-    // The store's memory of which snapshots are turn ends is a cache: without it, they are found again.
+    // The store's memory of each snapshot's kind is a cache: lost, or a line cut short, they are read again.
     const { storeDir } = await listSnapshots(deps, { projectRoot: root });
-    const state = path.join(storeDir, 'state.json');
-    const { turnEnds: _, ...rest } = JSON.parse(readFileSync(state, 'utf8'));
-    writeFileSync(state, JSON.stringify(rest));
+    const kinds = path.join(storeDir, 'kinds.jsonl');
+    writeFileSync(kinds, readFileSync(kinds, 'utf8').split('\n').slice(-4).join('\n').slice(0, -20));
     await turn(6);
     expect(await listed()).toEqual(['turn-end', 'prompt p6', ...kept.slice(0, 4)]);
+  });
+
+  it('keeps the newest prompts of a session taken within one second, by their exact times (issue 26)', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    let clock = Date.parse('2026-11-01T00:00:00Z');
+    const deps = depsFor({ CHECKPOINT_SNAPSHOT_MAX_COUNT: '5' }, () => new Date(clock));
+    // Ten prompts in one second: their ids alone would order them at random.
+    for (let i = 1; i <= 10; i++) {
+      clock += 10;
+      await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', label: `p${i}`, sessionId: 's' });
+    }
+    const labels = async () =>
+      (await listSnapshots(deps, { projectRoot: root })).snapshots.map((snapshot) => snapshot.label);
+    expect(await labels()).toEqual(['p10', 'p9', 'p8', 'p7', 'p6']);
+    expect(await gcSnapshots(deps, { projectRoot: root })).toMatchObject({ removed: 0, kept: 5 });
   });
 
   it('keeps to the count after gc has packed the refs retention removes', async () => {

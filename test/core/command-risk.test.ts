@@ -228,3 +228,180 @@ describe('classifyCommand', () => {
     );
   });
 });
+
+// Issue 26 (trial 4): commands the gate missed, PowerShell's, and false alarms on paths outside the
+// project. The project is /home/me/proj (its paths as PROJECT), the home folder /home/me.
+const HOME = '/home/me';
+const ROOT = '/home/me/proj';
+const projectKindOf = (path: string): PathKind => {
+  if (path === '.') return 'directory';
+  if (!path.startsWith('/')) return kindOf(path);
+  if (path === ROOT || path.startsWith(`${ROOT}/`)) return kindOf(path.slice(ROOT.length + 1) || '.');
+  // A folder that holds the project is no more outside than the project.
+  return ROOT.startsWith(`${path.replace(/\/+$/, '')}/`) || path === '/' ? 'directory' : 'outside';
+};
+
+/** [command line, may it destroy work?], run by a POSIX shell. */
+const TRIAL4_SH: [string, boolean][] = [
+  ['git checkout-index -f -a', true],
+  ['git checkout-index --force -- src/a.ts', true],
+  ['git checkout-index -a', false],
+  ['git read-tree -u --reset HEAD', true],
+  ['git read-tree -m -u HEAD', true],
+  ['git read-tree HEAD', false],
+  ['git mv -f notes.txt README.md', true],
+  ['git mv notes.txt README.md', false],
+  ['git mv -f notes.txt fresh.txt', false],
+  ['ln -sf src/a.ts README.md', true],
+  ['ln -f notes.txt README.md', true],
+  ['ln -sf /etc/README.md', true],
+  ['ln -s src/a.ts link.ts', false],
+  ['ln -sf src/a.ts link.ts', false],
+  ['ln -s src/a.ts README.md', false],
+  ['rsync -a src/ ./', true],
+  ['rsync -a src/ build/', true],
+  ['rsync -a src/ backup/', false],
+  ['rsync -av src/ /tmp/backup/', false],
+  ['rsync -a src/ host:/srv/app/', false],
+  ['rsync -an src/ ./', false],
+  ['rsync -a --ignore-existing src/ build/', false],
+  ['tar -xf a.tar', true],
+  ['tar xzf a.tgz', true],
+  ['tar -xzf a.tgz -C /tmp/x', false],
+  ['tar --extract --file=a.tar', true],
+  ['tar -czf a.tgz src', false],
+  ['tar -tf a.tar', false],
+  ['unzip -o a.zip', true],
+  ['unzip -qo a.zip -d pkg', true],
+  ['unzip a.zip', false],
+  ['unzip -o a.zip -d /tmp/x', false],
+  ['install -m 644 src/a.ts README.md', true],
+  ['install -d build/x', false],
+  ['install -m 755 build/app.js /usr/local/bin/app', false],
+  ['install -m 644 src/a.ts fresh.ts', false],
+  ['sort -o notes.txt notes.txt', true],
+  ['sort -onotes.txt notes.txt', true],
+  ['sort --output=notes.txt notes.txt', true],
+  ['sort -o sorted.txt notes.txt', false],
+  ['sort notes.txt', false],
+  ['curl -o README.md https://example.com/readme', true],
+  ['curl -sSL -o page.html https://example.com', false],
+  ['wget -O README.md https://example.com/readme', true],
+  ["pwsh -c 'Remove-Item -Recurse src'", true],
+  ['powershell -Command "Remove-Item src"', true],
+  ['pwsh -NoProfile -Command Get-ChildItem', false],
+  ['pwsh -File build.ps1', false],
+  ['pwsh -EncodedCommand UgBlAG0AbwB2AGUALQBJAHQAZQBtACAAcwByAGMA', true],
+  // targets outside the project: nothing a snapshot of it could bring back
+  ['rm /tmp/tmpfile', false],
+  ['rm -rf $HOME/whatever', false],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own ${HOME}, not a template
+  ['rm -rf ${HOME}/whatever', false],
+  ['rm -rf ~/.cache/z', false],
+  ['rm -f /tmp/*.log', false],
+  ['rm -f /tmp/build-$ID.log', false],
+  ['cd /tmp && rm -rf x', false],
+  ['find /tmp/cache -name "*.o" -delete', false],
+  ['git -C /tmp/other reset --hard', false],
+  ['echo x > /tmp/log', false],
+  ['truncate -s 0 /tmp/x', false],
+  ['cp src/a.ts /tmp/a.ts', false],
+  // ... but any target that may be inside keeps the snapshot
+  ['rm -rf ~', true],
+  ['rm -rf $HOME', true],
+  ['rm -rf /home', true],
+  ['rm -rf /', true],
+  ['rm -rf /home/me/proj/src', true],
+  ['rm -rf ~/proj/build', true],
+  ['rm -rf ../x', true],
+  ['rm -rf $DIR/x', true],
+  ['rm -rf /home/*/proj', true],
+  ['rm /tmp/x notes.txt', true],
+  ['rm -rf build', true],
+  ['cd .. && rm -rf proj', true],
+  ['find . -delete', true],
+  ['find /tmp src -delete', true],
+];
+
+/** [command line, may it destroy work?], run by PowerShell (Copilot CLI's powershell tool). */
+const TRIAL4_PWSH: [string, boolean][] = [
+  ['Remove-Item -Recurse -Force src', true],
+  ['Remove-Item -Path src\\a.ts', true],
+  ['Remove-Item -LiteralPath "notes.txt","out.log"', true],
+  ['rm src/a.ts', true],
+  ['del README.md', true],
+  ['ri -r build', true],
+  ['Remove-Item /tmp/x -Force', false],
+  ['Remove-Item ~/.cache/z -Recurse', false],
+  ['Remove-Item src -Recurse -WhatIf', false],
+  ['Get-ChildItem *.log | Remove-Item', true],
+  ['Get-ChildItem src | ForEach-Object { Remove-Item $_.FullName }', true],
+  ['cd src; Remove-Item a.ts', true],
+  ["Invoke-Expression 'Remove-Item src'", true],
+  ['Move-Item notes.txt README.md -Force', true],
+  ['Move-Item -Path notes.txt -Destination fresh.txt', false],
+  ['Move-Item -Path notes.txt -Destination docs', false],
+  ['Move-Item pkg\\README.md docs', true],
+  ['Copy-Item src\\a.ts README.md', true],
+  ['Copy-Item src\\a.ts src\\b.ts', false],
+  ['Set-Content README.md "x"', true],
+  ['Set-Content -Path new.txt -Value x', false],
+  ['sc -Path notes.txt -Value x', true],
+  ['"x" | Out-File notes.txt', true],
+  ['"x" | Out-File -FilePath notes.txt -Append', false],
+  ['"x" | Out-File -FilePath fresh.txt', false],
+  ['Clear-Content out.log', true],
+  ['New-Item -ItemType File -Force README.md', true],
+  ['New-Item -ItemType Directory -Force src', false],
+  ['New-Item -ItemType File fresh.txt', false],
+  ['echo hi > README.md', true],
+  ['Get-Process > procs.txt', false],
+  ['npm test 2>&1 > $null', false],
+  ['echo hi >> README.md', false],
+  ['git reset --hard', true],
+  ['git.exe checkout -- .', true],
+  ['git status; git log -n 5', false],
+  ["bash -c 'rm -rf build'", true],
+  ['Get-ChildItem -Recurse src; Get-Content README.md', false],
+  ['Write-Host "rm -rf src"', false],
+  ["Write-Output 'Remove-Item src'", false],
+  ['# Remove-Item src', false],
+  ['npm run build', false],
+];
+
+describe('classifyCommand: the trial-4 gaps (issue 26)', () => {
+  it.each(TRIAL4_SH)('sh: %j may destroy work: %s', (command, destructive) => {
+    const risk = classifyCommand(command, projectKindOf, { home: HOME });
+    expect(risk.destructive, risk.reason).toBe(destructive);
+  });
+
+  it.each(TRIAL4_PWSH)('PowerShell: %j may destroy work: %s', (command, destructive) => {
+    const risk = classifyCommand(command, projectKindOf, { shell: 'powershell', home: HOME });
+    expect(risk.destructive, risk.reason).toBe(destructive);
+    if (destructive) expect(risk.reason).toMatch(/\S/);
+  });
+
+  it('the harmless table is still harmless, and the destructive one destructive, in a project', () => {
+    // The one line of the table whose every target lies outside the project.
+    const outside = new Set(['sudo rm -rf /var/tmp/cache']);
+    for (const [command, destructive] of TABLE)
+      expect(classifyCommand(command, projectKindOf, { home: HOME }).destructive, command).toBe(
+        destructive && !outside.has(command),
+      );
+  });
+
+  it('never throws on PowerShell lines, whatever they hold', () => {
+    const pwshish = fc.string({
+      unit: fc.constantFrom(...'ab rm-f>|&;(){}\'"`$#<,\\\n'.split('')),
+      maxLength: 60,
+    });
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), pwshish), (line) => {
+        expect(typeof classifyCommand(line, projectKindOf, { shell: 'powershell' }).destructive).toBe(
+          'boolean',
+        );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -45,7 +45,7 @@ describe('creditStretches: whose turn ran between two snapshots', () => {
   });
 });
 
-describe('selectExpired: turn ends go with their turn and are not counted', () => {
+describe('selectExpired: prompts are counted per session, the rest go with their turn', () => {
   const now = new Date('2026-12-02T12:00:00Z');
   // Newest first: p5 e4 p4 e3 p3 e2 p2 e1 p1 (pN a prompt, eN the end of its turn).
   const snapshots = [5, 4, 3, 2, 1].flatMap((n) => [
@@ -53,38 +53,72 @@ describe('selectExpired: turn ends go with their turn and are not counted', () =
     { id: `p${n}`, createdAt: `2026-12-02T10:0${n}:00Z` },
   ]);
   const settings = { maxCount: 3, maxAgeDays: 30 };
+  const turns = (id: string) => at(id.startsWith('e') ? TURN_END_TRIGGER : 'prompt', A);
+  const ids = (expired: ReadonlyArray<{ id: string }>) => expired.map((snapshot) => snapshot.id);
 
   it('keeps maxCount prompts and the ends of their turns', () => {
-    const expired = selectExpired(snapshots, settings, now, (id) => id.startsWith('e'));
-    expect(expired.map((snapshot) => snapshot.id)).toEqual(['e2', 'p2', 'e1', 'p1']);
+    expect(ids(selectExpired(snapshots, settings, now, turns))).toEqual(['e2', 'p2', 'e1', 'p1']);
   });
 
   it('counted as snapshots when nothing says which are turn ends', () => {
-    expect(selectExpired(snapshots, settings, now).map((snapshot) => snapshot.id)).toEqual([
-      'e3',
-      'p3',
-      'e2',
-      'p2',
-      'e1',
-      'p1',
-    ]);
+    expect(ids(selectExpired(snapshots, settings, now))).toEqual(['e3', 'p3', 'e2', 'p2', 'e1', 'p1']);
   });
 
   it('the snapshot just taken counts as the newest, though its id sorts below others of its second', () => {
     const second = '2026-12-02T11:00:00.000Z';
     const sameSecond = ['c', 'b', 'a'].map((id) => ({ id, createdAt: second }));
     // Without `justTaken`, `a` (the one just taken) would sort last and be the one beyond the count.
-    expect(selectExpired(sameSecond, { maxCount: 2, maxAgeDays: 30 }, now).map((s) => s.id)).toEqual(['a']);
-    expect(
-      selectExpired(sameSecond, { maxCount: 2, maxAgeDays: 30 }, now, undefined, 'a').map((s) => s.id),
-    ).toEqual(['b']);
+    expect(ids(selectExpired(sameSecond, { maxCount: 2, maxAgeDays: 30 }, now))).toEqual(['a']);
+    expect(ids(selectExpired(sameSecond, { maxCount: 2, maxAgeDays: 30 }, now, undefined, 'a'))).toEqual([
+      'b',
+    ]);
   });
 
   it('at most maxCount turn ends, even with no prompts between them', () => {
     const ends = [5, 4, 3, 2, 1].map((n) => ({ id: `e${n}`, createdAt: `2026-12-02T10:0${n}:30Z` }));
-    expect(selectExpired(ends, settings, now, () => true).map((snapshot) => snapshot.id)).toEqual([
-      'e2',
-      'e1',
-    ]);
+    expect(ids(selectExpired(ends, settings, now, () => end(A)))).toEqual(['e2', 'e1']);
+  });
+
+  // The trial's repro (issue 26, trial 4): 4 prompts of session A with 2 pre-command snapshots each, a
+  // manual one, then session B's prompts; at a count of 3, every session keeps its 3 newest prompts.
+  const minute = (n: number) => `2026-12-02T10:${String(n).padStart(2, '0')}:00Z`;
+  const mixed: Array<{ id: string; createdAt: string; kind: ReturnType<typeof at> }> = [];
+  let clock = 0;
+  const add = (id: string, kind: ReturnType<typeof at>) =>
+    mixed.push({ id, createdAt: minute(clock++), kind });
+  for (let n = 1; n <= 4; n++) {
+    add(`A${n}`, at('prompt', A));
+    add(`A${n}c1`, at('pre-command', A));
+    add(`A${n}c2`, at('pre-command', A));
+  }
+  add('m', at('manual'));
+  for (let n = 1; n <= 4; n++) add(`B${n}`, at('prompt', B));
+  const kindOf = (id: string) => mixed.find((snapshot) => snapshot.id === id)?.kind;
+
+  it('other kinds and other sessions never push a session’s prompt out', () => {
+    expect(ids(selectExpired(mixed, settings, now, kindOf)).sort()).toEqual(['A1', 'A1c1', 'A1c2', 'B1']);
+  });
+
+  it('past the ceiling (ten times the count), the oldest that are not prompts go first', () => {
+    const one = { maxCount: 1, maxAgeDays: 30 };
+    // Count 1: A4 and its two commands, the manual one, B4 (5 kept) fit under a ceiling of 10.
+    expect(ids(selectExpired(mixed, one, now, kindOf))).not.toContain('A4c1');
+    const many = Array.from({ length: 14 }, (_, n) => ({ id: `c${n}`, createdAt: minute(20 + n) }));
+    const crowded = [...mixed, ...many];
+    const crowdedKind = (id: string) =>
+      id.startsWith('c') && !id.startsWith('A') ? at('pre-command', B) : kindOf(id);
+    const expired = ids(selectExpired(crowded, one, now, crowdedKind));
+    // B4 and its 14 commands, A4 and its 2, the manual one: 19 by the rules, 10 by the ceiling; the prompts stay.
+    const kept = crowded.map((snapshot) => snapshot.id).filter((id) => !expired.includes(id));
+    expect(kept).toHaveLength(10);
+    expect(kept).toEqual(expect.arrayContaining(['A4', 'B4', 'c13']));
+  });
+
+  it('older than the age limit goes, whatever the count; the newest stays', () => {
+    const old = [
+      { id: 'x', createdAt: '2026-10-01T00:00:00Z' },
+      { id: 'y', createdAt: '2026-09-01T00:00:00Z' },
+    ];
+    expect(ids(selectExpired(old, settings, now, () => at('prompt', A)))).toEqual(['y']);
   });
 });

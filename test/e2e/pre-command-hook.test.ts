@@ -167,4 +167,71 @@ describe('the PreToolUse hook (a snapshot before a destructive command)', () => 
       label: 'git clean -fdx',
     });
   });
+
+  // Issue 26 (trial 4): Copilot CLI's powershell tool was never checked.
+  it('Copilot CLI: its powershell tool is checked, and Remove-Item takes a snapshot', async () => {
+    const { root, env } = project();
+    writeFileSync(path.join(root, 'src', 'feature.ts'), FEATURE);
+    const copilot = (command: string) =>
+      runNodeScript(SHIPPED_HOOK_ENTRY, ['PreToolUse', '--agent', 'copilot'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({
+          sessionId: 'c1',
+          cwd: root,
+          toolName: 'powershell',
+          toolArgs: JSON.stringify({ command }),
+        }),
+      });
+    expect(await copilot('Get-ChildItem -Recurse src')).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await snapshots(root, env)).toEqual([]);
+    expect(await copilot('Remove-Item -Recurse -Force src')).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+    expect((await snapshots(root, env))[0]).toMatchObject({
+      trigger: 'pre-command',
+      label: 'Remove-Item -Recurse -Force src',
+    });
+  });
+
+  it('a command whose every target is outside the project takes no snapshot; one that may reach inside does', async () => {
+    const { root, env } = project();
+    const home = tempDir('home-');
+    const withHome = { ...env, HOME: home };
+    await promptHook(root, withHome, 'clean up');
+    const outside = tempDir('elsewhere-');
+    for (const command of [
+      `rm ${outside}/tmpfile`,
+      'rm -rf $HOME/whatever',
+      'rm -rf ~/.cache/z',
+      `rm -f ${outside}/*.log`,
+      `cd ${outside} && rm -rf x`,
+    ]) {
+      appendFileSync(path.join(root, 'README.md'), `${command}\n`);
+      expect(await preCommandHook(root, withHome, command)).toMatchObject({
+        code: 0,
+        stdout: '',
+        stderr: '',
+      });
+    }
+    expect((await snapshots(root, withHome)).map((snapshot) => snapshot.trigger)).toEqual(['prompt']);
+    for (const command of [
+      `rm -rf ${root}/src`,
+      'rm -rf ../x',
+      'rm -rf $DIR/x',
+      `rm ${outside}/x README.md`,
+    ]) {
+      appendFileSync(path.join(root, 'README.md'), `${command}\n`);
+      await preCommandHook(root, withHome, command);
+    }
+    expect((await snapshots(root, withHome)).map((snapshot) => snapshot.label)).toEqual([
+      `rm ${outside}/x README.md`,
+      'rm -rf $DIR/x',
+      'rm -rf ../x',
+      `rm -rf ${root}/src`,
+      'clean up',
+    ]);
+  });
 });

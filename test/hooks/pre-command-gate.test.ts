@@ -1,3 +1,4 @@
+import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADAPTERS, AGENTS } from '../../src/hooks/agents.js';
@@ -103,6 +104,16 @@ describe('the pre-tool events of the other agents', () => {
       }),
     ],
     [
+      'copilot',
+      'PreToolUse',
+      (cwd: string) => ({
+        cwd,
+        sessionId: 'c1',
+        toolName: 'powershell',
+        toolArgs: JSON.stringify({ command: 'Remove-Item -Recurse -Force src' }),
+      }),
+    ],
+    [
       'opencode',
       'PreToolUse',
       (cwd: string) => ({ cwd, session_id: 's', tool_name: 'Bash', tool_input: { command: 'rm -rf src' } }),
@@ -135,6 +146,36 @@ describe('the pre-tool events of the other agents', () => {
       tool_input: { command: 'rm lib/a.ts', workdir: path.join(cwd, 'pkg') },
     };
     expect(claudePreToolInput('opencode', opencode)?.cwd).toBe(path.join(cwd, 'pkg'));
+  });
+
+  it('Copilot CLI’s powershell tool is read as PowerShell: its harmless lines take nothing', () => {
+    const cwd = project();
+    const call = (command: string) =>
+      JSON.stringify({ cwd, toolName: 'powershell', toolArgs: JSON.stringify({ command }) });
+    expect(stdinMayDestroyWork(call('Get-ChildItem src | Select-Object Name'), '/', 'copilot')).toBe(false);
+    expect(stdinMayDestroyWork(call('Remove-Item src\\app.ts'), '/', 'copilot')).toBe(true);
+    expect(stdinMayDestroyWork(call('Set-Content -Path src/app.ts -Value x'), '/', 'copilot')).toBe(true);
+    expect(stdinMayDestroyWork(call('Set-Content -Path src/new.ts -Value x'), '/', 'copilot')).toBe(false);
+    expect(claudePreToolInput('copilot', JSON.parse(call('ls')))?.tool_name).toBe('PowerShell');
+  });
+
+  it('a path outside the project is outside even through a link; one into the project is not', () => {
+    const cwd = project();
+    const elsewhere = tempDir('gate-elsewhere-');
+    const link = path.join(elsewhere, 'into-project');
+    symlinkSync(cwd, link);
+    const bash = (command: string) => JSON.stringify({ cwd, tool_name: 'Bash', tool_input: { command } });
+    expect(stdinMayDestroyWork(bash(`rm -rf ${elsewhere}/cache`), '/')).toBe(false);
+    expect(stdinMayDestroyWork(bash(`rm -rf ${link}/src`), '/')).toBe(true);
+    expect(stdinMayDestroyWork(bash(`rm -rf ${path.join(cwd, 'src')}`), '/')).toBe(true);
+    // From a subfolder, the repository's other folders are still the project.
+    mkdirSync(path.join(cwd, '.git'));
+    const sub = JSON.stringify({
+      cwd: path.join(cwd, 'pkg'),
+      tool_name: 'Bash',
+      tool_input: { command: `rm -rf ${cwd}/src` },
+    });
+    expect(stdinMayDestroyWork(sub, '/')).toBe(true);
   });
 
   it('harmless commands, other tools and other events are not taken', () => {
