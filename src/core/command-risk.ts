@@ -8,7 +8,7 @@
 // taken to exist. A command whose every target is outside the project (`rm /tmp/x`, `rm -rf ~/.cache/y`)
 // destroys nothing a snapshot of it could bring back: no snapshot is taken for it.
 import { splitPowerShell } from './powershell-tokens.js';
-import { REDIRECTIONS, type Token, tokenize } from './shell-tokens.js';
+import { REDIRECTIONS, type Token, tokenize, type Word } from './shell-tokens.js';
 
 /**
  * What a path is, as the caller sees it; `unknown` when it cannot say. `outside`: an absolute path that
@@ -80,13 +80,13 @@ function classifyLine(line: string, cwd: string | null, paths: Paths, depth: num
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as Token;
     if (token.kind === 'word') {
-      command.words.push(token.text);
+      command.words.push(asWritten(token));
       continue;
     }
     if (REDIRECTIONS.includes(token.op)) {
       const next = tokens[i + 1];
       if (next?.kind === 'word') {
-        command.redirections.push({ op: token.op, target: next.text });
+        command.redirections.push({ op: token.op, target: asWritten(next) });
         i++;
       }
       continue;
@@ -97,6 +97,14 @@ function classifyLine(line: string, cwd: string | null, paths: Paths, depth: num
     if (token.op === ')') folder = folders.length > 0 ? (folders.pop() as string | null) : folder;
   }
   return finish();
+}
+
+/**
+ * A word as a path: a quoted `~` (`rm -rf "~/x"`) is a folder named `~` here, not the home folder, and a
+ * `$` quoted in the first place may be no variable; `./` keeps either from being read as outside.
+ */
+function asWritten(word: Word): string {
+  return word.quotedStart && /^[~$]/.test(word.text) ? `./${word.text}` : word.text;
 }
 
 /** The folder the next command runs in after `cd`/`pushd`; null once it cannot be told. */

@@ -7,6 +7,8 @@
 export interface Word {
   kind: 'word';
   text: string;
+  /** Its first character was quoted or escaped: a `~` or `$` there is itself, not the home folder or a variable. */
+  quotedStart?: true;
 }
 export interface Operator {
   kind: 'op';
@@ -30,11 +32,14 @@ export function tokenize(line: string): Tokenized {
   const heredocs: { delimiter: string; stripTabs: boolean }[] = [];
   let word = '';
   let inWord = false;
+  let quotedStart = false;
   let i = 0;
   const endWord = () => {
-    if (inWord) tokens.push({ kind: 'word', text: word });
+    if (inWord)
+      tokens.push(quotedStart ? { kind: 'word', text: word, quotedStart } : { kind: 'word', text: word });
     word = '';
     inWord = false;
+    quotedStart = false;
   };
   while (i < line.length) {
     const char = line[i] as string;
@@ -46,6 +51,7 @@ export function tokenize(line: string): Tokenized {
     } else if (char === '\\') {
       // A backslash-newline joins lines; any other escaped character is itself.
       if (line[i + 1] !== '\n') {
+        if (word === '') quotedStart = true;
         word += line[i + 1] ?? '';
         inWord = true;
       }
@@ -53,11 +59,13 @@ export function tokenize(line: string): Tokenized {
     } else if (char === "'") {
       const end = line.indexOf("'", i + 1);
       const stop = end === -1 ? line.length : end;
+      if (word === '') quotedStart = true;
       word += line.slice(i + 1, stop);
       inWord = true;
       i = stop + 1;
     } else if (char === '"') {
       i++;
+      if (word === '') quotedStart = true;
       inWord = true;
       while (i < line.length && line[i] !== '"') {
         const inner = line[i] as string;

@@ -321,6 +321,12 @@ const TRIAL4_SH: [string, boolean][] = [
   ['cd .. && rm -rf proj', true],
   ['find . -delete', true],
   ['find /tmp src -delete', true],
+  // a quoted `~` is a folder named `~` in the project, and a quoted `$HOME` no variable at all
+  ['rm -rf "~/.cache/z"', true],
+  ["rm -rf '~'/x", true],
+  ['rm -rf \\~/x', true],
+  ["rm -rf '$HOME/whatever'", true],
+  ['echo x > "~/log"', true],
 ];
 
 /** [command line, may it destroy work?], run by PowerShell (Copilot CLI's powershell tool). */
