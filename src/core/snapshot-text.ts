@@ -42,6 +42,13 @@ function describeSkipped(snapshot: SnapshotMeta): string[] {
       `⚠ Skipped ${snapshot.skipped.nested.length} nested repositor(ies), which have their own history: ${dirs}`,
     );
   }
+  const invalid = snapshot.skipped.invalidNames ?? [];
+  if (invalid.length > 0) {
+    const names = invalid.map((name) => code(name)).join(', ');
+    lines.push(
+      `⚠ Skipped ${invalid.length} file(s) whose name is not valid UTF-8 (no snapshot can hold them; rename them to have them saved): ${names}`,
+    );
+  }
   return lines;
 }
 

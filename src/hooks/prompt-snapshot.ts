@@ -33,11 +33,19 @@ export async function userPromptSubmit(
     // An agent that may get the brief with this prompt's answer has to wait for all of it.
     onContentTaken: context.briefOnNextPrompt ? undefined : context.answerEarly,
   });
+  const invalid = outcome.snapshot.skipped.invalidNames ?? [];
+  // Never silent: these files are in no snapshot, so a rewind cannot bring them back.
+  const notes =
+    invalid.length > 0
+      ? [
+          `snapshot ${outcome.snapshot.id} skipped ${invalid.length} file(s) whose name is not valid UTF-8 (rename them to have them saved): ${invalid.join(', ')}`,
+        ]
+      : [];
   if (isGcDue(outcome) && context.cliPath) startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
   if (context.briefOnNextPrompt && (await takeBriefDue(deps, outcome.root.root))) {
     const { briefAfterCompaction } = await import('./session-start.js');
     const brief = await briefAfterCompaction(deps, outcome.root.root, context);
-    if (brief) return { context: brief, notes: [] };
+    if (brief) return { context: brief, notes };
   }
-  return { notes: [] };
+  return { notes };
 }

@@ -45,6 +45,7 @@ const snapshotSchema = z.object({
   skipped: z.object({
     large: z.array(z.object({ path: z.string(), bytes: z.number() })),
     nested: z.array(z.string()),
+    invalidNames: z.array(z.string()).optional(),
   }),
   aside: z.object({ kept: z.number(), created: z.number() }).optional(),
 });
