@@ -132,7 +132,10 @@ export function renderPlan(plan: RestorePlan, limit = 50): string[] {
 }
 
 /** What a restore keeps aside first, and what it refuses to change, each with the reason. */
-export function renderGuarded(plan: Pick<RestorePlan, 'keptAside' | 'refused'>, limit = 50): string[] {
+export function renderGuarded(
+  plan: Pick<RestorePlan, 'keptAside' | 'refused' | 'links'>,
+  limit = 50,
+): string[] {
   const lines: string[] = [];
   const section = (title: string, entries: ReadonlyArray<{ path: string; reason: string }>) => {
     if (entries.length === 0) return;
@@ -146,6 +149,8 @@ export function renderGuarded(plan: Pick<RestorePlan, 'keptAside' | 'refused'>, 
     plan.keptAside,
   );
   section(`Refused, left as they are (${plan.refused.length}):`, plan.refused);
+  const links = plan.links ?? [];
+  section(`Not brought back through links (${links.length}):`, links);
   return lines;
 }
 
