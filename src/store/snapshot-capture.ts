@@ -7,7 +7,7 @@ import { isUtf8, quoteBytesPath } from '../core/quote.js';
 import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snapshot.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
-import { parseStatusV2 } from '../git/status.js';
+import { parseStatusV2, quoteInvalidNames, splitNulBytes } from '../git/status.js';
 import { globalExcludesChanged } from './global-excludes.js';
 import { inheritedIgnoreRules } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
@@ -117,7 +117,7 @@ export async function captureTree(
     await early?.catch(() => undefined); // never two scans of one index at once
     scanned = await scan();
   }
-  const invalid = setInvalidNamesApart(scanned);
+  const invalid = quoteInvalidNames(scanned);
   // Before the first snapshot the index may be the project's, which holds such names unchanged too.
   if (state.index === undefined) {
     for (const name of await invalidNamesHeld(target)) {
@@ -125,7 +125,8 @@ export async function captureTree(
       if (!invalid.names.includes(quoteBytesPath(name))) invalid.names.push(quoteBytesPath(name));
     }
   }
-  const { entries } = parseStatusV2(invalid.text);
+  const invalidNames = new Set(invalid.names);
+  const entries = parseStatusV2(invalid.text).entries.filter((entry) => !invalidNames.has(entry.path));
   const included = await including;
   // A changed .gitignore may ignore files the index holds, which git's scan goes on reporting as tracked.
   const nowIgnored =
@@ -365,56 +366,11 @@ async function indexedOverCap(target: CaptureTarget, state: StoreState): Promise
   return over;
 }
 
-/**
- * The scan's records whose path is not valid UTF-8, set apart: such a name cannot be a string without
- * loss (its bytes would become U+FFFD, a file that does not exist), so it is skipped and listed, as git
- * shows it (`"caf\351.txt"`), never dropped silently. `held`: the names, as bytes, of those the index
- * holds, which leave it. `text`: the other records, for parseStatusV2.
- */
-function setInvalidNamesApart(scanned: { stdout: string; bytes?: Buffer }): {
-  text: string;
-  names: string[];
-  held: Buffer[];
-} {
-  const { stdout, bytes } = scanned;
-  if (!stdout.includes('\ufffd') || !bytes) return { text: stdout, names: [], held: [] };
-  const kept: string[] = [];
-  const names = new Set<string>();
-  const held: Buffer[] = [];
-  for (const record of splitNulBytes(bytes)) {
-    if (isUtf8(record)) {
-      kept.push(record.toString('utf8'));
-      continue;
-    }
-    const kind = String.fromCharCode(record[0] ?? 0);
-    // Fixed fields before the path (see parseStatusV2); --no-renames: no second path follows.
-    const fields = kind === '?' ? 1 : kind === '1' ? 8 : kind === '2' ? 9 : kind === 'u' ? 10 : -1;
-    if (fields < 0) continue;
-    let start = 0;
-    for (let n = 0; n < fields && start >= 0; n++) start = record.indexOf(0x20, start) + 1;
-    const name = record.subarray(start);
-    names.add(quoteBytesPath(name));
-    if (kind !== '?') held.push(name);
-  }
-  return { text: kept.map((record) => `${record}\0`).join(''), names: [...names], held };
-}
-
 /** The paths the index holds that are not valid UTF-8, as bytes. */
 async function invalidNamesHeld(target: CaptureTarget): Promise<Buffer[]> {
   const listed = await target.git(['ls-files', '-z', '--cached']);
   if (!listed.stdout.includes('\ufffd') || !listed.bytes) return [];
   return splitNulBytes(listed.bytes).filter((name) => !isUtf8(name));
-}
-
-function splitNulBytes(bytes: Buffer): Buffer[] {
-  const records: Buffer[] = [];
-  for (let start = 0; start < bytes.length; ) {
-    let end = bytes.indexOf(0, start);
-    if (end < 0) end = bytes.length;
-    if (end > start) records.push(bytes.subarray(start, end));
-    start = end + 1;
-  }
-  return records;
 }
 
 function splitNul(text: string): string[] {

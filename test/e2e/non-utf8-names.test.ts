@@ -61,4 +61,17 @@ describe('a file whose name is not valid UTF-8 (trial 4, item 1)', () => {
     // Nothing written under a mangled name.
     expect(mangledNames(p.root)).toEqual([]);
   });
+
+  it('a save that lists one says so: no snapshot holds it and drift cannot follow it', async () => {
+    const p = project();
+    writeFileSync(p.at(LATIN1_NAME), 'latin\n');
+    const saved = await p.cli('save', '--goal', 'g', '--json');
+    expect(saved.code).toBe(0);
+    const { warnings } = JSON.parse(saved.stdout) as { warnings: string[] };
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        /^1 file\(s\) whose name is not valid UTF-8 \(git shows "caf\\351\.txt"\).*drift cannot follow/,
+      ),
+    );
+  });
 });
