@@ -163,6 +163,25 @@ export function quoteInvalidNames(scanned: { stdout: string; bytes?: Buffer | un
   return { text: kept.map((record) => `${record}\0`).join(''), names, held };
 }
 
+/**
+ * A `-z` list of paths (`ls-files -z`) as strings, and apart from them, as git shows them, those that are
+ * not valid UTF-8 (see quoteInvalidNames).
+ */
+export function splitPathList(listed: { stdout: string; bytes?: Buffer | undefined }): {
+  paths: string[];
+  invalid: string[];
+} {
+  if (!listed.stdout.includes('\ufffd') || !listed.bytes)
+    return { paths: listed.stdout.split('\0').filter(Boolean), invalid: [] };
+  const paths: string[] = [];
+  const invalid: string[] = [];
+  for (const name of splitNulBytes(listed.bytes)) {
+    if (isUtf8(name)) paths.push(name.toString('utf8'));
+    else invalid.push(quoteBytesPath(name));
+  }
+  return { paths, invalid };
+}
+
 /** NUL-separated records as bytes, empty ones left out. */
 export function splitNulBytes(bytes: Buffer): Buffer[] {
   const records: Buffer[] = [];

@@ -7,7 +7,7 @@ import { isUtf8, quoteBytesPath } from '../core/quote.js';
 import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snapshot.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
-import { parseStatusV2, quoteInvalidNames, splitNulBytes } from '../git/status.js';
+import { parseStatusV2, quoteInvalidNames, splitNulBytes, splitPathList } from '../git/status.js';
 import { globalExcludesChanged } from './global-excludes.js';
 import { inheritedIgnoreRules } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
@@ -128,6 +128,7 @@ export async function captureTree(
   const invalidNames = new Set(invalid.names);
   const entries = parseStatusV2(invalid.text).entries.filter((entry) => !invalidNames.has(entry.path));
   const included = await including;
+  for (const name of included.invalid) if (!invalidNames.has(name)) invalid.names.push(name);
   // A changed .gitignore may ignore files the index holds, which git's scan goes on reporting as tracked.
   const nowIgnored =
     included.drop ?? (entries.some((entry) => isIgnoreFile(entry.path)) ? await ignoredInIndex(target) : []);
@@ -276,35 +277,38 @@ async function includedIgnored(
   target: CaptureTarget,
   state: StoreState,
   rulesChanged: boolean,
-): Promise<{ add: string[]; drop: string[] | null }> {
+): Promise<{ add: string[]; drop: string[] | null; invalid: string[] }> {
   const patterns = [...(target.settings.includeIgnored ?? [])];
   const previous = state.includeIgnored ?? [];
   const changed = JSON.stringify(patterns) !== JSON.stringify(previous);
   const drop = (changed && previous.length > 0) || rulesChanged ? ignoredInIndex(target) : null;
   drop?.catch(() => undefined); // awaited below
-  if (patterns.length === 0 && !changed) return { add: [], drop: await drop };
+  if (patterns.length === 0 && !changed) return { add: [], drop: await drop, invalid: [] };
   const matches = includeMatcher(patterns);
   const own = (file: string) =>
     isOwnFile(file) ||
     path.posix.basename(file).startsWith(RESTORE_TEMP_PREFIX) ||
     state.exclusions.nested.some((dir) => file.startsWith(`${dir}/`));
-  const listOthers = async (pathspecs: string[], enterIgnored: boolean) =>
-    pathspecs.length === 0
-      ? []
-      : splitNul(
-          (
-            await target.git([
-              'ls-files',
-              '-z',
-              '--others',
-              '--ignored',
-              '--exclude-standard',
-              ...(enterIgnored ? [] : ['--directory']),
-              '--',
-              ...pathspecs,
-            ])
-          ).stdout,
-        );
+  const invalid = new Set<string>();
+  const listOthers = async (pathspecs: string[], enterIgnored: boolean) => {
+    if (pathspecs.length === 0) return [];
+    const listed = splitPathList(
+      await target.git([
+        'ls-files',
+        '-z',
+        '--others',
+        '--ignored',
+        '--exclude-standard',
+        ...(enterIgnored ? [] : ['--directory']),
+        '--',
+        ...pathspecs,
+      ]),
+    );
+    // Such a name cannot be matched against the patterns as it is: listed as skipped when a pattern
+    // asked for ignored files there, never taken in under a name no file has.
+    for (const name of listed.invalid) invalid.add(name);
+    return listed.paths;
+  };
   const add = new Set<string>();
   if (patterns.length > 0) {
     const specs = includePathspecs(patterns);
@@ -318,7 +322,7 @@ async function includedIgnored(
       if (!file.endsWith('/') && matches(file) && !own(file)) add.add(file);
   }
   state.includeIgnored = patterns;
-  return { add: [...add], drop: await drop };
+  return { add: [...add], drop: await drop, invalid: [...invalid] };
 }
 
 /**

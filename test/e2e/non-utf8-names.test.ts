@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
@@ -20,7 +20,9 @@ function project() {
   const cli = (...args: string[]) =>
     runCli([...args, '--root', root], { cwd: root, env: { CHECKPOINT_STORE_DIR: store } });
   const at = (name: Buffer) => Buffer.concat([Buffer.from(`${root}/`), name]);
-  return { root, cli, at };
+  const hook = (input: string) =>
+    runCli(['hook', 'UserPromptSubmit'], { cwd: root, env: { CHECKPOINT_STORE_DIR: store }, input });
+  return { root, cli, at, hook };
 }
 
 describe('a file whose name is not valid UTF-8 (trial 4, item 1)', () => {
@@ -73,5 +75,29 @@ describe('a file whose name is not valid UTF-8 (trial 4, item 1)', () => {
         /^1 file\(s\) whose name is not valid UTF-8 \(git shows "caf\\351\.txt"\).*drift cannot follow/,
       ),
     );
+  });
+
+  it("the prompt hook's notes name it, and nothing reaches stdout", async () => {
+    const p = project();
+    writeFileSync(p.at(LATIN1_NAME), 'latin\n');
+    const input = JSON.stringify({ session_id: 's1', cwd: p.root, prompt: 'one' });
+    const hooked = await p.hook(input);
+    expect(hooked.code).toBe(0);
+    expect(hooked.stdout).toBe('');
+    expect(hooked.stderr).toMatch(/skipped 1 file\(s\) whose name is not valid UTF-8.*"caf\\351\.txt"/);
+  });
+
+  it('an ignored one that snapshotIncludeIgnored asks for is listed as skipped too', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' }, ignore: '.claude-checkpoint*\nsecrets/\n' });
+    mkdirSync(path.join(root, 'secrets'));
+    writeFileSync(path.join(root, 'secrets', 'ok.txt'), 'ok\n');
+    writeFileSync(Buffer.concat([Buffer.from(`${root}/secrets/`), LATIN1_NAME]), 'latin\n');
+    const env = {
+      CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
+      CHECKPOINT_SNAPSHOT_INCLUDE_IGNORED: 'secrets/',
+    };
+    const taken = await runCli(['snapshot', '--json', '--root', root], { cwd: root, env });
+    const parsed = JSON.parse(taken.stdout) as { snapshot: { skipped: { invalidNames?: string[] } } };
+    expect(parsed.snapshot.skipped.invalidNames).toEqual(['"secrets/caf\\351.txt"']);
   });
 });
