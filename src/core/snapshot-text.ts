@@ -52,6 +52,15 @@ function describeSkipped(snapshot: SnapshotMeta): string[] {
   return lines;
 }
 
+/** For a hook's notes: files whose name is not valid UTF-8 are in no snapshot, so no rewind brings them back. */
+export function invalidNameNotes(snapshot: SnapshotMeta): string[] {
+  const invalid = snapshot.skipped.invalidNames ?? [];
+  if (invalid.length === 0) return [];
+  return [
+    `snapshot ${snapshot.id} skipped ${invalid.length} file(s) whose name is not valid UTF-8 (rename them to have them saved): ${invalid.join(', ')}`,
+  ];
+}
+
 export function renderSnapshot(created: boolean, snapshot: SnapshotMeta): string {
   const head = created
     ? `Snapshot ${snapshot.id} taken (${escapeControls(snapshot.trigger)}; files ${describeChanges(snapshot)} since the previous one).`

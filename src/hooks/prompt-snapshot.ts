@@ -1,5 +1,6 @@
 import type { AppDeps } from '../app/deps.js';
 import { isGcDue, takeSnapshot } from '../app/rewind.js';
+import { invalidNameNotes } from '../core/snapshot-text.js';
 import { startBackgroundGc } from './background.js';
 import { takeBriefDue } from './brief-due.js';
 import { type HookContext, type HookResult, hookProjectRoot } from './common.js';
@@ -33,14 +34,7 @@ export async function userPromptSubmit(
     // An agent that may get the brief with this prompt's answer has to wait for all of it.
     onContentTaken: context.briefOnNextPrompt ? undefined : context.answerEarly,
   });
-  const invalid = outcome.snapshot.skipped.invalidNames ?? [];
-  // Never silent: these files are in no snapshot, so a rewind cannot bring them back.
-  const notes =
-    invalid.length > 0
-      ? [
-          `snapshot ${outcome.snapshot.id} skipped ${invalid.length} file(s) whose name is not valid UTF-8 (rename them to have them saved): ${invalid.join(', ')}`,
-        ]
-      : [];
+  const notes = invalidNameNotes(outcome.snapshot);
   if (isGcDue(outcome) && context.cliPath) startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
   if (context.briefOnNextPrompt && (await takeBriefDue(deps, outcome.root.root))) {
     const { briefAfterCompaction } = await import('./session-start.js');

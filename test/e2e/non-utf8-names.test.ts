@@ -22,7 +22,7 @@ function project() {
   const at = (name: Buffer) => Buffer.concat([Buffer.from(`${root}/`), name]);
   const hook = (input: string) =>
     runCli(['hook', 'UserPromptSubmit'], { cwd: root, env: { CHECKPOINT_STORE_DIR: store }, input });
-  return { root, cli, at, hook };
+  return { root, cli, at, hook, env: { CHECKPOINT_STORE_DIR: store } };
 }
 
 describe('a file whose name is not valid UTF-8 (trial 4, item 1)', () => {
@@ -75,6 +75,21 @@ describe('a file whose name is not valid UTF-8 (trial 4, item 1)', () => {
         /^1 file\(s\) whose name is not valid UTF-8 \(git shows "caf\\351\.txt"\).*drift cannot follow/,
       ),
     );
+  });
+
+  it('the pre-command hook, before a command that deletes it, names it too', async () => {
+    const p = project();
+    writeFileSync(p.at(LATIN1_NAME), 'latin\n');
+    const input = JSON.stringify({
+      session_id: 's1',
+      cwd: p.root,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm caf*.txt' },
+    });
+    const hooked = await runCli(['hook', 'PreToolUse'], { cwd: p.root, env: p.env, input });
+    expect(hooked.code).toBe(0);
+    expect(hooked.stderr).toMatch(/skipped 1 file\(s\) whose name is not valid UTF-8.*"caf\\351\.txt"/);
   });
 
   it("the prompt hook's notes name it, and nothing reaches stdout", async () => {
