@@ -46,7 +46,7 @@ export type PushOutcome =
       base: string;
       branch: string | null;
       files: HandoffFiles;
-      skipped: { large: Array<{ path: string; bytes: number }>; nested: string[] };
+      skipped: { large: Array<{ path: string; bytes: number }>; nested: string[]; invalidNames?: string[] };
     };
 
 /**

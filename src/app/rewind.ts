@@ -11,6 +11,7 @@ import type { SettingValues } from '../core/settings.js';
 import {
   BUILT_IN_TRIGGERS,
   formatSnapshotId,
+  type GuardedPath,
   planSize,
   type RestorePlan,
   SNAPSHOT_DEFAULTS,
@@ -731,13 +732,14 @@ async function rollBack(
   }
 }
 
-function planOf(guarded: GuardedRestore): RestorePlan {
+function planOf(guarded: GuardedRestore & { links?: GuardedPath[] }): RestorePlan {
   const folders = guarded.emptyFolders
     .filter((folder) => folder.removed)
     .map((folder) => ({ path: `${folder.path}/`, reason: 'an empty folder, which no snapshot holds' }));
   return summarizePlan(guarded.planned, {
     keptAside: [...guarded.keep.map((leaf) => ({ path: leaf.path, reason: leaf.reason })), ...folders],
     refused: guarded.refused,
+    ...(guarded.links ? { links: guarded.links } : {}),
   });
 }
 

@@ -94,3 +94,38 @@ export function shellWord(word: string): string {
   }
   return `$'${quoted}'`;
 }
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether these bytes are valid UTF-8 (a file name that is not cannot be a string without loss). */
+export function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    STRICT_UTF8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A path given as bytes that are not valid UTF-8, as `git status` prints it: in double quotes, each byte
+ * that is not part of a valid character in octal (`"caf\351.txt"`), the rest as quotePath shows it.
+ */
+export function quoteBytesPath(bytes: Uint8Array): string {
+  let quoted = '';
+  for (let at = 0; at < bytes.length; ) {
+    const lead = bytes[at] ?? 0;
+    const length = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 0;
+    const piece = length > 0 ? bytes.subarray(at, at + length) : null;
+    if (piece && piece.length === length && isUtf8(piece)) {
+      const char = STRICT_UTF8.decode(piece);
+      if (char === '"' || char === '\\') quoted += `\\${char}`;
+      else quoted += isUnsafe(char.codePointAt(0) ?? 0) ? escapeChar(char) : char;
+      at += length;
+    } else {
+      quoted += `\\${lead.toString(8).padStart(3, '0')}`;
+      at++;
+    }
+  }
+  return `"${quoted}"`;
+}

@@ -29,7 +29,9 @@ export function isPlainSnapshotMeta(value: unknown): value is SnapshotMeta {
     isCount(changes.added) &&
     isCount(changes.modified) &&
     isCount(changes.deleted) &&
-    hasExactly(skipped, ['large', 'nested']) &&
+    (hasExactly(skipped, ['large', 'nested']) ||
+      (hasExactly(skipped, ['large', 'nested', 'invalidNames']) &&
+        everyItem(skipped.invalidNames, (item) => typeof item === 'string'))) &&
     Array.isArray(skipped.large) &&
     everyItem(
       skipped.large,

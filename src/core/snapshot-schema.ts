@@ -22,6 +22,8 @@ export const snapshotMetaSchema = z.looseObject({
   skipped: z.object({
     large: z.array(z.object({ path: z.string(), bytes: z.int() })),
     nested: z.array(z.string()),
+    /** Files whose name is not valid UTF-8, as git shows them (`"caf\351.txt"`): skipped, listed. */
+    invalidNames: z.optional(z.array(z.string())),
   }),
   /**
    * Set on a safety snapshot that holds more than its tree: what the restore after it kept aside (paths

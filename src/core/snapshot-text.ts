@@ -42,7 +42,23 @@ function describeSkipped(snapshot: SnapshotMeta): string[] {
       `⚠ Skipped ${snapshot.skipped.nested.length} nested repositor(ies), which have their own history: ${dirs}`,
     );
   }
+  const invalid = snapshot.skipped.invalidNames ?? [];
+  if (invalid.length > 0) {
+    const names = invalid.map((name) => code(name)).join(', ');
+    lines.push(
+      `⚠ Skipped ${invalid.length} file(s) whose name is not valid UTF-8 (no snapshot can hold them; rename them to have them saved): ${names}`,
+    );
+  }
   return lines;
+}
+
+/** For a hook's notes: files whose name is not valid UTF-8 are in no snapshot, so no rewind brings them back. */
+export function invalidNameNotes(snapshot: SnapshotMeta): string[] {
+  const invalid = snapshot.skipped.invalidNames ?? [];
+  if (invalid.length === 0) return [];
+  return [
+    `snapshot ${snapshot.id} skipped ${invalid.length} file(s) whose name is not valid UTF-8 (rename them to have them saved): ${invalid.join(', ')}`,
+  ];
 }
 
 export function renderSnapshot(created: boolean, snapshot: SnapshotMeta): string {
@@ -125,7 +141,10 @@ export function renderPlan(plan: RestorePlan, limit = 50): string[] {
 }
 
 /** What a restore keeps aside first, and what it refuses to change, each with the reason. */
-export function renderGuarded(plan: Pick<RestorePlan, 'keptAside' | 'refused'>, limit = 50): string[] {
+export function renderGuarded(
+  plan: Pick<RestorePlan, 'keptAside' | 'refused' | 'links'>,
+  limit = 50,
+): string[] {
   const lines: string[] = [];
   const section = (title: string, entries: ReadonlyArray<{ path: string; reason: string }>) => {
     if (entries.length === 0) return;
@@ -139,6 +158,8 @@ export function renderGuarded(plan: Pick<RestorePlan, 'keptAside' | 'refused'>, 
     plan.keptAside,
   );
   section(`Refused, left as they are (${plan.refused.length}):`, plan.refused);
+  const links = plan.links ?? [];
+  section(`Not brought back through links (${links.length}):`, links);
   return lines;
 }
 

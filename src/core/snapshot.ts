@@ -171,11 +171,20 @@ export interface RestorePlan {
   keptAside: GuardedPath[];
   /** Changes not made, because undo could not bring back what they would destroy (nested repositories, submodules, ...). */
   refused: GuardedPath[];
+  /**
+   * What the restore cannot bring back through links: edits made through a symbolic link out of the
+   * project, and a hard-linked file's other links (the restore replaces the file). Present when any.
+   */
+  links?: GuardedPath[];
 }
 
 export function summarizePlan(
   changes: readonly PlannedChange[],
-  guarded: { keptAside?: readonly GuardedPath[]; refused?: readonly GuardedPath[] } = {},
+  guarded: {
+    keptAside?: readonly GuardedPath[];
+    refused?: readonly GuardedPath[];
+    links?: readonly GuardedPath[];
+  } = {},
 ): RestorePlan {
   const plan: RestorePlan = {
     overwrite: [],
@@ -183,6 +192,7 @@ export function summarizePlan(
     delete: [],
     keptAside: [...(guarded.keptAside ?? [])],
     refused: [...(guarded.refused ?? [])],
+    ...(guarded.links && guarded.links.length > 0 ? { links: [...guarded.links] } : {}),
   };
   for (const change of changes) plan[change.action].push(change.path);
   return plan;

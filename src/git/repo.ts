@@ -5,7 +5,7 @@ import { isCheckpointError } from '../core/errors.js';
 import { isOwnFile } from '../core/paths.js';
 import type { ObjectFormat } from './oid.js';
 import { GIT_SCAN_TIMEOUT_MS, GitNotFoundError, isGitTimeout, runGit } from './run.js';
-import { parseStatusV2, STATUS_ARGS, type StatusEntry } from './status.js';
+import { parseStatusV2, quoteInvalidNames, STATUS_ARGS, type StatusEntry } from './status.js';
 
 /** Where the project sits in its repository. */
 export interface RepoLocation {
@@ -21,6 +21,11 @@ export interface RepoState extends RepoLocation {
   entries: StatusEntry[];
   /** Our own files (the checkpoint's) that status listed, untracked or changed; left out of `entries`. */
   listedOwnFiles: string[];
+  /**
+   * Paths that are not valid UTF-8, as git shows them (`"caf\351.txt"`). In `entries` they stand with
+   * U+FFFD for each such byte, a name no file has: their content cannot be followed.
+   */
+  invalidNames?: string[];
 }
 
 /** Finds the repository that contains `root`, or `null` when there is none (or git is not installed). */
@@ -84,8 +89,7 @@ export async function readRepoState(
   location: RepoLocation,
   timeoutMs = GIT_SCAN_TIMEOUT_MS,
 ): Promise<RepoState> {
-  const { stdout } = await runGit(STATUS_ARGS, { cwd: root, timeoutMs });
-  return toRepoState(stdout, location);
+  return toRepoState(await runGit(STATUS_ARGS, { cwd: root, timeoutMs }), location);
 }
 
 /** The repository's state, or `null` where git refuses to work (unsafe ownership, a broken `.git`). */
@@ -118,15 +122,16 @@ export async function readRepo(root: string): Promise<{ location: RepoLocation; 
   const location = await locateRepoWithGit(root);
   if (!location) return null;
   try {
-    return { location, repo: toRepoState((await status).stdout, location) };
+    return { location, repo: toRepoState(await status, location) };
   } catch (error) {
     if (isCheckpointError(error, 'GIT_FAILED') && /exit 128/.test(error.message)) return null;
     throw error;
   }
 }
 
-function toRepoState(stdout: string, location: RepoLocation): RepoState {
-  const parsed = parseStatusV2(stdout);
+function toRepoState(status: { stdout: string; bytes?: Buffer }, location: RepoLocation): RepoState {
+  const parsed = parseStatusV2(status.stdout);
+  const invalidNames = quoteInvalidNames(status).names;
   const entries: StatusEntry[] = [];
   const listedOwnFiles: string[] = [];
   for (const entry of parsed.entries) {
@@ -135,7 +140,14 @@ function toRepoState(stdout: string, location: RepoLocation): RepoState {
     if (isOwnFile(relative)) listedOwnFiles.push(relative);
     else entries.push({ ...entry, path: relative });
   }
-  return { ...location, head: parsed.head, branch: parsed.branch, entries, listedOwnFiles };
+  return {
+    ...location,
+    head: parsed.head,
+    branch: parsed.branch,
+    entries,
+    listedOwnFiles,
+    ...(invalidNames.length > 0 ? { invalidNames } : {}),
+  };
 }
 
 /** How the saved HEAD relates to the current HEAD: commits since, and whether history was rewritten. */

@@ -6,6 +6,8 @@ export { GIT_SCAN_TIMEOUT_MS, GIT_TIMEOUT_MS, gitEnvironment } from './spawn.js'
 
 export interface GitResult {
   stdout: string;
+  /** stdout as git wrote it: a path that is not valid UTF-8 is only exact here. */
+  bytes?: Buffer;
   /** What git said on stderr, for calls whose warnings matter (kept short). */
   stderr: string;
   exitCode: number;
@@ -34,7 +36,7 @@ export class GitNotFoundError extends Error {
 /** Runs git with an argument array (never a shell), a timeout, and a clean environment. */
 export async function runGit(args: readonly string[], options: RunGitOptions): Promise<GitResult> {
   const { stdout, stderr, exitCode } = await runGitBuffer(args, options);
-  return { stdout: stdout.toString('utf8'), stderr, exitCode };
+  return { stdout: stdout.toString('utf8'), bytes: stdout, stderr, exitCode };
 }
 
 /** Like runGit, with stdout as bytes (for blob contents). */

@@ -45,6 +45,7 @@ const snapshotSchema = z.object({
   skipped: z.object({
     large: z.array(z.object({ path: z.string(), bytes: z.number() })),
     nested: z.array(z.string()),
+    invalidNames: z.array(z.string()).optional(),
   }),
   aside: z.object({ kept: z.number(), created: z.number() }).optional(),
 });
@@ -59,6 +60,11 @@ export const planSchema = z.object({
   refused: guardedPaths.describe(
     'Paths left as they are, because undo could not bring back what changing them destroys (nested repositories, submodules, over the keep-aside limit)',
   ),
+  links: guardedPaths
+    .optional()
+    .describe(
+      'What the restore cannot bring back through links: edits made through a symbolic link out of the project, and the other links of a hard-linked file it replaces',
+    ),
 });
 
 /** The session id Claude Code gives its MCP servers, when it does. */
@@ -193,7 +199,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
     {
       title: 'Restore snapshot',
       description:
-        'Bring the working tree, or selected paths, back to a snapshot. dryRun defaults to true and only shows the plan (files to overwrite, create, delete); run again with dryRun: false to apply. Before applying, the current state is snapshotted so the restore can be undone. Paths no snapshot holds (ignored files, files over the size cap) are kept aside in the store before they change, so undo brings them back; nested repositories, submodules, .git and the checkpoint files are never touched (the plan lists what is kept aside or refused, and why); HEAD and the index never move.',
+        'Bring the working tree, or selected paths, back to a snapshot. dryRun defaults to true and only shows the plan (files to overwrite, create, delete); run again with dryRun: false to apply. Before applying, the current state is snapshotted so the restore can be undone. Paths no snapshot holds (ignored files, files over the size cap) are kept aside in the store before they change, so undo brings them back; nested repositories, submodules, .git and the checkpoint files are never touched (the plan lists what is kept aside or refused, and why); HEAD and the index never move. Snapshots hold symbolic links as links and files, not folders: edits made through a link out of the project, the other links of a hard-linked file, and an empty folder removed since are not brought back (the plan names the links under links).',
       inputSchema: strictObject({
         snapshotId,
         paths: z

@@ -3,10 +3,11 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { includeMatcher, includePathspecs } from '../core/include-ignored.js';
 import { isOwnFile } from '../core/paths.js';
+import { isUtf8, quoteBytesPath } from '../core/quote.js';
 import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snapshot.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
-import { parseStatusV2 } from '../git/status.js';
+import { parseStatusV2, quoteInvalidNames, splitNulBytes, splitPathList } from '../git/status.js';
 import { globalExcludesChanged } from './global-excludes.js';
 import { inheritedIgnoreRules } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
@@ -116,8 +117,18 @@ export async function captureTree(
     await early?.catch(() => undefined); // never two scans of one index at once
     scanned = await scan();
   }
-  const { entries } = parseStatusV2(scanned.stdout);
+  const invalid = quoteInvalidNames(scanned);
+  // Before the first snapshot the index may be the project's, which holds such names unchanged too.
+  if (state.index === undefined) {
+    for (const name of await invalidNamesHeld(target)) {
+      invalid.held.push(name);
+      if (!invalid.names.includes(quoteBytesPath(name))) invalid.names.push(quoteBytesPath(name));
+    }
+  }
+  const invalidNames = new Set(invalid.names);
+  const entries = parseStatusV2(invalid.text).entries.filter((entry) => !invalidNames.has(entry.path));
   const included = await including;
+  for (const name of included.invalid) if (!invalidNames.has(name)) invalid.names.push(name);
   // A changed .gitignore may ignore files the index holds, which git's scan goes on reporting as tracked.
   const nowIgnored =
     included.drop ?? (entries.some((entry) => isIgnoreFile(entry.path)) ? await ignoredInIndex(target) : []);
@@ -181,7 +192,12 @@ export async function captureTree(
       counts.added++;
     }
   }
-  const indexChanged = toAdd.length > 0 || toDrop.length > 0;
+  if (invalid.held.length > 0) {
+    // Out of the index by their bytes: a string cannot name them (git's -z --stdin takes bytes).
+    const input = Buffer.concat(invalid.held.flatMap((name) => [name, Buffer.from([0])]));
+    await git(['update-index', '-z', '--force-remove', '--stdin'], { input });
+  }
+  const indexChanged = toAdd.length > 0 || toDrop.length > 0 || invalid.held.length > 0;
   const records =
     indexChanged && target.objectFormat
       ? await storeChangedBlobs(
@@ -239,7 +255,11 @@ export async function captureTree(
   return {
     tree,
     changes,
-    skipped: { large: [...state.exclusions.large], nested: [...state.exclusions.nested] },
+    skipped: {
+      large: [...state.exclusions.large],
+      nested: [...state.exclusions.nested],
+      ...(invalid.names.length > 0 ? { invalidNames: invalid.names } : {}),
+    },
     addedBytes:
       toAdd.reduce((sum, entry) => sum + entry.bytes, 0) +
       TREE_BYTES_PER_PATH * (toAdd.length + toDrop.length),
@@ -257,35 +277,38 @@ async function includedIgnored(
   target: CaptureTarget,
   state: StoreState,
   rulesChanged: boolean,
-): Promise<{ add: string[]; drop: string[] | null }> {
+): Promise<{ add: string[]; drop: string[] | null; invalid: string[] }> {
   const patterns = [...(target.settings.includeIgnored ?? [])];
   const previous = state.includeIgnored ?? [];
   const changed = JSON.stringify(patterns) !== JSON.stringify(previous);
   const drop = (changed && previous.length > 0) || rulesChanged ? ignoredInIndex(target) : null;
   drop?.catch(() => undefined); // awaited below
-  if (patterns.length === 0 && !changed) return { add: [], drop: await drop };
+  if (patterns.length === 0 && !changed) return { add: [], drop: await drop, invalid: [] };
   const matches = includeMatcher(patterns);
   const own = (file: string) =>
     isOwnFile(file) ||
     path.posix.basename(file).startsWith(RESTORE_TEMP_PREFIX) ||
     state.exclusions.nested.some((dir) => file.startsWith(`${dir}/`));
-  const listOthers = async (pathspecs: string[], enterIgnored: boolean) =>
-    pathspecs.length === 0
-      ? []
-      : splitNul(
-          (
-            await target.git([
-              'ls-files',
-              '-z',
-              '--others',
-              '--ignored',
-              '--exclude-standard',
-              ...(enterIgnored ? [] : ['--directory']),
-              '--',
-              ...pathspecs,
-            ])
-          ).stdout,
-        );
+  const invalid = new Set<string>();
+  const listOthers = async (pathspecs: string[], enterIgnored: boolean) => {
+    if (pathspecs.length === 0) return [];
+    const listed = splitPathList(
+      await target.git([
+        'ls-files',
+        '-z',
+        '--others',
+        '--ignored',
+        '--exclude-standard',
+        ...(enterIgnored ? [] : ['--directory']),
+        '--',
+        ...pathspecs,
+      ]),
+    );
+    // Such a name cannot be matched against the patterns as it is: listed as skipped when a pattern
+    // asked for ignored files there, never taken in under a name no file has.
+    for (const name of listed.invalid) invalid.add(name);
+    return listed.paths;
+  };
   const add = new Set<string>();
   if (patterns.length > 0) {
     const specs = includePathspecs(patterns);
@@ -299,7 +322,7 @@ async function includedIgnored(
       if (!file.endsWith('/') && matches(file) && !own(file)) add.add(file);
   }
   state.includeIgnored = patterns;
-  return { add: [...add], drop: await drop };
+  return { add: [...add], drop: await drop, invalid: [...invalid] };
 }
 
 /**
@@ -345,6 +368,13 @@ async function indexedOverCap(target: CaptureTarget, state: StoreState): Promise
     if (type === 'blob' && Number(size) > target.settings.maxFileBytes) over.push(record.slice(tab + 1));
   }
   return over;
+}
+
+/** The paths the index holds that are not valid UTF-8, as bytes. */
+async function invalidNamesHeld(target: CaptureTarget): Promise<Buffer[]> {
+  const listed = await target.git(['ls-files', '-z', '--cached']);
+  if (!listed.stdout.includes('\ufffd') || !listed.bytes) return [];
+  return splitNulBytes(listed.bytes).filter((name) => !isUtf8(name));
 }
 
 function splitNul(text: string): string[] {

@@ -1,8 +1,9 @@
-import { accessSync, appendFileSync, constants, lstatSync } from 'node:fs';
+import { accessSync, appendFileSync, constants, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import {
+  type GuardedPath,
   SNAPSHOT_DEFAULTS,
   type SnapshotKind,
   type SnapshotMeta,
@@ -414,7 +415,7 @@ export class SnapshotStore {
       skipped?: { large: ReadonlyArray<{ path: string }>; nested: readonly string[] } | undefined;
     },
     paths: readonly string[],
-  ): Promise<GuardedRestore & { unheld: string[] }> {
+  ): Promise<GuardedRestore & { unheld: string[]; links: GuardedPath[] }> {
     const changes = await this.changesBetween(fromTree, target.tree, paths);
     const aside = target.aside ? limitAside(target.aside, paths) : null;
     const held = new Set(
@@ -468,7 +469,64 @@ export class SnapshotStore {
           .split('\0')
           .filter(Boolean)
       : [];
-    return { ...guarded, unheld };
+    return { ...guarded, unheld, links: await this.linksNotRestored(fromTree, guarded, paths) };
+  }
+
+  /**
+   * What a restore cannot bring back through links (trial 4, item 5): a symbolic link out of the project
+   * is held as the link, so edits made through it are not undone; a file with other hard links is
+   * replaced by a new file (atomically, never written in place, so a package manager's shared store is
+   * never edited), and its other links keep what it holds now.
+   */
+  private async linksNotRestored(
+    fromTree: string,
+    guarded: GuardedRestore,
+    paths: readonly string[],
+  ): Promise<GuardedPath[]> {
+    const found: GuardedPath[] = [];
+    for (const change of guarded.planned) {
+      if (change.action === 'create') continue;
+      let stats: ReturnType<typeof lstatSync> | undefined;
+      try {
+        stats = lstatSync(path.join(this.root, change.path));
+      } catch {
+        continue;
+      }
+      if (!stats.isFile() || stats.nlink < 2) continue;
+      const others = stats.nlink - 1;
+      found.push({
+        path: change.path,
+        reason: `a hard link (${others} other link(s) to the same file): ${change.action === 'delete' ? 'deleted here' : 'restored here as a new file'}; the other link(s) keep what it holds now`,
+      });
+    }
+    const listed = await this.git([
+      '--literal-pathspecs',
+      'ls-tree',
+      '-r',
+      '-z',
+      '--full-tree',
+      fromTree,
+      ...(paths.length > 0 ? ['--', ...paths] : []),
+    ]);
+    const links = symlinkRecords(listed.stdout);
+    // The root as given and as the file system names it (a link to a folder inside, written absolute).
+    const roots = links.length > 0 ? [this.root, realpathOr(this.root)] : [];
+    for (const link of links) {
+      const at = path.join(this.root, link);
+      let target: string;
+      try {
+        target = readlinkSync(at);
+      } catch {
+        continue; // gone, or no longer a link: nothing reached through it
+      }
+      const resolved = path.resolve(path.dirname(at), target);
+      if (roots.some((root) => isInside(root, resolved))) continue;
+      found.push({
+        path: link,
+        reason: `a symbolic link to ${target}, outside the project: snapshots hold the link, not what it points to, so edits made through it are not undone`,
+      });
+    }
+    return found;
   }
 
   /** Which of these paths the ignore rules match, whether or not the store's index holds them. */
@@ -609,6 +667,37 @@ function limitAside(aside: AsideContent, paths: readonly string[]): AsideContent
 }
 
 /** Which of these paths `tree` holds as a file, link or submodule: `ls-tree` asked about them alone. */
+/**
+ * The paths of the symbolic links in `ls-tree -r -z` output. Found with indexOf rather than split into
+ * records: a million files' listing has few links, and an array of every record costs far more.
+ */
+function symlinkRecords(listing: string): string[] {
+  const links: string[] = [];
+  const mark = '\x00120000 ';
+  let at = listing.startsWith('120000 ') ? 0 : listing.indexOf(mark);
+  while (at !== -1) {
+    const tab = listing.indexOf('\t', at);
+    const end = listing.indexOf('\0', tab);
+    links.push(listing.slice(tab + 1, end === -1 ? listing.length : end));
+    if (end === -1) break;
+    at = listing.indexOf(mark, end);
+  }
+  return links;
+}
+
+function isInside(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}
+
+function realpathOr(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
 async function treeHolds(git: StoreGit, tree: string, files: readonly string[]): Promise<string[]> {
   const wanted = new Set(files);
   const found: string[] = [];

@@ -21,7 +21,7 @@ const MALLOC_SLACK = {
 };
 
 export interface StoreGitOptions {
-  input?: string;
+  input?: string | Buffer;
   extraEnv?: Record<string, string>;
   okExitCodes?: number[];
   onSpawn?: (pid: number) => void;

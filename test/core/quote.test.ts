@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escapeControls, quotePath, shellWord } from '../../src/core/quote.js';
+import { escapeControls, isUtf8, quoteBytesPath, quotePath, shellWord } from '../../src/core/quote.js';
 import { git, tempDir } from '../helpers/fixtures.js';
 
 /** What real git prints for each name, as the reference: `git ls-files` with the given core.quotePath. */
@@ -94,5 +94,16 @@ describe('shellWord: a printed command runs as printed (issue 26)', () => {
   it('leaves an id and a plain path as they are', () => {
     expect(shellWord('20261206-131907-f47136')).toBe('20261206-131907-f47136');
     expect(shellWord('src/app.ts')).toBe('src/app.ts');
+  });
+});
+
+describe('quoteBytesPath: a name that is not valid UTF-8, as git status shows it (trial 4, item 1)', () => {
+  it.each([
+    [[0x63, 0x61, 0x66, 0xe9, 0x2e, 0x74, 0x78, 0x74], '"caf\\351.txt"'],
+    [[0xc3, 0xa9, 0xff], '"é\\377"'],
+    [[0x22, 0x0a, 0xe2, 0x82], '"\\"\\n\\342\\202"'],
+  ])('%j -> %s', (bytes, shown) => {
+    expect(isUtf8(Uint8Array.from(bytes))).toBe(false);
+    expect(quoteBytesPath(Uint8Array.from(bytes))).toBe(shown);
   });
 });

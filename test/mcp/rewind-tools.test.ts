@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
@@ -101,6 +101,31 @@ describe('rewind tools over MCP', () => {
     const tooFar = await call('diff_snapshot', { projectRoot: root, snapshotId: 'latest~4' });
     expect(tooFar).toMatchObject({ isError: true });
     expect(tooFar.text).toMatch(/'latest~4' goes back 4 snapshot\(s\), but there are only 4/);
+  });
+
+  it('the plan and the result name what a restore cannot bring back through links (trial 4, item 5)', async () => {
+    const outside = tempDir('checkpoint-outside-');
+    writeFileSync(path.join(outside, 'conf.json'), 'orig\n');
+    writeFileSync(path.join(outside, 'hard.txt'), 'h\n');
+    const root = createRepo({ committed: { 'a.ts': 'one\n' } });
+    symlinkSync(path.join(outside, 'conf.json'), path.join(root, 'conf.json'));
+    linkSync(path.join(outside, 'hard.txt'), path.join(root, 'hard.txt'));
+    const { call } = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } } });
+    const id = (
+      (await call('snapshot_files', { projectRoot: root })).structured as { snapshot: { id: string } }
+    ).snapshot.id;
+    writeFileSync(path.join(root, 'hard.txt'), 'EDITED\n');
+    const links = [
+      { path: 'hard.txt', reason: expect.stringMatching(/^a hard link .*restored here as a new file/) },
+      { path: 'conf.json', reason: expect.stringMatching(/^a symbolic link to .*outside the project/) },
+    ];
+    const plan = await call('restore_snapshot', { projectRoot: root, snapshotId: id });
+    expect(plan.structured).toMatchObject({ plan: { overwrite: ['hard.txt'], links } });
+    expect(plan.text).toContain('Not brought back through links (2):');
+    const applied = await call('restore_snapshot', { projectRoot: root, snapshotId: id, dryRun: false });
+    expect(applied.structured).toMatchObject({ plan: { links } });
+    expect(applied.text).toContain('Not brought back through links (2):');
+    expect(readFileSync(path.join(outside, 'hard.txt'), 'utf8')).toBe('EDITED\n');
   });
 
   it('names the latest snapshot in the resume brief', async () => {
