@@ -2,7 +2,7 @@ import truncatedWidth from 'fast-string-truncated-width';
 import { escapeControls, quotePath } from './quote.js';
 import { formatChangeCounts, hasChanges, type RewindEntry } from './rewind-refs.js';
 import type { RestorePlan } from './snapshot.js';
-import { renderPlan } from './snapshot-text.js';
+import { renderGuarded, renderPlan } from './snapshot-text.js';
 import { cliCommand, inFolder, wordsFor } from './surface.js';
 import { formatAge } from './time.js';
 
@@ -155,8 +155,11 @@ export function renderRewind(outcome: RewindOutcomeView, root?: string): string 
   const code = outcome.code;
   if (code) {
     const total = code.plan.overwrite.length + code.plan.create.length + code.plan.delete.length;
-    if (total === 0) lines.push('Code: the working tree already matches this prompt; nothing to restore.');
-    else {
+    if (total === 0) {
+      lines.push('Code: the working tree already matches this prompt; nothing to restore.');
+      // Edits made only through a link out of the project leave nothing to restore: say why.
+      lines.push(...renderGuarded(code.plan).map((line) => `  ${line}`));
+    } else {
       lines.push(
         outcome.dryRun
           ? `Code: restoring would change ${total} file(s).`

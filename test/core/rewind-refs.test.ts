@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveRef } from '../../src/core/rewind-refs.js';
 import {
   REWIND_ACTIONS,
+  renderRewind,
   renderRewindEntry,
   renderSessionHeader,
   rewindActions,
@@ -141,5 +142,40 @@ describe('a prompt’s line in the picker and in rewind --list', () => {
   it('leaves a prompt that fits as it is', () => {
     const line = renderRewindEntry({ ...entry, prompt: '修正 the login form' }, now, 80);
     expect(line.endsWith('修正 the login form')).toBe(true);
+  });
+});
+
+describe('a rewind with nothing to restore', () => {
+  it('still names the paths a link kept from being brought back', () => {
+    const entry = {
+      id: '20261202-103000-cccccc',
+      prompt: 'edit the shared config',
+      sessionId: 's',
+      agent: 'claude',
+      createdAt: '2026-12-02T10:30:00Z',
+      changes: { added: 0, modified: 0, deleted: 0 },
+    };
+    const plan = {
+      overwrite: [],
+      create: [],
+      delete: [],
+      keptAside: [],
+      refused: [],
+      links: [
+        {
+          path: 'conf.json',
+          reason: 'a symbolic link out of the project: edits made through it are not undone',
+        },
+      ],
+    };
+    const text = renderRewind({
+      entry,
+      dryRun: false,
+      code: { plan, conflicts: [], undoSnapshotId: null },
+      conversation: null,
+    });
+    expect(text).toContain('nothing to restore');
+    expect(text).toContain('Not brought back through links (1):');
+    expect(text).toContain('conf.json: a symbolic link out of the project');
   });
 });
