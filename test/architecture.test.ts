@@ -25,6 +25,8 @@ describe('architecture', () => {
     const allowed = ({ file, specifier }: { file: string; specifier: string }) =>
       specifier === 'zod' ||
       specifier === 'zod/mini' ||
+      // Pure: the width of a string in terminal columns.
+      specifier === 'fast-string-truncated-width' ||
       specifier === 'node:path' ||
       (specifier.startsWith('.') && insideCore(file, specifier));
     const offenders = importsOf('core').filter((entry) => !allowed(entry));

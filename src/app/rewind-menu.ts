@@ -8,7 +8,9 @@ import {
   resolveRef,
 } from '../core/rewind-refs.js';
 import type { RestorePlan, SnapshotRecord } from '../core/snapshot.js';
+import { type HeadMove, headMoveSince } from '../core/snapshot-text.js';
 import { cliCommand, wordsFor } from '../core/surface.js';
+import { readHeadFast } from '../git/repo.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import { type ConversationOutcome, forkConversation, resumeCommand } from './conversation-fork.js';
 import type { AppDeps } from './deps.js';
@@ -169,6 +171,8 @@ export interface RewindOutcome {
     conflicts: RewindConflict[];
     undoSnapshotId: string | null;
     interrupted: { target: string; undo: string } | null;
+    /** HEAD or the branch moved since the prompt: a code restore writes files only, and says so. */
+    headMoved: HeadMove | null;
   } | null;
   /** The conversation's part, when the mode restores the conversation. */
   conversation: ConversationOutcome | null;
@@ -303,7 +307,8 @@ export async function rewindTo(
             sessionId: chosen.sessionId,
             onProgress: request.onProgress,
           });
-      outcome.code = { ...done, conflicts };
+      const headMoved = headMoveSince(chosen.git, await readHeadFast(store.root));
+      outcome.code = { ...done, conflicts, headMoved };
     }
     if (request.mode !== 'code')
       outcome.conversation = await forkConversation(deps, store.root, chosen, request.dryRun);

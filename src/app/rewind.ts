@@ -22,6 +22,7 @@ import {
   summarizePlan,
   triggerProblem,
 } from '../core/snapshot.js';
+import { type HeadMove, headMoveSince } from '../core/snapshot-text.js';
 import { type Reader, type Surface, type SurfaceWords, WORDS, wordsFor, wordsOf } from '../core/surface.js';
 import { readHeadFast } from '../git/repo.js';
 import { readSettings, settingsOf } from '../store/settings-file.js';
@@ -532,6 +533,8 @@ export interface RestoreOutcome {
    * safety snapshot, which holds what was edited since the interruption, when it differs from `undo`.
    */
   interrupted: { target: string; undo: string; current?: string } | null;
+  /** HEAD or the branch moved since the snapshot: the restore writes files only, and says so. */
+  headMoved?: HeadMove | null;
 }
 
 /**
@@ -558,8 +561,9 @@ export async function restoreSnapshot(
     const target = await restoreTargetOf(store, snapshot, wordsFor(deps.surface, deps.commandRoot));
     await refuseUnknownPaths(store, snapshot, paths);
     const done = await restoreTreeLocked(deps, store, target, { ...request, paths });
+    const headMoved = headMoveSince(snapshot.git, await readHeadFast(store.root));
     // A restore that applied always names its undo: none, with unlessEmpty, means nothing was changed.
-    return { snapshot, dryRun: request.dryRun || done.undoSnapshotId === null, ...done };
+    return { snapshot, dryRun: request.dryRun || done.undoSnapshotId === null, ...done, headMoved };
   });
 }
 

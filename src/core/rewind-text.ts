@@ -2,7 +2,7 @@ import truncatedWidth from 'fast-string-truncated-width';
 import { escapeControls, quotePath } from './quote.js';
 import { formatChangeCounts, hasChanges, type RewindEntry } from './rewind-refs.js';
 import type { RestorePlan } from './snapshot.js';
-import { renderGuarded, renderPlan } from './snapshot-text.js';
+import { type HeadMove, renderGuarded, renderHeadMove, renderPlan } from './snapshot-text.js';
 import { cliCommand, inFolder, wordsFor } from './surface.js';
 import { formatAge } from './time.js';
 
@@ -123,6 +123,7 @@ export interface RewindOutcomeView {
     plan: RestorePlan;
     conflicts: ReadonlyArray<{ path: string; changedBy: readonly string[] }>;
     undoSnapshotId: string | null;
+    headMoved?: HeadMove | null;
   } | null;
   conversation: {
     canFork: boolean;
@@ -166,6 +167,7 @@ export function renderRewind(outcome: RewindOutcomeView, root?: string): string 
           : `Code: restored, ${total} file(s) changed.`,
       );
       lines.push(...renderPlan(code.plan).map((line) => `  ${line}`));
+      if (code.headMoved) lines.push(renderHeadMove(code.headMoved));
       lines.push(...renderConflicts(code.conflicts));
       if (code.undoSnapshotId)
         lines.push(`To undo: ${wordsFor('cli', root).restoreNow(code.undoSnapshotId)}`);

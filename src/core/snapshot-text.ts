@@ -114,12 +114,36 @@ export function renderDiff(diff: DiffView): string {
   return lines.join('\n');
 }
 
+/** Where the repository's HEAD was when a snapshot was taken, and where it is now. */
+export interface HeadMove {
+  then: { branch: string | null; head: string };
+  now: { branch: string | null; head: string };
+}
+
+/** The move when HEAD or the branch differs from the snapshot's (a commit, a checkout since); else null. */
+export function headMoveSince(
+  then: { branch: string | null; head: string } | null | undefined,
+  now: { branch: string | null; head: string } | null,
+): HeadMove | null {
+  if (!then || !now || (then.head === now.head && then.branch === now.branch)) return null;
+  return { then: { branch: then.branch, head: then.head }, now: { branch: now.branch, head: now.head } };
+}
+
+/** A restore writes files only: when HEAD moved since the snapshot, `git status` will show the difference. */
+export function renderHeadMove(move: HeadMove): string {
+  const at = (where: HeadMove['then']) =>
+    `${escapeControls(where.branch ?? 'detached HEAD')}@${where.head.slice(0, 9)}`;
+  return `Note: the snapshot was taken on ${at(move.then)}; the repository is now on ${at(move.now)}. A restore writes the files only: HEAD, the branch and the index stay, so git status shows how the restored files differ from ${at(move.now)}.`;
+}
+
 export interface RestoreView {
   snapshot: { id: string };
   dryRun: boolean;
   plan: RestorePlan;
   undoSnapshotId: string | null;
   interrupted?: { target: string; undo: string; current?: string } | null;
+  /** HEAD or the branch moved since the snapshot (see renderHeadMove). */
+  headMoved?: HeadMove | null;
   /** The paths the restore was limited to, as asked: a dry run's way to apply names them again. */
   paths?: readonly string[];
 }
@@ -179,6 +203,7 @@ export function renderRestore(outcome: RestoreView, surface: Reader = 'mcp'): st
       ]
     : [`Restored snapshot ${outcome.snapshot.id}: ${total} file(s) changed.`];
   lines.push(...renderPlan(outcome.plan));
+  if (outcome.headMoved) lines.push(renderHeadMove(outcome.headMoved));
   if (outcome.dryRun) lines.push(wordsOf(surface).applyRestore(outcome.snapshot.id, outcome.paths ?? []));
   else if (outcome.undoSnapshotId)
     lines.push(

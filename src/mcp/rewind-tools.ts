@@ -50,6 +50,8 @@ const snapshotSchema = z.object({
   aside: z.object({ kept: z.number(), created: z.number() }).optional(),
 });
 const guardedPaths = z.array(z.object({ path: z.string(), reason: z.string() }));
+const headSchema = z.object({ branch: z.string().nullable(), head: z.string() });
+
 export const planSchema = z.object({
   overwrite: z.array(z.string()),
   create: z.array(z.string()),
@@ -217,6 +219,10 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         dryRun: z.boolean(),
         plan: planSchema,
         undoSnapshotId: z.string().nullable(),
+        headMoved: z
+          .object({ then: headSchema, now: headSchema })
+          .nullable()
+          .describe('HEAD or the branch moved since the snapshot; the restore writes files only'),
         text: textField,
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -238,6 +244,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         dryRun: outcome.dryRun,
         plan: outcome.plan,
         undoSnapshotId: outcome.undoSnapshotId,
+        headMoved: outcome.headMoved ?? null,
       });
     },
   );
