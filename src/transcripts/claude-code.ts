@@ -27,6 +27,11 @@ export interface ClaudeTranscriptState extends IncrementalState {
   taskSource?: 'todo' | 'tasks' | undefined;
   status?: string | undefined;
   files: string[];
+  /**
+   * The commands this read found (those whose result it read), not every command the session ran: the
+   * checkpoint keeps its own list, which a `replace` save may have cut (trial 4: a list kept here put the
+   * dropped ones back at the next turn's end, after the newer ones).
+   */
   commands: TranscriptCommand[];
   /** Commands whose result was not written yet (still running): taken in once a later read finds it. */
   pending?: PendingCommand[] | undefined;
@@ -487,7 +492,7 @@ function mergeState(
     ...(taskSource ? { taskSource } : {}),
     status: scan.status ?? known?.status,
     files: files.slice(-MAX_FILES),
-    commands: [...(known?.commands ?? []), ...answered, ...scan.commands].slice(-MAX_COMMANDS),
+    commands: [...answered, ...scan.commands].slice(-MAX_COMMANDS),
     ...(pending.length > 0 ? { pending: pending.slice(-MAX_PENDING) } : {}),
   };
 }

@@ -27,6 +27,7 @@ export interface CopilotTranscriptState extends IncrementalState {
   todos?: SqlTodo[] | undefined;
   status?: string | undefined;
   files: string[];
+  /** The commands this read found, not every command of the session (see ClaudeTranscriptState). */
   commands: TranscriptCommand[];
   /** Calls without a result yet, taken in once a later read finds it. */
   pending?: PendingCall[] | undefined;
@@ -462,7 +463,7 @@ function mergeState(
     ...(todos ? { todos } : {}),
     status: scan.status ?? known?.status,
     files: files.slice(-MAX_FILES),
-    commands: [...(known?.commands ?? []), ...answered, ...scan.commands].slice(-MAX_COMMANDS),
+    commands: [...answered, ...scan.commands].slice(-MAX_COMMANDS),
     ...(pending.length > 0 ? { pending: pending.slice(-MAX_PENDING) } : {}),
   };
 }

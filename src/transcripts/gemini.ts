@@ -60,7 +60,7 @@ export function readGeminiTranscript(
   session: string,
   previous: ListTranscriptState | null,
 ): { record: TranscriptRecord; state: ListTranscriptState } | null {
-  if (file.endsWith('.json')) return readLegacyGeminiTranscript(file, session);
+  if (file.endsWith('.json')) return readLegacyGeminiTranscript(file, session, previous);
   return readListTranscript(file, session, previous, { scan: scanGemini, isPrompt: geminiPrompt });
 }
 
@@ -179,11 +179,16 @@ function messageReader(scan: ListScan, known: ReadonlySet<string>) {
 /**
  * A chat file of Gemini CLI versions before the JSON lines format: one JSON document
  * (`{ sessionId, ..., messages: [...] }`), written again whole as the session goes. Read whole, up to a
- * size; nothing is remembered between reads, as the file is rewritten each time.
+ * size; of a read before, only the shell calls it took in are remembered (the file is rewritten each
+ * time): the record's commands are the new ones, as for the other formats.
  */
+/** As many call ids as the JSON lines format remembers. */
+const LEGACY_MAX_CALLS = 400;
+
 function readLegacyGeminiTranscript(
   file: string,
   session: string,
+  previous: ListTranscriptState | null,
 ): { record: TranscriptRecord; state: ListTranscriptState } | null {
   let fd: number;
   try {
@@ -213,7 +218,8 @@ function readLegacyGeminiTranscript(
   }
   const scan: ListScan = { end: 0, files: [], commands: [] };
   const list = isRecord(document) && Array.isArray(document.messages) ? document.messages : [];
-  const messages = messageReader(scan, new Set());
+  const known = new Set(previous?.calls ?? []);
+  const messages = messageReader(scan, known);
   for (const message of [...list].reverse()) if (isRecord(message)) messages.visit(message);
   let goal: string | undefined;
   for (const message of list) {
@@ -232,7 +238,7 @@ function readLegacyGeminiTranscript(
     ...(scan.status === undefined ? {} : { status: scan.status }),
     files: scan.files,
     commands: scan.commands.map(({ id: _id, ...command }) => command),
-    calls: scan.commands.map((command) => command.id),
+    calls: [...known, ...scan.commands.map((command) => command.id)].slice(-LEGACY_MAX_CALLS),
   };
   return { record: listRecordOf(state, session), state };
 }

@@ -19,6 +19,10 @@ export interface ListTranscriptState extends IncrementalState {
   tasks?: Task[] | undefined;
   status?: string | undefined;
   files: string[];
+  /**
+   * The commands this read found, not every command of the session: the checkpoint keeps its own list,
+   * which a `replace` save may have cut (see ClaudeTranscriptState).
+   */
   commands: TranscriptCommand[];
   /** Tool calls already taken in: a call read again (a message rewritten, a range read again) counts once. */
   calls: string[];
@@ -80,7 +84,7 @@ function mergeListState(
   base: Pick<ListTranscriptState, 'offset' | 'fingerprint' | 'goalSearchedTo' | 'goal'>,
 ): ListTranscriptState {
   const calls = new Set(known?.calls ?? []);
-  const commands = [...(known?.commands ?? [])];
+  const commands: TranscriptCommand[] = [];
   for (const { id, ...command } of scan.commands) {
     if (calls.has(id)) continue;
     calls.add(id);

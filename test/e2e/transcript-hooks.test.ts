@@ -138,6 +138,44 @@ describe('hooks fill the checkpoint from the session transcript when the model n
     expect(stored().summary).toBe('All done.');
   });
 
+  it('trial 4, item 7: after a replace save, the next Stop never puts back the commands it dropped; new ones come after', async () => {
+    const { root, env, transcript, hook, stored } = setUp();
+    await hook('Stop');
+    expect(stored().recentCommands).toHaveLength(2);
+    await runCli(['save', '--goal', 'G', '--command', 'make'], { cwd: root, env });
+    await hook('Stop');
+    expect(stored().recentCommands.map((command: { command: string }) => command.command)).toEqual(['make']);
+    appendFileSync(
+      transcript,
+      [
+        {
+          type: 'assistant',
+          message: {
+            role: 'assistant',
+            content: [
+              { type: 'tool_use', id: 'toolu_next', name: 'Bash', input: { command: 'npm run lint' } },
+            ],
+          },
+        },
+        {
+          type: 'user',
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 'toolu_next', content: 'ok' }],
+          },
+        },
+      ]
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join(''),
+    );
+    await hook('Stop');
+    await hook('PreCompact', { trigger: 'auto' });
+    expect(stored().recentCommands.map((command: { command: string }) => command.command)).toEqual([
+      'make',
+      'npm run lint',
+    ]);
+  });
+
   it('changes nothing with CHECKPOINT_FROM_TRANSCRIPT=0, or when the transcript is missing or foreign', async () => {
     const { root, env, transcript, hook } = setUp();
     await runCli(['save', '--goal', '(not recorded yet: placeholder kept)'], { cwd: root, env });
