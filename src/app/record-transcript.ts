@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { redactText } from '../core/redact.js';
-import { applyTranscript, type TranscriptRecord } from '../core/transcript.js';
+import { applyTranscript, isTalkAboutWork, type TranscriptRecord } from '../core/transcript.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { settingsOf } from '../store/settings-file.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
@@ -61,10 +61,14 @@ export async function recordTranscript(
         ? 'the session handed over could not be read'
         : `the transcript ${file} could not be read`,
     };
-  const record: TranscriptRecord = {
-    ...read.record,
-    ...(request.source.lastMessage?.trim() ? { status: request.source.lastMessage } : {}),
-  };
+  // The hook's last message is the newest turn's reply: the status when that turn did work, or when it
+  // says something of the work; an acknowledgement ("Noted." to "Thanks") keeps the status before it.
+  const lastMessage = request.source.lastMessage?.trim();
+  const isStatus =
+    lastMessage !== undefined &&
+    lastMessage !== '' &&
+    (read.record.newestTurnWorked === true || isTalkAboutWork(lastMessage));
+  const record: TranscriptRecord = { ...read.record, ...(isStatus ? { status: lastMessage } : {}) };
   const redaction = await loadRedactionConfig(deps.fs, deps.env, root);
   // Security: what is kept of the transcript in our store is redacted too.
   // A session handed over whole leaves nothing to remember for the next read.

@@ -24,8 +24,16 @@ export interface TranscriptRecord {
   goal?: string | undefined;
   /** The latest task list with statuses; `undefined` when the session never used a task tool. */
   tasks?: readonly Task[] | undefined;
-  /** The last text the assistant wrote: where things stand, in its own words. */
+  /**
+   * Where things stand, in the assistant's own words: the last reply of the newest turn that did work
+   * (called a tool), or of a later one that says something of the work (see isTalkAboutWork).
+   */
   status?: string | undefined;
+  /**
+   * Whether the newest turn this read found called a tool; `undefined` when the read found no turn. A
+   * last message the hook hands over counts as the status when it did, or when it says something of the work.
+   */
+  newestTurnWorked?: boolean | undefined;
   /** Files the agent's edit tools wrote, as the agent named them (absolute or relative), oldest first. */
   files: readonly string[];
   /** Shell commands the agent ran, with their exit codes where known, oldest first. */
@@ -36,6 +44,18 @@ export interface TranscriptCommand {
   command: string;
   exitCode?: number | undefined;
   note?: string | undefined;
+}
+
+/**
+ * A reply to a turn that called no tool counts as where things stand only from this many characters: an
+ * answer that says something of the work ("Where are we?" answered in a paragraph) does, an
+ * acknowledgement ("Noted.", "Thanks!", "You're welcome! Let me know if you need anything else.") does not.
+ */
+export const TALK_REPLY_MIN_CHARS = 80;
+
+/** Whether a reply to a turn that called no tool says something of the work (see TALK_REPLY_MIN_CHARS). */
+export function isTalkAboutWork(text: string): boolean {
+  return text.trim().length >= TALK_REPLY_MIN_CHARS;
 }
 
 /** A prompt makes a goal of at most this many characters: the goal is a headline, not the whole request. */

@@ -1,5 +1,5 @@
 import type { Task, TaskStatus } from '../core/schema.js';
-import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
+import { isTalkAboutWork, type TranscriptCommand, type TranscriptRecord } from '../core/transcript.js';
 import { typedPrompt } from './claude-code.js';
 
 // OpenCode keeps its sessions in its own storage, read through its server; our plugin (see
@@ -22,6 +22,13 @@ export function readOpenCodeSession(payload: unknown, session: string): Transcri
   if (!isRecord(payload) || !Array.isArray(payload.messages)) return null;
   let goal: string | undefined;
   let status: string | undefined;
+  // Where things stand: the last reply of the newest turn that did work (called a tool), or of a later
+  // one that says something of the work (see isTalkAboutWork); an acknowledgement does not hide it.
+  let turnText: string | undefined;
+  let turnWorked: boolean | undefined;
+  const endTurn = () => {
+    if (turnText !== undefined && (turnWorked === true || isTalkAboutWork(turnText))) status = turnText;
+  };
   let usedTodos = false;
   const files: string[] = [];
   const commands: TranscriptCommand[] = [];
@@ -37,10 +44,14 @@ export function readOpenCodeSession(payload: unknown, session: string): Transcri
       .trim();
     if (role === 'user') {
       if (goal === undefined && texts !== '') goal = typedPrompt(unquoted(texts));
+      endTurn();
+      turnText = undefined;
+      turnWorked = false;
       continue;
     }
     if (role !== 'assistant') continue;
-    if (texts !== '') status = texts;
+    if (texts !== '') turnText = texts;
+    if (message.parts.some((part) => isRecord(part) && part.type === 'tool')) turnWorked = true;
     for (const part of message.parts) {
       if (!isRecord(part) || part.type !== 'tool' || typeof part.tool !== 'string' || !isRecord(part.state))
         continue;
@@ -65,6 +76,7 @@ export function readOpenCodeSession(payload: unknown, session: string): Transcri
       }
     }
   }
+  endTurn();
   const todos = Array.isArray(payload.todos) ? payload.todos : [];
   const tasks =
     usedTodos || todos.length > 0
@@ -75,6 +87,7 @@ export function readOpenCodeSession(payload: unknown, session: string): Transcri
     goal,
     tasks,
     status,
+    ...(turnWorked !== undefined ? { newestTurnWorked: turnWorked } : {}),
     files: files.slice(-MAX_FILES),
     commands: commands.slice(-MAX_COMMANDS),
   };
