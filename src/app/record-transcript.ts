@@ -51,8 +51,9 @@ export async function recordTranscript(
   });
   const { agent, file, session } = request.source;
   const storeDir = projectStoreDir(defaultStoreBase(deps.env), root);
+  const previous = reader ? reader.stateOrNull(readTranscriptMemory(storeDir, agent, file)) : null;
   const read = reader
-    ? reader.read(file, session, reader.stateOrNull(readTranscriptMemory(storeDir, agent, file)))
+    ? reader.read(file, session, previous)
     : wrapped(inlineReader?.(request.source.inline, session) ?? null);
   if (!read)
     return {
@@ -68,8 +69,23 @@ export async function recordTranscript(
     lastMessage !== undefined &&
     lastMessage !== '' &&
     (read.record.newestTurnWorked === true || isTalkAboutWork(lastMessage));
-  const record: TranscriptRecord = { ...read.record, ...(isStatus ? { status: lastMessage } : {}) };
+  const status = isStatus ? lastMessage : read.record.status;
   const redaction = await loadRedactionConfig(deps.fs, deps.env, root);
+  const redacted = (text: string | undefined) =>
+    text === undefined ? undefined : redactText(text, redaction.config).text;
+  // What the read before handed over, redacted as it was kept: what differs is newer than it. A session
+  // handed over whole (OpenCode) has no read before: nothing is said to be newer.
+  const before = reader && previous !== null ? reader.recordOf(previous, session) : undefined;
+  const tasksText = (tasks: TranscriptRecord['tasks']) =>
+    JSON.stringify(tasks?.map((task) => ({ ...task, description: redacted(task.description) })));
+  const record: TranscriptRecord = {
+    ...read.record,
+    status,
+    changedSinceLastRead: {
+      tasks: before !== undefined && tasksText(before.tasks) !== tasksText(read.record.tasks),
+      status: before !== undefined && redacted(before.status) !== redacted(status),
+    },
+  };
   // Security: what is kept of the transcript in our store is redacted too.
   // A session handed over whole leaves nothing to remember for the next read.
   const remember = () => {

@@ -1,3 +1,4 @@
+import { TASK_MARKERS } from './brief.js';
 import { LIMITS } from './limits.js';
 import {
   type BuildCheckpointResult,
@@ -34,6 +35,11 @@ export interface TranscriptRecord {
    * last message the hook hands over counts as the status when it did, or when it says something of the work.
    */
   newestTurnWorked?: boolean | undefined;
+  /**
+   * Which of `tasks` and `status` the transcript changed since the read before (an earlier turn's end):
+   * newer than that read. Only those can be newer than the agent's own save, and said so in the brief.
+   */
+  changedSinceLastRead?: { tasks: boolean; status: boolean } | undefined;
   /** Files the agent's edit tools wrote, as the agent named them (absolute or relative), oldest first. */
   files: readonly string[];
   /** Shell commands the agent ran, with their exit codes where known, oldest first. */
@@ -58,6 +64,9 @@ export function isTalkAboutWork(text: string): boolean {
   return text.trim().length >= TALK_REPLY_MIN_CHARS;
 }
 
+/** The tasks and the status newer in the transcript are kept as one line each, of at most this many characters. */
+const NEWER_CHARS = 300;
+
 /** A prompt makes a goal of at most this many characters: the goal is a headline, not the whole request. */
 export const DERIVED_GOAL_CHARS = 300;
 
@@ -79,9 +88,11 @@ export interface ApplyTranscriptResult extends BuildCheckpointResult {
 /**
  * Fills a checkpoint from a transcript record. What the agent saved itself always wins: the goal, the
  * tasks and the summary are filled only when empty (or the placeholder goal), or when they were derived
- * before (a goal only from the same session); `meta.derived` marks what was filled. Commands the
- * checkpoint does not list yet are added. Everything taken from the record is redacted first, then
- * clipped, so a secret cut at a limit is never left half visible.
+ * before (a goal only from the same session); `meta.derived` marks what was filled. Tasks or a status the
+ * transcript changed since its last read, and that differ from what the agent saved, are not taken in
+ * but kept in `meta.newerInTranscript` for the brief to say so (trial 4); the same as the agent's, they
+ * clear it. Commands the checkpoint does not list yet are added. Everything taken from the record is
+ * redacted first, then clipped, so a secret cut at a limit is never left half visible.
  */
 export function applyTranscript(
   checkpoint: Checkpoint,
@@ -109,7 +120,25 @@ export function applyTranscript(
     }
   }
 
+  const newer: { tasks?: string; summary?: string } = {};
+  const before = checkpoint.meta.newerInTranscript;
+  if (before?.tasks !== undefined) newer.tasks = before.tasks;
+  if (before?.summary !== undefined) newer.summary = before.summary;
   const tasksAreOpen = goal.tasks.length === 0 || derived.tasks !== undefined;
+  if (record.tasks !== undefined && !tasksAreOpen) {
+    const tasks = record.tasks
+      .map((task) => ({ description: redact(task.description).trim(), status: task.status }))
+      .filter((task) => task.description !== '');
+    const isSame =
+      JSON.stringify(tasks) ===
+      JSON.stringify(goal.tasks.map(({ description, status }) => ({ description, status })));
+    if (isSame) delete newer.tasks;
+    else if (record.changedSinceLastRead?.tasks)
+      newer.tasks = clip(
+        tasks.map((task) => `${TASK_MARKERS[task.status]} ${task.description}`).join('; '),
+        NEWER_CHARS,
+      );
+  }
   if (record.tasks !== undefined && tasksAreOpen) {
     const tasks = dropOldestTasks(
       record.tasks
@@ -130,6 +159,12 @@ export function applyTranscript(
   }
 
   const summaryIsOpen = !summary?.trim() || derived.summary !== undefined;
+  if (record.status !== undefined && !summaryIsOpen) {
+    const status = redact(record.status).trim();
+    if (status === summary?.trim()) delete newer.summary;
+    else if (record.changedSinceLastRead?.status && status !== '')
+      newer.summary = clip(status.replace(/\s+/g, ' '), NEWER_CHARS);
+  }
   if (record.status !== undefined && summaryIsOpen) {
     const status = clip(redact(record.status).trim(), LIMITS.summaryChars);
     if (status !== '' && (status !== summary || derived.summary !== record.session)) {
@@ -158,6 +193,12 @@ export function applyTranscript(
     recentCommands = [...recentCommands, entry];
     changed = true;
   }
+  const isNewerSame = newer.tasks === before?.tasks && newer.summary === before?.summary;
+  if (!isNewerSame) changed = true;
+  const newerInTranscript =
+    newer.tasks === undefined && newer.summary === undefined
+      ? undefined
+      : { at: isNewerSame && before ? before.at : params.now.toISOString(), ...newer };
   const commands = keepNewest(recentCommands, LIMITS.recentCommands);
   recentCommands = commands.kept;
   const truncated = checkpoint.meta.truncated || commands.dropped;
@@ -172,8 +213,10 @@ export function applyTranscript(
       redactions: checkpoint.meta.redactions + redactions,
       truncated,
       ...(Object.keys(derived).length > 0 ? { derived } : {}),
+      newerInTranscript,
     },
   };
+  if (!newerInTranscript) delete next.meta.newerInTranscript;
   const fitted = fitToSize(next, LIMITS.fileBytes);
   return { ...fitted, redactions, changed };
 }

@@ -87,7 +87,7 @@ export function readClaudeTranscript(
     findGoal: (fd, from, to) => findFirstPrompt(fd, from, to),
     merge: mergeState,
   });
-  return state && { record: recordOf(state, session), state };
+  return state && { record: claudeRecordOf(state, session), state };
 }
 
 /** A remembered state, when it has the shape this version writes; anything else is read afresh. */
@@ -144,7 +144,7 @@ export function mapStateText(
 }
 
 /** The record a state amounts to. */
-function recordOf(state: ClaudeTranscriptState, session: string): TranscriptRecord {
+export function claudeRecordOf(state: ClaudeTranscriptState, session: string): TranscriptRecord {
   const tasks =
     state.taskSource === 'todo'
       ? state.todos

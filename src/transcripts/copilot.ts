@@ -87,7 +87,7 @@ export function readCopilotTranscript(
     findGoal: (fd, from, to, scan) => findFirstPrompt(fd, from, to, scan.removed),
     merge: mergeState,
   });
-  return state && { record: recordOf(state, session), state };
+  return state && { record: copilotRecordOf(state, session), state };
 }
 
 /** A remembered state, when it has the shape this version writes; anything else is read afresh. */
@@ -145,7 +145,8 @@ export function mapCopilotStateText(
   };
 }
 
-function recordOf(state: CopilotTranscriptState, session: string): TranscriptRecord {
+/** The record a state amounts to. */
+export function copilotRecordOf(state: CopilotTranscriptState, session: string): TranscriptRecord {
   return {
     session,
     goal: state.goal,

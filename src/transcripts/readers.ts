@@ -1,6 +1,7 @@
 import type { TranscriptRecord } from '../core/transcript.js';
 import {
   type ClaudeTranscriptState,
+  claudeRecordOf,
   claudeStateOrNull,
   mapStateText,
   readClaudeTranscript,
@@ -8,12 +9,13 @@ import {
 import { readCodexTranscript } from './codex.js';
 import {
   type CopilotTranscriptState,
+  copilotRecordOf,
   copilotStateOrNull,
   mapCopilotStateText,
   readCopilotTranscript,
 } from './copilot.js';
 import { readGeminiTranscript } from './gemini.js';
-import { type ListTranscriptState, listStateOrNull, mapListStateText } from './list-state.js';
+import { type ListTranscriptState, listRecordOf, listStateOrNull, mapListStateText } from './list-state.js';
 import { readOpenCodeSession } from './opencode.js';
 
 /**
@@ -30,30 +32,36 @@ export interface TranscriptReader<State> {
   stateOrNull(value: unknown): State | null;
   /** The state with every text in it passed through `change` (redaction, before it is kept). */
   mapText(state: State, change: (text: string) => string): State;
+  /** The record a remembered state amounts to: what the read before handed over. */
+  recordOf(state: State, session: string): TranscriptRecord;
 }
 
 const claude: TranscriptReader<ClaudeTranscriptState> = {
   read: readClaudeTranscript,
   stateOrNull: claudeStateOrNull,
   mapText: mapStateText,
+  recordOf: claudeRecordOf,
 };
 
 const codex: TranscriptReader<ListTranscriptState> = {
   read: readCodexTranscript,
   stateOrNull: listStateOrNull,
   mapText: mapListStateText,
+  recordOf: listRecordOf,
 };
 
 const gemini: TranscriptReader<ListTranscriptState> = {
   read: readGeminiTranscript,
   stateOrNull: listStateOrNull,
   mapText: mapListStateText,
+  recordOf: listRecordOf,
 };
 
 const copilot: TranscriptReader<CopilotTranscriptState> = {
   read: readCopilotTranscript,
   stateOrNull: copilotStateOrNull,
   mapText: mapCopilotStateText,
+  recordOf: copilotRecordOf,
 };
 
 /** The agents whose transcripts are read, by the name the hooks give them (`--agent`). */

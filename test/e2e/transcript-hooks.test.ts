@@ -194,6 +194,72 @@ describe('hooks fill the checkpoint from the session transcript when the model n
     expect(stored().summary).toBe(update);
   });
 
+  it('trial 4, item 6: the model’s save wins, and the brief says the transcript holds newer tasks and a newer status', async () => {
+    const { root, env, transcript, hook } = setUp();
+    await hook('Stop');
+    const save = (args: string[]) => runCli(['save', '--goal', 'G', ...args], { cwd: root, env });
+    await save(['--summary', 'model: cookie bug open', '--task', 'in_progress:cookie']);
+    const turn = [
+      { type: 'user', message: { role: 'user', content: 'Fix the cookie bug' } },
+      {
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_todo2',
+              name: 'TodoWrite',
+              input: {
+                todos: [
+                  { content: 'cookie', status: 'completed', activeForm: 'x' },
+                  { content: 'logout', status: 'in_progress', activeForm: 'y' },
+                ],
+              },
+            },
+          ],
+        },
+      },
+      {
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_todo2', content: 'ok' }],
+        },
+      },
+      {
+        type: 'assistant',
+        message: { role: 'assistant', content: [{ type: 'text', text: 'Cookie fixed; logout next.' }] },
+      },
+    ];
+    appendFileSync(transcript, turn.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    await hook('Stop', { last_assistant_message: 'Cookie fixed; logout next.' });
+    const brief = async () =>
+      JSON.parse((await hook('SessionStart', { source: 'clear' })).stdout).hookSpecificOutput
+        .additionalContext as string;
+    const shown = await brief();
+    // The model's own save is shown, as the rule says...
+    expect(shown).toContain('## Tasks\n- [~] cookie');
+    expect(shown).toContain('## Where things stand\nmodel: cookie bug open');
+    // ...and one line says what is newer, and that the save is older; nothing claims all can be trusted.
+    expect(shown).toMatch(
+      /- ⚠ The session transcript is newer than the last save \(seen [^)]*\): tasks \[x\] cookie; \[~\] logout; status “Cookie fixed; logout next\.”\. The tasks and status above are older, as saved\n/,
+    );
+    expect(shown).not.toContain('the rest of this brief can be trusted');
+    // The model's next save of both is the newer: the line goes.
+    await save([
+      '--summary',
+      'Cookie fixed; logout next.',
+      '--task',
+      'done:cookie',
+      '--task',
+      'in_progress:logout',
+    ]);
+    const after = await brief();
+    expect(after).not.toContain('The session transcript is newer');
+    expect(after).toContain('the rest of this brief can be trusted as is');
+  });
+
   it('changes nothing with CHECKPOINT_FROM_TRANSCRIPT=0, or when the transcript is missing or foreign', async () => {
     const { root, env, transcript, hook } = setUp();
     await runCli(['save', '--goal', '(not recorded yet: placeholder kept)'], { cwd: root, env });
