@@ -5,7 +5,12 @@ import { CheckpointStore } from '../store/checkpoint-store.js';
 import { settingsOf } from '../store/settings-file.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import { readTranscriptMemory, writeTranscriptMemory } from '../store/transcript-memory.js';
-import { INLINE_TRANSCRIPT_READERS, TRANSCRIPT_READERS } from '../transcripts/readers.js';
+import {
+  INLINE_TRANSCRIPT_READERS,
+  type InlineTranscriptState,
+  TRANSCRIPT_READERS,
+  type TranscriptReader,
+} from '../transcripts/readers.js';
 import type { AppDeps } from './deps.js';
 import { loadRedactionConfig } from './redaction.js';
 import { resolveProjectRoot } from './root.js';
@@ -51,10 +56,14 @@ export async function recordTranscript(
   });
   const { agent, file, session } = request.source;
   const storeDir = projectStoreDir(defaultStoreBase(deps.env), root);
-  const previous = reader ? reader.stateOrNull(readTranscriptMemory(storeDir, agent, file)) : null;
+  // A session handed over whole is remembered by its id, a file by its path.
+  const memoryKey = inlineReader ? `session:${session}` : file;
+  const memory = readTranscriptMemory(storeDir, agent, memoryKey);
+  const any = (reader ?? inlineReader) as TranscriptReader<unknown>;
+  const previous = any.stateOrNull(memory);
   const read = reader
     ? reader.read(file, session, previous)
-    : wrapped(inlineReader?.(request.source.inline, session) ?? null);
+    : (inlineReader?.read(request.source.inline, session, previous as InlineTranscriptState | null) ?? null);
   if (!read)
     return {
       recorded: false,
@@ -73,9 +82,8 @@ export async function recordTranscript(
   const redaction = await loadRedactionConfig(deps.fs, deps.env, root);
   const redacted = (text: string | undefined) =>
     text === undefined ? undefined : redactText(text, redaction.config).text;
-  // What the read before handed over, redacted as it was kept: what differs is newer than it. A session
-  // handed over whole (OpenCode) has no read before: nothing is said to be newer.
-  const before = reader && previous !== null ? reader.recordOf(previous, session) : undefined;
+  // What the read before handed over, redacted as it was kept: what differs is newer than it.
+  const before = previous !== null ? any.recordOf(previous, session) : undefined;
   const tasksText = (tasks: TranscriptRecord['tasks']) =>
     JSON.stringify(tasks?.map((task) => ({ ...task, description: redacted(task.description) })));
   const record: TranscriptRecord = {
@@ -87,16 +95,14 @@ export async function recordTranscript(
     },
   };
   // Security: what is kept of the transcript in our store is redacted too.
-  // A session handed over whole leaves nothing to remember for the next read.
   const remember = () => {
-    if (reader)
-      writeTranscriptMemory(
-        deps.fs,
-        storeDir,
-        agent,
-        file,
-        reader.mapText(read.state, (text) => redactText(text, redaction.config).text),
-      );
+    writeTranscriptMemory(
+      deps.fs,
+      storeDir,
+      agent,
+      memoryKey,
+      any.mapText(read.state, (text) => redactText(text, redaction.config).text),
+    );
   };
 
   const store = new CheckpointStore(root, deps.fs);
@@ -127,10 +133,6 @@ export async function recordTranscript(
   });
   remember();
   return { recorded: true, changed: true, created: !existed, root: saved.root.root };
-}
-
-function wrapped(record: TranscriptRecord | null): { record: TranscriptRecord; state: unknown } | null {
-  return record ? { record, state: null } : null;
 }
 
 /** The written files that are inside the project, relative to it; the agent may write anywhere. */

@@ -18,7 +18,12 @@ const EDIT_TOOLS = new Set(['write', 'edit', 'multiedit']);
  * The record of an OpenCode session as the plugin hands it over. `null` when the payload has no message
  * list (a foreign or damaged payload changes nothing).
  */
-export function readOpenCodeSession(payload: unknown, session: string): TranscriptRecord | null {
+export function readOpenCodeSession(
+  payload: unknown,
+  session: string,
+  /** Shell calls (by `callID`) a read before took in: left out of the record's commands. */
+  known: ReadonlySet<string> = new Set(),
+): TranscriptRecord | null {
   if (!isRecord(payload) || !Array.isArray(payload.messages)) return null;
   let goal: string | undefined;
   let status: string | undefined;
@@ -64,7 +69,11 @@ export function readOpenCodeSession(payload: unknown, session: string): Transcri
         const at = files.indexOf(input.filePath);
         if (at !== -1) files.splice(at, 1);
         files.push(input.filePath);
-      } else if (part.tool === 'bash' && typeof input.command === 'string') {
+      } else if (
+        part.tool === 'bash' &&
+        typeof input.command === 'string' &&
+        !(typeof part.callID === 'string' && known.has(part.callID))
+      ) {
         const metadata = isRecord(state.metadata) ? state.metadata : {};
         const exitCode = Number.isInteger(metadata.exit) ? (metadata.exit as number) : undefined;
         const description = typeof input.description === 'string' ? input.description : undefined;
@@ -91,6 +100,26 @@ export function readOpenCodeSession(payload: unknown, session: string): Transcri
     files: files.slice(-MAX_FILES),
     commands: commands.slice(-MAX_COMMANDS),
   };
+}
+
+/** The `callID`s of the session's shell calls that completed: what a read takes in, remembered for the next. */
+export function openCodeShellCalls(payload: unknown): string[] {
+  if (!isRecord(payload) || !Array.isArray(payload.messages)) return [];
+  const ids: string[] = [];
+  for (const message of payload.messages) {
+    if (!isRecord(message) || !Array.isArray(message.parts)) continue;
+    for (const part of message.parts)
+      if (
+        isRecord(part) &&
+        part.type === 'tool' &&
+        part.tool === 'bash' &&
+        typeof part.callID === 'string' &&
+        isRecord(part.state) &&
+        part.state.status === 'completed'
+      )
+        ids.push(part.callID);
+  }
+  return ids;
 }
 
 /** `opencode run` wraps a message that has spaces in double quotes: what the person typed is inside. */

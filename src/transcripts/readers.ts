@@ -1,3 +1,4 @@
+import { TASK_STATUSES, type Task } from '../core/schema.js';
 import type { TranscriptRecord } from '../core/transcript.js';
 import {
   type ClaudeTranscriptState,
@@ -16,7 +17,7 @@ import {
 } from './copilot.js';
 import { readGeminiTranscript } from './gemini.js';
 import { type ListTranscriptState, listRecordOf, listStateOrNull, mapListStateText } from './list-state.js';
-import { readOpenCodeSession } from './opencode.js';
+import { openCodeShellCalls, readOpenCodeSession } from './opencode.js';
 
 /**
  * One agent's transcript format: read it (from where the last read stopped) into the common record.
@@ -73,11 +74,81 @@ export const TRANSCRIPT_READERS: Readonly<Record<string, TranscriptReader<unknow
 };
 
 /**
- * The agents whose hooks hand the session over in the payload instead of naming a file (OpenCode's
- * plugin, which reads it through OpenCode's SDK client): the whole of what is read, nothing remembered.
+ * What a read of a session handed over whole remembers for the next (kept per session in our store): the
+ * shell calls it took in, so that the next read hands over only new commands (a `replace` save may have
+ * cut the list since), and the tasks and status it handed over, to tell what is newer.
  */
-export const INLINE_TRANSCRIPT_READERS: Readonly<
-  Record<string, (payload: unknown, session: string) => TranscriptRecord | null>
-> = {
-  opencode: readOpenCodeSession,
+export interface InlineTranscriptState {
+  version: 1;
+  calls: string[];
+  tasks?: Task[] | undefined;
+  status?: string | undefined;
+}
+
+/** As many call ids as the file readers remember. */
+const MAX_INLINE_CALLS = 400;
+
+/** One agent whose hook hands the session over in the payload; `read` takes the payload for a file. */
+export type InlineTranscriptReader = Omit<TranscriptReader<InlineTranscriptState>, 'read'> & {
+  read(
+    payload: unknown,
+    session: string,
+    previous: InlineTranscriptState | null,
+  ): { record: TranscriptRecord; state: InlineTranscriptState } | null;
+};
+
+const opencode: InlineTranscriptReader = {
+  read(payload, session, previous) {
+    const known = new Set(previous?.calls ?? []);
+    const record = readOpenCodeSession(payload, session, known);
+    if (!record) return null;
+    const calls = [...known, ...openCodeShellCalls(payload).filter((id) => !known.has(id))];
+    return {
+      record,
+      state: {
+        version: 1,
+        calls: calls.slice(-MAX_INLINE_CALLS),
+        ...(record.tasks ? { tasks: [...record.tasks] } : {}),
+        ...(record.status !== undefined ? { status: record.status } : {}),
+      },
+    };
+  },
+  stateOrNull(value) {
+    if (typeof value !== 'object' || value === null) return null;
+    const state = value as Record<string, unknown>;
+    const isTask = (item: unknown) =>
+      typeof item === 'object' &&
+      item !== null &&
+      typeof (item as Task).description === 'string' &&
+      (TASK_STATUSES as readonly unknown[]).includes((item as Task).status);
+    const valid =
+      state.version === 1 &&
+      Array.isArray(state.calls) &&
+      state.calls.every((id) => typeof id === 'string') &&
+      (state.tasks === undefined || (Array.isArray(state.tasks) && state.tasks.every(isTask))) &&
+      (state.status === undefined || typeof state.status === 'string');
+    return valid ? (state as unknown as InlineTranscriptState) : null;
+  },
+  mapText: (state, change) => ({
+    ...state,
+    ...(state.tasks
+      ? { tasks: state.tasks.map((task) => ({ ...task, description: change(task.description) })) }
+      : {}),
+    ...(state.status !== undefined ? { status: change(state.status) } : {}),
+  }),
+  recordOf: (state, session) => ({
+    session,
+    tasks: state.tasks,
+    status: state.status,
+    files: [],
+    commands: [],
+  }),
+};
+
+/**
+ * The agents whose hooks hand the session over in the payload instead of naming a file (OpenCode's
+ * plugin, which reads it through OpenCode's SDK client): read whole each time.
+ */
+export const INLINE_TRANSCRIPT_READERS: Readonly<Record<string, InlineTranscriptReader>> = {
+  opencode,
 };

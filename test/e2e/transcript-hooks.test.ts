@@ -413,4 +413,32 @@ describe('the other agents’ hooks fill the checkpoint from their sessions', ()
     expect(saved.summary).toBe('The route answers 200; its tests pass, the docs are next.');
     expect(saved.meta.derived).toEqual({ goal: 'ses_1', tasks: 'ses_1', summary: 'ses_1' });
   });
+
+  it('OpenCode, trial 4, item 7: after a replace save, the next turn’s end never puts back the commands it dropped', async () => {
+    const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+    const recorded = JSON.parse(
+      readFileSync(new URL('../fixtures/transcripts/opencode-session.json', import.meta.url), 'utf8'),
+    );
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const stop = () =>
+      runCli(['hook', 'Stop', '--agent', 'opencode'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({
+          hook_event_name: 'Stop',
+          cwd: root,
+          session_id: 'ses_1',
+          transcript: recorded,
+        }),
+      });
+    const commands = () =>
+      JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).recentCommands.map(
+        (command: { command: string }) => command.command,
+      );
+    expect(await stop()).toMatchObject({ code: 0, stderr: '' });
+    expect(commands()).toHaveLength(2);
+    await runCli(['save', '--goal', 'G', '--command', 'make'], { cwd: root, env });
+    expect(await stop()).toMatchObject({ code: 0, stderr: '' });
+    expect(commands()).toEqual(['make']);
+  });
 });
