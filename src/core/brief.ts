@@ -234,7 +234,7 @@ function renderDrift(
     // Not "the rest can be trusted" when the transcript holds newer tasks or a newer status (trial 4).
     lines.push(
       hasNewer
-        ? '- No file changed after the checkpoint: the files and commands can be trusted as is'
+        ? '- No file changed after the checkpoint: the files and commands in this brief are current'
         : '- No file changed after the checkpoint: the rest of this brief can be trusted as is',
     );
   }

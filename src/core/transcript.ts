@@ -126,18 +126,23 @@ export function applyTranscript(
   if (before?.summary !== undefined) newer.summary = before.summary;
   const tasksAreOpen = goal.tasks.length === 0 || derived.tasks !== undefined;
   if (record.tasks !== undefined && !tasksAreOpen) {
+    const countBefore = redactions;
     const tasks = record.tasks
-      .map((task) => ({ description: redact(task.description).trim(), status: task.status }))
+      .map((task) => ({
+        description: clip(redact(task.description).trim(), LIMITS.taskDescriptionChars),
+        status: task.status,
+      }))
       .filter((task) => task.description !== '');
     const isSame =
       JSON.stringify(tasks) ===
       JSON.stringify(goal.tasks.map(({ description, status }) => ({ description, status })));
     if (isSame) delete newer.tasks;
-    else if (record.changedSinceLastRead?.tasks)
+    if (!isSame && record.changedSinceLastRead?.tasks)
       newer.tasks = clip(
         tasks.map((task) => `${TASK_MARKERS[task.status]} ${task.description}`).join('; '),
         NEWER_CHARS,
       );
+    else redactions = countBefore; // nothing of it is kept, so nothing was redacted
   }
   if (record.tasks !== undefined && tasksAreOpen) {
     const tasks = dropOldestTasks(
@@ -160,10 +165,13 @@ export function applyTranscript(
 
   const summaryIsOpen = !summary?.trim() || derived.summary !== undefined;
   if (record.status !== undefined && !summaryIsOpen) {
+    const countBefore = redactions;
     const status = redact(record.status).trim();
-    if (status === summary?.trim()) delete newer.summary;
-    else if (record.changedSinceLastRead?.status && status !== '')
+    const isSame = clip(status, LIMITS.summaryChars) === summary?.trim();
+    if (isSame) delete newer.summary;
+    if (!isSame && record.changedSinceLastRead?.status && status !== '')
       newer.summary = clip(status.replace(/\s+/g, ' '), NEWER_CHARS);
+    else redactions = countBefore; // nothing of it is kept, so nothing was redacted
   }
   if (record.status !== undefined && summaryIsOpen) {
     const status = clip(redact(record.status).trim(), LIMITS.summaryChars);

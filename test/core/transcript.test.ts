@@ -338,7 +338,7 @@ describe('trial 4, item 6: tasks and a status newer than the agent’s own save'
     ]);
     expect(brief).not.toContain('the rest of this brief can be trusted');
     expect(brief).toContain(
-      '- No file changed after the checkpoint: the files and commands can be trusted as is',
+      '- No file changed after the checkpoint: the files and commands in this brief are current',
     );
   });
 });
