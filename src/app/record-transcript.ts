@@ -1,11 +1,16 @@
 import path from 'node:path';
 import { redactText } from '../core/redact.js';
-import { applyTranscript, type TranscriptRecord } from '../core/transcript.js';
+import { applyTranscript, isTalkAboutWork, type TranscriptRecord } from '../core/transcript.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { settingsOf } from '../store/settings-file.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import { readTranscriptMemory, writeTranscriptMemory } from '../store/transcript-memory.js';
-import { INLINE_TRANSCRIPT_READERS, TRANSCRIPT_READERS } from '../transcripts/readers.js';
+import {
+  INLINE_TRANSCRIPT_READERS,
+  type InlineTranscriptState,
+  TRANSCRIPT_READERS,
+  type TranscriptReader,
+} from '../transcripts/readers.js';
 import type { AppDeps } from './deps.js';
 import { loadRedactionConfig } from './redaction.js';
 import { resolveProjectRoot } from './root.js';
@@ -51,9 +56,14 @@ export async function recordTranscript(
   });
   const { agent, file, session } = request.source;
   const storeDir = projectStoreDir(defaultStoreBase(deps.env), root);
+  // A session handed over whole is remembered by its id, a file by its path.
+  const memoryKey = inlineReader ? `session:${session}` : file;
+  const memory = readTranscriptMemory(storeDir, agent, memoryKey);
+  const any = (reader ?? inlineReader) as TranscriptReader<unknown>;
+  const previous = any.stateOrNull(memory);
   const read = reader
-    ? reader.read(file, session, reader.stateOrNull(readTranscriptMemory(storeDir, agent, file)))
-    : wrapped(inlineReader?.(request.source.inline, session) ?? null);
+    ? reader.read(file, session, previous)
+    : (inlineReader?.read(request.source.inline, session, previous as InlineTranscriptState | null) ?? null);
   if (!read)
     return {
       recorded: false,
@@ -61,22 +71,38 @@ export async function recordTranscript(
         ? 'the session handed over could not be read'
         : `the transcript ${file} could not be read`,
     };
+  // The hook's last message is the newest turn's reply: the status when that turn did work, or when it
+  // says something of the work; an acknowledgement ("Noted." to "Thanks") keeps the status before it.
+  const lastMessage = request.source.lastMessage?.trim();
+  const isStatus =
+    lastMessage !== undefined &&
+    lastMessage !== '' &&
+    (read.record.newestTurnWorked === true || isTalkAboutWork(lastMessage));
+  const status = isStatus ? lastMessage : read.record.status;
+  const redaction = await loadRedactionConfig(deps.fs, deps.env, root);
+  const redacted = (text: string | undefined) =>
+    text === undefined ? undefined : redactText(text, redaction.config).text;
+  // What the read before handed over, redacted as it was kept: what differs is newer than it.
+  const before = previous !== null ? any.recordOf(previous, session) : undefined;
+  const tasksText = (tasks: TranscriptRecord['tasks']) =>
+    JSON.stringify(tasks?.map((task) => ({ ...task, description: redacted(task.description) })));
   const record: TranscriptRecord = {
     ...read.record,
-    ...(request.source.lastMessage?.trim() ? { status: request.source.lastMessage } : {}),
+    status,
+    changedSinceLastRead: {
+      tasks: before !== undefined && tasksText(before.tasks) !== tasksText(read.record.tasks),
+      status: before !== undefined && redacted(before.status) !== redacted(status),
+    },
   };
-  const redaction = await loadRedactionConfig(deps.fs, deps.env, root);
   // Security: what is kept of the transcript in our store is redacted too.
-  // A session handed over whole leaves nothing to remember for the next read.
   const remember = () => {
-    if (reader)
-      writeTranscriptMemory(
-        deps.fs,
-        storeDir,
-        agent,
-        file,
-        reader.mapText(read.state, (text) => redactText(text, redaction.config).text),
-      );
+    writeTranscriptMemory(
+      deps.fs,
+      storeDir,
+      agent,
+      memoryKey,
+      any.mapText(read.state, (text) => redactText(text, redaction.config).text),
+    );
   };
 
   const store = new CheckpointStore(root, deps.fs);
@@ -107,10 +133,6 @@ export async function recordTranscript(
   });
   remember();
   return { recorded: true, changed: true, created: !existed, root: saved.root.root };
-}
-
-function wrapped(record: TranscriptRecord | null): { record: TranscriptRecord; state: unknown } | null {
-  return record ? { record, state: null } : null;
 }
 
 /** The written files that are inside the project, relative to it; the agent may write anywhere. */

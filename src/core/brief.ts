@@ -133,7 +133,11 @@ function renderAt(input: BriefInput, density: Density): string {
     commands.map((command) => renderCommand(command, density.itemChars)),
   );
 
-  if (c.git) section(lines, 'Since this checkpoint', renderDrift(c, drift, density, now));
+  const newer = renderNewer(c, density, now);
+  section(lines, 'Since this checkpoint', [
+    ...(newer ? [newer] : []),
+    ...(c.git ? renderDrift(c, drift, density, now, newer !== undefined) : []),
+  ]);
 
   if (input.latestSnapshot) {
     const snapshot = input.latestSnapshot;
@@ -156,7 +160,30 @@ function renderCommand(command: RecentCommand, maxChars: number): string {
   return `- ${outcome}${code(clip(command.command, maxChars))}${note}`;
 }
 
-function renderDrift(c: Checkpoint, drift: Drift | null, density: Density, now: Date): string[] {
+/**
+ * Trial 4: the agent's own save wins over its transcript, but the brief must not pass an older list or
+ * status for the latest. One line: what the transcript holds that is newer, and that the save is older.
+ */
+function renderNewer(c: Checkpoint, density: Density, now: Date): string | undefined {
+  const newer = c.meta.newerInTranscript;
+  if (!newer || (newer.tasks === undefined && newer.summary === undefined)) return undefined;
+  const what = [
+    ...(newer.tasks !== undefined ? [`tasks ${clip(newer.tasks, density.itemChars)}`] : []),
+    ...(newer.summary !== undefined ? [`status “${clip(newer.summary, density.itemChars)}”`] : []),
+  ];
+  const fields = [newer.tasks !== undefined ? 'tasks' : '', newer.summary !== undefined ? 'status' : '']
+    .filter(Boolean)
+    .join(' and ');
+  return `- ⚠ The session transcript is newer than the last save (seen ${formatAge(new Date(newer.at), now)}): ${what.join('; ')}. The ${fields} above are older, as saved`;
+}
+
+function renderDrift(
+  c: Checkpoint,
+  drift: Drift | null,
+  density: Density,
+  now: Date,
+  hasNewer: boolean,
+): string[] {
   if (!drift)
     return ['- ⚠ Drift could not be checked: the project is no longer a git repository with commits'];
   const lines: string[] = [];
@@ -204,7 +231,12 @@ function renderDrift(c: Checkpoint, drift: Drift | null, density: Density, now: 
       );
     }
   } else if (drift.savedHeadReachable) {
-    lines.push('- No file changed after the checkpoint: the rest of this brief can be trusted as is');
+    // Not "the rest can be trusted" when the transcript holds newer tasks or a newer status (trial 4).
+    lines.push(
+      hasNewer
+        ? '- No file changed after the checkpoint: the files and commands in this brief are current'
+        : '- No file changed after the checkpoint: the rest of this brief can be trusted as is',
+    );
   }
   return lines;
 }

@@ -9,6 +9,7 @@ import {
   type FlaggedFiles,
   type GitInfo,
   type ModifiedFile,
+  type NewerInTranscript,
   type RecentCommand,
   serializeCheckpoint,
   type Task,
@@ -110,6 +111,7 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
   }
 
   const derived = carryDerived(previous?.meta.derived, input, params.isAutomatic === true);
+  const newerInTranscript = carryNewer(previous?.meta.newerInTranscript, input, params.isAutomatic === true);
   // The agent's own tasks replace a list taken from the transcript rather than merge into it.
   const tasksBefore =
     previous && previous.meta.derived?.tasks !== undefined && derived?.tasks === undefined
@@ -162,6 +164,7 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
       truncated,
       ...(params.flagged ? { flagged: params.flagged } : {}),
       ...(derived ? { derived } : {}),
+      ...(newerInTranscript ? { newerInTranscript } : {}),
       // Ids the journal may still hold (a merge cut short before it cleared them): never merged twice.
       ...(previous?.meta.journaled ? { journaled: previous.meta.journaled } : {}),
     },
@@ -423,6 +426,24 @@ export function carryDerived(
     if (saved.summary !== undefined) delete kept.summary;
   }
   return Object.keys(kept).length > 0 ? kept : undefined;
+}
+
+/**
+ * What an agent's own save keeps of the marks of newer transcript fields: none for the fields it wrote
+ * (its tasks and summary when it gave them: what it saved is now the newer). A refresh by a hook keeps them.
+ */
+export function carryNewer(
+  previous: NewerInTranscript | undefined,
+  saved: { tasks?: readonly unknown[] | undefined; summary?: string | undefined },
+  isAutomatic: boolean,
+): NewerInTranscript | undefined {
+  if (!previous) return undefined;
+  const kept: NewerInTranscript = { ...previous };
+  if (!isAutomatic) {
+    if (saved.tasks && saved.tasks.length > 0) delete kept.tasks;
+    if (saved.summary !== undefined) delete kept.summary;
+  }
+  return kept.tasks !== undefined || kept.summary !== undefined ? kept : undefined;
 }
 
 /** The newest `max` of a list kept oldest first, and whether any were dropped (the checkpoint says so). */

@@ -95,6 +95,19 @@ function buildSchemas() {
         }),
       ),
       /**
+       * What the agent's session transcript holds that is newer than the agent's own last save of that
+       * field, which wins and stays shown: the task list and the status as the transcript has them
+       * (redacted, one line each, clipped), and when a hook saw them. The brief says so in one line; the
+       * agent's next save of the field drops it. Ours, not the spec's.
+       */
+      newerInTranscript: z.optional(
+        z.looseObject({
+          at: isoTime,
+          tasks: z.optional(z.string()),
+          summary: z.optional(z.string()),
+        }),
+      ),
+      /**
        * The ids of the command journal's records (`.claude-checkpoint.journal/`) last merged into this
        * file: a merge cut short before it cleared them never records a command twice. Ours, not the spec's.
        */
@@ -119,6 +132,7 @@ export type RecentCommand = z.infer<Schemas['recentCommandSchema']>;
 export type GitInfo = z.infer<Schemas['gitSchema']>;
 export type FlaggedFiles = NonNullable<Checkpoint['meta']['flagged']>;
 export type DerivedFields = NonNullable<Checkpoint['meta']['derived']>;
+export type NewerInTranscript = NonNullable<Checkpoint['meta']['newerInTranscript']>;
 
 /** Parses file text into a current-version checkpoint. Throws CORRUPT or UNSUPPORTED_VERSION. */
 export function parseCheckpoint(text: string): Checkpoint {

@@ -1,3 +1,4 @@
+import { TASK_MARKERS } from './brief.js';
 import { LIMITS } from './limits.js';
 import {
   type BuildCheckpointResult,
@@ -24,8 +25,21 @@ export interface TranscriptRecord {
   goal?: string | undefined;
   /** The latest task list with statuses; `undefined` when the session never used a task tool. */
   tasks?: readonly Task[] | undefined;
-  /** The last text the assistant wrote: where things stand, in its own words. */
+  /**
+   * Where things stand, in the assistant's own words: the last reply of the newest turn that did work
+   * (called a tool), or of a later one that says something of the work (see isTalkAboutWork).
+   */
   status?: string | undefined;
+  /**
+   * Whether the newest turn this read found called a tool; `undefined` when the read found no turn. A
+   * last message the hook hands over counts as the status when it did, or when it says something of the work.
+   */
+  newestTurnWorked?: boolean | undefined;
+  /**
+   * Which of `tasks` and `status` the transcript changed since the read before (an earlier turn's end):
+   * newer than that read. Only those can be newer than the agent's own save, and said so in the brief.
+   */
+  changedSinceLastRead?: { tasks: boolean; status: boolean } | undefined;
   /** Files the agent's edit tools wrote, as the agent named them (absolute or relative), oldest first. */
   files: readonly string[];
   /** Shell commands the agent ran, with their exit codes where known, oldest first. */
@@ -37,6 +51,21 @@ export interface TranscriptCommand {
   exitCode?: number | undefined;
   note?: string | undefined;
 }
+
+/**
+ * A reply to a turn that called no tool counts as where things stand only from this many characters: an
+ * answer that says something of the work ("Where are we?" answered in a paragraph) does, an
+ * acknowledgement ("Noted.", "Thanks!", "You're welcome! Let me know if you need anything else.") does not.
+ */
+export const TALK_REPLY_MIN_CHARS = 80;
+
+/** Whether a reply to a turn that called no tool says something of the work (see TALK_REPLY_MIN_CHARS). */
+export function isTalkAboutWork(text: string): boolean {
+  return text.trim().length >= TALK_REPLY_MIN_CHARS;
+}
+
+/** The tasks and the status newer in the transcript are kept as one line each, of at most this many characters. */
+const NEWER_CHARS = 300;
 
 /** A prompt makes a goal of at most this many characters: the goal is a headline, not the whole request. */
 export const DERIVED_GOAL_CHARS = 300;
@@ -59,9 +88,11 @@ export interface ApplyTranscriptResult extends BuildCheckpointResult {
 /**
  * Fills a checkpoint from a transcript record. What the agent saved itself always wins: the goal, the
  * tasks and the summary are filled only when empty (or the placeholder goal), or when they were derived
- * before (a goal only from the same session); `meta.derived` marks what was filled. Commands the
- * checkpoint does not list yet are added. Everything taken from the record is redacted first, then
- * clipped, so a secret cut at a limit is never left half visible.
+ * before (a goal only from the same session); `meta.derived` marks what was filled. Tasks or a status the
+ * transcript changed since its last read, and that differ from what the agent saved, are not taken in
+ * but kept in `meta.newerInTranscript` for the brief to say so (trial 4); the same as the agent's, they
+ * clear it. Commands the checkpoint does not list yet are added. Everything taken from the record is
+ * redacted first, then clipped, so a secret cut at a limit is never left half visible.
  */
 export function applyTranscript(
   checkpoint: Checkpoint,
@@ -89,7 +120,30 @@ export function applyTranscript(
     }
   }
 
+  const newer: { tasks?: string; summary?: string } = {};
+  const before = checkpoint.meta.newerInTranscript;
+  if (before?.tasks !== undefined) newer.tasks = before.tasks;
+  if (before?.summary !== undefined) newer.summary = before.summary;
   const tasksAreOpen = goal.tasks.length === 0 || derived.tasks !== undefined;
+  if (record.tasks !== undefined && !tasksAreOpen) {
+    const countBefore = redactions;
+    const tasks = record.tasks
+      .map((task) => ({
+        description: clip(redact(task.description).trim(), LIMITS.taskDescriptionChars),
+        status: task.status,
+      }))
+      .filter((task) => task.description !== '');
+    const isSame =
+      JSON.stringify(tasks) ===
+      JSON.stringify(goal.tasks.map(({ description, status }) => ({ description, status })));
+    if (isSame) delete newer.tasks;
+    if (!isSame && record.changedSinceLastRead?.tasks)
+      newer.tasks = clip(
+        tasks.map((task) => `${TASK_MARKERS[task.status]} ${task.description}`).join('; '),
+        NEWER_CHARS,
+      );
+    else redactions = countBefore; // nothing of it is kept, so nothing was redacted
+  }
   if (record.tasks !== undefined && tasksAreOpen) {
     const tasks = dropOldestTasks(
       record.tasks
@@ -110,6 +164,15 @@ export function applyTranscript(
   }
 
   const summaryIsOpen = !summary?.trim() || derived.summary !== undefined;
+  if (record.status !== undefined && !summaryIsOpen) {
+    const countBefore = redactions;
+    const status = redact(record.status).trim();
+    const isSame = clip(status, LIMITS.summaryChars) === summary?.trim();
+    if (isSame) delete newer.summary;
+    if (!isSame && record.changedSinceLastRead?.status && status !== '')
+      newer.summary = clip(status.replace(/\s+/g, ' '), NEWER_CHARS);
+    else redactions = countBefore; // nothing of it is kept, so nothing was redacted
+  }
   if (record.status !== undefined && summaryIsOpen) {
     const status = clip(redact(record.status).trim(), LIMITS.summaryChars);
     if (status !== '' && (status !== summary || derived.summary !== record.session)) {
@@ -138,6 +201,12 @@ export function applyTranscript(
     recentCommands = [...recentCommands, entry];
     changed = true;
   }
+  const isNewerSame = newer.tasks === before?.tasks && newer.summary === before?.summary;
+  if (!isNewerSame) changed = true;
+  const newerInTranscript =
+    newer.tasks === undefined && newer.summary === undefined
+      ? undefined
+      : { at: isNewerSame && before ? before.at : params.now.toISOString(), ...newer };
   const commands = keepNewest(recentCommands, LIMITS.recentCommands);
   recentCommands = commands.kept;
   const truncated = checkpoint.meta.truncated || commands.dropped;
@@ -152,8 +221,10 @@ export function applyTranscript(
       redactions: checkpoint.meta.redactions + redactions,
       truncated,
       ...(Object.keys(derived).length > 0 ? { derived } : {}),
+      newerInTranscript,
     },
   };
+  if (!newerInTranscript) delete next.meta.newerInTranscript;
   const fitted = fitToSize(next, LIMITS.fileBytes);
   return { ...fitted, redactions, changed };
 }

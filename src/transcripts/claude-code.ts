@@ -2,6 +2,7 @@ import { readSync } from 'node:fs';
 import type { Task, TaskStatus } from '../core/schema.js';
 import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
 import { readLinesBackward, readLinesForward } from './lines.js';
+import { StatusPick } from './status-pick.js';
 import {
   type IncrementalState,
   isIncrementalState,
@@ -26,7 +27,14 @@ export interface ClaudeTranscriptState extends IncrementalState {
   /** Which of the two lists the session used last. */
   taskSource?: 'todo' | 'tasks' | undefined;
   status?: string | undefined;
+  /** Whether the newest turn read so far called a tool (see StatusPick). */
+  newestTurnWorked?: boolean | undefined;
   files: string[];
+  /**
+   * The commands this read found (those whose result it read), not every command the session ran: the
+   * checkpoint keeps its own list, which a `replace` save may have cut (trial 4: a list kept here put the
+   * dropped ones back at the next turn's end, after the newer ones).
+   */
   commands: TranscriptCommand[];
   /** Commands whose result was not written yet (still running): taken in once a later read finds it. */
   pending?: PendingCommand[] | undefined;
@@ -75,11 +83,11 @@ export function readClaudeTranscript(
 ): { record: TranscriptRecord; state: ClaudeTranscriptState } | null {
   const state = readIncrementally(file, previous, {
     version: 1,
-    scan: (fd, from, to) => scanBackward(fd, from, to),
+    scan: (fd, from, to, known) => scanBackward(fd, from, to, known?.newestTurnWorked === true),
     findGoal: (fd, from, to) => findFirstPrompt(fd, from, to),
     merge: mergeState,
   });
-  return state && { record: recordOf(state, session), state };
+  return state && { record: claudeRecordOf(state, session), state };
 }
 
 /** A remembered state, when it has the shape this version writes; anything else is read afresh. */
@@ -136,7 +144,7 @@ export function mapStateText(
 }
 
 /** The record a state amounts to. */
-function recordOf(state: ClaudeTranscriptState, session: string): TranscriptRecord {
+export function claudeRecordOf(state: ClaudeTranscriptState, session: string): TranscriptRecord {
   const tasks =
     state.taskSource === 'todo'
       ? state.todos
@@ -150,6 +158,7 @@ function recordOf(state: ClaudeTranscriptState, session: string): TranscriptReco
     goal: state.goal,
     tasks,
     status: state.status,
+    ...(state.newestTurnWorked !== undefined ? { newestTurnWorked: state.newestTurnWorked } : {}),
     files: state.files,
     commands: state.commands,
   };
@@ -159,6 +168,8 @@ function recordOf(state: ClaudeTranscriptState, session: string): TranscriptReco
 interface Scan {
   end: number;
   status?: string;
+  /** Whether the newest turn read called a tool (see StatusPick). */
+  newestTurnWorked?: boolean;
   todos?: Task[];
   /** TaskCreate / TaskUpdate calls, newest first; only those after the latest TodoWrite. */
   taskEvents: TaskEvent[];
@@ -182,36 +193,48 @@ interface ToolOutcome {
   taskId?: string;
 }
 
-function scanBackward(fd: number, from: number, to: number): Scan {
+/** `continuedWorked`: the newest turn of the reads before called a tool (this read may end it). */
+function scanBackward(fd: number, from: number, to: number, continuedWorked: boolean): Scan {
   // Results come after their calls: going backwards, each is seen first and kept until its call is.
   const outcomes = new ToolResults(fd);
   const scan: Scan = { end: from, taskEvents: [], files: [], commands: [], pending: [], outcomes };
   const seenFiles = new Set<string>();
+  const status = new StatusPick();
   scan.end = readLinesBackward(fd, from, to, (line, start) => {
     // A first read of a gigabyte session reads its last part only (see MAX_BACKWARD_BYTES).
     if (to - start > MAX_BACKWARD_BYTES) return true;
     if (includes(line, '"type":"user"')) {
       if (includes(line, '"tool_result"')) outcomes.add(line, start);
+      // A prompt (or Claude Code's own text in its place): the turn read so far started here.
+      else if (!includes(line, '"isSidechain":true')) status.turnStart();
       return false;
     }
     if (!includes(line, '"type":"assistant"')) return false;
-    const wantsText = scan.status === undefined && includes(line, '"type":"text"');
-    if (!wantsText && !namesToolWeRead(line)) return false;
+    const wantsText = status.wants && includes(line, '"type":"text"');
+    const callsTool = includes(line, '"type":"tool_use"');
+    if (!wantsText && !namesToolWeRead(line)) {
+      if (callsTool && !includes(line, '"isSidechain":true')) status.work();
+      return false;
+    }
     const entry = parseEntry(line);
     if (entry?.type !== 'assistant' || entry.isSidechain === true) return false;
     const blocks = contentBlocks(entry.message);
     for (let index = blocks.length - 1; index >= 0; index--) {
       const block = blocks[index] as Record<string, unknown>;
-      if (block.type === 'text' && scan.status === undefined && typeof block.text === 'string') {
-        if (block.text.trim() !== '') scan.status = block.text.trim();
+      if (block.type === 'text' && typeof block.text === 'string') {
+        status.text(block.text);
       } else if (block.type === 'tool_use' && typeof block.name === 'string') {
+        status.work();
         readToolUse(block, outcomes.get(String(block.id)), scan, seenFiles);
       }
     }
     // Complete once the status is known and the task list settled (a TodoWrite holds the whole list);
     // TaskCreate calls are read to the start. Commands and files are what was passed on the way.
-    return scan.status !== undefined && scan.latestIsTodo === true;
+    return status.status !== undefined && scan.latestIsTodo === true;
   });
+  const picked = status.finish(continuedWorked);
+  if (picked !== undefined) scan.status = picked;
+  if (status.newestTurnWorked !== undefined) scan.newestTurnWorked = status.newestTurnWorked;
   scan.files.reverse();
   scan.commands.reverse();
   scan.pending.reverse();
@@ -486,8 +509,11 @@ function mergeState(
     ...(taskItems ? { taskItems } : {}),
     ...(taskSource ? { taskSource } : {}),
     status: scan.status ?? known?.status,
+    ...((scan.newestTurnWorked ?? known?.newestTurnWorked) !== undefined
+      ? { newestTurnWorked: scan.newestTurnWorked ?? known?.newestTurnWorked }
+      : {}),
     files: files.slice(-MAX_FILES),
-    commands: [...(known?.commands ?? []), ...answered, ...scan.commands].slice(-MAX_COMMANDS),
+    commands: [...answered, ...scan.commands].slice(-MAX_COMMANDS),
     ...(pending.length > 0 ? { pending: pending.slice(-MAX_PENDING) } : {}),
   };
 }

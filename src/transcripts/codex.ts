@@ -10,6 +10,7 @@ import {
   tasksOf,
   typedText,
 } from './list-state.js';
+import { StatusPick } from './status-pick.js';
 
 // Codex's rollout file: the JSON lines file at a hook payload's `transcript_path`
 // ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl). Each line is a `RolloutLine`:
@@ -52,8 +53,15 @@ export function readCodexTranscript(
   return readListTranscript(file, session, previous, { scan: scanCodex, isPrompt: codexPrompt });
 }
 
-function scanCodex(fd: number, from: number, to: number, known: ReadonlySet<string>): ListScan {
+function scanCodex(
+  fd: number,
+  from: number,
+  to: number,
+  known: ReadonlySet<string>,
+  continuedWorked: boolean,
+): ListScan {
   const scan: ListScan = { end: from, files: [], commands: [] };
+  const status = new StatusPick();
   // Outcomes come after their calls: going backwards, each is seen first and kept until its call is.
   const outcomes = new Map<string, Outcome>();
   const seenFiles = new Set<string>();
@@ -75,22 +83,36 @@ function scanCodex(fd: number, from: number, to: number, known: ReadonlySet<stri
       const isTurnStart =
         payload.type === 'task_started' || payload.type === 'turn_started' || payload.type === 'user_message';
       if (isTurnStart && scan.tasks !== undefined) turnRead = true;
-      readEvent(payload, outcomes, scan);
+      if (isTurnStart) status.turnStart();
+      readEvent(payload, outcomes, status);
     } else {
-      if (payload.type === 'message' && payload.role === 'user' && scan.tasks !== undefined) turnRead = true;
-      const waits = readItem(payload, outcomes, scan, seenFiles, known);
+      const isPrompt = payload.type === 'message' && payload.role === 'user';
+      if (isPrompt && scan.tasks !== undefined) turnRead = true;
+      if (isPrompt) status.turnStart();
+      if (CALL_ITEMS.has(String(payload.type))) status.work();
+      const waits = readItem(payload, outcomes, scan, seenFiles, known, status);
       if (waits && to - start <= MAX_WAIT_BYTES) waitFrom = start;
     }
     // Complete once the status is known and the task list settled (update_plan sends the whole list).
-    return turnRead && scan.status !== undefined && scan.tasks !== undefined;
+    return turnRead && status.status !== undefined && scan.tasks !== undefined;
   });
+  const picked = status.finish(continuedWorked);
+  if (picked !== undefined) scan.status = picked;
+  scan.newestTurnWorked = status.newestTurnWorked;
   scan.end = waitFrom ?? end;
   scan.files.reverse();
   scan.commands.reverse();
   return scan;
 }
 
-function readEvent(payload: Record<string, unknown>, outcomes: Map<string, Outcome>, scan: ListScan): void {
+/** Response items that call a tool: a turn with one did work. */
+const CALL_ITEMS = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
+
+function readEvent(
+  payload: Record<string, unknown>,
+  outcomes: Map<string, Outcome>,
+  status: StatusPick,
+): void {
   switch (payload.type) {
     case 'item_completed': {
       const item = isRecord(payload.item) ? payload.item : undefined;
@@ -102,7 +124,7 @@ function readEvent(payload: Record<string, unknown>, outcomes: Map<string, Outco
           failed: item.status !== 'completed',
           files: writtenPaths(item.changes),
         });
-      if (item.type === 'AgentMessage' && scan.status === undefined) scan.status = textOf(item.content);
+      if (item.type === 'AgentMessage') status.text(textOf(item.content));
       return;
     }
     case 'exec_command_end':
@@ -117,16 +139,10 @@ function readEvent(payload: Record<string, unknown>, outcomes: Map<string, Outco
         });
       return;
     case 'agent_message':
-      if (scan.status === undefined && typeof payload.message === 'string' && payload.message.trim() !== '')
-        scan.status = payload.message.trim();
+      if (typeof payload.message === 'string') status.text(payload.message);
       return;
     case 'task_complete':
-      if (
-        scan.status === undefined &&
-        typeof payload.last_agent_message === 'string' &&
-        payload.last_agent_message.trim() !== ''
-      )
-        scan.status = payload.last_agent_message.trim();
+      if (typeof payload.last_agent_message === 'string') status.text(payload.last_agent_message);
       return;
   }
 }
@@ -138,10 +154,11 @@ function readItem(
   scan: ListScan,
   seenFiles: Set<string>,
   known: ReadonlySet<string>,
+  status: StatusPick,
 ): boolean {
   const type = payload.type;
   if (type === 'message') {
-    if (payload.role === 'assistant' && scan.status === undefined) scan.status = textOf(payload.content);
+    if (payload.role === 'assistant') status.text(textOf(payload.content));
     return false;
   }
   if (type === 'function_call_output' || type === 'custom_tool_call_output') {

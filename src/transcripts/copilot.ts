@@ -3,6 +3,7 @@ import type { Task, TaskStatus } from '../core/schema.js';
 import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
 import { typedPrompt } from './claude-code.js';
 import { readFileTail, readLinesBackward, readLinesForward } from './lines.js';
+import { StatusPick } from './status-pick.js';
 import { applyTodoSql, type SqlTodo } from './todo-sql.js';
 import {
   type IncrementalState,
@@ -26,7 +27,10 @@ export interface CopilotTranscriptState extends IncrementalState {
   /** The todos table as the `sql` calls read so far left it; `undefined` while none touched it. */
   todos?: SqlTodo[] | undefined;
   status?: string | undefined;
+  /** Whether the newest turn read so far called a tool (see StatusPick). */
+  newestTurnWorked?: boolean | undefined;
   files: string[];
+  /** The commands this read found, not every command of the session (see ClaudeTranscriptState). */
   commands: TranscriptCommand[];
   /** Calls without a result yet, taken in once a later read finds it. */
   pending?: PendingCall[] | undefined;
@@ -59,6 +63,7 @@ const SHELL_TOOLS = new Set(['bash', 'powershell']);
 const EDIT_TOOLS = new Set(['create', 'edit', 'str_replace_editor', 'write']);
 const SQL_TOOL = 'sql';
 const READ_TYPES = new Set([
+  'user.message',
   'assistant.message',
   'tool.execution_start',
   'tool.execution_complete',
@@ -76,13 +81,13 @@ export function readCopilotTranscript(
 ): { record: TranscriptRecord; state: CopilotTranscriptState } | null {
   const state = readIncrementally(file, previous, {
     version: 1,
-    scan: (fd, from, to) => scanBackward(fd, from, to),
+    scan: (fd, from, to, known) => scanBackward(fd, from, to, known?.newestTurnWorked === true),
     // A rewind removed events a read before took in: read the whole file again.
     rewound: (scan) => scan.rewound,
     findGoal: (fd, from, to, scan) => findFirstPrompt(fd, from, to, scan.removed),
     merge: mergeState,
   });
-  return state && { record: recordOf(state, session), state };
+  return state && { record: copilotRecordOf(state, session), state };
 }
 
 /** A remembered state, when it has the shape this version writes; anything else is read afresh. */
@@ -140,12 +145,14 @@ export function mapCopilotStateText(
   };
 }
 
-function recordOf(state: CopilotTranscriptState, session: string): TranscriptRecord {
+/** The record a state amounts to. */
+export function copilotRecordOf(state: CopilotTranscriptState, session: string): TranscriptRecord {
   return {
     session,
     goal: state.goal,
     tasks: state.todos?.map(taskOf).filter((task): task is Task => task !== undefined),
     status: state.status,
+    ...(state.newestTurnWorked !== undefined ? { newestTurnWorked: state.newestTurnWorked } : {}),
     files: state.files,
     commands: state.commands,
   };
@@ -177,6 +184,8 @@ function statusOf(status: string): TaskStatus {
 interface Scan {
   end: number;
   status?: string;
+  /** Whether the newest turn read called a tool (see StatusPick). */
+  newestTurnWorked?: boolean;
   /** SQL of successful `sql` calls, newest first. */
   queries: string[];
   files: string[];
@@ -189,7 +198,8 @@ interface Scan {
   removed: Set<string>;
 }
 
-function scanBackward(fd: number, from: number, to: number): Scan {
+/** `continuedWorked`: the newest turn of the reads before called a tool (this read may end it). */
+function scanBackward(fd: number, from: number, to: number, continuedWorked: boolean): Scan {
   const scan: Scan = {
     end: from,
     queries: [],
@@ -202,6 +212,7 @@ function scanBackward(fd: number, from: number, to: number): Scan {
   };
   const seenFiles = new Set<string>();
   const calls = new Set<string>();
+  const status = new StatusPick();
   // Events a rewind removed: listed by id, or every event back to (and including) the first one removed.
   let skipUntil: string | undefined;
   scan.end = readLinesBackward(fd, from, to, (line, start) => {
@@ -228,16 +239,23 @@ function scanBackward(fd: number, from: number, to: number): Scan {
       } else scan.outcomes.add(line, start);
       return false;
     }
+    if (type === 'user.message') {
+      // A turn starts at what the person typed (a sub-agent's or an injected message does not start one).
+      if (!includes(line, '"agentId"') && !includes(line, '"isAutopilotContinuation":true')) {
+        const source = stringAfter(line, '"source":"');
+        if (source === undefined || source === '' || source === 'user') status.turnStart();
+      }
+      return false;
+    }
     if (type === 'assistant.message') {
-      if (scan.status !== undefined || !includes(line, '"content":"') || line.length > PARSE_MAX_BYTES * 4)
-        return false;
+      if (!status.wants || !includes(line, '"content":"') || line.length > PARSE_MAX_BYTES * 4) return false;
       const data = dataOf(parseEvent(line));
       if (!data || typeof data.parentToolCallId === 'string') return false;
-      const text = typeof data.content === 'string' ? data.content.trim() : '';
-      if (text !== '') scan.status = text;
+      if (typeof data.content === 'string') status.text(data.content);
       return false;
     }
     if (type === 'tool.execution_start') {
+      if (!includes(line, '"parentToolCallId"')) status.work();
       const name = stringAfter(line, '"toolName":"');
       if (name !== undefined && !SHELL_TOOLS.has(name) && !EDIT_TOOLS.has(name) && name !== SQL_TOOL)
         return false;
@@ -259,6 +277,9 @@ function scanBackward(fd: number, from: number, to: number): Scan {
     readToolStart(data, scan.outcomes.get(data.toolCallId), scan, seenFiles);
     return false;
   });
+  const picked = status.finish(continuedWorked);
+  if (picked !== undefined) scan.status = picked;
+  if (status.newestTurnWorked !== undefined) scan.newestTurnWorked = status.newestTurnWorked;
   scan.files.reverse();
   scan.commands.reverse();
   scan.pending.reverse();
@@ -461,8 +482,11 @@ function mergeState(
     ...base,
     ...(todos ? { todos } : {}),
     status: scan.status ?? known?.status,
+    ...((scan.newestTurnWorked ?? known?.newestTurnWorked) !== undefined
+      ? { newestTurnWorked: scan.newestTurnWorked ?? known?.newestTurnWorked }
+      : {}),
     files: files.slice(-MAX_FILES),
-    commands: [...(known?.commands ?? []), ...answered, ...scan.commands].slice(-MAX_COMMANDS),
+    commands: [...answered, ...scan.commands].slice(-MAX_COMMANDS),
     ...(pending.length > 0 ? { pending: pending.slice(-MAX_PENDING) } : {}),
   };
 }

@@ -12,6 +12,7 @@ import {
   tasksOf,
   typedText,
 } from './list-state.js';
+import { StatusPick } from './status-pick.js';
 
 // Gemini CLI's chat file: the JSON lines file at a hook payload's `transcript_path`
 // (~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl), written by its ChatRecordingService
@@ -60,13 +61,20 @@ export function readGeminiTranscript(
   session: string,
   previous: ListTranscriptState | null,
 ): { record: TranscriptRecord; state: ListTranscriptState } | null {
-  if (file.endsWith('.json')) return readLegacyGeminiTranscript(file, session);
+  if (file.endsWith('.json')) return readLegacyGeminiTranscript(file, session, previous);
   return readListTranscript(file, session, previous, { scan: scanGemini, isPrompt: geminiPrompt });
 }
 
-function scanGemini(fd: number, from: number, to: number, known: ReadonlySet<string>): ListScan {
+function scanGemini(
+  fd: number,
+  from: number,
+  to: number,
+  known: ReadonlySet<string>,
+  continuedWorked: boolean,
+): ListScan {
   const scan: ListScan = { end: from, files: [], commands: [] };
-  const messages = messageReader(scan, known);
+  const status = new StatusPick();
+  const messages = messageReader(scan, known, status);
   let waitFrom: number | undefined;
   const end = readLinesBackward(fd, from, to, (line, start) => {
     if (to - start > MAX_BACKWARD_BYTES) return true;
@@ -90,16 +98,23 @@ function scanGemini(fd: number, from: number, to: number, known: ReadonlySet<str
     return messages.isComplete();
   });
   scan.end = waitFrom ?? end;
+  pickStatus(scan, status, continuedWorked);
   scan.files.reverse();
   scan.commands.reverse();
   return scan;
+}
+
+function pickStatus(scan: ListScan, status: StatusPick, continuedWorked: boolean): void {
+  const picked = status.finish(continuedWorked);
+  if (picked !== undefined) scan.status = picked;
+  scan.newestTurnWorked = status.newestTurnWorked;
 }
 
 /**
  * Takes in message records newest first, into `scan`: the latest copy of each message, what a rewind
  * left, tool calls with their outcomes (in the call's record, or in a later user message's parts).
  */
-function messageReader(scan: ListScan, known: ReadonlySet<string>) {
+function messageReader(scan: ListScan, known: ReadonlySet<string>, status: StatusPick) {
   const seenMessages = new Set<string>();
   const seenFiles = new Set<string>();
   // Responses as parts of user messages come after their calls: kept until the call is seen.
@@ -123,6 +138,7 @@ function messageReader(scan: ListScan, known: ReadonlySet<string>) {
         (part) => isRecord(part) && typeof part.text === 'string',
       );
       if (isPrompt && scan.tasks !== undefined) turnRead = true;
+      if (isPrompt) status.turnStart();
       for (const part of partsOf(message.content)) {
         const response =
           isRecord(part) && isRecord(part.functionResponse) ? part.functionResponse : undefined;
@@ -132,7 +148,6 @@ function messageReader(scan: ListScan, known: ReadonlySet<string>) {
       return false;
     }
     if (message.type !== 'gemini') return false;
-    if (scan.status === undefined) scan.status = textOf(message.content);
     let running = false;
     const calls: Call[] = [];
     if (Array.isArray(message.toolCalls)) {
@@ -162,6 +177,9 @@ function messageReader(scan: ListScan, known: ReadonlySet<string>) {
         response: responses.get(call.id),
       });
     }
+    // The message's words come after its calls: it did work, and they say what came of it.
+    if (calls.length > 0) status.work();
+    status.text(textOf(message.content));
     for (const call of calls.reverse()) if (takeCall(call, scan, seenFiles, known)) running = true;
     return running;
   };
@@ -172,18 +190,23 @@ function messageReader(scan: ListScan, known: ReadonlySet<string>) {
     rewind: (id: string) => {
       rewoundTo ??= id;
     },
-    isComplete: () => turnRead && scan.status !== undefined && scan.tasks !== undefined,
+    isComplete: () => turnRead && status.status !== undefined && scan.tasks !== undefined,
   };
 }
 
 /**
  * A chat file of Gemini CLI versions before the JSON lines format: one JSON document
  * (`{ sessionId, ..., messages: [...] }`), written again whole as the session goes. Read whole, up to a
- * size; nothing is remembered between reads, as the file is rewritten each time.
+ * size; of a read before, only the shell calls it took in are remembered (the file is rewritten each
+ * time): the record's commands are the new ones, as for the other formats.
  */
+/** As many call ids as the JSON lines format remembers. */
+const LEGACY_MAX_CALLS = 400;
+
 function readLegacyGeminiTranscript(
   file: string,
   session: string,
+  previous: ListTranscriptState | null,
 ): { record: TranscriptRecord; state: ListTranscriptState } | null {
   let fd: number;
   try {
@@ -213,8 +236,11 @@ function readLegacyGeminiTranscript(
   }
   const scan: ListScan = { end: 0, files: [], commands: [] };
   const list = isRecord(document) && Array.isArray(document.messages) ? document.messages : [];
-  const messages = messageReader(scan, new Set());
+  const known = new Set(previous?.calls ?? []);
+  const status = new StatusPick();
+  const messages = messageReader(scan, known, status);
   for (const message of [...list].reverse()) if (isRecord(message)) messages.visit(message);
+  pickStatus(scan, status, false);
   let goal: string | undefined;
   for (const message of list) {
     goal = isRecord(message) ? promptOf(message) : undefined;
@@ -230,9 +256,10 @@ function readLegacyGeminiTranscript(
     ...(goal === undefined ? {} : { goal }),
     ...(scan.tasks ? { tasks: scan.tasks } : {}),
     ...(scan.status === undefined ? {} : { status: scan.status }),
+    ...(scan.newestTurnWorked === undefined ? {} : { newestTurnWorked: scan.newestTurnWorked }),
     files: scan.files,
     commands: scan.commands.map(({ id: _id, ...command }) => command),
-    calls: scan.commands.map((command) => command.id),
+    calls: [...known, ...scan.commands.map((command) => command.id)].slice(-LEGACY_MAX_CALLS),
   };
   return { record: listRecordOf(state, session), state };
 }

@@ -18,7 +18,13 @@ export interface ListTranscriptState extends IncrementalState {
   /** The latest task list the agent wrote. */
   tasks?: Task[] | undefined;
   status?: string | undefined;
+  /** Whether the newest turn read so far called a tool (see StatusPick). */
+  newestTurnWorked?: boolean | undefined;
   files: string[];
+  /**
+   * The commands this read found, not every command of the session: the checkpoint keeps its own list,
+   * which a `replace` save may have cut (see ClaudeTranscriptState).
+   */
   commands: TranscriptCommand[];
   /** Tool calls already taken in: a call read again (a message rewritten, a range read again) counts once. */
   calls: string[];
@@ -29,6 +35,8 @@ export interface ListScan {
   /** Where the next read starts. */
   end: number;
   status?: string | undefined;
+  /** Whether the newest turn in the lines scanned called a tool; `undefined` when they hold no turn's start or call. */
+  newestTurnWorked?: boolean | undefined;
   /** The latest task list in the lines scanned, if any. */
   tasks?: Task[] | undefined;
   /** Oldest first. */
@@ -54,13 +62,21 @@ export function readListTranscript(
   session: string,
   previous: ListTranscriptState | null,
   parts: {
-    scan: (fd: number, from: number, to: number, known: ReadonlySet<string>) => ListScan;
+    /** `continuedWorked`: the newest turn of the reads before called a tool (this read may end it). */
+    scan: (
+      fd: number,
+      from: number,
+      to: number,
+      known: ReadonlySet<string>,
+      continuedWorked: boolean,
+    ) => ListScan;
     isPrompt: (line: Buffer) => string | undefined;
   },
 ): { record: TranscriptRecord; state: ListTranscriptState } | null {
   const state = readIncrementally(file, previous, {
     version: 1,
-    scan: (fd, from, to, known) => parts.scan(fd, from, to, new Set(known?.calls ?? [])),
+    scan: (fd, from, to, known) =>
+      parts.scan(fd, from, to, new Set(known?.calls ?? []), known?.newestTurnWorked === true),
     findGoal: (fd, from, to) => {
       let goal: string | undefined;
       const searchedTo = readLinesForward(fd, from, to, GOAL_SEARCH_BYTES, (line) => {
@@ -80,7 +96,7 @@ function mergeListState(
   base: Pick<ListTranscriptState, 'offset' | 'fingerprint' | 'goalSearchedTo' | 'goal'>,
 ): ListTranscriptState {
   const calls = new Set(known?.calls ?? []);
-  const commands = [...(known?.commands ?? [])];
+  const commands: TranscriptCommand[] = [];
   for (const { id, ...command } of scan.commands) {
     if (calls.has(id)) continue;
     calls.add(id);
@@ -89,12 +105,14 @@ function mergeListState(
   const files = [...(known?.files ?? []).filter((file) => !scan.files.includes(file)), ...scan.files];
   const tasks = scan.tasks ?? known?.tasks;
   const status = scan.status ?? known?.status;
+  const newestTurnWorked = scan.newestTurnWorked ?? known?.newestTurnWorked;
   return {
     version: 1,
     ...base,
     ...(base.goal === undefined ? {} : { goal: base.goal }),
     ...(tasks ? { tasks } : {}),
     ...(status === undefined ? {} : { status }),
+    ...(newestTurnWorked === undefined ? {} : { newestTurnWorked }),
     files: files.slice(-MAX_FILES),
     commands: commands.slice(-MAX_COMMANDS),
     calls: [...calls].slice(-MAX_CALLS),
@@ -107,6 +125,7 @@ export function listRecordOf(state: ListTranscriptState, session: string): Trans
     goal: state.goal,
     tasks: state.tasks,
     status: state.status,
+    ...(state.newestTurnWorked === undefined ? {} : { newestTurnWorked: state.newestTurnWorked }),
     files: state.files,
     commands: state.commands,
   };

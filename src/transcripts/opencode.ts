@@ -1,5 +1,5 @@
 import type { Task, TaskStatus } from '../core/schema.js';
-import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
+import { isTalkAboutWork, type TranscriptCommand, type TranscriptRecord } from '../core/transcript.js';
 import { typedPrompt } from './claude-code.js';
 
 // OpenCode keeps its sessions in its own storage, read through its server; our plugin (see
@@ -18,10 +18,22 @@ const EDIT_TOOLS = new Set(['write', 'edit', 'multiedit']);
  * The record of an OpenCode session as the plugin hands it over. `null` when the payload has no message
  * list (a foreign or damaged payload changes nothing).
  */
-export function readOpenCodeSession(payload: unknown, session: string): TranscriptRecord | null {
+export function readOpenCodeSession(
+  payload: unknown,
+  session: string,
+  /** Shell calls (by `callID`) a read before took in: left out of the record's commands. */
+  known: ReadonlySet<string> = new Set(),
+): TranscriptRecord | null {
   if (!isRecord(payload) || !Array.isArray(payload.messages)) return null;
   let goal: string | undefined;
   let status: string | undefined;
+  // Where things stand: the last reply of the newest turn that did work (called a tool), or of a later
+  // one that says something of the work (see isTalkAboutWork); an acknowledgement does not hide it.
+  let turnText: string | undefined;
+  let turnWorked: boolean | undefined;
+  const endTurn = () => {
+    if (turnText !== undefined && (turnWorked === true || isTalkAboutWork(turnText))) status = turnText;
+  };
   let usedTodos = false;
   const files: string[] = [];
   const commands: TranscriptCommand[] = [];
@@ -37,10 +49,14 @@ export function readOpenCodeSession(payload: unknown, session: string): Transcri
       .trim();
     if (role === 'user') {
       if (goal === undefined && texts !== '') goal = typedPrompt(unquoted(texts));
+      endTurn();
+      turnText = undefined;
+      turnWorked = false;
       continue;
     }
     if (role !== 'assistant') continue;
-    if (texts !== '') status = texts;
+    if (texts !== '') turnText = texts;
+    if (message.parts.some((part) => isRecord(part) && part.type === 'tool')) turnWorked = true;
     for (const part of message.parts) {
       if (!isRecord(part) || part.type !== 'tool' || typeof part.tool !== 'string' || !isRecord(part.state))
         continue;
@@ -53,7 +69,11 @@ export function readOpenCodeSession(payload: unknown, session: string): Transcri
         const at = files.indexOf(input.filePath);
         if (at !== -1) files.splice(at, 1);
         files.push(input.filePath);
-      } else if (part.tool === 'bash' && typeof input.command === 'string') {
+      } else if (
+        part.tool === 'bash' &&
+        typeof input.command === 'string' &&
+        !(typeof part.callID === 'string' && known.has(part.callID))
+      ) {
         const metadata = isRecord(state.metadata) ? state.metadata : {};
         const exitCode = Number.isInteger(metadata.exit) ? (metadata.exit as number) : undefined;
         const description = typeof input.description === 'string' ? input.description : undefined;
@@ -65,6 +85,7 @@ export function readOpenCodeSession(payload: unknown, session: string): Transcri
       }
     }
   }
+  endTurn();
   const todos = Array.isArray(payload.todos) ? payload.todos : [];
   const tasks =
     usedTodos || todos.length > 0
@@ -75,9 +96,30 @@ export function readOpenCodeSession(payload: unknown, session: string): Transcri
     goal,
     tasks,
     status,
+    ...(turnWorked !== undefined ? { newestTurnWorked: turnWorked } : {}),
     files: files.slice(-MAX_FILES),
     commands: commands.slice(-MAX_COMMANDS),
   };
+}
+
+/** The `callID`s of the session's shell calls that completed: what a read takes in, remembered for the next. */
+export function openCodeShellCalls(payload: unknown): string[] {
+  if (!isRecord(payload) || !Array.isArray(payload.messages)) return [];
+  const ids: string[] = [];
+  for (const message of payload.messages) {
+    if (!isRecord(message) || !Array.isArray(message.parts)) continue;
+    for (const part of message.parts)
+      if (
+        isRecord(part) &&
+        part.type === 'tool' &&
+        part.tool === 'bash' &&
+        typeof part.callID === 'string' &&
+        isRecord(part.state) &&
+        part.state.status === 'completed'
+      )
+        ids.push(part.callID);
+  }
+  return ids;
 }
 
 /** `opencode run` wraps a message that has spaces in double quotes: what the person typed is inside. */

@@ -941,3 +941,74 @@ describe('redaction of long runs of spaces', () => {
     );
   });
 });
+
+describe('a token in a URL userinfo (trial 4, item 9)', () => {
+  // `https://oauth2:TOKEN@gitlab.com/o/r.git` was taken by secret-assignment (its name `oauth2`, its value
+  // everything after the colon): the host and the path went with the token.
+  it.each([
+    [
+      'oauth2:',
+      'git clone https://oauth2:Xk29fLq81zPwQm@gitlab.com/o/r.git',
+      'git clone https://oauth2:«redacted»@gitlab.com/o/r.git',
+    ],
+    [
+      'x-access-token:',
+      'git remote set-url origin https://x-access-token:Xk29fLq81zPwQm@github.com/org/repo.git',
+      'git remote set-url origin https://x-access-token:«redacted»@github.com/org/repo.git',
+    ],
+    [
+      'gitlab-ci-token:',
+      'git clone https://gitlab-ci-token:Xk29fLq81zPwQm@gitlab.example.com:8443/group/app.git',
+      'git clone https://gitlab-ci-token:«redacted»@gitlab.example.com:8443/group/app.git',
+    ],
+    [
+      'a token alone',
+      'git clone https://Xk29fLq81zPwQmAb7c9@github.com/o/r.git',
+      'git clone https://«redacted»@github.com/o/r.git',
+    ],
+    [
+      'a GitHub token alone',
+      'git push https://ghp_LnEbe9bmkZZODvU0StpGlHCAvayydR6djjBD@github.com/o/r.git main',
+      'git push https://«redacted»@github.com/o/r.git main',
+    ],
+    [
+      'a database URL, as before',
+      'postgres://app:Xk29fLq81zPwQm@db.example.com/x',
+      'postgres://app:«redacted»@db.example.com/x',
+    ],
+  ])('keeps the host and path with %s', (_name, input, output) => {
+    expect(redactText(input)).toEqual({ text: output, count: 1 });
+    expect(redactText(output)).toEqual({ text: output, count: 0 });
+  });
+
+  it.each([
+    ['a user name', 'git clone https://alice@bitbucket.org/o/r.git'],
+    ['a bot user name', 'git clone https://deploy-bot-2024@github.com/o/r.git'],
+    ['git over ssh', 'git clone ssh://git@github.com/o/r.git'],
+    ['a path after a port, with an `@` in it', 'curl http://localhost:8080/users/@me'],
+  ])('leaves %s alone', (_name, input) => {
+    expect(redactText(input)).toEqual({ text: input, count: 0 });
+  });
+
+  it('still redacts a token named oauth2 outside a URL, and one after a comment mark', () => {
+    expect(redactText('oauth2: Xk29fLq81zPwQm').text).toBe('oauth2: «redacted»');
+    expect(redactText('//token: Xk29fLq81zPwQm').text).toBe('//token: «redacted»');
+  });
+
+  it('reads 60 KB built against the userinfo patterns in time that grows with its length', () => {
+    const inputs = [
+      `https://oauth2:${'a'.repeat(60000)}`,
+      `https://oauth2:${'a'.repeat(300)}@`.repeat(190),
+      'https://oauth2:a:'.repeat(3600),
+      `https://${'a'.repeat(60000)}@`,
+      `https://${'aB3'.repeat(66)}@`.repeat(290),
+      `https://${'aB3'.repeat(5)}@${'a.'.repeat(30000)}`,
+      'https://'.repeat(7500),
+    ];
+    for (const input of inputs) {
+      const started = performance.now();
+      expect(redactText(input).text.length).toBeGreaterThan(0);
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+  }, 10_000);
+});

@@ -256,3 +256,89 @@ describe('redaction of everything derived', () => {
     );
   });
 });
+
+describe('trial 4, item 6: tasks and a status newer than the agent’s own save', () => {
+  const own = saved({
+    goal: 'G',
+    summary: 'model: cookie bug open',
+    tasks: [{ description: 'cookie', status: 'in_progress' }],
+    mode: 'merge',
+  });
+  const later: TranscriptRecord = {
+    session: 'session-1',
+    tasks: [
+      { description: 'cookie', status: 'done' },
+      { description: 'logout', status: 'in_progress' },
+    ],
+    status: `Cookie fixed with ${TOKEN}; logout next.`,
+    files: [],
+    commands: [],
+    changedSinceLastRead: { tasks: true, status: true },
+  };
+
+  it('keeps what the agent saved, and marks what the transcript holds that is newer, redacted', () => {
+    const { checkpoint, changed } = apply(own, later);
+    expect(changed).toBe(true);
+    expect(checkpoint.goal.tasks).toEqual([{ description: 'cookie', status: 'in_progress' }]);
+    expect(checkpoint.summary).toBe('model: cookie bug open');
+    expect(checkpoint.meta.newerInTranscript).toEqual({
+      at: T1.toISOString(),
+      tasks: '[x] cookie; [~] logout',
+      summary: `Cookie fixed with ${REDACTED}; logout next.`,
+    });
+    expect(JSON.stringify(checkpoint)).not.toContain(TOKEN);
+    // Read again with nothing new: nothing changes, the mark stays.
+    const again = apply(checkpoint, { ...later, changedSinceLastRead: { tasks: false, status: false } });
+    expect(again.changed).toBe(false);
+    expect(again.checkpoint.meta.newerInTranscript).toEqual(checkpoint.meta.newerInTranscript);
+  });
+
+  it('marks nothing for what the transcript did not change since its last read (older than the save)', () => {
+    const { checkpoint } = apply(own, { ...later, changedSinceLastRead: { tasks: false, status: false } });
+    expect(checkpoint.meta.newerInTranscript).toBeUndefined();
+  });
+
+  it('drops a mark once the transcript agrees with the save, and the agent’s next save of a field drops its mark', () => {
+    const marked = apply(own, later).checkpoint;
+    const agreed = apply(marked, {
+      ...later,
+      tasks: [{ description: 'cookie', status: 'in_progress' }],
+      changedSinceLastRead: { tasks: true, status: false },
+    }).checkpoint;
+    expect(agreed.meta.newerInTranscript).toEqual({
+      at: T1.toISOString(),
+      summary: `Cookie fixed with ${REDACTED}; logout next.`,
+    });
+    const resaved = saved({ goal: 'G', summary: 'Cookie fixed; logout next.', mode: 'merge' }, marked);
+    expect(resaved.meta.newerInTranscript).toEqual({ at: T1.toISOString(), tasks: '[x] cookie; [~] logout' });
+    expect(saved({ goal: 'G', mode: 'merge' }, marked, true).meta.newerInTranscript).toEqual(
+      marked.meta.newerInTranscript,
+    );
+    expect(saved({ goal: 'G', mode: 'replace' }, marked).meta.newerInTranscript).toBeUndefined();
+  });
+
+  it('the brief shows the saved fields, says in one line what is newer, and no longer says all can be trusted', () => {
+    const marked = apply(own, later).checkpoint;
+    const brief = renderResumeBrief({
+      checkpoint: { ...marked, git: { branch: 'main', head: '1'.repeat(40), dirty: false } },
+      drift: {
+        branchChanged: false,
+        currentBranch: 'main',
+        savedHeadReachable: true,
+        commitsSince: 0,
+        changedSince: [],
+        flaggedSince: null,
+      },
+      now: T1,
+    });
+    expect(brief).toContain('## Tasks\n- [~] cookie\n');
+    const newer = brief.split('\n').filter((line) => line.includes('newer than the last save'));
+    expect(newer).toEqual([
+      `- ⚠ The session transcript is newer than the last save (seen just now): tasks [x] cookie; [~] logout; status “Cookie fixed with ${REDACTED}; logout next.”. The tasks and status above are older, as saved`,
+    ]);
+    expect(brief).not.toContain('the rest of this brief can be trusted');
+    expect(brief).toContain(
+      '- No file changed after the checkpoint: the files and commands in this brief are current',
+    );
+  });
+});

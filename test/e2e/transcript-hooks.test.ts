@@ -9,12 +9,13 @@ beforeAll(assertBuilt);
 // The recorded TodoWrite session (see test/transcripts/claude-code.test.ts), moved into a test project.
 const RECORDED_PROJECT = '/tmp/checkpoint-repo-0I9QD4';
 const TOKEN = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
+const LAST_MESSAGE = 'Tests pass; the docs are next: the README needs the route and its one query parameter.';
 
-function setUp() {
+function setUp(fixture: 'todo' | 'tasks' = 'todo') {
   const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
   const transcript = path.join(tempDir('claude-projects-'), 'session-1.jsonl');
   const recorded = readFileSync(
-    new URL('../fixtures/transcripts/claude-code-todo.jsonl', import.meta.url),
+    new URL(`../fixtures/transcripts/claude-code-${fixture}.jsonl`, import.meta.url),
     'utf8',
   );
   writeFileSync(
@@ -44,7 +45,9 @@ function setUp() {
 describe('hooks fill the checkpoint from the session transcript when the model never saved', () => {
   it('Stop: the goal, every task with its status, the status sentence and the commands; the brief says where they came from', async () => {
     const { hook, stored } = setUp();
-    const stop = await hook('Stop', { last_assistant_message: 'Tests pass; the docs are next.' });
+    // The transcript's newest turn ("Thanks", "Noted.") called no tool: the message Stop hands over counts
+    // when it says something of the work (trial 4, item 8).
+    const stop = await hook('Stop', { last_assistant_message: LAST_MESSAGE });
     expect(stop).toMatchObject({ code: 0, stdout: '', stderr: '' });
     const saved = stored();
     expect(saved.goal).toEqual({
@@ -55,7 +58,7 @@ describe('hooks fill the checkpoint from the session transcript when the model n
         { description: 'Document it', status: 'pending' },
       ],
     });
-    expect(saved.summary).toBe('Tests pass; the docs are next.');
+    expect(saved.summary).toBe(LAST_MESSAGE);
     expect(saved.recentCommands).toEqual([
       expect.objectContaining({ command: 'echo ok', exitCode: 0, note: 'Say ok' }),
       expect.objectContaining({ command: "echo 'bad' && exit 3", exitCode: 3, note: 'Fail' }),
@@ -70,9 +73,7 @@ describe('hooks fill the checkpoint from the session transcript when the model n
     expect(brief).toContain(
       '## Tasks (from the session transcript)\n- [x] Write the route\n- [~] Test the route\n- [ ] Document it',
     );
-    expect(brief).toContain(
-      '## Where things stand (from the session transcript)\nTests pass; the docs are next.',
-    );
+    expect(brief).toContain(`## Where things stand (from the session transcript)\n${LAST_MESSAGE}`);
     expect(brief).toContain("✗ exit 3 `echo 'bad' && exit 3`");
   });
 
@@ -138,6 +139,127 @@ describe('hooks fill the checkpoint from the session transcript when the model n
     expect(stored().summary).toBe('All done.');
   });
 
+  it('trial 4, item 7: after a replace save, the next Stop never puts back the commands it dropped; new ones come after', async () => {
+    const { root, env, transcript, hook, stored } = setUp();
+    await hook('Stop');
+    expect(stored().recentCommands).toHaveLength(2);
+    await runCli(['save', '--goal', 'G', '--command', 'make'], { cwd: root, env });
+    await hook('Stop');
+    expect(stored().recentCommands.map((command: { command: string }) => command.command)).toEqual(['make']);
+    appendFileSync(
+      transcript,
+      [
+        {
+          type: 'assistant',
+          message: {
+            role: 'assistant',
+            content: [
+              { type: 'tool_use', id: 'toolu_next', name: 'Bash', input: { command: 'npm run lint' } },
+            ],
+          },
+        },
+        {
+          type: 'user',
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 'toolu_next', content: 'ok' }],
+          },
+        },
+      ]
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join(''),
+    );
+    await hook('Stop');
+    await hook('PreCompact', { trigger: 'auto' });
+    expect(stored().recentCommands.map((command: { command: string }) => command.command)).toEqual([
+      'make',
+      'npm run lint',
+    ]);
+  });
+
+  it('trial 4, item 8: where things stand is the last reply of the turn that did work, not "Noted." to "Thanks"', async () => {
+    const { hook, stored } = setUp('tasks');
+    await hook('PreCompact', { trigger: 'auto' });
+    const brief = JSON.parse((await hook('SessionStart', { source: 'compact' })).stdout).hookSpecificOutput
+      .additionalContext as string;
+    expect(brief).toContain(
+      '## Where things stand (from the session transcript)\nThe route works; the docs are next.',
+    );
+    // Stop hands over the last reply too: an acknowledgement keeps the status before it...
+    await hook('Stop', { last_assistant_message: 'Noted.' });
+    expect(stored().summary).toBe('The route works; the docs are next.');
+    // ...and a reply that says something of the work replaces it, tools or not.
+    const update = 'Where we are: the route works and is tested; the docs are the one thing left to write.';
+    await hook('Stop', { last_assistant_message: update });
+    expect(stored().summary).toBe(update);
+  });
+
+  it('trial 4, item 6: the model’s save wins, and the brief says the transcript holds newer tasks and a newer status', async () => {
+    const { root, env, transcript, hook } = setUp();
+    await hook('Stop');
+    const save = (args: string[]) => runCli(['save', '--goal', 'G', ...args], { cwd: root, env });
+    await save(['--summary', 'model: cookie bug open', '--task', 'in_progress:cookie']);
+    const turn = [
+      { type: 'user', message: { role: 'user', content: 'Fix the cookie bug' } },
+      {
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_todo2',
+              name: 'TodoWrite',
+              input: {
+                todos: [
+                  { content: 'cookie', status: 'completed', activeForm: 'x' },
+                  { content: 'logout', status: 'in_progress', activeForm: 'y' },
+                ],
+              },
+            },
+          ],
+        },
+      },
+      {
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_todo2', content: 'ok' }],
+        },
+      },
+      {
+        type: 'assistant',
+        message: { role: 'assistant', content: [{ type: 'text', text: 'Cookie fixed; logout next.' }] },
+      },
+    ];
+    appendFileSync(transcript, turn.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    await hook('Stop', { last_assistant_message: 'Cookie fixed; logout next.' });
+    const brief = async () =>
+      JSON.parse((await hook('SessionStart', { source: 'clear' })).stdout).hookSpecificOutput
+        .additionalContext as string;
+    const shown = await brief();
+    // The model's own save is shown, as the rule says...
+    expect(shown).toContain('## Tasks\n- [~] cookie');
+    expect(shown).toContain('## Where things stand\nmodel: cookie bug open');
+    // ...and one line says what is newer, and that the save is older; nothing claims all can be trusted.
+    expect(shown).toMatch(
+      /- ⚠ The session transcript is newer than the last save \(seen [^)]*\): tasks \[x\] cookie; \[~\] logout; status “Cookie fixed; logout next\.”\. The tasks and status above are older, as saved\n/,
+    );
+    expect(shown).not.toContain('the rest of this brief can be trusted');
+    // The model's next save of both is the newer: the line goes.
+    await save([
+      '--summary',
+      'Cookie fixed; logout next.',
+      '--task',
+      'done:cookie',
+      '--task',
+      'in_progress:logout',
+    ]);
+    const after = await brief();
+    expect(after).not.toContain('The session transcript is newer');
+    expect(after).toContain('the rest of this brief can be trusted as is');
+  });
+
   it('changes nothing with CHECKPOINT_FROM_TRANSCRIPT=0, or when the transcript is missing or foreign', async () => {
     const { root, env, transcript, hook } = setUp();
     await runCli(['save', '--goal', '(not recorded yet: placeholder kept)'], { cwd: root, env });
@@ -194,7 +316,8 @@ describe('the other agents’ hooks fill the checkpoint from their sessions', ()
         { description: 'Documenting it', status: 'pending' },
       ],
     });
-    expect(saved.summary).toBe('Noted.');
+    // Trial 4, item 8: not "Noted." (the answer to "Thanks", a turn that called no tool).
+    expect(saved.summary).toBe('The route answers 200; its tests pass, the docs are next.');
     expect(saved.recentCommands).toEqual([
       expect.objectContaining({ command: "echo 'FAIL auth.test.ts' && exit 3", exitCode: 3 }),
       expect.objectContaining({ command: 'echo ok', exitCode: 0 }),
@@ -214,7 +337,12 @@ describe('the other agents’ hooks fill the checkpoint from their sessions', ()
   // (the status) came a moment later. A prompt makes one model call per tool round: the file may also be
   // behind by a whole round, ending at a call that asked for a tool.
   it.each([
-    ['at the last model call’s start', (type: string) => type === 'assistant.turn_start', 'Noted.'],
+    // The answer ("Noted.", to "Thanks") is not the status (trial 4, item 8): the one before stays.
+    [
+      'at the last model call’s start',
+      (type: string) => type === 'assistant.turn_start',
+      'The route answers 200; its tests pass, the docs are next.',
+    ],
     [
       'a whole tool round behind (the first session, cut after its next-to-last call)',
       (type: string, index: number) => type === 'assistant.turn_end' && index < 80,
@@ -284,5 +412,33 @@ describe('the other agents’ hooks fill the checkpoint from their sessions', ()
     ]);
     expect(saved.summary).toBe('The route answers 200; its tests pass, the docs are next.');
     expect(saved.meta.derived).toEqual({ goal: 'ses_1', tasks: 'ses_1', summary: 'ses_1' });
+  });
+
+  it('OpenCode, trial 4, item 7: after a replace save, the next turn’s end never puts back the commands it dropped', async () => {
+    const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+    const recorded = JSON.parse(
+      readFileSync(new URL('../fixtures/transcripts/opencode-session.json', import.meta.url), 'utf8'),
+    );
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const stop = () =>
+      runCli(['hook', 'Stop', '--agent', 'opencode'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({
+          hook_event_name: 'Stop',
+          cwd: root,
+          session_id: 'ses_1',
+          transcript: recorded,
+        }),
+      });
+    const commands = () =>
+      JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).recentCommands.map(
+        (command: { command: string }) => command.command,
+      );
+    expect(await stop()).toMatchObject({ code: 0, stderr: '' });
+    expect(commands()).toHaveLength(2);
+    await runCli(['save', '--goal', 'G', '--command', 'make'], { cwd: root, env });
+    expect(await stop()).toMatchObject({ code: 0, stderr: '' });
+    expect(commands()).toEqual(['make']);
   });
 });

@@ -31,8 +31,10 @@ describe('readClaudeTranscript on recorded sessions', () => {
         { description: 'Test the route', status: 'in_progress' },
         { description: 'Document it', status: 'pending' },
       ],
-      // The last assistant text: the answer to "After", after the compaction.
-      status: 'Noted.',
+      // Trial 4, item 8: the last reply of the last turn that did work, not "Noted." (the answer to
+      // "Thanks", and to "After" after the compaction: turns that called no tool).
+      status: 'The route works; the docs are next.',
+      newestTurnWorked: false,
       files: [`${PROJECT}/src/health.ts`, `${PROJECT}/src/app.ts`],
       commands: [
         { command: 'echo ok', exitCode: 0, note: 'Say ok' },
@@ -60,11 +62,17 @@ describe('readClaudeTranscript on recorded sessions', () => {
     const line = JSON.stringify({
       type: 'assistant',
       isSidechain: false,
-      message: { role: 'assistant', content: [{ type: 'text', text: 'Docs written; all tasks done.' }] },
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'toolu_docs', name: 'Read', input: { file_path: 'README.md' } },
+          { type: 'text', text: 'Docs written; all tasks done.' },
+        ],
+      },
     });
     appendFileSync(file, line.slice(0, 40));
     const first = readClaudeTranscript(file, 's', null);
-    expect(first?.record.status).toBe('Noted.');
+    expect(first?.record.status).toBe('The route works; the docs are next.');
     expect(first?.state.offset).toBe(whole);
     appendFileSync(file, `${line.slice(40)}\n`);
     const second = readClaudeTranscript(file, 's', first?.state ?? null);
@@ -84,7 +92,9 @@ describe('readClaudeTranscript on recorded sessions', () => {
       const early = readClaudeTranscript(file, 's', null);
       writeFileSync(file, text);
       const later = readClaudeTranscript(file, 's', early?.state ?? null);
-      expect(later?.record, `cut after line ${cut}`).toEqual(whole?.record);
+      // Each read's commands are those it found: the two reads together found every command once.
+      const commands = [...(early?.record.commands ?? []), ...(later?.record.commands ?? [])];
+      expect({ ...later?.record, commands }, `cut after line ${cut}`).toEqual(whole?.record);
     }
   });
 
@@ -110,6 +120,7 @@ describe('readClaudeTranscript on recorded sessions', () => {
       goal: undefined,
       tasks: undefined,
       status: undefined,
+      newestTurnWorked: false,
       files: [],
       commands: [],
     });

@@ -50,9 +50,11 @@ describe('readCodexTranscript on a recorded session', () => {
       session: 'session-a',
       goal: GOAL,
       tasks: TASKS,
-      // The answer to "Thanks", in the resumed session: the hook context Codex adds as developer
-      // messages is neither the goal nor the status.
-      status: 'Noted.',
+      // Trial 4, item 8: not "Noted." (the answer to "Thanks", in the resumed session, a turn that called
+      // no tool) but the last answer of the turn that did the work. The hook context Codex adds as
+      // developer messages is neither the goal nor the status.
+      status: 'The route answers 200; its tests pass, the docs are next.',
+      newestTurnWorked: false,
       files: [`${PROJECT}/src/health.ts`],
       commands: [
         { command: "echo 'FAIL auth.test.ts' && exit 3", exitCode: 3 },
@@ -65,14 +67,16 @@ describe('readCodexTranscript on a recorded session', () => {
   it('a half-written last line is left for the next read, which then takes it in', () => {
     const file = copyOfFixture();
     const whole = statSync(file).size;
-    const next = assistant('Docs written; all tasks done.');
+    // A reply to a turn that called no tool, long enough to say something of the work.
+    const done = 'Docs written; all tasks done, and the README now says how to call the health route.';
+    const next = assistant(done);
     appendFileSync(file, next.slice(0, 50));
     const first = readCodexTranscript(file, 's', null);
-    expect(first?.record.status).toBe('Noted.');
+    expect(first?.record.status).toBe('The route answers 200; its tests pass, the docs are next.');
     expect(first?.state.offset).toBe(whole);
     appendFileSync(file, next.slice(50));
     const second = readCodexTranscript(file, 's', first?.state ?? null);
-    expect(second?.record.status).toBe('Docs written; all tasks done.');
+    expect(second?.record.status).toBe(done);
     expect(second?.record.tasks).toEqual(TASKS);
     expect(second?.record.goal).toBe(GOAL);
   });
@@ -88,7 +92,9 @@ describe('readCodexTranscript on a recorded session', () => {
       const early = readCodexTranscript(file, 's', null);
       writeFileSync(file, text);
       const later = readCodexTranscript(file, 's', early?.state ?? null);
-      expect(later?.record, `cut after line ${cut}`).toEqual(whole?.record);
+      // Each read's commands are those it found: the two reads together found every command once.
+      const commands = [...(early?.record.commands ?? []), ...(later?.record.commands ?? [])];
+      expect({ ...later?.record, commands }, `cut after line ${cut}`).toEqual(whole?.record);
     }
   });
 
@@ -155,6 +161,7 @@ describe('readCodexTranscript on the rollout items of other Codex versions', () 
       goal: 'Make the login page faster',
       tasks: undefined,
       status: 'Login is faster; tests next.',
+      newestTurnWorked: true,
       files: ['/work/app/src/login.ts'],
       commands: [
         { command: 'npm test', exitCode: 1 },

@@ -76,6 +76,7 @@ describe('readCopilotTranscript, on events written from the published schema', (
         { description: 'Testing it', status: 'pending' },
       ],
       status: 'The route answers 200.',
+      newestTurnWorked: true,
       files: ['/p/src/health.ts'],
       commands: [{ command: 'npm test', exitCode: 3, note: 'Run the tests' }],
     });
@@ -92,6 +93,9 @@ describe('readCopilotTranscript, on events written from the published schema', (
   });
 
   it('events a rewind removed count for nothing, also when read before', () => {
+    // Its tool calls removed, the turn called none: its reply counts when it says something of the work.
+    const BACK =
+      'Back to before the todo list: none of it is left, and the first goal is where we start again.';
     const file = sessionFile([
       user('First goal'),
       ...sql('c1', "INSERT INTO todos (id, title) VALUES ('a', 'A')"),
@@ -101,11 +105,11 @@ describe('readCopilotTranscript, on events written from the published schema', (
     const removedFrom = `e-${counter - 1}`;
     appendFileSync(
       file,
-      `${event('session.snapshot_rewind', { upToEventId: removedFrom, eventsRemoved: 2 })}\n${assistant('Back.')}\n`,
+      `${event('session.snapshot_rewind', { upToEventId: removedFrom, eventsRemoved: 2 })}\n${assistant(BACK)}\n`,
     );
     const second = readCopilotTranscript(file, 's', first?.state ?? null);
     expect(second?.record).toEqual(
-      expect.objectContaining({ goal: 'First goal', status: 'Back.', tasks: undefined }),
+      expect.objectContaining({ goal: 'First goal', status: BACK, tasks: undefined }),
     );
   });
 
@@ -138,6 +142,7 @@ describe('readCopilotTranscript, on events written from the published schema', (
       goal: undefined,
       tasks: undefined,
       status: undefined,
+      newestTurnWorked: false,
       files: [],
       commands: [],
     });
@@ -162,7 +167,9 @@ describe('readCopilotTranscript on a recorded session', () => {
         { description: 'Testing the route', status: 'in_progress' },
         { description: 'Documenting it', status: 'pending' },
       ],
-      status: 'Noted.',
+      // Trial 4, item 8: not "Noted." (the answer to "Thanks", a turn that called no tool).
+      status: 'The route answers 200; its tests pass, the docs are next.',
+      newestTurnWorked: false,
       files: [`${PROJECT}/src/health.ts`, `${PROJECT}/src/app.ts`],
       commands: [
         { command: "echo 'FAIL auth.test.ts' && exit 3", exitCode: 3, note: 'Run the auth tests' },
@@ -186,7 +193,9 @@ describe('readCopilotTranscript on a recorded session', () => {
       expect(early?.state.offset).toBe(Buffer.byteLength(head));
       writeFileSync(file, text);
       const later = readCopilotTranscript(file, 's', early?.state ?? null);
-      expect(later?.record, `cut after line ${cut}`).toEqual(whole?.record);
+      // Each read's commands are those it found: the two reads together found every command once.
+      const commands = [...(early?.record.commands ?? []), ...(later?.record.commands ?? [])];
+      expect({ ...later?.record, commands }, `cut after line ${cut}`).toEqual(whole?.record);
     }
   });
 

@@ -35,6 +35,8 @@ describe('readOpenCodeSession, on messages written from the SDK types', () => {
             text('The route answers 200.'),
           ),
           message('user', text('Thanks')),
+          // Trial 4, item 8: the reply to a turn that called no tool does not hide the status.
+          message('assistant', text('Noted.')),
           message('assistant', text('')),
         ],
         todos: [
@@ -55,6 +57,7 @@ describe('readOpenCodeSession, on messages written from the SDK types', () => {
         { description: 'Document it', status: 'pending' },
       ],
       status: 'The route answers 200.',
+      newestTurnWorked: false,
       files: ['/p/src/app.ts', '/p/src/health.ts'],
       commands: [{ command: 'npm test', exitCode: 3, note: 'Run the tests' }],
     });
@@ -89,6 +92,7 @@ describe('readOpenCodeSession, on messages written from the SDK types', () => {
       goal: undefined,
       tasks: undefined,
       status: undefined,
+      newestTurnWorked: true,
       files: [],
       commands: [],
     });
@@ -113,6 +117,7 @@ describe('readOpenCodeSession on a recorded session', () => {
         { description: 'Document it', status: 'pending' },
       ],
       status: 'The route answers 200; its tests pass, the docs are next.',
+      newestTurnWorked: true,
       files: [`${PROJECT}/src/health.ts`, `${PROJECT}/src/app.ts`],
       commands: [
         { command: "echo 'FAIL auth.test.ts' && exit 3", exitCode: 3, note: 'Run the auth tests' },

@@ -208,7 +208,9 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       'webhook',
     ],
     pattern: new RegExp(
-      `(?<![\\w.-])(?<!\\w:)(?<q>["']?)(?<name>(?=[A-Za-z_])[\\w.-]{0,64}?(?:pass|pwd|secret|token|cred|key|auth|sig|salt|cookie|session|dsn|pat|webhook)[\\w.-]{0,64})\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
+      `(?<![\\w.-])(?<!\\w:)(?!(?<=:\\/\\/)[^\\s:/@'"]{0,64}:[^\\s@'"]{1,300}@)(?<q>["']?)(?<name>(?=[A-Za-z_])[\\w.-]{0,64}?(?:pass|pwd|secret|token|cred|key|auth|sig|salt|cookie|session|dsn|pat|webhook)[\\w.-]{0,64})\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
+      // Not a URL's userinfo (`https://oauth2:TOKEN@gitlab.com/…`): url-credentials takes the password
+      // alone, where this rule took the host and path with it as the value (trial 4).
       // Names of at most 64 characters each side of the word: unbounded, a long run of name characters
       // with no sign after it (`token-token-…`) took time growing with its square (2.9 s for 60 KB).
       // No `d` flag: this rule matches hundreds of plain settings in a long text, and the value's place
@@ -435,6 +437,16 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       /\b[a-z][a-z0-9+.-]{0,31}:\/\/(?<user>[^\s:/@'"]*):(?:(?<secret>[^\s@/'"]{1,100}(?:\/[^\s@/'"]{0,100}){1,6})@(?=[\w.-]+(?::\d+)?(?:[/\s"'?#,;)\]]|$))|(?<secret2>[^\s@/'"]+)@)/dgi,
     judge: (value) =>
       !isAllowedValue(value) && value.length >= 4 && !/^\$/.test(value) && !/^\d*\//.test(value),
+  },
+  {
+    // A token alone as a URL's userinfo (`https://TOKEN@github.com/o/r.git`, as git and CI scripts write
+    // it): a user name (`git@`, `alice@`) is not generated-looking, so it stays. Bounded to 200
+    // characters, and the host after the `@` is required.
+    id: 'url-token-userinfo',
+    keywords: ['://'],
+    pattern:
+      /\b(?:https?|git|ssh|git\+https|git\+ssh|ftps?|wss?):\/\/(?<secret>[^\s:/@'"]{12,200})@(?=[\w-]+(?:\.[\w-]+)*(?::\d+)?(?:[/\s"'?#,;)\]]|$))/dgi,
+    judge: (value) => looksLikeSecret(value, 'weak'),
   },
   {
     // Sidekiq Enterprise: both halves of the userinfo are the credential. (At most 16 spaces each side of
