@@ -114,26 +114,30 @@ export function renderDiff(diff: DiffView): string {
   return lines.join('\n');
 }
 
-/** Where the repository's HEAD was when a snapshot was taken, and where it is now. */
+/** Where the repository's HEAD was when a snapshot was taken (`snapshot`), and where it is now (`current`). */
 export interface HeadMove {
-  then: { branch: string | null; head: string };
-  now: { branch: string | null; head: string };
+  snapshot: { branch: string | null; head: string };
+  current: { branch: string | null; head: string };
 }
 
 /** The move when HEAD or the branch differs from the snapshot's (a commit, a checkout since); else null. */
 export function headMoveSince(
-  then: { branch: string | null; head: string } | null | undefined,
-  now: { branch: string | null; head: string } | null,
+  atSnapshot: { branch: string | null; head: string } | null | undefined,
+  current: { branch: string | null; head: string } | null,
 ): HeadMove | null {
-  if (!then || !now || (then.head === now.head && then.branch === now.branch)) return null;
-  return { then: { branch: then.branch, head: then.head }, now: { branch: now.branch, head: now.head } };
+  if (!atSnapshot || !current) return null;
+  if (atSnapshot.head === current.head && atSnapshot.branch === current.branch) return null;
+  return {
+    snapshot: { branch: atSnapshot.branch, head: atSnapshot.head },
+    current: { branch: current.branch, head: current.head },
+  };
 }
 
 /** A restore writes files only: when HEAD moved since the snapshot, `git status` will show the difference. */
 export function renderHeadMove(move: HeadMove): string {
-  const at = (where: HeadMove['then']) =>
+  const at = (where: HeadMove['snapshot']) =>
     `${escapeControls(where.branch ?? 'detached HEAD')}@${where.head.slice(0, 9)}`;
-  return `Note: the snapshot was taken on ${at(move.then)}; the repository is now on ${at(move.now)}. A restore writes the files only: HEAD, the branch and the index stay, so git status shows how the restored files differ from ${at(move.now)}.`;
+  return `Note: the snapshot was taken on ${at(move.snapshot)}; the repository is now on ${at(move.current)}. A restore writes the files only: HEAD, the branch and the index stay, so git status shows how the restored files differ from ${at(move.current)}.`;
 }
 
 export interface RestoreView {

@@ -220,7 +220,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         plan: planSchema,
         undoSnapshotId: z.string().nullable(),
         headMoved: z
-          .object({ then: headSchema, now: headSchema })
+          .object({ snapshot: headSchema, current: headSchema })
           .nullable()
           .describe('HEAD or the branch moved since the snapshot; the restore writes files only'),
         text: textField,

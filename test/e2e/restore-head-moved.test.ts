@@ -32,9 +32,12 @@ describe('a restore across a commit or a branch switch says HEAD stays where it 
       `the snapshot was taken on ${branch}@${then.slice(0, 9)}; the repository is now on feature@${now.slice(0, 9)}`,
     );
     const json = JSON.parse((await cli('restore', 'latest', '--dry-run', '--json')).stdout) as {
-      headMoved: { then: { branch: string; head: string }; now: { branch: string; head: string } };
+      headMoved: { snapshot: { branch: string; head: string }; current: { branch: string; head: string } };
     };
-    expect(json.headMoved).toEqual({ then: { branch, head: then }, now: { branch: 'feature', head: now } });
+    expect(json.headMoved).toEqual({
+      snapshot: { branch, head: then },
+      current: { branch: 'feature', head: now },
+    });
 
     const rewind = await cli('rewind', 'latest', '--code', '--yes');
     expect(rewind.code).toBe(0);
