@@ -152,22 +152,30 @@ function isAllowedShape(trimmed: string): boolean {
   // words only; marks around a generated or chosen value (`_Xk9mQ2vL8pZ_`) leave it a secret.
   const emphasized = trimmed.length <= 64 ? EMPHASIS.exec(trimmed) : null;
   if (emphasized && isPlainWords(emphasized[1] ?? '', /[-_./ ]+/)) return true;
+  // Letters, digits and `_+=-` alone (most candidates) write no version, link, member path, reference,
+  // path or hash: their patterns, the slowest here, are skipped for them.
+  const isPlainRun = PLAIN_RUN.test(trimmed);
   // A command-line flag of words (`--unset`), a version, a link, a block repeated: not a credential.
-  if (/^--?[a-z]+(?:-[a-z]+)*$/.test(trimmed) || VERSION.test(trimmed) || isPlainUrl(trimmed)) return true;
+  if (
+    /^--?[a-z]+(?:-[a-z]+)*$/.test(trimmed) ||
+    (!isPlainRun && (VERSION.test(trimmed) || isPlainUrl(trimmed)))
+  )
+    return true;
   if (isRepeatedBlock(trimmed)) return true;
   if (DOCUMENTED_EXAMPLES.has(trimmed) || hasSequentialRun(trimmed) || hasInterleavedRun(trimmed))
     return true;
   if (STRIPE_PUBLISHABLE_KEY.test(trimmed)) return true;
-  if (isMemberPath(trimmed) || (trimmed.startsWith('age1') && AGE_RECIPIENT.test(trimmed))) return true;
+  if ((!isPlainRun && isMemberPath(trimmed)) || (trimmed.startsWith('age1') && AGE_RECIPIENT.test(trimmed)))
+    return true;
   if (PLACEHOLDER_WORDS.test(trimmed)) return true;
   if (PLACEHOLDER_MARKERS.test(trimmed)) return true;
   // A blank of underscores to fill (`__________FILL ME__________`), around words or nothing: underscores
   // after a generated value (`Xk9mQ2vL8pZ____`) leave it one.
   if (BLANK.test(trimmed) && isPlainWords(trimmed, /[-_./ ]+/)) return true;
-  if (REFERENCE.test(trimmed)) return true;
-  if (PATH.test(trimmed)) return true;
+  if (!isPlainRun && REFERENCE.test(trimmed)) return true;
+  if (!isPlainRun && PATH.test(trimmed)) return true;
   // A password hash (bcrypt's `$2a$10$…`) is not a credential one can use.
-  if (BCRYPT_HASH.test(trimmed)) return true;
+  if (!isPlainRun && BCRYPT_HASH.test(trimmed)) return true;
   // A single repeated character, or a value of one or two distinct characters (0000, ****, abab); past 20
   // characters, six (AIzaaaaa…, glc_1111…=): a generated value uses far more.
   const distinct = distinctChars(trimmed, 6);
@@ -176,6 +184,7 @@ function isAllowedShape(trimmed: string): boolean {
 }
 
 const BCRYPT_HASH = /^\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}$/;
+const PLAIN_RUN = /^[\w+=-]+$/;
 
 function isMemberPath(value: string): boolean {
   if (!MEMBER_PATH.test(value)) return false;
