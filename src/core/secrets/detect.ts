@@ -120,9 +120,9 @@ function searchWindows(
 }
 
 const KNOWN_KEYWORDS = new Set([...PROVIDER_RULES, ...CONTEXT_RULES].flatMap((rule) => rule.keywords));
-// Keywords of one or two characters occur in nearly every text: scanning for them costs more than running
-// their rules, which therefore always run.
-const ALWAYS = new Set([...KNOWN_KEYWORDS].filter((keyword) => keyword.length <= 2));
+// Keywords of one character occur in nearly every text: their rules always run. (Those of two, `q~`,
+// `sk`, `pw`, are looked for: a rule that ran on every text for them cost more than the look.)
+const ALWAYS = new Set([...KNOWN_KEYWORDS].filter((keyword) => keyword.length === 1));
 const SCANNED = [...KNOWN_KEYWORDS].filter((keyword) => !ALWAYS.has(keyword));
 /** Built on the first text (hooks load this module cold). */
 let scanKeywords: KeywordScan | undefined;
