@@ -153,14 +153,13 @@ const PROVIDER_INDEX = indexRules(PROVIDER_RULES);
 const CONTEXT_INDEX = indexRules(CONTEXT_RULES);
 
 /**
- * The rules to run on a text in which the scanned keywords marked in `present` occur, in their table
- * order (marked, then read in order: no sort).
+ * The rules to run on a text in which these scanned keywords (their places in SCANNED) occur, in their
+ * table order (marked, then read in order: no sort).
  */
-function rulesFor<T>(present: Uint8Array, index: RuleIndex<T>): T[] {
+function rulesFor<T>(present: readonly number[], index: RuleIndex<T>): T[] {
   const isSelected = new Uint8Array(index.rules.length);
   for (const at of index.always) isSelected[at] = 1;
-  for (let keyword = 0; keyword < present.length; keyword++)
-    if (present[keyword] === 1) for (const at of index.byKeyword[keyword] ?? []) isSelected[at] = 1;
+  for (const keyword of present) for (const at of index.byKeyword[keyword] ?? []) isSelected[at] = 1;
   const selected: T[] = [];
   for (let at = 0; at < isSelected.length; at++)
     if (isSelected[at] === 1) selected.push(index.rules[at] as T);
