@@ -72,12 +72,14 @@ function withRepeats(text: string, found: Finding[]): Finding[] {
 
 /**
  * The text lower-cased, position for position, since windows found in it are cut from the text: a
- * character whose lower case is longer (`İ` becomes two) stays as it is.
+ * character whose lower case is longer (`İ` becomes two) stays as it is. (Its ASCII letters too were
+ * left as they were, and a capitalised keyword beside an `İ` went unseen: `İ DB_PASSWORD=…` kept its
+ * password.)
  */
 function lowerCaseInPlace(text: string): string {
   const lower = text.toLowerCase();
   if (lower.length === text.length) return lower;
-  return text.replace(/[^\0-\x7f]/g, (char) => {
+  return text.replace(/[A-Z]|[^\0-\x7f]/g, (char) => {
     const lowered = char.toLowerCase();
     return lowered.length === 1 ? lowered : char;
   });
