@@ -27,6 +27,20 @@ export function allMatches(pattern: RegExp, text: string): RegExpExecArray[] {
   return matches;
 }
 
+/**
+ * Calls `visit` with every match of a global pattern, in order, as allMatches finds them, without
+ * collecting them first. `visit` must not run the pattern itself.
+ */
+export function forEachMatch(pattern: RegExp, text: string, visit: (match: RegExpExecArray) => void): void {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    visit(match);
+    if (match[0].length === 0)
+      pattern.lastIndex = advance(text, pattern.lastIndex, /[uv]/.test(pattern.flags));
+  }
+  pattern.lastIndex = 0;
+}
+
 /** Past an empty match, as matchAll does: one code point in unicode mode, else one code unit. */
 function advance(text: string, index: number, unicode: boolean): number {
   if (!unicode || index + 1 >= text.length) return index + 1;

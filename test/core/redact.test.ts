@@ -95,6 +95,16 @@ describe('redactText', () => {
     expect(redactText(`İstanbul ekibi: ${'İ'.repeat(40)} mailchimp key ${key}`).text).not.toContain(key);
   });
 
+  it.each([
+    ['a named password', 'İzmir ekibi: DB_PASSWORD=Xk9mQ2vL8pZ3wR', 'Xk9mQ2vL8pZ3wR'],
+    ['an AWS key id', 'İstanbul AKIAZ4XQ7W2Y3V5R6T7U', 'AKIAZ4XQ7W2Y3V5R6T7U'],
+    ['a YAML password', 'İ PASSWORD: hunter2hunter2', 'hunter2hunter2'],
+  ])('finds %s in capitals beside a character whose lower case is longer (İ)', (_, text, secret) => {
+    // Regression: such a text was not lower-cased at all, so no capitalised keyword (PASSWORD, AKIA) was
+    // found and its rules never ran.
+    expect(redactText(text).text).not.toContain(secret);
+  });
+
   it('never leaves a seeded secret behind, whatever surrounds it', () => {
     const secret = fc.stringMatching(/^[A-Za-z0-9]{36}$/).map((body) => `ghp_${body}`);
     const prose = fc.string({ maxLength: 40 }).map((text) => text.replace(/[A-Za-z0-9_]$/, ' '));

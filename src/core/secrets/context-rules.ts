@@ -286,7 +286,8 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     // The pattern starts with its `-` and checks what precedes it after: a literal first lets the regex
     // engine skip ahead to each `-` instead of testing a lookbehind at every character.
     id: 'secret-flag',
-    keywords: ['--'],
+    // `-`, not `--`: a single dash is read too (`-password X`).
+    keywords: ['-'],
     pattern: new RegExp(
       `-(?<=(?:\\s|^)-)-?(?<name>(?:[A-Za-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|secret-key|access-key|account-key|auth-token|private-token|http-password|proxy-password|tlspassword))(?:=|[ \\t]+)${VALUE}`,
       'gdi',

@@ -1,6 +1,7 @@
-import { allMatches } from '../text.js';
+import { allMatches, forEachMatch } from '../text.js';
 import { isExampleToken } from './allowlist.js';
 import { CONTEXT_RULES, type ContextRule } from './context-rules.js';
+import { createKeywordScan, type KeywordScan } from './keyword-scan.js';
 import { type PatternRule, PROVIDER_RULES } from './provider-rules.js';
 
 /** Where a secret is in a text, and which rule found it. Never the secret itself. */
@@ -30,20 +31,20 @@ const SECRET_GROUPS = ['secret', 'secret2', 'secret3', 'secret4'] as const;
 export function findSecrets(text: string, config: DetectorConfig = {}): Finding[] {
   if (text.length === 0) return [];
   const lower = lowerCaseInPlace(text);
-  const present = keywordsIn(lower);
+  scanKeywords ??= createKeywordScan(SCANNED);
+  const present = scanKeywords(lower);
   const found: Finding[] = [];
+  const { allowValues, allowPatterns } = config;
   const allowed = (value: string) =>
-    config.allowValues?.has(value) === true ||
-    (config.allowPatterns ?? []).some((pattern) => pattern.test(value));
+    allowValues?.has(value) === true || (allowPatterns?.some((pattern) => pattern.test(value)) ?? false);
 
   for (const rule of rulesFor(present, PROVIDER_INDEX)) findByPattern(text, lower, rule, found, allowed);
   for (const rule of config.extraRules ?? [])
     if (rule.keywords.some((keyword) => lower.includes(keyword)))
       findByPattern(text, lower, rule, found, allowed);
   for (const rule of rulesFor(present, CONTEXT_INDEX)) {
-    const matches = allMatches(rule.pattern, text);
-    if (rule.near) collectNear(text, rule, rule.near, matches, found, allowed);
-    else for (const match of matches) collectContext(rule, match, found, allowed);
+    if (rule.near) collectNear(text, rule, rule.near, allMatches(rule.pattern, text), found, allowed);
+    else forEachMatch(rule.pattern, text, (match) => collectContext(rule, match, found, allowed));
   }
   return mergeSpans(withRepeats(text, found));
 }
@@ -71,12 +72,14 @@ function withRepeats(text: string, found: Finding[]): Finding[] {
 
 /**
  * The text lower-cased, position for position, since windows found in it are cut from the text: a
- * character whose lower case is longer (`İ` becomes two) stays as it is.
+ * character whose lower case is longer (`İ` becomes two) stays as it is. (Its ASCII letters too were
+ * left as they were, and a capitalised keyword beside an `İ` went unseen: `İ DB_PASSWORD=…` kept its
+ * password.)
  */
 function lowerCaseInPlace(text: string): string {
   const lower = text.toLowerCase();
   if (lower.length === text.length) return lower;
-  return text.replace(/[^\0-\x7f]/g, (char) => {
+  return text.replace(/[A-Z]|[^\0-\x7f]/g, (char) => {
     const lowered = char.toLowerCase();
     return lowered.length === 1 ? lowered : char;
   });
@@ -89,23 +92,26 @@ function findByPattern(
   found: Finding[],
   allowed: (value: string) => boolean,
 ): void {
-  for (const [offset, part] of searchWindows(text, lower, rule)) {
-    for (const match of allMatches(rule.pattern, part)) {
+  const collect = (offset: number, part: string) =>
+    forEachMatch(rule.pattern, part, (match) => {
       const token = match.groups?.secret ?? match[0];
-      if (token.length === 0 || isExampleToken(token) || allowed(token)) continue;
-      const start = offset + (match.index ?? 0) + (match.groups?.secret ? match[0].indexOf(token) : 0);
+      if (token.length === 0 || isExampleToken(token) || allowed(token)) return;
+      const start = offset + match.index + (match.groups?.secret ? match[0].indexOf(token) : 0);
       found.push({ start, end: start + token.length, rule: rule.id });
-    }
-  }
+    });
+  if (!rule.anchor) collect(0, text);
+  else for (const [offset, part] of searchWindows(text, lower, rule.anchor)) collect(offset, part);
 }
 
 /**
- * The whole text, or for an anchored rule the windows around its literal (the start of each given).
- * `lower` is the text lower-cased, once per text rather than once per rule.
+ * The windows around each occurrence of an anchored rule's literal (the start of each given). `lower`
+ * is the text lower-cased, once per text rather than once per rule.
  */
-function searchWindows(text: string, lower: string, rule: PatternRule): Array<[number, string]> {
-  if (!rule.anchor) return [[0, text]];
-  const { literal, before, after } = rule.anchor;
+function searchWindows(
+  text: string,
+  lower: string,
+  { literal, before, after }: NonNullable<PatternRule['anchor']>,
+): Array<[number, string]> {
   const windows: Array<[number, string]> = [];
   for (let at = lower.indexOf(literal); at !== -1; at = lower.indexOf(literal, at + 1)) {
     // One character more on each side, so the pattern's own boundary checks see the neighbours.
@@ -116,41 +122,27 @@ function searchWindows(text: string, lower: string, rule: PatternRule): Array<[n
 }
 
 const KNOWN_KEYWORDS = new Set([...PROVIDER_RULES, ...CONTEXT_RULES].flatMap((rule) => rule.keywords));
-// Keywords of one or two characters occur in nearly every text: scanning for them costs more than running
-// their rules, which therefore always run.
-const ALWAYS = new Set([...KNOWN_KEYWORDS].filter((keyword) => keyword.length <= 2));
-// One pass over the text finds every keyword (longest first at each position); a keyword inside a found
-// one (`sk` in `sk-ant-`) is present too.
-const KEYWORD_SCAN = new RegExp(
-  [...KNOWN_KEYWORDS]
-    .filter((keyword) => !ALWAYS.has(keyword))
-    .sort((a, b) => b.length - a.length)
-    .map((keyword) => keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('|'),
-  'g',
-);
-/** The keywords inside each found keyword, worked out the first time it is found (hooks load this module cold). */
-const CONTAINED = new Map<string, readonly string[]>();
-function containedIn(keyword: string): readonly string[] {
-  let inner = CONTAINED.get(keyword);
-  if (!inner) {
-    inner = [...KNOWN_KEYWORDS].filter((other) => other !== keyword && keyword.includes(other));
-    CONTAINED.set(keyword, inner);
-  }
-  return inner;
-}
+// Keywords of one character occur in nearly every text: their rules always run. (Those of two, `q~`,
+// `sk`, `pw`, are looked for: a rule that ran on every text for them cost more than the look.)
+const ALWAYS = new Set([...KNOWN_KEYWORDS].filter((keyword) => keyword.length === 1));
+const SCANNED = [...KNOWN_KEYWORDS].filter((keyword) => !ALWAYS.has(keyword));
+/** Built on the first text (hooks load this module cold). */
+let scanKeywords: KeywordScan | undefined;
 
 interface RuleIndex<T> {
   rules: readonly T[];
   /** Positions (in `rules`) of the rules with a keyword too common to scan for: they always run. */
   always: readonly number[];
-  byKeyword: ReadonlyMap<string, readonly number[]>;
+  /** For each scanned keyword (by its place in SCANNED), the positions of the rules it selects. */
+  byKeyword: ReadonlyArray<readonly number[]>;
 }
 
+const SCANNED_ID = new Map(SCANNED.map((keyword, id) => [keyword, id]));
+
 function indexRules<T extends { keywords: readonly string[] }>(rules: readonly T[]): RuleIndex<T> {
-  const byKeyword = new Map<string, number[]>();
+  const byKeyword: number[][] = SCANNED.map(() => []);
   rules.forEach((rule, at) => {
-    for (const keyword of rule.keywords) byKeyword.set(keyword, [...(byKeyword.get(keyword) ?? []), at]);
+    for (const keyword of rule.keywords) byKeyword[SCANNED_ID.get(keyword) ?? -1]?.push(at);
   });
   return {
     rules,
@@ -162,29 +154,18 @@ function indexRules<T extends { keywords: readonly string[] }>(rules: readonly T
 const PROVIDER_INDEX = indexRules(PROVIDER_RULES);
 const CONTEXT_INDEX = indexRules(CONTEXT_RULES);
 
-/** The rules to run on a text with these keywords, in their table order (marked, then read in order: no sort). */
-function rulesFor<T>(present: ReadonlySet<string>, index: RuleIndex<T>): T[] {
+/**
+ * The rules to run on a text in which these scanned keywords (their places in SCANNED) occur, in their
+ * table order (marked, then read in order: no sort).
+ */
+function rulesFor<T>(present: readonly number[], index: RuleIndex<T>): T[] {
   const isSelected = new Uint8Array(index.rules.length);
   for (const at of index.always) isSelected[at] = 1;
-  for (const keyword of present) for (const at of index.byKeyword.get(keyword) ?? []) isSelected[at] = 1;
+  for (const keyword of present) for (const at of index.byKeyword[keyword] ?? []) isSelected[at] = 1;
   const selected: T[] = [];
   for (let at = 0; at < isSelected.length; at++)
     if (isSelected[at] === 1) selected.push(index.rules[at] as T);
   return selected;
-}
-
-function keywordsIn(lower: string): Set<string> {
-  const present = new Set<string>();
-  KEYWORD_SCAN.lastIndex = 0;
-  for (let match = KEYWORD_SCAN.exec(lower); match; match = KEYWORD_SCAN.exec(lower)) {
-    const [keyword] = match;
-    // Resume at the next character, not after the match: keywords overlap (`sk` inside `accesskey`).
-    KEYWORD_SCAN.lastIndex = match.index + 1;
-    if (present.has(keyword)) continue;
-    present.add(keyword);
-    for (const inner of containedIn(keyword)) present.add(inner);
-  }
-  return present;
 }
 
 function collectContext(
