@@ -65,16 +65,19 @@ describe('the action menu (the spec: code options only when there is something t
   });
 });
 
+/** A prompt's entry as the picker and `rewind --list` show it. */
+const promptEntry = {
+  id: '20261202-103000-cccccc',
+  prompt: 'p',
+  sessionId: '5f0c2a9e-1111-4222-8333-444455556666',
+  agent: 'claude',
+  createdAt: '2026-12-02T10:30:00Z',
+  changes: { added: 0, modified: 0, deleted: 0 },
+};
+
 describe('a session’s header in the picker’s --all view', () => {
   const now = new Date('2026-12-02T10:40:00Z');
-  const entry = {
-    id: '20261202-103000-cccccc',
-    prompt: 'p',
-    sessionId: '5f0c2a9e-1111-4222-8333-444455556666',
-    agent: 'claude',
-    createdAt: '2026-12-02T10:30:00Z',
-    changes: { added: 0, modified: 0, deleted: 0 },
-  };
+  const entry = promptEntry;
   const session = {
     sessionId: entry.sessionId,
     agent: 'claude',
@@ -106,14 +109,7 @@ describe('a session’s header in the picker’s --all view', () => {
 
 describe('a prompt’s line in the picker and in rewind --list', () => {
   const now = new Date('2026-12-02T10:40:00Z');
-  const entry = {
-    id: '20261202-103000-cccccc',
-    prompt: 'p',
-    sessionId: '5f0c2a9e-1111-4222-8333-444455556666',
-    agent: 'claude',
-    createdAt: '2026-12-02T10:30:00Z',
-    changes: { added: 1, modified: 2, deleted: 0 },
-  };
+  const entry = { ...promptEntry, changes: { added: 1, modified: 2, deleted: 0 } };
   // Terminal columns as Unicode's East Asian Width (UAX #11) gives them for these test strings: CJK
   // ideographs, kana and the emoji used are Wide (two columns), ASCII and the ellipsis one.
   const columns = (line: string) =>
@@ -147,14 +143,7 @@ describe('a prompt’s line in the picker and in rewind --list', () => {
 
 describe('a rewind with nothing to restore', () => {
   it('still names the paths a link kept from being brought back', () => {
-    const entry = {
-      id: '20261202-103000-cccccc',
-      prompt: 'edit the shared config',
-      sessionId: 's',
-      agent: 'claude',
-      createdAt: '2026-12-02T10:30:00Z',
-      changes: { added: 0, modified: 0, deleted: 0 },
-    };
+    const entry = { ...promptEntry, prompt: 'edit the shared config' };
     const plan = {
       overwrite: [],
       create: [],
