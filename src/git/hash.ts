@@ -33,6 +33,14 @@ function cryptoFor(bytes: number): NodeCrypto | undefined {
   return nodeCrypto;
 }
 
+/**
+ * Says about `bytes` are about to be hashed in one batch: past the budget, `node:crypto` serves all of
+ * it, rather than JavaScript its first 2 KB.
+ */
+export function expectHashing(bytes: number): void {
+  if (!nodeCrypto && spentBytes + bytes > JS_BUDGET_BYTES) cryptoFor(bytes);
+}
+
 /** An incremental hash, fed in parts; `digestHex` once, at the end. */
 export interface Hasher {
   update(data: Uint8Array | string): Hasher;

@@ -71,6 +71,16 @@ describe('hash', () => {
     },
   );
 
+  it.each(ALGORITHMS)(
+    '%s: after a batch is announced past the budget, small inputs hash the same',
+    async (algorithm) => {
+      const fresh = await freshModule();
+      fresh.expectHashing(JS_BUDGET_BYTES + 1);
+      for (const text of ['', 'a', 'blob 3\0abc'])
+        expect(fresh.hashHex(algorithm, text)).toBe(nodeHex(algorithm, text));
+    },
+  );
+
   it('hashes strings as UTF-8, lone surrogates as node:crypto does', async () => {
     const fresh = await freshModule();
     for (const text of ['', 'a', 'é€😀', '\ud800', 'x\udc00y'])
