@@ -105,9 +105,10 @@ const cjs = { ...common, format: 'cjs', banner: {} };
 
 if (process.argv.includes('--cli')) {
   // The CLI's own dependencies stay in node_modules, loaded by the commands that use them, except
-  // commander, which every command starts with, and @inquirer/core, which require() cannot load on Node 20.
+  // commander, which every command starts with, @inquirer/core, which require() cannot load on Node 20, and
+  // @noble/hashes, which hashes a command's small inputs in place of loading node:crypto (src/git/hash.ts).
   const { dependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-  const bundled = new Set(['commander', '@inquirer/core', 'fast-string-truncated-width']);
+  const bundled = new Set(['commander', '@inquirer/core', 'fast-string-truncated-width', '@noble/hashes']);
   const external = Object.keys(dependencies).filter((name) => !bundled.has(name));
   const out = path.join(root, 'dist');
   for (const [from, to, options] of [

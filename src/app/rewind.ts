@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { lstat, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -263,6 +262,22 @@ async function takeContent(
   return { latest, captured, head, label };
 }
 
+/**
+ * A snapshot id no snapshot has: its second and a random suffix, drawn again while it names one (its ref
+ * would be overwritten). Math.random is enough for a name checked this way, under the store's lock, and
+ * leaves `node:crypto` unloaded (Node seeds it per process from OpenSSL's entropy).
+ */
+async function newSnapshotId(store: SnapshotStore, now: Date): Promise<string> {
+  const taken = new Set((await store.snapshotIds()).map((entry) => entry.id));
+  for (;;) {
+    const suffix = Math.floor(Math.random() * 0x1000000)
+      .toString(16)
+      .padStart(6, '0');
+    const id = formatSnapshotId(now, suffix);
+    if (!taken.has(id)) return id;
+  }
+}
+
 /** Records content taken by takeContent as a snapshot (unless it is the latest one again); retention after. */
 async function recordContent(
   deps: AppDeps,
@@ -282,7 +297,7 @@ async function recordContent(
   const now = deps.now();
   const snapshot = await store.record(
     {
-      id: formatSnapshotId(now, randomBytes(3).toString('hex')),
+      id: await newSnapshotId(store, now),
       createdAt: now.toISOString(),
       trigger: request.trigger,
       ...(label ? { label } : {}),

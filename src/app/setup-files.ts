@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { lstat, mkdir, readFile, realpath, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
+import { hashHex } from '../git/hash.js';
 import { writeFileAtomicSync } from '../store/atomic-write.js';
 import { defaultStoreBase } from '../store/store-location.js';
 
@@ -117,6 +117,6 @@ export async function wasCreated(env: NodeJS.ProcessEnv, agent: string, file: st
 }
 
 function createdNotePath(env: NodeJS.ProcessEnv, agent: string, file: string): string {
-  const digest = createHash('sha256').update(file).digest('hex').slice(0, 12);
+  const digest = hashHex('sha256', file).slice(0, 12);
   return path.join(defaultStoreBase(env), 'setup', `${agent}-${digest}.created.json`);
 }

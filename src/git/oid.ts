@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   type BigIntStats,
   closeSync,
@@ -11,12 +10,13 @@ import {
   readSync,
 } from 'node:fs';
 import path from 'node:path';
+import { createHasher, hashHex } from './hash.js';
 
 export type ObjectFormat = 'sha1' | 'sha256';
 
 /** The git blob oid of `content`, exactly as `git hash-object --no-filters` computes it. */
 export function blobOid(content: Uint8Array, format: ObjectFormat = 'sha1'): string {
-  return createHash(format).update(`blob ${content.byteLength}\0`).update(content).digest('hex');
+  return hashHex(format, `blob ${content.byteLength}\0`, content);
 }
 
 /**
@@ -184,7 +184,7 @@ export class WorktreeHasher {
    * `asStated`: the content is the `size` bytes the file's stats described (not re-read after a change).
    */
   private hashOpenFile(fd: number, absolute: string, size: number): { oid: string; asStated: boolean } {
-    const hash = createHash(this.format).update(`blob ${size}\0`);
+    const hash = createHasher(this.format, size).update(`blob ${size}\0`);
     let total = 0;
     for (;;) {
       const bytesRead = readSync(fd, this.buffer, 0, this.buffer.length, total);
@@ -194,7 +194,7 @@ export class WorktreeHasher {
       // A short read of a regular file means its end: no second call needed to see 0.
       if (total > size || bytesRead < this.buffer.length) break;
     }
-    if (total === size) return { oid: hash.digest('hex'), asStated: true };
+    if (total === size) return { oid: hash.digestHex(), asStated: true };
     // The file changed while we read it: hash what is there now, in one piece.
     const again = openSync(absolute, OPEN_FLAGS);
     try {

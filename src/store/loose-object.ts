@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { deflateSync, inflateSync, constants as zlibConstants } from 'node:zlib';
+import { hashHex } from '../git/hash.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { uniqueSuffix } from './temp-name.js';
@@ -20,7 +20,7 @@ export async function writeLooseObject(
   format: ObjectFormat,
 ): Promise<string> {
   const header = Buffer.from(`${type} ${body.length}\0`, 'utf8');
-  const oid = createHash(format).update(header).update(body).digest('hex');
+  const oid = hashHex(format, header, body);
   const dir = path.join(gitDir, 'objects', oid.slice(0, 2));
   const file = path.join(dir, oid.slice(2));
   // Synchronous: a snapshot writes its commit and a few small blobs, a handful of syscalls each.

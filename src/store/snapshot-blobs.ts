@@ -1,3 +1,4 @@
+import { expectHashing } from '../git/hash.js';
 import { type ObjectFormat, WorktreeHasher } from '../git/oid.js';
 import { writeLooseObject } from './loose-object.js';
 
@@ -21,6 +22,7 @@ export async function storeChangedBlobs(
 ): Promise<string | null> {
   const bytes = toAdd.reduce((sum, entry) => sum + entry.bytes, 0);
   if (toAdd.length > IN_PROCESS_MAX_FILES || bytes > IN_PROCESS_MAX_BYTES) return null;
+  expectHashing(bytes);
   const reader = new WorktreeHasher(target.root, target.format);
   const none = '0'.repeat(target.format === 'sha256' ? 64 : 40);
   // Removals first: a file that became a folder leaves the index before the folder's files enter it.

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { hashHex } from '../git/hash.js';
 
 // The base folder has a module of its own, free of node:crypto, for the hooks' loader.
 export { defaultStoreBase, STORE_ENV } from './store-base.js';
@@ -11,6 +11,6 @@ export function projectStoreDir(base: string, root: string): string {
       .basename(root)
       .replace(/[^A-Za-z0-9._-]/g, '_')
       .slice(0, 40) || 'root';
-  const digest = createHash('sha256').update(root).digest('hex').slice(0, 12);
+  const digest = hashHex('sha256', root).slice(0, 12);
   return path.join(base, 'projects', `${name}-${digest}`);
 }

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { hashHex } from '../git/hash.js';
 import { writeFileAtomic } from './atomic-write.js';
 import type { StoreFs } from './fs-seam.js';
 
@@ -14,7 +14,7 @@ const FOLDER = 'transcripts';
 const MAX_BYTES = 256 * 1024;
 
 function memoryFile(storeDir: string, agent: string, transcript: string): string {
-  const digest = createHash('sha256').update(`${agent}\0${transcript}`).digest('hex').slice(0, 24);
+  const digest = hashHex('sha256', `${agent}\0${transcript}`).slice(0, 24);
   return path.join(storeDir, FOLDER, `${agent}-${digest}.json`);
 }
 

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { hashHex } from '../git/hash.js';
 
 /** The first bytes of a transcript, hashed: a file replaced under the same name reads afresh. */
 export const FINGERPRINT_BYTES = 4096;
@@ -52,7 +52,7 @@ export function fingerprintOf(fd: number, bytes: number): string {
     if (read === 0) break;
     done += read;
   }
-  return createHash('sha256').update(buffer.subarray(0, done)).digest('hex').slice(0, 32);
+  return hashHex('sha256', buffer.subarray(0, done)).slice(0, 32);
 }
 
 /** What every reader remembers between reads: where it stopped, which file it was, and the first prompt. */

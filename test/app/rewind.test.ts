@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type AppDeps, defaultDeps } from '../../src/app/deps.js';
 import {
   diffSnapshot,
@@ -74,6 +74,35 @@ describe('snapshots', () => {
     expect(head).toBe(
       `${third.snapshot.commit} ${third.snapshot.tree} claude-checkpoint ${Math.floor(Date.parse(third.snapshot.createdAt) / 1000)}`,
     );
+  });
+
+  it('draws a snapshot id again while it names a snapshot of the same second (its ref would be overwritten)', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const second = new Date('2026-12-06T10:00:00.000Z');
+    const deps = depsFor({}, () => second);
+    // The id's draws only: the first snapshot's and the second's first two land on the same suffix.
+    const draws = [0.25, 0.25, 0.25];
+    const real = Math.random;
+    const random = vi
+      .spyOn(Math, 'random')
+      .mockImplementation(() =>
+        new Error().stack?.includes('newSnapshotId') ? (draws.shift() ?? 0.5) : real(),
+      );
+    try {
+      const first = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+      writeTree(root, { 'a.ts': 'changed' });
+      const next = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+      expect([first.snapshot.id, next.snapshot.id]).toEqual([
+        '20261206-100000-400000',
+        '20261206-100000-800000',
+      ]);
+      const { snapshots } = await listSnapshots(deps, { projectRoot: root });
+      expect(snapshots.map((s) => s.commit).sort()).toEqual(
+        [first.snapshot.commit, next.snapshot.commit].sort(),
+      );
+    } finally {
+      random.mockRestore();
+    }
   });
 
   it('refuses to snapshot the home folder or the file-system root (where Claude Desktop starts servers)', async () => {

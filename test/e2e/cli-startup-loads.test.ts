@@ -166,6 +166,8 @@ describe('what the npm bin loads and runs to start', () => {
     expect(builtins).not.toContain('child_process');
     // The store's refs and usage are a folder and a few small files: read synchronously.
     expect(builtins).not.toContain('fs/promises');
+    // The store's folder name is a hash of a path: hashed in JavaScript (src/git/hash.ts).
+    expect(builtins).not.toContain('crypto');
   });
 
   it('status asks git about the project only: the latest snapshot comes from the store’s state', async () => {
@@ -178,10 +180,23 @@ describe('what the npm bin loads and runs to start', () => {
     writeFileSync(path.join(root, 'a.txt'), 'two\n');
     const { builtins, gitCommands } = await runTraced(['status'], root, storeDir);
     expect(builtins).not.toContain('fs/promises');
+    expect(builtins).not.toContain('crypto');
     // Whether git ignores the checkpoint comes from status's answer (no check-ignore). The traced git
     // is not the system's, whose config and attributes files drift knows: hash-object still settles
     // a.txt (the filter shortcut is tested in test/git/filters.test.ts).
     expect(gitCommands.sort()).toEqual(['hash-object --stdin-paths', 'status --porcelain=v2']);
+  });
+
+  it('a snapshot of a few small changed files loads no node:crypto (their oids and objects hashed in JavaScript)', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n', 'src/b.ts': 'export {};\n' } });
+    const storeDir = tempDir('checkpoint-store-');
+    expect((await runCli(['snapshot'], { cwd: root, env: { CHECKPOINT_STORE_DIR: storeDir } })).code).toBe(0);
+    writeFileSync(path.join(root, 'a.txt'), 'two\n');
+    writeFileSync(path.join(root, 'src', 'c.ts'), 'export const c = 1;\n');
+    const { builtins } = await runTraced(['snapshot', '--label', 'small'], root, storeDir);
+    expect(builtins).not.toContain('crypto');
+    const listed = await runCli(['list'], { cwd: root, env: { CHECKPOINT_STORE_DIR: storeDir } });
+    expect(listed.stdout).toMatch(/2 snapshot\(s\)/);
   });
 });
 
