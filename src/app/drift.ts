@@ -106,7 +106,9 @@ export async function detectDrift(
   }
   if (options.pulledFiles) options.pulledFiles(drift, oidNow);
   const pulled = await readPulledFiles(projectStoreDir(defaultStoreBase(env), root), checkpoint.id);
-  return pulled ? attributeToHandoff(drift, pulled, oidNow) : drift;
+  const attributed = pulled ? attributeToHandoff(drift, pulled, oidNow) : drift;
+  // Their names reach us only mangled, so their content cannot be compared: say so, never "unchanged".
+  return repo.invalidNames ? { ...attributed, unfollowed: repo.invalidNames } : attributed;
 }
 
 /**

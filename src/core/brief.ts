@@ -230,7 +230,18 @@ function renderDrift(
         `- Flagged since ${formatUtc(since)} (${formatAge(since, now)}): an automatic refresh recorded these files after that, but your notes predate their changes. They stay flagged until you save a checkpoint`,
       );
     }
-  } else if (drift.savedHeadReachable) {
+  }
+  const unfollowed = drift.unfollowed ?? [];
+  if (unfollowed.length > 0) {
+    // Trial 4: their names reach the tool mangled, so "no file changed" cannot be said of them.
+    const shown = unfollowed.slice(0, 10).map((name) => code(escapeControls(name)));
+    lines.push(
+      `- ⚠ Not followed (a name that is not valid UTF-8), re-read before editing: ${shown.join(', ')}${unfollowed.length > 10 ? ` and ${unfollowed.length - 10} more` : ''}`,
+    );
+  }
+  if (drift.changedSince.length === 0 && unfollowed.length > 0) {
+    if (drift.savedHeadReachable) lines.push('- No other file changed after the checkpoint');
+  } else if (drift.changedSince.length === 0 && drift.savedHeadReachable) {
     // Not "the rest can be trusted" when the transcript holds newer tasks or a newer status (trial 4).
     lines.push(
       hasNewer

@@ -27,6 +27,11 @@ export interface Drift {
    * that is, changed on the other machine after its checkpoint, not here. Absent otherwise.
    */
   fromHandoff?: { paths: string[]; pulledAt: string; author: string };
+  /**
+   * Files whose name is not valid UTF-8, as git shows them (`"caf\351.txt"`): drift cannot tell whether
+   * they changed. Absent when there are none.
+   */
+  unfollowed?: string[];
 }
 
 /** What `handoff pull` brought: the content it wrote for each file that drifted from the pulled checkpoint. */

@@ -41,6 +41,10 @@ const driftSchema = z.object({
     .describe(
       'After `handoff pull`: the changed files that still hold what the pull wrote, changed on the other machine after its save',
     ),
+  unfollowed: z
+    .array(z.string())
+    .optional()
+    .describe('Files whose name is not valid UTF-8, as git shows them: whether they changed cannot be told'),
 });
 
 const loadOutputSchema = z.object({

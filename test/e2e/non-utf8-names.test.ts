@@ -116,3 +116,23 @@ describe('a file whose name is not valid UTF-8 (trial 4, item 1)', () => {
     expect(parsed.snapshot.skipped.invalidNames).toEqual(['"secrets/caf\\351.txt"']);
   });
 });
+
+describe('the brief with a file whose name is not valid UTF-8 (trial 4, item 1)', () => {
+  it('names it as not followed and never says no file changed, before and after an edit', async () => {
+    const p = project();
+    writeFileSync(p.at(LATIN1_NAME), 'one\n');
+    expect((await p.cli('save', '--goal', 'Ship the café page')).code).toBe(0);
+    writeFileSync(p.at(LATIN1_NAME), 'two\n');
+
+    const brief = await p.cli('brief');
+    expect(brief.code).toBe(0);
+    expect(brief.stdout).toContain(
+      'Not followed (a name that is not valid UTF-8), re-read before editing: `"caf\\351.txt"`',
+    );
+    expect(brief.stdout).toContain('No other file changed after the checkpoint');
+    expect(brief.stdout).not.toContain('can be trusted as is');
+
+    const json = JSON.parse((await p.cli('brief', '--json')).stdout) as { drift: { unfollowed?: string[] } };
+    expect(json.drift.unfollowed).toEqual(['"caf\\351.txt"']);
+  });
+});
