@@ -246,8 +246,14 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
             : '';
           const elsewhere = c.drift.fromHandoff?.paths.length ?? 0;
           const there = elsewhere > 0 ? ` (${elsewhere} of them on the other machine)` : '';
+          const unfollowed = c.drift.unfollowed?.length ?? 0;
+          const notFollowed =
+            unfollowed > 0
+              ? `, ${out.warn(`${unfollowed} not followed (a name that is not valid UTF-8)`)}`
+              : '';
+          const none = unfollowed > 0 ? 'no other file changed' : 'no file changed';
           lines.push(
-            `  Drift: ${changed === 0 ? 'no file changed' : out.warn(`${changed} file(s) changed`)}${there} since the save, ${commits}${branch}`,
+            `  Drift: ${changed === 0 ? none : out.warn(`${changed} file(s) changed`)}${there} since the save${notFollowed}, ${commits}${branch}`,
           );
         } else lines.push('  Drift: not tracked (no git at save time)');
       }

@@ -132,6 +132,9 @@ describe('the brief with a file whose name is not valid UTF-8 (trial 4, item 1)'
     expect(brief.stdout).toContain('No other file changed after the checkpoint');
     expect(brief.stdout).not.toContain('can be trusted as is');
 
+    expect((await p.cli('status')).stdout).toContain(
+      'Drift: no other file changed since the save, 1 not followed (a name that is not valid UTF-8)',
+    );
     const json = JSON.parse((await p.cli('brief', '--json')).stdout) as { drift: { unfollowed?: string[] } };
     expect(json.drift.unfollowed).toEqual(['"caf\\351.txt"']);
   });
