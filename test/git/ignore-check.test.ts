@@ -1,7 +1,8 @@
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isIgnoredByGitRemembered } from '../../src/git/ignore-check.js';
+import { gitLoggingShim } from '../helpers/cli.js';
 import { createRepo, git, tempDir } from '../helpers/fixtures.js';
 
 const FILE = '.claude-checkpoint';
@@ -23,21 +24,15 @@ const searchPath = process.env.PATH;
 afterEach(() => {
   process.env.HOME = home;
   process.env.PATH = searchPath;
+  delete process.env.TRACE_GIT_LOG;
 });
 
 /** From now on, git on PATH writes down each command line before it runs; returns how to read them. */
 function logGit(root: string): () => string[] {
-  const dir = tempDir('ignore-git-log-');
-  const log = path.join(dir, 'git.log');
-  writeFileSync(log, '');
-  const shim = path.join(dir, 'git');
-  writeFileSync(
-    shim,
-    `#!/bin/sh\necho "$*" >> '${log}'\nexec '${git(root, '--exec-path').trim()}/git' "$@"\n`,
-  );
-  chmodSync(shim, 0o755);
-  process.env.PATH = `${dir}${path.delimiter}${searchPath ?? ''}`;
-  return () => readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  const shim = gitLoggingShim(root);
+  process.env.TRACE_GIT_LOG = shim.log;
+  process.env.PATH = `${shim.dir}${path.delimiter}${searchPath ?? ''}`;
+  return shim.commands;
 }
 
 // Issue 26: the remembered answer watched only the default config files, so a long-running server kept a

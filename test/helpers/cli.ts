@@ -81,25 +81,32 @@ export function runNodeScript(
   });
 }
 
+/**
+ * A folder holding a `git` that writes each command line to a log before it runs the real git: put
+ * `dir` first on PATH and set TRACE_GIT_LOG to `log` (not a GIT_* variable: the CLI keeps those from git).
+ */
+export function gitLoggingShim(root: string): { dir: string; log: string; commands: () => string[] } {
+  const dir = tempDir('git-log-');
+  const log = path.join(dir, 'git.log');
+  writeFileSync(log, '');
+  writeFileSync(
+    path.join(dir, 'git'),
+    `#!/bin/sh\necho "$*" >> "$TRACE_GIT_LOG"\nexec ${JSON.stringify(git(root, '--exec-path').trim())}/git "$@"\n`,
+  );
+  chmodSync(path.join(dir, 'git'), 0o755);
+  return { dir, log, commands: () => readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+}
+
 /** Runs the CLI (with `--root root`) with git on PATH writing down each command line before it runs. */
 export async function runCliWithGitLog(
   args: string[],
   root: string,
   env: Record<string, string>,
 ): Promise<{ result: CliResult; gitCommands: string[] }> {
-  const dir = tempDir('cli-git-log-');
-  const log = path.join(dir, 'git.log');
-  writeFileSync(log, '');
-  const shim = path.join(dir, 'git');
-  // Not a GIT_* variable: the CLI keeps those from git.
-  writeFileSync(
-    shim,
-    `#!/bin/sh\necho "$*" >> "$TRACE_GIT_LOG"\nexec ${JSON.stringify(git(root, '--exec-path').trim())}/git "$@"\n`,
-  );
-  chmodSync(shim, 0o755);
+  const shim = gitLoggingShim(root);
   const result = await runCli([...args, '--root', root], {
     cwd: root,
-    env: { ...env, TRACE_GIT_LOG: log, PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}` },
+    env: { ...env, TRACE_GIT_LOG: shim.log, PATH: `${shim.dir}${path.delimiter}${process.env.PATH ?? ''}` },
   });
-  return { result, gitCommands: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+  return { result, gitCommands: shim.commands() };
 }
