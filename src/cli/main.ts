@@ -10,6 +10,7 @@ import { createOutput, EXIT, reportError } from './output.js';
 import { registerRewindCommands } from './rewind-commands.js';
 import { registerScanCommand } from './scan-command.js';
 import { registerSetupCommand } from './setup-command.js';
+import { COMMANDER_OUTPUT, writeText } from './stdio.js';
 
 const EXAMPLES = `
 Examples:
@@ -38,6 +39,7 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
     .description('Session checkpoints and whole-tree snapshots for coding agents, from a terminal.')
     .version(GENERATOR.version)
     .addHelpText('after', EXAMPLES)
+    .configureOutput(COMMANDER_OUTPUT)
     .exitOverride();
   // Messages name the CLI's commands and flags; the hooks' output reaches the model, in the tools' words.
   const cliDeps: AppDeps = { ...deps, surface: 'cli' };
@@ -89,7 +91,7 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
   addUsageHints(program);
   const help = helpRequest(program, argv);
   if (help?.unknown !== undefined) {
-    process.stderr.write(`error: unknown command '${help.unknown}'\n${usageHint(help.command)}\n`);
+    writeText(2, `error: unknown command '${help.unknown}'\n${usageHint(help.command)}\n`);
     return EXIT.usage;
   }
   if (help) {

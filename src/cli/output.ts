@@ -1,5 +1,6 @@
 import { CheckpointError, describeError } from '../core/errors.js';
 import { escapeControls } from '../core/quote.js';
+import { isTerminal, writeText } from './stdio.js';
 
 /** Exit codes of the CLI, documented in docs/cli.md. */
 export const EXIT = {
@@ -25,50 +26,33 @@ export interface Output {
   warn: (text: string) => string;
 }
 
-/**
- * A reader that stops reading (`claude-checkpoint list | head -1`) closes the pipe, and the next write
- * fails with EPIPE, which would crash the process with an unhandled 'error' event. From then on what goes
- * to that stream is dropped, and the command goes on to its end and its own exit code: a warning written
- * first must not cut a restore short. Installed once, by the CLI's entry, for stdout and stderr.
- */
-export function dropWritesOnClosedPipe(stream: NodeJS.WriteStream): void {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
-    stream.write = ((_chunk: unknown, encoding?: unknown, callback?: unknown) => {
-      const done = typeof encoding === 'function' ? encoding : callback;
-      if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
-      return true;
-    }) as typeof stream.write;
-  });
-}
-
 /** Colours only on a terminal and never with NO_COLOR; progress only on a terminal. */
 export function createOutput(
   options: { json?: boolean; color?: boolean; debug?: boolean },
   env = process.env,
 ): Output {
-  const isTTY = Boolean(process.stdout.isTTY);
+  const isTTY = isTerminal(1);
   const color =
     isTTY && options.color !== false && !('NO_COLOR' in env && env.NO_COLOR !== '') && !options.json;
   const paint = (open: number, close: number) => (text: string) =>
     color ? `\u001b[${open}m${text}\u001b[${close}m` : text;
   let progressShown = false;
-  const stderrTTY = Boolean(process.stderr.isTTY);
+  const stderrTTY = isTerminal(2);
   return {
     json: Boolean(options.json),
     color,
     isTTY,
     debug: Boolean(options.debug),
-    print: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-    printJson: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
-    note: (text) => process.stderr.write(`${text}\n`),
+    print: (text) => writeText(1, text.endsWith('\n') ? text : `${text}\n`),
+    printJson: (value) => writeText(1, `${JSON.stringify(value, null, 2)}\n`),
+    note: (text) => writeText(2, `${text}\n`),
     progress: (text) => {
       if (!stderrTTY || options.json) return;
-      process.stderr.write(`\r\u001b[2K${text}`);
+      writeText(2, `\r\u001b[2K${text}`);
       progressShown = true;
     },
     endProgress: () => {
-      if (progressShown) process.stderr.write('\r\u001b[2K');
+      if (progressShown) writeText(2, '\r\u001b[2K');
       progressShown = false;
     },
     bold: paint(1, 22),
@@ -93,7 +77,7 @@ const USAGE_CODES = new Set(['INVALID_INPUT', 'INVALID_ROOT', 'OUTSIDE_ROOT']);
 /** One line on stderr, the stack only with --debug; returns the exit code. */
 export function reportError(error: unknown, debug: boolean): number {
   // Security: a message can quote a remote's answer or a file's name: no control character reaches the terminal.
-  process.stderr.write(`claude-checkpoint: ${escapeControls(describeError(error))}\n`);
-  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  writeText(2, `claude-checkpoint: ${escapeControls(describeError(error))}\n`);
+  if (debug && error instanceof Error && error.stack) writeText(2, `${error.stack}\n`);
   return error instanceof CheckpointError && USAGE_CODES.has(error.code) ? EXIT.usage : EXIT.failure;
 }
