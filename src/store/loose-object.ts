@@ -4,6 +4,7 @@ import path from 'node:path';
 import { deflateSync, inflateSync, constants as zlibConstants } from 'node:zlib';
 import { hashHex } from '../git/hash.js';
 import type { ObjectFormat } from '../git/oid.js';
+import { storedZlib } from '../git/zlib-stored.js';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { uniqueSuffix } from './temp-name.js';
 
@@ -26,8 +27,10 @@ export async function writeLooseObject(
   // Synchronous: a snapshot writes its commit and a few small blobs, a handful of syscalls each.
   if (lstatSync(file, { throwIfNoEntry: false })) return oid;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // Read-only, under git's own temp name (which its prune knows), as git writes objects.
-  writeFileAtomicSync(file, deflateSync(Buffer.concat([header, body])), {
+  // Read-only, under git's own temp name (which its prune knows), as git writes objects. A commit (a
+  // snapshot's record) is stored uncompressed, for `list` to read without node:zlib (git/zlib-stored.ts).
+  const object = Buffer.concat([header, body]);
+  writeFileAtomicSync(file, type === 'commit' ? storedZlib(object) : deflateSync(object), {
     mode: 0o400,
     tempName: `tmp_obj_${uniqueSuffix()}`,
   });

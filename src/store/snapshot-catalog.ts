@@ -5,6 +5,7 @@ import type { SnapshotMeta, SnapshotRecord } from '../core/snapshot.js';
 import { isPlainSnapshotMeta } from '../core/snapshot-meta-check.js';
 import { compareAscii } from '../core/text.js';
 import type { ObjectFormat } from '../git/oid.js';
+import { readStoredZlib } from '../git/zlib-stored.js';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { readTextOrNull } from './fs-seam.js';
 import { repositoryObjectFormat, writeLooseObject } from './loose-object.js';
@@ -153,7 +154,8 @@ function parsePlainRecord(commit: string, tree: string, message: string): Snapsh
 
 /**
  * The snapshots' records as git keeps them on disk: a ref is a file holding its commit's oid, and a
- * commit written since the last gc is a loose object (zlib: `commit <size>\0`, the headers, a blank line,
+ * commit written since the last gc is a loose object (zlib, stored blocks when we wrote it: `commit
+ * <size>\0`, the headers, a blank line,
  * the message). `null` when any is not (gc packs refs and objects): git reads those.
  */
 async function readFromFiles(gitDir: string, ids: readonly string[]): Promise<SnapshotRecord[] | null> {
@@ -163,7 +165,9 @@ async function readFromFiles(gitDir: string, ids: readonly string[]): Promise<Sn
     if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit)) return null;
     let object: Buffer;
     try {
-      object = inflateSync(readFileSync(path.join(gitDir, 'objects', commit.slice(0, 2), commit.slice(2))));
+      const file = readFileSync(path.join(gitDir, 'objects', commit.slice(0, 2), commit.slice(2)));
+      // Ours are stored uncompressed (see writeLooseObject); one written otherwise is inflated.
+      object = readStoredZlib(file) ?? inflateSync(file);
     } catch {
       return null;
     }

@@ -150,6 +150,8 @@ describe('what the npm bin loads and runs to start', () => {
     const { builtins, gitCommands } = await runTraced(['--help'], root, tempDir('checkpoint-store-'));
     for (const name of ['child_process', 'crypto', 'zlib', 'fs/promises'])
       expect(builtins).not.toContain(name);
+    // Its output goes to a pipe here: written to the descriptor, without Node's stream stack (cli/stdio.ts).
+    for (const name of ['stream', 'net', 'tty']) expect(builtins).not.toContain(name);
     expect(gitCommands).toEqual([]);
   });
 
@@ -168,6 +170,9 @@ describe('what the npm bin loads and runs to start', () => {
     expect(builtins).not.toContain('fs/promises');
     // The store's folder name is a hash of a path: hashed in JavaScript (src/git/hash.ts).
     expect(builtins).not.toContain('crypto');
+    // The snapshots' commits are stored uncompressed (src/git/zlib-stored.ts), and the listing goes to a
+    // pipe: neither node:zlib nor Node's stream stack loads.
+    for (const name of ['zlib', 'stream', 'net']) expect(builtins).not.toContain(name);
   });
 
   it('status asks git about the project only: the latest snapshot comes from the store’s state', async () => {
