@@ -80,14 +80,22 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
       }
     };
 
-  registerCheckpointCommands(program, run);
-  registerRewindCommands(program, run);
-  registerScanCommand(program, run);
-  registerSetupCommand(program, run);
-  registerHandoffCommand(program, run);
-  registerHookCommand(program, deps, (code) => {
-    exitCode = code;
-  });
+  const groups: Record<CommandGroup, () => void> = {
+    checkpoint: () => registerCheckpointCommands(program, run),
+    rewind: () => registerRewindCommands(program, run),
+    scan: () => registerScanCommand(program, run),
+    setup: () => registerSetupCommand(program, run),
+    handoff: () => registerHandoffCommand(program, run),
+    hook: () =>
+      registerHookCommand(program, deps, (code) => {
+        exitCode = code;
+      }),
+  };
+  // A command named first needs only its own group: each command is a fresh process, and building the
+  // others was a tenth of its start-up (issue 26). The general help, the version, an unknown name: all.
+  const named = groupOf(argv[0]);
+  if (named) groups[named]();
+  else for (const register of Object.values(groups)) register();
   addUsageHints(program);
   const help = helpRequest(program, argv);
   if (help?.unknown !== undefined) {
@@ -107,6 +115,31 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
     throw error;
   }
   return exitCode;
+}
+
+export type CommandGroup = 'checkpoint' | 'rewind' | 'scan' | 'setup' | 'handoff' | 'hook';
+
+/** Each top-level command by the group that registers it (a test checks this against the groups). */
+export const COMMAND_GROUPS: Readonly<Record<string, CommandGroup>> = {
+  save: 'checkpoint',
+  load: 'checkpoint',
+  brief: 'checkpoint',
+  status: 'checkpoint',
+  doctor: 'checkpoint',
+  rewind: 'rewind',
+  snapshot: 'rewind',
+  list: 'rewind',
+  diff: 'rewind',
+  restore: 'rewind',
+  gc: 'rewind',
+  scan: 'scan',
+  setup: 'setup',
+  handoff: 'handoff',
+  hook: 'hook',
+};
+
+function groupOf(name: string | undefined): CommandGroup | undefined {
+  return name !== undefined && Object.hasOwn(COMMAND_GROUPS, name) ? COMMAND_GROUPS[name] : undefined;
 }
 
 function usageHint(command: Command): string {
