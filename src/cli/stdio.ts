@@ -39,6 +39,12 @@ function probePlain(fd: OutputFd): boolean {
   }
 }
 
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+/** Blocks the thread for `ms` without spinning. */
+function pause(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
 function stream(fd: OutputFd): NodeJS.WriteStream {
   return fd === 1 ? process.stdout : process.stderr;
 }
@@ -49,7 +55,8 @@ export function isTerminal(fd: OutputFd): boolean {
 }
 
 /**
- * Writes `text` whole before returning where the output is plain; a full non-blocking pipe is retried.
+ * Writes `text` whole before returning where the output is plain; a full non-blocking pipe is retried
+ * after a millisecond's pause.
  * A reader that went away (`claude-checkpoint list | head -1`) makes this and every later write to that
  * descriptor a no-op: the command still runs to its end and its own exit code.
  */
@@ -65,7 +72,10 @@ export function writeText(fd: OutputFd, text: string): void {
       bytes = bytes.subarray(writeSync(fd, bytes));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') continue;
+      if (code === 'EAGAIN') {
+        pause(1); // a full non-blocking pipe: its reader drains it meanwhile
+        continue;
+      }
       if (code === 'EPIPE') closed.add(fd);
       else throw error;
       return;
