@@ -378,10 +378,12 @@ export function recordedCommands(
   const at = now.toISOString();
   const recorded = commands.map((command) =>
     withoutUndefined({
-      command: redactor.text(clip(command.command, LIMITS.commandChars)),
+      // Security: redacted, then clipped: a secret cut at the limit would no longer be found (and a
+      // session's transcript, read later, gives the same text, so the command is not listed twice).
+      command: clip(redactor.text(command.command), LIMITS.commandChars),
       exitCode: command.exitCode,
       note:
-        command.note === undefined ? undefined : redactor.text(clip(command.note, LIMITS.commandNoteChars)),
+        command.note === undefined ? undefined : clip(redactor.text(command.note), LIMITS.commandNoteChars),
       at,
     }),
   );
