@@ -260,6 +260,90 @@ describe('hooks fill the checkpoint from the session transcript when the model n
     expect(after).toContain('the rest of this brief can be trusted as is');
   });
 
+  it('the transcript is called newer only for what it wrote after the agent’s own save, by the entries’ times', async () => {
+    const { root, env, transcript, hook } = setUp();
+    await hook('Stop');
+    // A turn: the model updates its todos and says where it stands (12:00, say)...
+    const turn = (at: Date, todos: { content: string; status: string }[], text: string) =>
+      [
+        { type: 'user', timestamp: at.toISOString(), message: { role: 'user', content: 'Go on' } },
+        {
+          type: 'assistant',
+          timestamp: at.toISOString(),
+          message: {
+            role: 'assistant',
+            content: [
+              {
+                type: 'tool_use',
+                id: `toolu_${at.getTime()}`,
+                name: 'TodoWrite',
+                input: { todos: todos.map((todo) => ({ ...todo, activeForm: todo.content })) },
+              },
+            ],
+          },
+        },
+        {
+          type: 'user',
+          timestamp: at.toISOString(),
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: `toolu_${at.getTime()}`, content: 'ok' }],
+          },
+        },
+        {
+          type: 'assistant',
+          timestamp: at.toISOString(),
+          message: { role: 'assistant', content: [{ type: 'text', text }] },
+        },
+      ]
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join('');
+    appendFileSync(
+      transcript,
+      turn(
+        new Date(Date.now() - 60_000),
+        [
+          { content: 'cookie', status: 'completed' },
+          { content: 'logout', status: 'in_progress' },
+        ],
+        'Cookie fixed; logout next.',
+      ),
+    );
+    // ...then saves its own, different view (12:05); the turn's end reads the transcript after (12:06).
+    const save = (args: string[]) => runCli(['save', '--goal', 'G', ...args], { cwd: root, env });
+    await save([
+      '--summary',
+      'model: logout first',
+      '--task',
+      'in_progress:logout',
+      '--task',
+      'pending:cookie',
+    ]);
+    await hook('Stop');
+    const brief = async () =>
+      JSON.parse((await hook('SessionStart', { source: 'clear' })).stdout).hookSpecificOutput
+        .additionalContext as string;
+    const shown = await brief();
+    expect(shown).toContain('## Tasks\n- [~] logout\n- [ ] cookie');
+    expect(shown).not.toContain('The session transcript is newer');
+    // A turn written after the save is newer, and said so.
+    appendFileSync(
+      transcript,
+      turn(
+        new Date(Date.now() + 1_000),
+        [
+          { content: 'logout', status: 'completed' },
+          { content: 'cookie', status: 'in_progress' },
+        ],
+        'Logout done; the cookie is next.',
+      ),
+    );
+    await hook('Stop');
+    expect(await brief()).toMatch(
+      /- ⚠ The session transcript is newer than the last save \(seen [^)]*\): tasks \[x\] logout; \[~\] cookie; status “Logout done; the cookie is next\.”\./,
+    );
+  });
+
   it('changes nothing with CHECKPOINT_FROM_TRANSCRIPT=0, or when the transcript is missing or foreign', async () => {
     const { root, env, transcript, hook } = setUp();
     await runCli(['save', '--goal', '(not recorded yet: placeholder kept)'], { cwd: root, env });
