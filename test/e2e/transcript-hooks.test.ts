@@ -417,6 +417,87 @@ describe('the other agents’ hooks fill the checkpoint from their sessions', ()
     );
   });
 
+  it('Copilot CLI: todos the model changed before its own save are not called newer than the save; after it, they are', async () => {
+    const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+    const home = tempDir('copilot-home-');
+    const events = path.join(home, 'session-state', COPILOT_SESSION, 'events.jsonl');
+    mkdirSync(path.dirname(events), { recursive: true });
+    writeFileSync(
+      events,
+      readFileSync(
+        new URL('../fixtures/transcripts/copilot-session.jsonl', import.meta.url),
+        'utf8',
+      ).replaceAll(COPILOT_PROJECT, root),
+    );
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), COPILOT_HOME: home };
+    const stop = () =>
+      runCli(['hook', 'Stop', '--agent', 'copilot'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({
+          hook_event_name: 'Stop',
+          session_id: COPILOT_SESSION,
+          cwd: root,
+          transcript_path: events,
+          stop_reason: 'end_turn',
+        }),
+      });
+    const brief = async () =>
+      JSON.parse(
+        (
+          await runCli(['hook', 'SessionStart', '--agent', 'copilot'], {
+            cwd: root,
+            env,
+            input: JSON.stringify({
+              hook_event_name: 'SessionStart',
+              session_id: 'next',
+              cwd: root,
+              source: 'resume',
+            }),
+          })
+        ).stdout,
+      ).additionalContext as string;
+    // One turn: an `sql` UPDATE of the todos, then the answer, each event with its time.
+    let id = 0;
+    const turn = (at: Date, query: string) =>
+      [
+        { type: 'user.message', data: { content: 'Go on' } },
+        { type: 'assistant.turn_start', data: { turnId: '9' } },
+        {
+          type: 'tool.execution_start',
+          data: { toolCallId: `late_${++id}`, toolName: 'sql', arguments: { query } },
+        },
+        {
+          type: 'tool.execution_complete',
+          data: { toolCallId: `late_${id}`, success: true, result: { content: 'ok' } },
+        },
+        { type: 'assistant.message', data: { content: 'Updated the todos.', toolRequests: [] } },
+        { type: 'assistant.turn_end', data: { turnId: '9' } },
+      ]
+        .map(
+          (line) =>
+            `${JSON.stringify({ ...line, id: `late-event-${++id}`, timestamp: at.toISOString(), parentId: null })}\n`,
+        )
+        .join('');
+    expect(await stop()).toMatchObject({ code: 0, stderr: '' });
+    appendFileSync(
+      events,
+      turn(new Date(Date.now() - 60_000), "UPDATE todos SET status = 'done' WHERE id = 'test-route'"),
+    );
+    // The model's own save comes after that turn's entries (as `save_checkpoint` would, from the CLI here).
+    await runCli(['save', '--goal', 'G', '--task', 'in_progress:Testing the route'], { cwd: root, env });
+    expect(await stop()).toMatchObject({ code: 0, stderr: '' });
+    expect(await brief()).not.toContain('The session transcript is newer');
+    appendFileSync(
+      events,
+      turn(new Date(Date.now() + 1_000), "UPDATE todos SET status = 'done' WHERE id = 'document'"),
+    );
+    expect(await stop()).toMatchObject({ code: 0, stderr: '' });
+    expect(await brief()).toMatch(
+      /The session transcript is newer than the last save \(seen [^)]*\): tasks \[x\] Writing/,
+    );
+  });
+
   /** A project, Copilot CLI's home, and its hooks run as a process; the events file written by `writeEvents`. */
   function copilotProject() {
     const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
