@@ -83,7 +83,9 @@ async function startCheckpoint(
   lockWaitMs: number,
 ): Promise<RecordedCommands> {
   const { saveCheckpoint } = await import('./save.js');
-  // Already redacted and clipped as every recorded command is (the save's own redaction finds nothing more).
+  // Already redacted, then clipped, as every recorded command is: the save's own redaction finds nothing
+  // more, so their count is in the result, not in the file's meta.redactions (a rare path: the journal failed).
+  // Security: never clipped raw first, which could keep the start of a secret cut at the limit.
   const saved = await saveCheckpoint(
     deps,
     {
