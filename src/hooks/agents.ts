@@ -88,7 +88,7 @@ const codex: AgentAdapter = {
  * PreCompact (with Claude Code's payload) but no session start after the compaction, so the next prompt
  * brings the brief back. Its Stop (agentStop) names the session's events file as `transcript_path`.
  * Its PostToolUseFailure is not wired: for the shell it fires only for calls that never ran (arguments
- * refused, a command its policy blocks), without an exit code; a failing command is a PostToolUse. A session starts with source `new`, the shell tool's result is `tool_result.text_result_for_llm` with the exit code
+ * refused, a command its policy blocks), without an exit code; a failing command is a PostToolUse. A session starts with source `new`, the shell tools (`bash`, and `powershell` on Windows) give their result as `tool_result.text_result_for_llm` with the exit code
  * in its text (a failing command is still a "success"), and context goes in a top-level `additionalContext`.
  */
 const copilot: AgentAdapter = {
