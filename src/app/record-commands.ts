@@ -59,7 +59,7 @@ export async function recordCommands(
   } catch {
     // The journal cannot take them (full, or not a folder of ours): wait for the lock, as before it existed.
     const appended = (await store.mayExist()) ? await store.withLock(append, { waitMs: lockWaitMs }) : null;
-    return appended ?? startCheckpoint(deps, root, request.commands, lockWaitMs);
+    return appended ?? startCheckpoint(deps, root, recorded, lockWaitMs);
   }
   if (await store.mayExist()) {
     const merged = await store.mergeJournalNow();
@@ -67,7 +67,7 @@ export async function recordCommands(
   }
   // The project's first command: the save that starts the checkpoint merges the journal as it lets go.
   try {
-    await startCheckpoint(deps, root, [], lockWaitMs);
+    await startCheckpoint(deps, root, { commands: [], redactions: 0 }, lockWaitMs);
     return { created: true, pending: false, redactions: recorded.redactions };
   } catch (error) {
     if (!isCheckpointError(error, 'LOCKED')) throw error;
@@ -79,26 +79,29 @@ export async function recordCommands(
 async function startCheckpoint(
   deps: AppDeps,
   root: string,
-  commands: readonly CommandRecord[],
+  recorded: ReturnType<typeof recordedCommands>,
   lockWaitMs: number,
 ): Promise<RecordedCommands> {
   const { saveCheckpoint } = await import('./save.js');
+  // Already redacted, then clipped, as every recorded command is: the save's own redaction finds nothing
+  // more, so their count is in the result, not in the file's meta.redactions (a rare path: the journal failed).
+  // Security: never clipped raw first, which could keep the start of a secret cut at the limit.
   const saved = await saveCheckpoint(
     deps,
     {
       goal: PLACEHOLDER_GOAL,
       mode: 'merge',
       projectRoot: root,
-      recentCommands: commands.map((command) => ({
-        command: command.command.slice(0, 2000),
-        ...(command.exitCode !== undefined ? { exitCode: command.exitCode } : {}),
-        ...(command.note !== undefined ? { note: command.note.slice(0, 500) } : {}),
+      recentCommands: recorded.commands.map(({ command, exitCode, note }) => ({
+        command,
+        ...(exitCode !== undefined ? { exitCode } : {}),
+        ...(note !== undefined ? { note } : {}),
       })),
     },
     {},
     { lockWaitMs },
   );
-  return { created: true, pending: false, redactions: saved.counts.redactions };
+  return { created: true, pending: false, redactions: recorded.redactions + saved.counts.redactions };
 }
 
 function nullWhenLocked(error: unknown): null {

@@ -89,6 +89,8 @@ export async function recordTranscript(
   const record: TranscriptRecord = {
     ...read.record,
     status,
+    // The hook's message carries no time: what changed since the read before decides for it.
+    statusAt: isStatus ? undefined : read.record.statusAt,
     changedSinceLastRead: {
       tasks: before !== undefined && tasksText(before.tasks) !== tasksText(read.record.tasks),
       status: before !== undefined && redacted(before.status) !== redacted(status),

@@ -2,6 +2,7 @@ import type { SaveInput } from './input.js';
 import { LIMITS } from './limits.js';
 import { Redactor } from './redact.js';
 import {
+  type AgentSavedAt,
   CHECKPOINT_VERSION,
   type Checkpoint,
   type DerivedFields,
@@ -112,6 +113,7 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
 
   const derived = carryDerived(previous?.meta.derived, input, params.isAutomatic === true);
   const newerInTranscript = carryNewer(previous?.meta.newerInTranscript, input, params.isAutomatic === true);
+  const agentSavedAt = stampAgentSave(previous?.meta.agentSavedAt, input, params.isAutomatic === true, at);
   // The agent's own tasks replace a list taken from the transcript rather than merge into it.
   const tasksBefore =
     previous && previous.meta.derived?.tasks !== undefined && derived?.tasks === undefined
@@ -165,6 +167,7 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
       ...(params.flagged ? { flagged: params.flagged } : {}),
       ...(derived ? { derived } : {}),
       ...(newerInTranscript ? { newerInTranscript } : {}),
+      ...(agentSavedAt ? { agentSavedAt } : {}),
       // Ids the journal may still hold (a merge cut short before it cleared them): never merged twice.
       ...(previous?.meta.journaled ? { journaled: previous.meta.journaled } : {}),
     },
@@ -378,10 +381,12 @@ export function recordedCommands(
   const at = now.toISOString();
   const recorded = commands.map((command) =>
     withoutUndefined({
-      command: redactor.text(clip(command.command, LIMITS.commandChars)),
+      // Security: redacted, then clipped: a secret cut at the limit would no longer be found (and a
+      // session's transcript, read later, gives the same text, so the command is not listed twice).
+      command: clip(redactor.text(command.command), LIMITS.commandChars),
       exitCode: command.exitCode,
       note:
-        command.note === undefined ? undefined : redactor.text(clip(command.note, LIMITS.commandNoteChars)),
+        command.note === undefined ? undefined : clip(redactor.text(command.note), LIMITS.commandNoteChars),
       at,
     }),
   );
@@ -444,6 +449,24 @@ export function carryNewer(
     if (saved.summary !== undefined) delete kept.summary;
   }
   return kept.tasks !== undefined || kept.summary !== undefined ? kept : undefined;
+}
+
+/**
+ * When the agent's own saves last wrote its tasks and its summary: `at` for the fields this save writes
+ * (as carryNewer drops their marks), the earlier times for the others. A refresh by a hook changes none.
+ */
+export function stampAgentSave(
+  previous: AgentSavedAt | undefined,
+  saved: { tasks?: readonly unknown[] | undefined; summary?: string | undefined },
+  isAutomatic: boolean,
+  at: string,
+): AgentSavedAt | undefined {
+  const stamped: AgentSavedAt = { ...previous };
+  if (!isAutomatic) {
+    if (saved.tasks && saved.tasks.length > 0) stamped.tasks = at;
+    if (saved.summary !== undefined) stamped.summary = at;
+  }
+  return stamped.tasks !== undefined || stamped.summary !== undefined ? stamped : undefined;
 }
 
 /** The newest `max` of a list kept oldest first, and whether any were dropped (the checkpoint says so). */

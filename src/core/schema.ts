@@ -108,6 +108,17 @@ function buildSchemas() {
         }),
       ),
       /**
+       * When the agent's own save last wrote its tasks and its summary (not a hook's refresh): what a
+       * session transcript changed before then is older than the save, and never called newer. Ours, not
+       * the spec's; missing in a checkpoint written before it (the transcript's changes count as newer).
+       */
+      agentSavedAt: z.optional(
+        z.looseObject({
+          tasks: z.optional(isoTime),
+          summary: z.optional(isoTime),
+        }),
+      ),
+      /**
        * The ids of the command journal's records (`.claude-checkpoint.journal/`) last merged into this
        * file: a merge cut short before it cleared them never records a command twice. Ours, not the spec's.
        */
@@ -133,6 +144,7 @@ export type GitInfo = z.infer<Schemas['gitSchema']>;
 export type FlaggedFiles = NonNullable<Checkpoint['meta']['flagged']>;
 export type DerivedFields = NonNullable<Checkpoint['meta']['derived']>;
 export type NewerInTranscript = NonNullable<Checkpoint['meta']['newerInTranscript']>;
+export type AgentSavedAt = NonNullable<Checkpoint['meta']['agentSavedAt']>;
 
 /** Parses file text into a current-version checkpoint. Throws CORRUPT or UNSUPPORTED_VERSION. */
 export function parseCheckpoint(text: string): Checkpoint {

@@ -40,6 +40,13 @@ export interface TranscriptRecord {
    * newer than that read. Only those can be newer than the agent's own save, and said so in the brief.
    */
   changedSinceLastRead?: { tasks: boolean; status: boolean } | undefined;
+  /**
+   * When the transcript's entry that set `tasks` (`status`) was written (ISO 8601), where its format
+   * records it: compared with the agent's own save of the field, it decides which is newer. Without it,
+   * `changedSinceLastRead` does (a change after the read before may still be older than the save).
+   */
+  tasksAt?: string | undefined;
+  statusAt?: string | undefined;
   /** Files the agent's edit tools wrote, as the agent named them (absolute or relative), oldest first. */
   files: readonly string[];
   /** Shell commands the agent ran, with their exit codes where known, oldest first. */
@@ -78,6 +85,17 @@ export function isPlaceholderGoal(goal: string): boolean {
 /** A prompt as a one-line goal: whitespace runs become one space, and it is clipped. */
 export function shortenGoal(prompt: string): string {
   return clip(prompt.replace(/\s+/g, ' ').trim(), DERIVED_GOAL_CHARS);
+}
+
+/**
+ * Whether a transcript entry was written after the agent's own save of its field, by their times; `undefined`
+ * when either is unknown (the agent's format does not say when, or a checkpoint from an earlier version
+ * has no save time): then whether the transcript changed it since the read before decides, as it did.
+ */
+function isAfterSave(entryAt: string | undefined, savedAt: string | undefined): boolean | undefined {
+  const entry = entryAt === undefined ? Number.NaN : Date.parse(entryAt);
+  const saved = savedAt === undefined ? Number.NaN : Date.parse(savedAt);
+  return Number.isNaN(entry) || Number.isNaN(saved) ? undefined : entry > saved;
 }
 
 export interface ApplyTranscriptResult extends BuildCheckpointResult {
@@ -120,6 +138,7 @@ export function applyTranscript(
     }
   }
 
+  const agentSavedAt = checkpoint.meta.agentSavedAt;
   const newer: { tasks?: string; summary?: string } = {};
   const before = checkpoint.meta.newerInTranscript;
   if (before?.tasks !== undefined) newer.tasks = before.tasks;
@@ -136,8 +155,10 @@ export function applyTranscript(
     const isSame =
       JSON.stringify(tasks) ===
       JSON.stringify(goal.tasks.map(({ description, status }) => ({ description, status })));
-    if (isSame) delete newer.tasks;
-    if (!isSame && record.changedSinceLastRead?.tasks)
+    // An entry written before the agent's save is older, even when the read before had not seen it.
+    const afterSave = isAfterSave(record.tasksAt, agentSavedAt?.tasks);
+    if (isSame || afterSave === false) delete newer.tasks;
+    if (!isSame && (afterSave ?? record.changedSinceLastRead?.tasks))
       newer.tasks = clip(
         tasks.map((task) => `${TASK_MARKERS[task.status]} ${task.description}`).join('; '),
         NEWER_CHARS,
@@ -168,8 +189,9 @@ export function applyTranscript(
     const countBefore = redactions;
     const status = redact(record.status).trim();
     const isSame = clip(status, LIMITS.summaryChars) === summary?.trim();
-    if (isSame) delete newer.summary;
-    if (!isSame && record.changedSinceLastRead?.status && status !== '')
+    const afterSave = isAfterSave(record.statusAt, agentSavedAt?.summary);
+    if (isSame || afterSave === false) delete newer.summary;
+    if (!isSame && (afterSave ?? record.changedSinceLastRead?.status) && status !== '')
       newer.summary = clip(status.replace(/\s+/g, ' '), NEWER_CHARS);
     else redactions = countBefore; // nothing of it is kept, so nothing was redacted
   }

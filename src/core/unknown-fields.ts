@@ -28,7 +28,7 @@ export const KNOWN_FIELDS = {
   task: ['description', 'status'],
   modifiedFile: ['path', 'status', 'source', 'note', 'hash'],
   recentCommand: ['command', 'exitCode', 'note', 'at'],
-  meta: ['redactions', 'truncated', 'flagged', 'derived', 'newerInTranscript', 'journaled'],
+  meta: ['redactions', 'truncated', 'flagged', 'derived', 'newerInTranscript', 'agentSavedAt', 'journaled'],
   flagged: ['since', 'paths'],
   derived: ['goal', 'tasks', 'summary'],
 } as const satisfies Record<string, readonly string[]>;

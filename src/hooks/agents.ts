@@ -4,7 +4,7 @@ import { readFileTail } from '../transcripts/lines.js';
 import type { Agent } from './agent-names.js';
 import { HOOK_EVENTS, type HookEvent, type HookResult } from './common.js';
 import { type HookInput, objectField, stringField } from './input.js';
-import { claudePreToolInput } from './pre-command-gate.js';
+import { claudePreToolInput, POWERSHELL_TOOL, toolArguments } from './pre-command-gate.js';
 
 /** An agent's call of its shell tool, about to run, as our PreToolUse; anything else is not ours. */
 const preCommand = (agent: Agent, input: HookInput) => {
@@ -88,7 +88,7 @@ const codex: AgentAdapter = {
  * PreCompact (with Claude Code's payload) but no session start after the compaction, so the next prompt
  * brings the brief back. Its Stop (agentStop) names the session's events file as `transcript_path`.
  * Its PostToolUseFailure is not wired: for the shell it fires only for calls that never ran (arguments
- * refused, a command its policy blocks), without an exit code; a failing command is a PostToolUse. A session starts with source `new`, the shell tool's result is `tool_result.text_result_for_llm` with the exit code
+ * refused, a command its policy blocks), without an exit code; a failing command is a PostToolUse. A session starts with source `new`, the shell tools (`bash`, and `powershell` on Windows) give their result as `tool_result.text_result_for_llm` with the exit code
  * in its text (a failing command is still a "success"), and context goes in a top-level `additionalContext`.
  */
 const copilot: AgentAdapter = {
@@ -117,18 +117,22 @@ const copilot: AgentAdapter = {
       case 'PreToolUse':
       case 'preToolUse':
         return preCommand('copilot', input);
-      case 'PostToolUse': {
-        if (stringField(input, 'tool_name') !== 'Bash') return null;
-        const text = stringField(objectField(input, 'tool_result'), 'text_result_for_llm') ?? '';
+      case 'PostToolUse':
+      case 'postToolUse': {
+        const call = copilotShellCall(input);
+        if (!call) return null;
         // A command started in the background ("<command started in background with shellId: 4>") has
         // not ended: its outcome is unknown, not a success.
-        if (!/completed with exit code -?\d+/.test(text))
-          return { event: 'PostToolUse', input: { ...input, tool_response: text } };
+        if (!/completed with exit code -?\d+/.test(call.text))
+          return { event: 'PostToolUse', input: { ...call.input, tool_response: call.text } };
         return {
           event: 'PostToolUse',
           input: withShellOutcome(
-            { ...input, tool_response: text.replace(/\n?<shellId:[^>]*>\s*$/, '') + exitLine(text) },
-            'Bash',
+            {
+              ...call.input,
+              tool_response: call.text.replace(/\n?<shellId:[^>]*>\s*$/, '') + exitLine(call.text),
+            },
+            call.tool,
           ),
         };
       }
@@ -152,6 +156,25 @@ function withCopilotTranscript(input: HookInput): HookInput {
     return input;
   const home = process.env.COPILOT_HOME?.trim() || path.join(os.homedir(), '.copilot');
   return { ...input, transcript_path: path.join(home, 'session-state', session, 'events.jsonl') };
+}
+
+/**
+ * A call of Copilot CLI's shell tools (`bash`, and `powershell` on Windows) in its postToolUse payload,
+ * Claude-shaped: tool_name Bash or PowerShell, tool_input with the command, and the result's text. Its
+ * PascalCase hooks send snake_case fields with Claude's tool name (`Bash`), its camelCase ones toolName,
+ * toolArgs (an object or its JSON) and toolResult.textResultForLlm; `null` for any other tool.
+ */
+function copilotShellCall(input: HookInput): { input: HookInput; tool: string; text: string } | null {
+  const tool = stringField(input, 'tool_name', 'toolName')?.toLowerCase();
+  if (tool !== 'bash' && tool !== 'powershell') return null;
+  const args = toolArguments(input);
+  const result = objectField(input, 'tool_result') ?? objectField(input, 'toolResult');
+  const claudeTool = tool === 'powershell' ? POWERSHELL_TOOL : 'Bash';
+  return {
+    input: { ...input, tool_name: claudeTool, ...(args ? { tool_input: args } : {}) },
+    tool: claudeTool,
+    text: stringField(result, 'text_result_for_llm', 'textResultForLlm') ?? '',
+  };
 }
 
 /** Copilot CLI writes "<shellId: 0 completed with exit code 3>": keep the code where withShellOutcome finds it. */

@@ -2,9 +2,10 @@ import type { AppDeps } from '../app/deps.js';
 import { recordCommands } from '../app/record-commands.js';
 import { type HookContext, type HookEvent, type HookResult, hookProjectRoot } from './common.js';
 import { bashOutcome, type HookInput, stringField } from './input.js';
+import { POWERSHELL_TOOL } from './pre-command-gate.js';
 
 /**
- * After a Bash tool call: its command and outcome join the checkpoint's recent commands (redacted). When
+ * After a shell tool call (Bash, or an agent's PowerShell tool): its command and outcome join the checkpoint's recent commands (redacted). When
  * the checkpoint's lock is busy they go to its journal, and the lock's holder merges them: the hook waits
  * for nobody. Only where the journal cannot help does it wait for the lock, a quarter of its budget at most.
  */
@@ -14,7 +15,8 @@ export async function postToolUse(
   event: HookEvent,
   context: HookContext = {},
 ): Promise<HookResult> {
-  if (stringField(input, 'tool_name') !== 'Bash') return { notes: [] };
+  const tool = stringField(input, 'tool_name');
+  if (tool !== 'Bash' && tool !== POWERSHELL_TOOL) return { notes: [] };
   // PostToolUse fires for calls that succeeded; PostToolUseFailure (newer versions) for the others.
   const outcome = bashOutcome(input, { failed: event === 'PostToolUseFailure' });
   if (!outcome.command) return { notes: ['PostToolUse: no command in the hook input; nothing recorded'] };

@@ -60,7 +60,7 @@ export function claudePreToolInput(agent: string | undefined, input: HookInput):
 }
 
 /** `tool_input` (Claude Code, Codex, Gemini CLI), or Copilot CLI's `toolArgs`, an object or its JSON. */
-function toolArguments(input: HookInput): Record<string, unknown> | undefined {
+export function toolArguments(input: HookInput): Record<string, unknown> | undefined {
   const args = objectField(input, 'tool_input') ?? objectField(input, 'toolArgs');
   if (args) return args;
   const text = stringField(input, 'toolArgs');

@@ -27,6 +27,9 @@ export interface ClaudeTranscriptState extends IncrementalState {
   /** Which of the two lists the session used last. */
   taskSource?: 'todo' | 'tasks' | undefined;
   status?: string | undefined;
+  /** When the entries that set the tasks and the status were written (their `timestamp`). */
+  tasksAt?: string | undefined;
+  statusAt?: string | undefined;
   /** Whether the newest turn read so far called a tool (see StatusPick). */
   newestTurnWorked?: boolean | undefined;
   files: string[];
@@ -107,6 +110,8 @@ export function claudeStateOrNull(value: unknown): ClaudeTranscriptState | null 
     everyOf(value.todos, isTask) &&
     everyOf(value.taskItems, (item) => isTask(item) && isString((item as TaskItem).id)) &&
     (value.taskSource === undefined || value.taskSource === 'todo' || value.taskSource === 'tasks') &&
+    (value.tasksAt === undefined || isString(value.tasksAt)) &&
+    (value.statusAt === undefined || isString(value.statusAt)) &&
     Array.isArray(value.files) &&
     everyOf(value.files, isString) &&
     Array.isArray(value.commands) &&
@@ -158,6 +163,8 @@ export function claudeRecordOf(state: ClaudeTranscriptState, session: string): T
     goal: state.goal,
     tasks,
     status: state.status,
+    ...(tasks !== undefined && state.tasksAt !== undefined ? { tasksAt: state.tasksAt } : {}),
+    ...(state.status !== undefined && state.statusAt !== undefined ? { statusAt: state.statusAt } : {}),
     ...(state.newestTurnWorked !== undefined ? { newestTurnWorked: state.newestTurnWorked } : {}),
     files: state.files,
     commands: state.commands,
@@ -168,9 +175,12 @@ export function claudeRecordOf(state: ClaudeTranscriptState, session: string): T
 interface Scan {
   end: number;
   status?: string;
+  statusAt?: string;
   /** Whether the newest turn read called a tool (see StatusPick). */
   newestTurnWorked?: boolean;
   todos?: Task[];
+  /** When the newest task call found was written. */
+  tasksAt?: string;
   /** TaskCreate / TaskUpdate calls, newest first; only those after the latest TodoWrite. */
   taskEvents: TaskEvent[];
   /** Set when the latest task call found was a TodoWrite (nothing older matters for tasks then). */
@@ -219,13 +229,14 @@ function scanBackward(fd: number, from: number, to: number, continuedWorked: boo
     const entry = parseEntry(line);
     if (entry?.type !== 'assistant' || entry.isSidechain === true) return false;
     const blocks = contentBlocks(entry.message);
+    const at = typeof entry.timestamp === 'string' ? entry.timestamp : undefined;
     for (let index = blocks.length - 1; index >= 0; index--) {
       const block = blocks[index] as Record<string, unknown>;
       if (block.type === 'text' && typeof block.text === 'string') {
-        status.text(block.text);
+        status.text(block.text, at);
       } else if (block.type === 'tool_use' && typeof block.name === 'string') {
         status.work();
-        readToolUse(block, outcomes.get(String(block.id)), scan, seenFiles);
+        readToolUse(block, outcomes.get(String(block.id)), scan, seenFiles, at);
       }
     }
     // Complete once the status is known and the task list settled (a TodoWrite holds the whole list);
@@ -234,6 +245,7 @@ function scanBackward(fd: number, from: number, to: number, continuedWorked: boo
   });
   const picked = status.finish(continuedWorked);
   if (picked !== undefined) scan.status = picked;
+  if (status.statusAt !== undefined) scan.statusAt = status.statusAt;
   if (status.newestTurnWorked !== undefined) scan.newestTurnWorked = status.newestTurnWorked;
   scan.files.reverse();
   scan.commands.reverse();
@@ -241,11 +253,13 @@ function scanBackward(fd: number, from: number, to: number, continuedWorked: boo
   return scan;
 }
 
+/** `at`: when the call's entry was written. */
 function readToolUse(
   block: Record<string, unknown>,
   outcome: ToolOutcome | undefined,
   scan: Scan,
   seenFiles: Set<string>,
+  at: string | undefined,
 ): void {
   const name = block.name as string;
   const input = isRecord(block.input) ? block.input : {};
@@ -254,6 +268,8 @@ function readToolUse(
     // Going backwards, the first task call decides: a TodoWrite holds the whole list (nothing older
     // counts); TaskCreate / TaskUpdate calls build it up, so all of them count, and an older TodoWrite not.
     if (scan.latestIsTodo === true) return;
+    // Going backwards, the first task call found is the newest: the list's time is its entry's.
+    if (scan.latestIsTodo === undefined && at !== undefined) scan.tasksAt = at;
     if (name === 'TodoWrite') {
       if (scan.latestIsTodo === false) return;
       scan.latestIsTodo = true;
@@ -482,6 +498,9 @@ function mergeState(
   let todos = known?.todos;
   let taskSource = known?.taskSource;
   let taskItems = known?.taskItems?.map((item) => ({ ...item }));
+  // A task call in this scan sets the list: its time with it (none when its entry has none).
+  const tasksAt = scan.latestIsTodo !== undefined ? scan.tasksAt : known?.tasksAt;
+  const statusAt = scan.status !== undefined ? scan.statusAt : known?.statusAt;
   if (scan.latestIsTodo === true) {
     todos = scan.todos;
     taskSource = 'todo';
@@ -509,6 +528,8 @@ function mergeState(
     ...(taskItems ? { taskItems } : {}),
     ...(taskSource ? { taskSource } : {}),
     status: scan.status ?? known?.status,
+    ...(tasksAt !== undefined ? { tasksAt } : {}),
+    ...(statusAt !== undefined ? { statusAt } : {}),
     ...((scan.newestTurnWorked ?? known?.newestTurnWorked) !== undefined
       ? { newestTurnWorked: scan.newestTurnWorked ?? known?.newestTurnWorked }
       : {}),

@@ -79,18 +79,19 @@ function scanCodex(
     const entry = parseLine(line);
     const payload = isRecord(entry?.payload) ? entry.payload : undefined;
     if (!payload) return false;
+    const at = typeof entry?.timestamp === 'string' ? entry.timestamp : undefined;
     if (entry?.type === 'event_msg') {
       const isTurnStart =
         payload.type === 'task_started' || payload.type === 'turn_started' || payload.type === 'user_message';
       if (isTurnStart && scan.tasks !== undefined) turnRead = true;
       if (isTurnStart) status.turnStart();
-      readEvent(payload, outcomes, status);
+      readEvent(payload, outcomes, status, at);
     } else {
       const isPrompt = payload.type === 'message' && payload.role === 'user';
       if (isPrompt && scan.tasks !== undefined) turnRead = true;
       if (isPrompt) status.turnStart();
       if (CALL_ITEMS.has(String(payload.type))) status.work();
-      const waits = readItem(payload, outcomes, scan, seenFiles, known, status);
+      const waits = readItem(payload, outcomes, scan, seenFiles, known, status, at);
       if (waits && to - start <= MAX_WAIT_BYTES) waitFrom = start;
     }
     // Complete once the status is known and the task list settled (update_plan sends the whole list).
@@ -98,6 +99,7 @@ function scanCodex(
   });
   const picked = status.finish(continuedWorked);
   if (picked !== undefined) scan.status = picked;
+  if (status.statusAt !== undefined) scan.statusAt = status.statusAt;
   scan.newestTurnWorked = status.newestTurnWorked;
   scan.end = waitFrom ?? end;
   scan.files.reverse();
@@ -108,10 +110,12 @@ function scanCodex(
 /** Response items that call a tool: a turn with one did work. */
 const CALL_ITEMS = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
 
+/** `at`: when the line was written (its `timestamp`). */
 function readEvent(
   payload: Record<string, unknown>,
   outcomes: Map<string, Outcome>,
   status: StatusPick,
+  at: string | undefined,
 ): void {
   switch (payload.type) {
     case 'item_completed': {
@@ -124,7 +128,7 @@ function readEvent(
           failed: item.status !== 'completed',
           files: writtenPaths(item.changes),
         });
-      if (item.type === 'AgentMessage') status.text(textOf(item.content));
+      if (item.type === 'AgentMessage') status.text(textOf(item.content), at);
       return;
     }
     case 'exec_command_end':
@@ -139,10 +143,10 @@ function readEvent(
         });
       return;
     case 'agent_message':
-      if (typeof payload.message === 'string') status.text(payload.message);
+      if (typeof payload.message === 'string') status.text(payload.message, at);
       return;
     case 'task_complete':
-      if (typeof payload.last_agent_message === 'string') status.text(payload.last_agent_message);
+      if (typeof payload.last_agent_message === 'string') status.text(payload.last_agent_message, at);
       return;
   }
 }
@@ -155,10 +159,11 @@ function readItem(
   seenFiles: Set<string>,
   known: ReadonlySet<string>,
   status: StatusPick,
+  at: string | undefined,
 ): boolean {
   const type = payload.type;
   if (type === 'message') {
-    if (payload.role === 'assistant') status.text(textOf(payload.content));
+    if (payload.role === 'assistant') status.text(textOf(payload.content), at);
     return false;
   }
   if (type === 'function_call_output' || type === 'custom_tool_call_output') {
@@ -178,7 +183,10 @@ function readItem(
     if (scan.tasks !== undefined || !callId) return false;
     const outcome = outcomes.get(callId);
     if (!outcome) return true;
-    if (!outcome.failed) scan.tasks = tasksOf(args.plan, 'step');
+    if (!outcome.failed) {
+      scan.tasks = tasksOf(args.plan, 'step');
+      if (at !== undefined) scan.tasksAt = at;
+    }
     return false;
   }
   if (name === 'apply_patch') {

@@ -27,6 +27,9 @@ export interface CopilotTranscriptState extends IncrementalState {
   /** The todos table as the `sql` calls read so far left it; `undefined` while none touched it. */
   todos?: SqlTodo[] | undefined;
   status?: string | undefined;
+  /** When the `sql` call that last changed the todos, and the reply that is the status, were made. */
+  tasksAt?: string | undefined;
+  statusAt?: string | undefined;
   /** Whether the newest turn read so far called a tool (see StatusPick). */
   newestTurnWorked?: boolean | undefined;
   files: string[];
@@ -36,12 +39,19 @@ export interface CopilotTranscriptState extends IncrementalState {
   pending?: PendingCall[] | undefined;
 }
 
+interface Query {
+  query: string;
+  at?: string | undefined;
+}
+
 /** A shell command, an `sql` call (its query in `command`) or an edit (its path in `command`). */
 interface PendingCall {
   id: string;
   tool?: 'sql' | 'edit' | undefined;
   command: string;
   description?: string | undefined;
+  /** When the call was made (its event's timestamp). */
+  at?: string | undefined;
 }
 
 interface Outcome {
@@ -102,6 +112,8 @@ export function copilotStateOrNull(value: unknown): CopilotTranscriptState | nul
   const valid =
     isIncrementalState(value) &&
     everyOf(value.todos, isTodo) &&
+    (value.tasksAt === undefined || isString(value.tasksAt)) &&
+    (value.statusAt === undefined || isString(value.statusAt)) &&
     Array.isArray(value.files) &&
     everyOf(value.files, isString) &&
     Array.isArray(value.commands) &&
@@ -111,6 +123,7 @@ export function copilotStateOrNull(value: unknown): CopilotTranscriptState | nul
       (item) =>
         isCommand(item) &&
         isString((item as PendingCall).id) &&
+        ((item as PendingCall).at === undefined || isString((item as PendingCall).at)) &&
         [undefined, 'sql', 'edit'].includes((item as PendingCall).tool),
     );
   return valid ? (value as unknown as CopilotTranscriptState) : null;
@@ -152,6 +165,8 @@ export function copilotRecordOf(state: CopilotTranscriptState, session: string):
     goal: state.goal,
     tasks: state.todos?.map(taskOf).filter((task): task is Task => task !== undefined),
     status: state.status,
+    ...(state.todos && state.tasksAt !== undefined ? { tasksAt: state.tasksAt } : {}),
+    ...(state.status !== undefined && state.statusAt !== undefined ? { statusAt: state.statusAt } : {}),
     ...(state.newestTurnWorked !== undefined ? { newestTurnWorked: state.newestTurnWorked } : {}),
     files: state.files,
     commands: state.commands,
@@ -184,10 +199,11 @@ function statusOf(status: string): TaskStatus {
 interface Scan {
   end: number;
   status?: string;
+  statusAt?: string;
   /** Whether the newest turn read called a tool (see StatusPick). */
   newestTurnWorked?: boolean;
-  /** SQL of successful `sql` calls, newest first. */
-  queries: string[];
+  /** SQL of successful `sql` calls, newest first, with when each was made. */
+  queries: Query[];
   files: string[];
   commands: TranscriptCommand[];
   pending: PendingCall[];
@@ -249,9 +265,10 @@ function scanBackward(fd: number, from: number, to: number, continuedWorked: boo
     }
     if (type === 'assistant.message') {
       if (!status.wants || !includes(line, '"content":"') || line.length > PARSE_MAX_BYTES * 4) return false;
-      const data = dataOf(parseEvent(line));
+      const event = parseEvent(line);
+      const data = dataOf(event);
       if (!data || typeof data.parentToolCallId === 'string') return false;
-      if (typeof data.content === 'string') status.text(data.content);
+      if (typeof data.content === 'string') status.text(data.content, timeOf(event));
       return false;
     }
     if (type === 'tool.execution_start') {
@@ -274,11 +291,12 @@ function scanBackward(fd: number, from: number, to: number, continuedWorked: boo
     if (typeof data.toolCallId !== 'string' || typeof data.toolName !== 'string') return false;
     if (typeof data.parentToolCallId === 'string' || calls.has(data.toolCallId)) return false;
     calls.add(data.toolCallId);
-    readToolStart(data, scan.outcomes.get(data.toolCallId), scan, seenFiles);
+    readToolStart(data, scan.outcomes.get(data.toolCallId), scan, seenFiles, timeOf(event));
     return false;
   });
   const picked = status.finish(continuedWorked);
   if (picked !== undefined) scan.status = picked;
+  if (status.statusAt !== undefined) scan.statusAt = status.statusAt;
   if (status.newestTurnWorked !== undefined) scan.newestTurnWorked = status.newestTurnWorked;
   scan.files.reverse();
   scan.commands.reverse();
@@ -291,14 +309,15 @@ function readToolStart(
   outcome: Outcome | undefined,
   scan: Scan,
   seenFiles: Set<string>,
+  at: string | undefined,
 ): void {
   const name = data.toolName as string;
   const args = isRecord(data.arguments) ? data.arguments : {};
   const id = data.toolCallId as string;
   if (name === SQL_TOOL) {
     if (typeof args.query !== 'string') return;
-    if (!outcome) scan.pending.push({ id, tool: 'sql', command: args.query });
-    else if (outcome.success) scan.queries.push(args.query);
+    if (!outcome) scan.pending.push({ id, tool: 'sql', command: args.query, ...(at ? { at } : {}) });
+    else if (outcome.success) scan.queries.push({ query: args.query, at });
     return;
   }
   if (EDIT_TOOLS.has(name)) {
@@ -454,14 +473,14 @@ function mergeState(
 ): CopilotTranscriptState {
   // Calls that were still running at the last read, and have their result now (older than the scan's).
   const answered: TranscriptCommand[] = [];
-  const queries: string[] = [];
+  const queries: Query[] = [];
   const written: string[] = [];
   const pending: PendingCall[] = [];
   for (const call of known?.pending ?? []) {
     const outcome = scan.outcomes.get(call.id);
     if (!outcome) pending.push(call);
     else if (call.tool === 'sql') {
-      if (outcome.success) queries.push(call.command);
+      if (outcome.success) queries.push({ query: call.command, at: call.at });
     } else if (call.tool === 'edit') {
       if (outcome.success && outcome.files.length === 0) written.push(call.command);
     } else {
@@ -471,10 +490,15 @@ function mergeState(
   }
   pending.push(...scan.pending);
   let todos = known?.todos;
-  for (const query of [...queries, ...[...scan.queries].reverse()]) {
+  let tasksAt = known?.tasksAt;
+  for (const { query, at } of [...queries, ...[...scan.queries].reverse()]) {
     const next = applyTodoSql(todos ?? [], query);
-    if (next) todos = next.slice(-MAX_TODOS);
+    if (!next) continue;
+    // The list's time is that of the newest statement that changed it (a SELECT changes nothing).
+    if (JSON.stringify(next.slice(-MAX_TODOS)) !== JSON.stringify(todos)) tasksAt = at;
+    todos = next.slice(-MAX_TODOS);
   }
+  const statusAt = scan.status !== undefined ? scan.statusAt : known?.statusAt;
   const newFiles = [...written, ...scan.files];
   const files = [...(known?.files ?? []).filter((file) => !newFiles.includes(file)), ...newFiles];
   return {
@@ -482,6 +506,8 @@ function mergeState(
     ...base,
     ...(todos ? { todos } : {}),
     status: scan.status ?? known?.status,
+    ...(tasksAt !== undefined ? { tasksAt } : {}),
+    ...(statusAt !== undefined ? { statusAt } : {}),
     ...((scan.newestTurnWorked ?? known?.newestTurnWorked) !== undefined
       ? { newestTurnWorked: scan.newestTurnWorked ?? known?.newestTurnWorked }
       : {}),
@@ -524,6 +550,11 @@ function parseEvent(line: Buffer): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** When Copilot CLI wrote the event (its `timestamp`, ISO 8601). */
+function timeOf(event: Record<string, unknown> | undefined): string | undefined {
+  return typeof event?.timestamp === 'string' ? event.timestamp : undefined;
 }
 
 function dataOf(event: Record<string, unknown> | undefined): Record<string, unknown> | undefined {

@@ -107,6 +107,7 @@ function scanGemini(
 function pickStatus(scan: ListScan, status: StatusPick, continuedWorked: boolean): void {
   const picked = status.finish(continuedWorked);
   if (picked !== undefined) scan.status = picked;
+  if (status.statusAt !== undefined) scan.statusAt = status.statusAt;
   scan.newestTurnWorked = status.newestTurnWorked;
 }
 
@@ -179,8 +180,9 @@ function messageReader(scan: ListScan, known: ReadonlySet<string>, status: Statu
     }
     // The message's words come after its calls: it did work, and they say what came of it.
     if (calls.length > 0) status.work();
-    status.text(textOf(message.content));
-    for (const call of calls.reverse()) if (takeCall(call, scan, seenFiles, known)) running = true;
+    const at = typeof message.timestamp === 'string' ? message.timestamp : undefined;
+    status.text(textOf(message.content), at);
+    for (const call of calls.reverse()) if (takeCall(call, scan, seenFiles, known, at)) running = true;
     return running;
   };
 
@@ -256,6 +258,8 @@ function readLegacyGeminiTranscript(
     ...(goal === undefined ? {} : { goal }),
     ...(scan.tasks ? { tasks: scan.tasks } : {}),
     ...(scan.status === undefined ? {} : { status: scan.status }),
+    ...(scan.tasks && scan.tasksAt !== undefined ? { tasksAt: scan.tasksAt } : {}),
+    ...(scan.status !== undefined && scan.statusAt !== undefined ? { statusAt: scan.statusAt } : {}),
     ...(scan.newestTurnWorked === undefined ? {} : { newestTurnWorked: scan.newestTurnWorked }),
     files: scan.files,
     commands: scan.commands.map(({ id: _id, ...command }) => command),
@@ -264,15 +268,23 @@ function readLegacyGeminiTranscript(
   return { record: listRecordOf(state, session), state };
 }
 
-/** Takes in one tool call; returns true when it is still running. */
-function takeCall(call: Call, scan: ListScan, seenFiles: Set<string>, known: ReadonlySet<string>): boolean {
+/** Takes in one tool call (`at`: when its message was written); returns true when it is still running. */
+function takeCall(
+  call: Call,
+  scan: ListScan,
+  seenFiles: Set<string>,
+  known: ReadonlySet<string>,
+  at: string | undefined,
+): boolean {
   const isOurs = call.name === TODO_TOOL || call.name === SHELL_TOOL || EDIT_TOOLS.has(call.name);
   if (!isOurs) return false;
   if (call.name === SHELL_TOOL && known.has(call.id)) return false;
   if (!call.response) return true;
   if (call.name === TODO_TOOL) {
-    if (scan.tasks === undefined && !call.response.isError)
+    if (scan.tasks === undefined && !call.response.isError) {
       scan.tasks = tasksOf(call.args.todos, 'description');
+      if (at !== undefined) scan.tasksAt = at;
+    }
     return false;
   }
   if (EDIT_TOOLS.has(call.name)) {

@@ -18,6 +18,9 @@ export interface ListTranscriptState extends IncrementalState {
   /** The latest task list the agent wrote. */
   tasks?: Task[] | undefined;
   status?: string | undefined;
+  /** When the entries that wrote the task list and the status were written, where the format says. */
+  tasksAt?: string | undefined;
+  statusAt?: string | undefined;
   /** Whether the newest turn read so far called a tool (see StatusPick). */
   newestTurnWorked?: boolean | undefined;
   files: string[];
@@ -35,10 +38,12 @@ export interface ListScan {
   /** Where the next read starts. */
   end: number;
   status?: string | undefined;
+  statusAt?: string | undefined;
   /** Whether the newest turn in the lines scanned called a tool; `undefined` when they hold no turn's start or call. */
   newestTurnWorked?: boolean | undefined;
   /** The latest task list in the lines scanned, if any. */
   tasks?: Task[] | undefined;
+  tasksAt?: string | undefined;
   /** Oldest first. */
   files: string[];
   /** Oldest first, with the id of the call each came from. */
@@ -105,6 +110,9 @@ function mergeListState(
   const files = [...(known?.files ?? []).filter((file) => !scan.files.includes(file)), ...scan.files];
   const tasks = scan.tasks ?? known?.tasks;
   const status = scan.status ?? known?.status;
+  // A list or status found in this scan comes with its own time (none when its entry has none).
+  const tasksAt = scan.tasks !== undefined ? scan.tasksAt : known?.tasksAt;
+  const statusAt = scan.status !== undefined ? scan.statusAt : known?.statusAt;
   const newestTurnWorked = scan.newestTurnWorked ?? known?.newestTurnWorked;
   return {
     version: 1,
@@ -112,6 +120,8 @@ function mergeListState(
     ...(base.goal === undefined ? {} : { goal: base.goal }),
     ...(tasks ? { tasks } : {}),
     ...(status === undefined ? {} : { status }),
+    ...(tasks && tasksAt !== undefined ? { tasksAt } : {}),
+    ...(status !== undefined && statusAt !== undefined ? { statusAt } : {}),
     ...(newestTurnWorked === undefined ? {} : { newestTurnWorked }),
     files: files.slice(-MAX_FILES),
     commands: commands.slice(-MAX_COMMANDS),
@@ -125,6 +135,8 @@ export function listRecordOf(state: ListTranscriptState, session: string): Trans
     goal: state.goal,
     tasks: state.tasks,
     status: state.status,
+    ...(state.tasksAt === undefined ? {} : { tasksAt: state.tasksAt }),
+    ...(state.statusAt === undefined ? {} : { statusAt: state.statusAt }),
     ...(state.newestTurnWorked === undefined ? {} : { newestTurnWorked: state.newestTurnWorked }),
     files: state.files,
     commands: state.commands,
@@ -149,6 +161,8 @@ export function listStateOrNull(value: unknown): ListTranscriptState | null {
   const valid =
     isIncrementalState(value) &&
     (value.tasks === undefined || everyOf(value.tasks, isTask)) &&
+    (value.tasksAt === undefined || isString(value.tasksAt)) &&
+    (value.statusAt === undefined || isString(value.statusAt)) &&
     everyOf(value.files, isString) &&
     everyOf(value.commands, isCommand) &&
     everyOf(value.calls, isString);

@@ -9,7 +9,9 @@ import { isTalkAboutWork } from '../core/transcript.js';
  */
 export class StatusPick {
   private picked: string | undefined;
+  private pickedAt: string | undefined;
   private turnText: string | undefined;
+  private turnTextAt: string | undefined;
   private turnWorked = false;
   /** Whether the newest turn read called a tool; `undefined` until a tool call or a prompt decides it. */
   newestTurnWorked: boolean | undefined;
@@ -24,17 +26,24 @@ export class StatusPick {
     return this.picked;
   }
 
-  text(value: string | undefined): void {
+  /** When the picked reply was written, where the transcript says (ISO 8601). */
+  get statusAt(): string | undefined {
+    return this.picked === undefined ? undefined : this.pickedAt;
+  }
+
+  /** `at`: when the reply was written, where the transcript records it. */
+  text(value: string | undefined, at?: string): void {
     const text = value?.trim();
     if (this.picked !== undefined || !text || this.turnText !== undefined) return;
     this.turnText = text;
-    if (this.turnWorked) this.picked = text;
+    this.turnTextAt = at;
+    if (this.turnWorked) this.pick();
   }
 
   work(): void {
     if (this.isNewestTurn) this.newestTurnWorked = true;
     this.turnWorked = true;
-    if (this.picked === undefined && this.turnText !== undefined) this.picked = this.turnText;
+    if (this.picked === undefined && this.turnText !== undefined) this.pick();
   }
 
   turnStart(): void {
@@ -42,6 +51,7 @@ export class StatusPick {
     this.isNewestTurn = false;
     this.settleTurn();
     this.turnText = undefined;
+    this.turnTextAt = undefined;
     this.turnWorked = false;
   }
 
@@ -60,6 +70,11 @@ export class StatusPick {
 
   private settleTurn(): void {
     if (this.picked !== undefined || this.turnText === undefined) return;
-    if (this.turnWorked || isTalkAboutWork(this.turnText)) this.picked = this.turnText;
+    if (this.turnWorked || isTalkAboutWork(this.turnText)) this.pick();
+  }
+
+  private pick(): void {
+    this.picked = this.turnText;
+    this.pickedAt = this.turnTextAt;
   }
 }

@@ -317,6 +317,65 @@ describe('trial 4, item 6: tasks and a status newer than the agent’s own save'
     expect(saved({ goal: 'G', mode: 'replace' }, marked).meta.newerInTranscript).toBeUndefined();
   });
 
+  // The agent saved at T0 (12:05, say) with its tasks and status; the transcript's last task-list update
+  // and reply were at 12:00, read for the first time since at 12:06: the save is the later of the two.
+  const minutesBefore = (minutes: number) => new Date(T0.getTime() - minutes * 60_000).toISOString();
+  const minutesAfter = (minutes: number) => new Date(T0.getTime() + minutes * 60_000).toISOString();
+
+  it('marks nothing the transcript changed before the agent’s own save of that field, by the entries’ times', () => {
+    const { checkpoint } = apply(own, { ...later, tasksAt: minutesBefore(5), statusAt: minutesBefore(5) });
+    expect(checkpoint.meta.newerInTranscript).toBeUndefined();
+    // Only the entry later than the save is called newer.
+    expect(
+      apply(own, { ...later, tasksAt: minutesBefore(5), statusAt: minutesAfter(1) }).checkpoint.meta
+        .newerInTranscript,
+    ).toEqual({
+      at: T1.toISOString(),
+      summary: `Cookie fixed with ${REDACTED}; logout next.`,
+    });
+  });
+
+  it('each field against its own save: a later save of the status alone leaves the tasks newer', () => {
+    const statusLater = new Date(T0.getTime() + 10 * 60_000);
+    const resaved = buildCheckpoint({
+      input: { goal: 'G', summary: 'model: still the cookie bug', mode: 'merge' },
+      previous: own,
+      git: null,
+      detectedFiles: [],
+      oids: new Map(),
+      now: statusLater,
+      newId: () => 'id-1',
+      generator: { name: 'claude-checkpoint-mcp', version: '0.1.0' },
+      projectName: 'my-app',
+    }).checkpoint;
+    const { checkpoint } = apply(resaved, { ...later, tasksAt: minutesAfter(5), statusAt: minutesAfter(5) });
+    expect(checkpoint.meta.newerInTranscript).toEqual({
+      at: T1.toISOString(),
+      tasks: '[x] cookie; [~] logout',
+    });
+  });
+
+  it('with the times known, an entry later than the save is newer even at a first read; an automatic refresh is no save', () => {
+    const refreshed = saved({ goal: 'G', mode: 'merge' }, own, true);
+    const first = { ...later, changedSinceLastRead: { tasks: false, status: false } };
+    expect(
+      apply(refreshed, { ...first, tasksAt: minutesAfter(1), statusAt: minutesAfter(1) }).checkpoint.meta
+        .newerInTranscript,
+    ).toEqual({
+      at: T1.toISOString(),
+      tasks: '[x] cookie; [~] logout',
+      summary: `Cookie fixed with ${REDACTED}; logout next.`,
+    });
+    // Without a time for the entry (or for the save: a checkpoint from an earlier version), what changed
+    // since the last read counts, as before.
+    expect(apply(refreshed, first).checkpoint.meta.newerInTranscript).toBeUndefined();
+    const { agentSavedAt: _, ...olderMeta } = own.meta as Checkpoint['meta'] & { agentSavedAt?: unknown };
+    expect(
+      apply({ ...own, meta: olderMeta }, { ...later, tasksAt: minutesBefore(5) }).checkpoint.meta
+        .newerInTranscript?.tasks,
+    ).toBe('[x] cookie; [~] logout');
+  });
+
   it('the brief shows the saved fields, says in one line what is newer, and no longer says all can be trusted', () => {
     const marked = apply(own, later).checkpoint;
     const brief = renderResumeBrief({

@@ -260,6 +260,90 @@ describe('hooks fill the checkpoint from the session transcript when the model n
     expect(after).toContain('the rest of this brief can be trusted as is');
   });
 
+  it('the transcript is called newer only for what it wrote after the agent’s own save, by the entries’ times', async () => {
+    const { root, env, transcript, hook } = setUp();
+    await hook('Stop');
+    // A turn: the model updates its todos and says where it stands (12:00, say)...
+    const turn = (at: Date, todos: { content: string; status: string }[], text: string) =>
+      [
+        { type: 'user', timestamp: at.toISOString(), message: { role: 'user', content: 'Go on' } },
+        {
+          type: 'assistant',
+          timestamp: at.toISOString(),
+          message: {
+            role: 'assistant',
+            content: [
+              {
+                type: 'tool_use',
+                id: `toolu_${at.getTime()}`,
+                name: 'TodoWrite',
+                input: { todos: todos.map((todo) => ({ ...todo, activeForm: todo.content })) },
+              },
+            ],
+          },
+        },
+        {
+          type: 'user',
+          timestamp: at.toISOString(),
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: `toolu_${at.getTime()}`, content: 'ok' }],
+          },
+        },
+        {
+          type: 'assistant',
+          timestamp: at.toISOString(),
+          message: { role: 'assistant', content: [{ type: 'text', text }] },
+        },
+      ]
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join('');
+    appendFileSync(
+      transcript,
+      turn(
+        new Date(Date.now() - 60_000),
+        [
+          { content: 'cookie', status: 'completed' },
+          { content: 'logout', status: 'in_progress' },
+        ],
+        'Cookie fixed; logout next.',
+      ),
+    );
+    // ...then saves its own, different view (12:05); the turn's end reads the transcript after (12:06).
+    const save = (args: string[]) => runCli(['save', '--goal', 'G', ...args], { cwd: root, env });
+    await save([
+      '--summary',
+      'model: logout first',
+      '--task',
+      'in_progress:logout',
+      '--task',
+      'pending:cookie',
+    ]);
+    await hook('Stop');
+    const brief = async () =>
+      JSON.parse((await hook('SessionStart', { source: 'clear' })).stdout).hookSpecificOutput
+        .additionalContext as string;
+    const shown = await brief();
+    expect(shown).toContain('## Tasks\n- [~] logout\n- [ ] cookie');
+    expect(shown).not.toContain('The session transcript is newer');
+    // A turn written after the save is newer, and said so.
+    appendFileSync(
+      transcript,
+      turn(
+        new Date(Date.now() + 1_000),
+        [
+          { content: 'logout', status: 'completed' },
+          { content: 'cookie', status: 'in_progress' },
+        ],
+        'Logout done; the cookie is next.',
+      ),
+    );
+    await hook('Stop');
+    expect(await brief()).toMatch(
+      /- ⚠ The session transcript is newer than the last save \(seen [^)]*\): tasks \[x\] logout; \[~\] cookie; status “Logout done; the cookie is next\.”\./,
+    );
+  });
+
   it('changes nothing with CHECKPOINT_FROM_TRANSCRIPT=0, or when the transcript is missing or foreign', async () => {
     const { root, env, transcript, hook } = setUp();
     await runCli(['save', '--goal', '(not recorded yet: placeholder kept)'], { cwd: root, env });
@@ -331,6 +415,236 @@ describe('the other agents’ hooks fill the checkpoint from their sessions', ()
         expect.objectContaining({ path: 'src/app.ts' }),
       ]),
     );
+  });
+
+  it('Copilot CLI: todos the model changed before its own save are not called newer than the save; after it, they are', async () => {
+    const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+    const home = tempDir('copilot-home-');
+    const events = path.join(home, 'session-state', COPILOT_SESSION, 'events.jsonl');
+    mkdirSync(path.dirname(events), { recursive: true });
+    writeFileSync(
+      events,
+      readFileSync(
+        new URL('../fixtures/transcripts/copilot-session.jsonl', import.meta.url),
+        'utf8',
+      ).replaceAll(COPILOT_PROJECT, root),
+    );
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), COPILOT_HOME: home };
+    const stop = () =>
+      runCli(['hook', 'Stop', '--agent', 'copilot'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({
+          hook_event_name: 'Stop',
+          session_id: COPILOT_SESSION,
+          cwd: root,
+          transcript_path: events,
+          stop_reason: 'end_turn',
+        }),
+      });
+    const brief = async () =>
+      JSON.parse(
+        (
+          await runCli(['hook', 'SessionStart', '--agent', 'copilot'], {
+            cwd: root,
+            env,
+            input: JSON.stringify({
+              hook_event_name: 'SessionStart',
+              session_id: 'next',
+              cwd: root,
+              source: 'resume',
+            }),
+          })
+        ).stdout,
+      ).additionalContext as string;
+    // One turn: an `sql` UPDATE of the todos, then the answer, each event with its time.
+    let id = 0;
+    const turn = (at: Date, query: string) =>
+      [
+        { type: 'user.message', data: { content: 'Go on' } },
+        { type: 'assistant.turn_start', data: { turnId: '9' } },
+        {
+          type: 'tool.execution_start',
+          data: { toolCallId: `late_${++id}`, toolName: 'sql', arguments: { query } },
+        },
+        {
+          type: 'tool.execution_complete',
+          data: { toolCallId: `late_${id}`, success: true, result: { content: 'ok' } },
+        },
+        { type: 'assistant.message', data: { content: 'Updated the todos.', toolRequests: [] } },
+        { type: 'assistant.turn_end', data: { turnId: '9' } },
+      ]
+        .map(
+          (line) =>
+            `${JSON.stringify({ ...line, id: `late-event-${++id}`, timestamp: at.toISOString(), parentId: null })}\n`,
+        )
+        .join('');
+    expect(await stop()).toMatchObject({ code: 0, stderr: '' });
+    appendFileSync(
+      events,
+      turn(new Date(Date.now() - 60_000), "UPDATE todos SET status = 'done' WHERE id = 'test-route'"),
+    );
+    // The model's own save comes after that turn's entries (as `save_checkpoint` would, from the CLI here).
+    await runCli(['save', '--goal', 'G', '--task', 'in_progress:Testing the route'], { cwd: root, env });
+    expect(await stop()).toMatchObject({ code: 0, stderr: '' });
+    expect(await brief()).not.toContain('The session transcript is newer');
+    appendFileSync(
+      events,
+      turn(new Date(Date.now() + 1_000), "UPDATE todos SET status = 'done' WHERE id = 'document'"),
+    );
+    expect(await stop()).toMatchObject({ code: 0, stderr: '' });
+    expect(await brief()).toMatch(
+      /The session transcript is newer than the last save \(seen [^)]*\): tasks \[x\] Writing/,
+    );
+  });
+
+  /** A project, Copilot CLI's home, and its hooks run as a process; the events file written by `writeEvents`. */
+  function copilotProject() {
+    const root = createRepo({ committed: { 'src/app.ts': 'v1\n' } });
+    const home = tempDir('copilot-home-');
+    const events = path.join(home, 'session-state', COPILOT_SESSION, 'events.jsonl');
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), COPILOT_HOME: home };
+    const hook = (event: string, payload: Record<string, unknown>) =>
+      runCli(['hook', event, '--agent', 'copilot'], { cwd: root, env, input: JSON.stringify(payload) });
+    const stop = () =>
+      hook('Stop', {
+        hook_event_name: 'Stop',
+        session_id: COPILOT_SESSION,
+        cwd: root,
+        transcript_path: events,
+        stop_reason: 'end_turn',
+      });
+    const recorded = () =>
+      JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).recentCommands as {
+        command: string;
+        exitCode?: number;
+        note?: string;
+      }[];
+    /** One turn of shell calls, as Copilot CLI writes them (tool.execution_start, then _complete). */
+    const writeEvents = (calls: { tool: string; args: Record<string, unknown>; exitCode: number }[]) => {
+      let id = 0;
+      const line = (type: string, data: Record<string, unknown>) =>
+        `${JSON.stringify({ type, data, id: `e${++id}`, timestamp: '2026-12-06T12:00:00.000Z', parentId: null })}\n`;
+      mkdirSync(path.dirname(events), { recursive: true });
+      writeFileSync(
+        events,
+        [
+          line('user.message', { content: 'Look at the sources' }),
+          line('assistant.turn_start', { turnId: '0' }),
+          ...calls.flatMap((call, index) => [
+            line('tool.execution_start', {
+              toolCallId: `call_${index}`,
+              toolName: call.tool,
+              arguments: call.args,
+              turnId: '0',
+            }),
+            line('tool.execution_complete', {
+              toolCallId: `call_${index}`,
+              turnId: '0',
+              shellExecution: { exitCode: call.exitCode },
+              success: true,
+              result: { content: `done\n<shellId: ${index} completed with exit code ${call.exitCode}>` },
+            }),
+          ]),
+          line('assistant.message', { content: 'Looked.', toolRequests: [] }),
+          line('assistant.turn_end', { turnId: '0' }),
+        ].join(''),
+      );
+    };
+    return { root, hook, stop, recorded, writeEvents };
+  }
+
+  // Copilot CLI on Windows runs shell commands with its `powershell` tool. The payloads as its hooks
+  // reference describes them (docs.github.com, "GitHub Copilot CLI hooks reference"): PascalCase events
+  // get snake_case fields (tool_name, tool_input, tool_result.result_type/text_result_for_llm), camelCase
+  // ones toolName, toolArgs and toolResult.resultType/textResultForLlm; the tool is named `powershell` in
+  // its list of tool names, and Claude-format payloads carry Claude's tool name (its changelog: `Bash`
+  // rather than `bash`), which for PowerShell is `PowerShell`.
+  it.each([
+    ['PostToolUse', 'powershell'],
+    ['PostToolUse', 'PowerShell'],
+    ['postToolUse', 'powershell'],
+  ])(
+    'Copilot CLI: %s records a %s command with its exit code, redacted, and Stop does not list it again from the events file',
+    async (event, tool) => {
+      const { root, hook, stop, recorded, writeEvents } = copilotProject();
+      const secret = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
+      const command = `$env:GH_TOKEN = '${secret}'; Get-ChildItem src | Select-Object -First 1; exit 2`;
+      const text = 'app.ts\n<shellId: 0 completed with exit code 2>';
+      const args = { command, description: 'List the sources' };
+      const payload =
+        event === 'PostToolUse'
+          ? {
+              hook_event_name: 'PostToolUse',
+              session_id: COPILOT_SESSION,
+              timestamp: '2026-12-06T12:00:00.000Z',
+              cwd: root,
+              tool_name: tool,
+              tool_input: args,
+              tool_result: { result_type: 'success', text_result_for_llm: text },
+            }
+          : {
+              sessionId: COPILOT_SESSION,
+              timestamp: 1796189016294,
+              cwd: root,
+              toolName: tool,
+              // `unknown` in the reference: the arguments' JSON, as the preToolUse payload carries them.
+              toolArgs: JSON.stringify(args),
+              toolResult: { resultType: 'success', textResultForLlm: text },
+            };
+      expect(await hook(event, payload)).toMatchObject({ code: 0, stderr: '' });
+      const expected = {
+        command: "$env:GH_TOKEN = '«redacted»'; Get-ChildItem src | Select-Object -First 1; exit 2",
+        exitCode: 2,
+        note: 'List the sources; output: app.ts',
+      };
+      expect(recorded()).toEqual([expect.objectContaining(expected)]);
+      expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).not.toContain(secret);
+
+      // The turn's end reads the same call from the events file, and one the hook never saw (its hook
+      // timed out, say), which it adds.
+      writeEvents([
+        { tool: 'powershell', args, exitCode: 2 },
+        { tool: 'powershell', args: { command: 'Get-Date' }, exitCode: 0 },
+      ]);
+      expect(await stop()).toMatchObject({ code: 0, stderr: '' });
+      expect(recorded()).toEqual([
+        expect.objectContaining({ command: expected.command, exitCode: 2 }),
+        expect.objectContaining({ command: 'Get-Date', exitCode: 0 }),
+      ]);
+    },
+  );
+
+  it('Copilot CLI: a command longer than the limit is redacted before it is clipped (no part of a secret at the cut is kept), and Stop does not list it again', async () => {
+    const { root, hook, stop, recorded, writeEvents } = copilotProject();
+    const secret = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
+    // The secret straddles the 2,000-character cut; the second command's sits before it, and its redaction
+    // makes room for more of the line.
+    const long = (prefix: string, at: number) =>
+      `${prefix}${'x'.repeat(at - prefix.length)} ${secret} ${'y'.repeat(200)}`;
+    const commands = [long('echo ', 1_980), long(`echo ${secret} `, 1_950)];
+    for (const command of commands)
+      expect(
+        await hook('PostToolUse', {
+          hook_event_name: 'PostToolUse',
+          session_id: COPILOT_SESSION,
+          cwd: root,
+          tool_name: 'Bash',
+          tool_input: { command },
+          tool_result: {
+            result_type: 'success',
+            text_result_for_llm: 'ok\n<shellId: 0 completed with exit code 0>',
+          },
+        }),
+      ).toMatchObject({ code: 0, stderr: '' });
+    const saved = readFileSync(path.join(root, '.claude-checkpoint'), 'utf8');
+    for (const part of [secret.slice(0, 12), secret.slice(-12)]) expect(saved).not.toContain(part);
+    expect(recorded()).toHaveLength(2);
+    for (const entry of recorded()) expect(entry.command).toHaveLength(2_000);
+
+    writeEvents(commands.map((command) => ({ tool: 'bash', args: { command }, exitCode: 0 })));
+    expect(await stop()).toMatchObject({ code: 0, stderr: '' });
+    expect(recorded()).toHaveLength(2);
   });
 
   // Seen in real sessions: when agentStop ran, the file ended at the last model call's start; its answer

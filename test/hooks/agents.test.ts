@@ -173,6 +173,42 @@ describe('the Copilot CLI adapter', () => {
     expect(copilot.toEvent('PostToolUse', { ...post('x'), tool_name: 'view' })).toBeNull();
   });
 
+  // Its hooks reference names the shell tools `bash` and `powershell` (Windows); Claude-format payloads
+  // carry Claude's names (`Bash`, and for PowerShell `PowerShell`); camelCase hooks send toolName, toolArgs
+  // (an object or its JSON) and toolResult.textResultForLlm.
+  it.each([
+    ['PostToolUse', 'powershell', { ...post(''), tool_name: 'powershell' }, 'PowerShell'],
+    ['PostToolUse', 'PowerShell', { ...post(''), tool_name: 'PowerShell' }, 'PowerShell'],
+    ['PostToolUse', 'bash', { ...post(''), tool_name: 'bash' }, 'Bash'],
+    [
+      'postToolUse',
+      'powershell',
+      {
+        sessionId: 's',
+        timestamp: 1,
+        cwd: '/p',
+        toolName: 'powershell',
+        toolArgs: JSON.stringify({ command: 'npm test', description: 'Run the tests' }),
+        toolResult: { resultType: 'success', textResultForLlm: '' },
+      },
+      'PowerShell',
+    ],
+  ])('%s of %s: a shell command, handed on as %s with its exit code', (native, _name, payload, tool) => {
+    const text = '2 failing\n<shellId: 0 completed with exit code 3>';
+    const input =
+      'tool_result' in payload
+        ? { ...payload, tool_result: { result_type: 'success', text_result_for_llm: text } }
+        : { ...payload, toolResult: { resultType: 'success', textResultForLlm: text } };
+    const mapped = copilot.toEvent(native, input);
+    expect(mapped?.event).toBe('PostToolUse');
+    expect(mapped?.input.tool_name).toBe(tool);
+    expect(bashOutcome(mapped?.input ?? {})).toEqual({
+      command: 'npm test',
+      exitCode: 3,
+      note: 'Run the tests; output: 2 failing',
+    });
+  });
+
   it('treats a new session as a startup, and answers with a top-level additionalContext', () => {
     expect(copilot.toEvent('SessionStart', { source: 'new' })?.input.source).toBe('startup');
     expect(copilot.toEvent('SessionStart', { source: 'resume' })?.input.source).toBe('resume');

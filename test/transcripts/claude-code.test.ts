@@ -34,6 +34,9 @@ describe('readClaudeTranscript on recorded sessions', () => {
       // Trial 4, item 8: the last reply of the last turn that did work, not "Noted." (the answer to
       // "Thanks", and to "After" after the compaction: turns that called no tool).
       status: 'The route works; the docs are next.',
+      // When the last TaskUpdate and that reply were written: compared with the agent's own save.
+      tasksAt: '2026-12-02T02:34:36.136Z',
+      statusAt: '2026-12-02T02:34:37.272Z',
       newestTurnWorked: false,
       files: [`${PROJECT}/src/health.ts`, `${PROJECT}/src/app.ts`],
       commands: [

@@ -54,6 +54,9 @@ describe('readCodexTranscript on a recorded session', () => {
       // no tool) but the last answer of the turn that did the work. The hook context Codex adds as
       // developer messages is neither the goal nor the status.
       status: 'The route answers 200; its tests pass, the docs are next.',
+      // The lines' times: the update_plan call's and that answer's, compared with the agent's own save.
+      tasksAt: '2026-12-02T05:23:03.378Z',
+      statusAt: '2026-12-02T05:23:03.588Z',
       newestTurnWorked: false,
       files: [`${PROJECT}/src/health.ts`],
       commands: [
@@ -161,6 +164,7 @@ describe('readCodexTranscript on the rollout items of other Codex versions', () 
       goal: 'Make the login page faster',
       tasks: undefined,
       status: 'Login is faster; tests next.',
+      statusAt: '2026-12-02T05:30:00.000Z',
       newestTurnWorked: true,
       files: ['/work/app/src/login.ts'],
       commands: [

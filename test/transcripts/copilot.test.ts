@@ -76,6 +76,9 @@ describe('readCopilotTranscript, on events written from the published schema', (
         { description: 'Testing it', status: 'pending' },
       ],
       status: 'The route answers 200.',
+      // The times of the last statement that changed the todos and of that reply (every event's here).
+      tasksAt: '2026-01-01T00:00:00.000Z',
+      statusAt: '2026-01-01T00:00:00.000Z',
       newestTurnWorked: true,
       files: ['/p/src/health.ts'],
       commands: [{ command: 'npm test', exitCode: 3, note: 'Run the tests' }],
@@ -169,6 +172,9 @@ describe('readCopilotTranscript on a recorded session', () => {
       ],
       // Trial 4, item 8: not "Noted." (the answer to "Thanks", a turn that called no tool).
       status: 'The route answers 200; its tests pass, the docs are next.',
+      // When the UPDATE of the todos (not the INSERT before it) and that reply were made.
+      tasksAt: '2026-12-02T05:23:35.048Z',
+      statusAt: '2026-12-02T05:23:40.399Z',
       newestTurnWorked: false,
       files: [`${PROJECT}/src/health.ts`, `${PROJECT}/src/app.ts`],
       commands: [

@@ -60,6 +60,9 @@ describe('readGeminiTranscript on a recorded session', () => {
       // Trial 4, item 8: not "Noted." (the answer to a turn that called no tool) but the last answer of
       // the turn that did the work.
       status: 'The route answers 200; its tests pass, the docs are next.',
+      // The messages' times: the write_todos call's and that answer's, compared with the agent's own save.
+      tasksAt: '2026-12-02T05:22:17.869Z',
+      statusAt: '2026-12-02T05:22:17.869Z',
       newestTurnWorked: false,
       files: ['src/health.ts', 'src/app.ts'],
       commands: COMMANDS,
@@ -166,6 +169,8 @@ describe('readGeminiTranscript on a recorded session', () => {
       goal: 'Refactor the parser',
       tasks: [{ description: 'Split the lexer', status: 'in_progress' }],
       status: 'Lexer split.',
+      tasksAt: '2026-12-02T05:30:00.000Z',
+      statusAt: '2026-12-02T05:30:00.000Z',
       newestTurnWorked: true,
       files: ['src/parser.ts'],
       commands: [],
@@ -218,6 +223,8 @@ describe('readGeminiTranscript on a recorded session', () => {
       goal: 'Speed up the build',
       tasks: [{ description: 'Cache the build', status: 'done' }],
       status: 'Build cache added; CI next.',
+      tasksAt: at,
+      statusAt: at,
       newestTurnWorked: true,
       files: ['build.config.js'],
       commands: [{ command: 'npm run build', exitCode: 0 }],
