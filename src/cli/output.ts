@@ -1,4 +1,5 @@
 import { CheckpointError, describeError } from '../core/errors.js';
+import { withQuotedNames } from '../core/json-names.js';
 import { escapeControls } from '../core/quote.js';
 
 /** Exit codes of the CLI, documented in docs/cli.md. */
@@ -60,7 +61,8 @@ export function createOutput(
     isTTY,
     debug: Boolean(options.debug),
     print: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-    printJson: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    // A name that is not valid UTF-8 as git quotes it, listed in quotedNames (see json-names.ts).
+    printJson: (value) => process.stdout.write(`${JSON.stringify(withQuotedNames(value), null, 2)}\n`),
     note: (text) => process.stderr.write(`${text}\n`),
     progress: (text) => {
       if (!stderrTTY || options.json) return;

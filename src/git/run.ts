@@ -1,12 +1,14 @@
 import { CheckpointError, isCheckpointError } from '../core/errors.js';
+import { textFromBytes } from '../core/raw-path.js';
 import { takeEarlyGit } from './early-start.js';
 import { GIT_TIMEOUT_MS, type GitExit, spawnGit } from './spawn.js';
 
 export { GIT_SCAN_TIMEOUT_MS, GIT_TIMEOUT_MS, gitEnvironment } from './spawn.js';
 
 export interface GitResult {
+  /** stdout decoded losslessly: a byte of a name that is not valid UTF-8 stays that byte (see raw-path.ts). */
   stdout: string;
-  /** stdout as git wrote it: a path that is not valid UTF-8 is only exact here. */
+  /** stdout as git wrote it. */
   bytes?: Buffer;
   /** What git said on stderr, for calls whose warnings matter (kept short). */
   stderr: string;
@@ -36,7 +38,7 @@ export class GitNotFoundError extends Error {
 /** Runs git with an argument array (never a shell), a timeout, and a clean environment. */
 export async function runGit(args: readonly string[], options: RunGitOptions): Promise<GitResult> {
   const { stdout, stderr, exitCode } = await runGitBuffer(args, options);
-  return { stdout: stdout.toString('utf8'), bytes: stdout, stderr, exitCode };
+  return { stdout: textFromBytes(stdout), bytes: stdout, stderr, exitCode };
 }
 
 /** Like runGit, with stdout as bytes (for blob contents). */
