@@ -119,3 +119,45 @@ export function quoteBytesPath(bytes: Uint8Array): string {
   const quoted = quotePath(textFromBytes(bytes));
   return quoted.startsWith('"') ? quoted : `"${quoted}"`;
 }
+
+const UNESCAPED: Readonly<Record<string, number>> = {
+  a: 7,
+  b: 8,
+  t: 9,
+  n: 10,
+  v: 11,
+  f: 12,
+  r: 13,
+  '"': 34,
+  '\\': 92,
+};
+
+/**
+ * A path as git quotes it (`"caf\351.txt"`) back as the name it stands for, when its bytes are not valid
+ * UTF-8 (see raw-path.ts): such a name can only be given in that form, the form every output shows it
+ * in. `null` for anything else: a name that is itself written in double quotes stays that name.
+ */
+export function unquoteRawPath(given: string): string | null {
+  if (given.length < 2 || !given.startsWith('"') || !given.endsWith('"')) return null;
+  const bytes: number[] = [];
+  const body = given.slice(1, -1);
+  for (let at = 0; at < body.length; at++) {
+    const char = body[at] as string;
+    if (char === '"') return null;
+    if (char !== '\\') {
+      bytes.push(...Buffer.from(char, 'utf8'));
+      continue;
+    }
+    const next = body[at + 1] ?? '';
+    const octal = /^[0-3][0-7]{2}/.exec(body.slice(at + 1, at + 4))?.[0];
+    if (octal) {
+      bytes.push(Number.parseInt(octal, 8));
+      at += 3;
+    } else if (next in UNESCAPED) {
+      bytes.push(UNESCAPED[next] as number);
+      at += 1;
+    } else return null;
+  }
+  const decoded = Uint8Array.from(bytes);
+  return isUtf8(decoded) ? null : textFromBytes(decoded);
+}

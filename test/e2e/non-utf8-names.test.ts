@@ -3,6 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
 import { createRepo, git, tempDir } from '../helpers/fixtures.js';
+import { bareRemote, cli as handoffCli, machine } from '../helpers/handoff.js';
 
 beforeAll(assertBuilt);
 
@@ -126,7 +127,7 @@ describe.runIf(takesRawNames)(
       expect(git(p.root, 'status', '--porcelain')).toBe(' M "tr\\351.txt"\n');
     });
 
-    it('a restore of some paths brings back one in a folder that is not valid UTF-8 either', async () => {
+    it('a restore of some paths takes such a name as git quotes it, and leaves the others', async () => {
       const p = project();
       mkdirSync(p.at(LATIN1_DIR));
       writeFileSync(p.at(IN_LATIN1_DIR), 'inside\n');
@@ -142,6 +143,19 @@ describe.runIf(takesRawNames)(
       expect(readFileSync(path.join(p.root, 'a.txt'), 'utf8')).toBe('a\n');
       expect(p.read(LATIN1_NAME)).toBe('two\n');
       expect(existsSync(p.at(IN_LATIN1_DIR))).toBe(false);
+      // The folder, named as the plan shows it: only what is in it comes back.
+      const folder = await p.cli('restore', id, '"d\\351"', '--yes');
+      expect(folder.code, folder.stderr).toBe(0);
+      expect(p.read(IN_LATIN1_DIR)).toBe('inside\n');
+      expect(p.read(LATIN1_NAME)).toBe('two\n');
+      const file = await p.cli('restore', id, '"caf\\351.txt"', '--yes');
+      expect(file.code, file.stderr).toBe(0);
+      expect(p.read(LATIN1_NAME)).toBe('one\n');
+      // A name that is not in the snapshot is refused as any other.
+      const unknown = await p.cli('restore', id, '"caf\\352.txt"', '--yes');
+      expect(unknown.code).not.toBe(0);
+      expect(unknown.stderr).toContain('neither snapshot');
+      expect(mangledNames(p.root)).toEqual([]);
     });
 
     it('diff lists it as git quotes it, with line counts, between snapshots and against the tree', async () => {
@@ -161,6 +175,13 @@ describe.runIf(takesRawNames)(
       expect(json.quotedNames).toEqual(['"caf\\351.txt"']);
       const second = (JSON.parse((await p.cli('snapshot', '--json')).stdout) as { snapshot: { id: string } })
         .snapshot.id;
+      // One file's patch, the file named as git quotes it: not another's that git is asked about with it.
+      writeFileSync(p.at(Buffer.from([0x63, 0x61, 0x66, 0xea, 0x2e, 0x74, 0x78, 0x74])), 'other\n');
+      const patch = await p.cli('diff', first, '"caf\\351.txt"');
+      expect(patch.code, patch.stderr).toBe(0);
+      expect(patch.stdout).toContain('diff --git "a/caf\\351.txt" "b/caf\\351.txt"');
+      expect(patch.stdout).toContain('+two');
+      expect(patch.stdout).not.toContain('caf\\352');
       const between = await p.cli('diff', first, '--against', second);
       expect(between.stdout).toContain('M "caf\\351.txt" (+1 -0)');
     });
@@ -219,6 +240,30 @@ describe.runIf(takesRawNames)(
       });
       expect(restored.code, restored.stderr).toBe(0);
       expect(readFileSync(file, 'utf8')).toBe('latin\n');
+    });
+
+    it('a handoff carries it: pushed under its bytes, pulled back byte for byte', async () => {
+      const { bare } = bareRemote();
+      const a = machine(`file://${bare}`, 'Alice');
+      const b = machine(`file://${bare}`, 'Bob');
+      const inA = Buffer.concat([Buffer.from(`${a.root}/`), LATIN1_NAME]);
+      const inB = Buffer.concat([Buffer.from(`${b.root}/`), LATIN1_NAME]);
+      writeFileSync(inA, 'handed off\n');
+      expect((await handoffCli(a, 'save', '--goal', 'Hand it off')).code).toBe(0);
+      const pushed = await handoffCli(a, 'handoff', 'push', '--json');
+      expect(pushed.code, pushed.stderr).toBe(0);
+      const outcome = JSON.parse(pushed.stdout) as {
+        files: { added: string[] };
+        skipped: Record<string, unknown>;
+        quotedNames?: string[];
+      };
+      expect(outcome.files.added).toEqual(['"caf\\351.txt"']);
+      expect(pushed.stdout).not.toContain('invalidNames');
+      expect(outcome.quotedNames).toEqual(['"caf\\351.txt"']);
+      const pulled = await handoffCli(b, 'handoff', 'pull', '--yes');
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expect(readFileSync(inB, 'utf8')).toBe('handed off\n');
+      expect(mangledNames(b.root)).toEqual([]);
     });
 
     it('a name that is valid UTF-8 is shown and given as it is', async () => {
