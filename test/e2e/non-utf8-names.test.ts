@@ -242,6 +242,38 @@ describe.runIf(takesRawNames)(
       expect(readFileSync(file, 'utf8')).toBe('latin\n');
     });
 
+    it('one over the size cap is skipped and listed under its name, kept by a restore, and taken once it shrinks', async () => {
+      const p = project();
+      const env = { ...p.env, CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.001' }; // 1048 bytes
+      const snap = async () => {
+        const taken = await runCli(['snapshot', '--json', '--root', p.root], { cwd: p.root, env });
+        expect(taken.code, taken.stderr).toBe(0);
+        return JSON.parse(taken.stdout) as {
+          snapshot: { id: string; skipped: { large: unknown[] }; changes: { added: number } };
+          quotedNames?: string[];
+        };
+      };
+      writeFileSync(p.at(LATIN1_NAME), 'x'.repeat(5000));
+      const first = await snap();
+      expect(first.snapshot.skipped.large).toEqual([{ path: '"caf\\351.txt"', bytes: 5000 }]);
+      expect(first.quotedNames).toEqual(['"caf\\351.txt"']);
+      writeFileSync(path.join(p.root, 'a.txt'), 'changed\n');
+      // Left out from then on by the store's exclude rules, written with the name's bytes.
+      const second = await snap();
+      expect(second.snapshot.skipped.large).toEqual([{ path: '"caf\\351.txt"', bytes: 5000 }]);
+      expect(second.snapshot.changes).toEqual({ added: 0, modified: 1, deleted: 0 });
+      const restored = await runCli(['restore', first.snapshot.id, '--yes', '--root', p.root], {
+        cwd: p.root,
+        env,
+      });
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(p.read(LATIN1_NAME)).toBe('x'.repeat(5000));
+      writeFileSync(p.at(LATIN1_NAME), 'small\n');
+      const third = await snap();
+      expect(third.snapshot.skipped.large).toEqual([]);
+      expect(third.snapshot.changes.added).toBe(1);
+    });
+
     it('a handoff carries it: pushed under its bytes, pulled back byte for byte', async () => {
       const { bare } = bareRemote();
       const a = machine(`file://${bare}`, 'Alice');
