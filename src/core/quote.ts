@@ -4,7 +4,7 @@
  * of a plan and an escape sequence cannot retitle, clear or hide a terminal.
  */
 
-import { textFromBytes } from './raw-path.js';
+import { bytesFromText, textFromBytes } from './raw-path.js';
 
 const NAMED: Readonly<Record<number, string>> = {
   7: '\\a',
@@ -142,10 +142,12 @@ export function unquoteRawPath(given: string): string | null {
   const bytes: number[] = [];
   const body = given.slice(1, -1);
   for (let at = 0; at < body.length; at++) {
-    const char = body[at] as string;
+    // By code point: a character outside the BMP is two code units, and one character.
+    const char = String.fromCodePoint(body.codePointAt(at) ?? 0);
     if (char === '"') return null;
     if (char !== '\\') {
-      bytes.push(...Buffer.from(char, 'utf8'));
+      bytes.push(...bytesFromText(char));
+      at += char.length - 1;
       continue;
     }
     const next = body[at + 1] ?? '';

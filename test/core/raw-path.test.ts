@@ -84,7 +84,8 @@ describe('unquoteRawPath: a name that is not valid UTF-8, given back as git quot
         if (!hasRawBytes(name)) return;
         expect(unquoteRawPath(quotePath(name))).toBe(name);
       }),
-      { numRuns: 2000 },
+      // A character outside the BMP before a raw byte once came back as U+FFFD.
+      { numRuns: 2000, examples: [[Uint8Array.from([0xf1, 0x80, 0x80, 0x80, 0x80, 0x00])]] },
     );
   });
 });

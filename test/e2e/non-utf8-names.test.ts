@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from '../helpers/cli.js';
+import { assertBuilt, CLI, childEnv, runCli } from '../helpers/cli.js';
 import { createRepo, git, tempDir } from '../helpers/fixtures.js';
 import { bareRemote, cli as handoffCli, machine } from '../helpers/handoff.js';
 
@@ -148,8 +149,18 @@ describe.runIf(takesRawNames)(
       expect(folder.code, folder.stderr).toBe(0);
       expect(p.read(IN_LATIN1_DIR)).toBe('inside\n');
       expect(p.read(LATIN1_NAME)).toBe('two\n');
-      const file = await p.cli('restore', id, '"caf\\351.txt"', '--yes');
-      expect(file.code, file.stderr).toBe(0);
+      // The plan's command to apply it works as printed, through a shell.
+      const planned = await p.cli('restore', id, '"caf\\351.txt"');
+      const line = planned.stderr.split('\n').find((text) => text.startsWith('Apply it with: ')) ?? '';
+      expect(line).toContain(`-- '"caf\\351.txt"'`);
+      execFileSync(
+        'bash',
+        ['-c', line.slice('Apply it with: '.length).replace('claude-checkpoint', `node ${CLI}`)],
+        {
+          cwd: p.root,
+          env: childEnv(p.env),
+        },
+      );
       expect(p.read(LATIN1_NAME)).toBe('one\n');
       // A name that is not in the snapshot is refused as any other.
       const unknown = await p.cli('restore', id, '"caf\\352.txt"', '--yes');
