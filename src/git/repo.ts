@@ -4,7 +4,7 @@ import type { CommitChange, HistoryComparison } from '../core/drift.js';
 import { isCheckpointError } from '../core/errors.js';
 import { isOwnFile } from '../core/paths.js';
 import { quotePath } from '../core/quote.js';
-import { hasRawBytes } from '../core/raw-path.js';
+import { hasRawBytes, textFromBytes } from '../core/raw-path.js';
 import type { ObjectFormat } from './oid.js';
 import { GIT_SCAN_TIMEOUT_MS, GitNotFoundError, isGitTimeout, runGit } from './run.js';
 import { parseStatusV2, STATUS_ARGS, type StatusEntry } from './status.js';
@@ -136,7 +136,8 @@ export async function readRepo(root: string): Promise<{ location: RepoLocation; 
 }
 
 function toRepoState(status: { stdout: string; bytes?: Buffer }, location: RepoLocation): RepoState {
-  const parsed = parseStatusV2(status.stdout);
+  // Decoded losslessly to tell such names apart (see raw-path.ts); the entries then hold U+FFFD instead.
+  const parsed = parseStatusV2(status.bytes ? textFromBytes(status.bytes) : status.stdout);
   const invalidNames: string[] = [];
   const entries: StatusEntry[] = [];
   const listedOwnFiles: string[] = [];

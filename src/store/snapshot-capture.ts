@@ -319,7 +319,9 @@ async function ignoredInIndex(target: CaptureTarget): Promise<string[]> {
   const matches = includeMatcher([...(target.settings.includeIgnored ?? [])]);
   const candidates = held.filter((file) => !matches(file));
   if (candidates.length === 0) return candidates;
-  const projects = splitNul((await runGit(trackedArgs, { cwd: target.root, okExitCodes: [0, 128] })).stdout);
+  const projects = splitNul(
+    (await runGit(trackedArgs, { cwd: target.root, okExitCodes: [0, 128], exactNames: true })).stdout,
+  );
   const tracked = new Set(projects);
   return candidates.filter((file) => !tracked.has(file));
 }

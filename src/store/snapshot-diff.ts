@@ -224,7 +224,7 @@ export async function unifiedDiff(
   file: string,
 ): Promise<string> {
   const isRaw = hasRawBytes(file);
-  const { stdout } = await git([
+  const { bytes } = await git([
     // The headers name such a file as git quotes it by default, whatever the user's config says.
     ...(isRaw ? ['-c', 'core.quotePath=true'] : []),
     'diff-tree',
@@ -238,6 +238,8 @@ export async function unifiedDiff(
     '--',
     ...coveringPathspecs([file]),
   ]);
+  // The patch is text (content, and names as git quotes them): bytes that are not UTF-8 are U+FFFD here.
+  const stdout = bytes?.toString('utf8') ?? '';
   if (!isRaw) return stdout;
   // The covering pathspec may have brought other files' patches: only this file's.
   const header = `diff --git ${quoteFully(`a/${file}`)} ${quoteFully(`b/${file}`)}`;

@@ -549,6 +549,7 @@ export class SnapshotStore {
     const ignored = await this.ignoredAmong(listing.stdout.split('\0').filter(Boolean));
     if (ignored.length === 0) return tree;
     const tracked = await runGit(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], {
+      exactNames: true,
       cwd: this.root,
       okExitCodes: [0, 128],
     });
