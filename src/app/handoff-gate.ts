@@ -1,5 +1,6 @@
 import { CheckpointError } from '../core/errors.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
+import { textFromBytes } from '../core/raw-path.js';
 import { redactText } from '../core/redact.js';
 import { byteViews } from '../core/secrets/byte-views.js';
 import type { DetectorConfig } from '../core/secrets/detect.js';
@@ -87,7 +88,7 @@ export async function scanHandoffPush(
       else if (type === 'tree') {
         const entries = parseTree(content, oidBytes);
         const folder = nameOf(oid) ?? '';
-        const full = (name: Buffer) => (folder ? `${folder}/` : '') + name.toString('utf8');
+        const full = (name: Buffer) => (folder ? `${folder}/` : '') + textFromBytes(name);
         for (const entry of entries) {
           if (entry.mode === LINK_MODE) links.add(entry.oid);
           if (!named.has(entry.oid)) named.set(entry.oid, full(entry.name));

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
-import { quotePath } from '../core/quote.js';
+import { quotePath, unquoteRawPath } from '../core/quote.js';
+import { fsPath } from '../core/raw-path.js';
 import { TURN_END_TRIGGER } from '../core/rewind-credit.js';
 import { resolveRef } from '../core/rewind-refs.js';
 import type { SettingValues } from '../core/settings.js';
@@ -483,7 +484,7 @@ export async function diffSnapshot(
   context: RootContext = {},
 ): Promise<DiffOutcome> {
   const { store } = await openStore(deps, request.projectRoot, context);
-  const file = request.path === undefined ? undefined : toProjectPath(store.root, request.path, 'path');
+  const file = request.path === undefined ? undefined : snapshotPath(store.root, request.path, 'path');
   return store.withLock(async () => {
     await store.init();
     const from = findSnapshot(
@@ -506,7 +507,7 @@ export async function diffSnapshot(
     if (file && files.length === 0 && !(await store.treeHasPath(from.tree, file))) {
       const onDisk =
         !to &&
-        (await lstat(path.join(store.root, file)).then(
+        (await lstat(fsPath(path.join(store.root, file))).then(
           () => true,
           () => false,
         ));
@@ -563,7 +564,7 @@ export async function restoreSnapshot(
 ): Promise<RestoreOutcome> {
   const { store } = await openStore(deps, request.projectRoot, context);
   const paths = (request.paths ?? []).map((given, index) =>
-    toProjectPath(store.root, given, WORDS[deps.surface].restorePath(index)),
+    snapshotPath(store.root, given, WORDS[deps.surface].restorePath(index)),
   );
   return store.withLock(async () => {
     await store.init();
@@ -594,7 +595,7 @@ async function refuseUnknownPaths(
   for (const file of paths) {
     if (await store.treeHasPath(snapshot.tree, file)) continue;
     if (
-      await lstat(path.join(store.root, file)).then(
+      await lstat(fsPath(path.join(store.root, file))).then(
         () => true,
         () => false,
       )
@@ -949,4 +950,12 @@ export async function gcAllProjects(deps: AppDeps, onPhase?: (phase: string) => 
 
 async function isFolder(dir: string): Promise<boolean> {
   return (await stat(dir).catch(() => null))?.isDirectory() === true;
+}
+
+/**
+ * A path given to diff or restore, relative to the project (see toProjectPath). A name that is not valid
+ * UTF-8 comes as every output shows it, as git quotes it (`"caf\351.txt"`): taken as the name it stands for.
+ */
+function snapshotPath(root: string, given: string, field: string): string {
+  return toProjectPath(root, unquoteRawPath(given) ?? given, field);
 }

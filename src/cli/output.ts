@@ -1,4 +1,5 @@
 import { CheckpointError, describeError } from '../core/errors.js';
+import { withQuotedNames } from '../core/json-names.js';
 import { escapeControls } from '../core/quote.js';
 import { isTerminal, writeText } from './stdio.js';
 
@@ -44,7 +45,8 @@ export function createOutput(
     isTTY,
     debug: Boolean(options.debug),
     print: (text) => writeText(1, text.endsWith('\n') ? text : `${text}\n`),
-    printJson: (value) => writeText(1, `${JSON.stringify(value, null, 2)}\n`),
+    // A name that is not valid UTF-8 as git quotes it, listed in quotedNames (see json-names.ts).
+    printJson: (value) => writeText(1, `${JSON.stringify(withQuotedNames(value), null, 2)}\n`),
     note: (text) => writeText(2, `${text}\n`),
     progress: (text) => {
       if (!stderrTTY || options.json) return;

@@ -28,7 +28,9 @@ export function renderPushed(
     `Pushed handoff ${escapeControls(outcome.ref)} to ${escapeControls(outcome.remote)} (${outcome.commit.slice(0, 12)}, on commit ${outcome.base.slice(0, 12)}): ${added.length} added, ${modified.length} modified, ${deleted.length} deleted.`,
     ...outcome.skipped.large.map((entry) => `Left out (over the size cap): ${quotePath(entry.path)}`),
     ...outcome.skipped.nested.map((dir) => `Left out (a nested repository): ${quotePath(dir)}`),
-    ...(outcome.skipped.invalidNames ?? []).map((name) => `Left out (its name is not valid UTF-8): ${name}`),
+    ...(outcome.skipped.invalidNames ?? []).map(
+      (name) => `Left out (its name is not valid UTF-8; an earlier version's snapshot): ${name}`,
+    ),
     ...(outcome.author === NO_GIT_IDENTITY
       ? [
           `Author: ${NO_GIT_IDENTITY}: a commit made here would have no author either, as git has no user.name and user.email (nor GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL in the environment): set them (git config --global user.name "Your Name", then user.email) so that whoever pulls sees who handed it off.`,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { CheckpointError } from './errors.js';
+import { bytesFromText } from './raw-path.js';
 
 /**
  * Turns a path given by the agent into the project-relative, `/`-separated form stored in the file.
@@ -11,11 +12,11 @@ export function toProjectPath(root: string, given: string, field: string): strin
   if (given.includes('\0')) {
     throw new CheckpointError('INVALID_INPUT', `${field} must not contain a NUL character`);
   }
-  const tooLong = given.split(/[\\/]/).find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES);
+  const tooLong = given.split(/[\\/]/).find((name) => bytesFromText(name).length > MAX_NAME_BYTES);
   if (tooLong !== undefined) {
     throw new CheckpointError(
       'INVALID_INPUT',
-      `${field}: each name in a path must be at most ${MAX_NAME_BYTES} bytes (got one of ${Buffer.byteLength(tooLong)})`,
+      `${field}: each name in a path must be at most ${MAX_NAME_BYTES} bytes (got one of ${bytesFromText(tooLong).length})`,
     );
   }
   const absolute = path.resolve(root, given);

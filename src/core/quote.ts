@@ -4,6 +4,8 @@
  * of a plan and an escape sequence cannot retitle, clear or hide a terminal.
  */
 
+import { bytesFromText, textFromBytes } from './raw-path.js';
+
 const NAMED: Readonly<Record<number, string>> = {
   7: '\\a',
   8: '\\b',
@@ -41,7 +43,9 @@ function escapeChar(char: string): string {
   const code = char.codePointAt(0) ?? 0;
   const named = NAMED[code];
   if (named) return named;
-  // A lone surrogate (not a character at all) is shown as the replacement character's bytes.
+  // A byte of a name that is not valid UTF-8 (see raw-path.ts): that byte, as git shows it.
+  if (code >= 0xdc80 && code <= 0xdcff) return `\\${(code - 0xdc00).toString(8)}`;
+  // Any other lone surrogate (not a character at all) is shown as the replacement character's bytes.
   const bytes = new TextEncoder().encode(code >= 0xd800 && code <= 0xdfff ? '\ufffd' : char);
   return [...bytes].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join('');
 }
@@ -112,20 +116,50 @@ export function isUtf8(bytes: Uint8Array): boolean {
  * that is not part of a valid character in octal (`"caf\351.txt"`), the rest as quotePath shows it.
  */
 export function quoteBytesPath(bytes: Uint8Array): string {
-  let quoted = '';
-  for (let at = 0; at < bytes.length; ) {
-    const lead = bytes[at] ?? 0;
-    const length = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 0;
-    const piece = length > 0 ? bytes.subarray(at, at + length) : null;
-    if (piece && piece.length === length && isUtf8(piece)) {
-      const char = STRICT_UTF8.decode(piece);
-      if (char === '"' || char === '\\') quoted += `\\${char}`;
-      else quoted += isUnsafe(char.codePointAt(0) ?? 0) ? escapeChar(char) : char;
-      at += length;
-    } else {
-      quoted += `\\${lead.toString(8).padStart(3, '0')}`;
-      at++;
+  const quoted = quotePath(textFromBytes(bytes));
+  return quoted.startsWith('"') ? quoted : `"${quoted}"`;
+}
+
+const UNESCAPED: Readonly<Record<string, number>> = {
+  a: 7,
+  b: 8,
+  t: 9,
+  n: 10,
+  v: 11,
+  f: 12,
+  r: 13,
+  '"': 34,
+  '\\': 92,
+};
+
+/**
+ * A path as git quotes it (`"caf\351.txt"`) back as the name it stands for, when its bytes are not valid
+ * UTF-8 (see raw-path.ts): such a name can only be given in that form, the form every output shows it
+ * in. `null` for anything else: a name that is itself written in double quotes stays that name.
+ */
+export function unquoteRawPath(given: string): string | null {
+  if (given.length < 2 || !given.startsWith('"') || !given.endsWith('"')) return null;
+  const bytes: number[] = [];
+  const body = given.slice(1, -1);
+  for (let at = 0; at < body.length; at++) {
+    // By code point: a character outside the BMP is two code units, and one character.
+    const char = String.fromCodePoint(body.codePointAt(at) ?? 0);
+    if (char === '"') return null;
+    if (char !== '\\') {
+      bytes.push(...bytesFromText(char));
+      at += char.length - 1;
+      continue;
     }
+    const next = body[at + 1] ?? '';
+    const octal = /^[0-3][0-7]{2}/.exec(body.slice(at + 1, at + 4))?.[0];
+    if (octal) {
+      bytes.push(Number.parseInt(octal, 8));
+      at += 3;
+    } else if (next in UNESCAPED) {
+      bytes.push(UNESCAPED[next] as number);
+      at += 1;
+    } else return null;
   }
-  return `"${quoted}"`;
+  const decoded = Uint8Array.from(bytes);
+  return isUtf8(decoded) ? null : textFromBytes(decoded);
 }

@@ -22,7 +22,10 @@ export const snapshotMetaSchema = z.looseObject({
   skipped: z.object({
     large: z.array(z.object({ path: z.string(), bytes: z.int() })),
     nested: z.array(z.string()),
-    /** Files whose name is not valid UTF-8, as git shows them (`"caf\351.txt"`): skipped, listed. */
+    /**
+     * Files whose name is not valid UTF-8, as git shows them (`"caf\351.txt"`): skipped and listed by
+     * snapshots taken before such names were held; read, never written now.
+     */
     invalidNames: z.optional(z.array(z.string())),
   }),
   /**

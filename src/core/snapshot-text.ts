@@ -46,19 +46,10 @@ function describeSkipped(snapshot: SnapshotMeta): string[] {
   if (invalid.length > 0) {
     const names = invalid.map((name) => code(name)).join(', ');
     lines.push(
-      `⚠ Skipped ${invalid.length} file(s) whose name is not valid UTF-8 (no snapshot can hold them; rename them to have them saved): ${names}`,
+      `⚠ Skipped ${invalid.length} file(s) whose name is not valid UTF-8 (an earlier version could not hold them; snapshots taken now do): ${names}`,
     );
   }
   return lines;
-}
-
-/** For a hook's notes: files whose name is not valid UTF-8 are in no snapshot, so no rewind brings them back. */
-export function invalidNameNotes(snapshot: SnapshotMeta): string[] {
-  const invalid = snapshot.skipped.invalidNames ?? [];
-  if (invalid.length === 0) return [];
-  return [
-    `snapshot ${snapshot.id} skipped ${invalid.length} file(s) whose name is not valid UTF-8 (rename them to have them saved): ${invalid.join(', ')}`,
-  ];
 }
 
 export function renderSnapshot(created: boolean, snapshot: SnapshotMeta): string {

@@ -3,7 +3,8 @@
  * output reaches the model). Each is told its own words, the CLI's commands and flags or the tools'
  * names and parameters, never the other's (issue 26).
  */
-import { escapeControls, shellWord } from './quote.js';
+import { escapeControls, quotePath, shellWord } from './quote.js';
+import { hasRawBytes } from './raw-path.js';
 
 export type Surface = 'cli' | 'mcp';
 
@@ -59,7 +60,11 @@ export function cliCommand(
   const words = [
     ...(options.root === undefined ? [] : ['--root', options.root]),
     ...(options.args ?? []),
-    ...(options.paths && options.paths.length > 0 ? ['--', ...options.paths] : []),
+    // A name that is not valid UTF-8 as git quotes it, the form the CLI takes it back in (an argument's
+    // raw bytes would reach it as U+FFFD).
+    ...(options.paths && options.paths.length > 0
+      ? ['--', ...options.paths.map((file) => (hasRawBytes(file) ? quotePath(file) : file))]
+      : []),
   ];
   return [`claude-checkpoint ${command}`, ...words.map(shellWord)].join(' ');
 }

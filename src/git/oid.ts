@@ -10,6 +10,7 @@ import {
   readSync,
 } from 'node:fs';
 import path from 'node:path';
+import { fsPath } from '../core/raw-path.js';
 import { createHasher, hashHex } from './hash.js';
 
 export type ObjectFormat = 'sha1' | 'sha256';
@@ -85,7 +86,7 @@ export class WorktreeHasher {
       const known = this.memory.get(relativePath);
       if (known) {
         // One lstat instead of open, fstat, read and close; a link or anything else is not a match.
-        const stats = lstatSync(absolute, { bigint: true, throwIfNoEntry: false });
+        const stats = lstatSync(fsPath(absolute), { bigint: true, throwIfNoEntry: false });
         if (stats?.isFile() && matches(stats, known)) {
           this.remembered.set(relativePath, known);
           return known.oid;
@@ -159,7 +160,7 @@ export class WorktreeHasher {
         parent !== dir &&
         dir.startsWith(this.rootPrefix) &&
         this.isSafeParent(parent) &&
-        lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
+        lstatSync(fsPath(dir), { throwIfNoEntry: false })?.isDirectory() === true;
       this.safeParents.set(dir, answer);
     }
     return answer;
@@ -196,7 +197,7 @@ export class WorktreeHasher {
     }
     if (total === size) return { oid: hash.digestHex(), asStated: true };
     // The file changed while we read it: hash what is there now, in one piece.
-    const again = openSync(absolute, OPEN_FLAGS);
+    const again = openSync(fsPath(absolute), OPEN_FLAGS);
     try {
       return { oid: blobOid(readFileSync(again), this.format), asStated: false };
     } finally {
@@ -214,10 +215,12 @@ export class WorktreeHasher {
  */
 function openEntry(absolute: string): number | Buffer | null {
   try {
-    return openSync(absolute, OPEN_FLAGS);
+    return openSync(fsPath(absolute), OPEN_FLAGS);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
-    return lstatSync(absolute).isSymbolicLink() ? readlinkSync(absolute, { encoding: 'buffer' }) : null;
+    return lstatSync(fsPath(absolute)).isSymbolicLink()
+      ? readlinkSync(fsPath(absolute), { encoding: 'buffer' })
+      : null;
   }
 }
 

@@ -3,9 +3,11 @@ import path from 'node:path';
 import type { CommitChange, HistoryComparison } from '../core/drift.js';
 import { isCheckpointError } from '../core/errors.js';
 import { isOwnFile } from '../core/paths.js';
+import { quotePath } from '../core/quote.js';
+import { hasRawBytes, textFromBytes } from '../core/raw-path.js';
 import type { ObjectFormat } from './oid.js';
 import { GIT_SCAN_TIMEOUT_MS, GitNotFoundError, isGitTimeout, runGit } from './run.js';
-import { parseStatusV2, quoteInvalidNames, STATUS_ARGS, type StatusEntry } from './status.js';
+import { parseStatusV2, STATUS_ARGS, type StatusEntry } from './status.js';
 
 /** Where the project sits in its repository. */
 export interface RepoLocation {
@@ -23,10 +25,14 @@ export interface RepoState extends RepoLocation {
   listedOwnFiles: string[];
   /**
    * Paths that are not valid UTF-8, as git shows them (`"caf\351.txt"`). In `entries` they stand with
-   * U+FFFD for each such byte, a name no file has: their content cannot be followed.
+   * U+FFFD for each such byte, a name no file has: a checkpoint is text, so drift cannot follow them
+   * (snapshots do hold them: see raw-path.ts).
    */
   invalidNames?: string[];
 }
+
+/** The bytes of a name that are not valid UTF-8 (see raw-path.ts). */
+const RAW_BYTES = /[\udc80-\udcff]/gu;
 
 /** Finds the repository that contains `root`, or `null` when there is none (or git is not installed). */
 export async function locateRepo(root: string): Promise<RepoLocation | null> {
@@ -130,13 +136,20 @@ export async function readRepo(root: string): Promise<{ location: RepoLocation; 
 }
 
 function toRepoState(status: { stdout: string; bytes?: Buffer }, location: RepoLocation): RepoState {
-  const parsed = parseStatusV2(status.stdout);
-  const invalidNames = quoteInvalidNames(status).names;
+  // Decoded losslessly to tell such names apart (see raw-path.ts); the entries then hold U+FFFD instead.
+  const parsed = parseStatusV2(status.bytes ? textFromBytes(status.bytes) : status.stdout);
+  const invalidNames: string[] = [];
   const entries: StatusEntry[] = [];
   const listedOwnFiles: string[] = [];
   for (const entry of parsed.entries) {
-    const relative = stripPrefix(entry.path, location.prefix);
+    let relative = stripPrefix(entry.path, location.prefix);
     if (relative === null) continue;
+    if (hasRawBytes(relative)) {
+      // A checkpoint holds text: such a name is followed by no save or drift, only named (see RepoState).
+      const shown = quotePath(entry.path);
+      if (!invalidNames.includes(shown)) invalidNames.push(shown);
+      relative = relative.replace(RAW_BYTES, '\ufffd');
+    }
     if (isOwnFile(relative)) listedOwnFiles.push(relative);
     else entries.push({ ...entry, path: relative });
   }

@@ -1,12 +1,14 @@
 import { CheckpointError, isCheckpointError } from '../core/errors.js';
+import { textFromBytes } from '../core/raw-path.js';
 import { takeEarlyGit } from './early-start.js';
 import { GIT_TIMEOUT_MS, type GitExit, spawnGit } from './spawn.js';
 
 export { GIT_SCAN_TIMEOUT_MS, GIT_TIMEOUT_MS, gitEnvironment } from './spawn.js';
 
 export interface GitResult {
+  /** stdout as text; with `exactNames`, a byte that is not valid UTF-8 is kept (see raw-path.ts), else U+FFFD. */
   stdout: string;
-  /** stdout as git wrote it: a path that is not valid UTF-8 is only exact here. */
+  /** stdout as git wrote it. */
   bytes?: Buffer;
   /** What git said on stderr, for calls whose warnings matter (kept short). */
   stderr: string;
@@ -20,8 +22,13 @@ export interface RunGitOptions {
   timeoutMs?: number;
   /** Added to the clean environment. */
   extraEnv?: Record<string, string>;
-  /** Written to git's standard input. */
+  /** Written to git's standard input; a string as the bytes it stands for (see raw-path.ts). */
   input?: string | Buffer;
+  /**
+   * stdout names files: decode it losslessly, so a name that is not valid UTF-8 keeps its bytes (see
+   * raw-path.ts). Off for text (messages, patches, config), where such a byte is U+FFFD as ever.
+   */
+  exactNames?: boolean;
   /** Told git's process id once it runs (for a marker a later process can wait on). */
   onSpawn?: (pid: number) => void;
   /** Told each piece of stdout as it arrives (for progress); stdout is still collected. */
@@ -36,7 +43,12 @@ export class GitNotFoundError extends Error {
 /** Runs git with an argument array (never a shell), a timeout, and a clean environment. */
 export async function runGit(args: readonly string[], options: RunGitOptions): Promise<GitResult> {
   const { stdout, stderr, exitCode } = await runGitBuffer(args, options);
-  return { stdout: stdout.toString('utf8'), bytes: stdout, stderr, exitCode };
+  return {
+    stdout: options.exactNames ? textFromBytes(stdout) : stdout.toString('utf8'),
+    bytes: stdout,
+    stderr,
+    exitCode,
+  };
 }
 
 /** Like runGit, with stdout as bytes (for blob contents). */

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { bytesFromText } from '../core/raw-path.js';
 
 // Starting git and collecting what it says, with no judgement on the outcome: run.ts turns an outcome
 // into a result or an error. Apart from run.ts so that the CLI's loader can start a git call before the
@@ -34,7 +35,7 @@ export interface SpawnGitOptions {
   timeoutMs: number;
   /** Added to the clean environment. */
   extraEnv?: Record<string, string> | undefined;
-  /** Written to git's standard input. */
+  /** Written to git's standard input; a string as the bytes it stands for (see raw-path.ts). */
   input?: string | Buffer | undefined;
   /** Told git's process id once it runs (for a marker a later process can wait on). */
   onSpawn?: ((pid: number) => void) | undefined;
@@ -92,7 +93,9 @@ export function spawnGit(args: readonly string[], options: SpawnGitOptions): Spa
       resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err), code, timedOut });
     });
   });
-  if (options.input !== undefined) child.stdin?.end(options.input);
+  // A string's names may hold bytes that are not valid UTF-8 (see raw-path.ts): written as those bytes.
+  if (options.input !== undefined)
+    child.stdin?.end(typeof options.input === 'string' ? bytesFromText(options.input) : options.input);
   const abandon = () => {
     child.kill('SIGKILL');
     child.stdout?.destroy();

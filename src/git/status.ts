@@ -1,4 +1,3 @@
-import { isUtf8, quoteBytesPath } from '../core/quote.js';
 import type { FileStatus } from '../core/schema.js';
 
 /** One entry of `git status --porcelain=v2 -z`, path relative to the repository's top level. */
@@ -121,75 +120,4 @@ export function statusFromXY(xy: string): FileStatus {
   if (x === 'R') return 'R';
   if (x === 'A' || x === 'C') return 'A';
   return 'M';
-}
-
-/**
- * `git status --porcelain=v2 -z` output with each path that is not valid UTF-8 written as git shows it
- * (`"caf\351.txt"`): such a name cannot be a string without loss (its bytes would become U+FFFD, the
- * name of a file that does not exist), so it must never pass for one. `names`: those paths as written;
- * `held`: the bytes of those the index holds (every record but an untracked one).
- */
-export function quoteInvalidNames(scanned: { stdout: string; bytes?: Buffer | undefined }): {
-  text: string;
-  names: string[];
-  held: Buffer[];
-} {
-  const { stdout, bytes } = scanned;
-  if (!stdout.includes('\ufffd') || !bytes) return { text: stdout, names: [], held: [] };
-  const kept: string[] = [];
-  const names: string[] = [];
-  const held: Buffer[] = [];
-  for (const record of splitNulBytes(bytes)) {
-    if (isUtf8(record)) {
-      kept.push(record.toString('utf8'));
-      continue;
-    }
-    const kind = String.fromCharCode(record[0] ?? 0);
-    // Fixed fields before the path (see parseStatusV2); callers pass --no-renames.
-    const fields = kind === '?' ? 1 : kind === '1' ? 8 : kind === '2' ? 9 : kind === 'u' ? 10 : -1;
-    if (fields < 0) continue;
-    let start = 0;
-    for (let n = 0; n < fields && start >= 0; n++) {
-      const space = record.indexOf(0x20, start);
-      start = space < 0 ? -1 : space + 1;
-    }
-    if (start < 0) continue; // not a record this format has
-    const name = record.subarray(start);
-    const shown = quoteBytesPath(name);
-    if (!names.includes(shown)) names.push(shown);
-    if (kind !== '?') held.push(name);
-    kept.push(`${record.subarray(0, start).toString('latin1')}${shown}`);
-  }
-  return { text: kept.map((record) => `${record}\0`).join(''), names, held };
-}
-
-/**
- * A `-z` list of paths (`ls-files -z`) as strings, and apart from them, as git shows them, those that are
- * not valid UTF-8 (see quoteInvalidNames).
- */
-export function splitPathList(listed: { stdout: string; bytes?: Buffer | undefined }): {
-  paths: string[];
-  invalid: string[];
-} {
-  if (!listed.stdout.includes('\ufffd') || !listed.bytes)
-    return { paths: listed.stdout.split('\0').filter(Boolean), invalid: [] };
-  const paths: string[] = [];
-  const invalid: string[] = [];
-  for (const name of splitNulBytes(listed.bytes)) {
-    if (isUtf8(name)) paths.push(name.toString('utf8'));
-    else invalid.push(quoteBytesPath(name));
-  }
-  return { paths, invalid };
-}
-
-/** NUL-separated records as bytes, empty ones left out. */
-export function splitNulBytes(bytes: Buffer): Buffer[] {
-  const records: Buffer[] = [];
-  for (let start = 0; start < bytes.length; ) {
-    let end = bytes.indexOf(0, start);
-    if (end < 0) end = bytes.length;
-    if (end > start) records.push(bytes.subarray(start, end));
-    start = end + 1;
-  }
-  return records;
 }

@@ -1,6 +1,5 @@
 import type { AppDeps } from '../app/deps.js';
 import { isGcDue, takeSnapshot } from '../app/rewind.js';
-import { invalidNameNotes } from '../core/snapshot-text.js';
 import { startBackgroundGc } from './background.js';
 import { type HookContext, type HookResult, hookProjectRoot } from './common.js';
 import { type HookInput, stringField } from './input.js';
@@ -26,5 +25,5 @@ export async function preToolUse(input: HookInput, deps: AppDeps, context: HookC
     onContentTaken: context.answerEarly,
   });
   if (isGcDue(outcome) && context.cliPath) startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
-  return { notes: invalidNameNotes(outcome.snapshot) };
+  return { notes: [] };
 }

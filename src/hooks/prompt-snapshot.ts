@@ -1,6 +1,5 @@
 import type { AppDeps } from '../app/deps.js';
 import { isGcDue, takeSnapshot } from '../app/rewind.js';
-import { invalidNameNotes } from '../core/snapshot-text.js';
 import { startBackgroundGc } from './background.js';
 import { takeBriefDue } from './brief-due.js';
 import { type HookContext, type HookResult, hookProjectRoot } from './common.js';
@@ -34,12 +33,11 @@ export async function userPromptSubmit(
     // An agent that may get the brief with this prompt's answer has to wait for all of it.
     onContentTaken: context.briefOnNextPrompt ? undefined : context.answerEarly,
   });
-  const notes = invalidNameNotes(outcome.snapshot);
   if (isGcDue(outcome) && context.cliPath) startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
   if (context.briefOnNextPrompt && (await takeBriefDue(deps, outcome.root.root))) {
     const { briefAfterCompaction } = await import('./session-start.js');
     const brief = await briefAfterCompaction(deps, outcome.root.root, context);
-    if (brief) return { context: brief, notes };
+    if (brief) return { context: brief, notes: [] };
   }
-  return { notes };
+  return { notes: [] };
 }

@@ -5,7 +5,7 @@ import { pullHandoff, pushHandoff } from '../app/handoff.js';
 import type { RootContext } from '../app/save.js';
 import { renderPull, renderPushed, renderSecretsFound } from '../core/handoff-text.js';
 import { atMostChars, strictObject } from '../core/input.js';
-import { textField, textResult } from './result.js';
+import { quotedNamesField, textField, textResult } from './result.js';
 import { dryRun, planSchema, projectRoot } from './rewind-tools.js';
 
 const remote = z
@@ -34,6 +34,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         "Hand the work to another machine or a teammate through the project's git remote: pushes the whole working tree (uncommitted and untracked files, ignored files never) and the checkpoint as one commit on HEAD, under refs/claude-checkpoint/handoff/<name> (no branch, no CI run). Scanned for secrets first: on a finding nothing is pushed. Refused when the remote's handoff changed since this machine last saw it. Nothing of the project's branches, HEAD, index or config changes. Save a checkpoint first so the other side gets the goal and next steps.",
       inputSchema: strictObject({ remote, name, projectRoot }),
       outputSchema: z.object({
+        quotedNames: quotedNamesField,
         pushed: z.boolean(),
         remote: z.string().optional(),
         ref: z.string().optional(),
@@ -101,6 +102,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         projectRoot,
       }),
       outputSchema: z.object({
+        quotedNames: quotedNamesField,
         ref: z.string(),
         commit: z.string(),
         base: z.string(),

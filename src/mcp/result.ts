@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withQuotedNames } from '../core/json-names.js';
 
 /**
  * Claude Code and VS Code hand the model `JSON.stringify(structuredContent)` and drop the text whenever
@@ -12,6 +13,15 @@ export const textField = z
 export function textResult<T extends Record<string, unknown>>(text: string, structured: T) {
   return {
     content: [{ type: 'text' as const, text }],
-    structuredContent: { ...structured, text },
+    // A name that is not valid UTF-8 as git quotes it, listed in quotedNames (see json-names.ts).
+    structuredContent: withQuotedNames({ ...structured, text }),
   };
 }
+
+/** The names a structured result gives as git quotes them (see withQuotedNames). */
+export const quotedNamesField = z
+  .array(z.string())
+  .optional()
+  .describe(
+    'Names in this result that are not valid UTF-8, given as git quotes them ("caf\\351.txt", quotes included; C-unquote for the bytes)',
+  );

@@ -12,7 +12,7 @@ import {
   renderSnapshotList,
   snapshotSummary,
 } from '../core/snapshot-text.js';
-import { textField, textResult } from './result.js';
+import { quotedNamesField, textField, textResult } from './result.js';
 
 export const projectRoot = z
   .string({ error: 'must be a string' })
@@ -90,7 +90,12 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
           .describe('A short note on why (redacted like every other text)'),
         projectRoot,
       }),
-      outputSchema: z.object({ created: z.boolean(), snapshot: snapshotSchema, text: textField }),
+      outputSchema: z.object({
+        created: z.boolean(),
+        snapshot: snapshotSchema,
+        text: textField,
+        quotedNames: quotedNamesField,
+      }),
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -136,6 +141,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         projectRoot,
       }),
       outputSchema: z.object({
+        quotedNames: quotedNamesField,
         snapshots: z.array(snapshotSchema),
         total: z.number(),
         storeBytes: z.number(),
@@ -175,6 +181,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         projectRoot,
       }),
       outputSchema: z.object({
+        quotedNames: quotedNamesField,
         from: z.string(),
         to: z.string(),
         files: z.array(
@@ -215,6 +222,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         projectRoot,
       }),
       outputSchema: z.object({
+        quotedNames: quotedNamesField,
         snapshotId: z.string(),
         dryRun: z.boolean(),
         plan: planSchema,

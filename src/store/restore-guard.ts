@@ -1,6 +1,7 @@
 import { opendirSync, readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
+import { bytesFromText, fsPath, textFromBytes } from '../core/raw-path.js';
 import { type GuardedPath, isRestorablePath, type PlannedChange } from '../core/snapshot.js';
 import { formatBytes } from '../core/snapshot-text.js';
 import { compareAscii } from '../core/text.js';
@@ -222,7 +223,7 @@ function inspect(
       : 'ignored here, so in no snapshot';
   if (writes) {
     const parts = change.path.split('/');
-    if (parts.some((part) => Buffer.byteLength(part) > NAME_MAX_BYTES))
+    if (parts.some((part) => bytesFromText(part).length > NAME_MAX_BYTES))
       return { refused: `a name longer than ${NAME_MAX_BYTES} bytes, which this file system does not allow` };
     // The folders on the way: a nested repository is never written into; a file standing where a folder
     // must go is replaced, so it must be held or kept aside.
@@ -299,7 +300,7 @@ function createProbe(root: string): Probe {
       let empty = emptiness.get(dir);
       if (empty === undefined) {
         try {
-          const handle = opendirSync(path.join(root, dir));
+          const handle = opendirSync(fsPath(path.join(root, dir)));
           try {
             empty = handle.readSync() === null;
           } finally {
@@ -334,7 +335,8 @@ function walkFolder(
     const current = pending.pop() as string;
     let names: string[];
     try {
-      names = readdirSync(path.join(probe.root, current));
+      // As bytes: a name that is not valid UTF-8 stays the name it is (see raw-path.ts).
+      names = readdirSync(fsPath(path.join(probe.root, current)), { encoding: 'buffer' }).map(textFromBytes);
     } catch {
       continue;
     }

@@ -1,5 +1,6 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
+import { fsPath } from '../core/raw-path.js';
 import { isRestorablePath } from '../core/snapshot.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { nodeFs } from './fs-seam.js';
@@ -36,9 +37,11 @@ export async function recoverInterruptedRestore(file: string, root: string): Pro
   for (const dir of Array.isArray(journal.dirs) ? journal.dirs : []) {
     if (dir !== '.' && !isRestorablePath(dir)) continue;
     const absolute = path.join(root, dir);
-    const names = await fsp.readdir(absolute).catch(() => [] as string[]);
+    // A folder whose name is not valid UTF-8 is read by its bytes (see raw-path.ts); our temp files' names are ASCII.
+    const names = await fsp.readdir(fsPath(absolute)).catch(() => [] as string[]);
     for (const name of names) {
-      if (name.startsWith(RESTORE_TEMP_PREFIX)) await fsp.rm(path.join(absolute, name), { force: true });
+      if (name.startsWith(RESTORE_TEMP_PREFIX))
+        await fsp.rm(fsPath(path.join(absolute, name)), { force: true });
     }
   }
   return journal;

@@ -3,11 +3,11 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { includeMatcher, includePathspecs } from '../core/include-ignored.js';
 import { isOwnFile } from '../core/paths.js';
-import { isUtf8, quoteBytesPath } from '../core/quote.js';
+import { bytesFromText } from '../core/raw-path.js';
 import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snapshot.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
-import { parseStatusV2, quoteInvalidNames, splitNulBytes, splitPathList } from '../git/status.js';
+import { parseStatusV2 } from '../git/status.js';
 import { globalExcludesChanged } from './global-excludes.js';
 import { inheritedIgnoreRules } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
@@ -117,18 +117,9 @@ export async function captureTree(
     await early?.catch(() => undefined); // never two scans of one index at once
     scanned = await scan();
   }
-  const invalid = quoteInvalidNames(scanned);
-  // Before the first snapshot the index may be the project's, which holds such names unchanged too.
-  if (state.index === undefined) {
-    for (const name of await invalidNamesHeld(target)) {
-      invalid.held.push(name);
-      if (!invalid.names.includes(quoteBytesPath(name))) invalid.names.push(quoteBytesPath(name));
-    }
-  }
-  const invalidNames = new Set(invalid.names);
-  const entries = parseStatusV2(invalid.text).entries.filter((entry) => !invalidNames.has(entry.path));
+  // A name that is not valid UTF-8 is a string like any other here, its bytes kept (see raw-path.ts).
+  const entries = parseStatusV2(scanned.stdout).entries;
   const included = await including;
-  for (const name of included.invalid) if (!invalidNames.has(name)) invalid.names.push(name);
   // A changed .gitignore may ignore files the index holds, which git's scan goes on reporting as tracked.
   const nowIgnored =
     included.drop ?? (entries.some((entry) => isIgnoreFile(entry.path)) ? await ignoredInIndex(target) : []);
@@ -192,12 +183,7 @@ export async function captureTree(
       counts.added++;
     }
   }
-  if (invalid.held.length > 0) {
-    // Out of the index by their bytes: a string cannot name them (git's -z --stdin takes bytes).
-    const input = Buffer.concat(invalid.held.flatMap((name) => [name, Buffer.from([0])]));
-    await git(['update-index', '-z', '--force-remove', '--stdin'], { input });
-  }
-  const indexChanged = toAdd.length > 0 || toDrop.length > 0 || invalid.held.length > 0;
+  const indexChanged = toAdd.length > 0 || toDrop.length > 0;
   const records =
     indexChanged && target.objectFormat
       ? await storeChangedBlobs(
@@ -258,7 +244,6 @@ export async function captureTree(
     skipped: {
       large: [...state.exclusions.large],
       nested: [...state.exclusions.nested],
-      ...(invalid.names.length > 0 ? { invalidNames: invalid.names } : {}),
     },
     addedBytes:
       toAdd.reduce((sum, entry) => sum + entry.bytes, 0) +
@@ -277,37 +262,34 @@ async function includedIgnored(
   target: CaptureTarget,
   state: StoreState,
   rulesChanged: boolean,
-): Promise<{ add: string[]; drop: string[] | null; invalid: string[] }> {
+): Promise<{ add: string[]; drop: string[] | null }> {
   const patterns = [...(target.settings.includeIgnored ?? [])];
   const previous = state.includeIgnored ?? [];
   const changed = JSON.stringify(patterns) !== JSON.stringify(previous);
   const drop = (changed && previous.length > 0) || rulesChanged ? ignoredInIndex(target) : null;
   drop?.catch(() => undefined); // awaited below
-  if (patterns.length === 0 && !changed) return { add: [], drop: await drop, invalid: [] };
+  if (patterns.length === 0 && !changed) return { add: [], drop: await drop };
   const matches = includeMatcher(patterns);
   const own = (file: string) =>
     isOwnFile(file) ||
     path.posix.basename(file).startsWith(RESTORE_TEMP_PREFIX) ||
     state.exclusions.nested.some((dir) => file.startsWith(`${dir}/`));
-  const invalid = new Set<string>();
   const listOthers = async (pathspecs: string[], enterIgnored: boolean) => {
     if (pathspecs.length === 0) return [];
-    const listed = splitPathList(
-      await target.git([
-        'ls-files',
-        '-z',
-        '--others',
-        '--ignored',
-        '--exclude-standard',
-        ...(enterIgnored ? [] : ['--directory']),
-        '--',
-        ...pathspecs,
-      ]),
+    return splitNul(
+      (
+        await target.git([
+          'ls-files',
+          '-z',
+          '--others',
+          '--ignored',
+          '--exclude-standard',
+          ...(enterIgnored ? [] : ['--directory']),
+          '--',
+          ...pathspecs,
+        ])
+      ).stdout,
     );
-    // Such a name cannot be matched against the patterns as it is: listed as skipped when a pattern
-    // asked for ignored files there, never taken in under a name no file has.
-    for (const name of listed.invalid) invalid.add(name);
-    return listed.paths;
   };
   const add = new Set<string>();
   if (patterns.length > 0) {
@@ -322,7 +304,7 @@ async function includedIgnored(
       if (!file.endsWith('/') && matches(file) && !own(file)) add.add(file);
   }
   state.includeIgnored = patterns;
-  return { add: [...add], drop: await drop, invalid: [...invalid] };
+  return { add: [...add], drop: await drop };
 }
 
 /**
@@ -337,7 +319,9 @@ async function ignoredInIndex(target: CaptureTarget): Promise<string[]> {
   const matches = includeMatcher([...(target.settings.includeIgnored ?? [])]);
   const candidates = held.filter((file) => !matches(file));
   if (candidates.length === 0) return candidates;
-  const projects = splitNul((await runGit(trackedArgs, { cwd: target.root, okExitCodes: [0, 128] })).stdout);
+  const projects = splitNul(
+    (await runGit(trackedArgs, { cwd: target.root, okExitCodes: [0, 128], exactNames: true })).stdout,
+  );
   const tracked = new Set(projects);
   return candidates.filter((file) => !tracked.has(file));
 }
@@ -368,13 +352,6 @@ async function indexedOverCap(target: CaptureTarget, state: StoreState): Promise
     if (type === 'blob' && Number(size) > target.settings.maxFileBytes) over.push(record.slice(tab + 1));
   }
   return over;
-}
-
-/** The paths the index holds that are not valid UTF-8, as bytes. */
-async function invalidNamesHeld(target: CaptureTarget): Promise<Buffer[]> {
-  const listed = await target.git(['ls-files', '-z', '--cached']);
-  if (!listed.stdout.includes('\ufffd') || !listed.bytes) return [];
-  return splitNulBytes(listed.bytes).filter((name) => !isUtf8(name));
 }
 
 function splitNul(text: string): string[] {
@@ -413,16 +390,17 @@ async function syncInfo(target: CaptureTarget, exclusions: StoreState['exclusion
   return written.includes(true);
 }
 
-/** Whether the file had to be written. */
+/** Whether the file had to be written. Names in `wanted` are written as their bytes (see raw-path.ts). */
 async function writeIfChanged(file: string, wanted: string): Promise<boolean> {
-  let current: string | null = null;
+  const bytes = bytesFromText(wanted);
+  let current: Buffer | null = null;
   try {
-    current = readFileSync(file, 'utf8');
+    current = readFileSync(file);
   } catch {
     // missing: written below
   }
-  if (current === wanted) return false;
-  await fsp.writeFile(file, wanted, { mode: 0o600 });
+  if (current?.equals(bytes)) return false;
+  await fsp.writeFile(file, bytes, { mode: 0o600 });
   return true;
 }
 

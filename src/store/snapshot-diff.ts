@@ -1,4 +1,5 @@
 import { CheckpointError } from '../core/errors.js';
+import { bytesFromText, hasRawBytes } from '../core/raw-path.js';
 import type { ChangeCounts } from '../core/snapshot.js';
 import type { StoreGit } from './store-git.js';
 import type { TreeChange } from './worktree-writer.js';
@@ -10,12 +11,59 @@ export interface DiffEntry {
   deleted: number | null;
 }
 
+/**
+ * Pathspecs that cover `paths` (none: the whole tree). git's arguments cannot carry bytes that are not
+ * valid UTF-8 (see raw-path.ts): a path holding some is covered by its deepest folder that holds none,
+ * or by the whole tree, and what git answers is narrowed with `isAsked`.
+ */
+export function coveringPathspecs(paths: readonly string[]): string[] {
+  if (!paths.some(hasRawBytes)) return [...paths];
+  const specs = new Set<string>();
+  for (const file of paths) {
+    if (!hasRawBytes(file)) {
+      specs.add(file);
+      continue;
+    }
+    const parts = file.split('/');
+    const clean = parts.findIndex(hasRawBytes);
+    if (clean === 0) return [];
+    specs.add(parts.slice(0, clean).join('/'));
+  }
+  return [...specs];
+}
+
+/** Whether `file` is one of `paths` or under one (a literal pathspec's rule); any file when none. */
+export function isUnder(file: string, paths: readonly string[]): boolean {
+  if (paths.length === 0) return true;
+  return paths.some((given) => file === given || file.startsWith(given.endsWith('/') ? given : `${given}/`));
+}
+
 /** Files that differ between two trees, optionally limited to some paths. */
 export async function changesBetween(
   git: StoreGit,
   fromTree: string,
   toTree: string,
   paths: readonly string[] = [],
+): Promise<TreeChange[]> {
+  const raw = paths.filter(hasRawBytes);
+  if (raw.length === 0) return diffTreeRaw(git, fromTree, toTree, paths);
+  // Those asked through a wider pathspec, narrowed; the others as git's pathspecs select them.
+  const plain = paths.filter((file) => !hasRawBytes(file));
+  const changes = (await diffTreeRaw(git, fromTree, toTree, coveringPathspecs(raw))).filter((change) =>
+    isUnder(change.path, raw),
+  );
+  if (plain.length === 0) return changes;
+  const seen = new Set(changes.map((change) => change.path));
+  for (const change of await diffTreeRaw(git, fromTree, toTree, plain))
+    if (!seen.has(change.path)) changes.push(change);
+  return changes;
+}
+
+async function diffTreeRaw(
+  git: StoreGit,
+  fromTree: string,
+  toTree: string,
+  paths: readonly string[],
 ): Promise<TreeChange[]> {
   const { stdout } = await git([
     'diff-tree',
@@ -149,7 +197,7 @@ export async function diffStat(
     fromTree,
     toTree,
     '--',
-    ...paths,
+    ...coveringPathspecs(paths),
   ]);
   const counts = new Map<string, { added: number | null; deleted: number | null }>();
   for (const record of stdout.split('\0')) {
@@ -175,7 +223,10 @@ export async function unifiedDiff(
   toTree: string,
   file: string,
 ): Promise<string> {
-  const { stdout } = await git([
+  const isRaw = hasRawBytes(file);
+  const { bytes } = await git([
+    // The headers name such a file as git quotes it by default, whatever the user's config says.
+    ...(isRaw ? ['-c', 'core.quotePath=true'] : []),
     'diff-tree',
     '-p',
     '--no-renames',
@@ -185,14 +236,53 @@ export async function unifiedDiff(
     fromTree,
     toTree,
     '--',
-    file,
+    ...coveringPathspecs([file]),
   ]);
-  return stdout;
+  // The patch is text (content, and names as git quotes them): bytes that are not UTF-8 are U+FFFD here.
+  const stdout = bytes?.toString('utf8') ?? '';
+  if (!isRaw) return stdout;
+  // The covering pathspec may have brought other files' patches: only this file's.
+  const header = `diff --git ${quoteFully(`a/${file}`)} ${quoteFully(`b/${file}`)}`;
+  return stdout
+    .split(/^(?=diff --git )/m)
+    .filter((section) => section.split('\n', 1)[0] === header)
+    .join('');
 }
+
+/** A path as git quotes it with core.quotePath=true: every byte over 0x7F and every control in octal. */
+function quoteFully(file: string): string {
+  let quoted = '';
+  for (const byte of bytesFromText(file)) {
+    if (byte === 0x22 || byte === 0x5c) quoted += `\\${String.fromCharCode(byte)}`;
+    else if (byte < 0x20 || byte >= 0x7f)
+      quoted += GIT_NAMED[byte] ?? `\\${byte.toString(8).padStart(3, '0')}`;
+    else quoted += String.fromCharCode(byte);
+  }
+  return `"${quoted}"`;
+}
+
+const GIT_NAMED: Readonly<Record<number, string>> = {
+  7: '\\a',
+  8: '\\b',
+  9: '\\t',
+  10: '\\n',
+  11: '\\v',
+  12: '\\f',
+  13: '\\r',
+};
 
 /** Whether a tree holds `file`, or a folder of that name with something in it. */
 export async function treeHasPath(git: StoreGit, tree: string, file: string): Promise<boolean> {
   // The same pathspec rules as diffStat's, so both agree on what `file` names.
-  const { stdout } = await git(['ls-tree', '-r', '--name-only', '-z', tree, '--', file]);
-  return stdout !== '';
+  const { stdout } = await git([
+    'ls-tree',
+    '-r',
+    '--name-only',
+    '-z',
+    tree,
+    '--',
+    ...coveringPathspecs([file]),
+  ]);
+  if (!hasRawBytes(file)) return stdout !== '';
+  return stdout.split('\0').some((listed) => listed !== '' && isUnder(listed, [file]));
 }

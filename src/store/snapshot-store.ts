@@ -2,6 +2,7 @@ import { accessSync, appendFileSync, constants, lstatSync, readlinkSync, realpat
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
+import { fsPath, textFromBytes } from '../core/raw-path.js';
 import {
   type GuardedPath,
   SNAPSHOT_DEFAULTS,
@@ -488,7 +489,7 @@ export class SnapshotStore {
       if (change.action === 'create') continue;
       let stats: ReturnType<typeof lstatSync> | undefined;
       try {
-        stats = lstatSync(path.join(this.root, change.path));
+        stats = lstatSync(fsPath(path.join(this.root, change.path)));
       } catch {
         continue;
       }
@@ -506,16 +507,16 @@ export class SnapshotStore {
       '-z',
       '--full-tree',
       fromTree,
-      ...(paths.length > 0 ? ['--', ...paths] : []),
+      ...(paths.length > 0 ? ['--', ...diff.coveringPathspecs(paths)] : []),
     ]);
-    const links = symlinkRecords(listed.stdout);
+    const links = symlinkRecords(listed.stdout).filter((link) => diff.isUnder(link, paths));
     // The root as given and as the file system names it (a link to a folder inside, written absolute).
     const roots = links.length > 0 ? [this.root, realpathOr(this.root)] : [];
     for (const link of links) {
       const at = path.join(this.root, link);
       let target: string;
       try {
-        target = readlinkSync(at);
+        target = textFromBytes(readlinkSync(fsPath(at), { encoding: 'buffer' }));
       } catch {
         continue; // gone, or no longer a link: nothing reached through it
       }
@@ -548,6 +549,7 @@ export class SnapshotStore {
     const ignored = await this.ignoredAmong(listing.stdout.split('\0').filter(Boolean));
     if (ignored.length === 0) return tree;
     const tracked = await runGit(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], {
+      exactNames: true,
       cwd: this.root,
       okExitCodes: [0, 128],
     });
@@ -713,7 +715,7 @@ async function treeHolds(git: StoreGit, tree: string, files: readonly string[]):
       '--name-only',
       tree,
       '--',
-      ...chunk,
+      ...diff.coveringPathspecs(chunk),
     ]);
     for (const file of stdout.split('\0')) if (wanted.has(file)) found.push(file);
   }

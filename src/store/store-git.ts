@@ -36,6 +36,8 @@ export function storeGit(gitDir: string, root: string): StoreGit {
     runGit(['--git-dir', gitDir, '--work-tree', root, ...args], {
       cwd: root,
       timeoutMs: GIT_LONG_TIMEOUT_MS,
+      // The store's git answers with paths: kept exact (see raw-path.ts).
+      exactNames: true,
       // Optional locks on: this index is ours (we hold the store lock), and letting status write back
       // refreshed stat data and the untracked cache is what keeps the next scan cheap.
       extraEnv: { ...IDENTITY, ...MALLOC_SLACK, GIT_OPTIONAL_LOCKS: '1', ...options.extraEnv },

@@ -1,5 +1,6 @@
 import { lstatSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { fsPath } from '../core/raw-path.js';
 
 /**
  * lstat of paths of the tree at `root` (`/`-separated, relative), following no link on the way: under a
@@ -19,7 +20,7 @@ export function treeStat(root: string): (file: string) => Stats | null {
       if (parent !== '.' && stat(parent)?.isDirectory() !== true) stats = null;
       else {
         try {
-          stats = lstatSync(path.join(root, file), { throwIfNoEntry: false }) ?? null;
+          stats = lstatSync(fsPath(path.join(root, file)), { throwIfNoEntry: false }) ?? null;
         } catch {
           stats = null; // cannot be read: gone, as far as we can tell
         }

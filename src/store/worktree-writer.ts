@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
+import { bytesFromText, fsPath } from '../core/raw-path.js';
 import { isRestorablePath } from '../core/snapshot.js';
 import { CatFileBatchParser } from '../git/cat-file-batch.js';
 import { gitEnvironment, runGit } from '../git/run.js';
@@ -102,8 +103,8 @@ export class WorktreeWriter {
     const target = path.join(this.root, relativePath);
     const parent = path.dirname(target);
     if (parent !== this.root) {
-      const real = await fsp.realpath(parent).catch(() => null);
-      if (real !== null && real !== parent) {
+      const real = await fsp.realpath(fsPath(parent), { encoding: 'buffer' }).catch(() => null);
+      if (real !== null && !real.equals(bytesFromText(parent))) {
         throw new CheckpointError(
           'UNSAFE_PATH',
           `refusing to write '${relativePath}': a folder on its path is a symbolic link`,
@@ -115,10 +116,10 @@ export class WorktreeWriter {
 
   private async removeFile(relativePath: string): Promise<void> {
     const target = await this.safeTarget(relativePath);
-    const stats = await fsp.lstat(target).catch(() => null);
+    const stats = await fsp.lstat(fsPath(target)).catch(() => null);
     if (!stats) return;
-    if (stats.isDirectory()) await fsp.rm(target, { recursive: true, force: true });
-    else await fsp.unlink(target);
+    if (stats.isDirectory()) await fsp.rm(fsPath(target), { recursive: true, force: true });
+    else await fsp.unlink(fsPath(target));
   }
 
   private async pruneEmptyParents(removed: readonly string[]): Promise<void> {
@@ -127,16 +128,17 @@ export class WorktreeWriter {
       for (let dir = path.dirname(file); dir !== '.'; dir = path.dirname(dir)) dirs.add(dir);
     }
     const deepestFirst = [...dirs].sort((a, b) => b.split('/').length - a.split('/').length);
-    for (const dir of deepestFirst) await fsp.rmdir(path.join(this.root, dir)).catch(() => undefined);
+    for (const dir of deepestFirst) await fsp.rmdir(fsPath(path.join(this.root, dir))).catch(() => undefined);
   }
 
   private async writeFile(relativePath: string, mode: string, content: Buffer | LargeBlob): Promise<void> {
     await this.makeParents(relativePath);
     const target = await this.safeTarget(relativePath);
-    const existing = await fsp.lstat(target).catch(() => null);
+    const existing = await fsp.lstat(fsPath(target)).catch(() => null);
     if (mode === '120000') {
-      if (existing) await fsp.rm(target, { recursive: true, force: true });
-      await fsp.symlink((content as Buffer).toString('utf8'), target);
+      if (existing) await fsp.rm(fsPath(target), { recursive: true, force: true });
+      // The link's target as git holds it, byte for byte.
+      await fsp.symlink(content as Buffer, fsPath(target));
       return;
     }
     const executable = mode === '100755';
@@ -145,14 +147,14 @@ export class WorktreeWriter {
       const kept = existing.mode & 0o777;
       permissions = executable ? kept | ((kept & 0o444) >> 2) : kept & ~0o111;
     } else if (existing) {
-      await fsp.rm(target, { recursive: true, force: true });
+      await fsp.rm(fsPath(target), { recursive: true, force: true });
     }
     const temp = path.join(
       path.dirname(target),
       `.claude-checkpoint-restore-${process.pid}-${Math.random().toString(16).slice(2)}`,
     );
     const handle = await fsp.open(
-      temp,
+      fsPath(temp),
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
       executable ? 0o777 : 0o666,
     );
@@ -163,11 +165,11 @@ export class WorktreeWriter {
       await handle.sync();
     } catch (error) {
       await handle.close();
-      await fsp.unlink(temp).catch(() => undefined);
+      await fsp.unlink(fsPath(temp)).catch(() => undefined);
       throw error;
     }
     await handle.close();
-    await fsp.rename(temp, target);
+    await fsp.rename(fsPath(temp), fsPath(target));
   }
 
   /**
@@ -179,11 +181,11 @@ export class WorktreeWriter {
     let current = this.root;
     for (const part of relativePath.split('/')) {
       current = path.join(current, part);
-      const stats = await fsp.lstat(current).catch(() => null);
+      const stats = await fsp.lstat(fsPath(current)).catch(() => null);
       if (stats?.isDirectory()) continue;
       if (stats) return;
       try {
-        await fsp.mkdir(current);
+        await fsp.mkdir(fsPath(current));
       } catch {
         return; // something appeared there meanwhile: left as it is
       }
@@ -196,10 +198,10 @@ export class WorktreeWriter {
     let current = this.root;
     for (const part of parts) {
       current = path.join(current, part);
-      const stats = await fsp.lstat(current).catch(() => null);
+      const stats = await fsp.lstat(fsPath(current)).catch(() => null);
       if (stats?.isDirectory()) continue;
-      if (stats) await fsp.unlink(current);
-      await fsp.mkdir(current);
+      if (stats) await fsp.unlink(fsPath(current));
+      await fsp.mkdir(fsPath(current));
     }
   }
 

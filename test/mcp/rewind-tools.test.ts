@@ -179,4 +179,35 @@ describe('rewind tools over MCP', () => {
     expect(plan.text).toMatch(/Refused, left as they are \(1\):\n {2}nested: a nested git repository/);
     expect(readFileSync(path.join(root, 'big.bin')).length).toBe(4096);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'a name that is not valid UTF-8: given as git quotes it, listed in quotedNames, taken back in that form',
+    async () => {
+      const root = createRepo({ committed: { 'a.ts': 'one\n' } });
+      const file = Buffer.concat([Buffer.from(`${root}/caf`), Buffer.from([0xe9]), Buffer.from('.txt')]);
+      writeFileSync(file, 'one\n');
+      const { call } = await connect({
+        deps: { env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } },
+      });
+      const taken = await call('snapshot_files', { projectRoot: root });
+      const id = (taken.structured as { snapshot: { id: string } }).snapshot.id;
+      writeFileSync(file, 'two\n');
+      const diff = await call('diff_snapshot', { projectRoot: root, snapshotId: id });
+      expect(diff.isError).toBeFalsy();
+      expect(diff.structured).toMatchObject({
+        files: [{ path: '"caf\\351.txt"', status: 'M' }],
+        quotedNames: ['"caf\\351.txt"'],
+      });
+      expect(diff.text).toContain('"caf\\351.txt"');
+      const applied = await call('restore_snapshot', {
+        projectRoot: root,
+        snapshotId: id,
+        paths: ['"caf\\351.txt"'],
+        dryRun: false,
+      });
+      expect(applied.isError, applied.text).toBeFalsy();
+      expect(applied.structured).toMatchObject({ plan: { overwrite: ['"caf\\351.txt"'] } });
+      expect(readFileSync(file, 'utf8')).toBe('one\n');
+    },
+  );
 });
