@@ -348,6 +348,18 @@ function classifyWords(
       return args.some((arg) => shortFlagBefore(arg, 'i', 'eEMmIlx'))
         ? reason('perl -i rewrites files in place')
         : undefined;
+    case 'ruby':
+      return args.some((arg) => shortFlagBefore(arg, 'i', 'eEIrCFKTWx0'))
+        ? reason('ruby -i rewrites files in place')
+        : undefined;
+    case 'ed':
+    case 'ex':
+      // Run with a script (`ed -s file < edit.ed`, `ex -sc '%s/a/b/|x' file`), they write the file they open.
+      return editorFiles(args).some((file) => mayExist(kindAt(file, folder, paths)))
+        ? reason(`${name} edits files in place`)
+        : undefined;
+    case 'patch':
+      return classifyPatch(args, folder, paths, reason);
     case 'mv':
     case 'cp':
       return overwritesTarget(args, folder, paths) ? reason(`${name} onto an existing path`) : undefined;
@@ -490,6 +502,87 @@ function classifyTar(
     return undefined;
   const into = directoryOption(args, ['-C', '--directory']) ?? '.';
   return kindAt(into, folder, paths) === 'outside' ? undefined : reason('tar -x writes over existing files');
+}
+
+/**
+ * GNU patch's options whose value is the next word (BSD patch's are a subset): a short one alone or ending a
+ * cluster (`-p 1`, `-Np 1`; `-p1` holds its own), and the long ones.
+ */
+const PATCH_SHORT_VALUE = /^-[^BDdFgioprVYz]*[BDdFgioprVYz]$/;
+const PATCH_VALUE_OPTIONS = new Set([
+  '--basename-prefix',
+  '--directory',
+  '--fuzz',
+  '--get',
+  '--ifdef',
+  '--input',
+  '--output',
+  '--prefix',
+  '--quoting-style',
+  '--read-only',
+  '--reject-file',
+  '--reject-format',
+  '--strip',
+  '--suffix',
+  '--version-control',
+]);
+
+/**
+ * patch rewrites the files its diff names, in the folder `-d` names (the current one by default), or the
+ * one file named before the patch file (`patch file.c fix.diff`); with `-o FILE` it writes that file only.
+ */
+function classifyPatch(
+  args: string[],
+  folder: string | null,
+  paths: Paths,
+  reason: (why: string) => string,
+): string | undefined {
+  // --dry-run (GNU), -C/--check (BSD) and the ones that print and exit change nothing.
+  if (args.some((arg) => ['--dry-run', '--check', '-C', '--help', '--version', '-v'].includes(arg)))
+    return undefined;
+  const operands: string[] = [];
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (options && arg === '--') options = false;
+    else if (options && arg.startsWith('-') && arg !== '-') {
+      if (PATCH_VALUE_OPTIONS.has(arg) || PATCH_SHORT_VALUE.test(arg)) i++;
+    } else operands.push(arg);
+  }
+  const directory = directoryOption(args, ['-d', '--directory']);
+  // patch changes into the folder -d names first: every other path is read there.
+  const inside = directory === undefined ? folder : folderAt(directory, folder, paths);
+  const output = directoryOption(args, ['-o', '--output']);
+  if (output !== undefined)
+    return output === '-' || isHarmlessTarget(output) || !mayExist(kindAt(output, inside, paths))
+      ? undefined
+      : reason('patch -o writes over its output file');
+  const original = operands[0];
+  const isOutside =
+    original === undefined
+      ? kindAt(directory ?? '.', folder, paths) === 'outside'
+      : kindAt(original, inside, paths) === 'outside';
+  return isOutside ? undefined : reason('patch rewrites the files it patches');
+}
+
+/** The folder `dir` names, seen from `folder`; null when it cannot be told (`$DIR`, a glob). */
+function folderAt(dir: string, folder: string | null, paths: Paths): string | null {
+  const path = withHome(dir, paths.home);
+  return isOpaque(path) ? null : joinPath(folder, path);
+}
+
+/** The files `ed` and `ex` open: their operands, past the options that take a value (`-p`, `-c`, `-S`, ...). */
+function editorFiles(args: string[]): string[] {
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') return [...files, ...args.slice(i + 1)];
+    if (arg === '--cmd') i++;
+    else if (arg.startsWith('-') && arg !== '-') {
+      if (/^-[^-]*[cpSuiTtwW]$/.test(arg) && !/[cpSuiTtwW]/.test(arg.slice(1, -1))) i++;
+    } else if (!arg.startsWith('+')) files.push(arg);
+  }
+  return files;
 }
 
 /** unzip -o writes over existing files without asking, in the folder -d names (the current one by default). */
@@ -686,6 +779,31 @@ function classifyGit(
       return (has('-u') || shortHas('u')) && (has('--reset', '-m') || shortHas('m'))
         ? reason('git read-tree -u overwrites files')
         : undefined;
+    case 'apply':
+      // --cached writes the index only; --check, --stat, --numstat and --summary only read the patch.
+      if (has('--cached')) return undefined;
+      return has('--check', '--stat', '--numstat', '--summary') && !has('--apply')
+        ? undefined
+        : reason('git apply rewrites files');
+    case 'merge-file': {
+      // The merge is written over its first file, unless it goes to stdout or to the object store.
+      if (has('-p', '--stdout', '--object-id')) return undefined;
+      const current = operandsOf(rest, ['-L'])[0];
+      return current === undefined || mayExist(kindAt(current, where, paths))
+        ? reason('git merge-file writes over its first file')
+        : undefined;
+    }
+    case 'am':
+    case 'cherry-pick':
+    case 'merge':
+    case 'rebase':
+    case 'revert': {
+      // Git refuses to start one of these over local changes it would overwrite, and the commits they move
+      // past stay in the reflog. --abort and --skip reset the tree: a half-done resolution is thrown away
+      // (by a rebase's, every change in the tree).
+      const stop = rest.find((arg) => arg === '--abort' || arg === '--skip');
+      return stop === undefined ? undefined : reason(`git ${sub} ${stop} discards changes`);
+    }
     case 'mv':
       // Without -f, git mv refuses to move onto an existing path.
       return (has('-f', '--force') || shortHas('f')) && overwritesTarget(rest, where, paths, '')

@@ -411,3 +411,99 @@ describe('classifyCommand: the trial-4 gaps (issue 26)', () => {
     );
   });
 });
+
+// Issue 26: `patch` and `git apply` rewrite files of the tree and were not seen; nor were the `--abort`
+// and `--skip` of a merge, rebase, cherry-pick, revert or am, which throw away a half-done resolution
+// (a rebase's, any change in the tree), nor `git merge-file`, `ed`, `ex` and `ruby -i`, which write in place.
+// The project is /home/me/proj, /tmp/other lies outside it.
+const PATCHES: [string, boolean][] = [
+  ['patch -p1 < fix.diff', true],
+  ['patch -R -p1 < fix.diff', true],
+  ['patch src/a.ts fix.diff', true],
+  ['patch -i fix.diff', true],
+  ['patch -Np1 -i fix.diff', true],
+  ['patch --input=fix.diff --strip=1', true],
+  ['git diff HEAD~1 | patch -p1 -R', true],
+  ['patch -d src -p0 < fix.diff', true],
+  ['patch -d /tmp/other src/a.ts fix.diff', false],
+  ['patch -o README.md src/a.ts fix.diff', true],
+  ['patch -oREADME.md src/a.ts fix.diff', true],
+  ['patch --output=notes.txt -i fix.diff', true],
+  ['patch -o fresh.ts src/a.ts fix.diff', false],
+  ['patch -o - src/a.ts fix.diff', false],
+  ['patch --output=/tmp/other/a.ts src/a.ts fix.diff', false],
+  ['patch --dry-run -p1 < fix.diff', false],
+  ['patch -C -p1 < fix.diff', false],
+  ['patch --check -p1 -i fix.diff', false],
+  ['patch -d /tmp/other -p1 < fix.diff', false],
+  ['patch /tmp/other/x.c fix.diff', false],
+  ['patch -Np 1 /tmp/other/x.c fix.diff', false],
+  ['cd /tmp/other && patch -p1 < fix.diff', false],
+  ['patch --version', false],
+  ['git apply fix.diff', true],
+  ['git apply -R fix.diff', true],
+  ['git apply --index fix.diff', true],
+  ['git apply -3 fix.diff', true],
+  ['git apply --reject --whitespace=fix fix.diff', true],
+  ['git diff stash@{0} | git apply', true],
+  ['git apply --stat --apply fix.diff', true],
+  ['git apply --check fix.diff', false],
+  ['git apply --stat fix.diff', false],
+  ['git apply --numstat --summary fix.diff', false],
+  ['git apply --cached fix.diff', false],
+  ['git apply --cached --index fix.diff', false],
+  ['git -C /tmp/other apply fix.diff', false],
+  ['git merge-file src/a.ts base.ts theirs.ts', true],
+  ['git merge-file -L ours -L base -L theirs src/a.ts base.ts theirs.ts', true],
+  ['git merge-file -p src/a.ts base.ts theirs.ts', false],
+  ['git merge-file --stdout src/a.ts base.ts theirs.ts', false],
+  ['git merge-file fresh.ts base.ts theirs.ts', false],
+  ['git merge-file /tmp/other/a /tmp/other/b /tmp/other/c', false],
+  ['git merge --abort', true],
+  ['git rebase --abort', true],
+  ['git rebase --skip', true],
+  ['git cherry-pick --abort', true],
+  ['git cherry-pick --skip', true],
+  ['git revert --abort', true],
+  ['git revert --skip', true],
+  ['git am --abort', true],
+  ['git am --skip', true],
+  // git refuses to write over local changes in each of these; the commits they move past stay in the reflog
+  ['git am 0001-fix.patch', false],
+  ['git am -3 < series.mbox', false],
+  ['git merge main', false],
+  ['git rebase main', false],
+  ['git rebase --autostash origin/main', false],
+  ['git pull', false],
+  ['git pull --rebase origin main', false],
+  ['git cherry-pick abc123', false],
+  ['git revert HEAD', false],
+  ['git merge --continue', false],
+  ['git rebase --continue', false],
+  ['git am --continue', false],
+  ['git am --quit', false],
+  ['git rebase --quit', false],
+  ['git stash pop', false],
+  ['git reset --keep HEAD~1', false],
+  ['ed -s src/a.ts < edit.ed', true],
+  ["ex -sc '%s/a/b/g|x' README.md", true],
+  ["ex -s -c '%s/a/b/g' -c wq notes.txt", true],
+  ['ed -s fresh.txt < make.ed', false],
+  ['ed -s /tmp/other/x < edit.ed', false],
+  ['ruby -pi -e \'gsub(/a/, "b")\' src/a.ts', true],
+  ['ruby -i.bak -pe \'gsub(/a/, "b")\' README.md', true],
+  ["ruby -ne 'puts $_' src/a.ts", false],
+  ["ruby -e 'puts 1'", false],
+];
+
+describe('classifyCommand: patch, git apply and their siblings (issue 26)', () => {
+  it.each(PATCHES)('%j may destroy work: %s', (command, destructive) => {
+    const risk = classifyCommand(command, projectKindOf, { home: HOME });
+    expect(risk.destructive, risk.reason).toBe(destructive);
+    // The reason names the command that runs (the last of a pipeline).
+    if (destructive) expect(risk.reason).toContain(command.split(' | ').pop()?.split(' ')[0]);
+    const quoted = `'${command.replaceAll("'", "'\\''")}'`;
+    for (const variant of [`ls && ${command}`, `bash -c ${quoted}`, `(${command})`])
+      expect(classifyCommand(variant, projectKindOf, { home: HOME }).destructive, variant).toBe(destructive);
+  });
+});

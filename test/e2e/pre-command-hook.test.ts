@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
-import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { createRepo, git, tempDir } from '../helpers/fixtures.js';
 import { relayOnlyHook, startRelayServer } from '../helpers/relay.js';
 
 beforeAll(assertBuilt);
@@ -233,5 +233,49 @@ describe('the PreToolUse hook (a snapshot before a destructive command)', () => 
       `rm -rf ${root}/src`,
       'clean up',
     ]);
+  });
+
+  // Issue 26: `patch` and `git apply` rewrote files of the tree with no snapshot before them.
+  it('patch and git apply: a snapshot first, which brings back what they changed; --check, --dry-run, --cached and a folder outside take none', async () => {
+    const { root, env } = project();
+    const outside = tempDir('elsewhere-');
+    // Work not yet committed, which the patch is applied on top of.
+    writeFileSync(path.join(root, 'src', 'app.ts'), 'export const app = 2;\n');
+    writeFileSync(
+      path.join(root, 'fix.diff'),
+      'diff --git a/src/app.ts b/src/app.ts\n--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1 +1 @@\n-export const app = 2;\n+export const app = 3;\n',
+    );
+    for (const command of [
+      'git apply --check fix.diff',
+      'git apply --stat fix.diff',
+      'git apply --cached fix.diff',
+      'patch --dry-run -p1 < fix.diff',
+      `patch -d ${outside} -p1 < fix.diff`,
+    ])
+      expect(await preCommandHook(root, env, command)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await snapshots(root, env)).toEqual([]);
+
+    expect(await preCommandHook(root, env, 'git apply fix.diff')).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+    const [taken] = await snapshots(root, env);
+    expect(taken).toMatchObject({ trigger: 'pre-command', label: 'git apply fix.diff' });
+    git(root, 'apply', 'fix.diff');
+    expect(readFileSync(path.join(root, 'src', 'app.ts'), 'utf8')).toBe('export const app = 3;\n');
+    const restored = await runCli(['restore', (taken as Listed).id, '--yes', '--root', root], {
+      cwd: root,
+      env,
+    });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'src', 'app.ts'), 'utf8')).toBe('export const app = 2;\n');
+
+    appendFileSync(path.join(root, 'README.md'), 'more\n');
+    await preCommandHook(root, env, 'patch -p1 < fix.diff');
+    expect((await snapshots(root, env))[0]).toMatchObject({
+      trigger: 'pre-command',
+      label: 'patch -p1 < fix.diff',
+    });
   });
 });

@@ -31,6 +31,34 @@ describe('the PreToolUse gate', () => {
     ).toBe(true);
   });
 
+  // Issue 26: patch and git apply were not seen; a patch of files outside the project stays harmless.
+  it('patch and git apply are seen, checked against the real tree; a patch outside the project is not', () => {
+    const project = tempDir('gate-');
+    writeTree(project, { 'src/app.ts': 'x', 'fix.diff': 'd', 'README.md': 'r' });
+    const elsewhere = tempDir('gate-elsewhere-');
+    writeTree(elsewhere, { 'x.c': 'c' });
+    for (const command of [
+      'patch -p1 < fix.diff',
+      'patch src/app.ts fix.diff',
+      'patch -o README.md src/app.ts fix.diff',
+      'git apply fix.diff',
+      'git rebase --abort',
+    ])
+      expect(stdinMayDestroyWork(input(project, command), '/'), command).toBe(true);
+    for (const command of [
+      `patch ${elsewhere}/x.c fix.diff`,
+      `patch -d ${elsewhere} -p1 < fix.diff`,
+      `patch -o ${elsewhere}/out.c src/app.ts fix.diff`,
+      'patch -o fresh.ts src/app.ts fix.diff',
+      'git apply --check fix.diff',
+      'git rebase main',
+    ])
+      expect(stdinMayDestroyWork(input(project, command), '/'), command).toBe(false);
+    expect(pendingCommandRisk(JSON.parse(input(project, 'git apply fix.diff')), '/').reason).toBe(
+      'git apply rewrites files (git apply fix.diff)',
+    );
+  });
+
   it('names the command and why', () => {
     expect(pendingCommandRisk(JSON.parse(input('/', 'git clean -fdx')), '/')).toMatchObject({
       destructive: true,
