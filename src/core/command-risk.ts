@@ -152,15 +152,23 @@ function mayExist(kind: PathKind): boolean {
   return kind !== 'missing' && kind !== 'outside';
 }
 
-/** The operands of a command that takes files (options skipped; every word after `--`). */
-function operandsOf(args: readonly string[], valueOptions: readonly string[] = []): string[] {
+/**
+ * The operands of a command that takes files (options skipped, and the word after each option that takes
+ * a value, named in a list or told by a test; every word after `--`).
+ */
+function operandsOf(
+  args: readonly string[],
+  valueOptions: readonly string[] | ((option: string) => boolean) = [],
+): string[] {
+  const takesValue =
+    typeof valueOptions === 'function' ? valueOptions : (option: string) => valueOptions.includes(option);
   const operands: string[] = [];
   let options = true;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (options && arg === '--') options = false;
     else if (options && arg.startsWith('-') && arg !== '-') {
-      if (valueOptions.includes(arg)) i++;
+      if (takesValue(arg)) i++;
     } else operands.push(arg);
   }
   return operands;
@@ -540,15 +548,7 @@ function classifyPatch(
   // --dry-run (GNU), -C/--check (BSD) and the ones that print and exit change nothing.
   if (args.some((arg) => ['--dry-run', '--check', '-C', '--help', '--version', '-v'].includes(arg)))
     return undefined;
-  const operands: string[] = [];
-  let options = true;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (options && arg === '--') options = false;
-    else if (options && arg.startsWith('-') && arg !== '-') {
-      if (PATCH_VALUE_OPTIONS.has(arg) || PATCH_SHORT_VALUE.test(arg)) i++;
-    } else operands.push(arg);
-  }
+  const operands = operandsOf(args, (arg) => PATCH_VALUE_OPTIONS.has(arg) || PATCH_SHORT_VALUE.test(arg));
   const directory = directoryOption(args, ['-d', '--directory']);
   // patch changes into the folder -d names first: every other path is read there.
   const inside = directory === undefined ? folder : folderAt(directory, folder, paths);

@@ -67,6 +67,26 @@ export function quotePath(path: string): string {
 }
 
 /**
+ * A path as git prints it with its default core.quotePath=true (the headers of `git diff`): unchanged when
+ * plain, else in double quotes with every byte over 0x7F and every control character in octal or
+ * C-escaped, bytes that are not UTF-8 (see raw-path.ts) too.
+ */
+export function quotePathFully(path: string): string {
+  let quoted = '';
+  let needsQuotes = false;
+  for (const byte of bytesFromText(path)) {
+    if (byte === 0x22 || byte === 0x5c) quoted += `\\${String.fromCharCode(byte)}`;
+    else if (byte < 0x20 || byte >= 0x7f) quoted += NAMED[byte] ?? `\\${byte.toString(8).padStart(3, '0')}`;
+    else {
+      quoted += String.fromCharCode(byte);
+      continue;
+    }
+    needsQuotes = true;
+  }
+  return needsQuotes ? `"${quoted}"` : path;
+}
+
+/**
  * Free text (an author, a goal, a branch, a label) with every control character C-escaped and nothing
  * else changed. `multiline` keeps line feeds and tabs, and a carriage return before a line feed, for
  * text whose lines are its own (a diff, a brief).

@@ -1,5 +1,6 @@
 import { CheckpointError } from '../core/errors.js';
-import { bytesFromText, hasRawBytes } from '../core/raw-path.js';
+import { quotePathFully } from '../core/quote.js';
+import { hasRawBytes } from '../core/raw-path.js';
 import type { ChangeCounts } from '../core/snapshot.js';
 import type { StoreGit } from './store-git.js';
 import type { TreeChange } from './worktree-writer.js';
@@ -242,34 +243,12 @@ export async function unifiedDiff(
   const stdout = bytes?.toString('utf8') ?? '';
   if (!isRaw) return stdout;
   // The covering pathspec may have brought other files' patches: only this file's.
-  const header = `diff --git ${quoteFully(`a/${file}`)} ${quoteFully(`b/${file}`)}`;
+  const header = `diff --git ${quotePathFully(`a/${file}`)} ${quotePathFully(`b/${file}`)}`;
   return stdout
     .split(/^(?=diff --git )/m)
     .filter((section) => section.split('\n', 1)[0] === header)
     .join('');
 }
-
-/** A path as git quotes it with core.quotePath=true: every byte over 0x7F and every control in octal. */
-function quoteFully(file: string): string {
-  let quoted = '';
-  for (const byte of bytesFromText(file)) {
-    if (byte === 0x22 || byte === 0x5c) quoted += `\\${String.fromCharCode(byte)}`;
-    else if (byte < 0x20 || byte >= 0x7f)
-      quoted += GIT_NAMED[byte] ?? `\\${byte.toString(8).padStart(3, '0')}`;
-    else quoted += String.fromCharCode(byte);
-  }
-  return `"${quoted}"`;
-}
-
-const GIT_NAMED: Readonly<Record<number, string>> = {
-  7: '\\a',
-  8: '\\b',
-  9: '\\t',
-  10: '\\n',
-  11: '\\v',
-  12: '\\f',
-  13: '\\r',
-};
 
 /** Whether a tree holds `file`, or a folder of that name with something in it. */
 export async function treeHasPath(git: StoreGit, tree: string, file: string): Promise<boolean> {

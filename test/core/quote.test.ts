@@ -2,7 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escapeControls, isUtf8, quoteBytesPath, quotePath, shellWord } from '../../src/core/quote.js';
+import {
+  escapeControls,
+  isUtf8,
+  quoteBytesPath,
+  quotePath,
+  quotePathFully,
+  shellWord,
+} from '../../src/core/quote.js';
 import { git, tempDir } from '../helpers/fixtures.js';
 
 /** What real git prints for each name, as the reference: `git ls-files` with the given core.quotePath. */
@@ -56,6 +63,22 @@ describe('quotePath quotes a name as git does', () => {
 
   it('a lone surrogate (not a character) is shown as the replacement character', () => {
     expect(quotePath('a\ud800b')).toBe('"a\\357\\277\\275b"');
+  });
+});
+
+describe('quotePathFully quotes a name as git with its default core.quotePath=true', () => {
+  const names = [
+    'plain.txt',
+    'with space.txt',
+    'line\nfeed',
+    'quote"mark',
+    'back\\slash',
+    'café 日本',
+    'rtl\u202e',
+    'del\u007f',
+  ];
+  it.each(names)('%j', (name) => {
+    expect(quotePathFully(name)).toBe(gitQuoted([name], true).get(name));
   });
 });
 
