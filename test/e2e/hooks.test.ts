@@ -80,10 +80,20 @@ describe('claude-checkpoint hook', () => {
     });
     const storeDir = path.join(store, 'projects', readdirSync(path.join(store, 'projects'))[0] ?? '');
     const objects = path.join(storeDir, 'git', 'objects');
+    // Counted while the background gc runs: a folder it empties and removes between the two reads
+    // holds nothing (it failed CI once with ENOENT).
+    const entries = (dir: string) => {
+      try {
+        return readdirSync(dir).length;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+        throw error;
+      }
+    };
     const loose = () =>
       readdirSync(objects)
         .filter((dir) => /^[0-9a-f]{2}$/.test(dir))
-        .reduce((total, dir) => total + readdirSync(path.join(objects, dir)).length, 0);
+        .reduce((total, dir) => total + entries(path.join(objects, dir)), 0);
     // As if the session had prompted that many times since the last gc: the next prompt makes one due.
     const usage = JSON.parse(readFileSync(path.join(storeDir, 'usage.json'), 'utf8'));
     writeFileSync(
