@@ -4,7 +4,7 @@ import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
 import { quotePath, unquoteRawPath } from '../core/quote.js';
-import { fsPath } from '../core/raw-path.js';
+import { bytesFromText, fsPath, hasRawBytes, textFromBytes } from '../core/raw-path.js';
 import { TURN_END_TRIGGER } from '../core/rewind-credit.js';
 import { resolveRef } from '../core/rewind-refs.js';
 import type { SettingValues } from '../core/settings.js';
@@ -957,5 +957,7 @@ async function isFolder(dir: string): Promise<boolean> {
  * UTF-8 comes as every output shows it, as git quotes it (`"caf\351.txt"`): taken as the name it stands for.
  */
 function snapshotPath(root: string, given: string, field: string): string {
-  return toProjectPath(root, unquoteRawPath(given) ?? given, field);
+  // Raw bytes given as lone surrogates (over MCP) that are valid UTF-8 together are that text's name.
+  const name = unquoteRawPath(given) ?? given;
+  return toProjectPath(root, hasRawBytes(name) ? textFromBytes(bytesFromText(name)) : name, field);
 }

@@ -76,7 +76,8 @@ export function writeText(fd: OutputFd, text: string): void {
         pause(1); // a full non-blocking pipe: its reader drains it meanwhile
         continue;
       }
-      if (code === 'EPIPE') closed.add(fd);
+      // A reader gone: EPIPE, or EOF on Windows (libuv's name for a broken pipe there).
+      if (code === 'EPIPE' || code === 'EOF') closed.add(fd);
       else throw error;
       return;
     }
@@ -90,7 +91,7 @@ export function writeText(fd: OutputFd, text: string): void {
  */
 export function dropWritesOnClosedPipe(target: NodeJS.WriteStream): void {
   target.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    if (error.code !== 'EPIPE' && error.code !== 'EOF' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
     target.write = ((_chunk: unknown, encoding?: unknown, callback?: unknown) => {
       const done = typeof encoding === 'function' ? encoding : callback;
       if (typeof done === 'function') queueMicrotask(() => (done as () => void)());

@@ -353,11 +353,11 @@ function classifyWords(
         ? reason('sed -i rewrites files in place')
         : undefined;
     case 'perl':
-      return args.some((arg) => shortFlagBefore(arg, 'i', 'eEMmIlx'))
+      return interpreterOptions(args, 'eEMmIlx').some((arg) => shortFlagBefore(arg, 'i', 'eEMmIlx'))
         ? reason('perl -i rewrites files in place')
         : undefined;
     case 'ruby':
-      return args.some((arg) => shortFlagBefore(arg, 'i', 'eEIrCFKTWx0'))
+      return interpreterOptions(args, 'eEIrCFKTWXx0').some((arg) => shortFlagBefore(arg, 'i', 'eEIrCFKTWXx0'))
         ? reason('ruby -i rewrites files in place')
         : undefined;
     case 'ed':
@@ -516,7 +516,7 @@ function classifyTar(
  * GNU patch's options whose value is the next word (BSD patch's are a subset): a short one alone or ending a
  * cluster (`-p 1`, `-Np 1`; `-p1` holds its own), and the long ones.
  */
-const PATCH_SHORT_VALUE = /^-[^BDdFgioprVYz]*[BDdFgioprVYz]$/;
+const PATCH_SHORT_VALUE = /^-[^-BDdFgioprVYxz]*[BDdFgioprVYxz]$/;
 const PATCH_VALUE_OPTIONS = new Set([
   '--basename-prefix',
   '--directory',
@@ -620,6 +620,34 @@ function commandName(word: string): string {
 }
 
 /** Whether a cluster of short options (`-pi`, `-Ei`) holds `flag` before any option that takes the rest as its value. */
+/**
+ * The interpreter's own options (perl's, ruby's): the words before its script or `--`, without the values
+ * of options that take the next word (`-e 'code'`). After the script, `-i` is the script's argument.
+ */
+function interpreterOptions(args: readonly string[], valueTaking: string): string[] {
+  const options: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--' || !arg.startsWith('-') || arg === '-') break;
+    options.push(arg);
+    // A cluster ending in an option that takes a value, with none glued to it: the value is the next word.
+    if (
+      !arg.startsWith('--') &&
+      valueTaking.includes(arg.at(-1) as string) &&
+      valueFlagEnds(arg, valueTaking)
+    )
+      i++;
+  }
+  return options;
+}
+
+/** Whether the value-taking option that ends `arg` has no value glued to it (`-pe`, not `-I/lib`). */
+function valueFlagEnds(arg: string, valueTaking: string): boolean {
+  for (const [index, char] of [...arg.slice(1)].entries())
+    if (valueTaking.includes(char)) return index === arg.length - 2;
+  return false;
+}
+
 function shortFlagBefore(arg: string, flag: string, valueTaking: string): boolean {
   if (!/^-[^-]/.test(arg)) return false;
   for (const char of arg.slice(1)) {
@@ -788,7 +816,8 @@ function classifyGit(
     case 'merge-file': {
       // The merge is written over its first file, unless it goes to stdout or to the object store.
       if (has('-p', '--stdout', '--object-id')) return undefined;
-      const current = operandsOf(rest, ['-L'])[0];
+      // Always three files, the merge going over the first: counted from the end, past any option's value.
+      const current = operandsOf(rest, ['-L']).at(-3);
       return current === undefined || mayExist(kindAt(current, where, paths))
         ? reason('git merge-file writes over its first file')
         : undefined;

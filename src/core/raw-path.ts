@@ -52,6 +52,12 @@ export function bytesFromText(text: string): Buffer {
   return Buffer.concat(parts);
 }
 
+/** Text that is not a name (a branch, a message) as UTF-8 decoding gives it: each kept byte as U+FFFD. */
+export function lossyText(text: string): string {
+  return hasRawBytes(text) ? text.replace(RAW_BYTES_ALL, '\ufffd') : text;
+}
+const RAW_BYTES_ALL = /[\udc80-\udcff]/gu;
+
 /** Whether a name holds bytes that are not valid UTF-8 (see textFromBytes). */
 export function hasRawBytes(text: string): boolean {
   return RAW_BYTE.test(text);

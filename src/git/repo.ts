@@ -4,7 +4,7 @@ import type { CommitChange, HistoryComparison } from '../core/drift.js';
 import { isCheckpointError } from '../core/errors.js';
 import { isOwnFile } from '../core/paths.js';
 import { quotePath } from '../core/quote.js';
-import { hasRawBytes, textFromBytes } from '../core/raw-path.js';
+import { hasRawBytes, lossyText, textFromBytes } from '../core/raw-path.js';
 import type { ObjectFormat } from './oid.js';
 import { GIT_SCAN_TIMEOUT_MS, GitNotFoundError, isGitTimeout, runGit } from './run.js';
 import { parseStatusV2, STATUS_ARGS, type StatusEntry } from './status.js';
@@ -30,9 +30,6 @@ export interface RepoState extends RepoLocation {
    */
   invalidNames?: string[];
 }
-
-/** The bytes of a name that are not valid UTF-8 (see raw-path.ts). */
-const RAW_BYTES = /[\udc80-\udcff]/gu;
 
 /** Finds the repository that contains `root`, or `null` when there is none (or git is not installed). */
 export async function locateRepo(root: string): Promise<RepoLocation | null> {
@@ -148,7 +145,7 @@ function toRepoState(status: { stdout: string; bytes?: Buffer }, location: RepoL
       // A checkpoint holds text: such a name is followed by no save or drift, only named (see RepoState).
       const shown = quotePath(entry.path);
       if (!invalidNames.includes(shown)) invalidNames.push(shown);
-      relative = relative.replace(RAW_BYTES, '\ufffd');
+      relative = lossyText(relative);
     }
     if (isOwnFile(relative)) listedOwnFiles.push(relative);
     else entries.push({ ...entry, path: relative });
@@ -156,7 +153,8 @@ function toRepoState(status: { stdout: string; bytes?: Buffer }, location: RepoL
   return {
     ...location,
     head: parsed.head,
-    branch: parsed.branch,
+    // A branch is text, not a name: decoded as everywhere else (readHeadFast, older checkpoints).
+    branch: parsed.branch === null ? null : lossyText(parsed.branch),
     entries,
     listedOwnFiles,
     ...(invalidNames.length > 0 ? { invalidNames } : {}),

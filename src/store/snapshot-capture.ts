@@ -3,7 +3,7 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { includeMatcher, includePathspecs } from '../core/include-ignored.js';
 import { isOwnFile } from '../core/paths.js';
-import { bytesFromText } from '../core/raw-path.js';
+import { bytesFromText, hasRawBytes } from '../core/raw-path.js';
 import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snapshot.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
@@ -11,7 +11,7 @@ import { parseStatusV2 } from '../git/status.js';
 import { globalExcludesChanged } from './global-excludes.js';
 import { inheritedIgnoreRules } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
-import { countChanges } from './snapshot-diff.js';
+import { countChanges, coveringPathspecs, isUnder } from './snapshot-diff.js';
 import type { StoreGit } from './store-git.js';
 import { readState, type StoreState, writeState } from './store-state.js';
 import { treeStat } from './tree-stat.js';
@@ -296,10 +296,25 @@ async function includedIgnored(
     const specs = includePathspecs(patterns);
     const shallow = await listOthers([...specs.anywhere, ...specs.anchored], false);
     // Ignored folders a pattern names (`secrets/`, `.venv`) are listed whole.
-    const namedFolders = shallow
-      .filter((entry) => entry.endsWith('/') && matches(entry.slice(0, -1)))
-      .map((entry) => `:(literal)${entry}`);
-    const deep = await listOthers([...specs.anchored, ...namedFolders], true);
+    const namedFolders = shallow.filter((entry) => entry.endsWith('/') && matches(entry.slice(0, -1)));
+    const deep = await listOthers(
+      [
+        ...specs.anchored,
+        ...namedFolders.filter((entry) => !hasRawBytes(entry)).map((entry) => `:(literal)${entry}`),
+      ],
+      true,
+    );
+    // A folder whose name is not valid UTF-8 cannot be a pathspec (an argument is text): the folder above
+    // it is listed instead (the whole tree at the top), and the answer narrowed to it.
+    const rawFolders = namedFolders.filter(hasRawBytes);
+    if (rawFolders.length > 0) {
+      const covering = coveringPathspecs(rawFolders.map((entry) => entry.slice(0, -1)));
+      const listed = await listOthers(
+        covering.length > 0 ? covering.map((dir) => `:(literal)${dir}/`) : ['.'],
+        true,
+      );
+      deep.push(...listed.filter((file) => isUnder(file, rawFolders)));
+    }
     for (const file of [...shallow, ...deep])
       if (!file.endsWith('/') && matches(file) && !own(file)) add.add(file);
   }

@@ -494,6 +494,16 @@ const PATCHES: [string, boolean][] = [
   ['ruby -i.bak -pe \'gsub(/a/, "b")\' README.md', true],
   ["ruby -ne 'puts $_' src/a.ts", false],
   ["ruby -e 'puts 1'", false],
+  // A review's findings: an option's value taken for a file, a script's own -i, a folder's letter.
+  ['git merge-file --marker-size 10 src/a.ts base.ts theirs.ts', true],
+  ['patch --backup /tmp/other/x.c fix.diff', false],
+  ['patch --ed /tmp/other/x.c fix.diff', false],
+  ['patch -x 1 src/a.ts fix.diff', true],
+  ['ruby tool.rb -i src/a.ts', false],
+  ['perl tool.pl -i src/a.ts', false],
+  ["ruby -X/tmp/dir -e 'puts 1'", false],
+  ["perl -e 'print 1' -i src/a.ts", true],
+  ["perl -I lib -pi -e 's/a/b/' src/a.ts", true],
 ];
 
 describe('classifyCommand: patch, git apply and their siblings (issue 26)', () => {

@@ -253,6 +253,28 @@ describe.runIf(takesRawNames)(
       expect(readFileSync(file, 'utf8')).toBe('latin\n');
     });
 
+    it('an ignored folder so named, which a pattern asks for, is held whole (a review found it missing)', async () => {
+      const root = createRepo({ committed: { 'a.txt': 'a\n' }, ignore: '.claude-checkpoint*\ncache*/\n' });
+      const folder = Buffer.concat([Buffer.from(`${root}/`), Buffer.from('cache'), Buffer.from([0xe9])]);
+      mkdirSync(folder);
+      writeFileSync(Buffer.concat([folder, Buffer.from('/f.txt')]), 'latin\n');
+      mkdirSync(path.join(root, 'cacheok'));
+      writeFileSync(path.join(root, 'cacheok', 'f.txt'), 'ok\n');
+      const env = {
+        CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
+        CHECKPOINT_SNAPSHOT_INCLUDE_IGNORED: 'cache*/',
+      };
+      const taken = await runCli(['snapshot', '--json', '--root', root], { cwd: root, env });
+      expect(taken.code, taken.stderr).toBe(0);
+      const id = (JSON.parse(taken.stdout) as { snapshot: { id: string } }).snapshot.id;
+      rmSync(folder, { recursive: true });
+      rmSync(path.join(root, 'cacheok'), { recursive: true });
+      const restored = await runCli(['restore', id, '--yes', '--root', root], { cwd: root, env });
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(readFileSync(Buffer.concat([folder, Buffer.from('/f.txt')]), 'utf8')).toBe('latin\n');
+      expect(readFileSync(path.join(root, 'cacheok', 'f.txt'), 'utf8')).toBe('ok\n');
+    });
+
     it('one over the size cap is skipped and listed under its name, kept by a restore, and taken once it shrinks', async () => {
       const p = project();
       const env = { ...p.env, CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.001' }; // 1048 bytes
@@ -328,6 +350,22 @@ describe.runIf(takesRawNames)(
     });
   },
 );
+
+describe.runIf(takesRawNames)('a branch whose name is not valid UTF-8 is text, not a file name', () => {
+  it('the checkpoint holds it as UTF-8 decoding gives it, and the brief sees no branch change', async () => {
+    const p = project();
+    // An argument Node passes is UTF-8: the shell's printf writes the byte 0xE9 alone.
+    execFileSync('sh', ['-c', `git checkout -q -b "$(printf 'feat\\351')"`], { cwd: p.root });
+    expect((await p.cli('save', '--goal', 'g')).code).toBe(0);
+    const saved = JSON.parse(readFileSync(path.join(p.root, '.claude-checkpoint'), 'utf8')) as {
+      git: { branch: string };
+    };
+    expect(saved.git.branch).toBe('feat\ufffd');
+    const loaded = JSON.parse((await p.cli('brief', '--json')).stdout) as Record<string, unknown>;
+    expect(loaded).not.toHaveProperty('quotedNames');
+    expect(JSON.stringify(loaded)).not.toContain('branchChanged":true');
+  });
+});
 
 describe.runIf(takesRawNames)('drift with a file whose name is not valid UTF-8 (trial 4, item 1)', () => {
   it('a save that lists one says drift cannot follow it, and no longer that no snapshot holds it', async () => {

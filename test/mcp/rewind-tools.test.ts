@@ -210,4 +210,22 @@ describe('rewind tools over MCP', () => {
       expect(readFileSync(file, 'utf8')).toBe('one\n');
     },
   );
+
+  it('a path given as kept bytes that are valid UTF-8 together names that file (a review found it matched nothing)', async () => {
+    const root = createRepo({ committed: { 'é.txt': 'one\n' } });
+    const { call } = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } } });
+    const taken = await call('snapshot_files', { projectRoot: root });
+    const id = (taken.structured as { snapshot: { id: string } }).snapshot.id;
+    writeFileSync(path.join(root, 'é.txt'), 'two\n');
+    // é's UTF-8 bytes C3 A9, each as the lone surrogate that keeps a byte (see raw-path.ts).
+    const applied = await call('restore_snapshot', {
+      projectRoot: root,
+      snapshotId: id,
+      paths: ['\udcc3\udca9.txt'],
+      dryRun: false,
+    });
+    expect(applied.isError, applied.text).toBeFalsy();
+    expect(applied.structured).toMatchObject({ plan: { overwrite: ['é.txt'] } });
+    expect(readFileSync(path.join(root, 'é.txt'), 'utf8')).toBe('one\n');
+  });
 });
