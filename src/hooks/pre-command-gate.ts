@@ -1,6 +1,6 @@
-// Decides, before anything heavy is loaded, whether a shell command (Bash or PowerShell) about to run may destroy work: the
-// plugin's loader (hook-loader.ts) ends a PreToolUse hook here for every harmless command, which is most
-// of them, so they cost little more than starting node.
+// Decides, before anything heavy is loaded, whether a shell command (Bash or PowerShell) about to run
+// may destroy work: the plugin's loader (hook-loader.ts) ends a PreToolUse hook here for every harmless
+// command, which is most of them, so they cost little more than starting node.
 import { realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
