@@ -354,6 +354,29 @@ async function geminiWiring(
       };
 }
 
+/** The events for Claude Code's shell tools (Bash, PowerShell), whose hooks a matcher selects by tool name. */
+const SHELL_HOOK_EVENTS: readonly string[] = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
+
+/**
+ * Whether every group of ours in a settings.json event runs for `tool`: as Claude Code reads a matcher,
+ * none (or `*`) for every tool, letters, digits, `_` and `|` a list of exact names, anything else a regex.
+ */
+function ourGroupsMatch(groups: unknown, tool: string): boolean {
+  if (!Array.isArray(groups)) return true;
+  return groups
+    .filter((group) => JSON.stringify(group ?? '').includes('claude-checkpoint'))
+    .every((group: { matcher?: unknown }) => {
+      const matcher = typeof group.matcher === 'string' ? group.matcher : '';
+      if (matcher === '' || matcher === '*') return true;
+      if (/^[\w|]+$/.test(matcher)) return matcher.split('|').includes(tool);
+      try {
+        return new RegExp(matcher).test(tool);
+      } catch {
+        return false;
+      }
+    });
+}
+
 /** Whether Claude Code will run our hooks: through the plugin, or through settings.json entries. */
 async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> {
   const home = env.HOME?.trim() || os.homedir();
@@ -363,6 +386,7 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
     path.join(root, '.claude', 'settings.local.json'),
   ];
   const wired = new Set<string>();
+  const bashOnly = new Set<string>();
   let plugin = false;
   for (const file of files) {
     const text = await readFile(file, 'utf8').catch(() => null);
@@ -381,6 +405,8 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       plugin = true;
     for (const event of HOOK_EVENTS) {
       if (JSON.stringify(settings.hooks?.[event] ?? '').includes('claude-checkpoint')) wired.add(event);
+      if (SHELL_HOOK_EVENTS.includes(event) && !ourGroupsMatch(settings.hooks?.[event], 'PowerShell'))
+        bashOnly.add(event);
     }
   }
   if (plugin)
@@ -388,6 +414,13 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       name: 'Claude Code hooks',
       level: 'ok',
       detail: 'the session-checkpoint plugin is enabled (it brings the hooks and the server)',
+    };
+  if (wired.size === HOOK_EVENTS.length && bashOnly.size > 0)
+    return {
+      name: 'Claude Code hooks',
+      level: 'warn',
+      detail: `hooks configured in settings.json, but those for ${[...bashOnly].join(', ')} do not match the PowerShell tool: the commands it runs (Claude Code's shell on Windows without Git Bash) take no snapshot first and are not recorded`,
+      fix: 'Set their matcher to "Bash|PowerShell", as the hooks snippet in docs/agents/claude-code.md (Manual set-up) does, or install the plugin.',
     };
   if (wired.size === HOOK_EVENTS.length)
     return {

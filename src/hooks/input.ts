@@ -46,7 +46,7 @@ export function booleanField(input: unknown, ...keys: string[]): boolean | undef
   return undefined;
 }
 
-/** The outcome of a Bash tool call, from whichever fields this Claude Code version provides. */
+/** The outcome of a shell tool call (Bash, PowerShell), from whichever fields this Claude Code version provides. */
 export function bashOutcome(
   input: HookInput,
   context: { failed: boolean } = { failed: false },

@@ -1,6 +1,6 @@
-// Decides, before anything heavy is loaded, whether a Bash command about to run may destroy work: the
-// plugin's loader (hook-loader.ts) ends a PreToolUse hook here for every harmless command, which is most
-// of them, so they cost little more than starting node.
+// Decides, before anything heavy is loaded, whether a shell command (Bash or PowerShell) about to run
+// may destroy work: the plugin's loader (hook-loader.ts) ends a PreToolUse hook here for every harmless
+// command, which is most of them, so they cost little more than starting node.
 import { realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,12 +12,12 @@ export const PRE_COMMAND_EVENT = 'PreToolUse';
 
 /**
  * Each agent's event before a tool runs, and the names of its shell tools there (checked against the
- * agents' own code: Gemini CLI's BeforeTool for run_shell_command; Codex's and Copilot CLI's
- * Claude-compatible PreToolUse, Copilot CLI's `powershell` tool on Windows; the OpenCode plugin hands
- * over Claude's shape).
+ * agents' own code: Claude Code's Bash and PowerShell tools; Gemini CLI's BeforeTool for
+ * run_shell_command; Codex's and Copilot CLI's Claude-compatible PreToolUse, Copilot CLI's `powershell`
+ * tool on Windows; the OpenCode plugin hands over Claude's shape).
  */
 const PRE_TOOL: Readonly<Record<string, { event: string; tools: readonly string[] }>> = {
-  claude: { event: 'PreToolUse', tools: ['Bash'] },
+  claude: { event: 'PreToolUse', tools: ['Bash', 'PowerShell'] },
   codex: { event: 'PreToolUse', tools: ['Bash'] },
   copilot: { event: 'PreToolUse', tools: ['Bash', 'bash', 'shell', 'powershell'] },
   gemini: { event: 'BeforeTool', tools: ['run_shell_command'] },

@@ -9,9 +9,9 @@ import { pendingCommandRisk } from './pre-command-gate.js';
 export const PRE_COMMAND_TRIGGER = 'pre-command';
 
 /**
- * A snapshot before a Bash command that may destroy work (issue 25), labelled with the command (redacted,
- * as every label is). Never blocks, denies or asks: it says nothing to the agent, and a failure is a note
- * on stderr while the command runs anyway. Through the relay, the command runs as soon as the snapshot's
+ * A snapshot before a shell command (Bash or PowerShell) that may destroy work (issue 25), labelled with
+ * the command (redacted, as every label is). Never blocks, denies or asks: it says nothing to the agent,
+ * and a failure is a note on stderr while the command runs anyway. Through the relay, the command runs as soon as the snapshot's
  * content is taken.
  */
 export async function preToolUse(input: HookInput, deps: AppDeps, context: HookContext): Promise<HookResult> {

@@ -72,7 +72,9 @@ const PARSE_MAX_BYTES = 256 * 1024;
 
 const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 const TASK_TOOLS = new Set(['TodoWrite', 'TaskCreate', 'TaskUpdate']);
-const READ_TOOLS = new Set([...EDIT_TOOLS, ...TASK_TOOLS, 'Bash']);
+/** Claude Code's shell tools: Bash, and PowerShell (Windows; elsewhere with CLAUDE_CODE_USE_POWERSHELL_TOOL=1). */
+const SHELL_TOOLS = new Set(['Bash', 'PowerShell']);
+const READ_TOOLS = new Set([...EDIT_TOOLS, ...TASK_TOOLS, ...SHELL_TOOLS]);
 
 /**
  * Reads what a Claude Code session's transcript says, from the end backwards, starting over only when the
@@ -297,7 +299,7 @@ function readToolUse(
     if (scan.files.length < MAX_FILES) scan.files.push(target);
     return;
   }
-  if (name === 'Bash' && typeof input.command === 'string' && scan.commands.length < MAX_COMMANDS) {
+  if (SHELL_TOOLS.has(name) && typeof input.command === 'string' && scan.commands.length < MAX_COMMANDS) {
     const description = typeof input.description === 'string' ? input.description : undefined;
     if (!outcome) {
       if (typeof block.id === 'string')

@@ -12,6 +12,18 @@ describe('redactText', () => {
     ['*_KEY', 'export STRIPE_API_KEY=abc123def456', 'export STRIPE_API_KEY=«redacted»'],
     ['*_TOKEN', 'NPM_TOKEN="tok-9a8b7c" npm publish', 'NPM_TOKEN="«redacted»" npm publish'],
     ['*PASSWORD', 'DB_PASSWORD=hunter2 ./migrate', 'DB_PASSWORD=«redacted» ./migrate'],
+    // Issue 26: PowerShell sets a variable of the environment as `$env:NAME = value` (Claude Code's and
+    // Copilot CLI's PowerShell tools), where the `env:` before the name hid the assignment.
+    [
+      'PowerShell env assignment',
+      '$env:API_KEY = "sk8f3Qz71LwpX2v9"; Get-ChildItem',
+      '$env:API_KEY = "«redacted»"; Get-ChildItem',
+    ],
+    [
+      'PowerShell $Env:',
+      "$Env:DB_PASSWORD='hunter2'; ./migrate.ps1",
+      "$Env:DB_PASSWORD='«redacted»'; ./migrate.ps1",
+    ],
     ['header form', 'X-Api-Key: 5f8e2a9c1b', 'X-Api-Key: «redacted»'],
     ['JSON form', '{"api_key": "5f8e2a9c1b", "name": "x"}', '{"api_key": "«redacted»", "name": "x"}'],
     ['JSON password', '{"password":"s3cr3t!"}', '{"password":"«redacted»"}'],
@@ -61,6 +73,7 @@ describe('redactText', () => {
     ['a path', 'src/auth/session.ts'],
     ['prose about tokens', 'The token is refreshed every hour; set max_tokens=5 for tests'],
     ['an env reference', 'API_KEY=$API_KEY npm start'],
+    ['a PowerShell env reference', '$env:API_KEY = $env:OLD_API_KEY'],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, on purpose
     ['a template placeholder', 'GITHUB_TOKEN=${GITHUB_TOKEN} gh pr list'],
     ['an angle-bracket placeholder', 'OPENAI_API_KEY=<your-key>'],

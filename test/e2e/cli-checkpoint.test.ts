@@ -132,4 +132,30 @@ describe('claude-checkpoint checkpoint commands', () => {
     expect(broken.code).toBe(1);
     expect(broken.stdout).toMatch(/✗ checkpoint: .*unusable/);
   });
+
+  // Issue 26: hooks set up by hand from an earlier manual set-up match `Bash` only, and Claude Code's
+  // PowerShell tool (on by default on Windows without Git Bash) then runs commands they never see.
+  it("doctor: the docs' manual set-up is ok; shell hooks that match Bash only are a warning", async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' }, ignore: '.claude-checkpoint*\n' });
+    const page = readFileSync(new URL('../../docs/agents/claude-code.md', import.meta.url), 'utf8');
+    const snippet = [...page.matchAll(/```json\n([\s\S]*?)```/g)]
+      .map((match) => match[1] ?? '')
+      .find((json) => json.includes('"PreToolUse"'));
+    const hooksCheck = async (settings: string) => {
+      const home = tempDir('checkpoint-home-');
+      writeTree(home, { '.claude/settings.json': settings });
+      const result = await runCli(['doctor', '--json'], { cwd: root, env: { HOME: home } });
+      expect(result.code).toBe(0);
+      const checks = JSON.parse(result.stdout).checks as Array<{ name: string }>;
+      return checks.find((check) => check.name === 'Claude Code hooks');
+    };
+    expect(await hooksCheck(snippet ?? '')).toMatchObject({ level: 'ok' });
+    const bashOnly = (snippet ?? '').replaceAll('"matcher": "Bash|PowerShell"', '"matcher": "Bash"');
+    expect(bashOnly).not.toBe(snippet);
+    expect(await hooksCheck(bashOnly)).toMatchObject({
+      level: 'warn',
+      detail: expect.stringContaining('PowerShell'),
+      fix: expect.stringContaining('Bash|PowerShell'),
+    });
+  });
 });

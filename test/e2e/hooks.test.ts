@@ -252,6 +252,53 @@ describe('claude-checkpoint hook', () => {
     expect(commands[4]).toMatchObject({ exitCode: 3, note: 'output: make: *** no rule' });
   });
 
+  // Issue 26: Claude Code's own PowerShell tool sends the Bash tool's payloads with tool_name PowerShell.
+  it('PostToolUse and PostToolUseFailure: PowerShell commands are recorded like Bash ones, redacted', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const powerShell = (event: string, fields: Record<string, unknown>) =>
+      runNodeScript(HOOK_ENTRY, [event], {
+        cwd: root,
+        env,
+        input: JSON.stringify({
+          session_id: 'sess-ps',
+          cwd: root,
+          hook_event_name: event,
+          tool_name: 'PowerShell',
+          tool_use_id: 'toolu_ps',
+          ...fields,
+        }),
+      });
+    expect(
+      await powerShell('PostToolUse', {
+        tool_input: {
+          command: '$env:GITHUB_TOKEN = "ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q"; gh pr list',
+          description: 'List',
+        },
+        tool_response: { stdout: 'a.ts', stderr: '', interrupted: false },
+      }),
+    ).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(
+      await powerShell('PostToolUseFailure', {
+        tool_input: { command: 'Invoke-Pester', description: 'Run the tests' },
+        error: 'Exit code 1\nTests Passed: 3, Failed: 1',
+        is_interrupt: false,
+      }),
+    ).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const commands = stored(root).recentCommands;
+    expect(commands).toHaveLength(2);
+    expect(commands[0]).toMatchObject({
+      command: '$env:GITHUB_TOKEN = "«redacted»"; gh pr list',
+      exitCode: 0,
+      note: 'List',
+    });
+    expect(commands[1]).toMatchObject({
+      command: 'Invoke-Pester',
+      exitCode: 1,
+      note: 'Run the tests; output: Tests Passed: 3, Failed: 1',
+    });
+  });
+
   it('takes --root over the session folder', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     const elsewhere = tempDir();

@@ -193,3 +193,30 @@ describe('the plugin hook entry (hook.cjs)', () => {
     expect(stored(root).recentCommands).toEqual([]);
   });
 });
+
+// Issue 26: Claude Code's PowerShell tool (on by default on Windows without Git Bash) sends its calls to
+// hooks whose matcher names it; with `Bash` alone its commands went unseen. A matcher of letters, digits,
+// `_` and `|` is a list of exact tool names (Claude Code's hooks reference), so each name is checked.
+describe("the shell hooks' matchers: Claude Code's Bash and PowerShell tools", () => {
+  const SHELL_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
+  type Groups = Record<string, { matcher?: string }[]>;
+  const matchersOf = (hooks: Groups) =>
+    Object.fromEntries(SHELL_EVENTS.map((event) => [event, hooks[event]?.map((group) => group.matcher)]));
+  const expected = Object.fromEntries(SHELL_EVENTS.map((event) => [event, ['Bash|PowerShell']]));
+
+  it("in the plugin's hooks.json", () => {
+    const plugin = JSON.parse(readFileSync(path.join(PLUGIN_DIST, '..', 'hooks', 'hooks.json'), 'utf8'));
+    expect(matchersOf(plugin.hooks)).toEqual(expected);
+  });
+
+  it('in the manual set-up of docs/agents/claude-code.md', () => {
+    const page = readFileSync(
+      fileURLToPath(new URL('../../docs/agents/claude-code.md', import.meta.url)),
+      'utf8',
+    );
+    const snippet = [...page.matchAll(/```json\n([\s\S]*?)```/g)]
+      .map((match) => JSON.parse(match[1] ?? '') as { hooks?: Groups })
+      .find((json) => json.hooks?.PreToolUse !== undefined);
+    expect(matchersOf(snippet?.hooks ?? {})).toEqual(expected);
+  });
+});

@@ -196,6 +196,39 @@ describe('the PreToolUse hook (a snapshot before a destructive command)', () => 
     });
   });
 
+  // Issue 26: Claude Code's own PowerShell tool (on by default on Windows without Git Bash) went unseen.
+  it("Claude Code's PowerShell tool: Remove-Item takes a snapshot, read as PowerShell; Get-ChildItem none", async () => {
+    const { root, env } = project();
+    writeFileSync(path.join(root, 'src', 'feature.ts'), FEATURE);
+    // Its PreToolUse input is the Bash tool's, with tool_name PowerShell (hooks and tools reference).
+    const powerShell = (command: string) =>
+      runNodeScript(SHIPPED_HOOK_ENTRY, ['PreToolUse'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({
+          session_id: 'sess-ps',
+          cwd: root,
+          hook_event_name: 'PreToolUse',
+          tool_name: 'PowerShell',
+          tool_input: { command, description: 'a command' },
+          tool_use_id: 'toolu_ps',
+        }),
+      });
+    expect(await powerShell('Get-ChildItem -Recurse src')).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await snapshots(root, env)).toEqual([]);
+    // Remove-Item is no command to sh: only the PowerShell reader sees it delete src.
+    expect(await powerShell('Remove-Item -Recurse src')).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const [taken] = await snapshots(root, env);
+    expect(taken).toMatchObject({ trigger: 'pre-command', label: 'Remove-Item -Recurse src' });
+    rmSync(path.join(root, 'src'), { recursive: true });
+    const restored = await runCli(['restore', (taken as Listed).id, '--yes', '--root', root], {
+      cwd: root,
+      env,
+    });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'src', 'feature.ts'), 'utf8')).toBe(FEATURE);
+  });
+
   it('a command whose every target is outside the project takes no snapshot; one that may reach inside does', async () => {
     const { root, env } = project();
     const home = tempDir('home-');

@@ -59,6 +59,17 @@ describe('readClaudeTranscript on recorded sessions', () => {
     expect(read?.record.files).toEqual([`${PROJECT}/src/health.ts`]);
   });
 
+  // Claude Code's PowerShell tool (Windows, or CLAUDE_CODE_USE_POWERSHELL_TOOL=1) takes the Bash tool's
+  // input; `powershell` is a small session written in the shape of the Bash entries above.
+  it('PowerShell tool calls are commands too, with their exit codes', () => {
+    const read = readClaudeTranscript(fixture('powershell'), 'session-ps', null);
+    expect(read?.record.commands).toEqual([
+      { command: 'Get-ChildItem -Name src', exitCode: 0, note: 'List the sources' },
+      { command: "Write-Output 'bad'; exit 3", exitCode: 3, note: 'Fail' },
+    ]);
+    expect(read?.record.status).toBe('The script fails with exit code 3.');
+  });
+
   it('a half-written last line is left for the next read, which then takes it in', () => {
     const file = copyOf('todo');
     const whole = statSync(file).size;

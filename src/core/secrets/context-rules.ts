@@ -208,7 +208,8 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       'webhook',
     ],
     pattern: new RegExp(
-      `(?<![\\w.-])(?<!\\w:)(?!(?<=:\\/\\/)[^\\s:/@'"]{0,64}:[^\\s@'"]{1,300}@)(?<q>["']?)(?<name>(?=[A-Za-z_])[\\w.-]{0,64}?(?:pass|pwd|secret|token|cred|key|auth|sig|salt|cookie|session|dsn|pat|webhook)[\\w.-]{0,64})\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
+      `(?<![\\w.-])(?<!\\w:(?<!\\$env:))(?!(?<=:\\/\\/)[^\\s:/@'"]{0,64}:[^\\s@'"]{1,300}@)(?<q>["']?)(?<name>(?=[A-Za-z_])[\\w.-]{0,64}?(?:pass|pwd|secret|token|cred|key|auth|sig|salt|cookie|session|dsn|pat|webhook)[\\w.-]{0,64})\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
+      // A name after `word:` is not one (`urn:api_key`), unless PowerShell's `$env:` (`$env:API_KEY = …`).
       // Not a URL's userinfo (`https://oauth2:TOKEN@gitlab.com/…`): url-credentials takes the password
       // alone, where this rule took the host and path with it as the value (trial 4).
       // Names of at most 64 characters each side of the word: unbounded, a long run of name characters
