@@ -156,7 +156,7 @@ for (const [from, to] of [
   ['src/hook-loader.ts', 'hook.cjs'],
 ]) {
   const result = await build({ ...cjs, entryPoints: [path.join(root, from)] });
-  const code = ascii(result.outputFiles[0].text);
+  const code = ascii(sharedToESM(result.outputFiles[0].text));
   outputs.set(to, to === 'hook-main.cjs' ? withBuildId(code) : code);
 }
 // Hook commands written by earlier versions name hook.mjs: it stays, handing over to hook.cjs.

@@ -1,4 +1,18 @@
-import * as fs from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 
 /**
  * The file-system calls the stores make, gathered so tests can inject faults (disk full, permission
@@ -7,7 +21,7 @@ import * as fs from 'node:fs';
  * trips through the thread pool; a hook is spared loading `node:fs/promises` as well.
  */
 export type StoreFs = Pick<
-  typeof fs,
+  typeof import('node:fs'),
   | 'openSync'
   | 'writeFileSync'
   | 'fchmodSync'
@@ -23,12 +37,28 @@ export type StoreFs = Pick<
   | 'rmdirSync'
 >;
 
-export const nodeFs: StoreFs = fs;
+// Named, not the module's namespace: a bundle copies every property of a namespace it imports (over a
+// hundred for node:fs) in each process that loads it.
+export const nodeFs: StoreFs = {
+  openSync,
+  writeFileSync,
+  fchmodSync,
+  fsyncSync,
+  closeSync,
+  renameSync,
+  unlinkSync,
+  linkSync,
+  lstatSync,
+  readFileSync,
+  readdirSync,
+  mkdirSync,
+  rmdirSync,
+};
 
 /** A small file's text, read in place; `null` when it is missing or cannot be read. */
 export function readTextOrNull(file: string): string | null {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch {
     return null;
   }
@@ -37,7 +67,7 @@ export function readTextOrNull(file: string): string | null {
 /** Removes a file that may already be gone. */
 export function removeQuietly(file: string): void {
   try {
-    fs.unlinkSync(file);
+    unlinkSync(file);
   } catch {
     // already gone
   }
