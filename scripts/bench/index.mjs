@@ -76,17 +76,21 @@ const log = (text) => process.stderr.write(`${text}\n`);
 
 /**
  * Runs `ours` and `floor` alternately (order swapped each round) and keeps both samples. `hooks.round`
- * runs once before each round, `hooks.each` before each side; neither is timed.
+ * runs once before each round, `hooks.each` before each side; neither is timed. `reference` (a name and
+ * a run), when given, is measured in the same rounds for the report: what part of the ratio something
+ * every way of doing the work must do already takes.
  */
-async function paired(name, rounds, hooks, ours, floor) {
-  const samples = { ours: [], floor: [] };
+async function paired(name, rounds, hooks, ours, floor, reference) {
+  const runs = { ours, floor, ...(reference ? { reference: reference.run } : {}) };
+  const samples = Object.fromEntries(Object.keys(runs).map((which) => [which, []]));
   for (let round = 0; round < rounds; round++) {
     await hooks?.round?.(round);
-    const order = round % 2 === 0 ? ['ours', 'floor'] : ['floor', 'ours'];
+    const order = Object.keys(runs);
+    if (round % 2 === 1) order.reverse();
     for (const which of order) {
       await hooks?.each?.(round, which);
       const start = now();
-      await (which === 'ours' ? ours : floor)(round);
+      await runs[which](round);
       samples[which].push(now() - start);
     }
   }
@@ -98,8 +102,16 @@ async function paired(name, rounds, hooks, ours, floor) {
     floorSpreadMs: [Math.min(...samples.floor), Math.max(...samples.floor)],
   };
   result.ratio = result.oursMs / result.floorMs;
+  if (reference) {
+    result.reference = { name: reference.name, ms: median(samples.reference) };
+    result.reference.ratio = result.reference.ms / result.floorMs;
+  }
   log(
-    `  ${name}: ours ${result.oursMs.toFixed(1)} ms, floor ${result.floorMs.toFixed(1)} ms, ratio ${result.ratio.toFixed(2)}`,
+    `  ${name}: ours ${result.oursMs.toFixed(1)} ms, floor ${result.floorMs.toFixed(1)} ms, ratio ${result.ratio.toFixed(2)}${
+      result.reference
+        ? `; ${result.reference.name} ${result.reference.ms.toFixed(1)} ms (${result.reference.ratio.toFixed(2)}x the floor)`
+        : ''
+    }`,
   );
   return result;
 }
@@ -337,6 +349,14 @@ async function benchSize(size) {
         null,
         hook('PostToolUse', bashInput),
         nodeBare,
+        // A relayed hook's least: a `node` that loads node:net and opens the relay's socket (the server
+        // takes a connection that sends nothing as no request).
+        suffix === ''
+          ? {
+              name: 'a `node` that only loads node:net and connects to the server',
+              run: () => runNode(['-e', SOCKET_CONNECT, socket], root, process.env, ''),
+            }
+          : undefined,
       ),
     );
     results.push(
@@ -431,6 +451,9 @@ async function connectServer(cwd, env) {
 }
 
 const hookEntry = path.join(project, 'plugin', 'dist', 'hook.cjs');
+/** A node process that connects to a unix socket and closes: the floor of any hook handed to a server. */
+const SOCKET_CONNECT = `const connection = require('node:net').createConnection(process.argv[1], () => connection.end());
+connection.on('error', () => process.exit(1));`;
 /** A node process that takes the peers' shadow-git snapshot: the floor of a snapshotting hook. */
 const MINIMAL_SNAPSHOT = `const { execFileSync } = require('node:child_process');
 const [gitDir, root] = process.argv.slice(1);
@@ -768,6 +791,10 @@ for (const [size, rows] of Object.entries(bySize)) {
     lines.push(
       `| ${size} | ${row.name} | ${row.oursMs.toFixed(1)} ms | ${row.floorMs.toFixed(1)} ms | ${row.ratio.toFixed(2)}× | ${target} |`,
     );
+    if (row.reference)
+      lines.push(
+        `| ${size} | (for reference: ${row.reference.name}) | ${row.reference.ms.toFixed(1)} ms | ${row.floorMs.toFixed(1)} ms | ${row.reference.ratio.toFixed(2)}× | |`,
+      );
   }
 }
 lines.push(
