@@ -151,13 +151,16 @@ for (const [from, to] of [
 }
 // The hooks: one CommonJS bundle (hook-main.cjs; each event's code still runs only when its event
 // fires) started by hook.cjs, the loader that runs it through V8's code cache (src/hook-loader.ts).
+// The destructive-command gate is a third, hook-gate.cjs, which the loader loads (through the cache)
+// for pre-command events only.
 for (const [from, to] of [
   ['src/hook.ts', 'hook-main.cjs'],
+  ['src/hook-gate.ts', 'hook-gate.cjs'],
   ['src/hook-loader.ts', 'hook.cjs'],
 ]) {
   const result = await build({ ...cjs, entryPoints: [path.join(root, from)] });
   const code = ascii(sharedToESM(result.outputFiles[0].text));
-  outputs.set(to, to === 'hook-main.cjs' ? withBuildId(code) : code);
+  outputs.set(to, to === 'hook.cjs' ? code : withBuildId(code));
 }
 // Hook commands written by earlier versions name hook.mjs: it stays, handing over to hook.cjs.
 outputs.set(

@@ -8,13 +8,14 @@ import { parseHookArgs } from './hooks/hook-args.js';
 import { inputWaitMs } from './hooks/hook-budgets.js';
 import { handOverStdin, readHookStdin, writeAll } from './hooks/hook-io.js';
 import { launchHookHost } from './hooks/host-launch.js';
-import { isPreCommandEvent, stdinMayDestroyWork } from './hooks/pre-command-gate.js';
+import { isPreCommandEvent } from './hooks/pre-command-events.js';
 import { relayHook } from './hooks/relay-client.js';
 import { HOST_ARG } from './hooks/relay-protocol.js';
-import { runCachedBundle } from './store/code-cache.js';
+import { loadCachedBundle, runCachedBundle } from './store/code-cache.js';
 
 const entry = process.argv[1] ?? '';
 const bundle = path.join(path.dirname(entry), 'hook-main.cjs');
+const gateBundle = path.join(path.dirname(entry), 'hook-gate.cjs');
 
 void (async () => {
   // A hook host (hooks/relay-protocol.ts) is the bundle itself, with no hook input to read.
@@ -25,7 +26,7 @@ void (async () => {
   const { event, options } = parseHookArgs(argv);
   const stdin = await readHookStdin(inputWaitMs(event, process.env));
   // Most commands destroy nothing: their pre-tool hook ends here, before the relay or the bundle loads.
-  if (isPreCommandEvent(options.agent, event) && !stdinMayDestroyWork(stdin, process.cwd(), options.agent))
+  if (isPreCommandEvent(options.agent, event) && !mayDestroyWork(stdin, event, options.agent))
     process.exit(0);
   const relayed = await relayHook({
     argv,
@@ -53,6 +54,17 @@ void (async () => {
   handOverStdin(stdin);
   runBundle();
 })();
+
+/**
+ * The gate (hook-gate.cjs beside this file). Without it, the command is taken as one that may destroy
+ * work: the server, the host or the hooks' bundle judge it again, with the same gate.
+ */
+function mayDestroyWork(stdin: string, event: string, agent: string | undefined): boolean {
+  const gate = loadCachedBundle({ bundle: gateBundle, kind: 'gate', name: event, env: process.env }) as
+    | typeof import('./hook-gate.js')
+    | null;
+  return gate?.stdinMayDestroyWork(stdin, process.cwd(), agent) ?? true;
+}
 
 function runBundle(): void {
   // One cache per event: each holds the functions its own event compiles.

@@ -6,28 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { type CommandRisk, classifyCommand, type PathKind } from '../core/command-risk.js';
 import { type HookInput, objectField, parseHookInput, stringField } from './input.js';
+import { PRE_TOOL } from './pre-command-events.js';
 
-/** The event the gate acts on (ours, and Claude Code's). */
-export const PRE_COMMAND_EVENT = 'PreToolUse';
-
-/**
- * Each agent's event before a tool runs, and the names of its shell tools there (checked against the
- * agents' own code: Claude Code's Bash and PowerShell tools; Gemini CLI's BeforeTool for
- * run_shell_command; Codex's and Copilot CLI's Claude-compatible PreToolUse, Copilot CLI's `powershell`
- * tool on Windows; the OpenCode plugin hands over Claude's shape).
- */
-const PRE_TOOL: Readonly<Record<string, { event: string; tools: readonly string[] }>> = {
-  claude: { event: 'PreToolUse', tools: ['Bash', 'PowerShell'] },
-  codex: { event: 'PreToolUse', tools: ['Bash'] },
-  copilot: { event: 'PreToolUse', tools: ['Bash', 'bash', 'shell', 'powershell'] },
-  gemini: { event: 'BeforeTool', tools: ['run_shell_command'] },
-  opencode: { event: 'PreToolUse', tools: ['Bash'] },
-};
-
-/** Whether `event` is the agent's event before a tool runs (an unnamed agent is Claude Code). */
-export function isPreCommandEvent(agent: string | undefined, event: string): boolean {
-  return PRE_TOOL[agent ?? 'claude']?.event === event;
-}
+export { isPreCommandEvent, PRE_COMMAND_EVENT } from './pre-command-events.js';
 
 export interface PendingCommand extends CommandRisk {
   /** The command line, when the input is a shell tool's call. */

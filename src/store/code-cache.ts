@@ -47,12 +47,17 @@ export interface CachedBundle {
  * exit code 0 and found no usable cache, written to the store's cache folder. `false`, having run
  * nothing, when the bundle cannot be read: the caller decides what runs instead.
  */
-export function runCachedBundle({ bundle, kind, name, env }: CachedBundle): boolean {
+export function runCachedBundle(options: CachedBundle): boolean {
+  return loadCachedBundle(options) !== null;
+}
+
+/** As runCachedBundle, for a bundle that exports something: its exports, or `null` when it cannot be read. */
+export function loadCachedBundle({ bundle, kind, name, env }: CachedBundle): Record<string, unknown> | null {
   let source: string;
   try {
     source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
   } catch {
-    return false;
+    return null;
   }
   const cacheFile = cachePath(bundle, source, kind, name, env);
   const cachedData = cacheFile ? readCache(cacheFile) : undefined;
@@ -66,9 +71,9 @@ export function runCachedBundle({ bundle, kind, name, env }: CachedBundle): bool
       if (code === 0) writeCache(cacheFile, kind, script.createCachedData());
     });
   }
-  const loaded = { exports: {} };
+  const loaded: { exports: Record<string, unknown> } = { exports: {} };
   script.runInThisContext()(loaded.exports, createRequire(bundle), loaded, bundle, path.dirname(bundle));
-  return true;
+  return loaded.exports;
 }
 
 function cachePath(

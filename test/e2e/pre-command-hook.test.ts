@@ -1,4 +1,12 @@
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
@@ -310,5 +318,62 @@ describe('the PreToolUse hook (a snapshot before a destructive command)', () => 
       trigger: 'pre-command',
       label: 'patch -p1 < fix.diff',
     });
+  });
+
+  it('the gate is its own bundle, loaded through its own cache for the pre-command event only', async () => {
+    const { root, env } = project();
+    const alone = { ...env, CHECKPOINT_HOOK_RELAY: '0' };
+    const cacheDir = path.join(env.CHECKPOINT_STORE_DIR, 'cache');
+    const gateCaches = () =>
+      existsSync(cacheDir) ? readdirSync(cacheDir).filter((name) => name.startsWith('gate-')) : [];
+    // Another event never loads it.
+    const bash = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], {
+      cwd: root,
+      env: alone,
+      input: JSON.stringify({
+        cwd: root,
+        tool_name: 'Bash',
+        tool_input: { command: 'npm test' },
+        tool_response: {},
+      }),
+    });
+    expect(bash).toMatchObject({ code: 0, stderr: '' });
+    expect(gateCaches()).toEqual([]);
+    // A harmless command ends in the loader, having read the gate through the cache it writes once.
+    expect(await preCommandHook(root, alone, 'npm test')).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const [cache] = gateCaches();
+    expect(cache).toMatch(/^gate-PreToolUse-v\d+\.\d+\.\d+-\w+-[0-9a-f]{16}\.v8$/);
+    const written = readFileSync(path.join(cacheDir, cache as string));
+    expect(await preCommandHook(root, alone, 'ls -la')).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(readFileSync(path.join(cacheDir, cache as string)).equals(written)).toBe(true);
+    expect(await snapshots(root, env)).toEqual([]);
+    // A destructive one is snapshotted first, as before.
+    expect(await preCommandHook(root, alone, 'rm -rf src')).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+    expect(await snapshots(root, env)).toMatchObject([{ trigger: 'pre-command', label: 'rm -rf src' }]);
+  });
+
+  it("without the gate's bundle beside hook.cjs, the hooks' bundle judges the command: a destructive one still gets its snapshot", async () => {
+    const { root, env } = project();
+    const alone = { ...env, CHECKPOINT_HOOK_RELAY: '0' };
+    const dir = tempDir('no-gate-');
+    for (const file of ['hook.cjs', 'hook-main.cjs'])
+      copyFileSync(path.join(path.dirname(SHIPPED_HOOK_ENTRY), file), path.join(dir, file));
+    const entry = path.join(dir, 'hook.cjs');
+    expect(await preCommandHook(root, alone, 'npm test', entry)).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+    expect(await snapshots(root, env)).toEqual([]);
+    expect(await preCommandHook(root, alone, 'git clean -fdx', entry)).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+    expect(await snapshots(root, env)).toMatchObject([{ trigger: 'pre-command', label: 'git clean -fdx' }]);
   });
 });
