@@ -2,14 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { type AppDeps, defaultDeps } from '../app/deps.js';
 import { wordsFor } from '../core/surface.js';
 import { GENERATOR } from '../version.js';
-import { registerCheckpointCommands } from './checkpoint-commands.js';
 import { type CliContext, positiveInteger, type Runner, resolveRootOption } from './context.js';
-import { registerHandoffCommand } from './handoff-command.js';
-import { registerHookCommand } from './hook-command.js';
 import { createOutput, EXIT, reportError } from './output.js';
-import { registerRewindCommands } from './rewind-commands.js';
-import { registerScanCommand } from './scan-command.js';
-import { registerSetupCommand } from './setup-command.js';
 import { COMMANDER_OUTPUT, writeText } from './stdio.js';
 
 const EXAMPLES = `
@@ -80,22 +74,24 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
       }
     };
 
-  const groups: Record<CommandGroup, () => void> = {
-    checkpoint: () => registerCheckpointCommands(program, run),
-    rewind: () => registerRewindCommands(program, run),
-    scan: () => registerScanCommand(program, run),
-    setup: () => registerSetupCommand(program, run),
-    handoff: () => registerHandoffCommand(program, run),
-    hook: () =>
-      registerHookCommand(program, deps, (code) => {
+  // Each group's modules are loaded (and, bundled, initialised) only when the group is built.
+  const groups: Record<CommandGroup, () => Promise<void>> = {
+    checkpoint: async () =>
+      (await import('./checkpoint-commands.js')).registerCheckpointCommands(program, run),
+    rewind: async () => (await import('./rewind-commands.js')).registerRewindCommands(program, run),
+    scan: async () => (await import('./scan-command.js')).registerScanCommand(program, run),
+    setup: async () => (await import('./setup-command.js')).registerSetupCommand(program, run),
+    handoff: async () => (await import('./handoff-command.js')).registerHandoffCommand(program, run),
+    hook: async () =>
+      (await import('./hook-command.js')).registerHookCommand(program, deps, (code) => {
         exitCode = code;
       }),
   };
   // A command named first needs only its own group: each command is a fresh process, and building the
   // others was a tenth of its start-up (issue 26). The general help, the version, an unknown name: all.
   const named = groupOf(argv[0]);
-  if (named) groups[named]();
-  else for (const register of Object.values(groups)) register();
+  if (named) await groups[named]();
+  else for (const register of Object.values(groups)) await register();
   addUsageHints(program);
   const help = helpRequest(program, argv);
   if (help?.unknown !== undefined) {
