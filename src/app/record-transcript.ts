@@ -89,8 +89,10 @@ export async function recordTranscript(
   const record: TranscriptRecord = {
     ...read.record,
     status,
-    // The hook's message carries no time: what changed since the read before decides for it.
-    statusAt: isStatus ? undefined : read.record.statusAt,
+    // The hook's message is the reply that ended the turn just now: written after any save the agent
+    // made in that turn, on the first read of a session too (a new-user trial: a save, then a turn,
+    // then its Stop flagged the tasks but not the status).
+    statusAt: isStatus ? deps.now().toISOString() : read.record.statusAt,
     changedSinceLastRead: {
       tasks: before !== undefined && tasksText(before.tasks) !== tasksText(read.record.tasks),
       status: before !== undefined && redacted(before.status) !== redacted(status),

@@ -260,6 +260,67 @@ describe('hooks fill the checkpoint from the session transcript when the model n
     expect(after).toContain('the rest of this brief can be trusted as is');
   });
 
+  it('the first Stop of a session after the agent’s save: the reply that ended the turn is a newer status, beside the newer tasks', async () => {
+    const { root, env, transcript, hook } = setUp();
+    // A new session: nothing read before. The model saves, then works on and ends its turn.
+    await runCli(
+      ['save', '--goal', 'F work', '--task', 'in_progress:cookie fix', '--summary', 'working on cookies'],
+      {
+        cwd: root,
+        env,
+      },
+    );
+    const at = new Date(Date.now() + 1_000).toISOString();
+    writeFileSync(
+      transcript,
+      [
+        { type: 'user', timestamp: at, message: { role: 'user', content: 'Go on' } },
+        {
+          type: 'assistant',
+          timestamp: at,
+          message: {
+            role: 'assistant',
+            content: [
+              {
+                type: 'tool_use',
+                id: 'toolu_first',
+                name: 'TodoWrite',
+                input: {
+                  todos: [
+                    { content: 'cookie fix', status: 'completed', activeForm: 'x' },
+                    { content: 'logout', status: 'in_progress', activeForm: 'y' },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+        {
+          type: 'user',
+          timestamp: at,
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 'toolu_first', content: 'ok' }],
+          },
+        },
+        {
+          type: 'assistant',
+          timestamp: at,
+          message: { role: 'assistant', content: [{ type: 'text', text: 'Cookie fixed; logout next.' }] },
+        },
+      ]
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join(''),
+    );
+    await hook('Stop', { last_assistant_message: 'Cookie fixed; logout next.' });
+    const brief = JSON.parse((await hook('SessionStart', { source: 'clear' })).stdout).hookSpecificOutput
+      .additionalContext as string;
+    expect(brief).toContain('## Where things stand\nworking on cookies');
+    expect(brief).toMatch(
+      /- ⚠ The session transcript is newer than the last save \(seen [^)]*\): tasks \[x\] cookie fix; \[~\] logout; status “Cookie fixed; logout next\.”\. The tasks and status above are older, as saved\n/,
+    );
+  });
+
   it('the transcript is called newer only for what it wrote after the agent’s own save, by the entries’ times', async () => {
     const { root, env, transcript, hook } = setUp();
     await hook('Stop');
