@@ -138,6 +138,9 @@ async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Pro
  * the pull wrote or deleted was changed on the other machine after its save. Their content as written
  * goes to the store, so the brief can say so for as long as they keep it (issue 26). A file that drifts
  * but that the pull left alone was already so here: after a push-back, that is this machine's own edit.
+ * Unless it is gone: a file the other machine's checkpoint lists and its tree no longer has (one it made
+ * and deleted after its save) was never here to change (a new-user trial: "changed here" for a file
+ * this machine never had).
  */
 async function recordPulledFiles(
   deps: AppDeps,
@@ -152,7 +155,7 @@ async function recordPulledFiles(
     pulledFiles: (drift, oidNow) => {
       oids = Object.fromEntries(
         drift.changedSince
-          .filter((file) => oidNow.has(file) && written.has(file))
+          .filter((file) => oidNow.has(file) && (written.has(file) || oidNow.get(file) === null))
           .map((file) => [file, oidNow.get(file) ?? null]),
       );
     },

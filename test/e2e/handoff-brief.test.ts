@@ -79,4 +79,23 @@ describe('the brief after handoff pull', () => {
     ]);
     expect(brief.drift.fromHandoff.paths).toEqual(['src/later.ts']);
   }, 180_000);
+
+  it('a file the other machine made and deleted after its save is its change, not this machine’s', async () => {
+    const { bare } = bareRemote();
+    const a = machine(bare, 'Alice');
+    const b = machine(bare, 'Bob');
+    // Untracked on A, listed by A's save, then deleted there: B never had it.
+    writeTree(a.root, { 'src/health.ts': 'export const ok = 1;\n' });
+    expect((await cli(a, 'save', '--goal', 'Health check')).code).toBe(0);
+    rmSync(path.join(a.root, 'src/health.ts'));
+    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    const pulled = await cli(b, 'handoff', 'pull', '--yes');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    const brief = JSON.parse((await cli(b, 'brief', '--json')).stdout);
+    expect(driftLines(brief.brief)).toEqual([
+      expect.stringMatching(
+        /^- ⚠ Changed on the other machine after its checkpoint \(Alice .*\), re-read before editing: `src\/health\.ts`$/,
+      ),
+    ]);
+  }, 180_000);
 });
