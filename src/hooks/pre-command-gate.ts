@@ -29,16 +29,22 @@ export function claudePreToolInput(agent: string | undefined, input: HookInput):
   const args = toolArguments(input);
   const command = shellCommand(args?.command);
   if (command === undefined) return null;
-  // Gemini CLI's dir_path and OpenCode's workdir: the folder the command runs in, from the session's.
+  // Gemini CLI's dir_path, OpenCode's workdir, Copilot CLI's cwd: the folder the command runs in, from
+  // the session's. Only the command's paths are read from it: `cwd` stays the session's, the project a
+  // snapshot is of (an adversarial trial: a snapshot of the command's subfolder, in a store of its own,
+  // missed the project's unsaved work that the command then deleted).
   const dir = stringField(args, 'dir_path', 'workdir', 'cwd');
   const cwd = stringField(input, 'cwd');
   return {
     ...input,
     tool_name: tool?.toLowerCase() === 'powershell' ? POWERSHELL_TOOL : 'Bash',
     tool_input: { ...args, command },
-    ...(dir && cwd ? { cwd: path.resolve(cwd, dir) } : {}),
+    ...(dir && cwd ? { [COMMAND_CWD]: path.resolve(cwd, dir) } : {}),
   };
 }
+
+/** Ours, in a Claude-shaped input: the folder the command runs in, when the agent named another than `cwd`. */
+export const COMMAND_CWD = 'checkpoint_command_cwd';
 
 /** `tool_input` (Claude Code, Codex, Gemini CLI), or Copilot CLI's `toolArgs`, an object or its JSON. */
 export function toolArguments(input: HookInput): Record<string, unknown> | undefined {
@@ -71,13 +77,14 @@ export function pendingCommandRisk(input: HookInput, fallbackCwd: string): Pendi
   if ((tool !== undefined && tool !== 'Bash' && tool !== POWERSHELL_TOOL) || command === undefined)
     return { destructive: false };
   // Paths in the command are relative to the folder it runs in, which the input names.
-  const cwd = path.resolve(stringField(input, 'cwd') ?? fallbackCwd);
+  const sessionCwd = path.resolve(stringField(input, 'cwd') ?? fallbackCwd);
+  const cwd = path.resolve(sessionCwd, stringField(input, COMMAND_CWD) ?? '.');
   let roots: string[] | undefined;
   const kindOf = (file: string): PathKind => {
     const absolute = path.resolve(cwd, file);
     // Only a path written absolute (or from ~) may be outside: `..` and links are left to the snapshot.
     if (!path.isAbsolute(file)) return pathKind(absolute);
-    roots ??= projectRoots(cwd);
+    roots ??= [...new Set([...projectRoots(cwd), ...projectRoots(sessionCwd)])];
     return isOutside(absolute, roots) ? 'outside' : pathKind(absolute);
   };
   const shell = tool === POWERSHELL_TOOL ? 'powershell' : 'sh';

@@ -376,4 +376,75 @@ describe('the PreToolUse hook (a snapshot before a destructive command)', () => 
     });
     expect(await snapshots(root, env)).toMatchObject([{ trigger: 'pre-command', label: 'git clean -fdx' }]);
   });
+
+  // An adversarial trial: the folder a command runs in (OpenCode's workdir, Copilot CLI's cwd, Gemini
+  // CLI's dir_path) was taken for the project, and the snapshot went to a store of that subfolder alone,
+  // without the project's unsaved work the command then deleted.
+  it("a command run in another folder than the session's: the snapshot is of the project, its paths read from that folder", async () => {
+    const cases: Array<[string, (root: string, command: string, dir: string) => unknown]> = [
+      [
+        'opencode',
+        (root, command, dir) => ({
+          hook_event_name: 'PreToolUse',
+          cwd: root,
+          session_id: 'oc1',
+          tool_name: 'Bash',
+          tool_input: { command, workdir: dir },
+        }),
+      ],
+      [
+        'copilot',
+        (root, command, dir) => ({
+          sessionId: 'c1',
+          cwd: root,
+          toolName: 'bash',
+          toolArgs: JSON.stringify({ command, cwd: dir }),
+        }),
+      ],
+      [
+        'gemini',
+        (root, command, dir) => ({
+          hook_event_name: 'BeforeTool',
+          cwd: root,
+          session_id: 'g1',
+          tool_name: 'run_shell_command',
+          tool_input: { command, dir_path: dir },
+        }),
+      ],
+    ];
+    for (const [agent, payload] of cases) {
+      const { root, env } = project();
+      const event = agent === 'gemini' ? 'BeforeTool' : 'PreToolUse';
+      // The agent's edit since the prompt, at the project's top, which the command deletes from src/.
+      writeFileSync(path.join(root, 'README.md'), '# app, edited by the agent\n');
+      const hooked = await runNodeScript(SHIPPED_HOOK_ENTRY, [event, '--agent', agent], {
+        cwd: root,
+        env,
+        input: JSON.stringify(payload(root, 'rm ../README.md', 'src')),
+      });
+      expect(hooked, agent).toMatchObject({ code: 0, stdout: '' });
+      const [snapshot] = await snapshots(root, env);
+      expect(snapshot, agent).toMatchObject({ trigger: 'pre-command', label: 'rm ../README.md' });
+      // One store, the project's: none of src/ alone.
+      expect(readdirSync(path.join(env.CHECKPOINT_STORE_DIR, 'projects')), agent).toHaveLength(1);
+      rmSync(path.join(root, 'README.md'));
+      const restored = await runCli(['restore', (snapshot as Listed).id, '--yes', '--root', root], {
+        cwd: root,
+        env,
+      });
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(readFileSync(path.join(root, 'README.md'), 'utf8'), agent).toBe('# app, edited by the agent\n');
+      // Its paths are still read from the command's folder: `rm app.ts` there is a file of the project.
+      const inSrc = await runNodeScript(SHIPPED_HOOK_ENTRY, [event, '--agent', agent], {
+        cwd: root,
+        env,
+        input: JSON.stringify(payload(root, 'rm app.ts', 'src')),
+      });
+      expect(inSrc, agent).toMatchObject({ code: 0, stdout: '' });
+      expect((await snapshots(root, env))[0], agent).toMatchObject({
+        trigger: 'pre-command',
+        label: 'rm app.ts',
+      });
+    }
+  });
 });

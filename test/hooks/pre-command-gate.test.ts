@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADAPTERS, AGENTS } from '../../src/hooks/agents.js';
 import {
+  COMMAND_CWD,
   claudePreToolInput,
   isPreCommandEvent,
   pendingCommandRisk,
@@ -173,7 +174,11 @@ describe('the pre-tool events of the other agents', () => {
       tool_name: 'Bash',
       tool_input: { command: 'rm lib/a.ts', workdir: path.join(cwd, 'pkg') },
     };
-    expect(claudePreToolInput('opencode', opencode)?.cwd).toBe(path.join(cwd, 'pkg'));
+    // The session's folder stays the input's cwd (the project a snapshot is of); the command's is apart.
+    expect(claudePreToolInput('opencode', opencode)).toMatchObject({
+      cwd,
+      [COMMAND_CWD]: path.join(cwd, 'pkg'),
+    });
   });
 
   it('Copilot CLI’s powershell tool is read as PowerShell: its harmless lines take nothing', () => {
