@@ -376,8 +376,10 @@ export function looksLikeSecret(value: string, strength: NameStrength): boolean 
   const length = value.length;
   // Too short for any strength: decided before the allowlist's patterns run (most candidates are).
   if (length < (strength === 'weak' ? 12 : 6)) return false;
-  if (isAllowedValue(value)) return false;
+  // The shape first: a few patterns, where the allowlist runs dozens, and most values fail it (both must
+  // pass, so the order changes nothing of the answer).
   if (!looksGenerated(value, strength)) return false;
+  if (isAllowedValue(value)) return false;
   // Base64 of a placeholder or a plain word (`passwd: YWRtaW4=` is admin) is not one; of anything else
   // (`user:pass` in a Basic header, a chosen password) it is.
   const decoded = base64Text(value);

@@ -53,10 +53,26 @@ const KEY_WORD = /key(?:ing|words?|board|frames?|strokes?|press|map|pad|up|down|
 /** A public key's name (`CertIssuerPublicKey`, `public_key`, .NET's `PublicKeyToken`): published, not secret. */
 const PUBLIC_KEY_NAME = /pub(?:lic)?[_.-]?key(?:[_.-]?token)?$/i;
 
+/**
+ * Names repeat (a text's `password`s and `API_KEY`s, every save's): their strength is kept, a few
+ * hundred at most, since nameStrength runs five or six patterns for each of a checkpoint's hundreds.
+ */
+const STRENGTHS = new Map<string, NameStrength | null>();
+const MAX_KEPT_STRENGTHS = 512;
+
 export function nameStrength(name: string): NameStrength | null {
+  const known = STRENGTHS.get(name);
+  if (known !== undefined || STRENGTHS.has(name)) return known ?? null;
+  const strength = strengthOf(name);
+  if (STRENGTHS.size >= MAX_KEPT_STRENGTHS) STRENGTHS.clear();
+  STRENGTHS.set(name, strength);
+  return strength;
+}
+
+function strengthOf(name: string): NameStrength | null {
   if (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_CAMEL.test(name) || PUBLIC_KEY_NAME.test(name))
     return null;
-  if (HAS_AUTHOR.test(name)) return nameStrength(name.replace(AUTHOR_WORD, ''));
+  if (HAS_AUTHOR.test(name)) return strengthOf(name.replace(AUTHOR_WORD, ''));
   if (KEY_WORD.test(name) && !STRONG_NAME.test(name.replace(KEY_WORD, ''))) return null;
   if (isPasswordName(name)) return 'password';
   if (STRONG_NAME.test(name)) return 'strong';
