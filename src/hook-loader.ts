@@ -56,14 +56,20 @@ void (async () => {
 })();
 
 /**
- * The gate (hook-gate.cjs beside this file). Without it, the command is taken as one that may destroy
- * work: the server, the host or the hooks' bundle judge it again, with the same gate.
+ * The gate (hook-gate.cjs beside this file). Without it, or with one that fails to load or to answer (a
+ * damaged file, another version's), the command is taken as one that may destroy work: the server, the
+ * host or the hooks' bundle judge it again, with their own gate.
  */
 function mayDestroyWork(stdin: string, event: string, agent: string | undefined): boolean {
-  const gate = loadCachedBundle({ bundle: gateBundle, kind: 'gate', name: event, env: process.env }) as
-    | typeof import('./hook-gate.js')
-    | null;
-  return gate?.stdinMayDestroyWork(stdin, process.cwd(), agent) ?? true;
+  try {
+    const gate = loadCachedBundle({ bundle: gateBundle, kind: 'gate', name: event, env: process.env });
+    const judge = gate?.stdinMayDestroyWork;
+    return typeof judge === 'function'
+      ? (judge as typeof import('./hook-gate.js').stdinMayDestroyWork)(stdin, process.cwd(), agent) !== false
+      : true;
+  } catch {
+    return true;
+  }
 }
 
 function runBundle(): void {

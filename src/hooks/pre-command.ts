@@ -1,9 +1,12 @@
+import { existsSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 import type { AppDeps } from '../app/deps.js';
 import { isGcDue, takeSnapshot } from '../app/rewind.js';
+import { ROOT_ENV } from '../app/root.js';
 import { startBackgroundGc } from './background.js';
 import { type HookContext, type HookResult, hookProjectRoot } from './common.js';
 import { type HookInput, stringField } from './input.js';
-import { pendingCommandRisk } from './pre-command-gate.js';
+import { COMMAND_CWD, pendingCommandRisk } from './pre-command-gate.js';
 
 /** The trigger of a snapshot taken before a command that may destroy work. */
 export const PRE_COMMAND_TRIGGER = 'pre-command';
@@ -17,13 +20,47 @@ export const PRE_COMMAND_TRIGGER = 'pre-command';
 export async function preToolUse(input: HookInput, deps: AppDeps, context: HookContext): Promise<HookResult> {
   const risk = pendingCommandRisk(input, deps.cwd());
   if (!risk.destructive || risk.command === undefined) return { notes: [] };
-  const outcome = await takeSnapshot(deps, {
-    projectRoot: hookProjectRoot(deps, input),
-    trigger: PRE_COMMAND_TRIGGER,
-    label: risk.command.replace(/\s+/g, ' '),
-    sessionId: stringField(input, 'session_id', 'sessionId'),
-    onContentTaken: context.answerEarly,
-  });
-  if (isGcDue(outcome) && context.cliPath) startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
+  const snapshot = (projectRoot: string | undefined, onContentTaken?: () => void) =>
+    takeSnapshot(deps, {
+      projectRoot,
+      trigger: PRE_COMMAND_TRIGGER,
+      label: (risk.command as string).replace(/\s+/g, ' '),
+      sessionId: stringField(input, 'session_id', 'sessionId'),
+      onContentTaken,
+    });
+  // A command the agent runs in another repository (a folder it named outside the project, or a
+  // repository nested in it, which the project's snapshots leave out) gets that repository's snapshot
+  // too, taken first: the command may start once the last one's content is taken.
+  const projectRoot = hookProjectRoot(deps, input);
+  const other = otherRepository(input, projectRoot ?? deps.env[ROOT_ENV]?.trim() ?? deps.cwd());
+  const others = other ? [await snapshot(other)] : [];
+  const outcome = await snapshot(projectRoot, context.answerEarly);
+  for (const done of [...others, outcome])
+    if (isGcDue(done) && context.cliPath) startBackgroundGc(context.cliPath, done.root.root, deps.env);
   return { notes: [] };
+}
+
+/**
+ * The repository the command runs in (the nearest folder with a `.git` above the folder the agent named
+ * for it), when that is not the session's project; `null` when the command runs in the project, or in a
+ * folder of no repository outside it (never a snapshot of an arbitrary folder, which could be the home).
+ */
+function otherRepository(input: HookInput, sessionRoot: string): string | null {
+  const commandCwd = stringField(input, COMMAND_CWD);
+  if (!commandCwd) return null;
+  const real = (file: string) => {
+    try {
+      return realpathSync(file);
+    } catch {
+      return path.resolve(file);
+    }
+  };
+  const project = real(sessionRoot);
+  for (let dir = real(commandCwd); ; ) {
+    if (dir === project) return null;
+    if (existsSync(path.join(dir, '.git'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
 }

@@ -356,25 +356,37 @@ describe('the PreToolUse hook (a snapshot before a destructive command)', () => 
     expect(await snapshots(root, env)).toMatchObject([{ trigger: 'pre-command', label: 'rm -rf src' }]);
   });
 
-  it("without the gate's bundle beside hook.cjs, the hooks' bundle judges the command: a destructive one still gets its snapshot", async () => {
-    const { root, env } = project();
-    const alone = { ...env, CHECKPOINT_HOOK_RELAY: '0' };
-    const dir = tempDir('no-gate-');
-    for (const file of ['hook.cjs', 'hook-main.cjs'])
-      copyFileSync(path.join(path.dirname(SHIPPED_HOOK_ENTRY), file), path.join(dir, file));
-    const entry = path.join(dir, 'hook.cjs');
-    expect(await preCommandHook(root, alone, 'npm test', entry)).toMatchObject({
-      code: 0,
-      stdout: '',
-      stderr: '',
-    });
-    expect(await snapshots(root, env)).toEqual([]);
-    expect(await preCommandHook(root, alone, 'git clean -fdx', entry)).toMatchObject({
-      code: 0,
-      stdout: '',
-      stderr: '',
-    });
-    expect(await snapshots(root, env)).toMatchObject([{ trigger: 'pre-command', label: 'git clean -fdx' }]);
+  it("without a working gate beside hook.cjs (missing, damaged, another version's, throwing), the hooks' bundle judges the command: a destructive one still gets its snapshot", async () => {
+    const shipped = path.dirname(SHIPPED_HOOK_ENTRY);
+    const gates: Array<[string, string | null]> = [
+      ['missing', null],
+      ['cut short', readFileSync(path.join(shipped, 'hook-gate.cjs'), 'utf8').slice(0, 5000)],
+      ["another version's", 'exports.somethingElse = () => false;\n'],
+      ['throwing', 'exports.stdinMayDestroyWork = () => { throw new Error("broken gate"); };\n'],
+    ];
+    for (const [kind, gate] of gates) {
+      const { root, env } = project();
+      const alone = { ...env, CHECKPOINT_HOOK_RELAY: '0' };
+      const dir = tempDir('no-gate-');
+      for (const file of ['hook.cjs', 'hook-main.cjs'])
+        copyFileSync(path.join(shipped, file), path.join(dir, file));
+      if (gate !== null) writeFileSync(path.join(dir, 'hook-gate.cjs'), gate);
+      const entry = path.join(dir, 'hook.cjs');
+      expect(await preCommandHook(root, alone, 'npm test', entry), kind).toMatchObject({
+        code: 0,
+        stdout: '',
+        stderr: '',
+      });
+      expect(await snapshots(root, env), kind).toEqual([]);
+      expect(await preCommandHook(root, alone, 'git clean -fdx', entry), kind).toMatchObject({
+        code: 0,
+        stdout: '',
+        stderr: '',
+      });
+      expect(await snapshots(root, env), kind).toMatchObject([
+        { trigger: 'pre-command', label: 'git clean -fdx' },
+      ]);
+    }
   });
 
   // An adversarial trial: the folder a command runs in (OpenCode's workdir, Copilot CLI's cwd, Gemini
@@ -446,5 +458,35 @@ describe('the PreToolUse hook (a snapshot before a destructive command)', () => 
         label: 'rm app.ts',
       });
     }
+  });
+
+  it('a command the agent runs in another repository: that repository is snapshotted too, before the command runs', async () => {
+    const { root, env } = project();
+    const other = createRepo({ committed: { 'src/lib.ts': 'export const lib = 1;\n' } });
+    // Unsaved work in the other repository, which the command deletes.
+    writeFileSync(path.join(other, 'src', 'draft.ts'), 'export const draft = true;\n');
+    const hooked = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PreToolUse', '--agent', 'opencode'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({
+        hook_event_name: 'PreToolUse',
+        cwd: root,
+        session_id: 'oc1',
+        tool_name: 'Bash',
+        tool_input: { command: 'rm -rf src', workdir: other },
+      }),
+    });
+    expect(hooked).toMatchObject({ code: 0, stdout: '' });
+    const [mine] = await snapshots(other, env);
+    expect(mine).toMatchObject({ trigger: 'pre-command', label: 'rm -rf src' });
+    rmSync(path.join(other, 'src'), { recursive: true });
+    const restored = await runCli(['restore', (mine as Listed).id, '--yes', '--root', other], {
+      cwd: other,
+      env,
+    });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(other, 'src', 'draft.ts'), 'utf8')).toBe('export const draft = true;\n');
+    // The session's project has its own, as for any destructive command.
+    expect((await snapshots(root, env))[0]).toMatchObject({ trigger: 'pre-command', label: 'rm -rf src' });
   });
 });

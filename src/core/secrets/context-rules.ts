@@ -59,13 +59,17 @@ const PUBLIC_KEY_NAME = /pub(?:lic)?[_.-]?key(?:[_.-]?token)?$/i;
  */
 const STRENGTHS = new Map<string, NameStrength | null>();
 const MAX_KEPT_STRENGTHS = 512;
+const MAX_KEPT_NAME_CHARS = 64;
 
 export function nameStrength(name: string): NameStrength | null {
   const known = STRENGTHS.get(name);
   if (known !== undefined || STRENGTHS.has(name)) return known ?? null;
   const strength = strengthOf(name);
+  if (name.length > MAX_KEPT_NAME_CHARS) return strength;
   if (STRENGTHS.size >= MAX_KEPT_STRENGTHS) STRENGTHS.clear();
-  STRENGTHS.set(name, strength);
+  // A copy: a name cut from a text by a pattern is a view of that whole text, which it would keep alive
+  // (a review measured 108 MB kept after 100 texts of 1 MB).
+  STRENGTHS.set(` ${name}`.slice(1), strength);
   return strength;
 }
 
