@@ -86,9 +86,13 @@ export async function pullHandoff(
   });
   if (!apply) return { ...summary, applied: false, changed: done.plan, undo: null };
   if (meta.checkpoint !== null && checkpoint !== null) {
+    const checkpoints = new CheckpointStore(root.root, deps.fs);
+    const local = await checkpoints.load().catch(() => null);
     // Through the checkpoint store: locked, atomic, and the current checkpoint kept as the backup.
-    await new CheckpointStore(root.root, deps.fs).write(meta.checkpoint);
-    await recordPulledFiles(deps, root.root, checkpoint, meta.author, done.plan);
+    await checkpoints.write(meta.checkpoint);
+    await recordPulledFiles(deps, root.root, checkpoint, meta.author, done.plan, {
+      ownCheckpoint: local?.found === true && local.checkpoint.id === checkpoint.id,
+    });
   }
   const seen = await readSeen(store);
   seen[`${remote}\n${ref}`] = commit;
@@ -138,9 +142,10 @@ async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Pro
  * the pull wrote or deleted was changed on the other machine after its save. Their content as written
  * goes to the store, so the brief can say so for as long as they keep it (issue 26). A file that drifts
  * but that the pull left alone was already so here: after a push-back, that is this machine's own edit.
- * Unless it is gone: a file the other machine's checkpoint lists and its tree no longer has (one it made
- * and deleted after its save) was never here to change (a new-user trial: "changed here" for a file
- * this machine never had).
+ * Unless it is gone and the checkpoint is not one this machine had before (`ownCheckpoint`): a file the
+ * other machine's checkpoint lists and its tree no longer has (one it made and deleted after its save)
+ * was never here to change (a new-user trial: "changed here" for a file this machine never had). After
+ * a push-back the checkpoint is this machine's own, and a file gone here too is its own deletion.
  */
 async function recordPulledFiles(
   deps: AppDeps,
@@ -148,6 +153,7 @@ async function recordPulledFiles(
   checkpoint: Checkpoint,
   author: string,
   plan: RestorePlan,
+  { ownCheckpoint }: { ownCheckpoint: boolean },
 ): Promise<void> {
   const written = new Set([...plan.overwrite, ...plan.create, ...plan.delete]);
   let oids: Record<string, string | null> = {};
@@ -155,7 +161,10 @@ async function recordPulledFiles(
     pulledFiles: (drift, oidNow) => {
       oids = Object.fromEntries(
         drift.changedSince
-          .filter((file) => oidNow.has(file) && (written.has(file) || oidNow.get(file) === null))
+          .filter(
+            (file) =>
+              oidNow.has(file) && (written.has(file) || (!ownCheckpoint && oidNow.get(file) === null)),
+          )
           .map((file) => [file, oidNow.get(file) ?? null]),
       );
     },

@@ -98,4 +98,24 @@ describe('the brief after handoff pull', () => {
       ),
     ]);
   }, 180_000);
+
+  it('after a push-back, a file this machine deleted after its save stays its own change', async () => {
+    const { bare } = bareRemote();
+    const a = machine(bare, 'Alice');
+    const b = machine(bare, 'Bob');
+    expect((await cli(a, 'save', '--goal', 'Round trip with a deletion')).code).toBe(0);
+    // A deletes a tracked file after its save; the session goes to B and comes back unsaved.
+    rmSync(path.join(a.root, 'src/old.ts'));
+    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    expect((await cli(b, 'handoff', 'pull', '--yes')).code).toBe(0);
+    writeTree(b.root, { 'src/later.ts': 'from B\n' });
+    expect((await cli(b, 'handoff', 'push')).code).toBe(0);
+    const pulled = await cli(a, 'handoff', 'pull', '--yes');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    const brief = JSON.parse((await cli(a, 'brief', '--json')).stdout);
+    expect(brief.drift.fromHandoff.paths).toEqual(['src/later.ts']);
+    expect(driftLines(brief.brief)).toContain(
+      '- ⚠ Changed here after the checkpoint, re-read before editing: `src/old.ts`',
+    );
+  }, 180_000);
 });
