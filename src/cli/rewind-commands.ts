@@ -129,7 +129,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       const { restoreSnapshot } = await import('../app/rewind.js');
       const show = (outcome: RestoreOutcome) => {
         if (ctx.out.json) ctx.out.printJson({ ...outcome, snapshot: snapshotSummary(outcome.snapshot) });
-        else ctx.out.print(renderRestore({ ...outcome, paths }, ctx.words));
+        else ctx.out.print(renderRestore(outcome, ctx.words));
       };
       const apply = async () => {
         const done = await restoreSnapshot(ctx.deps, {
@@ -154,7 +154,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
         // A script asked for JSON: it gets the plan it would have confirmed, on stdout (issue 26).
         if (ctx.out.json) ctx.out.printJson({ ...plan, snapshot: snapshotSummary(plan.snapshot) });
-        else ctx.out.note(renderRestore({ ...plan, paths }, ctx.words));
+        else ctx.out.note(renderRestore(plan, ctx.words));
         ctx.out.note('Not applied: pass --yes to restore without a terminal to confirm on.');
         return EXIT.notConfirmed;
       }

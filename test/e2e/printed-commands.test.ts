@@ -222,6 +222,39 @@ describe('the commands the CLI prints work as printed', () => {
   });
 });
 
+describe('the undo of a path-limited restore (new-user trial 2026-12-06)', () => {
+  it('names the same paths, so running it as printed brings back only what the restore changed', async () => {
+    const { root, env } = awkwardProject({ 'src/auth/session.ts': 'v1\n', 'NOTES.md': 'notes v0\n' });
+    expect((await runCli(['snapshot', '--label', 'base'], { cwd: root, env })).code).toBe(0);
+    writeTree(root, { 'src/auth/session.ts': 'v2\n', 'NOTES.md': 'notes v1\n' });
+    const restored = await runCli(['restore', 'latest', 'src/', '--yes'], { cwd: root, env });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(read(root, 'src/auth/session.ts')).toBe('v1\n');
+    const undo = printedLine(restored.stdout, 'To undo: ');
+    expect(undo).toMatch(new RegExp(`^claude-checkpoint restore ${ID.source} --yes -- src$`));
+    // Work done after the restore, outside its paths: the undo must leave it alone.
+    writeTree(root, { 'NOTES.md': 'notes v2 - my later work\n' });
+    const undone = await runPrinted(undo, { cwd: root, env });
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(read(root, 'src/auth/session.ts')).toBe('v2\n');
+    expect(read(root, 'NOTES.md')).toBe('notes v2 - my later work\n');
+  });
+
+  it('--json: the undo carries the snapshot and the paths', async () => {
+    const { root, env } = awkwardProject({ 'src/a.ts': 'one\n', 'b.txt': 'b\n' });
+    expect((await runCli(['snapshot'], { cwd: root, env })).code).toBe(0);
+    writeTree(root, { 'src/a.ts': 'two\n', 'b.txt': 'b2\n' });
+    const restored = await runCli(['restore', 'latest', 'src/a.ts', '--yes', '--json'], { cwd: root, env });
+    expect(restored.code, restored.stderr).toBe(0);
+    const json = JSON.parse(restored.stdout);
+    expect(json.undo).toEqual({ snapshotId: json.undoSnapshotId, paths: ['src/a.ts'] });
+    expect(json.undoSnapshotId).toMatch(ID);
+    // A whole-tree restore's undo names no paths: the whole tree.
+    const whole = await runCli(['restore', 'latest~1', '--yes', '--json'], { cwd: root, env });
+    expect(JSON.parse(whole.stdout).undo).toEqual({ snapshotId: expect.stringMatching(ID), paths: [] });
+  });
+});
+
 describe('handoff pull --checkout --dry-run on another base (review 2026-12-06)', () => {
   it('shows the checkout it would make, exits 0 and changes nothing', async () => {
     const { bare } = bareRemote();
