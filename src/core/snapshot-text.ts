@@ -143,6 +143,8 @@ export interface RestoreView {
   headMoved?: HeadMove | null;
   /** The paths the restore was limited to: a dry run's way to apply names them again, as does an undo. */
   paths?: readonly string[];
+  /** A plan shown because nobody could confirm it (no terminal, no `--yes`), not a dry run asked for. */
+  unconfirmed?: boolean;
 }
 
 export function renderPlan(plan: RestorePlan, limit = 50): string[] {
@@ -194,11 +196,15 @@ export function renderRestore(outcome: RestoreView, surface: Reader = 'mcp'): st
         : `Nothing to restore from snapshot ${outcome.snapshot.id} but what is refused.`,
       ...renderGuarded(outcome.plan),
     ].join('\n');
-  const lines = outcome.dryRun
+  const lines = outcome.unconfirmed
     ? [
-        `Dry run: restoring snapshot ${outcome.snapshot.id} would change ${total} file(s). Nothing was changed.`,
+        `Not confirmed: restoring snapshot ${outcome.snapshot.id} would change ${total} file(s); nothing was changed (no terminal to confirm on: pass --yes).`,
       ]
-    : [`Restored snapshot ${outcome.snapshot.id}: ${total} file(s) changed.`];
+    : outcome.dryRun
+      ? [
+          `Dry run: restoring snapshot ${outcome.snapshot.id} would change ${total} file(s). Nothing was changed.`,
+        ]
+      : [`Restored snapshot ${outcome.snapshot.id}: ${total} file(s) changed.`];
   lines.push(...renderPlan(outcome.plan));
   if (outcome.headMoved) lines.push(renderHeadMove(outcome.headMoved));
   if (outcome.dryRun) lines.push(wordsOf(surface).applyRestore(outcome.snapshot.id, outcome.paths ?? []));

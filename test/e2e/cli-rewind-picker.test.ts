@@ -120,6 +120,7 @@ describe('claude-checkpoint rewind without a terminal', () => {
     const unconfirmed = await cli('latest~1', '--code');
     expect(unconfirmed.code).toBe(3);
     expect(unconfirmed.stderr).toContain('pass --yes');
+    expect(unconfirmed.stderr).not.toContain('Dry run');
     // A script that asked for JSON gets the plan it would have confirmed on stdout, as `restore --json` does.
     const unconfirmedJson = await cli('latest~1', '--code', '--json');
     expect(unconfirmedJson.code).toBe(3);
