@@ -157,6 +157,33 @@ describe('claude-checkpoint rewind without a terminal', () => {
   }, 120_000);
 });
 
+describe('rewind --session takes a unique prefix, as list shows it (new-user trial 2026-12-06)', () => {
+  it('the 8 characters list shows name the session; an ambiguous prefix lists the candidates; an unknown one says where to look', async () => {
+    const previous = '11112222-8888-4777-8666-555555555555';
+    const { root, env } = await threePrompts({ previousSession: previous });
+    const cli = (...args: string[]) => runCli(['rewind', ...args, '--root', root], { cwd: root, env });
+    // `list` ("end of a turn of session 11111111") and the picker ("Session 11111111 · claude") show this.
+    const before = readTree(root);
+    const planned = await cli('latest~1', '--code', '--session', '11111111', '--dry-run');
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toMatch(/^Prompt \S+: Step 2\n/);
+    const listing = JSON.parse((await cli('--list', '--session', '11111111', '--json')).stdout);
+    expect(listing).toMatchObject({ sessionId: SESSION, sessionSource: 'named' });
+    expect(listing.entries).toHaveLength(3);
+    const ambiguous = await cli('latest', '--code', '--session', '1111', '--dry-run');
+    expect(ambiguous).toMatchObject({
+      code: 2,
+      stderr: `claude-checkpoint: --session '1111' is ambiguous: 2 sessions start with it (${SESSION}, ${previous}); give more of it\n`,
+    });
+    const unknown = await cli('latest', '--code', '--session', '99999999', '--dry-run');
+    expect(unknown).toMatchObject({
+      code: 2,
+      stderr: `claude-checkpoint: --session: no session '99999999'; \`claude-checkpoint rewind --root ${root} --list --all\` shows the sessions\n`,
+    });
+    expect(readTree(root)).toEqual(before);
+  }, 90_000);
+});
+
 describe('claude-checkpoint rewind in a terminal', () => {
   it('lists the prompts newest first; arrow, Enter, a digit: restores that prompt’s code', async () => {
     const { root, env } = await threePrompts();
