@@ -397,10 +397,40 @@ describe('claude-checkpoint rewind in a terminal, several sessions', () => {
     // Codex's work after the prompt is named before anything is written.
     await term.waitFor('Restore anyway?');
     expect(term.screen()).toMatch(/turn2\.txt — session bbbbbbbb-1111-4222-8333-444444444444 \(codex\)/);
-    term.type('y\r');
+    // One key, as every choice before it (new-user trial 2026-12-06): no Enter after it.
+    term.type('y');
     expect(await term.exit).toBe(0);
     await term.waitFor('Code: restored');
     // As just before Alpha 1: none of the four turns' files.
     expect(Object.keys(readTree(root)).sort()).toEqual(['.gitignore', 'a.txt']);
   }, 90_000);
+
+  it.each([
+    ['n', 'n'],
+    ['Enter (the default, N)', ENTER],
+    ['Esc', ESC],
+  ])(
+    'Restore anyway? answered with %s as one key: nothing changed, exit 3',
+    async (_name, key) => {
+      const { root, env } = await twoAgents();
+      const before = readTree(root);
+      const term = terminal(root, env, ['--all']);
+      await term.waitFor('Alpha 1');
+      // Down three times: Beta 1, then past the header onto Alpha 2, then Alpha 1.
+      for (const prompt of ['Beta 1', 'Alpha 2', 'Alpha 1']) {
+        term.type(DOWN);
+        await term.waitFor(new RegExp(`❯ .*${prompt}`));
+      }
+      term.type(ENTER);
+      await term.waitFor('Rewind to: Alpha 1');
+      term.type('3');
+      await term.waitFor('Restore anyway?');
+      expect(term.screen()).toContain('Restore anyway? [y/N]');
+      term.type(key);
+      expect(await term.exit).toBe(3);
+      expect(term.screen()).toContain('Nothing was changed.');
+      expect(readTree(root)).toEqual(before);
+    },
+    90_000,
+  );
 });
