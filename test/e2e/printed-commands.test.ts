@@ -280,6 +280,62 @@ describe('handoff pull --checkout --dry-run on another base (review 2026-12-06)'
   });
 });
 
+describe('the undo of handoff pull --checkout (new-user trial 2026-12-06)', () => {
+  it.each([
+    ['on a branch', false],
+    ['on a detached HEAD', true],
+  ])(
+    '%s: says how to put HEAD back, without doing it; run as printed, both lines undo the pull',
+    async (_name, detached) => {
+      const { bare } = bareRemote();
+      const a = machine(`file://${bare}`, 'Alice');
+      const b = machine(`file://${bare}`, 'Bob');
+      writeTree(a.root, { 'src/app.ts': 'on a new commit\n' });
+      git(a.root, 'commit', '-q', '-am', 'local only');
+      writeTree(a.root, { 'src/app.ts': 'and a change on it\n' });
+      expect((await onMachine(a, 'handoff', 'push', '--name', 'work')).code).toBe(0);
+      if (detached) git(b.root, 'checkout', '-q', '--detach');
+      writeTree(b.root, { 'notes.txt': "Bob's untracked notes\n" });
+      const head = git(b.root, 'rev-parse', 'HEAD').trim();
+      const branch = git(b.root, 'branch', '--show-current').trim();
+      const status = git(b.root, 'status', '--porcelain');
+      const pulled = await onMachine(b, 'handoff', 'pull', '--name', 'work', '--checkout', '--yes');
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expect(read(b.root, 'src/app.ts')).toBe('and a change on it\n');
+      const moved = git(b.root, 'rev-parse', 'HEAD').trim();
+      expect(moved).not.toBe(head);
+      const undo = printedLine(pulled.stdout, 'To undo: ');
+      const switchBack = printedLine(pulled.stdout, 'Then put HEAD back where it was before --checkout: ');
+      expect(switchBack).toBe(detached ? `git switch --detach ${head}` : 'git switch main');
+      // Only said: HEAD stays where --checkout put it.
+      expect(git(b.root, 'rev-parse', 'HEAD').trim()).toBe(moved);
+      const json = await onMachine(b, 'handoff', 'pull', '--name', 'work', '--dry-run', '--json');
+      expect(JSON.parse(json.stdout)).toMatchObject({ checkedOutFrom: null });
+      expect((await runPrinted(undo, { cwd: b.root, env: b.env })).code).toBe(0);
+      const switched = await runPrinted(switchBack, { cwd: b.root, env: b.env });
+      expect(switched.code, switched.stderr).toBe(0);
+      expect(git(b.root, 'rev-parse', 'HEAD').trim()).toBe(head);
+      expect(git(b.root, 'branch', '--show-current').trim()).toBe(branch);
+      expect(git(b.root, 'status', '--porcelain')).toBe(status);
+      expect(read(b.root, 'src/app.ts')).toBe('export const app = 1;\n');
+      expect(read(b.root, 'notes.txt')).toBe("Bob's untracked notes\n");
+    },
+  );
+
+  it('--json: checkedOutFrom names where HEAD was', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { 'src/app.ts': 'on a new commit\n' });
+    git(a.root, 'commit', '-q', '-am', 'local only');
+    expect((await onMachine(a, 'handoff', 'push', '--name', 'work')).code).toBe(0);
+    const head = git(b.root, 'rev-parse', 'HEAD').trim();
+    const pulled = await onMachine(b, 'handoff', 'pull', '--name', 'work', '--checkout', '--yes', '--json');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(JSON.parse(pulled.stdout)).toMatchObject({ checkedOutFrom: { branch: 'main', head } });
+  });
+});
+
 describe('push_handoff and the pusher (review 2026-12-06)', () => {
   it('over MCP, the way to continue elsewhere names pull_handoff, not a CLI command', async () => {
     const { bare } = bareRemote();
