@@ -146,6 +146,9 @@ describe('claude-checkpoint rewind without a terminal', () => {
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe(before);
     const applied = await cli('latest~1', '--code', '--yes', '--json');
     expect(applied.code).toBe(0);
+    // A rewind restores the whole tree: its undo names no paths.
+    const { code } = JSON.parse(applied.stdout);
+    expect(code.undo).toEqual({ snapshotId: code.undoSnapshotId, paths: [] });
     expect(JSON.parse(applied.stdout).code.plan).toEqual({
       overwrite: ['a.txt'],
       create: [],
