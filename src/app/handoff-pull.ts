@@ -49,7 +49,7 @@ export async function pullHandoff(
   const objects = await objectDirs(store);
   // One hold of the store's lock from the fetch to the restore: a gc in between would prune the fetched
   // objects, which no ref of the store names.
-  const { meta, checkpoint, summary, apply, done } = await store.withLock(async () => {
+  const { meta, checkpoint, summary, apply, done, checkedOutFrom } = await store.withLock(async () => {
     await store.init();
     const before = await store.objectBytes();
     await fetchIntoStore(root.root, remote, new Map([[ref, commit]]), objects, { content: true });
@@ -58,13 +58,16 @@ export async function pullHandoff(
     const { meta, tree } = await readHandoffCommit(store, commit);
     // What came from the remote is checked like any file we load, before anything is applied.
     const checkpoint = meta.checkpoint === null ? null : parseCheckpoint(meta.checkpoint);
+    const isOnBase = head.head === meta.base;
     const baseMatches =
-      head.head === meta.base ||
+      isOnBase ||
       (request.checkout === true &&
         !request.dryRun &&
         (await checkOutBase(root.root, meta, () =>
           copyCommitIntoProject({ root: root.root, storeObjects: objects.store }, meta.base),
         )));
+    // The safety snapshot below is taken after the checkout: its undo brings the files back, not HEAD.
+    const checkedOutFrom = baseMatches && !isOnBase ? { branch: head.branch, head: head.head } : null;
     const summary = {
       ref,
       commit,
@@ -82,9 +85,9 @@ export async function pullHandoff(
       { id: `handoff ${name} (${commit.slice(0, 12)})`, tree },
       { paths: [], dryRun: !apply },
     );
-    return { meta, checkpoint, summary, apply, done };
+    return { meta, checkpoint, summary, apply, done, checkedOutFrom };
   });
-  if (!apply) return { ...summary, applied: false, changed: done.plan, undo: null };
+  if (!apply) return { ...summary, applied: false, changed: done.plan, undo: null, checkedOutFrom: null };
   if (meta.checkpoint !== null && checkpoint !== null) {
     const checkpoints = new CheckpointStore(root.root, deps.fs);
     const local = await checkpoints.load().catch(() => null);
@@ -97,7 +100,7 @@ export async function pullHandoff(
   const seen = await readSeen(store);
   seen[`${remote}\n${ref}`] = commit;
   await writeSeen(store, seen);
-  return { ...summary, applied: true, changed: done.plan, undo: done.undoSnapshotId };
+  return { ...summary, applied: true, changed: done.plan, undo: done.undoSnapshotId, checkedOutFrom };
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   promptSnapshots,
   type RewindEntry,
   resolveRef,
+  resolveSessionId,
 } from '../core/rewind-refs.js';
 import type { RestorePlan, SnapshotRecord } from '../core/snapshot.js';
 import { type HeadMove, headMoveSince } from '../core/snapshot-text.js';
@@ -53,6 +54,21 @@ export function namedSession(given: string | undefined, env: NodeJS.ProcessEnv):
   if (given?.trim()) return given.trim();
   for (const name of SESSION_ENV) if (env[name]?.trim()) return env[name]?.trim();
   return undefined;
+}
+
+/**
+ * The session named by `--session` (its id or a unique prefix, as lists show it: new-user trial
+ * 2026-12-06), else by the environment (the agent's own full id, which may have no prompts yet).
+ */
+function sessionNamed(
+  snapshots: readonly SnapshotRecord[],
+  given: string | undefined,
+  env: NodeJS.ProcessEnv,
+  root: string | undefined,
+): string | undefined {
+  if (!given?.trim()) return namedSession(undefined, env);
+  const hint = `\`${cliCommand('rewind', { root, args: ['--list', '--all'] })}\` shows the sessions`;
+  return resolveSessionId(snapshots, given.trim(), '--session', hint);
 }
 
 function toEntry(snapshot: PromptSnapshot, changes: RewindEntry['changes']): RewindEntry {
@@ -112,7 +128,7 @@ export async function listRewind(
     const capturing = store.captureSinceLatest();
     capturing.catch(() => undefined); // awaited in changesAfter, or not needed when there is no prompt
     const snapshots = await store.list();
-    const named = namedSession(request.sessionId, deps.env);
+    const named = sessionNamed(snapshots, request.sessionId, deps.env, deps.commandRoot);
     const sessionId = currentSessionId(snapshots, named);
     const prompts = promptSnapshots(snapshots, request.all ? undefined : (sessionId ?? ''));
     const entries = await changesAfter(store, prompts, capturing);
@@ -272,7 +288,10 @@ export async function rewindTo(
   return store.withLock(async () => {
     await store.init();
     const snapshots = await store.list();
-    const sessionId = currentSessionId(snapshots, namedSession(request.sessionId, deps.env));
+    const sessionId = currentSessionId(
+      snapshots,
+      sessionNamed(snapshots, request.sessionId, deps.env, deps.commandRoot),
+    );
     const chosen = findPrompt(promptSnapshots(snapshots), request.ref, sessionId, deps.commandRoot);
     // A prompt whose content the user pruned says so first, in every mode: what changed after it cannot
     // be counted (changesAfter leaves it out), nor its code restored (see restoreTargetOf).

@@ -539,11 +539,18 @@ export interface RestoreOutcome {
   snapshot: SnapshotRecord;
   dryRun: boolean;
   plan: RestorePlan;
+  /** The paths the restore was limited to, relative to the project; empty: the whole tree. */
+  paths: string[];
   /**
    * The snapshot of the state before the restore: restore it to undo. After an interrupted restore, the
    * state before that one (the first attempt), whatever the attempts in between left.
    */
   undoSnapshotId: string | null;
+  /**
+   * How to undo: restore `snapshotId`, limited to `paths` (empty: the whole tree). A path-limited
+   * restore's undo names the same paths, so it leaves what was edited elsewhere since (issue 26).
+   */
+  undo: RestoreUndo | null;
   /**
    * Set when an earlier restore was interrupted; this one completes it. `current`: this restore's own
    * safety snapshot, which holds what was edited since the interruption, when it differs from `undo`.
@@ -551,6 +558,26 @@ export interface RestoreOutcome {
   interrupted: { target: string; undo: string; current?: string } | null;
   /** HEAD or the branch moved since the snapshot: the restore writes files only, and says so. */
   headMoved?: HeadMove | null;
+}
+
+/** A restore's undo: the snapshot to restore, and the paths to limit it to (empty: the whole tree). */
+export interface RestoreUndo {
+  snapshotId: string;
+  paths: string[];
+}
+
+/**
+ * The paths an undo must cover: those of this restore and, when it completes an interrupted one (the
+ * undo then names the state before that first attempt), that one's too. Empty: the whole tree, as for
+ * an interrupted restore of the whole tree, or one whose journal an older version wrote without paths.
+ */
+function undoPaths(paths: readonly string[], interrupted: { paths?: unknown } | null): string[] {
+  if (paths.length === 0) return [];
+  if (!interrupted) return [...paths];
+  const earlier = interrupted.paths;
+  if (!Array.isArray(earlier) || earlier.length === 0 || !earlier.every((file) => typeof file === 'string'))
+    return [];
+  return [...new Set([...paths, ...(earlier as string[])])];
 }
 
 /**
@@ -656,7 +683,13 @@ export async function restoreTreeLocked(
   if (options.dryRun) {
     const current = options.currentTree ?? (await store.captureSinceLatest()).tree;
     const guarded = await store.guardRestore(current, target, options.paths);
-    return { plan: planOf(guarded), undoSnapshotId: null, interrupted: null };
+    return {
+      plan: planOf(guarded),
+      paths: [...options.paths],
+      undoSnapshotId: null,
+      undo: null,
+      interrupted: null,
+    };
   }
   const interrupted = await store.recoverInterruptedRestore();
   const request = {
@@ -669,7 +702,13 @@ export async function restoreTreeLocked(
   if (options.unlessEmpty && planSize(planOf(plan)) === 0) {
     // Nothing to change: as a dry run, nothing recorded. What the capture read is in the store now.
     if (taken.captured.addedBytes > 0) store.noteAdded(taken.captured.addedBytes);
-    return { plan: planOf(plan), undoSnapshotId: null, interrupted: null };
+    return {
+      plan: planOf(plan),
+      paths: [...options.paths],
+      undoSnapshotId: null,
+      undo: null,
+      interrupted: null,
+    };
   }
   const folders = plan.emptyFolders.map((folder) => folder.path);
   const isKept = plan.keep.length + plan.created.length + plan.unheld.length + folders.length > 0;
@@ -688,21 +727,27 @@ export async function restoreTreeLocked(
   // Security: after an interrupted restore, the state worth going back to is the one before it, not
   // the half-restored one this snapshot holds; every later attempt keeps naming it.
   const undo = interrupted?.undo ?? before.snapshot.id;
+  // The undo names this restore's paths (and an interrupted one's): the rest of the tree is not its to
+  // take back, and may hold work done since (new-user trial, 2026-12-06).
+  const paths = undoPaths(options.paths, interrupted);
   await store.beginRestore({
     target: target.id,
     undo,
+    paths,
     dirs: [...new Set(plan.changes.map((change) => path.posix.dirname(change.path)))],
     startedAt: deps.now().toISOString(),
   });
   try {
     await store.apply(plan.changes, options.onProgress, plan.folders);
   } catch (error) {
-    throw await rollBack(deps, store, before.snapshot, target, error);
+    throw await rollBack(deps, store, before.snapshot, target, options.paths, error);
   }
   await store.endRestore();
   return {
     plan: planOf(plan),
+    paths: [...options.paths],
     undoSnapshotId: undo,
+    undo: { snapshotId: undo, paths },
     // The undo named goes back to before the first attempt, but the tree just before this one may hold
     // edits made since (adversarial trial, 2026-12-06): name that snapshot too, so that neither is lost.
     interrupted: interrupted
@@ -725,6 +770,7 @@ async function rollBack(
   store: SnapshotStore,
   before: SnapshotRecord,
   target: RestoreTarget,
+  paths: readonly string[],
   error: unknown,
 ): Promise<CheckpointError> {
   // A name too long for the file system is the usual cause: say which, not all 4,000 bytes of it.
@@ -736,7 +782,8 @@ async function rollBack(
       deps,
       store,
       { id: before.id, tree: before.tree, aside, skipped: before.skipped },
-      { paths: [], dryRun: false },
+      // Only where the failed restore wrote: the rest of the tree may be changing under an editor.
+      { paths, dryRun: false },
     );
     return new CheckpointError(
       'IO_FAILED',
@@ -746,7 +793,7 @@ async function rollBack(
   } catch (again) {
     return new CheckpointError(
       'IO_FAILED',
-      `restoring ${target.id} failed (${why}), and putting the tree back failed too (${describeError(again)}): restore snapshot ${before.id} to go back`,
+      `restoring ${target.id} failed (${why}), and putting the tree back failed too (${describeError(again)}): to go back, ${wordsFor(deps.surface, deps.commandRoot).restoreNow(before.id, paths)}`,
       { cause: error },
     );
   }

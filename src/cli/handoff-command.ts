@@ -85,6 +85,8 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         applied: outcome.applied,
         changed: outcome.changed,
         undo: outcome.undo,
+        // Where HEAD was before --checkout moved it: undoing the pull (undo) does not move it back.
+        checkedOutFrom: outcome.checkedOutFrom ?? null,
       });
       if (!plan.baseMatches && !options.checkout) {
         if (ctx.out.json) ctx.out.printJson(json(plan));

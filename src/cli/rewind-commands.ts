@@ -129,7 +129,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       const { restoreSnapshot } = await import('../app/rewind.js');
       const show = (outcome: RestoreOutcome) => {
         if (ctx.out.json) ctx.out.printJson({ ...outcome, snapshot: snapshotSummary(outcome.snapshot) });
-        else ctx.out.print(renderRestore({ ...outcome, paths }, ctx.words));
+        else ctx.out.print(renderRestore(outcome, ctx.words));
       };
       const apply = async () => {
         const done = await restoreSnapshot(ctx.deps, {
@@ -153,9 +153,12 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       }
       if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
         // A script asked for JSON: it gets the plan it would have confirmed, on stdout (issue 26).
-        if (ctx.out.json) ctx.out.printJson({ ...plan, snapshot: snapshotSummary(plan.snapshot) });
-        else ctx.out.note(renderRestore({ ...plan, paths }, ctx.words));
-        ctx.out.note('Not applied: pass --yes to restore without a terminal to confirm on.');
+        if (ctx.out.json) {
+          ctx.out.printJson({ ...plan, snapshot: snapshotSummary(plan.snapshot) });
+          ctx.out.note('Not applied: pass --yes to restore without a terminal to confirm on.');
+        }
+        // Headed as not confirmed, not as the dry run nobody asked for (new-user trial, 2026-12-06).
+        else ctx.out.note(renderRestore({ ...plan, unconfirmed: true }, ctx.words));
         return EXIT.notConfirmed;
       }
       ctx.out.print(`Restoring snapshot ${plan.snapshot.id} will change ${planSize(plan.plan)} file(s):`);

@@ -49,7 +49,7 @@ export function registerRewindMenuCommand(program: Command, run: Runner): void {
       .option('--dry-run', 'show what would happen and change nothing')
       .option(
         '--session <id>',
-        'the current session (default: the agent’s, else the one that prompted last)',
+        'the current session, by its id or a unique prefix (default: the agent’s, else the one that prompted last)',
       ),
   ).action(
     run(async (ctx, ref?: string) => {

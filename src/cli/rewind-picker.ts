@@ -23,7 +23,7 @@ import {
 import { renderDiff } from '../core/snapshot-text.js';
 import { cliCommand, inFolder } from '../core/surface.js';
 import type { CliContext } from './context.js';
-import { confirm, EXIT } from './output.js';
+import { EXIT } from './output.js';
 import { applyRewind } from './rewind-apply.js';
 
 /**
@@ -201,6 +201,32 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
   ].join('\n');
 });
 
+/**
+ * A yes/no question answered with one key, as every choice of the picker before it (new-user trial
+ * 2026-12-06): y, or n; Enter takes the default, no, and so do Esc and q.
+ */
+export const confirmKey = createPrompt<boolean, { message: string }>((config, done) => {
+  const [answer, setAnswer] = useState<boolean | null>(null);
+  useKeypress((key) => {
+    if (answer !== null) return;
+    const yes = key.name === 'y' ? true : key.name === 'n' || isEnterKey(key) || isQuit(key) ? false : null;
+    if (yes === null) return;
+    setAnswer(yes);
+    done(yes);
+  });
+  return `${config.message} [y/N]${answer === null ? '' : answer ? ' y' : ' n'}`;
+});
+
+/** confirmKey's answer; Ctrl-C is a no, as q is in the picker. */
+async function askKey(message: string): Promise<boolean> {
+  try {
+    return await confirmKey({ message });
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ExitPromptError') return false;
+    throw error;
+  }
+}
+
 /** Runs the picker, then the chosen rewind (conflicts shown and confirmed first). */
 export async function runRewindPicker(
   ctx: CliContext,
@@ -288,8 +314,13 @@ export async function runRewindPicker(
     const plan = await rewindTo(ctx.deps, { ...chosen, dryRun: true });
     const conflicts = plan.code?.conflicts ?? [];
     if (conflicts.length > 0) {
-      ctx.out.print(renderConflicts(conflicts).join('\n'));
-      if (!(await confirm('Restore anyway? The current state is snapshotted first, so it can be undone.'))) {
+      ctx.out.print(
+        [...renderConflicts(conflicts), 'The current state is snapshotted first, so it can be undone.'].join(
+          '\n',
+        ),
+      );
+      // Short, so that its keys stay on its line in an 80-column terminal.
+      if (!(await askKey('Restore anyway?'))) {
         ctx.out.note('Nothing was changed.');
         return EXIT.notConfirmed;
       }

@@ -1,5 +1,5 @@
 import { NO_GIT_IDENTITY } from './handoff-author.js';
-import { escapeControls, quotePath } from './quote.js';
+import { escapeControls, quotePath, shellWord } from './quote.js';
 import { planSize, type RestorePlan } from './snapshot.js';
 import { renderGuarded, renderPlan } from './snapshot-text.js';
 import { type Reader, wordsOf } from './surface.js';
@@ -68,6 +68,19 @@ export interface PullOutcome {
   changed: RestorePlan;
   /** The snapshot taken before applying: restore it to undo the pull. */
   undo: string | null;
+  /**
+   * Where HEAD was before `--checkout` moved it (its branch, or null when detached), else null: the
+   * safety snapshot is taken after the checkout, so undoing the pull brings the files back, not HEAD.
+   */
+  checkedOutFrom?: { branch: string | null; head: string } | null;
+}
+
+/**
+ * The git command that puts HEAD back where `--checkout` found it: the branch, or the commit when HEAD
+ * was detached. Only said, never run: HEAD moves only as far as `--checkout` documents.
+ */
+export function switchBackCommand(from: { branch: string | null; head: string }): string {
+  return from.branch === null ? `git switch --detach ${from.head}` : `git switch ${shellWord(from.branch)}`;
 }
 
 /** Security: what a handoff says of itself (author, goal, branch) comes from the remote: escaped. */
@@ -88,6 +101,12 @@ export function renderPull(outcome: PullOutcome, surface: Reader = 'mcp'): strin
   return [
     `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, checkpoint written.`,
     ...(outcome.undo ? [`To undo: ${wordsOf(surface).restoreNow(outcome.undo)}`] : []),
+    // Security: a branch name is the user's, but escaped like everything a terminal shows.
+    ...(outcome.undo && outcome.checkedOutFrom
+      ? [
+          `Then put HEAD back where it was before --checkout: ${escapeControls(switchBackCommand(outcome.checkedOutFrom))}`,
+        ]
+      : []),
     ...renderGuarded(outcome.changed),
   ].join('\n');
 }

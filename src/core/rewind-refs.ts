@@ -81,6 +81,29 @@ export function currentSessionId(
   return promptSnapshots(snapshots)[0]?.sessionId ?? null;
 }
 
+/**
+ * The session `given` names among those of the project's snapshots: its full id, or a unique prefix of
+ * one, as git takes a short hash (lists show a session's first 8 characters). `field` names where it
+ * was given; `listHint` says where to see the sessions.
+ */
+export function resolveSessionId(
+  snapshots: readonly SnapshotRecord[],
+  given: string,
+  field: string,
+  listHint: string,
+): string {
+  const ids = [...new Set(snapshots.flatMap((snapshot) => (snapshot.sessionId ? [snapshot.sessionId] : [])))];
+  if (ids.includes(given)) return given;
+  const matches = ids.filter((id) => id.startsWith(given));
+  if (matches.length === 1) return matches[0] as string;
+  if (matches.length === 0)
+    throw new CheckpointError('INVALID_INPUT', `${field}: no session '${given}'; ${listHint}`);
+  throw new CheckpointError(
+    'INVALID_INPUT',
+    `${field} '${given}' is ambiguous: ${matches.length} sessions start with it (${matches.sort().join(', ')}); give more of it`,
+  );
+}
+
 /** `+added ~modified -deleted`, as `list` writes a snapshot's counts. */
 export function formatChangeCounts(changes: ChangeCounts): string {
   return `+${changes.added} ~${changes.modified} -${changes.deleted}`;

@@ -136,11 +136,15 @@ export interface RestoreView {
   dryRun: boolean;
   plan: RestorePlan;
   undoSnapshotId: string | null;
+  /** How to undo: `snapshotId` restored at `paths` (empty: the whole tree), the paths this restore was limited to. */
+  undo?: { snapshotId: string; paths: readonly string[] } | null;
   interrupted?: { target: string; undo: string; current?: string } | null;
   /** HEAD or the branch moved since the snapshot (see renderHeadMove). */
   headMoved?: HeadMove | null;
-  /** The paths the restore was limited to, as asked: a dry run's way to apply names them again. */
+  /** The paths the restore was limited to: a dry run's way to apply names them again, as does an undo. */
   paths?: readonly string[];
+  /** A plan shown because nobody could confirm it (no terminal, no `--yes`), not a dry run asked for. */
+  unconfirmed?: boolean;
 }
 
 export function renderPlan(plan: RestorePlan, limit = 50): string[] {
@@ -192,17 +196,22 @@ export function renderRestore(outcome: RestoreView, surface: Reader = 'mcp'): st
         : `Nothing to restore from snapshot ${outcome.snapshot.id} but what is refused.`,
       ...renderGuarded(outcome.plan),
     ].join('\n');
-  const lines = outcome.dryRun
+  const lines = outcome.unconfirmed
     ? [
-        `Dry run: restoring snapshot ${outcome.snapshot.id} would change ${total} file(s). Nothing was changed.`,
+        `Not confirmed: restoring snapshot ${outcome.snapshot.id} would change ${total} file(s); nothing was changed (no terminal to confirm on: pass --yes).`,
       ]
-    : [`Restored snapshot ${outcome.snapshot.id}: ${total} file(s) changed.`];
+    : outcome.dryRun
+      ? [
+          `Dry run: restoring snapshot ${outcome.snapshot.id} would change ${total} file(s). Nothing was changed.`,
+        ]
+      : [`Restored snapshot ${outcome.snapshot.id}: ${total} file(s) changed.`];
   lines.push(...renderPlan(outcome.plan));
   if (outcome.headMoved) lines.push(renderHeadMove(outcome.headMoved));
   if (outcome.dryRun) lines.push(wordsOf(surface).applyRestore(outcome.snapshot.id, outcome.paths ?? []));
   else if (outcome.undoSnapshotId)
+    // The same paths as the restore: undoing it must not take back work done since elsewhere (issue 26).
     lines.push(
-      `To undo${outcome.interrupted ? ' (back to the state before the interrupted restore)' : ''}: ${wordsOf(surface).restoreNow(outcome.undoSnapshotId)}`,
+      `To undo${outcome.interrupted ? ' (back to the state before the interrupted restore)' : ''}: ${wordsOf(surface).restoreNow(outcome.undoSnapshotId, outcome.undo?.paths ?? outcome.paths ?? [])}`,
     );
   if (outcome.interrupted) {
     lines.push(
@@ -210,7 +219,7 @@ export function renderRestore(outcome: RestoreView, surface: Reader = 'mcp'): st
     );
     if (outcome.interrupted.current && !outcome.dryRun)
       lines.push(
-        `The tree as it was just before this restore, with any edits made since the interruption, is snapshot ${outcome.interrupted.current}: ${wordsOf(surface).restoreNow(outcome.interrupted.current)}`,
+        `The tree as it was just before this restore, with any edits made since the interruption, is snapshot ${outcome.interrupted.current}: ${wordsOf(surface).restoreNow(outcome.interrupted.current, outcome.paths ?? [])}`,
       );
   }
   return lines.join('\n');

@@ -24,8 +24,11 @@ export interface SurfaceWords {
   restore: (id: string) => string;
   /** How to read the whole checkpoint, when the brief shows part of it. */
   loadFull: string;
-  /** How to apply a restore of snapshot `id` at once: every undo hint (restore, rewind, pull) says it so. */
-  restoreNow: (id: string) => string;
+  /**
+   * How to apply a restore of snapshot `id` (and only `paths`, when given) at once: every undo hint
+   * (restore, rewind, pull) says it so, with the paths the restore it undoes was limited to.
+   */
+  restoreNow: (id: string, paths?: readonly string[]) => string;
   /** How to pull a handoff made on another commit: check that commit out first. */
   pullCheckout: string;
   /** How to push a handoff past the secret scan. */
@@ -90,7 +93,7 @@ function cliWords(root?: string): SurfaceWords {
     listSnapshots: `\`${command('list')}\``,
     restore: (id) => `\`${command('restore', [id])}\``,
     loadFull: `\`${command('load', ['--format', 'full'])}\``,
-    restoreNow: (id) => command('restore', [id, '--yes']),
+    restoreNow: (id, paths = []) => command('restore', [id, '--yes'], paths),
     pullCheckout:
       'pull again with --checkout on a clean tree: it checks that commit out first, from the handoff itself (no fetch needed), then applies the handoff',
     allowSecrets: 'pass --allow-secrets',
@@ -117,7 +120,9 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     listSnapshots: 'list_snapshots',
     restore: () => 'restore_snapshot',
     loadFull: 'load with format "full"',
-    restoreNow: (id) => `restore_snapshot with snapshotId "${id}" and dryRun: false`,
+    // Security: a path is a file's name, which may hold anything: as JSON, with no control character.
+    restoreNow: (id, paths = []) =>
+      `restore_snapshot with snapshotId "${id}"${paths.length > 0 ? `, paths ${escapeControls(JSON.stringify(paths))}` : ''} and dryRun: false`,
     // The tools never check out a commit nor push past the scan: those choices stay with a person
     // (see mcp/handoff-tools.ts).
     pullCheckout:

@@ -208,7 +208,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
     {
       title: 'Restore snapshot',
       description:
-        'Bring the working tree, or selected paths, back to a snapshot. dryRun defaults to true and only shows the plan (files to overwrite, create, delete); run again with dryRun: false to apply. Before applying, the current state is snapshotted so the restore can be undone. Paths no snapshot holds (ignored files, files over the size cap) are kept aside in the store before they change, so undo brings them back; nested repositories, submodules, .git and the checkpoint files are never touched (the plan lists what is kept aside or refused, and why); HEAD and the index never move. Snapshots hold symbolic links as links and files, not folders: edits made through a link out of the project, the other links of a hard-linked file, and an empty folder removed since are not brought back (the plan names the links under links).',
+        'Bring the working tree, or selected paths, back to a snapshot. dryRun defaults to true and only shows the plan (files to overwrite, create, delete); run again with dryRun: false to apply. Before applying, the current state is snapshotted so the restore can be undone: the undo it returns names that snapshot and the paths to restore it at (the same paths). Paths no snapshot holds (ignored files, files over the size cap) are kept aside in the store before they change, so undo brings them back; nested repositories, submodules, .git and the checkpoint files are never touched (the plan lists what is kept aside or refused, and why); HEAD and the index never move. Snapshots hold symbolic links as links and files, not folders: edits made through a link out of the project, the other links of a hard-linked file, and an empty folder removed since are not brought back (the plan names the links under links).',
       inputSchema: strictObject({
         snapshotId,
         paths: z
@@ -227,6 +227,12 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         dryRun: z.boolean(),
         plan: planSchema,
         undoSnapshotId: z.string().nullable(),
+        undo: z
+          .object({ snapshotId: z.string(), paths: z.array(z.string()) })
+          .nullable()
+          .describe(
+            'How to undo: restore_snapshot with this snapshotId and these paths (empty: the whole tree), the paths this restore was limited to',
+          ),
         headMoved: z
           .object({ snapshot: headSchema, current: headSchema })
           .nullable()
@@ -252,6 +258,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         dryRun: outcome.dryRun,
         plan: outcome.plan,
         undoSnapshotId: outcome.undoSnapshotId,
+        undo: outcome.undo,
         headMoved: outcome.headMoved ?? null,
       });
     },

@@ -9,6 +9,8 @@ import { RESTORE_TEMP_PREFIX } from './worktree-writer.js';
 export interface RestoreJournal {
   target: string;
   undo: string;
+  /** The paths `undo` is to be restored at (empty: the whole tree); absent in journals of older versions. */
+  paths?: string[];
   /** Folders (relative, '.' for the root) where the restore writes temp files. */
   dirs: string[];
   startedAt: string;

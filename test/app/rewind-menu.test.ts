@@ -144,11 +144,48 @@ describe('rewind: code', () => {
     await expect(
       rewindTo(deps, { projectRoot: root, ref: 'nope', mode: 'code', dryRun: true }),
     ).rejects.toThrow(/^no prompt 'nope': see them with `claude-checkpoint rewind --list --all`$/);
+    // A session named in the environment (the agent's own) may have no prompts yet.
+    const named = depsFor({
+      CHECKPOINT_STORE_DIR: deps.env.CHECKPOINT_STORE_DIR ?? '',
+      CLAUDE_CODE_SESSION_ID: 'gone',
+    });
     await expect(
-      rewindTo(deps, { projectRoot: root, ref: 'latest', sessionId: 'gone', mode: 'code', dryRun: true }),
+      rewindTo(named, { projectRoot: root, ref: 'latest', mode: 'code', dryRun: true }),
     ).rejects.toThrow(
       /^session gone has no prompts here: see them with `claude-checkpoint rewind --list --all`$/,
     );
+  });
+
+  it.each([
+    ['its full id', A, A],
+    ['a unique prefix, as list shows it', A.slice(0, 8), A],
+    ['a unique prefix of another session', '0b0b', B],
+  ])('--session takes %s (new-user trial 2026-12-06)', async (_name, given, sessionId) => {
+    const { root, deps } = await twoSessions();
+    expect(await listRewind(deps, { projectRoot: root, sessionId: given })).toMatchObject({
+      sessionId,
+      sessionSource: 'named',
+    });
+    const plan = await rewindTo(deps, {
+      projectRoot: root,
+      ref: 'latest',
+      sessionId: given,
+      mode: 'code',
+      dryRun: true,
+    });
+    expect(plan.entry.sessionId).toBe(sessionId);
+  });
+
+  it('--session: an unknown id or prefix is an error that says where the sessions are, not "no prompts"', async () => {
+    const { root, deps } = await twoSessions();
+    for (const run of [
+      () => listRewind(deps, { projectRoot: root, sessionId: 'gone' }),
+      () =>
+        rewindTo(deps, { projectRoot: root, ref: 'latest', sessionId: 'gone', mode: 'code', dryRun: true }),
+    ])
+      await expect(run()).rejects.toThrow(
+        /^--session: no session 'gone'; `claude-checkpoint rewind --list --all` shows the sessions$/,
+      );
   });
 });
 

@@ -24,6 +24,7 @@ import {
   restoreSnapshot,
   takeSnapshot,
 } from '../../src/app/rewind.js';
+import { projectStoreDir } from '../../src/store/store-location.js';
 import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
 import { readTree, repoState } from '../helpers/tree.js';
 
@@ -587,6 +588,38 @@ describe('restore', () => {
     expect(done.plan.overwrite.sort()).toEqual(['docs/x.md', 'src/a.ts']);
     expect(readTree(root)['src/b.ts']).toMatchObject({ content: Buffer.from('b2').toString('base64') });
     expect(readTree(root)['src/a.ts']).toMatchObject({ content: Buffer.from('a1').toString('base64') });
+  });
+
+  it('after an interrupted path-limited restore, the undo covers its paths and this one’s; an older journal, the whole tree (issue 26)', async () => {
+    const root = createRepo({ committed: { 'src/a.ts': 'a1', 'docs/x.md': 'x1', 'NOTES.md': 'n1' } });
+    const base = tempDir('checkpoint-store-');
+    const deps = depsFor({ CHECKPOINT_STORE_DIR: base });
+    const snap = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    writeTree(root, { 'src/a.ts': 'a2', 'docs/x.md': 'x2', 'NOTES.md': 'n2' });
+    const undoOf = async (journal: Record<string, unknown>) => {
+      // What a restore killed midway leaves: its journal, naming the state before it and its paths.
+      const before = await takeSnapshot(deps, { projectRoot: root, trigger: 'pre-restore' });
+      const file = path.join(projectStoreDir(base, root), 'restore-journal.json');
+      writeFileSync(
+        file,
+        JSON.stringify({ target: snap.snapshot.id, undo: before.snapshot.id, dirs: ['.'], ...journal }),
+      );
+      const done = await restoreSnapshot(deps, {
+        projectRoot: root,
+        snapshotId: snap.snapshot.id,
+        paths: ['src'],
+        dryRun: false,
+      });
+      return { done, before: before.snapshot.id };
+    };
+    const { done, before } = await undoOf({ paths: ['docs'] });
+    expect(done.undo).toEqual({ snapshotId: before, paths: ['src', 'docs'] });
+    expect(done.paths).toEqual(['src']);
+    writeTree(root, { 'src/a.ts': 'a3' });
+    const older = await undoOf({});
+    expect(older.done.undo).toEqual({ snapshotId: older.before, paths: [] });
+    const whole = await undoOf({ paths: [] });
+    expect(whole.done.undo?.paths).toEqual([]);
   });
 
   it('never touches ignored files, the .git folder, or the checkpoint files', async () => {

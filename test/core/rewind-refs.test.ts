@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveRef } from '../../src/core/rewind-refs.js';
+import { resolveRef, resolveSessionId } from '../../src/core/rewind-refs.js';
 import {
   REWIND_ACTIONS,
   renderRewind,
@@ -7,6 +7,7 @@ import {
   renderSessionHeader,
   rewindActions,
 } from '../../src/core/rewind-text.js';
+import type { SnapshotRecord } from '../../src/core/snapshot.js';
 
 // Newest first, as the store lists snapshots and rewind lists prompts.
 const items = [
@@ -47,6 +48,33 @@ describe('resolveRef', () => {
       expect((error as Error).message).not.toContain('\n');
       expect((error as { code?: string }).code).toBe('INVALID_INPUT');
     }
+  });
+});
+
+describe('resolveSessionId', () => {
+  const sessions = [
+    '33333333-1111-4222-8333-444444444444',
+    '33334444-1111-4222-8333-444444444444',
+    'ses_abc',
+  ];
+  const snapshots = [...sessions, undefined].map((sessionId) => ({ sessionId }) as SnapshotRecord);
+  const resolve = (given: string) => resolveSessionId(snapshots, given, '--session', 'see --list --all');
+  it.each([
+    ['33333333', sessions[0]],
+    ['333344', sessions[1]],
+    [sessions[0] as string, sessions[0]],
+    ['ses', 'ses_abc'],
+  ])('%s names %s', (given, id) => {
+    expect(resolve(given)).toBe(id);
+  });
+  it.each([
+    [
+      '3333',
+      `--session '3333' is ambiguous: 2 sessions start with it (${sessions[0]}, ${sessions[1]}); give more of it`,
+    ],
+    ['44444444', "--session: no session '44444444'; see --list --all"],
+  ])('%s: %s', (given, message) => {
+    expect(() => resolve(given)).toThrow(message);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SnapshotMeta } from '../../src/core/snapshot.js';
-import { renderSnapshot, renderSnapshotList } from '../../src/core/snapshot-text.js';
+import { renderRestore, renderSnapshot, renderSnapshotList } from '../../src/core/snapshot-text.js';
 
 // A trigger stored before `snapshot --trigger` was checked (issue 26) may hold anything.
 const stored: SnapshotMeta = {
@@ -22,4 +22,39 @@ describe('a stored trigger with control characters', () => {
     expect(text).not.toContain('\u001b');
     expect(text).not.toMatch(/a\nb/);
   });
+});
+
+describe('the undo of a path-limited restore (new-user trial 2026-12-06)', () => {
+  const applied = {
+    snapshot: { id: '20261130-140102-a1b2c3' },
+    dryRun: false,
+    plan: { overwrite: ['src/a.ts'], create: [], delete: [], keptAside: [], refused: [] },
+    paths: ['src'],
+    undoSnapshotId: '20261130-150000-000001',
+    undo: { snapshotId: '20261130-150000-000001', paths: ['src', 'docs'] },
+    interrupted: {
+      target: '20261130-140102-a1b2c3',
+      undo: '20261130-150000-000001',
+      current: '20261130-150500-000002',
+    },
+  };
+  it.each([
+    [
+      'cli',
+      'To undo (back to the state before the interrupted restore): claude-checkpoint restore 20261130-150000-000001 --yes -- src docs',
+      'is snapshot 20261130-150500-000002: claude-checkpoint restore 20261130-150500-000002 --yes -- src',
+    ],
+    [
+      'mcp',
+      'To undo (back to the state before the interrupted restore): restore_snapshot with snapshotId "20261130-150000-000001", paths ["src","docs"] and dryRun: false',
+      'is snapshot 20261130-150500-000002: restore_snapshot with snapshotId "20261130-150500-000002", paths ["src"] and dryRun: false',
+    ],
+  ] as const)(
+    '%s: the undo names its paths, the state just before this restore this one’s',
+    (surface, undo, current) => {
+      const text = renderRestore(applied, surface);
+      expect(text).toContain(undo);
+      expect(text).toContain(current);
+    },
+  );
 });

@@ -120,6 +120,7 @@ describe('claude-checkpoint rewind without a terminal', () => {
     const unconfirmed = await cli('latest~1', '--code');
     expect(unconfirmed.code).toBe(3);
     expect(unconfirmed.stderr).toContain('pass --yes');
+    expect(unconfirmed.stderr).not.toContain('Dry run');
     // A script that asked for JSON gets the plan it would have confirmed on stdout, as `restore --json` does.
     const unconfirmedJson = await cli('latest~1', '--code', '--json');
     expect(unconfirmedJson.code).toBe(3);
@@ -145,6 +146,9 @@ describe('claude-checkpoint rewind without a terminal', () => {
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe(before);
     const applied = await cli('latest~1', '--code', '--yes', '--json');
     expect(applied.code).toBe(0);
+    // A rewind restores the whole tree: its undo names no paths.
+    const { code } = JSON.parse(applied.stdout);
+    expect(code.undo).toEqual({ snapshotId: code.undoSnapshotId, paths: [] });
     expect(JSON.parse(applied.stdout).code.plan).toEqual({
       overwrite: ['a.txt'],
       create: [],
@@ -154,6 +158,33 @@ describe('claude-checkpoint rewind without a terminal', () => {
     });
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('a1\n');
   }, 120_000);
+});
+
+describe('rewind --session takes a unique prefix, as list shows it (new-user trial 2026-12-06)', () => {
+  it('the 8 characters list shows name the session; an ambiguous prefix lists the candidates; an unknown one says where to look', async () => {
+    const previous = '11112222-8888-4777-8666-555555555555';
+    const { root, env } = await threePrompts({ previousSession: previous });
+    const cli = (...args: string[]) => runCli(['rewind', ...args, '--root', root], { cwd: root, env });
+    // `list` ("end of a turn of session 11111111") and the picker ("Session 11111111 · claude") show this.
+    const before = readTree(root);
+    const planned = await cli('latest~1', '--code', '--session', '11111111', '--dry-run');
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toMatch(/^Prompt \S+: Step 2\n/);
+    const listing = JSON.parse((await cli('--list', '--session', '11111111', '--json')).stdout);
+    expect(listing).toMatchObject({ sessionId: SESSION, sessionSource: 'named' });
+    expect(listing.entries).toHaveLength(3);
+    const ambiguous = await cli('latest', '--code', '--session', '1111', '--dry-run');
+    expect(ambiguous).toMatchObject({
+      code: 2,
+      stderr: `claude-checkpoint: --session '1111' is ambiguous: 2 sessions start with it (${SESSION}, ${previous}); give more of it\n`,
+    });
+    const unknown = await cli('latest', '--code', '--session', '99999999', '--dry-run');
+    expect(unknown).toMatchObject({
+      code: 2,
+      stderr: `claude-checkpoint: --session: no session '99999999'; \`claude-checkpoint rewind --root ${root} --list --all\` shows the sessions\n`,
+    });
+    expect(readTree(root)).toEqual(before);
+  }, 90_000);
 });
 
 describe('claude-checkpoint rewind in a terminal', () => {
@@ -369,10 +400,40 @@ describe('claude-checkpoint rewind in a terminal, several sessions', () => {
     // Codex's work after the prompt is named before anything is written.
     await term.waitFor('Restore anyway?');
     expect(term.screen()).toMatch(/turn2\.txt — session bbbbbbbb-1111-4222-8333-444444444444 \(codex\)/);
-    term.type('y\r');
+    // One key, as every choice before it (new-user trial 2026-12-06): no Enter after it.
+    term.type('y');
     expect(await term.exit).toBe(0);
     await term.waitFor('Code: restored');
     // As just before Alpha 1: none of the four turns' files.
     expect(Object.keys(readTree(root)).sort()).toEqual(['.gitignore', 'a.txt']);
   }, 90_000);
+
+  it.each([
+    ['n', 'n'],
+    ['Enter (the default, N)', ENTER],
+    ['Esc', ESC],
+  ])(
+    'Restore anyway? answered with %s as one key: nothing changed, exit 3',
+    async (_name, key) => {
+      const { root, env } = await twoAgents();
+      const before = readTree(root);
+      const term = terminal(root, env, ['--all']);
+      await term.waitFor('Alpha 1');
+      // Down three times: Beta 1, then past the header onto Alpha 2, then Alpha 1.
+      for (const prompt of ['Beta 1', 'Alpha 2', 'Alpha 1']) {
+        term.type(DOWN);
+        await term.waitFor(new RegExp(`❯ .*${prompt}`));
+      }
+      term.type(ENTER);
+      await term.waitFor('Rewind to: Alpha 1');
+      term.type('3');
+      await term.waitFor('Restore anyway?');
+      expect(term.screen()).toContain('Restore anyway? [y/N]');
+      term.type(key);
+      expect(await term.exit).toBe(3);
+      expect(term.screen()).toContain('Nothing was changed.');
+      expect(readTree(root)).toEqual(before);
+    },
+    90_000,
+  );
 });

@@ -125,6 +125,11 @@ describe('claude-checkpoint rewind commands', () => {
     expect(unconfirmed.code).toBe(3);
     expect(unconfirmed.stderr).toMatch(/Overwrite \(1\):\n {2}a\.txt\nDelete \(1\):\n {2}c\.txt/);
     expect(unconfirmed.stderr).toContain('pass --yes');
+    // Not a dry run, which was not asked for: it was not confirmed, and says how to (new-user trial 2026-12-06).
+    expect(unconfirmed.stderr).not.toContain('Dry run');
+    expect(unconfirmed.stderr).toMatch(
+      /^Not confirmed: restoring snapshot \S+ would change 2 file\(s\); nothing was changed \(no terminal to confirm on: pass --yes\)\.\n/,
+    );
     expect(readTree(root)['c.txt']).toBeDefined();
 
     const dry = await cli('restore', id, '--dry-run');

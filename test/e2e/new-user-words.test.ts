@@ -104,6 +104,7 @@ describe('handoff pull on another commit than the base (bug 2)', () => {
     expect(unconfirmed.stderr).toContain('is checked out first (clean tree only), then the working tree');
     expect(unconfirmed.stderr).not.toContain('pull again with --checkout');
     expect(unconfirmed.stderr).toContain('Not applied: pass --yes');
+    expect(unconfirmed.stderr).not.toContain('Dry run');
     const pulled = await onMachine(b, 'handoff', 'pull', '--name', 'unpushed', '--yes', '--checkout');
     expect(pulled.code, pulled.stderr).toBe(0);
     expect(readFileSync(path.join(b.root, 'src/feature.ts'), 'utf8')).toBe('on A only\n');

@@ -222,6 +222,39 @@ describe('the commands the CLI prints work as printed', () => {
   });
 });
 
+describe('the undo of a path-limited restore (new-user trial 2026-12-06)', () => {
+  it('names the same paths, so running it as printed brings back only what the restore changed', async () => {
+    const { root, env } = awkwardProject({ 'src/auth/session.ts': 'v1\n', 'NOTES.md': 'notes v0\n' });
+    expect((await runCli(['snapshot', '--label', 'base'], { cwd: root, env })).code).toBe(0);
+    writeTree(root, { 'src/auth/session.ts': 'v2\n', 'NOTES.md': 'notes v1\n' });
+    const restored = await runCli(['restore', 'latest', 'src/', '--yes'], { cwd: root, env });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(read(root, 'src/auth/session.ts')).toBe('v1\n');
+    const undo = printedLine(restored.stdout, 'To undo: ');
+    expect(undo).toMatch(new RegExp(`^claude-checkpoint restore ${ID.source} --yes -- src$`));
+    // Work done after the restore, outside its paths: the undo must leave it alone.
+    writeTree(root, { 'NOTES.md': 'notes v2 - my later work\n' });
+    const undone = await runPrinted(undo, { cwd: root, env });
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(read(root, 'src/auth/session.ts')).toBe('v2\n');
+    expect(read(root, 'NOTES.md')).toBe('notes v2 - my later work\n');
+  });
+
+  it('--json: the undo carries the snapshot and the paths', async () => {
+    const { root, env } = awkwardProject({ 'src/a.ts': 'one\n', 'b.txt': 'b\n' });
+    expect((await runCli(['snapshot'], { cwd: root, env })).code).toBe(0);
+    writeTree(root, { 'src/a.ts': 'two\n', 'b.txt': 'b2\n' });
+    const restored = await runCli(['restore', 'latest', 'src/a.ts', '--yes', '--json'], { cwd: root, env });
+    expect(restored.code, restored.stderr).toBe(0);
+    const json = JSON.parse(restored.stdout);
+    expect(json.undo).toEqual({ snapshotId: json.undoSnapshotId, paths: ['src/a.ts'] });
+    expect(json.undoSnapshotId).toMatch(ID);
+    // A whole-tree restore's undo names no paths: the whole tree.
+    const whole = await runCli(['restore', 'latest~1', '--yes', '--json'], { cwd: root, env });
+    expect(JSON.parse(whole.stdout).undo).toEqual({ snapshotId: expect.stringMatching(ID), paths: [] });
+  });
+});
+
 describe('handoff pull --checkout --dry-run on another base (review 2026-12-06)', () => {
   it('shows the checkout it would make, exits 0 and changes nothing', async () => {
     const { bare } = bareRemote();
@@ -244,6 +277,62 @@ describe('handoff pull --checkout --dry-run on another base (review 2026-12-06)'
     const json = await onMachine(b, 'handoff', 'pull', '--name', 'work', '--checkout', '--dry-run', '--json');
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ applied: false, checkout: true });
+  });
+});
+
+describe('the undo of handoff pull --checkout (new-user trial 2026-12-06)', () => {
+  it.each([
+    ['on a branch', false],
+    ['on a detached HEAD', true],
+  ])(
+    '%s: says how to put HEAD back, without doing it; run as printed, both lines undo the pull',
+    async (_name, detached) => {
+      const { bare } = bareRemote();
+      const a = machine(`file://${bare}`, 'Alice');
+      const b = machine(`file://${bare}`, 'Bob');
+      writeTree(a.root, { 'src/app.ts': 'on a new commit\n' });
+      git(a.root, 'commit', '-q', '-am', 'local only');
+      writeTree(a.root, { 'src/app.ts': 'and a change on it\n' });
+      expect((await onMachine(a, 'handoff', 'push', '--name', 'work')).code).toBe(0);
+      if (detached) git(b.root, 'checkout', '-q', '--detach');
+      writeTree(b.root, { 'notes.txt': "Bob's untracked notes\n" });
+      const head = git(b.root, 'rev-parse', 'HEAD').trim();
+      const branch = git(b.root, 'branch', '--show-current').trim();
+      const status = git(b.root, 'status', '--porcelain');
+      const pulled = await onMachine(b, 'handoff', 'pull', '--name', 'work', '--checkout', '--yes');
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expect(read(b.root, 'src/app.ts')).toBe('and a change on it\n');
+      const moved = git(b.root, 'rev-parse', 'HEAD').trim();
+      expect(moved).not.toBe(head);
+      const undo = printedLine(pulled.stdout, 'To undo: ');
+      const switchBack = printedLine(pulled.stdout, 'Then put HEAD back where it was before --checkout: ');
+      expect(switchBack).toBe(detached ? `git switch --detach ${head}` : 'git switch main');
+      // Only said: HEAD stays where --checkout put it.
+      expect(git(b.root, 'rev-parse', 'HEAD').trim()).toBe(moved);
+      const json = await onMachine(b, 'handoff', 'pull', '--name', 'work', '--dry-run', '--json');
+      expect(JSON.parse(json.stdout)).toMatchObject({ checkedOutFrom: null });
+      expect((await runPrinted(undo, { cwd: b.root, env: b.env })).code).toBe(0);
+      const switched = await runPrinted(switchBack, { cwd: b.root, env: b.env });
+      expect(switched.code, switched.stderr).toBe(0);
+      expect(git(b.root, 'rev-parse', 'HEAD').trim()).toBe(head);
+      expect(git(b.root, 'branch', '--show-current').trim()).toBe(branch);
+      expect(git(b.root, 'status', '--porcelain')).toBe(status);
+      expect(read(b.root, 'src/app.ts')).toBe('export const app = 1;\n');
+      expect(read(b.root, 'notes.txt')).toBe("Bob's untracked notes\n");
+    },
+  );
+
+  it('--json: checkedOutFrom names where HEAD was', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { 'src/app.ts': 'on a new commit\n' });
+    git(a.root, 'commit', '-q', '-am', 'local only');
+    expect((await onMachine(a, 'handoff', 'push', '--name', 'work')).code).toBe(0);
+    const head = git(b.root, 'rev-parse', 'HEAD').trim();
+    const pulled = await onMachine(b, 'handoff', 'pull', '--name', 'work', '--checkout', '--yes', '--json');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(JSON.parse(pulled.stdout)).toMatchObject({ checkedOutFrom: { branch: 'main', head } });
   });
 });
 

@@ -63,6 +63,32 @@ describe('rewind tools over MCP', () => {
     expect(applied.text).toMatch(/To undo: restore_snapshot with snapshotId "\S+" and dryRun: false/);
   });
 
+  it('the undo of a path-limited restore names its paths and brings back only them (new-user trial 2026-12-06)', async () => {
+    const root = createRepo({ committed: { 'src/auth/session.ts': 'v1\n', 'NOTES.md': 'notes v0\n' } });
+    const { call } = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } } });
+    await call('snapshot_files', { projectRoot: root, label: 'base' });
+    writeFileSync(path.join(root, 'src/auth/session.ts'), 'v2\n');
+    writeFileSync(path.join(root, 'NOTES.md'), 'notes v1\n');
+    const restored = await call('restore_snapshot', {
+      projectRoot: root,
+      snapshotId: 'latest',
+      paths: ['src/'],
+      dryRun: false,
+    });
+    expect(restored.isError, restored.text).toBeFalsy();
+    const undo = (restored.structured as { undo: { snapshotId: string; paths: string[] } }).undo;
+    expect(undo.paths).toEqual(['src']);
+    expect(restored.text).toContain(
+      `To undo: restore_snapshot with snapshotId "${undo.snapshotId}", paths ["src"] and dryRun: false`,
+    );
+    expect(readFileSync(path.join(root, 'src/auth/session.ts'), 'utf8')).toBe('v1\n');
+    writeFileSync(path.join(root, 'NOTES.md'), 'notes v2 - my later work\n');
+    const undone = await call('restore_snapshot', { projectRoot: root, ...undo, dryRun: false });
+    expect(undone.isError, undone.text).toBeFalsy();
+    expect(readFileSync(path.join(root, 'src/auth/session.ts'), 'utf8')).toBe('v2\n');
+    expect(readFileSync(path.join(root, 'NOTES.md'), 'utf8')).toBe('notes v2 - my later work\n');
+  });
+
   it('latest~N in diff_snapshot and restore_snapshot counts snapshots of every trigger, not prompts', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a0\n' } });
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
