@@ -13,6 +13,8 @@ export interface Word {
 export interface Operator {
   kind: 'op';
   op: string;
+  /** A here-document's (`<<`, `<<-`) body: data to most commands, the script to a shell that reads its stdin. */
+  body?: string;
 }
 export type Token = Word | Operator;
 
@@ -29,7 +31,7 @@ export const REDIRECTIONS = ['&>>', '&>', '>>', '>|', '>&', '<<<', '<<-', '<<', 
 export function tokenize(line: string): Tokenized {
   const tokens: Token[] = [];
   const substitutions: string[] = [];
-  const heredocs: { delimiter: string; stripTabs: boolean }[] = [];
+  const heredocs: Heredoc[] = [];
   let word = '';
   let inWord = false;
   let quotedStart = false;
@@ -110,11 +112,12 @@ export function tokenize(line: string): Tokenized {
         inWord = false;
       }
       endWord();
-      tokens.push({ kind: 'op', op });
+      const token: Operator = { kind: 'op', op };
+      tokens.push(token);
       i += op.length;
       if (op === '<<' || op === '<<-') {
         const delimiter = readHeredocDelimiter(line, i);
-        heredocs.push({ delimiter: delimiter.text, stripTabs: op === '<<-' });
+        heredocs.push({ delimiter: delimiter.text, stripTabs: op === '<<-', token });
         i = delimiter.end;
       }
     } else if (OPERATORS.some((op) => line.startsWith(op, i))) {
@@ -157,6 +160,13 @@ function closingBackquote(line: string, open: number): number {
   return line.length;
 }
 
+interface Heredoc {
+  delimiter: string;
+  stripTabs: boolean;
+  /** The `<<` operator, which is given the body once it is read. */
+  token: Operator;
+}
+
 function readHeredocDelimiter(line: string, start: number): { text: string; end: number } {
   let i = start;
   while (line[i] === ' ' || line[i] === '\t') i++;
@@ -168,21 +178,27 @@ function readHeredocDelimiter(line: string, start: number): { text: string; end:
   return { text, end: i };
 }
 
-/** A here-document's body is data, never commands: skips each, from `start`, to its delimiter line. */
-function skipHeredocBodies(
-  line: string,
-  start: number,
-  heredocs: { delimiter: string; stripTabs: boolean }[],
-): number {
+/**
+ * A here-document's body is no command of this line: skips each, from `start`, to its delimiter line, and
+ * hands its text to its `<<` operator.
+ */
+function skipHeredocBodies(line: string, start: number, heredocs: Heredoc[]): number {
   let i = start;
   for (const heredoc of heredocs) {
+    const bodyStart = Math.min(i, line.length);
+    let bodyEnd = line.length;
     while (i < line.length) {
       const end = line.indexOf('\n', i);
       const stop = end === -1 ? line.length : end;
       const text = line.slice(i, stop);
+      if ((heredoc.stripTabs ? text.replace(/^\t+/, '') : text) === heredoc.delimiter) {
+        bodyEnd = i;
+        i = stop + 1;
+        break;
+      }
       i = stop + 1;
-      if ((heredoc.stripTabs ? text.replace(/^\t+/, '') : text) === heredoc.delimiter) break;
     }
+    heredoc.token.body = line.slice(bodyStart, bodyEnd);
   }
   return Math.min(i, line.length);
 }
