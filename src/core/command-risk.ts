@@ -1356,7 +1356,8 @@ function classifyPowerShell(
       if (found) return found;
       continue;
     }
-    const kind = POWERSHELL_CMDLETS[name];
+    // cmd's own commands are these; its `sc`, `rm` or `tee` are programs of the same name.
+    const kind = isCmd && !CMD_BUILTINS.has(name) ? undefined : POWERSHELL_CMDLETS[name];
     const found =
       kind === undefined
         ? classifyWords([name, ...words.slice(1)], folder, paths, depth + 1)
@@ -1365,6 +1366,9 @@ function classifyPowerShell(
   }
   return undefined;
 }
+
+/** cmd's built-in commands that PowerShell's aliases read the same way (`del /q x`, `rd /s x`, `copy /y a b`). */
+const CMD_BUILTINS = new Set(['del', 'erase', 'rd', 'rmdir', 'copy', 'move']);
 
 /** .NET's static methods that delete or write over a file (Copy and Move only with their overwrite argument). */
 const DOTNET_WRITES = new Set([

@@ -117,7 +117,12 @@ export function tokenize(line: string): Tokenized {
       i += op.length;
       if (op === '<<' || op === '<<-') {
         const delimiter = readHeredocDelimiter(line, i);
-        heredocs.push({ delimiter: delimiter.text, stripTabs: op === '<<-', token });
+        heredocs.push({
+          delimiter: delimiter.text,
+          stripTabs: op === '<<-',
+          isQuoted: delimiter.isQuoted,
+          token,
+        });
         i = delimiter.end;
       }
     } else if (OPERATORS.some((op) => line.startsWith(op, i))) {
@@ -125,7 +130,8 @@ export function tokenize(line: string): Tokenized {
       endWord();
       tokens.push({ kind: 'op', op });
       i += op.length;
-      if (op === '\n' && heredocs.length > 0) i = skipHeredocBodies(line, i, heredocs.splice(0));
+      if (op === '\n' && heredocs.length > 0)
+        i = skipHeredocBodies(line, i, heredocs.splice(0), substitutions);
     } else {
       word += char;
       inWord = true;
@@ -163,26 +169,36 @@ function closingBackquote(line: string, open: number): number {
 interface Heredoc {
   delimiter: string;
   stripTabs: boolean;
+  /** `<<'EOF'`: the body is taken as written; otherwise its `$( )` and backquotes run. */
+  isQuoted: boolean;
   /** The `<<` operator, which is given the body once it is read. */
   token: Operator;
 }
 
-function readHeredocDelimiter(line: string, start: number): { text: string; end: number } {
+function readHeredocDelimiter(line: string, start: number): { text: string; end: number; isQuoted: boolean } {
   let i = start;
   while (line[i] === ' ' || line[i] === '\t') i++;
   let text = '';
+  let isQuoted = false;
   while (i < line.length && !' \t\n;&|<>()'.includes(line[i] as string)) {
     if (line[i] !== "'" && line[i] !== '"' && line[i] !== '\\') text += line[i];
+    else isQuoted = true;
     i++;
   }
-  return { text, end: i };
+  return { text, end: i, isQuoted };
 }
 
 /**
  * A here-document's body is no command of this line: skips each, from `start`, to its delimiter line, and
- * hands its text to its `<<` operator.
+ * hands its text to its `<<` operator; the `$( )` and backquotes of an unquoted one go to `substitutions`
+ * (the shell runs them while it reads the body).
  */
-function skipHeredocBodies(line: string, start: number, heredocs: Heredoc[]): number {
+function skipHeredocBodies(
+  line: string,
+  start: number,
+  heredocs: Heredoc[],
+  substitutions: string[],
+): number {
   let i = start;
   for (const heredoc of heredocs) {
     const bodyStart = Math.min(i, line.length);
@@ -199,6 +215,24 @@ function skipHeredocBodies(line: string, start: number, heredocs: Heredoc[]): nu
       i = stop + 1;
     }
     heredoc.token.body = line.slice(bodyStart, bodyEnd);
+    if (!heredoc.isQuoted) bodySubstitutions(heredoc.token.body, substitutions);
   }
   return Math.min(i, line.length);
+}
+
+/** The `$( )` and backquotes of an unquoted here-document's body (a `\` keeps the next character as itself). */
+function bodySubstitutions(body: string, substitutions: string[]): void {
+  for (let i = 0; i < body.length; i++) {
+    const char = body[i];
+    if (char === '\\') i++;
+    else if (char === '`') {
+      const end = closingBackquote(body, i);
+      substitutions.push(body.slice(i + 1, end));
+      i = end;
+    } else if (char === '$' && body[i + 1] === '(') {
+      const end = closingParen(body, i + 1);
+      substitutions.push(body.slice(i + 2, end));
+      i = end;
+    }
+  }
 }
