@@ -56,8 +56,8 @@ interface SimpleCommand {
   words: string[];
   /** `body`: a here-document's text. */
   redirections: { op: string; target: string; body?: string | undefined }[];
-  /** Its stdin is the pipe from the command before it (`… | bash`). */
-  isPiped?: boolean;
+  /** The command whose output its stdin is (`… | bash`). */
+  pipedFrom?: SimpleCommand;
 }
 
 /** What a command reads on its stdin, when that may be a script: a here-document's or here-string's text, or a pipe. */
@@ -77,7 +77,7 @@ function classifyLine(line: string, cwd: string | null, paths: Paths, depth: num
   let command: SimpleCommand = { words: [], redirections: [] };
   const finish = (isPiped = false): string | undefined => {
     const current = command;
-    command = isPiped ? { words: [], redirections: [], isPiped } : { words: [], redirections: [] };
+    command = isPiped ? { words: [], redirections: [], pipedFrom: current } : { words: [], redirections: [] };
     if (current.words.length === 0 && current.redirections.length === 0) return undefined;
     const reason = classifySimple(current, folder, paths, depth);
     folder = folderAfter(current.words, folder);
@@ -380,10 +380,27 @@ function classifySimple(
 /** The last redirection of stdin wins over the pipe; a file (`< x`) or a descriptor is no script we can read. */
 function stdinOf(command: SimpleCommand): Stdin {
   const input = command.redirections.findLast(({ op }) => op.startsWith('<') && op !== '<>');
-  if (input === undefined) return command.isPiped ? 'pipe' : undefined;
+  if (input === undefined) return command.pipedFrom ? outputOf(command.pipedFrom) : undefined;
   if (input.op === '<<<') return { script: input.target };
   if (input.op === '<<' || input.op === '<<-') return { script: input.body ?? '' };
   return undefined;
+}
+
+/**
+ * What a command writes to a pipe, when the line says it: `echo` of plain words, `cat` of a here-document
+ * or here-string. Anything else (a file, a download, a variable) is `'pipe'`: unknown.
+ */
+function outputOf(command: SimpleCommand): Stdin {
+  const [name, ...args] = command.words;
+  if (name === 'echo' && !args.some((arg) => arg.includes('$'))) {
+    const text = args.filter((arg, at) => !(at === 0 && /^-[neE]+$/.test(arg)));
+    return { script: text.join(' ') };
+  }
+  if (name === 'cat' && args.length === 0) {
+    const input = stdinOf({ ...command, pipedFrom: undefined });
+    if (input !== undefined) return input;
+  }
+  return 'pipe';
 }
 
 /** Commands that run the rest of their words as a command, and how many option words each may take. */
@@ -928,6 +945,8 @@ function sedFiles(args: readonly string[]): string[] {
       hasScript ||= arg !== '-l' && arg !== '--line-length';
       i++;
     } else if (arg.startsWith('--expression=') || arg.startsWith('--file=')) hasScript = true;
+    else if (arg.startsWith('--'))
+      continue; // --in-place=.bak, --posix, ...: no value of their own
     else if (/^-[^-]/.test(arg)) {
       // In a cluster, -e and -f take the rest, or the next word (`-ne 's/a/b/'`); -i takes a glued suffix.
       const at = arg.slice(1).search(/[efi]/);
