@@ -54,8 +54,14 @@ export function classifyCommand(
 
 interface SimpleCommand {
   words: string[];
-  redirections: { op: string; target: string }[];
+  /** `body`: a here-document's text. */
+  redirections: { op: string; target: string; body?: string | undefined }[];
+  /** The command whose output its stdin is (`… | bash`). */
+  pipedFrom?: SimpleCommand;
 }
+
+/** What a command reads on its stdin, when that may be a script: a here-document's or here-string's text, or a pipe. */
+type Stdin = { script: string } | 'pipe' | undefined;
 
 /** The reason the first command that may destroy work gives, or undefined when none may. */
 function classifyLine(line: string, cwd: string | null, paths: Paths, depth: number): string | undefined {
@@ -69,9 +75,9 @@ function classifyLine(line: string, cwd: string | null, paths: Paths, depth: num
   const folders: (string | null)[] = [];
   let folder = cwd;
   let command: SimpleCommand = { words: [], redirections: [] };
-  const finish = (): string | undefined => {
+  const finish = (isPiped = false): string | undefined => {
     const current = command;
-    command = { words: [], redirections: [] };
+    command = isPiped ? { words: [], redirections: [], pipedFrom: current } : { words: [], redirections: [] };
     if (current.words.length === 0 && current.redirections.length === 0) return undefined;
     const reason = classifySimple(current, folder, paths, depth);
     folder = folderAfter(current.words, folder);
@@ -83,6 +89,11 @@ function classifyLine(line: string, cwd: string | null, paths: Paths, depth: num
       command.words.push(asWritten(token));
       continue;
     }
+    if (token.op === '<<' || token.op === '<<-') {
+      // The tokens hold no delimiter word, only the body.
+      command.redirections.push({ op: token.op, target: '', body: token.body });
+      continue;
+    }
     if (REDIRECTIONS.includes(token.op)) {
       const next = tokens[i + 1];
       if (next?.kind === 'word') {
@@ -91,7 +102,7 @@ function classifyLine(line: string, cwd: string | null, paths: Paths, depth: num
       }
       continue;
     }
-    const reason = finish();
+    const reason = finish(token.op === '|' || token.op === '|&');
     if (reason) return reason;
     if (token.op === '(') folders.push(folder);
     if (token.op === ')') folder = folders.length > 0 ? (folders.pop() as string | null) : folder;
@@ -174,6 +185,169 @@ function operandsOf(
   return operands;
 }
 
+/** The words from a command's first operand on: its options skipped, with the values of `valueOptions`. */
+function operandsFrom(args: readonly string[], valueOptions: readonly string[]): string[] {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') return args.slice(i + 1);
+    if (!arg.startsWith('-') || arg === '-') return args.slice(i);
+    if (valueOptions.includes(arg)) i++;
+  }
+  return [];
+}
+
+/** env's `-S STRING`, `-SSTRING`, `--split-string=STRING` at `at`: the string's words, and the index after it. */
+function envSplitString(words: readonly string[], at: number): { words: string[]; next: number } | undefined {
+  const word = words[at] as string;
+  let text: string | undefined;
+  let next = at + 1;
+  if (word === '-S' || word === '--split-string') {
+    text = words[at + 1];
+    next = at + 2;
+  } else if (word.startsWith('--split-string=')) text = word.slice('--split-string='.length);
+  else if (/^-[^-]*S/.test(word) && !word.startsWith('--')) text = word.slice(word.indexOf('S') + 1);
+  if (text === undefined) return undefined;
+  const split = tokenize(text).tokens.flatMap((token) => (token.kind === 'word' ? [token.text] : []));
+  return { words: split, next };
+}
+
+/** The command line of `su -c '…'` (`-lc`, `--command=…`, before or after the user), or undefined. */
+function commandOption(args: readonly string[], valueOptions: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--command' || /^-[A-Za-z]*c$/.test(arg)) return args[i + 1] ?? '';
+    if (arg.startsWith('--command=')) return arg.slice('--command='.length);
+    if (valueOptions.includes(arg)) i++;
+  }
+  return undefined;
+}
+
+/** script -c '…' runs its command line, and writes its log over the file it names (`typescript` by default). */
+function classifyScriptCommand(
+  args: string[],
+  folder: string | null,
+  paths: Paths,
+  depth: number,
+  reason: (why: string) => string,
+): string | undefined {
+  const valueOptions = [
+    '-E',
+    '--echo',
+    '-I',
+    '--log-in',
+    '-O',
+    '--log-out',
+    '-B',
+    '--log-io',
+    '-T',
+    '--log-timing',
+    '-m',
+    '--logging-format',
+    '-o',
+    '--output-limit',
+  ];
+  const script = commandOption(args, valueOptions);
+  const found = script === undefined ? undefined : classifyLine(script, folder, paths, depth + 1);
+  if (found) return found;
+  if (args.some((arg) => arg === '--append' || shortFlagBefore(arg, 'a', 'cEIOBTmo'))) return undefined;
+  const log =
+    operandsOf(
+      args,
+      (arg) => arg === '--command' || /^-[A-Za-z]*c$/.test(arg) || valueOptions.includes(arg),
+    )[0] ?? 'typescript';
+  return !isHarmlessTarget(log) && mayExist(kindAt(log, folder, paths))
+    ? reason('script writes its log over an existing file')
+    : undefined;
+}
+
+/** GNU parallel's options whose value is the next word. */
+const PARALLEL_VALUE_OPTIONS = [
+  '-a',
+  '--arg-file',
+  '-d',
+  '--delimiter',
+  '-E',
+  '-I',
+  '-j',
+  '-P',
+  '--jobs',
+  '-n',
+  '--max-args',
+  '-N',
+  '-L',
+  '-l',
+  '-s',
+  '-S',
+  '--sshlogin',
+  '--colsep',
+  '-C',
+  '--joblog',
+  '--results',
+  '--tmpdir',
+  '--timeout',
+  '--delay',
+  '--retries',
+  '--halt',
+  '--tag-string',
+  '--workdir',
+  '--wd',
+  '--env',
+  '--memfree',
+  '--load',
+];
+
+/** parallel runs its command (words, or one line) once per argument: after `:::`, or from stdin. */
+function classifyParallel(
+  args: string[],
+  folder: string | null,
+  paths: Paths,
+  depth: number,
+): string | undefined {
+  const rest = operandsFrom(args, PARALLEL_VALUE_OPTIONS);
+  const end = rest.findIndex((arg) => arg.startsWith(':::'));
+  const command = end === -1 ? rest : rest.slice(0, end);
+  if (command.length === 0) return undefined;
+  const inputs = end === -1 ? [] : rest.slice(end + 1).filter((arg) => !arg.startsWith(':::'));
+  // Each argument goes where `{}` is, or at the end; the command line is read as its shell reads it.
+  const line = command.join(' ');
+  const filled = line.includes('{}')
+    ? line.replaceAll('{}', inputs.join(' '))
+    : `${line} ${inputs.join(' ')}`;
+  return classifyLine(filled, folder, paths, depth + 1);
+}
+
+/** gawk -i inplace (`-iinplace`, `--include=inplace`) writes its output over each file it reads. */
+function classifyAwk(
+  args: string[],
+  folder: string | null,
+  paths: Paths,
+  reason: (why: string) => string,
+): string | undefined {
+  let inPlace = false;
+  let hasProgramFile = false;
+  const operands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    let include: string | undefined;
+    if (arg === '-i' || arg === '--include') include = args[++i];
+    else if (arg.startsWith('--include=')) include = arg.slice('--include='.length);
+    else if (/^-i./.test(arg)) include = arg.slice(2);
+    else if (['-f', '--file', '-e', '--source', '-E', '--exec'].includes(arg)) {
+      hasProgramFile = true;
+      i++;
+    } else if (['-v', '--assign', '-F', '--field-separator', '-l', '--load'].includes(arg)) i++;
+    else if (arg === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    } else if (!arg.startsWith('-') || arg === '-') operands.push(arg);
+    if (include === 'inplace' || include === 'inplace.awk') inPlace = true;
+  }
+  if (!inPlace) return undefined;
+  // Without -f or -e the first operand is the program; `var=value` operands are assignments.
+  const files = (hasProgramFile ? operands : operands.slice(1)).filter((arg) => !ASSIGNMENT.test(arg));
+  return allOutside(files, folder, paths) ? undefined : reason('awk -i inplace rewrites files in place');
+}
+
 /** Whether every one of `targets` lies outside the project: then nothing of the project is at stake. */
 function allOutside(targets: readonly string[], folder: string | null, paths: Paths): boolean {
   return targets.length > 0 && targets.every((target) => kindAt(target, folder, paths) === 'outside');
@@ -200,7 +374,33 @@ function classifySimple(
     if (truncates && !isHarmlessTarget(target) && mayExist(kindAt(target, folder, paths)))
       return `${op} overwrites ${target}`;
   }
-  return classifyWords(command.words, folder, paths, depth);
+  return classifyWords(command.words, folder, paths, depth, stdinOf(command));
+}
+
+/** The last redirection of stdin wins over the pipe; a file (`< x`) or a descriptor is no script we can read. */
+function stdinOf(command: SimpleCommand): Stdin {
+  const input = command.redirections.findLast(({ op }) => op.startsWith('<') && op !== '<>');
+  if (input === undefined) return command.pipedFrom ? outputOf(command.pipedFrom) : undefined;
+  if (input.op === '<<<') return { script: input.target };
+  if (input.op === '<<' || input.op === '<<-') return { script: input.body ?? '' };
+  return undefined;
+}
+
+/**
+ * What a command writes to a pipe, when the line says it: `echo` of plain words, `cat` of a here-document
+ * or here-string. Anything else (a file, a download, a variable) is `'pipe'`: unknown.
+ */
+function outputOf(command: SimpleCommand): Stdin {
+  const [name, ...args] = command.words;
+  if (name === 'echo' && !args.some((arg) => arg.includes('$'))) {
+    const text = args.filter((arg, at) => !(at === 0 && /^-[neE]+$/.test(arg)));
+    return { script: text.join(' ') };
+  }
+  if (name === 'cat' && args.length === 0) {
+    const input = stdinOf({ ...command, pipedFrom: undefined });
+    if (input !== undefined) return input;
+  }
+  return 'pipe';
 }
 
 /** Commands that run the rest of their words as a command, and how many option words each may take. */
@@ -212,7 +412,8 @@ const WRAPPERS: Record<string, { argOptions: string[] }> = {
   builtin: { argOptions: [] },
   exec: { argOptions: ['-a'] },
   nohup: { argOptions: [] },
-  time: { argOptions: ['-f', '-o'] },
+  busybox: { argOptions: [] },
+  time: { argOptions: ['-f', '-o', '--format', '--output'] },
   nice: { argOptions: ['-n'] },
   ionice: { argOptions: ['-c', '-n', '-p'] },
   stdbuf: { argOptions: ['-i', '-o', '-e'] },
@@ -236,22 +437,8 @@ const WRAPPERS: Record<string, { argOptions: string[] }> = {
   timeout: { argOptions: ['-s', '-k', '--signal', '--kill-after'] },
 };
 /** Reserved words that may start a command without being it: `if rm x; then`, `! git stash`. */
-const KEYWORDS = new Set([
-  '!',
-  '{',
-  '}',
-  'if',
-  'then',
-  'else',
-  'elif',
-  'fi',
-  'do',
-  'done',
-  'while',
-  'until',
-  'time',
-]);
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh']);
+const KEYWORDS = new Set(['!', '{', '}', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until']);
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 function classifyWords(
@@ -259,6 +446,7 @@ function classifyWords(
   folder: string | null,
   paths: Paths,
   depth: number,
+  stdin?: Stdin,
 ): string | undefined {
   let words = all;
   // Leading assignments and wrappers: what runs is the first word after them.
@@ -267,6 +455,11 @@ function classifyWords(
     if (first === undefined) return undefined;
     if (ASSIGNMENT.test(first) || KEYWORDS.has(first)) {
       words = words.slice(1);
+      continue;
+    }
+    // `coproc cmd`, `coproc NAME { cmd; }`
+    if (first === 'coproc') {
+      words = words[2] === '{' ? words.slice(3) : words.slice(1);
       continue;
     }
     const wrapper = WRAPPERS[commandName(first)];
@@ -282,6 +475,13 @@ function classifyWords(
       if (name === 'command' && (word === '-v' || word === '-V')) return undefined; // only looks it up
       if (name === 'env' && ASSIGNMENT.test(word)) {
         i++;
+        continue;
+      }
+      // env -S 'rm -f' x: the string is split into words, which come first.
+      const split = name === 'env' ? envSplitString(words, i) : undefined;
+      if (split) {
+        words = ['env', ...split.words, ...words.slice(split.next)];
+        i = 1;
         continue;
       }
       if (!word.startsWith('-') || word === '-') break;
@@ -349,17 +549,23 @@ function classifyWords(
     case 'sed':
       return args.some(
         (arg) => arg === '--in-place' || arg.startsWith('--in-place=') || shortFlagBefore(arg, 'i', 'ef'),
-      )
+      ) && !allOutside(sedFiles(args), folder, paths)
         ? reason('sed -i rewrites files in place')
         : undefined;
     case 'perl':
-      return interpreterOptions(args, 'eEMmIlx').some((arg) => shortFlagBefore(arg, 'i', 'eEMmIlx'))
-        ? reason('perl -i rewrites files in place')
-        : undefined;
-    case 'ruby':
-      return interpreterOptions(args, 'eEIrCFKTWXx0').some((arg) => shortFlagBefore(arg, 'i', 'eEIrCFKTWXx0'))
-        ? reason('ruby -i rewrites files in place')
-        : undefined;
+    case 'ruby': {
+      // perl's -e and -E hold code, ruby's -e (its -E names an encoding); -i's suffix is glued (`-i.bak`).
+      const valueTaking = name === 'perl' ? 'eEMmIlx' : 'eEIrCFKTWXx0';
+      const { options, operands } = interpreterOptions(args, valueTaking);
+      if (!options.some((arg) => shortFlagBefore(arg, 'i', valueTaking))) return undefined;
+      const inline = options.some((arg) =>
+        [...(name === 'perl' ? 'eE' : 'e')].some((flag) => shortFlagBefore(arg, flag, `i${valueTaking}`)),
+      );
+      // Without inline code the first operand is the script; the files it edits follow.
+      return allOutside(inline ? operands : operands.slice(1), folder, paths)
+        ? undefined
+        : reason(`${name} -i rewrites files in place`);
+    }
     case 'ed':
     case 'ex':
       // Run with a script (`ed -s file < edit.ed`, `ex -sc '%s/a/b/|x' file`), they write the file they open.
@@ -381,12 +587,92 @@ function classifyWords(
     case 'find':
       return classifyFind(args, folder, paths, depth, reason);
     case 'git':
-      return classifyGit(args, folder, paths, reason);
+      return classifyGit(args, folder, paths, depth, reason);
     case 'eval':
       return classifyLine(args.join(' '), folder, paths, depth + 1);
+    case 'watch':
+      // watch hands its words to `sh -c`, joined by spaces.
+      return classifyLine(
+        operandsFrom(args, ['-n', '--interval', '-q', '--equexit']).join(' '),
+        folder,
+        paths,
+        depth + 1,
+      );
+    case 'chrt':
+    case 'taskset': {
+      // `chrt -p prio pid` and `taskset -p mask pid` act on a running process; otherwise the priority or
+      // CPU mask comes first, then the command.
+      const rest = operandsFrom(args, [
+        '-T',
+        '-P',
+        '-D',
+        '--sched-runtime',
+        '--sched-period',
+        '--sched-deadline',
+      ]);
+      const options = args.slice(0, args.length - rest.length);
+      if (options.some((arg) => arg === '--pid' || shortFlagBefore(arg, 'p', ''))) return undefined;
+      return classifyWords(rest.slice(1), folder, paths, depth + 1, stdin);
+    }
+    case 'flock': {
+      // flock [options] file command…, or flock [options] file -c 'command line'
+      const rest = operandsFrom(args, ['-w', '--timeout', '-E', '--conflict-exit-code']).slice(1);
+      if (rest[0] === '-c' || rest[0] === '--command')
+        return classifyLine(rest[1] ?? '', folder, paths, depth + 1);
+      return classifyWords(rest, folder, paths, depth + 1, stdin);
+    }
+    case 'su':
+    case 'runuser': {
+      const script = commandOption(args, ['-s', '-g', '-G', '-w', '--shell', '--group', '--supp-group']);
+      return script === undefined ? undefined : classifyLine(script, folder, paths, depth + 1);
+    }
+    case 'script':
+      return classifyScriptCommand(args, folder, paths, depth, reason);
+    case 'parallel':
+      return classifyParallel(args, folder, paths, depth);
+    case 'awk':
+    case 'gawk':
+      return classifyAwk(args, folder, paths, reason);
+    case 'sponge': {
+      if (args.some((arg) => arg === '-a' || shortFlagBefore(arg, 'a', ''))) return undefined;
+      const file = operandsOf(args)[0];
+      return file !== undefined && !isHarmlessTarget(file) && mayExist(kindAt(file, folder, paths))
+        ? reason('sponge writes over its file')
+        : undefined;
+    }
+    case 'uniq': {
+      // uniq's second operand is the file it writes.
+      const output = operandsOf(args, [
+        '-f',
+        '-s',
+        '-w',
+        '--skip-fields',
+        '--skip-chars',
+        '--check-chars',
+      ])[1];
+      return output !== undefined &&
+        output !== '-' &&
+        !isHarmlessTarget(output) &&
+        mayExist(kindAt(output, folder, paths))
+        ? reason('uniq writes over its output file')
+        : undefined;
+    }
+    case 'cmd':
+    case 'cmd.exe': {
+      // cmd /c (or /k) runs the rest of its words as one command line of cmd's.
+      const at = args.findIndex((arg) => /^\/{1,2}[ck]$/i.test(arg));
+      return at === -1
+        ? undefined
+        : classifyPowerShell(args.slice(at + 1).join(' '), folder, paths, depth + 1, true);
+    }
   }
   if (SHELLS.has(name)) {
     const script = shellScript(args);
+    if (script === 'stdin') {
+      // A pipe may carry any script (`curl … | sh`): it is taken to be destructive.
+      if (stdin === 'pipe') return reason(`${name} runs the commands piped into it`);
+      return stdin === undefined ? undefined : classifyLine(stdin.script, folder, paths, depth + 1);
+    }
     return script === undefined ? undefined : classifyLine(script, folder, paths, depth + 1);
   }
   if (POWERSHELLS.has(name.toLowerCase())) {
@@ -624,11 +910,15 @@ function commandName(word: string): string {
  * The interpreter's own options (perl's, ruby's): the words before its script or `--`, without the values
  * of options that take the next word (`-e 'code'`). After the script, `-i` is the script's argument.
  */
-function interpreterOptions(args: readonly string[], valueTaking: string): string[] {
+function interpreterOptions(
+  args: readonly string[],
+  valueTaking: string,
+): { options: string[]; operands: string[] } {
   const options: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
-    if (arg === '--' || !arg.startsWith('-') || arg === '-') break;
+    if (arg === '--') return { options, operands: args.slice(i + 1) };
+    if (!arg.startsWith('-') || arg === '-') return { options, operands: args.slice(i) };
     options.push(arg);
     // A cluster ending in an option that takes a value, with none glued to it: the value is the next word.
     if (
@@ -638,7 +928,36 @@ function interpreterOptions(args: readonly string[], valueTaking: string): strin
     )
       i++;
   }
-  return options;
+  return { options, operands: [] };
+}
+
+/** The files `sed -i` edits: its operands past the script (the first, unless -e or -f gave it), `''` dropped (BSD's `-i ''`). */
+function sedFiles(args: readonly string[]): string[] {
+  const operands: string[] = [];
+  let hasScript = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (['--expression', '--file', '-l', '--line-length'].includes(arg)) {
+      hasScript ||= arg !== '-l' && arg !== '--line-length';
+      i++;
+    } else if (arg.startsWith('--expression=') || arg.startsWith('--file=')) hasScript = true;
+    else if (arg.startsWith('--'))
+      continue; // --in-place=.bak, --posix, ...: no value of their own
+    else if (/^-[^-]/.test(arg)) {
+      // In a cluster, -e and -f take the rest, or the next word (`-ne 's/a/b/'`); -i takes a glued suffix.
+      const at = arg.slice(1).search(/[efi]/);
+      const letter = at === -1 ? undefined : arg[at + 1];
+      if (letter === 'e' || letter === 'f') {
+        hasScript = true;
+        if (at + 2 === arg.length) i++;
+      }
+    } else if (arg !== '') operands.push(arg);
+  }
+  return (hasScript ? operands : operands.slice(1)).filter((arg) => arg !== '');
 }
 
 /** Whether the value-taking option that ends `arg` has no value glued to it (`-pe`, not `-I/lib`). */
@@ -657,19 +976,42 @@ function shortFlagBefore(arg: string, flag: string, valueTaking: string): boolea
   return false;
 }
 
-/** The script of `bash -c '…'` (also `-lc`, `-ec`), or undefined when it runs no inline script. */
-function shellScript(args: string[]): string | undefined {
+/** Shell options whose value is the next word (`bash --rcfile x`, `fish --init-command cmd`). */
+const SHELL_VALUE_OPTIONS = new Set(['--rcfile', '--init-file', '--init-command']);
+
+/**
+ * The script of `bash -c '…'` (also `-lc`, `-ec`, past the values of `-o`/`-O`/`+o`: `bash -euo pipefail
+ * -c '…'`); `'stdin'` when the shell reads its commands from stdin (no operand, or `-s`); undefined when
+ * it runs a script file, or nothing (`-n` only reads).
+ */
+function shellScript(args: string[]): string | 'stdin' | undefined {
   let hasC = false;
-  for (const arg of args) {
-    if (arg === '--') continue;
-    if (/^-[A-Za-z]+$/.test(arg) || /^\+[A-Za-z]+$/.test(arg)) {
-      if (arg.startsWith('-') && arg.includes('c')) hasC = true;
+  let readsStdin = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--' || arg === '-') {
+      i++;
+      break;
+    }
+    if (/^[-+][A-Za-z]+$/.test(arg)) {
+      if (arg.startsWith('-')) {
+        if (arg.includes('c')) hasC = true;
+        if (arg.includes('s')) readsStdin = true;
+        if (arg.includes('n')) return undefined;
+      }
+      // -o and -O name an option in the next word, one word for each.
+      i += arg.replace(/[^oO]/g, '').length;
       continue;
     }
-    if (arg.startsWith('--')) continue;
-    return hasC ? arg : undefined;
+    if (arg.startsWith('--command=')) return arg.slice('--command='.length);
+    if (arg === '--command') hasC = true;
+    else if (arg.startsWith('--')) {
+      if (SHELL_VALUE_OPTIONS.has(arg)) i++;
+    } else break;
   }
-  return undefined;
+  if (hasC) return args[i];
+  return readsStdin || i >= args.length ? 'stdin' : undefined;
 }
 
 /**
@@ -751,20 +1093,33 @@ function classifyGit(
   args: string[],
   folder: string | null,
   paths: Paths,
+  depth: number,
   reason: (why: string) => string,
 ): string | undefined {
   let at = 0;
   let where = folder;
+  const aliases = new Map<string, string>();
   while (at < args.length && (args[at] as string).startsWith('-')) {
     const option = args[at] as string;
     if (option === '-C')
       where = isOpaque(args[at + 1] ?? '$') ? null : joinPath(where, args[at + 1] as string);
+    const alias = option === '-c' ? /^alias\.([^=]+)=(.*)$/is.exec(args[at + 1] ?? '') : null;
+    if (alias) aliases.set((alias[1] as string).toLowerCase(), alias[2] as string);
     at += GIT_VALUE_OPTIONS.has(option) ? 2 : 1;
   }
   // Another repository (`git -C /elsewhere reset --hard`): nothing of this project's tree is at stake.
   if (where?.startsWith('/') && paths.kindOf(where) === 'outside') return undefined;
-  const sub = args[at];
-  const rest = args.slice(at + 1);
+  let sub = args[at];
+  let rest = args.slice(at + 1);
+  // `git -c alias.x='!cmd' x` runs cmd in a shell, at the top of the work tree; `alias.x='reset --hard'`
+  // stands for those words.
+  const alias = sub === undefined ? undefined : aliases.get(sub.toLowerCase());
+  if (alias?.startsWith('!'))
+    return classifyLine(`${alias.slice(1)} ${rest.join(' ')}`, null, paths, depth + 1);
+  if (alias !== undefined) {
+    const words = tokenize(alias).tokens.flatMap((token) => (token.kind === 'word' ? [token.text] : []));
+    [sub, rest] = [words[0], [...words.slice(1), ...rest]];
+  }
   const has = (...options: string[]) => rest.some((arg) => options.includes(arg));
   const shortHas = (flag: string) => rest.some((arg) => /^-[A-Za-z]+$/.test(arg) && arg.includes(flag));
   switch (sub) {
@@ -833,6 +1188,18 @@ function classifyGit(
       const stop = rest.find((arg) => arg === '--abort' || arg === '--skip');
       return stop === undefined ? undefined : reason(`git ${sub} ${stop} discards changes`);
     }
+    case 'submodule': {
+      // foreach runs its command line in each submodule, folders of this tree.
+      const foreach = rest.indexOf('foreach');
+      if (foreach !== -1) {
+        const line = operandsFrom(rest.slice(foreach + 1), []).join(' ');
+        return classifyLine(line, null, paths, depth + 1);
+      }
+      const action = rest.find((arg) => !arg.startsWith('-'));
+      return (action === 'update' || action === 'deinit') && (has('-f', '--force') || shortHas('f'))
+        ? reason(`git submodule ${action} --force discards changes in submodules`)
+        : undefined;
+    }
     case 'mv':
       // Without -f, git mv refuses to move onto an existing path.
       return (has('-f', '--force') || shortHas('f')) && overwritesTarget(rest, where, paths, '')
@@ -842,8 +1209,10 @@ function classifyGit(
   return undefined;
 }
 
+type CmdletKind = 'remove' | 'move' | 'copy' | 'set' | 'out' | 'clear' | 'new' | 'tee' | 'export';
+
 /** PowerShell's destructive cmdlets, by each name and alias (aliases of both Windows and pwsh). */
-const POWERSHELL_CMDLETS: Record<string, 'remove' | 'move' | 'copy' | 'set' | 'out' | 'clear' | 'new'> = {
+const POWERSHELL_CMDLETS: Record<string, CmdletKind> = {
   'remove-item': 'remove',
   ri: 'remove',
   rm: 'remove',
@@ -866,6 +1235,11 @@ const POWERSHELL_CMDLETS: Record<string, 'remove' | 'move' | 'copy' | 'set' | 'o
   clc: 'clear',
   'new-item': 'new',
   ni: 'new',
+  'tee-object': 'tee',
+  tee: 'tee',
+  'export-csv': 'export',
+  epcsv: 'export',
+  'export-clixml': 'export',
 };
 
 /** Parameters that take a value, per kind of cmdlet (PowerShell accepts any unambiguous prefix). */
@@ -887,6 +1261,56 @@ const POWERSHELL_VALUES: Record<string, string[]> = {
   out: ['filepath', 'literalpath', 'encoding', 'width', 'inputobject'],
   clear: ['path', 'literalpath', 'filter', 'include', 'exclude', 'credential', 'stream'],
   new: ['path', 'name', 'itemtype', 'type', 'value', 'credential'],
+  tee: ['filepath', 'literalpath', 'variable', 'inputobject', 'encoding'],
+  export: [
+    'path',
+    'literalpath',
+    'delimiter',
+    'encoding',
+    'inputobject',
+    'usequotes',
+    'quotefields',
+    'depth',
+  ],
+  start: [
+    'filepath',
+    'argumentlist',
+    'args',
+    'workingdirectory',
+    'verb',
+    'windowstyle',
+    'redirectstandardoutput',
+    'redirectstandarderror',
+    'redirectstandardinput',
+    'credential',
+  ],
+};
+/** The common parameters every cmdlet takes that have a value: `-ErrorAction Stop`, `-ev err`. */
+const POWERSHELL_COMMON_VALUES = [
+  'erroraction',
+  'warningaction',
+  'informationaction',
+  'errorvariable',
+  'warningvariable',
+  'informationvariable',
+  'outvariable',
+  'outbuffer',
+  'pipelinevariable',
+];
+/** The common parameters' aliases, each standing for its full name (switches too: `-wi` is -WhatIf). */
+const POWERSHELL_ALIASES: Record<string, string> = {
+  ea: 'erroraction',
+  wa: 'warningaction',
+  infa: 'informationaction',
+  ev: 'errorvariable',
+  wv: 'warningvariable',
+  iv: 'informationvariable',
+  ov: 'outvariable',
+  ob: 'outbuffer',
+  pv: 'pipelinevariable',
+  vb: 'verbose',
+  wi: 'whatif',
+  cf: 'confirm',
 };
 const POWERSHELL_SWITCHES = [
   'force',
@@ -906,21 +1330,36 @@ function classifyPowerShell(
   cwd: string | null,
   paths: Paths,
   depth: number,
+  isCmd = false,
 ): string | undefined {
   if (depth > MAX_DEPTH) return 'commands nested too deep to read';
   let folder = cwd;
-  for (const { words, redirections } of splitPowerShell(line)) {
+  const commands = splitPowerShell(line);
+  for (let at = 0; at < commands.length; at++) {
+    const { words: all, redirections } = commands[at] as (typeof commands)[number];
     for (const { op, target } of redirections) {
       const file = target.replaceAll('\\', '/');
       if (op === '>' && !/^(\$null|nul)$/i.test(file) && mayExist(kindAt(file, folder, paths)))
         return `> overwrites ${target}`;
     }
-    if (words.length === 0) continue;
+    if (all.length === 0) continue;
+    // cmd's switches (`del /q`, `rd /s`) are no paths.
+    const words = isCmd ? all.filter((word, i) => i === 0 || !/^\/[A-Za-z-]{1,2}(:\S*)?$/.test(word)) : all;
+    const reason = (why: string) => `${why} (${describe(words)})`;
+    const dotNet = /^\[(?:system\.)?io\.(file|directory)\]::(\w+)$/i.exec(words[0] as string);
+    if (dotNet) {
+      // `[IO.File]::Delete('x')`: the arguments are the command after it, split at the parenthesis.
+      const method = `${(dotNet[1] as string).toLowerCase()}.${(dotNet[2] as string).toLowerCase()}`;
+      const args = commands[at + 1]?.words.flatMap(splitList) ?? [];
+      if (!DOTNET_WRITES.has(method) && !(/\.(copy|move)$/.test(method) && args.length > 2)) continue;
+      const target = args[0];
+      if (target !== undefined && kindAt(target, folder, paths) === 'outside') continue;
+      return reason(`[${dotNet[1]}]::${dotNet[2]} deletes or writes over files`);
+    }
     const name = commandName((words[0] as string).replaceAll('\\', '/'))
       .toLowerCase()
       .replace(/\.exe$/, '');
     const parsed = parsePowerShellArgs(name, words.slice(1));
-    const reason = (why: string) => `${why} (${describe(words)})`;
     if (['cd', 'chdir', 'set-location', 'sl', 'push-location', 'pushd'].includes(name)) {
       const target = parsed.named.path ?? parsed.named.literalpath ?? parsed.positional[0];
       folder = target === undefined || isOpaque(target) ? null : joinPath(folder, target);
@@ -931,7 +1370,13 @@ function classifyPowerShell(
       if (found) return found;
       continue;
     }
-    const kind = POWERSHELL_CMDLETS[name];
+    if (name === 'start-process' || name === 'saps' || name === 'start') {
+      const found = classifyStartProcess(parsed, folder, paths, depth, reason);
+      if (found) return found;
+      continue;
+    }
+    // cmd's own commands are these; its `sc`, `rm` or `tee` are programs of the same name.
+    const kind = isCmd && !CMD_BUILTINS.has(name) ? undefined : POWERSHELL_CMDLETS[name];
     const found =
       kind === undefined
         ? classifyWords([name, ...words.slice(1)], folder, paths, depth + 1)
@@ -939,6 +1384,48 @@ function classifyPowerShell(
     if (found) return found;
   }
   return undefined;
+}
+
+/** cmd's built-in commands that PowerShell's aliases read the same way (`del /q x`, `rd /s x`, `copy /y a b`). */
+const CMD_BUILTINS = new Set(['del', 'erase', 'rd', 'rmdir', 'copy', 'move']);
+
+/** .NET's static methods that delete or write over a file (Copy and Move only with their overwrite argument). */
+const DOTNET_WRITES = new Set([
+  'file.delete',
+  'file.writealltext',
+  'file.writeallbytes',
+  'file.writealllines',
+  'file.replace',
+  'file.create',
+  'file.createtext',
+  'file.openwrite',
+  'directory.delete',
+]);
+
+/**
+ * Start-Process runs its -FilePath with its -ArgumentList (joined into one command line) and may write
+ * its -RedirectStandardOutput / -RedirectStandardError over a file.
+ */
+function classifyStartProcess(
+  { named, positional }: PowerShellArgs,
+  folder: string | null,
+  paths: Paths,
+  depth: number,
+  reason: (why: string) => string,
+): string | undefined {
+  for (const file of [named.redirectstandardoutput, named.redirectstandarderror])
+    if (file !== undefined && mayExist(kindAt(file, folder, paths)))
+      return reason('Start-Process writes its output over an existing file');
+  const program = named.filepath ?? positional.shift();
+  if (program === undefined) return undefined;
+  const list = named.argumentlist ?? named.args ?? positional[0] ?? '';
+  const words = tokenize(list.split('\n').join(' ')).tokens.flatMap((token) =>
+    token.kind === 'word' ? [token.text] : [],
+  );
+  const name = commandName(program)
+    .toLowerCase()
+    .replace(/\.exe$/, '');
+  return classifyWords([name, ...words], folder, paths, depth + 1);
 }
 
 interface PowerShellArgs {
@@ -949,22 +1436,42 @@ interface PowerShellArgs {
 
 /** A cmdlet's arguments: named values (`-Path x`, `-Path:x`), switches, positional ones; paths with `/`. */
 function parsePowerShellArgs(name: string, args: string[]): PowerShellArgs {
-  const values = POWERSHELL_VALUES[POWERSHELL_CMDLETS[name] ?? ''] ?? ['path', 'literalpath'];
+  const kind = ['start-process', 'saps', 'start'].includes(name) ? 'start' : POWERSHELL_CMDLETS[name];
+  const values = POWERSHELL_VALUES[kind ?? ''] ?? ['path', 'literalpath'];
   const parsed: PowerShellArgs = { named: {}, switches: new Set(), positional: [] };
+  // `a, b` is one list over two words: each word that ends in a comma takes the next one on.
+  const listAt = (start: number): { text: string; end: number } => {
+    let text = args[start] ?? '';
+    let end = start;
+    while (text.endsWith(',') && end + 1 < args.length) text += args[++end];
+    return { text, end };
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (!/^-[A-Za-z]/.test(arg)) {
-      parsed.positional.push(...splitList(arg));
+      const list = listAt(i);
+      parsed.positional.push(...splitList(list.text));
+      i = list.end;
       continue;
     }
     const colon = arg.indexOf(':');
-    const given = arg.slice(1, colon === -1 ? undefined : colon).toLowerCase();
+    const written = arg.slice(1, colon === -1 ? undefined : colon).toLowerCase();
+    const given = POWERSHELL_ALIASES[written] ?? written;
+    // Any other parameter (`-Debug`, `-NoTypeInformation`) is taken for a switch: the next word is not its value.
     const flag = POWERSHELL_SWITCHES.find((known) => known.startsWith(given));
-    const value = flag ? undefined : values.find((known) => known.startsWith(given));
+    const value = flag
+      ? undefined
+      : (values.find((known) => known.startsWith(given)) ??
+        POWERSHELL_COMMON_VALUES.find((known) => known.startsWith(given)));
     if (flag) {
       if (colon === -1 || !/^\$?false$/i.test(arg.slice(colon + 1))) parsed.switches.add(flag);
     } else if (value) {
-      const text = colon === -1 ? args[++i] : arg.slice(colon + 1);
+      let text: string | undefined = arg.slice(colon + 1);
+      if (colon === -1 && i + 1 < args.length) {
+        const list = listAt(i + 1);
+        text = list.text;
+        i = list.end;
+      } else if (colon === -1) text = undefined;
       if (text !== undefined) parsed.named[value] = splitList(text).join('\n');
     }
   }
@@ -980,7 +1487,7 @@ function splitList(text: string): string[] {
 }
 
 function classifyCmdlet(
-  kind: 'remove' | 'move' | 'copy' | 'set' | 'out' | 'clear' | 'new',
+  kind: CmdletKind,
   { named, switches, positional }: PowerShellArgs,
   folder: string | null,
   paths: Paths,
@@ -1011,11 +1518,16 @@ function classifyCmdlet(
       const verb = kind === 'set' ? 'Set-Content writes over' : 'Clear-Content empties';
       return files.length === 0 || mayHarm(files) ? reason(`${verb} an existing file`) : undefined;
     }
-    case 'out': {
-      if (switches.has('append') || switches.has('noclobber')) return undefined;
-      const files = [...listed(named.filepath), ...listed(named.literalpath)];
+    case 'out':
+    case 'tee':
+    case 'export': {
+      // Tee-Object -Variable keeps its copy in a variable, not a file.
+      if (switches.has('append') || switches.has('noclobber') || named.variable !== undefined)
+        return undefined;
+      const files = [...listed(named.filepath), ...listed(named.path), ...listed(named.literalpath)];
       const file = files.length > 0 ? files : positional.slice(0, 1);
-      return mayHarm(file) ? reason('Out-File writes over an existing file') : undefined;
+      const cmdlet = kind === 'out' ? 'Out-File' : kind === 'tee' ? 'Tee-Object' : 'Export-Csv';
+      return mayHarm(file) ? reason(`${cmdlet} writes over an existing file`) : undefined;
     }
     case 'new': {
       if (!switches.has('force') || /^(directory|dir)$/i.test(named.itemtype ?? named.type ?? ''))

@@ -13,6 +13,8 @@ export interface Word {
 export interface Operator {
   kind: 'op';
   op: string;
+  /** A here-document's (`<<`, `<<-`) body: data to most commands, the script to a shell that reads its stdin. */
+  body?: string;
 }
 export type Token = Word | Operator;
 
@@ -29,7 +31,7 @@ export const REDIRECTIONS = ['&>>', '&>', '>>', '>|', '>&', '<<<', '<<-', '<<', 
 export function tokenize(line: string): Tokenized {
   const tokens: Token[] = [];
   const substitutions: string[] = [];
-  const heredocs: { delimiter: string; stripTabs: boolean }[] = [];
+  const heredocs: Heredoc[] = [];
   let word = '';
   let inWord = false;
   let quotedStart = false;
@@ -110,11 +112,17 @@ export function tokenize(line: string): Tokenized {
         inWord = false;
       }
       endWord();
-      tokens.push({ kind: 'op', op });
+      const token: Operator = { kind: 'op', op };
+      tokens.push(token);
       i += op.length;
       if (op === '<<' || op === '<<-') {
         const delimiter = readHeredocDelimiter(line, i);
-        heredocs.push({ delimiter: delimiter.text, stripTabs: op === '<<-' });
+        heredocs.push({
+          delimiter: delimiter.text,
+          stripTabs: op === '<<-',
+          isQuoted: delimiter.isQuoted,
+          token,
+        });
         i = delimiter.end;
       }
     } else if (OPERATORS.some((op) => line.startsWith(op, i))) {
@@ -122,7 +130,8 @@ export function tokenize(line: string): Tokenized {
       endWord();
       tokens.push({ kind: 'op', op });
       i += op.length;
-      if (op === '\n' && heredocs.length > 0) i = skipHeredocBodies(line, i, heredocs.splice(0));
+      if (op === '\n' && heredocs.length > 0)
+        i = skipHeredocBodies(line, i, heredocs.splice(0), substitutions);
     } else {
       word += char;
       inWord = true;
@@ -157,32 +166,73 @@ function closingBackquote(line: string, open: number): number {
   return line.length;
 }
 
-function readHeredocDelimiter(line: string, start: number): { text: string; end: number } {
+interface Heredoc {
+  delimiter: string;
+  stripTabs: boolean;
+  /** `<<'EOF'`: the body is taken as written; otherwise its `$( )` and backquotes run. */
+  isQuoted: boolean;
+  /** The `<<` operator, which is given the body once it is read. */
+  token: Operator;
+}
+
+function readHeredocDelimiter(line: string, start: number): { text: string; end: number; isQuoted: boolean } {
   let i = start;
   while (line[i] === ' ' || line[i] === '\t') i++;
   let text = '';
+  let isQuoted = false;
   while (i < line.length && !' \t\n;&|<>()'.includes(line[i] as string)) {
     if (line[i] !== "'" && line[i] !== '"' && line[i] !== '\\') text += line[i];
+    else isQuoted = true;
     i++;
   }
-  return { text, end: i };
+  return { text, end: i, isQuoted };
 }
 
-/** A here-document's body is data, never commands: skips each, from `start`, to its delimiter line. */
+/**
+ * A here-document's body is no command of this line: skips each, from `start`, to its delimiter line, and
+ * hands its text to its `<<` operator; the `$( )` and backquotes of an unquoted one go to `substitutions`
+ * (the shell runs them while it reads the body).
+ */
 function skipHeredocBodies(
   line: string,
   start: number,
-  heredocs: { delimiter: string; stripTabs: boolean }[],
+  heredocs: Heredoc[],
+  substitutions: string[],
 ): number {
   let i = start;
   for (const heredoc of heredocs) {
+    const bodyStart = Math.min(i, line.length);
+    let bodyEnd = line.length;
     while (i < line.length) {
       const end = line.indexOf('\n', i);
       const stop = end === -1 ? line.length : end;
       const text = line.slice(i, stop);
+      if ((heredoc.stripTabs ? text.replace(/^\t+/, '') : text) === heredoc.delimiter) {
+        bodyEnd = i;
+        i = stop + 1;
+        break;
+      }
       i = stop + 1;
-      if ((heredoc.stripTabs ? text.replace(/^\t+/, '') : text) === heredoc.delimiter) break;
     }
+    heredoc.token.body = line.slice(bodyStart, bodyEnd);
+    if (!heredoc.isQuoted) bodySubstitutions(heredoc.token.body, substitutions);
   }
   return Math.min(i, line.length);
+}
+
+/** The `$( )` and backquotes of an unquoted here-document's body (a `\` keeps the next character as itself). */
+function bodySubstitutions(body: string, substitutions: string[]): void {
+  for (let i = 0; i < body.length; i++) {
+    const char = body[i];
+    if (char === '\\') i++;
+    else if (char === '`') {
+      const end = closingBackquote(body, i);
+      substitutions.push(body.slice(i + 1, end));
+      i = end;
+    } else if (char === '$' && body[i + 1] === '(') {
+      const end = closingParen(body, i + 1);
+      substitutions.push(body.slice(i + 2, end));
+      i = end;
+    }
+  }
 }

@@ -4,6 +4,7 @@ import { readFileTail } from '../transcripts/lines.js';
 import type { Agent } from './agent-names.js';
 import { HOOK_EVENTS, type HookEvent, type HookResult } from './common.js';
 import { type HookInput, objectField, stringField } from './input.js';
+import { isShellTool } from './pre-command-events.js';
 import { claudePreToolInput, POWERSHELL_TOOL, toolArguments } from './pre-command-gate.js';
 
 /** An agent's call of its shell tool, about to run, as our PreToolUse; anything else is not ours. */
@@ -166,7 +167,8 @@ function withCopilotTranscript(input: HookInput): HookInput {
  */
 function copilotShellCall(input: HookInput): { input: HookInput; tool: string; text: string } | null {
   const tool = stringField(input, 'tool_name', 'toolName')?.toLowerCase();
-  if (tool !== 'bash' && tool !== 'powershell') return null;
+  // The same tools, in any case, as its preToolUse is checked for (pre-command-events.ts).
+  if (tool === undefined || !isShellTool('copilot', tool)) return null;
   const args = toolArguments(input);
   const result = objectField(input, 'tool_result') ?? objectField(input, 'toolResult');
   const claudeTool = tool === 'powershell' ? POWERSHELL_TOOL : 'Bash';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type CommandRisk, classifyCommand, type PathKind } from '../core/command-risk.js';
 import { type HookInput, objectField, parseHookInput, stringField } from './input.js';
-import { PRE_TOOL } from './pre-command-events.js';
+import { isShellTool, PRE_TOOL } from './pre-command-events.js';
 
 export { isPreCommandEvent, PRE_COMMAND_EVENT } from './pre-command-events.js';
 
@@ -23,9 +23,8 @@ export const POWERSHELL_TOOL = 'PowerShell';
  * tool_input.command, the folder it runs in as cwd), or `null` when it is not a call of a shell tool.
  */
 export function claudePreToolInput(agent: string | undefined, input: HookInput): HookInput | null {
-  const known = PRE_TOOL[agent ?? 'claude'];
   const tool = stringField(input, 'tool_name', 'toolName');
-  if (!known || (tool !== undefined && !known.tools.includes(tool))) return null;
+  if (!PRE_TOOL[agent ?? 'claude'] || (tool !== undefined && !isShellTool(agent, tool))) return null;
   const args = toolArguments(input);
   const command = shellCommand(args?.command);
   if (command === undefined) return null;

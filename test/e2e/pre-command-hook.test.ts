@@ -204,6 +204,22 @@ describe('the PreToolUse hook (a snapshot before a destructive command)', () => 
     });
   });
 
+  // Issue 26 (trial 5): its preToolUse names the tool `PowerShell` too (as its postToolUse records it).
+  it('Copilot CLI: a preToolUse for `PowerShell` (toolName or tool_name) is checked', async () => {
+    const { root, env } = project();
+    for (const field of ['toolName', 'tool_name']) {
+      const command = `Remove-Item -Recurse src # ${field}`;
+      appendFileSync(path.join(root, 'README.md'), `${field}\n`);
+      const hooked = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PreToolUse', '--agent', 'copilot'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({ sessionId: 'c1', cwd: root, [field]: 'PowerShell', toolArgs: { command } }),
+      });
+      expect(hooked).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      expect((await snapshots(root, env))[0]).toMatchObject({ trigger: 'pre-command', label: command });
+    }
+  });
+
   // Issue 26: Claude Code's own PowerShell tool (on by default on Windows without Git Bash) went unseen.
   it("Claude Code's PowerShell tool: Remove-Item takes a snapshot, read as PowerShell; Get-ChildItem none", async () => {
     const { root, env } = project();
@@ -318,6 +334,57 @@ describe('the PreToolUse hook (a snapshot before a destructive command)', () => 
       trigger: 'pre-command',
       label: 'patch -p1 < fix.diff',
     });
+  });
+
+  // Issue 26 (trial 5): each of these ran with no snapshot before it, through this very hook.
+  it('a shell option before -c, a here-document into bash, a pipe into sh, time -p, cmd /c, -ErrorAction: a snapshot first; sed -i outside the project none', async () => {
+    const { root, env } = project();
+    const outside = tempDir('elsewhere-');
+    writeFileSync(path.join(outside, 'file'), 'a\n');
+    await promptHook(root, env, 'tidy up');
+    const run = (command: string, tool: 'Bash' | 'PowerShell') =>
+      runNodeScript(SHIPPED_HOOK_ENTRY, ['PreToolUse'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({ ...JSON.parse(preToolUseInput(root, command)), tool_name: tool }),
+      });
+    const bash = [
+      "bash -euo pipefail -c 'rm README.md'",
+      'bash <<X\nrm README.md\nX',
+      'echo "rm README.md" | sh',
+      'time -p rm README.md',
+      "git -c alias.x='!rm README.md' x",
+      "awk -i inplace '{print}' README.md",
+    ];
+    const powerShell = [
+      'Set-Content -ErrorAction Stop README.md x',
+      'cmd /c del README.md',
+      'Get-Process | Tee-Object README.md',
+    ];
+    for (const [command, tool] of [
+      ...bash.map((line) => [line, 'Bash'] as const),
+      ...powerShell.map((line) => [line, 'PowerShell'] as const),
+    ]) {
+      appendFileSync(path.join(root, 'README.md'), `${command}\n`);
+      expect(await run(command, tool)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    }
+    expect((await snapshots(root, env)).map((snapshot) => snapshot.label)).toEqual([
+      // A label is one line.
+      ...[...bash, ...powerShell].reverse().map((command) => command.replaceAll('\n', ' ')),
+      'tidy up',
+    ]);
+    // Harmless look-alikes and targets outside the project take none.
+    for (const [command, tool] of [
+      ["bash -o pipefail -c 'npm test'", 'Bash'],
+      ['bash <<X\nls -la\nX', 'Bash'],
+      [`sed -i 's/a/b/' ${outside}/file`, 'Bash'],
+      [`perl -pi -e 's/a/b/' ${outside}/file`, 'Bash'],
+      [`Remove-Item ${outside}/file -ErrorAction SilentlyContinue`, 'PowerShell'],
+    ] as const) {
+      appendFileSync(path.join(root, 'README.md'), `${command}\n`);
+      expect(await run(command, tool)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    }
+    expect(await snapshots(root, env)).toHaveLength(bash.length + powerShell.length + 1);
   });
 
   it('the gate is its own bundle, loaded through its own cache for the pre-command event only', async () => {

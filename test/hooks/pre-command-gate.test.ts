@@ -192,6 +192,33 @@ describe('the pre-tool events of the other agents', () => {
     expect(claudePreToolInput('copilot', JSON.parse(call('ls')))?.tool_name).toBe('PowerShell');
   });
 
+  // Issue 26 (trial 5): Copilot CLI's preToolUse for `PowerShell` (or `tool_name`) was not checked, while its
+  // postToolUse recorded that tool: both read the tool's name whatever its case.
+  it.each([
+    ['toolName', 'PowerShell'],
+    ['tool_name', 'PowerShell'],
+    ['toolName', 'POWERSHELL'],
+    ['toolName', 'Bash'],
+  ])('Copilot CLI: %s %j is checked before it runs, and recorded after', (field, tool) => {
+    const cwd = project();
+    const command = tool.toLowerCase() === 'powershell' ? 'Remove-Item src\\app.ts' : 'rm src/app.ts';
+    const call = (line: string) => ({ cwd, [field]: tool, toolArgs: JSON.stringify({ command: line }) });
+    expect(stdinMayDestroyWork(JSON.stringify(call(command)), '/', 'copilot')).toBe(true);
+    expect(stdinMayDestroyWork(JSON.stringify(call('Get-ChildItem')), '/', 'copilot')).toBe(false);
+    const post = ADAPTERS.copilot.toEvent('postToolUse', {
+      ...call(command),
+      toolResult: { textResultForLlm: '<shellId: 0 completed with exit code 0>' },
+    });
+    expect(post?.input.tool_name).toBe(tool.toLowerCase() === 'powershell' ? 'PowerShell' : 'Bash');
+  });
+
+  it('Copilot CLI: a tool that is no shell is neither checked nor recorded, whatever its case', () => {
+    const cwd = project();
+    const call = { cwd, toolName: 'View', toolArgs: JSON.stringify({ command: 'rm src/app.ts' }) };
+    expect(stdinMayDestroyWork(JSON.stringify(call), '/', 'copilot')).toBe(false);
+    expect(ADAPTERS.copilot.toEvent('postToolUse', call)).toBeNull();
+  });
+
   it('a path outside the project is outside even through a link; one into the project is not', () => {
     const cwd = project();
     const elsewhere = tempDir('gate-elsewhere-');
