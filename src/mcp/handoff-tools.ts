@@ -36,6 +36,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
       outputSchema: z.object({
         quotedNames: quotedNamesField,
         pushed: z.boolean(),
+        author: z.string().optional().describe('Who pushed, as git names them on this machine'),
         remote: z.string().optional(),
         ref: z.string().optional(),
         commit: z.string().optional(),
@@ -84,8 +85,17 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         }));
         return textResult(renderSecretsFound(secrets), { pushed: false, secrets });
       }
-      const { skipped: _skipped, ...structured } = outcome;
-      return textResult(renderPushed(outcome), structured);
+      // Field by field: the client rejects the whole result for one key its outputSchema does not name.
+      return textResult(renderPushed(outcome), {
+        pushed: true,
+        author: outcome.author,
+        remote: outcome.remote,
+        ref: outcome.ref,
+        commit: outcome.commit,
+        base: outcome.base,
+        branch: outcome.branch,
+        files: outcome.files,
+      });
     },
   );
 
