@@ -14,7 +14,7 @@ import {
   settingErrors,
   showSetting,
 } from '../core/settings.js';
-import { formatBytes } from '../core/snapshot-text.js';
+import { formatBytes, GONE_STORES_FIX, renderGoneStores } from '../core/snapshot-text.js';
 import { isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import {
@@ -241,8 +241,8 @@ async function storeCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
     return {
       name,
       level: 'warn',
-      detail: `${detail}; ${use.orphans.length} store(s) of folders that no longer exist (${use.orphans.map((orphan) => orphan.root).join(', ')})`,
-      fix: 'Run `claude-checkpoint gc --all` to delete them.',
+      detail: `${detail}; ${renderGoneStores(use.orphans)}`,
+      fix: `${GONE_STORES_FIX.charAt(0).toUpperCase()}${GONE_STORES_FIX.slice(1)}.`,
     };
   if (
     (use.maxBytes !== null && mine > use.maxBytes) ||

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SnapshotMeta } from '../../src/core/snapshot.js';
-import { renderSnapshot, renderSnapshotList } from '../../src/core/snapshot-text.js';
+import { renderGoneStores, renderSnapshot, renderSnapshotList } from '../../src/core/snapshot-text.js';
 
 // A trigger stored before `snapshot --trigger` was checked (issue 26) may hold anything.
 const stored: SnapshotMeta = {
@@ -21,5 +21,16 @@ describe('a stored trigger with control characters', () => {
     expect(text).toContain('a\\nb\\033[31m');
     expect(text).not.toContain('\u001b');
     expect(text).not.toMatch(/a\nb/);
+  });
+});
+
+describe('renderGoneStores', () => {
+  it.each([
+    [['/a'], 'the store of a folder that no longer exists: /a'],
+    [['/a', '/b', '/c'], '3 stores of folders that no longer exist: /a, /b, /c'],
+    [['/a', '/b', '/c', '/d', '/e'], '5 stores of folders that no longer exist: /a, /b, /c and 2 more'],
+    [['/my\napp'], 'the store of a folder that no longer exists: "/my\\napp"'],
+  ])('%j: %s', (roots, expected) => {
+    expect(renderGoneStores(roots.map((root) => ({ root })))).toBe(expected);
   });
 });
