@@ -23,7 +23,7 @@ Examples:
   git diff --cached | claude-checkpoint scan -
   claude-checkpoint setup gemini --dry-run
 
-Exit codes: 0 ok · 1 failure (doctor: a check failed; scan: a secret found) · 2 bad arguments or input · 3 restore not confirmed
+Exit codes: 0 ok · 1 failure (doctor: a check failed; scan, handoff push: a secret found; handoff pull: HEAD is not the handoff's base; handoff drop: no such handoff) · 2 bad arguments or input · 3 not confirmed, nothing changed (restore, rewind, handoff pull, handoff drop)
 (\`hook\` always exits 0.)`;
 
 /** Builds the CLI; `deps` lets tests pin the environment. Resolves to the process exit code. */

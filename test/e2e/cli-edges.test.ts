@@ -117,3 +117,25 @@ describe('the CLI at its edges', () => {
     }
   });
 });
+
+// Issue 26: the help said "3 restore not confirmed", while rewind, handoff pull and handoff drop exit 3 too.
+describe('exit codes, as the help and docs/cli.md say them', () => {
+  const NOT_CONFIRMED = ['restore', 'rewind', 'handoff pull', 'handoff drop'];
+
+  it('the top-level help names every command that exits 3 when not confirmed, and each 1 that is not an error', async () => {
+    const help = (await runCli(['--help'], { cwd: tempDir() })).stdout;
+    const line = help.split('\n').find((text) => text.startsWith('Exit codes:')) ?? '';
+    const three = line.slice(line.indexOf('· 3 '));
+    for (const command of NOT_CONFIRMED) expect(three, command).toContain(command);
+    for (const command of ['doctor', 'scan', 'handoff push', 'handoff pull', 'handoff drop'])
+      expect(line.slice(0, line.indexOf('· 2 ')), command).toContain(command);
+  });
+
+  // Each of them is checked to exit 3: cli-rewind, cli-rewind-picker and handoff tests.
+  it('docs/cli.md says the same', () => {
+    const page = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const paragraph = page.slice(page.indexOf('Exit codes: `0`'), page.indexOf('`hook` always exits'));
+    const three = paragraph.slice(paragraph.indexOf('`3`'));
+    for (const command of NOT_CONFIRMED) expect(three, command).toContain(`\`${command}\``);
+  });
+});
