@@ -63,6 +63,7 @@ export async function diagnose(
       env: deps.env,
       cwd: deps.cwd(),
       surface: deps.surface,
+      argumentLabel: deps.rootArgument,
     });
   } catch (error) {
     checks.push({
@@ -212,6 +213,7 @@ export async function settingRows(
     env: deps.env,
     cwd: deps.cwd(),
     surface: deps.surface,
+    argumentLabel: deps.rootArgument,
   }).catch(() => null);
   const report = readSettings(deps.env, root?.root);
   return {

@@ -25,7 +25,10 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       .option('--remote <name>', "the remote (default: the branch's push remote, else origin)")
       .option('--name <name>', 'the handoff name (default: the current branch)')
       .option('--allow-secrets', 'push even when the secret scan finds something')
-      .option('--force', "replace the remote's handoff even if it changed since this machine last saw it"),
+      .option(
+        '--force',
+        "replace the remote's handoff even if another machine pushed it, or it changed since this machine saw it",
+      ),
   ).action(
     run(async (ctx) => {
       const options = ctx.options as {

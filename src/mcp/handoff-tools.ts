@@ -31,7 +31,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
     {
       title: 'Push handoff',
       description:
-        "Hand the work to another machine or a teammate through the project's git remote: pushes the whole working tree (uncommitted and untracked files, ignored files never) and the checkpoint as one commit on HEAD, under refs/claude-checkpoint/handoff/<name> (no branch, no CI run). Scanned for secrets first: on a finding nothing is pushed. Refused when the remote's handoff changed since this machine last saw it. Nothing of the project's branches, HEAD, index or config changes. Save a checkpoint first so the other side gets the goal and next steps.",
+        "Hand the work to another machine or a teammate through the project's git remote: pushes the whole working tree (uncommitted and untracked files, ignored files never) and the checkpoint as one commit on HEAD, under refs/claude-checkpoint/handoff/<name> (no branch, no CI run). Scanned for secrets first: on a finding nothing is pushed. Refused when the remote already has a handoff of that name this machine has not seen (another machine's, or one that changed since). Nothing of the project's branches, HEAD, index or config changes. Save a checkpoint first so the other side gets the goal and next steps.",
       inputSchema: strictObject({ remote, name, projectRoot }),
       outputSchema: z.object({
         quotedNames: quotedNamesField,

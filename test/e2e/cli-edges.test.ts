@@ -139,3 +139,37 @@ describe('exit codes, as the help and docs/cli.md say them', () => {
     for (const command of NOT_CONFIRMED) expect(three, command).toContain(`\`${command}\``);
   });
 });
+
+// Issue 26: docs/cli.md said every command takes --root, and `claude-checkpoint --root /x status` was
+// "unknown option '--root'".
+describe('--root before the command name', () => {
+  it('names the project for any command, as after the name; after the name wins', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const other = createRepo({ committed: { 'b.txt': 'b' } });
+    const elsewhere = tempDir();
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    expect(
+      (await runCli(['--root', root, 'save', '--goal', 'Rooted before'], { cwd: elsewhere, env })).code,
+    ).toBe(0);
+    const status = await runCli(['--root', root, 'status'], { cwd: elsewhere, env });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(`Project ${root}`);
+    expect(status.stdout).toContain('Goal: Rooted before');
+    const both = await runCli([`--root=${other}`, 'status', '--root', root], { cwd: elsewhere, env });
+    expect(both.stdout).toContain(`Project ${root}`);
+    const missing = path.join(elsewhere, 'x');
+    expect(await runCli(['--root', missing, 'status'], { cwd: elsewhere, env })).toMatchObject({
+      code: 2,
+      stderr: `claude-checkpoint: --root does not exist: ${missing}\n`,
+    });
+    // A group of commands, and the hook command.
+    const handoff = await runCli(['--root', root, 'handoff', 'list'], { cwd: elsewhere, env });
+    expect(handoff.stderr).toContain('this repository has no remote');
+    const hook = await runCli(['--root', root, 'hook', 'SessionStart'], {
+      cwd: elsewhere,
+      env,
+      input: JSON.stringify({ cwd: elsewhere, source: 'clear' }),
+    });
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.additionalContext).toContain('Rooted before');
+  });
+});
