@@ -39,7 +39,9 @@ export async function resolveProjectRoot(candidates: RootCandidates): Promise<Re
       root: await checkRoot(
         candidates.argument,
         candidates.argumentLabel ?? rootWord,
-        `give ${rootWord} the project's folder instead`,
+        candidates.argumentLabel === undefined
+          ? `give ${rootWord} the project's folder instead`
+          : "name the project's folder with --root",
       ),
       source: 'argument',
     };

@@ -339,6 +339,16 @@ describe('claude-checkpoint hook', () => {
       expect(result.stderr).toContain(expected);
       expect(result.stderr).not.toContain('projectRoot');
     }
+    // A cwd inside a repository's .git: the advice is the hook's own --root, not the tools' parameter.
+    const repo = createRepo({ committed: { 'a.ts': 'a' } });
+    const inGit = await runCli(['hook', 'PostToolUse'], {
+      cwd: tempDir(),
+      env,
+      input: payload.replace(JSON.stringify(gone), JSON.stringify(path.join(repo, '.git'))),
+    });
+    expect(inGit.stderr).toContain("the hook input's cwd");
+    expect(inGit.stderr).toContain("name the project's folder with --root");
+    expect(inGit.stderr).not.toContain('projectRoot');
   });
 
   it('never fails a session: bad input, unknown events and a blown time budget all exit 0 with a note on stderr', async () => {
