@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { entryFilePath, ourHookEntryOfCommand } from '../core/hook-entry.js';
 import { cliCommand } from '../core/surface.js';
 import type { Check } from './check.js';
 
@@ -25,6 +26,40 @@ export function setupEither(agent: string, commandRoot: string | undefined): str
 }
 
 /**
+ * The first entry file a hooks file's commands run that does not exist: each string of the JSON that runs
+ * our hook entry (`node <…/dist/hook.js> <event>`, quoted paths with spaces included) is checked.
+ */
+export function absentEntryFile(text: string, home: string, root: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const strings: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') strings.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(walk);
+  };
+  walk(parsed);
+  return strings
+    .map((command) => ourHookEntryOfCommand(command)?.file)
+    .find((file) => {
+      const full = file ? entryFilePath(file, home, root) : null;
+      return full !== null && !existsSync(full);
+    }) as string | undefined;
+}
+
+/** The hook entry file an OpenCode plugin of ours runs, when it does not exist. */
+function absentPluginEntry(text: string): string | undefined {
+  const hook = /^const HOOK = (".*");$/m.exec(text)?.[1];
+  if (hook === undefined) return undefined;
+  const file = JSON.parse(hook) as string;
+  return path.isAbsolute(file) && !existsSync(file) ? file : undefined;
+}
+
+/**
  * `doctor` for agents whose setup is files of ours (Copilot CLI's hooks file, OpenCode's plugin): is it
  * set up, is the server there, and does the hook entry those files name still exist? `null` when the
  * agent is not in use here (no folder of its own).
@@ -38,6 +73,7 @@ interface AgentPlace {
 }
 
 async function agentWiring(
+  home: string,
   name: string,
   agent: string,
   inUse: boolean,
@@ -63,9 +99,9 @@ async function agentWiring(
         detail: `${place.hooksFile} is there, but the claude-checkpoint server is missing from ${place.serverFiles.join(' or ')}`,
         fix: `${rerun}.`,
       };
-    const missing = [...hooks.matchAll(/["' ]([^"' ]+hook\.[mc]?js)["' ]/g)]
-      .map((match) => match[1])
-      .find((file) => file !== undefined && path.isAbsolute(file) && !existsSync(file));
+    const missing = place.hooksFile.endsWith('.js')
+      ? absentPluginEntry(hooks)
+      : absentEntryFile(hooks, home, path.dirname(place.hooksFile));
     if (missing)
       return {
         name,
@@ -102,6 +138,7 @@ export function copilotWiring(
   const home = env.HOME?.trim() || os.homedir();
   const mcpConfig = path.join(home, '.copilot', 'mcp-config.json');
   return agentWiring(
+    home,
     'Copilot CLI',
     'copilot',
     existsSync(path.join(home, '.copilot')),
@@ -144,6 +181,7 @@ export function openCodeWiring(
   const configDir = path.join(env.XDG_CONFIG_HOME?.trim() || path.join(home, '.config'), 'opencode');
   const configs = (dir: string) => [path.join(dir, 'opencode.json'), path.join(dir, 'opencode.jsonc')];
   return agentWiring(
+    home,
     'OpenCode',
     'opencode',
     existsSync(configDir) || existsSync(path.join(root, '.opencode')),

@@ -16,6 +16,8 @@ export interface AppDeps {
   surface: Surface;
   /** The `--root` the CLI was given (absolute): every command its messages print carries it over. */
   commandRoot?: string | undefined;
+  /** How errors name a project root given as an argument, when not the surface's word: a hook names where its root came from. */
+  rootArgument?: string | undefined;
   /** Set by hooks; see SettingsDeps in store/settings-file.ts. */
   settingsProblem?: ((message: string) => void) | undefined;
   /** Set by the CLI's commands; see SettingsDeps in store/settings-file.ts. */

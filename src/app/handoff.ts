@@ -61,20 +61,24 @@ export async function listHandoffs(
   return { remote, handoffs };
 }
 
-/** Deletes one handoff from the remote. */
+/**
+ * Deletes one handoff from the remote; with `dryRun`, only says whether it is there (`commit`), so a
+ * person can be asked first.
+ */
 export async function dropHandoff(
   deps: AppDeps,
-  request: { projectRoot?: string | undefined; remote?: string | undefined; name: string },
-): Promise<{ remote: string; ref: string; dropped: boolean }> {
+  request: { projectRoot?: string | undefined; remote?: string | undefined; name: string; dryRun?: boolean },
+): Promise<{ remote: string; ref: string; commit: string | null; dropped: boolean }> {
   const { store, root } = await openStore(deps, request.projectRoot, {});
   const name = checkHandoffName(request.name);
   const head = await requireHead(root.root);
   const remote = await chooseRemote(root.root, request.remote, head.branch, deps.surface);
   const ref = handoffRef(name);
-  if (!(await listRemoteHandoffs(root.root, remote, name)).has(ref)) return { remote, ref, dropped: false };
+  const commit = (await listRemoteHandoffs(root.root, remote, name)).get(ref) ?? null;
+  if (commit === null || request.dryRun) return { remote, ref, commit, dropped: false };
   await deleteRemoteRef(root.root, remote, ref);
   const seen = await readSeen(store);
   delete seen[`${remote}\n${ref}`];
   await writeSeen(store, seen);
-  return { remote, ref, dropped: true };
+  return { remote, ref, commit, dropped: true };
 }

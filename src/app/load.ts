@@ -48,6 +48,7 @@ export async function loadCheckpoint(
     clientRoots: context.clientRoots,
     cwd: deps.cwd(),
     surface: deps.surface,
+    argumentLabel: deps.rootArgument,
   });
   const { root } = resolved;
   const store = new CheckpointStore(root, deps.fs);

@@ -43,6 +43,7 @@ export async function projectStatus(
     env: deps.env,
     cwd: deps.cwd(),
     surface: deps.surface,
+    argumentLabel: deps.rootArgument,
   });
   const checkpointFile = path.join(root.root, CHECKPOINT_FILE);
   const isFile = () => deps.fs.lstatSync(checkpointFile, { throwIfNoEntry: false })?.isFile() === true;

@@ -15,6 +15,7 @@ export async function readCheckpoint(
     env: deps.env,
     cwd: deps.cwd(),
     surface: deps.surface,
+    argumentLabel: deps.rootArgument,
   });
   const loaded = await new CheckpointStore(resolved.root, deps.fs).load();
   return { ...loaded, root: resolved };

@@ -36,6 +36,7 @@ export async function recordCommands(
     env: deps.env,
     cwd: deps.cwd(),
     surface: deps.surface,
+    argumentLabel: deps.rootArgument,
   });
   const store = new CheckpointStore(root, deps.fs);
   const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;

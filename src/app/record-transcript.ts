@@ -53,6 +53,7 @@ export async function recordTranscript(
     env: deps.env,
     cwd: deps.cwd(),
     surface: deps.surface,
+    argumentLabel: deps.rootArgument,
   });
   const { agent, file, session } = request.source;
   const storeDir = projectStoreDir(defaultStoreBase(deps.env), root);

@@ -78,6 +78,7 @@ export async function openStore(
     clientRoots: context.clientRoots,
     cwd: deps.cwd(),
     surface: deps.surface,
+    argumentLabel: deps.rootArgument,
   });
   refuseNonProjectRoot(root, deps.env, deps.surface);
   // Every setting, the size caps too, is checked here: a wrong one is named before any work.

@@ -22,6 +22,8 @@ export interface RootCandidates {
   cwd: string;
   /** Names the argument in errors: `projectRoot` for the tools, `--root` for the CLI. */
   surface?: Surface | undefined;
+  /** Names the argument in errors instead, when it came from elsewhere (a hook's input). */
+  argumentLabel?: string | undefined;
 }
 
 /**
@@ -34,7 +36,13 @@ export async function resolveProjectRoot(candidates: RootCandidates): Promise<Re
   const rootWord = WORDS[surface].projectRoot;
   if (candidates.argument !== undefined) {
     return {
-      root: await checkRoot(candidates.argument, rootWord, `give ${rootWord} the project's folder instead`),
+      root: await checkRoot(
+        candidates.argument,
+        candidates.argumentLabel ?? rootWord,
+        candidates.argumentLabel === undefined
+          ? `give ${rootWord} the project's folder instead`
+          : "name the project's folder with --root",
+      ),
       source: 'argument',
     };
   }

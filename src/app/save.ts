@@ -57,6 +57,7 @@ export async function saveCheckpoint(
     clientRoots: context.clientRoots,
     cwd: deps.cwd(),
     surface: deps.surface,
+    argumentLabel: deps.rootArgument,
   });
   const { root } = resolved;
   const normalized: SaveInput = {

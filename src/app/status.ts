@@ -3,6 +3,7 @@ import { access, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
+import { entryFilePath, type HookEntry, ourHookEntry } from '../core/hook-entry.js';
 import { HOOK_EVENTS } from '../core/hook-events.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import {
@@ -13,7 +14,7 @@ import {
   settingErrors,
   showSetting,
 } from '../core/settings.js';
-import { formatBytes } from '../core/snapshot-text.js';
+import { formatBytes, GONE_STORES_FIX, renderGoneStores } from '../core/snapshot-text.js';
 import { isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import {
@@ -28,7 +29,7 @@ import {
 import { readSettings, type SettingsReport } from '../store/settings-file.js';
 import { projectStoreDir } from '../store/store-location.js';
 import { estimatedBytes, readUsage } from '../store/store-usage.js';
-import { copilotWiring, openCodeWiring, setupCommand, setupEither } from './agent-wiring.js';
+import { absentEntryFile, copilotWiring, openCodeWiring, setupCommand, setupEither } from './agent-wiring.js';
 import type { Check } from './check.js';
 import type { AppDeps } from './deps.js';
 import { readCheckpoint } from './load.js';
@@ -62,6 +63,7 @@ export async function diagnose(
       env: deps.env,
       cwd: deps.cwd(),
       surface: deps.surface,
+      argumentLabel: deps.rootArgument,
     });
   } catch (error) {
     checks.push({
@@ -211,6 +213,7 @@ export async function settingRows(
     env: deps.env,
     cwd: deps.cwd(),
     surface: deps.surface,
+    argumentLabel: deps.rootArgument,
   }).catch(() => null);
   const report = readSettings(deps.env, root?.root);
   return {
@@ -240,8 +243,8 @@ async function storeCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
     return {
       name,
       level: 'warn',
-      detail: `${detail}; ${use.orphans.length} store(s) of folders that no longer exist (${use.orphans.map((orphan) => orphan.root).join(', ')})`,
-      fix: 'Run `claude-checkpoint gc --all` to delete them.',
+      detail: `${detail}; ${renderGoneStores(use.orphans)}`,
+      fix: `${GONE_STORES_FIX.charAt(0).toUpperCase()}${GONE_STORES_FIX.slice(1)}.`,
     };
   if (
     (use.maxBytes !== null && mine > use.maxBytes) ||
@@ -327,9 +330,7 @@ async function geminiWiring(
       ),
     );
     if (!settings?.mcpServers?.['claude-checkpoint'] || ours.length < GEMINI_EVENTS.length) continue;
-    const missing = ours
-      .map((hook) => /^node\s+'?([^' ]+)'?/.exec(hook.command ?? '')?.[1])
-      .find((file) => file !== undefined && !existsSync(file));
+    const missing = absentEntryFile(JSON.stringify(ours), home, root);
     if (missing)
       return {
         name: 'Gemini CLI',
@@ -354,6 +355,17 @@ async function geminiWiring(
       };
 }
 
+/** The hooks of one settings.json group that run our entry. */
+function groupEntries(group: unknown): HookEntry[] {
+  const hooks = (group as { hooks?: unknown } | null)?.hooks;
+  return Array.isArray(hooks) ? hooks.flatMap((hook) => ourHookEntry(hook) ?? []) : [];
+}
+
+/** The groups of one settings.json event that hold a hook of ours. */
+function ourGroups(groups: unknown): Array<{ matcher?: unknown }> {
+  return Array.isArray(groups) ? groups.filter((group) => groupEntries(group).length > 0) : [];
+}
+
 /** The events for Claude Code's shell tools (Bash, PowerShell), whose hooks a matcher selects by tool name. */
 const SHELL_HOOK_EVENTS: readonly string[] = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
 
@@ -362,19 +374,16 @@ const SHELL_HOOK_EVENTS: readonly string[] = ['PreToolUse', 'PostToolUse', 'Post
  * none (or `*`) for every tool, letters, digits, `_` and `|` a list of exact names, anything else a regex.
  */
 function ourGroupsMatch(groups: unknown, tool: string): boolean {
-  if (!Array.isArray(groups)) return true;
-  return groups
-    .filter((group) => JSON.stringify(group ?? '').includes('claude-checkpoint'))
-    .every((group: { matcher?: unknown }) => {
-      const matcher = typeof group.matcher === 'string' ? group.matcher : '';
-      if (matcher === '' || matcher === '*') return true;
-      if (/^[\w|]+$/.test(matcher)) return matcher.split('|').includes(tool);
-      try {
-        return new RegExp(matcher).test(tool);
-      } catch {
-        return false;
-      }
-    });
+  return ourGroups(groups).every((group: { matcher?: unknown }) => {
+    const matcher = typeof group.matcher === 'string' ? group.matcher : '';
+    if (matcher === '' || matcher === '*') return true;
+    if (/^[\w|]+$/.test(matcher)) return matcher.split('|').includes(tool);
+    try {
+      return new RegExp(matcher).test(tool);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Whether Claude Code will run our hooks: through the plugin, or through settings.json entries. */
@@ -387,6 +396,7 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
   ];
   const wired = new Set<string>();
   const bashOnly = new Set<string>();
+  const absent = new Map<string, { settings: string; events: string[] }>();
   let plugin = false;
   for (const file of files) {
     const text = await readFile(file, 'utf8').catch(() => null);
@@ -404,11 +414,29 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
     )
       plugin = true;
     for (const event of HOOK_EVENTS) {
-      if (JSON.stringify(settings.hooks?.[event] ?? '').includes('claude-checkpoint')) wired.add(event);
+      // Recognised by the entry it runs, not by a folder name: a clone may live in any folder.
+      const entries = ourGroups(settings.hooks?.[event]).flatMap((group) => groupEntries(group));
+      if (entries.length === 0) continue;
+      wired.add(event);
+      for (const entry of entries) {
+        const full = entry.file === null ? null : entryFilePath(entry.file, home, root);
+        if (full === null || entry.file === null || existsSync(full)) continue;
+        const seen = absent.get(entry.file) ?? { settings: file, events: [] };
+        seen.events.push(event);
+        absent.set(entry.file, seen);
+      }
       if (SHELL_HOOK_EVENTS.includes(event) && !ourGroupsMatch(settings.hooks?.[event], 'PowerShell'))
         bashOnly.add(event);
     }
   }
+  const [missingFile, where] = [...absent][0] ?? [];
+  if (missingFile !== undefined && where)
+    return {
+      name: 'Claude Code hooks',
+      level: 'warn',
+      detail: `the hooks in ${where.settings} for ${where.events.join(', ')} point at ${missingFile}, which does not exist${absent.size > 1 ? ` (and ${absent.size - 1} other entry file(s) do not either)` : ''}: those hooks fail at every event`,
+      fix: 'Put the absolute path of your build there (the dist/hook.js of the folder where you ran npm run build), as in the hooks snippet of docs/agents/claude-code.md (Manual set-up), or install the plugin and remove these entries.',
+    };
   if (plugin)
     return {
       name: 'Claude Code hooks',
@@ -457,9 +485,7 @@ async function codexWiring(
       readFile(path.join(dir, 'hooks.json'), 'utf8').catch(() => ''),
     ]);
     if (!config.includes('[mcp_servers.claude-checkpoint]') || !hooks.includes('--agent codex')) continue;
-    const missing = [...hooks.matchAll(/node '?([^' "]+hook\.[mc]?js)'? \w+ --agent codex/g)]
-      .map((match) => match[1])
-      .find((file) => file !== undefined && !existsSync(file));
+    const missing = absentEntryFile(hooks, home, root);
     if (missing)
       return {
         name: 'Codex',

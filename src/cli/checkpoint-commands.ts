@@ -5,7 +5,7 @@ import { renderNothingToResume, renderSaveText } from '../core/checkpoint-text.j
 import { CheckpointError } from '../core/errors.js';
 import type { FieldNamer, SaveInput } from '../core/input.js';
 import { escapeControls, quotePath } from '../core/quote.js';
-import { formatBytes } from '../core/snapshot-text.js';
+import { formatBytes, GONE_STORES_FIX, renderGoneStores } from '../core/snapshot-text.js';
 import { formatAge } from '../core/time.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { EXIT } from './output.js';
@@ -265,7 +265,7 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
       );
       const w = report.wholeStore;
       lines.push(
-        `All stores: ${formatBytes(w.totalBytes)} in ${w.projects} project(s)${w.totalMaxBytes === null ? '' : ` (cap ${formatBytes(w.totalMaxBytes)})`}${w.orphans.length > 0 ? out.warn(`; ${w.orphans.length} of folders that no longer exist: \`claude-checkpoint gc --all\` deletes them`) : ''}`,
+        `All stores: ${formatBytes(w.totalBytes)} in ${w.projects} project(s)${w.totalMaxBytes === null ? '' : ` (cap ${formatBytes(w.totalMaxBytes)})`}${w.orphans.length > 0 ? out.warn(`; ${renderGoneStores(w.orphans)} (${GONE_STORES_FIX})`) : ''}`,
       );
       lines.push(
         report.checkpointIgnored === null

@@ -25,7 +25,10 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       .option('--remote <name>', "the remote (default: the branch's push remote, else origin)")
       .option('--name <name>', 'the handoff name (default: the current branch)')
       .option('--allow-secrets', 'push even when the secret scan finds something')
-      .option('--force', "replace the remote's handoff even if it changed since this machine last saw it"),
+      .option(
+        '--force',
+        "replace the remote's handoff even if another machine pushed it, or it changed since this machine saw it",
+      ),
   ).action(
     run(async (ctx) => {
       const options = ctx.options as {
@@ -145,22 +148,47 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
   withCommonOptions(
     handoff
       .command('drop')
-      .description('delete a handoff from the remote')
+      .description('delete a handoff from the remote (asks first; --yes without a terminal)')
       .argument('<name>', 'the handoff name')
-      .option('--remote <name>', "the remote (default: the branch's push remote, else origin)"),
+      .option('--remote <name>', "the remote (default: the branch's push remote, else origin)")
+      .option('-y, --yes', 'delete without asking'),
   ).action(
     run(async (ctx, name: string) => {
-      const options = ctx.options as { remote?: string };
-      const [{ dropHandoff }] = await loadHandoff();
-      const outcome = await dropHandoff(ctx.deps, { projectRoot: ctx.root, remote: options.remote, name });
+      const options = ctx.options as { remote?: string; yes?: boolean };
+      const [{ dropHandoff, listHandoffs }, { renderHandoffList }] = await loadHandoff();
+      const request = { projectRoot: ctx.root, remote: options.remote, name };
+      const missing = (remote: string, ref: string) => {
+        if (ctx.out.json) ctx.out.printJson({ remote, ref, commit: null, dropped: false });
+        else ctx.out.print(`No handoff '${escapeControls(name)}' on ${escapeControls(remote)}.`);
+        return EXIT.failure;
+      };
+      // The handoff may be a teammate's, and nothing here can bring it back: asked as a push over it is.
+      if (!options.yes) {
+        const plan = await dropHandoff(ctx.deps, { ...request, dryRun: true });
+        if (plan.commit === null) return missing(plan.remote, plan.ref);
+        const listed = await listHandoffs(ctx.deps, request).catch(() => null);
+        const entry = listed?.handoffs.find((handoff) => handoff.ref === plan.ref);
+        const what = entry
+          ? renderHandoffList({ remote: plan.remote, handoffs: [entry] })
+          : escapeControls(plan.ref);
+        const question = `Delete handoff '${escapeControls(name)}' on ${escapeControls(plan.remote)}? Nothing here can bring it back.`;
+        if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
+          if (ctx.out.json) ctx.out.printJson(plan);
+          ctx.out.note(what);
+          ctx.out.note('Not deleted: pass --yes to drop without a terminal to confirm on.');
+          return EXIT.notConfirmed;
+        }
+        ctx.out.print(what);
+        if (!(await confirm(question))) {
+          ctx.out.note('Nothing was deleted.');
+          return EXIT.notConfirmed;
+        }
+      }
+      const outcome = await dropHandoff(ctx.deps, request);
+      if (!outcome.dropped) return missing(outcome.remote, outcome.ref);
       if (ctx.out.json) ctx.out.printJson(outcome);
-      else
-        ctx.out.print(
-          outcome.dropped
-            ? `Deleted ${outcome.ref} on ${escapeControls(outcome.remote)}.`
-            : `No handoff '${name}' on ${escapeControls(outcome.remote)}.`,
-        );
-      return outcome.dropped ? EXIT.ok : EXIT.failure;
+      else ctx.out.print(`Deleted ${outcome.ref} on ${escapeControls(outcome.remote)}.`);
+      return EXIT.ok;
     }),
   );
 }

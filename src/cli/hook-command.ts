@@ -23,8 +23,10 @@ export function registerHookCommand(
       'project root (default: CHECKPOINT_PROJECT_ROOT, then CLAUDE_PROJECT_DIR, then the session folder)',
     )
     .option('--agent <name>', `the agent whose hook this is: ${AGENTS.join(', ')} (default claude)`)
-    .action(async (event: string, options: { root?: string; agent?: string }) => {
+    .action(async (event: string, own: { root?: string; agent?: string }, command: Command) => {
       setExitCode(0);
+      // `claude-checkpoint --root <dir> hook <event>`: the program's --root, unless the hook has its own.
+      const options = { ...own, root: own.root ?? (command.parent?.opts().root as string | undefined) };
       const { runHook } = await import('../hooks/run.js');
       await runHook(event, options, deps, { cliPath: process.argv[1] });
     });

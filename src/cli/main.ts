@@ -23,7 +23,7 @@ Examples:
   git diff --cached | claude-checkpoint scan -
   claude-checkpoint setup gemini --dry-run
 
-Exit codes: 0 ok · 1 failure (doctor: a check failed; scan: a secret found) · 2 bad arguments or input · 3 restore not confirmed
+Exit codes: 0 ok · 1 failure (doctor: a check failed; scan, handoff push: a secret found; handoff pull: HEAD is not the handoff's base; handoff drop: no such handoff) · 2 bad arguments or input · 3 not confirmed, nothing changed (restore, rewind, handoff pull, handoff drop)
 (\`hook\` always exits 0.)`;
 
 /** Builds the CLI; `deps` lets tests pin the environment. Resolves to the process exit code. */
@@ -34,6 +34,10 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
     .version(GENERATOR.version)
     .addHelpText('after', EXAMPLES)
     .configureOutput(COMMANDER_OUTPUT)
+    // `--root` before the command name too (`claude-checkpoint --root /x status`): the program's own
+    // options end where the command's begin, so the command's `--root` after its name is its own.
+    .enablePositionalOptions()
+    .option('--root <dir>', 'project root, for any command (also after its name)')
     .exitOverride();
   // Messages name the CLI's commands and flags; the hooks' output reaches the model, in the tools' words.
   const cliDeps: AppDeps = { ...deps, surface: 'cli' };
@@ -42,7 +46,8 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
     <A extends unknown[]>(action: (ctx: CliContext, ...args: A) => Promise<number>) =>
     async (...args: unknown[]): Promise<void> => {
       const command = args[args.length - 1] as Command;
-      const options = command.opts();
+      // The command's own options over the program's: `--root` given after the command name wins.
+      const options = { ...program.opts(), ...withoutUndefined(command.opts()) };
       const out = createOutput(options, deps.env);
       // Each unused setting said once, on stderr: a misspelt key must not pass in silence.
       const warned = new Set<string>();
@@ -89,7 +94,7 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
   };
   // A command named first needs only its own group: each command is a fresh process, and building the
   // others was a tenth of its start-up (issue 26). The general help, the version, an unknown name: all.
-  const named = groupOf(argv[0]);
+  const named = groupOf(commandName(argv));
   if (named) await groups[named]();
   else for (const register of Object.values(groups)) await register();
   addUsageHints(program);
@@ -133,6 +138,18 @@ export const COMMAND_GROUPS: Readonly<Record<string, CommandGroup>> = {
   handoff: 'handoff',
   hook: 'hook',
 };
+
+/** The command a command line names: its first word after the program's `--root <dir>`, if any. */
+function commandName(argv: readonly string[]): string | undefined {
+  let index = 0;
+  while (argv[index] === '--root' || argv[index]?.startsWith('--root='))
+    index += argv[index] === '--root' ? 2 : 1;
+  return argv[index];
+}
+
+function withoutUndefined(options: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+}
 
 function groupOf(name: string | undefined): CommandGroup | undefined {
   return name !== undefined && Object.hasOwn(COMMAND_GROUPS, name) ? COMMAND_GROUPS[name] : undefined;

@@ -5,6 +5,25 @@ import type { RestorePlan, SnapshotMeta, SnapshotRecord } from './snapshot.js';
 import { type Reader, wordsOf } from './surface.js';
 import { formatAge } from './time.js';
 
+/**
+ * The stores whose project folder no longer exists, named (a few, then "and N more"), and what deleting
+ * them costs: a store is found by its project's path, so a moved project's snapshots wait under the old
+ * path until it is moved back.
+ */
+export function renderGoneStores(orphans: ReadonlyArray<{ root: string }>, max = 3): string {
+  const shown = orphans.slice(0, max).map((orphan) => quotePath(orphan.root));
+  const more = orphans.length > max ? ` and ${orphans.length - max} more` : '';
+  const count =
+    orphans.length === 1
+      ? 'the store of a folder that no longer exists'
+      : `${orphans.length} stores of folders that no longer exist`;
+  return `${count}: ${shown.join(', ')}${more}`;
+}
+
+/** What to do about the stores of gone folders, said wherever they are reported. */
+export const GONE_STORES_FIX =
+  "snapshots are found by their project's path: a project that was moved finds its own again once moved back (or keep its store until you decide); `claude-checkpoint gc --all` deletes these stores and their snapshots for good";
+
 /** What callers see of a snapshot: its metadata, without the store's internal object ids. */
 export function snapshotSummary(record: SnapshotRecord): SnapshotMeta {
   const { tree: _tree, commit: _commit, ...meta } = record;

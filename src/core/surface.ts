@@ -39,6 +39,8 @@ export interface SurfaceWords {
   otherRemote: string;
   /** How to name a handoff. */
   handoffName: string;
+  /** How to take another machine's handoff before pushing over it. */
+  pullFirst: (name: string) => string;
   /** The argument that names a snapshot's trigger. */
   trigger: string;
   /** The `index`th path of a restore. */
@@ -100,6 +102,7 @@ function cliWords(root?: string): SurfaceWords {
     replaceHandoff: 'pass --force to replace it',
     otherRemote: 'pass another with --remote',
     handoffName: 'pass --name',
+    pullFirst: (name) => `run \`${command('handoff pull', ['--name', name])}\` first to continue from it`,
     trigger: '--trigger',
     restorePath: () => 'path',
     // Run on another machine or in a teammate's clone: this machine's --root means nothing there.
@@ -132,6 +135,7 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     replaceHandoff: 'a person can replace it with `claude-checkpoint handoff push --force`',
     otherRemote: 'pass another remote as remote',
     handoffName: 'pass name',
+    pullFirst: () => 'call pull_handoff first to continue from it',
     trigger: 'trigger',
     restorePath: (index) => `paths.${index}`,
     continueHandoff: (name) =>

@@ -186,9 +186,16 @@ export async function pushFromStore(
       !(await listRemoteHandoffs(root, remote, name)).has(ref)
     )
       return pushFromStore(root, remote, commit, ref, { expected: null }, storeObjects, surface);
+    const words = WORDS[surface];
+    // Never pushed or pulled here: not a handoff that "changed", but another machine's (issue 26).
+    if (lease !== 'force' && lease.expected === null)
+      throw new CheckpointError(
+        'GIT_FAILED',
+        `another machine pushed a handoff named '${name}' to ${remote}, which this machine has not pushed or pulled: push yours under another name (${words.handoffName} <other>), ${words.pullFirst(name)}, or ${words.replaceHandoff}`,
+      );
     throw new CheckpointError(
       'GIT_FAILED',
-      `the handoff ${ref} on ${remote} changed since this machine last pushed or pulled it (someone else's handoff?): pull it first, or ${WORDS[surface].replaceHandoff}`,
+      `the handoff ${ref} on ${remote} changed since this machine last pushed or pulled it (someone else's handoff?): ${words.pullFirst(name)}, or ${words.replaceHandoff}`,
     );
   }
   throw new CheckpointError(

@@ -62,3 +62,11 @@ export function hookProjectRoot(deps: AppDeps, input: HookInput): string | undef
   if (deps.env[ROOT_ENV]?.trim()) return undefined;
   return deps.env.CLAUDE_PROJECT_DIR?.trim() || stringField(input, 'cwd') || undefined;
 }
+
+/** Where `hookProjectRoot` took the root from, as errors name it: `--root`, CLAUDE_PROJECT_DIR, the input's cwd. */
+export function hookRootLabel(deps: AppDeps, input: HookInput): string | undefined {
+  if (typeof input[ROOT_OPTION] === 'string') return '--root';
+  if (deps.env[ROOT_ENV]?.trim()) return undefined;
+  if (deps.env.CLAUDE_PROJECT_DIR?.trim()) return 'CLAUDE_PROJECT_DIR';
+  return stringField(input, 'cwd') ? "the hook input's cwd" : undefined;
+}

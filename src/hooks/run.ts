@@ -3,7 +3,7 @@ import type { AppDeps } from '../app/deps.js';
 import { describeError } from '../core/errors.js';
 import { settingsOf } from '../store/settings-file.js';
 import { ADAPTERS, AGENTS, type Agent } from './agents.js';
-import { HOOK_EVENTS, type HookContext, type HookEvent } from './common.js';
+import { HOOK_EVENTS, type HookContext, type HookEvent, hookRootLabel } from './common.js';
 import { handleHook, ROOT_OPTION } from './handlers.js';
 import type { HookOptions } from './hook-args.js';
 import { HOOK_BUDGET_MS, inputWaitMs } from './hook-budgets.js';
@@ -76,6 +76,8 @@ export async function executeHook(
     const told = new Set<string>();
     const hookDeps: AppDeps = {
       ...deps,
+      // A root that is wrong is named where it came from, never as the tools' projectRoot (issue 26).
+      rootArgument: hookRootLabel(deps, input),
       settingsProblem: (text) => {
         if (!told.has(text)) note(text);
         told.add(text);

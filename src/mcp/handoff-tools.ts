@@ -31,11 +31,12 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
     {
       title: 'Push handoff',
       description:
-        "Hand the work to another machine or a teammate through the project's git remote: pushes the whole working tree (uncommitted and untracked files, ignored files never) and the checkpoint as one commit on HEAD, under refs/claude-checkpoint/handoff/<name> (no branch, no CI run). Scanned for secrets first: on a finding nothing is pushed. Refused when the remote's handoff changed since this machine last saw it. Nothing of the project's branches, HEAD, index or config changes. Save a checkpoint first so the other side gets the goal and next steps.",
+        "Hand the work to another machine or a teammate through the project's git remote: pushes the whole working tree (uncommitted and untracked files, ignored files never) and the checkpoint as one commit on HEAD, under refs/claude-checkpoint/handoff/<name> (no branch, no CI run). Scanned for secrets first: on a finding nothing is pushed. Refused when the remote already has a handoff of that name this machine has not seen (another machine's, or one that changed since). Nothing of the project's branches, HEAD, index or config changes. Save a checkpoint first so the other side gets the goal and next steps.",
       inputSchema: strictObject({ remote, name, projectRoot }),
       outputSchema: z.object({
         quotedNames: quotedNamesField,
         pushed: z.boolean(),
+        author: z.string().optional().describe('Who pushed, as git names them on this machine'),
         remote: z.string().optional(),
         ref: z.string().optional(),
         commit: z.string().optional(),
@@ -84,8 +85,17 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         }));
         return textResult(renderSecretsFound(secrets), { pushed: false, secrets });
       }
-      const { skipped: _skipped, ...structured } = outcome;
-      return textResult(renderPushed(outcome), structured);
+      // Field by field: the client rejects the whole result for one key its outputSchema does not name.
+      return textResult(renderPushed(outcome), {
+        pushed: true,
+        author: outcome.author,
+        remote: outcome.remote,
+        ref: outcome.ref,
+        commit: outcome.commit,
+        base: outcome.base,
+        branch: outcome.branch,
+        files: outcome.files,
+      });
     },
   );
 

@@ -199,7 +199,12 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
     },
     async (input) => {
       const outcome = await diffSnapshot(deps, input, rootContext);
-      return textResult(renderDiff(outcome), { ...outcome });
+      return textResult(renderDiff(outcome), {
+        from: outcome.from,
+        to: outcome.to,
+        files: outcome.files,
+        ...(outcome.patch === undefined ? {} : { patch: outcome.patch }),
+      });
     },
   );
 

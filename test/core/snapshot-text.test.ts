@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SnapshotMeta } from '../../src/core/snapshot.js';
-import { renderRestore, renderSnapshot, renderSnapshotList } from '../../src/core/snapshot-text.js';
+import {
+  renderGoneStores,
+  renderRestore,
+  renderSnapshot,
+  renderSnapshotList,
+} from '../../src/core/snapshot-text.js';
 
 // A trigger stored before `snapshot --trigger` was checked (issue 26) may hold anything.
 const stored: SnapshotMeta = {
@@ -57,4 +62,15 @@ describe('the undo of a path-limited restore (new-user trial 2026-12-06)', () =>
       expect(text).toContain(current);
     },
   );
+});
+
+describe('renderGoneStores', () => {
+  it.each([
+    [['/a'], 'the store of a folder that no longer exists: /a'],
+    [['/a', '/b', '/c'], '3 stores of folders that no longer exist: /a, /b, /c'],
+    [['/a', '/b', '/c', '/d', '/e'], '5 stores of folders that no longer exist: /a, /b, /c and 2 more'],
+    [['/my\napp'], 'the store of a folder that no longer exists: "/my\\napp"'],
+  ])('%j: %s', (roots, expected) => {
+    expect(renderGoneStores(roots.map((root) => ({ root })))).toBe(expected);
+  });
 });

@@ -1,10 +1,13 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { HOOK_EVENTS } from '../../src/core/hook-events.js';
 import { assertBuilt, runCli } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 
 beforeAll(assertBuilt);
+
+const SHELL_EVENTS: readonly string[] = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
 
 const stored = (root: string) => JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
 
@@ -149,13 +152,63 @@ describe('claude-checkpoint checkpoint commands', () => {
       const checks = JSON.parse(result.stdout).checks as Array<{ name: string }>;
       return checks.find((check) => check.name === 'Claude Code hooks');
     };
-    expect(await hooksCheck(snippet ?? '')).toMatchObject({ level: 'ok' });
-    const bashOnly = (snippet ?? '').replaceAll('"matcher": "Bash|PowerShell"', '"matcher": "Bash"');
-    expect(bashOnly).not.toBe(snippet);
+    // A clone in a folder of any name, built: the entry files exist there (issue 26).
+    const clone = tempDir('my-tools-');
+    writeTree(clone, { 'dist/hook.js': '', 'plugin/dist/hook.cjs': '' });
+    const placeholder = '/absolute/path/to/claude-checkpoint-mcp';
+    const mine = (snippet ?? '').replaceAll(placeholder, clone);
+    expect(mine).not.toContain('claude-checkpoint');
+    expect(await hooksCheck(mine)).toMatchObject({ level: 'ok' });
+    const bashOnly = mine.replaceAll('"matcher": "Bash|PowerShell"', '"matcher": "Bash"');
+    expect(bashOnly).not.toBe(mine);
     expect(await hooksCheck(bashOnly)).toMatchObject({
       level: 'warn',
       detail: expect.stringContaining('PowerShell'),
       fix: expect.stringContaining('Bash|PowerShell'),
+    });
+    // Pasted unedited, the hooks run files that do not exist: every event's hook would fail.
+    expect(await hooksCheck(snippet ?? '')).toMatchObject({
+      level: 'warn',
+      detail: expect.stringContaining(`point at ${placeholder}/dist/hook.js, which does not exist`),
+      fix: expect.stringContaining('absolute path of your build'),
+    });
+    // The command-line form, with a quoted path that holds a space, and `claude-checkpoint hook <event>`.
+    const spaced = path.join(tempDir('tools-'), 'my tools');
+    writeTree(spaced, { 'dist/hook.js': '' });
+    const commandLines = {
+      hooks: Object.fromEntries(
+        HOOK_EVENTS.map((event) => [
+          event,
+          [
+            {
+              matcher: SHELL_EVENTS.includes(event) ? 'Bash|PowerShell' : undefined,
+              hooks: [
+                {
+                  type: 'command',
+                  command:
+                    event === 'Stop'
+                      ? 'claude-checkpoint hook Stop'
+                      : `node '${spaced}/dist/hook.js' ${event}`,
+                },
+              ],
+            },
+          ],
+        ]),
+      ),
+    };
+    expect(await hooksCheck(JSON.stringify(commandLines))).toMatchObject({ level: 'ok' });
+    rmSync(path.join(spaced, 'dist'), { recursive: true });
+    expect(await hooksCheck(JSON.stringify(commandLines))).toMatchObject({
+      level: 'warn',
+      detail: expect.stringContaining(`${spaced}/dist/hook.js, which does not exist`),
+    });
+    // A hook of someone else's that merely mentions the name is not ours.
+    const theirs = JSON.stringify({
+      hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo claude-checkpoint' }] }] },
+    });
+    expect(await hooksCheck(theirs)).toMatchObject({
+      level: 'warn',
+      detail: expect.stringContaining('no hooks'),
     });
   });
 });

@@ -117,3 +117,59 @@ describe('the CLI at its edges', () => {
     }
   });
 });
+
+// Issue 26: the help said "3 restore not confirmed", while rewind, handoff pull and handoff drop exit 3 too.
+describe('exit codes, as the help and docs/cli.md say them', () => {
+  const NOT_CONFIRMED = ['restore', 'rewind', 'handoff pull', 'handoff drop'];
+
+  it('the top-level help names every command that exits 3 when not confirmed, and each 1 that is not an error', async () => {
+    const help = (await runCli(['--help'], { cwd: tempDir() })).stdout;
+    const line = help.split('\n').find((text) => text.startsWith('Exit codes:')) ?? '';
+    const three = line.slice(line.indexOf('· 3 '));
+    for (const command of NOT_CONFIRMED) expect(three, command).toContain(command);
+    for (const command of ['doctor', 'scan', 'handoff push', 'handoff pull', 'handoff drop'])
+      expect(line.slice(0, line.indexOf('· 2 ')), command).toContain(command);
+  });
+
+  // Each of them is checked to exit 3: cli-rewind, cli-rewind-picker and handoff tests.
+  it('docs/cli.md says the same', () => {
+    const page = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const paragraph = page.slice(page.indexOf('Exit codes: `0`'), page.indexOf('`hook` always exits'));
+    const three = paragraph.slice(paragraph.indexOf('`3`'));
+    for (const command of NOT_CONFIRMED) expect(three, command).toContain(`\`${command}\``);
+  });
+});
+
+// Issue 26: docs/cli.md said every command takes --root, and `claude-checkpoint --root /x status` was
+// "unknown option '--root'".
+describe('--root before the command name', () => {
+  it('names the project for any command, as after the name; after the name wins', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const other = createRepo({ committed: { 'b.txt': 'b' } });
+    const elsewhere = tempDir();
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    expect(
+      (await runCli(['--root', root, 'save', '--goal', 'Rooted before'], { cwd: elsewhere, env })).code,
+    ).toBe(0);
+    const status = await runCli(['--root', root, 'status'], { cwd: elsewhere, env });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(`Project ${root}`);
+    expect(status.stdout).toContain('Goal: Rooted before');
+    const both = await runCli([`--root=${other}`, 'status', '--root', root], { cwd: elsewhere, env });
+    expect(both.stdout).toContain(`Project ${root}`);
+    const missing = path.join(elsewhere, 'x');
+    expect(await runCli(['--root', missing, 'status'], { cwd: elsewhere, env })).toMatchObject({
+      code: 2,
+      stderr: `claude-checkpoint: --root does not exist: ${missing}\n`,
+    });
+    // A group of commands, and the hook command.
+    const handoff = await runCli(['--root', root, 'handoff', 'list'], { cwd: elsewhere, env });
+    expect(handoff.stderr).toContain('this repository has no remote');
+    const hook = await runCli(['--root', root, 'hook', 'SessionStart'], {
+      cwd: elsewhere,
+      env,
+      input: JSON.stringify({ cwd: elsewhere, source: 'clear' }),
+    });
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.additionalContext).toContain('Rooted before');
+  });
+});

@@ -5,6 +5,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -530,4 +531,40 @@ describe('setup tells what it does and what is left to the user', () => {
     expect(existsSync(path.join(project, '.mcp.json'))).toBe(false);
     expect(existsSync(path.join(project, '.github'))).toBe(false);
   });
+});
+
+// Issue 26: doctor read the entry path of the agents' hooks up to the first space, so an installation in
+// a folder with a space was reported missing (Gemini CLI) or never checked (Codex, Copilot CLI).
+describe('doctor checks the entry file of every agent hook by what the hook runs', () => {
+  it.each([
+    ['Gemini CLI', 'gemini', '.gemini/settings.json'],
+    ['Codex', 'codex', '.codex/hooks.json'],
+    ['Copilot CLI', 'copilot', '.copilot/hooks/claude-checkpoint.json'],
+  ])(
+    '%s: an entry in a folder with a space is found, and named whole when it is gone',
+    async (name, agent, file) => {
+      const { home, env } = homes();
+      const project = createRepo({ committed: { 'a.ts': 'a' } });
+      expect((await runCli(['setup', agent], { cwd: project, env })).code).toBe(0);
+      const hooksFile = path.join(home, file);
+      const written = readFileSync(hooksFile, 'utf8');
+      expect(written).toContain(SHIPPED_HOOK_ENTRY);
+      const spaced = path.join(tempDir('doctor-entry-'), 'my tools', 'dist', 'hook.cjs');
+      mkdirSync(path.dirname(spaced), { recursive: true });
+      writeFileSync(spaced, '');
+      writeFileSync(hooksFile, written.replaceAll(SHIPPED_HOOK_ENTRY, `'${spaced}'`));
+      const doctor = async () =>
+        (
+          JSON.parse((await runCli(['doctor', '--json'], { cwd: project, env })).stdout).checks as Array<{
+            name: string;
+          }>
+        ).find((check) => check.name === name);
+      expect(await doctor()).toMatchObject({ level: 'ok' });
+      rmSync(path.dirname(spaced), { recursive: true });
+      expect(await doctor()).toMatchObject({
+        level: 'warn',
+        detail: expect.stringContaining(`${spaced}, which no longer exists`),
+      });
+    },
+  );
 });

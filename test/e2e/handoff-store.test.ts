@@ -105,7 +105,7 @@ describe('handoff drop', () => {
     writeTree(a.root, { 'src/app.ts': 'A\n' });
     expect((await cli(a, 'handoff', 'push', '--name', 'to-drop')).code).toBe(0);
     const c = machine(`file://${bare}`, 'Carol');
-    const dropped = await cli(c, 'handoff', 'drop', 'to-drop');
+    const dropped = await cli(c, 'handoff', 'drop', 'to-drop', '--yes');
     expect(dropped.code, dropped.stderr).toBe(0);
     expect(allRefs(bare)).not.toContain('to-drop');
   }, 120_000);
@@ -115,7 +115,7 @@ describe('handoff drop', () => {
     const b = machine(`file://${bare}`, 'Bob');
     writeTree(a.root, { 'src/app.ts': 'A once\n' });
     expect((await cli(a, 'handoff', 'push', '--name', 'dropped')).code).toBe(0);
-    expect((await cli(b, 'handoff', 'drop', 'dropped')).code).toBe(0);
+    expect((await cli(b, 'handoff', 'drop', 'dropped', '--yes')).code).toBe(0);
     writeTree(a.root, { 'src/app.ts': 'A again\n' });
     const again = await cli(a, 'handoff', 'push', '--name', 'dropped');
     expect(again.code, again.stderr).toBe(0);

@@ -181,14 +181,33 @@ describe.each(['file', 'git'] as const)('handoff over %s://', (scheme) => {
     writeTree(a.root, { 'src/app.ts': 'from Alice\n' });
     expect((await cli(a, 'handoff', 'push', '--name', 'shared')).code).toBe(0);
     writeTree(c.root, { 'src/app.ts': 'from Carol\n' });
+    // Carol never pushed or pulled 'shared': someone else's handoff, not one that "changed" (issue 26).
     const refused = await cli(c, 'handoff', 'push', '--name', 'shared');
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('changed since this machine last pushed or pulled it');
+    expect(refused.stderr).toContain('another machine pushed a handoff named');
+    expect(refused.stderr).not.toContain('since this machine last');
+    expect(refused.stderr).toMatch(/--name <other>.*handoff pull.*--force/);
     const forced = await cli(c, 'handoff', 'push', '--name', 'shared', '--force');
     expect(forced.code, forced.stderr).toBe(0);
-    // Alice's own next push is now the one refused.
-    expect((await cli(a, 'handoff', 'push', '--name', 'shared')).code).toBe(1);
-    expect((await cli(a, 'handoff', 'drop', 'shared')).code).toBe(0);
+    // Alice's own next push is now the one refused: hers changed since she pushed it.
+    const changed = await cli(a, 'handoff', 'push', '--name', 'shared');
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toContain('changed since this machine last pushed or pulled it');
+    // Dropping Carol's handoff asks first, as a push over it does: without a terminal, --yes (issue 26).
+    const unconfirmed = await cli(a, 'handoff', 'drop', 'shared');
+    expect(unconfirmed.code).toBe(3);
+    expect(unconfirmed.stderr).toContain('--yes');
+    expect(unconfirmed.stderr).toContain('Carol');
+    expect(
+      execFileSync('git', ['for-each-ref', 'refs/claude-checkpoint'], { cwd: bare, encoding: 'utf8' }),
+    ).toContain('shared');
+    const asJson = await cli(a, 'handoff', 'drop', 'shared', '--json');
+    expect(asJson.code).toBe(3);
+    expect(JSON.parse(asJson.stdout)).toMatchObject({
+      dropped: false,
+      ref: 'refs/claude-checkpoint/handoff/shared',
+    });
+    expect((await cli(a, 'handoff', 'drop', 'shared', '--yes')).code).toBe(0);
     expect(
       execFileSync('git', ['for-each-ref', 'refs/claude-checkpoint'], { cwd: bare, encoding: 'utf8' }),
     ).not.toContain('shared');

@@ -312,6 +312,45 @@ describe('claude-checkpoint hook', () => {
     expect(JSON.parse(result.stdout).hookSpecificOutput.additionalContext).toContain('## Goal\nRooted');
   });
 
+  // Issue 26: run by hand with the docs' example payload, the hook named the MCP tools' projectRoot.
+  it("names a project folder that does not exist by where it came from: the input's cwd, --root, CLAUDE_PROJECT_DIR", async () => {
+    const gone = path.join(tempDir(), 'home', 'me', 'app');
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const payload = JSON.stringify({
+      session_id: 'b4c9ace5-a499-4748-b228-b65376c1eb91',
+      cwd: gone,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'npm test' },
+      tool_response: { stdout: 'ok', stderr: '', interrupted: false },
+    });
+    const cases: Array<[string[], Record<string, string>, string]> = [
+      [[], {}, `the hook input's cwd does not exist: ${gone}`],
+      [['--root', gone], {}, `--root does not exist: ${gone}`],
+      [[], { CLAUDE_PROJECT_DIR: gone }, `CLAUDE_PROJECT_DIR does not exist: ${gone}`],
+    ];
+    for (const [args, extra, expected] of cases) {
+      const result = await runCli(['hook', 'PostToolUse', ...args], {
+        cwd: tempDir(),
+        env: { ...env, ...extra },
+        input: payload,
+      });
+      expect(result).toMatchObject({ code: 0, stdout: '' });
+      expect(result.stderr).toContain(expected);
+      expect(result.stderr).not.toContain('projectRoot');
+    }
+    // A cwd inside a repository's .git: the advice is the hook's own --root, not the tools' parameter.
+    const repo = createRepo({ committed: { 'a.ts': 'a' } });
+    const inGit = await runCli(['hook', 'PostToolUse'], {
+      cwd: tempDir(),
+      env,
+      input: payload.replace(JSON.stringify(gone), JSON.stringify(path.join(repo, '.git'))),
+    });
+    expect(inGit.stderr).toContain("the hook input's cwd");
+    expect(inGit.stderr).toContain("name the project's folder with --root");
+    expect(inGit.stderr).not.toContain('projectRoot');
+  });
+
   it('never fails a session: bad input, unknown events and a blown time budget all exit 0 with a note on stderr', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };

@@ -45,14 +45,18 @@ describe('the MCP tools never name a CLI flag (bug 1)', () => {
     const { call } = await connect({ deps: { env: b.env } });
     const refused = await call('push_handoff', { projectRoot: b.root, name: 'shared' });
     expect(refused.isError).toBe(true);
-    expect(refused.text).toContain('changed since this machine last pushed or pulled it');
+    // Bob never pushed or pulled 'shared': another machine's handoff, in the tools' words (issue 26).
+    expect(refused.text).toContain("another machine pushed a handoff named 'shared'");
+    expect(refused.text).toContain('pass name <other>), call pull_handoff first');
     // push_handoff has no `force`: a person replaces it, with the CLI.
     expect(refused.text).not.toContain('pass --force');
     expect(refused.text).toContain('a person can replace it with `claude-checkpoint handoff push --force`');
     // The CLI keeps its flag.
     const cli = await onMachine(b, 'handoff', 'push', '--name', 'shared');
     expect(cli.code).not.toBe(0);
-    expect(cli.stderr).toContain('pull it first, or pass --force to replace it');
+    expect(cli.stderr).toContain(
+      'pass --name <other>), run `claude-checkpoint handoff pull --name shared` first to continue from it, or pass --force to replace it',
+    );
   });
 
   it('a remote named "-x": the tool says to pass another as remote, not "--remote"', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
@@ -90,16 +90,26 @@ describe('store size caps from the CLI and the hooks', () => {
       orphans: [{ root: gone }],
     });
     expect(status.wholeStore.totalBytes).toBeGreaterThan(40 * KB);
+    // Issue 26: a moved project's store is named, and gc --all said to delete its snapshots for good.
     const text = await runCli(['status', '--root', kept], { cwd: kept, env });
-    expect(text.stdout).toMatch(
-      /All stores: .* in 2 project\(s\) \(cap 100 MB\); 1 of folders that no longer exist/,
+    expect(text.stdout).toContain(
+      `All stores: ${text.stdout.match(/All stores: (\S+ \S+)/)?.[1]} in 2 project(s) (cap 100 MB); the store of a folder that no longer exists: ${gone} (snapshots are found by their project's path: a project that was moved finds its own again once moved back`,
+    );
+    expect(text.stdout).toContain(
+      '`claude-checkpoint gc --all` deletes these stores and their snapshots for good',
     );
 
     const doctor = JSON.parse(
       (await runCli(['doctor', '--json', '--root', kept], { cwd: kept, env })).stdout,
     );
     const check = doctor.checks.find((c: { name: string }) => c.name === 'snapshot store');
-    expect(check).toMatchObject({ level: 'warn', fix: expect.stringContaining('gc --all') });
+    expect(check).toMatchObject({
+      level: 'warn',
+      detail: expect.stringContaining(`the store of a folder that no longer exists: ${gone}`),
+      fix: expect.stringMatching(
+        /^Snapshots are found by their project's path: .*moved back.*gc --all.* for good\.$/,
+      ),
+    });
     expect(check.detail).toMatch(/this project .* \(cap 2(\.0)? GB\); all 2 project\(s\) .* \(cap 100 MB\)/);
 
     const gc = await runCli(['gc', '--all', '--json'], { cwd: kept, env });
@@ -119,4 +129,23 @@ describe('store size caps from the CLI and the hooks', () => {
       /CHECKPOINT_STORE_MAX_MB must be a number from 0 to 10000000 \(MB\): got 'big'/,
     );
   }, 120_000);
+});
+
+describe('a project folder that moved (issue 26)', () => {
+  it('status names the old folder; moved back, its snapshots are there again', async () => {
+    const base = tempDir('checkpoint-store-');
+    const env = { CHECKPOINT_STORE_DIR: base };
+    const kept = createRepo({ committed: { 'a.txt': 'a' } });
+    const project = createRepo({ committed: { 'b.txt': 'b' } });
+    expect((await runCli(['snapshot', '--root', project], { cwd: project, env })).code).toBe(0);
+    const moved = `${project}-moved`;
+    renameSync(project, moved);
+    const status = await runCli(['status', '--root', kept], { cwd: kept, env });
+    expect(status.stdout).toContain(`the store of a folder that no longer exists: ${project}`);
+    const there = await runCli(['list', '--json', '--root', moved], { cwd: moved, env });
+    expect(JSON.parse(there.stdout).total).toBe(0);
+    renameSync(moved, project);
+    const back = await runCli(['list', '--json', '--root', project], { cwd: project, env });
+    expect(JSON.parse(back.stdout).total).toBe(1);
+  }, 60_000);
 });

@@ -144,6 +144,9 @@ export function cliMentions(code: string, commandNames: ReadonlySet<string>): Cl
       ?.trim()
       .split(/\s+/)
       .filter(Boolean) ?? [''];
+    // The program's own `--root <dir>` may come before the command's name.
+    while (words[0] === '--root' || words[0]?.startsWith('--root='))
+      words.splice(0, words[0] === '--root' ? 2 : 1);
     const path: string[] = [];
     const head = words[0] ?? '';
     if (/^[a-z][a-z-]*(\\?\|[a-z][a-z-]*)*$/.test(head)) {

@@ -31,6 +31,8 @@ export async function connect(
   }
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  // As real clients do: with the tool list held, the SDK checks every structuredContent against its outputSchema.
+  await client.listTools();
   onTestFinished(async () => {
     await client.close();
     await server.close();
