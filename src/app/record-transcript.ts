@@ -90,10 +90,12 @@ export async function recordTranscript(
   const record: TranscriptRecord = {
     ...read.record,
     status,
-    // The hook's message is the reply that ended the turn just now: written after any save the agent
-    // made in that turn, on the first read of a session too (a new-user trial: a save, then a turn,
-    // then its Stop flagged the tasks but not the status).
-    statusAt: isStatus ? deps.now().toISOString() : read.record.statusAt,
+    // The hook's message is the reply that ended the newest turn: it is dated by the turn's start, so a
+    // save made in an earlier turn is older (on a session's first read too: a new-user trial flagged the
+    // tasks but not the status), and one made in this turn keeps its status (a review: "I saved a
+    // checkpoint…" was called newer than the save it reports). Where the turn's start is not known, what
+    // changed since the read before decides.
+    statusAt: isStatus ? read.record.newestTurnAt : read.record.statusAt,
     changedSinceLastRead: {
       tasks: before !== undefined && tasksText(before.tasks) !== tasksText(read.record.tasks),
       status: before !== undefined && redacted(before.status) !== redacted(status),

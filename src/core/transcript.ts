@@ -36,6 +36,11 @@ export interface TranscriptRecord {
    */
   newestTurnWorked?: boolean | undefined;
   /**
+   * When the newest turn began (its prompt's time), where the transcript records it: the time of the
+   * last reply a hook hands over is taken as this, so a save made in that turn keeps its status.
+   */
+  newestTurnAt?: string | undefined;
+  /**
    * Which of `tasks` and `status` the transcript changed since the read before (an earlier turn's end):
    * newer than that read. Only those can be newer than the agent's own save, and said so in the brief.
    */

@@ -32,6 +32,8 @@ export interface ClaudeTranscriptState extends IncrementalState {
   statusAt?: string | undefined;
   /** Whether the newest turn read so far called a tool (see StatusPick). */
   newestTurnWorked?: boolean | undefined;
+  /** When the newest turn read so far began: its prompt's `timestamp`. */
+  newestTurnAt?: string | undefined;
   files: string[];
   /**
    * The commands this read found (those whose result it read), not every command the session ran: the
@@ -114,6 +116,7 @@ export function claudeStateOrNull(value: unknown): ClaudeTranscriptState | null 
     (value.taskSource === undefined || value.taskSource === 'todo' || value.taskSource === 'tasks') &&
     (value.tasksAt === undefined || isString(value.tasksAt)) &&
     (value.statusAt === undefined || isString(value.statusAt)) &&
+    (value.newestTurnAt === undefined || isString(value.newestTurnAt)) &&
     Array.isArray(value.files) &&
     everyOf(value.files, isString) &&
     Array.isArray(value.commands) &&
@@ -168,6 +171,7 @@ export function claudeRecordOf(state: ClaudeTranscriptState, session: string): T
     ...(tasks !== undefined && state.tasksAt !== undefined ? { tasksAt: state.tasksAt } : {}),
     ...(state.status !== undefined && state.statusAt !== undefined ? { statusAt: state.statusAt } : {}),
     ...(state.newestTurnWorked !== undefined ? { newestTurnWorked: state.newestTurnWorked } : {}),
+    ...(state.newestTurnAt !== undefined ? { newestTurnAt: state.newestTurnAt } : {}),
     files: state.files,
     commands: state.commands,
   };
@@ -180,6 +184,10 @@ interface Scan {
   statusAt?: string;
   /** Whether the newest turn read called a tool (see StatusPick). */
   newestTurnWorked?: boolean;
+  /** When the newest turn began (its prompt's `timestamp`), when this scan reached that prompt. */
+  newestTurnAt?: string;
+  /** Whether this scan reached the newest turn's prompt (with or without a time). */
+  reachedTurnStart?: boolean;
   todos?: Task[];
   /** When the newest task call found was written. */
   tasksAt?: string;
@@ -218,7 +226,14 @@ function scanBackward(fd: number, from: number, to: number, continuedWorked: boo
     if (includes(line, '"type":"user"')) {
       if (includes(line, '"tool_result"')) outcomes.add(line, start);
       // A prompt (or Claude Code's own text in its place): the turn read so far started here.
-      else if (!includes(line, '"isSidechain":true')) status.turnStart();
+      else if (!includes(line, '"isSidechain":true')) {
+        status.turnStart();
+        if (scan.reachedTurnStart !== true) {
+          scan.reachedTurnStart = true;
+          const at = stringAfter(line, '"timestamp":"');
+          if (at !== undefined) scan.newestTurnAt = at;
+        }
+      }
       return false;
     }
     if (!includes(line, '"type":"assistant"')) return false;
@@ -243,7 +258,8 @@ function scanBackward(fd: number, from: number, to: number, continuedWorked: boo
     }
     // Complete once the status is known and the task list settled (a TodoWrite holds the whole list);
     // TaskCreate calls are read to the start. Commands and files are what was passed on the way.
-    return status.status !== undefined && scan.latestIsTodo === true;
+    // And the newest turn's start is known: a hook's last reply is dated by it.
+    return status.status !== undefined && scan.latestIsTodo === true && scan.reachedTurnStart === true;
   });
   const picked = status.finish(continuedWorked);
   if (picked !== undefined) scan.status = picked;
@@ -368,6 +384,14 @@ class ToolResults {
     this.byId.set(id, outcome);
     return outcome;
   }
+}
+
+/** The string value after `key` (a compact JSON key and its opening quote) in a line, when short and plain. */
+function stringAfter(line: Buffer, key: string): string | undefined {
+  const at = line.indexOf(key);
+  if (at === -1) return undefined;
+  const end = line.indexOf('"', at + key.length);
+  return end !== -1 && end - at - key.length <= 64 ? line.toString('utf8', at + key.length, end) : undefined;
 }
 
 function toolUseIds(line: Buffer): string[] {
@@ -534,6 +558,10 @@ function mergeState(
     ...(statusAt !== undefined ? { statusAt } : {}),
     ...((scan.newestTurnWorked ?? known?.newestTurnWorked) !== undefined
       ? { newestTurnWorked: scan.newestTurnWorked ?? known?.newestTurnWorked }
+      : {}),
+    // A scan that found a newer prompt has the newest turn's start; one that did not continues the turn.
+    ...((scan.reachedTurnStart === true ? scan.newestTurnAt : known?.newestTurnAt) !== undefined
+      ? { newestTurnAt: scan.reachedTurnStart === true ? scan.newestTurnAt : known?.newestTurnAt }
       : {}),
     files: files.slice(-MAX_FILES),
     commands: [...answered, ...scan.commands].slice(-MAX_COMMANDS),

@@ -321,6 +321,65 @@ describe('hooks fill the checkpoint from the session transcript when the model n
     );
   });
 
+  it('a reply that ends the turn in which the agent saved keeps the save’s status (the turn began before the save)', async () => {
+    const { root, env, transcript, hook } = setUp();
+    const started = new Date(Date.now() - 5_000).toISOString();
+    const line = (entry: Record<string, unknown>) => `${JSON.stringify({ timestamp: started, ...entry })}\n`;
+    // The turn's prompt, then the agent's own save in that turn, then its reply reporting the save.
+    writeFileSync(
+      transcript,
+      line({ type: 'user', message: { role: 'user', content: 'Save where we are' } }),
+    );
+    await runCli(
+      ['save', '--goal', 'G', '--summary', 'Cookie fixed; logout next, per the plan in docs/plan.md'],
+      {
+        cwd: root,
+        env,
+      },
+    );
+    const reply = 'I saved a checkpoint with the cookie fix done and the logout work next.';
+    // The save as the model made it: a tool call of this turn (so the turn did work).
+    appendFileSync(
+      transcript,
+      line({
+        type: 'assistant',
+        timestamp: new Date().toISOString(),
+        message: {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_save',
+              name: 'mcp__claude-checkpoint__save_session_checkpoint',
+              input: { goal: 'G' },
+            },
+          ],
+        },
+      }) +
+        line({
+          type: 'user',
+          timestamp: new Date().toISOString(),
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 'toolu_save', content: 'saved' }],
+          },
+        }),
+    );
+    appendFileSync(
+      transcript,
+      line({
+        type: 'assistant',
+        timestamp: new Date().toISOString(),
+        message: { role: 'assistant', content: [{ type: 'text', text: reply }] },
+      }),
+    );
+    await hook('Stop', { last_assistant_message: reply });
+    const brief = JSON.parse((await hook('SessionStart', { source: 'clear' })).stdout).hookSpecificOutput
+      .additionalContext as string;
+    expect(brief).toContain('## Where things stand\nCookie fixed; logout next, per the plan in docs/plan.md');
+    expect(brief).not.toContain('The session transcript is newer');
+  });
+
   it('the transcript is called newer only for what it wrote after the agent’s own save, by the entries’ times', async () => {
     const { root, env, transcript, hook } = setUp();
     await hook('Stop');

@@ -38,6 +38,8 @@ describe('readClaudeTranscript on recorded sessions', () => {
       tasksAt: '2026-12-02T02:34:36.136Z',
       statusAt: '2026-12-02T02:34:37.272Z',
       newestTurnWorked: false,
+      // The newest turn's prompt ("After"): a hook's last reply is dated by it.
+      newestTurnAt: '2026-12-02T02:34:38.398Z',
       files: [`${PROJECT}/src/health.ts`, `${PROJECT}/src/app.ts`],
       commands: [
         { command: 'echo ok', exitCode: 0, note: 'Say ok' },
