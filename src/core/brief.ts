@@ -174,7 +174,8 @@ function renderNewer(c: Checkpoint, density: Density, now: Date): string | undef
   const fields = [newer.tasks !== undefined ? 'tasks' : '', newer.summary !== undefined ? 'status' : '']
     .filter(Boolean)
     .join(' and ');
-  return `- ⚠ The session transcript is newer than the last save (seen ${formatAge(new Date(newer.at), now)}): ${what.join('; ')}. The ${fields} above are older, as saved`;
+  const verb = newer.tasks !== undefined ? 'are' : 'is';
+  return `- ⚠ The session transcript is newer than the last save (seen ${formatAge(new Date(newer.at), now)}): ${what.join('; ')}. The ${fields} above ${verb} older, as saved`;
 }
 
 function renderDrift(

@@ -399,5 +399,19 @@ describe('trial 4, item 6: tasks and a status newer than the agent’s own save'
     expect(brief).toContain(
       '- No file changed after the checkpoint: the files and commands in this brief are current',
     );
+    // A newer status alone: "is", not "are" (a review).
+    const statusOnly = renderResumeBrief({
+      checkpoint: {
+        ...marked,
+        git: { branch: 'main', head: '1'.repeat(40), dirty: false },
+        meta: {
+          ...marked.meta,
+          newerInTranscript: { at: T1.toISOString(), summary: 'Logout next.' },
+        },
+      },
+      drift: null,
+      now: T1,
+    });
+    expect(statusOnly).toContain('status “Logout next.”. The status above is older, as saved');
   });
 });
