@@ -65,6 +65,13 @@ export async function executeHook(
     note(`unknown event; expected one of ${HOOK_EVENTS.join(', ')}. Nothing done.`);
     return { stdout, stderr };
   }
+  // path.resolve would make '' the current folder in silence, as the CLI's commands refuse it too.
+  if (options.root === '') {
+    note(
+      "--root must name the project's folder: got '' (leave --root out for the session's folder). Nothing done.",
+    );
+    return { stdout, stderr };
+  }
   let timer: NodeJS.Timeout | undefined;
   try {
     const raw = parseHookInput(stdin);
