@@ -87,6 +87,18 @@ export function quotePathFully(path: string): string {
 }
 
 /**
+ * A long name cut in its middle to at most `maxChars` characters (`dddd…dddd/f.txt`), its start and its
+ * end kept: a path longer than the system allows can be 4 KB, too long to read in a message.
+ */
+export function clipMiddle(text: string, maxChars = 160): string {
+  const chars = [...text];
+  if (chars.length <= maxChars) return text;
+  const head = Math.ceil((maxChars - 1) / 2);
+  const tail = maxChars - 1 - head;
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - tail).join('')}`;
+}
+
+/**
  * Free text (an author, a goal, a branch, a label) with every control character C-escaped and nothing
  * else changed. `multiline` keeps line feeds and tabs, and a carriage return before a line feed, for
  * text whose lines are its own (a diff, a brief).
