@@ -46,7 +46,12 @@ export type PushOutcome =
       base: string;
       branch: string | null;
       files: HandoffFiles;
-      skipped: { large: Array<{ path: string; bytes: number }>; nested: string[]; invalidNames?: string[] };
+      skipped: {
+        large: Array<{ path: string; bytes: number }>;
+        nested: string[];
+        invalidNames?: string[];
+        unreadable?: Array<{ path: string; reason: string }>;
+      };
     };
 
 /**

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
-import { quotePath, unquoteRawPath } from '../core/quote.js';
+import { quotePath, unquotePath } from '../core/quote.js';
 import { bytesFromText, fsPath, hasRawBytes, textFromBytes } from '../core/raw-path.js';
 import { TURN_END_TRIGGER } from '../core/rewind-credit.js';
 import { resolveRef } from '../core/rewind-refs.js';
@@ -485,7 +485,7 @@ export async function diffSnapshot(
   context: RootContext = {},
 ): Promise<DiffOutcome> {
   const { store } = await openStore(deps, request.projectRoot, context);
-  const file = request.path === undefined ? undefined : snapshotPath(store.root, request.path, 'path');
+  const readings = request.path === undefined ? undefined : snapshotPath(store.root, request.path, 'path');
   return store.withLock(async () => {
     await store.init();
     const from = findSnapshot(
@@ -503,20 +503,16 @@ export async function diffSnapshot(
     for (const snapshot of to ? [from, to] : [from])
       await store.checkRestorable(snapshot, wordsFor(deps.surface, deps.commandRoot));
     const toTree = to ? to.tree : (await store.captureSinceLatest()).tree;
+    const file = readings && (await pickGivenPath(store, [from.tree, toTree], readings));
     const files = await store.diffStat(from.tree, toTree, file ? [file] : []);
     // "No differences" about a path neither side has would be a false all-clear (issue 26).
     if (file && files.length === 0 && !(await store.treeHasPath(from.tree, file))) {
-      const onDisk =
-        !to &&
-        (await lstat(fsPath(path.join(store.root, file))).then(
-          () => true,
-          () => false,
-        ));
+      const onDisk = !to && (await isOnDisk(store, file));
       throw new CheckpointError(
         'INVALID_INPUT',
         onDisk
           ? `path '${file}' is in neither snapshot ${from.id} nor what a snapshot of the working tree holds: the file is there, but snapshots leave it out (git-ignored, over the size cap, or in a nested repository)`
-          : `path '${file}' is in neither snapshot ${from.id} nor ${to ? `snapshot ${to.id}` : 'the working tree'}`,
+          : `path '${file}' is in neither snapshot ${from.id} nor ${to ? `snapshot ${to.id}` : 'the working tree'}${rawNameHint(file)}`,
       );
     }
     const outcome: DiffOutcome = { from: from.id, to: to ? to.id : 'working tree', files };
@@ -591,7 +587,7 @@ export async function restoreSnapshot(
   context: RootContext = {},
 ): Promise<RestoreOutcome> {
   const { store } = await openStore(deps, request.projectRoot, context);
-  const paths = (request.paths ?? []).map((given, index) =>
+  const readings = (request.paths ?? []).map((given, index) =>
     snapshotPath(store.root, given, WORDS[deps.surface].restorePath(index)),
   );
   return store.withLock(async () => {
@@ -603,6 +599,8 @@ export async function restoreSnapshot(
     );
     // The target first: a snapshot whose content was pruned says so before its tree is read for the paths.
     const target = await restoreTargetOf(store, snapshot, wordsFor(deps.surface, deps.commandRoot));
+    const paths: string[] = [];
+    for (const given of readings) paths.push(await pickGivenPath(store, [snapshot.tree], given));
     await refuseUnknownPaths(store, snapshot, paths);
     const done = await restoreTreeLocked(deps, store, target, { ...request, paths });
     const headMoved = headMoveSince(snapshot.git, await readHeadFast(store.root));
@@ -621,17 +619,10 @@ async function refuseUnknownPaths(
   paths: readonly string[],
 ): Promise<void> {
   for (const file of paths) {
-    if (await store.treeHasPath(snapshot.tree, file)) continue;
-    if (
-      await lstat(fsPath(path.join(store.root, file))).then(
-        () => true,
-        () => false,
-      )
-    )
-      continue;
+    if ((await store.treeHasPath(snapshot.tree, file)) || (await isOnDisk(store, file))) continue;
     throw new CheckpointError(
       'INVALID_INPUT',
-      `path '${file}' is in neither snapshot ${snapshot.id} nor the working tree`,
+      `path '${file}' is in neither snapshot ${snapshot.id} nor the working tree${rawNameHint(file)}`,
     );
   }
 }
@@ -1001,11 +992,55 @@ async function isFolder(dir: string): Promise<boolean> {
 }
 
 /**
- * A path given to diff or restore, relative to the project (see toProjectPath). A name that is not valid
- * UTF-8 comes as every output shows it, as git quotes it (`"caf\351.txt"`): taken as the name it stands for.
+ * A path given to diff or restore, relative to the project (see toProjectPath): the name as written, then,
+ * when it is in the quoted form every output shows a name in (`"tab\there.txt"`, `"caf\351.txt"`), the
+ * name that form stands for. pickGivenPath chooses between the two.
  */
-function snapshotPath(root: string, given: string, field: string): string {
-  // Raw bytes given as lone surrogates (over MCP) that are valid UTF-8 together are that text's name.
-  const name = unquoteRawPath(given) ?? given;
-  return toProjectPath(root, hasRawBytes(name) ? textFromBytes(bytesFromText(name)) : name, field);
+function snapshotPath(root: string, given: string, field: string): string[] {
+  const unquoted = unquotePath(given);
+  const names = unquoted === null || unquoted === given ? [given] : [given, unquoted];
+  const paths: string[] = [];
+  let problem: unknown;
+  for (const name of names) {
+    try {
+      // Raw bytes given as lone surrogates (over MCP) that are valid UTF-8 together are that text's name.
+      paths.push(toProjectPath(root, hasRawBytes(name) ? textFromBytes(bytesFromText(name)) : name, field));
+    } catch (error) {
+      problem ??= error;
+    }
+  }
+  if (paths.length === 0) throw problem;
+  return paths;
+}
+
+/**
+ * Which of a given path's readings (snapshotPath) it names: the name as written when a tree or the disk
+ * has it (a file really named `"x"`), else the name its quoted form stands for.
+ */
+async function pickGivenPath(
+  store: SnapshotStore,
+  trees: readonly string[],
+  readings: string[],
+): Promise<string> {
+  const [written, unquoted] = readings as [string, string?];
+  if (unquoted === undefined) return written;
+  for (const tree of trees) if (await store.treeHasPath(tree, written)) return written;
+  return (await isOnDisk(store, written)) ? written : unquoted;
+}
+
+function isOnDisk(store: SnapshotStore, file: string): Promise<boolean> {
+  return lstat(fsPath(path.join(store.root, file))).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * What the "in neither … nor" error adds for a name with U+FFFD: a name that is not valid UTF-8 reaches the
+ * CLI with U+FFFD in place of its bytes, and only its quoted form names it.
+ */
+function rawNameHint(file: string): string {
+  return file.includes('\ufffd')
+    ? ': a name that is not valid UTF-8 is given as `diff` and `diff --json` quote it (`"caf\\351.txt"`)'
+    : '';
 }

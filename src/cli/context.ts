@@ -26,9 +26,15 @@ export function withCommonOptions(command: Command): Command {
     .option('--debug', 'show stack traces on errors');
 }
 
+/** `--root` as an absolute path. `''` is refused: path.resolve would make it the current folder in silence. */
 export function resolveRootOption(root: string | undefined, cwd: string): string | undefined {
+  if (root === '') throw new CheckpointError('INVALID_INPUT', EMPTY_ROOT_MESSAGE);
   return root === undefined ? undefined : path.resolve(cwd, root);
 }
+
+/** What `--root ''` is told, by every command and by `hook`. */
+export const EMPTY_ROOT_MESSAGE =
+  "--root must name the project's folder: got '' (leave --root out for the current folder)";
 
 export function positiveInteger(flag: string, value: string): number {
   const number = Number(value);

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { ScanInput } from '../app/scan.js';
 import { CheckpointError } from '../core/errors.js';
-import { quotePath } from '../core/quote.js';
+import { quotePath, unquotePath } from '../core/quote.js';
+import { fsPath } from '../core/raw-path.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { EXIT } from './output.js';
 
@@ -42,14 +43,21 @@ async function readInput(name: string, cwd: string, maxBytes: number): Promise<S
     if (Buffer.byteLength(content) > maxBytes) throw tooLarge('standard input', maxBytes);
     return { name: '-', text: content };
   }
-  const file = path.resolve(cwd, name);
   const { lstat, readFile } = await import('node:fs/promises');
-  const stats = await lstat(file).catch((error: NodeJS.ErrnoException) => {
+  let file: string | Buffer = path.resolve(cwd, name);
+  let stats = await lstat(file).catch((error: NodeJS.ErrnoException) => error);
+  // A name as scan (and diff) print it, quoted (`"sec\tret.txt"`): taken back when no file has it as written.
+  const unquoted = unquotePath(name);
+  if (stats instanceof Error && stats.code === 'ENOENT' && unquoted !== null) {
+    const named = fsPath(path.resolve(cwd, unquoted));
+    const found = await lstat(named).catch(() => null);
+    if (found) [file, stats, name] = [named, found, unquoted];
+  }
+  if (stats instanceof Error)
     throw new CheckpointError(
       'INVALID_INPUT',
-      `${name}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
+      `${name}: ${stats.code === 'ENOENT' ? 'no such file' : stats.message}`,
     );
-  });
   if (!stats.isFile()) throw new CheckpointError('INVALID_INPUT', `${name}: not a regular file`);
   if (stats.size > maxBytes) throw tooLarge(name, maxBytes);
   return { name, text: await readFile(file, 'utf8') };

@@ -30,3 +30,13 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/** A failed write to the process's own output, in one line: `could not write to stdout: no space left on device (ENOSPC)`. */
+export function describeOutputError(
+  stream: 'stdout' | 'stderr',
+  error: { code?: string; message: string },
+): string {
+  // Node's message is `ENOSPC: no space left on device, write`.
+  const words = error.message.replace(/^[A-Z0-9_]+: /, '').replace(/, write$/, '');
+  return `could not write to ${stream}: ${words}${error.code ? ` (${error.code})` : ''}`;
+}

@@ -18,7 +18,12 @@ export function renderPushed(
     commit: string;
     base: string;
     files: { added: string[]; modified: string[]; deleted: string[] };
-    skipped: { large: Array<{ path: string }>; nested: string[]; invalidNames?: string[] };
+    skipped: {
+      large: Array<{ path: string }>;
+      nested: string[];
+      invalidNames?: string[];
+      unreadable?: Array<{ path: string; reason: string }>;
+    };
   },
   surface: Reader = 'mcp',
 ): string {
@@ -28,6 +33,9 @@ export function renderPushed(
     `Pushed handoff ${escapeControls(outcome.ref)} to ${escapeControls(outcome.remote)} (${outcome.commit.slice(0, 12)}, on commit ${outcome.base.slice(0, 12)}): ${added.length} added, ${modified.length} modified, ${deleted.length} deleted.`,
     ...outcome.skipped.large.map((entry) => `Left out (over the size cap): ${quotePath(entry.path)}`),
     ...outcome.skipped.nested.map((dir) => `Left out (a nested repository): ${quotePath(dir)}`),
+    ...(outcome.skipped.unreadable ?? []).map(
+      (folder) => `Left out (a folder git could not read): ${quotePath(folder.path)}: ${folder.reason}`,
+    ),
     ...(outcome.skipped.invalidNames ?? []).map(
       (name) => `Left out (its name is not valid UTF-8; an earlier version's snapshot): ${name}`,
     ),

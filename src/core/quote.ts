@@ -87,6 +87,18 @@ export function quotePathFully(path: string): string {
 }
 
 /**
+ * A long name cut in its middle to at most `maxChars` characters (`dddd…dddd/f.txt`), its start and its
+ * end kept: a path longer than the system allows can be 4 KB, too long to read in a message.
+ */
+export function clipMiddle(text: string, maxChars = 160): string {
+  const chars = [...text];
+  if (chars.length <= maxChars) return text;
+  const head = Math.ceil((maxChars - 1) / 2);
+  const tail = maxChars - 1 - head;
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - tail).join('')}`;
+}
+
+/**
  * Free text (an author, a goal, a branch, a label) with every control character C-escaped and nothing
  * else changed. `multiline` keeps line feeds and tabs, and a carriage return before a line feed, for
  * text whose lines are its own (a diff, a brief).
@@ -153,11 +165,12 @@ const UNESCAPED: Readonly<Record<string, number>> = {
 };
 
 /**
- * A path as git quotes it (`"caf\351.txt"`) back as the name it stands for, when its bytes are not valid
- * UTF-8 (see raw-path.ts): such a name can only be given in that form, the form every output shows it
- * in. `null` for anything else: a name that is itself written in double quotes stays that name.
+ * A path in the quoted form git and our outputs print (`"tab\there.txt"`, `"caf\351.txt"`) back as the
+ * name it stands for; bytes that are not valid UTF-8 come back as raw-path.ts holds them. `null` when
+ * `given` is no such form. A name can also really be written in double quotes: the caller decides which
+ * of the two a path names (rewind.ts: the name as written, when it exists).
  */
-export function unquoteRawPath(given: string): string | null {
+export function unquotePath(given: string): string | null {
   if (given.length < 2 || !given.startsWith('"') || !given.endsWith('"')) return null;
   const bytes: number[] = [];
   const body = given.slice(1, -1);
@@ -180,6 +193,5 @@ export function unquoteRawPath(given: string): string | null {
       at += 1;
     } else return null;
   }
-  const decoded = Uint8Array.from(bytes);
-  return isUtf8(decoded) ? null : textFromBytes(decoded);
+  return textFromBytes(Uint8Array.from(bytes));
 }

@@ -29,9 +29,7 @@ export function isPlainSnapshotMeta(value: unknown): value is SnapshotMeta {
     isCount(changes.added) &&
     isCount(changes.modified) &&
     isCount(changes.deleted) &&
-    (hasExactly(skipped, ['large', 'nested']) ||
-      (hasExactly(skipped, ['large', 'nested', 'invalidNames']) &&
-        everyItem(skipped.invalidNames, (item) => typeof item === 'string'))) &&
+    isSkippedShape(skipped) &&
     Array.isArray(skipped.large) &&
     everyItem(
       skipped.large,
@@ -44,6 +42,25 @@ export function isPlainSnapshotMeta(value: unknown): value is SnapshotMeta {
     (aside === undefined ||
       (hasExactly(aside, ['kept', 'created']) && isCount(aside.kept) && isCount(aside.created)))
   );
+}
+
+/** `large` and `nested`, with `invalidNames` and `unreadable` when there are some. */
+function isSkippedShape(skipped: unknown): skipped is Record<string, unknown> {
+  if (!isRecord(skipped)) return false;
+  const keys = ['large', 'nested'];
+  if (skipped.invalidNames !== undefined) {
+    if (!everyItem(skipped.invalidNames, (item) => typeof item === 'string')) return false;
+    keys.push('invalidNames');
+  }
+  if (skipped.unreadable !== undefined) {
+    const isEntry = (item: unknown) =>
+      hasExactly(item, ['path', 'reason']) &&
+      typeof item.path === 'string' &&
+      typeof item.reason === 'string';
+    if (!everyItem(skipped.unreadable, isEntry)) return false;
+    keys.push('unreadable');
+  }
+  return hasExactly(skipped, keys);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

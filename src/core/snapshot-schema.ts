@@ -27,6 +27,11 @@ export const snapshotMetaSchema = z.looseObject({
      * snapshots taken before such names were held; read, never written now.
      */
     invalidNames: z.optional(z.array(z.string())),
+    /**
+     * Folders git could not read (a path longer than the system allows, no permission): what is in them
+     * is in no snapshot. The name clipped (clipPath), with git's reason in words. Only when there are some.
+     */
+    unreadable: z.optional(z.array(z.object({ path: z.string(), reason: z.string() }))),
   }),
   /**
    * Set on a safety snapshot that holds more than its tree: what the restore after it kept aside (paths

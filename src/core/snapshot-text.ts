@@ -61,6 +61,13 @@ function describeSkipped(snapshot: SnapshotMeta): string[] {
       `⚠ Skipped ${snapshot.skipped.nested.length} nested repositor(ies), which have their own history: ${dirs}`,
     );
   }
+  const unreadable = snapshot.skipped.unreadable ?? [];
+  if (unreadable.length > 0) {
+    const folders = unreadable
+      .map((folder) => `${code(quotePath(folder.path))}: ${folder.reason}`)
+      .join('; ');
+    lines.push(`⚠ Left out ${unreadable.length} folder(s) git could not read: ${folders}`);
+  }
   const invalid = snapshot.skipped.invalidNames ?? [];
   if (invalid.length > 0) {
     const names = invalid.map((name) => code(name)).join(', ');

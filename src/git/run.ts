@@ -1,4 +1,5 @@
 import { CheckpointError, isCheckpointError } from '../core/errors.js';
+import { clipMiddle } from '../core/quote.js';
 import { textFromBytes } from '../core/raw-path.js';
 import { takeEarlyGit } from './early-start.js';
 import { GIT_TIMEOUT_MS, type GitExit, spawnGit } from './spawn.js';
@@ -81,9 +82,15 @@ function settle(
   const exitCode = exit.code ?? -1;
   const stderr = exit.stderr.toString('utf8').slice(0, 64 * 1024);
   if ((options.okExitCodes ?? [0]).includes(exitCode)) return { stdout: exit.stdout, stderr, exitCode };
-  const detail =
-    stderr.split('\n').find((line) => /^(fatal|error):/.test(line)) ??
-    (stderr.trim().split('\n')[0] || `exit ${exitCode}`);
+  const lines = stderr.trim().split('\n');
+  // git's reason, not a warning before it (`could not open directory` for each folder past PATH_MAX);
+  // clipped, as git quotes a path whole and such a path is 4 KB.
+  const detail = clipMiddle(
+    lines.find((line) => /^(fatal|error):/.test(line)) ??
+      lines.find((line) => line !== '' && !line.startsWith('warning:')) ??
+      (lines[0] || `exit ${exitCode}`),
+    300,
+  );
   throw new CheckpointError(
     'GIT_FAILED',
     `git ${subcommand(args)} failed in ${options.cwd} (exit ${exitCode}): ${detail}`,

@@ -121,3 +121,22 @@ export function statusFromXY(xy: string): FileStatus {
   if (x === 'A' || x === 'C') return 'A';
   return 'M';
 }
+
+/**
+ * The folders a `git status` scan could not open, from its warnings on stderr
+ * (`warning: could not open directory 'a/b/': Permission denied`): path without its slash, and git's
+ * reason (the system's error). git cuts a message at 4 KB, so a path longer than PATH_MAX comes without its
+ * end or reason: its `error` is then ''. What is in such folders, git left out without failing.
+ */
+export function parseUnreadableFolders(stderr: string): Array<{ path: string; error: string }> {
+  const found: Array<{ path: string; error: string }> = [];
+  const prefix = "warning: could not open directory '";
+  for (const line of stderr.split('\n')) {
+    if (!line.startsWith(prefix)) continue;
+    const rest = line.slice(prefix.length);
+    const end = rest.lastIndexOf("': ");
+    const path = end === -1 ? rest : rest.slice(0, end);
+    found.push({ path: path.replace(/\/$/, ''), error: end === -1 ? '' : rest.slice(end + 3) });
+  }
+  return found;
+}

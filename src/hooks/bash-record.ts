@@ -19,7 +19,7 @@ export async function postToolUse(
   if (tool !== 'Bash' && tool !== POWERSHELL_TOOL) return { notes: [] };
   // PostToolUse fires for calls that succeeded; PostToolUseFailure (newer versions) for the others.
   const outcome = bashOutcome(input, { failed: event === 'PostToolUseFailure' });
-  if (!outcome.command) return { notes: ['PostToolUse: no command in the hook input; nothing recorded'] };
+  if (!outcome.command) return { notes: ['no command in the hook input; nothing recorded'] };
   await recordCommands(
     deps,
     {

@@ -1,5 +1,8 @@
 import { constants, fstatSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeJsonPrefix } from '../core/json-prefix.js';
+import { INPUT_CUT_KEY } from './input.js';
 
+/** The most of a hook's input that is read (docs/hooks.md); past it, see cutInput. */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
 /** Where the plugin's loader leaves the input it already read (for a hook no server ran). */
@@ -78,8 +81,20 @@ function createInputCollector() {
       }
     },
     isWholeObject: () => state === 'whole',
-    text: () => Buffer.concat(chunks).toString('utf8'),
+    text: () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      return size <= MAX_INPUT_BYTES ? text : cutInput(text, size);
+    },
   };
+}
+
+/**
+ * An input over MAX_INPUT_BYTES (a Copilot CLI postToolUse with a tool's 60 MB output), as JSON: its
+ * first MAX_INPUT_BYTES with the member they cut dropped (core/json-prefix.ts), and INPUT_CUT_KEY. The
+ * command comes before the tool's output in every agent's input, so it is usually kept whole.
+ */
+function cutInput(prefix: string, totalBytes: number): string {
+  return JSON.stringify({ ...closeJsonPrefix(prefix), [INPUT_CUT_KEY]: totalBytes });
 }
 
 /** Where the descriptor flags are kept for a pipe handle on fd 0 (Node's internal `pipe_wrap` binding). */

@@ -4,6 +4,12 @@
  */
 export type HookInput = Record<string, unknown>;
 
+/**
+ * Set in an input cut at its limit (hook-io.ts, MAX_INPUT_BYTES): how many bytes the whole input had. The
+ * hook says so (run.ts); what came before the cut is still acted on.
+ */
+export const INPUT_CUT_KEY = 'claude-checkpoint:inputBytes';
+
 export function parseHookInput(text: string): HookInput {
   if (text.trim() === '') return {};
   const value: unknown = JSON.parse(text);

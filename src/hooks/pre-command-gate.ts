@@ -5,7 +5,7 @@ import { realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type CommandRisk, classifyCommand, type PathKind } from '../core/command-risk.js';
-import { type HookInput, objectField, parseHookInput, stringField } from './input.js';
+import { type HookInput, INPUT_CUT_KEY, objectField, parseHookInput, stringField } from './input.js';
 import { isShellTool, PRE_TOOL } from './pre-command-events.js';
 
 export { isPreCommandEvent, PRE_COMMAND_EVENT } from './pre-command-events.js';
@@ -152,7 +152,10 @@ function homeFolder(): string | undefined {
 /** The gate on raw hook input: an input that cannot be read is no command to protect. */
 export function stdinMayDestroyWork(stdin: string, fallbackCwd: string, agent?: string): boolean {
   try {
-    const input = claudePreToolInput(agent, parseHookInput(stdin));
+    const raw = parseHookInput(stdin);
+    // An input cut at its limit may have lost the command: the hook itself looks, and says so.
+    if (INPUT_CUT_KEY in raw) return true;
+    const input = claudePreToolInput(agent, raw);
     return input !== null && pendingCommandRisk(input, fallbackCwd).destructive;
   } catch {
     return false;

@@ -7,8 +7,8 @@ import { HOOK_EVENTS, type HookContext, type HookEvent, hookRootLabel } from './
 import { handleHook, ROOT_OPTION } from './handlers.js';
 import type { HookOptions } from './hook-args.js';
 import { HOOK_BUDGET_MS, inputWaitMs } from './hook-budgets.js';
-import { readHookStdin, writeAll } from './hook-io.js';
-import { parseHookInput } from './input.js';
+import { MAX_INPUT_BYTES, readHookStdin, writeAll } from './hook-io.js';
+import { INPUT_CUT_KEY, parseHookInput } from './input.js';
 
 /**
  * Events whose handler is not cut short at its budget: it records a command (in the checkpoint, or in
@@ -65,9 +65,23 @@ export async function executeHook(
     note(`unknown event; expected one of ${HOOK_EVENTS.join(', ')}. Nothing done.`);
     return { stdout, stderr };
   }
+  // path.resolve would make '' the current folder in silence, as the CLI's commands refuse it too.
+  if (options.root === '') {
+    note(
+      "--root must name the project's folder: got '' (leave --root out for the session's folder). Nothing done.",
+    );
+    return { stdout, stderr };
+  }
   let timer: NodeJS.Timeout | undefined;
   try {
     const raw = parseHookInput(stdin);
+    const inputBytes = raw[INPUT_CUT_KEY];
+    if (typeof inputBytes === 'number') {
+      delete raw[INPUT_CUT_KEY];
+      note(
+        `the hook input is ${inputBytes} bytes, over the ${MAX_INPUT_BYTES} read (MAX_INPUT_BYTES, 16 MB): only the fields in its first 16 MB are used (a tool's output cut there is left out)`,
+      );
+    }
     const mapped = adapter.toEvent(event, raw);
     if (!mapped) return { stdout, stderr }; // an event or tool this agent reports that is not ours
     const { event: hookEvent, input } = mapped;

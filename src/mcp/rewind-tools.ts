@@ -46,6 +46,7 @@ const snapshotSchema = z.object({
     large: z.array(z.object({ path: z.string(), bytes: z.number() })),
     nested: z.array(z.string()),
     invalidNames: z.array(z.string()).optional(),
+    unreadable: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
   }),
   aside: z.object({ kept: z.number(), created: z.number() }).optional(),
 });

@@ -1,13 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { includeMatcher, includePathspecs } from '../core/include-ignored.js';
 import { isOwnFile } from '../core/paths.js';
+import { clipMiddle } from '../core/quote.js';
 import { bytesFromText, hasRawBytes } from '../core/raw-path.js';
 import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snapshot.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
-import { parseStatusV2 } from '../git/status.js';
+import { parseStatusV2, parseUnreadableFolders } from '../git/status.js';
 import { globalExcludesChanged } from './global-excludes.js';
 import { inheritedIgnoreRules } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
@@ -99,6 +100,7 @@ export async function captureTree(
       state.includeIgnored,
       state.maxFileBytes,
       state.globalExcludes,
+      state.unreadable,
     ]);
   const stored = remembered();
   await refreshExclusions(target, state);
@@ -235,15 +237,31 @@ export async function captureTree(
         ? counts
         : await countChanges(git, baseTree, tree);
   state.index = { tree };
+  // Folders git could not open are left out of its scan with a warning only, and only the first time
+  // (its untracked cache remembers them): kept in the state while they are there, said with each snapshot.
+  const warned = parseUnreadableFolders(scanned.stderr);
+  const unreadableNow = [
+    ...warned,
+    ...(state.unreadable ?? []).filter(
+      (folder) => !warned.some((seen) => seen.path === folder.path) && isStillThere(root, folder.path),
+    ),
+  ];
+  if (unreadableNow.length > 0) state.unreadable = unreadableNow;
+  else delete state.unreadable;
   state.maxFileBytes = target.settings.maxFileBytes;
   // An unchanged tree (most prompts) leaves the state as it was: no write.
   if (remembered() !== stored) await writeState(target.statePath, state);
+  const unreadable = (state.unreadable ?? []).map((folder) => ({
+    path: clipMiddle(folder.path),
+    reason: unreadableReason(folder.error),
+  }));
   return {
     tree,
     changes,
     skipped: {
       large: [...state.exclusions.large],
       nested: [...state.exclusions.nested],
+      ...(unreadable.length > 0 ? { unreadable } : {}),
     },
     addedBytes:
       toAdd.reduce((sum, entry) => sum + entry.bytes, 0) +
@@ -427,4 +445,34 @@ function anchoredPattern(file: string): string {
 
 function nulJoin(paths: readonly string[]): string {
   return `${paths.join('\0')}\0`;
+}
+
+/** git's reason for a folder it could not open (the system's error message), in words for the snapshot. */
+function unreadableReason(error: string): string {
+  // No reason: git cut its message at 4 KB, within the path itself.
+  if (error === '' || /name too long/i.test(error))
+    return 'its path is longer than the system allows (PATH_MAX): git cannot open it, so no snapshot holds what is in it';
+  return `git could not open it (${error}): no snapshot holds what is in it`;
+}
+
+/** How long a path may be for us to look at it: under PATH_MAX (4,096 on Linux), with room to spare. */
+const LOOKABLE_PATH_BYTES = 4000;
+
+/**
+ * Whether a folder git could not open is still there, as far as can be told: the longest part of its
+ * path that can be looked at exists. A path past PATH_MAX cannot be looked at whole.
+ */
+function isStillThere(root: string, folder: string): boolean {
+  let lookable = root;
+  for (const part of folder.split('/')) {
+    const next = path.join(lookable, part);
+    if (Buffer.byteLength(next) > LOOKABLE_PATH_BYTES) break;
+    lookable = next;
+  }
+  if (lookable === root) return true;
+  try {
+    return statSync(lookable).isDirectory();
+  } catch {
+    return false;
+  }
 }

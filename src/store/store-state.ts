@@ -17,6 +17,11 @@ export interface StoreState {
    * they looked like (see globalExcludesChanged).
    */
   globalExcludes?: { configFiles: string[]; configs: string; file: string; excludes: string };
+  /**
+   * The folders git's scan could not open (see parseUnreadableFolders): its untracked cache remembers
+   * them, and the scans after the first say nothing of them.
+   */
+  unreadable?: Array<{ path: string; error: string }>;
 }
 
 /** Read synchronously: a file of a few hundred bytes, read up to three times per snapshot. */
@@ -29,6 +34,7 @@ export async function readState(file: string): Promise<StoreState> {
       ...(Array.isArray(parsed.includeIgnored) ? { includeIgnored: parsed.includeIgnored } : {}),
       ...(typeof parsed.maxFileBytes === 'number' ? { maxFileBytes: parsed.maxFileBytes } : {}),
       ...(parsed.globalExcludes ? { globalExcludes: parsed.globalExcludes } : {}),
+      ...(Array.isArray(parsed.unreadable) ? { unreadable: parsed.unreadable } : {}),
       exclusions: {
         large: Array.isArray(parsed.exclusions?.large) ? parsed.exclusions.large : [],
         nested: Array.isArray(parsed.exclusions?.nested) ? parsed.exclusions.nested : [],

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { withQuotedNames } from '../../src/core/json-names.js';
-import { quotePath, unquoteRawPath } from '../../src/core/quote.js';
+import { quotePath, unquotePath } from '../../src/core/quote.js';
 import { bytesFromText, fsPath, hasRawBytes, textFromBytes } from '../../src/core/raw-path.js';
 
 describe('names as lossless strings (raw-path.ts)', () => {
@@ -62,19 +62,22 @@ describe('withQuotedNames: JSON output for names that are not valid UTF-8', () =
   });
 });
 
-describe('unquoteRawPath: a name that is not valid UTF-8, given back as git quotes it', () => {
+describe('unquotePath: a name given back in the quoted form every output shows it in', () => {
   it.each([
     ['"caf\\351.txt"', 'caf\udce9.txt'],
     ['"d\\351/\\"x\\"\\tin.txt"', 'd\udce9/"x"\tin.txt'],
     ['"é\\377"', 'é\udcff'],
-    // Valid UTF-8 in quotes is a name written in quotes, not a quoted one.
-    ['"quoted.txt"', null],
-    ['"caf\\303\\251.txt"', null],
+    // Valid UTF-8 too (adversarial trial, issue 26): `diff` prints `"tab\there.txt"` for such a name.
+    ['"tab\\there.txt"', 'tab\there.txt'],
+    ['"quo\\"te.txt"', 'quo"te.txt'],
+    ['"caf\\303\\251.txt"', 'café.txt'],
+    ['"quoted.txt"', 'quoted.txt'],
     ['plain.txt', null],
     ['"unknown\\q"', null],
+    ['"a"b"', null],
     ['"', null],
   ])('%s', (given, name) => {
-    expect(unquoteRawPath(given)).toBe(name);
+    expect(unquotePath(given)).toBe(name);
   });
 
   it('undoes quotePath for any name that is not valid UTF-8', () => {
@@ -82,10 +85,37 @@ describe('unquoteRawPath: a name that is not valid UTF-8, given back as git quot
       fc.property(fc.uint8Array({ minLength: 1, maxLength: 32 }), (bytes) => {
         const name = textFromBytes(bytes);
         if (!hasRawBytes(name)) return;
-        expect(unquoteRawPath(quotePath(name))).toBe(name);
+        expect(unquotePath(quotePath(name))).toBe(name);
       }),
       // A character outside the BMP before a raw byte once came back as U+FFFD.
       { numRuns: 2000, examples: [[Uint8Array.from([0xf1, 0x80, 0x80, 0x80, 0x80, 0x00])]] },
+    );
+  });
+});
+
+describe('unquotePath undoes quotePath for any name quotePath quotes', () => {
+  it('valid UTF-8 with controls, quotes, backslashes and invisible characters', () => {
+    const chars = fc.constantFrom(
+      'a',
+      'é',
+      '"',
+      '\\',
+      '\t',
+      '\n',
+      '\u001b',
+      '\u007f',
+      '\u202e',
+      '\u200b',
+      '😀',
+      '/',
+    );
+    fc.assert(
+      fc.property(fc.array(chars, { minLength: 1, maxLength: 16 }), (parts) => {
+        const name = parts.join('');
+        const quoted = quotePath(name);
+        if (quoted !== name) expect(unquotePath(quoted)).toBe(name);
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -251,6 +251,16 @@ describe('names with a newline or an escape are quoted, never printed raw', () =
     expect(result.stdout).toBe('"sec\\nret.txt":1:1 aws-access-key-id\n');
   });
 
+  // Adversarial trial (issue 26): every name in the quoted form we print is taken back.
+  it('scan takes a name back in the quoted form it prints', async () => {
+    const { root, cli } = inProject();
+    writeFileSync(path.join(root, 'sec\tret.txt'), `${AWS_KEY}\n`);
+    const result = await cli('scan', '"sec\\tret.txt"');
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('"sec\\tret.txt":1:1 aws-access-key-id\n');
+    expect(result.code).toBe(1);
+  });
+
   it('a project folder named with a newline and an escape: save, brief, status', async () => {
     const root = path.join(tempDir('cli-weird-'), 'we\nird\u001b[31m');
     mkdirSync(root);

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+function project() {
+  const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+  const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), COPILOT_HOME: tempDir('copilot-home-') };
+  const hook = (args: string[], input: string) => runCli(['hook', ...args], { cwd: root, env, input });
+  const recorded = () =>
+    JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).recentCommands as {
+      command: string;
+    }[];
+  return { root, hook, recorded };
+}
+
+// Adversarial trial (issue 26): a Copilot CLI postToolUse with a 60 MB textResultForLlm failed with
+// "Unterminated string in JSON at position 16777216", and the command was not recorded.
+// 60 MB through a pipe takes seconds on a loaded machine.
+describe('a hook input over MAX_INPUT_BYTES (16 MB)', { timeout: 60_000 }, () => {
+  it('Copilot CLI postToolUse: the command before the cut is recorded, and the hook names the limit', async () => {
+    const { root, hook, recorded } = project();
+    const payload = {
+      sessionId: 'aaaaaaaa-1111-4222-8333-444444444444',
+      timestamp: 1796189016294,
+      cwd: root,
+      toolName: 'bash',
+      toolArgs: JSON.stringify({ command: 'cat big.log', description: 'Show the log' }),
+      toolResult: { resultType: 'success', textResultForLlm: 'x'.repeat(60 * 1024 * 1024) },
+    };
+    const result = await hook(['postToolUse', '--agent', 'copilot'], JSON.stringify(payload));
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('Unterminated');
+    expect(result.stderr).toContain('over the 16777216 read (MAX_INPUT_BYTES, 16 MB)');
+    expect(recorded()).toEqual([expect.objectContaining({ command: 'cat big.log' })]);
+  });
+
+  it('a command cut at the limit is not recorded in part', async () => {
+    const { root, hook } = project();
+    const payload = {
+      session_id: 'aaaaaaaa-1111-4222-8333-444444444444',
+      cwd: root,
+      tool_name: 'Bash',
+      tool_input: { command: `echo ${'y'.repeat(20 * 1024 * 1024)}` },
+      tool_response: { stdout: '', stderr: '' },
+    };
+    const result = await hook(['PostToolUse'], JSON.stringify(payload));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('MAX_INPUT_BYTES');
+    expect(result.stderr).not.toContain('Unterminated');
+    const checkpoint = path.join(root, '.claude-checkpoint');
+    const saved = (() => {
+      try {
+        return readFileSync(checkpoint, 'utf8');
+      } catch {
+        return '';
+      }
+    })();
+    expect(saved).not.toContain('yyyy');
+  });
+});
