@@ -42,6 +42,42 @@ function setUp(fixture: 'todo' | 'tasks' = 'todo') {
   return { root, transcript, store, env, hook, stored };
 }
 
+/** One turn of Claude Code's transcript at `at`: a prompt, a TodoWrite of `todos`, its result, a closing `text`. */
+const todoTurn = (at: Date, todos: { content: string; status: string }[], text: string) =>
+  [
+    { type: 'user', timestamp: at.toISOString(), message: { role: 'user', content: 'Go on' } },
+    {
+      type: 'assistant',
+      timestamp: at.toISOString(),
+      message: {
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool_use',
+            id: `toolu_${at.getTime()}`,
+            name: 'TodoWrite',
+            input: { todos: todos.map((todo) => ({ ...todo, activeForm: todo.content })) },
+          },
+        ],
+      },
+    },
+    {
+      type: 'user',
+      timestamp: at.toISOString(),
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: `toolu_${at.getTime()}`, content: 'ok' }],
+      },
+    },
+    {
+      type: 'assistant',
+      timestamp: at.toISOString(),
+      message: { role: 'assistant', content: [{ type: 'text', text }] },
+    },
+  ]
+    .map((line) => `${JSON.stringify(line)}\n`)
+    .join('');
+
 describe('hooks fill the checkpoint from the session transcript when the model never saved', () => {
   it('Stop: the goal, every task with its status, the status sentence and the commands; the brief says where they came from', async () => {
     const { hook, stored } = setUp();
@@ -270,47 +306,16 @@ describe('hooks fill the checkpoint from the session transcript when the model n
         env,
       },
     );
-    const at = new Date(Date.now() + 1_000).toISOString();
     writeFileSync(
       transcript,
-      [
-        { type: 'user', timestamp: at, message: { role: 'user', content: 'Go on' } },
-        {
-          type: 'assistant',
-          timestamp: at,
-          message: {
-            role: 'assistant',
-            content: [
-              {
-                type: 'tool_use',
-                id: 'toolu_first',
-                name: 'TodoWrite',
-                input: {
-                  todos: [
-                    { content: 'cookie fix', status: 'completed', activeForm: 'x' },
-                    { content: 'logout', status: 'in_progress', activeForm: 'y' },
-                  ],
-                },
-              },
-            ],
-          },
-        },
-        {
-          type: 'user',
-          timestamp: at,
-          message: {
-            role: 'user',
-            content: [{ type: 'tool_result', tool_use_id: 'toolu_first', content: 'ok' }],
-          },
-        },
-        {
-          type: 'assistant',
-          timestamp: at,
-          message: { role: 'assistant', content: [{ type: 'text', text: 'Cookie fixed; logout next.' }] },
-        },
-      ]
-        .map((line) => `${JSON.stringify(line)}\n`)
-        .join(''),
+      todoTurn(
+        new Date(Date.now() + 1_000),
+        [
+          { content: 'cookie fix', status: 'completed' },
+          { content: 'logout', status: 'in_progress' },
+        ],
+        'Cookie fixed; logout next.',
+      ),
     );
     await hook('Stop', { last_assistant_message: 'Cookie fixed; logout next.' });
     const brief = JSON.parse((await hook('SessionStart', { source: 'clear' })).stdout).hookSpecificOutput
@@ -384,43 +389,9 @@ describe('hooks fill the checkpoint from the session transcript when the model n
     const { root, env, transcript, hook } = setUp();
     await hook('Stop');
     // A turn: the model updates its todos and says where it stands (12:00, say)...
-    const turn = (at: Date, todos: { content: string; status: string }[], text: string) =>
-      [
-        { type: 'user', timestamp: at.toISOString(), message: { role: 'user', content: 'Go on' } },
-        {
-          type: 'assistant',
-          timestamp: at.toISOString(),
-          message: {
-            role: 'assistant',
-            content: [
-              {
-                type: 'tool_use',
-                id: `toolu_${at.getTime()}`,
-                name: 'TodoWrite',
-                input: { todos: todos.map((todo) => ({ ...todo, activeForm: todo.content })) },
-              },
-            ],
-          },
-        },
-        {
-          type: 'user',
-          timestamp: at.toISOString(),
-          message: {
-            role: 'user',
-            content: [{ type: 'tool_result', tool_use_id: `toolu_${at.getTime()}`, content: 'ok' }],
-          },
-        },
-        {
-          type: 'assistant',
-          timestamp: at.toISOString(),
-          message: { role: 'assistant', content: [{ type: 'text', text }] },
-        },
-      ]
-        .map((line) => `${JSON.stringify(line)}\n`)
-        .join('');
     appendFileSync(
       transcript,
-      turn(
+      todoTurn(
         new Date(Date.now() - 60_000),
         [
           { content: 'cookie', status: 'completed' },
@@ -449,7 +420,7 @@ describe('hooks fill the checkpoint from the session transcript when the model n
     // A turn written after the save is newer, and said so.
     appendFileSync(
       transcript,
-      turn(
+      todoTurn(
         new Date(Date.now() + 1_000),
         [
           { content: 'logout', status: 'completed' },
