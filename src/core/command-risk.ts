@@ -623,7 +623,16 @@ function classifyWords(
     }
     case 'su':
     case 'runuser': {
-      const script = commandOption(args, ['-s', '-g', '-G', '-w', '--shell', '--group', '--supp-group']);
+      const valueOptions = ['-s', '-g', '-G', '-w', '--shell', '--group', '--supp-group'];
+      // runuser -u <user> [--] <command…> runs its words as a command (no shell).
+      const user = name === 'runuser' ? args.findIndex((arg) => arg === '-u' || arg === '--user') : -1;
+      if (user !== -1) {
+        let at = user + 2;
+        while (at < args.length && valueOptions.includes(args[at] as string)) at += 2;
+        if (args[at] === '--') at++;
+        return classifyWords(args.slice(at), folder, paths, depth + 1, stdin);
+      }
+      const script = commandOption(args, valueOptions);
       return script === undefined ? undefined : classifyLine(script, folder, paths, depth + 1);
     }
     case 'script':
@@ -677,6 +686,11 @@ function classifyWords(
   }
   if (POWERSHELLS.has(name.toLowerCase())) {
     const script = powerShellScript(args);
+    // `-Command -` reads the commands from stdin, as a shell with no script does.
+    if (script?.trim() === '-') {
+      if (stdin === 'pipe') return reason(`${name} runs the commands piped into it`);
+      return stdin === undefined ? undefined : classifyPowerShell(stdin.script, folder, paths, depth + 1);
+    }
     return script === undefined ? undefined : classifyPowerShell(script, folder, paths, depth + 1);
   }
   return undefined;

@@ -88,6 +88,16 @@ const WRAPPERS: [string, boolean][] = [
   ['flock /tmp/lock rm b.txt', true],
   ["flock -w 5 /tmp/lock -c 'rm b.txt'", true],
   ["su -c 'rm b.txt'", true],
+  // runuser -u runs its words as a command (left undone by the trial-5 fix, found in its report).
+  ['runuser -u www -- rm -rf src', true],
+  ['runuser -u www git reset --hard', true],
+  ['runuser --user www -g web -- rm b.txt', true],
+  ['runuser -u www -- ls -la', false],
+  ['runuser -u www npm test', false],
+  // pwsh -Command - reads its commands from stdin, as a shell does.
+  ["echo 'Remove-Item src -Recurse' | pwsh -Command -", true],
+  ['cat cleanup.ps1 | pwsh -NoProfile -Command -', true],
+  ["echo 'Get-ChildItem' | pwsh -Command -", false],
   ["su - me -c 'git clean -fdx'", true],
   ["su --command='rm b.txt' me", true],
   ["script -qc 'rm b.txt' /dev/null", true],
