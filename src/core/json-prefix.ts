@@ -24,10 +24,15 @@ export function closeJsonPrefix(prefix: string): Record<string, unknown> | null 
       if (innermost) innermost.wholeUntil = at;
     }
   }
-  const innermost = open[open.length - 1];
+  // A list cut short is another list (`["bash","-lc","rm -rf …` is not `["bash","-lc"]`): the member that
+  // holds the outermost open array goes whole, at its object's last whole member (a review).
+  const firstArray = open.findIndex((container) => container.close === ']');
+  if (firstArray === 0) return null;
+  const kept = firstArray === -1 ? open : open.slice(0, firstArray);
+  const innermost = kept[kept.length - 1];
   const text = innermost
     ? prefix.slice(0, innermost.wholeUntil) +
-      open
+      kept
         .map((container) => container.close)
         .reverse()
         .join('')

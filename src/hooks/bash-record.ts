@@ -18,7 +18,12 @@ export async function postToolUse(
   const tool = stringField(input, 'tool_name');
   if (tool !== 'Bash' && tool !== POWERSHELL_TOOL) return { notes: [] };
   // PostToolUse fires for calls that succeeded; PostToolUseFailure (newer versions) for the others.
-  const outcome = bashOutcome(input, { failed: event === 'PostToolUseFailure' });
+  const read = bashOutcome(input, { failed: event === 'PostToolUseFailure' });
+  // Cut at the input's limit, the tool's report is gone in part: its exit code (an agent reports it after
+  // the output) cannot be told, and a default would call a failure a success (a review).
+  const outcome = context.inputCut
+    ? { command: read.command, note: 'outcome unknown: the hook input was over 16 MB' }
+    : read;
   if (!outcome.command) return { notes: ['no command in the hook input; nothing recorded'] };
   await recordCommands(
     deps,

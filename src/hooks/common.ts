@@ -37,6 +37,11 @@ export interface HookContext {
   budgetMs?: number | undefined;
   /** When the budget runs out (ms since the epoch): a wait that can be cut short ends a little before. */
   deadline?: number | undefined;
+  /**
+   * The input was over MAX_INPUT_BYTES and cut (hooks/hook-io.ts): what came after the cut is gone, a
+   * command's outcome with it, so nothing may be guessed from what is missing.
+   */
+  inputCut?: boolean | undefined;
 }
 
 /**

@@ -76,7 +76,8 @@ export async function executeHook(
   try {
     const raw = parseHookInput(stdin);
     const inputBytes = raw[INPUT_CUT_KEY];
-    if (typeof inputBytes === 'number') {
+    const inputCut = typeof inputBytes === 'number';
+    if (inputCut) {
       delete raw[INPUT_CUT_KEY];
       note(
         `the hook input is ${inputBytes} bytes, over the ${MAX_INPUT_BYTES} read (MAX_INPUT_BYTES, 16 MB): only the fields in its first 16 MB are used (a tool's output cut there is left out)`,
@@ -104,6 +105,7 @@ export async function executeHook(
       deadline: Date.now() + budget,
       agent,
       briefOnNextPrompt: adapter.briefOnNextPrompt,
+      ...(inputCut ? { inputCut } : {}),
     });
     const result = RECORDING_EVENTS.has(hookEvent)
       ? await handling

@@ -61,4 +61,33 @@ describe('a hook input over MAX_INPUT_BYTES (16 MB)', { timeout: 60_000 }, () =>
     })();
     expect(saved).not.toContain('yyyy');
   });
+
+  // A review: the exit code an agent reports after the output was lost with it, and a default called the
+  // failure a success (Gemini CLI's `Exit Code: 3` at the end of llmContent; Claude Code's `interrupted`).
+  it('a command whose report was cut: recorded with no exit code, and says its outcome is unknown', async () => {
+    const { root, hook, recorded } = project();
+    const gemini = {
+      session_id: 'g1',
+      cwd: root,
+      hook_event_name: 'AfterTool',
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'npm test' },
+      tool_response: { llmContent: `Output: ${'z'.repeat(17 * 1024 * 1024)}\nExit Code: 3` },
+    };
+    expect((await hook(['AfterTool', '--agent', 'gemini'], JSON.stringify(gemini))).code).toBe(0);
+    const claude = {
+      session_id: 'c1',
+      cwd: root,
+      tool_name: 'Bash',
+      tool_input: { command: 'make e2e' },
+      tool_response: { stdout: 'w'.repeat(17 * 1024 * 1024), stderr: '', interrupted: true },
+    };
+    expect((await hook(['PostToolUse'], JSON.stringify(claude))).code).toBe(0);
+    const commands = recorded() as { command: string; exitCode?: number; note?: string }[];
+    expect(commands.map(({ command }) => command)).toEqual(['npm test', 'make e2e']);
+    for (const command of commands) {
+      expect(command.exitCode).toBeUndefined();
+      expect(command.note).toBe('outcome unknown: the hook input was over 16 MB');
+    }
+  });
 });
