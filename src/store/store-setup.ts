@@ -2,9 +2,11 @@ import { existsSync, lstatSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
+import { mayFilterOnCheckin } from '../git/filters.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { readHead } from '../git/repo.js';
 import { runGit } from '../git/run.js';
+import { gitEnvironment } from '../git/spawn.js';
 import { errorCode, readTextOrNull } from './fs-seam.js';
 import { localProbe } from './lock-owner.js';
 import { objectFormatOf } from './loose-object.js';
@@ -123,6 +125,10 @@ async function borrowFromProjectRepo(root: string, gitDir: string, git: StoreGit
   }
   const [prefix, format, commonDir, indexPath] = stdout.split('\n');
   if (prefix !== '' || format !== 'sha1' || !commonDir || !indexPath) return;
+  // The index's blobs are what git stored, after its clean filters and EOL conversion: a file the copy
+  // calls unchanged would keep them, and a restore would write those bytes instead of the file's own (a
+  // trial: a CRLF file came back LF). Where any attribute or config may convert, start empty.
+  if (mayFilterOnCheckin(root, ['.gitattributes'], gitEnvironment())) return;
   const head = await readHead(root);
   if (!head) return;
   const shared = await fsp.readdir(path.dirname(indexPath)).catch(() => [] as string[]);

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { quotePath } from '../../src/core/quote.js';
@@ -373,4 +373,34 @@ describe('the store size after a handoff pull', () => {
     const list = await cli(b, 'list', '--json');
     expect(JSON.parse(list.stdout).storeBytes).toBe(reported);
   }, 120_000);
+});
+
+// A trial (2026-12-06): the first snapshot started from a copy of the project's index, whose blobs are
+// what git stored after its EOL conversion and clean filters; a file the copy called unchanged kept
+// them, and a restore wrote those bytes, not the file's (a CRLF file came back LF, a filtered one upper
+// case).
+describe('a first snapshot of a project whose attributes convert on check-in', () => {
+  it('keeps every file byte for byte: EOL conversion and a clean filter', async () => {
+    const root = createRepo({ committed: { 'base.txt': 'base\n' } });
+    git(root, 'config', 'filter.upper.clean', 'tr a-z A-Z');
+    git(root, 'config', 'filter.upper.smudge', 'cat');
+    writeFileSync(path.join(root, '.gitattributes'), '*.txt text eol=crlf\n*.dat filter=upper\n');
+    writeFileSync(path.join(root, 'e.txt'), 'a\r\nb\r\n');
+    writeFileSync(path.join(root, 'f.dat'), 'lower case\n');
+    commitAll(root, 'attributes');
+    // The files older than the index, so git trusts the index's stat data for them (not "racy").
+    const past = new Date(Date.now() - 60_000);
+    for (const file of ['e.txt', 'f.dat', '.gitattributes', 'base.txt'])
+      utimesSync(path.join(root, file), past, past);
+    git(root, 'update-index', '--really-refresh');
+    const env = { CHECKPOINT_STORE_DIR: tempDir('borrow-store-') };
+    const run = (...args: string[]) => runCli(args, { cwd: root, env });
+    expect((await run('snapshot')).code).toBe(0);
+    writeFileSync(path.join(root, 'e.txt'), 'x\r\n');
+    writeFileSync(path.join(root, 'f.dat'), 'changed\n');
+    const restored = await run('restore', 'latest', '--yes');
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'e.txt'), 'latin1')).toBe('a\r\nb\r\n');
+    expect(readFileSync(path.join(root, 'f.dat'), 'utf8')).toBe('lower case\n');
+  });
 });
