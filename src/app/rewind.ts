@@ -45,7 +45,13 @@ import {
   writeUsage,
 } from '../store/store-usage.js';
 import type { AppDeps } from './deps.js';
-import { type ResolvedRoot, ROOT_ENV, type RootSource, resolveProjectRoot } from './root.js';
+import {
+  type ResolvedRoot,
+  ROOT_ENV,
+  type RootSource,
+  refuseNonProjectRoot,
+  resolveProjectRoot,
+} from './root.js';
 import type { RootContext } from './save.js';
 import {
   removeOrphanStore,
@@ -80,36 +86,11 @@ export async function openStore(
     surface: deps.surface,
     argumentLabel: deps.rootArgument,
   });
-  refuseNonProjectRoot(root, deps.env, deps.surface);
+  refuseNonProjectRoot(root, deps.env, deps.surface, { home: true, action: 'snapshot' });
   // Every setting, the size caps too, is checked here: a wrong one is named before any work.
   const settings = snapshotSettings(settingsOf(deps, root.root));
   const storeDir = projectStoreDir(defaultStoreBase(deps.env), root.root);
   return { store: new SnapshotStore(root.root, storeDir, settings), root };
-}
-
-/**
- * A client with no idea of a project (Claude Desktop starts servers in `/`) would otherwise have us
- * snapshot the whole disk or home folder: refuse, and say how to name the project.
- */
-function refuseNonProjectRoot(resolved: ResolvedRoot, env: NodeJS.ProcessEnv, surface: Surface): void {
-  const root = resolved.root;
-  // An empty HOME (some CI and service environments) names no folder; path.resolve('') would be the cwd.
-  const home = env.HOME?.trim() || os.homedir();
-  const isHome = home !== '' && path.resolve(home) === root;
-  if (root === path.parse(root).root || isHome) {
-    const argument = WORDS[surface].projectRoot;
-    // Issue 26: "pass --root" to someone who did is no advice; say what to change where the root came from.
-    const fix: Record<RootSource, string> = {
-      argument: `Give ${argument} a project's folder instead.`,
-      environment: `Set ${ROOT_ENV} to a project's folder, or pass ${argument}.`,
-      'client-roots': `The MCP client's root names it: pass ${argument} with a project's folder.`,
-      'working-directory': `Pass ${argument} with a project's folder, or set ${ROOT_ENV}.`,
-    };
-    throw new CheckpointError(
-      'INVALID_ROOT',
-      `refusing to snapshot ${root}: it is the ${isHome ? 'home folder' : 'file-system root'}, not a project. ${fix[resolved.source]}`,
-    );
-  }
 }
 
 export interface SnapshotOutcome {

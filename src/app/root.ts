@@ -1,4 +1,5 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CheckpointError } from '../core/errors.js';
@@ -142,4 +143,36 @@ function looksLikeGitDir(dir: string): boolean {
     kind('objects')?.isDirectory() === true &&
     kind('refs')?.isDirectory() === true
   );
+}
+
+/**
+ * A client with no idea of a project (Claude Desktop starts servers in `/`) would otherwise have us
+ * snapshot the whole disk or home folder, or write a checkpoint at the top of the disk: refuse, and say
+ * how to name the project. `home`: the home folder is refused too (for snapshots: a checkpoint, a small
+ * file, may live there).
+ */
+export function refuseNonProjectRoot(
+  resolved: ResolvedRoot,
+  env: NodeJS.ProcessEnv,
+  surface: Surface,
+  { home: refuseHome, action }: { home: boolean; action: string },
+): void {
+  const root = resolved.root;
+  // An empty HOME (some CI and service environments) names no folder; path.resolve('') would be the cwd.
+  const home = env.HOME?.trim() || os.homedir();
+  const isHome = refuseHome && home !== '' && path.resolve(home) === root;
+  if (root === path.parse(root).root || isHome) {
+    const argument = WORDS[surface].projectRoot;
+    // Issue 26: "pass --root" to someone who did is no advice; say what to change where the root came from.
+    const fix: Record<RootSource, string> = {
+      argument: `Give ${argument} a project's folder instead.`,
+      environment: `Set ${ROOT_ENV} to a project's folder, or pass ${argument}.`,
+      'client-roots': `The MCP client's root names it: pass ${argument} with a project's folder.`,
+      'working-directory': `Pass ${argument} with a project's folder, or set ${ROOT_ENV}.`,
+    };
+    throw new CheckpointError(
+      'INVALID_ROOT',
+      `refusing to ${action} ${root}: it is the ${isHome ? 'home folder' : 'file-system root'}, not a project. ${fix[resolved.source]}`,
+    );
+  }
 }

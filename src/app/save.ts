@@ -17,7 +17,7 @@ import { GENERATOR } from '../version.js';
 import type { AppDeps } from './deps.js';
 import { detectDrift } from './drift.js';
 import { loadRedactionConfig } from './redaction.js';
-import { type ResolvedRoot, resolveProjectRoot } from './root.js';
+import { type ResolvedRoot, refuseNonProjectRoot, resolveProjectRoot } from './root.js';
 
 export interface SaveOutcome {
   path: string;
@@ -58,6 +58,11 @@ export async function saveCheckpoint(
     cwd: deps.cwd(),
     surface: deps.surface,
     argumentLabel: deps.rootArgument,
+  });
+  // A trial: a save wrote /.claude-checkpoint where snapshots refuse the root.
+  refuseNonProjectRoot(resolved, deps.env, deps.surface, {
+    home: false,
+    action: 'write a checkpoint in',
   });
   const { root } = resolved;
   const normalized: SaveInput = {

@@ -343,6 +343,23 @@ describe('save and load in a real repository', () => {
 });
 
 describe('project root resolution', () => {
+  it('refuses to write a checkpoint at the file-system root (a client started in `/`); a home folder may hold one', async () => {
+    const home = tempDir('checkpoint-home-');
+    const deps = defaultDeps({
+      env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: home },
+      cwd: () => '/',
+    });
+    await expect(saveCheckpoint(deps, { goal: 'g' })).rejects.toThrow(
+      /refusing to write a checkpoint in \/: it is the file-system root, not a project\. Pass projectRoot/,
+    );
+    await expect(saveCheckpoint(deps, { goal: 'g', projectRoot: '/' })).rejects.toThrow(
+      /file-system root, not a project\. Give projectRoot a project's folder instead\./,
+    );
+    expect((await saveCheckpoint(deps, { goal: 'g', projectRoot: home })).path).toBe(
+      path.join(home, '.claude-checkpoint'),
+    );
+  });
+
   it('follows argument, then CHECKPOINT_PROJECT_ROOT, then client roots, then cwd', async () => {
     const [a, b, c, d] = [tempDir(), tempDir(), tempDir(), tempDir()];
     const withEnv = defaultDeps({ env: { CHECKPOINT_PROJECT_ROOT: b }, cwd: () => d });
