@@ -63,10 +63,13 @@ function describeSkipped(snapshot: SnapshotMeta): string[] {
   }
   const unreadable = snapshot.skipped.unreadable ?? [];
   if (unreadable.length > 0) {
-    const folders = unreadable
+    // The first few, as the gone stores are named: hundreds would bury the rest of the report.
+    const shown = unreadable
+      .slice(0, 3)
       .map((folder) => `${code(quotePath(folder.path))}: ${folder.reason}`)
       .join('; ');
-    lines.push(`⚠ Left out ${unreadable.length} folder(s) git could not read: ${folders}`);
+    const more = unreadable.length > 3 ? `; and ${unreadable.length - 3} more` : '';
+    lines.push(`⚠ Left out ${unreadable.length} folder(s) git could not read: ${shown}${more}`);
   }
   const invalid = snapshot.skipped.invalidNames ?? [];
   if (invalid.length > 0) {

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, statSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { includeMatcher, includePathspecs } from '../core/include-ignored.js';
@@ -251,7 +251,9 @@ export async function captureTree(
   state.maxFileBytes = target.settings.maxFileBytes;
   // An unchanged tree (most prompts) leaves the state as it was: no write.
   if (remembered() !== stored) await writeState(target.statePath, state);
-  const unreadable = (state.unreadable ?? []).map((folder) => ({
+  // At most MAX_UNREADABLE_LISTED in each snapshot's record (a review: 300 such folders made every
+  // snapshot 30 KB bigger); the state keeps them all, so each is still said while it lasts.
+  const unreadable = (state.unreadable ?? []).slice(0, MAX_UNREADABLE_LISTED).map((folder) => ({
     path: clipMiddle(folder.path),
     reason: unreadableReason(folder.error),
   }));
@@ -455,6 +457,9 @@ function unreadableReason(error: string): string {
   return `git could not open it (${error}): no snapshot holds what is in it`;
 }
 
+/** How many folders git could not open one snapshot's record names. */
+const MAX_UNREADABLE_LISTED = 100;
+
 /** How long a path may be for us to look at it: under PATH_MAX (4,096 on Linux), with room to spare. */
 const LOOKABLE_PATH_BYTES = 4000;
 
@@ -464,15 +469,25 @@ const LOOKABLE_PATH_BYTES = 4000;
  */
 function isStillThere(root: string, folder: string): boolean {
   let lookable = root;
+  let whole = true;
   for (const part of folder.split('/')) {
     const next = path.join(lookable, part);
-    if (Buffer.byteLength(next) > LOOKABLE_PATH_BYTES) break;
+    if (Buffer.byteLength(next) > LOOKABLE_PATH_BYTES) {
+      whole = false;
+      break;
+    }
     lookable = next;
   }
   if (lookable === root) return true;
+  if (statSync(lookable, { throwIfNoEntry: false })?.isDirectory() !== true) return false;
+  // Past PATH_MAX: still there, as far as can be told.
+  if (!whole) return true;
+  // A folder that opens now (its permissions fixed) is read by git again: no longer one to warn about
+  // (a review: the warning stayed after a chmod).
   try {
-    return statSync(lookable).isDirectory();
-  } catch {
+    closeSync(openSync(lookable, constants.O_RDONLY | constants.O_DIRECTORY));
     return false;
+  } catch {
+    return true;
   }
 }

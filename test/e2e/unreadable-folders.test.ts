@@ -58,3 +58,31 @@ describe.skipIf(process.platform !== 'linux')('a folder git cannot read', () => 
     expect(JSON.parse(after.stdout).snapshot.skipped).toEqual({ large: [], nested: [] });
   });
 });
+
+// A review: a folder git could not open stayed "left out" in every later snapshot after its permissions
+// were fixed and git read it again; and hundreds of them made every snapshot's report and record huge.
+// Root opens any folder: only another user meets EACCES.
+describe.skipIf(process.platform !== 'linux' || process.getuid?.() === 0)(
+  'a folder without read permission',
+  () => {
+    it('is left out while it cannot be read, and no longer once it can; the text names three and counts the rest', async () => {
+      const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+      const folders = ['s1', 's2', 's3', 's4', 's5'];
+      for (const folder of folders) {
+        execFileSync('mkdir', ['-p', folder], { cwd: root });
+        execFileSync('sh', ['-c', `echo x > ${folder}/f.txt; chmod 000 ${folder}`], { cwd: root });
+      }
+      onTestFinished(() => {
+        for (const folder of folders) execFileSync('chmod', ['755', folder], { cwd: root });
+      });
+      const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+      const first = await runCli(['snapshot'], { cwd: root, env });
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toMatch(/⚠ Left out 5 folder\(s\) git could not read: .*; and 2 more/);
+      for (const folder of folders) execFileSync('chmod', ['755', folder], { cwd: root });
+      const next = await runCli(['snapshot', '--json'], { cwd: root, env });
+      expect(next.code, next.stderr).toBe(0);
+      expect(JSON.parse(next.stdout).snapshot.skipped.unreadable).toBeUndefined();
+    });
+  },
+);
