@@ -1,3 +1,4 @@
+import { CheckpointError } from '../core/errors.js';
 import { compareAscii } from '../core/text.js';
 import {
   checkHandoffName,
@@ -67,7 +68,14 @@ export async function listHandoffs(
  */
 export async function dropHandoff(
   deps: AppDeps,
-  request: { projectRoot?: string | undefined; remote?: string | undefined; name: string; dryRun?: boolean },
+  request: {
+    projectRoot?: string | undefined;
+    remote?: string | undefined;
+    name: string;
+    dryRun?: boolean;
+    /** The commit the person was shown: a handoff that no longer points there is not deleted. */
+    expectCommit?: string | undefined;
+  },
 ): Promise<{ remote: string; ref: string; commit: string | null; dropped: boolean }> {
   const { store, root } = await openStore(deps, request.projectRoot, {});
   const name = checkHandoffName(request.name);
@@ -76,7 +84,12 @@ export async function dropHandoff(
   const ref = handoffRef(name);
   const commit = (await listRemoteHandoffs(root.root, remote, name)).get(ref) ?? null;
   if (commit === null || request.dryRun) return { remote, ref, commit, dropped: false };
-  await deleteRemoteRef(root.root, remote, ref);
+  if (request.expectCommit !== undefined && request.expectCommit !== commit)
+    throw new CheckpointError(
+      'GIT_FAILED',
+      `the handoff ${ref} on ${remote} changed since it was listed (someone pushed it again): nothing was deleted; list it again before dropping it`,
+    );
+  await deleteRemoteRef(root.root, remote, ref, commit);
   const seen = await readSeen(store);
   delete seen[`${remote}\n${ref}`];
   await writeSeen(store, seen);

@@ -163,6 +163,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         return EXIT.failure;
       };
       // The handoff may be a teammate's, and nothing here can bring it back: asked as a push over it is.
+      let shown: string | undefined;
       if (!options.yes) {
         const plan = await dropHandoff(ctx.deps, { ...request, dryRun: true });
         if (plan.commit === null) return missing(plan.remote, plan.ref);
@@ -183,8 +184,10 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
           ctx.out.note('Nothing was deleted.');
           return EXIT.notConfirmed;
         }
+        shown = plan.commit;
       }
-      const outcome = await dropHandoff(ctx.deps, request);
+      // Only the handoff the person was shown: one pushed over it while they answered stays.
+      const outcome = await dropHandoff(ctx.deps, { ...request, expectCommit: shown });
       if (!outcome.dropped) return missing(outcome.remote, outcome.ref);
       if (ctx.out.json) ctx.out.printJson(outcome);
       else ctx.out.print(`Deleted ${outcome.ref} on ${escapeControls(outcome.remote)}.`);

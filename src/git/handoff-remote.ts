@@ -208,8 +208,39 @@ function lastLine(text: string): string {
   return text.trim().split('\n').filter(Boolean).at(-1) ?? 'no reason given';
 }
 
-export async function deleteRemoteRef(root: string, remote: string, ref: string): Promise<void> {
-  await network([...QUIET, 'push', '--quiet', '--no-verify', '--', remote, `:${ref}`], root, remote, {});
+/**
+ * Deletes `ref` on the remote, only while it still points at `expected` (the commit the person was shown):
+ * a handoff pushed over it in the meantime is someone's newer work, and stays.
+ */
+export async function deleteRemoteRef(
+  root: string,
+  remote: string,
+  ref: string,
+  expected: string,
+): Promise<void> {
+  const result = await network(
+    [
+      ...QUIET,
+      'push',
+      '--quiet',
+      '--no-verify',
+      `--force-with-lease=${ref}:${expected}`,
+      '--',
+      remote,
+      `:${ref}`,
+    ],
+    root,
+    remote,
+    {},
+    [0, 1],
+  );
+  if (result.exitCode !== 0)
+    throw new CheckpointError(
+      'GIT_FAILED',
+      /stale info|rejected/i.test(result.stderr)
+        ? `the handoff ${ref} on ${remote} changed since it was listed (someone pushed it again): nothing was deleted; list it again before dropping it`
+        : `the push to remote '${remote}' failed: ${lastLine(result.stderr)}`,
+    );
 }
 
 /** A network git call: the user's config and credentials, a long timeout, a one-line error. */

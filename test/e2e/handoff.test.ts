@@ -517,4 +517,33 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('name must be');
   });
+
+  // A review: the person confirms dropping the handoff they were shown; one pushed over it while they
+  // answered must stay (the delete only goes through while the ref is still the one shown).
+  it('handoff drop deletes only the handoff the person was shown', async () => {
+    const { dropHandoff } = await import('../../src/app/handoff.js');
+    const { defaultDeps } = await import('../../src/app/deps.js');
+    const { bare } = bareRemote();
+    const a = machine(bare, 'Alice');
+    expect((await cli(a, 'save', '--goal', 'Drop race')).code).toBe(0);
+    expect((await cli(a, 'handoff', 'push', '--name', 'race')).code).toBe(0);
+    const refs = () =>
+      execFileSync('git', ['for-each-ref', 'refs/claude-checkpoint'], { cwd: bare, encoding: 'utf8' });
+    const deps = defaultDeps({ env: { ...a.env, HOME: tempDir('drop-home-') }, cwd: () => a.root });
+    const shown = await dropHandoff(deps, { name: 'race', dryRun: true });
+    expect(shown.commit).toMatch(/^[0-9a-f]{40}$/);
+    // Pushed over while the question was open.
+    writeTree(a.root, { 'later.txt': 'later\n' });
+    expect((await cli(a, 'handoff', 'push', '--name', 'race', '--force')).code).toBe(0);
+    await expect(
+      dropHandoff(deps, { name: 'race', expectCommit: shown.commit ?? undefined }),
+    ).rejects.toThrow(/changed since it was listed .*nothing was deleted/);
+    expect(refs()).toContain('race');
+    // What is there now, shown and confirmed, goes.
+    const now = await dropHandoff(deps, { name: 'race', dryRun: true });
+    expect(await dropHandoff(deps, { name: 'race', expectCommit: now.commit ?? undefined })).toMatchObject({
+      dropped: true,
+    });
+    expect(refs()).not.toContain('race');
+  });
 });
