@@ -34,21 +34,26 @@ const snapshotId = z
     'A snapshot id from list_snapshots, a unique prefix of one, "latest", or "latest~N" (N snapshots before the latest)',
   );
 
-const snapshotSchema = z.object({
+/**
+ * A snapshot as the store records it. Loose (more keys allowed): a store is shared by every version the
+ * user runs, and a field a newer one records must not make this one's results fail their own schema (a
+ * review: an older server threw on `skipped.unreadable`).
+ */
+export const snapshotSchema = z.looseObject({
   id: z.string(),
   createdAt: z.string(),
   trigger: z.string(),
   label: z.string().optional(),
   sessionId: z.string().optional(),
-  git: z.object({ branch: z.string().nullable(), head: z.string() }).nullable(),
-  changes: z.object({ added: z.number(), modified: z.number(), deleted: z.number() }),
-  skipped: z.object({
-    large: z.array(z.object({ path: z.string(), bytes: z.number() })),
+  git: z.looseObject({ branch: z.string().nullable(), head: z.string() }).nullable(),
+  changes: z.looseObject({ added: z.number(), modified: z.number(), deleted: z.number() }),
+  skipped: z.looseObject({
+    large: z.array(z.looseObject({ path: z.string(), bytes: z.number() })),
     nested: z.array(z.string()),
     invalidNames: z.array(z.string()).optional(),
-    unreadable: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
+    unreadable: z.array(z.looseObject({ path: z.string(), reason: z.string() })).optional(),
   }),
-  aside: z.object({ kept: z.number(), created: z.number() }).optional(),
+  aside: z.looseObject({ kept: z.number(), created: z.number() }).optional(),
 });
 const guardedPaths = z.array(z.object({ path: z.string(), reason: z.string() }));
 const headSchema = z.object({ branch: z.string().nullable(), head: z.string() });

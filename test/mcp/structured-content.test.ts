@@ -81,3 +81,20 @@ describe('what a client that reads only structuredContent passes to the model', 
     expect(result.text).toContain('goal: must be at most 500 characters (got 501)');
   });
 });
+
+// A review: a store is shared by every version the user runs; a field a newer version records in a
+// snapshot must not make an older server's result fail its own schema (it threw on `skipped.unreadable`).
+describe('snapshot results as the client receives their schema', () => {
+  it('allow keys a newer version records, in the snapshot and its parts', async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    type Schema = { additionalProperties?: unknown; properties?: Record<string, Schema>; items?: Schema };
+    for (const name of ['snapshot_files', 'list_snapshots']) {
+      const output = tools.find((tool) => tool.name === name)?.outputSchema as Schema | undefined;
+      const snapshot = output?.properties?.snapshot ?? output?.properties?.snapshots?.items;
+      expect(snapshot, name).toBeDefined();
+      for (const part of [snapshot, snapshot?.properties?.skipped, snapshot?.properties?.changes])
+        expect(part?.additionalProperties, name).not.toBe(false);
+    }
+  });
+});
