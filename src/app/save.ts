@@ -2,7 +2,7 @@ import path from 'node:path';
 import { carryFlags } from '../core/drift.js';
 import { isCheckpointError } from '../core/errors.js';
 import type { FieldNamer, SaveInput } from '../core/input.js';
-import { buildCheckpoint, pathsToHash } from '../core/merge.js';
+import { addDropped, buildCheckpoint, describeDropped, pathsToHash } from '../core/merge.js';
 import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
 import type { Checkpoint, GitInfo } from '../core/schema.js';
 import { applyTranscript, type TranscriptRecord } from '../core/transcript.js';
@@ -150,7 +150,12 @@ export async function saveCheckpoint(
           now: deps.now(),
           redaction: redaction.config,
         });
-        built = { ...filled, redactions: built.redactions + filled.redactions };
+        built = {
+          ...filled,
+          redactions: built.redactions + filled.redactions,
+          dropped: addDropped(built.dropped, filled.dropped),
+          isListCut: built.isListCut || filled.isListCut,
+        };
       }
       const { checkpoint } = built;
       // The store's two files are written beside the checkpoint: each is tied to it (the baseline by the
@@ -166,11 +171,8 @@ export async function saveCheckpoint(
       ]);
       if (written.status === 'rejected') throw written.reason;
       if (built.redactions > 0) warnings.push(`Redacted ${built.redactions} secret-looking value(s).`);
-      if (checkpoint.meta.truncated) {
-        warnings.push(
-          'Some older entries were dropped to fit the list limits or the 64 KB cap (meta.truncated).',
-        );
-      }
+      const dropped = describeDropped(built.dropped, built.isListCut);
+      if (dropped) warnings.push(dropped);
       if (ignored === false) {
         warnings.push(
           `${CHECKPOINT_FILE} is not git-ignored: add ".claude-checkpoint*" to .gitignore (this tool never edits it).`,

@@ -235,7 +235,8 @@ async function storeCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
   const name = 'snapshot store';
   // A wrong cap is a settings check of its own (settingsChecks): here the caps in effect are shown.
   const use = await storeDiskUse(env);
-  const usage = readUsage(projectStoreDir(use.base, root));
+  const storeDir = projectStoreDir(use.base, root);
+  const usage = readUsage(storeDir);
   const mine = usage ? estimatedBytes(usage) : 0;
   const cap = (bytes: number | null) => (bytes === null ? 'no cap' : `cap ${formatBytes(bytes)}`);
   const detail = `this project ${formatBytes(mine)} (${cap(use.maxBytes)}); all ${use.projects} project(s) ${formatBytes(use.totalBytes)} (${cap(use.totalMaxBytes)}) in ${use.base}`;
@@ -245,6 +246,17 @@ async function storeCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       level: 'warn',
       detail: `${detail}; ${renderGoneStores(use.orphans)}`,
       fix: `${GONE_STORES_FIX.charAt(0).toUpperCase()}${GONE_STORES_FIX.slice(1)}.`,
+    };
+  // A kill during the first snapshot leaves a store without its ready marker (issue 26).
+  if (
+    existsSync(path.join(storeDir, 'git')) &&
+    !existsSync(path.join(storeDir, 'git', 'claude-checkpoint-ready'))
+  )
+    return {
+      name,
+      level: 'warn',
+      detail: `${detail}; this project's store: set-up never finished (interrupted)`,
+      fix: 'The next snapshot finishes it: run `claude-checkpoint snapshot`, or just go on working.',
     };
   if (
     (use.maxBytes !== null && mine > use.maxBytes) ||

@@ -62,6 +62,10 @@ export interface BuildCheckpointResult {
   redactions: number;
   bytes: number;
   serialized: string;
+  /** What the 64 KB cap dropped. */
+  dropped: DroppedToFit;
+  /** Whether a list limit (tasks, decisions, the last 50 commands) dropped older entries. */
+  isListCut: boolean;
 }
 
 /** Paths whose oid a save needs: what git detected, what the agent named, and in merge mode what was recorded. */
@@ -181,8 +185,18 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
     ...kept,
     meta: { ...kept.meta, redactions: kept.meta.redactions + redactions },
   };
-  const fitted = fitToSize(checkpoint, LIMITS.fileBytes);
-  return { checkpoint: fitted.checkpoint, redactions, bytes: fitted.bytes, serialized: fitted.serialized };
+  const fitted = fitToSize(checkpoint, LIMITS.fileBytes, {
+    commandCount: newCommands.length,
+    filePaths: new Set(providedNotes.keys()),
+  });
+  return {
+    checkpoint: fitted.checkpoint,
+    redactions,
+    bytes: fitted.bytes,
+    serialized: fitted.serialized,
+    dropped: fitted.dropped,
+    isListCut: truncated,
+  };
 }
 
 function mergeTasks(previous: readonly Task[], updates: readonly Task[]): Task[] {
@@ -252,31 +266,124 @@ function statusOf(path: string, oids: ReadonlyMap<string, string | null>): FileS
   return oids.get(path) === null ? 'D' : 'M';
 }
 
+/** What the agent gave in the save being fitted: kept before anything else (see fitToSize). */
+export interface GivenInSave {
+  /** How many of the newest commands this save brought. */
+  commandCount: number;
+  /** The paths the agent named in this save. */
+  filePaths: ReadonlySet<string>;
+}
+
+/** What fitToSize dropped to fit the cap, by kind. */
+export interface DroppedToFit {
+  /** Entries only a git scan found (no note, not named by the agent): their oids are kept elsewhere. */
+  scannedFiles: number;
+  commands: number;
+  /** Files the agent named or noted (this save's last of all). */
+  notedFiles: number;
+  flaggedPaths: number;
+  unknownFields: boolean;
+}
+
+const NOTHING_GIVEN: GivenInSave = { commandCount: 0, filePaths: new Set() };
+
+/** Nothing dropped. */
+export const NOTHING_DROPPED: DroppedToFit = {
+  scannedFiles: 0,
+  commands: 0,
+  notedFiles: 0,
+  flaggedPaths: 0,
+  unknownFields: false,
+};
+
 /**
- * Drops the oldest commands, then files from the end of the list (carried-over ones last in it), then
- * flagged paths, until the serialized checkpoint fits in `maxBytes`. Each step searches for how many to
- * drop (dropping more never makes the file bigger), so a full file costs a few serializations, not one
- * per entry; the last one is the text written. Fields this version does not write (a newer writer's)
- * count too: when even all that leaves the file over, they are dropped, and the fit starts again.
+ * The save's warning about what it dropped, saying truly what went (issue 26: "older entries" was said
+ * when the save's own commands had gone); `null` when nothing did.
  */
-export function fitToSize(checkpoint: Checkpoint, maxBytes: number): FittedCheckpoint {
+export function describeDropped(dropped: DroppedToFit, isListCut: boolean): string | null {
+  const parts = [
+    dropped.scannedFiles > 0 &&
+      `${dropped.scannedFiles} file entr${dropped.scannedFiles === 1 ? 'y' : 'ies'} found only by git's scan (their hashes are kept in the private store, so drift still follows them)`,
+    dropped.commands > 0 && `${dropped.commands} command(s), oldest first`,
+    dropped.notedFiles > 0 &&
+      `${dropped.notedFiles} file entr${dropped.notedFiles === 1 ? 'y' : 'ies'} with notes or named by the agent`,
+    dropped.flaggedPaths > 0 && `${dropped.flaggedPaths} flagged path(s)`,
+    dropped.unknownFields && 'the fields this version does not know',
+  ].filter((part): part is string => typeof part === 'string');
+  const sentences = [
+    isListCut &&
+      `Older entries were dropped to keep the list limits (the last ${LIMITS.recentCommands} commands, ${LIMITS.decisions} decisions, ${LIMITS.tasks} tasks).`,
+    parts.length > 0 && `Dropped to fit the 64 KB cap: ${parts.join('; ')} (meta.truncated).`,
+  ].filter((part): part is string => typeof part === 'string');
+  return sentences.length > 0 ? sentences.join(' ') : null;
+}
+
+/** Adds up two fits of the same save (a save's, then the transcript's). */
+export function addDropped(a: DroppedToFit, b: DroppedToFit): DroppedToFit {
+  return {
+    scannedFiles: a.scannedFiles + b.scannedFiles,
+    commands: a.commands + b.commands,
+    notedFiles: a.notedFiles + b.notedFiles,
+    flaggedPaths: a.flaggedPaths + b.flaggedPaths,
+    unknownFields: a.unknownFields || b.unknownFields,
+  };
+}
+
+/**
+ * Drops entries until the serialized checkpoint fits in `maxBytes`, least useful first (issue 26: a
+ * 3,000-file tree once pushed out the very commands of the save): fields this version does not know;
+ * file entries only a git scan found (their oids are kept in the store's `unlisted-files.json`, so
+ * drift still follows them), from the end; older commands, oldest first; the other files not given in
+ * this save, from the end; flagged paths; then this save's own commands, oldest first, and its files
+ * last. Each step searches for how many to drop (dropping more never makes the file bigger), so a full
+ * file costs a few serializations, not one per entry; the last one is the text written.
+ */
+export function fitToSize(
+  checkpoint: Checkpoint,
+  maxBytes: number,
+  given: GivenInSave = NOTHING_GIVEN,
+): FittedCheckpoint & { dropped: DroppedToFit } {
   const whole = measure(checkpoint);
-  if (whole.bytes <= maxBytes) return whole;
+  if (whole.bytes <= maxBytes) return { ...whole, dropped: NOTHING_DROPPED };
   const truncate = (c: Checkpoint): Checkpoint => ({ ...c, meta: { ...c.meta, truncated: true } });
   // Fields this version does not know go first: a newer writer's (or a hand edit's) extras never push
   // out the session's own commands and files (review of 2026-12-06: a 60 KB unknown field took them all).
-  if (hasUnknownFields(checkpoint)) return fitToSize(truncate(withoutUnknownFields(checkpoint)), maxBytes);
-  const commands = checkpoint.recentCommands;
-  let current = fewestDropped(commands.length, maxBytes, whole, (count) =>
-    truncate({ ...checkpoint, recentCommands: commands.slice(count) }),
-  );
-  if (current.bytes > maxBytes) {
+  if (hasUnknownFields(checkpoint)) {
+    const fitted = fitToSize(truncate(withoutUnknownFields(checkpoint)), maxBytes, given);
+    return { ...fitted, dropped: { ...fitted.dropped, unknownFields: true } };
+  }
+  const dropped = { ...NOTHING_DROPPED };
+  const isGiven = (file: ModifiedFile) => given.filePaths.has(file.path);
+  const isScanned = (file: ModifiedFile) =>
+    file.source === 'git' && file.note === undefined && !isGiven(file);
+  let current = whole;
+  /** Drops up to all of the files `droppable` picks, from the end of the list. */
+  const dropFiles = (droppable: (file: ModifiedFile) => boolean): number => {
     const base = current.checkpoint;
     const files = base.modifiedFiles;
-    current = fewestDropped(files.length, maxBytes, current, (count) =>
-      truncate({ ...base, modifiedFiles: files.slice(0, files.length - count) }),
+    const candidates = files.flatMap((file, index) => (droppable(file) ? [index] : []));
+    if (current.bytes <= maxBytes || candidates.length === 0) return 0;
+    current = fewestDropped(candidates.length, maxBytes, current, (n) => {
+      const gone = new Set(candidates.slice(candidates.length - n));
+      return truncate({ ...base, modifiedFiles: files.filter((_, index) => !gone.has(index)) });
+    });
+    return files.length - current.checkpoint.modifiedFiles.length;
+  };
+  /** Drops up to `max` of the oldest commands. */
+  const dropCommands = (max: number): number => {
+    const base = current.checkpoint;
+    const commands = base.recentCommands;
+    if (current.bytes <= maxBytes || max <= 0) return 0;
+    current = fewestDropped(max, maxBytes, current, (n) =>
+      truncate({ ...base, recentCommands: commands.slice(n) }),
     );
-  }
+    return commands.length - current.checkpoint.recentCommands.length;
+  };
+  const givenCommands = () => Math.min(given.commandCount, current.checkpoint.recentCommands.length);
+
+  dropped.scannedFiles += dropFiles(isScanned);
+  dropped.commands += dropCommands(current.checkpoint.recentCommands.length - givenCommands());
+  dropped.notedFiles += dropFiles((file) => !isGiven(file));
   const flagged = current.checkpoint.meta.flagged;
   if (current.bytes > maxBytes && flagged && flagged.paths.length > 0) {
     const base = current.checkpoint;
@@ -289,8 +396,11 @@ export function fitToSize(checkpoint: Checkpoint, maxBytes: number): FittedCheck
         },
       }),
     );
+    dropped.flaggedPaths = flagged.paths.length - (current.checkpoint.meta.flagged?.paths.length ?? 0);
   }
-  return current;
+  dropped.commands += dropCommands(current.checkpoint.recentCommands.length);
+  dropped.notedFiles += dropFiles(() => true);
+  return { ...current, dropped };
 }
 
 export interface FittedCheckpoint {
@@ -399,7 +509,7 @@ export function appendRecorded(
   commands: readonly RecentCommand[],
   redactions: number,
   meta: Partial<Checkpoint['meta']> = {},
-): FittedCheckpoint {
+): FittedCheckpoint & { dropped: DroppedToFit; isListCut: boolean } {
   const newest = keepNewest([...checkpoint.recentCommands, ...commands], LIMITS.recentCommands);
   const next: Checkpoint = {
     ...checkpoint,
@@ -411,7 +521,8 @@ export function appendRecorded(
       truncated: checkpoint.meta.truncated || newest.dropped,
     },
   };
-  return fitToSize(next, LIMITS.fileBytes);
+  const fitted = fitToSize(next, LIMITS.fileBytes, { commandCount: commands.length, filePaths: new Set() });
+  return { ...fitted, isListCut: newest.dropped };
 }
 
 /**

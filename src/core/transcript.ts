@@ -253,5 +253,5 @@ export function applyTranscript(
   };
   if (!newerInTranscript) delete next.meta.newerInTranscript;
   const fitted = fitToSize(next, LIMITS.fileBytes);
-  return { ...fitted, redactions, changed };
+  return { ...fitted, redactions, changed, isListCut: commands.dropped };
 }

@@ -7,7 +7,8 @@ import type { ObjectFormat } from '../git/oid.js';
 import { readHead } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import { gitEnvironment } from '../git/spawn.js';
-import { errorCode, readTextOrNull } from './fs-seam.js';
+import { prepareFileWrite, writeFileAtomicSync } from './atomic-write.js';
+import { errorCode, nodeFs, readTextOrNull, removeQuietly } from './fs-seam.js';
 import { localProbe } from './lock-owner.js';
 import { objectFormatOf } from './loose-object.js';
 import { GIT_LONG_TIMEOUT_MS, type StoreGit } from './store-git.js';
@@ -27,8 +28,12 @@ const UNTRACKED_CACHE_FOR_ALL = ['[status]', '\tshowUntrackedFiles = all'];
 async function readConfig(gitDir: string): Promise<ObjectFormat> {
   const file = path.join(gitDir, 'config');
   const config = readTextOrNull(file);
+  // Whole and atomic, as at set-up: a kill halfway through an append would leave a config git refuses.
   if (config !== null && !/^\s*showuntrackedfiles\s*=/im.test(config))
-    await fsp.appendFile(file, `${UNTRACKED_CACHE_FOR_ALL.join('\n')}\n`);
+    writeFileAtomicSync(
+      file,
+      `${config}${config.endsWith('\n') ? '' : '\n'}${UNTRACKED_CACHE_FOR_ALL.join('\n')}\n`,
+    );
   return objectFormatOf(config ?? '');
 }
 
@@ -46,26 +51,79 @@ async function pointHeadAtMaster(gitDir: string, git: StoreGit): Promise<void> {
   await git(['symbolic-ref', 'HEAD', MASTER]);
 }
 
+/** The line our settings follow in the store's config, after what `git init` wrote. */
+const OUR_SETTINGS = '# claude-checkpoint settings (below): rewritten whole at set-up';
+
+/** Where the set-up stands; a test interrupts it at each step as a kill would (see initStore). */
+export type SetupStep = 'init' | 'head' | 'config' | 'info' | 'borrow-index' | 'borrow-head' | 'ready';
+
 /**
  * Creates the shadow repository on first use, or repairs one whose set-up was interrupted, and says in
- * which object format it stores. Call it holding the lock.
+ * which object format it stores. Call it holding the lock. Every step can run again after a kill at any
+ * point: the ready marker is written last, and until it is there the next call redoes the set-up.
+ * `interrupt` is for tests only: it is told each step before it runs and may throw, as a kill would.
  */
 export async function initStore(
   root: string,
   storeDir: string,
   gitDir: string,
   git: StoreGit,
+  interrupt: (step: SetupStep) => void = () => {},
 ): Promise<ObjectFormat> {
-  if (existsSync(path.join(gitDir, 'claude-checkpoint-ready'))) {
+  const ready = path.join(gitDir, 'claude-checkpoint-ready');
+  if (existsSync(ready)) {
     await pointHeadAtMaster(gitDir, git);
     return readConfig(gitDir);
   }
-  const ready = path.join(gitDir, 'claude-checkpoint-ready');
+  // A set-up cut short may have left our settings after git's own: a key set twice makes `git init`
+  // fail for good ("could not set 'core.filemode'"; issue 26). Back to git's own part, and no lock file
+  // of a git that was killed (we hold our lock: no git of ours runs here).
+  cutToGitsOwnConfig(gitDir);
+  for (const lock of ['config.lock', 'HEAD.lock', path.join('refs', 'heads', 'master.lock')])
+    removeQuietly(path.join(gitDir, lock));
+  interrupt('init');
   // Owner-only files and folders whatever the umask (--shared=0600), and no sample hooks (--template=).
   await runGit(['init', '--quiet', '--bare', '--shared=0600', '--template=', gitDir], { cwd: storeDir });
+  interrupt('head');
   await git(['symbolic-ref', 'HEAD', MASTER]);
-  // Written in one go rather than one `git config` process per key.
-  const config = [
+  interrupt('config');
+  writeStoreConfig(gitDir);
+  interrupt('info');
+  await fsp.mkdir(path.join(gitDir, 'info'), { recursive: true, mode: 0o700 });
+  await borrowFromProjectRepo(root, gitDir, git, interrupt);
+  interrupt('ready');
+  writeFileAtomicSync(ready, `${root}\n`);
+  return readConfig(gitDir);
+}
+
+/**
+ * The part of the store's config that `git init` wrote: up to our settings' line, or (a store an
+ * earlier version began to set up) up to the second `[core]` section, which was ours.
+ */
+export function gitsOwnConfig(config: string): string {
+  const lines = config.split('\n');
+  let cores = 0;
+  const end = lines.findIndex(
+    (line) => line === OUR_SETTINGS || (/^\s*\[core\]\s*$/i.test(line) && ++cores === 2),
+  );
+  if (end === -1) return config;
+  return lines.slice(0, end).join('\n') + (end > 0 ? '\n' : '');
+}
+
+function cutToGitsOwnConfig(gitDir: string): void {
+  const file = path.join(gitDir, 'config');
+  const config = readTextOrNull(file);
+  if (config === null) return;
+  const own = gitsOwnConfig(config);
+  if (own !== config) writeFileAtomicSync(file, own);
+}
+
+/** git's own config and then ours, written whole and atomically (a rename), so a kill leaves one or the other. */
+function writeStoreConfig(gitDir: string): void {
+  const file = path.join(gitDir, 'config');
+  const own = gitsOwnConfig(readTextOrNull(file) ?? '');
+  const ours = [
+    OUR_SETTINGS,
     '[core]',
     '\tbare = false',
     '\tautocrlf = false',
@@ -92,11 +150,7 @@ export async function initStore(
     '\tmanyFiles = true',
     '',
   ].join('\n');
-  await fsp.appendFile(path.join(gitDir, 'config'), config);
-  await fsp.mkdir(path.join(gitDir, 'info'), { recursive: true, mode: 0o700 });
-  await borrowFromProjectRepo(root, gitDir, git);
-  await fsp.writeFile(ready, `${root}\n`, { mode: 0o600 });
-  return readConfig(gitDir);
+  writeFileAtomicSync(file, `${own}${own === '' || own.endsWith('\n') ? '' : '\n'}${ours}`);
 }
 
 /**
@@ -105,7 +159,14 @@ export async function initStore(
  * tree. Both are read, never written. `gc` copies the borrowed objects into the store and stops
  * borrowing, so the store then no longer depends on what the repository keeps.
  */
-async function borrowFromProjectRepo(root: string, gitDir: string, git: StoreGit): Promise<void> {
+async function borrowFromProjectRepo(
+  root: string,
+  gitDir: string,
+  git: StoreGit,
+  interrupt: (step: SetupStep) => void,
+): Promise<void> {
+  // A store whose branch exists borrowed already, or holds snapshots that a new borrow would hide.
+  if (hasMaster(gitDir)) return;
   let stdout: string;
   try {
     ({ stdout } = await runGit(
@@ -133,14 +194,22 @@ async function borrowFromProjectRepo(root: string, gitDir: string, git: StoreGit
   if (!head) return;
   const shared = await fsp.readdir(path.dirname(indexPath)).catch(() => [] as string[]);
   if (shared.some((name) => name.startsWith('sharedindex.'))) return; // a split index cannot be copied alone
+  interrupt('borrow-index');
   try {
     const source = await fsp.stat(indexPath);
-    await fsp.copyFile(indexPath, path.join(gitDir, 'index'));
-    await fsp.chmod(path.join(gitDir, 'index'), 0o600);
+    const copy = path.join(gitDir, 'index.claude-checkpoint-copy');
+    removeQuietly(copy); // left by a kill
+    // Security: 0600 from the first byte (copyFile would give the original's mode until a chmod), and in
+    // place by a rename: a kill leaves no index, or the whole copy.
+    const write = prepareFileWrite(nodeFs, path.join(gitDir, 'index'), await fsp.readFile(indexPath), {
+      durable: false,
+      tempName: path.basename(copy),
+    });
     // The copy keeps the original's time: git compares each file's mtime with the index's to catch
     // edits made in the same second as the index was written ("racy git"). A newer copy would make
     // git trust stale stat data and miss such an edit.
-    await fsp.utimes(path.join(gitDir, 'index'), source.atime, source.mtime);
+    await fsp.utimes(copy, source.atime, source.mtime);
+    write.commit();
   } catch {
     return; // no index yet
   }
@@ -152,10 +221,17 @@ async function borrowFromProjectRepo(root: string, gitDir: string, git: StoreGit
       mode: 0o600,
     },
   );
+  interrupt('borrow-head');
   // HEAD at the project's commit, so the first status lists only what differs from it; and the copied
   // index rewritten in the store's own format (v4, untracked cache, split).
   await git(['update-ref', 'refs/heads/master', head.head]);
   await git(['update-index', '--index-version', '4', '--untracked-cache', '--split-index']);
+}
+
+function hasMaster(gitDir: string): boolean {
+  if (existsSync(path.join(gitDir, MASTER))) return true;
+  const packed = readTextOrNull(path.join(gitDir, 'packed-refs')) ?? '';
+  return packed.split('\n').some((line) => line.endsWith(` ${MASTER}`));
 }
 
 /**

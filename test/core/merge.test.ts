@@ -261,20 +261,64 @@ describe('limits and redaction', () => {
     expect(c.checkpoint.meta.truncated).toBe(true);
   });
 
-  it('fits the 64 KB cap by dropping the oldest commands, then files', () => {
+  it("fits the 64 KB cap by dropping files only git found, then the oldest of this save's commands", () => {
     const long = 'x'.repeat(1900);
     const recentCommands = Array.from({ length: 50 }, (_, i) => ({ command: `${i} ${long}` }));
     const detectedFiles = Array.from({ length: 400 }, (_, i) => ({
       path: `dir/${'p'.repeat(150)}${i}.ts`,
       status: 'M' as const,
     }));
-    const result = build({ input: { goal: 'g', recentCommands }, detectedFiles });
+    const result = build({
+      input: { goal: 'g', recentCommands, modifiedFiles: [{ path: 'dir/noted.ts', note: 'n' }] },
+      detectedFiles,
+    });
     expect(result.bytes).toBeLessThanOrEqual(LIMITS.fileBytes);
     expect(Buffer.byteLength(result.serialized)).toBe(result.bytes);
     expect(result.checkpoint.meta.truncated).toBe(true);
-    expect(result.checkpoint.recentCommands).toHaveLength(0);
-    expect(result.checkpoint.modifiedFiles.length).toBeGreaterThan(100);
-    expect(result.checkpoint.modifiedFiles.length).toBeLessThan(400);
+    expect(result.checkpoint.modifiedFiles).toMatchObject([{ path: 'dir/noted.ts', note: 'n' }]);
+    const kept = result.checkpoint.recentCommands.length;
+    expect(kept).toBeGreaterThan(20);
+    expect(result.checkpoint.recentCommands[kept - 1]?.command).toBe(`49 ${long}`);
+    expect(result.dropped).toEqual({
+      scannedFiles: 400,
+      commands: 50 - kept,
+      notedFiles: 0,
+      flaggedPaths: 0,
+      unknownFields: false,
+    });
+  });
+
+  // Issue 26: ~3,000 untracked files took every command of the save before any file.
+  it.each([
+    ['only files git found go, when that is enough', 20_000, false],
+    ["then the older commands, before this save's", 8_000, true],
+  ])('fitToSize keeps what this save gave: %s', (_title, maxBytes, isOlderDropped) => {
+    const scanned = 300;
+    const given = [{ command: 'npm test' }, { command: 'npm run b' }];
+    const older = Array.from({ length: 10 }, (_, i) => ({ command: `old ${i} ${'o'.repeat(1500)}` }));
+    const git = Array.from({ length: scanned }, (_, i) => ({
+      path: `gen/${'q'.repeat(100)}${i}.ts`,
+      status: 'A' as const,
+      source: 'git' as const,
+    }));
+    const files = [
+      { path: 'main.ts', status: 'M' as const, source: 'git' as const },
+      { path: 'noted-before.ts', status: 'M' as const, source: 'agent' as const, note: 'earlier' },
+      ...git,
+    ];
+    const checkpoint = { ...first, recentCommands: [...older, ...given], modifiedFiles: files };
+    const fitted = fitToSize(checkpoint, maxBytes, { commandCount: 2, filePaths: new Set(['main.ts']) });
+    expect(fitted.bytes).toBeLessThanOrEqual(maxBytes);
+    expect(fitted.checkpoint.recentCommands.slice(-2)).toEqual(given);
+    expect(fitted.checkpoint.modifiedFiles.slice(0, 2).map((file) => file.path)).toEqual([
+      'main.ts',
+      'noted-before.ts',
+    ]);
+    expect(fitted.dropped.commands > 0).toBe(isOlderDropped);
+    expect(fitted.checkpoint.recentCommands).toHaveLength(12 - fitted.dropped.commands);
+    expect(fitted.dropped.notedFiles).toBe(0);
+    expect(fitted.dropped.scannedFiles).toBe(scanned - (fitted.checkpoint.modifiedFiles.length - 2));
+    if (isOlderDropped) expect(fitted.dropped.scannedFiles).toBe(scanned);
   });
 
   it('fitToSize keeps the longest prefix of files that fits', () => {
