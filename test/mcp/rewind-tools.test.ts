@@ -129,6 +129,29 @@ describe('rewind tools over MCP', () => {
     expect(tooFar.text).toMatch(/'latest~4' goes back 4 snapshot\(s\), but there are only 4/);
   });
 
+  it('a wrong setting stops the snapshot tools with its key and limit, while save and load go on (docs/settings.md)', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a0\n' } });
+    const config = tempDir('checkpoint-config-');
+    writeFileSync(path.join(config, 'config.json'), JSON.stringify({ snapshotMaxCount: 0 }));
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), CHECKPOINT_CONFIG_DIR: config };
+    const { call } = await connect({ deps: { env } });
+    for (const [tool, args] of [
+      ['snapshot_files', {}],
+      ['list_snapshots', {}],
+      ['diff_snapshot', { snapshotId: 'latest' }],
+      ['restore_snapshot', { snapshotId: 'latest' }],
+    ] as const) {
+      const result = await call(tool, { projectRoot: root, ...args });
+      expect(result, tool).toMatchObject({ isError: true });
+      expect(result.text, tool).toContain('snapshotMaxCount must be a whole number from 1 to 100000: got 0');
+    }
+    const saved = await call('save_session_checkpoint', { projectRoot: root, goal: 'Ship it' });
+    expect(saved.isError ?? false).toBe(false);
+    const loaded = await call('load_session_checkpoint', { projectRoot: root });
+    expect(loaded.isError ?? false).toBe(false);
+    expect(loaded.text).toContain('Ship it');
+  });
+
   it('a snapshot given as the path says to pass it as against (diff) or as snapshotId (restore), in the tools’ words', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a0\n' } });
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
