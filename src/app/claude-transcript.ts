@@ -93,6 +93,8 @@ export const firstLine = (text: string) =>
 /**
  * The transcript's prompt a snapshot was taken before: by prompt id; else the prompt whose first line
  * is the snapshot's label, nearest in time; else the first prompt written within two minutes after it.
+ * Never a prompt written before the snapshot by time alone, nor one whose own id differs from the
+ * snapshot's: when the agent died before writing the prompt, the one before it is not it (issue 26).
  */
 export function findTranscriptPrompt<T extends PromptCandidate>(
   prompts: readonly T[],
@@ -102,21 +104,27 @@ export function findTranscriptPrompt<T extends PromptCandidate>(
     const byId = prompts.find((prompt) => prompt.promptId === selector.promptId);
     if (byId) return byId;
   }
+  // A prompt the agent gave another id is another prompt, however alike its text.
+  const candidates = selector.promptId ? prompts.filter((prompt) => prompt.promptId === null) : prompts;
   const at = Date.parse(selector.createdAt);
   const distance = (prompt: T) =>
     prompt.timestamp ? Math.abs(Date.parse(prompt.timestamp) - at) : Number.POSITIVE_INFINITY;
   const label = selector.label?.trim();
   const byText = label
-    ? prompts.filter((prompt) => {
+    ? candidates.filter((prompt) => {
         const first = firstLine(prompt.text);
         return first === label || (label.length >= 200 && first.startsWith(label));
       })
     : [];
-  const nearest = (candidates: readonly T[]) =>
-    [...candidates].sort((a, b) => distance(a) - distance(b))[0] ?? null;
+  const nearest = (found: readonly T[]) => [...found].sort((a, b) => distance(a) - distance(b))[0] ?? null;
   if (byText.length > 0) return nearest(byText);
-  // The hook fires before Claude Code writes the prompt: a prompt of the same turn comes just after.
-  return nearest(prompts.filter((prompt) => prompt.timestamp && distance(prompt) <= 120_000));
+  // The hook fires before the agent writes the prompt: a prompt of the same turn comes just after.
+  return nearest(
+    candidates.filter((prompt) => {
+      const written = prompt.timestamp ? Date.parse(prompt.timestamp) : Number.NaN;
+      return written >= at && written - at <= 120_000;
+    }),
+  );
 }
 
 /**

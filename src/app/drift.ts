@@ -81,8 +81,11 @@ export async function detectDrift(
   }
   const history = await compareHistory(root, checkpoint.git.head, repo.head);
   let commitChanges = new Map<string, CommitChange>();
+  const unfollowed = new Set(repo.invalidNames);
   if (history.kind === 'known' && checkpoint.git.head !== repo.head) {
-    commitChanges = await diffCommits(root, location, checkpoint.git.head, repo.head);
+    const committed = await diffCommits(root, location, checkpoint.git.head, repo.head);
+    commitChanges = committed.changes;
+    for (const name of committed.invalidNames) unfollowed.add(name);
   }
   const dirty = repo.entries.map(({ path, headOid, isSubmodule }) => ({ path, headOid, isSubmodule }));
   const toHash = new Set(recorded);
@@ -108,7 +111,7 @@ export async function detectDrift(
   const pulled = await readPulledFiles(projectStoreDir(defaultStoreBase(env), root), checkpoint.id);
   const attributed = pulled ? attributeToHandoff(drift, pulled, oidNow) : drift;
   // Their names reach us only mangled, so their content cannot be compared: say so, never "unchanged".
-  return repo.invalidNames ? { ...attributed, unfollowed: repo.invalidNames } : attributed;
+  return unfollowed.size > 0 ? { ...attributed, unfollowed: [...unfollowed] } : attributed;
 }
 
 /**

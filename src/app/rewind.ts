@@ -493,7 +493,13 @@ export async function diffSnapshot(
         'INVALID_INPUT',
         onDisk
           ? `path '${file}' is in neither snapshot ${from.id} nor what a snapshot of the working tree holds: the file is there, but snapshots leave it out (git-ignored, over the size cap, or in a nested repository)`
-          : `path '${file}' is in neither snapshot ${from.id} nor ${to ? `snapshot ${to.id}` : 'the working tree'}${rawNameHint(file)}`,
+          : `path '${file}' is in neither snapshot ${from.id} nor ${to ? `snapshot ${to.id}` : 'the working tree'}${rawNameHint(file)}${
+              to || request.path === undefined
+                ? ''
+                : await snapshotHint(deps, store, request.path, (words) =>
+                    words.compareSnapshots(request.snapshotId, request.path ?? ''),
+                  )
+            }`,
       );
     }
     const outcome: DiffOutcome = { from: from.id, to: to ? to.id : 'working tree', files };
@@ -582,7 +588,7 @@ export async function restoreSnapshot(
     const target = await restoreTargetOf(store, snapshot, wordsFor(deps.surface, deps.commandRoot));
     const paths: string[] = [];
     for (const given of readings) paths.push(await pickGivenPath(store, [snapshot.tree], given));
-    await refuseUnknownPaths(store, snapshot, paths);
+    await refuseUnknownPaths(store, snapshot, paths, request.paths ?? [], deps);
     const done = await restoreTreeLocked(deps, store, target, { ...request, paths });
     const headMoved = headMoveSince(snapshot.git, await readHeadFast(store.root));
     // A restore that applied always names its undo: none, with unlessEmpty, means nothing was changed.
@@ -598,13 +604,37 @@ async function refuseUnknownPaths(
   store: SnapshotStore,
   snapshot: SnapshotRecord,
   paths: readonly string[],
+  given: readonly string[],
+  deps: AppDeps,
 ): Promise<void> {
-  for (const file of paths) {
+  for (const [index, file] of paths.entries()) {
     if ((await store.treeHasPath(snapshot.tree, file)) || (await isOnDisk(store, file))) continue;
+    const typed = given[index];
+    const hint =
+      typed === undefined ? '' : await snapshotHint(deps, store, typed, (words) => words.restoreOther(typed));
     throw new CheckpointError(
       'INVALID_INPUT',
-      `path '${file}' is in neither snapshot ${snapshot.id} nor the working tree${rawNameHint(file)}`,
+      `path '${file}' is in neither snapshot ${snapshot.id} nor the working tree${rawNameHint(file)}${hint}`,
     );
+  }
+}
+
+/**
+ * When a path that names no file names a snapshot (`diff <id1> <id2>`, `latest~1`): "; '<ref>' names a
+ * snapshot: " and what to do, in the reader's words; else nothing (issue 26).
+ */
+async function snapshotHint(
+  deps: AppDeps,
+  store: SnapshotStore,
+  ref: string,
+  advice: (words: SurfaceWords) => string,
+): Promise<string> {
+  try {
+    const words = wordsFor(deps.surface, deps.commandRoot);
+    findSnapshot(await store.candidatesFor(ref), ref, words);
+    return `; '${ref}' names a snapshot: ${advice(words)}`;
+  } catch {
+    return '';
   }
 }
 

@@ -111,10 +111,14 @@ export async function saveCheckpoint(
       warnings.push(...redaction.problems);
       if (repo?.invalidNames)
         warnings.push(
-          `${repo.invalidNames.length} file(s) whose name is not valid UTF-8 (git shows ${repo.invalidNames.join(', ')}) are listed with U+FFFD (�) in place of the bytes that are not: a checkpoint is text, so drift cannot follow their content (snapshots do hold them, byte for byte); rename them to have them followed`,
+          `${repo.invalidNames.length} file(s) whose name is not valid UTF-8 (git shows ${repo.invalidNames.join(', ')}) are not listed: a checkpoint is text, so drift cannot follow their content (snapshots do hold them, byte for byte); rename them to have them followed`,
         );
       const git: GitInfo | null = repo?.head
-        ? { branch: repo.branch, head: repo.head, dirty: repo.entries.length > 0 }
+        ? {
+            branch: repo.branch,
+            head: repo.head,
+            dirty: repo.entries.length > 0 || repo.invalidNames !== undefined,
+          }
         : null;
       const detectedFiles = (repo?.entries ?? []).map(({ path: file, status }) => ({ path: file, status }));
       const needed = pathsToHash(normalized, previous, detectedFiles);

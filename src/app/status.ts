@@ -178,10 +178,10 @@ function settingsChecks(report: SettingsReport): Check[] {
         : "Correct the project's file; until then it adds nothing.";
     if (!problem.name)
       return problem.severity === 'error'
-        ? `Correct ${report.files.user}; until then commands stop on it and hooks use the defaults.`
+        ? `Correct ${report.files.user}; until then the snapshot, rewind, restore, diff, list, gc and handoff commands (and their MCP tools) stop on it, save, load and status go on, and hooks use the defaults.`
         : `Correct or remove it in ${report.files.user}; until then it is not used (the file's other settings are).`;
     return problem.severity === 'error'
-      ? `Correct ${problem.name} in ${report.files.user}, or ${SETTINGS[problem.name].env} in the environment. Until then commands stop on it and hooks use the value below it.`
+      ? `Correct ${problem.name} in ${report.files.user}, or ${SETTINGS[problem.name].env} in the environment. Until then the snapshot, rewind, restore, diff, list, gc and handoff commands (and their MCP tools) stop on it, save, load and status go on, and hooks use the value below it.`
       : `Correct ${problem.name} in ${report.files.user} (the environment overrides it for now).`;
   }
   if (errors.length === 0)

@@ -281,7 +281,11 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
           : `Ignored files in snapshots: ${included.patterns.join(', ')} (from ${included.from.join(' + ')}; kept in the private store, never in a handoff)`,
       );
       for (const problem of report.settingErrors)
-        lines.push(out.warn(`Settings: ${problem} (commands stop on it; see doctor)`));
+        lines.push(
+          out.warn(
+            `Settings: ${problem} (snapshot, rewind, restore, diff, list, gc and handoff commands stop on it; see doctor)`,
+          ),
+        );
       out.print(lines.join('\n'));
       return EXIT.ok;
     }),

@@ -51,6 +51,10 @@ export interface SurfaceWords {
   removeDamaged: string;
   /** After a wrong setting's message: what to do about it. */
   fixSetting: string;
+  /** How to compare snapshot `from` with snapshot `to`, when `to` was given where a path goes. */
+  compareSnapshots: (from: string, to: string) => string;
+  /** How to restore snapshot `id`, when it was given where a path goes. */
+  restoreOther: (id: string) => string;
 }
 
 /**
@@ -110,6 +114,10 @@ function cliWords(root?: string): SurfaceWords {
       `To continue elsewhere: ${cliCommand('handoff pull', { args: ['--name', name] })}`,
     removeDamaged: `\`${command('gc')}\` removes such snapshots`,
     fixSetting: `Fix it, or see every setting with \`${command('doctor')}\``,
+    compareSnapshots: (from, to) =>
+      `to compare two snapshots, run \`${command('diff', [from, '--against', to])}\``,
+    restoreOther: (id) =>
+      `restore takes one snapshot; to restore that one, run \`${command('restore', [id])}\``,
   };
 }
 
@@ -144,6 +152,8 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     // the project's, so no --root is guessed).
     removeDamaged: 'a person can remove such snapshots with `claude-checkpoint gc`',
     fixSetting: 'Fix it; a person can see every setting with `claude-checkpoint doctor`',
+    compareSnapshots: () => 'to compare two snapshots, pass the second as against',
+    restoreOther: () => 'restore_snapshot takes one snapshot; to restore that one, pass it as snapshotId',
   },
 };
 

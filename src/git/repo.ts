@@ -24,9 +24,8 @@ export interface RepoState extends RepoLocation {
   /** Our own files (the checkpoint's) that status listed, untracked or changed; left out of `entries`. */
   listedOwnFiles: string[];
   /**
-   * Paths that are not valid UTF-8, as git shows them (`"caf\351.txt"`). In `entries` they stand with
-   * U+FFFD for each such byte, a name no file has: a checkpoint is text, so drift cannot follow them
-   * (snapshots do hold them: see raw-path.ts).
+   * Paths that are not valid UTF-8, as git shows them (`"caf\351.txt"`), left out of `entries`: a
+   * checkpoint is text, so drift cannot follow them (snapshots do hold them: see raw-path.ts).
    */
   invalidNames?: string[];
 }
@@ -133,19 +132,20 @@ export async function readRepo(root: string): Promise<{ location: RepoLocation; 
 }
 
 function toRepoState(status: { stdout: string; bytes?: Buffer }, location: RepoLocation): RepoState {
-  // Decoded losslessly to tell such names apart (see raw-path.ts); the entries then hold U+FFFD instead.
+  // Decoded losslessly to tell names that are not valid UTF-8 apart (see raw-path.ts).
   const parsed = parseStatusV2(status.bytes ? textFromBytes(status.bytes) : status.stdout);
   const invalidNames: string[] = [];
   const entries: StatusEntry[] = [];
   const listedOwnFiles: string[] = [];
   for (const entry of parsed.entries) {
-    let relative = stripPrefix(entry.path, location.prefix);
+    const relative = stripPrefix(entry.path, location.prefix);
     if (relative === null) continue;
     if (hasRawBytes(relative)) {
       // A checkpoint holds text: such a name is followed by no save or drift, only named (see RepoState).
+      // Its lossy form names no file: kept as an entry, drift hashed it and flagged it (issue 26).
       const shown = quotePath(entry.path);
       if (!invalidNames.includes(shown)) invalidNames.push(shown);
-      relative = lossyText(relative);
+      continue;
     }
     if (isOwnFile(relative)) listedOwnFiles.push(relative);
     else entries.push({ ...entry, path: relative });
@@ -181,13 +181,17 @@ export async function compareHistory(
   }
 }
 
-/** Files under the project root that differ between two commits, from one tree-to-tree diff. */
+/**
+ * Files under the project root that differ between two commits, from one tree-to-tree diff. Names that
+ * are not valid UTF-8 are only listed in `invalidNames`, as git shows them (see RepoState).
+ */
 export async function diffCommits(
   root: string,
   location: RepoLocation,
   from: string,
   to: string,
-): Promise<Map<string, CommitChange>> {
+): Promise<{ changes: Map<string, CommitChange>; invalidNames: string[] }> {
+  // Decoded losslessly: a name decoded with U+FFFD names no file, and drift flagged it (issue 26).
   const { stdout } = await runGit(
     [
       'diff',
@@ -202,9 +206,10 @@ export async function diffCommits(
       '--',
       '.',
     ],
-    { cwd: root, timeoutMs: GIT_SCAN_TIMEOUT_MS },
+    { cwd: root, timeoutMs: GIT_SCAN_TIMEOUT_MS, exactNames: true },
   );
   const changes = new Map<string, CommitChange>();
+  const invalidNames: string[] = [];
   const parts = stdout.split('\0');
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const meta = parts[i] ?? '';
@@ -213,12 +218,16 @@ export async function diffCommits(
     const [, , before = '', after = ''] = meta.split(' ');
     const relative = stripPrefix(file, location.prefix);
     if (relative === null || isOwnFile(relative)) continue;
+    if (hasRawBytes(relative)) {
+      invalidNames.push(quotePath(file));
+      continue;
+    }
     changes.set(relative, {
       before: /^0+$/.test(before) ? null : before,
       after: /^0+$/.test(after) ? null : after,
     });
   }
-  return changes;
+  return { changes, invalidNames };
 }
 
 /** Whether git ignores the checkpoint file in this project (`git check-ignore` exits 1 when it does not). */

@@ -48,6 +48,21 @@ describe("Claude Code's transcript", () => {
     ).toBeNull();
   });
 
+  // Regression (issue 26): a snapshot whose prompt the agent never wrote (it died after the hook) matched
+  // the prompt written before it, or another prompt with the same text, and forked there.
+  it('never takes a prompt written before the snapshot, nor one with another prompt id, for the snapshot’s', () => {
+    const prompts = transcriptPrompts(TRANSCRIPT);
+    const third = prompts[2];
+    const after = new Date(Date.parse(third?.timestamp ?? '') + 5_000).toISOString();
+    expect(findTranscriptPrompt(prompts, { label: 'epsilon', createdAt: after })).toBeNull();
+    expect(
+      findTranscriptPrompt(prompts, { promptId: 'never-written', label: 'epsilon', createdAt: after }),
+    ).toBeNull();
+    expect(
+      findTranscriptPrompt(prompts, { promptId: 'never-written', label: 'Step 3 third', createdAt: after }),
+    ).toBeNull();
+  });
+
   it('forks the conversation before the third prompt: the first two turns, a new session id, a consistent chain', () => {
     const prompts = transcriptPrompts(TRANSCRIPT);
     const third = prompts[2];

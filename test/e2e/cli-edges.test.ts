@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { shellWord } from '../../src/core/quote.js';
 import { assertBuilt, CLI, runCli } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
@@ -57,6 +58,32 @@ describe('the CLI at its edges', () => {
     expect(unchanged.code).toBe(0);
     expect(unchanged.stdout).toMatch(/^No differences/);
   });
+
+  // Regression (issue 26, trial of 2026-12-06): `diff <id1> <id2>` read the second id as a path and said
+  // only that no such path exists.
+  it.each([['an id'], ['latest~1']])(
+    'diff of two snapshots given as %s says to pass the second with --against',
+    async (form) => {
+      const { root, cli } = inProject();
+      expect((await cli('snapshot')).code).toBe(0);
+      writeFileSync(path.join(root, 'a.txt'), 'two\n');
+      expect((await cli('snapshot')).code).toBe(0);
+      const ids = JSON.parse((await cli('list', '--json')).stdout).snapshots.map(
+        (snapshot: { id: string }) => snapshot.id,
+      ) as string[];
+      const second = form === 'an id' ? (ids[1] ?? '') : 'latest~1';
+      const result = await cli('diff', 'latest', second);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`'${second}' names a snapshot`);
+      // Shell-quoted where a shell would read it otherwise (latest~1).
+      expect(result.stderr).toContain(`claude-checkpoint diff latest --against ${shellWord(second)}\``);
+      expect((await cli('diff', 'latest', '--against', second)).stdout).toContain('a.txt');
+      // restore takes one snapshot: the same mistake there says so.
+      const restore = await cli('restore', 'latest', second);
+      expect(restore.code).toBe(2);
+      expect(restore.stderr).toContain(`'${second}' names a snapshot: restore takes one snapshot`);
+    },
+  );
 
   it('restore --json without --yes prints the plan as JSON, exits 3 and changes nothing', async () => {
     const { root, cli } = inProject();

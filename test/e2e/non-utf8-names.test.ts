@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI, childEnv, runCli } from '../helpers/cli.js';
@@ -400,5 +400,62 @@ describe.runIf(takesRawNames)('drift with a file whose name is not valid UTF-8 (
     );
     const json = JSON.parse((await p.cli('brief', '--json')).stdout) as { drift: { unfollowed?: string[] } };
     expect(json.drift.unfollowed).toEqual(['"caf\\351.txt"']);
+  });
+
+  // Regression (issue 26, trial of 2026-12-06): a committed one edited after the save was also flagged
+  // as changed under its mangled name, `caf\ufffd.txt`, a file that does not exist.
+  it('a committed one edited after the save is only named as not followed, never flagged under a mangled name', async () => {
+    const p = project();
+    writeFileSync(p.at(LATIN1_NAME), 'one\n');
+    git(p.root, 'add', '-A');
+    git(p.root, 'commit', '-q', '-m', 'latin');
+    expect((await p.cli('save', '--goal', 'g')).code).toBe(0);
+    writeFileSync(p.at(LATIN1_NAME), 'two\n');
+    // Past git's racy-clean window, as a later edit would be (no sleep).
+    const later = new Date(Date.now() + 10_000);
+    utimesSync(p.at(LATIN1_NAME), later, later);
+
+    const brief = await p.cli('brief');
+    expect(brief.code).toBe(0);
+    expect(brief.stdout).toContain(
+      'Not followed (a name that is not valid UTF-8), re-read before editing: `"caf\\351.txt"`',
+    );
+    expect(brief.stdout).not.toContain('\ufffd');
+    expect(brief.stdout).not.toContain('Changed after the checkpoint');
+    const json = JSON.parse((await p.cli('brief', '--json')).stdout) as {
+      drift: { changedSince: string[]; unfollowed?: string[] };
+    };
+    expect(json.drift.changedSince).toEqual([]);
+    expect(json.drift.unfollowed).toEqual(['"caf\\351.txt"']);
+    const saved = JSON.parse(readFileSync(path.join(p.root, '.claude-checkpoint'), 'utf8')) as {
+      git: { dirty: boolean };
+    };
+    expect(saved.git.dirty).toBe(false);
+  });
+
+  it('one changed by a commit after the save is only named as not followed, never flagged under a mangled name', async () => {
+    const p = project();
+    writeFileSync(p.at(LATIN1_NAME), 'one\n');
+    git(p.root, 'add', '-A');
+    git(p.root, 'commit', '-q', '-m', 'latin');
+    expect((await p.cli('save', '--goal', 'g')).code).toBe(0);
+    writeFileSync(p.at(LATIN1_NAME), 'two\n');
+    git(p.root, 'add', '-A');
+    git(p.root, 'commit', '-q', '-m', 'latin again');
+
+    const brief = await p.cli('brief');
+    expect(brief.stdout).not.toContain('\ufffd');
+    expect(brief.stdout).toContain('`"caf\\351.txt"`');
+    const json = JSON.parse((await p.cli('brief', '--json')).stdout) as { drift: { changedSince: string[] } };
+    expect(json.drift.changedSince).toEqual([]);
+  });
+
+  it('a save while only such a file is changed records the tree as dirty, and lists no mangled name', async () => {
+    const p = project();
+    writeFileSync(p.at(LATIN1_NAME), 'one\n');
+    expect((await p.cli('save', '--goal', 'g')).code).toBe(0);
+    const text = readFileSync(path.join(p.root, '.claude-checkpoint'), 'utf8');
+    expect(text).not.toContain('\ufffd');
+    expect((JSON.parse(text) as { git: { dirty: boolean } }).git.dirty).toBe(true);
   });
 });

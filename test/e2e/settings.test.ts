@@ -80,6 +80,29 @@ describe('the settings file', () => {
     expect(status.stdout).toContain('snapshotMaxCount must be a whole number from 1 to 100000: got 0');
   });
 
+  // Regression (issue 26, trial of 2026-12-06): docs/settings.md said every command and MCP tool stops on
+  // a wrong value, and status said "commands stop on it", while save, load and status go on.
+  it('a wrong value stops what uses the snapshot store, never a save or a read of the checkpoint', async () => {
+    const { root, env } = project({ snapshotMaxCount: 0 });
+    for (const args of [['snapshot'], ['list'], ['diff', 'latest'], ['restore', 'latest'], ['gc']]) {
+      const result = await runCli(args, { cwd: root, env });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toContain('snapshotMaxCount must be a whole number');
+    }
+    for (const args of [['save', '--goal', 'Ship it'], ['load'], ['brief'], ['status'], ['scan']]) {
+      const result = await runCli(args, { cwd: root, env });
+      expect(result.code, args.join(' ')).toBe(0);
+    }
+    const status = await runCli(['status'], { cwd: root, env });
+    expect(status.stdout).toContain(
+      'got 0 (snapshot, rewind, restore, diff, list, gc and handoff commands stop on it; see doctor)',
+    );
+    const doctor = await runCli(['doctor'], { cwd: root, env });
+    expect(doctor.stdout).toContain(
+      'Until then the snapshot, rewind, restore, diff, list, gc and handoff commands',
+    );
+  });
+
   it('a misspelt setting: every command says so on stderr, once, with the name meant, and goes on', async () => {
     const { root, env, userFile } = project({ snapshotMaxCont: 1 });
     const warning = `claude-checkpoint: warning: ${userFile}: unknown setting 'snapshotMaxCont' is not used (did you mean 'snapshotMaxCount'?)\n`;

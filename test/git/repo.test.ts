@@ -295,7 +295,7 @@ describe('history', () => {
     const before = git(root, 'rev-parse', 'HEAD').trim();
     writeTree(root, { 'a.ts': '2', 'c.ts': 'new' });
     const after = commitAll(root);
-    const changes = await diffCommits(root, { prefix: '', objectFormat: 'sha1' }, before, after);
+    const { changes } = await diffCommits(root, { prefix: '', objectFormat: 'sha1' }, before, after);
     expect(Object.fromEntries(changes)).toEqual({
       'a.ts': {
         before: git(root, 'rev-parse', `${before}:a.ts`).trim(),

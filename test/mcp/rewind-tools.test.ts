@@ -129,6 +129,51 @@ describe('rewind tools over MCP', () => {
     expect(tooFar.text).toMatch(/'latest~4' goes back 4 snapshot\(s\), but there are only 4/);
   });
 
+  it('a wrong setting stops the snapshot tools with its key and limit, while save and load go on (docs/settings.md)', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a0\n' } });
+    const config = tempDir('checkpoint-config-');
+    writeFileSync(path.join(config, 'config.json'), JSON.stringify({ snapshotMaxCount: 0 }));
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), CHECKPOINT_CONFIG_DIR: config };
+    const { call } = await connect({ deps: { env } });
+    for (const [tool, args] of [
+      ['snapshot_files', {}],
+      ['list_snapshots', {}],
+      ['diff_snapshot', { snapshotId: 'latest' }],
+      ['restore_snapshot', { snapshotId: 'latest' }],
+    ] as const) {
+      const result = await call(tool, { projectRoot: root, ...args });
+      expect(result, tool).toMatchObject({ isError: true });
+      expect(result.text, tool).toContain('snapshotMaxCount must be a whole number from 1 to 100000: got 0');
+    }
+    const saved = await call('save_session_checkpoint', { projectRoot: root, goal: 'Ship it' });
+    expect(saved.isError ?? false).toBe(false);
+    const loaded = await call('load_session_checkpoint', { projectRoot: root });
+    expect(loaded.isError ?? false).toBe(false);
+    expect(loaded.text).toContain('Ship it');
+  });
+
+  it('a snapshot given as the path says to pass it as against (diff) or as snapshotId (restore), in the tools’ words', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a0\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const { call } = await connect({ deps: { env } });
+    await call('snapshot_files', { projectRoot: root });
+    writeFileSync(path.join(root, 'a.ts'), 'a1\n');
+    await call('snapshot_files', { projectRoot: root });
+    const diff = await call('diff_snapshot', { projectRoot: root, snapshotId: 'latest', path: 'latest~1' });
+    expect(diff).toMatchObject({ isError: true });
+    expect(diff.text).toContain(
+      "'latest~1' names a snapshot: to compare two snapshots, pass the second as against",
+    );
+    const restore = await call('restore_snapshot', {
+      projectRoot: root,
+      snapshotId: 'latest',
+      paths: ['latest~1'],
+    });
+    expect(restore).toMatchObject({ isError: true });
+    expect(restore.text).toContain('pass it as snapshotId');
+    expect(`${diff.text}${restore.text}`).not.toContain('claude-checkpoint');
+  });
+
   it('the plan and the result name what a restore cannot bring back through links (trial 4, item 5)', async () => {
     const outside = tempDir('checkpoint-outside-');
     writeFileSync(path.join(outside, 'conf.json'), 'orig\n');
