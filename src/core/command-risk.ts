@@ -412,6 +412,8 @@ const WRAPPERS: Record<string, { argOptions: string[] }> = {
   builtin: { argOptions: [] },
   exec: { argOptions: ['-a'] },
   nohup: { argOptions: [] },
+  setsid: { argOptions: [] },
+  unbuffer: { argOptions: [] },
   busybox: { argOptions: [] },
   time: { argOptions: ['-f', '-o', '--format', '--output'] },
   nice: { argOptions: ['-n'] },

@@ -88,6 +88,12 @@ const WRAPPERS: [string, boolean][] = [
   ['flock /tmp/lock rm b.txt', true],
   ["flock -w 5 /tmp/lock -c 'rm b.txt'", true],
   ["su -c 'rm b.txt'", true],
+  // setsid and unbuffer run their words as a command (a review).
+  ['setsid rm b.txt', true],
+  ['setsid -f git reset --hard', true],
+  ['unbuffer rm -rf src', true],
+  ['setsid npm test', false],
+  ['unbuffer npm test', false],
   // runuser -u runs its words as a command (left undone by the trial-5 fix, found in its report).
   ['runuser -u www -- rm -rf src', true],
   ['runuser -u www git reset --hard', true],
