@@ -6,6 +6,7 @@ import {
   deleteRemoteRef,
   fetchIntoStore,
   HANDOFF_REFS,
+  handoffChangedSinceListed,
   handoffRef,
   listRemoteHandoffs,
 } from '../git/handoff-remote.js';
@@ -85,10 +86,7 @@ export async function dropHandoff(
   const commit = (await listRemoteHandoffs(root.root, remote, name)).get(ref) ?? null;
   if (commit === null || request.dryRun) return { remote, ref, commit, dropped: false };
   if (request.expectCommit !== undefined && request.expectCommit !== commit)
-    throw new CheckpointError(
-      'GIT_FAILED',
-      `the handoff ${ref} on ${remote} changed since it was listed (someone pushed it again): nothing was deleted; list it again before dropping it`,
-    );
+    throw new CheckpointError('GIT_FAILED', handoffChangedSinceListed(ref, remote));
   await deleteRemoteRef(root.root, remote, ref, commit);
   const seen = await readSeen(store);
   delete seen[`${remote}\n${ref}`];

@@ -238,9 +238,14 @@ export async function deleteRemoteRef(
     throw new CheckpointError(
       'GIT_FAILED',
       /stale info|rejected/i.test(result.stderr)
-        ? `the handoff ${ref} on ${remote} changed since it was listed (someone pushed it again): nothing was deleted; list it again before dropping it`
+        ? handoffChangedSinceListed(ref, remote)
         : `the push to remote '${remote}' failed: ${lastLine(result.stderr)}`,
     );
+}
+
+/** Why a drop deleted nothing: the handoff is no longer the one the person was shown. */
+export function handoffChangedSinceListed(ref: string, remote: string): string {
+  return `the handoff ${ref} on ${remote} changed since it was listed (someone pushed it again): nothing was deleted; list it again before dropping it`;
 }
 
 /** A network git call: the user's config and credentials, a long timeout, a one-line error. */

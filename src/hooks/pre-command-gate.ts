@@ -119,7 +119,8 @@ function isOutside(absolute: string, roots: readonly string[]): boolean {
   );
 }
 
-function realOrSelf(file: string): string {
+/** A path's real path, or the path itself where it cannot be resolved (gone, or no permission). */
+export function realOrSelf(file: string): string {
   try {
     return realpathSync(file);
   } catch {

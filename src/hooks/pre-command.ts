@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../app/deps.js';
 import { isGcDue, takeSnapshot } from '../app/rewind.js';
@@ -6,7 +6,7 @@ import { ROOT_ENV } from '../app/root.js';
 import { startBackgroundGc } from './background.js';
 import { type HookContext, type HookResult, hookProjectRoot } from './common.js';
 import { type HookInput, stringField } from './input.js';
-import { COMMAND_CWD, pendingCommandRisk } from './pre-command-gate.js';
+import { COMMAND_CWD, pendingCommandRisk, realOrSelf } from './pre-command-gate.js';
 
 /** The trigger of a snapshot taken before a command that may destroy work. */
 export const PRE_COMMAND_TRIGGER = 'pre-command';
@@ -48,13 +48,7 @@ export async function preToolUse(input: HookInput, deps: AppDeps, context: HookC
 function otherRepository(input: HookInput, sessionRoot: string): string | null {
   const commandCwd = stringField(input, COMMAND_CWD);
   if (!commandCwd) return null;
-  const real = (file: string) => {
-    try {
-      return realpathSync(file);
-    } catch {
-      return path.resolve(file);
-    }
-  };
+  const real = (file: string) => realOrSelf(path.resolve(file));
   const project = real(sessionRoot);
   for (let dir = real(commandCwd); ; ) {
     if (dir === project) return null;
