@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Bundles the server, the CLI and the hooks' entry for the Claude Code plugin, which runs from what is
 // committed (no install, no build). `--check` rebuilds in memory and fails if anything committed differs
-// from what the source builds to. `--cli` (part of `npm run build`) builds the npm package's CLI instead:
-// dist/cli.cjs, the loader its bin names, and dist/cli-main.cjs, the CLI it runs (see src/cli-loader.ts).
+// from what the source builds to. `--package` (part of `npm run build`) builds the npm package's entries
+// instead: dist/cli.cjs, the loader its CLI's bin names, dist/cli-main.cjs, the CLI it runs (see
+// src/cli-loader.ts), and dist/index.js, the MCP server in one file.
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -103,7 +104,7 @@ const common = {
 // module loader's start-up.
 const cjs = { ...common, format: 'cjs', banner: {} };
 
-if (process.argv.includes('--cli')) {
+if (process.argv.includes('--package')) {
   // The CLI's own dependencies stay in node_modules, loaded by the commands that use them, except
   // commander, which every command starts with, @inquirer/core, which require() cannot load on Node 20, and
   // @noble/hashes, which hashes a command's small inputs in place of loading node:crypto (src/git/hash.ts).
@@ -137,13 +138,19 @@ if (process.argv.includes('--cli')) {
     writeFileSync(path.join(out, to), to === 'cli.cjs' ? code : withBuildId(code));
   }
   chmodSync(path.join(out, 'cli.cjs'), 0o755);
+  // The server, with its dependencies, as the plugin's server.mjs: as ES modules, the SDK's and zod's
+  // files and our own take Node longer to find and compile than the SDK alone (issue 26's start-up
+  // target). dist/server.js, the plain modules it is built from, stays for debugging.
+  const server = await build({ ...common, entryPoints: [path.join(root, 'src/server.ts')] });
+  writeFileSync(path.join(out, 'index.js'), ascii(server.outputFiles[0].text));
+  chmodSync(path.join(out, 'index.js'), 0o755);
   process.exit(0);
 }
 
 /** Every output file: path under plugin/dist → content. */
 const outputs = new Map();
 for (const [from, to] of [
-  ['src/index.ts', 'server.mjs'],
+  ['src/server.ts', 'server.mjs'],
   ['src/cli.ts', 'cli.mjs'],
 ]) {
   const result = await build({ ...common, entryPoints: [path.join(root, from)] });
