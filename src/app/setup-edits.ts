@@ -1,10 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
   applyEdits,
+  createScanner,
   type FormattingOptions,
   findNodeAtLocation,
   format,
   type JSONPath,
+  type Node as JsonNode,
   modify,
   type ParseError,
   parse,
@@ -34,14 +36,35 @@ const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n' };
 /** What one file of an agent's configuration holds of ours, as setup's output names it. */
 export type SetupHolds = 'the MCP server' | 'the hooks' | 'the MCP server and hooks' | 'the plugin';
 
+/**
+ * What setup made in one file, noted when it writes the file so that an uninstall takes out that and no
+ * more: facts about the file as it was, never a copy of what the user wrote.
+ */
+export interface SetupNote {
+  /** No file was there: setup created it. */
+  created: boolean;
+  /**
+   * The objects and arrays setup added to the file (`["hooks", "Stop"]`): only these go when taking our
+   * entries out leaves them empty; an empty one the user had stays. Absent in a note of an earlier version,
+   * which noted created files only (every container of those is ours).
+   */
+  containers?: JSONPath[];
+  /** The file's text when it held an empty object only, which setup lays out whole: uninstall writes it back. */
+  emptyText?: string;
+  /** The file did not end with a line break, and setup added one before its block (TOML). */
+  addedLineBreak?: boolean;
+  /** The folders setup created for the file, deepest first: only these go once empty. */
+  folders?: string[];
+}
+
 /** One file of an agent's configuration: how our entries go in, and how they come out again. */
 export interface FileEdit {
   file: string;
   holds: SetupHolds;
-  /** The text with our entries in (and any older ones of ours replaced). */
-  install(text: string | null): string;
+  /** The text with our entries in (and any older ones of ours replaced), and the note of what setup made. */
+  install(text: string | null, note: SetupNote | null): { text: string; note: SetupNote };
   /** The text with exactly our entries out (unchanged when none is there); `null` for a file of ours alone. */
-  remove(text: string): string | null;
+  remove(text: string, note: SetupNote | null): string | null;
   /** Whether nothing is left in the text once our entries are out (a file setup created can then go). */
   isEmpty(text: string): boolean;
 }
@@ -82,7 +105,11 @@ export function jsonEdit(
   ours: { serverKey?: string; server?: Record<string, unknown>; groups: HookGroup[] },
 ): FileEdit {
   const serverKey = ours.serverKey ?? 'mcpServers';
-  const remove = (text: string) => {
+  const remove = (text: string, note: SetupNote | null) => {
+    // Only a container setup added goes when our removal empties it (trial 2026-12-06: an empty
+    // `"mcpServers": {}` of the user's went too). A note of an earlier version knew created files only.
+    const isOurs = (at: JSONPath) =>
+      note?.containers ? note.containers.some((made) => isDeepStrictEqual(made, at)) : note?.created === true;
     let current = text;
     const parsed = parseJsonObject(current, file) as Record<string, unknown>;
     const hooks = asObject(parsed.hooks);
@@ -97,26 +124,31 @@ export function jsonEdit(
         const mine = entries.map((hook) => isOurHookCommand((hook as { command?: unknown } | null)?.command));
         if (!mine.includes(true)) continue;
         touched = true;
-        if (mine.every(Boolean)) current = removeArrayElement(current, ['hooks', event], index);
+        if (mine.every(Boolean)) current = removeMember(current, ['hooks', event], index);
         // A hook of the user's put into our group stays, in the group.
         else
           for (let at = mine.length - 1; at >= 0; at--)
-            if (mine[at]) current = removeArrayElement(current, ['hooks', event, index, 'hooks'], at);
+            if (mine[at]) current = removeMember(current, ['hooks', event, index, 'hooks'], at);
       }
       const left = (parse(current) as { hooks?: Record<string, unknown[]> }).hooks?.[event];
-      if (touched && Array.isArray(left) && left.length === 0)
-        current = applyEdits(current, modify(current, ['hooks', event], undefined, {}));
+      if (touched && Array.isArray(left) && left.length === 0 && isOurs(['hooks', event]))
+        current = removeMember(current, ['hooks'], event);
     }
     const servers = asObject(parsed[serverKey]);
-    if (servers && isOurServer(servers[NAME]))
-      current = applyEdits(current, modify(current, [serverKey, NAME], undefined, {}));
-    // A container left empty by our removal goes too: setup made it.
+    if (servers && isOurServer(servers[NAME])) current = removeMember(current, [serverKey], NAME);
     const after = parse(current) as Record<string, unknown>;
     for (const key of [serverKey, 'hooks'])
-      if (parsed[key] !== undefined && isEmptyObject(after[key]) && !isEmptyObject(parsed[key]))
-        current = applyEdits(current, modify(current, [key], undefined, {}));
-    // Nothing but ours was in it: the empty object as it is written before setup fills it.
-    if (current !== text && /^\s*\{\s*\}\s*$/.test(current)) return '{}\n';
+      if (
+        parsed[key] !== undefined &&
+        isEmptyObject(after[key]) &&
+        !isEmptyObject(parsed[key]) &&
+        isOurs([key])
+      )
+        current = removeMember(current, [], key);
+    // Nothing but ours was in it: the empty object as it was before setup laid it out.
+    if (current !== text && EMPTY_OBJECT.test(current)) return note?.emptyText ?? '{}\n';
+    // The line break setup put at the end of a file that had none.
+    if (current !== text && note?.addedLineBreak && current.endsWith('\n')) return current.slice(0, -1);
     return current;
   };
   const holds: SetupHolds =
@@ -130,7 +162,7 @@ export function jsonEdit(
     holds,
     remove,
     isEmpty: (text) => isEmptyObject(parse(text)),
-    install: (before) => {
+    install: (before, note) => {
       const parsed = parseJsonObject(before ?? '{}', file) as Record<string, unknown>;
       const existing = asObject(parsed[serverKey])?.[NAME];
       if (ours.server !== undefined && existing !== undefined && !isOurServer(existing))
@@ -138,43 +170,152 @@ export function jsonEdit(
           'INVALID_INPUT',
           `${file} already has a "${NAME}" server under "${serverKey}" that setup did not add: remove or rename it, then run setup again`,
         );
-      let text = remove(before ?? '{}\n');
-      const empty = /^\s*\{\s*\}\s*$/.test(text);
-      if (ours.server !== undefined) text = insertFormatted(text, [serverKey, NAME], ours.server);
+      let text = remove(before ?? '{}\n', note);
+      const empty = EMPTY_OBJECT.test(text);
+      const made: JSONPath[] = [...(note?.containers ?? [])];
+      const add = (at: JSONPath, key: string, value: unknown, inside: JSONPath[] = []) => {
+        text = appendMember(text, at, key, value, file);
+        for (const path of [[...at, key], ...inside])
+          if (!made.some((known) => isDeepStrictEqual(known, path))) made.push(path);
+      };
+      if (ours.server !== undefined) {
+        if ((parse(text) as Record<string, unknown>)[serverKey] === undefined)
+          add([], serverKey, { [NAME]: ours.server });
+        else text = appendMember(text, [serverKey], NAME, ours.server, file);
+      }
       for (const { event, group } of ours.groups) {
-        const current = (parse(text) as { hooks?: Record<string, unknown[]> }).hooks?.[event];
-        text = Array.isArray(current)
-          ? insertFormatted(text, ['hooks', event, current.length], group, true)
-          : insertFormatted(text, ['hooks', event], [group]);
+        const hooksNow = (parse(text) as { hooks?: Record<string, unknown> }).hooks;
+        if (hooksNow === undefined) add([], 'hooks', { [event]: [group] }, [['hooks', event]]);
+        else if (hooksNow[event] === undefined) add(['hooks'], event, [group]);
+        else text = appendMember(text, ['hooks', event], undefined, group, file);
       }
       // A file of ours alone is formatted whole; in the user's file only what we add is.
       if (empty) text = applyEdits(text, format(text, undefined, FORMAT));
+      const emptyText =
+        note?.emptyText ?? (before !== null && EMPTY_OBJECT.test(before) ? before : undefined);
+      const addedLineBreak = note?.addedLineBreak === true || !text.endsWith('\n');
+      const next: SetupNote = {
+        created: note?.created === true || before === null,
+        containers: made,
+        ...(emptyText === undefined ? {} : { emptyText }),
+        ...(addedLineBreak ? { addedLineBreak } : {}),
+      };
       // Already set up as this run would: leave the file as it is, whatever its layout.
-      if (before !== null && isDeepStrictEqual(parse(before), parse(text))) return before;
-      return text.endsWith('\n') ? text : `${text}\n`;
+      if (before !== null && isDeepStrictEqual(parse(before), parse(text)))
+        return { text: before, note: next };
+      return { text: addedLineBreak && !text.endsWith('\n') ? `${text}\n` : text, note: next };
     },
   };
 }
 
+const EMPTY_OBJECT = /^\s*\{\s*\}\s*$/;
+
+/** jsonc-parser's token kinds (a `const enum` there, which an isolated module cannot read). */
+const TOKEN = { comma: 5, lineComment: 12, blockComment: 13, blank: 15 } as const;
+
+/** The object or array at `at`, or a clear error naming the file when something else is there. */
+function containerAt(text: string, at: JSONPath, file: string): JsonNode {
+  const root = parseTree(text, [], { allowTrailingComma: true });
+  const node = root && (at.length === 0 ? root : findNodeAtLocation(root, at));
+  if (!node || (node.type !== 'object' && node.type !== 'array'))
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `${file}: "${at.join('.')}" is not an object or a list, where setup adds its entries; fix it, then run setup again`,
+    );
+  return node;
+}
+
 /**
- * Takes one element out of an array with the separator before it (or after it, for the first), so that
- * taking out what `insertFormatted` appended gives back the text as it was, byte for byte.
+ * Adds a member (a property with `key`, or an element) at the end of the object or array at `at`, laid out
+ * as the user's last member is, after that member's comma and the comments on its line: a comment stays
+ * after the entry it was written for (trial 2026-12-06, item 14). `removeMember` undoes it byte for byte.
  */
-function removeArrayElement(text: string, at: JSONPath, index: number): string {
-  const items = findNodeAtLocation(
-    parseTree(text) as NonNullable<ReturnType<typeof parseTree>>,
-    at,
-  )?.children;
-  const item = items?.[index];
-  if (!items || !item) return text;
-  const previous = items[index - 1];
-  const next = items[index + 1];
-  const [start, end] = previous
-    ? [previous.offset + previous.length, item.offset + item.length]
-    : next
-      ? [item.offset, next.offset]
-      : [item.offset, item.offset + item.length];
-  return text.slice(0, start) + text.slice(end);
+function appendMember(
+  text: string,
+  at: JSONPath,
+  key: string | undefined,
+  value: unknown,
+  file: string,
+): string {
+  const container = containerAt(text, at, file);
+  const last = container.children?.at(-1);
+  // An empty container: jsonc-parser's insertion right after the bracket, which removeMember undoes exactly.
+  if (!last) return insertFormatted(text, [...at, key ?? 0], value, key === undefined);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const lastEnd = last.offset + last.length;
+  const lineOfLast = lineBreakBefore(text, last.offset);
+  const indent =
+    lineOfLast === -1
+      ? '  '.repeat(at.length + 1)
+      : text.slice(text.indexOf('\n', lineOfLast) + 1, last.offset);
+  const rendered = JSON.stringify(value, null, indent.startsWith('\t') ? '\t' : 2).replaceAll(
+    '\n',
+    `${eol}${indent}`,
+  );
+  const member = `${eol}${indent}${key === undefined ? '' : `${JSON.stringify(key)}: `}${rendered}`;
+  // The user's comma and the comments on the line of their last member stay with it.
+  const scanner = createScanner(text, false);
+  scanner.setPosition(lastEnd);
+  let tail = lastEnd;
+  let hasComma = false;
+  for (let token = scanner.scan(); ; token = scanner.scan()) {
+    if (token === TOKEN.blank) continue;
+    const isComment =
+      token === TOKEN.lineComment ||
+      (token === TOKEN.blockComment &&
+        !/[\r\n]/.test(text.slice(scanner.getTokenOffset(), scanner.getPosition())));
+    if (!isComment && !(token === TOKEN.comma && !hasComma)) break;
+    if (token === TOKEN.comma) hasComma = true;
+    tail = scanner.getPosition();
+  }
+  // A list the user ends with a comma: ours ends with one too, which tells uninstall whose comma it is.
+  if (hasComma) return `${text.slice(0, tail)}${member},${text.slice(tail)}`;
+  return `${text.slice(0, lastEnd)},${text.slice(lastEnd, tail)}${member}${text.slice(tail)}`;
+}
+
+/**
+ * Takes one member (a property by key, or an element by index) out of the object or array at `at`: what
+ * `appendMember` or jsonc-parser's insertion added, and nothing else, so the text is as it was before.
+ */
+function removeMember(text: string, at: JSONPath, member: string | number): string {
+  const root = parseTree(text, [], { allowTrailingComma: true });
+  const container = root && (at.length === 0 ? root : findNodeAtLocation(root, at));
+  const children = container?.children;
+  if (!container || !children) return text;
+  const index =
+    typeof member === 'number'
+      ? member
+      : children.findIndex((property) => property.children?.[0]?.value === member);
+  const node = children[index];
+  if (!node) return text;
+  const end = node.offset + node.length;
+  const scanner = createScanner(text, true);
+  scanner.setPosition(end);
+  const commaAt = scanner.scan() === TOKEN.comma ? scanner.getTokenOffset() : -1;
+  const previous = children[index - 1];
+  const next = children[index + 1];
+  if (!previous)
+    return (
+      text.slice(0, container.offset + 1) +
+      text.slice(next ? next.offset : commaAt === -1 ? end : commaAt + 1)
+    );
+  const lineStart = lineBreakBefore(text, node.offset);
+  // Not on a line of its own (a one-line list): the separator before it goes with it.
+  if (lineStart === -1) return text.slice(0, previous.offset + previous.length) + text.slice(end);
+  if (commaAt !== -1) return text.slice(0, lineStart) + text.slice(commaAt + 1);
+  // The last member: the comma after the one before it, which setup added, goes too.
+  scanner.setPosition(previous.offset + previous.length);
+  if (scanner.scan() !== TOKEN.comma) return text.slice(0, lineStart) + text.slice(end);
+  const separator = scanner.getTokenOffset();
+  return text.slice(0, separator) + text.slice(separator + 1, lineStart) + text.slice(end);
+}
+
+/** Where the line break before `offset` starts, when only blanks are between them; -1 otherwise. */
+function lineBreakBefore(text: string, offset: number): number {
+  let at = offset;
+  while (at > 0 && (text[at - 1] === ' ' || text[at - 1] === '\t')) at--;
+  if (text[at - 1] !== '\n') return -1;
+  return text[at - 2] === '\r' ? at - 2 : at - 1;
 }
 
 /**
@@ -203,13 +344,13 @@ export function ownFileEdit(
     file,
     holds,
     isEmpty: () => true,
-    install: (before) => {
+    install: (before, note) => {
       if (before !== null && before !== content && !isOurs(before))
         throw new CheckpointError(
           'INVALID_INPUT',
           `${file} exists and setup did not write it: move it away (or rename it), then run setup again`,
         );
-      return content;
+      return { text: content, note: { created: note?.created === true || before === null } };
     },
     remove: (text) => (isOurs(text) ? null : text),
   };
@@ -235,7 +376,7 @@ const TOML_END = `# <<< ${NAME}`;
  * comments, so that nothing else in the file is rewritten. The result is parsed before it is written.
  */
 export function tomlServerEdit(file: string, serverPath: string): FileEdit {
-  const remove = (text: string) => {
+  const remove = (text: string, note: SetupNote | null) => {
     const start = text.indexOf(`\n${TOML_BEGIN}\n`);
     const at = text.startsWith(`${TOML_BEGIN}\n`) ? 0 : start === -1 ? -1 : start + 1;
     if (at === -1) return text;
@@ -243,15 +384,18 @@ export function tomlServerEdit(file: string, serverPath: string): FileEdit {
     if (end === -1) return text;
     // Our block was appended after one blank line (or opens the file): take that out too.
     const from = at > 0 && text[at - 1] === '\n' && text[at - 2] === '\n' ? at - 1 : at;
-    return text.slice(0, from) + text.slice(end + TOML_END.length + 1);
+    const rest = text.slice(end + TOML_END.length + 1);
+    // The line break setup put after the user's last line, when our block is still the file's end.
+    const head = text.slice(0, from);
+    return rest === '' && note?.addedLineBreak && head.endsWith('\n') ? head.slice(0, -1) : head + rest;
   };
   return {
     file,
     holds: 'the MCP server',
     remove,
     isEmpty: (text) => text.trim() === '',
-    install: (before) => {
-      const base = remove(before ?? '');
+    install: (before, note) => {
+      const base = remove(before ?? '', note);
       parseTomlOrThrow(base, file);
       const parsed = parseToml(base) as { mcp_servers?: Record<string, unknown> };
       if (parsed.mcp_servers && NAME in parsed.mcp_servers)
@@ -269,7 +413,14 @@ export function tomlServerEdit(file: string, serverPath: string): FileEdit {
       ].join('\n');
       const text = base === '' ? block : `${base.endsWith('\n') ? base : `${base}\n`}\n${block}`;
       parseTomlOrThrow(text, file);
-      return text;
+      const addedLineBreak = base !== '' && !base.endsWith('\n');
+      return {
+        text,
+        note: {
+          created: note?.created === true || before === null,
+          ...(addedLineBreak ? { addedLineBreak } : {}),
+        },
+      };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { lstat, mkdir, readFile, realpath, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
@@ -5,6 +6,7 @@ import { toProjectPath } from '../core/paths.js';
 import { hashHex } from '../git/hash.js';
 import { writeFileAtomicSync } from '../store/atomic-write.js';
 import { defaultStoreBase } from '../store/store-location.js';
+import type { SetupNote } from './setup-edits.js';
 
 /**
  * The file setup edits, as it is on disk now. `file` is the path the agent reads; `target` is where its
@@ -78,13 +80,13 @@ export async function writeEditTarget(edit: EditTarget, text: string): Promise<v
 }
 
 /**
- * Removes a file that was ours alone (or that setup created and that holds nothing else now), and its
- * folder if that file was all it held. A link to such a file goes, never what it points at.
+ * Removes a file that was ours alone (or that setup created and that holds nothing else now), and the
+ * folders setup created for it (`.github/hooks`) once empty: a folder that was there before stays, empty
+ * or not. A link to such a file goes, never what it points at.
  */
-export async function removeEditTarget(edit: EditTarget, base: string): Promise<void> {
+export async function removeEditTarget(edit: EditTarget, folders: readonly string[]): Promise<void> {
   await rm(edit.linked ? edit.file : edit.target, { force: true });
-  // The folders setup made for it (`.github/hooks`), while empty, up to the home or project folder.
-  for (let dir = path.dirname(edit.file); dir.startsWith(`${base}${path.sep}`); dir = path.dirname(dir))
+  for (const dir of folders)
     if (
       !(await rmdir(dir).then(
         () => true,
@@ -94,29 +96,68 @@ export async function removeEditTarget(edit: EditTarget, base: string): Promise<
       break;
 }
 
+/** The folders that do not exist yet on the way to `target`, deepest first: those setup creates for it. */
+export function missingFolders(target: string): string[] {
+  const missing: string[] = [];
+  for (let dir = path.dirname(target); !existsSync(dir); dir = path.dirname(dir)) {
+    if (path.dirname(dir) === dir) break;
+    missing.push(dir);
+  }
+  return missing;
+}
+
 /**
- * Which files setup created (no file was there before): only those are removed once nothing but our
- * entries was in them. A note of the fact, never a copy of the file: an uninstall works on the file as
- * it is now, so nothing the user wrote in between is lost.
+ * What setup made in a file (see `SetupNote`), kept in the store while the file is set up. A note of
+ * facts, never a copy of the file: an uninstall works on the file as it is now, so nothing the user
+ * wrote in between is lost.
  */
-export async function noteCreated(env: NodeJS.ProcessEnv, agent: string, file: string): Promise<void> {
-  const note = createdNotePath(env, agent, file);
-  await mkdir(path.dirname(note), { recursive: true, mode: 0o700 });
-  await writeFile(note, JSON.stringify({ file, created: true }), { mode: 0o600 });
+export async function writeSetupNote(
+  env: NodeJS.ProcessEnv,
+  agent: string,
+  file: string,
+  note: SetupNote,
+): Promise<void> {
+  const at = notePath(env, agent, file);
+  await mkdir(path.dirname(at), { recursive: true, mode: 0o700 });
+  await writeFile(at, JSON.stringify({ file, ...note }), { mode: 0o600 });
 }
 
-export async function forgetCreated(env: NodeJS.ProcessEnv, agent: string, file: string): Promise<void> {
-  await rm(createdNotePath(env, agent, file), { force: true });
+export async function forgetSetupNote(env: NodeJS.ProcessEnv, agent: string, file: string): Promise<void> {
+  await rm(notePath(env, agent, file), { force: true });
 }
 
-export async function wasCreated(env: NodeJS.ProcessEnv, agent: string, file: string): Promise<boolean> {
-  return readFile(createdNotePath(env, agent, file), 'utf8').then(
-    () => true,
-    () => false,
-  );
+/** The note of what setup made in `file`; `null` when there is none (or it cannot be read). */
+export async function readSetupNote(
+  env: NodeJS.ProcessEnv,
+  agent: string,
+  file: string,
+): Promise<SetupNote | null> {
+  const text = await readFile(notePath(env, agent, file), 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    const value = JSON.parse(text) as Partial<Record<keyof SetupNote, unknown>>;
+    const strings = (list: unknown) =>
+      Array.isArray(list) && list.every((item) => typeof item === 'string') ? (list as string[]) : undefined;
+    const containers = Array.isArray(value.containers)
+      ? value.containers.filter(
+          (at): at is string[] => Array.isArray(at) && at.every((part) => typeof part === 'string'),
+        )
+      : undefined;
+    const folders = strings(value.folders);
+    return {
+      created: value.created === true,
+      ...(containers ? { containers } : {}),
+      ...(typeof value.emptyText === 'string' ? { emptyText: value.emptyText } : {}),
+      ...(value.addedLineBreak === true ? { addedLineBreak: true } : {}),
+      ...(folders ? { folders } : {}),
+    };
+  } catch {
+    return null;
+  }
 }
 
-function createdNotePath(env: NodeJS.ProcessEnv, agent: string, file: string): string {
+// The name an earlier version gave the note, which noted created files only: still read.
+function notePath(env: NodeJS.ProcessEnv, agent: string, file: string): string {
   const digest = hashHex('sha256', file).slice(0, 12);
   return path.join(defaultStoreBase(env), 'setup', `${agent}-${digest}.created.json`);
 }

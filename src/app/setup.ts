@@ -12,16 +12,18 @@ import {
   ownFileEdit,
   SERVER_MARK,
   type SetupHolds,
+  type SetupNote,
   tomlServerEdit,
 } from './setup-edits.js';
 import {
   type EditTarget,
-  forgetCreated,
-  noteCreated,
+  forgetSetupNote,
+  missingFolders,
   openEditTarget,
+  readSetupNote,
   removeEditTarget,
-  wasCreated,
   writeEditTarget,
+  writeSetupNote,
 } from './setup-files.js';
 
 /**
@@ -223,7 +225,11 @@ export async function setupAgent(request: SetupRequest, env: NodeJS.ProcessEnv):
   const inside = request.scope === 'project' ? request.projectRoot : null;
   // Every file is checked before any is written: a refusal leaves the whole configuration as it was.
   const targets = await Promise.all(edits.map((edit) => openEditTarget(edit.file, inside)));
-  const plans = edits.map((edit, index) => planFileEdit(edit, targets[index] as EditTarget, request));
+  const notes = await Promise.all(edits.map((edit) => readSetupNote(env, request.agent, edit.file)));
+  // Before any is written: two files of ours in one new folder both name it as made by setup.
+  const plans = edits.map((edit, index) =>
+    planFileEdit(edit, targets[index] as EditTarget, notes[index] ?? null, request),
+  );
   const files: FileReport[] = [];
   for (const plan of plans) files.push(await plan(env));
   const changed = files.some((file) => file.action === 'installed' || file.action === 'updated');
@@ -234,35 +240,36 @@ export async function setupAgent(request: SetupRequest, env: NodeJS.ProcessEnv):
 function planFileEdit(
   edit: FileEdit,
   target: EditTarget,
+  note: SetupNote | null,
   request: SetupRequest,
 ): (env: NodeJS.ProcessEnv) => Promise<FileReport> {
   const { file, holds } = edit;
   const before = target.text;
   if (request.uninstall) {
     if (before === null) return async () => ({ file, holds, action: 'absent', content: null });
-    const without = edit.remove(before);
+    const without = edit.remove(before, note);
     if (without === before) return async () => ({ file, holds, action: 'absent', content: before });
+    // A file setup created, with nothing of the user's left in it, goes; any other keeps the user's text.
+    const gone = without === null || (!target.linked && edit.isEmpty(without) && note?.created === true);
     return async (env) => {
-      // A file setup created, with nothing of the user's left in it, goes; any other keeps the user's text.
-      const gone =
-        without === null ||
-        (!target.linked && edit.isEmpty(without) && (await wasCreated(env, request.agent, file)));
       if (!request.dryRun) {
-        if (gone)
-          await removeEditTarget(target, request.scope === 'user' ? os.homedir() : request.projectRoot);
+        if (gone) await removeEditTarget(target, note?.folders ?? []);
         else await writeEditTarget(target, without);
-        await forgetCreated(env, request.agent, file);
+        await forgetSetupNote(env, request.agent, file);
       }
       return { file, holds, action: 'removed', content: gone ? null : without };
     };
   }
-  const after = edit.install(before);
+  const { text: after, note: made } = edit.install(before, note);
   if (after === before) return async () => ({ file, holds, action: 'unchanged', content: after });
-  const action = before === null || edit.remove(before) === before ? 'installed' : 'updated';
+  const action = before === null || edit.remove(before, note) === before ? 'installed' : 'updated';
+  const folders = [
+    ...new Set([...(note?.folders ?? []), ...(before === null ? missingFolders(target.target) : [])]),
+  ];
   return async (env) => {
     if (!request.dryRun) {
       await writeEditTarget(target, after);
-      if (before === null) await noteCreated(env, request.agent, file);
+      await writeSetupNote(env, request.agent, file, { ...made, ...(folders.length > 0 ? { folders } : {}) });
     }
     return { file, holds, action, content: after };
   };

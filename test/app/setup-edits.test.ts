@@ -15,28 +15,36 @@ const gemini = jsonEdit('/home/u/.gemini/settings.json', {
   ],
 });
 
-/** Settings files as people write them: comments, compact or spread out, servers and hooks of their own. */
+/**
+ * Settings files as people write them: comments (after an entry too), compact or spread out, servers and
+ * hooks of their own, empty ones, a trailing comma.
+ */
 const userFile = fc
   .record({
     comment: fc.boolean(),
+    trailing: fc.constantFrom('', ' // mine', ' /* mine */'),
+    trailingComma: fc.boolean(),
     theme: fc.option(fc.constantFrom('dark', 'light')),
     servers: fc.option(
       fc.constantFrom(
         '{ "other": { "command": "other" } }',
         '{\n    "other": {\n      "command": "other"\n    }\n  }',
+        '{}',
+        '{ // none yet\n  }',
       ),
     ),
-    // (Not an empty list or server table of the user's: uninstall cannot tell it from one setup made, and
-    // takes it out with our last entry; the meaning is the same.)
+    // An empty list or server table of the user's stays (trial 2026-12-06): setup notes what it made.
     afterTool: fc.option(
       fc.constantFrom(
+        '[]',
+        '[ ]',
         '[{ "matcher": "x", "hooks": [{ "type": "command", "command": "node /home/me/hook.js AfterTool --agent gemini" }] }]',
         '[\n      {\n        "hooks": [\n          { "type": "command", "command": "echo mine" }\n        ]\n      }\n    ]',
       ),
     ),
     compact: fc.boolean(),
   })
-  .map(({ comment, theme, servers, afterTool, compact }) => {
+  .map(({ comment, trailing, trailingComma, theme, servers, afterTool, compact }) => {
     const sep = compact ? ' ' : '\n  ';
     const entries = [
       ...(comment ? ['/* my settings */'] : []),
@@ -46,33 +54,35 @@ const userFile = fc
     ];
     const body = entries.map((entry, index) => {
       const last = index === entries.length - 1 || entries.slice(index + 1).every((e) => e.startsWith('/*'));
-      return entry.startsWith('/*') || last ? entry : `${entry},`;
+      return entry.startsWith('/*') || (last && !trailingComma) ? entry : `${entry},`;
     });
-    if (body.length === 0) return '{}\n';
-    return `{${sep}${body.join(sep)}${compact ? ' ' : '\n'}}\n`;
+    if (body.length === 0) return compact ? '{ }' : '{}\n';
+    // A comment after the last entry, on its line (a line comment needs the line break after it).
+    const end = compact && trailing.startsWith(' //') ? '\n' : compact ? ' ' : '\n';
+    return `{${sep}${body.join(sep)}${trailing}${end}}\n`;
   });
 
 describe('editing a JSON settings file', () => {
   it('taking our entries out of what setup wrote gives the file back byte for byte', () => {
     fc.assert(
       fc.property(userFile, (before) => {
-        const installed = gemini.install(before);
+        const { text: installed, note } = gemini.install(before, null);
         expect(installed).not.toBe(before);
-        expect(gemini.remove(installed)).toBe(before);
-        // And setting up twice changes nothing.
-        expect(gemini.install(installed)).toBe(installed);
+        expect(gemini.remove(installed, note)).toBe(before);
+        // And setting up twice changes nothing, nor what the note says.
+        expect(gemini.install(installed, note)).toEqual({ text: installed, note });
       }),
     );
   });
 
   it("keeps a hook of the user's that sits in our group, and every hook that merely looks like ours", () => {
-    const installed = gemini.install('{}\n');
+    const { text: installed, note } = gemini.install(null, null);
     const value = parse(installed);
     value.hooks.AfterTool[0].hooks.push({ type: 'command', command: 'echo also mine' });
     value.hooks.AfterTool.push({
       hooks: [{ type: 'command', command: `node ${hookPath.replaceAll(' ', '_')} AfterTool --agent gemini` }],
     });
-    const removed = parse(gemini.remove(JSON.stringify(value, null, 2)) ?? '');
+    const removed = parse(gemini.remove(JSON.stringify(value, null, 2), note) ?? '');
     expect(removed.hooks.AfterTool).toEqual([
       { hooks: [{ type: 'command', command: 'echo also mine' }] },
       value.hooks.AfterTool[1],
