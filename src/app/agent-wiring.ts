@@ -5,6 +5,7 @@ import path from 'node:path';
 import { entryFilePath, ourHookEntryOfCommand } from '../core/hook-entry.js';
 import { cliCommand } from '../core/surface.js';
 import type { Check } from './check.js';
+import { readJsonc, readJsoncObject } from './jsonc.js';
 
 /**
  * `claude-checkpoint setup <agent>` as a fix to run: `--project` for a project's set-up, with the `--root`
@@ -30,12 +31,9 @@ export function setupEither(agent: string, commandRoot: string | undefined): str
  * our hook entry (`node <…/dist/hook.js> <event>`, quoted paths with spaces included) is checked.
  */
 export function absentEntryFile(text: string, home: string, root: string): string | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  // JSON with comments, as setup accepts and keeps it (trial 2026-12-06: a comment hid a gone entry).
+  const parsed = readJsonc(text);
+  if (parsed === undefined) return undefined;
   const strings: string[] = [];
   const walk = (value: unknown): void => {
     if (typeof value === 'string') strings.push(value);
@@ -49,6 +47,21 @@ export function absentEntryFile(text: string, home: string, root: string): strin
       const full = file ? entryFilePath(file, home, root) : null;
       return full !== null && !existsSync(full);
     }) as string | undefined;
+}
+
+/**
+ * The file a `claude-checkpoint` server entry runs with node (`command` plus `args`, or OpenCode's
+ * `command` list), when it does not exist: the installation setup pointed the agent at moved away.
+ */
+export function absentServerFile(entry: unknown, home: string, cwd: string): string | undefined {
+  if (typeof entry !== 'object' || entry === null) return undefined;
+  const { command, args } = entry as { command?: unknown; args?: unknown };
+  const argv: unknown[] = Array.isArray(command) ? command : [command, ...(Array.isArray(args) ? args : [])];
+  const [program, file] = argv;
+  if (typeof program !== 'string' || typeof file !== 'string') return undefined;
+  if (!/(?:^|[\\/])node(?:\.exe)?$/i.test(program) || !/\.[cm]?js$/.test(file)) return undefined;
+  const full = entryFilePath(file, home, cwd);
+  return full !== null && !existsSync(full) ? file : undefined;
 }
 
 /** The hook entry file an OpenCode plugin of ours runs, when it does not exist. */
@@ -68,7 +81,7 @@ interface AgentPlace {
   scope: 'user' | 'project';
   /** The file of ours that carries the hooks (or plugin). */
   hooksFile: string;
-  /** Files any of which may hold our server entry. */
+  /** Files any of which may hold our server entry, under `serverKey` (the first that holds one counts). */
   serverFiles: string[];
 }
 
@@ -76,6 +89,8 @@ async function agentWiring(
   home: string,
   name: string,
   agent: string,
+  /** Where the agent's JSON config keeps its MCP servers (`mcpServers`, OpenCode's `mcp`). */
+  serverKey: string,
   inUse: boolean,
   places: AgentPlace[],
   trustNote: string,
@@ -89,15 +104,28 @@ async function agentWiring(
     const hooks = await readFile(place.hooksFile, 'utf8').catch(() => null);
     if (hooks === null) continue;
     const servers = await Promise.all(
-      place.serverFiles.map((file) => readFile(file, 'utf8').catch(() => '')),
+      place.serverFiles.map(async (file) => {
+        const config = readJsoncObject(await readFile(file, 'utf8').catch(() => ''));
+        const entry = (config?.[serverKey] as Record<string, unknown> | undefined)?.['claude-checkpoint'];
+        return entry === undefined ? null : { file, entry };
+      }),
     );
+    const server = servers.find((found) => found !== null);
     const rerun = `Run \`${setupCommand(agent, place.scope, commandRoot)}\` again`;
-    if (place.serverFiles.length > 0 && !servers.some((text) => text.includes('"claude-checkpoint"')))
+    if (place.serverFiles.length > 0 && !server)
       return {
         name,
         level: 'warn',
         detail: `${place.hooksFile} is there, but the claude-checkpoint server is missing from ${place.serverFiles.join(' or ')}`,
         fix: `${rerun}.`,
+      };
+    const serverGone = server && absentServerFile(server.entry, home, path.dirname(server.file));
+    if (server && serverGone)
+      return {
+        name,
+        level: 'warn',
+        detail: `the claude-checkpoint server in ${server.file} runs ${serverGone}, which no longer exists`,
+        fix: `${rerun} from the installation you use now.`,
       };
     const missing = place.hooksFile.endsWith('.js')
       ? absentPluginEntry(hooks)
@@ -141,6 +169,7 @@ export function copilotWiring(
     home,
     'Copilot CLI',
     'copilot',
+    'mcpServers',
     existsSync(path.join(home, '.copilot')),
     [
       {
@@ -159,12 +188,9 @@ export function copilotWiring(
     async (text) => {
       // Loaded only when there is a hooks file to check: doctor's other checks do not need setup.
       const { COPILOT_HOOK_EVENTS } = await import('./setup.js');
-      let wired: string[] = [];
-      try {
-        wired = Object.keys((JSON.parse(text) as { hooks?: object }).hooks ?? {});
-      } catch {
-        return 'valid JSON';
-      }
+      const parsed = readJsoncObject(text);
+      if (parsed === undefined) return 'valid JSON';
+      const wired = Object.keys((parsed.hooks as object | undefined) ?? {});
       const missing = COPILOT_HOOK_EVENTS.filter((event) => !wired.includes(event));
       return missing.length > 0 ? `the ${missing.join(', ')} hooks` : undefined;
     },
@@ -184,6 +210,7 @@ export function openCodeWiring(
     home,
     'OpenCode',
     'opencode',
+    'mcp',
     existsSync(configDir) || existsSync(path.join(root, '.opencode')),
     [
       {

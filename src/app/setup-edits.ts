@@ -8,12 +8,12 @@ import {
   type JSONPath,
   type Node as JsonNode,
   modify,
-  type ParseError,
   parse,
   parseTree,
 } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { CheckpointError } from '../core/errors.js';
+import { parseJsoncObject } from './jsonc.js';
 
 export const NAME = 'claude-checkpoint';
 
@@ -437,14 +437,13 @@ function parseTomlOrThrow(text: string, file: string): void {
 }
 
 function parseJsonObject(text: string, file: string): unknown {
-  const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true });
-  if (errors.length > 0 || typeof value !== 'object' || value === null || Array.isArray(value))
+  const parsed = parseJsoncObject(text);
+  if ('errorOffset' in parsed)
     throw new CheckpointError(
       'INVALID_INPUT',
-      `${file} is not a JSON object this tool can edit safely (parse error at offset ${errors[0]?.offset ?? 0}); fix it or move it away, then run setup again`,
+      `${file} is not a JSON object this tool can edit safely (parse error at offset ${parsed.errorOffset}); fix it or move it away, then run setup again`,
     );
-  return value;
+  return parsed.value;
 }
 
 function asObject(value: unknown): Record<string, unknown> | null {

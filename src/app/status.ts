@@ -2,7 +2,6 @@ import { constants, existsSync } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parse as parseJsonc } from 'jsonc-parser';
 import { entryFilePath, type HookEntry, ourHookEntry } from '../core/hook-entry.js';
 import { HOOK_EVENTS } from '../core/hook-events.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
@@ -29,9 +28,17 @@ import {
 import { readSettings, type SettingsReport } from '../store/settings-file.js';
 import { projectStoreDir } from '../store/store-location.js';
 import { estimatedBytes, readUsage } from '../store/store-usage.js';
-import { absentEntryFile, copilotWiring, openCodeWiring, setupCommand, setupEither } from './agent-wiring.js';
+import {
+  absentEntryFile,
+  absentServerFile,
+  copilotWiring,
+  openCodeWiring,
+  setupCommand,
+  setupEither,
+} from './agent-wiring.js';
 import type { Check } from './check.js';
 import type { AppDeps } from './deps.js';
+import { readJsoncObject } from './jsonc.js';
 import { readCheckpoint } from './load.js';
 import { type ResolvedRoot, ROOT_ENV, resolveProjectRoot } from './root.js';
 import { storeDiskUse } from './store-caps.js';
@@ -332,7 +339,8 @@ async function geminiWiring(
     const text = await readFile(file, 'utf8').catch(() => null);
     if (text === null) continue;
     used = true;
-    const settings = parseJsonc(text) as {
+    // JSON with comments and trailing commas, read as setup reads it.
+    const settings = readJsoncObject(text) as {
       mcpServers?: Record<string, unknown>;
       hooks?: Record<string, Array<{ hooks?: Array<{ name?: string; command?: string }> }>>;
     } | null;
@@ -342,13 +350,22 @@ async function geminiWiring(
       ),
     );
     if (!settings?.mcpServers?.['claude-checkpoint'] || ours.length < GEMINI_EVENTS.length) continue;
+    const fix = `Run \`${setupCommand('gemini', scope, commandRoot)}\` again from the installation you use now.`;
     const missing = absentEntryFile(JSON.stringify(ours), home, root);
     if (missing)
       return {
         name: 'Gemini CLI',
         level: 'warn',
         detail: `the hooks in ${file} run ${missing}, which no longer exists`,
-        fix: `Run \`${setupCommand('gemini', scope, commandRoot)}\` again from the installation you use now.`,
+        fix,
+      };
+    const serverGone = absentServerFile(settings.mcpServers['claude-checkpoint'], home, root);
+    if (serverGone)
+      return {
+        name: 'Gemini CLI',
+        level: 'warn',
+        detail: `the claude-checkpoint server in ${file} runs ${serverGone}, which no longer exists`,
+        fix,
       };
     found.push(`${scope} settings (${file})`);
   }
@@ -497,13 +514,22 @@ async function codexWiring(
       readFile(path.join(dir, 'hooks.json'), 'utf8').catch(() => ''),
     ]);
     if (!config.includes('[mcp_servers.claude-checkpoint]') || !hooks.includes('--agent codex')) continue;
+    const fix = `Run \`${setupCommand('codex', scope, commandRoot)}\` again from the installation you use now.`;
     const missing = absentEntryFile(hooks, home, root);
     if (missing)
       return {
         name: 'Codex',
         level: 'warn',
         detail: `the hooks in ${path.join(dir, 'hooks.json')} run ${missing}, which no longer exists`,
-        fix: `Run \`${setupCommand('codex', scope, commandRoot)}\` again from the installation you use now.`,
+        fix,
+      };
+    const serverGone = absentServerFile(await codexServer(config), home, root);
+    if (serverGone)
+      return {
+        name: 'Codex',
+        level: 'warn',
+        detail: `the claude-checkpoint server in ${path.join(dir, 'config.toml')} runs ${serverGone}, which no longer exists`,
+        fix,
       };
     found.push(`${scope} configuration (${dir})`);
   }
@@ -520,4 +546,15 @@ async function codexWiring(
         detail: 'Codex is used here, but the checkpoint server and hooks are not set up for it',
         fix: 'Run `claude-checkpoint setup codex`, then approve the hooks in Codex (/hooks).',
       };
+}
+
+/** The `[mcp_servers.claude-checkpoint]` table of a Codex config.toml; `undefined` when it does not parse. */
+async function codexServer(config: string): Promise<unknown> {
+  // Loaded only for a config that names our server: doctor's other checks need no TOML parser.
+  const { parse } = await import('smol-toml');
+  try {
+    return (parse(config) as { mcp_servers?: Record<string, unknown> }).mcp_servers?.['claude-checkpoint'];
+  } catch {
+    return undefined;
+  }
 }

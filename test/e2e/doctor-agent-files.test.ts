@@ -1,0 +1,87 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, CLI, runCli, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+/** The MCP server setup gives every agent: this installation's dist/index.js. */
+const SERVER_ENTRY = path.join(path.dirname(CLI), 'index.js');
+
+function homes() {
+  const home = tempDir('doctor-home-');
+  return { home, env: { HOME: home, CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } };
+}
+
+async function doctorCheck(project: string, env: Record<string, string>, name: string) {
+  const result = await runCli(['doctor', '--json'], { cwd: project, env });
+  return (
+    JSON.parse(result.stdout).checks as Array<{ name: string; level: string; detail: string; fix?: string }>
+  ).find((check) => check.name === name);
+}
+
+/** A copy of a file at a path of its own, removed again by the test: an installation that moved away. */
+function movedCopy(file: string, name: string): { copy: string; remove: () => void } {
+  const copy = path.join(tempDir('doctor-entry-'), 'old install', 'dist', name);
+  mkdirSync(path.dirname(copy), { recursive: true });
+  writeFileSync(copy, readFileSync(file));
+  return { copy, remove: () => rmSync(path.dirname(path.dirname(copy)), { recursive: true }) };
+}
+
+// Trial 2026-12-06, item 10: doctor read a hooks file with a comment (which setup accepts and keeps)
+// with a strict JSON parser, found nothing, and said "✓ Codex" when the hook entry was gone.
+describe('doctor reads the JSON-with-comments files setup accepts', () => {
+  it.each([
+    ['Codex', 'codex', '.codex/hooks.json'],
+    ['Gemini CLI', 'gemini', '.gemini/settings.json'],
+  ])('%s: a hooks file with a comment, and its hook entry gone', async (name, agent, file) => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const hooksFile = path.join(home, file);
+    mkdirSync(path.dirname(hooksFile), { recursive: true });
+    writeFileSync(hooksFile, '// my hooks, with a comment\n{\n  "hooks": {}, // none of mine yet\n}\n');
+    const setup = await runCli(['setup', agent], { cwd: project, env });
+    expect(setup.code, setup.stderr).toBe(0);
+    const entry = movedCopy(SHIPPED_HOOK_ENTRY, 'hook.cjs');
+    writeFileSync(
+      hooksFile,
+      readFileSync(hooksFile, 'utf8').replaceAll(SHIPPED_HOOK_ENTRY, `'${entry.copy}'`),
+    );
+    expect(await doctorCheck(project, env, name)).toMatchObject({ level: 'ok' });
+    entry.remove();
+    expect(await doctorCheck(project, env, name)).toMatchObject({
+      level: 'warn',
+      detail: expect.stringContaining(`${entry.copy}, which no longer exists`),
+    });
+  });
+});
+
+// Trial 2026-12-06, item 10: with the MCP server's file (dist/index.js) gone, every agent still showed ✓.
+describe('doctor checks that the MCP server file each agent is given exists', () => {
+  it.each([
+    ['Codex', 'codex', '.codex/config.toml'],
+    ['Gemini CLI', 'gemini', '.gemini/settings.json'],
+    ['Copilot CLI', 'copilot', '.copilot/mcp-config.json'],
+    ['OpenCode', 'opencode', '.config/opencode/opencode.json'],
+  ])('%s: names the server file that no longer exists', async (name, agent, file) => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const setup = await runCli(['setup', agent], { cwd: project, env });
+    expect(setup.code, setup.stderr).toBe(0);
+    const config = path.join(home, file);
+    const written = readFileSync(config, 'utf8');
+    expect(written).toContain(SERVER_ENTRY);
+    const server = movedCopy(SERVER_ENTRY, 'index.js');
+    // With a comment (TOML's for Codex), which setup accepts and keeps.
+    const comment = agent === 'codex' ? '# the servers I use\n' : '// the servers I use\n';
+    writeFileSync(config, `${comment}${written.replaceAll(SERVER_ENTRY, server.copy)}`);
+    expect(await doctorCheck(project, env, name)).toMatchObject({ level: 'ok' });
+    server.remove();
+    expect(await doctorCheck(project, env, name)).toMatchObject({
+      level: 'warn',
+      detail: expect.stringContaining(`${server.copy}, which no longer exists`),
+      fix: expect.stringContaining(`setup ${agent}`),
+    });
+  });
+});
