@@ -134,17 +134,17 @@ export function jsonEdit(
       if (touched && Array.isArray(left) && left.length === 0 && isOurs(['hooks', event]))
         current = removeMember(current, ['hooks'], event);
     }
+    // A container emptied by our removal, and made by setup, goes too: in the reverse order of setup's
+    // edits (the hooks after the server), so that each removal undoes exactly one insertion.
+    const dropIfEmptied = (key: string) => {
+      const now = (parse(current) as Record<string, unknown>)[key];
+      if (parsed[key] !== undefined && isEmptyObject(now) && !isEmptyObject(parsed[key]) && isOurs([key]))
+        current = removeMember(current, [], key);
+    };
+    dropIfEmptied('hooks');
     const servers = asObject(parsed[serverKey]);
     if (servers && isOurServer(servers[NAME])) current = removeMember(current, [serverKey], NAME);
-    const after = parse(current) as Record<string, unknown>;
-    for (const key of [serverKey, 'hooks'])
-      if (
-        parsed[key] !== undefined &&
-        isEmptyObject(after[key]) &&
-        !isEmptyObject(parsed[key]) &&
-        isOurs([key])
-      )
-        current = removeMember(current, [], key);
+    dropIfEmptied(serverKey);
     // Nothing but ours was in it: the empty object as it was before setup laid it out.
     if (current !== text && EMPTY_OBJECT.test(current)) return note?.emptyText ?? '{}\n';
     // The line break setup put at the end of a file that had none.

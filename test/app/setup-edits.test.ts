@@ -72,7 +72,27 @@ describe('editing a JSON settings file', () => {
         // And setting up twice changes nothing, nor what the note says.
         expect(gemini.install(installed, note)).toEqual({ text: installed, note });
       }),
+      { numRuns: 300 },
     );
+  });
+
+  it.each([
+    [
+      'tabs and CRLF line ends',
+      '{\r\n\t"theme": "dark", // mine\r\n\t"mcpServers": {\r\n\t\t"z": {}\r\n\t}\r\n}\r\n',
+    ],
+    ['one line, no final line break', '{"theme": "dark"}'],
+    ['a list ending with a comma', '{"hooks": {"AfterTool": [{"hooks": []}, ]}}\n'],
+    ['an object holding only a comment', '{\n  // only a comment\n}\n'],
+    ['a comment over two lines after the last entry', '{\n  "a": 1 /* two\n lines */\n}\n'],
+    ['a comment after a value over two lines', '{\n  "a": [1,\n    2] // c\n}\n'],
+    // Found by the property above: the hooks went in after the comment that follows our server.
+    ['only a comment, on one line', '{ /* my settings */ }\n'],
+    ['an empty object with a comment in it', '{\n  "mcpServers": { /* later */ }\n}\n'],
+  ])('%s: set up and taken out again, byte for byte', (_name, before) => {
+    const { text: installed, note } = gemini.install(before, null);
+    expect(parse(installed).mcpServers['claude-checkpoint']).toBeDefined();
+    expect(gemini.remove(installed, note)).toBe(before);
   });
 
   it("keeps a hook of the user's that sits in our group, and every hook that merely looks like ours", () => {
