@@ -268,8 +268,9 @@ function planFileEdit(
   ];
   return async (env) => {
     if (!request.dryRun) {
-      await writeEditTarget(target, after);
+      // The note first: a note of more than was made is harmless (only what our removal empties goes).
       await writeSetupNote(env, request.agent, file, { ...made, ...(folders.length > 0 ? { folders } : {}) });
+      await writeEditTarget(target, after);
     }
     return { file, holds, action, content: after };
   };
