@@ -51,7 +51,7 @@ export interface SetupNote {
   containers?: JSONPath[];
   /** The file's text when it held an empty object only, which setup lays out whole: uninstall writes it back. */
   emptyText?: string;
-  /** The file did not end with a line break, and setup added one before its block (TOML). */
+  /** The file did not end with a line break, and setup added one (after the JSON, before its TOML block). */
   addedLineBreak?: boolean;
   /** The folders setup created for the file, deepest first: only these go once empty. */
   folders?: string[];

@@ -83,7 +83,7 @@ describe('setup --uninstall gives back the files as they were before setup, byte
     expect(snapshotFolder(root)).toEqual(before);
   });
 
-  it('a container setup made goes again, one the user made stays, even when the user emptied ours', async () => {
+  it("an empty hooks object of the user's stays, while the server table and hook lists setup made in the file go", async () => {
     const home = tempDir('setup-home-');
     const env = { HOME: home, CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
     const project = createRepo({ committed: { 'a.ts': 'a' } });
