@@ -5,7 +5,7 @@ import { CheckpointError, describeError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
 import { quotePath, unquotePath } from '../core/quote.js';
 import { bytesFromText, fsPath, hasRawBytes, textFromBytes } from '../core/raw-path.js';
-import { TURN_END_TRIGGER } from '../core/rewind-credit.js';
+import { PRE_RESTORE_TRIGGER, TURN_END_TRIGGER } from '../core/rewind-credit.js';
 import { resolveRef } from '../core/rewind-refs.js';
 import type { SettingValues } from '../core/settings.js';
 import {
@@ -270,10 +270,15 @@ async function recordContent(
   aside: KeptAside | null,
 ): Promise<Recorded> {
   // A session's prompt is recorded even on an unchanged tree, so that rewind can go back to every prompt,
-  // and so is the end of its turn, which says where its work stopped (see rewind-credit.ts); a snapshot
+  // and so is the end of its turn, which says where its work stopped (see rewind-credit.ts), and a
+  // restore's safety snapshot for a session, which credits the restore's changes to it: the latest one
+  // reused (a turn's end) gave them to no one, and its undo then had no session to take over. A snapshot
   // that holds content kept aside is more than its tree: it is never reused for another.
   const isSessionMark =
-    (request.trigger === 'prompt' || request.trigger === TURN_END_TRIGGER) && request.sessionId !== undefined;
+    (request.trigger === 'prompt' ||
+      request.trigger === TURN_END_TRIGGER ||
+      request.trigger === PRE_RESTORE_TRIGGER) &&
+    request.sessionId !== undefined;
   if (latest && latest.tree === captured.tree && !aside && !latest.aside && !isSessionMark)
     return { created: false, snapshot: latest, expired: 0, usage: null };
 
@@ -589,7 +594,12 @@ export async function restoreSnapshot(
     const paths: string[] = [];
     for (const given of readings) paths.push(await pickGivenPath(store, [snapshot.tree], given));
     await refuseUnknownPaths(store, snapshot, paths, request.paths ?? [], deps);
-    const done = await restoreTreeLocked(deps, store, target, { ...request, paths });
+    // An undo (a restore of a restore's safety snapshot) takes back what that restore did: what it
+    // brings back is credited as that restore's was, to its session (see rewind-credit.ts), unless the
+    // caller names its own. Else a person's undo between turns gave the session's work to no one.
+    const sessionId =
+      request.sessionId ?? (snapshot.trigger === PRE_RESTORE_TRIGGER ? snapshot.sessionId : undefined);
+    const done = await restoreTreeLocked(deps, store, target, { ...request, paths, sessionId });
     const headMoved = headMoveSince(snapshot.git, await readHeadFast(store.root));
     // A restore that applied always names its undo: none, with unlessEmpty, means nothing was changed.
     return { snapshot, dryRun: request.dryRun || done.undoSnapshotId === null, ...done, headMoved };
@@ -696,7 +706,7 @@ export async function restoreTreeLocked(
   }
   const interrupted = await store.recoverInterruptedRestore();
   const request = {
-    trigger: 'pre-restore',
+    trigger: PRE_RESTORE_TRIGGER,
     label: `before restoring ${target.id}`,
     sessionId: options.sessionId,
   };
