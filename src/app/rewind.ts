@@ -812,7 +812,7 @@ async function rollBack(
   }
 }
 
-function planOf(guarded: GuardedRestore & { links?: GuardedPath[] }): RestorePlan {
+function planOf(guarded: GuardedRestore & { links?: GuardedPath[]; replaced?: GuardedPath[] }): RestorePlan {
   const folders = guarded.emptyFolders
     .filter((folder) => folder.removed)
     .map((folder) => ({ path: `${folder.path}/`, reason: 'an empty folder, which no snapshot holds' }));
@@ -820,6 +820,7 @@ function planOf(guarded: GuardedRestore & { links?: GuardedPath[] }): RestorePla
     keptAside: [...guarded.keep.map((leaf) => ({ path: leaf.path, reason: leaf.reason })), ...folders],
     refused: guarded.refused,
     ...(guarded.links ? { links: guarded.links } : {}),
+    ...(guarded.replaced ? { replaced: guarded.replaced } : {}),
   });
 }
 

@@ -194,7 +194,7 @@ export function renderPlan(plan: RestorePlan, limit = 50): string[] {
 
 /** What a restore keeps aside first, and what it refuses to change, each with the reason. */
 export function renderGuarded(
-  plan: Pick<RestorePlan, 'keptAside' | 'refused' | 'links'>,
+  plan: Pick<RestorePlan, 'keptAside' | 'refused' | 'links' | 'replaced'>,
   limit = 50,
 ): string[] {
   const lines: string[] = [];
@@ -212,6 +212,8 @@ export function renderGuarded(
   section(`Refused, left as they are (${plan.refused.length}):`, plan.refused);
   const links = plan.links ?? [];
   section(`Not brought back through links (${links.length}):`, links);
+  const replaced = plan.replaced ?? [];
+  section(`Links replaced (${replaced.length}):`, replaced);
   return lines;
 }
 

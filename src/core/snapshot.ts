@@ -176,6 +176,11 @@ export interface RestorePlan {
    * project, and a hard-linked file's other links (the restore replaces the file). Present when any.
    */
   links?: GuardedPath[];
+  /**
+   * The symbolic links replaced by a folder or a file, or written in place of one: only the link itself
+   * is removed or written, never what it points to. Present when any.
+   */
+  replaced?: GuardedPath[];
 }
 
 export function summarizePlan(
@@ -184,6 +189,7 @@ export function summarizePlan(
     keptAside?: readonly GuardedPath[];
     refused?: readonly GuardedPath[];
     links?: readonly GuardedPath[];
+    replaced?: readonly GuardedPath[];
   } = {},
 ): RestorePlan {
   const plan: RestorePlan = {
@@ -193,6 +199,7 @@ export function summarizePlan(
     keptAside: [...(guarded.keptAside ?? [])],
     refused: [...(guarded.refused ?? [])],
     ...(guarded.links && guarded.links.length > 0 ? { links: [...guarded.links] } : {}),
+    ...(guarded.replaced && guarded.replaced.length > 0 ? { replaced: [...guarded.replaced] } : {}),
   };
   for (const change of changes) plan[change.action].push(change.path);
   return plan;

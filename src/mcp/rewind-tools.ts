@@ -73,6 +73,11 @@ export const planSchema = z.object({
     .describe(
       'What the restore cannot bring back through links: edits made through a symbolic link out of the project, and the other links of a hard-linked file it replaces',
     ),
+  replaced: guardedPaths
+    .optional()
+    .describe(
+      'Symbolic links the restore replaces with a folder or a file, or writes in place of one: only the link itself is removed or written, never what it points to',
+    ),
 });
 
 /** The session id Claude Code gives its MCP servers, when it does. */
