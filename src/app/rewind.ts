@@ -12,6 +12,7 @@ import {
   BUILT_IN_TRIGGERS,
   formatSnapshotId,
   type GuardedPath,
+  modeChangeOf,
   planSize,
   type RestorePlan,
   SNAPSHOT_DEFAULTS,
@@ -821,6 +822,10 @@ function planOf(guarded: GuardedRestore & { links?: GuardedPath[]; replaced?: Gu
     refused: guarded.refused,
     ...(guarded.links ? { links: guarded.links } : {}),
     ...(guarded.replaced ? { replaced: guarded.replaced } : {}),
+    modes: guarded.changes.flatMap((change) => {
+      const mode = modeChangeOf(change);
+      return mode ? [{ path: change.path, ...mode }] : [];
+    }),
   });
 }
 

@@ -181,6 +181,27 @@ export interface RestorePlan {
    * is removed or written, never what it points to. Present when any.
    */
   replaced?: GuardedPath[];
+  /** The paths to overwrite whose mode changes (git's modes: now, then in the target). Present when any. */
+  modes?: ModeChange[];
+}
+
+/** A path's mode change, in git's words ("old mode", "new mode"): `100644` to `100755`. */
+export interface ModeChange {
+  path: string;
+  oldMode: string;
+  newMode: string;
+}
+
+/** A path's mode change between two trees (git's modes on each side), when it is on both and they differ. */
+export function modeChangeOf(change: {
+  beforeMode: string;
+  afterMode: string;
+}): { oldMode: string; newMode: string } | undefined {
+  const absent = '000000';
+  const isOnBoth = change.beforeMode !== absent && change.afterMode !== absent;
+  return isOnBoth && change.beforeMode !== change.afterMode
+    ? { oldMode: change.beforeMode, newMode: change.afterMode }
+    : undefined;
 }
 
 export function summarizePlan(
@@ -190,6 +211,7 @@ export function summarizePlan(
     refused?: readonly GuardedPath[];
     links?: readonly GuardedPath[];
     replaced?: readonly GuardedPath[];
+    modes?: readonly ModeChange[];
   } = {},
 ): RestorePlan {
   const plan: RestorePlan = {
@@ -201,6 +223,11 @@ export function summarizePlan(
     ...(guarded.links && guarded.links.length > 0 ? { links: [...guarded.links] } : {}),
     ...(guarded.replaced && guarded.replaced.length > 0 ? { replaced: [...guarded.replaced] } : {}),
   };
+  const overwritten = new Set(
+    changes.filter((change) => change.action === 'overwrite').map((change) => change.path),
+  );
+  const modes = (guarded.modes ?? []).filter((entry) => overwritten.has(entry.path));
+  if (modes.length > 0) plan.modes = modes;
   for (const change of changes) plan[change.action].push(change.path);
   return plan;
 }

@@ -73,6 +73,12 @@ export const planSchema = z.object({
     .describe(
       'What the restore cannot bring back through links: edits made through a symbolic link out of the project, and the other links of a hard-linked file it replaces',
     ),
+  modes: z
+    .array(z.object({ path: z.string(), oldMode: z.string(), newMode: z.string() }))
+    .optional()
+    .describe(
+      "The paths to overwrite whose mode changes: git's mode now (oldMode) and in the snapshot (newMode)",
+    ),
   replaced: guardedPaths
     .optional()
     .describe(
@@ -201,6 +207,8 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
             status: z.string(),
             added: z.number().nullable(),
             deleted: z.number().nullable(),
+            oldMode: z.string().optional().describe("git's mode before, when the mode changed (100644)"),
+            newMode: z.string().optional().describe("git's mode after, when the mode changed (100755)"),
           }),
         ),
         patch: z.string().optional(),
