@@ -561,13 +561,19 @@ export interface RestoreUndo {
  * undo then names the state before that first attempt), that one's too. Empty: the whole tree, as for
  * an interrupted restore of the whole tree, or one whose journal an older version wrote without paths.
  */
-function undoPaths(paths: readonly string[], interrupted: { paths?: unknown } | null): string[] {
+function undoPaths(
+  paths: readonly string[],
+  interrupted: { paths?: unknown } | null,
+  changes: ReadonlyArray<{ path: string }> = [],
+): string[] {
   if (paths.length === 0) return [];
-  if (!interrupted) return [...paths];
+  const isCovered = (file: string) => paths.some((given) => file === given || file.startsWith(`${given}/`));
+  const beyond = changes.map((change) => change.path).filter((file) => !isCovered(file));
+  if (!interrupted) return [...new Set([...beyond, ...paths])];
   const earlier = interrupted.paths;
   if (!Array.isArray(earlier) || earlier.length === 0 || !earlier.every((file) => typeof file === 'string'))
     return [];
-  return [...new Set([...paths, ...(earlier as string[])])];
+  return [...new Set([...beyond, ...paths, ...(earlier as string[])])];
 }
 
 /**
@@ -743,7 +749,8 @@ export async function restoreTreeLocked(
   const undo = interrupted?.undo ?? before.snapshot.id;
   // The undo names this restore's paths (and an interrupted one's): the rest of the tree is not its to
   // take back, and may hold work done since (new-user trial, 2026-12-06).
-  const paths = undoPaths(options.paths, interrupted);
+  // And what the plan changes beyond those paths (a link in the way of a path restored: restore-guard.ts).
+  const paths = undoPaths(options.paths, interrupted, plan.changes);
   await store.beginRestore({
     target: target.id,
     undo,

@@ -491,13 +491,22 @@ export class SnapshotStore {
     const holdsUnder = (dir: string, side: 'beforeMode' | 'afterMode') =>
       changes.some((change) => change.path.startsWith(`${dir}/`) && change[side] !== MISSING_MODE);
     const linkTarget = async (oid: string) => (await this.git(['cat-file', 'blob', oid])).stdout;
+    // The link on disk now, as it is read (a change the guard added has no oid: see guardRestore).
+    const linkNow = (file: string) => {
+      try {
+        return textFromBytes(readlinkSync(fsPath(path.join(this.root, file)), { encoding: 'buffer' }));
+      } catch {
+        return '?';
+      }
+    };
+
     const found: GuardedPath[] = [];
     for (const change of changes) {
       const wasLink = change.beforeMode === LINK_MODE;
       if (wasLink === (change.afterMode === LINK_MODE)) continue;
       let reason: string | null = null;
       if (wasLink) {
-        const now = `a symbolic link to ${await linkTarget(change.beforeOid)} now`;
+        const now = `a symbolic link to ${change.beforeOid ? await linkTarget(change.beforeOid) : linkNow(change.path)} now`;
         if (isFile(change.afterMode))
           reason = `${now}, a file in the snapshot: the link itself is replaced (not what it points to)`;
         else if (change.afterMode === MISSING_MODE && holdsUnder(change.path, 'afterMode'))

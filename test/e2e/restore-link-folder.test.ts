@@ -61,6 +61,29 @@ describe('a restore that replaces a symbolic link with a folder, or a folder wit
     expect(readTree(outside)).toEqual(outsideBefore);
   }, 60_000);
 
+  // Found with the above: restoring only lib/a.txt removed the link lib, which the plan did not name,
+  // and the undo (limited to lib/a.txt) did not bring it back: the link was lost.
+  it('a restore of a path under the link: the plan names the link, and the undo brings it back', async () => {
+    const { root, cli } = project({ 'lib/a.txt': 'a\n', 'lib/b.txt': 'b\n' });
+    const id = (await cli('snapshot', '--json')).match(/"id": "([^"]+)"/)?.[1] as string;
+    const outside = tempDir('outside-');
+    writeTree(outside, { 'a.txt': 'outside a\n' });
+    const outsideBefore = readTree(outside);
+    rmSync(path.join(root, 'lib'), { recursive: true });
+    symlinkSync(outside, path.join(root, 'lib'));
+
+    const plan = JSON.parse(await cli('restore', id, 'lib/a.txt', '--dry-run', '--json')).plan as Plan;
+    expect(plan).toMatchObject({ create: ['lib/a.txt'], delete: ['lib'] });
+    expect(plan.replaced?.map((entry) => entry.path)).toEqual(['lib']);
+    const done = JSON.parse(await cli('restore', id, 'lib/a.txt', '--yes', '--json'));
+    expect(readTree(outside)).toEqual(outsideBefore);
+    expect(readTree(root)['lib/a.txt']).toMatchObject({ kind: 'file' });
+    expect(done.undo.paths).toEqual(['lib', 'lib/a.txt']);
+    await cli('restore', done.undo.snapshotId, ...done.undo.paths, '--yes');
+    expect(readTree(root).lib).toEqual({ kind: 'link', target: outside });
+    expect(readTree(outside)).toEqual(outsideBefore);
+  }, 60_000);
+
   it('a folder where the snapshot holds a link: the plan says the folder becomes a link', async () => {
     const { root, cli } = project({ 'other/o.txt': 'o\n' });
     symlinkSync('other', path.join(root, 'lib'));
