@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { relayOnlyHook, startRelayServer } from '../helpers/relay.js';
 
 beforeAll(assertBuilt);
 
@@ -89,6 +90,32 @@ describe('a pre-command hook whose input is over 16 MB', { timeout: 120_000 }, (
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
+    expect((await snapshots(root, env))[0]).toMatchObject({ trigger: 'pre-command' });
+  });
+
+  it('through the running MCP server: the relay takes it', async () => {
+    const { root, env } = project();
+    await startRelayServer(root, env);
+    // This hook.cjs has no bundle beside it: only the server can have taken the snapshot.
+    const result = await runNodeScript(relayOnlyHook(), ['PreToolUse'], {
+      cwd: root,
+      env,
+      input: JSON.stringify(preToolUse(root, { command: hugeCommand() })),
+    });
+    expect(result.code).toBe(0);
+    expect((await snapshots(root, env))[0]).toMatchObject({ trigger: 'pre-command' });
+  });
+
+  it('a command of quotes, twice its size once escaped for the relay: the hook takes the snapshot itself', async () => {
+    const { root, env } = project();
+    await startRelayServer(root, env);
+    const quotes = `printf '%s' '${'"'.repeat(17 * MB)}' > q.txt; rm -rf src`;
+    const result = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PreToolUse'], {
+      cwd: root,
+      env,
+      input: JSON.stringify(preToolUse(root, { command: quotes })),
+    });
+    expect(result.code).toBe(0);
     expect((await snapshots(root, env))[0]).toMatchObject({ trigger: 'pre-command' });
   });
 
