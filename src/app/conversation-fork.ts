@@ -10,7 +10,7 @@ import {
   findTranscriptPrompt,
   type PromptSelector,
 } from './claude-transcript.js';
-import { codexPrompts, codexRolloutFileName, forkCodexRollout, rolloutSessionId } from './codex-rollout.js';
+import { codexRolloutFileName, createCodexCollector, createCodexFork } from './codex-rollout.js';
 import { copilotPrompts, copilotSessionId, forkCopilotSession } from './copilot-session.js';
 import type { AppDeps } from './deps.js';
 import { forkGeminiChat, geminiChatFileName, geminiPrompts, resolveGeminiChat } from './gemini-chat.js';
@@ -278,17 +278,29 @@ const codex: Forker = {
         }
     return [];
   },
-  fork: (text, snapshot, sessionId, deps) => {
-    if (rolloutSessionId(text) !== snapshot.sessionId) return { kind: 'other-session' };
-    const prompt = findTranscriptPrompt(codexPrompts(text), selectorOf(snapshot));
+  // Line by line, as Claude Code's: a long session's rollout is hundreds of MB.
+  forkLines: async (lines, snapshot, sessionId, deps) => {
+    const collector = createCodexCollector();
+    for await (const raw of lines()) collector.line(raw);
+    const oldSessionId = collector.sessionId();
+    if (oldSessionId === null || oldSessionId !== snapshot.sessionId) return { kind: 'other-session' };
+    const prompt = findTranscriptPrompt(collector.prompts, selectorOf(snapshot));
     if (!prompt) return { kind: 'no-prompt' };
+    if (!collector.prompts.some((earlier) => earlier.index < prompt.turnStart))
+      return { kind: 'first', prompt: prompt.text };
     const now = deps.now();
-    const fork = forkCodexRollout(text, prompt, sessionId, now);
-    if (!fork) return { kind: 'first', prompt: prompt.text };
+    const fork = createCodexFork(oldSessionId, prompt, sessionId, now);
+    async function* forked() {
+      for await (const raw of lines()) {
+        if (fork.isDone()) break;
+        const line = fork.line(raw);
+        if (line) yield line;
+      }
+    }
     return {
       kind: 'forked',
-      files: [{ path: codexRolloutFileName(sessionId, now), text: fork.text }],
-      messages: fork.messages,
+      files: [{ path: codexRolloutFileName(sessionId, now), lines: forked }],
+      messages: collector.messagesBefore(prompt.turnStart),
       prompt: prompt.text,
     };
   },

@@ -165,5 +165,67 @@ describe.skipIf(!existsSync('/proc/self/status'))(
       expect(last).toMatchObject({ type: 'last-prompt', lastPrompt: 'first prompt' });
       expect(fork.messages).toBeGreaterThan(1000);
     }, 180_000);
+
+    // The same for a Codex rollout, read whole before as well.
+    it('Codex: forks a 100 MB rollout within the same bound', async () => {
+      const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+      const home = tempDir('home-');
+      const env = { HOME: home, CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+      const hook = (prompt: string, turn: string) =>
+        runCli(['hook', 'UserPromptSubmit', '--agent', 'codex'], {
+          cwd: root,
+          env,
+          input: JSON.stringify({ session_id: CODEX_SESSION, turn_id: turn, cwd: root, prompt }),
+        });
+      expect((await hook('first prompt', 't-1')).code).toBe(0);
+      expect((await hook('second prompt', 't-2')).code).toBe(0);
+      const second = JSON.parse((await runCli(['list', '--json', '--root', root], { cwd: root, env })).stdout)
+        .snapshots[0] as { id: string };
+
+      const day = path.join(home, '.codex', 'sessions', '2026', '12', '06');
+      mkdirSync(day, { recursive: true });
+      const rollout = path.join(day, `rollout-2026-12-06T10-00-00-${CODEX_SESSION}.jsonl`);
+      cleanup.push(rollout);
+      writeRollout(rollout, TRANSCRIPT_BYTES);
+
+      const run = await runCliMeasured(
+        ['rewind', second.id, '--conversation', '--yes', '--json', '--root', root],
+        root,
+        env,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const fork = JSON.parse(run.stdout).conversation.fork as { transcript: string; messages: number };
+      cleanup.push(fork.transcript);
+      expect(run.peakBytes, `peak ${Math.round(run.peakBytes / MB)} MB`).toBeLessThan(MAX_PEAK_RSS_BYTES);
+      expect(statSync(fork.transcript).size).toBeGreaterThan(TRANSCRIPT_BYTES * 0.9);
+      expect(fork.messages).toBeGreaterThan(1000);
+    }, 180_000);
   },
 );
+
+const CODEX_SESSION = '01a23534-b9d3-7892-85f6-6d7e97ff6f0a';
+
+/** A Codex rollout of about `bytes`: its session_meta, a first turn of many messages, and a second turn. */
+function writeRollout(file: string, bytes: number): void {
+  const fd = openSync(file, 'w');
+  try {
+    const line = (type: string, payload: Record<string, unknown>) =>
+      `${JSON.stringify({ timestamp: '2026-12-06T10:00:00.000Z', type, payload })}\n`;
+    const message = (role: string, text: string, turn: string) =>
+      line('response_item', {
+        type: 'message',
+        role,
+        content: [{ type: role === 'user' ? 'input_text' : 'output_text', text }],
+        internal_chat_message_metadata_passthrough: { turn_id: turn },
+      });
+    writeSync(fd, line('session_meta', { id: CODEX_SESSION, cwd: '/p', cli_version: '0.169.0' }));
+    writeSync(fd, line('event_msg', { type: 'task_started', turn_id: 't-1' }));
+    writeSync(fd, message('user', 'first prompt', 't-1'));
+    const filler = 'lorem ipsum dolor sit amet, "quoted" and \\ escaped\n'.repeat(200);
+    for (let written = 0; written < bytes; ) written += writeSync(fd, message('assistant', filler, 't-1'));
+    writeSync(fd, line('event_msg', { type: 'task_started', turn_id: 't-2' }));
+    writeSync(fd, message('user', 'second prompt', 't-2'));
+  } finally {
+    closeSync(fd);
+  }
+}
