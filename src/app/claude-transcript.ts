@@ -7,7 +7,7 @@
  * its `sessionId`. This module only reads and forks that text; conversation-fork.ts does the files.
  */
 
-import { type JsonObject, parseJsonLines } from '../core/json-lines.js';
+import { type JsonObject, parseJsonObject } from '../core/json-lines.js';
 
 type Line = JsonObject;
 
@@ -65,23 +65,49 @@ function typedPrompt(line: Line): string | null {
   return text;
 }
 
+export interface TranscriptPromptAt extends TranscriptPrompt {
+  /** How many messages come before it: what a fork before it holds. */
+  messagesBefore: number;
+  /** The typed prompt before it, '' when none: a fork's `last-prompt`. */
+  previousPrompt: string;
+}
+
+/**
+ * Collects the typed prompts of a transcript, one line at a time (a 100 MB transcript is never held
+ * whole: helper task, issue 26).
+ */
+export function createPromptCollector(): { line(raw: string): void; prompts: TranscriptPromptAt[] } {
+  const prompts: TranscriptPromptAt[] = [];
+  let index = 0;
+  let messages = 0;
+  return {
+    prompts,
+    line(raw) {
+      const line = raw.trim() === '' ? null : parseJsonObject(raw);
+      const at = index++;
+      if (!line) return;
+      const typed = typedPrompt(line);
+      if (typed !== null && typeof line.uuid === 'string')
+        prompts.push({
+          index: at,
+          uuid: line.uuid,
+          parentUuid: typeof line.parentUuid === 'string' ? line.parentUuid : null,
+          promptId: typeof line.promptId === 'string' ? line.promptId : null,
+          text: typed,
+          timestamp: typeof line.timestamp === 'string' ? line.timestamp : null,
+          messagesBefore: messages,
+          previousPrompt: prompts[prompts.length - 1]?.text ?? '',
+        });
+      if (MESSAGE_TYPES.has(String(line.type))) messages++;
+    },
+  };
+}
+
 /** The typed prompts of a transcript, in order. */
-export function transcriptPrompts(text: string): TranscriptPrompt[] {
-  const prompts: TranscriptPrompt[] = [];
-  parseJsonLines(text).forEach((line, index) => {
-    if (!line) return;
-    const typed = typedPrompt(line);
-    if (typed === null || typeof line.uuid !== 'string') return;
-    prompts.push({
-      index,
-      uuid: line.uuid,
-      parentUuid: typeof line.parentUuid === 'string' ? line.parentUuid : null,
-      promptId: typeof line.promptId === 'string' ? line.promptId : null,
-      text: typed,
-      timestamp: typeof line.timestamp === 'string' ? line.timestamp : null,
-    });
-  });
-  return prompts;
+export function transcriptPrompts(text: string): TranscriptPromptAt[] {
+  const collector = createPromptCollector();
+  for (const raw of text.split('\n')) collector.line(raw);
+  return collector.prompts;
 }
 
 export const firstLine = (text: string) =>
@@ -128,18 +154,20 @@ export function findTranscriptPrompt<T extends PromptCandidate>(
 }
 
 /**
- * A new session holding the conversation before `prompt` (not including it): every line written before
- * it, with the new session id and fresh message uuids (renamed consistently, so the parentUuid chain
- * holds), and a closing `last-prompt` line naming the message the prompt answered as the leaf to
- * resume from. Returns null when nothing comes before the prompt (it opened the session).
+ * A new session holding the conversation before `prompt` (not including it), line by line: `line` takes
+ * each line of the transcript in order and gives what the new session holds for it (nothing for a line
+ * it leaves out), and `close` the closing `last-prompt` line. Every line before the prompt is kept, with
+ * the new session id and fresh message uuids (renamed consistently, so the parentUuid chain holds); the
+ * closing line names the message the prompt answered as the leaf to resume from. `null` when nothing
+ * comes before the prompt (it opened the session).
  */
-export function forkClaudeTranscript(
-  text: string,
+export function createClaudeFork(
   prompt: TranscriptPrompt,
   newSessionId: string,
   newUuid: () => string,
-): ClaudeFork | null {
-  if (prompt.parentUuid === null) return null;
+): { line(raw: string): string | null; isDone(): boolean; close(previousPrompt: string): string } | null {
+  const leaf = prompt.parentUuid;
+  if (leaf === null) return null;
   const renamed = new Map<string, string>();
   const rename = (uuid: string) => {
     let next = renamed.get(uuid);
@@ -149,30 +177,46 @@ export function forkClaudeTranscript(
     }
     return next;
   };
+  let index = 0;
+  return {
+    line(raw) {
+      if (index++ >= prompt.index) return null;
+      const line = raw.trim() === '' ? null : parseJsonObject(raw);
+      // Our own last-prompt closes the fork; earlier ones would name a later leaf once renamed.
+      if (!line || line.type === 'last-prompt') return null;
+      if (typeof line.sessionId === 'string') line.sessionId = newSessionId;
+      for (const field of UUID_FIELDS) {
+        const value = line[field];
+        if (typeof value === 'string') line[field] = rename(value);
+      }
+      return JSON.stringify(line);
+    },
+    isDone: () => index >= prompt.index,
+    close: (previousPrompt) =>
+      JSON.stringify({
+        type: 'last-prompt',
+        lastPrompt: firstLine(previousPrompt),
+        leafUuid: rename(leaf),
+        sessionId: newSessionId,
+      }),
+  };
+}
+
+/** The fork of a transcript held as text (see createClaudeFork), for a transcript small enough to hold. */
+export function forkClaudeTranscript(
+  text: string,
+  prompt: TranscriptPromptAt,
+  newSessionId: string,
+  newUuid: () => string,
+): ClaudeFork | null {
+  const fork = createClaudeFork(prompt, newSessionId, newUuid);
+  if (!fork) return null;
   const out: string[] = [];
-  let messages = 0;
-  let previousPrompt = '';
-  for (const line of parseJsonLines(text).slice(0, prompt.index)) {
-    // Our own last-prompt closes the fork; earlier ones would name a later leaf once renamed.
-    if (!line || line.type === 'last-prompt') continue;
-    const copy: Line = { ...line };
-    if (typeof copy.sessionId === 'string') copy.sessionId = newSessionId;
-    for (const field of UUID_FIELDS) {
-      const value = copy[field];
-      if (typeof value === 'string') copy[field] = rename(value);
-    }
-    if (MESSAGE_TYPES.has(String(copy.type))) messages++;
-    const typed = typedPrompt(line);
-    if (typed !== null) previousPrompt = typed;
-    out.push(JSON.stringify(copy));
+  for (const raw of text.split('\n')) {
+    if (fork.isDone()) break;
+    const line = fork.line(raw);
+    if (line !== null) out.push(line);
   }
-  out.push(
-    JSON.stringify({
-      type: 'last-prompt',
-      lastPrompt: firstLine(previousPrompt),
-      leafUuid: rename(prompt.parentUuid),
-      sessionId: newSessionId,
-    }),
-  );
-  return { text: `${out.join('\n')}\n`, prompt: prompt.text, messages };
+  out.push(fork.close(prompt.previousPrompt));
+  return { text: `${out.join('\n')}\n`, prompt: prompt.text, messages: prompt.messagesBefore };
 }

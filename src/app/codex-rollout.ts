@@ -1,4 +1,10 @@
-import { isJsonObject, type JsonObject, parseJsonLines, renameEverywhere } from '../core/json-lines.js';
+import {
+  isJsonObject,
+  type JsonObject,
+  parseJsonLines,
+  parseJsonObject,
+  renameEverywhere,
+} from '../core/json-lines.js';
 import { typedText } from '../transcripts/list-state.js';
 import type { PromptCandidate } from './claude-transcript.js';
 
@@ -65,22 +71,39 @@ function typedPrompt(payload: JsonObject): string | undefined {
   return typedText(text);
 }
 
-/** The prompts a person typed, in order, each with its turn id where the rollout names one. */
-export function codexPrompts(text: string): CodexPrompt[] {
-  const lines = parseJsonLines(text);
+/**
+ * Collects a rollout's session id and typed prompts, one line at a time (a long session's rollout is
+ * never held whole), and how many messages come before each line: what a fork before it holds.
+ */
+export function createCodexCollector(): {
+  line(raw: string): void;
+  sessionId(): string | null;
+  prompts: CodexPrompt[];
+  messagesBefore(index: number): number;
+} {
   const turnStarts = new Map<string, number>();
   // Versions that name no turn on a message: its turn opens with the task_started or turn_context just before.
   let opened = -1;
+  let index = 0;
+  let sessionId: string | null = null;
+  let messages = 0;
+  const messagesAt: number[] = [];
   const prompts: CodexPrompt[] = [];
-  lines.forEach((line, index) => {
+  const visit = (line: JsonObject | null, at: number) => {
     if (!line) return;
-    const turn = turnOf(line);
-    if (turn !== undefined && !turnStarts.has(turn)) turnStarts.set(turn, index);
+    if (at === 0) {
+      const payload = line.type === 'session_meta' && isJsonObject(line.payload) ? line.payload : undefined;
+      sessionId = typeof payload?.id === 'string' ? payload.id : null;
+    }
     const payload = isJsonObject(line.payload) ? line.payload : undefined;
+    if (line.type === 'response_item' && payload?.type === 'message' && payload.role !== 'developer')
+      messages++;
+    const turn = turnOf(line);
+    if (turn !== undefined && !turnStarts.has(turn)) turnStarts.set(turn, at);
     const isOpening =
       line.type === 'turn_context' ||
       (line.type === 'event_msg' && (payload?.type === 'task_started' || payload?.type === 'turn_started'));
-    if (isOpening && opened === -1) opened = index;
+    if (isOpening && opened === -1) opened = at;
     if (line.type !== 'response_item' || !payload) return;
     const typed = typedPrompt(payload);
     if (typed === undefined) {
@@ -88,21 +111,63 @@ export function codexPrompts(text: string): CodexPrompt[] {
       return;
     }
     prompts.push({
-      index,
-      turnStart: (turn !== undefined ? turnStarts.get(turn) : undefined) ?? (opened === -1 ? index : opened),
+      index: at,
+      turnStart: (turn !== undefined ? turnStarts.get(turn) : undefined) ?? (opened === -1 ? at : opened),
       promptId: turn ?? null,
       text: typed,
       timestamp: typeof line.timestamp === 'string' ? line.timestamp : null,
     });
     opened = -1;
-  });
-  return prompts;
+  };
+  return {
+    prompts,
+    sessionId: () => sessionId,
+    line(raw) {
+      const at = index++;
+      messagesAt.push(messages);
+      visit(raw.trim() === '' ? null : parseJsonObject(raw), at);
+    },
+    messagesBefore: (at) => messagesAt[at] ?? messages,
+  };
+}
+
+/** The prompts a person typed, in order, each with its turn id where the rollout names one. */
+export function codexPrompts(text: string): CodexPrompt[] {
+  const collector = createCodexCollector();
+  for (const raw of text.split('\n')) collector.line(raw);
+  return collector.prompts;
 }
 
 /**
- * A new rollout holding the conversation before `prompt`'s turn (not including it): every line before
- * that turn starts, the old session id made the new one wherever a line names it, and the session's
- * start time now. Null when no prompt comes before this one.
+ * A new rollout holding the conversation before `prompt`'s turn (not including it), line by line: `line`
+ * takes each line of the rollout in order and gives what the new one holds for it, until `isDone`.
+ * Every line before that turn starts, the old session id made the new one wherever a line names it, and
+ * the session's start time now.
+ */
+export function createCodexFork(
+  oldSessionId: string,
+  prompt: CodexPrompt,
+  newSessionId: string,
+  now: Date,
+): { line(raw: string): string | null; isDone(): boolean } {
+  let index = 0;
+  return {
+    line(raw) {
+      if (index++ >= prompt.turnStart) return null;
+      const line = raw.trim() === '' ? null : parseJsonObject(raw);
+      if (!line) return null;
+      const copy = renameEverywhere(line, oldSessionId, newSessionId) as JsonObject;
+      const payload = isJsonObject(copy.payload) ? copy.payload : undefined;
+      if (copy.type === 'session_meta' && payload)
+        copy.payload = { ...payload, timestamp: now.toISOString() };
+      return JSON.stringify(copy);
+    },
+    isDone: () => index >= prompt.turnStart,
+  };
+}
+
+/**
+ * The fork of a rollout held as text (see createCodexFork). Null when no prompt comes before this one.
  */
 export function forkCodexRollout(
   text: string,
@@ -110,21 +175,19 @@ export function forkCodexRollout(
   newSessionId: string,
   now: Date,
 ): CodexFork | null {
-  const oldSessionId = rolloutSessionId(text);
+  const collector = createCodexCollector();
+  for (const raw of text.split('\n')) collector.line(raw);
+  const oldSessionId = collector.sessionId();
   if (!oldSessionId) return null;
-  if (!codexPrompts(text).some((earlier) => earlier.index < prompt.turnStart)) return null;
+  if (!collector.prompts.some((earlier) => earlier.index < prompt.turnStart)) return null;
+  const fork = createCodexFork(oldSessionId, prompt, newSessionId, now);
   const out: string[] = [];
-  let messages = 0;
-  for (const line of parseJsonLines(text).slice(0, prompt.turnStart)) {
-    if (!line) continue;
-    const copy = renameEverywhere(line, oldSessionId, newSessionId) as JsonObject;
-    const payload = isJsonObject(copy.payload) ? copy.payload : undefined;
-    if (copy.type === 'session_meta' && payload) copy.payload = { ...payload, timestamp: now.toISOString() };
-    if (copy.type === 'response_item' && payload?.type === 'message' && payload.role !== 'developer')
-      messages++;
-    out.push(JSON.stringify(copy));
+  for (const raw of text.split('\n')) {
+    if (fork.isDone()) break;
+    const line = fork.line(raw);
+    if (line !== null) out.push(line);
   }
-  return { text: `${out.join('\n')}\n`, messages };
+  return { text: `${out.join('\n')}\n`, messages: collector.messagesBefore(prompt.turnStart) };
 }
 
 /** The file name Codex gives a rollout started now: `rollout-<local time>-<session id>.jsonl`. */

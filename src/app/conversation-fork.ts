@@ -5,12 +5,12 @@ import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import type { SnapshotRecord } from '../core/snapshot.js';
 import {
+  createClaudeFork,
+  createPromptCollector,
   findTranscriptPrompt,
-  forkClaudeTranscript,
   type PromptSelector,
-  transcriptPrompts,
 } from './claude-transcript.js';
-import { codexPrompts, codexRolloutFileName, forkCodexRollout, rolloutSessionId } from './codex-rollout.js';
+import { codexRolloutFileName, createCodexCollector, createCodexFork } from './codex-rollout.js';
 import { copilotPrompts, copilotSessionId, forkCopilotSession } from './copilot-session.js';
 import type { AppDeps } from './deps.js';
 import { forkGeminiChat, geminiChatFileName, geminiPrompts, resolveGeminiChat } from './gemini-chat.js';
@@ -76,8 +76,12 @@ type PromptSnapshot = SnapshotRecord & { sessionId: string };
 type ForkAttempt =
   | {
       kind: 'forked';
-      /** The new session's files, by their paths relative to the transcript's folder; the first is its transcript. */
-      files: Array<{ path: string; text: string }>;
+      /**
+       * The new session's files, by their paths relative to the transcript's folder; the first is its
+       * transcript. Each is its text, or its lines, made as they are written (a transcript too large
+       * to hold twice).
+       */
+      files: Array<{ path: string; text: string } | { path: string; lines: () => AsyncIterable<string> }>;
       /** A folder to make first (relative, as the files), for an agent that keeps a folder per session. */
       folder?: string;
       messages: number;
@@ -99,13 +103,21 @@ interface Forker {
   candidates(env: NodeJS.ProcessEnv, root: string, snapshot: PromptSnapshot): Promise<string[]>;
   /** Files beside the transcript that a fork carries over too (read, never written). */
   companions?: readonly string[];
-  fork(
+  /** The fork of the transcript's text, read whole (up to MAX_TRANSCRIPT_BYTES). */
+  fork?(
     text: string,
     snapshot: PromptSnapshot,
     sessionId: string,
     deps: Pick<AppDeps, 'newId' | 'now'>,
     companions: ReadonlyMap<string, string>,
   ): ForkAttempt;
+  /** The fork of the transcript's lines, read again from its start on each call of `lines`, never whole. */
+  forkLines?(
+    lines: () => AsyncIterable<string>,
+    snapshot: PromptSnapshot,
+    sessionId: string,
+    deps: Pick<AppDeps, 'newId' | 'now'>,
+  ): Promise<ForkAttempt>;
 }
 
 /** Security: a session id names a file; one that could climb out of a folder, or glob, names none. */
@@ -167,15 +179,27 @@ const claude: Forker = {
       path.join(claudeProjectDir(env, root), name),
     ]);
   },
-  fork: (text, snapshot, sessionId, deps) => {
-    const prompt = findTranscriptPrompt(transcriptPrompts(text), selectorOf(snapshot));
+  // Line by line: a long session's transcript is hundreds of MB, and held whole (as a string, its lines
+  // and their objects) it took about 12 times its size (helper task, issue 26).
+  forkLines: async (lines, snapshot, sessionId, deps) => {
+    const collector = createPromptCollector();
+    for await (const raw of lines()) collector.line(raw);
+    const prompt = findTranscriptPrompt(collector.prompts, selectorOf(snapshot));
     if (!prompt) return { kind: 'no-prompt' };
-    const fork = forkClaudeTranscript(text, prompt, sessionId, deps.newId);
+    const fork = createClaudeFork(prompt, sessionId, deps.newId);
     if (!fork) return { kind: 'first', prompt: prompt.text };
+    async function* forked() {
+      for await (const raw of lines()) {
+        if (fork?.isDone()) break;
+        const line = fork?.line(raw);
+        if (line) yield line;
+      }
+      yield (fork as NonNullable<typeof fork>).close(prompt?.previousPrompt ?? '');
+    }
     return {
       kind: 'forked',
-      files: [{ path: `${sessionId}.jsonl`, text: fork.text }],
-      messages: fork.messages,
+      files: [{ path: `${sessionId}.jsonl`, lines: forked }],
+      messages: prompt.messagesBefore,
       prompt: prompt.text,
     };
   },
@@ -254,17 +278,29 @@ const codex: Forker = {
         }
     return [];
   },
-  fork: (text, snapshot, sessionId, deps) => {
-    if (rolloutSessionId(text) !== snapshot.sessionId) return { kind: 'other-session' };
-    const prompt = findTranscriptPrompt(codexPrompts(text), selectorOf(snapshot));
+  // Line by line, as Claude Code's: a long session's rollout is hundreds of MB.
+  forkLines: async (lines, snapshot, sessionId, deps) => {
+    const collector = createCodexCollector();
+    for await (const raw of lines()) collector.line(raw);
+    const oldSessionId = collector.sessionId();
+    if (oldSessionId === null || oldSessionId !== snapshot.sessionId) return { kind: 'other-session' };
+    const prompt = findTranscriptPrompt(collector.prompts, selectorOf(snapshot));
     if (!prompt) return { kind: 'no-prompt' };
+    if (!collector.prompts.some((earlier) => earlier.index < prompt.turnStart))
+      return { kind: 'first', prompt: prompt.text };
     const now = deps.now();
-    const fork = forkCodexRollout(text, prompt, sessionId, now);
-    if (!fork) return { kind: 'first', prompt: prompt.text };
+    const fork = createCodexFork(oldSessionId, prompt, sessionId, now);
+    async function* forked() {
+      for await (const raw of lines()) {
+        if (fork.isDone()) break;
+        const line = fork.line(raw);
+        if (line) yield line;
+      }
+    }
     return {
       kind: 'forked',
-      files: [{ path: codexRolloutFileName(sessionId, now), text: fork.text }],
-      messages: fork.messages,
+      files: [{ path: codexRolloutFileName(sessionId, now), lines: forked }],
+      messages: collector.messagesBefore(prompt.turnStart),
       prompt: prompt.text,
     };
   },
@@ -320,17 +356,78 @@ const FORKERS: Record<string, Forker> = { claude, gemini, codex, copilot };
 /** A transcript is read whole to be forked: past this size, it is not. */
 const MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024;
 
-/** The transcript's text, or why it cannot be forked. Security: no link is followed at its last step. */
-async function readTranscript(file: string): Promise<string | { reason: string }> {
+/** A transcript opened to be read, or why it cannot be. Security: no link is followed at its last step. */
+async function openTranscript(file: string): Promise<{ handle: fsp.FileHandle } | { reason: string }> {
   const handle = await fsp.open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null);
   if (!handle) return { reason: `${file} could not be read.` };
+  const stats = await handle.stat().catch(() => null);
+  if (stats?.isFile()) return { handle };
+  await handle.close();
+  return { reason: `${file} is not a regular file.` };
+}
+
+/** An opened transcript's text, or why it is not read whole. */
+async function readWhole(handle: fsp.FileHandle, file: string): Promise<string | { reason: string }> {
+  if ((await handle.stat()).size > MAX_TRANSCRIPT_BYTES)
+    return { reason: `${file} is too large to fork (over 256 MB).` };
+  return handle.readFile('utf8');
+}
+
+/** The transcript's text, or why it cannot be forked. */
+async function readTranscript(file: string): Promise<string | { reason: string }> {
+  const opened = await openTranscript(file);
+  if ('reason' in opened) return opened;
   try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return { reason: `${file} is not a regular file.` };
-    if (stats.size > MAX_TRANSCRIPT_BYTES) return { reason: `${file} is too large to fork (over 256 MB).` };
-    return await handle.readFile('utf8');
+    return await readWhole(opened.handle, file);
   } finally {
-    await handle.close();
+    await opened.handle.close();
+  }
+}
+
+const LINE_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * An opened file's lines from its start, as `split('\n')` gives them, one at a time: no more than a
+ * chunk and the line being read are held.
+ */
+async function* linesOf(handle: fsp.FileHandle): AsyncGenerator<string> {
+  const buffer = Buffer.allocUnsafe(LINE_CHUNK_BYTES);
+  let pending: Buffer[] = [];
+  for (let position = 0; ; ) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    const chunk = buffer.subarray(0, bytesRead);
+    let start = 0;
+    for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+      yield Buffer.concat([...pending, chunk.subarray(start, end)]).toString('utf8');
+      pending = [];
+      start = end + 1;
+    }
+    // Copied: the buffer is read into again.
+    if (start < bytesRead) pending.push(Buffer.from(chunk.subarray(start)));
+  }
+  yield Buffer.concat(pending).toString('utf8');
+}
+
+/** Writes lines to a new file (never an existing one), 0600, in batches; a file cut short is removed. */
+async function writeLines(file: string, lines: AsyncIterable<string>): Promise<void> {
+  const out = await fsp.open(file, 'wx', 0o600);
+  try {
+    let batch = '';
+    for await (const line of lines) {
+      batch += `${line}\n`;
+      if (batch.length >= LINE_CHUNK_BYTES) {
+        await out.writeFile(batch);
+        batch = '';
+      }
+    }
+    if (batch) await out.writeFile(batch);
+    await out.close();
+  } catch (error) {
+    await out.close().catch(() => undefined);
+    await fsp.rm(file, { force: true });
+    throw error;
   }
 }
 
@@ -391,60 +488,98 @@ export async function forkConversation(
   let missed: ConversationOutcome | null = null;
   // The first file that holds the prompt: a session can have more than one (Gemini CLI on resume).
   for (const file of files) {
-    const text = await readTranscript(file);
     const here = { ...base, transcript: file };
-    if (typeof text !== 'string') {
-      missed ??= { ...here, reason: text.reason };
+    const source = await openTranscript(file);
+    if ('reason' in source) {
+      missed ??= { ...here, reason: source.reason };
       continue;
     }
-    const companions = new Map<string, string>();
-    for (const name of forker.companions ?? []) {
-      const companion = await readTranscript(path.join(path.dirname(file), name));
-      if (typeof companion === 'string') companions.set(name, companion);
-    }
-    const attempt = forker.fork(text, snapshot, sessionId, deps, companions);
-    switch (attempt.kind) {
-      case 'other-session':
-        missed ??= { ...here, reason: `${file} is not the transcript of session ${snapshot.sessionId}.` };
+    try {
+      const attempt = await forkOne(forker, source.handle, file, snapshot, sessionId, deps);
+      if ('reason' in attempt) {
+        missed ??= { ...here, reason: attempt.reason };
         continue;
-      case 'no-prompt':
-        missed ??= { ...here, reason: `The prompt of snapshot ${snapshot.id} was not found in ${file}.` };
-        continue;
-      case 'first':
-        return {
-          ...here,
-          prompt: attempt.prompt,
-          promptFromLabel: false,
-          reason: `This prompt opened the session: nothing came before it. Start a new session (\`${forker.start}\`) and send it again.`,
-        };
-    }
-    const folder = path.dirname(file);
-    const written = attempt.files.map((each) => ({ ...each, path: path.join(folder, each.path) }));
-    const transcript = written[0]?.path ?? '';
-    if (!dryRun) {
-      try {
-        // A new folder and new files, never existing ones; 0700 and 0600, as the agents make their own.
-        if (attempt.folder) await fsp.mkdir(path.join(folder, attempt.folder), { mode: 0o700 });
-        for (const each of written) await fsp.writeFile(each.path, each.text, { flag: 'wx', mode: 0o600 });
-      } catch (error: unknown) {
-        throw new CheckpointError('IO_FAILED', `could not write the new session ${transcript}`, {
-          cause: error,
-        });
       }
+      const outcome = await writeFork(attempt, here, file, snapshot, sessionId, forker, dryRun);
+      if (outcome.reason === null || attempt.kind === 'first') return outcome;
+      missed ??= outcome;
+    } finally {
+      await source.handle.close();
     }
-    return {
-      ...here,
-      canFork: true,
-      reason: null,
-      prompt: attempt.prompt,
-      promptFromLabel: false,
-      fork: {
-        sessionId,
-        transcript,
-        resume: resumeCommand(snapshot.agent, sessionId) ?? '',
-        messages: attempt.messages,
-      },
-    };
   }
   return missed ?? base;
+}
+
+/** One transcript's fork: by its lines, or by its text (with its companions), as the agent's forker does. */
+async function forkOne(
+  forker: Forker,
+  handle: fsp.FileHandle,
+  file: string,
+  snapshot: PromptSnapshot,
+  sessionId: string,
+  deps: Pick<AppDeps, 'newId' | 'now'>,
+): Promise<ForkAttempt | { reason: string }> {
+  if (forker.forkLines) return forker.forkLines(() => linesOf(handle), snapshot, sessionId, deps);
+  const text = await readWhole(handle, file);
+  if (typeof text !== 'string') return text;
+  const companions = new Map<string, string>();
+  for (const name of forker.companions ?? []) {
+    const companion = await readTranscript(path.join(path.dirname(file), name));
+    if (typeof companion === 'string') companions.set(name, companion);
+  }
+  return (forker.fork as NonNullable<Forker['fork']>)(text, snapshot, sessionId, deps, companions);
+}
+
+/** What a fork attempt comes to: the new session written (unless a dry run), or why there is none. */
+async function writeFork(
+  attempt: ForkAttempt,
+  here: ConversationOutcome,
+  file: string,
+  snapshot: PromptSnapshot,
+  sessionId: string,
+  forker: Forker,
+  dryRun: boolean,
+): Promise<ConversationOutcome> {
+  switch (attempt.kind) {
+    case 'other-session':
+      return { ...here, reason: `${file} is not the transcript of session ${snapshot.sessionId}.` };
+    case 'no-prompt':
+      return { ...here, reason: `The prompt of snapshot ${snapshot.id} was not found in ${file}.` };
+    case 'first':
+      return {
+        ...here,
+        prompt: attempt.prompt,
+        promptFromLabel: false,
+        reason: `This prompt opened the session: nothing came before it. Start a new session (\`${forker.start}\`) and send it again.`,
+      };
+  }
+  const folder = path.dirname(file);
+  const written = attempt.files.map((each) => ({ ...each, path: path.join(folder, each.path) }));
+  const transcript = written[0]?.path ?? '';
+  if (!dryRun) {
+    try {
+      // A new folder and new files, never existing ones; 0700 and 0600, as the agents make their own.
+      if (attempt.folder) await fsp.mkdir(path.join(folder, attempt.folder), { mode: 0o700 });
+      for (const each of written)
+        if ('text' in each) await fsp.writeFile(each.path, each.text, { flag: 'wx', mode: 0o600 });
+        else await writeLines(each.path, each.lines());
+    } catch (error: unknown) {
+      throw new CheckpointError('IO_FAILED', `could not write the new session ${transcript}`, {
+        cause: error,
+      });
+    }
+  }
+  return {
+    ...here,
+    canFork: true,
+    reason: null,
+    prompt: attempt.prompt,
+    promptFromLabel: false,
+    fork: {
+      sessionId,
+      transcript,
+      resume: resumeCommand(snapshot.agent, sessionId) ?? '',
+      messages: attempt.messages,
+    },
+  };
 }

@@ -5,13 +5,14 @@ import { CheckpointError, describeError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
 import { quotePath, unquotePath } from '../core/quote.js';
 import { bytesFromText, fsPath, hasRawBytes, textFromBytes } from '../core/raw-path.js';
-import { TURN_END_TRIGGER } from '../core/rewind-credit.js';
+import { PRE_RESTORE_TRIGGER, TURN_END_TRIGGER } from '../core/rewind-credit.js';
 import { resolveRef } from '../core/rewind-refs.js';
 import type { SettingValues } from '../core/settings.js';
 import {
   BUILT_IN_TRIGGERS,
   formatSnapshotId,
   type GuardedPath,
+  modeChangeOf,
   planSize,
   type RestorePlan,
   SNAPSHOT_DEFAULTS,
@@ -270,10 +271,15 @@ async function recordContent(
   aside: KeptAside | null,
 ): Promise<Recorded> {
   // A session's prompt is recorded even on an unchanged tree, so that rewind can go back to every prompt,
-  // and so is the end of its turn, which says where its work stopped (see rewind-credit.ts); a snapshot
+  // and so is the end of its turn, which says where its work stopped (see rewind-credit.ts), and a
+  // restore's safety snapshot for a session, which credits the restore's changes to it: the latest one
+  // reused (a turn's end) gave them to no one, and its undo then had no session to take over. A snapshot
   // that holds content kept aside is more than its tree: it is never reused for another.
   const isSessionMark =
-    (request.trigger === 'prompt' || request.trigger === TURN_END_TRIGGER) && request.sessionId !== undefined;
+    (request.trigger === 'prompt' ||
+      request.trigger === TURN_END_TRIGGER ||
+      request.trigger === PRE_RESTORE_TRIGGER) &&
+    request.sessionId !== undefined;
   if (latest && latest.tree === captured.tree && !aside && !latest.aside && !isSessionMark)
     return { created: false, snapshot: latest, expired: 0, usage: null };
 
@@ -555,13 +561,19 @@ export interface RestoreUndo {
  * undo then names the state before that first attempt), that one's too. Empty: the whole tree, as for
  * an interrupted restore of the whole tree, or one whose journal an older version wrote without paths.
  */
-function undoPaths(paths: readonly string[], interrupted: { paths?: unknown } | null): string[] {
+function undoPaths(
+  paths: readonly string[],
+  interrupted: { paths?: unknown } | null,
+  changes: ReadonlyArray<{ path: string }> = [],
+): string[] {
   if (paths.length === 0) return [];
-  if (!interrupted) return [...paths];
+  const isCovered = (file: string) => paths.some((given) => file === given || file.startsWith(`${given}/`));
+  const beyond = changes.map((change) => change.path).filter((file) => !isCovered(file));
+  if (!interrupted) return [...new Set([...beyond, ...paths])];
   const earlier = interrupted.paths;
   if (!Array.isArray(earlier) || earlier.length === 0 || !earlier.every((file) => typeof file === 'string'))
     return [];
-  return [...new Set([...paths, ...(earlier as string[])])];
+  return [...new Set([...beyond, ...paths, ...(earlier as string[])])];
 }
 
 /**
@@ -589,7 +601,12 @@ export async function restoreSnapshot(
     const paths: string[] = [];
     for (const given of readings) paths.push(await pickGivenPath(store, [snapshot.tree], given));
     await refuseUnknownPaths(store, snapshot, paths, request.paths ?? [], deps);
-    const done = await restoreTreeLocked(deps, store, target, { ...request, paths });
+    // An undo (a restore of a restore's safety snapshot) takes back what that restore did: what it
+    // brings back is credited as that restore's was, to its session (see rewind-credit.ts), unless the
+    // caller names its own. Else a person's undo between turns gave the session's work to no one.
+    const sessionId =
+      request.sessionId ?? (snapshot.trigger === PRE_RESTORE_TRIGGER ? snapshot.sessionId : undefined);
+    const done = await restoreTreeLocked(deps, store, target, { ...request, paths, sessionId });
     const headMoved = headMoveSince(snapshot.git, await readHeadFast(store.root));
     // A restore that applied always names its undo: none, with unlessEmpty, means nothing was changed.
     return { snapshot, dryRun: request.dryRun || done.undoSnapshotId === null, ...done, headMoved };
@@ -696,7 +713,7 @@ export async function restoreTreeLocked(
   }
   const interrupted = await store.recoverInterruptedRestore();
   const request = {
-    trigger: 'pre-restore',
+    trigger: PRE_RESTORE_TRIGGER,
     label: `before restoring ${target.id}`,
     sessionId: options.sessionId,
   };
@@ -732,7 +749,8 @@ export async function restoreTreeLocked(
   const undo = interrupted?.undo ?? before.snapshot.id;
   // The undo names this restore's paths (and an interrupted one's): the rest of the tree is not its to
   // take back, and may hold work done since (new-user trial, 2026-12-06).
-  const paths = undoPaths(options.paths, interrupted);
+  // And what the plan changes beyond those paths (a link in the way of a path restored: restore-guard.ts).
+  const paths = undoPaths(options.paths, interrupted, plan.changes);
   await store.beginRestore({
     target: target.id,
     undo,
@@ -802,7 +820,7 @@ async function rollBack(
   }
 }
 
-function planOf(guarded: GuardedRestore & { links?: GuardedPath[] }): RestorePlan {
+function planOf(guarded: GuardedRestore & { links?: GuardedPath[]; replaced?: GuardedPath[] }): RestorePlan {
   const folders = guarded.emptyFolders
     .filter((folder) => folder.removed)
     .map((folder) => ({ path: `${folder.path}/`, reason: 'an empty folder, which no snapshot holds' }));
@@ -810,6 +828,11 @@ function planOf(guarded: GuardedRestore & { links?: GuardedPath[] }): RestorePla
     keptAside: [...guarded.keep.map((leaf) => ({ path: leaf.path, reason: leaf.reason })), ...folders],
     refused: guarded.refused,
     ...(guarded.links ? { links: guarded.links } : {}),
+    ...(guarded.replaced ? { replaced: guarded.replaced } : {}),
+    modes: guarded.changes.flatMap((change) => {
+      const mode = modeChangeOf(change);
+      return mode ? [{ path: change.path, ...mode }] : [];
+    }),
   });
 }
 

@@ -7,6 +7,9 @@
 /** The trigger of the snapshot taken when an agent's turn ends (Claude Code's Stop hook, or its equivalent). */
 export const TURN_END_TRIGGER = 'turn-end';
 
+/** The trigger of a restore's safety snapshot: restoring it undoes that restore. */
+export const PRE_RESTORE_TRIGGER = 'pre-restore';
+
 /**
  * Snapshots that show a turn runs until its end: a prompt, and a command the agent is about to run. A
  * compaction can also be asked for between turns (`/compact`), so it credits only the stretch after it.

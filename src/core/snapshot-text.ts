@@ -118,8 +118,23 @@ export function renderSnapshotList(
 export interface DiffView {
   from: string;
   to: string;
-  files: ReadonlyArray<{ path: string; status: string; added: number | null; deleted: number | null }>;
+  files: ReadonlyArray<{
+    path: string;
+    status: string;
+    added: number | null;
+    deleted: number | null;
+    oldMode?: string | undefined;
+    newMode?: string | undefined;
+  }>;
   patch?: string;
+}
+
+/** "mode 100644 -> 100755", as git's diff says "old mode" and "new mode"; '' with no mode change. */
+export function describeModeChange(change: {
+  oldMode?: string | undefined;
+  newMode?: string | undefined;
+}): string {
+  return change.oldMode && change.newMode ? `mode ${change.oldMode} -> ${change.newMode}` : '';
 }
 
 export function renderDiff(diff: DiffView): string {
@@ -127,7 +142,10 @@ export function renderDiff(diff: DiffView): string {
   const lines = [`${diff.files.length} file(s) differ between snapshot ${diff.from} and ${diff.to}:`];
   for (const file of diff.files) {
     const counts = file.added === null ? 'binary' : `+${file.added} -${file.deleted}`;
-    lines.push(`${file.status} ${quotePath(file.path)} (${counts})`);
+    const mode = describeModeChange(file);
+    // A change of mode alone has no lines: "+0 -0" would say nothing changed.
+    const said = mode && counts === '+0 -0' ? [mode] : [counts, ...(mode ? [mode] : [])];
+    lines.push(`${file.status} ${quotePath(file.path)} (${said.join(', ')})`);
   }
   // Security: a file's own bytes reach the terminal here; its lines stay, its control characters do not.
   if (diff.patch) lines.push('', escapeControls(diff.patch.trimEnd(), { multiline: true }));
@@ -178,11 +196,15 @@ export interface RestoreView {
 
 export function renderPlan(plan: RestorePlan, limit = 50): string[] {
   const lines: string[] = [];
+  const modes = new Map((plan.modes ?? []).map((entry) => [entry.path, describeModeChange(entry)]));
   const section = (title: string, paths: readonly string[]) => {
     if (paths.length === 0) return;
     lines.push(`${title} (${paths.length}):`);
     // Quoted as git quotes names: a name with a line feed cannot add a line to what is confirmed.
-    for (const file of paths.slice(0, limit)) lines.push(`  ${quotePath(file)}`);
+    for (const file of paths.slice(0, limit)) {
+      const mode = modes.get(file);
+      lines.push(`  ${quotePath(file)}${mode ? ` (${mode})` : ''}`);
+    }
     if (paths.length > limit) lines.push(`  … and ${paths.length - limit} more`);
   };
   section('Overwrite', plan.overwrite);
@@ -194,7 +216,7 @@ export function renderPlan(plan: RestorePlan, limit = 50): string[] {
 
 /** What a restore keeps aside first, and what it refuses to change, each with the reason. */
 export function renderGuarded(
-  plan: Pick<RestorePlan, 'keptAside' | 'refused' | 'links'>,
+  plan: Pick<RestorePlan, 'keptAside' | 'refused' | 'links' | 'replaced'>,
   limit = 50,
 ): string[] {
   const lines: string[] = [];
@@ -212,6 +234,8 @@ export function renderGuarded(
   section(`Refused, left as they are (${plan.refused.length}):`, plan.refused);
   const links = plan.links ?? [];
   section(`Not brought back through links (${links.length}):`, links);
+  const replaced = plan.replaced ?? [];
+  section(`Links replaced (${replaced.length}):`, replaced);
   return lines;
 }
 

@@ -176,6 +176,32 @@ export interface RestorePlan {
    * project, and a hard-linked file's other links (the restore replaces the file). Present when any.
    */
   links?: GuardedPath[];
+  /**
+   * The symbolic links replaced by a folder or a file, or written in place of one: only the link itself
+   * is removed or written, never what it points to. Present when any.
+   */
+  replaced?: GuardedPath[];
+  /** The paths to overwrite whose mode changes (git's modes: now, then in the target). Present when any. */
+  modes?: ModeChange[];
+}
+
+/** A path's mode change, in git's words ("old mode", "new mode"): `100644` to `100755`. */
+export interface ModeChange {
+  path: string;
+  oldMode: string;
+  newMode: string;
+}
+
+/** A path's mode change between two trees (git's modes on each side), when it is on both and they differ. */
+export function modeChangeOf(change: {
+  beforeMode: string;
+  afterMode: string;
+}): { oldMode: string; newMode: string } | undefined {
+  const absent = '000000';
+  const isOnBoth = change.beforeMode !== absent && change.afterMode !== absent;
+  return isOnBoth && change.beforeMode !== change.afterMode
+    ? { oldMode: change.beforeMode, newMode: change.afterMode }
+    : undefined;
 }
 
 export function summarizePlan(
@@ -184,6 +210,8 @@ export function summarizePlan(
     keptAside?: readonly GuardedPath[];
     refused?: readonly GuardedPath[];
     links?: readonly GuardedPath[];
+    replaced?: readonly GuardedPath[];
+    modes?: readonly ModeChange[];
   } = {},
 ): RestorePlan {
   const plan: RestorePlan = {
@@ -193,7 +221,13 @@ export function summarizePlan(
     keptAside: [...(guarded.keptAside ?? [])],
     refused: [...(guarded.refused ?? [])],
     ...(guarded.links && guarded.links.length > 0 ? { links: [...guarded.links] } : {}),
+    ...(guarded.replaced && guarded.replaced.length > 0 ? { replaced: [...guarded.replaced] } : {}),
   };
+  const overwritten = new Set(
+    changes.filter((change) => change.action === 'overwrite').map((change) => change.path),
+  );
+  const modes = (guarded.modes ?? []).filter((entry) => overwritten.has(entry.path));
+  if (modes.length > 0) plan.modes = modes;
   for (const change of changes) plan[change.action].push(change.path);
   return plan;
 }

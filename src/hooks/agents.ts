@@ -8,8 +8,8 @@ import { isShellTool } from './pre-command-events.js';
 import { claudePreToolInput, POWERSHELL_TOOL, toolArguments } from './pre-command-gate.js';
 
 /** An agent's call of its shell tool, about to run, as our PreToolUse; anything else is not ours. */
-const preCommand = (agent: Agent, input: HookInput) => {
-  const claudeShaped = claudePreToolInput(agent, input);
+const preCommand = (agent: Agent, input: HookInput, isCut: boolean) => {
+  const claudeShaped = claudePreToolInput(agent, input, isCut);
   return claudeShaped ? { event: 'PreToolUse' as const, input: claudeShaped } : null;
 };
 
@@ -20,8 +20,11 @@ export { AGENTS, type Agent } from './agent-names.js';
  * same for every agent (the handlers).
  */
 export interface AgentAdapter {
-  /** Our event and Claude-shaped input for the agent's native event, or `null` when it is not ours to handle. */
-  toEvent(native: string, input: HookInput): { event: HookEvent; input: HookInput } | null;
+  /**
+   * Our event and Claude-shaped input for the agent's native event, or `null` when it is not ours to
+   * handle. `isCut`: the input was cut (hooks/input.ts isInputCut), and a field may be missing from it.
+   */
+  toEvent(native: string, input: HookInput, isCut?: boolean): { event: HookEvent; input: HookInput } | null;
   /** The agent's output for what the handler said, or nothing. */
   render(native: string, result: HookResult): string | undefined;
   /** The agent has no session start after compaction: the next prompt brings the brief back. */
@@ -49,9 +52,9 @@ const claude: AgentAdapter = {
  */
 const CODEX_CONTEXT_CHARS = 8_000;
 const codex: AgentAdapter = {
-  toEvent: (native, input) => {
+  toEvent: (native, input, isCut = false) => {
     if (native === 'PostToolUseFailure') return null;
-    if (native === 'PreToolUse') return preCommand('codex', input);
+    if (native === 'PreToolUse') return preCommand('codex', input, isCut);
     const mapped = claude.toEvent(native, input);
     // Its turn id names the prompt's turn in the rollout file: what a conversation rewind cuts before.
     const turn = stringField(input, 'turn_id');
@@ -93,7 +96,7 @@ const codex: AgentAdapter = {
  * in its text (a failing command is still a "success"), and context goes in a top-level `additionalContext`.
  */
 const copilot: AgentAdapter = {
-  toEvent: (native, input) => {
+  toEvent: (native, input, isCut = false) => {
     switch (native) {
       case 'SessionStart':
         return {
@@ -117,7 +120,7 @@ const copilot: AgentAdapter = {
         return { event: 'SessionEnd', input: withCopilotTranscript(input) };
       case 'PreToolUse':
       case 'preToolUse':
-        return preCommand('copilot', input);
+        return preCommand('copilot', input, isCut);
       case 'PostToolUse':
       case 'postToolUse': {
         const call = copilotShellCall(input);
@@ -192,7 +195,7 @@ function exitLine(text: string): string {
  * `prompt_response`); every payload names the session's chat file in `transcript_path`.
  */
 const gemini: AgentAdapter = {
-  toEvent: (native, input) => {
+  toEvent: (native, input, isCut = false) => {
     switch (native) {
       case 'SessionStart':
         return { event: 'SessionStart', input };
@@ -201,7 +204,7 @@ const gemini: AgentAdapter = {
       case 'PreCompress':
         return stringField(input, 'trigger') === 'manual' ? { event: 'PreCompact', input } : null;
       case 'BeforeTool':
-        return preCommand('gemini', input);
+        return preCommand('gemini', input, isCut);
       case 'AfterTool':
         return stringField(input, 'tool_name') === 'run_shell_command'
           ? { event: 'PostToolUse', input: withShellOutcome(input, 'Bash') }
@@ -236,8 +239,8 @@ function withoutHookContext(input: HookInput): HookInput {
  */
 const opencode: AgentAdapter = {
   ...claude,
-  toEvent: (native, input) =>
-    native === 'PreToolUse' ? preCommand('opencode', input) : claude.toEvent(native, input),
+  toEvent: (native, input, isCut = false) =>
+    native === 'PreToolUse' ? preCommand('opencode', input, isCut) : claude.toEvent(native, input),
 };
 
 export const ADAPTERS: Readonly<Record<Agent, AgentAdapter>> = { claude, codex, copilot, gemini, opencode };

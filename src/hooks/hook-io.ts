@@ -1,6 +1,6 @@
 import { constants, fstatSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { closeJsonPrefix } from '../core/json-prefix.js';
-import { INPUT_CUT_KEY } from './input.js';
+import { INPUT_CUT_KEY, INPUT_UNFINISHED_KEY } from './input.js';
 
 /** The most of a hook's input that is read (docs/hooks.md); past it, see cutInput. */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -36,7 +36,9 @@ export async function readHookStdin(waitMs: number): Promise<string> {
         read = readSync(0, buffer, 0, buffer.length, null);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return input.text();
-        if (Date.now() >= deadline) return '';
+        // An object begun and not ended in time is used as far as it is whole (a 17 MB command on a busy
+        // machine): the pre-command hook must not take it for no input at all.
+        if (Date.now() >= deadline) return input.isBegun() ? input.text() : '';
         await new Promise((resolve) => setTimeout(resolve, pauseMs));
         pauseMs = Math.min(pauseMs * 2, 50);
         continue;
@@ -81,20 +83,26 @@ function createInputCollector() {
       }
     },
     isWholeObject: () => state === 'whole',
+    isBegun: () => size > 0 && state !== 'before' && state !== 'other',
     text: () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      return size <= MAX_INPUT_BYTES ? text : cutInput(text, size);
+      if (size > MAX_INPUT_BYTES) return cutInput(text, { [INPUT_CUT_KEY]: size });
+      // An object the input ended inside of (the agent was stopped while writing it): its whole fields.
+      if (state === 'inside' || state === 'string' || state === 'escape')
+        return cutInput(text, { [INPUT_UNFINISHED_KEY]: size });
+      return text;
     },
   };
 }
 
 /**
- * An input over MAX_INPUT_BYTES (a Copilot CLI postToolUse with a tool's 60 MB output), as JSON: its
- * first MAX_INPUT_BYTES with the member they cut dropped (core/json-prefix.ts), and INPUT_CUT_KEY. The
- * command comes before the tool's output in every agent's input, so it is usually kept whole.
+ * An input over MAX_INPUT_BYTES (a Copilot CLI postToolUse with a tool's 60 MB output), or one whose
+ * object did not end, as JSON: what was read with the member it cut dropped (core/json-prefix.ts), and
+ * the marker that says so (INPUT_CUT_KEY, INPUT_UNFINISHED_KEY). The command comes before the tool's
+ * output in every agent's input, so it is usually kept whole.
  */
-function cutInput(prefix: string, totalBytes: number): string {
-  return JSON.stringify({ ...closeJsonPrefix(prefix), [INPUT_CUT_KEY]: totalBytes });
+function cutInput(prefix: string, marker: Record<string, number>): string {
+  return JSON.stringify({ ...closeJsonPrefix(prefix), ...marker });
 }
 
 /** Where the descriptor flags are kept for a pipe handle on fd 0 (Node's internal `pipe_wrap` binding). */

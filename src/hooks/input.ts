@@ -10,6 +10,17 @@ export type HookInput = Record<string, unknown>;
  */
 export const INPUT_CUT_KEY = 'claude-checkpoint:inputBytes';
 
+/**
+ * Set in an input whose JSON object had not ended when the input did, or when the wait for it did
+ * (hook-io.ts): how many bytes were read. As with INPUT_CUT_KEY, only its whole fields are acted on.
+ */
+export const INPUT_UNFINISHED_KEY = 'claude-checkpoint:inputUnfinished';
+
+/** Whether the reader cut the input (INPUT_CUT_KEY, INPUT_UNFINISHED_KEY): a field may be missing from it. */
+export function isInputCut(raw: HookInput): boolean {
+  return INPUT_CUT_KEY in raw || INPUT_UNFINISHED_KEY in raw;
+}
+
 export function parseHookInput(text: string): HookInput {
   if (text.trim() === '') return {};
   const value: unknown = JSON.parse(text);

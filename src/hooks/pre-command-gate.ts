@@ -5,7 +5,7 @@ import { realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type CommandRisk, classifyCommand, type PathKind } from '../core/command-risk.js';
-import { type HookInput, INPUT_CUT_KEY, objectField, parseHookInput, stringField } from './input.js';
+import { type HookInput, isInputCut, objectField, parseHookInput, stringField } from './input.js';
 import { isShellTool, PRE_TOOL } from './pre-command-events.js';
 
 export { isPreCommandEvent, PRE_COMMAND_EVENT } from './pre-command-events.js';
@@ -13,6 +13,8 @@ export { isPreCommandEvent, PRE_COMMAND_EVENT } from './pre-command-events.js';
 export interface PendingCommand extends CommandRisk {
   /** The command line, when the input is a shell tool's call. */
   command?: string;
+  /** A shell tool's call whose command the hook could not read whole (its input was cut). */
+  isCommandUnread?: boolean;
 }
 
 /** The tool name a PowerShell command line is handed on under (Claude-shaped, as Bash is for sh). */
@@ -21,13 +23,19 @@ export const POWERSHELL_TOOL = 'PowerShell';
 /**
  * The agent's pre-tool input as Claude Code's (tool_name Bash, or PowerShell for a PowerShell tool;
  * tool_input.command, the folder it runs in as cwd), or `null` when it is not a call of a shell tool.
+ * In an input that was cut (`isCut`), a shell tool's call (or a call whose tool name went with the cut)
+ * whose command went with the cut is kept, without its command: pendingCommandRisk fails safe on it.
  */
-export function claudePreToolInput(agent: string | undefined, input: HookInput): HookInput | null {
+export function claudePreToolInput(
+  agent: string | undefined,
+  input: HookInput,
+  isCut = false,
+): HookInput | null {
   const tool = stringField(input, 'tool_name', 'toolName');
   if (!PRE_TOOL[agent ?? 'claude'] || (tool !== undefined && !isShellTool(agent, tool))) return null;
   const args = toolArguments(input);
   const command = shellCommand(args?.command);
-  if (command === undefined) return null;
+  if (command === undefined && !isCut) return null;
   // Gemini CLI's dir_path, OpenCode's workdir, Copilot CLI's cwd: the folder the command runs in, from
   // the session's. Only the command's paths are read from it: `cwd` stays the session's, the project a
   // snapshot is of (an adversarial trial: a snapshot of the command's subfolder, in a store of its own,
@@ -37,7 +45,7 @@ export function claudePreToolInput(agent: string | undefined, input: HookInput):
   return {
     ...input,
     tool_name: tool?.toLowerCase() === 'powershell' ? POWERSHELL_TOOL : 'Bash',
-    tool_input: { ...args, command },
+    tool_input: { ...args, ...(command !== undefined ? { command } : {}) },
     ...(dir && cwd ? { [COMMAND_CWD]: path.resolve(cwd, dir) } : {}),
   };
 }
@@ -69,12 +77,20 @@ function shellCommand(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The risk of the shell command in a (Claude-shaped) PreToolUse input; harmless when it holds none. */
-export function pendingCommandRisk(input: HookInput, fallbackCwd: string): PendingCommand {
+/**
+ * The risk of the shell command in a (Claude-shaped) PreToolUse input; harmless when it holds none. In an
+ * input that was cut (`isCut`, hooks/hook-io.ts), a shell tool's call whose command is gone may destroy work.
+ */
+export function pendingCommandRisk(input: HookInput, fallbackCwd: string, isCut = false): PendingCommand {
   const tool = stringField(input, 'tool_name');
+  if (tool !== undefined && tool !== 'Bash' && tool !== POWERSHELL_TOOL) return { destructive: false };
   const command = stringField(objectField(input, 'tool_input'), 'command');
-  if ((tool !== undefined && tool !== 'Bash' && tool !== POWERSHELL_TOOL) || command === undefined)
-    return { destructive: false };
+  // Security: a command the hook cannot read whole may be anything (a 17 MB heredoc, then `rm -rf src`):
+  // a snapshot too many costs little, one too few loses work.
+  if (command === undefined)
+    return isCut
+      ? { destructive: true, isCommandUnread: true, reason: 'the hook could not read the whole command' }
+      : { destructive: false };
   // Paths in the command are relative to the folder it runs in, which the input names.
   const sessionCwd = path.resolve(stringField(input, 'cwd') ?? fallbackCwd);
   const cwd = path.resolve(sessionCwd, stringField(input, COMMAND_CWD) ?? '.');
@@ -150,14 +166,16 @@ function homeFolder(): string | undefined {
   }
 }
 
-/** The gate on raw hook input: an input that cannot be read is no command to protect. */
+/**
+ * The gate on raw hook input: an input that is no JSON at all is no command to protect; one the reader
+ * cut (isInputCut) is judged on what it kept, and a shell command it lost may destroy work.
+ */
 export function stdinMayDestroyWork(stdin: string, fallbackCwd: string, agent?: string): boolean {
   try {
     const raw = parseHookInput(stdin);
-    // An input cut at its limit may have lost the command: the hook itself looks, and says so.
-    if (INPUT_CUT_KEY in raw) return true;
-    const input = claudePreToolInput(agent, raw);
-    return input !== null && pendingCommandRisk(input, fallbackCwd).destructive;
+    const isCut = isInputCut(raw);
+    const input = claudePreToolInput(agent, raw, isCut);
+    return input !== null && pendingCommandRisk(input, fallbackCwd, isCut).destructive;
   } catch {
     return false;
   }

@@ -11,6 +11,10 @@ import { COMMAND_CWD, pendingCommandRisk, realOrSelf } from './pre-command-gate.
 /** The trigger of a snapshot taken before a command that may destroy work. */
 export const PRE_COMMAND_TRIGGER = 'pre-command';
 
+/** The label of a snapshot before a command the hook could not read whole (its input was cut). */
+export const UNREAD_COMMAND_LABEL =
+  '(a command the hook could not read whole: its input was over 16 MB, or ended early)';
+
 /**
  * A snapshot before a shell command (Bash or PowerShell) that may destroy work (issue 25), labelled with
  * the command (redacted, as every label is). Never blocks, denies or asks: it says nothing to the agent,
@@ -18,13 +22,14 @@ export const PRE_COMMAND_TRIGGER = 'pre-command';
  * content is taken.
  */
 export async function preToolUse(input: HookInput, deps: AppDeps, context: HookContext): Promise<HookResult> {
-  const risk = pendingCommandRisk(input, deps.cwd());
-  if (!risk.destructive || risk.command === undefined) return { notes: [] };
+  const risk = pendingCommandRisk(input, deps.cwd(), context.inputCut === true);
+  const label = risk.isCommandUnread ? UNREAD_COMMAND_LABEL : risk.command?.replace(/\s+/g, ' ');
+  if (!risk.destructive || label === undefined) return { notes: [] };
   const snapshot = (projectRoot: string | undefined, onContentTaken?: () => void) =>
     takeSnapshot(deps, {
       projectRoot,
       trigger: PRE_COMMAND_TRIGGER,
-      label: (risk.command as string).replace(/\s+/g, ' '),
+      label,
       sessionId: stringField(input, 'session_id', 'sessionId'),
       onContentTaken,
     });

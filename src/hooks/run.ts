@@ -8,7 +8,7 @@ import { handleHook, ROOT_OPTION } from './handlers.js';
 import type { HookOptions } from './hook-args.js';
 import { HOOK_BUDGET_MS, inputWaitMs } from './hook-budgets.js';
 import { MAX_INPUT_BYTES, readHookStdin, writeAll } from './hook-io.js';
-import { INPUT_CUT_KEY, parseHookInput } from './input.js';
+import { INPUT_CUT_KEY, INPUT_UNFINISHED_KEY, isInputCut, parseHookInput } from './input.js';
 
 /**
  * Events whose handler is not cut short at its budget: it records a command (in the checkpoint, or in
@@ -76,14 +76,19 @@ export async function executeHook(
   try {
     const raw = parseHookInput(stdin);
     const inputBytes = raw[INPUT_CUT_KEY];
-    const inputCut = typeof inputBytes === 'number';
-    if (inputCut) {
-      delete raw[INPUT_CUT_KEY];
+    const unfinishedBytes = raw[INPUT_UNFINISHED_KEY];
+    const inputCut = isInputCut(raw);
+    delete raw[INPUT_CUT_KEY];
+    delete raw[INPUT_UNFINISHED_KEY];
+    if (typeof inputBytes === 'number')
       note(
         `the hook input is ${inputBytes} bytes, over the ${MAX_INPUT_BYTES} read (MAX_INPUT_BYTES, 16 MB): only the fields in its first 16 MB are used (a tool's output cut there is left out)`,
       );
-    }
-    const mapped = adapter.toEvent(event, raw);
+    else if (inputCut)
+      note(
+        `the hook input ended, or its wait did, after ${unfinishedBytes} bytes, before its JSON object did: only its whole fields are used`,
+      );
+    const mapped = adapter.toEvent(event, raw, inputCut);
     if (!mapped) return { stdout, stderr }; // an event or tool this agent reports that is not ours
     const { event: hookEvent, input } = mapped;
     if (options.root !== undefined) input[ROOT_OPTION] = path.resolve(deps.cwd(), options.root);

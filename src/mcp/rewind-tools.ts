@@ -73,6 +73,17 @@ export const planSchema = z.object({
     .describe(
       'What the restore cannot bring back through links: edits made through a symbolic link out of the project, and the other links of a hard-linked file it replaces',
     ),
+  modes: z
+    .array(z.object({ path: z.string(), oldMode: z.string(), newMode: z.string() }))
+    .optional()
+    .describe(
+      "The paths to overwrite whose mode changes: git's mode now (oldMode) and in the snapshot (newMode)",
+    ),
+  replaced: guardedPaths
+    .optional()
+    .describe(
+      'Symbolic links the restore replaces with a folder or a file, or writes in place of one: only the link itself is removed or written, never what it points to',
+    ),
 });
 
 /** The session id Claude Code gives its MCP servers, when it does. */
@@ -196,6 +207,8 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
             status: z.string(),
             added: z.number().nullable(),
             deleted: z.number().nullable(),
+            oldMode: z.string().optional().describe("git's mode before, when the mode changed (100644)"),
+            newMode: z.string().optional().describe("git's mode after, when the mode changed (100755)"),
           }),
         ),
         patch: z.string().optional(),
@@ -219,7 +232,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
     {
       title: 'Restore snapshot',
       description:
-        'Bring the working tree, or selected paths, back to a snapshot. dryRun defaults to true and only shows the plan (files to overwrite, create, delete); run again with dryRun: false to apply. Before applying, the current state is snapshotted so the restore can be undone: the undo it returns names that snapshot and the paths to restore it at (the same paths). Paths no snapshot holds (ignored files, files over the size cap) are kept aside in the store before they change, so undo brings them back; nested repositories, submodules, .git and the checkpoint files are never touched (the plan lists what is kept aside or refused, and why); HEAD and the index never move. Snapshots hold symbolic links as links and files, not folders: edits made through a link out of the project, the other links of a hard-linked file, and an empty folder removed since are not brought back (the plan names the links under links).',
+        'Bring the working tree, or selected paths, back to a snapshot. dryRun defaults to true and only shows the plan (files to overwrite, create, delete); run again with dryRun: false to apply. Before applying, the current state is snapshotted so the restore can be undone: the undo it returns names that snapshot and the paths to restore it at (the same paths). Paths no snapshot holds (ignored files, files over the size cap) are kept aside in the store before they change, so undo brings them back; nested repositories, submodules, .git and the checkpoint files are never touched (the plan lists what is kept aside or refused, and why); HEAD and the index never move. Snapshots hold symbolic links as links and files, not folders: edits made through a link out of the project, the other links of a hard-linked file, and an empty folder removed since are not brought back (the plan names the links under links; a link it replaces with a folder or a file, or writes in place of one, under replaced: only the link itself changes, never what it points to).',
       inputSchema: strictObject({
         snapshotId,
         paths: z

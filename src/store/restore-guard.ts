@@ -132,6 +132,30 @@ export function guardRestore(
       break;
     }
   }
+  // A path the restore writes under, that is no folder on disk now (a symbolic link, a file) and that no
+  // change here touches (a restore of some paths: its pathspecs do not reach it): it goes first, as a
+  // change of the plan, so the plan names it and the undo brings it back; nothing is written through it
+  // (helper task, issue 26: restoring lib/a.txt removed the link lib unsaid, and its undo lost the link).
+  for (const change of [...byPath.values()]) {
+    if (change.afterMode === '000000') continue;
+    const parts = change.path.split('/');
+    for (let depth = 1; depth < parts.length; depth++) {
+      const dir = parts.slice(0, depth).join('/');
+      if (byPath.has(dir)) break;
+      const stats = probe.stat(dir);
+      if (stats === null) break;
+      if (stats.isDirectory()) continue;
+      byPath.set(dir, {
+        path: dir,
+        status: 'D',
+        beforeMode: stats.isSymbolicLink() ? '120000' : '000000',
+        afterMode: '000000',
+        beforeOid: '',
+        afterOid: '',
+      });
+      break;
+    }
+  }
   const result: GuardedRestore = {
     changes: [],
     planned: [],

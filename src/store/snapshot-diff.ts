@@ -1,7 +1,7 @@
 import { CheckpointError } from '../core/errors.js';
 import { quotePathFully } from '../core/quote.js';
 import { hasRawBytes } from '../core/raw-path.js';
-import type { ChangeCounts } from '../core/snapshot.js';
+import { type ChangeCounts, modeChangeOf } from '../core/snapshot.js';
 import type { StoreGit } from './store-git.js';
 import type { TreeChange } from './worktree-writer.js';
 
@@ -10,6 +10,9 @@ export interface DiffEntry {
   status: 'A' | 'M' | 'D' | 'T';
   added: number | null;
   deleted: number | null;
+  /** git's modes on each side (`100644`, `100755`, `120000`), when the path is on both and they differ. */
+  oldMode?: string;
+  newMode?: string;
 }
 
 /**
@@ -214,6 +217,7 @@ export async function diffStat(
     path: change.path,
     status: change.status,
     ...(counts.get(change.path) ?? { added: null, deleted: null }),
+    ...modeChangeOf(change),
   }));
 }
 

@@ -416,7 +416,7 @@ export class SnapshotStore {
       skipped?: { large: ReadonlyArray<{ path: string }>; nested: readonly string[] } | undefined;
     },
     paths: readonly string[],
-  ): Promise<GuardedRestore & { unheld: string[]; links: GuardedPath[] }> {
+  ): Promise<GuardedRestore & { unheld: string[]; links: GuardedPath[]; replaced: GuardedPath[] }> {
     const changes = await this.changesBetween(fromTree, target.tree, paths);
     const aside = target.aside ? limitAside(target.aside, paths) : null;
     const held = new Set(
@@ -470,7 +470,56 @@ export class SnapshotStore {
           .split('\0')
           .filter(Boolean)
       : [];
-    return { ...guarded, unheld, links: await this.linksNotRestored(fromTree, guarded, paths) };
+    return {
+      ...guarded,
+      unheld,
+      links: await this.linksNotRestored(fromTree, guarded, paths),
+      replaced: await this.linksReplaced(guarded),
+    };
+  }
+
+  /**
+   * The symbolic links the plan replaces with a folder or a file, or writes in place of one (helper task,
+   * issue 26): "Delete lib" and "Create lib/a.txt" did not say that lib is a link, nor that only the
+   * link goes. Security: the writer never follows a link (worktree-writer.ts), so what one points to,
+   * in the project or out of it, is never touched; the plan says so.
+   */
+  private async linksReplaced(guarded: GuardedRestore): Promise<GuardedPath[]> {
+    const planned = new Set(guarded.planned.map((change) => change.path));
+    const changes = guarded.changes.filter((change) => planned.has(change.path));
+    const isFile = (mode: string) => mode === '100644' || mode === '100755';
+    const holdsUnder = (dir: string, side: 'beforeMode' | 'afterMode') =>
+      changes.some((change) => change.path.startsWith(`${dir}/`) && change[side] !== MISSING_MODE);
+    const linkTarget = async (oid: string) => (await this.git(['cat-file', 'blob', oid])).stdout;
+    // The link on disk now, as it is read (a change the guard added has no oid: see guardRestore).
+    const linkNow = (file: string) => {
+      try {
+        return textFromBytes(readlinkSync(fsPath(path.join(this.root, file)), { encoding: 'buffer' }));
+      } catch {
+        return '?';
+      }
+    };
+
+    const found: GuardedPath[] = [];
+    for (const change of changes) {
+      const wasLink = change.beforeMode === LINK_MODE;
+      if (wasLink === (change.afterMode === LINK_MODE)) continue;
+      let reason: string | null = null;
+      if (wasLink) {
+        const now = `a symbolic link to ${change.beforeOid ? await linkTarget(change.beforeOid) : linkNow(change.path)} now`;
+        if (isFile(change.afterMode))
+          reason = `${now}, a file in the snapshot: the link itself is replaced (not what it points to)`;
+        else if (change.afterMode === MISSING_MODE && holdsUnder(change.path, 'afterMode'))
+          reason = `${now}, a folder in the snapshot: the link itself is removed (not what it points to) and the folder written in its place`;
+      } else {
+        const then = `a symbolic link to ${await linkTarget(change.afterOid)} in the snapshot`;
+        if (isFile(change.beforeMode)) reason = `a file now, ${then}`;
+        else if (change.beforeMode === MISSING_MODE && holdsUnder(change.path, 'beforeMode'))
+          reason = `a folder now, ${then}: the files in it are deleted (listed above) and the link written in its place`;
+      }
+      if (reason) found.push({ path: change.path, reason });
+    }
+    return found;
   }
 
   /**
@@ -669,6 +718,10 @@ function limitAside(aside: AsideContent, paths: readonly string[]): AsideContent
 }
 
 /** Which of these paths `tree` holds as a file, link or submodule: `ls-tree` asked about them alone. */
+/** git's modes for a symbolic link, and for no entry (one side of an added or deleted path). */
+const LINK_MODE = '120000';
+const MISSING_MODE = '000000';
+
 /**
  * The paths of the symbolic links in `ls-tree -r -z` output. Found with indexOf rather than split into
  * records: a million files' listing has few links, and an array of every record costs far more.

@@ -110,3 +110,32 @@ describe('the end of a turn marks where the session’s work stopped', () => {
     expect((await cli('list', '--json')).snapshots).toHaveLength(2);
   }, 120_000);
 });
+
+// Helper task (issue 26): after a rewind and then its printed undo (`restore <id> --yes`, typed by the
+// person between turns), what the undo brought back, the session's own work, was credited to
+// "outside any agent session": the undo's safety snapshot named no session, as the rewind's did.
+describe('a rewind, then its undo', () => {
+  it('the session’s work the undo brings back stays the session’s', async () => {
+    const { root, hook, cli } = project();
+    await hook('claude', 'UserPromptSubmit', { prompt: 'Alpha 1' });
+    writeTree(root, { 'a.txt': 'a1 by claude\n' });
+    await hook('claude', 'Stop', {});
+    await hook('claude', 'UserPromptSubmit', { prompt: 'Alpha 2' });
+    writeTree(root, { 'a.txt': 'a2 by claude\n', 'new.txt': 'by claude\n' });
+    await hook('claude', 'Stop', {});
+
+    const rewound = await cli('rewind', 'latest', '--code', '--yes', '--json');
+    const undo = rewound.code.undoSnapshotId as string;
+    expect(undo).toBeTruthy();
+    await cli('restore', undo, '--yes', '--json');
+    const undone = (await cli('list', '--json')).snapshots[0] as { trigger: string; sessionId?: string };
+    expect(undone).toMatchObject({ trigger: 'pre-restore', sessionId: CLAUDE });
+
+    // The session goes on; going back to its first prompt now undoes only its own work.
+    await hook('claude', 'UserPromptSubmit', { prompt: 'Alpha 3' });
+    const plan = await cli('rewind', 'latest~2', '--code', '--dry-run', '--json');
+    expect(plan.entry.prompt).toBe('Alpha 1');
+    expect(plan.code.plan).toMatchObject({ overwrite: ['a.txt'], delete: ['new.txt'] });
+    expect(plan.code.conflicts).toEqual([]);
+  }, 120_000);
+});

@@ -2,6 +2,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADAPTERS, AGENTS } from '../../src/hooks/agents.js';
+import { INPUT_CUT_KEY, INPUT_UNFINISHED_KEY } from '../../src/hooks/input.js';
 import {
   COMMAND_CWD,
   claudePreToolInput,
@@ -78,6 +79,25 @@ describe('the PreToolUse gate', () => {
     );
     expect(stdinMayDestroyWork(input(path.join(cwd, 'missing'), 'rm -rf src'), cwd)).toBe(true);
   });
+
+  // Helper task (issue 26): an input the reader cut (over 16 MB, or unfinished) lost its command at the
+  // cut, and the gate let it pass as no command. A command it lost may destroy work; one it kept is judged.
+  it.each([INPUT_CUT_KEY, INPUT_UNFINISHED_KEY])(
+    'an input cut by the reader (%s) fails safe on a lost command',
+    (key) => {
+      const cwd = tempDir('gate-');
+      const cut = (fields: Record<string, unknown>) =>
+        JSON.stringify({ cwd, ...fields, [key]: 17 * 1024 * 1024 });
+      expect(stdinMayDestroyWork(cut({ tool_name: 'Bash', tool_input: {} }), cwd)).toBe(true);
+      expect(stdinMayDestroyWork(cut({ tool_name: 'Bash' }), cwd)).toBe(true);
+      expect(stdinMayDestroyWork(cut({}), cwd)).toBe(true);
+      expect(stdinMayDestroyWork(cut({ toolName: 'bash' }), cwd, 'copilot')).toBe(true);
+      expect(stdinMayDestroyWork(cut({ tool_name: 'run_shell_command' }), cwd, 'gemini')).toBe(true);
+      expect(stdinMayDestroyWork(cut({ tool_name: 'Bash', tool_input: { command: 'ls' } }), cwd)).toBe(false);
+      expect(stdinMayDestroyWork(cut({ tool_name: 'Write', tool_input: {} }), cwd)).toBe(false);
+      expect(stdinMayDestroyWork(cut({ toolName: 'edit' }), cwd, 'copilot')).toBe(false);
+    },
+  );
 });
 
 // Each agent's own pre-tool payload, as its code builds it: Gemini CLI's fireBeforeToolEvent
