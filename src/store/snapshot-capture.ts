@@ -40,6 +40,13 @@ export type CaptureProgress = (
   total?: number,
 ) => void;
 
+/**
+ * Bumped when a fix changes what leaves the index as ignored: a store checked under an older number
+ * may hold ignored files (trial report of 2026-12-06, item 5: an ignored .env taken in after a dry
+ * run), and has its index checked against the rules once.
+ */
+const IGNORE_CHECK = 1;
+
 /** Fewer files than this are stored in well under a second: no count. */
 const PROGRESS_MIN_FILES = 1000;
 
@@ -101,6 +108,7 @@ export async function captureTree(
       state.maxFileBytes,
       state.globalExcludes,
       state.unreadable,
+      state.ignoreCheck,
     ]);
   const stored = remembered();
   await refreshExclusions(target, state);
@@ -109,7 +117,10 @@ export async function captureTree(
   const excludesChanged = await globalExcludesChanged(git, root, state);
   const exclusionsBefore = JSON.stringify(state.exclusions);
   // Read-only listings beside the scan: they take no index lock.
-  const including = includedIgnored(target, state, rulesChanged || excludesChanged);
+  // A store whose index was never checked against the ignore rules since a fix is checked once.
+  const isUnchecked = baseTree !== undefined && state.ignoreCheck !== IGNORE_CHECK;
+  state.ignoreCheck = IGNORE_CHECK;
+  const including = includedIgnored(target, state, rulesChanged || excludesChanged || isUnchecked);
   including.catch(() => undefined); // awaited below
   const overCap = indexedOverCap(target, state);
   overCap.catch(() => undefined); // awaited below
@@ -165,8 +176,11 @@ export async function captureTree(
     }
     const inBase = entry.headOid !== null;
     const stats = inTree(entry.path);
-    if (!stats || stats.isDirectory()) {
-      if (!untracked) toDrop.push(entry.path);
+    // Security: deleted yet on disk, the index no longer holds it (an earlier capture that recorded no
+    // snapshot, a dry run, dropped it) and git's scan did not list it as untracked: it is ignored now.
+    const isIgnoredLeftover = entry.status === 'D' && stats !== null && !stats.isDirectory();
+    if (!stats || stats.isDirectory() || isIgnoredLeftover) {
+      if (!untracked && !isIgnoredLeftover) toDrop.push(entry.path);
       if (inBase) counts.deleted++;
     } else if (stats.isFile() && stats.size > target.settings.maxFileBytes) {
       exclude(entry.path, stats.size, !untracked);

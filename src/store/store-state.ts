@@ -22,6 +22,11 @@ export interface StoreState {
    * them, and the scans after the first say nothing of them.
    */
   unreadable?: Array<{ path: string; error: string }>;
+  /**
+   * Which check of the index against the ignore rules it has had (see IGNORE_CHECK in
+   * snapshot-capture.ts): a store older than a fix may hold ignored files no rule change will show.
+   */
+  ignoreCheck?: number;
 }
 
 /** Read synchronously: a file of a few hundred bytes, read up to three times per snapshot. */
@@ -35,6 +40,7 @@ export async function readState(file: string): Promise<StoreState> {
       ...(typeof parsed.maxFileBytes === 'number' ? { maxFileBytes: parsed.maxFileBytes } : {}),
       ...(parsed.globalExcludes ? { globalExcludes: parsed.globalExcludes } : {}),
       ...(Array.isArray(parsed.unreadable) ? { unreadable: parsed.unreadable } : {}),
+      ...(typeof parsed.ignoreCheck === 'number' ? { ignoreCheck: parsed.ignoreCheck } : {}),
       exclusions: {
         large: Array.isArray(parsed.exclusions?.large) ? parsed.exclusions.large : [],
         nested: Array.isArray(parsed.exclusions?.nested) ? parsed.exclusions.nested : [],
