@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
@@ -51,6 +51,79 @@ describe('a file git ignores never enters a snapshot (trial report, item 5)', ()
 
     expect(await p.snapshot()).not.toContain('.env');
     expect(await p.snapshot()).not.toContain('.env');
+  });
+});
+
+describe('every rule git applies keeps a file out, wherever it is written (trial report, item 5: siblings)', () => {
+  it('the repository’s info/exclude, for a linked worktree (its .git is a file)', async () => {
+    const main = createRepo({ committed: { 'a.js': 'a\n' } });
+    writeFileSync(path.join(main, '.git', 'info', 'exclude'), '.env\n');
+    const linked = path.join(tempDir('checkpoint-worktree-'), 'linked');
+    git(main, 'worktree', 'add', '-q', linked);
+    writeTree(linked, { '.env': 'DB_PASSWORD=hunter2\n', 'b.js': 'b\n' });
+    expect(git(linked, 'status', '--porcelain', '--untracked-files=all')).toBe('?? b.js\n');
+    const store = tempDir('checkpoint-store-');
+    const taken = await runCli(['snapshot', '--json'], { cwd: linked, env: { CHECKPOINT_STORE_DIR: store } });
+    expect(taken.code, taken.stderr).toBe(0);
+    const files = filesIn(store, JSON.parse(taken.stdout).snapshot.id);
+    expect(files).toContain('b.js');
+    expect(files).not.toContain('.env');
+  });
+
+  it('an excludes file the project’s own config names, set before the first snapshot or after one', async () => {
+    const p = project();
+    const rules = path.join(tempDir('checkpoint-rules-'), 'ignores');
+    writeFileSync(rules, '.env\n');
+    writeTree(p.root, { '.env': 'A=1\n', 'local.cfg': 'mine\n' });
+    git(p.root, 'config', 'core.excludesFile', rules);
+    expect(await p.snapshot()).toEqual(['.gitignore', 'a.js', 'local.cfg']);
+    // A file added to it later, then the config pointed elsewhere: each applies on the next snapshot.
+    appendFileSync(rules, 'local.cfg\n');
+    writeFileSync(path.join(p.root, 'local.cfg'), 'TOKEN=x\n');
+    expect(await p.snapshot()).toEqual(['.gitignore', 'a.js']);
+    const other = path.join(tempDir('checkpoint-rules-'), 'other');
+    writeFileSync(other, 'a.js\n');
+    git(p.root, 'config', 'core.excludesFile', other);
+    writeFileSync(path.join(p.root, 'a.js'), 'changed\n');
+    expect(await p.snapshot()).toEqual(['.env', '.gitignore', 'a.js', 'local.cfg']);
+  });
+
+  it('a .gitignore that ignores itself (`*`, as tool caches write it), written after its folder was snapshotted', async () => {
+    const p = project();
+    writeTree(p.root, { 'out/report.txt': 'draft\n' });
+    expect(await p.snapshot()).toContain('out/report.txt');
+    writeTree(p.root, { 'out/.gitignore': '*\n', 'out/report.txt': 'TOKEN=my-private-value\n' });
+    expect(git(p.root, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+
+    expect(await p.snapshot()).toEqual(['.gitignore', 'a.js']);
+  });
+
+  it('a top .gitignore the repository ignores (in info/exclude), edited to ignore .env', async () => {
+    const p = project();
+    git(p.root, 'rm', '-q', '--cached', '.gitignore');
+    git(p.root, 'commit', '-q', '-m', 'no .gitignore');
+    writeFileSync(path.join(p.root, '.gitignore'), '');
+    writeFileSync(path.join(p.root, '.git', 'info', 'exclude'), '.gitignore\n');
+    writeTree(p.root, { '.env': 'A=1\n' });
+    expect(await p.snapshot()).toEqual(['.env', 'a.js']);
+    writeFileSync(path.join(p.root, '.gitignore'), '.env\n');
+    writeFileSync(path.join(p.root, '.env'), 'DB_PASSWORD=hunter2\n');
+
+    expect(await p.snapshot()).toEqual(['a.js']);
+  });
+
+  it('a .gitignore replaced by a symbolic link, which git does not read: snapshots hold what git sees', async () => {
+    const p = project({ committed: { 'a.js': 'a\n' }, ignore: '.env\n' });
+    writeTree(p.root, { '.env': 'A=1\n', rules: '.env\n' });
+    expect(await p.snapshot()).toEqual(['.gitignore', 'a.js', 'rules']);
+    rmSync(path.join(p.root, '.gitignore'));
+    symlinkSync('rules', path.join(p.root, '.gitignore'));
+    expect(git(p.root, 'status', '--porcelain', '--untracked-files=all')).toContain('?? .env');
+    expect(await p.snapshot()).toEqual(['.env', '.gitignore', 'a.js', 'rules']);
+    // A file again: .env is ignored, and leaves.
+    rmSync(path.join(p.root, '.gitignore'));
+    writeFileSync(path.join(p.root, '.gitignore'), '.env\n');
+    expect(await p.snapshot()).toEqual(['.gitignore', 'a.js', 'rules']);
   });
 });
 
