@@ -205,14 +205,16 @@ export async function captureTree(
     }
     const inBase = entry.headOid !== null;
     const stats = inTree(entry.path);
-    // Security: deleted yet on disk, the index no longer holds it (an earlier capture that recorded no
-    // snapshot, a dry run, dropped it) and git's scan did not list it as untracked: it is ignored now.
-    const isIgnoredLeftover = entry.status === 'D' && stats !== null && !stats.isDirectory();
-    if (!stats || stats.isDirectory() || isIgnoredLeftover) {
-      if (!untracked && !isIgnoredLeftover) toDrop.push(entry.path);
+    if (!stats || stats.isDirectory()) {
+      if (!untracked) toDrop.push(entry.path);
       if (inBase) counts.deleted++;
     } else if (stats.isFile() && stats.size > target.settings.maxFileBytes) {
       exclude(entry.path, stats.size, !untracked);
+    } else if (entry.status === 'D') {
+      // Security: deleted yet on disk, the index no longer holds it (a capture that recorded no snapshot,
+      // such as a restore's plan, dropped it) and git's scan did not list it as untracked: it is ignored
+      // now, and stays out (trial report of 2026-12-06, item 5).
+      if (inBase) counts.deleted++;
     } else {
       toAdd.push({ path: entry.path, bytes: stats.size });
       if (inBase) counts.modified++;
