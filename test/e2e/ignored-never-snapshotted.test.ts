@@ -70,6 +70,20 @@ describe('every rule git applies keeps a file out, wherever it is written (trial
     expect(files).not.toContain('.env');
   });
 
+  it('the repository’s info/exclude, for a submodule (its .git is a file naming .git/modules/…)', async () => {
+    const library = createRepo({ committed: { 'lib.js': 'lib\n' } });
+    const top = createRepo({ committed: { 'a.js': 'a\n' } });
+    git(top, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', library, 'lib');
+    const sub = path.join(top, 'lib');
+    writeFileSync(path.join(top, '.git', 'modules', 'lib', 'info', 'exclude'), '.env\n');
+    writeTree(sub, { '.env': 'DB_PASSWORD=hunter2\n' });
+    expect(git(sub, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    const store = tempDir('checkpoint-store-');
+    const taken = await runCli(['snapshot', '--json'], { cwd: sub, env: { CHECKPOINT_STORE_DIR: store } });
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(filesIn(store, JSON.parse(taken.stdout).snapshot.id)).toEqual(['.gitignore', 'lib.js']);
+  });
+
   it('an excludes file the project’s own config names, set before the first snapshot or after one', async () => {
     const p = project();
     const rules = path.join(tempDir('checkpoint-rules-'), 'ignores');
@@ -124,6 +138,24 @@ describe('every rule git applies keeps a file out, wherever it is written (trial
     rmSync(path.join(p.root, '.gitignore'));
     writeFileSync(path.join(p.root, '.gitignore'), '.env\n');
     expect(await p.snapshot()).toEqual(['.gitignore', 'a.js', 'rules']);
+  });
+});
+
+describe('files over the size cap, after a capture that recorded nothing', () => {
+  it('a file grown over the cap before a restore’s dry run is listed as skipped by the next snapshot, not counted deleted', async () => {
+    const root = createRepo({ committed: { 'a.js': 'a\n', 'data.bin': 'small\n' } });
+    const env = {
+      CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
+      CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.001',
+    };
+    const run = (...args: string[]) => runCli([...args, '--root', root], { cwd: root, env });
+    expect((await run('snapshot')).code).toBe(0);
+    writeFileSync(path.join(root, 'data.bin'), 'y'.repeat(5000));
+    expect((await run('restore', 'latest', '--dry-run')).code).toBe(0);
+
+    const next = JSON.parse((await run('snapshot', '--json')).stdout).snapshot;
+    expect(next.changes).toEqual({ added: 0, modified: 0, deleted: 0 });
+    expect(next.skipped.large).toEqual([{ path: 'data.bin', bytes: 5000 }]);
   });
 });
 
