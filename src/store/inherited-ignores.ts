@@ -2,17 +2,28 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * The ignore rules a project inherits from outside its own folder: `.gitignore` files of the folders
- * above it, up to the top of its repository, and that repository's `.git/info/exclude`. git applies
- * them to the project's files, but the snapshot store's work tree is the project folder, so git would
+ * The ignore rules a project's git applies from outside its own folder: `.gitignore` files of the
+ * folders above it, up to the top of its repository, that repository's `info/exclude` (in its common
+ * git folder for a linked worktree or a submodule, whose `.git` is a file), and the excludes file its
+ * config names (`excludesFile`, see globalExcludesChanged). git applies them to the project's files,
+ * but the snapshot store's work tree is the project folder and its git folder is its own, so git would
  * not read them there: without this, a package of a monorepo would snapshot the `node_modules/` its
- * repository ignores at the top.
+ * repository ignores at the top, and a worktree the `.env` its repository's `info/exclude` names.
+ * Lowest precedence first, as git reads them: the excludes file, `info/exclude`, then the `.gitignore`
+ * files from the top down (within one list, the last rule that matches wins).
  *
  * Rules anchored to another folder (a `/` before the end) are translated when they point into the
  * project, and dropped otherwise; unanchored rules (`node_modules/`, `*.log`) apply at any depth as is.
  */
-export async function inheritedIgnoreRules(root: string): Promise<string> {
+export async function inheritedIgnoreRules(
+  root: string,
+  excludesFile: string | null = null,
+): Promise<string> {
   const chunks: string[] = [];
+  const withExcludes = async (prefix: string) => {
+    const text = excludesFile ? await readFile(excludesFile, 'utf8').catch(() => '') : '';
+    return (text ? translate(text, prefix) : '') + chunks.join('');
+  };
   let dir = root;
   for (let depth = 0; depth < 64; depth++) {
     const dotGit = await stat(path.join(dir, '.git')).catch(() => null);
@@ -21,17 +32,49 @@ export async function inheritedIgnoreRules(root: string): Promise<string> {
       if (text) chunks.unshift(translate(text, path.relative(dir, root)));
     }
     if (dotGit) {
-      const exclude = dotGit.isDirectory()
-        ? await readFile(path.join(dir, '.git', 'info', 'exclude'), 'utf8').catch(() => '')
+      const gitDir = dotGit.isDirectory()
+        ? path.join(dir, '.git')
+        : await gitDirOfFile(path.join(dir, '.git'));
+      const exclude = gitDir
+        ? await readFile(path.join(await commonDir(gitDir), 'info', 'exclude'), 'utf8').catch(() => '')
         : '';
       if (exclude) chunks.unshift(translate(exclude, path.relative(dir, root)));
-      return chunks.join('');
+      return withExcludes(path.relative(dir, root));
     }
     const parent = path.dirname(dir);
-    if (parent === dir) return ''; // not in a repository: nothing is inherited
+    if (parent === dir) break; // not in a repository: only the excludes file applies
     dir = parent;
   }
-  return '';
+  chunks.length = 0;
+  return withExcludes('');
+}
+
+/**
+ * The top of the project's repository (the folder with its `.git`), or the project itself outside one:
+ * where git resolves a relative config origin or excludes file from.
+ */
+export async function repositoryTop(root: string): Promise<string> {
+  let dir = root;
+  for (let depth = 0; depth < 64; depth++) {
+    if (await stat(path.join(dir, '.git')).catch(() => null)) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return root;
+}
+
+/** The git folder a `.git` file points to (`gitdir: <path>`, a linked worktree's or a submodule's). */
+async function gitDirOfFile(file: string): Promise<string | null> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+  return named ? path.resolve(path.dirname(file), named) : null;
+}
+
+/** A linked worktree's git folder names the repository's own in `commondir`, where `info/` is. */
+async function commonDir(gitDir: string): Promise<string> {
+  const named = (await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => '')).trim();
+  return named ? path.resolve(gitDir, named) : gitDir;
 }
 
 /** Rewrites rules written for the folder `from` so they mean the same from the project, `prefix` below it. */

@@ -1,4 +1,4 @@
-import { closeSync, constants, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, type Stats, statSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { includeMatcher, includePathspecs } from '../core/include-ignored.js';
@@ -10,7 +10,7 @@ import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
 import { parseStatusV2, parseUnreadableFolders } from '../git/status.js';
 import { globalExcludesChanged } from './global-excludes.js';
-import { inheritedIgnoreRules } from './inherited-ignores.js';
+import { inheritedIgnoreRules, repositoryTop } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
 import { countChanges, coveringPathspecs, isUnder } from './snapshot-diff.js';
 import type { StoreGit } from './store-git.js';
@@ -39,6 +39,13 @@ export type CaptureProgress = (
   done?: number,
   total?: number,
 ) => void;
+
+/**
+ * Bumped when a fix changes what leaves the index as ignored: a store checked under an older number
+ * may hold ignored files (trial report of 2026-12-06, item 5: an ignored .env taken in after a dry
+ * run), and has its index checked against the rules once.
+ */
+const IGNORE_CHECK = 1;
 
 /** Fewer files than this are stored in well under a second: no count. */
 const PROGRESS_MIN_FILES = 1000;
@@ -101,15 +108,32 @@ export async function captureTree(
       state.maxFileBytes,
       state.globalExcludes,
       state.unreadable,
+      state.ignoreCheck,
+      state.ignoreFiles,
     ]);
   const stored = remembered();
+  // A store whose index was never checked against the ignore rules since a fix is checked once, and
+  // learns the excludes file from the project's own config too.
+  const isUnchecked = baseTree !== undefined && state.ignoreCheck !== IGNORE_CHECK;
+  if (state.ignoreCheck !== IGNORE_CHECK) delete state.globalExcludes;
+  state.ignoreCheck = IGNORE_CHECK;
   await refreshExclusions(target, state);
-  const rulesChanged = await syncInfo(target, state.exclusions);
-  // The scan reads the global excludes as they are now; only what the index holds needs a look.
-  const excludesChanged = await globalExcludesChanged(git, root, state);
+  const top = await repositoryTop(root);
+  const excludesChanged = await globalExcludesChanged(
+    (args) => runGit(args, { cwd: top, okExitCodes: [0, 1, 128] }),
+    top,
+    state,
+  );
+  // Every rule from outside the tree, the excludes file included, is in the store's info/exclude: a
+  // change to any of them changes that file, and the scan runs again under the new rules.
+  const outside = await inheritedIgnoreRules(
+    root,
+    state.globalExcludes ? path.resolve(top, state.globalExcludes.file) : null,
+  );
+  const rulesChanged = await syncInfo(target, state.exclusions, outside);
   const exclusionsBefore = JSON.stringify(state.exclusions);
   // Read-only listings beside the scan: they take no index lock.
-  const including = includedIgnored(target, state, rulesChanged || excludesChanged);
+  const including = includedIgnored(target, state, rulesChanged || excludesChanged || isUnchecked);
   including.catch(() => undefined); // awaited below
   const overCap = indexedOverCap(target, state);
   overCap.catch(() => undefined); // awaited below
@@ -123,8 +147,24 @@ export async function captureTree(
   const entries = parseStatusV2(scanned.stdout).entries;
   const included = await including;
   // A changed .gitignore may ignore files the index holds, which git's scan goes on reporting as tracked.
+  // One the index does not hold because it ignores itself (`*`, as tool caches write) is not in the
+  // scan: the .gitignore files above the tracked files taken in again are compared with those last
+  // checked.
+  const retaken = entries.filter((entry) => entry.status !== '??' && !entry.isSubmodule);
+  const rulesAbove = ignoreFilesAbove(
+    retaken.map((entry) => entry.path),
+    inTree,
+  );
+  const checkedRules = state.ignoreFiles ?? {};
+  const isRuleUnseen = [...rulesAbove].some(([file, stamp]) => checkedRules[file] !== stamp);
   const nowIgnored =
-    included.drop ?? (entries.some((entry) => isIgnoreFile(entry.path)) ? await ignoredInIndex(target) : []);
+    included.drop ??
+    (isRuleUnseen || entries.some((entry) => isIgnoreFile(entry.path)) ? await ignoredInIndex(target) : null);
+  if (nowIgnored !== null && rulesAbove.size > 0) {
+    const merged = { ...checkedRules, ...Object.fromEntries(rulesAbove) };
+    state.ignoreFiles =
+      Object.keys(merged).length > MAX_IGNORE_FILES ? Object.fromEntries(rulesAbove) : merged;
+  }
   const toAdd: Array<{ path: string; bytes: number }> = [];
   const toDrop: string[] = [];
   /** Paths this capture has dealt with already, which the scan may report as well. */
@@ -143,7 +183,7 @@ export async function captureTree(
     const entry = scannedEntry.get(file);
     return entry === undefined || entry.headOid !== null;
   };
-  for (const file of nowIgnored) {
+  for (const file of nowIgnored ?? []) {
     toDrop.push(file);
     settled.add(file);
     if (inLatest(file)) counts.deleted++;
@@ -170,6 +210,11 @@ export async function captureTree(
       if (inBase) counts.deleted++;
     } else if (stats.isFile() && stats.size > target.settings.maxFileBytes) {
       exclude(entry.path, stats.size, !untracked);
+    } else if (entry.status === 'D') {
+      // Security: deleted yet on disk, the index no longer holds it (a capture that recorded no snapshot,
+      // such as a restore's plan, dropped it) and git's scan did not list it as untracked: it is ignored
+      // now, and stays out (trial report of 2026-12-06, item 5).
+      if (inBase) counts.deleted++;
     } else {
       toAdd.push({ path: entry.path, bytes: stats.size });
       if (inBase) counts.modified++;
@@ -225,7 +270,8 @@ export async function captureTree(
     onWorktreeRead?.();
   }
   // Paths excluded just now: from the next scan on, git leaves them out.
-  if (JSON.stringify(state.exclusions) !== exclusionsBefore) await syncInfo(target, state.exclusions);
+  if (JSON.stringify(state.exclusions) !== exclusionsBefore)
+    await syncInfo(target, state.exclusions, outside);
   if (indexChanged) onProgress?.('writing the tree');
   const tree = !indexChanged && state.index ? state.index.tree : (await git(['write-tree'])).stdout.trim();
   // Status counts hold when HEAD is the base (the usual case); otherwise ask git for the exact diff.
@@ -361,6 +407,31 @@ async function ignoredInIndex(target: CaptureTarget): Promise<string[]> {
   return candidates.filter((file) => !tracked.has(file));
 }
 
+/** How many checked `.gitignore` files the state remembers; past that, those of the last check only. */
+const MAX_IGNORE_FILES = 1000;
+
+/**
+ * The `.gitignore` files in the folders above these paths, the root's included, each with its stamp
+ * (`ino:size:mtime:ctime`): one lstat per folder.
+ */
+function ignoreFilesAbove(
+  files: readonly string[],
+  inTree: (file: string) => Stats | null,
+): Map<string, string> {
+  const found = new Map<string, string>();
+  const seen = new Set<string>();
+  for (const file of files) {
+    for (let dir = path.posix.dirname(file); !seen.has(dir); dir = path.posix.dirname(dir)) {
+      seen.add(dir);
+      const ignoreFile = dir === '.' ? '.gitignore' : `${dir}/.gitignore`;
+      const stats = inTree(ignoreFile);
+      if (stats) found.set(ignoreFile, `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`);
+      if (dir === '.') break;
+    }
+  }
+  return found;
+}
+
 /** `.gitignore` at any depth: a change to one may ignore files the index holds. */
 function isIgnoreFile(file: string): boolean {
   return file === '.gitignore' || file.endsWith('/.gitignore');
@@ -408,18 +479,20 @@ async function refreshExclusions(target: CaptureTarget, state: StoreState): Prom
 }
 
 /**
- * The project's own exclude rules (.git/info/exclude) apply to snapshots too, plus our own files and
- * the paths we excluded; our attributes override the project's so content is stored byte for byte.
+ * The rules of the project's git from outside its tree (`outside`, see inheritedIgnoreRules) apply to
+ * snapshots too, plus our own files and the paths we excluded; our attributes override the project's so
+ * content is stored byte for byte.
  */
-async function syncInfo(target: CaptureTarget, exclusions: StoreState['exclusions']): Promise<boolean> {
-  // The project's own .git/info/exclude and, for a folder inside a bigger repository, the rules it
-  // inherits from the folders above it (see inheritedIgnoreRules).
-  const inherited = await inheritedIgnoreRules(target.root);
+async function syncInfo(
+  target: CaptureTarget,
+  exclusions: StoreState['exclusions'],
+  outside: string,
+): Promise<boolean> {
   const ours = [...exclusions.large.map((entry) => entry.path), ...exclusions.nested]
     .map(anchoredPattern)
     .join('');
   const written = await Promise.all([
-    writeIfChanged(path.join(target.gitDir, 'info', 'exclude'), `${OWN_EXCLUDES}${ours}${inherited}`),
+    writeIfChanged(path.join(target.gitDir, 'info', 'exclude'), `${OWN_EXCLUDES}${ours}${outside}`),
     writeIfChanged(path.join(target.gitDir, 'info', 'attributes'), RAW_ATTRIBUTES),
   ]);
   return written.includes(true);

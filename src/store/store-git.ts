@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { runGit } from '../git/run.js';
 
 /** Long enough for a first snapshot, a restore or a gc of a very large tree. */
@@ -32,8 +33,11 @@ export interface StoreGitOptions {
 export type StoreGit = (args: readonly string[], options?: StoreGitOptions) => ReturnType<typeof runGit>;
 
 export function storeGit(gitDir: string, root: string): StoreGit {
+  // No excludes file of the store's own (one that is never there): the one the project's config names,
+  // which may be the project's own config, is copied into info/exclude (see inheritedIgnoreRules).
+  const noExcludesFile = `core.excludesFile=${path.join(gitDir, 'info', 'no-excludes-file')}`;
   return (args, options = {}) =>
-    runGit(['--git-dir', gitDir, '--work-tree', root, ...args], {
+    runGit(['--git-dir', gitDir, '--work-tree', root, '-c', noExcludesFile, ...args], {
       cwd: root,
       timeoutMs: GIT_LONG_TIMEOUT_MS,
       // The store's git answers with paths: kept exact (see raw-path.ts).

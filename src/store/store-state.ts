@@ -22,6 +22,16 @@ export interface StoreState {
    * them, and the scans after the first say nothing of them.
    */
   unreadable?: Array<{ path: string; error: string }>;
+  /**
+   * Which check of the index against the ignore rules it has had (see IGNORE_CHECK in
+   * snapshot-capture.ts): a store older than a fix may hold ignored files no rule change will show.
+   */
+  ignoreCheck?: number;
+  /**
+   * The `.gitignore` files above files the index took in again, with their stamps, as they were when
+   * the index was last checked against the ignore rules (see ignoreFilesAbove in snapshot-capture.ts).
+   */
+  ignoreFiles?: Record<string, string>;
 }
 
 /** Read synchronously: a file of a few hundred bytes, read up to three times per snapshot. */
@@ -35,6 +45,8 @@ export async function readState(file: string): Promise<StoreState> {
       ...(typeof parsed.maxFileBytes === 'number' ? { maxFileBytes: parsed.maxFileBytes } : {}),
       ...(parsed.globalExcludes ? { globalExcludes: parsed.globalExcludes } : {}),
       ...(Array.isArray(parsed.unreadable) ? { unreadable: parsed.unreadable } : {}),
+      ...(typeof parsed.ignoreCheck === 'number' ? { ignoreCheck: parsed.ignoreCheck } : {}),
+      ...(isStringRecord(parsed.ignoreFiles) ? { ignoreFiles: parsed.ignoreFiles } : {}),
       exclusions: {
         large: Array.isArray(parsed.exclusions?.large) ? parsed.exclusions.large : [],
         nested: Array.isArray(parsed.exclusions?.nested) ? parsed.exclusions.nested : [],
@@ -43,6 +55,15 @@ export async function readState(file: string): Promise<StoreState> {
   } catch {
     return { exclusions: { large: [], nested: [] } };
   }
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((item) => typeof item === 'string')
+  );
 }
 
 export async function writeState(file: string, state: StoreState): Promise<void> {

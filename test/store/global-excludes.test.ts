@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfigList } from '../../src/git/config-watch.js';
-import { globalExcludesChanged } from '../../src/store/global-excludes.js';
-import { type StoreGit, storeGit } from '../../src/store/store-git.js';
+import { runGit } from '../../src/git/run.js';
+import { type ConfigGit, globalExcludesChanged } from '../../src/store/global-excludes.js';
 import type { StoreState } from '../../src/store/store-state.js';
-import { createRepo, git, tempDir } from '../helpers/fixtures.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 const context = { root: '/work/app', home: '/home/me' };
 /** One value of `git config --list --show-origin -z`; a bare key has no value. */
@@ -55,18 +55,15 @@ describe('globalExcludesChanged', () => {
     vi.unstubAllEnvs();
   });
 
-  /** A real store-like git dir for a real project, with each git call counted. */
+  /** The project's own git for a real project (the store reads no excludes file of its own), each call counted. */
   const setUp = () => {
     const home = tempDir('checkpoint-home-');
     vi.stubEnv('HOME', home);
     const root = createRepo({ committed: { 'a.js': 'a\n' } });
-    const gitDir = path.join(tempDir('checkpoint-store-'), 'git');
-    git(root, 'init', '-q', '--bare', gitDir);
     const calls: string[][] = [];
-    const real = storeGit(gitDir, root);
-    const counted: StoreGit = (args, options) => {
+    const counted: ConfigGit = (args) => {
       calls.push([...args]);
-      return real(args, options);
+      return runGit(args, { cwd: root });
     };
     return { home, root, git: counted, calls };
   };

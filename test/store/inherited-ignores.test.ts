@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
 import { diffSnapshot, takeSnapshot } from '../../src/app/rewind.js';
-import { translate } from '../../src/store/inherited-ignores.js';
+import { inheritedIgnoreRules, translate } from '../../src/store/inherited-ignores.js';
 import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
 
 describe('translate', () => {
@@ -61,5 +61,29 @@ describe('a project inside a bigger repository', () => {
     writeFileSync(path.join(root, '.git/info/exclude'), '');
     const third = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
     expect(third.snapshot.changes).toEqual({ added: 1, modified: 0, deleted: 0 });
+  });
+});
+
+describe('inheritedIgnoreRules', () => {
+  it('puts the excludes file first (lowest precedence), its anchored rules seen from the project, then info/exclude and the .gitignore files above', async () => {
+    const top = createRepo({ committed: { 'packages/app/a.ts': 'a' }, ignore: 'dist/\n' });
+    writeFileSync(path.join(top, '.git/info/exclude'), '*.secret\n');
+    const excludes = path.join(tempDir('checkpoint-rules-'), 'ignores');
+    writeFileSync(excludes, '/build\n/packages/app/tmp\n.env\n');
+    const app = path.join(top, 'packages/app');
+
+    expect(await inheritedIgnoreRules(app, excludes)).toBe('/tmp\n.env\n*.secret\ndist/\n');
+    expect(await inheritedIgnoreRules(app)).toBe('*.secret\ndist/\n');
+  });
+
+  it('outside a repository, only the excludes file applies', async () => {
+    const folder = tempDir('checkpoint-plain-');
+    writeFileSync(path.join(folder, '.gitignore'), 'not-read-here\n');
+    const excludes = path.join(tempDir('checkpoint-rules-'), 'ignores');
+    writeFileSync(excludes, '.env\n');
+    const below = path.join(folder, 'sub');
+    mkdirSync(below);
+
+    expect(await inheritedIgnoreRules(below, excludes)).toBe('.env\n');
   });
 });
