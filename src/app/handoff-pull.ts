@@ -1,11 +1,10 @@
 import { CheckpointError } from '../core/errors.js';
 import type { PullOutcome } from '../core/handoff-text.js';
 import { type Checkpoint, parseCheckpoint } from '../core/schema.js';
-import type { RestorePlan } from '../core/snapshot.js';
+import { changesNothing, type RestorePlan } from '../core/snapshot.js';
 import { fetchIntoStore, handoffRef, listRemoteHandoffs } from '../git/handoff-remote.js';
 import { copyCommitIntoProject } from '../git/objects.js';
 import { runGit } from '../git/run.js';
-import { CheckpointStore } from '../store/checkpoint-store.js';
 import { writePulledFiles } from '../store/pulled-files.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import type { AppDeps } from './deps.js';
@@ -34,7 +33,8 @@ export type { PullOutcome } from '../core/handoff-text.js';
 
 /**
  * Fetches a handoff into the private store and (unless a dry run) makes the working tree equal to it,
- * after a safety snapshot, then writes its checkpoint. Nothing changes when HEAD is not its base.
+ * and its checkpoint, after a safety snapshot that keeps the checkpoint it replaces. Nothing changes when
+ * HEAD is not its base.
  */
 export async function pullHandoff(
   deps: AppDeps,
@@ -79,28 +79,45 @@ export async function pullHandoff(
     };
     // The usual restore (plan, safety snapshot, journal), of the handoff's tree.
     const apply = !request.dryRun && baseMatches;
+    // Its checkpoint is written with the tree; the one here is kept with the safety snapshot (see
+    // restoreTreeLocked), so that the undo brings it back.
     const done = await restoreTreeLocked(
       deps,
       store,
-      { id: `handoff ${name} (${commit.slice(0, 12)})`, tree },
+      { id: `handoff ${name} (${commit.slice(0, 12)})`, tree, checkpoint: meta.checkpoint ?? undefined },
       { paths: [], dryRun: !apply },
     );
     return { meta, checkpoint, summary, apply, done, checkedOutFrom };
   });
-  if (!apply) return { ...summary, applied: false, changed: done.plan, undo: null, checkedOutFrom: null };
-  if (meta.checkpoint !== null && checkpoint !== null) {
-    const checkpoints = new CheckpointStore(root.root, deps.fs);
-    const local = await checkpoints.load().catch(() => null);
-    // Through the checkpoint store: locked, atomic, and the current checkpoint kept as the backup.
-    await checkpoints.write(meta.checkpoint);
+  const checkpointState =
+    checkpoint === null ? 'none' : done.plan.checkpoint === undefined ? 'unchanged' : 'written';
+  if (!apply)
+    return {
+      ...summary,
+      applied: false,
+      changed: done.plan,
+      undo: null,
+      checkedOutFrom: null,
+      checkpoint: checkpointState,
+    };
+  // A pull that changed nothing (the same tree, the same checkpoint) keeps the record of the one before.
+  if (checkpoint !== null && !changesNothing(done.plan)) {
     await recordPulledFiles(deps, root.root, checkpoint, meta.author, done.plan, {
-      ownCheckpoint: local?.found === true && local.checkpoint.id === checkpoint.id,
+      // Unchanged: the same text, so the same checkpoint this machine had.
+      ownCheckpoint: done.plan.checkpoint === undefined || done.plan.checkpoint.current?.id === checkpoint.id,
     });
   }
   const seen = await readSeen(store);
   seen[`${remote}\n${ref}`] = commit;
   await writeSeen(store, seen);
-  return { ...summary, applied: true, changed: done.plan, undo: done.undoSnapshotId, checkedOutFrom };
+  return {
+    ...summary,
+    applied: true,
+    changed: done.plan,
+    undo: done.undoSnapshotId,
+    checkedOutFrom,
+    checkpoint: checkpointState,
+  };
 }
 
 /**

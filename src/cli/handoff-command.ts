@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { escapeControls } from '../core/quote.js';
-import { planSize } from '../core/snapshot.js';
+import { changesNothing } from '../core/snapshot.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { confirm, EXIT } from './output.js';
 
@@ -88,6 +88,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         applied: outcome.applied,
         changed: outcome.changed,
         undo: outcome.undo,
+        checkpoint: outcome.checkpoint,
         // Where HEAD was before --checkout moved it: undoing the pull (undo) does not move it back.
         checkedOutFrom: outcome.checkedOutFrom ?? null,
       });
@@ -104,7 +105,8 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         else ctx.out.print(plan.baseMatches ? preview : renderPullCheckout(plan, { dryRun: true }));
         return EXIT.ok;
       }
-      if (!options.yes && (planSize(plan.changed) > 0 || !plan.baseMatches)) {
+      // A checkpoint replaced is a change too, even when no file changes (trial report, item 1).
+      if (!options.yes && (!changesNothing(plan.changed) || !plan.baseMatches)) {
         if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
           ctx.out.note(preview);
           ctx.out.note('Not applied: pass --yes to pull without a terminal to confirm on.');

@@ -1,7 +1,7 @@
 import { NO_GIT_IDENTITY } from './handoff-author.js';
 import { escapeControls, quotePath, shellWord } from './quote.js';
 import { planSize, type RestorePlan } from './snapshot.js';
-import { renderGuarded, renderPlan } from './snapshot-text.js';
+import { renderCheckpointSwap, renderGuarded, renderPlan } from './snapshot-text.js';
 import { type Reader, wordsOf } from './surface.js';
 
 /**
@@ -81,6 +81,11 @@ export interface PullOutcome {
    * safety snapshot is taken after the checkout, so undoing the pull brings the files back, not HEAD.
    */
   checkedOutFrom?: { branch: string | null; head: string } | null;
+  /**
+   * The checkpoint: `none` when the handoff carries none (the one here stays), `unchanged` when the one
+   * here already is the handoff's, `written` when it is (or would be) written (`changed.checkpoint`).
+   */
+  checkpoint: 'none' | 'unchanged' | 'written';
 }
 
 /**
@@ -96,6 +101,18 @@ function pullHead(outcome: PullOutcome): string {
   return `Handoff ${escapeControls(outcome.ref)} (${outcome.commit.slice(0, 12)}) by ${escapeControls(outcome.author)}${outcome.goal ? `: ${escapeControls(outcome.goal)}` : ''}`;
 }
 
+/** What the pull did with the checkpoint, for its "Applied:" line (item 13 of a trial: none was written). */
+const CHECKPOINT_DONE: Record<PullOutcome['checkpoint'], string> = {
+  none: 'the handoff carries no checkpoint: the one here, if any, is left as it is',
+  unchanged: "checkpoint unchanged (the one here already is the handoff's)",
+  written: 'checkpoint written',
+};
+
+/** Whose checkpoint a pull writes, as its plan names it. Security: the author comes from the remote. */
+function checkpointFrom(outcome: PullOutcome): string {
+  return `${escapeControls(outcome.author)}'s`;
+}
+
 function baseText(outcome: PullOutcome): string {
   return `commit ${outcome.base}${outcome.branch === null ? '' : ` (branch ${escapeControls(outcome.branch)})`}`;
 }
@@ -105,9 +122,11 @@ export function renderPull(outcome: PullOutcome, surface: Reader = 'mcp'): strin
   if (!outcome.baseMatches)
     // Not "git fetch, then git checkout": the base may never have been pushed; the handoff carries it.
     return `${head}\nNothing was changed: the handoff was made on ${baseText(outcome)}, and HEAD here is another commit. To continue from it, ${wordsOf(surface).pullCheckout}.`;
-  if (!outcome.applied) return [head, ...renderPlan(outcome.changed)].join('\n');
+  if (!outcome.applied) return [head, ...renderPlan(outcome.changed, 50, checkpointFrom(outcome))].join('\n');
+  const written = outcome.changed.checkpoint;
   return [
-    `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, checkpoint written.`,
+    `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, ${CHECKPOINT_DONE[outcome.checkpoint]}.`,
+    ...(written ? [renderCheckpointSwap(written, checkpointFrom(outcome))] : []),
     ...(outcome.undo ? [`To undo: ${wordsOf(surface).restoreNow(outcome.undo)}`] : []),
     // Security: a branch name is the user's, but escaped like everything a terminal shows.
     ...(outcome.undo && outcome.checkedOutFrom

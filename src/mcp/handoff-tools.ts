@@ -120,6 +120,11 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         applied: z.boolean(),
         changed: planSchema,
         undo: z.string().nullable(),
+        checkpoint: z
+          .enum(['none', 'unchanged', 'written'])
+          .describe(
+            "The checkpoint: none in the handoff (the one here stays), the one here already is the handoff's, or written (changed.checkpoint says which it replaces; the undo brings that one back)",
+          ),
         text: textField,
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
@@ -143,6 +148,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         applied: outcome.applied,
         changed: outcome.changed,
         undo: outcome.undo,
+        checkpoint: outcome.checkpoint,
       });
     },
   );

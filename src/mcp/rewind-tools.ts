@@ -58,6 +58,12 @@ export const snapshotSchema = z.looseObject({
 const guardedPaths = z.array(z.object({ path: z.string(), reason: z.string() }));
 const headSchema = z.object({ branch: z.string().nullable(), head: z.string() });
 
+const checkpointLabel = z.object({
+  id: z.string(),
+  goal: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});
+
 export const planSchema = z.object({
   overwrite: z.array(z.string()),
   create: z.array(z.string()),
@@ -72,6 +78,12 @@ export const planSchema = z.object({
     .optional()
     .describe(
       'What the restore cannot bring back through links: edits made through a symbolic link out of the project, and the other links of a hard-linked file it replaces',
+    ),
+  checkpoint: z
+    .object({ current: checkpointLabel.nullable(), written: checkpointLabel })
+    .optional()
+    .describe(
+      "The checkpoint the restore writes besides the files (a handoff's, or the one a pull replaced, brought back by its undo): `current` is the one here (null: none), kept with the undo snapshot. Absent: the checkpoint stays as it is",
     ),
 });
 

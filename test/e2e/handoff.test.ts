@@ -289,6 +289,7 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     const a = machine(`file://${bare}`, 'Alice');
     const b = machine(`file://${bare}`, 'Bob');
     writeTree(a.root, { 'a-first.txt': 'from A\n', 'src/app.ts': 'A\n' });
+    expect((await cli(a, 'save', '--goal', 'A goal')).code).toBe(0);
     expect((await cli(a, 'handoff', 'push', '--name', 'too-long')).code).toBe(0);
     // The remote's handoff gains a path of 18 names of 240 bytes (each name allowed, the whole not),
     // sorted after the others, so the pull has written them when it fails.
@@ -321,11 +322,15 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     inBare(['update-ref', ref, forged]);
 
     writeTree(b.root, { 'src/app.ts': 'B local\n' });
+    expect((await cli(b, 'save', '--goal', 'B goal')).code).toBe(0);
+    const checkpointBefore = readFileSync(path.join(b.root, '.claude-checkpoint'), 'utf8');
     const before = treeState(b.root);
     const failed = await cli(b, 'handoff', 'pull', '--name', 'too-long', '--yes');
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('put back as it was');
     expect(treeState(b.root)).toEqual(before);
+    // The checkpoint too: the pull replaced it before the files, and the rollback wrote B's back.
+    expect(readFileSync(path.join(b.root, '.claude-checkpoint'), 'utf8')).toBe(checkpointBefore);
     expect(existsSync(path.join(b.root, 'a-first.txt'))).toBe(false);
     expect(existsSync(path.join(b.root, 'z'.repeat(239).concat('7')))).toBe(false);
     expect(existsSync(path.join(b.env.CHECKPOINT_STORE_DIR as string))).toBe(true);
