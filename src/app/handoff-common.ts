@@ -1,5 +1,6 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
+import type { LeftOutKind } from '../core/drift.js';
 import { CheckpointError } from '../core/errors.js';
 import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { escapeControls } from '../core/quote.js';
@@ -29,6 +30,44 @@ export interface HandoffMeta {
   goal: string | null;
   /** The `.claude-checkpoint` file as it was, or null when there was none. */
   checkpoint: string | null;
+  /**
+   * What the push left out of the tree although it was there (a file over the size cap, a nested
+   * repository or a folder git could not read; folders end with `/`), so that the receiver neither
+   * deletes its own copy nor takes the file for one the other machine deleted. Absent in handoffs pushed
+   * before it.
+   */
+  leftOut?: LeftOut[];
+}
+
+/** A path a handoff left out, and why (a kind, never the remote's words). */
+export interface LeftOut {
+  path: string;
+  kind: LeftOutKind;
+}
+
+const LEFT_OUT_KINDS: ReadonlySet<string> = new Set<LeftOutKind>(['large', 'nested', 'unreadable']);
+
+/** What a push's snapshot left out, as the handoff's metadata carries it. */
+export function leftOutOf(skipped: {
+  large: ReadonlyArray<{ path: string }>;
+  nested: readonly string[];
+  unreadable?: ReadonlyArray<{ path: string }> | undefined;
+}): LeftOut[] {
+  return [
+    ...skipped.large.map((entry) => ({ path: entry.path, kind: 'large' as const })),
+    ...skipped.nested.map((dir) => ({ path: `${dir}/`, kind: 'nested' as const })),
+    ...(skipped.unreadable ?? []).map((entry) => ({
+      path: entry.path.endsWith('/') ? entry.path : `${entry.path}/`,
+      kind: 'unreadable' as const,
+    })),
+  ];
+}
+
+/** The left-out entry that covers `file` (the path itself, or a folder it is in), or undefined. */
+export function leftOutEntry(leftOut: readonly LeftOut[], file: string): LeftOut | undefined {
+  return leftOut.find(
+    (entry) => entry.path === file || (entry.path.endsWith('/') && file.startsWith(entry.path)),
+  );
 }
 
 /** Where this machine remembers each handoff ref as it last pushed or pulled it. */
@@ -81,6 +120,17 @@ export async function readHandoffCommit(
   }
   if (!tree || meta.handoff !== 1 || !isHandoffMeta(meta))
     throw new CheckpointError('CORRUPT', `commit ${commit} is not a handoff this tool wrote`);
+  // Security: from the remote: only well-formed entries of a known kind are kept.
+  meta.leftOut = Array.isArray(meta.leftOut)
+    ? meta.leftOut.filter(
+        (entry): entry is LeftOut =>
+          typeof entry === 'object' &&
+          entry !== null &&
+          typeof entry.path === 'string' &&
+          entry.path !== '' &&
+          LEFT_OUT_KINDS.has(entry.kind),
+      )
+    : [];
   // Handoffs pushed before issue 26 wrote "unknown" where git had no identity.
   if (meta.author === 'unknown' || meta.author.trim() === '') meta.author = NO_GIT_IDENTITY;
   const problem = unsafeReference(meta);

@@ -1,3 +1,4 @@
+import type { PulledFiles } from '../core/drift.js';
 import { CheckpointError } from '../core/errors.js';
 import type { PullOutcome } from '../core/handoff-text.js';
 import { type Checkpoint, parseCheckpoint } from '../core/schema.js';
@@ -11,6 +12,8 @@ import type { AppDeps } from './deps.js';
 import { detectDrift } from './drift.js';
 import {
   type HandoffMeta,
+  type LeftOut,
+  leftOutEntry,
   objectDirs,
   openHandoff,
   readHandoffCommit,
@@ -84,7 +87,13 @@ export async function pullHandoff(
     const done = await restoreTreeLocked(
       deps,
       store,
-      { id: `handoff ${name} (${commit.slice(0, 12)})`, tree, checkpoint: meta.checkpoint ?? undefined },
+      {
+        id: `handoff ${name} (${commit.slice(0, 12)})`,
+        tree,
+        checkpoint: meta.checkpoint ?? undefined,
+        // What the push left out is not the handoff's to delete here (a trial: a file too large to carry).
+        skipped: skippedOf(meta.leftOut ?? []),
+      },
       { paths: [], dryRun: !apply },
     );
     return { meta, checkpoint, summary, apply, done, checkedOutFrom };
@@ -102,7 +111,7 @@ export async function pullHandoff(
     };
   // A pull that changed nothing (the same tree, the same checkpoint) keeps the record of the one before.
   if (checkpoint !== null && !changesNothing(done.plan)) {
-    await recordPulledFiles(deps, root.root, checkpoint, meta.author, done.plan, {
+    await recordPulledFiles(deps, root.root, checkpoint, meta, done.plan, {
       // Unchanged: the same text, so the same checkpoint this machine had.
       ownCheckpoint: done.plan.checkpoint === undefined || done.plan.checkpoint.current?.id === checkpoint.id,
     });
@@ -171,28 +180,39 @@ async function recordPulledFiles(
   deps: AppDeps,
   root: string,
   checkpoint: Checkpoint,
-  author: string,
+  meta: Pick<HandoffMeta, 'author' | 'leftOut'>,
   plan: RestorePlan,
   { ownCheckpoint }: { ownCheckpoint: boolean },
 ): Promise<void> {
   const written = new Set([...plan.overwrite, ...plan.create, ...plan.delete]);
-  let oids: Record<string, string | null> = {};
+  const oids: Record<string, string | null> = {};
+  const leftOut: NonNullable<PulledFiles['leftOut']> = {};
   await detectDrift(root, checkpoint, [], deps.env, undefined, {
     pulledFiles: (drift, oidNow) => {
-      oids = Object.fromEntries(
-        drift.changedSince
-          .filter(
-            (file) =>
-              oidNow.has(file) && (written.has(file) || (!ownCheckpoint && oidNow.get(file) === null)),
-          )
-          .map((file) => [file, oidNow.get(file) ?? null]),
-      );
+      for (const file of drift.changedSince) {
+        if (!oidNow.has(file)) continue;
+        const oid = oidNow.get(file) ?? null;
+        // A file the push left out never came: neither the other machine's change nor this one's (a
+        // trial: "changed on the other machine" for a file too large to carry).
+        const left = written.has(file) ? undefined : leftOutEntry(meta.leftOut ?? [], file);
+        if (left) leftOut[file] = { oid, kind: left.kind };
+        else if (written.has(file) || (!ownCheckpoint && oid === null)) oids[file] = oid;
+      }
     },
   });
   writePulledFiles(deps.fs, projectStoreDir(defaultStoreBase(deps.env), root), {
     checkpointId: checkpoint.id,
     pulledAt: deps.now().toISOString(),
-    author,
+    author: meta.author,
     oids,
+    ...(Object.keys(leftOut).length > 0 ? { leftOut } : {}),
   });
+}
+
+/** A handoff's left-out paths as a restore target's `skipped`: files, and folders (without their `/`). */
+function skippedOf(leftOut: readonly LeftOut[]): { large: Array<{ path: string }>; nested: string[] } {
+  return {
+    large: leftOut.filter((entry) => !entry.path.endsWith('/')).map((entry) => ({ path: entry.path })),
+    nested: leftOut.filter((entry) => entry.path.endsWith('/')).map((entry) => entry.path.slice(0, -1)),
+  };
 }

@@ -664,8 +664,8 @@ export interface RestoreTarget {
   tree: string;
   /** What the target snapshot kept aside: written back, and the paths created after it removed. */
   aside?: AsideContent | null;
-  /** What the target snapshot left out although it was there: not deleted. */
-  skipped?: SnapshotRecord['skipped'] | undefined;
+  /** What the target snapshot (or handoff) left out although it was there: not deleted. */
+  skipped?: { large: ReadonlyArray<{ path: string }>; nested: readonly string[] } | undefined;
   /**
    * The checkpoint file's text that comes with the tree (a handoff's, or the one a pull's safety snapshot
    * kept): a restore of the whole tree writes it, keeping the one it replaces with its safety snapshot.
