@@ -71,6 +71,8 @@ export async function pullHandoff(
         )));
     // The safety snapshot below is taken after the checkout: its undo brings the files back, not HEAD.
     const checkedOutFrom = baseMatches && !isOnBase ? { branch: head.branch, head: head.head } : null;
+    // What --checkout would check out, for the plan to say where HEAD ends up.
+    const checkout = isOnBase ? null : { branch: await checkoutBranch(root.root, meta) };
     const summary = {
       ref,
       commit,
@@ -79,6 +81,7 @@ export async function pullHandoff(
       author: meta.author,
       goal: meta.goal,
       baseMatches,
+      checkout,
     };
     // The usual restore (plan, safety snapshot, journal), of the handoff's tree.
     const apply = !request.dryRun && baseMatches;
@@ -153,17 +156,25 @@ async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Pro
       'INVALID_INPUT',
       `checkout: commit ${meta.base} is not in this repository, nor in the handoff; run git fetch, then pull again (nothing was changed)`,
     );
-  const tip = meta.branch
-    ? (
-        await runGit(['rev-parse', '--verify', '-q', `refs/heads/${meta.branch}`], {
-          cwd: root,
-          okExitCodes: [0, 1],
-        })
-      ).stdout.trim()
-    : '';
-  const target = meta.branch && tip === meta.base ? [meta.branch] : ['--detach', meta.base];
+  const branch = await checkoutBranch(root, meta);
+  const target = branch === null ? ['--detach', meta.base] : [branch];
   await runGit(['checkout', '--quiet', ...target], { cwd: root, timeoutMs: 5 * 60_000 });
   return true;
+}
+
+/**
+ * The branch `--checkout` switches to: the handoff's branch when that branch here points at its base,
+ * else null (a detached HEAD): the other machine's branch name says nothing of this clone's.
+ */
+async function checkoutBranch(root: string, meta: HandoffMeta): Promise<string | null> {
+  if (!meta.branch) return null;
+  const tip = (
+    await runGit(['rev-parse', '--verify', '-q', `refs/heads/${meta.branch}`], {
+      cwd: root,
+      okExitCodes: [0, 1],
+    })
+  ).stdout.trim();
+  return tip === meta.base ? meta.branch : null;
 }
 
 /**

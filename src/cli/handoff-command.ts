@@ -97,11 +97,16 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         ctx.out.note(renderPull(plan, ctx.words));
         return EXIT.failure;
       }
-      // With --checkout on another commit, the plan against this HEAD means nothing: say what happens.
+      // With --checkout on another commit: the checkout, where HEAD ends up, and the files it all changes.
       const preview = plan.baseMatches ? renderPull(plan, ctx.words) : renderPullCheckout(plan);
       if (options.dryRun) {
         // A dry run of --checkout shows the checkout it would make, not advice to pass --checkout.
-        if (ctx.out.json) ctx.out.printJson({ ...json(plan), checkout: !plan.baseMatches });
+        if (ctx.out.json)
+          ctx.out.printJson({
+            ...json(plan),
+            checkout: !plan.baseMatches,
+            ...(plan.baseMatches ? {} : { checkoutBranch: plan.checkout?.branch ?? null }),
+          });
         else ctx.out.print(plan.baseMatches ? preview : renderPullCheckout(plan, { dryRun: true }));
         return EXIT.ok;
       }

@@ -1,6 +1,6 @@
 import { NO_GIT_IDENTITY } from './handoff-author.js';
 import { escapeControls, quotePath, shellWord } from './quote.js';
-import { planSize, type RestorePlan } from './snapshot.js';
+import { changesNothing, planSize, type RestorePlan } from './snapshot.js';
 import { renderCheckpointSwap, renderGuarded, renderPlan } from './snapshot-text.js';
 import { type Reader, wordsOf } from './surface.js';
 
@@ -72,6 +72,11 @@ export interface PullOutcome {
   goal: string | null;
   /** Whether the project's HEAD is the handoff's base commit (nothing is applied otherwise). */
   baseMatches: boolean;
+  /**
+   * When HEAD here was not the base: what `--checkout` checks out, the handoff's branch when that branch
+   * here points at the base, else a detached HEAD (`branch` null). Null when HEAD was the base.
+   */
+  checkout?: { branch: string | null } | null;
   applied: boolean;
   changed: RestorePlan;
   /** The snapshot taken before applying: restore it to undo the pull. */
@@ -138,10 +143,28 @@ export function renderPull(outcome: PullOutcome, surface: Reader = 'mcp'): strin
   ].join('\n');
 }
 
-/** What `handoff pull --checkout` asks to confirm when HEAD is not the base: the checkout, then the pull. */
+/**
+ * What `handoff pull --checkout` asks to confirm when HEAD is not the base: the checkout (and where HEAD
+ * ends up), then the files, as for any pull (a trial: an ignored file replaced went unsaid). The plan is
+ * against the tree here: what the checkout and the pull change together.
+ */
 export function renderPullCheckout(outcome: PullOutcome, options: { dryRun?: boolean } = {}): string {
-  const text = `${pullHead(outcome)}\nHEAD here is another commit than the handoff's: ${baseText(outcome)} is checked out first (clean tree only), then the working tree is made equal to the handoff.`;
-  return options.dryRun ? `${text}\nDry run: nothing was changed.` : text;
+  const branch = outcome.checkout?.branch ?? null;
+  // Security: branch names come from the remote (the handoff's) or are the user's: escaped.
+  const where =
+    branch !== null
+      ? `on branch ${escapeControls(branch)}, which points there`
+      : outcome.branch === null
+        ? 'as a detached HEAD'
+        : `as a detached HEAD: branch ${escapeControls(outcome.branch)} here is at another commit (or there is none), and no branch is moved`;
+  const lines = [
+    pullHead(outcome),
+    `HEAD here is another commit than the handoff's: commit ${outcome.base} is checked out first (clean tree only), ${where}; then the working tree is made equal to the handoff. What changes in the working tree, the checkout and the pull together:`,
+    ...renderPlan(outcome.changed, 50, checkpointFrom(outcome)),
+  ];
+  if (changesNothing(outcome.changed)) lines.push('(no file changes)');
+  if (options.dryRun) lines.push('Dry run: nothing was changed.');
+  return lines.join('\n');
 }
 
 /** `handoff list` for people: one line per handoff; everything the remote wrote is escaped. */

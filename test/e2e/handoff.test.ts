@@ -374,6 +374,41 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     expect(existsSync(path.join(b.root, 'local.txt'))).toBe(false);
   });
 
+  // Trial report, 2026-12-06, item 6: the question before a --checkout pull showed no file plan (an
+  // ignored file replaced and kept aside went unsaid), and named the other machine's branch although the
+  // checkout here would leave HEAD detached.
+  it('--checkout shows the file plan and where HEAD ends up before it asks', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { '.gitignore': '.claude-checkpoint*\n', 'debug.log': 'A log\n', 'notes.md': 'A\n' });
+    expect((await cli(a, 'handoff', 'push', '--name', 'planned')).code).toBe(0);
+    writeTree(b.root, { 'local.txt': 'B\n' });
+    git(b.root, 'add', '-A');
+    git(b.root, 'commit', '-q', '-m', 'B moves on');
+    writeTree(b.root, { 'debug.log': 'B log, ignored here\n' });
+    const base = git(a.root, 'rev-parse', 'HEAD').trim();
+    const expectPlan = (text: string) => {
+      expect(text).toContain(
+        `commit ${base} is checked out first (clean tree only), as a detached HEAD: branch main here is at another commit`,
+      );
+      expect(text).toMatch(/Create \(1\):\n {2}notes\.md/);
+      expect(text).toMatch(/Delete \(1\):\n {2}local\.txt/);
+      expect(text).toMatch(/Kept aside first, .*\n {2}debug\.log: /);
+    };
+    const dry = await cli(b, 'handoff', 'pull', '--name', 'planned', '--checkout', '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expectPlan(dry.stdout);
+    expect(dry.stdout).toContain('Dry run: nothing was changed.');
+    const json = JSON.parse(
+      (await cli(b, 'handoff', 'pull', '--name', 'planned', '--checkout', '--dry-run', '--json')).stdout,
+    );
+    expect(json).toMatchObject({ checkout: true, checkoutBranch: null });
+    const asked = await cli(b, 'handoff', 'pull', '--name', 'planned', '--checkout');
+    expect(asked.code).toBe(3);
+    expectPlan(asked.stderr);
+    expect(readFileSync(path.join(b.root, 'debug.log'), 'utf8')).toBe('B log, ignored here\n');
+  });
+
   it("--checkout onto a base this clone never fetched: one step, with the handoff's own objects and no ref written (issue 26)", async () => {
     const a = machine(`file://${bare}`, 'Alice');
     const b = machine(`file://${bare}`, 'Bob');
