@@ -1,7 +1,7 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { LeftOutKind } from '../core/drift.js';
-import { CheckpointError } from '../core/errors.js';
+import { CheckpointError, describeError } from '../core/errors.js';
 import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { escapeControls } from '../core/quote.js';
 import { type Surface, WORDS } from '../core/surface.js';
@@ -84,9 +84,13 @@ export async function openHandoff(
 ) {
   const { store, root } = await openStore(deps, request.projectRoot, context);
   const head = await requireHead(root.root);
-  const name = checkHandoffName(request.name ?? head.branch ?? nameRequired(deps.surface));
+  const words = WORDS[deps.surface];
+  const name =
+    request.name === undefined
+      ? checkBranchName(head.branch ?? nameRequired(deps.surface), words.handoffName)
+      : checkHandoffName(request.name, words.handoffNameField);
   const remote = await chooseRemote(root.root, request.remote, head.branch, deps.surface);
-  return { store, root, head, name, remote };
+  return { store, root, head, name, remote, isNameGiven: request.name !== undefined };
 }
 
 /** HEAD of the project; every handoff command needs one, and says so in the same words. */
@@ -95,6 +99,19 @@ export async function requireHead(projectRoot: string) {
   if (!head)
     throw new CheckpointError('INVALID_INPUT', 'a handoff needs a git repository with at least one commit');
   return head;
+}
+
+/** The current branch as the handoff's name, when it can be one; else what to do instead. */
+function checkBranchName(branch: string, passName: string): string {
+  try {
+    return checkHandoffName(branch);
+  } catch (error) {
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `name: the current branch '${escapeControls(branch)}' cannot name a handoff (${describeError(error)}): ${passName}`,
+      { cause: error },
+    );
+  }
 }
 
 function nameRequired(surface: Surface): never {

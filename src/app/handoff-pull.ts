@@ -1,8 +1,10 @@
 import type { PulledFiles } from '../core/drift.js';
 import { CheckpointError } from '../core/errors.js';
 import type { PullOutcome } from '../core/handoff-text.js';
+import { escapeControls } from '../core/quote.js';
 import { type Checkpoint, parseCheckpoint } from '../core/schema.js';
 import { changesNothing, type RestorePlan } from '../core/snapshot.js';
+import { WORDS } from '../core/surface.js';
 import { fetchIntoStore, handoffRef, listRemoteHandoffs } from '../git/handoff-remote.js';
 import { copyCommitIntoProject } from '../git/objects.js';
 import { runGit } from '../git/run.js';
@@ -44,11 +46,20 @@ export async function pullHandoff(
   request: PullRequest,
   context: RootContext = {},
 ): Promise<PullOutcome> {
-  const { store, root, head, name, remote } = await openHandoff(deps, request, context);
+  const { store, root, head, name, remote, isNameGiven } = await openHandoff(deps, request, context);
   const ref = handoffRef(name);
   const found = await listRemoteHandoffs(root.root, remote, name);
   const commit = found.get(ref);
-  if (!commit) throw new CheckpointError('INVALID_INPUT', `name: no handoff '${name}' on remote '${remote}'`);
+  if (!commit) {
+    // Where the handoffs are, and how to name one (a trial: on branch feature, only "no handoff 'feature'").
+    const words = WORDS[deps.surface];
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      isNameGiven
+        ? `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}': see the handoffs there with ${words.listHandoffs}`
+        : `name: no handoff '${name}' on remote '${escapeControls(remote)}' (without ${words.handoffNameField}, the handoff of the current branch): see the handoffs there with ${words.listHandoffs}, then ${words.handoffName}`,
+    );
+  }
   const objects = await objectDirs(store);
   // One hold of the store's lock from the fetch to the restore: a gc in between would prune the fetched
   // objects, which no ref of the store names.

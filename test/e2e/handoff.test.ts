@@ -555,7 +555,23 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     expect(unknown.stderr).toContain("remote 'nowhere' does not exist here");
     const bad = await cli(a, 'handoff', 'push', '--name', '../x');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('name must be');
+    expect(bad.stderr).toContain('--name must be');
+    // Trial report, 2026-12-06, item 12: the flag by its name, and the way to the handoffs that are there.
+    const badPull = await cli(a, 'handoff', 'pull', '--name', 'bad name..');
+    expect(badPull.code).toBe(2);
+    expect(badPull.stderr).toContain(
+      '--name must be 1-100 characters of letters, digits and . _ - / (no "..", not ending in "/", "." or ".lock"): got \'bad name..\'',
+    );
+    git(a.root, 'switch', '-q', '-c', 'feature');
+    const byBranch = await cli(a, 'handoff', 'pull');
+    expect(byBranch.code).toBe(2);
+    expect(byBranch.stderr).toContain(
+      "no handoff 'feature' on remote 'origin' (without --name, the handoff of the current branch): see the handoffs there with `claude-checkpoint handoff list`, then pass --name",
+    );
+    const named = await cli(a, 'handoff', 'pull', '--name', 'nosuch');
+    expect(named.stderr).toContain(
+      "--name: no handoff 'nosuch' on remote 'origin': see the handoffs there with `claude-checkpoint handoff list`",
+    );
   });
 
   // A review: the person confirms dropping the handoff they were shown; one pushed over it while they
