@@ -49,14 +49,19 @@ export function renderPushed(
 }
 
 export function renderSecretsFound(
-  findings: ReadonlyArray<{ file: string; line: number; rule: string; where?: string }>,
+  findings: ReadonlyArray<{ file: string; line: number; rule: string; where?: string; commit?: string }>,
   surface: Reader = 'mcp',
 ): string {
+  // Content the handoff's tree does not hold: the commit that brought it, which the push sends too.
+  const inCommit = (finding: { commit?: string }) =>
+    finding.commit === undefined
+      ? ''
+      : `, in commit ${finding.commit} (not in the working tree: an unpushed commit the push sends too)`;
   return [
     ...findings.map((finding) =>
       finding.where === 'name' || finding.where === 'link target'
-        ? `${quotePath(finding.file)} (${finding.where === 'name' ? 'its name' : 'the link target'}) ${finding.rule}`
-        : `${quotePath(finding.file)}${finding.where === 'message' ? ' message' : ''}:${finding.line} ${finding.rule}`,
+        ? `${quotePath(finding.file)} (${finding.where === 'name' ? 'its name' : 'the link target'}) ${finding.rule}${inCommit(finding)}`
+        : `${quotePath(finding.file)}${finding.where === 'message' ? ' message' : ''}:${finding.line} ${finding.rule}${inCommit(finding)}`,
     ),
     `Nothing was pushed: the secret scan found the above. Remove them, or ${wordsOf(surface).allowSecrets} if they are not secrets.`,
   ].join('\n');
