@@ -53,6 +53,11 @@ describe("a pull and this machine's own checkpoint", () => {
     expect(second.stdout).not.toContain('checkpoint written');
     expect(goalOf(`${fMain}.prev`)).toBe('F own goal');
 
+    // A restore of some paths only leaves the checkpoint as it is.
+    const some = await cli(f, 'restore', firstUndo, 'src/app.ts', '--dry-run');
+    expect(some.code, some.stderr).toBe(0);
+    expect(some.stdout).not.toContain('Checkpoint:');
+
     // The first pull's undo brings F's checkpoint back, byte for byte, and says so.
     const undoPlan = await cli(f, 'restore', firstUndo, '--dry-run');
     expect(undoPlan.stdout).toContain(
