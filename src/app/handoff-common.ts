@@ -1,6 +1,6 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { LeftOutKind } from '../core/drift.js';
+import type { LeftOut, LeftOutKind } from '../core/drift.js';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { escapeControls } from '../core/quote.js';
@@ -16,6 +16,8 @@ import { ensurePrivateDirs } from '../store/store-setup.js';
 import type { AppDeps } from './deps.js';
 import { openStore } from './rewind.js';
 import type { RootContext } from './save.js';
+
+export type { LeftOut } from '../core/drift.js';
 
 /** What push, pull, list and drop share: the commit's metadata, the store's objects, what was seen. */
 
@@ -37,12 +39,6 @@ export interface HandoffMeta {
    * before it.
    */
   leftOut?: LeftOut[];
-}
-
-/** A path a handoff left out, and why (a kind, never the remote's words). */
-export interface LeftOut {
-  path: string;
-  kind: LeftOutKind;
 }
 
 const LEFT_OUT_KINDS: ReadonlySet<string> = new Set<LeftOutKind>(['large', 'nested', 'unreadable']);

@@ -93,6 +93,7 @@ export async function pullHandoff(
       goal: meta.goal,
       baseMatches,
       checkout,
+      leftOut: meta.leftOut ?? [],
     };
     // The usual restore (plan, safety snapshot, journal), of the handoff's tree.
     const apply = !request.dryRun && baseMatches;

@@ -35,7 +35,7 @@ export interface Drift {
      * held after the pull: the pull did not bring them, so they are not as the checkpoint describes,
      * and not changed here either. Absent when none.
      */
-    leftOut?: Array<{ path: string; kind: LeftOutKind }>;
+    leftOut?: LeftOut[];
   };
   /**
    * Files whose name is not valid UTF-8, as git shows them (`"caf\351.txt"`): drift cannot tell whether
@@ -49,6 +49,12 @@ export interface Drift {
  * folder git could not read.
  */
 export type LeftOutKind = 'large' | 'nested' | 'unreadable';
+
+/** A path a handoff left out (a folder ends with `/`), and why (a kind, never the remote's words). */
+export interface LeftOut {
+  path: string;
+  kind: LeftOutKind;
+}
 
 /** What `handoff pull` brought: the content it wrote for each file that drifted from the pulled checkpoint. */
 export interface PulledFiles {

@@ -1,3 +1,4 @@
+import type { LeftOut } from './drift.js';
 import { NO_GIT_IDENTITY } from './handoff-author.js';
 import { escapeControls, quotePath, shellWord } from './quote.js';
 import { changesNothing, planSize, type RestorePlan } from './snapshot.js';
@@ -96,6 +97,26 @@ export interface PullOutcome {
    * here already is the handoff's, `written` when it is (or would be) written (`changed.checkpoint`).
    */
   checkpoint: 'none' | 'unchanged' | 'written';
+  /** What the other machine's push left out although it was there: the pull does not bring it. */
+  leftOut?: LeftOut[];
+}
+
+/** Why a push left a path out, in the pull's words. */
+const LEFT_OUT_WHY: Record<LeftOut['kind'], string> = {
+  large: 'over the size cap',
+  nested: 'a nested repository',
+  unreadable: 'a folder git could not read',
+};
+
+/** The paths the handoff does not bring, each with why (quoted: they come from the remote). */
+function renderLeftOut(outcome: PullOutcome, limit = 50): string[] {
+  const leftOut = outcome.leftOut ?? [];
+  if (leftOut.length === 0) return [];
+  return [
+    `Not in the handoff, so not brought (the other machine's push left them out) (${leftOut.length}):`,
+    ...leftOut.slice(0, limit).map((entry) => `  ${quotePath(entry.path)}: ${LEFT_OUT_WHY[entry.kind]}`),
+    ...(leftOut.length > limit ? [`  … and ${leftOut.length - limit} more`] : []),
+  ];
 }
 
 /**
@@ -132,7 +153,12 @@ export function renderPull(outcome: PullOutcome, surface: Reader = 'mcp'): strin
   if (!outcome.baseMatches)
     // Not "git fetch, then git checkout": the base may never have been pushed; the handoff carries it.
     return `${head}\nNothing was changed: the handoff was made on ${baseText(outcome)}, and HEAD here is another commit. To continue from it, ${wordsOf(surface).pullCheckout}.`;
-  if (!outcome.applied) return [head, ...renderPlan(outcome.changed, 50, checkpointFrom(outcome))].join('\n');
+  if (!outcome.applied)
+    return [
+      head,
+      ...renderPlan(outcome.changed, 50, checkpointFrom(outcome)),
+      ...renderLeftOut(outcome),
+    ].join('\n');
   const written = outcome.changed.checkpoint;
   return [
     `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, ${CHECKPOINT_DONE[outcome.checkpoint]}.`,
@@ -145,6 +171,7 @@ export function renderPull(outcome: PullOutcome, surface: Reader = 'mcp'): strin
         ]
       : []),
     ...renderGuarded(outcome.changed),
+    ...renderLeftOut(outcome),
   ].join('\n');
 }
 
@@ -166,6 +193,7 @@ export function renderPullCheckout(outcome: PullOutcome, options: { dryRun?: boo
     pullHead(outcome),
     `HEAD here is another commit than the handoff's: commit ${outcome.base} is checked out first (clean tree only), ${where}; then the working tree is made equal to the handoff. What changes in the working tree, the checkout and the pull together:`,
     ...renderPlan(outcome.changed, 50, checkpointFrom(outcome)),
+    ...renderLeftOut(outcome),
   ];
   if (changesNothing(outcome.changed)) lines.push('(no file changes)');
   if (options.dryRun) lines.push('Dry run: nothing was changed.');

@@ -115,6 +115,9 @@ describe('the brief after handoff pull', () => {
     writeTree(b.root, { 'huge.dat': 'B copy\n' });
     const pulled = await cli(b, 'handoff', 'pull', '--yes');
     expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain(
+      "Not in the handoff, so not brought (the other machine's push left them out) (1):\n  huge.dat: over the size cap",
+    );
     expect(readFileSync(path.join(b.root, 'huge.dat'), 'utf8')).toBe('B copy\n');
     const brief = JSON.parse((await cli(b, 'brief', '--json')).stdout);
     expect(driftLines(brief.brief)).toEqual([]);
