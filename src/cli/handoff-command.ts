@@ -167,7 +167,10 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       const request = { projectRoot: ctx.root, remote: options.remote, name };
       const missing = (remote: string, ref: string) => {
         if (ctx.out.json) ctx.out.printJson({ remote, ref, commit: null, dropped: false });
-        else ctx.out.print(`No handoff '${escapeControls(name)}' on ${escapeControls(remote)}.`);
+        else
+          ctx.out.print(
+            `No handoff '${escapeControls(name)}' on ${escapeControls(remote)}: see the handoffs there with ${ctx.words.listHandoffs}.`,
+          );
         return EXIT.failure;
       };
       // The handoff may be a teammate's, and nothing here can bring it back: asked as a push over it is.

@@ -572,6 +572,11 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     expect(named.stderr).toContain(
       "--name: no handoff 'nosuch' on remote 'origin': see the handoffs there with `claude-checkpoint handoff list`",
     );
+    const dropped = await cli(a, 'handoff', 'drop', 'nosuch', '--yes');
+    expect(dropped.code).toBe(1);
+    expect(dropped.stdout).toContain(
+      "No handoff 'nosuch' on origin: see the handoffs there with `claude-checkpoint handoff list`.",
+    );
   });
 
   // A review: the person confirms dropping the handoff they were shown; one pushed over it while they
