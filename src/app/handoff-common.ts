@@ -1,6 +1,7 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
-import { CheckpointError } from '../core/errors.js';
+import type { LeftOut, LeftOutKind } from '../core/drift.js';
+import { CheckpointError, describeError } from '../core/errors.js';
 import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { escapeControls } from '../core/quote.js';
 import { type Surface, WORDS } from '../core/surface.js';
@@ -16,6 +17,8 @@ import type { AppDeps } from './deps.js';
 import { openStore } from './rewind.js';
 import type { RootContext } from './save.js';
 
+export type { LeftOut } from '../core/drift.js';
+
 /** What push, pull, list and drop share: the commit's metadata, the store's objects, what was seen. */
 
 /** What a handoff commit carries besides its tree, as JSON after the first line of its message. */
@@ -29,6 +32,38 @@ export interface HandoffMeta {
   goal: string | null;
   /** The `.claude-checkpoint` file as it was, or null when there was none. */
   checkpoint: string | null;
+  /**
+   * What the push left out of the tree although it was there (a file over the size cap, a nested
+   * repository or a folder git could not read; folders end with `/`), so that the receiver neither
+   * deletes its own copy nor takes the file for one the other machine deleted. Absent in handoffs pushed
+   * before it.
+   */
+  leftOut?: LeftOut[];
+}
+
+const LEFT_OUT_KINDS: ReadonlySet<string> = new Set<LeftOutKind>(['large', 'nested', 'unreadable']);
+
+/** What a push's snapshot left out, as the handoff's metadata carries it. */
+export function leftOutOf(skipped: {
+  large: ReadonlyArray<{ path: string }>;
+  nested: readonly string[];
+  unreadable?: ReadonlyArray<{ path: string }> | undefined;
+}): LeftOut[] {
+  return [
+    ...skipped.large.map((entry) => ({ path: entry.path, kind: 'large' as const })),
+    ...skipped.nested.map((dir) => ({ path: `${dir}/`, kind: 'nested' as const })),
+    ...(skipped.unreadable ?? []).map((entry) => ({
+      path: entry.path.endsWith('/') ? entry.path : `${entry.path}/`,
+      kind: 'unreadable' as const,
+    })),
+  ];
+}
+
+/** The left-out entry that covers `file` (the path itself, or a folder it is in), or undefined. */
+export function leftOutEntry(leftOut: readonly LeftOut[], file: string): LeftOut | undefined {
+  return leftOut.find(
+    (entry) => entry.path === file || (entry.path.endsWith('/') && file.startsWith(entry.path)),
+  );
 }
 
 /** Where this machine remembers each handoff ref as it last pushed or pulled it. */
@@ -45,9 +80,13 @@ export async function openHandoff(
 ) {
   const { store, root } = await openStore(deps, request.projectRoot, context);
   const head = await requireHead(root.root);
-  const name = checkHandoffName(request.name ?? head.branch ?? nameRequired(deps.surface));
+  const words = WORDS[deps.surface];
+  const name =
+    request.name === undefined
+      ? checkBranchName(head.branch ?? nameRequired(deps.surface), words.handoffName)
+      : checkHandoffName(request.name, words.handoffNameField);
   const remote = await chooseRemote(root.root, request.remote, head.branch, deps.surface);
-  return { store, root, head, name, remote };
+  return { store, root, head, name, remote, isNameGiven: request.name !== undefined };
 }
 
 /** HEAD of the project; every handoff command needs one, and says so in the same words. */
@@ -56,6 +95,19 @@ export async function requireHead(projectRoot: string) {
   if (!head)
     throw new CheckpointError('INVALID_INPUT', 'a handoff needs a git repository with at least one commit');
   return head;
+}
+
+/** The current branch as the handoff's name, when it can be one; else what to do instead. */
+function checkBranchName(branch: string, passName: string): string {
+  try {
+    return checkHandoffName(branch);
+  } catch (error) {
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `name: the current branch '${escapeControls(branch)}' cannot name a handoff (${describeError(error)}): ${passName}`,
+      { cause: error },
+    );
+  }
 }
 
 function nameRequired(surface: Surface): never {
@@ -81,6 +133,17 @@ export async function readHandoffCommit(
   }
   if (!tree || meta.handoff !== 1 || !isHandoffMeta(meta))
     throw new CheckpointError('CORRUPT', `commit ${commit} is not a handoff this tool wrote`);
+  // Security: from the remote: only well-formed entries of a known kind are kept.
+  meta.leftOut = Array.isArray(meta.leftOut)
+    ? meta.leftOut.filter(
+        (entry): entry is LeftOut =>
+          typeof entry === 'object' &&
+          entry !== null &&
+          typeof entry.path === 'string' &&
+          entry.path !== '' &&
+          LEFT_OUT_KINDS.has(entry.kind),
+      )
+    : [];
   // Handoffs pushed before issue 26 wrote "unknown" where git had no identity.
   if (meta.author === 'unknown' || meta.author.trim() === '') meta.author = NO_GIT_IDENTITY;
   const problem = unsafeReference(meta);

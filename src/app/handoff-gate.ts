@@ -13,6 +13,7 @@ import {
   presentObjects,
   readObjects,
 } from '../git/objects.js';
+import { runGit } from '../git/run.js';
 import type { AppDeps } from './deps.js';
 import { loadScanConfig, locateSecrets } from './scan.js';
 
@@ -41,6 +42,11 @@ export interface GateFinding {
   rule: string;
   /** In a file's name, a symlink's target or a commit's message rather than a file's content. */
   where?: 'name' | 'link target' | 'message';
+  /**
+   * For content the handoff's own tree does not hold (a file committed, then removed or changed in a
+   * later local commit): the commit that brought it, which the push sends too (12 hex digits).
+   */
+  commit?: string;
 }
 
 /** More than this to scan is refused: the clone does not know what the remote has (run git fetch). */
@@ -78,6 +84,7 @@ export async function scanHandoffPush(
   const named = new Map<string, string>();
   const nameOf = (oid: string) => named.get(oid) ?? pathOf.get(oid);
   const links = new Set<string>();
+  const blobOf = new Map<GateFinding, string>();
   const oidBytes = params.commit.length / 2;
   await readObjects(
     context,
@@ -110,11 +117,52 @@ export async function scanHandoffPush(
         findings.scanBytes(names, (line) => full(entryAt(line)), 'name');
       } else if (type === 'blob') {
         const file = nameOf(oid) || oid;
+        const before = findings.list.length;
         findings.scanBytes(content, file, links.has(oid) ? 'link target' : undefined);
+        for (const finding of findings.list.slice(before)) blobOf.set(finding, oid);
       }
     },
   );
+  await nameCommits(context, params.commit, known, blobOf);
   return findings.list;
+}
+
+/**
+ * A finding in content the handoff's tree does not hold names the commit that brought it: "cfg.py:1"
+ * alone pointed at a file no longer there (trial report, 2026-12-06). The oldest commit to the handoff
+ * that adds or removes that blob, from those the remote is not known to have.
+ */
+async function nameCommits(
+  context: ObjectContext,
+  commit: string,
+  known: readonly string[],
+  blobOf: ReadonlyMap<GateFinding, string>,
+): Promise<void> {
+  if (blobOf.size === 0) return;
+  const git = (args: string[], input?: string) =>
+    runGit(args, {
+      cwd: context.root,
+      extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: context.storeObjects },
+      ...(input === undefined ? {} : { input }),
+    });
+  const inTree = new Set(
+    (await git(['ls-tree', '-r', '-z', '--full-tree', commit])).stdout
+      .split('\0')
+      .map((entry) => /^\d{6} blob ([0-9a-f]+)\t/.exec(entry)?.[1]),
+  );
+  const tips = `${[commit, ...known.map((oid) => `^${oid}`)].join('\n')}\n`;
+  const brought = new Map<string, string | undefined>();
+  for (const [finding, oid] of blobOf) {
+    if (inTree.has(oid)) continue;
+    if (!brought.has(oid)) {
+      const commits = (await git(['log', '--format=%H', `--find-object=${oid}`, '--stdin'], tips)).stdout
+        .split('\n')
+        .filter(Boolean);
+      brought.set(oid, commits.at(-1));
+    }
+    const by = brought.get(oid);
+    if (by) finding.commit = by.slice(0, 12);
+  }
 }
 
 /** Findings of one scan, each said once, with any secret in its own label (a file's name) redacted. */

@@ -1,17 +1,21 @@
+import type { PulledFiles } from '../core/drift.js';
 import { CheckpointError } from '../core/errors.js';
 import type { PullOutcome } from '../core/handoff-text.js';
+import { escapeControls } from '../core/quote.js';
 import { type Checkpoint, parseCheckpoint } from '../core/schema.js';
-import type { RestorePlan } from '../core/snapshot.js';
+import { changesNothing, type RestorePlan } from '../core/snapshot.js';
+import { WORDS } from '../core/surface.js';
 import { fetchIntoStore, handoffRef, listRemoteHandoffs } from '../git/handoff-remote.js';
 import { copyCommitIntoProject } from '../git/objects.js';
 import { runGit } from '../git/run.js';
-import { CheckpointStore } from '../store/checkpoint-store.js';
 import { writePulledFiles } from '../store/pulled-files.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import type { AppDeps } from './deps.js';
 import { detectDrift } from './drift.js';
 import {
   type HandoffMeta,
+  type LeftOut,
+  leftOutEntry,
   objectDirs,
   openHandoff,
   readHandoffCommit,
@@ -34,18 +38,28 @@ export type { PullOutcome } from '../core/handoff-text.js';
 
 /**
  * Fetches a handoff into the private store and (unless a dry run) makes the working tree equal to it,
- * after a safety snapshot, then writes its checkpoint. Nothing changes when HEAD is not its base.
+ * and its checkpoint, after a safety snapshot that keeps the checkpoint it replaces. Nothing changes when
+ * HEAD is not its base.
  */
 export async function pullHandoff(
   deps: AppDeps,
   request: PullRequest,
   context: RootContext = {},
 ): Promise<PullOutcome> {
-  const { store, root, head, name, remote } = await openHandoff(deps, request, context);
+  const { store, root, head, name, remote, isNameGiven } = await openHandoff(deps, request, context);
   const ref = handoffRef(name);
   const found = await listRemoteHandoffs(root.root, remote, name);
   const commit = found.get(ref);
-  if (!commit) throw new CheckpointError('INVALID_INPUT', `name: no handoff '${name}' on remote '${remote}'`);
+  if (!commit) {
+    // Where the handoffs are, and how to name one (a trial: on branch feature, only "no handoff 'feature'").
+    const words = WORDS[deps.surface];
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      isNameGiven
+        ? `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}': see the handoffs there with ${words.listHandoffs}`
+        : `name: no handoff '${name}' on remote '${escapeControls(remote)}' (without ${words.handoffNameField}, the handoff of the current branch): see the handoffs there with ${words.listHandoffs}, then ${words.handoffName}`,
+    );
+  }
   const objects = await objectDirs(store);
   // One hold of the store's lock from the fetch to the restore: a gc in between would prune the fetched
   // objects, which no ref of the store names.
@@ -68,6 +82,8 @@ export async function pullHandoff(
         )));
     // The safety snapshot below is taken after the checkout: its undo brings the files back, not HEAD.
     const checkedOutFrom = baseMatches && !isOnBase ? { branch: head.branch, head: head.head } : null;
+    // What --checkout would check out, for the plan to say where HEAD ends up.
+    const checkout = isOnBase ? null : { branch: await checkoutBranch(root.root, meta) };
     const summary = {
       ref,
       commit,
@@ -76,31 +92,56 @@ export async function pullHandoff(
       author: meta.author,
       goal: meta.goal,
       baseMatches,
+      checkout,
+      leftOut: meta.leftOut ?? [],
     };
     // The usual restore (plan, safety snapshot, journal), of the handoff's tree.
     const apply = !request.dryRun && baseMatches;
+    // Its checkpoint is written with the tree; the one here is kept with the safety snapshot (see
+    // restoreTreeLocked), so that the undo brings it back.
     const done = await restoreTreeLocked(
       deps,
       store,
-      { id: `handoff ${name} (${commit.slice(0, 12)})`, tree },
+      {
+        id: `handoff ${name} (${commit.slice(0, 12)})`,
+        tree,
+        checkpoint: meta.checkpoint ?? undefined,
+        // What the push left out is not the handoff's to delete here (a trial: a file too large to carry).
+        skipped: skippedOf(meta.leftOut ?? []),
+      },
       { paths: [], dryRun: !apply },
     );
     return { meta, checkpoint, summary, apply, done, checkedOutFrom };
   });
-  if (!apply) return { ...summary, applied: false, changed: done.plan, undo: null, checkedOutFrom: null };
-  if (meta.checkpoint !== null && checkpoint !== null) {
-    const checkpoints = new CheckpointStore(root.root, deps.fs);
-    const local = await checkpoints.load().catch(() => null);
-    // Through the checkpoint store: locked, atomic, and the current checkpoint kept as the backup.
-    await checkpoints.write(meta.checkpoint);
-    await recordPulledFiles(deps, root.root, checkpoint, meta.author, done.plan, {
-      ownCheckpoint: local?.found === true && local.checkpoint.id === checkpoint.id,
+  const checkpointState =
+    checkpoint === null ? 'none' : done.plan.checkpoint === undefined ? 'unchanged' : 'written';
+  if (!apply)
+    return {
+      ...summary,
+      applied: false,
+      changed: done.plan,
+      undo: null,
+      checkedOutFrom: null,
+      checkpoint: checkpointState,
+    };
+  // A pull that changed nothing (the same tree, the same checkpoint) keeps the record of the one before.
+  if (checkpoint !== null && !changesNothing(done.plan)) {
+    await recordPulledFiles(deps, root.root, checkpoint, meta, done.plan, {
+      // Unchanged: the same text, so the same checkpoint this machine had.
+      ownCheckpoint: done.plan.checkpoint === undefined || done.plan.checkpoint.current?.id === checkpoint.id,
     });
   }
   const seen = await readSeen(store);
   seen[`${remote}\n${ref}`] = commit;
   await writeSeen(store, seen);
-  return { ...summary, applied: true, changed: done.plan, undo: done.undoSnapshotId, checkedOutFrom };
+  return {
+    ...summary,
+    applied: true,
+    changed: done.plan,
+    undo: done.undoSnapshotId,
+    checkedOutFrom,
+    checkpoint: checkpointState,
+  };
 }
 
 /**
@@ -127,17 +168,25 @@ async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Pro
       'INVALID_INPUT',
       `checkout: commit ${meta.base} is not in this repository, nor in the handoff; run git fetch, then pull again (nothing was changed)`,
     );
-  const tip = meta.branch
-    ? (
-        await runGit(['rev-parse', '--verify', '-q', `refs/heads/${meta.branch}`], {
-          cwd: root,
-          okExitCodes: [0, 1],
-        })
-      ).stdout.trim()
-    : '';
-  const target = meta.branch && tip === meta.base ? [meta.branch] : ['--detach', meta.base];
+  const branch = await checkoutBranch(root, meta);
+  const target = branch === null ? ['--detach', meta.base] : [branch];
   await runGit(['checkout', '--quiet', ...target], { cwd: root, timeoutMs: 5 * 60_000 });
   return true;
+}
+
+/**
+ * The branch `--checkout` switches to: the handoff's branch when that branch here points at its base,
+ * else null (a detached HEAD): the other machine's branch name says nothing of this clone's.
+ */
+async function checkoutBranch(root: string, meta: HandoffMeta): Promise<string | null> {
+  if (!meta.branch) return null;
+  const tip = (
+    await runGit(['rev-parse', '--verify', '-q', `refs/heads/${meta.branch}`], {
+      cwd: root,
+      okExitCodes: [0, 1],
+    })
+  ).stdout.trim();
+  return tip === meta.base ? meta.branch : null;
 }
 
 /**
@@ -154,28 +203,39 @@ async function recordPulledFiles(
   deps: AppDeps,
   root: string,
   checkpoint: Checkpoint,
-  author: string,
+  meta: Pick<HandoffMeta, 'author' | 'leftOut'>,
   plan: RestorePlan,
   { ownCheckpoint }: { ownCheckpoint: boolean },
 ): Promise<void> {
   const written = new Set([...plan.overwrite, ...plan.create, ...plan.delete]);
-  let oids: Record<string, string | null> = {};
+  const oids: Record<string, string | null> = {};
+  const leftOut: NonNullable<PulledFiles['leftOut']> = {};
   await detectDrift(root, checkpoint, [], deps.env, undefined, {
     pulledFiles: (drift, oidNow) => {
-      oids = Object.fromEntries(
-        drift.changedSince
-          .filter(
-            (file) =>
-              oidNow.has(file) && (written.has(file) || (!ownCheckpoint && oidNow.get(file) === null)),
-          )
-          .map((file) => [file, oidNow.get(file) ?? null]),
-      );
+      for (const file of drift.changedSince) {
+        if (!oidNow.has(file)) continue;
+        const oid = oidNow.get(file) ?? null;
+        // A file the push left out never came: neither the other machine's change nor this one's (a
+        // trial: "changed on the other machine" for a file too large to carry).
+        const left = written.has(file) ? undefined : leftOutEntry(meta.leftOut ?? [], file);
+        if (left) leftOut[file] = { oid, kind: left.kind };
+        else if (written.has(file) || (!ownCheckpoint && oid === null)) oids[file] = oid;
+      }
     },
   });
   writePulledFiles(deps.fs, projectStoreDir(defaultStoreBase(deps.env), root), {
     checkpointId: checkpoint.id,
     pulledAt: deps.now().toISOString(),
-    author,
+    author: meta.author,
     oids,
+    ...(Object.keys(leftOut).length > 0 ? { leftOut } : {}),
   });
+}
+
+/** A handoff's left-out paths as a restore target's `skipped`: files, and folders (without their `/`). */
+function skippedOf(leftOut: readonly LeftOut[]): { large: Array<{ path: string }>; nested: string[] } {
+  return {
+    large: leftOut.filter((entry) => !entry.path.endsWith('/')).map((entry) => ({ path: entry.path })),
+    nested: leftOut.filter((entry) => entry.path.endsWith('/')).map((entry) => entry.path.slice(0, -1)),
+  };
 }

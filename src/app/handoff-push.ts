@@ -10,6 +10,7 @@ import type { TreeChange } from '../store/worktree-writer.js';
 import type { AppDeps } from './deps.js';
 import {
   type HandoffMeta,
+  leftOutOf,
   objectDirs,
   openHandoff,
   readSeen,
@@ -98,6 +99,7 @@ export async function pushHandoff(
     author: author || NO_GIT_IDENTITY,
     goal: goalOf(checkpoint),
     checkpoint,
+    leftOut: leftOutOf(snapshot.skipped),
   };
   const commit = (
     await git(['commit-tree', '--no-gpg-sign', tree, '-p', head.head, '-F', '-'], {

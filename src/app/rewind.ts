@@ -10,6 +10,9 @@ import { resolveRef } from '../core/rewind-refs.js';
 import type { SettingValues } from '../core/settings.js';
 import {
   BUILT_IN_TRIGGERS,
+  type CheckpointSwap,
+  changesNothing,
+  checkpointSwap,
   formatSnapshotId,
   type GuardedPath,
   modeChangeOf,
@@ -26,6 +29,7 @@ import {
 import { type HeadMove, headMoveSince } from '../core/snapshot-text.js';
 import { type Reader, type Surface, type SurfaceWords, WORDS, wordsFor, wordsOf } from '../core/surface.js';
 import { readHeadFast } from '../git/repo.js';
+import { CheckpointStore } from '../store/checkpoint-store.js';
 import { readSettings, settingsOf } from '../store/settings-file.js';
 import {
   type AsideContent,
@@ -664,7 +668,13 @@ export async function restoreTargetOf(
   // A snapshot whose borrowed content the user pruned fails here, before a plan or safety snapshot.
   await store.checkRestorable(snapshot, words);
   const aside = snapshot.aside ? await store.readAside(snapshot.commit) : null;
-  return { id: snapshot.id, tree: snapshot.tree, aside, skipped: snapshot.skipped };
+  return {
+    id: snapshot.id,
+    tree: snapshot.tree,
+    aside,
+    skipped: snapshot.skipped,
+    ...(aside?.checkpoint === undefined ? {} : { checkpoint: aside.checkpoint }),
+  };
 }
 
 export interface RestoreTarget {
@@ -672,8 +682,13 @@ export interface RestoreTarget {
   tree: string;
   /** What the target snapshot kept aside: written back, and the paths created after it removed. */
   aside?: AsideContent | null;
-  /** What the target snapshot left out although it was there: not deleted. */
-  skipped?: SnapshotRecord['skipped'] | undefined;
+  /** What the target snapshot (or handoff) left out although it was there: not deleted. */
+  skipped?: { large: ReadonlyArray<{ path: string }>; nested: readonly string[] } | undefined;
+  /**
+   * The checkpoint file's text that comes with the tree (a handoff's, or the one a pull's safety snapshot
+   * kept): a restore of the whole tree writes it, keeping the one it replaces with its safety snapshot.
+   */
+  checkpoint?: string | undefined;
 }
 
 /**
@@ -700,11 +715,15 @@ export async function restoreTreeLocked(
     currentTree?: string | undefined;
   },
 ): Promise<Omit<RestoreOutcome, 'snapshot' | 'dryRun'>> {
+  // Only a restore of the whole tree brings a checkpoint: one of some paths leaves it as it is.
+  const incoming = options.paths.length === 0 ? target.checkpoint : undefined;
+  const checkpoints = incoming === undefined ? null : new CheckpointStore(store.root, deps.fs);
   if (options.dryRun) {
     const current = options.currentTree ?? (await store.captureSinceLatest()).tree;
     const guarded = await store.guardRestore(current, target, options.paths);
+    const swap = checkpoints ? checkpointSwap(await checkpoints.readCurrentText(), incoming) : undefined;
     return {
-      plan: planOf(guarded),
+      plan: planOf(guarded, swap),
       paths: [...options.paths],
       undoSnapshotId: null,
       undo: null,
@@ -719,7 +738,34 @@ export async function restoreTreeLocked(
   };
   const taken = await takeContent(deps, store, request);
   const plan = await store.guardRestore(taken.captured.tree, target, options.paths);
-  if (options.unlessEmpty && planSize(planOf(plan)) === 0) {
+  // The checkpoint's lock from reading the one here to writing the new one: a save in between would be
+  // lost. The one here goes into the safety snapshot first (never only into `.prev`, which the next write
+  // replaces: a trial lost a machine's own checkpoint to two pulls), then the new one is written.
+  const recordAndSwap = async (): Promise<{ before: Recorded; swap: CheckpointSwap | undefined } | null> => {
+    const current = checkpoints ? await checkpoints.readCurrentText() : null;
+    const swap = checkpointSwap(current, incoming);
+    if (options.unlessEmpty && changesNothing(planOf(plan, swap))) return null;
+    const folders = plan.emptyFolders.map((folder) => folder.path);
+    const kept = swap?.current ? current : null;
+    const isKept =
+      plan.keep.length + plan.created.length + plan.unheld.length + folders.length > 0 || kept !== null;
+    const before = await recordContent(
+      deps,
+      store,
+      request,
+      taken,
+      isKept
+        ? {
+            commit: await store.keepAside(plan.keep, plan.created, plan.unheld, folders, kept),
+            counts: { kept: plan.keep.length, created: plan.created.length },
+          }
+        : null,
+    );
+    if (checkpoints && swap && incoming !== undefined) await checkpoints.writeLocked(incoming);
+    return { before, swap };
+  };
+  const recorded = checkpoints ? await checkpoints.withLock(recordAndSwap) : await recordAndSwap();
+  if (recorded === null) {
     // Nothing to change: as a dry run, nothing recorded. What the capture read is in the store now.
     if (taken.captured.addedBytes > 0) store.noteAdded(taken.captured.addedBytes);
     return {
@@ -730,20 +776,7 @@ export async function restoreTreeLocked(
       interrupted: null,
     };
   }
-  const folders = plan.emptyFolders.map((folder) => folder.path);
-  const isKept = plan.keep.length + plan.created.length + plan.unheld.length + folders.length > 0;
-  const before = await recordContent(
-    deps,
-    store,
-    request,
-    taken,
-    isKept
-      ? {
-          commit: await store.keepAside(plan.keep, plan.created, plan.unheld, folders),
-          counts: { kept: plan.keep.length, created: plan.created.length },
-        }
-      : null,
-  );
+  const { before, swap } = recorded;
   // Security: after an interrupted restore, the state worth going back to is the one before it, not
   // the half-restored one this snapshot holds; every later attempt keeps naming it.
   const undo = interrupted?.undo ?? before.snapshot.id;
@@ -765,7 +798,7 @@ export async function restoreTreeLocked(
   }
   await store.endRestore();
   return {
-    plan: planOf(plan),
+    plan: planOf(plan, swap),
     paths: [...options.paths],
     undoSnapshotId: undo,
     undo: { snapshotId: undo, paths },
@@ -802,7 +835,14 @@ async function rollBack(
     await restoreTreeLocked(
       deps,
       store,
-      { id: before.id, tree: before.tree, aside, skipped: before.skipped },
+      {
+        id: before.id,
+        tree: before.tree,
+        aside,
+        skipped: before.skipped,
+        // The checkpoint the failed restore replaced comes back with the files.
+        ...(aside?.checkpoint === undefined ? {} : { checkpoint: aside.checkpoint }),
+      },
       // Only where the failed restore wrote: the rest of the tree may be changing under an editor.
       { paths, dryRun: false },
     );
@@ -820,7 +860,10 @@ async function rollBack(
   }
 }
 
-function planOf(guarded: GuardedRestore & { links?: GuardedPath[]; replaced?: GuardedPath[] }): RestorePlan {
+function planOf(
+  guarded: GuardedRestore & { links?: GuardedPath[]; replaced?: GuardedPath[] },
+  checkpoint?: CheckpointSwap,
+): RestorePlan {
   const folders = guarded.emptyFolders
     .filter((folder) => folder.removed)
     .map((folder) => ({ path: `${folder.path}/`, reason: 'an empty folder, which no snapshot holds' }));
@@ -833,6 +876,7 @@ function planOf(guarded: GuardedRestore & { links?: GuardedPath[]; replaced?: Gu
       const mode = modeChangeOf(change);
       return mode ? [{ path: change.path, ...mode }] : [];
     }),
+    ...(checkpoint ? { checkpoint } : {}),
   });
 }
 

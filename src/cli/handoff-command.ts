@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { escapeControls } from '../core/quote.js';
-import { planSize } from '../core/snapshot.js';
+import { changesNothing } from '../core/snapshot.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { confirm, EXIT } from './output.js';
 
@@ -88,6 +88,8 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         applied: outcome.applied,
         changed: outcome.changed,
         undo: outcome.undo,
+        checkpoint: outcome.checkpoint,
+        leftOut: outcome.leftOut ?? [],
         // Where HEAD was before --checkout moved it: undoing the pull (undo) does not move it back.
         checkedOutFrom: outcome.checkedOutFrom ?? null,
       });
@@ -96,15 +98,21 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         ctx.out.note(renderPull(plan, ctx.words));
         return EXIT.failure;
       }
-      // With --checkout on another commit, the plan against this HEAD means nothing: say what happens.
+      // With --checkout on another commit: the checkout, where HEAD ends up, and the files it all changes.
       const preview = plan.baseMatches ? renderPull(plan, ctx.words) : renderPullCheckout(plan);
       if (options.dryRun) {
         // A dry run of --checkout shows the checkout it would make, not advice to pass --checkout.
-        if (ctx.out.json) ctx.out.printJson({ ...json(plan), checkout: !plan.baseMatches });
+        if (ctx.out.json)
+          ctx.out.printJson({
+            ...json(plan),
+            checkout: !plan.baseMatches,
+            ...(plan.baseMatches ? {} : { checkoutBranch: plan.checkout?.branch ?? null }),
+          });
         else ctx.out.print(plan.baseMatches ? preview : renderPullCheckout(plan, { dryRun: true }));
         return EXIT.ok;
       }
-      if (!options.yes && (planSize(plan.changed) > 0 || !plan.baseMatches)) {
+      // A checkpoint replaced is a change too, even when no file changes (trial report, item 1).
+      if (!options.yes && (!changesNothing(plan.changed) || !plan.baseMatches)) {
         if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
           ctx.out.note(preview);
           ctx.out.note('Not applied: pass --yes to pull without a terminal to confirm on.');
@@ -159,7 +167,10 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       const request = { projectRoot: ctx.root, remote: options.remote, name };
       const missing = (remote: string, ref: string) => {
         if (ctx.out.json) ctx.out.printJson({ remote, ref, commit: null, dropped: false });
-        else ctx.out.print(`No handoff '${escapeControls(name)}' on ${escapeControls(remote)}.`);
+        else
+          ctx.out.print(
+            `No handoff '${escapeControls(name)}' on ${escapeControls(remote)}: see the handoffs there with ${ctx.words.listHandoffs}.`,
+          );
         return EXIT.failure;
       };
       // The handoff may be a teammate's, and nothing here can bring it back: asked as a push over it is.

@@ -1,5 +1,5 @@
 import type { RewindMode } from '../app/rewind-menu.js';
-import { planSize } from '../core/snapshot.js';
+import { changesNothing } from '../core/snapshot.js';
 import type { CliContext } from './context.js';
 import { confirm, EXIT } from './output.js';
 
@@ -31,7 +31,7 @@ export async function applyRewind(
     return EXIT.ok;
   }
   // Writing a new session changes nothing of the user's: only a change of files needs a yes.
-  if (plan?.code && planSize(plan.code.plan) > 0) {
+  if (plan?.code && !changesNothing(plan.code.plan)) {
     if (!canPrompt(ctx)) {
       // A script asked for JSON: it gets the plan it would have confirmed, on stdout, as `restore` does.
       if (ctx.out.json) ctx.out.printJson(plan);

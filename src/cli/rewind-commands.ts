@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import type { GcAllOutcome, RestoreOutcome } from '../app/rewind.js';
 import { CheckpointError } from '../core/errors.js';
 import { quotePath } from '../core/quote.js';
-import { planSize, SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
+import { changesNothing, planSize, SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
 import {
   formatBytes,
   renderDiff,
@@ -147,7 +147,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       // tree twice, reading a large changed file twice; issue 26).
       if (options.yes && !options.dryRun) return apply();
       const plan = await restoreSnapshot(ctx.deps, { ...request, dryRun: true });
-      if (options.dryRun || planSize(plan.plan) === 0) {
+      if (options.dryRun || changesNothing(plan.plan)) {
         show(plan);
         return EXIT.ok;
       }

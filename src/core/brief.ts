@@ -1,4 +1,4 @@
-import type { Drift } from './drift.js';
+import type { Drift, LeftOutKind } from './drift.js';
 import { NO_GIT_IDENTITY } from './handoff-author.js';
 import { BRIEF_LIMITS } from './limits.js';
 import { escapeControls, quotePath } from './quote.js';
@@ -48,6 +48,13 @@ interface Density {
 }
 
 // From roomy to terse: a checkpoint full to every limit still fits in the last one.
+/** Why a handoff left a file out, in the brief's words. */
+const LEFT_OUT_WORDS: Record<LeftOutKind, string> = {
+  large: 'over the size cap',
+  nested: 'in a nested repository',
+  unreadable: 'in a folder git could not read',
+};
+
 const DENSITIES: readonly Density[] = [
   {
     files: BRIEF_LIMITS.files,
@@ -214,16 +221,24 @@ function renderDrift(
     };
     // Issue 26: after a pull, what the other machine changed after its save is not a change made here.
     const pulled = new Set(drift.fromHandoff?.paths ?? []);
-    const here = drift.changedSince.filter((file) => !pulled.has(file));
     if (drift.fromHandoff && pulled.size > 0) {
       const at = new Date(drift.fromHandoff.pulledAt);
       lines.push(
         `- ⚠ Changed on the other machine after its checkpoint (${drift.fromHandoff.author === NO_GIT_IDENTITY ? 'pushed with no git identity' : escapeControls(clip(drift.fromHandoff.author, 80))}; brought by \`handoff pull\` ${formatAge(at, now)}), re-read before editing: ${listed(drift.fromHandoff.paths)}`,
       );
     }
+    const leftOut = drift.fromHandoff?.leftOut ?? [];
+    if (leftOut.length > 0) {
+      const why = [...new Set(leftOut.map((entry) => LEFT_OUT_WORDS[entry.kind]))].join(', ');
+      lines.push(
+        `- ⚠ Not brought by the handoff (left out by the other machine: ${why}), re-read before relying on them: ${listed(leftOut.map((entry) => entry.path))}`,
+      );
+    }
+    const notHere = new Set([...pulled, ...leftOut.map((entry) => entry.path)]);
+    const here = drift.changedSince.filter((file) => !notHere.has(file));
     if (here.length > 0)
       lines.push(
-        `- ⚠ Changed ${pulled.size > 0 ? 'here ' : ''}after the checkpoint, re-read before editing: ${listed(here)}`,
+        `- ⚠ Changed ${notHere.size > 0 ? 'here ' : ''}after the checkpoint, re-read before editing: ${listed(here)}`,
       );
     if (drift.flaggedSince) {
       const since = new Date(drift.flaggedSince);

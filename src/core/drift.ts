@@ -26,12 +26,34 @@ export interface Drift {
    * Set after `handoff pull`: those of `changedSince` whose content is still exactly what the pull wrote,
    * that is, changed on the other machine after its checkpoint, not here. Absent otherwise.
    */
-  fromHandoff?: { paths: string[]; pulledAt: string; author: string };
+  fromHandoff?: {
+    paths: string[];
+    pulledAt: string;
+    author: string;
+    /**
+     * Those of `changedSince` that the handoff left out (see LeftOutKind) and that still hold what they
+     * held after the pull: the pull did not bring them, so they are not as the checkpoint describes,
+     * and not changed here either. Absent when none.
+     */
+    leftOut?: LeftOut[];
+  };
   /**
    * Files whose name is not valid UTF-8, as git shows them (`"caf\351.txt"`): drift cannot tell whether
    * they changed. Absent when there are none.
    */
   unfollowed?: string[];
+}
+
+/**
+ * Why a handoff left a path out although it was there: over the size cap, in a nested repository, in a
+ * folder git could not read.
+ */
+export type LeftOutKind = 'large' | 'nested' | 'unreadable';
+
+/** A path a handoff left out (a folder ends with `/`), and why (a kind, never the remote's words). */
+export interface LeftOut {
+  path: string;
+  kind: LeftOutKind;
 }
 
 /** What `handoff pull` brought: the content it wrote for each file that drifted from the pulled checkpoint. */
@@ -41,6 +63,8 @@ export interface PulledFiles {
   author: string;
   /** Blob oid of each such file as the pull wrote it; `null` for a file the pull deleted. */
   oids: Record<string, string | null>;
+  /** Each such file the handoff left out: its content right after the pull (`null`: none), and why. */
+  leftOut?: Record<string, { oid: string | null; kind: LeftOutKind }>;
 }
 
 /**
@@ -55,9 +79,21 @@ export function attributeToHandoff(
   const paths = drift.changedSince.filter(
     (path) => Object.hasOwn(pulled.oids, path) && oidNow.has(path) && oidNow.get(path) === pulled.oids[path],
   );
-  return paths.length === 0
-    ? drift
-    : { ...drift, fromHandoff: { paths, pulledAt: pulled.pulledAt, author: pulled.author } };
+  const leftOutRecord = pulled.leftOut ?? {};
+  const leftOut = drift.changedSince.flatMap((path) => {
+    const entry = Object.hasOwn(leftOutRecord, path) ? leftOutRecord[path] : undefined;
+    return entry && oidNow.has(path) && oidNow.get(path) === entry.oid ? [{ path, kind: entry.kind }] : [];
+  });
+  if (paths.length === 0 && leftOut.length === 0) return drift;
+  return {
+    ...drift,
+    fromHandoff: {
+      paths,
+      pulledAt: pulled.pulledAt,
+      author: pulled.author,
+      ...(leftOut.length > 0 ? { leftOut } : {}),
+    },
+  };
 }
 
 export interface DriftInput {

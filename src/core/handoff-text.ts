@@ -1,7 +1,8 @@
+import type { LeftOut } from './drift.js';
 import { NO_GIT_IDENTITY } from './handoff-author.js';
 import { escapeControls, quotePath, shellWord } from './quote.js';
-import { planSize, type RestorePlan } from './snapshot.js';
-import { renderGuarded, renderPlan } from './snapshot-text.js';
+import { changesNothing, planSize, type RestorePlan } from './snapshot.js';
+import { renderCheckpointSwap, renderGuarded, renderPlan } from './snapshot-text.js';
 import { type Reader, wordsOf } from './surface.js';
 
 /**
@@ -49,14 +50,19 @@ export function renderPushed(
 }
 
 export function renderSecretsFound(
-  findings: ReadonlyArray<{ file: string; line: number; rule: string; where?: string }>,
+  findings: ReadonlyArray<{ file: string; line: number; rule: string; where?: string; commit?: string }>,
   surface: Reader = 'mcp',
 ): string {
+  // Content the handoff's tree does not hold: the commit that brought it, which the push sends too.
+  const inCommit = (finding: { commit?: string }) =>
+    finding.commit === undefined
+      ? ''
+      : `, in commit ${finding.commit} (not in the working tree: an unpushed commit the push sends too)`;
   return [
     ...findings.map((finding) =>
       finding.where === 'name' || finding.where === 'link target'
-        ? `${quotePath(finding.file)} (${finding.where === 'name' ? 'its name' : 'the link target'}) ${finding.rule}`
-        : `${quotePath(finding.file)}${finding.where === 'message' ? ' message' : ''}:${finding.line} ${finding.rule}`,
+        ? `${quotePath(finding.file)} (${finding.where === 'name' ? 'its name' : 'the link target'}) ${finding.rule}${inCommit(finding)}`
+        : `${quotePath(finding.file)}${finding.where === 'message' ? ' message' : ''}:${finding.line} ${finding.rule}${inCommit(finding)}`,
     ),
     `Nothing was pushed: the secret scan found the above. Remove them, or ${wordsOf(surface).allowSecrets} if they are not secrets.`,
   ].join('\n');
@@ -72,6 +78,11 @@ export interface PullOutcome {
   goal: string | null;
   /** Whether the project's HEAD is the handoff's base commit (nothing is applied otherwise). */
   baseMatches: boolean;
+  /**
+   * When HEAD here was not the base: what `--checkout` checks out, the handoff's branch when that branch
+   * here points at the base, else a detached HEAD (`branch` null). Null when HEAD was the base.
+   */
+  checkout?: { branch: string | null } | null;
   applied: boolean;
   changed: RestorePlan;
   /** The snapshot taken before applying: restore it to undo the pull. */
@@ -81,6 +92,31 @@ export interface PullOutcome {
    * safety snapshot is taken after the checkout, so undoing the pull brings the files back, not HEAD.
    */
   checkedOutFrom?: { branch: string | null; head: string } | null;
+  /**
+   * The checkpoint: `none` when the handoff carries none (the one here stays), `unchanged` when the one
+   * here already is the handoff's, `written` when it is (or would be) written (`changed.checkpoint`).
+   */
+  checkpoint: 'none' | 'unchanged' | 'written';
+  /** What the other machine's push left out although it was there: the pull does not bring it. */
+  leftOut?: LeftOut[];
+}
+
+/** Why a push left a path out, in the pull's words. */
+const LEFT_OUT_WHY: Record<LeftOut['kind'], string> = {
+  large: 'over the size cap',
+  nested: 'a nested repository',
+  unreadable: 'a folder git could not read',
+};
+
+/** The paths the handoff does not bring, each with why (quoted: they come from the remote). */
+function renderLeftOut(outcome: PullOutcome, limit = 50): string[] {
+  const leftOut = outcome.leftOut ?? [];
+  if (leftOut.length === 0) return [];
+  return [
+    `Not in the handoff, so not brought (the other machine's push left them out) (${leftOut.length}):`,
+    ...leftOut.slice(0, limit).map((entry) => `  ${quotePath(entry.path)}: ${LEFT_OUT_WHY[entry.kind]}`),
+    ...(leftOut.length > limit ? [`  … and ${leftOut.length - limit} more`] : []),
+  ];
 }
 
 /**
@@ -96,6 +132,18 @@ function pullHead(outcome: PullOutcome): string {
   return `Handoff ${escapeControls(outcome.ref)} (${outcome.commit.slice(0, 12)}) by ${escapeControls(outcome.author)}${outcome.goal ? `: ${escapeControls(outcome.goal)}` : ''}`;
 }
 
+/** What the pull did with the checkpoint, for its "Applied:" line (item 13 of a trial: none was written). */
+const CHECKPOINT_DONE: Record<PullOutcome['checkpoint'], string> = {
+  none: 'the handoff carries no checkpoint: the one here, if any, is left as it is',
+  unchanged: "checkpoint unchanged (the one here already is the handoff's)",
+  written: 'checkpoint written',
+};
+
+/** Whose checkpoint a pull writes, as its plan names it. Security: the author comes from the remote. */
+function checkpointFrom(outcome: PullOutcome): string {
+  return `${escapeControls(outcome.author)}'s`;
+}
+
 function baseText(outcome: PullOutcome): string {
   return `commit ${outcome.base}${outcome.branch === null ? '' : ` (branch ${escapeControls(outcome.branch)})`}`;
 }
@@ -105,9 +153,16 @@ export function renderPull(outcome: PullOutcome, surface: Reader = 'mcp'): strin
   if (!outcome.baseMatches)
     // Not "git fetch, then git checkout": the base may never have been pushed; the handoff carries it.
     return `${head}\nNothing was changed: the handoff was made on ${baseText(outcome)}, and HEAD here is another commit. To continue from it, ${wordsOf(surface).pullCheckout}.`;
-  if (!outcome.applied) return [head, ...renderPlan(outcome.changed)].join('\n');
+  if (!outcome.applied)
+    return [
+      head,
+      ...renderPlan(outcome.changed, 50, checkpointFrom(outcome)),
+      ...renderLeftOut(outcome),
+    ].join('\n');
+  const written = outcome.changed.checkpoint;
   return [
-    `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, checkpoint written.`,
+    `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, ${CHECKPOINT_DONE[outcome.checkpoint]}.`,
+    ...(written ? [renderCheckpointSwap(written, checkpointFrom(outcome))] : []),
     ...(outcome.undo ? [`To undo: ${wordsOf(surface).restoreNow(outcome.undo)}`] : []),
     // Security: a branch name is the user's, but escaped like everything a terminal shows.
     ...(outcome.undo && outcome.checkedOutFrom
@@ -116,13 +171,33 @@ export function renderPull(outcome: PullOutcome, surface: Reader = 'mcp'): strin
         ]
       : []),
     ...renderGuarded(outcome.changed),
+    ...renderLeftOut(outcome),
   ].join('\n');
 }
 
-/** What `handoff pull --checkout` asks to confirm when HEAD is not the base: the checkout, then the pull. */
+/**
+ * What `handoff pull --checkout` asks to confirm when HEAD is not the base: the checkout (and where HEAD
+ * ends up), then the files, as for any pull (a trial: an ignored file replaced went unsaid). The plan is
+ * against the tree here: what the checkout and the pull change together.
+ */
 export function renderPullCheckout(outcome: PullOutcome, options: { dryRun?: boolean } = {}): string {
-  const text = `${pullHead(outcome)}\nHEAD here is another commit than the handoff's: ${baseText(outcome)} is checked out first (clean tree only), then the working tree is made equal to the handoff.`;
-  return options.dryRun ? `${text}\nDry run: nothing was changed.` : text;
+  const branch = outcome.checkout?.branch ?? null;
+  // Security: branch names come from the remote (the handoff's) or are the user's: escaped.
+  const where =
+    branch !== null
+      ? `on branch ${escapeControls(branch)}, which points there`
+      : outcome.branch === null
+        ? 'as a detached HEAD'
+        : `as a detached HEAD: branch ${escapeControls(outcome.branch)} here is at another commit (or there is none), and no branch is moved`;
+  const lines = [
+    pullHead(outcome),
+    `HEAD here is another commit than the handoff's: commit ${outcome.base} is checked out first (clean tree only), ${where}; then the working tree is made equal to the handoff. What changes in the working tree, the checkout and the pull together:`,
+    ...renderPlan(outcome.changed, 50, checkpointFrom(outcome)),
+    ...renderLeftOut(outcome),
+  ];
+  if (changesNothing(outcome.changed)) lines.push('(no file changes)');
+  if (options.dryRun) lines.push('Dry run: nothing was changed.');
+  return lines.join('\n');
 }
 
 /** `handoff list` for people: one line per handoff; everything the remote wrote is escaped. */

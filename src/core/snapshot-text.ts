@@ -1,8 +1,15 @@
 import { code } from './brief.js';
 import { escapeControls, quotePath } from './quote.js';
 import { TURN_END_TRIGGER } from './rewind-credit.js';
-import type { RestorePlan, SnapshotMeta, SnapshotRecord } from './snapshot.js';
+import type {
+  CheckpointLabel,
+  CheckpointSwap,
+  RestorePlan,
+  SnapshotMeta,
+  SnapshotRecord,
+} from './snapshot.js';
 import { type Reader, wordsOf } from './surface.js';
+import { clip } from './text.js';
 import { formatAge } from './time.js';
 
 /**
@@ -194,8 +201,26 @@ export interface RestoreView {
   unconfirmed?: boolean;
 }
 
-export function renderPlan(plan: RestorePlan, limit = 50): string[] {
+/**
+ * The checkpoint line of a plan: whose goes, for whose (`from`: "Alice's", "the one this snapshot kept"),
+ * and that undo brings it back. Security: the goals may come from a remote: escaped.
+ */
+export function renderCheckpointSwap(swap: CheckpointSwap, from: string): string {
+  const goal = (label: CheckpointLabel) =>
+    label.goal === null ? 'no goal' : `goal: ${escapeControls(clip(label.goal, 100))}`;
+  return swap.current === null
+    ? `Checkpoint: ${from} (${goal(swap.written)}) is written; there is none here.`
+    : `Checkpoint: the one here (${goal(swap.current)}) is replaced by ${from} (${goal(swap.written)}); the one here is kept with the undo snapshot, which brings it back.`;
+}
+
+export function renderPlan(
+  plan: RestorePlan,
+  limit = 50,
+  /** Whose checkpoint the plan writes, for its line (see renderCheckpointSwap). */
+  checkpointFrom = 'the one this snapshot kept',
+): string[] {
   const lines: string[] = [];
+  if (plan.checkpoint) lines.push(renderCheckpointSwap(plan.checkpoint, checkpointFrom));
   const modes = new Map((plan.modes ?? []).map((entry) => [entry.path, describeModeChange(entry)]));
   const section = (title: string, paths: readonly string[]) => {
     if (paths.length === 0) return;
@@ -242,7 +267,7 @@ export function renderGuarded(
 /** A dry run ends saying how to apply it, in the words of the reader's surface (an MCP tool or the CLI). */
 export function renderRestore(outcome: RestoreView, surface: Reader = 'mcp'): string {
   const total = outcome.plan.overwrite.length + outcome.plan.create.length + outcome.plan.delete.length;
-  if (total === 0)
+  if (total === 0 && !outcome.plan.checkpoint)
     return [
       outcome.plan.refused.length === 0
         ? `The working tree already matches snapshot ${outcome.snapshot.id}: nothing to restore.`

@@ -183,6 +183,12 @@ export interface RestorePlan {
   replaced?: GuardedPath[];
   /** The paths to overwrite whose mode changes (git's modes: now, then in the target). Present when any. */
   modes?: ModeChange[];
+  /**
+   * The checkpoint the restore writes besides the files (a pull's, or the one a pull replaced, brought
+   * back by its undo), when it differs from the one here: the safety snapshot keeps the one here, so
+   * that undo brings it back. Absent when the checkpoint stays as it is.
+   */
+  checkpoint?: CheckpointSwap;
 }
 
 /** A path's mode change, in git's words ("old mode", "new mode"): `100644` to `100755`. */
@@ -204,6 +210,50 @@ export function modeChangeOf(change: {
     : undefined;
 }
 
+/** A checkpoint as a plan names it: its id, its goal's first line and when it was saved. */
+export interface CheckpointLabel {
+  id: string;
+  goal: string | null;
+  updatedAt: string | null;
+}
+
+/** The checkpoint here (null: none) and the one a restore writes in its place. */
+export interface CheckpointSwap {
+  current: CheckpointLabel | null;
+  written: CheckpointLabel;
+}
+
+/** The label of a checkpoint file's text (already validated where it came from), or null if unreadable. */
+export function labelCheckpoint(text: string): CheckpointLabel | null {
+  try {
+    const parsed = JSON.parse(text) as { id?: unknown; updatedAt?: unknown; goal?: { primary?: unknown } };
+    const primary = parsed.goal?.primary;
+    return {
+      id: typeof parsed.id === 'string' ? parsed.id : '',
+      goal: typeof primary === 'string' ? (primary.split('\n')[0] ?? null) : null,
+      updatedAt: typeof parsed.updatedAt === 'string' ? parsed.updatedAt : null,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** What writing `incoming` over `current` (checkpoint texts; null: none) changes, or undefined: nothing. */
+export function checkpointSwap(
+  current: string | null,
+  incoming: string | undefined,
+): CheckpointSwap | undefined {
+  if (incoming === undefined || incoming === current) return undefined;
+  const written = labelCheckpoint(incoming);
+  if (written === null) return undefined;
+  return { current: current === null ? null : labelCheckpoint(current), written };
+}
+
+/** Whether a restore changes nothing at all: no path, and not the checkpoint. */
+export function changesNothing(plan: RestorePlan): boolean {
+  return planSize(plan) === 0 && plan.checkpoint === undefined;
+}
+
 export function summarizePlan(
   changes: readonly PlannedChange[],
   guarded: {
@@ -212,6 +262,7 @@ export function summarizePlan(
     links?: readonly GuardedPath[];
     replaced?: readonly GuardedPath[];
     modes?: readonly ModeChange[];
+    checkpoint?: CheckpointSwap;
   } = {},
 ): RestorePlan {
   const plan: RestorePlan = {
@@ -222,6 +273,7 @@ export function summarizePlan(
     refused: [...(guarded.refused ?? [])],
     ...(guarded.links && guarded.links.length > 0 ? { links: [...guarded.links] } : {}),
     ...(guarded.replaced && guarded.replaced.length > 0 ? { replaced: [...guarded.replaced] } : {}),
+    ...(guarded.checkpoint ? { checkpoint: guarded.checkpoint } : {}),
   };
   const overwritten = new Set(
     changes.filter((change) => change.action === 'overwrite').map((change) => change.path),

@@ -39,6 +39,10 @@ export interface SurfaceWords {
   otherRemote: string;
   /** How to name a handoff. */
   handoffName: string;
+  /** The argument that names a handoff. */
+  handoffNameField: string;
+  /** Where to see the handoffs on a remote. */
+  listHandoffs: string;
   /** How to take another machine's handoff before pushing over it. */
   pullFirst: (name: string) => string;
   /** The argument that names a snapshot's trigger. */
@@ -106,6 +110,8 @@ function cliWords(root?: string): SurfaceWords {
     replaceHandoff: 'pass --force to replace it',
     otherRemote: 'pass another with --remote',
     handoffName: 'pass --name',
+    handoffNameField: '--name',
+    listHandoffs: `\`${command('handoff list')}\``,
     pullFirst: (name) => `run \`${command('handoff pull', ['--name', name])}\` first to continue from it`,
     trigger: '--trigger',
     restorePath: () => 'path',
@@ -143,6 +149,9 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     replaceHandoff: 'a person can replace it with `claude-checkpoint handoff push --force`',
     otherRemote: 'pass another remote as remote',
     handoffName: 'pass name',
+    handoffNameField: 'name',
+    // No tool lists handoffs: that stays with a person.
+    listHandoffs: 'a person can list them with `claude-checkpoint handoff list`',
     pullFirst: () => 'call pull_handoff first to continue from it',
     trigger: 'trigger',
     restorePath: (index) => `paths.${index}`,

@@ -23,7 +23,8 @@ export function handoffRef(name: string): string {
 }
 
 /** A handoff name: what git accepts in a ref, kept simple (letters, digits, `._-/`, no `..`). */
-export function checkHandoffName(name: string): string {
+/** `field`: how the reader's surface names the value (`--name`, `name`), for the error. */
+export function checkHandoffName(name: string, field = 'name'): string {
   if (
     !/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(name) ||
     name.includes('..') ||
@@ -34,7 +35,7 @@ export function checkHandoffName(name: string): string {
   )
     throw new CheckpointError(
       'INVALID_INPUT',
-      `name must be 1-100 characters of letters, digits and . _ - / (no "..", not ending in "/", "." or ".lock"): got '${name}'`,
+      `${field} must be 1-100 characters of letters, digits and . _ - / (no "..", not ending in "/", "." or ".lock"): got '${name}'`,
     );
   return name;
 }

@@ -36,7 +36,17 @@ const driftSchema = z.object({
       'When files stay flagged across automatic refreshes: the time of the save whose notes predate them',
     ),
   fromHandoff: z
-    .object({ paths: z.array(z.string()), pulledAt: z.string(), author: z.string() })
+    .object({
+      paths: z.array(z.string()),
+      pulledAt: z.string(),
+      author: z.string(),
+      leftOut: z
+        .array(z.object({ path: z.string(), kind: z.enum(['large', 'nested', 'unreadable']) }))
+        .optional()
+        .describe(
+          'Changed files the handoff left out (over the size cap, in a nested repository, in a folder git could not read): the pull did not bring them',
+        ),
+    })
     .optional()
     .describe(
       'After `handoff pull`: the changed files that still hold what the pull wrote, changed on the other machine after its save',

@@ -104,7 +104,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
     {
       title: 'Pull handoff',
       description:
-        "Continue work handed off from another machine or a teammate: fetches the handoff from the project's git remote into the private store, and makes the working tree equal to it, then writes its checkpoint (call load_session_checkpoint next). dryRun defaults to true and only shows the plan; run again with dryRun: false to apply. Before applying, the current state is snapshotted, so restore_snapshot with the returned undo id puts it back. Nothing changes when HEAD is not the handoff's base commit: the result names the commit to check out.",
+        "Continue work handed off from another machine or a teammate: fetches the handoff from the project's git remote into the private store, and makes the working tree equal to it, then writes its checkpoint (call load_session_checkpoint next); the plan (changed.checkpoint) says when that replaces the checkpoint here, which the undo snapshot keeps and brings back. dryRun defaults to true and only shows the plan; run again with dryRun: false to apply. Before applying, the current state is snapshotted, so restore_snapshot with the returned undo id puts it back. Nothing changes when HEAD is not the handoff's base commit: the result names the commit to check out.",
       inputSchema: strictObject({
         remote,
         name,
@@ -120,6 +120,11 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         applied: z.boolean(),
         changed: planSchema,
         undo: z.string().nullable(),
+        checkpoint: z
+          .enum(['none', 'unchanged', 'written'])
+          .describe(
+            "The checkpoint: none in the handoff (the one here stays), the one here already is the handoff's, or written (changed.checkpoint says which it replaces; the undo brings that one back)",
+          ),
         text: textField,
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
@@ -143,6 +148,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         applied: outcome.applied,
         changed: outcome.changed,
         undo: outcome.undo,
+        checkpoint: outcome.checkpoint,
       });
     },
   );

@@ -58,6 +58,12 @@ export const snapshotSchema = z.looseObject({
 const guardedPaths = z.array(z.object({ path: z.string(), reason: z.string() }));
 const headSchema = z.object({ branch: z.string().nullable(), head: z.string() });
 
+const checkpointLabel = z.object({
+  id: z.string(),
+  goal: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});
+
 export const planSchema = z.object({
   overwrite: z.array(z.string()),
   create: z.array(z.string()),
@@ -83,6 +89,12 @@ export const planSchema = z.object({
     .optional()
     .describe(
       'Symbolic links the restore replaces with a folder or a file, or writes in place of one: only the link itself is removed or written, never what it points to',
+    ),
+  checkpoint: z
+    .object({ current: checkpointLabel.nullable(), written: checkpointLabel })
+    .optional()
+    .describe(
+      "The checkpoint the restore writes besides the files (a handoff's, or the one a pull replaced, brought back by its undo): `current` is the one here (null: none), kept with the undo snapshot. Absent: the checkpoint stays as it is",
     ),
 });
 

@@ -125,6 +125,20 @@ export class CheckpointStore {
   }
 
   /**
+   * The text of the checkpoint a load gives (the main file, else its valid backup), as it is on disk, or
+   * null when there is none. For a caller that replaces it and keeps it, holding the lock.
+   */
+  async readCurrentText(): Promise<string | null> {
+    for (const file of [this.paths.main, this.paths.backup]) {
+      const read = await this.readOne(file);
+      if (read.kind === 'ok') return read.text;
+      // A newer tool's file is not damage: never replaced by what is behind it (see loadFile).
+      if (read.kind === 'bad' && read.error.code !== 'CORRUPT') throw read.error;
+    }
+    return null;
+  }
+
+  /**
    * Writes `text` (an already validated, serialized checkpoint) as the new main file. The current main
    * file becomes the backup only if it is valid. Serialized across processes by a lock file.
    */

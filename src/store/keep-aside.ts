@@ -11,7 +11,8 @@ const ASIDE_MARK = 'claude-checkpoint aside';
  * Copies paths no snapshot holds into the store, before a restore changes them, as one commit: its tree
  * holds the files (modes and symlinks as git keeps them), its message the paths the restore will create,
  * the empty folders it removes or writes into (git holds no folders: undo makes them again) and, when it
- * changes ignore rules, the paths that were there unheld (so that undo never deletes them).
+ * changes ignore rules, the paths that were there unheld (so that undo never deletes them), and the
+ * checkpoint file it replaces (a pull's; so that undo writes it back: `.prev` is only the last write's).
  * The safety snapshot names it as its parent, so it lives (and is collected) with that snapshot.
  */
 export async function keepAside(
@@ -21,6 +22,7 @@ export async function keepAside(
   created: readonly string[],
   unheld: readonly string[],
   folders: readonly string[] = [],
+  checkpoint: string | null = null,
 ): Promise<string> {
   // A private index of our own for these paths: `update-index` reads them as they are, ignored or not.
   const index = path.join(gitDir, `aside-index-${uniqueSuffix()}`);
@@ -37,6 +39,7 @@ export async function keepAside(
       created,
       ...(unheld.length > 0 ? { unheld } : {}),
       ...(folders.length > 0 ? { folders } : {}),
+      ...(checkpoint === null ? {} : { checkpoint }),
     })}\n`;
     return (await git(['commit-tree', tree, '-F', '-'], { input: message })).stdout.trim();
   } finally {
@@ -55,6 +58,7 @@ export async function readAside(git: StoreGit, commit: string): Promise<AsideCon
   let created: string[] = [];
   let unheld: string[] = [];
   let folders: string[] = [];
+  let checkpoint: string | undefined;
   const strings = (value: unknown) =>
     Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
   try {
@@ -62,10 +66,12 @@ export async function readAside(git: StoreGit, commit: string): Promise<AsideCon
       created?: unknown;
       unheld?: unknown;
       folders?: unknown;
+      checkpoint?: unknown;
     };
     created = strings(parsed.created);
     unheld = strings(parsed.unheld);
     folders = strings(parsed.folders);
+    if (typeof parsed.checkpoint === 'string') checkpoint = parsed.checkpoint;
   } catch {
     // No list of created paths: only what was kept aside comes back.
   }
@@ -75,5 +81,5 @@ export async function readAside(git: StoreGit, commit: string): Promise<AsideCon
     const match = /^(\d{6}) blob ([0-9a-f]{40,64})\t(.+)$/s.exec(record);
     if (match) entries.push({ mode: match[1] as string, oid: match[2] as string, path: match[3] as string });
   }
-  return { entries, created, unheld, folders };
+  return { entries, created, unheld, folders, ...(checkpoint === undefined ? {} : { checkpoint }) };
 }

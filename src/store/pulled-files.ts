@@ -26,7 +26,8 @@ export async function readPulledFiles(storeDir: string, checkpointId: string): P
       typeof pulled.pulledAt === 'string' &&
       typeof pulled.author === 'string' &&
       typeof pulled.oids === 'object' &&
-      pulled.oids !== null
+      pulled.oids !== null &&
+      (pulled.leftOut === undefined || (typeof pulled.leftOut === 'object' && pulled.leftOut !== null))
       ? pulled
       : null;
   } catch {

@@ -625,8 +625,9 @@ export class SnapshotStore {
     created: readonly string[],
     unheld: readonly string[],
     folders: readonly string[] = [],
+    checkpoint: string | null = null,
   ): Promise<string> {
-    return keepAside(this.git, this.gitDir, keep, created, unheld, folders);
+    return keepAside(this.git, this.gitDir, keep, created, unheld, folders, checkpoint);
   }
 
   /** What a snapshot kept aside, or `null`. */

@@ -32,6 +32,20 @@ describe('attributeToHandoff', () => {
     expect(result.changedSince).toEqual(drift.changedSince);
   });
 
+  // Trial report, 2026-12-06, item 9: a file too large to carry never came, and was called changed there.
+  it.each([
+    ['still as after the pull', 'h'.repeat(40), [{ path: 'huge.dat', kind: 'large' }]],
+    ['changed here since', 'c'.repeat(40), undefined],
+  ])('a file the handoff left out, %s', (_title, oid, expected) => {
+    const result = attributeToHandoff(
+      { ...drift, changedSince: ['huge.dat'] },
+      { ...pulled, leftOut: { 'huge.dat': { oid: 'h'.repeat(40), kind: 'large' } } },
+      new Map([['huge.dat', oid]]),
+    );
+    expect(result.fromHandoff?.paths ?? []).toEqual([]);
+    expect(result.fromHandoff?.leftOut).toEqual(expected);
+  });
+
   it('a file the pull did not write is never the other machine’s', () => {
     const result = attributeToHandoff(
       { ...drift, changedSince: ['local.ts'] },

@@ -29,6 +29,7 @@ const pull = (changes: Partial<PullOutcome>): PullOutcome => ({
   applied: true,
   changed: { ...emptyPlan, overwrite: ['a.ts'] },
   undo: snapshot.id,
+  checkpoint: 'written',
   ...changes,
 });
 

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt } from '../helpers/cli.js';
@@ -96,6 +96,43 @@ describe('the brief after handoff pull', () => {
       expect.stringMatching(
         /^- ⚠ Changed on the other machine after its checkpoint \(Alice .*\), re-read before editing: `src\/health\.ts`$/,
       ),
+    ]);
+  }, 180_000);
+
+  // Trial report, 2026-12-06, item 9: a file the push left out (over the size cap) never arrived, and the
+  // brief said the other machine changed it after its checkpoint.
+  it('a file the handoff left out is named as left out, not as changed on the other machine', async () => {
+    const { bare } = bareRemote();
+    const a = machine(bare, 'Alice');
+    a.env.CHECKPOINT_SNAPSHOT_MAX_FILE_MB = '0.01';
+    const b = machine(bare, 'Bob');
+    writeTree(a.root, { 'huge.dat': 'x'.repeat(20_000), 'src/app.ts': 'export const app = 2;\n' });
+    expect((await cli(a, 'save', '--goal', 'Big data')).code).toBe(0);
+    const pushed = await cli(a, 'handoff', 'push');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(pushed.stdout).toContain('Left out (over the size cap): huge.dat');
+    // B's own copy (under B's cap) is not the handoff's to delete: the handoff does not hold A's.
+    writeTree(b.root, { 'huge.dat': 'B copy\n' });
+    const pulled = await cli(b, 'handoff', 'pull', '--yes');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain(
+      "Not in the handoff, so not brought (the other machine's push left them out) (1):\n  huge.dat: over the size cap",
+    );
+    expect(readFileSync(path.join(b.root, 'huge.dat'), 'utf8')).toBe('B copy\n');
+    const brief = JSON.parse((await cli(b, 'brief', '--json')).stdout);
+    expect(driftLines(brief.brief)).toEqual([]);
+    expect(brief.brief).toContain(
+      '- ⚠ Not brought by the handoff (left out by the other machine: over the size cap), re-read before relying on them: `huge.dat`',
+    );
+    expect(brief.drift.fromHandoff).toMatchObject({
+      paths: [],
+      leftOut: [{ path: 'huge.dat', kind: 'large' }],
+    });
+    // Made here afterwards, with other content: this machine's change, as any other.
+    writeTree(b.root, { 'huge.dat': 'mine\n' });
+    const later = JSON.parse((await cli(b, 'brief', '--json')).stdout);
+    expect(driftLines(later.brief)).toEqual([
+      '- ⚠ Changed after the checkpoint, re-read before editing: `huge.dat`',
     ]);
   }, 180_000);
 

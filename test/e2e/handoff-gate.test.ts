@@ -64,9 +64,15 @@ describe('the secret gate scans exactly what the push sends', () => {
     unlinkSync(path.join(a.root, 'config/aws.ts'));
     git(a.root, 'add', '-A');
     git(a.root, 'commit', '-q', '-m', 'remove the key');
+    const added = git(a.root, 'rev-parse', 'HEAD~1').trim().slice(0, 12);
     const result = await cli(a, 'handoff', 'push', '--name', 'history');
     expectRefused(result);
-    expect(result.stderr).toContain('config/aws.ts');
+    // Trial report, 2026-12-06, item 12: the file is no longer in the tree: the commit that has it is named.
+    expect(result.stderr).toMatch(
+      new RegExp(`^config/aws\\.ts:1 \\S+, in commit ${added} \\(not in the working tree`, 'm'),
+    );
+    const json = JSON.parse((await cli(a, 'handoff', 'push', '--name', 'history', '--json')).stdout);
+    expect(json.secrets[0]).toMatchObject({ file: 'config/aws.ts', commit: added });
     expect(allRefs(bare)).toBe(before);
     expect(handoffObjects(bare, 'history')).not.toContain(KEY);
   });

@@ -289,6 +289,7 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     const a = machine(`file://${bare}`, 'Alice');
     const b = machine(`file://${bare}`, 'Bob');
     writeTree(a.root, { 'a-first.txt': 'from A\n', 'src/app.ts': 'A\n' });
+    expect((await cli(a, 'save', '--goal', 'A goal')).code).toBe(0);
     expect((await cli(a, 'handoff', 'push', '--name', 'too-long')).code).toBe(0);
     // The remote's handoff gains a path of 18 names of 240 bytes (each name allowed, the whole not),
     // sorted after the others, so the pull has written them when it fails.
@@ -321,11 +322,15 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     inBare(['update-ref', ref, forged]);
 
     writeTree(b.root, { 'src/app.ts': 'B local\n' });
+    expect((await cli(b, 'save', '--goal', 'B goal')).code).toBe(0);
+    const checkpointBefore = readFileSync(path.join(b.root, '.claude-checkpoint'), 'utf8');
     const before = treeState(b.root);
     const failed = await cli(b, 'handoff', 'pull', '--name', 'too-long', '--yes');
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('put back as it was');
     expect(treeState(b.root)).toEqual(before);
+    // The checkpoint too: the pull replaced it before the files, and the rollback wrote B's back.
+    expect(readFileSync(path.join(b.root, '.claude-checkpoint'), 'utf8')).toBe(checkpointBefore);
     expect(existsSync(path.join(b.root, 'a-first.txt'))).toBe(false);
     expect(existsSync(path.join(b.root, 'z'.repeat(239).concat('7')))).toBe(false);
     expect(existsSync(path.join(b.env.CHECKPOINT_STORE_DIR as string))).toBe(true);
@@ -367,6 +372,41 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     expect(git(b.root, 'rev-parse', 'HEAD')).toBe(git(a.root, 'rev-parse', 'HEAD'));
     expect(readFileSync(path.join(b.root, 'src/app.ts'), 'utf8')).toBe('A\n');
     expect(existsSync(path.join(b.root, 'local.txt'))).toBe(false);
+  });
+
+  // Trial report, 2026-12-06, item 6: the question before a --checkout pull showed no file plan (an
+  // ignored file replaced and kept aside went unsaid), and named the other machine's branch although the
+  // checkout here would leave HEAD detached.
+  it('--checkout shows the file plan and where HEAD ends up before it asks', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { '.gitignore': '.claude-checkpoint*\n', 'debug.log': 'A log\n', 'notes.md': 'A\n' });
+    expect((await cli(a, 'handoff', 'push', '--name', 'planned')).code).toBe(0);
+    writeTree(b.root, { 'local.txt': 'B\n' });
+    git(b.root, 'add', '-A');
+    git(b.root, 'commit', '-q', '-m', 'B moves on');
+    writeTree(b.root, { 'debug.log': 'B log, ignored here\n' });
+    const base = git(a.root, 'rev-parse', 'HEAD').trim();
+    const expectPlan = (text: string) => {
+      expect(text).toContain(
+        `commit ${base} is checked out first (clean tree only), as a detached HEAD: branch main here is at another commit`,
+      );
+      expect(text).toMatch(/Create \(1\):\n {2}notes\.md/);
+      expect(text).toMatch(/Delete \(1\):\n {2}local\.txt/);
+      expect(text).toMatch(/Kept aside first, .*\n {2}debug\.log: /);
+    };
+    const dry = await cli(b, 'handoff', 'pull', '--name', 'planned', '--checkout', '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expectPlan(dry.stdout);
+    expect(dry.stdout).toContain('Dry run: nothing was changed.');
+    const json = JSON.parse(
+      (await cli(b, 'handoff', 'pull', '--name', 'planned', '--checkout', '--dry-run', '--json')).stdout,
+    );
+    expect(json).toMatchObject({ checkout: true, checkoutBranch: null });
+    const asked = await cli(b, 'handoff', 'pull', '--name', 'planned', '--checkout');
+    expect(asked.code).toBe(3);
+    expectPlan(asked.stderr);
+    expect(readFileSync(path.join(b.root, 'debug.log'), 'utf8')).toBe('B log, ignored here\n');
   });
 
   it("--checkout onto a base this clone never fetched: one step, with the handoff's own objects and no ref written (issue 26)", async () => {
@@ -515,7 +555,28 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     expect(unknown.stderr).toContain("remote 'nowhere' does not exist here");
     const bad = await cli(a, 'handoff', 'push', '--name', '../x');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('name must be');
+    expect(bad.stderr).toContain('--name must be');
+    // Trial report, 2026-12-06, item 12: the flag by its name, and the way to the handoffs that are there.
+    const badPull = await cli(a, 'handoff', 'pull', '--name', 'bad name..');
+    expect(badPull.code).toBe(2);
+    expect(badPull.stderr).toContain(
+      '--name must be 1-100 characters of letters, digits and . _ - / (no "..", not ending in "/", "." or ".lock"): got \'bad name..\'',
+    );
+    git(a.root, 'switch', '-q', '-c', 'feature');
+    const byBranch = await cli(a, 'handoff', 'pull');
+    expect(byBranch.code).toBe(2);
+    expect(byBranch.stderr).toContain(
+      "no handoff 'feature' on remote 'origin' (without --name, the handoff of the current branch): see the handoffs there with `claude-checkpoint handoff list`, then pass --name",
+    );
+    const named = await cli(a, 'handoff', 'pull', '--name', 'nosuch');
+    expect(named.stderr).toContain(
+      "--name: no handoff 'nosuch' on remote 'origin': see the handoffs there with `claude-checkpoint handoff list`",
+    );
+    const dropped = await cli(a, 'handoff', 'drop', 'nosuch', '--yes');
+    expect(dropped.code).toBe(1);
+    expect(dropped.stdout).toContain(
+      "No handoff 'nosuch' on origin: see the handoffs there with `claude-checkpoint handoff list`.",
+    );
   });
 
   // A review: the person confirms dropping the handoff they were shown; one pushed over it while they

@@ -105,7 +105,8 @@ describe('handoff pull on another commit than the base (bug 2)', () => {
     // Without --yes and no terminal: what it would do is the checkout and the pull, not the advice above.
     const unconfirmed = await onMachine(b, 'handoff', 'pull', '--name', 'unpushed', '--checkout');
     expect(unconfirmed.code).toBe(3);
-    expect(unconfirmed.stderr).toContain('is checked out first (clean tree only), then the working tree');
+    expect(unconfirmed.stderr).toContain('is checked out first (clean tree only), as a detached HEAD');
+    expect(unconfirmed.stderr).toContain('then the working tree is made equal to the handoff');
     expect(unconfirmed.stderr).not.toContain('pull again with --checkout');
     expect(unconfirmed.stderr).toContain('Not applied: pass --yes');
     expect(unconfirmed.stderr).not.toContain('Dry run');

@@ -35,6 +35,17 @@ describe('CheckpointStore', () => {
     expect(readdirSync(root)).toEqual(['.claude-checkpoint']);
   });
 
+  it('readCurrentText: the text a load gives, as on disk (the main file, else its valid backup), or null', async () => {
+    const root = tempDir();
+    const store = new CheckpointStore(root);
+    expect(await store.readCurrentText()).toBeNull();
+    await store.write(version('one'));
+    await store.write(version('two'));
+    expect(await store.readCurrentText()).toBe(version('two'));
+    writeFileSync(path.join(root, '.claude-checkpoint'), '{ damaged');
+    expect(await store.readCurrentText()).toBe(version('one'));
+  });
+
   it('keeps the previous valid file as .prev', async () => {
     const root = tempDir();
     const store = new CheckpointStore(root);

@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt } from '../helpers/cli.js';
+import { writeTree } from '../helpers/fixtures.js';
+import { bareRemote, cli, machine } from '../helpers/handoff.js';
+
+beforeAll(assertBuilt);
+
+const goalOf = (file: string) =>
+  (JSON.parse(readFileSync(file, 'utf8')) as { goal: { primary: string } }).goal.primary;
+
+// Trial report, 2026-12-06, items 1 and 13: a pull replaced this machine's own checkpoint, its undo
+// brought the files back but not the checkpoint, a second pull wrote .prev over with the pulled one too,
+// and "checkpoint written" was said of a pull that wrote none. Real clones of one remote.
+describe("a pull and this machine's own checkpoint", () => {
+  it('says it replaces it, keeps it with the undo snapshot, and a second pull does not touch it', async () => {
+    const { bare } = bareRemote();
+    const e = machine(bare, 'Erin');
+    const f = machine(bare, 'Frank');
+    writeTree(e.root, { 'src/app.ts': 'export const app = 5;\n' });
+    expect((await cli(e, 'save', '--goal', 'E goal', '--task', 'pending:E task')).code).toBe(0);
+    expect((await cli(e, 'handoff', 'push', '--name', 'ef')).code).toBe(0);
+
+    const own = ['--goal', 'F own goal', '--task', "pending:F's task", '--decision', 'F decided X'];
+    expect((await cli(f, 'save', ...own)).code).toBe(0);
+    const fMain = path.join(f.root, '.claude-checkpoint');
+    const fText = readFileSync(fMain, 'utf8');
+
+    // The plan says whose checkpoint goes, and for whose.
+    const plan = await cli(f, 'handoff', 'pull', '--name', 'ef', '--dry-run');
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(
+      "Checkpoint: the one here (goal: F own goal) is replaced by Erin <erin@example.com>'s (goal: E goal); the one here is kept with the undo snapshot, which brings it back.",
+    );
+    const planJson = JSON.parse(
+      (await cli(f, 'handoff', 'pull', '--name', 'ef', '--dry-run', '--json')).stdout,
+    );
+    expect(planJson.changed.checkpoint).toMatchObject({
+      current: { goal: 'F own goal' },
+      written: { goal: 'E goal' },
+    });
+
+    const first = await cli(f, 'handoff', 'pull', '--name', 'ef', '--yes', '--json');
+    expect(first.code, first.stderr).toBe(0);
+    const firstUndo = JSON.parse(first.stdout).undo as string;
+    expect(goalOf(fMain)).toBe('E goal');
+
+    // The second pull: nothing to change, the checkpoint is already the pulled one.
+    const second = await cli(f, 'handoff', 'pull', '--name', 'ef', '--yes');
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain('checkpoint unchanged');
+    expect(second.stdout).not.toContain('checkpoint written');
+    expect(goalOf(`${fMain}.prev`)).toBe('F own goal');
+
+    // A restore of some paths only leaves the checkpoint as it is.
+    const some = await cli(f, 'restore', firstUndo, 'src/app.ts', '--dry-run');
+    expect(some.code, some.stderr).toBe(0);
+    expect(some.stdout).not.toContain('Checkpoint:');
+
+    // The first pull's undo brings F's checkpoint back, byte for byte, and says so.
+    const undoPlan = await cli(f, 'restore', firstUndo, '--dry-run');
+    expect(undoPlan.stdout).toContain(
+      'Checkpoint: the one here (goal: E goal) is replaced by the one this snapshot kept (goal: F own goal)',
+    );
+    const undone = await cli(f, 'restore', firstUndo, '--yes');
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(readFileSync(fMain, 'utf8')).toBe(fText);
+    expect(readFileSync(path.join(f.root, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
+    const brief = (await cli(f, 'brief')).stdout;
+    expect(brief).toContain('F own goal');
+    expect(brief).toContain('F decided X');
+
+    // And that undo can be undone: E's checkpoint is kept with its own safety snapshot.
+    const again = JSON.parse((await cli(f, 'restore', firstUndo, '--json', '--dry-run')).stdout);
+    expect(again.plan.checkpoint).toBeUndefined();
+  }, 180_000);
+
+  it('a pull of a handoff with no checkpoint says so and leaves this one as it is', async () => {
+    const { bare } = bareRemote();
+    const g = machine(bare, 'Gail');
+    const f = machine(bare, 'Frank');
+    writeTree(g.root, { 'src/app.ts': 'export const app = 7;\n' });
+    expect((await cli(g, 'handoff', 'push', '--name', 'gg')).code).toBe(0);
+    expect((await cli(f, 'save', '--goal', 'F own goal')).code).toBe(0);
+    const fMain = path.join(f.root, '.claude-checkpoint');
+    const before = readFileSync(fMain, 'utf8');
+    const pulled = await cli(f, 'handoff', 'pull', '--name', 'gg', '--yes');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).not.toContain('checkpoint written');
+    expect(pulled.stdout).toContain(
+      'the handoff carries no checkpoint: the one here, if any, is left as it is',
+    );
+    expect(readFileSync(fMain, 'utf8')).toBe(before);
+  }, 120_000);
+
+  it('asks before replacing the checkpoint even when no file changes', async () => {
+    const { bare } = bareRemote();
+    const e = machine(bare, 'Erin');
+    const f = machine(bare, 'Frank');
+    expect((await cli(e, 'save', '--goal', 'E goal')).code).toBe(0);
+    expect((await cli(e, 'handoff', 'push', '--name', 'same')).code).toBe(0);
+    expect((await cli(f, 'save', '--goal', 'F own goal')).code).toBe(0);
+    // No terminal and no --yes: not applied, exit 3, the checkpoint untouched.
+    const asked = await cli(f, 'handoff', 'pull', '--name', 'same');
+    expect(asked.code).toBe(3);
+    expect(asked.stderr).toContain('F own goal');
+    expect(goalOf(path.join(f.root, '.claude-checkpoint'))).toBe('F own goal');
+  }, 120_000);
+});
