@@ -32,6 +32,8 @@ export interface PushRequest {
   name?: string | undefined;
   allowSecrets: boolean;
   force: boolean;
+  /** Run the project's pre-push hook, as `git push` does (false: `--no-verify`, a person's choice). */
+  verify: boolean;
 }
 
 export type PushOutcome =
@@ -131,6 +133,7 @@ export async function pushHandoff(
     request.force ? 'force' : { expected: seen[key] ?? null },
     objects.store,
     deps.surface,
+    { verify: request.verify },
   );
   seen[key] = commit;
   await writeSeen(store, seen);

@@ -76,6 +76,8 @@ export async function dropHandoff(
     dryRun?: boolean;
     /** The commit the person was shown: a handoff that no longer points there is not deleted. */
     expectCommit?: string | undefined;
+    /** Run the project's pre-push hook, as `git push --delete` does (default true). */
+    verify?: boolean | undefined;
   },
 ): Promise<{ remote: string; ref: string; commit: string | null; dropped: boolean }> {
   const { store, root } = await openStore(deps, request.projectRoot, {});
@@ -87,7 +89,7 @@ export async function dropHandoff(
   if (commit === null || request.dryRun) return { remote, ref, commit, dropped: false };
   if (request.expectCommit !== undefined && request.expectCommit !== commit)
     throw new CheckpointError('GIT_FAILED', handoffChangedSinceListed(ref, remote));
-  await deleteRemoteRef(root.root, remote, ref, commit);
+  await deleteRemoteRef(root.root, remote, ref, commit, { verify: request.verify ?? true });
   const seen = await readSeen(store);
   delete seen[`${remote}\n${ref}`];
   await writeSeen(store, seen);

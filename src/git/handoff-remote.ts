@@ -1,6 +1,9 @@
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
-import { escapeControls } from '../core/quote.js';
+import { clipMiddle, escapeControls } from '../core/quote.js';
+import { redactText } from '../core/redact.js';
 import { type Surface, WORDS } from '../core/surface.js';
 import { copyIntoStore } from './objects.js';
 import { runGit } from './run.js';
@@ -155,7 +158,7 @@ export async function fetchIntoStore(
 /**
  * Pushes a commit of the store to the handoff ref. `expected` is the remote's ref as this machine last
  * saw it (`null`: must not exist yet); `force` replaces whatever is there. `surface`: whose words a
- * refusal says how to replace it in.
+ * refusal says how to replace it in. With `verify`, the project's pre-push hook runs, as for `git push`.
  */
 export async function pushFromStore(
   root: string,
@@ -165,87 +168,199 @@ export async function pushFromStore(
   lease: { expected: string | null } | 'force',
   storeObjects: string,
   surface: Surface,
+  options: { verify: boolean },
 ): Promise<void> {
   const leaseArgs = lease === 'force' ? [] : [`--force-with-lease=${ref}:${lease.expected ?? ''}`];
   const refspec = `${lease === 'force' ? '+' : ''}${commit}:${ref}`;
-  const result = await network(
-    [...QUIET, 'push', '--quiet', '--no-verify', ...leaseArgs, '--', remote, refspec],
-    root,
-    remote,
-    { GIT_ALTERNATE_OBJECT_DIRECTORIES: storeObjects },
-    [0, 1],
-  );
-  if (result.exitCode === 0) return;
-  if (/stale info|rejected|fetch first|already exists/i.test(result.stderr)) {
-    // A handoff dropped since this machine last saw it is nobody's work any more: push it as a new one
-    // (and still refuse if someone pushed one under that name meanwhile).
-    const name = ref.slice(HANDOFF_REFS.length);
-    if (
-      lease !== 'force' &&
-      lease.expected !== null &&
-      !(await listRemoteHandoffs(root, remote, name)).has(ref)
-    )
-      return pushFromStore(root, remote, commit, ref, { expected: null }, storeObjects, surface);
-    const words = WORDS[surface];
-    // Never pushed or pulled here: not a handoff that "changed", but another machine's (issue 26).
-    if (lease !== 'force' && lease.expected === null)
+  // The store's objects are named to git, and so to the hook it runs: a pre-push scanner reads the commit.
+  const answer = await pushRef(root, remote, ref, leaseArgs, refspec, options.verify, {
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: storeObjects,
+  });
+  const words = WORDS[surface];
+  const name = ref.slice(HANDOFF_REFS.length);
+  switch (answer.kind) {
+    case 'done':
+      return;
+    case 'hook refused':
       throw new CheckpointError(
         'GIT_FAILED',
-        `another machine pushed a handoff named '${name}' to ${remote}, which this machine has not pushed or pulled: push yours under another name (${words.handoffName} <other>), ${words.pullFirst(name)}, or ${words.replaceHandoff}`,
+        `${hookRefused(answer)}; nothing was pushed: fix what it reports, or ${words.skipPrePush}`,
       );
+    case 'remote refused':
+      throw new CheckpointError(
+        'GIT_FAILED',
+        `${remoteRefused(remote, ref, answer)}; nothing was pushed: ask whoever runs the remote, or hand off through another (${words.otherRemote})`,
+      );
+    case 'failed':
+      throw new CheckpointError('GIT_FAILED', `the push to remote '${remote}' failed: ${answer.said}`);
+    case 'stale':
+      break;
+  }
+  // A handoff dropped since this machine last saw it is nobody's work any more: push it as a new one
+  // (and still refuse if someone pushed one under that name meanwhile).
+  if (
+    lease !== 'force' &&
+    lease.expected !== null &&
+    !(await listRemoteHandoffs(root, remote, name)).has(ref)
+  )
+    return pushFromStore(root, remote, commit, ref, { expected: null }, storeObjects, surface, options);
+  // Never pushed or pulled here: not a handoff that "changed", but another machine's (issue 26).
+  if (lease !== 'force' && lease.expected === null)
     throw new CheckpointError(
       'GIT_FAILED',
-      `the handoff ${ref} on ${remote} changed since this machine last pushed or pulled it (someone else's handoff?): ${words.pullFirst(name)}, or ${words.replaceHandoff}`,
+      `another machine pushed a handoff named '${name}' to ${remote}, which this machine has not pushed or pulled: push yours under another name (${words.handoffName} <other>), ${words.pullFirst(name)}, or ${words.replaceHandoff}`,
     );
-  }
   throw new CheckpointError(
     'GIT_FAILED',
-    `the push to remote '${remote}' failed: ${lastLine(result.stderr)}`,
+    `the handoff ${ref} on ${remote} changed since this machine last pushed or pulled it (someone else's handoff?): ${words.pullFirst(name)}, or ${words.replaceHandoff}`,
   );
-}
-
-function lastLine(text: string): string {
-  return text.trim().split('\n').filter(Boolean).at(-1) ?? 'no reason given';
 }
 
 /**
  * Deletes `ref` on the remote, only while it still points at `expected` (the commit the person was shown):
- * a handoff pushed over it in the meantime is someone's newer work, and stays.
+ * a handoff pushed over it in the meantime is someone's newer work, and stays. With `verify`, the
+ * project's pre-push hook runs, as for `git push --delete`.
  */
 export async function deleteRemoteRef(
   root: string,
   remote: string,
   ref: string,
   expected: string,
+  options: { verify: boolean },
 ): Promise<void> {
-  const result = await network(
-    [
-      ...QUIET,
-      'push',
-      '--quiet',
-      '--no-verify',
-      `--force-with-lease=${ref}:${expected}`,
-      '--',
-      remote,
-      `:${ref}`,
-    ],
+  const answer = await pushRef(
     root,
     remote,
+    ref,
+    [`--force-with-lease=${ref}:${expected}`],
+    `:${ref}`,
+    options.verify,
     {},
-    [0, 1],
   );
-  if (result.exitCode !== 0)
-    throw new CheckpointError(
-      'GIT_FAILED',
-      /stale info|rejected/i.test(result.stderr)
-        ? handoffChangedSinceListed(ref, remote)
-        : `the push to remote '${remote}' failed: ${lastLine(result.stderr)}`,
-    );
+  switch (answer.kind) {
+    case 'done':
+      return;
+    case 'stale':
+      throw new CheckpointError('GIT_FAILED', handoffChangedSinceListed(ref, remote));
+    case 'hook refused':
+      throw new CheckpointError(
+        'GIT_FAILED',
+        `${hookRefused(answer)}; nothing was deleted: fix what it reports, or pass --no-verify to drop it without running the hook (as git push --no-verify)`,
+      );
+    case 'remote refused':
+      throw new CheckpointError('GIT_FAILED', `${remoteRefused(remote, ref, answer)}; nothing was deleted`);
+    case 'failed':
+      throw new CheckpointError('GIT_FAILED', `the push to remote '${remote}' failed: ${answer.said}`);
+  }
 }
 
 /** Why a drop deleted nothing: the handoff is no longer the one the person was shown. */
 export function handoffChangedSinceListed(ref: string, remote: string): string {
   return `the handoff ${ref} on ${remote} changed since it was listed (someone pushed it again): nothing was deleted; list it again before dropping it`;
+}
+
+/** How one `git push` of one ref ended, from git's own status line for that ref (`--porcelain`). */
+type PushAnswer =
+  | { kind: 'done' }
+  /** The lease failed: the remote's ref is not what this machine expected (another machine's push). */
+  | { kind: 'stale' }
+  /** The remote itself said no (a hook or a rule there): `reason` is git's, `said` the remote's own lines. */
+  | { kind: 'remote refused'; reason: string; said: string[] }
+  /** The project's pre-push hook stopped it before anything was sent; `said` is what the hook printed. */
+  | { kind: 'hook refused'; hook: string; said: string[] }
+  | { kind: 'failed'; said: string };
+
+async function pushRef(
+  root: string,
+  remote: string,
+  ref: string,
+  leaseArgs: readonly string[],
+  refspec: string,
+  verify: boolean,
+  extraEnv: Record<string, string>,
+): Promise<PushAnswer> {
+  const result = await network(
+    [
+      ...QUIET,
+      'push',
+      '--porcelain',
+      ...(verify ? [] : ['--no-verify']),
+      ...leaseArgs,
+      '--',
+      remote,
+      refspec,
+    ],
+    root,
+    remote,
+    extraEnv,
+    [0, 1],
+  );
+  // `<flag>\t<from>:<to>\t<summary>`, e.g. `!\t:refs/x\t[remote rejected] (pre-receive hook declined)`.
+  const status = result.stdout
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .find((fields) => fields.length >= 3 && fields[1]?.endsWith(`:${ref}`));
+  if (result.exitCode === 0) return { kind: 'done' };
+  if (status === undefined) {
+    // No status line: git stopped before sending, which with exit 1 is the pre-push hook's refusal.
+    const hook = verify
+      ? (
+          await runGit(['rev-parse', '--git-path', 'hooks/pre-push'], { cwd: root, okExitCodes: [0, 128] })
+        ).stdout.trim()
+      : '';
+    if (hook === '' || !(await isExecutable(path.resolve(root, hook))))
+      return { kind: 'failed', said: lastLine(result.stderr) };
+    // The hook's own output goes to git's stdout and stderr.
+    return { kind: 'hook refused', hook, said: saidLines(`${result.stdout}\n${result.stderr}`, 'hook') };
+  }
+  const summary = status[2] ?? '';
+  const said = saidLines(result.stderr, 'remote');
+  if (summary.startsWith('[remote rejected]') || summary.startsWith('[remote failure]'))
+    return { kind: 'remote refused', reason: summary.replace(/^\[[^\]]*\]\s*/, ''), said };
+  if (summary.startsWith('[rejected]')) return { kind: 'stale' };
+  return { kind: 'failed', said: `${summary}${said.length > 0 ? `: ${said.join(' | ')}` : ''}` };
+}
+
+/**
+ * What the pre-push hook or the remote printed, for a one-line message: git's own summary lines dropped, the
+ * remote's `remote:` prefix and padding taken off, at most a few lines, each clipped.
+ *
+ * Security: a hook or a remote may echo what it found (a secret scanner prints its match), and the
+ * message reaches a model through the MCP tools: redacted like every other text.
+ */
+function saidLines(stderr: string, from: 'remote' | 'hook'): string[] {
+  const lines = stderr
+    .split('\n')
+    // The remote's lines only: a pre-push hook that let the push through may have printed too.
+    .filter((line) => from === 'hook' || line.startsWith('remote:'))
+    .map((line) => line.replace(/^remote:\s?/, '').trimEnd())
+    .filter((line) => line.trim() !== '' && !/^(error: failed to push some refs|To |Done$)/.test(line));
+  const kept = lines.slice(0, SAID_MAX_LINES).map((line) => clipMiddle(redactText(line.trim()).text, 200));
+  if (lines.length > SAID_MAX_LINES) kept.push(`(${lines.length - SAID_MAX_LINES} more lines)`);
+  return kept;
+}
+
+const SAID_MAX_LINES = 8;
+
+function hookRefused(answer: { hook: string; said: string[] }): string {
+  const said = answer.said.length > 0 ? `: ${answer.said.join(' | ')}` : ' (it printed nothing)';
+  return `this repository's pre-push hook (${answer.hook}) refused the push, as it refuses \`git push\`${said}`;
+}
+
+function remoteRefused(remote: string, ref: string, answer: { reason: string; said: string[] }): string {
+  const said = answer.said.length > 0 ? `: ${answer.said.join(' | ')}` : '';
+  return `remote '${remote}' refused ${ref}${answer.reason ? ` ${answer.reason}` : ''}${said} (the remote's own rule, a hook or a permission there, not another machine's handoff)`;
+}
+
+async function isExecutable(file: string): Promise<boolean> {
+  return access(file, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').filter(Boolean).at(-1) ?? 'no reason given';
 }
 
 /** A network git call: the user's config and credentials, a long timeout, a one-line error. */

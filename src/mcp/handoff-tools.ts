@@ -23,7 +23,8 @@ const name = z
 
 /**
  * push_handoff and pull_handoff: the CLI's handoff for agents. Two choices stay with people, in the CLI:
- * pushing past the secret scan (--allow-secrets) and replacing someone else's handoff (--force).
+ * pushing past the secret scan (--allow-secrets) or the project's pre-push hook (--no-verify), and
+ * replacing someone else's handoff (--force).
  */
 export function registerHandoffTools(server: McpServer, deps: AppDeps, rootContext: RootContext): void {
   server.registerTool(
@@ -31,7 +32,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
     {
       title: 'Push handoff',
       description:
-        "Hand the work to another machine or a teammate through the project's git remote: pushes the whole working tree (uncommitted and untracked files, ignored files never) and the checkpoint as one commit on HEAD, under refs/claude-checkpoint/handoff/<name> (no branch, no CI run). Scanned for secrets first: on a finding nothing is pushed. Refused when the remote already has a handoff of that name this machine has not seen (another machine's, or one that changed since). Nothing of the project's branches, HEAD, index or config changes. Save a checkpoint first so the other side gets the goal and next steps.",
+        "Hand the work to another machine or a teammate through the project's git remote: pushes the whole working tree (uncommitted and untracked files, ignored files never) and the checkpoint as one commit on HEAD, under refs/claude-checkpoint/handoff/<name> (no branch, no CI run). Scanned for secrets first: on a finding nothing is pushed. The project's pre-push hook runs, as for git push. Refused when the remote already has a handoff of that name this machine has not seen (another machine's, or one that changed since). Nothing of the project's branches, HEAD, index or config changes. Save a checkpoint first so the other side gets the goal and next steps.",
       inputSchema: strictObject({ remote, name, projectRoot }),
       outputSchema: z.object({
         quotedNames: quotedNamesField,
@@ -73,6 +74,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
           name: input.name,
           allowSecrets: false,
           force: false,
+          verify: true,
         },
         rootContext,
       );
