@@ -48,16 +48,26 @@ export function renderPushed(
   ].join('\n');
 }
 
+/** Where in a commit a finding is, after its `commit <oid>` label. */
+const FINDING_PLACE: Readonly<Record<string, string>> = {
+  message: ' message',
+  'handoff message': ' message',
+  header: ' header',
+};
+
 export function renderSecretsFound(
   findings: ReadonlyArray<{ file: string; line: number; rule: string; where?: string }>,
   surface: Reader = 'mcp',
 ): string {
   return [
-    ...findings.map((finding) =>
-      finding.where === 'name' || finding.where === 'link target'
-        ? `${quotePath(finding.file)} (${finding.where === 'name' ? 'its name' : 'the link target'}) ${finding.rule}`
-        : `${quotePath(finding.file)}${finding.where === 'message' ? ' message' : ''}:${finding.line} ${finding.rule}`,
-    ),
+    ...findings.map((finding) => {
+      if (finding.where === 'name' || finding.where === 'link target')
+        return `${quotePath(finding.file)} (${finding.where === 'name' ? 'its name' : 'the link target'}) ${finding.rule}`;
+      const at = `${quotePath(finding.file)}${FINDING_PLACE[finding.where ?? ''] ?? ''}:${finding.line} ${finding.rule}`;
+      return finding.where === 'handoff message'
+        ? `${at} (this handoff's own message: its name, branch, author and the goal's first line, from the checkpoint)`
+        : at;
+    }),
     `Nothing was pushed: the secret scan found the above. Remove them, or ${wordsOf(surface).allowSecrets} if they are not secrets.`,
   ].join('\n');
 }

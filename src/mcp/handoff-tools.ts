@@ -52,7 +52,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
               file: z.string(),
               line: z.number(),
               rule: z.string(),
-              where: z.enum(['name', 'link target', 'message']).optional(),
+              where: z.enum(['name', 'link target', 'message', 'handoff message', 'header']).optional(),
             }),
           )
           .optional(),
