@@ -53,7 +53,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         ctx.out.note(renderSecretsFound(outcome.secrets, ctx.words));
         return EXIT.failure;
       }
-      const { pushed: _pushed, skipped: _skipped, ...json } = outcome;
+      const { pushed: _pushed, ...json } = outcome;
       if (ctx.out.json) ctx.out.printJson(json);
       else ctx.out.print(renderPushed(outcome, ctx.words));
       return EXIT.ok;

@@ -46,6 +46,17 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         files: z
           .object({ added: z.array(z.string()), modified: z.array(z.string()), deleted: z.array(z.string()) })
           .optional(),
+        skipped: z
+          .object({
+            large: z.array(z.object({ path: z.string(), bytes: z.number() })),
+            nested: z.array(z.string()),
+            invalidNames: z.array(z.string()).optional(),
+            unreadable: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
+          })
+          .optional()
+          .describe(
+            'What the handoff left out although it is in the working tree: files over the size cap, nested repositories',
+          ),
         secrets: z
           .array(
             z.object({
@@ -97,6 +108,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         base: outcome.base,
         branch: outcome.branch,
         files: outcome.files,
+        skipped: outcome.skipped,
       });
     },
   );
