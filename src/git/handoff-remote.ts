@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { CheckpointError } from '../core/errors.js';
+import { CheckpointError, describeError } from '../core/errors.js';
 import { clipMiddle, escapeControls } from '../core/quote.js';
 import { redactText } from '../core/redact.js';
 import { type Surface, WORDS } from '../core/surface.js';
@@ -123,16 +123,56 @@ export async function advertisedObjects(root: string, remote: string): Promise<s
 /**
  * Fetches handoff commits (ref → commit) from the remote into the store's objects (nothing in the project
  * changes), and makes sure the store can read them on its own: their commits, and with `content` their
- * trees and files too.
+ * trees and files too. Returns the handoffs fetched: another machine may drop or push over one between
+ * the listing and this fetch. With `gone: 'skip'` (a listing) those are left out; with `'refuse'` (a
+ * pull of one) that is an error that says so.
  */
 export async function fetchIntoStore(
   root: string,
   remote: string,
   handoffs: ReadonlyMap<string, string>,
   objects: { store: string; project: string },
-  options: { content: boolean },
+  options: { content: boolean; gone?: 'skip' | 'refuse' },
+): Promise<Map<string, string>> {
+  let wanted = new Map(handoffs);
+  for (let attempt = 1; wanted.size > 0; attempt++) {
+    try {
+      await fetchRefs(root, remote, [...wanted.keys()], objects);
+      break;
+    } catch (error) {
+      // A handoff dropped since the listing: gone, not a remote out of reach (trial of issue 26).
+      const gone = /couldn't find remote ref (\S+)/.exec(describeError(error))?.[1];
+      if (gone === undefined || attempt === 3) throw error;
+      const now = await listRemoteHandoffs(root, remote);
+      if (options.gone !== 'skip' && !now.has(gone))
+        throw new CheckpointError(
+          'INVALID_INPUT',
+          `name: handoff '${escapeControls(gone.slice(HANDOFF_REFS.length))}' was dropped from remote '${escapeControls(remote)}' while this command ran (it is no longer there)`,
+        );
+      wanted = new Map([...wanted].filter(([ref]) => now.has(ref)));
+    }
+  }
+  // A handoff pushed over since the listing: the fetch brought the new commit, not the one listed.
+  const present = await presentInStore(objects, [...wanted.values()]);
+  for (const [ref, commit] of wanted) {
+    if (present.has(commit)) continue;
+    if (options.gone === 'skip') wanted.delete(ref);
+    else
+      throw new CheckpointError(
+        'GIT_FAILED',
+        `handoff '${escapeControls(ref.slice(HANDOFF_REFS.length))}' on remote '${escapeControls(remote)}' changed while this command ran (someone pushed it again): nothing was changed; run it again to see the new one`,
+      );
+  }
+  await copyIntoStore(path.dirname(objects.store), objects.project, [...wanted.values()], options);
+  return wanted;
+}
+
+async function fetchRefs(
+  root: string,
+  remote: string,
+  refs: readonly string[],
+  objects: { store: string; project: string },
 ): Promise<void> {
-  if (handoffs.size === 0) return;
   await network(
     [
       ...QUIET,
@@ -146,13 +186,35 @@ export async function fetchIntoStore(
       '--no-recurse-submodules',
       '--',
       remote,
-      ...handoffs.keys(),
+      ...refs,
     ],
     root,
     remote,
     { GIT_OBJECT_DIRECTORY: objects.store, GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project },
   );
-  await copyIntoStore(path.dirname(objects.store), objects.project, [...handoffs.values()], options);
+}
+
+/** Which of these commits the store (or the project, which it borrows from) holds. */
+async function presentInStore(
+  objects: { store: string; project: string },
+  commits: readonly string[],
+): Promise<Set<string>> {
+  if (commits.length === 0) return new Set();
+  const gitDir = path.dirname(objects.store);
+  const { stdout } = await runGit(
+    ['--git-dir', gitDir, 'cat-file', '--batch-check=%(objectname) %(objecttype)'],
+    {
+      cwd: gitDir,
+      input: `${commits.join('\n')}\n`,
+      extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project },
+    },
+  );
+  return new Set(
+    stdout
+      .split('\n')
+      .filter((line) => line.endsWith(' commit'))
+      .map((line) => line.slice(0, line.indexOf(' '))),
+  );
 }
 
 /**
