@@ -93,9 +93,11 @@ export async function dropHandoff(
   if (commit === null || request.dryRun) return { remote, ref, commit, dropped: false };
   if (request.expectCommit !== undefined && request.expectCommit !== commit)
     throw new CheckpointError('GIT_FAILED', handoffChangedSinceListed(ref, remote));
-  await deleteRemoteRef(root.root, remote, ref, commit, { verify: request.verify ?? true });
+  const dropped = await deleteRemoteRef(root.root, remote, ref, commit, {
+    verify: request.verify ?? true,
+  });
   const seen = await readSeen(store);
   delete seen[`${remote}\n${ref}`];
   await writeSeen(store, seen);
-  return { remote, ref, commit, dropped: true };
+  return { remote, ref, commit, dropped };
 }

@@ -281,7 +281,7 @@ export async function pushFromStore(
 /**
  * Deletes `ref` on the remote, only while it still points at `expected` (the commit the person was shown):
  * a handoff pushed over it in the meantime is someone's newer work, and stays. With `verify`, the
- * project's pre-push hook runs, as for `git push --delete`.
+ * project's pre-push hook runs, as for `git push --delete`. False when another machine dropped it first.
  */
 export async function deleteRemoteRef(
   root: string,
@@ -289,7 +289,7 @@ export async function deleteRemoteRef(
   ref: string,
   expected: string,
   options: { verify: boolean },
-): Promise<void> {
+): Promise<boolean> {
   const answer = await pushRef(
     root,
     remote,
@@ -301,8 +301,10 @@ export async function deleteRemoteRef(
   );
   switch (answer.kind) {
     case 'done':
-      return;
+      return true;
     case 'stale':
+      // Dropped by another machine meanwhile: nothing left to delete, and nobody's work lost.
+      if (!(await listRemoteHandoffs(root, remote, ref.slice(HANDOFF_REFS.length))).has(ref)) return false;
       throw new CheckpointError('GIT_FAILED', handoffChangedSinceListed(ref, remote));
     case 'hook refused':
       throw new CheckpointError(

@@ -96,4 +96,23 @@ describe('a handoff dropped while it is being read', () => {
     expect(result.stderr).toContain("handoff 'racepush' on remote 'origin' changed while this command ran");
     expect(readFileSync(path.join(b.root, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
   });
+
+  it('drop of a handoff another machine dropped first: "no handoff", not "someone pushed it again"', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    expect((await cli(a, 'handoff', 'push', '--name', 'dropped-twice')).code).toBe(0);
+    // B lists it (upload-pack), then its delete reaches a remote where A's drop went first.
+    const dir = tempDir('receive-pack-');
+    const wrapper = path.join(dir, 'receive-pack');
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\ngit --git-dir='${bare}' update-ref -d refs/claude-checkpoint/handoff/dropped-twice\nexec git receive-pack "$@"\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    git(b.root, 'config', 'remote.origin.receivepack', wrapper);
+    const result = await cli(b, 'handoff', 'drop', 'dropped-twice', '--yes');
+    expect(result.stdout).toContain("No handoff 'dropped-twice' on origin.");
+    expect(result.stderr).not.toContain('someone pushed it again');
+    expect(result.code).toBe(1);
+  });
 });
