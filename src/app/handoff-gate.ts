@@ -1,4 +1,5 @@
 import { CheckpointError } from '../core/errors.js';
+import { messageForScan } from '../core/handoff-message.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { textFromBytes } from '../core/raw-path.js';
 import { redactText } from '../core/redact.js';
@@ -40,8 +41,12 @@ export interface GateFinding {
   line: number;
   column: number;
   rule: string;
-  /** In a file's name, a symlink's target or a commit's message rather than a file's content. */
-  where?: 'name' | 'link target' | 'message';
+  /**
+   * In a file's name, a symlink's target, a commit's message (`handoff message`: this handoff's own, the
+   * tool's metadata with the goal's first line and the branch) or its headers (author, committer)
+   * rather than a file's content.
+   */
+  where?: 'name' | 'link target' | 'message' | 'handoff message' | 'header';
   /**
    * For content the handoff's own tree does not hold (a file committed, then removed or changed in a
    * later local commit): the commit that brought it, which the push sends too (12 hex digits).
@@ -91,7 +96,8 @@ export async function scanHandoffPush(
     objects.map((object) => object.oid),
     sizes,
     ({ oid, type, content }) => {
-      if (type === 'commit') findings.scanBytes(content, `commit ${oid.slice(0, 12)}`, 'message');
+      if (type === 'commit')
+        scanCommit(findings, oid, content, oid === params.commit ? { checkpoint: params.checkpoint } : null);
       else if (type === 'tree') {
         const entries = parseTree(content, oidBytes);
         const folder = nameOf(oid) ?? '';
@@ -163,6 +169,39 @@ async function nameCommits(
     const by = brought.get(oid);
     if (by) finding.commit = by.slice(0, 12);
   }
+}
+
+/**
+ * A commit's headers and its message, each scanned on its own: a finding's line is the message's own
+ * (line 1 its subject), not the raw object's with its tree and parent lines before it. `own`: the
+ * handoff's own commit, whose message is the tool's metadata; its checkpoint line is left to the scan of
+ * the checkpoint itself, and a finding there says it is this handoff's message.
+ */
+function scanCommit(
+  findings: Findings,
+  oid: string,
+  content: Buffer,
+  own: { checkpoint: string | null } | null,
+): void {
+  const label = `commit ${oid.slice(0, 12)}`;
+  const end = content.indexOf('\n\n');
+  const headers = end === -1 ? content : content.subarray(0, end);
+  const message = end === -1 ? Buffer.alloc(0) : content.subarray(end + 2);
+  // The tree and parents are git's own ids of objects scanned themselves; the rest (author, committer, a
+  // signature, an embedded tag) is scanned, the id lines emptied so that the others keep their numbers.
+  const rest = headers
+    .toString('latin1')
+    .split('\n')
+    .map((line) => (/^(?:tree|parent) [0-9a-f]+$/.test(line) ? '' : line))
+    .join('\n');
+  findings.scanBytes(Buffer.from(rest, 'latin1'), label, 'header');
+  if (own === null) findings.scanBytes(message, label, 'message');
+  else
+    findings.scanBytes(
+      Buffer.from(messageForScan(message.toString('utf8'), own.checkpoint)),
+      label,
+      'handoff message',
+    );
 }
 
 /** Findings of one scan, each said once, with any secret in its own label (a file's name) redacted. */

@@ -1,6 +1,7 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
+import { handoffMessage } from '../core/handoff-message.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { handoffRef, pushFromStore } from '../git/handoff-remote.js';
 import { runGit } from '../git/run.js';
@@ -33,6 +34,8 @@ export interface PushRequest {
   name?: string | undefined;
   allowSecrets: boolean;
   force: boolean;
+  /** Run the project's pre-push hook, as `git push` does (false: `--no-verify`, a person's choice). */
+  verify: boolean;
 }
 
 export type PushOutcome =
@@ -103,7 +106,7 @@ export async function pushHandoff(
   };
   const commit = (
     await git(['commit-tree', '--no-gpg-sign', tree, '-p', head.head, '-F', '-'], {
-      input: `claude-checkpoint handoff ${name}\n\n${JSON.stringify(meta)}\n`,
+      input: handoffMessage(name, meta),
     })
   ).stdout.trim();
   // The handoff's commit (and trees without the included ignored files) count in the store's size.
@@ -133,6 +136,7 @@ export async function pushHandoff(
     request.force ? 'force' : { expected: seen[key] ?? null },
     objects.store,
     deps.surface,
+    { verify: request.verify },
   );
   seen[key] = commit;
   await writeSeen(store, seen);

@@ -37,10 +37,14 @@ export async function listHandoffs(
   const { store, root } = await openStore(deps, request.projectRoot, {});
   const head = await requireHead(root.root);
   const remote = await chooseRemote(root.root, request.remote, head.branch, deps.surface);
-  const refs = await listRemoteHandoffs(root.root, remote);
+  const listed = await listRemoteHandoffs(root.root, remote);
   await store.withLock(() => store.init());
   const before = await store.objectBytes();
-  await fetchIntoStore(root.root, remote, refs, await objectDirs(store), { content: false });
+  // One dropped since the listing is left out (as is one pushed over then: listing again shows it).
+  const refs = await fetchIntoStore(root.root, remote, listed, await objectDirs(store), {
+    content: false,
+    gone: 'skip',
+  });
   // Measured outside the lock, so the figure may count more than the fetch added: never less.
   const fetched = Math.max(0, (await store.objectBytes()) - before);
   if (fetched > 0) await store.withLock(async () => store.noteAdded(fetched));
@@ -76,6 +80,8 @@ export async function dropHandoff(
     dryRun?: boolean;
     /** The commit the person was shown: a handoff that no longer points there is not deleted. */
     expectCommit?: string | undefined;
+    /** Run the project's pre-push hook, as `git push --delete` does (default true). */
+    verify?: boolean | undefined;
   },
 ): Promise<{ remote: string; ref: string; commit: string | null; dropped: boolean }> {
   const { store, root } = await openStore(deps, request.projectRoot, {});
@@ -87,9 +93,11 @@ export async function dropHandoff(
   if (commit === null || request.dryRun) return { remote, ref, commit, dropped: false };
   if (request.expectCommit !== undefined && request.expectCommit !== commit)
     throw new CheckpointError('GIT_FAILED', handoffChangedSinceListed(ref, remote));
-  await deleteRemoteRef(root.root, remote, ref, commit);
+  const dropped = await deleteRemoteRef(root.root, remote, ref, commit, {
+    verify: request.verify ?? true,
+  });
   const seen = await readSeen(store);
   delete seen[`${remote}\n${ref}`];
   await writeSeen(store, seen);
-  return { remote, ref, commit, dropped: true };
+  return { remote, ref, commit, dropped };
 }

@@ -284,7 +284,16 @@ async function recordContent(
       request.trigger === TURN_END_TRIGGER ||
       request.trigger === PRE_RESTORE_TRIGGER) &&
     request.sessionId !== undefined;
-  if (latest && latest.tree === captured.tree && !aside && !latest.aside && !isSessionMark)
+  // The same tree with other files left out (one over the size cap appeared) is news: its record says
+  // what it left out, which a push, the snapshot's report and a restore go by (trial of issue 26).
+  if (
+    latest &&
+    latest.tree === captured.tree &&
+    sameLeftOut(latest.skipped, captured.skipped) &&
+    !aside &&
+    !latest.aside &&
+    !isSessionMark
+  )
     return { created: false, snapshot: latest, expired: 0, usage: null };
 
   const now = deps.now();
@@ -326,6 +335,21 @@ async function recordContent(
     writeUsage(store.storeDir, usage);
   }
   return { created: true, snapshot, expired: expired.length, usage };
+}
+
+/**
+ * Whether two snapshots left out the same paths; sizes aside, so that a large file growing (a log over
+ * the cap) does not make a new snapshot of the same tree each time.
+ */
+function sameLeftOut(a: SnapshotRecord['skipped'], b: SnapshotRecord['skipped']): boolean {
+  const paths = (skipped: SnapshotRecord['skipped']) =>
+    JSON.stringify([
+      skipped.large.map((entry) => entry.path),
+      skipped.nested,
+      skipped.invalidNames ?? [],
+      (skipped.unreadable ?? []).map((entry) => entry.path),
+    ]);
+  return paths(a) === paths(b);
 }
 
 /**

@@ -25,6 +25,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       .option('--remote <name>', "the remote (default: the branch's push remote, else origin)")
       .option('--name <name>', 'the handoff name (default: the current branch)')
       .option('--allow-secrets', 'push even when the secret scan finds something')
+      .option('--no-verify', "do not run the project's pre-push hook (as git push --no-verify)")
       .option(
         '--force',
         "replace the remote's handoff even if another machine pushed it, or it changed since this machine saw it",
@@ -36,6 +37,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         name?: string;
         allowSecrets?: boolean;
         force?: boolean;
+        verify?: boolean;
       };
       const [{ pushHandoff }, { renderPushed, renderSecretsFound }] = await loadHandoff();
       const outcome = await pushHandoff(ctx.deps, {
@@ -44,13 +46,14 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         name: options.name,
         allowSecrets: options.allowSecrets === true,
         force: options.force === true,
+        verify: options.verify !== false,
       });
       if (!outcome.pushed) {
         if (ctx.out.json) ctx.out.printJson({ pushed: false, secrets: outcome.secrets });
         ctx.out.note(renderSecretsFound(outcome.secrets, ctx.words));
         return EXIT.failure;
       }
-      const { pushed: _pushed, skipped: _skipped, ...json } = outcome;
+      const { pushed: _pushed, ...json } = outcome;
       if (ctx.out.json) ctx.out.printJson(json);
       else ctx.out.print(renderPushed(outcome, ctx.words));
       return EXIT.ok;
@@ -159,10 +162,11 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       .description('delete a handoff from the remote (asks first; --yes without a terminal)')
       .argument('<name>', 'the handoff name')
       .option('--remote <name>', "the remote (default: the branch's push remote, else origin)")
-      .option('-y, --yes', 'delete without asking'),
+      .option('-y, --yes', 'delete without asking')
+      .option('--no-verify', "do not run the project's pre-push hook (as git push --no-verify)"),
   ).action(
     run(async (ctx, name: string) => {
-      const options = ctx.options as { remote?: string; yes?: boolean };
+      const options = ctx.options as { remote?: string; yes?: boolean; verify?: boolean };
       const [{ dropHandoff, listHandoffs }, { renderHandoffList }] = await loadHandoff();
       const request = { projectRoot: ctx.root, remote: options.remote, name };
       const missing = (remote: string, ref: string) => {
@@ -198,7 +202,11 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         shown = plan.commit;
       }
       // Only the handoff the person was shown: one pushed over it while they answered stays.
-      const outcome = await dropHandoff(ctx.deps, { ...request, expectCommit: shown });
+      const outcome = await dropHandoff(ctx.deps, {
+        ...request,
+        expectCommit: shown,
+        verify: options.verify !== false,
+      });
       if (!outcome.dropped) return missing(outcome.remote, outcome.ref);
       if (ctx.out.json) ctx.out.printJson(outcome);
       else ctx.out.print(`Deleted ${outcome.ref} on ${escapeControls(outcome.remote)}.`);

@@ -49,6 +49,13 @@ export function renderPushed(
   ].join('\n');
 }
 
+/** Where in a commit a finding is, after its `commit <oid>` label. */
+const FINDING_PLACE: Readonly<Record<string, string>> = {
+  message: ' message',
+  'handoff message': ' message',
+  header: ' header',
+};
+
 export function renderSecretsFound(
   findings: ReadonlyArray<{ file: string; line: number; rule: string; where?: string; commit?: string }>,
   surface: Reader = 'mcp',
@@ -59,11 +66,14 @@ export function renderSecretsFound(
       ? ''
       : `, in commit ${finding.commit} (not in the working tree: an unpushed commit the push sends too)`;
   return [
-    ...findings.map((finding) =>
-      finding.where === 'name' || finding.where === 'link target'
-        ? `${quotePath(finding.file)} (${finding.where === 'name' ? 'its name' : 'the link target'}) ${finding.rule}${inCommit(finding)}`
-        : `${quotePath(finding.file)}${finding.where === 'message' ? ' message' : ''}:${finding.line} ${finding.rule}${inCommit(finding)}`,
-    ),
+    ...findings.map((finding) => {
+      if (finding.where === 'name' || finding.where === 'link target')
+        return `${quotePath(finding.file)} (${finding.where === 'name' ? 'its name' : 'the link target'}) ${finding.rule}${inCommit(finding)}`;
+      const at = `${quotePath(finding.file)}${FINDING_PLACE[finding.where ?? ''] ?? ''}:${finding.line} ${finding.rule}${inCommit(finding)}`;
+      return finding.where === 'handoff message'
+        ? `${at} (this handoff's own message: its name, branch, author and the goal's first line, from the checkpoint)`
+        : at;
+    }),
     `Nothing was pushed: the secret scan found the above. Remove them, or ${wordsOf(surface).allowSecrets} if they are not secrets.`,
   ].join('\n');
 }

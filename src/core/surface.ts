@@ -33,6 +33,8 @@ export interface SurfaceWords {
   pullCheckout: string;
   /** How to push a handoff past the secret scan. */
   allowSecrets: string;
+  /** How to push a handoff without running the project's pre-push hook. */
+  skipPrePush: string;
   /** How to push a handoff over one that changed on the remote since this machine saw it. */
   replaceHandoff: string;
   /** How to name another remote. */
@@ -107,6 +109,7 @@ function cliWords(root?: string): SurfaceWords {
     pullCheckout:
       'pull again with --checkout on a clean tree: it checks that commit out first, from the handoff itself (no fetch needed), then applies the handoff',
     allowSecrets: 'pass --allow-secrets',
+    skipPrePush: 'pass --no-verify to push without running it (as git push --no-verify)',
     replaceHandoff: 'pass --force to replace it',
     otherRemote: 'pass another with --remote',
     handoffName: 'pass --name',
@@ -145,6 +148,8 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     pullCheckout:
       'a person can pull with `claude-checkpoint handoff pull --checkout` on a clean tree, which checks that commit out first, from the handoff itself (no fetch needed)',
     allowSecrets: 'a person can push with `claude-checkpoint handoff push --allow-secrets`',
+    // push_handoff never skips the project's pre-push hook: that choice stays with a person.
+    skipPrePush: 'a person can push without running it with `claude-checkpoint handoff push --no-verify`',
     // push_handoff has no `force`: replacing someone else's handoff stays with a person.
     replaceHandoff: 'a person can replace it with `claude-checkpoint handoff push --force`',
     otherRemote: 'pass another remote as remote',

@@ -1,6 +1,9 @@
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { CheckpointError } from '../core/errors.js';
-import { escapeControls } from '../core/quote.js';
+import { CheckpointError, describeError } from '../core/errors.js';
+import { clipMiddle, escapeControls } from '../core/quote.js';
+import { redactText } from '../core/redact.js';
 import { type Surface, WORDS } from '../core/surface.js';
 import { copyIntoStore } from './objects.js';
 import { runGit } from './run.js';
@@ -121,16 +124,56 @@ export async function advertisedObjects(root: string, remote: string): Promise<s
 /**
  * Fetches handoff commits (ref → commit) from the remote into the store's objects (nothing in the project
  * changes), and makes sure the store can read them on its own: their commits, and with `content` their
- * trees and files too.
+ * trees and files too. Returns the handoffs fetched: another machine may drop or push over one between
+ * the listing and this fetch. With `gone: 'skip'` (a listing) those are left out; with `'refuse'` (a
+ * pull of one) that is an error that says so.
  */
 export async function fetchIntoStore(
   root: string,
   remote: string,
   handoffs: ReadonlyMap<string, string>,
   objects: { store: string; project: string },
-  options: { content: boolean },
+  options: { content: boolean; gone?: 'skip' | 'refuse' },
+): Promise<Map<string, string>> {
+  let wanted = new Map(handoffs);
+  for (let attempt = 1; wanted.size > 0; attempt++) {
+    try {
+      await fetchRefs(root, remote, [...wanted.keys()], objects);
+      break;
+    } catch (error) {
+      // A handoff dropped since the listing: gone, not a remote out of reach (trial of issue 26).
+      const gone = /couldn't find remote ref (\S+)/.exec(describeError(error))?.[1];
+      if (gone === undefined || attempt === 3) throw error;
+      const now = await listRemoteHandoffs(root, remote);
+      if (options.gone !== 'skip' && !now.has(gone))
+        throw new CheckpointError(
+          'INVALID_INPUT',
+          `name: handoff '${escapeControls(gone.slice(HANDOFF_REFS.length))}' was dropped from remote '${escapeControls(remote)}' while this command ran (it is no longer there)`,
+        );
+      wanted = new Map([...wanted].filter(([ref]) => now.has(ref)));
+    }
+  }
+  // A handoff pushed over since the listing: the fetch brought the new commit, not the one listed.
+  const present = await presentInStore(objects, [...wanted.values()]);
+  for (const [ref, commit] of wanted) {
+    if (present.has(commit)) continue;
+    if (options.gone === 'skip') wanted.delete(ref);
+    else
+      throw new CheckpointError(
+        'GIT_FAILED',
+        `handoff '${escapeControls(ref.slice(HANDOFF_REFS.length))}' on remote '${escapeControls(remote)}' changed while this command ran (someone pushed it again): nothing was changed; run it again to see the new one`,
+      );
+  }
+  await copyIntoStore(path.dirname(objects.store), objects.project, [...wanted.values()], options);
+  return wanted;
+}
+
+async function fetchRefs(
+  root: string,
+  remote: string,
+  refs: readonly string[],
+  objects: { store: string; project: string },
 ): Promise<void> {
-  if (handoffs.size === 0) return;
   await network(
     [
       ...QUIET,
@@ -144,19 +187,41 @@ export async function fetchIntoStore(
       '--no-recurse-submodules',
       '--',
       remote,
-      ...handoffs.keys(),
+      ...refs,
     ],
     root,
     remote,
     { GIT_OBJECT_DIRECTORY: objects.store, GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project },
   );
-  await copyIntoStore(path.dirname(objects.store), objects.project, [...handoffs.values()], options);
+}
+
+/** Which of these commits the store (or the project, which it borrows from) holds. */
+async function presentInStore(
+  objects: { store: string; project: string },
+  commits: readonly string[],
+): Promise<Set<string>> {
+  if (commits.length === 0) return new Set();
+  const gitDir = path.dirname(objects.store);
+  const { stdout } = await runGit(
+    ['--git-dir', gitDir, 'cat-file', '--batch-check=%(objectname) %(objecttype)'],
+    {
+      cwd: gitDir,
+      input: `${commits.join('\n')}\n`,
+      extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project },
+    },
+  );
+  return new Set(
+    stdout
+      .split('\n')
+      .filter((line) => line.endsWith(' commit'))
+      .map((line) => line.slice(0, line.indexOf(' '))),
+  );
 }
 
 /**
  * Pushes a commit of the store to the handoff ref. `expected` is the remote's ref as this machine last
  * saw it (`null`: must not exist yet); `force` replaces whatever is there. `surface`: whose words a
- * refusal says how to replace it in.
+ * refusal says how to replace it in. With `verify`, the project's pre-push hook runs, as for `git push`.
  */
 export async function pushFromStore(
   root: string,
@@ -166,87 +231,201 @@ export async function pushFromStore(
   lease: { expected: string | null } | 'force',
   storeObjects: string,
   surface: Surface,
+  options: { verify: boolean },
 ): Promise<void> {
   const leaseArgs = lease === 'force' ? [] : [`--force-with-lease=${ref}:${lease.expected ?? ''}`];
   const refspec = `${lease === 'force' ? '+' : ''}${commit}:${ref}`;
-  const result = await network(
-    [...QUIET, 'push', '--quiet', '--no-verify', ...leaseArgs, '--', remote, refspec],
-    root,
-    remote,
-    { GIT_ALTERNATE_OBJECT_DIRECTORIES: storeObjects },
-    [0, 1],
-  );
-  if (result.exitCode === 0) return;
-  if (/stale info|rejected|fetch first|already exists/i.test(result.stderr)) {
-    // A handoff dropped since this machine last saw it is nobody's work any more: push it as a new one
-    // (and still refuse if someone pushed one under that name meanwhile).
-    const name = ref.slice(HANDOFF_REFS.length);
-    if (
-      lease !== 'force' &&
-      lease.expected !== null &&
-      !(await listRemoteHandoffs(root, remote, name)).has(ref)
-    )
-      return pushFromStore(root, remote, commit, ref, { expected: null }, storeObjects, surface);
-    const words = WORDS[surface];
-    // Never pushed or pulled here: not a handoff that "changed", but another machine's (issue 26).
-    if (lease !== 'force' && lease.expected === null)
+  // The store's objects are named to git, and so to the hook it runs: a pre-push scanner reads the commit.
+  const answer = await pushRef(root, remote, ref, leaseArgs, refspec, options.verify, {
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: storeObjects,
+  });
+  const words = WORDS[surface];
+  const name = ref.slice(HANDOFF_REFS.length);
+  switch (answer.kind) {
+    case 'done':
+      return;
+    case 'hook refused':
       throw new CheckpointError(
         'GIT_FAILED',
-        `another machine pushed a handoff named '${name}' to ${remote}, which this machine has not pushed or pulled: push yours under another name (${words.handoffName} <other>), ${words.pullFirst(name)}, or ${words.replaceHandoff}`,
+        `${hookRefused(answer)}; nothing was pushed: fix what it reports, or ${words.skipPrePush}`,
       );
+    case 'remote refused':
+      throw new CheckpointError(
+        'GIT_FAILED',
+        `${remoteRefused(remote, ref, answer)}; nothing was pushed: ask whoever runs the remote, or hand off through another (${words.otherRemote})`,
+      );
+    case 'failed':
+      throw new CheckpointError('GIT_FAILED', `the push to remote '${remote}' failed: ${answer.said}`);
+    case 'stale':
+      break;
+  }
+  // A handoff dropped since this machine last saw it is nobody's work any more: push it as a new one
+  // (and still refuse if someone pushed one under that name meanwhile).
+  if (
+    lease !== 'force' &&
+    lease.expected !== null &&
+    !(await listRemoteHandoffs(root, remote, name)).has(ref)
+  )
+    return pushFromStore(root, remote, commit, ref, { expected: null }, storeObjects, surface, options);
+  // Never pushed or pulled here: not a handoff that "changed", but another machine's (issue 26).
+  if (lease !== 'force' && lease.expected === null)
     throw new CheckpointError(
       'GIT_FAILED',
-      `the handoff ${ref} on ${remote} changed since this machine last pushed or pulled it (someone else's handoff?): ${words.pullFirst(name)}, or ${words.replaceHandoff}`,
+      `another machine pushed a handoff named '${name}' to ${remote}, which this machine has not pushed or pulled: push yours under another name (${words.handoffName} <other>), ${words.pullFirst(name)}, or ${words.replaceHandoff}`,
     );
-  }
   throw new CheckpointError(
     'GIT_FAILED',
-    `the push to remote '${remote}' failed: ${lastLine(result.stderr)}`,
+    `the handoff ${ref} on ${remote} changed since this machine last pushed or pulled it (someone else's handoff?): ${words.pullFirst(name)}, or ${words.replaceHandoff}`,
   );
-}
-
-function lastLine(text: string): string {
-  return text.trim().split('\n').filter(Boolean).at(-1) ?? 'no reason given';
 }
 
 /**
  * Deletes `ref` on the remote, only while it still points at `expected` (the commit the person was shown):
- * a handoff pushed over it in the meantime is someone's newer work, and stays.
+ * a handoff pushed over it in the meantime is someone's newer work, and stays. With `verify`, the
+ * project's pre-push hook runs, as for `git push --delete`. False when another machine dropped it first.
  */
 export async function deleteRemoteRef(
   root: string,
   remote: string,
   ref: string,
   expected: string,
-): Promise<void> {
-  const result = await network(
-    [
-      ...QUIET,
-      'push',
-      '--quiet',
-      '--no-verify',
-      `--force-with-lease=${ref}:${expected}`,
-      '--',
-      remote,
-      `:${ref}`,
-    ],
+  options: { verify: boolean },
+): Promise<boolean> {
+  const answer = await pushRef(
     root,
     remote,
+    ref,
+    [`--force-with-lease=${ref}:${expected}`],
+    `:${ref}`,
+    options.verify,
     {},
-    [0, 1],
   );
-  if (result.exitCode !== 0)
-    throw new CheckpointError(
-      'GIT_FAILED',
-      /stale info|rejected/i.test(result.stderr)
-        ? handoffChangedSinceListed(ref, remote)
-        : `the push to remote '${remote}' failed: ${lastLine(result.stderr)}`,
-    );
+  switch (answer.kind) {
+    case 'done':
+      return true;
+    case 'stale':
+      // Dropped by another machine meanwhile: nothing left to delete, and nobody's work lost.
+      if (!(await listRemoteHandoffs(root, remote, ref.slice(HANDOFF_REFS.length))).has(ref)) return false;
+      throw new CheckpointError('GIT_FAILED', handoffChangedSinceListed(ref, remote));
+    case 'hook refused':
+      throw new CheckpointError(
+        'GIT_FAILED',
+        `${hookRefused(answer)}; nothing was deleted: fix what it reports, or pass --no-verify to drop it without running the hook (as git push --no-verify)`,
+      );
+    case 'remote refused':
+      throw new CheckpointError('GIT_FAILED', `${remoteRefused(remote, ref, answer)}; nothing was deleted`);
+    case 'failed':
+      throw new CheckpointError('GIT_FAILED', `the push to remote '${remote}' failed: ${answer.said}`);
+  }
 }
 
 /** Why a drop deleted nothing: the handoff is no longer the one the person was shown. */
 export function handoffChangedSinceListed(ref: string, remote: string): string {
   return `the handoff ${ref} on ${remote} changed since it was listed (someone pushed it again): nothing was deleted; list it again before dropping it`;
+}
+
+/** How one `git push` of one ref ended, from git's own status line for that ref (`--porcelain`). */
+type PushAnswer =
+  | { kind: 'done' }
+  /** The lease failed: the remote's ref is not what this machine expected (another machine's push). */
+  | { kind: 'stale' }
+  /** The remote itself said no (a hook or a rule there): `reason` is git's, `said` the remote's own lines. */
+  | { kind: 'remote refused'; reason: string; said: string[] }
+  /** The project's pre-push hook stopped it before anything was sent; `said` is what the hook printed. */
+  | { kind: 'hook refused'; hook: string; said: string[] }
+  | { kind: 'failed'; said: string };
+
+async function pushRef(
+  root: string,
+  remote: string,
+  ref: string,
+  leaseArgs: readonly string[],
+  refspec: string,
+  verify: boolean,
+  extraEnv: Record<string, string>,
+): Promise<PushAnswer> {
+  const result = await network(
+    [
+      ...QUIET,
+      'push',
+      '--porcelain',
+      ...(verify ? [] : ['--no-verify']),
+      ...leaseArgs,
+      '--',
+      remote,
+      refspec,
+    ],
+    root,
+    remote,
+    extraEnv,
+    [0, 1],
+  );
+  // `<flag>\t<from>:<to>\t<summary>`, e.g. `!\t:refs/x\t[remote rejected] (pre-receive hook declined)`.
+  const status = result.stdout
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .find((fields) => fields.length >= 3 && fields[1]?.endsWith(`:${ref}`));
+  if (result.exitCode === 0) return { kind: 'done' };
+  if (status === undefined) {
+    // No status line: git stopped before sending, which with exit 1 is the pre-push hook's refusal.
+    const hook = verify
+      ? (
+          await runGit(['rev-parse', '--git-path', 'hooks/pre-push'], { cwd: root, okExitCodes: [0, 128] })
+        ).stdout.trim()
+      : '';
+    if (hook === '' || !(await isExecutable(path.resolve(root, hook))))
+      return { kind: 'failed', said: redactText(lastLine(result.stderr)).text };
+    // The hook's own output goes to git's stdout and stderr.
+    return { kind: 'hook refused', hook, said: saidLines(`${result.stdout}\n${result.stderr}`, 'hook') };
+  }
+  const summary = status[2] ?? '';
+  const said = saidLines(result.stderr, 'remote');
+  if (summary.startsWith('[remote rejected]') || summary.startsWith('[remote failure]'))
+    return { kind: 'remote refused', reason: summary.replace(/^\[[^\]]*\]\s*/, ''), said };
+  if (summary.startsWith('[rejected]')) return { kind: 'stale' };
+  return { kind: 'failed', said: `${summary}${said.length > 0 ? `: ${said.join(' | ')}` : ''}` };
+}
+
+/**
+ * What the pre-push hook or the remote printed, for a one-line message: git's own summary lines dropped, the
+ * remote's `remote:` prefix and padding taken off, at most a few lines, each clipped.
+ *
+ * Security: a hook or a remote may echo what it found (a secret scanner prints its match), and the
+ * message reaches a model through the MCP tools: redacted like every other text.
+ */
+function saidLines(stderr: string, from: 'remote' | 'hook'): string[] {
+  const lines = stderr
+    .split('\n')
+    // The remote's lines only: a pre-push hook that let the push through may have printed too.
+    .filter((line) => from === 'hook' || line.startsWith('remote:'))
+    .map((line) => line.replace(/^remote:\s?/, '').trimEnd())
+    .filter((line) => line.trim() !== '' && !/^(error: failed to push some refs|To |Done$)/.test(line));
+  const kept = lines.slice(0, SAID_MAX_LINES).map((line) => clipMiddle(redactText(line.trim()).text, 200));
+  if (lines.length > SAID_MAX_LINES) kept.push(`(${lines.length - SAID_MAX_LINES} more lines)`);
+  return kept;
+}
+
+const SAID_MAX_LINES = 8;
+
+function hookRefused(answer: { hook: string; said: string[] }): string {
+  const said = answer.said.length > 0 ? `: ${answer.said.join(' | ')}` : ' (it printed nothing)';
+  return `this repository's pre-push hook (${answer.hook}) refused the push, as it refuses \`git push\`${said}`;
+}
+
+function remoteRefused(remote: string, ref: string, answer: { reason: string; said: string[] }): string {
+  const said = answer.said.length > 0 ? `: ${answer.said.join(' | ')}` : '';
+  return `remote '${remote}' refused ${ref}${answer.reason ? ` ${answer.reason}` : ''}${said} (the remote's own rule, a hook or a permission there, not another machine's handoff)`;
+}
+
+async function isExecutable(file: string): Promise<boolean> {
+  return access(file, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').filter(Boolean).at(-1) ?? 'no reason given';
 }
 
 /** A network git call: the user's config and credentials, a long timeout, a one-line error. */

@@ -23,7 +23,8 @@ const name = z
 
 /**
  * push_handoff and pull_handoff: the CLI's handoff for agents. Two choices stay with people, in the CLI:
- * pushing past the secret scan (--allow-secrets) and replacing someone else's handoff (--force).
+ * pushing past the secret scan (--allow-secrets) or the project's pre-push hook (--no-verify), and
+ * replacing someone else's handoff (--force).
  */
 export function registerHandoffTools(server: McpServer, deps: AppDeps, rootContext: RootContext): void {
   server.registerTool(
@@ -31,7 +32,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
     {
       title: 'Push handoff',
       description:
-        "Hand the work to another machine or a teammate through the project's git remote: pushes the whole working tree (uncommitted and untracked files, ignored files never) and the checkpoint as one commit on HEAD, under refs/claude-checkpoint/handoff/<name> (no branch, no CI run). Scanned for secrets first: on a finding nothing is pushed. Refused when the remote already has a handoff of that name this machine has not seen (another machine's, or one that changed since). Nothing of the project's branches, HEAD, index or config changes. Save a checkpoint first so the other side gets the goal and next steps.",
+        "Hand the work to another machine or a teammate through the project's git remote: pushes the whole working tree (uncommitted and untracked files, ignored files never) and the checkpoint as one commit on HEAD, under refs/claude-checkpoint/handoff/<name> (no branch, no CI run). Scanned for secrets first: on a finding nothing is pushed. The project's pre-push hook runs, as for git push. Refused when the remote already has a handoff of that name this machine has not seen (another machine's, or one that changed since). Nothing of the project's branches, HEAD, index or config changes. Save a checkpoint first so the other side gets the goal and next steps.",
       inputSchema: strictObject({ remote, name, projectRoot }),
       outputSchema: z.object({
         quotedNames: quotedNamesField,
@@ -45,13 +46,24 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         files: z
           .object({ added: z.array(z.string()), modified: z.array(z.string()), deleted: z.array(z.string()) })
           .optional(),
+        skipped: z
+          .object({
+            large: z.array(z.object({ path: z.string(), bytes: z.number() })),
+            nested: z.array(z.string()),
+            invalidNames: z.array(z.string()).optional(),
+            unreadable: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
+          })
+          .optional()
+          .describe(
+            'What the handoff left out although it is in the working tree: files over the size cap, nested repositories',
+          ),
         secrets: z
           .array(
             z.object({
               file: z.string(),
               line: z.number(),
               rule: z.string(),
-              where: z.enum(['name', 'link target', 'message']).optional(),
+              where: z.enum(['name', 'link target', 'message', 'handoff message', 'header']).optional(),
             }),
           )
           .optional(),
@@ -73,6 +85,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
           name: input.name,
           allowSecrets: false,
           force: false,
+          verify: true,
         },
         rootContext,
       );
@@ -95,6 +108,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         base: outcome.base,
         branch: outcome.branch,
         files: outcome.files,
+        skipped: outcome.skipped,
       });
     },
   );

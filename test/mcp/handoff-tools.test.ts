@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, tempDir, writeTree } from '../helpers/fixtures.js';
@@ -73,6 +73,23 @@ describe('push_handoff and pull_handoff over MCP', () => {
     const refused = await machine.call('push_handoff', { projectRoot: a, name: 'leak' });
     expect(refused.structured).toMatchObject({ pushed: false, secrets: [{ file: 'deploy.sh', line: 1 }] });
     expect(JSON.stringify(refused)).not.toContain(token);
+    expect(
+      execFileSync('git', ['for-each-ref', 'refs/claude-checkpoint'], { cwd: bare, encoding: 'utf8' }),
+    ).toBe('');
+  });
+
+  it("the project's pre-push hook runs and can stop the push; skipping it is left to a person (issue 26)", async () => {
+    const bare = remote();
+    const a = clone(bare, 'alice');
+    const hook = path.join(a, '.git', 'hooks', 'pre-push');
+    writeFileSync(hook, '#!/bin/sh\necho "pre-push: not today" >&2\nexit 1\n');
+    chmodSync(hook, 0o755);
+    const machine = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('store-') } } });
+    const refused = await machine.call('push_handoff', { projectRoot: a, name: 'hooked' });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('pre-push: not today');
+    expect(refused.text).toContain('`claude-checkpoint handoff push --no-verify`');
+    expect(refused.text).not.toMatch(/pass --no-verify/);
     expect(
       execFileSync('git', ['for-each-ref', 'refs/claude-checkpoint'], { cwd: bare, encoding: 'utf8' }),
     ).toBe('');

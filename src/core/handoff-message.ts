@@ -1,0 +1,25 @@
+/**
+ * The message of a handoff's commit: a subject line, a blank line, then the metadata as JSON with one
+ * field a line. One field a line so that nothing the user wrote (the goal, the branch) shares a line with
+ * the ids, oids and times the tool writes: the secret gate reads the message line by line, and took those
+ * for a value a sentence names as a secret ("Fix the token refresh", trial of issue 26). Readers parse
+ * everything after the subject as JSON, so a message of the earlier one-line form reads the same.
+ */
+export function handoffMessage(name: string, meta: { checkpoint: string | null }): string {
+  return `claude-checkpoint handoff ${name}\n\n${JSON.stringify(meta, null, 2)}\n`;
+}
+
+/**
+ * A handoff's message for the secret gate, with the line that holds `checkpoint` (the checkpoint file as
+ * one JSON string: its ids, oids and times on one line with its goal) emptied: the gate scans that file
+ * itself, line by line as it is written. Other lines keep their numbers. The message as it is when no
+ * line holds exactly that checkpoint (a message this tool did not write so).
+ */
+export function messageForScan(message: string, checkpoint: string | null): string {
+  if (checkpoint === null) return message;
+  const line = `  "checkpoint": ${JSON.stringify(checkpoint)}`;
+  return message
+    .split('\n')
+    .map((text) => (text === line || text === `${line},` ? '  "checkpoint": ""' : text))
+    .join('\n');
+}

@@ -1,0 +1,118 @@
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt } from '../helpers/cli.js';
+import { git, tempDir, writeTree } from '../helpers/fixtures.js';
+import { bareRemote, cli, type Machine, machine } from '../helpers/handoff.js';
+
+beforeAll(assertBuilt);
+
+/**
+ * A handoff dropped by another machine while this one is between listing the remote and fetching from it
+ * (trial of issue 26, item 11). Made exact rather than timed: the remote is reached through a wrapper of
+ * `git upload-pack` (remote.origin.uploadpack) that, at the given call, deletes the refs first, as the
+ * other machine's `handoff drop` would have.
+ */
+function dropAtCall(
+  m: Machine,
+  bare: string,
+  call: number,
+  refs: string[],
+  /** Instead of deleting: the commit each ref is pushed over with. */
+  overWith?: string,
+): void {
+  const dir = tempDir('upload-pack-');
+  const counter = path.join(dir, 'calls');
+  writeFileSync(counter, '0');
+  const wrapper = path.join(dir, 'upload-pack');
+  writeFileSync(
+    wrapper,
+    [
+      '#!/bin/sh',
+      `n=$(($(cat '${counter}') + 1)); echo $n > '${counter}'`,
+      `if [ $n -eq ${call} ]; then`,
+      ...refs.map((ref) =>
+        overWith
+          ? `  git --git-dir='${bare}' update-ref '${ref}' ${overWith}`
+          : `  git --git-dir='${bare}' update-ref -d '${ref}'`,
+      ),
+      'fi',
+      'exec git upload-pack "$@"',
+    ].join('\n'),
+  );
+  chmodSync(wrapper, 0o755);
+  git(m.root, 'config', 'remote.origin.uploadpack', wrapper);
+  onCalls.set(m.root, counter);
+}
+
+const onCalls = new Map<string, string>();
+const calls = (m: Machine) => Number(readFileSync(onCalls.get(m.root) ?? '', 'utf8'));
+
+describe('a handoff dropped while it is being read', () => {
+  let bare: string;
+  beforeAll(() => {
+    ({ bare } = bareRemote());
+  });
+
+  it('pull: says the handoff is gone (bad input, exit 2), never that the remote is out of reach', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { 'src/app.ts': 'from A\n' });
+    expect((await cli(a, 'handoff', 'push', '--name', 'racedrop')).code).toBe(0);
+    // Call 1 lists the handoff; call 2, the fetch, finds it dropped.
+    dropAtCall(b, bare, 2, ['refs/claude-checkpoint/handoff/racedrop']);
+    const result = await cli(b, 'handoff', 'pull', '--name', 'racedrop', '--dry-run');
+    expect(calls(b)).toBeGreaterThanOrEqual(2);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain("handoff 'racedrop'");
+    expect(result.stderr).toContain('dropped');
+    expect(result.stderr).not.toContain('could not reach');
+  });
+
+  it('list: the handoffs still there are listed, the one dropped meanwhile is not', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    expect((await cli(a, 'handoff', 'push', '--name', 'stays')).code).toBe(0);
+    expect((await cli(a, 'handoff', 'push', '--name', 'goes')).code).toBe(0);
+    dropAtCall(b, bare, 2, ['refs/claude-checkpoint/handoff/goes']);
+    const result = await cli(b, 'handoff', 'list', '--json');
+    expect(result.code, result.stderr).toBe(0);
+    const names = (JSON.parse(result.stdout).handoffs as Array<{ name: string }>).map((h) => h.name);
+    expect(names).toContain('stays');
+    expect(names).not.toContain('goes');
+  });
+
+  it('pull of a handoff pushed over meanwhile: says it changed, and changes nothing', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { 'src/app.ts': 'first\n' });
+    expect((await cli(a, 'handoff', 'push', '--name', 'racepush')).code).toBe(0);
+    writeTree(a.root, { 'src/app.ts': 'second\n' });
+    const newer = JSON.parse((await cli(a, 'handoff', 'push', '--name', 'racepush-2', '--json')).stdout)
+      .commit as string;
+    dropAtCall(b, bare, 2, ['refs/claude-checkpoint/handoff/racepush'], newer);
+    const result = await cli(b, 'handoff', 'pull', '--name', 'racepush', '--yes');
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain("handoff 'racepush' on remote 'origin' changed while this command ran");
+    expect(readFileSync(path.join(b.root, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
+  });
+
+  it('drop of a handoff another machine dropped first: "no handoff", not "someone pushed it again"', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    expect((await cli(a, 'handoff', 'push', '--name', 'dropped-twice')).code).toBe(0);
+    // B lists it (upload-pack), then its delete reaches a remote where A's drop went first.
+    const dir = tempDir('receive-pack-');
+    const wrapper = path.join(dir, 'receive-pack');
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\ngit --git-dir='${bare}' update-ref -d refs/claude-checkpoint/handoff/dropped-twice\nexec git receive-pack "$@"\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    git(b.root, 'config', 'remote.origin.receivepack', wrapper);
+    const result = await cli(b, 'handoff', 'drop', 'dropped-twice', '--yes');
+    expect(result.stdout).toContain("No handoff 'dropped-twice' on origin.");
+    expect(result.stderr).not.toContain('someone pushed it again');
+    expect(result.code).toBe(1);
+  });
+});
