@@ -1,5 +1,4 @@
 import { lstat, stat } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
@@ -16,7 +15,6 @@ import {
   formatSnapshotId,
   type GuardedPath,
   modeChangeOf,
-  planSize,
   type RestorePlan,
   SNAPSHOT_DEFAULTS,
   type SnapshotKind,
@@ -27,7 +25,7 @@ import {
   triggerProblem,
 } from '../core/snapshot.js';
 import { type HeadMove, headMoveSince } from '../core/snapshot-text.js';
-import { type Reader, type Surface, type SurfaceWords, WORDS, wordsFor, wordsOf } from '../core/surface.js';
+import { type Reader, type SurfaceWords, WORDS, wordsFor, wordsOf } from '../core/surface.js';
 import { readHeadFast } from '../git/repo.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { readSettings, settingsOf } from '../store/settings-file.js';
@@ -50,13 +48,7 @@ import {
   writeUsage,
 } from '../store/store-usage.js';
 import type { AppDeps } from './deps.js';
-import {
-  type ResolvedRoot,
-  ROOT_ENV,
-  type RootSource,
-  refuseNonProjectRoot,
-  resolveProjectRoot,
-} from './root.js';
+import { type ResolvedRoot, refuseNonProjectRoot, resolveProjectRoot } from './root.js';
 import type { RootContext } from './save.js';
 import {
   removeOrphanStore,
