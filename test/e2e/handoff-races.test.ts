@@ -111,7 +111,9 @@ describe('a handoff dropped while it is being read', () => {
     chmodSync(wrapper, 0o755);
     git(b.root, 'config', 'remote.origin.receivepack', wrapper);
     const result = await cli(b, 'handoff', 'drop', 'dropped-twice', '--yes');
-    expect(result.stdout).toContain("No handoff 'dropped-twice' on origin.");
+    expect(result.stdout).toContain(
+      "No handoff 'dropped-twice' on origin: see the handoffs there with `claude-checkpoint handoff list`.",
+    );
     expect(result.stderr).not.toContain('someone pushed it again');
     expect(result.code).toBe(1);
   });
