@@ -387,22 +387,31 @@ async function pushRef(
 }
 
 /**
- * What the pre-push hook or the remote printed, for a one-line message: git's own summary lines dropped, the
+ * What the pre-push hook or the remote printed, for a one-line message: git's own lines dropped, the
  * remote's `remote:` prefix and padding taken off, at most a few lines, each clipped.
  *
  * Security: a hook or a remote may echo what it found (a secret scanner prints its match), and the
- * message reaches a model through the MCP tools: redacted like every other text.
+ * message reaches a model through the MCP tools: redacted like every other text, and as a whole before
+ * it is cut into lines, so that a secret over several lines (a private key's body) is caught whole.
  */
-function saidLines(stderr: string, from: 'remote' | 'hook'): string[] {
-  const lines = stderr
-    .split('\n')
+function saidLines(output: string, from: 'remote' | 'hook'): string[] {
+  const lines = redactText(output)
+    .text.split('\n')
     // The remote's lines only: a pre-push hook that let the push through may have printed too.
     .filter((line) => from === 'hook' || line.startsWith('remote:'))
     .map((line) => line.replace(/^remote:\s?/, '').trimEnd())
-    .filter((line) => line.trim() !== '' && !/^(error: failed to push some refs|To |Done$)/.test(line));
-  const kept = lines.slice(0, SAID_MAX_LINES).map((line) => clipMiddle(redactText(line.trim()).text, 200));
+    .filter((line) => line.trim() !== '' && !(from === 'hook' && isGitsOwnLine(line)));
+  const kept = lines.slice(0, SAID_MAX_LINES).map((line) => clipMiddle(line.trim(), 200));
   if (lines.length > SAID_MAX_LINES) kept.push(`(${lines.length - SAID_MAX_LINES} more lines)`);
   return kept;
+}
+
+/**
+ * git's own lines among a refused push's output: its closing error, and `--porcelain`'s `To <url>` and
+ * `Done` (one word after `To`, so that a hook's "To skip this, ..." stays).
+ */
+function isGitsOwnLine(line: string): boolean {
+  return /^(error: failed to push some refs|To \S+$|Done$)/.test(line);
 }
 
 const SAID_MAX_LINES = 8;
