@@ -64,6 +64,16 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
               line: z.number(),
               rule: z.string(),
               where: z.enum(['name', 'link target', 'message', 'handoff message', 'header']).optional(),
+              field: z
+                .string()
+                .optional()
+                .describe(
+                  "In this handoff's own message: the metadata's field on that line (name, branch, author, goal, leftOut)",
+                ),
+              path: z
+                .string()
+                .optional()
+                .describe('For field leftOut: the left-out path on that line, any secret in it redacted'),
             }),
           )
           .optional(),
@@ -90,11 +100,13 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         rootContext,
       );
       if (!outcome.pushed) {
-        const secrets = outcome.secrets.map(({ file, line, rule, where }) => ({
+        const secrets = outcome.secrets.map(({ file, line, rule, where, field, path }) => ({
           file,
           line,
           rule,
           ...(where ? { where } : {}),
+          ...(field !== undefined ? { field } : {}),
+          ...(path !== undefined ? { path } : {}),
         }));
         return textResult(renderSecretsFound(secrets), { pushed: false, secrets });
       }
