@@ -113,8 +113,15 @@ export async function pullHandoff(
     );
     return { meta, checkpoint, summary, apply, done, checkedOutFrom };
   });
+  // A plan (a dry run, a base that does not match) writes nothing: it says what a pull would do.
   const checkpointState =
-    checkpoint === null ? 'none' : done.plan.checkpoint === undefined ? 'unchanged' : 'written';
+    checkpoint === null
+      ? 'none'
+      : done.plan.checkpoint === undefined
+        ? 'unchanged'
+        : apply
+          ? 'written'
+          : 'would be written';
   if (!apply)
     return {
       ...summary,

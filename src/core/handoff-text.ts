@@ -131,9 +131,10 @@ export interface PullOutcome {
   checkedOutFrom?: { branch: string | null; head: string } | null;
   /**
    * The checkpoint: `none` when the handoff carries none (the one here stays), `unchanged` when the one
-   * here already is the handoff's, `written` when it is (or would be) written (`changed.checkpoint`).
+   * here already is the handoff's, `written` when the pull wrote it, `would be written` when a plan (not
+   * applied: a dry run, a base that does not match) would write it (`changed.checkpoint`).
    */
-  checkpoint: 'none' | 'unchanged' | 'written';
+  checkpoint: 'none' | 'unchanged' | 'written' | 'would be written';
   /** What the other machine's push left out although it was there: the pull does not bring it. */
   leftOut?: LeftOut[];
 }
@@ -174,6 +175,7 @@ const CHECKPOINT_DONE: Record<PullOutcome['checkpoint'], string> = {
   none: 'the handoff carries no checkpoint: the one here, if any, is left as it is',
   unchanged: "checkpoint unchanged (the one here already is the handoff's)",
   written: 'checkpoint written',
+  'would be written': 'checkpoint not written (this is a plan)',
 };
 
 /** Whose checkpoint a pull writes, as its plan names it. Security: the author comes from the remote. */

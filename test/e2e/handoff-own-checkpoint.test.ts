@@ -36,6 +36,9 @@ describe("a pull and this machine's own checkpoint", () => {
     const planJson = JSON.parse(
       (await cli(f, 'handoff', 'pull', '--name', 'ef', '--dry-run', '--json')).stdout,
     );
+    // A plan writes nothing, and says so (it said "written").
+    expect(planJson.checkpoint).toBe('would be written');
+    expect(goalOf(fMain)).toBe('F own goal');
     expect(planJson.changed.checkpoint).toMatchObject({
       current: { goal: 'F own goal' },
       written: { goal: 'E goal' },

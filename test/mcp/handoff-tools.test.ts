@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, tempDir, writeTree } from '../helpers/fixtures.js';
@@ -54,10 +54,16 @@ describe('push_handoff and pull_handoff over MCP', () => {
     });
 
     const plan = await machineB.call('pull_handoff', { projectRoot: b });
-    expect(plan.structured).toMatchObject({ applied: false, changed: { overwrite: ['app.ts'] } });
+    // A plan writes no checkpoint, and says it would (it said "written").
+    expect(plan.structured).toMatchObject({
+      applied: false,
+      changed: { overwrite: ['app.ts'] },
+      checkpoint: 'would be written',
+    });
+    expect(existsSync(path.join(b, '.claude-checkpoint'))).toBe(false);
     expect(readFileSync(path.join(b, 'app.ts'), 'utf8')).toBe('v1\n');
     const pulled = await machineB.call('pull_handoff', { projectRoot: b, dryRun: false });
-    expect(pulled.structured).toMatchObject({ applied: true });
+    expect(pulled.structured).toMatchObject({ applied: true, checkpoint: 'written' });
     expect(readFileSync(path.join(b, 'app.ts'), 'utf8')).toBe('v2 from alice\n');
     const brief = await machineB.call('load_session_checkpoint', { projectRoot: b });
     expect(brief.text).toContain('Finish the importer');
