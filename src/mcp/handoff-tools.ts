@@ -64,6 +64,12 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
               line: z.number(),
               rule: z.string(),
               where: z.enum(['name', 'link target', 'message', 'handoff message', 'header']).optional(),
+              commit: z
+                .string()
+                .optional()
+                .describe(
+                  'For content the working tree no longer holds: the unpushed commit that brought it, which the push sends too',
+                ),
               field: z
                 .string()
                 .optional()
@@ -100,11 +106,12 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         rootContext,
       );
       if (!outcome.pushed) {
-        const secrets = outcome.secrets.map(({ file, line, rule, where, field, path }) => ({
+        const secrets = outcome.secrets.map(({ file, line, rule, where, commit, field, path }) => ({
           file,
           line,
           rule,
           ...(where ? { where } : {}),
+          ...(commit !== undefined ? { commit } : {}),
           ...(field !== undefined ? { field } : {}),
           ...(path !== undefined ? { path } : {}),
         }));

@@ -84,6 +84,26 @@ describe('push_handoff and pull_handoff over MCP', () => {
     ).toBe('');
   });
 
+  it('a secret only in an unpushed commit is refused, and the result names that commit (in its text and its fields)', async () => {
+    const bare = remote();
+    const a = clone(bare, 'alice');
+    const machine = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('store-') } } });
+    const token = `ghp_${'k3Jm9Qx2Lp7Wv4Rt8Yz1Bn6Cd5Fg0Hs2Aq9E'}`;
+    writeTree(a, { 'deploy.sh': `export GITHUB_TOKEN=${token}\n` });
+    git(a, 'add', 'deploy.sh');
+    git(a, 'commit', '-q', '-m', 'add deploy');
+    const added = git(a, 'rev-parse', '--short=12', 'HEAD').trim();
+    git(a, 'rm', '-q', 'deploy.sh');
+    git(a, 'commit', '-q', '-m', 'remove deploy');
+    const refused = await machine.call('push_handoff', { projectRoot: a, name: 'history' });
+    expect(refused.structured).toMatchObject({
+      pushed: false,
+      secrets: [{ file: 'deploy.sh', line: 1, commit: added }],
+    });
+    expect(refused.text).toContain(`in commit ${added}`);
+    expect(JSON.stringify(refused)).not.toContain(token);
+  });
+
   it("the project's pre-push hook runs and can stop the push; skipping it is left to a person (issue 26)", async () => {
     const bare = remote();
     const a = clone(bare, 'alice');
