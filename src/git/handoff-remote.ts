@@ -133,7 +133,8 @@ export async function fetchIntoStore(
   remote: string,
   handoffs: ReadonlyMap<string, string>,
   objects: { store: string; project: string },
-  options: { content: boolean; gone?: 'skip' | 'refuse' },
+  /** `surface`: whose words name the handoff's name (`--name`, `name`) in the error of a `'refuse'`. */
+  options: { content: boolean; gone: 'skip' } | { content: boolean; gone: 'refuse'; surface: Surface },
 ): Promise<Map<string, string>> {
   let wanted = new Map(handoffs);
   for (let attempt = 1; wanted.size > 0; attempt++) {
@@ -145,10 +146,10 @@ export async function fetchIntoStore(
       const gone = /couldn't find remote ref (\S+)/.exec(describeError(error))?.[1];
       if (gone === undefined || attempt === 3) throw error;
       const now = await listRemoteHandoffs(root, remote);
-      if (options.gone !== 'skip' && !now.has(gone))
+      if (options.gone === 'refuse' && !now.has(gone))
         throw new CheckpointError(
           'INVALID_INPUT',
-          `name: handoff '${escapeControls(gone.slice(HANDOFF_REFS.length))}' was dropped from remote '${escapeControls(remote)}' while this command ran (it is no longer there)`,
+          `${WORDS[options.surface].handoffNameField}: handoff '${escapeControls(gone.slice(HANDOFF_REFS.length))}' was dropped from remote '${escapeControls(remote)}' while this command ran (it is no longer there)`,
         );
       wanted = new Map([...wanted].filter(([ref]) => now.has(ref)));
     }
