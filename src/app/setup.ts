@@ -276,7 +276,7 @@ function planFileEdit(
   if (after === before) return async () => ({ file, holds, action: 'unchanged', content: after });
   const action = before === null || edit.remove(before, note) === before ? 'installed' : 'updated';
   // A note of an earlier version, which did not note the folders, stays so (see foldersToRemove).
-  const isEarlierNote = note !== null && note.created && note.folders === undefined && before !== null;
+  const isEarlierNote = note?.created === true && note.folders === undefined && before !== null;
   const folders = isEarlierNote
     ? undefined
     : [...new Set([...(note?.folders ?? []), ...(before === null ? missingFolders(target.target) : [])])];
