@@ -97,6 +97,26 @@ describe("a pull and this machine's own checkpoint", () => {
     expect(readFileSync(fMain, 'utf8')).toBe(before);
   }, 120_000);
 
+  it('a pull onto a machine with no checkpoint says that its undo leaves the pulled one in place', async () => {
+    const { bare } = bareRemote();
+    const e = machine(bare, 'Erin');
+    const f = machine(bare, 'Frank');
+    writeTree(e.root, { 'src/app.ts': 'export const app = 9;\n' });
+    expect((await cli(e, 'save', '--goal', 'E goal')).code).toBe(0);
+    expect((await cli(e, 'handoff', 'push', '--name', 'none-here')).code).toBe(0);
+    const fMain = path.join(f.root, '.claude-checkpoint');
+    const plan = await cli(f, 'handoff', 'pull', '--name', 'none-here', '--dry-run');
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('there is none here, and the undo snapshot does not remove it');
+    const pulled = await cli(f, 'handoff', 'pull', '--name', 'none-here', '--yes', '--json');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    const undone = await cli(f, 'restore', JSON.parse(pulled.stdout).undo as string, '--yes');
+    expect(undone.code, undone.stderr).toBe(0);
+    // As the plan said: the files come back, the pulled checkpoint stays.
+    expect(readFileSync(path.join(f.root, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
+    expect(goalOf(fMain)).toBe('E goal');
+  }, 120_000);
+
   it('asks before replacing the checkpoint even when no file changes', async () => {
     const { bare } = bareRemote();
     const e = machine(bare, 'Erin');
