@@ -66,17 +66,29 @@ describe("a pull and this machine's own checkpoint", () => {
     expect(undoPlan.stdout).toContain(
       'Checkpoint: the one here (goal: E goal) is replaced by the one this snapshot kept (goal: F own goal)',
     );
-    const undone = await cli(f, 'restore', firstUndo, '--yes');
+    const undone = await cli(f, 'restore', firstUndo, '--yes', '--json');
     expect(undone.code, undone.stderr).toBe(0);
+    const undoOfUndo = JSON.parse(undone.stdout).undoSnapshotId as string;
     expect(readFileSync(fMain, 'utf8')).toBe(fText);
     expect(readFileSync(path.join(f.root, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
     const brief = (await cli(f, 'brief')).stdout;
     expect(brief).toContain('F own goal');
     expect(brief).toContain('F decided X');
 
-    // And that undo can be undone: E's checkpoint is kept with its own safety snapshot.
+    // Restoring the same undo again changes no checkpoint: F's is there already.
     const again = JSON.parse((await cli(f, 'restore', firstUndo, '--json', '--dry-run')).stdout);
     expect(again.plan.checkpoint).toBeUndefined();
+
+    // And that undo can be undone: E's checkpoint is kept with its own safety snapshot, which brings it
+    // and E's files back.
+    const redoPlan = await cli(f, 'restore', undoOfUndo, '--dry-run');
+    expect(redoPlan.stdout).toContain(
+      'Checkpoint: the one here (goal: F own goal) is replaced by the one this snapshot kept (goal: E goal)',
+    );
+    const redone = await cli(f, 'restore', undoOfUndo, '--yes');
+    expect(redone.code, redone.stderr).toBe(0);
+    expect(goalOf(fMain)).toBe('E goal');
+    expect(readFileSync(path.join(f.root, 'src/app.ts'), 'utf8')).toBe('export const app = 5;\n');
   }, 180_000);
 
   it('a pull of a handoff with no checkpoint says so and leaves this one as it is', async () => {
