@@ -375,7 +375,7 @@ async function pushRef(
         ).stdout.trim()
       : '';
     if (hook === '' || !(await isExecutable(path.resolve(root, hook))))
-      return { kind: 'failed', said: redactText(lastLine(result.stderr)).text };
+      return { kind: 'failed', said: lastLine(redactText(result.stderr).text) };
     // The hook's own output goes to git's stdout and stderr.
     return { kind: 'hook refused', hook, said: saidLines(`${result.stdout}\n${result.stderr}`, 'hook') };
   }
