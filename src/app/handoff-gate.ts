@@ -1,5 +1,5 @@
 import { CheckpointError } from '../core/errors.js';
-import { messageForScan } from '../core/handoff-message.js';
+import { messageFieldAt, messageForScan } from '../core/handoff-message.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { textFromBytes } from '../core/raw-path.js';
 import { redactText } from '../core/redact.js';
@@ -52,6 +52,12 @@ export interface GateFinding {
    * later local commit): the commit that brought it, which the push sends too (12 hex digits).
    */
   commit?: string;
+  /**
+   * For a finding in this handoff's own message: the metadata's field on that line (`name`, `branch`,
+   * `author`, `goal`, `leftOut`, ...), and for `leftOut` the left-out path it names, redacted as names are.
+   */
+  field?: string;
+  path?: string;
 }
 
 /** More than this to scan is refused: the clone does not know what the remote has (run git fetch). */
@@ -196,12 +202,17 @@ function scanCommit(
     .join('\n');
   findings.scanBytes(Buffer.from(rest, 'latin1'), label, 'header');
   if (own === null) findings.scanBytes(message, label, 'message');
-  else
-    findings.scanBytes(
-      Buffer.from(messageForScan(message.toString('utf8'), own.checkpoint)),
-      label,
-      'handoff message',
-    );
+  else {
+    const text = message.toString('utf8');
+    const from = findings.list.length;
+    findings.scanBytes(Buffer.from(messageForScan(text, own.checkpoint)), label, 'handoff message');
+    for (const finding of findings.list.slice(from)) {
+      const at = messageFieldAt(text, finding.line);
+      if (at === null) continue;
+      finding.field = at.field;
+      if (at.path !== undefined) finding.path = findings.redact(at.path);
+    }
+  }
 }
 
 /** Findings of one scan, each said once, with any secret in its own label (a file's name) redacted. */
@@ -210,6 +221,11 @@ class Findings {
   private readonly seen = new Set<string>();
 
   constructor(private readonly config: DetectorConfig) {}
+
+  /** A name as findings show it: any secret in it redacted. */
+  redact(name: string): string {
+    return redactText(name, this.config).text;
+  }
 
   scan(text: string, label: string | ((line: number) => string), where?: GateFinding['where']): void {
     for (const finding of locateSecrets(text, this.config)) {

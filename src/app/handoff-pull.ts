@@ -57,7 +57,7 @@ export async function pullHandoff(
       'INVALID_INPUT',
       isNameGiven
         ? `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}': see the handoffs there with ${words.listHandoffs}`
-        : `name: no handoff '${name}' on remote '${escapeControls(remote)}' (without ${words.handoffNameField}, the handoff of the current branch): see the handoffs there with ${words.listHandoffs}, then ${words.handoffName}`,
+        : `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}' (without ${words.handoffNameField}, the handoff of the current branch): see the handoffs there with ${words.listHandoffs}, then ${words.handoffName}`,
     );
   }
   const objects = await objectDirs(store);
@@ -66,7 +66,11 @@ export async function pullHandoff(
   const { meta, checkpoint, summary, apply, done, checkedOutFrom } = await store.withLock(async () => {
     await store.init();
     const before = await store.objectBytes();
-    await fetchIntoStore(root.root, remote, new Map([[ref, commit]]), objects, { content: true });
+    await fetchIntoStore(root.root, remote, new Map([[ref, commit]]), objects, {
+      content: true,
+      gone: 'refuse',
+      surface: deps.surface,
+    });
     // What the fetch brought is in the store's size from now on, like what a snapshot adds (issue 26).
     store.noteAdded(Math.max(0, (await store.objectBytes()) - before));
     const { meta, tree } = await readHandoffCommit(store, commit);
@@ -113,8 +117,15 @@ export async function pullHandoff(
     );
     return { meta, checkpoint, summary, apply, done, checkedOutFrom };
   });
+  // A plan (a dry run, a base that does not match) writes nothing: it says what a pull would do.
   const checkpointState =
-    checkpoint === null ? 'none' : done.plan.checkpoint === undefined ? 'unchanged' : 'written';
+    checkpoint === null
+      ? 'none'
+      : done.plan.checkpoint === undefined
+        ? 'unchanged'
+        : apply
+          ? 'written'
+          : 'would be written';
   if (!apply)
     return {
       ...summary,

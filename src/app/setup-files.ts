@@ -96,6 +96,18 @@ export async function removeEditTarget(edit: EditTarget, folders: readonly strin
       break;
 }
 
+/**
+ * The folders on the way from `base` to `file`, deepest first: what an uninstall removes while empty
+ * after a setup whose note predates `folders` (that version removed them so, up to the home or project
+ * folder).
+ */
+export function foldersUpTo(file: string, base: string): string[] {
+  const folders: string[] = [];
+  for (let dir = path.dirname(file); dir.startsWith(`${base}${path.sep}`); dir = path.dirname(dir))
+    folders.push(dir);
+  return folders;
+}
+
 /** The folders that do not exist yet on the way to `target`, deepest first: those setup creates for it. */
 export function missingFolders(target: string): string[] {
   const missing: string[] = [];

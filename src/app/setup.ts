@@ -17,6 +17,7 @@ import {
 } from './setup-edits.js';
 import {
   type EditTarget,
+  foldersUpTo,
   forgetSetupNote,
   missingFolders,
   openEditTarget,
@@ -236,6 +237,17 @@ export async function setupAgent(request: SetupRequest, env: NodeJS.ProcessEnv):
   return { agent: request.agent, dryRun: request.dryRun, files, nextStep: changed ? nextStep : null };
 }
 
+/**
+ * The folders an uninstall removes with a file setup created, while empty: those its note names, or for a
+ * note written before setup noted them (`created` without `folders`), every folder up to the home or
+ * project folder, as that version's uninstall did.
+ */
+function foldersToRemove(target: EditTarget, note: SetupNote | null, request: SetupRequest): string[] {
+  if (note?.folders !== undefined) return note.folders;
+  if (note?.created !== true) return [];
+  return foldersUpTo(target.file, request.scope === 'user' ? os.homedir() : request.projectRoot);
+}
+
 /** Works out one file's change (refusing what setup must not do) and returns the step that makes it. */
 function planFileEdit(
   edit: FileEdit,
@@ -253,7 +265,7 @@ function planFileEdit(
     const gone = without === null || (!target.linked && edit.isEmpty(without) && note?.created === true);
     return async (env) => {
       if (!request.dryRun) {
-        if (gone) await removeEditTarget(target, note?.folders ?? []);
+        if (gone) await removeEditTarget(target, foldersToRemove(target, note, request));
         else await writeEditTarget(target, without);
         await forgetSetupNote(env, request.agent, file);
       }
@@ -263,13 +275,16 @@ function planFileEdit(
   const { text: after, note: made } = edit.install(before, note);
   if (after === before) return async () => ({ file, holds, action: 'unchanged', content: after });
   const action = before === null || edit.remove(before, note) === before ? 'installed' : 'updated';
-  const folders = [
-    ...new Set([...(note?.folders ?? []), ...(before === null ? missingFolders(target.target) : [])]),
-  ];
+  // A note of an earlier version, which did not note the folders, stays so (see foldersToRemove).
+  const isEarlierNote = note?.created === true && note.folders === undefined && before !== null;
+  const folders = isEarlierNote
+    ? undefined
+    : [...new Set([...(note?.folders ?? []), ...(before === null ? missingFolders(target.target) : [])])];
   return async (env) => {
     if (!request.dryRun) {
       // The note first: a note of more than was made is harmless (only what our removal empties goes).
-      await writeSetupNote(env, request.agent, file, { ...made, ...(folders.length > 0 ? { folders } : {}) });
+      // `folders` always, even empty: a note without it is an earlier version's (see foldersToRemove).
+      await writeSetupNote(env, request.agent, file, { ...made, ...(folders ? { folders } : {}) });
       await writeEditTarget(target, after);
     }
     return { file, holds, action, content: after };

@@ -23,3 +23,30 @@ export function messageForScan(message: string, checkpoint: string | null): stri
     .map((text) => (text === line || text === `${line},` ? '  "checkpoint": ""' : text))
     .join('\n');
 }
+
+/**
+ * Which field of a handoff's metadata a line of its message holds, for a finding the secret gate makes
+ * there: the top-level JSON key the line is under (`name`, `branch`, `author`, `goal`, `leftOut`, ...),
+ * and for a line of `leftOut` the path it names. Null for the subject line or a line outside the JSON.
+ */
+export function messageFieldAt(message: string, line: number): { field: string; path?: string } | null {
+  const lines = message.split('\n');
+  for (let at = line - 1; at >= 2 && at < lines.length; at--) {
+    const key = /^ {2}"([^"]+)":/.exec(lines[at] ?? '')?.[1];
+    if (key === undefined) continue;
+    if (key !== 'leftOut') return { field: key };
+    const pathValue = /^\s*"path": (".*?"),?$/.exec(lines[line - 1] ?? '')?.[1];
+    const path = pathValue === undefined ? undefined : parseString(pathValue);
+    return path === undefined ? { field: key } : { field: key, path };
+  }
+  return null;
+}
+
+function parseString(json: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

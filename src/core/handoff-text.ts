@@ -57,7 +57,15 @@ const FINDING_PLACE: Readonly<Record<string, string>> = {
 };
 
 export function renderSecretsFound(
-  findings: ReadonlyArray<{ file: string; line: number; rule: string; where?: string; commit?: string }>,
+  findings: ReadonlyArray<{
+    file: string;
+    line: number;
+    rule: string;
+    where?: string;
+    commit?: string;
+    field?: string;
+    path?: string;
+  }>,
   surface: Reader = 'mcp',
 ): string {
   // Content the handoff's tree does not hold: the commit that brought it, which the push sends too.
@@ -71,12 +79,31 @@ export function renderSecretsFound(
         return `${quotePath(finding.file)} (${finding.where === 'name' ? 'its name' : 'the link target'}) ${finding.rule}${inCommit(finding)}`;
       const at = `${quotePath(finding.file)}${FINDING_PLACE[finding.where ?? ''] ?? ''}:${finding.line} ${finding.rule}${inCommit(finding)}`;
       return finding.where === 'handoff message'
-        ? `${at} (this handoff's own message: its name, branch, author and the goal's first line, from the checkpoint)`
+        ? `${at} (this handoff's own message: ${ownField(finding)})`
         : at;
     }),
     `Nothing was pushed: the secret scan found the above. Remove them, or ${wordsOf(surface).allowSecrets} if they are not secrets.`,
   ].join('\n');
 }
+
+/** The field of this handoff's own message a finding is on, in words. */
+function ownField(finding: { field?: string; path?: string }): string {
+  if (finding.field === 'leftOut' && finding.path !== undefined)
+    return `the ${finding.path.endsWith('/') ? 'left-out folder' : 'left-out file'} ${quotePath(finding.path)}, a path the push leaves out and names`;
+  const words = finding.field === undefined ? undefined : OWN_FIELD_WORDS[finding.field];
+  return (
+    words ??
+    "its name, branch, author, the goal's first line from the checkpoint, and the paths the push leaves out"
+  );
+}
+
+const OWN_FIELD_WORDS: Readonly<Record<string, string>> = {
+  name: "the handoff's name",
+  branch: 'the branch',
+  author: 'the author',
+  goal: "the goal's first line, from the checkpoint",
+  leftOut: 'the paths the push leaves out',
+};
 
 /** What a pull did, or would do (a plan). */
 export interface PullOutcome {
@@ -104,9 +131,10 @@ export interface PullOutcome {
   checkedOutFrom?: { branch: string | null; head: string } | null;
   /**
    * The checkpoint: `none` when the handoff carries none (the one here stays), `unchanged` when the one
-   * here already is the handoff's, `written` when it is (or would be) written (`changed.checkpoint`).
+   * here already is the handoff's, `written` when the pull wrote it, `would be written` when a plan (not
+   * applied: a dry run, a base that does not match) would write it (`changed.checkpoint`).
    */
-  checkpoint: 'none' | 'unchanged' | 'written';
+  checkpoint: 'none' | 'unchanged' | 'written' | 'would be written';
   /** What the other machine's push left out although it was there: the pull does not bring it. */
   leftOut?: LeftOut[];
 }
@@ -147,6 +175,7 @@ const CHECKPOINT_DONE: Record<PullOutcome['checkpoint'], string> = {
   none: 'the handoff carries no checkpoint: the one here, if any, is left as it is',
   unchanged: "checkpoint unchanged (the one here already is the handoff's)",
   written: 'checkpoint written',
+  'would be written': 'checkpoint not written (this is a plan)',
 };
 
 /** Whose checkpoint a pull writes, as its plan names it. Security: the author comes from the remote. */

@@ -209,7 +209,7 @@ export function renderCheckpointSwap(swap: CheckpointSwap, from: string): string
   const goal = (label: CheckpointLabel) =>
     label.goal === null ? 'no goal' : `goal: ${escapeControls(clip(label.goal, 100))}`;
   return swap.current === null
-    ? `Checkpoint: ${from} (${goal(swap.written)}) is written; there is none here.`
+    ? `Checkpoint: ${from} (${goal(swap.written)}) is written; there is none here, and the undo snapshot does not remove it (delete .claude-checkpoint to have none again).`
     : `Checkpoint: the one here (${goal(swap.current)}) is replaced by ${from} (${goal(swap.written)}); the one here is kept with the undo snapshot, which brings it back.`;
 }
 

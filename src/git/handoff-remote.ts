@@ -133,7 +133,8 @@ export async function fetchIntoStore(
   remote: string,
   handoffs: ReadonlyMap<string, string>,
   objects: { store: string; project: string },
-  options: { content: boolean; gone?: 'skip' | 'refuse' },
+  /** `surface`: whose words name the handoff's name (`--name`, `name`) in the error of a `'refuse'`. */
+  options: { content: boolean; gone: 'skip' } | { content: boolean; gone: 'refuse'; surface: Surface },
 ): Promise<Map<string, string>> {
   let wanted = new Map(handoffs);
   for (let attempt = 1; wanted.size > 0; attempt++) {
@@ -145,10 +146,10 @@ export async function fetchIntoStore(
       const gone = /couldn't find remote ref (\S+)/.exec(describeError(error))?.[1];
       if (gone === undefined || attempt === 3) throw error;
       const now = await listRemoteHandoffs(root, remote);
-      if (options.gone !== 'skip' && !now.has(gone))
+      if (options.gone === 'refuse' && !now.has(gone))
         throw new CheckpointError(
           'INVALID_INPUT',
-          `name: handoff '${escapeControls(gone.slice(HANDOFF_REFS.length))}' was dropped from remote '${escapeControls(remote)}' while this command ran (it is no longer there)`,
+          `${WORDS[options.surface].handoffNameField}: handoff '${escapeControls(gone.slice(HANDOFF_REFS.length))}' was dropped from remote '${escapeControls(remote)}' while this command ran (it is no longer there)`,
         );
       wanted = new Map([...wanted].filter(([ref]) => now.has(ref)));
     }
@@ -374,7 +375,7 @@ async function pushRef(
         ).stdout.trim()
       : '';
     if (hook === '' || !(await isExecutable(path.resolve(root, hook))))
-      return { kind: 'failed', said: redactText(lastLine(result.stderr)).text };
+      return { kind: 'failed', said: lastLine(redactText(result.stderr).text) };
     // The hook's own output goes to git's stdout and stderr.
     return { kind: 'hook refused', hook, said: saidLines(`${result.stdout}\n${result.stderr}`, 'hook') };
   }
@@ -387,22 +388,31 @@ async function pushRef(
 }
 
 /**
- * What the pre-push hook or the remote printed, for a one-line message: git's own summary lines dropped, the
+ * What the pre-push hook or the remote printed, for a one-line message: git's own lines dropped, the
  * remote's `remote:` prefix and padding taken off, at most a few lines, each clipped.
  *
  * Security: a hook or a remote may echo what it found (a secret scanner prints its match), and the
- * message reaches a model through the MCP tools: redacted like every other text.
+ * message reaches a model through the MCP tools: redacted like every other text, and as a whole before
+ * it is cut into lines, so that a secret over several lines (a private key's body) is caught whole.
  */
-function saidLines(stderr: string, from: 'remote' | 'hook'): string[] {
-  const lines = stderr
-    .split('\n')
+function saidLines(output: string, from: 'remote' | 'hook'): string[] {
+  const lines = redactText(output)
+    .text.split('\n')
     // The remote's lines only: a pre-push hook that let the push through may have printed too.
     .filter((line) => from === 'hook' || line.startsWith('remote:'))
     .map((line) => line.replace(/^remote:\s?/, '').trimEnd())
-    .filter((line) => line.trim() !== '' && !/^(error: failed to push some refs|To |Done$)/.test(line));
-  const kept = lines.slice(0, SAID_MAX_LINES).map((line) => clipMiddle(redactText(line.trim()).text, 200));
+    .filter((line) => line.trim() !== '' && !(from === 'hook' && isGitsOwnLine(line)));
+  const kept = lines.slice(0, SAID_MAX_LINES).map((line) => clipMiddle(line.trim(), 200));
   if (lines.length > SAID_MAX_LINES) kept.push(`(${lines.length - SAID_MAX_LINES} more lines)`);
   return kept;
+}
+
+/**
+ * git's own lines among a refused push's output: its closing error, and `--porcelain`'s `To <url>` and
+ * `Done` (one word after `To`, so that a hook's "To skip this, ..." stays).
+ */
+function isGitsOwnLine(line: string): boolean {
+  return /^(error: failed to push some refs|To \S+$|Done$)/.test(line);
 }
 
 const SAID_MAX_LINES = 8;

@@ -64,6 +64,22 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
               line: z.number(),
               rule: z.string(),
               where: z.enum(['name', 'link target', 'message', 'handoff message', 'header']).optional(),
+              commit: z
+                .string()
+                .optional()
+                .describe(
+                  'For content the working tree no longer holds: the unpushed commit that brought it, which the push sends too',
+                ),
+              field: z
+                .string()
+                .optional()
+                .describe(
+                  "In this handoff's own message: the metadata's field on that line (name, branch, author, goal, leftOut)",
+                ),
+              path: z
+                .string()
+                .optional()
+                .describe('For field leftOut: the left-out path on that line, any secret in it redacted'),
             }),
           )
           .optional(),
@@ -90,11 +106,14 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         rootContext,
       );
       if (!outcome.pushed) {
-        const secrets = outcome.secrets.map(({ file, line, rule, where }) => ({
+        const secrets = outcome.secrets.map(({ file, line, rule, where, commit, field, path }) => ({
           file,
           line,
           rule,
           ...(where ? { where } : {}),
+          ...(commit !== undefined ? { commit } : {}),
+          ...(field !== undefined ? { field } : {}),
+          ...(path !== undefined ? { path } : {}),
         }));
         return textResult(renderSecretsFound(secrets), { pushed: false, secrets });
       }
@@ -135,9 +154,9 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         changed: planSchema,
         undo: z.string().nullable(),
         checkpoint: z
-          .enum(['none', 'unchanged', 'written'])
+          .enum(['none', 'unchanged', 'written', 'would be written'])
           .describe(
-            "The checkpoint: none in the handoff (the one here stays), the one here already is the handoff's, or written (changed.checkpoint says which it replaces; the undo brings that one back)",
+            "The checkpoint: none in the handoff (the one here stays), unchanged (the one here already is the handoff's), written (changed.checkpoint says which it replaced; the undo brings that one back), or would be written when nothing was applied (a dry run, the default, or a base that does not match): an apply would write it",
           ),
         text: textField,
       }),

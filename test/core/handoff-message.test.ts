@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { handoffMessage, messageForScan } from '../../src/core/handoff-message.js';
+import { handoffMessage, messageFieldAt, messageForScan } from '../../src/core/handoff-message.js';
 
 const checkpoint = `${JSON.stringify(
   {
@@ -51,5 +51,21 @@ describe('the handoff commit message (trial of issue 26)', () => {
   it('leaves a message with no checkpoint as it is', () => {
     const message = handoffMessage('none', { ...meta, checkpoint: null });
     expect(messageForScan(message, null)).toBe(message);
+  });
+
+  it('names the field a line of the message holds, and for a left-out path that path', () => {
+    const leftOut = [
+      { path: 'dump "one".bin', kind: 'large' },
+      { path: 'vendor/', kind: 'nested' },
+    ];
+    const message = handoffMessage('tok', { ...meta, leftOut } as typeof meta);
+    const lines = message.split('\n');
+    const at = (text: string) => lines.findIndex((line) => line.includes(text)) + 1;
+    expect(messageFieldAt(message, 1)).toBeNull();
+    expect(messageFieldAt(message, at('"branch"'))).toEqual({ field: 'branch' });
+    expect(messageFieldAt(message, at('"goal"'))).toEqual({ field: 'goal' });
+    expect(messageFieldAt(message, at('dump'))).toEqual({ field: 'leftOut', path: 'dump "one".bin' });
+    expect(messageFieldAt(message, at('vendor/'))).toEqual({ field: 'leftOut', path: 'vendor/' });
+    expect(messageFieldAt(message, at('"nested"'))).toEqual({ field: 'leftOut' });
   });
 });

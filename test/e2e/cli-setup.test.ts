@@ -446,6 +446,36 @@ describe('setup keeps hooks and hook files of the user’s own', () => {
   );
 });
 
+describe('uninstall after a setup of an earlier version', () => {
+  /** Every setup note under the store, rewritten as the version before `folders` wrote it. */
+  function asEarlierNotes(dir: string): number {
+    let count = 0;
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.created.json')) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      const note = JSON.parse(readFileSync(file, 'utf8')) as { file: string; created: boolean };
+      if (!note.created) continue;
+      writeFileSync(file, JSON.stringify({ file: note.file, created: true }));
+      count++;
+    }
+    return count;
+  }
+
+  it('removes the empty folders it made, as that version did (its note does not name them)', async () => {
+    const { env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    expect((await runCli(['setup', 'copilot', '--project'], { cwd: project, env })).code).toBe(0);
+    expect(existsSync(path.join(project, '.github', 'hooks', 'claude-checkpoint.json'))).toBe(true);
+    expect(asEarlierNotes(env.CHECKPOINT_STORE_DIR)).toBeGreaterThan(0);
+    // A setup run again in between keeps the note as it was.
+    expect((await runCli(['setup', 'copilot', '--project'], { cwd: project, env })).code).toBe(0);
+    const removed = await runCli(['setup', 'copilot', '--project', '--uninstall'], { cwd: project, env });
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(existsSync(path.join(project, '.github'))).toBe(false);
+    expect(existsSync(path.join(project, '.mcp.json'))).toBe(false);
+  });
+});
+
 describe('setup tells what it does and what is left to the user', () => {
   it('a dry run says what it would add, never that it added it', async () => {
     const { env } = homes();

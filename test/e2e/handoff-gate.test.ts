@@ -402,4 +402,28 @@ describe("the gate and the handoff's own commit (trial of issue 26)", () => {
     );
     expect(allRefs(bare)).not.toContain('branch-key');
   });
+
+  it("a key in a left-out file's name is refused, said as that left-out file of the handoff's own message", async () => {
+    const a = machine(url, 'Alice');
+    a.env.CHECKPOINT_SNAPSHOT_MAX_FILE_MB = '1';
+    writeFileSync(path.join(a.root, `dump-${KEY}.bin`), Buffer.alloc(2 * 1024 * 1024, 7));
+    const result = await cli(a, 'handoff', 'push', '--name', 'left-out-key', '--json');
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout + result.stderr).not.toContain(KEY);
+    expect(JSON.parse(result.stdout).secrets).toContainEqual(
+      expect.objectContaining({
+        where: 'handoff message',
+        field: 'leftOut',
+        path: expect.stringMatching(/^dump-.*\.bin$/),
+      }),
+    );
+    const rendered = await cli(a, 'handoff', 'push', '--name', 'left-out-key');
+    expect(rendered.code).toBe(1);
+    expect(rendered.stderr).toMatch(
+      /message:\d+ \S+ \(this handoff's own message: the left-out file dump-\S+\.bin, /,
+    );
+    expect(rendered.stderr).not.toContain(KEY);
+    expect(rendered.stderr).not.toContain('its name, branch');
+    expect(allRefs(bare)).not.toContain('left-out-key');
+  });
 });

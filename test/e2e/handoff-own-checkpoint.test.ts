@@ -36,6 +36,9 @@ describe("a pull and this machine's own checkpoint", () => {
     const planJson = JSON.parse(
       (await cli(f, 'handoff', 'pull', '--name', 'ef', '--dry-run', '--json')).stdout,
     );
+    // A plan writes nothing, and says so (it said "written").
+    expect(planJson.checkpoint).toBe('would be written');
+    expect(goalOf(fMain)).toBe('F own goal');
     expect(planJson.changed.checkpoint).toMatchObject({
       current: { goal: 'F own goal' },
       written: { goal: 'E goal' },
@@ -63,17 +66,29 @@ describe("a pull and this machine's own checkpoint", () => {
     expect(undoPlan.stdout).toContain(
       'Checkpoint: the one here (goal: E goal) is replaced by the one this snapshot kept (goal: F own goal)',
     );
-    const undone = await cli(f, 'restore', firstUndo, '--yes');
+    const undone = await cli(f, 'restore', firstUndo, '--yes', '--json');
     expect(undone.code, undone.stderr).toBe(0);
+    const undoOfUndo = JSON.parse(undone.stdout).undoSnapshotId as string;
     expect(readFileSync(fMain, 'utf8')).toBe(fText);
     expect(readFileSync(path.join(f.root, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
     const brief = (await cli(f, 'brief')).stdout;
     expect(brief).toContain('F own goal');
     expect(brief).toContain('F decided X');
 
-    // And that undo can be undone: E's checkpoint is kept with its own safety snapshot.
+    // Restoring the same undo again changes no checkpoint: F's is there already.
     const again = JSON.parse((await cli(f, 'restore', firstUndo, '--json', '--dry-run')).stdout);
     expect(again.plan.checkpoint).toBeUndefined();
+
+    // And that undo can be undone: E's checkpoint is kept with its own safety snapshot, which brings it
+    // and E's files back.
+    const redoPlan = await cli(f, 'restore', undoOfUndo, '--dry-run');
+    expect(redoPlan.stdout).toContain(
+      'Checkpoint: the one here (goal: F own goal) is replaced by the one this snapshot kept (goal: E goal)',
+    );
+    const redone = await cli(f, 'restore', undoOfUndo, '--yes');
+    expect(redone.code, redone.stderr).toBe(0);
+    expect(goalOf(fMain)).toBe('E goal');
+    expect(readFileSync(path.join(f.root, 'src/app.ts'), 'utf8')).toBe('export const app = 5;\n');
   }, 180_000);
 
   it('a pull of a handoff with no checkpoint says so and leaves this one as it is', async () => {
@@ -92,6 +107,26 @@ describe("a pull and this machine's own checkpoint", () => {
       'the handoff carries no checkpoint: the one here, if any, is left as it is',
     );
     expect(readFileSync(fMain, 'utf8')).toBe(before);
+  }, 120_000);
+
+  it('a pull onto a machine with no checkpoint says that its undo leaves the pulled one in place', async () => {
+    const { bare } = bareRemote();
+    const e = machine(bare, 'Erin');
+    const f = machine(bare, 'Frank');
+    writeTree(e.root, { 'src/app.ts': 'export const app = 9;\n' });
+    expect((await cli(e, 'save', '--goal', 'E goal')).code).toBe(0);
+    expect((await cli(e, 'handoff', 'push', '--name', 'none-here')).code).toBe(0);
+    const fMain = path.join(f.root, '.claude-checkpoint');
+    const plan = await cli(f, 'handoff', 'pull', '--name', 'none-here', '--dry-run');
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('there is none here, and the undo snapshot does not remove it');
+    const pulled = await cli(f, 'handoff', 'pull', '--name', 'none-here', '--yes', '--json');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    const undone = await cli(f, 'restore', JSON.parse(pulled.stdout).undo as string, '--yes');
+    expect(undone.code, undone.stderr).toBe(0);
+    // As the plan said: the files come back, the pulled checkpoint stays.
+    expect(readFileSync(path.join(f.root, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
+    expect(goalOf(fMain)).toBe('E goal');
   }, 120_000);
 
   it('asks before replacing the checkpoint even when no file changes', async () => {

@@ -17,6 +17,18 @@ beforeAll(assertBuilt);
 // Built at run time so that no scanner flags this file.
 const KEY = `AKIA${'QYLPMN5HHHFPZAM2'}`;
 
+// A private key as a scanner would print it: its marker lines and its body, each on a line of its own.
+const PEM_BODY = [
+  `b3BlbnNzaC1rZXktdjEAAAAA${'BG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2g'}`,
+  `tZWQyNTUxOQAAACB${'hY29uc3Qga2V5ID0gIm5vdCBhIHJlYWwga2V5Ig'}`,
+];
+const PEM = [
+  `-----BEGIN OPENSSH ${'PRIVATE'} KEY-----`,
+  ...PEM_BODY,
+  `-----END OPENSSH ${'PRIVATE'} KEY-----`,
+];
+const echoLines = (lines: string[], to = '') => lines.map((line) => `echo '${line}'${to}`).join('\n');
+
 const handoffRefs = (bare: string) =>
   execFileSync('git', ['for-each-ref', 'refs/claude-checkpoint'], { cwd: bare, encoding: 'utf8' });
 
@@ -75,6 +87,20 @@ describe("handoff push runs the project's pre-push hook, as git push does", () =
       expect(handoffRefs(bare)).toContain(`refs/claude-checkpoint/handoff/${name}\n`);
     },
   );
+
+  it("a private key the hook prints is redacted whole, body lines too; the hook's own 'To ...' line stays", async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    writeHook(
+      path.join(a.root, '.git', 'hooks', 'pre-push'),
+      `echo "To skip this, ask the security team"\n${echoLines(PEM, ' >&2')}\nexit 1`,
+    );
+    const refused = await cli(a, 'handoff', 'push', '--name', 'hook-pem');
+    expect(refused.code, refused.stdout).toBe(1);
+    expect(refused.stderr).toContain('pre-push hook');
+    expect(refused.stderr).toContain('To skip this, ask the security team');
+    for (const line of PEM_BODY) expect(refused.stderr).not.toContain(line.slice(0, 16));
+    expect(refused.stderr).not.toContain('BEGIN OPENSSH');
+  });
 
   it("the hook is given what git push gives it, and can read the handoff's commit (a pre-push scanner works)", async () => {
     const a = machine(`file://${bare}`, 'Alice');
@@ -150,5 +176,20 @@ describe("a remote that refuses the push is reported as the remote's refusal, wi
       expect(result.stderr.trim().split('\n'), said).toHaveLength(1);
     }
     expect(allRefs(bare)).toBe(before);
+  });
+
+  it("a private key in the remote's refusal is redacted whole, body lines too", async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    writeHook(
+      path.join(bare, 'hooks', 'pre-receive'),
+      `echo "To skip this, ask ops" >&2\n${echoLines(PEM, ' >&2')}\nexit 1`,
+    );
+    const refused = await cli(a, 'handoff', 'push', '--name', 'remote-pem');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("remote 'origin' refused");
+    expect(refused.stderr).toContain('To skip this, ask ops');
+    for (const line of PEM_BODY) expect(refused.stderr).not.toContain(line.slice(0, 16));
+    expect(refused.stderr).not.toContain('BEGIN OPENSSH');
   });
 });

@@ -65,6 +65,9 @@ describe('a handoff dropped while it is being read', () => {
     expect(calls(b)).toBeGreaterThanOrEqual(2);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain("handoff 'racedrop'");
+    // In the CLI's words: the flag, not the MCP field.
+    expect(result.stderr).toContain("--name: handoff 'racedrop' was dropped");
+    expect(result.stderr).not.toContain('claude-checkpoint: name:');
     expect(result.stderr).toContain('dropped');
     expect(result.stderr).not.toContain('could not reach');
   });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, tempDir, writeTree } from '../helpers/fixtures.js';
@@ -54,10 +54,16 @@ describe('push_handoff and pull_handoff over MCP', () => {
     });
 
     const plan = await machineB.call('pull_handoff', { projectRoot: b });
-    expect(plan.structured).toMatchObject({ applied: false, changed: { overwrite: ['app.ts'] } });
+    // A plan writes no checkpoint, and says it would (it said "written").
+    expect(plan.structured).toMatchObject({
+      applied: false,
+      changed: { overwrite: ['app.ts'] },
+      checkpoint: 'would be written',
+    });
+    expect(existsSync(path.join(b, '.claude-checkpoint'))).toBe(false);
     expect(readFileSync(path.join(b, 'app.ts'), 'utf8')).toBe('v1\n');
     const pulled = await machineB.call('pull_handoff', { projectRoot: b, dryRun: false });
-    expect(pulled.structured).toMatchObject({ applied: true });
+    expect(pulled.structured).toMatchObject({ applied: true, checkpoint: 'written' });
     expect(readFileSync(path.join(b, 'app.ts'), 'utf8')).toBe('v2 from alice\n');
     const brief = await machineB.call('load_session_checkpoint', { projectRoot: b });
     expect(brief.text).toContain('Finish the importer');
@@ -76,6 +82,26 @@ describe('push_handoff and pull_handoff over MCP', () => {
     expect(
       execFileSync('git', ['for-each-ref', 'refs/claude-checkpoint'], { cwd: bare, encoding: 'utf8' }),
     ).toBe('');
+  });
+
+  it('a secret only in an unpushed commit is refused, and the result names that commit (in its text and its fields)', async () => {
+    const bare = remote();
+    const a = clone(bare, 'alice');
+    const machine = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('store-') } } });
+    const token = `ghp_${'k3Jm9Qx2Lp7Wv4Rt8Yz1Bn6Cd5Fg0Hs2Aq9E'}`;
+    writeTree(a, { 'deploy.sh': `export GITHUB_TOKEN=${token}\n` });
+    git(a, 'add', 'deploy.sh');
+    git(a, 'commit', '-q', '-m', 'add deploy');
+    const added = git(a, 'rev-parse', '--short=12', 'HEAD').trim();
+    git(a, 'rm', '-q', 'deploy.sh');
+    git(a, 'commit', '-q', '-m', 'remove deploy');
+    const refused = await machine.call('push_handoff', { projectRoot: a, name: 'history' });
+    expect(refused.structured).toMatchObject({
+      pushed: false,
+      secrets: [{ file: 'deploy.sh', line: 1, commit: added }],
+    });
+    expect(refused.text).toContain(`in commit ${added}`);
+    expect(JSON.stringify(refused)).not.toContain(token);
   });
 
   it("the project's pre-push hook runs and can stop the push; skipping it is left to a person (issue 26)", async () => {
