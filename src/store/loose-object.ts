@@ -26,15 +26,28 @@ export async function writeLooseObject(
   const file = path.join(dir, oid.slice(2));
   // Synchronous: a snapshot writes its commit and a few small blobs, a handful of syscalls each.
   if (lstatSync(file, { throwIfNoEntry: false })) return oid;
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Read-only, under git's own temp name (which its prune knows), as git writes objects. A commit (a
   // snapshot's record) is stored uncompressed, for `list` to read without node:zlib (git/zlib-stored.ts).
   const object = Buffer.concat([header, body]);
-  writeFileAtomicSync(file, type === 'commit' ? storedZlib(object) : deflateSync(object), {
-    mode: 0o400,
-    tempName: `tmp_obj_${uniqueSuffix()}`,
-  });
-  return oid;
+  const content = type === 'commit' ? storedZlib(object) : deflateSync(object);
+  // A gc's `git prune-packed` removes the fan-out folders it empties, and a killed gc's may still run
+  // after the store's lock is free: the folder made here can be gone before the temp file is created in
+  // it. Made again and tried again, as git itself does.
+  for (let attempt = 1; ; attempt++) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    try {
+      writeFileAtomicSync(file, content, { mode: 0o400, tempName: `tmp_obj_${uniqueSuffix()}` });
+      return oid;
+    } catch (error) {
+      if (attempt >= MAX_WRITE_ATTEMPTS || !isFolderGone(error)) throw error;
+    }
+  }
+}
+
+const MAX_WRITE_ATTEMPTS = 10;
+
+function isFolderGone(error: unknown): boolean {
+  return ((error as { cause?: NodeJS.ErrnoException }).cause?.code ?? '') === 'ENOENT';
 }
 
 /** The object format a repository's config names (`extensions.objectFormat`); sha1 unless it says otherwise. */

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -79,5 +79,48 @@ describe('loose objects written without git', () => {
     // Security: only an oid names a file.
     expect(readLooseHeader(gitDir, '../../HEAD')).toBeNull();
     expect(readLooseHeader(gitDir, `${'0'.repeat(38)}/x`)).toBeNull();
+  });
+
+  // CI once failed "gc through the CLI" of the crash tests: a killed gc's `git prune-packed` still ran,
+  // removing emptied fan-out folders, and the next snapshot's object found its folder gone (ENOENT).
+  it('every object lands while another process removes empty fan-out folders, as git prune-packed does', async () => {
+    const gitDir = tempDir('loose-race-');
+    run(path.dirname(gitDir), ['init', '-q', '--bare', gitDir]);
+    const objects = path.join(gitDir, 'objects');
+    const sweeper = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('fs'), p = require('path'); const o = process.argv[1]; const end = Date.now() + 4000;
+        const pause = new Int32Array(new SharedArrayBuffer(4));
+        while (Date.now() < end) {
+          for (const d of fs.readdirSync(o)) if (/^[0-9a-f]{2}$/.test(d)) try { fs.rmdirSync(p.join(o, d)); } catch {}
+          Atomics.wait(pause, 0, 0, 0.05);
+        }`,
+        objects,
+      ],
+      { stdio: 'ignore' },
+    );
+    const swept = new Promise((resolve) => sweeper.on('close', resolve));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const failures: string[] = [];
+      const oids: string[] = [];
+      const end = Date.now() + 1_500;
+      for (let index = 0; Date.now() < end; index++) {
+        try {
+          oids.push(await writeLooseObject(gitDir, 'blob', Buffer.from(`object ${index}\n`), 'sha1'));
+        } catch (error) {
+          failures.push((error as Error).message);
+        }
+      }
+      expect(failures).toEqual([]);
+      expect(oids.length).toBeGreaterThan(100);
+      // Those the sweeper did not race are git's objects.
+      expect(run(gitDir, ['cat-file', '-t', oids.at(-1) as string])).toBe('blob');
+    } finally {
+      sweeper.kill();
+      await swept;
+    }
   });
 });
