@@ -178,6 +178,21 @@ describe("a remote that refuses the push is reported as the remote's refusal, wi
     expect(allRefs(bare)).toBe(before);
   });
 
+  it("the remote's words reach the terminal with their control characters escaped", async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    writeHook(
+      path.join(bare, 'hooks', 'pre-receive'),
+      "printf 'read-only \\033[2J\\033]0;owned\\007 here\\n' >&2\nexit 1",
+    );
+    const result = await cli(a, 'handoff', 'push', '--name', 'esc');
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain('read-only');
+    expect(result.stderr).not.toContain('\u001b');
+    expect(result.stderr).not.toContain('\u0007');
+    expect(result.stderr).toContain('\\033[2J');
+  });
+
   it("a private key in the remote's refusal is redacted whole, body lines too", async () => {
     const { bare } = bareRemote();
     const a = machine(`file://${bare}`, 'Alice');
