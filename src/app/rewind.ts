@@ -702,9 +702,10 @@ export interface RestoreTarget {
   skipped?: { large: ReadonlyArray<{ path: string }>; nested: readonly string[] } | undefined;
   /**
    * The checkpoint file's text that comes with the tree (a handoff's, or the one a pull's safety snapshot
-   * kept): a restore of the whole tree writes it, keeping the one it replaces with its safety snapshot.
+   * kept; null: that there was none): a restore of the whole tree writes it (removes the one here),
+   * keeping the one it replaces with its safety snapshot.
    */
-  checkpoint?: string | undefined;
+  checkpoint?: string | null | undefined;
 }
 
 /**
@@ -762,9 +763,10 @@ export async function restoreTreeLocked(
     const swap = checkpointSwap(current, incoming);
     if (options.unlessEmpty && changesNothing(planOf(plan, swap))) return null;
     const folders = plan.emptyFolders.map((folder) => folder.path);
-    const kept = swap?.current ? current : null;
+    // The one here, or that there was none (null), so that undo brings back exactly that.
+    const kept = swap ? current : undefined;
     const isKept =
-      plan.keep.length + plan.created.length + plan.unheld.length + folders.length > 0 || kept !== null;
+      plan.keep.length + plan.created.length + plan.unheld.length + folders.length > 0 || kept !== undefined;
     const before = await recordContent(
       deps,
       store,
@@ -777,7 +779,8 @@ export async function restoreTreeLocked(
           }
         : null,
     );
-    if (checkpoints && swap && incoming !== undefined) await checkpoints.writeLocked(incoming);
+    if (checkpoints && swap && incoming !== undefined)
+      await (incoming === null ? checkpoints.removeLocked() : checkpoints.writeLocked(incoming));
     return { before, swap };
   };
   const recorded = checkpoints ? await checkpoints.withLock(recordAndSwap) : await recordAndSwap();

@@ -208,8 +208,10 @@ export interface RestoreView {
 export function renderCheckpointSwap(swap: CheckpointSwap, from: string): string {
   const goal = (label: CheckpointLabel) =>
     label.goal === null ? 'no goal' : `goal: ${escapeControls(clip(label.goal, 100))}`;
+  if (swap.written === null)
+    return `Checkpoint: the one here (${swap.current === null ? 'unreadable' : goal(swap.current)}) is removed: there was none when this snapshot was taken; the one here is kept with the undo snapshot, which brings it back.`;
   return swap.current === null
-    ? `Checkpoint: ${from} (${goal(swap.written)}) is written; there is none here, and the undo snapshot does not remove it (delete .claude-checkpoint to have none again).`
+    ? `Checkpoint: ${from} (${goal(swap.written)}) is written; there is none here, and the undo snapshot removes it.`
     : `Checkpoint: the one here (${goal(swap.current)}) is replaced by ${from} (${goal(swap.written)}); the one here is kept with the undo snapshot, which brings it back.`;
 }
 

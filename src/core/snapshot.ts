@@ -185,8 +185,9 @@ export interface RestorePlan {
   modes?: ModeChange[];
   /**
    * The checkpoint the restore writes besides the files (a pull's, or the one a pull replaced, brought
-   * back by its undo), when it differs from the one here: the safety snapshot keeps the one here, so
-   * that undo brings it back. Absent when the checkpoint stays as it is.
+   * back by its undo; or none, when the pull's undo removes the one it wrote where there was none), when
+   * it differs from the one here: the safety snapshot keeps the one here, so that undo brings it back.
+   * Absent when the checkpoint stays as it is.
    */
   checkpoint?: CheckpointSwap;
 }
@@ -217,10 +218,13 @@ export interface CheckpointLabel {
   updatedAt: string | null;
 }
 
-/** The checkpoint here (null: none) and the one a restore writes in its place. */
+/**
+ * The checkpoint here (null: none) and the one a restore writes in its place (null: it removes the one
+ * here, as the undo of a pull onto a machine that had none).
+ */
 export interface CheckpointSwap {
   current: CheckpointLabel | null;
-  written: CheckpointLabel;
+  written: CheckpointLabel | null;
 }
 
 /** The label of a checkpoint file's text (already validated where it came from), or null if unreadable. */
@@ -238,12 +242,17 @@ export function labelCheckpoint(text: string): CheckpointLabel | null {
   }
 }
 
-/** What writing `incoming` over `current` (checkpoint texts; null: none) changes, or undefined: nothing. */
+/**
+ * What writing `incoming` over `current` (checkpoint texts; null: none, and an `incoming` null removes the
+ * one here) changes, or undefined: nothing.
+ */
 export function checkpointSwap(
   current: string | null,
-  incoming: string | undefined,
+  incoming: string | null | undefined,
 ): CheckpointSwap | undefined {
   if (incoming === undefined || incoming === current) return undefined;
+  if (incoming === null)
+    return current === null ? undefined : { current: labelCheckpoint(current), written: null };
   const written = labelCheckpoint(incoming);
   if (written === null) return undefined;
   return { current: current === null ? null : labelCheckpoint(current), written };

@@ -276,6 +276,22 @@ export class CheckpointStore {
   }
 
   /**
+   * Removes the checkpoint and its backup, for a caller that holds the lock and has kept the text a load
+   * gave (the undo of a pull onto a machine that had none). The backup goes first: a removal cut short
+   * leaves the checkpoint as it was, never its older backup in its place.
+   */
+  async removeLocked(): Promise<void> {
+    this.removeStaleTempFiles();
+    for (const file of [this.paths.backup, this.paths.main]) {
+      try {
+        this.fs.unlinkSync(file);
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT') throw error;
+      }
+    }
+  }
+
+  /**
    * Makes the current (valid) file the backup: a hard link to it, renamed over `.prev`, costs no data
    * write and no fsync of its own (the main file's write syncs the folder, making both renames durable).
    * Where hard links are not supported, the content is copied.

@@ -12,7 +12,8 @@ const ASIDE_MARK = 'claude-checkpoint aside';
  * holds the files (modes and symlinks as git keeps them), its message the paths the restore will create,
  * the empty folders it removes or writes into (git holds no folders: undo makes them again) and, when it
  * changes ignore rules, the paths that were there unheld (so that undo never deletes them), and the
- * checkpoint file it replaces (a pull's; so that undo writes it back: `.prev` is only the last write's).
+ * checkpoint file it replaces (a pull's; so that undo writes it back: `.prev` is only the last write's),
+ * or null when it writes one where there was none (so that undo removes it).
  * The safety snapshot names it as its parent, so it lives (and is collected) with that snapshot.
  */
 export async function keepAside(
@@ -22,7 +23,7 @@ export async function keepAside(
   created: readonly string[],
   unheld: readonly string[],
   folders: readonly string[] = [],
-  checkpoint: string | null = null,
+  checkpoint?: string | null,
 ): Promise<string> {
   // A private index of our own for these paths: `update-index` reads them as they are, ignored or not.
   const index = path.join(gitDir, `aside-index-${uniqueSuffix()}`);
@@ -39,7 +40,7 @@ export async function keepAside(
       created,
       ...(unheld.length > 0 ? { unheld } : {}),
       ...(folders.length > 0 ? { folders } : {}),
-      ...(checkpoint === null ? {} : { checkpoint }),
+      ...(checkpoint === undefined ? {} : { checkpoint }),
     })}\n`;
     return (await git(['commit-tree', tree, '-F', '-'], { input: message })).stdout.trim();
   } finally {
@@ -58,7 +59,7 @@ export async function readAside(git: StoreGit, commit: string): Promise<AsideCon
   let created: string[] = [];
   let unheld: string[] = [];
   let folders: string[] = [];
-  let checkpoint: string | undefined;
+  let checkpoint: string | null | undefined;
   const strings = (value: unknown) =>
     Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
   try {
@@ -71,7 +72,8 @@ export async function readAside(git: StoreGit, commit: string): Promise<AsideCon
     created = strings(parsed.created);
     unheld = strings(parsed.unheld);
     folders = strings(parsed.folders);
-    if (typeof parsed.checkpoint === 'string') checkpoint = parsed.checkpoint;
+    // null: the restore wrote one where there was none (older snapshots never say so: left as it is).
+    if (typeof parsed.checkpoint === 'string' || parsed.checkpoint === null) checkpoint = parsed.checkpoint;
   } catch {
     // No list of created paths: only what was kept aside comes back.
   }

@@ -11,8 +11,11 @@ import type { TreeChange } from './worktree-writer.js';
 /** What a snapshot kept aside: entries to write back, and paths to remove (they did not exist). */
 export interface AsideContent {
   entries: ReadonlyArray<{ path: string; mode: string; oid: string }>;
-  /** The checkpoint file's text the restore after the snapshot replaced: restoring the snapshot writes it back. */
-  checkpoint?: string;
+  /**
+   * The checkpoint file's text the restore after the snapshot replaced (null: there was none, it wrote
+   * one): restoring the snapshot writes it back (removes the one written). Absent: not the restore's.
+   */
+  checkpoint?: string | null;
   /** Paths the restore after the snapshot created where nothing was: restoring the snapshot removes them. */
   created: readonly string[];
   /**

@@ -625,7 +625,7 @@ export class SnapshotStore {
     created: readonly string[],
     unheld: readonly string[],
     folders: readonly string[] = [],
-    checkpoint: string | null = null,
+    checkpoint?: string | null,
   ): Promise<string> {
     return keepAside(this.git, this.gitDir, keep, created, unheld, folders, checkpoint);
   }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt } from '../helpers/cli.js';
@@ -109,7 +109,9 @@ describe("a pull and this machine's own checkpoint", () => {
     expect(readFileSync(fMain, 'utf8')).toBe(before);
   }, 120_000);
 
-  it('a pull onto a machine with no checkpoint says that its undo leaves the pulled one in place', async () => {
+  // Helper task left3, item 1: the undo of a pull onto a machine with no checkpoint left the pulled one
+  // in place, so the project was not as it was. The safety snapshot now records that there was none.
+  it('a pull onto a machine with no checkpoint: its undo removes the pulled one, and the undo of that brings it back', async () => {
     const { bare } = bareRemote();
     const e = machine(bare, 'Erin');
     const f = machine(bare, 'Frank');
@@ -119,15 +121,62 @@ describe("a pull and this machine's own checkpoint", () => {
     const fMain = path.join(f.root, '.claude-checkpoint');
     const plan = await cli(f, 'handoff', 'pull', '--name', 'none-here', '--dry-run');
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toContain('there is none here, and the undo snapshot does not remove it');
+    expect(plan.stdout).toContain('there is none here, and the undo snapshot removes it');
     const pulled = await cli(f, 'handoff', 'pull', '--name', 'none-here', '--yes', '--json');
     expect(pulled.code, pulled.stderr).toBe(0);
-    const undone = await cli(f, 'restore', JSON.parse(pulled.stdout).undo as string, '--yes');
+    const undo = JSON.parse(pulled.stdout).undo as string;
+    const pulledText = readFileSync(fMain, 'utf8');
+
+    const undoPlan = await cli(f, 'restore', undo, '--dry-run', '--json');
+    expect(JSON.parse(undoPlan.stdout).plan.checkpoint).toMatchObject({
+      current: { goal: 'E goal' },
+      written: null,
+    });
+    expect((await cli(f, 'restore', undo, '--dry-run')).stdout).toContain(
+      'Checkpoint: the one here (goal: E goal) is removed: there was none when this snapshot was taken; the one here is kept with the undo snapshot, which brings it back.',
+    );
+    const undone = await cli(f, 'restore', undo, '--yes', '--json');
     expect(undone.code, undone.stderr).toBe(0);
-    // As the plan said: the files come back, the pulled checkpoint stays.
+    // The project is as it was before the pull: its files, and no checkpoint (nor a backup to load).
     expect(readFileSync(path.join(f.root, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
-    expect(goalOf(fMain)).toBe('E goal');
-  }, 120_000);
+    expect(existsSync(fMain)).toBe(false);
+    expect(existsSync(`${fMain}.prev`)).toBe(false);
+    expect((await cli(f, 'brief')).stdout).not.toContain('E goal');
+    // Restoring the same undo again changes no checkpoint: there is none already.
+    const again = JSON.parse((await cli(f, 'restore', undo, '--json', '--dry-run')).stdout);
+    expect(again.plan.checkpoint).toBeUndefined();
+
+    // The undo of the undo writes the pulled checkpoint back, byte for byte.
+    const redone = await cli(f, 'restore', JSON.parse(undone.stdout).undoSnapshotId as string, '--yes');
+    expect(redone.code, redone.stderr).toBe(0);
+    expect(readFileSync(fMain, 'utf8')).toBe(pulledText);
+  }, 180_000);
+
+  it('a pull onto a machine with no checkpoint: a checkpoint saved after it is removed by the undo too, kept with its undo snapshot', async () => {
+    const { bare } = bareRemote();
+    const e = machine(bare, 'Erin');
+    const f = machine(bare, 'Frank');
+    expect((await cli(e, 'save', '--goal', 'E goal')).code).toBe(0);
+    expect((await cli(e, 'handoff', 'push', '--name', 'later')).code).toBe(0);
+    const fMain = path.join(f.root, '.claude-checkpoint');
+    const pulled = await cli(f, 'handoff', 'pull', '--name', 'later', '--yes', '--json');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    // The checkpoint changes after the pull: as when it replaced one, the undo still goes back to before
+    // the pull, and keeps the one here with its own safety snapshot.
+    expect((await cli(f, 'save', '--goal', 'F later goal')).code).toBe(0);
+    const laterText = readFileSync(fMain, 'utf8');
+    const undo = JSON.parse(pulled.stdout).undo as string;
+    expect((await cli(f, 'restore', undo, '--dry-run')).stdout).toContain(
+      'Checkpoint: the one here (goal: F later goal) is removed',
+    );
+    const undone = await cli(f, 'restore', undo, '--yes', '--json');
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(existsSync(fMain)).toBe(false);
+    expect(existsSync(`${fMain}.prev`)).toBe(false);
+    const redone = await cli(f, 'restore', JSON.parse(undone.stdout).undoSnapshotId as string, '--yes');
+    expect(redone.code, redone.stderr).toBe(0);
+    expect(readFileSync(fMain, 'utf8')).toBe(laterText);
+  }, 180_000);
 
   it('asks before replacing the checkpoint even when no file changes', async () => {
     const { bare } = bareRemote();
