@@ -1,4 +1,4 @@
-import { CheckpointError } from '../core/errors.js';
+import { CheckpointError, isCheckpointError } from '../core/errors.js';
 import { compareAscii } from '../core/text.js';
 import {
   checkHandoffName,
@@ -40,7 +40,7 @@ export async function listHandoffs(
   const listed = await listRemoteHandoffs(root.root, remote);
   await store.withLock(() => store.init());
   const before = await store.objectBytes();
-  // One dropped since the listing is left out (as is one pushed over then: listing again shows it).
+  // One dropped since the listing is left out; one pushed over then is read at its new commit.
   const refs = await fetchIntoStore(root.root, remote, listed, await objectDirs(store), {
     content: false,
     gone: 'skip',
@@ -50,7 +50,11 @@ export async function listHandoffs(
   if (fetched > 0) await store.withLock(async () => store.noteAdded(fetched));
   const handoffs: HandoffListing[] = [];
   for (const [ref, commit] of refs) {
-    const { meta } = await readHandoffCommit(store, commit).catch(() => ({ meta: null }));
+    // A commit that is not a handoff is not listed; any other failure (a missing object) is not hidden.
+    const { meta } = await readHandoffCommit(store, commit).catch((error: unknown) => {
+      if (isCheckpointError(error, 'CORRUPT')) return { meta: null };
+      throw error;
+    });
     if (!meta) continue;
     handoffs.push({
       name: ref.slice(HANDOFF_REFS.length),

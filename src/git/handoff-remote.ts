@@ -125,8 +125,9 @@ export async function advertisedObjects(root: string, remote: string): Promise<s
  * Fetches handoff commits (ref → commit) from the remote into the store's objects (nothing in the project
  * changes), and makes sure the store can read them on its own: their commits, and with `content` their
  * trees and files too. Returns the handoffs fetched: another machine may drop or push over one between
- * the listing and this fetch. With `gone: 'skip'` (a listing) those are left out; with `'refuse'` (a
- * pull of one) that is an error that says so.
+ * the listing and this fetch. With `gone: 'skip'` (a listing) one dropped is left out, and one pushed
+ * over is listed again and read at its new commit (a second time, if it moved again meanwhile); with
+ * `'refuse'` (a pull of one) either is an error that says so.
  */
 export async function fetchIntoStore(
   root: string,
@@ -136,10 +137,61 @@ export async function fetchIntoStore(
   /** `surface`: whose words name the handoff's name (`--name`, `name`) in the error of a `'refuse'`. */
   options: { content: boolean; gone: 'skip' } | { content: boolean; gone: 'refuse'; surface: Surface },
 ): Promise<Map<string, string>> {
-  let wanted = new Map(handoffs);
-  for (let attempt = 1; wanted.size > 0; attempt++) {
+  const wanted = new Map(handoffs);
+  let fetching = [...wanted.keys()];
+  for (let round = 1; ; round++) {
+    for (const ref of await fetchPresent(root, remote, fetching, objects, options)) wanted.delete(ref);
+    // A handoff pushed over since the listing: the fetch brought the new commit, not the one listed.
+    const present = await presentInStore(objects, [...wanted.values()]);
+    const moved = [...wanted.keys()].filter((ref) => !present.has(wanted.get(ref) as string));
+    if (moved.length === 0) break;
+    const named = escapeControls((moved[0] as string).slice(HANDOFF_REFS.length));
+    if (options.gone === 'refuse')
+      throw new CheckpointError(
+        'GIT_FAILED',
+        `handoff '${named}' on remote '${escapeControls(remote)}' changed while this command ran (someone pushed it again): nothing was changed; run it again to see the new one`,
+      );
+    if (round === 2)
+      throw new CheckpointError(
+        'GIT_FAILED',
+        `handoff '${named}' on remote '${escapeControls(remote)}' changed twice while this command read it (someone is pushing it again): run it again`,
+      );
+    // Listed again: where the fetch found it (its commit is here now), or further on (fetched again).
+    const now = await listRemoteHandoffs(root, remote);
+    const again = await presentInStore(
+      objects,
+      moved.flatMap((ref) => now.get(ref) ?? []),
+    );
+    fetching = [];
+    for (const ref of moved) {
+      const commit = now.get(ref);
+      if (commit === undefined) wanted.delete(ref);
+      else {
+        wanted.set(ref, commit);
+        if (!again.has(commit)) fetching.push(ref);
+      }
+    }
+  }
+  await copyIntoStore(path.dirname(objects.store), objects.project, [...wanted.values()], options);
+  return wanted;
+}
+
+/**
+ * Fetches these handoff refs. Returns those dropped since they were listed: with `gone: 'skip'` the rest
+ * are fetched; with `'refuse'` that is an error that says so.
+ */
+async function fetchPresent(
+  root: string,
+  remote: string,
+  refs: readonly string[],
+  objects: { store: string; project: string },
+  options: { gone: 'skip' } | { gone: 'refuse'; surface: Surface },
+): Promise<string[]> {
+  let wanted = [...refs];
+  const dropped: string[] = [];
+  for (let attempt = 1; wanted.length > 0; attempt++) {
     try {
-      await fetchRefs(root, remote, [...wanted.keys()], objects);
+      await fetchRefs(root, remote, wanted, objects);
       break;
     } catch (error) {
       // A handoff dropped since the listing: gone, not a remote out of reach (trial of issue 26).
@@ -151,22 +203,11 @@ export async function fetchIntoStore(
           'INVALID_INPUT',
           `${WORDS[options.surface].handoffNameField}: handoff '${escapeControls(gone.slice(HANDOFF_REFS.length))}' was dropped from remote '${escapeControls(remote)}' while this command ran (it is no longer there)`,
         );
-      wanted = new Map([...wanted].filter(([ref]) => now.has(ref)));
+      dropped.push(...wanted.filter((ref) => !now.has(ref)));
+      wanted = wanted.filter((ref) => now.has(ref));
     }
   }
-  // A handoff pushed over since the listing: the fetch brought the new commit, not the one listed.
-  const present = await presentInStore(objects, [...wanted.values()]);
-  for (const [ref, commit] of wanted) {
-    if (present.has(commit)) continue;
-    if (options.gone === 'skip') wanted.delete(ref);
-    else
-      throw new CheckpointError(
-        'GIT_FAILED',
-        `handoff '${escapeControls(ref.slice(HANDOFF_REFS.length))}' on remote '${escapeControls(remote)}' changed while this command ran (someone pushed it again): nothing was changed; run it again to see the new one`,
-      );
-  }
-  await copyIntoStore(path.dirname(objects.store), objects.project, [...wanted.values()], options);
-  return wanted;
+  return dropped;
 }
 
 async function fetchRefs(

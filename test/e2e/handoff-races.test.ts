@@ -85,6 +85,71 @@ describe('a handoff dropped while it is being read', () => {
     expect(names).not.toContain('goes');
   });
 
+  // Helper task left3, item 2: a handoff another machine pushed over between the listing (ls-remote) and
+  // the fetch was left out of the list: its listed commit never came. It is listed, as it is now.
+  it('list: a handoff pushed over meanwhile is listed, with its new commit', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    expect((await cli(a, 'save', '--goal', 'first goal')).code).toBe(0);
+    expect((await cli(a, 'handoff', 'push', '--name', 'listmoved')).code).toBe(0);
+    expect((await cli(a, 'save', '--goal', 'second goal')).code).toBe(0);
+    const newer = JSON.parse((await cli(a, 'handoff', 'push', '--name', 'listmoved-2', '--json')).stdout)
+      .commit as string;
+    // Call 1 lists it at its first commit; before call 2, the fetch, it is pushed over.
+    dropAtCall(b, bare, 2, ['refs/claude-checkpoint/handoff/listmoved'], newer);
+    const result = await cli(b, 'handoff', 'list', '--json');
+    expect(result.code, result.stderr).toBe(0);
+    const listed = JSON.parse(result.stdout).handoffs as Array<{
+      name: string;
+      commit: string;
+      goal: string;
+    }>;
+    expect(listed.find((h) => h.name === 'listmoved')).toMatchObject({ commit: newer, goal: 'second goal' });
+    expect(listed.map((h) => h.name)).toContain('listmoved-2');
+  });
+
+  it('list: a handoff pushed over again while it is read again is listed too (the retry fetches it)', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    expect((await cli(a, 'save', '--goal', 'one')).code).toBe(0);
+    expect((await cli(a, 'handoff', 'push', '--name', 'twice')).code).toBe(0);
+    expect((await cli(a, 'save', '--goal', 'two')).code).toBe(0);
+    const second = JSON.parse((await cli(a, 'handoff', 'push', '--name', 'twice-2', '--json')).stdout)
+      .commit as string;
+    // A commit B's first fetch never brings: made in A's store, pushed over "twice" by the wrapper.
+    expect((await cli(a, 'save', '--goal', 'three')).code).toBe(0);
+    const third = JSON.parse((await cli(a, 'handoff', 'push', '--name', 'twice-3', '--json')).stdout)
+      .commit as string;
+    git(bare, 'update-ref', '-d', 'refs/claude-checkpoint/handoff/twice-3');
+    // Pushed over before the fetch (call 2) and again before it is listed again (call 3).
+    const dir = tempDir('upload-pack-');
+    const counter = path.join(dir, 'calls');
+    writeFileSync(counter, '0');
+    const wrapper = path.join(dir, 'upload-pack');
+    const ref = 'refs/claude-checkpoint/handoff/twice';
+    writeFileSync(
+      wrapper,
+      [
+        '#!/bin/sh',
+        `n=$(($(cat '${counter}') + 1)); echo $n > '${counter}'`,
+        `if [ $n -eq 2 ]; then git --git-dir='${bare}' update-ref '${ref}' ${second}; fi`,
+        `if [ $n -eq 3 ]; then git --git-dir='${bare}' update-ref '${ref}' ${third}; fi`,
+        'exec git upload-pack "$@"',
+      ].join('\n'),
+    );
+    chmodSync(wrapper, 0o755);
+    git(b.root, 'config', 'remote.origin.uploadpack', wrapper);
+    const result = await cli(b, 'handoff', 'list', '--json');
+    expect(result.code, result.stderr).toBe(0);
+    expect(Number(readFileSync(counter, 'utf8'))).toBeGreaterThanOrEqual(4);
+    const listed = JSON.parse(result.stdout).handoffs as Array<{
+      name: string;
+      commit: string;
+      goal: string;
+    }>;
+    expect(listed.find((h) => h.name === 'twice')).toMatchObject({ commit: third, goal: 'three' });
+  });
+
   it('pull of a handoff pushed over meanwhile: says it changed, and changes nothing', async () => {
     const a = machine(`file://${bare}`, 'Alice');
     const b = machine(`file://${bare}`, 'Bob');
