@@ -11,7 +11,7 @@ import {
   type PromptSelector,
 } from './claude-transcript.js';
 import { codexRolloutFileName, createCodexCollector, createCodexFork } from './codex-rollout.js';
-import { copilotPrompts, copilotSessionId, forkCopilotSession } from './copilot-session.js';
+import { createCopilotCollector, createCopilotFork, forkCopilotWorkspace } from './copilot-session.js';
 import type { AppDeps } from './deps.js';
 import { forkGeminiChat, geminiChatFileName, geminiPrompts, resolveGeminiChat } from './gemini-chat.js';
 
@@ -117,6 +117,7 @@ interface Forker {
     snapshot: PromptSnapshot,
     sessionId: string,
     deps: Pick<AppDeps, 'newId' | 'now'>,
+    companions: ReadonlyMap<string, string>,
   ): Promise<ForkAttempt>;
 }
 
@@ -322,30 +323,35 @@ const copilot: Forker = {
     ]);
   },
   companions: ['workspace.yaml'],
-  fork: (text, snapshot, sessionId, deps, companions) => {
-    if (copilotSessionId(text) !== snapshot.sessionId) return { kind: 'other-session' };
-    const prompt = findTranscriptPrompt(copilotPrompts(text), selectorOf(snapshot));
+  // Line by line, as Claude Code's: a long session's events are hundreds of MB.
+  forkLines: async (lines, snapshot, sessionId, deps, companions) => {
+    const collector = createCopilotCollector();
+    for await (const raw of lines()) collector.line(raw);
+    const oldSessionId = collector.sessionId();
+    if (oldSessionId === null || oldSessionId !== snapshot.sessionId) return { kind: 'other-session' };
+    const prompt = findTranscriptPrompt(collector.prompts, selectorOf(snapshot));
     if (!prompt) return { kind: 'no-prompt' };
-    const fork = forkCopilotSession(
-      text,
-      companions.get('workspace.yaml') ?? null,
-      prompt,
-      sessionId,
-      deps.now(),
-    );
-    if (!fork) return { kind: 'first', prompt: prompt.text };
+    if (!collector.prompts.some((earlier) => earlier.index < prompt.runStart))
+      return { kind: 'first', prompt: prompt.text };
+    const fork = createCopilotFork(oldSessionId, prompt, sessionId);
+    async function* forked() {
+      for await (const raw of lines()) {
+        if (fork.isDone()) break;
+        const line = fork.line(raw);
+        if (line) yield line;
+      }
+    }
+    const workspace = forkCopilotWorkspace(companions.get('workspace.yaml') ?? null, sessionId, deps.now());
     // A folder of its own beside the original's, named by the new id, as Copilot CLI keeps each session.
     const folder = path.join('..', sessionId);
     return {
       kind: 'forked',
       folder,
       files: [
-        { path: path.join(folder, 'events.jsonl'), text: fork.events },
-        ...(fork.workspace === null
-          ? []
-          : [{ path: path.join(folder, 'workspace.yaml'), text: fork.workspace }]),
+        { path: path.join(folder, 'events.jsonl'), lines: forked },
+        ...(workspace === null ? [] : [{ path: path.join(folder, 'workspace.yaml'), text: workspace }]),
       ],
-      messages: fork.messages,
+      messages: collector.messagesBefore(prompt.runStart),
       prompt: prompt.text,
     };
   },
@@ -519,14 +525,15 @@ async function forkOne(
   sessionId: string,
   deps: Pick<AppDeps, 'newId' | 'now'>,
 ): Promise<ForkAttempt | { reason: string }> {
-  if (forker.forkLines) return forker.forkLines(() => linesOf(handle), snapshot, sessionId, deps);
-  const text = await readWhole(handle, file);
-  if (typeof text !== 'string') return text;
+  // The companions are small files beside the transcript (Copilot CLI's workspace.yaml), read whole.
   const companions = new Map<string, string>();
   for (const name of forker.companions ?? []) {
     const companion = await readTranscript(path.join(path.dirname(file), name));
     if (typeof companion === 'string') companions.set(name, companion);
   }
+  if (forker.forkLines) return forker.forkLines(() => linesOf(handle), snapshot, sessionId, deps, companions);
+  const text = await readWhole(handle, file);
+  if (typeof text !== 'string') return text;
   return (forker.fork as NonNullable<Forker['fork']>)(text, snapshot, sessionId, deps, companions);
 }
 

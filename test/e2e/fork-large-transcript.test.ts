@@ -203,6 +203,96 @@ describe.skipIf(!existsSync('/proc/self/status'))(
   },
 );
 
+// Helper task left3, item 3: a Copilot CLI session's events were read whole to be forked (the text, its
+// lines, their objects and the fork's text at once). Read and written line by line now, as above.
+describe.skipIf(!existsSync('/proc/self/status'))(
+  'a conversation rewind of 100 MB of Copilot CLI events',
+  () => {
+    it('forks them within the same bound, the new session whole, its workspace file beside', async () => {
+      const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+      const home = tempDir('home-');
+      const copilotHome = path.join(home, '.copilot');
+      const env = { HOME: home, CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+      const hook = (prompt: string) =>
+        runCli(['hook', 'UserPromptSubmit', '--agent', 'copilot'], {
+          cwd: root,
+          env,
+          input: JSON.stringify({ session_id: COPILOT_SESSION, cwd: root, prompt }),
+        });
+      expect((await hook('first prompt')).code).toBe(0);
+      expect((await hook('second prompt')).code).toBe(0);
+      const second = JSON.parse((await runCli(['list', '--json', '--root', root], { cwd: root, env })).stdout)
+        .snapshots[0] as { id: string; createdAt: string };
+
+      const folder = path.join(copilotHome, 'session-state', COPILOT_SESSION);
+      mkdirSync(folder, { recursive: true });
+      const events = path.join(folder, 'events.jsonl');
+      cleanup.push(events);
+      writeCopilotEvents(events, TRANSCRIPT_BYTES, new Date(second.createdAt));
+      writeFileSync(path.join(folder, 'workspace.yaml'), `id: ${COPILOT_SESSION}\ncwd: ${root}\n`);
+
+      const run = await runCliMeasured(
+        ['rewind', second.id, '--conversation', '--yes', '--json', '--root', root],
+        root,
+        env,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const fork = JSON.parse(run.stdout).conversation.fork as {
+        sessionId: string;
+        transcript: string;
+        messages: number;
+      };
+      cleanup.push(fork.transcript);
+      expect(run.peakBytes, `peak ${Math.round(run.peakBytes / MB)} MB`).toBeLessThan(MAX_PEAK_RSS_BYTES);
+      expect(fork.transcript).toBe(path.join(copilotHome, 'session-state', fork.sessionId, 'events.jsonl'));
+      expect(statSync(fork.transcript).size).toBeGreaterThan(TRANSCRIPT_BYTES * 0.9);
+      expect(statSync(fork.transcript).mode & 0o777).toBe(0o600);
+      // The first event names the new session; the last is the last before the second prompt.
+      const fd = openSync(fork.transcript, 'r');
+      const head = Buffer.alloc(4096);
+      readSync(fd, head, 0, head.length, 0);
+      const tail = Buffer.alloc(64 * 1024);
+      const { size } = statSync(fork.transcript);
+      const read = readSync(fd, tail, 0, tail.length, size - tail.length);
+      closeSync(fd);
+      expect(JSON.parse(head.toString('utf8').split('\n')[0] as string)).toMatchObject({
+        type: 'session.start',
+        data: { sessionId: fork.sessionId },
+      });
+      const last = JSON.parse(tail.subarray(0, read).toString('utf8').trimEnd().split('\n').pop() as string);
+      expect(last).toMatchObject({ type: 'assistant.message' });
+      expect(fork.messages).toBeGreaterThan(1000);
+      expect(readFileSync(path.join(path.dirname(fork.transcript), 'workspace.yaml'), 'utf8')).toBe(
+        `id: ${fork.sessionId}\ncwd: ${root}\n`,
+      );
+    }, 180_000);
+  },
+);
+
+const COPILOT_SESSION = 'af86c68a-a4bb-48c1-8cf8-ba796d0575f7';
+
+/**
+ * Copilot CLI events of about `bytes`: the session's start, a first prompt, assistant messages (10 KB of
+ * text each), then the second prompt, written after `promptAt`.
+ */
+function writeCopilotEvents(file: string, bytes: number, promptAt: Date): void {
+  const fd = openSync(file, 'w');
+  try {
+    let id = 0;
+    const line = (type: string, data: Record<string, unknown>, at: Date) =>
+      `${JSON.stringify({ type, data, id: `e-${id++}`, timestamp: at.toISOString(), parentId: null })}\n`;
+    const before = new Date(promptAt.getTime() - 60_000);
+    writeSync(fd, line('session.start', { sessionId: COPILOT_SESSION, copilotVersion: '1.0.102' }, before));
+    writeSync(fd, line('user.message', { content: 'first prompt' }, before));
+    const filler = 'lorem ipsum dolor sit amet, "quoted" and \\ escaped\n'.repeat(200);
+    for (let written = 0; written < bytes; )
+      written += writeSync(fd, line('assistant.message', { content: filler, toolRequests: [] }, before));
+    writeSync(fd, line('user.message', { content: 'second prompt' }, new Date(promptAt.getTime() + 1_000)));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 const CODEX_SESSION = '01a23534-b9d3-7892-85f6-6d7e97ff6f0a';
 
 /** A Codex rollout of about `bytes`: its session_meta, a first turn of many messages, and a second turn. */
