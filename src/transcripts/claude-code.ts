@@ -1,7 +1,7 @@
 import { readSync } from 'node:fs';
 import type { Task, TaskStatus } from '../core/schema.js';
 import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
-import { readLinesBackward, readLinesForward } from './lines.js';
+import { readJsonLinesBackward, readJsonLinesForward } from './lines.js';
 import { StatusPick } from './status-pick.js';
 import {
   type IncrementalState,
@@ -220,11 +220,11 @@ function scanBackward(fd: number, from: number, to: number, continuedWorked: boo
   const scan: Scan = { end: from, taskEvents: [], files: [], commands: [], pending: [], outcomes };
   const seenFiles = new Set<string>();
   const status = new StatusPick();
-  scan.end = readLinesBackward(fd, from, to, (line, start) => {
+  scan.end = readJsonLinesBackward(fd, from, to, (line, start, bytes) => {
     // A first read of a gigabyte session reads its last part only (see MAX_BACKWARD_BYTES).
     if (to - start > MAX_BACKWARD_BYTES) return true;
     if (includes(line, '"type":"user"')) {
-      if (includes(line, '"tool_result"')) outcomes.add(line, start);
+      if (includes(line, '"tool_result"')) outcomes.add(line, start, bytes);
       // A prompt (or Claude Code's own text in its place): the turn read so far started here.
       else if (!includes(line, '"isSidechain":true')) {
         status.turnStart();
@@ -362,14 +362,12 @@ class ToolResults {
 
   constructor(private readonly fd: number) {}
 
-  add(line: Buffer, start: number): void {
+  /** `bytes`: the line's length in the file, where it is read again from. */
+  add(line: Buffer, start: number, bytes: number): void {
     for (const id of toolUseIds(line)) {
       if (this.byId.has(id)) continue;
       // A huge result (a long output) is read from its bytes now rather than read again and parsed.
-      this.byId.set(
-        id,
-        line.length > PARSE_MAX_BYTES ? outcomeFromBytes(line) : { start, length: line.length },
-      );
+      this.byId.set(id, line.length > PARSE_MAX_BYTES ? outcomeFromBytes(line) : { start, length: bytes });
     }
   }
 
@@ -480,7 +478,7 @@ function taskStatusOf(value: unknown): TaskItem['status'] | undefined {
  */
 function findFirstPrompt(fd: number, from: number, to: number): { goal?: string; searchedTo: number } {
   let goal: string | undefined;
-  const searchedTo = readLinesForward(fd, from, to, GOAL_SEARCH_BYTES, (line) => {
+  const searchedTo = readJsonLinesForward(fd, from, to, GOAL_SEARCH_BYTES, (line) => {
     if (!includes(line, '"type":"user"') || line.length > PARSE_MAX_BYTES * 4) return false;
     const entry = parseEntry(line);
     if (entry?.type !== 'user' || entry.isMeta === true || entry.isSidechain === true) return false;

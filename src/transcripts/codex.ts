@@ -1,5 +1,5 @@
 import type { TranscriptRecord } from '../core/transcript.js';
-import { readLinesBackward } from './lines.js';
+import { readJsonLinesBackward } from './lines.js';
 import {
   includes,
   isRecord,
@@ -69,7 +69,7 @@ function scanCodex(
   // The turn of the latest task list read back to its start: its commands and files, and those of every
   // later turn, are in; older ones are what a read passed on the way.
   let turnRead = false;
-  const end = readLinesBackward(fd, from, to, (line, start) => {
+  const end = readJsonLinesBackward(fd, from, to, (line, start) => {
     if (to - start > MAX_BACKWARD_BYTES) return true;
     if (line.length > PARSE_MAX_BYTES) {
       takeHugeOutcome(line, outcomes);

@@ -2,7 +2,7 @@ import { readSync } from 'node:fs';
 import type { Task, TaskStatus } from '../core/schema.js';
 import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
 import { typedPrompt } from './claude-code.js';
-import { readFileTail, readLinesBackward, readLinesForward } from './lines.js';
+import { compactJsonText, readFileTail, readJsonLinesBackward, readJsonLinesForward } from './lines.js';
 import { StatusPick } from './status-pick.js';
 import { applyTodoSql, type SqlTodo } from './todo-sql.js';
 import {
@@ -231,7 +231,7 @@ function scanBackward(fd: number, from: number, to: number, continuedWorked: boo
   const status = new StatusPick();
   // Events a rewind removed: listed by id, or every event back to (and including) the first one removed.
   let skipUntil: string | undefined;
-  scan.end = readLinesBackward(fd, from, to, (line, start) => {
+  scan.end = readJsonLinesBackward(fd, from, to, (line, start, bytes) => {
     if (to - start > MAX_BACKWARD_BYTES) return true;
     if (skipUntil !== undefined || scan.removed.size > 0) {
       const id = eventIdOf(line);
@@ -252,7 +252,7 @@ function scanBackward(fd: number, from: number, to: number, continuedWorked: boo
           scan.outcomes.set(outcome.id, outcome.outcome);
           for (const file of outcome.outcome.files) addFile(scan, seenFiles, file);
         }
-      } else scan.outcomes.add(line, start);
+      } else scan.outcomes.add(line, start, bytes);
       return false;
     }
     if (type === 'user.message') {
@@ -394,7 +394,8 @@ class Outcomes {
     this.byId.set(id, outcome);
   }
 
-  add(line: Buffer, start: number): void {
+  /** `bytes`: the line's length in the file, where it is read again from. */
+  add(line: Buffer, start: number, bytes: number): void {
     const id = stringAfter(line, '"toolCallId":"');
     if (id === undefined || this.byId.has(id)) return;
     // A huge result (a long output) is read from its bytes now rather than read again and parsed.
@@ -402,7 +403,7 @@ class Outcomes {
       id,
       line.length > PARSE_MAX_BYTES
         ? (outcomeFromBytes(line)?.outcome ?? { success: false, files: [] })
-        : { start, length: line.length },
+        : { start, length: bytes },
     );
   }
 
@@ -450,7 +451,7 @@ function findFirstPrompt(
   removed: ReadonlySet<string>,
 ): { goal?: string; searchedTo: number } {
   let goal: string | undefined;
-  const searchedTo = readLinesForward(fd, from, to, GOAL_SEARCH_BYTES, (line) => {
+  const searchedTo = readJsonLinesForward(fd, from, to, GOAL_SEARCH_BYTES, (line) => {
     if (typeOf(line) !== 'user.message' || line.length > PARSE_MAX_BYTES * 4) return false;
     const event = parseEvent(line);
     const data = dataOf(event);
@@ -580,8 +581,10 @@ const TAIL_BYTES = 256 * 1024;
  * no message, counts as written: there is nothing to wait for.
  */
 export function copilotTurnWritten(file: string): boolean {
-  const text = readFileTail(file, TAIL_BYTES);
-  if (text === null) return true;
+  const tail = readFileTail(file, TAIL_BYTES);
+  if (tail === null) return true;
+  // Lines written with spaces read as compact ones (see compactJsonLine).
+  const text = tail.split('\n').map(compactJsonText).join('\n');
   const message = text.lastIndexOf('"type":"assistant.message"');
   if (message === -1) return true;
   const start = text.lastIndexOf('"type":"assistant.turn_start"');

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { TranscriptRecord } from '../core/transcript.js';
-import { readLinesBackward } from './lines.js';
+import { readJsonLinesBackward } from './lines.js';
 import {
   includes,
   isRecord,
@@ -76,7 +76,7 @@ function scanGemini(
   const status = new StatusPick();
   const messages = messageReader(scan, known, status);
   let waitFrom: number | undefined;
-  const end = readLinesBackward(fd, from, to, (line, start) => {
+  const end = readJsonLinesBackward(fd, from, to, (line, start) => {
     if (to - start > MAX_BACKWARD_BYTES) return true;
     if (line.length > PARSE_MAX_BYTES) return false;
     if (!includes(line, '"type":"') && !includes(line, '"$rewindTo"') && !includes(line, '"$set"'))

@@ -6,6 +6,78 @@ export const CHUNK_BYTES = 1024 * 1024;
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
+const QUOTE = 0x22;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+
+/**
+ * A JSON line as the readers' byte tests expect it: compact, as JSON.stringify writes it (`"type":"user"`).
+ * Every agent writes its lines so, but a line written with spaces (`{"type": "user", ...}`, as Python's
+ * json.dumps writes by default) is valid JSON Lines too: it is parsed and given compact. A compact line
+ * is given as it is, after a look at its first key (a writer spaces every separator of a line, or none).
+ * A line that is not JSON is given as it is.
+ */
+export function compactJsonLine(line: Buffer): Buffer {
+  if (isCompactStart(line)) return line;
+  try {
+    return Buffer.from(JSON.stringify(JSON.parse(line.toString('utf8'))));
+  } catch {
+    return line;
+  }
+}
+
+/** The same for a line held as text (see compactJsonLine). */
+export function compactJsonText(line: string): string {
+  if (isCompactStart(Buffer.from(line.slice(0, 200)))) return line;
+  try {
+    return JSON.stringify(JSON.parse(line));
+  } catch {
+    return line;
+  }
+}
+
+/** Whether a line starts as JSON.stringify writes an object: `{}`, or `{"key":` and no space after it. */
+function isCompactStart(line: Buffer): boolean {
+  if (line[0] !== OPEN_BRACE) return false;
+  if (line[1] === 0x7d) return true;
+  if (line[1] !== QUOTE) return false;
+  const end = line.indexOf(QUOTE, 2);
+  if (end === -1 || line[end + 1] !== COLON) return false;
+  const after = line[end + 2];
+  return after !== undefined && after !== 0x20 && after !== 0x09 && after !== 0x0d && after !== NEWLINE;
+}
+
+/**
+ * readLinesBackward of a JSON Lines file, each line compact (see compactJsonLine): what every transcript
+ * reader tests its bytes on. `bytes` is the line's length in the file (a compacted line is shorter).
+ */
+export function readJsonLinesBackward(
+  fd: number,
+  from: number,
+  to: number,
+  visit: (line: Buffer, start: number, bytes: number) => boolean,
+  chunkBytes = CHUNK_BYTES,
+): number {
+  return readLinesBackward(
+    fd,
+    from,
+    to,
+    (line, start) => visit(compactJsonLine(line), start, line.length),
+    chunkBytes,
+  );
+}
+
+/** readLinesForward of a JSON Lines file, each line compact (see compactJsonLine). */
+export function readJsonLinesForward(
+  fd: number,
+  from: number,
+  to: number,
+  maxBytes: number,
+  visit: (line: Buffer) => boolean,
+  chunkBytes = CHUNK_BYTES,
+): number {
+  return readLinesForward(fd, from, to, maxBytes, (line) => visit(compactJsonLine(line)), chunkBytes);
+}
 
 /**
  * The complete lines of `fd` between `from` and `to`, newest first, each as a view of the bytes (no

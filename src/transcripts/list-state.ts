@@ -1,6 +1,6 @@
 import { TASK_STATUSES, type Task } from '../core/schema.js';
 import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
-import { readLinesForward } from './lines.js';
+import { readJsonLinesForward } from './lines.js';
 import {
   type IncrementalState,
   isIncrementalState,
@@ -84,7 +84,7 @@ export function readListTranscript(
       parts.scan(fd, from, to, new Set(known?.calls ?? []), known?.newestTurnWorked === true),
     findGoal: (fd, from, to) => {
       let goal: string | undefined;
-      const searchedTo = readLinesForward(fd, from, to, GOAL_SEARCH_BYTES, (line) => {
+      const searchedTo = readJsonLinesForward(fd, from, to, GOAL_SEARCH_BYTES, (line) => {
         goal = parts.isPrompt(line);
         return goal !== undefined;
       });

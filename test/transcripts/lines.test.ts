@@ -2,7 +2,7 @@ import { closeSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readLinesBackward, readLinesForward } from '../../src/transcripts/lines.js';
+import { compactJsonLine, readLinesBackward, readLinesForward } from '../../src/transcripts/lines.js';
 import { tempDir } from '../helpers/fixtures.js';
 
 /** Runs `read` on a real file holding `text`. */
@@ -105,5 +105,22 @@ describe('readLinesForward', () => {
         },
       ),
     );
+  });
+});
+
+describe('compactJsonLine', () => {
+  it.each([
+    ['a compact line, as it is', '{"type":"user","n":1}', '{"type":"user","n":1}'],
+    ['spaces after colons and commas', '{"type": "user", "n": 1}', '{"type":"user","n":1}'],
+    ['spaces inside the braces', '{ "type" : "user" }', '{"type":"user"}'],
+    ['a tab after the first colon', '{"type":\t"user"}', '{"type":"user"}'],
+    ['not JSON, as it is', '{"type": "us', '{"type": "us'],
+  ])('%s', (_title, input, expected) => {
+    expect(compactJsonLine(Buffer.from(input)).toString()).toBe(expected);
+  });
+
+  it('gives a compact line itself, not a copy', () => {
+    const line = Buffer.from('{"type":"user"}');
+    expect(compactJsonLine(line)).toBe(line);
   });
 });
