@@ -22,6 +22,19 @@ describe('ourHookEntry: our hooks by what they run, wherever they were installed
     ],
     [{ command: 'claude-checkpoint hook UserPromptSubmit' }, null, 'UserPromptSubmit'],
     [{ command: 'npx claude-checkpoint hook PreCompact' }, null, 'PreCompact'],
+    // Helper task left3, item 5: the full CLI's entry, and npx with its options.
+    [{ command: 'node /opt/cc/dist/cli.js hook Stop' }, '/opt/cc/dist/cli.js', 'Stop'],
+    [{ command: 'node', args: ['/opt/cc/dist/cli.cjs', 'hook', 'Stop'] }, '/opt/cc/dist/cli.cjs', 'Stop'],
+    [{ command: 'npx -y claude-checkpoint hook Stop --agent codex' }, null, 'Stop'],
+    [{ command: 'npx --yes -p claude-checkpoint-mcp@latest claude-checkpoint hook Stop' }, null, 'Stop'],
+    [
+      {
+        command: 'npx',
+        args: ['--package=claude-checkpoint-mcp', '--', 'claude-checkpoint', 'hook', 'Stop'],
+      },
+      null,
+      'Stop',
+    ],
   ])('%j runs %s for %s', (hook, file, event) => {
     expect(ourHookEntry(hook)).toEqual({ file, event });
   });
@@ -34,6 +47,11 @@ describe('ourHookEntry: our hooks by what they run, wherever they were installed
     [{ command: 'node', args: ['/opt/x/dist/hook.js', '--agent'] }],
     [{ type: 'command' }],
     ['node /x/dist/hook.js Stop'],
+    [{ command: 'node /opt/x/dist/cli.js save Stop' }],
+    [{ command: 'node /opt/x/dist/index.js hook Stop' }],
+    [{ command: 'npx -y -p other-package claude-checkpoint hook Stop' }],
+    [{ command: 'npx -y claude-checkpoint-mcp hook Stop' }],
+    [{ command: 'npx --registry x claude-checkpoint hook Stop' }],
   ])('%j is not ours', (hook) => {
     expect(ourHookEntry(hook)).toBeNull();
   });

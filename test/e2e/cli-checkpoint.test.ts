@@ -202,6 +202,48 @@ describe('claude-checkpoint checkpoint commands', () => {
       level: 'warn',
       detail: expect.stringContaining(`${spaced}/dist/hook.js, which does not exist`),
     });
+    // Helper task left3, item 5: the other forms that run our hooks were reported as missing: the
+    // full CLI's entry (`node …/dist/cli.js hook <event>`, as this page says; dist/cli.cjs, as install.md
+    // runs it) and npx with its options (`-y`, `--package claude-checkpoint-mcp`, `--`).
+    const built = tempDir('built-');
+    writeTree(built, { 'dist/cli.js': '', 'dist/cli.cjs': '' });
+    const eachEvent = (command: (event: string) => string | { command: string; args: string[] }) =>
+      JSON.stringify({
+        hooks: Object.fromEntries(
+          HOOK_EVENTS.map((event) => {
+            const run = command(event);
+            return [
+              event,
+              [
+                {
+                  matcher: SHELL_EVENTS.includes(event) ? 'Bash|PowerShell' : undefined,
+                  hooks: [{ type: 'command', ...(typeof run === 'string' ? { command: run } : run) }],
+                },
+              ],
+            ];
+          }),
+        ),
+      });
+    for (const form of [
+      (event: string) => `node ${built}/dist/cli.js hook ${event}`,
+      (event: string) => ({ command: 'node', args: [`${built}/dist/cli.cjs`, 'hook', event] }),
+      (event: string) => `npx claude-checkpoint hook ${event}`,
+      (event: string) => `npx -y claude-checkpoint hook ${event}`,
+      (event: string) => `npx --yes --package claude-checkpoint-mcp claude-checkpoint hook ${event}`,
+      (event: string) => `npx -y -p claude-checkpoint-mcp@0.1.0 -- claude-checkpoint hook ${event}`,
+      (event: string) => ({
+        command: 'npx',
+        args: ['--package=claude-checkpoint-mcp', 'claude-checkpoint', 'hook', event],
+      }),
+    ])
+      expect(await hooksCheck(eachEvent(form)), eachEvent(form).slice(0, 200)).toMatchObject({ level: 'ok' });
+    // The full CLI's entry gone: a warning that names it, as for the hook entry.
+    expect(
+      await hooksCheck(eachEvent((event) => `node ${built}/gone/dist/cli.js hook ${event}`)),
+    ).toMatchObject({
+      level: 'warn',
+      detail: expect.stringContaining(`${built}/gone/dist/cli.js, which does not exist`),
+    });
     // A hook of someone else's that merely mentions the name is not ours.
     const theirs = JSON.stringify({
       hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo claude-checkpoint' }] }] },
