@@ -269,6 +269,63 @@ describe.skipIf(!existsSync('/proc/self/status'))(
   },
 );
 
+// The end of a turn reads the same events from the end backwards, in chunks: a guard that it stays so.
+describe.skipIf(!existsSync('/proc/self/status'))('the end of a turn on 100 MB of Copilot CLI events', () => {
+  it('reads them within the same bound, and records the turn', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+    const home = tempDir('home-');
+    const env = {
+      HOME: home,
+      COPILOT_HOME: path.join(home, '.copilot'),
+      CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
+    };
+    const folder = path.join(home, '.copilot', 'session-state', COPILOT_SESSION);
+    mkdirSync(folder, { recursive: true });
+    const events = path.join(folder, 'events.jsonl');
+    cleanup.push(events);
+    writeCopilotEvents(events, TRANSCRIPT_BYTES, new Date());
+    // The answer to the second prompt, written whole (its message asks for no tool; its turn ended).
+    const fd = openSync(events, 'a');
+    const at = new Date().toISOString();
+    writeSync(
+      fd,
+      `${JSON.stringify({ type: 'assistant.message', data: { content: 'All done.', toolRequests: [] }, id: 'e-end-1', timestamp: at, parentId: null })}\n${JSON.stringify({ type: 'assistant.turn_end', data: { turnId: '1' }, id: 'e-end-2', timestamp: at, parentId: null })}\n`,
+    );
+    closeSync(fd);
+    const input = JSON.stringify({
+      hook_event_name: 'Stop',
+      session_id: COPILOT_SESSION,
+      cwd: root,
+      transcript_path: events,
+      stop_reason: 'end_turn',
+    });
+    const probe = path.join(tempDir('hwm-'), 'probe.cjs');
+    const out = `${probe}.out`;
+    writeFileSync(
+      probe,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, /VmHWM:\\s*(\\d+)/.exec(require('node:fs').readFileSync('/proc/self/status', 'utf8'))[1]));\n`,
+    );
+    const run = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ['-r', probe, CLI, 'hook', 'Stop', '--agent', 'copilot'], {
+        cwd: root,
+        env: childEnv(env),
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+      child.stdin.end(input);
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const peakBytes = Number(readFileSync(out, 'utf8')) * 1024;
+    expect(peakBytes, `peak ${Math.round(peakBytes / MB)} MB`).toBeLessThan(MAX_PEAK_RSS_BYTES);
+    const saved = JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
+    expect(saved.goal.primary).toBe('first prompt');
+  }, 180_000);
+});
+
 const COPILOT_SESSION = 'af86c68a-a4bb-48c1-8cf8-ba796d0575f7';
 
 /**
