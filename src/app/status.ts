@@ -513,7 +513,11 @@ async function codexWiring(
       readFile(path.join(dir, 'config.toml'), 'utf8').catch(() => ''),
       readFile(path.join(dir, 'hooks.json'), 'utf8').catch(() => ''),
     ]);
-    if (!config.includes('[mcp_servers.claude-checkpoint]') || !hooks.includes('--agent codex')) continue;
+    // The text only tells whether to load a TOML parser: the table is found as TOML reads it (a quoted
+    // key, spaces in the brackets).
+    if (!config.includes('claude-checkpoint') || !hooks.includes('--agent codex')) continue;
+    const server = await codexServer(config);
+    if (server === undefined) continue;
     const fix = `Run \`${setupCommand('codex', scope, commandRoot)}\` again from the installation you use now.`;
     const missing = absentEntryFile(hooks, home, root);
     if (missing)
@@ -523,7 +527,7 @@ async function codexWiring(
         detail: `the hooks in ${path.join(dir, 'hooks.json')} run ${missing}, which no longer exists`,
         fix,
       };
-    const serverGone = absentServerFile(await codexServer(config), home, root);
+    const serverGone = absentServerFile(server, home, root);
     if (serverGone)
       return {
         name: 'Codex',

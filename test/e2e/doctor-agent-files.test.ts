@@ -85,3 +85,23 @@ describe('doctor checks that the MCP server file each agent is given exists', ()
     });
   });
 });
+
+// Helper task left3 (a sibling of item 4): doctor found Codex's server by the text
+// `[mcp_servers.claude-checkpoint]`; the same table written another valid TOML way (a quoted key, spaces
+// in the brackets) read as "not set up".
+describe("doctor reads Codex's config.toml as TOML", () => {
+  it.each([
+    ['a quoted key', '[mcp_servers."claude-checkpoint"]'],
+    ['spaces inside the brackets', '[ mcp_servers.claude-checkpoint ]'],
+  ])('the server table written with %s is found', async (_title, header) => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const setup = await runCli(['setup', 'codex'], { cwd: project, env });
+    expect(setup.code, setup.stderr).toBe(0);
+    const config = path.join(home, '.codex', 'config.toml');
+    const written = readFileSync(config, 'utf8');
+    expect(written).toContain('[mcp_servers.claude-checkpoint]');
+    writeFileSync(config, written.replace('[mcp_servers.claude-checkpoint]', header));
+    expect(await doctorCheck(project, env, 'Codex')).toMatchObject({ level: 'ok' });
+  });
+});
