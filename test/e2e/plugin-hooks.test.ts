@@ -150,7 +150,7 @@ describe('the plugin hook entry (hook.cjs)', () => {
     // The package's layout: plugin/dist/ holds only the hook bundle; the CLI is dist/cli.js.
     const pkg = tempDir('package-');
     mkdirSync(path.join(pkg, 'plugin', 'dist'), { recursive: true });
-    for (const file of ['hook.cjs', 'hook-gate.cjs', 'hook-main.cjs'])
+    for (const file of ['hook.cjs', 'hook-front.cjs', 'hook-gate.cjs', 'hook-main.cjs'])
       copyFileSync(path.join(PLUGIN_DIST, file), path.join(pkg, 'plugin', 'dist', file));
     symlinkSync(path.resolve(PLUGIN_DIST, '..', '..', 'dist'), path.join(pkg, 'dist'));
     const root = createRepo({ committed: { 'a.ts': 'a' } });
