@@ -174,7 +174,7 @@ for (const [from, to] of [
     code = ascii(
       (await transform(code, { format: 'cjs', minify: true, legalComments: 'none', target: 'node20' })).code,
     );
-  outputs.set(to, to === 'hook.cjs' || to === 'hook-front.cjs' ? code : withBuildId(code));
+  outputs.set(to, to === 'hook.cjs' ? code : withBuildId(code));
 }
 // Hook commands written by earlier versions name hook.mjs: it stays, handing over to hook.cjs.
 outputs.set(

@@ -15,7 +15,7 @@ import { relayHook, relayOutcomeHandedOver } from './hooks/relay-client.js';
 import { HOST_ARG } from './hooks/relay-protocol.js';
 import { loadCachedBundle, runCachedBundle } from './store/code-cache.js';
 import { relayDisabled } from './store/relay-socket.js';
-import { defaultStoreBase } from './store/store-base.js';
+import { codeCacheBase, defaultStoreBase } from './store/store-base.js';
 
 const entry = process.argv[1] ?? '';
 const bundle = path.join(path.dirname(entry), 'hook-main.cjs');
@@ -69,7 +69,12 @@ void (async () => {
  */
 function mayDestroyWork(stdin: string, event: string, agent: string | undefined): boolean {
   try {
-    const gate = loadCachedBundle({ bundle: gateBundle, kind: 'gate', name: event, env: process.env });
+    const gate = loadCachedBundle({
+      bundle: gateBundle,
+      kind: 'gate',
+      name: event,
+      cacheBase: codeCacheBase(process.env),
+    });
     const judge = gate?.stdinMayDestroyWork;
     return typeof judge === 'function'
       ? (judge as typeof import('./hook-gate.js').stdinMayDestroyWork)(stdin, process.cwd(), agent) !== false
@@ -81,6 +86,13 @@ function mayDestroyWork(stdin: string, event: string, agent: string | undefined)
 
 function runBundle(): void {
   // One cache per event: each holds the functions its own event compiles.
-  if (!runCachedBundle({ bundle, kind: 'hook', name: process.argv[2] ?? '', env: process.env }))
+  if (
+    !runCachedBundle({
+      bundle,
+      kind: 'hook',
+      name: process.argv[2] ?? '',
+      cacheBase: codeCacheBase(process.env),
+    })
+  )
     throw new Error(`cannot read the hooks' bundle ${bundle}`);
 }

@@ -1,28 +1,29 @@
 // The plugin's hook entry (plugin/dist/hook.cjs). A hook is a fresh `node` process on every prompt and
 // command, and most are handed to the project's running MCP server or hook host: this file does only
 // that, with as little to compile and run as it can, and hands everything else to the hooks' front
-// (hook-front.cjs beside it, hook-front.ts): a pre-command event (its gate comes first), a hook host,
-// an agent's options, settings only the settings files can tell, and a hook nobody took.
+// (hook-front.cjs beside it, hook-front.ts, through V8's code cache): a pre-command event (its gate comes
+// first), a hook host, an agent's options, settings only the settings files can tell, and a hook nobody
+// took.
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { cliBeside } from './hooks/cli-path.js';
 import { inputWaitMs } from './hooks/hook-budgets.js';
 import { handOverStdin, readHookStdin, writeAll } from './hooks/hook-io.js';
 import { isPreCommandEvent } from './hooks/pre-command-events.js';
 import { handOverRelayOutcome, relayHook } from './hooks/relay-client.js';
 import { HOST_ARG } from './hooks/relay-protocol.js';
-import { relayStoreBase } from './store/hook-settings.js';
+import { runCachedBundle } from './store/code-cache.js';
+import { type EntrySettings, entrySettings } from './store/hook-settings.js';
 
 const entry = process.argv[1] ?? '';
 const argv = process.argv.slice(2);
 const event = argv[0] ?? '';
 const requireBeside = createRequire(entry);
+const settings = entrySettings(process.env);
 
 void (async () => {
-  const storeBase =
-    argv.length === 1 && event !== HOST_ARG && !isPreCommandEvent(undefined, event)
-      ? relayStoreBase(process.env)
-      : null;
-  if (storeBase === null) return runFront();
+  if (!settings?.isRelayOn || argv.length !== 1 || event === HOST_ARG || isPreCommandEvent(undefined, event))
+    return runFront(settings);
   const stdin = await readHookStdin(inputWaitMs(event, process.env));
   const relayed = await relayHook({
     argv,
@@ -30,14 +31,14 @@ void (async () => {
     env: process.env,
     cwd: process.cwd(),
     cliPath: cliBeside(entry),
-    storeBase,
+    storeBase: settings.storeBase,
     onAnswered: answer,
     loadNet: () => requireBeside('node:net'),
   }).catch(() => ({ answered: null, vacant: null }));
   if (relayed.answered) answer(relayed.answered);
   handOverStdin(stdin);
   handOverRelayOutcome(relayed);
-  runFront();
+  runFront(settings);
 })();
 
 function answer({ stdout, stderr }: { stdout: string; stderr: string }): never {
@@ -46,6 +47,18 @@ function answer({ stdout, stderr }: { stdout: string; stderr: string }): never {
   process.exit(0);
 }
 
-function runFront(): void {
-  requireBeside('./hook-front.cjs');
+/** The front, through the code cache where the settings are known here (one cache per event, as the bundle's). */
+function runFront(known: EntrySettings | null): void {
+  const front = path.join(path.dirname(entry), 'hook-front.cjs');
+  if (
+    known &&
+    runCachedBundle({
+      bundle: front,
+      kind: 'front',
+      name: event,
+      cacheBase: known.isCodeCacheOn ? known.storeBase : null,
+    })
+  )
+    return;
+  requireBeside(front);
 }
