@@ -1,3 +1,4 @@
+import { getSystemErrorName } from 'node:util';
 import {
   type Exchange,
   MAX_RELAY_MESSAGE_BYTES,
@@ -77,7 +78,7 @@ export function exchangeOverPipe(
     // As node:net's 'error': before anything was sent nothing was asked; after it, see RELAY_READY.
     const fail = (status: number) => {
       if (!sent) finish({ kind: 'unsent' });
-      else finish(accepted ? { kind: 'lost', why: `error ${status}` } : { kind: 'unaccepted' });
+      else finish(accepted ? { kind: 'lost', why: errorName(status) } : { kind: 'unaccepted' });
     };
     const write = (text: string) => {
       const request = new WriteWrap();
@@ -140,6 +141,15 @@ export function exchangeOverPipe(
 }
 
 function ignoreRead(): void {}
+
+/** As node:net names it (ECONNRESET). */
+function errorName(status: number): string {
+  try {
+    return getSystemErrorName(status);
+  } catch {
+    return `error ${status}`;
+  }
+}
 
 /** Node's own pipe and stream bindings, if they have the shape used here (Node 20 to 24 do). */
 function pipeBindings(): PipeBindings | null {
