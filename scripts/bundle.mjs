@@ -163,10 +163,17 @@ for (const [from, to] of [
 for (const [from, to] of [
   ['src/hook.ts', 'hook-main.cjs'],
   ['src/hook-gate.ts', 'hook-gate.cjs'],
+  ['src/hook-front.ts', 'hook-front.cjs'],
   ['src/hook-loader.ts', 'hook.cjs'],
 ]) {
   const result = await build({ ...cjs, entryPoints: [path.join(root, from)] });
-  const code = ascii(sharedToESM(result.outputFiles[0].text));
+  let code = ascii(sharedToESM(result.outputFiles[0].text));
+  // The entry runs on every hook, and a script Node runs is compiled afresh each time (no code cache):
+  // short names, for less to read and parse.
+  if (to === 'hook.cjs')
+    code = ascii(
+      (await transform(code, { format: 'cjs', minify: true, legalComments: 'none', target: 'node20' })).code,
+    );
   outputs.set(to, to === 'hook.cjs' ? code : withBuildId(code));
 }
 // Hook commands written by earlier versions name hook.mjs: it stays, handing over to hook.cjs.

@@ -10,9 +10,17 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startStatusEarly } from './cli/early-status.js';
 import { runCachedBundle } from './store/code-cache.js';
+import { codeCacheBase } from './store/store-base.js';
 
 startStatusEarly(process.argv.slice(2), process.env, () => process.cwd());
 const bundle = path.join(__dirname, 'cli-main.cjs');
 // Each command keeps its own cache, holding the functions it compiles.
-if (!runCachedBundle({ bundle, kind: 'cli', name: process.argv[2] ?? '', env: process.env }))
+if (
+  !runCachedBundle({
+    bundle,
+    kind: 'cli',
+    name: process.argv[2] ?? '',
+    cacheBase: codeCacheBase(process.env),
+  })
+)
   void import(pathToFileURL(path.join(__dirname, 'cli.js')).href);

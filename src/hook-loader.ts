@@ -1,79 +1,64 @@
-// The plugin's hook entry (plugin/dist/hook.cjs): offers the event to the project's running MCP server
-// (hooks/relay-client.ts) and, when none takes it, runs the hooks' bundle (hook-main.cjs) through V8's code
-// cache (store/code-cache.ts): a hook is a fresh `node` process on every prompt and command.
+// The plugin's hook entry (plugin/dist/hook.cjs). A hook is a fresh `node` process on every prompt and
+// command, and most are handed to the project's running MCP server or hook host: this file does only
+// that, with as little to compile and run as it can, and hands everything else to the hooks' front
+// (hook-front.cjs beside it, hook-front.ts, through V8's code cache): a pre-command event (its gate comes
+// first), a hook host, an agent's options, settings only the settings files can tell, and a hook nobody
+// took.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { cliBeside } from './hooks/cli-path.js';
-import { parseHookArgs } from './hooks/hook-args.js';
 import { inputWaitMs } from './hooks/hook-budgets.js';
 import { handOverStdin, readHookStdin, writeAll } from './hooks/hook-io.js';
-import { launchHookHost } from './hooks/host-launch.js';
 import { isPreCommandEvent } from './hooks/pre-command-events.js';
-import { relayHook } from './hooks/relay-client.js';
+import { handOverRelayOutcome, relayHook } from './hooks/relay-client.js';
 import { HOST_ARG } from './hooks/relay-protocol.js';
-import { loadCachedBundle, runCachedBundle } from './store/code-cache.js';
+import { runCachedBundle } from './store/code-cache.js';
+import { type EntrySettings, entrySettings } from './store/hook-settings.js';
 
 const entry = process.argv[1] ?? '';
-const bundle = path.join(path.dirname(entry), 'hook-main.cjs');
-const gateBundle = path.join(path.dirname(entry), 'hook-gate.cjs');
+const argv = process.argv.slice(2);
+const event = argv[0] ?? '';
+const requireBeside = createRequire(entry);
+const settings = entrySettings(process.env);
 
 void (async () => {
-  // A hook host (hooks/relay-protocol.ts) is the bundle itself, with no hook input to read.
-  if (process.argv[2] === HOST_ARG) return runBundle();
-  // The project's running MCP server (or hook host) takes the event when it can: it has everything
-  // loaded and warm.
-  const argv = process.argv.slice(2);
-  const { event, options } = parseHookArgs(argv);
+  if (!settings?.isRelayOn || argv.length !== 1 || event === HOST_ARG || isPreCommandEvent(undefined, event))
+    return runFront(settings);
   const stdin = await readHookStdin(inputWaitMs(event, process.env));
-  // Most commands destroy nothing: their pre-tool hook ends here, before the relay or the bundle loads.
-  if (isPreCommandEvent(options.agent, event) && !mayDestroyWork(stdin, event, options.agent))
-    process.exit(0);
   const relayed = await relayHook({
     argv,
     stdin,
     env: process.env,
     cwd: process.cwd(),
     cliPath: cliBeside(entry),
-    loadNet: () => createRequire(bundle)('node:net'),
+    storeBase: settings.storeBase,
+    onAnswered: answer,
+    loadNet: () => requireBeside('node:net'),
   }).catch(() => ({ answered: null, vacant: null }));
-  if (relayed.answered) {
-    writeAll(1, relayed.answered.stdout);
-    writeAll(2, relayed.answered.stderr);
-    process.exit(0);
-  }
-  // Nobody listens for this project: a host started now takes the hooks after this one.
-  if (relayed.vacant) {
-    launchHookHost({
-      entry,
-      ...relayed.vacant,
-      event: argv[0] ?? '',
-      env: process.env,
-      loadChildProcess: () => createRequire(bundle)('node:child_process'),
-    });
-  }
+  if (relayed.answered) answer(relayed.answered);
   handOverStdin(stdin);
-  runBundle();
+  handOverRelayOutcome(relayed);
+  runFront(settings);
 })();
 
-/**
- * The gate (hook-gate.cjs beside this file). Without it, or with one that fails to load or to answer (a
- * damaged file, another version's), the command is taken as one that may destroy work: the server, the
- * host or the hooks' bundle judge it again, with their own gate.
- */
-function mayDestroyWork(stdin: string, event: string, agent: string | undefined): boolean {
-  try {
-    const gate = loadCachedBundle({ bundle: gateBundle, kind: 'gate', name: event, env: process.env });
-    const judge = gate?.stdinMayDestroyWork;
-    return typeof judge === 'function'
-      ? (judge as typeof import('./hook-gate.js').stdinMayDestroyWork)(stdin, process.cwd(), agent) !== false
-      : true;
-  } catch {
-    return true;
-  }
+function answer({ stdout, stderr }: { stdout: string; stderr: string }): never {
+  writeAll(1, stdout);
+  writeAll(2, stderr);
+  process.exit(0);
 }
 
-function runBundle(): void {
-  // One cache per event: each holds the functions its own event compiles.
-  if (!runCachedBundle({ bundle, kind: 'hook', name: process.argv[2] ?? '', env: process.env }))
-    throw new Error(`cannot read the hooks' bundle ${bundle}`);
+/** The front, through the code cache where the settings are known here (one cache per event, as the bundle's). */
+function runFront(known: EntrySettings | null): void {
+  const front = path.join(path.dirname(entry), 'hook-front.cjs');
+  if (
+    known &&
+    runCachedBundle({
+      bundle: front,
+      kind: 'front',
+      name: event,
+      cacheBase: known.isCodeCacheOn ? known.storeBase : null,
+    })
+  )
+    return;
+  requireBeside(front);
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The hooks' entry point: `hook.js <event> [--root <dir>] [--agent claude|codex|copilot|gemini|opencode]`.
 // Lean on purpose: no argument parser, no MCP SDK, and each event loads only its own handler, since hooks
-// run on every prompt and command. The plugin runs it bundled, through hook-loader.ts, which first offers
-// the event to the project's running MCP server (see hooks/relay-protocol.ts).
+// run on every prompt and command. The plugin runs it bundled, through its entry (hook-loader.ts) and
+// front (hook-front.ts), which first offer the event to the project's running MCP server (see
+// hooks/relay-protocol.ts).
 import { defaultDeps } from './app/deps.js';
 import { describeError } from './core/errors.js';
 import { cliBeside } from './hooks/cli-path.js';

@@ -349,8 +349,9 @@ async function benchSize(size) {
         null,
         hook('PostToolUse', bashInput),
         nodeBare,
-        // A relayed hook's least: a `node` that loads node:net and opens the relay's socket (the server
-        // takes a connection that sends nothing as no request).
+        // A `node` that loads node:net and opens the relay's socket (the server takes a connection that
+        // sends nothing as no request): a relayed hook's least while it used node:net, which its entry
+        // no longer loads (it speaks through the pipe binding, hooks/relay-pipe.ts).
         suffix === ''
           ? {
               name: 'a `node` that only loads node:net and connects to the server',

@@ -29,7 +29,14 @@ const DEFAULT_LOCK_WAIT_MS = 2_000;
 export async function recordCommands(
   deps: AppDeps,
   request: { projectRoot?: string | undefined; commands: readonly CommandRecord[] },
-  options: { lockWaitMs?: number | undefined } = {},
+  options: {
+    lockWaitMs?: number | undefined;
+    /**
+     * Told once the commands are on disk, in the checkpoint or in its journal, before what follows (the
+     * folder's sync, letting go of the lock, merging the journal): the relay answers the hook there.
+     */
+    onRecorded?: (() => void) | undefined;
+  } = {},
 ): Promise<RecordedCommands> {
   const { root } = await resolveProjectRoot({
     argument: request.projectRoot,
@@ -45,7 +52,7 @@ export async function recordCommands(
     const loaded = await store.load();
     if (!loaded.found) return null;
     const result = appendCommands(loaded.checkpoint, request.commands, deps.now(), redaction.config);
-    await store.writeLocked(result.serialized, result.checkpoint);
+    await store.writeLocked(result.serialized, result.checkpoint, options.onRecorded);
     return { created: false, pending: false, redactions: result.redactions };
   };
   if (await store.mayExist()) {
@@ -57,6 +64,7 @@ export async function recordCommands(
   const recorded = recordedCommands(request.commands, deps.now(), redaction.config);
   try {
     store.addToJournal(journalId(deps.now(), uniqueSuffix()), serializeJournalRecord(recorded));
+    options.onRecorded?.();
   } catch {
     // The journal cannot take them (full, or not a folder of ours): wait for the lock, as before it existed.
     const appended = (await store.mayExist()) ? await store.withLock(append, { waitMs: lockWaitMs }) : null;

@@ -31,7 +31,9 @@ export async function postToolUse(
       projectRoot: hookProjectRoot(deps, input),
       commands: [{ command: outcome.command, exitCode: outcome.exitCode, note: outcome.note }],
     },
-    { lockWaitMs: Math.min(2_000, (context.budgetMs ?? 8_000) / 4) },
+    // Through the relay, the hook is answered as soon as the command is on disk (issue 26: it must be
+    // before the hook ends); the server syncs the folder and lets go of the lock after.
+    { lockWaitMs: Math.min(2_000, (context.budgetMs ?? 8_000) / 4), onRecorded: context.answerEarly },
   );
   return { notes: [] };
 }

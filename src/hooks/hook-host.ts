@@ -5,14 +5,8 @@ import { settingErrors } from '../core/settings.js';
 import { removeQuietly } from '../store/fs-seam.js';
 import { KeyedQueue } from '../store/lock.js';
 import { isListening, relaySocketPath } from '../store/relay-socket.js';
-import { readSettings } from '../store/settings-file.js';
-import {
-  hostIdleMs,
-  hostLogPath,
-  hostMarkerPath,
-  hostStartMarker,
-  MAX_HOOK_HOSTS,
-} from './relay-protocol.js';
+import { readSettings, userSetting } from '../store/settings-file.js';
+import { hostLogPath, hostMarkerPath, hostStartMarker, MAX_HOOK_HOSTS } from './relay-protocol.js';
 import { askToStepAside, type HookRelay, startHookRelay } from './relay-server.js';
 
 /**
@@ -99,4 +93,12 @@ async function endLeastRecentlyUsedHosts(ownMarker: string): Promise<void> {
 function removeEmptyLog(socket: string): void {
   const log = hostLogPath(socket);
   if (lstatSync(log, { throwIfNoEntry: false })?.size === 0) removeQuietly(log);
+}
+
+/**
+ * How long a host waits for the next hook before it ends, in ms. A wrong value gives the one below it
+ * (a host has nobody to refuse it to; `doctor` says so).
+ */
+export function hostIdleMs(env: NodeJS.ProcessEnv): number {
+  return userSetting(env, 'hookHostIdleSeconds') * 1000;
 }

@@ -10,14 +10,8 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { readTextOrNull, removeQuietly } from '../store/fs-seam.js';
-import { hostDisabled, isPrivateFolder } from '../store/relay-socket.js';
-import {
-  HOST_ARG,
-  HOST_SESSION_START_DELAY_MS,
-  hostLogPath,
-  hostStartMarker,
-  isHomeOrRoot,
-} from './relay-protocol.js';
+import { hostDisabled, isHomeOrRoot, isPrivateFolder } from '../store/relay-socket.js';
+import { HOST_ARG, HOST_SESSION_START_DELAY_MS, hostLogPath, hostStartMarker } from './relay-protocol.js';
 
 /** A start younger than this is still under way; an older marker was left by a host that never came up. */
 const START_GRACE_MS = 15_000;

@@ -1,5 +1,5 @@
 // Decides, before anything heavy is loaded, whether a shell command (Bash or PowerShell) about to run
-// may destroy work: the plugin's loader (hook-loader.ts) ends a PreToolUse hook here for every harmless
+// may destroy work: the plugin's hooks' front (hook-front.ts) ends a PreToolUse hook here for every harmless
 // command, which is most of them, so they cost little more than starting node.
 import { realpathSync, statSync } from 'node:fs';
 import os from 'node:os';

@@ -1,20 +1,20 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { isPrivateFolder, relayDisabled, relaySocketPath } from '../store/relay-socket.js';
+import { isPrivateFolder, relaySocketIn } from '../store/relay-socket-path.js';
+import { exchangeOverPipe } from './relay-pipe.js';
 import {
+  type Exchange,
   MAX_RELAY_MESSAGE_BYTES,
   PACKAGE_VERSION,
   RELAY_ACCEPT_WAIT_MS,
   RELAY_GO,
   RELAY_PROTOCOL,
   RELAY_READY,
+  RELAY_REPLY_WAIT_MS,
   type RelayReply,
   type RelayRequest,
   relayProjectDir,
 } from './relay-protocol.js';
-
-/** Longer than any event's own budget (PreCompact's 25 s), which the server applies. */
-const REPLY_WAIT_MS = 30_000;
 
 export interface RelayAsk {
   argv: string[];
@@ -22,12 +22,22 @@ export interface RelayAsk {
   env: NodeJS.ProcessEnv;
   cwd: string;
   cliPath: string;
+  /** The store's folder, where the socket is; `null` with the relay off (relayDisabled). */
+  storeBase: string | null;
   /**
-   * Loads `node:net` only once a socket is there. Through `require`: a dynamic import would start the
+   * Told the server's answer the moment it is whole, before the connection is closed: the hooks' entry
+   * exits there, since closing a socket has Node set up `process.stderr`, over a millisecond.
+   */
+  onAnswered?: (answer: { stdout: string; stderr: string }) => void;
+  /**
+   * Loads `node:net` only once a socket is there, and only where the pipe's own binding cannot be used
+   * (relay-pipe.ts). Through `require`: a dynamic import would start the
    * ES module loader, which costs a hook more than the module itself.
    */
   loadNet: () => typeof import('node:net');
 }
+
+export type { Exchange } from './relay-protocol.js';
 
 export type RelayOutcome =
   | { answered: { stdout: string; stderr: string } }
@@ -45,9 +55,9 @@ export type RelayOutcome =
  */
 export async function relayHook(ask: RelayAsk): Promise<RelayOutcome> {
   const declined = { answered: null, vacant: null };
-  if (relayDisabled(ask.env)) return declined;
+  if (ask.storeBase === null) return declined;
   const projectDir = relayProjectDir(ask.argv, ask.env, ask.stdin, ask.cwd);
-  const socket = projectDir ? relaySocketPath(ask.env, projectDir) : null;
+  const socket = projectDir ? relaySocketIn(ask.storeBase, projectDir) : null;
   if (!projectDir || !socket) return declined;
   const vacant = { answered: null, vacant: { socket, projectDir } };
   // No socket, no `net`: a hook without a server pays one lstat for asking.
@@ -64,7 +74,12 @@ export async function relayHook(ask: RelayAsk): Promise<RelayOutcome> {
     cwd: ask.cwd,
     cliPath: ask.cliPath,
   };
-  const reply = await exchange(ask.loadNet(), socket, JSON.stringify(request));
+  const message = JSON.stringify(request);
+  const onSettled = (settled: Exchange) => {
+    if (settled.kind === 'answered' && settled.reply.handled) ask.onAnswered?.(settled.reply);
+  };
+  const reply = await (exchangeOverPipe(socket, message, onSettled) ??
+    exchange(ask.loadNet(), socket, message, onSettled));
   if (reply.kind === 'unsent') return vacant;
   // Something holds the socket but did not take the request in time: this hook runs it, and starts no host.
   if (reply.kind === 'unaccepted') return declined;
@@ -77,6 +92,18 @@ export async function relayHook(ask: RelayAsk): Promise<RelayOutcome> {
     : declined;
 }
 
+/** Where the hooks' entry leaves the relay's outcome for the front (hook-front.ts), so it asks once. */
+const RELAYED_BY_ENTRY = Symbol.for('claude-checkpoint.hook-relayed');
+
+export function handOverRelayOutcome(outcome: RelayOutcome): void {
+  (globalThis as Record<symbol, unknown>)[RELAYED_BY_ENTRY] = outcome;
+}
+
+/** The outcome the entry handed over, if it asked. */
+export function relayOutcomeHandedOver(): RelayOutcome | undefined {
+  return (globalThis as Record<symbol, unknown>)[RELAYED_BY_ENTRY] as RelayOutcome | undefined;
+}
+
 function isSocket(file: string): boolean {
   try {
     return lstatSync(file).isSocket();
@@ -85,21 +112,16 @@ function isSocket(file: string): boolean {
   }
 }
 
-export type Exchange =
-  | { kind: 'unsent' }
-  /** Nothing took the request in time; it will never be run there (see RELAY_READY). */
-  | { kind: 'unaccepted' }
-  | { kind: 'lost'; why: string }
-  | { kind: 'answered'; reply: RelayReply };
-
 /**
  * Sends one message and reads the whole answer (the exchange in relay-protocol.ts): `unsent` when nothing
- * could be sent, `unaccepted` when the server did not take it within RELAY_ACCEPT_WAIT_MS.
+ * could be sent, `unaccepted` when the server did not take it within RELAY_ACCEPT_WAIT_MS. `onSettled`
+ * is told the outcome before the connection is closed.
  */
 export function exchange(
   net: typeof import('node:net'),
   socketPath: string,
   message: string,
+  onSettled?: (result: Exchange) => void,
 ): Promise<Exchange> {
   return new Promise((resolve) => {
     let sent = false;
@@ -111,6 +133,7 @@ export function exchange(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      onSettled?.(result);
       connection.destroy();
       resolve(result);
     };
@@ -124,8 +147,8 @@ export function exchange(
         accepted = true;
         clearTimeout(timer);
         timer = setTimeout(
-          () => finish({ kind: 'lost', why: `no answer within ${REPLY_WAIT_MS / 1000} s` }),
-          REPLY_WAIT_MS,
+          () => finish({ kind: 'lost', why: `no answer within ${RELAY_REPLY_WAIT_MS / 1000} s` }),
+          RELAY_REPLY_WAIT_MS,
         );
         connection.end(RELAY_GO);
         chunk = chunk.subarray(1);

@@ -1,7 +1,5 @@
 import { realpathSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { userSetting } from '../store/settings-file.js';
 import { GENERATOR } from '../version.js';
 import { parseHookArgs } from './hook-args.js';
 import { MAX_INPUT_BYTES } from './hook-io.js';
@@ -42,6 +40,17 @@ export type RelayReply =
   | { handled: true; stdout: string; stderr: string }
   | { handled: false; reason: string };
 
+/** How long a hook waits for the answer after GO: longer than any event's own budget (PreCompact's 25 s). */
+export const RELAY_REPLY_WAIT_MS = 30_000;
+
+/** How one exchange ended, for the hook that asked. */
+export type Exchange =
+  | { kind: 'unsent' }
+  /** Nothing took the request in time; it will never be run there (see RELAY_READY). */
+  | { kind: 'unaccepted' }
+  | { kind: 'lost'; why: string }
+  | { kind: 'answered'; reply: RelayReply };
+
 export const PACKAGE_VERSION = GENERATOR.version;
 
 // The hook host: where no MCP server listens for a project (an agent without our server, or hooks run
@@ -67,14 +76,6 @@ export const STEPPED_ASIDE = 'stepped aside';
 
 export function isStepAsideRequest(request: unknown): request is StepAsideRequest {
   return typeof request === 'object' && request !== null && (request as StepAsideRequest).stepAside === true;
-}
-
-/**
- * How long a host waits for the next hook before it ends, in ms. A wrong value gives the one below it
- * (a host has nobody to refuse it to; `doctor` says so).
- */
-export function hostIdleMs(env: NodeJS.ProcessEnv): number {
-  return userSetting(env, 'hookHostIdleSeconds') * 1000;
 }
 
 /** Beside the socket: a host being started (so that a burst of hooks starts one), and the host's log. */
@@ -127,15 +128,5 @@ function inputCwd(stdin: string): string | undefined {
     return typeof parsed.cwd === 'string' && parsed.cwd !== '' ? parsed.cwd : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** The home folder or the file-system root: never a project, so nobody listens for it (hooks refuse it too). */
-export function isHomeOrRoot(dir: string, env: NodeJS.ProcessEnv): boolean {
-  if (dir === path.parse(dir).root) return true;
-  try {
-    return dir === realpathSync(env.HOME?.trim() || os.homedir());
-  } catch {
-    return false;
   }
 }

@@ -6,6 +6,7 @@ import { describeError } from '../core/errors.js';
 import type { KeyedQueue } from '../store/lock.js';
 import {
   hostDisabled,
+  isHomeOrRoot,
   isListening,
   isPrivateFolder,
   relayDisabled,
@@ -15,7 +16,6 @@ import { defaultStoreBase } from '../store/store-base.js';
 import { parseHookArgs } from './hook-args.js';
 import { exchange } from './relay-client.js';
 import {
-  isHomeOrRoot,
   isStepAsideRequest,
   MAX_RELAY_MESSAGE_BYTES,
   PACKAGE_VERSION,

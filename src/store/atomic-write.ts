@@ -31,8 +31,11 @@ export function writeFileAtomic(
 
 /** A file's new content, written whole beside it and not yet in its place (see prepareFileWrite). */
 export interface PreparedWrite {
-  /** Puts the content in place (a rename) and, when durable, syncs the folder. */
-  commit: () => void;
+  /**
+   * Puts the content in place (a rename) and, when durable, syncs the folder. `onInPlace` is called
+   * between the two: the content is synced and in place, so it outlives the process that wrote it.
+   */
+  commit: (onInPlace?: () => void) => void;
   /** Removes the temp file: the target stays as it was. */
   discard: () => void;
 }
@@ -80,12 +83,13 @@ export function prepareFileWrite(
     fail(error);
   }
   return {
-    commit: () => {
+    commit: (onInPlace) => {
       try {
         fs.renameSync(temp, target);
       } catch (error) {
         fail(error);
       }
+      onInPlace?.();
       if (durable) syncDirectory(fs, path.dirname(target));
     },
     discard,

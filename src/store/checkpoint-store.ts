@@ -248,9 +248,10 @@ export class CheckpointStore {
 
   /**
    * The body of `write`, for callers that already hold the lock. `parsed` is the checkpoint `text` was
-   * serialized from, if the caller has it: the next read of these bytes then needs no parse.
+   * serialized from, if the caller has it: the next read of these bytes then needs no parse. `onInPlace`
+   * is told once the new content is synced and in place, before the folder's sync (PreparedWrite).
    */
-  async writeLocked(text: string, parsed?: Checkpoint): Promise<void> {
+  async writeLocked(text: string, parsed?: Checkpoint, onInPlace?: () => void): Promise<void> {
     this.removeStaleTempFiles();
     refuseSymlink(this.fs, this.paths.backup);
     const current = await this.readOne(this.paths.main);
@@ -271,7 +272,7 @@ export class CheckpointStore {
         throw error;
       }
     }
-    prepared.commit();
+    prepared.commit(onInPlace);
     if (parsed) parsedCheckpoints.remember(this.paths.main, text, parsed);
   }
 

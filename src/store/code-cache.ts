@@ -25,8 +25,6 @@ import {
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
-import { userSetting } from './settings-file.js';
-import { defaultStoreBase } from './store-base.js';
 
 const MAX_CACHE_BYTES = 16 * 1024 * 1024;
 /** The first line of a bundle scripts/bundle.mjs built: `// build <hex digest of the rest>`. */
@@ -39,7 +37,11 @@ export interface CachedBundle {
   kind: string;
   /** The event or command: each keeps its own cache, holding the functions it compiles. */
   name: string;
-  env: NodeJS.ProcessEnv;
+  /**
+   * The store's base folder, where the cache goes; `null` with the cache off (codeCacheBase in
+   * store-base.ts reads the setting: this module reads none, for the hooks' entry).
+   */
+  cacheBase: string | null;
 }
 
 /**
@@ -52,14 +54,19 @@ export function runCachedBundle(options: CachedBundle): boolean {
 }
 
 /** As runCachedBundle, for a bundle that exports something: its exports, or `null` when it cannot be read. */
-export function loadCachedBundle({ bundle, kind, name, env }: CachedBundle): Record<string, unknown> | null {
+export function loadCachedBundle({
+  bundle,
+  kind,
+  name,
+  cacheBase,
+}: CachedBundle): Record<string, unknown> | null {
   let source: string;
   try {
     source = readFileSync(bundle, 'utf8').replace(/^#!.*/, '');
   } catch {
     return null;
   }
-  const cacheFile = cachePath(bundle, source, kind, name, env);
+  const cacheFile = cacheBase === null ? undefined : cachePath(bundle, source, kind, name, cacheBase);
   const cachedData = cacheFile ? readCache(cacheFile) : undefined;
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundle,
@@ -81,15 +88,14 @@ function cachePath(
   source: string,
   kind: string,
   name: string,
-  env: NodeJS.ProcessEnv,
+  cacheBase: string,
 ): string | undefined {
   try {
-    if (!userSetting(env, 'hookCodeCache')) return undefined;
     const stats = statSync(bundle);
     const build = BUILD_LINE.exec(source.slice(0, 100))?.[1] ?? `${stats.size}-${Math.trunc(stats.mtimeMs)}`;
     const safeName = name.replace(/[^A-Za-z]/g, '').slice(0, 40) || 'none';
     const key = `${safeName}-${process.version}-${process.arch}-${build}`;
-    return path.join(defaultStoreBase(env), 'cache', `${kind}-${key}.v8`);
+    return path.join(cacheBase, 'cache', `${kind}-${key}.v8`);
   } catch {
     return undefined;
   }

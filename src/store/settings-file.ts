@@ -10,6 +10,7 @@ import {
 } from '../core/settings.js';
 import { type Surface, wordsFor } from '../core/surface.js';
 import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
+import { configDirFromEnv, MAX_SETTINGS_BYTES, USER_SETTINGS_FILE } from './hook-settings.js';
 
 // Reads the settings files for the registry in core/settings.ts. Synchronous and small: the hooks' loader
 // reads the user's settings before it decides whether to relay, and a missing file costs one failed open.
@@ -17,21 +18,13 @@ import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
 /** Locates the folder itself, so it can only be an environment variable. */
 export const CONFIG_DIR_ENV = 'CHECKPOINT_CONFIG_DIR';
 /** The user's settings, next to redaction.json. */
-export const USER_SETTINGS_FILE = 'config.json';
+export { USER_SETTINGS_FILE } from './hook-settings.js';
 /** The project's own settings, committed with it: it may only add protection (see core/settings.ts). */
 export const PROJECT_SETTINGS_FILE = path.join('.claude', 'checkpoint-config.json');
-/** A settings file is a few lines; anything bigger is a mistake, not read. */
-const MAX_SETTINGS_BYTES = 64 * 1024;
 
 /** The user's own configuration folder: $CHECKPOINT_CONFIG_DIR, else $XDG_CONFIG_HOME/claude-checkpoint. */
 export function userConfigDir(env: NodeJS.ProcessEnv): string {
-  return (
-    env[CONFIG_DIR_ENV]?.trim() ||
-    path.join(
-      env.XDG_CONFIG_HOME?.trim() || path.join(env.HOME?.trim() || homedir(), '.config'),
-      'claude-checkpoint',
-    )
-  );
+  return configDirFromEnv(env) ?? path.join(homedir(), '.config', 'claude-checkpoint');
 }
 
 export function userSettingsFile(env: NodeJS.ProcessEnv): string {

@@ -15,3 +15,12 @@ export function defaultStoreBase(env: NodeJS.ProcessEnv): string {
   const state = env.XDG_STATE_HOME?.trim() || path.join(env.HOME?.trim() || os.homedir(), '.local', 'state');
   return path.join(state, 'claude-checkpoint');
 }
+
+/** Where V8's code cache goes (store/code-cache.ts): the store's base folder, or `null` with the cache off. */
+export function codeCacheBase(env: NodeJS.ProcessEnv): string | null {
+  try {
+    return userSetting(env, 'hookCodeCache') ? defaultStoreBase(env) : null;
+  } catch {
+    return null;
+  }
+}

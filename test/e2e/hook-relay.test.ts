@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -85,6 +85,20 @@ describe('hooks handed to the running MCP server', () => {
     const results = await bashHooksAtOnce(root, env, all);
     expect(results.every((result) => result.code === 0 && result.stderr === '')).toBe(true);
     expect(recordedCommands(root).sort()).toEqual([...all].sort());
+  });
+
+  it('hands the event over through node:net where this Node has no pipe binding to use', async () => {
+    const { root, env } = await project();
+    await startRelayServer(root, env);
+    // A Node whose stream binding is not there (the shape relay-pipe.ts expects may change).
+    const preload = path.join(tempDir('no-binding-'), 'no-binding.cjs');
+    writeFileSync(
+      preload,
+      "const binding = process.binding;\nprocess.binding = (name) => { if (name === 'stream_wrap') throw new Error('gone'); return binding.call(process, name); };\n",
+    );
+    const bash = await bashThroughRelay(root, { ...env, NODE_OPTIONS: `--require ${preload}` }, 'npm test');
+    expect(bash).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(recordedCommands(root)).toEqual(['npm test']);
   });
 
   it('runs the hook itself when the server is gone, and a new server replaces the socket of the dead one', async () => {

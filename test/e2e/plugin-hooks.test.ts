@@ -129,15 +129,18 @@ describe('the plugin hook entry (hook.cjs)', () => {
     expect(commands(root)).toContain('make plain');
   });
 
-  it('20 hook processes at once on a cold cache: every command recorded, one cache left, no temp files', async () => {
+  it('20 hook processes at once on a cold cache: every command recorded, one cache per bundle left, no temp files', async () => {
     const { root, env, cacheDir } = await project();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => bash(HOOK_CJS, root, env, `make step-${i}`)),
     );
     expect(results.every((result) => result.code === 0 && result.stderr === '')).toBe(true);
     expect(commands(root).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `make step-${i}`).sort());
-    expect(notCli(cacheDir)).toEqual(cacheFiles(cacheDir, 'PostToolUse'));
+    // One for the bundle, one for the hooks' front that ran it.
+    const fronts = readdirSync(cacheDir).filter((name) => name.startsWith('front-PostToolUse-'));
+    expect(notCli(cacheDir).sort()).toEqual([...cacheFiles(cacheDir, 'PostToolUse'), ...fronts].sort());
     expect(cacheFiles(cacheDir, 'PostToolUse')).toHaveLength(1);
+    expect(fronts).toHaveLength(1);
   });
 
   it('hook.mjs, which hook commands of earlier versions name, still runs the hooks', async () => {
@@ -150,7 +153,7 @@ describe('the plugin hook entry (hook.cjs)', () => {
     // The package's layout: plugin/dist/ holds only the hook bundle; the CLI is dist/cli.js.
     const pkg = tempDir('package-');
     mkdirSync(path.join(pkg, 'plugin', 'dist'), { recursive: true });
-    for (const file of ['hook.cjs', 'hook-gate.cjs', 'hook-main.cjs'])
+    for (const file of ['hook.cjs', 'hook-front.cjs', 'hook-gate.cjs', 'hook-main.cjs'])
       copyFileSync(path.join(PLUGIN_DIST, file), path.join(pkg, 'plugin', 'dist', file));
     symlinkSync(path.resolve(PLUGIN_DIST, '..', '..', 'dist'), path.join(pkg, 'dist'));
     const root = createRepo({ committed: { 'a.ts': 'a' } });

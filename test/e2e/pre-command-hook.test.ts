@@ -435,7 +435,7 @@ describe('the PreToolUse hook (a snapshot before a destructive command)', () => 
       const { root, env } = project();
       const alone = { ...env, CHECKPOINT_HOOK_RELAY: '0' };
       const dir = tempDir('no-gate-');
-      for (const file of ['hook.cjs', 'hook-main.cjs'])
+      for (const file of ['hook.cjs', 'hook-front.cjs', 'hook-main.cjs'])
         copyFileSync(path.join(shipped, file), path.join(dir, file));
       if (gate !== null) writeFileSync(path.join(dir, 'hook-gate.cjs'), gate);
       const entry = path.join(dir, 'hook.cjs');

@@ -10,12 +10,16 @@ import { type CliResult, runNodeScript, SHIPPED_HOOK_ENTRY } from './cli.js';
 import { tempDir } from './fixtures.js';
 
 /**
- * hook.cjs alone, with no bundle beside it: it can only run an event through a server or host that takes
- * it, which is how tests tell a relayed hook from one that ran itself.
+ * hook.cjs and its front alone, with no bundle beside them: they can only run an event through a server
+ * or host that takes it, which is how tests tell a relayed hook from one that ran itself.
  */
 export function relayOnlyHook(): string {
   const entry = path.join(tempDir('relay-only-'), 'hook.cjs');
   copyFileSync(SHIPPED_HOOK_ENTRY, entry);
+  copyFileSync(
+    path.join(path.dirname(SHIPPED_HOOK_ENTRY), 'hook-front.cjs'),
+    path.join(path.dirname(entry), 'hook-front.cjs'),
+  );
   return entry;
 }
 

@@ -1,0 +1,192 @@
+import { getSystemErrorName } from 'node:util';
+import {
+  type Exchange,
+  MAX_RELAY_MESSAGE_BYTES,
+  RELAY_ACCEPT_WAIT_MS,
+  RELAY_GO,
+  RELAY_READY,
+  RELAY_REPLY_WAIT_MS,
+} from './relay-protocol.js';
+
+// The relay's exchange (relay-protocol.ts) on libuv's pipe handle itself, the binding node:net is built
+// on: loading node:net loads Node's whole stream stack (some thirty modules, 3 to 5 ms of a hook's
+// start) for one connection that sends a line and reads a short answer. Used where the relay is (unix
+// sockets: Linux and macOS; the relay is off on Windows), and only when this Node's bindings have the
+// shape used here; otherwise the caller uses node:net. Whatever goes wrong stays safe: before the hook's
+// GO the server runs nothing (the hook then runs the event itself), and after it the answer is the
+// server's (relay-client.ts).
+
+/** libuv's end of stream, the same on every platform. */
+const UV_EOF = -4095;
+
+interface Request {
+  oncomplete?: (status: number) => void;
+  handle?: PipeHandle;
+  async?: boolean;
+}
+
+interface PipeHandle {
+  connect(request: Request, address: string): number;
+  readStart(): number;
+  writeUtf8String(request: Request, text: string): number;
+  shutdown(request: Request): number;
+  close(callback?: () => void): void;
+  onread: (buffer: ArrayBuffer | undefined) => void;
+}
+
+interface PipeBindings {
+  Pipe: new (type: number) => PipeHandle;
+  PipeConnectWrap: new () => Request;
+  WriteWrap: new () => Request;
+  ShutdownWrap: new () => Request;
+  SOCKET: number;
+  /** Where the handle puts a read's length (or error) and its offset in the buffer it passes. */
+  state: Int32Array;
+  kReadBytesOrError: number;
+  kArrayBufferOffset: number;
+}
+
+/**
+ * Sends one message and reads the whole answer, as relay-client.ts's `exchange` does over node:net, with
+ * the same outcomes; `null` when this Node's pipe bindings are not there as expected.
+ */
+export function exchangeOverPipe(
+  socketPath: string,
+  message: string,
+  onSettled?: (result: Exchange) => void,
+): Promise<Exchange> | null {
+  const bindings = pipeBindings();
+  if (!bindings) return null;
+  const { Pipe, PipeConnectWrap, WriteWrap, ShutdownWrap, SOCKET, state } = bindings;
+  return new Promise((resolve) => {
+    const handle = new Pipe(SOCKET);
+    let sent = false;
+    let accepted = false;
+    let settled = false;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: Exchange) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      onSettled?.(result);
+      handle.onread = ignoreRead; // the binding takes only a function here
+      handle.close();
+      resolve(result);
+    };
+    let timer = setTimeout(() => finish({ kind: 'unaccepted' }), RELAY_ACCEPT_WAIT_MS);
+    // As node:net's 'error': before anything was sent nothing was asked; after it, see RELAY_READY.
+    const fail = (status: number) => {
+      if (!sent) finish({ kind: 'unsent' });
+      else finish(accepted ? { kind: 'lost', why: errorName(status) } : { kind: 'unaccepted' });
+    };
+    const write = (text: string) => {
+      const request = new WriteWrap();
+      request.handle = handle;
+      request.async = false;
+      request.oncomplete = (status) => {
+        if (status < 0) fail(status);
+      };
+      const status = handle.writeUtf8String(request, text);
+      if (status < 0) fail(status);
+    };
+    const end = () => {
+      const request = new ShutdownWrap();
+      request.handle = handle;
+      request.oncomplete = (status) => {
+        if (status < 0) fail(status);
+      };
+      const status = handle.shutdown(request);
+      if (status < 0) fail(status);
+    };
+    const onEnd = () => {
+      try {
+        finish({ kind: 'answered', reply: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      } catch {
+        // Before READY the server had not run anything; after it, whatever it did is its own.
+        finish(accepted ? { kind: 'lost', why: 'its answer was cut short' } : { kind: 'unaccepted' });
+      }
+    };
+    handle.onread = (buffer) => {
+      const length = state[bindings.kReadBytesOrError] ?? 0;
+      if (length === 0 || settled) return;
+      if (length < 0 || !buffer) return length === UV_EOF ? onEnd() : fail(length);
+      let chunk = Buffer.from(new Uint8Array(buffer, state[bindings.kArrayBufferOffset] ?? 0, length));
+      if (!accepted && chunks.length === 0 && chunk[0] === RELAY_READY.charCodeAt(0)) {
+        accepted = true;
+        clearTimeout(timer);
+        timer = setTimeout(
+          () => finish({ kind: 'lost', why: `no answer within ${RELAY_REPLY_WAIT_MS / 1000} s` }),
+          RELAY_REPLY_WAIT_MS,
+        );
+        write(RELAY_GO);
+        end();
+        chunk = chunk.subarray(1);
+      }
+      size += chunk.length;
+      if (size > MAX_RELAY_MESSAGE_BYTES) finish({ kind: 'lost', why: 'its answer was too large' });
+      else chunks.push(chunk);
+    };
+    const connecting = new PipeConnectWrap();
+    connecting.oncomplete = (status) => {
+      if (settled) return;
+      if (status < 0) return finish({ kind: 'unsent' });
+      sent = true;
+      const reading = handle.readStart();
+      if (reading < 0) return fail(reading);
+      write(`${message}\n`);
+    };
+    if (handle.connect(connecting, socketPath) < 0) finish({ kind: 'unsent' });
+  });
+}
+
+function ignoreRead(): void {}
+
+/** As node:net names it (ECONNRESET). */
+function errorName(status: number): string {
+  try {
+    return getSystemErrorName(status);
+  } catch {
+    return `error ${status}`;
+  }
+}
+
+/** Node's own pipe and stream bindings, if they have the shape used here (Node 20 to 24 do). */
+function pipeBindings(): PipeBindings | null {
+  try {
+    const binding = (process as unknown as { binding(name: string): Record<string, unknown> }).binding;
+    const pipe = binding('pipe_wrap');
+    const stream = binding('stream_wrap');
+    const SOCKET = (pipe.constants as Record<string, unknown> | undefined)?.SOCKET;
+    const { Pipe, PipeConnectWrap } = pipe;
+    const { WriteWrap, ShutdownWrap, streamBaseState, kReadBytesOrError, kArrayBufferOffset } = stream;
+    const isPipe =
+      typeof Pipe === 'function' &&
+      ['connect', 'readStart', 'writeUtf8String', 'shutdown', 'close'].every(
+        (name) => typeof (Pipe.prototype as Record<string, unknown>)[name] === 'function',
+      );
+    if (
+      !isPipe ||
+      typeof PipeConnectWrap !== 'function' ||
+      typeof WriteWrap !== 'function' ||
+      typeof ShutdownWrap !== 'function' ||
+      typeof SOCKET !== 'number' ||
+      !(streamBaseState instanceof Int32Array) ||
+      typeof kReadBytesOrError !== 'number' ||
+      typeof kArrayBufferOffset !== 'number'
+    )
+      return null;
+    return {
+      Pipe: Pipe as PipeBindings['Pipe'],
+      PipeConnectWrap: PipeConnectWrap as PipeBindings['PipeConnectWrap'],
+      WriteWrap: WriteWrap as PipeBindings['WriteWrap'],
+      ShutdownWrap: ShutdownWrap as PipeBindings['ShutdownWrap'],
+      SOCKET,
+      state: streamBaseState,
+      kReadBytesOrError,
+      kArrayBufferOffset,
+    };
+  } catch {
+    return null;
+  }
+}

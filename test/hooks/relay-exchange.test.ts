@@ -1,0 +1,116 @@
+import { spawnSync } from 'node:child_process';
+import { lstatSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { exchange } from '../../src/hooks/relay-client.js';
+import { exchangeOverPipe } from '../../src/hooks/relay-pipe.js';
+import type { Exchange } from '../../src/hooks/relay-protocol.js';
+import { tempDir } from '../helpers/fixtures.js';
+
+// The hook's side of the relay's exchange (relay-protocol.ts) over both transports: node:net, and the
+// pipe binding the hooks' entry uses in its place (relay-pipe.ts). Each must end the same way against
+// the same server, a real one on a real unix socket.
+
+type Transport = (socket: string, message: string) => Promise<Exchange>;
+const TRANSPORTS: Array<[string, Transport]> = [
+  ['node:net', (socket, message) => exchange(net, socket, message)],
+  [
+    'the pipe binding',
+    (socket, message) => {
+      const exchanged = exchangeOverPipe(socket, message);
+      if (!exchanged) throw new Error("this Node's pipe binding is not usable");
+      return exchanged;
+    },
+  ],
+];
+
+/** A server on a fresh socket; `serve` is given each connection, with what was read so far. */
+async function serverOn(serve: (connection: net.Socket, read: () => string) => void): Promise<string> {
+  const socket = path.join(tempDir('relay-exchange-'), 's.sock');
+  const open = new Set<net.Socket>();
+  const server = net.createServer({ allowHalfOpen: true }, (connection) => {
+    open.add(connection);
+    let text = '';
+    connection.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    connection.on('error', () => undefined);
+    serve(connection, () => text);
+  });
+  await new Promise<void>((resolve) => server.listen(socket, resolve));
+  onTestFinished(() => {
+    for (const connection of open) connection.destroy();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return socket;
+}
+
+/** The server's side as the relay has it: READY after the request's line, the answer after GO and the end. */
+function answering(answer: string, seen: string[] = []) {
+  return (connection: net.Socket, read: () => string) => {
+    let ready = false;
+    connection.on('data', () => {
+      if (!ready && read().includes('\n')) {
+        ready = true;
+        connection.write('?');
+      }
+    });
+    connection.on('end', () => {
+      seen.push(read());
+      connection.end(answer);
+    });
+  };
+}
+
+describe.each(TRANSPORTS)('the relay exchange over %s', (_, send) => {
+  it('sends the request, says GO once the server is ready, and reads the whole answer', async () => {
+    const seen: string[] = [];
+    const answer = { handled: true, stdout: 'out', stderr: 'é'.repeat(100_000) };
+    const socket = await serverOn(answering(JSON.stringify(answer), seen));
+    // Larger than a socket's buffer: the write completes later than it starts.
+    const request = JSON.stringify({ stdin: 'x'.repeat(3 * 1024 * 1024) });
+    expect(await send(socket, request)).toEqual({ kind: 'answered', reply: answer });
+    expect(seen).toEqual([`${request}\n!`]);
+  });
+
+  it('reads an answer given at once, without READY (a declined request)', async () => {
+    const declined = { handled: false, reason: 'this server is version 0.0.0' };
+    const socket = await serverOn((connection, read) =>
+      connection.on('data', () => {
+        if (read().includes('\n')) connection.end(JSON.stringify(declined));
+      }),
+    );
+    expect(await send(socket, '{}')).toEqual({ kind: 'answered', reply: declined });
+  });
+
+  it('is unsent with no socket, with a socket nobody listens on, and with a file that is no socket', async () => {
+    const dir = tempDir('relay-exchange-');
+    expect(await send(path.join(dir, 'none.sock'), '{}')).toEqual({ kind: 'unsent' });
+    // What a killed server leaves: its socket file, with nobody listening.
+    const dead = path.join(dir, 'dead.sock');
+    spawnSync(process.execPath, [
+      '-e',
+      `require('node:net').createServer().listen(${JSON.stringify(dead)}, () => process.kill(process.pid, 'SIGKILL'))`,
+    ]);
+    expect(lstatSync(dead).isSocket()).toBe(true);
+    expect(await send(dead, '{}')).toEqual({ kind: 'unsent' });
+    writeFileSync(path.join(dir, 'file.sock'), 'not a socket');
+    expect(await send(path.join(dir, 'file.sock'), '{}')).toEqual({ kind: 'unsent' });
+  });
+
+  it('is unaccepted when the server takes the connection and never says READY', async () => {
+    const socket = await serverOn(() => undefined);
+    expect(await send(socket, '{}')).toEqual({ kind: 'unaccepted' });
+  });
+
+  it('is unaccepted when the server hangs up before READY', async () => {
+    const socket = await serverOn((connection) => connection.on('data', () => connection.destroy()));
+    expect(await send(socket, '{}')).toEqual({ kind: 'unaccepted' });
+  });
+
+  it('is lost when the server took the request and hangs up without an answer', async () => {
+    const socket = await serverOn(answering(''));
+    expect(await send(socket, '{}')).toEqual({ kind: 'lost', why: 'its answer was cut short' });
+  });
+});
