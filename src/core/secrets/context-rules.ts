@@ -1,4 +1,11 @@
-import { base64Text, entropy, isAllowedValue, looksLikeSecret, type NameStrength } from './allowlist.js';
+import {
+  base64Text,
+  entropy,
+  isAllowedValue,
+  looksLikeSecret,
+  type NameStrength,
+  remembered,
+} from './allowlist.js';
 
 /**
  * Secrets that only their surroundings give away: a name that announces one, a command-line flag, a
@@ -102,6 +109,10 @@ const strong = (value: string) => looksLikeSecret(value, 'strong');
  * entropy a character), not mostly words, not a hash of public content, not text in base64.
  */
 function isRandomValue(value: string, minBits: number): boolean {
+  return remembered(`r${minBits}:`, value, (random) => judgeRandomValue(random, minBits));
+}
+
+function judgeRandomValue(value: string, minBits: number): boolean {
   if (
     // Subresource integrity (lock files, <script integrity>): a hash of public content.
     /^sha(?:1|256|384|512)-/.test(value) ||
@@ -172,6 +183,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * words with a number (`release-2024-v3`).
  */
 function isCuedValue(value: string): boolean {
+  return remembered('c', value, judgeCuedValue);
+}
+
+function judgeCuedValue(value: string): boolean {
   // The shape first, the allowlist (many patterns) only for what has one: most candidates fail here.
   if (!/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
   // An assignment (`STRIPE_PUBLISHABLE_KEY=pk_live_…` in a code span): its name decides, as after `=`.

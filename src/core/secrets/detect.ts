@@ -1,5 +1,5 @@
 import { allMatches, forEachMatch } from '../text.js';
-import { isExampleToken } from './allowlist.js';
+import { isExampleToken, type Verdicts, withVerdicts } from './allowlist.js';
 import { CONTEXT_RULES, type ContextRule } from './context-rules.js';
 import { createKeywordScan, type KeywordScan } from './keyword-scan.js';
 import { type PatternRule, PROVIDER_RULES } from './provider-rules.js';
@@ -26,10 +26,19 @@ const SECRET_GROUPS = ['secret', 'secret2', 'secret3', 'secret4'] as const;
 /**
  * Every secret in `text`, as non-overlapping spans in order. Layers: provider formats (each run only when
  * one of its keywords occurs), then context rules (names, flags, URLs, headers, prose), with the
- * allowlists applied to each candidate value.
+ * allowlists applied to each candidate value. `verdicts` are those of the document the text belongs to
+ * (each value is judged once in it); by default, the text's own.
  */
-export function findSecrets(text: string, config: DetectorConfig = {}): Finding[] {
+export function findSecrets(
+  text: string,
+  config: DetectorConfig = {},
+  verdicts: Verdicts = new Map(),
+): Finding[] {
   if (text.length === 0) return [];
+  return withVerdicts(verdicts, () => findAll(text, config));
+}
+
+function findAll(text: string, config: DetectorConfig): Finding[] {
   const lower = lowerCaseInPlace(text);
   scanKeywords ??= createKeywordScan(SCANNED);
   const present = scanKeywords(lower);
