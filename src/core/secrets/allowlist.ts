@@ -114,14 +114,14 @@ function isRepeatedBlock(value: string): boolean {
 /**
  * Verdicts on values already judged in one document (a checkpoint's fields, or one text): the same value
  * is found by several rules and in several fields (a path, a command, a token quoted twice), and judging
- * it runs dozens of patterns. Keys are the test's letter and the value; the tests are pure, so a verdict
- * read back is the one they would give again.
+ * it runs dozens of patterns. By test (a letter, and its parameter), then by value; the tests are pure,
+ * so a verdict read back is the one they would give again.
  */
-export type Verdicts = Map<string, boolean>;
+export type Verdicts = Map<string, Map<string, boolean>>;
 
 /** The verdicts of the document being read (withVerdicts), or none: every value is judged afresh. */
 let current: Verdicts | undefined;
-/** A document with more distinct values than this starts its verdicts again (memory stays bounded). */
+/** A test that has judged more distinct values than this in a document starts again (memory stays bounded). */
 const MAX_VERDICTS = 4096;
 
 /** Runs `judgeAll` with `verdicts` as the document's memory of values judged. */
@@ -135,15 +135,17 @@ export function withVerdicts<T>(verdicts: Verdicts, judgeAll: () => T): T {
   }
 }
 
-/** The verdict of test `kind` on `value` (`judge` run once per document). */
-export function remembered(kind: string, value: string, judge: (value: string) => boolean): boolean {
+/** The verdict of test `test` on `value` (`judge` run once per document). */
+export function remembered(test: string, value: string, judge: (value: string) => boolean): boolean {
   if (current === undefined) return judge(value);
-  const key = kind + value;
-  const known = current.get(key);
+  // The value itself is the key (no key built from it: hashing one string was a twentieth of the time).
+  let byValue = current.get(test);
+  if (byValue === undefined) current.set(test, (byValue = new Map()));
+  const known = byValue.get(value);
   if (known !== undefined) return known;
   const verdict = judge(value);
-  if (current.size >= MAX_VERDICTS) current.clear();
-  current.set(key, verdict);
+  if (byValue.size >= MAX_VERDICTS) byValue.clear();
+  byValue.set(value, verdict);
   return verdict;
 }
 

@@ -109,7 +109,7 @@ const strong = (value: string) => looksLikeSecret(value, 'strong');
  * entropy a character), not mostly words, not a hash of public content, not text in base64.
  */
 function isRandomValue(value: string, minBits: number): boolean {
-  return remembered(`r${minBits}:`, value, (random) => judgeRandomValue(random, minBits));
+  return remembered(`r${minBits}`, value, (random) => judgeRandomValue(random, minBits));
 }
 
 function judgeRandomValue(value: string, minBits: number): boolean {
@@ -243,7 +243,10 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       'webhook',
     ],
     pattern: new RegExp(
-      `(?<![\\w.-])(?<!\\w:(?<!\\$env:))(?!(?<=:\\/\\/)[^\\s:/@'"]{0,64}:[^\\s@'"]{1,300}@)(?<q>["']?)(?<name>(?=[A-Za-z_])[\\w.-]{0,64}?(?:pass|pwd|secret|token|cred|key|auth|sig|salt|cookie|session|dsn|pat|webhook)[\\w.-]{0,64})\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
+      `(?<![\\w.-])(?=["']?[A-Za-z_][\\w.-]*["']?\\]?[ \\t]*[:=+])(?<!\\w:(?<!\\$env:))(?!(?<=:\\/\\/)[^\\s:/@'"]{0,64}:[^\\s@'"]{1,300}@)(?<q>["']?)(?<name>(?=[A-Za-z_])[\\w.-]{0,64}?(?:pass|pwd|secret|token|cred|key|auth|sig|salt|cookie|session|dsn|pat|webhook)[\\w.-]{0,64})\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
+      // A name run followed by a sign, looked for first: most runs are words of prose, and the lookahead
+      // fails them in one read, before the name is searched for its word (a condition of the match, so it
+      // changes none: the quote, the name, `]`, blanks, then `:=`, `=>`, `+=`, `=` or `:`).
       // A name after `word:` is not one (`urn:api_key`), unless PowerShell's `$env:` (`$env:API_KEY = …`).
       // Not a URL's userinfo (`https://oauth2:TOKEN@gitlab.com/…`): url-credentials takes the password
       // alone, where this rule took the host and path with it as the value (trial 4).
@@ -527,7 +530,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'prose-cue',
     keywords: ['pass', 'pwd', 'token', 'key', 'secret', 'pin', 'cred'],
     pattern: new RegExp(
-      String.raw`\b(?:password|passphrase|passcode|passwd|pwd|pass|token|api[ _-]?key|secret(?:[ _-]key)?|client[ _-]secret|access[ _-]key|pin|credentials?)\b(?:\s+(?:for|of|on)(?:\s+[\w.-]+){1,3})?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|“(?<secret4>[^”\n]+)”|(?<secret3>[^\s"'”,;]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
+      String.raw`\b(?:password|passphrase|passcode|passwd|pwd|pass|token|api[ _-]?key|secret(?:[ _-]key)?|client[ _-]secret|access[ _-]key|pin|credentials?)\b(?=\s+[(iwasrctfo])(?:\s+(?:for|of|on)(?:\s+[\w.-]+){1,3})?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|“(?<secret4>[^”\n]+)”|(?<secret3>[^\s"'”,;]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
       'dgi',
     ),
     judge: strong,
@@ -538,8 +541,10 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
     // The pattern starts with the secret word (a cheap test at each character) and reads the start of the
     // name backwards from there, as secret-flag does; a lookbehind first would run at every character.
+    // The lookahead after the word wants a blank and a verb's first letter before the name is read back
+    // (a condition of the match: the rest of the name, a backtick, blanks, then VERB).
     pattern: new RegExp(
-      String.raw`(?:pass|pwd|secret|token|key|auth|cred)(?<=(?:^|[^\w.-])\x60?(?<name>[A-Za-z][\w.-]{0,63}))(?<post>[\w.-]{0,63})\x60?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|\x60(?<secret4>[^\x60\n]+)\x60|(?<secret3>[^\s"'\x60,;()]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
+      String.raw`(?:pass|pwd|secret|token|key|auth|cred)(?=[\w.-]{0,63}\x60?\s+[(iwasrct])(?<=(?:^|[^\w.-])\x60?(?<name>[A-Za-z][\w.-]{0,63}))(?<post>[\w.-]{0,63})\x60?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|\x60(?<secret4>[^\x60\n]+)\x60|(?<secret3>[^\s"'\x60,;()]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
       'dgi',
     ),
     judge: (value, groups) => {
@@ -607,11 +612,12 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     // A secret's name then the value after a space, no sign between: "tyntec SECRET b19a…", "the paypal key
     // EDe5…", "owlbot TOKEN 8a5d…", "swell token - 'Mkff…'" (scanners' examples, log lines, prose). Only a generated-looking value
     // with a digit: a word after "key" is a sentence going on. Quoted, it may hold symbols, not spaces
-    // (`nethunt token - 'ai$oy@v8w9-…'`). Starts at the word, reading the name back.
+    // (`nethunt token - 'ai$oy@v8w9-…'`). Starts at the word, and reads the name back only when the
+    // lookahead finds what must follow it: the blanks, and 16 characters of a value (either form's).
     id: 'name-space-value',
     keywords: ['secret', 'token', 'key', 'access', 'private', 'pass'],
     pattern:
-      /(?:secret|token|key|access|private|password|passwd)(?<=(?:^|[^\w.-])(?<name>[A-Za-z][\w-]{0,63}))(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+(?:(?<q>["']?)(?<secret>[A-Za-z0-9][A-Za-z0-9+/_.~=-]{15,255})\k<q>|(?<q2>["'])(?<secret2>[^\s"']{16,255}) ?\k<q2>)(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+      /(?:secret|token|key|access|private|password|passwd)(?=(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+["']?[^\s"']{16})(?<=(?:^|[^\w.-])(?<name>[A-Za-z][\w-]{0,63}))(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+(?:(?<q>["']?)(?<secret>[A-Za-z0-9][A-Za-z0-9+/_.~=-]{15,255})\k<q>|(?<q2>["'])(?<secret2>[^\s"']{16,255}) ?\k<q2>)(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
     judge: (value, groups) => {
       const name = groups.name ?? '';
       const strength = /(?:access|private)$/i.test(name) ? 'weak' : nameStrength(name);

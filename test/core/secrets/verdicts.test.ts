@@ -21,24 +21,20 @@ describe('verdicts remembered for one document', () => {
   });
 
   it('keeps a verdict per strength: a value is judged again under another name', () => {
-    const verdicts = new Map<string, boolean>();
+    const verdicts = new Map<string, Map<string, boolean>>();
     withVerdicts(verdicts, () => {
       expect(looksLikeSecret('hunter2hunter', 'password')).toBe(true);
       expect(looksLikeSecret('hunter2hunter', 'weak')).toBe(false);
     });
-    // (With the allowlist's verdict, `a`, which the first judged and the second did not need.)
-    expect([...verdicts].sort()).toEqual([
-      ['ahunter2hunter', false],
-      ['phunter2hunter', true],
-      ['whunter2hunter', false],
-    ]);
+    expect(verdicts.get('p')?.get('hunter2hunter')).toBe(true);
+    expect(verdicts.get('w')?.get('hunter2hunter')).toBe(false);
   });
 
   it('stays bounded, however many values a document holds', () => {
-    const verdicts = new Map<string, boolean>();
+    const verdicts = new Map<string, Map<string, boolean>>();
     withVerdicts(verdicts, () => {
       for (let at = 0; at < 10_000; at++) looksLikeSecret(`Xk9mQ2vL8pZ${at}`, 'strong');
     });
-    expect(verdicts.size).toBeLessThanOrEqual(4096);
+    expect(verdicts.get('s')?.size).toBeLessThanOrEqual(4096);
   });
 });
