@@ -17,9 +17,10 @@ export interface ContextRule {
   id: string;
   keywords: readonly string[];
   /**
-   * Global. With the `d` flag, the secret's span comes from the match's indices; without it (cheaper),
-   * the pattern must end with its secret group, followed at most by a closing quote the secret cannot
-   * contain, so the secret's last occurrence in the match is its place.
+   * Global. With the `d` flag, the secret's span comes from the match's indices; without it (cheaper:
+   * the indices cost about a microsecond a match), the pattern must end with its secret group, followed
+   * only by characters the secret cannot contain (a closing quote, `@`, a blank before a quote), so the
+   * secret's last occurrence in the match is its place.
    */
   pattern: RegExp;
   judge: (value: string, groups: Record<string, string | undefined>) => boolean;
@@ -329,7 +330,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     keywords: ['-'],
     pattern: new RegExp(
       `-(?<=(?:\\s|^)-)-?(?<name>(?:[A-Za-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|secret-key|access-key|account-key|auth-token|private-token|http-password|proxy-password|tlspassword))(?:=|[ \\t]+)${VALUE}`,
-      'gdi',
+      'gi',
     ),
     // `--secret id=npmrc,src=…` (docker build) names a file, not a value.
     judge: (value, groups) =>
@@ -474,7 +475,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'url-credentials',
     keywords: ['://'],
     pattern:
-      /\b[a-z][a-z0-9+.-]{0,31}:\/\/(?<user>[^\s:/@'"]*):(?:(?<secret>[^\s@/'"]{1,100}(?:\/[^\s@/'"]{0,100}){1,6})@(?=[\w.-]+(?::\d+)?(?:[/\s"'?#,;)\]]|$))|(?<secret2>[^\s@/'"]+)@)/dgi,
+      /\b[a-z][a-z0-9+.-]{0,31}:\/\/(?<user>[^\s:/@'"]*):(?:(?<secret>[^\s@/'"]{1,100}(?:\/[^\s@/'"]{0,100}){1,6})@(?=[\w.-]+(?::\d+)?(?:[/\s"'?#,;)\]]|$))|(?<secret2>[^\s@/'"]+)@)/gi,
     judge: (value) =>
       !isAllowedValue(value) && value.length >= 4 && !/^\$/.test(value) && !/^\d*\//.test(value),
   },
@@ -501,7 +502,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'url-query-secret',
     keywords: ['='],
     pattern:
-      /[?&;](?<name>access_token|refresh_token|id_token|token|api_key|apikey|api-key|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|auth_token|private_token|code_verifier)=(?<secret>[^&\s#"'<>]+)/dgi,
+      /[?&;](?<name>access_token|refresh_token|id_token|token|api_key|apikey|api-key|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|auth_token|private_token|code_verifier)=(?<secret>[^&\s#"'<>]+)/gi,
     judge: (value, groups) =>
       looksLikeSecret(value, /^(?:key|sig|signature|auth)$/i.test(groups.name ?? '') ? 'weak' : 'strong'),
   },
@@ -516,7 +517,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'auth-header',
     keywords: ['authorization', 'api-key', 'token:', 'auth-token', 'apikey'],
     pattern:
-      /\b(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Bot|Digest|SSWS|Negotiate|ApiKey|Api-Key|GenieKey|Splunk|OAuth)\s+)?(?<secret>[^\s"',;]+)/dgi,
+      /\b(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Bot|Digest|SSWS|Negotiate|ApiKey|Api-Key|GenieKey|Splunk|OAuth)\s+)?(?<secret>[^\s"',;]+)/gi,
     judge: (value) => value.length >= 8 && looksLikeSecret(value, 'weak'),
   },
   {
@@ -531,7 +532,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     keywords: ['pass', 'pwd', 'token', 'key', 'secret', 'pin', 'cred'],
     pattern: new RegExp(
       String.raw`\b(?:password|passphrase|passcode|passwd|pwd|pass|token|api[ _-]?key|secret(?:[ _-]key)?|client[ _-]secret|access[ _-]key|pin|credentials?)\b(?=\s+[(iwasrctfo])(?:\s+(?:for|of|on)(?:\s+[\w.-]+){1,3})?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|“(?<secret4>[^”\n]+)”|(?<secret3>[^\s"'”,;]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
-      'dgi',
+      'gi',
     ),
     judge: strong,
   },
@@ -545,7 +546,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     // (a condition of the match: the rest of the name, a backtick, blanks, then VERB).
     pattern: new RegExp(
       String.raw`(?:pass|pwd|secret|token|key|auth|cred)(?=[\w.-]{0,63}\x60?\s+[(iwasrct])(?<=(?:^|[^\w.-])\x60?(?<name>[A-Za-z][\w.-]{0,63}))(?<post>[\w.-]{0,63})\x60?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|\x60(?<secret4>[^\x60\n]+)\x60|(?<secret3>[^\s"'\x60,;()]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
-      'dgi',
+      'gi',
     ),
     judge: (value, groups) => {
       const strength = nameStrength(`${groups.name ?? ''}${groups.post ?? ''}`);
@@ -617,7 +618,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'name-space-value',
     keywords: ['secret', 'token', 'key', 'access', 'private', 'pass'],
     pattern:
-      /(?:secret|token|key|access|private|password|passwd)(?=(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+["']?[^\s"']{16})(?<=(?:^|[^\w.-])(?<name>[A-Za-z][\w-]{0,63}))(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+(?:(?<q>["']?)(?<secret>[A-Za-z0-9][A-Za-z0-9+/_.~=-]{15,255})\k<q>|(?<q2>["'])(?<secret2>[^\s"']{16,255}) ?\k<q2>)(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+      /(?:secret|token|key|access|private|password|passwd)(?=(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+["']?[^\s"']{16})(?<=(?:^|[^\w.-])(?<name>[A-Za-z][\w-]{0,63}))(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+(?:(?<q>["']?)(?<secret>[A-Za-z0-9][A-Za-z0-9+/_.~=-]{15,255})\k<q>|(?<q2>["'])(?<secret2>[^\s"']{16,255}) ?\k<q2>)(?=[\s,;)]|[.!?](?:\s|$)|$)/gi,
     judge: (value, groups) => {
       const name = groups.name ?? '';
       const strength = /(?:access|private)$/i.test(name) ? 'weak' : nameStrength(name);
@@ -647,7 +648,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     keywords: ['"', "'"],
     // Not an id's value (`"shareId": "FWxc1las…"`, `folder_id = '0BxAe_…'`): a random-looking id names a thing.
     pattern:
-      /(?<![\w\\])(?<!(?:[a-z0-9]Ids?|ID|[_.-]ids?)["']?\s*[:=]\s*)(?<q>["'])(?<secret>[A-Za-z0-9+/_=-]{24,256})\k<q>/dg,
+      /(?<![\w\\])(?<!(?:[a-z0-9]Ids?|ID|[_.-]ids?)["']?\s*[:=]\s*)(?<q>["'])(?<secret>[A-Za-z0-9+/_=-]{24,256})\k<q>/g,
     judge: (value) => isRandomValue(value, 4.2),
   },
   {
