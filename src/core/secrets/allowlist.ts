@@ -115,7 +115,8 @@ function isRepeatedBlock(value: string): boolean {
  * Verdicts on values already judged in one document (a checkpoint's fields, or one text): the same value
  * is found by several rules and in several fields (a path, a command, a token quoted twice), and judging
  * it runs dozens of patterns. By test (a letter, and its parameter), then by value; the tests are pure,
- * so a verdict read back is the one they would give again.
+ * so a verdict read back is the one they would give again. The values are views of the document's
+ * texts, kept as long as the verdicts are: keep them for one document, never across documents.
  */
 export type Verdicts = Map<string, Map<string, boolean>>;
 
