@@ -1,3 +1,4 @@
+import type { Verdicts } from './secrets/allowlist.js';
 import { type DetectorConfig, findSecrets } from './secrets/detect.js';
 
 /** What every redacted value becomes, in every field. */
@@ -12,8 +13,8 @@ export interface RedactionResult {
  * Replaces every secret in `text` with «redacted» and counts the replacements. Idempotent: no rule
  * matches «redacted», and every span covers its whole secret, so nothing of it is left behind.
  */
-export function redactText(text: string, config: DetectorConfig = {}): RedactionResult {
-  const findings = findSecrets(text, config);
+export function redactText(text: string, config: DetectorConfig = {}, verdicts?: Verdicts): RedactionResult {
+  const findings = findSecrets(text, config, verdicts);
   if (findings.length === 0) return { text, count: 0 };
   let result = '';
   let from = 0;
@@ -24,9 +25,13 @@ export function redactText(text: string, config: DetectorConfig = {}): Redaction
   return { text: result + text.slice(from), count: findings.length };
 }
 
-/** Accumulates redactions across many fields of one document. */
+/**
+ * Accumulates redactions across many fields of one document. A value is judged once in it, however many
+ * fields and rules find it.
+ */
 export class Redactor {
   count = 0;
+  private readonly verdicts: Verdicts = new Map();
 
   constructor(private readonly config: DetectorConfig = {}) {}
 
@@ -34,7 +39,7 @@ export class Redactor {
   text(value: string | undefined): string | undefined;
   text(value: string | undefined): string | undefined {
     if (value === undefined) return undefined;
-    const result = redactText(value, this.config);
+    const result = redactText(value, this.config, this.verdicts);
     this.count += result.count;
     return result.text;
   }

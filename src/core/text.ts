@@ -41,6 +41,17 @@ export function forEachMatch(pattern: RegExp, text: string, visit: (match: RegEx
   pattern.lastIndex = 0;
 }
 
+/**
+ * The next match of a global pattern from its `lastIndex`, stepping past an empty one as forEachMatch
+ * does: for a loop that calls no function per match (set `lastIndex` to 0 before and after).
+ */
+export function nextMatch(pattern: RegExp, text: string): RegExpExecArray | null {
+  const match = pattern.exec(text);
+  if (match !== null && match[0].length === 0)
+    pattern.lastIndex = advance(text, pattern.lastIndex, /[uv]/.test(pattern.flags));
+  return match;
+}
+
 /** Past an empty match, as matchAll does: one code point in unicode mode, else one code unit. */
 function advance(text: string, index: number, unicode: boolean): number {
   if (!unicode || index + 1 >= text.length) return index + 1;

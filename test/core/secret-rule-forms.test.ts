@@ -1,16 +1,26 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONTEXT_RULES } from '../../src/core/secrets/context-rules.js';
 import { secretStart } from '../../src/core/secrets/detect.js';
 
-// Two context rules are written for speed rather than in their plain form. These tests hold each to
+// Context rules written for speed rather than in their plain form (no `d` flag, a literal first). These tests hold each to
 // its plain form on the redaction corpus (texts written before the rules) and on generated text.
 
 const corpus = JSON.parse(
   readFileSync(new URL('../fixtures/redaction-corpus.json', import.meta.url), 'utf8'),
 ) as { positives: Array<{ text: string }>; benign: Array<{ text: string }> };
 const corpusTexts = [...corpus.positives, ...corpus.benign].map((entry) => entry.text);
+
+/** The texts of every redaction corpus. */
+const allCorpusTexts = readdirSync(new URL('../fixtures/', import.meta.url))
+  .filter((name) => /^redaction-corpus.*\.json$/.test(name))
+  .flatMap((name) => {
+    const { positives = [], benign = [] } = JSON.parse(
+      readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8'),
+    ) as { positives?: Array<{ text: string }>; benign?: Array<{ text: string }> };
+    return [...positives, ...benign].map((entry) => entry.text);
+  });
 
 const SECRET_GROUPS = ['secret', 'secret2', 'secret3', 'secret4'];
 
@@ -37,6 +47,36 @@ function spansFromIndices(pattern: RegExp, text: string): string[] {
     return [`${name}@${start}+${end - start}`];
   });
 }
+
+/** Text of what the rules without the `d` flag read around a value: quotes, `@`, blanks, cues, verbs. */
+const valueLike = fc
+  .array(
+    fc.constantFrom(
+      'password',
+      'token',
+      'Authorization: Bearer ',
+      'https://',
+      'u:',
+      '@',
+      'host.example.com',
+      '/',
+      '?key=',
+      '&',
+      ' is ',
+      ' was set to ',
+      ' ',
+      '"',
+      "'",
+      '\x60',
+      '“',
+      '”',
+      'xK9mQ2vL8pZ4tR7wY1nB3cF6',
+      'xK9m',
+      '\n',
+    ),
+    { maxLength: 16 },
+  )
+  .map((pieces) => pieces.join(''));
 
 /** Text made of the pieces these rules care about: names, flags, quotes, operators, spaces and values. */
 const assignmentLike = fc
@@ -92,6 +132,38 @@ describe('context rules written for speed match their plain forms', () => {
       { numRuns: 3000 },
     );
   });
+
+  // Every rule without the `d` flag (the indices cost about a microsecond a match), on every corpus's
+  // texts, alone and joined, and on generated text of the pieces its values are made of.
+  const withoutIndices = CONTEXT_RULES.filter((rule) => !rule.near && !rule.pattern.flags.includes('d'));
+  it('the rules without the d flag include those written so for speed', () => {
+    expect(withoutIndices.map((rule) => rule.id)).toEqual(
+      expect.arrayContaining([
+        'secret-assignment',
+        'secret-flag',
+        'url-credentials',
+        'url-query-secret',
+        'auth-header',
+        'prose-cue',
+        'prose-named-value',
+        'name-space-value',
+        'quoted-random',
+      ]),
+    );
+  });
+  it.each(withoutIndices.map((rule) => [rule.id, rule.pattern] as const))(
+    '%s (no d flag): the value found from the end of each match is the one its group captured',
+    (_id, pattern) => {
+      for (const text of [...allCorpusTexts, allCorpusTexts.join('\n')])
+        expect(spansFromEnd(pattern, text)).toEqual(spansFromIndices(pattern, text));
+      fc.assert(
+        fc.property(valueLike, (text) => {
+          expect(spansFromEnd(pattern, text)).toEqual(spansFromIndices(pattern, text));
+        }),
+        { numRuns: 500 },
+      );
+    },
+  );
 
   it('secret-flag (literal first, lookbehind after) matches what the lookbehind-first form matches', () => {
     const rule = CONTEXT_RULES.find((candidate) => candidate.id === 'secret-flag');

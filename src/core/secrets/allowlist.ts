@@ -111,8 +111,51 @@ function isRepeatedBlock(value: string): boolean {
   return false;
 }
 
+/**
+ * Verdicts on values already judged in one document (a checkpoint's fields, or one text): the same value
+ * is found by several rules and in several fields (a path, a command, a token quoted twice), and judging
+ * it runs dozens of patterns. By test (a letter, and its parameter), then by value; the tests are pure,
+ * so a verdict read back is the one they would give again. The values are views of the document's
+ * texts, kept as long as the verdicts are: keep them for one document, never across documents.
+ */
+export type Verdicts = Map<string, Map<string, boolean>>;
+
+/** The verdicts of the document being read (withVerdicts), or none: every value is judged afresh. */
+let current: Verdicts | undefined;
+/** A test that has judged more distinct values than this in a document starts again (memory stays bounded). */
+const MAX_VERDICTS = 4096;
+
+/** Runs `judgeAll` with `verdicts` as the document's memory of values judged. */
+export function withVerdicts<T>(verdicts: Verdicts, judgeAll: () => T): T {
+  const outer = current;
+  current = verdicts;
+  try {
+    return judgeAll();
+  } finally {
+    current = outer;
+  }
+}
+
+/** The verdict of test `test` on `value` (`judge` run once per document). */
+export function remembered(test: string, value: string, judge: (value: string) => boolean): boolean {
+  if (current === undefined) return judge(value);
+  // The value itself is the key (no key built from it: hashing one string was a twentieth of the time).
+  let byValue = current.get(test);
+  if (byValue === undefined) current.set(test, (byValue = new Map()));
+  const known = byValue.get(value);
+  if (known !== undefined) return known;
+  const verdict = judge(value);
+  if (byValue.size >= MAX_VERDICTS) byValue.clear();
+  byValue.set(value, verdict);
+  return verdict;
+}
+
 /** Whether a value in a secret's place is in fact a placeholder, a reference, a path or the like. */
 export function isAllowedValue(value: string): boolean {
+  return remembered('a', value, judgeAllowedValue);
+}
+
+function judgeAllowedValue(value: string): boolean {
   const trimmed = value.trim().replace(AUTH_SCHEME, '');
   if (isAllowedShape(trimmed)) return true;
   // A format string's slots (`prefix_{}`, `{0}`, `key-{name}`) and template expressions
@@ -217,6 +260,10 @@ export function base64Text(value: string, minPrintable = 1): string | null {
 
 /** Whether a token that matched a provider's shape is a documented example or a placeholder of that shape. */
 export function isExampleToken(token: string): boolean {
+  return remembered('e', token, judgeExampleToken);
+}
+
+function judgeExampleToken(token: string): boolean {
   if (DOCUMENTED_EXAMPLES.has(token) || PLACEHOLDER_MARKERS.test(token) || BLANK.test(token)) return true;
   if (STRIPE_PUBLISHABLE_KEY.test(token)) return true;
   // The tests below read every character: a long match (a whole PEM block) is no slot filled by hand.
@@ -376,6 +423,18 @@ export function looksLikeSecret(value: string, strength: NameStrength): boolean 
   const length = value.length;
   // Too short for any strength: decided before the allowlist's patterns run (most candidates are).
   if (length < (strength === 'weak' ? 12 : 6)) return false;
+  const [kind, judge] = SECRET_JUDGES[strength];
+  return remembered(kind, value, judge);
+}
+
+/** judgeSecret for each strength, and the letter its verdicts are remembered under. */
+const SECRET_JUDGES: Record<NameStrength, readonly [string, (value: string) => boolean]> = {
+  password: ['p', (value) => judgeSecret(value, 'password')],
+  strong: ['s', (value) => judgeSecret(value, 'strong')],
+  weak: ['w', (value) => judgeSecret(value, 'weak')],
+};
+
+function judgeSecret(value: string, strength: NameStrength): boolean {
   // The shape first: a few patterns, where the allowlist runs dozens, and most values fail it (both must
   // pass, so the order changes nothing of the answer).
   if (!looksGenerated(value, strength)) return false;

@@ -1,4 +1,11 @@
-import { base64Text, entropy, isAllowedValue, looksLikeSecret, type NameStrength } from './allowlist.js';
+import {
+  base64Text,
+  entropy,
+  isAllowedValue,
+  looksLikeSecret,
+  type NameStrength,
+  remembered,
+} from './allowlist.js';
 
 /**
  * Secrets that only their surroundings give away: a name that announces one, a command-line flag, a
@@ -10,9 +17,10 @@ export interface ContextRule {
   id: string;
   keywords: readonly string[];
   /**
-   * Global. With the `d` flag, the secret's span comes from the match's indices; without it (cheaper),
-   * the pattern must end with its secret group, followed at most by a closing quote the secret cannot
-   * contain, so the secret's last occurrence in the match is its place.
+   * Global. With the `d` flag, the secret's span comes from the match's indices; without it (cheaper:
+   * the indices cost about a microsecond a match), the pattern must end with its secret group, followed
+   * only by characters the secret cannot contain (a closing quote, `@`, a blank before a quote), so the
+   * secret's last occurrence in the match is its place.
    */
   pattern: RegExp;
   judge: (value: string, groups: Record<string, string | undefined>) => boolean;
@@ -102,6 +110,10 @@ const strong = (value: string) => looksLikeSecret(value, 'strong');
  * entropy a character), not mostly words, not a hash of public content, not text in base64.
  */
 function isRandomValue(value: string, minBits: number): boolean {
+  return remembered(`r${minBits}`, value, (random) => judgeRandomValue(random, minBits));
+}
+
+function judgeRandomValue(value: string, minBits: number): boolean {
   if (
     // Subresource integrity (lock files, <script integrity>): a hash of public content.
     /^sha(?:1|256|384|512)-/.test(value) ||
@@ -172,6 +184,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * words with a number (`release-2024-v3`).
  */
 function isCuedValue(value: string): boolean {
+  return remembered('c', value, judgeCuedValue);
+}
+
+function judgeCuedValue(value: string): boolean {
   // The shape first, the allowlist (many patterns) only for what has one: most candidates fail here.
   if (!/\d/.test(value) || !/[A-Za-z]/.test(value)) return false;
   // An assignment (`STRIPE_PUBLISHABLE_KEY=pk_live_…` in a code span): its name decides, as after `=`.
@@ -228,7 +244,10 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
       'webhook',
     ],
     pattern: new RegExp(
-      `(?<![\\w.-])(?<!\\w:(?<!\\$env:))(?!(?<=:\\/\\/)[^\\s:/@'"]{0,64}:[^\\s@'"]{1,300}@)(?<q>["']?)(?<name>(?=[A-Za-z_])[\\w.-]{0,64}?(?:pass|pwd|secret|token|cred|key|auth|sig|salt|cookie|session|dsn|pat|webhook)[\\w.-]{0,64})\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
+      `(?<![\\w.-])(?=["']?[A-Za-z_][\\w.-]*["']?\\]?[ \\t]*[:=+])(?<!\\w:(?<!\\$env:))(?!(?<=:\\/\\/)[^\\s:/@'"]{0,64}:[^\\s@'"]{1,300}@)(?<q>["']?)(?<name>(?=[A-Za-z_])[\\w.-]{0,64}?(?:pass|pwd|secret|token|cred|key|auth|sig|salt|cookie|session|dsn|pat|webhook)[\\w.-]{0,64})\\k<q>\\]?[ \\t]*(?::=|=>|\\+=|=|:)[ \\t]*${VALUE}`,
+      // A name run followed by a sign, looked for first: most runs are words of prose, and the lookahead
+      // fails them in one read, before the name is searched for its word (a condition of the match, so it
+      // changes none: the quote, the name, `]`, blanks, then `:=`, `=>`, `+=`, `=` or `:`).
       // A name after `word:` is not one (`urn:api_key`), unless PowerShell's `$env:` (`$env:API_KEY = …`).
       // Not a URL's userinfo (`https://oauth2:TOKEN@gitlab.com/…`): url-credentials takes the password
       // alone, where this rule took the host and path with it as the value (trial 4).
@@ -311,7 +330,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     keywords: ['-'],
     pattern: new RegExp(
       `-(?<=(?:\\s|^)-)-?(?<name>(?:[A-Za-z0-9]+-)*(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|secret-key|access-key|account-key|auth-token|private-token|http-password|proxy-password|tlspassword))(?:=|[ \\t]+)${VALUE}`,
-      'gdi',
+      'gi',
     ),
     // `--secret id=npmrc,src=…` (docker build) names a file, not a value.
     judge: (value, groups) =>
@@ -456,7 +475,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'url-credentials',
     keywords: ['://'],
     pattern:
-      /\b[a-z][a-z0-9+.-]{0,31}:\/\/(?<user>[^\s:/@'"]*):(?:(?<secret>[^\s@/'"]{1,100}(?:\/[^\s@/'"]{0,100}){1,6})@(?=[\w.-]+(?::\d+)?(?:[/\s"'?#,;)\]]|$))|(?<secret2>[^\s@/'"]+)@)/dgi,
+      /\b[a-z][a-z0-9+.-]{0,31}:\/\/(?<user>[^\s:/@'"]*):(?:(?<secret>[^\s@/'"]{1,100}(?:\/[^\s@/'"]{0,100}){1,6})@(?=[\w.-]+(?::\d+)?(?:[/\s"'?#,;)\]]|$))|(?<secret2>[^\s@/'"]+)@)/gi,
     judge: (value) =>
       !isAllowedValue(value) && value.length >= 4 && !/^\$/.test(value) && !/^\d*\//.test(value),
   },
@@ -483,7 +502,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'url-query-secret',
     keywords: ['='],
     pattern:
-      /[?&;](?<name>access_token|refresh_token|id_token|token|api_key|apikey|api-key|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|auth_token|private_token|code_verifier)=(?<secret>[^&\s#"'<>]+)/dgi,
+      /[?&;](?<name>access_token|refresh_token|id_token|token|api_key|apikey|api-key|key|secret|client_secret|password|passwd|pwd|sig|signature|auth|auth_token|private_token|code_verifier)=(?<secret>[^&\s#"'<>]+)/gi,
     judge: (value, groups) =>
       looksLikeSecret(value, /^(?:key|sig|signature|auth)$/i.test(groups.name ?? '') ? 'weak' : 'strong'),
   },
@@ -498,7 +517,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'auth-header',
     keywords: ['authorization', 'api-key', 'token:', 'auth-token', 'apikey'],
     pattern:
-      /\b(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Bot|Digest|SSWS|Negotiate|ApiKey|Api-Key|GenieKey|Splunk|OAuth)\s+)?(?<secret>[^\s"',;]+)/dgi,
+      /\b(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Bot|Digest|SSWS|Negotiate|ApiKey|Api-Key|GenieKey|Splunk|OAuth)\s+)?(?<secret>[^\s"',;]+)/gi,
     judge: (value) => value.length >= 8 && looksLikeSecret(value, 'weak'),
   },
   {
@@ -512,8 +531,8 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     id: 'prose-cue',
     keywords: ['pass', 'pwd', 'token', 'key', 'secret', 'pin', 'cred'],
     pattern: new RegExp(
-      String.raw`\b(?:password|passphrase|passcode|passwd|pwd|pass|token|api[ _-]?key|secret(?:[ _-]key)?|client[ _-]secret|access[ _-]key|pin|credentials?)\b(?:\s+(?:for|of|on)(?:\s+[\w.-]+){1,3})?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|“(?<secret4>[^”\n]+)”|(?<secret3>[^\s"'”,;]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
-      'dgi',
+      String.raw`\b(?:password|passphrase|passcode|passwd|pwd|pass|token|api[ _-]?key|secret(?:[ _-]key)?|client[ _-]secret|access[ _-]key|pin|credentials?)\b(?=\s+[(iwasrctfo])(?:\s+(?:for|of|on)(?:\s+[\w.-]+){1,3})?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|“(?<secret4>[^”\n]+)”|(?<secret3>[^\s"'”,;]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
+      'gi',
     ),
     judge: strong,
   },
@@ -523,9 +542,11 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
     // The pattern starts with the secret word (a cheap test at each character) and reads the start of the
     // name backwards from there, as secret-flag does; a lookbehind first would run at every character.
+    // The lookahead after the word wants a blank and a verb's first letter before the name is read back
+    // (a condition of the match: the rest of the name, a backtick, blanks, then VERB).
     pattern: new RegExp(
-      String.raw`(?:pass|pwd|secret|token|key|auth|cred)(?<=(?:^|[^\w.-])\x60?(?<name>[A-Za-z][\w.-]{0,63}))(?<post>[\w.-]{0,63})\x60?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|\x60(?<secret4>[^\x60\n]+)\x60|(?<secret3>[^\s"'\x60,;()]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
-      'dgi',
+      String.raw`(?:pass|pwd|secret|token|key|auth|cred)(?=[\w.-]{0,63}\x60?\s+[(iwasrct])(?<=(?:^|[^\w.-])\x60?(?<name>[A-Za-z][\w.-]{0,63}))(?<post>[\w.-]{0,63})\x60?\s+${VERB}\s*:?\s*(?:"(?<secret>[^"\n]+)"|'(?<secret2>[^'\n]+)'|\x60(?<secret4>[^\x60\n]+)\x60|(?<secret3>[^\s"'\x60,;()]+?))(?=[\s,;)]|[.!?](?:\s|$)|$)`,
+      'gi',
     ),
     judge: (value, groups) => {
       const strength = nameStrength(`${groups.name ?? ''}${groups.post ?? ''}`);
@@ -592,11 +613,12 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     // A secret's name then the value after a space, no sign between: "tyntec SECRET b19a…", "the paypal key
     // EDe5…", "owlbot TOKEN 8a5d…", "swell token - 'Mkff…'" (scanners' examples, log lines, prose). Only a generated-looking value
     // with a digit: a word after "key" is a sentence going on. Quoted, it may hold symbols, not spaces
-    // (`nethunt token - 'ai$oy@v8w9-…'`). Starts at the word, reading the name back.
+    // (`nethunt token - 'ai$oy@v8w9-…'`). Starts at the word, and reads the name back only when the
+    // lookahead finds what must follow it: the blanks, and 16 characters of a value (either form's).
     id: 'name-space-value',
     keywords: ['secret', 'token', 'key', 'access', 'private', 'pass'],
     pattern:
-      /(?:secret|token|key|access|private|password|passwd)(?<=(?:^|[^\w.-])(?<name>[A-Za-z][\w-]{0,63}))(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+(?:(?<q>["']?)(?<secret>[A-Za-z0-9][A-Za-z0-9+/_.~=-]{15,255})\k<q>|(?<q2>["'])(?<secret2>[^\s"']{16,255}) ?\k<q2>)(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+      /(?:secret|token|key|access|private|password|passwd)(?=(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+["']?[^\s"']{16})(?<=(?:^|[^\w.-])(?<name>[A-Za-z][\w-]{0,63}))(?:[ \t]+(?:key|token|secret))?(?:[ \t]+-)?[ \t]+(?:(?<q>["']?)(?<secret>[A-Za-z0-9][A-Za-z0-9+/_.~=-]{15,255})\k<q>|(?<q2>["'])(?<secret2>[^\s"']{16,255}) ?\k<q2>)(?=[\s,;)]|[.!?](?:\s|$)|$)/gi,
     judge: (value, groups) => {
       const name = groups.name ?? '';
       const strength = /(?:access|private)$/i.test(name) ? 'weak' : nameStrength(name);
@@ -626,7 +648,7 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
     keywords: ['"', "'"],
     // Not an id's value (`"shareId": "FWxc1las…"`, `folder_id = '0BxAe_…'`): a random-looking id names a thing.
     pattern:
-      /(?<![\w\\])(?<!(?:[a-z0-9]Ids?|ID|[_.-]ids?)["']?\s*[:=]\s*)(?<q>["'])(?<secret>[A-Za-z0-9+/_=-]{24,256})\k<q>/dg,
+      /(?<![\w\\])(?<!(?:[a-z0-9]Ids?|ID|[_.-]ids?)["']?\s*[:=]\s*)(?<q>["'])(?<secret>[A-Za-z0-9+/_=-]{24,256})\k<q>/g,
     judge: (value) => isRandomValue(value, 4.2),
   },
   {

@@ -1,5 +1,5 @@
-import { allMatches, forEachMatch } from '../text.js';
-import { isExampleToken } from './allowlist.js';
+import { allMatches, nextMatch } from '../text.js';
+import { isExampleToken, type Verdicts, withVerdicts } from './allowlist.js';
 import { CONTEXT_RULES, type ContextRule } from './context-rules.js';
 import { createKeywordScan, type KeywordScan } from './keyword-scan.js';
 import { type PatternRule, PROVIDER_RULES } from './provider-rules.js';
@@ -26,10 +26,19 @@ const SECRET_GROUPS = ['secret', 'secret2', 'secret3', 'secret4'] as const;
 /**
  * Every secret in `text`, as non-overlapping spans in order. Layers: provider formats (each run only when
  * one of its keywords occurs), then context rules (names, flags, URLs, headers, prose), with the
- * allowlists applied to each candidate value.
+ * allowlists applied to each candidate value. `verdicts` are those of the document the text belongs to
+ * (each value is judged once in it); by default, the text's own.
  */
-export function findSecrets(text: string, config: DetectorConfig = {}): Finding[] {
+export function findSecrets(
+  text: string,
+  config: DetectorConfig = {},
+  verdicts: Verdicts = new Map(),
+): Finding[] {
   if (text.length === 0) return [];
+  return withVerdicts(verdicts, () => findAll(text, config));
+}
+
+function findAll(text: string, config: DetectorConfig): Finding[] {
   const lower = lowerCaseInPlace(text);
   scanKeywords ??= createKeywordScan(SCANNED);
   const present = scanKeywords(lower);
@@ -43,8 +52,16 @@ export function findSecrets(text: string, config: DetectorConfig = {}): Finding[
     if (rule.keywords.some((keyword) => lower.includes(keyword)))
       findByPattern(text, lower, rule, found, allowed);
   for (const rule of rulesFor(present, CONTEXT_INDEX)) {
-    if (rule.near) collectNear(text, rule, rule.near, allMatches(rule.pattern, text), found, allowed);
-    else forEachMatch(rule.pattern, text, (match) => collectContext(rule, match, found, allowed));
+    if (rule.near) {
+      collectNear(text, rule, rule.near, allMatches(rule.pattern, text), found, allowed);
+      continue;
+    }
+    // A loop, not forEachMatch: a closure per rule and text showed in the benchmark.
+    const { pattern } = rule;
+    pattern.lastIndex = 0;
+    for (let match = nextMatch(pattern, text); match; match = nextMatch(pattern, text))
+      collectContext(rule, match, found, allowed);
+    pattern.lastIndex = 0;
   }
   return mergeSpans(withRepeats(text, found));
 }
@@ -92,15 +109,29 @@ function findByPattern(
   found: Finding[],
   allowed: (value: string) => boolean,
 ): void {
-  const collect = (offset: number, part: string) =>
-    forEachMatch(rule.pattern, part, (match) => {
-      const token = match.groups?.secret ?? match[0];
-      if (token.length === 0 || isExampleToken(token) || allowed(token)) return;
-      const start = offset + match.index + (match.groups?.secret ? match[0].indexOf(token) : 0);
-      found.push({ start, end: start + token.length, rule: rule.id });
-    });
-  if (!rule.anchor) collect(0, text);
-  else for (const [offset, part] of searchWindows(text, lower, rule.anchor)) collect(offset, part);
+  if (!rule.anchor) collectTokens(rule, text, 0, found, allowed);
+  else
+    for (const [offset, part] of searchWindows(text, lower, rule.anchor))
+      collectTokens(rule, part, offset, found, allowed);
+}
+
+/** The tokens `rule` finds in `part` (at `offset` in the text), each unless an example or allowed. */
+function collectTokens(
+  rule: PatternRule,
+  part: string,
+  offset: number,
+  found: Finding[],
+  allowed: (value: string) => boolean,
+): void {
+  const { pattern } = rule;
+  pattern.lastIndex = 0;
+  for (let match = nextMatch(pattern, part); match; match = nextMatch(pattern, part)) {
+    const token = match.groups?.secret ?? match[0];
+    if (token.length === 0 || isExampleToken(token) || allowed(token)) continue;
+    const start = offset + match.index + (match.groups?.secret ? match[0].indexOf(token) : 0);
+    found.push({ start, end: start + token.length, rule: rule.id });
+  }
+  pattern.lastIndex = 0;
 }
 
 /**
@@ -135,6 +166,8 @@ interface RuleIndex<T> {
   always: readonly number[];
   /** For each scanned keyword (by its place in SCANNED), the positions of the rules it selects. */
   byKeyword: ReadonlyArray<readonly number[]>;
+  /** rulesFor's marks, all 0 between its calls. */
+  isSelected: Uint8Array;
 }
 
 const SCANNED_ID = new Map(SCANNED.map((keyword, id) => [keyword, id]));
@@ -148,6 +181,7 @@ function indexRules<T extends { keywords: readonly string[] }>(rules: readonly T
     rules,
     always: rules.flatMap((rule, at) => (rule.keywords.some((keyword) => ALWAYS.has(keyword)) ? [at] : [])),
     byKeyword,
+    isSelected: new Uint8Array(rules.length),
   };
 }
 
@@ -159,12 +193,16 @@ const CONTEXT_INDEX = indexRules(CONTEXT_RULES);
  * table order (marked, then read in order: no sort).
  */
 function rulesFor<T>(present: readonly number[], index: RuleIndex<T>): T[] {
-  const isSelected = new Uint8Array(index.rules.length);
+  // The index's own marks, cleared as they are read (one array per index, not one per text).
+  const { isSelected } = index;
   for (const at of index.always) isSelected[at] = 1;
   for (const keyword of present) for (const at of index.byKeyword[keyword] ?? []) isSelected[at] = 1;
   const selected: T[] = [];
   for (let at = 0; at < isSelected.length; at++)
-    if (isSelected[at] === 1) selected.push(index.rules[at] as T);
+    if (isSelected[at] === 1) {
+      isSelected[at] = 0;
+      selected.push(index.rules[at] as T);
+    }
   return selected;
 }
 
@@ -198,6 +236,7 @@ function collectNear(
   found: Finding[],
   allowed: (value: string) => boolean,
 ): void {
+  if (cues.length === 0) return;
   const starts = found.map((finding) => finding.start);
   const order = starts.map((_, at) => at).sort((a, b) => (starts[a] ?? 0) - (starts[b] ?? 0));
   const sortedStarts = order.map((at) => starts[at] ?? 0);
