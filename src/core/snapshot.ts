@@ -225,6 +225,10 @@ export interface CheckpointLabel {
 export interface CheckpointSwap {
   current: CheckpointLabel | null;
   written: CheckpointLabel | null;
+  /** The checkpoint file here is damaged (`current`: its backup's, which a load gives, if any): kept byte for byte. */
+  isCurrentUnusable?: boolean;
+  /** The file written back is the damaged one a safety snapshot kept, byte for byte (`written`: its backup's). */
+  isWrittenUnusable?: boolean;
 }
 
 /** The label of a checkpoint file's text (already validated where it came from), or null if unreadable. */
