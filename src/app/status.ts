@@ -2,9 +2,11 @@ import { constants, existsSync } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { describeError } from '../core/errors.js';
 import { entryFilePath, type HookEntry, ourHookEntry } from '../core/hook-entry.js';
 import { HOOK_EVENTS } from '../core/hook-events.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
+import { escapeControls } from '../core/quote.js';
 import {
   SETTING_NAMES,
   SETTINGS,
@@ -515,9 +517,19 @@ async function codexWiring(
     ]);
     // The text only tells whether to load a TOML parser: the table is found as TOML reads it (a quoted
     // key, spaces in the brackets).
-    if (!config.includes('claude-checkpoint') || !hooks.includes('--agent codex')) continue;
-    const server = await codexServer(config);
-    if (server === undefined) continue;
+    if (!config.includes('claude-checkpoint')) continue;
+    const configFile = path.join(dir, 'config.toml');
+    const read = await codexServer(config);
+    // A file Codex cannot read is not one that lacks our server: setup would refuse to edit it too.
+    if ('error' in read)
+      return {
+        name: 'Codex',
+        level: 'warn',
+        detail: `${configFile} is not valid TOML (${read.error}): Codex will not load it`,
+        fix: `Fix ${configFile} by hand, at the place the message names: Codex reads none of it until then.`,
+      };
+    const { server } = read;
+    if (server === undefined || !hooks.includes('--agent codex')) continue;
     const fix = `Run \`${setupCommand('codex', scope, commandRoot)}\` again from the installation you use now.`;
     const missing = absentEntryFile(hooks, home, root);
     if (missing)
@@ -532,7 +544,7 @@ async function codexWiring(
       return {
         name: 'Codex',
         level: 'warn',
-        detail: `the claude-checkpoint server in ${path.join(dir, 'config.toml')} runs ${serverGone}, which no longer exists`,
+        detail: `the claude-checkpoint server in ${configFile} runs ${serverGone}, which no longer exists`,
         fix,
       };
     found.push(`${scope} configuration (${dir})`);
@@ -552,13 +564,23 @@ async function codexWiring(
       };
 }
 
-/** The `[mcp_servers.claude-checkpoint]` table of a Codex config.toml; `undefined` when it does not parse. */
-async function codexServer(config: string): Promise<unknown> {
+/**
+ * The `[mcp_servers.claude-checkpoint]` table of a Codex config.toml (`server` undefined: none), or the
+ * parser's message (its first line) when the file does not parse.
+ */
+async function codexServer(config: string): Promise<{ server: unknown } | { error: string }> {
   // Loaded only for a config that names our server: doctor's other checks need no TOML parser.
   const { parse } = await import('smol-toml');
   try {
-    return (parse(config) as { mcp_servers?: Record<string, unknown> }).mcp_servers?.['claude-checkpoint'];
-  } catch {
-    return undefined;
+    return {
+      server: (parse(config) as { mcp_servers?: Record<string, unknown> }).mcp_servers?.['claude-checkpoint'],
+    };
+  } catch (error) {
+    const at = error as { line?: unknown; column?: unknown };
+    const where =
+      typeof at.line === 'number' && typeof at.column === 'number'
+        ? `, line ${at.line}, column ${at.column}`
+        : '';
+    return { error: `${escapeControls(describeError(error).split('\n')[0] ?? 'unreadable')}${where}` };
   }
 }

@@ -105,3 +105,23 @@ describe("doctor reads Codex's config.toml as TOML", () => {
     expect(await doctorCheck(project, env, 'Codex')).toMatchObject({ level: 'ok' });
   });
 });
+
+// Review 6, item 4: a config.toml that does not parse read as "not set up", and the setup it advised then
+// refused ("not TOML this tool can edit safely").
+describe('doctor and a Codex config.toml that does not parse', () => {
+  it('says the file is not valid TOML, with the parser\'s message, not "not set up"', async () => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const setup = await runCli(['setup', 'codex'], { cwd: project, env });
+    expect(setup.code, setup.stderr).toBe(0);
+    const config = path.join(home, '.codex', 'config.toml');
+    writeFileSync(config, `${readFileSync(config, 'utf8')}broken = \n`);
+    const check = await doctorCheck(project, env, 'Codex');
+    expect(check?.level).toBe('warn');
+    expect(check?.detail).toMatch(/is not valid TOML \(Invalid TOML document: .*, line \d+, column \d+\)/);
+    expect(check?.detail).toContain(`${config} is not valid TOML (`);
+    expect(check?.detail).toContain('Codex will not load it');
+    expect(check?.detail).not.toContain('not set up');
+    expect(check?.fix).toContain(config);
+  });
+});
