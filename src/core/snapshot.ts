@@ -185,7 +185,7 @@ export interface RestorePlan {
   modes?: ModeChange[];
   /**
    * The checkpoint the restore writes besides the files (a pull's, or the one a pull replaced, brought
-   * back by its undo; or none, when the pull's undo removes the one it wrote where there was none), when
+   * back by its undo; or none, when the undo of a pull where there was none removes whatever is there), when
    * it differs from the one here: the safety snapshot keeps the one here, so that undo brings it back.
    * Absent when the checkpoint stays as it is.
    */
