@@ -34,6 +34,7 @@ import {
   absentEntryFile,
   absentServerFile,
   copilotWiring,
+  isOurEntryFile,
   openCodeWiring,
   setupCommand,
   setupEither,
@@ -386,15 +387,22 @@ async function geminiWiring(
       };
 }
 
-/** The hooks of one settings.json group that run our entry. */
-function groupEntries(group: unknown): HookEntry[] {
+/** The hooks of one settings.json group that run our entry (`home`, `root`: to find its file). */
+function groupEntries(group: unknown, home: string, root: string): HookEntry[] {
   const hooks = (group as { hooks?: unknown } | null)?.hooks;
-  return Array.isArray(hooks) ? hooks.flatMap((hook) => ourHookEntry(hook) ?? []) : [];
+  if (!Array.isArray(hooks)) return [];
+  return hooks.flatMap((hook) => {
+    const entry = ourHookEntry(hook);
+    if (entry === null) return [];
+    // Another tool's `node …/dist/cli.js hook <Event>` is not ours.
+    const full = entry.file === null ? null : entryFilePath(entry.file, home, root);
+    return full === null || isOurEntryFile(full) ? [entry] : [];
+  });
 }
 
 /** The groups of one settings.json event that hold a hook of ours. */
-function ourGroups(groups: unknown): Array<{ matcher?: unknown }> {
-  return Array.isArray(groups) ? groups.filter((group) => groupEntries(group).length > 0) : [];
+function ourGroups(groups: unknown, home: string, root: string): Array<{ matcher?: unknown }> {
+  return Array.isArray(groups) ? groups.filter((group) => groupEntries(group, home, root).length > 0) : [];
 }
 
 /** The events for Claude Code's shell tools (Bash, PowerShell), whose hooks a matcher selects by tool name. */
@@ -404,8 +412,8 @@ const SHELL_HOOK_EVENTS: readonly string[] = ['PreToolUse', 'PostToolUse', 'Post
  * Whether every group of ours in a settings.json event runs for `tool`: as Claude Code reads a matcher,
  * none (or `*`) for every tool, letters, digits, `_` and `|` a list of exact names, anything else a regex.
  */
-function ourGroupsMatch(groups: unknown, tool: string): boolean {
-  return ourGroups(groups).every((group: { matcher?: unknown }) => {
+function ourGroupsMatch(groups: unknown, tool: string, home: string, root: string): boolean {
+  return ourGroups(groups, home, root).every((group: { matcher?: unknown }) => {
     const matcher = typeof group.matcher === 'string' ? group.matcher : '';
     if (matcher === '' || matcher === '*') return true;
     if (/^[\w|]+$/.test(matcher)) return matcher.split('|').includes(tool);
@@ -446,7 +454,9 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       plugin = true;
     for (const event of HOOK_EVENTS) {
       // Recognised by the entry it runs, not by a folder name: a clone may live in any folder.
-      const entries = ourGroups(settings.hooks?.[event]).flatMap((group) => groupEntries(group));
+      const entries = ourGroups(settings.hooks?.[event], home, root).flatMap((group) =>
+        groupEntries(group, home, root),
+      );
       if (entries.length === 0) continue;
       wired.add(event);
       for (const entry of entries) {
@@ -456,7 +466,10 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
         seen.events.push(event);
         absent.set(entry.file, seen);
       }
-      if (SHELL_HOOK_EVENTS.includes(event) && !ourGroupsMatch(settings.hooks?.[event], 'PowerShell'))
+      if (
+        SHELL_HOOK_EVENTS.includes(event) &&
+        !ourGroupsMatch(settings.hooks?.[event], 'PowerShell', home, root)
+      )
         bashOnly.add(event);
     }
   }
