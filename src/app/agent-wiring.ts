@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { entryFilePath, ourHookEntryOfCommand } from '../core/hook-entry.js';
+import { entryFilePath, isCliEntryFile, ourHookEntryOfCommand, PACKAGE_NAME } from '../core/hook-entry.js';
 import { cliCommand } from '../core/surface.js';
+import { readTextOrNull } from '../store/fs-seam.js';
 import type { Check } from './check.js';
 import { readJsonc, readJsoncObject } from './jsonc.js';
 
@@ -234,4 +235,28 @@ export function openCodeWiring(
     },
     commandRoot,
   );
+}
+
+/**
+ * Whether a hook's entry file (its absolute path) may be ours. A `dist/cli.js` is a common name: one that
+ * exists is ours only when the nearest package.json above it names this package (review 6). Any other
+ * entry file, and one that does not exist (reported as moved away), is taken as ours.
+ */
+export function isOurEntryFile(full: string): boolean {
+  if (!isCliEntryFile(full) || !existsSync(full)) return true;
+  let dir = path.dirname(path.dirname(full));
+  for (let depth = 0; depth < 8; depth++) {
+    const text = readTextOrNull(path.join(dir, 'package.json'));
+    if (text !== null) {
+      try {
+        return (JSON.parse(text) as { name?: unknown }).name === PACKAGE_NAME;
+      } catch {
+        return false;
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return false;
 }

@@ -33,15 +33,16 @@ export interface HandoffListing {
 export async function listHandoffs(
   deps: AppDeps,
   request: { projectRoot?: string | undefined; remote?: string | undefined },
-): Promise<{ remote: string; handoffs: HandoffListing[] }> {
+): Promise<{ remote: string; handoffs: HandoffListing[]; notices?: string[] }> {
   const { store, root } = await openStore(deps, request.projectRoot, {});
   const head = await requireHead(root.root);
   const remote = await chooseRemote(root.root, request.remote, head.branch, deps.surface);
   const listed = await listRemoteHandoffs(root.root, remote);
   await store.withLock(() => store.init());
   const before = await store.objectBytes();
-  // One dropped since the listing is left out; one pushed over then is read at its new commit.
-  const refs = await fetchIntoStore(root.root, remote, listed, await objectDirs(store), {
+  // One dropped since the listing is left out; one pushed over then is read at its new commit (one still
+  // moving after that is left out, with a notice).
+  const { refs, notices } = await fetchIntoStore(root.root, remote, listed, await objectDirs(store), {
     content: false,
     gone: 'skip',
   });
@@ -68,7 +69,7 @@ export async function listHandoffs(
     });
   }
   handoffs.sort((a, b) => compareAscii(b.createdAt, a.createdAt));
-  return { remote, handoffs };
+  return { remote, handoffs, ...(notices.length > 0 ? { notices } : {}) };
 }
 
 /**

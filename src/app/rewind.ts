@@ -14,6 +14,7 @@ import {
   checkpointSwap,
   formatSnapshotId,
   type GuardedPath,
+  labelCheckpoint,
   modeChangeOf,
   type RestorePlan,
   SNAPSHOT_DEFAULTS,
@@ -27,7 +28,7 @@ import {
 import { type HeadMove, headMoveSince } from '../core/snapshot-text.js';
 import { type Reader, type SurfaceWords, WORDS, wordsFor, wordsOf } from '../core/surface.js';
 import { readHeadFast } from '../git/repo.js';
-import { CheckpointStore } from '../store/checkpoint-store.js';
+import { type CheckpointFiles, CheckpointStore } from '../store/checkpoint-store.js';
 import { readSettings, settingsOf } from '../store/settings-file.js';
 import {
   type AsideContent,
@@ -690,6 +691,7 @@ export async function restoreTargetOf(
     aside,
     skipped: snapshot.skipped,
     ...(aside?.checkpoint === undefined ? {} : { checkpoint: aside.checkpoint }),
+    ...(aside?.checkpointFiles === undefined ? {} : { checkpointFiles: aside.checkpointFiles }),
   };
 }
 
@@ -706,6 +708,11 @@ export interface RestoreTarget {
    * keeping the one it replaces with its safety snapshot.
    */
   checkpoint?: string | null | undefined;
+  /**
+   * The checkpoint file and its backup byte for byte, as the pull's safety snapshot kept them (a damaged
+   * one too): a restore of the whole tree puts both back as they were. Absent: older snapshots, a handoff.
+   */
+  checkpointFiles?: CheckpointFiles | undefined;
 }
 
 /**
@@ -734,11 +741,15 @@ export async function restoreTreeLocked(
 ): Promise<Omit<RestoreOutcome, 'snapshot' | 'dryRun'>> {
   // Only a restore of the whole tree brings a checkpoint: one of some paths leaves it as it is.
   const incoming = options.paths.length === 0 ? target.checkpoint : undefined;
-  const checkpoints = incoming === undefined ? null : new CheckpointStore(store.root, deps.fs);
+  const incomingFiles = options.paths.length === 0 ? target.checkpointFiles : undefined;
+  const checkpoints =
+    incoming === undefined && incomingFiles === undefined ? null : new CheckpointStore(store.root, deps.fs);
   if (options.dryRun) {
     const current = options.currentTree ?? (await store.captureSinceLatest()).tree;
     const guarded = await store.guardRestore(current, target, options.paths);
-    const swap = checkpoints ? checkpointSwap(await checkpoints.readCurrentText(), incoming) : undefined;
+    const swap = checkpoints
+      ? swapOf(await readCheckpointHere(checkpoints), incoming, incomingFiles)
+      : undefined;
     return {
       plan: planOf(guarded, swap),
       paths: [...options.paths],
@@ -759,12 +770,13 @@ export async function restoreTreeLocked(
   // lost. The one here goes into the safety snapshot first (never only into `.prev`, which the next write
   // replaces: a trial lost a machine's own checkpoint to two pulls), then the new one is written.
   const recordAndSwap = async (): Promise<{ before: Recorded; swap: CheckpointSwap | undefined } | null> => {
-    const current = checkpoints ? await checkpoints.readCurrentText() : null;
-    const swap = checkpointSwap(current, incoming);
+    const here = checkpoints ? await readCheckpointHere(checkpoints) : null;
+    const swap = here ? swapOf(here, incoming, incomingFiles) : undefined;
     if (options.unlessEmpty && changesNothing(planOf(plan, swap))) return null;
     const folders = plan.emptyFolders.map((folder) => folder.path);
-    // The one here, or that there was none (null), so that undo brings back exactly that.
-    const kept = swap ? current : undefined;
+    // The one here, or that there was none (null), and its files byte for byte (a damaged one too: a
+    // pull or an undo may replace or remove it), so that undo brings back exactly that.
+    const kept = swap && here ? here : undefined;
     const isKept =
       plan.keep.length + plan.created.length + plan.unheld.length + folders.length > 0 || kept !== undefined;
     const before = await recordContent(
@@ -779,8 +791,11 @@ export async function restoreTreeLocked(
           }
         : null,
     );
-    if (checkpoints && swap && incoming !== undefined)
-      await (incoming === null ? checkpoints.removeLocked() : checkpoints.writeLocked(incoming));
+    if (checkpoints && swap) {
+      if (incomingFiles !== undefined) await checkpoints.writeFilesLocked(incomingFiles);
+      else if (incoming === null) await checkpoints.removeLocked();
+      else if (incoming !== undefined) await checkpoints.writeLocked(incoming);
+    }
     return { before, swap };
   };
   const recorded = checkpoints ? await checkpoints.withLock(recordAndSwap) : await recordAndSwap();
@@ -861,6 +876,7 @@ async function rollBack(
         skipped: before.skipped,
         // The checkpoint the failed restore replaced comes back with the files.
         ...(aside?.checkpoint === undefined ? {} : { checkpoint: aside.checkpoint }),
+        ...(aside?.checkpointFiles === undefined ? {} : { checkpointFiles: aside.checkpointFiles }),
       },
       // Only where the failed restore wrote: the rest of the tree may be changing under an editor.
       { paths, dryRun: false },
@@ -877,6 +893,59 @@ async function rollBack(
       { cause: error },
     );
   }
+}
+
+/** The checkpoint here: its text as a load gives it (null: none), and its files byte for byte. */
+interface CheckpointHere {
+  text: string | null;
+  files: CheckpointFiles;
+}
+
+async function readCheckpointHere(checkpoints: CheckpointStore): Promise<CheckpointHere> {
+  return { text: await checkpoints.readCurrentText(), files: await checkpoints.readFiles() };
+}
+
+/** Whether the checkpoint file is there but a load does not give it (it is damaged: a load falls back). */
+function isMainUnusable(text: string | null, files: CheckpointFiles): boolean {
+  return files.main !== null && (text === null || !files.main.equals(Buffer.from(text)));
+}
+
+function isSameBytes(one: Buffer | null, other: Buffer | null): boolean {
+  return one === null || other === null ? one === other : one.equals(other);
+}
+
+/**
+ * What writing the incoming checkpoint over the one here changes: its text (null: removes it), or its
+ * files byte for byte as a safety snapshot kept them. Undefined: nothing a load would see.
+ */
+function swapOf(
+  here: CheckpointHere,
+  incoming: string | null | undefined,
+  incomingFiles: CheckpointFiles | undefined,
+): CheckpointSwap | undefined {
+  const isCurrentUnusable = isMainUnusable(here.text, here.files);
+  const flags = (swap: CheckpointSwap, isWrittenUnusable: boolean): CheckpointSwap => ({
+    ...swap,
+    ...(isCurrentUnusable ? { isCurrentUnusable: true } : {}),
+    ...(isWrittenUnusable ? { isWrittenUnusable: true } : {}),
+  });
+  if (incomingFiles === undefined) {
+    const swap = checkpointSwap(here.text, incoming);
+    return swap && flags(swap, false);
+  }
+  // The backup matters only where a load reads it: no usable file in front of it.
+  const isSame =
+    isSameBytes(here.files.main, incomingFiles.main) &&
+    ((here.files.main !== null && !isCurrentUnusable) || isSameBytes(here.files.prev, incomingFiles.prev));
+  if (isSame) return undefined;
+  const text = incoming ?? null;
+  return flags(
+    {
+      current: here.text === null ? null : labelCheckpoint(here.text),
+      written: text === null ? null : labelCheckpoint(text),
+    },
+    isMainUnusable(text, incomingFiles),
+  );
 }
 
 function planOf(

@@ -2,9 +2,11 @@ import { constants, existsSync } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { describeError } from '../core/errors.js';
 import { entryFilePath, type HookEntry, ourHookEntry } from '../core/hook-entry.js';
 import { HOOK_EVENTS } from '../core/hook-events.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
+import { escapeControls } from '../core/quote.js';
 import {
   SETTING_NAMES,
   SETTINGS,
@@ -32,6 +34,7 @@ import {
   absentEntryFile,
   absentServerFile,
   copilotWiring,
+  isOurEntryFile,
   openCodeWiring,
   setupCommand,
   setupEither,
@@ -384,15 +387,22 @@ async function geminiWiring(
       };
 }
 
-/** The hooks of one settings.json group that run our entry. */
-function groupEntries(group: unknown): HookEntry[] {
+/** The hooks of one settings.json group that run our entry (`home`, `root`: to find its file). */
+function groupEntries(group: unknown, home: string, root: string): HookEntry[] {
   const hooks = (group as { hooks?: unknown } | null)?.hooks;
-  return Array.isArray(hooks) ? hooks.flatMap((hook) => ourHookEntry(hook) ?? []) : [];
+  if (!Array.isArray(hooks)) return [];
+  return hooks.flatMap((hook) => {
+    const entry = ourHookEntry(hook);
+    if (entry === null) return [];
+    // Another tool's `node …/dist/cli.js hook <Event>` is not ours.
+    const full = entry.file === null ? null : entryFilePath(entry.file, home, root);
+    return full === null || isOurEntryFile(full) ? [entry] : [];
+  });
 }
 
 /** The groups of one settings.json event that hold a hook of ours. */
-function ourGroups(groups: unknown): Array<{ matcher?: unknown }> {
-  return Array.isArray(groups) ? groups.filter((group) => groupEntries(group).length > 0) : [];
+function ourGroups(groups: unknown, home: string, root: string): Array<{ matcher?: unknown }> {
+  return Array.isArray(groups) ? groups.filter((group) => groupEntries(group, home, root).length > 0) : [];
 }
 
 /** The events for Claude Code's shell tools (Bash, PowerShell), whose hooks a matcher selects by tool name. */
@@ -402,8 +412,8 @@ const SHELL_HOOK_EVENTS: readonly string[] = ['PreToolUse', 'PostToolUse', 'Post
  * Whether every group of ours in a settings.json event runs for `tool`: as Claude Code reads a matcher,
  * none (or `*`) for every tool, letters, digits, `_` and `|` a list of exact names, anything else a regex.
  */
-function ourGroupsMatch(groups: unknown, tool: string): boolean {
-  return ourGroups(groups).every((group: { matcher?: unknown }) => {
+function ourGroupsMatch(groups: unknown, tool: string, home: string, root: string): boolean {
+  return ourGroups(groups, home, root).every((group: { matcher?: unknown }) => {
     const matcher = typeof group.matcher === 'string' ? group.matcher : '';
     if (matcher === '' || matcher === '*') return true;
     if (/^[\w|]+$/.test(matcher)) return matcher.split('|').includes(tool);
@@ -444,7 +454,9 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       plugin = true;
     for (const event of HOOK_EVENTS) {
       // Recognised by the entry it runs, not by a folder name: a clone may live in any folder.
-      const entries = ourGroups(settings.hooks?.[event]).flatMap((group) => groupEntries(group));
+      const entries = ourGroups(settings.hooks?.[event], home, root).flatMap((group) =>
+        groupEntries(group, home, root),
+      );
       if (entries.length === 0) continue;
       wired.add(event);
       for (const entry of entries) {
@@ -454,7 +466,10 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
         seen.events.push(event);
         absent.set(entry.file, seen);
       }
-      if (SHELL_HOOK_EVENTS.includes(event) && !ourGroupsMatch(settings.hooks?.[event], 'PowerShell'))
+      if (
+        SHELL_HOOK_EVENTS.includes(event) &&
+        !ourGroupsMatch(settings.hooks?.[event], 'PowerShell', home, root)
+      )
         bashOnly.add(event);
     }
   }
@@ -515,9 +530,19 @@ async function codexWiring(
     ]);
     // The text only tells whether to load a TOML parser: the table is found as TOML reads it (a quoted
     // key, spaces in the brackets).
-    if (!config.includes('claude-checkpoint') || !hooks.includes('--agent codex')) continue;
-    const server = await codexServer(config);
-    if (server === undefined) continue;
+    if (!config.includes('claude-checkpoint')) continue;
+    const configFile = path.join(dir, 'config.toml');
+    const read = await codexServer(config);
+    // A file Codex cannot read is not one that lacks our server: setup would refuse to edit it too.
+    if ('error' in read)
+      return {
+        name: 'Codex',
+        level: 'warn',
+        detail: `${configFile} is not valid TOML (${read.error}): Codex will not load it`,
+        fix: `Fix ${configFile} by hand, at the place the message names: Codex reads none of it until then.`,
+      };
+    const { server } = read;
+    if (server === undefined || !hooks.includes('--agent codex')) continue;
     const fix = `Run \`${setupCommand('codex', scope, commandRoot)}\` again from the installation you use now.`;
     const missing = absentEntryFile(hooks, home, root);
     if (missing)
@@ -532,7 +557,7 @@ async function codexWiring(
       return {
         name: 'Codex',
         level: 'warn',
-        detail: `the claude-checkpoint server in ${path.join(dir, 'config.toml')} runs ${serverGone}, which no longer exists`,
+        detail: `the claude-checkpoint server in ${configFile} runs ${serverGone}, which no longer exists`,
         fix,
       };
     found.push(`${scope} configuration (${dir})`);
@@ -552,13 +577,23 @@ async function codexWiring(
       };
 }
 
-/** The `[mcp_servers.claude-checkpoint]` table of a Codex config.toml; `undefined` when it does not parse. */
-async function codexServer(config: string): Promise<unknown> {
+/**
+ * The `[mcp_servers.claude-checkpoint]` table of a Codex config.toml (`server` undefined: none), or the
+ * parser's message (its first line) when the file does not parse.
+ */
+async function codexServer(config: string): Promise<{ server: unknown } | { error: string }> {
   // Loaded only for a config that names our server: doctor's other checks need no TOML parser.
   const { parse } = await import('smol-toml');
   try {
-    return (parse(config) as { mcp_servers?: Record<string, unknown> }).mcp_servers?.['claude-checkpoint'];
-  } catch {
-    return undefined;
+    return {
+      server: (parse(config) as { mcp_servers?: Record<string, unknown> }).mcp_servers?.['claude-checkpoint'],
+    };
+  } catch (error) {
+    const at = error as { line?: unknown; column?: unknown };
+    const where =
+      typeof at.line === 'number' && typeof at.column === 'number'
+        ? `, line ${at.line}, column ${at.column}`
+        : '';
+    return { error: `${escapeControls(describeError(error).split('\n')[0] ?? 'unreadable')}${where}` };
   }
 }

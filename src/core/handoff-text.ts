@@ -250,12 +250,17 @@ export function renderHandoffList(outcome: {
     base: string;
     goal: string | null;
   }>;
+  /** Handoffs left out, and why (already escaped). */
+  notices?: readonly string[];
 }): string {
-  if (outcome.handoffs.length === 0) return `No handoffs on ${escapeControls(outcome.remote)}.`;
-  return outcome.handoffs
-    .map(
+  const notes = (outcome.notices ?? []).map((notice) => `Note: ${notice}.`);
+  if (outcome.handoffs.length === 0)
+    return [`No handoffs on ${escapeControls(outcome.remote)}.`, ...notes].join('\n');
+  return [
+    ...outcome.handoffs.map(
       (entry) =>
         `${escapeControls(entry.name)}  ${escapeControls(entry.createdAt)}  ${escapeControls(entry.author)}  ${entry.branch === null ? '(detached)' : escapeControls(entry.branch)}@${escapeControls(entry.base.slice(0, 9))}${entry.goal ? `  ${escapeControls(entry.goal)}` : ''}`,
-    )
-    .join('\n');
+    ),
+    ...notes,
+  ].join('\n');
 }

@@ -20,6 +20,14 @@ const NPX_PACKAGE = new Set(['-p', '--package']);
 /** Our package, as npx's `--package` names it (with a version or a tag, or not). */
 const OUR_PACKAGE = /^claude-checkpoint-mcp(?:@[\w.^~<>=*-]+)?$/;
 
+/** Our package's name, in its package.json. */
+export const PACKAGE_NAME = 'claude-checkpoint-mcp';
+
+/** Whether an entry file is the full CLI (`dist/cli.js`): a common name, which other tools' builds have too. */
+export function isCliEntryFile(file: string): boolean {
+  return CLI_ENTRY.test(file);
+}
+
 /**
  * Our hook in an agent's hook definition, recognised by what it runs, wherever it was installed: `node
  * <…/dist/hook.js|hook.cjs|hook.mjs> <Event>` (as a command line, or `command` plus `args`), `node

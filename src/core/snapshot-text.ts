@@ -1,4 +1,5 @@
 import { code } from './brief.js';
+import { CHECKPOINT_FILE } from './paths.js';
 import { escapeControls, quotePath } from './quote.js';
 import { TURN_END_TRIGGER } from './rewind-credit.js';
 import type {
@@ -208,6 +209,24 @@ export interface RestoreView {
 export function renderCheckpointSwap(swap: CheckpointSwap, from: string): string {
   const goal = (label: CheckpointLabel) =>
     label.goal === null ? 'no goal' : `goal: ${escapeControls(clip(label.goal, 100))}`;
+  const kept = 'kept as it is on disk with the undo snapshot, which brings it back';
+  if (swap.isCurrentUnusable || swap.isWrittenUnusable) {
+    const damaged = (label: CheckpointLabel | null) =>
+      `a damaged ${CHECKPOINT_FILE} (${label === null ? 'no usable backup' : `its backup's ${goal(label)}`})`;
+    const here = swap.isCurrentUnusable
+      ? `the one here, ${damaged(swap.current)},`
+      : swap.current === null
+        ? 'none here'
+        : `the one here (${goal(swap.current)})`;
+    const written = swap.isWrittenUnusable
+      ? `the ${damaged(swap.written).slice(2)} this snapshot kept, byte for byte`
+      : swap.written === null
+        ? 'none, as when this snapshot was taken'
+        : `${from} (${goal(swap.written)})`;
+    return swap.current === null && !swap.isCurrentUnusable
+      ? `Checkpoint: ${written} is written; there is none here, and the undo snapshot removes it.`
+      : `Checkpoint: ${here} is replaced by ${written}; the one here is ${kept}.`;
+  }
   if (swap.written === null)
     return `Checkpoint: the one here (${swap.current === null ? 'unreadable' : goal(swap.current)}) is removed: there was none when this snapshot was taken; the one here is kept with the undo snapshot, which brings it back.`;
   return swap.current === null

@@ -185,7 +185,7 @@ export interface RestorePlan {
   modes?: ModeChange[];
   /**
    * The checkpoint the restore writes besides the files (a pull's, or the one a pull replaced, brought
-   * back by its undo; or none, when the pull's undo removes the one it wrote where there was none), when
+   * back by its undo; or none, when the undo of a pull where there was none removes whatever is there), when
    * it differs from the one here: the safety snapshot keeps the one here, so that undo brings it back.
    * Absent when the checkpoint stays as it is.
    */
@@ -225,6 +225,10 @@ export interface CheckpointLabel {
 export interface CheckpointSwap {
   current: CheckpointLabel | null;
   written: CheckpointLabel | null;
+  /** The checkpoint file here is damaged (`current`: its backup's, which a load gives, if any): kept byte for byte. */
+  isCurrentUnusable?: boolean;
+  /** The file written back is the damaged one a safety snapshot kept, byte for byte (`written`: its backup's). */
+  isWrittenUnusable?: boolean;
 }
 
 /** The label of a checkpoint file's text (already validated where it came from), or null if unreadable. */

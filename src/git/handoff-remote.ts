@@ -136,14 +136,23 @@ export async function fetchIntoStore(
   objects: { store: string; project: string },
   /** `surface`: whose words name the handoff's name (`--name`, `name`) in the error of a `'refuse'`. */
   options: { content: boolean; gone: 'skip' } | { content: boolean; gone: 'refuse'; surface: Surface },
-): Promise<Map<string, string>> {
+): Promise<{ refs: Map<string, string>; notices: string[] }> {
   const wanted = new Map(handoffs);
+  const notices: string[] = [];
   let fetching = [...wanted.keys()];
   for (let round = 1; ; round++) {
     for (const ref of await fetchPresent(root, remote, fetching, objects, options)) wanted.delete(ref);
+    const types = await objectTypes(objects, [...wanted.values()]);
+    // A ref at a tag or a blob is no handoff (nothing a push of ours makes): left out, as a commit that
+    // is not a handoff is, and never taken for one pushed over (review 6: it failed the whole list).
+    for (const [ref, oid] of wanted) {
+      const type = types.get(oid);
+      if (type === undefined || type === 'commit') continue;
+      if (options.gone === 'refuse') throw notAHandoff(ref, remote, `its ref names a ${type}, not a commit`);
+      wanted.delete(ref);
+    }
     // A handoff pushed over since the listing: the fetch brought the new commit, not the one listed.
-    const present = await presentInStore(objects, [...wanted.values()]);
-    const moved = [...wanted.keys()].filter((ref) => !present.has(wanted.get(ref) as string));
+    const moved = [...wanted.keys()].filter((ref) => !types.has(wanted.get(ref) as string));
     if (moved.length === 0) break;
     const named = escapeControls((moved[0] as string).slice(HANDOFF_REFS.length));
     if (options.gone === 'refuse')
@@ -151,14 +160,19 @@ export async function fetchIntoStore(
         'GIT_FAILED',
         `handoff '${named}' on remote '${escapeControls(remote)}' changed while this command ran (someone pushed it again): nothing was changed; run it again to see the new one`,
       );
-    if (round === 2)
-      throw new CheckpointError(
-        'GIT_FAILED',
-        `handoff '${named}' on remote '${escapeControls(remote)}' changed twice while this command read it (someone is pushing it again): run it again`,
-      );
+    if (round === 2) {
+      // Still moving: someone is pushing it again and again. The rest of the list is still good.
+      for (const ref of moved) {
+        wanted.delete(ref);
+        notices.push(
+          `handoff '${escapeControls(ref.slice(HANDOFF_REFS.length))}' on remote '${escapeControls(remote)}' is left out: it changed twice while this command read it (someone is pushing it again); run it again to see it`,
+        );
+      }
+      break;
+    }
     // Listed again: where the fetch found it (its commit is here now), or further on (fetched again).
     const now = await listRemoteHandoffs(root, remote);
-    const again = await presentInStore(
+    const again = await objectTypes(
       objects,
       moved.flatMap((ref) => now.get(ref) ?? []),
     );
@@ -173,7 +187,15 @@ export async function fetchIntoStore(
     }
   }
   await copyIntoStore(path.dirname(objects.store), objects.project, [...wanted.values()], options);
-  return wanted;
+  return { refs: wanted, notices };
+}
+
+/** The error for a handoff ref that names no handoff (a tag, a blob, a commit of something else). */
+export function notAHandoff(ref: string, remote: string, why: string): CheckpointError {
+  return new CheckpointError(
+    'CORRUPT',
+    `'${escapeControls(ref.slice(HANDOFF_REFS.length))}' on remote '${escapeControls(remote)}' is not a handoff (${why}): nothing was changed`,
+  );
 }
 
 /**
@@ -238,11 +260,11 @@ async function fetchRefs(
 }
 
 /** Which of these commits the store (or the project, which it borrows from) holds. */
-async function presentInStore(
+async function objectTypes(
   objects: { store: string; project: string },
   commits: readonly string[],
-): Promise<Set<string>> {
-  if (commits.length === 0) return new Set();
+): Promise<Map<string, string>> {
+  if (commits.length === 0) return new Map();
   const gitDir = path.dirname(objects.store);
   const { stdout } = await runGit(
     ['--git-dir', gitDir, 'cat-file', '--batch-check=%(objectname) %(objecttype)'],
@@ -252,12 +274,13 @@ async function presentInStore(
       extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project },
     },
   );
-  return new Set(
-    stdout
-      .split('\n')
-      .filter((line) => line.endsWith(' commit'))
-      .map((line) => line.slice(0, line.indexOf(' '))),
-  );
+  const types = new Map<string, string>();
+  for (const line of stdout.split('\n')) {
+    const [oid, type] = line.split(' ');
+    // "<oid> missing": not here.
+    if (oid && type && type !== 'missing') types.set(oid, type);
+  }
+  return types;
 }
 
 /**

@@ -156,7 +156,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         checkpoint: z
           .enum(['none', 'unchanged', 'written', 'would be written'])
           .describe(
-            "The checkpoint: none in the handoff (the one here stays), unchanged (the one here already is the handoff's), written (changed.checkpoint says which it replaced; the undo brings that one back, or removes the pulled one when there was none), or would be written when nothing was applied (a dry run, the default, or a base that does not match): an apply would write it",
+            "The checkpoint: none in the handoff (the one here stays), unchanged (the one here already is the handoff's), written (changed.checkpoint says which it replaced; the undo brings that one back, or where there was none removes whatever checkpoint is there by then, kept with the undo's own safety snapshot), or would be written when nothing was applied (a dry run, the default, or a base that does not match): an apply would write it",
           ),
         text: textField,
       }),

@@ -91,10 +91,15 @@ export const planSchema = z.object({
       'Symbolic links the restore replaces with a folder or a file, or writes in place of one: only the link itself is removed or written, never what it points to',
     ),
   checkpoint: z
-    .object({ current: checkpointLabel.nullable(), written: checkpointLabel.nullable() })
+    .object({
+      current: checkpointLabel.nullable(),
+      written: checkpointLabel.nullable(),
+      isCurrentUnusable: z.boolean().optional(),
+      isWrittenUnusable: z.boolean().optional(),
+    })
     .optional()
     .describe(
-      "The checkpoint the restore writes besides the files (a handoff's, or the one a pull replaced, brought back by its undo): `current` is the one here (null: none), kept with the undo snapshot; `written` null: the restore removes the one here (the undo of a pull onto a machine that had none). Absent: the checkpoint stays as it is",
+      "The checkpoint the restore writes besides the files (a handoff's, or the one a pull replaced, brought back by its undo): `current` is the one here (null: none), kept with the undo snapshot, its file and backup byte for byte; `written` null: the restore removes the one here (the undo of a pull onto a machine that had none). isCurrentUnusable: the checkpoint file here is damaged (`current` is then its backup's, if any); isWrittenUnusable: the restore writes back a damaged file the snapshot kept. Absent: the checkpoint stays as it is",
     ),
 });
 
@@ -244,7 +249,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
     {
       title: 'Restore snapshot',
       description:
-        'Bring the working tree, or selected paths, back to a snapshot. dryRun defaults to true and only shows the plan (files to overwrite, create, delete); run again with dryRun: false to apply. Before applying, the current state is snapshotted so the restore can be undone: the undo it returns names that snapshot and the paths to restore it at (the same paths). Paths no snapshot holds (ignored files, files over the size cap) are kept aside in the store before they change, so undo brings them back; nested repositories, submodules, .git and the checkpoint files are never touched (the plan lists what is kept aside or refused, and why), except that restoring the safety snapshot of a handoff pull (the whole tree) writes back the checkpoint the pull replaced, or removes the one it wrote where there was none (plan.checkpoint names it); HEAD and the index never move. Snapshots hold symbolic links as links and files, not folders: edits made through a link out of the project, the other links of a hard-linked file, and an empty folder removed since are not brought back (the plan names the links under links; a link it replaces with a folder or a file, or writes in place of one, under replaced: only the link itself changes, never what it points to).',
+        'Bring the working tree, or selected paths, back to a snapshot. dryRun defaults to true and only shows the plan (files to overwrite, create, delete); run again with dryRun: false to apply. Before applying, the current state is snapshotted so the restore can be undone: the undo it returns names that snapshot and the paths to restore it at (the same paths). Paths no snapshot holds (ignored files, files over the size cap) are kept aside in the store before they change, so undo brings them back; nested repositories, submodules, .git and the checkpoint files are never touched (the plan lists what is kept aside or refused, and why), except that restoring the safety snapshot of a handoff pull (the whole tree) puts back the checkpoint file and its backup as the pull found them, byte for byte (a damaged one too), or, where there was none, removes whatever checkpoint is there by then (the pulled one or one saved since), keeping the one here with the safety snapshot of that undo (plan.checkpoint names it); HEAD and the index never move. Snapshots hold symbolic links as links and files, not folders: edits made through a link out of the project, the other links of a hard-linked file, and an empty folder removed since are not brought back (the plan names the links under links; a link it replaces with a folder or a file, or writes in place of one, under replaced: only the link itself changes, never what it points to).',
       inputSchema: strictObject({
         snapshotId,
         paths: z

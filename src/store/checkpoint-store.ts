@@ -37,6 +37,12 @@ type FileRead =
   | { kind: 'missing' }
   | { kind: 'bad'; error: CheckpointError };
 
+/** The checkpoint file and its backup as they are on disk, byte for byte, usable or not (null: not there). */
+export interface CheckpointFiles {
+  main: Buffer | null;
+  prev: Buffer | null;
+}
+
 export type LoadResult =
   | { found: false; path: string }
   | { found: true; path: string; checkpoint: Checkpoint; fromBackup: boolean; notices: string[] };
@@ -136,6 +142,37 @@ export class CheckpointStore {
       if (read.kind === 'bad' && read.error.code !== 'CORRUPT') throw read.error;
     }
     return null;
+  }
+
+  /**
+   * The checkpoint file and its backup byte for byte, usable or not, for a caller that replaces or removes
+   * them and keeps them (a pull's safety snapshot), holding the lock: a damaged file is kept too.
+   */
+  async readFiles(): Promise<CheckpointFiles> {
+    return { main: this.readBytes(this.paths.main), prev: this.readBytes(this.paths.backup) };
+  }
+
+  /**
+   * Puts both files back as `files` holds them, byte for byte (null: removes it), for a caller that holds
+   * the lock and has kept the ones here (the undo of a pull). The backup first: a write cut short leaves
+   * the checkpoint as it was.
+   */
+  async writeFilesLocked(files: CheckpointFiles): Promise<void> {
+    this.removeStaleTempFiles();
+    for (const [file, bytes] of [
+      [this.paths.backup, files.prev],
+      [this.paths.main, files.main],
+    ] as const) {
+      if (bytes !== null) {
+        writeFileAtomic(this.fs, file, bytes);
+        continue;
+      }
+      try {
+        this.fs.unlinkSync(file);
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT') throw error;
+      }
+    }
   }
 
   /**
@@ -338,6 +375,24 @@ export class CheckpointStore {
         // gone already
       }
     }
+  }
+
+  private readBytes(file: string): Buffer | null {
+    const stats = this.fs.lstatSync(file, { throwIfNoEntry: false });
+    if (stats === undefined) return null;
+    if (!stats.isFile()) {
+      throw new CheckpointError(
+        'UNSAFE_PATH',
+        `${file} is not a regular file, so it cannot be kept to be brought back: move it aside and try again`,
+      );
+    }
+    if (stats.size > LIMITS.readBytes) {
+      throw new CheckpointError(
+        'CORRUPT',
+        `${file} is ${stats.size} bytes, over the ${LIMITS.readBytes}-byte limit of what can be kept to be brought back: move it aside and try again`,
+      );
+    }
+    return this.fs.readFileSync(file) as Buffer;
   }
 
   private async readOne(file: string): Promise<FileRead> {

@@ -1,5 +1,6 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
+import type { CheckpointFiles } from './checkpoint-store.js';
 import type { AsideContent, KeptLeaf } from './restore-guard.js';
 import type { StoreGit } from './store-git.js';
 import { uniqueSuffix } from './temp-name.js';
@@ -12,8 +13,8 @@ const ASIDE_MARK = 'claude-checkpoint aside';
  * holds the files (modes and symlinks as git keeps them), its message the paths the restore will create,
  * the empty folders it removes or writes into (git holds no folders: undo makes them again) and, when it
  * changes ignore rules, the paths that were there unheld (so that undo never deletes them), and the
- * checkpoint file it replaces (a pull's; so that undo writes it back: `.prev` is only the last write's),
- * or null when it writes one where there was none (so that undo removes it).
+ * checkpoint it replaces (a pull's): its text (null: there was none), which older versions read, and the
+ * checkpoint file and its backup byte for byte, a damaged one too, which undo puts back as they were.
  * The safety snapshot names it as its parent, so it lives (and is collected) with that snapshot.
  */
 export async function keepAside(
@@ -23,7 +24,7 @@ export async function keepAside(
   created: readonly string[],
   unheld: readonly string[],
   folders: readonly string[] = [],
-  checkpoint?: string | null,
+  checkpoint?: { text: string | null; files: CheckpointFiles },
 ): Promise<string> {
   // A private index of our own for these paths: `update-index` reads them as they are, ignored or not.
   const index = path.join(gitDir, `aside-index-${uniqueSuffix()}`);
@@ -40,7 +41,9 @@ export async function keepAside(
       created,
       ...(unheld.length > 0 ? { unheld } : {}),
       ...(folders.length > 0 ? { folders } : {}),
-      ...(checkpoint === undefined ? {} : { checkpoint }),
+      ...(checkpoint === undefined
+        ? {}
+        : { checkpoint: checkpoint.text, checkpointFiles: encodeFiles(checkpoint.files) }),
     })}\n`;
     return (await git(['commit-tree', tree, '-F', '-'], { input: message })).stdout.trim();
   } finally {
@@ -60,6 +63,7 @@ export async function readAside(git: StoreGit, commit: string): Promise<AsideCon
   let unheld: string[] = [];
   let folders: string[] = [];
   let checkpoint: string | null | undefined;
+  let checkpointFiles: CheckpointFiles | undefined;
   const strings = (value: unknown) =>
     Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
   try {
@@ -68,12 +72,14 @@ export async function readAside(git: StoreGit, commit: string): Promise<AsideCon
       unheld?: unknown;
       folders?: unknown;
       checkpoint?: unknown;
+      checkpointFiles?: unknown;
     };
     created = strings(parsed.created);
     unheld = strings(parsed.unheld);
     folders = strings(parsed.folders);
     // null: the restore wrote one where there was none (older snapshots never say so: left as it is).
     if (typeof parsed.checkpoint === 'string' || parsed.checkpoint === null) checkpoint = parsed.checkpoint;
+    checkpointFiles = decodeFiles(parsed.checkpointFiles);
   } catch {
     // No list of created paths: only what was kept aside comes back.
   }
@@ -83,5 +89,28 @@ export async function readAside(git: StoreGit, commit: string): Promise<AsideCon
     const match = /^(\d{6}) blob ([0-9a-f]{40,64})\t(.+)$/s.exec(record);
     if (match) entries.push({ mode: match[1] as string, oid: match[2] as string, path: match[3] as string });
   }
-  return { entries, created, unheld, folders, ...(checkpoint === undefined ? {} : { checkpoint }) };
+  return {
+    entries,
+    created,
+    unheld,
+    folders,
+    ...(checkpoint === undefined ? {} : { checkpoint }),
+    ...(checkpointFiles === undefined ? {} : { checkpointFiles }),
+  };
+}
+
+/** The checkpoint files as the aside message holds them: base64, since a damaged file may not be text. */
+function encodeFiles(files: CheckpointFiles): { main: string | null; prev: string | null } {
+  return { main: files.main?.toString('base64') ?? null, prev: files.prev?.toString('base64') ?? null };
+}
+
+function decodeFiles(value: unknown): CheckpointFiles | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { main, prev } = value as { main?: unknown; prev?: unknown };
+  const decode = (field: unknown) =>
+    typeof field === 'string' ? Buffer.from(field, 'base64') : field === null ? null : undefined;
+  const files = { main: decode(main), prev: decode(prev) };
+  return files.main === undefined || files.prev === undefined
+    ? undefined
+    : { main: files.main, prev: files.prev };
 }

@@ -5,6 +5,7 @@ import { bytesFromText, fsPath, textFromBytes } from '../core/raw-path.js';
 import { type GuardedPath, isRestorablePath, type PlannedChange } from '../core/snapshot.js';
 import { formatBytes } from '../core/snapshot-text.js';
 import { compareAscii } from '../core/text.js';
+import type { CheckpointFiles } from './checkpoint-store.js';
 import { treeStat } from './tree-stat.js';
 import type { TreeChange } from './worktree-writer.js';
 
@@ -16,6 +17,11 @@ export interface AsideContent {
    * one): restoring the snapshot writes it back (removes the one written). Absent: not the restore's.
    */
   checkpoint?: string | null;
+  /**
+   * The checkpoint file and its backup as the restore after the snapshot found them, byte for byte (a
+   * damaged one too): restoring the snapshot puts both back. Absent: not the restore's, or an older one's.
+   */
+  checkpointFiles?: CheckpointFiles;
   /** Paths the restore after the snapshot created where nothing was: restoring the snapshot removes them. */
   created: readonly string[];
   /**

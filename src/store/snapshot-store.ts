@@ -15,6 +15,7 @@ import type { SurfaceWords } from '../core/surface.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
 import { writeFileAtomicSync } from './atomic-write.js';
+import type { CheckpointFiles } from './checkpoint-store.js';
 import { readTextOrNull } from './fs-seam.js';
 import { keepAside, readAside } from './keep-aside.js';
 import { withFileLock } from './lock.js';
@@ -625,7 +626,7 @@ export class SnapshotStore {
     created: readonly string[],
     unheld: readonly string[],
     folders: readonly string[] = [],
-    checkpoint?: string | null,
+    checkpoint?: { text: string | null; files: CheckpointFiles },
   ): Promise<string> {
     return keepAside(this.git, this.gitDir, keep, created, unheld, folders, checkpoint);
   }

@@ -9,31 +9,63 @@ const NEWLINE = 0x0a;
 const QUOTE = 0x22;
 const COLON = 0x3a;
 const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const BACKSLASH = 0x5c;
 
 /**
  * A JSON line as the readers' byte tests expect it: compact, as JSON.stringify writes it (`"type":"user"`).
  * Every agent writes its lines so, but a line written with spaces (`{"type": "user", ...}`, as Python's
- * json.dumps writes by default) is valid JSON Lines too: it is parsed and given compact. A compact line
- * is given as it is, after a look at its first key (a writer spaces every separator of a line, or none).
- * A line that is not JSON is given as it is.
+ * json.dumps writes by default) is valid JSON Lines too: it is given with the whitespace outside its
+ * strings removed, byte by byte, in one pass (never parsed: a line of megabytes costs no more than its
+ * read, and keys' order and escapes stay as written). A compact line is given as it is, after a look at
+ * its first key (a writer spaces every separator of a line, or none). A line that is not JSON (not an
+ * object or array, a string left open) is given as it is.
  */
 export function compactJsonLine(line: Buffer): Buffer {
   if (isCompactStart(line)) return line;
-  try {
-    return Buffer.from(JSON.stringify(JSON.parse(line.toString('utf8'))));
-  } catch {
-    return line;
+  let start = 0;
+  while (start < line.length && isJsonSpace(line[start] as number)) start++;
+  if (line[start] !== OPEN_BRACE && line[start] !== OPEN_BRACKET) return line;
+  const out = Buffer.allocUnsafe(line.length);
+  let length = 0;
+  for (let index = start; index < line.length; index++) {
+    const byte = line[index] as number;
+    if (isJsonSpace(byte)) continue;
+    if (byte !== QUOTE) {
+      out[length++] = byte;
+      continue;
+    }
+    // A string is copied whole: its closing quote found natively, past escaped ones (an odd run of
+    // backslashes before it), so a string of megabytes costs one copy.
+    const end = closingQuote(line, index + 1);
+    if (end === -1) return line;
+    length += line.copy(out, length, index, end + 1);
+    index = end;
   }
+  return out.subarray(0, length);
+}
+
+/** The index of the quote that closes a string whose content starts at `from`, or -1: it is left open. */
+function closingQuote(line: Buffer, from: number): number {
+  for (let quote = line.indexOf(QUOTE, from); quote !== -1; quote = line.indexOf(QUOTE, quote + 1)) {
+    let backslashes = 0;
+    while (quote - backslashes - 1 >= from && line[quote - backslashes - 1] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return -1;
 }
 
 /** The same for a line held as text (see compactJsonLine). */
 export function compactJsonText(line: string): string {
   if (isCompactStart(Buffer.from(line.slice(0, 200)))) return line;
-  try {
-    return JSON.stringify(JSON.parse(line));
-  } catch {
-    return line;
-  }
+  const bytes = Buffer.from(line);
+  const compact = compactJsonLine(bytes);
+  return compact === bytes ? line : compact.toString('utf8');
+}
+
+/** JSON's whitespace: space, tab, line feed, carriage return. */
+function isJsonSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === NEWLINE || byte === 0x0d;
 }
 
 /** Whether a line starts as JSON.stringify writes an object: `{}`, or `{"key":` and no space after it. */

@@ -206,7 +206,12 @@ describe('claude-checkpoint checkpoint commands', () => {
     // full CLI's entry (`node …/dist/cli.js hook <event>`, as this page says; dist/cli.cjs, as install.md
     // runs it) and npx with its options (`-y`, `--package claude-checkpoint-mcp`, `--`).
     const built = tempDir('built-');
-    writeTree(built, { 'dist/cli.js': '', 'dist/cli.cjs': '' });
+    // A build of this package: its package.json is above dist/ (another tool's dist/cli.js is not ours).
+    writeTree(built, {
+      'package.json': '{"name":"claude-checkpoint-mcp"}',
+      'dist/cli.js': '',
+      'dist/cli.cjs': '',
+    });
     const eachEvent = (command: (event: string) => string | { command: string; args: string[] }) =>
       JSON.stringify({
         hooks: Object.fromEntries(

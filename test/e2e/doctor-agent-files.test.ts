@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { HOOK_EVENTS } from '../../src/core/hook-events.js';
 import { assertBuilt, CLI, runCli, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
@@ -103,5 +104,57 @@ describe("doctor reads Codex's config.toml as TOML", () => {
     expect(written).toContain('[mcp_servers.claude-checkpoint]');
     writeFileSync(config, written.replace('[mcp_servers.claude-checkpoint]', header));
     expect(await doctorCheck(project, env, 'Codex')).toMatchObject({ level: 'ok' });
+  });
+});
+
+// Review 6, item 4: a config.toml that does not parse read as "not set up", and the setup it advised then
+// refused ("not TOML this tool can edit safely").
+describe('doctor and a Codex config.toml that does not parse', () => {
+  it('says the file is not valid TOML, with the parser\'s message, not "not set up"', async () => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const setup = await runCli(['setup', 'codex'], { cwd: project, env });
+    expect(setup.code, setup.stderr).toBe(0);
+    const config = path.join(home, '.codex', 'config.toml');
+    writeFileSync(config, `${readFileSync(config, 'utf8')}broken = \n`);
+    const check = await doctorCheck(project, env, 'Codex');
+    expect(check?.level).toBe('warn');
+    expect(check?.detail).toMatch(/is not valid TOML \(Invalid TOML document: .*, line \d+, column \d+\)/);
+    expect(check?.detail).toContain(`${config} is not valid TOML (`);
+    expect(check?.detail).toContain('Codex will not load it');
+    expect(check?.detail).not.toContain('not set up');
+    expect(check?.fix).toContain(config);
+  });
+});
+
+// Review 6, item 7: any `node …/dist/cli.js hook <Event>` counted as our hook, another tool's too, so
+// doctor said the hooks were set up when none of ours were.
+describe("doctor and another tool's dist/cli.js hook", () => {
+  const hooksRunning = (cli: string) =>
+    JSON.stringify({
+      hooks: Object.fromEntries(
+        HOOK_EVENTS.map((event) => [
+          event,
+          [{ hooks: [{ type: 'command', command: `node '${cli}' hook ${event}` }] }],
+        ]),
+      ),
+    });
+
+  it.each([
+    ['another package', 'other-tool', 'warn'],
+    ['this package', 'claude-checkpoint-mcp', 'ok'],
+  ])('a dist/cli.js in %s', async (_title, name, level) => {
+    const { home, env } = homes();
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const install = tempDir('hook-install-');
+    writeFileSync(path.join(install, 'package.json'), JSON.stringify({ name }));
+    mkdirSync(path.join(install, 'dist'));
+    const cli = path.join(install, 'dist', 'cli.js');
+    writeFileSync(cli, '');
+    mkdirSync(path.join(home, '.claude'));
+    writeFileSync(path.join(home, '.claude', 'settings.json'), hooksRunning(cli));
+    const check = await doctorCheck(project, env, 'Claude Code hooks');
+    expect(check?.level).toBe(level);
+    if (level === 'warn') expect(check?.detail).toContain('no hooks found');
   });
 });

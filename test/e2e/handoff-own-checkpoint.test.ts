@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt } from '../helpers/cli.js';
@@ -176,6 +176,71 @@ describe("a pull and this machine's own checkpoint", () => {
     const redone = await cli(f, 'restore', JSON.parse(undone.stdout).undoSnapshotId as string, '--yes');
     expect(redone.code, redone.stderr).toBe(0);
     expect(readFileSync(fMain, 'utf8')).toBe(laterText);
+  }, 180_000);
+
+  // Review 6, item 1: the undo of a pull removed a damaged checkpoint file (a later save with a hand edit
+  // gone wrong) while keeping only its backup's text: the save was lost for good.
+  it('the undo of a pull keeps a damaged checkpoint byte for byte, and the undo of that puts it back', async () => {
+    const { bare } = bareRemote();
+    const a = machine(bare, 'Ann');
+    const b = machine(bare, 'Bob');
+    expect((await cli(a, 'save', '--goal', 'A goal')).code).toBe(0);
+    expect((await cli(a, 'handoff', 'push', '--name', 'good')).code).toBe(0);
+    const pulled = await cli(b, 'handoff', 'pull', '--name', 'good', '--yes', '--json');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect((await cli(b, 'save', '--goal', 'B goal after pull')).code).toBe(0);
+    const bMain = path.join(b.root, '.claude-checkpoint');
+    const damaged = readFileSync(bMain, 'utf8').replace('"B goal after pull"', '"B goal after pull');
+    writeFileSync(bMain, damaged);
+    const prevText = readFileSync(`${bMain}.prev`, 'utf8');
+    const undo = JSON.parse(pulled.stdout).undo as string;
+
+    const plan = await cli(b, 'restore', undo, '--dry-run');
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(
+      "Checkpoint: the one here, a damaged .claude-checkpoint (its backup's goal: A goal), is replaced by none, as when this snapshot was taken; the one here is kept as it is on disk with the undo snapshot, which brings it back.",
+    );
+    const undone = await cli(b, 'restore', undo, '--yes', '--json');
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(existsSync(bMain)).toBe(false);
+    expect(existsSync(`${bMain}.prev`)).toBe(false);
+
+    const redone = await cli(b, 'restore', JSON.parse(undone.stdout).undoSnapshotId as string, '--yes');
+    expect(redone.code, redone.stderr).toBe(0);
+    expect(readFileSync(bMain, 'utf8')).toBe(damaged);
+    expect(readFileSync(`${bMain}.prev`, 'utf8')).toBe(prevText);
+  }, 180_000);
+
+  // Review 6, item 3: a pull onto a damaged checkpoint with no backup said "there is none here" and wrote
+  // over it, and its undo removed the pulled one: the user's file could not be brought back.
+  it('a pull onto a damaged checkpoint says so, and its undo puts the damaged file back byte for byte', async () => {
+    const { bare } = bareRemote();
+    const a = machine(bare, 'Ann');
+    const b = machine(bare, 'Bob');
+    expect((await cli(a, 'save', '--goal', 'A goal')).code).toBe(0);
+    expect((await cli(a, 'handoff', 'push', '--name', 'good')).code).toBe(0);
+    const bMain = path.join(b.root, '.claude-checkpoint');
+    const notes = '{"version":1, "goal": my notes\n';
+    writeFileSync(bMain, notes);
+
+    const plan = await cli(b, 'handoff', 'pull', '--name', 'good', '--dry-run');
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).not.toContain('there is none here');
+    expect(plan.stdout).toContain(
+      "Checkpoint: the one here, a damaged .claude-checkpoint (no usable backup), is replaced by Ann <ann@example.com>'s (goal: A goal); the one here is kept as it is on disk with the undo snapshot, which brings it back.",
+    );
+    const pulled = await cli(b, 'handoff', 'pull', '--name', 'good', '--yes', '--json');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(goalOf(bMain)).toBe('A goal');
+
+    const undo = JSON.parse(pulled.stdout).undo as string;
+    expect((await cli(b, 'restore', undo, '--dry-run')).stdout).toContain(
+      'is replaced by the damaged .claude-checkpoint (no usable backup) this snapshot kept, byte for byte',
+    );
+    const undone = await cli(b, 'restore', undo, '--yes');
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(readFileSync(bMain, 'utf8')).toBe(notes);
+    expect(existsSync(`${bMain}.prev`)).toBe(false);
   }, 180_000);
 
   it('asks before replacing the checkpoint even when no file changes', async () => {

@@ -186,3 +186,78 @@ describe('a handoff dropped while it is being read', () => {
     expect(result.code).toBe(1);
   });
 });
+
+// Review 6, item 2: a ref under refs/claude-checkpoint/handoff/ at a tag or a blob was taken for a
+// handoff pushed over, and failed the whole list ("changed twice"); so did one handoff still moving.
+describe('handoff refs that name no handoff, and one that keeps moving', () => {
+  it('list leaves out a ref at a tag or a blob; pull of one says it is not a handoff', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    expect((await cli(a, 'save', '--goal', 'good goal')).code).toBe(0);
+    expect((await cli(a, 'handoff', 'push', '--name', 'good')).code).toBe(0);
+    git(a.root, 'tag', '-a', 'v1', '-m', 'x');
+    git(a.root, 'push', '-q', 'origin', 'v1:refs/claude-checkpoint/handoff/tagged');
+    writeFileSync(path.join(a.root, 'note.txt'), 'not a commit\n');
+    const blob = git(a.root, 'hash-object', '-w', 'note.txt').trim();
+    git(a.root, 'push', '-q', 'origin', `${blob}:refs/claude-checkpoint/handoff/blobbed`);
+
+    const listed = await cli(b, 'handoff', 'list', '--json');
+    expect(listed.code, listed.stderr).toBe(0);
+    const names = (JSON.parse(listed.stdout).handoffs as Array<{ name: string }>).map((h) => h.name);
+    expect(names).toEqual(['good']);
+
+    for (const name of ['tagged', 'blobbed']) {
+      const pulled = await cli(b, 'handoff', 'pull', '--name', name, '--yes');
+      expect(pulled.code).not.toBe(0);
+      expect(pulled.stderr).toContain(`'${name}' on remote 'origin' is not a handoff`);
+      expect(pulled.stderr).not.toContain('pushed it again');
+    }
+  });
+
+  it('list leaves out a handoff still pushed over after it is read again, with a notice, and lists the rest', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    expect((await cli(a, 'save', '--goal', 'stays')).code).toBe(0);
+    expect((await cli(a, 'handoff', 'push', '--name', 'stays')).code).toBe(0);
+    expect((await cli(a, 'handoff', 'push', '--name', 'moving')).code).toBe(0);
+    // Commits B never fetched: pushed, then their refs deleted from the remote.
+    const commits: string[] = [];
+    for (const n of [3, 4, 5]) {
+      expect((await cli(a, 'save', '--goal', `goal ${n}`)).code).toBe(0);
+      commits.push(
+        JSON.parse((await cli(a, 'handoff', 'push', '--name', `moving-${n}`, '--json')).stdout).commit,
+      );
+      git(bare, 'update-ref', '-d', `refs/claude-checkpoint/handoff/moving-${n}`);
+    }
+    // Pushed over before the fetch (call 2), before it is listed again (call 3), before the second fetch (call 4).
+    const dir = tempDir('upload-pack-');
+    const counter = path.join(dir, 'calls');
+    writeFileSync(counter, '0');
+    const wrapper = path.join(dir, 'upload-pack');
+    const ref = 'refs/claude-checkpoint/handoff/moving';
+    writeFileSync(
+      wrapper,
+      [
+        '#!/bin/sh',
+        `n=$(($(cat '${counter}') + 1)); echo $n > '${counter}'`,
+        ...commits.map(
+          (commit, index) =>
+            `if [ $n -eq ${index + 2} ]; then git --git-dir='${bare}' update-ref '${ref}' ${commit}; fi`,
+        ),
+        'exec git upload-pack "$@"',
+      ].join('\n'),
+    );
+    chmodSync(wrapper, 0o755);
+    git(b.root, 'config', 'remote.origin.uploadpack', wrapper);
+
+    const listed = await cli(b, 'handoff', 'list');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^stays {2}/m);
+    expect(listed.stdout).not.toMatch(/^moving /m);
+    expect(listed.stdout).toContain(
+      "Note: handoff 'moving' on remote 'origin' is left out: it changed twice while this command read it (someone is pushing it again); run it again to see it.",
+    );
+  });
+});

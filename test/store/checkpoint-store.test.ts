@@ -46,6 +46,34 @@ describe('CheckpointStore', () => {
     expect(await store.readCurrentText()).toBe(version('one'));
   });
 
+  // Review 6, items 1 and 3: what a pull's safety snapshot keeps of the checkpoint, and its undo puts back.
+  it('readFiles and writeFilesLocked: both files byte for byte, damaged or not (null: not there)', async () => {
+    const root = tempDir();
+    const store = new CheckpointStore(root);
+    expect(await store.readFiles()).toEqual({ main: null, prev: null });
+    await store.write(version('one'));
+    await store.write(version('two'));
+    const damaged = Buffer.from([0x7b, 0x20, 0xff, 0xfe, 0x0a]);
+    writeFileSync(path.join(root, '.claude-checkpoint'), damaged);
+    const kept = await store.readFiles();
+    expect(kept.main?.equals(damaged)).toBe(true);
+    expect(kept.prev?.toString()).toBe(version('one'));
+
+    await store.withLock(() => store.writeFilesLocked({ main: null, prev: null }));
+    expect(readdirSync(root).filter((name) => !name.endsWith('.lock'))).toEqual([]);
+    await store.withLock(() => store.writeFilesLocked(kept));
+    expect(readFileSync(path.join(root, '.claude-checkpoint')).equals(damaged)).toBe(true);
+    expect(goalOf(path.join(root, '.claude-checkpoint.prev'))).toBe('one');
+  });
+
+  it('readFiles refuses a file it could not keep whole (over the read limit), rather than losing it', async () => {
+    const root = tempDir();
+    writeFileSync(path.join(root, '.claude-checkpoint'), Buffer.alloc(2 * 1024 * 1024, 0x20));
+    await expect(new CheckpointStore(root).readFiles()).rejects.toThrow(
+      /over the .*-byte limit.*move it aside/,
+    );
+  });
+
   it('keeps the previous valid file as .prev', async () => {
     const root = tempDir();
     const store = new CheckpointStore(root);

@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { compactJsonLine, readLinesBackward, readLinesForward } from '../../src/transcripts/lines.js';
 import { tempDir } from '../helpers/fixtures.js';
 
@@ -117,6 +117,49 @@ describe('compactJsonLine', () => {
     ['not JSON, as it is', '{"type": "us', '{"type": "us'],
   ])('%s', (_title, input, expected) => {
     expect(compactJsonLine(Buffer.from(input)).toString()).toBe(expected);
+  });
+
+  // Review 6, item 5: a spaced line was parsed and written again whole, whatever its size (past every
+  // reader's PARSE_MAX_BYTES), moving integer-like keys first, keeping the last of duplicate keys and
+  // rewriting escapes. Whitespace outside strings is now removed byte by byte.
+  it.each([
+    [
+      "keys' order (integer-like keys stay where they are)",
+      '{"type": "user", "2": 1, "10": 2}',
+      '{"type":"user","2":1,"10":2}',
+    ],
+    ['duplicate keys, both', '{"a": 1, "a": 2}', '{"a":1,"a":2}'],
+    ['escapes as written', '{"t": "caf\\u00e9 \\/ \\" x\\\\"}', '{"t":"caf\\u00e9 \\/ \\" x\\\\"}'],
+    [
+      'spaces and braces inside strings',
+      '{ "t" : "a { b : c } ",\t"u": [ 1 , 2 ] }\r',
+      '{"t":"a { b : c } ","u":[1,2]}',
+    ],
+    ['a line that is no object, as it is', 'hello, world', 'hello, world'],
+  ])('keeps %s', (_title, input, expected) => {
+    expect(compactJsonLine(Buffer.from(input)).toString()).toBe(expected);
+  });
+
+  it("gives JSON.stringify's bytes for any value written spaced (property)", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (value) => {
+        const spaced = JSON.stringify(value, null, 1);
+        expect(compactJsonLine(Buffer.from(spaced)).toString()).toBe(JSON.stringify(value));
+      }),
+    );
+  });
+
+  it('never parses a line, however long (a spaced line of 20 MB)', () => {
+    const big = Buffer.from(`{"type": "user", "content": "${'x '.repeat(10 * 1024 * 1024)}"}`);
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const compact = compactJsonLine(big);
+      expect(parse).not.toHaveBeenCalled();
+      expect(compact.length).toBe(big.length - 3);
+      expect(compact.subarray(0, 16).toString()).toBe('{"type":"user","');
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('gives a compact line itself, not a copy', () => {
