@@ -24,11 +24,19 @@ export interface CheckpointPaths {
   lock: string;
   /** The command journal: records that wait for the lock (core/journal.ts). */
   journal: string;
+  /** Where a write keeps an unusable main file it replaces (a bad hand edit), so it is never lost. */
+  damaged: string;
 }
 
 export function checkpointPaths(root: string): CheckpointPaths {
   const main = path.join(root, CHECKPOINT_FILE);
-  return { main, backup: `${main}.prev`, lock: `${main}.lock`, journal: `${main}.journal` };
+  return {
+    main,
+    backup: `${main}.prev`,
+    lock: `${main}.lock`,
+    journal: `${main}.journal`,
+    damaged: `${main}.damaged`,
+  };
 }
 
 /** What reading one file gave: its checkpoint, nothing, or why it cannot be used. */
@@ -288,7 +296,11 @@ export class CheckpointStore {
    * serialized from, if the caller has it: the next read of these bytes then needs no parse. `onInPlace`
    * is told once the new content is synced and in place, before the folder's sync (PreparedWrite).
    */
-  async writeLocked(text: string, parsed?: Checkpoint, onInPlace?: () => void): Promise<void> {
+  async writeLocked(
+    text: string,
+    parsed?: Checkpoint,
+    onInPlace?: () => void,
+  ): Promise<{ keptDamaged: boolean }> {
     this.removeStaleTempFiles();
     refuseSymlink(this.fs, this.paths.backup);
     const current = await this.readOne(this.paths.main);
@@ -301,16 +313,41 @@ export class CheckpointStore {
     // The new content on disk first, then the backup, then the rename: a save that fails (a full disk)
     // changes nothing, the backup included (adversarial trial, 2026-12-06).
     const prepared = prepareFileWrite(this.fs, this.paths.main, text);
-    if (current.kind === 'ok') {
-      try {
-        this.keepAsBackup(current.text);
-      } catch (error) {
-        prepared.discard();
-        throw error;
-      }
+    let keptDamaged = false;
+    try {
+      if (current.kind === 'ok') this.keepAsBackup(current.text);
+      // A damaged file never becomes the backup (a good one stays), but its bytes may be someone's hand
+      // edit: they are kept beside it, not lost under the new write.
+      else if (current.kind === 'bad' && current.error.code === 'CORRUPT') keptDamaged = this.keepDamaged();
+    } catch (error) {
+      prepared.discard();
+      throw error;
     }
     prepared.commit(onInPlace);
     if (parsed) parsedCheckpoints.remember(this.paths.main, text, parsed);
+    return { keptDamaged };
+  }
+
+  /**
+   * Keeps the unusable main file as `.damaged` (a hard link renamed into place, so nothing is copied),
+   * replacing an older one; false when it is not a regular file (a folder: the write fails on its own).
+   */
+  private keepDamaged(): boolean {
+    if (!this.fs.lstatSync(this.paths.main, { throwIfNoEntry: false })?.isFile()) return false;
+    refuseSymlink(this.fs, this.paths.damaged);
+    const temp = `${this.paths.damaged}.tmp-${uniqueSuffix()}`;
+    try {
+      this.fs.linkSync(this.paths.main, temp);
+      this.fs.renameSync(temp, this.paths.damaged);
+    } catch {
+      try {
+        this.fs.unlinkSync(temp);
+      } catch {
+        // not there
+      }
+      writeFileAtomic(this.fs, this.paths.damaged, this.fs.readFileSync(this.paths.main) as Buffer);
+    }
+    return true;
   }
 
   /**
@@ -368,7 +405,7 @@ export class CheckpointStore {
       return;
     }
     for (const name of names) {
-      if (!/^\.claude-checkpoint(?:\.prev)?\.tmp-\d+-[0-9a-f]+$/.test(name)) continue;
+      if (!/^\.claude-checkpoint(?:\.prev|\.damaged)?\.tmp-\d+-[0-9a-f]+$/.test(name)) continue;
       try {
         this.fs.unlinkSync(path.join(this.root, name));
       } catch {

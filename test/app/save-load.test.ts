@@ -340,6 +340,38 @@ describe('save and load in a real repository', () => {
     expect(outcome.warnings[0]).toMatch(/loaded the backup/);
     expect(stored(root).decisions).toEqual(['one', 'three']);
   });
+
+  it('keeps a damaged checkpoint it replaces as .claude-checkpoint.damaged, byte for byte, and says so', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    await save(root, { goal: 'g', decisions: ['one'] });
+    await save(root, { goal: 'g', decisions: ['two'] });
+    const prev = readFileSync(path.join(root, '.claude-checkpoint.prev'));
+    // A hand edit with a typo: the user's latest words, which the backup does not hold.
+    const edited = `${readFileSync(path.join(root, '.claude-checkpoint'), 'utf8').replace('"two"', '"two, and my own note"').slice(0, -3)}\n`;
+    writeFileSync(path.join(root, '.claude-checkpoint'), edited);
+    const outcome = await save(root, { goal: 'g', mode: 'merge', decisions: ['three'] });
+    expect(readFileSync(path.join(root, '.claude-checkpoint.damaged'), 'utf8')).toBe(edited);
+    expect(outcome.warnings.join('\n')).toMatch(/kept as \.claude-checkpoint\.damaged/);
+    // The damaged file never becomes the backup: the good one stays.
+    expect(readFileSync(path.join(root, '.claude-checkpoint.prev'))).toEqual(prev);
+    expect(stored(root).decisions).toEqual(['one', 'three']);
+    expect(statSync(path.join(root, '.claude-checkpoint.damaged')).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps a damaged checkpoint with no valid backup too, and the next save does not take it again', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    writeFileSync(path.join(root, '.claude-checkpoint'), '{ "goal": my notes, not JSON yet', { mode: 0o600 });
+    const first = await save(root, { goal: 'g', decisions: ['one'] });
+    expect(first.warnings.join('\n')).toMatch(/kept as \.claude-checkpoint\.damaged/);
+    expect(readFileSync(path.join(root, '.claude-checkpoint.damaged'), 'utf8')).toBe(
+      '{ "goal": my notes, not JSON yet',
+    );
+    const second = await save(root, { goal: 'g', mode: 'merge', decisions: ['two'] });
+    expect(second.warnings.join('\n')).not.toMatch(/damaged/);
+    expect(readFileSync(path.join(root, '.claude-checkpoint.damaged'), 'utf8')).toBe(
+      '{ "goal": my notes, not JSON yet',
+    );
+  });
 });
 
 describe('project root resolution', () => {
