@@ -9,10 +9,19 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startStatusEarly } from './cli/early-status.js';
+import { parseFastCommand } from './cli/fast-argv.js';
+import { isSurelyNoTerminal } from './cli/plain-output.js';
 import { runCachedBundle } from './store/code-cache.js';
 
-startStatusEarly(process.argv.slice(2), process.env, () => process.cwd());
-const bundle = path.join(__dirname, 'cli-main.cjs');
+const argv = process.argv.slice(2);
+startStatusEarly(argv, process.env, () => process.cwd());
+// The general help, `status` and `list` have a bundle of their own, without commander or the other
+// commands (cli/fast-argv.ts); the help's text is commander's off a terminal, so a terminal gets the
+// whole CLI, which sizes it to the terminal's width.
+const fast = parseFastCommand(argv);
+const short = fast && (fast.name !== 'help' || isSurelyNoTerminal(1)) ? 'cli-fast.cjs' : undefined;
 // Each command keeps its own cache, holding the functions it compiles.
-if (!runCachedBundle({ bundle, kind: 'cli', name: process.argv[2] ?? '', env: process.env }))
+const run = (file: string) =>
+  runCachedBundle({ bundle: path.join(__dirname, file), kind: 'cli', name: argv[0] ?? '', env: process.env });
+if (!(short && run(short)) && !run('cli-main.cjs'))
   void import(pathToFileURL(path.join(__dirname, 'cli.js')).href);
