@@ -113,8 +113,9 @@ if (process.argv.includes('--package')) {
   const bundled = new Set(['commander', '@inquirer/core', 'fast-string-truncated-width', '@noble/hashes']);
   const external = Object.keys(dependencies).filter((name) => !bundled.has(name));
   const out = path.join(root, 'dist');
-  // The short path's general help (src/cli-fast.ts) is the whole CLI's, as its parser prints it off a
-  // terminal: taken from the plain modules tsc just built (test/e2e/cli-short-path.test.ts compares them).
+  // The loader prints the general help itself (src/cli/help-text.ts): the whole CLI's, as its parser
+  // prints it off a terminal, taken from the plain modules tsc just built (test/e2e/cli-short-path.test.ts
+  // compares them).
   const help = execFileSync(process.execPath, [path.join(out, 'cli.js'), '--help'], {
     cwd: root,
     encoding: 'utf8',
@@ -126,8 +127,12 @@ if (process.argv.includes('--package')) {
   const cached = { external, plugins: [lazyBuiltins], supported: { 'dynamic-import': false } };
   for (const [from, to, options] of [
     ['src/cli.ts', 'cli-main.cjs', cached],
-    ['src/cli-fast.ts', 'cli-fast.cjs', { ...cached, define: { CLI_HELP_TEXT: JSON.stringify(help) } }],
-    ['src/cli-loader.ts', 'cli.cjs', { plugins: [lazyBuiltins] }],
+    ['src/cli-fast.ts', 'cli-fast.cjs', cached],
+    [
+      'src/cli-loader.ts',
+      'cli.cjs',
+      { plugins: [lazyBuiltins], define: { CLI_HELP_TEXT: JSON.stringify(help) } },
+    ],
   ]) {
     const result = await build({ ...cjs, ...options, entryPoints: [path.join(root, from)] });
     // Then short names: less to read, and less for V8 to load from the cache (the plain modules,

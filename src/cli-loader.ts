@@ -10,18 +10,23 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startStatusEarly } from './cli/early-status.js';
 import { parseFastCommand } from './cli/fast-argv.js';
+import { finishCommand } from './cli/finish.js';
+import { writeGeneralHelp } from './cli/help-text.js';
 import { isSurelyNoTerminal } from './cli/plain-output.js';
+import { guardStdioStreams } from './cli/stdio.js';
 import { runCachedBundle } from './store/code-cache.js';
 
 const argv = process.argv.slice(2);
 startStatusEarly(argv, process.env, () => process.cwd());
-// The general help, `status` and `list` have a bundle of their own, without commander or the other
-// commands (cli/fast-argv.ts); the help's text is commander's off a terminal, so a terminal gets the
-// whole CLI, which sizes it to the terminal's width.
+// The general help is printed from here, and `status` and `list` have a bundle of their own, without
+// commander or the other commands (cli/fast-argv.ts). The help's text is commander's off a terminal: a
+// terminal gets the whole CLI, which fits it to the terminal's width.
 const fast = parseFastCommand(argv);
-const short = fast && (fast.name !== 'help' || isSurelyNoTerminal(1)) ? 'cli-fast.cjs' : undefined;
 // Each command keeps its own cache, holding the functions it compiles.
 const run = (file: string) =>
   runCachedBundle({ bundle: path.join(__dirname, file), kind: 'cli', name: argv[0] ?? '', env: process.env });
-if (!(short && run(short)) && !run('cli-main.cjs'))
+if (fast?.name === 'help' && isSurelyNoTerminal(1)) {
+  guardStdioStreams();
+  finishCommand(Promise.resolve(writeGeneralHelp()), false);
+} else if (!(fast && fast.name !== 'help' && run('cli-fast.cjs')) && !run('cli-main.cjs'))
   void import(pathToFileURL(path.join(__dirname, 'cli.js')).href);
