@@ -66,6 +66,12 @@ async function saved(root: string): Promise<Place> {
 const VARIANTS = [[], ['--json'], ['--no-color', '--debug'], ['--json', '--json', '--no-color']];
 
 describe('the CLI’s short path answers as the whole CLI does', () => {
+  it('holds no commander, and the loader no command', () => {
+    expect(readFileSync(path.join(DIST, 'cli-fast.cjs'), 'utf8')).not.toContain('CommanderError');
+    expect(readFileSync(path.join(DIST, 'cli-main.cjs'), 'utf8')).toContain('CommanderError');
+    expect(readFileSync(path.join(DIST, 'cli.cjs'), 'utf8')).not.toContain('Checkpoint: none saved yet');
+  });
+
   it.each([['--help'], ['-h'], ['help']])(
     '%s: the pre-rendered help is the parser’s, printed by the loader',
     async (flag) => {
