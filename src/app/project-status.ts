@@ -68,6 +68,8 @@ export async function projectStatus(
       {},
       {
         mentionSnapshot: false,
+        // `status` shows the checkpoint at a glance, never its brief.
+        renderBrief: false,
         onScan: (repo) => {
           scan = repo;
         },
