@@ -4,6 +4,7 @@
 // from what the source builds to. `--package` (part of `npm run build`) builds the npm package's entries
 // instead: dist/cli.cjs, the loader its CLI's bin names, dist/cli-main.cjs, the CLI it runs (see
 // src/cli-loader.ts), and dist/index.js, the MCP server in one file.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -112,16 +113,26 @@ if (process.argv.includes('--package')) {
   const bundled = new Set(['commander', '@inquirer/core', 'fast-string-truncated-width', '@noble/hashes']);
   const external = Object.keys(dependencies).filter((name) => !bundled.has(name));
   const out = path.join(root, 'dist');
+  // The loader prints the general help itself (src/cli/help-text.ts): the whole CLI's, as its parser
+  // prints it off a terminal, taken from the plain modules tsc just built (test/e2e/cli-short-path.test.ts
+  // compares them).
+  const help = execFileSync(process.execPath, [path.join(out, 'cli.js'), '--help'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // No import() left in the bundles run through vm.Script (the code cache): an import() fails there on
+  // Node 20 ("A dynamic import callback was not specified"); the external packages it could name are
+  // CommonJS, and Node's built-ins load with require() as well.
+  const cached = { external, plugins: [lazyBuiltins], supported: { 'dynamic-import': false } };
   for (const [from, to, options] of [
-    // No import() left in the bundle: run through vm.Script (the code cache), an import() fails on
-    // Node 20 ("A dynamic import callback was not specified"); the external packages it could name are
-    // CommonJS, and Node's built-ins load with require() as well.
+    ['src/cli.ts', 'cli-main.cjs', cached],
+    ['src/cli-fast.ts', 'cli-fast.cjs', cached],
     [
-      'src/cli.ts',
-      'cli-main.cjs',
-      { external, plugins: [lazyBuiltins], supported: { 'dynamic-import': false } },
+      'src/cli-loader.ts',
+      'cli.cjs',
+      { plugins: [lazyBuiltins], define: { CLI_HELP_TEXT: JSON.stringify(help) } },
     ],
-    ['src/cli-loader.ts', 'cli.cjs', { plugins: [lazyBuiltins] }],
   ]) {
     const result = await build({ ...cjs, ...options, entryPoints: [path.join(root, from)] });
     // Then short names: less to read, and less for V8 to load from the cache (the plain modules,
@@ -133,7 +144,7 @@ if (process.argv.includes('--package')) {
       target: 'node20',
     });
     const code = ascii(short);
-    if (to === 'cli-main.cjs' && /\bimport\(/.test(code))
+    if (to !== 'cli.cjs' && /\bimport\(/.test(code))
       throw new Error(`${to} holds an import(), which fails when run through the code cache`);
     writeFileSync(path.join(out, to), to === 'cli.cjs' ? code : withBuildId(code));
   }

@@ -8,19 +8,38 @@
 // `__dirname`, not argv[1]: npm's bin is a link to this file, and __dirname is the folder it links to.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startStatusEarly } from './cli/early-status.js';
-import { runCachedBundle } from './store/code-cache.js';
-import { codeCacheBase } from './store/store-base.js';
+import { parseFastCommand } from './cli/fast-argv.js';
+import { finishCommand } from './cli/finish.js';
+import { writeGeneralHelp } from './cli/help-text.js';
+import { isSurelyNoTerminal } from './cli/plain-output.js';
+import { guardStdioStreams } from './cli/stdio.js';
 
-startStatusEarly(process.argv.slice(2), process.env, () => process.cwd());
-const bundle = path.join(__dirname, 'cli-main.cjs');
-// Each command keeps its own cache, holding the functions it compiles.
-if (
-  !runCachedBundle({
-    bundle,
-    kind: 'cli',
-    name: process.argv[2] ?? '',
-    cacheBase: codeCacheBase(process.env),
-  })
-)
-  void import(pathToFileURL(path.join(__dirname, 'cli.js')).href);
+// The general help is printed from here, and `status` and `list` have a bundle of their own, without
+// commander or the other commands (cli/fast-argv.ts). The help's text is commander's off a terminal: a
+// terminal gets the whole CLI, which fits it to the terminal's width. This file has no code cache: V8
+// compiles what it runs each time, so what only the commands need (the early git status, the settings
+// the code cache reads) is loaded, bundled, only for them (about 3 ms, issue 26).
+const argv = process.argv.slice(2);
+const fast = parseFastCommand(argv);
+if (fast?.name === 'help' && isSurelyNoTerminal(1)) {
+  guardStdioStreams();
+  finishCommand(Promise.resolve(writeGeneralHelp()), false);
+} else
+  void Promise.all([
+    import('./cli/early-status.js'),
+    import('./store/code-cache.js'),
+    import('./store/store-base.js'),
+  ]).then(([{ startStatusEarly }, { runCachedBundle }, { codeCacheBase }]) => {
+    startStatusEarly(argv, process.env, () => process.cwd());
+    const cacheBase = codeCacheBase(process.env);
+    // Each command keeps its own cache, holding the functions it compiles.
+    const run = (file: string) =>
+      runCachedBundle({
+        bundle: path.join(__dirname, file),
+        kind: 'cli',
+        name: argv[0] ?? '',
+        cacheBase,
+      });
+    if (!(fast && fast.name !== 'help' && run('cli-fast.cjs')) && !run('cli-main.cjs'))
+      void import(pathToFileURL(path.join(__dirname, 'cli.js')).href);
+  });

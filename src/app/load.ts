@@ -40,6 +40,8 @@ export async function loadCheckpoint(
     scanTimeoutMs?: number | undefined;
     /** Handed git's scan of the project as it starts (none starts without a checkpoint file). */
     onScan?: (repo: Promise<RepoState | null>) => void;
+    /** `false`: no brief (`''`), for a caller that shows the rest only (`status`). */
+    renderBrief?: boolean;
   } = {},
 ): Promise<LoadOutcome> {
   const resolved = await resolveProjectRoot({
@@ -74,14 +76,17 @@ export async function loadCheckpoint(
       // The brief only mentions the latest snapshot; a broken store must not cost the agent its brief.
       options.mentionSnapshot === false ? null : latestSnapshot(deps, root).catch(() => null),
     ]);
-    const brief = renderResumeBrief({
-      checkpoint: loaded.checkpoint,
-      drift,
-      now: deps.now(),
-      notices: warnings,
-      latestSnapshot: snapshot,
-      surface: wordsFor(deps.surface, deps.commandRoot),
-    });
+    const brief =
+      options.renderBrief === false
+        ? ''
+        : renderResumeBrief({
+            checkpoint: loaded.checkpoint,
+            drift,
+            now: deps.now(),
+            notices: warnings,
+            latestSnapshot: snapshot,
+            surface: wordsFor(deps.surface, deps.commandRoot),
+          });
     return {
       found: true,
       path: loaded.path,

@@ -59,6 +59,7 @@ export async function projectStatus(
   const wasFile = isFile();
   const early = wasFile ? null : askGit();
   let scan: Promise<RepoState | null> | undefined;
+  let wholeStore: Promise<WholeStoreReport> | undefined;
   const [checkpoint, snapshots] = await Promise.all([
     // The latest snapshot comes from the listing below: the load need not look it up again.
     loadCheckpoint(
@@ -67,6 +68,8 @@ export async function projectStatus(
       {},
       {
         mentionSnapshot: false,
+        // `status` shows the checkpoint at a glance, never its brief.
+        renderBrief: false,
         onScan: (repo) => {
           scan = repo;
         },
@@ -77,9 +80,15 @@ export async function projectStatus(
     })),
     // A folder where snapshots are refused (a home folder) still gets its status, without snapshots; a
     // wrong setting is said below, not in the way of the listing.
-    listSnapshots({ ...deps, settingsProblem: () => undefined }, { projectRoot: root.root, limit: 1 }).catch(
-      () => null,
-    ),
+    listSnapshots({ ...deps, settingsProblem: () => undefined }, { projectRoot: root.root, limit: 1 })
+      .catch(() => null)
+      .then((listing) => {
+        // While the load waits for its `git status`: the figures of every project's store, read once the
+        // listing, which may update this one's, is done (issue 26).
+        wholeStore = storeDiskUse(deps.env);
+        wholeStore.catch(() => undefined); // awaited below
+        return listing;
+      }),
   ]);
   const repo = scan ? await scan.catch(() => null) : null;
   const fromStatus = wasFile && repo && isFile() ? ignoredFromStatus(root.root, repo) : undefined;
@@ -101,7 +110,7 @@ export async function projectStatus(
       from: settings.origins.snapshotIncludeIgnored,
     },
     settingErrors: settingErrors(settings.problems).map((problem) => problem.message),
-    wholeStore: await storeDiskUse(deps.env),
+    wholeStore: await (wholeStore ?? storeDiskUse(deps.env)),
   };
 }
 

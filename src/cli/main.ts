@@ -1,9 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { type AppDeps, defaultDeps } from '../app/deps.js';
-import { wordsFor } from '../core/surface.js';
 import { GENERATOR } from '../version.js';
-import { type CliContext, positiveInteger, type Runner, resolveRootOption } from './context.js';
-import { createOutput, EXIT, reportError } from './output.js';
+import type { CliContext, Runner } from './context.js';
+import { EXIT } from './output.js';
+import { runAction } from './runner.js';
 import { COMMANDER_OUTPUT, writeText } from './stdio.js';
 
 const EXAMPLES = `
@@ -39,44 +39,14 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
     .enablePositionalOptions()
     .option('--root <dir>', 'project root, for any command (also after its name)')
     .exitOverride();
-  // Messages name the CLI's commands and flags; the hooks' output reaches the model, in the tools' words.
-  const cliDeps: AppDeps = { ...deps, surface: 'cli' };
-
   const run: Runner =
     <A extends unknown[]>(action: (ctx: CliContext, ...args: A) => Promise<number>) =>
     async (...args: unknown[]): Promise<void> => {
       const command = args[args.length - 1] as Command;
       // The command's own options over the program's: `--root` given after the command name wins.
       const options = { ...program.opts(), ...withoutUndefined(command.opts()) };
-      const out = createOutput(options, deps.env);
-      // Each unused setting said once, on stderr: a misspelt key must not pass in silence.
-      const warned = new Set<string>();
-      const settingsWarning = (message: string) => {
-        if (warned.has(message)) return;
-        warned.add(message);
-        out.note(`claude-checkpoint: warning: ${message}`);
-      };
-      // The user's own file, for every command; a project's file where the command reads the project's
-      // settings (its warnings come through settingsWarning then).
-      const { readSettings } = await import('../store/settings-file.js');
-      for (const problem of readSettings(deps.env).problems)
-        if (problem.severity === 'warning' && !problem.name) settingsWarning(problem.message);
-      try {
-        const root = resolveRootOption(options.root as string | undefined, deps.cwd());
-        const ctx: CliContext = {
-          deps: { ...cliDeps, settingsWarning, commandRoot: root },
-          out,
-          root,
-          options,
-          positiveInteger,
-          words: wordsFor('cli', root),
-        };
-        // commander passes the positional arguments, then the options, then the command.
-        exitCode = await action(ctx, ...(args.slice(0, -2) as A));
-      } catch (error) {
-        out.endProgress();
-        exitCode = reportError(error, Boolean(options.debug));
-      }
+      // commander passes the positional arguments, then the options, then the command.
+      exitCode = await runAction(options, deps, action, args.slice(0, -2) as A);
     };
 
   // Each group's modules are loaded (and, bundled, initialised) only when the group is built.

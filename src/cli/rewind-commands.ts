@@ -9,10 +9,10 @@ import {
   renderPlan,
   renderRestore,
   renderSnapshot,
-  renderSnapshotList,
   snapshotSummary,
 } from '../core/snapshot-text.js';
 import { type Runner, withCommonOptions } from './context.js';
+import { showSnapshotList } from './list-command.js';
 import { confirm, EXIT } from './output.js';
 import { registerRewindMenuCommand } from './rewind-menu-command.js';
 import { slowProgress } from './slow-progress.js';
@@ -68,28 +68,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       .command('list')
       .description('list snapshots, newest first, and the size of the store')
       .option('--limit <n>', 'how many to show', '20'),
-  ).action(
-    run(async (ctx) => {
-      const limit = ctx.positiveInteger('--limit', (ctx.options as { limit: string }).limit);
-      const { listSnapshots } = await import('../app/rewind.js');
-      const outcome = await listSnapshots(ctx.deps, { projectRoot: ctx.root, limit });
-      const shown = outcome.snapshots.slice(0, limit);
-      if (ctx.out.json) {
-        ctx.out.printJson({
-          snapshots: shown.map(snapshotSummary),
-          total: outcome.total,
-          storeBytes: outcome.storeBytes,
-          storeDir: outcome.storeDir,
-        });
-      } else {
-        ctx.out.print(
-          renderSnapshotList(shown, outcome.total, outcome.storeBytes, ctx.deps.now(), ctx.words),
-        );
-        ctx.out.print(ctx.out.dim(`store: ${quotePath(outcome.storeDir)}`));
-      }
-      return EXIT.ok;
-    }),
-  );
+  ).action(run(showSnapshotList));
 
   withCommonOptions(
     program

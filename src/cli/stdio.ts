@@ -1,5 +1,6 @@
-import { fstatSync, statSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import { describeOutputError } from '../core/errors.js';
+import { isSurelyNoTerminal } from './plain-output.js';
 
 // The CLI's stdout and stderr. `process.stdout` and `process.stderr` are streams built on first use, and
 // building one loads Node's whole stream stack (and, for a pipe, node:net): about a tenth of a command's
@@ -46,21 +47,10 @@ export function outputFailure(): string | undefined {
 export function isPlainOutput(fd: OutputFd): boolean {
   let known = plain.get(fd);
   if (known === undefined) {
-    known = probePlain(fd);
+    known = isSurelyNoTerminal(fd);
     plain.set(fd, known);
   }
   return known;
-}
-
-function probePlain(fd: OutputFd): boolean {
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isCharacterDevice()) return true;
-    const devNull = statSync('/dev/null', { throwIfNoEntry: false });
-    return devNull !== undefined && devNull.rdev === stats.rdev && devNull.ino === stats.ino;
-  } catch {
-    return false; // no such descriptor, or no fstat: Node's stream decides
-  }
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

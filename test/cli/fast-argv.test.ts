@@ -1,0 +1,77 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { registerCheckpointCommands } from '../../src/cli/checkpoint-commands.js';
+import type { Runner } from '../../src/cli/context.js';
+import { parseFastCommand } from '../../src/cli/fast-argv.js';
+import { registerRewindCommands } from '../../src/cli/rewind-commands.js';
+
+/** The options commander gives a command's action, merged as cli/main.ts merges them; 'refused' on its error. */
+async function commanderOptions(argv: string[]): Promise<Record<string, unknown> | 'refused'> {
+  const program = new Command('claude-checkpoint')
+    .enablePositionalOptions()
+    .option('--root <dir>')
+    .exitOverride()
+    .configureOutput({ writeOut: () => {}, writeErr: () => {} });
+  let options: Record<string, unknown> = {};
+  const run: Runner =
+    () =>
+    async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const own = Object.entries(command.opts()).filter(([, value]) => value !== undefined);
+      options = { ...program.opts(), ...Object.fromEntries(own) };
+    };
+  registerCheckpointCommands(program, run);
+  registerRewindCommands(program, run);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch {
+    return 'refused';
+  }
+  return options;
+}
+
+// The loader's short path reads `status` and `list` command lines itself (cli/fast-argv.ts): what it
+// takes must be what commander's parser gives the same command, and what it leaves is left to commander.
+describe('the short path’s reading of a command line', () => {
+  it.each([
+    ['status'],
+    ['status', '--json'],
+    ['status', '--no-color', '--debug', '--json'],
+    ['status', '--root', 'x', '--root=y'],
+    ['status', '--root', ''],
+    ['status', '--root='],
+    ['status', '--root=--json'],
+    ['list'],
+    ['list', '--limit', '3', '--json'],
+    ['list', '--limit=0', '--root', '/tmp', '--no-color', '--no-color'],
+    ['list', '--limit', 'x'],
+  ])('%j: the options commander gives', async (...argv) => {
+    const fast = parseFastCommand(argv);
+    expect(fast).toMatchObject({ name: argv[0] });
+    expect(fast && 'options' in fast ? fast.options : undefined).toEqual(await commanderOptions(argv));
+  });
+
+  it.each([
+    ['status', 'extra'],
+    ['status', '--limit', '3'],
+    ['status', '--root'],
+    ['status', '--root', '--json'],
+    ['status', '--help'],
+    ['status', '--json=1'],
+    ['status', '--'],
+    ['list', '--limit', '-1'],
+    ['list', '--limit'],
+    ['--root', '/tmp', 'status'],
+    ['save'],
+    ['help', 'status'],
+    ['--help', 'status'],
+    ['--version'],
+    [],
+  ])('%j: left to the whole CLI', (...argv) => {
+    expect(parseFastCommand(argv)).toBeUndefined();
+  });
+
+  it.each([['--help'], ['-h'], ['help']])('%s: the general help', (flag) => {
+    expect(parseFastCommand([flag])).toEqual({ name: 'help' });
+  });
+});

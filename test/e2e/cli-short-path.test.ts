@@ -1,0 +1,180 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli, runNodeScript } from '../helpers/cli.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+// Issue 26: the loader (dist/cli.cjs) prints the general help itself, its text pre-rendered at build
+// time, and runs `status` and `list` from a bundle of their own (dist/cli-fast.cjs: no commander, no
+// other command's code). The whole CLI's bundle (dist/cli-main.cjs), run alone, is commander's parser and the
+// same code: both must answer every command line byte for byte alike, in every state of a project.
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+const WHOLE_CLI = path.join(DIST, 'cli-main.cjs');
+const SHORT_BUILD = /^\/\/ build ([0-9a-f]+)\n/.exec(
+  readFileSync(path.join(DIST, 'cli-fast.cjs'), 'utf8'),
+)?.[1];
+
+type Place = { cwd: string; env: Record<string, string> };
+
+async function expectAlike(args: string[], place: Place): Promise<{ code: number | null; stdout: string }> {
+  const short = await runCli(args, place);
+  const whole = await runNodeScript(WHOLE_CLI, args, place);
+  // Ages read the clock ("just now", then "5s ago"): the two runs may fall either side of a step.
+  // --debug's stack traces name each bundle's own file and frames. The rest is the same, byte for byte.
+  const ages = (text: string) => text.replace(/\b(just now|\d+[smhd] ago)\b/g, '<age>');
+  const frames = (text: string) => (args.includes('--debug') ? text.replace(/^ {4}at .*\n/gm, '') : text);
+  const comparable = (result: typeof short) => ({
+    ...result,
+    stdout: ages(result.stdout),
+    stderr: frames(ages(result.stderr)),
+  });
+  expect(comparable(short)).toEqual(comparable(whole));
+  return short;
+}
+
+/** Whether the short path ran `name` in this store: its bundle's code cache, written after an exit 0. */
+function ranShort(place: Place, name: string): boolean {
+  const dir = path.join(place.env.CHECKPOINT_STORE_DIR as string, 'cache');
+  return (
+    existsSync(dir) &&
+    readdirSync(dir).some((file) => file.startsWith(`cli-${name}-`) && file.includes(`-${SHORT_BUILD}.`))
+  );
+}
+
+function ranAny(place: Place): boolean {
+  const dir = path.join(place.env.CHECKPOINT_STORE_DIR as string, 'cache');
+  return existsSync(dir) && readdirSync(dir).length > 0;
+}
+
+function place(cwd: string): Place {
+  return { cwd, env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: tempDir('home-') } };
+}
+
+async function saved(root: string): Promise<Place> {
+  const at = place(root);
+  for (const args of [
+    ['save', '--goal', 'Ship it', '--task', 'in_progress:start', '--task', 'done:plan'],
+    ['snapshot', '--label', 'first'],
+  ])
+    expect((await runCli(args, at)).code).toBe(0);
+  return at;
+}
+
+const VARIANTS = [[], ['--json'], ['--no-color', '--debug'], ['--json', '--json', '--no-color']];
+
+describe('the CLI’s short path answers as the whole CLI does', () => {
+  it('holds no commander, and the loader no command', () => {
+    expect(readFileSync(path.join(DIST, 'cli-fast.cjs'), 'utf8')).not.toContain('CommanderError');
+    expect(readFileSync(path.join(DIST, 'cli-main.cjs'), 'utf8')).toContain('CommanderError');
+    expect(readFileSync(path.join(DIST, 'cli.cjs'), 'utf8')).not.toContain('Checkpoint: none saved yet');
+  });
+
+  it.each([['--help'], ['-h'], ['help']])(
+    '%s: the pre-rendered help is the parser’s, printed by the loader',
+    async (flag) => {
+      const at = place(tempDir('cli-short-'));
+      const { code, stdout } = await expectAlike([flag], at);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^Usage: claude-checkpoint \[options\] \[command\]\n/);
+      // Printed by the loader: no bundle ran, so none wrote its code cache.
+      expect(ranAny(at)).toBe(false);
+    },
+  );
+
+  it.each(VARIANTS)(
+    'status and list %j: a saved checkpoint, files changed since (drift)',
+    async (...flags) => {
+      const root = createRepo({ committed: { 'a.txt': 'one\n', 'src/b.ts': 'export {};\n' } });
+      const at = await saved(root);
+      writeFileSync(path.join(root, 'a.txt'), 'two\n');
+      writeFileSync(path.join(root, 'new.txt'), 'new\n');
+      for (const command of ['status', 'list']) {
+        const { code, stdout } = await expectAlike([command, ...flags], at);
+        expect(code).toBe(0);
+        expect(stdout).not.toBe('');
+        expect(ranShort(at, command)).toBe(true);
+      }
+      expect((await expectAlike(['status', ...flags], at)).stdout).toMatch(/2 file|"changedSince"/);
+    },
+  );
+
+  it.each(VARIANTS)('status and list %j: no checkpoint, no snapshot', async (...flags) => {
+    const at = place(createRepo({ committed: { 'a.txt': 'one\n' } }));
+    for (const command of ['status', 'list'])
+      expect((await expectAlike([command, ...flags], at)).code).toBe(0);
+    expect(ranShort(at, 'status')).toBe(true);
+  });
+
+  it.each(VARIANTS)('status and list %j: no git', async (...flags) => {
+    const root = tempDir('no-git-');
+    writeFileSync(path.join(root, 'a.txt'), 'one\n');
+    const at = await saved(root);
+    for (const command of ['status', 'list'])
+      expect((await expectAlike([command, ...flags], at)).code).toBe(0);
+  });
+
+  it.each(VARIANTS)('status and list %j: outside a project (the home folder)', async (...flags) => {
+    const at = place(tempDir('cli-short-'));
+    at.env.HOME = at.cwd;
+    for (const command of ['status', 'list']) await expectAlike([command, ...flags], at);
+  });
+
+  it('--root, before or after the other flags, relative or with =, and its errors', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const at = await saved(root);
+    const parent = { ...at, cwd: path.dirname(root) };
+    const name = path.basename(root);
+    for (const command of ['status', 'list']) {
+      for (const args of [
+        ['--root', name],
+        [`--root=${name}`, '--json'],
+        ['--json', '--root', root],
+        ['--root', 'nowhere'],
+        ['--root', ''],
+        ['--root='],
+        ['--root', '/'],
+      ])
+        await expectAlike([command, ...args], parent);
+    }
+    expect(ranShort(parent, 'status')).toBe(true);
+  });
+
+  it('list --limit, and the command lines the short path leaves to the parser', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const at = await saved(root);
+    writeFileSync(path.join(root, 'a.txt'), 'two\n');
+    expect((await runCli(['snapshot'], at)).code).toBe(0);
+    for (const args of [
+      ['list', '--limit', '1'],
+      ['list', '--limit=1', '--json'],
+      ['list', '--limit', '0'],
+      ['list', '--limit', 'x'],
+      ['list', '--limit', '-1'],
+      ['list', '--limit'],
+      ['status', '--limit', '1'],
+      ['status', 'extra'],
+      ['status', '--root'],
+      ['status', '--jsn'],
+      ['list', '--help'],
+      ['--root', root, 'status'],
+      ['help', 'status'],
+    ])
+      await expectAlike(args, at);
+  });
+
+  it('a user settings file with an unknown key: the same warning, once', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const at = await saved(root);
+    const config = path.join(at.env.HOME as string, '.config', 'claude-checkpoint');
+    mkdirSync(config, { recursive: true });
+    writeFileSync(path.join(config, 'config.json'), '{ "snapshotKeepp": 3 }\n');
+    for (const command of ['status', 'list']) {
+      const result = await runCli([command], at);
+      expect(result.stderr).toContain('warning');
+      await expectAlike([command], at);
+    }
+  });
+});
