@@ -141,7 +141,10 @@ export function remembered(test: string, value: string, judge: (value: string) =
   if (current === undefined) return judge(value);
   // The value itself is the key (no key built from it: hashing one string was a twentieth of the time).
   let byValue = current.get(test);
-  if (byValue === undefined) current.set(test, (byValue = new Map()));
+  if (byValue === undefined) {
+    byValue = new Map();
+    current.set(test, byValue);
+  }
   const known = byValue.get(value);
   if (known !== undefined) return known;
   const verdict = judge(value);
