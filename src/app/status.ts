@@ -1,5 +1,5 @@
 import { constants, existsSync } from 'node:fs';
-import { access, readFile, stat } from 'node:fs/promises';
+import { access, readdir, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describeError } from '../core/errors.js';
@@ -138,6 +138,18 @@ export async function diagnose(
       detail: loaded.found
         ? `${loaded.path}${loaded.fromBackup ? ' (loaded from the backup)' : ''}`
         : 'none saved yet',
+    });
+  }
+
+  const damaged = await readdir(root.root)
+    .then((names) => names.filter((name) => /^\.claude-checkpoint\.damaged(?:-\d+)?$/.test(name)).sort())
+    .catch(() => []);
+  if (damaged.length > 0) {
+    checks.push({
+      name: 'damaged checkpoint kept',
+      level: 'warn',
+      detail: `${damaged.join(', ')}: a damaged checkpoint file (a bad hand edit) that a write replaced, kept beside it`,
+      fix: 'Copy what you need from it into a save, then delete it.',
     });
   }
 

@@ -18,6 +18,9 @@ import { withFileLock } from './lock.js';
 import { ParsedFileMemo } from './parsed-memo.js';
 import { uniqueSuffix } from './temp-name.js';
 
+/** How many damaged files a project keeps beside its checkpoint before a write asks for some to go. */
+const MAX_DAMAGED_COPIES = 20;
+
 export interface CheckpointPaths {
   main: string;
   backup: string;
@@ -106,7 +109,7 @@ export class CheckpointStore {
         path: this.paths.main,
         checkpoint: main.checkpoint,
         fromBackup: false,
-        notices: [],
+        notices: this.damagedNotice(),
       };
     }
     // A newer tool's file is not damage: falling back would hide newer state behind older.
@@ -125,6 +128,7 @@ export class CheckpointStore {
         fromBackup: true,
         notices: [
           `${why}; loaded the backup ${path.basename(this.paths.backup)} from ${backup.checkpoint.updatedAt}.`,
+          ...this.damagedNotice(),
         ],
       };
     }
@@ -329,25 +333,55 @@ export class CheckpointStore {
   }
 
   /**
-   * Keeps the unusable main file as `.damaged` (a hard link renamed into place, so nothing is copied),
-   * replacing an older one; false when it is not a regular file (a folder: the write fails on its own).
+   * Keeps the unusable main file beside it under the first free name of `.damaged`, `.damaged-2`, … (a hard
+   * link made where nothing is, so no copy, no rename over anything and no link followed), 0600; false
+   * when it is not a regular file (a folder: the write fails on its own). Never replaces an earlier copy:
+   * each may be a hand edit of its own.
    */
   private keepDamaged(): boolean {
     if (!this.fs.lstatSync(this.paths.main, { throwIfNoEntry: false })?.isFile()) return false;
-    refuseSymlink(this.fs, this.paths.damaged);
-    const temp = `${this.paths.damaged}.tmp-${uniqueSuffix()}`;
-    try {
-      this.fs.linkSync(this.paths.main, temp);
-      this.fs.renameSync(temp, this.paths.damaged);
-    } catch {
+    for (let copy = 1; copy <= MAX_DAMAGED_COPIES; copy++) {
+      const target = copy === 1 ? this.paths.damaged : `${this.paths.damaged}-${copy}`;
       try {
-        this.fs.unlinkSync(temp);
-      } catch {
-        // not there
+        try {
+          this.fs.linkSync(this.paths.main, target);
+        } catch (error) {
+          if (errorCode(error) === 'EEXIST') throw error;
+          // No hard links here: a copy, made only where nothing is.
+          this.fs.writeFileSync(target, this.fs.readFileSync(this.paths.main) as Buffer, {
+            flag: 'wx',
+            mode: 0o600,
+          });
+        }
+      } catch (error) {
+        if (errorCode(error) === 'EEXIST') continue;
+        throw new CheckpointError(
+          'IO_FAILED',
+          `could not keep the damaged ${this.paths.main} as ${target}: ${describeError(error)}`,
+          { cause: error },
+        );
       }
-      writeFileAtomic(this.fs, this.paths.damaged, this.fs.readFileSync(this.paths.main) as Buffer);
+      // A hand edit may have left it readable by others; the copy is as private as the checkpoint.
+      const fd = this.fs.openSync(target, 'r');
+      try {
+        this.fs.fchmodSync(fd, 0o600);
+      } finally {
+        this.fs.closeSync(fd);
+      }
+      return true;
     }
-    return true;
+    throw new CheckpointError(
+      'IO_FAILED',
+      `${this.paths.main} is unusable and ${MAX_DAMAGED_COPIES} damaged copies are already kept beside it (${path.basename(this.paths.damaged)}, ${path.basename(this.paths.damaged)}-2, …): delete the ones you no longer need, then try again`,
+    );
+  }
+
+  /** The notice a load gives while a damaged file is kept beside the checkpoint (see keepDamaged). */
+  private damagedNotice(): string[] {
+    if (!this.fs.lstatSync(this.paths.damaged, { throwIfNoEntry: false })?.isFile()) return [];
+    return [
+      `A damaged checkpoint file that a write replaced is kept as ${path.basename(this.paths.damaged)}: copy what you need from it, then delete it.`,
+    ];
   }
 
   /**
@@ -405,7 +439,7 @@ export class CheckpointStore {
       return;
     }
     for (const name of names) {
-      if (!/^\.claude-checkpoint(?:\.prev|\.damaged)?\.tmp-\d+-[0-9a-f]+$/.test(name)) continue;
+      if (!/^\.claude-checkpoint(?:\.prev)?\.tmp-\d+-[0-9a-f]+$/.test(name)) continue;
       try {
         this.fs.unlinkSync(path.join(this.root, name));
       } catch {

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
@@ -358,6 +358,31 @@ describe('save and load in a real repository', () => {
     expect(statSync(path.join(root, '.claude-checkpoint.damaged')).mode & 0o777).toBe(0o600);
   });
 
+  it('never replaces a damaged copy kept before, nor lets something else at its name stop a save', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    await save(root, { goal: 'g', decisions: ['one'] });
+    const file = path.join(root, '.claude-checkpoint');
+    writeFileSync(file, '{ first bad edit', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    await save(root, { goal: 'g', mode: 'merge', decisions: ['two'] });
+    writeFileSync(file, '{ second bad edit');
+    // A folder where the next copy would go: the copy takes the name after it, and the save still works.
+    mkdirSync(path.join(root, '.claude-checkpoint.damaged-2'));
+    const outcome = await save(root, { goal: 'g', mode: 'merge', decisions: ['three'] });
+    expect(outcome.warnings.join('\n')).toMatch(/kept as/);
+    expect(readFileSync(`${file}.damaged`, 'utf8')).toBe('{ first bad edit');
+    expect(readFileSync(`${file}.damaged-3`, 'utf8')).toBe('{ second bad edit');
+    // A hand edit readable by others is kept as private as the checkpoint.
+    expect(statSync(`${file}.damaged`).mode & 0o777).toBe(0o600);
+    expect(stored(root).decisions).toContain('three');
+    // Until it is deleted, every load says it is there.
+    expect((await load(root)).warnings.join('\n')).toMatch(
+      /kept as \.claude-checkpoint\.damaged: copy what you need/,
+    );
+    rmSync(`${file}.damaged`);
+    expect((await load(root)).warnings.join('\n')).not.toMatch(/damaged/);
+  });
+
   it('keeps a damaged checkpoint with no valid backup too, and the next save does not take it again', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     writeFileSync(path.join(root, '.claude-checkpoint'), '{ "goal": my notes, not JSON yet', { mode: 0o600 });
@@ -367,7 +392,8 @@ describe('save and load in a real repository', () => {
       '{ "goal": my notes, not JSON yet',
     );
     const second = await save(root, { goal: 'g', mode: 'merge', decisions: ['two'] });
-    expect(second.warnings.join('\n')).not.toMatch(/damaged/);
+    expect(second.warnings.join('\n')).not.toMatch(/this save replaced/);
+    expect(existsSync(path.join(root, '.claude-checkpoint.damaged-2'))).toBe(false);
     expect(readFileSync(path.join(root, '.claude-checkpoint.damaged'), 'utf8')).toBe(
       '{ "goal": my notes, not JSON yet',
     );

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HOOK_EVENTS } from '../../src/core/hook-events.js';
-import { assertBuilt, CLI, runCli, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
+import { assertBuilt, CLI, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 beforeAll(assertBuilt);
@@ -156,5 +156,34 @@ describe("doctor and another tool's dist/cli.js hook", () => {
     const check = await doctorCheck(project, env, 'Claude Code hooks');
     expect(check?.level).toBe(level);
     if (level === 'warn') expect(check?.detail).toContain('no hooks found');
+  });
+});
+
+// Review 7 (2026-12-07): a Bash hook's record is the write that usually replaces a hand-edited file, so the
+// copy it keeps must not go unsaid: every load and doctor name it until it is deleted.
+describe('a damaged checkpoint replaced by a Bash hook', () => {
+  it('is kept byte for byte, and doctor names it', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), CHECKPOINT_HOOK_RELAY: '0' };
+    expect((await runCli(['save', '--goal', 'ship it'], { cwd: root, env })).code).toBe(0);
+    expect((await runCli(['save', '--goal', 'ship it'], { cwd: root, env })).code).toBe(0);
+    writeFileSync(path.join(root, '.claude-checkpoint'), '{ "goal": "ship it, and my own note" ');
+    const input = JSON.stringify({
+      cwd: root,
+      tool_name: 'Bash',
+      tool_input: { command: 'npm test' },
+      tool_response: { exit_code: 0 },
+    });
+    const hook = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], { cwd: root, env, input });
+    expect(hook).toMatchObject({ code: 0, stderr: '' });
+    expect(readFileSync(path.join(root, '.claude-checkpoint.damaged'), 'utf8')).toBe(
+      '{ "goal": "ship it, and my own note" ',
+    );
+    expect(JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).goal.primary).toBe(
+      'ship it',
+    );
+    const check = await doctorCheck(root, env, 'damaged checkpoint kept');
+    expect(check).toMatchObject({ level: 'warn' });
+    expect(check?.detail).toMatch(/^\.claude-checkpoint\.damaged: /);
   });
 });
