@@ -6,6 +6,7 @@ import { isOwnFile } from '../core/paths.js';
 import { clipMiddle } from '../core/quote.js';
 import { bytesFromText, hasRawBytes } from '../core/raw-path.js';
 import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snapshot.js';
+import { takeEarlyGit } from '../git/early-start.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
 import { parseStatusV2, parseUnreadableFolders } from '../git/status.js';
@@ -13,7 +14,7 @@ import { globalExcludesChanged } from './global-excludes.js';
 import { inheritedIgnoreRules, repositoryTop } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
 import { countChanges, coveringPathspecs, isUnder } from './snapshot-diff.js';
-import type { StoreGit } from './store-git.js';
+import { STORE_SCAN_ARGS, type StoreGit, storeGitCall } from './store-git.js';
 import { readState, type StoreState, writeState } from './store-state.js';
 import { treeStat } from './tree-stat.js';
 import { RESTORE_TEMP_PREFIX } from './worktree-writer.js';
@@ -27,6 +28,12 @@ export interface CaptureResult {
    * compression) and a little per changed path for the trees above it (see store-usage.ts).
    */
   addedBytes: number;
+}
+
+/** Waits for a scan the CLI's loader started (cli/early-snapshot.ts) to end, without taking its outcome. */
+async function settleEarlyScan(target: CaptureTarget): Promise<void> {
+  const call = storeGitCall(target.gitDir, target.root, STORE_SCAN_ARGS);
+  await takeEarlyGit(call.args, call);
 }
 
 /** Raw bytes in and out: no EOL conversion, no LFS or other filters, whatever the project's attributes say. */
@@ -84,19 +91,13 @@ export async function captureTree(
 ): Promise<CaptureResult> {
   const { root, git } = target;
   const inTree = treeStat(root);
-  const scan = () =>
-    git([
-      'status',
-      '--porcelain=v2',
-      '-z',
-      '--untracked-files=all',
-      '--no-renames',
-      '--ignore-submodules=all',
-    ]);
+  const scan = () => git(STORE_SCAN_ARGS);
   // Once there is a snapshot (the store has scanned before), the scan starts at once and the exclusion
   // rules are brought up to date beside it: they almost never change, and when they do, the scan runs
-  // again under the new rules. A new store's first scan waits for its rules instead.
+  // again under the new rules. A new store's first scan waits for its rules instead (and one the CLI's
+  // loader started, seeing a snapshot another process has removed since, is not taken).
   onProgress?.('scanning');
+  if (baseTree === undefined) await settleEarlyScan(target);
   const early = baseTree !== undefined ? scan() : null;
   early?.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   const state = await readState(target.statePath);
@@ -231,8 +232,12 @@ export async function captureTree(
     }
   }
   const indexChanged = toAdd.length > 0 || toDrop.length > 0;
+  // Read here only for a caller that answers once the content is taken (onWorktreeRead), or to drop paths
+  // in the same git call. Otherwise git reads them in the update-index it runs anyway: hashing here loads
+  // node:crypto, a tenth of a snapshot in its own process (issue 26), and git also records the files'
+  // stat data, which spares the next scan hashing them again.
   const records =
-    indexChanged && target.objectFormat
+    indexChanged && target.objectFormat && (onWorktreeRead !== undefined || toDrop.length > 0)
       ? await storeChangedBlobs(
           { root, gitDir: target.gitDir, format: target.objectFormat },
           toDrop,

@@ -131,7 +131,9 @@ export class SnapshotStore {
     ]);
     return withFileLock(
       this.lockPath,
-      async () => {
+      async ({ isEarly }) => {
+        // Taken early, by the CLI's loader: it found neither, and the only git running is its own scan.
+        if (isEarly) return task();
         const [, leftover] = await Promise.all([
           waitForOrphanedGc(this.gitDir),
           waitForOrphanedGit(this.gitDir),

@@ -326,7 +326,10 @@ describe('snapshots', () => {
     ]);
   });
 
-  it('stores exactly the tree git itself would, whether it reads the changes itself or git does', async () => {
+  it.each([
+    ['no one waits for the content: git reads small batches', undefined],
+    ['a caller answers once the content is taken: small batches are read in process', () => undefined],
+  ])('stores exactly the tree git itself would (%s)', async (_name, onContentTaken) => {
     const root = createRepo({ committed: { 'keep.txt': 'k', 'dir/inner.txt': 'i', 'gone.txt': 'g' } });
     const deps = depsFor();
     // git as the oracle: the same working tree added to a fresh repository of its own.
@@ -371,7 +374,7 @@ describe('snapshots', () => {
     ];
     for (const step of steps) {
       step();
-      const { snapshot } = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+      const { snapshot } = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', onContentTaken });
       expect(snapshot.tree).toBe(gitsTree());
     }
   });
