@@ -192,7 +192,7 @@ describe('what the npm bin loads and runs to start', () => {
     expect(gitCommands.sort()).toEqual(['hash-object --stdin-paths', 'status --porcelain=v2']);
   });
 
-  it('a snapshot of a few small changed files loads no node:crypto (git stores them in its update-index)', async () => {
+  it('a snapshot of a few small changed files loads no node:crypto (git stores them in its update-index), nor fs/promises', async () => {
     const root = createRepo({ committed: { 'a.txt': 'one\n', 'src/b.ts': 'export {};\n' } });
     const storeDir = tempDir('checkpoint-store-');
     expect((await runCli(['snapshot'], { cwd: root, env: { CHECKPOINT_STORE_DIR: storeDir } })).code).toBe(0);
@@ -200,6 +200,8 @@ describe('what the npm bin loads and runs to start', () => {
     writeFileSync(path.join(root, 'src', 'c.ts'), 'export const c = 1;\n');
     const { builtins } = await runTraced(['snapshot', '--label', 'small'], root, storeDir);
     expect(builtins).not.toContain('crypto');
+    // Its small reads are synchronous: fs/promises loads eight of Node's modules (issue 26).
+    expect(builtins).not.toContain('fs/promises');
     const listed = await runCli(['list'], { cwd: root, env: { CHECKPOINT_STORE_DIR: storeDir } });
     expect(listed.stdout).toMatch(/2 snapshot\(s\)/);
   });
