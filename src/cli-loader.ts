@@ -8,12 +8,10 @@
 // `__dirname`, not argv[1]: npm's bin is a link to this file, and __dirname is the folder it links to.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startSnapshotEarly } from './cli/early-snapshot.js';
 import { startStatusEarly } from './cli/early-status.js';
 import { runCachedBundle } from './store/code-cache.js';
 
 startStatusEarly(process.argv.slice(2), process.env, () => process.cwd());
-startSnapshotEarly(process.argv.slice(2), process.env, () => process.cwd());
 const bundle = path.join(__dirname, 'cli-main.cjs');
 // Each command keeps its own cache, holding the functions it compiles.
 if (!runCachedBundle({ bundle, kind: 'cli', name: process.argv[2] ?? '', env: process.env }))

@@ -2,7 +2,6 @@
 import { runCli } from './cli/main.js';
 import { afterStdoutFlushed, guardStdioStreams, outputFailure, writeText } from './cli/stdio.js';
 import { dropEarlyGit } from './git/early-start.js';
-import { releaseEarlyLocks } from './store/lock.js';
 
 const isHook = process.argv[2] === 'hook';
 guardStdioStreams();
@@ -10,7 +9,6 @@ guardStdioStreams();
 runCli(process.argv.slice(2)).then(
   (code) => {
     dropEarlyGit();
-    void releaseEarlyLocks();
     if (isHook) {
       // A hook that gave up may leave work in flight: end the process once its output is flushed.
       afterStdoutFlushed(() => process.exit(0));
@@ -23,7 +21,6 @@ runCli(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     dropEarlyGit();
-    void releaseEarlyLocks();
     writeText(2, `claude-checkpoint: ${error instanceof Error ? error.message : String(error)}\n`);
     const failure = outputFailure();
     if (failure !== undefined) writeText(2, `claude-checkpoint: ${failure}\n`);

@@ -1,10 +1,9 @@
 import type { GitExit, SpawnedGit, SpawnGitOptions } from './spawn.js';
 
 // Git calls started before the code that needs them has loaded: the CLI's loader starts `status`'s
-// `git status` (cli/early-status.ts) and `snapshot`'s scan of the store (cli/early-snapshot.ts) first
-// thing, and git scans the tree while Node loads and compiles the CLI. The first identical call takes its
-// outcome over; a call that differs in anything (arguments, folder, timeout, input, added environment,
-// callbacks) runs its own git, as always.
+// `git status` first thing (cli/early-status.ts), and git scans the tree while Node loads and compiles
+// the CLI. The first identical call takes its outcome over; a call that differs in anything (arguments,
+// folder, timeout, input, environment, callbacks) runs its own git, as always.
 //
 // The loader and the CLI are separate bundles, each with its own copy of this module: what was started
 // is kept on the global object, under a key of its own. No imports: the CLI loads this for every
@@ -20,20 +19,16 @@ function registry(): Registry {
   return holder[REGISTRY];
 }
 
-const keyOf = (
-  args: readonly string[],
-  cwd: string,
-  timeoutMs: number,
-  extraEnv: Record<string, string> | undefined,
-) => JSON.stringify([cwd, timeoutMs, args, extraEnv ?? null]);
+const keyOf = (args: readonly string[], cwd: string, timeoutMs: number) =>
+  JSON.stringify([cwd, timeoutMs, args]);
 
 /** Keeps a git call started early (spawnGit's) for the first identical runGit call to take over. */
 export function keepEarlyGit(
   args: readonly string[],
-  options: { cwd: string; timeoutMs: number; extraEnv?: Record<string, string> | undefined },
+  options: { cwd: string; timeoutMs: number },
   started: SpawnedGit,
 ): void {
-  const key = keyOf(args, options.cwd, options.timeoutMs, options.extraEnv);
+  const key = keyOf(args, options.cwd, options.timeoutMs);
   registry().get(key)?.abandon();
   registry().set(key, started);
 }
@@ -44,18 +39,15 @@ export function takeEarlyGit(
   options: SpawnGitOptions,
 ): Promise<GitExit> | undefined {
   const { cwd, timeoutMs, extraEnv, input, onSpawn, onStdout } = options;
-  if (input !== undefined || onSpawn || onStdout) return undefined;
-  const key = keyOf(args, cwd, timeoutMs, extraEnv);
+  if (extraEnv !== undefined || input !== undefined || onSpawn || onStdout) return undefined;
+  const key = keyOf(args, cwd, timeoutMs);
   const started = registry().get(key);
   if (!started) return undefined;
   registry().delete(key);
   return started.exit;
 }
 
-/**
- * Ends the early calls nothing took, so that the process need not wait for them (each as its `abandon`
- * says: a scan of the store is let finish, see cli/early-snapshot.ts).
- */
+/** Ends the early calls nothing took, so that the process need not wait for them. */
 export function dropEarlyGit(): void {
   for (const started of registry().values()) started.abandon();
   registry().clear();

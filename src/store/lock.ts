@@ -52,7 +52,7 @@ export function lockTempPrefix(lockPath: string): string {
  */
 export async function withFileLock<T>(
   lockPath: string,
-  task: (held: { isEarly: boolean }) => Promise<T>,
+  task: () => Promise<T>,
   options: FileLockOptions = {},
 ): Promise<T> {
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -62,8 +62,7 @@ export async function withFileLock<T>(
   let deadline = Date.now() + timeoutMs;
   let holder: string | null = null;
   let delayMs = 2;
-  const early = takeEarlyLock(lockPath);
-  for (; early === undefined; ) {
+  for (;;) {
     if (tryAcquire(lockPath)) break;
     refuseNonLock(lockPath);
     // The wait counts per owner: a lock that changes hands is making progress, however many are queued
@@ -93,65 +92,10 @@ export async function withFileLock<T>(
   }
   try {
     removeDeadTempFiles(lockPath, probe);
-    return await task({ isEarly: early !== undefined });
+    return await task();
   } finally {
-    // What ran under the lock before this call took it over ends before another process may take it.
-    await early?.work;
     removeQuietly(lockPath);
   }
-}
-
-/**
- * Locks taken early in this process (the CLI's loader takes the store's, see cli/early-snapshot.ts), for
- * the first withFileLock of the same path to take over. The loader and the CLI are separate bundles, each
- * with its own copy of this module: kept on the global object, under a key of its own.
- */
-const EARLY_LOCKS = Symbol.for('claude-checkpoint.early-locks');
-
-interface EarlyLock {
-  /** What runs under the lock meanwhile (never rejects): it ends before the lock is let go. */
-  work: Promise<unknown>;
-}
-
-function earlyLocks(): Map<string, EarlyLock> {
-  const holder = globalThis as { [EARLY_LOCKS]?: Map<string, EarlyLock> };
-  holder[EARLY_LOCKS] ??= new Map();
-  return holder[EARLY_LOCKS];
-}
-
-function takeEarlyLock(lockPath: string): EarlyLock | undefined {
-  const early = earlyLocks().get(lockPath);
-  earlyLocks().delete(lockPath);
-  return early;
-}
-
-/**
- * Takes the lock now if it is free, as withFileLock takes it; `false` when anyone holds it (no wait, and
- * no dead owner's lock is taken over: withFileLock does that). Any failure is `false` too.
- */
-export function tryTakeLockNow(lockPath: string): boolean {
-  try {
-    return tryAcquire(lockPath);
-  } catch {
-    return false;
-  }
-}
-
-/** Keeps a lock tryTakeLockNow took for this process's first withFileLock of the same path. */
-export function holdEarlyLock(lockPath: string, work: Promise<unknown>): void {
-  earlyLocks().set(lockPath, { work });
-}
-
-/** Lets go of the early locks no withFileLock took, each once its work has ended. */
-export async function releaseEarlyLocks(): Promise<void> {
-  const left = [...earlyLocks()];
-  earlyLocks().clear();
-  await Promise.all(
-    left.map(async ([lockPath, early]) => {
-      await early.work;
-      removeQuietly(lockPath);
-    }),
-  );
 }
 
 /**

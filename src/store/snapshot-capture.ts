@@ -6,7 +6,6 @@ import { isOwnFile } from '../core/paths.js';
 import { clipMiddle } from '../core/quote.js';
 import { bytesFromText, hasRawBytes } from '../core/raw-path.js';
 import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snapshot.js';
-import { takeEarlyGit } from '../git/early-start.js';
 import { wouldLoadCrypto } from '../git/hash.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
@@ -15,7 +14,7 @@ import { globalExcludesChanged } from './global-excludes.js';
 import { inheritedIgnoreRules, repositoryTop } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
 import { countChanges, coveringPathspecs, isUnder } from './snapshot-diff.js';
-import { STORE_SCAN_ARGS, type StoreGit, storeGitCall } from './store-git.js';
+import type { StoreGit } from './store-git.js';
 import { readState, type StoreState, writeState } from './store-state.js';
 import { treeStat } from './tree-stat.js';
 import { RESTORE_TEMP_PREFIX } from './worktree-writer.js';
@@ -29,12 +28,6 @@ export interface CaptureResult {
    * compression) and a little per changed path for the trees above it (see store-usage.ts).
    */
   addedBytes: number;
-}
-
-/** Waits for a scan the CLI's loader started (cli/early-snapshot.ts) to end, without taking its outcome. */
-async function settleEarlyScan(target: CaptureTarget): Promise<void> {
-  const call = storeGitCall(target.gitDir, target.root, STORE_SCAN_ARGS);
-  await takeEarlyGit(call.args, call);
 }
 
 /** Raw bytes in and out: no EOL conversion, no LFS or other filters, whatever the project's attributes say. */
@@ -92,13 +85,19 @@ export async function captureTree(
 ): Promise<CaptureResult> {
   const { root, git } = target;
   const inTree = treeStat(root);
-  const scan = () => git(STORE_SCAN_ARGS);
+  const scan = () =>
+    git([
+      'status',
+      '--porcelain=v2',
+      '-z',
+      '--untracked-files=all',
+      '--no-renames',
+      '--ignore-submodules=all',
+    ]);
   // Once there is a snapshot (the store has scanned before), the scan starts at once and the exclusion
   // rules are brought up to date beside it: they almost never change, and when they do, the scan runs
-  // again under the new rules. A new store's first scan waits for its rules instead (and one the CLI's
-  // loader started, seeing a snapshot another process has removed since, is not taken).
+  // again under the new rules. A new store's first scan waits for its rules instead.
   onProgress?.('scanning');
-  if (baseTree === undefined) await settleEarlyScan(target);
   const early = baseTree !== undefined ? scan() : null;
   early?.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   const state = await readState(target.statePath);

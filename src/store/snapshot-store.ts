@@ -146,9 +146,7 @@ export class SnapshotStore {
     ]);
     return withFileLock(
       this.lockPath,
-      async ({ isEarly }) => {
-        // Taken early, by the CLI's loader: it found neither, and the only git running is its own scan.
-        if (isEarly) return task();
+      async () => {
         const [, leftover] = await Promise.all([
           waitForOrphanedGc(this.gitDir),
           waitForOrphanedGit(this.gitDir),

@@ -21,16 +21,6 @@ const MALLOC_SLACK = {
   MALLOC_TRIM_THRESHOLD_: String(32 * 1024 * 1024),
 };
 
-/** The scan of the working tree against the private index: what changed since the latest snapshot. */
-export const STORE_SCAN_ARGS: readonly string[] = [
-  'status',
-  '--porcelain=v2',
-  '-z',
-  '--untracked-files=all',
-  '--no-renames',
-  '--ignore-submodules=all',
-];
-
 export interface StoreGitOptions {
   input?: string | Buffer;
   extraEnv?: Record<string, string>;
@@ -42,42 +32,22 @@ export interface StoreGitOptions {
 /** Git run in the private store: its own git dir, the project as the work tree. */
 export type StoreGit = (args: readonly string[], options?: StoreGitOptions) => ReturnType<typeof runGit>;
 
-/**
- * The arguments and spawn options of a git call in the store, as storeGit runs it: the CLI's loader
- * starts the snapshot's scan with the same (cli/early-snapshot.ts), for storeGit's call to take over.
- */
-export function storeGitCall(
-  gitDir: string,
-  root: string,
-  args: readonly string[],
-  extraEnv?: Record<string, string>,
-): { args: string[]; cwd: string; timeoutMs: number; extraEnv: Record<string, string> } {
+export function storeGit(gitDir: string, root: string): StoreGit {
   // No excludes file of the store's own (one that is never there): the one the project's config names,
   // which may be the project's own config, is copied into info/exclude (see inheritedIgnoreRules).
   const noExcludesFile = `core.excludesFile=${path.join(gitDir, 'info', 'no-excludes-file')}`;
-  return {
-    args: ['--git-dir', gitDir, '--work-tree', root, '-c', noExcludesFile, ...args],
-    cwd: root,
-    timeoutMs: GIT_LONG_TIMEOUT_MS,
-    // Optional locks on: this index is ours (we hold the store lock), and letting status write back
-    // refreshed stat data and the untracked cache is what keeps the next scan cheap.
-    extraEnv: { ...IDENTITY, ...MALLOC_SLACK, GIT_OPTIONAL_LOCKS: '1', ...extraEnv },
-  };
-}
-
-export function storeGit(gitDir: string, root: string): StoreGit {
-  return (args, options = {}) => {
-    const call = storeGitCall(gitDir, root, args, options.extraEnv);
-    return runGit(call.args, {
-      cwd: call.cwd,
-      timeoutMs: call.timeoutMs,
+  return (args, options = {}) =>
+    runGit(['--git-dir', gitDir, '--work-tree', root, '-c', noExcludesFile, ...args], {
+      cwd: root,
+      timeoutMs: GIT_LONG_TIMEOUT_MS,
       // The store's git answers with paths: kept exact (see raw-path.ts).
       exactNames: true,
-      extraEnv: call.extraEnv,
+      // Optional locks on: this index is ours (we hold the store lock), and letting status write back
+      // refreshed stat data and the untracked cache is what keeps the next scan cheap.
+      extraEnv: { ...IDENTITY, ...MALLOC_SLACK, GIT_OPTIONAL_LOCKS: '1', ...options.extraEnv },
       ...(options.okExitCodes ? { okExitCodes: options.okExitCodes } : {}),
       ...(options.input !== undefined ? { input: options.input } : {}),
       ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
       ...(options.onStdout ? { onStdout: options.onStdout } : {}),
     });
-  };
 }

@@ -225,8 +225,7 @@ async function runOrdered(args: string[], root: string, storeDir: string) {
 const note = (line) => appendFileSync(process.env.ORDER_LOG, line + '\\n');
 const cp = require('node:child_process');
 const spawn = cp.spawn;
-// A call in the snapshot store (--git-dir <dir> --work-tree <root> -c <excludes> <command>): 'store <command>'.
-cp.spawn = function (file, args, ...rest) { note('spawn ' + file + ' ' + (args[0] === '--git-dir' ? 'store ' + args[6] : args[0] ?? '')); return spawn.call(this, file, args, ...rest); };
+cp.spawn = function (file, args, ...rest) { note('spawn ' + file + ' ' + (args[0] ?? '')); return spawn.call(this, file, args, ...rest); };
 const vm = require('node:vm');
 const Script = vm.Script;
 vm.Script = function (source, options) { note('bundle'); return new Script(source, options); };
@@ -279,35 +278,5 @@ describe('status starts its git status before the CLI loads', () => {
     const none = await runOrdered(['status'], bare, storeDir);
     expect(none.result.code, none.result.stderr).toBe(0);
     expect(none.order[0]).toBe('bundle');
-  });
-});
-
-describe("snapshot starts its store's scan before the CLI loads (issue 26)", () => {
-  const snapshotted = async () => {
-    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
-    const storeDir = tempDir('checkpoint-store-');
-    expect((await runCli(['snapshot'], { cwd: root, env: { CHECKPOINT_STORE_DIR: storeDir } })).code).toBe(0);
-    writeFileSync(path.join(root, 'a.txt'), 'two\n');
-    return { root, storeDir };
-  };
-
-  it('in a project whose store has a snapshot: one scan, started first, and the snapshot holds its finding', async () => {
-    const { root, storeDir } = await snapshotted();
-    const { result, order } = await runOrdered(['snapshot', '--json'], root, storeDir);
-    expect(result.code, result.stderr).toBe(0);
-    expect(order.slice(0, 2)).toEqual(['spawn git store status', 'bundle']);
-    expect(order.filter((line) => line === 'spawn git store status')).toHaveLength(1);
-    expect(JSON.parse(result.stdout).snapshot.changes).toEqual({ added: 0, modified: 1, deleted: 0 });
-  });
-
-  it('not where the root may be another folder, nor before the store has a snapshot', async () => {
-    const { root, storeDir } = await snapshotted();
-    const withRoot = await runOrdered(['snapshot', '--root', root], root, storeDir);
-    expect(withRoot.result.code, withRoot.result.stderr).toBe(0);
-    expect(withRoot.order[0]).toBe('bundle');
-    const fresh = createRepo({ committed: { 'a.txt': 'one\n' } });
-    const first = await runOrdered(['snapshot'], fresh, storeDir);
-    expect(first.result.code, first.result.stderr).toBe(0);
-    expect(first.order[0]).toBe('bundle');
   });
 });
