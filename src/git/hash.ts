@@ -33,6 +33,15 @@ function cryptoFor(bytes: number): NodeCrypto | undefined {
   return nodeCrypto;
 }
 
+/** Whether hashing `bytes` more in this process would load `node:crypto` first. */
+export function wouldLoadCrypto(bytes: number): boolean {
+  return (
+    nodeCrypto === undefined &&
+    spentBytes + bytes > JS_BUDGET_BYTES &&
+    typeof process.getBuiltinModule === 'function'
+  );
+}
+
 /**
  * Says about `bytes` are about to be hashed in one batch: past the budget, `node:crypto` serves all of
  * it, rather than JavaScript its first 2 KB.

@@ -6,6 +6,7 @@ import { isOwnFile } from '../core/paths.js';
 import { clipMiddle } from '../core/quote.js';
 import { bytesFromText, hasRawBytes } from '../core/raw-path.js';
 import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snapshot.js';
+import { wouldLoadCrypto } from '../git/hash.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
 import { parseStatusV2, parseUnreadableFolders } from '../git/status.js';
@@ -231,8 +232,16 @@ export async function captureTree(
     }
   }
   const indexChanged = toAdd.length > 0 || toDrop.length > 0;
+  // Read here to drop paths in the same git call, or for a caller that answers once the content is taken
+  // (onWorktreeRead) in a process that hashes without loading node:crypto (a server, whose modules are
+  // loaded, or a batch within JavaScript's budget). Otherwise git reads them in the update-index it runs
+  // anyway, which is then also when the content is taken: loading node:crypto (and zlib) was a tenth of
+  // a snapshot in its own process (issue 26), and git also records the files' stat data, which spares
+  // the next scan hashing them again.
+  const batchBytes = toAdd.reduce((sum, entry) => sum + entry.bytes, 0);
+  const readHere = toDrop.length > 0 || (onWorktreeRead !== undefined && !wouldLoadCrypto(batchBytes));
   const records =
-    indexChanged && target.objectFormat
+    indexChanged && target.objectFormat && readHere
       ? await storeChangedBlobs(
           { root, gitDir: target.gitDir, format: target.objectFormat },
           toDrop,

@@ -1,4 +1,12 @@
-import { accessSync, appendFileSync, constants, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import {
+  accessSync,
+  appendFileSync,
+  constants,
+  lstatSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
@@ -118,8 +126,15 @@ export class SnapshotStore {
 
   /** When the store started borrowing the project's objects (see store-setup), or `null`. */
   async borrowingSince(): Promise<Date | null> {
-    const stats = await fsp.stat(path.join(this.gitDir, 'objects', 'info', 'alternates')).catch(() => null);
-    return stats ? stats.mtime : null;
+    // Synchronous: one stat, for which a snapshot in its own process would otherwise load fs/promises.
+    try {
+      const stats = statSync(path.join(this.gitDir, 'objects', 'info', 'alternates'), {
+        throwIfNoEntry: false,
+      });
+      return stats ? stats.mtime : null;
+    } catch {
+      return null;
+    }
   }
 
   /** Runs `task` holding the store's lock: snapshots, restores and GC never interleave across processes. */

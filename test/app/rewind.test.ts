@@ -24,6 +24,7 @@ import {
   restoreSnapshot,
   takeSnapshot,
 } from '../../src/app/rewind.js';
+import { expectHashing, JS_BUDGET_BYTES } from '../../src/git/hash.js';
 import { projectStoreDir } from '../../src/store/store-location.js';
 import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
 import { readTree, repoState } from '../helpers/tree.js';
@@ -326,7 +327,13 @@ describe('snapshots', () => {
     ]);
   });
 
-  it('stores exactly the tree git itself would, whether it reads the changes itself or git does', async () => {
+  it.each([
+    ['no one waits for the content: git reads small batches', false],
+    ['a caller answers once the content is taken, node:crypto loaded: small batches read in process', true],
+  ])('stores exactly the tree git itself would (%s)', async (_name, answersEarly) => {
+    // As in a server, where node:crypto is loaded: hashing in process then costs no module's load.
+    if (answersEarly) expectHashing(JS_BUDGET_BYTES + 1);
+    const onContentTaken = answersEarly ? () => undefined : undefined;
     const root = createRepo({ committed: { 'keep.txt': 'k', 'dir/inner.txt': 'i', 'gone.txt': 'g' } });
     const deps = depsFor();
     // git as the oracle: the same working tree added to a fresh repository of its own.
@@ -371,7 +378,7 @@ describe('snapshots', () => {
     ];
     for (const step of steps) {
       step();
-      const { snapshot } = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+      const { snapshot } = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', onContentTaken });
       expect(snapshot.tree).toBe(gitsTree());
     }
   });
