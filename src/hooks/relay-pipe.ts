@@ -1,4 +1,5 @@
 import { getSystemErrorName } from 'node:util';
+import { nodeBinding } from './node-binding.js';
 import {
   type Exchange,
   MAX_RELAY_MESSAGE_BYTES,
@@ -154,9 +155,8 @@ function errorName(status: number): string {
 /** Node's own pipe and stream bindings, if they have the shape used here (Node 20 to 24 do). */
 function pipeBindings(): PipeBindings | null {
   try {
-    const binding = (process as unknown as { binding(name: string): Record<string, unknown> }).binding;
-    const pipe = binding('pipe_wrap');
-    const stream = binding('stream_wrap');
+    const pipe = nodeBinding<Record<string, unknown>>('pipe_wrap');
+    const stream = nodeBinding<Record<string, unknown>>('stream_wrap');
     const SOCKET = (pipe.constants as Record<string, unknown> | undefined)?.SOCKET;
     const { Pipe, PipeConnectWrap } = pipe;
     const { WriteWrap, ShutdownWrap, streamBaseState, kReadBytesOrError, kArrayBufferOffset } = stream;
