@@ -1,6 +1,7 @@
 import { constants, fstatSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { closeJsonPrefix } from '../core/json-prefix.js';
 import { INPUT_CUT_KEY, INPUT_UNFINISHED_KEY } from './input.js';
+import { nodeBinding } from './node-binding.js';
 
 /** The most of a hook's input that is read (docs/hooks.md); past it, see cutInput. */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
@@ -121,9 +122,7 @@ interface PipeBinding {
 function readWithoutBlocking(): (() => void) | undefined {
   try {
     const wasNonBlocking = isNonBlocking();
-    const { Pipe, constants } = (process as unknown as { binding(name: 'pipe_wrap'): PipeBinding }).binding(
-      'pipe_wrap',
-    );
+    const { Pipe, constants } = nodeBinding<PipeBinding>('pipe_wrap');
     const handle = new Pipe(constants.SOCKET);
     if (handle.open(0) !== 0) return undefined;
     return () => {

@@ -4,6 +4,7 @@ import { isPrivateFolder, relaySocketIn } from '../store/relay-socket-path.js';
 import { exchangeOverPipe } from './relay-pipe.js';
 import {
   type Exchange,
+  endOfAnswer,
   MAX_RELAY_MESSAGE_BYTES,
   PACKAGE_VERSION,
   RELAY_ACCEPT_WAIT_MS,
@@ -11,7 +12,6 @@ import {
   RELAY_PROTOCOL,
   RELAY_READY,
   RELAY_REPLY_WAIT_MS,
-  type RelayReply,
   type RelayRequest,
   relayProjectDir,
 } from './relay-protocol.js';
@@ -157,14 +157,7 @@ export function exchange(
       if (size > MAX_RELAY_MESSAGE_BYTES) finish({ kind: 'lost', why: 'its answer was too large' });
       else chunks.push(chunk);
     });
-    connection.on('end', () => {
-      try {
-        finish({ kind: 'answered', reply: JSON.parse(Buffer.concat(chunks).toString('utf8')) as RelayReply });
-      } catch {
-        // Before READY the server had not run anything; after it, whatever it did is its own.
-        finish(accepted ? { kind: 'lost', why: 'its answer was cut short' } : { kind: 'unaccepted' });
-      }
-    });
+    connection.on('end', () => finish(endOfAnswer(Buffer.concat(chunks).toString('utf8'), accepted)));
     connection.on('error', (error: NodeJS.ErrnoException) => {
       if (!sent) finish({ kind: 'unsent' });
       else finish(accepted ? { kind: 'lost', why: error.code ?? error.message } : { kind: 'unaccepted' });

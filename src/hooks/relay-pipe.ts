@@ -1,6 +1,8 @@
 import { getSystemErrorName } from 'node:util';
+import { nodeBinding } from './node-binding.js';
 import {
   type Exchange,
+  endOfAnswer,
   MAX_RELAY_MESSAGE_BYTES,
   RELAY_ACCEPT_WAIT_MS,
   RELAY_GO,
@@ -99,14 +101,7 @@ export function exchangeOverPipe(
       const status = handle.shutdown(request);
       if (status < 0) fail(status);
     };
-    const onEnd = () => {
-      try {
-        finish({ kind: 'answered', reply: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      } catch {
-        // Before READY the server had not run anything; after it, whatever it did is its own.
-        finish(accepted ? { kind: 'lost', why: 'its answer was cut short' } : { kind: 'unaccepted' });
-      }
-    };
+    const onEnd = () => finish(endOfAnswer(Buffer.concat(chunks).toString('utf8'), accepted));
     handle.onread = (buffer) => {
       const length = state[bindings.kReadBytesOrError] ?? 0;
       if (length === 0 || settled) return;
@@ -151,15 +146,19 @@ function errorName(status: number): string {
   }
 }
 
-/** Node's own pipe and stream bindings, if they have the shape used here (Node 20 to 24 do). */
+/** Node's own pipe and stream bindings, if they have the shape and semantics used here (Node 20 to 24 do). */
 function pipeBindings(): PipeBindings | null {
   try {
-    const binding = (process as unknown as { binding(name: string): Record<string, unknown> }).binding;
-    const pipe = binding('pipe_wrap');
-    const stream = binding('stream_wrap');
+    const pipe = nodeBinding<Record<string, unknown>>('pipe_wrap');
+    const stream = nodeBinding<Record<string, unknown>>('stream_wrap');
     const SOCKET = (pipe.constants as Record<string, unknown> | undefined)?.SOCKET;
     const { Pipe, PipeConnectWrap } = pipe;
     const { WriteWrap, ShutdownWrap, streamBaseState, kReadBytesOrError, kArrayBufferOffset } = stream;
+    // Node 20's lib/internal/stream_base_commons.js: a write returns its error and flags in
+    // streamBaseState[kLastWriteWasAsync] whether its request completes later (then through oncomplete).
+    // A binding whose writes hand back a request and leave their error in kLastWriteErr has the same
+    // functions with other semantics: writes would fail unseen.
+    const isWriteAsInNode20 = typeof stream.kLastWriteWasAsync === 'number' && !('kLastWriteErr' in stream);
     const isPipe =
       typeof Pipe === 'function' &&
       ['connect', 'readStart', 'writeUtf8String', 'shutdown', 'close'].every(
@@ -167,6 +166,7 @@ function pipeBindings(): PipeBindings | null {
       );
     if (
       !isPipe ||
+      !isWriteAsInNode20 ||
       typeof PipeConnectWrap !== 'function' ||
       typeof WriteWrap !== 'function' ||
       typeof ShutdownWrap !== 'function' ||

@@ -51,6 +51,32 @@ export type Exchange =
   | { kind: 'lost'; why: string }
   | { kind: 'answered'; reply: RelayReply };
 
+/**
+ * How an exchange ends once the whole answer is read; `accepted` when the server had said READY. The
+ * answer is checked to be a reply: whatever holds the socket is a process, not a promise of our server.
+ */
+export function endOfAnswer(text: string, accepted: boolean): Exchange {
+  let answer: unknown;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    // Before READY the server had not run anything; after it, whatever it did is its own.
+    return accepted ? { kind: 'lost', why: 'its answer was cut short' } : { kind: 'unaccepted' };
+  }
+  const reply = relayReplyOf(answer);
+  if (reply) return { kind: 'answered', reply };
+  return accepted ? { kind: 'lost', why: 'its answer was not a reply' } : { kind: 'unaccepted' };
+}
+
+function relayReplyOf(answer: unknown): RelayReply | null {
+  if (typeof answer !== 'object' || answer === null) return null;
+  const { handled, stdout, stderr, reason } = answer as Record<string, unknown>;
+  if (handled === true && typeof stdout === 'string' && typeof stderr === 'string')
+    return { handled, stdout, stderr };
+  if (handled === false) return { handled, reason: typeof reason === 'string' ? reason : '' };
+  return null;
+}
+
 export const PACKAGE_VERSION = GENERATOR.version;
 
 // The hook host: where no MCP server listens for a project (an agent without our server, or hooks run

@@ -19,6 +19,7 @@ import {
   isStepAsideRequest,
   MAX_RELAY_MESSAGE_BYTES,
   PACKAGE_VERSION,
+  RELAY_ACCEPT_WAIT_MS,
   RELAY_GO,
   RELAY_PROTOCOL,
   RELAY_READY,
@@ -32,7 +33,10 @@ import { executeHook } from './run.js';
 
 export interface HookRelay {
   socketPath: string;
-  /** Stops listening and waits (up to the longest hook budget) for the hooks being run. */
+  /**
+   * Stops listening and waits for the hooks being run (up to the longest hook budget) and for those told
+   * READY to say GO; a request read from then on is declined (the hook runs it itself).
+   */
   close(): Promise<void>;
   /** Settles once the relay has stopped listening and finished its hooks, however it came to stop. */
   ended: Promise<void>;
@@ -91,6 +95,10 @@ export async function startHookRelay(options: {
   // Hooks being run, answered or not: a server told to stop finishes them first, so no command or
   // snapshot is cut short.
   const running = new Set<Promise<unknown>>();
+  // Hooks told READY whose GO has not come yet: each settles at its GO (its run is in `running` from
+  // then) or when the hook hangs up without one. A server told to stop waits for these too: its agent
+  // exits right after a command, and a GO read after the process has exited loses the command (issue 26).
+  const awaitingGo = new Set<Promise<void>>();
   // A host's idle time counts from its last hook; a connection that asks nothing (a server or `doctor`
   // checking whether anyone listens) does not keep it alive.
   let idleTimer: NodeJS.Timeout | undefined;
@@ -126,11 +134,20 @@ export async function startHookRelay(options: {
         void relay.close();
         return decline('hook hosts are turned off');
       }
+      // Stopping: the hook runs the event itself rather than wait on a server about to exit.
+      if (closing !== undefined) return decline('the server is stopping');
+      let settle: () => void = () => undefined;
+      const waiting = new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+      awaitingGo.add(waiting);
+      void waiting.then(() => awaitingGo.delete(waiting));
       return {
         run: () => {
           host?.onServe?.();
           const { answer, done } = runRelayed(request, queue);
           running.add(done);
+          settle();
           void done
             .finally(() => {
               running.delete(done);
@@ -139,6 +156,7 @@ export async function startHookRelay(options: {
             .catch(() => undefined);
           return answer;
         },
+        drop: settle,
       };
     });
   });
@@ -175,14 +193,10 @@ export async function startHookRelay(options: {
         process.removeListener('exit', removeSocket);
         server.close();
         removeSocket();
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          Promise.allSettled([...running]),
-          new Promise((resolve) => {
-            timer = setTimeout(resolve, DRAIN_MS);
-          }),
-        ]);
-        clearTimeout(timer);
+        // A hook told READY says GO at once; one that has not within the time a hook waits for READY
+        // itself is stopped or gone.
+        await settledWithin([...awaitingGo], RELAY_ACCEPT_WAIT_MS);
+        await settledWithin([...running], DRAIN_MS);
         ended();
       })();
       return closing;
@@ -242,8 +256,25 @@ export async function askToStepAside(socket: string): Promise<boolean> {
   return reply.kind === 'answered' && !reply.reply.handled && reply.reply.reason === STEPPED_ASIDE;
 }
 
-/** What the server does with a request: answer it at once without running it, or run it once the hook says GO. */
-type Acceptance = { reply: RelayReply } | { run: () => Promise<RelayReply> };
+/** Settles once all of `promises` have, or after `ms`. */
+async function settledWithin(promises: Array<Promise<unknown>>, ms: number): Promise<void> {
+  if (promises.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled(promises),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/**
+ * What the server does with a request: answer it at once without running it, or run it once the hook says
+ * GO (`drop` when the hook hangs up without it).
+ */
+type Acceptance = { reply: RelayReply } | { run: () => Promise<RelayReply>; drop: () => void };
+type Runnable = Extract<Acceptance, { run: unknown }>;
 
 /** One connection of the exchange described in relay-protocol.ts. */
 function serve(
@@ -254,7 +285,7 @@ function serve(
   const afterRequest: Buffer[] = [];
   let size = 0;
   let requestRead = false;
-  let runOnGo: (() => Promise<RelayReply>) | null = null;
+  let runOnGo: Runnable | null = null;
   const reply = (answer: RelayReply) => {
     if (!connection.destroyed) connection.end(JSON.stringify(answer));
   };
@@ -266,6 +297,10 @@ function serve(
     }
   };
   connection.on('error', () => undefined); // a hook that went away: nothing to answer
+  connection.once('close', () => {
+    runOnGo?.drop();
+    runOnGo = null;
+  });
   connection.on('data', (chunk: Buffer) => {
     if (requestRead) {
       afterRequest.push(chunk);
@@ -289,7 +324,7 @@ function serve(
     const decision = decide(Buffer.concat(chunks).toString('utf8'));
     if ('reply' in decision) reply(decision.reply);
     else {
-      runOnGo = decision.run;
+      runOnGo = decision;
       connection.write(RELAY_READY);
     }
   });
@@ -298,18 +333,22 @@ function serve(
       // A hook of protocol 1 sends its request and ends: it is answered, never run (another version).
       requestRead = true;
       const decision = decide(Buffer.concat(chunks).toString('utf8'));
+      if ('run' in decision) decision.drop();
       reply(
         'reply' in decision ? decision.reply : { handled: false, reason: 'no newline after the request' },
       );
       return;
     }
-    const run = runOnGo;
+    const accepted = runOnGo;
     runOnGo = null;
+    if (!accepted) return;
     // No GO: the hook stopped waiting and runs the event itself, so it must not run here too.
-    if (!run || Buffer.concat(afterRequest).toString('utf8') !== RELAY_GO) return;
-    void run().then(reply, (error: unknown) =>
-      reply({ handled: true, stdout: '', stderr: `claude-checkpoint hook: ${describeError(error)}\n` }),
-    );
+    if (Buffer.concat(afterRequest).toString('utf8') !== RELAY_GO) return accepted.drop();
+    void accepted
+      .run()
+      .then(reply, (error: unknown) =>
+        reply({ handled: true, stdout: '', stderr: `claude-checkpoint hook: ${describeError(error)}\n` }),
+      );
   });
 }
 

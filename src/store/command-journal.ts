@@ -25,7 +25,7 @@ export interface JournalFile {
   text: string | null;
 }
 
-/** Adds a record (its file's text) under `id`, 0600, in a 0700 folder it makes if needed. */
+/** Adds a record (its file's text) under `id`, 0600 and synced, in a 0700 folder it makes if needed. */
 export function addJournalRecord(fs: StoreFs, dir: string, id: string, text: string): void {
   for (let attempt = 0; ; attempt++) {
     const temp = path.join(dir, `${TEMP_PREFIX}${id}`);
@@ -34,6 +34,8 @@ export function addJournalRecord(fs: StoreFs, dir: string, id: string, text: str
       const fd = fs.openSync(temp, EXCLUSIVE_WRITE, 0o600);
       try {
         fs.writeFileSync(fd, text);
+        // The relay answers a Bash hook once its record is in place: synced, as the checkpoint's own write is.
+        fs.fsyncSync(fd);
       } finally {
         fs.closeSync(fd);
       }

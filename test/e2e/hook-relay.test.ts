@@ -101,6 +101,23 @@ describe('hooks handed to the running MCP server', () => {
     expect(recordedCommands(root)).toEqual(['npm test']);
   });
 
+  // Regression (issue 26): Node's bindings are deprecated, and the warning comes on the next tick, past
+  // any try/catch; with --throw-deprecation the hook crashed and the command was not recorded.
+  it.each([['--pending-deprecation'], ['--pending-deprecation --throw-deprecation']])(
+    'records the command, silent, with NODE_OPTIONS=%s, through the server and without one',
+    async (flags) => {
+      const { root, env } = await project();
+      const strict = { ...env, NODE_OPTIONS: flags };
+      // Without a server the hook reads its input through the pipe binding (hook-io.ts) and runs itself.
+      const alone = await bashHook(root, strict, 'run by the hook');
+      expect(alone).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      await startRelayServer(root, env);
+      const relayed = await bashThroughRelay(root, strict, 'run by the server');
+      expect(relayed).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      expect(recordedCommands(root)).toEqual(['run by the hook', 'run by the server']);
+    },
+  );
+
   it('runs the hook itself when the server is gone, and a new server replaces the socket of the dead one', async () => {
     const { root, env, socket } = await project();
     const { pid } = await startRelayServer(root, env);

@@ -1,24 +1,29 @@
 import { spawnSync } from 'node:child_process';
-import { lstatSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { exchange } from '../../src/hooks/relay-client.js';
+import { exchange, relayHook } from '../../src/hooks/relay-client.js';
 import { exchangeOverPipe } from '../../src/hooks/relay-pipe.js';
 import type { Exchange } from '../../src/hooks/relay-protocol.js';
-import { tempDir } from '../helpers/fixtures.js';
+import { relaySocketIn } from '../../src/store/relay-socket-path.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 // The hook's side of the relay's exchange (relay-protocol.ts) over both transports: node:net, and the
 // pipe binding the hooks' entry uses in its place (relay-pipe.ts). Each must end the same way against
 // the same server, a real one on a real unix socket.
 
-type Transport = (socket: string, message: string) => Promise<Exchange>;
+type Transport = (
+  socket: string,
+  message: string,
+  onSettled?: (result: Exchange) => void,
+) => Promise<Exchange>;
 const TRANSPORTS: Array<[string, Transport]> = [
-  ['node:net', (socket, message) => exchange(net, socket, message)],
+  ['node:net', (socket, message, onSettled) => exchange(net, socket, message, onSettled)],
   [
     'the pipe binding',
-    (socket, message) => {
-      const exchanged = exchangeOverPipe(socket, message);
+    (socket, message, onSettled) => {
+      const exchanged = exchangeOverPipe(socket, message, onSettled);
       if (!exchanged) throw new Error("this Node's pipe binding is not usable");
       return exchanged;
     },
@@ -26,8 +31,10 @@ const TRANSPORTS: Array<[string, Transport]> = [
 ];
 
 /** A server on a fresh socket; `serve` is given each connection, with what was read so far. */
-async function serverOn(serve: (connection: net.Socket, read: () => string) => void): Promise<string> {
-  const socket = path.join(tempDir('relay-exchange-'), 's.sock');
+async function serverOn(
+  serve: (connection: net.Socket, read: () => string) => void,
+  socket = path.join(tempDir('relay-exchange-'), 's.sock'),
+): Promise<string> {
   const open = new Set<net.Socket>();
   const server = net.createServer({ allowHalfOpen: true }, (connection) => {
     open.add(connection);
@@ -112,5 +119,72 @@ describe.each(TRANSPORTS)('the relay exchange over %s', (_, send) => {
   it('is lost when the server took the request and hangs up without an answer', async () => {
     const socket = await serverOn(answering(''));
     expect(await send(socket, '{}')).toEqual({ kind: 'lost', why: 'its answer was cut short' });
+  });
+});
+
+describe.each(TRANSPORTS)('an answer that is JSON but no reply, over %s', (_, send) => {
+  // Regression (issue 26): `null` made the hook's onSettled throw inside the exchange, and its promise
+  // never settled.
+  it('is lost after READY, unaccepted without it, and the caller is told the same', async () => {
+    const told: Exchange[] = [];
+    const afterReady = await serverOn(answering('null'));
+    expect(await send(afterReady, '{}', (result) => told.push(result))).toEqual({
+      kind: 'lost',
+      why: 'its answer was not a reply',
+    });
+    const atOnce = await serverOn((connection, read) =>
+      connection.on('data', () => {
+        if (read().includes('\n')) connection.end('[1]');
+      }),
+    );
+    expect(await send(atOnce, '{}', (result) => told.push(result))).toEqual({ kind: 'unaccepted' });
+    expect(told.map((result) => result.kind)).toEqual(['lost', 'unaccepted']);
+  });
+});
+
+describe('a hook handed over to something answering null', () => {
+  it('says the server did not answer, and never hangs', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const storeBase = tempDir('checkpoint-store-');
+    const socket = relaySocketIn(storeBase, root) ?? '';
+    mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+    await serverOn(answering('null'), socket);
+    const outcome = await relayHook({
+      argv: ['PostToolUse'],
+      stdin: JSON.stringify({ cwd: root }),
+      env: {},
+      cwd: root,
+      cliPath: '',
+      storeBase,
+      loadNet: () => net,
+    });
+    expect(outcome).toEqual({
+      answered: {
+        stdout: '',
+        stderr: expect.stringContaining('did not answer (its answer was not a reply)'),
+      },
+    });
+  });
+});
+
+describe('the pipe binding of a Node whose stream binding has another shape', () => {
+  // A fork (or a later Node) whose writes report their error in streamBaseState[kLastWriteErr] and hand
+  // back their request, rather than return the error and flag an asynchronous write: the same functions,
+  // other semantics. The stream binding Node 20 to 24 have, with that change made to it.
+  it.each([
+    ['reports write errors in kLastWriteErr', { kLastWriteErr: 5 }],
+    ['has no kLastWriteWasAsync', { kLastWriteWasAsync: undefined }],
+  ])('is not used where the stream binding %s (node:net is)', (_, change) => {
+    const node = process as unknown as { binding(name: string): Record<string, unknown> };
+    const binding = node.binding;
+    node.binding = (name) => {
+      const real = binding.call(process, name);
+      return name === 'stream_wrap' ? { ...real, ...change } : real;
+    };
+    try {
+      expect(exchangeOverPipe(path.join(tempDir('relay-exchange-'), 'none.sock'), '{}')).toBeNull();
+    } finally {
+      node.binding = binding;
+    }
   });
 });

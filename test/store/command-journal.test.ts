@@ -192,6 +192,26 @@ describe('the command journal', () => {
     expect(readdirSync(elsewhere)).toEqual([path.basename(theirs)]);
   });
 
+  // Regression (issue 26): the relay answers a Bash hook once its record is in place, said to be synced.
+  it('syncs a record to disk before it is renamed into place', async () => {
+    const root = tempDir();
+    await start(root);
+    const steps: string[] = [];
+    const watchedFs: StoreFs = {
+      ...fs,
+      fsyncSync: ((fd: number) => {
+        steps.push('fsync');
+        fs.fsyncSync(fd);
+      }) as StoreFs['fsyncSync'],
+      renameSync: ((from: fs.PathLike, to: fs.PathLike) => {
+        steps.push('rename');
+        fs.renameSync(from, to);
+      }) as StoreFs['renameSync'],
+    };
+    journal(new CheckpointStore(root, watchedFs), 'make');
+    expect(steps).toEqual(['fsync', 'rename']);
+  });
+
   it(`takes no more than ${JOURNAL_MAX_RECORDS} records`, async () => {
     const root = tempDir();
     const store = new CheckpointStore(root);
