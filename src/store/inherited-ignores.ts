@@ -1,15 +1,33 @@
-import { readFileSync, type Stats, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 
 // Synchronous reads: a handful of small files and stats, which a snapshot in its own process would
 // otherwise pay node:fs/promises's loading for (a few milliseconds, issue 26).
 
-/** The file's text, or '' when it cannot be read (missing, a folder, no permission). */
+/** Far over any real ignore list; what is bigger is not one, and is not read whole. */
+const MAX_IGNORE_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The file's text, or '' when it cannot be read (missing, a folder, no permission) or is not a regular
+ * file: opened without blocking and checked before it is read, since a FIFO would otherwise hold the
+ * whole process (a hook past its time limit, a server's every tool), where anyone may leave one (a
+ * `.gitignore` in `/tmp`, above projects that have no repository). Links are followed, as git does.
+ */
 function readText(file: string): string {
+  let fd: number;
   try {
-    return readFileSync(file, 'utf8');
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch {
     return '';
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size > MAX_IGNORE_FILE_BYTES) return '';
+    return readFileSync(fd, 'utf8');
+  } catch {
+    return '';
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -45,14 +63,18 @@ export async function inheritedIgnoreRules(
     const text = excludesFile ? readText(excludesFile) : '';
     return (text ? translate(text, prefix) : '') + chunks.join('');
   };
+  // The folders above, up to the repository's top: their `.gitignore` files are read only once a
+  // repository is found, since outside one none of them applies.
+  const above: string[] = [];
   let dir = root;
   for (let depth = 0; depth < 64; depth++) {
     const dotGit = statOrNull(path.join(dir, '.git'));
-    if (dir !== root) {
-      const text = readText(path.join(dir, '.gitignore'));
-      if (text) chunks.unshift(translate(text, path.relative(dir, root)));
-    }
+    if (dir !== root) above.push(dir);
     if (dotGit) {
+      for (const folder of above) {
+        const text = readText(path.join(folder, '.gitignore'));
+        if (text) chunks.unshift(translate(text, path.relative(folder, root)));
+      }
       const gitDir = dotGit.isDirectory()
         ? path.join(dir, '.git')
         : await gitDirOfFile(path.join(dir, '.git'));
@@ -64,7 +86,6 @@ export async function inheritedIgnoreRules(
     if (parent === dir) break; // not in a repository: only the excludes file applies
     dir = parent;
   }
-  chunks.length = 0;
   return withExcludes('');
 }
 

@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -5,6 +6,14 @@ import { defaultDeps } from '../../src/app/deps.js';
 import { diffSnapshot, takeSnapshot } from '../../src/app/rewind.js';
 import { inheritedIgnoreRules, translate } from '../../src/store/inherited-ignores.js';
 import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
+
+const BUILT = new URL('../../dist/store/inherited-ignores.js', import.meta.url).href;
+
+/** The rules, read in a process of its own: a read that blocks shows as a timeout, not a hung suite. */
+function rulesInChild(root: string, excludes: string | null = null) {
+  const script = `import(${JSON.stringify(BUILT)}).then((m) => m.inheritedIgnoreRules(${JSON.stringify(root)}, ${JSON.stringify(excludes)})).then((t) => process.stdout.write(t))`;
+  return spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 10_000 });
+}
 
 describe('translate', () => {
   it.each([
@@ -86,4 +95,27 @@ describe('inheritedIgnoreRules', () => {
 
     expect(await inheritedIgnoreRules(below, excludes)).toBe('.env\n');
   });
+
+  // Review 8 (2026-12-07): the reads became synchronous, and opening a FIFO blocks until someone writes:
+  // a `.gitignore` FIFO anyone can leave in /tmp froze every hook and server above it, past its time limit.
+  it.skipIf(process.platform === 'win32')(
+    'a FIFO where an ignore file would be is skipped at once, above a repository or inside one',
+    () => {
+      const outside = tempDir('checkpoint-fifo-');
+      execFileSync('mkfifo', [path.join(outside, '.gitignore')]);
+      const below = path.join(outside, 'project');
+      mkdirSync(below);
+      const plain = rulesInChild(below);
+      expect(plain.signal).toBeNull();
+      expect(plain).toMatchObject({ status: 0, stdout: '' });
+
+      const top = createRepo({ committed: { 'packages/app/a.ts': 'a' }, ignore: 'dist/\n' });
+      execFileSync('mkfifo', [path.join(top, 'packages/.gitignore')]);
+      const excludes = path.join(tempDir('checkpoint-rules-'), 'ignores');
+      execFileSync('mkfifo', [excludes]);
+      const inside = rulesInChild(path.join(top, 'packages/app'), excludes);
+      expect(inside.signal).toBeNull();
+      expect(inside).toMatchObject({ status: 0, stdout: 'dist/\n' });
+    },
+  );
 });
