@@ -166,7 +166,8 @@ export async function captureTree(
     state.ignoreFiles =
       Object.keys(merged).length > MAX_IGNORE_FILES ? Object.fromEntries(rulesAbove) : merged;
   }
-  const toAdd: Array<{ path: string; bytes: number }> = [];
+  /** `inBase`: counted as modified (else as added), which a file found over the cap after all is not. */
+  const toAdd: Array<{ path: string; bytes: number; inBase: boolean }> = [];
   const toDrop: string[] = [];
   /** Paths this capture has dealt with already, which the scan may report as well. */
   const settled = new Set<string>();
@@ -217,7 +218,7 @@ export async function captureTree(
       // now, and stays out (trial report of 2026-12-06, item 5).
       if (inBase) counts.deleted++;
     } else {
-      toAdd.push({ path: entry.path, bytes: stats.size });
+      toAdd.push({ path: entry.path, bytes: stats.size, inBase });
       if (inBase) counts.modified++;
       else counts.added++;
     }
@@ -227,7 +228,7 @@ export async function captureTree(
     if (!stats || !(stats.isFile() || stats.isSymbolicLink())) continue;
     if (stats.isFile() && stats.size > target.settings.maxFileBytes) exclude(file, stats.size, false);
     else {
-      toAdd.push({ path: file, bytes: stats.size });
+      toAdd.push({ path: file, bytes: stats.size, inBase: false });
       counts.added++;
     }
   }
@@ -260,6 +261,7 @@ export async function captureTree(
     }
     if (toAdd.length > 0) {
       const paths = toAdd.map((entry) => entry.path);
+      const dropped: string[] = [];
       // git names each file it stores with --verbose: counted for progress on a long first snapshot.
       const counting = onProgress && paths.length >= PROGRESS_MIN_FILES;
       let done = 0;
@@ -275,6 +277,17 @@ export async function captureTree(
             }
           : {}),
       });
+      // git stores a file as it is when it reads it, whatever its size: one that grew past the cap since
+      // the scan leaves the index again, skipped like any file over the cap.
+      for (const grown of await grownPastCap(git, root, toAdd, target.settings.maxFileBytes)) {
+        exclude(grown.path, grown.bytes, false);
+        const entry = toAdd.find((added) => added.path === grown.path);
+        if (entry?.inBase) counts.modified--;
+        else counts.added--;
+        dropped.push(grown.path);
+      }
+      if (dropped.length > 0)
+        await git(['update-index', '-z', '--force-remove', '--stdin'], { input: nulJoin(dropped) });
     }
     onWorktreeRead?.();
   }
@@ -525,6 +538,39 @@ async function writeIfChanged(file: string, wanted: string): Promise<boolean> {
 function anchoredPattern(file: string): string {
   const escaped = file.replace(/[\\*?[\]!#]/g, (char) => `\\${char}`).replace(/ $/, '\\ ');
   return `/${escaped}\n`;
+}
+
+/**
+ * The files git has just stored that are over `maxFileBytes`, with their stored size: git reads a file
+ * when it stores it, after the scan measured it, so one that grew meanwhile (a log being written) is
+ * stored whole. Only the files whose size on disk changed since the scan can have grown, and are looked
+ * up, in one git call; none most times, and then no call.
+ */
+async function grownPastCap(
+  git: StoreGit,
+  root: string,
+  added: ReadonlyArray<{ path: string; bytes: number }>,
+  maxFileBytes: number,
+): Promise<Array<{ path: string; bytes: number }>> {
+  const now = treeStat(root);
+  const changed = added.filter((entry) => {
+    const stats = now(entry.path);
+    return stats?.isFile() === true && stats.size !== entry.bytes;
+  });
+  if (changed.length === 0) return [];
+  // `:0:<path>` is the path's entry in the index. A name with a newline needs -z (git 2.38).
+  const withNewline = changed.some((entry) => entry.path.includes('\n'));
+  const sep = withNewline ? '\0' : '\n';
+  const { stdout } = await git(['cat-file', ...(withNewline ? ['-z'] : []), '--batch-check=%(objectsize)'], {
+    input: changed.map((entry) => `:0:${entry.path}${sep}`).join(''),
+  });
+  const sizes = stdout.split('\n');
+  const grown: Array<{ path: string; bytes: number }> = [];
+  changed.forEach((entry, at) => {
+    const bytes = Number(sizes[at]);
+    if (Number.isSafeInteger(bytes) && bytes > maxFileBytes) grown.push({ path: entry.path, bytes });
+  });
+  return grown;
 }
 
 function nulJoin(paths: readonly string[]): string {
