@@ -24,7 +24,6 @@ import {
   restoreSnapshot,
   takeSnapshot,
 } from '../../src/app/rewind.js';
-import { expectHashing, JS_BUDGET_BYTES } from '../../src/git/hash.js';
 import { projectStoreDir } from '../../src/store/store-location.js';
 import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
 import { readTree, repoState } from '../helpers/tree.js';
@@ -325,62 +324,6 @@ describe('snapshots', () => {
       'step 1 é',
       'step 0 é',
     ]);
-  });
-
-  it.each([
-    ['no one waits for the content: git reads small batches', false],
-    ['a caller answers once the content is taken, node:crypto loaded: small batches read in process', true],
-  ])('stores exactly the tree git itself would (%s)', async (_name, answersEarly) => {
-    // As in a server, where node:crypto is loaded: hashing in process then costs no module's load.
-    if (answersEarly) expectHashing(JS_BUDGET_BYTES + 1);
-    const onContentTaken = answersEarly ? () => undefined : undefined;
-    const root = createRepo({ committed: { 'keep.txt': 'k', 'dir/inner.txt': 'i', 'gone.txt': 'g' } });
-    const deps = depsFor();
-    // git as the oracle: the same working tree added to a fresh repository of its own.
-    const oracle = tempDir('oracle-');
-    git(oracle, 'init', '-q', '--bare');
-    const gitsTree = () => {
-      const args = ['-c', 'core.autocrlf=false', '--git-dir', oracle, '--work-tree', root];
-      rmSync(path.join(oracle, 'index'), { force: true });
-      git(root, ...args, 'add', '-A');
-      return git(root, ...args, 'write-tree').trim();
-    };
-    const steps: Array<() => void> = [
-      () => {
-        writeTree(root, {
-          'new.txt': 'n',
-          'empty.txt': '',
-          'bin.dat': Buffer.from([0, 255, 7]),
-          'ü/名.txt': 'u',
-        });
-        writeTree(root, { 'run.sh': '#!/bin/sh\n' });
-        chmodSync(path.join(root, 'run.sh'), 0o755);
-        symlinkSync('keep.txt', path.join(root, 'link'));
-        rmSync(path.join(root, 'gone.txt'));
-      },
-      () => {
-        // A file becomes a folder, a folder a file, a link a file, and an exec bit goes.
-        rmSync(path.join(root, 'new.txt'));
-        writeTree(root, { 'new.txt/now-a-folder.txt': 'f' });
-        rmSync(path.join(root, 'dir'), { recursive: true });
-        writeTree(root, { dir: 'now a file' });
-        unlinkSync(path.join(root, 'link'));
-        writeTree(root, { link: 'now a file' });
-        chmodSync(path.join(root, 'run.sh'), 0o644);
-      },
-      // More files than are read in-process: git reads them.
-      () =>
-        writeTree(
-          root,
-          Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`many/f${i}.txt`, `${i}`])),
-        ),
-      () => writeTree(root, { 'many/f7.txt': 'changed', 'keep.txt': 'changed too' }),
-    ];
-    for (const step of steps) {
-      step();
-      const { snapshot } = await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', onContentTaken });
-      expect(snapshot.tree).toBe(gitsTree());
-    }
   });
 
   it('says when the content is taken; an edit after that is not in the snapshot', async () => {
