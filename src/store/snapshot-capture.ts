@@ -15,6 +15,7 @@ import { inheritedIgnoreRules, repositoryTop } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
 import { countChanges, coveringPathspecs, isUnder } from './snapshot-diff.js';
 import type { StoreGit } from './store-git.js';
+import { dropLostEntries, isMissingObjectError } from './store-repair.js';
 import { readState, type StoreState, writeState } from './store-state.js';
 import { treeStat } from './tree-stat.js';
 import { RESTORE_TEMP_PREFIX } from './worktree-writer.js';
@@ -295,9 +296,11 @@ export async function captureTree(
   if (JSON.stringify(state.exclusions) !== exclusionsBefore)
     await syncInfo(target, state.exclusions, outside);
   if (indexChanged) onProgress?.('writing the tree');
-  const tree = !indexChanged && state.index ? state.index.tree : (await git(['write-tree'])).stdout.trim();
-  // Status counts hold when HEAD is the base (the usual case); otherwise ask git for the exact diff.
-  const headIsBase = baseTree !== undefined && state.latest?.tree === baseTree;
+  const written = !indexChanged && state.index ? null : await writeTree(git, root);
+  const tree = written?.tree ?? (state.index?.tree as string);
+  // Status counts hold when HEAD is the base (the usual case) and no file was taken again; otherwise ask
+  // git for the exact diff.
+  const headIsBase = baseTree !== undefined && state.latest?.tree === baseTree && !written?.retaken;
   const changes =
     tree === baseTree
       ? { added: 0, modified: 0, deleted: 0 }
@@ -571,6 +574,28 @@ async function grownPastCap(
     if (Number.isSafeInteger(bytes) && bytes > maxFileBytes) grown.push({ path: entry.path, bytes });
   });
   return grown;
+}
+
+/**
+ * The private index's tree, written into the store. An entry whose content the store borrowed from the
+ * project's repository and the user has since deleted there (see repairIndexAndHead) is taken again from
+ * the working tree, where it was unchanged at the scan, and whatever this capture read stays as it read
+ * it: the capture may have said its content was taken already (onWorktreeRead), and a scan from the
+ * start would read the tree after what the caller let happen since (a destructive command).
+ */
+async function writeTree(git: StoreGit, root: string): Promise<{ tree: string; retaken: boolean }> {
+  try {
+    return { tree: (await git(['write-tree'])).stdout.trim(), retaken: false };
+  } catch (error) {
+    if (!isMissingObjectError(error)) throw error;
+    const lost = await dropLostEntries(git);
+    if (lost.length === 0) throw error;
+    // One that is no longer a file or a link stays out; a folder there now is in the next snapshot.
+    const now = treeStat(root);
+    const there = lost.filter((file) => now(file)?.isFile() || now(file)?.isSymbolicLink());
+    if (there.length > 0) await git(['update-index', '-z', '--add', '--stdin'], { input: nulJoin(there) });
+    return { tree: (await git(['write-tree'])).stdout.trim(), retaken: true };
+  }
 }
 
 function nulJoin(paths: readonly string[]): string {

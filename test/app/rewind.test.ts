@@ -355,6 +355,51 @@ describe('snapshots', () => {
     expect(readFileSync(path.join(root, 'b.txt'), 'utf8')).toBe('new at the prompt');
   });
 
+  it.each([
+    ['a few read in process', 1],
+    ['many, read by git', 150],
+  ])(
+    'a store repaired after its content was taken (%s): an edit after that is still not in the snapshot',
+    async (_name, count) => {
+      // An untracked file: the snapshot's tree is the store's own, its committed files' blobs borrowed.
+      const root = createRepo({
+        committed: { 'base.txt': 'base\n', 'c.txt': 'c\n', 'd.txt': 'd\n' },
+        dirty: { 'u.txt': 'u\n' },
+      });
+      const deps = depsFor();
+      await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+      // c.txt stays on disk, unchanged, but the blob the store's index borrowed from the project is gone:
+      // writing the tree fails once the content is taken, and the store is repaired.
+      git(root, 'rm', '-q', '--cached', 'c.txt');
+      git(root, 'commit', '-q', '--amend', '-m', 'c untracked');
+      git(root, 'reflog', 'expire', '--expire=now', '--all');
+      git(root, 'gc', '-q', '--prune=now');
+      const changed = Object.fromEntries(
+        Array.from({ length: count }, (_, i) => [`new/f${i}.txt`, `${i}\n`]),
+      );
+      writeTree(root, { 'base.txt': 'at the prompt\n', ...changed });
+      let calls = 0;
+      const outcome = await takeSnapshot(deps, {
+        projectRoot: root,
+        trigger: 'pre-command',
+        onContentTaken: () => {
+          calls++;
+          // The destructive command the hook let run once the content was taken.
+          rmSync(path.join(root, 'd.txt'));
+          rmSync(path.join(root, 'new'), { recursive: true });
+          writeTree(root, { 'base.txt': 'edited after\n' });
+        },
+      });
+      expect(calls).toBe(1);
+      expect(outcome.snapshot.changes).toEqual({ added: count, modified: 1, deleted: 0 });
+      await restoreSnapshot(deps, { projectRoot: root, snapshotId: outcome.snapshot.id, dryRun: false });
+      expect(readFileSync(path.join(root, 'base.txt'), 'utf8')).toBe('at the prompt\n');
+      expect(readFileSync(path.join(root, 'c.txt'), 'utf8')).toBe('c\n');
+      expect(readFileSync(path.join(root, 'd.txt'), 'utf8')).toBe('d\n');
+      expect(readFileSync(path.join(root, `new/f${count - 1}.txt`), 'utf8')).toBe(`${count - 1}\n`);
+    },
+  );
+
   it('drops snapshots older than the age limit, but always keeps the newest', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     let clock = Date.parse('2026-01-01T00:00:00Z');
