@@ -15,6 +15,7 @@ import { inheritedIgnoreRules, repositoryTop } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
 import { countChanges, coveringPathspecs, isUnder } from './snapshot-diff.js';
 import type { StoreGit } from './store-git.js';
+import { dropLostEntries, isMissingObjectError } from './store-repair.js';
 import { readState, type StoreState, writeState } from './store-state.js';
 import { treeStat } from './tree-stat.js';
 import { RESTORE_TEMP_PREFIX } from './worktree-writer.js';
@@ -166,7 +167,8 @@ export async function captureTree(
     state.ignoreFiles =
       Object.keys(merged).length > MAX_IGNORE_FILES ? Object.fromEntries(rulesAbove) : merged;
   }
-  const toAdd: Array<{ path: string; bytes: number }> = [];
+  /** `inBase`: counted as modified (else as added), which a file found over the cap after all is not. */
+  const toAdd: Array<{ path: string; bytes: number; inBase: boolean }> = [];
   const toDrop: string[] = [];
   /** Paths this capture has dealt with already, which the scan may report as well. */
   const settled = new Set<string>();
@@ -217,7 +219,7 @@ export async function captureTree(
       // now, and stays out (trial report of 2026-12-06, item 5).
       if (inBase) counts.deleted++;
     } else {
-      toAdd.push({ path: entry.path, bytes: stats.size });
+      toAdd.push({ path: entry.path, bytes: stats.size, inBase });
       if (inBase) counts.modified++;
       else counts.added++;
     }
@@ -227,7 +229,7 @@ export async function captureTree(
     if (!stats || !(stats.isFile() || stats.isSymbolicLink())) continue;
     if (stats.isFile() && stats.size > target.settings.maxFileBytes) exclude(file, stats.size, false);
     else {
-      toAdd.push({ path: file, bytes: stats.size });
+      toAdd.push({ path: file, bytes: stats.size, inBase: false });
       counts.added++;
     }
   }
@@ -260,6 +262,7 @@ export async function captureTree(
     }
     if (toAdd.length > 0) {
       const paths = toAdd.map((entry) => entry.path);
+      const dropped: string[] = [];
       // git names each file it stores with --verbose: counted for progress on a long first snapshot.
       const counting = onProgress && paths.length >= PROGRESS_MIN_FILES;
       let done = 0;
@@ -275,6 +278,17 @@ export async function captureTree(
             }
           : {}),
       });
+      // git stores a file as it is when it reads it, whatever its size: one that grew past the cap since
+      // the scan leaves the index again, skipped like any file over the cap.
+      for (const grown of await grownPastCap(git, root, toAdd, target.settings.maxFileBytes)) {
+        exclude(grown.path, grown.bytes, false);
+        const entry = toAdd.find((added) => added.path === grown.path);
+        if (entry?.inBase) counts.modified--;
+        else counts.added--;
+        dropped.push(grown.path);
+      }
+      if (dropped.length > 0)
+        await git(['update-index', '-z', '--force-remove', '--stdin'], { input: nulJoin(dropped) });
     }
     onWorktreeRead?.();
   }
@@ -282,9 +296,11 @@ export async function captureTree(
   if (JSON.stringify(state.exclusions) !== exclusionsBefore)
     await syncInfo(target, state.exclusions, outside);
   if (indexChanged) onProgress?.('writing the tree');
-  const tree = !indexChanged && state.index ? state.index.tree : (await git(['write-tree'])).stdout.trim();
-  // Status counts hold when HEAD is the base (the usual case); otherwise ask git for the exact diff.
-  const headIsBase = baseTree !== undefined && state.latest?.tree === baseTree;
+  const written = !indexChanged && state.index ? null : await writeTree(git, root);
+  const tree = written?.tree ?? (state.index?.tree as string);
+  // Status counts hold when HEAD is the base (the usual case) and no file was taken again; otherwise ask
+  // git for the exact diff.
+  const headIsBase = baseTree !== undefined && state.latest?.tree === baseTree && !written?.retaken;
   const changes =
     tree === baseTree
       ? { added: 0, modified: 0, deleted: 0 }
@@ -525,6 +541,61 @@ async function writeIfChanged(file: string, wanted: string): Promise<boolean> {
 function anchoredPattern(file: string): string {
   const escaped = file.replace(/[\\*?[\]!#]/g, (char) => `\\${char}`).replace(/ $/, '\\ ');
   return `/${escaped}\n`;
+}
+
+/**
+ * The files git has just stored that are over `maxFileBytes`, with their stored size: git reads a file
+ * when it stores it, after the scan measured it, so one that grew meanwhile (a log being written) is
+ * stored whole. Only the files whose size on disk changed since the scan can have grown, and are looked
+ * up, in one git call; none most times, and then no call.
+ */
+async function grownPastCap(
+  git: StoreGit,
+  root: string,
+  added: ReadonlyArray<{ path: string; bytes: number }>,
+  maxFileBytes: number,
+): Promise<Array<{ path: string; bytes: number }>> {
+  const now = treeStat(root);
+  const changed = added.filter((entry) => {
+    const stats = now(entry.path);
+    return stats?.isFile() === true && stats.size !== entry.bytes;
+  });
+  if (changed.length === 0) return [];
+  // `:0:<path>` is the path's entry in the index. A name with a newline needs -z (git 2.38).
+  const withNewline = changed.some((entry) => entry.path.includes('\n'));
+  const sep = withNewline ? '\0' : '\n';
+  const { stdout } = await git(['cat-file', ...(withNewline ? ['-z'] : []), '--batch-check=%(objectsize)'], {
+    input: changed.map((entry) => `:0:${entry.path}${sep}`).join(''),
+  });
+  const sizes = stdout.split('\n');
+  const grown: Array<{ path: string; bytes: number }> = [];
+  changed.forEach((entry, at) => {
+    const bytes = Number(sizes[at]);
+    if (Number.isSafeInteger(bytes) && bytes > maxFileBytes) grown.push({ path: entry.path, bytes });
+  });
+  return grown;
+}
+
+/**
+ * The private index's tree, written into the store. An entry whose content the store borrowed from the
+ * project's repository and the user has since deleted there (see repairIndexAndHead) is taken again from
+ * the working tree, where it was unchanged at the scan, and whatever this capture read stays as it read
+ * it: the capture may have said its content was taken already (onWorktreeRead), and a scan from the
+ * start would read the tree after what the caller let happen since (a destructive command).
+ */
+async function writeTree(git: StoreGit, root: string): Promise<{ tree: string; retaken: boolean }> {
+  try {
+    return { tree: (await git(['write-tree'])).stdout.trim(), retaken: false };
+  } catch (error) {
+    if (!isMissingObjectError(error)) throw error;
+    const lost = await dropLostEntries(git);
+    if (lost.length === 0) throw error;
+    // One that is no longer a file or a link stays out; a folder there now is in the next snapshot.
+    const now = treeStat(root);
+    const there = lost.filter((file) => now(file)?.isFile() || now(file)?.isSymbolicLink());
+    if (there.length > 0) await git(['update-index', '-z', '--add', '--stdin'], { input: nulJoin(there) });
+    return { tree: (await git(['write-tree'])).stdout.trim(), retaken: true };
+  }
 }
 
 function nulJoin(paths: readonly string[]): string {

@@ -169,7 +169,9 @@ export class SnapshotStore {
   /**
    * The working tree's tree now, with changes counted against `baseTree`; see captureTree for
    * `onWorktreeRead`. When the private index or HEAD borrowed objects the user has since deleted from
-   * the project's repository, they are rebuilt from what is there and the capture runs again.
+   * the project's repository, they are rebuilt from what is there and the capture runs again. Once the
+   * content is taken, the capture repairs its own tree instead (see writeTree in snapshot-capture.ts): a
+   * run from the start would read the tree after what the caller let happen since.
    */
   async capture(
     baseTree?: string,

@@ -62,6 +62,23 @@ async function missingTips(git: StoreGit, revisions: readonly string[]): Promise
  * them. Call it holding the lock.
  */
 export async function repairIndexAndHead(git: StoreGit): Promise<void> {
+  await dropLostEntries(git);
+  // Trees the index's cache names but the store cannot read are written again, into the store.
+  const tree = (await git(['write-tree'])).stdout.trim();
+  if ((await missingObjects(git, ['HEAD'])).length === 0) return;
+  const commit = (
+    await git([
+      'commit-tree',
+      tree,
+      '-m',
+      'claude-checkpoint: HEAD rebuilt after borrowed objects were deleted',
+    ])
+  ).stdout.trim();
+  await git(['update-ref', 'refs/heads/master', commit]);
+}
+
+/** Takes out of the private index the entries whose content the store cannot read, and names them. */
+export async function dropLostEntries(git: StoreGit): Promise<string[]> {
   const listing = (await git(['ls-files', '--stage', '-z'])).stdout.split('\0').filter(Boolean);
   const entries = listing.flatMap((line) => {
     const tab = line.indexOf('\t');
@@ -82,17 +99,7 @@ export async function repairIndexAndHead(git: StoreGit): Promise<void> {
     const lost = entries.filter((entry) => gone.has(entry.oid)).map((entry) => entry.path);
     if (lost.length > 0)
       await git(['update-index', '-z', '--force-remove', '--stdin'], { input: `${lost.join('\0')}\0` });
+    return lost;
   }
-  // Trees the index's cache names but the store cannot read are written again, into the store.
-  const tree = (await git(['write-tree'])).stdout.trim();
-  if ((await missingObjects(git, ['HEAD'])).length === 0) return;
-  const commit = (
-    await git([
-      'commit-tree',
-      tree,
-      '-m',
-      'claude-checkpoint: HEAD rebuilt after borrowed objects were deleted',
-    ])
-  ).stdout.trim();
-  await git(['update-ref', 'refs/heads/master', commit]);
+  return [];
 }

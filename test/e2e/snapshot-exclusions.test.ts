@@ -1,4 +1,5 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, runCliWithGitLog } from '../helpers/cli.js';
@@ -230,3 +231,74 @@ describe('files over the size cap are left out from the first snapshot on (issue
     expect(lowered.skipped.large).toEqual([{ path: 'assets/logo.bin', bytes: 5000 }]);
   });
 });
+
+describe('a file that grows past the size cap while git reads it (issue 26)', () => {
+  /** A `git` ahead of the real one on PATH that appends 3 MB to GROW_FILE just before its first `update-index --add`. */
+  function growingGit(): string {
+    const bin = tempDir('checkpoint-git-wrapper-');
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const wrapper = path.join(bin, 'git');
+    writeFileSync(
+      wrapper,
+      [
+        '#!/bin/sh',
+        'case " $* " in',
+        `  *" update-index "*"--add"*) if [ -f "$GROW_FILE" ] && [ ! -e "${bin}/grown" ]; then`,
+        `    head -c 3000000 /dev/zero >> "$GROW_FILE"; : > "${bin}/grown"; fi ;;`,
+        'esac',
+        `exec "${real}" "$@"`,
+        '',
+      ].join('\n'),
+    );
+    chmodSync(wrapper, 0o755);
+    return bin;
+  }
+
+  it('is left out and listed as skipped, in that snapshot and the next', async () => {
+    const root = createRepo({ committed: { 'a.js': 'a\n' } });
+    const store = tempDir('checkpoint-store-');
+    const bin = growingGit();
+    const env = {
+      CHECKPOINT_STORE_DIR: store,
+      CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '1',
+      GROW_FILE: path.join(root, 'big.txt'),
+      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+    };
+    const snapshot = async () => {
+      const taken = await runCli(['snapshot', '--json', '--root', root], { cwd: root, env });
+      expect(taken.stderr).toBe('');
+      expect(taken.code).toBe(0);
+      return (JSON.parse(taken.stdout) as { snapshot: Listed }).snapshot;
+    };
+    await snapshot();
+    writeFileSync(path.join(root, 'big.txt'), 'small\n');
+    writeFileSync(path.join(root, 'b.js'), 'b\n');
+
+    const grown = await snapshot();
+    expect(statSync(path.join(root, 'big.txt')).size).toBe(3000006);
+    expect(grown.skipped.large).toEqual([{ path: 'big.txt', bytes: 3000006 }]);
+    expect(grown.changes).toEqual({ added: 1, modified: 0, deleted: 0 });
+    expect(filesIn(store, grown.id)).toEqual(['.gitignore', 'a.js', 'b.js']);
+
+    writeFileSync(path.join(root, 'c.js'), 'c\n');
+    const next = await snapshot();
+    expect(next.skipped.large).toEqual([{ path: 'big.txt', bytes: 3000006 }]);
+    expect(filesIn(store, next.id)).toEqual(['.gitignore', 'a.js', 'b.js', 'c.js']);
+  });
+});
+
+/** The private store's git folder: one project per store here. */
+function storeGitDir(store: string): string {
+  const [project] = readdirSync(path.join(store, 'projects'));
+  return path.join(store, 'projects', project ?? '', 'git');
+}
+
+/** The files a snapshot holds, read from the store itself (not through the CLI under test). */
+function filesIn(store: string, id: string): string[] {
+  const listing = execFileSync(
+    'git',
+    ['--git-dir', storeGitDir(store), 'ls-tree', '-r', '-z', '--name-only', `refs/snapshots/${id}`],
+    { encoding: 'utf8' },
+  );
+  return listing.split('\0').filter(Boolean);
+}
