@@ -1,28 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
 import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
 import { bareRemote, cli, machine } from '../helpers/handoff.js';
+import { filesIn, storeGitDir } from '../helpers/store.js';
 
 beforeAll(assertBuilt);
-
-/** The private store's git folder: one project per store here. */
-function storeGitDir(store: string): string {
-  const [project] = readdirSync(path.join(store, 'projects'));
-  return path.join(store, 'projects', project ?? '', 'git');
-}
-
-/** The files a snapshot holds, read from the store itself (not through the CLI under test). */
-function filesIn(store: string, id: string): string[] {
-  const listing = execFileSync(
-    'git',
-    ['--git-dir', storeGitDir(store), 'ls-tree', '-r', '-z', '--name-only', `refs/snapshots/${id}`],
-    { encoding: 'utf8' },
-  );
-  return listing.split('\0').filter(Boolean);
-}
 
 function project(options: Parameters<typeof createRepo>[0] = { committed: { 'a.js': 'a\n' } }) {
   const root = createRepo(options);

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, runCliWithGitLog } from '../helpers/cli.js';
 import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
+import { filesIn } from '../helpers/store.js';
 
 beforeAll(assertBuilt);
 
@@ -286,19 +287,3 @@ describe('a file that grows past the size cap while git reads it (issue 26)', ()
     expect(filesIn(store, next.id)).toEqual(['.gitignore', 'a.js', 'b.js', 'c.js']);
   });
 });
-
-/** The private store's git folder: one project per store here. */
-function storeGitDir(store: string): string {
-  const [project] = readdirSync(path.join(store, 'projects'));
-  return path.join(store, 'projects', project ?? '', 'git');
-}
-
-/** The files a snapshot holds, read from the store itself (not through the CLI under test). */
-function filesIn(store: string, id: string): string[] {
-  const listing = execFileSync(
-    'git',
-    ['--git-dir', storeGitDir(store), 'ls-tree', '-r', '-z', '--name-only', `refs/snapshots/${id}`],
-    { encoding: 'utf8' },
-  );
-  return listing.split('\0').filter(Boolean);
-}
