@@ -31,8 +31,8 @@ export async function postToolUse(
       projectRoot: hookProjectRoot(deps, input),
       commands: [{ command: outcome.command, exitCode: outcome.exitCode, note: outcome.note }],
     },
-    // Through the relay, the hook is answered as soon as the command is on disk (issue 26: it must be
-    // before the hook ends); the server syncs the folder and lets go of the lock after.
+    // Through the relay, the hook is answered as soon as the command is on disk, in the journal (issue
+    // 26: it must be before the hook ends); the server merges it into the checkpoint after.
     { lockWaitMs: Math.min(2_000, (context.budgetMs ?? 8_000) / 4), onRecorded: context.answerEarly },
   );
   return { notes: [] };

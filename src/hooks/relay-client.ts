@@ -8,6 +8,7 @@ import {
   MAX_RELAY_MESSAGE_BYTES,
   PACKAGE_VERSION,
   RELAY_ACCEPT_WAIT_MS,
+  RELAY_ANSWER_END,
   RELAY_GO,
   RELAY_PROTOCOL,
   RELAY_READY,
@@ -155,7 +156,11 @@ export function exchange(
       }
       size += chunk.length;
       if (size > MAX_RELAY_MESSAGE_BYTES) finish({ kind: 'lost', why: 'its answer was too large' });
-      else chunks.push(chunk);
+      else {
+        chunks.push(chunk);
+        if (chunk.includes(RELAY_ANSWER_END.charCodeAt(0)))
+          finish(endOfAnswer(Buffer.concat(chunks).toString('utf8'), accepted));
+      }
     });
     connection.on('end', () => finish(endOfAnswer(Buffer.concat(chunks).toString('utf8'), accepted)));
     connection.on('error', (error: NodeJS.ErrnoException) => {

@@ -5,6 +5,7 @@ import {
   endOfAnswer,
   MAX_RELAY_MESSAGE_BYTES,
   RELAY_ACCEPT_WAIT_MS,
+  RELAY_ANSWER_END,
   RELAY_GO,
   RELAY_READY,
   RELAY_REPLY_WAIT_MS,
@@ -20,6 +21,7 @@ import {
 
 /** libuv's end of stream, the same on every platform. */
 const UV_EOF = -4095;
+const ANSWER_END = RELAY_ANSWER_END.charCodeAt(0);
 
 interface Request {
   oncomplete?: (status: number) => void;
@@ -120,7 +122,10 @@ export function exchangeOverPipe(
       }
       size += chunk.length;
       if (size > MAX_RELAY_MESSAGE_BYTES) finish({ kind: 'lost', why: 'its answer was too large' });
-      else chunks.push(chunk);
+      else {
+        chunks.push(chunk);
+        if (chunk.includes(ANSWER_END)) onEnd();
+      }
     };
     const connecting = new PipeConnectWrap();
     connecting.oncomplete = (status) => {

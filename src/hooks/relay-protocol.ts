@@ -19,6 +19,12 @@ export const RELAY_PROTOCOL = 2;
 // server declines (another version, a step-aside) get their reply at once instead of READY.
 export const RELAY_READY = '?';
 export const RELAY_GO = '!';
+/**
+ * Every reply is one line of JSON: the hook takes it as whole at its newline, without waiting for the
+ * connection's end, which the server's event loop sends only once the work after an early answer
+ * (HookContext.answerEarly) lets it run (issue 26). The end still settles a reply without one.
+ */
+export const RELAY_ANSWER_END = '\n';
 /** How long a hook waits for READY before it runs the event itself. */
 export const RELAY_ACCEPT_WAIT_MS = 1_000;
 /** The hook input's own cap, plus room for the environment. */

@@ -20,6 +20,7 @@ import {
   MAX_RELAY_MESSAGE_BYTES,
   PACKAGE_VERSION,
   RELAY_ACCEPT_WAIT_MS,
+  RELAY_ANSWER_END,
   RELAY_GO,
   RELAY_PROTOCOL,
   RELAY_READY,
@@ -143,9 +144,9 @@ export async function startHookRelay(options: {
       awaitingGo.add(waiting);
       void waiting.then(() => awaitingGo.delete(waiting));
       return {
-        run: () => {
+        run: (send) => {
           host?.onServe?.();
-          const { answer, done } = runRelayed(request, queue);
+          const done = runRelayed(request, queue, send);
           running.add(done);
           settle();
           void done
@@ -154,7 +155,6 @@ export async function startHookRelay(options: {
               armIdleTimer();
             })
             .catch(() => undefined);
-          return answer;
         },
         drop: settle,
       };
@@ -273,7 +273,9 @@ async function settledWithin(promises: Array<Promise<unknown>>, ms: number): Pro
  * What the server does with a request: answer it at once without running it, or run it once the hook says
  * GO (`drop` when the hook hangs up without it).
  */
-type Acceptance = { reply: RelayReply } | { run: () => Promise<RelayReply>; drop: () => void };
+type Acceptance =
+  | { reply: RelayReply }
+  | { run: (send: (reply: RelayReply) => void) => void; drop: () => void };
 type Runnable = Extract<Acceptance, { run: unknown }>;
 
 /** One connection of the exchange described in relay-protocol.ts. */
@@ -287,7 +289,7 @@ function serve(
   let requestRead = false;
   let runOnGo: Runnable | null = null;
   const reply = (answer: RelayReply) => {
-    if (!connection.destroyed) connection.end(JSON.stringify(answer));
+    if (!connection.destroyed) connection.end(`${JSON.stringify(answer)}${RELAY_ANSWER_END}`);
   };
   const decide = (text: string): Acceptance => {
     try {
@@ -344,47 +346,45 @@ function serve(
     if (!accepted) return;
     // No GO: the hook stopped waiting and runs the event itself, so it must not run here too.
     if (Buffer.concat(afterRequest).toString('utf8') !== RELAY_GO) return accepted.drop();
-    void accepted
-      .run()
-      .then(reply, (error: unknown) =>
-        reply({ handled: true, stdout: '', stderr: `claude-checkpoint hook: ${describeError(error)}\n` }),
-      );
+    accepted.run(reply);
   });
 }
 
 /**
- * Runs a relayed hook. `answer` is what the hook is told: its output, or an empty answer as soon as the
- * handler says the agent may go on (HookContext.answerEarly). `done` settles when the handler has
- * finished; what it has to say after an early answer goes to this server's stderr, the MCP client's log.
+ * Runs a relayed hook, and `send`s what the hook is told: its output, or an empty answer as soon as the
+ * handler says the agent may go on (HookContext.answerEarly). That one is sent from within answerEarly,
+ * before the handler goes on: what follows it (merging a record into a large checkpoint, syncing a
+ * folder) is synchronous file work that would otherwise run first (issue 26). Settles when the handler
+ * has finished; what it has to say after an early answer goes to this server's stderr, the MCP
+ * client's log.
  */
-function runRelayed(
+export function runRelayed(
   request: RelayRequest,
   queue: KeyedQueue,
-): { answer: Promise<RelayReply>; done: Promise<void> } {
+  send: (reply: RelayReply) => void,
+  execute: typeof executeHook = executeHook,
+): Promise<void> {
   let answered = false;
-  let answerEarly: (reply: RelayReply) => void = () => undefined;
-  const early = new Promise<RelayReply>((resolve) => {
-    answerEarly = resolve;
-  });
+  const answer = (reply: RelayReply) => {
+    if (answered) return;
+    answered = true;
+    send(reply);
+  };
   const context = {
     cliPath: request.cliPath,
-    answerEarly: () => {
-      answered = true;
-      answerEarly({ handled: true, stdout: '', stderr: '' });
-    },
+    answerEarly: () => answer({ handled: true, stdout: '', stderr: '' }),
   };
-  const full = Promise.resolve()
+  return Promise.resolve()
     .then(() => {
       const { event, options } = parseHookArgs(request.argv);
       const deps: AppDeps = defaultDeps({ env: request.env, cwd: () => request.cwd, queue });
-      return executeHook(event, options, request.stdin, deps, context);
+      return execute(event, options, request.stdin, deps, context);
     })
     .catch((error: unknown) => ({ stdout: '', stderr: `claude-checkpoint hook: ${describeError(error)}\n` }))
     .then((output) => {
-      if (answered && output.stderr) process.stderr.write(output.stderr);
-      return { handled: true as const, ...output };
+      if (!answered) answer({ handled: true, ...output });
+      else if (output.stderr) process.stderr.write(output.stderr);
     });
-  return { answer: Promise.race([early, full]), done: full.then(() => undefined) };
 }
 
 /** Why a request is not run here, if it is not: another version's (`foreign`), or malformed. */

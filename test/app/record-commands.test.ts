@@ -23,21 +23,37 @@ async function project() {
 }
 
 describe('recording commands: told once they are on disk', () => {
-  it('in the checkpoint, while the lock is still held', async () => {
+  it('in the journal first, merged into the checkpoint before the call ends', async () => {
     const { root, deps } = await project();
-    const told: Array<{ commands: string[]; isLockHeld: boolean }> = [];
+    const journal = path.join(root, '.claude-checkpoint.journal');
+    const told: Array<{ inJournal: string[]; inCheckpoint: string[] }> = [];
     await recordCommands(
       deps,
       { projectRoot: root, commands: [{ command: 'npm test', exitCode: 0 }] },
       {
         onRecorded: () =>
           told.push({
-            commands: commandsIn(root),
-            isLockHeld: existsSync(path.join(root, '.claude-checkpoint.lock')),
+            inJournal: readdirSync(journal)
+              .filter((name) => name.endsWith('.json'))
+              .map((name) => readFileSync(path.join(journal, name), 'utf8')),
+            inCheckpoint: commandsIn(root),
           }),
       },
     );
-    expect(told).toEqual([{ commands: ['npm test'], isLockHeld: true }]);
+    // Told before the checkpoint is rewritten: what a large checkpoint costs comes after the answer.
+    expect(told).toHaveLength(1);
+    expect(told[0]?.inCheckpoint).toEqual([]);
+    expect(told[0]?.inJournal).toHaveLength(1);
+    expect(told[0]?.inJournal[0]).toContain('npm test');
+    expect(commandsIn(root)).toEqual(['npm test']);
+    expect(existsSync(journal)).toBe(false);
+  });
+
+  it('in the checkpoint at once, with nobody waiting', async () => {
+    const { root, deps } = await project();
+    await recordCommands(deps, { projectRoot: root, commands: [{ command: 'make', exitCode: 0 }] });
+    expect(commandsIn(root)).toEqual(['make']);
+    expect(existsSync(path.join(root, '.claude-checkpoint.journal'))).toBe(false);
   });
 
   it('in the journal, when another holds the lock', async () => {

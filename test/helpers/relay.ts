@@ -5,7 +5,11 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { onTestFinished } from 'vitest';
+import { applyJournal, type JournalRecord, parseJournalRecord } from '../../src/core/journal.js';
+import { parseCheckpoint } from '../../src/core/schema.js';
 import { PACKAGE_VERSION, RELAY_PROTOCOL, type RelayRequest } from '../../src/hooks/relay-protocol.js';
+import { readJournal } from '../../src/store/command-journal.js';
+import { nodeFs } from '../../src/store/fs-seam.js';
 import { type CliResult, runNodeScript, SHIPPED_HOOK_ENTRY } from './cli.js';
 import { tempDir } from './fixtures.js';
 
@@ -26,13 +30,28 @@ export function relayOnlyHook(): string {
 export const bashInput = (root: string, command: string) =>
   JSON.stringify({ cwd: root, tool_name: 'Bash', tool_input: { command }, tool_response: {} });
 
-/** The commands the checkpoint in `root` has recorded, oldest first. */
-export const recordedCommands = (root: string) =>
-  (
-    JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).recentCommands as Array<{
-      command: string;
-    }>
-  ).map((entry) => entry.command);
+/**
+ * The commands the checkpoint in `root` has recorded, oldest first, as every read shows them: the file's,
+ * with its command journal's waiting records applied (a server answers a Bash hook once the command is in
+ * the journal, and merges it into the file right after).
+ */
+export function recordedCommands(root: string): string[] {
+  const file = path.join(root, '.claude-checkpoint');
+  const checkpoint = parseCheckpoint(readFileSync(file, 'utf8'));
+  const records: JournalRecord[] = [];
+  for (const { id, text } of readJournal(nodeFs, `${file}.journal`)?.files ?? []) {
+    const record = parseJournalRecord(id, text);
+    if (record && record !== 'newer') records.push(record);
+  }
+  const merged = applyJournal(checkpoint, records);
+  return (merged.changed ? merged.checkpoint : checkpoint).recentCommands.map((entry) => entry.command);
+}
+
+/** The commands the checkpoint file itself holds, journal aside. */
+export const commandsInFile = (root: string) =>
+  parseCheckpoint(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).recentCommands.map(
+    (entry) => entry.command,
+  );
 
 /** One raw request to the relay, as any local process could send it. */
 export function askRelay(socket: string, request: unknown): Promise<unknown> {

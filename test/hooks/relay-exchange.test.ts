@@ -91,6 +91,26 @@ describe.each(TRANSPORTS)('the relay exchange over %s', (_, send) => {
     expect(await send(socket, '{}')).toEqual({ kind: 'answered', reply: declined });
   });
 
+  it("takes the answer as whole at its newline, before the server's end (issue 26)", async () => {
+    // The server's end waits on its event loop, busy with the work after an early answer: the hook must
+    // not wait for it. The line arrives in two parts; the connection is never ended.
+    const answer = { handled: true, stdout: 'out', stderr: '' };
+    const text = JSON.stringify(answer);
+    const socket = await serverOn((connection, read) => {
+      let ready = false;
+      connection.on('data', () => {
+        if (!ready && read().includes('\n')) {
+          ready = true;
+          connection.write('?');
+        } else if (ready && read().endsWith('!')) {
+          connection.write(text.slice(0, 10));
+          setTimeout(() => connection.write(`${text.slice(10)}\n`), 50);
+        }
+      });
+    });
+    expect(await send(socket, '{}')).toEqual({ kind: 'answered', reply: answer });
+  });
+
   it('is unsent with no socket, with a socket nobody listens on, and with a file that is no socket', async () => {
     const dir = tempDir('relay-exchange-');
     expect(await send(path.join(dir, 'none.sock'), '{}')).toEqual({ kind: 'unsent' });

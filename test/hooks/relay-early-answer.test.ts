@@ -1,0 +1,77 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_VERSION, RELAY_PROTOCOL, type RelayReply } from '../../src/hooks/relay-protocol.js';
+import { runRelayed } from '../../src/hooks/relay-server.js';
+import { executeHook } from '../../src/hooks/run.js';
+import { KeyedQueue } from '../../src/store/lock.js';
+import { runCli } from '../helpers/cli.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { bashInput, commandsInFile } from '../helpers/relay.js';
+
+// A relayed Bash hook is answered the moment its command is on disk (issue 26): the answer goes out from
+// within answerEarly, before the server merges the record into the checkpoint. Through the real handler,
+// watched at the moment it says the agent may go on.
+
+async function project() {
+  const root = createRepo({ committed: { 'a.ts': 'a' } });
+  const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: tempDir('home-') };
+  await runCli(['save', '--goal', 'Answer early'], { cwd: root, env });
+  return { root, env };
+}
+
+describe('the relay answers a Bash hook early', () => {
+  it('sends the answer within answerEarly, with the command journaled and the checkpoint not yet rewritten', async () => {
+    const { root, env } = await project();
+    const sent: RelayReply[] = [];
+    const seen: Array<{ sent: number; journaled: number; inCheckpoint: string[] }> = [];
+    const watched: typeof executeHook = (event, options, stdin, deps, context) =>
+      executeHook(event, options, stdin, deps, {
+        ...context,
+        answerEarly: () => {
+          context?.answerEarly?.();
+          const journal = path.join(root, '.claude-checkpoint.journal');
+          seen.push({
+            sent: sent.length,
+            journaled: existsSync(journal)
+              ? readdirSync(journal).filter((n) => n.endsWith('.json')).length
+              : 0,
+            inCheckpoint: commandsInFile(root),
+          });
+        },
+      });
+    const request = {
+      protocol: RELAY_PROTOCOL,
+      version: PACKAGE_VERSION,
+      argv: ['PostToolUse'],
+      stdin: bashInput(root, 'npm run lint'),
+      env,
+      cwd: root,
+      cliPath: '',
+    };
+    await runRelayed(request, new KeyedQueue(), (reply) => sent.push(reply), watched);
+    expect(seen).toEqual([{ sent: 1, journaled: 1, inCheckpoint: [] }]);
+    expect(sent).toEqual([{ handled: true, stdout: '', stderr: '' }]);
+    // Merged into the file before the handler ends, and answered once only.
+    expect(commandsInFile(root)).toEqual(['npm run lint']);
+    expect(existsSync(path.join(root, '.claude-checkpoint.journal'))).toBe(false);
+  });
+
+  it("sends the handler's output when it never answers early", async () => {
+    const { root, env } = await project();
+    const sent: RelayReply[] = [];
+    const request = {
+      protocol: RELAY_PROTOCOL,
+      version: PACKAGE_VERSION,
+      argv: ['SessionStart'],
+      stdin: JSON.stringify({ cwd: root, source: 'clear' }),
+      env,
+      cwd: root,
+      cliPath: '',
+    };
+    await runRelayed(request, new KeyedQueue(), (reply) => sent.push(reply));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ handled: true });
+    expect((sent[0] as { stdout: string }).stdout).toContain('Answer early');
+  });
+});
