@@ -5,6 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { fnv1a64 } from '../../src/store/relay-socket.js';
 import { runCli, runNodeScript } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
+import { builtinsTrace } from '../helpers/loads.js';
 import {
   askRelay,
   bashHook,
@@ -37,20 +38,10 @@ async function bashThroughRelayTraced(
   command: string,
   preload?: string,
 ) {
-  const dir = tempDir('relay-loads-');
-  const loaded = path.join(dir, 'loaded.log');
-  const trace = path.join(dir, 'trace.cjs');
-  writeFileSync(
-    trace,
-    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join('\\n')));\n`,
-  );
-  const requires = [preload, trace].filter(Boolean).map((file) => `--require=${file}`);
+  const trace = builtinsTrace();
+  const requires = [preload, trace.preload].filter(Boolean).map((file) => `--require=${file}`);
   const result = await bashThroughRelay(root, { ...env, NODE_OPTIONS: requires.join(' ') }, command);
-  const builtins = readFileSync(loaded, 'utf8')
-    .split('\n')
-    .filter((line) => line.startsWith('NativeModule '))
-    .map((line) => line.slice('NativeModule '.length));
-  return { result, builtins };
+  return { result, builtins: trace.builtins() };
 }
 
 describe('hooks handed to the running MCP server', () => {
