@@ -68,12 +68,13 @@ export async function recordCommands(
   const recorded = recordedCommands(request.commands, deps.now(), redaction.config);
   try {
     store.addToJournal(journalId(deps.now(), uniqueSuffix()), serializeJournalRecord(recorded));
-    options.onRecorded?.();
   } catch {
     // The journal cannot take them (full, or not a folder of ours): wait for the lock, as before it existed.
     const appended = (await store.mayExist()) ? await store.withLock(append, { waitMs: lockWaitMs }) : null;
     return appended ?? startCheckpoint(deps, root, recorded, lockWaitMs);
   }
+  // Outside the try: a caller's failure is not the journal's, and must not have the commands appended twice.
+  options.onRecorded?.();
   if (await store.mayExist()) {
     const merged = await store.mergeJournalNow();
     return { created: false, pending: !merged, redactions: recorded.redactions };

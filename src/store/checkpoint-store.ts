@@ -92,13 +92,28 @@ export class CheckpointStore {
    * records in it, as the lock's next holder will write them (nothing is written here).
    */
   async load(): Promise<LoadResult> {
-    const loaded = await this.loadFile();
-    if (!loaded.found || this.isHoldingLock) return loaded;
-    const files = readJournal(this.fs, this.paths.journal)?.files ?? [];
+    let loaded: LoadResult;
+    let files: JournalFile[];
+    for (let attempt = 0; ; attempt++) {
+      const before = this.fileIdentity();
+      loaded = await this.loadFile();
+      if (!loaded.found || this.isHoldingLock) return loaded;
+      files = readJournal(this.fs, this.paths.journal)?.files ?? [];
+      // A merge writes the file, then clears the records it merged: one that ran between the two reads
+      // left them in neither (a relayed Bash hook, answered once its record is journaled, is merged right
+      // after). Every write renames a new file into place, so its identity tells.
+      if (this.fileIdentity() === before || attempt >= 3) break;
+    }
     if (files.length === 0) return loaded;
     const journal = await import('../core/journal.js');
     const merged = journal.applyJournal(loaded.checkpoint, takeRecords(journal, files).records);
     return merged.changed ? { ...loaded, checkpoint: merged.checkpoint } : loaded;
+  }
+
+  /** The checkpoint file's inode, time and size; '' when there is none. */
+  private fileIdentity(): string {
+    const stats = this.fs.lstatSync(this.paths.main, { throwIfNoEntry: false });
+    return stats ? `${stats.ino}:${stats.mtimeMs}:${stats.size}` : '';
   }
 
   private async loadFile(): Promise<LoadResult> {

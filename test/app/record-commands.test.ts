@@ -49,6 +49,26 @@ describe('recording commands: told once they are on disk', () => {
     expect(existsSync(journal)).toBe(false);
   });
 
+  it('once, when the caller told fails (its failure is not the journal’s)', async () => {
+    const { root, deps } = await project();
+    await expect(
+      recordCommands(
+        deps,
+        { projectRoot: root, commands: [{ command: 'npm test', exitCode: 0 }] },
+        {
+          onRecorded: () => {
+            throw new Error('the answer could not be sent');
+          },
+        },
+      ),
+    ).rejects.toThrow('the answer could not be sent');
+    // Journaled, never appended a second time: the next holder of the lock merges it once.
+    const loaded = await new CheckpointStore(root).load();
+    expect(loaded.found && loaded.checkpoint.recentCommands.map((c) => c.command)).toEqual(['npm test']);
+    await new CheckpointStore(root).mergeJournalNow();
+    expect(commandsIn(root)).toEqual(['npm test']);
+  });
+
   it('in the checkpoint at once, with nobody waiting', async () => {
     const { root, deps } = await project();
     await recordCommands(deps, { projectRoot: root, commands: [{ command: 'make', exitCode: 0 }] });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -37,14 +37,23 @@ export const bashInput = (root: string, command: string) =>
  */
 export function recordedCommands(root: string): string[] {
   const file = path.join(root, '.claude-checkpoint');
-  const checkpoint = parseCheckpoint(readFileSync(file, 'utf8'));
-  const records: JournalRecord[] = [];
-  for (const { id, text } of readJournal(nodeFs, `${file}.journal`)?.files ?? []) {
-    const record = parseJournalRecord(id, text);
-    if (record && record !== 'newer') records.push(record);
+  // As CheckpointStore.load: a merge between the two reads renamed a new file into place; read again.
+  const identity = () => {
+    const stats = statSync(file);
+    return `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
+  };
+  for (let attempt = 0; ; attempt++) {
+    const before = identity();
+    const checkpoint = parseCheckpoint(readFileSync(file, 'utf8'));
+    const records: JournalRecord[] = [];
+    for (const { id, text } of readJournal(nodeFs, `${file}.journal`)?.files ?? []) {
+      const record = parseJournalRecord(id, text);
+      if (record && record !== 'newer') records.push(record);
+    }
+    if (identity() !== before && attempt < 3) continue;
+    const merged = applyJournal(checkpoint, records);
+    return (merged.changed ? merged.checkpoint : checkpoint).recentCommands.map((entry) => entry.command);
   }
-  const merged = applyJournal(checkpoint, records);
-  return (merged.changed ? merged.checkpoint : checkpoint).recentCommands.map((entry) => entry.command);
 }
 
 /** The commands the checkpoint file itself holds, journal aside. */

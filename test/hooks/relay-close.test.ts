@@ -2,6 +2,7 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   PACKAGE_VERSION,
+  RELAY_ANSWER_END,
   RELAY_GO,
   RELAY_PROTOCOL,
   RELAY_READY,
@@ -11,7 +12,7 @@ import { startHookRelay } from '../../src/hooks/relay-server.js';
 import { KeyedQueue } from '../../src/store/lock.js';
 import { runCli } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
-import { bashInput, recordedCommands } from '../helpers/relay.js';
+import { bashInput, commandsInFile, recordedCommands } from '../helpers/relay.js';
 
 // In-process, over a real unix socket: the MCP server's relay told to close (its agent exits) while a hook
 // is in the middle of the exchange. server.ts exits the process as soon as close() settles.
@@ -58,7 +59,13 @@ async function hookConnection(socket: string) {
       while (!text.startsWith(RELAY_READY)) await new Promise<void>((resolve) => changed.push(resolve));
     },
     go: () => connection.end(RELAY_GO),
-    answer: async () => JSON.parse((await ended).slice(text.startsWith(RELAY_READY) ? 1 : 0)),
+    answer: async () => {
+      const answer = (await ended).slice(text.startsWith(RELAY_READY) ? 1 : 0);
+      // One line (RELAY_ANSWER_END): the hook takes it as whole at its newline.
+      expect(answer.endsWith(RELAY_ANSWER_END)).toBe(true);
+      expect(answer.indexOf(RELAY_ANSWER_END)).toBe(answer.length - 1);
+      return JSON.parse(answer);
+    },
   };
 }
 
@@ -74,8 +81,8 @@ describe('a relay closed while a hook is in its exchange', () => {
     const closed = relay.close();
     hook.go();
     await closed;
-    // What server.ts does next is process.exit(): the command must be on disk by now.
-    expect(recordedCommands(root)).toEqual(['npm test']);
+    // What server.ts does next is process.exit(): the command must be on disk by now, merged.
+    expect(commandsInFile(root)).toEqual(['npm test']);
     expect(await hook.answer()).toMatchObject({ handled: true });
   });
 
