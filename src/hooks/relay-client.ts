@@ -1,18 +1,13 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { isPrivateFolder, relaySocketIn } from '../store/relay-socket-path.js';
-import { exchangeOverPipe } from './relay-pipe.js';
+import { exchange } from './relay-exchange.js';
+import { netTransport } from './relay-net.js';
+import { pipeTransport } from './relay-pipe.js';
 import {
   type Exchange,
-  endOfAnswer,
-  MAX_RELAY_MESSAGE_BYTES,
   PACKAGE_VERSION,
-  RELAY_ACCEPT_WAIT_MS,
-  RELAY_ANSWER_END,
-  RELAY_GO,
   RELAY_PROTOCOL,
-  RELAY_READY,
-  RELAY_REPLY_WAIT_MS,
   type RelayRequest,
   relayProjectDir,
 } from './relay-protocol.js';
@@ -79,8 +74,7 @@ export async function relayHook(ask: RelayAsk): Promise<RelayOutcome> {
   const onSettled = (settled: Exchange) => {
     if (settled.kind === 'answered' && settled.reply.handled) ask.onAnswered?.(settled.reply);
   };
-  const reply = await (exchangeOverPipe(socket, message, onSettled) ??
-    exchange(ask.loadNet(), socket, message, onSettled));
+  const reply = await exchange(pipeTransport() ?? netTransport(ask.loadNet()), socket, message, onSettled);
   if (reply.kind === 'unsent') return vacant;
   // Something holds the socket but did not take the request in time: this hook runs it, and starts no host.
   if (reply.kind === 'unaccepted') return declined;
@@ -111,61 +105,4 @@ function isSocket(file: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * Sends one message and reads the whole answer (the exchange in relay-protocol.ts): `unsent` when nothing
- * could be sent, `unaccepted` when the server did not take it within RELAY_ACCEPT_WAIT_MS. `onSettled`
- * is told the outcome before the connection is closed.
- */
-export function exchange(
-  net: typeof import('node:net'),
-  socketPath: string,
-  message: string,
-  onSettled?: (result: Exchange) => void,
-): Promise<Exchange> {
-  return new Promise((resolve) => {
-    let sent = false;
-    let accepted = false;
-    let settled = false;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (result: Exchange) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      onSettled?.(result);
-      connection.destroy();
-      resolve(result);
-    };
-    let timer = setTimeout(() => finish({ kind: 'unaccepted' }), RELAY_ACCEPT_WAIT_MS);
-    const connection = net.createConnection(socketPath, () => {
-      sent = true;
-      connection.write(`${message}\n`);
-    });
-    connection.on('data', (chunk: Buffer) => {
-      if (!accepted && chunks.length === 0 && chunk[0] === RELAY_READY.charCodeAt(0)) {
-        accepted = true;
-        clearTimeout(timer);
-        timer = setTimeout(
-          () => finish({ kind: 'lost', why: `no answer within ${RELAY_REPLY_WAIT_MS / 1000} s` }),
-          RELAY_REPLY_WAIT_MS,
-        );
-        connection.end(RELAY_GO);
-        chunk = chunk.subarray(1);
-      }
-      size += chunk.length;
-      if (size > MAX_RELAY_MESSAGE_BYTES) finish({ kind: 'lost', why: 'its answer was too large' });
-      else {
-        chunks.push(chunk);
-        if (chunk.includes(RELAY_ANSWER_END.charCodeAt(0)))
-          finish(endOfAnswer(Buffer.concat(chunks).toString('utf8'), accepted));
-      }
-    });
-    connection.on('end', () => finish(endOfAnswer(Buffer.concat(chunks).toString('utf8'), accepted)));
-    connection.on('error', (error: NodeJS.ErrnoException) => {
-      if (!sent) finish({ kind: 'unsent' });
-      else finish(accepted ? { kind: 'lost', why: error.code ?? error.message } : { kind: 'unaccepted' });
-    });
-  });
 }

@@ -1,27 +1,17 @@
 import { getSystemErrorName } from 'node:util';
 import { nodeBinding } from './node-binding.js';
-import {
-  type Exchange,
-  endOfAnswer,
-  MAX_RELAY_MESSAGE_BYTES,
-  RELAY_ACCEPT_WAIT_MS,
-  RELAY_ANSWER_END,
-  RELAY_GO,
-  RELAY_READY,
-  RELAY_REPLY_WAIT_MS,
-} from './relay-protocol.js';
+import type { RelayConnectionEvents, RelayTransport } from './relay-exchange.js';
 
-// The relay's exchange (relay-protocol.ts) on libuv's pipe handle itself, the binding node:net is built
+// The relay's exchange (relay-exchange.ts) on libuv's pipe handle itself, the binding node:net is built
 // on: loading node:net loads Node's whole stream stack (some thirty modules, 3 to 5 ms of a hook's
 // start) for one connection that sends a line and reads a short answer. Used where the relay is (unix
 // sockets: Linux and macOS; the relay is off on Windows), and only when this Node's bindings have the
-// shape used here; otherwise the caller uses node:net. Whatever goes wrong stays safe: before the hook's
-// GO the server runs nothing (the hook then runs the event itself), and after it the answer is the
-// server's (relay-client.ts).
+// shape used here; otherwise the caller uses node:net (relay-net.ts). Whatever goes wrong stays safe:
+// before the hook's GO the server runs nothing (the hook then runs the event itself), and after it the
+// answer is the server's (relay-client.ts).
 
 /** libuv's end of stream, the same on every platform. */
 const UV_EOF = -4095;
-const ANSWER_END = RELAY_ANSWER_END.charCodeAt(0);
 
 interface Request {
   oncomplete?: (status: number) => void;
@@ -51,40 +41,40 @@ interface PipeBindings {
 }
 
 /**
- * Sends one message and reads the whole answer, as relay-client.ts's `exchange` does over node:net, with
- * the same outcomes; `null` when this Node's pipe bindings are not there as expected.
+ * A connection over this Node's pipe binding, with the same events as node:net's (relay-net.ts); `null`
+ * when the binding is not there as expected.
  */
-export function exchangeOverPipe(
-  socketPath: string,
-  message: string,
-  onSettled?: (result: Exchange) => void,
-): Promise<Exchange> | null {
+export function pipeTransport(): RelayTransport | null {
   const bindings = pipeBindings();
   if (!bindings) return null;
   const { Pipe, PipeConnectWrap, WriteWrap, ShutdownWrap, SOCKET, state } = bindings;
-  return new Promise((resolve) => {
-    const handle = new Pipe(SOCKET);
-    let sent = false;
-    let accepted = false;
-    let settled = false;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (result: Exchange) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      onSettled?.(result);
-      handle.onread = ignoreRead; // the binding takes only a function here
-      handle.close();
-      resolve(result);
-    };
-    let timer = setTimeout(() => finish({ kind: 'unaccepted' }), RELAY_ACCEPT_WAIT_MS);
-    // As node:net's 'error': before anything was sent nothing was asked; after it, see RELAY_READY.
-    const fail = (status: number) => {
-      if (!sent) finish({ kind: 'unsent' });
-      else finish(accepted ? { kind: 'lost', why: errorName(status) } : { kind: 'unaccepted' });
-    };
-    const write = (text: string) => {
+  const handle = new Pipe(SOCKET);
+  let on: RelayConnectionEvents | undefined;
+  let isClosed = false;
+  const fail = (status: number) => on?.error(errorName(status));
+  return {
+    connect(socketPath, events) {
+      on = events;
+      handle.onread = (buffer) => {
+        const length = state[bindings.kReadBytesOrError] ?? 0;
+        if (length === 0) return;
+        if (length < 0 || !buffer) return length === UV_EOF ? events.end() : fail(length);
+        events.data(Buffer.from(new Uint8Array(buffer, state[bindings.kArrayBufferOffset] ?? 0, length)));
+      };
+      const connecting = new PipeConnectWrap();
+      connecting.oncomplete = (status) => {
+        if (isClosed) return;
+        if (status < 0) return fail(status);
+        const reading = handle.readStart();
+        // As node:net: connected, then a failed read is an error of the connection.
+        events.connect();
+        if (reading < 0) fail(reading);
+      };
+      const status = handle.connect(connecting, socketPath);
+      if (status < 0) fail(status);
+    },
+    write(text) {
+      if (isClosed) return;
       const request = new WriteWrap();
       request.handle = handle;
       request.async = false;
@@ -93,8 +83,9 @@ export function exchangeOverPipe(
       };
       const status = handle.writeUtf8String(request, text);
       if (status < 0) fail(status);
-    };
-    const end = () => {
+    },
+    end() {
+      if (isClosed) return;
       const request = new ShutdownWrap();
       request.handle = handle;
       request.oncomplete = (status) => {
@@ -102,42 +93,14 @@ export function exchangeOverPipe(
       };
       const status = handle.shutdown(request);
       if (status < 0) fail(status);
-    };
-    const onEnd = () => finish(endOfAnswer(Buffer.concat(chunks).toString('utf8'), accepted));
-    handle.onread = (buffer) => {
-      const length = state[bindings.kReadBytesOrError] ?? 0;
-      if (length === 0 || settled) return;
-      if (length < 0 || !buffer) return length === UV_EOF ? onEnd() : fail(length);
-      let chunk = Buffer.from(new Uint8Array(buffer, state[bindings.kArrayBufferOffset] ?? 0, length));
-      if (!accepted && chunks.length === 0 && chunk[0] === RELAY_READY.charCodeAt(0)) {
-        accepted = true;
-        clearTimeout(timer);
-        timer = setTimeout(
-          () => finish({ kind: 'lost', why: `no answer within ${RELAY_REPLY_WAIT_MS / 1000} s` }),
-          RELAY_REPLY_WAIT_MS,
-        );
-        write(RELAY_GO);
-        end();
-        chunk = chunk.subarray(1);
-      }
-      size += chunk.length;
-      if (size > MAX_RELAY_MESSAGE_BYTES) finish({ kind: 'lost', why: 'its answer was too large' });
-      else {
-        chunks.push(chunk);
-        if (chunk.includes(ANSWER_END)) onEnd();
-      }
-    };
-    const connecting = new PipeConnectWrap();
-    connecting.oncomplete = (status) => {
-      if (settled) return;
-      if (status < 0) return finish({ kind: 'unsent' });
-      sent = true;
-      const reading = handle.readStart();
-      if (reading < 0) return fail(reading);
-      write(`${message}\n`);
-    };
-    if (handle.connect(connecting, socketPath) < 0) finish({ kind: 'unsent' });
-  });
+    },
+    destroy() {
+      if (isClosed) return;
+      isClosed = true;
+      handle.onread = ignoreRead; // the binding takes only a function here
+      handle.close();
+    },
+  };
 }
 
 function ignoreRead(): void {}

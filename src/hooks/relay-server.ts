@@ -14,7 +14,8 @@ import {
 } from '../store/relay-socket.js';
 import { defaultStoreBase } from '../store/store-base.js';
 import { parseHookArgs } from './hook-args.js';
-import { exchange } from './relay-client.js';
+import { exchange } from './relay-exchange.js';
+import { netTransport } from './relay-net.js';
 import {
   isStepAsideRequest,
   MAX_RELAY_MESSAGE_BYTES,
@@ -252,7 +253,7 @@ async function askHostToStepAside(options: Parameters<typeof startHookRelay>[0])
 export async function askToStepAside(socket: string): Promise<boolean> {
   if (!isPrivateFolder(path.dirname(socket))) return false;
   const request: StepAsideRequest = { protocol: RELAY_PROTOCOL, stepAside: true };
-  const reply = await exchange(net, socket, JSON.stringify(request));
+  const reply = await exchange(netTransport(net), socket, JSON.stringify(request));
   return reply.kind === 'answered' && !reply.reply.handled && reply.reply.reason === STEPPED_ASIDE;
 }
 

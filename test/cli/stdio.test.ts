@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI, childEnv, PLAIN_CLI } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
+import { builtinsTrace } from '../helpers/loads.js';
 
 beforeAll(assertBuilt);
 
@@ -73,23 +74,14 @@ process.stderr.write('done ' + String(stdio.isPlainOutput(1)));`,
 
 /** Node's own modules `claude-checkpoint --help` (the npm bin) loaded with its stdout going to `stdout`. */
 function builtinsOfHelp(stdout: 'pipe' | 'ignore' | number): string[] {
-  const dir = tempDir('cli-stdio-');
-  const preload = path.join(dir, 'preload.cjs');
-  const log = path.join(dir, 'loaded.log');
-  writeFileSync(
-    preload,
-    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, process.moduleLoadList.join('\\n')));\n`,
-  );
-  const result = spawnSync(process.execPath, ['--require', preload, CLI, '--help'], {
+  const trace = builtinsTrace();
+  const result = spawnSync(process.execPath, ['--require', trace.preload, CLI, '--help'], {
     stdio: ['ignore', stdout, 'pipe'],
     encoding: 'utf8',
     env: childEnv(),
   });
   expect(result.status, result.stderr).toBe(0);
-  return readFileSync(log, 'utf8')
-    .split('\n')
-    .filter((line) => line.startsWith('NativeModule '))
-    .map((line) => line.slice('NativeModule '.length));
+  return trace.builtins();
 }
 
 describe('the bin’s output to a pipe, a file or /dev/null builds no stream (issue 26: start-up)', () => {

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, PLAIN_CLI, runCli, runNodeScript } from '../helpers/cli.js';
 import { createRepo, git, tempDir } from '../helpers/fixtures.js';
+import { builtinsTrace } from '../helpers/loads.js';
 
 beforeAll(assertBuilt);
 
@@ -108,11 +109,7 @@ const BIN = path.join(
 /** Node's own modules a run of the bin loaded, and the git commands it ran. */
 async function runTraced(args: string[], root: string, storeDir: string) {
   const dir = tempDir('cli-trace-');
-  const preload = path.join(dir, 'preload.cjs');
-  writeFileSync(
-    preload,
-    "process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADED_LOG, process.moduleLoadList.join('\\n')));\n",
-  );
+  const trace = builtinsTrace();
   // git as the CLI finds it on PATH, writing down each command before it runs (not in a GIT_* variable,
   // which the CLI keeps from git).
   const gitShim = path.join(dir, 'git');
@@ -121,25 +118,20 @@ async function runTraced(args: string[], root: string, storeDir: string) {
     `#!/bin/sh\necho "$1 $2" >> "$TRACE_GIT_LOG"\nexec ${JSON.stringify(git(REPO, '--exec-path').trim())}/git "$@"\n`,
   );
   chmodSync(gitShim, 0o755);
-  const loaded = path.join(dir, 'loaded.log');
   const gitLog = path.join(dir, 'git.log');
   writeFileSync(gitLog, '');
   const result = await runNodeScript(BIN, args, {
     cwd: root,
     env: {
       CHECKPOINT_STORE_DIR: storeDir,
-      LOADED_LOG: loaded,
       TRACE_GIT_LOG: gitLog,
-      NODE_OPTIONS: `--require=${preload}`,
+      NODE_OPTIONS: `--require=${trace.preload}`,
       PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}`,
     },
   });
   expect(result.code, result.stderr).toBe(0);
   return {
-    builtins: readFileSync(loaded, 'utf8')
-      .split('\n')
-      .filter((line) => line.startsWith('NativeModule '))
-      .map((line) => line.slice('NativeModule '.length)),
+    builtins: trace.builtins(),
     gitCommands: readFileSync(gitLog, 'utf8').split('\n').filter(Boolean),
   };
 }

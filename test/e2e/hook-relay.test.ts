@@ -5,6 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { fnv1a64 } from '../../src/store/relay-socket.js';
 import { runCli, runNodeScript } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
+import { builtinsTrace } from '../helpers/loads.js';
 import {
   askRelay,
   bashHook,
@@ -28,6 +29,19 @@ async function project() {
   const env = { CHECKPOINT_STORE_DIR: store };
   await runCli(['save', '--goal', 'Relay'], { cwd: root, env });
   return { root, store, env, socket: path.join(store, 'run', `${fnv1a64(root)}.sock`) };
+}
+
+/** bashThroughRelay, with the Node modules the hook loaded (after `preload`, if given). */
+async function bashThroughRelayTraced(
+  root: string,
+  env: Record<string, string>,
+  command: string,
+  preload?: string,
+) {
+  const trace = builtinsTrace();
+  const requires = [preload, trace.preload].filter(Boolean).map((file) => `--require=${file}`);
+  const result = await bashThroughRelay(root, { ...env, NODE_OPTIONS: requires.join(' ') }, command);
+  return { result, builtins: trace.builtins() };
 }
 
 describe('hooks handed to the running MCP server', () => {
@@ -87,6 +101,16 @@ describe('hooks handed to the running MCP server', () => {
     expect(recordedCommands(root).sort()).toEqual([...all].sort());
   });
 
+  it('hands a Bash hook over without loading node:net or any of Node’s stream modules', async () => {
+    const { root, env } = await project();
+    await startRelayServer(root, env);
+    const { result, builtins } = await bashThroughRelayTraced(root, env, 'npm test');
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(recordedCommands(root)).toEqual(['npm test']);
+    for (const name of ['net', 'stream', 'stream/promises', 'internal/stream_base_commons'])
+      expect(builtins).not.toContain(name);
+  });
+
   it('hands the event over through node:net where this Node has no pipe binding to use', async () => {
     const { root, env } = await project();
     await startRelayServer(root, env);
@@ -96,9 +120,10 @@ describe('hooks handed to the running MCP server', () => {
       preload,
       "const binding = process.binding;\nprocess.binding = (name) => { if (name === 'stream_wrap') throw new Error('gone'); return binding.call(process, name); };\n",
     );
-    const bash = await bashThroughRelay(root, { ...env, NODE_OPTIONS: `--require ${preload}` }, 'npm test');
-    expect(bash).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const { result, builtins } = await bashThroughRelayTraced(root, env, 'npm test', preload);
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(recordedCommands(root)).toEqual(['npm test']);
+    expect(builtins).toContain('net');
   });
 
   // Regression (issue 26): Node's bindings are deprecated, and the warning comes on the next tick, past

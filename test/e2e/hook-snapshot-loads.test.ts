@@ -1,8 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
+import { builtinsTrace } from '../helpers/loads.js';
 
 beforeAll(assertBuilt);
 
@@ -25,23 +24,14 @@ describe('a snapshotting hook in its own process', () => {
       root,
       Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`src/f${i}.ts`, `${'x'.repeat(1000)}${i}\n`])),
     );
-    const dir = tempDir('hook-loads-');
-    const loaded = path.join(dir, 'loaded.log');
-    const preload = path.join(dir, 'preload.cjs');
-    writeFileSync(
-      preload,
-      "process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADED_LOG, process.moduleLoadList.join('\\n')));\n",
-    );
+    const trace = builtinsTrace();
     const result = await runNodeScript(SHIPPED_HOOK_ENTRY, [event], {
       cwd: root,
-      env: { ...env, LOADED_LOG: loaded, NODE_OPTIONS: `--require=${preload}` },
+      env: { ...env, NODE_OPTIONS: `--require=${trace.preload}` },
       input: JSON.stringify(input(root)),
     });
     expect(result.code, result.stderr).toBe(0);
-    const builtins = readFileSync(loaded, 'utf8')
-      .split('\n')
-      .filter((line) => line.startsWith('NativeModule '))
-      .map((line) => line.slice('NativeModule '.length));
+    const builtins = trace.builtins();
     expect(builtins).not.toContain('crypto');
     const listed = JSON.parse((await runCli(['list', '--json'], { cwd: root, env })).stdout);
     expect(listed.snapshots).toHaveLength(2);

@@ -3,30 +3,32 @@ import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { exchange, relayHook } from '../../src/hooks/relay-client.js';
-import { exchangeOverPipe } from '../../src/hooks/relay-pipe.js';
-import type { Exchange } from '../../src/hooks/relay-protocol.js';
+import { relayHook } from '../../src/hooks/relay-client.js';
+import { exchange, type RelayTransport } from '../../src/hooks/relay-exchange.js';
+import { netTransport } from '../../src/hooks/relay-net.js';
+import { pipeTransport } from '../../src/hooks/relay-pipe.js';
+import { type Exchange, MAX_RELAY_MESSAGE_BYTES } from '../../src/hooks/relay-protocol.js';
 import { relaySocketIn } from '../../src/store/relay-socket-path.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
-// The hook's side of the relay's exchange (relay-protocol.ts) over both transports: node:net, and the
-// pipe binding the hooks' entry uses in its place (relay-pipe.ts). Each must end the same way against
-// the same server, a real one on a real unix socket.
+// The hook's side of the relay's exchange (relay-exchange.ts) over both transports: node:net
+// (relay-net.ts), and the pipe binding the hooks' entry uses in its place (relay-pipe.ts). Each must end
+// the same way against the same server, a real one on a real unix socket.
 
-type Transport = (
-  socket: string,
-  message: string,
-  onSettled?: (result: Exchange) => void,
-) => Promise<Exchange>;
-const TRANSPORTS: Array<[string, Transport]> = [
-  ['node:net', (socket, message, onSettled) => exchange(net, socket, message, onSettled)],
+type Send = (socket: string, message: string, onSettled?: (result: Exchange) => void) => Promise<Exchange>;
+const over =
+  (transport: () => RelayTransport): Send =>
+  (socket, message, onSettled) =>
+    exchange(transport(), socket, message, onSettled);
+const TRANSPORTS: Array<[string, Send]> = [
+  ['node:net', over(() => netTransport(net))],
   [
     'the pipe binding',
-    (socket, message, onSettled) => {
-      const exchanged = exchangeOverPipe(socket, message, onSettled);
-      if (!exchanged) throw new Error("this Node's pipe binding is not usable");
-      return exchanged;
-    },
+    over(() => {
+      const transport = pipeTransport();
+      if (!transport) throw new Error("this Node's pipe binding is not usable");
+      return transport;
+    }),
   ],
 ];
 
@@ -140,6 +142,21 @@ describe.each(TRANSPORTS)('the relay exchange over %s', (_, send) => {
     const socket = await serverOn(answering(''));
     expect(await send(socket, '{}')).toEqual({ kind: 'lost', why: 'its answer was cut short' });
   });
+
+  it('is lost, named by the error, when the connection fails after READY', async () => {
+    // The server says READY and closes: the hook's GO finds the connection gone.
+    const socket = await serverOn((connection, read) =>
+      connection.on('data', () => {
+        if (read().includes('\n')) connection.write('?', () => connection.destroy());
+      }),
+    );
+    expect(await send(socket, '{}')).toEqual({ kind: 'lost', why: 'EPIPE' });
+  });
+
+  it('is lost, without reading on, when the answer is past MAX_RELAY_MESSAGE_BYTES', async () => {
+    const socket = await serverOn(answering('x'.repeat(MAX_RELAY_MESSAGE_BYTES + 1)));
+    expect(await send(socket, '{}')).toEqual({ kind: 'lost', why: 'its answer was too large' });
+  });
 });
 
 describe.each(TRANSPORTS)('an answer that is JSON but no reply, over %s', (_, send) => {
@@ -202,7 +219,7 @@ describe('the pipe binding of a Node whose stream binding has another shape', ()
       return name === 'stream_wrap' ? { ...real, ...change } : real;
     };
     try {
-      expect(exchangeOverPipe(path.join(tempDir('relay-exchange-'), 'none.sock'), '{}')).toBeNull();
+      expect(pipeTransport()).toBeNull();
     } finally {
       node.binding = binding;
     }
