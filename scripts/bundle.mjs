@@ -128,6 +128,7 @@ if (process.argv.includes('--package')) {
   for (const [from, to, options] of [
     ['src/cli.ts', 'cli-main.cjs', cached],
     ['src/cli-fast.ts', 'cli-fast.cjs', cached],
+    ['src/cli-snapshot.ts', 'cli-snapshot.cjs', cached],
     [
       'src/cli-loader.ts',
       'cli.cjs',

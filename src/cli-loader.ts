@@ -14,8 +14,8 @@ import { writeGeneralHelp } from './cli/help-text.js';
 import { isSurelyNoTerminal } from './cli/plain-output.js';
 import { guardStdioStreams } from './cli/stdio.js';
 
-// The general help is printed from here, and `status` and `list` have a bundle of their own, without
-// commander or the other commands (cli/fast-argv.ts). The help's text is commander's off a terminal: a
+// The general help is printed from here, and `status` and `list`, and `snapshot`, have bundles of their
+// own, without commander or the other commands (cli/fast-argv.ts). The help's text is commander's off a terminal: a
 // terminal gets the whole CLI, which fits it to the terminal's width. This file has no code cache: V8
 // compiles what it runs each time, so what only the commands need (the early git status, the settings
 // the code cache reads) is loaded, bundled, only for them (about 3 ms, issue 26).
@@ -40,6 +40,7 @@ if (fast?.name === 'help' && isSurelyNoTerminal(1)) {
         name: argv[0] ?? '',
         cacheBase,
       });
-    if (!(fast && fast.name !== 'help' && run('cli-fast.cjs')) && !run('cli-main.cjs'))
+    const short = fast?.name === 'snapshot' ? 'cli-snapshot.cjs' : 'cli-fast.cjs';
+    if (!(fast && fast.name !== 'help' && run(short)) && !run('cli-main.cjs'))
       void import(pathToFileURL(path.join(__dirname, 'cli.js')).href);
   });

@@ -1,5 +1,6 @@
-// The command lines the CLI's loader answers with its short path (dist/cli-fast.cjs, built from
-// src/cli-fast.ts): the general help, and `status` and `list` with the flags they take after their name.
+// The command lines the CLI's loader answers with its short paths: the general help, `status` and `list`
+// (dist/cli-fast.cjs, built from src/cli-fast.ts) and `snapshot` (dist/cli-snapshot.cjs, from
+// src/cli-snapshot.ts), each with the flags it takes after its name.
 // Each is a fresh process, and the short path loads neither commander nor the other commands' code
 // (issue 26). Anything else, or any doubt (a flag's value that looks like a flag, `--root` before the
 // command's name, an argument), goes to the whole CLI, whose parser answers it.
@@ -7,22 +8,29 @@
 /** A command line the short path answers, with the options commander would have given the command. */
 export type FastCommand =
   | { name: 'help' }
-  | { name: 'status' | 'list'; options: Record<string, string | boolean> };
+  | { name: ShortCommand; options: Record<string, string | boolean> };
 
-/** The flags that take a value, by command: `--root <dir>`, and `list --limit <n>`. */
+/** The flags that take a value, by command: `--root <dir>`, `list --limit <n>`, `snapshot --label` and `--trigger`. */
 const VALUE_FLAGS = {
   status: /^--(root)(?:=([\s\S]*))?$/,
   list: /^--(root|limit)(?:=([\s\S]*))?$/,
+  snapshot: /^--(root|label|trigger)(?:=([\s\S]*))?$/,
+};
+type ShortCommand = keyof typeof VALUE_FLAGS;
+
+/** commander's defaults: `--no-color` makes `color` false, `list --limit` is 20, `snapshot --trigger` manual. */
+const DEFAULTS: Record<ShortCommand, Record<string, string | boolean>> = {
+  status: { color: true },
+  list: { limit: '20', color: true },
+  snapshot: { trigger: 'manual', color: true },
 };
 
 /** The command line as the short path runs it, or `undefined` for the whole CLI. No imports: the loader runs this. */
 export function parseFastCommand(argv: readonly string[]): FastCommand | undefined {
   const [name, ...rest] = argv;
   if (argv.length === 1 && (name === '--help' || name === '-h' || name === 'help')) return { name: 'help' };
-  if (name !== 'status' && name !== 'list') return undefined;
-  // commander's defaults: `--no-color` makes `color` true, and `list --limit` is 20.
-  const options: Record<string, string | boolean> =
-    name === 'list' ? { limit: '20', color: true } : { color: true };
+  if (name !== 'status' && name !== 'list' && name !== 'snapshot') return undefined;
+  const options = { ...DEFAULTS[name] };
   for (let index = 0; index < rest.length; index++) {
     const arg = rest[index] as string;
     if (arg === '--json' || arg === '--debug') options[arg.slice(2)] = true;

@@ -1,14 +1,12 @@
 import { type Command, Option } from 'commander';
 import type { GcAllOutcome, RestoreOutcome } from '../app/rewind.js';
-import { CheckpointError } from '../core/errors.js';
 import { quotePath } from '../core/quote.js';
-import { changesNothing, planSize, SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
+import { changesNothing, planSize } from '../core/snapshot.js';
 import {
   formatBytes,
   renderDiff,
   renderPlan,
   renderRestore,
-  renderSnapshot,
   snapshotSummary,
 } from '../core/snapshot-text.js';
 import { type Runner, withCommonOptions } from './context.js';
@@ -16,6 +14,7 @@ import { showSnapshotList } from './list-command.js';
 import { confirm, EXIT } from './output.js';
 import { registerRewindMenuCommand } from './rewind-menu-command.js';
 import { slowProgress } from './slow-progress.js';
+import { takeSnapshotNow } from './snapshot-command.js';
 
 export function registerRewindCommands(program: Command, run: Runner): void {
   registerRewindMenuCommand(program, run);
@@ -25,43 +24,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       .description('take a snapshot of the whole working tree now')
       .option('--label <text>', 'a short note on why')
       .option('--trigger <name>', 'what caused it (manual, prompt, pre-compact, ...)', 'manual'),
-  ).action(
-    run(async (ctx) => {
-      const options = ctx.options as { label?: string; trigger: string };
-      // Refused as snapshot_files refuses it, rather than cut short unseen (the hooks' labels are cut).
-      const maxChars = SNAPSHOT_DEFAULTS.labelChars;
-      if (options.label !== undefined && options.label.length > maxChars)
-        throw new CheckpointError(
-          'INVALID_INPUT',
-          `--label: must be at most ${maxChars} characters (got ${options.label.length})`,
-        );
-      const progress = slowProgress(ctx.out);
-      const { gcSnapshots, takeSnapshot } = await import('../app/rewind.js');
-      const outcome = await takeSnapshot(ctx.deps, {
-        projectRoot: ctx.root,
-        trigger: options.trigger,
-        label: options.label,
-        onProgress: (phase, done, total) =>
-          progress.update(
-            phase === 'storing' && total
-              ? `Snapshotting: storing ${done ?? 0}/${total} files…`
-              : `Snapshotting: ${phase}…`,
-          ),
-      }).finally(progress.end);
-      // Past a size cap: trimmed now, in this process, as a gc would (the hooks start one in the background).
-      if (outcome.capDue) await gcSnapshots(ctx.deps, { projectRoot: outcome.root.root });
-      // A long history to pack: only that (see isPackDue), which costs what was added since the last gc.
-      else if (outcome.packDue) await gcSnapshots(ctx.deps, { projectRoot: outcome.root.root, ifDue: true });
-      if (ctx.out.json)
-        ctx.out.printJson({
-          created: outcome.created,
-          snapshot: snapshotSummary(outcome.snapshot),
-          expired: outcome.expired,
-        });
-      else ctx.out.print(renderSnapshot(outcome.created, outcome.snapshot));
-      return EXIT.ok;
-    }),
-  );
+  ).action(run(takeSnapshotNow));
 
   withCommonOptions(
     program

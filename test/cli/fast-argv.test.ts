@@ -30,7 +30,7 @@ async function commanderOptions(argv: string[]): Promise<Record<string, unknown>
   return options;
 }
 
-// The loader's short path reads `status` and `list` command lines itself (cli/fast-argv.ts): what it
+// The loader's short paths read `status`, `list` and `snapshot` command lines themselves (cli/fast-argv.ts): what it
 // takes must be what commander's parser gives the same command, and what it leaves is left to commander.
 describe('the short path’s reading of a command line', () => {
   it.each([
@@ -45,6 +45,11 @@ describe('the short path’s reading of a command line', () => {
     ['list', '--limit', '3', '--json'],
     ['list', '--limit=0', '--root', '/tmp', '--no-color', '--no-color'],
     ['list', '--limit', 'x'],
+    ['snapshot'],
+    ['snapshot', '--label', 'a note', '--trigger', 'pre-compact', '--json'],
+    ['snapshot', '--label=', '--label', 'last', '--no-color'],
+    ['snapshot', '--trigger=x', '--root', '/tmp', '--debug'],
+    ['snapshot', '--label', ''],
   ])('%j: the options commander gives', async (...argv) => {
     const fast = parseFastCommand(argv);
     expect(fast).toMatchObject({ name: argv[0] });
@@ -61,6 +66,11 @@ describe('the short path’s reading of a command line', () => {
     ['status', '--'],
     ['list', '--limit', '-1'],
     ['list', '--limit'],
+    ['snapshot', '--label'],
+    ['snapshot', '--label', '-x'],
+    ['snapshot', '--limit', '3'],
+    ['snapshot', 'extra'],
+    ['snapshot', '--help'],
     ['--root', '/tmp', 'status'],
     ['save'],
     ['help', 'status'],

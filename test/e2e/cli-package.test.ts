@@ -89,16 +89,26 @@ describe('the CLI as the npm package installs it', () => {
     const { root, env } = await project();
     const bundle = path.join(installed.pkg, 'dist', 'cli-main.cjs');
     const plain = path.join(installed.pkg, 'dist', 'cli.js');
-    const cases = [['--help'], ['list', '--json'], ['status', '--json'], ['frobnicate']];
+    // A snapshot with nothing changed since the first: the same answer each time.
+    const cases = [
+      ['--help'],
+      ['list', '--json'],
+      ['status', '--json'],
+      ['snapshot', '--json'],
+      ['frobnicate'],
+    ];
     const bundled = [];
     for (const args of cases) bundled.push(await runNodeScript(installed.bin, args, { cwd: root, env }));
     for (const [index, args] of cases.entries())
       expect(await runNodeScript(plain, args, { cwd: root, env })).toEqual(bundled[index]);
 
-    // Without the short path's bundle (status, list), the whole CLI's runs them; without that too, the plain modules.
+    // Without the short paths' bundles (status and list, snapshot), the whole CLI's runs them; without that
+    // too, the plain modules.
     const short = path.join(installed.pkg, 'dist', 'cli-fast.cjs');
+    const shortSnapshot = path.join(installed.pkg, 'dist', 'cli-snapshot.cjs');
     const kept = readFileSync(bundle);
     rmSync(short);
+    rmSync(shortSnapshot);
     try {
       for (const [index, args] of cases.entries())
         expect(await runNodeScript(installed.bin, args, { cwd: root, env })).toEqual(bundled[index]);
@@ -108,6 +118,7 @@ describe('the CLI as the npm package installs it', () => {
     } finally {
       copyFileSync(path.join(REPO, 'dist', 'cli-main.cjs'), bundle);
       copyFileSync(path.join(REPO, 'dist', 'cli-fast.cjs'), short);
+      copyFileSync(path.join(REPO, 'dist', 'cli-snapshot.cjs'), shortSnapshot);
     }
     expect(readFileSync(bundle).equals(kept)).toBe(true);
   });

@@ -13,9 +13,10 @@ beforeAll(assertBuilt);
 // same code: both must answer every command line byte for byte alike, in every state of a project.
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const WHOLE_CLI = path.join(DIST, 'cli-main.cjs');
-const SHORT_BUILD = /^\/\/ build ([0-9a-f]+)\n/.exec(
-  readFileSync(path.join(DIST, 'cli-fast.cjs'), 'utf8'),
-)?.[1];
+const buildOf = (bundle: string) =>
+  /^\/\/ build ([0-9a-f]+)\n/.exec(readFileSync(path.join(DIST, bundle), 'utf8'))?.[1];
+const SHORT_BUILD = buildOf('cli-fast.cjs');
+const SNAPSHOT_BUILD = buildOf('cli-snapshot.cjs');
 
 type Place = { cwd: string; env: Record<string, string> };
 
@@ -36,12 +37,36 @@ async function expectAlike(args: string[], place: Place): Promise<{ code: number
 }
 
 /** Whether the short path ran `name` in this store: its bundle's code cache, written after an exit 0. */
-function ranShort(place: Place, name: string): boolean {
+function ranShort(place: Place, name: string, build = SHORT_BUILD): boolean {
   const dir = path.join(place.env.CHECKPOINT_STORE_DIR as string, 'cache');
   return (
     existsSync(dir) &&
-    readdirSync(dir).some((file) => file.startsWith(`cli-${name}-`) && file.includes(`-${SHORT_BUILD}.`))
+    readdirSync(dir).some((file) => file.startsWith(`cli-${name}-`) && file.includes(`-${build}.`))
   );
+}
+
+/**
+ * `snapshot` writes: the short path runs in `place`, the whole CLI in `twin` (the same project state and
+ * settings, a store of its own), and their answers are compared with the snapshots' ids and times, which
+ * read the clock, set aside.
+ */
+async function expectSnapshotAlike(args: string[], place: Place, twin: Place) {
+  const short = await runCli(args, place);
+  const whole = await runNodeScript(WHOLE_CLI, args, twin);
+  const clockFree = (text: string) =>
+    text
+      .replace(/\b\d{8}-\d{6}-[0-9a-f]{6}\b/g, '<id>')
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '<time>')
+      .replaceAll(twin.env.CHECKPOINT_STORE_DIR as string, '<store>')
+      .replaceAll(place.env.CHECKPOINT_STORE_DIR as string, '<store>');
+  const frames = (text: string) => (args.includes('--debug') ? text.replace(/^ {4}at .*\n/gm, '') : text);
+  const comparable = (result: typeof short) => ({
+    ...result,
+    stdout: clockFree(result.stdout),
+    stderr: frames(clockFree(result.stderr)),
+  });
+  expect(comparable(short)).toEqual(comparable(whole));
+  return short;
 }
 
 function ranAny(place: Place): boolean {
@@ -68,6 +93,7 @@ const VARIANTS = [[], ['--json'], ['--no-color', '--debug'], ['--json', '--json'
 describe('the CLI’s short path answers as the whole CLI does', () => {
   it('holds no commander, and the loader no command', () => {
     expect(readFileSync(path.join(DIST, 'cli-fast.cjs'), 'utf8')).not.toContain('CommanderError');
+    expect(readFileSync(path.join(DIST, 'cli-snapshot.cjs'), 'utf8')).not.toContain('CommanderError');
     expect(readFileSync(path.join(DIST, 'cli-main.cjs'), 'utf8')).toContain('CommanderError');
     expect(readFileSync(path.join(DIST, 'cli.cjs'), 'utf8')).not.toContain('Checkpoint: none saved yet');
   });
@@ -163,6 +189,68 @@ describe('the CLI’s short path answers as the whole CLI does', () => {
       ['help', 'status'],
     ])
       await expectAlike(args, at);
+  });
+
+  it.each(VARIANTS)(
+    'snapshot %j: the first, one after changes, and one with nothing changed',
+    async (...flags) => {
+      const root = createRepo({ committed: { 'a.txt': 'one\n', 'src/b.ts': 'export {};\n' } });
+      const at = place(root);
+      const twin = { cwd: root, env: { ...at.env, CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } };
+      const first = await expectSnapshotAlike(['snapshot', ...flags], at, twin);
+      expect(first.code).toBe(0);
+      expect(ranShort(at, 'snapshot', SNAPSHOT_BUILD)).toBe(true);
+      writeFileSync(path.join(root, 'a.txt'), 'two\n');
+      writeFileSync(path.join(root, 'new.txt'), 'new\n');
+      const next = await expectSnapshotAlike(['snapshot', '--label', 'after the edit', ...flags], at, twin);
+      expect(next.stdout).toMatch(/\+1 ~1 -0|"label": "after the edit"/);
+      await expectSnapshotAlike(['snapshot', ...flags], at, twin);
+      // Both stores hold the same snapshots.
+      expect(await runCli(['list', '--json'], at)).toMatchObject({ code: 0 });
+      const listed = async (p: Place) =>
+        (
+          JSON.parse((await runCli(['list', '--json'], p)).stdout) as {
+            snapshots: Array<{ label?: string; trigger: string }>;
+          }
+        ).snapshots.map(({ label, trigger }) => ({ label, trigger }));
+      expect(await listed(at)).toEqual(await listed(twin));
+    },
+  );
+
+  it('snapshot: its flags, its errors, and the command lines it leaves to the parser', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const at = place(root);
+    const twin = { cwd: root, env: { ...at.env, CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } };
+    const parent = { ...at, cwd: path.dirname(root) };
+    const parentTwin = { ...twin, cwd: path.dirname(root) };
+    let round = 0;
+    for (const args of [
+      ['snapshot', '--label', 'a note', '--trigger', 'pre-compact'],
+      ['snapshot', '--label=', '--json'],
+      ['snapshot', `--trigger=${'t'.repeat(40)}`, '--label', 'twice', '--label', 'last wins'],
+      ['snapshot', '--label', 'x'.repeat(201)],
+      ['snapshot', '--label', '-x'],
+      ['snapshot', '--label'],
+      ['snapshot', 'extra'],
+      ['snapshot', '--lable', 'typo'],
+      ['snapshot', '--help'],
+      ['--root', root, 'snapshot'],
+      ['help', 'snapshot'],
+    ]) {
+      // Each round something to take, so that each answer says what it took.
+      writeFileSync(path.join(root, 'a.txt'), `round ${round++}\n`);
+      await expectSnapshotAlike(args, at, twin);
+    }
+    for (const args of [
+      ['snapshot', '--root', path.basename(root)],
+      ['snapshot', `--root=${path.basename(root)}`, '--json'],
+      ['snapshot', '--root', 'nowhere'],
+      ['snapshot', '--root', ''],
+    ]) {
+      writeFileSync(path.join(root, 'a.txt'), `round ${round++}\n`);
+      await expectSnapshotAlike(args, parent, parentTwin);
+    }
+    expect(ranShort(parent, 'snapshot', SNAPSHOT_BUILD)).toBe(true);
   });
 
   it('a user settings file with an unknown key: the same warning, once', async () => {

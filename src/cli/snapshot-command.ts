@@ -1,0 +1,46 @@
+import { CheckpointError } from '../core/errors.js';
+import { SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
+import { renderSnapshot, snapshotSummary } from '../core/snapshot-text.js';
+import type { CliContext } from './context.js';
+import { EXIT } from './output.js';
+import { slowProgress } from './slow-progress.js';
+
+// `claude-checkpoint snapshot`, apart from commander: the CLI's parser runs it, and so does the loader's
+// short path (cli-snapshot.ts), which loads neither commander nor the other commands (issue 26).
+
+/** `snapshot`: the whole working tree, now, into the project's store. */
+export async function takeSnapshotNow(ctx: CliContext): Promise<number> {
+  const options = ctx.options as { label?: string; trigger: string };
+  // Refused as snapshot_files refuses it, rather than cut short unseen (the hooks' labels are cut).
+  const maxChars = SNAPSHOT_DEFAULTS.labelChars;
+  if (options.label !== undefined && options.label.length > maxChars)
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `--label: must be at most ${maxChars} characters (got ${options.label.length})`,
+    );
+  const progress = slowProgress(ctx.out);
+  const { gcSnapshots, takeSnapshot } = await import('../app/rewind.js');
+  const outcome = await takeSnapshot(ctx.deps, {
+    projectRoot: ctx.root,
+    trigger: options.trigger,
+    label: options.label,
+    onProgress: (phase, done, total) =>
+      progress.update(
+        phase === 'storing' && total
+          ? `Snapshotting: storing ${done ?? 0}/${total} files…`
+          : `Snapshotting: ${phase}…`,
+      ),
+  }).finally(progress.end);
+  // Past a size cap: trimmed now, in this process, as a gc would (the hooks start one in the background).
+  if (outcome.capDue) await gcSnapshots(ctx.deps, { projectRoot: outcome.root.root });
+  // A long history to pack: only that (see isPackDue), which costs what was added since the last gc.
+  else if (outcome.packDue) await gcSnapshots(ctx.deps, { projectRoot: outcome.root.root, ifDue: true });
+  if (ctx.out.json)
+    ctx.out.printJson({
+      created: outcome.created,
+      snapshot: snapshotSummary(outcome.snapshot),
+      expired: outcome.expired,
+    });
+  else ctx.out.print(renderSnapshot(outcome.created, outcome.snapshot));
+  return EXIT.ok;
+}
