@@ -20,41 +20,23 @@ const SNAPSHOT_BUILD = buildOf('cli-snapshot.cjs');
 
 type Place = { cwd: string; env: Record<string, string> };
 
-async function expectAlike(args: string[], place: Place): Promise<{ code: number | null; stdout: string }> {
-  const short = await runCli(args, place);
-  const whole = await runNodeScript(WHOLE_CLI, args, place);
-  // Ages read the clock ("just now", then "5s ago"): the two runs may fall either side of a step.
-  // --debug's stack traces name each bundle's own file and frames. The rest is the same, byte for byte.
-  const ages = (text: string) => text.replace(/\b(just now|\d+[smhd] ago)\b/g, '<age>');
-  const frames = (text: string) => (args.includes('--debug') ? text.replace(/^ {4}at .*\n/gm, '') : text);
-  const comparable = (result: typeof short) => ({
-    ...result,
-    stdout: ages(result.stdout),
-    stderr: frames(ages(result.stderr)),
-  });
-  expect(comparable(short)).toEqual(comparable(whole));
-  return short;
-}
-
-/** Whether the short path ran `name` in this store: its bundle's code cache, written after an exit 0. */
-function ranShort(place: Place, name: string, build = SHORT_BUILD): boolean {
-  const dir = path.join(place.env.CHECKPOINT_STORE_DIR as string, 'cache');
-  return (
-    existsSync(dir) &&
-    readdirSync(dir).some((file) => file.startsWith(`cli-${name}-`) && file.includes(`-${build}.`))
-  );
-}
-
 /**
- * `snapshot` writes: the short path runs in `place`, the whole CLI in `twin` (the same project state and
- * settings, a store of its own), and their answers are compared with the snapshots' ids and times, which
- * read the clock, set aside.
+ * Runs `args` through the loader in `place` and through the whole CLI's bundle alone in `twin` (`place`
+ * itself, unless the command writes: then the same project state and settings with a store of its own),
+ * and expects the same exit code, stdout and stderr byte for byte, with what reads the clock or names
+ * the store set aside: ages ("just now", then "5s ago"), snapshot ids and times, the store folders.
+ * --debug's stack traces name each bundle's own file and frames.
  */
-async function expectSnapshotAlike(args: string[], place: Place, twin: Place) {
+async function expectAlike(
+  args: string[],
+  place: Place,
+  twin: Place = place,
+): Promise<{ code: number | null; stdout: string }> {
   const short = await runCli(args, place);
   const whole = await runNodeScript(WHOLE_CLI, args, twin);
   const clockFree = (text: string) =>
     text
+      .replace(/\b(just now|\d+[smhd] ago)\b/g, '<age>')
       .replace(/\b\d{8}-\d{6}-[0-9a-f]{6}\b/g, '<id>')
       .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '<time>')
       .replaceAll(twin.env.CHECKPOINT_STORE_DIR as string, '<store>')
@@ -67,6 +49,15 @@ async function expectSnapshotAlike(args: string[], place: Place, twin: Place) {
   });
   expect(comparable(short)).toEqual(comparable(whole));
   return short;
+}
+
+/** Whether the short path ran `name` in this store: its bundle's code cache, written after an exit 0. */
+function ranShort(place: Place, name: string, build = SHORT_BUILD): boolean {
+  const dir = path.join(place.env.CHECKPOINT_STORE_DIR as string, 'cache');
+  return (
+    existsSync(dir) &&
+    readdirSync(dir).some((file) => file.startsWith(`cli-${name}-`) && file.includes(`-${build}.`))
+  );
 }
 
 function ranAny(place: Place): boolean {
@@ -197,14 +188,14 @@ describe('the CLI’s short path answers as the whole CLI does', () => {
       const root = createRepo({ committed: { 'a.txt': 'one\n', 'src/b.ts': 'export {};\n' } });
       const at = place(root);
       const twin = { cwd: root, env: { ...at.env, CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } };
-      const first = await expectSnapshotAlike(['snapshot', ...flags], at, twin);
+      const first = await expectAlike(['snapshot', ...flags], at, twin);
       expect(first.code).toBe(0);
       expect(ranShort(at, 'snapshot', SNAPSHOT_BUILD)).toBe(true);
       writeFileSync(path.join(root, 'a.txt'), 'two\n');
       writeFileSync(path.join(root, 'new.txt'), 'new\n');
-      const next = await expectSnapshotAlike(['snapshot', '--label', 'after the edit', ...flags], at, twin);
+      const next = await expectAlike(['snapshot', '--label', 'after the edit', ...flags], at, twin);
       expect(next.stdout).toMatch(/\+1 ~1 -0|"label": "after the edit"/);
-      await expectSnapshotAlike(['snapshot', ...flags], at, twin);
+      await expectAlike(['snapshot', ...flags], at, twin);
       // Both stores hold the same snapshots.
       expect(await runCli(['list', '--json'], at)).toMatchObject({ code: 0 });
       const listed = async (p: Place) =>
@@ -239,7 +230,7 @@ describe('the CLI’s short path answers as the whole CLI does', () => {
     ]) {
       // Each round something to take, so that each answer says what it took.
       writeFileSync(path.join(root, 'a.txt'), `round ${round++}\n`);
-      await expectSnapshotAlike(args, at, twin);
+      await expectAlike(args, at, twin);
     }
     for (const args of [
       ['snapshot', '--root', path.basename(root)],
@@ -248,7 +239,7 @@ describe('the CLI’s short path answers as the whole CLI does', () => {
       ['snapshot', '--root', ''],
     ]) {
       writeFileSync(path.join(root, 'a.txt'), `round ${round++}\n`);
-      await expectSnapshotAlike(args, parent, parentTwin);
+      await expectAlike(args, parent, parentTwin);
     }
     expect(ranShort(parent, 'snapshot', SNAPSHOT_BUILD)).toBe(true);
   });
