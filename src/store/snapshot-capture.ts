@@ -254,7 +254,7 @@ export async function captureTree(
   if (records !== null) {
     // The content is in the store already: the index is bookkeeping from here.
     onWorktreeRead?.();
-    await git(['update-index', '-z', '--index-info'], { input: records });
+    await git(['update-index', '-z', '--replace', '--index-info'], { input: records });
   } else {
     if (toDrop.length > 0) {
       // Drop first: a file that became a folder must leave the index before the folder's files enter it.
@@ -267,17 +267,28 @@ export async function captureTree(
       const counting = onProgress && paths.length >= PROGRESS_MIN_FILES;
       let done = 0;
       if (counting) onProgress('storing', 0, paths.length);
-      await git(['update-index', '-z', '--add', '--remove', ...(counting ? ['--verbose'] : []), '--stdin'], {
-        input: nulJoin(paths),
-        ...(counting
-          ? {
-              onStdout: (chunk: Buffer) => {
-                for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) done++;
-                onProgress('storing', Math.min(done, paths.length), paths.length);
-              },
-            }
-          : {}),
-      });
+      await git(
+        [
+          'update-index',
+          '-z',
+          '--add',
+          '--remove',
+          '--replace',
+          ...(counting ? ['--verbose'] : []),
+          '--stdin',
+        ],
+        {
+          input: nulJoin(paths),
+          ...(counting
+            ? {
+                onStdout: (chunk: Buffer) => {
+                  for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) done++;
+                  onProgress('storing', Math.min(done, paths.length), paths.length);
+                },
+              }
+            : {}),
+        },
+      );
       // git stores a file as it is when it reads it, whatever its size: one that grew past the cap since
       // the scan leaves the index again, skipped like any file over the cap.
       for (const grown of await grownPastCap(git, root, toAdd, target.settings.maxFileBytes)) {
@@ -593,7 +604,8 @@ async function writeTree(git: StoreGit, root: string): Promise<{ tree: string; r
     // One that is no longer a file or a link stays out; a folder there now is in the next snapshot.
     const now = treeStat(root);
     const there = lost.filter((file) => now(file)?.isFile() || now(file)?.isSymbolicLink());
-    if (there.length > 0) await git(['update-index', '-z', '--add', '--stdin'], { input: nulJoin(there) });
+    if (there.length > 0)
+      await git(['update-index', '-z', '--add', '--replace', '--stdin'], { input: nulJoin(there) });
     return { tree: (await git(['write-tree'])).stdout.trim(), retaken: true };
   }
 }

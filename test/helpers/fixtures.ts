@@ -11,7 +11,9 @@ import { onTestFinished } from 'vitest';
  */
 export function tempDir(prefix = 'checkpoint-test-'): string {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
-  const remove = () => rmSync(dir, { recursive: true, force: true });
+  // Retried: on a loaded machine a git process of the test may still be ending as the folder goes
+  // (CI, 2026-12-07: ENOTEMPTY on a store's git folder).
+  const remove = () => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   try {
     onTestFinished(remove);
   } catch {
