@@ -3,7 +3,7 @@ import { afterStdoutFlushed, outputFailure, writeText } from './stdio.js';
 
 /**
  * Ends a command the CLI ran: its exit code, an output that could not be written, an error in one line.
- * Shared by the whole CLI (cli.ts) and the loader's short path (cli-fast.ts).
+ * Shared by the whole CLI (cli.ts) and the loader's short paths (cli-fast.ts, cli-snapshot.ts).
  */
 export function finishCommand(outcome: Promise<number>, isHook: boolean): void {
   outcome.then(

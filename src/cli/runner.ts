@@ -6,7 +6,7 @@ import { createOutput, reportError } from './output.js';
 /**
  * Runs one command's action: builds its context from the command line's options (the program's and the
  * command's, merged as commander gives them), turns an error into one line and an exit code. The CLI's
- * parser (main.ts) and the loader's short path (cli-fast.ts) both run commands through it.
+ * parser (main.ts) and the loader's short paths (cli-fast.ts, cli-snapshot.ts) run commands through it.
  */
 export async function runAction<A extends unknown[]>(
   options: Record<string, unknown>,

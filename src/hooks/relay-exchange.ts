@@ -78,6 +78,8 @@ export function exchange(
             RELAY_REPLY_WAIT_MS,
           );
           transport.write(RELAY_GO);
+          // A GO that failed at once (EPIPE) settled the exchange and destroyed the connection.
+          if (isSettled) return;
           transport.end();
           chunk = chunk.subarray(1);
         }

@@ -51,7 +51,10 @@ export function pipeTransport(): RelayTransport | null {
   const handle = new Pipe(SOCKET);
   let on: RelayConnectionEvents | undefined;
   let isClosed = false;
-  const fail = (status: number) => on?.error(errorName(status));
+  // Requests still pending at close come back cancelled: nothing is told after the exchange destroyed it.
+  const fail = (status: number) => {
+    if (!isClosed) on?.error(errorName(status));
+  };
   return {
     connect(socketPath, events) {
       on = events;

@@ -70,6 +70,10 @@ export function endOfAnswer(text: string, accepted: boolean): Exchange {
     return accepted ? { kind: 'lost', why: 'its answer was cut short' } : { kind: 'unaccepted' };
   }
   const reply = relayReplyOf(answer);
+  // Declined after READY and GO: the hook must not run the event itself (it may have run there), so it
+  // is lost, never declined; our server declines only before READY.
+  if (reply && !reply.handled && accepted)
+    return { kind: 'lost', why: 'it declined after taking the request' };
   if (reply) return { kind: 'answered', reply };
   return accepted ? { kind: 'lost', why: 'its answer was not a reply' } : { kind: 'unaccepted' };
 }

@@ -138,6 +138,11 @@ describe.each(TRANSPORTS)('the relay exchange over %s', (_, send) => {
     expect(await send(socket, '{}')).toEqual({ kind: 'unaccepted' });
   });
 
+  it('is lost, never declined, when the server declines after READY and GO (the hook must not run it too)', async () => {
+    const socket = await serverOn(answering(JSON.stringify({ handled: false, reason: 'changed its mind' })));
+    expect(await send(socket, '{}')).toEqual({ kind: 'lost', why: 'it declined after taking the request' });
+  });
+
   it('is lost when the server took the request and hangs up without an answer', async () => {
     const socket = await serverOn(answering(''));
     expect(await send(socket, '{}')).toEqual({ kind: 'lost', why: 'its answer was cut short' });
