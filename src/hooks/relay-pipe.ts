@@ -1,5 +1,5 @@
 import { getSystemErrorName } from 'node:util';
-import { nodeBinding } from './node-binding.js';
+import { nodeBinding } from '../git/node-binding.js';
 import {
   type Exchange,
   endOfAnswer,
