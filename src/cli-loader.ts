@@ -39,6 +39,8 @@ if (fast?.name === 'help' && isSurelyNoTerminal(1)) {
         kind: 'cli',
         name: argv[0] ?? '',
         cacheBase,
+        // This file's own: the bundles are beside it (__dirname), and it is CommonJS.
+        requireBeside: require,
       });
     if (!(fast && fast.name !== 'help' && run('cli-fast.cjs')) && !run('cli-main.cjs'))
       void import(pathToFileURL(path.join(__dirname, 'cli.js')).href);

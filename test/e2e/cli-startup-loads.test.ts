@@ -174,6 +174,8 @@ describe('what the npm bin loads and runs to start', () => {
     // The snapshots' commits are stored uncompressed (src/git/zlib-stored.ts), and the listing goes to a
     // pipe: neither node:zlib nor Node's stream stack loads.
     for (const name of ['zlib', 'stream', 'net']) expect(builtins).not.toContain(name);
+    // The loader gives the bundle its own require(): node:module (with parts of the ES module loader) stays out.
+    expect(builtins).not.toContain('module');
   });
 
   it('status asks git about the project only: the latest snapshot comes from the store’s state', async () => {
@@ -187,7 +189,7 @@ describe('what the npm bin loads and runs to start', () => {
     const { builtins, gitCommands } = await runTraced(['status'], root, storeDir);
     // Its git runs on the process and pipe handles child_process is built on (git/spawn-direct.ts):
     // neither child_process nor the net and stream modules it brings load.
-    for (const name of ['child_process', 'net', 'stream']) expect(builtins).not.toContain(name);
+    for (const name of ['child_process', 'net', 'stream', 'module']) expect(builtins).not.toContain(name);
     expect(builtins).not.toContain('fs/promises');
     expect(builtins).not.toContain('zlib');
     expect(builtins).not.toContain('crypto');
