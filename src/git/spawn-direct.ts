@@ -5,8 +5,10 @@ import { nodeBinding } from './node-binding.js';
 // on: loading child_process loads node:net, dgram and Node's whole stream stack (some forty modules,
 // about 6 ms of `claude-checkpoint status`, whose one git call is all it spawns; issue 26), and closing
 // one of its pipes has Node build `process.stderr`. Used on Linux and macOS, and only when this Node's
-// bindings have the shape used here (Node 20 to 24 do); otherwise spawn.ts uses child_process. The
-// outcome is the same either way (test/git/spawn-direct.test.ts).
+// bindings have the shape used here (the spawn options are the ones child_process has passed them for
+// years; tested on Node 20); otherwise spawn.ts uses child_process. A binding that throws (Node's
+// permission model without --allow-child-process) also hands the call to child_process, which says so.
+// The outcome is the same either way (test/git/spawn-direct.test.ts).
 
 /** SIGKILL: 9 wherever this runs (not on Windows). */
 const SIGKILL = 9;
@@ -197,7 +199,8 @@ export function spawnGitDirect(
     };
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill(SIGKILL);
+      // Only while git runs: once it has exited its process id may be another process's (as child_process).
+      if (!exited) child.kill(SIGKILL);
     }, options.timeoutMs);
     child.onexit = (exitCode, signalCode) => {
       exited = true;
