@@ -47,6 +47,8 @@ const LAZY_BUILTINS = [
   'readline',
   'net',
   'stream/consumers',
+  // The CLI's loader gives its bundles its own require(): node:module loads parts of the ES module loader.
+  'module',
 ];
 const lazyBuiltins = {
   name: 'lazy-builtins',

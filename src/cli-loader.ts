@@ -28,10 +28,21 @@ if (fast?.name === 'help' && isSurelyNoTerminal(1)) {
   void Promise.all([
     import('./cli/early-status.js'),
     import('./store/code-cache.js'),
-    import('./store/store-base.js'),
-  ]).then(([{ startStatusEarly }, { runCachedBundle }, { codeCacheBase }]) => {
+    import('./store/hook-settings.js'),
+    import('./git/direct-spawn-flag.js'),
+  ]).then(async ([{ startStatusEarly }, { runCachedBundle }, { entrySettings }, { allowDirectSpawn }]) => {
+    // A command is one short process: git runs on libuv's handles, without loading child_process.
+    allowDirectSpawn();
     startStatusEarly(argv, process.env, () => process.cwd());
-    const cacheBase = codeCacheBase(process.env);
+    // Where the cache goes, told from the environment as the hooks' entry tells it, without the settings
+    // registry's code (about 1 ms of `status` and `list`); a settings file that sets it, or a value in
+    // doubt, has the registry read it.
+    const told = entrySettings(process.env);
+    const cacheBase = told
+      ? told.isCodeCacheOn
+        ? told.storeBase
+        : null
+      : (await import('./store/store-base.js')).codeCacheBase(process.env);
     // Each command keeps its own cache, holding the functions it compiles.
     const run = (file: string) =>
       runCachedBundle({
@@ -39,6 +50,8 @@ if (fast?.name === 'help' && isSurelyNoTerminal(1)) {
         kind: 'cli',
         name: argv[0] ?? '',
         cacheBase,
+        // This file's own: the bundles are beside it (__dirname), and it is CommonJS.
+        requireBeside: require,
       });
     const short = fast?.name === 'snapshot' ? 'cli-snapshot.cjs' : 'cli-fast.cjs';
     if (!(fast && fast.name !== 'help' && run(short)) && !run('cli-main.cjs'))

@@ -2,7 +2,8 @@ import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { keepEarlyGit } from '../git/early-start.js';
-import { GIT_SCAN_TIMEOUT_MS, spawnGit } from '../git/spawn.js';
+import { GIT_SCAN_TIMEOUT_MS, gitEnvironment } from '../git/spawn.js';
+import { spawnGitDirect } from '../git/spawn-direct.js';
 import { STATUS_ARGS } from '../git/status.js';
 
 // Run by the CLI's loader before anything else loads. `claude-checkpoint status` in a project with a
@@ -24,7 +25,10 @@ export function startStatusEarly(argv: readonly string[], env: NodeJS.ProcessEnv
     const folder = cwd();
     if (!lstatSync(path.join(folder, CHECKPOINT_FILE), { throwIfNoEntry: false })?.isFile()) return;
     const options = { cwd: folder, timeoutMs: GIT_SCAN_TIMEOUT_MS };
-    keepEarlyGit(STATUS_ARGS, options, spawnGit(STATUS_ARGS, options));
+    // Only where git can run without child_process (spawn.ts would run it so): the loader, which also
+    // prints the help, carries no child_process code, and elsewhere the command starts git itself.
+    const started = spawnGitDirect(STATUS_ARGS, options, gitEnvironment());
+    if (started) keepEarlyGit(STATUS_ARGS, options, started);
   } catch {
     // The command meets the same problem itself, and says so.
   }

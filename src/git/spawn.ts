@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { bytesFromText } from '../core/raw-path.js';
+import { spawnGitDirect } from './spawn-direct.js';
 
 // Starting git and collecting what it says, with no judgement on the outcome: run.ts turns an outcome
 // into a result or an error. Apart from run.ts so that the CLI's loader can start a git call before the
@@ -62,9 +63,15 @@ export interface SpawnedGit {
 
 /** Runs git with an argument array (never a shell), a timeout, and the clean environment. */
 export function spawnGit(args: readonly string[], options: SpawnGitOptions): SpawnedGit {
+  const env = { ...gitEnvironment(), ...options.extraEnv };
+  // A string's names may hold bytes that are not valid UTF-8 (see raw-path.ts): written as those bytes.
+  const input = typeof options.input === 'string' ? bytesFromText(options.input) : options.input;
+  // On the handles child_process is built on, where it need not load (spawn-direct.ts).
+  const direct = spawnGitDirect(args, { ...options, input }, env);
+  if (direct) return direct;
   const child = spawn('git', args, {
     cwd: options.cwd,
-    env: { ...gitEnvironment(), ...options.extraEnv },
+    env,
     // No pipe for input that is not given: one pipe fewer to set up and tear down per call.
     stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     windowsHide: true,
@@ -93,9 +100,7 @@ export function spawnGit(args: readonly string[], options: SpawnGitOptions): Spa
       resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err), code, timedOut });
     });
   });
-  // A string's names may hold bytes that are not valid UTF-8 (see raw-path.ts): written as those bytes.
-  if (options.input !== undefined)
-    child.stdin?.end(typeof options.input === 'string' ? bytesFromText(options.input) : options.input);
+  if (input !== undefined) child.stdin?.end(input);
   const abandon = () => {
     child.kill('SIGKILL');
     child.stdout?.destroy();

@@ -1,7 +1,7 @@
 import { constants, fstatSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { closeJsonPrefix } from '../core/json-prefix.js';
+import { nodeBinding } from '../git/node-binding.js';
 import { INPUT_CUT_KEY, INPUT_UNFINISHED_KEY } from './input.js';
-import { nodeBinding } from './node-binding.js';
 
 /** The most of a hook's input that is read (docs/hooks.md); past it, see cutInput. */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;

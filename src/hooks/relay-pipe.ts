@@ -1,5 +1,5 @@
 import { getSystemErrorName } from 'node:util';
-import { nodeBinding } from './node-binding.js';
+import { nodeBinding } from '../git/node-binding.js';
 import type { RelayConnectionEvents, RelayTransport } from './relay-exchange.js';
 
 // The relay's exchange (relay-exchange.ts) on libuv's pipe handle itself, the binding node:net is built

@@ -8,6 +8,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -141,5 +142,33 @@ describe('the CLI as the npm package installs it', () => {
     });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(cliCaches(cacheDir, 'list')).toEqual([]);
+  });
+
+  // The loader tells the cache's place from the environment alone (store/hook-settings.ts) unless the
+  // user's settings file sets it: then the settings registry decides, as for every other setting.
+  it('puts the cache where the user’s settings file says, or nowhere when it turns the cache off', async () => {
+    const { root, store, env } = await project();
+    const configDir = tempDir('checkpoint-config-');
+    const settings = (json: object) =>
+      writeFileSync(path.join(configDir, 'config.json'), JSON.stringify(json));
+    // The store named by the file only: the project's snapshots are there too.
+    const { CHECKPOINT_STORE_DIR: _unset, ...withoutStore } = env;
+    settings({ storeDir: store });
+    for (const command of ['status', 'list']) {
+      const result = await runNodeScript(installed.bin, [command], {
+        cwd: root,
+        env: { ...withoutStore, CHECKPOINT_CONFIG_DIR: configDir },
+      });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(cliCaches(path.join(store, 'cache'), command)).toHaveLength(1);
+    }
+    const other = tempDir('checkpoint-store-');
+    settings({ storeDir: other, hookCodeCache: false });
+    const off = await runNodeScript(installed.bin, ['list'], {
+      cwd: root,
+      env: { ...withoutStore, CHECKPOINT_CONFIG_DIR: configDir },
+    });
+    expect(off).toMatchObject({ code: 0, stderr: '' });
+    expect(existsSync(path.join(other, 'cache'))).toBe(false);
   });
 });

@@ -166,6 +166,8 @@ describe('what the npm bin loads and runs to start', () => {
     // The snapshots' commits are stored uncompressed (src/git/zlib-stored.ts), and the listing goes to a
     // pipe: neither node:zlib nor Node's stream stack loads.
     for (const name of ['zlib', 'stream', 'net']) expect(builtins).not.toContain(name);
+    // The loader gives the bundle its own require(): node:module (with parts of the ES module loader) stays out.
+    expect(builtins).not.toContain('module');
   });
 
   it('status asks git about the project only: the latest snapshot comes from the store’s state', async () => {
@@ -177,6 +179,9 @@ describe('what the npm bin loads and runs to start', () => {
       expect((await runCli(['snapshot', '--label', label], { cwd: root, env })).code).toBe(0);
     writeFileSync(path.join(root, 'a.txt'), 'two\n');
     const { builtins, gitCommands } = await runTraced(['status'], root, storeDir);
+    // Its git runs on the process and pipe handles child_process is built on (git/spawn-direct.ts):
+    // neither child_process nor the net and stream modules it brings load.
+    for (const name of ['child_process', 'net', 'stream', 'module']) expect(builtins).not.toContain(name);
     expect(builtins).not.toContain('fs/promises');
     expect(builtins).not.toContain('zlib');
     expect(builtins).not.toContain('crypto');
@@ -215,9 +220,12 @@ async function runOrdered(args: string[], root: string, storeDir: string) {
     preload,
     `const { appendFileSync } = require('node:fs');
 const note = (line) => appendFileSync(process.env.ORDER_LOG, line + '\\n');
-const cp = require('node:child_process');
-const spawn = cp.spawn;
-cp.spawn = function (file, args, ...rest) { note('spawn ' + file + ' ' + (args[0] ?? '')); return spawn.call(this, file, args, ...rest); };
+process.noDeprecation = true;
+// Every child process, through child_process or not (git/spawn-direct.ts), starts through this binding.
+const { Process } = process.binding('process_wrap');
+process.noDeprecation = false;
+const spawn = Process.prototype.spawn;
+Process.prototype.spawn = function (options) { note('spawn ' + options.file + ' ' + (options.args[1] ?? '')); return spawn.call(this, options); };
 const vm = require('node:vm');
 const Script = vm.Script;
 vm.Script = function (source, options) { note('bundle'); return new Script(source, options); };

@@ -1,0 +1,280 @@
+import { getSystemErrorName } from 'node:util';
+import { isDirectSpawnAllowed } from './direct-spawn-flag.js';
+import { nodeBinding } from './node-binding.js';
+
+// A git process on libuv's process and pipe handles themselves, the bindings node:child_process is built
+// on: loading child_process loads node:net, dgram and Node's whole stream stack (some forty modules,
+// about 6 ms of `claude-checkpoint status`, whose one git call is all it spawns; issue 26), and closing
+// one of its pipes has Node build `process.stderr`. Used by the CLI's processes (direct-spawn-flag.ts) on
+// Linux and macOS, and only when this Node's
+// bindings have the shape used here (the spawn options are the ones child_process has passed them for
+// years; tested on Node 20); otherwise spawn.ts uses child_process. A binding that throws (Node's
+// permission model without --allow-child-process) also hands the call to child_process, which says so.
+// The outcome is the same either way (test/git/spawn-direct.test.ts).
+
+/** SIGKILL: 9 wherever this runs (not on Windows). */
+const SIGKILL = 9;
+
+/** spawn.ts's options (no import: spawn.ts imports this). */
+interface DirectOptions {
+  cwd: string;
+  timeoutMs: number;
+  /** The bytes for git's standard input; without it, git reads /dev/null. */
+  input?: Buffer | undefined;
+  onSpawn?: ((pid: number) => void) | undefined;
+  onStdout?: ((chunk: Buffer) => void) | undefined;
+}
+
+/** spawn.ts's GitExit and SpawnedGit. */
+interface DirectExit {
+  stdout: Buffer;
+  stderr: Buffer;
+  code: number | null;
+  timedOut: boolean;
+  spawnError?: NodeJS.ErrnoException;
+}
+
+interface DirectGit {
+  exit: Promise<DirectExit>;
+  abandon: () => void;
+}
+
+interface Request {
+  oncomplete?: (status: number) => void;
+  handle?: PipeHandle;
+  buffer?: Buffer;
+}
+
+interface Handle {
+  close(callback?: () => void): void;
+  unref(): void;
+}
+
+interface PipeHandle extends Handle {
+  readStart(): number;
+  writeBuffer(request: Request, buffer: Buffer): number;
+  shutdown(request: Request): number;
+  onread: (buffer: ArrayBuffer | undefined) => void;
+}
+
+interface ProcessHandle extends Handle {
+  spawn(options: {
+    file: string;
+    args: string[];
+    cwd: string;
+    envPairs: string[];
+    stdio: Array<{ type: 'ignore' } | { type: 'pipe'; handle: PipeHandle }>;
+    detached: boolean;
+    windowsHide: boolean;
+    windowsVerbatimArguments: boolean;
+  }): number;
+  kill(signal: number): number;
+  pid?: number;
+  onexit: (exitCode: number, signalCode: string | null) => void;
+}
+
+interface Bindings {
+  Process: new () => ProcessHandle;
+  Pipe: new (type: number) => PipeHandle;
+  WriteWrap: new () => Request;
+  ShutdownWrap: new () => Request;
+  SOCKET: number;
+  /** Where a pipe puts a read's length (or error) and its offset in the buffer it passes. */
+  state: Int32Array;
+  kReadBytesOrError: number;
+  kArrayBufferOffset: number;
+}
+
+let found: Bindings | null | undefined;
+
+function bindings(): Bindings | null {
+  if (found !== undefined) return found;
+  found = null;
+  if (process.platform === 'win32') return found;
+  try {
+    const { Process } = nodeBinding<Record<string, unknown>>('process_wrap');
+    const { Pipe, constants } = nodeBinding<Record<string, unknown>>('pipe_wrap');
+    const stream = nodeBinding<Record<string, unknown>>('stream_wrap');
+    const { WriteWrap, ShutdownWrap, streamBaseState, kReadBytesOrError, kArrayBufferOffset } = stream;
+    const SOCKET = (constants as Record<string, unknown> | undefined)?.SOCKET;
+    const has = (type: unknown, names: string[]) =>
+      typeof type === 'function' &&
+      names.every((name) => typeof (type.prototype as Record<string, unknown>)[name] === 'function');
+    if (
+      has(Process, ['spawn', 'kill', 'close', 'unref']) &&
+      has(Pipe, ['readStart', 'writeBuffer', 'shutdown', 'close']) &&
+      typeof WriteWrap === 'function' &&
+      typeof ShutdownWrap === 'function' &&
+      typeof SOCKET === 'number' &&
+      streamBaseState instanceof Int32Array &&
+      typeof kReadBytesOrError === 'number' &&
+      typeof kArrayBufferOffset === 'number'
+    )
+      found = {
+        Process: Process as Bindings['Process'],
+        Pipe: Pipe as Bindings['Pipe'],
+        WriteWrap: WriteWrap as Bindings['WriteWrap'],
+        ShutdownWrap: ShutdownWrap as Bindings['ShutdownWrap'],
+        SOCKET,
+        state: streamBaseState,
+        kReadBytesOrError,
+        kArrayBufferOffset,
+      };
+  } catch {
+    // No such binding here: child_process it is.
+  }
+  return found;
+}
+
+/**
+ * Runs git as spawnGit does, with `env` as it is; `null`, having started nothing, where the bindings are
+ * not there as expected or child_process would refuse the call (the caller then uses child_process).
+ */
+export function spawnGitDirect(
+  args: readonly string[],
+  options: DirectOptions,
+  env: NodeJS.ProcessEnv,
+): DirectGit | null {
+  if (!isDirectSpawnAllowed()) return null;
+  const found = bindings();
+  if (!found) return null;
+  const envPairs: string[] = [];
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) envPairs.push(`${key}=${value}`);
+  // child_process refuses a NUL byte (libuv would cut the string there): it still says so.
+  if ([options.cwd, ...args, ...envPairs].some((text) => text.includes('\0'))) return null;
+  const { Process, Pipe, SOCKET, state } = found;
+  const child = new Process();
+  const stdin = options.input === undefined ? null : new Pipe(SOCKET);
+  const pipes = [new Pipe(SOCKET), new Pipe(SOCKET)] as const;
+  const closeAll = () => {
+    for (const handle of [child, ...pipes]) handle.close();
+    stdin?.close();
+  };
+  let status: number;
+  try {
+    status = child.spawn({
+      file: 'git',
+      args: ['git', ...args],
+      cwd: options.cwd,
+      envPairs,
+      stdio: [
+        stdin ? { type: 'pipe', handle: stdin } : { type: 'ignore' },
+        { type: 'pipe', handle: pipes[0] },
+        { type: 'pipe', handle: pipes[1] },
+      ],
+      detached: false,
+      windowsHide: true,
+      windowsVerbatimArguments: false,
+    });
+  } catch {
+    // A binding that takes other options: nothing ran.
+    closeAll();
+    return null;
+  }
+  if (status < 0) {
+    closeAll();
+    const code = errorName(status);
+    const spawnError: NodeJS.ErrnoException = Object.assign(new Error(`spawn git ${code}`), {
+      errno: status,
+      code,
+      syscall: 'spawn git',
+      path: 'git',
+    });
+    const empty = Buffer.alloc(0);
+    return {
+      exit: Promise.resolve({ stdout: empty, stderr: empty, code: null, timedOut: false, spawnError }),
+      abandon: () => undefined,
+    };
+  }
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
+  let exited = false;
+  const closers: Array<() => void> = [];
+  const exit = new Promise<DirectExit>((resolve) => {
+    const output: [Buffer[], Buffer[]] = [[], []];
+    let code: number | null = null;
+    let timedOut = false;
+    // As child_process's 'close': git has exited and its stdout and stderr have ended.
+    let waiting = 3;
+    const settle = () => {
+      if (--waiting > 0) return;
+      clearTimeout(timer);
+      resolve({ stdout: Buffer.concat(output[0]), stderr: Buffer.concat(output[1]), code, timedOut });
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      // Only while git runs: once it has exited its process id may be another process's (as child_process).
+      if (!exited) child.kill(SIGKILL);
+    }, options.timeoutMs);
+    child.onexit = (exitCode, signalCode) => {
+      exited = true;
+      code = signalCode ? null : exitCode;
+      child.close();
+      settle();
+    };
+    pipes.forEach((pipe, which) => {
+      let isOpen = true;
+      const end = () => {
+        if (!isOpen) return;
+        isOpen = false;
+        pipe.close();
+        settle();
+      };
+      pipe.onread = (buffer) => {
+        const length = state[found.kReadBytesOrError] ?? 0;
+        if (length > 0 && buffer) {
+          const chunk = Buffer.from(buffer, state[found.kArrayBufferOffset] ?? 0, length);
+          output[which]?.push(chunk);
+          if (which === 0) options.onStdout?.(chunk);
+        } else if (length < 0) end(); // the end (UV_EOF) or a read error: git's exit code tells
+      };
+      closers.push(end);
+      if (pipe.readStart() < 0) end();
+    });
+  });
+  if (stdin && options.input !== undefined) closers.push(writeInput(found, stdin, options.input));
+  // As spawn.ts's: git is ended, and its pipes let go of (a child of git may hold them open).
+  const abandon = () => {
+    if (!exited) child.kill(SIGKILL);
+    for (const close of closers) close();
+    child.unref();
+  };
+  return { exit, abandon };
+}
+
+/**
+ * Writes the input whole, then ends it (libuv shuts a pipe down once its writes are done); returns how to
+ * close it sooner. A git that exits before reading it all makes the write fail (EPIPE): its exit code
+ * tells, as with child_process, whose stdin errors spawn.ts ignores.
+ */
+function writeInput({ WriteWrap, ShutdownWrap }: Bindings, stdin: PipeHandle, input: Buffer): () => void {
+  let isOpen = true;
+  const close = () => {
+    if (!isOpen) return;
+    isOpen = false;
+    stdin.close();
+  };
+  if (input.length > 0) {
+    const write = new WriteWrap();
+    write.handle = stdin;
+    write.buffer = input; // kept until the write is done
+    write.oncomplete = () => undefined;
+    if (stdin.writeBuffer(write, input) < 0) {
+      close();
+      return close;
+    }
+  }
+  const shutdown = new ShutdownWrap();
+  shutdown.handle = stdin;
+  shutdown.oncomplete = close;
+  if (stdin.shutdown(shutdown) < 0) close();
+  return close;
+}
+
+/** As node:child_process names it (ENOENT). */
+function errorName(status: number): string {
+  try {
+    return getSystemErrorName(status);
+  } catch {
+    return `error ${status}`;
+  }
+}
