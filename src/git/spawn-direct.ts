@@ -6,11 +6,13 @@ import { nodeBinding } from './node-binding.js';
 // on: loading child_process loads node:net, dgram and Node's whole stream stack (some forty modules,
 // about 6 ms of `claude-checkpoint status`, whose one git call is all it spawns; issue 26), and closing
 // one of its pipes has Node build `process.stderr`. Used by the CLI's processes (direct-spawn-flag.ts) on
-// Linux and macOS, and only when this Node's
-// bindings have the shape used here (the spawn options are the ones child_process has passed them for
-// years; tested on Node 20); otherwise spawn.ts uses child_process. A binding that throws (Node's
-// permission model without --allow-child-process) also hands the call to child_process, which says so.
-// The outcome is the same either way (test/git/spawn-direct.test.ts).
+// Linux and macOS, on the Node majors it was tested on (20 and 22) with their binding's shape
+// (isTestedSpawn); otherwise spawn.ts uses child_process. A binding that throws (Node's permission model
+// without --allow-child-process) also hands the call to child_process, which says so. The outcome is the
+// same either way (test/git/spawn-direct.test.ts).
+
+/** libuv's end of a stream. */
+const UV_EOF = -4095;
 
 /** SIGKILL: 9 wherever this runs (not on Windows). */
 const SIGKILL = 9;
@@ -87,12 +89,27 @@ interface Bindings {
 
 let found: Bindings | null | undefined;
 
+/** Node's major versions whose `process_wrap` takes the options object used here (20 and 22 were tested). */
+const TESTED_MAJORS = new Set(['20', '22']);
+
+/**
+ * Whether this Node's `process_wrap` spawns as used here: a tested major, and not the newer binding,
+ * which takes its options one by one and has `constants` for its flags (a backport shows there too).
+ */
+export function isTestedSpawn(nodeVersion: string, processWrap: Record<string, unknown>): boolean {
+  return TESTED_MAJORS.has(nodeVersion.split('.')[0] ?? '') && processWrap.constants === undefined;
+}
+
 function bindings(): Bindings | null {
   if (found !== undefined) return found;
   found = null;
+  // Only as tested (isTestedSpawn): a spawn of another shape is not an error to catch but a failed native
+  // assertion that aborts the process (Node 24 takes the options one by one, nodejs/node#63930).
   if (process.platform === 'win32') return found;
   try {
-    const { Process } = nodeBinding<Record<string, unknown>>('process_wrap');
+    const processWrap = nodeBinding<Record<string, unknown>>('process_wrap');
+    if (!isTestedSpawn(process.versions.node, processWrap)) return found;
+    const { Process } = processWrap;
     const { Pipe, constants } = nodeBinding<Record<string, unknown>>('pipe_wrap');
     const stream = nodeBinding<Record<string, unknown>>('stream_wrap');
     const { WriteWrap, ShutdownWrap, streamBaseState, kReadBytesOrError, kArrayBufferOffset } = stream;
@@ -167,7 +184,7 @@ export function spawnGitDirect(
       windowsVerbatimArguments: false,
     });
   } catch {
-    // A binding that takes other options: nothing ran.
+    // The spawn threw (Node's permission model): nothing ran, and child_process says why.
     closeAll();
     return null;
   }
@@ -189,16 +206,30 @@ export function spawnGitDirect(
   if (child.pid !== undefined) options.onSpawn?.(child.pid);
   let exited = false;
   const closers: Array<() => void> = [];
+  let closeInput: () => void = () => undefined;
   const exit = new Promise<DirectExit>((resolve) => {
     const output: [Buffer[], Buffer[]] = [[], []];
     let code: number | null = null;
     let timedOut = false;
     // As child_process's 'close': git has exited and its stdout and stderr have ended.
     let waiting = 3;
+    let readError: string | undefined;
     const settle = () => {
       if (--waiting > 0) return;
       clearTimeout(timer);
-      resolve({ stdout: Buffer.concat(output[0]), stderr: Buffer.concat(output[1]), code, timedOut });
+      const stdout = Buffer.concat(output[0]);
+      const stderr = Buffer.concat(output[1]);
+      if (readError === undefined) resolve({ stdout, stderr, code, timedOut });
+      else
+        resolve({
+          stdout,
+          stderr,
+          code: null,
+          timedOut,
+          spawnError: Object.assign(new Error(`reading git's output failed: ${readError}`), {
+            code: readError,
+          }),
+        });
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -209,6 +240,9 @@ export function spawnGitDirect(
       exited = true;
       code = signalCode ? null : exitCode;
       child.close();
+      // As child_process: git's input goes with it (a child of git holding it would keep a write pending,
+      // and this process alive).
+      closeInput();
       settle();
     };
     pipes.forEach((pipe, which) => {
@@ -225,13 +259,21 @@ export function spawnGitDirect(
           const chunk = Buffer.from(buffer, state[found.kArrayBufferOffset] ?? 0, length);
           output[which]?.push(chunk);
           if (which === 0) options.onStdout?.(chunk);
-        } else if (length < 0) end(); // the end (UV_EOF) or a read error: git's exit code tells
+        } else if (length < 0) {
+          // A read error on our side of the pipe: what git wrote is not whole, whatever its exit code.
+          if (length !== UV_EOF) readError ??= errorName(length);
+          end();
+        }
       };
       closers.push(end);
       if (pipe.readStart() < 0) end();
     });
   });
-  if (stdin && options.input !== undefined) closers.push(writeInput(found, stdin, options.input));
+  if (stdin && options.input !== undefined) {
+    closeInput = writeInput(found, stdin, options.input);
+    closers.push(closeInput);
+    if (exited) closeInput();
+  }
   // As spawn.ts's: git is ended, and its pipes let go of (a child of git may hold them open).
   const abandon = () => {
     if (!exited) child.kill(SIGKILL);

@@ -1,12 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { allowDirectSpawn } from '../../src/git/direct-spawn-flag.js';
 import { GitNotFoundError, runGit } from '../../src/git/run.js';
 import { gitEnvironment, spawnGit } from '../../src/git/spawn.js';
-import { spawnGitDirect } from '../../src/git/spawn-direct.js';
+import { isTestedSpawn, spawnGitDirect } from '../../src/git/spawn-direct.js';
+import { DIRECT_SPAWN_HERE } from '../helpers/direct-spawn.js';
 import { createRepo, git, tempDir } from '../helpers/fixtures.js';
 
 // Issue 26: `claude-checkpoint status` spent about 6 ms loading node:child_process (with net, dgram and
@@ -37,8 +39,20 @@ function stuckGit(seconds: number): void {
 }
 
 const DIRECT_SPAWN = Symbol.for('claude-checkpoint.direct-spawn');
+/** The built module (a process of its own runs it). */
+const built = (file: string) => fileURLToPath(new URL(`../../dist/${file}`, import.meta.url));
 
 describe('who runs git on libuv’s handles', () => {
+  it('only the Node majors and the binding shape it was tested on (Node 24 spawns otherwise, and aborts)', () => {
+    // Node 20 and 22's process_wrap: no constants. Node 24's takes its options one by one and has them.
+    expect(isTestedSpawn('20.20.2', {})).toBe(true);
+    expect(isTestedSpawn('22.23.5', {})).toBe(true);
+    expect(isTestedSpawn('22.99.0', { constants: { kProcessFlagDetached: 2 } })).toBe(false);
+    expect(isTestedSpawn('24.22.3', { constants: { kProcessFlagDetached: 2 } })).toBe(false);
+    expect(isTestedSpawn('24.0.0', {})).toBe(false);
+    expect(isTestedSpawn('26.1.0', {})).toBe(false);
+  });
+
   it('only a process that asked (the CLI’s loader): the server and the hooks keep child_process', () => {
     const root = createRepo({ committed: { 'a.txt': 'one\n' } });
     delete (globalThis as Record<symbol, unknown>)[DIRECT_SPAWN];
@@ -46,7 +60,7 @@ describe('who runs git on libuv’s handles', () => {
   });
 });
 
-describe.skipIf(process.platform === 'win32')('git on libuv’s handles, without child_process', () => {
+describe.skipIf(!DIRECT_SPAWN_HERE)('git on libuv’s handles, without child_process', () => {
   beforeAll(allowDirectSpawn);
   afterAll(() => {
     delete (globalThis as Record<symbol, unknown>)[DIRECT_SPAWN];
@@ -146,6 +160,38 @@ describe.skipIf(process.platform === 'win32')('git on libuv’s handles, without
     abandoned.abandon();
     expect((await abandoned.exit).code).toBeNull();
     expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('closes git’s input when git exits: a child of git that holds it keeps no write pending (nor this process alive)', async () => {
+    // A git that hands its input to a child of its own and exits at once; the child holds it a minute.
+    const dir = tempDir('holding-git-');
+    const marker = path.join(dir, 'child-done');
+    writeFileSync(
+      path.join(dir, 'git'),
+      `#!/bin/sh
+exec 3<&0
+sh -c "sleep 60; touch '${marker}'" 0<&3 3<&- >/dev/null 2>&1 &
+echo done
+exit 0
+`,
+    );
+    chmodSync(path.join(dir, 'git'), 0o755);
+    const script = `
+      const { allowDirectSpawn } = await import(${JSON.stringify(built('git/direct-spawn-flag.js'))});
+      const { spawnGit } = await import(${JSON.stringify(built('git/spawn.js'))});
+      allowDirectSpawn();
+      const exit = await spawnGit(['hash-object', '--stdin'], { cwd: process.cwd(), timeoutMs: 120000, input: Buffer.alloc(8 << 20, 97) }).exit;
+      console.log(JSON.stringify({ code: exit.code, stdout: exit.stdout.toString() }));`;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: dir,
+      env: { ...process.env, PATH: `${dir}${path.delimiter}${savedPath ?? ''}` },
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ code: 0, stdout: 'done\n' });
+    // The process ended while the child still held the input.
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('refuses a NUL byte in an argument, as child_process does, rather than cut it there', () => {
