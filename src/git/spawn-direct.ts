@@ -1,6 +1,6 @@
-import { getSystemErrorName } from 'node:util';
 import { isDirectSpawnAllowed } from './direct-spawn-flag.js';
 import { nodeBinding } from './node-binding.js';
+import { type StreamBindings, streamBindings, UV_EOF, uvErrorName } from './stream-bindings.js';
 
 // A git process on libuv's process and pipe handles themselves, the bindings node:child_process is built
 // on: loading child_process loads node:net, dgram and Node's whole stream stack (some forty modules,
@@ -10,9 +10,6 @@ import { nodeBinding } from './node-binding.js';
 // (isTestedSpawn); otherwise spawn.ts uses child_process. A binding that throws (Node's permission model
 // without --allow-child-process) also hands the call to child_process, which says so. The outcome is the
 // same either way (test/git/spawn-direct.test.ts).
-
-/** libuv's end of a stream. */
-const UV_EOF = -4095;
 
 /** SIGKILL: 9 wherever this runs (not on Windows). */
 const SIGKILL = 9;
@@ -75,16 +72,8 @@ interface ProcessHandle extends Handle {
   onexit: (exitCode: number, signalCode: string | null) => void;
 }
 
-interface Bindings {
+interface Bindings extends StreamBindings<PipeHandle, Request> {
   Process: new () => ProcessHandle;
-  Pipe: new (type: number) => PipeHandle;
-  WriteWrap: new () => Request;
-  ShutdownWrap: new () => Request;
-  SOCKET: number;
-  /** Where a pipe puts a read's length (or error) and its offset in the buffer it passes. */
-  state: Int32Array;
-  kReadBytesOrError: number;
-  kArrayBufferOffset: number;
 }
 
 let found: Bindings | null | undefined;
@@ -110,33 +99,13 @@ function bindings(): Bindings | null {
     const processWrap = nodeBinding<Record<string, unknown>>('process_wrap');
     if (!isTestedSpawn(process.versions.node, processWrap)) return found;
     const { Process } = processWrap;
-    const { Pipe, constants } = nodeBinding<Record<string, unknown>>('pipe_wrap');
-    const stream = nodeBinding<Record<string, unknown>>('stream_wrap');
-    const { WriteWrap, ShutdownWrap, streamBaseState, kReadBytesOrError, kArrayBufferOffset } = stream;
-    const SOCKET = (constants as Record<string, unknown> | undefined)?.SOCKET;
-    const has = (type: unknown, names: string[]) =>
-      typeof type === 'function' &&
-      names.every((name) => typeof (type.prototype as Record<string, unknown>)[name] === 'function');
-    if (
-      has(Process, ['spawn', 'kill', 'close', 'unref']) &&
-      has(Pipe, ['readStart', 'writeBuffer', 'shutdown', 'close']) &&
-      typeof WriteWrap === 'function' &&
-      typeof ShutdownWrap === 'function' &&
-      typeof SOCKET === 'number' &&
-      streamBaseState instanceof Int32Array &&
-      typeof kReadBytesOrError === 'number' &&
-      typeof kArrayBufferOffset === 'number'
-    )
-      found = {
-        Process: Process as Bindings['Process'],
-        Pipe: Pipe as Bindings['Pipe'],
-        WriteWrap: WriteWrap as Bindings['WriteWrap'],
-        ShutdownWrap: ShutdownWrap as Bindings['ShutdownWrap'],
-        SOCKET,
-        state: streamBaseState,
-        kReadBytesOrError,
-        kArrayBufferOffset,
-      };
+    const stream = streamBindings<PipeHandle, Request>(['readStart', 'writeBuffer', 'shutdown', 'close']);
+    const isProcess =
+      typeof Process === 'function' &&
+      ['spawn', 'kill', 'close', 'unref'].every(
+        (name) => typeof (Process.prototype as Record<string, unknown>)[name] === 'function',
+      );
+    if (stream && isProcess) found = { ...stream, Process: Process as Bindings['Process'] };
   } catch {
     // No such binding here: child_process it is.
   }
@@ -190,7 +159,7 @@ export function spawnGitDirect(
   }
   if (status < 0) {
     closeAll();
-    const code = errorName(status);
+    const code = uvErrorName(status);
     const spawnError: NodeJS.ErrnoException = Object.assign(new Error(`spawn git ${code}`), {
       errno: status,
       code,
@@ -261,7 +230,7 @@ export function spawnGitDirect(
           if (which === 0) options.onStdout?.(chunk);
         } else if (length < 0) {
           // A read error on our side of the pipe: what git wrote is not whole, whatever its exit code.
-          if (length !== UV_EOF) readError ??= errorName(length);
+          if (length !== UV_EOF) readError ??= uvErrorName(length);
           end();
         }
       };
@@ -310,13 +279,4 @@ function writeInput({ WriteWrap, ShutdownWrap }: Bindings, stdin: PipeHandle, in
   shutdown.oncomplete = close;
   if (stdin.shutdown(shutdown) < 0) close();
   return close;
-}
-
-/** As node:child_process names it (ENOENT). */
-function errorName(status: number): string {
-  try {
-    return getSystemErrorName(status);
-  } catch {
-    return `error ${status}`;
-  }
 }
