@@ -30,9 +30,10 @@ export interface HookContext {
   /**
    * Lets the agent go on before the handler has finished: a handler calls it, with nothing to say to the
    * agent, once all the agent must wait for is done. Only the MCP server's relay offers it: a hook's own
-   * process has to finish its work before it exits.
+   * process has to finish its work before it exits. The relay is given the notes said so far (`stderr`:
+   * executeHook passes them; a handler calls it with none).
    */
-  answerEarly?: (() => void) | undefined;
+  answerEarly?: ((stderr?: string) => void) | undefined;
   /** The event's time budget: past it the hook gives up (hooks/run.ts). Work that may wait keeps well within it. */
   budgetMs?: number | undefined;
   /** When the budget runs out (ms since the epoch): a wait that can be cut short ends a little before. */

@@ -37,8 +37,10 @@ export async function runHookHost(projectDir: string, env: NodeJS.ProcessEnv, de
     // Listening or not, this start is over: a later hook may start another host.
     if (socket) removeQuietly(hostStartMarker(socket));
   }
+  // Another process took the socket first (a host, or the MCP server): the marker and the log are the
+  // listening host's, whose stderr may be that log; this one leaves them alone.
+  if (!relay || !marker) return;
   try {
-    if (!relay || !marker) return;
     touch(marker);
     const stop = () => void relay.close();
     process.once('SIGTERM', stop);
@@ -46,7 +48,7 @@ export async function runHookHost(projectDir: string, env: NodeJS.ProcessEnv, de
     await endLeastRecentlyUsedHosts(marker).catch(() => undefined);
     await relay.ended;
   } finally {
-    if (marker) removeQuietly(marker);
+    removeQuietly(marker);
     if (socket) removeEmptyLog(socket);
   }
 }

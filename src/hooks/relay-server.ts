@@ -366,6 +366,7 @@ export function runRelayed(
   execute: typeof executeHook = executeHook,
 ): Promise<void> {
   let answered = false;
+  let toldEarly = '';
   const answer = (reply: RelayReply) => {
     if (answered) return;
     answered = true;
@@ -373,7 +374,10 @@ export function runRelayed(
   };
   const context = {
     cliPath: request.cliPath,
-    answerEarly: () => answer({ handled: true, stdout: '', stderr: '' }),
+    answerEarly: (stderr = '') => {
+      toldEarly = stderr;
+      answer({ handled: true, stdout: '', stderr });
+    },
   };
   return Promise.resolve()
     .then(() => {
@@ -384,7 +388,13 @@ export function runRelayed(
     .catch((error: unknown) => ({ stdout: '', stderr: `claude-checkpoint hook: ${describeError(error)}\n` }))
     .then((output) => {
       if (!answered) answer({ handled: true, ...output });
-      else if (output.stderr) process.stderr.write(output.stderr);
+      else {
+        // What the hook said after its early answer, to this server's stderr (the MCP client's log).
+        const after = output.stderr.startsWith(toldEarly)
+          ? output.stderr.slice(toldEarly.length)
+          : output.stderr;
+        if (after) process.stderr.write(after);
+      }
     });
 }
 

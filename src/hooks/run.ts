@@ -104,8 +104,11 @@ export async function executeHook(
       },
     };
     const budget = settingsOf(hookDeps).hookTimeoutMs ?? HOOK_BUDGET_MS[hookEvent];
+    const { answerEarly } = context;
     const handling = handleHook(hookEvent, input, hookDeps, {
       ...context,
+      // The early answer carries what the hook has said so far (its input cut short, a setting's problem).
+      ...(answerEarly ? { answerEarly: () => answerEarly(stderr) } : {}),
       budgetMs: budget,
       deadline: Date.now() + budget,
       agent,

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { INPUT_UNFINISHED_KEY } from '../../src/hooks/input.js';
 import { PACKAGE_VERSION, RELAY_PROTOCOL, type RelayReply } from '../../src/hooks/relay-protocol.js';
 import { runRelayed } from '../../src/hooks/relay-server.js';
 import { executeHook } from '../../src/hooks/run.js';
@@ -55,6 +56,34 @@ describe('the relay answers a Bash hook early', () => {
     // Merged into the file before the handler ends, and answered once only.
     expect(commandsInFile(root)).toEqual(['npm run lint']);
     expect(existsSync(path.join(root, '.claude-checkpoint.journal'))).toBe(false);
+  });
+
+  it('carries what the hook said before it (an input cut short), which the agent then sees on stderr', async () => {
+    const { root, env } = await project();
+    const sent: RelayReply[] = [];
+    const request = {
+      protocol: RELAY_PROTOCOL,
+      version: PACKAGE_VERSION,
+      argv: ['PostToolUse'],
+      // The agent's input ended before its JSON object did: the hook's reader kept its whole fields and
+      // marked it so (hook-io.ts), as it sends it to the server.
+      stdin: JSON.stringify({
+        cwd: root,
+        tool_name: 'Bash',
+        tool_input: { command: 'npm test' },
+        [INPUT_UNFINISHED_KEY]: 120,
+      }),
+      env,
+      cwd: root,
+      cliPath: '',
+    };
+    await runRelayed(request, new KeyedQueue(), (reply) => sent.push(reply));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ handled: true, stdout: '' });
+    expect((sent[0] as { stderr: string }).stderr).toMatch(
+      /before its JSON object did: only its whole fields are used\n$/,
+    );
+    expect(commandsInFile(root)).toEqual(['npm test']);
   });
 
   it("sends the handler's output when it never answers early", async () => {
