@@ -21,6 +21,17 @@ async function project() {
   return { root, env };
 }
 
+/** A hook's request as the hook's entry sends it to the server. */
+const requestFor = (place: { root: string; env: Record<string, string> }, event: string, stdin: string) => ({
+  protocol: RELAY_PROTOCOL,
+  version: PACKAGE_VERSION,
+  argv: [event],
+  stdin,
+  env: place.env,
+  cwd: place.root,
+  cliPath: '',
+});
+
 describe('the relay answers a Bash hook early', () => {
   it('sends the answer within answerEarly, with the command journaled and the checkpoint not yet rewritten', async () => {
     const { root, env } = await project();
@@ -41,15 +52,7 @@ describe('the relay answers a Bash hook early', () => {
           });
         },
       });
-    const request = {
-      protocol: RELAY_PROTOCOL,
-      version: PACKAGE_VERSION,
-      argv: ['PostToolUse'],
-      stdin: bashInput(root, 'npm run lint'),
-      env,
-      cwd: root,
-      cliPath: '',
-    };
+    const request = requestFor({ root, env }, 'PostToolUse', bashInput(root, 'npm run lint'));
     await runRelayed(request, new KeyedQueue(), (reply) => sent.push(reply), watched);
     expect(seen).toEqual([{ sent: 1, journaled: 1, inCheckpoint: [] }]);
     expect(sent).toEqual([{ handled: true, stdout: '', stderr: '' }]);
@@ -61,22 +64,18 @@ describe('the relay answers a Bash hook early', () => {
   it('carries what the hook said before it (an input cut short), which the agent then sees on stderr', async () => {
     const { root, env } = await project();
     const sent: RelayReply[] = [];
-    const request = {
-      protocol: RELAY_PROTOCOL,
-      version: PACKAGE_VERSION,
-      argv: ['PostToolUse'],
-      // The agent's input ended before its JSON object did: the hook's reader kept its whole fields and
-      // marked it so (hook-io.ts), as it sends it to the server.
-      stdin: JSON.stringify({
+    // The agent's input ended before its JSON object did: the hook's reader kept its whole fields and
+    // marked it so (hook-io.ts), as it sends it to the server.
+    const request = requestFor(
+      { root, env },
+      'PostToolUse',
+      JSON.stringify({
         cwd: root,
         tool_name: 'Bash',
         tool_input: { command: 'npm test' },
         [INPUT_UNFINISHED_KEY]: 120,
       }),
-      env,
-      cwd: root,
-      cliPath: '',
-    };
+    );
     await runRelayed(request, new KeyedQueue(), (reply) => sent.push(reply));
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ handled: true, stdout: '' });
@@ -89,15 +88,7 @@ describe('the relay answers a Bash hook early', () => {
   it("sends the handler's output when it never answers early", async () => {
     const { root, env } = await project();
     const sent: RelayReply[] = [];
-    const request = {
-      protocol: RELAY_PROTOCOL,
-      version: PACKAGE_VERSION,
-      argv: ['SessionStart'],
-      stdin: JSON.stringify({ cwd: root, source: 'clear' }),
-      env,
-      cwd: root,
-      cliPath: '',
-    };
+    const request = requestFor({ root, env }, 'SessionStart', JSON.stringify({ cwd: root, source: 'clear' }));
     await runRelayed(request, new KeyedQueue(), (reply) => sent.push(reply));
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ handled: true });
