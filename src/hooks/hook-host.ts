@@ -1,4 +1,4 @@
-import { closeSync, constants, lstatSync, openSync, readdirSync, utimesSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, utimesSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { settingErrors } from '../core/settings.js';
@@ -37,9 +37,13 @@ export async function runHookHost(projectDir: string, env: NodeJS.ProcessEnv, de
     // Listening or not, this start is over: a later hook may start another host.
     if (socket) removeQuietly(hostStartMarker(socket));
   }
-  // Another process took the socket first (a host, or the MCP server): the marker and the log are the
-  // listening host's, whose stderr may be that log; this one leaves them alone.
-  if (!relay || !marker) return;
+  // Another process took the socket first. A listening host's marker and log are its own (its stderr may
+  // be that log): left alone. Where the MCP server listens, there is no marker, and an empty log is this
+  // host's, removed as it ends.
+  if (!relay || !marker) {
+    if (socket && marker && !existsSync(marker)) removeEmptyLog(socket);
+    return;
+  }
   try {
     touch(marker);
     const stop = () => void relay.close();

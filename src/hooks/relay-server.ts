@@ -375,6 +375,7 @@ export function runRelayed(
   const context = {
     cliPath: request.cliPath,
     answerEarly: (stderr = '') => {
+      if (answered) return;
       toldEarly = stderr;
       answer({ handled: true, stdout: '', stderr });
     },

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { INPUT_UNFINISHED_KEY } from '../../src/hooks/input.js';
 import { PACKAGE_VERSION, RELAY_PROTOCOL, type RelayReply } from '../../src/hooks/relay-protocol.js';
 import { runRelayed } from '../../src/hooks/relay-server.js';
@@ -76,7 +76,18 @@ describe('the relay answers a Bash hook early', () => {
         [INPUT_UNFINISHED_KEY]: 120,
       }),
     );
-    await runRelayed(request, new KeyedQueue(), (reply) => sent.push(reply));
+    const serverLog: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      serverLog.push(String(chunk));
+      return true;
+    });
+    try {
+      await runRelayed(request, new KeyedQueue(), (reply) => sent.push(reply));
+    } finally {
+      write.mockRestore();
+    }
+    // Said once: to the agent, with the answer, not again in the server's log.
+    expect(serverLog.join('')).not.toContain('before its JSON object did');
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ handled: true, stdout: '' });
     expect((sent[0] as { stderr: string }).stderr).toMatch(
