@@ -1,5 +1,6 @@
 import type { AppDeps } from '../app/deps.js';
 import { readCheckpoint } from '../app/read-checkpoint.js';
+import { cutChars } from '../core/text.js';
 import { formatAge } from '../core/time.js';
 import { FROM_TRANSCRIPT } from '../core/transcript-label.js';
 import { settingsOf } from '../store/settings-file.js';
@@ -35,7 +36,7 @@ export async function sessionStart(
     const age = formatAge(new Date(saved.checkpoint.updatedAt), deps.now());
     said = [
       `A session checkpoint exists for this project (saved ${age}).`,
-      `Goal${saved.checkpoint.meta.derived?.goal !== undefined ? ` (${FROM_TRANSCRIPT})` : ''}: ${saved.checkpoint.goal.primary.slice(0, 300)}`,
+      `Goal${saved.checkpoint.meta.derived?.goal !== undefined ? ` (${FROM_TRANSCRIPT})` : ''}: ${cutChars(saved.checkpoint.goal.primary, 300)}`,
       tasks.length > 0 ? `Tasks: ${done}/${tasks.length} done.` : '',
       'If the user wants to continue that work, call load_session_checkpoint (or run `claude-checkpoint brief`) to get the resume brief.',
     ]

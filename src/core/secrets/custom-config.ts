@@ -1,3 +1,4 @@
+import { cutChars } from '../text.js';
 import type { DetectorConfig } from './detect.js';
 import type { PatternRule } from './provider-rules.js';
 
@@ -92,7 +93,7 @@ function compilePattern(entry: unknown, where: string, problems: string[]): Patt
     return null;
   }
   const words = (keywords as string[] | undefined)?.map((k) =>
-    k.toLowerCase().slice(0, CUSTOM_LIMITS.keywordChars),
+    cutChars(k.toLowerCase(), CUSTOM_LIMITS.keywordChars),
   );
   return {
     id:
