@@ -2,7 +2,7 @@ import path from 'node:path';
 import { nearestName } from './near-name.js';
 import { escapeControls } from './quote.js';
 import { SNAPSHOT_DEFAULTS } from './snapshot.js';
-import { cutChars } from './text.js';
+import { charLength, cutChars } from './text.js';
 
 // Every setting, once: its key in the settings file, its environment variable, its type and limits, its
 // default, whether a project may set it, and the line the docs and `doctor` show. Adding a setting is one
@@ -104,7 +104,7 @@ function globsKind(): Kind<readonly string[]> {
 }
 
 function globProblem(glob: string): string | null {
-  if (glob.length > GLOB_MAX_CHARS) return `is longer than ${GLOB_MAX_CHARS} characters`;
+  if (charLength(glob) > GLOB_MAX_CHARS) return `is longer than ${GLOB_MAX_CHARS} characters`;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\u0000-\u001f\u007f]/.test(glob)) return 'holds a control character';
   if (glob.startsWith('!')) return 'is a negation, which has no meaning here';
