@@ -127,7 +127,9 @@ describe('resolveSettings', () => {
     const fits = resolveSettings({ env: {}, user: user({ snapshotIncludeIgnored: ['😀'.repeat(200)] }) });
     expect(fits.problems).toEqual([]);
     const over = resolveSettings({ env: {}, user: user({ snapshotIncludeIgnored: ['😀'.repeat(201)] }) });
-    expect(over.problems.map((problem) => problem.message).join('\n')).toContain('is longer than 200 characters');
+    expect(over.problems.map((problem) => problem.message).join('\n')).toContain(
+      'is longer than 200 characters',
+    );
     const shown = resolveSettings({ env: {}, user: user({ hookStartup: `x${'😀'.repeat(100)}` }) });
     const [message] = shown.problems.map((problem) => problem.message);
     expect(message).toContain(`got 'x${'😀'.repeat(79)}'`);
