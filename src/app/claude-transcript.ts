@@ -8,6 +8,8 @@
  */
 
 import { type JsonObject, parseJsonObject } from '../core/json-lines.js';
+import { SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
+import { charLength } from '../core/text.js';
 
 type Line = JsonObject;
 
@@ -139,7 +141,9 @@ export function findTranscriptPrompt<T extends PromptCandidate>(
   const byText = label
     ? candidates.filter((prompt) => {
         const first = firstLine(prompt.text);
-        return first === label || (label.length >= 200 && first.startsWith(label));
+        return (
+          first === label || (charLength(label) >= SNAPSHOT_DEFAULTS.labelChars && first.startsWith(label))
+        );
       })
     : [];
   const nearest = (found: readonly T[]) => [...found].sort((a, b) => distance(a) - distance(b))[0] ?? null;

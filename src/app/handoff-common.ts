@@ -5,6 +5,7 @@ import { CheckpointError, describeError } from '../core/errors.js';
 import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { escapeControls } from '../core/quote.js';
 import { type Surface, WORDS } from '../core/surface.js';
+import { clip } from '../core/text.js';
 import { checkHandoffName, chooseRemote } from '../git/handoff-remote.js';
 import { readHeadFast } from '../git/repo.js';
 import { runGit } from '../git/run.js';
@@ -174,8 +175,7 @@ function isHandoffMeta(meta: HandoffMeta): boolean {
  * would read as an option). Says what is wrong, or null.
  */
 function unsafeReference(meta: HandoffMeta): string | null {
-  const shown = (value: string) =>
-    `'${escapeControls(value.length > 80 ? `${value.slice(0, 80)}…` : value)}'`;
+  const shown = (value: string) => `'${escapeControls(clip(value, 81))}'`;
   if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(meta.base))
     return `its base ${shown(meta.base)} is not a commit id`;
   const branch = meta.branch;

@@ -58,7 +58,8 @@ function runHook(event, directory, payload) {
 
 /** A tool part with only what the transcript reader uses: no outputs, no file contents. */
 function trimmedPart(part) {
-  if (part.type === 'text') return { type: 'text', text: String(part.text ?? '').slice(0, TEXT_CHARS), synthetic: part.synthetic === true };
+  // Cut never inside a surrogate pair: half an emoji is no character at all.
+  if (part.type === 'text') return { type: 'text', text: String(part.text ?? '').slice(0, TEXT_CHARS).replace(/[\\ud800-\\udbff]$/, ''), synthetic: part.synthetic === true };
   if (part.type !== 'tool') return undefined;
   const input = part.state?.input ?? {};
   return {

@@ -27,6 +27,7 @@ import {
 } from '../core/snapshot.js';
 import { type HeadMove, headMoveSince } from '../core/snapshot-text.js';
 import { type Reader, type SurfaceWords, WORDS, wordsFor, wordsOf } from '../core/surface.js';
+import { clip, cutChars } from '../core/text.js';
 import { readHeadFast } from '../git/repo.js';
 import { type CheckpointFiles, CheckpointStore } from '../store/checkpoint-store.js';
 import { readSettings, settingsOf } from '../store/settings-file.js';
@@ -441,9 +442,10 @@ async function redactLabel(deps: AppDeps, root: string, label: string): Promise<
     import('../core/redact.js'),
     import('./redaction.js'),
   ]);
-  return new Redactor((await loadRedactionConfig(deps.fs, deps.env, root)).config)
-    .text(label.trim())
-    .slice(0, SNAPSHOT_DEFAULTS.labelChars);
+  const redacted = new Redactor((await loadRedactionConfig(deps.fs, deps.env, root)).config).text(
+    label.trim(),
+  );
+  return cutChars(redacted, SNAPSHOT_DEFAULTS.labelChars);
 }
 
 /**
@@ -863,7 +865,7 @@ async function rollBack(
 ): Promise<CheckpointError> {
   // A name too long for the file system is the usual cause: say which, not all 4,000 bytes of it.
   const full = describeError(error);
-  const why = full.length > 300 ? `${full.slice(0, 300)}…` : full;
+  const why = clip(full, 301);
   try {
     const aside = before.aside ? await store.readAside(before.commit) : null;
     await restoreTreeLocked(

@@ -1,6 +1,7 @@
 import { CheckpointError } from '../core/errors.js';
 import { SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
 import { renderSnapshot, snapshotSummary } from '../core/snapshot-text.js';
+import { charLength } from '../core/text.js';
 import type { CliContext } from './context.js';
 import { EXIT } from './output.js';
 import { slowProgress } from './slow-progress.js';
@@ -11,12 +12,14 @@ import { slowProgress } from './slow-progress.js';
 /** `snapshot`: the whole working tree, now, into the project's store. */
 export async function takeSnapshotNow(ctx: CliContext): Promise<number> {
   const options = ctx.options as { label?: string; trigger: string };
-  // Refused as snapshot_files refuses it, rather than cut short unseen (the hooks' labels are cut).
+  // Refused as snapshot_files refuses it, in the same characters, rather than cut short unseen (the hooks'
+  // labels are cut).
   const maxChars = SNAPSHOT_DEFAULTS.labelChars;
-  if (options.label !== undefined && options.label.length > maxChars)
+  const chars = options.label === undefined ? 0 : charLength(options.label);
+  if (chars > maxChars)
     throw new CheckpointError(
       'INVALID_INPUT',
-      `--label: must be at most ${maxChars} characters (got ${options.label.length})`,
+      `--label: must be at most ${maxChars} characters (got ${chars})`,
     );
   const progress = slowProgress(ctx.out);
   const { gcSnapshots, takeSnapshot } = await import('../app/rewind.js');

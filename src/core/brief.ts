@@ -4,7 +4,7 @@ import { BRIEF_LIMITS } from './limits.js';
 import { escapeControls, quotePath } from './quote.js';
 import type { Checkpoint, RecentCommand, TaskStatus } from './schema.js';
 import { type Reader, wordsOf } from './surface.js';
-import { clip } from './text.js';
+import { clip, cutUnits } from './text.js';
 import { formatAge, formatUtc } from './time.js';
 import { FROM_TRANSCRIPT } from './transcript-label.js';
 
@@ -80,7 +80,7 @@ export function renderResumeBrief(input: BriefInput): string {
     if (brief.length <= maxChars) return brief;
   }
   const note = `\n… (brief cut to fit; ${wordsOf(input.surface ?? 'mcp').loadFull} for everything)\n`;
-  return `${brief.slice(0, Math.max(0, maxChars - note.length))}${note}`;
+  return `${cutUnits(brief, maxChars - note.length)}${note}`;
 }
 
 function renderAt(input: BriefInput, density: Density): string {

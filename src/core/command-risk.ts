@@ -9,6 +9,7 @@
 // destroys nothing a snapshot of it could bring back: no snapshot is taken for it.
 import { splitPowerShell } from './powershell-tokens.js';
 import { REDIRECTIONS, type Token, tokenize, type Word } from './shell-tokens.js';
+import { clip } from './text.js';
 
 /**
  * What a path is, as the caller sees it; `unknown` when it cannot say. `outside`: an absolute path that
@@ -360,7 +361,7 @@ function isHarmlessTarget(path: string): boolean {
 
 function describe(words: string[]): string {
   const text = words.join(' ');
-  return text.length > REASON_COMMAND_CHARS ? `${text.slice(0, REASON_COMMAND_CHARS - 1)}…` : text;
+  return clip(text, REASON_COMMAND_CHARS);
 }
 
 function classifySimple(

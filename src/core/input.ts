@@ -2,15 +2,16 @@ import { z } from 'zod';
 import { TASK_STATUSES } from './checkpoint-plain.js';
 import { LIMITS } from './limits.js';
 import { nearestName } from './near-name.js';
+import { charLength } from './text.js';
 
 // Every message names the limit and what was received; the SDK and our own formatter prefix the field path.
 // Every tool's schema uses these, so that no limit error leaves out what was given (issue 26).
 
-/** A string's length limit: "must be at most 200 characters (got 201)". */
+/** A string's length limit, in characters (code points, as zod and JSON Schema count): "must be at most 200 characters (got 201)". */
 export function atMostChars(maxChars: number) {
   return {
     error: (issue: { input: unknown }) =>
-      `must be at most ${maxChars} characters (got ${String(issue.input).length})`,
+      `must be at most ${maxChars} characters (got ${charLength(String(issue.input))})`,
   };
 }
 

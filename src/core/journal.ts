@@ -1,6 +1,7 @@
 import { LIMITS } from './limits.js';
 import { appendRecorded, type FittedCheckpoint, keepNewest } from './merge.js';
 import type { Checkpoint, RecentCommand } from './schema.js';
+import { charLength } from './text.js';
 
 // The command journal (issue 26): commands a hook recorded while another process held the checkpoint's
 // lock wait there, one record per file, until the lock's next holder merges them. Waiting for the lock
@@ -60,9 +61,9 @@ function isRecentCommand(value: unknown): value is RecentCommand {
   const { command, exitCode, note, at } = value as Record<string, unknown>;
   return (
     typeof command === 'string' &&
-    command.length <= LIMITS.commandChars &&
+    charLength(command) <= LIMITS.commandChars &&
     (exitCode === undefined || Number.isSafeInteger(exitCode)) &&
-    (note === undefined || (typeof note === 'string' && note.length <= LIMITS.commandNoteChars)) &&
+    (note === undefined || (typeof note === 'string' && charLength(note) <= LIMITS.commandNoteChars)) &&
     (at === undefined || (typeof at === 'string' && !Number.isNaN(Date.parse(at))))
   );
 }

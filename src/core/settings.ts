@@ -2,6 +2,7 @@ import path from 'node:path';
 import { nearestName } from './near-name.js';
 import { escapeControls } from './quote.js';
 import { SNAPSHOT_DEFAULTS } from './snapshot.js';
+import { charLength, cutChars } from './text.js';
 
 // Every setting, once: its key in the settings file, its environment variable, its type and limits, its
 // default, whether a project may set it, and the line the docs and `doctor` show. Adding a setting is one
@@ -89,7 +90,7 @@ function globsKind(): Kind<readonly string[]> {
       const glob = item.trim();
       if (glob === '') continue;
       const problem = globProblem(glob);
-      if (problem) return { invalid: `${limit}; '${glob.slice(0, 60)}' ${problem}` };
+      if (problem) return { invalid: `${limit}; '${cutChars(glob, 60)}' ${problem}` };
       if (!globs.includes(glob)) globs.push(glob);
     }
     return globs;
@@ -103,7 +104,7 @@ function globsKind(): Kind<readonly string[]> {
 }
 
 function globProblem(glob: string): string | null {
-  if (glob.length > GLOB_MAX_CHARS) return `is longer than ${GLOB_MAX_CHARS} characters`;
+  if (charLength(glob) > GLOB_MAX_CHARS) return `is longer than ${GLOB_MAX_CHARS} characters`;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\u0000-\u001f\u007f]/.test(glob)) return 'holds a control character';
   if (glob.startsWith('!')) return 'is a negation, which has no meaning here';
@@ -395,10 +396,10 @@ function invalid(
   // A number JSON cannot write back (1e400 reads as Infinity) is shown as read, not as JSON's `null`.
   const got = escapeControls(
     typeof raw === 'string'
-      ? `'${raw.slice(0, 80)}'`
+      ? `'${cutChars(raw, 80)}'`
       : typeof raw === 'number' && !Number.isFinite(raw)
         ? `${raw} (a number too large)`
-        : (JSON.stringify(raw)?.slice(0, 80) ?? ''),
+        : cutChars(JSON.stringify(raw) ?? '', 80),
   );
   const unused = severity === 'warning' ? '; it is not used' : '';
   return { severity, name, message: `${where} must be ${read.invalid}: got ${got}${unused}` };

@@ -1,6 +1,46 @@
-/** Shortens text to at most `maxChars` characters, marking the cut with an ellipsis. */
+// A limit of N characters counts code points, as the tools' JSON Schema (`maxLength`) and zod count them: an
+// emoji is one character, not two UTF-16 units. A cut never falls inside a surrogate pair (issue 26: a label
+// cut there kept a lone \ud83d, printed as U+FFFD).
+
+/** How many characters (code points) `text` holds; a lone surrogate counts as one. */
+export function charLength(text: string): number {
+  let length = text.length;
+  for (let at = 0; at < text.length - 1; at++)
+    if (isPairAt(text, at)) {
+      length--;
+      at++;
+    }
+  return length;
+}
+
+/** The first `maxChars` characters (code points) of `text`: never half of a surrogate pair. */
+export function cutChars(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let at = 0;
+  for (let count = 0; count < maxChars && at < text.length; count++) at += isPairAt(text, at) ? 2 : 1;
+  return text.slice(0, at);
+}
+
+/**
+ * The first `maxUnits` UTF-16 units of `text`, one fewer when the last would be half of a pair: for a
+ * host's cap that counts as JavaScript does (Claude Code's 10,000 characters of hook output).
+ */
+export function cutUnits(text: string, maxUnits: number): string {
+  if (text.length <= maxUnits) return text;
+  const end = Math.max(0, maxUnits);
+  return end > 0 && isPairAt(text, end - 1) ? text.slice(0, end - 1) : text.slice(0, end);
+}
+
+function isPairAt(text: string, at: number): boolean {
+  const first = text.charCodeAt(at);
+  const second = text.charCodeAt(at + 1);
+  return first >= 0xd800 && first <= 0xdbff && second >= 0xdc00 && second <= 0xdfff;
+}
+
+/** Shortens text to at most `maxChars` characters (code points), marking the cut with an ellipsis. */
 export function clip(text: string, maxChars: number): string {
-  return text.length <= maxChars ? text : `${text.slice(0, Math.max(0, maxChars - 1))}…`;
+  if (text.length <= maxChars || charLength(text) <= maxChars) return text;
+  return `${cutChars(text, Math.max(0, maxChars - 1))}…`;
 }
 
 /**
@@ -54,8 +94,5 @@ export function nextMatch(pattern: RegExp, text: string): RegExpExecArray | null
 
 /** Past an empty match, as matchAll does: one code point in unicode mode, else one code unit. */
 function advance(text: string, index: number, unicode: boolean): number {
-  if (!unicode || index + 1 >= text.length) return index + 1;
-  const first = text.charCodeAt(index);
-  const second = text.charCodeAt(index + 1);
-  return first >= 0xd800 && first <= 0xdbff && second >= 0xdc00 && second <= 0xdfff ? index + 2 : index + 1;
+  return unicode && isPairAt(text, index) ? index + 2 : index + 1;
 }

@@ -1,6 +1,7 @@
 import { CheckpointError, isCheckpointError } from '../core/errors.js';
 import { clipMiddle } from '../core/quote.js';
 import { textFromBytes } from '../core/raw-path.js';
+import { cutUnits } from '../core/text.js';
 import { takeEarlyGit } from './early-start.js';
 import { GIT_TIMEOUT_MS, type GitExit, spawnGit } from './spawn.js';
 
@@ -80,7 +81,7 @@ function settle(
     );
   }
   const exitCode = exit.code ?? -1;
-  const stderr = exit.stderr.toString('utf8').slice(0, 64 * 1024);
+  const stderr = cutUnits(exit.stderr.toString('utf8'), 64 * 1024);
   if ((options.okExitCodes ?? [0]).includes(exitCode)) return { stdout: exit.stdout, stderr, exitCode };
   const lines = stderr.trim().split('\n');
   // git's reason, not a warning before it (`could not open directory` for each folder past PATH_MAX);

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { cutUnits } from '../core/text.js';
 import { readFileTail } from '../transcripts/lines.js';
 import type { Agent } from './agent-names.js';
 import { HOOK_EVENTS, type HookEvent, type HookResult } from './common.js';
@@ -82,7 +83,7 @@ const codex: AgentAdapter = {
   render: (native, result) =>
     hookSpecific(
       native,
-      result.context ? { ...result, context: result.context.slice(0, CODEX_CONTEXT_CHARS) } : result,
+      result.context ? { ...result, context: cutUnits(result.context, CODEX_CONTEXT_CHARS) } : result,
     ),
   briefOnNextPrompt: false,
 };

@@ -1,8 +1,25 @@
 import type { AppDeps } from '../app/deps.js';
 import { recordCommands } from '../app/record-commands.js';
-import { type HookContext, type HookEvent, type HookResult, hookProjectRoot } from './common.js';
+import {
+  type HookContext,
+  type HookEvent,
+  type HookResult,
+  hookProjectRoot,
+  type InputCut,
+} from './common.js';
 import { bashOutcome, type HookInput, stringField } from './input.js';
 import { POWERSHELL_TOOL } from './pre-command-gate.js';
+
+const UNKNOWN_OUTCOME: Record<InputCut, string> = {
+  'over-limit': 'outcome unknown: the hook input was over 16 MB',
+  unfinished: 'outcome unknown: the hook input ended before its report',
+};
+
+const COMMAND_CUT: Record<InputCut, string> = {
+  'over-limit':
+    'the command was cut with the hook input at its 16 MB read (MAX_INPUT_BYTES): too long to record, and never recorded in part; nothing recorded',
+  unfinished: 'the hook input ended before its command did; nothing recorded',
+};
 
 /**
  * After a shell tool call (Bash, or an agent's PowerShell tool): its command and outcome join the checkpoint's recent commands (redacted). When
@@ -22,9 +39,15 @@ export async function postToolUse(
   // Cut at the input's limit, the tool's report is gone in part: its exit code (an agent reports it after
   // the output) cannot be told, and a default would call a failure a success (a review).
   const outcome = context.inputCut
-    ? { command: read.command, note: 'outcome unknown: the hook input was over 16 MB' }
+    ? { command: read.command, note: UNKNOWN_OUTCOME[context.inputCut] }
     : read;
-  if (!outcome.command) return { notes: ['no command in the hook input; nothing recorded'] };
+  // A shell call always has a command: in a cut input, the cut took it (issue 26: it was called missing).
+  if (!outcome.command)
+    return {
+      notes: [
+        context.inputCut ? COMMAND_CUT[context.inputCut] : 'no command in the hook input; nothing recorded',
+      ],
+    };
   await recordCommands(
     deps,
     {

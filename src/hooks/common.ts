@@ -39,10 +39,10 @@ export interface HookContext {
   /** When the budget runs out (ms since the epoch): a wait that can be cut short ends a little before. */
   deadline?: number | undefined;
   /**
-   * The input was over MAX_INPUT_BYTES and cut (hooks/hook-io.ts): what came after the cut is gone, a
-   * command's outcome with it, so nothing may be guessed from what is missing.
+   * The input was cut (hooks/hook-io.ts): over MAX_INPUT_BYTES, or it ended before its JSON object did.
+   * What came after the cut is gone, a command's outcome with it, so nothing may be guessed from what is missing.
    */
-  inputCut?: boolean | undefined;
+  inputCut?: InputCut | undefined;
 }
 
 /**
@@ -54,6 +54,9 @@ export function scanTimeoutWithin(context: HookContext): number | undefined {
   if (context.deadline === undefined) return undefined;
   return Math.max(500, context.deadline - Date.now() - 1_500);
 }
+
+/** How a hook's input was cut: past its 16 MB read, or ended (or its wait did) before its object did. */
+export type InputCut = 'over-limit' | 'unfinished';
 
 /** Where `hook --root` puts its value in the input, ahead of every other rule. */
 export const ROOT_OPTION = '__claudeCheckpointRoot';

@@ -22,7 +22,7 @@ export const UNREAD_COMMAND_LABEL =
  * content is taken.
  */
 export async function preToolUse(input: HookInput, deps: AppDeps, context: HookContext): Promise<HookResult> {
-  const risk = pendingCommandRisk(input, deps.cwd(), context.inputCut === true);
+  const risk = pendingCommandRisk(input, deps.cwd(), context.inputCut !== undefined);
   const label = risk.isCommandUnread ? UNREAD_COMMAND_LABEL : risk.command?.replace(/\s+/g, ' ');
   if (!risk.destructive || label === undefined) return { notes: [] };
   const snapshot = (projectRoot: string | undefined, onContentTaken?: () => void) =>

@@ -3,7 +3,7 @@ import type { AppDeps } from '../app/deps.js';
 import { describeError } from '../core/errors.js';
 import { settingsOf } from '../store/settings-file.js';
 import { ADAPTERS, AGENTS, type Agent } from './agents.js';
-import { HOOK_EVENTS, type HookContext, type HookEvent, hookRootLabel } from './common.js';
+import { HOOK_EVENTS, type HookContext, type HookEvent, hookRootLabel, type InputCut } from './common.js';
 import { handleHook, ROOT_OPTION } from './handlers.js';
 import type { HookOptions } from './hook-args.js';
 import { HOOK_BUDGET_MS, inputWaitMs } from './hook-budgets.js';
@@ -77,18 +77,19 @@ export async function executeHook(
     const raw = parseHookInput(stdin);
     const inputBytes = raw[INPUT_CUT_KEY];
     const unfinishedBytes = raw[INPUT_UNFINISHED_KEY];
-    const inputCut = isInputCut(raw);
+    const inputCut: InputCut | undefined =
+      typeof inputBytes === 'number' ? 'over-limit' : isInputCut(raw) ? 'unfinished' : undefined;
     delete raw[INPUT_CUT_KEY];
     delete raw[INPUT_UNFINISHED_KEY];
     if (typeof inputBytes === 'number')
       note(
-        `the hook input is ${inputBytes} bytes, over the ${MAX_INPUT_BYTES} read (MAX_INPUT_BYTES, 16 MB): only the fields in its first 16 MB are used (a tool's output cut there is left out)`,
+        `the hook input is ${inputBytes} bytes, over the ${MAX_INPUT_BYTES} read (MAX_INPUT_BYTES, 16 MB): only the fields in its first 16 MB are used (the one the cut falls in is left out, never kept in part)`,
       );
     else if (inputCut)
       note(
         `the hook input ended, or its wait did, after ${unfinishedBytes} bytes, before its JSON object did: only its whole fields are used`,
       );
-    const mapped = adapter.toEvent(event, raw, inputCut);
+    const mapped = adapter.toEvent(event, raw, inputCut !== undefined);
     if (!mapped) return { stdout, stderr }; // an event or tool this agent reports that is not ours
     const { event: hookEvent, input } = mapped;
     if (options.root !== undefined) input[ROOT_OPTION] = path.resolve(deps.cwd(), options.root);

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../app/deps.js';
 import { readCheckpoint } from '../app/read-checkpoint.js';
+import { cutChars, cutUnits } from '../core/text.js';
 import { formatAge } from '../core/time.js';
 import { FROM_TRANSCRIPT } from '../core/transcript-label.js';
 import { settingsOf } from '../store/settings-file.js';
@@ -35,7 +36,7 @@ export async function sessionStart(
     const age = formatAge(new Date(saved.checkpoint.updatedAt), deps.now());
     said = [
       `A session checkpoint exists for this project (saved ${age}).`,
-      `Goal${saved.checkpoint.meta.derived?.goal !== undefined ? ` (${FROM_TRANSCRIPT})` : ''}: ${saved.checkpoint.goal.primary.slice(0, 300)}`,
+      `Goal${saved.checkpoint.meta.derived?.goal !== undefined ? ` (${FROM_TRANSCRIPT})` : ''}: ${cutChars(saved.checkpoint.goal.primary, 300)}`,
       tasks.length > 0 ? `Tasks: ${done}/${tasks.length} done.` : '',
       'If the user wants to continue that work, call load_session_checkpoint (or run `claude-checkpoint brief`) to get the resume brief.',
     ]
@@ -58,7 +59,7 @@ export async function sessionStart(
           : `session ${source}`;
     said = `Session checkpoint restored automatically after ${why}. Treat it as your memory of this work: continue from its next steps, and re-read only the files it flags as changed.\n\n${loaded.brief}`;
   }
-  return { context: said.slice(0, HOOK_OUTPUT_MAX_CHARS - 200), notes: [] };
+  return { context: cutUnits(said, HOOK_OUTPUT_MAX_CHARS - 200), notes: [] };
 }
 
 /** The brief after compaction, for agents that bring it back on the next prompt. */
@@ -75,8 +76,8 @@ export async function briefAfterCompaction(
     { scanTimeoutMs: scanTimeoutWithin(context) },
   );
   if (!loaded.found) return null;
-  return `Session checkpoint restored automatically after the conversation was compacted. Treat it as your memory of this work: continue from its next steps, and re-read only the files it flags as changed.\n\n${loaded.brief}`.slice(
-    0,
+  return cutUnits(
+    `Session checkpoint restored automatically after the conversation was compacted. Treat it as your memory of this work: continue from its next steps, and re-read only the files it flags as changed.\n\n${loaded.brief}`,
     HOOK_OUTPUT_MAX_CHARS - 200,
   );
 }

@@ -46,6 +46,18 @@ describe('journal records', () => {
     expect(secret.redactions).toBe(1);
   });
 
+  // A command is clipped to its limit in characters (code points): a journal that counted UTF-16 units read
+  // a clipped command of emoji back as damaged, and dropped it.
+  it('read back a command of emoji clipped at its limit in characters', () => {
+    const long = recordedCommands(
+      [{ command: `echo ${'😀'.repeat(LIMITS.commandChars)}`, note: '😀'.repeat(600) }],
+      T0,
+    );
+    expect([...(long.commands[0]?.command ?? '')]).toHaveLength(LIMITS.commandChars);
+    const parsed = parseJournalRecord(journalId(T0, '12-ab'), serializeJournalRecord(long));
+    expect(parsed).toEqual({ id: journalId(T0, '12-ab'), ...long });
+  });
+
   it('sort by the time they were written', () => {
     const ids = [5, 1_000_000, 30, 2].map((ms) => journalId(new Date(T0.getTime() + ms), '1-a'));
     expect([...ids].sort()).toEqual([ids[3], ids[0], ids[2], ids[1]]);

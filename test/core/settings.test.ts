@@ -122,6 +122,20 @@ describe('resolveSettings', () => {
     expect(resolved.values.snapshotMaxCount).toBe(100);
   });
 
+  // New-user trial (issue 26): limits count characters (code points), and a value shown is never cut inside one.
+  it('a pattern of emoji is counted in characters, and a wrong value of emoji is shown whole characters', () => {
+    const fits = resolveSettings({ env: {}, user: user({ snapshotIncludeIgnored: ['😀'.repeat(200)] }) });
+    expect(fits.problems).toEqual([]);
+    const over = resolveSettings({ env: {}, user: user({ snapshotIncludeIgnored: ['😀'.repeat(201)] }) });
+    expect(over.problems.map((problem) => problem.message).join('\n')).toContain(
+      'is longer than 200 characters',
+    );
+    const shown = resolveSettings({ env: {}, user: user({ hookStartup: `x${'😀'.repeat(100)}` }) });
+    const [message] = shown.problems.map((problem) => problem.message);
+    expect(message).toContain(`got 'x${'😀'.repeat(79)}'`);
+    expect(message).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+
   it('a number too large for JSON (1e400) is named as read, not as null', () => {
     const resolved = resolveSettings({ env: {}, user: user(JSON.parse('{"snapshotMaxCount": 1e400}')) });
     expect(resolved.problems.map((problem) => problem.message)).toEqual([

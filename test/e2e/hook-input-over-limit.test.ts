@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
@@ -51,6 +51,11 @@ describe('a hook input over MAX_INPUT_BYTES (16 MB)', { timeout: 60_000 }, () =>
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('MAX_INPUT_BYTES');
     expect(result.stderr).not.toContain('Unterminated');
+    // New-user trial (issue 26): it said "no command in the hook input", of an input cut inside its command.
+    expect(result.stderr).not.toContain('no command in the hook input');
+    expect(result.stderr).toContain(
+      'the command was cut with the hook input at its 16 MB read (MAX_INPUT_BYTES): too long to record, and never recorded in part; nothing recorded',
+    );
     const checkpoint = path.join(root, '.claude-checkpoint');
     const saved = (() => {
       try {
@@ -60,6 +65,24 @@ describe('a hook input over MAX_INPUT_BYTES (16 MB)', { timeout: 60_000 }, () =>
       }
     })();
     expect(saved).not.toContain('yyyy');
+  });
+
+  it('an input that ends inside its command: says so, and records nothing of it', async () => {
+    const { root, hook } = project();
+    const payload = {
+      session_id: 'aaaaaaaa-1111-4222-8333-444444444444',
+      cwd: root,
+      tool_name: 'Bash',
+      tool_input: { command: `echo ${'q'.repeat(5000)}` },
+      tool_response: { stdout: '', stderr: '' },
+    };
+    const text = JSON.stringify(payload);
+    const result = await hook(['PostToolUse'], text.slice(0, text.indexOf('qqqq') + 100));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('before its JSON object did');
+    expect(result.stderr).not.toContain('no command in the hook input');
+    expect(result.stderr).toContain('the hook input ended before its command did; nothing recorded');
+    expect(existsSync(path.join(root, '.claude-checkpoint'))).toBe(false);
   });
 
   // A review: the exit code an agent reports after the output was lost with it, and a default called the

@@ -1,3 +1,4 @@
+import { charLength, cutChars } from '../text.js';
 import type { DetectorConfig } from './detect.js';
 import type { PatternRule } from './provider-rules.js';
 
@@ -92,7 +93,7 @@ function compilePattern(entry: unknown, where: string, problems: string[]): Patt
     return null;
   }
   const words = (keywords as string[] | undefined)?.map((k) =>
-    k.toLowerCase().slice(0, CUSTOM_LIMITS.keywordChars),
+    cutChars(k.toLowerCase(), CUSTOM_LIMITS.keywordChars),
   );
   return {
     id:
@@ -110,8 +111,9 @@ function compileRegex(source: unknown, where: string, problems: string[], flags:
     problems.push(`${where} must be a non-empty string`);
     return null;
   }
-  if (source.length > CUSTOM_LIMITS.patternChars) {
-    problems.push(`${where} is ${source.length} characters; the limit is ${CUSTOM_LIMITS.patternChars}`);
+  const chars = charLength(source);
+  if (chars > CUSTOM_LIMITS.patternChars) {
+    problems.push(`${where} is ${chars} characters; the limit is ${CUSTOM_LIMITS.patternChars}`);
     return null;
   }
   let regex: RegExp;
