@@ -58,7 +58,11 @@ export async function showStatus(ctx: CliContext): Promise<number> {
       lines.push(
         `  Drift: ${changed === 0 ? none : out.warn(`${changed} file(s) changed`)}${there} since the save${notFollowed}, ${commits}${branch}`,
       );
-    } else lines.push('  Drift: not tracked (no git at save time)');
+    } else if (c.checkpoint.git)
+      lines.push(
+        out.warn(`  Drift: not checked (${escapeControls(c.driftUnchecked ?? 'git could not tell')})`),
+      );
+    else lines.push('  Drift: not tracked (no git at save time)');
   }
   const s = report.snapshots;
   lines.push(
@@ -71,11 +75,13 @@ export async function showStatus(ctx: CliContext): Promise<number> {
     `All stores: ${formatBytes(w.totalBytes)} in ${w.projects} project(s)${w.totalMaxBytes === null ? '' : ` (cap ${formatBytes(w.totalMaxBytes)})`}${w.orphans.length > 0 ? out.warn(`; ${renderGoneStores(w.orphans)} (${GONE_STORES_FIX})`) : ''}`,
   );
   lines.push(
-    report.checkpointIgnored === null
-      ? 'Git ignore: not a git repository'
-      : report.checkpointIgnored
-        ? 'Git ignore: .claude-checkpoint* is ignored'
-        : out.warn('Git ignore: .claude-checkpoint* is NOT ignored: add it to .gitignore'),
+    report.gitProblem !== null
+      ? out.warn(`Git ignore: unknown (${escapeControls(report.gitProblem)})`)
+      : report.checkpointIgnored === null
+        ? 'Git ignore: not a git repository'
+        : report.checkpointIgnored
+          ? 'Git ignore: .claude-checkpoint* is ignored'
+          : out.warn('Git ignore: .claude-checkpoint* is NOT ignored: add it to .gitignore'),
   );
   const included = report.includeIgnored;
   lines.push(
