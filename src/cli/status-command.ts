@@ -35,8 +35,11 @@ export async function showStatus(ctx: CliContext): Promise<number> {
   else if (!c.found) lines.push('Checkpoint: none saved yet');
   else {
     const counts = taskCounts(c.checkpoint.goal.tasks);
+    // Issue 26: after a hook's refresh, "saved just now" and "changed since the save" read as a
+    // contradiction; the files are flagged since the agent's notes fell behind (Drift.flaggedSince).
+    const flaggedSince = c.drift?.flaggedSince ? new Date(c.drift.flaggedSince) : null;
     lines.push(
-      `Checkpoint: saved ${formatAge(new Date(c.checkpoint.updatedAt), ctx.deps.now())}${c.fromBackup ? out.warn(' (from the backup)') : ''}`,
+      `Checkpoint: saved ${formatAge(new Date(c.checkpoint.updatedAt), ctx.deps.now())}${flaggedSince ? " (a hook's refresh)" : ''}${c.fromBackup ? out.warn(' (from the backup)') : ''}`,
     );
     lines.push(`  Goal: ${escapeControls(c.checkpoint.goal.primary)}`);
     lines.push(
@@ -55,8 +58,11 @@ export async function showStatus(ctx: CliContext): Promise<number> {
       const notFollowed =
         unfollowed > 0 ? `, ${out.warn(`${unfollowed} not followed (a name that is not valid UTF-8)`)}` : '';
       const none = unfollowed > 0 ? 'no other file changed' : 'no file changed';
+      const since = flaggedSince
+        ? ` since ${formatAge(flaggedSince, ctx.deps.now())}, flagged until the agent saves again`
+        : ' since the save';
       lines.push(
-        `  Drift: ${changed === 0 ? none : out.warn(`${changed} file(s) changed`)}${there} since the save${notFollowed}, ${commits}${branch}`,
+        `  Drift: ${changed === 0 ? none : out.warn(`${changed} file(s) changed`)}${there}${since}${notFollowed}, ${commits}${branch}`,
       );
     } else if (c.checkpoint.git)
       lines.push(

@@ -338,3 +338,24 @@ describe('the hook command and its docs (bug 11)', () => {
     expect(list.snapshots).toEqual([expect.objectContaining({ trigger: 'prompt' })]);
   });
 });
+
+describe("status after a hook's refresh (new-user trial 3)", () => {
+  it('says the refresh saved it, and since when the flagged files changed, not "since the save"', async () => {
+    const { root, env, cli } = inProject();
+    expect((await cli('save', '--goal', 'Words')).code).toBe(0);
+    writeTree(root, { 'a.txt': 'changed\n' });
+    // PreCompact with no transcript refreshes the checkpoint's facts: a.txt is recorded, and stays flagged.
+    const refresh = await runCli(['hook', 'PreCompact'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({ session_id: 's', cwd: root, trigger: 'manual' }),
+    });
+    expect(refresh.code).toBe(0);
+    const status = (await cli('status')).stdout;
+    expect(status).toContain("Checkpoint: saved just now (a hook's refresh)");
+    expect(status).toMatch(
+      /Drift: 1 file\(s\) changed since .+, flagged until the agent saves again, 0 new commit/,
+    );
+    expect(status).not.toContain('since the save');
+  });
+});
