@@ -5,6 +5,7 @@ import type { FieldNamer, SaveInput } from '../core/input.js';
 import { addDropped, buildCheckpoint, describeDropped, pathsToHash } from '../core/merge.js';
 import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
 import type { Checkpoint, GitInfo } from '../core/schema.js';
+import { wordsFor } from '../core/surface.js';
 import { applyTranscript, type TranscriptRecord } from '../core/transcript.js';
 import { isIgnoredByGitRemembered } from '../git/ignore-check.js';
 import { WorktreeHasher } from '../git/oid.js';
@@ -187,6 +188,13 @@ export async function saveCheckpoint(
         );
       }
       if (built.redactions > 0) warnings.push(`Redacted ${built.redactions} secret-looking value(s).`);
+      // Issue 26: a replace sets the commands to those given (the spec's `replace`), and dropped 36 a
+      // hook had recorded without a word.
+      const replacedCommands = mode === 'replace' ? droppedCommands(likely, checkpoint) : 0;
+      if (replacedCommands > 0)
+        warnings.push(
+          `This save replaced the checkpoint: ${replacedCommands} command(s) recorded before it (by hooks or earlier saves) are no longer in it; ${wordsFor(deps.surface).keepBySaving}.`,
+        );
       const dropped = describeDropped(built.dropped, built.isListCut);
       if (dropped) warnings.push(dropped);
       if (ignored === false) {
@@ -221,6 +229,13 @@ async function readForMerge(store: CheckpointStore, warnings: string[]): Promise
     }
     throw error;
   }
+}
+
+/** How many of the commands `before` held a replace left out (one it was given again is not dropped). */
+function droppedCommands(before: Checkpoint | null, after: Checkpoint): number {
+  if (!before) return 0;
+  const given = new Set(after.recentCommands.map((entry) => entry.command));
+  return before.recentCommands.filter((entry) => !given.has(entry.command)).length;
 }
 
 function countsOf(checkpoint: Checkpoint, redactions: number): SaveOutcome['counts'] {
