@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CommitChange, HistoryComparison } from '../core/drift.js';
 import { isCheckpointError } from '../core/errors.js';
@@ -75,10 +75,27 @@ async function locateRepoWithGit(root: string): Promise<RepoLocation | null> {
     if (inside !== 'true') return null;
     return { prefix, objectFormat: format === 'sha256' ? 'sha256' : 'sha1' };
   } catch (error) {
-    if (error instanceof GitNotFoundError) return null;
+    // A worktree's or submodule's `.git` file with no git to read it is still a repository, which git
+    // cannot read: the callers say so (gitCannotRead) rather than take it for a plain folder.
+    if (error instanceof GitNotFoundError) return nearestGitEntry(root);
     // "not a git repository", or the root is inside a .git folder: no repository for us to use.
     if (isCheckpointError(error, 'GIT_FAILED') && /exit 128/.test(error.message)) return null;
     throw error;
+  }
+}
+
+/** Where the nearest `.git` (a folder or a file) above `root` puts the project, read without git. */
+function nearestGitEntry(root: string): RepoLocation | null {
+  for (let dir = root; ; dir = path.dirname(dir)) {
+    const prefix = path.relative(dir, root).split(path.sep).join('/');
+    if (/(^|\/)\.git(\/|$)/i.test(prefix)) return null;
+    try {
+      lstatSync(path.join(dir, '.git'));
+      return { prefix: prefix === '' ? '' : `${prefix}/`, objectFormat: 'sha1' };
+    } catch {
+      // none here
+    }
+    if (path.dirname(dir) === dir) return null;
   }
 }
 

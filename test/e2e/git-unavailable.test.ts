@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
-import { createRepo, tempDir, workerStateHome, writeTree } from '../helpers/fixtures.js';
+import { createRepo, git, tempDir, workerStateHome, writeTree } from '../helpers/fixtures.js';
 
 // Issue 26 (new-user trial): in a repository, git missing from PATH made nearly every command fail with
 // "git is not installed or not on PATH", and a `.git/config` git cannot parse made status and doctor
@@ -113,6 +113,25 @@ describe('git missing from PATH in a repository', () => {
     });
     expect(saved.isError, text(saved)).toBeFalsy();
     expect(text(saved)).toContain('git is not installed or not on PATH');
+  });
+});
+
+describe('git missing from PATH where `.git` is a file (a linked worktree, a submodule)', () => {
+  it('is still a repository git cannot read, not a plain folder', async () => {
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const root = tempDir('checkpoint-repo-');
+    git(root, 'init', '-q', '--separate-git-dir', path.join(tempDir('checkpoint-gitdir-'), 'git'));
+    writeTree(root, { 'a.ts': 'a' });
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'initial');
+    expect((await runCli(['save', '--goal', 'Ship it'], { cwd: root, env })).code).toBe(0);
+    const noGit = { ...env, PATH: pathWithoutGit() };
+    const status = await runCli(['status'], { cwd: root, env: noGit });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('Drift: not checked (git is not installed or not on PATH)');
+    expect(status.stdout).toContain('Git ignore: unknown (git is not installed or not on PATH)');
+    const save = await runCli(['save', '--goal', 'Again'], { cwd: root, env: noGit });
+    expect(save.stdout + save.stderr).toContain('No git facts saved');
   });
 });
 
