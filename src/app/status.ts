@@ -61,7 +61,8 @@ export async function diagnose(
     checks.push({
       name: 'git',
       level: 'warn',
-      detail: 'git was not found on PATH: checkpoints work, but without drift detection',
+      detail:
+        'git was not found on PATH: checkpoints work, but without drift detection, snapshots (rewind) or handoff',
       fix: 'Install git (https://git-scm.com) and make sure `git --version` works in this shell.',
     });
   }
