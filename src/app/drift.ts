@@ -13,10 +13,12 @@ import {
   compareHistory,
   diffCommits,
   hashWithFilters,
+  isReadable,
   locateRepo,
   type RepoLocation,
   type RepoState,
-  readRepoStateOrNull,
+  type RepoUnreadable,
+  readRepoStateOrReason,
 } from '../git/repo.js';
 import { gitEnvironment, isGitTimeout } from '../git/run.js';
 import { readBaseline } from '../store/baseline-store.js';
@@ -37,21 +39,23 @@ export async function detectDrift(
   known?: {
     location: RepoLocation | null;
     /** Read already, or being read (a load starts git's scan before it has read the checkpoint). */
-    repo: RepoState | null | Promise<RepoState | null>;
+    repo: RepoState | RepoUnreadable | null | Promise<RepoState | RepoUnreadable | null>;
     memory?: ReadonlyMap<string, RememberedOid>;
   },
   options: {
     /** Receives the changed files' current content oids (what `handoff pull` records). */
     pulledFiles?: (drift: Drift, oidNow: ReadonlyMap<string, string | null>) => void;
+    /** Told why drift was not checked, where the checkpoint has git facts but git cannot answer now. */
+    onUnchecked?: (reason: string) => void;
   } = {},
 ): Promise<Drift | null> {
   if (!checkpoint.git) return null;
   const saved = await withUnlistedFiles(root, checkpoint, warnings, env);
   const location = known ? known.location : await locateRepo(root);
-  const reading: Promise<RepoState | null> = known
+  const reading: Promise<RepoState | RepoUnreadable | null> = known
     ? Promise.resolve(known.repo)
     : location
-      ? readRepoStateOrNull(root, location)
+      ? readRepoStateOrReason(root, location)
       : Promise.resolve(null);
   // While git scans the tree, hash the files the checkpoint recorded (synchronous I/O, on this core),
   // reading only those written since the last save hashed them.
@@ -65,17 +69,26 @@ export async function detectDrift(
     : null;
   const recorded = new Set(saved.modifiedFiles.map((file) => file.path));
   const recordedOids = hasher ? await hasher.oids(recorded) : new Map<string, string | null>();
-  let repo: RepoState | null;
+  let reply: RepoState | RepoUnreadable | null;
   try {
-    repo = await reading;
+    reply = await reading;
   } catch (error) {
     if (!isGitTimeout(error)) throw error;
+    options.onUnchecked?.('git status did not finish in the time a hook may take (a large repository)');
     warnings.push(
       'Drift was not checked: git status did not finish in the time a hook may take (a large repository). Every file is as the checkpoint says only if nothing changed since; `claude-checkpoint brief` or load_session_checkpoint checks it without a limit.',
     );
     return null;
   }
+  // Issue 26: git missing from PATH, or a `.git/config` git cannot parse, is not "no longer a repository".
+  if (reply && !isReadable(reply)) {
+    options.onUnchecked?.(reply.unreadable);
+    warnings.push(`Drift was not checked: ${reply.unreadable}.`);
+    return null;
+  }
+  const repo = reply;
   if (!location || !hasher || !repo?.head) {
+    options.onUnchecked?.('the project is no longer a git repository with commits');
     warnings.push('The project is no longer a git repository with commits, so drift could not be checked.');
     return null;
   }

@@ -2,7 +2,7 @@ import { renderResumeBrief } from '../core/brief.js';
 import type { Drift } from '../core/drift.js';
 import type { Checkpoint } from '../core/schema.js';
 import { wordsFor } from '../core/surface.js';
-import { locateRepo, type RepoState, readRepoStateOrNull } from '../git/repo.js';
+import { locateRepo, type RepoState, type RepoUnreadable, readRepoStateOrReason } from '../git/repo.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import type { AppDeps } from './deps.js';
 
@@ -22,6 +22,8 @@ export type LoadOutcome =
       fromBackup: boolean;
       checkpoint: Checkpoint;
       drift: Drift | null;
+      /** Why `drift` is `null` for a checkpoint with git facts. */
+      driftUnchecked?: string;
       warnings: string[];
       brief: string;
     };
@@ -39,7 +41,7 @@ export async function loadCheckpoint(
     /** How long git's scan may take; past it the brief comes without drift and says why (hooks' budgets). */
     scanTimeoutMs?: number | undefined;
     /** Handed git's scan of the project as it starts (none starts without a checkpoint file). */
-    onScan?: (repo: Promise<RepoState | null>) => void;
+    onScan?: (repo: Promise<RepoState | RepoUnreadable | null>) => void;
     /** `false`: no brief (`''`), for a caller that shows the rest only (`status`). */
     renderBrief?: boolean;
   } = {},
@@ -61,7 +63,7 @@ export async function loadCheckpoint(
       if (!present) return undefined;
       const location = await locateRepo(root);
       const repo = location
-        ? readRepoStateOrNull(root, location, options.scanTimeoutMs)
+        ? readRepoStateOrReason(root, location, options.scanTimeoutMs)
         : Promise.resolve(null);
       repo.catch(() => undefined); // awaited by detectDrift; a failure must not go unhandled meanwhile
       options.onScan?.(repo);
@@ -71,8 +73,13 @@ export async function loadCheckpoint(
     if (!loaded.found) return { found: false, path: loaded.path, root: resolved, warnings: [] };
 
     const warnings = [...loaded.notices];
+    let driftUnchecked: string | undefined;
     const [drift, snapshot] = await Promise.all([
-      detectDrift(root, loaded.checkpoint, warnings, deps.env, known),
+      detectDrift(root, loaded.checkpoint, warnings, deps.env, known, {
+        onUnchecked: (reason) => {
+          driftUnchecked = reason;
+        },
+      }),
       // The brief only mentions the latest snapshot; a broken store must not cost the agent its brief.
       options.mentionSnapshot === false ? null : latestSnapshot(deps, root).catch(() => null),
     ]);
@@ -82,6 +89,7 @@ export async function loadCheckpoint(
         : renderResumeBrief({
             checkpoint: loaded.checkpoint,
             drift,
+            driftUnchecked,
             now: deps.now(),
             notices: warnings,
             latestSnapshot: snapshot,
@@ -94,6 +102,7 @@ export async function loadCheckpoint(
       fromBackup: loaded.fromBackup,
       checkpoint: loaded.checkpoint,
       drift,
+      ...(driftUnchecked === undefined ? {} : { driftUnchecked }),
       warnings,
       brief,
     };

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { type SettingOrigin, settingErrors } from '../core/settings.js';
 import { mayIndexList } from '../git/index-file.js';
-import { isIgnoredByGit, locateRepo, type RepoState } from '../git/repo.js';
+import {
+  gitCannotRead,
+  isIgnoredByGit,
+  isReadable,
+  locateRepo,
+  type RepoState,
+  type RepoUnreadable,
+} from '../git/repo.js';
 import { readSettings } from '../store/settings-file.js';
 import type { AppDeps } from './deps.js';
 import { type LoadOutcome, loadCheckpoint } from './load.js';
@@ -23,8 +30,10 @@ export interface StatusReport {
     storeBytes: number;
     storeDir: string;
   } | null;
-  /** `null` outside a git repository. */
+  /** `null` outside a git repository, or where git cannot answer (see `gitProblem`). */
   checkpointIgnored: boolean | null;
+  /** Why git could not answer in this repository (not installed, could not read it); `null` when it could. */
+  gitProblem: string | null;
   /** The git-ignored files every snapshot includes anyway (patterns; none by default), and whose they are. */
   includeIgnored: { patterns: readonly string[]; from: SettingOrigin[] };
   /** Wrong values in the user's settings, which commands stop on (see `doctor`). */
@@ -50,15 +59,20 @@ export async function projectStatus(
   // With a checkpoint file, the load's `git status` answers whether git ignores it (ignoredFromStatus);
   // without one, or where status cannot tell, `git check-ignore` does, alongside the rest.
   const askGit = () => {
-    const asked = locateRepo(root.root).then((found) =>
-      found ? isIgnoredByGit(root.root, CHECKPOINT_FILE) : null,
-    );
+    const asked = locateRepo(root.root)
+      .then((found) => (found ? isIgnoredByGit(root.root, CHECKPOINT_FILE) : null))
+      .catch((error: unknown) => {
+        // Issue 26: git missing from PATH or a bad `.git/config` made `status` exit 1.
+        const unreadable = gitCannotRead(error);
+        if (unreadable === null) throw error;
+        return { unreadable };
+      });
     asked.catch(() => undefined); // awaited below
     return asked;
   };
   const wasFile = isFile();
   const early = wasFile ? null : askGit();
-  let scan: Promise<RepoState | null> | undefined;
+  let scan: Promise<RepoState | RepoUnreadable | null> | undefined;
   let wholeStore: Promise<WholeStoreReport> | undefined;
   const [checkpoint, snapshots] = await Promise.all([
     // The latest snapshot comes from the listing below: the load need not look it up again.
@@ -90,9 +104,17 @@ export async function projectStatus(
         return listing;
       }),
   ]);
-  const repo = scan ? await scan.catch(() => null) : null;
+  const scanned = scan ? await scan.catch(() => null) : null;
+  const repo = isReadable(scanned) ? scanned : null;
   const fromStatus = wasFile && repo && isFile() ? ignoredFromStatus(root.root, repo) : undefined;
   const ignored = early ?? (fromStatus === undefined ? askGit() : Promise.resolve(fromStatus));
+  const answer = await ignored;
+  const gitProblem =
+    answer !== null && typeof answer === 'object'
+      ? answer.unreadable
+      : scanned && !isReadable(scanned)
+        ? scanned.unreadable
+        : null;
   const latest = snapshots?.snapshots[0];
   const settings = readSettings(deps.env, root.root);
   return {
@@ -104,7 +126,8 @@ export async function projectStatus(
       storeBytes: snapshots.storeBytes,
       storeDir: snapshots.storeDir,
     },
-    checkpointIgnored: await ignored,
+    checkpointIgnored: typeof answer === 'boolean' ? answer : null,
+    gitProblem,
     includeIgnored: {
       patterns: settings.values.snapshotIncludeIgnored,
       from: settings.origins.snapshotIncludeIgnored,

@@ -5,10 +5,11 @@ import type { FieldNamer, SaveInput } from '../core/input.js';
 import { addDropped, buildCheckpoint, describeDropped, pathsToHash } from '../core/merge.js';
 import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
 import type { Checkpoint, GitInfo } from '../core/schema.js';
+import { wordsFor } from '../core/surface.js';
 import { applyTranscript, type TranscriptRecord } from '../core/transcript.js';
 import { isIgnoredByGitRemembered } from '../git/ignore-check.js';
 import { WorktreeHasher } from '../git/oid.js';
-import { locateRepo, readRepoStateOrNull } from '../git/repo.js';
+import { isReadable, locateRepo, readRepoStateOrReason } from '../git/repo.js';
 import { readBaseline, writeBaseline } from '../store/baseline-store.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { readOidMemory, sameMemory, writeOidMemory } from '../store/oid-memory.js';
@@ -85,7 +86,7 @@ export async function saveCheckpoint(
       const warnings: string[] = [];
       // git starts first (its processes side by side); the rest of the work overlaps with its scan.
       const location = await locateRepo(root);
-      const reading = location ? readRepoStateOrNull(root, location) : Promise.resolve(null);
+      const reading = location ? readRepoStateOrReason(root, location) : Promise.resolve(null);
       const asking = location ? isIgnoredByGitRemembered(root, CHECKPOINT_FILE).catch(() => null) : null;
       const redactionLoading = loadRedactionConfig(deps.fs, deps.env, root);
       const storeDir = projectStoreDir(defaultStoreBase(deps.env), root);
@@ -107,8 +108,15 @@ export async function saveCheckpoint(
         ...pathsToHash({ ...normalized, mode: 'merge' }, likely, []),
         ...Object.keys(unlisted?.oids ?? {}),
       ]);
-      const [repo, ignored, redaction] = await Promise.all([reading, asking, redactionLoading]);
+      const [reply, ignored, redaction] = await Promise.all([reading, asking, redactionLoading]);
       warnings.push(...redaction.problems);
+      const repo = isReadable(reply) ? reply : null;
+      // Issue 26: a repository git cannot read (git missing from PATH, a bad config line) was saved
+      // without git facts, and not a word said.
+      if (reply && !isReadable(reply))
+        warnings.push(
+          `No git facts saved (branch, HEAD, uncommitted files): ${reply.unreadable}, so drift cannot be checked against this save`,
+        );
       if (repo?.invalidNames)
         warnings.push(
           `${repo.invalidNames.length} file(s) whose name is not valid UTF-8 (git shows ${repo.invalidNames.join(', ')}) are not listed: a checkpoint is text, so drift cannot follow their content (snapshots do hold them, byte for byte); rename them to have them followed`,
@@ -128,7 +136,7 @@ export async function saveCheckpoint(
           .oids(rest)
           .then((late) => new Map(needed.map((file) => [file, early.get(file) ?? late.get(file) ?? null]))),
         options.automatic && previous
-          ? detectDrift(root, previous, [], deps.env, { location, repo, memory }).then((drift) =>
+          ? detectDrift(root, previous, [], deps.env, { location, repo: reply, memory }).then((drift) =>
               carryFlags(previous, drift),
             )
           : undefined,
@@ -180,6 +188,13 @@ export async function saveCheckpoint(
         );
       }
       if (built.redactions > 0) warnings.push(`Redacted ${built.redactions} secret-looking value(s).`);
+      // Issue 26: a replace sets the commands to those given (the spec's `replace`), and dropped 36 a
+      // hook had recorded without a word.
+      const replacedCommands = mode === 'replace' ? droppedCommands(likely, checkpoint) : 0;
+      if (replacedCommands > 0)
+        warnings.push(
+          `This save replaced the checkpoint: ${replacedCommands} command(s) recorded before it (by hooks or earlier saves) are no longer in it; ${wordsFor(deps.surface).keepBySaving}.`,
+        );
       const dropped = describeDropped(built.dropped, built.isListCut);
       if (dropped) warnings.push(dropped);
       if (ignored === false) {
@@ -214,6 +229,13 @@ async function readForMerge(store: CheckpointStore, warnings: string[]): Promise
     }
     throw error;
   }
+}
+
+/** How many of the commands `before` held a replace left out (one it was given again is not dropped). */
+function droppedCommands(before: Checkpoint | null, after: Checkpoint): number {
+  if (!before) return 0;
+  const given = new Set(after.recentCommands.map((entry) => entry.command));
+  return before.recentCommands.filter((entry) => !given.has(entry.command)).length;
 }
 
 function countsOf(checkpoint: Checkpoint, redactions: number): SaveOutcome['counts'] {

@@ -16,8 +16,8 @@ import {
   showSetting,
 } from '../core/settings.js';
 import { formatBytes, GONE_STORES_FIX, renderGoneStores } from '../core/snapshot-text.js';
-import { isIgnoredByGit, locateRepo } from '../git/repo.js';
-import { runGit } from '../git/run.js';
+import { gitCannotRead, isIgnoredByGit, locateRepo } from '../git/repo.js';
+import { GitNotFoundError, runGit } from '../git/run.js';
 import {
   HOST_ENV,
   hostDisabled,
@@ -61,7 +61,8 @@ export async function diagnose(
     checks.push({
       name: 'git',
       level: 'warn',
-      detail: 'git was not found on PATH: checkpoints work, but without drift detection',
+      detail:
+        'git was not found on PATH: checkpoints work, but without drift detection, snapshots (rewind) or handoff',
       fix: 'Install git (https://git-scm.com) and make sure `git --version` works in this shell.',
     });
   }
@@ -154,16 +155,31 @@ export async function diagnose(
   }
 
   if (await locateRepo(root.root)) {
-    const ignored = await isIgnoredByGit(root.root, CHECKPOINT_FILE);
+    // Issue 26: git missing from PATH or a bad `.git/config` stopped doctor here, with no later check.
+    const ignored = await isIgnoredByGit(root.root, CHECKPOINT_FILE).catch((error: unknown) => {
+      const unreadable = gitCannotRead(error);
+      if (unreadable === null) throw error;
+      return { unreadable, isMissing: error instanceof GitNotFoundError };
+    });
     checks.push(
-      ignored
-        ? { name: 'git ignore', level: 'ok', detail: '.claude-checkpoint* is git-ignored' }
-        : {
+      typeof ignored === 'object'
+        ? {
             name: 'git ignore',
-            level: 'warn',
-            detail: 'the checkpoint files are not git-ignored, so they could be committed',
-            fix: 'Add the line `.claude-checkpoint*` to .gitignore (or to your global excludes file). This tool never edits it for you.',
-          },
+            // A missing git is the `git` check's warning; a repository git refuses is broken.
+            level: ignored.isMissing ? 'warn' : 'fail',
+            detail: `could not tell whether the checkpoint files are git-ignored: ${ignored.unreadable}`,
+            fix: ignored.isMissing
+              ? 'Install git (https://git-scm.com) and make sure `git --version` works in this shell.'
+              : 'Fix what git says (`git status` in the project says the same): until then saves record no git facts and drift is not checked.',
+          }
+        : ignored
+          ? { name: 'git ignore', level: 'ok', detail: '.claude-checkpoint* is git-ignored' }
+          : {
+              name: 'git ignore',
+              level: 'warn',
+              detail: 'the checkpoint files are not git-ignored, so they could be committed',
+              fix: 'Add the line `.claude-checkpoint*` to .gitignore (or to your global excludes file). This tool never edits it for you.',
+            },
     );
   }
 

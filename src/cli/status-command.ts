@@ -35,8 +35,11 @@ export async function showStatus(ctx: CliContext): Promise<number> {
   else if (!c.found) lines.push('Checkpoint: none saved yet');
   else {
     const counts = taskCounts(c.checkpoint.goal.tasks);
+    // Issue 26: after a hook's refresh, "saved just now" and "changed since the save" read as a
+    // contradiction; the files are flagged since the agent's notes fell behind (Drift.flaggedSince).
+    const flaggedSince = c.drift?.flaggedSince ? new Date(c.drift.flaggedSince) : null;
     lines.push(
-      `Checkpoint: saved ${formatAge(new Date(c.checkpoint.updatedAt), ctx.deps.now())}${c.fromBackup ? out.warn(' (from the backup)') : ''}`,
+      `Checkpoint: saved ${formatAge(new Date(c.checkpoint.updatedAt), ctx.deps.now())}${flaggedSince ? " (a hook's refresh)" : ''}${c.fromBackup ? out.warn(' (from the backup)') : ''}`,
     );
     lines.push(`  Goal: ${escapeControls(c.checkpoint.goal.primary)}`);
     lines.push(
@@ -55,10 +58,17 @@ export async function showStatus(ctx: CliContext): Promise<number> {
       const notFollowed =
         unfollowed > 0 ? `, ${out.warn(`${unfollowed} not followed (a name that is not valid UTF-8)`)}` : '';
       const none = unfollowed > 0 ? 'no other file changed' : 'no file changed';
+      const since = flaggedSince
+        ? ` since ${formatAge(flaggedSince, ctx.deps.now())}, flagged until the agent saves again`
+        : ' since the save';
       lines.push(
-        `  Drift: ${changed === 0 ? none : out.warn(`${changed} file(s) changed`)}${there} since the save${notFollowed}, ${commits}${branch}`,
+        `  Drift: ${changed === 0 ? none : out.warn(`${changed} file(s) changed`)}${there}${since}${notFollowed}, ${commits}${branch}`,
       );
-    } else lines.push('  Drift: not tracked (no git at save time)');
+    } else if (c.checkpoint.git)
+      lines.push(
+        out.warn(`  Drift: not checked (${escapeControls(c.driftUnchecked ?? 'git could not tell')})`),
+      );
+    else lines.push('  Drift: not tracked (no git at save time)');
   }
   const s = report.snapshots;
   lines.push(
@@ -71,11 +81,13 @@ export async function showStatus(ctx: CliContext): Promise<number> {
     `All stores: ${formatBytes(w.totalBytes)} in ${w.projects} project(s)${w.totalMaxBytes === null ? '' : ` (cap ${formatBytes(w.totalMaxBytes)})`}${w.orphans.length > 0 ? out.warn(`; ${renderGoneStores(w.orphans)} (${GONE_STORES_FIX})`) : ''}`,
   );
   lines.push(
-    report.checkpointIgnored === null
-      ? 'Git ignore: not a git repository'
-      : report.checkpointIgnored
-        ? 'Git ignore: .claude-checkpoint* is ignored'
-        : out.warn('Git ignore: .claude-checkpoint* is NOT ignored: add it to .gitignore'),
+    report.gitProblem !== null
+      ? out.warn(`Git ignore: unknown (${escapeControls(report.gitProblem)})`)
+      : report.checkpointIgnored === null
+        ? 'Git ignore: not a git repository'
+        : report.checkpointIgnored
+          ? 'Git ignore: .claude-checkpoint* is ignored'
+          : out.warn('Git ignore: .claude-checkpoint* is NOT ignored: add it to .gitignore'),
   );
   const included = report.includeIgnored;
   lines.push(

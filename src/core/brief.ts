@@ -26,6 +26,8 @@ export interface BriefInput {
   checkpoint: Checkpoint;
   /** `null` when drift could not be computed (no git at save time or now). */
   drift: Drift | null;
+  /** Why drift is `null` for a checkpoint with git facts (git missing, unreadable, timed out, no commits). */
+  driftUnchecked?: string | undefined;
   now: Date;
   /** Notices to show under the header, such as "loaded from the backup". */
   notices?: readonly string[];
@@ -143,7 +145,7 @@ function renderAt(input: BriefInput, density: Density): string {
   const newer = renderNewer(c, density, now);
   section(lines, 'Since this checkpoint', [
     ...(newer ? [newer] : []),
-    ...(c.git ? renderDrift(c, drift, density, now, newer !== undefined) : []),
+    ...(c.git ? renderDrift(c, drift, density, now, newer !== undefined, input.driftUnchecked) : []),
   ]);
 
   if (input.latestSnapshot) {
@@ -191,9 +193,9 @@ function renderDrift(
   density: Density,
   now: Date,
   hasNewer: boolean,
+  unchecked = 'the project is no longer a git repository with commits',
 ): string[] {
-  if (!drift)
-    return ['- ⚠ Drift could not be checked: the project is no longer a git repository with commits'];
+  if (!drift) return [`- ⚠ Drift could not be checked: ${unchecked}`];
   const lines: string[] = [];
   if (drift.branchChanged) {
     const before = c.git?.branch ?? 'detached HEAD';

@@ -37,6 +37,8 @@ export interface SurfaceWords {
   skipPrePush: string;
   /** How to push a handoff over one that changed on the remote since this machine saw it. */
   replaceHandoff: string;
+  /** How to save and keep what the checkpoint holds (a merge), after a replace dropped some of it. */
+  keepBySaving: string;
   /** How to name another remote. */
   otherRemote: string;
   /** How to name a handoff. */
@@ -111,6 +113,7 @@ function cliWords(root?: string): SurfaceWords {
     allowSecrets: 'pass --allow-secrets',
     skipPrePush: 'pass --no-verify to push without running it (as git push --no-verify)',
     replaceHandoff: 'pass --force to replace it',
+    keepBySaving: 'save with --merge to keep them',
     otherRemote: 'pass another with --remote',
     handoffName: 'pass --name',
     handoffNameField: '--name',
@@ -159,6 +162,7 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     skipPrePush: 'a person can push without running it with `claude-checkpoint handoff push --no-verify`',
     // push_handoff has no `force`: replacing someone else's handoff stays with a person.
     replaceHandoff: 'a person can replace it with `claude-checkpoint handoff push --force`',
+    keepBySaving: 'save with mode "merge" to keep them',
     otherRemote: 'pass another remote as remote',
     handoffName: 'pass name',
     handoffNameField: 'name',

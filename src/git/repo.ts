@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CommitChange, HistoryComparison } from '../core/drift.js';
 import { isCheckpointError } from '../core/errors.js';
@@ -75,10 +75,27 @@ async function locateRepoWithGit(root: string): Promise<RepoLocation | null> {
     if (inside !== 'true') return null;
     return { prefix, objectFormat: format === 'sha256' ? 'sha256' : 'sha1' };
   } catch (error) {
-    if (error instanceof GitNotFoundError) return null;
+    // A worktree's or submodule's `.git` file with no git to read it is still a repository, which git
+    // cannot read: the callers say so (gitCannotRead) rather than take it for a plain folder.
+    if (error instanceof GitNotFoundError) return nearestGitEntry(root);
     // "not a git repository", or the root is inside a .git folder: no repository for us to use.
     if (isCheckpointError(error, 'GIT_FAILED') && /exit 128/.test(error.message)) return null;
     throw error;
+  }
+}
+
+/** Where the nearest `.git` (a folder or a file) above `root` puts the project, read without git. */
+function nearestGitEntry(root: string): RepoLocation | null {
+  for (let dir = root; ; dir = path.dirname(dir)) {
+    const prefix = path.relative(dir, root).split(path.sep).join('/');
+    if (/(^|\/)\.git(\/|$)/i.test(prefix)) return null;
+    try {
+      lstatSync(path.join(dir, '.git'));
+      return { prefix: prefix === '' ? '' : `${prefix}/`, objectFormat: 'sha1' };
+    } catch {
+      // none here
+    }
+    if (path.dirname(dir) === dir) return null;
   }
 }
 
@@ -94,41 +111,46 @@ export async function readRepoState(
   return toRepoState(await runGit(STATUS_ARGS, { cwd: root, timeoutMs }), location);
 }
 
-/** The repository's state, or `null` where git refuses to work (unsafe ownership, a broken `.git`). */
-export async function readRepoStateOrNull(
+/** Where git cannot tell the repository's state: not installed, or it refused (a broken `.git`, unsafe ownership). */
+export interface RepoUnreadable {
+  /** Why, for people: "git is not installed or not on PATH", or git's own reason. */
+  unreadable: string;
+}
+
+/**
+ * The repository's state, or why git cannot give it (see gitCannotRead): a repository git cannot read is
+ * then treated as no repository, and the caller says why (issue 26: git missing from PATH, a bad config line).
+ */
+export async function readRepoStateOrReason(
   root: string,
   location: RepoLocation,
   timeoutMs = GIT_SCAN_TIMEOUT_MS,
-): Promise<RepoState | null> {
+): Promise<RepoState | RepoUnreadable> {
   try {
     return await readRepoState(root, location, timeoutMs);
   } catch (error) {
-    if (isCheckpointError(error, 'GIT_FAILED') && /exit 128/.test(error.message)) return null;
+    const reason = gitCannotRead(error);
+    if (reason !== null) return { unreadable: reason };
     throw error;
   }
 }
 
+/** Whether a reading is git's answer, not the reason there is none. */
+export function isReadable(repo: RepoState | RepoUnreadable | null): repo is RepoState {
+  return repo !== null && !('unreadable' in repo);
+}
+
 /**
- * Where the repository is and its state. The location usually comes from the files (no process), and
- * otherwise `rev-parse` runs side by side with `status`. `null` outside a repository.
+ * Why git cannot work in this repository, for people, or `null` for any other failure (a timeout): git is
+ * not installed, or it refused with exit 128 (a broken `.git/config`, unsafe ownership), with git's reason.
  */
-export async function readRepo(root: string): Promise<{ location: RepoLocation; repo: RepoState } | null> {
-  const fromFiles = await locateRepoFromFiles(root);
-  if (fromFiles) {
-    const repo = await readRepoStateOrNull(root, fromFiles);
-    return repo ? { location: fromFiles, repo } : null;
+export function gitCannotRead(error: unknown): string | null {
+  if (error instanceof GitNotFoundError) return 'git is not installed or not on PATH';
+  if (isCheckpointError(error, 'GIT_FAILED') && /\(exit 128\)/.test(error.message)) {
+    const reason = error.message.slice(error.message.indexOf('(exit 128)') + '(exit 128)'.length);
+    return `git could not read the repository: ${reason.replace(/^:\s*/, '').trim() || 'exit 128'}`;
   }
-  const status = runGit(STATUS_ARGS, { cwd: root, timeoutMs: GIT_SCAN_TIMEOUT_MS });
-  // Outside a repository status fails too; that failure is expected, and must not go unhandled.
-  status.catch(() => undefined);
-  const location = await locateRepoWithGit(root);
-  if (!location) return null;
-  try {
-    return { location, repo: toRepoState(await status, location) };
-  } catch (error) {
-    if (isCheckpointError(error, 'GIT_FAILED') && /exit 128/.test(error.message)) return null;
-    throw error;
-  }
+  return null;
 }
 
 function toRepoState(status: { stdout: string; bytes?: Buffer }, location: RepoLocation): RepoState {

@@ -9,6 +9,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import { isGitOnPath } from '../git/git-on-path.js';
 import { readTextOrNull, removeQuietly } from '../store/fs-seam.js';
 import { hostDisabled, isHomeOrRoot, isPrivateFolder } from '../store/relay-socket.js';
 import { HOST_ARG, HOST_SESSION_START_DELAY_MS, hostLogPath, hostStartMarker } from './relay-protocol.js';
@@ -35,12 +36,15 @@ export interface HostLaunch {
  * Starts a hook host for the project (see relay-protocol.ts) in the background, unless hosts are off or
  * one is being started already: a burst of hooks starts one host, which the marker beside the socket
  * ensures. One started by a session start waits a little before it listens, and listens only if our MCP
- * server, which the agent may be starting meanwhile, has not. Never fails the hook: a host that cannot
+ * server, which the agent may be starting meanwhile, has not. None starts where git is not on PATH. Never fails the hook: a host that cannot
  * start leaves the hooks running themselves, as before.
  */
 export function launchHookHost(launch: HostLaunch): boolean {
   const { socket, env } = launch;
   if (hostDisabled(env) || isHomeOrRoot(launch.projectDir, env)) return false;
+  // A host keeps the environment it was started with: started where git cannot run, it failed every
+  // later hook handed to it, from a shell whose PATH has git too (issue 26).
+  if (!isGitOnPath(env)) return false;
   const delayMs = /^sessionstart$/i.test(launch.event) ? HOST_SESSION_START_DELAY_MS : 0;
   const dir = path.dirname(socket);
   try {

@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { type AppDeps, defaultDeps } from '../app/deps.js';
 import { describeError } from '../core/errors.js';
+import { isGitOnPath } from '../git/git-on-path.js';
 import type { KeyedQueue } from '../store/lock.js';
 import {
   hostDisabled,
@@ -138,6 +139,13 @@ export async function startHookRelay(options: {
       }
       // Stopping: the hook runs the event itself rather than wait on a server about to exit.
       if (closing !== undefined) return decline('the server is stopping');
+      // git runs with this process's environment: where it cannot, and the hook's can, the hook runs the
+      // event itself, before anything ran here (never twice), and a host ends so the next hook starts
+      // one that can (issue 26: a host started with PATH=/nothing failed every later hook).
+      if (!isGitOnPath(process.env) && isGitOnPath(request.env)) {
+        if (host) void relay.close();
+        return decline('git is not on the PATH this server was started with');
+      }
       let settle: () => void = () => undefined;
       const waiting = new Promise<void>((resolve) => {
         settle = resolve;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -47,6 +47,23 @@ async function waitFor(condition: () => boolean | Promise<boolean>, ms = 30_000)
 }
 
 const listening = (socket: string) => existsSync(socket) && isListening(socket, net);
+
+/** A PATH holding only `node`: git cannot run. */
+function pathWithoutGit(): string {
+  const bin = path.join(tempDir('checkpoint-nogit-'), 'bin');
+  mkdirSync(bin);
+  symlinkSync(process.execPath, path.join(bin, 'node'));
+  return bin;
+}
+
+/** The plugin's pre-command hook for `command`, as Claude Code runs it before the command. */
+function preCommandHook(root: string, env: Record<string, string>, command: string) {
+  return runNodeScript(SHIPPED_HOOK_ENTRY, ['PreToolUse'], {
+    cwd: root,
+    env,
+    input: JSON.stringify({ session_id: 's', cwd: root, tool_name: 'Bash', tool_input: { command } }),
+  });
+}
 
 /** Starts the project's host the way a session does: a Bash hook that finds nobody listening. */
 async function startHostWith(root: string, env: Record<string, string>, socket: string, command: string) {
@@ -101,6 +118,35 @@ describe('the hook host, where no MCP server runs', () => {
       detail: "CHECKPOINT_HOOK_HOST_IDLE_SECONDS must be a number from 1 to 604800 (s): got 'ten'",
       fix: expect.stringContaining('CHECKPOINT_HOOK_HOST_IDLE_SECONDS'),
     });
+  });
+
+  it('is not started from an environment where git cannot run (issue 26)', async () => {
+    const { root, env, socket } = await project(60);
+    const noGit = await bashHook(root, { ...env, PATH: pathWithoutGit() }, 'true');
+    expect(noGit).toMatchObject({ code: 0, stderr: '' });
+    expect(recordedCommands(root)).toEqual(['true']);
+    // A start claims its marker and opens the host's log before the hook exits: neither is there.
+    expect(existsSync(`${socket}.starting`)).toBe(false);
+    expect(existsSync(socket.replace(/\.sock$/, '.host.log'))).toBe(false);
+    expect(hostPids(root)).toEqual([]);
+    // The hooks after it, with git on PATH, snapshot before a destructive command as ever.
+    writeTree(root, { 'a.ts': 'edited' });
+    const before = await preCommandHook(root, env, 'rm -rf src');
+    expect(before).toMatchObject({ code: 0, stderr: '' });
+    expect((await runCli(['list'], { cwd: root, env })).stdout).toContain('rm -rf src');
+  });
+
+  it('a server whose PATH has no git lets the hook run the event itself (issue 26)', async () => {
+    const { root, env } = await project(60);
+    await startRelayServer(root, { ...env, PATH: pathWithoutGit() });
+    writeTree(root, { 'a.ts': 'edited' });
+    const before = await preCommandHook(root, env, 'rm -rf src');
+    expect(before).toMatchObject({ code: 0, stderr: '' });
+    expect((await runCli(['list'], { cwd: root, env })).stdout).toContain('rm -rf src');
+    // Where the hook cannot run git either, the server runs it: a Bash hook is recorded through it.
+    const relayed = await bashThroughRelay(root, { ...env, PATH: pathWithoutGit() }, 'echo through');
+    expect(relayed).toMatchObject({ code: 0, stderr: '' });
+    expect(recordedCommands(root)).toContain('echo through');
   });
 
   it('is not started for the home folder, nor with CHECKPOINT_HOOK_HOST=0', async () => {

@@ -338,3 +338,61 @@ describe('the hook command and its docs (bug 11)', () => {
     expect(list.snapshots).toEqual([expect.objectContaining({ trigger: 'prompt' })]);
   });
 });
+
+describe("status after a hook's refresh (new-user trial 3)", () => {
+  it('says the refresh saved it, and since when the flagged files changed, not "since the save"', async () => {
+    const { root, env, cli } = inProject();
+    expect((await cli('save', '--goal', 'Words')).code).toBe(0);
+    writeTree(root, { 'a.txt': 'changed\n' });
+    // PreCompact with no transcript refreshes the checkpoint's facts: a.txt is recorded, and stays flagged.
+    const refresh = await runCli(['hook', 'PreCompact'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({ session_id: 's', cwd: root, trigger: 'manual' }),
+    });
+    expect(refresh.code).toBe(0);
+    const status = (await cli('status')).stdout;
+    expect(status).toContain("Checkpoint: saved just now (a hook's refresh)");
+    expect(status).toMatch(
+      /Drift: 1 file\(s\) changed since .+, flagged until the agent saves again, 0 new commit/,
+    );
+    expect(status).not.toContain('since the save');
+  });
+});
+
+describe('a replace that drops recorded commands says so (new-user trial 3)', () => {
+  it('the CLI names how many and --merge; the MCP tool names mode "merge"', async () => {
+    const { root, env, cli } = inProject();
+    for (const command of ['npm test', 'npm run build', 'ls'])
+      await runCli(['hook', 'PostToolUse'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({ cwd: root, tool_name: 'Bash', tool_input: { command }, tool_response: {} }),
+      });
+    const replaced = await cli('save', '--goal', 'Fresh', '--command', 'ls');
+    expect(replaced.code).toBe(0);
+    expect(replaced.stdout).toContain('1 command(s)');
+    expect(replaced.stdout + replaced.stderr).toContain(
+      'This save replaced the checkpoint: 2 command(s) recorded before it (by hooks or earlier saves) are no longer in it; save with --merge to keep them.',
+    );
+    const merged = await cli('save', '--goal', 'Fresh', '--merge');
+    expect(merged.stdout + merged.stderr).not.toContain('no longer in it');
+
+    const { call } = await connect({ deps: { env: { ...env, XDG_STATE_HOME: tempDir('state-') } } });
+    await runCli(['hook', 'PostToolUse'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({
+        cwd: root,
+        tool_name: 'Bash',
+        tool_input: { command: 'make' },
+        tool_response: {},
+      }),
+    });
+    const saved = await call('save_session_checkpoint', { goal: 'Model', projectRoot: root });
+    expect(saved.isError).toBeFalsy();
+    expect(saved.text).toContain('2 command(s) recorded before it');
+    expect(saved.text).toContain('save with mode "merge" to keep them');
+    expect(saved.text).not.toContain('--merge');
+  });
+});
