@@ -80,7 +80,7 @@ export async function openStore(
     argument: projectRoot,
     env: deps.env,
     clientRoots: context.clientRoots,
-    cwd: deps.cwd(),
+    cwd: deps.cwd,
     surface: deps.surface,
     argumentLabel: deps.rootArgument,
   });

@@ -55,7 +55,8 @@ export async function diagnose(
 ): Promise<Check[]> {
   const checks: Check[] = [];
   try {
-    const { stdout } = await runGit(['--version'], { cwd: deps.cwd() });
+    // `git --version` reads no repository: any folder will do, and the current one may be gone (--root).
+    const { stdout } = await runGit(['--version'], { cwd: os.tmpdir() });
     checks.push({ name: 'git', level: 'ok', detail: stdout.trim() });
   } catch {
     checks.push({
@@ -71,7 +72,7 @@ export async function diagnose(
     root = await resolveProjectRoot({
       argument: request.projectRoot,
       env: deps.env,
-      cwd: deps.cwd(),
+      cwd: deps.cwd,
       surface: deps.surface,
       argumentLabel: deps.rootArgument,
     });
@@ -233,7 +234,7 @@ export async function settingRows(
   const root = await resolveProjectRoot({
     argument: request.projectRoot,
     env: deps.env,
-    cwd: deps.cwd(),
+    cwd: deps.cwd,
     surface: deps.surface,
     argumentLabel: deps.rootArgument,
   }).catch(() => null);

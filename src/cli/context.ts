@@ -26,10 +26,14 @@ export function withCommonOptions(command: Command): Command {
     .option('--debug', 'show stack traces on errors');
 }
 
-/** `--root` as an absolute path. `''` is refused: path.resolve would make it the current folder in silence. */
-export function resolveRootOption(root: string | undefined, cwd: string): string | undefined {
+/**
+ * `--root` as an absolute path. `''` is refused: path.resolve would make it the current folder in silence.
+ * The current folder is read only for a relative `--root`: an absolute one works from a deleted folder.
+ */
+export function resolveRootOption(root: string | undefined, cwd: () => string): string | undefined {
   if (root === '') throw new CheckpointError('INVALID_INPUT', EMPTY_ROOT_MESSAGE);
-  return root === undefined ? undefined : path.resolve(cwd, root);
+  if (root === undefined) return undefined;
+  return path.isAbsolute(root) ? path.resolve(root) : path.resolve(cwd(), root);
 }
 
 /** What `--root ''` is told, by every command and by `hook`. */

@@ -1,0 +1,63 @@
+import { spawnSync } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, CLI, childEnv, runCli } from '../helpers/cli.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+// Issue 26, the third new-user trial (2026-12-07): the CLI's edges it found, each as the user met it.
+
+function inProject(committed: Record<string, string> = { 'a.txt': 'one\n' }) {
+  const root = createRepo({ committed });
+  const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+  return {
+    root,
+    env,
+    cli: (...args: string[]) => runCli(args, { cwd: root, env }),
+    input: (text: string, ...args: string[]) => runCli(args, { cwd: root, env, input: text }),
+  };
+}
+
+/** Runs the CLI from a folder the shell entered and then removed: the process's current folder is gone. */
+function runInDeletedFolder(args: string[], env: Record<string, string>) {
+  const parent = tempDir('cli-gone-');
+  return spawnSync(
+    'sh',
+    ['-c', 'mkdir gone && cd gone && rmdir ../gone && exec "$@"', 'sh', process.execPath, CLI, ...args],
+    { cwd: parent, encoding: 'utf8', env: childEnv(env) },
+  );
+}
+
+describe('a named project root works from a deleted current folder', () => {
+  // status, list and snapshot run their own bundles (cli-fast, cli-snapshot); the rest the whole CLI.
+  const commands = [
+    ['status'],
+    ['list'],
+    ['snapshot'],
+    ['brief'],
+    ['rewind', '--list'],
+    ['restore', 'latest', '--dry-run'],
+  ];
+
+  it.each(commands)('%s with --root', async (...command) => {
+    const { root, env, cli } = inProject();
+    expect((await cli('snapshot')).code).toBe(0);
+    const result = runInDeletedFolder([...command, '--root', root], env);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it.each(commands)('%s with CHECKPOINT_PROJECT_ROOT', async (...command) => {
+    const { root, env, cli } = inProject();
+    expect((await cli('snapshot')).code).toBe(0);
+    const result = runInDeletedFolder(command, { ...env, CHECKPOINT_PROJECT_ROOT: root });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('a relative --root needs the current folder: then the error says it is gone', () => {
+    const result = runInDeletedFolder(['status', '--root', 'project'], {});
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('the current folder no longer exists');
+  });
+});
