@@ -61,3 +61,32 @@ describe('a named project root works from a deleted current folder', () => {
     expect(result.stderr).toContain('the current folder no longer exists');
   });
 });
+
+describe('save --stdin with field flags', () => {
+  it('is refused, naming the flags, and saves nothing', async () => {
+    const { input, cli } = inProject();
+    const result = await input(
+      '{"goal":"g"}',
+      'save',
+      '--stdin',
+      '--goal',
+      'x',
+      '--next',
+      'n',
+      '--task',
+      'done:t',
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'claude-checkpoint: --stdin takes every field from the JSON on stdin: --goal, --task, --next cannot be combined with it (put them in the JSON, or leave --stdin out)\n',
+    );
+    expect((await cli('brief')).stdout).toContain('No checkpoint');
+  });
+
+  it('--merge and --root still go with it', async () => {
+    const { root, input } = inProject();
+    const result = await input('{"goal":"g"}', 'save', '--stdin', '--merge', '--root', root);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+});
