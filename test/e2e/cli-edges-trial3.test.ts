@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI, childEnv, runCli } from '../helpers/cli.js';
+import { assertBuilt, CLI, childEnv, runCli, runNodeScript } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 beforeAll(assertBuilt);
@@ -88,5 +90,38 @@ describe('save --stdin with field flags', () => {
     const result = await input('{"goal":"g"}', 'save', '--stdin', '--merge', '--root', root);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
+  });
+});
+
+describe('claude-checkpoint-mcp run by hand', () => {
+  const SERVER = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+  // stdin is left open, as a terminal leaves it: the server would wait on it for a client.
+  const server = (...args: string[]) => runNodeScript(SERVER, args, { cwd: tempDir(), keepStdinOpen: true });
+
+  it('--help says what it is, that an MCP client starts it, and where its setup is', async () => {
+    const result = await server('--help');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^claude-checkpoint-mcp \d+\.\d+\.\d+: the MCP server/);
+    expect(result.stdout).toContain('An MCP client');
+    expect(result.stdout).toContain('claude-checkpoint setup <agent>');
+    expect(result.stdout).toContain('docs/agents/README.md');
+    expect(result.stderr).toBe('');
+  });
+
+  it('--version prints the version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const result = await server('--version');
+    expect(result).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('an unknown argument is an error that names it', async () => {
+    const result = await server('--root', '/tmp');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      "claude-checkpoint: unknown argument '--root': the server takes none but --help and --version (an MCP client starts it; see claude-checkpoint-mcp --help)\n",
+    );
   });
 });
