@@ -17,7 +17,7 @@ import {
 } from '../core/settings.js';
 import { formatBytes, GONE_STORES_FIX, renderGoneStores } from '../core/snapshot-text.js';
 import { isIgnoredByGit, locateRepo } from '../git/repo.js';
-import { runGit } from '../git/run.js';
+import { GitNotFoundError, runGit } from '../git/run.js';
 import {
   HOST_ENV,
   hostDisabled,
@@ -54,16 +54,21 @@ export async function diagnose(
   request: { projectRoot?: string | undefined },
 ): Promise<Check[]> {
   const checks: Check[] = [];
+  let isGitUsable = true;
   try {
     // `git --version` reads no repository: any folder will do, and the current one may be gone (--root).
     const { stdout } = await runGit(['--version'], { cwd: os.tmpdir() });
     checks.push({ name: 'git', level: 'ok', detail: stdout.trim() });
-  } catch {
+  } catch (error) {
+    isGitUsable = false;
+    const isNotExecutable = error instanceof GitNotFoundError && error.isNotExecutable;
     checks.push({
       name: 'git',
       level: 'warn',
-      detail: 'git was not found on PATH: checkpoints work, but without drift detection',
-      fix: 'Install git (https://git-scm.com) and make sure `git --version` works in this shell.',
+      detail: `${isNotExecutable ? 'the git on PATH is not executable (permission denied)' : 'git was not found on PATH'}: checkpoints work, but without drift detection`,
+      fix: isNotExecutable
+        ? 'Make it executable (`chmod +x`), or put a working git earlier on PATH, so that `git --version` works in this shell.'
+        : 'Install git (https://git-scm.com) and make sure `git --version` works in this shell.',
     });
   }
 
@@ -154,7 +159,8 @@ export async function diagnose(
     });
   }
 
-  if (await locateRepo(root.root)) {
+  // Without a git to ask, the ignore rules are unknown: the git check above says why.
+  if (isGitUsable && (await locateRepo(root.root))) {
     const ignored = await isIgnoredByGit(root.root, CHECKPOINT_FILE);
     checks.push(
       ignored

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI, childEnv, runCli, runNodeScript } from '../helpers/cli.js';
@@ -123,5 +124,41 @@ describe('claude-checkpoint-mcp run by hand', () => {
     expect(result.stderr).toBe(
       "claude-checkpoint: unknown argument '--root': the server takes none but --help and --version (an MCP client starts it; see claude-checkpoint-mcp --help)\n",
     );
+  });
+});
+
+describe('a git on PATH that is not executable', () => {
+  /** PATH with only a `git` that may not be run (the CLI runs under process.execPath, not from PATH). */
+  function unusableGit(): Record<string, string> {
+    const dir = tempDir('git-not-executable-');
+    writeFileSync(path.join(dir, 'git'), '#!/bin/sh\nexit 0\n');
+    chmodSync(path.join(dir, 'git'), 0o644);
+    return { PATH: dir, CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+  }
+
+  it('is git missing where a missing git is tolerated: a folder without git works', async () => {
+    const env = unusableGit();
+    const cwd = tempDir('no-git-project-');
+    for (const args of [['save', '--goal', 'g'], ['status'], ['brief'], ['list']]) {
+      const result = await runCli(args, { cwd, env });
+      expect(result.stderr, args.join(' ')).toBe('');
+      expect(result.code, args.join(' ')).toBe(0);
+    }
+  });
+
+  it('is said in words where git is needed, and by doctor', async () => {
+    const env = unusableGit();
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const snapshot = await runCli(['snapshot'], { cwd: root, env });
+    expect(snapshot.code).toBe(1);
+    expect(snapshot.stderr).toBe(
+      'claude-checkpoint: git cannot be run: the git on PATH is not executable (permission denied); make it executable, or put a working git earlier on PATH\n',
+    );
+    const doctor = await runCli(['doctor'], { cwd: root, env });
+    expect(doctor.stdout).toContain(
+      '! git: the git on PATH is not executable (permission denied): checkpoints work, but without drift detection',
+    );
+    expect(doctor.stdout).not.toContain('EACCES');
+    expect(doctor.stderr).not.toContain('EACCES');
   });
 });
