@@ -162,3 +162,21 @@ describe('a git on PATH that is not executable', () => {
     expect(doctor.stderr).not.toContain('EACCES');
   });
 });
+
+describe("a path in git's own folder", () => {
+  it.each([
+    [['restore', 'latest', '.git', '--yes'], '.git'],
+    [['restore', 'latest', 'a.txt', '.git/HEAD', '--dry-run'], '.git/HEAD'],
+    [['diff', 'latest', '.git/config'], '.git/config'],
+    [['diff', 'latest', 'sub/.git/config'], 'sub/.git/config'],
+  ])('%s is refused with the reason', async (args, file) => {
+    const { cli } = inProject();
+    expect((await cli('snapshot')).code).toBe(0);
+    const result = await cli(...args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `claude-checkpoint: path '${file}' is in git's own folder (.git): snapshots never hold git's own folder, so there is nothing there to compare or restore\n`,
+    );
+  });
+});
