@@ -41,11 +41,12 @@ export const EMPTY_ROOT_MESSAGE =
   "--root must name the project's folder: got '' (leave --root out for the current folder)";
 
 export function positiveInteger(flag: string, value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) {
+  // Plain decimal digits only: Number() also takes `0x10`, `1e2`, `0b11` and ` 5 `.
+  const number = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number < 1) {
     throw new CheckpointError(
       'INVALID_INPUT',
-      `${flag} must be a whole number of at least 1: got '${value}'`,
+      `${flag} must be a whole number of at least 1, in decimal digits: got '${value}'`,
     );
   }
   return number;

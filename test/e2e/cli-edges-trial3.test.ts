@@ -180,3 +180,31 @@ describe("a path in git's own folder", () => {
     );
   });
 });
+
+describe('flag values', () => {
+  it.each(['0x10', '1e2', '0b11', ' 5', '5.0', '0'])(
+    'list --limit %s is refused: plain decimal digits only',
+    async (value) => {
+      const { cli } = inProject();
+      const result = await cli('list', '--limit', value);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `claude-checkpoint: --limit must be a whole number of at least 1, in decimal digits: got '${value}'\n`,
+      );
+    },
+  );
+
+  it('list --limit 007 is 7', async () => {
+    const { cli } = inProject();
+    expect((await cli('list', '--limit', '007')).code).toBe(0);
+  });
+
+  it("rewind --session '' is refused, as --root '' is", async () => {
+    const { cli } = inProject();
+    const result = await cli('rewind', '--list', '--session', '');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "claude-checkpoint: --session must name a session, by its id or a unique prefix: got '' (leave --session out for the agent's, else the one that prompted last)\n",
+    );
+  });
+});
