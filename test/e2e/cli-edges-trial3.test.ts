@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -206,5 +206,22 @@ describe('flag values', () => {
     expect(result.stderr).toBe(
       "claude-checkpoint: --session must name a session, by its id or a unique prefix: got '' (leave --session out for the agent's, else the one that prompted last)\n",
     );
+  });
+});
+
+describe("the CLI's code cache", () => {
+  it('is named after the command word, not after a --root value before it', async () => {
+    const { root, env, cli } = inProject();
+    expect((await cli('snapshot')).code).toBe(0);
+    const other = createRepo({ committed: { 'b.txt': 'two\n' } });
+    for (const args of [
+      [`--root=${root}`, 'status'],
+      [`--root=${other}`, 'status'],
+      ['--root', root, 'list'],
+    ])
+      expect((await cli(...args)).code, args.join(' ')).toBe(0);
+    const cacheDir = path.join(env.CHECKPOINT_STORE_DIR, 'cache');
+    const names = existsSync(cacheDir) ? readdirSync(cacheDir).map((name) => name.split('-')[1]) : [];
+    expect(names.sort()).toEqual(['list', 'snapshot', 'status']);
   });
 });
