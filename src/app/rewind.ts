@@ -96,6 +96,8 @@ export interface SnapshotOutcome {
   snapshot: SnapshotRecord;
   /** How many old snapshots retention removed. */
   expired: number;
+  /** The project's first snapshot: its changes count from nothing, not from a previous one. */
+  isFirst?: boolean;
   root: ResolvedRoot;
   /** The store has borrowed the project's objects long enough: time for a `gc` to copy them in. */
   detachDue: boolean;
@@ -221,6 +223,8 @@ interface Recorded {
   snapshot: SnapshotRecord;
   expired: number;
   usage: StoreUsage | null;
+  /** The project had no snapshot before this one: there is no previous one its changes count from. */
+  isFirst?: boolean;
 }
 
 /** The working tree's content now, in the store, and the project's HEAD: the first half of a snapshot. */
@@ -327,7 +331,7 @@ async function recordContent(
     };
     writeUsage(store.storeDir, usage);
   }
-  return { created: true, snapshot, expired: expired.length, usage };
+  return { created: true, snapshot, expired: expired.length, usage, isFirst: latest === null };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -223,5 +223,79 @@ describe("the CLI's code cache", () => {
     const cacheDir = path.join(env.CHECKPOINT_STORE_DIR, 'cache');
     const names = existsSync(cacheDir) ? readdirSync(cacheDir).map((name) => name.split('-')[1]) : [];
     expect(names.sort()).toEqual(['list', 'snapshot', 'status']);
+  });
+});
+
+describe('words the trial found wrong', () => {
+  it('the first snapshot of a project says so, not "since the previous one"', async () => {
+    const { cli } = inProject();
+    const first = await cli('snapshot');
+    expect(first.stdout).toMatch(
+      /^Snapshot \S+ taken \(manual; the project's first, holding \d+ file\(s\)\)\.\n$/,
+    );
+  });
+
+  it('a file skipped over the size cap shows a size visibly over it', async () => {
+    const { root, env } = inProject();
+    writeFileSync(path.join(root, 'big.bin'), Buffer.alloc(1_050_000));
+    const result = await runCli(['snapshot'], {
+      cwd: root,
+      env: { ...env, CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '1' },
+    });
+    expect(result.stdout).toContain('⚠ Skipped 1 file(s) over the size cap: `big.bin` (1.01 MB)');
+  });
+
+  it('handoff push without --remote, in a repository with none, names no remote field', async () => {
+    const { cli } = inProject();
+    expect((await cli('handoff', 'push')).stderr).toBe(
+      'claude-checkpoint: this repository has no remote to hand off through (add one with `git remote add`)\n',
+    );
+    expect((await cli('handoff', 'push', '--remote', 'origin')).stderr).toBe(
+      "claude-checkpoint: remote 'origin' does not exist here: this repository has no remote to hand off through (add one with `git remote add`)\n",
+    );
+  });
+
+  it('snapshot --help says what a trigger is and which names it takes', async () => {
+    const { cli } = inProject();
+    const help = (await cli('snapshot', '--help')).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain(
+      '--trigger <name> why it was taken, shown in `list`: any name of lowercase letters, digits and dashes, at most 40 characters, such as pre-deploy',
+    );
+  });
+
+  it('a folder where the checkpoint file belongs is said once, not nested', async () => {
+    const { root, cli } = inProject();
+    mkdirSync(path.join(root, '.claude-checkpoint'));
+    const sentence = `${root}/.claude-checkpoint is unusable (it is a folder, not a regular file) and there is no valid backup: fix it by hand, or delete it and save a new checkpoint`;
+    expect((await cli('status')).stdout).toContain(`Checkpoint: ${sentence}\n`);
+    expect((await cli('brief')).stderr).toBe(`claude-checkpoint: ${sentence}\n`);
+  });
+});
+
+describe('snapshot --label on an unchanged tree', () => {
+  it('says no snapshot was taken, so the label was not kept', async () => {
+    const { cli } = inProject();
+    expect((await cli('snapshot')).code).toBe(0);
+    const result = await cli('snapshot', '--label', 'x');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^Nothing changed since snapshot \S+: no snapshot was taken, so the label was not kept\.\n$/,
+    );
+    const json = JSON.parse((await cli('snapshot', '--label', 'x', '--json')).stdout) as Record<
+      string,
+      unknown
+    >;
+    expect(json).toMatchObject({ created: false, labelKept: false });
+    const unlabelled = JSON.parse((await cli('snapshot', '--json')).stdout) as Record<string, unknown>;
+    expect(unlabelled).not.toHaveProperty('labelKept');
+  });
+
+  it('a label on a snapshot taken is kept', async () => {
+    const { cli } = inProject();
+    const json = JSON.parse((await cli('snapshot', '--label', 'x', '--json')).stdout) as Record<
+      string,
+      unknown
+    >;
+    expect(json).toMatchObject({ created: true, labelKept: true, snapshot: { label: 'x' } });
   });
 });
