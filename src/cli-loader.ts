@@ -8,7 +8,7 @@
 // `__dirname`, not argv[1]: npm's bin is a link to this file, and __dirname is the folder it links to.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseFastCommand } from './cli/fast-argv.js';
+import { cacheNameOf, parseFastCommand } from './cli/fast-argv.js';
 import { finishCommand } from './cli/finish.js';
 import { writeGeneralHelp } from './cli/help-text.js';
 import { isSurelyNoTerminal } from './cli/plain-output.js';
@@ -48,7 +48,7 @@ if (fast?.name === 'help' && isSurelyNoTerminal(1)) {
       runCachedBundle({
         bundle: path.join(__dirname, file),
         kind: 'cli',
-        name: argv[0] ?? '',
+        name: cacheNameOf(argv),
         cacheBase,
         // This file's own: the bundles are beside it (__dirname), and it is CommonJS.
         requireBeside: require,

@@ -2,8 +2,10 @@
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { defaultDeps } from './app/deps.js';
 import { describeOutputError } from './core/errors.js';
+import { escapeControls } from './core/quote.js';
 import { keepHookRelay } from './hooks/relay-server.js';
 import { createServer } from './mcp/server.js';
+import { GENERATOR } from './version.js';
 
 // stdout carries the protocol; everything for people goes to stderr.
 const log = (message: string) => process.stderr.write(`claude-checkpoint: ${message}\n`);
@@ -32,7 +34,42 @@ async function main(): Promise<void> {
   relay = keepHookRelay({ env: process.env, cwd: process.cwd(), queue: deps.queue });
 }
 
-main().catch((error: unknown) => {
-  log(`failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  process.exit(1);
-});
+const USAGE = `claude-checkpoint-mcp ${GENERATOR.version}: the MCP server of claude-checkpoint (session checkpoints,
+snapshots to rewind to, handoffs), speaking the Model Context Protocol on stdin and stdout.
+
+An MCP client (Claude Code, Codex CLI, Claude Desktop, …) starts it: run by hand, it waits in silence for
+a client's messages on stdin. To set it up for an agent: \`claude-checkpoint setup <agent>\`, or the
+README's "Agents" section (docs/agents/README.md). For people, the CLI: \`claude-checkpoint --help\`.
+
+Usage: claude-checkpoint-mcp [--help | --version]
+`;
+
+/** `--help` and `--version` answer and end (a terminal would otherwise wait on stdin); the server takes no other argument. */
+function answerArguments(args: readonly string[]): number | undefined {
+  if (args.length === 0) return undefined;
+  const [first] = args;
+  if (args.length === 1 && (first === '--help' || first === '-h')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (args.length === 1 && (first === '--version' || first === '-V')) {
+    process.stdout.write(`${GENERATOR.version}\n`);
+    return 0;
+  }
+  const known = ['--help', '-h', '--version', '-V'];
+  const unknown = args.find((arg) => !known.includes(arg));
+  log(
+    unknown === undefined
+      ? 'give --help or --version alone'
+      : `unknown argument '${escapeControls(unknown)}': the server takes none but --help and --version (an MCP client starts it; see claude-checkpoint-mcp --help)`,
+  );
+  return 2;
+}
+
+const answered = answerArguments(process.argv.slice(2));
+if (answered !== undefined) process.exitCode = answered;
+else
+  main().catch((error: unknown) => {
+    log(`failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  });

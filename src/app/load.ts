@@ -50,7 +50,7 @@ export async function loadCheckpoint(
     argument: input.projectRoot,
     env: deps.env,
     clientRoots: context.clientRoots,
-    cwd: deps.cwd(),
+    cwd: deps.cwd,
     surface: deps.surface,
     argumentLabel: deps.rootArgument,
   });

@@ -50,7 +50,7 @@ export async function projectStatus(
   const root = await resolveProjectRoot({
     argument: request.projectRoot,
     env: deps.env,
-    cwd: deps.cwd(),
+    cwd: deps.cwd,
     surface: deps.surface,
     argumentLabel: deps.rootArgument,
   });

@@ -13,7 +13,7 @@ export async function readCheckpoint(
   const resolved = await resolveProjectRoot({
     argument: input.projectRoot,
     env: deps.env,
-    cwd: deps.cwd(),
+    cwd: deps.cwd,
     surface: deps.surface,
     argumentLabel: deps.rootArgument,
   });

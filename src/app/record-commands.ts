@@ -42,7 +42,7 @@ export async function recordCommands(
   const { root } = await resolveProjectRoot({
     argument: request.projectRoot,
     env: deps.env,
-    cwd: deps.cwd(),
+    cwd: deps.cwd,
     surface: deps.surface,
     argumentLabel: deps.rootArgument,
   });

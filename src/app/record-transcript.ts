@@ -51,7 +51,7 @@ export async function recordTranscript(
   const { root } = await resolveProjectRoot({
     argument: request.projectRoot,
     env: deps.env,
-    cwd: deps.cwd(),
+    cwd: deps.cwd,
     surface: deps.surface,
     argumentLabel: deps.rootArgument,
   });

@@ -2,7 +2,7 @@ import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
-import { quotePath, unquotePath } from '../core/quote.js';
+import { escapeControls, quotePath, unquotePath } from '../core/quote.js';
 import { bytesFromText, fsPath, hasRawBytes, textFromBytes } from '../core/raw-path.js';
 import { PRE_RESTORE_TRIGGER, TURN_END_TRIGGER } from '../core/rewind-credit.js';
 import { resolveRef } from '../core/rewind-refs.js';
@@ -81,7 +81,7 @@ export async function openStore(
     argument: projectRoot,
     env: deps.env,
     clientRoots: context.clientRoots,
-    cwd: deps.cwd(),
+    cwd: deps.cwd,
     surface: deps.surface,
     argumentLabel: deps.rootArgument,
   });
@@ -97,6 +97,8 @@ export interface SnapshotOutcome {
   snapshot: SnapshotRecord;
   /** How many old snapshots retention removed. */
   expired: number;
+  /** The project's first snapshot: its changes count from nothing, not from a previous one. */
+  isFirst?: boolean;
   root: ResolvedRoot;
   /** The store has borrowed the project's objects long enough: time for a `gc` to copy them in. */
   detachDue: boolean;
@@ -222,6 +224,8 @@ interface Recorded {
   snapshot: SnapshotRecord;
   expired: number;
   usage: StoreUsage | null;
+  /** The project had no snapshot before this one: there is no previous one its changes count from. */
+  isFirst?: boolean;
 }
 
 /** The working tree's content now, in the store, and the project's HEAD: the first half of a snapshot. */
@@ -328,7 +332,7 @@ async function recordContent(
     };
     writeUsage(store.storeDir, usage);
   }
-  return { created: true, snapshot, expired: expired.length, usage };
+  return { created: true, snapshot, expired: expired.length, usage, isFirst: latest === null };
 }
 
 /**
@@ -1178,6 +1182,13 @@ function snapshotPath(root: string, given: string, field: string): string[] {
     }
   }
   if (paths.length === 0) throw problem;
+  // git's own folder (the project's or a nested repository's) is never in a snapshot: "nothing to restore"
+  // or "left out (git-ignored, …)" would misstate why.
+  if (paths.every((file) => file.split('/').includes('.git')))
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `${field} '${escapeControls(given)}' is in git's own folder (.git): snapshots never hold git's own folder, so there is nothing there to compare or restore`,
+    );
   return paths;
 }
 

@@ -20,7 +20,8 @@ export interface RootCandidates {
   env?: NodeJS.ProcessEnv;
   /** The client's MCP roots as URIs, asked for only when no earlier rule applies. */
   clientRoots?: () => Promise<readonly string[]>;
-  cwd: string;
+  /** Read only when no earlier rule applies: a named root works from a deleted current folder. */
+  cwd: () => string;
   /** Names the argument in errors: `projectRoot` for the tools, `--root` for the CLI. */
   surface?: Surface | undefined;
   /** Names the argument in errors instead, when it came from elsewhere (a hook's input). */
@@ -77,7 +78,7 @@ export async function resolveProjectRoot(candidates: RootCandidates): Promise<Re
       ? `run this in the project's folder, or pass ${rootWord}`
       : `pass ${rootWord} with the project's folder`;
   return {
-    root: await checkRoot(candidates.cwd, 'the working directory', fromCwd),
+    root: await checkRoot(candidates.cwd(), 'the working directory', fromCwd),
     source: 'working-directory',
   };
 }

@@ -56,7 +56,7 @@ export async function saveCheckpoint(
     argument: input.projectRoot,
     env: deps.env,
     clientRoots: context.clientRoots,
-    cwd: deps.cwd(),
+    cwd: deps.cwd,
     surface: deps.surface,
     argumentLabel: deps.rootArgument,
   });

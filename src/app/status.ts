@@ -55,15 +55,18 @@ export async function diagnose(
 ): Promise<Check[]> {
   const checks: Check[] = [];
   try {
-    const { stdout } = await runGit(['--version'], { cwd: deps.cwd() });
+    // `git --version` reads no repository: any folder will do, and the current one may be gone (--root).
+    const { stdout } = await runGit(['--version'], { cwd: os.tmpdir() });
     checks.push({ name: 'git', level: 'ok', detail: stdout.trim() });
-  } catch {
+  } catch (error) {
+    const isNotExecutable = error instanceof GitNotFoundError && error.isNotExecutable;
     checks.push({
       name: 'git',
       level: 'warn',
-      detail:
-        'git was not found on PATH: checkpoints work, but without drift detection, snapshots (rewind) or handoff',
-      fix: 'Install git (https://git-scm.com) and make sure `git --version` works in this shell.',
+      detail: `${isNotExecutable ? 'the git on PATH is not executable (permission denied)' : 'git was not found on PATH'}: checkpoints work, but without drift detection, snapshots (rewind) or handoff`,
+      fix: isNotExecutable
+        ? 'Make it executable (`chmod +x`), or put a working git earlier on PATH, so that `git --version` works in this shell.'
+        : 'Install git (https://git-scm.com) and make sure `git --version` works in this shell.',
     });
   }
 
@@ -72,7 +75,7 @@ export async function diagnose(
     root = await resolveProjectRoot({
       argument: request.projectRoot,
       env: deps.env,
-      cwd: deps.cwd(),
+      cwd: deps.cwd,
       surface: deps.surface,
       argumentLabel: deps.rootArgument,
     });
@@ -249,7 +252,7 @@ export async function settingRows(
   const root = await resolveProjectRoot({
     argument: request.projectRoot,
     env: deps.env,
-    cwd: deps.cwd(),
+    cwd: deps.cwd,
     surface: deps.surface,
     argumentLabel: deps.rootArgument,
   }).catch(() => null);

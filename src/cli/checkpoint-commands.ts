@@ -42,6 +42,17 @@ const SAVE_FLAGS: Readonly<Record<string, string>> = {
   projectRoot: '--root',
 };
 
+/** The flags that give a field, which --stdin's JSON gives instead. */
+const FIELD_FLAGS: ReadonlyArray<readonly [keyof SaveFlags, string]> = [
+  ['goal', '--goal'],
+  ['summary', '--summary'],
+  ['task', '--task'],
+  ['next', '--next'],
+  ['decision', '--decision'],
+  ['file', '--file'],
+  ['command', '--command'],
+];
+
 /**
  * Names a field by the flag it came from (`--next (the 2nd)`), not by the JSON path a flag's user never
  * wrote (issue 26). With --stdin the JSON's own field names are the right ones.
@@ -74,6 +85,13 @@ async function saveInputFrom(
 ): Promise<{ input: SaveInput; nameField: FieldNamer | undefined }> {
   let raw: Record<string, unknown>;
   if (flags.stdin) {
+    // Fields given both ways would have the flags dropped in silence: refuse, before reading stdin.
+    const fieldFlags = FIELD_FLAGS.filter(([key]) => flags[key] !== undefined).map(([, flag]) => flag);
+    if (fieldFlags.length > 0)
+      throw new CheckpointError(
+        'INVALID_INPUT',
+        `--stdin takes every field from the JSON on stdin: ${fieldFlags.join(', ')} cannot be combined with it (put ${fieldFlags.length > 1 ? 'them' : 'it'} in the JSON, or leave --stdin out)`,
+      );
     let parsed: unknown;
     try {
       parsed = JSON.parse(await readStdinText());

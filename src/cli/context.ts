@@ -26,10 +26,14 @@ export function withCommonOptions(command: Command): Command {
     .option('--debug', 'show stack traces on errors');
 }
 
-/** `--root` as an absolute path. `''` is refused: path.resolve would make it the current folder in silence. */
-export function resolveRootOption(root: string | undefined, cwd: string): string | undefined {
+/**
+ * `--root` as an absolute path. `''` is refused: path.resolve would make it the current folder in silence.
+ * The current folder is read only for a relative `--root`: an absolute one works from a deleted folder.
+ */
+export function resolveRootOption(root: string | undefined, cwd: () => string): string | undefined {
   if (root === '') throw new CheckpointError('INVALID_INPUT', EMPTY_ROOT_MESSAGE);
-  return root === undefined ? undefined : path.resolve(cwd, root);
+  if (root === undefined) return undefined;
+  return path.isAbsolute(root) ? path.resolve(root) : path.resolve(cwd(), root);
 }
 
 /** What `--root ''` is told, by every command and by `hook`. */
@@ -37,11 +41,12 @@ export const EMPTY_ROOT_MESSAGE =
   "--root must name the project's folder: got '' (leave --root out for the current folder)";
 
 export function positiveInteger(flag: string, value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) {
+  // Plain decimal digits only: Number() also takes `0x10`, `1e2`, `0b11` and ` 5 `.
+  const number = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number < 1) {
     throw new CheckpointError(
       'INVALID_INPUT',
-      `${flag} must be a whole number of at least 1: got '${value}'`,
+      `${flag} must be a whole number of at least 1, in decimal digits: got '${value}'`,
     );
   }
   return number;

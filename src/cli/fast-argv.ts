@@ -46,3 +46,37 @@ export function parseFastCommand(argv: readonly string[]): FastCommand | undefin
   }
   return { name, options };
 }
+
+/** The CLI's command words (cli/main.ts's COMMAND_GROUPS, and `help`): each keeps a code cache of its own. */
+export const CACHED_COMMANDS: ReadonlySet<string> = new Set([
+  'brief',
+  'diff',
+  'doctor',
+  'gc',
+  'handoff',
+  'help',
+  'hook',
+  'list',
+  'load',
+  'restore',
+  'rewind',
+  'save',
+  'scan',
+  'setup',
+  'snapshot',
+  'status',
+]);
+
+/**
+ * The name of a command line's code cache (store/code-cache.ts): its command word, past the flags every
+ * command takes (`--root <dir>` too), else `other`. Never a flag's value: `--root=<path>` first named a
+ * 400 KB cache after the path's letters, one per path (new-user trial 2026-12-07).
+ */
+export function cacheNameOf(argv: readonly string[]): string {
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] as string;
+    if (arg === '--root') index++;
+    else if (!arg.startsWith('-')) return CACHED_COMMANDS.has(arg) ? arg : 'other';
+  }
+  return argv.includes('--help') || argv.includes('-h') ? 'help' : 'other';
+}

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import type { GcAllOutcome, RestoreOutcome } from '../app/rewind.js';
 import { quotePath } from '../core/quote.js';
-import { changesNothing, planSize } from '../core/snapshot.js';
+import { changesNothing, planSize, SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
 import {
   formatBytes,
   renderDiff,
@@ -23,7 +23,11 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       .command('snapshot')
       .description('take a snapshot of the whole working tree now')
       .option('--label <text>', 'a short note on why')
-      .option('--trigger <name>', 'what caused it (manual, prompt, pre-compact, ...)', 'manual'),
+      .option(
+        '--trigger <name>',
+        `why it was taken, shown in \`list\`: any name of lowercase letters, digits and dashes, at most ${SNAPSHOT_DEFAULTS.triggerChars} characters, such as pre-deploy (the hooks record their own: prompt, pre-compact, …)`,
+        'manual',
+      ),
   ).action(run(takeSnapshotNow));
 
   withCommonOptions(

@@ -54,6 +54,12 @@ export function registerRewindMenuCommand(program: Command, run: Runner): void {
   ).action(
     run(async (ctx, ref?: string) => {
       const options = ctx.options as RewindOptions;
+      // As `--root ''`: an empty value must not fall back to the default in silence.
+      if (options.session?.trim() === '')
+        throw new CheckpointError(
+          'INVALID_INPUT',
+          "--session must name a session, by its id or a unique prefix: got '' (leave --session out for the agent's, else the one that prompted last)",
+        );
       const base = { projectRoot: ctx.root, sessionId: options.session };
       if (options.list || (options.all && ref === undefined && !canPrompt(ctx))) {
         const { listRewind } = await import('../app/rewind-menu.js');

@@ -28,7 +28,7 @@ export async function runAction<A extends unknown[]>(
   for (const problem of readSettings(deps.env).problems)
     if (problem.severity === 'warning' && !problem.name) settingsWarning(problem.message);
   try {
-    const root = resolveRootOption(options.root as string | undefined, deps.cwd());
+    const root = resolveRootOption(options.root as string | undefined, deps.cwd);
     const ctx: CliContext = {
       // Messages name the CLI's commands and flags; the hooks' output reaches the model, in the tools' words.
       deps: { ...deps, surface: 'cli', settingsWarning, commandRoot: root },

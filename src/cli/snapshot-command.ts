@@ -38,12 +38,16 @@ export async function takeSnapshotNow(ctx: CliContext): Promise<number> {
   if (outcome.capDue) await gcSnapshots(ctx.deps, { projectRoot: outcome.root.root });
   // A long history to pack: only that (see isPackDue), which costs what was added since the last gc.
   else if (outcome.packDue) await gcSnapshots(ctx.deps, { projectRoot: outcome.root.root, ifDue: true });
+  const hasLabel = options.label !== undefined;
   if (ctx.out.json)
     ctx.out.printJson({
       created: outcome.created,
       snapshot: snapshotSummary(outcome.snapshot),
       expired: outcome.expired,
+      // A label on an unchanged tree is not kept: no snapshot was taken to hold it.
+      ...(hasLabel ? { labelKept: outcome.created } : {}),
     });
-  else ctx.out.print(renderSnapshot(outcome.created, outcome.snapshot));
+  else
+    ctx.out.print(renderSnapshot(outcome.created, outcome.snapshot, { isFirst: outcome.isFirst, hasLabel }));
   return EXIT.ok;
 }

@@ -31,7 +31,8 @@ export async function showStatus(ctx: CliContext): Promise<number> {
   const { out } = ctx;
   const lines = [out.bold(`Project ${quotePath(report.root.root)}`)];
   const c = report.checkpoint;
-  if (c.found === 'error') lines.push(out.warn(`Checkpoint: unusable (${escapeControls(c.error)})`));
+  // The error names the file and says it is unusable: wrapped in "unusable (…)" it said so twice.
+  if (c.found === 'error') lines.push(out.warn(`Checkpoint: ${escapeControls(c.error)}`));
   else if (!c.found) lines.push('Checkpoint: none saved yet');
   else {
     const counts = taskCounts(c.checkpoint.goal.tasks);

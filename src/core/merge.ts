@@ -313,7 +313,8 @@ export function describeDropped(dropped: DroppedToFit, isListCut: boolean): stri
   const sentences = [
     isListCut &&
       `Older entries were dropped to keep the list limits (the last ${LIMITS.recentCommands} commands, ${LIMITS.decisions} decisions, ${LIMITS.tasks} tasks).`,
-    parts.length > 0 && `Dropped to fit the 64 KB cap: ${parts.join('; ')} (meta.truncated).`,
+    parts.length > 0 &&
+      `Dropped to fit the 64 KB cap: ${parts.join('; ')}; the checkpoint is marked as cut short.`,
   ].filter((part): part is string => typeof part === 'string');
   return sentences.length > 0 ? sentences.join(' ') : null;
 }

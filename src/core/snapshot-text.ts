@@ -50,6 +50,22 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
+/**
+ * A size over a cap, rounded up to two decimals: `formatBytes` shows a 21,000,000-byte file as "20 MB",
+ * the cap it is over (new-user trial 2026-12-07).
+ */
+function formatBytesUp(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${(Math.ceil(value * 100) / 100).toFixed(2)} ${units[unit]}`;
+}
+
 function describeChanges(snapshot: SnapshotMeta): string {
   const { added, modified, deleted } = snapshot.changes;
   return `+${added} ~${modified} -${deleted}`;
@@ -59,7 +75,7 @@ function describeSkipped(snapshot: SnapshotMeta): string[] {
   const lines: string[] = [];
   if (snapshot.skipped.large.length > 0) {
     const files = snapshot.skipped.large
-      .map((file) => `${code(quotePath(file.path))} (${formatBytes(file.bytes)})`)
+      .map((file) => `${code(quotePath(file.path))} (${formatBytesUp(file.bytes)})`)
       .join(', ');
     lines.push(`⚠ Skipped ${snapshot.skipped.large.length} file(s) over the size cap: ${files}`);
   }
@@ -89,10 +105,23 @@ function describeSkipped(snapshot: SnapshotMeta): string[] {
   return lines;
 }
 
-export function renderSnapshot(created: boolean, snapshot: SnapshotMeta): string {
+/**
+ * A snapshot's report. `isFirst`: the project had none before, so no "since the previous one". `hasLabel`:
+ * a label was asked for, which a snapshot not taken (nothing changed) does not keep.
+ */
+export function renderSnapshot(
+  created: boolean,
+  snapshot: SnapshotMeta,
+  { isFirst = false, hasLabel = false }: { isFirst?: boolean | undefined; hasLabel?: boolean } = {},
+): string {
+  const trigger = escapeControls(snapshot.trigger);
   const head = created
-    ? `Snapshot ${snapshot.id} taken (${escapeControls(snapshot.trigger)}; files ${describeChanges(snapshot)} since the previous one).`
-    : `Nothing changed since snapshot ${snapshot.id}; no new snapshot was needed.`;
+    ? isFirst
+      ? `Snapshot ${snapshot.id} taken (${trigger}; the project's first, holding ${snapshot.changes.added} file(s)).`
+      : `Snapshot ${snapshot.id} taken (${trigger}; files ${describeChanges(snapshot)} since the previous one).`
+    : hasLabel
+      ? `Nothing changed since snapshot ${snapshot.id}: no snapshot was taken, so the label was not kept.`
+      : `Nothing changed since snapshot ${snapshot.id}; no new snapshot was needed.`;
   return [head, ...(created ? describeSkipped(snapshot) : [])].join('\n');
 }
 

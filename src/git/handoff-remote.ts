@@ -72,7 +72,8 @@ export async function chooseRemote(
     throw new CheckpointError(
       'INVALID_INPUT',
       remotes.length === 0
-        ? 'remote: this repository has no remote to hand off through (add one with `git remote add`)'
+        ? // The field's name only where the user gave one: no --remote was given, none is wrong.
+          `${named ? `remote '${escapeControls(named)}' does not exist here: ` : ''}this repository has no remote to hand off through (add one with \`git remote add\`)`
         : `remote '${escapeControls(remote)}' does not exist here; the remotes are: ${remotes.map((name) => escapeControls(name)).join(', ')}`,
     );
   return remote;

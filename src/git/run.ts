@@ -37,9 +37,28 @@ export interface RunGitOptions {
   onStdout?: (chunk: Buffer) => void;
 }
 
-/** Thrown when the git executable is not installed. */
+/** Thrown when git cannot be run: not installed, or the one on PATH is not executable. Callers that work without git treat both alike. */
 export class GitNotFoundError extends Error {
   override readonly name = 'GitNotFoundError';
+  /** A `git` is on PATH but may not be run (no execute permission), rather than none at all. */
+  readonly isNotExecutable: boolean;
+  constructor(message: string, options: { cause?: unknown; isNotExecutable?: boolean } = {}) {
+    super(message, { cause: options.cause });
+    this.isNotExecutable = options.isNotExecutable ?? false;
+  }
+}
+
+/** The spawn's failure as "git cannot be run", or undefined when it failed for another reason. */
+function gitUnusable(error: NodeJS.ErrnoException): GitNotFoundError | undefined {
+  if (error.code === 'ENOENT')
+    return new GitNotFoundError('git is not installed or not on PATH', { cause: error });
+  // A `git` on PATH without execute permission, and no other found: git is as unusable as when missing.
+  if (error.code === 'EACCES' || error.code === 'EPERM')
+    return new GitNotFoundError(
+      'git cannot be run: the git on PATH is not executable (permission denied); make it executable, or put a working git earlier on PATH',
+      { cause: error, isNotExecutable: true },
+    );
+  return undefined;
 }
 
 /** Runs git with an argument array (never a shell), a timeout, and a clean environment. */
@@ -70,9 +89,7 @@ function settle(
   exit: GitExit,
 ): { stdout: Buffer; stderr: string; exitCode: number } {
   if (exit.spawnError) {
-    throw exit.spawnError.code === 'ENOENT'
-      ? new GitNotFoundError('git is not installed or not on PATH')
-      : exit.spawnError;
+    throw gitUnusable(exit.spawnError) ?? exit.spawnError;
   }
   if (exit.timedOut) {
     throw new CheckpointError(

@@ -51,7 +51,7 @@ export interface GitExit {
   /** `null` when killed by a signal or never started. */
   code: number | null;
   timedOut: boolean;
-  /** Set when git could not be started at all (ENOENT: not installed). */
+  /** Set when git could not be started at all (ENOENT: not installed; EACCES: not executable). */
   spawnError?: NodeJS.ErrnoException;
 }
 

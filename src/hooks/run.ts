@@ -92,7 +92,11 @@ export async function executeHook(
     const mapped = adapter.toEvent(event, raw, inputCut !== undefined);
     if (!mapped) return { stdout, stderr }; // an event or tool this agent reports that is not ours
     const { event: hookEvent, input } = mapped;
-    if (options.root !== undefined) input[ROOT_OPTION] = path.resolve(deps.cwd(), options.root);
+    // The current folder only for a relative --root: an absolute one works from a deleted folder.
+    if (options.root !== undefined)
+      input[ROOT_OPTION] = path.isAbsolute(options.root)
+        ? path.resolve(options.root)
+        : path.resolve(deps.cwd(), options.root);
     // A wrong setting never breaks a session: the hook says so and goes on with the value below it.
     const told = new Set<string>();
     const hookDeps: AppDeps = {

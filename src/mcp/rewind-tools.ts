@@ -151,10 +151,14 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
       // Past a size cap, or a long history to pack: after the answer, as the hooks' background gc would.
       if (outcome.capDue || outcome.packDue)
         void gcSnapshots(deps, { projectRoot: outcome.root.root, ifDue: true }).catch(() => undefined);
-      return textResult(renderSnapshot(outcome.created, outcome.snapshot), {
-        created: outcome.created,
-        snapshot: snapshotSummary(outcome.snapshot),
-      });
+      const hasLabel = input.label !== undefined;
+      return textResult(
+        renderSnapshot(outcome.created, outcome.snapshot, { isFirst: outcome.isFirst, hasLabel }),
+        {
+          created: outcome.created,
+          snapshot: snapshotSummary(outcome.snapshot),
+        },
+      );
     },
   );
 

@@ -491,7 +491,9 @@ export class CheckpointStore {
         };
       }
       if (!stats.isFile()) {
-        return { kind: 'bad', error: new CheckpointError('CORRUPT', `${file} is not a regular file`) };
+        // The file is named by whoever reports this ("<file> is unusable (…)"), not twice.
+        const what = stats.isDirectory() ? 'it is a folder, not a regular file' : 'it is not a regular file';
+        return { kind: 'bad', error: new CheckpointError('CORRUPT', what) };
       }
       if (stats.size > LIMITS.readBytes) {
         return {

@@ -2,7 +2,8 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { registerCheckpointCommands } from '../../src/cli/checkpoint-commands.js';
 import type { Runner } from '../../src/cli/context.js';
-import { parseFastCommand } from '../../src/cli/fast-argv.js';
+import { CACHED_COMMANDS, cacheNameOf, parseFastCommand } from '../../src/cli/fast-argv.js';
+import { COMMAND_GROUPS } from '../../src/cli/main.js';
 import { registerRewindCommands } from '../../src/cli/rewind-commands.js';
 
 /** The options commander gives a command's action, merged as cli/main.ts merges them; 'refused' on its error. */
@@ -83,5 +84,26 @@ describe('the short path’s reading of a command line', () => {
 
   it.each([['--help'], ['-h'], ['help']])('%s: the general help', (flag) => {
     expect(parseFastCommand([flag])).toEqual({ name: 'help' });
+  });
+});
+
+// New-user trial 2026-12-07: `--root=<path>` before the command named a 400 KB cache after the path.
+describe('the code cache a command line uses', () => {
+  it('knows every command the CLI has', () => {
+    expect([...CACHED_COMMANDS].sort()).toEqual([...Object.keys(COMMAND_GROUPS), 'help'].sort());
+  });
+
+  it.each([
+    [['status'], 'status'],
+    [['--root=/tmp/nu/proj', 'status'], 'status'],
+    [['--root', '/tmp/nu/proj', 'list', '--json'], 'list'],
+    [['--json', 'handoff', 'push'], 'handoff'],
+    [['frobnicate'], 'other'],
+    [['--root=/tmp/a'], 'other'],
+    [['--help'], 'help'],
+    [['--version'], 'other'],
+    [[], 'other'],
+  ])('%j uses the cache %s', (argv, name) => {
+    expect(cacheNameOf(argv)).toBe(name);
   });
 });

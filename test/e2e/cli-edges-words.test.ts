@@ -186,7 +186,7 @@ describe('help for a command path', () => {
       code: 2,
       stdout: '',
       stderr:
-        'claude-checkpoint: remote: this repository has no remote to hand off through (add one with `git remote add`)\n',
+        'claude-checkpoint: this repository has no remote to hand off through (add one with `git remote add`)\n',
     });
   });
 });

@@ -159,7 +159,8 @@ describe('claude-checkpoint rewind commands', () => {
     const badLimit = await runCli(['list', '--limit', 'zero', '--root', root], { cwd: root, env });
     expect(badLimit).toMatchObject({
       code: 2,
-      stderr: "claude-checkpoint: --limit must be a whole number of at least 1: got 'zero'\n",
+      stderr:
+        "claude-checkpoint: --limit must be a whole number of at least 1, in decimal digits: got 'zero'\n",
     });
     const help = await runCli(['--help'], { cwd: root, env });
     expect(help.code).toBe(0);

@@ -48,6 +48,9 @@ describe('the 64 KB cap keeps what the agent gave in this save (issue 26: it dro
     const warning = out.warnings.join('\n');
     expect(warning).toMatch(/Dropped to fit the 64 KB cap: \d+ file entries found only by git's scan/);
     expect(warning).not.toMatch(/command\(s\)|older entries/i);
+    // In words, not as the file's field (new-user trial 2026-12-07).
+    expect(warning).toContain('; the checkpoint is marked as cut short.');
+    expect(warning).not.toContain('meta.truncated');
     const dropped = Number(/(\d+) file entries found only/.exec(warning)?.[1]);
     expect(checkpoint.modifiedFiles.length + dropped).toBe(NAMES.length + 1);
 

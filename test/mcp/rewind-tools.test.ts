@@ -31,7 +31,9 @@ describe('rewind tools over MCP', () => {
     const taken = await call('snapshot_files', { projectRoot: root, label: 'before refactor' });
     expect(taken.isError).toBeFalsy();
     const id = (taken.structured as { snapshot: { id: string } }).snapshot.id;
-    expect(taken.text).toMatch(new RegExp(`^Snapshot ${id} taken \\(manual; files \\+2 ~0 -0`));
+    expect(taken.text).toMatch(
+      new RegExp(`^Snapshot ${id} taken \\(manual; the project's first, holding 2 file\\(s\\)\\)`),
+    );
 
     writeFileSync(path.join(root, 'a.ts'), 'two\n');
     const listed = await call('list_snapshots', { projectRoot: root });
