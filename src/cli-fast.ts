@@ -20,4 +20,5 @@ async function runShortPath(argv: readonly string[]): Promise<number> {
 }
 
 guardStdioStreams();
-finishCommand(runShortPath(process.argv.slice(2)), false);
+// Both commands await all they start: the process may end once their output is out.
+finishCommand(runShortPath(process.argv.slice(2)), false, true);
