@@ -9,6 +9,7 @@ import { showSnapshotList } from './cli/list-command.js';
 import { runAction } from './cli/runner.js';
 import { showStatus } from './cli/status-command.js';
 import { guardStdioStreams } from './cli/stdio.js';
+import { holdSettings } from './store/settings-file.js';
 
 async function runShortPath(argv: readonly string[]): Promise<number> {
   const command = parseFastCommand(argv);
@@ -16,6 +17,8 @@ async function runShortPath(argv: readonly string[]): Promise<number> {
   if (command?.name !== 'status' && command?.name !== 'list')
     throw new Error(`the short path does not run: ${argv.join(' ')}`);
   const action = command.name === 'status' ? showStatus : showSnapshotList;
+  // One short process: one version of the settings throughout.
+  holdSettings();
   return runAction(command.options, defaultDeps(), action, []);
 }
 
