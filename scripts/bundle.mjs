@@ -2,8 +2,9 @@
 // Bundles the server, the CLI and the hooks' entry for the Claude Code plugin, which runs from what is
 // committed (no install, no build). `--check` rebuilds in memory and fails if anything committed differs
 // from what the source builds to. `--package` (part of `npm run build`) builds the npm package's entries
-// instead: dist/cli.cjs, the loader its CLI's bin names, dist/cli-main.cjs, the CLI it runs (see
-// src/cli-loader.ts), and dist/index.js, the MCP server in one file.
+// instead: dist/cli.cjs, the loader its CLI's bin names, dist/cli-start.cjs, the start it runs, which
+// runs dist/cli-main.cjs, the CLI (see src/cli-loader.ts and src/cli-start.ts), and dist/index.js, the MCP
+// server in one file.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -132,10 +133,15 @@ if (process.argv.includes('--package')) {
     ['src/cli-fast.ts', 'cli-fast.cjs', cached],
     ['src/cli-snapshot.ts', 'cli-snapshot.cjs', cached],
     [
-      'src/cli-loader.ts',
-      'cli.cjs',
-      { plugins: [lazyBuiltins], define: { CLI_HELP_TEXT: JSON.stringify(help) } },
+      'src/cli-start.ts',
+      'cli-start.cjs',
+      {
+        plugins: [lazyBuiltins],
+        define: { CLI_HELP_TEXT: JSON.stringify(help) },
+        supported: { 'dynamic-import': false },
+      },
     ],
+    ['src/cli-loader.ts', 'cli.cjs', { plugins: [lazyBuiltins] }],
   ]) {
     const result = await build({ ...cjs, ...options, entryPoints: [path.join(root, from)] });
     // Then short names: less to read, and less for V8 to load from the cache (the plain modules,

@@ -9,6 +9,7 @@ import { showSnapshotList } from './cli/list-command.js';
 import { runAction } from './cli/runner.js';
 import { showStatus } from './cli/status-command.js';
 import { guardStdioStreams } from './cli/stdio.js';
+import { holdSettings } from './store/settings-file.js';
 
 async function runShortPath(argv: readonly string[]): Promise<number> {
   const command = parseFastCommand(argv);
@@ -16,8 +17,11 @@ async function runShortPath(argv: readonly string[]): Promise<number> {
   if (command?.name !== 'status' && command?.name !== 'list')
     throw new Error(`the short path does not run: ${argv.join(' ')}`);
   const action = command.name === 'status' ? showStatus : showSnapshotList;
+  // One short process: one version of the settings throughout.
+  holdSettings();
   return runAction(command.options, defaultDeps(), action, []);
 }
 
 guardStdioStreams();
-finishCommand(runShortPath(process.argv.slice(2)), false);
+// Both commands await all they start: the process may end once their output is out.
+finishCommand(runShortPath(process.argv.slice(2)), false, true);

@@ -1,11 +1,18 @@
 import { dropEarlyGit } from '../git/early-start.js';
-import { afterStdoutFlushed, outputFailure, writeText } from './stdio.js';
+import { afterOutputFlushed, afterStdoutFlushed, outputFailure, writeText } from './stdio.js';
 
 /**
  * Ends a command the CLI ran: its exit code, an output that could not be written, an error in one line.
  * Shared by the whole CLI (cli.ts) and the loader's short paths (cli-fast.ts, cli-snapshot.ts).
+ * `exitOnceWritten`, for commands that leave nothing in flight once their outcome is settled (the short
+ * path's `status` and `list`): the process ends as soon as the output is out, where it would wait for
+ * the event loop to drain, and V8 would spend about a millisecond on a garbage collection it had
+ * scheduled for the first idle moment (issue 26).
  */
-export function finishCommand(outcome: Promise<number>, isHook: boolean): void {
+export function finishCommand(outcome: Promise<number>, isHook: boolean, exitOnceWritten = false): void {
+  const end = () => {
+    if (exitOnceWritten) afterOutputFlushed(() => process.exit());
+  };
   outcome.then(
     (code) => {
       dropEarlyGit();
@@ -18,6 +25,7 @@ export function finishCommand(outcome: Promise<number>, isHook: boolean): void {
       const failure = outputFailure();
       if (failure !== undefined) writeText(2, `claude-checkpoint: ${failure}\n`);
       process.exitCode = failure !== undefined && code === 0 ? 1 : code;
+      end();
     },
     (error: unknown) => {
       dropEarlyGit();
@@ -25,6 +33,7 @@ export function finishCommand(outcome: Promise<number>, isHook: boolean): void {
       const failure = outputFailure();
       if (failure !== undefined) writeText(2, `claude-checkpoint: ${failure}\n`);
       process.exitCode = isHook ? 0 : 1;
+      end();
     },
   );
 }

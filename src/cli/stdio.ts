@@ -154,6 +154,14 @@ export function afterStdoutFlushed(done: () => void): void {
   else done();
 }
 
+/** Calls `done` once what went to stdout and stderr is written: at once, unless Node's streams hold some. */
+export function afterOutputFlushed(done: () => void): void {
+  afterStdoutFlushed(() => {
+    if (builtStreams.has('stderr')) process.stderr.write('', done);
+    else done();
+  });
+}
+
 /** Commander's output settings: its help, errors and version through writeText; 80 columns off a terminal. */
 export const COMMANDER_OUTPUT = {
   writeOut: (text: string) => writeText(1, text),

@@ -92,6 +92,8 @@ export function hasJournal(fs: StoreFs, dir: string): boolean {
 export function readJournal(fs: StoreFs, dir: string): { files: JournalFile[]; removable: string[] } | null {
   let names: string[];
   try {
+    // Mostly there is none: asked without an exception (issue 26).
+    if (!fs.lstatSync(dir, { throwIfNoEntry: false })) return null;
     names = fs.readdirSync(dir);
   } catch {
     return null;

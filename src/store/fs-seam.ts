@@ -10,6 +10,7 @@ import {
   readFileSync,
   renameSync,
   rmdirSync,
+  statSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -58,6 +59,8 @@ export const nodeFs: StoreFs = {
 /** A small file's text, read in place; `null` when it is missing or cannot be read. */
 export function readTextOrNull(file: string): string | null {
   try {
+    // Most of the store's optional files are missing: asked without an exception (issue 26).
+    if (!statSync(file, { throwIfNoEntry: false })) return null;
     return readFileSync(file, 'utf8');
   } catch {
     return null;

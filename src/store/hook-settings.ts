@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 // The settings the hooks' entry (hook-loader.ts) needs before it hands its event to the project's
@@ -72,6 +72,8 @@ export function configDirFromEnv(env: NodeJS.ProcessEnv): string | null {
 function isSilentOn(file: string): boolean {
   let text: string;
   try {
+    // Most users have none: asked without an exception, at every hook's and command's start (issue 26).
+    if (!statSync(file, { throwIfNoEntry: false })) return true;
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ObjectFormat, RememberedOid } from '../git/oid.js';
 import { writeFileAtomic } from './atomic-write.js';
-import type { StoreFs } from './fs-seam.js';
+import { readTextOrNull, type StoreFs } from './fs-seam.js';
 import { ParsedFileMemo } from './parsed-memo.js';
 
 /**
@@ -27,9 +27,9 @@ export async function readOidMemory(
 ): Promise<ReadonlyMap<string, RememberedOid>> {
   const file = path.join(storeDir, FILE);
   try {
-    return parsedMemories.parse(`${file}\0${format}`, readFileSync(file, 'utf8'), (text) =>
-      parseMemory(text, format),
-    );
+    const text = readTextOrNull(file);
+    if (text === null) return new Map();
+    return parsedMemories.parse(`${file}\0${format}`, text, (read) => parseMemory(read, format));
   } catch {
     return new Map(); // missing or unreadable: nothing remembered
   }

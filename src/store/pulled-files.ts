@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PulledFiles } from '../core/drift.js';
 import { writeFileAtomic } from './atomic-write.js';
-import type { StoreFs } from './fs-seam.js';
+import { readTextOrNull, type StoreFs } from './fs-seam.js';
 
 /**
  * What the last `handoff pull` wrote, for the brief to tell the other machine's changes from this one's
@@ -21,7 +21,9 @@ export function writePulledFiles(fs: StoreFs, storeDir: string, pulled: PulledFi
 /** The record of the pull that wrote this checkpoint, or `null`. */
 export async function readPulledFiles(storeDir: string, checkpointId: string): Promise<PulledFiles | null> {
   try {
-    const pulled = JSON.parse(readFileSync(path.join(storeDir, FILE), 'utf8')) as PulledFiles;
+    const text = readTextOrNull(path.join(storeDir, FILE));
+    if (text === null) return null;
+    const pulled = JSON.parse(text) as PulledFiles;
     return pulled.checkpointId === checkpointId &&
       typeof pulled.pulledAt === 'string' &&
       typeof pulled.author === 'string' &&

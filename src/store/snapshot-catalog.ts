@@ -71,7 +71,7 @@ export async function snapshotIds(gitDir: string): Promise<Array<{ id: string; c
       SNAPSHOT_ID.test(id),
     ),
   );
-  const packed = readOr(() => readFileSync(path.join(gitDir, 'packed-refs'), 'utf8'), '');
+  const packed = readTextOrNull(path.join(gitDir, 'packed-refs')) ?? '';
   // One pass over the file (a long history's is 10,000 lines), not a split per line.
   for (const match of packed.matchAll(PACKED_SNAPSHOT_REF)) ids.add(match[1] as string);
   return [...ids].map((id) => ({

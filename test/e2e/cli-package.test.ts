@@ -76,9 +76,15 @@ describe('the CLI as the npm package installs it', () => {
     expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
     const written = readFileSync(file);
 
+    // The loader's start (dist/cli-start.cjs) keeps one too, per command.
+    const [startCache] = cliCaches(cacheDir, 'startlist');
+    expect(startCache).toMatch(/^cli-startlist-v\d+\.\d+\.\d+-\w+-[0-9a-f]{16}\.v8$/);
+    const startWritten = readFileSync(path.join(cacheDir, startCache as string));
+
     // A cache V8 accepts is read, not written again; the output is the same.
     expect(await runNodeScript(installed.bin, ['list'], { cwd: root, env })).toEqual(list);
     expect(readFileSync(file).equals(written)).toBe(true);
+    expect(readFileSync(path.join(cacheDir, startCache as string)).equals(startWritten)).toBe(true);
     // Another command keeps its own; a failed command writes none.
     expect((await runNodeScript(installed.bin, ['status'], { cwd: root, env })).code).toBe(0);
     expect(cliCaches(cacheDir, 'status')).toHaveLength(1);
@@ -104,9 +110,10 @@ describe('the CLI as the npm package installs it', () => {
       expect(await runNodeScript(plain, args, { cwd: root, env })).toEqual(bundled[index]);
 
     // Without the short paths' bundles (status and list, snapshot), the whole CLI's runs them; without that
-    // too, the plain modules.
+    // too, the plain modules; and so without the loader's start.
     const short = path.join(installed.pkg, 'dist', 'cli-fast.cjs');
     const shortSnapshot = path.join(installed.pkg, 'dist', 'cli-snapshot.cjs');
+    const start = path.join(installed.pkg, 'dist', 'cli-start.cjs');
     const kept = readFileSync(bundle);
     rmSync(short);
     rmSync(shortSnapshot);
@@ -116,10 +123,15 @@ describe('the CLI as the npm package installs it', () => {
       rmSync(bundle);
       for (const [index, args] of cases.entries())
         expect(await runNodeScript(installed.bin, args, { cwd: root, env })).toEqual(bundled[index]);
+      copyFileSync(path.join(REPO, 'dist', 'cli-main.cjs'), bundle);
+      rmSync(start);
+      for (const [index, args] of cases.entries())
+        expect(await runNodeScript(installed.bin, args, { cwd: root, env })).toEqual(bundled[index]);
     } finally {
       copyFileSync(path.join(REPO, 'dist', 'cli-main.cjs'), bundle);
       copyFileSync(path.join(REPO, 'dist', 'cli-fast.cjs'), short);
       copyFileSync(path.join(REPO, 'dist', 'cli-snapshot.cjs'), shortSnapshot);
+      copyFileSync(path.join(REPO, 'dist', 'cli-start.cjs'), start);
     }
     expect(readFileSync(bundle).equals(kept)).toBe(true);
   });

@@ -1,8 +1,9 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isCheckpointError } from '../../src/core/errors.js';
 import {
+  holdSettings,
   PROJECT_SETTINGS_FILE,
   readSettings,
   settingsOf,
@@ -92,5 +93,31 @@ describe('the settings files', () => {
     expect(readSettings(env).problems).toEqual([
       { severity: 'error', message: expect.stringContaining('is larger than 64 KB') },
     ]);
+  });
+});
+
+describe('settings held for a short command (holdSettings)', () => {
+  afterEach(() => holdSettings(false));
+
+  it('answers each environment and project with the first reading, until let go', () => {
+    const { env, project, config } = setUp('{ "snapshotMaxCount": 12 }');
+    holdSettings();
+    expect(readSettings(env, project).values.snapshotMaxCount).toBe(12);
+    expect(readSettings(env).values.snapshotMaxCount).toBe(12);
+    writeFileSync(path.join(config, 'config.json'), '{ "snapshotMaxCount": 13 }');
+    expect(readSettings(env, project).values.snapshotMaxCount).toBe(12);
+    expect(readSettings(env).values.snapshotMaxCount).toBe(12);
+    // Another environment (a copy) or project is read afresh.
+    expect(readSettings({ ...env }, project).values.snapshotMaxCount).toBe(13);
+    expect(readSettings(env, setUp().project).values.snapshotMaxCount).toBe(13);
+    holdSettings(false);
+    expect(readSettings(env, project).values.snapshotMaxCount).toBe(13);
+  });
+
+  it('not held, every reading sees the file as it is now', () => {
+    const { env, config } = setUp();
+    expect(readSettings(env).values.snapshotMaxCount).toBe(100);
+    writeFileSync(path.join(config, 'config.json'), '{ "snapshotMaxCount": 7 }');
+    expect(readSettings(env).values.snapshotMaxCount).toBe(7);
   });
 });
