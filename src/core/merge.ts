@@ -459,17 +459,21 @@ export const PLACEHOLDER_GOAL =
 
 /**
  * Appends commands to an existing checkpoint without touching anything else (no git scan): the cheap
- * path for a hook that runs after every shell command. Redacts, keeps the last 50, fits the cap.
+ * path for a hook that runs after every shell command. Redacts, keeps the last 50, fits the cap. A
+ * `journalId` (the record's id a relayed hook named) joins `meta.journaled`, so a second write of it is
+ * known for one (core/journal.ts).
  */
 export function appendCommands(
   checkpoint: Checkpoint,
   commands: readonly CommandOutcome[],
   now: Date,
   redaction?: DetectorConfig,
+  journalId?: string,
 ): BuildCheckpointResult {
   const recorded = recordedCommands(commands, now, redaction);
+  const meta = journalId ? { journaled: [...(checkpoint.meta.journaled ?? []), journalId] } : {};
   return {
-    ...appendRecorded(checkpoint, recorded.commands, recorded.redactions),
+    ...appendRecorded(checkpoint, recorded.commands, recorded.redactions, meta),
     redactions: recorded.redactions,
   };
 }
