@@ -92,7 +92,8 @@ export async function relayHook(ask: RelayAsk): Promise<RelayOutcome> {
   if (reply.kind === 'lost' && reply.isServerGone && request.recordId)
     return { answered: null, vacant: null, lost: { why: reply.why, recordId: request.recordId } };
   if (reply.kind === 'lost') {
-    const stderr = `claude-checkpoint hook: the MCP server did not answer (${reply.why}).\n`;
+    // Alive, or not telling: whatever it did with the event stands, and it may not have finished it.
+    const stderr = `claude-checkpoint hook: the MCP server did not answer (${reply.why}): it may not have finished this hook (a command may not have been recorded).\n`;
     return { answered: { stdout: '', stderr } };
   }
   return reply.reply.handled

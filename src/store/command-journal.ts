@@ -21,8 +21,10 @@ const TEMP_PREFIX = 'tmp-';
  * record could no longer be taken once only (core/journal.ts).
  */
 const DEAD_TEMP_MS = 10 * 60_000;
-/** `tmp-<writer's pid>-<id>`; before 2026-12-07, `tmp-<id>`, whose unique part starts with the pid. */
-const TEMP_NAME = /^tmp-(?:(\d{1,8})-)?([0-9a-z]{9}-(\d+)-[0-9a-f-]+)$/;
+/** `tmp-<writer's pid>-<id>`. */
+const TEMP_NAME = /^tmp-(\d{1,8})-([0-9a-z]{9}-[0-9a-f-]+)$/;
+/** Before 2026-12-07, `tmp-<id>`, whose unique part (temp-name.ts) starts with the writer's pid. */
+const OLD_TEMP_NAME = /^tmp-(([0-9a-z]{9})-(\d+)-[0-9a-f-]+)$/;
 /** A new file only, never through a link. */
 const EXCLUSIVE_WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
@@ -121,12 +123,11 @@ export function readJournal(fs: StoreFs, dir: string): { files: JournalFile[]; r
         removable.push(name);
         continue;
       }
-      const left = TEMP_NAME.exec(name);
-      if (!left) continue;
+      const left = leftBy(name);
       // A live writer may be mid-write: its file is its own until it renames it.
-      if (isWriterAlive(Number(left[1] ?? left[3]))) continue;
+      if (!left || isWriterAlive(left.pid)) continue;
       const text = readRecordText(fs, file);
-      if (text !== undefined) files.push({ name, id: left[2] as string, text, isLeftByDeadWriter: true });
+      if (text !== undefined) files.push({ name, id: left.id, text, isLeftByDeadWriter: true });
       continue;
     }
     if (!name.endsWith(RECORD_SUFFIX)) continue;
@@ -136,6 +137,14 @@ export function readJournal(fs: StoreFs, dir: string): { files: JournalFile[]; r
     files.push({ name, id: name.slice(0, -RECORD_SUFFIX.length), text });
   }
   return { files, removable };
+}
+
+/** The writer's pid and the record's id a temp file's name gives. */
+function leftBy(name: string): { pid: number; id: string } | null {
+  const current = TEMP_NAME.exec(name);
+  if (current) return { pid: Number(current[1]), id: current[2] as string };
+  const old = OLD_TEMP_NAME.exec(name);
+  return old ? { pid: Number(old[3]), id: old[1] as string } : null;
 }
 
 function isWriterAlive(pid: number): boolean {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import {
   existsSync,
@@ -268,6 +268,21 @@ describe('the command journal', () => {
     expect((await writer.done).code).toBe(0);
     await store.withLock(async () => undefined);
     expect(commandsIn(root)).toEqual(['make a', 'make live']);
+    expect(existsSync(store.paths.journal)).toBe(false);
+  });
+
+  it('takes a killed writer’s temp file named as before (tmp-<id>, the pid in the id)', async () => {
+    const root = tempDir();
+    await start(root);
+    const store = new CheckpointStore(root);
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    const record = serializeJournalRecord(
+      recordedCommands([{ command: 'echo old', exitCode: 0 }], new Date()),
+    );
+    mkdirSync(store.paths.journal, { mode: 0o700 });
+    writeFileSync(path.join(store.paths.journal, `tmp-${journalId(new Date(), `${dead}-1`)}`), record);
+    await store.withLock(async () => undefined);
+    expect(commandsIn(root)).toEqual(['echo old']);
     expect(existsSync(store.paths.journal)).toBe(false);
   });
 });
