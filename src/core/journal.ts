@@ -1,4 +1,4 @@
-import { JOURNAL_ID_PATTERN, journalIdTime } from './journal-id.js';
+import { JOURNAL_ID_PATTERN, JOURNAL_MEMORY_IDS, journalIdTime } from './journal-id.js';
 import { LIMITS } from './limits.js';
 import { appendRecorded, type FittedCheckpoint, keepNewest } from './merge.js';
 import type { Checkpoint, RecentCommand } from './schema.js';
@@ -30,8 +30,6 @@ export interface JournalRecord {
  * under the id it had given the server, which may have written it too (see JournalRecord.mayRepeat).
  */
 export const JOURNAL_MEMORY_MS = 10 * 60_000;
-/** At most this many ids are remembered, the newest: each costs the checkpoint some 40 bytes of its 64 KB. */
-const JOURNAL_MEMORY_IDS = 200;
 
 const JOURNAL_VERSION = 1;
 

@@ -1,4 +1,5 @@
 import type { SaveInput } from './input.js';
+import { JOURNAL_MEMORY_IDS } from './journal-id.js';
 import { LIMITS } from './limits.js';
 import { Redactor } from './redact.js';
 import {
@@ -471,7 +472,8 @@ export function appendCommands(
   journalId?: string,
 ): BuildCheckpointResult {
   const recorded = recordedCommands(commands, now, redaction);
-  const meta = journalId ? { journaled: [...(checkpoint.meta.journaled ?? []), journalId] } : {};
+  const journaled = (id: string) => [...(checkpoint.meta.journaled ?? []), id].slice(-JOURNAL_MEMORY_IDS);
+  const meta = journalId ? { journaled: journaled(journalId) } : {};
   return {
     ...appendRecorded(checkpoint, recorded.commands, recorded.redactions, meta),
     redactions: recorded.redactions,

@@ -7,7 +7,7 @@ import {
   serializeJournalRecord,
 } from '../../src/core/journal.js';
 import { LIMITS } from '../../src/core/limits.js';
-import { buildCheckpoint, recordedCommands } from '../../src/core/merge.js';
+import { appendCommands, buildCheckpoint, recordedCommands } from '../../src/core/merge.js';
 import { type Checkpoint, parseCheckpoint, serializeCheckpoint } from '../../src/core/schema.js';
 
 const T0 = new Date('2026-10-08T02:23:55.477Z');
@@ -136,6 +136,19 @@ describe('applyJournal', () => {
     const third = applyJournal(others.checkpoint, [record(3, '1-c', 'make c')], later(120_000));
     if (!third.changed) throw new Error('expected a change');
     expect(applyJournal(third.checkpoint, [again], later(540_000))).toEqual({ changed: false });
+  });
+
+  it('takes an id once that a server appended straight to the file (its journal could not take it)', () => {
+    const again: JournalRecord = { ...record(1, '1-a', 'echo kill-1'), mayRepeat: true };
+    const appended = appendCommands(
+      checkpoint(),
+      [{ command: 'echo kill-1', exitCode: 0 }],
+      T0,
+      undefined,
+      again.id,
+    );
+    expect(appended.checkpoint.meta.journaled).toEqual([again.id]);
+    expect(applyJournal(appended.checkpoint, [again], NOW)).toEqual({ changed: false });
   });
 
   it('drops a repeat whose id is no longer remembered (ten minutes), and forgets old ids', () => {
