@@ -11,7 +11,12 @@ import { inputWaitMs } from './hooks/hook-budgets.js';
 import { handOverStdin, readHookStdin, writeAll } from './hooks/hook-io.js';
 import { launchHookHost } from './hooks/host-launch.js';
 import { isPreCommandEvent } from './hooks/pre-command-events.js';
-import { relayHook, relayOutcomeHandedOver } from './hooks/relay-client.js';
+import {
+  handOverRelayOutcome,
+  type RelayOutcome,
+  relayHook,
+  relayOutcomeHandedOver,
+} from './hooks/relay-client.js';
 import { HOST_ARG } from './hooks/relay-protocol.js';
 import { loadCachedBundle, runCachedBundle } from './store/code-cache.js';
 import { relayDisabled } from './store/relay-socket.js';
@@ -32,8 +37,8 @@ void (async () => {
   // Most commands destroy nothing: their pre-tool hook ends here, before the relay or the bundle loads.
   if (isPreCommandEvent(options.agent, event) && !mayDestroyWork(stdin, event, options.agent))
     process.exit(0);
-  const relayed =
-    relayOutcomeHandedOver() ??
+  const relayed: RelayOutcome =
+    relayOutcomeHandedOver<RelayOutcome>() ??
     (await relayHook({
       argv,
       stdin,
@@ -59,6 +64,8 @@ void (async () => {
     });
   }
   handOverStdin(stdin);
+  // A server that took the hook and died: the bundle writes only its command's record (hooks/run.ts).
+  if (relayed.lost) handOverRelayOutcome(relayed);
   runBundle();
 })();
 

@@ -8,7 +8,7 @@ import { defaultDeps } from './app/deps.js';
 import { describeError } from './core/errors.js';
 import { cliBeside } from './hooks/cli-path.js';
 import { parseHookArgs } from './hooks/hook-args.js';
-import { HOST_ARG } from './hooks/relay-protocol.js';
+import { HOST_ARG, lostRelayOf, relayOutcomeHandedOver } from './hooks/relay-protocol.js';
 import { runHook } from './hooks/run.js';
 
 const [first = '', projectDir = '', delayMs = '0'] = process.argv.slice(2);
@@ -29,5 +29,8 @@ if (first === HOST_ARG) {
 
   // A hook that gave up may leave work in flight: end the process once it is done (its output is written
   // synchronously).
-  void runHook(event, options, defaultDeps(), { cliPath }).finally(() => process.exit(0));
+  // The server the entry handed the hook to died before answering (hooks/relay-client.ts).
+  const lost = lostRelayOf(relayOutcomeHandedOver());
+  const context = lost ? { cliPath, recordId: lost.recordId, lostRelay: { why: lost.why } } : { cliPath };
+  void runHook(event, options, defaultDeps(), context).finally(() => process.exit(0));
 }

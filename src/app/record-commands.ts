@@ -37,6 +37,14 @@ export async function recordCommands(
      * checkpoint), before they are merged into the checkpoint: the relay answers the hook there.
      */
     onRecorded?: (() => void) | undefined;
+    /**
+     * The record's id, named by the hook that handed its command to a server (relay-protocol.ts): a hook
+     * whose server died before answering writes the record again under it (`isRetry`), and the journal
+     * takes an id once (core/journal.ts).
+     */
+    recordId?: string | undefined;
+    /** The hook's own write of a record its server may have written: only to the journal, under `recordId`. */
+    isRetry?: boolean | undefined;
   } = {},
 ): Promise<RecordedCommands> {
   const { root } = await resolveProjectRoot({
@@ -52,22 +60,36 @@ export async function recordCommands(
   const append = async (): Promise<RecordedCommands | null> => {
     const loaded = await store.load();
     if (!loaded.found) return null;
-    const result = appendCommands(loaded.checkpoint, request.commands, deps.now(), redaction.config);
+    const result = appendCommands(
+      loaded.checkpoint,
+      request.commands,
+      deps.now(),
+      redaction.config,
+      options.recordId,
+    );
     await store.writeLocked(result.serialized, result.checkpoint, options.onRecorded);
     return { created: false, pending: false, redactions: result.redactions };
   };
   // With someone waiting for the record (the relay's hook), it goes to the journal first: one small
   // synced file, where writing the checkpoint grows with it (a 64 KB checkpoint of 1,000 dirty files
   // cost the hook 3.5 ms more; issue 26). The merge below follows at once, after the answer.
-  if (!options.onRecorded && (await store.mayExist())) {
+  if (!options.onRecorded && !options.isRetry && (await store.mayExist())) {
     // Alone, with the lock free, the commands go straight into the file.
     const appended = await store.withLock(append, { waitMs: 0 }).catch(nullWhenLocked);
     if (appended) return appended;
   }
   // Security: redacted before anything touches the disk, as in the checkpoint.
   const recorded = recordedCommands(request.commands, deps.now(), redaction.config);
+  const id = options.recordId ?? journalId(deps.now(), uniqueSuffix());
+  if (options.isRetry && options.recordId) {
+    // Only the journal knows whether the server wrote it already: where it cannot take the record, the
+    // caller says the command may be unrecorded.
+    store.addToJournal(id, serializeJournalRecord({ ...recorded, mayRepeat: true }));
+    const merged = (await store.mayExist()) && (await store.mergeJournalNow());
+    return { created: false, pending: !merged, redactions: recorded.redactions };
+  }
   try {
-    store.addToJournal(journalId(deps.now(), uniqueSuffix()), serializeJournalRecord(recorded));
+    store.addToJournal(id, serializeJournalRecord(recorded));
   } catch {
     // The journal cannot take them (full, or not a folder of ours): wait for the lock, as before it existed.
     const appended = (await store.mayExist()) ? await store.withLock(append, { waitMs: lockWaitMs }) : null;

@@ -1,4 +1,5 @@
 import type { SaveInput } from './input.js';
+import { JOURNAL_MEMORY_IDS } from './journal-id.js';
 import { LIMITS } from './limits.js';
 import { Redactor } from './redact.js';
 import {
@@ -460,17 +461,22 @@ export const PLACEHOLDER_GOAL =
 
 /**
  * Appends commands to an existing checkpoint without touching anything else (no git scan): the cheap
- * path for a hook that runs after every shell command. Redacts, keeps the last 50, fits the cap.
+ * path for a hook that runs after every shell command. Redacts, keeps the last 50, fits the cap. A
+ * `journalId` (the record's id a relayed hook named) joins `meta.journaled`, so a second write of it is
+ * known for one (core/journal.ts).
  */
 export function appendCommands(
   checkpoint: Checkpoint,
   commands: readonly CommandOutcome[],
   now: Date,
   redaction?: DetectorConfig,
+  journalId?: string,
 ): BuildCheckpointResult {
   const recorded = recordedCommands(commands, now, redaction);
+  const journaled = (id: string) => [...(checkpoint.meta.journaled ?? []), id].slice(-JOURNAL_MEMORY_IDS);
+  const meta = journalId ? { journaled: journaled(journalId) } : {};
   return {
-    ...appendRecorded(checkpoint, recorded.commands, recorded.redactions),
+    ...appendRecorded(checkpoint, recorded.commands, recorded.redactions, meta),
     redactions: recorded.redactions,
   };
 }

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../app/deps.js';
 import { recordCommands } from '../app/record-commands.js';
+import { describeError } from '../core/errors.js';
 import {
   type HookContext,
   type HookEvent,
@@ -48,15 +49,34 @@ export async function postToolUse(
         context.inputCut ? COMMAND_CUT[context.inputCut] : 'no command in the hook input; nothing recorded',
       ],
     };
-  await recordCommands(
-    deps,
-    {
-      projectRoot: hookProjectRoot(deps, input),
-      commands: [{ command: outcome.command, exitCode: outcome.exitCode, note: outcome.note }],
-    },
-    // Through the relay, the hook is answered as soon as the command is on disk, in the journal (issue
-    // 26: it must be before the hook ends); the server merges it into the checkpoint after.
-    { lockWaitMs: Math.min(2_000, (context.budgetMs ?? 8_000) / 4), onRecorded: context.answerEarly },
-  );
-  return { notes: [] };
+  const { lostRelay } = context;
+  try {
+    await recordCommands(
+      deps,
+      {
+        projectRoot: hookProjectRoot(deps, input),
+        commands: [{ command: outcome.command, exitCode: outcome.exitCode, note: outcome.note }],
+      },
+      // Through the relay, the hook is answered as soon as the command is on disk, in the journal (issue
+      // 26: it must be before the hook ends); the server merges it into the checkpoint after.
+      {
+        lockWaitMs: Math.min(2_000, (context.budgetMs ?? 8_000) / 4),
+        onRecorded: context.answerEarly,
+        recordId: context.recordId,
+        isRetry: lostRelay !== undefined,
+      },
+    );
+  } catch (error) {
+    if (!lostRelay) throw error;
+    return {
+      notes: [
+        `the MCP server stopped before it answered (${lostRelay.why}), and this hook could not record the command either (${describeError(error)}): it may not have been recorded`,
+      ],
+    };
+  }
+  // Said, not silent: the server stopped mid-hook, which its log may explain.
+  const notes = lostRelay
+    ? [`the MCP server stopped before it answered (${lostRelay.why}); this hook recorded the command itself`]
+    : [];
+  return { notes };
 }

@@ -43,6 +43,13 @@ export interface HookContext {
    * What came after the cut is gone, a command's outcome with it, so nothing may be guessed from what is missing.
    */
   inputCut?: InputCut | undefined;
+  /** The command journal's id for the record of a relayed Bash hook (relay-protocol.ts's RelayRequest.recordId). */
+  recordId?: string | undefined;
+  /**
+   * The server this hook handed its event to took it and died before answering (`why`): the hook runs
+   * nothing that may have run there; a Bash hook writes its record again under `recordId`.
+   */
+  lostRelay?: { why: string } | undefined;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
+import { journalId } from '../core/journal-id.js';
 import { isPrivateFolder, relaySocketIn } from '../store/relay-socket-path.js';
+import { uniqueSuffix } from '../store/temp-name.js';
 import { exchange } from './relay-exchange.js';
 import { netTransport } from './relay-net.js';
 import { pipeTransport } from './relay-pipe.js';
@@ -34,20 +36,28 @@ export interface RelayAsk {
 }
 
 export type { Exchange } from './relay-protocol.js';
+export { handOverRelayOutcome, relayOutcomeHandedOver } from './relay-protocol.js';
 
 export type RelayOutcome =
   | { answered: { stdout: string; stderr: string } }
   /**
    * No server took it; the hook runs itself. `vacant` names the socket and project when nothing listens
-   * there (no socket, or a dead one's), where a hook host could (relay-protocol.ts).
+   * there (no socket, or a dead one's), where a hook host could (relay-protocol.ts). `lost` when the
+   * server took it and died before answering: the hook writes only the command's record, under the
+   * id it gave the server (a Bash hook; any other says so), and runs nothing else.
    */
-  | { answered: null; vacant: { socket: string; projectDir: string } | null };
+  | {
+      answered: null;
+      vacant: { socket: string; projectDir: string } | null;
+      lost?: { why: string; recordId: string };
+    };
 
 /**
  * Offers a hook to the project's running MCP server (or hook host). Not answered when no server took it:
  * there is none, it cannot be reached, or it declined before running anything (another version); the
  * hook then runs itself. Once the request is sent, the answer is the server's, even a failure: running
- * the hook here too could record a command twice.
+ * the hook here too could record a command twice. Only a server that died before answering (`lost`)
+ * leaves the hook one thing to do: write its command's record under the id the request named.
  */
 export async function relayHook(ask: RelayAsk): Promise<RelayOutcome> {
   const declined = { answered: null, vacant: null };
@@ -69,6 +79,7 @@ export async function relayHook(ask: RelayAsk): Promise<RelayOutcome> {
     ),
     cwd: ask.cwd,
     cliPath: ask.cliPath,
+    recordId: journalId(new Date(), uniqueSuffix()),
   };
   const message = JSON.stringify(request);
   const onSettled = (settled: Exchange) => {
@@ -78,25 +89,16 @@ export async function relayHook(ask: RelayAsk): Promise<RelayOutcome> {
   if (reply.kind === 'unsent') return vacant;
   // Something holds the socket but did not take the request in time: this hook runs it, and starts no host.
   if (reply.kind === 'unaccepted') return declined;
+  if (reply.kind === 'lost' && reply.isServerGone && request.recordId)
+    return { answered: null, vacant: null, lost: { why: reply.why, recordId: request.recordId } };
   if (reply.kind === 'lost') {
-    const stderr = `claude-checkpoint hook: the MCP server did not answer (${reply.why}).\n`;
+    // Alive, or not telling: whatever it did with the event stands, and it may not have finished it.
+    const stderr = `claude-checkpoint hook: the MCP server did not answer (${reply.why}): it may not have finished this hook (a command may not have been recorded).\n`;
     return { answered: { stdout: '', stderr } };
   }
   return reply.reply.handled
     ? { answered: { stdout: reply.reply.stdout, stderr: reply.reply.stderr } }
     : declined;
-}
-
-/** Where the hooks' entry leaves the relay's outcome for the front (hook-front.ts), so it asks once. */
-const RELAYED_BY_ENTRY = Symbol.for('claude-checkpoint.hook-relayed');
-
-export function handOverRelayOutcome(outcome: RelayOutcome): void {
-  (globalThis as Record<symbol, unknown>)[RELAYED_BY_ENTRY] = outcome;
-}
-
-/** The outcome the entry handed over, if it asked. */
-export function relayOutcomeHandedOver(): RelayOutcome | undefined {
-  return (globalThis as Record<symbol, unknown>)[RELAYED_BY_ENTRY] as RelayOutcome | undefined;
 }
 
 function isSocket(file: string): boolean {

@@ -95,7 +95,7 @@ export function exchange(
       // Before the connection nothing was asked; after it, see RELAY_READY.
       error: (why) => {
         if (!isConnected) finish({ kind: 'unsent' });
-        else finish(isAccepted ? { kind: 'lost', why } : { kind: 'unaccepted' });
+        else finish(isAccepted ? { kind: 'lost', why, isServerGone: true } : { kind: 'unaccepted' });
       },
     });
   });

@@ -40,6 +40,12 @@ export interface RelayRequest {
   cwd: string;
   /** The plugin's CLI beside the hook, for work the hook hands to a detached process. */
   cliPath: string;
+  /**
+   * The id a Bash hook's record takes in the command journal (core/journal-id.ts): a hook whose server
+   * dies after GO, before it answers, writes the record itself under the same id, which the journal
+   * takes once, so the command is neither lost nor recorded twice.
+   */
+  recordId?: string;
 }
 
 export type RelayReply =
@@ -54,7 +60,8 @@ export type Exchange =
   | { kind: 'unsent' }
   /** Nothing took the request in time; it will never be run there (see RELAY_READY). */
   | { kind: 'unaccepted' }
-  | { kind: 'lost'; why: string }
+  /** Taken, then not answered; `isServerGone` when the server closed or reset the connection (it died). */
+  | { kind: 'lost'; why: string; isServerGone?: boolean }
   | { kind: 'answered'; reply: RelayReply };
 
 /**
@@ -67,7 +74,9 @@ export function endOfAnswer(text: string, accepted: boolean): Exchange {
     answer = JSON.parse(text);
   } catch {
     // Before READY the server had not run anything; after it, whatever it did is its own.
-    return accepted ? { kind: 'lost', why: 'its answer was cut short' } : { kind: 'unaccepted' };
+    return accepted
+      ? { kind: 'lost', why: 'its answer was cut short', isServerGone: true }
+      : { kind: 'unaccepted' };
   }
   const reply = relayReplyOf(answer);
   // Declined after READY and GO: the hook must not run the event itself (it may have run there), so it
@@ -165,4 +174,23 @@ function inputCwd(stdin: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Where the hooks' entry leaves the relay's outcome for the front (hook-front.ts), so it asks once. */
+const RELAYED_BY_ENTRY = Symbol.for('claude-checkpoint.hook-relayed');
+
+/** Leaves the relay's outcome (relay-client.ts's RelayOutcome) for the front and the hooks' bundle. */
+export function handOverRelayOutcome(outcome: object): void {
+  (globalThis as Record<symbol, unknown>)[RELAYED_BY_ENTRY] = outcome;
+}
+
+/** The outcome the entry or front handed over, if either asked. */
+export function relayOutcomeHandedOver<T extends object>(): T | undefined {
+  return (globalThis as Record<symbol, unknown>)[RELAYED_BY_ENTRY] as T | undefined;
+}
+
+/** What the hooks' bundle is told of a server that took its hook and died before answering. */
+export function lostRelayOf(outcome: unknown): { why: string; recordId: string } | undefined {
+  const lost = (outcome as { lost?: { why: string; recordId: string } } | undefined)?.lost;
+  return lost && typeof lost.recordId === 'string' ? lost : undefined;
 }

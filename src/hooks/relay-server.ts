@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { type AppDeps, defaultDeps } from '../app/deps.js';
 import { describeError } from '../core/errors.js';
+import { JOURNAL_ID_PATTERN } from '../core/journal-id.js';
 import { isGitOnPath } from '../git/git-on-path.js';
 import type { KeyedQueue } from '../store/lock.js';
 import {
@@ -382,6 +383,7 @@ export function runRelayed(
   };
   const context = {
     cliPath: request.cliPath,
+    recordId: request.recordId,
     answerEarly: (stderr = '') => {
       if (answered) return;
       toldEarly = stderr;
@@ -423,6 +425,9 @@ function isValidRequest(request: RelayRequest): boolean {
     typeof request.cwd === 'string' &&
     path.isAbsolute(request.cwd) &&
     typeof request.cliPath === 'string' &&
+    // Security: it names a file in the project's journal.
+    (request.recordId === undefined ||
+      (typeof request.recordId === 'string' && JOURNAL_ID_PATTERN.test(request.recordId))) &&
     typeof request.env === 'object' &&
     request.env !== null &&
     Object.values(request.env).every((value) => typeof value === 'string')

@@ -92,6 +92,14 @@ export async function executeHook(
     const mapped = adapter.toEvent(event, raw, inputCut !== undefined);
     if (!mapped) return { stdout, stderr }; // an event or tool this agent reports that is not ours
     const { event: hookEvent, input } = mapped;
+    // The server took this hook and died before answering: it may have run it, so only a command's
+    // record is written again, under the id the server had (the journal takes an id once).
+    if (context.lostRelay && !RECORDING_EVENTS.has(hookEvent)) {
+      note(
+        `the MCP server stopped before it answered (${context.lostRelay.why}); it may not have finished this hook`,
+      );
+      return { stdout, stderr };
+    }
     // The current folder only for a relative --root: an absolute one works from a deleted folder.
     if (options.root !== undefined)
       input[ROOT_OPTION] = path.isAbsolute(options.root)

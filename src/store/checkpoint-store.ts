@@ -106,7 +106,7 @@ export class CheckpointStore {
     }
     if (files.length === 0) return loaded;
     const journal = await import('../core/journal.js');
-    const merged = journal.applyJournal(loaded.checkpoint, takeRecords(journal, files).records);
+    const merged = journal.applyJournal(loaded.checkpoint, takeRecords(journal, files).records, new Date());
     return merged.changed ? { ...loaded, checkpoint: merged.checkpoint } : loaded;
   }
 
@@ -300,7 +300,7 @@ export class CheckpointStore {
         const loaded = await this.loadFile();
         // No checkpoint yet: the records wait for the first save, which merges them as it lets go.
         if (!loaded.found) return 0;
-        const merged = journal.applyJournal(loaded.checkpoint, taken.records);
+        const merged = journal.applyJournal(loaded.checkpoint, taken.records, new Date());
         if (merged.changed) await this.writeLocked(merged.serialized, merged.checkpoint);
       }
       clearJournal(this.fs, this.paths.journal, [...taken.names, ...removable]);
@@ -530,7 +530,8 @@ function takeRecords(
   for (const file of files) {
     const record = journal.parseJournalRecord(file.id, file.text);
     if (record === 'newer') continue;
-    if (record) records.push(record);
+    // A killed writer's temp file: its writer's hook may have written the record again (JournalRecord.mayRepeat).
+    if (record) records.push(file.isLeftByDeadWriter ? { ...record, mayRepeat: true } : record);
     names.push(file.name);
   }
   return { records, names };

@@ -3,18 +3,28 @@ import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
 import { errorCode, type StoreFs } from './fs-seam.js';
+import { localProbe } from './lock-owner.js';
 
 // The command journal's files (see core/journal.ts for what it is): a folder beside the checkpoint, one
 // file per record. A record is written whole under a temp name and renamed into place, so a merge sees
 // it whole or not at all, and a merge removes only the files it read: no writer waits for anyone, and
-// nothing written after a merge read the folder can be removed by it.
+// nothing written after a merge read the folder can be removed by it. A temp file names its writer's pid:
+// one a killed writer left is taken as the record it holds, if whole, or removed (issue 26).
 
 /** Past this many waiting records the journal takes no more: the writer waits for the lock instead. */
 export const JOURNAL_MAX_RECORDS = 500;
 const RECORD_SUFFIX = '.json';
 const TEMP_PREFIX = 'tmp-';
-/** A temp file this old belongs to a writer that was killed between writing and renaming it. */
+/**
+ * A temp file this old belongs to a writer that was killed between writing and renaming it, whatever
+ * its pid says now (pids are reused): it is removed. As long as JOURNAL_MEMORY_MS, past which its
+ * record could no longer be taken once only (core/journal.ts).
+ */
 const DEAD_TEMP_MS = 10 * 60_000;
+/** `tmp-<writer's pid>-<id>`. */
+const TEMP_NAME = /^tmp-(\d{1,8})-([0-9a-z]{9}-[0-9a-f-]+)$/;
+/** Before 2026-12-07, `tmp-<id>`, whose unique part (temp-name.ts) starts with the writer's pid. */
+const OLD_TEMP_NAME = /^tmp-(([0-9a-z]{9})-(\d+)-[0-9a-f-]+)$/;
 /** A new file only, never through a link. */
 const EXCLUSIVE_WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
@@ -23,12 +33,15 @@ export interface JournalFile {
   name: string;
   id: string;
   text: string | null;
+  /** A temp file its writer, killed, left: its record is taken if it is whole, and the file removed. */
+  isLeftByDeadWriter?: boolean;
 }
 
 /** Adds a record (its file's text) under `id`, 0600 and synced, in a 0700 folder it makes if needed. */
 export function addJournalRecord(fs: StoreFs, dir: string, id: string, text: string): void {
   for (let attempt = 0; ; attempt++) {
-    const temp = path.join(dir, `${TEMP_PREFIX}${id}`);
+    // The pid tells a merge whether the writer lives: a dead one's file is taken or removed.
+    const temp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${id}`);
     try {
       makeJournalFolder(fs, dir);
       const fd = fs.openSync(temp, EXCLUSIVE_WRITE, 0o600);
@@ -86,8 +99,9 @@ export function hasJournal(fs: StoreFs, dir: string): boolean {
 }
 
 /**
- * The journal's files, and the temp files of killed writers, which a merge removes along with the files
- * it took. `null` when there is no journal: one failed readdir, the usual case.
+ * The journal's files, with the temp files that killed writers left (their record may be whole: it was
+ * written, synced, then renamed), and the temp files a merge removes along with the files it took (old
+ * ones, whatever wrote them). `null` when there is no journal: one failed readdir, the usual case.
  */
 export function readJournal(fs: StoreFs, dir: string): { files: JournalFile[]; removable: string[] } | null {
   let names: string[];
@@ -106,7 +120,16 @@ export function readJournal(fs: StoreFs, dir: string): { files: JournalFile[]; r
     const file = path.join(dir, name);
     if (name.startsWith(TEMP_PREFIX)) {
       const stats = fs.lstatSync(file, { throwIfNoEntry: false });
-      if (stats && Date.now() - stats.mtimeMs > DEAD_TEMP_MS) removable.push(name);
+      if (!stats) continue;
+      if (Date.now() - stats.mtimeMs > DEAD_TEMP_MS) {
+        removable.push(name);
+        continue;
+      }
+      const left = leftBy(name);
+      // A live writer may be mid-write: its file is its own until it renames it.
+      if (!left || isWriterAlive(left.pid)) continue;
+      const text = readRecordText(fs, file);
+      if (text !== undefined) files.push({ name, id: left.id, text, isLeftByDeadWriter: true });
       continue;
     }
     if (!name.endsWith(RECORD_SUFFIX)) continue;
@@ -116,6 +139,18 @@ export function readJournal(fs: StoreFs, dir: string): { files: JournalFile[]; r
     files.push({ name, id: name.slice(0, -RECORD_SUFFIX.length), text });
   }
   return { files, removable };
+}
+
+/** The writer's pid and the record's id a temp file's name gives. */
+function leftBy(name: string): { pid: number; id: string } | null {
+  const current = TEMP_NAME.exec(name);
+  if (current) return { pid: Number(current[1]), id: current[2] as string };
+  const old = OLD_TEMP_NAME.exec(name);
+  return old ? { pid: Number(old[3]), id: old[1] as string } : null;
+}
+
+function isWriterAlive(pid: number): boolean {
+  return pid === process.pid || localProbe().isAlive(pid);
 }
 
 /** The file's text; `null` for what cannot be a record (not a plain file, too big); `undefined` on a read error. */

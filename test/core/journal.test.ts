@@ -7,10 +7,13 @@ import {
   serializeJournalRecord,
 } from '../../src/core/journal.js';
 import { LIMITS } from '../../src/core/limits.js';
-import { buildCheckpoint, recordedCommands } from '../../src/core/merge.js';
+import { appendCommands, buildCheckpoint, recordedCommands } from '../../src/core/merge.js';
 import { type Checkpoint, parseCheckpoint, serializeCheckpoint } from '../../src/core/schema.js';
 
 const T0 = new Date('2026-10-08T02:23:55.477Z');
+/** When the merges below run: a second after the records were named. */
+const NOW = new Date(T0.getTime() + 1_000);
+const later = (ms: number) => new Date(T0.getTime() + ms);
 
 function checkpoint(commands: string[] = []): Checkpoint {
   return buildCheckpoint({
@@ -105,7 +108,7 @@ describe('applyJournal', () => {
     const secret = recordedCommands([{ command: 'curl -H "Authorization: Bearer sk8f3Qz71LwpX2v9Qa"' }], T0);
     const records = [record(20, '1-b', 'make c'), record(10, '1-a', 'make a', 'make b')];
     const withSecret: JournalRecord = { id: journalId(new Date(T0.getTime() + 30), '1-c'), ...secret };
-    const merged = applyJournal(checkpoint(['npm test']), [...records, withSecret]);
+    const merged = applyJournal(checkpoint(['npm test']), [...records, withSecret], NOW);
     expect(merged.changed).toBe(true);
     if (!merged.changed) return;
     expect(merged.checkpoint.recentCommands.map((c) => c.command)).toEqual([
@@ -122,19 +125,60 @@ describe('applyJournal', () => {
 
   it('skips records the checkpoint holds already (a merge stopped before it cleared them): never twice', () => {
     const first = [record(1, '1-a', 'make a')];
-    const once = applyJournal(checkpoint(), first);
+    const once = applyJournal(checkpoint(), first, NOW);
     if (!once.changed) throw new Error('expected a change');
     // The journal still holds the first record (not cleared), and a new one came.
-    const again = applyJournal(once.checkpoint, [...first, record(2, '1-b', 'make b')]);
+    const again = applyJournal(once.checkpoint, [...first, record(2, '1-b', 'make b')], NOW);
     if (!again.changed) throw new Error('expected a change');
     expect(again.checkpoint.recentCommands.map((c) => c.command)).toEqual(['make a', 'make b']);
-    expect(applyJournal(again.checkpoint, first)).toEqual({ changed: false });
-    expect(applyJournal(checkpoint(), [])).toEqual({ changed: false });
+    expect(applyJournal(again.checkpoint, first, NOW)).toEqual({ changed: false });
+    expect(applyJournal(checkpoint(), [], NOW)).toEqual({ changed: false });
+  });
+
+  it('takes an id once: a hook that wrote its record again after its server died (issue 26)', () => {
+    const fromServer = record(1, '1-a', 'echo kill-1');
+    const again: JournalRecord = { ...record(5, '1-a', 'echo kill-1'), id: fromServer.id, mayRepeat: true };
+    // Both in one merge: the server's renamed file (or its killed temp file) and the hook's own.
+    const both = applyJournal(checkpoint(), [fromServer, again], NOW);
+    if (!both.changed) throw new Error('expected a change');
+    expect(both.checkpoint.recentCommands.map((c) => c.command)).toEqual(['echo kill-1']);
+    // Merged first, then other hooks' records, then the hook's own write: still once.
+    const others = applyJournal(both.checkpoint, [record(2, '1-b', 'make b')], later(60_000));
+    if (!others.changed) throw new Error('expected a change');
+    const third = applyJournal(others.checkpoint, [record(3, '1-c', 'make c')], later(120_000));
+    if (!third.changed) throw new Error('expected a change');
+    expect(applyJournal(third.checkpoint, [again], later(540_000))).toEqual({ changed: false });
+  });
+
+  it('takes an id once that a server appended straight to the file (its journal could not take it)', () => {
+    const again: JournalRecord = { ...record(1, '1-a', 'echo kill-1'), mayRepeat: true };
+    const appended = appendCommands(
+      checkpoint(),
+      [{ command: 'echo kill-1', exitCode: 0 }],
+      T0,
+      undefined,
+      again.id,
+    );
+    expect(appended.checkpoint.meta.journaled).toEqual([again.id]);
+    expect(applyJournal(appended.checkpoint, [again], NOW)).toEqual({ changed: false });
+  });
+
+  it('drops a repeat whose id is no longer remembered (ten minutes), and forgets old ids', () => {
+    const once = applyJournal(checkpoint(), [record(1, '1-a', 'make a')], NOW);
+    if (!once.changed) throw new Error('expected a change');
+    const stale: JournalRecord = { ...record(1, '1-a', 'make a'), mayRepeat: true };
+    const late = applyJournal(once.checkpoint, [stale, record(700_000, '1-b', 'make b')], later(700_001));
+    if (!late.changed) throw new Error('expected a change');
+    expect(late.checkpoint.recentCommands.map((c) => c.command)).toEqual(['make a', 'make b']);
+    // A first write is merged however old: only a record that may repeat one is dropped.
+    const waited = applyJournal(late.checkpoint, [record(5, '1-c', 'make c')], later(900_000));
+    if (!waited.changed) throw new Error('expected a change');
+    expect(waited.checkpoint.meta.journaled).toEqual([record(700_000, '1-b').id, record(5, '1-c').id]);
   });
 
   it('keeps the newest 50 and the 64 KB cap, and says it dropped some', () => {
     const records = Array.from({ length: 60 }, (_, i) => record(i, `1-${i.toString(16)}`, `make ${i}`));
-    const merged = applyJournal(checkpoint(['npm test']), records);
+    const merged = applyJournal(checkpoint(['npm test']), records, NOW);
     if (!merged.changed) throw new Error('expected a change');
     expect(merged.checkpoint.recentCommands).toHaveLength(LIMITS.recentCommands);
     expect(merged.checkpoint.recentCommands.at(-1)?.command).toBe('make 59');

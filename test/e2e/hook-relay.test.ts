@@ -2,7 +2,11 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { serializeJournalRecord } from '../../src/core/journal.js';
+import { recordedCommands as recordedCommandsOf } from '../../src/core/merge.js';
 import { pipeTransport } from '../../src/hooks/relay-pipe.js';
+import type { RelayRequest } from '../../src/hooks/relay-protocol.js';
+import { CheckpointStore } from '../../src/store/checkpoint-store.js';
 import { fnv1a64 } from '../../src/store/relay-socket.js';
 import { runCli, runNodeScript } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
@@ -12,6 +16,7 @@ import {
   bashHook,
   bashHooksAtOnce,
   bashThroughRelay,
+  commandsInFile,
   gitFailingAt,
   otherVersionRequest,
   promptThroughRelay,
@@ -164,23 +169,37 @@ describe('hooks handed to the running MCP server', () => {
     expect(recordedCommands(root)).toEqual(['after the crash', 'through the new server']);
   });
 
-  it('never runs a hook twice: a server that takes the request and fails to answer gets no second run', async () => {
+  it('never records a command twice: a server that takes the request, records it and hangs up without an answer', async () => {
     const { root, env, socket } = await project();
     mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
-    // Takes the request (READY, then the hook's GO) and hangs up without an answer.
+    // Takes the request (READY, then the hook's GO), writes its record under the id the hook named, as
+    // our server does, and hangs up without an answer, as a server killed then would.
     const silent = net.createServer({ allowHalfOpen: true }, (connection) => {
+      let request = '';
       connection.on('data', (chunk: Buffer) => {
+        request += chunk.toString('utf8');
         if (chunk.includes(0x0a)) connection.write('?');
       });
-      connection.on('end', () => connection.destroy());
+      connection.on('end', () => {
+        const { recordId } = JSON.parse(request.slice(0, request.indexOf('\n'))) as RelayRequest;
+        const recorded = recordedCommandsOf(
+          [{ command: 'maybe run by the server', exitCode: 0 }],
+          new Date(),
+        );
+        new CheckpointStore(root).addToJournal(recordId as string, serializeJournalRecord(recorded));
+        connection.destroy();
+      });
     });
     await new Promise<void>((resolve) => silent.listen(socket, resolve));
-    onTestFinished(() => new Promise<void>((resolve) => silent.close(() => resolve())));
 
     const bash = await bashHook(root, env, 'maybe run by the server');
     expect(bash.code).toBe(0);
-    expect(bash.stderr).toContain('the MCP server did not answer');
-    expect(recordedCommands(root)).toEqual([]);
+    expect(bash.stderr).toContain('the MCP server stopped before it answered');
+    expect(recordedCommands(root)).toEqual(['maybe run by the server']);
+    // Merged by the next hook, which runs itself: still once.
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+    await bashHook(root, { ...env, CHECKPOINT_HOOK_HOST: '0' }, 'next');
+    expect(commandsInFile(root)).toEqual(['maybe run by the server', 'next']);
   });
 
   it('runs the hook itself when something holds the socket but never takes the request (a stopped server)', async () => {

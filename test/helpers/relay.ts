@@ -51,7 +51,7 @@ export function recordedCommands(root: string): string[] {
       if (record && record !== 'newer') records.push(record);
     }
     if (identity() !== before && attempt < 3) continue;
-    const merged = applyJournal(checkpoint, records);
+    const merged = applyJournal(checkpoint, records, new Date());
     return (merged.changed ? merged.checkpoint : checkpoint).recentCommands.map((entry) => entry.command);
   }
 }
@@ -189,4 +189,48 @@ export function promptThroughRelay(
     env,
     input: JSON.stringify({ cwd: root, prompt }),
   });
+}
+
+/** Where a server is held, for a test to kill it there: the three steps of writing a Bash hook's record. */
+export type JournalHoldPoint = 'before-write' | 'before-rename' | 'after-rename';
+
+/**
+ * A preload (`--require`) for a server: the first time it writes a record into the command journal, at
+ * `point`, it writes `marker` (its pid) and stops for good, so that a test kills it there (SIGKILL), not
+ * at a moment chosen by a clock. `reached()` settles once the server is held.
+ */
+export function journalHold(point: JournalHoldPoint): { preload: string; reached: () => Promise<void> } {
+  const dir = tempDir('journal-hold-');
+  const preload = path.join(dir, 'hold.cjs');
+  const marker = path.join(dir, 'held');
+  writeFileSync(
+    preload,
+    `const fs = require('node:fs');
+const point = ${JSON.stringify(point)};
+let held = false;
+const isJournalTemp = (file) => typeof file === 'string' && /\\.claude-checkpoint\\.journal[\\\\/]tmp-[^\\\\/]*$/.test(file);
+function hold() {
+  held = true;
+  fs.writeFileSync(${JSON.stringify(marker)}, String(process.pid));
+  for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+}
+const { openSync, renameSync } = fs;
+fs.openSync = function (file, ...rest) {
+  if (!held && point === 'before-write' && isJournalTemp(file)) hold();
+  return openSync.call(this, file, ...rest);
+};
+fs.renameSync = function (from, to) {
+  if (!held && point === 'before-rename' && isJournalTemp(from)) hold();
+  const result = renameSync.call(this, from, to);
+  if (!held && point === 'after-rename' && isJournalTemp(from)) hold();
+  return result;
+};
+`,
+  );
+  return {
+    preload,
+    reached: async () => {
+      while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 20));
+    },
+  };
 }

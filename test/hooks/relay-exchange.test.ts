@@ -147,7 +147,11 @@ describe.each(TRANSPORTS)('the relay exchange over %s', (_, send) => {
 
   it('is lost when the server took the request and hangs up without an answer', async () => {
     const socket = await serverOn(answering(''));
-    expect(await send(socket, '{}')).toEqual({ kind: 'lost', why: 'its answer was cut short' });
+    expect(await send(socket, '{}')).toEqual({
+      kind: 'lost',
+      why: 'its answer was cut short',
+      isServerGone: true,
+    });
   });
 
   it('is lost, named by the error, when the connection fails after READY', async () => {
@@ -157,7 +161,7 @@ describe.each(TRANSPORTS)('the relay exchange over %s', (_, send) => {
         if (read().includes('\n')) connection.write('?', () => connection.destroy());
       }),
     );
-    expect(await send(socket, '{}')).toEqual({ kind: 'lost', why: 'EPIPE' });
+    expect(await send(socket, '{}')).toEqual({ kind: 'lost', why: 'EPIPE', isServerGone: true });
   });
 
   it('is lost, without reading on, when the answer is past MAX_RELAY_MESSAGE_BYTES', async () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import {
   existsSync,
@@ -232,6 +232,57 @@ describe('the command journal', () => {
     holder.release();
     expect((await holder.done).code).toBe(0);
     expect(commandsIn(root)).toEqual(['make a']);
+    expect(existsSync(store.paths.journal)).toBe(false);
+  });
+
+  // Regression (issue 26, the new-user trial of 2026-12-07): a server killed between writing a record's
+  // temp file and renaming it left `tmp-…` in the journal for good, its command never shown or merged.
+  it('takes the record a killed writer left whole in its temp file, and removes one it left half written', async () => {
+    const root = tempDir();
+    await start(root);
+    const store = new CheckpointStore(root);
+    const whole = await startWorker([root, 'killed-before-rename', 'echo kill-1']).done;
+    const half = await startWorker([root, 'killed-mid-write', 'echo half']).done;
+    expect([whole.code, half.code]).toEqual([null, null]);
+    expect(readdirSync(store.paths.journal).filter((name) => name.startsWith('tmp-'))).toHaveLength(2);
+
+    const loaded = await store.load();
+    expect(loaded.found && loaded.checkpoint.recentCommands.map((c) => c.command)).toEqual(['echo kill-1']);
+    journal(store, 'make b');
+    await store.withLock(async () => undefined);
+    expect(commandsIn(root)).toEqual(['echo kill-1', 'make b']);
+    expect(existsSync(store.paths.journal)).toBe(false);
+  });
+
+  it('leaves a live writer its temp file: never read half written, nor removed under it', async () => {
+    const root = tempDir();
+    await start(root);
+    const store = new CheckpointStore(root);
+    const writer = startWorker([root, 'live-before-rename', 'make live']);
+    await writer.started;
+    journal(store, 'make a');
+    await store.withLock(async () => undefined);
+    expect(commandsIn(root)).toEqual(['make a']);
+    expect(readdirSync(store.paths.journal)).toHaveLength(1);
+    writer.release();
+    expect((await writer.done).code).toBe(0);
+    await store.withLock(async () => undefined);
+    expect(commandsIn(root)).toEqual(['make a', 'make live']);
+    expect(existsSync(store.paths.journal)).toBe(false);
+  });
+
+  it('takes a killed writer’s temp file named as before (tmp-<id>, the pid in the id)', async () => {
+    const root = tempDir();
+    await start(root);
+    const store = new CheckpointStore(root);
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    const record = serializeJournalRecord(
+      recordedCommands([{ command: 'echo old', exitCode: 0 }], new Date()),
+    );
+    mkdirSync(store.paths.journal, { mode: 0o700 });
+    writeFileSync(path.join(store.paths.journal, `tmp-${journalId(new Date(), `${dead}-1`)}`), record);
+    await store.withLock(async () => undefined);
+    expect(commandsIn(root)).toEqual(['echo old']);
     expect(existsSync(store.paths.journal)).toBe(false);
   });
 });
