@@ -14,6 +14,8 @@ export interface RecordedCommands {
   redactions: number;
   /** In the command journal, not yet in the file: the lock was busy (loads show them all the same). */
   pending: boolean;
+  /** For a hook's own write of its server's record (`isRetry`): false when the server's was there already. */
+  isWritten?: boolean;
 }
 
 /** How long to wait for the lock, at most, where the journal cannot help (it is full, or there is no checkpoint yet). */
@@ -82,32 +84,50 @@ export async function recordCommands(
   const recorded = recordedCommands(request.commands, deps.now(), redaction.config);
   const id = options.recordId ?? journalId(deps.now(), uniqueSuffix());
   if (options.isRetry && options.recordId) {
-    // Only the journal knows whether the server wrote it already: where it cannot take the record, the
-    // caller says the command may be unrecorded.
-    store.addToJournal(id, serializeJournalRecord({ ...recorded, mayRepeat: true }));
-    const merged = (await store.mayExist()) && (await store.mergeJournalNow());
-    return { created: false, pending: !merged, redactions: recorded.redactions };
+    // Only the journal knows whether the server wrote it already: a record of the server's under the
+    // same id stays as it is (the server's never expires; this copy may). Where the journal cannot take
+    // it, the caller says the command may be unrecorded.
+    const isWritten = store.addToJournal(id, serializeJournalRecord({ ...recorded, mayRepeat: true }), true);
+    return {
+      ...(await mergeOrStart(deps, store, root, lockWaitMs)),
+      redactions: recorded.redactions,
+      isWritten,
+    };
   }
   try {
     store.addToJournal(id, serializeJournalRecord(recorded));
   } catch {
     // The journal cannot take them (full, or not a folder of ours): wait for the lock, as before it existed.
     const appended = (await store.mayExist()) ? await store.withLock(append, { waitMs: lockWaitMs }) : null;
-    return appended ?? startCheckpoint(deps, root, recorded, lockWaitMs);
+    if (appended) return appended;
+    if (options.recordId === undefined) return startCheckpoint(deps, root, recorded, lockWaitMs);
+    // A named record must join meta.journaled (its hook may write it again): the checkpoint is started
+    // empty, then the record appended under its id. A rare path: the journal failed in a new project.
+    await startCheckpoint(deps, root, { commands: [], redactions: 0 }, lockWaitMs);
+    const named = await store.withLock(append, { waitMs: lockWaitMs });
+    if (!named) throw new Error(`the checkpoint just started in ${root} is not there`);
+    return { ...named, created: true };
   }
   // Outside the try: a caller's failure is not the journal's, and must not have the commands appended twice.
   options.onRecorded?.();
-  if (await store.mayExist()) {
-    const merged = await store.mergeJournalNow();
-    return { created: false, pending: !merged, redactions: recorded.redactions };
-  }
-  // The project's first command: the save that starts the checkpoint merges the journal as it lets go.
+  return { ...(await mergeOrStart(deps, store, root, lockWaitMs)), redactions: recorded.redactions };
+}
+
+/** Merges the journal into the checkpoint, or, for the project's first command, starts the checkpoint. */
+async function mergeOrStart(
+  deps: AppDeps,
+  store: CheckpointStore,
+  root: string,
+  lockWaitMs: number,
+): Promise<Omit<RecordedCommands, 'redactions'>> {
+  if (await store.mayExist()) return { created: false, pending: !(await store.mergeJournalNow()) };
+  // The save that starts the checkpoint merges the journal as it lets go.
   try {
     await startCheckpoint(deps, root, { commands: [], redactions: 0 }, lockWaitMs);
-    return { created: true, pending: false, redactions: recorded.redactions };
+    return { created: true, pending: false };
   } catch (error) {
     if (!isCheckpointError(error, 'LOCKED')) throw error;
-    return { created: false, pending: true, redactions: recorded.redactions };
+    return { created: false, pending: true };
   }
 }
 

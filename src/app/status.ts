@@ -172,7 +172,7 @@ export async function diagnose(
             level: ignored.isMissing ? 'warn' : 'fail',
             detail: `could not tell whether the checkpoint files are git-ignored: ${ignored.unreadable}`,
             fix: ignored.isMissing
-              ? 'Install git (https://git-scm.com) and make sure `git --version` works in this shell.'
+              ? 'See the `git` check above: once `git --version` works in this shell, this is checked too.'
               : 'Fix what git says (`git status` in the project says the same): until then saves record no git facts and drift is not checked.',
           }
         : ignored

@@ -145,7 +145,8 @@ export function isReadable(repo: RepoState | RepoUnreadable | null): repo is Rep
  * not installed, or it refused with exit 128 (a broken `.git/config`, unsafe ownership), with git's reason.
  */
 export function gitCannotRead(error: unknown): string | null {
-  if (error instanceof GitNotFoundError) return 'git is not installed or not on PATH';
+  // Its message says which: not installed, or not executable.
+  if (error instanceof GitNotFoundError) return error.message;
   if (isCheckpointError(error, 'GIT_FAILED') && /\(exit 128\)/.test(error.message)) {
     const reason = error.message.slice(error.message.indexOf('(exit 128)') + '(exit 128)'.length);
     return `git could not read the repository: ${reason.replace(/^:\s*/, '').trim() || 'exit 128'}`;

@@ -50,8 +50,9 @@ export async function postToolUse(
       ],
     };
   const { lostRelay } = context;
+  let recorded: Awaited<ReturnType<typeof recordCommands>>;
   try {
-    await recordCommands(
+    recorded = await recordCommands(
       deps,
       {
         projectRoot: hookProjectRoot(deps, input),
@@ -75,8 +76,14 @@ export async function postToolUse(
     };
   }
   // Said, not silent: the server stopped mid-hook, which its log may explain.
-  const notes = lostRelay
-    ? [`the MCP server stopped before it answered (${lostRelay.why}); this hook recorded the command itself`]
-    : [];
-  return { notes };
+  if (!lostRelay) return { notes: [] };
+  const stopped = `the MCP server stopped before it answered (${lostRelay.why})`;
+  if (recorded.isWritten === false) return { notes: [`${stopped}, after it recorded the command`] };
+  return {
+    notes: [
+      recorded.pending
+        ? `${stopped}; this hook put the command in the checkpoint's journal, merged at the next save or hook`
+        : `${stopped}; this hook recorded the command itself`,
+    ],
+  };
 }

@@ -225,8 +225,9 @@ export class CheckpointStore {
    * Adds a record (core/journal.ts: its id and its text, redacted) to the command journal, for when the
    * lock is busy: no lock, no wait. Throws when the journal cannot take it (full, or not a folder of ours).
    */
-  addToJournal(id: string, text: string): void {
-    addJournalRecord(this.fs, this.paths.journal, id, text);
+  /** See addJournalRecord: false when `keepExisting` found a record under `id` already. */
+  addToJournal(id: string, text: string, keepExisting = false): boolean {
+    return addJournalRecord(this.fs, this.paths.journal, id, text, keepExisting);
   }
 
   /**

@@ -37,8 +37,18 @@ export interface JournalFile {
   isLeftByDeadWriter?: boolean;
 }
 
-/** Adds a record (its file's text) under `id`, 0600 and synced, in a 0700 folder it makes if needed. */
-export function addJournalRecord(fs: StoreFs, dir: string, id: string, text: string): void {
+/**
+ * Adds a record (its file's text) under `id`, 0600 and synced, in a 0700 folder it makes if needed.
+ * `keepExisting`: a record already there under `id` stays (false is returned): a hook writing again the
+ * record its server may have written must never replace the server's (core/journal.ts, mayRepeat).
+ */
+export function addJournalRecord(
+  fs: StoreFs,
+  dir: string,
+  id: string,
+  text: string,
+  keepExisting = false,
+): boolean {
   for (let attempt = 0; ; attempt++) {
     // The pid tells a merge whether the writer lives: a dead one's file is taken or removed.
     const temp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${id}`);
@@ -52,8 +62,21 @@ export function addJournalRecord(fs: StoreFs, dir: string, id: string, text: str
       } finally {
         fs.closeSync(fd);
       }
-      fs.renameSync(temp, path.join(dir, `${id}${RECORD_SUFFIX}`));
-      return;
+      const final = path.join(dir, `${id}${RECORD_SUFFIX}`);
+      if (!keepExisting) {
+        fs.renameSync(temp, final);
+        return true;
+      }
+      // A link, which never replaces: the record already in place is the one that counts.
+      try {
+        fs.linkSync(temp, final);
+      } catch (error) {
+        if (errorCode(error) !== 'EEXIST') throw error;
+        fs.unlinkSync(temp);
+        return false;
+      }
+      fs.unlinkSync(temp);
+      return true;
     } catch (error) {
       try {
         fs.unlinkSync(temp);

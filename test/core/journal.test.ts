@@ -176,6 +176,18 @@ describe('applyJournal', () => {
     expect(waited.checkpoint.meta.journaled).toEqual([record(700_000, '1-b').id, record(5, '1-c').id]);
   });
 
+  // Review of 2026-12-07: the test above passes without the time rule (the id is still remembered there).
+  it('drops a repeat of a record whose id was already forgotten, rather than take it a second time', () => {
+    const once = applyJournal(checkpoint(), [record(1, '1-a', 'make a')], NOW);
+    if (!once.changed) throw new Error('expected a change');
+    // A merge past the ten minutes forgets '1-a'.
+    const forgot = applyJournal(once.checkpoint, [record(650_000, '1-b', 'make b')], later(650_000));
+    if (!forgot.changed) throw new Error('expected a change');
+    expect(forgot.checkpoint.meta.journaled).toEqual([record(650_000, '1-b').id]);
+    const stale: JournalRecord = { ...record(1, '1-a', 'make a'), mayRepeat: true };
+    expect(applyJournal(forgot.checkpoint, [stale], later(650_002))).toEqual({ changed: false });
+  });
+
   it('keeps the newest 50 and the 64 KB cap, and says it dropped some', () => {
     const records = Array.from({ length: 60 }, (_, i) => record(i, `1-${i.toString(16)}`, `make ${i}`));
     const merged = applyJournal(checkpoint(['npm test']), records, NOW);

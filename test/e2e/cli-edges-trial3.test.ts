@@ -160,6 +160,11 @@ describe('a git on PATH that is not executable', () => {
     );
     expect(doctor.stdout).not.toContain('EACCES');
     expect(doctor.stderr).not.toContain('EACCES');
+    // Review of 2026-12-07: the later checks called such a git "not installed", and said to install it.
+    expect(doctor.stdout).not.toContain('not installed');
+    const status = await runCli(['status'], { cwd: root, env });
+    expect(status.stdout).toContain('the git on PATH is not executable');
+    expect(status.stdout).not.toContain('not installed');
   });
 });
 

@@ -27,6 +27,7 @@ async function project() {
 }
 
 const count = (text: string, what: string) => text.split(what).length - 1;
+const stoppedWhy = (stderr: string) => /\((ECONNRESET|its answer was cut short)\)/.exec(stderr)?.[1] ?? '?';
 
 describe('a Bash hook whose MCP server is killed before it answers', () => {
   it.each<JournalHoldPoint>(['before-write', 'before-rename', 'after-rename'])(
@@ -51,10 +52,34 @@ describe('a Bash hook whose MCP server is killed before it answers', () => {
       expect(commandsInFile(root)).toEqual(['echo kill-1', 'echo after']);
       const journal = path.join(root, '.claude-checkpoint.journal');
       expect(existsSync(journal) ? readdirSync(journal) : []).toEqual([]);
-      // Said, not silent: the server's log may tell why it stopped.
-      expect(result.stderr).toMatch(
-        /^claude-checkpoint hook PostToolUse: the MCP server stopped before it answered \((ECONNRESET|its answer was cut short)\); this hook recorded the command itself\n$/,
+      // Said, not silent: the server's log may tell why it stopped, and whether its record was in place.
+      const done =
+        point === 'after-rename'
+          ? ', after it recorded the command'
+          : '; this hook recorded the command itself';
+      expect(result.stderr).toBe(
+        `claude-checkpoint hook PostToolUse: the MCP server stopped before it answered (${stoppedWhy(result.stderr)})${done}\n`,
       );
+    },
+  );
+
+  // With no checkpoint yet, the hook's own write must end in a checkpoint, not wait in the journal (where
+  // a copy it may repeat expires after ten minutes), and the journal must be gone.
+  it.each<JournalHoldPoint>(['before-write', 'after-rename'])(
+    'starts the checkpoint with the command in a project with none yet, the server dying %s of its record',
+    async (point) => {
+      const root = createRepo({ committed: { 'a.ts': 'a' } });
+      const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), CHECKPOINT_HOOK_HOST: '0' };
+      const hold = journalHold(point);
+      const { pid } = await startRelayServer(root, { ...env, NODE_OPTIONS: `--require=${hold.preload}` });
+
+      const hook = bashHook(root, env, 'echo first');
+      await hold.reached();
+      process.kill(pid, 'SIGKILL');
+      expect((await hook).code).toBe(0);
+      expect(commandsInFile(root)).toEqual(['echo first']);
+      const journal = path.join(root, '.claude-checkpoint.journal');
+      expect(existsSync(journal) ? readdirSync(journal) : []).toEqual([]);
     },
   );
 

@@ -148,6 +148,27 @@ describe('the command journal', () => {
     expect(existsSync(store.paths.journal)).toBe(false);
   });
 
+  // Review of 2026-12-07: a hook's own write of the record its dead server wrote replaced the server's,
+  // whose record never expires, with a copy that may (after ten minutes unmerged).
+  it('keeps a record in place when a hook writes it again under its id, and says the write was not needed', () => {
+    const root = tempDir();
+    const store = new CheckpointStore(root);
+    const id = journalId(new Date(), 'abc123');
+    const server = serializeJournalRecord(recordedCommands([{ command: 'make a', exitCode: 0 }], new Date()));
+    expect(store.addToJournal(id, server)).toBe(true);
+    const again = serializeJournalRecord({
+      ...recordedCommands([{ command: 'make a', exitCode: 0 }], new Date()),
+      mayRepeat: true,
+    });
+    expect(store.addToJournal(id, again, true)).toBe(false);
+    expect(readFileSync(path.join(store.paths.journal, `${id}.json`), 'utf8')).toBe(server);
+    expect(readdirSync(store.paths.journal)).toEqual([`${id}.json`]);
+    // Where no record is in place, the hook's copy is written.
+    const other = journalId(new Date(), 'def456');
+    expect(store.addToJournal(other, again, true)).toBe(true);
+    expect(readFileSync(path.join(store.paths.journal, `${other}.json`), 'utf8')).toBe(again);
+  });
+
   it('keeps its files private: a 0700 folder of 0600 files, whatever the umask', async () => {
     const root = tempDir();
     const store = new CheckpointStore(root);
