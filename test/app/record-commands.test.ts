@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
 import { recordCommands } from '../../src/app/record-commands.js';
+import { journalId } from '../../src/core/journal.js';
 import { serializeCheckpoint } from '../../src/core/schema.js';
 import { CheckpointStore } from '../../src/store/checkpoint-store.js';
 import { tempDir } from '../helpers/fixtures.js';
@@ -90,5 +91,27 @@ describe('recording commands: told once they are on disk', () => {
     expect(told).toHaveLength(1);
     expect(told[0]).toHaveLength(1);
     expect(commandsIn(root)).toEqual(['make']);
+  });
+});
+
+// Review of 2026-12-07: where the journal could not take a relayed hook's record in a project with no
+// checkpoint, the save that started the checkpoint held the command but not its id, so the hook's copy
+// (its server dead before answering) would have been taken a second time.
+describe('a named record the journal cannot take, in a project with no checkpoint yet', () => {
+  it('starts the checkpoint with the command and remembers its id', async () => {
+    const root = tempDir();
+    const deps = defaultDeps({ env: { HOME: tempDir() }, cwd: () => root });
+    const journal = path.join(root, '.claude-checkpoint.journal');
+    // A link in the journal's place: the journal refuses it, as it refuses a full one.
+    symlinkSync(tempDir(), journal);
+    const recordId = journalId(new Date(), 'abc123');
+    await recordCommands(
+      deps,
+      { projectRoot: root, commands: [{ command: 'npm test', exitCode: 0 }] },
+      { recordId, onRecorded: () => undefined },
+    );
+    expect(commandsIn(root)).toEqual(['npm test']);
+    const file = JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
+    expect(file.meta.journaled).toEqual([recordId]);
   });
 });
