@@ -108,6 +108,7 @@ export async function startHookRelay(options: {
   let idleTimer: NodeJS.Timeout | undefined;
   let open = 0;
   let closing: Promise<void> | undefined;
+  let hasOwnGit = false;
   const armIdleTimer = () => {
     clearTimeout(idleTimer);
     if (!host || closing !== undefined) return;
@@ -143,7 +144,9 @@ export async function startHookRelay(options: {
       // git runs with this process's environment: where it cannot, and the hook's can, the hook runs the
       // event itself, before anything ran here (never twice), and a host ends so the next hook starts
       // one that can (issue 26: a host started with PATH=/nothing failed every later hook).
-      if (!isGitOnPath(process.env) && isGitOnPath(request.env)) {
+      // Once found, this process's git is taken as there (its PATH does not change): no lookup per hook.
+      hasOwnGit ||= isGitOnPath(process.env);
+      if (!hasOwnGit && isGitOnPath(request.env)) {
         if (host) void relay.close();
         return decline('git is not on the PATH this server was started with');
       }
