@@ -88,25 +88,23 @@ export async function recordCommands(
     // same id stays as it is (the server's never expires; this copy may). Where the journal cannot take
     // it, the caller says the command may be unrecorded.
     const isWritten = store.addToJournal(id, serializeJournalRecord({ ...recorded, mayRepeat: true }), true);
-    return {
-      ...(await mergeOrStart(deps, store, root, lockWaitMs)),
-      redactions: recorded.redactions,
-      isWritten,
-    };
+    // The record is on disk: a merge that fails leaves it waiting, not lost.
+    const merged = await mergeOrStart(deps, store, root, lockWaitMs).catch(() => ({
+      created: false,
+      pending: true,
+    }));
+    return { ...merged, redactions: recorded.redactions, isWritten };
   }
   try {
     store.addToJournal(id, serializeJournalRecord(recorded));
   } catch {
     // The journal cannot take them (full, or not a folder of ours): wait for the lock, as before it existed.
     const appended = (await store.mayExist()) ? await store.withLock(append, { waitMs: lockWaitMs }) : null;
+    // A named record joins meta.journaled in the same save (its hook may write it again).
     if (appended) return appended;
-    if (options.recordId === undefined) return startCheckpoint(deps, root, recorded, lockWaitMs);
-    // A named record must join meta.journaled (its hook may write it again): the checkpoint is started
-    // empty, then the record appended under its id. A rare path: the journal failed in a new project.
-    await startCheckpoint(deps, root, { commands: [], redactions: 0 }, lockWaitMs);
-    const named = await store.withLock(append, { waitMs: lockWaitMs });
-    if (!named) throw new Error(`the checkpoint just started in ${root} is not there`);
-    return { ...named, created: true };
+    const started = await startCheckpoint(deps, root, recorded, lockWaitMs, options.recordId);
+    options.onRecorded?.();
+    return started;
   }
   // Outside the try: a caller's failure is not the journal's, and must not have the commands appended twice.
   options.onRecorded?.();
@@ -137,6 +135,7 @@ async function startCheckpoint(
   root: string,
   recorded: ReturnType<typeof recordedCommands>,
   lockWaitMs: number,
+  recordId?: string,
 ): Promise<RecordedCommands> {
   const { saveCheckpoint } = await import('./save.js');
   // Already redacted, then clipped, as every recorded command is: the save's own redaction finds nothing
@@ -155,7 +154,7 @@ async function startCheckpoint(
       })),
     },
     {},
-    { lockWaitMs },
+    { lockWaitMs, ...(recordId !== undefined ? { journaled: [recordId] } : {}) },
   );
   return { created: true, pending: false, redactions: recorded.redactions + saved.counts.redactions };
 }

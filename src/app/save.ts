@@ -50,6 +50,8 @@ export async function saveCheckpoint(
     lockWaitMs?: number | undefined;
     /** Names the input's fields in errors, as the caller got them (the CLI's flags); JSON paths by default. */
     nameField?: FieldNamer | undefined;
+    /** Journal ids of the recorded commands this save holds (record-commands.ts): never merged again. */
+    journaled?: readonly string[] | undefined;
   } = {},
 ): Promise<SaveOutcome> {
   const resolved = await resolveProjectRoot({
@@ -156,6 +158,7 @@ export async function saveCheckpoint(
         flagged,
         redaction: redaction.config,
         isAutomatic: options.automatic === true,
+        journaled: options.journaled,
       });
       if (options.transcript) {
         const filled = applyTranscript(built.checkpoint, options.transcript, {

@@ -55,6 +55,8 @@ export interface BuildCheckpointParams {
   redaction?: DetectorConfig | undefined;
   /** A refresh by a hook rather than the agent's own save: the marks of derived fields stay. */
   isAutomatic?: boolean | undefined;
+  /** Journal ids of records this save holds (a relayed hook's, the journal unable to take it): never merged again. */
+  journaled?: readonly string[] | undefined;
 }
 
 export interface BuildCheckpointResult {
@@ -174,7 +176,13 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
       ...(newerInTranscript ? { newerInTranscript } : {}),
       ...(agentSavedAt ? { agentSavedAt } : {}),
       // Ids the journal may still hold (a merge cut short before it cleared them): never merged twice.
-      ...(previous?.meta.journaled ? { journaled: previous.meta.journaled } : {}),
+      ...(previous?.meta.journaled || params.journaled?.length
+        ? {
+            journaled: [...(previous?.meta.journaled ?? []), ...(params.journaled ?? [])].slice(
+              -JOURNAL_MEMORY_IDS,
+            ),
+          }
+        : {}),
     },
   };
   const kept = redactUnknownFields(

@@ -40,6 +40,12 @@ export function snapshotSummary(record: SnapshotRecord): SnapshotMeta {
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
+  const { value, unit } = scaled(bytes);
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${unit}`;
+}
+
+/** A size of 1 KB or more in the largest unit it reaches. */
+function scaled(bytes: number): { value: number; unit: string } {
   const units = ['KB', 'MB', 'GB', 'TB'];
   let value = bytes / 1024;
   let unit = 0;
@@ -47,7 +53,7 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit++;
   }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+  return { value, unit: units[unit] as string };
 }
 
 /**
@@ -56,14 +62,8 @@ export function formatBytes(bytes: number): string {
  */
 function formatBytesUp(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${(Math.ceil(value * 100) / 100).toFixed(2)} ${units[unit]}`;
+  const { value, unit } = scaled(bytes);
+  return `${(Math.ceil(value * 100) / 100).toFixed(2)} ${unit}`;
 }
 
 function describeChanges(snapshot: SnapshotMeta): string {

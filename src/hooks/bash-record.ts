@@ -82,7 +82,7 @@ export async function postToolUse(
   return {
     notes: [
       recorded.pending
-        ? `${stopped}; this hook put the command in the checkpoint's journal, merged at the next save or hook`
+        ? `${stopped}; this hook put the command in the checkpoint's journal, merged by the next save or hook within ten minutes`
         : `${stopped}; this hook recorded the command itself`,
     ],
   };

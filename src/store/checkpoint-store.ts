@@ -224,8 +224,8 @@ export class CheckpointStore {
   /**
    * Adds a record (core/journal.ts: its id and its text, redacted) to the command journal, for when the
    * lock is busy: no lock, no wait. Throws when the journal cannot take it (full, or not a folder of ours).
+   * False when `keepExisting` found a record under `id` already (see addJournalRecord).
    */
-  /** See addJournalRecord: false when `keepExisting` found a record under `id` already. */
   addToJournal(id: string, text: string, keepExisting = false): boolean {
     return addJournalRecord(this.fs, this.paths.journal, id, text, keepExisting);
   }

@@ -25,6 +25,8 @@ const DEAD_TEMP_MS = 10 * 60_000;
 const TEMP_NAME = /^tmp-(\d{1,8})-([0-9a-z]{9}-[0-9a-f-]+)$/;
 /** Before 2026-12-07, `tmp-<id>`, whose unique part (temp-name.ts) starts with the writer's pid. */
 const OLD_TEMP_NAME = /^tmp-(([0-9a-z]{9})-(\d+)-[0-9a-f-]+)$/;
+/** Why link() fails on a file system without hard links (as in lock.ts). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV']);
 /** A new file only, never through a link. */
 const EXCLUSIVE_WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
@@ -67,16 +69,28 @@ export function addJournalRecord(
         fs.renameSync(temp, final);
         return true;
       }
-      // A link, which never replaces: the record already in place is the one that counts.
+      // A link, which never replaces: the record already in place is the one that counts. Where the file
+      // system has no hard links, a look then a rename: the writer of that id, the server, is gone.
+      let isLinked: boolean;
       try {
         fs.linkSync(temp, final);
+        isLinked = true;
       } catch (error) {
-        if (errorCode(error) !== 'EEXIST') throw error;
-        fs.unlinkSync(temp);
-        return false;
+        if (errorCode(error) === 'EEXIST') isLinked = false;
+        else if (NO_HARD_LINKS.has(errorCode(error) ?? '')) {
+          if (fs.lstatSync(final, { throwIfNoEntry: false }) === undefined) {
+            fs.renameSync(temp, final);
+            return true;
+          }
+          isLinked = false;
+        } else throw error;
       }
-      fs.unlinkSync(temp);
-      return true;
+      try {
+        fs.unlinkSync(temp);
+      } catch {
+        // A temp left over is a dead writer's copy of a record in place: a merge drops it.
+      }
+      return isLinked;
     } catch (error) {
       try {
         fs.unlinkSync(temp);

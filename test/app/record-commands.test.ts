@@ -105,12 +105,15 @@ describe('a named record the journal cannot take, in a project with no checkpoin
     // A link in the journal's place: the journal refuses it, as it refuses a full one.
     symlinkSync(tempDir(), journal);
     const recordId = journalId(new Date(), 'abc123');
+    let told = 0;
     await recordCommands(
       deps,
       { projectRoot: root, commands: [{ command: 'npm test', exitCode: 0 }] },
-      { recordId, onRecorded: () => undefined },
+      { recordId, onRecorded: () => told++ },
     );
     expect(commandsIn(root)).toEqual(['npm test']);
+    // The relay answers there: the command is on disk, in the checkpoint.
+    expect(told).toBe(1);
     const file = JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
     expect(file.meta.journaled).toEqual([recordId]);
   });

@@ -3,23 +3,12 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI, childEnv, runCli, runNodeScript } from '../helpers/cli.js';
+import { assertBuilt, CLI, childEnv, cliProject, runCli, runNodeScript } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 beforeAll(assertBuilt);
 
 // Issue 26, the third new-user trial (2026-12-07): the CLI's edges it found, each as the user met it.
-
-function inProject(committed: Record<string, string> = { 'a.txt': 'one\n' }) {
-  const root = createRepo({ committed });
-  const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
-  return {
-    root,
-    env,
-    cli: (...args: string[]) => runCli(args, { cwd: root, env }),
-    input: (text: string, ...args: string[]) => runCli(args, { cwd: root, env, input: text }),
-  };
-}
 
 /** Runs the CLI from a folder the shell entered and then removed: the process's current folder is gone. */
 function runInDeletedFolder(args: string[], env: Record<string, string>) {
@@ -43,7 +32,7 @@ describe('a named project root works from a deleted current folder', () => {
   ];
 
   it.each(commands)('%s with --root', async (...command) => {
-    const { root, env, cli } = inProject();
+    const { root, env, cli } = cliProject();
     expect((await cli('snapshot')).code).toBe(0);
     const result = runInDeletedFolder([...command, '--root', root], env);
     expect(result.stderr).toBe('');
@@ -51,7 +40,7 @@ describe('a named project root works from a deleted current folder', () => {
   });
 
   it.each(commands)('%s with CHECKPOINT_PROJECT_ROOT', async (...command) => {
-    const { root, env, cli } = inProject();
+    const { root, env, cli } = cliProject();
     expect((await cli('snapshot')).code).toBe(0);
     const result = runInDeletedFolder(command, { ...env, CHECKPOINT_PROJECT_ROOT: root });
     expect(result.stderr).toBe('');
@@ -67,7 +56,7 @@ describe('a named project root works from a deleted current folder', () => {
 
 describe('save --stdin with field flags', () => {
   it('is refused, naming the flags, and saves nothing', async () => {
-    const { input, cli } = inProject();
+    const { input, cli } = cliProject();
     const result = await input(
       '{"goal":"g"}',
       'save',
@@ -87,7 +76,7 @@ describe('save --stdin with field flags', () => {
   });
 
   it('--merge and --root still go with it', async () => {
-    const { root, input } = inProject();
+    const { root, input } = cliProject();
     const result = await input('{"goal":"g"}', 'save', '--stdin', '--merge', '--root', root);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -162,6 +151,7 @@ describe('a git on PATH that is not executable', () => {
     expect(doctor.stderr).not.toContain('EACCES');
     // Review of 2026-12-07: the later checks called such a git "not installed", and said to install it.
     expect(doctor.stdout).not.toContain('not installed');
+    expect(doctor.stdout).not.toContain('Install git');
     const status = await runCli(['status'], { cwd: root, env });
     expect(status.stdout).toContain('the git on PATH is not executable');
     expect(status.stdout).not.toContain('not installed');
@@ -175,7 +165,7 @@ describe("a path in git's own folder", () => {
     [['diff', 'latest', '.git/config'], '.git/config'],
     [['diff', 'latest', 'sub/.git/config'], 'sub/.git/config'],
   ])('%s is refused with the reason', async (args, file) => {
-    const { cli } = inProject();
+    const { cli } = cliProject();
     expect((await cli('snapshot')).code).toBe(0);
     const result = await cli(...args);
     expect(result.code).toBe(2);
@@ -190,7 +180,7 @@ describe('flag values', () => {
   it.each(['0x10', '1e2', '0b11', ' 5', '5.0', '0'])(
     'list --limit %s is refused: plain decimal digits only',
     async (value) => {
-      const { cli } = inProject();
+      const { cli } = cliProject();
       const result = await cli('list', '--limit', value);
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
@@ -200,12 +190,12 @@ describe('flag values', () => {
   );
 
   it('list --limit 007 is 7', async () => {
-    const { cli } = inProject();
+    const { cli } = cliProject();
     expect((await cli('list', '--limit', '007')).code).toBe(0);
   });
 
   it("rewind --session '' is refused, as --root '' is", async () => {
-    const { cli } = inProject();
+    const { cli } = cliProject();
     const result = await cli('rewind', '--list', '--session', '');
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
@@ -216,7 +206,7 @@ describe('flag values', () => {
 
 describe("the CLI's code cache", () => {
   it('is named after the command word, not after a --root value before it', async () => {
-    const { root, env, cli } = inProject();
+    const { root, env, cli } = cliProject();
     expect((await cli('snapshot')).code).toBe(0);
     const other = createRepo({ committed: { 'b.txt': 'two\n' } });
     for (const args of [
@@ -234,7 +224,7 @@ describe("the CLI's code cache", () => {
 
 describe('words the trial found wrong', () => {
   it('the first snapshot of a project says so, not "since the previous one"', async () => {
-    const { cli } = inProject();
+    const { cli } = cliProject();
     const first = await cli('snapshot');
     expect(first.stdout).toMatch(
       /^Snapshot \S+ taken \(manual; the project's first, holding \d+ file\(s\)\)\.\n$/,
@@ -242,7 +232,7 @@ describe('words the trial found wrong', () => {
   });
 
   it('a file skipped over the size cap shows a size visibly over it', async () => {
-    const { root, env } = inProject();
+    const { root, env } = cliProject();
     writeFileSync(path.join(root, 'big.bin'), Buffer.alloc(1_050_000));
     const result = await runCli(['snapshot'], {
       cwd: root,
@@ -252,7 +242,7 @@ describe('words the trial found wrong', () => {
   });
 
   it('handoff push without --remote, in a repository with none, names no remote field', async () => {
-    const { cli } = inProject();
+    const { cli } = cliProject();
     expect((await cli('handoff', 'push')).stderr).toBe(
       'claude-checkpoint: this repository has no remote to hand off through (add one with `git remote add`)\n',
     );
@@ -262,7 +252,7 @@ describe('words the trial found wrong', () => {
   });
 
   it('snapshot --help says what a trigger is and which names it takes', async () => {
-    const { cli } = inProject();
+    const { cli } = cliProject();
     const help = (await cli('snapshot', '--help')).stdout.replace(/\s+/g, ' ');
     expect(help).toContain(
       '--trigger <name> why it was taken, shown in `list`: any name of lowercase letters, digits and dashes, at most 40 characters, such as pre-deploy',
@@ -270,7 +260,7 @@ describe('words the trial found wrong', () => {
   });
 
   it('a folder where the checkpoint file belongs is said once, not nested', async () => {
-    const { root, cli } = inProject();
+    const { root, cli } = cliProject();
     mkdirSync(path.join(root, '.claude-checkpoint'));
     const sentence = `${root}/.claude-checkpoint is unusable (it is a folder, not a regular file) and there is no valid backup: fix it by hand, or delete it and save a new checkpoint`;
     expect((await cli('status')).stdout).toContain(`Checkpoint: ${sentence}\n`);
@@ -280,7 +270,7 @@ describe('words the trial found wrong', () => {
 
 describe('snapshot --label on an unchanged tree', () => {
   it('says no snapshot was taken, so the label was not kept', async () => {
-    const { cli } = inProject();
+    const { cli } = cliProject();
     expect((await cli('snapshot')).code).toBe(0);
     const result = await cli('snapshot', '--label', 'x');
     expect(result.code).toBe(0);
@@ -297,7 +287,7 @@ describe('snapshot --label on an unchanged tree', () => {
   });
 
   it('a label on a snapshot taken is kept', async () => {
-    const { cli } = inProject();
+    const { cli } = cliProject();
     const json = JSON.parse((await cli('snapshot', '--label', 'x', '--json')).stdout) as Record<
       string,
       unknown

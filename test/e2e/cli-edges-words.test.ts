@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI, runCli } from '../helpers/cli.js';
-import { createRepo, git, tempDir } from '../helpers/fixtures.js';
+import { assertBuilt, CLI, cliProject, runCli } from '../helpers/cli.js';
+import { git, tempDir } from '../helpers/fixtures.js';
 import { bareRemote, machine, cli as onMachine } from '../helpers/handoff.js';
 import { connect } from '../helpers/mcp.js';
 
@@ -15,17 +15,6 @@ const MCP_WORDS =
 // Built at run time so that no scanner flags this file.
 const AWS_KEY = `AKIA${'QYLPMN5HHHFPZAM2'}`;
 const GITHUB_TOKEN = `ghp_${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}`;
-
-function inProject(committed: Record<string, string> = { 'a.txt': 'one\n' }) {
-  const root = createRepo({ committed });
-  const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
-  return {
-    root,
-    env,
-    cli: (...args: string[]) => runCli(args, { cwd: root, env }),
-    input: (text: string, ...args: string[]) => runCli(args, { cwd: root, env, input: text }),
-  };
-}
 
 /** Runs the CLI with its stdout's reader (and stderr's too) gone before it writes, as `| head -1` leaves it. */
 function runWithClosedStdout(args: string[], cwd: string, env: Record<string, string>, closeStderr = false) {
@@ -50,7 +39,7 @@ function runWithClosedStdout(args: string[], cwd: string, env: Record<string, st
 // Issue 26, "Errors must name CLI commands, not MCP tool names": each surface speaks its own words.
 describe('the CLI names its commands and flags, the MCP tools their tools and parameters', () => {
   it('a snapshot not found: `claude-checkpoint list` in the CLI, list_snapshots over MCP', async () => {
-    const { root, env, cli } = inProject();
+    const { root, env, cli } = cliProject();
     expect((await cli('snapshot')).code).toBe(0);
     const result = await cli('diff', 'nonexist');
     expect(result.code).toBe(2);
@@ -65,7 +54,7 @@ describe('the CLI names its commands and flags, the MCP tools their tools and pa
   });
 
   it('the brief names `claude-checkpoint restore` in the CLI and restore_snapshot over MCP', async () => {
-    const { root, env, cli } = inProject();
+    const { root, env, cli } = cliProject();
     expect((await cli('save', '--goal', 'Ship it')).code).toBe(0);
     expect((await cli('snapshot')).code).toBe(0);
     const brief = await cli('brief');
@@ -80,7 +69,7 @@ describe('the CLI names its commands and flags, the MCP tools their tools and pa
   });
 
   it('--root that does not exist, or is a file, is named --root', async () => {
-    const { root, cli } = inProject();
+    const { root, cli } = cliProject();
     const missing = await cli('status', '--root', '/nonexist/project');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe('claude-checkpoint: --root does not exist: /nonexist/project\n');
@@ -101,7 +90,7 @@ describe('the CLI names its commands and flags, the MCP tools their tools and pa
     ],
     [['--task', 'done:'], /^claude-checkpoint: --task: must not be empty\n$/],
   ])('save %j names the flag, exit 2, nothing saved', async (flags, message) => {
-    const { cli } = inProject();
+    const { cli } = cliProject();
     const result = await cli('save', '--goal', 'g', ...flags);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
@@ -110,7 +99,7 @@ describe('the CLI names its commands and flags, the MCP tools their tools and pa
   });
 
   it('save --stdin names the JSON fields it was given, and bad JSON names no MCP tool', async () => {
-    const { input } = inProject();
+    const { input } = cliProject();
     const badField = await input(
       '{"goal":"g","nextSteps":[""],"recentCommands":[{"command":""}]}',
       'save',
@@ -157,7 +146,7 @@ describe('help for a command path', () => {
   it.each([[['help', 'handoff', 'frob']], [['handoff', 'help', 'frob']]])(
     '%j: an unknown command, one hint, exit 2',
     async (args) => {
-      const { cli } = inProject();
+      const { cli } = cliProject();
       const result = await cli(...args);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
@@ -171,7 +160,7 @@ describe('help for a command path', () => {
   it.each([[['help', 'handoff', 'push']], [['handoff', 'help', 'push']]])(
     "%j shows push's help",
     async (args) => {
-      const { cli } = inProject();
+      const { cli } = cliProject();
       const result = await cli(...args);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^Usage: claude-checkpoint handoff push/);
@@ -179,7 +168,7 @@ describe('help for a command path', () => {
   );
 
   it('a handoff named help is a name, not a request for help', async () => {
-    const { cli } = inProject();
+    const { cli } = cliProject();
     const result = await cli('handoff', 'drop', 'help');
     // The drop itself runs, and stops where any drop here would: this project has no remote.
     expect(result).toMatchObject({
@@ -198,7 +187,7 @@ describe('snapshot --trigger', () => {
     ['300 characters', 'a'.repeat(300)],
     ['an empty name', ''],
   ])('%s is refused with a clear error, and nothing is stored', async (_what, trigger) => {
-    const { cli } = inProject();
+    const { cli } = cliProject();
     const result = await cli('snapshot', '--trigger', trigger);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
@@ -210,7 +199,7 @@ describe('snapshot --trigger', () => {
   });
 
   it('a name is kept as given', async () => {
-    const { cli } = inProject();
+    const { cli } = cliProject();
     expect((await cli('snapshot', '--trigger', 'pre-deploy')).code).toBe(0);
     expect((await cli('list')).stdout).toContain('[pre-deploy]');
   });
@@ -218,7 +207,7 @@ describe('snapshot --trigger', () => {
 
 describe('a reader that stops reading (| head -1)', () => {
   it.each([[['list']], [['--help']], [['list', '--help']]])('%j exits quietly', async (args) => {
-    const { root, env, cli } = inProject();
+    const { root, env, cli } = cliProject();
     for (const file of ['b', 'c', 'd', 'e', 'f']) {
       writeFileSync(path.join(root, file), file);
       expect((await cli('snapshot')).code).toBe(0);
@@ -229,7 +218,7 @@ describe('a reader that stops reading (| head -1)', () => {
   });
 
   it('a closed pipe never cuts the work short: a warning written first, and the snapshot is still taken', async () => {
-    const { root, env, cli } = inProject();
+    const { root, env, cli } = cliProject();
     // A misspelt setting: the command warns on stderr before it does anything.
     const config = tempDir('checkpoint-config-');
     writeFileSync(path.join(config, 'config.json'), JSON.stringify({ snapshotMaxCont: 3 }));
@@ -244,7 +233,7 @@ describe('a reader that stops reading (| head -1)', () => {
 
 describe('names with a newline or an escape are quoted, never printed raw', () => {
   it('scan quotes a file name as diff does', async () => {
-    const { root, cli } = inProject();
+    const { root, cli } = cliProject();
     writeFileSync(path.join(root, 'sec\nret.txt'), `${AWS_KEY}\n`);
     const result = await cli('scan', 'sec\nret.txt');
     expect(result.code).toBe(1);
@@ -253,7 +242,7 @@ describe('names with a newline or an escape are quoted, never printed raw', () =
 
   // Adversarial trial (issue 26): every name in the quoted form we print is taken back.
   it('scan takes a name back in the quoted form it prints', async () => {
-    const { root, cli } = inProject();
+    const { root, cli } = cliProject();
     writeFileSync(path.join(root, 'sec\tret.txt'), `${AWS_KEY}\n`);
     const result = await cli('scan', '"sec\\tret.txt"');
     expect(result.stderr).toBe('');
@@ -284,7 +273,7 @@ describe('names with a newline or an escape are quoted, never printed raw', () =
 
 describe('restore of a path that exists nowhere', () => {
   it('is the error diff gives, exit 2, in the CLI and over MCP', async () => {
-    const { root, env, cli } = inProject();
+    const { root, env, cli } = cliProject();
     expect((await cli('snapshot')).code).toBe(0);
     for (const flags of [[], ['--yes'], ['--dry-run']]) {
       const result = await cli('restore', 'latest', 'no/such', ...flags);

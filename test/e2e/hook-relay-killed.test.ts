@@ -76,7 +76,13 @@ describe('a Bash hook whose MCP server is killed before it answers', () => {
       const hook = bashHook(root, env, 'echo first');
       await hold.reached();
       process.kill(pid, 'SIGKILL');
-      expect((await hook).code).toBe(0);
+      const result = await hook;
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(
+        point === 'after-rename'
+          ? ', after it recorded the command'
+          : '; this hook recorded the command itself',
+      );
       expect(commandsInFile(root)).toEqual(['echo first']);
       const journal = path.join(root, '.claude-checkpoint.journal');
       expect(existsSync(journal) ? readdirSync(journal) : []).toEqual([]);

@@ -2,7 +2,7 @@ import { type SpawnOptions, spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { git, tempDir, workerStateHome } from './fixtures.js';
+import { createRepo, git, tempDir, workerStateHome } from './fixtures.js';
 
 /** The CLI as the package installs it (package.json's bin): the CLI's bundle, run through V8's code cache. */
 export const CLI = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
@@ -109,4 +109,16 @@ export async function runCliWithGitLog(
     env: { ...env, TRACE_GIT_LOG: shim.log, PATH: `${shim.dir}${path.delimiter}${process.env.PATH ?? ''}` },
   });
   return { result, gitCommands: shim.commands() };
+}
+
+/** A committed repository with a snapshot store of its own, and the CLI run in it (with stdin `input`). */
+export function cliProject(committed: Record<string, string> = { 'a.txt': 'one\n' }) {
+  const root = createRepo({ committed });
+  const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+  return {
+    root,
+    env,
+    cli: (...args: string[]) => runCli(args, { cwd: root, env }),
+    input: (text: string, ...args: string[]) => runCli(args, { cwd: root, env, input: text }),
+  };
 }

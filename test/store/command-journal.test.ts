@@ -167,6 +167,24 @@ describe('the command journal', () => {
     const other = journalId(new Date(), 'def456');
     expect(store.addToJournal(other, again, true)).toBe(true);
     expect(readFileSync(path.join(store.paths.journal, `${other}.json`), 'utf8')).toBe(again);
+    expect(readdirSync(store.paths.journal).sort()).toEqual([`${id}.json`, `${other}.json`].sort());
+  });
+
+  it('does the same on a file system without hard links (link fails with EPERM)', () => {
+    const root = tempDir();
+    const noLinks = {
+      ...fs,
+      linkSync: () => {
+        throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
+      },
+    } as unknown as StoreFs;
+    const store = new CheckpointStore(root, noLinks);
+    const text = serializeJournalRecord(recordedCommands([{ command: 'make a', exitCode: 0 }], new Date()));
+    const id = journalId(new Date(), 'abc123');
+    expect(store.addToJournal(id, text, true)).toBe(true);
+    expect(store.addToJournal(id, `${text} `, true)).toBe(false);
+    expect(readFileSync(path.join(store.paths.journal, `${id}.json`), 'utf8')).toBe(text);
+    expect(readdirSync(store.paths.journal)).toEqual([`${id}.json`]);
   });
 
   it('keeps its files private: a 0700 folder of 0600 files, whatever the umask', async () => {
