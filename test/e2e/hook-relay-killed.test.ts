@@ -27,6 +27,30 @@ async function project() {
 }
 
 const count = (text: string, what: string) => text.split(what).length - 1;
+/** Runs a Bash hook of `command` through a server held at `point` of writing its record, killed there. */
+async function hookWhoseServerDies(
+  root: string,
+  env: Record<string, string>,
+  point: JournalHoldPoint,
+  command: string,
+) {
+  const hold = journalHold(point);
+  const { pid } = await startRelayServer(root, { ...env, NODE_OPTIONS: `--require=${hold.preload}` });
+  const hook = bashHook(root, env, command);
+  await hold.reached();
+  process.kill(pid, 'SIGKILL');
+  return hook;
+}
+
+/** What the hook says it did, by where the server died: its record was in place after the rename. */
+const hookDid = (point: JournalHoldPoint) =>
+  point === 'after-rename' ? ', after it recorded the command' : '; this hook recorded the command itself';
+
+const journalLeft = (root: string) => {
+  const journal = path.join(root, '.claude-checkpoint.journal');
+  return existsSync(journal) ? readdirSync(journal) : [];
+};
+
 const stoppedWhy = (stderr: string) => /\((ECONNRESET|its answer was cut short)\)/.exec(stderr)?.[1] ?? '?';
 
 describe('a Bash hook whose MCP server is killed before it answers', () => {
@@ -34,13 +58,7 @@ describe('a Bash hook whose MCP server is killed before it answers', () => {
     'records the command exactly once when the server dies %s of its record',
     async (point) => {
       const { root, env } = await project();
-      const hold = journalHold(point);
-      const { pid } = await startRelayServer(root, { ...env, NODE_OPTIONS: `--require=${hold.preload}` });
-
-      const hook = bashHook(root, env, 'echo kill-1');
-      await hold.reached();
-      process.kill(pid, 'SIGKILL');
-      const result = await hook;
+      const result = await hookWhoseServerDies(root, env, point, 'echo kill-1');
       expect(result.code).toBe(0);
 
       const brief = await runCli(['brief'], { cwd: root, env });
@@ -50,15 +68,10 @@ describe('a Bash hook whose MCP server is killed before it answers', () => {
       // file is taken (its record whole) or removed, never left.
       expect(await bashHook(root, env, 'echo after')).toMatchObject({ code: 0, stderr: '' });
       expect(commandsInFile(root)).toEqual(['echo kill-1', 'echo after']);
-      const journal = path.join(root, '.claude-checkpoint.journal');
-      expect(existsSync(journal) ? readdirSync(journal) : []).toEqual([]);
+      expect(journalLeft(root)).toEqual([]);
       // Said, not silent: the server's log may tell why it stopped, and whether its record was in place.
-      const done =
-        point === 'after-rename'
-          ? ', after it recorded the command'
-          : '; this hook recorded the command itself';
       expect(result.stderr).toBe(
-        `claude-checkpoint hook PostToolUse: the MCP server stopped before it answered (${stoppedWhy(result.stderr)})${done}\n`,
+        `claude-checkpoint hook PostToolUse: the MCP server stopped before it answered (${stoppedWhy(result.stderr)})${hookDid(point)}\n`,
       );
     },
   );
@@ -70,22 +83,11 @@ describe('a Bash hook whose MCP server is killed before it answers', () => {
     async (point) => {
       const root = createRepo({ committed: { 'a.ts': 'a' } });
       const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), CHECKPOINT_HOOK_HOST: '0' };
-      const hold = journalHold(point);
-      const { pid } = await startRelayServer(root, { ...env, NODE_OPTIONS: `--require=${hold.preload}` });
-
-      const hook = bashHook(root, env, 'echo first');
-      await hold.reached();
-      process.kill(pid, 'SIGKILL');
-      const result = await hook;
+      const result = await hookWhoseServerDies(root, env, point, 'echo first');
       expect(result.code).toBe(0);
-      expect(result.stderr).toContain(
-        point === 'after-rename'
-          ? ', after it recorded the command'
-          : '; this hook recorded the command itself',
-      );
+      expect(result.stderr).toContain(hookDid(point));
       expect(commandsInFile(root)).toEqual(['echo first']);
-      const journal = path.join(root, '.claude-checkpoint.journal');
-      expect(existsSync(journal) ? readdirSync(journal) : []).toEqual([]);
+      expect(journalLeft(root)).toEqual([]);
     },
   );
 
