@@ -44,7 +44,11 @@ export async function writeLooseObject(
   }
 }
 
-const MAX_WRITE_ATTEMPTS = 10;
+/**
+ * A real prune-packed empties each folder once; the suite's sweeper removes them every 50 µs, and on a
+ * busy CI machine won ten tries in a row (2026-12-07). A try is a mkdir and an open: a hundred cost little.
+ */
+const MAX_WRITE_ATTEMPTS = 100;
 
 function isFolderGone(error: unknown): boolean {
   return ((error as { cause?: NodeJS.ErrnoException }).cause?.code ?? '') === 'ENOENT';
