@@ -20,6 +20,9 @@ import { readState, type StoreState, writeState } from './store-state.js';
 import { treeStat } from './tree-stat.js';
 import { RESTORE_TEMP_PREFIX } from './worktree-writer.js';
 
+/** Told once the working tree has been read, with what the capture left out (see captureTree). */
+export type WorktreeRead = (leftOut: Pick<SnapshotMeta['skipped'], 'large' | 'nested'>) => void;
+
 export interface CaptureResult {
   tree: string;
   changes: ChangeCounts;
@@ -76,12 +79,13 @@ export interface CaptureTarget {
  *
  * `onWorktreeRead` is called once the working tree has been read: every changed file's content is in the
  * store by then, and what follows (the tree, the state) reads and writes only the store, so an edit made
- * after the call cannot reach this capture.
+ * after the call cannot reach this capture. It is told the files over the size cap and the nested
+ * repositories left out, as the result will list them, so a caller can say so before it answers.
  */
 export async function captureTree(
   target: CaptureTarget,
   baseTree?: string,
-  onWorktreeRead?: () => void,
+  onWorktreeRead?: WorktreeRead,
   onProgress?: CaptureProgress,
 ): Promise<CaptureResult> {
   const { root, git } = target;
@@ -253,7 +257,7 @@ export async function captureTree(
       : null;
   if (records !== null) {
     // The content is in the store already: the index is bookkeeping from here.
-    onWorktreeRead?.();
+    onWorktreeRead?.({ large: [...state.exclusions.large], nested: [...state.exclusions.nested] });
     await git(['update-index', '-z', '--replace', '--index-info'], { input: records });
   } else {
     if (toDrop.length > 0) {
@@ -301,7 +305,7 @@ export async function captureTree(
       if (dropped.length > 0)
         await git(['update-index', '-z', '--force-remove', '--stdin'], { input: nulJoin(dropped) });
     }
-    onWorktreeRead?.();
+    onWorktreeRead?.({ large: [...state.exclusions.large], nested: [...state.exclusions.nested] });
   }
   // Paths excluded just now: from the next scan on, git leaves them out.
   if (JSON.stringify(state.exclusions) !== exclusionsBefore)
