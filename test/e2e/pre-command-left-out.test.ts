@@ -187,6 +187,27 @@ describe('list, restore and diff say what a snapshot does not hold', () => {
     ]);
   });
 
+  it('rewind to a prompt whose snapshot left it out: not "already matches this prompt" alone', async () => {
+    const { root, env } = project();
+    const input = JSON.stringify({
+      session_id: 'sess-big',
+      cwd: root,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'go',
+    });
+    expect((await runCli(['hook', 'UserPromptSubmit'], { cwd: root, env, input })).code).toBe(0);
+    rmSync(path.join(root, 'big.bin'));
+    const rewind = await runCli(['rewind', 'latest', '--code', '--dry-run', '--session', 'sess-big'], {
+      cwd: root,
+      env,
+    });
+    expect(rewind.code, rewind.stderr).toBe(0);
+    expect(rewind.stdout).toContain("already matches what this prompt's snapshot holds");
+    expect(rewind.stdout).toContain(
+      "Not in this prompt's snapshot, so not brought back: `big.bin` (39.07 KB, over the size cap)",
+    );
+  });
+
   it('a restore limited to other paths does not name it', async () => {
     const { root, env } = project();
     await runCli(['snapshot'], { cwd: root, env });
