@@ -71,11 +71,14 @@ export function leftOutAtRisk(
   if (targets.isAnywhere) return { named: [...leftOut], unnamed: [] };
   const matchers = patterns.map(globMatcher);
   const named = leftOut.filter((entry) => {
+    // A long unreadable folder's name is clipped in the middle (`dddd…dddd`): what comes before the cut.
+    const cut = entry.path.indexOf('…');
+    const head = cut < 0 ? null : entry.path.slice(0, cut);
     const covers = (target: string) =>
       target === '' ||
-      entry.path === target ||
-      entry.path.startsWith(`${target}/`) ||
-      target.startsWith(`${entry.path}/`);
+      (head === null
+        ? entry.path === target || entry.path.startsWith(`${target}/`) || target.startsWith(`${entry.path}/`)
+        : head.startsWith(`${target}/`) || target.startsWith(head));
     // A glob matches the file, or a folder above it (`rm -rf data/*`).
     const ancestors = entry.path.split('/').map((_, index, parts) => parts.slice(0, index + 1).join('/'));
     return paths.some(covers) || matchers.some((matches) => ancestors.some(matches));

@@ -111,7 +111,11 @@ export function renderRewindList(listing: RewindListView, now: Date, root?: stri
     block(group.entries, isCurrent);
     lines.push('');
   }
-  if (!listing.sessions && listing.entries.length === 0) lines.push('  (no prompts)');
+  // Right after /clear the new session has none yet: where the one before it is (new-user trial 4).
+  if (!listing.sessions && listing.entries.length === 0)
+    lines.push(
+      `  (no prompts yet: \`${cliCommand('rewind', { root, args: ['--list', '--all'] })}\` shows the other sessions' prompts and how to resume them)`,
+    );
   lines.push('Counts are what changed after each prompt: what restoring its code would undo.');
   lines.push(`Go back with: ${cliCommand('rewind', { root })} <id|latest~N> --code|--conversation|--both`);
   return lines.join('\n');

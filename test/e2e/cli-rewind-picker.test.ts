@@ -333,6 +333,19 @@ describe('claude-checkpoint rewind in a terminal', () => {
     await term.waitFor(`Continue the previous session: cd ${root} && claude --resume ${SESSION}`);
   }, 90_000);
 
+  it('rewind --list right after /clear: the new session has no prompts yet, and the list says where the others are', async () => {
+    const { root, env } = await threePrompts();
+    const cleared = '77777777-8888-4777-8666-555555555555';
+    const listed = await runCli(['rewind', '--list'], {
+      cwd: root,
+      env: { ...env, CLAUDE_CODE_SESSION_ID: cleared },
+    });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(
+      "(no prompts yet: `claude-checkpoint rewind --list --all` shows the other sessions' prompts and how to resume them)",
+    );
+  });
+
   it('a session that prompted after this one began is "other session", never "previous" (new-user trial 4)', async () => {
     const other = '99999999-8888-4777-8666-555555555555';
     const { root, env } = await threePrompts();
