@@ -91,20 +91,24 @@ export async function preToolUse(input: HookInput, deps: AppDeps, context: HookC
 function inProject(root: string, projectRoot: string, file: string): string {
   if (root === projectRoot) return file;
   const relative = path.relative(projectRoot, path.join(root, file));
-  return relative.startsWith('..') || path.isAbsolute(relative) ? path.join(root, file) : relative;
+  return relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)
+    ? path.join(root, file)
+    : relative.split(path.sep).join('/');
 }
 
 /**
- * What the command names, relative to `root` (null: outside it), by path and by real path (a session
- * cwd through a symbolic link names the same files).
+ * What the command names, relative to `root` (null: outside it), by path and by the real path of its
+ * folder (a session cwd through a symbolic link names the same files; a link itself is what `rm` removes,
+ * not what it points to).
  */
 function commandTargetsIn(risk: PendingCommand, root: string): CommandTargets {
   const roots = [...new Set([root, realOrSelf(root)])];
   const within = (absolute: string): string | null => {
+    const real = path.join(realOrSelf(path.dirname(absolute)), path.basename(absolute));
     for (const base of roots)
-      for (const target of new Set([absolute, realOrSelf(absolute)])) {
+      for (const target of new Set([absolute, real])) {
         const relative = path.relative(base, target);
-        if (!relative.startsWith('..') && !path.isAbsolute(relative))
+        if (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
           return relative.split(path.sep).join('/');
       }
     return null;
