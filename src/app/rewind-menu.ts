@@ -1,4 +1,5 @@
 import { CheckpointError } from '../core/errors.js';
+import { type LeftOut, leftOutOf } from '../core/left-out.js';
 import { creditStretches } from '../core/rewind-credit.js';
 import {
   countChangesAlongChain,
@@ -189,6 +190,8 @@ export interface RewindOutcome {
     interrupted: { target: string; undo: string } | null;
     /** HEAD or the branch moved since the prompt: a code restore writes files only, and says so. */
     headMoved: HeadMove | null;
+    /** What the prompt's snapshot left out although it was there (over the size cap): not brought back. */
+    notHeld?: LeftOut[];
   } | null;
   /** The conversation's part, when the mode restores the conversation. */
   conversation: ConversationOutcome | null;
@@ -327,7 +330,8 @@ export async function rewindTo(
             onProgress: request.onProgress,
           });
       const headMoved = headMoveSince(chosen.git, await readHeadFast(store.root));
-      outcome.code = { ...done, conflicts, headMoved };
+      const notHeld = leftOutOf(chosen.skipped);
+      outcome.code = { ...done, conflicts, headMoved, ...(notHeld.length > 0 ? { notHeld } : {}) };
     }
     if (request.mode !== 'code')
       outcome.conversation = await forkConversation(deps, store.root, chosen, request.dryRun);

@@ -1,6 +1,7 @@
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
+import { type LeftOut, leftOutOf, leftOutUnder } from '../core/left-out.js';
 import { toProjectPath } from '../core/paths.js';
 import { escapeControls, quotePath, unquotePath } from '../core/quote.js';
 import { bytesFromText, fsPath, hasRawBytes, textFromBytes } from '../core/raw-path.js';
@@ -38,6 +39,7 @@ import {
   type DiffEntry,
   type GuardedRestore,
   SnapshotStore,
+  type WorktreeRead,
 } from '../store/snapshot-store.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import {
@@ -135,6 +137,11 @@ export interface SnapshotRequest {
    * that waits only for the content can go on here; a later call on the store waits for the rest.
    */
   onContentTaken?: (() => void) | undefined;
+  /**
+   * Told, just before onContentTaken, the files over the size cap and the nested repositories the
+   * snapshot leaves out: a caller that must say so (the pre-command hook) holds its answer for it.
+   */
+  onContentLeftOut?: ((leftOut: Parameters<WorktreeRead>[0], root: string) => void) | undefined;
   /** Told what the capture is doing, for progress on a terminal (see CaptureProgress). */
   onProgress?: CaptureProgress | undefined;
 }
@@ -236,11 +243,15 @@ async function takeContent(
 ): Promise<TakenContent> {
   const latest = await store.latest();
   const headReading = readHeadFast(store.root);
-  const taken = request.onContentTaken;
-  const capturing = Promise.all([
-    store.capture(latest?.tree, taken && (() => void headReading.then(taken, taken)), request.onProgress),
-    headReading,
-  ]);
+  const { onContentTaken: taken, onContentLeftOut: toldLeftOut } = request;
+  const onRead: WorktreeRead | undefined =
+    taken || toldLeftOut
+      ? (leftOut) => {
+          toldLeftOut?.(leftOut, store.root);
+          if (taken) void headReading.then(taken, taken);
+        }
+      : undefined;
+  const capturing = Promise.all([store.capture(latest?.tree, onRead, request.onProgress), headReading]);
   capturing.catch(() => undefined); // awaited below
   // The label is redacted while git scans: the detector's first use costs a hook a few milliseconds.
   const label = request.label === undefined ? undefined : await redactLabel(deps, store.root, request.label);
@@ -490,6 +501,11 @@ export interface DiffOutcome {
   to: string;
   files: DiffEntry[];
   patch?: string;
+  /**
+   * What each snapshot compared left out although it was there (over the size cap, a nested repository),
+   * within the path compared: not compared, so "no differences" says nothing of it (new-user trial 4).
+   */
+  notHeld?: Array<{ snapshot: string; leftOut: LeftOut[] }>;
 }
 
 /** What differs between a snapshot and the working tree (or another snapshot): files with line counts, or one path's diff. */
@@ -516,7 +532,8 @@ export async function diffSnapshot(
       : null;
     for (const snapshot of to ? [from, to] : [from])
       await store.checkRestorable(snapshot, wordsFor(deps.surface, deps.commandRoot));
-    const toTree = to ? to.tree : (await store.captureSinceLatest()).tree;
+    const current = to ? null : await store.captureSinceLatest();
+    const toTree = to ? to.tree : (current as CaptureResult).tree;
     const file = readings && (await pickGivenPath(store, [from.tree, toTree], readings));
     const files = await store.diffStat(from.tree, toTree, file ? [file] : []);
     // "No differences" about a path neither side has would be a false all-clear (issue 26).
@@ -537,6 +554,14 @@ export async function diffSnapshot(
     }
     const outcome: DiffOutcome = { from: from.id, to: to ? to.id : 'working tree', files };
     if (file) outcome.patch = await store.unifiedDiff(from.tree, toTree, file);
+    const sides = [from, to ?? { id: 'working tree', skipped: current?.skipped }];
+    const notHeld = sides
+      .map((side) => ({
+        snapshot: side.id,
+        leftOut: leftOutUnder(leftOutOf(side.skipped), file ? [file] : []),
+      }))
+      .filter((entry) => entry.leftOut.length > 0);
+    if (notHeld.length > 0) outcome.notHeld = notHeld;
     return outcome;
   });
 }

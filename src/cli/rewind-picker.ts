@@ -22,6 +22,7 @@ import {
 } from '../core/rewind-text.js';
 import { renderDiff } from '../core/snapshot-text.js';
 import { cliCommand, inFolder } from '../core/surface.js';
+import { formatAge } from '../core/time.js';
 import type { CliContext } from './context.js';
 import { EXIT } from './output.js';
 import { applyRewind } from './rewind-apply.js';
@@ -49,16 +50,32 @@ interface PickerConfig {
   initial?: string | undefined;
 }
 
-export type PickerResult =
-  | { entry: RewindEntry; mode: RewindMode }
-  | { sessionId: string; resume: string }
-  | null;
+/**
+ * Another session of the project, to resume (the spec's `/resume <session-id>` entry after a /clear):
+ * `lastPromptAt`, when it last prompted; `isPrevious`, it last prompted before this session first did (or
+ * this one has none yet), so it is the session before this one. One that prompted since may still be
+ * running: it is only "another session" (new-user trial 4).
+ */
+export interface ResumeRow {
+  sessionId: string;
+  resume: string;
+  lastPromptAt: string | null;
+  isPrevious: boolean;
+}
+
+export type PickerResult = { entry: RewindEntry; mode: RewindMode } | ResumeRow | null;
 
 /**
- * A line of the list: a prompt; the session before this one (after a /clear, the spec's
- * `/resume <session-id>` entry); or, with `--all`, a session's header, which cannot be chosen.
+ * A line of the list: a prompt; another session to resume (see ResumeRow); or, with `--all`, a session's
+ * header, which cannot be chosen.
  */
-export type Row = { entry: RewindEntry } | { sessionId: string; resume: string } | { header: string };
+export type Row = { entry: RewindEntry } | ResumeRow | { header: string };
+
+/** How a session to resume is called, from what is known of it: "previous session, last prompt 5m ago". */
+export function describeResumeRow(row: ResumeRow, now: Date): string {
+  const when = row.lastPromptAt === null ? '' : `, last prompt ${formatAge(new Date(row.lastPromptAt), now)}`;
+  return `${row.isPrevious ? 'previous session' : 'other session'}${when}`;
+}
 
 /**
  * The list's rows. `--all`: every session, the one prompted last first, each under a header naming it
@@ -67,11 +84,18 @@ export type Row = { entry: RewindEntry } | { sessionId: string; resume: string }
  */
 export function pickerRows(listing: RewindListing, view: { all: boolean; now: Date; width: number }): Row[] {
   if (!view.all) {
-    const previous = listing.sessions?.find(
+    const other = listing.sessions?.find(
       (session) => session.sessionId !== listing.sessionId && session.resume !== null,
     );
+    const lastPromptAt = other?.entries[0]?.createdAt ?? null;
+    const firstPromptAt = listing.entries.at(-1)?.createdAt;
+    const isPrevious =
+      firstPromptAt === undefined ||
+      (lastPromptAt !== null && Date.parse(lastPromptAt) <= Date.parse(firstPromptAt));
     return [
-      ...(previous ? [{ sessionId: previous.sessionId, resume: previous.resume ?? '' }] : []),
+      ...(other
+        ? [{ sessionId: other.sessionId, resume: other.resume ?? '', lastPromptAt, isPrevious }]
+        : []),
       ...listing.entries.map((entry) => ({ entry })),
     ];
   }
@@ -160,10 +184,14 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
     loop: false,
     renderItem: ({ item, isActive }) => {
       if ('header' in item) return item.header.split('\n').map(config.dim).join('\n');
+      const resumeLine = (row: ResumeRow) => {
+        const line = (id: string) => `/resume ${escapeControls(id)} (${describeResumeRow(row, config.now)})`;
+        // The full id where it fits; the first 8 characters (as every list shows) where it does not.
+        const full = line(row.sessionId);
+        return [...full].length <= config.width - 2 ? full : line(row.sessionId.slice(0, 8));
+      };
       const line =
-        'entry' in item
-          ? renderRewindEntry(item.entry, config.now, config.width - 2)
-          : `/resume ${escapeControls(item.sessionId)} (previous session)`;
+        'entry' in item ? renderRewindEntry(item.entry, config.now, config.width - 2) : resumeLine(item);
       return isActive ? config.bold(`❯ ${line}`) : `  ${line}`;
     },
   });
@@ -260,26 +288,31 @@ export async function runRewindPicker(
         );
   // A prompt of another session is shown where it is: among every session's.
   const all = request.all || (named !== undefined && named.sessionId !== listing.sessionId);
-  if (!all && listing.entries.length === 0) {
+  const width = Math.max(40, Math.min(process.stdout.columns || 80, 120));
+  const height = process.stdout.rows || 24;
+  const now = ctx.deps.now();
+  const rows = pickerRows(listing, { all, now, width });
+  // Right after /clear the session has no prompts yet: the session before it is what one reaches for
+  // (new-user trial 4), so the picker opens on it; with no other session, there is nothing to show.
+  if (!all && rows.length === 0) {
     ctx.out.print(
       `Session ${escapeControls(listing.sessionId ?? '')} has no prompts here: \`${cliCommand('rewind', { root: ctx.root, args: ['--all'] })}\` shows every session's.`,
     );
     return EXIT.ok;
   }
-  const width = Math.max(40, Math.min(process.stdout.columns || 80, 120));
-  const height = process.stdout.rows || 24;
-  const now = ctx.deps.now();
   const prompts = all
     ? sessions.reduce((sum, session) => sum + session.entries.length, 0)
     : listing.entries.length;
   const title = all
     ? `Rewind: every session of the project (${prompts} prompt(s)), newest first`
-    : `Rewind: session ${escapeControls(listing.sessionId ?? '')} (${prompts} prompt(s)), newest first`;
+    : prompts === 0
+      ? `Rewind: session ${escapeControls(listing.sessionId ?? '')} has no prompts yet`
+      : `Rewind: session ${escapeControls(listing.sessionId ?? '')} (${prompts} prompt(s)), newest first`;
   let result: PickerResult;
   try {
     result = await rewindPicker({
       title,
-      rows: pickerRows(listing, { all, now, width }),
+      rows,
       now,
       width,
       pageSize: Math.max(3, Math.min(10, height - 12)),
@@ -300,7 +333,11 @@ export async function runRewindPicker(
     return EXIT.notConfirmed;
   }
   if ('resume' in result) {
-    ctx.out.print(`Continue the previous session: ${inFolder(result.resume, ctx.root)}`);
+    ctx.out.print(
+      result.isPrevious
+        ? `Continue the previous session: ${inFolder(result.resume, ctx.root)}`
+        : `Continue the other session (${describeResumeRow(result, ctx.deps.now()).replace(/^other session, /, '')}; if it is still open, go on there instead): ${inFolder(result.resume, ctx.root)}`,
+    );
     return EXIT.ok;
   }
   const chosen = {

@@ -29,6 +29,8 @@ type KindOf = (path: string) => PathKind;
 interface Paths {
   kindOf: KindOf;
   home?: string | undefined;
+  /** Told each target that is a pattern (a glob, a variable), or `null` for one whose folder is unknown. */
+  onPattern?: ((pattern: string | null) => void) | undefined;
 }
 
 const REASON_COMMAND_CHARS = 80;
@@ -43,9 +45,13 @@ const MAX_DEPTH = 8;
 export function classifyCommand(
   line: string,
   kindOf: KindOf = () => 'unknown',
-  options: { shell?: 'sh' | 'powershell'; home?: string | undefined } = {},
+  options: {
+    shell?: 'sh' | 'powershell';
+    home?: string | undefined;
+    onPattern?: ((pattern: string | null) => void) | undefined;
+  } = {},
 ): CommandRisk {
-  const paths = { kindOf, home: options.home };
+  const paths = { kindOf, home: options.home, onPattern: options.onPattern };
   const reason =
     options.shell === 'powershell'
       ? classifyPowerShell(line, '', paths, 0)
@@ -146,9 +152,12 @@ function kindAt(written: string, folder: string | null, paths: Paths): PathKind 
     // `/tmp/*.log`, `$HOME/.cache/$name`: all of it lies in the folder before the first expansion.
     const literal = path.slice(0, path.search(/[$*?[~{]/));
     const parent = literal.slice(0, literal.lastIndexOf('/'));
-    return parent.startsWith('/') && paths.kindOf(parent) === 'outside' ? 'outside' : 'unknown';
+    if (parent.startsWith('/') && paths.kindOf(parent) === 'outside') return 'outside';
+    paths.onPattern?.(joinPath(folder, path));
+    return 'unknown';
   }
   const joined = joinPath(folder, path);
+  if (joined === null) paths.onPattern?.(null);
   return joined === null ? 'unknown' : paths.kindOf(joined);
 }
 

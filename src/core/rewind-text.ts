@@ -1,4 +1,5 @@
 import truncatedWidth from 'fast-string-truncated-width';
+import { describeLeftOut, type LeftOut } from './left-out.js';
 import { escapeControls, quotePath } from './quote.js';
 import { formatChangeCounts, hasChanges, type RewindEntry } from './rewind-refs.js';
 import type { RestorePlan } from './snapshot.js';
@@ -110,7 +111,11 @@ export function renderRewindList(listing: RewindListView, now: Date, root?: stri
     block(group.entries, isCurrent);
     lines.push('');
   }
-  if (!listing.sessions && listing.entries.length === 0) lines.push('  (no prompts)');
+  // Right after /clear the new session has none yet: where the one before it is (new-user trial 4).
+  if (!listing.sessions && listing.entries.length === 0)
+    lines.push(
+      `  (no prompts yet: \`${cliCommand('rewind', { root, args: ['--list', '--all'] })}\` shows the other sessions' prompts and how to resume them)`,
+    );
   lines.push('Counts are what changed after each prompt: what restoring its code would undo.');
   lines.push(`Go back with: ${cliCommand('rewind', { root })} <id|latest~N> --code|--conversation|--both`);
   return lines.join('\n');
@@ -124,6 +129,7 @@ export interface RewindOutcomeView {
     conflicts: ReadonlyArray<{ path: string; changedBy: readonly string[] }>;
     undoSnapshotId: string | null;
     headMoved?: HeadMove | null;
+    notHeld?: readonly LeftOut[] | undefined;
   } | null;
   conversation: {
     canFork: boolean;
@@ -156,8 +162,24 @@ export function renderRewind(outcome: RewindOutcomeView, root?: string): string 
   const code = outcome.code;
   if (code) {
     const total = code.plan.overwrite.length + code.plan.create.length + code.plan.delete.length;
+    // A prompt's snapshot that left files out is not the whole tree (new-user trial 4).
+    const notHeld = code.notHeld ?? [];
+    const notHeldLine =
+      notHeld.length === 0
+        ? []
+        : [
+            `  Not in this prompt's snapshot, so not brought back: ${notHeld
+              .slice(0, 10)
+              .map((entry) => describeLeftOut(entry))
+              .join(', ')}${notHeld.length > 10 ? `, and ${notHeld.length - 10} more` : ''}.`,
+          ];
     if (total === 0) {
-      lines.push('Code: the working tree already matches this prompt; nothing to restore.');
+      lines.push(
+        notHeld.length === 0
+          ? 'Code: the working tree already matches this prompt; nothing to restore.'
+          : "Code: the working tree already matches what this prompt's snapshot holds; nothing to restore.",
+        ...notHeldLine,
+      );
       // Edits made only through a link out of the project leave nothing to restore: say why.
       lines.push(...renderGuarded(code.plan).map((line) => `  ${line}`));
     } else {
@@ -166,7 +188,7 @@ export function renderRewind(outcome: RewindOutcomeView, root?: string): string 
           ? `Code: restoring would change ${total} file(s).`
           : `Code: restored, ${total} file(s) changed.`,
       );
-      lines.push(...renderPlan(code.plan).map((line) => `  ${line}`));
+      lines.push(...renderPlan(code.plan).map((line) => `  ${line}`), ...notHeldLine);
       if (code.headMoved) lines.push(renderHeadMove(code.headMoved));
       lines.push(...renderConflicts(code.conflicts));
       if (code.undoSnapshotId)

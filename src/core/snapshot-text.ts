@@ -1,4 +1,5 @@
 import { code } from './brief.js';
+import { describeLeftOut, type LeftOut, leftOutOf, leftOutUnder } from './left-out.js';
 import { CHECKPOINT_FILE } from './paths.js';
 import { escapeControls, quotePath } from './quote.js';
 import { TURN_END_TRIGGER } from './rewind-credit.js';
@@ -147,6 +148,17 @@ export function renderSnapshotList(
     lines.push(
       `- ${snapshot.id} ${formatAge(new Date(snapshot.createdAt), now)} [${escapeControls(snapshot.trigger)}] ${describeChanges(snapshot)}${where}${label}`,
     );
+    // What it left out, under it: a snapshot is not the whole tree when it skipped files (new-user trial 4).
+    const leftOut = [
+      ...leftOutOf(snapshot.skipped).map((entry) => describeLeftOut(entry)),
+      ...(snapshot.skipped.invalidNames ?? []).map(
+        (name) => `${code(name)} (a name that is not valid UTF-8, left out by an earlier version)`,
+      ),
+    ];
+    if (leftOut.length > 0)
+      lines.push(
+        `  ⚠ left out, so not restorable from it: ${leftOut.slice(0, 3).join(', ')}${leftOut.length > 3 ? `, and ${leftOut.length - 3} more` : ''}`,
+      );
   }
   if (snapshots.length < total) lines.push(`- … and ${total - snapshots.length} older`);
   return lines.join('\n');
@@ -164,6 +176,7 @@ export interface DiffView {
     newMode?: string | undefined;
   }>;
   patch?: string;
+  notHeld?: ReadonlyArray<{ snapshot: string; leftOut: readonly LeftOut[] }> | undefined;
 }
 
 /** "mode 100644 -> 100755", as git's diff says "old mode" and "new mode"; '' with no mode change. */
@@ -175,7 +188,15 @@ export function describeModeChange(change: {
 }
 
 export function renderDiff(diff: DiffView): string {
-  if (diff.files.length === 0) return `No differences between snapshot ${diff.from} and ${diff.to}.`;
+  const notHeld = (diff.notHeld ?? []).map(
+    (side) =>
+      `Not compared: ${side.snapshot === 'working tree' ? 'a snapshot of the working tree now' : `snapshot ${side.snapshot}`} leaves out ${side.leftOut.map((entry) => describeLeftOut(entry)).join(', ')}.`,
+  );
+  if (diff.files.length === 0)
+    return [
+      `No differences between snapshot ${diff.from} and ${diff.to}${notHeld.length > 0 ? ' in what they hold' : ''}.`,
+      ...notHeld,
+    ].join('\n');
   const lines = [`${diff.files.length} file(s) differ between snapshot ${diff.from} and ${diff.to}:`];
   for (const file of diff.files) {
     const counts = file.added === null ? 'binary' : `+${file.added} -${file.deleted}`;
@@ -184,6 +205,7 @@ export function renderDiff(diff: DiffView): string {
     const said = mode && counts === '+0 -0' ? [mode] : [counts, ...(mode ? [mode] : [])];
     lines.push(`${file.status} ${quotePath(file.path)} (${said.join(', ')})`);
   }
+  lines.push(...notHeld);
   // Security: a file's own bytes reach the terminal here; its lines stay, its control characters do not.
   if (diff.patch) lines.push('', escapeControls(diff.patch.trimEnd(), { multiline: true }));
   return lines.join('\n');
@@ -216,7 +238,8 @@ export function renderHeadMove(move: HeadMove): string {
 }
 
 export interface RestoreView {
-  snapshot: { id: string };
+  /** `skipped`: what the snapshot left out although it was there, which no restore from it brings back. */
+  snapshot: { id: string; skipped?: SnapshotMeta['skipped'] | undefined };
   dryRun: boolean;
   plan: RestorePlan;
   undoSnapshotId: string | null;
@@ -317,11 +340,28 @@ export function renderGuarded(
 /** A dry run ends saying how to apply it, in the words of the reader's surface (an MCP tool or the CLI). */
 export function renderRestore(outcome: RestoreView, surface: Reader = 'mcp'): string {
   const total = outcome.plan.overwrite.length + outcome.plan.create.length + outcome.plan.delete.length;
+  // A snapshot that left files out is not the whole tree: "already matches" alone hid a file deleted
+  // for good (new-user trial 4).
+  const leftOut = leftOutUnder(leftOutOf(outcome.snapshot.skipped), outcome.paths ?? []);
+  const notHeld =
+    leftOut.length === 0
+      ? []
+      : [
+          `Not in snapshot ${outcome.snapshot.id}, so no restore from it brings back: ${leftOut
+            .slice(0, 10)
+            .map((entry) => describeLeftOut(entry))
+            .join(
+              ', ',
+            )}${leftOut.length > 10 ? `, and ${leftOut.length - 10} more` : ''} (left out when it was taken).`,
+        ];
   if (total === 0 && !outcome.plan.checkpoint)
     return [
-      outcome.plan.refused.length === 0
-        ? `The working tree already matches snapshot ${outcome.snapshot.id}: nothing to restore.`
-        : `Nothing to restore from snapshot ${outcome.snapshot.id} but what is refused.`,
+      outcome.plan.refused.length > 0
+        ? `Nothing to restore from snapshot ${outcome.snapshot.id} but what is refused.`
+        : leftOut.length > 0
+          ? `The working tree already matches what snapshot ${outcome.snapshot.id} holds: nothing to restore from it.`
+          : `The working tree already matches snapshot ${outcome.snapshot.id}: nothing to restore.`,
+      ...notHeld,
       ...renderGuarded(outcome.plan),
     ].join('\n');
   const lines = outcome.unconfirmed
@@ -334,6 +374,7 @@ export function renderRestore(outcome: RestoreView, surface: Reader = 'mcp'): st
         ]
       : [`Restored snapshot ${outcome.snapshot.id}: ${total} file(s) changed.`];
   lines.push(...renderPlan(outcome.plan));
+  lines.push(...notHeld);
   if (outcome.headMoved) lines.push(renderHeadMove(outcome.headMoved));
   if (outcome.dryRun) lines.push(wordsOf(surface).applyRestore(outcome.snapshot.id, outcome.paths ?? []));
   else if (outcome.undoSnapshotId)

@@ -11,6 +11,10 @@ export const HOOK_OUTPUT_MAX_CHARS = 10_000;
 export interface HookResult {
   context?: string;
   notes: string[];
+  /** For the person, shown by the agent where it can (Claude Code's `systemMessage`). */
+  userMessage?: string;
+  /** Before a command: the agent should ask the person first, for this reason (a permission decision "ask"). */
+  ask?: string;
 }
 
 /** What a handler may need beyond the app's dependencies. */

@@ -15,6 +15,11 @@ export interface PendingCommand extends CommandRisk {
   command?: string;
   /** A shell tool's call whose command the hook could not read whole (its input was cut). */
   isCommandUnread?: boolean;
+  /**
+   * What the command names, as absolute paths (`null`: a pattern in a folder that cannot be told): what
+   * its snapshot left out is said when the command may destroy it (core/left-out.ts).
+   */
+  targets?: { paths: string[]; patterns: Array<string | null> };
 }
 
 /** The tool name a PowerShell command line is handed on under (Claude-shaped, as Bash is for sh). */
@@ -95,15 +100,19 @@ export function pendingCommandRisk(input: HookInput, fallbackCwd: string, isCut 
   const sessionCwd = path.resolve(stringField(input, 'cwd') ?? fallbackCwd);
   const cwd = path.resolve(sessionCwd, stringField(input, COMMAND_CWD) ?? '.');
   let roots: string[] | undefined;
+  const targets = { paths: [] as string[], patterns: [] as Array<string | null> };
   const kindOf = (file: string): PathKind => {
     const absolute = path.resolve(cwd, file);
+    targets.paths.push(absolute);
     // Only a path written absolute (or from ~) may be outside: `..` and links are left to the snapshot.
     if (!path.isAbsolute(file)) return pathKind(absolute);
     roots ??= [...new Set([...projectRoots(cwd), ...projectRoots(sessionCwd)])];
     return isOutside(absolute, roots) ? 'outside' : pathKind(absolute);
   };
   const shell = tool === POWERSHELL_TOOL ? 'powershell' : 'sh';
-  return { ...classifyCommand(command, kindOf, { shell, home: homeFolder() }), command };
+  const onPattern = (pattern: string | null) =>
+    targets.patterns.push(pattern === null ? null : path.resolve(cwd, pattern));
+  return { ...classifyCommand(command, kindOf, { shell, home: homeFolder(), onPattern }), command, targets };
 }
 
 /**

@@ -1,12 +1,20 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../app/deps.js';
-import { isGcDue, takeSnapshot } from '../app/rewind.js';
+import { isGcDue, snapshotSettings, takeSnapshot } from '../app/rewind.js';
 import { ROOT_ENV } from '../app/root.js';
+import {
+  type CommandTargets,
+  type LeftOut,
+  leftOutAtRisk,
+  leftOutOf,
+  renderLeftOutWarning,
+} from '../core/left-out.js';
+import { settingsOf } from '../store/settings-file.js';
 import { startBackgroundGc } from './background.js';
 import { type HookContext, type HookResult, hookProjectRoot } from './common.js';
 import { type HookInput, stringField } from './input.js';
-import { COMMAND_CWD, pendingCommandRisk, realOrSelf } from './pre-command-gate.js';
+import { COMMAND_CWD, type PendingCommand, pendingCommandRisk, realOrSelf } from './pre-command-gate.js';
 
 /** The trigger of a snapshot taken before a command that may destroy work. */
 export const PRE_COMMAND_TRIGGER = 'pre-command';
@@ -17,22 +25,35 @@ export const UNREAD_COMMAND_LABEL =
 
 /**
  * A snapshot before a shell command (Bash or PowerShell) that may destroy work (issue 25), labelled with
- * the command (redacted, as every label is). Never blocks, denies or asks: it says nothing to the agent,
- * and a failure is a note on stderr while the command runs anyway. Through the relay, the command runs as soon as the snapshot's
- * content is taken.
+ * the command (redacted, as every label is). Never blocks or denies: a failure is a note on stderr while
+ * the command runs anyway. Through the relay, the command runs as soon as the snapshot's content is taken.
+ * When the command may destroy what the snapshot leaves out (a file over the size cap, a nested
+ * repository), it says so to the person and to the model, and when the command names it, has the agent
+ * ask the person first (new-user trial 4: a 25 MB file was deleted for good, in silence).
  */
 export async function preToolUse(input: HookInput, deps: AppDeps, context: HookContext): Promise<HookResult> {
   const risk = pendingCommandRisk(input, deps.cwd(), context.inputCut !== undefined);
   const label = risk.isCommandUnread ? UNREAD_COMMAND_LABEL : risk.command?.replace(/\s+/g, ' ');
   if (!risk.destructive || label === undefined) return { notes: [] };
-  const snapshot = (projectRoot: string | undefined, onContentTaken?: () => void) =>
-    takeSnapshot(deps, {
+  const atRiskIn = (leftOut: readonly LeftOut[], root: string) =>
+    leftOutAtRisk(leftOut, commandTargetsIn(risk, root));
+  const snapshot = (projectRoot: string | undefined, answerEarly?: () => void) => {
+    // The early answer carries no output: it waits while something left out is at risk, to say so.
+    let isHeld = false;
+    return takeSnapshot(deps, {
       projectRoot,
       trigger: PRE_COMMAND_TRIGGER,
       label,
       sessionId: stringField(input, 'session_id', 'sessionId'),
-      onContentTaken,
+      onContentLeftOut: answerEarly
+        ? (skipped, root) => {
+            const atRisk = atRiskIn(leftOutOf({ ...skipped }), root);
+            isHeld = atRisk.named.length + atRisk.unnamed.length > 0;
+          }
+        : undefined,
+      onContentTaken: answerEarly && (() => (isHeld ? undefined : answerEarly())),
     });
+  };
   // A command the agent runs in another repository (a folder it named outside the project, or a
   // repository nested in it, which the project's snapshots leave out) gets that repository's snapshot
   // too, taken first: the command may start once the last one's content is taken.
@@ -42,7 +63,63 @@ export async function preToolUse(input: HookInput, deps: AppDeps, context: HookC
   const outcome = await snapshot(projectRoot, context.answerEarly);
   for (const done of [...others, outcome])
     if (isGcDue(done) && context.cliPath) startBackgroundGc(context.cliPath, done.root.root, deps.env);
-  return { notes: [] };
+  const named: LeftOut[] = [];
+  const unnamed: LeftOut[] = [];
+  for (const done of [...others, outcome]) {
+    const atRisk = atRiskIn(leftOutOf(done.snapshot.skipped), done.root.root);
+    const inRoot = (entry: LeftOut) => ({
+      ...entry,
+      path: inProject(done.root.root, outcome.root.root, entry.path),
+    });
+    named.push(...atRisk.named.map(inRoot));
+    unnamed.push(...atRisk.unnamed.map(inRoot));
+  }
+  const warning = renderLeftOutWarning(
+    { named, unnamed },
+    snapshotSettings(settingsOf(deps, outcome.root.root)).maxFileBytes,
+  );
+  if (!warning) return { notes: [] };
+  return {
+    notes: [],
+    context: warning.model,
+    userMessage: warning.user,
+    ...(warning.ask ? { ask: warning.ask } : {}),
+  };
+}
+
+/** A path of another repository's snapshot as the session's project names it (relative to its root when inside). */
+function inProject(root: string, projectRoot: string, file: string): string {
+  if (root === projectRoot) return file;
+  const relative = path.relative(projectRoot, path.join(root, file));
+  return relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)
+    ? path.join(root, file)
+    : relative.split(path.sep).join('/');
+}
+
+/**
+ * What the command names, relative to `root` (null: outside it), by path and by the real path of its
+ * folder (a session cwd through a symbolic link names the same files; a link itself is what `rm` removes,
+ * not what it points to).
+ */
+function commandTargetsIn(risk: PendingCommand, root: string): CommandTargets {
+  const roots = [...new Set([root, realOrSelf(root)])];
+  const within = (absolute: string): string | null => {
+    const real = path.join(realOrSelf(path.dirname(absolute)), path.basename(absolute));
+    for (const base of roots)
+      for (const target of new Set([absolute, real])) {
+        const relative = path.relative(base, target);
+        if (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+          return relative.split(path.sep).join('/');
+      }
+    return null;
+  };
+  const patterns = risk.targets?.patterns ?? [];
+  return {
+    paths: (risk.targets?.paths ?? []).map(within),
+    patterns: patterns.filter((pattern): pattern is string => pattern !== null).map(within),
+    // A target in a folder it cannot tell may be anything (a command it could not read names nothing).
+    isAnywhere: patterns.includes(null),
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { HookOptions } from './hook-args.js';
 import { HOOK_BUDGET_MS, inputWaitMs } from './hook-budgets.js';
 import { MAX_INPUT_BYTES, readHookStdin, writeAll } from './hook-io.js';
 import { INPUT_CUT_KEY, INPUT_UNFINISHED_KEY, isInputCut, parseHookInput } from './input.js';
+import { renderPreCommand } from './pre-command-output.js';
 
 /**
  * Events whose handler is not cut short at its budget: it records a command (in the checkpoint, or in
@@ -139,7 +140,9 @@ export async function executeHook(
             );
           }),
         ]);
-    const output = adapter.render(event, result);
+    // The pre-command hook's output has its own shape per agent (a permission decision, a message).
+    const output =
+      hookEvent === 'PreToolUse' ? renderPreCommand(agent, event, result) : adapter.render(event, result);
     if (output) stdout = `${output}\n`;
     for (const text of result.notes) note(text);
   } catch (error) {

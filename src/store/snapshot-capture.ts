@@ -20,6 +20,11 @@ import { readState, type StoreState, writeState } from './store-state.js';
 import { treeStat } from './tree-stat.js';
 import { RESTORE_TEMP_PREFIX } from './worktree-writer.js';
 
+/** Told once the working tree has been read, with what the capture left out (see captureTree). */
+export type WorktreeRead = (
+  leftOut: Pick<SnapshotMeta['skipped'], 'large' | 'nested' | 'unreadable'>,
+) => void;
+
 export interface CaptureResult {
   tree: string;
   changes: ChangeCounts;
@@ -76,12 +81,14 @@ export interface CaptureTarget {
  *
  * `onWorktreeRead` is called once the working tree has been read: every changed file's content is in the
  * store by then, and what follows (the tree, the state) reads and writes only the store, so an edit made
- * after the call cannot reach this capture.
+ * after the call cannot reach this capture. It is told what the capture leaves out (files over the size
+ * cap, nested repositories, folders git cannot read), as the result will list it, so a caller can say
+ * so before it answers.
  */
 export async function captureTree(
   target: CaptureTarget,
   baseTree?: string,
-  onWorktreeRead?: () => void,
+  onWorktreeRead?: WorktreeRead,
   onProgress?: CaptureProgress,
 ): Promise<CaptureResult> {
   const { root, git } = target;
@@ -233,6 +240,27 @@ export async function captureTree(
       counts.added++;
     }
   }
+  // Folders git could not open are left out of its scan with a warning only, and only the first time
+  // (its untracked cache remembers them): kept in the state while they are there, said with each snapshot.
+  // Known before the content is taken, so the caller told then (onWorktreeRead) hears of them too.
+  const warned = parseUnreadableFolders(scanned.stderr);
+  const unreadableNow = [
+    ...warned,
+    ...(state.unreadable ?? []).filter(
+      (folder) => !warned.some((seen) => seen.path === folder.path) && isStillThere(root, folder.path),
+    ),
+  ];
+  // At most MAX_UNREADABLE_LISTED in each snapshot's record (a review: 300 such folders made every
+  // snapshot 30 KB bigger); the state keeps them all, so each is still said while it lasts.
+  const unreadable = unreadableNow.slice(0, MAX_UNREADABLE_LISTED).map((folder) => ({
+    path: clipMiddle(folder.path),
+    reason: unreadableReason(folder.error),
+  }));
+  const leftOutNow = () => ({
+    large: [...state.exclusions.large],
+    nested: [...state.exclusions.nested],
+    ...(unreadable.length > 0 ? { unreadable } : {}),
+  });
   const indexChanged = toAdd.length > 0 || toDrop.length > 0;
   // Read here to drop paths in the same git call, or for a caller that answers once the content is taken
   // (onWorktreeRead) in a process that hashes without loading node:crypto (a server, whose modules are
@@ -253,7 +281,7 @@ export async function captureTree(
       : null;
   if (records !== null) {
     // The content is in the store already: the index is bookkeeping from here.
-    onWorktreeRead?.();
+    onWorktreeRead?.(leftOutNow());
     await git(['update-index', '-z', '--replace', '--index-info'], { input: records });
   } else {
     if (toDrop.length > 0) {
@@ -301,7 +329,7 @@ export async function captureTree(
       if (dropped.length > 0)
         await git(['update-index', '-z', '--force-remove', '--stdin'], { input: nulJoin(dropped) });
     }
-    onWorktreeRead?.();
+    onWorktreeRead?.(leftOutNow());
   }
   // Paths excluded just now: from the next scan on, git leaves them out.
   if (JSON.stringify(state.exclusions) !== exclusionsBefore)
@@ -319,26 +347,11 @@ export async function captureTree(
         ? counts
         : await countChanges(git, baseTree, tree);
   state.index = { tree };
-  // Folders git could not open are left out of its scan with a warning only, and only the first time
-  // (its untracked cache remembers them): kept in the state while they are there, said with each snapshot.
-  const warned = parseUnreadableFolders(scanned.stderr);
-  const unreadableNow = [
-    ...warned,
-    ...(state.unreadable ?? []).filter(
-      (folder) => !warned.some((seen) => seen.path === folder.path) && isStillThere(root, folder.path),
-    ),
-  ];
   if (unreadableNow.length > 0) state.unreadable = unreadableNow;
   else delete state.unreadable;
   state.maxFileBytes = target.settings.maxFileBytes;
   // An unchanged tree (most prompts) leaves the state as it was: no write.
   if (remembered() !== stored) await writeState(target.statePath, state);
-  // At most MAX_UNREADABLE_LISTED in each snapshot's record (a review: 300 such folders made every
-  // snapshot 30 KB bigger); the state keeps them all, so each is still said while it lasts.
-  const unreadable = (state.unreadable ?? []).slice(0, MAX_UNREADABLE_LISTED).map((folder) => ({
-    path: clipMiddle(folder.path),
-    reason: unreadableReason(folder.error),
-  }));
   return {
     tree,
     changes,

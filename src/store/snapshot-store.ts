@@ -30,7 +30,12 @@ import { withFileLock } from './lock.js';
 import { repositoryObjectFormat } from './loose-object.js';
 import { type AsideContent, type GuardedRestore, guardRestore, type KeptLeaf } from './restore-guard.js';
 import * as journal from './restore-journal.js';
-import { type CaptureProgress, type CaptureResult, captureTree } from './snapshot-capture.js';
+import {
+  type CaptureProgress,
+  type CaptureResult,
+  captureTree,
+  type WorktreeRead,
+} from './snapshot-capture.js';
 import * as catalog from './snapshot-catalog.js';
 import * as diff from './snapshot-diff.js';
 import { snapshotFootprints } from './snapshot-footprint.js';
@@ -52,7 +57,7 @@ import { type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
 export type { AsideContent, GuardedRestore } from './restore-guard.js';
 export type { RestoreJournal } from './restore-journal.js';
-export type { CaptureProgress, CaptureResult } from './snapshot-capture.js';
+export type { CaptureProgress, CaptureResult, WorktreeRead } from './snapshot-capture.js';
 export type { DiffEntry } from './snapshot-diff.js';
 export type { TreeChange } from './worktree-writer.js';
 
@@ -175,13 +180,13 @@ export class SnapshotStore {
    */
   async capture(
     baseTree?: string,
-    onWorktreeRead?: () => void,
+    onWorktreeRead?: WorktreeRead,
     onProgress?: CaptureProgress,
   ): Promise<CaptureResult> {
     let told = false;
-    const once = onWorktreeRead
-      ? () => {
-          if (!told) onWorktreeRead();
+    const once: WorktreeRead | undefined = onWorktreeRead
+      ? (leftOut) => {
+          if (!told) onWorktreeRead(leftOut);
           told = true;
         }
       : undefined;

@@ -296,16 +296,82 @@ describe('claude-checkpoint rewind in a terminal', () => {
     const previous = '99999999-8888-4777-8666-555555555555';
     const { root, env } = await threePrompts({ previousSession: previous });
     const term = terminal(root, env);
-    await term.waitFor(`/resume ${previous} (previous session)`);
+    // In 80 columns the id is shortened to the 8 characters every list shows; the command printed has it whole.
+    await term.waitFor(`/resume ${previous.slice(0, 8)} (previous session, last prompt `);
     const shown = term.screen();
-    expect(shown.indexOf(`/resume ${previous}`)).toBeLessThan(shown.indexOf('Step 3'));
+    expect(shown.indexOf(`/resume ${previous.slice(0, 8)}`)).toBeLessThan(shown.indexOf('Step 3'));
     expect(shown).toMatch(/❯ .*Step 3/);
     term.type('\u001b[A');
-    await term.waitFor(`❯ /resume ${previous}`);
+    await term.waitFor(`❯ /resume ${previous.slice(0, 8)}`);
     term.type(ENTER);
     expect(await term.exit).toBe(0);
     // Run with --root: the agent is started in the project, where it finds its sessions.
     await term.waitFor(`Continue the previous session: cd ${root} && claude --resume ${previous}`);
+  }, 90_000);
+
+  it('right after /clear, before the new session prompts: the picker opens on the previous session (new-user trial 4)', async () => {
+    const cleared = '77777777-8888-4777-8666-555555555555';
+    const { root, env } = await threePrompts();
+    // The new session has started (SessionStart, source clear) and sent nothing yet.
+    const start = await runCli(['hook', 'SessionStart'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({
+        session_id: cleared,
+        cwd: root,
+        hook_event_name: 'SessionStart',
+        source: 'clear',
+      }),
+    });
+    expect(start.code).toBe(0);
+    const term = terminal(root, { ...env, CLAUDE_CODE_SESSION_ID: cleared });
+    await term.waitFor(`❯ /resume ${SESSION.slice(0, 8)} (previous session, last prompt `);
+    expect(term.screen()).toContain(`Rewind: session ${cleared} has no prompts yet`);
+    expect(term.screen()).not.toContain('has no prompts here');
+    term.type(ENTER);
+    expect(await term.exit).toBe(0);
+    await term.waitFor(`Continue the previous session: cd ${root} && claude --resume ${SESSION}`);
+  }, 90_000);
+
+  it('rewind --list right after /clear: the new session has no prompts yet, and the list says where the others are', async () => {
+    const { root, env } = await threePrompts();
+    const cleared = '77777777-8888-4777-8666-555555555555';
+    const listed = await runCli(['rewind', '--list'], {
+      cwd: root,
+      env: { ...env, CLAUDE_CODE_SESSION_ID: cleared },
+    });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(
+      "(no prompts yet: `claude-checkpoint rewind --list --all` shows the other sessions' prompts and how to resume them)",
+    );
+  });
+
+  it('a session that prompted after this one began is "other session", never "previous" (new-user trial 4)', async () => {
+    const other = '99999999-8888-4777-8666-555555555555';
+    const { root, env } = await threePrompts();
+    // The other session, still running in another terminal, prompts after this one's prompts.
+    const prompt = await runCli(['hook', 'UserPromptSubmit'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({
+        session_id: other,
+        cwd: root,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'Elsewhere',
+      }),
+    });
+    expect(prompt.code).toBe(0);
+    const term = terminal(root, { ...env, CLAUDE_CODE_SESSION_ID: SESSION });
+    await term.waitFor(`/resume ${other.slice(0, 8)} (other session, last prompt `);
+    expect(term.screen()).not.toContain('previous session');
+    term.type('\u001b[A');
+    await term.waitFor(`❯ /resume ${other.slice(0, 8)}`);
+    term.type(ENTER);
+    expect(await term.exit).toBe(0);
+    await term.waitFor(
+      /Continue the other session \(last prompt [^;]+; if it is still open, go on there instead\): cd /,
+    );
+    expect(term.screen()).not.toContain('Continue the previous session');
   }, 90_000);
 });
 
