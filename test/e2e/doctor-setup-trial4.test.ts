@@ -6,6 +6,7 @@ import { SETUP_HOOK_EVENTS } from '../../src/app/setup-hooks.js';
 import { HOOK_EVENTS } from '../../src/core/hook-events.js';
 import { assertBuilt, HOOK_ENTRY, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { bareRemote, cli as handoffCli, machine } from '../helpers/handoff.js';
 
 beforeAll(assertBuilt);
 
@@ -333,17 +334,17 @@ describe('words a new user reads (trial 4, items 8 and 9)', () => {
     expect(await doctorCheck(project, env, 'Claude Code hooks')).toMatchObject({ level: 'warn' });
   });
 
-  it('the brief is headed with the project as this machine knows it, not the folder it was saved in', async () => {
-    const saved = createRepo({ committed: { 'a.ts': 'a' } });
-    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
-    expect((await runCli(['save', '--goal', 'ship it'], { cwd: saved, env })).code).toBe(0);
-    // What a handoff pull does: the other machine's checkpoint file, in this machine's folder.
-    const here = path.join(tempDir('machine-b-'), 'my-checkout');
-    mkdirSync(here);
-    copyFileSync(path.join(saved, '.claude-checkpoint'), path.join(here, '.claude-checkpoint'));
-    const brief = await runCli(['brief'], { cwd: here, env });
-    expect(brief.stdout).toMatch(/^# Resuming: my-checkout \(/m);
-    expect(brief.stdout).not.toContain(path.basename(saved));
+  it('after a handoff pull, the brief is headed with the project as this machine knows it', async () => {
+    const { bare } = bareRemote();
+    const a = machine(bare, 'Alice');
+    const b = machine(bare, 'Bob');
+    expect((await handoffCli(a, 'save', '--goal', 'ship it')).code).toBe(0);
+    expect((await handoffCli(a, 'handoff', 'push', '--name', 'work')).code).toBe(0);
+    const pulled = await handoffCli(b, 'handoff', 'pull', '--name', 'work', '--yes');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    const brief = await handoffCli(b, 'brief');
+    expect(brief.stdout).toMatch(new RegExp(`^# Resuming: ${path.basename(b.root)} \\(`, 'm'));
+    expect(brief.stdout).not.toContain(path.basename(a.root));
   });
 
   it("setup --help does not invite a team to share --project files that name this machine's paths", async () => {
