@@ -399,8 +399,9 @@ async function geminiWiring(
     const ours = Object.values(settings?.hooks ?? {}).flatMap((groups) =>
       (Array.isArray(groups) ? groups : []).flatMap((group) => (group?.hooks ?? []).filter(isOurs)),
     );
+    // A server of that name without hooks of ours may be the user's own: not a set-up of ours.
+    if (ours.length === 0) continue;
     const server = settings?.mcpServers?.['claude-checkpoint'];
-    if (server === undefined && ours.length === 0) continue;
     const rerun = `Run \`${setupCommand('gemini', scope, commandRoot)}\` again`;
     // Every event this version wires, from the table setup writes from (trial 4, item 2).
     const lacking = eventsWithoutOurs(settings?.hooks, SETUP_HOOK_EVENTS.gemini, isOurs);
@@ -555,8 +556,8 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       detail: `the hooks in ${where.settings} for ${where.events.join(', ')} point at ${missingFile}, which does not exist${absent.size > 1 ? ` (and ${absent.size - 1} other entry file(s) do not either)` : ''}: those hooks fail at every event`,
       fix: 'Put the absolute path of your build there (the dist/hook.js of the folder where you ran npm run build), as in the hooks snippet of docs/agents/claude-code.md (Manual set-up), or install the plugin and remove these entries.',
     };
-  // Claude Code runs every matching hook and folds only identical commands into one: the plugin's and a
-  // settings.json entry's differ, so each event ran twice (trial 4, item 4).
+  // Claude Code runs every matching hook and folds only identical commands into one (code.claude.com/docs/
+  // en/hooks): the plugin's and a settings.json entry's differ, so each event ran twice (trial 4, item 4).
   if (plugin && wired.size > 0)
     return {
       name: 'Claude Code hooks',
