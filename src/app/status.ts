@@ -508,6 +508,8 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
   ];
   const wired = new Set<string>();
   const wiredIn = new Set<string>();
+  /** The entry files our hooks run, by event: two for one event run that event twice. */
+  const entryFiles = new Map<string, Set<string>>();
   const bashOnly = new Set<string>();
   const absent = new Map<string, { settings: string; events: string[] }>();
   let plugin = false;
@@ -534,6 +536,12 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       if (entries.length === 0) continue;
       wired.add(event);
       wiredIn.add(file);
+      const runs = entryFiles.get(event) ?? new Set<string>();
+      for (const entry of entries)
+        runs.add(
+          entry.file === null ? 'claude-checkpoint' : (entryFilePath(entry.file, home, root) ?? entry.file),
+        );
+      entryFiles.set(event, runs);
       for (const entry of entries) {
         const full = entry.file === null ? null : entryFilePath(entry.file, home, root);
         if (full === null || entry.file === null || existsSync(full)) continue;
@@ -570,6 +578,15 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       name: 'Claude Code hooks',
       level: 'ok',
       detail: 'the session-checkpoint plugin is enabled (it brings the hooks and the server)',
+    };
+  // Hooks of ours in two settings files that run different installations: Claude Code runs both.
+  const doubled = [...entryFiles].filter(([, runs]) => runs.size > 1).map(([event]) => event);
+  if (doubled.length > 0)
+    return {
+      name: 'Claude Code hooks',
+      level: 'warn',
+      detail: `our hooks for ${doubled.join(', ')} run more than one installation's entry (${[...new Set(doubled.flatMap((event) => [...(entryFiles.get(event) ?? [])]))].join(', ')}), so each of those hooks runs twice: each command is recorded twice and each prompt counts twice in rewind`,
+      fix: `Keep one set: remove our entries from all but one of ${[...wiredIn].join(', ')}.`,
     };
   if (wired.size === HOOK_EVENTS.length && bashOnly.size > 0)
     return {

@@ -247,6 +247,39 @@ describe('an agent set up in both the user and the project scope', () => {
     });
   });
 
+  it.each([
+    ['one installation in both files: Claude Code runs it once', SHIPPED_HOOK_ENTRY, 'ok'],
+    ['two installations: both run', HOOK_ENTRY, 'warn'],
+  ])(
+    'Claude Code, our hooks in the user and the project settings.json, %s',
+    async (_title, projectEntry, level) => {
+      const { home, env } = homes();
+      const project = createRepo({ committed: { 'a.ts': 'a' } });
+      const hooksRunning = (entry: string) =>
+        JSON.stringify({
+          hooks: Object.fromEntries(
+            HOOK_EVENTS.map((event) => [
+              event,
+              [
+                {
+                  matcher: 'Bash|PowerShell',
+                  hooks: [{ type: 'command', command: `node ${entry} ${event}` }],
+                },
+              ],
+            ]),
+          ),
+        });
+      place(path.join(home, '.claude', 'settings.json'), hooksRunning(SHIPPED_HOOK_ENTRY));
+      place(path.join(project, '.claude', 'settings.json'), hooksRunning(projectEntry));
+      const check = await doctorCheck(project, env, 'Claude Code hooks');
+      expect(check?.level).toBe(level);
+      if (level === 'warn') {
+        expect(check?.detail).toContain('runs twice');
+        expect(check?.fix).toContain(path.join(project, '.claude', 'settings.json'));
+      }
+    },
+  );
+
   it('Claude Code: the plugin and settings.json hooks of ours both: doctor warns', async () => {
     const { home, env } = homes();
     const project = createRepo({ committed: { 'a.ts': 'a' } });
