@@ -22,6 +22,21 @@ export function setupCommand(agent: string, scope: string, commandRoot: string |
 }
 
 /**
+ * Why an agent set up in both scopes runs our hooks twice, in its own rule: Codex ("Matching hooks from
+ * multiple files all run", https://developers.openai.com/codex/hooks), Copilot CLI ("all hook entries from
+ * all sources are run", https://docs.github.com/en/copilot/reference/hooks-reference), OpenCode (the global
+ * plugins folder and every .opencode/plugins, https://opencode.ai/docs/plugins). Gemini CLI runs a hook
+ * with the same name and command once (gemini-cli, packages/core/src/hooks/hookPlanner.ts), so for it only
+ * two installations count.
+ */
+export const BOTH_SCOPES_RUN = {
+  codex: 'Codex runs the hooks of every file',
+  copilot: 'Copilot CLI runs the hooks of every file',
+  opencode: 'OpenCode loads the plugins of both folders',
+  gemini: 'they run different installations, and Gemini CLI runs both',
+} as const;
+
+/**
  * The warning for an agent set up in both the user's and the project's configuration, whose hooks it then
  * runs twice at every event (trial 4, item 4): two records of each command, two snapshots of each prompt.
  * `why` says why both run (the agent's own rule).
@@ -225,9 +240,7 @@ export function copilotWiring(
       return missing.length > 0 ? `the ${missing.join(', ')} hooks` : undefined;
     },
     commandRoot,
-    // https://docs.github.com/en/copilot/reference/hooks-reference: "When the same event appears in
-    // multiple sources, all hook entries from all sources are run."
-    'Copilot CLI runs the hooks of every file',
+    BOTH_SCOPES_RUN.copilot,
   );
 }
 
@@ -266,8 +279,7 @@ export function openCodeWiring(
       return text === openCodePlugin(JSON.parse(hook) as string) ? undefined : "this version's plugin";
     },
     commandRoot,
-    // https://opencode.ai/docs/plugins: the global plugins folder and every .opencode/plugins are loaded.
-    'OpenCode loads the plugins of both folders',
+    BOTH_SCOPES_RUN.opencode,
   );
 }
 

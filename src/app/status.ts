@@ -33,6 +33,7 @@ import { estimatedBytes, readUsage } from '../store/store-usage.js';
 import {
   absentEntryFile,
   absentServerFile,
+  BOTH_SCOPES_RUN,
   bothScopes,
   copilotWiring,
   isOurEntryFile,
@@ -439,13 +440,7 @@ async function geminiWiring(
   // Gemini CLI concatenates the two scopes' hooks and runs a hook with the same name and command once
   // (packages/core/src/hooks/hookPlanner.ts, deduplicateHooks): only different installations run twice.
   if (found.length > 1 && JSON.stringify(commands[0]) !== JSON.stringify(commands[1]))
-    return bothScopes(
-      'Gemini CLI',
-      'gemini',
-      found,
-      commandRoot,
-      'different installations: Gemini CLI runs both',
-    );
+    return bothScopes('Gemini CLI', 'gemini', found, commandRoot, BOTH_SCOPES_RUN.gemini);
   return found.length > 0
     ? {
         name: 'Gemini CLI',
@@ -681,8 +676,7 @@ async function codexWiring(
   }
   if (found.length === 0 && !existsSync(path.join(home, '.codex'))) return null;
   // "Matching hooks from multiple files all run" (https://developers.openai.com/codex/hooks).
-  if (found.length > 1)
-    return bothScopes('Codex', 'codex', found, commandRoot, 'Codex runs the hooks of every file');
+  if (found.length > 1) return bothScopes('Codex', 'codex', found, commandRoot, BOTH_SCOPES_RUN.codex);
   return found.length > 0
     ? {
         name: 'Codex',
