@@ -7,6 +7,7 @@ import { cliCommand } from '../core/surface.js';
 import { readTextOrNull } from '../store/fs-seam.js';
 import type { Check } from './check.js';
 import { readJsonc, readJsoncObject } from './jsonc.js';
+import { SETUP_HOOK_EVENTS } from './setup-hooks.js';
 
 /**
  * `claude-checkpoint setup <agent>` as a fix to run: `--project` for a project's set-up, with the `--root`
@@ -18,6 +19,48 @@ export function setupCommand(agent: string, scope: string, commandRoot: string |
     root: isProject ? commandRoot : undefined,
     args: isProject ? ['--project'] : [],
   });
+}
+
+/**
+ * Why an agent set up in both scopes runs our hooks twice, in its own rule: Codex ("Matching hooks from
+ * multiple files all run", https://developers.openai.com/codex/hooks), Copilot CLI ("all hook entries from
+ * all sources are run", https://docs.github.com/en/copilot/reference/hooks-reference), OpenCode (the global
+ * plugins folder and every .opencode/plugins, https://opencode.ai/docs/plugins). Gemini CLI runs a hook
+ * with the same name and command once (gemini-cli, packages/core/src/hooks/hookPlanner.ts), so for it only
+ * two installations count.
+ */
+export const BOTH_SCOPES_RUN = {
+  codex: 'Codex runs the hooks of every file',
+  copilot: 'Copilot CLI runs the hooks of every file',
+  opencode: 'OpenCode loads the plugins of both folders',
+  gemini: 'they run different installations, and Gemini CLI runs both',
+} as const;
+
+/**
+ * The warning for an agent set up in both the user's and the project's configuration, whose hooks it then
+ * runs twice at every event (trial 4, item 4): two records of each command, two snapshots of each prompt.
+ * `why` says why both run (the agent's own rule).
+ */
+export function bothScopes(
+  name: string,
+  agent: string,
+  found: readonly string[],
+  commandRoot: string | undefined,
+  why: string,
+): Check {
+  return {
+    name,
+    level: 'warn',
+    detail: `set up in both ${found.join(' and ')} (${why}), so every hook runs twice: each command is recorded twice and each prompt counts twice in rewind`,
+    fix: bothScopesFix(agent, commandRoot),
+  };
+}
+
+/** What to do about both scopes: keep one set-up, and which command takes the other out. */
+export function bothScopesFix(agent: string, commandRoot: string | undefined): string {
+  const project = cliCommand(`setup ${agent}`, { root: commandRoot, args: ['--project', '--uninstall'] });
+  const user = cliCommand(`setup ${agent}`, { args: ['--uninstall'] });
+  return `Keep one: \`${project}\` takes this project's out (your user set-up covers every project), or \`${user}\` takes yours out and keeps this project's.`;
 }
 
 /** The fix where an agent is used but not set up: the user's set-up, or this project's only. */
@@ -99,6 +142,8 @@ async function agentWiring(
   lacking: ((hooks: string) => Promise<string | undefined>) | undefined,
   /** The CLI's `--root`, which the fixes carry over. */
   commandRoot: string | undefined,
+  /** Why the agent runs both scopes' hooks (its own rule), for the warning when both are set up. */
+  bothRun: string,
 ): Promise<Check | null> {
   const found: string[] = [];
   for (const place of places) {
@@ -149,6 +194,7 @@ async function agentWiring(
     found.push(`${place.scope} (${place.hooksFile})`);
   }
   if (found.length === 0 && !inUse) return null;
+  if (found.length > 1) return bothScopes(name, agent, found, commandRoot, bothRun);
   return found.length > 0
     ? { name, level: 'ok', detail: `set up: ${found.join(' and ')}${trustNote}` }
     : {
@@ -187,15 +233,14 @@ export function copilotWiring(
     ],
     '; Copilot CLI runs them in folders you trust',
     async (text) => {
-      // Loaded only when there is a hooks file to check: doctor's other checks do not need setup.
-      const { COPILOT_HOOK_EVENTS } = await import('./setup.js');
       const parsed = readJsoncObject(text);
       if (parsed === undefined) return 'valid JSON';
       const wired = Object.keys((parsed.hooks as object | undefined) ?? {});
-      const missing = COPILOT_HOOK_EVENTS.filter((event) => !wired.includes(event));
+      const missing = SETUP_HOOK_EVENTS.copilot.filter((event) => !wired.includes(event));
       return missing.length > 0 ? `the ${missing.join(', ')} hooks` : undefined;
     },
     commandRoot,
+    BOTH_SCOPES_RUN.copilot,
   );
 }
 
@@ -234,6 +279,7 @@ export function openCodeWiring(
       return text === openCodePlugin(JSON.parse(hook) as string) ? undefined : "this version's plugin";
     },
     commandRoot,
+    BOTH_SCOPES_RUN.opencode,
   );
 }
 

@@ -18,6 +18,11 @@ export interface AppDeps {
   commandRoot?: string | undefined;
   /** How errors name a project root given as an argument, when not the surface's word: a hook names where its root came from. */
   rootArgument?: string | undefined;
+  /**
+   * Set by hooks: a root that is no project is answered with what a hook's user can change (the folder
+   * the agent runs in, CHECKPOINT_PROJECT_ROOT), never with the tools' projectRoot.
+   */
+  isHook?: boolean | undefined;
   /** Set by hooks; see SettingsDeps in store/settings-file.ts. */
   settingsProblem?: ((message: string) => void) | undefined;
   /** Set by the CLI's commands; see SettingsDeps in store/settings-file.ts. */

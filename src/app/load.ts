@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { renderResumeBrief } from '../core/brief.js';
 import type { Drift } from '../core/drift.js';
 import type { Checkpoint } from '../core/schema.js';
@@ -94,6 +95,8 @@ export async function loadCheckpoint(
             notices: warnings,
             latestSnapshot: snapshot,
             surface: wordsFor(deps.surface, deps.commandRoot),
+            // Saves name the project by its folder here; a pulled checkpoint names the other machine's.
+            projectName: path.basename(root) || undefined,
           });
     return {
       found: true,

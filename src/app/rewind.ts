@@ -87,7 +87,12 @@ export async function openStore(
     surface: deps.surface,
     argumentLabel: deps.rootArgument,
   });
-  refuseNonProjectRoot(root, deps.env, deps.surface, { home: true, action: 'snapshot' });
+  refuseNonProjectRoot(root, deps.env, deps.surface, {
+    home: true,
+    action: 'snapshot',
+    argumentLabel: deps.rootArgument,
+    isHook: deps.isHook,
+  });
   // Every setting, the size caps too, is checked here: a wrong one is named before any work.
   const settings = snapshotSettings(settingsOf(deps, root.root));
   const storeDir = projectStoreDir(defaultStoreBase(deps.env), root.root);

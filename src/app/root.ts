@@ -156,21 +156,39 @@ export function refuseNonProjectRoot(
   resolved: ResolvedRoot,
   env: NodeJS.ProcessEnv,
   surface: Surface,
-  { home: refuseHome, action }: { home: boolean; action: string },
+  {
+    home: refuseHome,
+    action,
+    argumentLabel,
+    isHook = false,
+  }: { home: boolean; action: string; argumentLabel?: string | undefined; isHook?: boolean | undefined },
 ): void {
   const root = resolved.root;
   // An empty HOME (some CI and service environments) names no folder; path.resolve('') would be the cwd.
   const home = env.HOME?.trim() || os.homedir();
   const isHome = refuseHome && home !== '' && path.resolve(home) === root;
   if (root === path.parse(root).root || isHome) {
-    const argument = WORDS[surface].projectRoot;
+    const argument = argumentLabel ?? WORDS[surface].projectRoot;
+    // A hook's root is the folder the agent runs in (its input's cwd), or CHECKPOINT_PROJECT_ROOT: what its
+    // user can change, never the tools' projectRoot (trial 4, item 9).
+    const fromAgent = `start the agent in a project's folder (its hooks take the folder it runs in)`;
     // Issue 26: "pass --root" to someone who did is no advice; say what to change where the root came from.
-    const fix: Record<RootSource, string> = {
-      argument: `Give ${argument} a project's folder instead.`,
-      environment: `Set ${ROOT_ENV} to a project's folder, or pass ${argument}.`,
-      'client-roots': `The MCP client's root names it: pass ${argument} with a project's folder.`,
-      'working-directory': `Pass ${argument} with a project's folder, or set ${ROOT_ENV}.`,
-    };
+    const fix: Record<RootSource, string> = isHook
+      ? {
+          argument:
+            argument === '--root'
+              ? `Give --root a project's folder instead.`
+              : `${fromAgent.charAt(0).toUpperCase()}${fromAgent.slice(1)}, or set ${ROOT_ENV} to one.`,
+          environment: `Set ${ROOT_ENV} to a project's folder.`,
+          'client-roots': `Set ${ROOT_ENV} to a project's folder.`,
+          'working-directory': `Set ${ROOT_ENV} to a project's folder, or ${fromAgent}.`,
+        }
+      : {
+          argument: `Give ${argument} a project's folder instead.`,
+          environment: `Set ${ROOT_ENV} to a project's folder, or pass ${argument}.`,
+          'client-roots': `The MCP client's root names it: pass ${argument} with a project's folder.`,
+          'working-directory': `Pass ${argument} with a project's folder, or set ${ROOT_ENV}.`,
+        };
     throw new CheckpointError(
       'INVALID_ROOT',
       `refusing to ${action} ${root}: it is the ${isHome ? 'home folder' : 'file-system root'}, not a project. ${fix[resolved.source]}`,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { carryFlags } from '../core/drift.js';
-import { isCheckpointError } from '../core/errors.js';
+import { isCheckpointError, thenSentence } from '../core/errors.js';
 import type { FieldNamer, SaveInput } from '../core/input.js';
 import { addDropped, buildCheckpoint, describeDropped, pathsToHash } from '../core/merge.js';
 import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
@@ -66,6 +66,8 @@ export async function saveCheckpoint(
   refuseNonProjectRoot(resolved, deps.env, deps.surface, {
     home: false,
     action: 'write a checkpoint in',
+    argumentLabel: deps.rootArgument,
+    isHook: deps.isHook,
   });
   const { root } = resolved;
   const normalized: SaveInput = {
@@ -227,7 +229,7 @@ async function readForMerge(store: CheckpointStore, warnings: string[]): Promise
     return loaded.checkpoint;
   } catch (error) {
     if (isCheckpointError(error, 'CORRUPT')) {
-      warnings.push(`${error.message}. Merged into an empty checkpoint instead.`);
+      warnings.push(thenSentence(error.message, 'Merged into an empty checkpoint instead.'));
       return null;
     }
     throw error;

@@ -14,6 +14,9 @@ import {
 import { parse as parseToml } from 'smol-toml';
 import { CheckpointError } from '../core/errors.js';
 import { parseJsoncObject } from './jsonc.js';
+import { isOurHookCommand } from './setup-hooks.js';
+
+export { isOurHookCommand };
 
 export const NAME = 'claude-checkpoint';
 
@@ -73,16 +76,6 @@ export function hookCommand(hookPath: string, event: string, agent: string): str
   return `node ${quote(hookPath)} ${event} --agent ${agent} ${HOOK_MARK}`;
 }
 
-/** Exactly the shape `hookCommand` writes, for any installation's path: nothing that merely ends like it. */
-export function isOurHookCommand(command: unknown): boolean {
-  return (
-    typeof command === 'string' &&
-    /^node (?:[\w@%+=:,./-]+|'(?:[^']|'\\'')*') [A-Za-z]+ --agent [a-z]+ --by-claude-checkpoint-setup$/.test(
-      command,
-    )
-  );
-}
-
 function isOurServer(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const { env, environment } = value as { env?: unknown; environment?: unknown };
@@ -106,12 +99,13 @@ export function jsonEdit(
 ): FileEdit {
   const serverKey = ours.serverKey ?? 'mcpServers';
   const remove = (text: string, note: SetupNote | null) => {
-    // Only a container setup added goes when our removal empties it (trial 2026-12-06: an empty
-    // `"mcpServers": {}` of the user's went too). A note of an earlier version knew created files only.
-    const isOurs = (at: JSONPath) =>
-      note?.containers ? note.containers.some((made) => isDeepStrictEqual(made, at)) : note?.created === true;
     let current = text;
     const parsed = parseJsonObject(current, file) as Record<string, unknown>;
+    // Only a container setup added goes when our removal empties it (trial 2026-12-06: an empty
+    // `"mcpServers": {}` of the user's went too). A note of an earlier version knew created files only.
+    const containers = note?.containers ?? (note?.created === true ? null : holdingOursOnly(parsed));
+    const isOurs = (at: JSONPath) =>
+      containers === null || containers.some((made) => isDeepStrictEqual(made, at));
     const hooks = asObject(parsed.hooks);
     // From the last to the first, so that the places still to edit do not move.
     const events = Object.entries(hooks ?? {}).reverse();
@@ -172,7 +166,11 @@ export function jsonEdit(
         );
       let text = remove(before ?? '{}\n', note);
       const empty = EMPTY_OBJECT.test(text);
-      const made: JSONPath[] = [...(note?.containers ?? [])];
+      // Without a note of the containers (an earlier version's setup), those holding ours alone were made
+      // by it: they are noted now, so that uninstall takes them out too (trial 4, item 10).
+      const made: JSONPath[] = [
+        ...(note?.containers ?? (note?.created === true || before === null ? [] : holdingOursOnly(parsed))),
+      ];
       const add = (at: JSONPath, key: string, value: unknown, inside: JSONPath[] = []) => {
         text = appendMember(text, at, key, value, file);
         for (const path of [[...at, key], ...inside])
@@ -209,6 +207,35 @@ export function jsonEdit(
 }
 
 const EMPTY_OBJECT = /^\s*\{\s*\}\s*$/;
+
+/**
+ * The containers of a settings object that hold nothing but ours: each `hooks.<event>` list whose groups
+ * are all ours, `hooks` when every list in it is such, and the servers object when our server is all it
+ * holds. What an earlier version, whose note did not name the containers it made, made: a list of the
+ * user's holding only our entries cannot be told from one setup made, and an empty one means nothing.
+ */
+function holdingOursOnly(parsed: Record<string, unknown>): JSONPath[] {
+  const found: JSONPath[] = [];
+  const hooks = asObject(parsed.hooks);
+  const isOurGroup = (group: unknown) => {
+    const entries = (group as { hooks?: unknown } | null)?.hooks;
+    return (
+      Array.isArray(entries) &&
+      entries.length > 0 &&
+      entries.every((hook) => isOurHookCommand((hook as { command?: unknown } | null)?.command))
+    );
+  };
+  const events = Object.entries(hooks ?? {});
+  for (const [event, groups] of events)
+    if (Array.isArray(groups) && groups.length > 0 && groups.every(isOurGroup)) found.push(['hooks', event]);
+  if (events.length > 0 && found.length === events.length) found.push(['hooks']);
+  for (const [key, value] of Object.entries(parsed)) {
+    const servers = asObject(value);
+    if (key !== 'hooks' && servers && Object.keys(servers).length === 1 && isOurServer(servers[NAME]))
+      found.push([key]);
+  }
+  return found;
+}
 
 /** jsonc-parser's token kinds (a `const enum` there, which an isolated module cannot read). */
 const TOKEN = { comma: 5, lineComment: 12, blockComment: 13, blank: 15 } as const;

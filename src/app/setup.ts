@@ -1,11 +1,15 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { BOTH_SCOPES_RUN, bothScopesFix } from './agent-wiring.js';
+import { readJsoncObject } from './jsonc.js';
 import { openCodePlugin } from './opencode-plugin.js';
 import type { SetupAgent } from './setup-agents.js';
 import {
   type FileEdit,
   hookCommand,
+  isOurHookCommand,
   isOurHooksFile,
   jsonEdit,
   NAME,
@@ -26,25 +30,7 @@ import {
   writeEditTarget,
   writeSetupNote,
 } from './setup-files.js';
-
-/**
- * Copilot CLI's events we hook (Claude Code's names, for which it sends Claude Code's payloads), with
- * their timeouts in seconds. Stop (agentStop) and SessionEnd fill the checkpoint from the session's
- * events file. PostToolUseFailure is left out: for the shell it reports only calls that never ran.
- */
-const COPILOT_HOOKS = [
-  ['SessionStart', 15],
-  ['UserPromptSubmit', 15],
-  ['PreCompact', 30],
-  ['PostToolUse', 10],
-  ['Stop', 15],
-  ['SessionEnd', 15],
-  // Before a shell command that may destroy work: a snapshot (issue 25). Never a decision.
-  ['PreToolUse', 15],
-] as const;
-
-/** The events `setup copilot` wires, for `doctor` to tell a hooks file written by an earlier version. */
-export const COPILOT_HOOK_EVENTS: readonly string[] = COPILOT_HOOKS.map(([event]) => event);
+import { CODEX_HOOKS, COPILOT_HOOKS, GEMINI_HOOKS } from './setup-hooks.js';
 
 /** The first line of the plugin setup writes for OpenCode: a plugin file without it is not ours. */
 const OPENCODE_PLUGIN_FIRST_LINE = `// ${NAME}: added by \`claude-checkpoint setup opencode\``;
@@ -60,6 +46,8 @@ export interface SetupRequest {
   /** This installation's own files: the server and the hooks' entry the agent will run. */
   serverPath: string;
   hookPath: string;
+  /** The `--root` the command was given, which the commands it prints carry over. */
+  commandRoot?: string | undefined;
 }
 
 export interface FileReport {
@@ -77,6 +65,11 @@ export interface SetupReport {
   files: FileReport[];
   /** What the user must still do once, which setup never does for them. */
   nextStep: string | null;
+  /**
+   * The other scope (user or project) already has our hooks, which the agent would run too, so every hook
+   * twice: the files, and what to do (trial 4, item 4). `null` when it has none, or after an uninstall.
+   */
+  otherScope: { files: string[]; why: string; fix: string } | null;
 }
 
 function editsFor(
@@ -87,22 +80,12 @@ function editsFor(
   const base = request.scope === 'user' ? home : request.projectRoot;
   const hook = (event: string) => hookCommand(request.hookPath, event, request.agent);
   if (request.agent === 'gemini') {
-    const hooks = [
-      ['SessionStart', '*', 15_000],
-      ['BeforeAgent', '*', 15_000],
-      ['PreCompress', '*', 30_000],
-      ['AfterTool', 'run_shell_command', 15_000],
-      // The end of each turn and of the session: what the model did not save, from its chat file.
-      ['AfterAgent', '*', 15_000],
-      ['SessionEnd', '*', 15_000],
-      ['BeforeTool', 'run_shell_command', 15_000],
-    ] as const;
     return {
       edits: [
         jsonEdit(path.join(base, '.gemini', 'settings.json'), {
           server: { command: 'node', args: [request.serverPath], env: SERVER_MARK },
           // Gemini CLI names hooks; ours carry our name, and timeouts in milliseconds.
-          groups: hooks.map(([event, matcher, timeout]) => ({
+          groups: GEMINI_HOOKS.map(([event, matcher, timeout]) => ({
             event,
             group: { matcher, hooks: [{ name: NAME, type: 'command', command: hook(event), timeout }] },
           })),
@@ -185,19 +168,10 @@ function editsFor(
     };
   }
   // Codex: Claude Code's hook format in hooks.json (timeouts in seconds), the MCP server in config.toml.
-  const hooks = [
-    ['SessionStart', 'startup|resume|clear|compact', 15],
-    ['UserPromptSubmit', undefined, 15],
-    ['PreCompact', undefined, 30],
-    ['PostToolUse', 'Bash', 10],
-    // The end of each turn: what the model did not save, from the session's rollout file.
-    ['Stop', undefined, 15],
-    ['PreToolUse', 'Bash', 15],
-  ] as const;
   return {
     edits: [
       jsonEdit(path.join(base, '.codex', 'hooks.json'), {
-        groups: hooks.map(([event, matcher, timeout]) => ({
+        groups: CODEX_HOOKS.map(([event, matcher, timeout]) => ({
           event,
           group: {
             ...(matcher ? { matcher } : {}),
@@ -234,7 +208,60 @@ export async function setupAgent(request: SetupRequest, env: NodeJS.ProcessEnv):
   const files: FileReport[] = [];
   for (const plan of plans) files.push(await plan(env));
   const changed = files.some((file) => file.action === 'installed' || file.action === 'updated');
-  return { agent: request.agent, dryRun: request.dryRun, files, nextStep: changed ? nextStep : null };
+  return {
+    agent: request.agent,
+    dryRun: request.dryRun,
+    files,
+    nextStep: changed ? nextStep : null,
+    otherScope: request.uninstall ? null : await otherScopeHooks(request, env),
+  };
+}
+
+/**
+ * The files of the other scope (the project's for a user set-up, the user's for `--project`) that hold our
+ * hooks, which the agent runs as well as this scope's: Codex and Copilot CLI run the hooks of every file,
+ * OpenCode loads both plugin folders. Gemini CLI runs a hook with the same name and command once
+ * (gemini-cli's hookPlanner.ts, deduplicateHooks), so there only another installation's hooks count.
+ */
+async function otherScopeHooks(
+  request: SetupRequest,
+  env: NodeJS.ProcessEnv,
+): Promise<SetupReport['otherScope']> {
+  const other: SetupRequest = { ...request, scope: request.scope === 'user' ? 'project' : 'user' };
+  const mine = new Set(editsFor(request, env).edits.map((edit) => edit.file));
+  const files: string[] = [];
+  for (const edit of editsFor(other, env).edits) {
+    // The same file in both scopes (a project at the home folder) is one set-up.
+    if (edit.holds === 'the MCP server' || mine.has(edit.file)) continue;
+    const text = await readFile(edit.file, 'utf8').catch(() => null);
+    if (text === null || !hasOurHooks(edit, text, request)) continue;
+    files.push(edit.file);
+  }
+  if (files.length === 0) return null;
+  return {
+    files,
+    why: BOTH_SCOPES_RUN[request.agent],
+    fix: bothScopesFix(request.agent, request.commandRoot),
+  };
+}
+
+/** Whether a file of the other scope runs our hooks in a way the agent does not fold into this scope's. */
+function hasOurHooks(edit: FileEdit, text: string, request: SetupRequest): boolean {
+  let without: string | null;
+  try {
+    without = edit.remove(text, null);
+  } catch {
+    return false;
+  }
+  if (without === text) return false;
+  if (request.agent !== 'gemini') return true;
+  const commands = new Set(GEMINI_HOOKS.map(([event]) => hookCommand(request.hookPath, event, 'gemini')));
+  const hooks = (readJsoncObject(text) as { hooks?: Record<string, unknown> } | undefined)?.hooks ?? {};
+  return Object.values(hooks)
+    .flatMap((groups) => (Array.isArray(groups) ? groups : []))
+    .flatMap((group) => (group as { hooks?: unknown } | null)?.hooks ?? [])
+    .map((hook) => (hook as { command?: unknown } | null)?.command)
+    .some((command) => isOurHookCommand(command) && !commands.has(command as string));
 }
 
 /**

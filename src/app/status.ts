@@ -33,6 +33,8 @@ import { estimatedBytes, readUsage } from '../store/store-usage.js';
 import {
   absentEntryFile,
   absentServerFile,
+  BOTH_SCOPES_RUN,
+  bothScopes,
   copilotWiring,
   isOurEntryFile,
   openCodeWiring,
@@ -44,6 +46,7 @@ import type { AppDeps } from './deps.js';
 import { readJsoncObject } from './jsonc.js';
 import { readCheckpoint } from './load.js';
 import { type ResolvedRoot, ROOT_ENV, resolveProjectRoot } from './root.js';
+import { eventsWithoutOurs, isOurHookCommand, SETUP_HOOK_EVENTS } from './setup-hooks.js';
 import { storeDiskUse } from './store-caps.js';
 
 export { projectStatus, type StatusReport } from './project-status.js';
@@ -187,23 +190,32 @@ export async function diagnose(
   }
 
   checks.push(await storeCheck(root.root, deps.env));
-  checks.push(await hookWiring(root.root, deps.env));
+  const otherAgents = (
+    await Promise.all([
+      geminiWiring(root.root, deps.env, deps.commandRoot),
+      codexWiring(root.root, deps.env, deps.commandRoot),
+      copilotWiring(root.root, deps.env, deps.commandRoot),
+      openCodeWiring(root.root, deps.env, deps.commandRoot),
+    ])
+  ).filter((check): check is Check => check !== null);
+  const claudeCode = await hookWiring(root.root, deps.env);
+  // Someone who uses another agent, and never ran Claude Code here, needs no word on its hooks (trial 4).
+  if (claudeCode.level === 'ok' || otherAgents.length === 0 || claudeCodeUsed(deps.env))
+    checks.push(claudeCode);
   checks.push(await relayCheck(root.root, deps.env));
-  checks.push(...settingsChecks(readSettings(deps.env, root.root)));
-  const gemini = await geminiWiring(root.root, deps.env, deps.commandRoot);
-  if (gemini) checks.push(gemini);
-  const codex = await codexWiring(root.root, deps.env, deps.commandRoot);
-  if (codex) checks.push(codex);
-  for (const check of await Promise.all([
-    copilotWiring(root.root, deps.env, deps.commandRoot),
-    openCodeWiring(root.root, deps.env, deps.commandRoot),
-  ]))
-    if (check) checks.push(check);
+  checks.push(...settingsChecks(readSettings(deps.env, root.root), existsSync));
+  checks.push(...otherAgents);
   return checks;
 }
 
+/** Whether Claude Code has run for this user: it keeps ~/.claude (and ~/.claude.json) from its first start. */
+function claudeCodeUsed(env: NodeJS.ProcessEnv): boolean {
+  const home = env.HOME?.trim() || os.homedir();
+  return existsSync(path.join(home, '.claude')) || existsSync(path.join(home, '.claude.json'));
+}
+
 /** The settings files, and each problem in them or in the environment with what to do. */
-function settingsChecks(report: SettingsReport): Check[] {
+function settingsChecks(report: SettingsReport, exists: (file: string) => boolean): Check[] {
   const errors = settingErrors(report.problems);
   const checks: Check[] = report.problems.map((problem) => ({
     name: 'settings',
@@ -225,11 +237,18 @@ function settingsChecks(report: SettingsReport): Check[] {
       ? `Correct ${problem.name} in ${report.files.user}, or ${SETTINGS[problem.name].env} in the environment. Until then the snapshot, rewind, restore, diff, list, gc and handoff commands (and their MCP tools) stop on it, save, load and status go on, and hooks use the value below it.`
       : `Correct ${problem.name} in ${report.files.user} (the environment overrides it for now).`;
   }
+  // Only the files there are: a file that does not exist is not read (trial 4, item 9).
+  const read = [report.files.user, report.files.project].filter(
+    (file): file is string => file !== null && exists(file),
+  );
   if (errors.length === 0)
     checks.unshift({
       name: 'settings',
       level: 'ok',
-      detail: `${report.files.user}${report.files.project ? ` and ${report.files.project}` : ''}, and the environment (see Settings below)`,
+      detail:
+        read.length > 0
+          ? `${read.join(' and ')}, and the environment (see Settings below)`
+          : `no settings file (yours would be ${report.files.user}): the defaults and the environment (see Settings below)`,
     });
   return checks;
 }
@@ -354,8 +373,6 @@ async function relayCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
   };
 }
 
-const GEMINI_EVENTS = ['SessionStart', 'BeforeAgent', 'PreCompress', 'AfterTool'];
-
 /** For people who use Gemini CLI (a ~/.gemini or project .gemini folder): is it set up, and do its hooks exist? */
 async function geminiWiring(
   root: string,
@@ -368,6 +385,7 @@ async function geminiWiring(
     { scope: 'project', file: path.join(root, '.gemini', 'settings.json') },
   ];
   const found: string[] = [];
+  const commands: string[][] = [];
   let used = false;
   for (const { scope, file } of places) {
     const text = await readFile(file, 'utf8').catch(() => null);
@@ -378,13 +396,28 @@ async function geminiWiring(
       mcpServers?: Record<string, unknown>;
       hooks?: Record<string, Array<{ hooks?: Array<{ name?: string; command?: string }> }>>;
     } | null;
-    const ours = GEMINI_EVENTS.flatMap((event) =>
-      (settings?.hooks?.[event] ?? []).flatMap((group) =>
-        (group.hooks ?? []).filter((hook) => hook.name === 'claude-checkpoint'),
-      ),
+    const isOurs = (hook: unknown) => (hook as { name?: unknown } | null)?.name === 'claude-checkpoint';
+    const ours = Object.values(settings?.hooks ?? {}).flatMap((groups) =>
+      (Array.isArray(groups) ? groups : []).flatMap((group) => (group?.hooks ?? []).filter(isOurs)),
     );
-    if (!settings?.mcpServers?.['claude-checkpoint'] || ours.length < GEMINI_EVENTS.length) continue;
-    const fix = `Run \`${setupCommand('gemini', scope, commandRoot)}\` again from the installation you use now.`;
+    // A server of that name without hooks of ours may be the user's own: not a set-up of ours.
+    if (ours.length === 0) continue;
+    const server = settings?.mcpServers?.['claude-checkpoint'];
+    const rerun = `Run \`${setupCommand('gemini', scope, commandRoot)}\` again`;
+    // Every event this version wires, from the table setup writes from (trial 4, item 2).
+    const lacking = eventsWithoutOurs(settings?.hooks, SETUP_HOOK_EVENTS.gemini, isOurs);
+    if (server === undefined || lacking.length > 0)
+      return {
+        name: 'Gemini CLI',
+        level: 'warn',
+        detail:
+          server === undefined
+            ? `${file} has our hooks, but not the claude-checkpoint server`
+            : `${file} was set up by an earlier version: it lacks the ${lacking.join(', ')} hooks${lacking.includes('BeforeTool') ? ' (BeforeTool takes a snapshot before a shell command that may destroy work)' : ''}`,
+        fix: `${rerun}.`,
+      };
+    commands.push(ours.map((hook) => String(hook.command)).sort());
+    const fix = `${rerun} from the installation you use now.`;
     const missing = absentEntryFile(JSON.stringify(ours), home, root);
     if (missing)
       return {
@@ -393,7 +426,7 @@ async function geminiWiring(
         detail: `the hooks in ${file} run ${missing}, which no longer exists`,
         fix,
       };
-    const serverGone = absentServerFile(settings.mcpServers['claude-checkpoint'], home, root);
+    const serverGone = absentServerFile(server, home, root);
     if (serverGone)
       return {
         name: 'Gemini CLI',
@@ -404,11 +437,15 @@ async function geminiWiring(
     found.push(`${scope} settings (${file})`);
   }
   if (!used && !existsSync(path.join(home, '.gemini'))) return null;
+  // Gemini CLI concatenates the two scopes' hooks and runs a hook with the same name and command once
+  // (packages/core/src/hooks/hookPlanner.ts, deduplicateHooks): only different installations run twice.
+  if (found.length > 1 && JSON.stringify(commands[0]) !== JSON.stringify(commands[1]))
+    return bothScopes('Gemini CLI', 'gemini', found, commandRoot, BOTH_SCOPES_RUN.gemini);
   return found.length > 0
     ? {
         name: 'Gemini CLI',
         level: 'ok',
-        detail: `server and hooks set up in ${found.join(' and ')}${found.some((place) => place.startsWith('project')) ? '; project hooks run once Gemini CLI trusts the folder' : ''}`,
+        detail: `server and hooks set up in ${found.join(' and ')}${found.some((place) => place.startsWith('project')) ? '; project hooks run once Gemini CLI trusts the folder' : ''}${found.length > 1 ? '; the same hooks in both, which Gemini CLI runs once' : ''}`,
       }
     : {
         name: 'Gemini CLI',
@@ -465,6 +502,9 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
     path.join(root, '.claude', 'settings.local.json'),
   ];
   const wired = new Set<string>();
+  const wiredIn = new Set<string>();
+  /** The entry files our hooks run, by event: two for one event run that event twice. */
+  const entryFiles = new Map<string, Set<string>>();
   const bashOnly = new Set<string>();
   const absent = new Map<string, { settings: string; events: string[] }>();
   let plugin = false;
@@ -490,6 +530,13 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       );
       if (entries.length === 0) continue;
       wired.add(event);
+      wiredIn.add(file);
+      const runs = entryFiles.get(event) ?? new Set<string>();
+      for (const entry of entries)
+        runs.add(
+          entry.file === null ? 'claude-checkpoint' : (entryFilePath(entry.file, home, root) ?? entry.file),
+        );
+      entryFiles.set(event, runs);
       for (const entry of entries) {
         const full = entry.file === null ? null : entryFilePath(entry.file, home, root);
         if (full === null || entry.file === null || existsSync(full)) continue;
@@ -512,11 +559,29 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       detail: `the hooks in ${where.settings} for ${where.events.join(', ')} point at ${missingFile}, which does not exist${absent.size > 1 ? ` (and ${absent.size - 1} other entry file(s) do not either)` : ''}: those hooks fail at every event`,
       fix: 'Put the absolute path of your build there (the dist/hook.js of the folder where you ran npm run build), as in the hooks snippet of docs/agents/claude-code.md (Manual set-up), or install the plugin and remove these entries.',
     };
+  // Claude Code runs every matching hook and folds only identical commands into one (code.claude.com/docs/
+  // en/hooks): the plugin's and a settings.json entry's differ, so each event ran twice (trial 4, item 4).
+  if (plugin && wired.size > 0)
+    return {
+      name: 'Claude Code hooks',
+      level: 'warn',
+      detail: `the session-checkpoint plugin is enabled, and settings.json runs our hooks too (for ${[...wired].join(', ')}), so every hook runs twice: each command is recorded twice and each prompt counts twice in rewind`,
+      fix: `Keep the plugin, which brings every hook: remove our entries from the hooks of ${[...wiredIn].join(' and ')} (the manual set-up of docs/agents/claude-code.md), or disable the plugin.`,
+    };
   if (plugin)
     return {
       name: 'Claude Code hooks',
       level: 'ok',
       detail: 'the session-checkpoint plugin is enabled (it brings the hooks and the server)',
+    };
+  // Hooks of ours in two settings files that run different installations: Claude Code runs both.
+  const doubled = [...entryFiles].filter(([, runs]) => runs.size > 1).map(([event]) => event);
+  if (doubled.length > 0)
+    return {
+      name: 'Claude Code hooks',
+      level: 'warn',
+      detail: `our hooks for ${doubled.join(', ')} run more than one installation's entry (${[...new Set(doubled.flatMap((event) => [...(entryFiles.get(event) ?? [])]))].join(', ')}), so each of those hooks runs twice: each command is recorded twice and each prompt counts twice in rewind`,
+      fix: `Keep one set: remove our entries from all but one of ${[...wiredIn].join(', ')}.`,
     };
   if (wired.size === HOOK_EVENTS.length && bashOnly.size > 0)
     return {
@@ -574,7 +639,23 @@ async function codexWiring(
       };
     const { server } = read;
     if (server === undefined || !hooks.includes('--agent codex')) continue;
-    const fix = `Run \`${setupCommand('codex', scope, commandRoot)}\` again from the installation you use now.`;
+    const rerun = `Run \`${setupCommand('codex', scope, commandRoot)}\` again`;
+    // Every event this version wires, from the table setup writes from (trial 4, item 2): a hooks.json of
+    // an earlier version lacks the PreToolUse snapshot before a destructive command.
+    const hooksFile = path.join(dir, 'hooks.json');
+    const lacking = eventsWithoutOurs(
+      (readJsoncObject(hooks) as { hooks?: unknown } | undefined)?.hooks,
+      SETUP_HOOK_EVENTS.codex,
+      (hook) => isOurHookCommand((hook as { command?: unknown } | null)?.command, 'codex'),
+    );
+    if (lacking.length > 0)
+      return {
+        name: 'Codex',
+        level: 'warn',
+        detail: `${hooksFile} was set up by an earlier version: it lacks the ${lacking.join(', ')} hooks${lacking.includes('PreToolUse') ? ' (PreToolUse takes a snapshot before a shell command that may destroy work)' : ''}`,
+        fix: `${rerun}, then approve the new hooks in Codex (/hooks).`,
+      };
+    const fix = `${rerun} from the installation you use now.`;
     const missing = absentEntryFile(hooks, home, root);
     if (missing)
       return {
@@ -594,6 +675,8 @@ async function codexWiring(
     found.push(`${scope} configuration (${dir})`);
   }
   if (found.length === 0 && !existsSync(path.join(home, '.codex'))) return null;
+  // "Matching hooks from multiple files all run" (https://developers.openai.com/codex/hooks).
+  if (found.length > 1) return bothScopes('Codex', 'codex', found, commandRoot, BOTH_SCOPES_RUN.codex);
   return found.length > 0
     ? {
         name: 'Codex',

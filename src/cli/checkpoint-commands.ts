@@ -124,6 +124,15 @@ async function saveInputFrom(
   const { formatIssues, saveInputSchema } = await import('../core/input.js');
   const nameField = flags.stdin ? undefined : flagNamer(raw);
   const parsed = saveInputSchema.safeParse(raw);
+  // A merge keeps the other fields but sets the goal (docs/tools.md): say so where it is missing (trial 4).
+  if (!parsed.success && flags.merge && raw.goal === undefined) {
+    const others = parsed.error.issues.filter((issue) => issue.path[0] !== 'goal');
+    const rest = others.length > 0 ? `; ${formatIssues({ ...parsed.error, issues: others }, nameField)}` : '';
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `${nameField ? nameField(['goal']) : 'goal'}: is required with --merge too (a merge sets the goal and keeps the fields you leave out): give the current goal again to keep it${rest}`,
+    );
+  }
   if (!parsed.success) throw new CheckpointError('INVALID_INPUT', formatIssues(parsed.error, nameField));
   return { input: parsed.data, nameField };
 }

@@ -18,7 +18,10 @@ export function registerSetupCommand(program: Command, run: Runner): void {
       )
       .description("add this tool's MCP server and hooks to an agent's configuration, or take them out again")
       .option('--user', 'in your user configuration (the default)')
-      .option('--project', "in the project's configuration, for everyone who uses it")
+      .option(
+        '--project',
+        "in the project's configuration (its files name this machine's paths: commit them only if every machine installs at the same path)",
+      )
       .option('--dry-run', 'print the configuration it would write, change nothing')
       .option('--uninstall', 'take out exactly what setup added'),
   ).action(
@@ -51,6 +54,7 @@ export function registerSetupCommand(program: Command, run: Runner): void {
           uninstall: Boolean(options.uninstall),
           serverPath: path.join(dir, bundled ? 'server.mjs' : 'index.js'),
           hookPath: hookEntry(dir, bundled),
+          commandRoot: ctx.root,
         },
         ctx.deps.env,
       );
@@ -62,6 +66,12 @@ export function registerSetupCommand(program: Command, run: Runner): void {
           if (report.dryRun && file.content !== null) ctx.out.print(file.content);
         }
         if (report.nextStep) ctx.out.print(`One step is yours: ${report.nextStep}`);
+        if (report.otherScope)
+          ctx.out.print(
+            ctx.out.warn(
+              `Warning: ${report.otherScope.files.join(' and ')} ${report.otherScope.files.length > 1 ? 'hold' : 'holds'} our hooks too (the ${options.project ? 'user' : 'project'} set-up), and ${report.otherScope.why}, so every hook runs twice: each command recorded twice, each prompt counted twice in rewind. ${report.otherScope.fix}`,
+            ),
+          );
       }
       return EXIT.ok;
     }),

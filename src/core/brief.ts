@@ -36,6 +36,11 @@ export interface BriefInput {
   maxChars?: number;
   /** Whose words the brief's pointers use: the MCP tools' (the default, for the model) or the CLI's. */
   surface?: Reader;
+  /**
+   * The project's folder name on this machine, for the heading: a checkpoint pulled from another machine
+   * names the folder it was saved in there (trial 4, item 9). The checkpoint's own name when absent.
+   */
+  projectName?: string | undefined;
 }
 
 /** Claude Code's cap on hook output is 10,000 characters; stay clear of it with room for a header. */
@@ -92,7 +97,7 @@ function renderAt(input: BriefInput, density: Density): string {
   const lines: string[] = [];
   const savedAt = new Date(c.updatedAt);
   lines.push(
-    `# Resuming: ${quotePath(c.project.name)} (checkpoint saved ${formatAge(savedAt, now)}, ${formatUtc(savedAt)})`,
+    `# Resuming: ${quotePath(input.projectName ?? c.project.name)} (checkpoint saved ${formatAge(savedAt, now)}, ${formatUtc(savedAt)})`,
   );
   if (c.git) {
     const where = c.git.branch === null ? 'Detached HEAD' : `Branch ${code(c.git.branch)}`;

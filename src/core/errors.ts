@@ -31,6 +31,14 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
+/**
+ * A message and the sentence that follows it, with one full stop between: a message that already ends a
+ * sentence (most of ours do) gets no second one (trial 4, item 9: "CHECKPOINT_PROJECT_ROOT.. The session").
+ */
+export function thenSentence(message: string, next: string): string {
+  return `${/[.!?]$/.test(message) ? message : `${message}.`} ${next}`;
+}
+
 /** A failed write to the process's own output, in one line: `could not write to stdout: no space left on device (ENOSPC)`. */
 export function describeOutputError(
   stream: 'stdout' | 'stderr',

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AppDeps } from '../app/deps.js';
-import { describeError } from '../core/errors.js';
+import { SETUP_HOOK_EVENTS } from '../app/setup-hooks.js';
+import { describeError, thenSentence } from '../core/errors.js';
 import { settingsOf } from '../store/settings-file.js';
 import { ADAPTERS, AGENTS, type Agent } from './agents.js';
 import { HOOK_EVENTS, type HookContext, type HookEvent, hookRootLabel, type InputCut } from './common.js';
@@ -63,7 +64,11 @@ export async function executeHook(
     return { stdout, stderr };
   }
   if (agent === 'claude' && !(HOOK_EVENTS as readonly string[]).includes(event)) {
-    note(`unknown event; expected one of ${HOOK_EVENTS.join(', ')}. Nothing done.`);
+    // An event of Gemini CLI's own (trial 4, item 9): the hook was run without the agent that sends it.
+    const isGemini = (SETUP_HOOK_EVENTS.gemini as readonly string[]).includes(event);
+    note(
+      `unknown event; expected one of ${HOOK_EVENTS.join(', ')}${isGemini ? `. ${event} is Gemini CLI's event: add --agent gemini, as \`claude-checkpoint setup gemini\` writes it` : ''}. Nothing done.`,
+    );
     return { stdout, stderr };
   }
   // path.resolve would make '' the current folder in silence, as the CLI's commands refuse it too.
@@ -112,6 +117,7 @@ export async function executeHook(
       ...deps,
       // A root that is wrong is named where it came from, never as the tools' projectRoot (issue 26).
       rootArgument: hookRootLabel(deps, input),
+      isHook: true,
       settingsProblem: (text) => {
         if (!told.has(text)) note(text);
         told.add(text);
@@ -146,7 +152,7 @@ export async function executeHook(
     if (output) stdout = `${output}\n`;
     for (const text of result.notes) note(text);
   } catch (error) {
-    note(`${describeError(error)}. The session continues unaffected.`);
+    note(thenSentence(describeError(error), 'The session continues unaffected.'));
   } finally {
     clearTimeout(timer);
   }

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { CheckpointError } from '../core/errors.js';
+import { CheckpointError, thenSentence } from '../core/errors.js';
 import {
   type ResolvedSettings,
   resolveSettings,
@@ -119,7 +119,10 @@ export function settingsOf(deps: SettingsDeps, projectRoot?: string | null): Set
   } else if (errors.length > 0) {
     throw new CheckpointError(
       'INVALID_INPUT',
-      `${errors.map((problem) => problem.message).join('; ')}. ${wordsFor(deps.surface ?? 'cli', deps.commandRoot).fixSetting}`,
+      thenSentence(
+        errors.map((problem) => problem.message).join('; '),
+        wordsFor(deps.surface ?? 'cli', deps.commandRoot).fixSetting,
+      ),
     );
   }
   return report.values;
