@@ -335,7 +335,7 @@ function readToolStart(
     scan.pending.push({ id, command: args.command, description });
     return;
   }
-  const command = commandOf(args.command, description, outcome);
+  const command = commandOf(args.command, description, outcome, id);
   if (command) scan.commands.push(command);
 }
 
@@ -347,12 +347,14 @@ function commandOf(
   command: string,
   description: string | undefined,
   outcome: Outcome,
+  callId: string,
 ): TranscriptCommand | undefined {
   if (!outcome.success && outcome.exitCode === undefined) return undefined;
   return {
     command,
     ...(outcome.exitCode !== undefined ? { exitCode: outcome.exitCode } : {}),
     ...(description ? { note: description } : {}),
+    callId,
   };
 }
 
@@ -490,7 +492,7 @@ function mergeState(
     } else if (call.tool === 'edit') {
       if (outcome.success && outcome.files.length === 0) written.push(call.command);
     } else {
-      const command = commandOf(call.command, call.description, outcome);
+      const command = commandOf(call.command, call.description, outcome, call.id);
       if (command) answered.push(command);
     }
   }

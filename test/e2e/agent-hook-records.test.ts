@@ -125,6 +125,34 @@ const codexCommand = (id: string, command = 'npm run lint') => ({
   tool_response: 'clean',
 });
 
+describe("item 3's sibling: the turn's end reads the call a hook recorded, by its id", () => {
+  it('Codex: a command recorded before its exit code was in the rollout gets it at Stop, as one entry', async () => {
+    const { root, hook, commands } = await project();
+    const rollout = path.join(tempDir('codex-sessions-'), 'rollout.jsonl');
+    // The hook runs before Codex has written the command's end: no exit code is found.
+    writeFileSync(rollout, '');
+    const command = "echo 'FAIL auth.test.ts' && exit 3";
+    const post = await hook('PostToolUse', 'codex', {
+      transcript_path: rollout,
+      tool_name: 'Bash',
+      tool_use_id: 'call_fake_3',
+      tool_input: { command },
+      tool_response: 'FAIL auth.test.ts',
+    });
+    expect(post).toMatchObject({ code: 0, stderr: '' });
+    expect(await commands()).toContainEqual({ command, exitCode: undefined });
+    const recorded = readFileSync(
+      new URL('../fixtures/transcripts/codex-rollout.jsonl', import.meta.url),
+      'utf8',
+    );
+    writeFileSync(rollout, recorded.replaceAll('/tmp/checkpoint-repo-nhtbwG', root));
+    await hook('Stop', 'codex', { transcript_path: rollout, last_assistant_message: 'Done.' });
+    expect((await commands()).filter((entry) => entry.command === command)).toEqual([
+      { command, exitCode: 3 },
+    ]);
+  });
+});
+
 describe('item 4: the same hook delivered twice (both scopes set up, an agent that retries) records once', () => {
   it.each([
     ['alone, into an existing checkpoint', { saved: true }],
@@ -184,9 +212,11 @@ describe('item 4: the same hook delivered twice (both scopes set up, an agent th
     ]);
     for (const result of results) expect(result).toMatchObject({ code: 0, stderr: '' });
     expect((await prompts()).map((snapshot) => snapshot.label)).toEqual(['second', 'first']);
-    // A prompt of another turn with the same words is another prompt.
+    // A prompt of another turn with the same words is another prompt; so is a message sent into the
+    // running turn, with its id.
     await hook('UserPromptSubmit', 'codex', { turn_id: 'T3', prompt: 'second' });
-    expect(await prompts()).toHaveLength(3);
+    await hook('UserPromptSubmit', 'codex', { turn_id: 'T3', prompt: 'and the docs too' });
+    expect(await prompts()).toHaveLength(4);
   });
 });
 
