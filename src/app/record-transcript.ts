@@ -122,17 +122,26 @@ export async function recordTranscript(
     );
   };
 
+  // The files the agent wrote since the read before are its own latest content: not someone else's change
+  // (trial 4 of issue 26). One it wrote before may have been changed by someone since: that stays flagged.
+  const writtenBefore = new Set(before?.files ?? []);
+  const written = {
+    since: filesInside(
+      root,
+      record.files.filter((file) => !writtenBefore.has(file)),
+    ),
+    before: filesInside(
+      root,
+      record.files.filter((file) => writtenBefore.has(file)),
+    ),
+  };
   const store = new CheckpointStore(root, deps.fs);
   if (!request.full) {
     const cheap = await deps.queue.run(root, () =>
       store.withLock(async () => {
         const loaded = await store.load();
         if (!loaded.found) return null;
-        if (
-          request.filesAtTurnEnd &&
-          hasUnrecordedWrites(loaded.checkpoint, root, filesInside(root, record.files))
-        )
-          return null;
+        if (request.filesAtTurnEnd && hasUnrecordedWrites(loaded.checkpoint, root, written)) return null;
         const filled = applyTranscript(loaded.checkpoint, record, {
           now: deps.now(),
           redaction: redaction.config,
@@ -148,17 +157,11 @@ export async function recordTranscript(
   }
   const { captureFacts } = await import('./capture-facts.js');
   const existed = await store.mayExist();
-  // The files the agent wrote since the read before are its own latest content: not someone else's change
-  // (trial 4 of issue 26). One it wrote before may have been changed by someone since: that stays flagged.
-  const writtenBefore = new Set(before?.files ?? []);
   const saved = await captureFacts(deps, {
     projectRoot: root,
     transcript: record,
     files: filesInside(root, record.files),
-    agentWrote: filesInside(
-      root,
-      record.files.filter((file) => !writtenBefore.has(file)),
-    ),
+    agentWrote: written.since,
   });
   remember();
   return { recorded: true, changed: true, created: !existed, root: saved.root.root };
@@ -169,16 +172,26 @@ const HASH_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * Whether a file the agent wrote (relative to `root`) differs from what the checkpoint records of it:
- * not listed, listed with another content, or gone where the checkpoint does not say deleted. Hashed as
- * `git hash-object --no-filters` does: where filters change a file, it differs, and the full save (which
- * asks git) decides; never the other way round.
+ * one written since the read before and not listed; one listed with another content, or gone where the
+ * checkpoint does not say deleted. One written in an earlier turn and not listed was recorded then, and
+ * has been committed, ignored or removed since: a full save at every turn's end would find it the same.
+ * Hashed as `git hash-object --no-filters` does: where filters change a file, it differs, and the full
+ * save (which asks git) decides; never the other way round.
  */
-function hasUnrecordedWrites(checkpoint: Checkpoint, root: string, files: readonly string[]): boolean {
+function hasUnrecordedWrites(
+  checkpoint: Checkpoint,
+  root: string,
+  written: { since: readonly string[]; before: readonly string[] },
+): boolean {
   const listed = new Map(checkpoint.modifiedFiles.map((file) => [file.path, file]));
+  const isNew = new Set(written.since);
   let bytes = 0;
-  for (const file of files) {
+  for (const file of [...written.since, ...written.before]) {
     const entry = listed.get(file);
-    if (!entry) return true;
+    if (!entry) {
+      if (isNew.has(file)) return true;
+      continue;
+    }
     let content: Buffer;
     try {
       content = readFileSync(path.join(root, file));
