@@ -16,6 +16,8 @@ export async function captureFacts(
     projectRoot?: string | undefined;
     transcript?: TranscriptRecord | undefined;
     files?: readonly string[] | undefined;
+    /** Those of `files` the agent wrote since the transcript's last read: not flagged as changed by others. */
+    agentWrote?: readonly string[] | undefined;
   },
 ): Promise<SaveOutcome> {
   // An unusable checkpoint (or root) is reported by the save itself; here it only means no goal to keep.
@@ -30,6 +32,6 @@ export async function captureFacts(
       ...(request.files?.length ? { modifiedFiles: request.files.map((file) => ({ path: file })) } : {}),
     },
     {},
-    { automatic: true, transcript: request.transcript },
+    { automatic: true, transcript: request.transcript, agentWrote: request.agentWrote },
   );
 }

@@ -65,6 +65,8 @@ function trimmedPart(part) {
   return {
     type: 'tool',
     tool: part.tool,
+    // The reader takes each shell call once, by its id: without it a call was read again at every turn.
+    callID: part.callID,
     state: {
       status: part.state?.status,
       input: { command: input.command, description: input.description, filePath: input.filePath },
@@ -102,6 +104,14 @@ export const ClaudeCheckpoint = async ({ directory, client }) => {
   const created = new Set();
   const compacted = new Set();
   const briefs = new Map();
+  const children = new Map();
+  /** Whether a session is a sub-agent's: the task tool prompts a session it creates with a parentID. */
+  const isSubAgent = (sessionID) => {
+    if (!client?.session || !sessionID) return Promise.resolve(false);
+    if (!children.has(sessionID))
+      children.set(sessionID, client.session.get({ path: { id: sessionID } }).then((session) => Boolean(session?.data?.parentID), () => false));
+    return children.get(sessionID);
+  };
   return {
     event: async ({ event }) => {
       const sessionID = event.properties?.sessionID ?? event.properties?.info?.id;
@@ -126,11 +136,16 @@ export const ClaudeCheckpoint = async ({ directory, client }) => {
       if (brief) output.system.push(brief);
     },
     'chat.message': async (input, output) => {
+      // The task tool's prompt to its sub-agent fires this too: it is not the person's prompt, and its
+      // session is not the one they work in (rewind's latest prompt would be the sub-agent's).
+      if (await isSubAgent(input.sessionID)) return;
       const prompt = (output.parts ?? [])
         .filter((part) => part.type === 'text' && !part.synthetic)
         .map((part) => part.text)
         .join('\\n');
-      await runHook('UserPromptSubmit', directory, { session_id: input.sessionID, prompt });
+      // The message's id names the prompt: the same message delivered twice is one prompt.
+      const promptId = output.message?.id ?? input.messageID;
+      await runHook('UserPromptSubmit', directory, { session_id: input.sessionID, prompt, ...(promptId ? { prompt_id: promptId } : {}) });
     },
     'tool.execute.before': async (input, output) => {
       if (input.tool !== 'bash') return;

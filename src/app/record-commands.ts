@@ -69,6 +69,11 @@ export async function recordCommands(
       redaction.config,
       options.recordId,
     );
+    // The same tool call again (hooks wired in two scopes; issue 26): listed already, nothing to write.
+    if (result.isRepeat && !options.recordId) {
+      options.onRecorded?.();
+      return { created: false, pending: false, redactions: 0 };
+    }
     await store.writeLocked(result.serialized, result.checkpoint, options.onRecorded);
     return { created: false, pending: false, redactions: result.redactions };
   };

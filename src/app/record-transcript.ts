@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { redactText } from '../core/redact.js';
+import type { Checkpoint } from '../core/schema.js';
 import { applyTranscript, isTalkAboutWork, type TranscriptRecord } from '../core/transcript.js';
+import { blobOid } from '../git/oid.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { settingsOf } from '../store/settings-file.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
@@ -36,11 +39,18 @@ export type TranscriptOutcome =
  * itself stays. `full` also records the files the agent's edit tools wrote, with their content's oids,
  * through a full save (git scan included); otherwise only the checkpoint file is read and written, which
  * is what a hook at the end of every turn can afford. A checkpoint that does not exist yet is started
- * by a full save. A transcript that cannot be read changes nothing.
+ * by a full save. `filesAtTurnEnd` (an agent with no session end to do it: Codex, OpenCode): a full save
+ * too when a file the agent wrote is not in the checkpoint as it is now, or the next brief calls the
+ * agent's own edit a change by someone else. A transcript that cannot be read changes nothing.
  */
 export async function recordTranscript(
   deps: AppDeps,
-  request: { projectRoot?: string | undefined; source: TranscriptSource; full: boolean },
+  request: {
+    projectRoot?: string | undefined;
+    source: TranscriptSource;
+    full: boolean;
+    filesAtTurnEnd?: boolean | undefined;
+  },
 ): Promise<TranscriptOutcome> {
   if (!settingsOf(deps).fromTranscript) return { recorded: false, why: 'fromTranscript is off', quiet: true };
   const isInline = request.source.inline !== undefined;
@@ -112,12 +122,26 @@ export async function recordTranscript(
     );
   };
 
+  // The files the agent wrote since the read before are its own latest content: not someone else's change
+  // (trial 4 of issue 26). One it wrote before may have been changed by someone since: that stays flagged.
+  const writtenBefore = new Set(before?.files ?? []);
+  const written = {
+    since: filesInside(
+      root,
+      record.files.filter((file) => !writtenBefore.has(file)),
+    ),
+    before: filesInside(
+      root,
+      record.files.filter((file) => writtenBefore.has(file)),
+    ),
+  };
   const store = new CheckpointStore(root, deps.fs);
   if (!request.full) {
     const cheap = await deps.queue.run(root, () =>
       store.withLock(async () => {
         const loaded = await store.load();
         if (!loaded.found) return null;
+        if (request.filesAtTurnEnd && hasUnrecordedWrites(loaded.checkpoint, root, written)) return null;
         const filled = applyTranscript(loaded.checkpoint, record, {
           now: deps.now(),
           redaction: redaction.config,
@@ -137,9 +161,49 @@ export async function recordTranscript(
     projectRoot: root,
     transcript: record,
     files: filesInside(root, record.files),
+    agentWrote: written.since,
   });
   remember();
   return { recorded: true, changed: true, created: !existed, root: saved.root.root };
+}
+
+/** Past this many bytes of written files, they are not hashed here: the full save hashes them anyway. */
+const HASH_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Whether a file the agent wrote (relative to `root`) differs from what the checkpoint records of it:
+ * one written since the read before and not listed; one listed with another content, or gone where the
+ * checkpoint does not say deleted. One written in an earlier turn and not listed was recorded then, and
+ * has been committed, ignored or removed since: a full save at every turn's end would find it the same.
+ * Hashed as `git hash-object --no-filters` does: where filters change a file, it differs, and the full
+ * save (which asks git) decides; never the other way round.
+ */
+function hasUnrecordedWrites(
+  checkpoint: Checkpoint,
+  root: string,
+  written: { since: readonly string[]; before: readonly string[] },
+): boolean {
+  const listed = new Map(checkpoint.modifiedFiles.map((file) => [file.path, file]));
+  const isNew = new Set(written.since);
+  let bytes = 0;
+  for (const file of [...written.since, ...written.before]) {
+    const entry = listed.get(file);
+    if (!entry) {
+      if (isNew.has(file)) return true;
+      continue;
+    }
+    let content: Buffer;
+    try {
+      content = readFileSync(path.join(root, file));
+    } catch {
+      if (entry.status === 'D') continue;
+      return true;
+    }
+    bytes += content.byteLength;
+    if (!entry.hash || bytes > HASH_MAX_BYTES) return true;
+    if (blobOid(content, entry.hash.length === 64 ? 'sha256' : 'sha1') !== entry.hash) return true;
+  }
+  return false;
 }
 
 /** The written files that are inside the project, relative to it; the agent may write anywhere. */

@@ -161,9 +161,44 @@ export async function takeSnapshot(
   if (!BUILT_IN_TRIGGERS.has(request.trigger)) await checkTrigger(deps, root.root, request.trigger);
   return store.withLock(async () => {
     await store.init();
+    const repeated = await repeatedPrompt(deps, store, request);
+    if (repeated) {
+      request.onContentTaken?.();
+      return {
+        created: false,
+        snapshot: repeated,
+        expired: 0,
+        root,
+        detachDue: false,
+        capDue: false,
+        packDue: false,
+      };
+    }
     const { usage, ...result } = await snapshotLocked(deps, store, request);
     return { ...result, root, ...(await dueAfter(deps, store, usage)) };
   });
+}
+
+/**
+ * The snapshot of this very prompt, taken already: the latest one is this session's prompt with the
+ * agent's id for it (Claude Code's `prompt_id`, Codex's `turn_id`, OpenCode's message id) and the same
+ * label. The same hook delivered twice (hooks wired in two scopes, which agents run concurrently; an
+ * agent that retries) gave two prompts, and `latest~1` named the same one (issue 26); a message a person
+ * sends into a running turn may come with that turn's id, and its words differ. Under the store's lock,
+ * so one of two hooks at once takes it, the other finds it.
+ */
+async function repeatedPrompt(
+  deps: AppDeps,
+  store: SnapshotStore,
+  request: SnapshotRequest,
+): Promise<SnapshotRecord | null> {
+  const promptId = request.prompt?.promptId;
+  if (request.trigger !== 'prompt' || !promptId || request.sessionId === undefined) return null;
+  const latest = await store.latest();
+  if (latest?.trigger !== 'prompt' || latest.sessionId !== request.sessionId || latest.promptId !== promptId)
+    return null;
+  const label = request.label === undefined ? undefined : await redactLabel(deps, store.root, request.label);
+  return latest.label === label ? latest : null;
 }
 
 /** What a snapshot's outcome says is due; `usage` is null when no snapshot was recorded. */

@@ -4,7 +4,7 @@ import { isCheckpointError, thenSentence } from '../core/errors.js';
 import type { FieldNamer, SaveInput } from '../core/input.js';
 import { addDropped, buildCheckpoint, describeDropped, pathsToHash } from '../core/merge.js';
 import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
-import type { Checkpoint, GitInfo } from '../core/schema.js';
+import type { Checkpoint, FlaggedFiles, GitInfo } from '../core/schema.js';
 import { wordsFor } from '../core/surface.js';
 import { applyTranscript, type TranscriptRecord } from '../core/transcript.js';
 import { isIgnoredByGitRemembered } from '../git/ignore-check.js';
@@ -52,6 +52,11 @@ export async function saveCheckpoint(
     nameField?: FieldNamer | undefined;
     /** Journal ids of the recorded commands this save holds (record-commands.ts): never merged again. */
     journaled?: readonly string[] | undefined;
+    /**
+     * An automatic save's files that the agent's own edit tools wrote (its transcript says so): listed as
+     * touched, never flagged as changed by someone else after the agent's save (trial 4 of issue 26).
+     */
+    agentWrote?: readonly string[] | undefined;
   } = {},
 ): Promise<SaveOutcome> {
   const resolved = await resolveProjectRoot({
@@ -141,7 +146,7 @@ export async function saveCheckpoint(
           .then((late) => new Map(needed.map((file) => [file, early.get(file) ?? late.get(file) ?? null]))),
         options.automatic && previous
           ? detectDrift(root, previous, [], deps.env, { location, repo: reply, memory }).then((drift) =>
-              carryFlags(previous, drift),
+              withoutPaths(carryFlags(previous, drift), options.agentWrote),
             )
           : undefined,
       ]);
@@ -274,4 +279,12 @@ async function keepUnlistedOids(
       `Could not keep the hashes of the ${Object.keys(unlisted).length} file(s) the 64 KB cap left out (${(error as Error).message}); a load may flag them as changed.`,
     );
   }
+}
+
+/** Flagged files without those in `paths`; nothing flagged when none is left. */
+function withoutPaths(flagged: FlaggedFiles | undefined, paths: readonly string[] | undefined) {
+  if (!flagged || !paths?.length) return flagged;
+  const own = new Set(paths);
+  const left = flagged.paths.filter((file) => !own.has(file));
+  return left.length > 0 ? { ...flagged, paths: left } : undefined;
 }

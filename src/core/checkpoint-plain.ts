@@ -95,7 +95,8 @@ function isPlainRecentCommand(command: unknown): boolean {
     typeof command.command === 'string' &&
     optional(command.exitCode, Number.isSafeInteger) &&
     optional(command.note, isString) &&
-    optional(command.at, isTimeString)
+    optional(command.at, isTimeString) &&
+    optional(command.callId, isString)
   );
 }
 

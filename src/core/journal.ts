@@ -1,6 +1,12 @@
 import { JOURNAL_ID_PATTERN, JOURNAL_MEMORY_IDS, journalIdTime } from './journal-id.js';
 import { LIMITS } from './limits.js';
-import { appendRecorded, type FittedCheckpoint, keepNewest } from './merge.js';
+import {
+  appendRecorded,
+  type FittedCheckpoint,
+  isCallId,
+  keepNewest,
+  withoutRepeatedCalls,
+} from './merge.js';
 import type { Checkpoint, RecentCommand } from './schema.js';
 import { charLength } from './text.js';
 
@@ -68,13 +74,14 @@ export function parseJournalRecord(id: string, text: string | null): JournalReco
 
 function isRecentCommand(value: unknown): value is RecentCommand {
   if (typeof value !== 'object' || value === null) return false;
-  const { command, exitCode, note, at } = value as Record<string, unknown>;
+  const { command, exitCode, note, at, callId } = value as Record<string, unknown>;
   return (
     typeof command === 'string' &&
     charLength(command) <= LIMITS.commandChars &&
     (exitCode === undefined || Number.isSafeInteger(exitCode)) &&
     (note === undefined || (typeof note === 'string' && charLength(note) <= LIMITS.commandNoteChars)) &&
-    (at === undefined || (typeof at === 'string' && !Number.isNaN(Date.parse(at))))
+    (at === undefined || (typeof at === 'string' && !Number.isNaN(Date.parse(at)))) &&
+    (callId === undefined || (typeof callId === 'string' && isCallId(callId)))
   );
 }
 
@@ -96,10 +103,15 @@ export function applyJournal(
   const sorted = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const fresh: JournalRecord[] = [];
   const taken = new Set(held);
+  let listed: readonly RecentCommand[] = checkpoint.recentCommands;
   for (const record of sorted) {
     if (taken.has(record.id) || (record.mayRepeat && journalIdTime(record.id) < since)) continue;
     taken.add(record.id);
-    fresh.push(record);
+    // A tool call delivered twice (two hooks at once, each journaled while the other held the lock) is
+    // recorded once; a record left with nothing new counts no redactions either.
+    const commands = withoutRepeatedCalls(listed, record.commands);
+    listed = [...listed, ...commands];
+    fresh.push(commands.length === record.commands.length ? record : { ...record, commands, redactions: 0 });
   }
   if (fresh.length === 0) return { changed: false };
   const ids = new Set(sorted.map((record) => record.id));

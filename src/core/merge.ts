@@ -471,7 +471,8 @@ export const PLACEHOLDER_GOAL =
  * Appends commands to an existing checkpoint without touching anything else (no git scan): the cheap
  * path for a hook that runs after every shell command. Redacts, keeps the last 50, fits the cap. A
  * `journalId` (the record's id a relayed hook named) joins `meta.journaled`, so a second write of it is
- * known for one (core/journal.ts).
+ * known for one (core/journal.ts). A tool call the checkpoint lists already (its `callId`) is not
+ * appended again: `isRepeat` when none of `commands` was new, and nothing need be written.
  */
 export function appendCommands(
   checkpoint: Checkpoint,
@@ -479,14 +480,14 @@ export function appendCommands(
   now: Date,
   redaction?: DetectorConfig,
   journalId?: string,
-): BuildCheckpointResult {
+): BuildCheckpointResult & { isRepeat: boolean } {
   const recorded = recordedCommands(commands, now, redaction);
+  const fresh = withoutRepeatedCalls(checkpoint.recentCommands, recorded.commands);
+  const isRepeat = fresh.length === 0 && recorded.commands.length > 0;
+  const redactions = isRepeat ? 0 : recorded.redactions;
   const journaled = (id: string) => [...(checkpoint.meta.journaled ?? []), id].slice(-JOURNAL_MEMORY_IDS);
   const meta = journalId ? { journaled: journaled(journalId) } : {};
-  return {
-    ...appendRecorded(checkpoint, recorded.commands, recorded.redactions, meta),
-    redactions: recorded.redactions,
-  };
+  return { ...appendRecorded(checkpoint, fresh, redactions, meta), redactions, isRepeat };
 }
 
 /** A shell command and how it ended, as a hook reports it. */
@@ -494,6 +495,37 @@ export interface CommandOutcome {
   command: string;
   exitCode?: number | undefined;
   note?: string | undefined;
+  /** The agent's id of the tool call (see RecentCommand's `callId`); one that is not an id is left out. */
+  callId?: string | undefined;
+}
+
+/** A tool call's id as agents write them (`toolu_01…`, `call_…`, OpenCode's `…`): printable, no spaces. */
+export function isCallId(value: string): boolean {
+  return /^[\x21-\x7e]{1,200}$/.test(value);
+}
+
+/**
+ * `commands` without those the list holds already, or that come twice among them: the same tool call
+ * (its id), the same command and the same outcome. The command and the outcome are compared too, so an
+ * agent whose provider reuses call ids (some number them per message) never loses a command.
+ */
+export function withoutRepeatedCalls(
+  listed: readonly RecentCommand[],
+  commands: readonly RecentCommand[],
+): RecentCommand[] {
+  const key = (entry: RecentCommand) =>
+    entry.callId === undefined
+      ? undefined
+      : JSON.stringify([entry.callId, entry.command, entry.exitCode ?? null]);
+  const seen = new Set(listed.map(key).filter((value) => value !== undefined));
+  const kept: RecentCommand[] = [];
+  for (const command of commands) {
+    const id = key(command);
+    if (id !== undefined && seen.has(id)) continue;
+    if (id !== undefined) seen.add(id);
+    kept.push(command);
+  }
+  return kept;
 }
 
 /** Commands as the checkpoint keeps them: clipped, redacted, stamped with `now`. */
@@ -513,6 +545,7 @@ export function recordedCommands(
       note:
         command.note === undefined ? undefined : clip(redactor.text(command.note), LIMITS.commandNoteChars),
       at,
+      callId: command.callId !== undefined && isCallId(command.callId) ? command.callId : undefined,
     }),
   );
   return { commands: recorded, redactions: redactor.count };

@@ -49,6 +49,12 @@ function buildSchemas() {
     exitCode: z.optional(z.int()),
     note: z.optional(z.string()),
     at: z.optional(isoTime),
+    /**
+     * The agent's id of the tool call a hook recorded the command from (Claude Code's and Codex's
+     * `tool_use_id`, OpenCode's `callID`): the same call delivered twice (hooks wired in two scopes, an
+     * agent that retries) is recorded once. Ours, not the spec's: an older reader keeps it as it is.
+     */
+    callId: z.optional(z.string()),
   });
 
   const gitSchema = z.looseObject({

@@ -4,6 +4,7 @@ import {
   type BuildCheckpointResult,
   dropOldestTasks,
   fitToSize,
+  isCallId,
   keepNewest,
   PLACEHOLDER_GOAL,
 } from './merge.js';
@@ -62,6 +63,8 @@ export interface TranscriptCommand {
   command: string;
   exitCode?: number | undefined;
   note?: string | undefined;
+  /** The agent's id of the tool call, where its transcript has one (the id its hooks name the call by). */
+  callId?: string | undefined;
 }
 
 /**
@@ -214,9 +217,22 @@ export function applyTranscript(
   for (const command of record.commands) {
     const countBefore = redactions;
     const text = clip(redact(command.command), LIMITS.commandChars);
-    const known = recentCommands.some(
-      (listed) => listed.command === text && listed.exitCode === command.exitCode,
-    );
+    const callId = command.callId !== undefined && isCallId(command.callId) ? command.callId : undefined;
+    // The call a hook recorded already (its id): one entry, with the outcome the transcript has, where the
+    // hook's was unknown or read otherwise (trial 4 of issue 26: a second, contradicting entry was added).
+    const same = callId
+      ? recentCommands.findIndex((listed) => listed.callId === callId && listed.command === text)
+      : -1;
+    const listedSame = recentCommands[same];
+    if (listedSame && command.exitCode !== undefined && listedSame.exitCode !== command.exitCode) {
+      recentCommands = recentCommands.map((listed, index) =>
+        index === same ? { ...listed, exitCode: command.exitCode } : listed,
+      );
+      changed = true;
+    }
+    const known =
+      listedSame !== undefined ||
+      recentCommands.some((listed) => listed.command === text && listed.exitCode === command.exitCode);
     if (text.trim() === '' || known) {
       redactions = countBefore; // nothing of it is kept, so nothing was redacted
       continue;
@@ -225,6 +241,7 @@ export function applyTranscript(
     if (command.exitCode !== undefined) entry.exitCode = command.exitCode;
     if (command.note !== undefined) entry.note = clip(redact(command.note), LIMITS.commandNoteChars);
     entry.at = at;
+    if (callId !== undefined) entry.callId = callId;
     recentCommands = [...recentCommands, entry];
     changed = true;
   }

@@ -27,7 +27,7 @@ export const KNOWN_FIELDS = {
   goal: ['primary', 'tasks'],
   task: ['description', 'status'],
   modifiedFile: ['path', 'status', 'source', 'note', 'hash'],
-  recentCommand: ['command', 'exitCode', 'note', 'at'],
+  recentCommand: ['command', 'exitCode', 'note', 'at', 'callId'],
   meta: ['redactions', 'truncated', 'flagged', 'derived', 'newerInTranscript', 'agentSavedAt', 'journaled'],
   flagged: ['since', 'paths'],
   derived: ['goal', 'tasks', 'summary'],

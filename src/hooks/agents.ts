@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { copilotShellOutcome, geminiShellOutcome, type ShellTextOutcome } from '../core/shell-trailer.js';
 import { cutUnits } from '../core/text.js';
 import { readFileTail } from '../transcripts/lines.js';
 import type { Agent } from './agent-names.js';
@@ -126,20 +127,12 @@ const copilot: AgentAdapter = {
       case 'postToolUse': {
         const call = copilotShellCall(input);
         if (!call) return null;
-        // A command started in the background ("<command started in background with shellId: 4>") has
-        // not ended: its outcome is unknown, not a success.
-        if (!/completed with exit code -?\d+/.test(call.text))
-          return { event: 'PostToolUse', input: { ...call.input, tool_response: call.text } };
-        return {
-          event: 'PostToolUse',
-          input: withShellOutcome(
-            {
-              ...call.input,
-              tool_response: call.text.replace(/\n?<shellId:[^>]*>\s*$/, '') + exitLine(call.text),
-            },
-            call.tool,
-          ),
-        };
+        // Only the trailer Copilot CLI ends the text with counts: the output may say anything. A command
+        // started in the background ("<command started in background with shellId: 4>") has not ended:
+        // its outcome is unknown, not a success.
+        const outcome = copilotShellOutcome(call.text);
+        if (!outcome) return { event: 'PostToolUse', input: { ...call.input, tool_response: call.text } };
+        return { event: 'PostToolUse', input: withOutcome(call.input, call.tool, outcome) };
       }
       default:
         return null;
@@ -183,12 +176,6 @@ function copilotShellCall(input: HookInput): { input: HookInput; tool: string; t
   };
 }
 
-/** Copilot CLI writes "<shellId: 0 completed with exit code 3>": keep the code where withShellOutcome finds it. */
-function exitLine(text: string): string {
-  const code = /completed with exit code (-?\d+)/.exec(text)?.[1];
-  return code === undefined ? '' : `\nExit Code: ${code}`;
-}
-
 /**
  * Gemini CLI: its own event names; the shell tool is `run_shell_command`, with the exit code only in the
  * text it returns. It fires PreCompress before every compression check, even when nothing is compressed,
@@ -208,7 +195,7 @@ const gemini: AgentAdapter = {
         return preCommand('gemini', input, isCut);
       case 'AfterTool':
         return stringField(input, 'tool_name') === 'run_shell_command'
-          ? { event: 'PostToolUse', input: withShellOutcome(input, 'Bash') }
+          ? { event: 'PostToolUse', input: withGeminiOutcome(input) }
           : null;
       case 'AfterAgent': {
         const answer = stringField(input, 'prompt_response');
@@ -247,22 +234,22 @@ const opencode: AgentAdapter = {
 export const ADAPTERS: Readonly<Record<Agent, AgentAdapter>> = { claude, codex, copilot, gemini, opencode };
 
 /**
- * Claude-shaped input for a shell tool call whose exit code is only in its text result
- * ("Exit Code: 3", "exit code 3", "Process exited with code 3").
+ * Gemini CLI's shell call, Claude-shaped: its exit code is only in the text it gives the model
+ * (`tool_response.llmContent`), in the trailer after the output (core/shell-trailer.ts). A call that did
+ * not run to its end (cancelled, moved to the background) keeps its text alone: its outcome is unknown.
  */
-function withShellOutcome(input: HookInput, toolName: string): HookInput {
+function withGeminiOutcome(input: HookInput): HookInput {
   const response = input.tool_response;
   const text =
-    typeof response === 'string'
-      ? response
-      : (stringField(response, 'llmContent', 'output', 'stdout', 'content', 'text') ??
-        JSON.stringify(response ?? ''));
-  const match = /(?:exit(?:ed)?(?: with)?(?: status| code)?|exit code)[:\s]+(-?\d+)/i.exec(text);
-  const exitCode =
-    match?.[1] === undefined ? (objectField(input, 'tool_response')?.exit_code ?? 0) : Number(match[1]);
-  const output =
-    /Output:\s*([\s\S]*?)(?:\nExit Code:|$)/i.exec(text)?.[1] ??
-    text.replace(/\n?Exit Code:\s*-?\d+\s*$/i, '');
+    typeof response === 'string' ? response : (stringField(response, 'llmContent', 'output') ?? '');
+  const outcome = geminiShellOutcome(text);
+  if (!outcome) return { ...input, tool_name: 'Bash', tool_response: text };
+  return withOutcome(input, 'Bash', outcome);
+}
+
+/** Claude-shaped input for a shell call whose outcome the agent's text said. */
+function withOutcome(input: HookInput, toolName: string, outcome: ShellTextOutcome): HookInput {
+  const { exitCode = 0, output } = outcome;
   return {
     ...input,
     tool_name: toolName,

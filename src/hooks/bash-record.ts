@@ -56,7 +56,15 @@ export async function postToolUse(
       deps,
       {
         projectRoot: hookProjectRoot(deps, input),
-        commands: [{ command: outcome.command, exitCode: outcome.exitCode, note: outcome.note }],
+        commands: [
+          {
+            command: outcome.command,
+            exitCode: outcome.exitCode,
+            note: outcome.note,
+            // The same call delivered twice (hooks in two scopes, an agent that retries) is recorded once.
+            callId: stringField(input, 'tool_use_id', 'toolUseId', 'tool_call_id', 'toolCallId'),
+          },
+        ],
       },
       // Through the relay, the hook is answered as soon as the command is on disk, in the journal (issue
       // 26: it must be before the hook ends); the server merges it into the checkpoint after.

@@ -23,6 +23,9 @@ export function transcriptSource(input: HookInput, context: HookContext): Transc
   };
 }
 
+/** Agents whose hooks have no end of the session (Codex's hooks; OpenCode's plugin events). */
+const NO_SESSION_END: ReadonlySet<string> = new Set(['codex', 'opencode']);
+
 /**
  * At the end of a turn (Stop) and of the session (SessionEnd, including the end `/clear` causes): fill
  * what the agent did not save from its transcript. Stop touches only the checkpoint file, and finishes
@@ -44,6 +47,8 @@ export async function recordFromTranscript(
     projectRoot: hookProjectRoot(deps, input),
     source,
     full: event === 'SessionEnd',
+    // Codex and OpenCode have no session end hook: their turn's end records the files they wrote.
+    filesAtTurnEnd: event === 'Stop' && NO_SESSION_END.has(source.agent),
   });
   return {
     notes: outcome.recorded || outcome.quiet ? [] : [`nothing taken from the transcript: ${outcome.why}`],

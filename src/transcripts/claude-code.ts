@@ -322,7 +322,12 @@ function readToolUse(
         scan.pending.push({ id: block.id, command: input.command, description });
       return;
     }
-    const command = commandOf(input.command, description, outcome);
+    const command = commandOf(
+      input.command,
+      description,
+      outcome,
+      typeof block.id === 'string' ? block.id : undefined,
+    );
     if (command) scan.commands.push(command);
   }
 }
@@ -332,6 +337,7 @@ function commandOf(
   command: string,
   description: string | undefined,
   outcome: ToolOutcome,
+  callId: string | undefined,
 ): TranscriptCommand | undefined {
   if (outcome.isError && outcome.exitCode === undefined) return undefined;
   const notes = [description, outcome.interrupted ? 'interrupted' : undefined].filter(
@@ -341,6 +347,7 @@ function commandOf(
     command,
     exitCode: outcome.exitCode ?? 0,
     ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
+    ...(callId !== undefined ? { callId } : {}),
   };
 }
 
@@ -540,7 +547,7 @@ function mergeState(
     const outcome = scan.outcomes.get(call.id);
     if (!outcome) pending.push(call);
     else {
-      const command = commandOf(call.command, call.description, outcome);
+      const command = commandOf(call.command, call.description, outcome, call.id);
       if (command) answered.push(command);
     }
   }

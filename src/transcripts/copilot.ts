@@ -1,5 +1,6 @@
 import { readSync } from 'node:fs';
 import type { Task, TaskStatus } from '../core/schema.js';
+import { copilotShellOutcome } from '../core/shell-trailer.js';
 import type { TranscriptCommand, TranscriptRecord } from '../core/transcript.js';
 import { typedPrompt } from './claude-code.js';
 import { compactJsonText, readFileTail, readJsonLinesBackward, readJsonLinesForward } from './lines.js';
@@ -334,7 +335,7 @@ function readToolStart(
     scan.pending.push({ id, command: args.command, description });
     return;
   }
-  const command = commandOf(args.command, description, outcome);
+  const command = commandOf(args.command, description, outcome, id);
   if (command) scan.commands.push(command);
 }
 
@@ -346,12 +347,14 @@ function commandOf(
   command: string,
   description: string | undefined,
   outcome: Outcome,
+  callId: string,
 ): TranscriptCommand | undefined {
   if (!outcome.success && outcome.exitCode === undefined) return undefined;
   return {
     command,
     ...(outcome.exitCode !== undefined ? { exitCode: outcome.exitCode } : {}),
     ...(description ? { note: description } : {}),
+    callId,
   };
 }
 
@@ -373,7 +376,7 @@ function outcomeOf(event: Record<string, unknown> | undefined): { id: string; ou
       if (isRecord(block) && block.type === 'shell_exit' && Number.isInteger(block.exitCode))
         exitCode = block.exitCode as number;
   if (exitCode === undefined && typeof result?.content === 'string')
-    exitCode = exitCodeFromText(result.content.slice(-300));
+    exitCode = copilotShellOutcome(result.content)?.exitCode;
   const files: string[] = [];
   if (Array.isArray(data.fileEdits))
     for (const edit of data.fileEdits)
@@ -437,10 +440,14 @@ function outcomeFromBytes(line: Buffer): { id: string; outcome: Outcome } | unde
   };
 }
 
-/** Copilot CLI ends a shell result with "<shellId: 0 completed with exit code 3>". */
+/**
+ * Copilot CLI ends a shell result with "<shellId: 0 completed with exit code 3>": in a line's raw bytes,
+ * the last such trailer is the result's own (the output before it may hold anything).
+ */
 function exitCodeFromText(text: string): number | undefined {
-  const match = /completed with exit code (-?\d+)/.exec(text);
-  return match?.[1] === undefined ? undefined : Number(match[1]);
+  const codes = [...text.matchAll(/<shellId: [^>\n]* completed with exit code (-?\d+)>/g)];
+  const last = codes.at(-1)?.[1];
+  return last === undefined ? undefined : Number(last);
 }
 
 /** The session's first prompt a person typed: not injected (`source`), not a slash command, not a rewound one. */
@@ -485,7 +492,7 @@ function mergeState(
     } else if (call.tool === 'edit') {
       if (outcome.success && outcome.files.length === 0) written.push(call.command);
     } else {
-      const command = commandOf(call.command, call.description, outcome);
+      const command = commandOf(call.command, call.description, outcome, call.id);
       if (command) answered.push(command);
     }
   }

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { geminiShellOutcome } from '../core/shell-trailer.js';
 import type { TranscriptRecord } from '../core/transcript.js';
 import { readJsonLinesBackward } from './lines.js';
 import {
@@ -296,14 +297,14 @@ function takeCall(
   }
   const command = call.args.command;
   if (typeof command !== 'string' || command.trim() === '') return false;
-  // Gemini CLI words a failing command's end "Exit Code: N"; a command that ran has "Output:".
-  const code = /^Exit Code: (-?\d+)$/m.exec(call.response.text)?.[1];
-  if (code === undefined && !/^Output:/m.test(call.response.text)) return false; // refused, never ran
+  // Only the trailer after the output counts ("Exit Code: N" when not 0); a command that ran has "Output:".
+  const outcome = geminiShellOutcome(call.response.text);
+  if (!outcome) return false; // refused, never ran, or not run to its end
   const description = typeof call.args.description === 'string' ? call.args.description.trim() : '';
   scan.commands.push({
     id: call.id,
     command,
-    exitCode: code === undefined ? 0 : Number(code),
+    exitCode: outcome.exitCode ?? 0,
     ...(description !== '' ? { note: description } : {}),
   });
   return false;

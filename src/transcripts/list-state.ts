@@ -105,7 +105,7 @@ function mergeListState(
   for (const { id, ...command } of scan.commands) {
     if (calls.has(id)) continue;
     calls.add(id);
-    commands.push(command);
+    commands.push({ ...command, callId: id });
   }
   const files = [...(known?.files ?? []).filter((file) => !scan.files.includes(file)), ...scan.files];
   const tasks = scan.tasks ?? known?.tasks;

@@ -81,6 +81,7 @@ export function readOpenCodeSession(
           command: input.command,
           ...(exitCode !== undefined ? { exitCode } : {}),
           ...(description ? { note: description } : {}),
+          ...(typeof part.callID === 'string' ? { callId: part.callID } : {}),
         });
       }
     }

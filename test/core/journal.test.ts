@@ -198,3 +198,73 @@ describe('applyJournal', () => {
     expect(Buffer.byteLength(serializeCheckpoint(merged.checkpoint))).toBeLessThanOrEqual(LIMITS.fileBytes);
   });
 });
+
+// Trial 4 of issue 26, item 4: hooks of two scopes ran at once, and the brief listed the command twice.
+describe('the same tool call delivered twice', () => {
+  const call = (at: number, unique: string, callId: string, command = 'npm run lint', exitCode = 0) => {
+    const recorded = recordedCommands([{ command, exitCode, callId }], later(at));
+    return { id: journalId(later(at), unique), ...recorded };
+  };
+  const listed = (result: ReturnType<typeof applyJournal>) =>
+    result.changed ? result.checkpoint.recentCommands.map(({ command, callId }) => [command, callId]) : [];
+
+  it.each([
+    [
+      'two records of one call, merged together',
+      [call(1, '1-a', 'c1'), call(2, '1-b', 'c1')],
+      [['npm run lint', 'c1']],
+    ],
+    [
+      'two calls of one command',
+      [call(1, '1-a', 'c1'), call(2, '1-b', 'c2')],
+      [
+        ['npm run lint', 'c1'],
+        ['npm run lint', 'c2'],
+      ],
+    ],
+    [
+      'a provider that reuses ids, another command',
+      [call(1, '1-a', 'c1'), call(2, '1-b', 'c1', 'npm test')],
+      [
+        ['npm run lint', 'c1'],
+        ['npm test', 'c1'],
+      ],
+    ],
+    [
+      'a provider that reuses ids, another outcome',
+      [call(1, '1-a', 'c1'), call(2, '1-b', 'c1', 'npm run lint', 1)],
+      [
+        ['npm run lint', 'c1'],
+        ['npm run lint', 'c1'],
+      ],
+    ],
+  ])('%s', (_name, records, expected) => {
+    expect(listed(applyJournal(checkpoint(), records, NOW))).toEqual(expected);
+  });
+
+  it('is appended once: the second delivery finds it in the file, and has nothing to write or count', () => {
+    const first = appendCommands(checkpoint(), [{ command: 'npm run lint', exitCode: 0, callId: 'c1' }], T0);
+    expect(first.isRepeat).toBe(false);
+    const again = appendCommands(
+      first.checkpoint,
+      [{ command: 'npm run lint', exitCode: 0, callId: 'c1' }],
+      T0,
+    );
+    expect(again).toMatchObject({ isRepeat: true, redactions: 0 });
+    expect(again.checkpoint.recentCommands).toHaveLength(1);
+    // Journaled while the other held the lock: its merge finds it listed.
+    expect(applyJournal(first.checkpoint, [call(1, '1-a', 'c1')], NOW)).toMatchObject({ changed: true });
+    expect(listed(applyJournal(first.checkpoint, [call(1, '1-a', 'c1')], NOW))).toEqual([
+      ['npm run lint', 'c1'],
+    ]);
+  });
+
+  it('keeps only an id that is one: printable, no spaces, at most 200 characters', () => {
+    const ids = ['toolu_01A', 'a b', 'x'.repeat(201), ''];
+    const kept = recordedCommands(
+      ids.map((callId) => ({ command: 'ls', callId })),
+      T0,
+    ).commands;
+    expect(kept.map((command) => command.callId)).toEqual(['toolu_01A', undefined, undefined, undefined]);
+  });
+});

@@ -74,6 +74,46 @@ describe('the Gemini CLI adapter', () => {
     });
   });
 
+  // Trial 4 of issue 26, item 3: the output of `cat check.sh` said "exit 1", and the command was recorded
+  // as failed; only Gemini CLI's own trailer after the output counts.
+  it.each([
+    [
+      'a script that says exit 1, printed',
+      'Output: #!/bin/sh\n[ -f x ] || exit 1\necho ok\nProcess Group PGID: 7',
+      0,
+    ],
+    [
+      'a build that says "exited with code 0", then failed',
+      'Output: tsc exited with code 0\n3 tests failed\nExit Code: 2\nProcess Group PGID: 9',
+      2,
+    ],
+    ['an output line "Exit Code: 5", then success', 'Output: Exit Code: 5\nProcess Group PGID: 9', 0],
+    [
+      'a failure with its signal and background pids',
+      'Output: (empty)\nError: boom\nExit Code: 137\nSignal: 9\nBackground PIDs: 12, 13\nProcess Group PGID: 9',
+      137,
+    ],
+    [
+      'the wrapped form',
+      '<untrusted_context>\nOutput: exit 4\nProcess Group PGID: 9\n</untrusted_context>',
+      0,
+    ],
+  ])("the exit code of %s is the trailer's only", (_name, llmContent, exitCode) => {
+    const mapped = gemini.toEvent('AfterTool', afterShell(llmContent));
+    expect(bashOutcome(mapped?.input ?? {}).exitCode).toBe(exitCode);
+  });
+
+  it('a command that did not run to its end (cancelled, moved to the background) has no outcome', () => {
+    for (const llmContent of [
+      'Command was cancelled by user before it could complete. There was no output before it was cancelled.',
+      'Command moved to background (PID: 12). Output hidden. Press Ctrl+B to view.',
+    ])
+      expect(bashOutcome(gemini.toEvent('AfterTool', afterShell(llmContent))?.input ?? {})).toEqual({
+        command: 'npm test',
+        note: 'Run the tests',
+      });
+  });
+
   it('answers with hookSpecificOutput for the native event, and nothing when there is nothing to say', () => {
     expect(JSON.parse(gemini.render('SessionStart', { context: 'brief', notes: [] }) ?? '')).toEqual({
       hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'brief' },
@@ -171,6 +211,20 @@ describe('the Copilot CLI adapter', () => {
       note: 'Run the tests',
     });
     expect(copilot.toEvent('PostToolUse', { ...post('x'), tool_name: 'view' })).toBeNull();
+  });
+
+  // Trial 4 of issue 26, item 3: an earlier "exited with code 0" in the output won over the trailer.
+  it.each([
+    ['tsc exited with code 0\n3 tests failed\n<shellId: 0 completed with exit code 1>', 1],
+    ['echo "<shellId: 0 completed with exit code 2>"\n<shellId: 3 completed with exit code 0>', 0],
+    ['exit code 5 is what the script prints\n<shellId: 1 completed with exit code 0>', 0],
+  ])('only the trailer of %j counts', (text, exitCode) => {
+    expect(bashOutcome(copilot.toEvent('PostToolUse', post(text))?.input ?? {}).exitCode).toBe(exitCode);
+  });
+
+  it('a trailer inside the output, with none at its end, is not an outcome', () => {
+    const text = 'x <shellId: 0 completed with exit code 0> y';
+    expect(bashOutcome(copilot.toEvent('PostToolUse', post(text))?.input ?? {}).exitCode).toBeUndefined();
   });
 
   // Its hooks reference names the shell tools `bash` and `powershell` (Windows); Claude-format payloads

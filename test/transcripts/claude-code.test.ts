@@ -42,8 +42,8 @@ describe('readClaudeTranscript on recorded sessions', () => {
       newestTurnAt: '2026-12-02T02:34:38.398Z',
       files: [`${PROJECT}/src/health.ts`, `${PROJECT}/src/app.ts`],
       commands: [
-        { command: 'echo ok', exitCode: 0, note: 'Say ok' },
-        { command: "echo 'bad' && exit 3", exitCode: 3, note: 'Fail' },
+        { command: 'echo ok', exitCode: 0, note: 'Say ok', callId: 'toolu_fake_14' },
+        { command: "echo 'bad' && exit 3", exitCode: 3, note: 'Fail', callId: 'toolu_fake_15' },
       ],
     });
     expect(read?.state.offset).toBe(statSync(fixture('tasks')).size);
@@ -66,8 +66,8 @@ describe('readClaudeTranscript on recorded sessions', () => {
   it('PowerShell tool calls are commands too, with their exit codes', () => {
     const read = readClaudeTranscript(fixture('powershell'), 'session-ps', null);
     expect(read?.record.commands).toEqual([
-      { command: 'Get-ChildItem -Name src', exitCode: 0, note: 'List the sources' },
-      { command: "Write-Output 'bad'; exit 3", exitCode: 3, note: 'Fail' },
+      { command: 'Get-ChildItem -Name src', exitCode: 0, note: 'List the sources', callId: 'toolu_ps_1' },
+      { command: "Write-Output 'bad'; exit 3", exitCode: 3, note: 'Fail', callId: 'toolu_ps_2' },
     ]);
     expect(read?.record.status).toBe('The script fails with exit code 3.');
   });
@@ -170,7 +170,11 @@ describe('readClaudeTranscript on recorded sessions', () => {
     };
     appendFileSync(file, `${JSON.stringify(use)}\n${JSON.stringify(result)}\n`);
     const read = readClaudeTranscript(file, 's', null);
-    expect(read?.record.commands.at(-1)).toEqual({ command: 'cat big.log; exit 2', exitCode: 2 });
+    expect(read?.record.commands.at(-1)).toEqual({
+      command: 'cat big.log; exit 2',
+      exitCode: 2,
+      callId: 'toolu_big',
+    });
   });
 });
 

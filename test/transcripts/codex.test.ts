@@ -60,8 +60,8 @@ describe('readCodexTranscript on a recorded session', () => {
       newestTurnWorked: false,
       files: [`${PROJECT}/src/health.ts`],
       commands: [
-        { command: "echo 'FAIL auth.test.ts' && exit 3", exitCode: 3 },
-        { command: "echo 'health: 200'", exitCode: 0 },
+        { command: "echo 'FAIL auth.test.ts' && exit 3", exitCode: 3, callId: 'call_fake_3' },
+        { command: "echo 'health: 200'", exitCode: 0, callId: 'call_fake_4' },
       ],
     });
     expect(read?.state.offset).toBe(statSync(FIXTURE).size);
@@ -168,8 +168,8 @@ describe('readCodexTranscript on the rollout items of other Codex versions', () 
       newestTurnWorked: true,
       files: ['/work/app/src/login.ts'],
       commands: [
-        { command: 'npm test', exitCode: 1 },
-        { command: 'rm -rf dist', exitCode: 0 },
+        { command: 'npm test', exitCode: 1, callId: 'c1' },
+        { command: 'rm -rf dist', exitCode: 0, callId: 'c3' },
       ],
     });
   });

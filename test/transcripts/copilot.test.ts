@@ -81,7 +81,7 @@ describe('readCopilotTranscript, on events written from the published schema', (
       statusAt: '2026-01-01T00:00:00.000Z',
       newestTurnWorked: true,
       files: ['/p/src/health.ts'],
-      commands: [{ command: 'npm test', exitCode: 3, note: 'Run the tests' }],
+      commands: [{ command: 'npm test', exitCode: 3, note: 'Run the tests', callId: 'c4' }],
     });
   });
 
@@ -92,7 +92,7 @@ describe('readCopilotTranscript, on events written from the published schema', (
     expect(first?.record.commands).toEqual([]);
     appendFileSync(file, `${complete('c1', { success: true, shellExecution: { exitCode: 2 } })}\n`);
     const second = readCopilotTranscript(file, 's', first?.state ?? null);
-    expect(second?.record.commands).toEqual([{ command: 'make', exitCode: 2 }]);
+    expect(second?.record.commands).toEqual([{ command: 'make', exitCode: 2, callId: 'c1' }]);
   });
 
   it('events a rewind removed count for nothing, also when read before', () => {
@@ -127,7 +127,7 @@ describe('readCopilotTranscript, on events written from the published schema', (
       }),
     ]);
     expect(readCopilotTranscript(file, 's', null)?.record.commands).toEqual([
-      { command: 'cat big.log; exit 2', exitCode: 2 },
+      { command: 'cat big.log; exit 2', exitCode: 2, callId: 'c1' },
     ]);
   });
 
@@ -178,8 +178,13 @@ describe('readCopilotTranscript on a recorded session', () => {
       newestTurnWorked: false,
       files: [`${PROJECT}/src/health.ts`, `${PROJECT}/src/app.ts`],
       commands: [
-        { command: "echo 'FAIL auth.test.ts' && exit 3", exitCode: 3, note: 'Run the auth tests' },
-        { command: 'echo ok', exitCode: 0, note: 'Say ok' },
+        {
+          command: "echo 'FAIL auth.test.ts' && exit 3",
+          exitCode: 3,
+          note: 'Run the auth tests',
+          callId: 'call_fake_3',
+        },
+        { command: 'echo ok', exitCode: 0, note: 'Say ok', callId: 'call_fake_4' },
       ],
     });
     expect(read?.state.offset).toBe(statSync(FIXTURE).size);

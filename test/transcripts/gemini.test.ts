@@ -18,8 +18,13 @@ const TASKS = [
   { description: 'Document it', status: 'pending' },
 ];
 const COMMANDS = [
-  { command: "echo 'FAIL auth.test.ts' && exit 3", exitCode: 3, note: 'Run the auth tests' },
-  { command: "echo 'health: 200'", exitCode: 0 },
+  {
+    command: "echo 'FAIL auth.test.ts' && exit 3",
+    exitCode: 3,
+    note: 'Run the auth tests',
+    callId: 'run_shell_command__call_fake_4',
+  },
+  { command: "echo 'health: 200'", exitCode: 0, callId: 'run_shell_command__call_fake_5' },
 ];
 
 function copyOfFixture(): string {
@@ -121,7 +126,7 @@ describe('readGeminiTranscript on a recorded session', () => {
         model('m2', 'Two tests fail.'),
     );
     const second = readGeminiTranscript(file, 's', first?.state ?? null);
-    expect(second?.record.commands).toEqual([{ command: 'npm test', exitCode: 1 }]);
+    expect(second?.record.commands).toEqual([{ command: 'npm test', exitCode: 1, callId: 'shell-1' }]);
     expect(second?.record).toEqual(readGeminiTranscript(file, 's', null)?.record);
   });
 

@@ -59,7 +59,7 @@ describe('readOpenCodeSession, on messages written from the SDK types', () => {
       status: 'The route answers 200.',
       newestTurnWorked: false,
       files: ['/p/src/app.ts', '/p/src/health.ts'],
-      commands: [{ command: 'npm test', exitCode: 3, note: 'Run the tests' }],
+      commands: [{ command: 'npm test', exitCode: 3, note: 'Run the tests', callId: 'call-bash' }],
     });
   });
 
@@ -120,8 +120,13 @@ describe('readOpenCodeSession on a recorded session', () => {
       newestTurnWorked: true,
       files: [`${PROJECT}/src/health.ts`, `${PROJECT}/src/app.ts`],
       commands: [
-        { command: "echo 'FAIL auth.test.ts' && exit 3", exitCode: 3, note: 'Run the auth tests' },
-        { command: 'echo ok', exitCode: 0, note: 'Say ok' },
+        {
+          command: "echo 'FAIL auth.test.ts' && exit 3",
+          exitCode: 3,
+          note: 'Run the auth tests',
+          callId: 'call_fake_3',
+        },
+        { command: 'echo ok', exitCode: 0, note: 'Say ok', callId: 'call_fake_4' },
       ],
     });
   });
