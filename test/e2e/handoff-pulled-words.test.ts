@@ -37,7 +37,7 @@ function forgeHandoff(bare: string, name: string): void {
     fields: [],
   };
   meta.checkpoint = JSON.stringify(checkpoint, null, 2);
-  meta.goal = 'harmless';
+  meta.goal = `harmless ${TOKEN}`;
   const forged = execFileSync('git', ['hash-object', '-w', '-t', 'commit', '--stdin'], {
     cwd: bare,
     input: `${head}\n\n${title}\n\n${JSON.stringify(meta, null, 2)}\n`,
@@ -56,6 +56,10 @@ describe('a pulled handoff’s checkpoint', () => {
     expect((await cli(a, 'save', '--goal', 'placeholder goal', '--next', 'placeholder step')).code).toBe(0);
     expect((await cli(a, 'handoff', 'push', '--name', 'h')).code).toBe(0);
     forgeHandoff(bare, 'h');
+
+    const listed = await cli(b, 'handoff', 'list');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('harmless «redacted»');
 
     const pulled = await cli(b, 'handoff', 'pull', '--name', 'h', '--yes');
     expect(pulled.code, pulled.stderr).toBe(0);
