@@ -88,6 +88,17 @@ describe('a pulled handoff’s checkpoint', () => {
     expect(loaded.text).toContain('## Goal (from the handoff)');
     expect(loaded.text).not.toContain('can be trusted as is');
     expect(loaded.text).not.toContain('ghp_Zk3');
+    const full = JSON.parse(
+      (await call('load_session_checkpoint', { projectRoot: b.root, format: 'full' })).text,
+    );
+    expect(full.checkpoint.meta.handoff).toMatchObject({
+      name: 'h',
+      remote: 'origin',
+      author: 'Alice <alice@example.com>',
+    });
+    expect(full.warnings).toContainEqual(
+      expect.stringMatching(/^This checkpoint came from a handoff pushed by Alice/),
+    );
 
     const input = { session_id: 's', cwd: b.root, hook_event_name: 'SessionStart' };
     for (const source of ['startup', 'resume']) {
