@@ -12,7 +12,15 @@ import {
   listRemoteHandoffs,
 } from '../git/handoff-remote.js';
 import type { AppDeps } from './deps.js';
-import { objectDirs, readHandoffCommit, readSeen, requireHead, writeSeen } from './handoff-common.js';
+import {
+  goalOf,
+  type HandoffMeta,
+  objectDirs,
+  readHandoffCommit,
+  readSeen,
+  requireHead,
+  writeSeen,
+} from './handoff-common.js';
 import { loadRedactionConfig } from './redaction.js';
 import { openStore } from './rewind.js';
 
@@ -70,11 +78,17 @@ export async function listHandoffs(
       base: meta.base,
       createdAt: meta.createdAt,
       author: redactor.text(meta.author),
-      goal: meta.goal === null ? null : redactor.text(meta.goal),
+      goal: listedGoal(meta, redactor),
     });
   }
   handoffs.sort((a, b) => compareAscii(b.createdAt, a.createdAt));
   return { remote, handoffs, ...(notices.length > 0 ? { notices } : {}) };
+}
+
+/** The goal a pull of the handoff would write (its checkpoint's), else the message's copy; redacted. */
+function listedGoal(meta: HandoffMeta, redactor: Redactor): string | null {
+  const goal = meta.checkpoint === null ? meta.goal : (goalOf(meta.checkpoint) ?? meta.goal);
+  return goal === null ? null : redactor.text(goal);
 }
 
 /**
