@@ -233,3 +233,18 @@ export async function writeSeen(store: SnapshotStore, seen: Record<string, strin
     durable: false,
   });
 }
+
+/**
+ * The first line of the goal a checkpoint's text holds, or null: what a handoff's message carries as
+ * its `goal`, and what `handoff list` shows (from the checkpoint the message carries, so that it says
+ * what a pull would write, whatever the message's own copy says).
+ */
+export function goalOf(checkpoint: string | null): string | null {
+  if (!checkpoint) return null;
+  try {
+    const primary = (JSON.parse(checkpoint) as { goal?: { primary?: unknown } }).goal?.primary;
+    return typeof primary === 'string' ? (primary.split('\n')[0] ?? null) : null;
+  } catch {
+    return null;
+  }
+}

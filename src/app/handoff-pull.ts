@@ -1,8 +1,10 @@
 import type { PulledFiles } from '../core/drift.js';
 import { CheckpointError } from '../core/errors.js';
+import { receiveHandoffCheckpoint } from '../core/handoff-checkpoint.js';
 import type { PullOutcome } from '../core/handoff-text.js';
 import { escapeControls } from '../core/quote.js';
-import { type Checkpoint, parseCheckpoint } from '../core/schema.js';
+import { Redactor } from '../core/redact.js';
+import { type Checkpoint, parseCheckpoint, serializeCheckpoint } from '../core/schema.js';
 import { changesNothing, type RestorePlan } from '../core/snapshot.js';
 import { WORDS } from '../core/surface.js';
 import { fetchIntoStore, handoffRef, listRemoteHandoffs } from '../git/handoff-remote.js';
@@ -22,6 +24,7 @@ import {
   readSeen,
   writeSeen,
 } from './handoff-common.js';
+import { loadRedactionConfig } from './redaction.js';
 import { restoreTreeLocked } from './rewind.js';
 import type { RootContext } from './save.js';
 
@@ -61,6 +64,9 @@ export async function pullHandoff(
     );
   }
   const objects = await objectDirs(store);
+  // This project's redaction settings as they are before the pull: the same redactor a save here uses.
+  // Security: not the handoff's own, whose exemptions would let its secrets through.
+  const redaction = await loadRedactionConfig(deps.fs, deps.env, root.root);
   // One hold of the store's lock from the fetch to the restore: a gc in between would prune the fetched
   // objects, which no ref of the store names.
   const { meta, checkpoint, summary, apply, done, checkedOutFrom } = await store.withLock(async () => {
@@ -74,8 +80,26 @@ export async function pullHandoff(
     // What the fetch brought is in the store's size from now on, like what a snapshot adds (issue 26).
     store.noteAdded(Math.max(0, (await store.objectBytes()) - before));
     const { meta, tree } = await readHandoffCommit(store, commit);
-    // What came from the remote is checked like any file we load, before anything is applied.
-    const checkpoint = meta.checkpoint === null ? null : parseCheckpoint(meta.checkpoint);
+    // What came from the remote is checked like any file we load, before anything is applied; then
+    // redacted and marked as the other person's words (issue 26, audit items 5 and 7).
+    const redactor = new Redactor(redaction.config);
+    const author = redactor.text(meta.author);
+    const checkpoint =
+      meta.checkpoint === null
+        ? null
+        : receiveHandoffCheckpoint(
+            parseCheckpoint(meta.checkpoint),
+            { name, remote, author, pushedAt: meta.createdAt, commit },
+            redactor,
+          ).checkpoint;
+    // The pull names the goal the checkpoint holds, which it writes: the message's copy (its first line)
+    // is only what `handoff list` shows, and a client that skips the gate may make it say anything.
+    const goal =
+      checkpoint === null
+        ? meta.goal === null
+          ? null
+          : redactor.text(meta.goal)
+        : (checkpoint.goal.primary.split('\n')[0] ?? null);
     const isOnBase = head.head === meta.base;
     const baseMatches =
       isOnBase ||
@@ -93,8 +117,9 @@ export async function pullHandoff(
       commit,
       base: meta.base,
       branch: meta.branch,
-      author: meta.author,
-      goal: meta.goal,
+      author,
+      goal,
+      redacted: redactor.count,
       baseMatches,
       checkout,
       leftOut: meta.leftOut ?? [],
@@ -109,7 +134,7 @@ export async function pullHandoff(
       {
         id: `handoff ${name} (${commit.slice(0, 12)})`,
         tree,
-        checkpoint: meta.checkpoint ?? undefined,
+        checkpoint: checkpoint === null ? undefined : serializeCheckpoint(checkpoint),
         // What the push left out is not the handoff's to delete here (a trial: a file too large to carry).
         skipped: skippedOf(meta.leftOut ?? []),
       },
@@ -137,7 +162,7 @@ export async function pullHandoff(
     };
   // A pull that changed nothing (the same tree, the same checkpoint) keeps the record of the one before.
   if (checkpoint !== null && !changesNothing(done.plan)) {
-    await recordPulledFiles(deps, root.root, checkpoint, meta, done.plan, {
+    await recordPulledFiles(deps, root.root, checkpoint, { ...meta, author: summary.author }, done.plan, {
       // Unchanged: the same text, so the same checkpoint this machine had.
       ownCheckpoint: done.plan.checkpoint === undefined || done.plan.checkpoint.current?.id === checkpoint.id,
     });

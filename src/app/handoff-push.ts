@@ -10,6 +10,7 @@ import { changesBetween } from '../store/snapshot-diff.js';
 import type { TreeChange } from '../store/worktree-writer.js';
 import type { AppDeps } from './deps.js';
 import {
+  goalOf,
   type HandoffMeta,
   leftOutOf,
   objectDirs,
@@ -170,14 +171,4 @@ function filesOf(changes: readonly TreeChange[]): HandoffFiles {
     else files.modified.push(change.path);
   }
   return files;
-}
-
-function goalOf(checkpoint: string | null): string | null {
-  if (!checkpoint) return null;
-  try {
-    const primary = (JSON.parse(checkpoint) as { goal?: { primary?: unknown } }).goal?.primary;
-    return typeof primary === 'string' ? (primary.split('\n')[0] ?? null) : null;
-  } catch {
-    return null;
-  }
 }

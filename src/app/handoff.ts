@@ -1,4 +1,5 @@
 import { CheckpointError, isCheckpointError } from '../core/errors.js';
+import { Redactor } from '../core/redact.js';
 import { compareAscii } from '../core/text.js';
 import {
   checkHandoffName,
@@ -11,7 +12,16 @@ import {
   listRemoteHandoffs,
 } from '../git/handoff-remote.js';
 import type { AppDeps } from './deps.js';
-import { objectDirs, readHandoffCommit, readSeen, requireHead, writeSeen } from './handoff-common.js';
+import {
+  goalOf,
+  type HandoffMeta,
+  objectDirs,
+  readHandoffCommit,
+  readSeen,
+  requireHead,
+  writeSeen,
+} from './handoff-common.js';
+import { loadRedactionConfig } from './redaction.js';
 import { openStore } from './rewind.js';
 
 /** Handoffs on the remote: list and drop here; push and pull in modules of their own. */
@@ -50,6 +60,9 @@ export async function listHandoffs(
   const fetched = Math.max(0, (await store.objectBytes()) - before);
   if (fetched > 0) await store.withLock(async () => store.noteAdded(fetched));
   const handoffs: HandoffListing[] = [];
+  // Security: what a handoff says of itself comes from the remote, whose client may skip the secret
+  // gate: redacted as a pull does (audit item 7).
+  const redactor = new Redactor((await loadRedactionConfig(deps.fs, deps.env, root.root)).config);
   for (const [ref, commit] of refs) {
     // A commit that is not a handoff is not listed; any other failure (a missing object) is not hidden.
     const { meta } = await readHandoffCommit(store, commit).catch((error: unknown) => {
@@ -64,12 +77,18 @@ export async function listHandoffs(
       branch: meta.branch,
       base: meta.base,
       createdAt: meta.createdAt,
-      author: meta.author,
-      goal: meta.goal,
+      author: redactor.text(meta.author),
+      goal: listedGoal(meta, redactor),
     });
   }
   handoffs.sort((a, b) => compareAscii(b.createdAt, a.createdAt));
   return { remote, handoffs, ...(notices.length > 0 ? { notices } : {}) };
+}
+
+/** The goal a pull of the handoff would write (its checkpoint's), else the message's copy; redacted. */
+function listedGoal(meta: HandoffMeta, redactor: Redactor): string | null {
+  const goal = meta.checkpoint === null ? meta.goal : (goalOf(meta.checkpoint) ?? meta.goal);
+  return goal === null ? null : redactor.text(goal);
 }
 
 /**

@@ -937,7 +937,7 @@ async function rollBack(
   const why = clip(full, 301);
   try {
     const aside = before.aside ? await store.readAside(before.commit) : null;
-    await restoreTreeLocked(
+    const back = await restoreTreeLocked(
       deps,
       store,
       {
@@ -952,11 +952,9 @@ async function rollBack(
       // Only where the failed restore wrote: the rest of the tree may be changing under an editor.
       { paths, dryRun: false },
     );
-    return new CheckpointError(
-      'IO_FAILED',
-      `restoring ${target.id} failed (${why}); the working tree was put back as it was, nothing changed`,
-      { cause: error },
-    );
+    return new CheckpointError('IO_FAILED', `restoring ${target.id} failed (${why}); ${putBack(back.plan)}`, {
+      cause: error,
+    });
   } catch (again) {
     return new CheckpointError(
       'IO_FAILED',
@@ -964,6 +962,25 @@ async function rollBack(
       { cause: error },
     );
   }
+}
+
+/**
+ * What a rollback did, exactly (audit item 13: "nothing changed" was said with files left over): how
+ * many files it put back, and each it refused to, which stay as the failed restore left them.
+ */
+function putBack(plan: RestorePlan): string {
+  const count = plan.overwrite.length + plan.create.length + plan.delete.length;
+  const done =
+    count === 0
+      ? 'it had changed no file yet'
+      : `the ${count} file(s) it had changed were put back as they were`;
+  if (plan.refused.length === 0) return `${done}; nothing else was changed`;
+  const shown = plan.refused
+    .slice(0, 10)
+    .map((entry) => `${quotePath(entry.path)} (${entry.reason})`)
+    .join('; ');
+  const more = plan.refused.length > 10 ? `; and ${plan.refused.length - 10} more` : '';
+  return `${done}, but not these ${plan.refused.length}, left as the failed restore made them: ${shown}${more}`;
 }
 
 /** The checkpoint here: its text as a load gives it (null: none), and its files byte for byte. */

@@ -92,6 +92,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         changed: outcome.changed,
         undo: outcome.undo,
         checkpoint: outcome.checkpoint,
+        redacted: outcome.redacted,
         leftOut: outcome.leftOut ?? [],
         // Where HEAD was before --checkout moved it: undoing the pull (undo) does not move it back.
         checkedOutFrom: outcome.checkedOutFrom ?? null,

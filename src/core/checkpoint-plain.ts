@@ -66,7 +66,18 @@ export function isPlainlyValid(value: unknown): boolean {
         optional(derived.tasks, isString) &&
         optional(derived.summary, isString),
     ) &&
-    optional(meta.journaled, (journaled) => everyItem(journaled, isString))
+    optional(meta.journaled, (journaled) => everyItem(journaled, isString)) &&
+    optional(
+      meta.handoff,
+      (handoff) =>
+        isRecord(handoff) &&
+        typeof handoff.name === 'string' &&
+        typeof handoff.remote === 'string' &&
+        typeof handoff.author === 'string' &&
+        typeof handoff.pushedAt === 'string' &&
+        typeof handoff.commit === 'string' &&
+        everyItem(handoff.fields, isString),
+    )
   );
 }
 

@@ -112,7 +112,13 @@ export interface PullOutcome {
   base: string;
   branch: string | null;
   author: string;
+  /** The first line of the goal the handoff's checkpoint holds (redacted), else the message's copy. */
   goal: string | null;
+  /**
+   * Values redacted from what the handoff brought (its checkpoint, its author and goal) before any of it
+   * was shown or written, by the redactor a save here uses: its push should have kept them out.
+   */
+  redacted: number;
   /** Whether the project's HEAD is the handoff's base commit (nothing is applied otherwise). */
   baseMatches: boolean;
   /**
@@ -165,9 +171,15 @@ export function switchBackCommand(from: { branch: string | null; head: string })
   return from.branch === null ? `git switch --detach ${from.head}` : `git switch ${shellWord(from.branch)}`;
 }
 
-/** Security: what a handoff says of itself (author, goal, branch) comes from the remote: escaped. */
+/**
+ * Security: what a handoff says of itself (author, goal, branch) comes from the remote: escaped, and
+ * redacted by the pull.
+ */
 function pullHead(outcome: PullOutcome): string {
-  return `Handoff ${escapeControls(outcome.ref)} (${outcome.commit.slice(0, 12)}) by ${escapeControls(outcome.author)}${outcome.goal ? `: ${escapeControls(outcome.goal)}` : ''}`;
+  const head = `Handoff ${escapeControls(outcome.ref)} (${outcome.commit.slice(0, 12)}) by ${escapeControls(outcome.author)}${outcome.goal ? `: ${escapeControls(outcome.goal)}` : ''}`;
+  return outcome.redacted > 0
+    ? `${head}\n${outcome.redacted} value(s) redacted from the handoff's checkpoint and metadata before anything was shown or written (its push should have kept them out).`
+    : head;
 }
 
 /** What the pull did with the checkpoint, for its "Applied:" line (item 13 of a trial: none was written). */

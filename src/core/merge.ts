@@ -1,3 +1,4 @@
+import { carryHandoff } from './handoff-checkpoint.js';
 import type { SaveInput } from './input.js';
 import { JOURNAL_MEMORY_IDS } from './journal-id.js';
 import { LIMITS } from './limits.js';
@@ -121,6 +122,7 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
   const derived = carryDerived(previous?.meta.derived, input, params.isAutomatic === true);
   const newerInTranscript = carryNewer(previous?.meta.newerInTranscript, input, params.isAutomatic === true);
   const agentSavedAt = stampAgentSave(previous?.meta.agentSavedAt, input, params.isAutomatic === true, at);
+  const handoff = carryHandoff(previous?.meta.handoff, input, params.isAutomatic === true);
   // The agent's own tasks replace a list taken from the transcript rather than merge into it.
   const tasksBefore =
     previous && previous.meta.derived?.tasks !== undefined && derived?.tasks === undefined
@@ -175,6 +177,7 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
       ...(derived ? { derived } : {}),
       ...(newerInTranscript ? { newerInTranscript } : {}),
       ...(agentSavedAt ? { agentSavedAt } : {}),
+      ...(handoff ? { handoff } : {}),
       // Ids the journal may still hold (a merge cut short before it cleared them): never merged twice.
       ...(previous?.meta.journaled || params.journaled?.length
         ? {

@@ -129,6 +129,21 @@ function buildSchemas() {
        * file: a merge cut short before it cleared them never records a command twice. Ours, not the spec's.
        */
       journaled: z.optional(z.array(z.string())),
+      /**
+       * Set by `handoff pull`: whose handoff this checkpoint came from (who pushed it, when, which handoff
+       * on which remote, its commit) and which of its fields still hold that person's words (`fields`: an
+       * agent's own save of a field takes it off). Ours, not the spec's: the brief shows them as such.
+       */
+      handoff: z.optional(
+        z.looseObject({
+          name: z.string(),
+          remote: z.string(),
+          author: z.string(),
+          pushedAt: z.string(),
+          commit: z.string(),
+          fields: z.array(z.string()),
+        }),
+      ),
     }),
   });
   return { checkpointSchema, taskSchema, modifiedFileSchema, recentCommandSchema, gitSchema };
@@ -151,6 +166,7 @@ export type FlaggedFiles = NonNullable<Checkpoint['meta']['flagged']>;
 export type DerivedFields = NonNullable<Checkpoint['meta']['derived']>;
 export type NewerInTranscript = NonNullable<Checkpoint['meta']['newerInTranscript']>;
 export type AgentSavedAt = NonNullable<Checkpoint['meta']['agentSavedAt']>;
+export type HandoffMark = NonNullable<Checkpoint['meta']['handoff']>;
 
 /** Parses file text into a current-version checkpoint. Throws CORRUPT or UNSUPPORTED_VERSION. */
 export function parseCheckpoint(text: string): Checkpoint {

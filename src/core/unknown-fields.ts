@@ -28,7 +28,16 @@ export const KNOWN_FIELDS = {
   task: ['description', 'status'],
   modifiedFile: ['path', 'status', 'source', 'note', 'hash'],
   recentCommand: ['command', 'exitCode', 'note', 'at', 'callId'],
-  meta: ['redactions', 'truncated', 'flagged', 'derived', 'newerInTranscript', 'agentSavedAt', 'journaled'],
+  meta: [
+    'redactions',
+    'truncated',
+    'flagged',
+    'derived',
+    'newerInTranscript',
+    'agentSavedAt',
+    'journaled',
+    'handoff',
+  ],
   flagged: ['since', 'paths'],
   derived: ['goal', 'tasks', 'summary'],
 } as const satisfies Record<string, readonly string[]>;

@@ -153,6 +153,11 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         applied: z.boolean(),
         changed: planSchema,
         undo: z.string().nullable(),
+        redacted: z
+          .number()
+          .describe(
+            "Values redacted from the handoff's checkpoint and metadata before anything was shown or written",
+          ),
         checkpoint: z
           .enum(['none', 'unchanged', 'written', 'would be written'])
           .describe(
@@ -181,6 +186,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         applied: outcome.applied,
         changed: outcome.changed,
         undo: outcome.undo,
+        redacted: outcome.redacted,
         checkpoint: outcome.checkpoint,
       });
     },

@@ -180,23 +180,37 @@ export function guardRestore(
   const emptyFolders = new Map<string, boolean>();
   let keptBytes = 0;
   const createdByTarget = new Set(targetAside?.created ?? []);
+  // Paths refused: what is under them is left as it is too (audit item 11: a folder refused "left as
+  // it is" lost its small files). Sorted, a folder comes before everything under it.
+  const refusedPaths: string[] = [];
+  const refuse = (file: string, reason: string) => {
+    result.refused.push({ path: file, reason });
+    refusedPaths.push(`${file}/`);
+  };
   for (const change of [...byPath.values()].sort((a, b) => compareAscii(a.path, b.path))) {
+    const under = refusedPaths.find((folder) => change.path.startsWith(folder));
+    if (under !== undefined) {
+      result.refused.push({
+        path: change.path,
+        reason: `inside '${under.slice(0, -1)}', which is refused and so left as it is, whole`,
+      });
+      continue;
+    }
     if (
       change.status === 'D' &&
       !createdByTarget.has(change.path) &&
       !inFoldersWay.has(change.path) &&
       wasUnheld(change.path)
     ) {
-      result.refused.push({
-        path: change.path,
-        reason:
-          'the snapshot did not hold it (ignored or over the size cap when it was taken), so it is not deleted',
-      });
+      refuse(
+        change.path,
+        'the snapshot did not hold it (ignored or over the size cap when it was taken), so it is not deleted',
+      );
       continue;
     }
     const verdict = inspect(change, probe, isHeld, limits);
     if ('refused' in verdict) {
-      result.refused.push({ path: change.path, reason: verdict.refused });
+      refuse(change.path, verdict.refused);
       continue;
     }
     const fresh = verdict.unheld.filter((leaf) => !kept.has(leaf.path));
@@ -207,10 +221,10 @@ export function guardRestore(
       kept.size + emptyFolders.size + fresh.length + freshFolders.length > limits.keepAsideMaxFiles
     ) {
       const what = fresh.length === 1 ? `'${fresh[0]?.path}' (${fresh[0]?.reason})` : `${fresh.length} files`;
-      result.refused.push({
-        path: change.path,
-        reason: `it would replace ${what} that no snapshot holds, over what a restore keeps aside (${formatBytes(limits.keepAsideMaxBytes)}, ${limits.keepAsideMaxFiles} files)`,
-      });
+      refuse(
+        change.path,
+        `it would replace ${what} that no snapshot holds, over what a restore keeps aside (${formatBytes(limits.keepAsideMaxBytes)}, ${limits.keepAsideMaxFiles} files)`,
+      );
       continue;
     }
     for (const leaf of fresh) {
@@ -248,6 +262,14 @@ function inspect(
   const removesGitlink = change.beforeMode === '160000' && (change.status === 'D' || change.status === 'T');
   if (removesGitlink)
     return { refused: 'a submodule: its own repository, which no snapshot holds; left as it is' };
+  // Security: a submodule (gitlink) in the target where this tree has a file or a folder (a crafted
+  // handoff, audit item 12): a restore never checks one out, so what stands there is left as it is,
+  // whole (never deleted to make way for nothing).
+  if (change.afterMode === '160000' && change.beforeMode !== '160000' && probe.stat(change.path) !== null)
+    return {
+      refused:
+        'a submodule (gitlink) in what is restored, where this tree has a file or folder: a restore never checks out a submodule, so it is left as it is',
+    };
   const writes = change.status !== 'D' && change.afterMode !== '160000';
   if (!writes && change.status !== 'D')
     return { unheld: [], emptyFolders: [], exists: probe.stat(change.path) !== null };

@@ -1,6 +1,6 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
-import { fsPath } from '../core/raw-path.js';
+import { bytesFromText, fsPath } from '../core/raw-path.js';
 import { isRestorablePath } from '../core/snapshot.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { nodeFs } from './fs-seam.js';
@@ -36,9 +36,13 @@ export async function recoverInterruptedRestore(file: string, root: string): Pro
   } catch {
     return null;
   }
+  const realRoot = await fsp.realpath(root).catch(() => root);
   for (const dir of Array.isArray(journal.dirs) ? journal.dirs : []) {
     if (dir !== '.' && !isRestorablePath(dir)) continue;
     const absolute = path.join(root, dir);
+    // Security: a folder swapped for a link since is not followed: only the project's own are cleaned.
+    const real = await fsp.realpath(fsPath(absolute), { encoding: 'buffer' }).catch(() => null);
+    if (real === null || !real.equals(bytesFromText(path.join(realRoot, dir)))) continue;
     // A folder whose name is not valid UTF-8 is read by its bytes (see raw-path.ts); our temp files' names are ASCII.
     const names = await fsp.readdir(fsPath(absolute)).catch(() => [] as string[]);
     for (const name of names) {

@@ -159,17 +159,21 @@ export class WorktreeWriter {
       executable ? 0o777 : 0o666,
     );
     try {
-      if (Buffer.isBuffer(content)) await handle.writeFile(content);
-      else await this.streamBlob(content.oid, handle.fd);
-      if (permissions !== undefined) await handle.chmod(permissions);
-      await handle.sync();
+      try {
+        if (Buffer.isBuffer(content)) await handle.writeFile(content);
+        else await this.streamBlob(content.oid, handle.fd);
+        if (permissions !== undefined) await handle.chmod(permissions);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await fsp.rename(fsPath(temp), fsPath(target));
     } catch (error) {
-      await handle.close();
+      // A failed write or rename (the folder swapped under it, a name too long) leaves no temp file
+      // behind (audit item 13): the rollback's snapshots never see one to take away.
       await fsp.unlink(fsPath(temp)).catch(() => undefined);
       throw error;
     }
-    await handle.close();
-    await fsp.rename(fsPath(temp), fsPath(target));
   }
 
   /**

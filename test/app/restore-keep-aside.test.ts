@@ -210,6 +210,25 @@ describe('restore keeps aside what no snapshot holds, or refuses it', () => {
     expect(statSync(path.join(root, 'big.bin')).size).toBe(4096);
   });
 
+  it('a folder refused is left whole: none of its files deleted (audit item 11)', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a', bigdir: 'a file\n', '.gitignore': '*.log\n' } });
+    const deps = depsFor({ CHECKPOINT_KEEP_ASIDE_MAX_MB: '0' });
+    const old = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    // Now a folder: one ignored file no snapshot holds (over the keep-aside limit of 0), one that they do.
+    rmSync(path.join(root, 'bigdir'));
+    writeTree(root, { 'bigdir/keep.log': 'ignored\n', 'bigdir/small.txt': 'mine\n' });
+    const before = fullTree(root);
+    const plan = await restore(deps, root, old.snapshot.id, true);
+    expect(plan.plan.delete).toEqual([]);
+    expect(plan.plan.refused).toEqual([
+      { path: 'bigdir', reason: expect.stringContaining('over what a restore keeps aside') },
+      { path: 'bigdir/small.txt', reason: "inside 'bigdir', which is refused and so left as it is, whole" },
+    ]);
+    const done = await restore(deps, root, old.snapshot.id);
+    expect(done.plan.refused.map((entry) => entry.path)).toEqual(['bigdir', 'bigdir/small.txt']);
+    expect(fullTree(root)).toEqual(before);
+  });
+
   it('what was kept aside lives as long as its snapshot: gc keeps it, and the store lists it', async () => {
     const root = createRepo({ committed: { 'a.txt': 'a' } });
     writeFileSync(path.join(root, '.env'), 'OLD=1\n');

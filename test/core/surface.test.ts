@@ -25,6 +25,7 @@ const pull = (changes: Partial<PullOutcome>): PullOutcome => ({
   branch: 'main',
   author: 'Alice',
   goal: null,
+  redacted: 0,
   baseMatches: true,
   applied: true,
   changed: { ...emptyPlan, overwrite: ['a.ts'] },

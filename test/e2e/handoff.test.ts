@@ -285,6 +285,56 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     expect(everything()).toEqual(before);
   }, 120_000);
 
+  it('a pull whose rename fails leaves no temp file, and says what it put back (audit item 13)', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { 'a-first.txt': 'from A\n' });
+    expect((await cli(a, 'save', '--goal', 'A goal')).code).toBe(0);
+    expect((await cli(a, 'handoff', 'push', '--name', 'long-rename')).code).toBe(0);
+    // Folders whose path stays under the system's limit with a temp file's name in it, but not with
+    // the file's own 200-byte name: the temp file is written, and its rename fails (ENAMETOOLONG).
+    const ref = 'refs/claude-checkpoint/handoff/long-rename';
+    const inBare = (args: string[], input?: string) =>
+      execFileSync('git', args, {
+        cwd: bare,
+        encoding: 'utf8',
+        ...(input === undefined ? {} : { input }),
+      }).trim();
+    const folders: string[] = [];
+    let length = b.root.length;
+    while (3970 - length > 241) {
+      folders.push(`${'y'.repeat(239)}${folders.length % 10}`);
+      length += 241;
+    }
+    if (3970 - length > 1) folders.push('x'.repeat(3970 - length - 1));
+    let entry = `100644 blob ${inBare(['hash-object', '-w', '--stdin'], 'deep\n')}\t${'f'.repeat(200)}`;
+    for (const folder of folders.reverse())
+      entry = `040000 tree ${inBare(['mktree'], `${entry}\n`)}\t${folder}`;
+    const original = inBare(['cat-file', 'commit', ref]);
+    const tree = inBare(['mktree'], `${inBare(['ls-tree', `${ref}^{tree}`])}\n${entry}\n`);
+    inBare([
+      'update-ref',
+      ref,
+      inBare(
+        ['hash-object', '-w', '-t', 'commit', '--stdin'],
+        `${original.replace(/^tree .*/, `tree ${tree}`)}\n`,
+      ),
+    ]);
+
+    const before = treeState(b.root);
+    const failed = await cli(b, 'handoff', 'pull', '--name', 'long-rename', '--yes');
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/ENAMETOOLONG/);
+    expect(failed.stderr).toContain(
+      'the 1 file(s) it had changed were put back as they were; nothing else was changed',
+    );
+    expect(treeState(b.root)).toEqual(before);
+    const temps = execFileSync('find', [b.root, '-name', '.claude-checkpoint-restore-*'], {
+      encoding: 'utf8',
+    });
+    expect(temps).toBe('');
+  }, 120_000);
+
   it('a pull that fails midway (a path longer than the system allows) puts the tree back and leaves no journal (issue 26)', async () => {
     const a = machine(`file://${bare}`, 'Alice');
     const b = machine(`file://${bare}`, 'Bob');
@@ -327,7 +377,7 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     const before = treeState(b.root);
     const failed = await cli(b, 'handoff', 'pull', '--name', 'too-long', '--yes');
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain('put back as it was');
+    expect(failed.stderr).toContain('were put back as they were; nothing else was changed');
     expect(treeState(b.root)).toEqual(before);
     // The checkpoint too: the pull replaced it before the files, and the rollback wrote B's back.
     expect(readFileSync(path.join(b.root, '.claude-checkpoint'), 'utf8')).toBe(checkpointBefore);

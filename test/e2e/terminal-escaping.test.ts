@@ -40,7 +40,15 @@ describe('terminal output escapes what comes from a remote or a file name', () =
     const original = execFileSync('git', ['cat-file', 'commit', ref], { cwd: bare, encoding: 'utf8' });
     const [headers = '', body = ''] = original.split(/\n\n(.*)/s);
     const meta = JSON.parse(body.slice(body.indexOf('\n\n') + 2));
-    const forgedMeta = { ...meta, author: `${TITLE}Mallory${CLEAR}`, goal: `Fix it\u001b[8mhidden` };
+    // The goal in the checkpoint too: list and pull show the checkpoint's, not the message's copy.
+    const checkpoint = JSON.parse(meta.checkpoint);
+    checkpoint.goal.primary = `Fix it\u001b[8mhidden`;
+    const forgedMeta = {
+      ...meta,
+      author: `${TITLE}Mallory${CLEAR}`,
+      goal: `Fix it\u001b[8mhidden`,
+      checkpoint: JSON.stringify(checkpoint),
+    };
     const forged = git(
       bare,
       'commit-tree',
@@ -68,6 +76,7 @@ describe('terminal output escapes what comes from a remote or a file name', () =
       expect(output).toContain('"notes\\nDelete (1):\\n  README.md"');
       expect(output).toContain('"title\\033]0;owned\\a.txt"');
       expect(output).toContain('by \\033]0;owned\\aMallory');
+      expect(output).toContain('Fix it\\033[8mhidden');
     }
   }, 180_000);
 
