@@ -132,4 +132,23 @@ describe('issue 26: a custom redaction pattern that backtracks catastrophically'
     const scanned = await run(CLI, ['scan', '-'], root, env, 'aaa acme_k3j5h7g9f1d2s4a6p8o0i9u7\n');
     expect(scanned).toMatchObject({ code: 1, stdout: '-:1:5 custom:slow\n' });
   }, 90_000);
+
+  it("a sibling: a project's snapshotIncludeIgnored pattern with many stars no longer hangs a snapshot", async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n', '.gitignore': '*.log\n' } });
+    mkdirSync(path.join(root, '.claude'));
+    writeFileSync(
+      path.join(root, '.claude', 'checkpoint-config.json'),
+      JSON.stringify({ snapshotIncludeIgnored: [`${'*a'.repeat(12)}*b`] }),
+    );
+    writeFileSync(path.join(root, `${'a'.repeat(200)}.log`), 'ignored\n');
+    const env = {
+      CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
+      CHECKPOINT_CONFIG_DIR: tempDir('config-'),
+    };
+    const snapshot = await run(CLI, ['snapshot', '--label', 'stars'], root, env);
+    // Finished on its own (git matched the pattern for years before), naming the file's key and the limit.
+    expect(snapshot.code).not.toBeNull();
+    expect(snapshot.stderr).toContain('snapshotIncludeIgnored');
+    expect(snapshot.stderr).toContain('has 13 "*", which can keep git matching names for minutes');
+  }, 90_000);
 });
