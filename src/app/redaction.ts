@@ -1,5 +1,4 @@
 import path from 'node:path';
-import v8 from 'node:v8';
 import {
   type CompiledCustomConfig,
   type CustomConfigSource,
@@ -58,7 +57,13 @@ const CHECK_LIMITS = { steps: 2_000, patternMs: 2_000, totalMs: 3_000 } as const
 const verdicts = new Map<string, string | null>();
 
 async function createPatternGuard(): Promise<PatternGuard> {
-  const { isSafePattern } = await import('redos-detector');
+  // Both load only here: node:v8 alone costs a hook without a redaction file a few milliseconds.
+  const [{ isSafePattern }, { setFlagsFromString }] = await Promise.all([
+    import('redos-detector'),
+    import('node:v8'),
+  ]);
+  const compileLinear = (source: string, flags: string) =>
+    compileLinearWith(setFlagsFromString, source, flags);
   const deadline = Date.now() + CHECK_LIMITS.totalMs;
   return {
     compileLinear,
@@ -98,14 +103,18 @@ async function createPatternGuard(): Promise<PatternGuard> {
  * alone, however the pattern is written; null where V8 cannot run it so (back-references, look-arounds)
  * or has no such engine. The setting is turned off again at once, so V8's code cache stays valid.
  */
-function compileLinear(source: string, flags: string): RegExp | null {
+function compileLinearWith(
+  setFlagsFromString: (flags: string) => void,
+  source: string,
+  flags: string,
+): RegExp | null {
   try {
-    v8.setFlagsFromString('--enable-experimental-regexp-engine');
+    setFlagsFromString('--enable-experimental-regexp-engine');
     return new RegExp(source, `${flags}l`);
   } catch {
     return null;
   } finally {
-    v8.setFlagsFromString('--no-enable-experimental-regexp-engine');
+    setFlagsFromString('--no-enable-experimental-regexp-engine');
   }
 }
 
