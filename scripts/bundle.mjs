@@ -167,13 +167,35 @@ if (process.argv.includes('--package')) {
   process.exit(0);
 }
 
+/**
+ * The checker of a person's redaction patterns (redos-detector) is a bundle of its own beside the others,
+ * loaded only when a redaction file has patterns: in the hooks' bundle it would cost every hook its
+ * reading (issue 26).
+ */
+const CHECKER_BUNDLE = 'redos-detector.cjs';
+const separateChecker = {
+  name: 'separate-checker',
+  setup(build) {
+    build.onResolve({ filter: /^redos-detector$/ }, () => ({ path: `./${CHECKER_BUNDLE}`, external: true }));
+  },
+};
+
 /** Every output file: path under plugin/dist → content. */
 const outputs = new Map();
+{
+  const result = await build({
+    ...common,
+    format: 'cjs',
+    banner: {},
+    entryPoints: [path.join(root, 'node_modules', 'redos-detector', 'dist', 'redos-detector.mjs')],
+  });
+  outputs.set(CHECKER_BUNDLE, ascii(result.outputFiles[0].text));
+}
 for (const [from, to] of [
   ['src/server.ts', 'server.mjs'],
   ['src/cli.ts', 'cli.mjs'],
 ]) {
-  const result = await build({ ...common, entryPoints: [path.join(root, from)] });
+  const result = await build({ ...common, plugins: [separateChecker], entryPoints: [path.join(root, from)] });
   outputs.set(to, ascii(result.outputFiles[0].text));
 }
 // The hooks: one CommonJS bundle (hook-main.cjs; each event's code still runs only when its event
@@ -186,7 +208,13 @@ for (const [from, to] of [
   ['src/hook-front.ts', 'hook-front.cjs'],
   ['src/hook-loader.ts', 'hook.cjs'],
 ]) {
-  const result = await build({ ...cjs, entryPoints: [path.join(root, from)] });
+  const result = await build({
+    ...cjs,
+    plugins: [separateChecker],
+    // No import() in what runs through the code cache (see the package's bundles above).
+    supported: { 'dynamic-import': false },
+    entryPoints: [path.join(root, from)],
+  });
   let code = ascii(sharedToESM(result.outputFiles[0].text));
   // The entry runs on every hook, and a script Node runs is compiled afresh each time (no code cache):
   // short names, for less to read and parse.

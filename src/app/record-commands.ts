@@ -59,6 +59,8 @@ export async function recordCommands(
   const store = new CheckpointStore(root, deps.fs);
   const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
   const redaction = await loadRedactionConfig(deps.fs, deps.env, root);
+  // A hook says what is wrong with a redaction file (a save lists it in its warnings).
+  for (const problem of redaction.problems) deps.settingsProblem?.(problem);
   const append = async (): Promise<RecordedCommands | null> => {
     const loaded = await store.load();
     if (!loaded.found) return null;

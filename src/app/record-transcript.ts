@@ -91,6 +91,8 @@ export async function recordTranscript(
     (read.record.newestTurnWorked === true || isTalkAboutWork(lastMessage));
   const status = isStatus ? lastMessage : read.record.status;
   const redaction = await loadRedactionConfig(deps.fs, deps.env, root);
+  // A hook says what is wrong with a redaction file (a save lists it in its warnings).
+  for (const problem of redaction.problems) deps.settingsProblem?.(problem);
   const redacted = (text: string | undefined) =>
     text === undefined ? undefined : redactText(text, redaction.config).text;
   // What the read before handed over, redacted as it was kept: what differs is newer than it.

@@ -497,9 +497,10 @@ async function redactLabel(deps: AppDeps, root: string, label: string): Promise<
     import('../core/redact.js'),
     import('./redaction.js'),
   ]);
-  const redacted = new Redactor((await loadRedactionConfig(deps.fs, deps.env, root)).config).text(
-    label.trim(),
-  );
+  const redaction = await loadRedactionConfig(deps.fs, deps.env, root);
+  // A hook says what is wrong with a redaction file (a save lists it in its warnings).
+  for (const problem of redaction.problems) deps.settingsProblem?.(problem);
+  const redacted = new Redactor(redaction.config).text(label.trim());
   return cutChars(redacted, SNAPSHOT_DEFAULTS.labelChars);
 }
 

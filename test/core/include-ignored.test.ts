@@ -36,6 +36,16 @@ describe('includeMatcher', () => {
     expect(includeMatcher([glob])(file)).toBe(expected);
   });
 
+  // Issue 26 (a sibling of audit item 10): a project's committed `snapshotIncludeIgnored` pattern was
+  // compiled to a regular expression, and stars in a row backtracked on a long name: `*a*a*a*a*a*a*a*a*b`
+  // on 200 letters would run for years, in every snapshot and prompt hook.
+  it('matches in time that grows with the path and the pattern alone, whatever the stars', () => {
+    const glob = `${'*a'.repeat(12)}*b`;
+    expect(includeMatcher([glob])(`${'a'.repeat(250)}.txt`)).toBe(false);
+    expect(includeMatcher([glob])(`dir/${'a'.repeat(250)}b`)).toBe(true);
+    expect(includeMatcher([`**/${'*a'.repeat(12)}/**/x`])(`${'a/'.repeat(2000)}y`)).toBe(false);
+  });
+
   it('includes a path when any pattern does, and nothing with no pattern', () => {
     const matches = includeMatcher(['.env*', '*.local.json']);
     expect(['.env', 'x.local.json', 'src/a.ts'].map(matches)).toEqual([true, true, false]);

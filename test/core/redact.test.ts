@@ -1035,3 +1035,40 @@ describe('a token in a URL userinfo (trial 4, item 9)', () => {
     }
   }, 10_000);
 });
+
+describe('issue 26, audit item 9: passwords written in prose and chat', () => {
+  it.each([
+    ['the password Xk9mQ2vL8pZt', 'the password «redacted»'],
+    ['the root password Xk9mQ2vL8pZt', 'the root password «redacted»'],
+    ['password for prod Xk9mQ2vL8pZt', 'password for prod «redacted»'],
+    ['pw: Xk9mQ2vL8pZt', 'pw: «redacted»'],
+    ['login admin / Xk9mQ2vL8pZt', 'login admin / «redacted»'],
+    ['Password Xk9mQ2vL8pZt works', 'Password «redacted» works'],
+    [
+      'Deploy with token X and password Xk9mQ2vL8pZt! to prod',
+      'Deploy with token X and password «redacted»! to prod',
+    ],
+    ['use password Xk9mQ2vL8pZt', 'use password «redacted»'],
+    ['pw: hunter2', 'pw: «redacted»'],
+    ["the password's Summer2024!", "the password's «redacted»!"],
+    ['Password: WeakPassword123', 'Password: «redacted»'],
+  ])('redacts %j', (text, expected) => {
+    expect(redactText(text).text).toBe(expected);
+  });
+
+  it.each([
+    'pw: <redacted>',
+    'password: see 1Password',
+    'the password field is required',
+    'reset the password for prod',
+    'The password is stored as SHA-256 and the password hash uses bcrypt2b',
+    'password for the admin and root users',
+    '--volume /etc/passwd:/etc/passwd:ro',
+    'password: $DB_PASSWORD',
+    "sven@10.10.10.20's password:\n\nroot@e7c3b2f1:/# ls -la",
+    'pw: PrintWriter',
+    'the password 2FA-codes are printed once',
+  ])('keeps %j', (text) => {
+    expect(redactText(text).text).toBe(text);
+  });
+});

@@ -116,7 +116,7 @@ describe('resolveSettings', () => {
     });
     expect(resolved.problems.map((problem) => problem.message)).toEqual([
       `${USER}: snapshotMaxCount must be a whole number from 1 to 100000: got '200'`,
-      `${USER}: snapshotIncludeIgnored must be up to 50 patterns such as ".env*" (at most 200 characters each; no "!", no ".."): got '.env'`,
+      `${USER}: snapshotIncludeIgnored must be up to 50 patterns such as ".env*" (at most 200 characters and 3 "*" each besides "**" folders; no "!", no ".."): got '.env'`,
       `${USER}: hookRelay must be true or false (in the environment: 1 or 0): got 'no'`,
     ]);
     expect(resolved.values.snapshotMaxCount).toBe(100);

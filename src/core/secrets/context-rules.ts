@@ -566,11 +566,33 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
   {
     // "used API key …", "with token …", "user demo / pass …"
     id: 'prose-use',
-    keywords: ['key', 'token', 'pass', 'pw'],
+    keywords: ['key', 'token', 'pass', 'pw', 'login'],
     pattern:
-      /\b(?:(?:used|use|using|with|tried)\s+(?:the\s+)?(?:api[ _-]?key|token|password|key)\b|(?:user(?:name)?|login)\s+\S+\s*(?:\/|,|and)\s*(?:pass(?:word)?|pw|pwd)\b)\s*[:=]?\s*["']?(?<secret>[^\s"',;]+?)["']?(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+      /\b(?:(?:used|use|using|with|tried)\s+(?:the\s+)?(?:api[ _-]?key|token|password|key)\b|(?:user(?:name)?|login)\s+\S+\s*(?:\/|,|and)\s*(?:pass(?:word)?|pw|pwd)\b|(?:user(?:name)?|login)\s+[\w.@-]+\s+\/(?=\s))\s*[:=]?\s*["']?(?<secret>[^\s"',;]+?)["']?(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
     // Not a reference to an issue or a pull request after the words (`with API key (#1119)`).
     judge: (value) => !/^\(?#\d/.test(value) && strong(value),
+  },
+  {
+    // A password named in prose or chat with no verb before it (issue 26, audit item 9): "the password
+    // Xk9m…", "the root password for prod Xk9m…", "my password's …", "pw: hunter2", "Password Xk9m…
+    // works". Written with a sign or `'s`, a chosen password passes (as after `password:`); with a blank
+    // alone, only a value of letters and digits (and symbols) of 8 characters or more, not a term
+    // (`SHA-256`, `2FA-codes`), since prose puts any word there ("the password field").
+    id: 'prose-password',
+    keywords: ['pass', 'pw'],
+    pattern:
+      /\b(?:password|passwd|passphrase|pw|pwd)(?<=(?:^|[^\w/.$-])[a-z]{2,10})(?<sep>['\u2019]s[ \t]+|[ \t]*:[ \t]*|[ \t]+=[ \t]+|(?:[ \t]+(?:for|of|on)(?:[ \t]+[\w.-]+){1,3})?[ \t]+)(?<secret>[^\s"'\x60,;()<>[\]{}/$%&~.*#@-][^\s"'\x60,;()<>[\]{}]*?)(?=[\s,;)]|[.!?](?:\s|$)|$)/dgi,
+    judge: (value, groups) => {
+      if (/[:=]|['\u2019]s/.test(groups.sep ?? '')) return strong(value);
+      return (
+        value.length >= 8 &&
+        /[A-Za-z]/.test(value) &&
+        /\d/.test(value) &&
+        !/^\d/.test(value) &&
+        !/^(?:sha|md|aes|rsa|utf|pbkdf|argon|scrypt|bcrypt|hmac|crc|base|des|ecdsa|ed)[-_]?\d/i.test(value) &&
+        strong(value)
+      );
+    },
   },
   {
     // A value with nothing in its own shape that says secret (hex, a UUID, letters and digits of one

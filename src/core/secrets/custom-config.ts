@@ -22,7 +22,22 @@ export interface CompiledCustomConfig {
   problems: string[];
 }
 
-export function compileCustomConfig(sources: readonly CustomConfigSource[]): CompiledCustomConfig {
+/**
+ * What keeps a person's pattern from hanging every save and hook (issue 26: `(a+)+$` on 34 characters
+ * blocked a hook for minutes, past its budget and SIGTERM). The edge supplies it: the checker is a
+ * library, and the linear-time engine a V8 setting.
+ */
+export interface PatternGuard {
+  /** Why the pattern can backtrack catastrophically, or null when it cannot. */
+  whyUnsafe(source: string, isLinear: boolean): string | null;
+  /** The pattern compiled for a linear-time engine, or null where none can run it. */
+  compileLinear?(source: string, flags: string): RegExp | null;
+}
+
+export function compileCustomConfig(
+  sources: readonly CustomConfigSource[],
+  guard?: PatternGuard,
+): CompiledCustomConfig {
   const extraRules: PatternRule[] = [];
   const allowValues = new Set<string>();
   const allowPatterns: RegExp[] = [];
@@ -49,7 +64,7 @@ export function compileCustomConfig(sources: readonly CustomConfigSource[]): Com
           at(`"patterns" has ${patterns.length} entries; only the first ${CUSTOM_LIMITS.patterns} are used`),
         );
       patterns.slice(0, CUSTOM_LIMITS.patterns).forEach((entry, index) => {
-        const compiled = compilePattern(entry, at(`patterns[${index}]`), problems);
+        const compiled = compilePattern(entry, at(`patterns[${index}]`), problems, guard);
         if (compiled) extraRules.push(compiled);
       });
     }
@@ -69,21 +84,28 @@ export function compileCustomConfig(sources: readonly CustomConfigSource[]): Com
     if (!Array.isArray(allowed)) problems.push(at('"allowPatterns" must be an array of strings'));
     else
       allowed.slice(0, CUSTOM_LIMITS.allow).forEach((source, index) => {
-        const regex = compileRegex(source, at(`allowPatterns[${index}]`), problems, '');
+        const regex = compileRegex(source, at(`allowPatterns[${index}]`), problems, '', guard);
         if (regex) allowPatterns.push(regex);
       });
   }
   return { config: { extraRules, allowValues, allowPatterns }, problems };
 }
 
-function compilePattern(entry: unknown, where: string, problems: string[]): PatternRule | null {
+function compilePattern(
+  entry: unknown,
+  where: string,
+  problems: string[],
+  guard: PatternGuard | undefined,
+): PatternRule | null {
   if (typeof entry === 'string') entry = { regex: entry };
   if (typeof entry !== 'object' || entry === null) {
     problems.push(`${where} must be a string or { "id", "regex", "keywords" }`);
     return null;
   }
   const { id, regex, keywords } = entry as Record<string, unknown>;
-  const pattern = compileRegex(regex, `${where}.regex`, problems, 'g');
+  const named =
+    typeof id === 'string' && id.trim() !== '' ? `${where} (${JSON.stringify(id.trim())})` : where;
+  const pattern = compileRegex(regex, `${named}.regex`, problems, 'g', guard);
   if (!pattern) return null;
   if (
     keywords !== undefined &&
@@ -106,7 +128,13 @@ function compilePattern(entry: unknown, where: string, problems: string[]): Patt
   };
 }
 
-function compileRegex(source: unknown, where: string, problems: string[], flags: string): RegExp | null {
+function compileRegex(
+  source: unknown,
+  where: string,
+  problems: string[],
+  flags: string,
+  guard: PatternGuard | undefined,
+): RegExp | null {
   if (typeof source !== 'string' || source === '') {
     problems.push(`${where} must be a non-empty string`);
     return null;
@@ -128,5 +156,16 @@ function compileRegex(source: unknown, where: string, problems: string[], flags:
     return null;
   }
   regex.lastIndex = 0;
-  return regex;
+  if (!guard) return regex;
+  const linear = guard.compileLinear?.(source, flags) ?? null;
+  // Security: refused even where the linear engine could run it, so a project's pattern behaves the same
+  // on every Node; the linear engine bounds what the checker may miss.
+  const why = guard.whyUnsafe(source, linear !== null);
+  if (why !== null) {
+    problems.push(
+      `${where} can backtrack catastrophically (${why}), which would hold up every save and hook; it is ignored: write it without a repetition inside a repetition (\`(a+)+\`) or next to one that matches the same text (\`\\s*\\s*\`)`,
+    );
+    return null;
+  }
+  return linear ?? regex;
 }

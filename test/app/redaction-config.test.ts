@@ -1,0 +1,43 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadRedactionConfig } from '../../src/app/redaction.js';
+import { redactText } from '../../src/core/redact.js';
+import { nodeFs } from '../../src/store/fs-seam.js';
+import { tempDir } from '../helpers/fixtures.js';
+
+function projectWith(patterns: unknown[]) {
+  const root = tempDir('redaction-config-');
+  mkdirSync(path.join(root, '.claude'));
+  writeFileSync(path.join(root, '.claude', 'checkpoint-redaction.json'), JSON.stringify({ patterns }));
+  return { root, env: { CHECKPOINT_CONFIG_DIR: tempDir('config-') } };
+}
+
+describe('issue 26: what a custom pattern may cost', () => {
+  it('refuses a pattern the checker proves can backtrack catastrophically, naming the file, the rule and why', async () => {
+    const { root, env } = projectWith([{ id: 'slow', regex: '(a+)+$' }, 'INT-[0-9]{6}']);
+    const { config, problems } = await loadRedactionConfig(nodeFs, env, root);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /checkpoint-redaction\.json: patterns\[0\] \("slow"\)\.regex can backtrack catastrophically \(redos-detector finds no bound on the ways it can try\)/,
+      ),
+    ]);
+    expect(redactText(`${'a'.repeat(40)}! INT-123456`, config).text).toBe(`${'a'.repeat(40)}! «redacted»`);
+  });
+
+  it("runs a pattern the checker cannot decide on V8's linear-time engine, where nothing backtracks", async () => {
+    const { root, env } = projectWith([{ id: 'undecided', regex: '(x+x+)+y' }]);
+    const { config, problems } = await loadRedactionConfig(nodeFs, env, root);
+    expect(problems).toEqual([]);
+    // 2^60 steps for a backtracking engine; one pass for the linear one.
+    expect(redactText(`${'x'.repeat(60)}!`, config).count).toBe(0);
+    expect(config.extraRules?.[0]?.pattern.flags).toBe('gl');
+  });
+
+  it('keeps back-references and look-arounds, which only the backtracking engine runs, when the checker finds them safe', async () => {
+    const { root, env } = projectWith(['(?<=acme=)[a-z0-9]{12}', '(["\'])tok_[a-z0-9]{10}\\1']);
+    const { config, problems } = await loadRedactionConfig(nodeFs, env, root);
+    expect(problems).toEqual([]);
+    expect(redactText('acme=k3j5h7g9f1d2 "tok_a1b2c3d4e5"', config).text).toBe('acme=«redacted» «redacted»');
+  });
+});
