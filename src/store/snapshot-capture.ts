@@ -1,5 +1,4 @@
 import { closeSync, constants, openSync, readFileSync, type Stats, statSync } from 'node:fs';
-import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { includeMatcher, includePathspecs } from '../core/include-ignored.js';
 import { isOwnFile } from '../core/paths.js';
@@ -10,6 +9,7 @@ import { wouldLoadCrypto } from '../git/hash.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
 import { parseStatusV2, parseUnreadableFolders } from '../git/status.js';
+import { writeFileAtomicSync } from './atomic-write.js';
 import { globalExcludesChanged } from './global-excludes.js';
 import { inheritedIgnoreRules, repositoryTop } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
@@ -544,7 +544,8 @@ async function writeIfChanged(file: string, wanted: string): Promise<boolean> {
     // missing: written below
   }
   if (current?.equals(bytes)) return false;
-  await fsp.writeFile(file, bytes, { mode: 0o600 });
+  // Security: never through a link put in the file's place (the folder is checked: see withLock).
+  writeFileAtomicSync(file, bytes);
   return true;
 }
 

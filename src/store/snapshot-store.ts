@@ -1,12 +1,4 @@
-import {
-  accessSync,
-  appendFileSync,
-  constants,
-  lstatSync,
-  readlinkSync,
-  realpathSync,
-  statSync,
-} from 'node:fs';
+import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
@@ -35,6 +27,7 @@ import * as catalog from './snapshot-catalog.js';
 import * as diff from './snapshot-diff.js';
 import { snapshotFootprints } from './snapshot-footprint.js';
 import { type GcSizes, gcStore, storeSizeBytes } from './snapshot-gc.js';
+import { refuseStoreFileLink, refuseStoreFolderLink, writeStoreFileInPlace } from './store-folder.js';
 import { type StoreGit, storeGit } from './store-git.js';
 import { isMissingObjectError, missingObjects, repairIndexAndHead } from './store-repair.js';
 import { ensurePrivateDirs, initStore, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
@@ -106,14 +99,9 @@ export class SnapshotStore {
    * say "no snapshots yet" (adversarial trial, 2026-12-06); a writer meets the same in withLock.
    */
   assertUsable(): void {
-    const stats = lstatSync(this.storeDir, { throwIfNoEntry: false });
-    if (stats === undefined) return;
-    if (stats.isSymbolicLink() || !stats.isDirectory()) {
-      throw new CheckpointError(
-        'UNSAFE_PATH',
-        `refusing to use the snapshot store ${this.storeDir}: it is a symbolic link or not a folder`,
-      );
-    }
+    if (lstatSync(this.storeDir, { throwIfNoEntry: false }) === undefined) return;
+    refuseStoreFolderLink(this.storeDir);
+    this.refuseGitFolderLinks();
     try {
       accessSync(this.storeDir, constants.R_OK | constants.X_OK);
     } catch (error) {
@@ -122,6 +110,17 @@ export class SnapshotStore {
         `could not read the snapshot store ${this.storeDir}: ${(error as Error).message}`,
       );
     }
+  }
+
+  /**
+   * Security: the store's git folder and the folders in it that we write in ourselves (refs, objects, our
+   * exclude rules) are real folders, and its own files plain files: a link there would carry git's writes
+   * and ours into whatever it points at, another repository's `.git` say (safety audit of 2026-12-07,
+   * items 2 and 4). Checked before anything is written, so a refusal leaves the store as it was.
+   */
+  private refuseGitFolderLinks(): void {
+    for (const dir of STORE_GIT_FOLDERS) refuseStoreFolderLink(path.join(this.gitDir, dir));
+    for (const file of [this.kindsPath, this.statePath, this.journalPath]) refuseStoreFileLink(file);
   }
 
   /** When the store started borrowing the project's objects (see store-setup), or `null`. */
@@ -145,6 +144,7 @@ export class SnapshotStore {
       path.dirname(this.storeDir),
       this.storeDir,
     ]);
+    this.refuseGitFolderLinks();
     return withFileLock(
       this.lockPath,
       async () => {
@@ -331,7 +331,9 @@ export class SnapshotStore {
 
   /** Remembers a snapshot's trigger and session for retention (see snapshotKinds). Holding the lock. */
   noteKind(snapshot: SnapshotMeta): void {
-    appendFileSync(this.kindsPath, kindLine(snapshot.id, kindOf(snapshot)), { mode: 0o600 });
+    // Security: appended to in place, so never through a link (safety audit of 2026-12-07, item 4).
+    refuseStoreFileLink(this.kindsPath);
+    writeStoreFileInPlace(this.kindsPath, kindLine(snapshot.id, kindOf(snapshot)), 'append');
   }
 
   /** `aside`: the commit of what a restore kept aside (see keepAside), recorded as the snapshot's parent. */
@@ -724,6 +726,17 @@ export class SnapshotStore {
     return storeSizeBytes(path.join(this.gitDir, 'objects'), this.lockPath);
   }
 }
+
+/** The folders of the store's git folder checked by refuseGitFolderLinks, the git folder itself first. */
+const STORE_GIT_FOLDERS = [
+  '',
+  'info',
+  'objects',
+  path.join('objects', 'info'),
+  'refs',
+  path.join('refs', 'heads'),
+  path.join('refs', 'snapshots'),
+];
 
 /** Only what lies under the paths given (all of it when none are). */
 function limitAside(aside: AsideContent, paths: readonly string[]): AsideContent {
