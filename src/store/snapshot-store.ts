@@ -40,6 +40,7 @@ import {
   type StoreUsage,
   writeUsage,
 } from './store-usage.js';
+import { isStorePath, storeFolderWithin } from './store-within.js';
 import { uniqueSuffix } from './temp-name.js';
 import { type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
@@ -65,6 +66,11 @@ export class SnapshotStore {
   private readonly journalPath: string;
   private readonly statePath: string;
   private readonly kindsPath: string;
+  /**
+   * The store's own folder inside the project, or `null` (the usual case): never captured, restored over
+   * or deleted by a restore (see storeFolderWithin).
+   */
+  readonly storeWithin: string | null;
   /** Learned by init() from the store's config; read again by record() when init() was not called. */
   private objectFormat: ObjectFormat | undefined;
 
@@ -79,6 +85,7 @@ export class SnapshotStore {
     this.statePath = path.join(storeDir, 'state.json');
     this.kindsPath = path.join(storeDir, 'kinds.jsonl');
     this.git = storeGit(this.gitDir, root);
+    this.storeWithin = storeFolderWithin(root, path.dirname(path.dirname(storeDir)));
   }
 
   /**
@@ -194,6 +201,7 @@ export class SnapshotStore {
           settings: this.settings,
           git: this.git,
           objectFormat: this.objectFormat,
+          storeWithin: this.storeWithin,
         },
         baseTree,
         once,
@@ -403,17 +411,37 @@ export class SnapshotStore {
     return catalog.removeSnapshots(this.gitDir, this.git, ids);
   }
 
-  changesBetween(fromTree: string, toTree: string, paths: readonly string[] = []): Promise<TreeChange[]> {
-    return diff.changesBetween(this.git, fromTree, toTree, paths);
+  /**
+   * Security: a snapshot taken before the store's own folder was left out may hold it: its files are
+   * never a change, so a restore neither writes its old objects over the live ones nor deletes them.
+   */
+  async changesBetween(
+    fromTree: string,
+    toTree: string,
+    paths: readonly string[] = [],
+  ): Promise<TreeChange[]> {
+    const changes = await diff.changesBetween(this.git, fromTree, toTree, paths);
+    return this.storeWithin === null
+      ? changes
+      : changes.filter((change) => !isStorePath(change.path, this.storeWithin));
   }
 
   /** The changes between each pair of trees, from one git process. */
-  changesBetweenPairs(pairs: ReadonlyArray<readonly [from: string, to: string]>): Promise<TreeChange[][]> {
-    return diff.changesBetweenPairs(this.git, pairs);
+  async changesBetweenPairs(
+    pairs: ReadonlyArray<readonly [from: string, to: string]>,
+  ): Promise<TreeChange[][]> {
+    const all = await diff.changesBetweenPairs(this.git, pairs);
+    const within = this.storeWithin;
+    return within === null
+      ? all
+      : all.map((changes) => changes.filter((change) => !isStorePath(change.path, within)));
   }
 
-  diffStat(fromTree: string, toTree: string, paths: readonly string[] = []): Promise<diff.DiffEntry[]> {
-    return diff.diffStat(this.git, fromTree, toTree, paths);
+  async diffStat(fromTree: string, toTree: string, paths: readonly string[] = []): Promise<diff.DiffEntry[]> {
+    const entries = await diff.diffStat(this.git, fromTree, toTree, paths);
+    return this.storeWithin === null
+      ? entries
+      : entries.filter((entry) => !isStorePath(entry.path, this.storeWithin));
   }
 
   treeHasPath(tree: string, file: string): Promise<boolean> {
