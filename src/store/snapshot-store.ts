@@ -40,7 +40,7 @@ import {
   type StoreUsage,
   writeUsage,
 } from './store-usage.js';
-import { isStorePath, storeFolderWithin } from './store-within.js';
+import { isProjectInStore, isStorePath, storeFolderWithin } from './store-within.js';
 import { uniqueSuffix } from './temp-name.js';
 import { type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
@@ -145,6 +145,11 @@ export class SnapshotStore {
 
   /** Runs `task` holding the store's lock: snapshots, restores and GC never interleave across processes. */
   async withLock<T>(task: () => Promise<T>): Promise<T> {
+    if (isProjectInStore(this.root, path.dirname(path.dirname(this.storeDir))))
+      throw new CheckpointError(
+        'UNSAFE_PATH',
+        `refusing to take snapshots of ${this.root}: it lies inside the snapshot store ${path.dirname(path.dirname(this.storeDir))}, which a snapshot or restore of it would hold or write over; run it from your project, or set storeDir elsewhere`,
+      );
     // The folders first (safe to race: mkdir tolerates an existing folder), then the lock inside them.
     await ensurePrivateDirs([
       path.dirname(path.dirname(this.storeDir)),

@@ -21,6 +21,18 @@ export function storeFolderWithin(root: string, base: string): string | null {
   return relative.split(path.sep).join('/');
 }
 
+/**
+ * Whether the project is the store's base folder or lies inside it: its snapshots would hold the store
+ * itself, and a restore would write over it. Both paths resolved through links.
+ */
+export function isProjectInStore(root: string, base: string): boolean {
+  const relative = path.relative(resolvedThroughLinks(base), resolvedThroughLinks(root));
+  return (
+    relative === '' ||
+    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  );
+}
+
 /** Whether a project path (POSIX) is the store's folder within the project (see storeFolderWithin) or under it. */
 export function isStorePath(file: string, within: string | null): boolean {
   return within !== null && (file === within || file.startsWith(`${within}/`));

@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
@@ -90,5 +90,19 @@ describe('handoff push with the store inside the project', () => {
     expect(pushed.code, pushed.stderr).toBe(0);
     const files = git(remote, 'ls-tree', '-r', '--name-only', 'refs/claude-checkpoint/handoff/leak');
     expect(files.split('\n').filter((file) => file.startsWith('.state'))).toEqual([]);
+  });
+});
+
+describe('a project inside the store', () => {
+  it('is refused before anything is written: its snapshots would hold the store itself', async () => {
+    const base = tempDir('checkpoint-store-');
+    const root = path.join(base, 'work');
+    mkdirSync(root);
+    git(root, 'init', '-q');
+    writeFileSync(path.join(root, 'a.txt'), 'a\n');
+    const result = await cli(root, { HOME: tempDir('home-'), CHECKPOINT_STORE_DIR: base }, 'snapshot');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/lies inside the snapshot store/);
+    expect(existsSync(path.join(base, 'projects'))).toBe(false);
   });
 });
