@@ -43,7 +43,7 @@ function resolvedThroughLinks(file: string): string {
   const rest: string[] = [];
   for (let at = path.resolve(file); ; at = path.dirname(at)) {
     try {
-      return path.join(realpathSync(at), ...rest.reverse());
+      return path.join(realpathSync.native(at), ...rest.reverse());
     } catch {
       if (path.dirname(at) === at) return path.resolve(file);
       rest.push(path.basename(at));
