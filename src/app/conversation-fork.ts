@@ -99,6 +99,11 @@ interface Forker {
   start: string;
   /** Where the agent keeps the session's transcript, for a "not found". */
   where(env: NodeJS.ProcessEnv, root: string): string;
+  /**
+   * The folder under which the agent keeps every session. Security: a transcript is forked only from
+   * inside it, and the new session is written only there (a hook's `transcript_path` names any file).
+   */
+  sessionsRoot(env: NodeJS.ProcessEnv): string;
   /** The files that may be the session's transcript, most likely first (each a regular file). */
   candidates(env: NodeJS.ProcessEnv, root: string, snapshot: PromptSnapshot): Promise<string[]>;
   /** Files beside the transcript that a fork carries over too (read, never written). */
@@ -131,8 +136,12 @@ const homeOf = (env: NodeJS.ProcessEnv) => env.HOME?.trim() || os.homedir();
  * than a letter or digit made a dash>`, `<config>` being CLAUDE_CONFIG_DIR or ~/.claude.
  */
 export function claudeProjectDir(env: NodeJS.ProcessEnv, projectRoot: string): string {
-  const config = env.CLAUDE_CONFIG_DIR?.trim() || path.join(homeOf(env), '.claude');
-  return path.join(config, 'projects', projectRoot.replace(/[^a-zA-Z0-9]/g, '-'));
+  return path.join(claudeProjectsDir(env), projectRoot.replace(/[^a-zA-Z0-9]/g, '-'));
+}
+
+/** Claude Code's folder of every project's sessions: `<config>/projects`. */
+function claudeProjectsDir(env: NodeJS.ProcessEnv): string {
+  return path.join(env.CLAUDE_CONFIG_DIR?.trim() || path.join(homeOf(env), '.claude'), 'projects');
 }
 
 /** Gemini CLI's folder of per-project state (GEMINI_CLI_HOME stands for the home folder). */
@@ -153,11 +162,30 @@ function codexSessionsDir(env: NodeJS.ProcessEnv): string {
 const isFile = async (file: string) => (await fsp.lstat(file).catch(() => null))?.isFile() === true;
 const listDir = async (dir: string) => (await fsp.readdir(dir).catch(() => [] as string[])).sort().reverse();
 
-/** `candidates` that are regular files (no link at the last step), each once, in order. */
-async function existingFiles(candidates: readonly string[]): Promise<string[]> {
+/**
+ * `candidates` that are regular files (no link at the last step) in a folder under `sessionsRoot`, as
+ * the file system resolves both, each once, in order.
+ */
+async function existingFiles(sessionsRoot: string, candidates: readonly string[]): Promise<string[]> {
   const files: string[] = [];
-  for (const candidate of new Set(candidates)) if (await isFile(candidate)) files.push(candidate);
+  for (const candidate of new Set(candidates))
+    if ((await isFile(candidate)) && (await isInsideReal(sessionsRoot, path.dirname(candidate))))
+      files.push(candidate);
   return files;
+}
+
+/**
+ * Security: whether `dir` lies inside `root` (or is it), both resolved through any link: a path that
+ * climbs out with `..` or through a link is not inside.
+ */
+async function isInsideReal(root: string, dir: string): Promise<boolean> {
+  const [realRoot, realDir] = await Promise.all([
+    fsp.realpath(root).catch(() => null),
+    fsp.realpath(dir).catch(() => null),
+  ]);
+  if (realRoot === null || realDir === null) return false;
+  const relative = path.relative(realRoot, realDir);
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
 /** The prompt of a snapshot, as the search in a transcript takes it. */
@@ -171,11 +199,12 @@ const claude: Forker = {
   name: 'Claude Code',
   start: 'claude',
   where: (env, root) => claudeProjectDir(env, root),
+  sessionsRoot: claudeProjectsDir,
   candidates: (env, root, snapshot) => {
     const name = `${snapshot.sessionId}.jsonl`;
     // Security: a recorded path is used only if it names this session's transcript file.
     const recorded = snapshot.transcriptPath && path.basename(snapshot.transcriptPath) === name;
-    return existingFiles([
+    return existingFiles(claudeProjectsDir(env), [
       ...(recorded ? [snapshot.transcriptPath as string] : []),
       path.join(claudeProjectDir(env, root), name),
     ]);
@@ -210,6 +239,7 @@ const gemini: Forker = {
   name: 'Gemini CLI',
   start: 'gemini',
   where: (env) => path.join(geminiTmpDir(env), '<project>', 'chats'),
+  sessionsRoot: geminiTmpDir,
   candidates: async (env, _root, snapshot) => {
     const short = snapshot.sessionId.slice(0, 8);
     // Security: a recorded path is used only if it names a chat file of this session in a chats folder.
@@ -230,7 +260,7 @@ const gemini: Forker = {
     const others: string[] = [];
     for (const project of await listDir(tmp))
       others.push(...(await chatsOf(path.join(tmp, project, 'chats'))));
-    return existingFiles([
+    return existingFiles(tmp, [
       ...(recorded ? [recorded, ...(await chatsOf(path.dirname(recorded)))] : []),
       ...others,
     ]);
@@ -256,6 +286,7 @@ const codex: Forker = {
   name: 'Codex',
   start: 'codex',
   where: (env) => codexSessionsDir(env),
+  sessionsRoot: codexSessionsDir,
   candidates: async (env, _root, snapshot) => {
     const isRollout = (file: string) => {
       const name = path.basename(file);
@@ -263,7 +294,7 @@ const codex: Forker = {
     };
     // Security: a recorded path is used only if it names this session's rollout file.
     if (snapshot.transcriptPath && isRollout(snapshot.transcriptPath)) {
-      const recorded = await existingFiles([snapshot.transcriptPath]);
+      const recorded = await existingFiles(codexSessionsDir(env), [snapshot.transcriptPath]);
       if (recorded.length > 0) return recorded;
     }
     // Else the dated folders (YYYY/MM/DD), newest first, up to the first rollout of this session.
@@ -273,6 +304,7 @@ const codex: Forker = {
         for (const day of await listDir(path.join(sessions, year, month))) {
           const dir = path.join(sessions, year, month, day);
           const found = await existingFiles(
+            sessions,
             (await listDir(dir)).map((name) => path.join(dir, name)).filter(isRollout),
           );
           if (found.length > 0) return found;
@@ -311,13 +343,14 @@ const copilot: Forker = {
   name: 'Copilot CLI',
   start: 'copilot',
   where: (env) => copilotSessionsDir(env),
+  sessionsRoot: copilotSessionsDir,
   candidates: (env, _root, snapshot) => {
     // Security: a recorded path is used only if it names this session's events file, in its own folder.
     const isEventsFile = (file: string) =>
       path.basename(file) === 'events.jsonl' && path.basename(path.dirname(file)) === snapshot.sessionId;
     const recorded =
       snapshot.transcriptPath && isEventsFile(snapshot.transcriptPath) ? [snapshot.transcriptPath] : [];
-    return existingFiles([
+    return existingFiles(copilotSessionsDir(env), [
       ...recorded,
       path.join(copilotSessionsDir(env), snapshot.sessionId, 'events.jsonl'),
     ]);
@@ -447,12 +480,16 @@ async function transcriptsOf(
   const forker = FORKERS[agent];
   if (!forker) return { files: [], reason: NO_FORK[agent] ?? `${agent} sessions cannot be forked.` };
   const files = isPlainId(snapshot.sessionId) ? await forker.candidates(env, root, snapshot) : [];
+  if (files.length > 0) return { files, reason: null };
+  const sessions = forker.sessionsRoot(env);
+  const recorded = snapshot.transcriptPath;
+  const outside =
+    recorded && !(await isInsideReal(sessions, path.dirname(recorded)))
+      ? ` The transcript the hooks recorded, ${recorded}, is outside ${sessions}, where ${forker.name} keeps its sessions: a conversation is forked only from there (beside a transcript that is a plain file), so nothing was written.`
+      : '';
   return {
     files,
-    reason:
-      files.length > 0
-        ? null
-        : `${forker.name}'s transcript of session ${snapshot.sessionId} was not found (in ${forker.where(env, root)}).`,
+    reason: `${forker.name}'s transcript of session ${snapshot.sessionId} was not found (in ${forker.where(env, root)}).${outside}`,
   };
 }
 
@@ -506,7 +543,7 @@ export async function forkConversation(
         missed ??= { ...here, reason: attempt.reason };
         continue;
       }
-      const outcome = await writeFork(attempt, here, file, snapshot, sessionId, forker, dryRun);
+      const outcome = await writeFork(attempt, here, file, snapshot, sessionId, forker, dryRun, deps.env);
       if (outcome.reason === null || attempt.kind === 'first') return outcome;
       missed ??= outcome;
     } finally {
@@ -546,6 +583,7 @@ async function writeFork(
   sessionId: string,
   forker: Forker,
   dryRun: boolean,
+  env: NodeJS.ProcessEnv,
 ): Promise<ConversationOutcome> {
   switch (attempt.kind) {
     case 'other-session':
@@ -563,6 +601,13 @@ async function writeFork(
   const folder = path.dirname(file);
   const written = attempt.files.map((each) => ({ ...each, path: path.join(folder, each.path) }));
   const transcript = written[0]?.path ?? '';
+  // Security: checked again where it is written, the new folder's parent for a folder of its own.
+  const writesIn = attempt.folder ? path.dirname(path.join(folder, attempt.folder)) : folder;
+  if (!(await isInsideReal(forker.sessionsRoot(env), writesIn)))
+    throw new CheckpointError(
+      'UNSAFE_PATH',
+      `refusing to write the new session in ${writesIn}: it is outside ${forker.sessionsRoot(env)}, where ${forker.name} keeps its sessions`,
+    );
   if (!dryRun) {
     try {
       // A new folder and new files, never existing ones; 0700 and 0600, as the agents make their own.

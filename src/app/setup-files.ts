@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readFile, realpath, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, realpath, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { toProjectPath } from '../core/paths.js';
 import { hashHex } from '../git/hash.js';
 import { writeFileAtomicSync } from '../store/atomic-write.js';
+import { ensureStoreFolders } from '../store/store-folder.js';
 import { defaultStoreBase } from '../store/store-location.js';
 import type { SetupNote } from './setup-edits.js';
 
@@ -130,8 +131,9 @@ export async function writeSetupNote(
   note: SetupNote,
 ): Promise<void> {
   const at = notePath(env, agent, file);
-  await mkdir(path.dirname(at), { recursive: true, mode: 0o700 });
-  await writeFile(at, JSON.stringify({ file, ...note }), { mode: 0o600 });
+  // Security: into the store's own setup/ folder, never through a link in its place or the note's.
+  ensureStoreFolders([path.dirname(path.dirname(at)), path.dirname(at)]);
+  writeFileAtomicSync(at, JSON.stringify({ file, ...note }));
 }
 
 export async function forgetSetupNote(env: NodeJS.ProcessEnv, agent: string, file: string): Promise<void> {

@@ -30,6 +30,7 @@ import {
 import { readSettings, type SettingsReport } from '../store/settings-file.js';
 import { projectStoreDir } from '../store/store-location.js';
 import { estimatedBytes, readUsage } from '../store/store-usage.js';
+import { storeFolderWithin } from '../store/store-within.js';
 import {
   absentEntryFile,
   absentServerFile,
@@ -317,6 +318,16 @@ async function storeCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       level: 'warn',
       detail: `${detail}; this project's store: set-up never finished (interrupted)`,
       fix: 'The next snapshot finishes it: run `claude-checkpoint snapshot`, or just go on working.',
+    };
+  // Safety audit of 2026-12-07, items 1 and 8: a store inside the project is left out of every scan of
+  // it; the project's own git still sees it, and `git add -A` would commit it.
+  const within = storeFolderWithin(root, use.base);
+  if (within !== null)
+    return {
+      name,
+      level: 'warn',
+      detail: `${detail}; the store lies inside this project at ${within}/: snapshots, restores, handoffs and the checkpoint's file lists leave it out`,
+      fix: `The project's own git still sees it: add \`/${within}/\` to .git/info/exclude (or .gitignore), or set storeDir (${SETTINGS.storeDir.env}) to a folder outside the project.`,
     };
   if (
     (use.maxBytes !== null && mine > use.maxBytes) ||

@@ -1,17 +1,9 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  ftruncateSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { isGitOnPath } from '../git/git-on-path.js';
 import { readTextOrNull, removeQuietly } from '../store/fs-seam.js';
 import { hostDisabled, isHomeOrRoot, isPrivateFolder } from '../store/relay-socket.js';
+import { ensureStoreFolders } from '../store/store-folder.js';
 import { HOST_ARG, HOST_SESSION_START_DELAY_MS, hostLogPath, hostStartMarker } from './relay-protocol.js';
 
 /** A start younger than this is still under way; an older marker was left by a host that never came up. */
@@ -48,7 +40,8 @@ export function launchHookHost(launch: HostLaunch): boolean {
   const delayMs = /^sessionstart$/i.test(launch.event) ? HOST_SESSION_START_DELAY_MS : 0;
   const dir = path.dirname(socket);
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Security: the store's base and run/ are real folders (a link in either's place is refused).
+    ensureStoreFolders([path.dirname(dir), dir]);
     if (!isPrivateFolder(dir) || !claimStart(hostStartMarker(socket), delayMs > 0)) return false;
   } catch {
     return false;

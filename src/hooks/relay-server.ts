@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { type AppDeps, defaultDeps } from '../app/deps.js';
@@ -15,6 +15,7 @@ import {
   relaySocketPath,
 } from '../store/relay-socket.js';
 import { defaultStoreBase } from '../store/store-base.js';
+import { ensureStoreFolders } from '../store/store-folder.js';
 import { parseHookArgs } from './hook-args.js';
 import { exchange } from './relay-exchange.js';
 import { netTransport } from './relay-net.js';
@@ -83,8 +84,8 @@ export async function startHookRelay(options: {
   if (!socketPath) return null;
   const dir = path.dirname(socketPath);
   try {
-    mkdirSync(defaultStoreBase(env), { recursive: true, mode: 0o700 });
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Security: the store's base and run/ are real folders (a link in either's place is refused).
+    ensureStoreFolders([defaultStoreBase(env), dir]);
   } catch {
     return null;
   }

@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import type { StoreFs } from './fs-seam.js';
+import { ensureStoreFolders, projectStoreFolders } from './store-folder.js';
 
 /**
  * The blob oids of uncommitted files that a checkpoint could not list because of its 64 KB cap. Without
@@ -17,7 +18,7 @@ export interface Baseline {
 const FILE = 'unlisted-files.json';
 
 export async function writeBaseline(fs: StoreFs, storeDir: string, baseline: Baseline): Promise<void> {
-  mkdirSync(storeDir, { recursive: true, mode: 0o700 });
+  ensureStoreFolders(projectStoreFolders(storeDir));
   // Not durable: a baseline lost in a crash only costs precision (files flagged), never data.
   writeFileAtomic(fs, path.join(storeDir, FILE), JSON.stringify(baseline), { durable: false });
 }

@@ -13,7 +13,7 @@ import {
   closeSync,
   constants,
   fstatSync,
-  mkdirSync,
+  lstatSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -25,6 +25,7 @@ import {
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
+import { ensureStoreFolders } from './store-folder.js';
 
 const MAX_CACHE_BYTES = 16 * 1024 * 1024;
 /** The first line of a bundle scripts/bundle.mjs built: `// build <hex digest of the rest>`. */
@@ -112,6 +113,8 @@ function cachePath(
 function readCache(file: string): Buffer | undefined {
   let fd: number | undefined;
   try {
+    // Compiled code is only ever read from the store's own cache folder, not through a link in its place.
+    if (!lstatSync(path.dirname(file), { throwIfNoEntry: false })?.isDirectory()) return undefined;
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
     const stats = fstatSync(fd);
     if (!stats.isFile() || stats.size > MAX_CACHE_BYTES) return undefined;
@@ -128,7 +131,9 @@ function writeCache(file: string, kind: string, data: Buffer): void {
   const dir = path.dirname(file);
   const temp = `${file}.tmp-${process.pid}`;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Security: the base and its cache folder are real folders, never a link that would have the clean-up
+    // below delete another folder's files (safety audit of 2026-12-07, item 3).
+    ensureStoreFolders([path.dirname(dir), dir]);
     const fd = openSync(
       temp,
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,

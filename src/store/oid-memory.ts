@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ObjectFormat, RememberedOid } from '../git/oid.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { readTextOrNull, type StoreFs } from './fs-seam.js';
 import { ParsedFileMemo } from './parsed-memo.js';
+import { ensureStoreFolders, projectStoreFolders } from './store-folder.js';
 
 /**
  * The oids of the project's uncommitted files as the last save hashed them, with each file's lstat (see
@@ -59,7 +59,7 @@ export async function writeOidMemory(
     if (++count > MAX_REMEMBERED) break;
     files[file] = [known.oid, known.size, known.mtimeNs, known.ctimeNs, known.ino, known.dev];
   }
-  mkdirSync(storeDir, { recursive: true, mode: 0o700 });
+  ensureStoreFolders(projectStoreFolders(storeDir));
   // Not durable: a memory lost in a crash only costs hashing again.
   writeFileAtomic(fs, path.join(storeDir, FILE), JSON.stringify({ version: VERSION, format, files }), {
     durable: false,

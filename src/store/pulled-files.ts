@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PulledFiles } from '../core/drift.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { readTextOrNull, type StoreFs } from './fs-seam.js';
+import { ensureStoreFolders, projectStoreFolders } from './store-folder.js';
 
 /**
  * What the last `handoff pull` wrote, for the brief to tell the other machine's changes from this one's
@@ -13,7 +13,7 @@ import { readTextOrNull, type StoreFs } from './fs-seam.js';
 const FILE = 'handoff-pulled.json';
 
 export function writePulledFiles(fs: StoreFs, storeDir: string, pulled: PulledFiles): void {
-  mkdirSync(storeDir, { recursive: true, mode: 0o700 });
+  ensureStoreFolders(projectStoreFolders(storeDir));
   // Not durable: a record lost in a crash only costs the attribution, never data.
   writeFileAtomic(fs, path.join(storeDir, FILE), JSON.stringify(pulled), { durable: false });
 }

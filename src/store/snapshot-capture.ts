@@ -1,5 +1,4 @@
 import { closeSync, constants, openSync, readFileSync, type Stats, statSync } from 'node:fs';
-import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { includeMatcher, includePathspecs } from '../core/include-ignored.js';
 import { isOwnFile } from '../core/paths.js';
@@ -10,6 +9,7 @@ import { wouldLoadCrypto } from '../git/hash.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { runGit } from '../git/run.js';
 import { parseStatusV2, parseUnreadableFolders } from '../git/status.js';
+import { writeFileAtomicSync } from './atomic-write.js';
 import { globalExcludesChanged } from './global-excludes.js';
 import { inheritedIgnoreRules, repositoryTop } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
@@ -17,6 +17,7 @@ import { countChanges, coveringPathspecs, isUnder } from './snapshot-diff.js';
 import type { StoreGit } from './store-git.js';
 import { dropLostEntries, isMissingObjectError } from './store-repair.js';
 import { readState, type StoreState, writeState } from './store-state.js';
+import { isStorePath } from './store-within.js';
 import { treeStat } from './tree-stat.js';
 import { RESTORE_TEMP_PREFIX } from './worktree-writer.js';
 
@@ -68,6 +69,8 @@ export interface CaptureTarget {
   git: StoreGit;
   /** The store's object format, once known: small batches of changes are then stored without git. */
   objectFormat?: ObjectFormat | undefined;
+  /** The store's own folder inside the project, never captured (see storeFolderWithin), or `null`. */
+  storeWithin?: string | null | undefined;
 }
 
 /**
@@ -153,8 +156,11 @@ export async function captureTree(
     scanned = await scan();
   }
   // A name that is not valid UTF-8 is a string like any other here, its bytes kept (see raw-path.ts).
-  const entries = parseStatusV2(scanned.stdout).entries;
+  const isStore = (file: string) => isStorePath(file, target.storeWithin ?? null);
+  // Security: the store's own files are never the project's, even where the project's git tracks them.
+  const entries = parseStatusV2(scanned.stdout).entries.filter((entry) => !isStore(entry.path));
   const included = await including;
+  included.add = included.add.filter((file) => !isStore(file));
   // A changed .gitignore may ignore files the index holds, which git's scan goes on reporting as tracked.
   // One the index does not hold because it ignores itself (`*`, as tool caches write) is not in the
   // scan: the .gitignore files above the tracked files taken in again are compared with those last
@@ -453,7 +459,7 @@ async function ignoredInIndex(target: CaptureTarget): Promise<string[]> {
     (await runGit(trackedArgs, { cwd: target.root, okExitCodes: [0, 128], exactNames: true })).stdout,
   );
   const tracked = new Set(projects);
-  return candidates.filter((file) => !tracked.has(file));
+  return candidates.filter((file) => !tracked.has(file) || isStorePath(file, target.storeWithin ?? null));
 }
 
 /** How many checked `.gitignore` files the state remembers; past that, those of the last check only. */
@@ -537,7 +543,11 @@ async function syncInfo(
   exclusions: StoreState['exclusions'],
   outside: string,
 ): Promise<boolean> {
-  const ours = [...exclusions.large.map((entry) => entry.path), ...exclusions.nested]
+  const ours = [
+    ...(target.storeWithin ? [`${target.storeWithin}/`] : []),
+    ...exclusions.large.map((entry) => entry.path),
+    ...exclusions.nested,
+  ]
     .map(anchoredPattern)
     .join('');
   const written = await Promise.all([
@@ -557,7 +567,8 @@ async function writeIfChanged(file: string, wanted: string): Promise<boolean> {
     // missing: written below
   }
   if (current?.equals(bytes)) return false;
-  await fsp.writeFile(file, bytes, { mode: 0o600 });
+  // Security: never through a link put in the file's place (the folder is checked: see withLock).
+  writeFileAtomicSync(file, bytes);
   return true;
 }
 

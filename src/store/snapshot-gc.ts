@@ -1,9 +1,9 @@
-import { writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { ObjectFormat } from '../git/oid.js';
 import { writeLooseObject } from './loose-object.js';
+import { writeStoreFileInPlace } from './store-folder.js';
 import type { StoreGit } from './store-git.js';
 
 /** What a gc did to the store's size: bytes before and after, and what it copied in to stop borrowing. */
@@ -38,7 +38,7 @@ export async function gcStore(
     const gcPid = path.join(store.gitDir, 'gc.pid');
     const deleting = async (args: readonly string[]) => {
       try {
-        await git(args, { onSpawn: (pid) => writeFileSync(gcPid, `${pid} ${hostname()}`, { mode: 0o600 }) });
+        await git(args, { onSpawn: (pid) => writeStoreFileInPlace(gcPid, `${pid} ${hostname()}`) });
       } finally {
         await fsp.rm(gcPid, { force: true });
       }

@@ -1,12 +1,4 @@
-import {
-  accessSync,
-  appendFileSync,
-  constants,
-  lstatSync,
-  readlinkSync,
-  realpathSync,
-  statSync,
-} from 'node:fs';
+import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
@@ -40,6 +32,7 @@ import * as catalog from './snapshot-catalog.js';
 import * as diff from './snapshot-diff.js';
 import { snapshotFootprints } from './snapshot-footprint.js';
 import { type GcSizes, gcStore, storeSizeBytes } from './snapshot-gc.js';
+import { refuseStoreFileLink, refuseStoreFolderLink, writeStoreFileInPlace } from './store-folder.js';
 import { type StoreGit, storeGit } from './store-git.js';
 import { isMissingObjectError, missingObjects, repairIndexAndHead } from './store-repair.js';
 import { ensurePrivateDirs, initStore, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
@@ -52,6 +45,7 @@ import {
   type StoreUsage,
   writeUsage,
 } from './store-usage.js';
+import { isProjectInStore, isStorePath, storeFolderWithin } from './store-within.js';
 import { uniqueSuffix } from './temp-name.js';
 import { type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
@@ -77,6 +71,11 @@ export class SnapshotStore {
   private readonly journalPath: string;
   private readonly statePath: string;
   private readonly kindsPath: string;
+  /**
+   * The store's own folder inside the project, or `null` (the usual case): never captured, restored over
+   * or deleted by a restore (see storeFolderWithin).
+   */
+  readonly storeWithin: string | null;
   /** Learned by init() from the store's config; read again by record() when init() was not called. */
   private objectFormat: ObjectFormat | undefined;
 
@@ -91,6 +90,7 @@ export class SnapshotStore {
     this.statePath = path.join(storeDir, 'state.json');
     this.kindsPath = path.join(storeDir, 'kinds.jsonl');
     this.git = storeGit(this.gitDir, root);
+    this.storeWithin = storeFolderWithin(root, path.dirname(path.dirname(storeDir)));
   }
 
   /**
@@ -111,14 +111,9 @@ export class SnapshotStore {
    * say "no snapshots yet" (adversarial trial, 2026-12-06); a writer meets the same in withLock.
    */
   assertUsable(): void {
-    const stats = lstatSync(this.storeDir, { throwIfNoEntry: false });
-    if (stats === undefined) return;
-    if (stats.isSymbolicLink() || !stats.isDirectory()) {
-      throw new CheckpointError(
-        'UNSAFE_PATH',
-        `refusing to use the snapshot store ${this.storeDir}: it is a symbolic link or not a folder`,
-      );
-    }
+    if (lstatSync(this.storeDir, { throwIfNoEntry: false }) === undefined) return;
+    refuseStoreFolderLink(this.storeDir);
+    this.refuseGitFolderLinks();
     try {
       accessSync(this.storeDir, constants.R_OK | constants.X_OK);
     } catch (error) {
@@ -127,6 +122,17 @@ export class SnapshotStore {
         `could not read the snapshot store ${this.storeDir}: ${(error as Error).message}`,
       );
     }
+  }
+
+  /**
+   * Security: the store's git folder and the folders in it that we write in ourselves (refs, objects, our
+   * exclude rules) are real folders, and its own files plain files: a link there would carry git's writes
+   * and ours into whatever it points at, another repository's `.git` say (safety audit of 2026-12-07,
+   * items 2 and 4). Checked before anything is written, so a refusal leaves the store as it was.
+   */
+  private refuseGitFolderLinks(): void {
+    for (const dir of STORE_GIT_FOLDERS) refuseStoreFolderLink(path.join(this.gitDir, dir));
+    for (const file of [this.kindsPath, this.statePath, this.journalPath]) refuseStoreFileLink(file);
   }
 
   /** When the store started borrowing the project's objects (see store-setup), or `null`. */
@@ -144,12 +150,18 @@ export class SnapshotStore {
 
   /** Runs `task` holding the store's lock: snapshots, restores and GC never interleave across processes. */
   async withLock<T>(task: () => Promise<T>): Promise<T> {
+    if (isProjectInStore(this.root, path.dirname(path.dirname(this.storeDir))))
+      throw new CheckpointError(
+        'UNSAFE_PATH',
+        `refusing to take snapshots of ${this.root}: it lies inside the snapshot store ${path.dirname(path.dirname(this.storeDir))}, which a snapshot or restore of it would hold or write over; run it from your project, or set storeDir elsewhere`,
+      );
     // The folders first (safe to race: mkdir tolerates an existing folder), then the lock inside them.
     await ensurePrivateDirs([
       path.dirname(path.dirname(this.storeDir)),
       path.dirname(this.storeDir),
       this.storeDir,
     ]);
+    this.refuseGitFolderLinks();
     return withFileLock(
       this.lockPath,
       async () => {
@@ -199,6 +211,7 @@ export class SnapshotStore {
           settings: this.settings,
           git: this.git,
           objectFormat: this.objectFormat,
+          storeWithin: this.storeWithin,
         },
         baseTree,
         once,
@@ -336,7 +349,9 @@ export class SnapshotStore {
 
   /** Remembers a snapshot's trigger and session for retention (see snapshotKinds). Holding the lock. */
   noteKind(snapshot: SnapshotMeta): void {
-    appendFileSync(this.kindsPath, kindLine(snapshot.id, kindOf(snapshot)), { mode: 0o600 });
+    // Security: appended to in place, so never through a link (safety audit of 2026-12-07, item 4).
+    refuseStoreFileLink(this.kindsPath);
+    writeStoreFileInPlace(this.kindsPath, kindLine(snapshot.id, kindOf(snapshot)), 'append');
   }
 
   /** `aside`: the commit of what a restore kept aside (see keepAside), recorded as the snapshot's parent. */
@@ -406,17 +421,37 @@ export class SnapshotStore {
     return catalog.removeSnapshots(this.gitDir, this.git, ids);
   }
 
-  changesBetween(fromTree: string, toTree: string, paths: readonly string[] = []): Promise<TreeChange[]> {
-    return diff.changesBetween(this.git, fromTree, toTree, paths);
+  /**
+   * Security: a snapshot taken before the store's own folder was left out may hold it: its files are
+   * never a change, so a restore neither writes its old objects over the live ones nor deletes them.
+   */
+  async changesBetween(
+    fromTree: string,
+    toTree: string,
+    paths: readonly string[] = [],
+  ): Promise<TreeChange[]> {
+    const changes = await diff.changesBetween(this.git, fromTree, toTree, paths);
+    return this.storeWithin === null
+      ? changes
+      : changes.filter((change) => !isStorePath(change.path, this.storeWithin));
   }
 
   /** The changes between each pair of trees, from one git process. */
-  changesBetweenPairs(pairs: ReadonlyArray<readonly [from: string, to: string]>): Promise<TreeChange[][]> {
-    return diff.changesBetweenPairs(this.git, pairs);
+  async changesBetweenPairs(
+    pairs: ReadonlyArray<readonly [from: string, to: string]>,
+  ): Promise<TreeChange[][]> {
+    const all = await diff.changesBetweenPairs(this.git, pairs);
+    const within = this.storeWithin;
+    return within === null
+      ? all
+      : all.map((changes) => changes.filter((change) => !isStorePath(change.path, within)));
   }
 
-  diffStat(fromTree: string, toTree: string, paths: readonly string[] = []): Promise<diff.DiffEntry[]> {
-    return diff.diffStat(this.git, fromTree, toTree, paths);
+  async diffStat(fromTree: string, toTree: string, paths: readonly string[] = []): Promise<diff.DiffEntry[]> {
+    const entries = await diff.diffStat(this.git, fromTree, toTree, paths);
+    return this.storeWithin === null
+      ? entries
+      : entries.filter((entry) => !isStorePath(entry.path, this.storeWithin));
   }
 
   treeHasPath(tree: string, file: string): Promise<boolean> {
@@ -729,6 +764,17 @@ export class SnapshotStore {
     return storeSizeBytes(path.join(this.gitDir, 'objects'), this.lockPath);
   }
 }
+
+/** The folders of the store's git folder checked by refuseGitFolderLinks, the git folder itself first. */
+const STORE_GIT_FOLDERS = [
+  '',
+  'info',
+  'objects',
+  path.join('objects', 'info'),
+  'refs',
+  path.join('refs', 'heads'),
+  path.join('refs', 'snapshots'),
+];
 
 /** Only what lies under the paths given (all of it when none are). */
 function limitAside(aside: AsideContent, paths: readonly string[]): AsideContent {

@@ -7,7 +7,8 @@ export const STORE_ENV = SETTINGS.storeDir.env;
 
 /**
  * Where snapshots live: the storeDir setting (CHECKPOINT_STORE_DIR), else $XDG_STATE_HOME/claude-checkpoint,
- * else ~/.local/state/claude-checkpoint. Never inside the project, so the user's tree stays untouched.
+ * else ~/.local/state/claude-checkpoint. Meant to lie outside the project; one set inside it is left out of
+ * every scan of it (see store-within.ts).
  */
 export function defaultStoreBase(env: NodeJS.ProcessEnv): string {
   const explicit = userSetting(env, 'storeDir');

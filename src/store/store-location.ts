@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { hashHex } from '../git/hash.js';
+import { defaultStoreBase } from './store-base.js';
+import { storeFolderWithin } from './store-within.js';
 
 // The base folder has a module of its own, free of node:crypto, for the hooks' loader.
 export { defaultStoreBase, STORE_ENV } from './store-base.js';
@@ -22,4 +24,13 @@ export function projectStoreDir(base: string, root: string): string {
     folderNames.set(root, folder);
   }
   return path.join(base, 'projects', folder);
+}
+
+/** The store's folder inside the project `root`, or `null` (see storeFolderWithin); `null` when the settings cannot be read. */
+export function projectStoreWithin(root: string, env: NodeJS.ProcessEnv): string | null {
+  try {
+    return storeFolderWithin(root, defaultStoreBase(env));
+  } catch {
+    return null; // a settings problem: the command that needs the store says so
+  }
 }

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
@@ -8,9 +8,10 @@ import { readHead } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import { gitEnvironment } from '../git/spawn.js';
 import { prepareFileWrite, writeFileAtomicSync } from './atomic-write.js';
-import { errorCode, nodeFs, readTextOrNull, removeQuietly } from './fs-seam.js';
+import { nodeFs, readTextOrNull, removeQuietly } from './fs-seam.js';
 import { localProbe } from './lock-owner.js';
 import { objectFormatOf } from './loose-object.js';
+import { ensureStoreFolders, refuseStoreFolderLink } from './store-folder.js';
 import { GIT_LONG_TIMEOUT_MS, type StoreGit } from './store-git.js';
 
 /**
@@ -71,16 +72,20 @@ export async function initStore(
   interrupt: (step: SetupStep) => void = () => {},
 ): Promise<ObjectFormat> {
   const ready = path.join(gitDir, 'claude-checkpoint-ready');
+  refuseStoreFolderLink(gitDir);
   if (existsSync(ready)) {
     await pointHeadAtMaster(gitDir, git);
     return readConfig(gitDir);
   }
+  refuseForeignGitDir(gitDir);
   // A set-up cut short may have left our settings after git's own: a key set twice makes `git init`
   // fail for good ("could not set 'core.filemode'"; issue 26). Back to git's own part, and no lock file
   // of a git that was killed (we hold our lock: no git of ours runs here).
   cutToGitsOwnConfig(gitDir);
   for (const lock of ['config.lock', 'HEAD.lock', path.join('refs', 'heads', 'master.lock')])
     removeQuietly(path.join(gitDir, lock));
+  ensureStoreFolders([gitDir]);
+  writeFileAtomicSync(path.join(gitDir, SETUP_MARKER), `${root}\n`);
   interrupt('init');
   // Owner-only files and folders whatever the umask (--shared=0600), and no sample hooks (--template=).
   await runGit(['init', '--quiet', '--bare', '--shared=0600', '--template=', gitDir], { cwd: storeDir });
@@ -94,6 +99,32 @@ export async function initStore(
   interrupt('ready');
   writeFileAtomicSync(ready, `${root}\n`);
   return readConfig(gitDir);
+}
+
+/** Written in the store's git folder before `git init` runs there: the set-up that follows is ours. */
+const SETUP_MARKER = 'claude-checkpoint-setup';
+
+/**
+ * Security: `git init` (and the config, HEAD and index written after it) runs only in a folder that is
+ * missing, empty, or one whose set-up we began: never over another repository's `.git` or anything else
+ * found in the store's place (safety audit of 2026-12-07, item 2). A set-up an earlier version began has
+ * no marker, but `git init --shared=0600` wrote its config.
+ */
+function refuseForeignGitDir(gitDir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(gitDir);
+  } catch {
+    return; // missing: git init makes it
+  }
+  if (names.length === 0 || names.includes(SETUP_MARKER)) return;
+  const config = readTextOrNull(path.join(gitDir, 'config')) ?? '';
+  if (/^\s*sharedrepository\s*=\s*0600\s*$/im.test(config) && /^\s*bare\s*=\s*true\s*$/im.test(config))
+    return;
+  throw new CheckpointError(
+    'UNSAFE_PATH',
+    `refusing to set up the snapshot store in ${gitDir}: it holds files the store did not make (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', ...' : ''}). Nothing was written there; move it away and try again.`,
+  );
 }
 
 /**
@@ -214,12 +245,9 @@ async function borrowFromProjectRepo(
     return; // no index yet
   }
   await fsp.mkdir(path.join(gitDir, 'objects', 'info'), { recursive: true, mode: 0o700 });
-  await fsp.writeFile(
+  writeFileAtomicSync(
     path.join(gitDir, 'objects', 'info', 'alternates'),
     `${path.join(commonDir, 'objects')}\n`,
-    {
-      mode: 0o600,
-    },
   );
   interrupt('borrow-head');
   // HEAD at the project's commit, so the first status lists only what differs from it; and the copied
@@ -289,35 +317,9 @@ async function gitOfStoreRunning(marker: string): Promise<boolean | null> {
 }
 
 /**
- * `ensurePrivateDir` for each folder, in order. In the usual case, where all exist already, that is one
- * lstat each.
+ * Each folder made where missing (0700), refused where a link or anything but a folder stands in its
+ * place (see store-folder.ts). In the usual case, where all exist already, that is one lstat each.
  */
 export async function ensurePrivateDirs(dirs: readonly string[]): Promise<void> {
-  if (dirs.every((dir) => lstatSync(dir, { throwIfNoEntry: false })?.isDirectory())) return;
-  for (const dir of dirs) await ensurePrivateDir(dir);
-}
-
-/** Security: the store folder is created 0700 and must not be a symlink someone planted. */
-async function ensurePrivateDir(dir: string): Promise<void> {
-  try {
-    await fsp.mkdir(dir, { mode: 0o700 });
-  } catch (error) {
-    if (errorCode(error) !== 'EEXIST') {
-      if (errorCode(error) === 'ENOENT') {
-        await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-        return;
-      }
-      throw new CheckpointError(
-        'IO_FAILED',
-        `could not create the snapshot store ${dir}: ${(error as Error).message}`,
-      );
-    }
-  }
-  const stats = await fsp.lstat(dir);
-  if (stats.isSymbolicLink() || !stats.isDirectory()) {
-    throw new CheckpointError(
-      'UNSAFE_PATH',
-      `refusing to use the snapshot store ${dir}: it is a symbolic link or not a folder`,
-    );
-  }
+  ensureStoreFolders(dirs);
 }

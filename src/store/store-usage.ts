@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
+import { refuseStoreFolderLink } from './store-folder.js';
 
 /**
  * What a project's store uses on disk, without walking it: the size last measured (by gc, which walks
@@ -64,6 +65,7 @@ export function estimatedBytes(usage: StoreUsage): number {
 
 export function writeUsage(storeDir: string, usage: StoreUsage): void {
   // A cache of what a walk can tell again: atomic, but not worth an fsync.
+  refuseStoreFolderLink(storeDir); // Security: the temp file and rename happen in the store's own folder
   writeFileAtomicSync(path.join(storeDir, FILE), `${JSON.stringify(usage)}\n`);
 }
 

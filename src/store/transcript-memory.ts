@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { hashHex } from '../git/hash.js';
 import { writeFileAtomic } from './atomic-write.js';
 import type { StoreFs } from './fs-seam.js';
+import { ensureStoreFolders, projectStoreFolders } from './store-folder.js';
 
 /**
  * What the last read of an agent's session transcript left for the next one (where it stopped, and what
@@ -35,7 +36,8 @@ export function writeTranscriptMemory(
   memory: unknown,
 ): void {
   const file = memoryFile(storeDir, agent, transcript);
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // Security: a link in the place of any folder down to here is refused, never written through.
+  ensureStoreFolders(projectStoreFolders(storeDir, FOLDER));
   // Not durable: a memory lost in a crash only costs reading the transcript again.
   writeFileAtomic(fs, file, JSON.stringify(memory), { durable: false });
 }

@@ -93,9 +93,7 @@ describe('a project store that is there but cannot be used', () => {
     for (const args of [['list'], ['snapshot']]) {
       const result = await runCli(args, { cwd: root, env });
       expect(result.code, `${args[0]}: ${result.stdout}`).toBe(1);
-      expect(result.stderr).toMatch(
-        /refusing to use the snapshot store .*: it is a symbolic link or not a folder/,
-      );
+      expect(result.stderr).toMatch(/refusing to use the snapshot store .*: it is a symbolic link/);
     }
   });
 });

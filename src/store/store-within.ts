@@ -1,0 +1,52 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The store's base folder as a path inside the project (POSIX, no trailing slash), or `null` when it lies
+ * elsewhere (the usual case). A store under the project (XDG_STATE_HOME or HOME inside it, a storeDir
+ * setting there) is left out of every scan of the project, snapshot, restore, handoff and drift alike
+ * (safety audit of 2026-12-07, items 1 and 8): snapshotted, a restore wrote its old objects over the
+ * live ones and deleted the rest. Both paths are resolved through links, so that either may be named
+ * through one.
+ */
+export function storeFolderWithin(root: string, base: string): string | null {
+  const relative = path.relative(resolvedThroughLinks(root), resolvedThroughLinks(base));
+  if (
+    relative === '' ||
+    relative === '..' ||
+    relative.startsWith(`..${path.sep}`) ||
+    path.isAbsolute(relative)
+  )
+    return null;
+  return relative.split(path.sep).join('/');
+}
+
+/**
+ * Whether the project is the store's base folder or lies inside it: its snapshots would hold the store
+ * itself, and a restore would write over it. Both paths resolved through links.
+ */
+export function isProjectInStore(root: string, base: string): boolean {
+  const relative = path.relative(resolvedThroughLinks(base), resolvedThroughLinks(root));
+  return (
+    relative === '' ||
+    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  );
+}
+
+/** Whether a project path (POSIX) is the store's folder within the project (see storeFolderWithin) or under it. */
+export function isStorePath(file: string, within: string | null): boolean {
+  return within !== null && (file === within || file.startsWith(`${within}/`));
+}
+
+/** The real path of `file`, or of its nearest folder that exists with the rest joined on. */
+function resolvedThroughLinks(file: string): string {
+  const rest: string[] = [];
+  for (let at = path.resolve(file); ; at = path.dirname(at)) {
+    try {
+      return path.join(realpathSync.native(at), ...rest.reverse());
+    } catch {
+      if (path.dirname(at) === at) return path.resolve(file);
+      rest.push(path.basename(at));
+    }
+  }
+}
