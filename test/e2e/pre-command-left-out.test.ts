@@ -2,12 +2,11 @@
 // delete was missing from the pre-command snapshot, the hook said nothing, and `restore` then said all was
 // well. The hook now says so, to the person and to the model, in each agent's output, and asks first when
 // the command names the file; `list`, `restore` and `diff` say what a snapshot does not hold.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
-import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { createRepo, DEEP_SEGMENT, deepFile, tempDir } from '../helpers/fixtures.js';
 import { relayOnlyHook, startRelayServer } from '../helpers/relay.js';
 
 beforeAll(assertBuilt);
@@ -218,23 +217,15 @@ describe('list, restore and diff say what a snapshot does not hold', () => {
   });
 });
 
-const SEGMENT = 'd'.repeat(200);
-
 // The same for a folder git cannot read (a path past PATH_MAX), through the relay: what the capture left
 // out is known when the content is taken, before the early answer.
 describe.skipIf(process.platform !== 'linux')('a folder git cannot read, before `rm -rf` of it', () => {
   it('is said, and asked about, through the running MCP server too', async () => {
     const root = createRepo({ committed: { 'a.txt': 'one\n' } });
-    onTestFinished(() => {
-      execFileSync('rm', ['-rf', SEGMENT], { cwd: root });
-    });
-    const script = `const fs = require('node:fs');
-for (let i = 0; i < 22; i++) { fs.mkdirSync(${JSON.stringify(SEGMENT)}); process.chdir(${JSON.stringify(SEGMENT)}); }
-fs.writeFileSync('f.txt', 'deep\\n');`;
-    execFileSync(process.execPath, ['-e', script], { cwd: root });
+    deepFile(root);
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
     await startRelayServer(root, env);
-    const hooked = await claudeHook(root, env, `rm -rf ${SEGMENT}`, relayOnlyHook());
+    const hooked = await claudeHook(root, env, `rm -rf ${DEEP_SEGMENT}`, relayOnlyHook());
     const output = JSON.parse(hooked.stdout) as ClaudeOutput;
     expect(output.hookSpecificOutput.permissionDecision).toBe('ask');
     expect(output.systemMessage).toContain('a folder git could not read');

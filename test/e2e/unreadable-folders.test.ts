@@ -1,24 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
-import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { createRepo, DEEP_SEGMENT, deepFile, tempDir } from '../helpers/fixtures.js';
 
 beforeAll(assertBuilt);
-
-const SEGMENT = 'd'.repeat(200);
-
-/** A file under a path of 22 folders of 200 bytes (4,422 bytes), longer than Linux's PATH_MAX (4,096). */
-function deepFile(root: string): void {
-  // coreutils' rm walks the tree relative to each folder; Node's rmSync would meet ENAMETOOLONG.
-  onTestFinished(() => {
-    execFileSync('rm', ['-rf', SEGMENT], { cwd: root });
-  });
-  // One folder at a time, relative: no single system call sees the whole path.
-  const script = `const fs = require('node:fs');
-for (let i = 0; i < 22; i++) { fs.mkdirSync(${JSON.stringify(SEGMENT)}); process.chdir(${JSON.stringify(SEGMENT)}); }
-fs.writeFileSync('f.txt', 'deep\\n');`;
-  execFileSync(process.execPath, ['-e', script], { cwd: root });
-}
 
 // Adversarial trial (issue 26): files under a path longer than PATH_MAX were left out of a snapshot
 // without a word: success, and `skipped` listed nothing.
@@ -36,7 +21,7 @@ describe.skipIf(process.platform !== 'linux')('a folder git cannot read', () => 
     }[];
     expect(unreadable).toHaveLength(1);
     const [folder] = unreadable;
-    expect(folder?.path.startsWith(SEGMENT.slice(0, 50))).toBe(true);
+    expect(folder?.path.startsWith(DEEP_SEGMENT.slice(0, 50))).toBe(true);
     expect(folder?.path).toContain('…');
     expect(folder?.path.length).toBeLessThanOrEqual(160);
     expect(folder?.reason).toContain('PATH_MAX');
@@ -52,7 +37,7 @@ describe.skipIf(process.platform !== 'linux')('a folder git cannot read', () => 
     expect(listed.snapshots[0].skipped.unreadable).toHaveLength(1);
 
     // Gone: no longer said.
-    execFileSync('rm', ['-rf', SEGMENT], { cwd: root });
+    execFileSync('rm', ['-rf', DEEP_SEGMENT], { cwd: root });
     execFileSync('sh', ['-c', 'echo three > a.txt'], { cwd: root });
     const after = await runCli(['snapshot', '--json'], { cwd: root, env });
     expect(JSON.parse(after.stdout).snapshot.skipped).toEqual({ large: [], nested: [] });

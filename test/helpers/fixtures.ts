@@ -92,3 +92,19 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** A 200-byte folder name: 22 of them nested make a path longer than Linux's PATH_MAX (4,096). */
+export const DEEP_SEGMENT = 'd'.repeat(200);
+
+/** A file under a path of 22 folders of 200 bytes (4,422 bytes), longer than Linux's PATH_MAX (4,096). */
+export function deepFile(root: string): void {
+  // coreutils' rm walks the tree relative to each folder; Node's rmSync would meet ENAMETOOLONG.
+  onTestFinished(() => {
+    execFileSync('rm', ['-rf', DEEP_SEGMENT], { cwd: root });
+  });
+  // One folder at a time, relative: no single system call sees the whole path.
+  const script = `const fs = require('node:fs');
+for (let i = 0; i < 22; i++) { fs.mkdirSync(${JSON.stringify(DEEP_SEGMENT)}); process.chdir(${JSON.stringify(DEEP_SEGMENT)}); }
+fs.writeFileSync('f.txt', 'deep\\n');`;
+  execFileSync(process.execPath, ['-e', script], { cwd: root });
+}
