@@ -9,9 +9,9 @@ import type { AppDeps } from './deps.js';
 export { readCheckpoint } from './read-checkpoint.js';
 
 import { detectDrift } from './drift.js';
-import { latestSnapshot } from './rewind.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
 import type { RootContext } from './save.js';
+import { latestSnapshot } from './snapshot-list.js';
 
 export type LoadOutcome =
   | { found: false; path: string; root: ResolvedRoot; warnings: string[] }

@@ -1,6 +1,6 @@
+import { appendRecorded, type FittedCheckpoint, keepNewest } from './fit.js';
 import { JOURNAL_ID_PATTERN, JOURNAL_MEMORY_IDS, journalIdTime } from './journal-id.js';
 import { LIMITS } from './limits.js';
-import { appendRecorded, type FittedCheckpoint, keepNewest } from './merge.js';
 import type { Checkpoint, RecentCommand } from './schema.js';
 import { charLength } from './text.js';
 

@@ -1,12 +1,4 @@
-import {
-  accessSync,
-  appendFileSync,
-  constants,
-  lstatSync,
-  readlinkSync,
-  realpathSync,
-  statSync,
-} from 'node:fs';
+import { appendFileSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
@@ -26,7 +18,6 @@ import { writeFileAtomicSync } from './atomic-write.js';
 import type { CheckpointFiles } from './checkpoint-store.js';
 import { readTextOrNull } from './fs-seam.js';
 import { keepAside, readAside } from './keep-aside.js';
-import { withFileLock } from './lock.js';
 import { repositoryObjectFormat } from './loose-object.js';
 import { type AsideContent, type GuardedRestore, guardRestore, type KeptLeaf } from './restore-guard.js';
 import * as journal from './restore-journal.js';
@@ -34,19 +25,14 @@ import { type CaptureProgress, type CaptureResult, captureTree } from './snapsho
 import * as catalog from './snapshot-catalog.js';
 import * as diff from './snapshot-diff.js';
 import { snapshotFootprints } from './snapshot-footprint.js';
-import { type GcSizes, gcStore, storeSizeBytes } from './snapshot-gc.js';
-import { type StoreGit, storeGit } from './store-git.js';
+import { type GcSizes, gcStore } from './snapshot-gc.js';
+import { SnapshotReader } from './snapshot-reader.js';
+import type { StoreGit } from './store-git.js';
 import { isMissingObjectError, missingObjects, repairIndexAndHead } from './store-repair.js';
-import { ensurePrivateDirs, initStore, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
+import { initStore } from './store-setup.js';
+import { storeSizeBytes } from './store-size.js';
 import { readState, writeState } from './store-state.js';
-import {
-  estimatedBytes,
-  isMeasured,
-  noteAdded,
-  readUsage,
-  type StoreUsage,
-  writeUsage,
-} from './store-usage.js';
+import { noteAdded, type StoreUsage } from './store-usage.js';
 import { uniqueSuffix } from './temp-name.js';
 import { type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
@@ -54,6 +40,7 @@ export type { AsideContent, GuardedRestore } from './restore-guard.js';
 export type { RestoreJournal } from './restore-journal.js';
 export type { CaptureProgress, CaptureResult } from './snapshot-capture.js';
 export type { DiffEntry } from './snapshot-diff.js';
+export { SnapshotReader } from './snapshot-reader.js';
 export type { TreeChange } from './worktree-writer.js';
 
 /**
@@ -65,100 +52,16 @@ export type { TreeChange } from './worktree-writer.js';
  * borrowing (store-setup), capture (snapshot-capture), the catalog of snapshots and their refs
  * (snapshot-catalog), diffs (snapshot-diff), the restore journal (restore-journal) and gc (snapshot-gc).
  */
-export class SnapshotStore {
-  readonly gitDir: string;
-  readonly git: StoreGit;
-  private readonly lockPath: string;
+export class SnapshotStore extends SnapshotReader {
   private readonly journalPath: string;
-  private readonly statePath: string;
   private readonly kindsPath: string;
   /** Learned by init() from the store's config; read again by record() when init() was not called. */
   private objectFormat: ObjectFormat | undefined;
 
-  constructor(
-    readonly root: string,
-    readonly storeDir: string,
-    readonly settings: SnapshotSettings,
-  ) {
-    this.gitDir = path.join(storeDir, 'git');
-    this.lockPath = path.join(storeDir, 'lock');
+  constructor(root: string, storeDir: string, settings: SnapshotSettings) {
+    super(root, storeDir, settings);
     this.journalPath = path.join(storeDir, 'restore-journal.json');
-    this.statePath = path.join(storeDir, 'state.json');
     this.kindsPath = path.join(storeDir, 'kinds.jsonl');
-    this.git = storeGit(this.gitDir, root);
-  }
-
-  /**
-   * Whether a store exists for this project (read-only callers should not create one). One lstat,
-   * synchronous: `status` asks it and otherwise never loads `fs/promises`.
-   */
-  async exists(): Promise<boolean> {
-    try {
-      return lstatSync(path.join(this.gitDir, 'HEAD'), { throwIfNoEntry: false }) !== undefined;
-    } catch {
-      return false;
-    }
-  }
-
-  /**
-   * Refuses a store that is there but cannot be used: a link or a file in its folder's place, or a folder
-   * this user cannot read. For read-only callers, which would otherwise take it for no store at all and
-   * say "no snapshots yet" (adversarial trial, 2026-12-06); a writer meets the same in withLock.
-   */
-  assertUsable(): void {
-    const stats = lstatSync(this.storeDir, { throwIfNoEntry: false });
-    if (stats === undefined) return;
-    if (stats.isSymbolicLink() || !stats.isDirectory()) {
-      throw new CheckpointError(
-        'UNSAFE_PATH',
-        `refusing to use the snapshot store ${this.storeDir}: it is a symbolic link or not a folder`,
-      );
-    }
-    try {
-      accessSync(this.storeDir, constants.R_OK | constants.X_OK);
-    } catch (error) {
-      throw new CheckpointError(
-        'IO_FAILED',
-        `could not read the snapshot store ${this.storeDir}: ${(error as Error).message}`,
-      );
-    }
-  }
-
-  /** When the store started borrowing the project's objects (see store-setup), or `null`. */
-  async borrowingSince(): Promise<Date | null> {
-    // Synchronous: one stat, for which a snapshot in its own process would otherwise load fs/promises.
-    try {
-      const stats = statSync(path.join(this.gitDir, 'objects', 'info', 'alternates'), {
-        throwIfNoEntry: false,
-      });
-      return stats ? stats.mtime : null;
-    } catch {
-      return null;
-    }
-  }
-
-  /** Runs `task` holding the store's lock: snapshots, restores and GC never interleave across processes. */
-  async withLock<T>(task: () => Promise<T>): Promise<T> {
-    // The folders first (safe to race: mkdir tolerates an existing folder), then the lock inside them.
-    await ensurePrivateDirs([
-      path.dirname(path.dirname(this.storeDir)),
-      path.dirname(this.storeDir),
-      this.storeDir,
-    ]);
-    return withFileLock(
-      this.lockPath,
-      async () => {
-        const [, leftover] = await Promise.all([
-          waitForOrphanedGc(this.gitDir),
-          waitForOrphanedGit(this.gitDir),
-        ]);
-        // Holding our lock means no git process of ours runs on this store: an index.lock is a leftover
-        // of one that was killed, and would block every later call.
-        if (leftover) await fsp.rm(path.join(this.gitDir, 'index.lock'), { force: true });
-        return task();
-      },
-      { timeoutMs: 60_000, staleMs: 15 * 60_000 },
-    );
   }
 
   /** Creates the shadow repository on first use, or repairs an interrupted set-up. Call it holding the lock. */
@@ -273,27 +176,6 @@ export class SnapshotStore {
     return noteAdded(this.storeDir, bytes, snapshots);
   }
 
-  /** The store's size: measured by the last gc plus what was added since, at most; walked when never measured. */
-  async usageBytes(): Promise<number> {
-    const usage = readUsage(this.storeDir);
-    if (usage && isMeasured(usage)) return estimatedBytes(usage);
-    const measuredBytes = await this.sizeBytes();
-    writeUsage(this.storeDir, {
-      measuredBytes,
-      measuredAt: new Date().toISOString(),
-      addedBytes: 0,
-      unpackedSnapshots: 0,
-    });
-    return measuredBytes;
-  }
-
-  /** The latest snapshot, from the state file (no git process), or from the refs when the file is missing. */
-  async latest(): Promise<SnapshotRecord | null> {
-    const state = await readState(this.statePath);
-    if (state.latest !== undefined) return state.latest;
-    return (await this.list())[0] ?? null;
-  }
-
   async setLatest(record: SnapshotRecord | null): Promise<void> {
     const state = await readState(this.statePath);
     // Unchanged (a gc that expired nothing recent): no write, so that a gc on a full disk gets as far as
@@ -337,41 +219,6 @@ export class SnapshotStore {
   /** `aside`: the commit of what a restore kept aside (see keepAside), recorded as the snapshot's parent. */
   record(meta: SnapshotMeta, tree: string, aside?: string): Promise<SnapshotRecord> {
     return catalog.recordSnapshot(this.gitDir, meta, tree, this.objectFormat, aside);
-  }
-
-  snapshotIds(): Promise<Array<{ id: string; createdAt: string }>> {
-    return catalog.snapshotIds(this.gitDir);
-  }
-
-  /** Every snapshot, newest first. */
-  async list(): Promise<SnapshotRecord[]> {
-    return (await this.exists()) ? catalog.listSnapshotRecords(this.git, this.gitDir) : [];
-  }
-
-  /** The `limit` newest snapshots and how many there are, reading only those `limit` (see newestIds). */
-  async listNewest(
-    limit: number,
-    known?: ReadonlyArray<{ id: string }>,
-  ): Promise<{ snapshots: SnapshotRecord[]; total: number }> {
-    if (!(await this.exists())) return { snapshots: [], total: 0 };
-    const ids = known ?? (await this.snapshotIds());
-    // The state file names the latest snapshot: when that is the newest by name, alone in its second, the
-    // newest one needs no git process (`status` on every call).
-    const newest = catalog.newestIds(ids, 1);
-    if (limit === 1 && newest.length === 1) {
-      const { latest } = await readState(this.statePath);
-      if (latest && latest.id === newest[0]) return { snapshots: [latest], total: ids.length };
-    }
-    if (ids.length <= limit) {
-      const snapshots = await catalog.listSnapshotRecords(
-        this.git,
-        this.gitDir,
-        ids.map((entry) => entry.id),
-      );
-      return { snapshots, total: snapshots.length };
-    }
-    const records = await catalog.listSnapshotRecords(this.git, this.gitDir, catalog.newestIds(ids, limit));
-    return { snapshots: records.slice(0, limit), total: ids.length };
   }
 
   /**
@@ -710,10 +557,6 @@ export class SnapshotStore {
   async footprints(order: readonly SnapshotRecord[]): Promise<Map<string, number>> {
     const format = this.objectFormat ?? (await repositoryObjectFormat(this.gitDir));
     return snapshotFootprints(this.gitDir, this.root, order, format);
-  }
-
-  sizeBytes(): Promise<number> {
-    return storeSizeBytes(this.storeDir, this.lockPath);
   }
 
   /**
