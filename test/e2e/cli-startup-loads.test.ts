@@ -212,6 +212,8 @@ describe('what the npm bin loads and runs to start', () => {
     // Its small reads are synchronous: fs/promises loads eight of Node's modules (issue 26).
     expect(builtins).not.toContain('fs/promises');
     expect(builtins).not.toContain('zlib');
+    // Where git's own config files are comes from $HOME, and the lock's machine name from Node's binding.
+    expect(builtins).not.toContain('os');
     const listed = await runCli(['list'], { cwd: root, env: { CHECKPOINT_STORE_DIR: storeDir } });
     expect(listed.stdout).toMatch(/2 snapshot\(s\)/);
   });
