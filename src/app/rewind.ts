@@ -294,7 +294,13 @@ async function recordContent(
   const ids = await store.snapshotIds();
   const expired = await expiredOf(store, ids, now, snapshot.id);
   await store.remove(expired.map((record) => record.id));
-  await store.setLatest(snapshot);
+  const gone = new Set(expired.map((record) => record.id));
+  // Read before setLatest replaces the latest it names.
+  const others = await store.othersOfSecond(
+    snapshot,
+    ids.filter((entry) => !gone.has(entry.id)),
+  );
+  await store.setLatest(snapshot, others);
   const noted = store.noteAdded(captured.addedBytes + COMMIT_BYTES, 1);
   // A store new with this snapshot is measured now, while it is small: what was just added is not all it
   // holds (its config and index, what a handoff pull fetched into it; issue 26). One with older

@@ -144,12 +144,18 @@ export class SnapshotReader {
   ): Promise<{ snapshots: SnapshotRecord[]; total: number }> {
     if (!(await this.exists())) return { snapshots: [], total: 0 };
     const ids = known ?? (await this.snapshotIds());
-    // The state file names the latest snapshot: when that is the newest by name, alone in its second, the
-    // newest one needs no git process (`status` on every call).
+    // The state file names the latest snapshot: when that is the newest by name, alone in its second or
+    // newer than the others of its second the state knows (see latestSecond), the newest one needs no
+    // commit read (`status` on every call).
     const newest = catalog.newestIds(ids, 1);
-    if (limit === 1 && newest.length === 1) {
-      const { latest } = await readState(this.statePath);
-      if (latest && latest.id === newest[0]) return { snapshots: [latest], total: ids.length };
+    if (limit === 1 && newest.length > 0) {
+      const { latest, latestSecond = {} } = await readState(this.statePath);
+      const isNewest = (id: string) => {
+        const createdAt = latestSecond[id];
+        return createdAt !== undefined && latest != null && catalog.isNewer(latest, { id, createdAt });
+      };
+      if (latest && newest.includes(latest.id) && newest.every((id) => id === latest.id || isNewest(id)))
+        return { snapshots: [latest], total: ids.length };
     }
     if (ids.length <= limit) {
       const snapshots = await catalog.listSnapshotRecords(

@@ -176,13 +176,41 @@ export class SnapshotStore extends SnapshotReader {
     return noteAdded(this.storeDir, bytes, snapshots);
   }
 
-  async setLatest(record: SnapshotRecord | null): Promise<void> {
+  /** `others`: the other snapshots of its second, with their exact times, when all are known (see latestSecond). */
+  async setLatest(record: SnapshotRecord | null, others?: Record<string, string>): Promise<void> {
     const state = await readState(this.statePath);
     // Unchanged (a gc that expired nothing recent): no write, so that a gc on a full disk gets as far as
     // deleting what it can (adversarial trial, 2026-12-06: it stopped on this write before pruning).
-    if (JSON.stringify(state.latest ?? null) === JSON.stringify(record)) return;
+    if (
+      JSON.stringify(state.latest ?? null) === JSON.stringify(record) &&
+      JSON.stringify(state.latestSecond) === JSON.stringify(others)
+    )
+      return;
     state.latest = record;
+    if (others) state.latestSecond = others;
+    else delete state.latestSecond;
     await writeState(this.statePath, state);
+  }
+
+  /**
+   * The other snapshots of `recorded`'s second among `ids` with their exact times, when each is the
+   * latest before it or one of that latest's own (see latestSecond); `undefined` when one is unknown.
+   */
+  async othersOfSecond(
+    recorded: SnapshotRecord,
+    ids: ReadonlyArray<{ id: string }>,
+  ): Promise<Record<string, string> | undefined> {
+    const { latest, latestSecond = {} } = await readState(this.statePath);
+    const known: Record<string, string> = { ...latestSecond };
+    if (latest) known[latest.id] = latest.createdAt;
+    const others: Record<string, string> = {};
+    for (const { id } of ids) {
+      if (id === recorded.id || catalog.second(id) !== catalog.second(recorded.id)) continue;
+      const createdAt = known[id];
+      if (createdAt === undefined) return undefined;
+      others[id] = createdAt;
+    }
+    return others;
   }
 
   /**
