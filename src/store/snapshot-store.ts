@@ -176,18 +176,19 @@ export class SnapshotStore extends SnapshotReader {
     return noteAdded(this.storeDir, bytes, snapshots);
   }
 
-  /** `others`: the other snapshots of its second, with their exact times, when all are known (see latestSecond). */
+  /**
+   * `others`: the other snapshots of its second, with their exact times, when all are known (see
+   * latestSecond). Without them, the same latest keeps those the state has (a gc adds no snapshot).
+   */
   async setLatest(record: SnapshotRecord | null, others?: Record<string, string>): Promise<void> {
     const state = await readState(this.statePath);
+    const isSame = JSON.stringify(state.latest ?? null) === JSON.stringify(record);
+    const second = others ?? (isSame ? state.latestSecond : undefined);
     // Unchanged (a gc that expired nothing recent): no write, so that a gc on a full disk gets as far as
     // deleting what it can (adversarial trial, 2026-12-06: it stopped on this write before pruning).
-    if (
-      JSON.stringify(state.latest ?? null) === JSON.stringify(record) &&
-      JSON.stringify(state.latestSecond) === JSON.stringify(others)
-    )
-      return;
+    if (isSame && JSON.stringify(state.latestSecond) === JSON.stringify(second)) return;
     state.latest = record;
-    if (others) state.latestSecond = others;
+    if (second) state.latestSecond = second;
     else delete state.latestSecond;
     await writeState(this.statePath, state);
   }
