@@ -11,9 +11,9 @@ export { readCheckpoint } from './read-checkpoint.js';
 
 import { projectStoreWithin } from '../store/store-location.js';
 import { detectDrift } from './drift.js';
-import { latestSnapshot } from './rewind.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
 import type { RootContext } from './save.js';
+import { latestSnapshot } from './snapshot-list.js';
 
 export type LoadOutcome =
   | { found: false; path: string; root: ResolvedRoot; warnings: string[] }

@@ -14,8 +14,8 @@ import {
 import { readSettings } from '../store/settings-file.js';
 import type { AppDeps } from './deps.js';
 import { type LoadOutcome, loadCheckpoint } from './load.js';
-import { listSnapshots } from './rewind.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
+import { listSnapshots } from './snapshot-list.js';
 import { storeDiskUse, type WholeStoreReport } from './store-caps.js';
 
 // Apart from `doctor` (status.ts), whose checks load what `status` never uses.

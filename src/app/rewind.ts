@@ -7,7 +7,6 @@ import { escapeControls, quotePath, unquotePath } from '../core/quote.js';
 import { bytesFromText, fsPath, hasRawBytes, textFromBytes } from '../core/raw-path.js';
 import { PRE_RESTORE_TRIGGER, TURN_END_TRIGGER } from '../core/rewind-credit.js';
 import { resolveRef } from '../core/rewind-refs.js';
-import type { SettingValues } from '../core/settings.js';
 import {
   BUILT_IN_TRIGGERS,
   type CheckpointSwap,
@@ -21,7 +20,6 @@ import {
   SNAPSHOT_DEFAULTS,
   type SnapshotKind,
   type SnapshotRecord,
-  type SnapshotSettings,
   selectExpired,
   summarizePlan,
   triggerProblem,
@@ -31,7 +29,7 @@ import { type Reader, type SurfaceWords, WORDS, wordsFor, wordsOf } from '../cor
 import { clip, cutChars } from '../core/text.js';
 import { readHeadFast } from '../git/repo.js';
 import { type CheckpointFiles, CheckpointStore } from '../store/checkpoint-store.js';
-import { readSettings, settingsOf } from '../store/settings-file.js';
+import { settingsOf } from '../store/settings-file.js';
 import {
   type AsideContent,
   type CaptureProgress,
@@ -41,7 +39,7 @@ import {
   SnapshotStore,
   type WorktreeRead,
 } from '../store/snapshot-store.js';
-import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
+import { defaultStoreBase } from '../store/store-location.js';
 import {
   estimatedBytes,
   isMeasured,
@@ -52,8 +50,9 @@ import {
   writeUsage,
 } from '../store/store-usage.js';
 import type { AppDeps } from './deps.js';
-import { type ResolvedRoot, refuseNonProjectRoot, resolveProjectRoot } from './root.js';
+import type { ResolvedRoot } from './root.js';
 import type { RootContext } from './save.js';
+import { snapshotSettings, storePlace } from './snapshot-list.js';
 import {
   removeOrphanStore,
   totalOverCap,
@@ -63,39 +62,14 @@ import {
 } from './store-caps.js';
 import { type StoreLimits, storeLimits } from './store-limits.js';
 
-/** Retention, size cap and the ignored files to include, from the settings. */
-export function snapshotSettings(settings: SettingValues): SnapshotSettings {
-  return {
-    maxCount: settings.snapshotMaxCount,
-    maxAgeDays: settings.snapshotMaxAgeDays,
-    maxFileBytes: Math.floor(settings.snapshotMaxFileMb * 1024 * 1024),
-    keepAsideMaxBytes: Math.floor(settings.keepAsideMaxMb * 1024 * 1024),
-    includeIgnored: settings.snapshotIncludeIgnored,
-  };
-}
+export { latestSnapshot, listSnapshots, snapshotSettings } from './snapshot-list.js';
 
 export async function openStore(
   deps: AppDeps,
   projectRoot: string | undefined,
   context: RootContext,
 ): Promise<{ store: SnapshotStore; root: ResolvedRoot }> {
-  const root = await resolveProjectRoot({
-    argument: projectRoot,
-    env: deps.env,
-    clientRoots: context.clientRoots,
-    cwd: deps.cwd,
-    surface: deps.surface,
-    argumentLabel: deps.rootArgument,
-  });
-  refuseNonProjectRoot(root, deps.env, deps.surface, {
-    home: true,
-    action: 'snapshot',
-    argumentLabel: deps.rootArgument,
-    isHook: deps.isHook,
-  });
-  // Every setting, the size caps too, is checked here: a wrong one is named before any work.
-  const settings = snapshotSettings(settingsOf(deps, root.root));
-  const storeDir = projectStoreDir(defaultStoreBase(deps.env), root.root);
+  const { root, storeDir, settings } = await storePlace(deps, projectRoot, context);
   return { store: new SnapshotStore(root.root, storeDir, settings), root };
 }
 
@@ -366,7 +340,13 @@ async function recordContent(
   const ids = await store.snapshotIds();
   const expired = await expiredOf(store, ids, now, snapshot.id);
   await store.remove(expired.map((record) => record.id));
-  await store.setLatest(snapshot);
+  const gone = new Set(expired.map((record) => record.id));
+  // Read before setLatest replaces the latest it names.
+  const others = await store.othersOfSecond(
+    snapshot,
+    ids.filter((entry) => !gone.has(entry.id)),
+  );
+  await store.setLatest(snapshot, others);
   const noted = store.noteAdded(captured.addedBytes + COMMIT_BYTES, 1);
   // A store new with this snapshot is measured now, while it is small: what was just added is not all it
   // holds (its config and index, what a handoff pull fetched into it; issue 26). One with older
@@ -446,49 +426,6 @@ export async function markTurnEnd(
     });
     return { ...result, root, ...(await dueAfter(deps, store, usage)) };
   });
-}
-
-export async function listSnapshots(
-  deps: AppDeps,
-  request: { projectRoot?: string | undefined; limit?: number | undefined },
-  context: RootContext = {},
-): Promise<{
-  /** Newest first; the `limit` newest when one is given. */
-  snapshots: SnapshotRecord[];
-  total: number;
-  storeDir: string;
-  storeBytes: number;
-  root: ResolvedRoot;
-}> {
-  const { store, root } = await openStore(deps, request.projectRoot, context);
-  // Under the lock, so a snapshot whose hook has answered (see onContentTaken) but is still being
-  // written is listed too. No store, no lock: listing must not create one.
-  // With a limit, only the snapshots shown are read: a history of 10,000 lists as fast as one of 100.
-  const listing = async () =>
-    request.limit === undefined
-      ? { snapshots: await store.list(), total: -1 }
-      : store.listNewest(request.limit);
-  const read = () => Promise.all([listing(), store.usageBytes()]);
-  store.assertUsable();
-  const [{ snapshots, total }, storeBytes] = (await store.exists())
-    ? await store.withLock(read)
-    : [{ snapshots: [], total: 0 }, 0];
-  return {
-    snapshots,
-    total: total < 0 ? snapshots.length : total,
-    storeDir: store.storeDir,
-    storeBytes,
-    root,
-  };
-}
-
-/** The latest snapshot, without creating a store; for the resume brief. */
-export async function latestSnapshot(deps: AppDeps, root: string): Promise<SnapshotRecord | null> {
-  // Only the store's place matters here: a wrong setting must not keep the brief from loading.
-  const settings = snapshotSettings(readSettings(deps.env, root).values);
-  const store = new SnapshotStore(root, projectStoreDir(defaultStoreBase(deps.env), root), settings);
-  // The store's state file names the latest snapshot: no git process on the load path.
-  return (await store.exists()) ? store.latest() : null;
 }
 
 /** The detector loads only for a label: `list`, `status` and the brief never load it (issue 26). */

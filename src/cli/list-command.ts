@@ -9,7 +9,7 @@ import { EXIT } from './output.js';
 /** `list`: the snapshots, newest first, and the size of the store. */
 export async function showSnapshotList(ctx: CliContext): Promise<number> {
   const limit = ctx.positiveInteger('--limit', (ctx.options as { limit: string }).limit);
-  const { listSnapshots } = await import('../app/rewind.js');
+  const { listSnapshots } = await import('../app/snapshot-list.js');
   const outcome = await listSnapshots(ctx.deps, { projectRoot: ctx.root, limit });
   const shown = outcome.snapshots.slice(0, limit);
   if (ctx.out.json) {

@@ -1,12 +1,7 @@
+import { isCallId, withoutRepeatedCalls } from './call-ids.js';
+import { appendRecorded, type FittedCheckpoint, keepNewest } from './fit.js';
 import { JOURNAL_ID_PATTERN, JOURNAL_MEMORY_IDS, journalIdTime } from './journal-id.js';
 import { LIMITS } from './limits.js';
-import {
-  appendRecorded,
-  type FittedCheckpoint,
-  isCallId,
-  keepNewest,
-  withoutRepeatedCalls,
-} from './merge.js';
 import type { Checkpoint, RecentCommand } from './schema.js';
 import { charLength } from './text.js';
 

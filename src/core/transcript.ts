@@ -1,10 +1,10 @@
 import { TASK_MARKERS } from './brief.js';
+import { isCallId } from './call-ids.js';
 import { LIMITS } from './limits.js';
 import {
   type BuildCheckpointResult,
   dropOldestTasks,
   fitToSize,
-  isCallId,
   keepNewest,
   PLACEHOLDER_GOAL,
 } from './merge.js';

@@ -29,7 +29,8 @@ export async function watchConfig(
   /** Config files watched even before git names them (and while missing, so a new one is noticed). */
   alsoWatched: readonly string[] = [],
 ): Promise<{ changed: boolean; watch: ConfigWatch }> {
-  const home = os.homedir();
+  // os.homedir() is $HOME when set: read so, node:os loads only without it (issue 26: a snapshot's start).
+  const home = process.env.HOME || os.homedir();
   const xdg = process.env.XDG_CONFIG_HOME?.trim() || path.join(home, '.config');
   // Git runs without GIT_* variables (see gitEnvironment): these are the config files it reads wherever
   // it was installed. Watched even while missing, so that a new one is noticed.

@@ -76,7 +76,7 @@ export function loadCachedBundle({
   }
   const cacheFile = cacheBase === null ? undefined : cachePath(bundle, source, kind, name, cacheBase);
   const cachedData = cacheFile ? readCache(cacheFile) : undefined;
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  const script = new vm.Script(asFunction(source), {
     filename: bundle,
     ...(cachedData ? { cachedData } : {}),
   });
@@ -90,6 +90,24 @@ export function loadCachedBundle({
   const bundleRequire = requireBeside ?? createRequire(bundle);
   script.runInThisContext()(loaded.exports, bundleRequire, loaded, bundle, path.dirname(bundle));
   return loaded.exports;
+}
+
+/** How a CommonJS module's code is run: as this function's body (scripts/bundle.mjs writes the same). */
+const MODULE_WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
+const MODULE_WRAPPER_END = '\n})';
+
+/**
+ * The bundle's code as a function expression. scripts/bundle.mjs writes the CLI's short paths' bundles
+ * so already, after their build line: wrapped here, the text is copied whole into a new string, which
+ * for a bundle under 128 KB (V8 keeps a larger string apart) fills V8's young generation: `status` then
+ * collected it during its run (issue 26, about 2M instructions).
+ */
+function asFunction(source: string): string {
+  const build = BUILD_LINE.exec(source.slice(0, 100));
+  const start = build ? build[0].length : 0;
+  return source.startsWith(MODULE_WRAPPER_START, start) && source.endsWith(MODULE_WRAPPER_END)
+    ? source
+    : `${MODULE_WRAPPER_START}${source}${MODULE_WRAPPER_END}`;
 }
 
 function cachePath(

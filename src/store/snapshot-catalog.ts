@@ -88,11 +88,18 @@ export async function snapshotIds(gitDir: string): Promise<Array<{ id: string; c
 export function newestIds(ids: ReadonlyArray<{ id: string }>, count: number): string[] {
   const sorted = ids.map((entry) => entry.id).sort((a, b) => compareAscii(b, a));
   if (sorted.length <= count) return sorted;
-  const second = (id: string) => id.slice(0, 15);
   const boundary = second(sorted[count - 1] as string);
   let end = count;
   while (end < sorted.length && second(sorted[end] as string) === boundary) end++;
   return sorted.slice(0, end);
+}
+
+/** The second a snapshot id names (its first 15 characters: `YYYYMMDD-HHMMSS`). */
+export const second = (id: string): string => id.slice(0, 15);
+
+/** Whether `a` lists before `b`, newest first (see sortNewestFirst). */
+export function isNewer(a: { id: string; createdAt: string }, b: { id: string; createdAt: string }): boolean {
+  return (compareAscii(a.createdAt, b.createdAt) || compareAscii(a.id, b.id)) > 0;
 }
 
 /** Up to this many snapshots are read from the store's files; for more, one git process is quicker. */

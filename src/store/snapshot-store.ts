@@ -1,4 +1,4 @@
-import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
@@ -18,7 +18,6 @@ import { writeFileAtomicSync } from './atomic-write.js';
 import type { CheckpointFiles } from './checkpoint-store.js';
 import { readTextOrNull } from './fs-seam.js';
 import { keepAside, readAside } from './keep-aside.js';
-import { withFileLock } from './lock.js';
 import { repositoryObjectFormat } from './loose-object.js';
 import { type AsideContent, type GuardedRestore, guardRestore, type KeptLeaf } from './restore-guard.js';
 import * as journal from './restore-journal.js';
@@ -31,21 +30,16 @@ import {
 import * as catalog from './snapshot-catalog.js';
 import * as diff from './snapshot-diff.js';
 import { snapshotFootprints } from './snapshot-footprint.js';
-import { type GcSizes, gcStore, storeSizeBytes } from './snapshot-gc.js';
-import { refuseStoreFileLink, refuseStoreFolderLink, writeStoreFileInPlace } from './store-folder.js';
-import { type StoreGit, storeGit } from './store-git.js';
+import { type GcSizes, gcStore } from './snapshot-gc.js';
+import { SnapshotReader } from './snapshot-reader.js';
+import { refuseStoreFileLink, writeStoreFileInPlace } from './store-folder.js';
+import type { StoreGit } from './store-git.js';
 import { isMissingObjectError, missingObjects, repairIndexAndHead } from './store-repair.js';
-import { ensurePrivateDirs, initStore, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
+import { initStore } from './store-setup.js';
+import { storeSizeBytes } from './store-size.js';
 import { readState, writeState } from './store-state.js';
-import {
-  estimatedBytes,
-  isMeasured,
-  noteAdded,
-  readUsage,
-  type StoreUsage,
-  writeUsage,
-} from './store-usage.js';
-import { isProjectInStore, isStorePath, storeFolderWithin } from './store-within.js';
+import { noteAdded, type StoreUsage } from './store-usage.js';
+import { isStorePath, storeFolderWithin } from './store-within.js';
 import { uniqueSuffix } from './temp-name.js';
 import { type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
@@ -53,6 +47,7 @@ export type { AsideContent, GuardedRestore } from './restore-guard.js';
 export type { RestoreJournal } from './restore-journal.js';
 export type { CaptureProgress, CaptureResult, WorktreeRead } from './snapshot-capture.js';
 export type { DiffEntry } from './snapshot-diff.js';
+export { SnapshotReader } from './snapshot-reader.js';
 export type { TreeChange } from './worktree-writer.js';
 
 /**
@@ -64,12 +59,8 @@ export type { TreeChange } from './worktree-writer.js';
  * borrowing (store-setup), capture (snapshot-capture), the catalog of snapshots and their refs
  * (snapshot-catalog), diffs (snapshot-diff), the restore journal (restore-journal) and gc (snapshot-gc).
  */
-export class SnapshotStore {
-  readonly gitDir: string;
-  readonly git: StoreGit;
-  private readonly lockPath: string;
+export class SnapshotStore extends SnapshotReader {
   private readonly journalPath: string;
-  private readonly statePath: string;
   private readonly kindsPath: string;
   /**
    * The store's own folder inside the project, or `null` (the usual case): never captured, restored over
@@ -79,103 +70,11 @@ export class SnapshotStore {
   /** Learned by init() from the store's config; read again by record() when init() was not called. */
   private objectFormat: ObjectFormat | undefined;
 
-  constructor(
-    readonly root: string,
-    readonly storeDir: string,
-    readonly settings: SnapshotSettings,
-  ) {
-    this.gitDir = path.join(storeDir, 'git');
-    this.lockPath = path.join(storeDir, 'lock');
+  constructor(root: string, storeDir: string, settings: SnapshotSettings) {
+    super(root, storeDir, settings);
     this.journalPath = path.join(storeDir, 'restore-journal.json');
-    this.statePath = path.join(storeDir, 'state.json');
     this.kindsPath = path.join(storeDir, 'kinds.jsonl');
-    this.git = storeGit(this.gitDir, root);
     this.storeWithin = storeFolderWithin(root, path.dirname(path.dirname(storeDir)));
-  }
-
-  /**
-   * Whether a store exists for this project (read-only callers should not create one). One lstat,
-   * synchronous: `status` asks it and otherwise never loads `fs/promises`.
-   */
-  async exists(): Promise<boolean> {
-    try {
-      return lstatSync(path.join(this.gitDir, 'HEAD'), { throwIfNoEntry: false }) !== undefined;
-    } catch {
-      return false;
-    }
-  }
-
-  /**
-   * Refuses a store that is there but cannot be used: a link or a file in its folder's place, or a folder
-   * this user cannot read. For read-only callers, which would otherwise take it for no store at all and
-   * say "no snapshots yet" (adversarial trial, 2026-12-06); a writer meets the same in withLock.
-   */
-  assertUsable(): void {
-    if (lstatSync(this.storeDir, { throwIfNoEntry: false }) === undefined) return;
-    refuseStoreFolderLink(this.storeDir);
-    this.refuseGitFolderLinks();
-    try {
-      accessSync(this.storeDir, constants.R_OK | constants.X_OK);
-    } catch (error) {
-      throw new CheckpointError(
-        'IO_FAILED',
-        `could not read the snapshot store ${this.storeDir}: ${(error as Error).message}`,
-      );
-    }
-  }
-
-  /**
-   * Security: the store's git folder and the folders in it that we write in ourselves (refs, objects, our
-   * exclude rules) are real folders, and its own files plain files: a link there would carry git's writes
-   * and ours into whatever it points at, another repository's `.git` say (safety audit of 2026-12-07,
-   * items 2 and 4). Checked before anything is written, so a refusal leaves the store as it was.
-   */
-  private refuseGitFolderLinks(): void {
-    for (const dir of STORE_GIT_FOLDERS) refuseStoreFolderLink(path.join(this.gitDir, dir));
-    for (const file of [this.kindsPath, this.statePath, this.journalPath]) refuseStoreFileLink(file);
-  }
-
-  /** When the store started borrowing the project's objects (see store-setup), or `null`. */
-  async borrowingSince(): Promise<Date | null> {
-    // Synchronous: one stat, for which a snapshot in its own process would otherwise load fs/promises.
-    try {
-      const stats = statSync(path.join(this.gitDir, 'objects', 'info', 'alternates'), {
-        throwIfNoEntry: false,
-      });
-      return stats ? stats.mtime : null;
-    } catch {
-      return null;
-    }
-  }
-
-  /** Runs `task` holding the store's lock: snapshots, restores and GC never interleave across processes. */
-  async withLock<T>(task: () => Promise<T>): Promise<T> {
-    if (isProjectInStore(this.root, path.dirname(path.dirname(this.storeDir))))
-      throw new CheckpointError(
-        'UNSAFE_PATH',
-        `refusing to take snapshots of ${this.root}: it lies inside the snapshot store ${path.dirname(path.dirname(this.storeDir))}, which a snapshot or restore of it would hold or write over; run it from your project, or set storeDir elsewhere`,
-      );
-    // The folders first (safe to race: mkdir tolerates an existing folder), then the lock inside them.
-    await ensurePrivateDirs([
-      path.dirname(path.dirname(this.storeDir)),
-      path.dirname(this.storeDir),
-      this.storeDir,
-    ]);
-    this.refuseGitFolderLinks();
-    return withFileLock(
-      this.lockPath,
-      async () => {
-        const [, leftover] = await Promise.all([
-          waitForOrphanedGc(this.gitDir),
-          waitForOrphanedGit(this.gitDir),
-        ]);
-        // Holding our lock means no git process of ours runs on this store: an index.lock is a leftover
-        // of one that was killed, and would block every later call.
-        if (leftover) await fsp.rm(path.join(this.gitDir, 'index.lock'), { force: true });
-        return task();
-      },
-      { timeoutMs: 60_000, staleMs: 15 * 60_000 },
-    );
   }
 
   /** Creates the shadow repository on first use, or repairs an interrupted set-up. Call it holding the lock. */
@@ -291,34 +190,42 @@ export class SnapshotStore {
     return noteAdded(this.storeDir, bytes, snapshots);
   }
 
-  /** The store's size: measured by the last gc plus what was added since, at most; walked when never measured. */
-  async usageBytes(): Promise<number> {
-    const usage = readUsage(this.storeDir);
-    if (usage && isMeasured(usage)) return estimatedBytes(usage);
-    const measuredBytes = await this.sizeBytes();
-    writeUsage(this.storeDir, {
-      measuredBytes,
-      measuredAt: new Date().toISOString(),
-      addedBytes: 0,
-      unpackedSnapshots: 0,
-    });
-    return measuredBytes;
-  }
-
-  /** The latest snapshot, from the state file (no git process), or from the refs when the file is missing. */
-  async latest(): Promise<SnapshotRecord | null> {
+  /**
+   * `others`: the other snapshots of its second, with their exact times, when all are known (see
+   * latestSecond). Without them, the same latest keeps those the state has (a gc adds no snapshot).
+   */
+  async setLatest(record: SnapshotRecord | null, others?: Record<string, string>): Promise<void> {
     const state = await readState(this.statePath);
-    if (state.latest !== undefined) return state.latest;
-    return (await this.list())[0] ?? null;
-  }
-
-  async setLatest(record: SnapshotRecord | null): Promise<void> {
-    const state = await readState(this.statePath);
+    const isSame = JSON.stringify(state.latest ?? null) === JSON.stringify(record);
+    const second = others ?? (isSame ? state.latestSecond : undefined);
     // Unchanged (a gc that expired nothing recent): no write, so that a gc on a full disk gets as far as
     // deleting what it can (adversarial trial, 2026-12-06: it stopped on this write before pruning).
-    if (JSON.stringify(state.latest ?? null) === JSON.stringify(record)) return;
+    if (isSame && JSON.stringify(state.latestSecond) === JSON.stringify(second)) return;
     state.latest = record;
+    if (second) state.latestSecond = second;
+    else delete state.latestSecond;
     await writeState(this.statePath, state);
+  }
+
+  /**
+   * The other snapshots of `recorded`'s second among `ids` with their exact times, when each is the
+   * latest before it or one of that latest's own (see latestSecond); `undefined` when one is unknown.
+   */
+  async othersOfSecond(
+    recorded: SnapshotRecord,
+    ids: ReadonlyArray<{ id: string }>,
+  ): Promise<Record<string, string> | undefined> {
+    const { latest, latestSecond = {} } = await readState(this.statePath);
+    const known: Record<string, string> = { ...latestSecond };
+    if (latest) known[latest.id] = latest.createdAt;
+    const others: Record<string, string> = {};
+    for (const { id } of ids) {
+      if (id === recorded.id || catalog.second(id) !== catalog.second(recorded.id)) continue;
+      const createdAt = known[id];
+      if (createdAt === undefined) return undefined;
+      others[id] = createdAt;
+    }
+    return others;
   }
 
   /**
@@ -357,41 +264,6 @@ export class SnapshotStore {
   /** `aside`: the commit of what a restore kept aside (see keepAside), recorded as the snapshot's parent. */
   record(meta: SnapshotMeta, tree: string, aside?: string): Promise<SnapshotRecord> {
     return catalog.recordSnapshot(this.gitDir, meta, tree, this.objectFormat, aside);
-  }
-
-  snapshotIds(): Promise<Array<{ id: string; createdAt: string }>> {
-    return catalog.snapshotIds(this.gitDir);
-  }
-
-  /** Every snapshot, newest first. */
-  async list(): Promise<SnapshotRecord[]> {
-    return (await this.exists()) ? catalog.listSnapshotRecords(this.git, this.gitDir) : [];
-  }
-
-  /** The `limit` newest snapshots and how many there are, reading only those `limit` (see newestIds). */
-  async listNewest(
-    limit: number,
-    known?: ReadonlyArray<{ id: string }>,
-  ): Promise<{ snapshots: SnapshotRecord[]; total: number }> {
-    if (!(await this.exists())) return { snapshots: [], total: 0 };
-    const ids = known ?? (await this.snapshotIds());
-    // The state file names the latest snapshot: when that is the newest by name, alone in its second, the
-    // newest one needs no git process (`status` on every call).
-    const newest = catalog.newestIds(ids, 1);
-    if (limit === 1 && newest.length === 1) {
-      const { latest } = await readState(this.statePath);
-      if (latest && latest.id === newest[0]) return { snapshots: [latest], total: ids.length };
-    }
-    if (ids.length <= limit) {
-      const snapshots = await catalog.listSnapshotRecords(
-        this.git,
-        this.gitDir,
-        ids.map((entry) => entry.id),
-      );
-      return { snapshots, total: snapshots.length };
-    }
-    const records = await catalog.listSnapshotRecords(this.git, this.gitDir, catalog.newestIds(ids, limit));
-    return { snapshots: records.slice(0, limit), total: ids.length };
   }
 
   /**
@@ -752,10 +624,6 @@ export class SnapshotStore {
     return snapshotFootprints(this.gitDir, this.root, order, format);
   }
 
-  sizeBytes(): Promise<number> {
-    return storeSizeBytes(this.storeDir, this.lockPath);
-  }
-
   /**
    * The bytes of the store's objects, loose and packed: measured before and after what writes objects
    * outside a capture (a handoff's fetch, its commit), whose difference then goes to noteAdded.
@@ -764,17 +632,6 @@ export class SnapshotStore {
     return storeSizeBytes(path.join(this.gitDir, 'objects'), this.lockPath);
   }
 }
-
-/** The folders of the store's git folder checked by refuseGitFolderLinks, the git folder itself first. */
-const STORE_GIT_FOLDERS = [
-  '',
-  'info',
-  'objects',
-  path.join('objects', 'info'),
-  'refs',
-  path.join('refs', 'heads'),
-  path.join('refs', 'snapshots'),
-];
 
 /** Only what lies under the paths given (all of it when none are). */
 function limitAside(aside: AsideContent, paths: readonly string[]): AsideContent {

@@ -5,6 +5,13 @@ import { writeFileAtomicSync } from './atomic-write.js';
 /** What the store remembers between calls, in `state.json`; rebuilt from git when missing. */
 export interface StoreState {
   latest?: SnapshotRecord | null;
+  /**
+   * The other snapshots of the latest's second when it was recorded, each id with its exact time: what
+   * tells the newest of one second apart without reading their commits (issue 26: ids carry seconds
+   * only). Absent when not all of them were known; a snapshot of that second not named here (one whose
+   * record stopped before the state's) sends the listing back to the commits.
+   */
+  latestSecond?: Record<string, string>;
   /** The tree of the private index as last written. */
   index?: { tree: string };
   exclusions: { large: Array<{ path: string; bytes: number }>; nested: string[] };
@@ -40,6 +47,7 @@ export async function readState(file: string): Promise<StoreState> {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<StoreState>;
     return {
       ...(parsed.latest !== undefined ? { latest: parsed.latest } : {}),
+      ...(isStringRecord(parsed.latestSecond) ? { latestSecond: parsed.latestSecond } : {}),
       ...(parsed.index ? { index: parsed.index } : {}),
       ...(Array.isArray(parsed.includeIgnored) ? { includeIgnored: parsed.includeIgnored } : {}),
       ...(typeof parsed.maxFileBytes === 'number' ? { maxFileBytes: parsed.maxFileBytes } : {}),

@@ -247,6 +247,20 @@ describe('the CLI’s short path answers as the whole CLI does', () => {
     expect(ranShort(parent, 'snapshot', SNAPSHOT_BUILD)).toBe(true);
   });
 
+  it('snapshot --label with a secret: redacted on the short path as by the whole CLI, never stored', async () => {
+    const token = `ghp_${'Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q'}`;
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const at = place(root);
+    const twin = { cwd: root, env: { ...at.env, CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } };
+    const taken = await expectAlike(['snapshot', '--label', `deploy with ${token}`, '--json'], at, twin);
+    expect(ranShort(at, 'snapshot', SNAPSHOT_BUILD)).toBe(true);
+    expect(taken.stdout).not.toContain(token);
+    expect(JSON.parse(taken.stdout).snapshot.label).toMatch(/^deploy with .*redacted/);
+    const listed = await runCli(['list', '--json'], at);
+    expect(listed.stdout).not.toContain(token);
+    expect(listed.stdout).toContain('redacted');
+  });
+
   it('a user settings file with an unknown key: the same warning, once', async () => {
     const root = createRepo({ committed: { 'a.txt': 'one\n' } });
     const at = await saved(root);

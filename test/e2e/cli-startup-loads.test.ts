@@ -91,6 +91,8 @@ describe('what the CLI loads to start', () => {
       'app/views.js',
       // The registry of git calls the loader started early, to end what nothing took (no git itself).
       'git/early-start.js',
+      // Node's bindings, which the lock's owner record reads this machine's name from (no node:os).
+      'git/node-binding.js',
       'hooks/agent-names.js',
       'store/fs-seam.js',
       'store/lock-owner.js',
@@ -169,6 +171,8 @@ describe('what the npm bin loads and runs to start', () => {
     for (const name of ['zlib', 'stream', 'net']) expect(builtins).not.toContain(name);
     // The loader gives the bundle its own require(): node:module (with parts of the ES module loader) stays out.
     expect(builtins).not.toContain('module');
+    // The store's lock names this machine: from the binding node:os is built on, not node:os (lock-owner.ts).
+    expect(builtins).not.toContain('os');
   });
 
   it('status asks git about the project only: the latest snapshot comes from the store’s state', async () => {
@@ -190,6 +194,7 @@ describe('what the npm bin loads and runs to start', () => {
     expect(builtins).not.toContain('fs/promises');
     expect(builtins).not.toContain('zlib');
     expect(builtins).not.toContain('crypto');
+    expect(builtins).not.toContain('os');
     // Whether git ignores the checkpoint comes from status's answer (no check-ignore). The traced git
     // is not the system's, whose config and attributes files drift knows: hash-object still settles
     // a.txt (the filter shortcut is tested in test/git/filters.test.ts).
@@ -207,6 +212,8 @@ describe('what the npm bin loads and runs to start', () => {
     // Its small reads are synchronous: fs/promises loads eight of Node's modules (issue 26).
     expect(builtins).not.toContain('fs/promises');
     expect(builtins).not.toContain('zlib');
+    // Where git's own config files are comes from $HOME, and the lock's machine name from Node's binding.
+    expect(builtins).not.toContain('os');
     const listed = await runCli(['list'], { cwd: root, env: { CHECKPOINT_STORE_DIR: storeDir } });
     expect(listed.stdout).toMatch(/2 snapshot\(s\)/);
   });

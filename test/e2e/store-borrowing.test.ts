@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { quotePath } from '../../src/core/quote.js';
-import { storeSizeBytes } from '../../src/store/snapshot-gc.js';
+import { storeSizeBytes } from '../../src/store/store-size.js';
 import { assertBuilt, runCli } from '../helpers/cli.js';
 import { commitAll, createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
 import { bareRemote, cli, machine } from '../helpers/handoff.js';
