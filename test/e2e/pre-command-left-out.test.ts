@@ -6,7 +6,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
-import { createRepo, DEEP_SEGMENT, deepFile, tempDir } from '../helpers/fixtures.js';
+import { commitAll, createRepo, DEEP_SEGMENT, deepFile, tempDir } from '../helpers/fixtures.js';
 import { relayOnlyHook, startRelayServer } from '../helpers/relay.js';
 
 beforeAll(assertBuilt);
@@ -82,6 +82,24 @@ describe('the pre-command hook and what its snapshot leaves out', () => {
     expect(output.systemMessage).toContain('`big.bin`');
     expect(output.hookSpecificOutput.permissionDecision).toBeUndefined();
     expect(output.hookSpecificOutput.additionalContext).toContain('`big.bin`');
+  });
+
+  it.each(['rm big.bin', 'rm -rf .', 'git reset --hard'])(
+    'a large file git holds unchanged at HEAD is not at risk: `%s` neither asks nor warns (review of issue 26)',
+    async (command) => {
+      const { root, env } = project();
+      commitAll(root, 'big.bin');
+      const hooked = await claudeHook(root, env, command);
+      expect(hooked).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    },
+  );
+
+  it('a large file git tracks but that changed since HEAD is at risk: `rm big.bin` asks', async () => {
+    const { root, env } = project();
+    commitAll(root, 'big.bin');
+    writeFileSync(path.join(root, 'big.bin'), Buffer.alloc(40_000, 8));
+    const output = JSON.parse((await claudeHook(root, env, 'rm big.bin')).stdout) as ClaudeOutput;
+    expect(output.hookSpecificOutput.permissionDecision).toBe('ask');
   });
 
   it('a destructive command that names other files says nothing: harmless to big.bin, never stopped', async () => {
