@@ -141,6 +141,7 @@ function commandTargetsIn(risk: PendingCommand, root: string): CommandTargets {
   return {
     paths: (risk.targets?.paths ?? []).map(within),
     patterns: patterns.filter((pattern): pattern is string => pattern !== null).map(within),
+    reach: (risk.targets?.reach ?? []).map(within),
     // A target in a folder it cannot tell may be anything (a command it could not read names nothing).
     isAnywhere: patterns.includes(null),
   };

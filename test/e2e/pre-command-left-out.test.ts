@@ -102,6 +102,30 @@ describe('the pre-command hook and what its snapshot leaves out', () => {
     expect(output.hookSpecificOutput.permissionDecision).toBe('ask');
   });
 
+  it.each([
+    "find . -name '*.pyc' -delete",
+    'find . -type d -name __pycache__ -exec rm -rf {} +',
+    "find . -iname '*.PYC' -delete",
+    "find . -path './build/*' -delete",
+  ])('a find whose filters cannot match big.bin says nothing (%s; review of issue 26)', async (command) => {
+    const { root, env } = project();
+    const hooked = await claudeHook(root, env, command);
+    expect(hooked).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it.each([
+    ["find . -name '*.bin' -delete", 'ask'],
+    ["find . -iname 'BIG.*' -delete", 'ask'],
+    ['find . -delete -name x', 'ask'],
+    ["find . \\( -name '*.pyc' -o -name x \\) -delete", undefined],
+    ["find . ! -name '*.pyc' -delete", undefined],
+  ])('a find that may reach big.bin: %s warns (permissionDecision %s)', async (command, decision) => {
+    const { root, env } = project();
+    const output = JSON.parse((await claudeHook(root, env, command)).stdout) as ClaudeOutput;
+    expect(output.systemMessage).toContain('`big.bin`');
+    expect(output.hookSpecificOutput.permissionDecision).toBe(decision);
+  });
+
   it('a destructive command that names other files says nothing: harmless to big.bin, never stopped', async () => {
     const { root, env } = project();
     const hooked = await claudeHook(root, env, 'rm src/app.ts');
