@@ -1180,6 +1180,19 @@ function anyCase(pattern: string): string {
   return result;
 }
 
+/**
+ * Tells the paths a git command's pathspecs name, relative to the folder it runs in (`where`), so that a
+ * warning about what a snapshot leaves out names only those (a review of issue 26: `git restore a.txt`
+ * warned about an unrelated large file). A glob's `*` spans folders in a pathspec; magic (`:/`, `:(glob)`)
+ * may be anything.
+ */
+function tellPathspecs(specs: readonly string[], where: string | null, paths: Paths): void {
+  for (const spec of specs) {
+    if (spec.startsWith(':')) paths.onPattern?.(null);
+    else kindAt(isOpaque(spec) ? spec.replace(/\*+/g, '**') : spec, where, paths);
+  }
+}
+
 /** git's options that come before the subcommand and take the next word as their value. */
 const GIT_VALUE_OPTIONS = new Set([
   '-C',
@@ -1227,7 +1240,10 @@ function classifyGit(
   switch (sub) {
     case 'checkout': {
       const dashes = rest.indexOf('--');
-      if (dashes !== -1 && dashes < rest.length - 1) return reason('git checkout -- overwrites files');
+      if (dashes !== -1 && dashes < rest.length - 1) {
+        tellPathspecs(rest.slice(dashes + 1), where, paths);
+        return reason('git checkout -- overwrites files');
+      }
       if (has('-f', '--force')) return reason('git checkout --force discards changes');
       if (has('-b', '-B', '--orphan', '-p', '--patch')) return undefined;
       const operands = rest.filter((arg) => !arg.startsWith('-'));
@@ -1236,10 +1252,13 @@ function classifyGit(
         ? reason('git checkout overwrites files')
         : undefined;
     }
-    case 'restore':
-      return (has('--staged') || shortHas('S')) && !(has('--worktree') || shortHas('W'))
-        ? undefined
-        : reason('git restore overwrites files');
+    case 'restore': {
+      if ((has('--staged') || shortHas('S')) && !(has('--worktree') || shortHas('W'))) return undefined;
+      // Pathspecs read from a file name what it cannot tell.
+      if (rest.some((arg) => arg.startsWith('--pathspec-from-file'))) paths.onPattern?.(null);
+      else tellPathspecs(operandsOf(rest, ['-s', '--source']), where, paths);
+      return reason('git restore overwrites files');
+    }
     case 'reset':
       return has('--hard', '--merge') ? reason('git reset discards changes') : undefined;
     case 'clean':

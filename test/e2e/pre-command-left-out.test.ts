@@ -126,6 +126,27 @@ describe('the pre-command hook and what its snapshot leaves out', () => {
     expect(output.hookSpecificOutput.permissionDecision).toBe(decision);
   });
 
+  it.each([
+    'git checkout -- src/app.ts',
+    'git checkout HEAD~0 -- src/app.ts README.md',
+    'git restore src/app.ts',
+    'git restore --source HEAD -- src/app.ts',
+    "git restore -s HEAD 'src/*.ts'",
+  ])('`%s` names its pathspecs: says nothing of big.bin (review of issue 26)', async (command) => {
+    const { root, env } = project();
+    const hooked = await claudeHook(root, env, command);
+    expect(hooked).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it.each(['git checkout -- .', 'git restore .', "git restore '*.bin'", 'git restore --source HEAD big.bin'])(
+    '`%s` may overwrite big.bin: asks',
+    async (command) => {
+      const { root, env } = project();
+      const output = JSON.parse((await claudeHook(root, env, command)).stdout) as ClaudeOutput;
+      expect(output.hookSpecificOutput.permissionDecision).toBe('ask');
+    },
+  );
+
   it('a destructive command that names other files says nothing: harmless to big.bin, never stopped', async () => {
     const { root, env } = project();
     const hooked = await claudeHook(root, env, 'rm src/app.ts');
