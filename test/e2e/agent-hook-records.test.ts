@@ -53,6 +53,14 @@ describe("item 3: a shell command's exit code is the agent's trailer's, nothing 
     expect(await commands()).toContainEqual({ command: 'cat check.sh', exitCode: 0 });
   });
 
+  it('Gemini CLI: a command killed by a signal failed, as a shell says it (128 + the signal)', async () => {
+    const { hook, commands } = await project();
+    const text = 'Output: (empty)\nSignal: 9\nProcess Group PGID: 8';
+    const result = await hook('AfterTool', 'gemini', geminiShell('sleep 100', text));
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(await commands()).toContainEqual({ command: 'sleep 100', exitCode: 137 });
+  });
+
   it('Copilot CLI: "exited with code 0" in the output does not hide the failure its trailer reports', async () => {
     const { hook, commands } = await project();
     const result = await hook('PostToolUse', 'copilot', {
