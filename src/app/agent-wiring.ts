@@ -36,10 +36,29 @@ export const BOTH_SCOPES_RUN = {
   gemini: 'they run different installations, and Gemini CLI runs both',
 } as const;
 
+/** The agents that send no id for a tool call or a prompt: the same hook twice records them twice. */
+const SENDS_NO_IDS: Readonly<Record<string, string>> = {
+  copilot: 'Copilot CLI',
+  gemini: 'Gemini CLI',
+};
+
+/**
+ * What running every hook of ours twice does, for `agent` (a review of issue 26: where the agent sends
+ * ids, commands and prompts are kept once, see docs/hooks.md "The same hook twice").
+ */
+export function twiceEffect(agent: string): string {
+  const twice =
+    "the session-start brief is given twice, and each pre-command snapshot and each full save (at a session's or turn's end) is taken twice";
+  const name = SENDS_NO_IDS[agent];
+  return name
+    ? `${twice}, and each command is recorded twice and each prompt counts twice in rewind (${name} sends no ids to tell them apart)`
+    : `${twice} (commands and prompts are still recorded once, by the ids the agent sends)`;
+}
+
 /**
  * The warning for an agent set up in both the user's and the project's configuration, whose hooks it then
- * runs twice at every event (trial 4, item 4): two records of each command, two snapshots of each prompt.
- * `why` says why both run (the agent's own rule).
+ * runs twice at every event (trial 4, item 4; see twiceEffect). `why` says why both run (the agent's own
+ * rule).
  */
 export function bothScopes(
   name: string,
@@ -51,7 +70,7 @@ export function bothScopes(
   return {
     name,
     level: 'warn',
-    detail: `set up in both ${found.join(' and ')} (${why}), so every hook runs twice: each command is recorded twice and each prompt counts twice in rewind`,
+    detail: `set up in both ${found.join(' and ')} (${why}), so every hook runs twice: ${twiceEffect(agent)}`,
     fix: bothScopesFix(agent, commandRoot),
   };
 }

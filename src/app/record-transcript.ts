@@ -125,16 +125,21 @@ export async function recordTranscript(
   };
 
   // The files the agent wrote since the read before are its own latest content: not someone else's change
-  // (trial 4 of issue 26). One it wrote before may have been changed by someone since: that stays flagged.
+  // (trial 4 of issue 26), a file it wrote in an earlier turn and again in this one included (the reader
+  // tells which; a review found the second edit flagged). One written only before may have been changed
+  // by someone since: that stays flagged.
   const writtenBefore = new Set(before?.files ?? []);
+  const writtenSince = new Set(
+    read.filesSinceLastRead ?? record.files.filter((file) => !writtenBefore.has(file)),
+  );
   const written = {
     since: filesInside(
       root,
-      record.files.filter((file) => !writtenBefore.has(file)),
+      record.files.filter((file) => writtenSince.has(file)),
     ),
     before: filesInside(
       root,
-      record.files.filter((file) => writtenBefore.has(file)),
+      record.files.filter((file) => !writtenSince.has(file)),
     ),
   };
   const store = new CheckpointStore(root, deps.fs);

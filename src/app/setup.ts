@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { BOTH_SCOPES_RUN, bothScopesFix } from './agent-wiring.js';
+import { BOTH_SCOPES_RUN, bothScopesFix, twiceEffect } from './agent-wiring.js';
 import { readJsoncObject } from './jsonc.js';
 import { openCodePlugin } from './opencode-plugin.js';
 import type { SetupAgent } from './setup-agents.js';
@@ -69,7 +69,7 @@ export interface SetupReport {
    * The other scope (user or project) already has our hooks, which the agent would run too, so every hook
    * twice: the files, and what to do (trial 4, item 4). `null` when it has none, or after an uninstall.
    */
-  otherScope: { files: string[]; why: string; fix: string } | null;
+  otherScope: { files: string[]; why: string; twice: string; fix: string } | null;
 }
 
 function editsFor(
@@ -241,6 +241,7 @@ async function otherScopeHooks(
   return {
     files,
     why: BOTH_SCOPES_RUN[request.agent],
+    twice: twiceEffect(request.agent),
     fix: bothScopesFix(request.agent, request.commandRoot),
   };
 }

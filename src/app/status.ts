@@ -41,6 +41,7 @@ import {
   openCodeWiring,
   setupCommand,
   setupEither,
+  twiceEffect,
 } from './agent-wiring.js';
 import type { Check } from './check.js';
 import type { AppDeps } from './deps.js';
@@ -576,7 +577,7 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
     return {
       name: 'Claude Code hooks',
       level: 'warn',
-      detail: `the session-checkpoint plugin is enabled, and settings.json runs our hooks too (for ${[...wired].join(', ')}), so every hook runs twice: each command is recorded twice and each prompt counts twice in rewind`,
+      detail: `the session-checkpoint plugin is enabled, and settings.json runs our hooks too (for ${[...wired].join(', ')}), so every hook runs twice: ${twiceEffect('claude')}`,
       fix: `Keep the plugin, which brings every hook: remove our entries from the hooks of ${[...wiredIn].join(' and ')} (the manual set-up of docs/agents/claude-code.md), or disable the plugin.`,
     };
   if (plugin)
@@ -591,7 +592,7 @@ async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
     return {
       name: 'Claude Code hooks',
       level: 'warn',
-      detail: `our hooks for ${doubled.join(', ')} run more than one installation's entry (${[...new Set(doubled.flatMap((event) => [...(entryFiles.get(event) ?? [])]))].join(', ')}), so each of those hooks runs twice: each command is recorded twice and each prompt counts twice in rewind`,
+      detail: `our hooks for ${doubled.join(', ')} run more than one installation's entry (${[...new Set(doubled.flatMap((event) => [...(entryFiles.get(event) ?? [])]))].join(', ')}), so each of those hooks runs twice: ${twiceEffect('claude')}`,
       fix: `Keep one set: remove our entries from all but one of ${[...wiredIn].join(', ')}.`,
     };
   if (wired.size === HOOK_EVENTS.length && bashOnly.size > 0)

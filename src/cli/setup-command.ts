@@ -69,7 +69,7 @@ export function registerSetupCommand(program: Command, run: Runner): void {
         if (report.otherScope)
           ctx.out.print(
             ctx.out.warn(
-              `Warning: ${report.otherScope.files.join(' and ')} ${report.otherScope.files.length > 1 ? 'hold' : 'holds'} our hooks too (the ${options.project ? 'user' : 'project'} set-up), and ${report.otherScope.why}, so every hook runs twice: each command recorded twice, each prompt counted twice in rewind. ${report.otherScope.fix}`,
+              `Warning: ${report.otherScope.files.join(' and ')} ${report.otherScope.files.length > 1 ? 'hold' : 'holds'} our hooks too (the ${options.project ? 'user' : 'project'} set-up), and ${report.otherScope.why}, so every hook runs twice: ${report.otherScope.twice}. ${report.otherScope.fix}`,
             ),
           );
       }

@@ -31,6 +31,12 @@ interface Paths {
   home?: string | undefined;
   /** Told each target that is a pattern (a glob, a variable), or `null` for one whose folder is unknown. */
   onPattern?: ((pattern: string | null) => void) | undefined;
+  /**
+   * Told that a target told before (`root`, as kindOf was told it) stands only for what `patterns` match
+   * (a find's `-name` filters, as globs where `**` spans folders), or for an unknown part of it (`null`: filters it
+   * cannot read, such as `-o` or `!`).
+   */
+  onNarrow?: ((root: string, patterns: string[] | null) => void) | undefined;
 }
 
 const REASON_COMMAND_CHARS = 80;
@@ -49,9 +55,10 @@ export function classifyCommand(
     shell?: 'sh' | 'powershell';
     home?: string | undefined;
     onPattern?: ((pattern: string | null) => void) | undefined;
+    onNarrow?: ((root: string, patterns: string[] | null) => void) | undefined;
   } = {},
 ): CommandRisk {
-  const paths = { kindOf, home: options.home, onPattern: options.onPattern };
+  const paths = { kindOf, home: options.home, onPattern: options.onPattern, onNarrow: options.onNarrow };
   const reason =
     options.shell === 'powershell'
       ? classifyPowerShell(line, '', paths, 0)
@@ -1089,19 +1096,101 @@ function classifyFind(
   const end = args.findIndex((arg) => arg.startsWith('-') || arg === '(' || arg === '!');
   const roots = args.slice(0, end === -1 ? args.length : end);
   if (allOutside(roots, folder, paths)) return undefined;
+  const expression = args.slice(end === -1 ? args.length : end);
+  const found = (why: string) => {
+    narrowFind(roots, expression, folder, paths);
+    return why;
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    if (arg === '-delete') return reason('find -delete removes files');
+    if (arg === '-delete') return found(reason('find -delete removes files'));
     if (arg === '-exec' || arg === '-execdir' || arg === '-ok' || arg === '-okdir') {
       const end = args.findIndex((word, at) => at > i && (word === ';' || word === '+'));
       const inner = args.slice(i + 1, end === -1 ? args.length : end);
-      const found = classifyWords(inner, folder, paths, depth + 1);
-      if (found) return found;
+      const destroys = classifyWords(inner, folder, paths, depth + 1);
+      if (destroys) return found(destroys);
       if (end === -1) break;
       i = end;
     }
   }
   return undefined;
+}
+
+/** find's actions: a filter after the first of them does not limit what it does. */
+const FIND_ACTIONS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir']);
+/** find's operators: with one of them, its filters may reach any file (`! -name '*.pyc'`). */
+const FIND_OPERATORS = new Set(['-o', '-or', '!', '-not', '(', ')', ',']);
+
+/**
+ * What a destructive find reaches under its folders, told through onNarrow: the paths its `-name`,
+ * `-iname` and `-path` filters match (a review of issue 26: `find . -name '*.pyc' -delete` asked about a
+ * large file it cannot touch), or an unknown part of them when an operator may widen them. Filters it does
+ * not read (`-type`, `-size`, `-regex`) only narrow further: left aside, what it tells may be too much,
+ * never too little.
+ */
+function narrowFind(
+  roots: readonly string[],
+  expression: readonly string[],
+  folder: string | null,
+  paths: Paths,
+) {
+  if (!paths.onNarrow) return;
+  const patterns: Array<(root: string) => string> = [];
+  let isUnsure = false;
+  for (let i = 0; i < expression.length; i++) {
+    const word = expression[i] as string;
+    if (FIND_ACTIONS.has(word)) break;
+    if (FIND_OPERATORS.has(word)) isUnsure = true;
+    const value = expression[i + 1];
+    if (value === undefined) continue;
+    if (word === '-name' || word === '-iname') {
+      const name = word === '-iname' ? anyCase(value) : value;
+      // Matched against the last part of each path below the folder, and the folder itself.
+      patterns.push((root) => `${root}/**/${name}`);
+      i++;
+    } else if (word === '-path' || word === '-wholename' || word === '-ipath' || word === '-iwholename') {
+      // find's `*` matches `/` too in a path.
+      const pattern = value.replace(/\*+/g, '**');
+      patterns.push(() => (word.startsWith('-i') ? anyCase(pattern) : pattern));
+      i++;
+    }
+  }
+  if (!isUnsure && patterns.length === 0) return;
+  for (const root of roots.length > 0 ? roots : ['.']) {
+    const joined = joinPath(folder, withHome(root, paths.home));
+    if (joined === null || isOpaque(root)) continue;
+    const narrowed = patterns
+      .map((pattern) => joinPath(folder, pattern(root.replace(/\/+$/, '') || '/')))
+      .filter((pattern): pattern is string => pattern !== null);
+    paths.onNarrow(joined, isUnsure ? null : narrowed);
+  }
+}
+
+/** A glob that matches in any case: each letter as `[aA]` (outside brackets). */
+function anyCase(pattern: string): string {
+  let inBrackets = false;
+  let result = '';
+  for (const char of pattern) {
+    if (char === '[') inBrackets = true;
+    else if (char === ']') inBrackets = false;
+    const lower = char.toLowerCase();
+    const upper = char.toUpperCase();
+    result += !inBrackets && lower !== upper ? `[${lower}${upper}]` : char;
+  }
+  return result;
+}
+
+/**
+ * Tells the paths a git command's pathspecs name, relative to the folder it runs in (`where`), so that a
+ * warning about what a snapshot leaves out names only those (a review of issue 26: `git restore a.txt`
+ * warned about an unrelated large file). A glob's `*` spans folders in a pathspec; magic (`:/`, `:(glob)`)
+ * may be anything.
+ */
+function tellPathspecs(specs: readonly string[], where: string | null, paths: Paths): void {
+  for (const spec of specs) {
+    if (spec.startsWith(':')) paths.onPattern?.(null);
+    else kindAt(isOpaque(spec) ? spec.replace(/\*+/g, '**') : spec, where, paths);
+  }
 }
 
 /** git's options that come before the subcommand and take the next word as their value. */
@@ -1151,7 +1240,10 @@ function classifyGit(
   switch (sub) {
     case 'checkout': {
       const dashes = rest.indexOf('--');
-      if (dashes !== -1 && dashes < rest.length - 1) return reason('git checkout -- overwrites files');
+      if (dashes !== -1 && dashes < rest.length - 1) {
+        tellPathspecs(rest.slice(dashes + 1), where, paths);
+        return reason('git checkout -- overwrites files');
+      }
       if (has('-f', '--force')) return reason('git checkout --force discards changes');
       if (has('-b', '-B', '--orphan', '-p', '--patch')) return undefined;
       const operands = rest.filter((arg) => !arg.startsWith('-'));
@@ -1160,10 +1252,13 @@ function classifyGit(
         ? reason('git checkout overwrites files')
         : undefined;
     }
-    case 'restore':
-      return (has('--staged') || shortHas('S')) && !(has('--worktree') || shortHas('W'))
-        ? undefined
-        : reason('git restore overwrites files');
+    case 'restore': {
+      if ((has('--staged') || shortHas('S')) && !(has('--worktree') || shortHas('W'))) return undefined;
+      // Pathspecs read from a file name what it cannot tell.
+      if (rest.some((arg) => arg.startsWith('--pathspec-from-file'))) paths.onPattern?.(null);
+      else tellPathspecs(operandsOf(rest, ['-s', '--source']), where, paths);
+      return reason('git restore overwrites files');
+    }
     case 'reset':
       return has('--hard', '--merge') ? reason('git reset discards changes') : undefined;
     case 'clean':

@@ -49,6 +49,8 @@ export function leftOutUnder(leftOut: readonly LeftOut[], paths: readonly string
 export interface CommandTargets {
   paths: ReadonlyArray<string | null>;
   patterns: ReadonlyArray<string | null>;
+  /** Folders it may change something under without naming what (a find whose filters it cannot read). */
+  reach?: ReadonlyArray<string | null> | undefined;
   isAnywhere: boolean;
 }
 
@@ -64,34 +66,53 @@ export function leftOutAtRisk(
 ): { named: LeftOut[]; unnamed: LeftOut[] } {
   const paths = targets.paths.filter((target): target is string => target !== null);
   const patterns = targets.patterns.filter((target): target is string => target !== null);
-  if (!targets.isAnywhere && paths.length === 0 && patterns.length === 0)
-    return targets.paths.length + targets.patterns.length === 0
+  const reach = (targets.reach ?? []).filter((target): target is string => target !== null);
+  if (!targets.isAnywhere && paths.length === 0 && patterns.length === 0 && reach.length === 0)
+    return targets.paths.length + targets.patterns.length + (targets.reach?.length ?? 0) === 0
       ? { named: [], unnamed: [...leftOut] }
       : { named: [], unnamed: [] };
   if (targets.isAnywhere) return { named: [...leftOut], unnamed: [] };
   const matchers = patterns.map(globMatcher);
   const named = leftOut.filter((entry) => {
-    // A long unreadable folder's name is clipped in the middle (`dddd…dddd`): what comes before the cut.
-    const cut = entry.path.indexOf('…');
-    const head = cut < 0 ? null : entry.path.slice(0, cut);
-    const covers = (target: string) =>
-      target === '' ||
-      (head === null
-        ? entry.path === target || entry.path.startsWith(`${target}/`) || target.startsWith(`${entry.path}/`)
-        : head.startsWith(`${target}/`) || target.startsWith(head));
     // A glob matches the file, or a folder above it (`rm -rf data/*`).
     const ancestors = entry.path.split('/').map((_, index, parts) => parts.slice(0, index + 1).join('/'));
-    return paths.some(covers) || matchers.some((matches) => ancestors.some(matches));
+    return (
+      paths.some((target) => covers(entry, target)) || matchers.some((matches) => ancestors.some(matches))
+    );
   });
-  return { named, unnamed: [] };
+  // Under a folder it may reach without naming what (a review of issue 26): warned about, not asked.
+  const unnamed = leftOut.filter(
+    (entry) => !named.includes(entry) && reach.some((target) => covers(entry, target)),
+  );
+  return { named, unnamed };
 }
 
-/** A shell glob as a test of project-relative paths: `*` and `?` within a name, `[…]`, `{a,b}`; `$VAR` as anything. */
+/** Whether `target` (a project-relative path, '' for the root) is the entry, a folder holding it, or in it. */
+function covers(entry: LeftOut, target: string): boolean {
+  // A long unreadable folder's name is clipped in the middle (`dddd…dddd`): what comes before the cut.
+  const cut = entry.path.indexOf('…');
+  const head = cut < 0 ? null : entry.path.slice(0, cut);
+  return (
+    target === '' ||
+    (head === null
+      ? entry.path === target || entry.path.startsWith(`${target}/`) || target.startsWith(`${entry.path}/`)
+      : head.startsWith(`${target}/`) || target.startsWith(head))
+  );
+}
+
+/** A shell glob as a test of project-relative paths: `*` and `?` within a name, `**` across folders, `[…]`, `{a,b}`; `$VAR` as anything. */
 function globMatcher(pattern: string): (candidate: string) => boolean {
   let source = '';
   for (let i = 0; i < pattern.length; i++) {
     const char = pattern[i] as string;
-    if (char === '*') source += '[^/]*';
+    if (pattern.startsWith('**/', i)) {
+      // `**/`: any folders, none included.
+      source += '(?:.*/)?';
+      i += 2;
+    } else if (pattern.startsWith('**', i)) {
+      source += '.*';
+      i += 1;
+    } else if (char === '*') source += '[^/]*';
     else if (char === '?') source += '[^/]';
     else if (char === '$' || char === '~') {
       // A variable (or a quoted `~`) may stand for anything, folders included.

@@ -15,20 +15,33 @@ export interface ShellTextOutcome {
  * one line each of "Error: …", "Exit Code: N" (only when not 0), "Signal: …", "Background PIDs: …" and
  * "Process Group PGID: N", all optional; newer versions wrap it all in `<untrusted_context>`. A command
  * that ran has "Output:"; without it (cancelled, moved to the background, refused) the outcome is not
- * known: `null`.
+ * known: `null`. One a signal ended failed: 128 + the signal's number, as a shell says it.
  */
 export function geminiShellOutcome(text: string): ShellTextOutcome | null {
   const body = unwrapUntrusted(text);
   if (!body.startsWith('Output:')) return null;
   const lines = body.split('\n');
   let exitCode: number | undefined;
+  let signal: string | undefined;
   // The trailer is read from the end: its lines come in this order, each at most once.
-  const trailer = [/^Process Group PGID: \S*$/, /^Background PIDs: [\d, ]*$/, /^Signal: \S*$/];
-  for (const pattern of trailer) if (pattern.test(lines.at(-1) ?? '') && lines.length > 1) lines.pop();
+  const trailer = [/^Process Group PGID: \S*$/, /^Background PIDs: [\d, ]*$/, /^Signal: (\S*)$/];
+  for (const pattern of trailer) {
+    const found = pattern.exec(lines.at(-1) ?? '');
+    if (!found || lines.length <= 1) continue;
+    if (found[1] !== undefined) signal = found[1];
+    lines.pop();
+  }
   const code = /^Exit Code: (-?\d+)$/.exec(lines.at(-1) ?? '');
   if (code?.[1] !== undefined && lines.length > 1) {
     exitCode = Number(code[1]);
     lines.pop();
+  }
+  // Gemini CLI writes the number of the signal that ended the command (its shell tool, packages/core/src/
+  // tools/shell.ts): a failure, with the code a shell gives it (128 + the number: 137 for SIGKILL). A
+  // signal it does not name by number leaves the outcome unknown.
+  if (signal !== undefined && (exitCode === undefined || exitCode === 0)) {
+    if (!/^\d+$/.test(signal)) return null;
+    exitCode = 128 + Number(signal);
   }
   return { exitCode: exitCode ?? 0, output: lines.join('\n').replace(/^Output: ?/, '') };
 }

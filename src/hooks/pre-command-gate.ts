@@ -19,7 +19,8 @@ export interface PendingCommand extends CommandRisk {
    * What the command names, as absolute paths (`null`: a pattern in a folder that cannot be told): what
    * its snapshot left out is said when the command may destroy it (core/left-out.ts).
    */
-  targets?: { paths: string[]; patterns: Array<string | null> };
+  /** `reach`: folders the command may change something under without naming what (see onNarrow). */
+  targets?: { paths: string[]; patterns: Array<string | null>; reach: string[] };
 }
 
 /** The tool name a PowerShell command line is handed on under (Claude-shaped, as Bash is for sh). */
@@ -100,7 +101,7 @@ export function pendingCommandRisk(input: HookInput, fallbackCwd: string, isCut 
   const sessionCwd = path.resolve(stringField(input, 'cwd') ?? fallbackCwd);
   const cwd = path.resolve(sessionCwd, stringField(input, COMMAND_CWD) ?? '.');
   let roots: string[] | undefined;
-  const targets = { paths: [] as string[], patterns: [] as Array<string | null> };
+  const targets = { paths: [] as string[], patterns: [] as Array<string | null>, reach: [] as string[] };
   const kindOf = (file: string): PathKind => {
     const absolute = path.resolve(cwd, file);
     targets.paths.push(absolute);
@@ -112,7 +113,19 @@ export function pendingCommandRisk(input: HookInput, fallbackCwd: string, isCut 
   const shell = tool === POWERSHELL_TOOL ? 'powershell' : 'sh';
   const onPattern = (pattern: string | null) =>
     targets.patterns.push(pattern === null ? null : path.resolve(cwd, pattern));
-  return { ...classifyCommand(command, kindOf, { shell, home: homeFolder(), onPattern }), command, targets };
+  // A target that stands for only part of it (a find's filters): that part instead.
+  const onNarrow = (root: string, patterns: string[] | null) => {
+    const absolute = path.resolve(cwd, root);
+    const at = targets.paths.lastIndexOf(absolute);
+    if (at !== -1) targets.paths.splice(at, 1);
+    if (patterns) targets.patterns.push(...patterns.map((pattern) => path.resolve(cwd, pattern)));
+    else targets.reach.push(absolute);
+  };
+  return {
+    ...classifyCommand(command, kindOf, { shell, home: homeFolder(), onPattern, onNarrow }),
+    command,
+    targets,
+  };
 }
 
 /**

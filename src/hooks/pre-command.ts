@@ -10,6 +10,7 @@ import {
   leftOutOf,
   renderLeftOutWarning,
 } from '../core/left-out.js';
+import { unchangedAtHead } from '../git/unchanged-at-head.js';
 import { settingsOf } from '../store/settings-file.js';
 import { startBackgroundGc } from './background.js';
 import { type HookContext, type HookResult, hookProjectRoot } from './common.js';
@@ -66,7 +67,10 @@ export async function preToolUse(input: HookInput, deps: AppDeps, context: HookC
   const named: LeftOut[] = [];
   const unnamed: LeftOut[] = [];
   for (const done of [...others, outcome]) {
-    const atRisk = atRiskIn(leftOutOf(done.snapshot.skipped), done.root.root);
+    const atRisk = await withoutUnchangedAtHead(
+      atRiskIn(leftOutOf(done.snapshot.skipped), done.root.root),
+      done.root.root,
+    );
     const inRoot = (entry: LeftOut) => ({
       ...entry,
       path: inProject(done.root.root, outcome.root.root, entry.path),
@@ -85,6 +89,26 @@ export async function preToolUse(input: HookInput, deps: AppDeps, context: HookC
     userMessage: warning.user,
     ...(warning.ask ? { ask: warning.ask } : {}),
   };
+}
+
+/**
+ * `atRisk` without the files over the size cap that the project's git holds unchanged at HEAD: `git
+ * checkout -- <file>` brings those back, so they are not lost for good (a review of issue 26: `rm
+ * asset.bin` of a committed file asked). The store's scan compares the tree with the latest snapshot,
+ * not with the project's HEAD: one `git status` on those files tells, and only when one is at risk.
+ */
+async function withoutUnchangedAtHead(
+  atRisk: { named: LeftOut[]; unnamed: LeftOut[] },
+  root: string,
+): Promise<{ named: LeftOut[]; unnamed: LeftOut[] }> {
+  const large = [...atRisk.named, ...atRisk.unnamed].filter((entry) => entry.why === 'large');
+  if (large.length === 0) return atRisk;
+  const unchanged = await unchangedAtHead(
+    root,
+    large.map((entry) => entry.path),
+  );
+  const atRiskStill = (entry: LeftOut) => !(entry.why === 'large' && unchanged.has(entry.path));
+  return { named: atRisk.named.filter(atRiskStill), unnamed: atRisk.unnamed.filter(atRiskStill) };
 }
 
 /** A path of another repository's snapshot as the session's project names it (relative to its root when inside). */
@@ -117,6 +141,7 @@ function commandTargetsIn(risk: PendingCommand, root: string): CommandTargets {
   return {
     paths: (risk.targets?.paths ?? []).map(within),
     patterns: patterns.filter((pattern): pattern is string => pattern !== null).map(within),
+    reach: (risk.targets?.reach ?? []).map(within),
     // A target in a folder it cannot tell may be anything (a command it could not read names nothing).
     isAnywhere: patterns.includes(null),
   };

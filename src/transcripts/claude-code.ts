@@ -7,6 +7,7 @@ import {
   type IncrementalState,
   isIncrementalState,
   mapCommonText,
+  type ReadResult,
   readIncrementally,
 } from './transcript-file.js';
 
@@ -87,14 +88,18 @@ export function readClaudeTranscript(
   file: string,
   session: string,
   previous: ClaudeTranscriptState | null,
-): { record: TranscriptRecord; state: ClaudeTranscriptState } | null {
+): ReadResult<ClaudeTranscriptState> | null {
+  let filesSinceLastRead: readonly string[] = [];
   const state = readIncrementally(file, previous, {
     version: 1,
     scan: (fd, from, to, known) => scanBackward(fd, from, to, known?.newestTurnWorked === true),
     findGoal: (fd, from, to) => findFirstPrompt(fd, from, to),
-    merge: mergeState,
+    merge: (known, scan, base) => {
+      filesSinceLastRead = scan.files;
+      return mergeState(known, scan, base);
+    },
   });
-  return state && { record: claudeRecordOf(state, session), state };
+  return state && { record: claudeRecordOf(state, session), state, filesSinceLastRead };
 }
 
 /** A remembered state, when it has the shape this version writes; anything else is read afresh. */

@@ -10,6 +10,7 @@ import {
   type IncrementalState,
   isIncrementalState,
   mapCommonText,
+  type ReadResult,
   readIncrementally,
 } from './transcript-file.js';
 
@@ -89,16 +90,20 @@ export function readCopilotTranscript(
   file: string,
   session: string,
   previous: CopilotTranscriptState | null,
-): { record: TranscriptRecord; state: CopilotTranscriptState } | null {
+): ReadResult<CopilotTranscriptState> | null {
+  let filesSinceLastRead: readonly string[] = [];
   const state = readIncrementally(file, previous, {
     version: 1,
     scan: (fd, from, to, known) => scanBackward(fd, from, to, known?.newestTurnWorked === true),
     // A rewind removed events a read before took in: read the whole file again.
     rewound: (scan) => scan.rewound,
     findGoal: (fd, from, to, scan) => findFirstPrompt(fd, from, to, scan.removed),
-    merge: mergeState,
+    merge: (known, scan, base) =>
+      mergeState(known, scan, base, (files) => {
+        filesSinceLastRead = files;
+      }),
   });
-  return state && { record: copilotRecordOf(state, session), state };
+  return state && { record: copilotRecordOf(state, session), state, filesSinceLastRead };
 }
 
 /** A remembered state, when it has the shape this version writes; anything else is read afresh. */
@@ -478,6 +483,8 @@ function mergeState(
   known: CopilotTranscriptState | null,
   scan: Scan,
   base: Pick<CopilotTranscriptState, 'offset' | 'fingerprint' | 'goalSearchedTo' | 'goal'>,
+  /** Told the files written in what this read took in (calls answered since the read before included). */
+  onNewFiles: (files: readonly string[]) => void,
 ): CopilotTranscriptState {
   // Calls that were still running at the last read, and have their result now (older than the scan's).
   const answered: TranscriptCommand[] = [];
@@ -508,6 +515,7 @@ function mergeState(
   }
   const statusAt = scan.status !== undefined ? scan.statusAt : known?.statusAt;
   const newFiles = [...written, ...scan.files];
+  onNewFiles(newFiles);
   const files = [...(known?.files ?? []).filter((file) => !newFiles.includes(file)), ...newFiles];
   return {
     version: 1,

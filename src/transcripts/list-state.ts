@@ -5,6 +5,7 @@ import {
   type IncrementalState,
   isIncrementalState,
   mapCommonText,
+  type ReadResult,
   readIncrementally,
 } from './transcript-file.js';
 
@@ -77,7 +78,8 @@ export function readListTranscript(
     ) => ListScan;
     isPrompt: (line: Buffer) => string | undefined;
   },
-): { record: TranscriptRecord; state: ListTranscriptState } | null {
+): ReadResult<ListTranscriptState> | null {
+  let filesSinceLastRead: readonly string[] = [];
   const state = readIncrementally(file, previous, {
     version: 1,
     scan: (fd, from, to, known) =>
@@ -90,9 +92,12 @@ export function readListTranscript(
       });
       return { goal, searchedTo };
     },
-    merge: mergeListState,
+    merge: (known, scan, base) => {
+      filesSinceLastRead = scan.files;
+      return mergeListState(known, scan, base);
+    },
   });
-  return state && { record: listRecordOf(state, session), state };
+  return state && { record: listRecordOf(state, session), state, filesSinceLastRead };
 }
 
 function mergeListState(

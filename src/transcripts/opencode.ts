@@ -103,8 +103,11 @@ export function readOpenCodeSession(
   };
 }
 
-/** The `callID`s of the session's shell calls that completed: what a read takes in, remembered for the next. */
-export function openCodeShellCalls(payload: unknown): string[] {
+/**
+ * The `callID`s of the session's shell and edit calls that completed: what a read takes in, remembered
+ * for the next.
+ */
+export function openCodeTakenCalls(payload: unknown): string[] {
   if (!isRecord(payload) || !Array.isArray(payload.messages)) return [];
   const ids: string[] = [];
   for (const message of payload.messages) {
@@ -113,7 +116,8 @@ export function openCodeShellCalls(payload: unknown): string[] {
       if (
         isRecord(part) &&
         part.type === 'tool' &&
-        part.tool === 'bash' &&
+        typeof part.tool === 'string' &&
+        (part.tool === 'bash' || EDIT_TOOLS.has(part.tool)) &&
         typeof part.callID === 'string' &&
         isRecord(part.state) &&
         part.state.status === 'completed'
@@ -121,6 +125,26 @@ export function openCodeShellCalls(payload: unknown): string[] {
         ids.push(part.callID);
   }
   return ids;
+}
+
+/**
+ * The files the session's edit calls wrote that a read before did not take in (`known`, by `callID`): a
+ * file written in an earlier turn and again since is in it.
+ */
+export function openCodeFilesWrittenSince(payload: unknown, known: ReadonlySet<string>): string[] {
+  if (!isRecord(payload) || !Array.isArray(payload.messages)) return [];
+  const files = new Set<string>();
+  for (const message of payload.messages) {
+    if (!isRecord(message) || !Array.isArray(message.parts)) continue;
+    for (const part of message.parts) {
+      if (!isRecord(part) || typeof part.tool !== 'string' || !EDIT_TOOLS.has(part.tool)) continue;
+      if (!isRecord(part.state) || part.state.status !== 'completed') continue;
+      if (typeof part.callID === 'string' && known.has(part.callID)) continue;
+      const input = isRecord(part.state.input) ? part.state.input : {};
+      if (typeof input.filePath === 'string') files.add(input.filePath);
+    }
+  }
+  return [...files];
 }
 
 /** `opencode run` wraps a message that has spaces in double quotes: what the person typed is inside. */

@@ -17,18 +17,15 @@ import {
 } from './copilot.js';
 import { readGeminiTranscript } from './gemini.js';
 import { type ListTranscriptState, listRecordOf, listStateOrNull, mapListStateText } from './list-state.js';
-import { openCodeShellCalls, readOpenCodeSession } from './opencode.js';
+import { openCodeFilesWrittenSince, openCodeTakenCalls, readOpenCodeSession } from './opencode.js';
+import type { ReadResult } from './transcript-file.js';
 
 /**
  * One agent's transcript format: read it (from where the last read stopped) into the common record.
  * Every reader keeps a state of its own between reads, which the app keeps in our store.
  */
 export interface TranscriptReader<State> {
-  read(
-    file: string,
-    session: string,
-    previous: State | null,
-  ): { record: TranscriptRecord; state: State } | null;
+  read(file: string, session: string, previous: State | null): ReadResult<State> | null;
   /** A remembered state when it has the shape this reader writes, else `null` (read afresh). */
   stateOrNull(value: unknown): State | null;
   /** The state with every text in it passed through `change` (redaction, before it is kept). */
@@ -75,8 +72,9 @@ export const TRANSCRIPT_READERS: Readonly<Record<string, TranscriptReader<unknow
 
 /**
  * What a read of a session handed over whole remembers for the next (kept per session in our store): the
- * shell calls it took in, so that the next read hands over only new commands (a `replace` save may have
- * cut the list since), and the tasks and status it handed over, to tell what is newer.
+ * shell and edit calls it took in, so that the next read hands over only new commands (a `replace` save
+ * may have cut the list since) and tells the files written since, and the tasks and status it handed
+ * over, to tell what is newer.
  */
 export interface InlineTranscriptState {
   version: 1;
@@ -94,7 +92,7 @@ export type InlineTranscriptReader = Omit<TranscriptReader<InlineTranscriptState
     payload: unknown,
     session: string,
     previous: InlineTranscriptState | null,
-  ): { record: TranscriptRecord; state: InlineTranscriptState } | null;
+  ): ReadResult<InlineTranscriptState> | null;
 };
 
 const opencode: InlineTranscriptReader = {
@@ -102,9 +100,10 @@ const opencode: InlineTranscriptReader = {
     const known = new Set(previous?.calls ?? []);
     const record = readOpenCodeSession(payload, session, known);
     if (!record) return null;
-    const calls = [...known, ...openCodeShellCalls(payload).filter((id) => !known.has(id))];
+    const calls = [...known, ...openCodeTakenCalls(payload).filter((id) => !known.has(id))];
     return {
       record,
+      filesSinceLastRead: openCodeFilesWrittenSince(payload, known),
       state: {
         version: 1,
         calls: calls.slice(-MAX_INLINE_CALLS),

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import type { TranscriptRecord } from '../core/transcript.js';
 import { hashHex } from '../git/hash.js';
 
 /** The first bytes of a transcript, hashed: a file replaced under the same name reads afresh. */
@@ -83,6 +84,17 @@ export interface IncrementalReader<State extends IncrementalState, Scan extends 
   ) => { goal?: string | undefined; searchedTo: number };
   /** The state after this read: what was known, and what the scan found. */
   merge: (known: State | null, scan: Scan, base: IncrementalState) => State;
+}
+
+/** What a read of a transcript hands over: the record, the state to keep for the next read. */
+export interface ReadResult<State> {
+  record: TranscriptRecord;
+  state: State;
+  /**
+   * Of the record's files, those written in what this read took in (since the read before): a file
+   * written in an earlier turn and again in this one is in it. Absent where the reader cannot tell.
+   */
+  filesSinceLastRead?: readonly string[] | undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { openCodePlugin } from '../../src/app/opencode-plugin.js';
@@ -51,6 +51,14 @@ describe("item 3: a shell command's exit code is the agent's trailer's, nothing 
     const result = await hook('AfterTool', 'gemini', geminiShell('cat check.sh', text));
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(await commands()).toContainEqual({ command: 'cat check.sh', exitCode: 0 });
+  });
+
+  it('Gemini CLI: a command killed by a signal failed, as a shell says it (128 + the signal)', async () => {
+    const { hook, commands } = await project();
+    const text = 'Output: (empty)\nSignal: 9\nProcess Group PGID: 8';
+    const result = await hook('AfterTool', 'gemini', geminiShell('sleep 100', text));
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(await commands()).toContainEqual({ command: 'sleep 100', exitCode: 137 });
   });
 
   it('Copilot CLI: "exited with code 0" in the output does not hide the failure its trailer reports', async () => {
@@ -294,6 +302,99 @@ describe("item 5: the files Codex and OpenCode wrote are the turn's files touche
     await hook('Stop', 'codex', { transcript_path: rollout, last_assistant_message: 'Done.' });
     expect(await briefOf(root, env)).toMatch(
       /Changed after the checkpoint, re-read before editing: `src\/health\.ts`/,
+    );
+  });
+
+  it('Codex: a file the agent edits again in a later turn is its own, not flagged (review of issue 26)', async () => {
+    const { root, env, hook } = await project();
+    const rollout = path.join(tempDir('codex-sessions-'), 'rollout.jsonl');
+    const recorded = readFileSync(
+      new URL('../fixtures/transcripts/codex-rollout.jsonl', import.meta.url),
+      'utf8',
+    );
+    writeFileSync(rollout, recorded.replaceAll('/tmp/checkpoint-repo-nhtbwG', root));
+    writeTree(root, { 'src/health.ts': 'export const health = () => 200;\n' });
+    await hook('Stop', 'codex', { transcript_path: rollout, last_assistant_message: 'Done.' });
+    // A second turn patches the same file.
+    const turn = { turn_id: 'turn-2' };
+    const line = (type: string, payload: Record<string, unknown>) =>
+      `${JSON.stringify({ timestamp: '2026-12-02T05:30:00.000Z', type, payload })}\n`;
+    appendFileSync(
+      rollout,
+      line('response_item', {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: 'Return 204 instead' }],
+        internal_chat_message_metadata_passthrough: turn,
+      }) +
+        line('response_item', {
+          type: 'custom_tool_call',
+          status: 'completed',
+          call_id: 'call_2',
+          name: 'apply_patch',
+          input: '*** Begin Patch\n*** Update File: src/health.ts\n@@\n-200\n+204\n*** End Patch\n',
+        }) +
+        line('event_msg', {
+          type: 'item_completed',
+          ...turn,
+          item: {
+            type: 'FileChange',
+            id: 'call_2',
+            changes: { [path.join(root, 'src/health.ts')]: { type: 'update', unified_diff: '-200\n+204\n' } },
+            status: 'completed',
+          },
+        }) +
+        line('response_item', {
+          type: 'custom_tool_call_output',
+          call_id: 'call_2',
+          output: 'Exit code: 0\nOutput:\nSuccess. Updated the following files:\nM src/health.ts\n',
+        }) +
+        line('response_item', {
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: 'Now returns 204.' }],
+        }),
+    );
+    writeTree(root, { 'src/health.ts': 'export const health = () => 204;\n' });
+    await hook('Stop', 'codex', { transcript_path: rollout, last_assistant_message: 'Now returns 204.' });
+    const brief = await briefOf(root, env);
+    expect(brief).toContain('- src/health.ts');
+    expect(brief).not.toContain('Changed after the checkpoint');
+  });
+
+  it("OpenCode: a file edited again in a later turn is the agent's; then changed by someone else, flagged", async () => {
+    const { root, env } = await project();
+    const tool = (callID: string, name: string, input: Record<string, unknown>) => ({
+      type: 'tool',
+      tool: name,
+      callID,
+      state: { status: 'completed', input },
+    });
+    const turn = (prompt: string, callID: string, name: string, reply: string) => [
+      { info: { role: 'user' }, parts: [{ type: 'text', text: prompt }] },
+      {
+        info: { role: 'assistant' },
+        parts: [
+          tool(callID, name, { filePath: path.join(root, 'src/cache.ts') }),
+          { type: 'text', text: reply },
+        ],
+      },
+    ];
+    const messages: unknown[] = turn('Add a cache', 'c1', 'write', 'The cache is in.');
+    const plugin = await loadOpenCodePlugin({ main: {} }, root, env, messages);
+    const idle = () => plugin.event({ event: { type: 'session.idle', properties: { sessionID: 'main' } } });
+    writeTree(root, { 'src/cache.ts': 'export const cache = new Map();\n' });
+    await idle();
+    messages.push(...turn('Make it weak', 'c2', 'edit', 'The cache is a WeakMap now.'));
+    writeTree(root, { 'src/cache.ts': 'export const cache = new WeakMap();\n' });
+    await idle();
+    expect(await briefOf(root, env)).not.toContain('Changed after the checkpoint');
+    // Someone else changes it: the next turn's end did not write it.
+    messages.push({ info: { role: 'user' }, parts: [{ type: 'text', text: 'Thanks' }] });
+    writeTree(root, { 'src/cache.ts': 'export const cache = new Set();\n' });
+    await idle();
+    expect(await briefOf(root, env)).toMatch(
+      /Changed after the checkpoint, re-read before editing: `src\/cache\.ts`/,
     );
   });
 

@@ -211,6 +211,15 @@ describe('an agent set up in both the user and the project scope', () => {
       expect(both.stdout).toContain(`\`claude-checkpoint setup ${agent} --project --uninstall\``);
       const check = await doctorCheck(project, env, name);
       expect(check).toMatchObject({ level: 'warn', detail: expect.stringContaining('set up in both') });
+      // What really runs twice (review of issue 26): records are doubled only where the agent sends no ids.
+      for (const said of [both.stdout, check?.detail ?? '']) {
+        expect(said).toContain('the session-start brief is given twice');
+        if (agent === 'copilot') expect(said).toContain('each command is recorded twice');
+        else {
+          expect(said).not.toContain('recorded twice');
+          expect(said).toContain('commands and prompts are still recorded once');
+        }
+      }
       expect(check?.fix).toContain(`claude-checkpoint setup ${agent} --project --uninstall`);
       // The user's setup run again names the project's files.
       expect((await runCli(['setup', agent], { cwd: project, env })).stdout).toContain(
@@ -295,6 +304,7 @@ describe('an agent set up in both the user and the project scope', () => {
     );
     const check = await doctorCheck(project, env, 'Claude Code hooks');
     expect(check).toMatchObject({ level: 'warn', detail: expect.stringContaining('every hook runs twice') });
+    expect(check?.detail).not.toContain('recorded twice');
     expect(check?.fix).toContain(path.join(home, '.claude', 'settings.json'));
   });
 });

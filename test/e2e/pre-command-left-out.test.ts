@@ -6,7 +6,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
-import { createRepo, DEEP_SEGMENT, deepFile, tempDir } from '../helpers/fixtures.js';
+import { commitAll, createRepo, DEEP_SEGMENT, deepFile, tempDir } from '../helpers/fixtures.js';
 import { relayOnlyHook, startRelayServer } from '../helpers/relay.js';
 
 beforeAll(assertBuilt);
@@ -83,6 +83,69 @@ describe('the pre-command hook and what its snapshot leaves out', () => {
     expect(output.hookSpecificOutput.permissionDecision).toBeUndefined();
     expect(output.hookSpecificOutput.additionalContext).toContain('`big.bin`');
   });
+
+  it.each(['rm big.bin', 'rm -rf .', 'git reset --hard'])(
+    'a large file git holds unchanged at HEAD is not at risk: `%s` neither asks nor warns (review of issue 26)',
+    async (command) => {
+      const { root, env } = project();
+      commitAll(root, 'big.bin');
+      const hooked = await claudeHook(root, env, command);
+      expect(hooked).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    },
+  );
+
+  it('a large file git tracks but that changed since HEAD is at risk: `rm big.bin` asks', async () => {
+    const { root, env } = project();
+    commitAll(root, 'big.bin');
+    writeFileSync(path.join(root, 'big.bin'), Buffer.alloc(40_000, 8));
+    const output = JSON.parse((await claudeHook(root, env, 'rm big.bin')).stdout) as ClaudeOutput;
+    expect(output.hookSpecificOutput.permissionDecision).toBe('ask');
+  });
+
+  it.each([
+    "find . -name '*.pyc' -delete",
+    'find . -type d -name __pycache__ -exec rm -rf {} +',
+    "find . -iname '*.PYC' -delete",
+    "find . -path './build/*' -delete",
+  ])('a find whose filters cannot match big.bin says nothing (%s; review of issue 26)', async (command) => {
+    const { root, env } = project();
+    const hooked = await claudeHook(root, env, command);
+    expect(hooked).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it.each([
+    ["find . -name '*.bin' -delete", 'ask'],
+    ["find . -iname 'BIG.*' -delete", 'ask'],
+    ['find . -delete -name x', 'ask'],
+    ["find . \\( -name '*.pyc' -o -name x \\) -delete", undefined],
+    ["find . ! -name '*.pyc' -delete", undefined],
+  ])('a find that may reach big.bin: %s warns (permissionDecision %s)', async (command, decision) => {
+    const { root, env } = project();
+    const output = JSON.parse((await claudeHook(root, env, command)).stdout) as ClaudeOutput;
+    expect(output.systemMessage).toContain('`big.bin`');
+    expect(output.hookSpecificOutput.permissionDecision).toBe(decision);
+  });
+
+  it.each([
+    'git checkout -- src/app.ts',
+    'git checkout HEAD~0 -- src/app.ts README.md',
+    'git restore src/app.ts',
+    'git restore --source HEAD -- src/app.ts',
+    "git restore -s HEAD 'src/*.ts'",
+  ])('`%s` names its pathspecs: says nothing of big.bin (review of issue 26)', async (command) => {
+    const { root, env } = project();
+    const hooked = await claudeHook(root, env, command);
+    expect(hooked).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it.each(['git checkout -- .', 'git restore .', "git restore '*.bin'", 'git restore --source HEAD big.bin'])(
+    '`%s` may overwrite big.bin: asks',
+    async (command) => {
+      const { root, env } = project();
+      const output = JSON.parse((await claudeHook(root, env, command)).stdout) as ClaudeOutput;
+      expect(output.hookSpecificOutput.permissionDecision).toBe('ask');
+    },
+  );
 
   it('a destructive command that names other files says nothing: harmless to big.bin, never stopped', async () => {
     const { root, env } = project();
