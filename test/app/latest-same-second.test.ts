@@ -23,7 +23,10 @@ async function sameSecondSnapshots(count: number) {
   let millisecond = 0;
   const deps = defaultDeps({
     env,
-    now: () => new Date(Date.UTC(2026, 11, 7, 9, 0, 0, (millisecond += 100))),
+    now: () => {
+      millisecond += 100;
+      return new Date(Date.UTC(2026, 11, 7, 9, 0, 0, millisecond));
+    },
   });
   const taken = [];
   for (let index = 1; index <= count; index++) {
