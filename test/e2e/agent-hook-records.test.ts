@@ -45,20 +45,24 @@ const geminiShell = (command: string, llmContent: string) => ({
 });
 
 describe("item 3: a shell command's exit code is the agent's trailer's, nothing in the output", () => {
-  it('Gemini CLI: `cat` of a script that says "exit 1" succeeded', async () => {
+  it.each([
+    {
+      name: '`cat` of a script that says "exit 1" succeeded',
+      command: 'cat check.sh',
+      text: 'Output: #!/bin/sh\n[ -f x ] || exit 1\necho ok\nProcess Group PGID: 7',
+      exitCode: 0,
+    },
+    {
+      name: 'a command killed by a signal failed, as a shell says it (128 + the signal)',
+      command: 'sleep 100',
+      text: 'Output: (empty)\nSignal: 9\nProcess Group PGID: 8',
+      exitCode: 137,
+    },
+  ])('Gemini CLI: $name', async ({ command, text, exitCode }) => {
     const { hook, commands } = await project();
-    const text = 'Output: #!/bin/sh\n[ -f x ] || exit 1\necho ok\nProcess Group PGID: 7';
-    const result = await hook('AfterTool', 'gemini', geminiShell('cat check.sh', text));
+    const result = await hook('AfterTool', 'gemini', geminiShell(command, text));
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(await commands()).toContainEqual({ command: 'cat check.sh', exitCode: 0 });
-  });
-
-  it('Gemini CLI: a command killed by a signal failed, as a shell says it (128 + the signal)', async () => {
-    const { hook, commands } = await project();
-    const text = 'Output: (empty)\nSignal: 9\nProcess Group PGID: 8';
-    const result = await hook('AfterTool', 'gemini', geminiShell('sleep 100', text));
-    expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(await commands()).toContainEqual({ command: 'sleep 100', exitCode: 137 });
+    expect(await commands()).toContainEqual({ command, exitCode });
   });
 
   it('Copilot CLI: "exited with code 0" in the output does not hide the failure its trailer reports', async () => {

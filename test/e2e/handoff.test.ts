@@ -219,6 +219,13 @@ describe('handoff pull, where it must change nothing or be undone', () => {
   beforeAll(() => {
     ({ bare } = bareRemote());
   });
+  /** git in the remote itself: how a test forges what another machine pushed. */
+  const inBare = (args: string[], input?: string) =>
+    execFileSync('git', args, {
+      cwd: bare,
+      encoding: 'utf8',
+      ...(input === undefined ? {} : { input }),
+    }).trim();
 
   it('onto a dirty tree: restoring the undo snapshot gives the tree back exactly', async () => {
     const a = machine(`file://${bare}`, 'Alice');
@@ -294,12 +301,6 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     // Folders whose path stays under the system's limit with a temp file's name in it, but not with
     // the file's own 200-byte name: the temp file is written, and its rename fails (ENAMETOOLONG).
     const ref = 'refs/claude-checkpoint/handoff/long-rename';
-    const inBare = (args: string[], input?: string) =>
-      execFileSync('git', args, {
-        cwd: bare,
-        encoding: 'utf8',
-        ...(input === undefined ? {} : { input }),
-      }).trim();
     const folders: string[] = [];
     let length = b.root.length;
     while (3970 - length > 241) {
@@ -344,12 +345,6 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     // The remote's handoff gains a path of 18 names of 240 bytes (each name allowed, the whole not),
     // sorted after the others, so the pull has written them when it fails.
     const ref = 'refs/claude-checkpoint/handoff/too-long';
-    const inBare = (args: string[], input?: string) =>
-      execFileSync('git', args, {
-        cwd: bare,
-        encoding: 'utf8',
-        ...(input === undefined ? {} : { input }),
-      }).trim();
     let entry = `100644 blob ${inBare(['hash-object', '-w', '--stdin'], 'deep\n')}\tfile.txt`;
     for (let depth = 0; depth < 18; depth++)
       entry = `040000 tree ${inBare(['mktree'], `${entry}\n`)}\t${'z'.repeat(239)}${depth % 10}`;
