@@ -280,6 +280,16 @@ describe("OpenCode: chat.message of a sub-agent's session (the task tool's)", ()
 });
 
 describe("item 5: the files Codex and OpenCode wrote are the turn's files touched, not someone else's changes", () => {
+  /** The recorded Codex rollout (its apply_patch adds src/health.ts), rewritten to `root`. */
+  const codexRolloutIn = (root: string) => {
+    const rollout = path.join(tempDir('codex-sessions-'), 'rollout.jsonl');
+    const recorded = readFileSync(
+      new URL('../fixtures/transcripts/codex-rollout.jsonl', import.meta.url),
+      'utf8',
+    );
+    writeFileSync(rollout, recorded.replaceAll('/tmp/checkpoint-repo-nhtbwG', root));
+    return rollout;
+  };
   const briefOf = async (root: string, env: Record<string, string>) => {
     const brief = await runCli(['brief'], { cwd: root, env });
     expect(brief.code, brief.stderr).toBe(0);
@@ -288,12 +298,7 @@ describe("item 5: the files Codex and OpenCode wrote are the turn's files touche
 
   it('Codex: an apply_patch of the turn is listed at its Stop; a later change by someone else stays flagged', async () => {
     const { root, env, hook } = await project();
-    const rollout = path.join(tempDir('codex-sessions-'), 'rollout.jsonl');
-    const recorded = readFileSync(
-      new URL('../fixtures/transcripts/codex-rollout.jsonl', import.meta.url),
-      'utf8',
-    );
-    writeFileSync(rollout, recorded.replaceAll('/tmp/checkpoint-repo-nhtbwG', root));
+    const rollout = codexRolloutIn(root);
     // What the rollout's apply_patch adds.
     writeTree(root, { 'src/health.ts': 'export const health = () => 200;\n' });
     const stop = await hook('Stop', 'codex', { transcript_path: rollout, last_assistant_message: 'Done.' });
@@ -311,12 +316,7 @@ describe("item 5: the files Codex and OpenCode wrote are the turn's files touche
 
   it('Codex: a file the agent edits again in a later turn is its own, not flagged (review of issue 26)', async () => {
     const { root, env, hook } = await project();
-    const rollout = path.join(tempDir('codex-sessions-'), 'rollout.jsonl');
-    const recorded = readFileSync(
-      new URL('../fixtures/transcripts/codex-rollout.jsonl', import.meta.url),
-      'utf8',
-    );
-    writeFileSync(rollout, recorded.replaceAll('/tmp/checkpoint-repo-nhtbwG', root));
+    const rollout = codexRolloutIn(root);
     writeTree(root, { 'src/health.ts': 'export const health = () => 200;\n' });
     await hook('Stop', 'codex', { transcript_path: rollout, last_assistant_message: 'Done.' });
     // A second turn patches the same file.
