@@ -14,8 +14,9 @@ function projectWith(patterns: unknown[]) {
 }
 
 describe('issue 26: what a custom pattern may cost', () => {
-  it('refuses a pattern the checker proves can backtrack catastrophically, naming the file, the rule and why', async () => {
-    const { root, env } = projectWith([{ id: 'slow', regex: '(a+)+$' }, 'INT-[0-9]{6}']);
+  it('refuses a pattern that only the backtracking engine runs and the checker proves can backtrack catastrophically, naming the file, the rule and why', async () => {
+    // The look-ahead keeps it off the linear-time engine.
+    const { root, env } = projectWith([{ id: 'slow', regex: '(?=a)(a+)+$' }, 'INT-[0-9]{6}']);
     const { config, problems } = await loadRedactionConfig(nodeFs, env, root);
     expect(problems).toEqual([
       expect.stringMatching(
@@ -23,6 +24,22 @@ describe('issue 26: what a custom pattern may cost', () => {
       ),
     ]);
     expect(redactText(`${'a'.repeat(40)}! INT-123456`, config).text).toBe(`${'a'.repeat(40)}! «redacted»`);
+  });
+
+  it("keeps a pattern that could backtrack on V8's linear-time engine, where it cannot (review of issue 26: the usual PEM pattern was refused)", async () => {
+    const pem = '-----BEGIN [A-Z ]+-----[\\s\\S]*?-----END [A-Z ]+-----';
+    const { root, env } = projectWith([
+      { id: 'pem', regex: pem },
+      { id: 'nested', regex: '(a+)+$' },
+    ]);
+    const { config, problems } = await loadRedactionConfig(nodeFs, env, root);
+    expect(problems).toEqual([]);
+    expect(config.extraRules?.map((rule) => rule.pattern.flags)).toEqual(['gl', 'gl']);
+    const block =
+      '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----';
+    expect(redactText(`key:\n${block}\ndone`, config).text).toBe('key:\n«redacted»\ndone');
+    // 2^40 steps for a backtracking engine; one pass for the linear one.
+    expect(redactText(`${'a'.repeat(40)}!`, config).count).toBe(0);
   });
 
   it("runs a pattern the checker cannot decide on V8's linear-time engine, where nothing backtracks", async () => {

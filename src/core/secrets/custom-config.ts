@@ -158,9 +158,12 @@ function compileRegex(
   regex.lastIndex = 0;
   if (!guard) return regex;
   const linear = guard.compileLinear?.(source, flags) ?? null;
-  // Security: refused even where the linear engine could run it, so a project's pattern behaves the same
-  // on every Node; the linear engine bounds what the checker may miss.
-  const why = guard.whyUnsafe(source, linear !== null);
+  // Where V8's linear-time engine runs the pattern, its time grows with the text alone however it is
+  // written: kept there, even when the checker finds it could backtrack (the usual PEM block pattern,
+  // `-----BEGIN [A-Z ]+-----[\s\S]*?-----END …`, is one). Only a pattern that engine cannot run
+  // (back-references, look-arounds) is judged by the checker.
+  if (linear !== null) return linear;
+  const why = guard.whyUnsafe(source, false);
   if (why !== null) {
     problems.push(
       `${where} can backtrack catastrophically (${why}), which would hold up every save and hook; it is ignored: write it without a repetition inside a repetition (\`(a+)+\`) or next to one that matches the same text (\`\\s*\\s*\`)`,
