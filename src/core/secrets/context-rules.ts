@@ -590,6 +590,8 @@ export const CONTEXT_RULES: readonly ContextRule[] = [
         /\d/.test(value) &&
         !/^\d/.test(value) &&
         !/^(?:sha|md|aes|rsa|utf|pbkdf|argon|scrypt|bcrypt|hmac|crc|base|des|ecdsa|ed)[-_]?\d/i.test(value) &&
+        // A class or component's name, not a value: "the password Validator2 test", "MyComponent2".
+        !/^(?:[A-Z][a-z]+)+\d{1,2}$/.test(value) &&
         strong(value)
       );
     },
