@@ -6,6 +6,7 @@ import { hashHex } from '../git/hash.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { storedZlib } from '../git/zlib-stored.js';
 import { writeFileAtomicSync } from './atomic-write.js';
+import { refuseStoreFolderLink } from './store-folder.js';
 import { uniqueSuffix } from './temp-name.js';
 
 /**
@@ -35,6 +36,9 @@ export async function writeLooseObject(
   // it. Made again and tried again, as git itself does.
   for (let attempt = 1; ; attempt++) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Security: mkdir is content with a link to a folder in the fan-out folder's place; the object would
+    // be written through it, into whatever it points at (review of 2026-12-07).
+    refuseStoreFolderLink(dir);
     try {
       writeFileAtomicSync(file, content, { mode: 0o400, tempName: `tmp_obj_${uniqueSuffix()}` });
       return oid;

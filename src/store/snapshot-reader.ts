@@ -76,6 +76,7 @@ export class SnapshotReader {
   protected refuseGitFolderLinks(): void {
     for (const dir of STORE_GIT_FOLDERS) refuseStoreFolderLink(path.join(this.gitDir, dir));
     for (const file of STORE_FILES) refuseStoreFileLink(path.join(this.storeDir, file));
+    for (const file of STORE_GIT_FILES) refuseStoreFileLink(path.join(this.gitDir, file));
   }
 
   /** When the store started borrowing the project's objects (see store-setup), or `null`. */
@@ -195,6 +196,8 @@ const STORE_GIT_FOLDERS = [
   'info',
   'objects',
   path.join('objects', 'info'),
+  // gc deletes the packs it replaces in here (review of 2026-12-07: through a link, another repository's).
+  path.join('objects', 'pack'),
   'refs',
   path.join('refs', 'heads'),
   path.join('refs', 'snapshots'),
@@ -202,3 +205,13 @@ const STORE_GIT_FOLDERS = [
 
 /** The store's own files that are written in place or replaced (SnapshotStore's kinds and restore journal). */
 const STORE_FILES = ['kinds.jsonl', 'state.json', 'restore-journal.json'];
+
+/**
+ * The files of the store's git folder that git writes through a link in their place: its lock files
+ * follow links, and the new content is renamed over the link's target (the index on every snapshot,
+ * packed-refs when refs are packed or one packed is deleted, HEAD, config). What git only replaces or
+ * unlinks (sharedindex.*, index.lock, the packs' files) and gc.pid, which we write with O_NOFOLLOW, are
+ * harmless as links and not checked. The fan-out folders objects/xx are checked where they are written
+ * or pruned (loose-object.ts, snapshot-gc.ts), not here: 256 lstats on every listing.
+ */
+const STORE_GIT_FILES = ['index', 'packed-refs', 'HEAD', 'config'];

@@ -12,6 +12,7 @@ import {
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeFs } from '../../src/store/fs-seam.js';
+import { writeLooseObject } from '../../src/store/loose-object.js';
 import { writeTranscriptMemory } from '../../src/store/transcript-memory.js';
 import { assertBuilt, runCli } from '../helpers/cli.js';
 import { createRepo, git, tempDir } from '../helpers/fixtures.js';
@@ -136,5 +137,89 @@ describe('the store’s own files and other folders', () => {
     const result = await runCli(['status'], { cwd: root, env });
     expect(result.code, result.stderr).toBe(0);
     expect(readdirSync(docs).sort()).toEqual(['cli-notes.txt', 'hook-design.md', 'other.txt']);
+  });
+});
+
+// Review of 2026-12-07: the fix above missed objects/pack (gc deleted another repository's packs), the
+// git folder's own files (every snapshot wrote another repository's index through a link) and the
+// fan-out folders objects/xx (gc prunes through them, our loose-object writer writes into them).
+describe('the store’s git folder: what is in it', () => {
+  /** Another repository with packs, loose objects, packed refs and a staged file: what a link points at. */
+  function victimRepo(): string {
+    const victim = createRepo({ committed: { 'v.txt': 'v\n' } });
+    git(victim, 'gc', '-q');
+    writeFileSync(path.join(victim, 'w.txt'), 'w\n');
+    git(victim, 'add', 'w.txt');
+    git(victim, 'commit', '-qm', 'w');
+    writeFileSync(path.join(victim, 'staged.txt'), 'staged\n');
+    git(victim, 'add', 'staged.txt');
+    return victim;
+  }
+
+  async function refusedEach(root: string, env: Record<string, string>, commands: string[], at: RegExp) {
+    writeFileSync(path.join(root, 'b.txt'), 'edited\n');
+    for (const command of commands) {
+      const result = await runCli([command], { cwd: root, env });
+      expect(result.code, `${command}: ${result.stdout}`).toBe(1);
+      expect(result.stderr).toMatch(at);
+    }
+  }
+
+  it('objects/pack replaced by a link to another repository’s packs: refused, no pack of it deleted', async () => {
+    const { root, env, storeDir } = await projectWithStore();
+    const victim = victimRepo();
+    const before = contents(path.join(victim, '.git'));
+    const pack = path.join(storeDir, 'git', 'objects', 'pack');
+    rmSync(pack, { recursive: true, force: true });
+    symlinkSync(path.join(victim, '.git', 'objects', 'pack'), pack);
+    await refusedEach(root, env, ['snapshot', 'gc'], /objects\/pack: it is a symbolic link/);
+    expect(contents(path.join(victim, '.git'))).toEqual(before);
+    expect(git(victim, 'log', '--oneline').trim().split('\n')).toHaveLength(2);
+  });
+
+  it.each(['index', 'packed-refs', 'HEAD', 'config'])(
+    'git/%s replaced by a link to another repository’s: refused, that file is not written',
+    async (name) => {
+      const { root, env, storeDir } = await projectWithStore();
+      const victim = victimRepo();
+      const before = contents(path.join(victim, '.git'));
+      const file = path.join(storeDir, 'git', name);
+      rmSync(file, { force: true });
+      symlinkSync(path.join(victim, '.git', name), file);
+      const at = new RegExp(`git/${name}: it is a symbolic link`);
+      await refusedEach(root, env, ['snapshot', 'gc'], at);
+      expect(contents(path.join(victim, '.git'))).toEqual(before);
+      expect(git(victim, 'status', '--short').trim()).toBe('A  staged.txt');
+    },
+  );
+
+  it('a fan-out folder objects/xx replaced by a link to another repository’s: gc refuses, prunes nothing there', async () => {
+    const { root, env, storeDir } = await projectWithStore();
+    const victim = victimRepo();
+    const before = contents(path.join(victim, '.git'));
+    const fanOut = readdirSync(path.join(victim, '.git', 'objects')).filter((name) =>
+      /^[0-9a-f]{2}$/.test(name),
+    );
+    expect(fanOut.length).toBeGreaterThan(0);
+    const planted = path.join(storeDir, 'git', 'objects', fanOut[0] as string);
+    rmSync(planted, { recursive: true, force: true });
+    symlinkSync(path.join(victim, '.git', 'objects', fanOut[0] as string), planted);
+    const result = await runCli(['gc'], { cwd: root, env });
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.stderr).toMatch(/objects\/[0-9a-f]{2}: it is a symbolic link/);
+    expect(contents(path.join(victim, '.git'))).toEqual(before);
+  });
+
+  it('a fan-out folder replaced by a link: our loose-object writer refuses to write into it', async () => {
+    const gitDir = path.join(tempDir('checkpoint-store-'), 'git');
+    mkdirSync(path.join(gitDir, 'objects'), { recursive: true });
+    const body = Buffer.from('a blob of the store\n');
+    const oid = await writeLooseObject(gitDir, 'blob', body, 'sha1');
+    const dir = path.join(gitDir, 'objects', oid.slice(0, 2));
+    rmSync(dir, { recursive: true, force: true });
+    const outside = tempDir('outside-');
+    symlinkSync(outside, dir);
+    await expect(writeLooseObject(gitDir, 'blob', body, 'sha1')).rejects.toThrow(/it is a symbolic link/);
+    expect(readdirSync(outside)).toEqual([]);
   });
 });
