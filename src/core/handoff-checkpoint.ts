@@ -2,7 +2,6 @@ import { NO_GIT_IDENTITY } from './handoff-author.js';
 import type { Redactor } from './redact.js';
 import type { Checkpoint, HandoffMark } from './schema.js';
 import { clip } from './text.js';
-import { redactUnknownFields } from './unknown-fields.js';
 
 /** How the brief marks a section that holds a pulled handoff's words. */
 export const FROM_HANDOFF = 'from the handoff';
@@ -29,9 +28,33 @@ export interface HandoffOrigin {
 }
 
 /**
- * A checkpoint a pull brought, as it is written here: every text a save redacts redacted with the same
- * redactor (and the fields this version does not know), and marked as the handoff's words, all of them
- * (any mark it came with is replaced: the remote does not say what is this session's own).
+ * The meta a pull drops: what speaks for this machine's own session, never for the one that pushed.
+ * `derived` would pass the handoff's words for this session's transcript (and take off their mark);
+ * `newerInTranscript` and `agentSavedAt` are this session's transcript and saves; `journaled` names
+ * records of this machine's command journal, which would be skipped. `handoff` is replaced. `flagged`
+ * stays: it only adds a warning that the files changed after the notes. (docs/checkpoint-file.md)
+ */
+const NOT_RECEIVED = ['handoff', 'derived', 'newerInTranscript', 'agentSavedAt', 'journaled'] as const;
+
+/** `value` with every string in it, at any depth, redacted (keys too: a field's name is text as well). */
+function redactStrings(value: unknown, redactor: Redactor): unknown {
+  if (typeof value === 'string') return redactor.text(value);
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, redactor));
+  if (value !== null && typeof value === 'object') {
+    // fromEntries defines own properties: a "__proto__" field stays a field, never a prototype.
+    return Object.fromEntries(
+      Object.entries(value).map(([name, item]) => [redactor.text(name), redactStrings(item, redactor)]),
+    );
+  }
+  return value;
+}
+
+/**
+ * A checkpoint a pull brought, as it is written here: none of the meta that speaks for this machine's own
+ * session (NOT_RECEIVED), every string left in it redacted with the redactor a save here uses (all of
+ * them, whatever the field: a path keeps its entry, with the secret in it redacted), and marked as the
+ * handoff's words, all of them (any mark it came with is replaced: the remote does not say what is this
+ * session's own).
  * Security: the other machine's client may have skipped its secret gate; nothing unredacted is written.
  */
 export function receiveHandoffCheckpoint(
@@ -40,30 +63,9 @@ export function receiveHandoffCheckpoint(
   redactor: Redactor,
 ): { checkpoint: Checkpoint; redactions: number } {
   const before = redactor.count;
-  const text = (value: string) => redactor.text(value);
-  const { summary } = checkpoint;
-  const redacted: Checkpoint = {
-    ...checkpoint,
-    project: { ...checkpoint.project, name: text(checkpoint.project.name) },
-    goal: {
-      ...checkpoint.goal,
-      primary: text(checkpoint.goal.primary),
-      tasks: checkpoint.goal.tasks.map((task) => ({ ...task, description: text(task.description) })),
-    },
-    ...(summary === undefined ? {} : { summary: text(summary) }),
-    nextSteps: checkpoint.nextSteps.map(text),
-    decisions: checkpoint.decisions.map(text),
-    modifiedFiles: checkpoint.modifiedFiles.map((file) =>
-      file.note === undefined ? file : { ...file, note: text(file.note) },
-    ),
-    recentCommands: checkpoint.recentCommands.map((command) => ({
-      ...command,
-      command: text(command.command),
-      ...(command.note === undefined ? {} : { note: text(command.note) }),
-    })),
-  };
-  const { handoff: _forged, ...meta } = checkpoint.meta;
-  const kept = redactUnknownFields({ ...redacted, meta }, redactor);
+  const meta: Record<string, unknown> = { ...checkpoint.meta };
+  for (const field of NOT_RECEIVED) delete meta[field];
+  const kept = redactStrings({ ...checkpoint, meta }, redactor) as Checkpoint;
   const redactions = redactor.count - before;
   return {
     checkpoint: {

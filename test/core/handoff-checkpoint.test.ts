@@ -37,6 +37,38 @@ describe('a checkpoint received from a handoff', () => {
     expect([...handoffFieldsOf(checkpoint)]).toEqual([...HANDOFF_FIELDS]);
   });
 
+  it('keeps none of the meta that speaks for this session, and redacts every string it keeps', () => {
+    const sent = {
+      ...example,
+      git: example.git && { ...example.git, branch: `feature/${TOKEN}` },
+      modifiedFiles: [
+        { path: `x/${TOKEN}`, status: 'M' as const, source: 'agent' as const, hash: 'a'.repeat(40) },
+      ],
+      meta: {
+        ...example.meta,
+        derived: { goal: 's', tasks: 's', summary: 's' },
+        newerInTranscript: { at: example.updatedAt, summary: `token ${TOKEN}` },
+        agentSavedAt: { tasks: example.updatedAt },
+        journaled: ['r1'],
+        flagged: { since: example.updatedAt, paths: [`y/${TOKEN}`] },
+        later: [{ words: `key ${TOKEN}` }],
+      },
+    };
+    const { checkpoint, redactions } = receiveHandoffCheckpoint(sent, origin, new Redactor());
+    expect(JSON.stringify(checkpoint)).not.toContain(TOKEN);
+    expect(redactions).toBe(4);
+    for (const field of ['derived', 'newerInTranscript', 'agentSavedAt', 'journaled']) {
+      expect(checkpoint.meta, field).not.toHaveProperty(field);
+    }
+    // A flag can only add a warning: it stays, redacted, like every entry with a secret in its path.
+    expect(checkpoint.meta.flagged?.paths).toEqual(['y/«redacted»']);
+    expect(checkpoint.modifiedFiles).toEqual([
+      { path: 'x/«redacted»', status: 'M', source: 'agent', hash: 'a'.repeat(40) },
+    ]);
+    expect([...handoffFieldsOf(checkpoint)]).toEqual([...HANDOFF_FIELDS]);
+    expect(parseCheckpoint(JSON.stringify(checkpoint))).toEqual(checkpoint);
+  });
+
   it.each([
     [
       'an agent save of its goal only',
