@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cacheNameOf } from './cli/fast-argv.js';
+import { tuneForShortProcess } from './cli/short-process-tiering.js';
 import type { CliLoader } from './cli-start.js';
 import { loadCachedBundle } from './store/code-cache.js';
 import { entrySettings } from './store/hook-settings.js';
@@ -19,11 +20,13 @@ const runPlainModules = () => void import(pathToFileURL(path.join(__dirname, 'cl
 // sets it, or a value is in doubt, the start runs without a cache and has the settings registry read it
 // for the command's bundle.
 const told = entrySettings(process.env);
+const commandName = cacheNameOf(process.argv.slice(2));
+if (commandName !== 'help') tuneForShortProcess();
 const start = loadCachedBundle({
   bundle: path.join(__dirname, 'cli-start.cjs'),
   kind: 'cli',
   // Each command keeps its own, holding the functions it compiles (`cli-start<command>-…`).
-  name: `start${cacheNameOf(process.argv.slice(2))}`,
+  name: `start${commandName}`,
   cacheBase: told?.isCodeCacheOn ? told.storeBase : null,
   // This file's own: the bundles are beside it (__dirname), and it is CommonJS.
   requireBeside: require,

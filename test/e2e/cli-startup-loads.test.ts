@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -292,5 +293,41 @@ describe.skipIf(!DIRECT_SPAWN_HERE)('status starts its git status before the CLI
     const none = await runOrdered(['status'], bare, storeDir);
     expect(none.result.code, none.result.stderr).toBe(0);
     expect(none.order.slice(0, 2)).toEqual(['bundle cli-start.cjs', 'bundle cli-fast.cjs']);
+  });
+});
+
+describe('V8 tiering in a short command', () => {
+  // A command is one short process: V8's optimising compiler, started on code the command merely ran a
+  // few hundred times, finished after the process was done with it, on the core git needed (issue 26;
+  // cli/short-process-tiering.ts). `--trace-opt` names each function V8 compiles so.
+  const optimised = (args: string[], root: string, storeDir: string) => {
+    const run = spawnSync(process.execPath, ['--trace-opt', BIN, ...args], {
+      cwd: root,
+      env: { ...process.env, CHECKPOINT_STORE_DIR: storeDir },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    return run.stdout.split('\n').filter((line) => /^\[compiling method .*TURBOFAN/.test(line));
+  };
+
+  it('status and snapshot compile nothing with TurboFan; a hot loop still would', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'one\n', 'src/b.ts': 'export {};\n' } });
+    const storeDir = tempDir('checkpoint-store-');
+    const env = { CHECKPOINT_STORE_DIR: storeDir };
+    expect(
+      (await runCli(['save', '--goal', 'Ship it', '--task', 'in_progress:start'], { cwd: root, env })).code,
+    ).toBe(0);
+    for (const label of ['one', 'two'])
+      expect((await runCli(['snapshot', '--label', label], { cwd: root, env })).code).toBe(0);
+    writeFileSync(path.join(root, 'a.txt'), 'two\n');
+    expect(optimised(['status'], root, storeDir)).toEqual([]);
+    expect(optimised(['snapshot', '--label', 'three'], root, storeDir)).toEqual([]);
+    // The same trace does show a compile where there is one: the check above can fail.
+    const hot = spawnSync(
+      process.execPath,
+      ['--trace-opt', '-e', 'let s = 0; for (let i = 0; i < 5e6; i++) s += i % 7; console.log(s > 0)'],
+      { encoding: 'utf8' },
+    );
+    expect(hot.stdout).toMatch(/TURBOFAN/);
   });
 });
