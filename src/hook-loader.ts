@@ -6,6 +6,7 @@
 // took.
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { tuneForShortProcess } from './cli/short-process-tiering.js';
 import { cliBeside } from './hooks/cli-path.js';
 import { inputWaitMs } from './hooks/hook-budgets.js';
 import { handOverStdin, readHookStdin, writeAll } from './hooks/hook-io.js';
@@ -50,6 +51,8 @@ function answer({ stdout, stderr }: { stdout: string; stderr: string }): never {
 /** The front, through the code cache where the settings are known here (one cache per event, as the bundle's). */
 function runFront(known: EntrySettings | null): void {
   const front = path.join(path.dirname(entry), 'hook-front.cjs');
+  // A hook is one short process, which a host is not (before the front's code cache is read).
+  if (event !== HOST_ARG) tuneForShortProcess();
   if (
     known &&
     runCachedBundle({

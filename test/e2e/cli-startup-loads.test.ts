@@ -3,7 +3,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, PLAIN_CLI, runCli, runNodeScript } from '../helpers/cli.js';
+import { assertBuilt, PLAIN_CLI, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { DIRECT_SPAWN_HERE } from '../helpers/direct-spawn.js';
 import { createRepo, git, tempDir } from '../helpers/fixtures.js';
 import { builtinsTrace } from '../helpers/loads.js';
@@ -310,7 +310,7 @@ describe('V8 tiering in a short command', () => {
     return run.stdout.split('\n').filter((line) => /^\[compiling method .*TURBOFAN/.test(line));
   };
 
-  it('status and snapshot compile nothing with TurboFan; a hot loop still would', async () => {
+  it('status, snapshot and a hook compile nothing with TurboFan; a hot loop still would', async () => {
     const root = createRepo({ committed: { 'a.txt': 'one\n', 'src/b.ts': 'export {};\n' } });
     const storeDir = tempDir('checkpoint-store-');
     const env = { CHECKPOINT_STORE_DIR: storeDir };
@@ -322,7 +322,24 @@ describe('V8 tiering in a short command', () => {
     writeFileSync(path.join(root, 'a.txt'), 'two\n');
     expect(optimised(['status'], root, storeDir)).toEqual([]);
     expect(optimised(['snapshot', '--label', 'three'], root, storeDir)).toEqual([]);
-    // The same trace does show a compile where there is one: the check above can fail.
+    // A hook doing its own work (no server, no host): the prompt's snapshot and the brief after /clear.
+    for (const [event, input] of [
+      ['UserPromptSubmit', { cwd: root, prompt: 'go on' }],
+      ['SessionStart', { cwd: root, source: 'clear' }],
+    ] as const) {
+      writeFileSync(path.join(root, 'a.txt'), `${event}\n`);
+      const hook = spawnSync(process.execPath, ['--trace-opt', SHIPPED_HOOK_ENTRY, event], {
+        cwd: root,
+        env: { ...process.env, CHECKPOINT_STORE_DIR: storeDir, CHECKPOINT_HOOK_RELAY: '0' },
+        input: JSON.stringify(input),
+        encoding: 'utf8',
+      });
+      expect(hook.status, hook.stderr).toBe(0);
+      expect(hook.stdout.split('\n').filter((line) => /^\[compiling method .*TURBOFAN/.test(line))).toEqual(
+        [],
+      );
+    }
+    // The same trace does show a compile where there is one: the checks above can fail.
     const hot = spawnSync(
       process.execPath,
       ['--trace-opt', '-e', 'let s = 0; for (let i = 0; i < 5e6; i++) s += i % 7; console.log(s > 0)'],
