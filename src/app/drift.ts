@@ -24,7 +24,7 @@ import { gitEnvironment, isGitTimeout } from '../git/run.js';
 import { readBaseline } from '../store/baseline-store.js';
 import { readOidMemory } from '../store/oid-memory.js';
 import { readPulledFiles } from '../store/pulled-files.js';
-import { defaultStoreBase, projectStoreDir, projectStoreWithin } from '../store/store-location.js';
+import { defaultStoreBase, projectOurFolders, projectStoreDir } from '../store/store-location.js';
 
 /**
  * Drift since the save, with as few git processes as the question allows (two when HEAD has not moved).
@@ -55,7 +55,7 @@ export async function detectDrift(
   const reading: Promise<RepoState | RepoUnreadable | null> = known
     ? Promise.resolve(known.repo)
     : location
-      ? readRepoStateOrReason(root, location, undefined, projectStoreWithin(root, env))
+      ? readRepoStateOrReason(root, location, undefined, projectOurFolders(root, env))
       : Promise.resolve(null);
   // While git scans the tree, hash the files the checkpoint recorded (synchronous I/O, on this core),
   // reading only those written since the last save hashed them.
