@@ -106,7 +106,10 @@ export async function detectDrift(
   for (const file of recordedOids.keys()) toHash.delete(file);
   const currentOids = new Map([...recordedOids, ...(await hasher.oids(toHash))]);
 
-  const outside = changedOutsideRecorded({ recorded, dirty, commitChanges, currentOids });
+  const outside = await withoutRedactedListed(
+    changedOutsideRecorded({ recorded, dirty, commitChanges, currentOids }),
+    recorded,
+  );
   const drift = computeDrift({
     saved,
     currentBranch: repo.branch,
@@ -185,3 +188,19 @@ async function withUnlistedFiles(
     }));
   return { ...checkpoint, modifiedFiles: [...checkpoint.modifiedFiles, ...unlisted] };
 }
+
+/**
+ * The changed paths but those the checkpoint lists redacted (a token in the name: see redactPath), which
+ * it keeps no oid of and so does not follow. The detector loads only for a checkpoint that has one.
+ */
+async function withoutRedactedListed(
+  changed: readonly string[],
+  recorded: ReadonlySet<string>,
+): Promise<readonly string[]> {
+  if (![...recorded].some((file) => file.includes(REDACTED_MARK))) return changed;
+  const { redactPath } = await import('../core/redact.js');
+  return changed.filter((file) => !recorded.has(redactPath(file).text));
+}
+
+/** REDACTED (core/redact.ts), here without loading the detector on every drift check. */
+const REDACTED_MARK = '«redacted»';
