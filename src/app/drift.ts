@@ -24,7 +24,7 @@ import { gitEnvironment, isGitTimeout } from '../git/run.js';
 import { readBaseline } from '../store/baseline-store.js';
 import { readOidMemory } from '../store/oid-memory.js';
 import { readPulledFiles } from '../store/pulled-files.js';
-import { defaultStoreBase, projectStoreDir, projectStoreWithin } from '../store/store-location.js';
+import { defaultStoreBase, projectOurFolders, projectStoreDir } from '../store/store-location.js';
 
 /**
  * Drift since the save, with as few git processes as the question allows (two when HEAD has not moved).
@@ -55,7 +55,7 @@ export async function detectDrift(
   const reading: Promise<RepoState | RepoUnreadable | null> = known
     ? Promise.resolve(known.repo)
     : location
-      ? readRepoStateOrReason(root, location, undefined, projectStoreWithin(root, env))
+      ? readRepoStateOrReason(root, location, undefined, projectOurFolders(root, env))
       : Promise.resolve(null);
   // While git scans the tree, hash the files the checkpoint recorded (synchronous I/O, on this core),
   // reading only those written since the last save hashed them.
@@ -106,7 +106,10 @@ export async function detectDrift(
   for (const file of recordedOids.keys()) toHash.delete(file);
   const currentOids = new Map([...recordedOids, ...(await hasher.oids(toHash))]);
 
-  const outside = changedOutsideRecorded({ recorded, dirty, commitChanges, currentOids });
+  const outside = await withoutRedactedListed(
+    changedOutsideRecorded({ recorded, dirty, commitChanges, currentOids }),
+    recorded,
+  );
   const drift = computeDrift({
     saved,
     currentBranch: repo.branch,
@@ -185,3 +188,19 @@ async function withUnlistedFiles(
     }));
   return { ...checkpoint, modifiedFiles: [...checkpoint.modifiedFiles, ...unlisted] };
 }
+
+/**
+ * The changed paths but those the checkpoint lists redacted (a token in the name: see redactPath), which
+ * it keeps no oid of and so does not follow. The detector loads only for a checkpoint that has one.
+ */
+async function withoutRedactedListed(
+  changed: readonly string[],
+  recorded: ReadonlySet<string>,
+): Promise<readonly string[]> {
+  if (![...recorded].some((file) => file.includes(REDACTED_MARK))) return changed;
+  const { redactPath } = await import('../core/redact.js');
+  return changed.filter((file) => !recorded.has(redactPath(file).text));
+}
+
+/** REDACTED (core/redact.ts), here without loading the detector on every drift check. */
+const REDACTED_MARK = '«redacted»';

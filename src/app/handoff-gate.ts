@@ -2,7 +2,7 @@ import { CheckpointError } from '../core/errors.js';
 import { messageFieldAt, messageForScan } from '../core/handoff-message.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { textFromBytes } from '../core/raw-path.js';
-import { redactText } from '../core/redact.js';
+import { redactPath, redactText } from '../core/redact.js';
 import { byteViews } from '../core/secrets/byte-views.js';
 import type { DetectorConfig } from '../core/secrets/detect.js';
 import { advertisedObjects } from '../git/handoff-remote.js';
@@ -16,7 +16,7 @@ import {
 } from '../git/objects.js';
 import { runGit } from '../git/run.js';
 import type { AppDeps } from './deps.js';
-import { loadScanConfig, locateSecrets } from './scan.js';
+import { loadScanConfig, locatePathSecrets, locateSecrets } from './scan.js';
 
 /**
  * The handoff's secret gate. It scans exactly what `git push` will send, read from the objects
@@ -205,7 +205,12 @@ function scanCommit(
   else {
     const text = message.toString('utf8');
     const from = findings.list.length;
-    findings.scanBytes(Buffer.from(messageForScan(text, own.checkpoint)), label, 'handoff message');
+    findings.scanBytes(
+      Buffer.from(messageForScan(text, own.checkpoint)),
+      label,
+      'handoff message',
+      (line) => messageFieldAt(text, line)?.field === 'leftOut',
+    );
     for (const finding of findings.list.slice(from)) {
       const at = messageFieldAt(text, finding.line);
       if (at === null) continue;
@@ -222,15 +227,27 @@ class Findings {
 
   constructor(private readonly config: DetectorConfig) {}
 
-  /** A name as findings show it: any secret in it redacted. */
+  /** A name as findings show it: any secret in it redacted, a token bare in a path too (see redactPath). */
   redact(name: string): string {
-    return redactText(name, this.config).text;
+    return redactPath(redactText(name, this.config).text, this.config).text;
   }
 
-  scan(text: string, label: string | ((line: number) => string), where?: GateFinding['where']): void {
-    for (const finding of locateSecrets(text, this.config)) {
+  /**
+   * `isPathLine`: the lines that are paths (every name; the left-out paths of a handoff's message), where
+   * a token bare in the path is a secret too (`backup_ghp_….txt`: see findPathSecrets).
+   */
+  scan(
+    text: string,
+    label: string | ((line: number) => string),
+    where?: GateFinding['where'],
+    isPathLine: ((line: number) => boolean) | undefined = where === 'name' ? () => true : undefined,
+  ): void {
+    const inPaths = isPathLine
+      ? locatePathSecrets(text, this.config).filter((finding) => isPathLine(finding.line))
+      : [];
+    for (const finding of [...locateSecrets(text, this.config), ...inPaths]) {
       const raw = typeof label === 'string' ? label : label(finding.line);
-      const file = redactText(raw, this.config).text;
+      const file = this.redact(raw);
       const line = typeof label === 'string' ? finding.line : 1;
       const column = typeof label === 'string' ? finding.column : 1;
       const key = `${file}\n${where}\n${line}\n${finding.rule}`;
@@ -245,7 +262,8 @@ class Findings {
     bytes: Uint8Array,
     label: string | ((line: number) => string),
     where?: GateFinding['where'],
+    isPathLine?: (line: number) => boolean,
   ): void {
-    for (const view of byteViews(bytes)) this.scan(view.text, label, where);
+    for (const view of byteViews(bytes)) this.scan(view.text, label, where, isPathLine);
   }
 }

@@ -9,7 +9,7 @@ import type { AppDeps } from './deps.js';
 
 export { readCheckpoint } from './read-checkpoint.js';
 
-import { projectStoreWithin } from '../store/store-location.js';
+import { projectOurFolders } from '../store/store-location.js';
 import { detectDrift } from './drift.js';
 import { type ResolvedRoot, resolveProjectRoot } from './root.js';
 import type { RootContext } from './save.js';
@@ -65,7 +65,7 @@ export async function loadCheckpoint(
       if (!present) return undefined;
       const location = await locateRepo(root);
       const repo = location
-        ? readRepoStateOrReason(root, location, options.scanTimeoutMs, projectStoreWithin(root, deps.env))
+        ? readRepoStateOrReason(root, location, options.scanTimeoutMs, projectOurFolders(root, deps.env))
         : Promise.resolve(null);
       repo.catch(() => undefined); // awaited by detectDrift; a failure must not go unhandled meanwhile
       options.onScan?.(repo);

@@ -837,7 +837,11 @@ export async function restoreTreeLocked(
   try {
     await store.apply(plan.changes, options.onProgress, plan.folders);
   } catch (error) {
-    throw await rollBack(deps, store, before.snapshot, target, options.paths, error);
+    // Put back where this attempt wrote: its paths, and what its plan changed beyond them (a link in the
+    // way of a path restored, replaced by a folder): limited to its paths only, the link was lost and
+    // the folder made for it stayed.
+    const written = undoPaths(options.paths, null, plan.changes);
+    throw await rollBack(deps, store, before.snapshot, target, written, error);
   }
   await store.endRestore();
   return {

@@ -13,7 +13,7 @@ import { isReadable, locateRepo, readRepoStateOrReason } from '../git/repo.js';
 import { readBaseline, writeBaseline } from '../store/baseline-store.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { readOidMemory, sameMemory, writeOidMemory } from '../store/oid-memory.js';
-import { defaultStoreBase, projectStoreDir, projectStoreWithin } from '../store/store-location.js';
+import { defaultStoreBase, projectOurFolders, projectStoreDir } from '../store/store-location.js';
 import { GENERATOR } from '../version.js';
 import type { AppDeps } from './deps.js';
 import { detectDrift } from './drift.js';
@@ -96,7 +96,7 @@ export async function saveCheckpoint(
       // git starts first (its processes side by side); the rest of the work overlaps with its scan.
       const location = await locateRepo(root);
       const reading = location
-        ? readRepoStateOrReason(root, location, undefined, projectStoreWithin(root, deps.env))
+        ? readRepoStateOrReason(root, location, undefined, projectOurFolders(root, deps.env))
         : Promise.resolve(null);
       const asking = location ? isIgnoredByGitRemembered(root, CHECKPOINT_FILE).catch(() => null) : null;
       const redactionLoading = loadRedactionConfig(deps.fs, deps.env, root);

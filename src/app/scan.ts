@@ -1,6 +1,7 @@
 import { CheckpointError } from '../core/errors.js';
 import {
   type DetectorConfig,
+  findPathSecrets,
   findSecrets,
   type LocatedFinding,
   locateFindings,
@@ -57,4 +58,9 @@ export async function loadScanConfig(deps: AppDeps, projectRoot: string): Promis
 
 export function locateSecrets(text: string, config: DetectorConfig): LocatedFinding[] {
   return locateFindings(text, findSecrets(text, config));
+}
+
+/** The self-identifying tokens in paths, one a line (see findPathSecrets), located. */
+export function locatePathSecrets(text: string, config: DetectorConfig): LocatedFinding[] {
+  return locateFindings(text, findPathSecrets(text, config));
 }

@@ -1,6 +1,6 @@
 import type { SettingValues } from '../core/settings.js';
 import type { SnapshotRecord, SnapshotSettings } from '../core/snapshot.js';
-import { readSettings, settingsOf } from '../store/settings-file.js';
+import { readSettings, settingsOf, userConfigDir } from '../store/settings-file.js';
 import { SnapshotReader } from '../store/snapshot-reader.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
 import type { AppDeps } from './deps.js';
@@ -42,7 +42,10 @@ export async function storePlace(
     isHook: deps.isHook,
   });
   // Every setting, the size caps too, is checked here: a wrong one is named before any work.
-  const settings = snapshotSettings(settingsOf(deps, root.root));
+  const settings = {
+    ...snapshotSettings(settingsOf(deps, root.root)),
+    userConfigDir: userConfigDir(deps.env),
+  };
   const storeDir = projectStoreDir(defaultStoreBase(deps.env), root.root);
   return { root, storeDir, settings };
 }

@@ -205,7 +205,17 @@ export async function diagnose(
   if (claudeCode.level === 'ok' || otherAgents.length === 0 || claudeCodeUsed(deps.env))
     checks.push(claudeCode);
   checks.push(await relayCheck(root.root, deps.env));
-  checks.push(...settingsChecks(readSettings(deps.env, root.root), existsSync));
+  const settingsReport = readSettings(deps.env, root.root);
+  checks.push(...settingsChecks(settingsReport, existsSync));
+  // Brief h-left, item 2: like the store, a settings folder inside the project is left out of its scans.
+  const configWithin = storeFolderWithin(root.root, path.dirname(settingsReport.files.user));
+  if (configWithin !== null)
+    checks.push({
+      name: 'settings',
+      level: 'warn',
+      detail: `your settings folder lies inside this project at ${configWithin}/: snapshots, restores, handoffs and the checkpoint's file lists leave it out`,
+      fix: `The project's own git still sees it: add \`/${configWithin}/\` to .git/info/exclude (or .gitignore), or set XDG_CONFIG_HOME (or CHECKPOINT_CONFIG_DIR) to a folder outside the project.`,
+    });
   checks.push(...otherAgents);
   return checks;
 }

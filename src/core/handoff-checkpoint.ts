@@ -50,6 +50,30 @@ function redactStrings(value: unknown, redactor: Redactor): unknown {
 }
 
 /**
+ * The paths a checkpoint lists, as a save here keeps them (a token bare in one redacted too, `_` its
+ * boundary: see redactPath); one listed redacted keeps no oid, as it names no file (see mergeFiles).
+ */
+function withPathsRedacted(checkpoint: Checkpoint, redactor: Redactor): Checkpoint {
+  const modifiedFiles = checkpoint.modifiedFiles.map((file) => {
+    const path = redactor.path(file.path);
+    if (path === file.path) return file;
+    const { hash: _unfollowed, ...rest } = file;
+    return { ...rest, path };
+  });
+  const { flagged } = checkpoint.meta;
+  return {
+    ...checkpoint,
+    modifiedFiles,
+    meta: {
+      ...checkpoint.meta,
+      ...(flagged
+        ? { flagged: { ...flagged, paths: flagged.paths.map((file) => redactor.path(file)) } }
+        : {}),
+    },
+  };
+}
+
+/**
  * A checkpoint a pull brought, as it is written here: none of the meta that speaks for this machine's own
  * session (NOT_RECEIVED), every string left in it redacted with the redactor a save here uses (all of
  * them, whatever the field: a path keeps its entry, with the secret in it redacted), and marked as the
@@ -65,7 +89,7 @@ export function receiveHandoffCheckpoint(
   const before = redactor.count;
   const meta: Record<string, unknown> = { ...checkpoint.meta };
   for (const field of NOT_RECEIVED) delete meta[field];
-  const kept = redactStrings({ ...checkpoint, meta }, redactor) as Checkpoint;
+  const kept = withPathsRedacted(redactStrings({ ...checkpoint, meta }, redactor) as Checkpoint, redactor);
   const redactions = redactor.count - before;
   return {
     checkpoint: {

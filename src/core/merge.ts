@@ -4,7 +4,7 @@ import { carryHandoff } from './handoff-checkpoint.js';
 import type { SaveInput } from './input.js';
 import { JOURNAL_MEMORY_IDS } from './journal-id.js';
 import { LIMITS } from './limits.js';
-import { Redactor } from './redact.js';
+import { REDACTED, Redactor } from './redact.js';
 import {
   type AgentSavedAt,
   CHECKPOINT_VERSION,
@@ -89,7 +89,9 @@ export function pathsToHash(
   const paths = new Set<string>();
   for (const file of input.modifiedFiles ?? []) paths.add(file.path);
   for (const file of detectedFiles) paths.add(file.path);
-  if (input.mode === 'merge' && previous) for (const file of previous.modifiedFiles) paths.add(file.path);
+  if (input.mode === 'merge' && previous)
+    // A path listed redacted names no file (see mergeFiles): nothing to hash.
+    for (const file of previous.modifiedFiles) if (!file.path.includes(REDACTED)) paths.add(file.path);
   return [...paths];
 }
 
@@ -158,7 +160,12 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
     detected: params.detectedFiles,
     previous: previous?.modifiedFiles ?? [],
     oids,
+    redactPath: (file) => redactor.path(file),
   });
+  const flagged = params.flagged && {
+    ...params.flagged,
+    paths: [...new Set(params.flagged.paths.map((file) => redactor.path(file)))],
+  };
 
   const built: Checkpoint = {
     version: CHECKPOINT_VERSION,
@@ -181,7 +188,7 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
     meta: {
       redactions: previous?.meta.redactions ?? 0,
       truncated,
-      ...(params.flagged ? { flagged: params.flagged } : {}),
+      ...(flagged ? { flagged } : {}),
       ...(derived ? { derived } : {}),
       ...(newerInTranscript ? { newerInTranscript } : {}),
       ...(agentSavedAt ? { agentSavedAt } : {}),
@@ -207,7 +214,7 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
   };
   const fitted = fitToSize(checkpoint, LIMITS.fileBytes, {
     commandCount: newCommands.length,
-    filePaths: new Set(providedNotes.keys()),
+    filePaths: new Set([...providedNotes.keys()].map((file) => redactor.path(file))),
   });
   return {
     checkpoint: fitted.checkpoint,
@@ -253,30 +260,38 @@ function mergeFiles(params: {
   detected: readonly DetectedFile[];
   previous: readonly ModifiedFile[];
   oids: ReadonlyMap<string, string | null>;
+  /** A path as the checkpoint keeps it: a token in it redacted (see redactPath). */
+  redactPath: (path: string) => string;
 }): ModifiedFile[] {
   const detectedByPath = new Map(params.detected.map((file) => [file.path, file]));
   const previousNotes = new Map(params.previous.map((file) => [file.path, file.note]));
   const files = new Map<string, ModifiedFile>();
-  const entry = (path: string, status: FileStatus, source: 'git' | 'agent', note: string | undefined) =>
-    withoutUndefined({ path, status, source, note, hash: params.oids.get(path) ?? undefined });
+  // Listed under its redacted name, a path with a secret in it names no file: it keeps no oid, which
+  // drift would find changed at every look.
+  const entry = (path: string, status: FileStatus, source: 'git' | 'agent', note: string | undefined) => {
+    const kept = params.redactPath(path);
+    const hash = kept === path ? (params.oids.get(path) ?? undefined) : undefined;
+    return withoutUndefined({ path: kept, status, source, note, hash });
+  };
+  const add = (file: ModifiedFile) => {
+    if (!files.has(file.path)) files.set(file.path, file);
+  };
 
   for (const [path, note] of params.provided) {
     const detected = detectedByPath.get(path);
     const keptNote = note ?? previousNotes.get(path);
-    files.set(
-      path,
+    add(
       detected
         ? entry(path, detected.status, 'git', keptNote)
         : entry(path, statusOf(path, params.oids), 'agent', keptNote),
     );
   }
-  for (const file of params.detected) {
-    if (!files.has(file.path))
-      files.set(file.path, entry(file.path, file.status, 'git', previousNotes.get(file.path)));
-  }
+  for (const file of params.detected) add(entry(file.path, file.status, 'git', previousNotes.get(file.path)));
   for (const file of params.previous) {
-    if (!files.has(file.path))
-      files.set(file.path, entry(file.path, statusOf(file.path, params.oids), 'agent', file.note));
+    if (files.has(file.path) || files.has(params.redactPath(file.path))) continue;
+    // Listed redacted, it names no file to look at: it keeps what it said.
+    const status = file.path.includes(REDACTED) ? file.status : statusOf(file.path, params.oids);
+    add(entry(file.path, status, 'agent', file.note));
   }
   return [...files.values()];
 }

@@ -44,6 +44,8 @@ export interface SnapshotSettings {
   keepAsideMaxBytes?: number;
   /** Git-ignored files to snapshot anyway: patterns as in .gitignore (the snapshotIncludeIgnored setting). */
   includeIgnored?: readonly string[];
+  /** The user's configuration folder (absolute): inside the project, it is left out like the store. */
+  userConfigDir?: string | undefined;
 }
 
 // The schema of this metadata is in snapshot-schema.ts, loaded only where snapshots are listed: the

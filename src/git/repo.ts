@@ -101,16 +101,17 @@ function nearestGitEntry(root: string): RepoLocation | null {
 
 /**
  * One `git status` for branch, HEAD and every uncommitted or untracked file under the project root.
- * The checkpoint's own files are left out: they are ours, not the user's changes; so is the snapshot
- * store's folder when it lies inside the project (`storeWithin`, see store/store-within.ts).
+ * The checkpoint's own files are left out: they are ours, not the user's changes; so are the snapshot
+ * store's folder and the user's configuration folder when they lie inside the project (`ourFolders`, see
+ * store/store-within.ts).
  */
 export async function readRepoState(
   root: string,
   location: RepoLocation,
   timeoutMs = GIT_SCAN_TIMEOUT_MS,
-  storeWithin: string | null = null,
+  ourFolders: readonly string[] = [],
 ): Promise<RepoState> {
-  return toRepoState(await runGit(STATUS_ARGS, { cwd: root, timeoutMs }), location, storeWithin);
+  return toRepoState(await runGit(STATUS_ARGS, { cwd: root, timeoutMs }), location, ourFolders);
 }
 
 /** Where git cannot tell the repository's state: not installed, or it refused (a broken `.git`, unsafe ownership). */
@@ -127,10 +128,10 @@ export async function readRepoStateOrReason(
   root: string,
   location: RepoLocation,
   timeoutMs = GIT_SCAN_TIMEOUT_MS,
-  storeWithin: string | null = null,
+  ourFolders: readonly string[] = [],
 ): Promise<RepoState | RepoUnreadable> {
   try {
-    return await readRepoState(root, location, timeoutMs, storeWithin);
+    return await readRepoState(root, location, timeoutMs, ourFolders);
   } catch (error) {
     const reason = gitCannotRead(error);
     if (reason !== null) return { unreadable: reason };
@@ -160,7 +161,7 @@ export function gitCannotRead(error: unknown): string | null {
 function toRepoState(
   status: { stdout: string; bytes?: Buffer },
   location: RepoLocation,
-  storeWithin: string | null,
+  ourFolders: readonly string[],
 ): RepoState {
   // Decoded losslessly to tell names that are not valid UTF-8 apart (see raw-path.ts).
   const parsed = parseStatusV2(status.bytes ? textFromBytes(status.bytes) : status.stdout);
@@ -170,8 +171,7 @@ function toRepoState(
   for (const entry of parsed.entries) {
     const relative = stripPrefix(entry.path, location.prefix);
     if (relative === null) continue;
-    if (storeWithin !== null && (relative === storeWithin || relative.startsWith(`${storeWithin}/`)))
-      continue;
+    if (ourFolders.some((folder) => relative === folder || relative.startsWith(`${folder}/`))) continue;
     if (hasRawBytes(relative)) {
       // A checkpoint holds text: such a name is followed by no save or drift, only named (see RepoState).
       // Its lossy form names no file: kept as an entry, drift hashed it and flagged it (issue 26).

@@ -17,7 +17,7 @@ import { countChanges, coveringPathspecs, isUnder } from './snapshot-diff.js';
 import type { StoreGit } from './store-git.js';
 import { dropLostEntries, isMissingObjectError } from './store-repair.js';
 import { readState, type StoreState, writeState } from './store-state.js';
-import { isStorePath } from './store-within.js';
+import { isOurPath } from './store-within.js';
 import { treeStat } from './tree-stat.js';
 import { RESTORE_TEMP_PREFIX } from './worktree-writer.js';
 
@@ -69,8 +69,8 @@ export interface CaptureTarget {
   git: StoreGit;
   /** The store's object format, once known: small batches of changes are then stored without git. */
   objectFormat?: ObjectFormat | undefined;
-  /** The store's own folder inside the project, never captured (see storeFolderWithin), or `null`. */
-  storeWithin?: string | null | undefined;
+  /** Our folders inside the project (the store's, the user's settings), never captured (see ourFoldersWithin). */
+  ourFolders?: readonly string[] | undefined;
 }
 
 /**
@@ -156,8 +156,8 @@ export async function captureTree(
     scanned = await scan();
   }
   // A name that is not valid UTF-8 is a string like any other here, its bytes kept (see raw-path.ts).
-  const isStore = (file: string) => isStorePath(file, target.storeWithin ?? null);
-  // Security: the store's own files are never the project's, even where the project's git tracks them.
+  const isStore = (file: string) => isOurPath(file, target.ourFolders ?? []);
+  // Security: our own files are never the project's, even where the project's git tracks them.
   const entries = parseStatusV2(scanned.stdout).entries.filter((entry) => !isStore(entry.path));
   const included = await including;
   included.add = included.add.filter((file) => !isStore(file));
@@ -459,7 +459,7 @@ async function ignoredInIndex(target: CaptureTarget): Promise<string[]> {
     (await runGit(trackedArgs, { cwd: target.root, okExitCodes: [0, 128], exactNames: true })).stdout,
   );
   const tracked = new Set(projects);
-  return candidates.filter((file) => !tracked.has(file) || isStorePath(file, target.storeWithin ?? null));
+  return candidates.filter((file) => !tracked.has(file) || isOurPath(file, target.ourFolders ?? []));
 }
 
 /** How many checked `.gitignore` files the state remembers; past that, those of the last check only. */
@@ -544,7 +544,7 @@ async function syncInfo(
   outside: string,
 ): Promise<boolean> {
   const ours = [
-    ...(target.storeWithin ? [`${target.storeWithin}/`] : []),
+    ...(target.ourFolders ?? []).map((folder) => `${folder}/`),
     ...exclusions.large.map((entry) => entry.path),
     ...exclusions.nested,
   ]

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import type { ObjectFormat } from '../git/oid.js';
 import { writeLooseObject } from './loose-object.js';
-import { refuseStoreFolderLink, writeStoreFileInPlace } from './store-folder.js';
+import { refuseFanOutLinks, writeStoreFileInPlace } from './store-folder.js';
 import type { StoreGit } from './store-git.js';
 
 /** What a gc did to the store's size: bytes before and after, and what it copied in to stop borrowing. */
@@ -33,7 +33,10 @@ export async function gcStore(
 ): Promise<Omit<GcSizes, 'beforeBytes'>> {
   let copiedBytes = 0;
   if (await store.exists()) {
-    await refuseFanOutLinks(path.join(store.gitDir, 'objects'));
+    // Security: prune, prune-packed and repack -d delete loose objects in the fan-out folders objects/xx,
+    // and the folders they empty; through a link in one's place, another repository's objects (review
+    // of 2026-12-07). Checked again here, before anything is deleted.
+    refuseFanOutLinks(path.join(store.gitDir, 'objects'));
     // Each deleting git names itself in gc.pid as `git gc` does, so that one a killed gc leaves running
     // is waited for before the next call writes objects it could delete (see waitForOrphanedGc).
     const gcPid = path.join(store.gitDir, 'gc.pid');
@@ -87,17 +90,6 @@ export async function gcStore(
     }
   }
   return { afterBytes: await store.sizeBytes(), copiedBytes };
-}
-
-/**
- * Security: prune, prune-packed and repack -d delete loose objects in the fan-out folders objects/xx, and
- * the folders they empty; through a link in one's place, another repository's objects (review of
- * 2026-12-07). Every one that exists is checked before anything is deleted; the listing's check covers
- * objects/ and objects/pack, this only what gc alone deletes through.
- */
-async function refuseFanOutLinks(objects: string): Promise<void> {
-  for (const name of await fsp.readdir(objects).catch(() => [] as string[]))
-    if (/^[0-9a-f]{2}$/.test(name)) refuseStoreFolderLink(path.join(objects, name));
 }
 
 /**

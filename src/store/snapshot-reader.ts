@@ -5,7 +5,7 @@ import { CheckpointError } from '../core/errors.js';
 import type { SnapshotRecord, SnapshotSettings } from '../core/snapshot.js';
 import { withFileLock } from './lock.js';
 import * as catalog from './snapshot-catalog.js';
-import { refuseStoreFileLink, refuseStoreFolderLink } from './store-folder.js';
+import { refuseFanOutLinks, refuseStoreFileLink, refuseStoreFolderLink } from './store-folder.js';
 import { type StoreGit, storeGit } from './store-git.js';
 import { ensurePrivateDirs, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
 import { storeSizeBytes } from './store-size.js';
@@ -107,6 +107,8 @@ export class SnapshotReader {
       this.storeDir,
     ]);
     this.refuseGitFolderLinks();
+    // Every writer holds the lock: a snapshot's git writes its objects into the fan-out folders.
+    refuseFanOutLinks(path.join(this.gitDir, 'objects'));
     return withFileLock(
       this.lockPath,
       async () => {
@@ -211,7 +213,8 @@ const STORE_FILES = ['kinds.jsonl', 'state.json', 'restore-journal.json'];
  * follow links, and the new content is renamed over the link's target (the index on every snapshot,
  * packed-refs when refs are packed or one packed is deleted, HEAD, config). What git only replaces or
  * unlinks (sharedindex.*, index.lock, the packs' files) and gc.pid, which we write with O_NOFOLLOW, are
- * harmless as links and not checked. The fan-out folders objects/xx are checked where they are written
- * or pruned (loose-object.ts, snapshot-gc.ts), not here: 256 lstats on every listing.
+ * harmless as links and not checked. The fan-out folders objects/xx are checked by withLock, before
+ * every writer (refuseFanOutLinks: one listing of objects/), and by loose-object.ts and snapshot-gc.ts
+ * where they write or prune; not by readers.
  */
 const STORE_GIT_FILES = ['index', 'packed-refs', 'HEAD', 'config'];

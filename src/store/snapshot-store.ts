@@ -39,7 +39,7 @@ import { initStore } from './store-setup.js';
 import { storeSizeBytes } from './store-size.js';
 import { readState, writeState } from './store-state.js';
 import { noteAdded, type StoreUsage } from './store-usage.js';
-import { isStorePath, storeFolderWithin } from './store-within.js';
+import { isOurPath, ourFoldersWithin } from './store-within.js';
 import { uniqueSuffix } from './temp-name.js';
 import { type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
@@ -63,10 +63,10 @@ export class SnapshotStore extends SnapshotReader {
   private readonly journalPath: string;
   private readonly kindsPath: string;
   /**
-   * The store's own folder inside the project, or `null` (the usual case): never captured, restored over
-   * or deleted by a restore (see storeFolderWithin).
+   * Our folders inside the project (the store's, the user's settings), usually none: never captured,
+   * restored over or deleted by a restore (see ourFoldersWithin).
    */
-  readonly storeWithin: string | null;
+  readonly ourFolders: readonly string[];
   /** Learned by init() from the store's config; read again by record() when init() was not called. */
   private objectFormat: ObjectFormat | undefined;
 
@@ -74,7 +74,10 @@ export class SnapshotStore extends SnapshotReader {
     super(root, storeDir, settings);
     this.journalPath = path.join(storeDir, 'restore-journal.json');
     this.kindsPath = path.join(storeDir, 'kinds.jsonl');
-    this.storeWithin = storeFolderWithin(root, path.dirname(path.dirname(storeDir)));
+    this.ourFolders = ourFoldersWithin(root, [
+      path.dirname(path.dirname(storeDir)),
+      ...(settings.userConfigDir === undefined ? [] : [settings.userConfigDir]),
+    ]);
   }
 
   /** Creates the shadow repository on first use, or repairs an interrupted set-up. Call it holding the lock. */
@@ -110,7 +113,7 @@ export class SnapshotStore extends SnapshotReader {
           settings: this.settings,
           git: this.git,
           objectFormat: this.objectFormat,
-          storeWithin: this.storeWithin,
+          ourFolders: this.ourFolders,
         },
         baseTree,
         once,
@@ -303,9 +306,9 @@ export class SnapshotStore extends SnapshotReader {
     paths: readonly string[] = [],
   ): Promise<TreeChange[]> {
     const changes = await diff.changesBetween(this.git, fromTree, toTree, paths);
-    return this.storeWithin === null
+    return this.ourFolders.length === 0
       ? changes
-      : changes.filter((change) => !isStorePath(change.path, this.storeWithin));
+      : changes.filter((change) => !isOurPath(change.path, this.ourFolders));
   }
 
   /** The changes between each pair of trees, from one git process. */
@@ -313,17 +316,17 @@ export class SnapshotStore extends SnapshotReader {
     pairs: ReadonlyArray<readonly [from: string, to: string]>,
   ): Promise<TreeChange[][]> {
     const all = await diff.changesBetweenPairs(this.git, pairs);
-    const within = this.storeWithin;
-    return within === null
+    const within = this.ourFolders;
+    return within.length === 0
       ? all
-      : all.map((changes) => changes.filter((change) => !isStorePath(change.path, within)));
+      : all.map((changes) => changes.filter((change) => !isOurPath(change.path, within)));
   }
 
   async diffStat(fromTree: string, toTree: string, paths: readonly string[] = []): Promise<diff.DiffEntry[]> {
     const entries = await diff.diffStat(this.git, fromTree, toTree, paths);
-    return this.storeWithin === null
+    return this.ourFolders.length === 0
       ? entries
-      : entries.filter((entry) => !isStorePath(entry.path, this.storeWithin));
+      : entries.filter((entry) => !isOurPath(entry.path, this.ourFolders));
   }
 
   treeHasPath(tree: string, file: string): Promise<boolean> {

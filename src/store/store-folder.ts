@@ -1,4 +1,14 @@
-import { closeSync, constants, lstatSync, mkdirSync, openSync, type Stats, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  type Stats,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 
@@ -46,6 +56,30 @@ export function refuseStoreFolderLink(dir: string): void {
   const stats = lstatSync(dir, { throwIfNoEntry: false });
   if (stats !== undefined && !stats.isDirectory()) throw refusal(dir, stats, 'folder');
 }
+
+/**
+ * Refuses a fan-out folder `objects/xx` that is there as a symbolic link or as anything but a folder:
+ * git writes a snapshot's new objects into them, and gc prunes through them, so a link in one's place
+ * carries those writes and deletions into whatever it points at (brief h-left, item 3). One listing of
+ * `objectsDir` gives each entry's type (no lstat per folder: 256 of them in a packed store's life);
+ * an entry whose type the file system does not give is looked at with lstat.
+ */
+export function refuseFanOutLinks(objectsDir: string): void {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(objectsDir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // no store yet: git init makes it
+    throw error;
+  }
+  for (const entry of entries) {
+    if (!entry.isDirectory() && FAN_OUT_NAME.test(entry.name))
+      refuseStoreFolderLink(path.join(objectsDir, entry.name));
+  }
+}
+
+/** A fan-out folder's name: the first two hex digits of the oids it holds. */
+const FAN_OUT_NAME = /^[0-9a-f]{2}$/;
 
 /** Refuses a file of the store that is there as a symbolic link or as anything but a plain file. */
 export function refuseStoreFileLink(file: string): void {

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { hashHex } from '../git/hash.js';
+import { userConfigDir } from './settings-file.js';
 import { defaultStoreBase } from './store-base.js';
-import { storeFolderWithin } from './store-within.js';
+import { ourFoldersWithin } from './store-within.js';
 
 // The base folder has a module of its own, free of node:crypto, for the hooks' loader.
 export { defaultStoreBase, STORE_ENV } from './store-base.js';
@@ -26,11 +27,16 @@ export function projectStoreDir(base: string, root: string): string {
   return path.join(base, 'projects', folder);
 }
 
-/** The store's folder inside the project `root`, or `null` (see storeFolderWithin); `null` when the settings cannot be read. */
-export function projectStoreWithin(root: string, env: NodeJS.ProcessEnv): string | null {
+/**
+ * Our folders inside the project `root` (the store's, the user's configuration folder), usually none
+ * (see ourFoldersWithin); the store's is left out when the settings cannot be read.
+ */
+export function projectOurFolders(root: string, env: NodeJS.ProcessEnv): string[] {
+  let base: string[] = [];
   try {
-    return storeFolderWithin(root, defaultStoreBase(env));
+    base = [defaultStoreBase(env)];
   } catch {
-    return null; // a settings problem: the command that needs the store says so
+    // a settings problem: the command that needs the store says so
   }
+  return ourFoldersWithin(root, [...base, userConfigDir(env)]);
 }

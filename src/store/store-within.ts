@@ -33,9 +33,20 @@ export function isProjectInStore(root: string, base: string): boolean {
   );
 }
 
-/** Whether a project path (POSIX) is the store's folder within the project (see storeFolderWithin) or under it. */
-export function isStorePath(file: string, within: string | null): boolean {
-  return within !== null && (file === within || file.startsWith(`${within}/`));
+/**
+ * Our folders inside the project, as storeFolderWithin gives each: the store's base folder and the user's
+ * configuration folder (settings and redaction patterns: HOME or XDG_CONFIG_HOME inside the project).
+ * Neither is the user's work: snapshotted, a restore rolled the user's settings back, and a handoff
+ * pushed them to the remote (brief h-left, item 2).
+ */
+export function ourFoldersWithin(root: string, folders: readonly string[]): string[] {
+  const within = folders.map((folder) => storeFolderWithin(root, folder));
+  return [...new Set(within.filter((folder): folder is string => folder !== null))];
+}
+
+/** Whether a project path (POSIX) is one of our folders within the project (see ourFoldersWithin) or under one. */
+export function isOurPath(file: string, within: readonly string[]): boolean {
+  return within.some((folder) => file === folder || file.startsWith(`${folder}/`));
 }
 
 /** The real path of `file`, or of its nearest folder that exists with the rest joined on. */

@@ -85,6 +85,7 @@ export class WorktreeWriter {
     }
     await this.pruneEmptyParents(
       removals.filter((change) => change.status === 'D').map((change) => change.path),
+      folders,
     );
     for (const change of writes) {
       await this.writeFile(
@@ -122,10 +123,20 @@ export class WorktreeWriter {
     else await fsp.unlink(fsPath(target));
   }
 
-  private async pruneEmptyParents(removed: readonly string[]): Promise<void> {
+  /**
+   * Removes the folders left empty by `removed`, except `kept` and the folders above them: those are
+   * made again after the changes anyway (an undo's, a failed restore's rollback), and kept they keep
+   * what a folder made again would not (its mode, its owner).
+   */
+  private async pruneEmptyParents(removed: readonly string[], kept: readonly string[]): Promise<void> {
+    const keptDirs = new Set<string>();
+    for (const folder of kept) {
+      for (let dir = folder; dir !== '.'; dir = path.dirname(dir)) keptDirs.add(dir);
+    }
     const dirs = new Set<string>();
     for (const file of removed) {
-      for (let dir = path.dirname(file); dir !== '.'; dir = path.dirname(dir)) dirs.add(dir);
+      for (let dir = path.dirname(file); dir !== '.'; dir = path.dirname(dir))
+        if (!keptDirs.has(dir)) dirs.add(dir);
     }
     const deepestFirst = [...dirs].sort((a, b) => b.split('/').length - a.split('/').length);
     for (const dir of deepestFirst) await fsp.rmdir(fsPath(path.join(this.root, dir))).catch(() => undefined);

@@ -185,70 +185,114 @@ async function undo(deps: AppDeps, root: string, id: string | null) {
   return restoreSnapshot(deps, { projectRoot: root, snapshotId: id as string, dryRun: false });
 }
 
+/** Runs `steps` from the `initial` tree; `check` is given each restore or pull, to run and judge. */
+async function runSteps(
+  initial: ReadonlyArray<[string, Spec]>,
+  steps: readonly Step[],
+  check: (
+    deps: AppDeps,
+    root: string,
+    apply: (onProgress?: (done: number) => void) => Promise<string | null>,
+  ) => Promise<void>,
+): Promise<void> {
+  const root = createRepo({ committed: { 'base.txt': 'base\n' }, ignore: IGNORE });
+  const firstPaths = initial.map(([file]) => file).filter((file) => !file.startsWith('#'));
+  const resolve = (file: string) =>
+    file.startsWith('#') ? (firstPaths[Number(file.slice(1)) % firstPaths.length] ?? 'a') : file;
+  for (const [file, entry] of initial) place(root, resolve(file), entry);
+  const deps = defaultDeps({
+    env: {
+      CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
+      CHECKPOINT_SNAPSHOT_MAX_FILE_MB: CAP_MB,
+    },
+  });
+  const snapshots = [(await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' })).snapshot.id];
+  for (const current of steps) {
+    if (current.op === 'edit') place(root, current.file, current.entry);
+    else if (current.op === 'remove') removeIfThere(path.join(root, current.file));
+    else if (current.op === 'snapshot')
+      snapshots.push((await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' })).snapshot.id);
+    else if (current.op === 'restore') {
+      const id = snapshots[current.pick % snapshots.length] as string;
+      await check(
+        deps,
+        root,
+        async (onProgress) =>
+          (await restoreSnapshot(deps, { projectRoot: root, snapshotId: id, dryRun: false, onProgress }))
+            .undoSnapshotId,
+      );
+    } else {
+      // A pull applies a remote's tree through this same restore (see handoff-pull.ts).
+      await check(deps, root, async (onProgress) => {
+        const { store } = await openStore(deps, root, {});
+        return store.withLock(async () => {
+          await store.init();
+          const tree = craftTree(
+            store.gitDir,
+            current.entries.map(([file, entry]) => [resolve(file), entry]),
+          );
+          return (
+            await restoreTreeLocked(
+              deps,
+              store,
+              { id: 'handoff', tree },
+              { paths: [], dryRun: false, onProgress },
+            )
+          ).undoSnapshotId;
+        });
+      });
+    }
+  }
+  rmSync(root, { recursive: true, force: true });
+}
+
+const RUNS = {
+  numRuns: Number(process.env.PROPERTY_RUNS ?? 5),
+  endOnFailure: process.env.PROPERTY_SHRINK === '0',
+};
+const INITIAL = fc.array(fc.tuple(FRESH_PATH, spec), { minLength: 2, maxLength: 7 });
+const STEPS = fc.array(step, { minLength: 2, maxLength: 5 });
+
 describe('restore and pull, then undo (property)', () => {
   it('undo gives back the exact tree, and undoing the undo the restored one', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.tuple(FRESH_PATH, spec), { minLength: 2, maxLength: 7 }),
-        fc.array(step, { minLength: 2, maxLength: 5 }),
-        async (initial, steps) => {
-          const root = createRepo({ committed: { 'base.txt': 'base\n' }, ignore: IGNORE });
-          const firstPaths = initial.map(([file]) => file).filter((file) => !file.startsWith('#'));
-          const resolve = (file: string) =>
-            file.startsWith('#') ? (firstPaths[Number(file.slice(1)) % firstPaths.length] ?? 'a') : file;
-          for (const [file, entry] of initial) place(root, resolve(file), entry);
-          const deps = defaultDeps({
-            env: {
-              CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
-              CHECKPOINT_SNAPSHOT_MAX_FILE_MB: CAP_MB,
-            },
-          });
-          const snapshots = [
-            (await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' })).snapshot.id,
-          ];
-          for (const current of steps) {
-            if (current.op === 'edit') place(root, current.file, current.entry);
-            else if (current.op === 'remove') removeIfThere(path.join(root, current.file));
-            else if (current.op === 'snapshot')
-              snapshots.push(
-                (await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' })).snapshot.id,
-              );
-            else {
-              const before = fullTree(root);
-              let undoId: string | null;
-              if (current.op === 'restore') {
-                const id = snapshots[current.pick % snapshots.length] as string;
-                undoId = (await undo(deps, root, id)).undoSnapshotId;
-              } else {
-                // A pull applies a remote's tree through this same restore (see handoff-pull.ts).
-                const { store } = await openStore(deps, root, {});
-                undoId = await store.withLock(async () => {
-                  await store.init();
-                  const tree = craftTree(
-                    store.gitDir,
-                    current.entries.map(([file, entry]) => [resolve(file), entry]),
-                  );
-                  return (
-                    await restoreTreeLocked(
-                      deps,
-                      store,
-                      { id: 'handoff', tree },
-                      { paths: [], dryRun: false },
-                    )
-                  ).undoSnapshotId;
-                });
-              }
-              const after = fullTree(root);
-              const undone = await undo(deps, root, undoId);
-              expect(fullTree(root)).toEqual(before);
-              await undo(deps, root, undone.undoSnapshotId);
-              expect(fullTree(root)).toEqual(after);
+      fc.asyncProperty(INITIAL, STEPS, async (initial, steps) => {
+        await runSteps(initial, steps, async (deps, root, apply) => {
+          const before = fullTree(root);
+          const undoId = await apply();
+          const after = fullTree(root);
+          const undone = await undo(deps, root, undoId);
+          expect(fullTree(root)).toEqual(before);
+          await undo(deps, root, undone.undoSnapshotId);
+          expect(fullTree(root)).toEqual(after);
+        });
+      }),
+      RUNS,
+    );
+  }, 900_000);
+
+  // A restore that fails midway (a full disk, a name the file system refuses) is put back: the tree is
+  // the one it found, empty folders included (the brief of 2026-12-07: folders it made stayed, empty).
+  it('a restore or pull that fails midway leaves the exact tree it found, folders included', async () => {
+    await fc.assert(
+      fc.asyncProperty(INITIAL, STEPS, fc.integer({ min: 1, max: 4 }), async (initial, steps, failAt) => {
+        await runSteps(initial, steps, async (_deps, root, apply) => {
+          const before = fullTree(root);
+          let failed = false;
+          const outcome = await apply((done) => {
+            if (done > failAt || failed) return;
+            if (done === failAt) {
+              failed = true;
+              throw new Error('the disk is full');
             }
+          }).catch((error: unknown) => error);
+          if (failed) {
+            expect(String(outcome)).toContain('the disk is full');
+            expect(fullTree(root)).toEqual(before);
           }
-          rmSync(root, { recursive: true, force: true });
-        },
-      ),
-      { numRuns: Number(process.env.PROPERTY_RUNS ?? 5), endOnFailure: process.env.PROPERTY_SHRINK === '0' },
+        });
+      }),
+      RUNS,
     );
   }, 900_000);
 });

@@ -4,6 +4,7 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   renameSync,
@@ -612,6 +613,54 @@ describe('restore', () => {
     expect(done.plan.overwrite.sort()).toEqual(['docs/x.md', 'src/a.ts']);
     expect(readTree(root)['src/b.ts']).toMatchObject({ content: Buffer.from('b2').toString('base64') });
     expect(readTree(root)['src/a.ts']).toMatchObject({ content: Buffer.from('a1').toString('base64') });
+  });
+
+  it('a path-limited restore that fails midway puts back the link in its way, and leaves no folder it made (brief h-left)', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const deps = depsFor();
+    writeTree(root, { 'lib/a.txt': 'a1', 'lib/b.txt': 'b1', 'shared/k.txt': 'k' });
+    const snap = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    rmSync(path.join(root, 'lib'), { recursive: true });
+    symlinkSync('shared', path.join(root, 'lib'));
+    // A failure after the first file is written (a full disk): the link went, a folder stands in its place.
+    const failed = restoreSnapshot(deps, {
+      projectRoot: root,
+      snapshotId: snap.snapshot.id,
+      paths: ['lib/a.txt', 'lib/b.txt'],
+      dryRun: false,
+      onProgress: (done) => {
+        if (done === 2) throw new Error('no space left on device');
+      },
+    });
+    await expect(failed).rejects.toThrow(/no space left on device.*nothing else was changed/);
+    expect(readlinkSync(path.join(root, 'lib'))).toBe('shared');
+    expect(readdirSync(root).sort()).toEqual(['.git', '.gitignore', 'a.ts', 'lib', 'shared']);
+    expect(readdirSync(path.join(root, 'shared'))).toEqual(['k.txt']);
+  });
+
+  it('a restore that fails midway keeps an empty folder it wrote into, never removed and made again (brief h-left)', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const deps = depsFor();
+    writeTree(root, { 'keep/new.txt': 'n', 'made/deep/x.txt': 'x', 'z.txt': 'z' });
+    const snap = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    for (const dir of ['made', 'z.txt']) rmSync(path.join(root, dir), { recursive: true });
+    rmSync(path.join(root, 'keep/new.txt'));
+    // An empty folder of the user's own, with a mode of its own: a folder made again would lose it.
+    chmodSync(path.join(root, 'keep'), 0o700);
+    const { ino } = statSync(path.join(root, 'keep'));
+    const failed = restoreSnapshot(deps, {
+      projectRoot: root,
+      snapshotId: snap.snapshot.id,
+      dryRun: false,
+      onProgress: (done) => {
+        if (done === 3) throw new Error('no space left on device');
+      },
+    });
+    await expect(failed).rejects.toThrow(/no space left on device/);
+    expect(readdirSync(root).sort()).toEqual(['.git', '.gitignore', 'a.ts', 'keep']);
+    expect(readdirSync(path.join(root, 'keep'))).toEqual([]);
+    expect(statSync(path.join(root, 'keep')).ino).toBe(ino);
+    expect(statSync(path.join(root, 'keep')).mode & 0o777).toBe(0o700);
   });
 
   it('after an interrupted path-limited restore, the undo covers its paths and this one’s; an older journal, the whole tree (issue 26)', async () => {

@@ -20,6 +20,51 @@ async function load(root: string) {
 const stored = (root: string) => JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
 
 describe('save and load in a real repository', () => {
+  // Brief h-left, item 4: a key bare in a path (a folder named by an AWS key id, a GitHub token as a
+  // file's name, joined to the name by `_`) was kept in the checkpoint as it was.
+  it('a token bare in a file path is redacted in the list, and such a file is never flagged as drift', async () => {
+    const aws = `AKIA${'QYLPMN5HHHFPZAM2'}`;
+    const github = `ghp_${'Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q'}`;
+    const root = createRepo({
+      committed: { 'src/app.ts': 'v1' },
+      dirty: {
+        'src/app.ts': 'v2',
+        [`${aws}/config.json`]: '{}',
+        [`keys/backup_${github}_old.txt`]: 'x',
+        [`notes/${github}.md`]: 'notes',
+      },
+    });
+    await save(root, {
+      goal: 'Keys',
+      modifiedFiles: [{ path: `keys/backup_${github}_old.txt`, note: 'named by hand' }],
+    });
+    const text = readFileSync(path.join(root, '.claude-checkpoint'), 'utf8');
+    expect(text).not.toContain(aws);
+    expect(text).not.toContain(github);
+    const listed = () =>
+      Object.fromEntries(
+        stored(root).modifiedFiles.map((file: { path: string; status: string }) => [file.path, file.status]),
+      );
+    expect(listed()).toEqual({
+      'keys/backup_«redacted»_old.txt': '??',
+      'notes/«redacted».md': '??',
+      'src/app.ts': 'M',
+      '«redacted»/config.json': '??',
+    });
+    expect((await load(root)).drift?.changedSince).toEqual([]);
+    // Committed since: the next save keeps them as listed (no file of that name to call deleted).
+    commitAll(root, 'keys');
+    writeTree(root, { 'src/app.ts': 'v3' });
+    await save(root, { goal: 'Keys', mode: 'merge' });
+    expect(listed()).toEqual({
+      'src/app.ts': 'M',
+      'keys/backup_«redacted»_old.txt': '??',
+      'notes/«redacted».md': '??',
+      '«redacted»/config.json': '??',
+    });
+    expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).not.toContain(github);
+  });
+
   it("the original tool's scenario: only the file edited after the save is flagged", async () => {
     const root = createRepo({
       committed: { 'src/auth/session.ts': 'v1', 'src/auth/callback.ts': 'v1' },

@@ -37,6 +37,28 @@ describe('a checkpoint received from a handoff', () => {
     expect([...handoffFieldsOf(checkpoint)]).toEqual([...HANDOFF_FIELDS]);
   });
 
+  it('redacts a token joined by `_` to a name in the paths it lists, which keep no oid then (brief h-left)', () => {
+    const sent = {
+      ...example,
+      modifiedFiles: [
+        {
+          path: `keys/backup_${TOKEN}.txt`,
+          status: 'M' as const,
+          source: 'agent' as const,
+          hash: 'a'.repeat(40),
+        },
+      ],
+      meta: { ...example.meta, flagged: { since: example.updatedAt, paths: [`keys/backup_${TOKEN}.txt`] } },
+    };
+    const { checkpoint, redactions } = receiveHandoffCheckpoint(sent, origin, new Redactor());
+    expect(JSON.stringify(checkpoint)).not.toContain(TOKEN);
+    expect(checkpoint.modifiedFiles).toEqual([
+      { path: 'keys/backup_«redacted».txt', status: 'M', source: 'agent' },
+    ]);
+    expect(checkpoint.meta.flagged?.paths).toEqual(['keys/backup_«redacted».txt']);
+    expect(redactions).toBe(2);
+  });
+
   it('keeps none of the meta that speaks for this session, and redacts every string it keeps', () => {
     const sent = {
       ...example,

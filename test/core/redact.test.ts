@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, Redactor, redactText } from '../../src/core/redact.js';
+import { REDACTED, Redactor, redactPath, redactText } from '../../src/core/redact.js';
 
 describe('redactText', () => {
   it.each([
@@ -1074,5 +1075,63 @@ describe('issue 26, audit item 9: passwords written in prose and chat', () => {
     'the password MyComponent2 rerenders',
   ])('keeps %j', (text) => {
     expect(redactText(text).text).toBe(text);
+  });
+});
+
+// Brief h-left, item 4: a self-identifying token bare in a file path (a folder named by an AWS key id, a
+// GitHub token as a file's name, one joined to the name by `_`) is redacted in the paths a checkpoint
+// lists and a handoff's names; an ordinary path never is.
+describe('redactPath', () => {
+  const tokens = {
+    'ghp_ token': 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q',
+    github_pat_:
+      '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',
+    'Slack bot token': 'xoxb-482915730264-5820197346512-Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh',
+    'AWS access key id': 'AKIAQ3EGRTZ7WKXNLP5D',
+    'Anthropic key': `sk-ant-api03-${'Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Qw2Ur9I'.repeat(2)}k4Ol8Pm3Xq7AA`,
+  };
+  const places: Array<[string, (token: string) => string, string]> = [
+    ['a folder', (token) => `src/${token}/config.ts`, 'src/«redacted»/config.ts'],
+    ['a file with an extension', (token) => `keys/${token}.json`, 'keys/«redacted».json'],
+    ['a whole path', (token) => token, '«redacted»'],
+    ['a name it starts, with `_`', (token) => `keys/${token}_old.txt`, 'keys/«redacted»_old.txt'],
+    ['a name it ends, after `_`', (token) => `backup_${token}`, 'backup_«redacted»'],
+    ['a name between `-` and `.`', (token) => `notes/copy-${token}.md`, 'notes/copy-«redacted».md'],
+  ];
+  it.each(
+    Object.entries(tokens).flatMap(([format, token]) =>
+      places.map(([place, build, expected]) => [format, place, build(token), expected] as const),
+    ),
+  )('redacts a %s in %s', (format, place, input, expected) => {
+    const result = redactPath(input);
+    // An Anthropic key's alphabet has `_`: what follows it that way is taken with it (more, never less).
+    const isTaken = format === 'Anthropic key' && place.includes('starts');
+    expect(result.text).toBe(isTaken ? expected.replace('_old', '') : expected);
+    expect(result.count).toBe(1);
+    expect(redactPath(result.text).text).toBe(result.text);
+  });
+
+  it('finds where redactText does not: a token joined to a name by `_`', () => {
+    expect(redactText(`backup_${tokens['ghp_ token']}.txt`).count).toBe(0);
+    expect(redactPath(`backup_${tokens['ghp_ token']}.txt`).count).toBe(1);
+  });
+
+  it.each([
+    'src/core/secrets/detect.ts',
+    'node_modules/@types/node/fs.d.ts',
+    'docs/AKIAIOSFODNN7EXAMPLE/readme.md',
+    'assets/video_box.ico-3f9a2c5e7b1d4f6a8c0e2b4d6f8a1c3e.png',
+    'test/fixtures/redaction-corpus-scanners.json',
+    'migrations/20261207_add_api_keys_table.sql',
+    'src/auth/password_reset_token_form.tsx',
+    '.github/workflows/secret-scan.yml',
+  ])('leaves an ordinary path as it is: %s', (file) => {
+    expect(redactPath(file)).toEqual({ text: file, count: 0 });
+  });
+
+  it("leaves every path of this repository's own files as it is", () => {
+    const files = execFileSync('git', ['ls-files', '-z'], { encoding: 'utf8' }).split('\0').filter(Boolean);
+    expect(files.length).toBeGreaterThan(500);
+    expect(files.filter((file) => redactPath(file).text !== file)).toEqual([]);
   });
 });

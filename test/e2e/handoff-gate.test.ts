@@ -145,6 +145,18 @@ describe('the secret gate scans exactly what the push sends', () => {
     ],
     ['a file name', (m) => writeTree(m.root, { [`notes/${KEY}.txt`]: 'nothing here\n' })],
     ['a folder name', (m) => writeTree(m.root, { [`keys/${KEY}/readme.md`]: 'nothing here\n' })],
+    // Brief h-left, item 4: joined to the name by `_`, the key was no word of its own to the detector.
+    [
+      'a file name that joins it with _',
+      (m) => writeTree(m.root, { [`notes/backup_${KEY}_2.csv`]: 'nothing here\n' }),
+    ],
+    [
+      'the name of a file left out (over the size cap), which the handoff message lists',
+      (m) => {
+        m.env.CHECKPOINT_SNAPSHOT_MAX_FILE_MB = String(100 / 1024 / 1024);
+        writeTree(m.root, { [`big/backup_${KEY}_2.bin`]: 'x'.repeat(500) });
+      },
+    ],
     [
       "a symlink's target",
       (m) => {

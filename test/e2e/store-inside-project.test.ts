@@ -106,3 +106,60 @@ describe('a project inside the store', () => {
     expect(existsSync(path.join(base, 'projects'))).toBe(false);
   });
 });
+
+// Brief h-left, item 2: the user's configuration folder (settings and redaction patterns) inside the
+// project (XDG_CONFIG_HOME there, or HOME) was snapshotted as the user's files: a restore rolled the
+// user's settings back, and a handoff pushed them. It is left out as the store is.
+describe.each([
+  {
+    name: 'XDG_CONFIG_HOME inside the project',
+    env: (root: string): Env => ({ HOME: tempDir('home-'), XDG_CONFIG_HOME: path.join(root, '.cfg') }),
+    folder: '.cfg/claude-checkpoint',
+  },
+  {
+    name: 'HOME inside the project, default settings',
+    env: (root: string): Env => ({ HOME: path.join(root, 'home'), XDG_STATE_HOME: '', XDG_CONFIG_HOME: '' }),
+    folder: 'home/.config/claude-checkpoint',
+  },
+])('the user’s configuration folder inside the project ($name)', ({ env: envOf, folder }) => {
+  it('no snapshot, restore, checkpoint or handoff holds it; the project’s files beside it are held', async () => {
+    const remote = tempDir('remote-');
+    git(remote, 'init', '-q', '--bare');
+    const root = createRepo({ committed: { 'b.txt': 'b\n' } });
+    git(root, 'remote', 'add', 'origin', remote);
+    git(root, 'push', '-q', 'origin', 'HEAD:refs/heads/main');
+    const env = envOf(root);
+    const config = path.join(root, folder);
+    mkdirSync(config, { recursive: true });
+    const settingsFile = path.join(config, 'config.json');
+    writeFileSync(settingsFile, '{ "snapshotMaxCount": 50 }\n');
+    writeFileSync(path.join(config, 'redaction.json'), '{ "patterns": ["INT-[0-9]{6}"] }\n');
+    // Another tool's settings beside ours are the user's files: still held.
+    const beside = path.join(path.dirname(config), 'other-tool.json');
+    writeFileSync(beside, '{}\n');
+    expect((await cli(root, env, 'snapshot')).code).toBe(0);
+    const first = await newest(root, env);
+    const storeDir: string = JSON.parse((await cli(root, env, 'list', '--json')).stdout).storeDir;
+    const held = git(root, '--git-dir', path.join(storeDir, 'git'), 'ls-tree', '-r', '--name-only', 'HEAD');
+    expect(held.split('\n').filter((file) => file.startsWith(`${folder}/`))).toEqual([]);
+    expect(held.split('\n')).toContain(path.relative(root, beside));
+
+    // The settings changed since the snapshot: restoring it leaves them as they are now.
+    writeFileSync(settingsFile, '{ "snapshotMaxCount": 60 }\n');
+    appendFileSync(path.join(root, 'b.txt'), 'edit\n');
+    const restored = await cli(root, env, 'restore', first.id, '--yes');
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'b.txt'), 'utf8')).toBe('b\n');
+    expect(readFileSync(settingsFile, 'utf8')).toBe('{ "snapshotMaxCount": 60 }\n');
+    expect(existsSync(path.join(config, 'redaction.json'))).toBe(true);
+
+    expect((await cli(root, env, 'save', '--goal', 'config inside')).code).toBe(0);
+    expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).not.toContain(folder);
+    const pushed = await cli(root, env, 'handoff', 'push', '--name', 'config');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const files = git(remote, 'ls-tree', '-r', '--name-only', 'refs/claude-checkpoint/handoff/config');
+    expect(files.split('\n').filter((file) => file.startsWith(`${folder}/`))).toEqual([]);
+    const doctor = await cli(root, env, 'doctor');
+    expect(doctor.stdout).toContain(`your settings folder lies inside this project at ${folder}/`);
+  });
+});

@@ -210,6 +210,21 @@ describe('the store’s git folder: what is in it', () => {
     expect(contents(path.join(victim, '.git'))).toEqual(before);
   });
 
+  it('a fan-out folder replaced by a link: a snapshot, whose own git writes the new objects, refuses before it writes (brief h-left)', async () => {
+    const { root, env, storeDir } = await projectWithStore();
+    // The object the next snapshot's git writes (update-index --add): its fan-out folder, a link elsewhere.
+    writeFileSync(path.join(root, 'new.txt'), 'a file new since the first snapshot\n');
+    const oid = git(root, 'hash-object', 'new.txt').trim();
+    const planted = path.join(storeDir, 'git', 'objects', oid.slice(0, 2));
+    rmSync(planted, { recursive: true, force: true });
+    const outside = tempDir('outside-');
+    symlinkSync(outside, planted);
+    const result = await runCli(['snapshot'], { cwd: root, env });
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.stderr).toContain(`objects/${oid.slice(0, 2)}: it is a symbolic link`);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
   it('a fan-out folder replaced by a link: our loose-object writer refuses to write into it', async () => {
     const gitDir = path.join(tempDir('checkpoint-store-'), 'git');
     mkdirSync(path.join(gitDir, 'objects'), { recursive: true });

@@ -66,6 +66,46 @@ function findAll(text: string, config: DetectorConfig): Finding[] {
   return mergeSpans(withRepeats(text, found));
 }
 
+/**
+ * The self-identifying tokens in a file path (a provider's prefix and shape, the user's own patterns),
+ * where a name joins them with `_` too (`backup_ghp_…txt`): bare in a path, with no name beside them,
+ * the context rules have nothing to go on, and a name written `snake_case` hid them from the provider
+ * rules' word boundaries (brief h-left, item 4). Nothing else: an ordinary path is never a secret.
+ */
+export function findPathSecrets(
+  path: string,
+  config: DetectorConfig = {},
+  verdicts: Verdicts = new Map(),
+): Finding[] {
+  if (path.length === 0) return [];
+  return withVerdicts(verdicts, () => {
+    const lower = lowerCaseInPlace(path);
+    scanKeywords ??= createKeywordScan(SCANNED);
+    const present = scanKeywords(lower);
+    const found: Finding[] = [];
+    const { allowValues, allowPatterns } = config;
+    const allowed = (value: string) =>
+      allowValues?.has(value) === true || (allowPatterns?.some((pattern) => pattern.test(value)) ?? false);
+    pathIndex ??= indexRules(PROVIDER_RULES.map(inPathSegments));
+    for (const rule of rulesFor(present, pathIndex)) findByPattern(path, lower, rule, found, allowed);
+    for (const rule of config.extraRules ?? [])
+      if (rule.keywords.some((keyword) => lower.includes(keyword)))
+        findByPattern(path, lower, rule, found, allowed);
+    return mergeSpans(withRepeats(path, found));
+  });
+}
+
+/** A provider rule whose word boundaries let `_` stand beside the token, as it joins words in a file's name. */
+function inPathSegments(rule: PatternRule): PatternRule {
+  const source = rule.pattern.source
+    .replaceAll('(?<![A-Za-z0-9_])', '(?<![A-Za-z0-9])')
+    .replaceAll('(?![A-Za-z0-9_])', '(?![A-Za-z0-9])');
+  return { ...rule, pattern: new RegExp(source, rule.pattern.flags) };
+}
+
+/** The provider rules for paths (see inPathSegments), built on the first path. */
+let pathIndex: RuleIndex<PatternRule> | undefined;
+
 /** Shorter found values could be ordinary words elsewhere in the text. */
 const MIN_REPEATED_CHARS = 8;
 
