@@ -74,7 +74,7 @@ export async function listSnapshots(
   const read = () => Promise.all([listing(), store.usageBytes()]);
   store.assertUsable();
   const [{ snapshots, total }, storeBytes] = (await store.exists())
-    ? await store.withLock(read)
+    ? await store.withLock(read, { readsOnly: true })
     : [{ snapshots: [], total: 0 }, 0];
   return {
     snapshots,

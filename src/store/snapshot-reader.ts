@@ -92,8 +92,12 @@ export class SnapshotReader {
     }
   }
 
-  /** Runs `task` holding the store's lock: snapshots, restores and GC never interleave across processes. */
-  async withLock<T>(task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` holding the store's lock: snapshots, restores and GC never interleave across processes.
+   * `readsOnly`: a listing, which writes no object (spared the fan-out folders' check, which every writer
+   * gets: `status` and `list` run one on every call).
+   */
+  async withLock<T>(task: () => Promise<T>, options: { readsOnly?: boolean } = {}): Promise<T> {
     const base = path.dirname(path.dirname(this.storeDir));
     if (isProjectInStore(this.root, base))
       throw new CheckpointError(
@@ -108,7 +112,7 @@ export class SnapshotReader {
     ]);
     this.refuseGitFolderLinks();
     // Every writer holds the lock: a snapshot's git writes its objects into the fan-out folders.
-    refuseFanOutLinks(path.join(this.gitDir, 'objects'));
+    if (!options.readsOnly) refuseFanOutLinks(path.join(this.gitDir, 'objects'));
     return withFileLock(
       this.lockPath,
       async () => {
@@ -215,6 +219,6 @@ const STORE_FILES = ['kinds.jsonl', 'state.json', 'restore-journal.json'];
  * unlinks (sharedindex.*, index.lock, the packs' files) and gc.pid, which we write with O_NOFOLLOW, are
  * harmless as links and not checked. The fan-out folders objects/xx are checked by withLock, before
  * every writer (refuseFanOutLinks: one listing of objects/), and by loose-object.ts and snapshot-gc.ts
- * where they write or prune; not by readers.
+ * where they write or prune; not by a listing (withLock's `readsOnly`).
  */
 const STORE_GIT_FILES = ['index', 'packed-refs', 'HEAD', 'config'];

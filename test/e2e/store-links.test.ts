@@ -223,6 +223,10 @@ describe('the store’s git folder: what is in it', () => {
     expect(result.code, result.stdout).toBe(1);
     expect(result.stderr).toContain(`objects/${oid.slice(0, 2)}: it is a symbolic link`);
     expect(readdirSync(outside)).toEqual([]);
+    // A listing writes no object: `list` and `status` still show the snapshots (and skip the check).
+    const listed = await runCli(['list'], { cwd: root, env });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/1 snapshot\(s\)/);
   });
 
   it('a fan-out folder replaced by a link: our loose-object writer refuses to write into it', async () => {
