@@ -51,6 +51,30 @@ describe('resolveRef', () => {
   });
 });
 
+describe('resolveRef, an id retention removed (daily-use trial)', () => {
+  // After weeks of use most ids a person kept in a note are gone: say why, not only "no snapshot".
+  const snapshots = (ref: string) => () => resolveRef(items, ref, 'snapshot', 'see them with list');
+
+  it('names an id older than the oldest kept as removed by retention, with its time', () => {
+    expect(snapshots('20261125-080000-dddddd')).toThrow(
+      "no snapshot '20261125-080000-dddddd' (taken 2026-11-25 08:00:00 UTC, by its id): it is older than the oldest snapshot kept, 20261201-090000-aaaaaa, so retention or gc removed it (the count, age and size limits: snapshotMaxCount, snapshotMaxAgeDays, storeMaxMb): see them with list",
+    );
+  });
+
+  it("says an id between kept ones may have been removed, or be another project's", () => {
+    expect(snapshots('20261202-100000')).toThrow(
+      /^no snapshot '20261202-100000' \(taken 2026-12-02 10:00:00 UTC, by its id\): none of that time is kept; retention or gc may have removed it \(.*storeMaxMb\), or it is another project's: see them with list$/,
+    );
+  });
+
+  it.each(['nope', '2026113', '20261125-0800'])(
+    'leaves a reference of another form (%s) as it was',
+    (ref) => {
+      expect(snapshots(ref)).toThrow(new RegExp(`^no snapshot '${ref}': see them with list$`));
+    },
+  );
+});
+
 describe('resolveSessionId', () => {
   const sessions = [
     '33333333-1111-4222-8333-444444444444',
