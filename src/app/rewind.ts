@@ -1013,6 +1013,13 @@ export interface GcOutcome {
   wholeStore: Array<{ root: string; trimmed: number }>;
   /** With `ifDue`: nothing was due, so nothing was done. */
   skipped?: boolean;
+  /** This project's cap (`storeMaxMb`) in bytes; `null` when off. */
+  maxBytes: number | null;
+  /**
+   * Still over that cap with every snapshot the size cap may delete deleted: what is left (the newest, a
+   * restore's undo) is larger than the cap, so only a higher cap helps.
+   */
+  isOverCap: boolean;
 }
 
 /**
@@ -1039,6 +1046,8 @@ export async function gcSnapshots(
     damaged: [],
     copiedBytes: 0,
     wholeStore: [],
+    maxBytes: Number.isFinite(limits.maxBytes) ? limits.maxBytes : null,
+    isOverCap: false,
   };
   if (!(await store.exists()))
     return { ...empty, wholeStore: await trimOthers(deps, base, limits, store, onPhase) };
@@ -1104,6 +1113,8 @@ async function collectLocked(
     afterBytes: capped.afterBytes,
     damaged: sizes.damaged,
     copiedBytes: sizes.copiedBytes,
+    maxBytes: Number.isFinite(limits.maxBytes) ? limits.maxBytes : null,
+    isOverCap: capped.isOverCap,
   };
 }
 
@@ -1129,6 +1140,8 @@ export interface GcAllOutcome {
   wholeStore: Array<{ root: string; trimmed: number }>;
   totalBeforeBytes: number;
   totalAfterBytes: number;
+  /** The whole-store cap (`storeTotalMaxMb`) in bytes; `null` when off. */
+  totalMaxBytes: number | null;
 }
 
 /**
@@ -1147,6 +1160,7 @@ export async function gcAllProjects(deps: AppDeps, onPhase?: (phase: string) => 
     wholeStore: [],
     totalBeforeBytes: 0,
     totalAfterBytes: 0,
+    totalMaxBytes: Number.isFinite(limits.totalMaxBytes) ? limits.totalMaxBytes : null,
   };
   const entries = listProjectStores(base);
   for (const [index, entry] of entries.entries()) {

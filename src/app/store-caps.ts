@@ -103,19 +103,23 @@ async function removeAndCollect(
 
 /**
  * Brings one project's store under its cap, given its size just measured by gc; returns how many
- * snapshots that deleted and the size after. Holding the store's lock.
+ * snapshots that deleted, the size after, and whether the store is still over its cap with every
+ * snapshot the size cap may delete deleted (`isOverCap`, recorded as `floorBytes`). Holding the store's lock.
  */
 export async function trimProjectToCap(
   store: SnapshotStore,
   maxBytes: number,
   measuredBytes: number,
   now: Date,
-): Promise<{ trimmed: number; afterBytes: number }> {
+): Promise<{ trimmed: number; afterBytes: number; isOverCap: boolean }> {
   let trimmed = 0;
   let size = measuredBytes;
+  let isExhausted = false;
   // Twice at most: the second pass catches what the first one's estimate of a repack missed.
   for (let pass = 0; pass < 2 && size > maxBytes; pass++) {
-    const chosen = selectForSize(await trimCandidates(store), size, Math.floor(maxBytes * TRIM_TO));
+    const candidates = await trimCandidates(store);
+    const chosen = selectForSize(candidates, size, Math.floor(maxBytes * TRIM_TO));
+    isExhausted = chosen.length === candidates.length;
     if (chosen.length === 0) break;
     ({ afterBytes: size } = await removeAndCollect(
       store,
@@ -124,7 +128,11 @@ export async function trimProjectToCap(
     ));
     trimmed += chosen.length;
   }
-  return { trimmed, afterBytes: size };
+  const isOverCap = size > maxBytes && isExhausted;
+  // What is left is what the cap never deletes: say so where `doctor` reads it (daily-use trial).
+  const usage = readUsage(store.storeDir);
+  if (isOverCap && usage) writeUsage(store.storeDir, { ...usage, floorBytes: size });
+  return { trimmed, afterBytes: size, isOverCap };
 }
 
 /** One project's store in the whole-store accounting. */
