@@ -160,6 +160,15 @@ describe('a store whose newest snapshot alone is over its cap (daily-use trial)'
       /^Raise storeMaxMb \(CHECKPOINT_STORE_MAX_MB\) above \S+ KB, or lower snapshotMaxFileMb/,
     );
 
+    // The whole-store cap the same: gc --all says the stores stay over it, and which cap to raise.
+    const all = await runCli(['gc', '--all'], {
+      cwd: root,
+      env: { ...env, CHECKPOINT_STORE_MAX_MB: '0', CHECKPOINT_STORE_TOTAL_MAX_MB: '0.25' },
+    });
+    expect(all.stdout).toMatch(
+      /⚠ All stores together are still over their cap of 256 KB \(storeTotalMaxMb\): .*raise storeTotalMaxMb \(CHECKPOINT_STORE_TOTAL_MAX_MB\) above \S+ KB/,
+    );
+
     // Raised, the store is within its cap again: no warning, and gc says nothing of it.
     const raised = { ...env, CHECKPOINT_STORE_MAX_MB: '2' };
     const within = await runCli(['gc', '--json', '--root', root], { cwd: root, env: raised });
