@@ -172,7 +172,9 @@ export function renderSnapshotList(
         `  ⚠ left out, so not restorable from it: ${leftOut.slice(0, 3).join(', ')}${leftOut.length > 3 ? `, and ${leftOut.length - 3} more` : ''}`,
       );
   }
-  if (snapshots.length < total) lines.push(`- … and ${total - snapshots.length} older`);
+  // After weeks of daily use the newest 20 are an hour's work: say how to see the rest (daily-use trial).
+  if (snapshots.length < total)
+    lines.push(`- … and ${total - snapshots.length} older (${wordsOf(surface).listMore(total)} shows more)`);
   return lines.join('\n');
 }
 
