@@ -142,15 +142,23 @@ export interface RewindOutcomeView {
   } | null;
 }
 
+/**
+ * Whose work a rewind would undo, `limit` files at most and three sessions a file, as the plan lists its
+ * files: after weeks of sessions a far rewind named 580 files, each with every session since (daily-use trial).
+ */
 export function renderConflicts(
   conflicts: ReadonlyArray<{ path: string; changedBy: readonly string[] }>,
+  limit = 50,
 ): string[] {
   if (conflicts.length === 0) return [];
+  const who = (changedBy: readonly string[]) =>
+    `${changedBy.slice(0, 3).join(', ')}${changedBy.length > 3 ? `, and ${changedBy.length - 3} more` : ''}`;
   return [
     `⚠ ${conflicts.length} file(s) to restore were changed after this prompt by someone else; restoring undoes that too:`,
-    ...conflicts.map(
-      (conflict) => `  ${quotePath(conflict.path)} — ${escapeControls(conflict.changedBy.join(', '))}`,
-    ),
+    ...conflicts
+      .slice(0, limit)
+      .map((conflict) => `  ${quotePath(conflict.path)} — ${escapeControls(who(conflict.changedBy))}`),
+    ...(conflicts.length > limit ? [`  … and ${conflicts.length - limit} more`] : []),
   ];
 }
 

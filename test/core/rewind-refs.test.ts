@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveRef, resolveSessionId } from '../../src/core/rewind-refs.js';
 import {
   REWIND_ACTIONS,
+  renderConflicts,
   renderRewind,
   renderRewindEntry,
   renderSessionHeader,
@@ -218,5 +219,32 @@ describe('a rewind with nothing to restore', () => {
     expect(text).toContain('nothing to restore');
     expect(text).toContain('Not brought back through links (1):');
     expect(text).toContain('conf.json: a symbolic link out of the project');
+  });
+});
+
+describe('renderConflicts after weeks of sessions (daily-use trial)', () => {
+  // A far rewind named 580 files, each with every session since: a screen of nothing but names.
+  const sessions = Array.from({ length: 6 }, (_, i) => `session s-${i} (claude)`);
+  const conflicts = Array.from({ length: 580 }, (_, i) => ({ path: `src/f${i}.ts`, changedBy: sessions }));
+
+  it('lists at most the limit of files, then how many more', () => {
+    const lines = renderConflicts(conflicts, 50);
+    expect(lines).toHaveLength(1 + 50 + 1);
+    expect(lines[0]).toMatch(/^⚠ 580 file\(s\) to restore were changed after this prompt by someone else/);
+    expect(lines.at(-1)).toBe('  … and 530 more');
+  });
+
+  it('names three sessions a file, then how many more', () => {
+    expect(renderConflicts(conflicts.slice(0, 1))[1]).toBe(
+      '  src/f0.ts — session s-0 (claude), session s-1 (claude), session s-2 (claude), and 3 more',
+    );
+  });
+
+  it('lists a short conflict whole', () => {
+    const one = [{ path: 'a.txt', changedBy: ['outside any agent session'] }];
+    expect(renderConflicts(one)).toEqual([
+      '⚠ 1 file(s) to restore were changed after this prompt by someone else; restoring undoes that too:',
+      '  a.txt — outside any agent session',
+    ]);
   });
 });
