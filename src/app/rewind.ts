@@ -49,6 +49,7 @@ import {
   type StoreUsage,
   writeUsage,
 } from '../store/store-usage.js';
+import { pruneTranscriptMemory } from '../store/transcript-memory.js';
 import type { AppDeps } from './deps.js';
 import type { ResolvedRoot } from './root.js';
 import type { RootContext } from './save.js';
@@ -1102,6 +1103,7 @@ async function collectLocked(
     addedBytes: 0,
     unpackedSnapshots: 0,
   });
+  pruneTranscriptMemory(store.storeDir, deps.now());
   onPhase?.('checking the size cap');
   const capped = await trimProjectToCap(store, limits.maxBytes, sizes.afterBytes, deps.now());
   const removed = expired.length + capped.trimmed;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AppDeps, defaultDeps } from '../../src/app/deps.js';
@@ -13,8 +13,10 @@ import {
 import { protectedIds, selectForSize } from '../../src/app/store-caps.js';
 import { storeLimits } from '../../src/app/store-limits.js';
 import { quotePath } from '../../src/core/quote.js';
+import { nodeFs } from '../../src/store/fs-seam.js';
 import { settingsOf } from '../../src/store/settings-file.js';
 import { projectStoreDir } from '../../src/store/store-location.js';
+import { readTranscriptMemory, writeTranscriptMemory } from '../../src/store/transcript-memory.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 
 const KB = 1024;
@@ -268,5 +270,33 @@ describe('long histories', () => {
     await expect(diffSnapshot(deps, { projectRoot: root, snapshotId: 'latest~40' })).rejects.toThrow(
       /only 24: the oldest is latest~23/,
     );
+  });
+});
+
+describe('what the transcript hooks remember (daily-use trial)', () => {
+  it('gc deletes the memories of transcripts no hook read for 30 days, and keeps the others', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const base = tempDir('checkpoint-store-');
+    const { deps } = clockedDeps({ CHECKPOINT_STORE_DIR: base });
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    const storeDir = projectStoreDir(base, root);
+    const folder = path.join(storeDir, 'transcripts');
+    // One memory per session's transcript: every /clear left one for good.
+    const daysAgo = (n: number) => new Date(deps.now().getTime() - n * 86_400_000);
+    const names = new Map<string, string>();
+    for (const [name, age] of [['old', 40] as const, ['recent', 10] as const, ['fresh', 0] as const]) {
+      writeTranscriptMemory(nodeFs, storeDir, 'claude', `/t/${name}.jsonl`, { offset: 1 });
+      const file = readdirSync(folder).find((entry) => !names.has(entry)) as string;
+      names.set(file, name);
+      utimesSync(path.join(folder, file), daysAgo(age), daysAgo(age));
+    }
+    await gcSnapshots(deps, { projectRoot: root });
+    expect(
+      readdirSync(folder)
+        .map((entry) => names.get(entry))
+        .sort(),
+    ).toEqual(['fresh', 'recent']);
+    expect(readTranscriptMemory(storeDir, 'claude', '/t/recent.jsonl')).toEqual({ offset: 1 });
+    expect(readTranscriptMemory(storeDir, 'claude', '/t/old.jsonl')).toBeNull();
   });
 });
