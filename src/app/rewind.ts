@@ -55,6 +55,7 @@ import type { ResolvedRoot } from './root.js';
 import type { RootContext } from './save.js';
 import { snapshotSettings, storePlace } from './snapshot-list.js';
 import {
+  capDueBytes,
   removeOrphanStore,
   totalOverCap,
   trimProjectToCap,
@@ -201,7 +202,7 @@ function isCapDue(deps: AppDeps, usage: StoreUsage): boolean {
   const limits = storeLimits(settingsOf(deps));
   return (
     !isMeasured(usage) ||
-    estimatedBytes(usage) > limits.maxBytes ||
+    estimatedBytes(usage) > capDueBytes(usage, limits.maxBytes) ||
     totalOverCap(defaultStoreBase(deps.env), limits)
   );
 }
@@ -1058,7 +1059,7 @@ export async function gcSnapshots(
     const isFullDue =
       usage === null ||
       !isMeasured(usage) ||
-      estimatedBytes(usage) > limits.maxBytes ||
+      estimatedBytes(usage) > capDueBytes(usage, limits.maxBytes) ||
       totalOverCap(base, limits) ||
       (await isDetachDue(deps, store));
     // Due only for the snapshots gone loose: packing them is enough, the store's other packs stay.

@@ -6,7 +6,13 @@ import { compareAscii } from '../core/text.js';
 import { readSettings } from '../store/settings-file.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
 import { defaultStoreBase } from '../store/store-location.js';
-import { estimatedBytes, listProjectStores, readUsage, writeUsage } from '../store/store-usage.js';
+import {
+  estimatedBytes,
+  listProjectStores,
+  readUsage,
+  type StoreUsage,
+  writeUsage,
+} from '../store/store-usage.js';
 import { type StoreLimits, storeLimits } from './store-limits.js';
 
 /**
@@ -15,6 +21,20 @@ import { type StoreLimits, storeLimits } from './store-limits.js';
  * TRIM_TO of it, so that the snapshots right after do not trim again at once.
  */
 export const TRIM_TO = 0.9;
+
+/**
+ * When what the size cap never deletes is itself over the cap, the store keeps beyond it the newest
+ * snapshots that fit in this share of the cap, and the next trim is due only when twice that was added:
+ * trimming to that floor on every snapshot kept one snapshot to go back to and ran a full gc after each
+ * prompt (daily-use trial).
+ */
+export const OVER_FLOOR_SHARE = (1 - TRIM_TO) / 2;
+
+/** The size past which a store is due for a trim: its cap, or above the floor its last trim found. */
+export function capDueBytes(usage: Pick<StoreUsage, 'floorBytes'>, maxBytes: number): number {
+  if (usage.floorBytes === undefined) return maxBytes;
+  return Math.max(maxBytes, usage.floorBytes + Math.floor(maxBytes * OVER_FLOOR_SHARE * 2));
+}
 
 /**
  * What is never deleted to make room: the newest snapshot (there is always something to go back to),
@@ -116,10 +136,17 @@ export async function trimProjectToCap(
   let size = measuredBytes;
   let isExhausted = false;
   // Twice at most: the second pass catches what the first one's estimate of a repack missed.
+  let floorBytes = size;
   for (let pass = 0; pass < 2 && size > maxBytes; pass++) {
     const candidates = await trimCandidates(store);
-    const chosen = selectForSize(candidates, size, Math.floor(maxBytes * TRIM_TO));
-    isExhausted = chosen.length === candidates.length;
+    // What would be left with every candidate gone: over the cap, the newest that fit a margin stay.
+    floorBytes = size - candidates.reduce((sum, candidate) => sum + candidate.bytes, 0);
+    const target = Math.max(
+      Math.floor(maxBytes * TRIM_TO),
+      floorBytes > maxBytes * TRIM_TO ? floorBytes + Math.floor(maxBytes * OVER_FLOOR_SHARE) : 0,
+    );
+    const chosen = selectForSize(candidates, size, target);
+    isExhausted = chosen.length === candidates.length || floorBytes > maxBytes * TRIM_TO;
     if (chosen.length === 0) break;
     ({ afterBytes: size } = await removeAndCollect(
       store,
@@ -129,7 +156,8 @@ export async function trimProjectToCap(
     trimmed += chosen.length;
   }
   const isOverCap = size > maxBytes && isExhausted;
-  // What is left is what the cap never deletes: say so where `doctor` reads it (daily-use trial).
+  // What is left is what the cap never deletes (and the margin above it): say so where `doctor` and the
+  // next snapshot's "is a trim due" read it (daily-use trial).
   const usage = readUsage(store.storeDir);
   if (isOverCap && usage) writeUsage(store.storeDir, { ...usage, floorBytes: size });
   return { trimmed, afterBytes: size, isOverCap };

@@ -52,7 +52,7 @@ export function formatBytes(bytes: number): string {
 export function describeOverCap(leftBytes: number, maxBytes: number): { reason: string; fix: string } {
   const left = formatBytes(leftBytes);
   return {
-    reason: `over its cap of ${formatBytes(maxBytes)} (storeMaxMb) with every snapshot the cap may delete deleted: the ${left} left is what it never deletes (the newest snapshot, the undo of the latest restore), so each new snapshot removes the one before it`,
+    reason: `over its cap of ${formatBytes(maxBytes)} (storeMaxMb) with every snapshot the cap may delete deleted: the ${left} left is what it never deletes (the newest snapshot, the undo of the latest restore) and the newest others that fit in a twentieth of the cap, so few snapshots are left to go back to`,
     fix: `raise storeMaxMb (CHECKPOINT_STORE_MAX_MB) above ${left}, or lower snapshotMaxFileMb to leave large files out`,
   };
 }

@@ -273,6 +273,33 @@ describe('long histories', () => {
   });
 });
 
+describe('a store whose newest snapshot alone is over its cap (daily-use trial)', () => {
+  it('keeps the newest snapshots that fit a margin above it, and is not due for a trim after each snapshot', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const base = tempDir('checkpoint-store-');
+    const { deps, tick } = clockedDeps({ CHECKPOINT_STORE_DIR: base, CHECKPOINT_STORE_MAX_MB: '1' });
+    // 1.2 MB that does not compress and never changes: every snapshot holds it, so none frees it.
+    writeTree(root, { 'big.bin': randomBytes(1200 * KB) });
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      tick();
+      writeTree(root, { 'small.bin': randomBytes(5 * KB) });
+      ids.push((await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' })).snapshot.id);
+    }
+    const gc = await gcSnapshots(deps, { projectRoot: root });
+    expect(gc.isOverCap).toBe(true);
+    // Not down to the newest alone: about a twentieth of the cap (51 KB) of the newest stays.
+    const left = (await listSnapshots(deps, { projectRoot: root, limit: 100 })).snapshots.map((s) => s.id);
+    expect(left[0]).toBe(ids.at(-1));
+    expect(left.length).toBeGreaterThan(3);
+    expect(left.length).toBeLessThan(30);
+    // The next snapshot adds 5 KB: no trim due (each one was a full gc that removed the one before).
+    tick();
+    writeTree(root, { 'small.bin': randomBytes(5 * KB) });
+    expect((await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' })).capDue).toBe(false);
+  });
+});
+
 describe('what the transcript hooks remember (daily-use trial)', () => {
   it('gc deletes the memories of transcripts no hook read for 30 days, and keeps the others', async () => {
     const root = createRepo({ committed: { 'a.txt': 'a' } });

@@ -145,7 +145,7 @@ describe('a store whose newest snapshot alone is over its cap (daily-use trial)'
     const gc = await runCli(['gc', '--root', root], { cwd: root, env });
     expect(gc.code, gc.stderr).toBe(0);
     expect(gc.stdout).toMatch(
-      /⚠ The store is still over its cap of 256 KB \(storeMaxMb\) with every snapshot the cap may delete deleted: the \S+ KB left is what it never deletes \(the newest snapshot, the undo of the latest restore\), so each new snapshot removes the one before it; raise storeMaxMb \(CHECKPOINT_STORE_MAX_MB\) above \S+ KB, or lower snapshotMaxFileMb to leave large files out\./,
+      /⚠ The store is still over its cap of 256 KB \(storeMaxMb\) with every snapshot the cap may delete deleted: the \S+ KB left is what it never deletes \(the newest snapshot, the undo of the latest restore\) and the newest others that fit in a twentieth of the cap, so few snapshots are left to go back to; raise storeMaxMb \(CHECKPOINT_STORE_MAX_MB\) above \S+ KB, or lower snapshotMaxFileMb to leave large files out\./,
     );
     const json = JSON.parse((await runCli(['gc', '--json', '--root', root], { cwd: root, env })).stdout);
     expect(json).toMatchObject({ isOverCap: true, maxBytes: 0.25 * MB, kept: 1 });
