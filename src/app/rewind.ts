@@ -1019,7 +1019,7 @@ export interface GcOutcome {
   maxBytes: number | null;
   /**
    * Still over that cap with every snapshot the size cap may delete deleted: what is left (the newest, a
-   * restore's undo) is larger than the cap, so only a higher cap helps.
+   * restore's undo, the newest others within a margin) is larger than the cap, so only a higher cap helps.
    */
   isOverCap: boolean;
 }

@@ -134,19 +134,19 @@ export async function trimProjectToCap(
 ): Promise<{ trimmed: number; afterBytes: number; isOverCap: boolean }> {
   let trimmed = 0;
   let size = measuredBytes;
-  let isExhausted = false;
+  // Whether what is left is all the cap may take: no candidate left, or what none of them holds is over it.
+  let isAtFloor = false;
   // Twice at most: the second pass catches what the first one's estimate of a repack missed.
-  let floorBytes = size;
   for (let pass = 0; pass < 2 && size > maxBytes; pass++) {
     const candidates = await trimCandidates(store);
     // What would be left with every candidate gone: over the cap, the newest that fit a margin stay.
-    floorBytes = size - candidates.reduce((sum, candidate) => sum + candidate.bytes, 0);
-    const target = Math.max(
-      Math.floor(maxBytes * TRIM_TO),
-      floorBytes > maxBytes * TRIM_TO ? floorBytes + Math.floor(maxBytes * OVER_FLOOR_SHARE) : 0,
-    );
+    const floorBytes = size - candidates.reduce((sum, candidate) => sum + candidate.bytes, 0);
+    const isFloorOver = floorBytes > maxBytes * TRIM_TO;
+    const target = isFloorOver
+      ? floorBytes + Math.floor(maxBytes * OVER_FLOOR_SHARE)
+      : Math.floor(maxBytes * TRIM_TO);
     const chosen = selectForSize(candidates, size, target);
-    isExhausted = chosen.length === candidates.length || floorBytes > maxBytes * TRIM_TO;
+    isAtFloor = isFloorOver || chosen.length === candidates.length;
     if (chosen.length === 0) break;
     ({ afterBytes: size } = await removeAndCollect(
       store,
@@ -155,7 +155,7 @@ export async function trimProjectToCap(
     ));
     trimmed += chosen.length;
   }
-  const isOverCap = size > maxBytes && isExhausted;
+  const isOverCap = size > maxBytes && isAtFloor;
   // What is left is what the cap never deletes (and the margin above it): say so where `doctor` and the
   // next snapshot's "is a trim due" read it (daily-use trial).
   const usage = readUsage(store.storeDir);

@@ -21,8 +21,9 @@ export interface StoreUsage {
   unpackedSnapshots: number;
   /**
    * Set only when the last gc deleted every snapshot the size cap may delete and the store stayed over
-   * its cap: what was left, the snapshots it never deletes (the newest, a restore's undo), took this many
-   * bytes. `doctor` then says to raise the cap: another gc cannot help.
+   * its cap: what was left (the snapshots it never deletes, the newest, a restore's undo, and the newest
+   * others within a margin above them) took this many bytes. `doctor` then says to raise the cap, since
+   * another gc cannot help, and the next trim is due only past a margin above it (see capDueBytes).
    */
   floorBytes?: number;
 }

@@ -55,7 +55,13 @@ export function pruneTranscriptMemory(storeDir: string, now: Date): number {
   if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return 0;
   const oldest = now.getTime() - TRANSCRIPT_MEMORY_MAX_AGE_DAYS * 86_400_000;
   let pruned = 0;
-  for (const name of readdirSync(dir)) {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0; // gone since: nothing to prune, and a gc never fails for it
+  }
+  for (const name of names) {
     const file = path.join(dir, name);
     const stats = lstatSync(file, { throwIfNoEntry: false });
     if (!stats || stats.isDirectory() || stats.mtimeMs >= oldest) continue;
