@@ -5,6 +5,7 @@ import {
   renderConflicts,
   renderRewind,
   renderRewindEntry,
+  renderRewindList,
   renderSessionHeader,
   rewindActions,
 } from '../../src/core/rewind-text.js';
@@ -246,5 +247,36 @@ describe('renderConflicts after weeks of sessions (daily-use trial)', () => {
       '⚠ 1 file(s) to restore were changed after this prompt by someone else; restoring undoes that too:',
       '  a.txt — outside any agent session',
     ]);
+  });
+});
+
+describe('rewind --list --all after weeks of sessions (daily-use trial)', () => {
+  const now = new Date('2026-12-02T10:40:00Z');
+  const prompts = (sessionId: string, count: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      ...promptEntry,
+      sessionId,
+      id: `${sessionId}-${i}`,
+      prompt: `p${i}`,
+    }));
+  const current = prompts('now', 30);
+  const listing = {
+    sessionId: 'now',
+    sessionSource: 'named' as const,
+    entries: current,
+    sessions: [
+      { sessionId: 'now', resume: null, entries: current },
+      { sessionId: 'old', resume: 'claude --resume old', entries: prompts('old', 40) },
+      { sessionId: 'few', resume: null, entries: prompts('few', 3) },
+    ],
+  };
+  const text = renderRewindList(listing, now);
+
+  it('lists the current session whole, and ten of each other, with the command that lists one whole', () => {
+    expect(text.match(/ now-\d+ /g)).toHaveLength(30);
+    expect(text.match(/ old-\d+ /g)).toHaveLength(10);
+    expect(text).toContain('  … and 30 older: `claude-checkpoint rewind --list --session old`');
+    expect(text.match(/ few-\d+ /g)).toHaveLength(3);
+    expect(text).not.toMatch(/and \d+ older: `claude-checkpoint rewind --list --session (now|few)`/);
   });
 });
