@@ -248,28 +248,35 @@ async function findConflicts(
   for (const snapshot of snapshots)
     if (snapshot.sessionId && snapshot.agent && !agents.has(snapshot.sessionId))
       agents.set(snapshot.sessionId, snapshot.agent);
-  const found = new Map<string, Set<string>>();
-  await Promise.all(
-    oldestFirst.slice(from).map(async (start, offset) => {
-      const credited = credits[from + offset] ?? [];
-      const others = credited.filter((session) => session !== chosen.sessionId);
-      if (credited.length > 0 && others.length === 0) return;
-      const end = oldestFirst[from + offset + 1]?.tree ?? currentTree;
-      if (end === start.tree) return;
-      const who =
-        others.length === 0
-          ? ['outside any agent session']
-          : others.map(
-              (session) => `session ${session}${agents.has(session) ? ` (${agents.get(session)})` : ''}`,
-            );
-      for (const change of await store.changesBetween(start.tree, end)) {
-        if (!planned.has(change.path)) continue;
-        const by = found.get(change.path) ?? new Set<string>();
-        for (const name of who) by.add(name);
-        found.set(change.path, by);
-      }
-    }),
+  // Every stretch since the prompt, from one git process: one per snapshot took seconds on a long
+  // history (730 stretches after a week of daily use).
+  const stretches: Array<{ from: string; to: string; who: string[] }> = [];
+  oldestFirst.slice(from).forEach((start, offset) => {
+    const credited = credits[from + offset] ?? [];
+    const others = credited.filter((session) => session !== chosen.sessionId);
+    if (credited.length > 0 && others.length === 0) return;
+    const end = oldestFirst[from + offset + 1]?.tree ?? currentTree;
+    if (end === start.tree) return;
+    const who =
+      others.length === 0
+        ? ['outside any agent session']
+        : others.map(
+            (session) => `session ${session}${agents.has(session) ? ` (${agents.get(session)})` : ''}`,
+          );
+    stretches.push({ from: start.tree, to: end, who });
+  });
+  const changed = await store.changesBetweenPairs(
+    stretches.map((stretch) => [stretch.from, stretch.to] as const),
   );
+  const found = new Map<string, Set<string>>();
+  stretches.forEach((stretch, index) => {
+    for (const change of changed[index] ?? []) {
+      if (!planned.has(change.path)) continue;
+      const by = found.get(change.path) ?? new Set<string>();
+      for (const name of stretch.who) by.add(name);
+      found.set(change.path, by);
+    }
+  });
   return [...found]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([path, by]) => ({ path, changedBy: [...by].sort() }));

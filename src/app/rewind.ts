@@ -49,11 +49,13 @@ import {
   type StoreUsage,
   writeUsage,
 } from '../store/store-usage.js';
+import { pruneTranscriptMemory } from '../store/transcript-memory.js';
 import type { AppDeps } from './deps.js';
 import type { ResolvedRoot } from './root.js';
 import type { RootContext } from './save.js';
 import { snapshotSettings, storePlace } from './snapshot-list.js';
 import {
+  capDueBytes,
   removeOrphanStore,
   totalOverCap,
   trimProjectToCap,
@@ -200,7 +202,7 @@ function isCapDue(deps: AppDeps, usage: StoreUsage): boolean {
   const limits = storeLimits(settingsOf(deps));
   return (
     !isMeasured(usage) ||
-    estimatedBytes(usage) > limits.maxBytes ||
+    estimatedBytes(usage) > capDueBytes(usage, limits.maxBytes) ||
     totalOverCap(defaultStoreBase(deps.env), limits)
   );
 }
@@ -1017,6 +1019,13 @@ export interface GcOutcome {
   wholeStore: Array<{ root: string; trimmed: number }>;
   /** With `ifDue`: nothing was due, so nothing was done. */
   skipped?: boolean;
+  /** This project's cap (`storeMaxMb`) in bytes; `null` when off. */
+  maxBytes: number | null;
+  /**
+   * Still over that cap with every snapshot the size cap may delete deleted: what is left (the newest, a
+   * restore's undo, the newest others within a margin) is larger than the cap, so only a higher cap helps.
+   */
+  isOverCap: boolean;
 }
 
 /**
@@ -1043,6 +1052,8 @@ export async function gcSnapshots(
     damaged: [],
     copiedBytes: 0,
     wholeStore: [],
+    maxBytes: Number.isFinite(limits.maxBytes) ? limits.maxBytes : null,
+    isOverCap: false,
   };
   if (!(await store.exists()))
     return { ...empty, wholeStore: await trimOthers(deps, base, limits, store, onPhase) };
@@ -1052,7 +1063,7 @@ export async function gcSnapshots(
     const isFullDue =
       usage === null ||
       !isMeasured(usage) ||
-      estimatedBytes(usage) > limits.maxBytes ||
+      estimatedBytes(usage) > capDueBytes(usage, limits.maxBytes) ||
       totalOverCap(base, limits) ||
       (await isDetachDue(deps, store));
     // Due only for the snapshots gone loose: packing them is enough, the store's other packs stay.
@@ -1097,6 +1108,7 @@ async function collectLocked(
     addedBytes: 0,
     unpackedSnapshots: 0,
   });
+  pruneTranscriptMemory(store.storeDir, deps.now());
   onPhase?.('checking the size cap');
   const capped = await trimProjectToCap(store, limits.maxBytes, sizes.afterBytes, deps.now());
   const removed = expired.length + capped.trimmed;
@@ -1108,6 +1120,8 @@ async function collectLocked(
     afterBytes: capped.afterBytes,
     damaged: sizes.damaged,
     copiedBytes: sizes.copiedBytes,
+    maxBytes: Number.isFinite(limits.maxBytes) ? limits.maxBytes : null,
+    isOverCap: capped.isOverCap,
   };
 }
 
@@ -1133,6 +1147,8 @@ export interface GcAllOutcome {
   wholeStore: Array<{ root: string; trimmed: number }>;
   totalBeforeBytes: number;
   totalAfterBytes: number;
+  /** The whole-store cap (`storeTotalMaxMb`) in bytes; `null` when off. */
+  totalMaxBytes: number | null;
 }
 
 /**
@@ -1151,6 +1167,7 @@ export async function gcAllProjects(deps: AppDeps, onPhase?: (phase: string) => 
     wholeStore: [],
     totalBeforeBytes: 0,
     totalAfterBytes: 0,
+    totalMaxBytes: Number.isFinite(limits.totalMaxBytes) ? limits.totalMaxBytes : null,
   };
   const entries = listProjectStores(base);
   for (const [index, entry] of entries.entries()) {

@@ -15,7 +15,7 @@ import {
   settingErrors,
   showSetting,
 } from '../core/settings.js';
-import { formatBytes, GONE_STORES_FIX, renderGoneStores } from '../core/snapshot-text.js';
+import { describeOverCap, formatBytes, GONE_STORES_FIX, renderGoneStores } from '../core/snapshot-text.js';
 import { gitCannotRead, isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { GitNotFoundError, runGit } from '../git/run.js';
 import {
@@ -340,6 +340,16 @@ async function storeCheck(root: string, env: NodeJS.ProcessEnv): Promise<Check> 
       detail: `${detail}; the store lies inside this project at ${within}/: snapshots, restores, handoffs and the checkpoint's file lists leave it out`,
       fix: `The project's own git still sees it: add \`/${within}/\` to .git/info/exclude (or .gitignore), or set storeDir (${SETTINGS.storeDir.env}) to a folder outside the project.`,
     };
+  // The last gc deleted all it may and the store stayed over: another gc cannot help, a higher cap can.
+  if (use.maxBytes !== null && mine > use.maxBytes && usage?.floorBytes !== undefined) {
+    const { reason, fix } = describeOverCap(usage.floorBytes, use.maxBytes);
+    return {
+      name,
+      level: 'warn',
+      detail: `${detail}: this project's store is ${reason}`,
+      fix: `${fix.charAt(0).toUpperCase()}${fix.slice(1)}.`,
+    };
+  }
   if (
     (use.maxBytes !== null && mine > use.maxBytes) ||
     (use.totalMaxBytes !== null && use.totalBytes > use.totalMaxBytes)

@@ -6,7 +6,13 @@ import { compareAscii } from '../core/text.js';
 import { readSettings } from '../store/settings-file.js';
 import { SnapshotStore } from '../store/snapshot-store.js';
 import { defaultStoreBase } from '../store/store-location.js';
-import { estimatedBytes, listProjectStores, readUsage, writeUsage } from '../store/store-usage.js';
+import {
+  estimatedBytes,
+  listProjectStores,
+  readUsage,
+  type StoreUsage,
+  writeUsage,
+} from '../store/store-usage.js';
 import { type StoreLimits, storeLimits } from './store-limits.js';
 
 /**
@@ -15,6 +21,20 @@ import { type StoreLimits, storeLimits } from './store-limits.js';
  * TRIM_TO of it, so that the snapshots right after do not trim again at once.
  */
 export const TRIM_TO = 0.9;
+
+/**
+ * When what the size cap never deletes is itself over the cap, the store keeps beyond it the newest
+ * snapshots that fit in this share of the cap, and the next trim is due only when twice that was added:
+ * trimming to that floor on every snapshot kept one snapshot to go back to and ran a full gc after each
+ * prompt (daily-use trial).
+ */
+export const OVER_FLOOR_SHARE = (1 - TRIM_TO) / 2;
+
+/** The size past which a store is due for a trim: its cap, or above the floor its last trim found. */
+export function capDueBytes(usage: Pick<StoreUsage, 'floorBytes'>, maxBytes: number): number {
+  if (usage.floorBytes === undefined) return maxBytes;
+  return Math.max(maxBytes, usage.floorBytes + Math.floor(maxBytes * OVER_FLOOR_SHARE * 2));
+}
 
 /**
  * What is never deleted to make room: the newest snapshot (there is always something to go back to),
@@ -103,19 +123,30 @@ async function removeAndCollect(
 
 /**
  * Brings one project's store under its cap, given its size just measured by gc; returns how many
- * snapshots that deleted and the size after. Holding the store's lock.
+ * snapshots that deleted, the size after, and whether the store is still over its cap with every
+ * snapshot the size cap may delete deleted (`isOverCap`, recorded as `floorBytes`). Holding the store's lock.
  */
 export async function trimProjectToCap(
   store: SnapshotStore,
   maxBytes: number,
   measuredBytes: number,
   now: Date,
-): Promise<{ trimmed: number; afterBytes: number }> {
+): Promise<{ trimmed: number; afterBytes: number; isOverCap: boolean }> {
   let trimmed = 0;
   let size = measuredBytes;
+  // Whether what is left is all the cap may take: no candidate left, or what none of them holds is over it.
+  let isAtFloor = false;
   // Twice at most: the second pass catches what the first one's estimate of a repack missed.
   for (let pass = 0; pass < 2 && size > maxBytes; pass++) {
-    const chosen = selectForSize(await trimCandidates(store), size, Math.floor(maxBytes * TRIM_TO));
+    const candidates = await trimCandidates(store);
+    // What would be left with every candidate gone: over the cap, the newest that fit a margin stay.
+    const floorBytes = size - candidates.reduce((sum, candidate) => sum + candidate.bytes, 0);
+    const isFloorOver = floorBytes > maxBytes * TRIM_TO;
+    const target = isFloorOver
+      ? floorBytes + Math.floor(maxBytes * OVER_FLOOR_SHARE)
+      : Math.floor(maxBytes * TRIM_TO);
+    const chosen = selectForSize(candidates, size, target);
+    isAtFloor = isFloorOver || chosen.length === candidates.length;
     if (chosen.length === 0) break;
     ({ afterBytes: size } = await removeAndCollect(
       store,
@@ -124,7 +155,12 @@ export async function trimProjectToCap(
     ));
     trimmed += chosen.length;
   }
-  return { trimmed, afterBytes: size };
+  const isOverCap = size > maxBytes && isAtFloor;
+  // What is left is what the cap never deletes (and the margin above it): say so where `doctor` and the
+  // next snapshot's "is a trim due" read it (daily-use trial).
+  const usage = readUsage(store.storeDir);
+  if (isOverCap && usage) writeUsage(store.storeDir, { ...usage, floorBytes: size });
+  return { trimmed, afterBytes: size, isOverCap };
 }
 
 /** One project's store in the whole-store accounting. */

@@ -3,6 +3,7 @@ import type { GcAllOutcome, RestoreOutcome } from '../app/rewind.js';
 import { quotePath } from '../core/quote.js';
 import { changesNothing, planSize, SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
 import {
+  describeOverCap,
   formatBytes,
   renderDiff,
   renderPlan,
@@ -156,6 +157,8 @@ export function registerRewindCommands(program: Command, run: Runner): void {
           ctx.out.print(
             `Removed ${outcome.damaged.length} snapshot(s) whose content was deleted from the project's repository (history pruned) before the store copied it in: ${outcome.damaged.join(', ')}.`,
           );
+        if (outcome.isOverCap && outcome.maxBytes !== null)
+          ctx.out.print(`⚠ The store is still ${overCapLine(outcome.afterBytes, outcome.maxBytes)}.`);
         for (const project of outcome.wholeStore)
           ctx.out.print(
             `Whole-store cap: removed ${project.trimmed} snapshot(s) of ${quotePath(project.root)}.`,
@@ -164,6 +167,11 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       return EXIT.ok;
     }),
   );
+}
+
+function overCapLine(leftBytes: number, maxBytes: number): string {
+  const { reason, fix } = describeOverCap(leftBytes, maxBytes);
+  return `${reason}; ${fix}`;
 }
 
 /** Why a store grew in a gc: what it copied in rather than borrow it (plain `gc` and `gc --all` alike). */
@@ -184,6 +192,8 @@ function renderGcAll(outcome: GcAllOutcome): string {
       lines.push(
         `${quotePath(project.root)}: removed ${project.damaged.length} snapshot(s) whose content was pruned from the project's repository: ${project.damaged.join(', ')}`,
       );
+    if (project.isOverCap && project.maxBytes !== null)
+      lines.push(`${quotePath(project.root)}: ⚠ still ${overCapLine(project.afterBytes, project.maxBytes)}`);
   }
   for (const store of outcome.removedStores)
     lines.push(`${quotePath(store.root)}: folder gone, store deleted (${formatBytes(store.bytes)})`);
@@ -194,5 +204,9 @@ function renderGcAll(outcome: GcAllOutcome): string {
   lines.push(
     `All stores: ${formatBytes(outcome.totalBeforeBytes)} → ${formatBytes(outcome.totalAfterBytes)}.`,
   );
+  if (outcome.totalMaxBytes !== null && outcome.totalAfterBytes > outcome.totalMaxBytes)
+    lines.push(
+      `⚠ All stores together are still over their cap of ${formatBytes(outcome.totalMaxBytes)} (storeTotalMaxMb): each project's newest snapshot and the undo of its latest restore are never deleted for size, so each new snapshot removes the oldest of any project; raise storeTotalMaxMb (CHECKPOINT_STORE_TOTAL_MAX_MB) above ${formatBytes(outcome.totalAfterBytes)}, or lower snapshotMaxFileMb to leave large files out.`,
+    );
   return lines.join('\n');
 }

@@ -352,9 +352,11 @@ export async function runRewindPicker(
     const conflicts = plan.code?.conflicts ?? [];
     if (conflicts.length > 0) {
       ctx.out.print(
-        [...renderConflicts(conflicts), 'The current state is snapshotted first, so it can be undone.'].join(
-          '\n',
-        ),
+        // A screen's worth, so that the question stays beside the list it asks about.
+        [
+          ...renderConflicts(conflicts, 15),
+          'The current state is snapshotted first, so it can be undone.',
+        ].join('\n'),
       );
       // Short, so that its keys stay on its line in an 80-column terminal.
       if (!(await askKey('Restore anyway?'))) {

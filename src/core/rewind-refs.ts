@@ -37,11 +37,34 @@ export function resolveRef<T extends { id: string }>(
     throw new CheckpointError('INVALID_INPUT', `'${given}' is not a reference: use latest or latest~N`);
   const matches = items.filter((item) => item.id.startsWith(given));
   if (matches.length === 1) return matches[0] as T;
-  if (matches.length === 0) throw new CheckpointError('INVALID_INPUT', `no ${noun} '${given}': ${listHint}`);
+  if (matches.length === 0)
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `no ${noun} '${given}'${whyMissing(items, given, noun)}: ${listHint}`,
+    );
   throw new CheckpointError(
     'INVALID_INPUT',
     `${noun} id '${given}' is ambiguous (${matches.length} match): give more of it`,
   );
+}
+
+/** An id's time: ids begin with when they were taken, in UTC (`20261130-140102-a1b2c3`). */
+const ID_TIME = /^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})(?:-[0-9a-f]{0,6})?$/;
+
+/**
+ * Why an id of the store's own form matches nothing: after weeks of use, the usual reason is that
+ * retention removed it, which a bare "no snapshot" left the user to guess (daily-use trial).
+ */
+function whyMissing(newestFirst: readonly { id: string }[], given: string, noun: string): string {
+  const time = ID_TIME.exec(given);
+  const oldest = newestFirst.at(-1)?.id;
+  if (!time || oldest === undefined) return '';
+  const [, year, month, day, hour, minute, second] = time;
+  const when = `${year}-${month}-${day} ${hour}:${minute}:${second} UTC`;
+  const limits = 'the count, age and size limits: snapshotMaxCount, snapshotMaxAgeDays, storeMaxMb';
+  if (given < oldest)
+    return ` (taken ${when}, by its id): it is older than the oldest ${noun} kept, ${oldest}, so retention or gc removed it (${limits})`;
+  return ` (taken ${when}, by its id): none of that time is kept; retention or gc may have removed it (${limits}), or it is another project's`;
 }
 
 /** One prompt a rewind can go back to: the snapshot taken just before the prompt was sent. */

@@ -79,6 +79,9 @@ export function renderSessionHeader(
   return [fitWidth(head, width), fitWidth(resume, width)].join('\n');
 }
 
+/** How many prompts `rewind --list --all` shows of each session but the current one. */
+export const OTHER_SESSION_PROMPTS = 10;
+
 export interface RewindListView {
   sessionId: string | null;
   sessionSource: 'named' | 'newest' | null;
@@ -108,7 +111,14 @@ export function renderRewindList(listing: RewindListView, now: Date, root?: stri
     );
     if (group.resume && !isCurrent)
       lines.push(`  resume it: ${escapeControls(inFolder(group.resume, root))}`);
-    block(group.entries, isCurrent);
+    // Weeks of sessions listed whole ran to hundreds of lines (daily-use trial): the others' newest, and
+    // the command that lists one whole.
+    const shown = isCurrent ? group.entries : group.entries.slice(0, OTHER_SESSION_PROMPTS);
+    block(shown, isCurrent);
+    if (shown.length < group.entries.length)
+      lines.push(
+        `  … and ${group.entries.length - shown.length} older: \`${escapeControls(cliCommand('rewind', { root, args: ['--list', '--session', group.sessionId] }))}\``,
+      );
     lines.push('');
   }
   // Right after /clear the new session has none yet: where the one before it is (new-user trial 4).
@@ -142,15 +152,23 @@ export interface RewindOutcomeView {
   } | null;
 }
 
+/**
+ * Whose work a rewind would undo, `limit` files at most and three sessions a file, as the plan lists its
+ * files: after weeks of sessions a far rewind named 580 files, each with every session since (daily-use trial).
+ */
 export function renderConflicts(
   conflicts: ReadonlyArray<{ path: string; changedBy: readonly string[] }>,
+  limit = 50,
 ): string[] {
   if (conflicts.length === 0) return [];
+  const who = (changedBy: readonly string[]) =>
+    `${changedBy.slice(0, 3).join(', ')}${changedBy.length > 3 ? `, and ${changedBy.length - 3} more` : ''}`;
   return [
     `⚠ ${conflicts.length} file(s) to restore were changed after this prompt by someone else; restoring undoes that too:`,
-    ...conflicts.map(
-      (conflict) => `  ${quotePath(conflict.path)} — ${escapeControls(conflict.changedBy.join(', '))}`,
-    ),
+    ...conflicts
+      .slice(0, limit)
+      .map((conflict) => `  ${quotePath(conflict.path)} — ${escapeControls(who(conflict.changedBy))}`),
+    ...(conflicts.length > limit ? [`  … and ${conflicts.length - limit} more`] : []),
   ];
 }
 

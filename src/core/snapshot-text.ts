@@ -45,6 +45,18 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${unit}`;
 }
 
+/**
+ * Why a store stays over its cap after a gc deleted all it may, and what helps: without it, `gc` and
+ * `doctor` sent the user round in circles while every snapshot removed the one before (daily-use trial).
+ */
+export function describeOverCap(leftBytes: number, maxBytes: number): { reason: string; fix: string } {
+  const left = formatBytes(leftBytes);
+  return {
+    reason: `over its cap of ${formatBytes(maxBytes)} (storeMaxMb) with every snapshot the cap may delete deleted: the ${left} left is what it never deletes (the newest snapshot, the undo of the latest restore) and the newest others that fit in a twentieth of the cap, so few snapshots are left to go back to`,
+    fix: `raise storeMaxMb (CHECKPOINT_STORE_MAX_MB) above ${left}, or lower snapshotMaxFileMb to leave large files out`,
+  };
+}
+
 /** A size of 1 KB or more in the largest unit it reaches. */
 function scaled(bytes: number): { value: number; unit: string } {
   const units = ['KB', 'MB', 'GB', 'TB'];
@@ -160,7 +172,9 @@ export function renderSnapshotList(
         `  ⚠ left out, so not restorable from it: ${leftOut.slice(0, 3).join(', ')}${leftOut.length > 3 ? `, and ${leftOut.length - 3} more` : ''}`,
       );
   }
-  if (snapshots.length < total) lines.push(`- … and ${total - snapshots.length} older`);
+  // After weeks of daily use the newest 20 are an hour's work: say how to see the rest (daily-use trial).
+  if (snapshots.length < total)
+    lines.push(`- … and ${total - snapshots.length} older (${wordsOf(surface).listMore(total)} shows more)`);
   return lines.join('\n');
 }
 

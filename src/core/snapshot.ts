@@ -76,7 +76,8 @@ export interface SnapshotKind {
 
 /**
  * A project's store keeps at most this many times `maxCount` snapshots in all, whatever their kind and
- * session (1,000 at the default): past it, the oldest snapshots that are not prompts go first.
+ * session (1,000 at the default): past it, the oldest of a session's turn go first, then the oldest
+ * others that are not prompts, then the oldest prompts (see selectExpired).
  */
 export const SNAPSHOT_CEILING_FACTOR = 10;
 
@@ -87,7 +88,8 @@ export const SNAPSHOT_CEILING_FACTOR = 10;
  * pre-restore, turn-end, manual) goes with that prompt's turn: kept while the prompt is, never counted,
  * so `maxCount` kept still means `maxCount` prompts to go back to in every session. The others (taken with
  * no session, or before the session's first prompt) are kept `maxCount` newest. Then the ceiling (see
- * SNAPSHOT_CEILING_FACTOR), and none older than `maxAgeDays`; the newest snapshot is always kept, so there
+ * SNAPSHOT_CEILING_FACTOR: a turn's snapshots go first, then the others, then prompts), and none older
+ * than `maxAgeDays`; the newest snapshot is always kept, so there
  * is always something to go back to. A snapshot whose kind `kindOf` cannot tell is one of the others.
  * `justTaken` names the snapshot just taken, which counts as the newest.
  */
@@ -139,13 +141,16 @@ export function selectExpired<T extends { id: string; createdAt: string }>(
         : others++ < settings.maxCount;
     return index === 0 || (isCounted && new Date(snapshot.createdAt).getTime() >= oldestAllowed);
   });
-  // The ceiling: the oldest of the other kinds go first, then (past ten sessions' worth) the oldest prompts.
+  // The ceiling: the oldest taken within a session's turn go first (commands, compactions, turn ends),
+  // then the oldest of the others (one taken by hand, with its label, outlived hundreds of automatic ones
+  // no longer: daily-use trial), then (past ten sessions' worth) the oldest prompts.
   let excess = kept.length - settings.maxCount * SNAPSHOT_CEILING_FACTOR;
   const dropped = new Set<T>();
-  for (const prompts of [false, true])
+  const tierOf = (snapshot: T) => (isPrompt(snapshot) ? 2 : turnOf.has(snapshot) ? 0 : 1);
+  for (const tier of [0, 1, 2])
     for (let at = kept.length - 1; at > 0 && excess > 0; at--) {
       const snapshot = kept[at] as T;
-      if (isPrompt(snapshot) !== prompts) continue;
+      if (tierOf(snapshot) !== tier) continue;
       dropped.add(snapshot);
       excess--;
     }

@@ -20,6 +20,8 @@ export interface SurfaceWords {
   projectRoot: string;
   /** Where to see the snapshots. */
   listSnapshots: string;
+  /** How to see `total` snapshots when a list showed only the newest (at most 1,000 over MCP). */
+  listMore: (total: number) => string;
   /** How to bring files back from snapshot `id`. */
   restore: (id: string) => string;
   /** How to read the whole checkpoint, when the brief shows part of it. */
@@ -105,6 +107,7 @@ function cliWords(root?: string): SurfaceWords {
     applyRestore: (id, paths) => `Apply it with: ${command('restore', [id, '--yes'], paths)}`,
     projectRoot: '--root',
     listSnapshots: `\`${command('list')}\``,
+    listMore: (total) => `\`${command('list', ['--limit', String(total)])}\``,
     restore: (id) => `\`${command('restore', [id])}\``,
     loadFull: `\`${command('load', ['--format', 'full'])}\``,
     restoreNow: (id, paths = []) => command('restore', [id, '--yes'], paths),
@@ -148,6 +151,7 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     applyRestore: () => 'Run restore_snapshot again with dryRun: false to apply it.',
     projectRoot: 'projectRoot',
     listSnapshots: 'list_snapshots',
+    listMore: (total) => `list_snapshots with limit ${Math.min(total, 1000)}`,
     restore: () => 'restore_snapshot',
     loadFull: 'load with format "full"',
     // Security: a path is a file's name, which may hold anything: as JSON, with no control character.

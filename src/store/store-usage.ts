@@ -19,6 +19,13 @@ export interface StoreUsage {
    * commit and ref, which every listing reads one file at a time (see isPackDue).
    */
   unpackedSnapshots: number;
+  /**
+   * Set only when the last gc deleted every snapshot the size cap may delete and the store stayed over
+   * its cap: what was left (the snapshots it never deletes, the newest, a restore's undo, and the newest
+   * others within a margin above them) took this many bytes. `doctor` then says to raise the cap, since
+   * another gc cannot help, and the next trim is due only past a margin above it (see capDueBytes).
+   */
+  floorBytes?: number;
 }
 
 /**
@@ -44,6 +51,7 @@ export function readUsage(storeDir: string): StoreUsage | null {
       measuredAt: String(parsed.measuredAt ?? ''),
       addedBytes: parsed.addedBytes,
       unpackedSnapshots: typeof parsed.unpackedSnapshots === 'number' ? parsed.unpackedSnapshots : 0,
+      ...(typeof parsed.floorBytes === 'number' ? { floorBytes: parsed.floorBytes } : {}),
     };
   } catch {
     return null;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { hashHex } from '../git/hash.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -40,4 +40,37 @@ export function writeTranscriptMemory(
   ensureStoreFolders(projectStoreFolders(storeDir, FOLDER));
   // Not durable: a memory lost in a crash only costs reading the transcript again.
   writeFileAtomic(fs, file, JSON.stringify(memory), { durable: false });
+}
+
+/**
+ * How long a memory no hook has written stays: a session resumed after that reads its transcript from
+ * the end again. Without a bound every session left a file for good (daily-use trial: one per /clear).
+ */
+export const TRANSCRIPT_MEMORY_MAX_AGE_DAYS = 30;
+
+/** Deletes the memories not written for TRANSCRIPT_MEMORY_MAX_AGE_DAYS before `now`; returns how many. */
+export function pruneTranscriptMemory(storeDir: string, now: Date): number {
+  const dir = path.join(storeDir, FOLDER);
+  // Security: only the store's own folder, never one a link put in its place.
+  if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return 0;
+  const oldest = now.getTime() - TRANSCRIPT_MEMORY_MAX_AGE_DAYS * 86_400_000;
+  let pruned = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0; // gone since: nothing to prune, and a gc never fails for it
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const stats = lstatSync(file, { throwIfNoEntry: false });
+    if (!stats || stats.isDirectory() || stats.mtimeMs >= oldest) continue;
+    try {
+      unlinkSync(file);
+      pruned++;
+    } catch {
+      // gone already, or not ours to delete: the next gc tries again
+    }
+  }
+  return pruned;
 }

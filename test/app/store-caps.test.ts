@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AppDeps, defaultDeps } from '../../src/app/deps.js';
@@ -13,8 +13,10 @@ import {
 import { protectedIds, selectForSize } from '../../src/app/store-caps.js';
 import { storeLimits } from '../../src/app/store-limits.js';
 import { quotePath } from '../../src/core/quote.js';
+import { nodeFs } from '../../src/store/fs-seam.js';
 import { settingsOf } from '../../src/store/settings-file.js';
 import { projectStoreDir } from '../../src/store/store-location.js';
+import { readTranscriptMemory, writeTranscriptMemory } from '../../src/store/transcript-memory.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 
 const KB = 1024;
@@ -268,5 +270,60 @@ describe('long histories', () => {
     await expect(diffSnapshot(deps, { projectRoot: root, snapshotId: 'latest~40' })).rejects.toThrow(
       /only 24: the oldest is latest~23/,
     );
+  });
+});
+
+describe('a store whose newest snapshot alone is over its cap (daily-use trial)', () => {
+  it('keeps the newest snapshots that fit a margin above it, and is not due for a trim after each snapshot', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const base = tempDir('checkpoint-store-');
+    const { deps, tick } = clockedDeps({ CHECKPOINT_STORE_DIR: base, CHECKPOINT_STORE_MAX_MB: '1' });
+    // 1.2 MB that does not compress and never changes: every snapshot holds it, so none frees it.
+    writeTree(root, { 'big.bin': randomBytes(1200 * KB) });
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      tick();
+      writeTree(root, { 'small.bin': randomBytes(5 * KB) });
+      ids.push((await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' })).snapshot.id);
+    }
+    const gc = await gcSnapshots(deps, { projectRoot: root });
+    expect(gc.isOverCap).toBe(true);
+    // Not down to the newest alone: about a twentieth of the cap (51 KB) of the newest stays.
+    const left = (await listSnapshots(deps, { projectRoot: root, limit: 100 })).snapshots.map((s) => s.id);
+    expect(left[0]).toBe(ids.at(-1));
+    expect(left.length).toBeGreaterThan(3);
+    expect(left.length).toBeLessThan(30);
+    // The next snapshot adds 5 KB: no trim due (each one was a full gc that removed the one before).
+    tick();
+    writeTree(root, { 'small.bin': randomBytes(5 * KB) });
+    expect((await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' })).capDue).toBe(false);
+  });
+});
+
+describe('what the transcript hooks remember (daily-use trial)', () => {
+  it('gc deletes the memories of transcripts no hook read for 30 days, and keeps the others', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const base = tempDir('checkpoint-store-');
+    const { deps } = clockedDeps({ CHECKPOINT_STORE_DIR: base });
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    const storeDir = projectStoreDir(base, root);
+    const folder = path.join(storeDir, 'transcripts');
+    // One memory per session's transcript: every /clear left one for good.
+    const daysAgo = (n: number) => new Date(deps.now().getTime() - n * 86_400_000);
+    const names = new Map<string, string>();
+    for (const [name, age] of [['old', 40] as const, ['recent', 10] as const, ['fresh', 0] as const]) {
+      writeTranscriptMemory(nodeFs, storeDir, 'claude', `/t/${name}.jsonl`, { offset: 1 });
+      const file = readdirSync(folder).find((entry) => !names.has(entry)) as string;
+      names.set(file, name);
+      utimesSync(path.join(folder, file), daysAgo(age), daysAgo(age));
+    }
+    await gcSnapshots(deps, { projectRoot: root });
+    expect(
+      readdirSync(folder)
+        .map((entry) => names.get(entry))
+        .sort(),
+    ).toEqual(['fresh', 'recent']);
+    expect(readTranscriptMemory(storeDir, 'claude', '/t/recent.jsonl')).toEqual({ offset: 1 });
+    expect(readTranscriptMemory(storeDir, 'claude', '/t/old.jsonl')).toBeNull();
   });
 });

@@ -114,6 +114,18 @@ describe('selectExpired: prompts are counted per session, the rest go with their
     expect(kept).toEqual(expect.arrayContaining(['A4', 'B4', 'c13']));
   });
 
+  it('past the ceiling, a turn’s snapshots go before one taken by hand outside any session (daily-use trial)', () => {
+    const one = { maxCount: 1, maxAgeDays: 30 };
+    const many = Array.from({ length: 14 }, (_, n) => ({ id: `c${n}`, createdAt: minute(20 + n) }));
+    const crowdedKind = (id: string) =>
+      id.startsWith('c') && !id.startsWith('A') ? at('pre-command', B) : kindOf(id);
+    const expired = ids(selectExpired([...mixed, ...many], one, now, crowdedKind));
+    // `m` (a person's `snapshot --label`) is older than every command of B4's turn, and outlives them.
+    expect(expired).not.toContain('m');
+    expect(expired).toEqual(expect.arrayContaining(['A4c1', 'A4c2', 'c0', 'c6']));
+    expect(expired).not.toContain('c7');
+  });
+
   it('older than the age limit goes, whatever the count; the newest stays', () => {
     const old = [
       { id: 'x', createdAt: '2026-10-01T00:00:00Z' },

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { resolveRef, resolveSessionId } from '../../src/core/rewind-refs.js';
 import {
   REWIND_ACTIONS,
+  renderConflicts,
   renderRewind,
   renderRewindEntry,
+  renderRewindList,
   renderSessionHeader,
   rewindActions,
 } from '../../src/core/rewind-text.js';
@@ -49,6 +51,30 @@ describe('resolveRef', () => {
       expect((error as { code?: string }).code).toBe('INVALID_INPUT');
     }
   });
+});
+
+describe('resolveRef, an id retention removed (daily-use trial)', () => {
+  // After weeks of use most ids a person kept in a note are gone: say why, not only "no snapshot".
+  const snapshots = (ref: string) => () => resolveRef(items, ref, 'snapshot', 'see them with list');
+
+  it('names an id older than the oldest kept as removed by retention, with its time', () => {
+    expect(snapshots('20261125-080000-dddddd')).toThrow(
+      "no snapshot '20261125-080000-dddddd' (taken 2026-11-25 08:00:00 UTC, by its id): it is older than the oldest snapshot kept, 20261201-090000-aaaaaa, so retention or gc removed it (the count, age and size limits: snapshotMaxCount, snapshotMaxAgeDays, storeMaxMb): see them with list",
+    );
+  });
+
+  it("says an id between kept ones may have been removed, or be another project's", () => {
+    expect(snapshots('20261202-100000')).toThrow(
+      /^no snapshot '20261202-100000' \(taken 2026-12-02 10:00:00 UTC, by its id\): none of that time is kept; retention or gc may have removed it \(.*storeMaxMb\), or it is another project's: see them with list$/,
+    );
+  });
+
+  it.each(['nope', '2026113', '20261125-0800'])(
+    'leaves a reference of another form (%s) as it was',
+    (ref) => {
+      expect(snapshots(ref)).toThrow(new RegExp(`^no snapshot '${ref}': see them with list$`));
+    },
+  );
 });
 
 describe('resolveSessionId', () => {
@@ -194,5 +220,63 @@ describe('a rewind with nothing to restore', () => {
     expect(text).toContain('nothing to restore');
     expect(text).toContain('Not brought back through links (1):');
     expect(text).toContain('conf.json: a symbolic link out of the project');
+  });
+});
+
+describe('renderConflicts after weeks of sessions (daily-use trial)', () => {
+  // A far rewind named 580 files, each with every session since: a screen of nothing but names.
+  const sessions = Array.from({ length: 6 }, (_, i) => `session s-${i} (claude)`);
+  const conflicts = Array.from({ length: 580 }, (_, i) => ({ path: `src/f${i}.ts`, changedBy: sessions }));
+
+  it('lists at most the limit of files, then how many more', () => {
+    const lines = renderConflicts(conflicts, 50);
+    expect(lines).toHaveLength(1 + 50 + 1);
+    expect(lines[0]).toMatch(/^⚠ 580 file\(s\) to restore were changed after this prompt by someone else/);
+    expect(lines.at(-1)).toBe('  … and 530 more');
+  });
+
+  it('names three sessions a file, then how many more', () => {
+    expect(renderConflicts(conflicts.slice(0, 1))[1]).toBe(
+      '  src/f0.ts — session s-0 (claude), session s-1 (claude), session s-2 (claude), and 3 more',
+    );
+  });
+
+  it('lists a short conflict whole', () => {
+    const one = [{ path: 'a.txt', changedBy: ['outside any agent session'] }];
+    expect(renderConflicts(one)).toEqual([
+      '⚠ 1 file(s) to restore were changed after this prompt by someone else; restoring undoes that too:',
+      '  a.txt — outside any agent session',
+    ]);
+  });
+});
+
+describe('rewind --list --all after weeks of sessions (daily-use trial)', () => {
+  const now = new Date('2026-12-02T10:40:00Z');
+  const prompts = (sessionId: string, count: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      ...promptEntry,
+      sessionId,
+      id: `${sessionId}-${i}`,
+      prompt: `p${i}`,
+    }));
+  const current = prompts('now', 30);
+  const listing = {
+    sessionId: 'now',
+    sessionSource: 'named' as const,
+    entries: current,
+    sessions: [
+      { sessionId: 'now', resume: null, entries: current },
+      { sessionId: 'old', resume: 'claude --resume old', entries: prompts('old', 40) },
+      { sessionId: 'few', resume: null, entries: prompts('few', 3) },
+    ],
+  };
+  const text = renderRewindList(listing, now);
+
+  it('lists the current session whole, and ten of each other, with the command that lists one whole', () => {
+    expect(text.match(/ now-\d+ /g)).toHaveLength(30);
+    expect(text.match(/ old-\d+ /g)).toHaveLength(10);
+    expect(text).toContain('  … and 30 older: `claude-checkpoint rewind --list --session old`');
+    expect(text.match(/ few-\d+ /g)).toHaveLength(3);
+    expect(text).not.toMatch(/and \d+ older: `claude-checkpoint rewind --list --session (now|few)`/);
   });
 });

@@ -74,3 +74,20 @@ describe('renderGoneStores', () => {
     expect(renderGoneStores(roots.map((root) => ({ root })))).toBe(expected);
   });
 });
+
+describe('a list that shows only the newest (daily-use trial)', () => {
+  // 770 snapshots after a week: "… and 750 older" left no way to the rest but guessing a flag.
+  const plain = { ...stored, trigger: 'prompt' };
+  it.each([
+    ['cli', 770, '- … and 769 older (`claude-checkpoint list --limit 770` shows more)'],
+    ['mcp', 770, '- … and 769 older (list_snapshots with limit 770 shows more)'],
+    ['mcp', 5000, '- … and 4999 older (list_snapshots with limit 1000 shows more)'],
+  ] as const)('over %s, with %i in all, says how to see more', (surface, total, line) => {
+    const text = renderSnapshotList([plain], total, 1024, new Date(plain.createdAt), surface);
+    expect(text.split('\n').at(-1)).toBe(line);
+  });
+
+  it('says nothing more when the list is whole', () => {
+    expect(renderSnapshotList([plain], 1, 1024, new Date(plain.createdAt), 'cli')).not.toContain('older');
+  });
+});

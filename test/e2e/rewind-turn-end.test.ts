@@ -1,4 +1,5 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
@@ -138,4 +139,39 @@ describe('a rewind, then its undo', () => {
     expect(plan.code.plan).toMatchObject({ overwrite: ['a.txt'], delete: ['new.txt'] });
     expect(plan.code.conflicts).toEqual([]);
   }, 120_000);
+});
+
+// Daily-use trial: a far rewind asked git for each stretch since the prompt in a process of its own, 730
+// after a week (seconds); the stretches now go to one `git diff-tree --stdin`, as the rewind list does.
+describe('who changed what since a far prompt', () => {
+  it('is read from one git diff-tree however many snapshots followed the prompt', async () => {
+    const { root, env, hook } = project();
+    await hook('claude', 'UserPromptSubmit', { prompt: 'Long ago' });
+    writeTree(root, { 'a.txt': 'by claude\n' });
+    await hook('claude', 'Stop', {});
+    // Ten edits outside any agent session, each with a snapshot of its own.
+    for (let i = 0; i < 10; i++) {
+      writeTree(root, { [`hand${i}.txt`]: `typed ${i}\n`, 'a.txt': `edit ${i}\n` });
+      expect((await runCli(['snapshot', '--root', root], { cwd: root, env })).code).toBe(0);
+    }
+    // git on PATH through a wrapper that notes each diff-tree it runs.
+    const bin = tempDir('git-wrapper-');
+    const log = path.join(bin, 'calls.log');
+    writeFileSync(
+      path.join(bin, 'git'),
+      `#!/bin/sh\nfor a in "$@"; do [ "$a" = diff-tree ] && echo diff-tree >> '${log}'; done\nexec '${execFileSync('which', ['git'], { encoding: 'utf8' }).trim()}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const run = await runCli(['rewind', 'latest', '--code', '--dry-run', '--json', '--root', root], {
+      cwd: root,
+      env: { ...env, PATH: `${bin}:${process.env.PATH ?? ''}` },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const plan = JSON.parse(run.stdout);
+    expect(plan.code.conflicts).toContainEqual({ path: 'a.txt', changedBy: ['outside any agent session'] });
+    expect(plan.code.conflicts).toHaveLength(11);
+    const calls = readFileSync(log, 'utf8').trim().split('\n').length;
+    // The plan's own diff and the conflicts' one, whatever the history's length (eleven before).
+    expect(calls).toBeLessThanOrEqual(3);
+  }, 60_000);
 });

@@ -132,6 +132,54 @@ describe('store size caps from the CLI and the hooks', () => {
   }, 120_000);
 });
 
+describe('a store whose newest snapshot alone is over its cap (daily-use trial)', () => {
+  it('gc says only a higher cap helps, and doctor stops sending the user back to gc', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const base = tempDir('checkpoint-store-');
+    const env = { CHECKPOINT_STORE_DIR: base, CHECKPOINT_STORE_MAX_MB: '0.25' };
+    // Random bytes do not compress: the newest snapshot alone holds about 400 KB, over the 256 KB cap.
+    for (let i = 0; i < 3; i++) {
+      writeTree(root, { 'data.bin': randomBytes(400 * KB) });
+      expect((await runCli(['snapshot', '--root', root], { cwd: root, env })).code).toBe(0);
+    }
+    const gc = await runCli(['gc', '--root', root], { cwd: root, env });
+    expect(gc.code, gc.stderr).toBe(0);
+    expect(gc.stdout).toMatch(
+      /⚠ The store is still over its cap of 256 KB \(storeMaxMb\) with every snapshot the cap may delete deleted: the \S+ KB left is what it never deletes \(the newest snapshot, the undo of the latest restore\) and the newest others that fit in a twentieth of the cap, so few snapshots are left to go back to; raise storeMaxMb \(CHECKPOINT_STORE_MAX_MB\) above \S+ KB, or lower snapshotMaxFileMb to leave large files out\./,
+    );
+    const json = JSON.parse((await runCli(['gc', '--json', '--root', root], { cwd: root, env })).stdout);
+    expect(json).toMatchObject({ isOverCap: true, maxBytes: 0.25 * MB, kept: 1 });
+
+    const doctor = JSON.parse(
+      (await runCli(['doctor', '--json', '--root', root], { cwd: root, env })).stdout,
+    );
+    const check = doctor.checks.find((c: { name: string }) => c.name === 'snapshot store');
+    expect(check.level).toBe('warn');
+    expect(check.detail).toContain("this project's store is over its cap of 256 KB (storeMaxMb)");
+    expect(check.fix).toMatch(
+      /^Raise storeMaxMb \(CHECKPOINT_STORE_MAX_MB\) above \S+ KB, or lower snapshotMaxFileMb/,
+    );
+
+    // The whole-store cap the same: gc --all says the stores stay over it, and which cap to raise.
+    const all = await runCli(['gc', '--all'], {
+      cwd: root,
+      env: { ...env, CHECKPOINT_STORE_MAX_MB: '0', CHECKPOINT_STORE_TOTAL_MAX_MB: '0.25' },
+    });
+    expect(all.stdout).toMatch(
+      /⚠ All stores together are still over their cap of 256 KB \(storeTotalMaxMb\): .*raise storeTotalMaxMb \(CHECKPOINT_STORE_TOTAL_MAX_MB\) above \S+ KB/,
+    );
+
+    // Raised, the store is within its cap again: no warning, and gc says nothing of it.
+    const raised = { ...env, CHECKPOINT_STORE_MAX_MB: '2' };
+    const within = await runCli(['gc', '--json', '--root', root], { cwd: root, env: raised });
+    expect(JSON.parse(within.stdout)).toMatchObject({ isOverCap: false });
+    const ok = JSON.parse(
+      (await runCli(['doctor', '--json', '--root', root], { cwd: root, env: raised })).stdout,
+    );
+    expect(ok.checks.find((c: { name: string }) => c.name === 'snapshot store').level).toBe('ok');
+  }, 60_000);
+});
+
 describe('a project folder that moved (issue 26)', () => {
   it('status names the old folder; moved back, its snapshots are there again', async () => {
     const base = tempDir('checkpoint-store-');
