@@ -5,6 +5,7 @@ import { isGcDue, snapshotSettings, takeSnapshot } from '../app/rewind.js';
 import { ROOT_ENV } from '../app/root.js';
 import {
   type CommandTargets,
+  isLossAllowed,
   type LeftOut,
   leftOutAtRisk,
   leftOutOf,
@@ -26,11 +27,12 @@ export const UNREAD_COMMAND_LABEL =
 
 /**
  * A snapshot before a shell command (Bash or PowerShell) that may destroy work (issue 25), labelled with
- * the command (redacted, as every label is). Never blocks or denies: a failure is a note on stderr while
+ * the command (redacted, as every label is). A failed snapshot never stops it: a note on stderr while
  * the command runs anyway. Through the relay, the command runs as soon as the snapshot's content is taken.
  * When the command may destroy what the snapshot leaves out (a file over the size cap, a nested
  * repository), it says so to the person and to the model, and when the command names it, has the agent
- * ask the person first (new-user trial 4: a 25 MB file was deleted for good, in silence).
+ * ask the person first, or hold it where the agent cannot ask (new-user trial 4: a 25 MB file was deleted
+ * for good, in silence), unless the command says the user agreed (ALLOW_LOSS).
  */
 export async function preToolUse(input: HookInput, deps: AppDeps, context: HookContext): Promise<HookResult> {
   const risk = pendingCommandRisk(input, deps.cwd(), context.inputCut !== undefined);
@@ -81,6 +83,7 @@ export async function preToolUse(input: HookInput, deps: AppDeps, context: HookC
   const warning = renderLeftOutWarning(
     { named, unnamed },
     snapshotSettings(settingsOf(deps, outcome.root.root)).maxFileBytes,
+    isLossAllowed(risk.command ?? ''),
   );
   if (!warning) return { notes: [] };
   return {
@@ -88,6 +91,7 @@ export async function preToolUse(input: HookInput, deps: AppDeps, context: HookC
     context: warning.model,
     userMessage: warning.user,
     ...(warning.ask ? { ask: warning.ask } : {}),
+    ...(warning.hold ? { hold: warning.hold } : {}),
   };
 }
 

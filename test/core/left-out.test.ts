@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type CommandTargets,
+  isLossAllowed,
   type LeftOut,
   leftOutAtRisk,
   renderLeftOutWarning,
@@ -53,5 +54,34 @@ describe('renderLeftOutWarning', () => {
     expect(warning?.user).toContain('`vendor/lib` (a nested repository');
     expect(warning?.user).toContain('commit in the nested repository');
     expect(warning?.ask).toBeUndefined();
+  });
+});
+
+describe('isLossAllowed: the command says the user agreed that what no snapshot holds may go', () => {
+  it.each([
+    ['CHECKPOINT_ALLOW_LOSS=1 rm big.bin', true],
+    ['cd data && CHECKPOINT_ALLOW_LOSS=1 rm -rf big', true],
+    ['true; CHECKPOINT_ALLOW_LOSS=1 git clean -fdx', true],
+    ['$env:CHECKPOINT_ALLOW_LOSS=1; Remove-Item big.bin', true],
+    ['rm big.bin', false],
+    ['CHECKPOINT_ALLOW_LOSS=0 rm big.bin', false],
+    ['CHECKPOINT_ALLOW_LOSS=10 rm big.bin', false],
+    ['MY_CHECKPOINT_ALLOW_LOSS=1 rm big.bin', false],
+  ])('%s: %s', (command, allowed) => {
+    expect(isLossAllowed(command)).toBe(allowed);
+  });
+
+  it('named and allowed: a warning, with neither a question nor a hold', () => {
+    const warning = renderLeftOutWarning({ named: [big], unnamed: [] }, 20 * 1024 * 1024, true);
+    expect(warning?.user).toContain('this command says you agreed that `data/big.bin`');
+    expect(warning?.ask).toBeUndefined();
+    expect(warning?.hold).toBeUndefined();
+  });
+
+  it('named, not allowed: the question and the hold both say how to go ahead once the user agrees', () => {
+    const warning = renderLeftOutWarning({ named: [big], unnamed: [] }, 20 * 1024 * 1024);
+    for (const reason of [warning?.ask, warning?.hold])
+      expect(reason).toContain('run the same command again starting with `CHECKPOINT_ALLOW_LOSS=1 `');
+    expect(warning?.hold).toContain('Ask the user first');
   });
 });

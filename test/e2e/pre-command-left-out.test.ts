@@ -165,9 +165,8 @@ describe('the pre-command hook and what its snapshot leaves out', () => {
     expect(await claudeHook(root, env, 'rm src/app.ts', relayOnlyHook())).toMatchObject({ stdout: '' });
   });
 
-  it('Codex: only systemMessage (its PreToolUse fails open on ask and additionalContext)', async () => {
-    const { root, env } = project();
-    const hooked = await runCli(['hook', 'PreToolUse', '--agent', 'codex'], {
+  const codexHook = (root: string, env: Record<string, string>, command: string) =>
+    runCli(['hook', 'PreToolUse', '--agent', 'codex'], {
       cwd: root,
       env,
       input: JSON.stringify({
@@ -177,15 +176,32 @@ describe('the pre-command hook and what its snapshot leaves out', () => {
         turn_id: 't1',
         tool_name: 'Bash',
         tool_use_id: 'call_1',
-        tool_input: { command: 'rm big.bin' },
+        tool_input: { command },
       }),
     });
-    const output = JSON.parse(hooked.stdout);
-    expect(Object.keys(output)).toEqual(['systemMessage']);
+
+  it('Codex: the command is held (a "deny" whose reason says how to go ahead), since Codex cannot ask', async () => {
+    const { root, env } = project();
+    const output = JSON.parse((await codexHook(root, env, 'rm big.bin')).stdout);
     expect(output.systemMessage).toContain('`big.bin`');
+    expect(output.hookSpecificOutput).toMatchObject({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+    });
+    expect(output.hookSpecificOutput.permissionDecisionReason).toContain(
+      'claude-checkpoint held this command: it names `big.bin`',
+    );
+    expect(output.hookSpecificOutput.permissionDecisionReason).toContain('`CHECKPOINT_ALLOW_LOSS=1 `');
   });
 
-  it('Gemini CLI: BeforeTool gets decision "ask", a systemMessage and context for the model', async () => {
+  it('Codex: a command on the whole tree is warned about, to the model too (additionalContext), not held', async () => {
+    const { root, env } = project();
+    const output = JSON.parse((await codexHook(root, env, 'git clean -fdx')).stdout);
+    expect(output.hookSpecificOutput.permissionDecision).toBeUndefined();
+    expect(output.hookSpecificOutput.additionalContext).toContain('does not hold `big.bin`');
+  });
+
+  it('Gemini CLI: BeforeTool holds it (decision "deny": its "ask" waits for ever where nobody can answer), with a systemMessage', async () => {
     const { root, env } = project();
     const hooked = await runCli(['hook', 'BeforeTool', '--agent', 'gemini'], {
       cwd: root,
@@ -199,10 +215,36 @@ describe('the pre-command hook and what its snapshot leaves out', () => {
       }),
     });
     const output = JSON.parse(hooked.stdout);
-    expect(output).toMatchObject({ decision: 'ask', hookSpecificOutput: { hookEventName: 'BeforeTool' } });
+    expect(output).toMatchObject({ decision: 'deny', hookSpecificOutput: { hookEventName: 'BeforeTool' } });
     expect(output.systemMessage).toContain('`big.bin`');
-    expect(output.reason).toContain('`big.bin`');
+    expect(output.reason).toContain('claude-checkpoint held this command: it names `big.bin`');
   });
+
+  it('OpenCode: its plugin gets a "deny" to throw, which stops the call', async () => {
+    const { root, env } = project();
+    const hooked = await runCli(['hook', 'PreToolUse', '--agent', 'opencode'], {
+      cwd: root,
+      env,
+      input: claudeInput(root, 'rm big.bin'),
+    });
+    const output = JSON.parse(hooked.stdout) as ClaudeOutput;
+    expect(output.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(output.hookSpecificOutput.permissionDecisionReason).toContain(
+      'claude-checkpoint held this command',
+    );
+  });
+
+  it.each(['CHECKPOINT_ALLOW_LOSS=1 rm big.bin', 'cd . && CHECKPOINT_ALLOW_LOSS=1 rm -f big.bin'])(
+    '`%s` says the user agreed: warned about, neither asked nor held',
+    async (command) => {
+      const { root, env } = project();
+      const output = JSON.parse((await claudeHook(root, env, command)).stdout) as ClaudeOutput;
+      expect(output.hookSpecificOutput.permissionDecision).toBeUndefined();
+      expect(output.systemMessage).toContain('this command says you agreed that `big.bin`');
+      const codex = JSON.parse((await codexHook(root, env, command)).stdout);
+      expect(codex.hookSpecificOutput.permissionDecision).toBeUndefined();
+    },
+  );
 
   it('Copilot CLI: preToolUse gets permissionDecision "ask" with its reason', async () => {
     const { root, env } = project();

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { runProcess } from './agent-session.js';
@@ -119,6 +119,16 @@ export async function promptAgent(
   prompt: string,
   extra: string[] = [],
 ): Promise<LoggedRequest[]> {
+  return (await promptAgentRun(agent, session, prompt, extra)).requests;
+}
+
+/** promptAgent, with what the agent printed (what the person sees) besides the model's requests. */
+export async function promptAgentRun(
+  agent: AgentName,
+  session: { cwd: string; env: NodeJS.ProcessEnv; model: FakeModel },
+  prompt: string,
+  extra: string[] = [],
+): Promise<{ requests: LoggedRequest[]; stdout: string; stderr: string }> {
   const before = session.model.requests.length;
   const result = await runProcess(agentBinary(agent), promptArgs(agent, prompt, extra), {
     cwd: session.cwd,
@@ -127,7 +137,11 @@ export async function promptAgent(
     ...(agent === 'gemini' ? { stdin: '' } : {}),
   });
   expect(result.code, `${agent} exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
-  return session.model.requests.slice(before).filter(isTurn[agent]);
+  return {
+    requests: session.model.requests.slice(before).filter(isTurn[agent]),
+    stdout: result.stdout,
+    stderr: result.stderr,
+  };
 }
 
 /** Runs `claude-checkpoint` in `cwd`. */
@@ -260,4 +274,47 @@ export async function expectPreCommandRestore(project: string, env: NodeJS.Proce
   await cli('restore', prompt?.id ?? '', '--yes');
   expect(existsSync(path.join(project, 'src', 'feature.ts'))).toBe(false);
   expect(readFileSync(path.join(project, 'src', 'app.ts'), 'utf8')).toBe('v1\n');
+}
+
+/**
+ * Every agent's "ask before destroying what no snapshot holds" turn: `big.bin`, untracked and over a size
+ * cap lowered to 0.01 MB (`env`), then in one turn `rm big.bin` (it names the file: the hook asks, or holds
+ * it), a harmless command whose output shows the file is still there, `git reset --hard` (the whole tree:
+ * warned about, not asked), and `rm big.bin` again as the hook's reason says to once the user agreed.
+ */
+export const LEFT_OUT_TURN = {
+  prompt: 'Tidy up the big file',
+  env: { CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.01' },
+  commands: [
+    'rm big.bin',
+    'echo harmless-42 && ls big.bin',
+    'git reset --hard',
+    'CHECKPOINT_ALLOW_LOSS=1 rm big.bin',
+  ],
+} as const;
+
+/** Writes the untracked `big.bin` (16 KB) of that turn into `project`. */
+export function writeBigFile(project: string): void {
+  writeFileSync(path.join(project, 'big.bin'), Buffer.alloc(16 * 1024, 7));
+}
+
+/**
+ * After that turn: the first `rm big.bin` did not run (the harmless command still listed the file) and the
+ * model received why and how to go ahead; the one that says the user agreed ran. `warnedOfWholeTree`: the model also received the warning before `git reset
+ * --hard` (not where the agent gives a pre-tool hook's context to nobody). Returns every text the model
+ * received, for the agent's own checks.
+ */
+export function expectLeftOutTurn(
+  project: string,
+  requests: readonly LoggedRequest[],
+  options: { warnedOfWholeTree: boolean },
+): string {
+  const received = textsIn(requests.at(-1)?.body).join('\n');
+  expect(received).toContain('harmless-42\nbig.bin');
+  expect(received).toMatch(/names `big\.bin` \(16\.00 KB, over the 0\.01 MB size cap\)/);
+  expect(received).toContain('run the same command again starting with `CHECKPOINT_ALLOW_LOSS=1 `');
+  if (options.warnedOfWholeTree)
+    expect(received).toContain('what this command changes there cannot be rewound');
+  expect(existsSync(path.join(project, 'big.bin'))).toBe(false);
+  return received;
 }
