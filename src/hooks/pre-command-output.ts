@@ -14,10 +14,11 @@ import type { HookResult } from './common.js';
  * - Copilot CLI (1.0.102): `permissionDecision: "ask"` prompts; in print mode it is denied ("unable to ask
  *   user for confirmation") and the reason is printed and given to the model; `additionalContext` at the top.
  * - Codex (0.169.0): no "ask" (it runs the command, and `codex exec` shows the `systemMessage` to nobody):
- *   `permissionDecision: "deny"` holds it, and the model receives the reason.
+ *   `permissionDecision: "deny"` holds it, and the model receives the reason; `additionalContext` reaches
+ *   the model.
  * - Gemini CLI (0.61.0): `decision: "ask"` waits for an answer even in a non-interactive run, for ever; so
- *   `decision: "deny"`, whose reason the model receives, with `systemMessage` for the user and
- *   `hookSpecificOutput.additionalContext` for the model.
+ *   `decision: "deny"`, whose reason the model receives, with `systemMessage` for the user. It drops a
+ *   BeforeTool hook's `hookSpecificOutput.additionalContext` (kept, for versions that read it).
  * - OpenCode (1.18.33): its plugin (src/app/opencode-plugin.ts) hands our Claude-shaped output on, and
  *   throws the reason of a `"deny"` from `tool.execute.before`, which stops the call and tells the model.
  */
