@@ -319,6 +319,8 @@ export const ClaudeCheckpoint = async ({ directory, client }) => {
   const compacted = new Set();
   const briefs = new Map();
   const children = new Map();
+  /** A pre-command warning by the call it came before, until the call's output can carry it. */
+  const warnings = new Map();
   /** Whether a session is a sub-agent's: the task tool prompts a session it creates with a parentID. */
   const isSubAgent = (sessionID) => {
     if (!client?.session || !sessionID) return Promise.resolve(false);
@@ -373,6 +375,9 @@ export const ClaudeCheckpoint = async ({ directory, client }) => {
       // model receives it (OpenCode has no way for a plugin to ask the person).
       const decision = decided.hookSpecificOutput;
       if (decision?.permissionDecision === 'deny') throw new Error(String(decision.permissionDecisionReason ?? 'claude-checkpoint held this command'));
+      // A warning (a command on the whole tree): a plugin cannot add context before a call, so it goes
+      // with the call's output, which the model receives and \`opencode run\` prints.
+      if (decision?.additionalContext && input.callID) warnings.set(input.callID, String(decision.additionalContext));
     },
     'tool.execute.after': async (input, output) => {
       if (input.tool !== 'bash') return;
@@ -387,6 +392,9 @@ export const ClaudeCheckpoint = async ({ directory, client }) => {
         tool_input: { command: input.args?.command ?? '', description: input.args?.description },
         tool_response: response,
       });
+      const warning = warnings.get(input.callID);
+      warnings.delete(input.callID);
+      if (warning && typeof output.output === 'string') output.output = \`\${output.output}\\n\\n[claude-checkpoint] \${warning}\`;
     },
     'experimental.session.compacting': async (input) => {
       const transcript = await sessionTranscript(client, input.sessionID);

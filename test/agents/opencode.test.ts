@@ -236,14 +236,15 @@ describe('a real OpenCode session, set up by `setup opencode`, with a scripted m
   it('a command naming a file no snapshot holds is stopped by the plugin: the model is told why and how to go ahead', async () => {
     writeBigFile(project);
     const run = await opencodeRun(LEFT_OUT_TURN.prompt);
-    // The plugin hands a pre-tool hook's context to nobody: the model hears of the held command through
-    // the error that stopped it only.
-    const received = expectLeftOutTurn(project, run.requests, { warnedOfWholeTree: false });
+    // The held command's reason comes as the error that stopped it; the whole tree's warning with the
+    // output of `git reset --hard`.
+    const received = expectLeftOutTurn(project, run.requests, { warnedOfWholeTree: true });
     expect(received).toContain('claude-checkpoint held this command: it names `big.bin`');
     // The person: the failed call and its error, in what `opencode run` prints (in colour, NO_COLOR or not).
     const printed = stripVTControlCharacters(run.stderr);
     expect(printed).toContain('rm big.bin failed');
     expect(printed).toContain('Error: claude-checkpoint held this command: it names `big.bin`');
+    expect(printed).toContain('[claude-checkpoint] The pre-command snapshot does not hold `big.bin`');
   });
 
   it('setup --uninstall gives the configuration back byte for byte and takes the plugin away', async () => {
