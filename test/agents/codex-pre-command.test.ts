@@ -7,6 +7,7 @@ import {
   codexProviderConfig,
   expectLeftOutTurn,
   LEFT_OUT_TURN,
+  leftOutSteps,
   promptAgentRun,
   writeBigFile,
 } from '../helpers/agent-cli.js';
@@ -29,10 +30,7 @@ beforeAll(async () => {
   model = await startFakeModel(
     (prompt) =>
       prompt === LEFT_OUT_TURN.prompt
-        ? [
-            ...LEFT_OUT_TURN.commands.map((cmd) => ({ tool: 'exec_command', input: { cmd } })),
-            { text: 'Tidied.' },
-          ]
+        ? leftOutSteps((cmd) => ({ tool: 'exec_command', input: { cmd } }))
         : [{ text: 'Noted.' }],
     { format: 'responses', latencyMs: 100 },
   );

@@ -7,6 +7,7 @@ import {
   expectLeftOutTurn,
   expectPreCommandRestore,
   LEFT_OUT_TURN,
+  leftOutSteps,
   promptAgent,
   promptAgentRun,
   writeBigFile,
@@ -37,13 +38,10 @@ beforeAll(async () => {
   model = await startFakeModel(
     (prompt) =>
       prompt === LEFT_OUT_TURN.prompt
-        ? [
-            ...LEFT_OUT_TURN.commands.map((command) => ({
-              tool: 'bash',
-              input: { command, description: 'Tidy up' },
-            })),
-            { text: 'Tidied.' },
-          ]
+        ? leftOutSteps((command) => ({
+            tool: 'bash',
+            input: { command, description: 'Tidy up' },
+          }))
         : prompt === 'Start over without the sources'
           ? [
               {

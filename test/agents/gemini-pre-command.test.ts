@@ -8,6 +8,7 @@ import {
   expectLeftOutTurn,
   expectPreCommandRestore,
   LEFT_OUT_TURN,
+  leftOutSteps,
   promptAgent,
   promptAgentRun,
   writeBigFile,
@@ -40,13 +41,10 @@ beforeAll(async () => {
   model = await startFakeModel(
     (prompt) =>
       prompt === LEFT_OUT_TURN.prompt
-        ? [
-            ...LEFT_OUT_TURN.commands.map((command) => ({
-              tool: 'run_shell_command',
-              input: { command, description: 'Tidy up' },
-            })),
-            { text: 'Tidied.' },
-          ]
+        ? leftOutSteps((command) => ({
+            tool: 'run_shell_command',
+            input: { command, description: 'Tidy up' },
+          }))
         : prompt === 'Start over without the sources'
           ? [
               { tool: 'write_file', input: { file_path: 'src/feature.ts', content: FEATURE } },

@@ -9,6 +9,7 @@ import {
   expectLeftOutTurn,
   expectSecretNowhere,
   LEFT_OUT_TURN,
+  leftOutSteps,
   NEVER_SAVES,
   writeBigFile,
 } from '../helpers/agent-cli.js';
@@ -40,13 +41,10 @@ const sessionSteps = sessionPlan(
 );
 const plan: Plan = (prompt, callable) =>
   unquoted(prompt) === LEFT_OUT_TURN.prompt
-    ? [
-        ...LEFT_OUT_TURN.commands.map((command) => ({
-          tool: 'bash',
-          input: { command, description: 'Tidy up' },
-        })),
-        { text: 'Tidied.' },
-      ]
+    ? leftOutSteps((command) => ({
+        tool: 'bash',
+        input: { command, description: 'Tidy up' },
+      }))
     : sessionSteps(prompt, callable);
 
 let model: FakeModel;

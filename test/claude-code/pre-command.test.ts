@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectLeftOutTurn, LEFT_OUT_TURN, writeBigFile } from '../helpers/agent-cli.js';
+import { expectLeftOutTurn, LEFT_OUT_TURN, leftOutSteps, writeBigFile } from '../helpers/agent-cli.js';
 import { pluginSessionSetup, repoRoot, runClaude, runNode } from '../helpers/claude-code.js';
 import type { FakeModel, Plan } from '../helpers/fake-model.js';
 
@@ -40,13 +40,10 @@ const plan: Plan = (prompt) => {
       { text: 'Discarded.' },
     ];
   if (prompt === LEFT_OUT_TURN.prompt)
-    return [
-      ...LEFT_OUT_TURN.commands.map((command) => ({
-        tool: 'Bash',
-        input: { command, description: 'Tidy up' },
-      })),
-      { text: 'Tidied.' },
-    ];
+    return leftOutSteps((command) => ({
+      tool: 'Bash',
+      input: { command, description: 'Tidy up' },
+    }));
   if (prompt === 'Look around')
     return [
       { tool: 'Bash', input: { command: 'ls -la > listing.txt && git status', description: 'Look' } },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { runProcess } from './agent-session.js';
 import { repoRoot } from './claude-code.js';
-import type { FakeModel, LoggedRequest } from './fake-model.js';
+import type { FakeModel, LoggedRequest, PlannedStep } from './fake-model.js';
 import { tempDir } from './fixtures.js';
 
 /**
@@ -292,6 +292,11 @@ export const LEFT_OUT_TURN = {
     'CHECKPOINT_ALLOW_LOSS=1 rm big.bin',
   ],
 } as const;
+
+/** The scripted model's steps for that turn, each command through `call` (the agent's shell tool). */
+export function leftOutSteps(call: (command: string) => PlannedStep): PlannedStep[] {
+  return [...LEFT_OUT_TURN.commands.map(call), { text: 'Tidied.' }];
+}
 
 /** Writes the untracked `big.bin` (16 KB) of that turn into `project`. */
 export function writeBigFile(project: string): void {
