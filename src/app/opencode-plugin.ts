@@ -8,8 +8,7 @@
  *   not create), and the brief is added to the system prompt of every request of that session;
  * - every user message: UserPromptSubmit (the snapshot before the agent acts), awaited;
  * - a `bash` tool call: PreToolUse before it runs (a snapshot when it may destroy work; awaited; a call
- *   that names what the snapshot cannot hold is stopped, with the reason; a warning goes with the call's
- *   output), and PostToolUse after, with the exit code OpenCode keeps in the call's metadata;
+ *   never stopped: a warning of what the snapshot cannot hold goes with the call's output), and PostToolUse after, with the exit code OpenCode keeps in the call's metadata;
  * - before compaction: PreCompact; after it (`session.compacted`): the next request brings a fresh brief;
  * - the end of a turn (`session.idle`): Stop, with the session's messages and todo list (read through the
  *   SDK client OpenCode gives plugins, trimmed) as `transcript`, which fills what the model did not save.
@@ -164,12 +163,10 @@ export const ClaudeCheckpoint = async ({ directory, client }) => {
         tool_use_id: input.callID,
         tool_input: { command: output.args?.command ?? '', workdir: output.args?.workdir },
       });
-      // The command names what its snapshot cannot hold: an error thrown here stops the call, and the
-      // model receives it (OpenCode has no way for a plugin to ask the person).
+      // A warning (what the snapshot cannot hold, which the command may destroy), never a stop: a plugin
+      // cannot add context before a call, so it goes with the call's output, which the model receives and
+      // \`opencode run\` prints.
       const decision = decided.hookSpecificOutput;
-      if (decision?.permissionDecision === 'deny') throw new Error(String(decision.permissionDecisionReason ?? 'claude-checkpoint held this command'));
-      // A warning (a command on the whole tree): a plugin cannot add context before a call, so it goes
-      // with the call's output, which the model receives and \`opencode run\` prints.
       if (decision?.additionalContext && input.callID) warnings.set(input.callID, String(decision.additionalContext));
     },
     'tool.execute.after': async (input, output) => {

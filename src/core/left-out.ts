@@ -202,61 +202,32 @@ function keepAdvice(entries: readonly LeftOut[], maxFileBytes: number): string {
   return advice.join('; ');
 }
 
-/**
- * The assignment a command starts with to say the person agreed that what its snapshot cannot hold may
- * go (`CHECKPOINT_ALLOW_LOSS=1 rm big.bin`): the hook then warns without asking or holding it. Where
- * nobody can answer a question (a print-mode run), it is the only way such a command runs.
- */
-export const ALLOW_LOSS = 'CHECKPOINT_ALLOW_LOSS=1';
-
-/** Whether `command` carries ALLOW_LOSS as an assignment (a word of its own, or PowerShell's `$env:`). */
-export function isLossAllowed(command: string): boolean {
-  return new RegExp(`(?:^|[\\s;&|(:])${ALLOW_LOSS}(?=\\s|;|$)`).test(command);
-}
-
 /** What the pre-command hook says when the command may destroy what its snapshot left out. */
 export interface LeftOutWarning {
   /** For the person, shown by the agent (Claude Code's `systemMessage`). */
   user: string;
   /** For the model, before the command runs (`additionalContext`). */
   model: string;
-  /** Set when the command names such a path: the agent should ask the person first, with this reason. */
-  ask?: string;
-  /**
-   * With `ask`: the reason for an agent that cannot ask from a hook, or hangs asking where nobody can
-   * answer, so the hook holds the command instead (a denial the model reads): how to go ahead.
-   */
-  hold?: string;
 }
 
 /**
- * The warning for `atRisk` (see leftOutAtRisk), or null when nothing left out is at risk. A command that
- * carries ALLOW_LOSS (`isLossAllowed`) is warned about, not asked about.
+ * The warning for `atRisk` (see leftOutAtRisk), or null when nothing left out is at risk. A warning only:
+ * the pre-command hook never stops a command. Its snapshot holds the files the command names up to
+ * HELD_NAMED_MAX_BYTES (see snapshot.ts), so what is named here is what it still cannot hold.
  */
 export function renderLeftOutWarning(
   atRisk: { named: readonly LeftOut[]; unnamed: readonly LeftOut[] },
   maxFileBytes: number,
-  isAllowed = false,
 ): LeftOutWarning | null {
   const entries = atRisk.named.length > 0 ? atRisk.named : atRisk.unnamed;
   if (entries.length === 0) return null;
   const list = listOf(entries, maxFileBytes);
   const advice = keepAdvice(entries, maxFileBytes);
-  if (atRisk.named.length > 0 && isAllowed)
+  if (atRisk.named.length > 0)
     return {
-      user: `⚠ claude-checkpoint: this command says you agreed that ${list} may go (${ALLOW_LOSS}): the snapshot taken before it does not hold it, so no rewind can bring it back.`,
-      model: `The pre-command snapshot does not hold ${list}, which this command names: it runs because it says the user agreed (${ALLOW_LOSS}); no rewind can bring it back.`,
-    };
-  if (atRisk.named.length > 0) {
-    const user = `⚠ claude-checkpoint: the snapshot taken before this command does not hold ${list}: if the command deletes or overwrites it, no rewind can bring it back. To keep it, ${advice}.`;
-    const retry = `run the same command again starting with \`${ALLOW_LOSS} \``;
-    return {
-      user,
+      user: `⚠ claude-checkpoint: the snapshot taken before this command does not hold ${list}: if the command deletes or overwrites it, no rewind can bring it back. To keep it, ${advice}.`,
       model: `The pre-command snapshot does not hold ${list}, which this command names: if it deletes or overwrites it, it is lost for good (no rewind brings it back). Unless the user asked for exactly that, keep a copy first or ask the user. To keep it, ${advice}.`,
-      ask: `claude-checkpoint: this command names ${list}, which its snapshot does not hold: no rewind can bring it back. Allow it only if it may go; otherwise decline, and ${advice}. Where nobody can answer (a non-interactive run), the command does not run: tell the user, and once they agree it may go, ${retry}.`,
-      hold: `claude-checkpoint held this command: it names ${list}, which its snapshot does not hold, so no rewind could bring it back. Ask the user first. Once they agree it may go, ${retry}. To keep it instead, ${advice}.`,
     };
-  }
   return {
     user: `⚠ claude-checkpoint: the snapshot taken before this command does not hold ${list}: whatever the command changes there, no rewind can bring back. To keep it, ${advice}.`,
     model: `The pre-command snapshot does not hold ${list}: what this command changes there cannot be rewound. To keep it, ${advice}.`,
