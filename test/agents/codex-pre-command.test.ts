@@ -16,10 +16,9 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 /**
  * The pre-command hook in a real Codex session (`codex exec`, set up by `claude-checkpoint setup codex`),
- * in the turn of LEFT_OUT_TURN: Codex 0.169 has no "ask" for a PreToolUse hook (it ran `rm big.bin`, and
- * `codex exec` showed our systemMessage to nobody), so a command that names a file no snapshot holds is
- * held with a denial whose reason the model receives; the whole tree's warning reaches it as
- * additionalContext.
+ * in the turn of LEFT_OUT_TURN: `rm big.bin` of a file over the size cap runs and its snapshot holds it
+ * (the hook never denies); the whole tree's warning reaches the model as additionalContext, which Codex
+ * 0.169 honours on PreToolUse (its systemMessage `codex exec` shows nowhere).
  */
 
 let model: FakeModel;
@@ -48,13 +47,12 @@ afterAll(async () => {
   await model?.close();
 });
 
-describe('a real Codex session: a command naming a file no snapshot holds', () => {
-  it('is held: the model is told why and how to go ahead; the command that says the user agreed runs', async () => {
-    writeBigFile(project);
+describe('a real Codex session: a command naming a file over the size cap', () => {
+  it("runs, and its snapshot brings the file back; the whole tree's warning reaches the model", async () => {
+    const big = writeBigFile(project);
     const run = await promptAgentRun('codex', { cwd: project, env, model }, LEFT_OUT_TURN.prompt);
-    const received = expectLeftOutTurn(project, run.requests, { warnedOfWholeTree: true });
-    expect(received).toContain('Command blocked by PreToolUse hook: claude-checkpoint held this command');
-    // The person: `codex exec` logs the denial on stderr (a systemMessage it shows nowhere).
-    expect(run.stderr).toContain('Command blocked by PreToolUse hook: claude-checkpoint held this command');
+    await expectLeftOutTurn(project, env, run.requests, big, { warnedOfWholeTree: true });
+    // The person: `codex exec` shows a PreToolUse hook's systemMessage nowhere.
+    expect(run.stderr).not.toContain('claude-checkpoint');
   });
 });

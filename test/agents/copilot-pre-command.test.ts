@@ -21,7 +21,8 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
  * tracked one through its shell tool, then runs `rm -rf src`. Copilot CLI's PreToolUse hook takes the
  * pre-command snapshot; restoring it brings both back, which the prompt's snapshot alone would not.
  * COPILOT_ALLOW_ALL=true trusts the folder in place of the user's answer. Then the turn of LEFT_OUT_TURN:
- * a command that names a file no snapshot holds is asked about, which in print mode Copilot CLI denies.
+ * `rm big.bin` of a file over the size cap runs and its snapshot holds it (an `"ask"` was denied in print
+ * mode); the whole tree's warning reaches the model as additionalContext.
  */
 
 let model: FakeModel;
@@ -83,13 +84,11 @@ describe('a real Copilot CLI session: a snapshot before rm -rf', () => {
     await expectPreCommandRestore(project, env);
   });
 
-  it('a command naming a file no snapshot holds is asked about: in print mode denied, the reason printed and given to the model', async () => {
-    writeBigFile(project);
+  it("`rm big.bin` of a file over the size cap runs, and its snapshot brings it back; the whole tree's warning reaches the model", async () => {
+    const big = writeBigFile(project);
     const run = await promptAgentRun('copilot', { cwd: project, env, model }, LEFT_OUT_TURN.prompt);
-    const received = expectLeftOutTurn(project, run.requests, { warnedOfWholeTree: true });
-    expect(received).toContain(
-      'Denied by preToolUse hook (unable to ask user for confirmation): claude-checkpoint: this command names `big.bin`',
-    );
-    expect(run.stdout).toContain('Denied by preToolUse hook (unable to ask user for confirmation)');
+    await expectLeftOutTurn(project, env, run.requests, big, { warnedOfWholeTree: true });
+    // The person: Copilot CLI has no field for a hook's message to the user; nothing was denied.
+    expect(run.stdout).not.toContain('Denied by preToolUse hook');
   });
 });

@@ -231,18 +231,15 @@ describe('a real OpenCode session, set up by `setup opencode`, with a scripted m
     }
   });
 
-  it('a command naming a file no snapshot holds is stopped by the plugin: the model is told why and how to go ahead', async () => {
-    writeBigFile(project);
+  it("`rm big.bin` of a file over the size cap runs, and its snapshot brings it back; the whole tree's warning comes with the output", async () => {
+    const big = writeBigFile(project);
     const run = await opencodeRun(LEFT_OUT_TURN.prompt);
-    // The held command's reason comes as the error that stopped it; the whole tree's warning with the
-    // output of `git reset --hard`.
-    const received = expectLeftOutTurn(project, run.requests, { warnedOfWholeTree: true });
-    expect(received).toContain('claude-checkpoint held this command: it names `big.bin`');
-    // The person: the failed call and its error, in what `opencode run` prints (in colour, NO_COLOR or not).
+    // The whole tree's warning comes with the output of `git reset --hard`: the model receives it.
+    await expectLeftOutTurn(project, env, run.requests, big, { warnedOfWholeTree: true });
+    // The person: the same, in what `opencode run` prints (in colour, NO_COLOR or not); no failed call.
     const printed = stripVTControlCharacters(run.stderr);
-    expect(printed).toContain('rm big.bin failed');
-    expect(printed).toContain('Error: claude-checkpoint held this command: it names `big.bin`');
-    expect(printed).toContain('[claude-checkpoint] The pre-command snapshot does not hold `big.bin`');
+    expect(printed).not.toContain('rm big.bin failed');
+    expect(printed).toContain('[claude-checkpoint] The pre-command snapshot does not hold `keep.bin`');
   });
 
   it('setup --uninstall gives the configuration back byte for byte and takes the plugin away', async () => {

@@ -9,7 +9,8 @@ import type { FakeModel, Plan } from '../helpers/fake-model.js';
  * A real Claude Code session with the plugin: the model writes a file and appends to a tracked one, then
  * runs `rm -rf src`, all in one turn. The PreToolUse hook's snapshot, taken just before the command, is
  * what brings that work back: the prompt's snapshot, taken before any of it, cannot. Then the turn of
- * LEFT_OUT_TURN: a command that names a file no snapshot holds is asked about, which print mode declines.
+ * LEFT_OUT_TURN: `rm big.bin` of a file over the size cap runs (an `"ask"` was declined in print mode), and
+ * its snapshot brings the file back.
  */
 
 const FEATURE = 'export const feature = true;\n';
@@ -125,15 +126,14 @@ describe('a snapshot before a destructive command, in a real Claude Code session
     expect(existsSync(path.join(project, 'listing.txt'))).toBe(true);
   });
 
-  it('a command naming a file no snapshot holds is asked about: print mode does not run it, and the model is told why and how to go ahead', async () => {
-    writeBigFile(project);
+  it("`rm big.bin` of a file over the size cap runs in print mode, and its snapshot brings it back; the whole tree's warning reaches the model", async () => {
+    const big = writeBigFile(project);
     const before = model.requests.length;
     const run = await turn(LEFT_OUT_TURN.prompt);
     const turns = model.requests
       .slice(before)
       .filter((request) => request.url.startsWith('/v1/messages?') || request.url === '/v1/messages');
-    const received = expectLeftOutTurn(project, turns, { warnedOfWholeTree: true });
-    expect(received).toContain('claude-checkpoint: this command names `big.bin`');
+    await expectLeftOutTurn(project, env, turns, big, { warnedOfWholeTree: true });
     // The person, in print mode's text output: only the model's answer (the systemMessage is not printed).
     expect(run.stdout).toBe('Tidied.\n');
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -277,20 +278,15 @@ export async function expectPreCommandRestore(project: string, env: NodeJS.Proce
 }
 
 /**
- * Every agent's "ask before destroying what no snapshot holds" turn: `big.bin`, untracked and over a size
- * cap lowered to 0.01 MB (`env`), then in one turn `rm big.bin` (it names the file: the hook asks, or holds
- * it), a harmless command whose output shows the file is still there, `git reset --hard` (the whole tree:
- * warned about, not asked), and `rm big.bin` again as the hook's reason says to once the user agreed.
+ * Every agent's turn with files over the snapshot size cap (lowered to 0.01 MB by `env`): `big.bin` and
+ * `keep.bin`, untracked. In one turn `rm big.bin` (it names the file: its snapshot holds it all the same,
+ * and it runs), a harmless command whose output shows it ran, and `git reset --hard` (the whole tree:
+ * `keep.bin`, which no snapshot holds, is warned about). Nothing is ever held, denied or asked.
  */
 export const LEFT_OUT_TURN = {
   prompt: 'Tidy up the big file',
   env: { CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.01' },
-  commands: [
-    'rm big.bin',
-    'echo harmless-42 && ls big.bin',
-    'git reset --hard',
-    'CHECKPOINT_ALLOW_LOSS=1 rm big.bin',
-  ],
+  commands: ['rm big.bin', 'echo harmless-42 && ls *.bin', 'git reset --hard'],
 } as const;
 
 /** The scripted model's steps for that turn, each command through `call` (the agent's shell tool). */
@@ -298,28 +294,51 @@ export function leftOutSteps(call: (command: string) => PlannedStep): PlannedSte
   return [...LEFT_OUT_TURN.commands.map(call), { text: 'Tidied.' }];
 }
 
-/** Writes the untracked `big.bin` (16 KB) of that turn into `project`. */
-export function writeBigFile(project: string): void {
-  writeFileSync(path.join(project, 'big.bin'), Buffer.alloc(16 * 1024, 7));
+/** Writes that turn's untracked `big.bin` and `keep.bin` (16 KB each) into `project`; returns big.bin's bytes. */
+export function writeBigFile(project: string): Buffer {
+  const content = randomBytes(16 * 1024);
+  writeFileSync(path.join(project, 'big.bin'), content);
+  writeFileSync(path.join(project, 'keep.bin'), Buffer.alloc(16 * 1024, 7));
+  return content;
 }
 
 /**
- * After that turn: the first `rm big.bin` did not run (the harmless command still listed the file) and the
- * model received why and how to go ahead; the one that says the user agreed ran. `warnedOfWholeTree`: the model also received the warning before `git reset
- * --hard` (not where the agent gives a pre-tool hook's context to nobody). Returns every text the model
- * received, for the agent's own checks.
+ * After that turn: `rm big.bin` ran (the harmless command lists keep.bin alone), and no reason to stop a
+ * command reached the model; `warnedOfWholeTree`: the model received the warning before `git reset --hard`
+ * (not where the agent gives a pre-tool hook's context to nobody). Then `restore` of the snapshot taken
+ * before `rm big.bin` brings it back byte for byte. Returns every text the model received.
  */
-export function expectLeftOutTurn(
+export async function expectLeftOutTurn(
   project: string,
+  env: NodeJS.ProcessEnv,
   requests: readonly LoggedRequest[],
+  big: Buffer,
   options: { warnedOfWholeTree: boolean },
-): string {
+): Promise<string> {
   const received = textsIn(requests.at(-1)?.body).join('\n');
-  expect(received).toContain('harmless-42\nbig.bin');
-  expect(received).toMatch(/names `big\.bin` \(16\.00 KB, over the 0\.01 MB size cap\)/);
-  expect(received).toContain('run the same command again starting with `CHECKPOINT_ALLOW_LOSS=1 `');
-  if (options.warnedOfWholeTree)
-    expect(received).toContain('what this command changes there cannot be rewound');
+  expect(received).toContain('harmless-42\nkeep.bin');
   expect(existsSync(path.join(project, 'big.bin'))).toBe(false);
+  // What each agent says of a command a hook stopped (measured when the hook asked or denied), and ours.
+  for (const stop of [
+    'Tool execution blocked',
+    'blocked by PreToolUse hook',
+    'Denied by preToolUse hook',
+    'claude-checkpoint held',
+    'CHECKPOINT_ALLOW_LOSS',
+    'does not hold `big.bin`',
+  ])
+    expect(received).not.toContain(stop);
+  if (options.warnedOfWholeTree)
+    expect(received).toContain(
+      'The pre-command snapshot does not hold `keep.bin` (16.00 KB, over the 0.01 MB size cap): what this command changes there cannot be rewound',
+    );
+  else expect(received).not.toContain('does not hold `keep.bin`');
+  const listed = await checkpointCli(project, env, ['list', '--json']);
+  const { snapshots } = JSON.parse(listed.stdout) as { snapshots: Array<{ id: string; label?: string }> };
+  const before = snapshots.find((snapshot) => snapshot.label === 'rm big.bin');
+  expect(before, listed.stdout).toBeDefined();
+  const restored = await checkpointCli(project, env, ['restore', before?.id ?? '', '--yes']);
+  expect(restored.code, restored.stderr).toBe(0);
+  expect(readFileSync(path.join(project, 'big.bin')).equals(big)).toBe(true);
   return received;
 }
