@@ -270,7 +270,7 @@ async function takeContent(
   // before the content is said to be taken.
   let holding: Promise<HeldFile[]> | null = null;
   const hold = (leftOut: Parameters<WorktreeRead>[0]) => {
-    const files = holdLarge?.(leftOutOf({ ...leftOut, nested: [] }), store.root) ?? [];
+    const files = holdLarge?.(leftOutOf({ large: leftOut.large, nested: [] }), store.root) ?? [];
     holding = files.length > 0 ? store.storeHeld(files, HELD_NAMED_MAX_BYTES) : Promise.resolve([]);
     // A failure to store them leaves them out, as any capture would: said, never a stop.
     holding = holding.catch(() => []);
@@ -296,7 +296,8 @@ async function takeContent(
   const label = request.label === undefined ? undefined : await redactLabel(deps, store.root, request.label);
   const [scanned, head] = await capturing;
   const held = await (holding ?? hold(scanned.skipped));
-  const captured = await store.withHeld(scanned, latest?.tree, held);
+  // Should the tree with them fail, the snapshot is taken without them, and lists them as left out.
+  const captured = await store.withHeld(scanned, latest?.tree, held).catch(() => scanned);
   return { latest, captured, head, label };
 }
 

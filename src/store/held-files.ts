@@ -27,23 +27,20 @@ export async function storeHeldFiles(
   maxBytes: number,
 ): Promise<HeldFile[]> {
   const inTree = treeStat(root);
-  const wanted = files
-    .filter((file) => !file.includes('\n'))
-    .map((file) => ({ file, stats: inTree(file) }))
-    .filter(({ stats }) => stats?.isFile() === true && stats.size <= maxBytes);
+  const wanted: Array<{ path: string; mode: HeldFile['mode']; bytes: number }> = [];
+  for (const file of files) {
+    const stats = file.includes('\n') ? null : inTree(file);
+    if (stats?.isFile() && stats.size <= maxBytes)
+      wanted.push({ path: file, mode: (stats.mode & 0o111) !== 0 ? '100755' : '100644', bytes: stats.size });
+  }
   if (wanted.length === 0) return [];
   const { stdout } = await git(['hash-object', '-w', '--no-filters', '--stdin-paths'], {
-    input: `${wanted.map(({ file }) => file).join('\n')}\n`,
+    input: `${wanted.map((file) => file.path).join('\n')}\n`,
   });
   const oids = stdout.split('\n');
-  return wanted.map(({ file, stats }, at) => ({
-    path: file,
-    // biome-ignore lint/style/noNonNullAssertion: filtered to files above
-    mode: (stats!.mode & 0o111) !== 0 ? '100755' : '100644',
-    oid: (oids[at] ?? '').trim(),
-    // biome-ignore lint/style/noNonNullAssertion: filtered to files above
-    bytes: stats!.size,
-  }));
+  return wanted
+    .map((file, at) => ({ ...file, oid: (oids[at] ?? '').trim() }))
+    .filter((file) => /^[0-9a-f]{40,64}$/.test(file.oid));
 }
 
 /**

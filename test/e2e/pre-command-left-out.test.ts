@@ -81,6 +81,8 @@ describe('the pre-command snapshot holds what the command names, over the size c
     expect(before).toMatchObject({ trigger: 'pre-command', label: 'rm big.bin' });
     expect(before.skipped.large).toEqual([]);
     expect((await runCli(['list'], { cwd: root, env })).stdout).not.toContain('left out');
+    // gc keeps what a snapshot it keeps holds, this one's content too.
+    expect((await runCli(['gc'], { cwd: root, env })).code).toBe(0);
     await expectRestored(root, env, before.id, 'big.bin', content);
     // Only that snapshot: the next one leaves it out as the cap says.
     await runCli(['snapshot'], { cwd: root, env });
