@@ -7,8 +7,8 @@
  * - a session's first model request: SessionStart (`startup`, or `resume` for a session this process did
  *   not create), and the brief is added to the system prompt of every request of that session;
  * - every user message: UserPromptSubmit (the snapshot before the agent acts), awaited;
- * - a `bash` tool call: PreToolUse before it runs (a snapshot when it may destroy work; awaited, never a
- *   decision), and PostToolUse after, with the exit code OpenCode keeps in the call's metadata;
+ * - a `bash` tool call: PreToolUse before it runs (a snapshot when it may destroy work; awaited; a call
+ *   never stopped: a warning of what the snapshot cannot hold goes with the call's output), and PostToolUse after, with the exit code OpenCode keeps in the call's metadata;
  * - before compaction: PreCompact; after it (`session.compacted`): the next request brings a fresh brief;
  * - the end of a turn (`session.idle`): Stop, with the session's messages and todo list (read through the
  *   SDK client OpenCode gives plugins, trimmed) as `transcript`, which fills what the model did not save.
@@ -26,19 +26,24 @@ const TEXT_CHARS = 4000;
 
 /** Runs one hook; resolves with the context it returned, or '' (a hook never breaks a session). */
 function runHook(event, directory, payload) {
+  return runHookOutput(event, directory, payload).then((output) => output.hookSpecificOutput?.additionalContext ?? '');
+}
+
+/** Runs one hook; resolves with its output, parsed, or {} (a hook never breaks a session). */
+function runHookOutput(event, directory, payload) {
   return new Promise((resolve) => {
     let out = '';
     let child;
     try {
       child = spawn('node', [HOOK, event, '--agent', 'opencode'], { cwd: directory, stdio: ['pipe', 'pipe', 'ignore'] });
     } catch {
-      resolve('');
+      resolve({});
       return;
     }
     const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS[event]);
     child.on('error', () => {
       clearTimeout(timer);
-      resolve('');
+      resolve({});
     });
     child.stdout.on('data', (chunk) => {
       out += chunk;
@@ -46,9 +51,10 @@ function runHook(event, directory, payload) {
     child.on('close', () => {
       clearTimeout(timer);
       try {
-        resolve(JSON.parse(out).hookSpecificOutput?.additionalContext ?? '');
+        const output = JSON.parse(out);
+        resolve(output && typeof output === 'object' ? output : {});
       } catch {
-        resolve('');
+        resolve({});
       }
     });
     child.stdin.on('error', () => undefined);
@@ -105,6 +111,8 @@ export const ClaudeCheckpoint = async ({ directory, client }) => {
   const compacted = new Set();
   const briefs = new Map();
   const children = new Map();
+  /** A pre-command warning by the call it came before, until the call's output can carry it. */
+  const warnings = new Map();
   /** Whether a session is a sub-agent's: the task tool prompts a session it creates with a parentID. */
   const isSubAgent = (sessionID) => {
     if (!client?.session || !sessionID) return Promise.resolve(false);
@@ -149,12 +157,17 @@ export const ClaudeCheckpoint = async ({ directory, client }) => {
     },
     'tool.execute.before': async (input, output) => {
       if (input.tool !== 'bash') return;
-      await runHook('PreToolUse', directory, {
+      const decided = await runHookOutput('PreToolUse', directory, {
         session_id: input.sessionID,
         tool_name: 'Bash',
         tool_use_id: input.callID,
         tool_input: { command: output.args?.command ?? '', workdir: output.args?.workdir },
       });
+      // A warning (what the snapshot cannot hold, which the command may destroy), never a stop: a plugin
+      // cannot add context before a call, so it goes with the call's output, which the model receives and
+      // \`opencode run\` prints.
+      const decision = decided.hookSpecificOutput;
+      if (decision?.additionalContext && input.callID) warnings.set(input.callID, String(decision.additionalContext));
     },
     'tool.execute.after': async (input, output) => {
       if (input.tool !== 'bash') return;
@@ -169,6 +182,9 @@ export const ClaudeCheckpoint = async ({ directory, client }) => {
         tool_input: { command: input.args?.command ?? '', description: input.args?.description },
         tool_response: response,
       });
+      const warning = warnings.get(input.callID);
+      warnings.delete(input.callID);
+      if (warning && typeof output.output === 'string') output.output = \`\${output.output}\\n\\n[claude-checkpoint] \${warning}\`;
     },
     'experimental.session.compacting': async (input) => {
       const transcript = await sessionTranscript(client, input.sessionID);

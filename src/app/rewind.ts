@@ -14,6 +14,7 @@ import {
   checkpointSwap,
   formatSnapshotId,
   type GuardedPath,
+  HELD_NAMED_MAX_BYTES,
   labelCheckpoint,
   modeChangeOf,
   type RestorePlan,
@@ -36,6 +37,7 @@ import {
   type CaptureResult,
   type DiffEntry,
   type GuardedRestore,
+  type HeldFile,
   SnapshotStore,
   type WorktreeRead,
 } from '../store/snapshot-store.js';
@@ -125,6 +127,12 @@ export interface SnapshotRequest {
   onContentLeftOut?: ((leftOut: Parameters<WorktreeRead>[0], root: string) => void) | undefined;
   /** Told what the capture is doing, for progress on a terminal (see CaptureProgress). */
   onProgress?: CaptureProgress | undefined;
+  /**
+   * Of the files over the size cap the capture leaves out, those this snapshot holds all the same (the
+   * pre-command hook: those the command names), up to HELD_NAMED_MAX_BYTES each. Their content is in the
+   * store before onContentTaken, and onContentLeftOut is told the rest.
+   */
+  holdLarge?: ((large: readonly LeftOut[], root: string) => string[]) | undefined;
 }
 
 /** Captures the whole working tree; an unchanged tree gives back the latest snapshot instead of a new one. */
@@ -259,19 +267,39 @@ async function takeContent(
 ): Promise<TakenContent> {
   const latest = await store.latest();
   const headReading = readHeadFast(store.root);
-  const { onContentTaken: taken, onContentLeftOut: toldLeftOut } = request;
+  const { onContentTaken: taken, onContentLeftOut: toldLeftOut, holdLarge } = request;
+  // Files over the cap that this snapshot holds all the same: stored as soon as the scan has found them,
+  // before the content is said to be taken.
+  let holding: Promise<HeldFile[]> | null = null;
+  const hold = (leftOut: Parameters<WorktreeRead>[0]) => {
+    const files = holdLarge?.(leftOutOf({ large: leftOut.large, nested: [] }), store.root) ?? [];
+    holding = files.length > 0 ? store.storeHeld(files, HELD_NAMED_MAX_BYTES) : Promise.resolve([]);
+    // A failure to store them leaves them out, as any capture would: said, never a stop.
+    holding = holding.catch(() => []);
+    return holding;
+  };
   const onRead: WorktreeRead | undefined =
-    taken || toldLeftOut
+    taken || toldLeftOut || holdLarge
       ? (leftOut) => {
-          toldLeftOut?.(leftOut, store.root);
-          if (taken) void headReading.then(taken, taken);
+          const held = hold(leftOut);
+          void held.then((files) => {
+            const paths = new Set(files.map((file) => file.path));
+            toldLeftOut?.(
+              { ...leftOut, large: leftOut.large.filter((file) => !paths.has(file.path)) },
+              store.root,
+            );
+            if (taken) void headReading.then(taken, taken);
+          });
         }
       : undefined;
   const capturing = Promise.all([store.capture(latest?.tree, onRead, request.onProgress), headReading]);
   capturing.catch(() => undefined); // awaited below
   // The label is redacted while git scans: the detector's first use costs a hook a few milliseconds.
   const label = request.label === undefined ? undefined : await redactLabel(deps, store.root, request.label);
-  const [captured, head] = await capturing;
+  const [scanned, head] = await capturing;
+  const held = await (holding ?? hold(scanned.skipped));
+  // Should the tree with them fail, the snapshot is taken without them, and lists them as left out.
+  const captured = await store.withHeld(scanned, latest?.tree, held).catch(() => scanned);
   return { latest, captured, head, label };
 }
 

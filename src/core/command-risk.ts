@@ -365,9 +365,14 @@ function classifyAwk(
   return allOutside(files, folder, paths) ? undefined : reason('awk -i inplace rewrites files in place');
 }
 
-/** Whether every one of `targets` lies outside the project: then nothing of the project is at stake. */
+/**
+ * Whether every one of `targets` lies outside the project: then nothing of the project is at stake. Each
+ * one is looked at, never stopping at the first inside: looking tells the caller what the command names
+ * (`rm big.bin huge.bin` named big.bin only, and its snapshot left huge.bin out without a word).
+ */
 function allOutside(targets: readonly string[], folder: string | null, paths: Paths): boolean {
-  return targets.length > 0 && targets.every((target) => kindAt(target, folder, paths) === 'outside');
+  const kinds = targets.map((target) => kindAt(target, folder, paths));
+  return kinds.length > 0 && kinds.every((kind) => kind === 'outside');
 }
 
 /** Devices a write to destroys nothing in: `> /dev/null`, `2> /dev/stderr`. */

@@ -208,11 +208,13 @@ export interface LeftOutWarning {
   user: string;
   /** For the model, before the command runs (`additionalContext`). */
   model: string;
-  /** Set when the command names such a path: the agent should ask the person first, with this reason. */
-  ask?: string;
 }
 
-/** The warning for `atRisk` (see leftOutAtRisk), or null when nothing left out is at risk. */
+/**
+ * The warning for `atRisk` (see leftOutAtRisk), or null when nothing left out is at risk. A warning only:
+ * the pre-command hook never stops a command. Its snapshot holds the files the command names up to
+ * HELD_NAMED_MAX_BYTES (see snapshot.ts), so what is named here is what it still cannot hold.
+ */
 export function renderLeftOutWarning(
   atRisk: { named: readonly LeftOut[]; unnamed: readonly LeftOut[] },
   maxFileBytes: number,
@@ -221,14 +223,11 @@ export function renderLeftOutWarning(
   if (entries.length === 0) return null;
   const list = listOf(entries, maxFileBytes);
   const advice = keepAdvice(entries, maxFileBytes);
-  if (atRisk.named.length > 0) {
-    const user = `⚠ claude-checkpoint: the snapshot taken before this command does not hold ${list}: if the command deletes or overwrites it, no rewind can bring it back. To keep it, ${advice}.`;
+  if (atRisk.named.length > 0)
     return {
-      user,
+      user: `⚠ claude-checkpoint: the snapshot taken before this command does not hold ${list}: if the command deletes or overwrites it, no rewind can bring it back. To keep it, ${advice}.`,
       model: `The pre-command snapshot does not hold ${list}, which this command names: if it deletes or overwrites it, it is lost for good (no rewind brings it back). Unless the user asked for exactly that, keep a copy first or ask the user. To keep it, ${advice}.`,
-      ask: `claude-checkpoint: this command names ${list}, which its snapshot does not hold: no rewind can bring it back. Allow it only if it may go; otherwise decline, and ${advice}.`,
     };
-  }
   return {
     user: `⚠ claude-checkpoint: the snapshot taken before this command does not hold ${list}: whatever the command changes there, no rewind can bring back. To keep it, ${advice}.`,
     model: `The pre-command snapshot does not hold ${list}: what this command changes there cannot be rewound. To keep it, ${advice}.`,

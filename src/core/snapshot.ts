@@ -18,6 +18,13 @@ export const SNAPSHOT_DEFAULTS = {
   triggerChars: 40,
 } as const;
 
+/**
+ * The largest file over the size cap that a pre-command snapshot holds all the same because the command
+ * names it (`rm big.bin`): copying it into the store must fit the hook's 10 s budget (HOOK_BUDGET_MS, about
+ * 2 s per 100 MB) and not fill the disk. Larger, it is left out and the hook warns.
+ */
+export const HELD_NAMED_MAX_BYTES = 100 * 1024 * 1024;
+
 /** The triggers this package records itself; any other one is a person's (`snapshot --trigger`), and is checked. */
 export const BUILT_IN_TRIGGERS: ReadonlySet<string> = new Set([
   'manual',

@@ -13,8 +13,6 @@ export interface HookResult {
   notes: string[];
   /** For the person, shown by the agent where it can (Claude Code's `systemMessage`). */
   userMessage?: string;
-  /** Before a command: the agent should ask the person first, for this reason (a permission decision "ask"). */
-  ask?: string;
 }
 
 /** What a handler may need beyond the app's dependencies. */

@@ -26,11 +26,12 @@ export const UNREAD_COMMAND_LABEL =
 
 /**
  * A snapshot before a shell command (Bash or PowerShell) that may destroy work (issue 25), labelled with
- * the command (redacted, as every label is). Never blocks or denies: a failure is a note on stderr while
- * the command runs anyway. Through the relay, the command runs as soon as the snapshot's content is taken.
- * When the command may destroy what the snapshot leaves out (a file over the size cap, a nested
- * repository), it says so to the person and to the model, and when the command names it, has the agent
- * ask the person first (new-user trial 4: a 25 MB file was deleted for good, in silence).
+ * the command (redacted, as every label is). Never blocks, denies or asks: a failure is a note on stderr
+ * while the command runs anyway. Through the relay, the command runs as soon as the snapshot's content is
+ * taken. The files over the size cap that the command names are in the snapshot all the same, up to
+ * HELD_NAMED_MAX_BYTES (new-user trial 4: a 25 MB file was deleted for good, in silence). When the command
+ * may destroy what the snapshot still leaves out (a file over that, a nested repository, a folder git
+ * cannot read, anything a command on the whole tree reaches), it warns the person and the model.
  */
 export async function preToolUse(input: HookInput, deps: AppDeps, context: HookContext): Promise<HookResult> {
   const risk = pendingCommandRisk(input, deps.cwd(), context.inputCut !== undefined);
@@ -46,6 +47,7 @@ export async function preToolUse(input: HookInput, deps: AppDeps, context: HookC
       trigger: PRE_COMMAND_TRIGGER,
       label,
       sessionId: stringField(input, 'session_id', 'sessionId'),
+      holdLarge: (large, root) => atRiskIn(large, root).named.map((entry) => entry.path),
       onContentLeftOut: answerEarly
         ? (skipped, root) => {
             const atRisk = atRiskIn(leftOutOf({ ...skipped }), root);
@@ -83,12 +85,7 @@ export async function preToolUse(input: HookInput, deps: AppDeps, context: HookC
     snapshotSettings(settingsOf(deps, outcome.root.root)).maxFileBytes,
   );
   if (!warning) return { notes: [] };
-  return {
-    notes: [],
-    context: warning.model,
-    userMessage: warning.user,
-    ...(warning.ask ? { ask: warning.ask } : {}),
-  };
+  return { notes: [], context: warning.model, userMessage: warning.user };
 }
 
 /**

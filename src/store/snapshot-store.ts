@@ -17,6 +17,7 @@ import { runGit } from '../git/run.js';
 import { writeFileAtomicSync } from './atomic-write.js';
 import type { CheckpointFiles } from './checkpoint-store.js';
 import { readTextOrNull } from './fs-seam.js';
+import { type HeldFile, storeHeldFiles, treeWithHeld } from './held-files.js';
 import { keepAside, readAside } from './keep-aside.js';
 import { repositoryObjectFormat } from './loose-object.js';
 import { type AsideContent, type GuardedRestore, guardRestore, type KeptLeaf } from './restore-guard.js';
@@ -43,6 +44,7 @@ import { isOurPath, ourFoldersWithin } from './store-within.js';
 import { uniqueSuffix } from './temp-name.js';
 import { type TreeChange, WorktreeWriter } from './worktree-writer.js';
 
+export type { HeldFile } from './held-files.js';
 export type { AsideContent, GuardedRestore } from './restore-guard.js';
 export type { RestoreJournal } from './restore-journal.js';
 export type { CaptureProgress, CaptureResult, WorktreeRead } from './snapshot-capture.js';
@@ -126,6 +128,28 @@ export class SnapshotStore extends SnapshotReader {
       await this.repair();
       return run();
     }
+  }
+
+  /** Stores the content of files over the size cap that one snapshot holds all the same (see held-files.ts). */
+  storeHeld(files: readonly string[], maxBytes: number): Promise<HeldFile[]> {
+    return storeHeldFiles(this.git, this.root, files, maxBytes);
+  }
+
+  /** A captured tree with the files storeHeld stored, and its changes since `baseTree`. */
+  async withHeld(
+    captured: CaptureResult,
+    baseTree: string | undefined,
+    held: readonly HeldFile[],
+  ): Promise<CaptureResult> {
+    if (held.length === 0) return captured;
+    const tree = await treeWithHeld(this.git, this.gitDir, captured.tree, held);
+    const paths = new Set(held.map((file) => file.path));
+    return {
+      tree,
+      changes: await diff.countChanges(this.git, baseTree, tree),
+      skipped: { ...captured.skipped, large: captured.skipped.large.filter((file) => !paths.has(file.path)) },
+      addedBytes: captured.addedBytes + held.reduce((sum, file) => sum + file.bytes, 0),
+    };
   }
 
   /** Rebuilds the private index and HEAD (see repairIndexAndHead), and forgets the tree the index had. */

@@ -5,8 +5,13 @@ import {
   agentEnv,
   BEFORE_RM,
   checkpointCli,
+  expectLeftOutTurn,
   expectPreCommandRestore,
+  LEFT_OUT_TURN,
+  leftOutSteps,
   promptAgent,
+  promptAgentRun,
+  writeBigFile,
 } from '../helpers/agent-cli.js';
 import { type FakeModel, startFakeModel } from '../helpers/fake-model.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
@@ -15,7 +20,9 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
  * A snapshot before a destructive shell command (issue 25) in a real Gemini CLI session, set up by
  * `claude-checkpoint setup gemini`: in one turn the scripted model writes a new file, appends to a tracked
  * one, then runs `rm -rf src`. Gemini CLI's BeforeTool hook takes the pre-command snapshot; restoring it
- * brings both back, which the prompt's snapshot alone would not.
+ * brings both back, which the prompt's snapshot alone would not. Then the turn of LEFT_OUT_TURN: `rm big.bin`
+ * of a file over the size cap runs, its snapshot holds it (an `"ask"` had Gemini CLI 0.61 wait for ever in
+ * a non-interactive run), and the whole tree's warning reaches the person.
  */
 
 const { feature: FEATURE, app: APP_AFTER } = BEFORE_RM;
@@ -33,24 +40,29 @@ const cli = async (...args: string[]) => {
 beforeAll(async () => {
   model = await startFakeModel(
     (prompt) =>
-      prompt === 'Start over without the sources'
-        ? [
-            { tool: 'write_file', input: { file_path: 'src/feature.ts', content: FEATURE } },
-            { tool: 'write_file', input: { file_path: 'src/app.ts', content: APP_AFTER } },
-            {
-              tool: 'run_shell_command',
-              input: { command: 'rm -rf src', description: 'Remove the sources' },
-            },
-            { tool: 'run_shell_command', input: { command: 'ls -la', description: 'Look around' } },
-            { text: 'Removed.' },
-          ]
-        : [{ text: 'Noted.' }],
+      prompt === LEFT_OUT_TURN.prompt
+        ? leftOutSteps((command) => ({
+            tool: 'run_shell_command',
+            input: { command, description: 'Tidy up' },
+          }))
+        : prompt === 'Start over without the sources'
+          ? [
+              { tool: 'write_file', input: { file_path: 'src/feature.ts', content: FEATURE } },
+              { tool: 'write_file', input: { file_path: 'src/app.ts', content: APP_AFTER } },
+              {
+                tool: 'run_shell_command',
+                input: { command: 'rm -rf src', description: 'Remove the sources' },
+              },
+              { tool: 'run_shell_command', input: { command: 'ls -la', description: 'Look around' } },
+              { text: 'Removed.' },
+            ]
+          : [{ text: 'Noted.' }],
     { format: 'gemini', latencyMs: 100 },
   );
   const home = tempDir('gemini-home-');
   project = createRepo({ committed: { 'src/app.ts': 'v1\n', 'README.md': '# app\n' } });
   // No hook host outlives the test.
-  env = agentEnv('gemini', home, model, { CHECKPOINT_HOOK_HOST: '0' });
+  env = agentEnv('gemini', home, model, { CHECKPOINT_HOOK_HOST: '0', ...LEFT_OUT_TURN.env });
   mkdirSync(path.join(home, '.gemini'));
   writeFileSync(
     path.join(home, '.gemini', 'settings.json'),
@@ -72,5 +84,18 @@ describe('a real Gemini CLI session: a snapshot before rm -rf', () => {
   it('the pre-command snapshot holds what the turn wrote, and restoring it brings it back', async () => {
     await promptAgent('gemini', { cwd: project, env, model }, 'Start over without the sources');
     await expectPreCommandRestore(project, env);
+  });
+
+  it("`rm big.bin` of a file over the size cap runs, nothing hangs, and its snapshot brings it back; the whole tree's warning reaches the person", async () => {
+    const big = writeBigFile(project);
+    const run = await promptAgentRun('gemini', { cwd: project, env, model }, LEFT_OUT_TURN.prompt);
+    // Gemini CLI gives a BeforeTool hook's additionalContext to nobody: the model hears nothing of it.
+    await expectLeftOutTurn(project, env, run.requests, big, { warnedOfWholeTree: false });
+    // The person: the hook's systemMessage before `git reset --hard`, on stderr in a non-interactive run;
+    // nothing before `rm big.bin`, whose snapshot holds the file.
+    expect(run.stderr).toContain(
+      'Hook system message: ⚠ claude-checkpoint: the snapshot taken before this command does not hold `keep.bin`',
+    );
+    expect(run.stderr).not.toContain('`big.bin`');
   });
 });

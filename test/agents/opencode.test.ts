@@ -1,12 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectBriefFromTranscript,
   expectFilledFromTranscript,
+  expectLeftOutTurn,
   expectSecretNowhere,
+  LEFT_OUT_TURN,
+  leftOutSteps,
   NEVER_SAVES,
+  writeBigFile,
 } from '../helpers/agent-cli.js';
 import {
   expectResumedThroughLoad,
@@ -29,10 +34,18 @@ const OPENCODE = path.join(repoRoot, '.cache/agents/opencode/node_modules/.bin/o
 const CLI = path.join(repoRoot, 'dist/cli.js');
 
 // `opencode run` hands a message with spaces to the model in double quotes.
-const plan = sessionPlan(
+const unquoted = (quoted: string) => quoted.replace(/^"(.*)"$/s, '$1');
+const sessionSteps = sessionPlan(
   { tool: 'bash', input: { command: FAILING, description: 'Run the auth tests' } },
-  (quoted) => quoted.replace(/^"(.*)"$/s, '$1'),
+  unquoted,
 );
+const plan: Plan = (prompt, callable) =>
+  unquoted(prompt) === LEFT_OUT_TURN.prompt
+    ? leftOutSteps((command) => ({
+        tool: 'bash',
+        input: { command, description: 'Tidy up' },
+      }))
+    : sessionSteps(prompt, callable);
 
 let model: FakeModel;
 let server: ChildProcess | undefined;
@@ -42,6 +55,11 @@ let configBefore: string;
 const configFile = () => path.join(project, 'opencode.jsonc');
 
 async function opencode(prompt: string, extra: string[] = []) {
+  return (await opencodeRun(prompt, extra)).requests;
+}
+
+/** opencode, with what it printed (what the person sees). */
+async function opencodeRun(prompt: string, extra: string[] = []) {
   const before = model.requests.length;
   // OpenCode starts slowly on a loaded machine (a minute and more before its first request).
   const result = await runProcess(OPENCODE, ['run', ...extra, prompt], {
@@ -51,9 +69,10 @@ async function opencode(prompt: string, extra: string[] = []) {
   });
   expect(result.code, `opencode exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
   // Only the turns of the session (OpenCode also asks for a title, with no tools offered).
-  return model.requests
+  const requests = model.requests
     .slice(before)
     .filter((request) => request.url.includes('/responses') && request.raw.includes('"tools"'));
+  return { requests, stdout: result.stdout, stderr: result.stderr };
 }
 
 beforeAll(async () => {
@@ -72,6 +91,7 @@ beforeAll(async () => {
     npm_config_prefer_offline: 'true',
     CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
     NO_COLOR: '1',
+    ...LEFT_OUT_TURN.env,
   };
   // The user's own configuration, with comments, a compact object and a server of their own, which
   // setup must keep as they are.
@@ -209,6 +229,17 @@ describe('a real OpenCode session, set up by `setup opencode`, with a scripted m
     } finally {
       server.kill('SIGKILL');
     }
+  });
+
+  it("`rm big.bin` of a file over the size cap runs, and its snapshot brings it back; the whole tree's warning comes with the output", async () => {
+    const big = writeBigFile(project);
+    const run = await opencodeRun(LEFT_OUT_TURN.prompt);
+    // The whole tree's warning comes with the output of `git reset --hard`: the model receives it.
+    await expectLeftOutTurn(project, env, run.requests, big, { warnedOfWholeTree: true });
+    // The person: the same, in what `opencode run` prints (in colour, NO_COLOR or not); no failed call.
+    const printed = stripVTControlCharacters(run.stderr);
+    expect(printed).not.toContain('rm big.bin failed');
+    expect(printed).toContain('[claude-checkpoint] The pre-command snapshot does not hold `keep.bin`');
   });
 
   it('setup --uninstall gives the configuration back byte for byte and takes the plugin away', async () => {

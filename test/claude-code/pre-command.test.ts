@@ -1,13 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectLeftOutTurn, LEFT_OUT_TURN, leftOutSteps, writeBigFile } from '../helpers/agent-cli.js';
 import { pluginSessionSetup, repoRoot, runClaude, runNode } from '../helpers/claude-code.js';
 import type { FakeModel, Plan } from '../helpers/fake-model.js';
 
 /**
  * A real Claude Code session with the plugin: the model writes a file and appends to a tracked one, then
  * runs `rm -rf src`, all in one turn. The PreToolUse hook's snapshot, taken just before the command, is
- * what brings that work back: the prompt's snapshot, taken before any of it, cannot.
+ * what brings that work back: the prompt's snapshot, taken before any of it, cannot. Then the turn of
+ * LEFT_OUT_TURN: `rm big.bin` of a file over the size cap runs (an `"ask"` was declined in print mode), and
+ * its snapshot brings the file back.
  */
 
 const FEATURE = 'export const feature = true;\n';
@@ -37,6 +40,11 @@ const plan: Plan = (prompt) => {
       { tool: 'Bash', input: { command: 'git checkout -- .', description: 'Discard' } },
       { text: 'Discarded.' },
     ];
+  if (prompt === LEFT_OUT_TURN.prompt)
+    return leftOutSteps((command) => ({
+      tool: 'Bash',
+      input: { command, description: 'Tidy up' },
+    }));
   if (prompt === 'Look around')
     return [
       { tool: 'Bash', input: { command: 'ls -la > listing.txt && git status', description: 'Look' } },
@@ -58,13 +66,15 @@ const cli = (...args: string[]) =>
   runNode([path.join(repoRoot, 'plugin/dist/cli.mjs'), ...args], project, env);
 const snapshots = async (): Promise<Listed[]> => JSON.parse(await cli('list', '--json')).snapshots;
 
-async function turn(prompt: string): Promise<void> {
+async function turn(prompt: string) {
   const run = await runClaude(['-p', prompt, '--allowedTools', 'Write Bash'], { cwd: project, env });
   expect(run.code, `claude exited ${run.code}: ${run.stderr}${run.stdout.slice(-2000)}`).toBe(0);
+  return run;
 }
 
 beforeAll(async () => {
   ({ model, project, env } = await pluginSessionSetup(plan, { 'src/app.ts': 'export const app = 1;\n' }));
+  env = { ...env, ...LEFT_OUT_TURN.env };
 });
 
 afterAll(async () => {
@@ -114,5 +124,17 @@ describe('a snapshot before a destructive command, in a real Claude Code session
     expect(after).toBe(before);
     // The commands did run: a new file written with > is no loss.
     expect(existsSync(path.join(project, 'listing.txt'))).toBe(true);
+  });
+
+  it("`rm big.bin` of a file over the size cap runs in print mode, and its snapshot brings it back; the whole tree's warning reaches the model", async () => {
+    const big = writeBigFile(project);
+    const before = model.requests.length;
+    const run = await turn(LEFT_OUT_TURN.prompt);
+    const turns = model.requests
+      .slice(before)
+      .filter((request) => request.url.startsWith('/v1/messages?') || request.url === '/v1/messages');
+    await expectLeftOutTurn(project, env, turns, big, { warnedOfWholeTree: true });
+    // The person, in print mode's text output: only the model's answer (the systemMessage is not printed).
+    expect(run.stdout).toBe('Tidied.\n');
   });
 });

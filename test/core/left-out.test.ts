@@ -40,18 +40,19 @@ describe('renderLeftOutWarning', () => {
     expect(renderLeftOutWarning({ named: [], unnamed: [] }, 20 * 1024 * 1024)).toBeNull();
   });
 
-  it('named: the file, its size, the cap, how to keep it, and a question for the person', () => {
+  it('named (what the snapshot still cannot hold): the file, its size, the cap and how to keep it, a warning only', () => {
     const warning = renderLeftOutWarning({ named: [big], unnamed: [] }, 20 * 1024 * 1024);
     expect(warning?.user).toContain('`data/big.bin` (23.85 MB, over the 20 MB size cap)');
     expect(warning?.user).toContain('snapshotMaxFileMb');
     expect(warning?.model).toContain('which this command names');
-    expect(warning?.ask).toContain('`data/big.bin`');
+    expect(warning?.model).toContain('ask the user');
+    expect(Object.keys(warning ?? {}).sort()).toEqual(['model', 'user']);
   });
 
-  it('not named (a command on the whole tree): a warning, no question', () => {
+  it('not named (a command on the whole tree): a warning', () => {
     const warning = renderLeftOutWarning({ named: [], unnamed: [nested] }, 20 * 1024 * 1024);
     expect(warning?.user).toContain('`vendor/lib` (a nested repository');
     expect(warning?.user).toContain('commit in the nested repository');
-    expect(warning?.ask).toBeUndefined();
+    expect(Object.keys(warning ?? {}).sort()).toEqual(['model', 'user']);
   });
 });

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -15,6 +16,7 @@ import {
   otherVersionRequest,
   promptThroughRelay,
   recordedCommands,
+  relayOnlyHook,
   startRelayServer,
 } from '../helpers/relay.js';
 
@@ -147,6 +149,31 @@ describe('the hook host, where no MCP server runs', () => {
     const relayed = await bashThroughRelay(root, { ...env, PATH: pathWithoutGit() }, 'echo through');
     expect(relayed).toMatchObject({ code: 0, stderr: '' });
     expect(recordedCommands(root)).toContain('echo through');
+  });
+
+  it('takes the pre-command snapshot that holds the file the command names, over the size cap', async () => {
+    const { root, env: hostEnv, socket } = await project(30);
+    const env = { ...hostEnv, CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.02' };
+    await startHostWith(root, env, socket, 'npm test');
+    const big = randomBytes(40_000);
+    writeFileSync(path.join(root, 'big.bin'), big);
+    // A hook with no bundle of its own works only through the host.
+    const hooked = await runNodeScript(relayOnlyHook(), ['PreToolUse'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({
+        session_id: 's',
+        cwd: root,
+        tool_name: 'Bash',
+        tool_input: { command: 'rm big.bin' },
+      }),
+    });
+    expect(hooked).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const { snapshots } = JSON.parse((await runCli(['list', '--json'], { cwd: root, env })).stdout);
+    expect(snapshots[0]).toMatchObject({ label: 'rm big.bin', skipped: { large: [] } });
+    rmSync(path.join(root, 'big.bin'));
+    expect((await runCli(['restore', snapshots[0].id, '--yes'], { cwd: root, env })).code).toBe(0);
+    expect(readFileSync(path.join(root, 'big.bin')).equals(big)).toBe(true);
   });
 
   it('is not started for the home folder, nor with CHECKPOINT_HOOK_HOST=0', async () => {

@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { runProcess } from './agent-session.js';
 import { repoRoot } from './claude-code.js';
-import type { FakeModel, LoggedRequest } from './fake-model.js';
+import type { FakeModel, LoggedRequest, PlannedStep } from './fake-model.js';
 import { tempDir } from './fixtures.js';
 
 /**
@@ -119,6 +120,16 @@ export async function promptAgent(
   prompt: string,
   extra: string[] = [],
 ): Promise<LoggedRequest[]> {
+  return (await promptAgentRun(agent, session, prompt, extra)).requests;
+}
+
+/** promptAgent, with what the agent printed (what the person sees) besides the model's requests. */
+export async function promptAgentRun(
+  agent: AgentName,
+  session: { cwd: string; env: NodeJS.ProcessEnv; model: FakeModel },
+  prompt: string,
+  extra: string[] = [],
+): Promise<{ requests: LoggedRequest[]; stdout: string; stderr: string }> {
   const before = session.model.requests.length;
   const result = await runProcess(agentBinary(agent), promptArgs(agent, prompt, extra), {
     cwd: session.cwd,
@@ -127,7 +138,11 @@ export async function promptAgent(
     ...(agent === 'gemini' ? { stdin: '' } : {}),
   });
   expect(result.code, `${agent} exited ${result.code}: ${result.stderr.slice(-2000)}`).toBe(0);
-  return session.model.requests.slice(before).filter(isTurn[agent]);
+  return {
+    requests: session.model.requests.slice(before).filter(isTurn[agent]),
+    stdout: result.stdout,
+    stderr: result.stderr,
+  };
 }
 
 /** Runs `claude-checkpoint` in `cwd`. */
@@ -260,4 +275,70 @@ export async function expectPreCommandRestore(project: string, env: NodeJS.Proce
   await cli('restore', prompt?.id ?? '', '--yes');
   expect(existsSync(path.join(project, 'src', 'feature.ts'))).toBe(false);
   expect(readFileSync(path.join(project, 'src', 'app.ts'), 'utf8')).toBe('v1\n');
+}
+
+/**
+ * Every agent's turn with files over the snapshot size cap (lowered to 0.01 MB by `env`): `big.bin` and
+ * `keep.bin`, untracked. In one turn `rm big.bin` (it names the file: its snapshot holds it all the same,
+ * and it runs), a harmless command whose output shows it ran, and `git reset --hard` (the whole tree:
+ * `keep.bin`, which no snapshot holds, is warned about). Nothing is ever held, denied or asked.
+ */
+export const LEFT_OUT_TURN = {
+  prompt: 'Tidy up the big file',
+  env: { CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.01' },
+  commands: ['rm big.bin', 'echo harmless-42 && ls *.bin', 'git reset --hard'],
+} as const;
+
+/** The scripted model's steps for that turn, each command through `call` (the agent's shell tool). */
+export function leftOutSteps(call: (command: string) => PlannedStep): PlannedStep[] {
+  return [...LEFT_OUT_TURN.commands.map(call), { text: 'Tidied.' }];
+}
+
+/** Writes that turn's untracked `big.bin` and `keep.bin` (16 KB each) into `project`; returns big.bin's bytes. */
+export function writeBigFile(project: string): Buffer {
+  const content = randomBytes(16 * 1024);
+  writeFileSync(path.join(project, 'big.bin'), content);
+  writeFileSync(path.join(project, 'keep.bin'), Buffer.alloc(16 * 1024, 7));
+  return content;
+}
+
+/**
+ * After that turn: `rm big.bin` ran (the harmless command lists keep.bin alone), and no reason to stop a
+ * command reached the model; `warnedOfWholeTree`: the model received the warning before `git reset --hard`
+ * (not where the agent gives a pre-tool hook's context to nobody). Then `restore` of the snapshot taken
+ * before `rm big.bin` brings it back byte for byte. Returns every text the model received.
+ */
+export async function expectLeftOutTurn(
+  project: string,
+  env: NodeJS.ProcessEnv,
+  requests: readonly LoggedRequest[],
+  big: Buffer,
+  options: { warnedOfWholeTree: boolean },
+): Promise<string> {
+  const received = textsIn(requests.at(-1)?.body).join('\n');
+  expect(received).toContain('harmless-42\nkeep.bin');
+  expect(existsSync(path.join(project, 'big.bin'))).toBe(false);
+  // What each agent says of a command a hook stopped (measured when the hook asked or denied), and ours.
+  for (const stop of [
+    'Tool execution blocked',
+    'blocked by PreToolUse hook',
+    'Denied by preToolUse hook',
+    'claude-checkpoint held',
+    'CHECKPOINT_ALLOW_LOSS',
+    'does not hold `big.bin`',
+  ])
+    expect(received).not.toContain(stop);
+  if (options.warnedOfWholeTree)
+    expect(received).toContain(
+      'The pre-command snapshot does not hold `keep.bin` (16.00 KB, over the 0.01 MB size cap): what this command changes there cannot be rewound',
+    );
+  else expect(received).not.toContain('does not hold `keep.bin`');
+  const listed = await checkpointCli(project, env, ['list', '--json']);
+  const { snapshots } = JSON.parse(listed.stdout) as { snapshots: Array<{ id: string; label?: string }> };
+  const before = snapshots.find((snapshot) => snapshot.label === 'rm big.bin');
+  expect(before, listed.stdout).toBeDefined();
+  const restored = await checkpointCli(project, env, ['restore', before?.id ?? '', '--yes']);
+  expect(restored.code, restored.stderr).toBe(0);
+  expect(readFileSync(path.join(project, 'big.bin')).equals(big)).toBe(true);
+  return received;
 }

@@ -171,11 +171,12 @@ export function responsesView(body: Record<string, unknown>): ConversationView {
   input.forEach((item, index) => {
     // OpenCode leaves out `type` on messages.
     if ((item.type ?? 'message') !== 'message' || item.role !== 'user') return;
-    // Copilot CLI puts <current_datetime> before the prompt in the same part.
+    // Copilot CLI puts <current_datetime> before the prompt in the same part, and a pre-tool hook's
+    // additionalContext after the tool's result as a user message of its own.
     const typed = (item.content ?? [])
       .filter((part) => part.type === 'input_text')
       .map((part) => typedText(part.text))
-      .filter((text): text is string => text !== undefined);
+      .filter((text): text is string => text !== undefined && !text.startsWith('Additional context from '));
     const last = typed.at(-1);
     if (last === undefined) return;
     start = index;

@@ -69,6 +69,17 @@ describe('the PreToolUse gate', () => {
     });
   });
 
+  it.each([
+    ['rm big.bin huge.bin', ['big.bin', 'huge.bin']],
+    ['rm -f a b c', ['a', 'b', 'c']],
+    ['Remove-Item big.bin, huge.bin', ['big.bin', 'huge.bin']],
+  ])('names every file `%s` deletes, not only the first', (command, files) => {
+    const project = tempDir('gate-targets-');
+    const tool = command.startsWith('Remove-Item') ? 'PowerShell' : 'Bash';
+    const risk = pendingCommandRisk(JSON.parse(input(project, command, tool)), '/');
+    expect(risk.targets?.paths).toEqual(files.map((file) => path.join(project, file)));
+  });
+
   it('only a Bash command counts; input it cannot read is no command', () => {
     const cwd = tempDir('gate-');
     expect(stdinMayDestroyWork(input(cwd, 'rm -rf src', 'Write'), cwd)).toBe(false);
