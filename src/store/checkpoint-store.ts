@@ -320,7 +320,7 @@ export class CheckpointStore {
     text: string,
     parsed?: Checkpoint,
     onInPlace?: () => void,
-  ): Promise<{ keptDamaged: boolean }> {
+  ): Promise<{ keptDamaged: string | null }> {
     this.removeStaleTempFiles();
     refuseSymlink(this.fs, this.paths.backup);
     const current = await this.readOne(this.paths.main);
@@ -333,7 +333,7 @@ export class CheckpointStore {
     // The new content on disk first, then the backup, then the rename: a save that fails (a full disk)
     // changes nothing, the backup included (adversarial trial, 2026-12-06).
     const prepared = prepareFileWrite(this.fs, this.paths.main, text);
-    let keptDamaged = false;
+    let keptDamaged: string | null = null;
     try {
       if (current.kind === 'ok') this.keepAsBackup(current.text);
       // A damaged file never becomes the backup (a good one stays), but its bytes may be someone's hand
@@ -352,12 +352,12 @@ export class CheckpointStore {
    * Keeps the unusable main file beside it under the first free name of `.damaged`, `.damaged-2`, … (a hard
    * link made where nothing is, so no copy, no rename over anything and no link followed), 0600; false
    * when it is not a regular file (a folder: the write fails on its own). Never replaces an earlier copy:
-   * each may be a hand edit of its own.
+   * each may be a hand edit of its own. The name it took; null when none.
    */
-  private keepDamaged(): boolean {
-    if (!this.fs.lstatSync(this.paths.main, { throwIfNoEntry: false })?.isFile()) return false;
+  private keepDamaged(): string | null {
+    if (!this.fs.lstatSync(this.paths.main, { throwIfNoEntry: false })?.isFile()) return null;
     for (let copy = 1; copy <= MAX_DAMAGED_COPIES; copy++) {
-      const target = copy === 1 ? this.paths.damaged : `${this.paths.damaged}-${copy}`;
+      const target = this.damagedCopy(copy);
       try {
         try {
           this.fs.linkSync(this.paths.main, target);
@@ -384,7 +384,7 @@ export class CheckpointStore {
       } finally {
         this.fs.closeSync(fd);
       }
-      return true;
+      return path.basename(target);
     }
     throw new CheckpointError(
       'IO_FAILED',
@@ -392,11 +392,30 @@ export class CheckpointStore {
     );
   }
 
-  /** The notice a load gives while a damaged file is kept beside the checkpoint (see keepDamaged). */
+  /** The name of the `copy`th damaged file kept beside the checkpoint: `.damaged`, `.damaged-2`, … */
+  private damagedCopy(copy: number): string {
+    return copy === 1 ? this.paths.damaged : `${this.paths.damaged}-${copy}`;
+  }
+
+  /**
+   * The notice a load gives while damaged files are kept beside the checkpoint (see keepDamaged), naming
+   * each: `.damaged` and `.damaged-2` are looked for, and each next name while the one before is there
+   * (writes take the first free name, so a later copy follows one, or a gap the user made by deleting one).
+   */
   private damagedNotice(): string[] {
-    if (!this.fs.lstatSync(this.paths.damaged, { throwIfNoEntry: false })?.isFile()) return [];
+    const kept: string[] = [];
+    for (let copy = 1; copy <= MAX_DAMAGED_COPIES; copy++) {
+      const file = this.damagedCopy(copy);
+      const stats = this.fs.lstatSync(file, { throwIfNoEntry: false });
+      if (stats?.isFile()) kept.push(path.basename(file));
+      else if (!stats && copy > 1) break;
+    }
+    if (kept.length === 0) return [];
+    const names = kept.join(', ');
     return [
-      `A damaged checkpoint file that a write replaced is kept as ${path.basename(this.paths.damaged)}: copy what you need from it, then delete it.`,
+      kept.length === 1
+        ? `A damaged checkpoint file that a write replaced is kept as ${names}: copy what you need from it, then delete it.`
+        : `Damaged checkpoint files that writes replaced are kept as ${names}: copy what you need from them, then delete them.`,
     ];
   }
 

@@ -1,0 +1,34 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+/** A project with two saves (a checkpoint and its backup), and the environment to run the CLI in. */
+async function savedTwice() {
+  const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+  const env = { HOME: tempDir('home-') };
+  for (const goal of ['first', 'second']) await runCli(['save', '--goal', goal], { cwd: root, env });
+  return { root, env, file: path.join(root, '.claude-checkpoint') };
+}
+
+describe('a damaged .claude-checkpoint (input audit)', () => {
+  it('a save names the copy it kept, .damaged-2 after .damaged, and brief names both', async () => {
+    const { root, env, file } = await savedTwice();
+    const prev = readFileSync(`${file}.prev`);
+    writeFileSync(file, '{ first bad edit');
+    await runCli(['save', '--goal', 'third', '--merge'], { cwd: root, env });
+    writeFileSync(file, '{ second bad edit');
+    const saved = await runCli(['save', '--goal', 'fourth', '--merge'], { cwd: root, env });
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toContain(
+      'The unusable .claude-checkpoint this save replaced is kept as .claude-checkpoint.damaged-2: copy',
+    );
+    expect(readFileSync(`${file}.damaged-2`, 'utf8')).toBe('{ second bad edit');
+    expect(readFileSync(`${file}.prev`)).toEqual(prev);
+    const brief = await runCli(['brief'], { cwd: root, env });
+    expect(brief.stdout).toContain('kept as .claude-checkpoint.damaged, .claude-checkpoint.damaged-2: copy');
+  });
+});
