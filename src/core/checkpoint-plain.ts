@@ -1,4 +1,5 @@
 import { CheckpointError } from './errors.js';
+import { parseJsonFile } from './text.js';
 
 // The checkpoint format's plain checks, apart from its zod schemas (schema.ts): reading a valid file
 // (the usual case) loads no zod, which a CLI command or a hook would pay for at every start.
@@ -171,7 +172,7 @@ export function migrateCheckpoint(
 /** The file's JSON, or CORRUPT. */
 export function parseCheckpointJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJsonFile(text);
   } catch (error) {
     throw new CheckpointError('CORRUPT', `checkpoint is not valid JSON (${(error as Error).message})`, {
       cause: error,

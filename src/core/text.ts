@@ -96,3 +96,12 @@ export function nextMatch(pattern: RegExp, text: string): RegExpExecArray | null
 function advance(text: string, index: number, unicode: boolean): number {
   return unicode && isPairAt(text, index) ? index + 2 : index + 1;
 }
+
+/**
+ * JSON text as a file holds it, parsed: a leading byte order mark (U+FEFF, which Windows editors write) is
+ * not part of the JSON, and JSON.parse refuses it ("Unexpected token"), which made a hand-edited checkpoint
+ * or settings file unusable. Throws JSON.parse's SyntaxError otherwise.
+ */
+export function parseJsonFile(text: string): unknown {
+  return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+}

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { absoluteDirFromEnv } from '../core/env-dirs.js';
+import { parseJsonFile } from '../core/text.js';
 
 // The settings the hooks' entry (hook-loader.ts) needs before it hands its event to the project's
 // server, told without the settings registry (core/settings.ts), which costs a hook more to load than
@@ -82,7 +83,7 @@ function isSilentOn(file: string): boolean {
   }
   if (text.length > MAX_SETTINGS_BYTES) return false;
   try {
-    const json = JSON.parse(text) as unknown;
+    const json = parseJsonFile(text);
     if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
     return ENTRY_SETTINGS.every((name) => (json as Record<string, unknown>)[name] == null);
   } catch {

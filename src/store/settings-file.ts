@@ -8,6 +8,7 @@ import {
   settingErrors,
 } from '../core/settings.js';
 import { type Surface, wordsFor } from '../core/surface.js';
+import { parseJsonFile } from '../core/text.js';
 import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
 import { homeFolder } from './home-folder.js';
 import { configDirFromEnv, MAX_SETTINGS_BYTES, USER_SETTINGS_FILE } from './hook-settings.js';
@@ -149,7 +150,7 @@ function readLayer(
   if (text.length > MAX_SETTINGS_BYTES)
     return { path: file, unreadable: `is larger than ${MAX_SETTINGS_BYTES / 1024} KB` };
   try {
-    return { path: file, json: JSON.parse(text) };
+    return { path: file, json: parseJsonFile(text) };
   } catch (error) {
     return { path: file, unreadable: `is not valid JSON (${(error as Error).message})` };
   }

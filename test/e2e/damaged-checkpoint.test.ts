@@ -31,4 +31,19 @@ describe('a damaged .claude-checkpoint (input audit)', () => {
     const brief = await runCli(['brief'], { cwd: root, env });
     expect(brief.stdout).toContain('kept as .claude-checkpoint.damaged, .claude-checkpoint.damaged-2: copy');
   });
+
+  // Windows editors write one; JSON.parse refused it, and the user's edit was set aside as damaged.
+  it('a byte order mark before a hand edit is no damage: brief and a merge read the file', async () => {
+    const { root, env, file } = await savedTwice();
+    const edited = readFileSync(file, 'utf8').replace('"second"', '"second, edited in Notepad"');
+    writeFileSync(file, `\ufeff${edited}`);
+    const brief = await runCli(['brief'], { cwd: root, env });
+    expect(brief.stdout).toContain('second, edited in Notepad');
+    expect(brief.stdout).not.toMatch(/unusable|backup/);
+    const saved = await runCli(['save', '--goal', 'third', '--merge', '--decision', 'd'], { cwd: root, env });
+    expect(saved.stdout).not.toMatch(/damaged|unusable/);
+    expect(JSON.parse(readFileSync(`${file}.prev`, 'utf8').slice(1)).goal.primary).toBe(
+      'second, edited in Notepad',
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
@@ -49,6 +49,24 @@ describe('the settings file', () => {
     expect(JSON.parse(told.stdout).hookSpecificOutput.additionalContext).toMatch(
       /^A session checkpoint exists for this project/,
     );
+  });
+
+  it('reads a file that starts with a byte order mark, as Windows editors write it (input audit)', async () => {
+    const { root, env } = project(`\ufeff${JSON.stringify({ snapshotMaxCount: 0 })}`);
+    const command = await runCli(['snapshot'], { cwd: root, env });
+    // The value is read, and refused as the wrong value it is: not the whole file as invalid JSON.
+    expect(command.stderr).toContain('snapshotMaxCount must be a whole number from 1 to 100000: got 0');
+  });
+
+  it('reads a redaction.json that starts with a byte order mark: its patterns redact (input audit)', async () => {
+    const { root, env } = project();
+    writeFileSync(
+      path.join(env.CHECKPOINT_CONFIG_DIR, 'redaction.json'),
+      `\ufeff{"patterns": ["INT-[0-9]{6}"]}`,
+    );
+    const saved = await runCli(['save', '--goal', 'ticket INT-123456'], { cwd: root, env });
+    expect(saved.stderr).toBe('');
+    expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).toContain('ticket «redacted»');
   });
 
   it('a wrong value stops a command with the key and the limit, while a hook says so and snapshots anyway', async () => {
