@@ -141,10 +141,11 @@ export const saveInputSchema = strictObject({
   summary: text(LIMITS.summaryChars)
     .optional()
     .describe('Where things stand: what works, what is broken, what you were in the middle of'),
-  nextSteps: list(text(LIMITS.nextStepChars), LIMITS.nextSteps)
+  // An empty step or decision is a slip (the brief showed "1. " and a bare "- "), refused as tasks' are.
+  nextSteps: list(text(LIMITS.nextStepChars, { required: true }), LIMITS.nextSteps)
     .optional()
     .describe('Ordered next actions for whoever resumes'),
-  decisions: list(text(LIMITS.decisionChars), LIMITS.decisions)
+  decisions: list(text(LIMITS.decisionChars, { required: true }), LIMITS.decisions)
     .optional()
     .describe('Key decisions, constraints and dead ends to avoid'),
   modifiedFiles: list(modifiedFileInput, LIMITS.modifiedFiles)

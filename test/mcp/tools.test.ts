@@ -126,6 +126,9 @@ describe('the MCP server, through a real client', () => {
     [{ goal: 'g', constructor: 1 }, 'unknown field "constructor"'],
     [{ goal: 'g', tasks: [{ description: 'd', status: 'done', toString: 1 }] }, 'unknown field "toString"'],
     [{ goal: 'g', hasOwnProperty: 1 }, 'unknown field "hasOwnProperty"'],
+    // Input audit: an empty step or decision was kept, shown in the brief as "1. " and a bare "- ".
+    [{ goal: 'g', nextSteps: ['Run the tests', ''] }, 'nextSteps.1: must not be empty'],
+    [{ goal: 'g', decisions: [' \n\t'] }, 'decisions.0: must not be empty'],
   ] as Array<[Record<string, unknown>, string]>)(
     'rejects bad input with a tool error naming the field and limit, writing nothing (%#)',
     async (args, message) => {
