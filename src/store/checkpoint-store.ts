@@ -3,6 +3,7 @@ import { parseCheckpointPlainly } from '../core/checkpoint-fast-read.js';
 import { CheckpointError, describeError, isCheckpointError } from '../core/errors.js';
 import type { JournalRecord } from '../core/journal.js';
 import { LIMITS } from '../core/limits.js';
+import { describeOverLimits, fieldsOverLimits } from '../core/over-limits.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import type { Checkpoint } from '../core/schema.js';
 import { prepareFileWrite, refuseSymlink, writeFileAtomic } from './atomic-write.js';
@@ -124,7 +125,7 @@ export class CheckpointStore {
         path: this.paths.main,
         checkpoint: main.checkpoint,
         fromBackup: false,
-        notices: this.damagedNotice(),
+        notices: [...overLimitNotice(main.checkpoint, this.paths.main), ...this.damagedNotice()],
       };
     }
     // A newer tool's file is not damage: falling back would hide newer state behind older.
@@ -143,6 +144,7 @@ export class CheckpointStore {
         fromBackup: true,
         notices: [
           `${why}; loaded the backup ${path.basename(this.paths.backup)} from ${backup.checkpoint.updatedAt}.`,
+          ...overLimitNotice(backup.checkpoint, this.paths.backup),
           ...this.damagedNotice(),
         ],
       };
@@ -555,4 +557,13 @@ function takeRecords(
     names.push(file.name);
   }
   return { records, names };
+}
+
+/** What a load says of a file with fields over their limits (a hand edit): which, and what a save does. */
+function overLimitNotice(checkpoint: Checkpoint, file: string): string[] {
+  const over = fieldsOverLimits(checkpoint);
+  if (over.length === 0) return [];
+  return [
+    `${path.basename(file)} holds fields over their limits (a hand edit?): ${describeOverLimits(over)}. The next save cuts them to their limits; the file before it stays as ${CHECKPOINT_FILE}.prev.`,
+  ];
 }

@@ -46,4 +46,26 @@ describe('a damaged .claude-checkpoint (input audit)', () => {
       'second, edited in Notepad',
     );
   });
+
+  // A merge carried a hand-edited 70,000-character summary over without a word, past the 64 KB cap.
+  it('a field over its limit is named with its limit by brief, and a merge cuts it, the file before kept as .prev', async () => {
+    const { root, env, file } = await savedTwice();
+    const edited = JSON.parse(readFileSync(file, 'utf8'));
+    edited.summary = 's'.repeat(70_000);
+    edited.nextSteps = Array.from({ length: 25 }, (_, at) => `step ${at}`);
+    writeFileSync(file, JSON.stringify(edited));
+    const handEdited = readFileSync(file);
+    const brief = await runCli(['brief'], { cwd: root, env });
+    expect(brief.stdout).toContain(
+      '.claude-checkpoint holds fields over their limits (a hand edit?): summary (70000 characters; limit 4000), nextSteps (25 items; limit 20).',
+    );
+    const saved = await runCli(['save', '--goal', 'third', '--merge'], { cwd: root, env });
+    expect(saved.code).toBe(0);
+    const written = JSON.parse(readFileSync(file, 'utf8'));
+    expect([...written.summary]).toHaveLength(4000);
+    expect(written.nextSteps).toHaveLength(20);
+    expect(readFileSync(file).length).toBeLessThanOrEqual(64 * 1024);
+    expect(readFileSync(`${file}.prev`)).toEqual(handEdited);
+    expect((await runCli(['brief'], { cwd: root, env })).stdout).not.toContain('over their limits');
+  });
 });
