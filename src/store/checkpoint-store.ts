@@ -332,6 +332,14 @@ export class CheckpointStore {
         `${current.error.message}; refusing to overwrite a checkpoint written by a newer version`,
       );
     }
+    // A folder (or a FIFO) where the file goes: a rename cannot replace it, and its content is not ours.
+    const where = this.fs.lstatSync(this.paths.main, { throwIfNoEntry: false });
+    if (where && !where.isFile() && !where.isSymbolicLink()) {
+      throw new CheckpointError(
+        'IO_FAILED',
+        `${this.paths.main} is ${where.isDirectory() ? 'a folder' : 'not a regular file'}, where the checkpoint file goes: nothing was written; move it aside, then save again`,
+      );
+    }
     // The new content on disk first, then the backup, then the rename: a save that fails (a full disk)
     // changes nothing, the backup included (adversarial trial, 2026-12-06).
     const prepared = prepareFileWrite(this.fs, this.paths.main, text);
