@@ -129,6 +129,15 @@ describe('the MCP server, through a real client', () => {
     // Input audit: an empty step or decision was kept, shown in the brief as "1. " and a bare "- ".
     [{ goal: 'g', nextSteps: ['Run the tests', ''] }, 'nextSteps.1: must not be empty'],
     [{ goal: 'g', decisions: [' \n\t'] }, 'decisions.0: must not be empty'],
+    // A lone surrogate is no character: shown as U+FFFD, and other languages' JSON readers refuse the file.
+    [
+      { goal: 'ok \ud800' },
+      'goal: must be whole Unicode characters: a lone surrogate \\ud800 at character 4',
+    ],
+    [
+      { goal: 'g', summary: '😀\udc00' },
+      'summary: must be whole Unicode characters: a lone surrogate \\udc00 at character 2',
+    ],
   ] as Array<[Record<string, unknown>, string]>)(
     'rejects bad input with a tool error naming the field and limit, writing nothing (%#)',
     async (args, message) => {
