@@ -121,6 +121,8 @@ export function strictObject<T extends z.ZodRawShape>(shape: T) {
   const known = Object.keys(shape);
   return z.strictObject(shape, {
     error: (issue) => {
+      // zod's own words ("Invalid input: expected object, received null") name no field the object takes.
+      if (issue.code === 'invalid_type') return `must be an object with the fields ${known.join(', ')}`;
       if (issue.code !== 'unrecognized_keys') return undefined;
       return issue.keys
         .map((received) => {

@@ -129,6 +129,8 @@ describe('the MCP server, through a real client', () => {
     // Input audit: an empty step or decision was kept, shown in the brief as "1. " and a bare "- ".
     [{ goal: 'g', nextSteps: ['Run the tests', ''] }, 'nextSteps.1: must not be empty'],
     [{ goal: 'g', decisions: [' \n\t'] }, 'decisions.0: must not be empty'],
+    [{ goal: 'g', tasks: [null] }, 'tasks.0: must be an object with the fields description, status'],
+    [{ goal: 'g', modifiedFiles: ['a.ts'] }, 'modifiedFiles.0: must be an object with the fields path, note'],
     // A lone surrogate is no character: shown as U+FFFD, and other languages' JSON readers refuse the file.
     [
       { goal: 'ok \ud800' },
