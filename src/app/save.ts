@@ -199,6 +199,11 @@ export async function saveCheckpoint(
           `The unusable ${CHECKPOINT_FILE} this save replaced is kept as ${written.value.keptDamaged}: copy what you need from it, then delete it.`,
         );
       }
+      if (written.value.keptDamagedBackup) {
+        warnings.push(
+          `The unusable backup ${CHECKPOINT_FILE}.prev this save replaced is kept as ${written.value.keptDamagedBackup}: copy what you need from it, then delete it.`,
+        );
+      }
       if (built.redactions > 0) warnings.push(`Redacted ${built.redactions} secret-looking value(s).`);
       // Issue 26: a replace sets the commands to those given (the spec's `replace`), and dropped 36 a
       // hook had recorded without a word.

@@ -153,9 +153,13 @@ export class CheckpointStore {
       if (backup.kind === 'bad' && backup.error.code !== 'CORRUPT') throw backup.error;
       return { found: false, path: this.paths.main };
     }
+    const noBackup =
+      backup.kind === 'bad'
+        ? `its backup ${path.basename(this.paths.backup)} is unusable too (${backup.error.message})`
+        : 'there is no backup';
     throw new CheckpointError(
       'CORRUPT',
-      `${this.paths.main} is unusable (${main.error.message}) and there is no valid backup: fix it by hand, or delete it and save a new checkpoint`,
+      `${this.paths.main} is unusable (${main.error.message}) and ${noBackup}: fix it by hand, or delete it and save a new checkpoint`,
     );
   }
 
@@ -322,7 +326,7 @@ export class CheckpointStore {
     text: string,
     parsed?: Checkpoint,
     onInPlace?: () => void,
-  ): Promise<{ keptDamaged: string | null }> {
+  ): Promise<{ keptDamaged: string | null; keptDamagedBackup: string | null }> {
     this.removeStaleTempFiles();
     refuseSymlink(this.fs, this.paths.backup);
     const current = await this.readOne(this.paths.main);
@@ -344,18 +348,25 @@ export class CheckpointStore {
     // changes nothing, the backup included (adversarial trial, 2026-12-06).
     const prepared = prepareFileWrite(this.fs, this.paths.main, text);
     let keptDamaged: string | null = null;
+    let keptDamagedBackup: string | null = null;
     try {
-      if (current.kind === 'ok') this.keepAsBackup(current.text);
+      if (current.kind === 'ok') {
+        // A damaged backup (a bad hand edit, a cut file) is someone's bytes too: kept before it is replaced.
+        keptDamagedBackup = (await this.isBackupDamaged()) ? this.keepDamaged(this.paths.backup) : null;
+        this.keepAsBackup(current.text);
+        parsedCheckpoints.remember(this.paths.backup, current.text, current.checkpoint);
+      }
       // A damaged file never becomes the backup (a good one stays), but its bytes may be someone's hand
       // edit: they are kept beside it, not lost under the new write.
-      else if (current.kind === 'bad' && current.error.code === 'CORRUPT') keptDamaged = this.keepDamaged();
+      else if (current.kind === 'bad' && current.error.code === 'CORRUPT')
+        keptDamaged = this.keepDamaged(this.paths.main);
     } catch (error) {
       prepared.discard();
       throw error;
     }
     prepared.commit(onInPlace);
     if (parsed) parsedCheckpoints.remember(this.paths.main, text, parsed);
-    return { keptDamaged };
+    return { keptDamaged, keptDamagedBackup };
   }
 
   /**
@@ -364,17 +375,17 @@ export class CheckpointStore {
    * when it is not a regular file (a folder: the write fails on its own). Never replaces an earlier copy:
    * each may be a hand edit of its own. The name it took; null when none.
    */
-  private keepDamaged(): string | null {
-    if (!this.fs.lstatSync(this.paths.main, { throwIfNoEntry: false })?.isFile()) return null;
+  private keepDamaged(source: string): string | null {
+    if (!this.fs.lstatSync(source, { throwIfNoEntry: false })?.isFile()) return null;
     for (let copy = 1; copy <= MAX_DAMAGED_COPIES; copy++) {
       const target = this.damagedCopy(copy);
       try {
         try {
-          this.fs.linkSync(this.paths.main, target);
+          this.fs.linkSync(source, target);
         } catch (error) {
           if (errorCode(error) === 'EEXIST') throw error;
           // No hard links here: a copy, made only where nothing is.
-          this.fs.writeFileSync(target, this.fs.readFileSync(this.paths.main) as Buffer, {
+          this.fs.writeFileSync(target, this.fs.readFileSync(source) as Buffer, {
             flag: 'wx',
             mode: 0o600,
           });
@@ -383,7 +394,7 @@ export class CheckpointStore {
         if (errorCode(error) === 'EEXIST') continue;
         throw new CheckpointError(
           'IO_FAILED',
-          `could not keep the damaged ${this.paths.main} as ${target}: ${describeError(error)}`,
+          `could not keep the damaged ${source} as ${target}: ${describeError(error)}`,
           { cause: error },
         );
       }
@@ -398,8 +409,15 @@ export class CheckpointStore {
     }
     throw new CheckpointError(
       'IO_FAILED',
-      `${this.paths.main} is unusable and ${MAX_DAMAGED_COPIES} damaged copies are already kept beside it (${path.basename(this.paths.damaged)}, ${path.basename(this.paths.damaged)}-2, …): delete the ones you no longer need, then try again`,
+      `${source} is unusable and ${MAX_DAMAGED_COPIES} damaged copies are already kept beside it (${path.basename(this.paths.damaged)}, ${path.basename(this.paths.damaged)}-2, …): delete the ones you no longer need, then try again`,
     );
+  }
+
+  /** Whether the backup is a regular file that cannot be used (a newer version's is not damage). */
+  private async isBackupDamaged(): Promise<boolean> {
+    if (!this.fs.lstatSync(this.paths.backup, { throwIfNoEntry: false })?.isFile()) return false;
+    const backup = await this.readOne(this.paths.backup);
+    return backup.kind === 'bad' && backup.error.code === 'CORRUPT';
   }
 
   /** The name of the `copy`th damaged file kept beside the checkpoint: `.damaged`, `.damaged-2`, … */

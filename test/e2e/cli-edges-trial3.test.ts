@@ -262,7 +262,7 @@ describe('words the trial found wrong', () => {
   it('a folder where the checkpoint file belongs is said once, not nested', async () => {
     const { root, cli } = cliProject();
     mkdirSync(path.join(root, '.claude-checkpoint'));
-    const sentence = `${root}/.claude-checkpoint is unusable (it is a folder, not a regular file) and there is no valid backup: fix it by hand, or delete it and save a new checkpoint`;
+    const sentence = `${root}/.claude-checkpoint is unusable (it is a folder, not a regular file) and there is no backup: fix it by hand, or delete it and save a new checkpoint`;
     expect((await cli('status')).stdout).toContain(`Checkpoint: ${sentence}\n`);
     expect((await cli('brief')).stderr).toBe(`claude-checkpoint: ${sentence}\n`);
     // Input audit: a save said only "EISDIR: illegal operation on a directory, rename '…tmp-…' -> '…'".

@@ -68,4 +68,24 @@ describe('a damaged .claude-checkpoint (input audit)', () => {
     expect(readFileSync(`${file}.prev`)).toEqual(handEdited);
     expect((await runCli(['brief'], { cwd: root, env })).stdout).not.toContain('over their limits');
   });
+
+  // Both damaged: the message said only "there is no valid backup", and the second save after it replaced
+  // the damaged backup, someone's bytes too, without keeping it.
+  it('a damaged backup is named with what is wrong, and kept before a save replaces it', async () => {
+    const { root, env, file } = await savedTwice();
+    writeFileSync(file, '{ bad main');
+    writeFileSync(`${file}.prev`, '{ bad backup');
+    const brief = await runCli(['brief'], { cwd: root, env });
+    expect(brief.stderr).toContain(
+      "and its backup .claude-checkpoint.prev is unusable too (checkpoint is not valid JSON (Expected property name or '}' in JSON at position 2))",
+    );
+    await runCli(['save', '--goal', 'third'], { cwd: root, env });
+    expect(readFileSync(`${file}.damaged`, 'utf8')).toBe('{ bad main');
+    const saved = await runCli(['save', '--goal', 'fourth'], { cwd: root, env });
+    expect(saved.stdout).toContain(
+      'The unusable backup .claude-checkpoint.prev this save replaced is kept as .claude-checkpoint.damaged-2: copy',
+    );
+    expect(readFileSync(`${file}.damaged-2`, 'utf8')).toBe('{ bad backup');
+    expect(JSON.parse(readFileSync(`${file}.prev`, 'utf8')).goal.primary).toBe('third');
+  });
 });
