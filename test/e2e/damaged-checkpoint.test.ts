@@ -88,4 +88,19 @@ describe('a damaged .claude-checkpoint (input audit)', () => {
     expect(readFileSync(`${file}.damaged-2`, 'utf8')).toBe('{ bad backup');
     expect(JSON.parse(readFileSync(`${file}.prev`, 'utf8')).goal.primary).toBe('third');
   });
+
+  // Every save and hook failed with "Maximum call stack size exceeded": unknown fields are rewritten
+  // recursively.
+  it('a field nested 100,000 levels deep is named with the depth limit, and the file is kept aside', async () => {
+    const { root, env, file } = await savedTwice();
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const edited = readFileSync(file, 'utf8').replace('"version": 1,', `"version": 1, "extra": ${deep},`);
+    writeFileSync(file, edited);
+    const brief = await runCli(['brief'], { cwd: root, env });
+    expect(brief.stdout).toContain('checkpoint field extra nests more than 64 levels deep');
+    const saved = await runCli(['save', '--goal', 'third', '--merge'], { cwd: root, env });
+    expect(saved.code).toBe(0);
+    expect(readFileSync(`${file}.damaged`, 'utf8')).toBe(edited);
+    expect(JSON.parse(readFileSync(file, 'utf8')).goal.primary).toBe('third');
+  });
 });
