@@ -69,6 +69,22 @@ describe('the settings file', () => {
     expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).toContain('ticket «redacted»');
   });
 
+  // A cloned repository's file stopped every snapshot with "Maximum call stack size exceeded".
+  it('a value nested 30,000 levels deep is named, shown shortened, and the command goes on (input audit)', async () => {
+    const { root, env } = project(undefined, {});
+    const deep = `${'['.repeat(30_000)}${']'.repeat(30_000)}`;
+    writeFileSync(
+      path.join(root, '.claude', 'checkpoint-config.json'),
+      `{"snapshotIncludeIgnored": ${deep}}`,
+    );
+    const command = await runCli(['snapshot'], { cwd: root, env });
+    expect(command.stderr).toContain(
+      'checkpoint-config.json: snapshotIncludeIgnored must be up to 50 patterns',
+    );
+    expect(command.stderr).toContain('got [[[[[…]]]]]; it is not used');
+    expect(command.code).toBe(0);
+  });
+
   it('a wrong value stops a command with the key and the limit, while a hook says so and snapshots anyway', async () => {
     const { root, env, userFile } = project({ snapshotMaxCount: 0 });
     const command = await runCli(['snapshot'], { cwd: root, env });
