@@ -165,7 +165,7 @@ describe('the MCP server, through a real client', () => {
     const { call } = await connect();
     const broken = await call('load_session_checkpoint', { projectRoot: root });
     expect(broken.isError).toBe(true);
-    expect(broken.text).toMatch(/unusable .* no valid backup/);
+    expect(broken.text).toMatch(/unusable .* and there is no backup/);
     const repaired = await call('save_session_checkpoint', { goal: 'fresh', projectRoot: root });
     expect(repaired.isError).toBeFalsy();
     expect((await call('load_session_checkpoint', { projectRoot: root })).text).toContain('fresh');
