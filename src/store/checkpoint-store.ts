@@ -370,10 +370,10 @@ export class CheckpointStore {
   }
 
   /**
-   * Keeps the unusable main file beside it under the first free name of `.damaged`, `.damaged-2`, … (a hard
-   * link made where nothing is, so no copy, no rename over anything and no link followed), 0600; false
-   * when it is not a regular file (a folder: the write fails on its own). Never replaces an earlier copy:
-   * each may be a hand edit of its own. The name it took; null when none.
+   * Keeps an unusable checkpoint file (`source`: the main file, or the backup a write replaces) beside it
+   * under the first free name of `.damaged`, `.damaged-2`, … (a hard link made where nothing is, so no
+   * copy, no rename over anything and no link followed), 0600. Never replaces an earlier copy: each may be
+   * a hand edit of its own. The name it took; null when `source` is not a regular file.
    */
   private keepDamaged(source: string): string | null {
     if (!this.fs.lstatSync(source, { throwIfNoEntry: false })?.isFile()) return null;
