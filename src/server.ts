@@ -5,6 +5,7 @@ import { describeOutputError } from './core/errors.js';
 import { escapeControls } from './core/quote.js';
 import { keepHookRelay } from './hooks/relay-server.js';
 import { createServer } from './mcp/server.js';
+import { guardedStdin, MAX_MESSAGE_BYTES } from './mcp/stdio-lines.js';
 import { GENERATOR } from './version.js';
 
 // stdout carries the protocol; everything for people goes to stderr.
@@ -13,7 +14,14 @@ const log = (message: string) => process.stderr.write(`claude-checkpoint: ${mess
 async function main(): Promise<void> {
   const deps = defaultDeps();
   const server = createServer(deps);
-  const transport = new StdioServerTransport();
+  // Whole lines reach the SDK's reader, none over MAX_MESSAGE_BYTES: its own limit must never stop it.
+  const transport = new StdioServerTransport(
+    guardedStdin(process.stdin, process.stdout, log),
+    process.stdout,
+    {
+      maxBufferSize: 2 * MAX_MESSAGE_BYTES + 2,
+    },
+  );
   let relay: ReturnType<typeof keepHookRelay> | undefined;
   const shutdown = () => {
     // Hooks the relay is running finish first.

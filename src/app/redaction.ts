@@ -5,6 +5,7 @@ import {
   compileCustomConfig,
   type PatternGuard,
 } from '../core/secrets/custom-config.js';
+import { parseJsonFile } from '../core/text.js';
 import { errorCode, type StoreFs } from '../store/fs-seam.js';
 import { userConfigDir } from '../store/settings-file.js';
 
@@ -33,7 +34,7 @@ export async function loadRedactionConfig(
     const text = await readConfig(fs, file, scope, problems);
     if (text === null) continue;
     try {
-      sources.push({ origin: file, scope, json: JSON.parse(text) });
+      sources.push({ origin: file, scope, json: parseJsonFile(text) });
     } catch (error) {
       problems.push(`${file}: not valid JSON (${(error as Error).message}); its patterns are not used`);
     }

@@ -196,7 +196,12 @@ export async function saveCheckpoint(
       if (written.status === 'rejected') throw written.reason;
       if (written.value.keptDamaged) {
         warnings.push(
-          `The unusable ${CHECKPOINT_FILE} this save replaced is kept as ${CHECKPOINT_FILE}.damaged: copy what you need from it, then delete it.`,
+          `The unusable ${CHECKPOINT_FILE} this save replaced is kept as ${written.value.keptDamaged}: copy what you need from it, then delete it.`,
+        );
+      }
+      if (written.value.keptDamagedBackup) {
+        warnings.push(
+          `The unusable backup ${CHECKPOINT_FILE}.prev this save replaced is kept as ${written.value.keptDamagedBackup}: copy what you need from it, then delete it.`,
         );
       }
       if (built.redactions > 0) warnings.push(`Redacted ${built.redactions} secret-looking value(s).`);

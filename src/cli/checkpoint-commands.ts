@@ -5,6 +5,7 @@ import { renderNothingToResume, renderSaveText } from '../core/checkpoint-text.j
 import { CheckpointError } from '../core/errors.js';
 import type { FieldNamer, SaveInput } from '../core/input.js';
 import { escapeControls } from '../core/quote.js';
+import { parseJsonFile } from '../core/text.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { EXIT } from './output.js';
 import { showStatus } from './status-command.js';
@@ -94,7 +95,7 @@ async function saveInputFrom(
       );
     let parsed: unknown;
     try {
-      parsed = JSON.parse(await readStdinText());
+      parsed = parseJsonFile(await readStdinText());
     } catch (error) {
       throw new CheckpointError(
         'INVALID_INPUT',

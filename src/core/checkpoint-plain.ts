@@ -1,4 +1,5 @@
 import { CheckpointError } from './errors.js';
+import { parseJsonFile } from './text.js';
 
 // The checkpoint format's plain checks, apart from its zod schemas (schema.ts): reading a valid file
 // (the usual case) loads no zod, which a CLI command or a hook would pay for at every start.
@@ -168,13 +169,43 @@ export function migrateCheckpoint(
   return current;
 }
 
-/** The file's JSON, or CORRUPT. */
+/**
+ * How deep the file's JSON may nest. This version's fields nest 4 levels; a field it does not know is kept
+ * and rewritten by every save, recursively: 100,000 levels of `[` in one (a hand edit) made every save and
+ * hook fail with "Maximum call stack size exceeded" (input audit, 2026-12-07).
+ */
+export const MAX_CHECKPOINT_DEPTH = 64;
+
+/** The file's JSON, or CORRUPT (not JSON, or nested deeper than MAX_CHECKPOINT_DEPTH). */
 export function parseCheckpointJson(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = parseJsonFile(text);
   } catch (error) {
     throw new CheckpointError('CORRUPT', `checkpoint is not valid JSON (${(error as Error).message})`, {
       cause: error,
     });
   }
+  const deep = fieldNestedTooDeep(value, MAX_CHECKPOINT_DEPTH);
+  if (deep !== null)
+    throw new CheckpointError(
+      'CORRUPT',
+      `checkpoint field ${deep} nests more than ${MAX_CHECKPOINT_DEPTH} levels deep (the limit; this version's fields nest 4)`,
+    );
+  return value;
+}
+
+/** The top-level field of `value` under which it nests deeper than `maxDepth`, or null. Iterative: no stack to overflow. */
+function fieldNestedTooDeep(value: unknown, maxDepth: number): string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const pending: Array<{ value: object; depth: number; field: string }> = Object.entries(value)
+    .filter((entry): entry is [string, object] => typeof entry[1] === 'object' && entry[1] !== null)
+    .map(([field, inner]) => ({ value: inner, depth: 2, field }));
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (next.depth > maxDepth) return next.field;
+    for (const inner of Object.values(next.value))
+      if (typeof inner === 'object' && inner !== null)
+        pending.push({ value: inner, depth: next.depth + 1, field: next.field });
+  }
+  return null;
 }

@@ -32,10 +32,38 @@ export function atLeast(min: number) {
   return { error: (issue: { input: unknown }) => `must be at least ${min} (got ${String(issue.input)})` };
 }
 
-function text(maxChars: number, options: { required?: boolean } = {}) {
-  const base = z
+/** Half of a surrogate pair standing alone (in `u` mode a whole pair is one code point, never matched). */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/** Whether `value` holds no lone surrogate (see wholeCharacters). */
+export function isWholeText(value: string): boolean {
+  return !LONE_SURROGATE.test(value);
+}
+
+/**
+ * "must be whole Unicode characters: a lone surrogate \ud800 at character 3". JSON carries one as an escape,
+ * but it is no character: printed as U+FFFD, and readers of the file in other languages refuse it.
+ */
+export function wholeCharacters() {
+  return {
+    error: (issue: { input: unknown }) => {
+      const value = String(issue.input);
+      const at = value.search(LONE_SURROGATE);
+      const unit = value.charCodeAt(at).toString(16);
+      return `must be whole Unicode characters: a lone surrogate \\u${unit} at character ${charLength(value.slice(0, at)) + 1}`;
+    },
+  };
+}
+
+/**
+ * A text field. `isPath`: a file name, whose bytes that are not UTF-8 travel as lone surrogates
+ * (core/raw-path.ts), so those are kept; any other text must be whole characters.
+ */
+function text(maxChars: number, options: { required?: boolean; isPath?: boolean } = {}) {
+  const string = z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
     .max(maxChars, atMostChars(maxChars));
+  const base = options.isPath ? string : string.refine(isWholeText, wholeCharacters());
   return options.required ? base.refine((value) => value.trim().length > 0, 'must not be empty') : base;
 }
 
@@ -93,6 +121,8 @@ export function strictObject<T extends z.ZodRawShape>(shape: T) {
   const known = Object.keys(shape);
   return z.strictObject(shape, {
     error: (issue) => {
+      // zod's own words ("Invalid input: expected object, received null") name no field the object takes.
+      if (issue.code === 'invalid_type') return `must be an object with the fields ${known.join(', ')}`;
       if (issue.code !== 'unrecognized_keys') return undefined;
       return issue.keys
         .map((received) => {
@@ -112,7 +142,7 @@ export const taskInput = strictObject({
 });
 
 export const modifiedFileInput = strictObject({
-  path: text(LIMITS.pathChars, { required: true }).describe(
+  path: text(LIMITS.pathChars, { required: true, isPath: true }).describe(
     'Relative to the project root, or absolute inside it',
   ),
   note: text(LIMITS.noteChars).optional(),
@@ -129,7 +159,7 @@ export const recentCommandInput = strictObject({
   note: text(LIMITS.commandNoteChars).optional(),
 });
 
-const projectRootInput = text(LIMITS.projectRootChars)
+const projectRootInput = text(LIMITS.projectRootChars, { isPath: true })
   .optional()
   .describe(
     'Absolute path of the project; overrides CHECKPOINT_PROJECT_ROOT, MCP roots and the working directory',
@@ -141,10 +171,11 @@ export const saveInputSchema = strictObject({
   summary: text(LIMITS.summaryChars)
     .optional()
     .describe('Where things stand: what works, what is broken, what you were in the middle of'),
-  nextSteps: list(text(LIMITS.nextStepChars), LIMITS.nextSteps)
+  // An empty step or decision is a slip (the brief showed "1. " and a bare "- "), refused as tasks' are.
+  nextSteps: list(text(LIMITS.nextStepChars, { required: true }), LIMITS.nextSteps)
     .optional()
     .describe('Ordered next actions for whoever resumes'),
-  decisions: list(text(LIMITS.decisionChars), LIMITS.decisions)
+  decisions: list(text(LIMITS.decisionChars, { required: true }), LIMITS.decisions)
     .optional()
     .describe('Key decisions, constraints and dead ends to avoid'),
   modifiedFiles: list(modifiedFileInput, LIMITS.modifiedFiles)

@@ -4,6 +4,7 @@ import { carryHandoff } from './handoff-checkpoint.js';
 import type { SaveInput } from './input.js';
 import { JOURNAL_MEMORY_IDS } from './journal-id.js';
 import { LIMITS } from './limits.js';
+import { withinTextLimits } from './over-limits.js';
 import { REDACTED, Redactor } from './redact.js';
 import {
   type AgentSavedAt,
@@ -101,7 +102,9 @@ export function pathsToHash(
  */
 export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointResult {
   const { input, now, oids } = params;
-  const previous = input.mode === 'merge' ? params.previous : null;
+  // A hand edit may have put a field over its limit: a merge carries it over cut to the limit (the load
+  // that read it said so), so the file stays within its limits and its cap.
+  const previous = input.mode === 'merge' && params.previous ? withinTextLimits(params.previous) : null;
   const redactor = new Redactor(params.redaction);
   const at = now.toISOString();
   let truncated = false;

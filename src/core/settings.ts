@@ -2,7 +2,7 @@ import path from 'node:path';
 import { nearestName } from './near-name.js';
 import { escapeControls } from './quote.js';
 import { SNAPSHOT_DEFAULTS } from './snapshot.js';
-import { charLength, cutChars } from './text.js';
+import { charLength, cutChars, previewJson } from './text.js';
 
 // Every setting, once: its key in the settings file, its environment variable, its type and limits, its
 // default, whether a project may set it, and the line the docs and `doctor` show. Adding a setting is one
@@ -412,7 +412,7 @@ function invalid(
       ? `'${cutChars(raw, 80)}'`
       : typeof raw === 'number' && !Number.isFinite(raw)
         ? `${raw} (a number too large)`
-        : cutChars(JSON.stringify(raw) ?? '', 80),
+        : previewJson(raw, 80),
   );
   const unused = severity === 'warning' ? '; it is not used' : '';
   return { severity, name, message: `${where} must be ${read.invalid}: got ${got}${unused}` };

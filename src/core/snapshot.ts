@@ -1,4 +1,4 @@
-import { compareAscii } from './text.js';
+import { compareAscii, parseJsonFile } from './text.js';
 
 export const SNAPSHOT_DEFAULTS = {
   /** Keep this many prompts per session (Claude Code keeps 100 checkpoints per session); see selectExpired. */
@@ -248,7 +248,7 @@ export interface CheckpointSwap {
 /** The label of a checkpoint file's text (already validated where it came from), or null if unreadable. */
 export function labelCheckpoint(text: string): CheckpointLabel | null {
   try {
-    const parsed = JSON.parse(text) as { id?: unknown; updatedAt?: unknown; goal?: { primary?: unknown } };
+    const parsed = parseJsonFile(text) as { id?: unknown; updatedAt?: unknown; goal?: { primary?: unknown } };
     const primary = parsed.goal?.primary;
     return {
       id: typeof parsed.id === 'string' ? parsed.id : '',

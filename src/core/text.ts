@@ -96,3 +96,31 @@ export function nextMatch(pattern: RegExp, text: string): RegExpExecArray | null
 function advance(text: string, index: number, unicode: boolean): number {
   return unicode && isPairAt(text, index) ? index + 2 : index + 1;
 }
+
+/**
+ * JSON text as a file holds it, parsed: a leading byte order mark (U+FEFF, which Windows editors write) is
+ * not part of the JSON, and JSON.parse refuses it ("Unexpected token"), which made a hand-edited checkpoint
+ * or settings file unusable. Throws JSON.parse's SyntaxError otherwise.
+ */
+export function parseJsonFile(text: string): unknown {
+  return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+}
+
+/**
+ * `value` as JSON, at most `maxChars` characters (code points), for a message that shows what was given:
+ * arrays and objects below `maxDepth` levels are shown as `[…]` and `{…}`. JSON.stringify alone recurses
+ * through the whole value: a settings value nested 30,000 levels deep overflowed the stack (input audit).
+ */
+export function previewJson(value: unknown, maxChars: number, maxDepth = 4): string {
+  const show = (item: unknown, depth: number): string => {
+    if (typeof item !== 'object' || item === null) return JSON.stringify(item) ?? String(item);
+    if (Array.isArray(item))
+      return depth >= maxDepth ? '[…]' : `[${item.map((inner) => show(inner, depth + 1)).join(',')}]`;
+    if (depth >= maxDepth) return '{…}';
+    const fields = Object.entries(item).map(
+      ([key, inner]) => `${JSON.stringify(key)}:${show(inner, depth + 1)}`,
+    );
+    return `{${fields.join(',')}}`;
+  };
+  return cutChars(show(value, 0), maxChars);
+}

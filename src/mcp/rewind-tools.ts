@@ -3,7 +3,15 @@ import { z } from 'zod';
 import type { AppDeps } from '../app/deps.js';
 import { diffSnapshot, gcSnapshots, listSnapshots, restoreSnapshot, takeSnapshot } from '../app/rewind.js';
 import type { RootContext } from '../app/save.js';
-import { atLeast, atMost, atMostChars, atMostItems, strictObject } from '../core/input.js';
+import {
+  atLeast,
+  atMost,
+  atMostChars,
+  atMostItems,
+  isWholeText,
+  strictObject,
+  wholeCharacters,
+} from '../core/input.js';
 import { SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
 import {
   renderDiff,
@@ -120,6 +128,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         label: z
           .string({ error: 'must be a string' })
           .max(SNAPSHOT_DEFAULTS.labelChars, atMostChars(SNAPSHOT_DEFAULTS.labelChars))
+          .refine(isWholeText, wholeCharacters())
           .optional()
           .describe('A short note on why (redacted like every other text)'),
         projectRoot,

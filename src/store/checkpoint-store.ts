@@ -3,6 +3,7 @@ import { parseCheckpointPlainly } from '../core/checkpoint-fast-read.js';
 import { CheckpointError, describeError, isCheckpointError } from '../core/errors.js';
 import type { JournalRecord } from '../core/journal.js';
 import { LIMITS } from '../core/limits.js';
+import { describeOverLimits, fieldsOverLimits } from '../core/over-limits.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import type { Checkpoint } from '../core/schema.js';
 import { prepareFileWrite, refuseSymlink, writeFileAtomic } from './atomic-write.js';
@@ -124,7 +125,7 @@ export class CheckpointStore {
         path: this.paths.main,
         checkpoint: main.checkpoint,
         fromBackup: false,
-        notices: this.damagedNotice(),
+        notices: [...overLimitNotice(main.checkpoint, this.paths.main), ...this.damagedNotice()],
       };
     }
     // A newer tool's file is not damage: falling back would hide newer state behind older.
@@ -143,6 +144,7 @@ export class CheckpointStore {
         fromBackup: true,
         notices: [
           `${why}; loaded the backup ${path.basename(this.paths.backup)} from ${backup.checkpoint.updatedAt}.`,
+          ...overLimitNotice(backup.checkpoint, this.paths.backup),
           ...this.damagedNotice(),
         ],
       };
@@ -151,9 +153,13 @@ export class CheckpointStore {
       if (backup.kind === 'bad' && backup.error.code !== 'CORRUPT') throw backup.error;
       return { found: false, path: this.paths.main };
     }
+    const noBackup =
+      backup.kind === 'bad'
+        ? `its backup ${path.basename(this.paths.backup)} is unusable too (${backup.error.message})`
+        : 'there is no backup';
     throw new CheckpointError(
       'CORRUPT',
-      `${this.paths.main} is unusable (${main.error.message}) and there is no valid backup: fix it by hand, or delete it and save a new checkpoint`,
+      `${this.paths.main} is unusable (${main.error.message}) and ${noBackup}: fix it by hand, or delete it and save a new checkpoint`,
     );
   }
 
@@ -320,7 +326,7 @@ export class CheckpointStore {
     text: string,
     parsed?: Checkpoint,
     onInPlace?: () => void,
-  ): Promise<{ keptDamaged: boolean }> {
+  ): Promise<{ keptDamaged: string | null; keptDamagedBackup: string | null }> {
     this.removeStaleTempFiles();
     refuseSymlink(this.fs, this.paths.backup);
     const current = await this.readOne(this.paths.main);
@@ -330,41 +336,56 @@ export class CheckpointStore {
         `${current.error.message}; refusing to overwrite a checkpoint written by a newer version`,
       );
     }
+    // A folder (or a FIFO) where the file goes: a rename cannot replace it, and its content is not ours.
+    const where = this.fs.lstatSync(this.paths.main, { throwIfNoEntry: false });
+    if (where && !where.isFile() && !where.isSymbolicLink()) {
+      throw new CheckpointError(
+        'IO_FAILED',
+        `${this.paths.main} is ${where.isDirectory() ? 'a folder' : 'not a regular file'}, where the checkpoint file goes: nothing was written; move it aside, then save again`,
+      );
+    }
     // The new content on disk first, then the backup, then the rename: a save that fails (a full disk)
     // changes nothing, the backup included (adversarial trial, 2026-12-06).
     const prepared = prepareFileWrite(this.fs, this.paths.main, text);
-    let keptDamaged = false;
+    let keptDamaged: string | null = null;
+    let keptDamagedBackup: string | null = null;
     try {
-      if (current.kind === 'ok') this.keepAsBackup(current.text);
+      if (current.kind === 'ok') {
+        // A damaged backup (a bad hand edit, a cut file) is someone's bytes too: kept before it is replaced.
+        keptDamagedBackup = (await this.isBackupDamaged()) ? this.keepDamaged(this.paths.backup) : null;
+        this.keepAsBackup(current.text);
+        parsedCheckpoints.remember(this.paths.backup, current.text, current.checkpoint);
+      }
       // A damaged file never becomes the backup (a good one stays), but its bytes may be someone's hand
       // edit: they are kept beside it, not lost under the new write.
-      else if (current.kind === 'bad' && current.error.code === 'CORRUPT') keptDamaged = this.keepDamaged();
+      else if (current.kind === 'bad' && current.error.code === 'CORRUPT')
+        keptDamaged = this.keepDamaged(this.paths.main);
     } catch (error) {
       prepared.discard();
       throw error;
     }
     prepared.commit(onInPlace);
     if (parsed) parsedCheckpoints.remember(this.paths.main, text, parsed);
-    return { keptDamaged };
+    return { keptDamaged, keptDamagedBackup };
   }
 
   /**
-   * Keeps the unusable main file beside it under the first free name of `.damaged`, `.damaged-2`, … (a hard
-   * link made where nothing is, so no copy, no rename over anything and no link followed), 0600; false
-   * when it is not a regular file (a folder: the write fails on its own). Never replaces an earlier copy:
-   * each may be a hand edit of its own.
+   * Keeps an unusable checkpoint file (`source`: the main file, or the backup a write replaces) beside it
+   * under the first free name of `.damaged`, `.damaged-2`, … (a hard link made where nothing is, so no
+   * copy, no rename over anything and no link followed), 0600. Never replaces an earlier copy: each may be
+   * a hand edit of its own. The name it took; null when `source` is not a regular file.
    */
-  private keepDamaged(): boolean {
-    if (!this.fs.lstatSync(this.paths.main, { throwIfNoEntry: false })?.isFile()) return false;
+  private keepDamaged(source: string): string | null {
+    if (!this.fs.lstatSync(source, { throwIfNoEntry: false })?.isFile()) return null;
     for (let copy = 1; copy <= MAX_DAMAGED_COPIES; copy++) {
-      const target = copy === 1 ? this.paths.damaged : `${this.paths.damaged}-${copy}`;
+      const target = this.damagedCopy(copy);
       try {
         try {
-          this.fs.linkSync(this.paths.main, target);
+          this.fs.linkSync(source, target);
         } catch (error) {
           if (errorCode(error) === 'EEXIST') throw error;
           // No hard links here: a copy, made only where nothing is.
-          this.fs.writeFileSync(target, this.fs.readFileSync(this.paths.main) as Buffer, {
+          this.fs.writeFileSync(target, this.fs.readFileSync(source) as Buffer, {
             flag: 'wx',
             mode: 0o600,
           });
@@ -373,7 +394,7 @@ export class CheckpointStore {
         if (errorCode(error) === 'EEXIST') continue;
         throw new CheckpointError(
           'IO_FAILED',
-          `could not keep the damaged ${this.paths.main} as ${target}: ${describeError(error)}`,
+          `could not keep the damaged ${source} as ${target}: ${describeError(error)}`,
           { cause: error },
         );
       }
@@ -384,19 +405,45 @@ export class CheckpointStore {
       } finally {
         this.fs.closeSync(fd);
       }
-      return true;
+      return path.basename(target);
     }
     throw new CheckpointError(
       'IO_FAILED',
-      `${this.paths.main} is unusable and ${MAX_DAMAGED_COPIES} damaged copies are already kept beside it (${path.basename(this.paths.damaged)}, ${path.basename(this.paths.damaged)}-2, …): delete the ones you no longer need, then try again`,
+      `${source} is unusable and ${MAX_DAMAGED_COPIES} damaged copies are already kept beside it (${path.basename(this.paths.damaged)}, ${path.basename(this.paths.damaged)}-2, …): delete the ones you no longer need, then try again`,
     );
   }
 
-  /** The notice a load gives while a damaged file is kept beside the checkpoint (see keepDamaged). */
+  /** Whether the backup is a regular file that cannot be used (a newer version's is not damage). */
+  private async isBackupDamaged(): Promise<boolean> {
+    if (!this.fs.lstatSync(this.paths.backup, { throwIfNoEntry: false })?.isFile()) return false;
+    const backup = await this.readOne(this.paths.backup);
+    return backup.kind === 'bad' && backup.error.code === 'CORRUPT';
+  }
+
+  /** The name of the `copy`th damaged file kept beside the checkpoint: `.damaged`, `.damaged-2`, … */
+  private damagedCopy(copy: number): string {
+    return copy === 1 ? this.paths.damaged : `${this.paths.damaged}-${copy}`;
+  }
+
+  /**
+   * The notice a load gives while damaged files are kept beside the checkpoint (see keepDamaged), naming
+   * each: `.damaged` and `.damaged-2` are looked for, and each next name while the one before is there
+   * (writes take the first free name, so a later copy follows one, or a gap the user made by deleting one).
+   */
   private damagedNotice(): string[] {
-    if (!this.fs.lstatSync(this.paths.damaged, { throwIfNoEntry: false })?.isFile()) return [];
+    const kept: string[] = [];
+    for (let copy = 1; copy <= MAX_DAMAGED_COPIES; copy++) {
+      const file = this.damagedCopy(copy);
+      const stats = this.fs.lstatSync(file, { throwIfNoEntry: false });
+      if (stats?.isFile()) kept.push(path.basename(file));
+      else if (!stats && copy > 1) break;
+    }
+    if (kept.length === 0) return [];
+    const names = kept.join(', ');
     return [
-      `A damaged checkpoint file that a write replaced is kept as ${path.basename(this.paths.damaged)}: copy what you need from it, then delete it.`,
+      kept.length === 1
+        ? `A damaged checkpoint file that a write replaced is kept as ${names}: copy what you need from it, then delete it.`
+        : `Damaged checkpoint files that writes replaced are kept as ${names}: copy what you need from them, then delete them.`,
     ];
   }
 
@@ -536,4 +583,13 @@ function takeRecords(
     names.push(file.name);
   }
   return { records, names };
+}
+
+/** What a load says of a file with fields over their limits (a hand edit): which, and what a save does. */
+function overLimitNotice(checkpoint: Checkpoint, file: string): string[] {
+  const over = fieldsOverLimits(checkpoint);
+  if (over.length === 0) return [];
+  return [
+    `${path.basename(file)} holds fields over their limits (a hand edit?): ${describeOverLimits(over)}. The next save cuts them to their limits; the file before it stays as ${CHECKPOINT_FILE}.prev.`,
+  ];
 }

@@ -1,5 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { absoluteDirFromEnv } from '../core/env-dirs.js';
+import { parseJsonFile } from '../core/text.js';
 
 // The settings the hooks' entry (hook-loader.ts) needs before it hands its event to the project's
 // server, told without the settings registry (core/settings.ts), which costs a hook more to load than
@@ -50,8 +52,8 @@ function flag(value: string | undefined): boolean | null {
 function storeBaseFromEnv(env: NodeJS.ProcessEnv): string | null {
   const storeDir = env.CHECKPOINT_STORE_DIR?.trim();
   if (storeDir) return path.isAbsolute(storeDir) ? path.normalize(storeDir) : null;
-  const home = env.HOME?.trim();
-  const state = env.XDG_STATE_HOME?.trim() || (home ? path.join(home, '.local', 'state') : '');
+  const home = absoluteDirFromEnv(env, 'HOME');
+  const state = absoluteDirFromEnv(env, 'XDG_STATE_HOME') ?? (home ? path.join(home, '.local', 'state') : '');
   return state ? path.join(state, 'claude-checkpoint') : null;
 }
 
@@ -61,10 +63,10 @@ function storeBaseFromEnv(env: NodeJS.ProcessEnv): string | null {
  * system's idea of the home folder could tell.
  */
 export function configDirFromEnv(env: NodeJS.ProcessEnv): string | null {
-  const explicit = env.CHECKPOINT_CONFIG_DIR?.trim();
+  const explicit = absoluteDirFromEnv(env, 'CHECKPOINT_CONFIG_DIR');
   if (explicit) return explicit;
-  const home = env.HOME?.trim();
-  const base = env.XDG_CONFIG_HOME?.trim() || (home ? path.join(home, '.config') : '');
+  const home = absoluteDirFromEnv(env, 'HOME');
+  const base = absoluteDirFromEnv(env, 'XDG_CONFIG_HOME') ?? (home ? path.join(home, '.config') : '');
   return base ? path.join(base, 'claude-checkpoint') : null;
 }
 
@@ -81,7 +83,7 @@ function isSilentOn(file: string): boolean {
   }
   if (text.length > MAX_SETTINGS_BYTES) return false;
   try {
-    const json = JSON.parse(text) as unknown;
+    const json = parseJsonFile(text);
     if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
     return ENTRY_SETTINGS.every((name) => (json as Record<string, unknown>)[name] == null);
   } catch {

@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { CheckpointError, thenSentence } from '../core/errors.js';
 import {
@@ -9,7 +8,9 @@ import {
   settingErrors,
 } from '../core/settings.js';
 import { type Surface, wordsFor } from '../core/surface.js';
+import { parseJsonFile } from '../core/text.js';
 import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
+import { homeFolder } from './home-folder.js';
 import { configDirFromEnv, MAX_SETTINGS_BYTES, USER_SETTINGS_FILE } from './hook-settings.js';
 
 // Reads the settings files for the registry in core/settings.ts. Synchronous and small: the hooks' loader
@@ -24,7 +25,7 @@ export const PROJECT_SETTINGS_FILE = path.join('.claude', 'checkpoint-config.jso
 
 /** The user's own configuration folder: $CHECKPOINT_CONFIG_DIR, else $XDG_CONFIG_HOME/claude-checkpoint. */
 export function userConfigDir(env: NodeJS.ProcessEnv): string {
-  return configDirFromEnv(env) ?? path.join(homedir(), '.config', 'claude-checkpoint');
+  return configDirFromEnv(env) ?? path.join(homeFolder(env), '.config', 'claude-checkpoint');
 }
 
 export function userSettingsFile(env: NodeJS.ProcessEnv): string {
@@ -149,7 +150,7 @@ function readLayer(
   if (text.length > MAX_SETTINGS_BYTES)
     return { path: file, unreadable: `is larger than ${MAX_SETTINGS_BYTES / 1024} KB` };
   try {
-    return { path: file, json: JSON.parse(text) };
+    return { path: file, json: parseJsonFile(text) };
   } catch (error) {
     return { path: file, unreadable: `is not valid JSON (${(error as Error).message})` };
   }

@@ -1,6 +1,7 @@
-import os from 'node:os';
 import path from 'node:path';
+import { absoluteDirFromEnv } from '../core/env-dirs.js';
 import { SETTINGS } from '../core/settings.js';
+import { homeFolder } from './home-folder.js';
 import { userSetting } from './settings-file.js';
 
 export const STORE_ENV = SETTINGS.storeDir.env;
@@ -13,7 +14,7 @@ export const STORE_ENV = SETTINGS.storeDir.env;
 export function defaultStoreBase(env: NodeJS.ProcessEnv): string {
   const explicit = userSetting(env, 'storeDir');
   if (explicit) return explicit;
-  const state = env.XDG_STATE_HOME?.trim() || path.join(env.HOME?.trim() || os.homedir(), '.local', 'state');
+  const state = absoluteDirFromEnv(env, 'XDG_STATE_HOME') ?? path.join(homeFolder(env), '.local', 'state');
   return path.join(state, 'claude-checkpoint');
 }
 

@@ -414,7 +414,10 @@ describe('save and load in a real repository', () => {
     // A folder where the next copy would go: the copy takes the name after it, and the save still works.
     mkdirSync(path.join(root, '.claude-checkpoint.damaged-2'));
     const outcome = await save(root, { goal: 'g', mode: 'merge', decisions: ['three'] });
-    expect(outcome.warnings.join('\n')).toMatch(/kept as/);
+    // The save names the copy it made, not the first one's name.
+    expect(outcome.warnings.join('\n')).toMatch(
+      /this save replaced is kept as \.claude-checkpoint\.damaged-3: copy/,
+    );
     expect(readFileSync(`${file}.damaged`, 'utf8')).toBe('{ first bad edit');
     expect(readFileSync(`${file}.damaged-3`, 'utf8')).toBe('{ second bad edit');
     // A hand edit readable by others is kept as private as the checkpoint.
@@ -422,9 +425,12 @@ describe('save and load in a real repository', () => {
     expect(stored(root).decisions).toContain('three');
     // Until it is deleted, every load says it is there.
     expect((await load(root)).warnings.join('\n')).toMatch(
-      /kept as \.claude-checkpoint\.damaged: copy what you need/,
+      /kept as \.claude-checkpoint\.damaged, \.claude-checkpoint\.damaged-3: copy what you need from them/,
     );
+    // One deleted, the other is still named; both deleted, none is.
     rmSync(`${file}.damaged`);
+    expect((await load(root)).warnings.join('\n')).toMatch(/kept as \.claude-checkpoint\.damaged-3: copy/);
+    rmSync(`${file}.damaged-3`);
     expect((await load(root)).warnings.join('\n')).not.toMatch(/damaged/);
   });
 

@@ -79,6 +79,15 @@ describe('claude-checkpoint checkpoint commands', () => {
     expect(none.stdout).toMatch(/nothing to resume/);
   });
 
+  // Windows PowerShell 5.1 pipes text to a program with a byte order mark first (input audit).
+  it('save --stdin reads JSON that starts with a byte order mark', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const saved = await runCli(['save', '--stdin'], { cwd: root, input: '\ufeff{"goal":"From PowerShell"}' });
+    expect(saved.stderr).toBe('');
+    expect(saved.code).toBe(0);
+    expect((await runCli(['brief'], { cwd: root })).stdout).toContain('From PowerShell');
+  });
+
   it('status shows the checkpoint, drift, snapshots and ignore rules on one screen', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' }, ignore: 'dist\n' });
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), NO_COLOR: '1' };

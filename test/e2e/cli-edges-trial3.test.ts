@@ -262,9 +262,15 @@ describe('words the trial found wrong', () => {
   it('a folder where the checkpoint file belongs is said once, not nested', async () => {
     const { root, cli } = cliProject();
     mkdirSync(path.join(root, '.claude-checkpoint'));
-    const sentence = `${root}/.claude-checkpoint is unusable (it is a folder, not a regular file) and there is no valid backup: fix it by hand, or delete it and save a new checkpoint`;
+    const sentence = `${root}/.claude-checkpoint is unusable (it is a folder, not a regular file) and there is no backup: fix it by hand, or delete it and save a new checkpoint`;
     expect((await cli('status')).stdout).toContain(`Checkpoint: ${sentence}\n`);
     expect((await cli('brief')).stderr).toBe(`claude-checkpoint: ${sentence}\n`);
+    // Input audit: a save said only "EISDIR: illegal operation on a directory, rename '…tmp-…' -> '…'".
+    const saved = await cli('save', '--goal', 'g');
+    expect(saved.code).toBe(1);
+    expect(saved.stderr).toBe(
+      `claude-checkpoint: ${root}/.claude-checkpoint is a folder, where the checkpoint file goes: nothing was written; move it aside, then save again\n`,
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
@@ -49,6 +49,40 @@ describe('the settings file', () => {
     expect(JSON.parse(told.stdout).hookSpecificOutput.additionalContext).toMatch(
       /^A session checkpoint exists for this project/,
     );
+  });
+
+  it('reads a file that starts with a byte order mark, as Windows editors write it (input audit)', async () => {
+    const { root, env } = project(`\ufeff${JSON.stringify({ snapshotMaxCount: 0 })}`);
+    const command = await runCli(['snapshot'], { cwd: root, env });
+    // The value is read, and refused as the wrong value it is: not the whole file as invalid JSON.
+    expect(command.stderr).toContain('snapshotMaxCount must be a whole number from 1 to 100000: got 0');
+  });
+
+  it('reads a redaction.json that starts with a byte order mark: its patterns redact (input audit)', async () => {
+    const { root, env } = project();
+    writeFileSync(
+      path.join(env.CHECKPOINT_CONFIG_DIR, 'redaction.json'),
+      `\ufeff{"patterns": ["INT-[0-9]{6}"]}`,
+    );
+    const saved = await runCli(['save', '--goal', 'ticket INT-123456'], { cwd: root, env });
+    expect(saved.stderr).toBe('');
+    expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).toContain('ticket «redacted»');
+  });
+
+  // A cloned repository's file stopped every snapshot with "Maximum call stack size exceeded".
+  it('a value nested 30,000 levels deep is named, shown shortened, and the command goes on (input audit)', async () => {
+    const { root, env } = project(undefined, {});
+    const deep = `${'['.repeat(30_000)}${']'.repeat(30_000)}`;
+    writeFileSync(
+      path.join(root, '.claude', 'checkpoint-config.json'),
+      `{"snapshotIncludeIgnored": ${deep}}`,
+    );
+    const command = await runCli(['snapshot'], { cwd: root, env });
+    expect(command.stderr).toContain(
+      'checkpoint-config.json: snapshotIncludeIgnored must be up to 50 patterns',
+    );
+    expect(command.stderr).toContain('got [[[[[…]]]]]; it is not used');
+    expect(command.code).toBe(0);
   });
 
   it('a wrong value stops a command with the key and the limit, while a hook says so and snapshots anyway', async () => {

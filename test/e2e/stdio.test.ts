@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -100,5 +101,27 @@ describe('dist/index.js over stdio', () => {
     const { client, call } = await spawnServer({ cwd: root });
     expect((await call('load_session_checkpoint')).structured.found).toBe(false);
     await client.close();
+  });
+
+  // The SDK's reader stopped the transport for good past 10 MB: no answer, no word, no tool ever again.
+  it('answers a 10 MB argument with its field and limit, and one over 16 MB with the size limit, then goes on', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const { call } = await spawnServer({ cwd: root });
+    await call('save_session_checkpoint', { goal: 'first' });
+    await call('save_session_checkpoint', { goal: 'second' });
+    const files = () =>
+      ['.claude-checkpoint', '.claude-checkpoint.prev'].map((name) => readFileSync(path.join(root, name)));
+    const before = files();
+
+    const tenMb = await call('save_session_checkpoint', { goal: 'x'.repeat(10 * 1024 * 1024) });
+    expect(tenMb.isError).toBe(true);
+    expect(tenMb.text).toContain('goal: must be at most 500 characters (got 10485760)');
+
+    const tooLarge = call('save_session_checkpoint', { goal: 'ok', summary: 'y'.repeat(17 * 1024 * 1024) });
+    await expect(tooLarge).rejects.toThrow(
+      /the request is \d+ bytes, over the server's limit of 16777216 bytes \(16 MB\) for one message/,
+    );
+    expect(files()).toEqual(before);
+    expect((await call('load_session_checkpoint')).text).toContain('second');
   });
 });

@@ -28,6 +28,13 @@ describe('rewind tools over MCP', () => {
       'snapshot_files',
     ]);
 
+    // Input audit: a label with a lone surrogate was kept, and shown as U+FFFD.
+    const lone = await call('snapshot_files', { projectRoot: root, label: 'before \ud83d' });
+    expect(lone).toMatchObject({ isError: true });
+    expect(lone.text).toContain(
+      'label: must be whole Unicode characters: a lone surrogate \\ud83d at character 8',
+    );
+
     const taken = await call('snapshot_files', { projectRoot: root, label: 'before refactor' });
     expect(taken.isError).toBeFalsy();
     const id = (taken.structured as { snapshot: { id: string } }).snapshot.id;

@@ -126,6 +126,20 @@ describe('the MCP server, through a real client', () => {
     [{ goal: 'g', constructor: 1 }, 'unknown field "constructor"'],
     [{ goal: 'g', tasks: [{ description: 'd', status: 'done', toString: 1 }] }, 'unknown field "toString"'],
     [{ goal: 'g', hasOwnProperty: 1 }, 'unknown field "hasOwnProperty"'],
+    // Input audit: an empty step or decision was kept, shown in the brief as "1. " and a bare "- ".
+    [{ goal: 'g', nextSteps: ['Run the tests', ''] }, 'nextSteps.1: must not be empty'],
+    [{ goal: 'g', decisions: [' \n\t'] }, 'decisions.0: must not be empty'],
+    [{ goal: 'g', tasks: [null] }, 'tasks.0: must be an object with the fields description, status'],
+    [{ goal: 'g', modifiedFiles: ['a.ts'] }, 'modifiedFiles.0: must be an object with the fields path, note'],
+    // A lone surrogate is no character: shown as U+FFFD, and other languages' JSON readers refuse the file.
+    [
+      { goal: 'ok \ud800' },
+      'goal: must be whole Unicode characters: a lone surrogate \\ud800 at character 4',
+    ],
+    [
+      { goal: 'g', summary: '😀\udc00' },
+      'summary: must be whole Unicode characters: a lone surrogate \\udc00 at character 2',
+    ],
   ] as Array<[Record<string, unknown>, string]>)(
     'rejects bad input with a tool error naming the field and limit, writing nothing (%#)',
     async (args, message) => {
@@ -151,7 +165,7 @@ describe('the MCP server, through a real client', () => {
     const { call } = await connect();
     const broken = await call('load_session_checkpoint', { projectRoot: root });
     expect(broken.isError).toBe(true);
-    expect(broken.text).toMatch(/unusable .* no valid backup/);
+    expect(broken.text).toMatch(/unusable .* and there is no backup/);
     const repaired = await call('save_session_checkpoint', { goal: 'fresh', projectRoot: root });
     expect(repaired.isError).toBeFalsy();
     expect((await call('load_session_checkpoint', { projectRoot: root })).text).toContain('fresh');

@@ -160,7 +160,7 @@ describe('CheckpointStore', () => {
     const root = tempDir();
     writeFileSync(path.join(root, '.claude-checkpoint'), damage(version('one')));
     await expect(new CheckpointStore(root).load()).rejects.toThrow(
-      /is unusable .* and there is no valid backup/,
+      /is unusable .* and there is no backup: fix it by hand/,
     );
   });
 

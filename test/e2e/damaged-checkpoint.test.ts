@@ -1,0 +1,106 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, runCli } from '../helpers/cli.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+/** A project with two saves (a checkpoint and its backup), and the environment to run the CLI in. */
+async function savedTwice() {
+  const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+  const env = { HOME: tempDir('home-') };
+  for (const goal of ['first', 'second']) await runCli(['save', '--goal', goal], { cwd: root, env });
+  return { root, env, file: path.join(root, '.claude-checkpoint') };
+}
+
+describe('a damaged .claude-checkpoint (input audit)', () => {
+  it('a save names the copy it kept, .damaged-2 after .damaged, and brief names both', async () => {
+    const { root, env, file } = await savedTwice();
+    const prev = readFileSync(`${file}.prev`);
+    writeFileSync(file, '{ first bad edit');
+    await runCli(['save', '--goal', 'third', '--merge'], { cwd: root, env });
+    writeFileSync(file, '{ second bad edit');
+    const saved = await runCli(['save', '--goal', 'fourth', '--merge'], { cwd: root, env });
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toContain(
+      'The unusable .claude-checkpoint this save replaced is kept as .claude-checkpoint.damaged-2: copy',
+    );
+    expect(readFileSync(`${file}.damaged-2`, 'utf8')).toBe('{ second bad edit');
+    expect(readFileSync(`${file}.prev`)).toEqual(prev);
+    const brief = await runCli(['brief'], { cwd: root, env });
+    expect(brief.stdout).toContain('kept as .claude-checkpoint.damaged, .claude-checkpoint.damaged-2: copy');
+  });
+
+  // Windows editors write one; JSON.parse refused it, and the user's edit was set aside as damaged.
+  it('a byte order mark before a hand edit is no damage: brief and a merge read the file', async () => {
+    const { root, env, file } = await savedTwice();
+    const edited = readFileSync(file, 'utf8').replace('"second"', '"second, edited in Notepad"');
+    writeFileSync(file, `\ufeff${edited}`);
+    const brief = await runCli(['brief'], { cwd: root, env });
+    expect(brief.stdout).toContain('second, edited in Notepad');
+    expect(brief.stdout).not.toMatch(/unusable|backup/);
+    const saved = await runCli(['save', '--goal', 'third', '--merge', '--decision', 'd'], { cwd: root, env });
+    expect(saved.stdout).not.toMatch(/damaged|unusable/);
+    expect(JSON.parse(readFileSync(`${file}.prev`, 'utf8').slice(1)).goal.primary).toBe(
+      'second, edited in Notepad',
+    );
+  });
+
+  // A merge carried a hand-edited 70,000-character summary over without a word, past the 64 KB cap.
+  it('a field over its limit is named with its limit by brief, and a merge cuts it, the file before kept as .prev', async () => {
+    const { root, env, file } = await savedTwice();
+    const edited = JSON.parse(readFileSync(file, 'utf8'));
+    edited.summary = 's'.repeat(70_000);
+    edited.nextSteps = Array.from({ length: 25 }, (_, at) => `step ${at}`);
+    writeFileSync(file, JSON.stringify(edited));
+    const handEdited = readFileSync(file);
+    const brief = await runCli(['brief'], { cwd: root, env });
+    expect(brief.stdout).toContain(
+      '.claude-checkpoint holds fields over their limits (a hand edit?): summary (70000 characters; limit 4000), nextSteps (25 items; limit 20).',
+    );
+    const saved = await runCli(['save', '--goal', 'third', '--merge'], { cwd: root, env });
+    expect(saved.code).toBe(0);
+    const written = JSON.parse(readFileSync(file, 'utf8'));
+    expect([...written.summary]).toHaveLength(4000);
+    expect(written.nextSteps).toHaveLength(20);
+    expect(readFileSync(file).length).toBeLessThanOrEqual(64 * 1024);
+    expect(readFileSync(`${file}.prev`)).toEqual(handEdited);
+    expect((await runCli(['brief'], { cwd: root, env })).stdout).not.toContain('over their limits');
+  });
+
+  // Both damaged: the message said only "there is no valid backup", and the second save after it replaced
+  // the damaged backup, someone's bytes too, without keeping it.
+  it('a damaged backup is named with what is wrong, and kept before a save replaces it', async () => {
+    const { root, env, file } = await savedTwice();
+    writeFileSync(file, '{ bad main');
+    writeFileSync(`${file}.prev`, '{ bad backup');
+    const brief = await runCli(['brief'], { cwd: root, env });
+    expect(brief.stderr).toContain(
+      "and its backup .claude-checkpoint.prev is unusable too (checkpoint is not valid JSON (Expected property name or '}' in JSON at position 2))",
+    );
+    await runCli(['save', '--goal', 'third'], { cwd: root, env });
+    expect(readFileSync(`${file}.damaged`, 'utf8')).toBe('{ bad main');
+    const saved = await runCli(['save', '--goal', 'fourth'], { cwd: root, env });
+    expect(saved.stdout).toContain(
+      'The unusable backup .claude-checkpoint.prev this save replaced is kept as .claude-checkpoint.damaged-2: copy',
+    );
+    expect(readFileSync(`${file}.damaged-2`, 'utf8')).toBe('{ bad backup');
+    expect(JSON.parse(readFileSync(`${file}.prev`, 'utf8')).goal.primary).toBe('third');
+  });
+
+  // Every save and hook failed with "Maximum call stack size exceeded": unknown fields are rewritten
+  // recursively.
+  it('a field nested 100,000 levels deep is named with the depth limit, and the file is kept aside', async () => {
+    const { root, env, file } = await savedTwice();
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const edited = readFileSync(file, 'utf8').replace('"version": 1,', `"version": 1, "extra": ${deep},`);
+    writeFileSync(file, edited);
+    const brief = await runCli(['brief'], { cwd: root, env });
+    expect(brief.stdout).toContain('checkpoint field extra nests more than 64 levels deep');
+    const saved = await runCli(['save', '--goal', 'third', '--merge'], { cwd: root, env });
+    expect(saved.code).toBe(0);
+    expect(readFileSync(`${file}.damaged`, 'utf8')).toBe(edited);
+    expect(JSON.parse(readFileSync(file, 'utf8')).goal.primary).toBe('third');
+  });
+});
