@@ -39,18 +39,7 @@ export function findSecrets(
 }
 
 function findAll(text: string, config: DetectorConfig): Finding[] {
-  const lower = lowerCaseInPlace(text);
-  scanKeywords ??= createKeywordScan(SCANNED);
-  const present = scanKeywords(lower);
-  const found: Finding[] = [];
-  const { allowValues, allowPatterns } = config;
-  const allowed = (value: string) =>
-    allowValues?.has(value) === true || (allowPatterns?.some((pattern) => pattern.test(value)) ?? false);
-
-  for (const rule of rulesFor(present, PROVIDER_INDEX)) findByPattern(text, lower, rule, found, allowed);
-  for (const rule of config.extraRules ?? [])
-    if (rule.keywords.some((keyword) => lower.includes(keyword)))
-      findByPattern(text, lower, rule, found, allowed);
+  const { present, found, allowed } = findTokens(text, config, PROVIDER_INDEX);
   for (const rule of rulesFor(present, CONTEXT_INDEX)) {
     if (rule.near) {
       collectNear(text, rule, rule.near, allMatches(rule.pattern, text), found, allowed);
@@ -79,19 +68,8 @@ export function findPathSecrets(
 ): Finding[] {
   if (path.length === 0) return [];
   return withVerdicts(verdicts, () => {
-    const lower = lowerCaseInPlace(path);
-    scanKeywords ??= createKeywordScan(SCANNED);
-    const present = scanKeywords(lower);
-    const found: Finding[] = [];
-    const { allowValues, allowPatterns } = config;
-    const allowed = (value: string) =>
-      allowValues?.has(value) === true || (allowPatterns?.some((pattern) => pattern.test(value)) ?? false);
     pathIndex ??= indexRules(PROVIDER_RULES.map(inPathSegments));
-    for (const rule of rulesFor(present, pathIndex)) findByPattern(path, lower, rule, found, allowed);
-    for (const rule of config.extraRules ?? [])
-      if (rule.keywords.some((keyword) => lower.includes(keyword)))
-        findByPattern(path, lower, rule, found, allowed);
-    return mergeSpans(withRepeats(path, found));
+    return mergeSpans(withRepeats(path, findTokens(path, config, pathIndex).found));
   });
 }
 
@@ -104,6 +82,25 @@ function inPathSegments(rule: PatternRule): PatternRule {
 }
 
 /** The provider rules for paths (see inPathSegments), built on the first path. */
+/**
+ * The self-identifying tokens in `text`: the provider rules of `index` whose keywords it holds, and the
+ * user's own patterns; what the keyword scan found (for the context rules) and the allowlist's test.
+ */
+function findTokens(text: string, config: DetectorConfig, index: RuleIndex<PatternRule>) {
+  const lower = lowerCaseInPlace(text);
+  scanKeywords ??= createKeywordScan(SCANNED);
+  const present = scanKeywords(lower);
+  const found: Finding[] = [];
+  const { allowValues, allowPatterns } = config;
+  const allowed = (value: string) =>
+    allowValues?.has(value) === true || (allowPatterns?.some((pattern) => pattern.test(value)) ?? false);
+  for (const rule of rulesFor(present, index)) findByPattern(text, lower, rule, found, allowed);
+  for (const rule of config.extraRules ?? [])
+    if (rule.keywords.some((keyword) => lower.includes(keyword)))
+      findByPattern(text, lower, rule, found, allowed);
+  return { present, found, allowed };
+}
+
 let pathIndex: RuleIndex<PatternRule> | undefined;
 
 /** Shorter found values could be ordinary words elsewhere in the text. */
