@@ -95,7 +95,8 @@ export class SnapshotReader {
   /**
    * Runs `task` holding the store's lock: snapshots, restores and GC never interleave across processes.
    * `readsOnly`: a listing, which writes no object (spared the fan-out folders' check, which every writer
-   * gets: `status` and `list` run one on every call).
+   * gets: `status` and `list` run one on every call) and whose caller has just refused a store that
+   * cannot be used (assertUsable, which checks the same links).
    */
   async withLock<T>(task: () => Promise<T>, options: { readsOnly?: boolean } = {}): Promise<T> {
     const base = path.dirname(path.dirname(this.storeDir));
@@ -110,9 +111,11 @@ export class SnapshotReader {
       path.dirname(this.storeDir),
       this.storeDir,
     ]);
-    this.refuseGitFolderLinks();
     // Every writer holds the lock: a snapshot's git writes its objects into the fan-out folders.
-    if (!options.readsOnly) refuseFanOutLinks(path.join(this.gitDir, 'objects'));
+    if (!options.readsOnly) {
+      this.refuseGitFolderLinks();
+      refuseFanOutLinks(path.join(this.gitDir, 'objects'));
+    }
     return withFileLock(
       this.lockPath,
       async () => {
