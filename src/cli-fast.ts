@@ -1,7 +1,9 @@
 // The CLI's short path (dist/cli-fast.cjs): `status` and `list`, which the loader (cli-loader.ts) runs
 // instead of the whole CLI when fast-argv.ts reads the command line. Each command is a fresh process:
 // this bundle holds only these commands' code, not commander's nor the other commands', and answers
-// byte for byte as the whole CLI does (test/e2e/cli-short-path.test.ts).
+// byte for byte as the whole CLI does (test/e2e/cli-short-path.test.ts), but for a checkpoint that lists
+// a file whose name is a token: without the secret detector, that file counts as changed
+// (core/path-redaction.ts).
 import { defaultDeps } from './app/deps.js';
 import { parseFastCommand } from './cli/fast-argv.js';
 import { finishCommand } from './cli/finish.js';

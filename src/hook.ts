@@ -6,12 +6,15 @@
 // hooks/relay-protocol.ts).
 import { defaultDeps } from './app/deps.js';
 import { describeError } from './core/errors.js';
+import { offerDetectorPathRedaction } from './core/path-redaction-offer.js';
 import { cliBeside } from './hooks/cli-path.js';
 import { parseHookArgs } from './hooks/hook-args.js';
 import { HOST_ARG, lostRelayOf, relayOutcomeHandedOver } from './hooks/relay-protocol.js';
 import { runHook } from './hooks/run.js';
 
 const [first = '', projectDir = '', delayMs = '0'] = process.argv.slice(2);
+// The hooks' main bundle holds the secret detector: SessionStart's drift tells a listed redacted path.
+offerDetectorPathRedaction();
 if (first === HOST_ARG) {
   // A hook host (hooks/relay-protocol.ts), started by a hook in the background.
   process.on('SIGHUP', () => undefined);

@@ -2,6 +2,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { defaultDeps } from './app/deps.js';
 import { describeOutputError } from './core/errors.js';
+import { offerDetectorPathRedaction } from './core/path-redaction-offer.js';
 import { escapeControls } from './core/quote.js';
 import { keepHookRelay } from './hooks/relay-server.js';
 import { createServer } from './mcp/server.js';
@@ -12,6 +13,7 @@ import { GENERATOR } from './version.js';
 const log = (message: string) => process.stderr.write(`claude-checkpoint: ${message}\n`);
 
 async function main(): Promise<void> {
+  offerDetectorPathRedaction();
   const deps = defaultDeps();
   const server = createServer(deps);
   // Whole lines reach the SDK's reader, none over MAX_MESSAGE_BYTES: its own limit must never stop it.

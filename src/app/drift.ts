@@ -6,6 +6,7 @@ import {
   computeDrift,
   type Drift,
 } from '../core/drift.js';
+import { offeredPathRedaction } from '../core/path-redaction.js';
 import type { Checkpoint } from '../core/schema.js';
 import { mayFilterOnCheckin } from '../git/filters.js';
 import { type RememberedOid, WorktreeHasher } from '../git/oid.js';
@@ -191,18 +192,14 @@ async function withUnlistedFiles(
 
 /**
  * The changed paths but those the checkpoint lists redacted (a token in the name: see redactPath), which
- * it keeps no oid of and so does not follow. Matched with the mark standing for one run of characters
- * within a path segment (a token holds no `/`), without the detector: `status`'s bundle leaves it out.
+ * it keeps no oid of and so does not follow: told by redacting each changed name as the save did, where
+ * this process holds the detector (core/path-redaction.ts); without it, none is left out.
  */
 function withoutRedactedListed(changed: readonly string[], recorded: ReadonlySet<string>): readonly string[] {
-  const listedRedacted = [...recorded]
-    .filter((file) => file.includes(REDACTED_MARK))
-    .map((file) => new RegExp(`^${file.split(REDACTED_MARK).map(escapeForPattern).join('[^/]+')}$`, 'u'));
-  if (listedRedacted.length === 0) return changed;
-  return changed.filter((file) => !listedRedacted.some((pattern) => pattern.test(file)));
+  if (![...recorded].some((file) => file.includes(REDACTED_MARK))) return changed;
+  const redact = offeredPathRedaction();
+  return redact ? changed.filter((file) => !recorded.has(redact(file))) : changed;
 }
-
-const escapeForPattern = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 
 /** REDACTED (core/redact.ts), here without loading the detector on every drift check. */
 const REDACTED_MARK = '«redacted»';

@@ -65,6 +65,16 @@ describe('save and load in a real repository', () => {
     expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).not.toContain(github);
   });
 
+  it('a listed file whose whole name is a token hides no other changed file from the drift check', async () => {
+    // Review of 2026-12-07: the listed `«redacted»` was matched as "any name", and every changed file at
+    // the root went unflagged ("the rest of this brief can be trusted as is").
+    const github = `ghp_${'Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q'}`;
+    const root = createRepo({ committed: { 'README.md': 'v1' }, dirty: { [github]: 's' } });
+    await save(root, { goal: 'Keys', modifiedFiles: [{ path: github, note: 'n' }] });
+    writeTree(root, { 'README.md': 'v2', 'other.txt': 'n' });
+    expect((await load(root)).drift?.changedSince).toEqual(['README.md', 'other.txt']);
+  });
+
   it("the original tool's scenario: only the file edited after the save is flagged", async () => {
     const root = createRepo({
       committed: { 'src/auth/session.ts': 'v1', 'src/auth/callback.ts': 'v1' },

@@ -10,7 +10,8 @@ beforeAll(assertBuilt);
 // Issue 26: the loader (dist/cli.cjs, through its start, dist/cli-start.cjs) prints the general help itself, its text pre-rendered at build
 // time, and runs `status` and `list` from a bundle of their own (dist/cli-fast.cjs: no commander, no
 // other command's code). The whole CLI's bundle (dist/cli-main.cjs), run alone, is commander's parser and the
-// same code: both must answer every command line byte for byte alike, in every state of a project.
+// same code: both must answer every command line byte for byte alike, in every state of a project (but
+// the one tested last: a listed file whose name is a token, which only the detector can tell).
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const WHOLE_CLI = path.join(DIST, 'cli-main.cjs');
 const buildOf = (bundle: string) =>
@@ -259,6 +260,25 @@ describe('the CLI’s short path answers as the whole CLI does', () => {
     const listed = await runCli(['list', '--json'], at);
     expect(listed.stdout).not.toContain(token);
     expect(listed.stdout).toContain('redacted');
+  });
+
+  it('the one difference: a listed file whose name is a token counts as changed on the short path, which holds no detector', async () => {
+    // core/path-redaction.ts: the whole CLI tells that file by redacting each changed name as the save
+    // did; the short path cannot, and shows it as changed rather than hide any other change.
+    const token = `ghp_${'Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q'}`;
+    const root = createRepo({ committed: { 'README.md': 'v1\n' }, dirty: { [token]: 's\n' } });
+    const at = place(root);
+    const saving = await runCli(['save', '--stdin'], {
+      ...at,
+      input: JSON.stringify({ goal: 'Keys', modifiedFiles: [{ path: token, note: 'n' }] }),
+    });
+    expect(saving.code, saving.stderr).toBe(0);
+    writeFileSync(path.join(root, 'README.md'), 'v2\n');
+    const short = JSON.parse((await runCli(['status', '--json'], at)).stdout);
+    const whole = JSON.parse((await runNodeScript(WHOLE_CLI, ['status', '--json'], at)).stdout);
+    expect(ranShort(at, 'status')).toBe(true);
+    expect(whole.checkpoint.drift.changedSince).toEqual(['README.md']);
+    expect(short.checkpoint.drift.changedSince).toEqual(['README.md', token]);
   });
 
   it('a user settings file with an unknown key: the same warning, once', async () => {

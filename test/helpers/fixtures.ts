@@ -12,8 +12,10 @@ import { onTestFinished } from 'vitest';
 export function tempDir(prefix = 'checkpoint-test-'): string {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
   // Retried: on a loaded machine a git process of the test may still be ending as the folder goes
-  // (CI, 2026-12-07: ENOTEMPTY on a store's git folder).
-  const remove = () => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  // (CI, 2026-12-07: ENOTEMPTY on a store's git folder; again later that day at load 8, after 1.5 s of
+  // retries, behind a hook that gave up after its 1 ms budget while its snapshot's git went on). Up to
+  // about 11 s, only when a folder will not go.
+  const remove = () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   try {
     onTestFinished(remove);
   } catch {
