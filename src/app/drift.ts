@@ -107,7 +107,7 @@ export async function detectDrift(
   for (const file of recordedOids.keys()) toHash.delete(file);
   const currentOids = new Map([...recordedOids, ...(await hasher.oids(toHash))]);
 
-  const outside = withoutRedactedListed(
+  const outside = await withoutRedactedListed(
     changedOutsideRecorded({ recorded, dirty, commitChanges, currentOids }),
     recorded,
   );
@@ -195,9 +195,12 @@ async function withUnlistedFiles(
  * it keeps no oid of and so does not follow: told by redacting each changed name as the save did, where
  * this process holds the detector (core/path-redaction.ts); without it, none is left out.
  */
-function withoutRedactedListed(changed: readonly string[], recorded: ReadonlySet<string>): readonly string[] {
+async function withoutRedactedListed(
+  changed: readonly string[],
+  recorded: ReadonlySet<string>,
+): Promise<readonly string[]> {
   if (![...recorded].some((file) => file.includes(REDACTED_MARK))) return changed;
-  const redact = offeredPathRedaction();
+  const redact = await offeredPathRedaction();
   return redact ? changed.filter((file) => !recorded.has(redact(file))) : changed;
 }
 

@@ -4,14 +4,17 @@
 // short bundle leaves the detector out (issue 26): there, no redaction is offered, and such a file is
 // shown as changed rather than every changed file that might match it hidden (review of 2026-12-07).
 
-let redactListedPath: ((file: string) => string) | null = null;
+/** Loads the detector's path redaction (the detector is large: loaded only when needed). */
+export type PathRedactionLoader = () => Promise<(file: string) => string>;
+
+let loadRedaction: PathRedactionLoader | null = null;
 
 /** Offered by the entry points that hold the detector: the whole CLI, the MCP server, the hooks' main bundle. */
-export function offerPathRedaction(redact: (file: string) => string): void {
-  redactListedPath = redact;
+export function offerPathRedaction(load: PathRedactionLoader): void {
+  loadRedaction = load;
 }
 
-/** The path redaction on offer in this process, or `null`. */
-export function offeredPathRedaction(): ((file: string) => string) | null {
-  return redactListedPath;
+/** The path redaction on offer in this process, loaded, or `null`. */
+export async function offeredPathRedaction(): Promise<((file: string) => string) | null> {
+  return loadRedaction ? loadRedaction() : null;
 }
