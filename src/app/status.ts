@@ -157,7 +157,7 @@ export async function diagnose(
     checks.push({
       name: 'damaged checkpoint kept',
       level: 'warn',
-      detail: `${damaged.join(', ')}: a damaged checkpoint file (a bad hand edit) that a write replaced, kept beside it`,
+      detail: `${damaged.join(', ')}: a checkpoint file (a bad hand edit, or one over the limits) that a write replaced, kept beside it`,
       fix: 'Copy what you need from it into a save, then delete it.',
     });
   }
