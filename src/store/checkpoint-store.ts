@@ -3,7 +3,7 @@ import { parseCheckpointPlainly } from '../core/checkpoint-fast-read.js';
 import { CheckpointError, describeError, isCheckpointError } from '../core/errors.js';
 import type { JournalRecord } from '../core/journal.js';
 import { LIMITS } from '../core/limits.js';
-import { describeOverLimits, fieldsOverLimits } from '../core/over-limits.js';
+import { describeOverLimits, fieldsOverLimits, type OverLimit } from '../core/over-limits.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import type { Checkpoint } from '../core/schema.js';
 import { prepareFileWrite, refuseSymlink, writeFileAtomic } from './atomic-write.js';
@@ -358,7 +358,8 @@ export class CheckpointStore {
       if (current.kind === 'ok') {
         // A hand edit over the limits that this write cuts (a merge carries it over cut) is kept whole as a
         // damaged file is: as the backup only, the write after this one would lose it.
-        if (isCutBy(current.checkpoint, parsed ?? (await parseWritten(text))))
+        const over = fieldsOverLimits(current.checkpoint);
+        if (over.length > 0 && isCutBy(over, parsed ?? (await parseWritten(text))))
           keptOverLimits = this.keepDamaged(this.paths.main);
         // A damaged backup (a bad hand edit, a cut file) is someone's bytes too: kept before it is replaced.
         keptDamagedBackup = (await this.isBackupDamaged()) ? this.keepDamaged(this.paths.backup) : null;
@@ -594,10 +595,8 @@ function takeRecords(
   return { records, names };
 }
 
-/** Whether `written` no longer holds all of `current`'s fields over their limits: a write that cut some. */
-function isCutBy(current: Checkpoint, written: Checkpoint): boolean {
-  const over = fieldsOverLimits(current);
-  if (over.length === 0) return false;
+/** Whether `written` no longer holds all of these fields over their limits (the file's it replaces): it cut some. */
+function isCutBy(over: readonly OverLimit[], written: Checkpoint): boolean {
   const still = new Set(fieldsOverLimits(written).map(({ field, got }) => `${field} ${got}`));
   return over.some(({ field, got }) => !still.has(`${field} ${got}`));
 }
