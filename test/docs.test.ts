@@ -16,6 +16,7 @@ import {
   markdownLinks,
   parseHelp,
   readIfExists,
+  strayTableRows,
 } from './helpers/docs.js';
 
 // The docs cannot drift from the code (issue 27): links and anchors resolve, the CLI they name exists,
@@ -99,6 +100,14 @@ describe('the docs', () => {
     expect(problems).toEqual([]);
   });
 
+  // Review B: a paragraph inside the "Other variables" table of settings.md printed its last rows as text.
+  it('have every table row inside its table', () => {
+    const problems = [...pages].flatMap(([file, text]) =>
+      strayTableRows(text).map((line) => `${rel(file)}:${line}`),
+    );
+    expect(problems).toEqual([]);
+  });
+
   it('document every environment variable the code reads', () => {
     const documented = [...pages.values()].join('\n');
     const reads = new Map<string, string>();
@@ -171,6 +180,21 @@ describe('the docs checks', () => {
     ['Déjà vu, 100% (v2)', 'déjà-vu-100-v2'],
   ])('gives the heading "%s" the anchor #%s, as GitHub does', (heading, slug) => {
     expect(githubSlug(heading)).toBe(slug);
+  });
+
+  it('finds a table row cut off from its table, not one in a table or a code block', () => {
+    const page = [
+      '| A | B |',
+      '|---|---|',
+      '| 1 | 2 |',
+      '',
+      'Text.',
+      '| 3 | 4 |',
+      '```',
+      '| code |',
+      '```',
+    ].join('\n');
+    expect(strayTableRows(page)).toEqual([6]);
   });
 
   it('numbers repeated headings and ignores headings in code blocks', () => {

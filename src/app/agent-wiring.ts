@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
+import { absoluteDirFromEnv } from '../core/env-dirs.js';
 import { entryFilePath, isCliEntryFile, ourHookEntryOfCommand, PACKAGE_NAME } from '../core/hook-entry.js';
 import { cliCommand } from '../core/surface.js';
 import { readTextOrNull } from '../store/fs-seam.js';
+import { homeFolder } from '../store/home-folder.js';
 import type { Check } from './check.js';
 import { readJsonc, readJsoncObject } from './jsonc.js';
 import { SETUP_HOOK_EVENTS } from './setup-hooks.js';
@@ -229,7 +230,7 @@ export function copilotWiring(
   env: NodeJS.ProcessEnv,
   commandRoot?: string,
 ): Promise<Check | null> {
-  const home = env.HOME?.trim() || os.homedir();
+  const home = homeFolder(env);
   const mcpConfig = path.join(home, '.copilot', 'mcp-config.json');
   return agentWiring(
     home,
@@ -268,8 +269,11 @@ export function openCodeWiring(
   env: NodeJS.ProcessEnv,
   commandRoot?: string,
 ): Promise<Check | null> {
-  const home = env.HOME?.trim() || os.homedir();
-  const configDir = path.join(env.XDG_CONFIG_HOME?.trim() || path.join(home, '.config'), 'opencode');
+  const home = homeFolder(env);
+  const configDir = path.join(
+    absoluteDirFromEnv(env, 'XDG_CONFIG_HOME') ?? path.join(home, '.config'),
+    'opencode',
+  );
   const configs = (dir: string) => [path.join(dir, 'opencode.json'), path.join(dir, 'opencode.jsonc')];
   return agentWiring(
     home,

@@ -1,9 +1,9 @@
 import { constants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import type { SnapshotRecord } from '../core/snapshot.js';
+import { homeFolder } from '../store/home-folder.js';
 import {
   createClaudeFork,
   createPromptCollector,
@@ -129,7 +129,7 @@ interface Forker {
 /** Security: a session id names a file; one that could climb out of a folder, or glob, names none. */
 const isPlainId = (id: string) => /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) && !id.includes('..');
 
-const homeOf = (env: NodeJS.ProcessEnv) => env.HOME?.trim() || os.homedir();
+const homeOf = (env: NodeJS.ProcessEnv) => homeFolder(env);
 
 /**
  * Claude Code's folder for a project's sessions: `<config>/projects/<cwd with every character other

@@ -1,9 +1,9 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CheckpointError } from '../core/errors.js';
 import { type Surface, WORDS } from '../core/surface.js';
+import { homeFolder } from '../store/home-folder.js';
 
 export const ROOT_ENV = 'CHECKPOINT_PROJECT_ROOT';
 
@@ -164,8 +164,8 @@ export function refuseNonProjectRoot(
   }: { home: boolean; action: string; argumentLabel?: string | undefined; isHook?: boolean | undefined },
 ): void {
   const root = resolved.root;
-  // An empty HOME (some CI and service environments) names no folder; path.resolve('') would be the cwd.
-  const home = env.HOME?.trim() || os.homedir();
+  // An empty or relative HOME names no folder (see absoluteDirFromEnv): the account's home is the one.
+  const home = homeFolder(env);
   const isHome = refuseHome && home !== '' && path.resolve(home) === root;
   if (root === path.parse(root).root || isHome) {
     const argument = argumentLabel ?? WORDS[surface].projectRoot;

@@ -3,6 +3,7 @@ import { carryFlags } from '../core/drift.js';
 import { isCheckpointError, thenSentence } from '../core/errors.js';
 import type { FieldNamer, SaveInput } from '../core/input.js';
 import { addDropped, buildCheckpoint, describeDropped, pathsToHash } from '../core/merge.js';
+import { describeOverLimits, fieldsOverLimits } from '../core/over-limits.js';
 import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
 import type { Checkpoint, FlaggedFiles, GitInfo } from '../core/schema.js';
 import { wordsFor } from '../core/surface.js';
@@ -11,7 +12,7 @@ import { isIgnoredByGitRemembered } from '../git/ignore-check.js';
 import { WorktreeHasher } from '../git/oid.js';
 import { isReadable, locateRepo, readRepoStateOrReason } from '../git/repo.js';
 import { readBaseline, writeBaseline } from '../store/baseline-store.js';
-import { CheckpointStore } from '../store/checkpoint-store.js';
+import { CheckpointStore, isOverLimitNotice } from '../store/checkpoint-store.js';
 import { readOidMemory, sameMemory, writeOidMemory } from '../store/oid-memory.js';
 import { defaultStoreBase, projectOurFolders, projectStoreDir } from '../store/store-location.js';
 import { GENERATOR } from '../version.js';
@@ -197,6 +198,14 @@ export async function saveCheckpoint(
       if (written.value.keptDamaged) {
         warnings.push(
           `The unusable ${CHECKPOINT_FILE} this save replaced is kept as ${written.value.keptDamaged}: copy what you need from it, then delete it.`,
+        );
+      }
+      if (written.value.keptOverLimits) {
+        // The load's notice said what a save would do; this one did it, and says where the file went.
+        const over = describeOverLimits(fieldsOverLimits(likely ?? checkpoint));
+        warnings.splice(0, warnings.length, ...warnings.filter((warning) => !isOverLimitNotice(warning)));
+        warnings.push(
+          `${CHECKPOINT_FILE} held fields over their limits (a hand edit?): ${over}. This save cut them to their limits; the file as it was is kept as ${written.value.keptOverLimits}: copy what you need from it, then delete it.`,
         );
       }
       if (written.value.keptDamagedBackup) {

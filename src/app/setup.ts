@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
+import { absoluteDirFromEnv } from '../core/env-dirs.js';
+import { homeFolder } from '../store/home-folder.js';
 import { BOTH_SCOPES_RUN, bothScopesFix, twiceEffect } from './agent-wiring.js';
 import { readJsoncObject } from './jsonc.js';
 import { openCodePlugin } from './opencode-plugin.js';
@@ -76,7 +77,7 @@ function editsFor(
   request: SetupRequest,
   env: NodeJS.ProcessEnv,
 ): { edits: FileEdit[]; nextStep: string | null } {
-  const home = os.homedir();
+  const home = homeFolder(env);
   const base = request.scope === 'user' ? home : request.projectRoot;
   const hook = (event: string) => hookCommand(request.hookPath, event, request.agent);
   if (request.agent === 'gemini') {
@@ -101,7 +102,7 @@ function editsFor(
     // OpenCode: no hook files. Our plugin goes in its plugins folder, the server under \`mcp\` in its config.
     const configDir =
       request.scope === 'user'
-        ? path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'opencode')
+        ? path.join(absoluteDirFromEnv(env, 'XDG_CONFIG_HOME') ?? path.join(home, '.config'), 'opencode')
         : request.projectRoot;
     const pluginDir =
       request.scope === 'user'
@@ -270,10 +271,15 @@ function hasOurHooks(edit: FileEdit, text: string, request: SetupRequest): boole
  * note written before setup noted them (`created` without `folders`), every folder up to the home or
  * project folder, as that version's uninstall did.
  */
-function foldersToRemove(target: EditTarget, note: SetupNote | null, request: SetupRequest): string[] {
+function foldersToRemove(
+  target: EditTarget,
+  note: SetupNote | null,
+  request: SetupRequest,
+  env: NodeJS.ProcessEnv,
+): string[] {
   if (note?.folders !== undefined) return note.folders;
   if (note?.created !== true) return [];
-  return foldersUpTo(target.file, request.scope === 'user' ? os.homedir() : request.projectRoot);
+  return foldersUpTo(target.file, request.scope === 'user' ? homeFolder(env) : request.projectRoot);
 }
 
 /** Works out one file's change (refusing what setup must not do) and returns the step that makes it. */
@@ -293,7 +299,7 @@ function planFileEdit(
     const gone = without === null || (!target.linked && edit.isEmpty(without) && note?.created === true);
     return async (env) => {
       if (!request.dryRun) {
-        if (gone) await removeEditTarget(target, foldersToRemove(target, note, request));
+        if (gone) await removeEditTarget(target, foldersToRemove(target, note, request, env));
         else await writeEditTarget(target, without);
         await forgetSetupNote(env, request.agent, file);
       }

@@ -18,6 +18,7 @@ import {
 import { describeOverCap, formatBytes, GONE_STORES_FIX, renderGoneStores } from '../core/snapshot-text.js';
 import { gitCannotRead, isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { GitNotFoundError, runGit } from '../git/run.js';
+import { homeFolder } from '../store/home-folder.js';
 import {
   HOST_ENV,
   hostDisabled,
@@ -157,7 +158,7 @@ export async function diagnose(
     checks.push({
       name: 'damaged checkpoint kept',
       level: 'warn',
-      detail: `${damaged.join(', ')}: a damaged checkpoint file (a bad hand edit) that a write replaced, kept beside it`,
+      detail: `${damaged.join(', ')}: a checkpoint file (a bad hand edit, or one over the limits) that a write replaced, kept beside it`,
       fix: 'Copy what you need from it into a save, then delete it.',
     });
   }
@@ -222,7 +223,7 @@ export async function diagnose(
 
 /** Whether Claude Code has run for this user: it keeps ~/.claude (and ~/.claude.json) from its first start. */
 function claudeCodeUsed(env: NodeJS.ProcessEnv): boolean {
-  const home = env.HOME?.trim() || os.homedir();
+  const home = homeFolder(env);
   return existsSync(path.join(home, '.claude')) || existsSync(path.join(home, '.claude.json'));
 }
 
@@ -411,7 +412,7 @@ async function geminiWiring(
   env: NodeJS.ProcessEnv,
   commandRoot: string | undefined,
 ): Promise<Check | null> {
-  const home = env.HOME?.trim() || os.homedir();
+  const home = homeFolder(env);
   const places = [
     { scope: 'user', file: path.join(home, '.gemini', 'settings.json') },
     { scope: 'project', file: path.join(root, '.gemini', 'settings.json') },
@@ -527,7 +528,7 @@ function ourGroupsMatch(groups: unknown, tool: string, home: string, root: strin
 
 /** Whether Claude Code will run our hooks: through the plugin, or through settings.json entries. */
 async function hookWiring(root: string, env: NodeJS.ProcessEnv): Promise<Check> {
-  const home = env.HOME?.trim() || os.homedir();
+  const home = homeFolder(env);
   const files = [
     path.join(home, '.claude', 'settings.json'),
     path.join(root, '.claude', 'settings.json'),
@@ -646,7 +647,7 @@ async function codexWiring(
   env: NodeJS.ProcessEnv,
   commandRoot: string | undefined,
 ): Promise<Check | null> {
-  const home = env.HOME?.trim() || os.homedir();
+  const home = homeFolder(env);
   const found: string[] = [];
   for (const [scope, dir] of [
     ['user', path.join(home, '.codex')],

@@ -142,11 +142,16 @@ export async function trimProjectToCap(
     // What would be left with every candidate gone: over the cap, the newest that fit a margin stay.
     const floorBytes = size - candidates.reduce((sum, candidate) => sum + candidate.bytes, 0);
     const isFloorOver = floorBytes > maxBytes * TRIM_TO;
-    const target = isFloorOver
-      ? floorBytes + Math.floor(maxBytes * OVER_FLOOR_SHARE)
-      : Math.floor(maxBytes * TRIM_TO);
+    // The margin above that part never takes the target over the cap, unless that part itself is over it
+    // (review B: between 90% and 100% of the cap, gc stopped over it and said to raise it).
+    const margin = floorBytes + Math.floor(maxBytes * OVER_FLOOR_SHARE);
+    const target = !isFloorOver
+      ? Math.floor(maxBytes * TRIM_TO)
+      : floorBytes > maxBytes
+        ? margin
+        : Math.min(maxBytes, margin);
     const chosen = selectForSize(candidates, size, target);
-    isAtFloor = isFloorOver || chosen.length === candidates.length;
+    isAtFloor = floorBytes > maxBytes || chosen.length === candidates.length;
     if (chosen.length === 0) break;
     ({ afterBytes: size } = await removeAndCollect(
       store,

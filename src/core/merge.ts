@@ -5,7 +5,7 @@ import type { SaveInput } from './input.js';
 import { JOURNAL_MEMORY_IDS } from './journal-id.js';
 import { LIMITS } from './limits.js';
 import { withinTextLimits } from './over-limits.js';
-import { REDACTED, Redactor } from './redact.js';
+import { clipRedacted, REDACTED, Redactor } from './redact.js';
 import {
   type AgentSavedAt,
   CHECKPOINT_VERSION,
@@ -20,7 +20,6 @@ import {
   type Task,
 } from './schema.js';
 import type { DetectorConfig } from './secrets/detect.js';
-import { clip } from './text.js';
 import { redactUnknownFields, withUnknownFieldsOf } from './unknown-fields.js';
 
 export {
@@ -109,25 +108,31 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
   const at = now.toISOString();
   let truncated = false;
 
-  const goal = redactor.text(input.goal.trim());
+  // Redacted, then clipped (as commands are): «redacted» may be longer than what it replaces, and a save
+  // never stores a field over its limit (see clipRedacted).
+  const redacted = <T extends string | undefined>(value: T, limit: number): T =>
+    (value === undefined ? value : clipRedacted(redactor.text(value), limit)) as T;
+  const goal = redacted(input.goal.trim(), LIMITS.goalChars);
   const newTasks: Task[] = (input.tasks ?? []).map((task) => ({
-    description: redactor.text(task.description.trim()),
+    description: redacted(task.description.trim(), LIMITS.taskDescriptionChars),
     status: task.status,
   }));
-  const summary = redactor.text(input.summary);
-  const nextSteps = input.nextSteps?.map((step) => redactor.text(step));
-  const newDecisions = (input.decisions ?? []).map((decision) => redactor.text(decision.trim()));
+  const summary = redacted(input.summary, LIMITS.summaryChars);
+  const nextSteps = input.nextSteps?.map((step) => redacted(step, LIMITS.nextStepChars));
+  const newDecisions = (input.decisions ?? []).map((decision) =>
+    redacted(decision.trim(), LIMITS.decisionChars),
+  );
   const newCommands: RecentCommand[] = (input.recentCommands ?? []).map((command) =>
     withoutUndefined({
-      command: redactor.text(command.command),
+      command: redacted(command.command, LIMITS.commandChars),
       exitCode: command.exitCode,
-      note: redactor.text(command.note),
+      note: redacted(command.note, LIMITS.commandNoteChars),
       at,
     }),
   );
   const providedNotes = new Map<string, string | undefined>();
   for (const file of input.modifiedFiles ?? []) {
-    const note = redactor.text(file.note);
+    const note = redacted(file.note, LIMITS.noteChars);
     // A later entry for the same path wins, but never erases a note with nothing.
     providedNotes.set(file.path, note ?? providedNotes.get(file.path));
   }
@@ -356,10 +361,12 @@ export function recordedCommands(
     withoutUndefined({
       // Security: redacted, then clipped: a secret cut at the limit would no longer be found (and a
       // session's transcript, read later, gives the same text, so the command is not listed twice).
-      command: clip(redactor.text(command.command), LIMITS.commandChars),
+      command: clipRedacted(redactor.text(command.command), LIMITS.commandChars),
       exitCode: command.exitCode,
       note:
-        command.note === undefined ? undefined : clip(redactor.text(command.note), LIMITS.commandNoteChars),
+        command.note === undefined
+          ? undefined
+          : clipRedacted(redactor.text(command.note), LIMITS.commandNoteChars),
       at,
       callId: command.callId !== undefined && isCallId(command.callId) ? command.callId : undefined,
     }),

@@ -1,5 +1,6 @@
 import type { Verdicts } from './secrets/allowlist.js';
 import { type DetectorConfig, type Finding, findPathSecrets, findSecrets } from './secrets/detect.js';
+import { clip } from './text.js';
 
 /** What every redacted value becomes, in every field. */
 export const REDACTED = '«redacted»';
@@ -61,4 +62,19 @@ export class Redactor {
     this.count += result.count;
     return result.text;
   }
+}
+
+/**
+ * `text` clipped to `maxChars` after its redaction: «redacted» is longer than a short secret it replaces,
+ * so a field within its limit before may be over it after, and a save never stores a field over its
+ * limit (every load would call it a hand edit, and the next merge would cut it). A mark the cut would
+ * fall inside is dropped whole, never left half («reda…), which no rule would know as a mark again.
+ */
+export function clipRedacted(text: string, maxChars: number): string {
+  const clipped = clip(text, maxChars);
+  if (clipped === text) return text;
+  const kept = clipped.length - 1;
+  const straddling = text.indexOf(REDACTED, Math.max(0, kept - REDACTED.length + 1));
+  if (straddling === -1 || straddling >= kept) return clipped;
+  return `${text.slice(0, straddling)}…`;
 }

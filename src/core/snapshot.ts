@@ -36,6 +36,12 @@ export const BUILT_IN_TRIGGERS: ReadonlySet<string> = new Set([
   'handoff',
 ]);
 
+/**
+ * The triggers of the snapshots a session's turn takes by itself (commands, compactions, turn ends): past
+ * the ceiling, they go before any other (see selectExpired).
+ */
+const AUTOMATIC_IN_TURN: ReadonlySet<string> = new Set(['pre-command', 'pre-compact', 'turn-end']);
+
 /** Why a trigger is not a name (lowercase letters, digits and dashes, within the limit), or null. */
 export function triggerProblem(trigger: string): string | null {
   if (trigger.length > SNAPSHOT_DEFAULTS.triggerChars) return `got ${trigger.length} characters`;
@@ -95,7 +101,7 @@ export const SNAPSHOT_CEILING_FACTOR = 10;
  * pre-restore, turn-end, manual) goes with that prompt's turn: kept while the prompt is, never counted,
  * so `maxCount` kept still means `maxCount` prompts to go back to in every session. The others (taken with
  * no session, or before the session's first prompt) are kept `maxCount` newest. Then the ceiling (see
- * SNAPSHOT_CEILING_FACTOR: a turn's snapshots go first, then the others, then prompts), and none older
+ * SNAPSHOT_CEILING_FACTOR: a turn's automatic snapshots go first, then the others, then prompts), and none older
  * than `maxAgeDays`; the newest snapshot is always kept, so there
  * is always something to go back to. A snapshot whose kind `kindOf` cannot tell is one of the others.
  * `justTaken` names the snapshot just taken, which counts as the newest.
@@ -148,12 +154,15 @@ export function selectExpired<T extends { id: string; createdAt: string }>(
         : others++ < settings.maxCount;
     return index === 0 || (isCounted && new Date(snapshot.createdAt).getTime() >= oldestAllowed);
   });
-  // The ceiling: the oldest taken within a session's turn go first (commands, compactions, turn ends),
-  // then the oldest of the others (one taken by hand, with its label, outlived hundreds of automatic ones
-  // no longer: daily-use trial), then (past ten sessions' worth) the oldest prompts.
+  // The ceiling: the oldest taken automatically within a session's turn go first (commands, compactions,
+  // turn ends), then the oldest of the others (one taken on purpose, by hand, with its label or by the
+  // agent's tool, and a restore's undo, outlived hundreds of automatic ones no longer: daily-use trial,
+  // review B), then (past ten sessions' worth) the oldest prompts.
   let excess = kept.length - settings.maxCount * SNAPSHOT_CEILING_FACTOR;
   const dropped = new Set<T>();
-  const tierOf = (snapshot: T) => (isPrompt(snapshot) ? 2 : turnOf.has(snapshot) ? 0 : 1);
+  const isAutomaticInTurn = (snapshot: T) =>
+    turnOf.has(snapshot) && AUTOMATIC_IN_TURN.has(kindOf(snapshot.id)?.trigger ?? '');
+  const tierOf = (snapshot: T) => (isPrompt(snapshot) ? 2 : isAutomaticInTurn(snapshot) ? 0 : 1);
   for (const tier of [0, 1, 2])
     for (let at = kept.length - 1; at > 0 && excess > 0; at--) {
       const snapshot = kept[at] as T;

@@ -8,7 +8,7 @@ import {
   keepNewest,
   PLACEHOLDER_GOAL,
 } from './merge.js';
-import { redactText } from './redact.js';
+import { clipRedacted, redactText } from './redact.js';
 import type { Checkpoint, DerivedFields, RecentCommand, Task } from './schema.js';
 import type { DetectorConfig } from './secrets/detect.js';
 import { clip } from './text.js';
@@ -156,7 +156,7 @@ export function applyTranscript(
     const countBefore = redactions;
     const tasks = record.tasks
       .map((task) => ({
-        description: clip(redact(task.description).trim(), LIMITS.taskDescriptionChars),
+        description: clipRedacted(redact(task.description).trim(), LIMITS.taskDescriptionChars),
         status: task.status,
       }))
       .filter((task) => task.description !== '');
@@ -177,7 +177,7 @@ export function applyTranscript(
     const tasks = dropOldestTasks(
       record.tasks
         .map((task) => ({
-          description: clip(redact(task.description).trim(), LIMITS.taskDescriptionChars),
+          description: clipRedacted(redact(task.description).trim(), LIMITS.taskDescriptionChars),
           status: task.status,
         }))
         .filter((task) => task.description !== ''),
@@ -196,7 +196,7 @@ export function applyTranscript(
   if (record.status !== undefined && !summaryIsOpen) {
     const countBefore = redactions;
     const status = redact(record.status).trim();
-    const isSame = clip(status, LIMITS.summaryChars) === summary?.trim();
+    const isSame = clipRedacted(status, LIMITS.summaryChars) === summary?.trim();
     const afterSave = isAfterSave(record.statusAt, agentSavedAt?.summary);
     if (isSame || afterSave === false) delete newer.summary;
     if (!isSame && (afterSave ?? record.changedSinceLastRead?.status) && status !== '')
@@ -204,7 +204,7 @@ export function applyTranscript(
     else redactions = countBefore; // nothing of it is kept, so nothing was redacted
   }
   if (record.status !== undefined && summaryIsOpen) {
-    const status = clip(redact(record.status).trim(), LIMITS.summaryChars);
+    const status = clipRedacted(redact(record.status).trim(), LIMITS.summaryChars);
     if (status !== '' && (status !== summary || derived.summary !== record.session)) {
       summary = status;
       derived.summary = record.session;
@@ -216,7 +216,7 @@ export function applyTranscript(
   const at = params.now.toISOString();
   for (const command of record.commands) {
     const countBefore = redactions;
-    const text = clip(redact(command.command), LIMITS.commandChars);
+    const text = clipRedacted(redact(command.command), LIMITS.commandChars);
     const callId = command.callId !== undefined && isCallId(command.callId) ? command.callId : undefined;
     // The call a hook recorded already (its id): one entry, with the outcome the transcript has, where the
     // hook's was unknown or read otherwise (trial 4 of issue 26: a second, contradicting entry was added).
@@ -239,7 +239,7 @@ export function applyTranscript(
     }
     const entry: RecentCommand = { command: text };
     if (command.exitCode !== undefined) entry.exitCode = command.exitCode;
-    if (command.note !== undefined) entry.note = clip(redact(command.note), LIMITS.commandNoteChars);
+    if (command.note !== undefined) entry.note = clipRedacted(redact(command.note), LIMITS.commandNoteChars);
     entry.at = at;
     if (callId !== undefined) entry.callId = callId;
     recentCommands = [...recentCommands, entry];

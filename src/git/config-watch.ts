@@ -29,8 +29,9 @@ export async function watchConfig(
   /** Config files watched even before git names them (and while missing, so a new one is noticed). */
   alsoWatched: readonly string[] = [],
 ): Promise<{ changed: boolean; watch: ConfigWatch }> {
-  // os.homedir() is $HOME when set: read so, node:os loads only without it (issue 26: a snapshot's start).
-  const home = process.env.HOME || os.homedir();
+  // The files git reads: git takes $HOME as it is, a relative one from the folder it runs in (the
+  // project), never from ours; without it, the account's home stands in.
+  const home = process.env.HOME ? path.resolve(root, process.env.HOME) : os.homedir();
   const xdg = process.env.XDG_CONFIG_HOME?.trim() || path.join(home, '.config');
   // Git runs without GIT_* variables (see gitEnvironment): these are the config files it reads wherever
   // it was installed. Watched even while missing, so that a new one is noticed.

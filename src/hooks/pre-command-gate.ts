@@ -122,7 +122,7 @@ export function pendingCommandRisk(input: HookInput, fallbackCwd: string, isCut 
     else targets.reach.push(absolute);
   };
   return {
-    ...classifyCommand(command, kindOf, { shell, home: homeFolder(), onPattern, onNarrow }),
+    ...classifyCommand(command, kindOf, { shell, home: shellHome(cwd), onPattern, onNarrow }),
     command,
     targets,
   };
@@ -180,7 +180,13 @@ function realOfExisting(file: string): string {
   }
 }
 
-function homeFolder(): string | undefined {
+/**
+ * The folder the shell makes of `~`: $HOME as it is (a relative one read from the command's folder, as the
+ * shell would), else the account's. Not ours to ignore: it is what the command itself will touch.
+ */
+function shellHome(cwd: string): string | undefined {
+  const home = process.env.HOME;
+  if (home) return path.resolve(cwd, home);
   try {
     return os.homedir();
   } catch {

@@ -11,6 +11,7 @@ export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** How much of an over-long line's start and end is kept: enough to find its id. */
 const EDGE_BYTES = 512;
 const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 
 /** A JSON-RPC id, as JSON: a number or a short string. */
 const ID = String.raw`(-?\d{1,20}|"(?:[^"\\]|\\.){0,200}")`;
@@ -40,7 +41,7 @@ export function overLongAnswer(message: OverLongMessage, maxBytes = MAX_MESSAGE_
 }
 
 /**
- * `input` as whole lines, each at most `maxBytes` (newline aside): a longer one is dropped as it streams
+ * `input` as whole lines, each at most `maxBytes` (its line end aside, `\n` or `\r\n`): a longer one is dropped as it streams
  * in (never held whole), and `onOverLong` told its size and id. What the SDK's stdio transport reads.
  */
 export function boundedLines(
@@ -54,18 +55,25 @@ export function boundedLines(
   // Set once the current line passed maxBytes: its start, and its last bytes so far.
   let head: Buffer | null = null;
   let tail = Buffer.alloc(0);
+  let lastByte = -1;
 
+  const keepEdges = (whole: Buffer) => {
+    head = whole.subarray(0, EDGE_BYTES);
+    tail = Buffer.from(whole.subarray(Math.max(0, whole.length - EDGE_BYTES)));
+    parts = [];
+  };
+
+  // One byte more than maxBytes is held: a `\r` before the newline is the line's end, not its message
+  // (review B: a 16 MB message sent with `\r\n` was refused, the same with `\n` read).
   const add = (bytes: Buffer) => {
     size += bytes.length;
-    if (head === null && size <= maxBytes) {
+    if (bytes.length > 0) lastByte = bytes[bytes.length - 1] as number;
+    if (head === null && size <= maxBytes + 1) {
       parts.push(bytes);
       return;
     }
     if (head === null) {
-      const whole = Buffer.concat([...parts, bytes]);
-      head = whole.subarray(0, EDGE_BYTES);
-      tail = Buffer.from(whole.subarray(Math.max(0, whole.length - EDGE_BYTES)));
-      parts = [];
+      keepEdges(Buffer.concat([...parts, bytes]));
       return;
     }
     tail = Buffer.concat([tail, bytes]);
@@ -73,16 +81,19 @@ export function boundedLines(
   };
 
   const endLine = () => {
+    const bytes = size - (lastByte === CARRIAGE_RETURN ? 1 : 0);
+    if (head === null && bytes > maxBytes) keepEdges(Buffer.concat(parts));
     if (head === null) {
       parts.push(Buffer.from([NEWLINE]));
       output.write(Buffer.concat(parts));
     } else {
-      onOverLong({ bytes: size, id: messageIdFromEdges(head.toString('utf8'), tail.toString('utf8')) });
+      onOverLong({ bytes, id: messageIdFromEdges(head.toString('utf8'), tail.toString('utf8')) });
     }
     parts = [];
     size = 0;
     head = null;
     tail = Buffer.alloc(0);
+    lastByte = -1;
   };
 
   input.on('data', (chunk: Buffer) => {

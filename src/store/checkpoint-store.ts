@@ -3,7 +3,7 @@ import { parseCheckpointPlainly } from '../core/checkpoint-fast-read.js';
 import { CheckpointError, describeError, isCheckpointError } from '../core/errors.js';
 import type { JournalRecord } from '../core/journal.js';
 import { LIMITS } from '../core/limits.js';
-import { describeOverLimits, fieldsOverLimits } from '../core/over-limits.js';
+import { describeOverLimits, fieldsOverLimits, type OverLimit } from '../core/over-limits.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import type { Checkpoint } from '../core/schema.js';
 import { prepareFileWrite, refuseSymlink, writeFileAtomic } from './atomic-write.js';
@@ -326,7 +326,11 @@ export class CheckpointStore {
     text: string,
     parsed?: Checkpoint,
     onInPlace?: () => void,
-  ): Promise<{ keptDamaged: string | null; keptDamagedBackup: string | null }> {
+  ): Promise<{
+    keptDamaged: string | null;
+    keptDamagedBackup: string | null;
+    keptOverLimits: string | null;
+  }> {
     this.removeStaleTempFiles();
     refuseSymlink(this.fs, this.paths.backup);
     const current = await this.readOne(this.paths.main);
@@ -349,8 +353,14 @@ export class CheckpointStore {
     const prepared = prepareFileWrite(this.fs, this.paths.main, text);
     let keptDamaged: string | null = null;
     let keptDamagedBackup: string | null = null;
+    let keptOverLimits: string | null = null;
     try {
       if (current.kind === 'ok') {
+        // A hand edit over the limits that this write cuts (a merge carries it over cut) is kept whole as a
+        // damaged file is: as the backup only, the write after this one would lose it.
+        const over = fieldsOverLimits(current.checkpoint);
+        if (over.length > 0 && isCutBy(over, parsed ?? (await parseWritten(text))))
+          keptOverLimits = this.keepDamaged(this.paths.main);
         // A damaged backup (a bad hand edit, a cut file) is someone's bytes too: kept before it is replaced.
         keptDamagedBackup = (await this.isBackupDamaged()) ? this.keepDamaged(this.paths.backup) : null;
         this.keepAsBackup(current.text);
@@ -366,7 +376,7 @@ export class CheckpointStore {
     }
     prepared.commit(onInPlace);
     if (parsed) parsedCheckpoints.remember(this.paths.main, text, parsed);
-    return { keptDamaged, keptDamagedBackup };
+    return { keptDamaged, keptDamagedBackup, keptOverLimits };
   }
 
   /**
@@ -442,8 +452,8 @@ export class CheckpointStore {
     const names = kept.join(', ');
     return [
       kept.length === 1
-        ? `A damaged checkpoint file that a write replaced is kept as ${names}: copy what you need from it, then delete it.`
-        : `Damaged checkpoint files that writes replaced are kept as ${names}: copy what you need from them, then delete them.`,
+        ? `A checkpoint file that a write replaced (damaged, or cut to its limits) is kept as ${names}: copy what you need from it, then delete it.`
+        : `Checkpoint files that writes replaced (damaged, or cut to their limits) are kept as ${names}: copy what you need from them, then delete them.`,
     ];
   }
 
@@ -585,11 +595,28 @@ function takeRecords(
   return { records, names };
 }
 
+/** Whether `written` no longer holds all of these fields over their limits (the file's it replaces): it cut some. */
+function isCutBy(over: readonly OverLimit[], written: Checkpoint): boolean {
+  const still = new Set(fieldsOverLimits(written).map(({ field, got }) => `${field} ${got}`));
+  return over.some(({ field, got }) => !still.has(`${field} ${got}`));
+}
+
+async function parseWritten(text: string): Promise<Checkpoint> {
+  return parseCheckpointPlainly(text) ?? (await import('../core/schema.js')).parseCheckpoint(text);
+}
+
+const OVER_LIMITS = 'holds fields over their limits (a hand edit?)';
+
 /** What a load says of a file with fields over their limits (a hand edit): which, and what a save does. */
 function overLimitNotice(checkpoint: Checkpoint, file: string): string[] {
   const over = fieldsOverLimits(checkpoint);
   if (over.length === 0) return [];
   return [
-    `${path.basename(file)} holds fields over their limits (a hand edit?): ${describeOverLimits(over)}. The next save cuts them to their limits; the file before it stays as ${CHECKPOINT_FILE}.prev.`,
+    `${path.basename(file)} ${OVER_LIMITS}: ${describeOverLimits(over)}. A save cuts them to their limits and keeps the file as it is beside it, as ${CHECKPOINT_FILE}.damaged (or -2, -3, …).`,
   ];
+}
+
+/** Whether `notice` is a load's notice of fields over their limits (see overLimitNotice). */
+export function isOverLimitNotice(notice: string): boolean {
+  return notice.includes(OVER_LIMITS);
 }

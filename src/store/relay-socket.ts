@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { SETTINGS } from '../core/settings.js';
+import { homeFolder } from './home-folder.js';
 import { relaySocketIn } from './relay-socket-path.js';
 import { userSetting } from './settings-file.js';
 import { defaultStoreBase } from './store-base.js';
@@ -48,7 +48,7 @@ export function isListening(socketPath: string, net: typeof import('node:net')):
 export function isHomeOrRoot(dir: string, env: NodeJS.ProcessEnv): boolean {
   if (dir === path.parse(dir).root) return true;
   try {
-    return dir === realpathSync(env.HOME?.trim() || os.homedir());
+    return dir === realpathSync(homeFolder(env));
   } catch {
     return false;
   }

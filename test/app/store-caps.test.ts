@@ -21,6 +21,8 @@ import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 
 const KB = 1024;
 const MB = 1024 * 1024;
+// With the store's own files, the newest snapshot holds about 1,000 KB: over 90% of the cap, and within 5% of it.
+const BIG_KB = 985;
 
 /** Bytes on disk under a folder, walked: the figure the caps are about, measured independently. */
 function duBytes(dir: string): number {
@@ -298,6 +300,24 @@ describe('a store whose newest snapshot alone is over its cap (daily-use trial)'
     writeTree(root, { 'small.bin': randomBytes(5 * KB) });
     expect((await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' })).capDue).toBe(false);
   });
+});
+
+// Review B: with what the cap never deletes between 90% and 100% of it, the margin above that part put
+// gc's target over the cap: gc stopped over it, then said to raise the cap above the cap.
+it('a store whose newest snapshot is just under its cap is trimmed under it, and not called over it', async () => {
+  const root = createRepo({ committed: { 'a.txt': 'a' } });
+  const base = tempDir('checkpoint-store-');
+  const { deps, tick } = clockedDeps({ CHECKPOINT_STORE_DIR: base, CHECKPOINT_STORE_MAX_MB: '1' });
+  writeTree(root, { 'big.bin': randomBytes(BIG_KB * KB) });
+  for (let i = 0; i < 30; i++) {
+    tick();
+    writeTree(root, { 'small.bin': randomBytes(5 * KB) });
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'prompt' });
+  }
+  const gc = await gcSnapshots(deps, { projectRoot: root });
+  expect(gc.trimmed).toBeGreaterThan(0);
+  expect(duBytes(projectStoreDir(base, root))).toBeLessThanOrEqual(MB);
+  expect(gc.isOverCap).toBe(false);
 });
 
 describe('what the transcript hooks remember (daily-use trial)', () => {

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { SaveInput } from '../../src/core/input.js';
 import { LIMITS } from '../../src/core/limits.js';
 import { type BuildCheckpointParams, buildCheckpoint, fitToSize, pathsToHash } from '../../src/core/merge.js';
+import { fieldsOverLimits } from '../../src/core/over-limits.js';
+import { clipRedacted, REDACTED } from '../../src/core/redact.js';
 import { type Checkpoint, parseCheckpoint } from '../../src/core/schema.js';
+import { compileCustomConfig } from '../../src/core/secrets/custom-config.js';
 
 const T0 = new Date('2026-10-08T02:23:55.477Z');
 const T1 = new Date('2026-10-08T03:00:00.000Z');
@@ -447,5 +450,40 @@ describe('pathsToHash', () => {
       'src/b.ts',
       'new.ts',
     ]);
+  });
+});
+
+describe('a field over its limit after redaction', () => {
+  // «redacted» (10 characters) is longer than a short secret of the user's own pattern (4 here).
+  const { config } = compileCustomConfig([
+    { origin: 'redaction.json', scope: 'user', json: { patterns: ['TK-\\d'] } },
+  ]);
+
+  it('is clipped to the limit: our own save never stores a field a load would call a hand edit', () => {
+    const over = (limit: number) => 'TK-1 '.repeat(Math.ceil(limit / 5)).slice(0, limit);
+    const result = build({
+      input: {
+        goal: over(LIMITS.goalChars),
+        tasks: [{ description: over(LIMITS.taskDescriptionChars), status: 'pending' }],
+        summary: over(LIMITS.summaryChars),
+        nextSteps: [over(LIMITS.nextStepChars)],
+        decisions: [over(LIMITS.decisionChars)],
+        modifiedFiles: [{ path: 'a.ts', note: over(LIMITS.noteChars) }],
+        recentCommands: [{ command: over(LIMITS.commandChars), note: over(LIMITS.commandNoteChars) }],
+      },
+      redaction: config,
+    });
+    expect(fieldsOverLimits(result.checkpoint)).toEqual([]);
+    expect(result.checkpoint.summary?.startsWith('«redacted» «redacted»')).toBe(true);
+    expect(result.checkpoint.summary?.endsWith('…')).toBe(true);
+  });
+
+  it('never cuts inside a mark: one the cut would split goes whole', () => {
+    const limit = LIMITS.goalChars;
+    const goal = `${'g'.repeat(limit - 8)} TK-1 x`; // the mark would run from limit - 7 past limit - 1
+    const result = build({ input: { goal }, redaction: config });
+    expect(result.checkpoint.goal.primary).toBe(`${'g'.repeat(limit - 8)} …`);
+    expect(clipRedacted(`ab ${REDACTED}`, 12)).toBe('ab …');
+    expect(clipRedacted(`ab ${REDACTED} and more`, 14)).toBe(`ab ${REDACTED}…`);
   });
 });

@@ -126,6 +126,25 @@ describe('selectExpired: prompts are counted per session, the rest go with their
     expect(expired).not.toContain('c7');
   });
 
+  // Review B: any snapshot of a session's turn went first, a `snapshot_files` one and a restore's undo too.
+  it('past the ceiling, one taken on purpose in a turn and a restore’s undo outlive its automatic ones', () => {
+    const one = { maxCount: 1, maxAgeDays: 30 };
+    const onPurpose = [
+      { id: 'r', createdAt: minute(18), kind: at('pre-restore', B) },
+      { id: 'u', createdAt: minute(19), kind: at('manual', B) },
+    ];
+    const many = Array.from({ length: 14 }, (_, n) => ({ id: `c${n}`, createdAt: minute(20 + n) }));
+    const crowdedKind = (id: string) =>
+      onPurpose.find((snapshot) => snapshot.id === id)?.kind ??
+      (id.startsWith('c') && !id.startsWith('A') ? at('pre-command', B) : kindOf(id));
+    const expired = ids(selectExpired([...mixed, ...onPurpose, ...many], one, now, crowdedKind));
+    // 21 kept by the rules, 10 by the ceiling: the 11 oldest automatic ones go (A4's 2, c0-c8), not r or u.
+    expect(expired).not.toContain('r');
+    expect(expired).not.toContain('u');
+    expect(expired).toEqual(expect.arrayContaining(['A4c1', 'A4c2', 'c0', 'c8']));
+    expect(expired).not.toContain('c9');
+  });
+
   it('older than the age limit goes, whatever the count; the newest stays', () => {
     const old = [
       { id: 'x', createdAt: '2026-10-01T00:00:00Z' },

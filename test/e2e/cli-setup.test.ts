@@ -10,6 +10,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, HOOK_ENTRY, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
@@ -597,4 +598,25 @@ describe('doctor checks the entry file of every agent hook by what the hook runs
       });
     },
   );
+});
+
+// Review B: a relative HOME was followed here, though the settings say it is ignored (as XDG does).
+describe('a relative HOME is ignored, as everywhere else', () => {
+  it('setup aims at the account’s home, not a folder under the one the command ran in', async () => {
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { HOME: 'rel', CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const dry = await runCli(['setup', 'gemini', '--dry-run'], { cwd: project, env });
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(path.join(userInfo().homedir, '.gemini', 'settings.json'));
+    expect(dry.stdout).not.toContain(path.join('rel', '.gemini'));
+    expect(existsSync(path.join(project, 'rel'))).toBe(false);
+  });
+
+  it('a project is not taken for the home folder because HOME is "."', async () => {
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { HOME: '.', CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const snapshot = await runCli(['snapshot'], { cwd: project, env });
+    expect(snapshot.stderr).not.toContain('home folder');
+    expect(snapshot.code).toBe(0);
+  });
 });

@@ -48,7 +48,7 @@ describe('a damaged .claude-checkpoint (input audit)', () => {
   });
 
   // A merge carried a hand-edited 70,000-character summary over without a word, past the 64 KB cap.
-  it('a field over its limit is named with its limit by brief, and a merge cuts it, the file before kept as .prev', async () => {
+  it('a field over its limit is named with its limit by brief, and a merge cuts it, the file before kept as .damaged', async () => {
     const { root, env, file } = await savedTwice();
     const edited = JSON.parse(readFileSync(file, 'utf8'));
     edited.summary = 's'.repeat(70_000);
@@ -61,12 +61,21 @@ describe('a damaged .claude-checkpoint (input audit)', () => {
     );
     const saved = await runCli(['save', '--goal', 'third', '--merge'], { cwd: root, env });
     expect(saved.code).toBe(0);
+    expect(saved.stdout).toContain(
+      'This save cut them to their limits; the file as it was is kept as .claude-checkpoint.damaged: copy',
+    );
+    expect(saved.stdout).not.toContain('The next save');
     const written = JSON.parse(readFileSync(file, 'utf8'));
     expect([...written.summary]).toHaveLength(4000);
     expect(written.nextSteps).toHaveLength(20);
     expect(readFileSync(file).length).toBeLessThanOrEqual(64 * 1024);
     expect(readFileSync(`${file}.prev`)).toEqual(handEdited);
-    expect((await runCli(['brief'], { cwd: root, env })).stdout).not.toContain('over their limits');
+    const after = (await runCli(['brief'], { cwd: root, env })).stdout;
+    expect(after).not.toContain('over their limits');
+    expect(after).toContain('kept as .claude-checkpoint.damaged: copy');
+    // The backup rotates at the next write; the uncut file does not go with it.
+    expect((await runCli(['save', '--goal', 'fourth', '--merge'], { cwd: root, env })).code).toBe(0);
+    expect(readFileSync(`${file}.damaged`)).toEqual(handEdited);
   });
 
   // Both damaged: the message said only "there is no valid backup", and the second save after it replaced

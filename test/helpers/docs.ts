@@ -62,6 +62,24 @@ export function markdownLinks(markdown: string): { target: string; line: number 
   return links;
 }
 
+/**
+ * The lines of `markdown` that look like table rows (`| … |`) but are in no table: a row whose line before
+ * is no row starts a table only when a delimiter row (`|---|`) follows it; otherwise it is shown as a
+ * paragraph (a paragraph put inside a table cuts it in two, its last rows printed as text).
+ */
+export function strayTableRows(markdown: string): number[] {
+  const lines = markLines(markdown);
+  const isRow = (at: number) => {
+    const line = lines[at];
+    return line !== undefined && !line.inFence && /^\s*\|/.test(line.text);
+  };
+  const isDelimiter = (at: number) => isRow(at) && /^\s*\|[\s:|-]*-[\s:|-]*$/.test(lines[at]?.text ?? '');
+  const stray: number[] = [];
+  for (let at = 0; at < lines.length; at++)
+    if (isRow(at) && !isRow(at - 1) && !isDelimiter(at + 1)) stray.push(lines[at]?.line ?? 0);
+  return stray;
+}
+
 /** Where a link goes wrong, or `undefined` when its file (and anchor) exist. External links are not checked. */
 export function brokenLink(
   fromFile: string,

@@ -32,6 +32,24 @@ describe('boundedLines', () => {
     expect(refused).toEqual([{ bytes: long.length, id: '41' }]);
     expect(lines).toEqual(['{"ok":1}\n']);
   });
+
+  // Review B: the same message at the limit was refused with `\r\n` and read with `\n`.
+  it('does not count the carriage return of a CRLF line end, whichever chunk brings it', async () => {
+    const atLimit = `{"id":1,"x":"${'x'.repeat(20 - 15)}"}`;
+    expect(atLimit).toHaveLength(20);
+    for (const chunks of [[`${atLimit}\r\n`], [atLimit, '\r', '\n'], [`${atLimit}\r`, '\n']]) {
+      const { lines, refused } = await feed(chunks, 20);
+      expect(refused).toEqual([]);
+      expect(lines).toEqual([`${atLimit}\r\n`]);
+    }
+    // One byte more than the limit is still refused, with or without the `\r`, and its size says so.
+    const over = `${atLimit}x`;
+    for (const end of ['\n', '\r\n']) {
+      const { lines, refused } = await feed([`${over}${end}{"ok":1}\n`], 20);
+      expect(refused).toEqual([{ bytes: 21, id: '1' }]);
+      expect(lines).toEqual(['{"ok":1}\n']);
+    }
+  });
 });
 
 describe('messageIdFromEdges', () => {
