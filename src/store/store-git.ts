@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { runGit } from '../git/run.js';
 
@@ -36,7 +37,7 @@ export function storeGit(gitDir: string, root: string): StoreGit {
   // No excludes file of the store's own (one that is never there): the one the project's config names,
   // which may be the project's own config, is copied into info/exclude (see inheritedIgnoreRules).
   const noExcludesFile = `core.excludesFile=${path.join(gitDir, 'info', 'no-excludes-file')}`;
-  return (args, options = {}) =>
+  const run: StoreGit = (args, options = {}) =>
     runGit(['--git-dir', gitDir, '--work-tree', root, '-c', noExcludesFile, ...args], {
       cwd: root,
       timeoutMs: GIT_LONG_TIMEOUT_MS,
@@ -50,4 +51,30 @@ export function storeGit(gitDir: string, root: string): StoreGit {
       ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
       ...(options.onStdout ? { onStdout: options.onStdout } : {}),
     });
+  return async (args, options) => {
+    try {
+      return await run(args, options);
+    } catch (error) {
+      // We hold the store's lock, so a git holding one of git's own index locks is a git of a call of
+      // ours that was killed after it forked that git, still ending (the store lock's check for such a
+      // leftover can run before that git has even exec'd: crash tests, 2026-12-07). A git that cannot
+      // take the lock changed nothing: once that lock is gone, try once more.
+      const locked = INDEX_LOCKED.exec(error instanceof Error ? error.message : '');
+      if (!locked || !(await goneWithin(locked[1] as string, LOCKED_WAIT_MS))) throw error;
+      return run(args, options);
+    }
+  };
+}
+
+/** git's refusal to take an index's lock that another process holds. */
+const INDEX_LOCKED = /Unable to create '([^']+\.lock)': File exists/;
+/** How long a killed call's git may take to end: a snapshot's git of a large tree, at most a few seconds. */
+const LOCKED_WAIT_MS = 10_000;
+
+async function goneWithin(file: string, ms: number): Promise<boolean> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+    if (lstatSync(file, { throwIfNoEntry: false }) === undefined) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return false;
 }
