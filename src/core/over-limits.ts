@@ -39,7 +39,8 @@ export function fieldsOverLimits(checkpoint: Checkpoint): OverLimit[] {
   checkpoint.decisions.forEach((decision, at) => {
     text(`decisions[${at}]`, decision, LIMITS.decisionChars);
   });
-  items('modifiedFiles', checkpoint.modifiedFiles, LIMITS.modifiedFiles);
+  // No count for the files: 100 is what one call may name; the list a save records is git's scan with
+  // what earlier saves recorded, bounded by the 64 KB cap only (a merge of four writers' 200 files).
   checkpoint.modifiedFiles.forEach((file, at) => {
     text(`modifiedFiles[${at}].note`, file.note, LIMITS.noteChars);
   });

@@ -51,6 +51,9 @@ describe('fieldsOverLimits', () => {
 
   it('finds nothing in a checkpoint a save wrote, and describes a long list briefly', () => {
     expect(fieldsOverLimits(base)).toEqual([]);
+    // One call names at most 100 files; merges and git's scan record more (the 64 KB cap bounds them).
+    const merged = Array.from({ length: 200 }, (_, at) => ({ path: `f${at}.txt`, status: 'M' as const }));
+    expect(fieldsOverLimits({ ...base, modifiedFiles: merged } as Checkpoint)).toEqual([]);
     const over = Array.from({ length: 7 }, (_, at) => ({
       field: `f${at}`,
       got: 2,
