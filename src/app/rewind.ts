@@ -14,7 +14,7 @@ import {
   checkpointSwap,
   formatSnapshotId,
   type GuardedPath,
-  HELD_NAMED_MAX_BYTES,
+  heldLimits,
   labelCheckpoint,
   modeChangeOf,
   type RestorePlan,
@@ -129,7 +129,7 @@ export interface SnapshotRequest {
   onProgress?: CaptureProgress | undefined;
   /**
    * Of the files over the size cap the capture leaves out, those this snapshot holds all the same (the
-   * pre-command hook: those the command names), up to HELD_NAMED_MAX_BYTES each. Their content is in the
+   * pre-command hook: those the command names), within heldLimits (each, in all, in time). Their content is in the
    * store before onContentTaken, and onContentLeftOut is told the rest.
    */
   holdLarge?: ((large: readonly LeftOut[], root: string) => string[]) | undefined;
@@ -273,7 +273,7 @@ async function takeContent(
   let holding: Promise<HeldFile[]> | null = null;
   const hold = (leftOut: Parameters<WorktreeRead>[0]) => {
     const files = holdLarge?.(leftOutOf({ large: leftOut.large, nested: [] }), store.root) ?? [];
-    holding = files.length > 0 ? store.storeHeld(files, HELD_NAMED_MAX_BYTES) : Promise.resolve([]);
+    holding = files.length > 0 ? store.storeHeld(files, heldLimits(deps.env)) : Promise.resolve([]);
     // A failure to store them leaves them out, as any capture would: said, never a stop.
     holding = holding.catch(() => []);
     return holding;

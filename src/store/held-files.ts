@@ -1,8 +1,9 @@
 // Files over the size cap that one snapshot holds all the same: those a destructive command names (`rm
-// big.bin`), up to HELD_NAMED_MAX_BYTES (see core/snapshot.ts). The pre-command snapshot's tree gets them
+// big.bin`), within heldLimits (see core/snapshot.ts). The pre-command snapshot's tree gets them
 // beside what the scan took; the private index is left as it is, so later snapshots leave them out again.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import type { HeldLimits } from '../core/snapshot.js';
 import type { StoreGit } from './store-git.js';
 import { uniqueSuffix } from './temp-name.js';
 import { treeStat } from './tree-stat.js';
@@ -17,30 +18,58 @@ export interface HeldFile {
 
 /**
  * Stores the content of `files` (project-relative) byte for byte (no filter, as the scan stores every
- * file), those that are regular files up to `maxBytes` only. Security: a link, or a file under a link,
- * is never followed (treeStat looks at every folder on the way).
+ * file): those that are regular files up to `limits.maxBytes` each and `limits.totalMaxBytes` in all, in
+ * the order given. Past `limits.timeLimitMs` it stops git and holds none (its partial objects are
+ * unreachable; gc prunes them): the snapshot goes on without them. Security: a link, or a file under a
+ * link, is never followed (treeStat looks at every folder on the way).
  */
 export async function storeHeldFiles(
   git: StoreGit,
   root: string,
   files: readonly string[],
-  maxBytes: number,
+  limits: HeldLimits,
 ): Promise<HeldFile[]> {
   const inTree = treeStat(root);
   const wanted: Array<{ path: string; mode: HeldFile['mode']; bytes: number }> = [];
+  let total = 0;
   for (const file of files) {
     const stats = file.includes('\n') ? null : inTree(file);
-    if (stats?.isFile() && stats.size <= maxBytes)
-      wanted.push({ path: file, mode: (stats.mode & 0o111) !== 0 ? '100755' : '100644', bytes: stats.size });
+    if (!stats?.isFile() || stats.size > limits.maxBytes || total + stats.size > limits.totalMaxBytes)
+      continue;
+    total += stats.size;
+    wanted.push({ path: file, mode: (stats.mode & 0o111) !== 0 ? '100755' : '100644', bytes: stats.size });
   }
   if (wanted.length === 0) return [];
-  const { stdout } = await git(['hash-object', '-w', '--no-filters', '--stdin-paths'], {
+  let pid: number | undefined;
+  const hashing = git(['hash-object', '-w', '--no-filters', '--stdin-paths'], {
     input: `${wanted.map((file) => file.path).join('\n')}\n`,
+    onSpawn: (id) => {
+      pid = id;
+    },
   });
-  const oids = stdout.split('\n');
+  hashing.catch(() => undefined); // awaited below, or given up
+  let timer: NodeJS.Timeout | undefined;
+  const outOfTime = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), limits.timeLimitMs);
+  });
+  const done = await Promise.race([hashing, outOfTime]).finally(() => clearTimeout(timer));
+  if (done === null) {
+    if (pid !== undefined) stopProcess(pid);
+    return [];
+  }
+  const oids = done.stdout.split('\n');
   return wanted
     .map((file, at) => ({ ...file, oid: (oids[at] ?? '').trim() }))
     .filter((file) => /^[0-9a-f]{40,64}$/.test(file.oid));
+}
+
+/** Stops a git this module started (it may have ended already). */
+function stopProcess(pid: number): void {
+  try {
+    process.kill(pid);
+  } catch {
+    // Gone already.
+  }
 }
 
 /**

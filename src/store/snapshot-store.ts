@@ -5,6 +5,7 @@ import { CheckpointError } from '../core/errors.js';
 import { fsPath, textFromBytes } from '../core/raw-path.js';
 import {
   type GuardedPath,
+  type HeldLimits,
   SNAPSHOT_DEFAULTS,
   type SnapshotKind,
   type SnapshotMeta,
@@ -131,8 +132,8 @@ export class SnapshotStore extends SnapshotReader {
   }
 
   /** Stores the content of files over the size cap that one snapshot holds all the same (see held-files.ts). */
-  storeHeld(files: readonly string[], maxBytes: number): Promise<HeldFile[]> {
-    return storeHeldFiles(this.git, this.root, files, maxBytes);
+  storeHeld(files: readonly string[], limits: HeldLimits): Promise<HeldFile[]> {
+    return storeHeldFiles(this.git, this.root, files, limits);
   }
 
   /** A captured tree with the files storeHeld stored, and its changes since `baseTree`. */

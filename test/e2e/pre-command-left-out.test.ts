@@ -8,7 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HELD_NAMED_MAX_BYTES } from '../../src/core/snapshot.js';
+import {
+  HELD_NAMED_MAX_BYTES,
+  TEST_ONLY_HELD_TIME_ENV,
+  TEST_ONLY_HELD_TOTAL_ENV,
+} from '../../src/core/snapshot.js';
 import { assertBuilt, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { commitAll, createRepo, DEEP_SEGMENT, deepFile, tempDir } from '../helpers/fixtures.js';
 import { relayOnlyHook, startRelayServer } from '../helpers/relay.js';
@@ -236,6 +240,42 @@ describe("what the snapshot still cannot hold: a warning only, in each agent's o
     expect(before.skipped.large).toEqual([expect.objectContaining({ path: 'huge.bin' })]);
     await expectRestored(root, env, before.id, 'big.bin', content);
   });
+
+  // Review A: twelve 90 MB files in data/ cost the whole snapshot (the hold had no bound in all, and no
+  // time limit). Here the same with 40 KB files and the test-only lower total and time limit.
+  /** data/ with three 40 KB files over the cap and notes.txt at v2 since the latest snapshot (at v1). */
+  async function folderOfLargeFiles() {
+    const { root, env } = project();
+    mkdirSync(path.join(root, 'data'));
+    for (const name of ['a.bin', 'b.bin', 'c.bin'])
+      writeFileSync(path.join(root, 'data', name), randomBytes(40_000));
+    writeFileSync(path.join(root, 'data', 'notes.txt'), 'v1\n');
+    expect((await runCli(['snapshot'], { cwd: root, env })).code).toBe(0);
+    writeFileSync(path.join(root, 'data', 'notes.txt'), 'v2\n');
+    return { root, env };
+  }
+
+  it.each([
+    ['over the total one snapshot holds', { [TEST_ONLY_HELD_TOTAL_ENV]: '100000' }, 2],
+    ['too slow to hold in time', { [TEST_ONLY_HELD_TIME_ENV]: '0' }, 0],
+  ])(
+    '`rm -rf data/` with large files %s: the snapshot of the rest is taken, each file not held is warned about',
+    async (_what, limit, heldCount) => {
+      const { root, env } = await folderOfLargeFiles();
+      const hooked = await claudeHook(root, { ...env, ...limit }, 'rm -rf data/');
+      expect(hooked.code, hooked.stderr).toBe(0);
+      const output = JSON.parse(hooked.stdout) as ClaudeOutput;
+      expectNoDecision(output);
+      const before = await latest(root, env);
+      expect(before).toMatchObject({ trigger: 'pre-command', label: 'rm -rf data/' });
+      // big.bin, at the root, is not named: left out as the cap says, and not warned about.
+      const large = before.skipped.large as Array<{ path: string }>;
+      const notHeld = large.filter((entry) => entry.path !== 'big.bin');
+      expect(notHeld).toHaveLength(3 - heldCount);
+      for (const entry of notHeld) expect(output.systemMessage).toContain(`\`${entry.path}\``);
+      await expectRestored(root, env, before.id, 'data/notes.txt', Buffer.from('v2\n'));
+    },
+  );
 
   it.each(['rm big.bin', 'rm -rf .', 'git reset --hard'])(
     'a large file git holds unchanged at HEAD is not at risk: `%s` says nothing (review of issue 26)',
