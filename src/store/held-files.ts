@@ -3,7 +3,7 @@
 // beside what the scan took; the private index is left as it is, so later snapshots leave them out again.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import type { HeldLimits } from '../core/snapshot.js';
+import { HELD_NAMED_MAX_BYTES, type HeldLimits } from '../core/snapshot.js';
 import type { StoreGit } from './store-git.js';
 import { uniqueSuffix } from './temp-name.js';
 import { treeStat } from './tree-stat.js';
@@ -101,4 +101,51 @@ export async function treeWithHeld(
     rmSync(index, { force: true });
     rmSync(`${index}.lock`, { force: true });
   }
+}
+
+/**
+ * Of `files` (a capture left them out, over the size cap), those `tree` holds as a regular file with the
+ * same content and mode as on disk now: a snapshot that held them (the pre-command one) compares equal
+ * with the working tree, never "deleted" or "to overwrite" (review A). Each is hashed, not stored: its
+ * content is in the store already. Only files up to HELD_NAMED_MAX_BYTES, as only those are ever held.
+ */
+export async function heldUnchangedOnDisk(
+  git: StoreGit,
+  root: string,
+  tree: string,
+  files: readonly string[],
+): Promise<HeldFile[]> {
+  if (files.length === 0) return [];
+  const inTree = new Map<string, { mode: string; oid: string }>();
+  const { stdout: listed } = await git([
+    '--literal-pathspecs',
+    'ls-tree',
+    '-r',
+    '-z',
+    '--full-tree',
+    tree,
+    '--',
+    ...files,
+  ]);
+  for (const line of listed.split('\0')) {
+    const match = /^(100644|100755) blob ([0-9a-f]{40,64})\t(.*)$/s.exec(line);
+    if (match?.[3] !== undefined) inTree.set(match[3], { mode: match[1] as string, oid: match[2] as string });
+  }
+  const onDisk = treeStat(root);
+  const candidates: Array<Omit<HeldFile, 'oid'> & { held: string }> = [];
+  for (const file of files) {
+    const held = inTree.get(file);
+    const stats = held && !file.includes('\n') ? onDisk(file) : null;
+    if (!held || !stats?.isFile() || stats.size > HELD_NAMED_MAX_BYTES) continue;
+    const mode = (stats.mode & 0o111) !== 0 ? '100755' : '100644';
+    if (mode === held.mode) candidates.push({ path: file, mode, bytes: stats.size, held: held.oid });
+  }
+  if (candidates.length === 0) return [];
+  const { stdout } = await git(['hash-object', '--no-filters', '--stdin-paths'], {
+    input: `${candidates.map((file) => file.path).join('\n')}\n`,
+  });
+  const oids = stdout.split('\n').map((oid) => oid.trim());
+  return candidates
+    .filter((file, at) => oids[at] === file.held)
+    .map(({ held, ...file }) => ({ ...file, oid: held }));
 }

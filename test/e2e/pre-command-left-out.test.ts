@@ -58,6 +58,7 @@ async function latest(root: string, env: Record<string, string>) {
     id: string;
     trigger: string;
     label?: string;
+    changes: { added: number; modified: number; deleted: number };
     skipped: { large: unknown[] };
   };
 }
@@ -93,6 +94,25 @@ describe('the pre-command snapshot holds what the command names, over the size c
     expect((await latest(root, env)).skipped.large).toEqual([
       expect.objectContaining({ path: 'big.bin', bytes: 40_000 }),
     ]);
+  });
+
+  it('held, and unchanged on disk (the command never ran): diff, restore and list see no change (review A)', async () => {
+    const { root, env, content } = project();
+    // Two of them: more than a restore may keep aside, had it not seen they were unchanged.
+    writeFileSync(path.join(root, 'big2.bin'), randomBytes(40_000));
+    expect((await runCli(['snapshot'], { cwd: root, env })).code).toBe(0);
+    expect((await claudeHook(root, env, 'rm big.bin big2.bin')).code).toBe(0);
+    const before = await latest(root, env);
+    expect(before).toMatchObject({ trigger: 'pre-command', changes: { added: 0, modified: 0, deleted: 0 } });
+    const diffed = await runCli(['diff', before.id], { cwd: root, env });
+    expect(diffed.stdout).toContain('No differences');
+    expect(diffed.stdout).not.toContain('big.bin');
+    const planned = await runCli(['restore', before.id, '--dry-run'], { cwd: root, env });
+    expect(planned.stdout).toContain('nothing to restore');
+    const restored = await runCli(['restore', before.id, '--yes'], { cwd: root, env });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).not.toContain('big');
+    expect(readFileSync(path.join(root, 'big.bin')).equals(content)).toBe(true);
   });
 
   it.each([
