@@ -404,6 +404,40 @@ describe('list, restore and diff say what a snapshot does not hold', () => {
     );
   });
 
+  it('rewind to a prompt whose turn ran `rm big.bin`: names the pre-command snapshot that holds it, and that restore brings it back (review A)', async () => {
+    const { root, env, content } = project();
+    const prompt = (text: string) =>
+      runCli(['hook', 'UserPromptSubmit'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({
+          session_id: 'sess-big',
+          cwd: root,
+          hook_event_name: 'UserPromptSubmit',
+          prompt: text,
+        }),
+      });
+    expect((await prompt('p1')).code).toBe(0);
+    expect((await claudeHook(root, env, 'rm big.bin')).code).toBe(0);
+    const held = await latest(root, env);
+    rmSync(path.join(root, 'big.bin'));
+    expect((await prompt('p2')).code).toBe(0);
+    const rewind = await runCli(['rewind', 'latest~1', '--code', '--dry-run', '--session', 'sess-big'], {
+      cwd: root,
+      env,
+    });
+    expect(rewind.code, rewind.stderr).toBe(0);
+    expect(rewind.stdout).toContain(
+      `\`big.bin\` is in pre-command snapshot ${held.id} of this prompt's turn`,
+    );
+    const command = /`claude-checkpoint (restore [^`]*)` brings it back/.exec(rewind.stdout)?.[1];
+    expect(command).toBe(`restore ${held.id} -- big.bin`);
+    const [verb, ...rest] = (command ?? '').split(' ');
+    const restored = await runCli([verb ?? '', '--yes', ...rest], { cwd: root, env });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'big.bin')).equals(content)).toBe(true);
+  });
+
   it('a restore limited to other paths does not name it', async () => {
     const { root, env } = project();
     await runCli(['snapshot'], { cwd: root, env });
