@@ -5,7 +5,15 @@
 // person and to the model, in each agent's output, and never a stop (no ask, no deny). `list`, `restore`
 // and `diff` say what a snapshot does not hold.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -131,6 +139,17 @@ describe('the pre-command snapshot holds what the command names, over the size c
     const before = await latest(root, env);
     expect(before.skipped.large).toEqual([]);
     await expectRestored(root, env, before.id, file, content);
+  });
+
+  it('`rm lnk/r.bin` through a link to a folder of the project: the real file is held (review A)', async () => {
+    const { root, env, content } = project();
+    mkdirSync(path.join(root, 'real'));
+    renameSync(path.join(root, 'big.bin'), path.join(root, 'real', 'r.bin'));
+    symlinkSync('real', path.join(root, 'lnk'));
+    expect(await claudeHook(root, env, 'rm lnk/r.bin')).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const before = await latest(root, env);
+    expect(before.skipped.large).toEqual([]);
+    await expectRestored(root, env, before.id, 'real/r.bin', content);
   });
 
   it('a large file git tracks but that changed since HEAD: held, and brought back', async () => {
