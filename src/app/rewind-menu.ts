@@ -192,6 +192,8 @@ export interface RewindOutcome {
     headMoved: HeadMove | null;
     /** What the prompt's snapshot left out although it was there (over the size cap): not brought back. */
     notHeld?: LeftOut[];
+    /** Of those, the ones a pre-command snapshot of the prompt's turn holds: restore them from it. */
+    heldBy?: HeldBy[];
   } | null;
   /** The conversation's part, when the mode restores the conversation. */
   conversation: ConversationOutcome | null;
@@ -282,6 +284,44 @@ async function findConflicts(
     .map(([path, by]) => ({ path, changedBy: [...by].sort() }));
 }
 
+/** A file the prompt's snapshot left out, and the pre-command snapshot of its turn that holds it. */
+export interface HeldBy {
+  path: string;
+  snapshotId: string;
+}
+
+/**
+ * The files over the size cap that the prompt's snapshot left out and that a pre-command snapshot of the
+ * same turn holds (the hook held what `rm big.bin` named; review A): the rewind does not bring them back
+ * (that snapshot is later than the prompt), so it names the snapshot to restore them from. The earliest
+ * such snapshot of the turn, the closest to the prompt, for each.
+ */
+async function heldByTheTurn(
+  store: SnapshotStore,
+  snapshots: readonly SnapshotRecord[],
+  chosen: PromptSnapshot,
+  notHeld: readonly LeftOut[],
+): Promise<HeldBy[]> {
+  const large = notHeld.filter((entry) => entry.why === 'large');
+  if (large.length === 0) return [];
+  const oldestFirst = [...snapshots].reverse();
+  const turn: SnapshotRecord[] = [];
+  for (const snapshot of oldestFirst.slice(oldestFirst.findIndex((each) => each.id === chosen.id) + 1)) {
+    if (snapshot.sessionId !== chosen.sessionId) continue;
+    if (snapshot.trigger === 'prompt') break;
+    if (snapshot.trigger === 'pre-command') turn.push(snapshot);
+  }
+  const heldBy: HeldBy[] = [];
+  for (const entry of large) {
+    for (const snapshot of turn)
+      if (await store.treeHasPath(snapshot.tree, entry.path)) {
+        heldBy.push({ path: entry.path, snapshotId: snapshot.id });
+        break;
+      }
+  }
+  return heldBy;
+}
+
 /**
  * Goes back to a prompt: its code (the working tree as it was just before the prompt; the state now is
  * snapshotted first, so this can be undone), its conversation (a new session holding what came before
@@ -338,7 +378,14 @@ export async function rewindTo(
           });
       const headMoved = headMoveSince(chosen.git, await readHeadFast(store.root));
       const notHeld = leftOutOf(chosen.skipped);
-      outcome.code = { ...done, conflicts, headMoved, ...(notHeld.length > 0 ? { notHeld } : {}) };
+      const heldBy = await heldByTheTurn(store, snapshots, chosen, notHeld);
+      outcome.code = {
+        ...done,
+        conflicts,
+        headMoved,
+        ...(notHeld.length > 0 ? { notHeld } : {}),
+        ...(heldBy.length > 0 ? { heldBy } : {}),
+      };
     }
     if (request.mode !== 'code')
       outcome.conversation = await forkConversation(deps, store.root, chosen, request.dryRun);

@@ -14,7 +14,7 @@ import {
   checkpointSwap,
   formatSnapshotId,
   type GuardedPath,
-  HELD_NAMED_MAX_BYTES,
+  heldLimits,
   labelCheckpoint,
   modeChangeOf,
   type RestorePlan,
@@ -129,10 +129,15 @@ export interface SnapshotRequest {
   onProgress?: CaptureProgress | undefined;
   /**
    * Of the files over the size cap the capture leaves out, those this snapshot holds all the same (the
-   * pre-command hook: those the command names), up to HELD_NAMED_MAX_BYTES each. Their content is in the
+   * pre-command hook: those the command names), within heldLimits (each, in all, in time). Their content is in the
    * store before onContentTaken, and onContentLeftOut is told the rest.
    */
   holdLarge?: ((large: readonly LeftOut[], root: string) => string[]) | undefined;
+  /**
+   * A tree (a restore's target) whose files over the size cap this snapshot holds too where they are
+   * unchanged on disk: their content is in the store already, and the restore then leaves them be.
+   */
+  holdUnchangedFrom?: string | undefined;
 }
 
 /** Captures the whole working tree; an unchanged tree gives back the latest snapshot instead of a new one. */
@@ -273,7 +278,7 @@ async function takeContent(
   let holding: Promise<HeldFile[]> | null = null;
   const hold = (leftOut: Parameters<WorktreeRead>[0]) => {
     const files = holdLarge?.(leftOutOf({ large: leftOut.large, nested: [] }), store.root) ?? [];
-    holding = files.length > 0 ? store.storeHeld(files, HELD_NAMED_MAX_BYTES) : Promise.resolve([]);
+    holding = files.length > 0 ? store.storeHeld(files, heldLimits(deps.env)) : Promise.resolve([]);
     // A failure to store them leaves them out, as any capture would: said, never a stop.
     holding = holding.catch(() => []);
     return holding;
@@ -298,8 +303,18 @@ async function takeContent(
   const label = request.label === undefined ? undefined : await redactLabel(deps, store.root, request.label);
   const [scanned, head] = await capturing;
   const held = await (holding ?? hold(scanned.skipped));
+  // A restore's safety snapshot holds those its target holds unchanged on disk: already in the store.
+  const heldPaths = new Set(held.map((file) => file.path));
+  const unchanged = request.holdUnchangedFrom
+    ? await store
+        .heldUnchangedOnDisk(
+          request.holdUnchangedFrom,
+          scanned.skipped.large.map((file) => file.path).filter((file) => !heldPaths.has(file)),
+        )
+        .catch(() => [])
+    : [];
   // Should the tree with them fail, the snapshot is taken without them, and lists them as left out.
-  const captured = await store.withHeld(scanned, latest?.tree, held).catch(() => scanned);
+  const captured = await store.withHeld(scanned, latest, [...held, ...unchanged]).catch(() => scanned);
   return { latest, captured, head, label };
 }
 
@@ -540,7 +555,7 @@ export async function diffSnapshot(
       : null;
     for (const snapshot of to ? [from, to] : [from])
       await store.checkRestorable(snapshot, wordsFor(deps.surface, deps.commandRoot));
-    const current = to ? null : await store.captureSinceLatest();
+    const current = to ? null : await store.captureComparedWith(from.tree);
     const toTree = to ? to.tree : (current as CaptureResult).tree;
     const file = readings && (await pickGivenPath(store, [from.tree, toTree], readings));
     const files = await store.diffStat(from.tree, toTree, file ? [file] : []);
@@ -784,7 +799,7 @@ export async function restoreTreeLocked(
   const checkpoints =
     incoming === undefined && incomingFiles === undefined ? null : new CheckpointStore(store.root, deps.fs);
   if (options.dryRun) {
-    const current = options.currentTree ?? (await store.captureSinceLatest()).tree;
+    const current = options.currentTree ?? (await store.captureComparedWith(target.tree)).tree;
     const guarded = await store.guardRestore(current, target, options.paths);
     const swap = checkpoints
       ? swapOf(await readCheckpointHere(checkpoints), incoming, incomingFiles)
@@ -802,6 +817,7 @@ export async function restoreTreeLocked(
     trigger: PRE_RESTORE_TRIGGER,
     label: `before restoring ${target.id}`,
     sessionId: options.sessionId,
+    holdUnchangedFrom: target.tree,
   };
   const taken = await takeContent(deps, store, request);
   const plan = await store.guardRestore(taken.captured.tree, target, options.paths);

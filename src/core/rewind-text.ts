@@ -1,4 +1,5 @@
 import truncatedWidth from 'fast-string-truncated-width';
+import { code as inlineCode } from './brief.js';
 import { describeLeftOut, type LeftOut } from './left-out.js';
 import { escapeControls, quotePath } from './quote.js';
 import { formatChangeCounts, hasChanges, type RewindEntry } from './rewind-refs.js';
@@ -140,6 +141,8 @@ export interface RewindOutcomeView {
     undoSnapshotId: string | null;
     headMoved?: HeadMove | null;
     notHeld?: readonly LeftOut[] | undefined;
+    /** Of those, the ones a pre-command snapshot of the prompt's turn holds (see rewind-menu.ts). */
+    heldBy?: ReadonlyArray<{ path: string; snapshotId: string }> | undefined;
   } | null;
   conversation: {
     canFork: boolean;
@@ -190,6 +193,10 @@ export function renderRewind(outcome: RewindOutcomeView, root?: string): string 
               .slice(0, 10)
               .map((entry) => describeLeftOut(entry))
               .join(', ')}${notHeld.length > 10 ? `, and ${notHeld.length - 10} more` : ''}.`,
+            ...(code.heldBy ?? []).map(
+              (held) =>
+                `  ${inlineCode(quotePath(held.path))} is in pre-command snapshot ${held.snapshotId} of this prompt's turn: \`${escapeControls(cliCommand('restore', { root, args: [held.snapshotId], paths: [held.path] }))}\` brings it back.`,
+            ),
           ];
     if (total === 0) {
       lines.push(

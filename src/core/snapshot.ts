@@ -25,6 +25,44 @@ export const SNAPSHOT_DEFAULTS = {
  */
 export const HELD_NAMED_MAX_BYTES = 100 * 1024 * 1024;
 
+/**
+ * The most one pre-command snapshot holds of such files in all, in the order the command names them (one
+ * that would go over is left out and warned about; a smaller one named after it may still fit): `rm -rf
+ * data/` over twelve 90 MB files must not cost the snapshot of the rest (review A).
+ */
+export const HELD_NAMED_TOTAL_MAX_BYTES = 100 * 1024 * 1024;
+
+/**
+ * How long copying them into the store may take (the scan runs beside it) before the snapshot is taken
+ * without them, and they are warned about: well inside the hook's 10 s budget, on a slow disk too.
+ */
+export const HELD_NAMED_TIME_LIMIT_MS = 4_000;
+
+/** For tests only (never a setting): a lower total for the files held, in bytes. */
+export const TEST_ONLY_HELD_TOTAL_ENV = 'CHECKPOINT_TEST_ONLY_HELD_TOTAL_BYTES';
+/** For tests only (never a setting): a shorter time limit for holding them, in ms (0: gives up at once). */
+export const TEST_ONLY_HELD_TIME_ENV = 'CHECKPOINT_TEST_ONLY_HELD_TIME_LIMIT_MS';
+
+/** What one pre-command snapshot may hold of the files over the size cap its command names. */
+export interface HeldLimits {
+  maxBytes: number;
+  totalMaxBytes: number;
+  timeLimitMs: number;
+}
+
+/** The limits above, lowered by the test-only variables when they are set to a number. */
+export function heldLimits(env: Readonly<Record<string, string | undefined>>): HeldLimits {
+  const lowered = (name: string, limit: number) => {
+    const value = Number(env[name] ?? Number.NaN);
+    return Number.isFinite(value) && value >= 0 ? Math.min(value, limit) : limit;
+  };
+  return {
+    maxBytes: HELD_NAMED_MAX_BYTES,
+    totalMaxBytes: lowered(TEST_ONLY_HELD_TOTAL_ENV, HELD_NAMED_TOTAL_MAX_BYTES),
+    timeLimitMs: lowered(TEST_ONLY_HELD_TIME_ENV, HELD_NAMED_TIME_LIMIT_MS),
+  };
+}
+
 /** The triggers this package records itself; any other one is a person's (`snapshot --trigger`), and is checked. */
 export const BUILT_IN_TRIGGERS: ReadonlySet<string> = new Set([
   'manual',

@@ -126,8 +126,10 @@ function commandTargetsIn(risk: PendingCommand, root: string): CommandTargets {
   const roots = [...new Set([root, realOrSelf(root)])];
   const within = (absolute: string): string | null => {
     const real = path.join(realOrSelf(path.dirname(absolute)), path.basename(absolute));
-    for (const base of roots)
-      for (const target of new Set([absolute, real])) {
+    // The real path first: `rm lnk/r.bin` through a link to a folder of the project removes real/r.bin,
+    // which is what the scan names (review A: the literal path was found inside, and nothing held).
+    for (const target of new Set([real, absolute]))
+      for (const base of roots) {
         const relative = path.relative(base, target);
         if (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
           return relative.split(path.sep).join('/');

@@ -1,8 +1,9 @@
 // Files over the size cap that one snapshot holds all the same: those a destructive command names (`rm
-// big.bin`), up to HELD_NAMED_MAX_BYTES (see core/snapshot.ts). The pre-command snapshot's tree gets them
+// big.bin`), within heldLimits (see core/snapshot.ts). The pre-command snapshot's tree gets them
 // beside what the scan took; the private index is left as it is, so later snapshots leave them out again.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { HELD_NAMED_MAX_BYTES, type HeldLimits } from '../core/snapshot.js';
 import type { StoreGit } from './store-git.js';
 import { uniqueSuffix } from './temp-name.js';
 import { treeStat } from './tree-stat.js';
@@ -17,30 +18,58 @@ export interface HeldFile {
 
 /**
  * Stores the content of `files` (project-relative) byte for byte (no filter, as the scan stores every
- * file), those that are regular files up to `maxBytes` only. Security: a link, or a file under a link,
- * is never followed (treeStat looks at every folder on the way).
+ * file): those that are regular files up to `limits.maxBytes` each and `limits.totalMaxBytes` in all, in
+ * the order given. Past `limits.timeLimitMs` it stops git and holds none (its partial objects are
+ * unreachable; gc prunes them): the snapshot goes on without them. Security: a link, or a file under a
+ * link, is never followed (treeStat looks at every folder on the way).
  */
 export async function storeHeldFiles(
   git: StoreGit,
   root: string,
   files: readonly string[],
-  maxBytes: number,
+  limits: HeldLimits,
 ): Promise<HeldFile[]> {
   const inTree = treeStat(root);
   const wanted: Array<{ path: string; mode: HeldFile['mode']; bytes: number }> = [];
+  let total = 0;
   for (const file of files) {
     const stats = file.includes('\n') ? null : inTree(file);
-    if (stats?.isFile() && stats.size <= maxBytes)
-      wanted.push({ path: file, mode: (stats.mode & 0o111) !== 0 ? '100755' : '100644', bytes: stats.size });
+    if (!stats?.isFile() || stats.size > limits.maxBytes || total + stats.size > limits.totalMaxBytes)
+      continue;
+    total += stats.size;
+    wanted.push({ path: file, mode: (stats.mode & 0o111) !== 0 ? '100755' : '100644', bytes: stats.size });
   }
   if (wanted.length === 0) return [];
-  const { stdout } = await git(['hash-object', '-w', '--no-filters', '--stdin-paths'], {
+  let pid: number | undefined;
+  const hashing = git(['hash-object', '-w', '--no-filters', '--stdin-paths'], {
     input: `${wanted.map((file) => file.path).join('\n')}\n`,
+    onSpawn: (id) => {
+      pid = id;
+    },
   });
-  const oids = stdout.split('\n');
+  hashing.catch(() => undefined); // awaited below, or given up
+  let timer: NodeJS.Timeout | undefined;
+  const outOfTime = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), limits.timeLimitMs);
+  });
+  const done = await Promise.race([hashing, outOfTime]).finally(() => clearTimeout(timer));
+  if (done === null) {
+    if (pid !== undefined) stopProcess(pid);
+    return [];
+  }
+  const oids = done.stdout.split('\n');
   return wanted
     .map((file, at) => ({ ...file, oid: (oids[at] ?? '').trim() }))
     .filter((file) => /^[0-9a-f]{40,64}$/.test(file.oid));
+}
+
+/** Stops a git this module started (it may have ended already). */
+function stopProcess(pid: number): void {
+  try {
+    process.kill(pid);
+  } catch {
+    // Gone already.
+  }
 }
 
 /**
@@ -72,4 +101,51 @@ export async function treeWithHeld(
     rmSync(index, { force: true });
     rmSync(`${index}.lock`, { force: true });
   }
+}
+
+/**
+ * Of `files` (a capture left them out, over the size cap), those `tree` holds as a regular file with the
+ * same content and mode as on disk now: a snapshot that held them (the pre-command one) compares equal
+ * with the working tree, never "deleted" or "to overwrite" (review A). Each is hashed, not stored: its
+ * content is in the store already. Only files up to HELD_NAMED_MAX_BYTES, as only those are ever held.
+ */
+export async function heldUnchangedOnDisk(
+  git: StoreGit,
+  root: string,
+  tree: string,
+  files: readonly string[],
+): Promise<HeldFile[]> {
+  if (files.length === 0) return [];
+  const inTree = new Map<string, { mode: string; oid: string }>();
+  const { stdout: listed } = await git([
+    '--literal-pathspecs',
+    'ls-tree',
+    '-r',
+    '-z',
+    '--full-tree',
+    tree,
+    '--',
+    ...files,
+  ]);
+  for (const line of listed.split('\0')) {
+    const match = /^(100644|100755) blob ([0-9a-f]{40,64})\t(.*)$/s.exec(line);
+    if (match?.[3] !== undefined) inTree.set(match[3], { mode: match[1] as string, oid: match[2] as string });
+  }
+  const onDisk = treeStat(root);
+  const candidates: Array<Omit<HeldFile, 'oid'> & { held: string }> = [];
+  for (const file of files) {
+    const held = inTree.get(file);
+    const stats = held && !file.includes('\n') ? onDisk(file) : null;
+    if (!held || !stats?.isFile() || stats.size > HELD_NAMED_MAX_BYTES) continue;
+    const mode = (stats.mode & 0o111) !== 0 ? '100755' : '100644';
+    if (mode === held.mode) candidates.push({ path: file, mode, bytes: stats.size, held: held.oid });
+  }
+  if (candidates.length === 0) return [];
+  const { stdout } = await git(['hash-object', '--no-filters', '--stdin-paths'], {
+    input: `${candidates.map((file) => file.path).join('\n')}\n`,
+  });
+  const oids = stdout.split('\n').map((oid) => oid.trim());
+  return candidates
+    .filter((file, at) => oids[at] === file.held)
+    .map(({ held, ...file }) => ({ ...file, oid: held }));
 }

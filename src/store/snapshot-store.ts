@@ -5,6 +5,7 @@ import { CheckpointError } from '../core/errors.js';
 import { fsPath, textFromBytes } from '../core/raw-path.js';
 import {
   type GuardedPath,
+  type HeldLimits,
   SNAPSHOT_DEFAULTS,
   type SnapshotKind,
   type SnapshotMeta,
@@ -17,7 +18,7 @@ import { runGit } from '../git/run.js';
 import { writeFileAtomicSync } from './atomic-write.js';
 import type { CheckpointFiles } from './checkpoint-store.js';
 import { readTextOrNull } from './fs-seam.js';
-import { type HeldFile, storeHeldFiles, treeWithHeld } from './held-files.js';
+import { type HeldFile, heldUnchangedOnDisk, storeHeldFiles, treeWithHeld } from './held-files.js';
 import { keepAside, readAside } from './keep-aside.js';
 import { repositoryObjectFormat } from './loose-object.js';
 import { type AsideContent, type GuardedRestore, guardRestore, type KeptLeaf } from './restore-guard.js';
@@ -131,25 +132,54 @@ export class SnapshotStore extends SnapshotReader {
   }
 
   /** Stores the content of files over the size cap that one snapshot holds all the same (see held-files.ts). */
-  storeHeld(files: readonly string[], maxBytes: number): Promise<HeldFile[]> {
-    return storeHeldFiles(this.git, this.root, files, maxBytes);
+  storeHeld(files: readonly string[], limits: HeldLimits): Promise<HeldFile[]> {
+    return storeHeldFiles(this.git, this.root, files, limits);
   }
 
-  /** A captured tree with the files storeHeld stored, and its changes since `baseTree`. */
+  /**
+   * A captured tree with `held` in it (files over the size cap whose content is in the store), and its
+   * changes since `base`. A held file that `base` left out at the same size is not counted as a change:
+   * the pre-command snapshot of an untouched `big.bin` changed nothing (review A: `list` said `+1`).
+   */
   async withHeld(
     captured: CaptureResult,
-    baseTree: string | undefined,
+    base: Pick<SnapshotRecord, 'tree' | 'skipped'> | null | undefined,
     held: readonly HeldFile[],
   ): Promise<CaptureResult> {
     if (held.length === 0) return captured;
     const tree = await treeWithHeld(this.git, this.gitDir, captured.tree, held);
     const paths = new Set(held.map((file) => file.path));
+    const leftOutByBase = new Map((base?.skipped?.large ?? []).map((file) => [file.path, file.bytes]));
+    const sameAsBase = held.filter((file) => leftOutByBase.get(file.path) === file.bytes);
+    const baseTree =
+      base && sameAsBase.length > 0
+        ? await treeWithHeld(this.git, this.gitDir, base.tree, sameAsBase)
+        : base?.tree;
     return {
       tree,
       changes: await diff.countChanges(this.git, baseTree, tree),
       skipped: { ...captured.skipped, large: captured.skipped.large.filter((file) => !paths.has(file.path)) },
       addedBytes: captured.addedBytes + held.reduce((sum, file) => sum + file.bytes, 0),
     };
+  }
+
+  /** Of `files` the capture left out over the cap, those `tree` holds unchanged on disk (see held-files.ts). */
+  heldUnchangedOnDisk(tree: string, files: readonly string[]): Promise<HeldFile[]> {
+    return heldUnchangedOnDisk(this.git, this.root, tree, files);
+  }
+
+  /**
+   * The working tree's tree now (see captureSinceLatest) to compare with `tree`: with the files over the
+   * cap that `tree` holds and that are unchanged on disk, so that they compare equal.
+   */
+  async captureComparedWith(tree: string): Promise<CaptureResult> {
+    const latest = await this.latest();
+    const captured = await this.captureSinceLatest();
+    const unchanged = await this.heldUnchangedOnDisk(
+      tree,
+      captured.skipped.large.map((file) => file.path),
+    );
+    return this.withHeld(captured, latest, unchanged);
   }
 
   /** Rebuilds the private index and HEAD (see repairIndexAndHead), and forgets the tree the index had. */

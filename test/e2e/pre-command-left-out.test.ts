@@ -5,10 +5,22 @@
 // person and to the model, in each agent's output, and never a stop (no ask, no deny). `list`, `restore`
 // and `diff` say what a snapshot does not hold.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HELD_NAMED_MAX_BYTES } from '../../src/core/snapshot.js';
+import {
+  HELD_NAMED_MAX_BYTES,
+  TEST_ONLY_HELD_TIME_ENV,
+  TEST_ONLY_HELD_TOTAL_ENV,
+} from '../../src/core/snapshot.js';
 import { assertBuilt, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { commitAll, createRepo, DEEP_SEGMENT, deepFile, tempDir } from '../helpers/fixtures.js';
 import { relayOnlyHook, startRelayServer } from '../helpers/relay.js';
@@ -54,6 +66,7 @@ async function latest(root: string, env: Record<string, string>) {
     id: string;
     trigger: string;
     label?: string;
+    changes: { added: number; modified: number; deleted: number };
     skipped: { large: unknown[] };
   };
 }
@@ -91,6 +104,25 @@ describe('the pre-command snapshot holds what the command names, over the size c
     ]);
   });
 
+  it('held, and unchanged on disk (the command never ran): diff, restore and list see no change (review A)', async () => {
+    const { root, env, content } = project();
+    // Two of them: more than a restore may keep aside, had it not seen they were unchanged.
+    writeFileSync(path.join(root, 'big2.bin'), randomBytes(40_000));
+    expect((await runCli(['snapshot'], { cwd: root, env })).code).toBe(0);
+    expect((await claudeHook(root, env, 'rm big.bin big2.bin')).code).toBe(0);
+    const before = await latest(root, env);
+    expect(before).toMatchObject({ trigger: 'pre-command', changes: { added: 0, modified: 0, deleted: 0 } });
+    const diffed = await runCli(['diff', before.id], { cwd: root, env });
+    expect(diffed.stdout).toContain('No differences');
+    expect(diffed.stdout).not.toContain('big.bin');
+    const planned = await runCli(['restore', before.id, '--dry-run'], { cwd: root, env });
+    expect(planned.stdout).toContain('nothing to restore');
+    const restored = await runCli(['restore', before.id, '--yes'], { cwd: root, env });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).not.toContain('big');
+    expect(readFileSync(path.join(root, 'big.bin')).equals(content)).toBe(true);
+  });
+
   it.each([
     ['a folder holding it', 'rm -rf data', 'data/big.bin'],
     ['a glob matching it', 'rm -f data/*.bin', 'data/big.bin'],
@@ -107,6 +139,17 @@ describe('the pre-command snapshot holds what the command names, over the size c
     const before = await latest(root, env);
     expect(before.skipped.large).toEqual([]);
     await expectRestored(root, env, before.id, file, content);
+  });
+
+  it('`rm lnk/r.bin` through a link to a folder of the project: the real file is held (review A)', async () => {
+    const { root, env, content } = project();
+    mkdirSync(path.join(root, 'real'));
+    renameSync(path.join(root, 'big.bin'), path.join(root, 'real', 'r.bin'));
+    symlinkSync('real', path.join(root, 'lnk'));
+    expect(await claudeHook(root, env, 'rm lnk/r.bin')).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const before = await latest(root, env);
+    expect(before.skipped.large).toEqual([]);
+    await expectRestored(root, env, before.id, 'real/r.bin', content);
   });
 
   it('a large file git tracks but that changed since HEAD: held, and brought back', async () => {
@@ -237,6 +280,42 @@ describe("what the snapshot still cannot hold: a warning only, in each agent's o
     await expectRestored(root, env, before.id, 'big.bin', content);
   });
 
+  // Review A: twelve 90 MB files in data/ cost the whole snapshot (the hold had no bound in all, and no
+  // time limit). Here the same with 40 KB files and the test-only lower total and time limit.
+  /** data/ with three 40 KB files over the cap and notes.txt at v2 since the latest snapshot (at v1). */
+  async function folderOfLargeFiles() {
+    const { root, env } = project();
+    mkdirSync(path.join(root, 'data'));
+    for (const name of ['a.bin', 'b.bin', 'c.bin'])
+      writeFileSync(path.join(root, 'data', name), randomBytes(40_000));
+    writeFileSync(path.join(root, 'data', 'notes.txt'), 'v1\n');
+    expect((await runCli(['snapshot'], { cwd: root, env })).code).toBe(0);
+    writeFileSync(path.join(root, 'data', 'notes.txt'), 'v2\n');
+    return { root, env };
+  }
+
+  it.each([
+    ['over the total one snapshot holds', { [TEST_ONLY_HELD_TOTAL_ENV]: '100000' }, 2],
+    ['too slow to hold in time', { [TEST_ONLY_HELD_TIME_ENV]: '0' }, 0],
+  ])(
+    '`rm -rf data/` with large files %s: the snapshot of the rest is taken, each file not held is warned about',
+    async (_what, limit, heldCount) => {
+      const { root, env } = await folderOfLargeFiles();
+      const hooked = await claudeHook(root, { ...env, ...limit }, 'rm -rf data/');
+      expect(hooked.code, hooked.stderr).toBe(0);
+      const output = JSON.parse(hooked.stdout) as ClaudeOutput;
+      expectNoDecision(output);
+      const before = await latest(root, env);
+      expect(before).toMatchObject({ trigger: 'pre-command', label: 'rm -rf data/' });
+      // big.bin, at the root, is not named: left out as the cap says, and not warned about.
+      const large = before.skipped.large as Array<{ path: string }>;
+      const notHeld = large.filter((entry) => entry.path !== 'big.bin');
+      expect(notHeld).toHaveLength(3 - heldCount);
+      for (const entry of notHeld) expect(output.systemMessage).toContain(`\`${entry.path}\``);
+      await expectRestored(root, env, before.id, 'data/notes.txt', Buffer.from('v2\n'));
+    },
+  );
+
   it.each(['rm big.bin', 'rm -rf .', 'git reset --hard'])(
     'a large file git holds unchanged at HEAD is not at risk: `%s` says nothing (review of issue 26)',
     async (command) => {
@@ -342,6 +421,40 @@ describe('list, restore and diff say what a snapshot does not hold', () => {
     expect(rewind.stdout).toContain(
       "Not in this prompt's snapshot, so not brought back: `big.bin` (39.07 KB, over the size cap)",
     );
+  });
+
+  it('rewind to a prompt whose turn ran `rm big.bin`: names the pre-command snapshot that holds it, and that restore brings it back (review A)', async () => {
+    const { root, env, content } = project();
+    const prompt = (text: string) =>
+      runCli(['hook', 'UserPromptSubmit'], {
+        cwd: root,
+        env,
+        input: JSON.stringify({
+          session_id: 'sess-big',
+          cwd: root,
+          hook_event_name: 'UserPromptSubmit',
+          prompt: text,
+        }),
+      });
+    expect((await prompt('p1')).code).toBe(0);
+    expect((await claudeHook(root, env, 'rm big.bin')).code).toBe(0);
+    const held = await latest(root, env);
+    rmSync(path.join(root, 'big.bin'));
+    expect((await prompt('p2')).code).toBe(0);
+    const rewind = await runCli(['rewind', 'latest~1', '--code', '--dry-run', '--session', 'sess-big'], {
+      cwd: root,
+      env,
+    });
+    expect(rewind.code, rewind.stderr).toBe(0);
+    expect(rewind.stdout).toContain(
+      `\`big.bin\` is in pre-command snapshot ${held.id} of this prompt's turn`,
+    );
+    const command = /`claude-checkpoint (restore [^`]*)` brings it back/.exec(rewind.stdout)?.[1];
+    expect(command).toBe(`restore ${held.id} -- big.bin`);
+    const [verb, ...rest] = (command ?? '').split(' ');
+    const restored = await runCli([verb ?? '', '--yes', ...rest], { cwd: root, env });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'big.bin')).equals(content)).toBe(true);
   });
 
   it('a restore limited to other paths does not name it', async () => {
