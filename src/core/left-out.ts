@@ -4,7 +4,12 @@
 // after its pre-command snapshot was gone for good, and `restore` said all was well). Pure.
 import { code } from './brief.js';
 import { quotePath } from './quote.js';
-import type { SnapshotMeta } from './snapshot.js';
+import {
+  HELD_NAMED_MAX_BYTES,
+  HELD_NAMED_TIME_LIMIT_MS,
+  HELD_NAMED_TOTAL_MAX_BYTES,
+  type SnapshotMeta,
+} from './snapshot.js';
 
 /** One path a snapshot left out, and why. */
 export interface LeftOut {
@@ -202,6 +207,20 @@ function keepAdvice(entries: readonly LeftOut[], maxFileBytes: number): string {
   return advice.join('; ');
 }
 
+/**
+ * Why a named file over the size cap was not held although it is within HELD_NAMED_MAX_BYTES: the files
+ * one snapshot holds come to at most a total, copied within a time limit (review A of 2026-12-07: the
+ * warning gave only the size cap as the reason). Empty when none is such a file.
+ */
+function notHeldWhy(named: readonly LeftOut[]): string {
+  const couldBeHeld = named.some(
+    (entry) => entry.why === 'large' && (entry.bytes ?? 0) <= HELD_NAMED_MAX_BYTES,
+  );
+  return couldBeHeld
+    ? ` The snapshot keeps the files a command names over the cap up to ${capOf(HELD_NAMED_TOTAL_MAX_BYTES)} in all, copied within ${HELD_NAMED_TIME_LIMIT_MS / 1000} s, and each up to ${capOf(HELD_NAMED_MAX_BYTES)}: these did not fit.`
+    : '';
+}
+
 /** What the pre-command hook says when the command may destroy what its snapshot left out. */
 export interface LeftOutWarning {
   /** For the person, shown by the agent (Claude Code's `systemMessage`). */
@@ -223,11 +242,13 @@ export function renderLeftOutWarning(
   if (entries.length === 0) return null;
   const list = listOf(entries, maxFileBytes);
   const advice = keepAdvice(entries, maxFileBytes);
-  if (atRisk.named.length > 0)
+  if (atRisk.named.length > 0) {
+    const why = notHeldWhy(atRisk.named);
     return {
-      user: `⚠ claude-checkpoint: the snapshot taken before this command does not hold ${list}: if the command deletes or overwrites it, no rewind can bring it back. To keep it, ${advice}.`,
-      model: `The pre-command snapshot does not hold ${list}, which this command names: if it deletes or overwrites it, it is lost for good (no rewind brings it back). Unless the user asked for exactly that, keep a copy first or ask the user. To keep it, ${advice}.`,
+      user: `⚠ claude-checkpoint: the snapshot taken before this command does not hold ${list}: if the command deletes or overwrites it, no rewind can bring it back.${why} To keep it, ${advice}.`,
+      model: `The pre-command snapshot does not hold ${list}, which this command names: if it deletes or overwrites it, it is lost for good (no rewind brings it back).${why} Unless the user asked for exactly that, keep a copy first or ask the user. To keep it, ${advice}.`,
     };
+  }
   return {
     user: `⚠ claude-checkpoint: the snapshot taken before this command does not hold ${list}: whatever the command changes there, no rewind can bring back. To keep it, ${advice}.`,
     model: `The pre-command snapshot does not hold ${list}: what this command changes there cannot be rewound. To keep it, ${advice}.`,
