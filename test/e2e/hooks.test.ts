@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PACK_AFTER_SNAPSHOTS } from '../../src/store/store-usage.js';
 import { assertBuilt, HOOK_ENTRY, runCli, runNodeScript } from '../helpers/cli.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
+import { waitForStoreQuiet } from '../helpers/store.js';
 
 beforeAll(assertBuilt);
 
@@ -376,7 +377,9 @@ describe('claude-checkpoint hook', () => {
     );
     expect(slow).toMatchObject({ code: 0, stdout: '' });
     expect(slow.stderr).toMatch(/gave up after 1 ms so as not to hold up the session/);
-  });
+    // What it left running on its store ends before the store's folder goes.
+    await waitForStoreQuiet(env.CHECKPOINT_STORE_DIR);
+  }, 60_000);
 
   it('records 20 Bash commands that finish at once, from 20 hook processes, losing none (through the lean entry)', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
