@@ -16,7 +16,7 @@ import type { EntrySettings } from './store/hook-settings.js';
 // The general help is printed from here, and `status` and `list`, and `snapshot`, have bundles of their
 // own, without commander or the other commands (cli/fast-argv.ts). The help's text is commander's off a terminal: a
 // terminal gets the whole CLI, which fits it to the terminal's width. What only the commands need (the
-// early git status, the settings the code cache reads) is initialised only for them.
+// early git status, or snapshot's early scan, the settings the code cache reads) is initialised only for them.
 
 /** What the loader (cli-loader.ts) hands over. */
 export interface CliLoader {
@@ -41,10 +41,12 @@ export function startCli({ requireBeside, told, runPlainModules }: CliLoader): v
     import('./cli/early-status.js'),
     import('./store/code-cache.js'),
     import('./git/direct-spawn-flag.js'),
-  ]).then(async ([{ startStatusEarly }, { runCachedBundle }, { allowDirectSpawn }]) => {
+    fast?.name === 'snapshot' ? import('./cli/early-snapshot.js') : null,
+  ]).then(async ([{ startStatusEarly }, { runCachedBundle }, { allowDirectSpawn }, earlySnapshot]) => {
     // A command is one short process: git runs on libuv's handles, without loading child_process.
     allowDirectSpawn();
     startStatusEarly(argv, process.env, () => process.cwd());
+    earlySnapshot?.startSnapshotScanEarly(argv, process.env, () => process.cwd(), told?.storeBase);
     // Where the cache goes, told from the environment as the hooks' entry tells it, without the settings
     // registry's code (about 1 ms of `status` and `list`); a settings file that sets it, or a value in
     // doubt, has the registry read it.

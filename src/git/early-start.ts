@@ -3,13 +3,15 @@ import type { GitExit, SpawnedGit, SpawnGitOptions } from './spawn.js';
 // Git calls started before the code that needs them has loaded: the CLI's loader starts `status`'s
 // `git status` first thing (cli/early-status.ts), and git scans the tree while Node loads and compiles
 // the CLI. The first identical call takes its outcome over; a call that differs in anything (arguments,
-// folder, timeout, input, environment, callbacks) runs its own git, as always.
+// folder, timeout, input, environment, callbacks) runs its own git, as always. `snapshot`'s scan of the
+// private store is kept apart (keepEarlyStoreScan): only a capture holding the store's lock may take it.
 //
 // The loader and the CLI are separate bundles, each with its own copy of this module: what was started
 // is kept on the global object, under a key of its own. No imports: the CLI loads this for every
 // command, to end what nothing took.
 
 const REGISTRY = Symbol.for('claude-checkpoint.early-git');
+const SCANS = Symbol.for('claude-checkpoint.early-store-scan');
 
 type Registry = Map<string, SpawnedGit>;
 
@@ -47,8 +49,43 @@ export function takeEarlyGit(
   return started.exit;
 }
 
+/**
+ * A scan of the private store started before its lock was taken (cli/early-snapshot.ts): `stamp` is the
+ * store's indexStamp (store-scan.ts) from before git started, which the capture compares with the store's
+ * once it holds the lock. Run without optional locks: it writes nothing, so it never stands in a writer's way.
+ */
+export interface EarlyStoreScan {
+  started: SpawnedGit;
+  stamp: string;
+}
+
+function scans(): Map<string, EarlyStoreScan> {
+  const holder = globalThis as { [SCANS]?: Map<string, EarlyStoreScan> };
+  holder[SCANS] ??= new Map();
+  return holder[SCANS];
+}
+
+const scanKeyOf = (gitDir: string, root: string) => JSON.stringify([gitDir, root]);
+
+/** Keeps a store's scan started early, for the first capture of that store and root to take over. */
+export function keepEarlyStoreScan(gitDir: string, root: string, scan: EarlyStoreScan): void {
+  const key = scanKeyOf(gitDir, root);
+  scans().get(key)?.started.abandon();
+  scans().set(key, scan);
+}
+
+/** The early scan of this store and root, at most once; `undefined` when none was started. */
+export function takeEarlyStoreScan(gitDir: string, root: string): EarlyStoreScan | undefined {
+  const key = scanKeyOf(gitDir, root);
+  const scan = scans().get(key);
+  scans().delete(key);
+  return scan;
+}
+
 /** Ends the early calls nothing took, so that the process need not wait for them. */
 export function dropEarlyGit(): void {
   for (const started of registry().values()) started.abandon();
   registry().clear();
+  for (const scan of scans().values()) scan.started.abandon();
+  scans().clear();
 }

@@ -63,7 +63,26 @@ function gitUnusable(error: NodeJS.ErrnoException): GitNotFoundError | undefined
 
 /** Runs git with an argument array (never a shell), a timeout, and a clean environment. */
 export async function runGit(args: readonly string[], options: RunGitOptions): Promise<GitResult> {
-  const { stdout, stderr, exitCode } = await runGitBuffer(args, options);
+  return resultOf(options, await runGitBuffer(args, options));
+}
+
+/**
+ * The answer of a git call already running (`exit`, started early with `args`), as runGit would give it
+ * for these arguments and options.
+ */
+export async function runGitFrom(
+  exit: Promise<GitExit>,
+  args: readonly string[],
+  options: RunGitOptions,
+): Promise<GitResult> {
+  const spawnOptions = { ...options, timeoutMs: options.timeoutMs ?? GIT_TIMEOUT_MS };
+  return resultOf(options, settle(args, spawnOptions, await exit));
+}
+
+function resultOf(
+  options: RunGitOptions,
+  { stdout, stderr, exitCode }: { stdout: Buffer; stderr: string; exitCode: number },
+): GitResult {
   return {
     stdout: options.exactNames ? textFromBytes(stdout) : stdout.toString('utf8'),
     bytes: stdout,

@@ -14,8 +14,9 @@ import { globalExcludesChanged } from './global-excludes.js';
 import { inheritedIgnoreRules, repositoryTop } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
 import { countChanges, coveringPathspecs, isUnder } from './snapshot-diff.js';
-import type { StoreGit } from './store-git.js';
+import { type StoreGit, takeEarlyScan } from './store-git.js';
 import { dropLostEntries, isMissingObjectError } from './store-repair.js';
+import { SCAN_ARGS } from './store-scan.js';
 import { readState, type StoreState, writeState } from './store-state.js';
 import { isOurPath } from './store-within.js';
 import { treeStat } from './tree-stat.js';
@@ -96,20 +97,15 @@ export async function captureTree(
 ): Promise<CaptureResult> {
   const { root, git } = target;
   const inTree = treeStat(root);
-  const scan = () =>
-    git([
-      'status',
-      '--porcelain=v2',
-      '-z',
-      '--untracked-files=all',
-      '--no-renames',
-      '--ignore-submodules=all',
-    ]);
+  const scan = () => git(SCAN_ARGS);
   // Once there is a snapshot (the store has scanned before), the scan starts at once and the exclusion
   // rules are brought up to date beside it: they almost never change, and when they do, the scan runs
-  // again under the new rules. A new store's first scan waits for its rules instead.
+  // again under the new rules. A new store's first scan waits for its rules instead. A scan the CLI's
+  // loader started before the lock is taken over where nothing wrote the store since; should it fail,
+  // the scan runs as always.
   onProgress?.('scanning');
-  const early = baseTree !== undefined ? scan() : null;
+  const started = takeEarlyScan(target.gitDir, root, baseTree !== undefined);
+  const early = baseTree !== undefined ? (started?.catch(() => scan()) ?? scan()) : null;
   early?.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   const state = await readState(target.statePath);
   const remembered = () =>

@@ -1,26 +1,16 @@
 import { lstatSync } from 'node:fs';
-import path from 'node:path';
-import { runGit } from '../git/run.js';
+import { takeEarlyStoreScan } from '../git/early-start.js';
+import { type GitResult, runGit, runGitFrom } from '../git/run.js';
+import {
+  GIT_LONG_TIMEOUT_MS,
+  indexStamp,
+  MALLOC_SLACK,
+  SCAN_ARGS,
+  STORE_IDENTITY,
+  storeGitArgs,
+} from './store-scan.js';
 
-/** Long enough for a first snapshot, a restore or a gc of a very large tree. */
-export const GIT_LONG_TIMEOUT_MS = 10 * 60_000;
-const IDENTITY = {
-  GIT_AUTHOR_NAME: 'claude-checkpoint',
-  GIT_AUTHOR_EMAIL: 'claude-checkpoint@localhost',
-  GIT_COMMITTER_NAME: 'claude-checkpoint',
-  GIT_COMMITTER_EMAIL: 'claude-checkpoint@localhost',
-};
-
-/**
- * glibc's malloc gives memory back to the system after each object git deflates and takes it again for
- * the next: on a first snapshot of 10,000 files that churn was three quarters of `git add`'s time
- * (16 s against 3.6 s, same peak memory; issue 26). A little slack keeps the memory between objects.
- * Other C libraries ignore these variables.
- */
-const MALLOC_SLACK = {
-  MALLOC_TOP_PAD_: String(4 * 1024 * 1024),
-  MALLOC_TRIM_THRESHOLD_: String(32 * 1024 * 1024),
-};
+export { GIT_LONG_TIMEOUT_MS } from './store-scan.js';
 
 export interface StoreGitOptions {
   input?: string | Buffer;
@@ -34,18 +24,15 @@ export interface StoreGitOptions {
 export type StoreGit = (args: readonly string[], options?: StoreGitOptions) => ReturnType<typeof runGit>;
 
 export function storeGit(gitDir: string, root: string): StoreGit {
-  // No excludes file of the store's own (one that is never there): the one the project's config names,
-  // which may be the project's own config, is copied into info/exclude (see inheritedIgnoreRules).
-  const noExcludesFile = `core.excludesFile=${path.join(gitDir, 'info', 'no-excludes-file')}`;
   const run: StoreGit = (args, options = {}) =>
-    runGit(['--git-dir', gitDir, '--work-tree', root, '-c', noExcludesFile, ...args], {
+    runGit(storeGitArgs(gitDir, root, args), {
       cwd: root,
       timeoutMs: GIT_LONG_TIMEOUT_MS,
       // The store's git answers with paths: kept exact (see raw-path.ts).
       exactNames: true,
       // Optional locks on: this index is ours (we hold the store lock), and letting status write back
       // refreshed stat data and the untracked cache is what keeps the next scan cheap.
-      extraEnv: { ...IDENTITY, ...MALLOC_SLACK, GIT_OPTIONAL_LOCKS: '1', ...options.extraEnv },
+      extraEnv: { ...STORE_IDENTITY, ...MALLOC_SLACK, GIT_OPTIONAL_LOCKS: '1', ...options.extraEnv },
       ...(options.okExitCodes ? { okExitCodes: options.okExitCodes } : {}),
       ...(options.input !== undefined ? { input: options.input } : {}),
       ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
@@ -64,6 +51,28 @@ export function storeGit(gitDir: string, root: string): StoreGit {
       return run(args, options);
     }
   };
+}
+
+/**
+ * The store's scan the CLI's loader started before this process took the lock (cli/early-snapshot.ts),
+ * if the store's index, HEAD and branch are as they were before it started: nothing wrote them since, so
+ * its outcome is that of a scan started now, but sooner. `null` otherwise, the early scan ended; and
+ * always with `isWanted` false (a first scan, which waits for the store's rules). Call it holding the
+ * lock. The early scan wrote nothing (no optional locks), so the index it read is not refreshed: the
+ * next scan, which does, catches up.
+ */
+export function takeEarlyScan(gitDir: string, root: string, isWanted: boolean): Promise<GitResult> | null {
+  const early = takeEarlyStoreScan(gitDir, root);
+  if (!early) return null;
+  if (!isWanted || early.stamp !== indexStamp(gitDir)) {
+    early.started.abandon();
+    return null;
+  }
+  return runGitFrom(early.started.exit, storeGitArgs(gitDir, root, SCAN_ARGS), {
+    cwd: root,
+    timeoutMs: GIT_LONG_TIMEOUT_MS,
+    exactNames: true,
+  });
 }
 
 /** git's refusal to take an index's lock that another process holds. */

@@ -84,14 +84,19 @@ export function runNodeScript(
 /**
  * A folder holding a `git` that writes each command line to a log before it runs the real git: put
  * `dir` first on PATH and set TRACE_GIT_LOG to `log` (not a GIT_* variable: the CLI keeps those from git).
+ * With `variable`, each line ends with ` <variable>=<its value for that git>`.
  */
-export function gitLoggingShim(root: string): { dir: string; log: string; commands: () => string[] } {
+export function gitLoggingShim(
+  root: string,
+  variable?: string,
+): { dir: string; log: string; commands: () => string[] } {
   const dir = tempDir('git-log-');
   const log = path.join(dir, 'git.log');
   writeFileSync(log, '');
+  const shown = variable === undefined ? '' : ` ${variable}=$${variable}`;
   writeFileSync(
     path.join(dir, 'git'),
-    `#!/bin/sh\necho "$*" >> "$TRACE_GIT_LOG"\nexec ${JSON.stringify(git(root, '--exec-path').trim())}/git "$@"\n`,
+    `#!/bin/sh\necho "$*${shown}" >> "$TRACE_GIT_LOG"\nexec ${JSON.stringify(git(root, '--exec-path').trim())}/git "$@"\n`,
   );
   chmodSync(path.join(dir, 'git'), 0o755);
   return { dir, log, commands: () => readFileSync(log, 'utf8').split('\n').filter(Boolean) };

@@ -1,0 +1,155 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { defaultDeps } from '../../src/app/deps.js';
+import { openStore, takeSnapshot } from '../../src/app/rewind.js';
+import { startSnapshotScanEarly } from '../../src/cli/early-snapshot.js';
+import { allowDirectSpawn } from '../../src/git/direct-spawn-flag.js';
+import { dropEarlyGit, takeEarlyStoreScan } from '../../src/git/early-start.js';
+import { projectStoreDir } from '../../src/store/store-location.js';
+import { assertBuilt, CLI, gitLoggingShim } from '../helpers/cli.js';
+import { DIRECT_SPAWN_HERE } from '../helpers/direct-spawn.js';
+import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { waitForStoreQuiet } from '../helpers/store.js';
+
+// Issue 26: `claude-checkpoint snapshot`'s loader starts the store's scan before the command has loaded
+// (src/cli/early-snapshot.ts), and the capture takes it over only holding the lock and finding the
+// store's index, HEAD and branch as they were (store-git.ts, takeEarlyScan). The other writer here is a
+// real second process: the built CLI, snapshotting the same project.
+
+beforeAll(assertBuilt);
+
+const savedPath = process.env.PATH ?? '';
+
+afterEach(() => {
+  dropEarlyGit();
+  process.env.PATH = savedPath;
+  delete process.env.TRACE_GIT_LOG;
+});
+
+/** A project with one snapshot in its own store; `root` as the CLI names it (symlinks resolved). */
+async function projectWithSnapshot() {
+  const root = createRepo({ committed: { 'a.txt': 'a1\n', 'b.txt': 'b1\n' } });
+  const storeBase = tempDir('early-scan-store-');
+  const env = { CHECKPOINT_STORE_DIR: storeBase };
+  const deps = defaultDeps({ env });
+  await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+  const storeDir = projectStoreDir(storeBase, root);
+  return { root, storeBase, storeDir, gitDir: path.join(storeDir, 'git'), env, deps };
+}
+
+/** A file's content in a snapshot, read from the store with git itself. */
+function inSnapshot(gitDir: string, commit: string, file: string): string {
+  const shown = spawnSync('git', ['--git-dir', gitDir, 'show', `${commit}:${file}`], { encoding: 'utf8' });
+  expect(shown.status, shown.stderr).toBe(0);
+  return shown.stdout;
+}
+
+describe("the loader's early scan for snapshot", () => {
+  it.skipIf(!DIRECT_SPAWN_HERE)('starts for a store set up for this very folder', async () => {
+    const { root, storeBase, gitDir } = await projectWithSnapshot();
+    allowDirectSpawn();
+    startSnapshotScanEarly(['snapshot', '--label', 'x'], {}, () => root, storeBase);
+    const early = takeEarlyStoreScan(gitDir, root);
+    expect(early).toBeDefined();
+    const exit = await early?.started.exit;
+    expect(exit?.code).toBe(0);
+  });
+
+  it.skipIf(!DIRECT_SPAWN_HERE)('starts nothing where the command may not run in this store', async () => {
+    const { root, storeBase, storeDir, gitDir } = await projectWithSnapshot();
+    allowDirectSpawn();
+    const startsFor = (
+      argv: string[],
+      env: NodeJS.ProcessEnv = {},
+      base: { storeBase?: string } = { storeBase },
+    ) => {
+      startSnapshotScanEarly(argv, env, () => root, base.storeBase);
+      const early = takeEarlyStoreScan(gitDir, root);
+      early?.started.abandon();
+      return early !== undefined;
+    };
+    expect(startsFor(['snapshot', '--root', root])).toBe(false);
+    expect(startsFor(['snapshot'], { CHECKPOINT_PROJECT_ROOT: root })).toBe(false);
+    expect(startsFor(['status'])).toBe(false);
+    expect(startsFor(['snapshot'], {}, {})).toBe(false);
+    expect(startsFor(['snapshot'])).toBe(true);
+    // A store whose set-up names another folder (the marker store-setup.ts writes last).
+    const ready = path.join(gitDir, 'claude-checkpoint-ready');
+    const marker = readFileSync(ready, 'utf8');
+    writeFileSync(ready, '/somewhere/else\n');
+    expect(startsFor(['snapshot'])).toBe(false);
+    writeFileSync(ready, marker);
+    // A link where the store's folder was: never followed.
+    const moved = `${storeDir}-moved`;
+    renameSync(storeDir, moved);
+    symlinkSync(moved, storeDir);
+    expect(startsFor(['snapshot'])).toBe(false);
+  });
+});
+
+describe('a capture with an early scan', () => {
+  it.skipIf(!DIRECT_SPAWN_HERE)('takes it over when nothing wrote the store since', async () => {
+    const { root, storeBase, gitDir, deps } = await projectWithSnapshot();
+    writeFileSync(path.join(root, 'a.txt'), 'a2\n');
+    const shim = gitLoggingShim(root);
+    process.env.PATH = `${shim.dir}${path.delimiter}${savedPath}`;
+    process.env.TRACE_GIT_LOG = shim.log;
+    allowDirectSpawn();
+    startSnapshotScanEarly(['snapshot'], {}, () => root, storeBase);
+    const taken = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    expect(taken.created).toBe(true);
+    expect(taken.snapshot.changes).toEqual({ added: 0, modified: 1, deleted: 0 });
+    expect(inSnapshot(gitDir, taken.snapshot.commit, 'a.txt')).toBe('a2\n');
+    // One scan of the store in all: the early one, taken over.
+    const scans = shim.commands().filter((line) => line.includes(gitDir) && / status /.test(line));
+    expect(scans).toHaveLength(1);
+    expect(takeEarlyStoreScan(gitDir, root)).toBeUndefined();
+  });
+
+  it.skipIf(!DIRECT_SPAWN_HERE)(
+    'scans again when another process wrote the store after it started',
+    async () => {
+      const { root, storeBase, storeDir, gitDir, deps, env } = await projectWithSnapshot();
+      writeFileSync(path.join(root, 'a.txt'), 'a2\n');
+      allowDirectSpawn();
+      startSnapshotScanEarly(['snapshot'], {}, () => root, storeBase);
+      // The early scan has read the store and ended: its outcome is a.txt changed, b.txt not.
+      await waitForStoreQuiet(storeDir);
+      // Another process snapshots meanwhile (a hook's), writing the store's index and HEAD...
+      const other = spawnSync(process.execPath, [CLI, 'snapshot'], {
+        cwd: root,
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+      });
+      expect(other.status, other.stderr).toBe(0);
+      // ...and then b.txt changes, which the early scan cannot know of.
+      writeFileSync(path.join(root, 'b.txt'), 'b2\n');
+      const taken = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+      expect(taken.created).toBe(true);
+      expect(taken.snapshot.changes).toEqual({ added: 0, modified: 1, deleted: 0 });
+      expect(inSnapshot(gitDir, taken.snapshot.commit, 'b.txt')).toBe('b2\n');
+      expect(inSnapshot(gitDir, taken.snapshot.commit, 'a.txt')).toBe('a2\n');
+    },
+  );
+
+  it.skipIf(!DIRECT_SPAWN_HERE)(
+    'leaves it for a first snapshot, which waits for the store rules',
+    async () => {
+      const root = createRepo({ committed: { 'a.txt': 'a1\n' }, dirty: { 'new.txt': 'new\n' } });
+      const storeBase = tempDir('early-scan-store-');
+      const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: storeBase } });
+      // Set up, with no snapshot yet.
+      const { store } = await openStore(deps, root, {});
+      await store.withLock(() => store.init());
+      const gitDir = path.join(projectStoreDir(storeBase, root), 'git');
+      allowDirectSpawn();
+      startSnapshotScanEarly(['snapshot'], {}, () => root, storeBase);
+      const taken = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+      expect(taken.created).toBe(true);
+      expect(inSnapshot(gitDir, taken.snapshot.commit, 'new.txt')).toBe('new\n');
+      expect(takeEarlyStoreScan(gitDir, root)).toBeUndefined();
+    },
+  );
+});
