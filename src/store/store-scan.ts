@@ -47,9 +47,11 @@ export const SCAN_ARGS: readonly string[] = [
 ];
 
 /**
- * What a scan's outcome depends on in the store, besides the rules (info/exclude, which the capture
- * compares itself): the index, HEAD and the branch it names. Each is replaced whole (a new file under
- * its name), so a file's identity and times tell that it was written; `null` when the store has no index.
+ * What a scan's outcome depends on in the store: the index, HEAD and the branch it names, and the rules
+ * (info/exclude, where every rule from outside the tree is copied; another process may have brought them
+ * up to date, and a capture that finds them so would not scan again). Each is replaced whole (a new file
+ * under its name), so a file's identity and times tell that it was written; `null` when the store has
+ * no index.
  */
 export function indexStamp(gitDir: string): string | null {
   const stamp = (name: string): string => {
@@ -62,9 +64,13 @@ export function indexStamp(gitDir: string): string | null {
   try {
     const index = stamp('index');
     if (index === '-') return null;
-    return [index, stamp('HEAD'), stamp(path.join('refs', 'heads', 'master')), stamp('packed-refs')].join(
-      ' ',
-    );
+    const others = [
+      'HEAD',
+      path.join('refs', 'heads', 'master'),
+      'packed-refs',
+      path.join('info', 'exclude'),
+    ];
+    return [index, ...others.map(stamp)].join(' ');
   } catch {
     return null;
   }

@@ -135,6 +135,37 @@ describe('a capture with an early scan', () => {
   );
 
   it.skipIf(!DIRECT_SPAWN_HERE)(
+    'scans again when another process brought the rules up to date after it started',
+    async () => {
+      const { root, storeBase, storeDir, gitDir, deps, env } = await projectWithSnapshot();
+      writeFileSync(path.join(root, 'scratch.txt'), 'notes\n');
+      allowDirectSpawn();
+      startSnapshotScanEarly(['snapshot'], {}, () => root, storeBase);
+      await waitForStoreQuiet(storeDir);
+      // The early scan saw scratch.txt as a new file. Then the user's own exclude file ignores it, and
+      // another process's snapshot copies that rule into the store (its tree unchanged, nothing to add).
+      writeFileSync(path.join(root, '.git', 'info', 'exclude'), 'scratch.txt\n');
+      const other = spawnSync(process.execPath, [CLI, 'snapshot'], {
+        cwd: root,
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+      });
+      expect(other.status, other.stderr).toBe(0);
+      expect(readFileSync(path.join(gitDir, 'info', 'exclude'), 'utf8')).toContain('scratch.txt');
+      const taken = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+      // An ignored file is never in a snapshot.
+      const listing = spawnSync(
+        'git',
+        ['--git-dir', gitDir, 'ls-tree', '-r', '--name-only', taken.snapshot.commit],
+        {
+          encoding: 'utf8',
+        },
+      );
+      expect(listing.stdout.split('\n')).not.toContain('scratch.txt');
+    },
+  );
+
+  it.skipIf(!DIRECT_SPAWN_HERE)(
     'leaves it for a first snapshot, which waits for the store rules',
     async () => {
       const root = createRepo({ committed: { 'a.txt': 'a1\n' }, dirty: { 'new.txt': 'new\n' } });
