@@ -1,15 +1,19 @@
-import { lstatSync, readFileSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { keepEarlyStoreScan } from '../git/early-start.js';
 import { gitEnvironment } from '../git/spawn.js';
 import { spawnGitDirect } from '../git/spawn-direct.js';
+import { removeQuietly } from '../store/fs-seam.js';
 import { projectStoreDir } from '../store/project-store-dir.js';
 import {
+  earlyIndexPath,
+  fileStamp,
   GIT_LONG_TIMEOUT_MS,
   indexStamp,
   MALLOC_SLACK,
   SCAN_ARGS,
   STORE_IDENTITY,
+  storeFolderStamp,
   storeGitArgs,
 } from '../store/store-scan.js';
 import { parseFastCommand } from './fast-argv.js';
@@ -17,9 +21,15 @@ import { parseFastCommand } from './fast-argv.js';
 // Run by the CLI's loader for `claude-checkpoint snapshot`, before the command has loaded: the capture's
 // scan of the private store (one `git status`) is most of a warm snapshot's time, and started here git
 // scans the tree while Node loads and compiles the command (about a tenth of the process at 10,000
-// files; issue 26). The scan writes nothing, and the capture takes it over only holding the store's lock
-// and finding the store's index as it was before the scan started (store-git.ts, takeEarlyScan);
+// files; issue 26). Only where no one holds the store's lock; the scan runs on a copy of the store's
+// index of its own, so it writes nothing of the store's, and the capture takes it over (putting the
+// refreshed copy in the index's place) only if it took the lock at its first try with no one having held
+// it since, and found the index, HEAD, branch and rules as they were (store-git.ts, takeEarlyScan);
 // anything else, and the capture scans as always.
+
+/** The store's folders and files a scan reads, each refused by the command where a link stands in its place. */
+const STORE_FOLDERS = ['info', 'objects', 'refs'];
+const STORE_FILES = ['index', 'HEAD', 'config', 'packed-refs'];
 
 /**
  * Starts the store's scan for `snapshot` run in a project whose store is set up for this very folder.
@@ -35,31 +45,84 @@ export function startSnapshotScanEarly(
   const command = parseFastCommand(argv);
   if (command?.name !== 'snapshot' || command.options.root !== undefined || storeBase === undefined) return;
   if (env.CHECKPOINT_PROJECT_ROOT?.trim()) return;
+  let copy: string | undefined;
   try {
     const root = cwd();
+    // A project inside the store's base folder is refused by the command.
+    if (root === storeBase || root.startsWith(`${storeBase}${path.sep}`)) return;
     const storeDir = projectStoreDir(storeBase, root);
     const gitDir = path.join(storeDir, 'git');
-    // The store's own folders, never through a link, set up for this root (the marker store-setup.ts
-    // writes last); the command checks them all again before it writes anything.
-    if (!isFolder(storeDir) || !isFolder(gitDir)) return;
+    // The store's own folders and files, never through a link (the command refuses a store with one).
+    const folders = [storeBase, path.dirname(storeDir), storeDir, gitDir];
+    if (!folders.concat(STORE_FOLDERS.map((name) => path.join(gitDir, name))).every(isFolder)) return;
+    if (!STORE_FILES.every((name) => isFileOrNone(path.join(gitDir, name)))) return;
+    // Set up for this root (the marker store-setup.ts writes last), and no one holds its lock now.
     const ready = path.join(gitDir, 'claude-checkpoint-ready');
     if (!lstatSync(ready, { throwIfNoEntry: false })?.isFile()) return;
     if (readFileSync(ready, 'utf8') !== `${root}\n`) return;
+    const folder = storeFolderStamp(storeDir);
+    if (folder === null || lstatSync(path.join(storeDir, 'lock'), { throwIfNoEntry: false })) return;
     const stamp = indexStamp(gitDir);
     if (stamp === null) return;
-    // gitEnvironment() turns optional locks off: this scan never writes the index, so it never takes
-    // the index's lock from a process that holds the store's.
+    copy = earlyIndexPath(gitDir, process.pid);
+    const index = { path: copy, stamp: writeCopy(path.join(gitDir, 'index'), copy) };
     const started = spawnGitDirect(
       storeGitArgs(gitDir, root, SCAN_ARGS),
       { cwd: root, timeoutMs: GIT_LONG_TIMEOUT_MS },
-      { ...gitEnvironment(), ...STORE_IDENTITY, ...MALLOC_SLACK },
+      // Optional locks on: git writes back what it refreshed, into the copy.
+      {
+        ...gitEnvironment(),
+        ...STORE_IDENTITY,
+        ...MALLOC_SLACK,
+        GIT_OPTIONAL_LOCKS: '1',
+        GIT_INDEX_FILE: copy,
+      },
     );
-    if (started) keepEarlyStoreScan(gitDir, root, { started, stamp });
+    if (!started) {
+      removeQuietly(copy);
+      return;
+    }
+    const left = copy;
+    const remove = () => {
+      removeQuietly(left);
+      removeQuietly(`${left}.lock`);
+    };
+    const discard = () => {
+      started.abandon();
+      remove();
+      // What git wrote before it ended; a process that ends first leaves it to the next capture.
+      void started.exit.then(remove, remove);
+    };
+    keepEarlyStoreScan(gitDir, root, { started, stamp, folder, index, discard });
   } catch {
     // The command meets the same problem itself, and says so.
+    if (copy !== undefined) removeQuietly(copy);
   }
+}
+
+/** Copies the index, owner-only and never through a link; the copy's stamp as written. */
+function writeCopy(index: string, copy: string): string {
+  const bytes = readFileSync(index);
+  // One of this pid's, left by a process that was killed: this process's name now.
+  removeQuietly(copy);
+  const fd = openSync(
+    copy,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o600,
+  );
+  try {
+    writeSync(fd, bytes);
+  } finally {
+    closeSync(fd);
+  }
+  return fileStamp(copy);
 }
 
 function isFolder(folder: string): boolean {
   return lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+function isFileOrNone(file: string): boolean {
+  const stats = lstatSync(file, { throwIfNoEntry: false });
+  return stats === undefined || stats.isFile();
 }

@@ -50,13 +50,19 @@ export function takeEarlyGit(
 }
 
 /**
- * A scan of the private store started before its lock was taken (cli/early-snapshot.ts): `stamp` is the
- * store's indexStamp (store-scan.ts) from before git started, which the capture compares with the store's
- * once it holds the lock. Run without optional locks: it writes nothing, so it never stands in a writer's way.
+ * A scan of the private store started before its lock was taken (cli/early-snapshot.ts), on a copy of
+ * the store's index of its own (`index`), which it refreshes. `stamp` (the store's indexStamp) and
+ * `folder` (its storeFolderStamp, store-scan.ts) are from before git started: the capture compares them
+ * with the store's once it holds the lock.
  */
 export interface EarlyStoreScan {
   started: SpawnedGit;
   stamp: string;
+  folder: string;
+  /** The copy's path, and its own stamp as written, before git ran on it. */
+  index: { path: string; stamp: string };
+  /** Ends git and removes the copy (once git has ended too): the scan is not taken. */
+  discard: () => void;
 }
 
 function scans(): Map<string, EarlyStoreScan> {
@@ -70,7 +76,7 @@ const scanKeyOf = (gitDir: string, root: string) => JSON.stringify([gitDir, root
 /** Keeps a store's scan started early, for the first capture of that store and root to take over. */
 export function keepEarlyStoreScan(gitDir: string, root: string, scan: EarlyStoreScan): void {
   const key = scanKeyOf(gitDir, root);
-  scans().get(key)?.started.abandon();
+  scans().get(key)?.discard();
   scans().set(key, scan);
 }
 
@@ -86,6 +92,6 @@ export function takeEarlyStoreScan(gitDir: string, root: string): EarlyStoreScan
 export function dropEarlyGit(): void {
   for (const started of registry().values()) started.abandon();
   registry().clear();
-  for (const scan of scans().values()) scan.started.abandon();
+  for (const scan of scans().values()) scan.discard();
   scans().clear();
 }

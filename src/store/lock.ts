@@ -33,6 +33,8 @@ export interface FileLockOptions {
   staleMs?: number;
   /** How this machine answers questions about pids; tests pass their own. */
   probe?: ProcessProbe;
+  /** Told once the lock is held: whether it was taken at the first try (no one held it then). */
+  onTaken?: (atFirstTry: boolean) => void;
 }
 
 /** What the lock's temp files are called, so leftovers of killed processes can be recognised. */
@@ -62,8 +64,11 @@ export async function withFileLock<T>(
   let deadline = Date.now() + timeoutMs;
   let holder: string | null = null;
   let delayMs = 2;
-  for (;;) {
-    if (tryAcquire(lockPath)) break;
+  for (let tries = 1; ; tries++) {
+    if (tryAcquire(lockPath)) {
+      options.onTaken?.(tries === 1);
+      break;
+    }
     refuseNonLock(lockPath);
     // The wait counts per owner: a lock that changes hands is making progress, however many are queued
     // on a busy machine (issue 26: four processes of 50 saves each gave up under load).

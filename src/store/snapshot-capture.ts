@@ -14,7 +14,7 @@ import { globalExcludesChanged } from './global-excludes.js';
 import { inheritedIgnoreRules, repositoryTop } from './inherited-ignores.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
 import { countChanges, coveringPathspecs, isUnder } from './snapshot-diff.js';
-import { type StoreGit, takeEarlyScan } from './store-git.js';
+import { removeLeftEarlyIndexes, type StoreGit, takeEarlyScan } from './store-git.js';
 import { dropLostEntries, isMissingObjectError } from './store-repair.js';
 import { SCAN_ARGS } from './store-scan.js';
 import { readState, type StoreState, writeState } from './store-state.js';
@@ -72,6 +72,8 @@ export interface CaptureTarget {
   objectFormat?: ObjectFormat | undefined;
   /** Our folders inside the project (the store's, the user's settings), never captured (see ourFoldersWithin). */
   ourFolders?: readonly string[] | undefined;
+  /** The store folder's stamp from just before this process took the lock at its first try (see takeEarlyScan). */
+  lockedFrom?: string | null | undefined;
 }
 
 /**
@@ -104,7 +106,8 @@ export async function captureTree(
   // loader started before the lock is taken over where nothing wrote the store since; should it fail,
   // the scan runs as always.
   onProgress?.('scanning');
-  const started = takeEarlyScan(target.gitDir, root, baseTree !== undefined);
+  const started = takeEarlyScan(target.gitDir, root, baseTree !== undefined, target.lockedFrom ?? null);
+  removeLeftEarlyIndexes(target.gitDir);
   const early = baseTree !== undefined ? (started?.catch(() => scan()) ?? scan()) : null;
   early?.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   const state = await readState(target.statePath);

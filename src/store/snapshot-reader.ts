@@ -7,6 +7,7 @@ import { withFileLock } from './lock.js';
 import * as catalog from './snapshot-catalog.js';
 import { refuseFanOutLinks, refuseStoreFileLink, refuseStoreFolderLink } from './store-folder.js';
 import { type StoreGit, storeGit } from './store-git.js';
+import { storeFolderStamp } from './store-scan.js';
 import { ensurePrivateDirs, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
 import { storeSizeBytes } from './store-size.js';
 import { readState } from './store-state.js';
@@ -116,6 +117,9 @@ export class SnapshotReader {
       this.refuseGitFolderLinks();
       refuseFanOutLinks(path.join(this.gitDir, 'objects'));
     }
+    // Read before this process takes the lock: unchanged, and the lock taken at the first try, says no
+    // one held it since (a scan the CLI's loader started may then stand; see takeEarlyScan).
+    const folderBefore = storeFolderStamp(this.storeDir);
     return withFileLock(
       this.lockPath,
       async () => {
@@ -128,9 +132,23 @@ export class SnapshotReader {
         if (leftover) await fsp.rm(path.join(this.gitDir, 'index.lock'), { force: true });
         return task();
       },
-      { timeoutMs: 60_000, staleMs: 15 * 60_000 },
-    );
+      {
+        timeoutMs: 60_000,
+        staleMs: 15 * 60_000,
+        onTaken: (atFirstTry) => {
+          this.lockedFrom = atFirstTry ? folderBefore : null;
+        },
+      },
+    ).finally(() => {
+      this.lockedFrom = null;
+    });
   }
+
+  /**
+   * While this process holds the lock, having taken it at its first try: the store folder's stamp from
+   * just before (storeFolderStamp); `null` otherwise.
+   */
+  protected lockedFrom: string | null = null;
 
   /** The store's size: measured by the last gc plus what was added since, at most; walked when never measured. */
   async usageBytes(): Promise<number> {

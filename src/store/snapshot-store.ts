@@ -117,6 +117,7 @@ export class SnapshotStore extends SnapshotReader {
           git: this.git,
           objectFormat: this.objectFormat,
           ourFolders: this.ourFolders,
+          lockedFrom: this.lockedFrom,
         },
         baseTree,
         once,

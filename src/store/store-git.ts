@@ -1,7 +1,11 @@
-import { lstatSync } from 'node:fs';
-import { takeEarlyStoreScan } from '../git/early-start.js';
+import { closeSync, constants, lstatSync, openSync, readdirSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import { type EarlyStoreScan, takeEarlyStoreScan } from '../git/early-start.js';
 import { type GitResult, runGit, runGitFrom } from '../git/run.js';
+import { removeQuietly } from './fs-seam.js';
 import {
+  EARLY_INDEX_PREFIX,
+  fileStamp,
   GIT_LONG_TIMEOUT_MS,
   indexStamp,
   MALLOC_SLACK,
@@ -55,24 +59,106 @@ export function storeGit(gitDir: string, root: string): StoreGit {
 
 /**
  * The store's scan the CLI's loader started before this process took the lock (cli/early-snapshot.ts),
- * if the store's index, HEAD and branch are as they were before it started: nothing wrote them since, so
- * its outcome is that of a scan started now, but sooner. `null` otherwise, the early scan ended; and
- * always with `isWanted` false (a first scan, which waits for the store's rules). Call it holding the
- * lock. The early scan wrote nothing (no optional locks), so the index it read is not refreshed: the
- * next scan, which does, catches up.
+ * if it may stand for a scan started now: this process took the lock at its first try and the store's
+ * folder is as it was before the scan started (`lockedFrom`, the folder's stamp just before: no one held
+ * the lock since), and so are its index, HEAD, branch and rules. Its outcome then, with the index copy
+ * it refreshed put in the index's place (what a scan holding the lock writes back). `null` otherwise,
+ * the early scan ended and its copy removed; and always with `isWanted` false (a first scan, which
+ * waits for the store's rules). Call it holding the lock.
  */
-export function takeEarlyScan(gitDir: string, root: string, isWanted: boolean): Promise<GitResult> | null {
+export function takeEarlyScan(
+  gitDir: string,
+  root: string,
+  isWanted: boolean,
+  lockedFrom: string | null,
+): Promise<GitResult> | null {
   const early = takeEarlyStoreScan(gitDir, root);
   if (!early) return null;
-  if (!isWanted || early.stamp !== indexStamp(gitDir)) {
-    early.started.abandon();
+  if (!isWanted || lockedFrom === null || early.folder !== lockedFrom || early.stamp !== indexStamp(gitDir)) {
+    early.discard();
     return null;
   }
-  return runGitFrom(early.started.exit, storeGitArgs(gitDir, root, SCAN_ARGS), {
+  const taken = runGitFrom(early.started.exit, storeGitArgs(gitDir, root, SCAN_ARGS), {
     cwd: root,
     timeoutMs: GIT_LONG_TIMEOUT_MS,
     exactNames: true,
   });
+  return taken.then(
+    (result) => {
+      putEarlyIndexInPlace(gitDir, early.index);
+      return result;
+    },
+    (error: unknown) => {
+      early.discard();
+      throw error;
+    },
+  );
+}
+
+/**
+ * The refreshed copy in the index's place, under git's own lock on the index (no git of ours runs on the
+ * store while we hold its lock, so one there is a leftover the lock's holder removes first). A copy git
+ * did not rewrite (nothing to refresh) is only removed.
+ */
+function putEarlyIndexInPlace(gitDir: string, copy: EarlyStoreScan['index']): void {
+  if (fileStamp(copy.path) === copy.stamp) {
+    removeQuietly(copy.path);
+    return;
+  }
+  const indexLock = path.join(gitDir, 'index.lock');
+  try {
+    closeSync(
+      openSync(
+        indexLock,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o600,
+      ),
+    );
+  } catch {
+    removeQuietly(copy.path);
+    return;
+  }
+  try {
+    renameSync(copy.path, path.join(gitDir, 'index'));
+  } catch {
+    removeQuietly(copy.path);
+  } finally {
+    removeQuietly(indexLock);
+  }
+}
+
+/** How long an early scan may run at most (its git's timeout), with a margin: a copy older is a leftover. */
+const EARLY_INDEX_MAX_AGE_MS = GIT_LONG_TIMEOUT_MS + 60_000;
+
+/**
+ * Removes the index copies (and git's locks on them) that early scans of processes no longer running
+ * left in the store (a snapshot killed before its capture took its scan). Call it holding the lock.
+ */
+export function removeLeftEarlyIndexes(gitDir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(gitDir).filter((name) => name.startsWith(EARLY_INDEX_PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^index\.early-(\d+)/.exec(name)?.[1]);
+    if (pid === process.pid) continue;
+    const file = path.join(gitDir, name);
+    const stats = lstatSync(file, { throwIfNoEntry: false });
+    if (!stats) continue;
+    if (!isRunning(pid) || Date.now() - stats.mtimeMs > EARLY_INDEX_MAX_AGE_MS) removeQuietly(file);
+  }
+}
+
+function isRunning(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** git's refusal to take an index's lock that another process holds. */

@@ -54,15 +54,8 @@ export const SCAN_ARGS: readonly string[] = [
  * no index.
  */
 export function indexStamp(gitDir: string): string | null {
-  const stamp = (name: string): string => {
-    const stats: BigIntStats | undefined = lstatSync(path.join(gitDir, name), {
-      bigint: true,
-      throwIfNoEntry: false,
-    });
-    return stats ? `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` : '-';
-  };
   try {
-    const index = stamp('index');
+    const index = fileStamp(path.join(gitDir, 'index'));
     if (index === '-') return null;
     const others = [
       'HEAD',
@@ -70,8 +63,39 @@ export function indexStamp(gitDir: string): string | null {
       'packed-refs',
       path.join('info', 'exclude'),
     ];
-    return [index, ...others.map(stamp)].join(' ');
+    return [index, ...others.map((name) => fileStamp(path.join(gitDir, name)))].join(' ');
   } catch {
     return null;
   }
 }
+
+/** A file's identity, size and times (nanoseconds); `-` when there is none. */
+export function fileStamp(file: string): string {
+  const stats: BigIntStats | undefined = lstatSync(file, { bigint: true, throwIfNoEntry: false });
+  return stats ? `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` : '-';
+}
+
+/**
+ * The store folder's times: every process that takes or lets go of the store's lock makes and removes
+ * files in it (the lock, its temp file), so an unchanged stamp, read before this process took the lock
+ * at its first try, says no one held the lock since it was read. `null` when the folder cannot be read.
+ */
+export function storeFolderStamp(storeDir: string): string | null {
+  try {
+    const stats = lstatSync(storeDir, { bigint: true, throwIfNoEntry: false });
+    return stats?.isDirectory() ? `${stats.mtimeNs}:${stats.ctimeNs}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An early scan's own copy of the store's index, which it refreshes (git's stat data for files touched
+ * but unchanged, the untracked cache) where a scan holding the lock would refresh the index itself: the
+ * capture puts it in the index's place when it takes the scan over. Named for the process, so that a
+ * copy a killed process left is known (see removeLeftEarlyIndexes).
+ */
+export const EARLY_INDEX_PREFIX = 'index.early-';
+
+export const earlyIndexPath = (gitDir: string, pid: number): string =>
+  path.join(gitDir, `${EARLY_INDEX_PREFIX}${pid}`);

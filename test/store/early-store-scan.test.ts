@@ -1,22 +1,32 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
 import { openStore, takeSnapshot } from '../../src/app/rewind.js';
 import { startSnapshotScanEarly } from '../../src/cli/early-snapshot.js';
 import { allowDirectSpawn } from '../../src/git/direct-spawn-flag.js';
-import { dropEarlyGit, takeEarlyStoreScan } from '../../src/git/early-start.js';
+import { dropEarlyGit, keepEarlyStoreScan, takeEarlyStoreScan } from '../../src/git/early-start.js';
 import { projectStoreDir } from '../../src/store/store-location.js';
 import { assertBuilt, CLI, gitLoggingShim } from '../helpers/cli.js';
 import { DIRECT_SPAWN_HERE } from '../helpers/direct-spawn.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
-import { waitForStoreQuiet } from '../helpers/store.js';
 
 // Issue 26: `claude-checkpoint snapshot`'s loader starts the store's scan before the command has loaded
-// (src/cli/early-snapshot.ts), and the capture takes it over only holding the lock and finding the
-// store's index, HEAD and branch as they were (store-git.ts, takeEarlyScan). The other writer here is a
-// real second process: the built CLI, snapshotting the same project.
+// (src/cli/early-snapshot.ts), on a copy of the store's index, and the capture takes it over only when
+// it took the store's lock at its first try with no one having held it since, and finds the store's
+// index, HEAD, branch and rules as they were (store-git.ts, takeEarlyScan). The other writers here are a
+// real second process (the built CLI, snapshotting the same project) and a holder of the store's lock
+// that writes only the working tree, as a restore does.
 
 beforeAll(assertBuilt);
 
@@ -38,6 +48,18 @@ async function projectWithSnapshot() {
   const storeDir = projectStoreDir(storeBase, root);
   return { root, storeBase, storeDir, gitDir: path.join(storeDir, 'git'), env, deps };
 }
+
+/** Waits until the early scan has ended (it has read the store), and keeps it for the capture again. */
+async function earlyScanEnded(gitDir: string, root: string): Promise<void> {
+  const early = takeEarlyStoreScan(gitDir, root);
+  expect(early).toBeDefined();
+  if (!early) return;
+  expect((await early.started.exit).code).toBe(0);
+  keepEarlyStoreScan(gitDir, root, early);
+}
+
+/** The early scans' index copies left in a store's git folder. */
+const earlyCopies = (gitDir: string) => readdirSync(gitDir).filter((name) => name.startsWith('index.early-'));
 
 /** A file's content in a snapshot, read from the store with git itself. */
 function inSnapshot(gitDir: string, commit: string, file: string): string {
@@ -67,7 +89,7 @@ describe("the loader's early scan for snapshot", () => {
     ) => {
       startSnapshotScanEarly(argv, env, () => root, base.storeBase);
       const early = takeEarlyStoreScan(gitDir, root);
-      early?.started.abandon();
+      early?.discard();
       return early !== undefined;
     };
     expect(startsFor(['snapshot', '--root', root])).toBe(false);
@@ -81,6 +103,19 @@ describe("the loader's early scan for snapshot", () => {
     writeFileSync(ready, '/somewhere/else\n');
     expect(startsFor(['snapshot'])).toBe(false);
     writeFileSync(ready, marker);
+    // Another process holds the store's lock.
+    writeFileSync(path.join(storeDir, 'lock'), '{}');
+    expect(startsFor(['snapshot'])).toBe(false);
+    rmSync(path.join(storeDir, 'lock'));
+    expect(startsFor(['snapshot'])).toBe(true);
+    // A link in place of a folder git reads in the store (the command refuses such a store).
+    renameSync(path.join(gitDir, 'info'), path.join(gitDir, 'info-moved'));
+    symlinkSync(path.join(gitDir, 'info-moved'), path.join(gitDir, 'info'));
+    expect(startsFor(['snapshot'])).toBe(false);
+    rmSync(path.join(gitDir, 'info'));
+    renameSync(path.join(gitDir, 'info-moved'), path.join(gitDir, 'info'));
+    // No copy of the index is left behind by any of these.
+    expect(earlyCopies(gitDir)).toEqual([]);
     // A link where the store's folder was: never followed.
     const moved = `${storeDir}-moved`;
     renameSync(storeDir, moved);
@@ -106,17 +141,72 @@ describe('a capture with an early scan', () => {
     const scans = shim.commands().filter((line) => line.includes(gitDir) && / status /.test(line));
     expect(scans).toHaveLength(1);
     expect(takeEarlyStoreScan(gitDir, root)).toBeUndefined();
+    expect(earlyCopies(gitDir)).toEqual([]);
+  });
+
+  it.skipIf(!DIRECT_SPAWN_HERE)(
+    'scans again when another holder of the lock wrote only the working tree',
+    async () => {
+      const { root, storeBase, gitDir, deps } = await projectWithSnapshot();
+      allowDirectSpawn();
+      startSnapshotScanEarly(['snapshot'], {}, () => root, storeBase);
+      // The early scan found nothing changed...
+      await earlyScanEnded(gitDir, root);
+      // ...then a restore-like holder of the lock writes a file, and none of the store's git files.
+      const { store } = await openStore(deps, root, {});
+      await store.withLock(async () => {
+        writeFileSync(path.join(root, 'a.txt'), 'restored\n');
+      });
+      const taken = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+      expect(taken.created).toBe(true);
+      expect(inSnapshot(gitDir, taken.snapshot.commit, 'a.txt')).toBe('restored\n');
+      expect(earlyCopies(gitDir)).toEqual([]);
+    },
+  );
+
+  it.skipIf(!DIRECT_SPAWN_HERE)(
+    'keeps what the early scan refreshed, as a scan holding the lock does',
+    async () => {
+      const { root, storeBase, gitDir, deps } = await projectWithSnapshot();
+      // b.txt touched, its content the same: the store's index holds stale stat data for it.
+      const past = new Date('2020-01-02T03:04:05Z');
+      utimesSync(path.join(root, 'b.txt'), past, past);
+      writeFileSync(path.join(root, 'a.txt'), 'a2\n');
+      allowDirectSpawn();
+      startSnapshotScanEarly(['snapshot'], {}, () => root, storeBase);
+      const taken = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+      expect(taken.snapshot.changes).toEqual({ added: 0, modified: 1, deleted: 0 });
+      // The index's entry for b.txt now has the file's time: the next scan need not read b.txt again.
+      const debug = spawnSync('git', ['--git-dir', gitDir, 'ls-files', '--debug', '--', 'b.txt'], {
+        cwd: root,
+        encoding: 'utf8',
+      });
+      expect(debug.stdout).toContain(`mtime: ${past.getTime() / 1000}:0`);
+      expect(earlyCopies(gitDir)).toEqual([]);
+    },
+  );
+
+  it('removes the index copies that early scans of ended processes left', async () => {
+    const { root, gitDir, deps } = await projectWithSnapshot();
+    // A pid no process has (Linux's pid_max is at most 2^22).
+    const left = path.join(gitDir, 'index.early-99999999');
+    writeFileSync(left, 'x');
+    writeFileSync(`${left}.lock`, 'x');
+    writeFileSync(path.join(root, 'a.txt'), 'a2\n');
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(`${left}.lock`)).toBe(false);
   });
 
   it.skipIf(!DIRECT_SPAWN_HERE)(
     'scans again when another process wrote the store after it started',
     async () => {
-      const { root, storeBase, storeDir, gitDir, deps, env } = await projectWithSnapshot();
+      const { root, storeBase, gitDir, deps, env } = await projectWithSnapshot();
       writeFileSync(path.join(root, 'a.txt'), 'a2\n');
       allowDirectSpawn();
       startSnapshotScanEarly(['snapshot'], {}, () => root, storeBase);
       // The early scan has read the store and ended: its outcome is a.txt changed, b.txt not.
-      await waitForStoreQuiet(storeDir);
+      await earlyScanEnded(gitDir, root);
       // Another process snapshots meanwhile (a hook's), writing the store's index and HEAD...
       const other = spawnSync(process.execPath, [CLI, 'snapshot'], {
         cwd: root,
@@ -137,11 +227,11 @@ describe('a capture with an early scan', () => {
   it.skipIf(!DIRECT_SPAWN_HERE)(
     'scans again when another process brought the rules up to date after it started',
     async () => {
-      const { root, storeBase, storeDir, gitDir, deps, env } = await projectWithSnapshot();
+      const { root, storeBase, gitDir, deps, env } = await projectWithSnapshot();
       writeFileSync(path.join(root, 'scratch.txt'), 'notes\n');
       allowDirectSpawn();
       startSnapshotScanEarly(['snapshot'], {}, () => root, storeBase);
-      await waitForStoreQuiet(storeDir);
+      await earlyScanEnded(gitDir, root);
       // The early scan saw scratch.txt as a new file. Then the user's own exclude file ignores it, and
       // another process's snapshot copies that rule into the store (its tree unchanged, nothing to add).
       writeFileSync(path.join(root, '.git', 'info', 'exclude'), 'scratch.txt\n');
@@ -181,6 +271,7 @@ describe('a capture with an early scan', () => {
       expect(taken.created).toBe(true);
       expect(inSnapshot(gitDir, taken.snapshot.commit, 'new.txt')).toBe('new\n');
       expect(takeEarlyStoreScan(gitDir, root)).toBeUndefined();
+      expect(earlyCopies(gitDir)).toEqual([]);
     },
   );
 });
