@@ -1,4 +1,4 @@
-import { closeSync, constants, lstatSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { linkSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { keepEarlyStoreScan } from '../git/early-start.js';
 import { gitEnvironment } from '../git/spawn.js';
@@ -21,8 +21,8 @@ import { parseFastCommand } from './fast-argv.js';
 // Run by the CLI's loader for `claude-checkpoint snapshot`, before the command has loaded: the capture's
 // scan of the private store (one `git status`) is most of a warm snapshot's time, and started here git
 // scans the tree while Node loads and compiles the command (about a tenth of the process at 10,000
-// files; issue 26). Only where no one holds the store's lock; the scan runs on a copy of the store's
-// index of its own, so it writes nothing of the store's, and the capture takes it over (putting the
+// files; issue 26). Only where no one holds the store's lock; the scan reads the store's index under a
+// name of its own and writes what it refreshes under that name, so it writes nothing of the store's, and the capture takes it over (putting the
 // refreshed copy in the index's place) only if it took the lock at its first try with no one having held
 // it since, and found the index, HEAD, branch and rules as they were (store-git.ts, takeEarlyScan);
 // anything else, and the capture scans as always.
@@ -62,14 +62,21 @@ export function startSnapshotScanEarly(
     if (readFileSync(ready, 'utf8') !== `${root}\n`) return;
     const folder = storeFolderStamp(storeDir);
     if (folder === null || lstatSync(path.join(storeDir, 'lock'), { throwIfNoEntry: false })) return;
+    if (!isFileOrNone(path.join(gitDir, 'index'))) return;
+    // The scan's own name for the index: a second link to it, so that git judges the entries it may not
+    // trust by their times against the index's own time, as on the index itself (a copy would be newer,
+    // and git would trust a file changed in the same second as the index was written). git writes what it
+    // refreshed to a new file under that name, never to the index.
     const stamp = indexStamp(gitDir);
     if (stamp === null) return;
     copy = earlyIndexPath(gitDir, process.pid);
-    const index = { path: copy, stamp: writeCopy(path.join(gitDir, 'index'), copy) };
+    removeQuietly(copy);
+    linkSync(path.join(gitDir, 'index'), copy);
+    const index = { path: copy, stamp: fileStamp(copy) };
     const started = spawnGitDirect(
       storeGitArgs(gitDir, root, SCAN_ARGS),
       { cwd: root, timeoutMs: GIT_LONG_TIMEOUT_MS },
-      // Optional locks on: git writes back what it refreshed, into the copy.
+      // Optional locks on: git writes back what it refreshed, under the scan's own name.
       {
         ...gitEnvironment(),
         ...STORE_IDENTITY,
@@ -98,24 +105,6 @@ export function startSnapshotScanEarly(
     // The command meets the same problem itself, and says so.
     if (copy !== undefined) removeQuietly(copy);
   }
-}
-
-/** Copies the index, owner-only and never through a link; the copy's stamp as written. */
-function writeCopy(index: string, copy: string): string {
-  const bytes = readFileSync(index);
-  // One of this pid's, left by a process that was killed: this process's name now.
-  removeQuietly(copy);
-  const fd = openSync(
-    copy,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    0o600,
-  );
-  try {
-    writeSync(fd, bytes);
-  } finally {
-    closeSync(fd);
-  }
-  return fileStamp(copy);
 }
 
 function isFolder(folder: string): boolean {

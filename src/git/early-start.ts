@@ -50,8 +50,8 @@ export function takeEarlyGit(
 }
 
 /**
- * A scan of the private store started before its lock was taken (cli/early-snapshot.ts), on a copy of
- * the store's index of its own (`index`), which it refreshes. `stamp` (the store's indexStamp) and
+ * A scan of the private store started before its lock was taken (cli/early-snapshot.ts), reading the
+ * store's index under a name of its own (`index`), where git writes what it refreshes. `stamp` (the store's indexStamp) and
  * `folder` (its storeFolderStamp, store-scan.ts) are from before git started: the capture compares them
  * with the store's once it holds the lock.
  */
@@ -59,9 +59,9 @@ export interface EarlyStoreScan {
   started: SpawnedGit;
   stamp: string;
   folder: string;
-  /** The copy's path, and its own stamp as written, before git ran on it. */
+  /** That name (a second link to the index), and its stamp before git ran. */
   index: { path: string; stamp: string };
-  /** Ends git and removes the copy (once git has ended too): the scan is not taken. */
+  /** Ends git and removes that name (once git has ended too): the scan is not taken. */
   discard: () => void;
 }
 

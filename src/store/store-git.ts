@@ -61,9 +61,9 @@ export function storeGit(gitDir: string, root: string): StoreGit {
  * The store's scan the CLI's loader started before this process took the lock (cli/early-snapshot.ts),
  * if it may stand for a scan started now: this process took the lock at its first try and the store's
  * folder is as it was before the scan started (`lockedFrom`, the folder's stamp just before: no one held
- * the lock since), and so are its index, HEAD, branch and rules. Its outcome then, with the index copy
+ * the lock since), and so are its index, HEAD, branch and rules. Its outcome then, with what it
  * it refreshed put in the index's place (what a scan holding the lock writes back). `null` otherwise,
- * the early scan ended and its copy removed; and always with `isWanted` false (a first scan, which
+ * the early scan ended and its name for the index removed; and always with `isWanted` false (a first scan, which
  * waits for the store's rules). Call it holding the lock.
  */
 export function takeEarlyScan(
@@ -96,9 +96,9 @@ export function takeEarlyScan(
 }
 
 /**
- * The refreshed copy in the index's place, under git's own lock on the index (no git of ours runs on the
- * store while we hold its lock, so one there is a leftover the lock's holder removes first). A copy git
- * did not rewrite (nothing to refresh) is only removed.
+ * What the early scan refreshed in the index's place, under git's own lock on the index (no git of ours
+ * runs on the store while we hold its lock, so one there is a leftover the lock's holder removes first).
+ * A name git did not write to (nothing to refresh), still a second link to the index, is only removed.
  */
 function putEarlyIndexInPlace(gitDir: string, copy: EarlyStoreScan['index']): void {
   if (fileStamp(copy.path) === copy.stamp) {
@@ -127,11 +127,11 @@ function putEarlyIndexInPlace(gitDir: string, copy: EarlyStoreScan['index']): vo
   }
 }
 
-/** How long an early scan may run at most (its git's timeout), with a margin: a copy older is a leftover. */
+/** How long an early scan may run at most (its git's timeout), with a margin: a name older is a leftover. */
 const EARLY_INDEX_MAX_AGE_MS = GIT_LONG_TIMEOUT_MS + 60_000;
 
 /**
- * Removes the index copies (and git's locks on them) that early scans of processes no longer running
+ * Removes the names for the index (and git's locks on them) that early scans of processes no longer running
  * left in the store (a snapshot killed before its capture took its scan). Call it holding the lock.
  */
 export function removeLeftEarlyIndexes(gitDir: string): void {

@@ -50,7 +50,7 @@ export const SCAN_ARGS: readonly string[] = [
  * What a scan's outcome depends on in the store: the index, HEAD and the branch it names, and the rules
  * (info/exclude, where every rule from outside the tree is copied; another process may have brought them
  * up to date, and a capture that finds them so would not scan again). Each is replaced whole (a new file
- * under its name), so a file's identity and times tell that it was written; `null` when the store has
+ * under its name), so a file's identity and time tell that it was written; `null` when the store has
  * no index.
  */
 export function indexStamp(gitDir: string): string | null {
@@ -69,10 +69,13 @@ export function indexStamp(gitDir: string): string | null {
   }
 }
 
-/** A file's identity, size and times (nanoseconds); `-` when there is none. */
+/**
+ * A file's identity, size and time of change (nanoseconds); `-` when there is none. Not its status time,
+ * which a second link to the file changes (see cli/early-snapshot.ts) where its content stays.
+ */
 export function fileStamp(file: string): string {
   const stats: BigIntStats | undefined = lstatSync(file, { bigint: true, throwIfNoEntry: false });
-  return stats ? `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}` : '-';
+  return stats ? `${stats.ino}:${stats.size}:${stats.mtimeNs}` : '-';
 }
 
 /**
@@ -90,10 +93,11 @@ export function storeFolderStamp(storeDir: string): string | null {
 }
 
 /**
- * An early scan's own copy of the store's index, which it refreshes (git's stat data for files touched
- * but unchanged, the untracked cache) where a scan holding the lock would refresh the index itself: the
- * capture puts it in the index's place when it takes the scan over. Named for the process, so that a
- * copy a killed process left is known (see removeLeftEarlyIndexes).
+ * An early scan's own name for the store's index (a second link to it), under which git writes what it
+ * refreshes (its stat data for files touched but unchanged, the untracked cache) where a scan holding the
+ * lock would write to the index itself: the capture puts that in the index's place when it takes the
+ * scan over. Named for the process, so that a
+ * name a killed process left is known (see removeLeftEarlyIndexes).
  */
 export const EARLY_INDEX_PREFIX = 'index.early-';
 

@@ -10,7 +10,7 @@ import { storeGitDir } from '../helpers/store.js';
 beforeAll(assertBuilt);
 
 // Issue 26: a person's `claude-checkpoint snapshot` had its scan of the store start only once the command
-// had loaded and taken the store's lock; the loader now starts it first, on a copy of the store's index
+// had loaded and taken the store's lock; the loader now starts it first, under a name of its own for the store's index
 // (src/cli/early-snapshot.ts), and the command takes it over. One scan, the right content.
 describe('claude-checkpoint snapshot, its scan started by the loader', () => {
   it.skipIf(!DIRECT_SPAWN_HERE)('scans the store once, and the snapshot holds what is on disk', async () => {
@@ -29,7 +29,7 @@ describe('claude-checkpoint snapshot, its scan started by the loader', () => {
     const gitDir = storeGitDir(env.CHECKPOINT_STORE_DIR);
     const scans = shim.commands().filter((line) => line.includes(gitDir) && / status /.test(line));
     expect(scans).toHaveLength(1);
-    // The loader's, on its own copy of the store's index (the command's own scan reads the index itself),
+    // The loader's, under its own name for the store's index (the command's own scan reads the index itself),
     // which the command put in the index's place.
     expect(scans[0]).toMatch(/ GIT_INDEX_FILE=\S+\/index\.early-\d+$/);
     expect(readdirSync(gitDir).filter((name) => name.startsWith('index.early-'))).toEqual([]);

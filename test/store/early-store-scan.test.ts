@@ -22,7 +22,7 @@ import { DIRECT_SPAWN_HERE } from '../helpers/direct-spawn.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 
 // Issue 26: `claude-checkpoint snapshot`'s loader starts the store's scan before the command has loaded
-// (src/cli/early-snapshot.ts), on a copy of the store's index, and the capture takes it over only when
+// (src/cli/early-snapshot.ts), under a name of its own for the store's index, and the capture takes it over only when
 // it took the store's lock at its first try with no one having held it since, and finds the store's
 // index, HEAD, branch and rules as they were (store-git.ts, takeEarlyScan). The other writers here are a
 // real second process (the built CLI, snapshotting the same project) and a holder of the store's lock
@@ -114,7 +114,7 @@ describe("the loader's early scan for snapshot", () => {
     expect(startsFor(['snapshot'])).toBe(false);
     rmSync(path.join(gitDir, 'info'));
     renameSync(path.join(gitDir, 'info-moved'), path.join(gitDir, 'info'));
-    // No copy of the index is left behind by any of these.
+    // No second name for the index is left behind by any of these.
     expect(earlyCopies(gitDir)).toEqual([]);
     // A link where the store's folder was: never followed.
     const moved = `${storeDir}-moved`;
