@@ -111,7 +111,7 @@ async function changesAfter(
     shown = prompts.filter((_, index) => whole[index]);
     changes = await store.changesBetweenPairs(chain(shown));
   }
-  const counts = countChangesAlongChain(changes);
+  const counts = countChangesAlongChain(changes, await store.linksToThemselves(changes.flat()));
   return shown.map((prompt, index) => toEntry(prompt, counts[index] as RewindEntry['changes']));
 }
 

@@ -381,6 +381,11 @@ export class SnapshotStore extends SnapshotReader {
       : changes.filter((change) => !isOurPath(change.path, this.ourFolders));
   }
 
+  /** The sides of `changes` that are symbolic links to themselves, as `<oid> <path>` (see snapshot-diff.ts). */
+  linksToThemselves(changes: readonly TreeChange[]): Promise<Set<string>> {
+    return diff.linksToThemselves(this.git, changes);
+  }
+
   /** The changes between each pair of trees, from one git process. */
   async changesBetweenPairs(
     pairs: ReadonlyArray<readonly [from: string, to: string]>,
