@@ -490,7 +490,11 @@ export async function rewindTo(
       const headMoved = headMoveSince(chosen.git, await readHeadFast(store.root));
       const brought = new Set(held.brought.map((entry) => entry.path));
       const stillNotHeld = notHeld.filter((entry) => !brought.has(entry.path));
-      const fromPreCommand = held.brought.map(({ path, snapshotId }) => ({ path, snapshotId }));
+      // Those the plan writes: one unchanged on disk is left be, one the plan refuses is named there.
+      const written = new Set([...done.plan.overwrite, ...done.plan.create]);
+      const fromPreCommand = held.brought
+        .filter((entry) => written.has(entry.path))
+        .map(({ path, snapshotId }) => ({ path, snapshotId }));
       outcome.code = {
         ...done,
         conflicts,

@@ -128,6 +128,9 @@ describe('rewind brings back a file over the size cap that a pre-command snapsho
     writeFileSync(big(root), content);
     const planned = await rewind(true);
     expect(planned.code?.plan).toMatchObject({ create: [], overwrite: ['src/app.ts'], keptAside: [] });
+    // Not said to come back: it is not written.
+    expect(planned.code?.fromPreCommand).toBeUndefined();
+    expect(renderRewind(planned)).not.toContain('big.bin');
     const done = await rewind(false);
     await restoreSnapshot(deps, {
       projectRoot: root,
