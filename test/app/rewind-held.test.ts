@@ -19,13 +19,20 @@ const SESSION = 'b4c9ace5-a499-4748-b228-b65376c1eb91';
  * A project with a 40 KB `big.bin` over a 0.02 MB size cap; prompt `p1`, then `rm big.bin` held by its
  * pre-command snapshot (after `beforeCommand`, if given), then a second prompt `p2`.
  */
-async function turnThatRemovedBig(options: { beforeCommand?: (root: string) => void } = {}) {
+async function turnThatRemovedBig(
+  options: { beforeCommand?: (root: string) => void; env?: Record<string, string> } = {},
+) {
   const root = createRepo({ committed: { 'src/app.ts': 'export const app = 1;\n' } });
   const content = randomBytes(40_000);
   writeFileSync(path.join(root, 'big.bin'), content);
   const base = tempDir('checkpoint-store-');
   const deps = defaultDeps({
-    env: { CHECKPOINT_STORE_DIR: base, HOME: tempDir('home-'), CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.02' },
+    env: {
+      CHECKPOINT_STORE_DIR: base,
+      HOME: tempDir('home-'),
+      CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.02',
+      ...options.env,
+    },
   });
   const prompt = (label: string) =>
     takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', label, sessionId: SESSION });
@@ -121,6 +128,20 @@ describe('rewind brings back a file over the size cap that a pre-command snapsho
       dryRun: false,
     });
     expect(readFileSync(big(root)).equals(since)).toBe(true);
+  });
+
+  it('a big.bin written over since, past what a restore keeps aside: that path is refused and named, the file left as it is', async () => {
+    const { root, rewind } = await turnThatRemovedBig({ env: { CHECKPOINT_KEEP_ASIDE_MAX_MB: '0.01' } });
+    const since = randomBytes(50_000);
+    writeFileSync(big(root), since);
+    const planned = await rewind(true);
+    expect(planned.code?.plan.refused).toEqual([
+      expect.objectContaining({ path: 'big.bin', reason: expect.stringContaining('keeps aside') }),
+    ]);
+    expect(planned.code?.fromPreCommand).toBeUndefined();
+    await rewind(false);
+    expect(readFileSync(big(root)).equals(since)).toBe(true);
+    expect(readFileSync(path.join(root, 'src/app.ts'), 'utf8')).toBe('export const app = 1;\n');
   });
 
   it('unchanged on disk (the command never ran): nothing to restore of it, and the undo leaves it', async () => {
