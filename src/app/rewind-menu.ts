@@ -13,10 +13,10 @@ import type { RestorePlan, SnapshotRecord } from '../core/snapshot.js';
 import { type HeadMove, headMoveSince } from '../core/snapshot-text.js';
 import { cliCommand, wordsFor } from '../core/surface.js';
 import { readHeadFast } from '../git/repo.js';
-import type { SnapshotStore } from '../store/snapshot-store.js';
+import type { CaptureResult, HeldFile, SnapshotStore } from '../store/snapshot-store.js';
 import { type ConversationOutcome, forkConversation, resumeCommand } from './conversation-fork.js';
 import type { AppDeps } from './deps.js';
-import { openStore, restoreTargetOf, restoreTreeLocked } from './rewind.js';
+import { openStore, type RestoreTarget, restoreTargetOf, restoreTreeLocked } from './rewind.js';
 import type { RootContext } from './save.js';
 
 /**
@@ -111,7 +111,7 @@ async function changesAfter(
     shown = prompts.filter((_, index) => whole[index]);
     changes = await store.changesBetweenPairs(chain(shown));
   }
-  const counts = countChangesAlongChain(changes);
+  const counts = countChangesAlongChain(changes, await store.linksToThemselves(changes.flat()));
   return shown.map((prompt, index) => toEntry(prompt, counts[index] as RewindEntry['changes']));
 }
 
@@ -132,7 +132,11 @@ export async function listRewind(
     const named = sessionNamed(snapshots, request.sessionId, deps.env, deps.commandRoot);
     const sessionId = currentSessionId(snapshots, named);
     const prompts = promptSnapshots(snapshots, request.all ? undefined : (sessionId ?? ''));
-    const entries = await changesAfter(store, prompts, capturing);
+    const entries = await changesAfter(
+      store,
+      await withTheirHeldFiles(store, snapshots, prompts, capturing),
+      capturing,
+    );
     const listing: RewindListing = {
       sessionId,
       sessionSource: sessionId === null ? null : named ? 'named' : 'newest',
@@ -141,6 +145,55 @@ export async function listRewind(
     if (request.all) listing.sessions = groupSessions(entries);
     return listing;
   });
+}
+
+/**
+ * The prompts with the files their rewind would write from a pre-command snapshot of their turn (see
+ * heldByTheTurn): those not on disk as held (a file the same as on disk is one the rewind leaves be, as
+ * the working tree's capture leaves it out). The counts then say what a rewind would undo, the deletion
+ * of such a file included, so the picker offers to restore it.
+ */
+async function withTheirHeldFiles(
+  store: SnapshotStore,
+  snapshots: readonly SnapshotRecord[],
+  prompts: readonly PromptSnapshot[],
+  capturing: Promise<CaptureResult>,
+): Promise<PromptSnapshot[]> {
+  const brought = new Map<string, HeldFile[]>();
+  for (const prompt of prompts) {
+    const held = await heldByTheTurn(store, snapshots, prompt, leftOutOf(prompt.skipped));
+    if (held.brought.length > 0)
+      brought.set(
+        prompt.id,
+        held.brought.map((entry) => entry.file),
+      );
+  }
+  if (brought.size === 0) return [...prompts];
+  // Each version held, hashed against the disk once (rounds: one version of each path at a time).
+  const versions = new Map<string, HeldFile[]>();
+  for (const file of [...brought.values()].flat()) {
+    const known = versions.get(file.path) ?? [];
+    if (!known.some((each) => each.oid === file.oid)) versions.set(file.path, [...known, file]);
+  }
+  const { tree } = await capturing;
+  const onDisk = new Set<string>();
+  for (let round = 0; ; round++) {
+    const files = [...versions.values()].flatMap((each) => each[round] ?? []);
+    if (files.length === 0) break;
+    const unchanged = await store.heldUnchangedOnDisk(
+      await store.treeWithHeld(tree, files),
+      files.map((file) => file.path),
+    );
+    for (const file of unchanged) onDisk.add(`${file.path}\0${file.oid}`);
+  }
+  const withHeld: PromptSnapshot[] = [];
+  for (const prompt of prompts) {
+    const files = (brought.get(prompt.id) ?? []).filter((file) => !onDisk.has(`${file.path}\0${file.oid}`));
+    withHeld.push(
+      files.length === 0 ? prompt : { ...prompt, tree: await store.treeWithHeld(prompt.tree, files) },
+    );
+  }
+  return withHeld;
 }
 
 function groupSessions(entries: readonly RewindEntry[]): SessionGroup[] {
@@ -192,8 +245,16 @@ export interface RewindOutcome {
     headMoved: HeadMove | null;
     /** What the prompt's snapshot left out although it was there (over the size cap): not brought back. */
     notHeld?: LeftOut[];
-    /** Of those, the ones a pre-command snapshot of the prompt's turn holds: restore them from it. */
+    /**
+     * Of those, the ones a pre-command snapshot of the prompt's turn holds as they changed during the
+     * turn (another size than the prompt's snapshot recorded): restore them from it, if that is wanted.
+     */
     heldBy?: HeldBy[];
+    /**
+     * Files over the size cap that the prompt's snapshot left out and a pre-command snapshot of its turn
+     * holds as they were: the rewind brings them back from it, with the rest of the tree.
+     */
+    fromPreCommand?: HeldBy[];
   } | null;
   /** The conversation's part, when the mode restores the conversation. */
   conversation: ConversationOutcome | null;
@@ -290,36 +351,75 @@ export interface HeldBy {
   snapshotId: string;
 }
 
+/** What the pre-command snapshots of a prompt's turn hold of the files its snapshot left out. */
+interface HeldByTheTurn {
+  /** Held at the size the prompt's snapshot recorded: the rewind brings them back with the rest. */
+  brought: Array<HeldBy & { file: HeldFile }>;
+  /** Held at another size (the file changed during the turn): named, with the restore that gives that version. */
+  named: HeldBy[];
+}
+
 /**
  * The files over the size cap that the prompt's snapshot left out and that a pre-command snapshot of the
- * same turn holds (the hook held what `rm big.bin` named; review A): the rewind does not bring them back
- * (that snapshot is later than the prompt), so it names the snapshot to restore them from. The earliest
- * such snapshot of the turn, the closest to the prompt, for each.
+ * same turn holds (the hook held what `rm big.bin` named; review A), from the earliest such snapshot of
+ * the turn, the closest to the prompt. One held at the size the prompt's snapshot recorded is the file as
+ * it was at the prompt, as far as the store can tell: the rewind brings it back. One held at another size
+ * changed after the prompt: the rewind names the snapshot and the restore that gives that version.
  */
 async function heldByTheTurn(
   store: SnapshotStore,
   snapshots: readonly SnapshotRecord[],
   chosen: PromptSnapshot,
   notHeld: readonly LeftOut[],
-): Promise<HeldBy[]> {
-  const large = notHeld.filter((entry) => entry.why === 'large');
-  if (large.length === 0) return [];
+): Promise<HeldByTheTurn> {
+  const large = new Map(
+    notHeld.filter((entry) => entry.why === 'large').map((entry) => [entry.path, entry.bytes]),
+  );
+  const held: HeldByTheTurn = { brought: [], named: [] };
+  if (large.size === 0) return held;
   const oldestFirst = [...snapshots].reverse();
-  const turn: SnapshotRecord[] = [];
   for (const snapshot of oldestFirst.slice(oldestFirst.findIndex((each) => each.id === chosen.id) + 1)) {
+    if (large.size === 0) break;
     if (snapshot.sessionId !== chosen.sessionId) continue;
     if (snapshot.trigger === 'prompt') break;
-    if (snapshot.trigger === 'pre-command') turn.push(snapshot);
+    if (snapshot.trigger !== 'pre-command') continue;
+    // One that lists a file as left out did not hold it: asked only about the others (no git call for
+    // a file that stays over the cap all along, as a dataset does, in every prompt the list shows).
+    const leftOutToo = new Set((snapshot.skipped?.large ?? []).map((file) => file.path));
+    const asked = [...large.keys()].filter((file) => !leftOutToo.has(file));
+    if (asked.length === 0) continue;
+    for (const file of await store.heldFilesIn(snapshot.tree, asked)) {
+      const entry = { path: file.path, snapshotId: snapshot.id };
+      if (large.get(file.path) === file.bytes) held.brought.push({ ...entry, file });
+      else held.named.push(entry);
+      large.delete(file.path);
+    }
   }
-  const heldBy: HeldBy[] = [];
-  for (const entry of large) {
-    for (const snapshot of turn)
-      if (await store.treeHasPath(snapshot.tree, entry.path)) {
-        heldBy.push({ path: entry.path, snapshotId: snapshot.id });
-        break;
-      }
-  }
-  return heldBy;
+  return held;
+}
+
+/**
+ * The prompt's snapshot as a rewind's target: its tree, with the files a pre-command snapshot of its turn
+ * holds for it (see heldByTheTurn), which are then no longer what the target left out.
+ */
+async function rewindTargetOf(
+  store: SnapshotStore,
+  target: RestoreTarget,
+  brought: HeldByTheTurn['brought'],
+): Promise<RestoreTarget> {
+  if (brought.length === 0) return target;
+  const paths = new Set(brought.map((entry) => entry.path));
+  return {
+    ...target,
+    tree: await store.treeWithHeld(
+      target.tree,
+      brought.map((entry) => entry.file),
+    ),
+    skipped: target.skipped && {
+      ...target.skipped,
+      large: target.skipped.large.filter((entry) => !paths.has(entry.path)),
+    },
+  };
 }
 
 /**
@@ -346,12 +446,23 @@ export async function rewindTo(
     // A prompt whose content the user pruned says so first, in every mode: what changed after it cannot
     // be counted (changesAfter leaves it out), nor its code restored (see restoreTargetOf).
     const words = wordsFor(deps.surface, deps.commandRoot);
-    const target = request.mode === 'conversation' ? null : await restoreTargetOf(store, chosen, words);
-    if (!target) await store.checkRestorable(chosen, words);
+    const prompted = request.mode === 'conversation' ? null : await restoreTargetOf(store, chosen, words);
+    if (!prompted) await store.checkRestorable(chosen, words);
+    const notHeld = leftOutOf(chosen.skipped);
+    const held = prompted
+      ? await heldByTheTurn(store, snapshots, chosen, notHeld)
+      : { brought: [], named: [] };
+    const target = prompted && (await rewindTargetOf(store, prompted, held.brought));
     // One capture of the tree now serves the entry, the plan and the conflicts (the restore itself
-    // captures again, for its safety snapshot): each capture is a scan, and re-reads a large file.
-    const capturing = store.captureSinceLatest();
-    const [entry] = await changesAfter(store, [chosen], capturing);
+    // captures again, for its safety snapshot): each capture is a scan, and re-reads a large file. With
+    // the files over the cap that the target holds and that are unchanged on disk, so they compare equal.
+    const capturing = target ? store.captureComparedWith(target.tree) : store.captureSinceLatest();
+    // What changed after the prompt, counted against what the rewind brings back (held files included).
+    const [entry] = await changesAfter(
+      store,
+      [target ? { ...chosen, tree: target.tree } : chosen],
+      capturing,
+    );
     const outcome: RewindOutcome = {
       entry: entry as RewindEntry,
       mode: request.mode,
@@ -377,14 +488,20 @@ export async function rewindTo(
             onProgress: request.onProgress,
           });
       const headMoved = headMoveSince(chosen.git, await readHeadFast(store.root));
-      const notHeld = leftOutOf(chosen.skipped);
-      const heldBy = await heldByTheTurn(store, snapshots, chosen, notHeld);
+      const brought = new Set(held.brought.map((entry) => entry.path));
+      const stillNotHeld = notHeld.filter((entry) => !brought.has(entry.path));
+      // Those the plan writes: one unchanged on disk is left be, one the plan refuses is named there.
+      const written = new Set([...done.plan.overwrite, ...done.plan.create]);
+      const fromPreCommand = held.brought
+        .filter((entry) => written.has(entry.path))
+        .map(({ path, snapshotId }) => ({ path, snapshotId }));
       outcome.code = {
         ...done,
         conflicts,
         headMoved,
-        ...(notHeld.length > 0 ? { notHeld } : {}),
-        ...(heldBy.length > 0 ? { heldBy } : {}),
+        ...(stillNotHeld.length > 0 ? { notHeld: stillNotHeld } : {}),
+        ...(held.named.length > 0 ? { heldBy: held.named } : {}),
+        ...(fromPreCommand.length > 0 ? { fromPreCommand } : {}),
       };
     }
     if (request.mode !== 'code')

@@ -1,4 +1,5 @@
 import { CheckpointError } from './errors.js';
+import { countedAs } from './self-link.js';
 import type { ChangeCounts, SnapshotRecord } from './snapshot.js';
 
 /** `latest~N`, as git writes "N before": N is a whole number. */
@@ -145,16 +146,19 @@ export interface ChainChange {
   afterOid: string;
 }
 
-const ABSENT_MODE = '000000';
-
-/** How a file's state in an old tree compares with its state now: added, deleted, modified, or not counted. */
-function classify(at: string, now: string): keyof ChangeCounts | null {
+/**
+ * How a file's state in an old tree compares with its state now: added, deleted, modified, or not
+ * counted. `selfLinks`: the states (`<mode> <oid>`) that are links to themselves at this path.
+ */
+function classify(at: string, now: string, selfLinks?: ReadonlySet<string>): keyof ChangeCounts | null {
   if (at === now) return null;
   // A nested repository's folder is not counted, whichever side it is on.
   if (at.startsWith('160000 ') || now.startsWith('160000 ')) return null;
-  if (at.startsWith(`${ABSENT_MODE} `)) return 'added';
-  if (now.startsWith(`${ABSENT_MODE} `)) return 'deleted';
-  return 'modified';
+  const side = (state: string) => ({
+    mode: state.slice(0, state.indexOf(' ')),
+    isLinkToItself: selfLinks?.has(state) ?? false,
+  });
+  return countedAs(side(at), side(now));
 }
 
 /**
@@ -164,7 +168,10 @@ function classify(at: string, now: string): keyof ChangeCounts | null {
  * whole diff per tree (issue 28). `steps[0]` is the diff from the newest tree to now, `steps[k]` the
  * diff from tree k to tree k-1.
  */
-export function countChangesAlongChain(steps: ReadonlyArray<ReadonlyArray<ChainChange>>): ChangeCounts[] {
+export function countChangesAlongChain(
+  steps: ReadonlyArray<ReadonlyArray<ChainChange>>,
+  selfLinks: ReadonlySet<string> = new Set(),
+): ChangeCounts[] {
   // Per file touched so far: its state now, and its state in the tree the walk has reached.
   const now = new Map<string, string>();
   const at = new Map<string, string>();
@@ -181,13 +188,25 @@ export function countChangesAlongChain(steps: ReadonlyArray<ReadonlyArray<ChainC
         now.set(change.path, after);
         at.set(change.path, after);
       }
-      const was = classify(at.get(change.path) as string, current);
+      const links = linksAt(selfLinks, change.path);
+      const was = classify(at.get(change.path) as string, current, links);
       if (was) counts[was]--;
       at.set(change.path, before);
-      const is = classify(before, current);
+      const is = classify(before, current, links);
       if (is) counts[is]++;
     }
     result.push({ ...counts });
   }
   return result;
+}
+
+/** Of `selfLinks` (`<oid> <path>`, see store's linksToThemselves), the states at `file`, as `<mode> <oid>`. */
+function linksAt(selfLinks: ReadonlySet<string>, file: string): ReadonlySet<string> | undefined {
+  if (selfLinks.size === 0) return undefined;
+  const states = new Set<string>();
+  for (const key of selfLinks) {
+    const space = key.indexOf(' ');
+    if (key.slice(space + 1) === file) states.add(`120000 ${key.slice(0, space)}`);
+  }
+  return states;
 }

@@ -141,8 +141,10 @@ export interface RewindOutcomeView {
     undoSnapshotId: string | null;
     headMoved?: HeadMove | null;
     notHeld?: readonly LeftOut[] | undefined;
-    /** Of those, the ones a pre-command snapshot of the prompt's turn holds (see rewind-menu.ts). */
+    /** Of those, the ones a pre-command snapshot of the prompt's turn holds as changed (see rewind-menu.ts). */
     heldBy?: ReadonlyArray<{ path: string; snapshotId: string }> | undefined;
+    /** Files over the size cap the rewind brings back from a pre-command snapshot of the prompt's turn. */
+    fromPreCommand?: ReadonlyArray<{ path: string; snapshotId: string }> | undefined;
   } | null;
   conversation: {
     canFork: boolean;
@@ -195,9 +197,14 @@ export function renderRewind(outcome: RewindOutcomeView, root?: string): string 
               .join(', ')}${notHeld.length > 10 ? `, and ${notHeld.length - 10} more` : ''}.`,
             ...(code.heldBy ?? []).map(
               (held) =>
-                `  ${inlineCode(quotePath(held.path))} is in pre-command snapshot ${held.snapshotId} of this prompt's turn: \`${escapeControls(cliCommand('restore', { root, args: [held.snapshotId], paths: [held.path] }))}\` brings it back.`,
+                `  ${inlineCode(quotePath(held.path))} is in pre-command snapshot ${held.snapshotId} of this prompt's turn, as it was by then (it changed after the prompt): \`${escapeControls(cliCommand('restore', { root, args: [held.snapshotId], paths: [held.path] }))}\` brings that back.`,
             ),
           ];
+    // Over the cap, so not in the prompt's snapshot, but held by the turn's pre-command snapshot as it was.
+    const heldLines = (code.fromPreCommand ?? []).map(
+      (held) =>
+        `  ${inlineCode(quotePath(held.path))} (over the size cap, so not in this prompt's snapshot) ${outcome.dryRun ? 'would come' : 'came'} back from pre-command snapshot ${held.snapshotId} of this prompt's turn, which held it as it was.`,
+    );
     if (total === 0) {
       lines.push(
         notHeld.length === 0
@@ -213,7 +220,7 @@ export function renderRewind(outcome: RewindOutcomeView, root?: string): string 
           ? `Code: restoring would change ${total} file(s).`
           : `Code: restored, ${total} file(s) changed.`,
       );
-      lines.push(...renderPlan(code.plan).map((line) => `  ${line}`), ...notHeldLine);
+      lines.push(...renderPlan(code.plan).map((line) => `  ${line}`), ...heldLines, ...notHeldLine);
       if (code.headMoved) lines.push(renderHeadMove(code.headMoved));
       lines.push(...renderConflicts(code.conflicts));
       if (code.undoSnapshotId)

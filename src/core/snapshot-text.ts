@@ -188,6 +188,7 @@ export interface DiffView {
     deleted: number | null;
     oldMode?: string | undefined;
     newMode?: string | undefined;
+    linkToItself?: 'old' | 'new' | undefined;
   }>;
   patch?: string;
   notHeld?: ReadonlyArray<{ snapshot: string; leftOut: readonly LeftOut[] }> | undefined;
@@ -217,6 +218,9 @@ export function renderDiff(diff: DiffView): string {
     const mode = describeModeChange(file);
     // A change of mode alone has no lines: "+0 -0" would say nothing changed.
     const said = mode && counts === '+0 -0' ? [mode] : [counts, ...(mode ? [mode] : [])];
+    // git calls it a typechange; what it means is that the file is gone, or back (see self-link.ts).
+    if (file.linkToItself)
+      said.splice(1, 0, file.linkToItself === 'new' ? 'now a link to itself' : 'was a link to itself');
     lines.push(`${file.status} ${quotePath(file.path)} (${said.join(', ')})`);
   }
   lines.push(...notHeld);

@@ -6,6 +6,8 @@ export interface StatusEntry {
   status: FileStatus;
   /** The blob oid of the path in HEAD, or `null` when HEAD has no such file. */
   headOid: string | null;
+  /** The path's mode in HEAD (`100644`, `120000`, ...), when the record gives one. */
+  headMode?: string | null;
   isSubmodule: boolean;
 }
 
@@ -81,10 +83,12 @@ export function parseStatusV2(output: string): ParsedStatus {
       const headOid = rawHeadOid && !ZERO_OID.test(rawHeadOid) ? rawHeadOid : null;
       const isSubmodule = sub.startsWith('S');
       if (kind !== '2') {
+        const headMode = kind === '1' && headOid !== null ? (fields[3] ?? null) : null;
         add({
           path: fields[fieldCount] ?? '',
           status: kind === 'u' ? 'M' : statusFromXY(xy),
           headOid,
+          ...(headMode === null ? {} : { headMode }),
           isSubmodule,
         });
         continue;

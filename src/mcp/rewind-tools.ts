@@ -239,6 +239,12 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
             deleted: z.number().nullable(),
             oldMode: z.string().optional().describe("git's mode before, when the mode changed (100644)"),
             newMode: z.string().optional().describe("git's mode after, when the mode changed (100755)"),
+            linkToItself: z
+              .enum(['old', 'new'])
+              .optional()
+              .describe(
+                'The side on which the path is a symbolic link to itself, which holds nothing: new, a file deleted (D); old, one back (A)',
+              ),
           }),
         ),
         patch: z.string().optional(),

@@ -104,6 +104,42 @@ export async function treeWithHeld(
 }
 
 /**
+ * Of `files`, those `tree` holds as regular files, with their mode, oid and size: what a snapshot that held
+ * them (the pre-command one) can give another tree (a rewind's target) without reading the disk.
+ */
+export async function heldFilesIn(
+  git: StoreGit,
+  tree: string,
+  files: readonly string[],
+): Promise<HeldFile[]> {
+  if (files.length === 0) return [];
+  const { stdout } = await git([
+    '--literal-pathspecs',
+    'ls-tree',
+    '-r',
+    '-z',
+    '-l',
+    '--full-tree',
+    tree,
+    '--',
+    ...files,
+  ]);
+  const wanted = new Set(files);
+  const found: HeldFile[] = [];
+  for (const line of stdout.split('\0')) {
+    const match = /^(100644|100755) blob ([0-9a-f]{40,64}) +(\d+)\t(.*)$/s.exec(line);
+    if (match?.[4] === undefined || !wanted.has(match[4])) continue;
+    found.push({
+      path: match[4],
+      mode: match[1] as HeldFile['mode'],
+      oid: match[2] as string,
+      bytes: Number(match[3]),
+    });
+  }
+  return found;
+}
+
+/**
  * Of `files` (a capture left them out, over the size cap), those `tree` holds as a regular file with the
  * same content and mode as on disk now: a snapshot that held them (the pre-command one) compares equal
  * with the working tree, never "deleted" or "to overwrite" (review A). Each is hashed, not stored: its

@@ -192,6 +192,7 @@ export async function captureTree(
   };
   // Counted against HEAD, which is the latest snapshot: what was in it (headOid) and what is there now.
   const counts: ChangeCounts = { added: 0, modified: 0, deleted: 0 };
+  let isLinkSwapped = false;
   const scannedEntry = new Map(entries.map((entry) => [entry.path, entry]));
   // A path the scan does not report is in the index as in HEAD: in the latest snapshot.
   const inLatest = (file: string) => {
@@ -234,6 +235,9 @@ export async function captureTree(
       toAdd.push({ path: entry.path, bytes: stats.size, inBase });
       if (inBase) counts.modified++;
       else counts.added++;
+      // A file and a link swapped: one may be a link to itself, a file lost or back (see self-link.ts),
+      // which the exact count below tells.
+      if (inBase && stats.isSymbolicLink() !== (entry.headMode === '120000')) isLinkSwapped = true;
     }
   }
   for (const file of included.add) {
@@ -344,7 +348,8 @@ export async function captureTree(
   const tree = written?.tree ?? (state.index?.tree as string);
   // Status counts hold when HEAD is the base (the usual case) and no file was taken again; otherwise ask
   // git for the exact diff.
-  const headIsBase = baseTree !== undefined && state.latest?.tree === baseTree && !written?.retaken;
+  const headIsBase =
+    baseTree !== undefined && state.latest?.tree === baseTree && !written?.retaken && !isLinkSwapped;
   const changes =
     tree === baseTree
       ? { added: 0, modified: 0, deleted: 0 }

@@ -1,6 +1,7 @@
 import { CheckpointError } from '../core/errors.js';
 import { quotePathFully } from '../core/quote.js';
 import { hasRawBytes } from '../core/raw-path.js';
+import { countedAs, isLinkToItself, isLinkTypeChange } from '../core/self-link.js';
 import { type ChangeCounts, modeChangeOf } from '../core/snapshot.js';
 import type { StoreGit } from './store-git.js';
 import type { TreeChange } from './worktree-writer.js';
@@ -13,6 +14,11 @@ export interface DiffEntry {
   /** git's modes on each side (`100644`, `100755`, `120000`), when the path is on both and they differ. */
   oldMode?: string;
   newMode?: string;
+  /**
+   * The side on which the path is a symbolic link to itself, which holds nothing: a file replaced by one
+   * is deleted (`D`, `new`), one that replaces such a link is added (`A`, `old`); git says `T` of both.
+   */
+  linkToItself?: 'old' | 'new';
 }
 
 /**
@@ -163,6 +169,29 @@ export async function changesBetweenPairs(
   return result;
 }
 
+/**
+ * The sides of `changes` that are symbolic links to themselves, as `<oid> <path>`: only where a link
+ * stands on one side and a file on the other (git's typechange), one blob read each (see self-link.ts).
+ */
+export async function linksToThemselves(git: StoreGit, changes: readonly TreeChange[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const change of changes) {
+    if (!isLinkTypeChange(change)) continue;
+    const oid = change.afterMode === '120000' ? change.afterOid : change.beforeOid;
+    const { stdout } = await git(['cat-file', 'blob', oid]);
+    if (isLinkToItself(change.path, stdout)) found.add(`${oid} ${change.path}`);
+  }
+  return found;
+}
+
+/** How each change counts, a link to itself on one side told apart (see self-link.ts). */
+function countsOf(change: TreeChange, selfLinks: ReadonlySet<string>): keyof ChangeCounts {
+  return countedAs(
+    { mode: change.beforeMode, isLinkToItself: selfLinks.has(`${change.beforeOid} ${change.path}`) },
+    { mode: change.afterMode, isLinkToItself: selfLinks.has(`${change.afterOid} ${change.path}`) },
+  );
+}
+
 /** Files added, modified and deleted between two trees (folders of nested repositories not counted). */
 export async function countChanges(
   git: StoreGit,
@@ -175,11 +204,11 @@ export async function countChanges(
     counts.added = stdout.split('\0').filter(Boolean).length;
     return counts;
   }
-  for (const change of await changesBetween(git, baseTree, tree)) {
+  const changes = await changesBetween(git, baseTree, tree);
+  const selfLinks = await linksToThemselves(git, changes);
+  for (const change of changes) {
     if (change.afterMode === '160000' || change.beforeMode === '160000') continue;
-    if (change.status === 'A') counts.added++;
-    else if (change.status === 'D') counts.deleted++;
-    else counts.modified++;
+    counts[countsOf(change, selfLinks)]++;
   }
   return counts;
 }
@@ -213,12 +242,22 @@ export async function diffStat(
       deleted: deleted === '-' ? null : Number(deleted),
     });
   }
-  return changes.map((change) => ({
-    path: change.path,
-    status: change.status,
-    ...(counts.get(change.path) ?? { added: null, deleted: null }),
-    ...modeChangeOf(change),
-  }));
+  const selfLinks = await linksToThemselves(git, changes);
+  return changes.map((change) => {
+    const entry: DiffEntry = {
+      path: change.path,
+      status: change.status,
+      ...(counts.get(change.path) ?? { added: null, deleted: null }),
+      ...modeChangeOf(change),
+    };
+    // A link's target is no line of a file: only the file's side is counted.
+    const counted = countsOf(change, selfLinks);
+    if (change.status === 'T' && counted === 'deleted')
+      return { ...entry, status: 'D', added: entry.added === null ? null : 0, linkToItself: 'new' };
+    if (change.status === 'T' && counted === 'added')
+      return { ...entry, status: 'A', deleted: entry.deleted === null ? null : 0, linkToItself: 'old' };
+    return entry;
+  });
 }
 
 /** A unified diff of one path between two trees. */

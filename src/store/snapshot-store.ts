@@ -18,7 +18,13 @@ import { runGit } from '../git/run.js';
 import { writeFileAtomicSync } from './atomic-write.js';
 import type { CheckpointFiles } from './checkpoint-store.js';
 import { readTextOrNull } from './fs-seam.js';
-import { type HeldFile, heldUnchangedOnDisk, storeHeldFiles, treeWithHeld } from './held-files.js';
+import {
+  type HeldFile,
+  heldFilesIn,
+  heldUnchangedOnDisk,
+  storeHeldFiles,
+  treeWithHeld,
+} from './held-files.js';
 import { keepAside, readAside } from './keep-aside.js';
 import { repositoryObjectFormat } from './loose-object.js';
 import { type AsideContent, type GuardedRestore, guardRestore, type KeptLeaf } from './restore-guard.js';
@@ -162,6 +168,16 @@ export class SnapshotStore extends SnapshotReader {
       skipped: { ...captured.skipped, large: captured.skipped.large.filter((file) => !paths.has(file.path)) },
       addedBytes: captured.addedBytes + held.reduce((sum, file) => sum + file.bytes, 0),
     };
+  }
+
+  /** Of `files`, those `tree` holds as regular files, with their content's oid (see held-files.ts). */
+  heldFilesIn(tree: string, files: readonly string[]): Promise<HeldFile[]> {
+    return heldFilesIn(this.git, tree, files);
+  }
+
+  /** `tree` with `held` in it, written into the store (see held-files.ts): a rewind's target. */
+  treeWithHeld(tree: string, held: readonly HeldFile[]): Promise<string> {
+    return treeWithHeld(this.git, this.gitDir, tree, held);
   }
 
   /** Of `files` the capture left out over the cap, those `tree` holds unchanged on disk (see held-files.ts). */
@@ -364,6 +380,11 @@ export class SnapshotStore extends SnapshotReader {
     return this.ourFolders.length === 0
       ? changes
       : changes.filter((change) => !isOurPath(change.path, this.ourFolders));
+  }
+
+  /** The sides of `changes` that are symbolic links to themselves, as `<oid> <path>` (see snapshot-diff.ts). */
+  linksToThemselves(changes: readonly TreeChange[]): Promise<Set<string>> {
+    return diff.linksToThemselves(this.git, changes);
   }
 
   /** The changes between each pair of trees, from one git process. */

@@ -6,6 +6,7 @@
 // and `diff` say what a snapshot does not hold.
 import { randomBytes } from 'node:crypto';
 import {
+  existsSync,
   mkdirSync,
   readFileSync,
   renameSync,
@@ -426,7 +427,7 @@ describe('list, restore and diff say what a snapshot does not hold', () => {
     );
   });
 
-  it('rewind to a prompt whose turn ran `rm big.bin`: names the pre-command snapshot that holds it, and that restore brings it back (review A)', async () => {
+  it('rewind to a prompt whose turn ran `rm big.bin`: brings it back from the pre-command snapshot that holds it, in its plan and its undo (helper task "held")', async () => {
     const { root, env, content } = project();
     const prompt = (text: string) =>
       runCli(['hook', 'UserPromptSubmit'], {
@@ -444,20 +445,32 @@ describe('list, restore and diff say what a snapshot does not hold', () => {
     const held = await latest(root, env);
     rmSync(path.join(root, 'big.bin'));
     expect((await prompt('p2')).code).toBe(0);
-    const rewind = await runCli(['rewind', 'latest~1', '--code', '--dry-run', '--session', 'sess-big'], {
-      cwd: root,
-      env,
-    });
-    expect(rewind.code, rewind.stderr).toBe(0);
-    expect(rewind.stdout).toContain(
-      `\`big.bin\` is in pre-command snapshot ${held.id} of this prompt's turn`,
+    const rewind = (...args: string[]) =>
+      runCli(['rewind', 'latest~1', '--code', '--session', 'sess-big', ...args], { cwd: root, env });
+
+    const planned = await rewind('--dry-run');
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toContain('Create');
+    expect(planned.stdout).toContain(
+      `\`big.bin\` (over the size cap, so not in this prompt's snapshot) would come back from pre-command snapshot ${held.id} of this prompt's turn`,
     );
-    const command = /`claude-checkpoint (restore [^`]*)` brings it back/.exec(rewind.stdout)?.[1];
-    expect(command).toBe(`restore ${held.id} -- big.bin`);
-    const [verb, ...rest] = (command ?? '').split(' ');
-    const restored = await runCli([verb ?? '', '--yes', ...rest], { cwd: root, env });
-    expect(restored.code, restored.stderr).toBe(0);
+    expect(planned.stdout).not.toContain('not brought back');
+    const json = JSON.parse((await rewind('--dry-run', '--json')).stdout);
+    expect(json.code.plan.create).toEqual(['big.bin']);
+    expect(json.code.fromPreCommand).toEqual([{ path: 'big.bin', snapshotId: held.id }]);
+    expect(json.entry.changes).toEqual({ added: 0, modified: 0, deleted: 1 });
+    // Without --yes and no terminal: the plan, nothing written.
+    expect((await rewind()).code).toBe(3);
+    expect(existsSync(path.join(root, 'big.bin'))).toBe(false);
+
+    const done = await rewind('--yes');
+    expect(done.code, done.stderr).toBe(0);
     expect(readFileSync(path.join(root, 'big.bin')).equals(content)).toBe(true);
+    const undo = /To undo: claude-checkpoint (restore \S+ --yes)/.exec(done.stdout)?.[1];
+    expect(undo).toBeDefined();
+    const undone = await runCli((undo ?? '').split(' '), { cwd: root, env });
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(existsSync(path.join(root, 'big.bin'))).toBe(false);
   });
 
   it('a restore limited to other paths does not name it', async () => {
