@@ -58,7 +58,17 @@ async function earlyScanEnded(gitDir: string, root: string): Promise<void> {
   keepEarlyStoreScan(gitDir, root, early);
 }
 
-/** The early scans' index copies left in a store's git folder. */
+/** A snapshot of `root` by another process, the built CLI: it takes the store's lock and writes the store. */
+function snapshotInAnotherProcess(root: string, env: Record<string, string>): void {
+  const other = spawnSync(process.execPath, [CLI, 'snapshot'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  expect(other.status, other.stderr).toBe(0);
+}
+
+/** The early scans' names for the index left in a store's git folder. */
 const earlyCopies = (gitDir: string) => readdirSync(gitDir).filter((name) => name.startsWith('index.early-'));
 
 /** A file's content in a snapshot, read from the store with git itself. */
@@ -208,12 +218,7 @@ describe('a capture with an early scan', () => {
       // The early scan has read the store and ended: its outcome is a.txt changed, b.txt not.
       await earlyScanEnded(gitDir, root);
       // Another process snapshots meanwhile (a hook's), writing the store's index and HEAD...
-      const other = spawnSync(process.execPath, [CLI, 'snapshot'], {
-        cwd: root,
-        env: { ...process.env, ...env },
-        encoding: 'utf8',
-      });
-      expect(other.status, other.stderr).toBe(0);
+      snapshotInAnotherProcess(root, env);
       // ...and then b.txt changes, which the early scan cannot know of.
       writeFileSync(path.join(root, 'b.txt'), 'b2\n');
       const taken = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
@@ -235,12 +240,7 @@ describe('a capture with an early scan', () => {
       // The early scan saw scratch.txt as a new file. Then the user's own exclude file ignores it, and
       // another process's snapshot copies that rule into the store (its tree unchanged, nothing to add).
       writeFileSync(path.join(root, '.git', 'info', 'exclude'), 'scratch.txt\n');
-      const other = spawnSync(process.execPath, [CLI, 'snapshot'], {
-        cwd: root,
-        env: { ...process.env, ...env },
-        encoding: 'utf8',
-      });
-      expect(other.status, other.stderr).toBe(0);
+      snapshotInAnotherProcess(root, env);
       expect(readFileSync(path.join(gitDir, 'info', 'exclude'), 'utf8')).toContain('scratch.txt');
       const taken = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
       // An ignored file is never in a snapshot.
