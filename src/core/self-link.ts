@@ -7,9 +7,17 @@ import type { ChangeCounts } from './snapshot.js';
 const LINK_MODE = '120000';
 const ABSENT_MODE = '000000';
 
-/** Whether a link at `file` (project-relative, `/`-separated) with target `target` resolves to itself. */
+/**
+ * Whether a link at `file` (project-relative, `/`-separated) with target `target` resolves to itself.
+ * Read from the text alone, so only where the text says so for sure: a `..` after a name the target
+ * walks into (`y/../x`) goes up from wherever `y` leads, which may be a link elsewhere; an absolute
+ * target is never taken for one. Either is then a link like any other.
+ */
 export function isLinkToItself(file: string, target: string): boolean {
   if (target === '' || target.startsWith('/')) return false;
+  const segments = target.split('/');
+  const firstName = segments.findIndex((segment) => segment !== '..' && segment !== '.' && segment !== '');
+  if (firstName >= 0 && segments.slice(firstName).includes('..')) return false;
   const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), target));
   return resolved.replace(/\/+$/, '') === file;
 }

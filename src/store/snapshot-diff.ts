@@ -1,8 +1,9 @@
 import { CheckpointError } from '../core/errors.js';
 import { quotePathFully } from '../core/quote.js';
-import { hasRawBytes } from '../core/raw-path.js';
+import { hasRawBytes, textFromBytes } from '../core/raw-path.js';
 import { countedAs, isLinkToItself, isLinkTypeChange } from '../core/self-link.js';
 import { type ChangeCounts, modeChangeOf } from '../core/snapshot.js';
+import { CatFileBatchParser } from '../git/cat-file-batch.js';
 import type { StoreGit } from './store-git.js';
 import type { TreeChange } from './worktree-writer.js';
 
@@ -174,12 +175,24 @@ export async function changesBetweenPairs(
  * stands on one side and a file on the other (git's typechange), one blob read each (see self-link.ts).
  */
 export async function linksToThemselves(git: StoreGit, changes: readonly TreeChange[]): Promise<Set<string>> {
+  const candidates = changes.filter(isLinkTypeChange).map((change) => ({
+    path: change.path,
+    oid: change.afterMode === '120000' ? change.afterOid : change.beforeOid,
+  }));
   const found = new Set<string>();
-  for (const change of changes) {
-    if (!isLinkTypeChange(change)) continue;
-    const oid = change.afterMode === '120000' ? change.afterOid : change.beforeOid;
-    const { stdout } = await git(['cat-file', 'blob', oid]);
-    if (isLinkToItself(change.path, stdout)) found.add(`${oid} ${change.path}`);
+  if (candidates.length === 0) return found;
+  // One git for all of them: a tree whose files became links (git-annex, DVC, stow) has thousands, and
+  // a git each took a snapshot past a hook's time budget (review of 2026-12-07).
+  const oids = [...new Set(candidates.map((candidate) => candidate.oid))];
+  const { bytes } = await git(['cat-file', '--batch'], { input: `${oids.join('\n')}\n` });
+  const targets = new Map<string, string>();
+  new CatFileBatchParser(({ header, content }) => {
+    // A link's target, its bytes kept as the store's names keep them (see raw-path.ts).
+    if (header[1] === 'blob' && header[0] !== undefined) targets.set(header[0], textFromBytes(content));
+  }).push(bytes ?? Buffer.alloc(0));
+  for (const { path, oid } of candidates) {
+    const target = targets.get(oid);
+    if (target !== undefined && isLinkToItself(path, target)) found.add(`${oid} ${path}`);
   }
   return found;
 }

@@ -8,6 +8,7 @@ import { defaultDeps } from '../../src/app/deps.js';
 import { diffSnapshot, listSnapshots, takeSnapshot } from '../../src/app/rewind.js';
 import { listRewind } from '../../src/app/rewind-menu.js';
 import { renderDiff } from '../../src/core/snapshot-text.js';
+import { gitLoggingShim } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
 import { connect } from '../helpers/mcp.js';
 
@@ -90,6 +91,35 @@ describe('a file replaced by a symbolic link to itself is counted and shown as d
       ['p2', { added: 0, modified: 0, deleted: 0 }],
       ['p1', { added: 1, modified: 1, deleted: 2 }],
     ]);
+  });
+
+  it('reads every link of a tree whose files became links with one git, and counts them right', async () => {
+    // As git-annex, DVC or stow leave a tree: many files replaced by links, one of them to itself.
+    const files = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`f/${i}.txt`, `${i}\n`]));
+    const root = createRepo({ committed: files });
+    const deps = defaultDeps({
+      env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: tempDir('home-') },
+    });
+    const first = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    for (let i = 0; i < 60; i++) {
+      rmSync(path.join(root, 'f', `${i}.txt`));
+      symlinkSync(i === 0 ? '0.txt' : `../annex/${i}`, path.join(root, 'f', `${i}.txt`));
+    }
+    const shim = gitLoggingShim(root);
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${shim.dir}${path.delimiter}${savedPath ?? ''}`;
+    process.env.TRACE_GIT_LOG = shim.log;
+    try {
+      const second = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+      expect(second.snapshot.changes).toEqual({ added: 0, modified: 59, deleted: 1 });
+      const diff = await diffSnapshot(deps, { projectRoot: root, snapshotId: first.snapshot.id });
+      expect(diff.files.filter((file) => file.status === 'D').map((file) => file.path)).toEqual(['f/0.txt']);
+    } finally {
+      process.env.PATH = savedPath;
+      delete process.env.TRACE_GIT_LOG;
+    }
+    // One `cat-file` for the capture's count and one for the diff, not one per link.
+    expect(shim.commands().filter((line) => / cat-file /.test(line))).toHaveLength(2);
   });
 
   it('in diff_snapshot over MCP, structured content included', async () => {

@@ -13,6 +13,10 @@ describe('a symbolic link to itself', () => {
     ['x', '/x', false],
     ['x', '', false],
     ['x', '../x', false],
+    ['d/x', './../d/x', true],
+    // Up from a name the target walks into, which may be a link elsewhere: not said from the text.
+    ['w', 'y/../w', false],
+    ['d/x', 'e/../x', false],
   ])('at %s pointing to %s: %s', (file, target, expected) => {
     expect(isLinkToItself(file, target)).toBe(expected);
   });
