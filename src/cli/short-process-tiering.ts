@@ -8,8 +8,12 @@ import { nodeBinding } from '../git/node-binding.js';
 // function on its first tick (isPosixPathSeparator, called once per character of a path, was so at the
 // first budget, set before this runs), keep a short command in the interpreter and the baseline
 // compiler; a loop that is really hot (a large tree's listing) is still optimised, a little later.
+// A regular expression is compiled to machine code at once, not first to bytecode that a second run
+// replaces: a process's first redaction runs some hundred patterns, most of them twice or more, and
+// compiled them twice (56M of its 283M instructions on a full checkpoint; `status` 3M fewer too).
 // The long-lived processes (the MCP server, a hook host) keep V8's defaults.
-export const SHORT_PROCESS_V8_FLAGS = '--interrupt-budget=270336 --max-bytecode-size-for-early-opt=0';
+export const SHORT_PROCESS_V8_FLAGS =
+  '--interrupt-budget=270336 --max-bytecode-size-for-early-opt=0 --no-regexp-tier-up';
 
 /**
  * Sets SHORT_PROCESS_V8_FLAGS for this process, before any code cache is read (V8 checks a cache

@@ -78,6 +78,39 @@ const valueLike = fc
   )
   .map((pieces) => pieces.join(''));
 
+/** Text of what a URL's userinfo is made of, schemes of every length and neighbours of a scheme among them. */
+const urlLike = fc
+  .array(
+    fc.constantFrom(
+      'https',
+      'x_https',
+      'git+ssh',
+      'x',
+      'A',
+      '9',
+      '+',
+      '.',
+      '-',
+      '_',
+      'é',
+      'a'.repeat(31),
+      '://',
+      ':',
+      '/',
+      '//',
+      '@',
+      'u',
+      'p4ss',
+      'host.example.com',
+      ':8080',
+      ' ',
+      '"',
+      '\n',
+    ),
+    { maxLength: 20 },
+  )
+  .map((pieces) => pieces.join(''));
+
 /** Text made of the pieces these rules care about: names, flags, quotes, operators, spaces and values. */
 const assignmentLike = fc
   .array(
@@ -164,6 +197,30 @@ describe('context rules written for speed match their plain forms', () => {
       );
     },
   );
+
+  it('url-credentials (`://` first, the scheme read back) matches what the scheme-first form matches', () => {
+    const fast = CONTEXT_RULES.find((candidate) => candidate.id === 'url-credentials')?.pattern as RegExp;
+    const prefix = ':\\/\\/(?<=\\b[a-z][a-z0-9+.-]{0,31}:\\/\\/)';
+    expect(fast.source.startsWith(prefix)).toBe(true);
+    const plain = new RegExp(
+      `\\b[a-z][a-z0-9+.-]{0,31}:\\/\\/${fast.source.slice(prefix.length)}`,
+      fast.flags,
+    );
+    // The same matches, groups and secrets' places (found from the match's end, as detect.ts does).
+    const read = (pattern: RegExp, text: string) =>
+      JSON.stringify([
+        [...text.matchAll(pattern)].map((match) => [match.index + match[0].length, match.groups]),
+        spansFromEnd(pattern, text),
+      ]);
+    for (const text of [...allCorpusTexts, allCorpusTexts.join('\n')])
+      expect(read(fast, text)).toBe(read(plain, text));
+    fc.assert(
+      fc.property(urlLike, (text) => {
+        expect(read(fast, text)).toBe(read(plain, text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
 
   it('secret-flag (literal first, lookbehind after) matches what the lookbehind-first form matches', () => {
     const rule = CONTEXT_RULES.find((candidate) => candidate.id === 'secret-flag');

@@ -347,4 +347,25 @@ describe('V8 tiering in a short command', () => {
     );
     expect(hot.stdout).toMatch(/TURBOFAN/);
   });
+
+  it('a command compiles each regular expression once, to machine code (no bytecode tiered up later)', () => {
+    // A first redaction runs some hundred patterns, most of them twice or more: V8's default compiled
+    // each to bytecode, then again to machine code (a fifth of that redaction's instructions).
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    writeFileSync(
+      path.join(root, 'notes.txt'),
+      `token = "ghp_${'x9Lk2mQ7'.repeat(4)}abcd"\npassword: Xk9mQ2vL8pZ4\n`,
+    );
+    const tieredUp = (args: string[]) => {
+      const run = spawnSync(process.execPath, ['--trace-regexp-tier-up', ...args], {
+        cwd: root,
+        env: { ...process.env, CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') },
+        encoding: 'utf8',
+      });
+      return run.stdout.split('\n').filter((line) => line.includes('needs tier-up compilation'));
+    };
+    expect(tieredUp([BIN, 'scan', 'notes.txt'])).toEqual([]);
+    // The same trace shows a tier-up where there is one (V8's default): the check above can fail.
+    expect(tieredUp(['-e', "const r = /a+b/; for (let i = 0; i < 3; i++) r.exec('xxaab')"])).not.toEqual([]);
+  });
 });
