@@ -4,6 +4,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { HELD_NAMED_MAX_BYTES, type HeldLimits } from '../core/snapshot.js';
+import { coveringPathspecs } from './snapshot-diff.js';
 import type { StoreGit } from './store-git.js';
 import { uniqueSuffix } from './temp-name.js';
 import { treeStat } from './tree-stat.js';
@@ -122,8 +123,9 @@ export async function heldFilesIn(
     '--full-tree',
     tree,
     '--',
-    ...files,
+    ...coveringPathspecs(files),
   ]);
+  // Narrowed to those asked: a name that is not valid UTF-8 was asked through its folder (or the tree).
   const wanted = new Set(files);
   const found: HeldFile[] = [];
   for (const line of stdout.split('\0')) {
@@ -161,11 +163,13 @@ export async function heldUnchangedOnDisk(
     '--full-tree',
     tree,
     '--',
-    ...files,
+    ...coveringPathspecs(files),
   ]);
+  const asked = new Set(files);
   for (const line of listed.split('\0')) {
     const match = /^(100644|100755) blob ([0-9a-f]{40,64})\t(.*)$/s.exec(line);
-    if (match?.[3] !== undefined) inTree.set(match[3], { mode: match[1] as string, oid: match[2] as string });
+    if (match?.[3] !== undefined && asked.has(match[3]))
+      inTree.set(match[3], { mode: match[1] as string, oid: match[2] as string });
   }
   const onDisk = treeStat(root);
   const candidates: Array<Omit<HeldFile, 'oid'> & { held: string }> = [];

@@ -3,12 +3,13 @@
 // the file back itself, with the rest of the rewind: in its plan, its safety snapshot, its undo and its
 // rollback. Real git in temp repos, real files.
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
 import { restoreSnapshot, takeSnapshot } from '../../src/app/rewind.js';
 import { listRewind, rewindTo } from '../../src/app/rewind-menu.js';
+import { fsPath } from '../../src/core/raw-path.js';
 import { renderRewind } from '../../src/core/rewind-text.js';
 import { projectStoreDir } from '../../src/store/store-location.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
@@ -20,11 +21,18 @@ const SESSION = 'b4c9ace5-a499-4748-b228-b65376c1eb91';
  * pre-command snapshot (after `beforeCommand`, if given), then a second prompt `p2`.
  */
 async function turnThatRemovedBig(
-  options: { beforeCommand?: (root: string) => void; env?: Record<string, string> } = {},
+  options: {
+    beforeCommand?: (root: string) => void;
+    env?: Record<string, string>;
+    /** The file's project-relative name, in a folder the command removes whole (`rm -r data`). */
+    inFolder?: string;
+  } = {},
 ) {
   const root = createRepo({ committed: { 'src/app.ts': 'export const app = 1;\n' } });
   const content = randomBytes(40_000);
-  writeFileSync(path.join(root, 'big.bin'), content);
+  const file = options.inFolder ?? 'big.bin';
+  if (options.inFolder) mkdirSync(path.join(root, path.posix.dirname(file)));
+  writeFileSync(fsPath(path.join(root, file)), content);
   const base = tempDir('checkpoint-store-');
   const deps = defaultDeps({
     env: {
@@ -42,12 +50,12 @@ async function turnThatRemovedBig(
   const held = await takeSnapshot(deps, {
     projectRoot: root,
     trigger: 'pre-command',
-    label: 'rm big.bin',
+    label: options.inFolder ? `rm -r ${path.posix.dirname(file)}` : 'rm big.bin',
     sessionId: SESSION,
-    holdLarge: () => ['big.bin'],
+    holdLarge: () => [file],
   });
   expect(held.snapshot.skipped?.large).toEqual([]);
-  rmSync(path.join(root, 'big.bin'));
+  rmSync(path.join(root, options.inFolder ? path.posix.dirname(file) : file), { recursive: true });
   await prompt('p2');
   const rewind = (dryRun: boolean, onProgress?: (done: number, total: number) => void) =>
     rewindTo(deps, {
@@ -174,6 +182,17 @@ describe('rewind brings back a file over the size cap that a pre-command snapsho
     );
     await rewind(false);
     expect(existsSync(big(root))).toBe(false);
+  });
+
+  it('a file whose name is not valid UTF-8, in a folder the command removed: brought back byte for byte', async () => {
+    // Finding 2: its name went to git as an argument, which cannot carry the byte; nothing was said.
+    const name = 'data/\udcff.bin';
+    const { root, held, content, rewind } = await turnThatRemovedBig({ inFolder: name });
+    const planned = await rewind(true);
+    expect(planned.code?.plan.create).toEqual([name]);
+    expect(planned.code?.fromPreCommand).toEqual([{ path: name, snapshotId: held }]);
+    await rewind(false);
+    expect(readFileSync(fsPath(path.join(root, name))).equals(content)).toBe(true);
   });
 
   it('a rewind that fails midway puts the tree back, big.bin gone again; the next one brings it back', async () => {
