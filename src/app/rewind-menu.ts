@@ -90,10 +90,11 @@ function toEntry(snapshot: PromptSnapshot, changes: RewindEntry['changes']): Rew
 async function changesAfter(
   store: SnapshotStore,
   prompts: readonly PromptSnapshot[],
-  capturing: Promise<{ tree: string }>,
+  capturing: Promise<Pick<CaptureResult, 'tree' | 'skipped'>>,
 ): Promise<RewindEntry[]> {
   if (prompts.length === 0) return [];
-  const current = (await capturing).tree;
+  const captured = await capturing;
+  const current = captured.tree;
   const chain = (shown: readonly PromptSnapshot[]) =>
     shown.map(
       (prompt, index) =>
@@ -111,7 +112,9 @@ async function changesAfter(
     shown = prompts.filter((_, index) => whole[index]);
     changes = await store.changesBetweenPairs(chain(shown));
   }
-  const counts = countChangesAlongChain(changes, await store.linksToThemselves(changes.flat()));
+  // A file the capture leaves out over the cap is on disk: a prompt that holds it counts it modified.
+  const leftOutNow = new Set(captured.skipped.large.map((file) => file.path));
+  const counts = countChangesAlongChain(changes, await store.linksToThemselves(changes.flat()), leftOutNow);
   return shown.map((prompt, index) => toEntry(prompt, counts[index] as RewindEntry['changes']));
 }
 

@@ -195,6 +195,20 @@ describe('rewind brings back a file over the size cap that a pre-command snapsho
     expect(readFileSync(fsPath(path.join(root, name))).equals(content)).toBe(true);
   });
 
+  it('a new big.bin written since (another size, over the cap): counted as modified, not deleted, where the plan overwrites it', async () => {
+    // Finding 3: the list said `-1` for a file on disk, which the plan overwrites.
+    const { root, deps, rewind } = await turnThatRemovedBig();
+    writeFileSync(big(root), randomBytes(45_000));
+    const listed = await listRewind(deps, { projectRoot: root, sessionId: SESSION });
+    expect(listed.entries.map((entry) => entry.changes)).toEqual([
+      { added: 0, modified: 0, deleted: 0 },
+      { added: 0, modified: 2, deleted: 0 },
+    ]);
+    const planned = await rewind(true);
+    expect(planned.code?.plan.overwrite).toEqual(['big.bin', 'src/app.ts']);
+    expect(planned.entry.changes).toEqual({ added: 0, modified: 2, deleted: 0 });
+  });
+
   it('a rewind that fails midway puts the tree back, big.bin gone again; the next one brings it back', async () => {
     const { root, content, rewind } = await turnThatRemovedBig();
     const failed = rewind(false, (done) => {
