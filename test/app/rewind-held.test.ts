@@ -184,6 +184,21 @@ describe('rewind brings back a file over the size cap that a pre-command snapsho
     expect(existsSync(big(root))).toBe(false);
   });
 
+  it('rewritten during the turn with other bytes of the same size, by a command not naming it: not brought back, named', async () => {
+    // Review of the held change, finding 1: only the size was compared, and the later bytes came back
+    // "as it was". The prompt's snapshot records the file's stamp (mtime in ns, inode) beside its size.
+    const { root, held, rewind } = await turnThatRemovedBig({
+      beforeCommand: (dir) => writeFileSync(path.join(dir, 'big.bin'), randomBytes(40_000)),
+    });
+    const planned = await rewind(true);
+    expect(planned.code?.plan.create).toEqual([]);
+    expect(planned.code?.fromPreCommand).toBeUndefined();
+    expect(planned.code?.heldBy).toEqual([{ path: 'big.bin', snapshotId: held }]);
+    expect(renderRewind(planned)).not.toContain('held the same file');
+    await rewind(false);
+    expect(existsSync(big(root))).toBe(false);
+  });
+
   it('a file whose name is not valid UTF-8, in a folder the command removed: brought back byte for byte', async () => {
     // Finding 2: its name went to git as an argument, which cannot carry the byte; nothing was said.
     const name = 'data/\udcff.bin';
