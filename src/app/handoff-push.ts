@@ -150,7 +150,11 @@ export async function pushHandoff(
     base: head.head,
     branch: head.branch,
     files,
-    skipped: snapshot.skipped,
+    // Path and size, as docs/handoff.md says: a file's stamp (mtime, inode) is this machine's business.
+    skipped: {
+      ...snapshot.skipped,
+      large: snapshot.skipped.large.map(({ path, bytes }) => ({ path, bytes })),
+    },
   };
 }
 

@@ -9,7 +9,7 @@ import {
   resolveRef,
   resolveSessionId,
 } from '../core/rewind-refs.js';
-import type { RestorePlan, SnapshotRecord } from '../core/snapshot.js';
+import { type RestorePlan, type SnapshotRecord, sameStamp } from '../core/snapshot.js';
 import { type HeadMove, headMoveSince } from '../core/snapshot-text.js';
 import { cliCommand, wordsFor } from '../core/surface.js';
 import { readHeadFast } from '../git/repo.js';
@@ -90,10 +90,11 @@ function toEntry(snapshot: PromptSnapshot, changes: RewindEntry['changes']): Rew
 async function changesAfter(
   store: SnapshotStore,
   prompts: readonly PromptSnapshot[],
-  capturing: Promise<{ tree: string }>,
+  capturing: Promise<Pick<CaptureResult, 'tree' | 'skipped'>>,
 ): Promise<RewindEntry[]> {
   if (prompts.length === 0) return [];
-  const current = (await capturing).tree;
+  const captured = await capturing;
+  const current = captured.tree;
   const chain = (shown: readonly PromptSnapshot[]) =>
     shown.map(
       (prompt, index) =>
@@ -111,7 +112,9 @@ async function changesAfter(
     shown = prompts.filter((_, index) => whole[index]);
     changes = await store.changesBetweenPairs(chain(shown));
   }
-  const counts = countChangesAlongChain(changes, await store.linksToThemselves(changes.flat()));
+  // A file the capture leaves out over the cap is on disk: a prompt that holds it counts it modified.
+  const leftOutNow = new Set(captured.skipped.large.map((file) => file.path));
+  const counts = countChangesAlongChain(changes, await store.linksToThemselves(changes.flat()), leftOutNow);
   return shown.map((prompt, index) => toEntry(prompt, counts[index] as RewindEntry['changes']));
 }
 
@@ -246,8 +249,9 @@ export interface RewindOutcome {
     /** What the prompt's snapshot left out although it was there (over the size cap): not brought back. */
     notHeld?: LeftOut[];
     /**
-     * Of those, the ones a pre-command snapshot of the prompt's turn holds as they changed during the
-     * turn (another size than the prompt's snapshot recorded): restore them from it, if that is wanted.
+     * Of those, the ones a pre-command snapshot of the prompt's turn holds but not as the same file (its
+     * size, modification time or inode differs from what the prompt's snapshot recorded, or that snapshot
+     * recorded no stamp): restore them from it, if that is wanted.
      */
     heldBy?: HeldBy[];
     /**
@@ -353,18 +357,19 @@ export interface HeldBy {
 
 /** What the pre-command snapshots of a prompt's turn hold of the files its snapshot left out. */
 interface HeldByTheTurn {
-  /** Held at the size the prompt's snapshot recorded: the rewind brings them back with the rest. */
+  /** Held as the same file the prompt's snapshot recorded (size and stamp): the rewind brings them back. */
   brought: Array<HeldBy & { file: HeldFile }>;
-  /** Held at another size (the file changed during the turn): named, with the restore that gives that version. */
+  /** Held otherwise (changed during the turn, or cannot tell): named, with the restore that gives that version. */
   named: HeldBy[];
 }
 
 /**
  * The files over the size cap that the prompt's snapshot left out and that a pre-command snapshot of the
  * same turn holds (the hook held what `rm big.bin` named; review A), from the earliest such snapshot of
- * the turn, the closest to the prompt. One held at the size the prompt's snapshot recorded is the file as
- * it was at the prompt, as far as the store can tell: the rewind brings it back. One held at another size
- * changed after the prompt: the rewind names the snapshot and the restore that gives that version.
+ * the turn, the closest to the prompt. One held with the size, modification time (ns) and inode the
+ * prompt's snapshot recorded is the file as it was at the prompt: the rewind brings it back. Any other
+ * (changed after the prompt, or a snapshot from before stamps were recorded: cannot tell) is named, with
+ * the snapshot and the restore that gives that version.
  */
 async function heldByTheTurn(
   store: SnapshotStore,
@@ -372,8 +377,10 @@ async function heldByTheTurn(
   chosen: PromptSnapshot,
   notHeld: readonly LeftOut[],
 ): Promise<HeldByTheTurn> {
+  // What the prompt's capture read of each: its size and, since stamps are recorded, its stamp.
+  const atPrompt = new Map((chosen.skipped?.large ?? []).map((entry) => [entry.path, entry]));
   const large = new Map(
-    notHeld.filter((entry) => entry.why === 'large').map((entry) => [entry.path, entry.bytes]),
+    notHeld.filter((entry) => entry.why === 'large').map((entry) => [entry.path, atPrompt.get(entry.path)]),
   );
   const held: HeldByTheTurn = { brought: [], named: [] };
   if (large.size === 0) return held;
@@ -388,9 +395,16 @@ async function heldByTheTurn(
     const leftOutToo = new Set((snapshot.skipped?.large ?? []).map((file) => file.path));
     const asked = [...large.keys()].filter((file) => !leftOutToo.has(file));
     if (asked.length === 0) continue;
+    const stamps = new Map((snapshot.held ?? []).map((entry) => [entry.path, entry]));
     for (const file of await store.heldFilesIn(snapshot.tree, asked)) {
       const entry = { path: file.path, snapshotId: snapshot.id };
-      if (large.get(file.path) === file.bytes) held.brought.push({ ...entry, file });
+      const before = large.get(file.path);
+      const whenHeld = stamps.get(file.path);
+      // The same file only when size, modification time and inode all match (a command that rewrote it
+      // with other bytes of the same size changed the time); a snapshot without stamps cannot tell.
+      const isSame =
+        before?.bytes === file.bytes && whenHeld?.bytes === file.bytes && sameStamp(before, whenHeld);
+      if (isSame) held.brought.push({ ...entry, file });
       else held.named.push(entry);
       large.delete(file.path);
     }

@@ -377,6 +377,7 @@ async function recordContent(
       changes: captured.changes,
       skipped: captured.skipped,
       ...(aside ? { aside: aside.counts } : {}),
+      ...(captured.held ? { held: captured.held } : {}),
     },
     captured.tree,
     aside?.commit,

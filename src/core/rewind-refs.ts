@@ -166,11 +166,13 @@ function classify(at: string, now: string, selfLinks?: ReadonlySet<string>): key
  * diff against now adds, modifies and deletes (nested repositories' folders not counted), counted from
  * the diffs between neighbours alone, so a long history costs the sum of its small steps rather than a
  * whole diff per tree (issue 28). `steps[0]` is the diff from the newest tree to now, `steps[k]` the
- * diff from tree k to tree k-1.
+ * diff from tree k to tree k-1. `leftOutNow`: paths the tree now leaves out although they are on disk
+ * (over the size cap): one a tree holds is modified since, never deleted (a rewind overwrites it).
  */
 export function countChangesAlongChain(
   steps: ReadonlyArray<ReadonlyArray<ChainChange>>,
   selfLinks: ReadonlySet<string> = new Set(),
+  leftOutNow: ReadonlySet<string> = new Set(),
 ): ChangeCounts[] {
   // Per file touched so far: its state now, and its state in the tree the walk has reached.
   const now = new Map<string, string>();
@@ -189,10 +191,15 @@ export function countChangesAlongChain(
         at.set(change.path, after);
       }
       const links = linksAt(selfLinks, change.path);
-      const was = classify(at.get(change.path) as string, current, links);
+      const onDisk = leftOutNow.has(change.path);
+      const kind = (state: string, now: string) => {
+        const found = classify(state, now, links);
+        return found === 'deleted' && onDisk ? 'modified' : found;
+      };
+      const was = kind(at.get(change.path) as string, current);
       if (was) counts[was]--;
       at.set(change.path, before);
-      const is = classify(before, current, links);
+      const is = kind(before, current);
       if (is) counts[is]++;
     }
     result.push({ ...counts });

@@ -197,13 +197,13 @@ export function renderRewind(outcome: RewindOutcomeView, root?: string): string 
               .join(', ')}${notHeld.length > 10 ? `, and ${notHeld.length - 10} more` : ''}.`,
             ...(code.heldBy ?? []).map(
               (held) =>
-                `  ${inlineCode(quotePath(held.path))} is in pre-command snapshot ${held.snapshotId} of this prompt's turn, as it was by then (it changed after the prompt): \`${escapeControls(cliCommand('restore', { root, args: [held.snapshotId], paths: [held.path] }))}\` brings that back.`,
+                `  ${inlineCode(quotePath(held.path))} is in pre-command snapshot ${held.snapshotId} of this prompt's turn, as it was by then (not known to be the file as it was at the prompt: it changed after it, or the snapshots cannot tell): \`${escapeControls(cliCommand('restore', { root, args: [held.snapshotId], paths: [held.path] }))}\` brings that back.`,
             ),
           ];
     // Over the cap, so not in the prompt's snapshot, but held by the turn's pre-command snapshot as it was.
     const heldLines = (code.fromPreCommand ?? []).map(
       (held) =>
-        `  ${inlineCode(quotePath(held.path))} (over the size cap, so not in this prompt's snapshot) ${outcome.dryRun ? 'would come' : 'came'} back from pre-command snapshot ${held.snapshotId} of this prompt's turn, which held it as it was.`,
+        `  ${inlineCode(quotePath(held.path))} (over the size cap, so not in this prompt's snapshot) ${outcome.dryRun ? 'would come' : 'came'} back from pre-command snapshot ${held.snapshotId} of this prompt's turn, which held the same file (size, modification time and inode as at the prompt).`,
     );
     if (total === 0) {
       lines.push(

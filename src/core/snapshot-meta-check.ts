@@ -34,10 +34,20 @@ export function isPlainSnapshotMeta(value: unknown): value is SnapshotMeta {
     everyItem(
       skipped.large,
       (item) =>
-        hasExactly(item, ['path', 'bytes']) &&
+        hasExactly(item, ['path', 'bytes', ...stampKeys(item)]) &&
         typeof item.path === 'string' &&
         Number.isSafeInteger(item.bytes),
     ) &&
+    (value.held === undefined ||
+      everyItem(
+        value.held,
+        (item) =>
+          hasExactly(item, ['path', 'bytes', 'mtimeNs', 'ino']) &&
+          typeof item.path === 'string' &&
+          Number.isSafeInteger(item.bytes) &&
+          typeof item.mtimeNs === 'string' &&
+          typeof item.ino === 'string',
+      )) &&
     everyItem(skipped.nested, (item) => typeof item === 'string') &&
     (aside === undefined ||
       (hasExactly(aside, ['kept', 'created']) && isCount(aside.kept) && isCount(aside.created)))
@@ -61,6 +71,12 @@ function isSkippedShape(skipped: unknown): skipped is Record<string, unknown> {
     keys.push('unreadable');
   }
   return hasExactly(skipped, keys);
+}
+
+/** The stamp's keys a left-out file has (each a string), so that hasExactly accepts them. */
+function stampKeys(item: unknown): string[] {
+  if (!isRecord(item)) return [];
+  return (['mtimeNs', 'ino'] as const).filter((key) => typeof item[key] === 'string');
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -20,7 +20,18 @@ export const snapshotMetaSchema = z.looseObject({
   git: z.nullable(z.object({ branch: z.nullable(z.string()), head: z.string() })),
   changes: changeCounts,
   skipped: z.object({
-    large: z.array(z.object({ path: z.string(), bytes: z.int() })),
+    /**
+     * Files over the size cap, with their size; since 2026-12-07 also their stamp (FileStamp: modification
+     * time in ns, inode) where the capture read it, which tells a rewind whether a held copy is the same file.
+     */
+    large: z.array(
+      z.object({
+        path: z.string(),
+        bytes: z.int(),
+        mtimeNs: z.optional(z.string()),
+        ino: z.optional(z.string()),
+      }),
+    ),
     nested: z.array(z.string()),
     /**
      * Files whose name is not valid UTF-8, as git shows them (`"caf\351.txt"`): skipped and listed by
@@ -38,6 +49,14 @@ export const snapshotMetaSchema = z.looseObject({
    * no snapshot holds) and the paths it created. Restoring the snapshot brings both back exactly.
    */
   aside: z.optional(z.object({ kept: count, created: count })),
+  /**
+   * Files over the size cap this snapshot holds all the same (a pre-command snapshot holds those its
+   * command names), each with its size and stamp when it was held: what a rewind compares with the
+   * prompt's left-out entry before it brings one back.
+   */
+  held: z.optional(
+    z.array(z.object({ path: z.string(), bytes: z.int(), mtimeNs: z.string(), ino: z.string() })),
+  ),
 });
 
 export type SnapshotMeta = z.infer<typeof snapshotMetaSchema>;

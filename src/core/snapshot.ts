@@ -63,6 +63,20 @@ export function heldLimits(env: Readonly<Record<string, string | undefined>>): H
   };
 }
 
+/**
+ * What tells one file from another of the same size: its modification time in nanoseconds and its inode,
+ * as decimal strings (JSON numbers lose digits past 2^53).
+ */
+export interface FileStamp {
+  mtimeNs: string;
+  ino: string;
+}
+
+/** Whether two stamps are known and the same: a missing one (an older snapshot's) cannot tell. */
+export function sameStamp(a: Partial<FileStamp> | undefined, b: Partial<FileStamp> | undefined): boolean {
+  return a?.mtimeNs !== undefined && a.ino !== undefined && a.mtimeNs === b?.mtimeNs && a.ino === b?.ino;
+}
+
 /** The triggers this package records itself; any other one is a person's (`snapshot --trigger`), and is checked. */
 export const BUILT_IN_TRIGGERS: ReadonlySet<string> = new Set([
   'manual',

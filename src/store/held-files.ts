@@ -3,10 +3,11 @@
 // beside what the scan took; the private index is left as it is, so later snapshots leave them out again.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { HELD_NAMED_MAX_BYTES, type HeldLimits } from '../core/snapshot.js';
+import { type FileStamp, HELD_NAMED_MAX_BYTES, type HeldLimits, sameStamp } from '../core/snapshot.js';
+import { coveringPathspecs } from './snapshot-diff.js';
 import type { StoreGit } from './store-git.js';
 import { uniqueSuffix } from './temp-name.js';
-import { treeStat } from './tree-stat.js';
+import { fileStamp, treeStat } from './tree-stat.js';
 
 /** A file's content in the store, ready to enter a tree. */
 export interface HeldFile {
@@ -14,6 +15,8 @@ export interface HeldFile {
   mode: '100644' | '100755';
   oid: string;
   bytes: number;
+  /** Its stamp when it was held from disk, before and after git read it (see storeHeldFiles). */
+  stamp?: FileStamp;
 }
 
 /**
@@ -30,14 +33,19 @@ export async function storeHeldFiles(
   limits: HeldLimits,
 ): Promise<HeldFile[]> {
   const inTree = treeStat(root);
-  const wanted: Array<{ path: string; mode: HeldFile['mode']; bytes: number }> = [];
+  const wanted: Array<{ path: string; mode: HeldFile['mode']; bytes: number; stamp: FileStamp | null }> = [];
   let total = 0;
   for (const file of files) {
     const stats = file.includes('\n') ? null : inTree(file);
     if (!stats?.isFile() || stats.size > limits.maxBytes || total + stats.size > limits.totalMaxBytes)
       continue;
     total += stats.size;
-    wanted.push({ path: file, mode: (stats.mode & 0o111) !== 0 ? '100755' : '100644', bytes: stats.size });
+    wanted.push({
+      path: file,
+      mode: (stats.mode & 0o111) !== 0 ? '100755' : '100644',
+      bytes: stats.size,
+      stamp: fileStamp(root, file, stats.size),
+    });
   }
   if (wanted.length === 0) return [];
   let pid: number | undefined;
@@ -59,7 +67,12 @@ export async function storeHeldFiles(
   }
   const oids = done.stdout.split('\n');
   return wanted
-    .map((file, at) => ({ ...file, oid: (oids[at] ?? '').trim() }))
+    .map(({ stamp, ...file }, at) => {
+      // The stamp says which file git read only if it is the same after: one written meanwhile has none.
+      const after = stamp && fileStamp(root, file.path, file.bytes);
+      const held: HeldFile = { ...file, oid: (oids[at] ?? '').trim() };
+      return stamp && after && sameStamp(stamp, after) ? { ...held, stamp } : held;
+    })
     .filter((file) => /^[0-9a-f]{40,64}$/.test(file.oid));
 }
 
@@ -122,8 +135,9 @@ export async function heldFilesIn(
     '--full-tree',
     tree,
     '--',
-    ...files,
+    ...coveringPathspecs(files),
   ]);
+  // Narrowed to those asked: a name that is not valid UTF-8 was asked through its folder (or the tree).
   const wanted = new Set(files);
   const found: HeldFile[] = [];
   for (const line of stdout.split('\0')) {
@@ -161,11 +175,13 @@ export async function heldUnchangedOnDisk(
     '--full-tree',
     tree,
     '--',
-    ...files,
+    ...coveringPathspecs(files),
   ]);
+  const asked = new Set(files);
   for (const line of listed.split('\0')) {
     const match = /^(100644|100755) blob ([0-9a-f]{40,64})\t(.*)$/s.exec(line);
-    if (match?.[3] !== undefined) inTree.set(match[3], { mode: match[1] as string, oid: match[2] as string });
+    if (match?.[3] !== undefined && asked.has(match[3]))
+      inTree.set(match[3], { mode: match[1] as string, oid: match[2] as string });
   }
   const onDisk = treeStat(root);
   const candidates: Array<Omit<HeldFile, 'oid'> & { held: string }> = [];

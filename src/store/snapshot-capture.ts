@@ -19,7 +19,7 @@ import { dropLostEntries, isMissingObjectError } from './store-repair.js';
 import { SCAN_ARGS } from './store-scan.js';
 import { readState, type StoreState, writeState } from './store-state.js';
 import { isOurPath } from './store-within.js';
-import { treeStat } from './tree-stat.js';
+import { fileStamp, treeStat } from './tree-stat.js';
 import { RESTORE_TEMP_PREFIX } from './worktree-writer.js';
 
 /** Told once the working tree has been read, with what the capture left out (see captureTree). */
@@ -36,6 +36,8 @@ export interface CaptureResult {
    * compression) and a little per changed path for the trees above it (see store-usage.ts).
    */
   addedBytes: number;
+  /** Files over the size cap the tree holds all the same, with their stamp when held (see withHeld). */
+  held?: SnapshotMeta['held'];
 }
 
 /** Raw bytes in and out: no EOL conversion, no LFS or other filters, whatever the project's attributes say. */
@@ -186,7 +188,7 @@ export async function captureTree(
   const settled = new Set<string>();
   const exclude = (file: string, bytes: number, tracked: boolean) => {
     state.exclusions.large = state.exclusions.large.filter((entry) => entry.path !== file);
-    state.exclusions.large.push({ path: file, bytes });
+    state.exclusions.large.push({ path: file, bytes, ...fileStamp(root, file, bytes) });
     if (tracked) toDrop.push(file);
     settled.add(file);
   };
@@ -530,7 +532,8 @@ async function refreshExclusions(target: CaptureTarget, state: StoreState): Prom
   for (const entry of state.exclusions.large) {
     const stats = inTree(entry.path);
     if (stats?.isFile() && stats.size > target.settings.maxFileBytes)
-      large.push({ path: entry.path, bytes: stats.size });
+      // Its stamp with its size: a rewind tells by them whether a held copy is this same file.
+      large.push({ path: entry.path, bytes: stats.size, ...fileStamp(target.root, entry.path, stats.size) });
   }
   const nested: string[] = [];
   for (const dir of state.exclusions.nested) if (inTree(`${dir}/.git`)) nested.push(dir);

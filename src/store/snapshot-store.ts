@@ -156,6 +156,8 @@ export class SnapshotStore extends SnapshotReader {
     if (held.length === 0) return captured;
     const tree = await treeWithHeld(this.git, this.gitDir, captured.tree, held);
     const paths = new Set(held.map((file) => file.path));
+    // Those held from disk with their stamp, for the snapshot's record (see heldByTheTurn in rewind-menu.ts).
+    const stamped = held.flatMap(({ path, bytes, stamp }) => (stamp ? [{ path, bytes, ...stamp }] : []));
     const leftOutByBase = new Map((base?.skipped?.large ?? []).map((file) => [file.path, file.bytes]));
     const sameAsBase = held.filter((file) => leftOutByBase.get(file.path) === file.bytes);
     const baseTree =
@@ -167,6 +169,7 @@ export class SnapshotStore extends SnapshotReader {
       changes: await diff.countChanges(this.git, baseTree, tree),
       skipped: { ...captured.skipped, large: captured.skipped.large.filter((file) => !paths.has(file.path)) },
       addedBytes: captured.addedBytes + held.reduce((sum, file) => sum + file.bytes, 0),
+      ...(stamped.length > 0 ? { held: stamped } : {}),
     };
   }
 

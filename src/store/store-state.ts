@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { SnapshotRecord } from '../core/snapshot.js';
+import type { FileStamp, SnapshotRecord } from '../core/snapshot.js';
 import { writeFileAtomicSync } from './atomic-write.js';
 
 /** What the store remembers between calls, in `state.json`; rebuilt from git when missing. */
@@ -14,7 +14,7 @@ export interface StoreState {
   latestSecond?: Record<string, string>;
   /** The tree of the private index as last written. */
   index?: { tree: string };
-  exclusions: { large: Array<{ path: string; bytes: number }>; nested: string[] };
+  exclusions: { large: Array<{ path: string; bytes: number } & Partial<FileStamp>>; nested: string[] };
   /** The snapshotIncludeIgnored patterns the index was last brought in line with. */
   includeIgnored?: string[];
   /** The size cap the index was last checked against (see indexedOverCap). */

@@ -1,6 +1,7 @@
 import { lstatSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fsPath } from '../core/raw-path.js';
+import type { FileStamp } from '../core/snapshot.js';
 
 /**
  * lstat of paths of the tree at `root` (`/`-separated, relative), following no link on the way: under a
@@ -30,4 +31,19 @@ export function treeStat(root: string): (file: string) => Stats | null {
     return stats;
   };
   return stat;
+}
+
+/**
+ * The stamp of a regular file of `bytes` bytes at `file` (project-relative, its folders checked by a
+ * treeStat first), or null when it is not that file now. Read in nanoseconds (bigint): a number of
+ * milliseconds cannot tell two writes of one millisecond apart. Decimal strings, as JSON keeps them.
+ */
+export function fileStamp(root: string, file: string, bytes: number): FileStamp | null {
+  try {
+    const stats = lstatSync(fsPath(path.join(root, file)), { bigint: true, throwIfNoEntry: false });
+    if (!stats?.isFile() || stats.size !== BigInt(bytes)) return null;
+    return { mtimeNs: stats.mtimeNs.toString(), ino: stats.ino.toString() };
+  } catch {
+    return null;
+  }
 }

@@ -3,12 +3,13 @@
 // the file back itself, with the rest of the rewind: in its plan, its safety snapshot, its undo and its
 // rollback. Real git in temp repos, real files.
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
 import { restoreSnapshot, takeSnapshot } from '../../src/app/rewind.js';
 import { listRewind, rewindTo } from '../../src/app/rewind-menu.js';
+import { fsPath } from '../../src/core/raw-path.js';
 import { renderRewind } from '../../src/core/rewind-text.js';
 import { projectStoreDir } from '../../src/store/store-location.js';
 import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
@@ -20,11 +21,18 @@ const SESSION = 'b4c9ace5-a499-4748-b228-b65376c1eb91';
  * pre-command snapshot (after `beforeCommand`, if given), then a second prompt `p2`.
  */
 async function turnThatRemovedBig(
-  options: { beforeCommand?: (root: string) => void; env?: Record<string, string> } = {},
+  options: {
+    beforeCommand?: (root: string) => void;
+    env?: Record<string, string>;
+    /** The file's project-relative name, in a folder the command removes whole (`rm -r data`). */
+    inFolder?: string;
+  } = {},
 ) {
   const root = createRepo({ committed: { 'src/app.ts': 'export const app = 1;\n' } });
   const content = randomBytes(40_000);
-  writeFileSync(path.join(root, 'big.bin'), content);
+  const file = options.inFolder ?? 'big.bin';
+  if (options.inFolder) mkdirSync(path.join(root, path.posix.dirname(file)));
+  writeFileSync(fsPath(path.join(root, file)), content);
   const base = tempDir('checkpoint-store-');
   const deps = defaultDeps({
     env: {
@@ -42,12 +50,12 @@ async function turnThatRemovedBig(
   const held = await takeSnapshot(deps, {
     projectRoot: root,
     trigger: 'pre-command',
-    label: 'rm big.bin',
+    label: options.inFolder ? `rm -r ${path.posix.dirname(file)}` : 'rm big.bin',
     sessionId: SESSION,
-    holdLarge: () => ['big.bin'],
+    holdLarge: () => [file],
   });
   expect(held.snapshot.skipped?.large).toEqual([]);
-  rmSync(path.join(root, 'big.bin'));
+  rmSync(path.join(root, options.inFolder ? path.posix.dirname(file) : file), { recursive: true });
   await prompt('p2');
   const rewind = (dryRun: boolean, onProgress?: (done: number, total: number) => void) =>
     rewindTo(deps, {
@@ -174,6 +182,46 @@ describe('rewind brings back a file over the size cap that a pre-command snapsho
     );
     await rewind(false);
     expect(existsSync(big(root))).toBe(false);
+  });
+
+  it('rewritten during the turn with other bytes of the same size, by a command not naming it: not brought back, named', async () => {
+    // Review of the held change, finding 1: only the size was compared, and the later bytes came back
+    // "as it was". The prompt's snapshot records the file's stamp (mtime in ns, inode) beside its size.
+    const { root, held, rewind } = await turnThatRemovedBig({
+      beforeCommand: (dir) => writeFileSync(path.join(dir, 'big.bin'), randomBytes(40_000)),
+    });
+    const planned = await rewind(true);
+    expect(planned.code?.plan.create).toEqual([]);
+    expect(planned.code?.fromPreCommand).toBeUndefined();
+    expect(planned.code?.heldBy).toEqual([{ path: 'big.bin', snapshotId: held }]);
+    expect(renderRewind(planned)).not.toContain('held the same file');
+    await rewind(false);
+    expect(existsSync(big(root))).toBe(false);
+  });
+
+  it('a file whose name is not valid UTF-8, in a folder the command removed: brought back byte for byte', async () => {
+    // Finding 2: its name went to git as an argument, which cannot carry the byte; nothing was said.
+    const name = 'data/\udcff.bin';
+    const { root, held, content, rewind } = await turnThatRemovedBig({ inFolder: name });
+    const planned = await rewind(true);
+    expect(planned.code?.plan.create).toEqual([name]);
+    expect(planned.code?.fromPreCommand).toEqual([{ path: name, snapshotId: held }]);
+    await rewind(false);
+    expect(readFileSync(fsPath(path.join(root, name))).equals(content)).toBe(true);
+  });
+
+  it('a new big.bin written since (another size, over the cap): counted as modified, not deleted, where the plan overwrites it', async () => {
+    // Finding 3: the list said `-1` for a file on disk, which the plan overwrites.
+    const { root, deps, rewind } = await turnThatRemovedBig();
+    writeFileSync(big(root), randomBytes(45_000));
+    const listed = await listRewind(deps, { projectRoot: root, sessionId: SESSION });
+    expect(listed.entries.map((entry) => entry.changes)).toEqual([
+      { added: 0, modified: 0, deleted: 0 },
+      { added: 0, modified: 2, deleted: 0 },
+    ]);
+    const planned = await rewind(true);
+    expect(planned.code?.plan.overwrite).toEqual(['big.bin', 'src/app.ts']);
+    expect(planned.entry.changes).toEqual({ added: 0, modified: 2, deleted: 0 });
   });
 
   it('a rewind that fails midway puts the tree back, big.bin gone again; the next one brings it back', async () => {

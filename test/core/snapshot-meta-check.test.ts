@@ -9,6 +9,8 @@ import { snapshotMetaSchema } from '../../src/core/snapshot-schema.js';
 const mostly = <T, U>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<U>) =>
   fc.oneof({ arbitrary: valid, weight: 12 }, { arbitrary: invalid, weight: 1 });
 const count = mostly(fc.nat(), fc.oneof(fc.integer({ min: -2, max: -1 }), fc.double(), fc.constant(2 ** 53)));
+/** A file's stamp (see FileStamp): decimal strings, now and then not one. */
+const stamp = mostly(fc.bigInt({ min: 0n, max: 2n ** 64n }).map(String), fc.integer());
 const withExtra = <T extends object>(record: fc.Arbitrary<T>) =>
   fc
     .tuple(
@@ -45,11 +47,28 @@ const meta = withExtra(
       changes: withExtra(fc.record({ added: count, modified: count, deleted: count })),
       skipped: withExtra(
         fc.record({
-          large: fc.array(withExtra(fc.record({ path: fc.string(), bytes: count })), { maxLength: 2 }),
+          large: fc.array(
+            withExtra(
+              fc.record(
+                { path: fc.string(), bytes: count, mtimeNs: stamp, ino: stamp },
+                { requiredKeys: ['path', 'bytes'] },
+              ),
+            ),
+            { maxLength: 2 },
+          ),
           nested: fc.array(mostly(fc.string(), fc.integer()), { maxLength: 2 }),
         }),
       ),
       aside: withExtra(fc.record({ kept: count, created: count })),
+      held: fc.array(
+        withExtra(
+          fc.record(
+            { path: fc.string(), bytes: count, mtimeNs: stamp, ino: stamp },
+            { requiredKeys: ['path', 'bytes'] },
+          ),
+        ),
+        { maxLength: 2 },
+      ),
     },
     { requiredKeys: ['id', 'createdAt', 'trigger', 'git', 'changes', 'skipped'] },
   ),
@@ -65,7 +84,14 @@ describe('the plain check of snapshot metadata', () => {
       agent: 'claude',
       git: { branch: 'main', head: 'a'.repeat(40) },
       changes: { added: 1, modified: 2, deleted: 0 },
-      skipped: { large: [{ path: 'big.bin', bytes: 9_000_000 }], nested: ['vendor/lib'] },
+      skipped: {
+        large: [
+          { path: 'big.bin', bytes: 9_000_000, mtimeNs: '1796659200123456789', ino: '18446744073709551615' },
+          { path: 'old.bin', bytes: 9_000_000 },
+        ],
+        nested: ['vendor/lib'],
+      },
+      held: [{ path: 'data.bin', bytes: 30_000_000, mtimeNs: '1796659200123456789', ino: '42' }],
     };
     expect(isPlainSnapshotMeta(written)).toBe(true);
     expect(snapshotMetaSchema.parse(written)).toEqual(written);
@@ -95,7 +121,8 @@ describe('the plain check of snapshot metadata', () => {
     fc.assert(
       fc.property(meta, (value) => {
         const large = (value.skipped as { large?: unknown[] } | undefined)?.large ?? [];
-        const strictItems = large.every(
+        const held = (value as { held?: unknown[] }).held ?? [];
+        const strictItems = [...large, ...held].every(
           (item) => !['x', 'future', 'toString'].some((extra) => Object.hasOwn(item as object, extra)),
         );
         if (snapshotMetaSchema.safeParse(value).success && plainKeys(value) && strictItems)

@@ -140,7 +140,7 @@ describe('files over the size cap, after a capture that recorded nothing', () =>
 
     const next = JSON.parse((await run('snapshot', '--json')).stdout).snapshot;
     expect(next.changes).toEqual({ added: 0, modified: 0, deleted: 0 });
-    expect(next.skipped.large).toEqual([{ path: 'data.bin', bytes: 5000 }]);
+    expect(next.skipped.large).toEqual([expect.objectContaining({ path: 'data.bin', bytes: 5000 })]);
   });
 });
 

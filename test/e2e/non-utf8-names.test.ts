@@ -288,12 +288,16 @@ describe.runIf(takesRawNames)(
       };
       writeFileSync(p.at(LATIN1_NAME), 'x'.repeat(5000));
       const first = await snap();
-      expect(first.snapshot.skipped.large).toEqual([{ path: '"caf\\351.txt"', bytes: 5000 }]);
+      expect(first.snapshot.skipped.large).toEqual([
+        expect.objectContaining({ path: '"caf\\351.txt"', bytes: 5000 }),
+      ]);
       expect(first.quotedNames).toEqual(['"caf\\351.txt"']);
       writeFileSync(path.join(p.root, 'a.txt'), 'changed\n');
       // Left out from then on by the store's exclude rules, written with the name's bytes.
       const second = await snap();
-      expect(second.snapshot.skipped.large).toEqual([{ path: '"caf\\351.txt"', bytes: 5000 }]);
+      expect(second.snapshot.skipped.large).toEqual([
+        expect.objectContaining({ path: '"caf\\351.txt"', bytes: 5000 }),
+      ]);
       expect(second.snapshot.changes).toEqual({ added: 0, modified: 1, deleted: 0 });
       const restored = await runCli(['restore', first.snapshot.id, '--yes', '--root', p.root], {
         cwd: p.root,

@@ -55,6 +55,14 @@ const claudeInput = (root: string, command: string) =>
 const claudeHook = (root: string, env: Record<string, string>, command: string, entry = SHIPPED_HOOK_ENTRY) =>
   runNodeScript(entry, ['PreToolUse'], { cwd: root, env, input: claudeInput(root, command) });
 
+/** The prompt hook of session `sess-big`, as Claude Code runs it: a prompt snapshot. */
+const promptHook = (root: string, env: Record<string, string>, prompt: string) =>
+  runCli(['hook', 'UserPromptSubmit'], {
+    cwd: root,
+    env,
+    input: JSON.stringify({ session_id: 'sess-big', cwd: root, hook_event_name: 'UserPromptSubmit', prompt }),
+  });
+
 interface ClaudeOutput {
   systemMessage?: string;
   hookSpecificOutput: { hookEventName: string; additionalContext?: string } & Record<string, unknown>;
@@ -429,17 +437,7 @@ describe('list, restore and diff say what a snapshot does not hold', () => {
 
   it('rewind to a prompt whose turn ran `rm big.bin`: brings it back from the pre-command snapshot that holds it, in its plan and its undo (helper task "held")', async () => {
     const { root, env, content } = project();
-    const prompt = (text: string) =>
-      runCli(['hook', 'UserPromptSubmit'], {
-        cwd: root,
-        env,
-        input: JSON.stringify({
-          session_id: 'sess-big',
-          cwd: root,
-          hook_event_name: 'UserPromptSubmit',
-          prompt: text,
-        }),
-      });
+    const prompt = (text: string) => promptHook(root, env, text);
     expect((await prompt('p1')).code).toBe(0);
     expect((await claudeHook(root, env, 'rm big.bin')).code).toBe(0);
     const held = await latest(root, env);
@@ -471,6 +469,56 @@ describe('list, restore and diff say what a snapshot does not hold', () => {
     const undone = await runCli((undo ?? '').split(' '), { cwd: root, env });
     expect(undone.code, undone.stderr).toBe(0);
     expect(existsSync(path.join(root, 'big.bin'))).toBe(false);
+  });
+
+  it('`big.bin` rewritten during the turn with other bytes of the same size, by a command not naming it: named, not brought back as it was (review of "held", finding 1)', async () => {
+    const { root, env } = project();
+    expect((await promptHook(root, env, 'p1')).code).toBe(0);
+    // A build step that regenerates it: the pre-command gate never sees its name.
+    const later = randomBytes(40_000);
+    writeFileSync(path.join(root, 'big.bin'), later);
+    expect((await claudeHook(root, env, 'rm big.bin')).code).toBe(0);
+    const held = await latest(root, env);
+    rmSync(path.join(root, 'big.bin'));
+    expect((await promptHook(root, env, 'p2')).code).toBe(0);
+    const args = ['rewind', 'latest~1', '--code', '--session', 'sess-big'];
+    const planned = await runCli([...args, '--dry-run'], { cwd: root, env });
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).not.toContain('would come back');
+    expect(planned.stdout).toContain(`\`claude-checkpoint restore ${held.id} -- big.bin\` brings that back`);
+    const done = await runCli([...args, '--yes'], { cwd: root, env });
+    expect(done.code, done.stderr).toBe(0);
+    expect(existsSync(path.join(root, 'big.bin'))).toBe(false);
+    // The restore it names gives that later version, as it says.
+    const restored = await runCli(['restore', held.id, '--yes', '--', 'big.bin'], { cwd: root, env });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(path.join(root, 'big.bin')).equals(later)).toBe(true);
+  });
+
+  it('a new `big.bin` written after the turn (another size): the list counts it modified, as the plan overwrites it (finding 3)', async () => {
+    const { root, env } = project();
+    expect((await promptHook(root, env, 'p1')).code).toBe(0);
+    expect((await claudeHook(root, env, 'rm big.bin')).code).toBe(0);
+    rmSync(path.join(root, 'big.bin'));
+    expect((await promptHook(root, env, 'p2')).code).toBe(0);
+    writeFileSync(path.join(root, 'big.bin'), randomBytes(45_000));
+    const listed = await runCli(['rewind', '--list', '--json', '--session', 'sess-big'], { cwd: root, env });
+    expect(listed.code, listed.stderr).toBe(0);
+    const entries = JSON.parse(listed.stdout).entries as Array<{ prompt: string; changes: unknown }>;
+    expect(entries.map((entry) => [entry.prompt, entry.changes])).toEqual([
+      ['p2', { added: 0, modified: 0, deleted: 0 }],
+      ['p1', { added: 0, modified: 1, deleted: 0 }],
+    ]);
+    const json = JSON.parse(
+      (
+        await runCli(['rewind', 'latest~1', '--code', '--dry-run', '--json', '--session', 'sess-big'], {
+          cwd: root,
+          env,
+        })
+      ).stdout,
+    );
+    expect(json.code.plan.overwrite).toEqual(['big.bin']);
+    expect(json.entry.changes).toEqual({ added: 0, modified: 1, deleted: 0 });
   });
 
   it('a restore limited to other paths does not name it', async () => {
