@@ -278,24 +278,24 @@ function inspect(
     stats.isFile() && stats.size > limits.maxFileBytes
       ? `over the snapshot size cap (${formatBytes(stats.size)})`
       : 'ignored here, so in no snapshot';
-  if (writes) {
-    const parts = change.path.split('/');
-    if (parts.some((part) => bytesFromText(part).length > NAME_MAX_BYTES))
-      return { refused: `a name longer than ${NAME_MAX_BYTES} bytes, which this file system does not allow` };
-    // The folders on the way: a nested repository is never written into; a file standing where a folder
-    // must go is replaced, so it must be held or kept aside.
-    for (let depth = 1; depth < parts.length; depth++) {
-      const dir = parts.slice(0, depth).join('/');
-      const stats = probe.stat(dir);
-      if (stats === null) break;
-      if (stats.isDirectory()) {
-        if (probe.stat(`${dir}/.git`) !== null)
-          return { refused: `inside '${dir}', a nested git repository, which no snapshot holds` };
-        continue;
-      }
-      if (!isHeld(dir)) unheld.push({ path: dir, bytes: stats.size, reason: reasonOf(stats) });
-      break;
+  const parts = change.path.split('/');
+  if (writes && parts.some((part) => bytesFromText(part).length > NAME_MAX_BYTES))
+    return { refused: `a name longer than ${NAME_MAX_BYTES} bytes, which this file system does not allow` };
+  // The folders on the way: a nested repository is never written into, nor deleted from (a folder the
+  // store's index still had entries under when it became one lets its files into a snapshot, and an
+  // undo, which never writes there, could not bring them back); a file standing where a folder must go
+  // is replaced, so it must be held or kept aside.
+  for (let depth = 1; depth < parts.length; depth++) {
+    const dir = parts.slice(0, depth).join('/');
+    const stats = probe.stat(dir);
+    if (stats === null) break;
+    if (stats.isDirectory()) {
+      if (probe.stat(`${dir}/.git`) !== null)
+        return { refused: `inside '${dir}', a nested git repository, which no snapshot holds` };
+      continue;
     }
+    if (writes && !isHeld(dir)) unheld.push({ path: dir, bytes: stats.size, reason: reasonOf(stats) });
+    break;
   }
   const stats = probe.stat(change.path);
   if (stats === null) {

@@ -271,6 +271,30 @@ describe('restore and pull, then undo (property)', () => {
     );
   }, 900_000);
 
+  // Found by the law above (2026-12-07, seed -1696736129): `b` held a link when snapshotted, then became a
+  // nested repository. The store's index still had `b/a`, so the restore's safety snapshot took
+  // `b/inside.txt`; the restore deleted it, and its undo, which never writes into a nested repository,
+  // could not bring it back.
+  it('a restore deletes nothing inside a nested repository, so its undo loses nothing there', async () => {
+    await runSteps(
+      [
+        ['ignored', { kind: 'dir' }],
+        ['b/a', { kind: 'link', target: 'a' }],
+      ],
+      [
+        { op: 'edit', file: 'b', entry: { kind: 'repo' } },
+        { op: 'restore', pick: 0 },
+      ],
+      async (deps, root, apply) => {
+        const before = fullTree(root);
+        const undoId = await apply();
+        expect(fullTree(root)).toEqual(before);
+        await undo(deps, root, undoId);
+        expect(fullTree(root)).toEqual(before);
+      },
+    );
+  });
+
   // A restore that fails midway (a full disk, a name the file system refuses) is put back: the tree is
   // the one it found, empty folders included (the brief of 2026-12-07: folders it made stayed, empty).
   it('a restore or pull that fails midway leaves the exact tree it found, folders included', async () => {

@@ -11,11 +11,12 @@ import { onTestFinished } from 'vitest';
  */
 export function tempDir(prefix = 'checkpoint-test-'): string {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
-  // Retried: on a loaded machine a git process of the test may still be ending as the folder goes
-  // (CI, 2026-12-07: ENOTEMPTY on a store's git folder, twice that day, behind a hook that gave up after
-  // its 1 ms budget while what it started went on). Up to about 11 s, only when a folder will not go;
-  // then left to the suite's own temp folder, which the global teardown removes: a test's clean-up
-  // never fails the test it follows.
+  // Retried: on a loaded machine a git process of the test may still be ending as the folder goes. Node's
+  // retries only retry each folder's rmdir, never its listing: one entry written after the listing fails
+  // them all, ~11 s later (CI, 2026-12-07: ENOTEMPTY on a store's git folder behind a hook that gave up,
+  // whose orphaned `git init` wrote once; hooks now end their git first, see src/git/running-git.ts).
+  // What still will not go is left to the suite's own temp folder, which the global teardown removes: a
+  // test's clean-up never fails the test it follows.
   const remove = () => {
     try {
       rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
