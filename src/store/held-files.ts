@@ -166,23 +166,7 @@ export async function heldUnchangedOnDisk(
   files: readonly string[],
 ): Promise<HeldFile[]> {
   if (files.length === 0) return [];
-  const inTree = new Map<string, { mode: string; oid: string }>();
-  const { stdout: listed } = await git([
-    '--literal-pathspecs',
-    'ls-tree',
-    '-r',
-    '-z',
-    '--full-tree',
-    tree,
-    '--',
-    ...coveringPathspecs(files),
-  ]);
-  const asked = new Set(files);
-  for (const line of listed.split('\0')) {
-    const match = /^(100644|100755) blob ([0-9a-f]{40,64})\t(.*)$/s.exec(line);
-    if (match?.[3] !== undefined && asked.has(match[3]))
-      inTree.set(match[3], { mode: match[1] as string, oid: match[2] as string });
-  }
+  const inTree = new Map((await heldFilesIn(git, tree, files)).map((file) => [file.path, file]));
   const onDisk = treeStat(root);
   const candidates: Array<Omit<HeldFile, 'oid'> & { held: string }> = [];
   for (const file of files) {
@@ -190,7 +174,8 @@ export async function heldUnchangedOnDisk(
     const stats = held && !file.includes('\n') ? onDisk(file) : null;
     if (!held || !stats?.isFile() || stats.size > HELD_NAMED_MAX_BYTES) continue;
     const mode = (stats.mode & 0o111) !== 0 ? '100755' : '100644';
-    if (mode === held.mode) candidates.push({ path: file, mode, bytes: stats.size, held: held.oid });
+    if (mode === held.mode && stats.size === held.bytes)
+      candidates.push({ path: file, mode, bytes: stats.size, held: held.oid });
   }
   if (candidates.length === 0) return [];
   const { stdout } = await git(['hash-object', '--no-filters', '--stdin-paths'], {
