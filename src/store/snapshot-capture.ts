@@ -12,6 +12,7 @@ import { parseStatusV2, parseUnreadableFolders } from '../git/status.js';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { globalExcludesChanged } from './global-excludes.js';
 import { inheritedIgnoreRules, repositoryTop } from './inherited-ignores.js';
+import { heldUnder, nestedReposAbove } from './nested-repos.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
 import { countChanges, coveringPathspecs, isUnder } from './snapshot-diff.js';
 import { removeLeftEarlyIndexes, type StoreGit, takeEarlyScan } from './store-git.js';
@@ -201,7 +202,23 @@ export async function captureTree(
     const entry = scannedEntry.get(file);
     return entry === undefined || entry.headOid !== null;
   };
+  // A folder the index holds entries under is scanned by git even once it is a repository of its own:
+  // it leaves the snapshot and is listed as nested, as one that appears where the index held nothing,
+  // and what the index held in it leaves too, counted as deleted (as in a folder that became ignored).
+  const nestedNow = nestedReposAbove(
+    entries.map((entry) => entry.path),
+    inTree,
+  );
+  const isInNested = (file: string) => nestedNow.length > 0 && isUnder(file, nestedNow);
+  for (const dir of nestedNow) if (!state.exclusions.nested.includes(dir)) state.exclusions.nested.push(dir);
+  for (const held of nestedNow.length > 0 ? await heldUnder(git, nestedNow) : []) {
+    toDrop.push(held.path);
+    settled.add(held.path);
+    // Submodules are not counted (see countChanges).
+    if (!held.isSubmodule && inLatest(held.path)) counts.deleted++;
+  }
   for (const file of nowIgnored ?? []) {
+    if (settled.has(file)) continue;
     toDrop.push(file);
     settled.add(file);
     if (inLatest(file)) counts.deleted++;
@@ -213,7 +230,7 @@ export async function captureTree(
     if (stats?.isFile() && stats.size > target.settings.maxFileBytes) exclude(file, stats.size, true);
   }
   for (const entry of entries) {
-    if (entry.isSubmodule || settled.has(entry.path)) continue;
+    if (entry.isSubmodule || settled.has(entry.path) || isInNested(entry.path)) continue;
     const untracked = entry.status === '??';
     if (untracked && entry.path.endsWith('/')) {
       // git does not descend into another repository: a nested repo, skipped visibly.
@@ -243,6 +260,7 @@ export async function captureTree(
     }
   }
   for (const file of included.add) {
+    if (isInNested(file)) continue;
     const stats = inTree(file);
     if (!stats || !(stats.isFile() || stats.isSymbolicLink())) continue;
     if (stats.isFile() && stats.size > target.settings.maxFileBytes) exclude(file, stats.size, false);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli, runCliWithGitLog } from '../helpers/cli.js';
@@ -287,5 +287,28 @@ describe('a file that grows past the size cap while git reads it (issue 26)', ()
     const next = await snapshot();
     expect(next.skipped.large).toEqual([expect.objectContaining({ path: 'big.txt', bytes: 3000006 })]);
     expect(filesIn(store, next.id)).toEqual(['.gitignore', 'a.js', 'b.js', 'c.js']);
+  });
+});
+
+// restore-undo-property, seed -1696736129: a folder the store's index held entries under was still
+// scanned once it became a repository of its own, its files taken, `nested` empty.
+describe('a folder of held files that becomes a nested repository', () => {
+  it('is left out and listed by the next snapshot and by list, and its files come back once its .git goes', async () => {
+    const p = project({ committed: { 'a.js': 'a\n', 'vendor/lib/x.c': 'int x;\n', 'vendor/README': 'r\n' } });
+    await p.snapshot();
+    git(path.join(p.root, 'vendor/lib'), 'init', '-q', '-b', 'main');
+    writeTree(p.root, { 'vendor/lib/y.c': 'int y;\n' });
+
+    const nested = await p.snapshot();
+    expect(nested.skipped.nested).toEqual(['vendor/lib']);
+    expect(nested.changes).toEqual({ added: 0, modified: 0, deleted: 1 });
+    const listed = await p.cli('list');
+    expect(listed.stdout).toMatch(/⚠ left out.*vendor\/lib/);
+
+    rmSync(path.join(p.root, 'vendor/lib/.git'), { recursive: true });
+    const back = await p.snapshot();
+    expect(back.skipped.nested).toEqual([]);
+    expect(back.changes).toEqual({ added: 2, modified: 0, deleted: 0 });
+    expect((await p.cli('diff', 'latest', 'vendor/lib/y.c')).stdout).toContain('No differences');
   });
 });
