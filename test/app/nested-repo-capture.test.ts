@@ -1,8 +1,9 @@
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
 import { takeSnapshot } from '../../src/app/rewind.js';
+import { fsPath } from '../../src/core/raw-path.js';
 import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
 import { filesIn } from '../helpers/store.js';
 
@@ -93,5 +94,25 @@ describe('a folder the index holds entries under that becomes a nested repositor
     expect(nested.skipped.nested).toEqual(['lib/vendored']);
     expect(filesIn(p.store, nested.id)).toEqual(['.gitignore', 'a.ts', 'lib/a.txt']);
     expect(nested.changes).toEqual({ added: 0, modified: 1, deleted: 2 });
+  });
+
+  it('a folder whose name is not valid UTF-8', async () => {
+    const dir = '\udcffvendor';
+    const p = project({ committed: { 'a.ts': 'a\n' } });
+    mkdirSync(fsPath(path.join(p.root, dir)));
+    for (const name of ['one.txt', 'two.txt'])
+      writeFileSync(fsPath(path.join(p.root, dir, name)), `${name}\n`);
+    const held = await p.snapshot();
+    expect(filesIn(p.store, held.id)).toHaveLength(4);
+    // Its name cannot be an argument (git's -C, a cwd): a repository made elsewhere is moved in.
+    const elsewhere = tempDir('checkpoint-nested-');
+    git(elsewhere, 'init', '-q', '-b', 'main');
+    renameSync(path.join(elsewhere, '.git'), fsPath(path.join(p.root, dir, '.git')));
+    writeFileSync(fsPath(path.join(p.root, dir, 'inside.txt')), 'new\n');
+
+    const nested = await p.snapshot();
+    expect(nested.skipped.nested).toEqual([dir]);
+    expect(filesIn(p.store, nested.id)).toEqual(['.gitignore', 'a.ts']);
+    expect(nested.changes).toEqual({ added: 0, modified: 0, deleted: 2 });
   });
 });
