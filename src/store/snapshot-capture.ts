@@ -230,7 +230,13 @@ export async function captureTree(
     if (stats?.isFile() && stats.size > target.settings.maxFileBytes) exclude(file, stats.size, true);
   }
   for (const entry of entries) {
-    if (entry.isSubmodule || settled.has(entry.path) || isInNested(entry.path)) continue;
+    if (entry.isSubmodule || settled.has(entry.path)) continue;
+    if (isInNested(entry.path)) {
+      // Not held by the index (a capture that recorded no snapshot, a restore's plan, dropped it): still
+      // a deletion since the latest snapshot.
+      if (entry.headOid !== null) counts.deleted++;
+      continue;
+    }
     const untracked = entry.status === '??';
     if (untracked && entry.path.endsWith('/')) {
       // git does not descend into another repository: a nested repo, skipped visibly.

@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
-import { takeSnapshot } from '../../src/app/rewind.js';
+import { restoreSnapshot, takeSnapshot } from '../../src/app/rewind.js';
 import { fsPath } from '../../src/core/raw-path.js';
 import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
 import { filesIn } from '../helpers/store.js';
@@ -12,7 +12,7 @@ function project(options: Parameters<typeof createRepo>[0]) {
   const store = tempDir('checkpoint-store-');
   const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: store } });
   const snapshot = async () => (await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' })).snapshot;
-  return { root, store, snapshot };
+  return { root, store, deps, snapshot };
 }
 
 // Found by restore-undo-property (2026-12-07, seed -1696736129): git's scan steps into a folder the store's
@@ -67,6 +67,19 @@ describe('a folder the index holds entries under that becomes a nested repositor
       'b/two.txt',
     ]);
     expect(back.changes).toEqual({ added: 3, modified: 0, deleted: 0 });
+  });
+
+  it("counted as deleted by the next snapshot when a restore's plan found it first (its capture records no snapshot)", async () => {
+    const p = project({ committed: { 'a.ts': 'a\n' }, dirty: { 'b/one.txt': '1\n', 'b/two.txt': '2\n' } });
+    const first = await p.snapshot();
+    git(path.join(p.root, 'b'), 'init', '-q', '-b', 'main');
+    writeTree(p.root, { 'b/inside.txt': 'new\n' });
+    await restoreSnapshot(p.deps, { projectRoot: p.root, snapshotId: first.id, dryRun: true });
+
+    const nested = await p.snapshot();
+    expect(nested.skipped.nested).toEqual(['b']);
+    expect(filesIn(p.store, nested.id)).toEqual(['.gitignore', 'a.ts']);
+    expect(nested.changes).toEqual({ added: 0, modified: 0, deleted: 2 });
   });
 
   it('found by a held file in it edited, with nothing added', async () => {
