@@ -7,7 +7,6 @@
 import { defaultDeps } from './app/deps.js';
 import { describeError } from './core/errors.js';
 import { offerDetectorPathRedaction } from './core/path-redaction-offer.js';
-import { endRunningGit } from './git/running-git.js';
 import { cliBeside } from './hooks/cli-path.js';
 import { parseHookArgs } from './hooks/hook-args.js';
 import { HOST_ARG, lostRelayOf, relayOutcomeHandedOver } from './hooks/relay-protocol.js';
@@ -31,15 +30,10 @@ if (first === HOST_ARG) {
   const { event, options } = parseHookArgs(process.argv.slice(2));
   const cliPath = cliBeside(process.argv[1] ?? '');
 
-  // A hook that gave up may leave work in flight: once its output is written (synchronously), the git it
-  // runs ends (running-git.ts) and then the process.
+  // A hook that gave up may leave work in flight: end the process once it is done (its output is written
+  // synchronously).
   // The server the entry handed the hook to died before answering (hooks/relay-client.ts).
   const lost = lostRelayOf(relayOutcomeHandedOver());
   const context = lost ? { cliPath, recordId: lost.recordId, lostRelay: { why: lost.why } } : { cliPath };
-  void runHook(event, options, defaultDeps(), context)
-    .then(
-      () => endRunningGit(),
-      () => endRunningGit(),
-    )
-    .finally(() => process.exit(0));
+  void runHook(event, options, defaultDeps(), context).finally(() => process.exit(0));
 }

@@ -17,15 +17,8 @@ export function finishCommand(outcome: Promise<number>, isHook: boolean, exitOnc
     (code) => {
       dropEarlyGit();
       if (isHook) {
-        // A hook that gave up may leave work in flight: once its output is flushed, the git it runs ends
-        // (running-git.ts, loaded already by any git call) and then the process, so that nothing of it
-        // goes on writing in the store.
-        afterStdoutFlushed(
-          () =>
-            void import('../git/running-git.js')
-              .then(({ endRunningGit }) => endRunningGit())
-              .finally(() => process.exit(0)),
-        );
+        // A hook that gave up may leave work in flight: end the process once its output is flushed.
+        afterStdoutFlushed(() => process.exit(0));
         return;
       }
       // Output that could not be written (`>/dev/full`): the work is done, but its report is lost.

@@ -13,8 +13,6 @@ import { type StreamBindings, streamBindings, UV_EOF, uvErrorName } from './stre
 
 /** SIGKILL: 9 wherever this runs (not on Windows). */
 const SIGKILL = 9;
-/** SIGTERM: 15 wherever this runs. */
-const SIGTERM = 15;
 
 /** spawn.ts's options (no import: spawn.ts imports this). */
 interface DirectOptions {
@@ -37,7 +35,6 @@ interface DirectExit {
 
 interface DirectGit {
   exit: Promise<DirectExit>;
-  stop: () => void;
   abandon: () => void;
 }
 
@@ -172,7 +169,6 @@ export function spawnGitDirect(
     const empty = Buffer.alloc(0);
     return {
       exit: Promise.resolve({ stdout: empty, stderr: empty, code: null, timedOut: false, spawnError }),
-      stop: () => undefined,
       abandon: () => undefined,
     };
   }
@@ -247,16 +243,13 @@ export function spawnGitDirect(
     closers.push(closeInput);
     if (exited) closeInput();
   }
-  // As spawn.ts's: asked to end, or ended and its pipes let go of (a child of git may hold them open).
-  const stop = () => {
-    if (!exited) child.kill(SIGTERM);
-  };
+  // As spawn.ts's: git is ended, and its pipes let go of (a child of git may hold them open).
   const abandon = () => {
     if (!exited) child.kill(SIGKILL);
     for (const close of closers) close();
     child.unref();
   };
-  return { exit, stop, abandon };
+  return { exit, abandon };
 }
 
 /**

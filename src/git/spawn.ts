@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { bytesFromText } from '../core/raw-path.js';
-import { isEndingGit, trackRunningGit } from './running-git.js';
 import { spawnGitDirect } from './spawn-direct.js';
 
 // Starting git and collecting what it says, with no judgement on the outcome: run.ts turns an outcome
@@ -58,38 +57,12 @@ export interface GitExit {
 
 export interface SpawnedGit {
   exit: Promise<GitExit>;
-  /** Asks git to end (SIGTERM): git removes the lock files it holds as it goes. */
-  stop: () => void;
   /** Ends git and lets go of it: the process need not wait for its pipes (a child of git may hold them). */
   abandon: () => void;
 }
 
-/**
- * Runs git with an argument array (never a shell), a timeout, and the clean environment. Counted as
- * running until it exits (running-git.ts); once this process ends its git, none is started.
- */
+/** Runs git with an argument array (never a shell), a timeout, and the clean environment. */
 export function spawnGit(args: readonly string[], options: SpawnGitOptions): SpawnedGit {
-  if (isEndingGit()) return notStarted();
-  const started = startGit(args, options);
-  trackRunningGit(started);
-  return started;
-}
-
-/** A git never started, as a spawn that failed: the call fails at once, and nothing runs. */
-function notStarted(): SpawnedGit {
-  const spawnError: NodeJS.ErrnoException = Object.assign(
-    new Error('git was not started: this process is ending the git it runs (a hook that gave up)'),
-    { code: 'ECANCELED' },
-  );
-  const empty = Buffer.alloc(0);
-  return {
-    exit: Promise.resolve({ stdout: empty, stderr: empty, code: null, timedOut: false, spawnError }),
-    stop: () => undefined,
-    abandon: () => undefined,
-  };
-}
-
-function startGit(args: readonly string[], options: SpawnGitOptions): SpawnedGit {
   const env = { ...gitEnvironment(), ...options.extraEnv };
   // A string's names may hold bytes that are not valid UTF-8 (see raw-path.ts): written as those bytes.
   const input = typeof options.input === 'string' ? bytesFromText(options.input) : options.input;
@@ -128,15 +101,11 @@ function startGit(args: readonly string[], options: SpawnGitOptions): SpawnedGit
     });
   });
   if (input !== undefined) child.stdin?.end(input);
-  const isRunning = () => child.exitCode === null && child.signalCode === null;
-  const stop = () => {
-    if (isRunning()) child.kill('SIGTERM');
-  };
   const abandon = () => {
     child.kill('SIGKILL');
     child.stdout?.destroy();
     child.stderr?.destroy();
     child.unref();
   };
-  return { exit, stop, abandon };
+  return { exit, abandon };
 }

@@ -11,23 +11,32 @@ import { onTestFinished } from 'vitest';
  */
 export function tempDir(prefix = 'checkpoint-test-'): string {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
-  // Retried: on a loaded machine a git process of the test may still be ending as the folder goes. Node's
-  // retries only retry each folder's rmdir, never its listing: one entry written after the listing fails
-  // them all, ~11 s later (CI, 2026-12-07: ENOTEMPTY on a store's git folder behind a hook that gave up,
-  // whose orphaned `git init` wrote once; hooks now end their git first, see src/git/running-git.ts).
-  // What still will not go is left to the suite's own temp folder, which the global teardown removes: a
-  // test's clean-up never fails the test it follows.
-  const remove = () => {
-    try {
-      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-    } catch {
-      // Left for the global teardown (test/global-setup.ts).
+  // A git of the test may still be ending as the folder goes: a hook that gave up leaves its git to
+  // finish, as designed (docs/hooks.md). Node's own retries (maxRetries) retry each folder's rmdir, never
+  // its listing, so one entry that git wrote after the listing failed them all about 11 s later (CI,
+  // 2026-12-07: ENOTEMPTY on a store's git folder). Each try here lists the folder again. What still will
+  // not go is left to the suite's own temp folder, which the global teardown removes: a test's clean-up
+  // never fails the test it follows.
+  const remove = async () => {
+    for (let attempt = 0; attempt < 40; attempt++) {
+      try {
+        rmSync(dir, { recursive: true, force: true });
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
     }
   };
   try {
     onTestFinished(remove);
   } catch {
-    process.once('exit', remove);
+    process.once('exit', () => {
+      try {
+        rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      } catch {
+        // Left for the global teardown (test/global-setup.ts).
+      }
+    });
   }
   return dir;
 }

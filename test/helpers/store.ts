@@ -19,37 +19,27 @@ export function filesIn(store: string, id: string): string[] {
 }
 
 /**
- * The processes but this one that name `storeDir` in their command line or environment (a store's git,
- * a gc a hook started), each as its command line. Linux's /proc; elsewhere none.
+ * Waits (up to `ms`) until no process but this one names `storeDir` in its command line or environment:
+ * what a hook that gave up left running (its store's git, a gc it started) ends before the test's
+ * folders go (CI, 2026-12-07: ENOTEMPTY removing such a store's git folder). Linux's /proc; elsewhere at once.
  */
-export function processesNaming(storeDir: string): string[] {
-  const read = (file: string) => {
+export async function waitForStoreQuiet(storeDir: string, ms = 30_000): Promise<void> {
+  const names = (pid: string) => {
     try {
-      return readFileSync(file, 'latin1');
+      return `${readFileSync(`/proc/${pid}/cmdline`, 'latin1')}\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`;
     } catch {
       return '';
     }
   };
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && Number(pid) !== process.pid);
-  } catch {
-    return [];
-  }
-  const found: string[] = [];
-  for (const pid of pids) {
-    const cmdline = read(`/proc/${pid}/cmdline`);
-    if (`${cmdline}\0${read(`/proc/${pid}/environ`)}`.includes(storeDir))
-      found.push(cmdline.replaceAll('\0', ' ').trim());
-  }
-  return found;
-}
-
-/**
- * Waits (up to `ms`) until no process but this one names `storeDir` (processesNaming): for a test that
- * started such a process itself and must let it end before it goes on.
- */
-export async function waitForStoreQuiet(storeDir: string, ms = 30_000): Promise<void> {
-  for (const deadline = Date.now() + ms; processesNaming(storeDir).length > 0 && Date.now() < deadline; )
+  const busy = () => {
+    try {
+      return readdirSync('/proc').some(
+        (pid) => /^\d+$/.test(pid) && Number(pid) !== process.pid && names(pid).includes(storeDir),
+      );
+    } catch {
+      return false;
+    }
+  };
+  for (const deadline = Date.now() + ms; busy() && Date.now() < deadline; )
     await new Promise((resolve) => setTimeout(resolve, 50));
 }
