@@ -1,4 +1,6 @@
-import type { Stats } from 'node:fs';
+import { readFileSync, type Stats, statSync } from 'node:fs';
+import path from 'node:path';
+import { fsPath } from '../core/raw-path.js';
 import { coveringPathspecs, isUnder } from './snapshot-diff.js';
 import type { StoreGit } from './store-git.js';
 
@@ -9,7 +11,11 @@ import type { StoreGit } from './store-git.js';
  * reported by the scan as a folder (`dir/`) instead: only the folders above a path are looked at. One
  * lstat per folder, most of them known already from the scan's own paths.
  */
-export function nestedReposAbove(paths: readonly string[], inTree: (file: string) => Stats | null): string[] {
+export function nestedReposAbove(
+  root: string,
+  paths: readonly string[],
+  inTree: (file: string) => Stats | null,
+): string[] {
   const found = new Set<string>();
   const checked = new Set<string>();
   for (const file of paths) {
@@ -19,14 +25,38 @@ export function nestedReposAbove(paths: readonly string[], inTree: (file: string
       if (found.has(dir)) break;
       if (checked.has(dir)) continue;
       checked.add(dir);
-      // Whatever `.git` is (a folder, a gitdir file), as restore-guard and refreshExclusions tell one.
-      if (inTree(`${dir}/.git`) !== null) {
+      if (inTree(`${dir}/.git`) !== null && isRepository(root, dir)) {
         found.add(dir);
         break;
       }
     }
   }
   return [...found];
+}
+
+/**
+ * Whether the `.git` in `dir` makes it a repository, as git tells one: a git folder (a `HEAD` file beside
+ * `objects`, or a worktree's `commondir`), or a file `gitdir: <path>` naming one. An empty `.git`, one
+ * naming a folder that is gone (a worktree removed) or a dangling link is not: git's scan reads such a
+ * folder as any other, and so do snapshots (review of 2026-12-07: such folders were said to be nested).
+ */
+function isRepository(root: string, dir: string): boolean {
+  const folder = path.join(root, dir);
+  let gitDir = path.join(folder, '.git');
+  try {
+    if (statSync(fsPath(gitDir)).isFile()) {
+      const named = /^gitdir: (.+)$/m.exec(readFileSync(fsPath(gitDir), 'utf8').slice(0, 4096))?.[1]?.trim();
+      if (!named) return false;
+      gitDir = path.resolve(folder, named);
+    }
+    const has = (name: string, kind: 'file' | 'folder') => {
+      const stats = statSync(fsPath(path.join(gitDir, name)), { throwIfNoEntry: false });
+      return kind === 'file' ? stats?.isFile() === true : stats?.isDirectory() === true;
+    };
+    return has('HEAD', 'file') && (has('objects', 'folder') || has('commondir', 'file'));
+  } catch {
+    return false;
+  }
 }
 
 /** The entries the store's index holds under these folders, each with whether it is a submodule. */

@@ -206,6 +206,7 @@ export async function captureTree(
   // it leaves the snapshot and is listed as nested, as one that appears where the index held nothing,
   // and what the index held in it leaves too, counted as deleted (as in a folder that became ignored).
   const nestedNow = nestedReposAbove(
+    root,
     entries.map((entry) => entry.path),
     inTree,
   );

@@ -109,6 +109,33 @@ describe('a folder the index holds entries under that becomes a nested repositor
     expect(nested.changes).toEqual({ added: 0, modified: 1, deleted: 2 });
   });
 
+  it('a folder whose .git is not a repository is no nested repository: git scans it, and so do snapshots', async () => {
+    const p = project({ committed: { 'a.ts': 'a\n' } });
+    await p.snapshot();
+    // An empty .git folder, a .git file naming a worktree that is gone, a dangling .git link.
+    mkdirSync(path.join(p.root, 'foo/.git'), { recursive: true });
+    writeTree(p.root, {
+      'foo/x.txt': 'x\n',
+      'bar/.git': 'gitdir: /nonexistent/worktrees/gone\n',
+      'bar/y.txt': 'y\n',
+      'baz/z.txt': 'z\n',
+    });
+    symlinkSync('/nonexistent/repo', path.join(p.root, 'baz/.git'));
+    const after = await p.snapshot();
+    expect(after.skipped.nested).toEqual([]);
+    expect(filesIn(p.store, after.id)).toEqual(
+      expect.arrayContaining(['foo/x.txt', 'bar/y.txt', 'baz/z.txt']),
+    );
+    // A worktree's .git file naming a real one is a repository, as git says.
+    const main = tempDir('checkpoint-main-repo-');
+    git(main, 'init', '-q', '-b', 'main');
+    git(main, 'commit', '-q', '--allow-empty', '-m', 'first');
+    git(main, 'worktree', 'add', '-q', path.join(p.root, 'wt'));
+    writeTree(p.root, { 'wt/w.txt': 'w\n', 'foo/x.txt': 'x2\n' });
+    const withWorktree = await p.snapshot();
+    expect(withWorktree.skipped.nested).toEqual(['wt']);
+  });
+
   it('a folder whose name is not valid UTF-8', async () => {
     const dir = '\udcffvendor';
     const p = project({ committed: { 'a.ts': 'a\n' } });
