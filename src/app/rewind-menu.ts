@@ -114,7 +114,10 @@ async function changesAfter(
   }
   // A file the capture leaves out over the cap is on disk: a prompt that holds it counts it modified.
   const leftOutNow = new Set(captured.skipped.large.map((file) => file.path));
-  const counts = countChangesAlongChain(changes, await store.linksToThemselves(changes.flat()), leftOutNow);
+  // Every link's target: a prompt's tree is compared with now across many steps, a link to itself two
+  // steps back included (review of 2026-12-07: `rewind --list` and `diff` disagreed on one).
+  const selfLinks = await store.linksToThemselves(changes.flat(), true);
+  const counts = countChangesAlongChain(changes, selfLinks, leftOutNow);
   return shown.map((prompt, index) => toEntry(prompt, counts[index] as RewindEntry['changes']));
 }
 

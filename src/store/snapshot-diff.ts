@@ -170,15 +170,32 @@ export async function changesBetweenPairs(
   return result;
 }
 
+const LINK_MODE = '120000';
+
 /**
- * The sides of `changes` that are symbolic links to themselves, as `<oid> <path>`: only where a link
- * stands on one side and a file on the other (git's typechange), one blob read each (see self-link.ts).
+ * The sides of `changes` that are symbolic links to themselves, as `<oid> <path>` (see self-link.ts):
+ * where a link stands on one side and a file on the other (git's typechange), or, with `everyLink`, every
+ * link side. Their targets are read by one git process.
  */
-export async function linksToThemselves(git: StoreGit, changes: readonly TreeChange[]): Promise<Set<string>> {
-  const candidates = changes.filter(isLinkTypeChange).map((change) => ({
-    path: change.path,
-    oid: change.afterMode === '120000' ? change.afterOid : change.beforeOid,
-  }));
+export async function linksToThemselves(
+  git: StoreGit,
+  changes: readonly TreeChange[],
+  /** Every link side, not only a change's that has a link on one side: states compared across many steps. */
+  everyLink = false,
+): Promise<Set<string>> {
+  const candidates = everyLink
+    ? changes.flatMap((change) =>
+        [
+          [change.beforeMode, change.beforeOid],
+          [change.afterMode, change.afterOid],
+        ]
+          .filter(([mode]) => mode === LINK_MODE)
+          .map(([, oid]) => ({ path: change.path, oid: oid as string })),
+      )
+    : changes.filter(isLinkTypeChange).map((change) => ({
+        path: change.path,
+        oid: change.afterMode === LINK_MODE ? change.afterOid : change.beforeOid,
+      }));
   const found = new Set<string>();
   if (candidates.length === 0) return found;
   // One git for all of them: a tree whose files became links (git-annex, DVC, stow) has thousands, and

@@ -386,8 +386,8 @@ export class SnapshotStore extends SnapshotReader {
   }
 
   /** The sides of `changes` that are symbolic links to themselves, as `<oid> <path>` (see snapshot-diff.ts). */
-  linksToThemselves(changes: readonly TreeChange[]): Promise<Set<string>> {
-    return diff.linksToThemselves(this.git, changes);
+  linksToThemselves(changes: readonly TreeChange[], everyLink = false): Promise<Set<string>> {
+    return diff.linksToThemselves(this.git, changes, everyLink);
   }
 
   /** The changes between each pair of trees, from one git process. */

@@ -93,6 +93,29 @@ describe('a file replaced by a symbolic link to itself is counted and shown as d
     ]);
   });
 
+  it('in rewind --list two steps back, as diff says (a link to itself, then a link elsewhere, then a file)', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+    const deps = defaultDeps({
+      env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: tempDir('home-') },
+    });
+    const prompt = (label: string) =>
+      takeSnapshot(deps, { projectRoot: root, trigger: 'prompt', label, sessionId: SESSION });
+    symlinkSync('x', path.join(root, 'x'));
+    const p1 = await prompt('p1');
+    rmSync(path.join(root, 'x'));
+    symlinkSync('y', path.join(root, 'x'));
+    await prompt('p2');
+    rmSync(path.join(root, 'x'));
+    writeFileSync(path.join(root, 'x'), 'content\n');
+    const diff = await diffSnapshot(deps, { projectRoot: root, snapshotId: p1.snapshot.id });
+    expect(diff.files).toMatchObject([{ path: 'x', status: 'A', linkToItself: 'old' }]);
+    const listing = await listRewind(deps, { projectRoot: root, sessionId: SESSION });
+    expect(listing.entries.map((entry) => [entry.prompt, entry.changes])).toEqual([
+      ['p2', { added: 0, modified: 1, deleted: 0 }],
+      ['p1', { added: 1, modified: 0, deleted: 0 }],
+    ]);
+  });
+
   it('reads every link of a tree whose files became links with one git, and counts them right', async () => {
     // As git-annex, DVC or stow leave a tree: many files replaced by links, one of them to itself.
     const files = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`f/${i}.txt`, `${i}\n`]));
