@@ -23,7 +23,7 @@ import { parseFastCommand } from './fast-argv.js';
 // scans the tree while Node loads and compiles the command (about a tenth of the process at 10,000
 // files; issue 26). Only where no one holds the store's lock; the scan reads the store's index under a
 // name of its own and writes what it refreshes under that name, so it writes nothing of the store's, and the capture takes it over (putting the
-// refreshed copy in the index's place) only if it took the lock at its first try with no one having held
+// refreshed index in the index's place) only if it took the lock at its first try with no one having held
 // it since, and found the index, HEAD, branch and rules as they were (store-git.ts, takeEarlyScan);
 // anything else, and the capture scans as always.
 
@@ -45,7 +45,7 @@ export function startSnapshotScanEarly(
   const command = parseFastCommand(argv);
   if (command?.name !== 'snapshot' || command.options.root !== undefined || storeBase === undefined) return;
   if (env.CHECKPOINT_PROJECT_ROOT?.trim()) return;
-  let copy: string | undefined;
+  let name: string | undefined;
   try {
     const root = cwd();
     // A project inside the store's base folder is refused by the command.
@@ -69,10 +69,10 @@ export function startSnapshotScanEarly(
     // refreshed to a new file under that name, never to the index.
     const stamp = indexStamp(gitDir);
     if (stamp === null) return;
-    copy = earlyIndexPath(gitDir, process.pid);
-    removeQuietly(copy);
-    linkSync(path.join(gitDir, 'index'), copy);
-    const index = { path: copy, stamp: fileStamp(copy) };
+    name = earlyIndexPath(gitDir, process.pid);
+    removeQuietly(name);
+    linkSync(path.join(gitDir, 'index'), name);
+    const index = { path: name, stamp: fileStamp(name) };
     const started = spawnGitDirect(
       storeGitArgs(gitDir, root, SCAN_ARGS),
       { cwd: root, timeoutMs: GIT_LONG_TIMEOUT_MS },
@@ -82,14 +82,14 @@ export function startSnapshotScanEarly(
         ...STORE_IDENTITY,
         ...MALLOC_SLACK,
         GIT_OPTIONAL_LOCKS: '1',
-        GIT_INDEX_FILE: copy,
+        GIT_INDEX_FILE: name,
       },
     );
     if (!started) {
-      removeQuietly(copy);
+      removeQuietly(name);
       return;
     }
-    const left = copy;
+    const left = name;
     const remove = () => {
       removeQuietly(left);
       removeQuietly(`${left}.lock`);
@@ -103,7 +103,7 @@ export function startSnapshotScanEarly(
     keepEarlyStoreScan(gitDir, root, { started, stamp, folder, index, discard });
   } catch {
     // The command meets the same problem itself, and says so.
-    if (copy !== undefined) removeQuietly(copy);
+    if (name !== undefined) removeQuietly(name);
   }
 }
 

@@ -62,9 +62,9 @@ export function storeGit(gitDir: string, root: string): StoreGit {
  * if it may stand for a scan started now: this process took the lock at its first try and the store's
  * folder is as it was before the scan started (`lockedFrom`, the folder's stamp just before: no one held
  * the lock since), and so are its index, HEAD, branch and rules. Its outcome then, with what it
- * it refreshed put in the index's place (what a scan holding the lock writes back). `null` otherwise,
- * the early scan ended and its name for the index removed; and always with `isWanted` false (a first scan, which
- * waits for the store's rules). Call it holding the lock.
+ * refreshed put in the index's place (what a scan holding the lock writes back). `null` otherwise, the
+ * early scan ended and its name for the index removed; and always with `isWanted` false (a first scan,
+ * which waits for the store's rules). Call it holding the lock.
  */
 export function takeEarlyScan(
   gitDir: string,
@@ -100,9 +100,9 @@ export function takeEarlyScan(
  * runs on the store while we hold its lock, so one there is a leftover the lock's holder removes first).
  * A name git did not write to (nothing to refresh), still a second link to the index, is only removed.
  */
-function putEarlyIndexInPlace(gitDir: string, copy: EarlyStoreScan['index']): void {
-  if (fileStamp(copy.path) === copy.stamp) {
-    removeQuietly(copy.path);
+function putEarlyIndexInPlace(gitDir: string, name: EarlyStoreScan['index']): void {
+  if (fileStamp(name.path) === name.stamp) {
+    removeQuietly(name.path);
     return;
   }
   const indexLock = path.join(gitDir, 'index.lock');
@@ -115,13 +115,13 @@ function putEarlyIndexInPlace(gitDir: string, copy: EarlyStoreScan['index']): vo
       ),
     );
   } catch {
-    removeQuietly(copy.path);
+    removeQuietly(name.path);
     return;
   }
   try {
-    renameSync(copy.path, path.join(gitDir, 'index'));
+    renameSync(name.path, path.join(gitDir, 'index'));
   } catch {
-    removeQuietly(copy.path);
+    removeQuietly(name.path);
   } finally {
     removeQuietly(indexLock);
   }
