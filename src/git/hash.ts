@@ -9,7 +9,7 @@ export type HashAlgorithm = 'sha1' | 'sha256';
  * How many bytes a process hashes in JavaScript before it loads `node:crypto` for the rest. Loading it,
  * with OpenSSL's first hash, costs about 3.5 ms in a plain `node`; cold JavaScript (interpreted until V8
  * compiles it) hashes about 1 KB per 0.5-1 ms after a load of about 1 ms, and ten 1 KB files already
- * cost more than the load (measured on the 2-core machine, docs/performance.md#cli-start-up). So a
+ * cost more than the load (measured on the 2-core machine, docs/performance-history.md#cli-start-up). So a
  * command that hashes a path or two and a small file stays in JavaScript, and any more loads the module.
  */
 export const JS_BUDGET_BYTES = 2048;
