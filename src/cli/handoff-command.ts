@@ -104,21 +104,24 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       }
       // With --checkout on another commit: the checkout, where HEAD ends up, and the files it all changes.
       const preview = plan.baseMatches ? renderPull(plan, ctx.words) : renderPullCheckout(plan);
+      // What a script sees of a plan not applied (a dry run, or no terminal to confirm on).
+      const planJson = {
+        ...json(plan),
+        checkout: !plan.baseMatches,
+        ...(plan.baseMatches ? {} : { checkoutBranch: plan.checkout?.branch ?? null }),
+      };
       if (options.dryRun) {
         // A dry run of --checkout shows the checkout it would make, not advice to pass --checkout.
-        if (ctx.out.json)
-          ctx.out.printJson({
-            ...json(plan),
-            checkout: !plan.baseMatches,
-            ...(plan.baseMatches ? {} : { checkoutBranch: plan.checkout?.branch ?? null }),
-          });
+        if (ctx.out.json) ctx.out.printJson(planJson);
         else ctx.out.print(plan.baseMatches ? preview : renderPullCheckout(plan, { dryRun: true }));
         return EXIT.ok;
       }
       // A checkpoint replaced is a change too, even when no file changes (trial report, item 1).
       if (!options.yes && (!changesNothing(plan.changed) || !plan.baseMatches)) {
         if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
-          ctx.out.note(preview);
+          // A script asked for JSON: it gets the plan it would have confirmed, on stdout, as restore gives it.
+          if (ctx.out.json) ctx.out.printJson(planJson);
+          else ctx.out.note(preview);
           ctx.out.note('Not applied: pass --yes to pull without a terminal to confirm on.');
           return EXIT.notConfirmed;
         }

@@ -62,6 +62,17 @@ function whyMissing(newestFirst: readonly { id: string }[], given: string, noun:
   if (!time || oldest === undefined) return '';
   const [, year, month, day, hour, minute, second] = time;
   const when = `${year}-${month}-${day} ${hour}:${minute}:${second} UTC`;
+  // A mistyped id (second 60, month 13) names no moment: say so, not "taken" at an impossible time.
+  const ms = Date.UTC(
+    Number(year),
+    Number(month) - 1,
+    Number(day),
+    Number(hour),
+    Number(minute),
+    Number(second),
+  );
+  if (new Date(ms).toISOString().slice(0, 19) !== `${year}-${month}-${day}T${hour}:${minute}:${second}`)
+    return ` (its id would say it was taken ${when}, which is no time: ids begin with the UTC time they were taken, YYYYMMDD-HHMMSS)`;
   const limits = 'the count, age and size limits: snapshotMaxCount, snapshotMaxAgeDays, storeMaxMb';
   if (given < oldest)
     return ` (taken ${when}, by its id): it is older than the oldest ${noun} kept, ${oldest}, so retention or gc removed it (${limits})`;

@@ -69,6 +69,17 @@ describe('resolveRef, an id retention removed (daily-use trial)', () => {
     );
   });
 
+  it.each(['20261207-161460', '20261307-101010-abc', '20260230-000000'])(
+    'says an id whose time cannot be (%s) names no time, rather than when it was taken',
+    (ref) => {
+      expect(snapshots(ref)).toThrow(
+        new RegExp(
+          `^no snapshot '${ref}' \\(its id would say it was taken [^)]*, which is no time: ids begin with the UTC time they were taken, YYYYMMDD-HHMMSS\\): see them with list$`,
+        ),
+      );
+    },
+  );
+
   it.each(['nope', '2026113', '20261125-0800'])(
     'leaves a reference of another form (%s) as it was',
     (ref) => {

@@ -242,6 +242,22 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     expect(treeState(b.root)).toEqual(before);
   });
 
+  it('--json without --yes and no terminal: the plan as JSON on stdout, exit 3, nothing changed (as restore)', async () => {
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { 'src/app.ts': 'A\n', 'notes.md': 'from A\n' });
+    expect((await cli(a, 'handoff', 'push', '--name', 'unconfirmed')).code).toBe(0);
+    const before = treeState(b.root);
+    const result = await cli(b, 'handoff', 'pull', '--name', 'unconfirmed', '--json');
+    expect(result.code, result.stderr).toBe(3);
+    const plan = JSON.parse(result.stdout);
+    expect(plan).toMatchObject({ applied: false, checkout: false });
+    expect(plan.changed.create).toEqual(['notes.md']);
+    expect(plan.changed.overwrite).toEqual(['src/app.ts']);
+    expect(result.stderr).toContain('Not applied: pass --yes');
+    expect(treeState(b.root)).toEqual(before);
+  });
+
   it("never destroys what the receiver's undo snapshot cannot hold: an ignored .env, an ignored node_modules/, a nested repository (issue 22)", async () => {
     const a = machine(`file://${bare}`, 'Alice');
     const b = machine(`file://${bare}`, 'Bob');
