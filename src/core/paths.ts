@@ -50,7 +50,6 @@ export function isInsideProjectPath(stored: string, platform: NodeJS.Platform = 
   return !stored.split(/[\\/]/).includes('..');
 }
 
-/** The names this tool writes in the project root; never reported as user changes. */
 /**
  * `inner` relative to `outer` ('' for the same folder) where it is `outer` or lies inside it, else
  * `null`; both absolute and resolved (as path.resolve gives them). On POSIX, path.relative's answer told
@@ -69,6 +68,7 @@ export function pathWithin(outer: string, inner: string): string | null {
   return inner.startsWith(base) ? inner.slice(base.length) : null;
 }
 
+/** The names this tool writes in the project root; never reported as user changes. */
 export const CHECKPOINT_FILE = '.claude-checkpoint';
 
 export function isOwnFile(relativePath: string): boolean {

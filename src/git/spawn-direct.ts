@@ -254,7 +254,7 @@ export function spawnGitDirect(
 
 /**
  * Calls `onTimeout` after `ms` unless cancelled first, without node:timers where the engine allows: a
- * process's first timer compiles some twenty of Node's own functions from source (1.7M of `status`'s 140M
+ * process's first timer compiles some twenty of Node's own functions from source (1.6M of `status`'s 140M
  * instructions; issue 26). Atomics.waitAsync's timeout runs as one of V8's delayed tasks, on a timer of
  * Node's platform that keeps no process alive, as setTimeout's does: here git's process and pipes do,
  * and once they are done the timer is cancelled (a notify, which ends the wait).

@@ -263,7 +263,7 @@ export class SnapshotReader {
 }
 
 /** A read without the store's lock (readWithoutWriters) would have to write: it reads again holding it. */
-export class ReadNeedsLock extends Error {}
+class ReadNeedsLock extends Error {}
 
 /** The folders of the store's git folder checked by refuseGitFolderLinks, the git folder itself first. */
 const STORE_GIT_FOLDERS = [
