@@ -5,7 +5,12 @@ import { CheckpointError } from '../core/errors.js';
 import type { SnapshotRecord, SnapshotSettings } from '../core/snapshot.js';
 import { withFileLock } from './lock.js';
 import * as catalog from './snapshot-catalog.js';
-import { refuseFanOutLinks, refuseStoreFileLink, refuseStoreFolderLink } from './store-folder.js';
+import {
+  ensureStoreFolders,
+  refuseFanOutLinks,
+  refuseStoreFileLink,
+  refuseStoreFolderLink,
+} from './store-folder.js';
 import { type StoreGit, storeGit } from './store-git.js';
 import { storeFolderStamp } from './store-scan.js';
 import { ensurePrivateDirs, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
@@ -102,11 +107,7 @@ export class SnapshotReader {
   async withLock<T>(task: () => Promise<T>, options: { readsOnly?: boolean } = {}): Promise<T> {
     this.refuseProjectInStore();
     // The folders first (safe to race: mkdir tolerates an existing folder), then the lock inside them.
-    await ensurePrivateDirs([
-      path.dirname(path.dirname(this.storeDir)),
-      path.dirname(this.storeDir),
-      this.storeDir,
-    ]);
+    await ensurePrivateDirs(this.storeFolders());
     // Every writer holds the lock: a snapshot's git writes its objects into the fan-out folders.
     if (!options.readsOnly) {
       this.refuseGitFolderLinks();
@@ -150,6 +151,8 @@ export class SnapshotReader {
    */
   async readWithoutWriters<T>(read: (isLocked: boolean) => Promise<T>): Promise<T> {
     this.refuseProjectInStore();
+    // The folders withLock checks first: a link in their place is refused here too.
+    ensureStoreFolders(this.storeFolders());
     const before = this.quietStamp();
     if (before !== null) {
       try {
@@ -174,6 +177,11 @@ export class SnapshotReader {
       (file) => lstatSync(file, { throwIfNoEntry: false }) !== undefined,
     );
     return busy ? null : stamp;
+  }
+
+  /** The store's base, its `projects` folder and this project's folder, outermost first. */
+  private storeFolders(): string[] {
+    return [path.dirname(path.dirname(this.storeDir)), path.dirname(this.storeDir), this.storeDir];
   }
 
   private refuseProjectInStore(): void {

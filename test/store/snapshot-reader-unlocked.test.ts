@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
@@ -89,6 +89,23 @@ describe('reading the snapshot store without its lock', () => {
     expect(told).toEqual([true]);
     rmSync(file, { force: true });
   });
+
+  it.each([
+    ['the store’s base', (storeDir: string) => path.dirname(path.dirname(storeDir))],
+    ['its projects folder', (storeDir: string) => path.dirname(storeDir)],
+  ])(
+    'a listing refuses %s where a symbolic link stands, as one under the lock did',
+    async (_name, folderOf) => {
+      const { root, deps, storeDir } = await projectWithSnapshots();
+      const folder = folderOf(storeDir);
+      const moved = `${folder}-real`;
+      renameSync(folder, moved);
+      symlinkSync(moved, folder);
+      await expect(listSnapshots(deps, { projectRoot: root, limit: 1 })).rejects.toThrow(
+        /it is a symbolic link/,
+      );
+    },
+  );
 
   it('a read that would write (a store never measured) is done holding the lock', async () => {
     const { root, deps, storeDir } = await projectWithSnapshots();
