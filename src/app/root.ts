@@ -167,7 +167,8 @@ export function refuseNonProjectRoot(
   // An empty or relative HOME names no folder (see absoluteDirFromEnv): the account's home is the one.
   const home = homeFolder(env);
   const isHome = refuseHome && home !== '' && path.resolve(home) === root;
-  if (root === path.parse(root).root || isHome) {
+  // The file system's root is its own folder: path.dirname, which Node's loader has compiled already.
+  if (path.dirname(root) === root || isHome) {
     const argument = argumentLabel ?? WORDS[surface].projectRoot;
     // A hook's root is the folder the agent runs in (its input's cwd), or CHECKPOINT_PROJECT_ROOT: what its
     // user can change, never the tools' projectRoot (trial 4, item 9).

@@ -64,17 +64,18 @@ export async function listSnapshots(
 }> {
   const { root, storeDir, settings } = await storePlace(deps, request.projectRoot, context);
   const store = new SnapshotReader(root.root, storeDir, settings);
-  // Under the lock, so a snapshot whose hook has answered (see onContentTaken) but is still being
-  // written is listed too. No store, no lock: listing must not create one.
-  // With a limit, only the snapshots shown are read: a history of 10,000 lists as fast as one of 100.
+  // Without the lock while no writer is at work, else under it, so a snapshot whose hook has answered
+  // (see onContentTaken) but is still being written is listed too. No store, no lock: listing must not
+  // create one. With a limit, only the snapshots shown are read: a history of 10,000 lists as fast as
+  // one of 100.
   const listing = async () =>
     request.limit === undefined
       ? { snapshots: await store.list(), total: -1 }
       : store.listNewest(request.limit);
-  const read = () => Promise.all([listing(), store.usageBytes()]);
+  const read = (isLocked: boolean) => Promise.all([listing(), store.usageBytes({ mayMeasure: isLocked })]);
   store.assertUsable();
   const [{ snapshots, total }, storeBytes] = (await store.exists())
-    ? await store.withLock(read, { readsOnly: true })
+    ? await store.readWithoutWriters(read)
     : [{ snapshots: [], total: 0 }, 0];
   return {
     snapshots,

@@ -11,9 +11,12 @@ import { nodeBinding } from '../git/node-binding.js';
 // A regular expression is compiled to machine code at once, not first to bytecode that a second run
 // replaces: a process's first redaction runs some hundred patterns, most of them twice or more, and
 // compiled them twice (56M of its 283M instructions on a full checkpoint; `status` 3M fewer too).
+// No young-generation collection on a task: V8 posts one once the young generation is 80% full, and
+// `status` crossed that line near its end, to collect 2M instructions' worth of objects the process was
+// about to drop (a scavenge still runs when the young generation is really full).
 // The long-lived processes (the MCP server, a hook host) keep V8's defaults.
 export const SHORT_PROCESS_V8_FLAGS =
-  '--interrupt-budget=270336 --max-bytecode-size-for-early-opt=0 --no-regexp-tier-up';
+  '--interrupt-budget=270336 --max-bytecode-size-for-early-opt=0 --no-regexp-tier-up --no-minor-gc-task';
 
 /**
  * Sets SHORT_PROCESS_V8_FLAGS for this process, before any code cache is read (V8 checks a cache

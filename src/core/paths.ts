@@ -50,6 +50,24 @@ export function isInsideProjectPath(stored: string, platform: NodeJS.Platform = 
   return !stored.split(/[\\/]/).includes('..');
 }
 
+/**
+ * `inner` relative to `outer` ('' for the same folder) where it is `outer` or lies inside it, else
+ * `null`; both absolute and resolved (as path.resolve gives them). On POSIX, path.relative's answer told
+ * from the strings: its first call compiles Node's function from source in every process (issue 26).
+ * Windows, whose names match in any case, keeps path.relative.
+ */
+export function pathWithin(outer: string, inner: string): string | null {
+  if (path.sep !== '/') {
+    const relative = path.relative(outer, inner);
+    return relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)
+      ? null
+      : relative;
+  }
+  if (inner === outer) return '';
+  const base = outer.endsWith('/') ? outer : `${outer}/`;
+  return inner.startsWith(base) ? inner.slice(base.length) : null;
+}
+
 /** The names this tool writes in the project root; never reported as user changes. */
 export const CHECKPOINT_FILE = '.claude-checkpoint';
 

@@ -131,12 +131,14 @@ export function shellWord(word: string): string {
   return `$'${quoted}'`;
 }
 
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+// Made on first use: a TextDecoder compiles Node's code for it from source (issue 26: `status` never decodes).
+let strictUtf8: { decode(bytes: Uint8Array): string } | undefined;
 
 /** Whether these bytes are valid UTF-8 (a file name that is not cannot be a string without loss). */
 export function isUtf8(bytes: Uint8Array): boolean {
   try {
-    STRICT_UTF8.decode(bytes);
+    strictUtf8 ??= new TextDecoder('utf-8', { fatal: true });
+    strictUtf8.decode(bytes);
     return true;
   } catch {
     return false;

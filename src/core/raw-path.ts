@@ -12,7 +12,8 @@ const LONE_SURROGATE = /[\ud800-\udfff]/u;
 /** Bytes as a string, losing nothing (see above): valid UTF-8 decodes as usual. */
 export function textFromBytes(bytes: Uint8Array): string {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const text = buffer.toString('utf8');
+  // UTF-8, Buffer's default: named, it has Node compile its encodings' table (issue 26).
+  const text = buffer.toString();
   // No U+FFFD: valid throughout (the usual case, decoded once).
   if (!text.includes('\ufffd')) return text;
   let decoded = '';

@@ -19,7 +19,9 @@ export function mayIndexList(indexFile: string, text: string): boolean {
     const code = (error as NodeJS.ErrnoException).code;
     return code !== 'ENOENT' && code !== 'ENOTDIR';
   }
-  if (index.length < 12 || index.toString('latin1', 0, 4) !== 'DIRC') return true;
+  // Its signature, byte by byte: a named encoding would have Node compile its encodings' table (issue 26).
+  if (index.length < 12 || index[0] !== 0x44 || index[1] !== 0x49 || index[2] !== 0x52 || index[3] !== 0x43)
+    return true;
   const version = index.readUInt32BE(4);
   if (version !== 2 && version !== 3) return true;
   // "link": the split index's extension; "sdir": the sparse index's.

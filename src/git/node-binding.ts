@@ -7,10 +7,14 @@
  */
 export function nodeBinding<T>(name: string): T {
   const wasSilenced = process.noDeprecation;
+  const { emitWarning } = process;
   process.noDeprecation = true;
+  // Not even called: for `v8` it compiles Node's emitWarning from source to return at once (issue 26).
+  process.emitWarning = () => undefined;
   try {
     return (process as unknown as { binding(name: string): T }).binding(name);
   } finally {
     process.noDeprecation = wasSilenced;
+    process.emitWarning = emitWarning;
   }
 }

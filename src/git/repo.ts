@@ -2,7 +2,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CommitChange, HistoryComparison } from '../core/drift.js';
 import { isCheckpointError } from '../core/errors.js';
-import { isOwnFile } from '../core/paths.js';
+import { isOwnFile, pathWithin } from '../core/paths.js';
 import { quotePath } from '../core/quote.js';
 import { hasRawBytes, lossyText, textFromBytes } from '../core/raw-path.js';
 import type { ObjectFormat } from './oid.js';
@@ -51,7 +51,7 @@ async function locateRepoFromFiles(root: string): Promise<RepoLocation | undefin
     }
     if (config === undefined) return undefined;
     if (config !== null) {
-      const prefix = path.relative(dir, root).split(path.sep).join('/');
+      const prefix = (pathWithin(dir, root) ?? path.relative(dir, root)).split(path.sep).join('/');
       if (/(^|\/)\.git(\/|$)/i.test(prefix) || /^\s*worktree\s*=/im.test(config)) return undefined;
       if (/^\s*bare\s*=\s*true/im.test(config)) return undefined;
       const sha256 = /^\s*objectformat\s*=\s*sha256/im.test(config);
@@ -87,7 +87,7 @@ async function locateRepoWithGit(root: string): Promise<RepoLocation | null> {
 /** Where the nearest `.git` (a folder or a file) above `root` puts the project, read without git. */
 function nearestGitEntry(root: string): RepoLocation | null {
   for (let dir = root; ; dir = path.dirname(dir)) {
-    const prefix = path.relative(dir, root).split(path.sep).join('/');
+    const prefix = (pathWithin(dir, root) ?? path.relative(dir, root)).split(path.sep).join('/');
     if (/(^|\/)\.git(\/|$)/i.test(prefix)) return null;
     try {
       lstatSync(path.join(dir, '.git'));

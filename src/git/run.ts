@@ -84,7 +84,7 @@ function resultOf(
   { stdout, stderr, exitCode }: { stdout: Buffer; stderr: string; exitCode: number },
 ): GitResult {
   return {
-    stdout: options.exactNames ? textFromBytes(stdout) : stdout.toString('utf8'),
+    stdout: options.exactNames ? textFromBytes(stdout) : stdout.toString(),
     bytes: stdout,
     stderr,
     exitCode,
@@ -117,7 +117,7 @@ function settle(
     );
   }
   const exitCode = exit.code ?? -1;
-  const stderr = cutUnits(exit.stderr.toString('utf8'), 64 * 1024);
+  const stderr = cutUnits(exit.stderr.toString(), 64 * 1024);
   if ((options.okExitCodes ?? [0]).includes(exitCode)) return { stdout: exit.stdout, stderr, exitCode };
   const lines = stderr.trim().split('\n');
   // git's reason, not a warning before it (`could not open directory` for each folder past PATH_MAX);

@@ -185,7 +185,7 @@ export function spawnGitDirect(
     let readError: string | undefined;
     const settle = () => {
       if (--waiting > 0) return;
-      clearTimeout(timer);
+      cancelTimer();
       const stdout = Buffer.concat(output[0]);
       const stderr = Buffer.concat(output[1]);
       if (readError === undefined) resolve({ stdout, stderr, code, timedOut });
@@ -200,11 +200,11 @@ export function spawnGitDirect(
           }),
         });
     };
-    const timer = setTimeout(() => {
+    const cancelTimer = startTimer(options.timeoutMs, () => {
       timedOut = true;
       // Only while git runs: once it has exited its process id may be another process's (as child_process).
       if (!exited) child.kill(SIGKILL);
-    }, options.timeoutMs);
+    });
     child.onexit = (exitCode, signalCode) => {
       exited = true;
       code = signalCode ? null : exitCode;
@@ -251,6 +251,38 @@ export function spawnGitDirect(
   };
   return { exit, abandon };
 }
+
+/**
+ * Calls `onTimeout` after `ms` unless cancelled first, without node:timers where the engine allows: a
+ * process's first timer compiles some twenty of Node's own functions from source (1.6M of `status`'s 140M
+ * instructions; issue 26). Atomics.waitAsync's timeout runs as one of V8's delayed tasks, on a timer of
+ * Node's platform that keeps no process alive, as setTimeout's does: here git's process and pipes do,
+ * and once they are done the timer is cancelled (a notify, which ends the wait).
+ */
+function startTimer(ms: number, onTimeout: () => void): () => void {
+  const { waitAsync } = Atomics as unknown as { waitAsync?: WaitAsync };
+  if (typeof waitAsync !== 'function' || typeof SharedArrayBuffer !== 'function') {
+    const timer = setTimeout(onTimeout, ms);
+    return () => clearTimeout(timer);
+  }
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  const wait = waitAsync(cell, 0, 0, ms);
+  // Timed out at once (no time at all): still after this call, as a timer's callback would be.
+  void (wait.async ? wait.value : Promise.resolve(wait.value)).then((outcome) => {
+    if (outcome === 'timed-out') onTimeout();
+  });
+  return () => {
+    Atomics.notify(cell, 0);
+  };
+}
+
+/** Atomics.waitAsync (ES2024, in Node since 16), which the TypeScript library this project uses predates. */
+type WaitAsync = (
+  cell: Int32Array,
+  index: number,
+  value: number,
+  timeoutMs: number,
+) => { async: false; value: 'not-equal' | 'timed-out' } | { async: true; value: Promise<'ok' | 'timed-out'> };
 
 /**
  * Writes the input whole, then ends it (libuv shuts a pipe down once its writes are done); returns how to

@@ -5,7 +5,12 @@ import { CheckpointError } from '../core/errors.js';
 import type { SnapshotRecord, SnapshotSettings } from '../core/snapshot.js';
 import { withFileLock } from './lock.js';
 import * as catalog from './snapshot-catalog.js';
-import { refuseFanOutLinks, refuseStoreFileLink, refuseStoreFolderLink } from './store-folder.js';
+import {
+  ensureStoreFolders,
+  refuseFanOutLinks,
+  refuseStoreFileLink,
+  refuseStoreFolderLink,
+} from './store-folder.js';
 import { type StoreGit, storeGit } from './store-git.js';
 import { storeFolderStamp } from './store-scan.js';
 import { ensurePrivateDirs, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
@@ -100,18 +105,9 @@ export class SnapshotReader {
    * cannot be used (assertUsable, which checks the same links).
    */
   async withLock<T>(task: () => Promise<T>, options: { readsOnly?: boolean } = {}): Promise<T> {
-    const base = path.dirname(path.dirname(this.storeDir));
-    if (isProjectInStore(this.root, base))
-      throw new CheckpointError(
-        'UNSAFE_PATH',
-        `refusing to take snapshots of ${this.root}: it lies inside the snapshot store ${base}, which a snapshot or restore of it would hold or write over; run it from your project, or set storeDir elsewhere`,
-      );
+    this.refuseProjectInStore();
     // The folders first (safe to race: mkdir tolerates an existing folder), then the lock inside them.
-    await ensurePrivateDirs([
-      path.dirname(path.dirname(this.storeDir)),
-      path.dirname(this.storeDir),
-      this.storeDir,
-    ]);
+    await ensurePrivateDirs(this.storeFolders());
     // Every writer holds the lock: a snapshot's git writes its objects into the fan-out folders.
     if (!options.readsOnly) {
       this.refuseGitFolderLinks();
@@ -145,15 +141,72 @@ export class SnapshotReader {
   }
 
   /**
+   * Runs a read of the store as git's readers do: without its lock while no writer is at work, that is
+   * no lock, no gc or git process a killed owner left running, and none that came and went during the
+   * read (the store folder's stamp: every writer takes the lock in it). Otherwise, or when that read
+   * fails, it reads again holding the lock (withLock's `readsOnly`), so a listing still waits for a
+   * snapshot being written (see onContentTaken). `read` is told whether it holds the lock: without it,
+   * it may write nothing (throw ReadNeedsLock instead). Taking the lock, with its owner record, link and
+   * clean-up, was a tenth of `list`'s work (issue 26).
+   */
+  async readWithoutWriters<T>(read: (isLocked: boolean) => Promise<T>): Promise<T> {
+    this.refuseProjectInStore();
+    // The folders withLock checks first: a link in their place is refused here too.
+    ensureStoreFolders(this.storeFolders());
+    const before = this.quietStamp();
+    if (before !== null) {
+      try {
+        const value = await read(false);
+        if (this.quietStamp() === before) return value;
+      } catch {
+        // Read again below, under the lock: a writer's change mid-read, or an error the lock's read repeats.
+      }
+    }
+    return this.withLock(() => read(true), { readsOnly: true });
+  }
+
+  /**
+   * The store folder's times while no writer is at work in the store, else `null`. Not storeFolderStamp's
+   * nanoseconds: their BigInt stats cost `list` 0.5M instructions, where a double keeps a fraction of a
+   * microsecond, well under the file system's clock tick.
+   */
+  private quietStamp(): string | null {
+    const folder = lstatSync(this.storeDir, { throwIfNoEntry: false });
+    const stamp = folder?.isDirectory() ? `${folder.mtimeMs}:${folder.ctimeMs}` : null;
+    const busy = [this.lockPath, path.join(this.gitDir, 'gc.pid'), path.join(this.gitDir, 'index.lock')].some(
+      (file) => lstatSync(file, { throwIfNoEntry: false }) !== undefined,
+    );
+    return busy ? null : stamp;
+  }
+
+  /** The store's base, its `projects` folder and this project's folder, outermost first. */
+  private storeFolders(): string[] {
+    return [path.dirname(path.dirname(this.storeDir)), path.dirname(this.storeDir), this.storeDir];
+  }
+
+  private refuseProjectInStore(): void {
+    const base = path.dirname(path.dirname(this.storeDir));
+    if (isProjectInStore(this.root, base))
+      throw new CheckpointError(
+        'UNSAFE_PATH',
+        `refusing to take snapshots of ${this.root}: it lies inside the snapshot store ${base}, which a snapshot or restore of it would hold or write over; run it from your project, or set storeDir elsewhere`,
+      );
+  }
+
+  /**
    * While this process holds the lock, having taken it at its first try: the store folder's stamp from
    * just before (storeFolderStamp); `null` otherwise.
    */
   protected lockedFrom: string | null = null;
 
-  /** The store's size: measured by the last gc plus what was added since, at most; walked when never measured. */
-  async usageBytes(): Promise<number> {
+  /**
+   * The store's size: measured by the last gc plus what was added since, at most; walked and written down
+   * when never measured, which `mayMeasure: false` (a read without the lock) refuses with ReadNeedsLock.
+   */
+  async usageBytes({ mayMeasure = true }: { mayMeasure?: boolean } = {}): Promise<number> {
     const usage = readUsage(this.storeDir);
     if (usage && isMeasured(usage)) return estimatedBytes(usage);
+    if (!mayMeasure) throw new ReadNeedsLock('the store was never measured');
     const measuredBytes = await this.sizeBytes();
     writeUsage(this.storeDir, {
       measuredBytes,
@@ -216,6 +269,9 @@ export class SnapshotReader {
     return storeSizeBytes(this.storeDir, this.lockPath);
   }
 }
+
+/** A read without the store's lock (readWithoutWriters) would have to write: it reads again holding it. */
+class ReadNeedsLock extends Error {}
 
 /** The folders of the store's git folder checked by refuseGitFolderLinks, the git folder itself first. */
 const STORE_GIT_FOLDERS = [

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { pathWithin } from '../core/paths.js';
 
 /**
  * The store's base folder as a path inside the project (POSIX, no trailing slash), or `null` when it lies
@@ -10,15 +11,8 @@ import path from 'node:path';
  * through one.
  */
 export function storeFolderWithin(root: string, base: string): string | null {
-  const relative = path.relative(resolvedThroughLinks(root), resolvedThroughLinks(base));
-  if (
-    relative === '' ||
-    relative === '..' ||
-    relative.startsWith(`..${path.sep}`) ||
-    path.isAbsolute(relative)
-  )
-    return null;
-  return relative.split(path.sep).join('/');
+  const relative = pathWithin(resolvedThroughLinks(root), resolvedThroughLinks(base));
+  return relative === null || relative === '' ? null : relative.split(path.sep).join('/');
 }
 
 /**
@@ -26,11 +20,7 @@ export function storeFolderWithin(root: string, base: string): string | null {
  * itself, and a restore would write over it. Both paths resolved through links.
  */
 export function isProjectInStore(root: string, base: string): boolean {
-  const relative = path.relative(resolvedThroughLinks(base), resolvedThroughLinks(root));
-  return (
-    relative === '' ||
-    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
-  );
+  return pathWithin(resolvedThroughLinks(base), resolvedThroughLinks(root)) !== null;
 }
 
 /**

@@ -162,6 +162,36 @@ describe.skipIf(!DIRECT_SPAWN_HERE)('git on libuv’s handles, without child_pro
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
+  it('times git out without a Node timer (a first one compiles some twenty of Node’s functions in a command)', () => {
+    // A process of its own, with no timer of a test runner's: what is active while git runs.
+    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+    const script = `
+      const { allowDirectSpawn } = await import(${JSON.stringify(built('git/direct-spawn-flag.js'))});
+      const { spawnGit } = await import(${JSON.stringify(built('git/spawn.js'))});
+      allowDirectSpawn();
+      const quick = spawnGit(['--version'], { cwd: process.cwd(), timeoutMs: 60000 });
+      const active = process.getActiveResourcesInfo();
+      const { code, timedOut } = await quick.exit;
+      process.env.PATH = process.env.STUCK_PATH;
+      const late = await spawnGit(['status'], { cwd: process.cwd(), timeoutMs: 300 }).exit;
+      console.log(JSON.stringify({ active, quick: { code, timedOut }, late: { code: late.code, timedOut: late.timedOut } }));`;
+    stuckGit(30);
+    const stuckPath = process.env.PATH ?? '';
+    process.env.PATH = savedPath;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: root,
+      env: { ...process.env, STUCK_PATH: stuckPath },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.stderr).toBe('');
+    const { active, quick, late } = JSON.parse(result.stdout);
+    expect(active).toContain('ProcessWrap');
+    expect(active).not.toContain('Timeout');
+    expect(quick).toEqual({ code: 0, timedOut: false });
+    expect(late).toEqual({ code: null, timedOut: true });
+  });
+
   it('closes git’s input when git exits: a child of git that holds it keeps no write pending (nor this process alive)', async () => {
     // A git that hands its input to a child of its own and exits at once; the child holds it a minute.
     const dir = tempDir('holding-git-');
