@@ -3,6 +3,7 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import type { SnapshotRecord, SnapshotSettings } from '../core/snapshot.js';
+import { isGitTimeout } from '../git/run.js';
 import { withFileLock } from './lock.js';
 import * as catalog from './snapshot-catalog.js';
 import {
@@ -12,7 +13,7 @@ import {
   refuseStoreFolderLink,
 } from './store-folder.js';
 import { type StoreGit, storeGit } from './store-git.js';
-import { storeFolderStamp } from './store-scan.js';
+import { isWholeSecond, storeFolderStamp } from './store-scan.js';
 import { ensurePrivateDirs, waitForOrphanedGc, waitForOrphanedGit } from './store-setup.js';
 import { storeSizeBytes } from './store-size.js';
 import { readState } from './store-state.js';
@@ -158,8 +159,10 @@ export class SnapshotReader {
       try {
         const value = await read(false);
         if (this.quietStamp() === before) return value;
-      } catch {
-        // Read again below, under the lock: a writer's change mid-read, or an error the lock's read repeats.
+      } catch (error) {
+        // A git that ran out of time would only run out again under the lock, as long (review).
+        if (isGitTimeout(error)) throw error;
+        // Else read again below, under the lock: a writer's change mid-read, or an error the lock's read repeats.
       }
     }
     return this.withLock(() => read(true), { readsOnly: true });
@@ -172,7 +175,10 @@ export class SnapshotReader {
    */
   private quietStamp(): string | null {
     const folder = lstatSync(this.storeDir, { throwIfNoEntry: false });
-    const stamp = folder?.isDirectory() ? `${folder.mtimeMs}:${folder.ctimeMs}` : null;
+    const stamp =
+      folder?.isDirectory() && !isWholeSecond(folder.mtimeMs % 1000)
+        ? `${folder.mtimeMs}:${folder.ctimeMs}`
+        : null;
     const busy = [this.lockPath, path.join(this.gitDir, 'gc.pid'), path.join(this.gitDir, 'index.lock')].some(
       (file) => lstatSync(file, { throwIfNoEntry: false }) !== undefined,
     );

@@ -79,14 +79,28 @@ export function fileStamp(file: string): string {
 }
 
 /**
+ * Whether a folder's modification time falls on a whole second, as every time does on a file system
+ * whose clock ticks once a second (ext3, ext4 with small inodes, HFS+; FAT's, every two). There a writer
+ * that takes the store's lock and lets it go within one second leaves the folder's times as they were,
+ * so they prove nothing: callers read under the lock instead. Given the time's part below a second, in
+ * nanoseconds or milliseconds (zero either way). On a finer clock a whole second comes by chance, rarely,
+ * and costs only the lock.
+ */
+export function isWholeSecond(partBelowSecond: number): boolean {
+  return partBelowSecond === 0;
+}
+
+/**
  * The store folder's times: every process that takes or lets go of the store's lock makes and removes
  * files in it (the lock, its temp file), so an unchanged stamp, read before this process took the lock
- * at its first try, says no one held the lock since it was read. `null` when the folder cannot be read.
+ * at its first try, says no one held the lock since it was read. `null` when the folder cannot be read,
+ * or its time is a whole second (isWholeSecond).
  */
 export function storeFolderStamp(storeDir: string): string | null {
   try {
     const stats = lstatSync(storeDir, { bigint: true, throwIfNoEntry: false });
-    return stats?.isDirectory() ? `${stats.mtimeNs}:${stats.ctimeNs}` : null;
+    if (!stats?.isDirectory() || isWholeSecond(Number(stats.mtimeNs % 1_000_000_000n))) return null;
+    return `${stats.mtimeNs}:${stats.ctimeNs}`;
   } catch {
     return null;
   }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
 import { takeSnapshot } from '../../src/app/rewind.js';
 import { listSnapshots } from '../../src/app/snapshot-list.js';
+import { CheckpointError } from '../../src/core/errors.js';
 import { withFileLock } from '../../src/store/lock.js';
 import { SnapshotReader } from '../../src/store/snapshot-reader.js';
 import { storeFolderStamp } from '../../src/store/store-scan.js';
@@ -23,7 +24,8 @@ async function projectWithSnapshots() {
   await takeSnapshot(deps, { projectRoot: root, trigger: 'manual', label: 'second' });
   const storeDir = path.dirname(storeGitDir(store));
   // An old time on the store's folder: taking the lock in it (a link, then an unlink) would change it.
-  utimesSync(storeDir, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
+  // Not a whole second: such a time is read as a clock too coarse to tell a writer by (below).
+  utimesSync(storeDir, new Date('2026-01-01T00:00:00.250Z'), new Date('2026-01-01T00:00:00.250Z'));
   const reader = () =>
     new SnapshotReader(root, storeDir, {
       maxCount: 100,
@@ -50,6 +52,32 @@ describe('reading the snapshot store without its lock', () => {
       expect(storeFolderStamp(storeDir)).toBe(before);
     },
   );
+
+  it('a store folder whose time is a whole second (a clock that ticks once a second): it reads holding the lock (review)', async () => {
+    // On ext3, HFS+ or FAT, a writer that takes the lock and lets it go within the second leaves the
+    // folder's times as they were: the stamp cannot tell it, so such a folder is read under the lock.
+    const { storeDir, reader } = await projectWithSnapshots();
+    utimesSync(storeDir, new Date('2026-01-01T00:00:01Z'), new Date('2026-01-01T00:00:01Z'));
+    // The early snapshot scan's stamp refuses it too: that scan is taken over on the same proof.
+    expect(storeFolderStamp(storeDir)).toBeNull();
+    const told: boolean[] = [];
+    await reader().readWithoutWriters(async (isLocked) => {
+      told.push(isLocked);
+      return isLocked;
+    });
+    expect(told).toEqual([true]);
+  });
+
+  it('a git that ran out of time without the lock is not run again under it (review)', async () => {
+    const { reader } = await projectWithSnapshots();
+    const told: boolean[] = [];
+    const read = reader().readWithoutWriters(async (isLocked) => {
+      told.push(isLocked);
+      throw new CheckpointError('GIT_FAILED', 'git for-each-ref timed out after 600000 ms');
+    });
+    await expect(read).rejects.toThrow('timed out after 600000 ms');
+    expect(told).toEqual([false]);
+  });
 
   it('a writer that came and went during the read: it reads again, holding the lock', async () => {
     const { storeDir, reader } = await projectWithSnapshots();
