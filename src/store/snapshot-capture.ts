@@ -15,6 +15,7 @@ import { inheritedIgnoreRules, repositoryTop } from './inherited-ignores.js';
 import { heldUnder, nestedReposAbove } from './nested-repos.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
 import { countChanges, coveringPathspecs, isUnder } from './snapshot-diff.js';
+import { isNewSharedIndexDue, NEW_SHARED_INDEX_ARGS } from './split-index.js';
 import { removeLeftEarlyIndexes, type StoreGit, takeEarlyScan } from './store-git.js';
 import { dropLostEntries, isMissingObjectError } from './store-repair.js';
 import { SCAN_ARGS } from './store-scan.js';
@@ -371,7 +372,8 @@ export async function captureTree(
   if (JSON.stringify(state.exclusions) !== exclusionsBefore)
     await syncInfo(target, state.exclusions, outside);
   if (indexChanged) onProgress?.('writing the tree');
-  const written = !indexChanged && state.index ? null : await writeTree(git, root);
+  const written =
+    !indexChanged && state.index ? null : await writeTree(git, root, isNewSharedIndexDue(target.gitDir));
   const tree = written?.tree ?? (state.index?.tree as string);
   // Status counts hold when HEAD is the base (the usual case) and no file was taken again; otherwise ask
   // git for the exact diff.
@@ -650,9 +652,15 @@ async function grownPastCap(
  * it: the capture may have said its content was taken already (onWorktreeRead), and a scan from the
  * start would read the tree after what the caller let happen since (a destructive command).
  */
-async function writeTree(git: StoreGit, root: string): Promise<{ tree: string; retaken: boolean }> {
+async function writeTree(
+  git: StoreGit,
+  root: string,
+  isNewSharedIndex: boolean,
+): Promise<{ tree: string; retaken: boolean }> {
   try {
-    return { tree: (await git(['write-tree'])).stdout.trim(), retaken: false };
+    // The split index grown past its balance starts a new shared index here (see split-index.ts).
+    const args = isNewSharedIndex ? [...NEW_SHARED_INDEX_ARGS, 'write-tree'] : ['write-tree'];
+    return { tree: (await git(args)).stdout.trim(), retaken: false };
   } catch (error) {
     if (!isMissingObjectError(error)) throw error;
     const lost = await dropLostEntries(git);
