@@ -33,20 +33,23 @@ describe('the store split index', () => {
       Array.from({ length: FILES }, (_, i) => [`src/d${i % 20}/file${i}.ts`, `export const v${i} = 0;\n`]),
     );
     const root = createRepo({ committed });
+    // Written a while before the snapshots, as in a session: git keeps an entry as new as the index itself
+    // in the split index whatever the shared index (its stat data must be checked again).
+    const settled = new Date(Date.now() - 10_000);
+    for (const file of Object.keys(committed)) utimesSync(path.join(root, file), settled, settled);
     const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: tempDir('split-index-store-') } });
     const gitDir = path.join(projectStoreDir(deps.env.CHECKPOINT_STORE_DIR as string, root), 'git');
     await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
     let largest = 0;
-    const settled = new Date(Date.now() - 10_000);
     // 15 rounds of 20 files each, none changed twice: 300 entries changed since the first snapshot.
     for (let round = 0; round < 15; round++) {
+      // Later than the files' first time, and still a while before the snapshot.
+      const written = new Date(Date.now() - 5_000);
       for (let i = 0; i < 20; i++) {
         const n = round * 20 + i;
         const file = path.join(root, `src/d${n % 20}/file${n}.ts`);
         writeFileSync(file, `export const v${n} = ${round + 1};\n`);
-        // Written a while before the snapshot, as in a session: git keeps an entry as new as the index
-        // itself in the split index whatever the shared index (its stat data must be checked again).
-        utimesSync(file, settled, settled);
+        utimesSync(file, written, written);
       }
       const { snapshot } = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
       largest = Math.max(largest, entryCount(path.join(gitDir, 'index')));
