@@ -71,7 +71,7 @@ const PROGRESS_MIN_FILES = 1000;
 const TREE_BYTES_PER_FOLDER = 4096;
 const TREE_BYTES_PER_PATH = 64;
 
-/** What the trees above these paths may take in the store, at most as a rule (see TREE_BYTES_PER_FOLDER). */
+/** What the trees above these paths may take in the store, generously (see TREE_BYTES_PER_FOLDER). */
 function treeBytesAbove(paths: readonly string[]): number {
   const folders = new Set<string>(['.']);
   for (const file of paths)
