@@ -78,10 +78,10 @@ const LAZY_BUILTINS = [
   // The CLI's loader gives its bundles its own require(): node:module loads parts of the ES module loader.
   'module',
 ];
-const lazyBuiltins = {
+const lazyBuiltinsOf = (names) => ({
   name: 'lazy-builtins',
   setup(build) {
-    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`);
+    const filter = new RegExp(`^(node:)?(${names.join('|')})$`);
     build.onResolve({ filter }, (args) => {
       const name = args.path.replace(/^node:/, '');
       // The getters' own require() is the real module.
@@ -96,7 +96,8 @@ const lazyBuiltins = {
       };
     });
   },
-};
+});
+const lazyBuiltins = lazyBuiltinsOf(LAZY_BUILTINS);
 
 /**
  * esbuild's __toESM copies every property of a module into a new object for each module that imports it
@@ -242,7 +243,10 @@ for (const [from, to] of [
 ]) {
   const result = await build({
     ...cjs,
-    plugins: [separateChecker],
+    // The entry loads node:vm and node:module only for a hook nobody took (the front, through the code
+    // cache): a relayed hook skips them, and the parts of the ES module loader node:module brings.
+    plugins:
+      to === 'hook.cjs' ? [separateChecker, lazyBuiltinsOf([...LAZY_BUILTINS, 'vm'])] : [separateChecker],
     // No import() in what runs through the code cache (see the package's bundles above).
     supported: { 'dynamic-import': false },
     entryPoints: [path.join(root, from)],

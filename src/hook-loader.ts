@@ -19,7 +19,8 @@ import { type EntrySettings, entrySettings } from './store/hook-settings.js';
 const entry = process.argv[1] ?? '';
 const argv = process.argv.slice(2);
 const event = argv[0] ?? '';
-const requireBeside = createRequire(entry);
+// Made when first used (the bundle loads node:module then too): a relayed hook has no use for it.
+const requireBeside = (id: string) => createRequire(entry)(id);
 const settings = entrySettings(process.env);
 
 void (async () => {

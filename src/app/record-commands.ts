@@ -35,8 +35,9 @@ export async function recordCommands(
   options: {
     lockWaitMs?: number | undefined;
     /**
-     * Told once the commands are on disk, in the journal (or, where it cannot take them, in the
-     * checkpoint), before they are merged into the checkpoint: the relay answers the hook there.
+     * Told once, as soon as the commands are written whole and in place, in the journal (before its
+     * sync: see addJournalRecord) or, where it cannot take them, in the checkpoint, and before they are
+     * merged into the checkpoint: the relay answers the hook there.
      */
     onRecorded?: (() => void) | undefined;
     /**
@@ -48,6 +49,29 @@ export async function recordCommands(
     /** The hook's own write of a record its server may have written: only to the journal, under `recordId`. */
     isRetry?: boolean | undefined;
   } = {},
+): Promise<RecordedCommands> {
+  // Told once, wherever the commands land first; the caller's own failure is thrown once they are on
+  // disk, never taken for the journal's (which would have them appended twice).
+  let isTold = false;
+  let toldFailure: { error: unknown } | undefined;
+  const tell = () => {
+    if (isTold) return;
+    isTold = true;
+    try {
+      options.onRecorded?.();
+    } catch (error) {
+      toldFailure = { error };
+    }
+  };
+  const recorded = await recordTelling(deps, request, { ...options, onRecorded: options.onRecorded && tell });
+  if (toldFailure) throw toldFailure.error;
+  return recorded;
+}
+
+async function recordTelling(
+  deps: AppDeps,
+  request: { projectRoot?: string | undefined; commands: readonly CommandRecord[] },
+  options: Parameters<typeof recordCommands>[2] & {},
 ): Promise<RecordedCommands> {
   const { root } = await resolveProjectRoot({
     argument: request.projectRoot,
@@ -103,7 +127,7 @@ export async function recordCommands(
     return { ...merged, redactions: recorded.redactions, isWritten };
   }
   try {
-    store.addToJournal(id, serializeJournalRecord(recorded));
+    store.addToJournal(id, serializeJournalRecord(recorded), false, options.onRecorded);
   } catch {
     // The journal cannot take them (full, or not a folder of ours): wait for the lock, as before it existed.
     const appended = (await store.mayExist()) ? await store.withLock(append, { waitMs: lockWaitMs }) : null;
@@ -113,8 +137,6 @@ export async function recordCommands(
     options.onRecorded?.();
     return started;
   }
-  // Outside the try: a caller's failure is not the journal's, and must not have the commands appended twice.
-  options.onRecorded?.();
   return { ...(await mergeOrStart(deps, store, root, lockWaitMs)), redactions: recorded.redactions };
 }
 

@@ -1,4 +1,5 @@
 import { constants, fstatSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { createJsonObjectEnd } from '../core/json-object-end.js';
 import { closeJsonPrefix } from '../core/json-prefix.js';
 import { nodeBinding } from '../git/node-binding.js';
 import { INPUT_CUT_KEY, INPUT_UNFINISHED_KEY } from './input.js';
@@ -54,43 +55,24 @@ export async function readHookStdin(waitMs: number): Promise<string> {
   }
 }
 
-/**
- * The bytes read so far, kept up to MAX_INPUT_BYTES, and whether they hold one whole JSON object: a scan
- * of braces and brackets outside strings, byte by byte (no multi-byte UTF-8 sequence holds an ASCII byte).
- */
+/** The bytes read so far, kept up to MAX_INPUT_BYTES, and whether they hold one whole JSON object. */
 function createInputCollector() {
   const chunks: Buffer[] = [];
   let size = 0;
-  let depth = 0;
-  let state: 'before' | 'inside' | 'string' | 'escape' | 'whole' | 'other' = 'before';
+  const end = createJsonObjectEnd();
   return {
     add(bytes: Buffer): void {
       size += bytes.length;
       if (size <= MAX_INPUT_BYTES) chunks.push(Buffer.from(bytes));
-      for (const byte of bytes) {
-        if (state === 'whole' || state === 'other') return;
-        if (state === 'before') {
-          if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d) continue;
-          // Not an object: only EOF (or the wait) ends it.
-          state = byte === 0x7b ? 'inside' : 'other';
-          depth = 1;
-        } else if (state === 'string') {
-          if (byte === 0x5c) state = 'escape';
-          else if (byte === 0x22) state = 'inside';
-        } else if (state === 'escape') state = 'string';
-        else if (byte === 0x22) state = 'string';
-        else if (byte === 0x7b || byte === 0x5b) depth++;
-        else if ((byte === 0x7d || byte === 0x5d) && --depth === 0) state = 'whole';
-      }
+      end.add(bytes);
     },
-    isWholeObject: () => state === 'whole',
-    isBegun: () => size > 0 && state !== 'before' && state !== 'other',
+    isWholeObject: () => end.phase() === 'whole',
+    isBegun: () => size > 0 && end.phase() !== 'before' && end.phase() !== 'other',
     text: () => {
       const text = Buffer.concat(chunks).toString('utf8');
       if (size > MAX_INPUT_BYTES) return cutInput(text, { [INPUT_CUT_KEY]: size });
       // An object the input ended inside of (the agent was stopped while writing it): its whole fields.
-      if (state === 'inside' || state === 'string' || state === 'escape')
-        return cutInput(text, { [INPUT_UNFINISHED_KEY]: size });
+      if (end.phase() === 'open') return cutInput(text, { [INPUT_UNFINISHED_KEY]: size });
       return text;
     },
   };

@@ -230,10 +230,11 @@ export class CheckpointStore {
   /**
    * Adds a record (core/journal.ts: its id and its text, redacted) to the command journal, for when the
    * lock is busy: no lock, no wait. Throws when the journal cannot take it (full, or not a folder of ours).
-   * False when `keepExisting` found a record under `id` already (see addJournalRecord).
+   * False when `keepExisting` found a record under `id` already; `onWritten` is told once the record is
+   * whole and in place, before its sync (see addJournalRecord).
    */
-  addToJournal(id: string, text: string, keepExisting = false): boolean {
-    return addJournalRecord(this.fs, this.paths.journal, id, text, keepExisting);
+  addToJournal(id: string, text: string, keepExisting = false, onWritten?: () => void): boolean {
+    return addJournalRecord(this.fs, this.paths.journal, id, text, keepExisting, onWritten);
   }
 
   /**

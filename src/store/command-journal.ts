@@ -43,6 +43,7 @@ export interface JournalFile {
  * Adds a record (its file's text) under `id`, 0600 and synced, in a 0700 folder it makes if needed.
  * `keepExisting`: a record already there under `id` stays (false is returned): a hook writing again the
  * record its server may have written must never replace the server's (core/journal.ts, mayRepeat).
+ * `onWritten` (which must not throw) is told as soon as the record is whole and in place, before its sync.
  */
 export function addJournalRecord(
   fs: StoreFs,
@@ -50,21 +51,31 @@ export function addJournalRecord(
   id: string,
   text: string,
   keepExisting = false,
+  onWritten?: () => void,
 ): boolean {
   for (let attempt = 0; ; attempt++) {
     // The pid tells a merge whether the writer lives: a dead one's file is taken or removed.
     const temp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${id}`);
     try {
       makeJournalFolder(fs, dir);
+      const final = path.join(dir, `${id}${RECORD_SUFFIX}`);
       const fd = fs.openSync(temp, EXCLUSIVE_WRITE, 0o600);
       try {
         fs.writeFileSync(fd, text);
-        // The relay answers a Bash hook once its record is in place: synced, as the checkpoint's own write is.
+        if (onWritten && !keepExisting) {
+          // Whole and in place for every reader, then told, then synced: the relay answers its Bash hook
+          // without waiting for the disk (an fsync took 3 ms a hook on a busy machine). Only a crash of
+          // the whole system could lose the record now, and that ends the session with it.
+          fs.renameSync(temp, final);
+          onWritten();
+          syncQuietly(fs, fd);
+          return true;
+        }
+        // Otherwise synced before it is renamed into place, as the checkpoint's own write is.
         fs.fsyncSync(fd);
       } finally {
         fs.closeSync(fd);
       }
-      const final = path.join(dir, `${id}${RECORD_SUFFIX}`);
       if (!keepExisting) {
         fs.renameSync(temp, final);
         return true;
@@ -108,6 +119,15 @@ export function addJournalRecord(
         },
       );
     }
+  }
+}
+
+/** A record in place and told is the journal's: a sync that fails (EIO) must not have it written again. */
+function syncQuietly(fs: StoreFs, fd: number): void {
+  try {
+    fs.fsyncSync(fd);
+  } catch {
+    // left to the system's own write-back, as any unsynced write
   }
 }
 
