@@ -16,7 +16,7 @@ import { heldUnder, nestedReposAbove } from './nested-repos.js';
 import { storeChangedBlobs } from './snapshot-blobs.js';
 import { countChanges, coveringPathspecs, isUnder } from './snapshot-diff.js';
 import { isNewSharedIndexDue, NEW_SHARED_INDEX_ARGS } from './split-index.js';
-import { removeLeftEarlyIndexes, type StoreGit, takeEarlyScan } from './store-git.js';
+import { removeLeftIndexFiles, type StoreGit, takeEarlyScan } from './store-git.js';
 import { dropLostEntries, isMissingObjectError } from './store-repair.js';
 import { SCAN_ARGS } from './store-scan.js';
 import { readState, type StoreState, writeState } from './store-state.js';
@@ -125,7 +125,7 @@ export async function captureTree(
   // the scan runs as always.
   onProgress?.('scanning');
   const started = takeEarlyScan(target.gitDir, root, baseTree !== undefined, target.lockedFrom ?? null);
-  removeLeftEarlyIndexes(target.gitDir);
+  removeLeftIndexFiles(target.gitDir);
   const early = baseTree !== undefined ? (started?.catch(() => scan()) ?? scan()) : null;
   early?.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   const state = await readState(target.statePath);

@@ -127,21 +127,36 @@ function putEarlyIndexInPlace(gitDir: string, name: EarlyStoreScan['index']): vo
   }
 }
 
-/** How long an early scan may run at most (its git's timeout), with a margin: a name older is a leftover. */
+/** How long a git of the store may run at most (its timeout), with a margin: a file of its older is a leftover. */
 const EARLY_INDEX_MAX_AGE_MS = GIT_LONG_TIMEOUT_MS + 60_000;
 
+/** git's temp name for a shared index it is writing (`sharedindex_XXXXXX`), renamed once whole. */
+const SHARED_INDEX_TEMP_PREFIX = 'sharedindex_';
+
 /**
- * Removes the names for the index (and git's locks on them) that early scans of processes no longer running
- * left in the store (a snapshot killed before its capture took its scan). Call it holding the lock.
+ * Removes what killed processes left of the index in the store: the names for it (and git's locks on them)
+ * of early scans whose process no longer runs (a snapshot killed before its capture took its scan), and
+ * the temp files of shared indexes a killed git was writing (git's own clean-up removes only
+ * `sharedindex.*`, and a snapshot now writes a new shared index every few hundred changed paths). A temp
+ * file goes only once older than any git may run, since a scan running beside this may be writing one.
+ * Call it holding the lock.
  */
-export function removeLeftEarlyIndexes(gitDir: string): void {
+export function removeLeftIndexFiles(gitDir: string): void {
   let names: string[];
   try {
-    names = readdirSync(gitDir).filter((name) => name.startsWith(EARLY_INDEX_PREFIX));
+    names = readdirSync(gitDir).filter(
+      (name) => name.startsWith(EARLY_INDEX_PREFIX) || name.startsWith(SHARED_INDEX_TEMP_PREFIX),
+    );
   } catch {
     return;
   }
   for (const name of names) {
+    if (name.startsWith(SHARED_INDEX_TEMP_PREFIX)) {
+      const file = path.join(gitDir, name);
+      const stats = lstatSync(file, { throwIfNoEntry: false });
+      if (stats?.isFile() && Date.now() - stats.mtimeMs > EARLY_INDEX_MAX_AGE_MS) removeQuietly(file);
+      continue;
+    }
     const pid = Number(/^index\.early-(\d+)/.exec(name)?.[1]);
     if (pid === process.pid) continue;
     const file = path.join(gitDir, name);

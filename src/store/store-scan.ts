@@ -111,7 +111,7 @@ export function storeFolderStamp(storeDir: string): string | null {
  * refreshes (its stat data for files touched but unchanged, the untracked cache) where a scan holding the
  * lock would write to the index itself: the capture puts that in the index's place when it takes the
  * scan over. Named for the process, so that a
- * name a killed process left is known (see removeLeftEarlyIndexes).
+ * name a killed process left is known (see removeLeftIndexFiles).
  */
 export const EARLY_INDEX_PREFIX = 'index.early-';
 

@@ -208,6 +208,23 @@ describe('a capture with an early scan', () => {
     expect(existsSync(`${left}.lock`)).toBe(false);
   });
 
+  it('removes the temp files of shared indexes that killed gits left, once older than any git may run (review)', async () => {
+    const { root, gitDir, deps } = await projectWithSnapshot();
+    // git writes a new shared index as sharedindex_XXXXXX and renames it once whole: a git killed
+    // meanwhile leaves the temp file, which git's own clean-up (sharedindex.*) never removes.
+    const old = path.join(gitDir, 'sharedindex_a1B2c3');
+    const fresh = path.join(gitDir, 'sharedindex_d4E5f6');
+    writeFileSync(old, 'x');
+    writeFileSync(fresh, 'x');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(old, hourAgo, hourAgo);
+    writeFileSync(path.join(root, 'a.txt'), 'a2\n');
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    expect(existsSync(old)).toBe(false);
+    // A fresh one may be a running git's (a scan beside the capture): it stays.
+    expect(existsSync(fresh)).toBe(true);
+  });
+
   it.skipIf(!DIRECT_SPAWN_HERE)(
     'scans again when another process wrote the store after it started',
     async () => {
