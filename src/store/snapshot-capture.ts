@@ -1,4 +1,4 @@
-import { closeSync, constants, openSync, readFileSync, type Stats, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { includeMatcher, includePathspecs } from '../core/include-ignored.js';
 import { isOwnFile } from '../core/paths.js';
@@ -64,20 +64,41 @@ const IGNORE_CHECK = 1;
 const PROGRESS_MIN_FILES = 1000;
 
 /**
- * A changed path rewrites every tree above it, stored uncompressed until a gc packs them (see
- * TREES_UNCOMPRESSED): a generous tree per folder above the changed paths (about 100 entries), and an
- * entry's share per path for a folder larger than that.
+ * A tree entry's bytes besides its name: a mode of up to 6 digits, a space, a NUL and an object id of
+ * up to 32 bytes (SHA-256). A tree object adds a header, and zlib a few bytes (more only where it cannot
+ * compress, never past the bytes it was given plus a little): TREE_OBJECT_BYTES covers both.
  */
-const TREE_BYTES_PER_FOLDER = 4096;
-const TREE_BYTES_PER_PATH = 64;
+const TREE_ENTRY_BYTES = 40;
+const TREE_OBJECT_BYTES = 64;
+/** A folder that cannot be listed (a name git keeps that the disk does not take): a tree of 100 entries. */
+const TREE_BYTES_UNLISTED = 4096;
 
-/** What the trees above these paths may take in the store, generously (see TREE_BYTES_PER_FOLDER). */
-function treeBytesAbove(paths: readonly string[]): number {
+/**
+ * What the trees above these paths may take in the store, at most: a changed path rewrites every tree
+ * above it whole, and a tree holds an entry per name in its folder. Counted from the folder as it is on
+ * disk, which holds every entry its tree does and more (ignored files); a folder that is gone has no
+ * tree. A fixed allowance per folder undercounted a folder of 10,000 files 50-fold (review), so that a
+ * store passed its cap unnoticed.
+ */
+function treeBytesAbove(root: string, paths: readonly string[]): number {
   const folders = new Set<string>(['.']);
   for (const file of paths)
     for (let dir = path.posix.dirname(file); dir !== '.' && !folders.has(dir); dir = path.posix.dirname(dir))
       folders.add(dir);
-  return TREE_BYTES_PER_FOLDER * folders.size + TREE_BYTES_PER_PATH * paths.length;
+  let bytes = 0;
+  for (const folder of folders) {
+    let names: string[];
+    try {
+      names = readdirSync(path.join(root, folder));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') bytes += TREE_BYTES_UNLISTED;
+      continue;
+    }
+    bytes += TREE_OBJECT_BYTES;
+    for (const name of names) bytes += Buffer.byteLength(name) + TREE_ENTRY_BYTES;
+  }
+  return bytes;
 }
 
 export interface CaptureTarget {
@@ -416,7 +437,7 @@ export async function captureTree(
     addedBytes:
       toAdd.reduce((sum, entry) => sum + entry.bytes, 0) +
       (toAdd.length + toDrop.length > 0
-        ? treeBytesAbove([...toAdd.map((entry) => entry.path), ...toDrop])
+        ? treeBytesAbove(root, [...toAdd.map((entry) => entry.path), ...toDrop])
         : 0),
   };
 }
@@ -675,7 +696,7 @@ async function writeTree(
 ): Promise<{ tree: string; retaken: boolean }> {
   try {
     // The split index grown past its balance starts a new shared index here (see split-index.ts).
-    const args = [...(isNewSharedIndex ? NEW_SHARED_INDEX_ARGS : []), ...TREES_UNCOMPRESSED, 'write-tree'];
+    const args = [...(isNewSharedIndex ? NEW_SHARED_INDEX_ARGS : []), 'write-tree'];
     return { tree: (await git(args)).stdout.trim(), retaken: false };
   } catch (error) {
     if (!isMissingObjectError(error)) throw error;
@@ -686,16 +707,9 @@ async function writeTree(
     const there = lost.filter((file) => now(file)?.isFile() || now(file)?.isSymbolicLink());
     if (there.length > 0)
       await git(['update-index', '-z', '--add', '--replace', '--stdin'], { input: nulJoin(there) });
-    return { tree: (await git([...TREES_UNCOMPRESSED, 'write-tree'])).stdout.trim(), retaken: true };
+    return { tree: (await git(['write-tree'])).stdout.trim(), retaken: true };
   }
 }
-
-/**
- * The trees a snapshot writes go into the store loose and uncompressed, until a gc packs them (packs
- * compress as always): zlib's set-up for each of some twenty small trees was a third of `write-tree`
- * (27.5M → 18.7M instructions at 10,000 files), for about 60% more bytes on disk until the next pack.
- */
-const TREES_UNCOMPRESSED = ['-c', 'core.looseCompression=0'];
 
 function nulJoin(paths: readonly string[]): string {
   return `${paths.join('\0')}\0`;
