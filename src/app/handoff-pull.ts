@@ -59,8 +59,8 @@ export async function pullHandoff(
     throw new CheckpointError(
       'INVALID_INPUT',
       isNameGiven
-        ? `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}': see the handoffs there with ${words.listHandoffs}`
-        : `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}' (without ${words.handoffNameField}, the handoff of the current branch): see the handoffs there with ${words.listHandoffs}, then ${words.handoffName}`,
+        ? `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}': ${words.listHandoffs}`
+        : `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}' (without ${words.handoffNameField}, the handoff of the current branch): ${words.listHandoffs}; to pull another, ${words.handoffName}`,
     );
   }
   const objects = await objectDirs(store);

@@ -47,7 +47,7 @@ export interface SurfaceWords {
   handoffName: string;
   /** The argument that names a handoff. */
   handoffNameField: string;
-  /** Where to see the handoffs on a remote. */
+  /** A whole clause: how to see the handoffs on a remote (after "no handoff …: "). */
   listHandoffs: string;
   /** How to take another machine's handoff before pushing over it. */
   pullFirst: (name: string) => string;
@@ -120,7 +120,7 @@ function cliWords(root?: string): SurfaceWords {
     otherRemote: 'pass another with --remote',
     handoffName: 'pass --name',
     handoffNameField: '--name',
-    listHandoffs: `\`${command('handoff list')}\``,
+    listHandoffs: `see the handoffs there with \`${command('handoff list')}\``,
     pullFirst: (name) => `run \`${command('handoff pull', ['--name', name])}\` first to continue from it`,
     trigger: '--trigger',
     restorePath: () => 'path',
@@ -171,7 +171,7 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     handoffName: 'pass name',
     handoffNameField: 'name',
     // No tool lists handoffs: that stays with a person.
-    listHandoffs: 'a person can list them with `claude-checkpoint handoff list`',
+    listHandoffs: 'a person can see the handoffs there with `claude-checkpoint handoff list`',
     pullFirst: () => 'call pull_handoff first to continue from it',
     trigger: 'trigger',
     restorePath: (index) => `paths.${index}`,

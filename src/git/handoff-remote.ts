@@ -55,7 +55,8 @@ export async function chooseRemote(
 ): Promise<string> {
   const remotes = (await runGit(['remote'], { cwd: root })).stdout.split('\n').filter(Boolean);
   let remote = named;
-  if (!remote && branch) {
+  // Only a remote not given at all falls back: `''` is named, and refused below as no remote here.
+  if (remote === undefined && branch) {
     for (const key of [`branch.${branch}.pushRemote`, 'remote.pushDefault', `branch.${branch}.remote`]) {
       const value = (
         await runGit(['config', '--get', key], { cwd: root, okExitCodes: [0, 1] })
@@ -73,7 +74,7 @@ export async function chooseRemote(
       'INVALID_INPUT',
       remotes.length === 0
         ? // The field's name only where the user gave one: no --remote was given, none is wrong.
-          `${named ? `remote '${escapeControls(named)}' does not exist here: ` : ''}this repository has no remote to hand off through (add one with \`git remote add\`)`
+          `${named !== undefined ? `remote '${escapeControls(named)}' does not exist here: ` : ''}this repository has no remote to hand off through (add one with \`git remote add\`)`
         : `remote '${escapeControls(remote)}' does not exist here; the remotes are: ${remotes.map((name) => escapeControls(name)).join(', ')}`,
     );
   return remote;
