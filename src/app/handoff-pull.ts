@@ -138,7 +138,8 @@ export async function pullHandoff(
         // What the push left out is not the handoff's to delete here (a trial: a file too large to carry).
         skipped: skippedOf(meta.leftOut ?? []),
       },
-      { paths: [], dryRun: !apply },
+      // A pull that changes nothing takes no safety snapshot and names no undo (as restore; newcomer trial).
+      { paths: [], dryRun: !apply, unlessEmpty: true },
     );
     return { meta, checkpoint, summary, apply, done, checkedOutFrom };
   });

@@ -124,7 +124,12 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       if (options.dryRun) {
         // A dry run of --checkout shows the checkout it would make, not advice to pass --checkout.
         if (ctx.out.json) ctx.out.printJson(planJson);
-        else ctx.out.print(plan.baseMatches ? preview : renderPullCheckout(plan, { dryRun: true }));
+        else
+          ctx.out.print(
+            plan.baseMatches
+              ? renderPull(plan, ctx.words, { dryRun: true, remote: options.remote })
+              : renderPullCheckout(plan, { dryRun: true }),
+          );
         return EXIT.ok;
       }
       // A checkpoint replaced is a change too, even when no file changes (trial report, item 1).

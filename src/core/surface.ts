@@ -31,6 +31,8 @@ export interface SurfaceWords {
    * (restore, rewind, pull) says it so, with the paths the restore it undoes was limited to.
    */
   restoreNow: (id: string, paths?: readonly string[]) => string;
+  /** How to apply a pull of handoff `name` (from `remote`, when one was named) that was only planned. */
+  applyPull: (name: string, remote?: string) => string;
   /** How to pull a handoff made on another commit: check that commit out first. */
   pullCheckout: string;
   /** How to push a handoff past the secret scan. */
@@ -111,6 +113,8 @@ function cliWords(root?: string): SurfaceWords {
     restore: (id) => `\`${command('restore', [id])}\``,
     loadFull: `\`${command('load', ['--format', 'full'])}\``,
     restoreNow: (id, paths = []) => command('restore', [id, '--yes'], paths),
+    applyPull: (name, remote) =>
+      `Apply it with: ${command('handoff pull', [...(remote === undefined ? [] : ['--remote', remote]), '--name', name, '--yes'])}`,
     pullCheckout:
       'pull again with --checkout on a clean tree: it checks that commit out first, from the handoff itself (no fetch needed), then applies the handoff',
     allowSecrets: 'pass --allow-secrets',
@@ -154,6 +158,7 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     listMore: (total) => `list_snapshots with limit ${Math.min(total, 1000)}`,
     restore: () => 'restore_snapshot',
     loadFull: 'load with format "full"',
+    applyPull: () => 'Run pull_handoff again with dryRun: false to apply it.',
     // Security: a path is a file's name, which may hold anything: as JSON, with no control character.
     restoreNow: (id, paths = []) =>
       `restore_snapshot with snapshotId "${id}"${paths.length > 0 ? `, paths ${escapeControls(JSON.stringify(paths))}` : ''} and dryRun: false`,

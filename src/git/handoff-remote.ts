@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
+import { HANDOFF_REFS } from '../core/handoff-message.js';
 import { clipMiddle, escapeControls } from '../core/quote.js';
 import { redactText } from '../core/redact.js';
 import { type Surface, WORDS } from '../core/surface.js';
@@ -15,8 +16,8 @@ import { runGit } from './run.js';
  * written.
  */
 
-/** Where handoffs live on the remote: outside refs/heads and refs/tags, so no branch appears and no CI runs. */
-export const HANDOFF_REFS = 'refs/claude-checkpoint/handoff/';
+export { HANDOFF_REFS };
+
 const NETWORK_TIMEOUT_MS = 5 * 60_000;
 /** No background gc or maintenance in the user's repository on our account. */
 const QUIET = ['-c', 'gc.auto=0', '-c', 'maintenance.auto=false'];

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cliProject } from '../helpers/cli.js';
-import { git } from '../helpers/fixtures.js';
+import { git, writeTree } from '../helpers/fixtures.js';
 import { bareRemote, machine, cli as onMachine } from '../helpers/handoff.js';
 import { connect } from '../helpers/mcp.js';
 
@@ -62,5 +62,91 @@ describe('handoff errors read as sentences on both surfaces, with their own fiel
     expect((await cli('handoff', 'push')).stderr).toMatch(
       /^claude-checkpoint: --name: the current branch 'fix\+1' cannot name a handoff .*: pass --name\n$/,
     );
+  });
+});
+
+describe('a pull that is only a plan says so, and one that changes nothing takes no snapshot (items 2 and 10)', () => {
+  it('handoff pull --dry-run and pull_handoff are headed as a plan and say how to apply it', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    expect((await onMachine(a, 'save', '--goal', 'Add the login form')).code).toBe(0);
+    writeTree(a.root, { 'src/app.ts': 'export const app = 2;\n' });
+    expect((await onMachine(a, 'handoff', 'push')).code).toBe(0);
+
+    const dry = await onMachine(b, 'handoff', 'pull', '--dry-run');
+    expect(dry.code).toBe(0);
+    const lines = dry.stdout.split('\n');
+    expect(lines[1]).toBe(
+      'Dry run: pulling it would change 1 file(s) and the checkpoint. Nothing was changed.',
+    );
+    expect(lines.at(-2)).toBe('Apply it with: claude-checkpoint handoff pull --name main --yes');
+    const viaRemote = await onMachine(b, 'handoff', 'pull', '--dry-run', '--remote', 'origin');
+    expect(viaRemote.stdout).toContain(
+      'Apply it with: claude-checkpoint handoff pull --remote origin --name main --yes',
+    );
+
+    const { call } = await connect({ deps: { env: b.env } });
+    const plan = await call('pull_handoff', { projectRoot: b.root });
+    expect(plan.text.split('\n')[1]).toBe(
+      'Dry run: pulling it would change 1 file(s) and the checkpoint. Nothing was changed.',
+    );
+    expect(plan.text.split('\n').at(-1)).toBe('Run pull_handoff again with dryRun: false to apply it.');
+    expect(plan.text).not.toContain('claude-checkpoint handoff pull');
+  });
+
+  it('handoff pull --yes twice: the second changes nothing, takes no snapshot and prints no undo', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    expect((await onMachine(a, 'save', '--goal', 'Add the login form')).code).toBe(0);
+    writeTree(a.root, { 'src/app.ts': 'export const app = 2;\n' });
+    expect((await onMachine(a, 'handoff', 'push')).code).toBe(0);
+    const first = await onMachine(b, 'handoff', 'pull', '--yes');
+    expect(first.stdout).toContain('To undo: ');
+    const snapshots = async () =>
+      (JSON.parse((await onMachine(b, 'list', '--json')).stdout) as { total: number }).total;
+    const before = await snapshots();
+
+    const again = await onMachine(b, 'handoff', 'pull', '--yes');
+    expect(again.code).toBe(0);
+    expect(again.stdout.split('\n')[1]).toBe(
+      'Nothing was changed: the working tree and the checkpoint here already match the handoff.',
+    );
+    expect(again.stdout).not.toContain('To undo');
+    expect(await snapshots()).toBe(before);
+    const json = JSON.parse((await onMachine(b, 'handoff', 'pull', '--yes', '--json')).stdout);
+    expect(json).toMatchObject({ applied: true, undo: null, checkpoint: 'unchanged' });
+    expect(await snapshots()).toBe(before);
+  });
+});
+
+describe('a file no snapshot holds is named so by restore and diff, never "already matches" (item 4)', () => {
+  const CHECKPOINT_FILE_NOT_HELD =
+    "path '.claude-checkpoint' is the checkpoint's own file, which snapshots never hold: it keeps the session's notes (save and load write and read it), not the project's files";
+
+  it.each([
+    [['restore', 'latest', '.claude-checkpoint', '--yes'], CHECKPOINT_FILE_NOT_HELD],
+    [['restore', 'latest', '.claude-checkpoint', '--dry-run'], CHECKPOINT_FILE_NOT_HELD],
+    [['diff', 'latest', '.claude-checkpoint'], CHECKPOINT_FILE_NOT_HELD],
+    [['restore', 'latest', 'build.log', '--yes'], "path 'build.log' is in neither snapshot"],
+  ])('%j', async (args, message) => {
+    const { root, cli } = cliProject({ '.gitignore': '*.log\n.claude-checkpoint*\n', 'a.txt': 'one\n' });
+    writeTree(root, { 'build.log': 'ignored\n' });
+    expect((await cli('save', '--goal', 'Ship it')).code).toBe(0);
+    expect((await cli('snapshot')).code).toBe(0);
+    const refused = await cli(...args);
+    expect(refused.stderr).toContain(`claude-checkpoint: ${message}`);
+    expect(refused.stdout).not.toContain('already matches');
+    expect(refused.code).toBe(2);
+    expect((await cli('list', '--json')).stdout).toContain('"total": 1');
+  });
+
+  it('a file made since the snapshot is still restored by deleting it', async () => {
+    const { root, cli } = cliProject();
+    expect((await cli('snapshot')).code).toBe(0);
+    writeTree(root, { 'new.txt': 'made since\n' });
+    const plan = await cli('restore', 'latest', 'new.txt', '--dry-run');
+    expect(plan.stdout).toContain('Delete (1):\n  new.txt');
   });
 });
