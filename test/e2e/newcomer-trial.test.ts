@@ -1,6 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cliProject } from '../helpers/cli.js';
-import { git, writeTree } from '../helpers/fixtures.js';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { assertBuilt, CLI, cliProject, runCli } from '../helpers/cli.js';
+import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
 import { bareRemote, machine, cli as onMachine } from '../helpers/handoff.js';
 import { connect } from '../helpers/mcp.js';
 
@@ -149,4 +152,151 @@ describe('a file no snapshot holds is named so by restore and diff, never "alrea
     const plan = await cli('restore', 'latest', 'new.txt', '--dry-run');
     expect(plan.stdout).toContain('Delete (1):\n  new.txt');
   });
+});
+
+describe('with no prompt recorded, rewind says how prompts get recorded and where the snapshots are (item 6)', () => {
+  const HINT =
+    "the agent's hooks record them (the plugin, or `claude-checkpoint setup <agent>`); `claude-checkpoint list` shows the snapshots there are, which restore can use";
+
+  it.each([
+    ['no store yet', false],
+    ['a manual snapshot, no prompt', true],
+  ])('%s', async (_title, withSnapshot) => {
+    const { cli } = cliProject();
+    if (withSnapshot) expect((await cli('snapshot')).code).toBe(0);
+    expect((await cli('rewind', '--list')).stdout).toBe(
+      `No prompts recorded for this project yet: ${HINT}.\n`,
+    );
+    const code = await cli('rewind', 'latest', '--code', '--yes');
+    expect(code.stderr).toBe(`claude-checkpoint: there are no prompts in this project yet: ${HINT}\n`);
+    expect(code.code).toBe(2);
+  });
+});
+
+describe('rewind --list --all gives every session its resume command (item 9)', () => {
+  it('the session that prompted last too, as the picker and --json do', async () => {
+    const { root, env } = cliProject();
+    for (const [session, prompt] of [
+      ['aaaaaaaa-1111-4222-8333-444444444444', 'First'],
+      ['bbbbbbbb-1111-4222-8333-444444444444', 'Second'],
+    ] as const) {
+      const input = JSON.stringify({
+        session_id: session,
+        cwd: root,
+        hook_event_name: 'UserPromptSubmit',
+        prompt,
+      });
+      expect((await runCli(['hook', 'UserPromptSubmit'], { cwd: root, env, input })).code).toBe(0);
+    }
+    const listed = await runCli(['rewind', '--list', '--all'], { cwd: root, env });
+    const resumes = listed.stdout.split('\n').filter((line) => line.startsWith('  resume it: '));
+    expect(resumes).toEqual([
+      '  resume it: claude --resume bbbbbbbb-1111-4222-8333-444444444444',
+      '  resume it: claude --resume aaaaaaaa-1111-4222-8333-444444444444',
+    ]);
+    // In the session one is in (named), its own resume command is left out.
+    const named = await runCli(['rewind', '--list', '--all', '--session', 'bbbbbbbb'], { cwd: root, env });
+    expect(named.stdout.split('\n').filter((line) => line.startsWith('  resume it: '))).toEqual([
+      '  resume it: claude --resume aaaaaaaa-1111-4222-8333-444444444444',
+    ]);
+  });
+});
+
+describe('after git commit --amend, no surface counts new commits (item 7)', () => {
+  it('brief, status, load_session_checkpoint and the SessionStart brief say the history was rewritten', async () => {
+    const { root, env, cli } = cliProject();
+    expect((await cli('save', '--goal', 'Ship it')).code).toBe(0);
+    git(root, 'commit', '-q', '--amend', '-m', 'amended');
+
+    const brief = await cli('brief');
+    expect(brief.stdout).toContain('is no longer reachable (history rewritten or reset');
+    expect(brief.stdout).not.toContain('new commit');
+    const status = await cli('status');
+    expect(status.stdout).toContain('history rewritten');
+    expect(status.stdout).not.toContain('new commit');
+    const { call } = await connect({ deps: { env } });
+    const loaded = await call('load_session_checkpoint', { projectRoot: root });
+    expect(loaded.structured?.drift).toMatchObject({ commitsSince: null, savedHeadReachable: false });
+    expect(loaded.text).not.toContain('new commit');
+    const input = JSON.stringify({
+      session_id: 'aaaaaaaa-1111-4222-8333-444444444444',
+      cwd: root,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
+    // The brief itself at session start (the default is a notice that points to it).
+    const hook = await runCli(['hook', 'SessionStart'], {
+      cwd: root,
+      env: { ...env, CHECKPOINT_HOOK_STARTUP: 'brief' },
+      input,
+    });
+    expect(hook.stdout).toContain('is no longer reachable');
+    expect(hook.stdout).not.toContain('new commit');
+  });
+});
+
+describe('a wrong value only in the environment (item 14)', () => {
+  it('names every word the environment takes, and the fix names the variable, not a file that lacks it', async () => {
+    const { root, env } = cliProject();
+    const run = { cwd: root, env: { ...env, HOME: tempDir('home-'), CHECKPOINT_HOOK_RELAY: 'maybe' } };
+    const doctor = await runCli(['doctor', '--json'], run);
+    const check = JSON.parse(doctor.stdout).checks.find((entry: { detail: string }) =>
+      entry.detail.startsWith('CHECKPOINT_HOOK_RELAY'),
+    );
+    expect(check.detail).toBe(
+      "CHECKPOINT_HOOK_RELAY must be true or false (in the environment: 1, true, on, yes; or 0, false, off, no): got 'maybe'",
+    );
+    expect(check.fix).toMatch(/^Correct or unset CHECKPOINT_HOOK_RELAY in the environment\. /);
+    expect(check.fix).not.toContain('config.json');
+  });
+});
+
+describe('save --stdin with --root and another projectRoot in the JSON (item 12)', () => {
+  it('is refused, naming both, and nothing is saved in either folder', async () => {
+    const { root, input } = cliProject();
+    const other = createRepo({ committed: { 'b.txt': 'b\n' } });
+    const json = JSON.stringify({ goal: 'Ship it', projectRoot: other });
+    const refused = await input(json, 'save', '--stdin', '--root', root);
+    expect(refused.stderr).toBe(
+      `claude-checkpoint: --root and projectRoot (in the JSON on stdin) name different folders: --root '${root}', projectRoot '${other}'; give the folder once (or the same folder in both)\n`,
+    );
+    expect(refused.code).toBe(2);
+    expect(existsSync(path.join(root, '.claude-checkpoint'))).toBe(false);
+    expect(existsSync(path.join(other, '.claude-checkpoint'))).toBe(false);
+    const same = await input(
+      JSON.stringify({ goal: 'Ship it', projectRoot: `${root}/` }),
+      'save',
+      '--stdin',
+      '--root',
+      root,
+    );
+    expect(same.code, same.stderr).toBe(0);
+  });
+});
+
+describe('scan with no file on a terminal says it reads standard input (item 13)', () => {
+  it('and how to end it; what is typed is scanned', async () => {
+    const { root, env } = cliProject();
+    const child = spawn('script', ['-q', '-e', '-c', `'${process.execPath}' '${CLI}' scan`, '/dev/null'], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', TERM: 'xterm', NO_COLOR: '1', HOME: tempDir('home-'), ...env },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    const exit = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+    onTestFinished(() => {
+      child.kill();
+    });
+    // Without the note, scan waits in silence: the test fails at the deadline rather than hanging.
+    const deadline = Date.now() + 30_000;
+    while (!output.includes('reading standard input')) {
+      if (Date.now() > deadline) throw new Error(`never said it reads standard input:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(output).toContain('end it with Ctrl-D');
+    child.stdin.write('nothing secret here\n\u0004');
+    expect(await exit).toBe(0);
+  }, 60_000);
 });

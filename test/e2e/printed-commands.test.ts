@@ -171,7 +171,8 @@ describe('the commands the CLI prints work as printed', () => {
     expect(listing.code, listing.stderr).toBe(0);
     const resumed = await runPrinted(printedLine(listing.stdout, '  resume it: '), { cwd: elsewhere, env });
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toBe(`claude in ${root}: --resume aaaaaaaa-1111-4222-8333-444444444444\n`);
+    // The first resume command listed is the session that prompted last's (newcomer trial: it had none).
+    expect(resumed.stdout).toBe(`claude in ${root}: --resume bbbbbbbb-1111-4222-8333-444444444444\n`);
   });
 
   it('handoff pull --root from another folder: its undo line works there', async () => {
