@@ -190,10 +190,11 @@ async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Pro
   const dirty = (
     await runGit(['status', '--porcelain', '--untracked-files=no'], { cwd: root })
   ).stdout.trim();
+  // Only the CLI checks out (pull_handoff never does): its flag names the choice (newcomer trial).
   if (dirty)
     throw new CheckpointError(
       'INVALID_INPUT',
-      'checkout: the working tree has uncommitted changes; commit or stash them first (nothing was changed)',
+      '--checkout: the working tree has uncommitted changes; commit or stash them first (nothing was changed)',
     );
   const isKnown = async () =>
     (await runGit(['cat-file', '-e', `${meta.base}^{commit}`], { cwd: root, okExitCodes: [0, 1, 128] }))
@@ -203,7 +204,7 @@ async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Pro
   if (!(await isKnown()))
     throw new CheckpointError(
       'INVALID_INPUT',
-      `checkout: commit ${meta.base} is not in this repository, nor in the handoff; run git fetch, then pull again (nothing was changed)`,
+      `--checkout: commit ${meta.base} is not in this repository, nor in the handoff; run git fetch, then pull again (nothing was changed)`,
     );
   const branch = await checkoutBranch(root, meta);
   const target = branch === null ? ['--detach', meta.base] : [branch];

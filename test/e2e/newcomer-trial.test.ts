@@ -59,6 +59,22 @@ describe('handoff errors read as sentences on both surfaces, with their own fiel
     );
   });
 
+  it('--checkout on a dirty tree names --checkout, the flag that asked for it', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { 'src/feature.ts': 'on A only\n' });
+    git(a.root, 'add', '-A');
+    git(a.root, 'commit', '-q', '-m', 'A, unpushed');
+    expect((await onMachine(a, 'handoff', 'push')).code).toBe(0);
+    writeTree(b.root, { 'README.md': '# Edited here\n' });
+    const refused = await onMachine(b, 'handoff', 'pull', '--checkout', '--yes');
+    expect(refused.stderr).toBe(
+      'claude-checkpoint: --checkout: the working tree has uncommitted changes; commit or stash them first (nothing was changed)\n',
+    );
+    expect(refused.code).toBe(2);
+  });
+
   it('a branch that cannot name a handoff names --name at the CLI', async () => {
     const { root, cli } = cliProject();
     git(root, 'switch', '-q', '-c', 'fix+1');
