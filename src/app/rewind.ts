@@ -702,15 +702,18 @@ async function refuseUnknownPaths(
   given: readonly string[],
   deps: AppDeps,
 ): Promise<void> {
+  let current: Promise<CaptureResult> | undefined;
   for (const [index, file] of paths.entries()) {
     // "Already matches" about a file no snapshot holds would be a false all-clear (newcomer trial).
     if (isOwnFile(file)) throw new CheckpointError('INVALID_INPUT', checkpointFileNotHeld(file));
     if (await store.treeHasPath(snapshot.tree, file)) continue;
+    // What the snapshot left out when it was taken: the restore's output names it (see renderRestore).
+    if (leftOutUnder(leftOutOf(snapshot.skipped), [file]).length > 0) continue;
     if (await isOnDisk(store, file)) {
       // On disk and not in the snapshot: a file made since is restored by deleting it; one that no
       // snapshot takes (git-ignored, over the size cap, nested) is not this restore's to touch.
-      const current = await store.captureComparedWith(snapshot.tree);
-      if (await store.treeHasPath(current.tree, file)) continue;
+      current ??= store.captureComparedWith(snapshot.tree);
+      if (await store.treeHasPath((await current).tree, file)) continue;
       throw new CheckpointError('INVALID_INPUT', notHeldOnDisk(file, snapshot.id));
     }
     const typed = given[index];

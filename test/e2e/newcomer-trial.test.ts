@@ -161,6 +161,16 @@ describe('a file no snapshot holds is named so by restore and diff, never "alrea
     expect((await cli('list', '--json')).stdout).toContain('"total": 1');
   });
 
+  it('a file the snapshot left out (over the size cap) is still named as that, with exit 0', async () => {
+    const { root, env } = cliProject();
+    const run = { cwd: root, env: { ...env, CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.001' } };
+    writeTree(root, { 'big.bin': 'x'.repeat(4096) });
+    expect((await runCli(['snapshot'], run)).code).toBe(0);
+    const restore = await runCli(['restore', 'latest', 'big.bin', '--yes'], run);
+    expect(restore.stdout).toContain('so no restore from it brings back: `big.bin`');
+    expect(restore.code).toBe(0);
+  });
+
   it('a file made since the snapshot is still restored by deleting it', async () => {
     const { root, cli } = cliProject();
     expect((await cli('snapshot')).code).toBe(0);
