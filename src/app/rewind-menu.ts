@@ -510,6 +510,8 @@ export async function rewindTo(
             dryRun: false,
             sessionId: chosen.sessionId,
             onProgress: request.onProgress,
+            // Nothing to restore: no safety snapshot for nothing, as restore and pull (newcomer trial).
+            unlessEmpty: true,
           });
       const headMoved = headMoveSince(chosen.git, await readHeadFast(store.root));
       const brought = new Set(held.brought.map((entry) => entry.path));

@@ -140,6 +140,25 @@ describe('a pull that is only a plan says so, and one that changes nothing takes
   });
 });
 
+describe('a rewind of the code that changes nothing takes no snapshot (sibling of item 10)', () => {
+  it('rewind latest --code --yes on a tree that matches the prompt: no pre-restore snapshot, no undo', async () => {
+    const { root, env, cli } = cliProject();
+    const input = JSON.stringify({
+      session_id: 'aaaaaaaa-1111-4222-8333-444444444444',
+      cwd: root,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'Fix the build',
+    });
+    expect((await runCli(['hook', 'UserPromptSubmit'], { cwd: root, env, input })).code).toBe(0);
+    const rewound = await cli('rewind', 'latest', '--code', '--yes');
+    expect(rewound.stdout).toContain(
+      'Code: the working tree already matches this prompt; nothing to restore.',
+    );
+    expect(rewound.code).toBe(0);
+    expect((JSON.parse((await cli('list', '--json')).stdout) as { total: number }).total).toBe(1);
+  });
+});
+
 describe('a file no snapshot holds is named so by restore and diff, never "already matches" (item 4)', () => {
   const CHECKPOINT_FILE_NOT_HELD =
     "path '.claude-checkpoint' is the checkpoint's own file, which snapshots never hold: it keeps the session's notes (save and load write and read it), not the project's files";
