@@ -128,7 +128,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
           ctx.out.print(
             plan.baseMatches
               ? renderPull(plan, ctx.words, { dryRun: true, remote: options.remote })
-              : renderPullCheckout(plan, { dryRun: true }),
+              : renderPullCheckout(plan, { dryRun: true, surface: ctx.words, remote: options.remote }),
           );
         return EXIT.ok;
       }

@@ -256,7 +256,10 @@ export function renderPull(
  * ends up), then the files, as for any pull (a trial: an ignored file replaced went unsaid). The plan is
  * against the tree here: what the checkout and the pull change together.
  */
-export function renderPullCheckout(outcome: PullOutcome, options: { dryRun?: boolean } = {}): string {
+export function renderPullCheckout(
+  outcome: PullOutcome,
+  options: { dryRun?: boolean; surface?: Reader; remote?: string | undefined } = {},
+): string {
   const branch = outcome.checkout?.branch ?? null;
   // Security: branch names come from the remote (the handoff's) or are the user's: escaped.
   const where =
@@ -272,7 +275,16 @@ export function renderPullCheckout(outcome: PullOutcome, options: { dryRun?: boo
     ...renderLeftOut(outcome),
   ];
   if (changesNothing(outcome.changed)) lines.push('(no file changes)');
-  if (options.dryRun) lines.push('Dry run: nothing was changed.');
+  if (options.dryRun)
+    lines.push(
+      'Dry run: nothing was changed.',
+      // As a pull's dry run on its base says how to apply it (newcomer trial).
+      wordsOf(options.surface ?? 'cli').applyPull(
+        outcome.ref.slice(HANDOFF_REFS.length),
+        options.remote,
+        true,
+      ),
+    );
   return lines.join('\n');
 }
 

@@ -31,8 +31,11 @@ export interface SurfaceWords {
    * (restore, rewind, pull) says it so, with the paths the restore it undoes was limited to.
    */
   restoreNow: (id: string, paths?: readonly string[]) => string;
-  /** How to apply a pull of handoff `name` (from `remote`, when one was named) that was only planned. */
-  applyPull: (name: string, remote?: string) => string;
+  /**
+   * How to apply a pull of handoff `name` (from `remote`, when one was named; with `--checkout`, when
+   * `checkout`) that was only planned.
+   */
+  applyPull: (name: string, remote?: string, checkout?: boolean) => string;
   /** How to pull a handoff made on another commit: check that commit out first. */
   pullCheckout: string;
   /** How to push a handoff past the secret scan. */
@@ -113,8 +116,8 @@ function cliWords(root?: string): SurfaceWords {
     restore: (id) => `\`${command('restore', [id])}\``,
     loadFull: `\`${command('load', ['--format', 'full'])}\``,
     restoreNow: (id, paths = []) => command('restore', [id, '--yes'], paths),
-    applyPull: (name, remote) =>
-      `Apply it with: ${command('handoff pull', [...(remote === undefined ? [] : ['--remote', remote]), '--name', name, '--yes'])}`,
+    applyPull: (name, remote, checkout) =>
+      `Apply it with: ${command('handoff pull', [...(remote === undefined ? [] : ['--remote', remote]), '--name', name, ...(checkout ? ['--checkout'] : []), '--yes'])}`,
     pullCheckout:
       'pull again with --checkout on a clean tree: it checks that commit out first, from the handoff itself (no fetch needed), then applies the handoff',
     allowSecrets: 'pass --allow-secrets',
