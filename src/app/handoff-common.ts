@@ -4,7 +4,7 @@ import type { LeftOut, LeftOutKind } from '../core/drift.js';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { escapeControls } from '../core/quote.js';
-import { type Surface, WORDS } from '../core/surface.js';
+import { type SurfaceWords, WORDS } from '../core/surface.js';
 import { clip } from '../core/text.js';
 import { checkHandoffName, chooseRemote } from '../git/handoff-remote.js';
 import { readHeadFast } from '../git/repo.js';
@@ -84,7 +84,7 @@ export async function openHandoff(
   const words = WORDS[deps.surface];
   const name =
     request.name === undefined
-      ? checkBranchName(head.branch ?? nameRequired(deps.surface), words.handoffName)
+      ? checkBranchName(head.branch ?? nameRequired(words), words)
       : checkHandoffName(request.name, words.handoffNameField);
   const remote = await chooseRemote(root.root, request.remote, head.branch, deps.surface);
   return { store, root, head, name, remote, isNameGiven: request.name !== undefined };
@@ -99,22 +99,23 @@ export async function requireHead(projectRoot: string) {
 }
 
 /** The current branch as the handoff's name, when it can be one; else what to do instead. */
-function checkBranchName(branch: string, passName: string): string {
+function checkBranchName(branch: string, words: SurfaceWords): string {
   try {
     return checkHandoffName(branch);
   } catch (error) {
     throw new CheckpointError(
       'INVALID_INPUT',
-      `name: the current branch '${escapeControls(branch)}' cannot name a handoff (${describeError(error)}): ${passName}`,
+      `${words.handoffNameField}: the current branch '${escapeControls(branch)}' cannot name a handoff (${describeError(error)}): ${words.handoffName}`,
       { cause: error },
     );
   }
 }
 
-function nameRequired(surface: Surface): never {
+// The field in the reader's own words: `--name` at the CLI, `name` over MCP (newcomer trial).
+function nameRequired(words: SurfaceWords): never {
   throw new CheckpointError(
     'INVALID_INPUT',
-    `name: HEAD is detached, so there is no branch to name the handoff after: ${WORDS[surface].handoffName}`,
+    `${words.handoffNameField}: HEAD is detached, so there is no branch to name the handoff after: ${words.handoffName}`,
   );
 }
 

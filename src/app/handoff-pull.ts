@@ -59,8 +59,8 @@ export async function pullHandoff(
     throw new CheckpointError(
       'INVALID_INPUT',
       isNameGiven
-        ? `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}': see the handoffs there with ${words.listHandoffs}`
-        : `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}' (without ${words.handoffNameField}, the handoff of the current branch): see the handoffs there with ${words.listHandoffs}, then ${words.handoffName}`,
+        ? `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}': ${words.listHandoffs}`
+        : `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}' (without ${words.handoffNameField}, the handoff of the current branch): ${words.listHandoffs}; to pull another, ${words.handoffName}`,
     );
   }
   const objects = await objectDirs(store);
@@ -138,7 +138,8 @@ export async function pullHandoff(
         // What the push left out is not the handoff's to delete here (a trial: a file too large to carry).
         skipped: skippedOf(meta.leftOut ?? []),
       },
-      { paths: [], dryRun: !apply },
+      // A pull that changes nothing takes no safety snapshot and names no undo (as restore; newcomer trial).
+      { paths: [], dryRun: !apply, unlessEmpty: true },
     );
     return { meta, checkpoint, summary, apply, done, checkedOutFrom };
   });
@@ -189,10 +190,11 @@ async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Pro
   const dirty = (
     await runGit(['status', '--porcelain', '--untracked-files=no'], { cwd: root })
   ).stdout.trim();
+  // Only the CLI checks out (pull_handoff never does): its flag names the choice (newcomer trial).
   if (dirty)
     throw new CheckpointError(
       'INVALID_INPUT',
-      'checkout: the working tree has uncommitted changes; commit or stash them first (nothing was changed)',
+      '--checkout: the working tree has uncommitted changes; commit or stash them first (nothing was changed)',
     );
   const isKnown = async () =>
     (await runGit(['cat-file', '-e', `${meta.base}^{commit}`], { cwd: root, okExitCodes: [0, 1, 128] }))
@@ -202,7 +204,7 @@ async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Pro
   if (!(await isKnown()))
     throw new CheckpointError(
       'INVALID_INPUT',
-      `checkout: commit ${meta.base} is not in this repository, nor in the handoff; run git fetch, then pull again (nothing was changed)`,
+      `--checkout: commit ${meta.base} is not in this repository, nor in the handoff; run git fetch, then pull again (nothing was changed)`,
     );
   const branch = await checkoutBranch(root, meta);
   const target = branch === null ? ['--detach', meta.base] : [branch];

@@ -9,6 +9,7 @@ import {
   resolveRef,
   resolveSessionId,
 } from '../core/rewind-refs.js';
+import { noPromptsHint } from '../core/rewind-text.js';
 import { type RestorePlan, type SnapshotRecord, sameStamp } from '../core/snapshot.js';
 import { type HeadMove, headMoveSince } from '../core/snapshot-text.js';
 import { cliCommand, wordsFor } from '../core/surface.js';
@@ -284,7 +285,10 @@ export function findPrompt<T extends { id: string; sessionId: string }>(
   const given = ref.trim();
   if (given === 'latest' || given.startsWith('latest~')) {
     if (sessionId === null)
-      throw new CheckpointError('INVALID_INPUT', 'there are no prompts in this project yet');
+      throw new CheckpointError(
+        'INVALID_INPUT',
+        `there are no prompts in this project yet: ${noPromptsHint(root)}`,
+      );
     const own = prompts.filter((prompt) => prompt.sessionId === sessionId);
     if (own.length === 0)
       throw new CheckpointError(
@@ -451,7 +455,10 @@ export async function rewindTo(
 ): Promise<RewindOutcome> {
   const { store } = await openStore(deps, request.projectRoot, context);
   if (!(await store.exists()))
-    throw new CheckpointError('INVALID_INPUT', 'there are no prompts in this project yet');
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `there are no prompts in this project yet: ${noPromptsHint(deps.commandRoot)}`,
+    );
   return store.withLock(async () => {
     await store.init();
     const snapshots = await store.list();
@@ -503,6 +510,8 @@ export async function rewindTo(
             dryRun: false,
             sessionId: chosen.sessionId,
             onProgress: request.onProgress,
+            // Nothing to restore: no safety snapshot for nothing, as restore and pull (newcomer trial).
+            unlessEmpty: true,
           });
       const headMoved = headMoveSince(chosen.git, await readHeadFast(store.root));
       const brought = new Set(held.brought.map((entry) => entry.path));

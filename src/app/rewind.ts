@@ -2,7 +2,7 @@ import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { type LeftOut, leftOutOf, leftOutUnder } from '../core/left-out.js';
-import { toProjectPath } from '../core/paths.js';
+import { isOwnFile, toProjectPath } from '../core/paths.js';
 import { escapeControls, quotePath, unquotePath } from '../core/quote.js';
 import { bytesFromText, fsPath, hasRawBytes, textFromBytes } from '../core/raw-path.js';
 import { PRE_RESTORE_TRIGGER, TURN_END_TRIGGER } from '../core/rewind-credit.js';
@@ -565,15 +565,17 @@ export async function diffSnapshot(
       const onDisk = !to && (await isOnDisk(store, file));
       throw new CheckpointError(
         'INVALID_INPUT',
-        onDisk
-          ? `path '${file}' is in neither snapshot ${from.id} nor what a snapshot of the working tree holds: the file is there, but snapshots leave it out (git-ignored, over the size cap, or in a nested repository)`
-          : `path '${file}' is in neither snapshot ${from.id} nor ${to ? `snapshot ${to.id}` : 'the working tree'}${rawNameHint(file)}${
-              to || request.path === undefined
-                ? ''
-                : await snapshotHint(deps, store, request.path, (words) =>
-                    words.compareSnapshots(request.snapshotId, request.path ?? ''),
-                  )
-            }`,
+        isOwnFile(file)
+          ? checkpointFileNotHeld(file)
+          : onDisk
+            ? notHeldOnDisk(file, from.id)
+            : `path '${file}' is in neither snapshot ${from.id} nor ${to ? `snapshot ${to.id}` : 'the working tree'}${rawNameHint(file)}${
+                to || request.path === undefined
+                  ? ''
+                  : await snapshotHint(deps, store, request.path, (words) =>
+                      words.compareSnapshots(request.snapshotId, request.path ?? ''),
+                    )
+              }`,
       );
     }
     const outcome: DiffOutcome = { from: from.id, to: to ? to.id : 'working tree', files };
@@ -700,8 +702,20 @@ async function refuseUnknownPaths(
   given: readonly string[],
   deps: AppDeps,
 ): Promise<void> {
+  let current: Promise<CaptureResult> | undefined;
   for (const [index, file] of paths.entries()) {
-    if ((await store.treeHasPath(snapshot.tree, file)) || (await isOnDisk(store, file))) continue;
+    // "Already matches" about a file no snapshot holds would be a false all-clear (newcomer trial).
+    if (isOwnFile(file)) throw new CheckpointError('INVALID_INPUT', checkpointFileNotHeld(file));
+    if (await store.treeHasPath(snapshot.tree, file)) continue;
+    // What the snapshot left out when it was taken: the restore's output names it (see renderRestore).
+    if (leftOutUnder(leftOutOf(snapshot.skipped), [file]).length > 0) continue;
+    if (await isOnDisk(store, file)) {
+      // On disk and not in the snapshot: a file made since is restored by deleting it; one that no
+      // snapshot takes (git-ignored, over the size cap, nested) is not this restore's to touch.
+      current ??= store.captureComparedWith(snapshot.tree);
+      if (await store.treeHasPath((await current).tree, file)) continue;
+      throw new CheckpointError('INVALID_INPUT', notHeldOnDisk(file, snapshot.id));
+    }
     const typed = given[index];
     const hint =
       typed === undefined ? '' : await snapshotHint(deps, store, typed, (words) => words.restoreOther(typed));
@@ -710,6 +724,16 @@ async function refuseUnknownPaths(
       `path '${file}' is in neither snapshot ${snapshot.id} nor the working tree${rawNameHint(file)}${hint}`,
     );
   }
+}
+
+/** A file on disk that no snapshot takes: named as diff and restore refuse it. */
+function notHeldOnDisk(file: string, snapshotId: string): string {
+  return `path '${file}' is in neither snapshot ${snapshotId} nor what a snapshot of the working tree holds: the file is there, but snapshots leave it out (git-ignored, over the size cap, or in a nested repository)`;
+}
+
+/** The checkpoint and its backups: never in a snapshot, for a reason of their own. */
+function checkpointFileNotHeld(file: string): string {
+  return `path '${file}' is the checkpoint's own file, which snapshots never hold: it keeps the session's notes (save and load write and read it), not the project's files`;
 }
 
 /**

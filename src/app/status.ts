@@ -246,6 +246,9 @@ function settingsChecks(report: SettingsReport, exists: (file: string) => boolea
       return problem.severity === 'error'
         ? `Correct ${report.files.user}; until then the snapshot, rewind, restore, diff, list, gc and handoff commands (and their MCP tools) stop on it, save, load and status go on, and hooks use the defaults.`
         : `Correct or remove it in ${report.files.user}; until then it is not used (the file's other settings are).`;
+    // Newcomer trial: a wrong value only in the environment was to be corrected in a file that lacks it.
+    if (problem.source === 'environment')
+      return `Correct or unset ${SETTINGS[problem.name].env} in the environment. Until then the snapshot, rewind, restore, diff, list, gc and handoff commands (and their MCP tools) stop on it, save, load and status go on, and hooks use the value below it.`;
     return problem.severity === 'error'
       ? `Correct ${problem.name} in ${report.files.user}, or ${SETTINGS[problem.name].env} in the environment. Until then the snapshot, rewind, restore, diff, list, gc and handoff commands (and their MCP tools) stop on it, save, load and status go on, and hooks use the value below it.`
       : `Correct ${problem.name} in ${report.files.user} (the environment overrides it for now).`;

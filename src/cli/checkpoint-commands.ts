@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { loadStructured, saveStructured } from '../app/views.js';
 import { TASK_STATUSES } from '../core/checkpoint-plain.js';
@@ -120,7 +121,16 @@ async function saveInputFrom(
     };
   }
   if (flags.merge) raw.mode = 'merge';
-  if (root !== undefined) raw.projectRoot = root;
+  if (root !== undefined) {
+    // Two folders named two ways: which one the save goes to is not decided in silence (newcomer trial).
+    const given = raw.projectRoot;
+    if (typeof given === 'string' && given.trim() !== '' && path.resolve(given) !== root)
+      throw new CheckpointError(
+        'INVALID_INPUT',
+        `--root and projectRoot (in the JSON on stdin) name different folders: --root '${escapeControls(root)}', projectRoot '${escapeControls(given)}'; give the folder once (or the same folder in both)`,
+      );
+    raw.projectRoot = root;
+  }
   // The full zod comes with the input schema: only `save` pays for loading it, not every command.
   const { formatIssues, saveInputSchema } = await import('../core/input.js');
   const nameField = flags.stdin ? undefined : flagNamer(raw);

@@ -40,6 +40,15 @@ export function resolveRootOption(root: string | undefined, cwd: () => string): 
 export const EMPTY_ROOT_MESSAGE =
   "--root must name the project's folder: got '' (leave --root out for the current folder)";
 
+/**
+ * A string option given as `''`, refused: an empty value must not fall back to the default in silence
+ * (as `--root ''`). `leaveOut`: what leaving the option out means.
+ */
+export function refuseEmpty(flag: string, value: string | undefined, what: string, leaveOut: string): void {
+  if (value?.trim() === '')
+    throw new CheckpointError('INVALID_INPUT', `${flag} must name ${what}: got '' (${leaveOut})`);
+}
+
 export function positiveInteger(flag: string, value: string): number {
   // Plain decimal digits only: Number() also takes `0x10`, `1e2`, `0b11` and ` 5 `.
   const number = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;

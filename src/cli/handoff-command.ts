@@ -1,11 +1,20 @@
 import type { Command } from 'commander';
 import { escapeControls } from '../core/quote.js';
 import { changesNothing } from '../core/snapshot.js';
-import { type Runner, withCommonOptions } from './context.js';
+import { type Runner, refuseEmpty, withCommonOptions } from './context.js';
 import { confirm, EXIT } from './output.js';
 
 /** What the handoff commands run, loaded when one of them runs rather than at every start of the CLI. */
 const loadHandoff = () => Promise.all([import('../app/handoff.js'), import('../core/handoff-text.js')]);
+
+/** `--remote ''` is refused, not taken for the default remote (as `--root ''`; newcomer trial). */
+const refuseEmptyRemote = (remote: string | undefined) =>
+  refuseEmpty(
+    '--remote',
+    remote,
+    'a git remote',
+    "leave --remote out for the branch's push remote, else origin",
+  );
 
 /**
  * `claude-checkpoint handoff push|pull|list|drop`: carries the checkpoint and the uncommitted work to
@@ -39,6 +48,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         force?: boolean;
         verify?: boolean;
       };
+      refuseEmptyRemote(options.remote);
       const [{ pushHandoff }, { renderPushed, renderSecretsFound }] = await loadHandoff();
       const outcome = await pushHandoff(ctx.deps, {
         projectRoot: ctx.root,
@@ -81,6 +91,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         yes?: boolean;
         checkout?: boolean;
       };
+      refuseEmptyRemote(options.remote);
       const request = { projectRoot: ctx.root, remote: options.remote, name: options.name };
       const [{ pullHandoff }, { renderPull, renderPullCheckout }] = await loadHandoff();
       const plan = await pullHandoff(ctx.deps, { ...request, dryRun: true });
@@ -113,7 +124,12 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       if (options.dryRun) {
         // A dry run of --checkout shows the checkout it would make, not advice to pass --checkout.
         if (ctx.out.json) ctx.out.printJson(planJson);
-        else ctx.out.print(plan.baseMatches ? preview : renderPullCheckout(plan, { dryRun: true }));
+        else
+          ctx.out.print(
+            plan.baseMatches
+              ? renderPull(plan, ctx.words, { dryRun: true, remote: options.remote })
+              : renderPullCheckout(plan, { dryRun: true, surface: ctx.words, remote: options.remote }),
+          );
         return EXIT.ok;
       }
       // A checkpoint replaced is a change too, even when no file changes (trial report, item 1).
@@ -152,6 +168,7 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
   ).action(
     run(async (ctx) => {
       const options = ctx.options as { remote?: string };
+      refuseEmptyRemote(options.remote);
       const [{ listHandoffs }, { renderHandoffList }] = await loadHandoff();
       const outcome = await listHandoffs(ctx.deps, { projectRoot: ctx.root, remote: options.remote });
       if (ctx.out.json) ctx.out.printJson(outcome);
@@ -171,13 +188,14 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
   ).action(
     run(async (ctx, name: string) => {
       const options = ctx.options as { remote?: string; yes?: boolean; verify?: boolean };
+      refuseEmptyRemote(options.remote);
       const [{ dropHandoff, listHandoffs }, { renderHandoffList }] = await loadHandoff();
       const request = { projectRoot: ctx.root, remote: options.remote, name };
       const missing = (remote: string, ref: string) => {
         if (ctx.out.json) ctx.out.printJson({ remote, ref, commit: null, dropped: false });
         else
           ctx.out.print(
-            `No handoff '${escapeControls(name)}' on ${escapeControls(remote)}: see the handoffs there with ${ctx.words.listHandoffs}.`,
+            `No handoff '${escapeControls(name)}' on ${escapeControls(remote)}: ${ctx.words.listHandoffs}.`,
           );
         return EXIT.failure;
       };

@@ -1,4 +1,4 @@
-import type { RewindMode } from '../app/rewind-menu.js';
+import type { RewindMode, RewindOutcome } from '../app/rewind-menu.js';
 import { changesNothing } from '../core/snapshot.js';
 import type { CliContext } from './context.js';
 import { confirm, EXIT } from './output.js';
@@ -28,7 +28,7 @@ export async function applyRewind(
   if (plan && options.dryRun) {
     if (ctx.out.json) ctx.out.printJson(plan);
     else ctx.out.print(renderRewind(plan, ctx.root));
-    return EXIT.ok;
+    return conversationFailed(plan) ? EXIT.failure : EXIT.ok;
   }
   // Writing a new session changes nothing of the user's: only a change of files needs a yes.
   if (plan?.code && !changesNothing(plan.code.plan)) {
@@ -53,5 +53,15 @@ export async function applyRewind(
   ctx.out.endProgress();
   if (ctx.out.json) ctx.out.printJson(done);
   else ctx.out.print(renderRewind(done, ctx.root));
-  return EXIT.ok;
+  if (!conversationFailed(done)) return EXIT.ok;
+  // Asked for and not written is a failure, for a script too (newcomer trial); with --both, the code
+  // that was restored stays restored, and the note says so.
+  if (done.code?.undoSnapshotId)
+    ctx.out.note('The code was restored (see the undo above), but the conversation was not.');
+  return EXIT.failure;
+}
+
+/** A rewind that asked for the conversation and could not write (or would not write) a new session. */
+function conversationFailed(outcome: RewindOutcome): boolean {
+  return outcome.conversation !== null && !outcome.conversation.fork;
 }

@@ -10,7 +10,7 @@ import {
   renderRestore,
   snapshotSummary,
 } from '../core/snapshot-text.js';
-import { type Runner, withCommonOptions } from './context.js';
+import { type Runner, refuseEmpty, withCommonOptions } from './context.js';
 import { showSnapshotList } from './list-command.js';
 import { confirm, EXIT } from './output.js';
 import { registerRewindMenuCommand } from './rewind-menu-command.js';
@@ -48,6 +48,12 @@ export function registerRewindCommands(program: Command, run: Runner): void {
   ).action(
     run(async (ctx, snapshotId: string, file?: string) => {
       const options = ctx.options as { against?: string };
+      refuseEmpty(
+        '--against',
+        options.against,
+        'a snapshot',
+        'leave --against out to compare with the working tree',
+      );
       const { diffSnapshot } = await import('../app/rewind.js');
       const outcome = await diffSnapshot(ctx.deps, {
         projectRoot: ctx.root,

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { RewindMode } from '../app/rewind-menu.js';
 import { CheckpointError } from '../core/errors.js';
 import { cliCommand } from '../core/surface.js';
-import { type Runner, withCommonOptions } from './context.js';
+import { type Runner, refuseEmpty, withCommonOptions } from './context.js';
 import { EXIT } from './output.js';
 import { applyRewind, canPrompt } from './rewind-apply.js';
 
@@ -55,11 +55,12 @@ export function registerRewindMenuCommand(program: Command, run: Runner): void {
     run(async (ctx, ref?: string) => {
       const options = ctx.options as RewindOptions;
       // As `--root ''`: an empty value must not fall back to the default in silence.
-      if (options.session?.trim() === '')
-        throw new CheckpointError(
-          'INVALID_INPUT',
-          "--session must name a session, by its id or a unique prefix: got '' (leave --session out for the agent's, else the one that prompted last)",
-        );
+      refuseEmpty(
+        '--session',
+        options.session,
+        'a session, by its id or a unique prefix',
+        "leave --session out for the agent's, else the one that prompted last",
+      );
       const base = { projectRoot: ctx.root, sessionId: options.session };
       if (options.list || (options.all && ref === undefined && !canPrompt(ctx))) {
         const { listRewind } = await import('../app/rewind-menu.js');

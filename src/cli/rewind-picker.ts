@@ -5,7 +5,6 @@ import {
   isUpKey,
   type KeypressEvent,
   useKeypress,
-  usePagination,
   useState,
 } from '@inquirer/core';
 import { diffSnapshot } from '../app/rewind.js';
@@ -14,11 +13,13 @@ import { escapeControls } from '../core/quote.js';
 import type { RewindEntry } from '../core/rewind-refs.js';
 import {
   fitWidth,
+  noPromptsHint,
   type RewindAction,
   renderConflicts,
   renderRewindEntry,
   renderSessionHeader,
   rewindActions,
+  shortSessionId,
 } from '../core/rewind-text.js';
 import { renderDiff } from '../core/snapshot-text.js';
 import { cliCommand, inFolder } from '../core/surface.js';
@@ -177,24 +178,30 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
     }
   });
 
-  const list = usePagination({
-    items: rows,
+  const renderRow = (item: Row, isActive: boolean) => {
+    if ('header' in item) return item.header.split('\n').map(config.dim).join('\n');
+    const resumeLine = (row: ResumeRow) => {
+      const line = (id: string) => `/resume ${escapeControls(id)} (${describeResumeRow(row, config.now)})`;
+      // The full id where it fits; the first 8 characters (as every list shows) where it does not.
+      const full = line(row.sessionId);
+      return [...full].length <= config.width - 2 ? full : line(row.sessionId.slice(0, 8));
+    };
+    const line =
+      'entry' in item ? renderRewindEntry(item.entry, config.now, config.width - 2) : resumeLine(item);
+    return isActive ? config.bold(`❯ ${line}`) : `  ${line}`;
+  };
+  // Rows cut off by the page are said to be there (newcomer trial: 10 of 30 shown, with no hint of more).
+  const rendered = rows.map((item, index) => renderRow(item, index === active));
+  const page = pageOf(
+    rendered.map((text) => text.split('\n').length),
     active,
-    pageSize: config.pageSize,
-    loop: false,
-    renderItem: ({ item, isActive }) => {
-      if ('header' in item) return item.header.split('\n').map(config.dim).join('\n');
-      const resumeLine = (row: ResumeRow) => {
-        const line = (id: string) => `/resume ${escapeControls(id)} (${describeResumeRow(row, config.now)})`;
-        // The full id where it fits; the first 8 characters (as every list shows) where it does not.
-        const full = line(row.sessionId);
-        return [...full].length <= config.width - 2 ? full : line(row.sessionId.slice(0, 8));
-      };
-      const line =
-        'entry' in item ? renderRewindEntry(item.entry, config.now, config.width - 2) : resumeLine(item);
-      return isActive ? config.bold(`❯ ${line}`) : `  ${line}`;
-    },
-  });
+    config.pageSize,
+  );
+  const list = [
+    ...(page.start > 0 ? [config.dim(`↑ ${page.start} more above`)] : []),
+    ...rendered.slice(page.start, page.end),
+    ...(page.end < rows.length ? [config.dim(`↓ ${rows.length - page.end} more below`)] : []),
+  ].join('\n');
   if (phase === 'diff' && entry) {
     const lines = (diff ?? 'Loading the diff…').split('\n');
     const room = config.pageSize + 4;
@@ -211,7 +218,8 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
       config.dim('Any key: back to the list'),
     ].join('\n');
   }
-  const header = `${config.bold(config.title)}\n${config.dim('↑↓ move · Enter choose · d diff · q/Esc quit')}`;
+  // Cut to the terminal's width: a wrapped title pushes the list down a line (newcomer trial).
+  const header = `${config.bold(fitWidth(config.title, config.width))}\n${config.dim('↑↓ move · Enter choose · d diff · q/Esc quit')}`;
   if (phase === 'list' || !entry) return `${header}\n${list}`;
   const menu = actions.map((action, index) => {
     const line = `${index + 1}. ${action.label}`;
@@ -228,6 +236,35 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
     config.dim('A digit picks · Esc back'),
   ].join('\n');
 });
+
+/** The picker's title for one session: its id whole where the line fits, else its first 8 characters. */
+function sessionTitle(sessionId: string, prompts: number, width: number): string {
+  const title = (id: string) => `Rewind: session ${id} (${prompts} prompt(s)), newest first`;
+  return [...title(sessionId)].length <= width ? title(sessionId) : title(shortSessionId(sessionId));
+}
+
+/**
+ * The rows a page of `pageSize` lines shows (`start` to `end`, end excluded), given each row's height in
+ * lines: the active row, then up to half a page of rows above it, then rows below, then more above to
+ * fill the page. Only whole rows are shown.
+ */
+export function pageOf(
+  heights: readonly number[],
+  active: number,
+  pageSize: number,
+): { start: number; end: number } {
+  let start = active;
+  let end = active + 1;
+  let room = pageSize - (heights[active] ?? 1);
+  const fits = (index: number) => index >= 0 && index < heights.length && (heights[index] ?? 1) <= room;
+  const above = (limit: number) => {
+    while (fits(start - 1) && pageSize - room < limit) room -= heights[--start] ?? 1;
+  };
+  above(Math.floor(pageSize / 2) + (heights[active] ?? 1));
+  while (fits(end)) room -= heights[end++] ?? 1;
+  above(pageSize);
+  return { start, end };
+}
 
 /**
  * A yes/no question answered with one key, as every choice of the picker before it (new-user trial
@@ -273,7 +310,9 @@ export async function runRewindPicker(
   });
   const sessions = listing.sessions ?? [];
   if (sessions.length === 0) {
-    ctx.out.print('No prompts recorded for this project yet: nothing to rewind to.');
+    ctx.out.print(
+      `No prompts recorded for this project yet, so nothing to rewind to: ${noPromptsHint(ctx.root)}.`,
+    );
     return EXIT.ok;
   }
   // An id may name a prompt of any session, as without a terminal; latest~N counts the current session's.
@@ -307,7 +346,7 @@ export async function runRewindPicker(
     ? `Rewind: every session of the project (${prompts} prompt(s)), newest first`
     : prompts === 0
       ? `Rewind: session ${escapeControls(listing.sessionId ?? '')} has no prompts yet`
-      : `Rewind: session ${escapeControls(listing.sessionId ?? '')} (${prompts} prompt(s)), newest first`;
+      : sessionTitle(escapeControls(listing.sessionId ?? ''), prompts, width);
   let result: PickerResult;
   try {
     result = await rewindPicker({

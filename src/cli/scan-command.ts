@@ -19,6 +19,11 @@ export function registerScanCommand(program: Command, run: Runner): void {
   ).action(
     run(async (ctx, files: string[]) => {
       const names = files.length === 0 ? ['-'] : files;
+      // On a terminal, a read of stdin looks like a hang: say what it waits for (newcomer trial).
+      if (names.includes('-') && process.stdin.isTTY)
+        ctx.out.note(
+          'claude-checkpoint scan: reading standard input: type or paste the text, then end it with Ctrl-D (Ctrl-Z, then Enter, on Windows); or give files to scan',
+        );
       const { SCAN_MAX_BYTES, scanTexts } = await import('../app/scan.js');
       const inputs: ScanInput[] = [];
       for (const name of names) inputs.push(await readInput(name, ctx.deps.cwd(), SCAN_MAX_BYTES));

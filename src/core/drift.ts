@@ -134,7 +134,8 @@ export function computeDrift(input: DriftInput): Drift {
   return {
     branchChanged: (saved.git?.branch ?? null) !== input.currentBranch,
     currentBranch: input.currentBranch,
-    commitsSince: history.kind === 'known' ? history.commitsSince : null,
+    // After an amend or a reset the count is of commits since a commit HEAD no longer has: unknown.
+    commitsSince: reachable ? history.commitsSince : null,
     changedSince,
     savedHeadReachable: reachable,
     flaggedSince: flagged && flagged.paths.length > 0 ? flagged.since : null,

@@ -1,3 +1,6 @@
+/** Where handoffs live on the remote: outside refs/heads and refs/tags, so no branch appears and no CI runs. */
+export const HANDOFF_REFS = 'refs/claude-checkpoint/handoff/';
+
 /**
  * The message of a handoff's commit: a subject line, a blank line, then the metadata as JSON with one
  * field a line. One field a line so that nothing the user wrote (the goal, the branch) shares a line with

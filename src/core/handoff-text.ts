@@ -1,5 +1,6 @@
 import type { LeftOut } from './drift.js';
 import { NO_GIT_IDENTITY } from './handoff-author.js';
+import { HANDOFF_REFS } from './handoff-message.js';
 import { escapeControls, quotePath, shellWord } from './quote.js';
 import { changesNothing, planSize, type RestorePlan } from './snapshot.js';
 import { renderCheckpointSwap, renderGuarded, renderPlan } from './snapshot-text.js';
@@ -199,26 +200,50 @@ function baseText(outcome: PullOutcome): string {
   return `commit ${outcome.base}${outcome.branch === null ? '' : ` (branch ${escapeControls(outcome.branch)})`}`;
 }
 
-export function renderPull(outcome: PullOutcome, surface: Reader = 'mcp'): string {
+/**
+ * A pull for its reader: the plan not applied (with `dryRun`, headed as a dry run and ended with how to
+ * apply it, as restore's is; `remote`: the one the reader named, carried into that command), or what was
+ * done.
+ */
+export function renderPull(
+  outcome: PullOutcome,
+  surface: Reader = 'mcp',
+  options: { dryRun?: boolean; remote?: string | undefined } = {},
+): string {
   const head = pullHead(outcome);
+  const words = wordsOf(surface);
   if (!outcome.baseMatches)
     // Not "git fetch, then git checkout": the base may never have been pushed; the handoff carries it.
-    return `${head}\nNothing was changed: the handoff was made on ${baseText(outcome)}, and HEAD here is another commit. To continue from it, ${wordsOf(surface).pullCheckout}.`;
-  if (!outcome.applied)
+    return `${head}\nNothing was changed: the handoff was made on ${baseText(outcome)}, and HEAD here is another commit. To continue from it, ${words.pullCheckout}.`;
+  const isEmpty = changesNothing(outcome.changed);
+  if (!outcome.applied) {
+    // Headed as a plan: its lines say what a pull writes, not what was written (newcomer trial).
+    const title = isEmpty
+      ? 'Nothing to pull: the working tree and the checkpoint here already match the handoff.'
+      : `${options.dryRun ? 'Dry run: pulling' : 'Pulling'} it would change ${planSize(outcome.changed)} file(s)${outcome.changed.checkpoint ? ' and the checkpoint' : ''}${options.dryRun ? '. Nothing was changed.' : ':'}`;
     return [
       head,
+      title,
       ...renderPlan(outcome.changed, 50, checkpointFrom(outcome)),
       ...renderLeftOut(outcome),
+      ...(options.dryRun && !isEmpty
+        ? [words.applyPull(outcome.ref.slice(HANDOFF_REFS.length), options.remote)]
+        : []),
     ].join('\n');
+  }
   const written = outcome.changed.checkpoint;
+  // A pull that changed nothing took no snapshot: there is nothing to undo (as for restore).
+  const done = isEmpty
+    ? `${outcome.checkedOutFrom ? 'No file was changed after the checkout' : 'Nothing was changed'}: the working tree and the checkpoint here already match the handoff${outcome.checkpoint === 'none' ? ` (${CHECKPOINT_DONE.none})` : ''}.`
+    : `Applied: ${planSize(outcome.changed)} file(s) changed, ${CHECKPOINT_DONE[outcome.checkpoint]}.`;
   return [
-    `${head}\nApplied: ${planSize(outcome.changed)} file(s) changed, ${CHECKPOINT_DONE[outcome.checkpoint]}.`,
+    `${head}\n${done}`,
     ...(written ? [renderCheckpointSwap(written, checkpointFrom(outcome))] : []),
-    ...(outcome.undo ? [`To undo: ${wordsOf(surface).restoreNow(outcome.undo)}`] : []),
+    ...(outcome.undo ? [`To undo: ${words.restoreNow(outcome.undo)}`] : []),
     // Security: a branch name is the user's, but escaped like everything a terminal shows.
-    ...(outcome.undo && outcome.checkedOutFrom
+    ...(outcome.checkedOutFrom
       ? [
-          `Then put HEAD back where it was before --checkout: ${escapeControls(switchBackCommand(outcome.checkedOutFrom))}`,
+          `${outcome.undo ? 'Then put' : 'To put'} HEAD back where it was before --checkout: ${escapeControls(switchBackCommand(outcome.checkedOutFrom))}`,
         ]
       : []),
     ...renderGuarded(outcome.changed),
@@ -231,7 +256,10 @@ export function renderPull(outcome: PullOutcome, surface: Reader = 'mcp'): strin
  * ends up), then the files, as for any pull (a trial: an ignored file replaced went unsaid). The plan is
  * against the tree here: what the checkout and the pull change together.
  */
-export function renderPullCheckout(outcome: PullOutcome, options: { dryRun?: boolean } = {}): string {
+export function renderPullCheckout(
+  outcome: PullOutcome,
+  options: { dryRun?: boolean; surface?: Reader; remote?: string | undefined } = {},
+): string {
   const branch = outcome.checkout?.branch ?? null;
   // Security: branch names come from the remote (the handoff's) or are the user's: escaped.
   const where =
@@ -247,7 +275,16 @@ export function renderPullCheckout(outcome: PullOutcome, options: { dryRun?: boo
     ...renderLeftOut(outcome),
   ];
   if (changesNothing(outcome.changed)) lines.push('(no file changes)');
-  if (options.dryRun) lines.push('Dry run: nothing was changed.');
+  if (options.dryRun)
+    lines.push(
+      'Dry run: nothing was changed.',
+      // As a pull's dry run on its base says how to apply it (newcomer trial).
+      wordsOf(options.surface ?? 'cli').applyPull(
+        outcome.ref.slice(HANDOFF_REFS.length),
+        options.remote,
+        true,
+      ),
+    );
   return lines.join('\n');
 }
 

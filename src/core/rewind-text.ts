@@ -90,10 +90,18 @@ export interface RewindListView {
   sessions?: ReadonlyArray<{ sessionId: string; resume: string | null; entries: readonly RewindEntry[] }>;
 }
 
+/**
+ * What to do when no prompt is recorded: how prompts get recorded, and the snapshots there are anyway
+ * (newcomer trial). `root`: the CLI's `--root`, carried over.
+ */
+export function noPromptsHint(root?: string): string {
+  return `the agent's hooks record them (the plugin, or \`claude-checkpoint setup <agent>\`); \`${cliCommand('list', { root })}\` shows the snapshots there are, which restore can use`;
+}
+
 /** `rewind --list` for people: refs to type, newest first; with `--all`, every session with its resume command. */
 /** `root`: the CLI's `--root`, which the command it ends with carries over. */
 export function renderRewindList(listing: RewindListView, now: Date, root?: string): string {
-  if (listing.sessionId === null) return 'No prompts recorded for this project yet.';
+  if (listing.sessionId === null) return `No prompts recorded for this project yet: ${noPromptsHint(root)}.`;
   const lines: string[] = [];
   const block = (entries: readonly RewindEntry[], withRefs: boolean) => {
     entries.forEach((entry, index) => {
@@ -110,7 +118,9 @@ export function renderRewindList(listing: RewindListView, now: Date, root?: stri
     lines.push(
       `Session ${escapeControls(group.sessionId)}${why}: ${group.entries.length} prompt(s), newest first`,
     );
-    if (group.resume && !isCurrent)
+    // Only the session one is in needs no resume command: the one that prompted last may be closed
+    // (newcomer trial; the picker and --json give it too).
+    if (group.resume && !(isCurrent && listing.sessionSource === 'named'))
       lines.push(`  resume it: ${escapeControls(inFolder(group.resume, root))}`);
     // Weeks of sessions listed whole ran to hundreds of lines (daily-use trial): the others' newest, and
     // the command that lists one whole.

@@ -43,7 +43,8 @@ const ON = ['1', 'true', 'on', 'yes'];
 const OFF = ['0', 'false', 'off', 'no'];
 
 function flagKind(): Kind<boolean> {
-  const limit = 'true or false (in the environment: 1 or 0)';
+  // Every word the environment takes (newcomer trial: on/off and yes/no went unsaid).
+  const limit = `true or false (in the environment: ${ON.join(', ')}; or ${OFF.join(', ')})`;
   return {
     limit,
     fromJson: (value) => (typeof value === 'boolean' ? value : { invalid: limit }),
@@ -289,6 +290,8 @@ export interface SettingProblem {
   severity: 'error' | 'warning';
   /** The setting, when the problem is about one. */
   name?: SettingName;
+  /** Set when the wrong value is the environment variable's, not a settings file's. */
+  source?: 'environment';
   message: string;
 }
 
@@ -331,7 +334,8 @@ export function resolveSettings(input: {
     const text = input.env[spec.env]?.trim();
     if (text) {
       const read = spec.kind.fromEnv(text);
-      if (isInvalid(read)) problems.push(invalid('error', name, spec.env, read, text));
+      if (isInvalid(read))
+        problems.push({ ...invalid('error', name, spec.env, read, text), source: 'environment' });
       else {
         [value, origin] = [read, 'environment'];
         // Overridden, the file's wrong value decides nothing: worth fixing, not worth stopping for.

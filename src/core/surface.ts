@@ -31,6 +31,11 @@ export interface SurfaceWords {
    * (restore, rewind, pull) says it so, with the paths the restore it undoes was limited to.
    */
   restoreNow: (id: string, paths?: readonly string[]) => string;
+  /**
+   * How to apply a pull of handoff `name` (from `remote`, when one was named; with `--checkout`, when
+   * `checkout`) that was only planned.
+   */
+  applyPull: (name: string, remote?: string, checkout?: boolean) => string;
   /** How to pull a handoff made on another commit: check that commit out first. */
   pullCheckout: string;
   /** How to push a handoff past the secret scan. */
@@ -47,7 +52,7 @@ export interface SurfaceWords {
   handoffName: string;
   /** The argument that names a handoff. */
   handoffNameField: string;
-  /** Where to see the handoffs on a remote. */
+  /** A whole clause: how to see the handoffs on a remote (after "no handoff …: "). */
   listHandoffs: string;
   /** How to take another machine's handoff before pushing over it. */
   pullFirst: (name: string) => string;
@@ -111,6 +116,8 @@ function cliWords(root?: string): SurfaceWords {
     restore: (id) => `\`${command('restore', [id])}\``,
     loadFull: `\`${command('load', ['--format', 'full'])}\``,
     restoreNow: (id, paths = []) => command('restore', [id, '--yes'], paths),
+    applyPull: (name, remote, checkout) =>
+      `Apply it with: ${command('handoff pull', [...(remote === undefined ? [] : ['--remote', remote]), '--name', name, ...(checkout ? ['--checkout'] : []), '--yes'])}`,
     pullCheckout:
       'pull again with --checkout on a clean tree: it checks that commit out first, from the handoff itself (no fetch needed), then applies the handoff',
     allowSecrets: 'pass --allow-secrets',
@@ -120,7 +127,7 @@ function cliWords(root?: string): SurfaceWords {
     otherRemote: 'pass another with --remote',
     handoffName: 'pass --name',
     handoffNameField: '--name',
-    listHandoffs: `\`${command('handoff list')}\``,
+    listHandoffs: `see the handoffs there with \`${command('handoff list')}\``,
     pullFirst: (name) => `run \`${command('handoff pull', ['--name', name])}\` first to continue from it`,
     trigger: '--trigger',
     restorePath: () => 'path',
@@ -154,6 +161,7 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     listMore: (total) => `list_snapshots with limit ${Math.min(total, 1000)}`,
     restore: () => 'restore_snapshot',
     loadFull: 'load with format "full"',
+    applyPull: () => 'Run pull_handoff again with dryRun: false to apply it.',
     // Security: a path is a file's name, which may hold anything: as JSON, with no control character.
     restoreNow: (id, paths = []) =>
       `restore_snapshot with snapshotId "${id}"${paths.length > 0 ? `, paths ${escapeControls(JSON.stringify(paths))}` : ''} and dryRun: false`,
@@ -171,7 +179,7 @@ export const WORDS: Readonly<Record<Surface, SurfaceWords>> = {
     handoffName: 'pass name',
     handoffNameField: 'name',
     // No tool lists handoffs: that stays with a person.
-    listHandoffs: 'a person can list them with `claude-checkpoint handoff list`',
+    listHandoffs: 'a person can see the handoffs there with `claude-checkpoint handoff list`',
     pullFirst: () => 'call pull_handoff first to continue from it',
     trigger: 'trigger',
     restorePath: (index) => `paths.${index}`,

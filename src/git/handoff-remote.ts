@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
+import { HANDOFF_REFS } from '../core/handoff-message.js';
 import { clipMiddle, escapeControls } from '../core/quote.js';
 import { redactText } from '../core/redact.js';
 import { type Surface, WORDS } from '../core/surface.js';
@@ -15,8 +16,8 @@ import { runGit } from './run.js';
  * written.
  */
 
-/** Where handoffs live on the remote: outside refs/heads and refs/tags, so no branch appears and no CI runs. */
-export const HANDOFF_REFS = 'refs/claude-checkpoint/handoff/';
+export { HANDOFF_REFS };
+
 const NETWORK_TIMEOUT_MS = 5 * 60_000;
 /** No background gc or maintenance in the user's repository on our account. */
 const QUIET = ['-c', 'gc.auto=0', '-c', 'maintenance.auto=false'];
@@ -55,7 +56,8 @@ export async function chooseRemote(
 ): Promise<string> {
   const remotes = (await runGit(['remote'], { cwd: root })).stdout.split('\n').filter(Boolean);
   let remote = named;
-  if (!remote && branch) {
+  // Only a remote not given at all falls back: `''` is named, and refused below as no remote here.
+  if (remote === undefined && branch) {
     for (const key of [`branch.${branch}.pushRemote`, 'remote.pushDefault', `branch.${branch}.remote`]) {
       const value = (
         await runGit(['config', '--get', key], { cwd: root, okExitCodes: [0, 1] })
@@ -73,7 +75,7 @@ export async function chooseRemote(
       'INVALID_INPUT',
       remotes.length === 0
         ? // The field's name only where the user gave one: no --remote was given, none is wrong.
-          `${named ? `remote '${escapeControls(named)}' does not exist here: ` : ''}this repository has no remote to hand off through (add one with \`git remote add\`)`
+          `${named !== undefined ? `remote '${escapeControls(named)}' does not exist here: ` : ''}this repository has no remote to hand off through (add one with \`git remote add\`)`
         : `remote '${escapeControls(remote)}' does not exist here; the remotes are: ${remotes.map((name) => escapeControls(name)).join(', ')}`,
     );
   return remote;

@@ -178,7 +178,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         },
         rootContext,
       );
-      return textResult(renderPull(outcome), {
+      return textResult(renderPull(outcome, 'mcp', { dryRun: !outcome.applied }), {
         ref: outcome.ref,
         commit: outcome.commit,
         base: outcome.base,

@@ -133,7 +133,8 @@ describe('computeDrift', () => {
       currentOids: sameOids,
       changedOutsideRecorded: [],
     });
-    expect(rewritten).toMatchObject({ commitsSince: 2, savedHeadReachable: false, changedSince: [] });
+    // Newcomer trial: after an amend, "1 new commit(s) on HEAD" counted from a commit HEAD no longer has.
+    expect(rewritten).toMatchObject({ commitsSince: null, savedHeadReachable: false, changedSince: [] });
   });
 });
 

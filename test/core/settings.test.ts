@@ -71,7 +71,11 @@ describe('resolveSettings', () => {
     ['CHECKPOINT_SNAPSHOT_MAX_AGE_DAYS', '-1', 'a number from 0 to 36500 (days)'],
     ['CHECKPOINT_SNAPSHOT_MAX_FILE_MB', '1e3', 'a number from 0 to 100000 (MB)'],
     ['CHECKPOINT_HOOK_HOST_IDLE_SECONDS', 'ten', 'a number from 1 to 604800 (s)'],
-    ['CHECKPOINT_HOOK_RELAY', 'maybe', 'true or false (in the environment: 1 or 0)'],
+    [
+      'CHECKPOINT_HOOK_RELAY',
+      'maybe',
+      'true or false (in the environment: 1, true, on, yes; or 0, false, off, no)',
+    ],
     ['CHECKPOINT_HOOK_STARTUP', 'loud', 'one of notice, brief, off'],
     ['CHECKPOINT_STORE_DIR', 'relative/store', 'an absolute path'],
     ['CHECKPOINT_SNAPSHOT_INCLUDE_IGNORED', '!keep', 'is a negation'],
@@ -117,7 +121,7 @@ describe('resolveSettings', () => {
     expect(resolved.problems.map((problem) => problem.message)).toEqual([
       `${USER}: snapshotMaxCount must be a whole number from 1 to 100000: got '200'`,
       `${USER}: snapshotIncludeIgnored must be up to 50 patterns such as ".env*" (at most 200 characters and 3 "*" each besides "**" folders; no "!", no ".."): got '.env'`,
-      `${USER}: hookRelay must be true or false (in the environment: 1 or 0): got 'no'`,
+      `${USER}: hookRelay must be true or false (in the environment: 1, true, on, yes; or 0, false, off, no): got 'no'`,
     ]);
     expect(resolved.values.snapshotMaxCount).toBe(100);
   });

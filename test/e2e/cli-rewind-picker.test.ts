@@ -19,11 +19,12 @@ const ENTER = '\r';
 const ESC = '\u001b';
 
 /** A project with three prompts of one session, each followed by a change, sent through the prompt hook. */
-async function threePrompts(options: { previousSession?: string } = {}) {
+async function threePrompts(options: { previousSession?: string; prompts?: number } = {}) {
   const root = createRepo({ committed: { 'a.txt': 'a\n' } });
   const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), HOME: tempDir('home-') };
   // With a previous session, its one prompt (step 0) comes first, as before a /clear.
-  const steps = options.previousSession ? [0, 1, 2, 3] : [1, 2, 3];
+  const count = options.prompts ?? 3;
+  const steps = [...(options.previousSession ? [0] : []), ...Array.from({ length: count }, (_, i) => i + 1)];
   for (const step of steps) {
     const input = JSON.stringify({
       session_id: step === 0 ? options.previousSession : SESSION,
@@ -283,7 +284,8 @@ describe('claude-checkpoint rewind in a terminal', () => {
     await term.waitFor('2. Cancel');
     expect(term.screen()).not.toContain('Restore code');
     term.type('1');
-    expect(await term.exit).toBe(0);
+    // A conversation asked for and not restored exits 1 (newcomer trial).
+    expect(await term.exit).toBe(1);
     // No Claude Code transcript in this HOME: said so, and the prompt is given back to send again, as
     // the snapshot's label keeps it (and said to be that).
     await term.waitFor(/Conversation: not restored\. Claude Code's transcript of session \S+ was not found/);
@@ -502,4 +504,35 @@ describe('claude-checkpoint rewind in a terminal, several sessions', () => {
     },
     90_000,
   );
+});
+
+describe('the picker in 80x24 with many prompts (newcomer trial, item 8)', () => {
+  it('30 prompts: the title fits the line, and the rows cut off below, then above, are said to be there', async () => {
+    const { root, env } = await threePrompts({ prompts: 30 });
+    const term = terminal(root, env);
+    await term.waitFor('↓ 20 more below');
+    // The whole id made the title 81 characters, which wrapped: the first 8 characters, as lists show it.
+    const title = term
+      .screen()
+      .replace(ESCAPES, '')
+      .split('\n')
+      .find((line) => line.includes('Rewind: session'));
+    expect(title).toBe(`Rewind: session ${SESSION.slice(0, 8)} (30 prompt(s)), newest first`);
+    expect(term.screen()).not.toContain('more above');
+    term.type(DOWN.repeat(15));
+    await term.waitFor('↑ 10 more above');
+    await term.waitFor('↓ 10 more below');
+    term.type('q');
+    expect(await term.exit).toBe(3);
+  }, 120_000);
+
+  it('no prompt recorded: says how prompts get recorded and where the snapshots are', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+    const term = terminal(root, {
+      CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'),
+      HOME: tempDir('home-'),
+    });
+    await term.waitFor("the agent's hooks record them (the plugin, or `claude-checkpoint setup <agent>`)");
+    expect(await term.exit).toBe(0);
+  }, 60_000);
 });

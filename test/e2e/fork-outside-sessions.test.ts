@@ -47,6 +47,28 @@ describe('rewind --conversation', () => {
     expect(`${result.stdout}${result.stderr}`).toMatch(
       /outside .*\.claude.projects, where Claude Code keeps its sessions/,
     );
+    // Newcomer trial: a conversation asked for and not written is a failure, not exit 0.
+    expect(result.stdout).toContain('Conversation: not restored.');
+    expect(result.code).toBe(1);
+    const planned = await runCli(['rewind', 'latest', '--conversation', '--dry-run', '--session', SESSION], {
+      cwd: root,
+      env,
+    });
+    expect(planned.code).toBe(1);
+
+    // --both: the code is restored, the conversation is not; both are said, and the exit is 1.
+    writeFileSync(path.join(root, 'b.txt'), 'edited after the prompt\n');
+    const both = await runCli(['rewind', 'latest', '--both', '--yes', '--session', SESSION], {
+      cwd: root,
+      env,
+    });
+    expect(both.stdout).toContain('Code: restored, 1 file(s) changed.');
+    expect(both.stdout).toContain('Conversation: not restored.');
+    expect(both.stderr).toContain(
+      'The code was restored (see the undo above), but the conversation was not.',
+    );
+    expect(both.code).toBe(1);
+    expect(readdirSync(anywhere)).toEqual([`${SESSION}.jsonl`]);
   });
 
   it('the same transcript in Claude Code’s projects folder (CLAUDE_CONFIG_DIR) is forked beside it', async () => {

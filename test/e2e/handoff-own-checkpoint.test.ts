@@ -52,7 +52,9 @@ describe("a pull and this machine's own checkpoint", () => {
     // The second pull: nothing to change, the checkpoint is already the pulled one.
     const second = await cli(f, 'handoff', 'pull', '--name', 'ef', '--yes');
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stdout).toContain('checkpoint unchanged');
+    expect(second.stdout).toContain(
+      'Nothing was changed: the working tree and the checkpoint here already match',
+    );
     expect(second.stdout).not.toContain('checkpoint written');
     expect(goalOf(`${fMain}.prev`)).toBe('F own goal');
 

@@ -627,7 +627,7 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     const byBranch = await cli(a, 'handoff', 'pull');
     expect(byBranch.code).toBe(2);
     expect(byBranch.stderr).toContain(
-      "claude-checkpoint: --name: no handoff 'feature' on remote 'origin' (without --name, the handoff of the current branch): see the handoffs there with `claude-checkpoint handoff list`, then pass --name",
+      "claude-checkpoint: --name: no handoff 'feature' on remote 'origin' (without --name, the handoff of the current branch): see the handoffs there with `claude-checkpoint handoff list`; to pull another, pass --name",
     );
     const named = await cli(a, 'handoff', 'pull', '--name', 'nosuch');
     expect(named.stderr).toContain(

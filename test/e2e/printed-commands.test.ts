@@ -171,7 +171,8 @@ describe('the commands the CLI prints work as printed', () => {
     expect(listing.code, listing.stderr).toBe(0);
     const resumed = await runPrinted(printedLine(listing.stdout, '  resume it: '), { cwd: elsewhere, env });
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toBe(`claude in ${root}: --resume aaaaaaaa-1111-4222-8333-444444444444\n`);
+    // The first resume command listed is the session that prompted last's (newcomer trial: it had none).
+    expect(resumed.stdout).toBe(`claude in ${root}: --resume bbbbbbbb-1111-4222-8333-444444444444\n`);
   });
 
   it('handoff pull --root from another folder: its undo line works there', async () => {
@@ -271,12 +272,22 @@ describe('handoff pull --checkout --dry-run on another base (review 2026-12-06)'
     expect(`${planned.stdout}${planned.stderr}`).not.toContain('pull again with --checkout');
     expect(planned.stdout).toContain('is checked out first (clean tree only)');
     expect(planned.stdout).toContain('Dry run: nothing was changed.');
+    // Newcomer trial: a dry run ends with the command that applies it; run as printed, it does.
+    expect(planned.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'Apply it with: claude-checkpoint handoff pull --name work --checkout --yes',
+    );
     expect(git(b.root, 'rev-parse', 'HEAD')).toBe(head);
     expect(git(b.root, 'status', '--porcelain')).toBe(status);
     expect(read(b.root, 'src/app.ts')).toBe('export const app = 1;\n');
     const json = await onMachine(b, 'handoff', 'pull', '--name', 'work', '--checkout', '--dry-run', '--json');
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ applied: false, checkout: true });
+    const applied = await runPrinted(printedLine(planned.stdout, 'Apply it with: '), {
+      cwd: b.root,
+      env: b.env,
+    });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(read(b.root, 'src/app.ts')).toBe('and a change on it\n');
   });
 });
 
