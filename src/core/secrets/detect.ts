@@ -1,4 +1,4 @@
-import { allMatches, nextMatch } from '../text.js';
+import { nextMatch } from '../text.js';
 import { isExampleToken, type Verdicts, withVerdicts } from './allowlist.js';
 import { CONTEXT_RULES, type ContextRule } from './context-rules.js';
 import { createKeywordScan, type KeywordScan } from './keyword-scan.js';
@@ -43,17 +43,39 @@ function findAll(text: string, config: DetectorConfig): Finding[] {
   const { present, found, allowed } = findTokens(text, config, PROVIDER_INDEX);
   for (const rule of rulesFor(present, CONTEXT_INDEX)) {
     if (rule.near) {
-      collectNear(text, rule, rule.near, allMatches(rule.pattern, text), found, allowed);
+      collectNear(text, rule, rule.near, ruleMatches(rule, text), found, allowed);
       continue;
     }
     // A loop, not forEachMatch: a closure per rule and text showed in the benchmark.
     const { pattern } = rule;
     pattern.lastIndex = 0;
-    for (let match = nextMatch(pattern, text); match; match = nextMatch(pattern, text))
+    for (let match = nextRuleMatch(rule, text); match; match = nextRuleMatch(rule, text))
       collectContext(rule, match, found, allowed);
     pattern.lastIndex = 0;
   }
   return mergeSpans(withRepeats(text, found));
+}
+
+/**
+ * The next match of a context rule's pattern from its `lastIndex`, as nextMatch finds it (set
+ * `lastIndex` to 0 before and after). A pattern that matches the character before what it finds
+ * (ContextRule.matchesCharBefore) searches on from the last character of the match: that character may
+ * be the one before the next find, as the plain form's lookbehind would see it.
+ */
+export function nextRuleMatch(rule: ContextRule, text: string): RegExpExecArray | null {
+  const { pattern } = rule;
+  const match = nextMatch(pattern, text);
+  if (match !== null && rule.matchesCharBefore === true && match[0].length > 1) pattern.lastIndex--;
+  return match;
+}
+
+/** Every match of a context rule's pattern, as nextRuleMatch finds them. */
+export function ruleMatches(rule: ContextRule, text: string): RegExpExecArray[] {
+  const matches: RegExpExecArray[] = [];
+  rule.pattern.lastIndex = 0;
+  for (let match = nextRuleMatch(rule, text); match; match = nextRuleMatch(rule, text)) matches.push(match);
+  rule.pattern.lastIndex = 0;
+  return matches;
 }
 
 /**

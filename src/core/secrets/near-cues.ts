@@ -30,15 +30,16 @@ export function collectNear(
   // Each line's cues, as start and end, one after the other.
   const bounds: number[] = [];
   for (let at = 0; at < cues.length; ) {
-    const first = cues[at]?.index ?? 0;
+    const first = cueStart(rule, cues[at] as RegExpMatchArray);
     const lineStart = text.lastIndexOf('\n', first - 1) + 1;
     const newline = text.indexOf('\n', first);
     const lineEnd = newline === -1 ? text.length : newline;
     bounds.length = 0;
-    for (; at < cues.length && (cues[at]?.index ?? 0) < lineEnd; at++) {
+    for (; at < cues.length; at++) {
       const cue = cues[at] as RegExpMatchArray;
-      const cueStart = cue.index ?? 0;
-      bounds.push(cueStart, cueStart + cue[0].length);
+      const start = cueStart(rule, cue);
+      if (start >= lineEnd) break;
+      bounds.push(start, (cue.index ?? 0) + cue[0].length);
     }
     for (const candidate of allMatches(near.value, text.slice(lineStart, lineEnd))) {
       const value = candidate.groups?.value ?? '';
@@ -50,6 +51,24 @@ export function collectNear(
       found.push({ start, end, rule: rule.id });
     }
   }
+}
+
+/** Where a cue starts in its match (see ContextRule.near). */
+export function cueStart(rule: ContextRule, cue: RegExpMatchArray): number {
+  const index = cue.index ?? 0;
+  return rule.matchesCharBefore === true && !isCueChar(cue[0].charCodeAt(0)) ? index + 1 : index;
+}
+
+/** A letter, a digit, `_`, `.` or `-`. */
+function isCueChar(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 46 ||
+    code === 45
+  );
 }
 
 /** Whether a span starts within `chars` after, or ends within `chars` before, one of the cues. */
