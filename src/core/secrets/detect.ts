@@ -42,6 +42,7 @@ export function findSecrets(
 function findAll(text: string, config: DetectorConfig): Finding[] {
   const { present, found, allowed } = findTokens(text, config, PROVIDER_INDEX);
   for (const rule of rulesFor(present, CONTEXT_INDEX)) {
+    if (rule.requires !== undefined && !includesAll(text, rule.requires)) continue;
     if (rule.near) {
       collectNear(text, rule, rule.near, ruleMatches(rule, text), found, allowed);
       continue;
@@ -54,6 +55,11 @@ function findAll(text: string, config: DetectorConfig): Finding[] {
     pattern.lastIndex = 0;
   }
   return mergeSpans(withRepeats(text, found));
+}
+
+function includesAll(text: string, parts: readonly string[]): boolean {
+  for (const part of parts) if (!text.includes(part)) return false;
+  return true;
 }
 
 /**
