@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Whether two builds of the detector redact every text of every redaction corpus the same, byte for byte,
 // with the same findings (spans and rules): for a change meant to alter speed only. Compares outputs;
-// never prints a held-out text. Usage: node scripts/redaction-same-output.mjs <old project> [new project]
+// never prints a held-out text. The bench's 64 KB checkpoint too, as one document. Usage: node scripts/redaction-same-output.mjs <old project> [new project]
 // (each a directory with dist/ built; the new one defaults to this project).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { redactionCheckpointFields } from './bench/redaction-checkpoint.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const [oldRoot, newRoot = path.join(here, '..')] = process.argv.slice(2);
@@ -40,6 +41,13 @@ for (const file of readdirSync(fixtures).filter((name) => /^redaction-corpus.*\.
     texts: [...(corpus.benign ?? []), ...(corpus.positives ?? [])].map((item) => item.text),
   });
 }
+
+// The bench's checkpoint (scripts/bench/redaction-checkpoint.mjs), with the new build's limits.
+const { LIMITS } = await import(path.resolve(newRoot, 'dist/core/limits.js'));
+documents.push({
+  where: "the bench's 64 KB checkpoint",
+  texts: redactionCheckpointFields(path.join(here, '..'), LIMITS).fields,
+});
 
 let differ = 0;
 for (const { where, texts: fields } of documents) {

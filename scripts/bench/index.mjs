@@ -25,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCliStartup, cliBin } from './cli-startup.mjs';
 import { plainNodeNote, usePlainNode } from './plain-node.mjs';
+import { redactionCheckpointFields } from './redaction-checkpoint.mjs';
 import { dirty, ensureRepo, reset } from './repo.mjs';
 import { benchBigRestore, benchFirstAndBig, benchLongHistory, freeBytes } from './scale.mjs';
 import { benchTranscripts, makeBenchProject, saveWithCli } from './transcript.mjs';
@@ -511,37 +512,7 @@ async function benchStartup() {
  * pass of a single simple pattern over the same fields, the least any scanner can do.
  */
 async function benchRedaction() {
-  const corpus = JSON.parse(readFileSync(path.join(project, 'test/fixtures/redaction-corpus.json'), 'utf8'));
-  let line = 0;
-  const nextLine = () => {
-    line++;
-    return line % 10 === 9
-      ? corpus.positives[(line * 7) % corpus.positives.length].text
-      : corpus.benign[line % corpus.benign.length].text;
-  };
-  const fill = (maxChars) => {
-    let text = nextLine();
-    while (text.length < maxChars) text += ` ${nextLine()}`;
-    return text.slice(0, maxChars);
-  };
-  const shape = [
-    [1, LIMITS.goalChars],
-    [LIMITS.tasks, LIMITS.taskDescriptionChars],
-    [1, LIMITS.summaryChars],
-    [LIMITS.nextSteps, LIMITS.nextStepChars],
-    [LIMITS.decisions, LIMITS.decisionChars],
-    [LIMITS.recentCommands, 600],
-    [LIMITS.recentCommands, 200],
-    [LIMITS.modifiedFiles, LIMITS.noteChars],
-  ];
-  const fields = [];
-  let bytes = 0;
-  for (const [count, maxChars] of shape)
-    for (let i = 0; i < count && bytes < 64 * 1024; i++) {
-      const text = fill(maxChars);
-      fields.push(text);
-      bytes += Buffer.byteLength(text);
-    }
+  const { fields, bytes } = redactionCheckpointFields(project, LIMITS);
   const simple = /\bghp_[A-Za-z0-9]{36}\b/g;
   const result = await paired(
     'redact a full 64 KB checkpoint',

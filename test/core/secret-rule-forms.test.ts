@@ -2,7 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONTEXT_RULES } from '../../src/core/secrets/context-rules.js';
-import { secretStart } from '../../src/core/secrets/detect.js';
+import { ruleMatches, secretStart } from '../../src/core/secrets/detect.js';
+import { cueStart } from '../../src/core/secrets/near-cues.js';
+import { allMatches } from '../../src/core/text.js';
 
 // Context rules written for speed rather than in their plain form (no `d` flag, a literal first). These tests hold each to
 // its plain form on the redaction corpus (texts written before the rules) and on generated text.
@@ -151,6 +153,38 @@ const assignmentLike = fc
   )
   .map((pieces) => pieces.join(''));
 
+/** Text of cue words glued to each other and to what may stand beside them. */
+const cueLike = fc
+  .array(
+    fc.constantFrom(
+      'token',
+      'Tokens',
+      'TOKEN',
+      'secret',
+      'password',
+      'api key',
+      'API_KEY',
+      'leaked',
+      'rotate',
+      'the value',
+      '.env',
+      '.env.local',
+      'x',
+      '9',
+      '_',
+      '.',
+      '-',
+      ' ',
+      '\n',
+      '"',
+      '(',
+      'é',
+      '3c0c39d4e5f6a7b8c9d0e1f2',
+    ),
+    { maxLength: 16 },
+  )
+  .map((pieces) => pieces.join(''));
+
 describe('context rules written for speed match their plain forms', () => {
   it('secret-assignment (no d flag): the value found from the end of each match is the one its group captured', () => {
     const rule = CONTEXT_RULES.find((candidate) => candidate.id === 'secret-assignment');
@@ -238,4 +272,39 @@ describe('context rules written for speed match their plain forms', () => {
       { numRuns: 3000 },
     );
   });
+
+  // The character before a find matched rather than looked behind for (ContextRule.matchesCharBefore),
+  // the search going on from each match's last character: the same finds as the lookbehind form.
+  const charBefore = CONTEXT_RULES.filter((rule) => rule.matchesCharBefore);
+  it('the rules that match the character before their find include secret-assignment and the cue words', () => {
+    expect(charBefore.map((rule) => rule.id)).toEqual(['secret-assignment', 'prose-cued-value']);
+  });
+  it.each(charBefore.map((rule) => [rule.id, rule] as const))(
+    '%s (the character before matched) finds what its lookbehind form finds',
+    (_id, rule) => {
+      const prefix = '(?:^|[^\\w.-])';
+      expect(rule.pattern.source.startsWith(prefix)).toBe(true);
+      const plain = new RegExp(`(?<![\\w.-])${rule.pattern.source.slice(prefix.length)}`, rule.pattern.flags);
+      // Where each find starts (a cue's start, as collectNear reads it) and ends, its groups, its secret.
+      const finds = (matches: RegExpExecArray[], start: (match: RegExpExecArray) => number) =>
+        JSON.stringify(
+          matches.map((match) => {
+            const name = SECRET_GROUPS.find((group) => match.groups?.[group] !== undefined);
+            const value = name ? (match.groups?.[name] ?? '') : '';
+            return [
+              rule.near ? start(match) : null,
+              match.index + match[0].length,
+              match.groups,
+              name && value !== '' ? secretStart(match, name, value) : null,
+            ];
+          }),
+        );
+      const read = (text: string) => {
+        const fast = finds(ruleMatches(rule, text), (match) => cueStart(rule, match));
+        expect(fast).toBe(finds(allMatches(plain, text), (match) => match.index));
+      };
+      for (const text of [...allCorpusTexts, allCorpusTexts.join('\n'), allCorpusTexts.join(' ')]) read(text);
+      fc.assert(fc.property(rule.near ? cueLike : assignmentLike, read), { numRuns: 3000 });
+    },
+  );
 });

@@ -1,7 +1,8 @@
-import { allMatches, nextMatch } from '../text.js';
+import { nextMatch } from '../text.js';
 import { isExampleToken, type Verdicts, withVerdicts } from './allowlist.js';
 import { CONTEXT_RULES, type ContextRule } from './context-rules.js';
 import { createKeywordScan, type KeywordScan } from './keyword-scan.js';
+import { collectNear } from './near-cues.js';
 import { type PatternRule, PROVIDER_RULES } from './provider-rules.js';
 
 /** Where a secret is in a text, and which rule found it. Never the secret itself. */
@@ -41,18 +42,46 @@ export function findSecrets(
 function findAll(text: string, config: DetectorConfig): Finding[] {
   const { present, found, allowed } = findTokens(text, config, PROVIDER_INDEX);
   for (const rule of rulesFor(present, CONTEXT_INDEX)) {
+    if (rule.requires !== undefined && !includesAll(text, rule.requires)) continue;
     if (rule.near) {
-      collectNear(text, rule, rule.near, allMatches(rule.pattern, text), found, allowed);
+      collectNear(text, rule, rule.near, ruleMatches(rule, text), found, allowed);
       continue;
     }
     // A loop, not forEachMatch: a closure per rule and text showed in the benchmark.
     const { pattern } = rule;
     pattern.lastIndex = 0;
-    for (let match = nextMatch(pattern, text); match; match = nextMatch(pattern, text))
+    for (let match = nextRuleMatch(rule, text); match; match = nextRuleMatch(rule, text))
       collectContext(rule, match, found, allowed);
     pattern.lastIndex = 0;
   }
   return mergeSpans(withRepeats(text, found));
+}
+
+function includesAll(text: string, parts: readonly string[]): boolean {
+  for (const part of parts) if (!text.includes(part)) return false;
+  return true;
+}
+
+/**
+ * The next match of a context rule's pattern from its `lastIndex`, as nextMatch finds it (set
+ * `lastIndex` to 0 before and after). A pattern that matches the character before what it finds
+ * (ContextRule.matchesCharBefore) searches on from the last character of the match: that character may
+ * be the one before the next find, as the plain form's lookbehind would see it.
+ */
+export function nextRuleMatch(rule: ContextRule, text: string): RegExpExecArray | null {
+  const { pattern } = rule;
+  const match = nextMatch(pattern, text);
+  if (match !== null && rule.matchesCharBefore === true && match[0].length > 1) pattern.lastIndex--;
+  return match;
+}
+
+/** Every match of a context rule's pattern, as nextRuleMatch finds them. */
+export function ruleMatches(rule: ContextRule, text: string): RegExpExecArray[] {
+  const matches: RegExpExecArray[] = [];
+  rule.pattern.lastIndex = 0;
+  for (let match = nextRuleMatch(rule, text); match; match = nextRuleMatch(rule, text)) matches.push(match);
+  rule.pattern.lastIndex = 0;
+  return matches;
 }
 
 /**
@@ -257,61 +286,6 @@ function collectContext(
     const start = secretStart(match, name, value);
     found.push({ start, end: start + value.length, rule: rule.id });
     return;
-  }
-}
-
-/**
- * The candidates within `chars` of a cue on its line (ContextRule.near), each judged. Each line with a
- * cue is read for candidates once, however many cues it holds; a candidate inside a value found already
- * is not judged again (the judge reads the allowlist: most of the cost).
- */
-function collectNear(
-  text: string,
-  rule: ContextRule,
-  near: { chars: number; value: RegExp },
-  cues: readonly RegExpMatchArray[],
-  found: Finding[],
-  allowed: (value: string) => boolean,
-): void {
-  if (cues.length === 0) return;
-  const starts = found.map((finding) => finding.start);
-  const order = starts.map((_, at) => at).sort((a, b) => (starts[a] ?? 0) - (starts[b] ?? 0));
-  const sortedStarts = order.map((at) => starts[at] ?? 0);
-  // The furthest end of the spans found so far that start at or before each sorted start.
-  const reach: number[] = [];
-  for (const at of order) reach.push(Math.max(reach.at(-1) ?? -1, found[at]?.end ?? -1));
-  const isKnown = (start: number, end: number) => {
-    let low = 0;
-    let high = sortedStarts.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if ((sortedStarts[middle] ?? 0) <= start) low = middle + 1;
-      else high = middle;
-    }
-    return low > 0 && (reach[low - 1] ?? -1) >= end;
-  };
-  for (let at = 0; at < cues.length; ) {
-    const first = cues[at]?.index ?? 0;
-    const lineStart = text.lastIndexOf('\n', first - 1) + 1;
-    const newline = text.indexOf('\n', first);
-    const lineEnd = newline === -1 ? text.length : newline;
-    const spans: Array<[number, number]> = [];
-    for (; at < cues.length && (cues[at]?.index ?? 0) < lineEnd; at++) {
-      const cue = cues[at] as RegExpMatchArray;
-      spans.push([cue.index ?? 0, (cue.index ?? 0) + cue[0].length]);
-    }
-    for (const candidate of allMatches(near.value, text.slice(lineStart, lineEnd))) {
-      const value = candidate.groups?.value ?? '';
-      const start = lineStart + (candidate.index ?? 0) + candidate[0].length - value.length;
-      const end = start + value.length;
-      const isNear = spans.some(([cueStart, cueEnd]) =>
-        start >= cueEnd ? start - cueEnd <= near.chars : end <= cueStart && cueStart - end <= near.chars,
-      );
-      if (!isNear || isKnown(start, end)) continue;
-      if (!rule.judge(value, { before: text.slice(Math.max(0, start - 24), start) }) || allowed(value))
-        continue;
-      found.push({ start, end, rule: rule.id });
-    }
   }
 }
 
