@@ -49,7 +49,10 @@ export async function showStatus(ctx: CliContext): Promise<number> {
     if (c.drift) {
       const changed = c.drift.changedSince.length;
       const commits =
-        c.drift.commitsSince === null ? 'history rewritten' : `${c.drift.commitsSince} new commit(s)`;
+        // Not only a rewritten history: a branch checked out from an older commit, or a commit of another clone.
+        c.drift.commitsSince === null
+          ? "saved commit not in HEAD's history"
+          : `${c.drift.commitsSince} new commit(s)`;
       const branch = c.drift.branchChanged
         ? `, branch now ${escapeControls(c.drift.currentBranch ?? 'detached')}`
         : '';

@@ -1,9 +1,18 @@
-import { closeSync, constants, openSync, readdirSync, readFileSync, type Stats, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import path from 'node:path';
 import { includeMatcher, includePathspecs } from '../core/include-ignored.js';
 import { isOwnFile } from '../core/paths.js';
 import { clipMiddle } from '../core/quote.js';
-import { bytesFromText, hasRawBytes } from '../core/raw-path.js';
+import { bytesFromText, fsPath, hasRawBytes } from '../core/raw-path.js';
 import type { ChangeCounts, SnapshotMeta, SnapshotSettings } from '../core/snapshot.js';
 import { wouldLoadCrypto } from '../git/hash.js';
 import type { ObjectFormat } from '../git/oid.js';
@@ -85,18 +94,28 @@ function treeBytesAbove(root: string, paths: readonly string[]): number {
   for (const file of paths)
     for (let dir = path.posix.dirname(file); dir !== '.' && !folders.has(dir); dir = path.posix.dirname(dir))
       folders.add(dir);
+  // Outermost first, so that a folder under one that is now a link (or gone) is never listed through it:
+  // that link's target lies outside the project, and its tree is no folder's.
+  const ordered = [...folders].sort((a, b) => a.split('/').length - b.split('/').length);
+  const notFolders = new Set<string>();
   let bytes = 0;
-  for (const folder of folders) {
-    let names: string[];
+  for (const folder of ordered) {
+    const parent = path.posix.dirname(folder);
+    const full = fsPath(folder === '.' ? root : `${root}/${folder}`);
+    const stats = folder === '.' ? undefined : lstatSync(full, { throwIfNoEntry: false });
+    if (notFolders.has(parent) || (folder !== '.' && !stats?.isDirectory())) {
+      notFolders.add(folder);
+      continue;
+    }
+    let names: Buffer[];
     try {
-      names = readdirSync(path.join(root, folder));
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') bytes += TREE_BYTES_UNLISTED;
+      names = readdirSync(full, { encoding: 'buffer' });
+    } catch {
+      bytes += TREE_BYTES_UNLISTED;
       continue;
     }
     bytes += TREE_OBJECT_BYTES;
-    for (const name of names) bytes += Buffer.byteLength(name) + TREE_ENTRY_BYTES;
+    for (const name of names) bytes += name.length + TREE_ENTRY_BYTES;
   }
   return bytes;
 }

@@ -248,6 +248,17 @@ describe('rewind --list --all gives every session its resume command (item 9)', 
 });
 
 describe('after git commit --amend, no surface counts new commits (item 7)', () => {
+  it('status after a branch checked out from an older commit says the saved commit is not in its history, not that history was rewritten (review)', async () => {
+    const { root, cli } = cliProject();
+    git(root, 'commit', '-q', '--allow-empty', '-m', 'second');
+    expect((await cli('save', '--goal', 'Ship it')).code).toBe(0);
+    git(root, 'checkout', '-q', '-b', 'feature', 'HEAD~1');
+    git(root, 'commit', '-q', '--allow-empty', '-m', 'on feature');
+    const status = await cli('status');
+    expect(status.stdout).toContain("saved commit not in HEAD's history, branch now feature");
+    expect(status.stdout).not.toContain('rewritten');
+  });
+
   it('brief, status, load_session_checkpoint and the SessionStart brief say the history was rewritten', async () => {
     const { root, env, cli } = cliProject();
     expect((await cli('save', '--goal', 'Ship it')).code).toBe(0);
@@ -257,7 +268,7 @@ describe('after git commit --amend, no surface counts new commits (item 7)', () 
     expect(brief.stdout).toContain('is no longer reachable (history rewritten or reset');
     expect(brief.stdout).not.toContain('new commit');
     const status = await cli('status');
-    expect(status.stdout).toContain('history rewritten');
+    expect(status.stdout).toContain("saved commit not in HEAD's history");
     expect(status.stdout).not.toContain('new commit');
     const { call } = await connect({ deps: { env } });
     const loaded = await call('load_session_checkpoint', { projectRoot: root });

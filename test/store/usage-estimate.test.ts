@@ -1,4 +1,4 @@
-import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
@@ -69,4 +69,49 @@ describe("a snapshot's size estimate", () => {
     expect(added).toBeGreaterThan(4 * 20_000);
     expect(usageAdded(storeDir) - estimateBefore).toBeGreaterThanOrEqual(added);
   }, 60_000);
+
+  it.skipIf(process.platform !== 'linux')(
+    'counts a folder whose name is not valid UTF-8 too (review)',
+    async () => {
+      const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+      const folder = Buffer.concat([Buffer.from(`${root}/caf`), Buffer.from([0xe9])]);
+      mkdirSync(folder);
+      for (let i = 0; i < 2000; i++)
+        writeFileSync(
+          Buffer.concat([folder, Buffer.from(`/a-file-with-a-fairly-long-name-${i}.txt`)]),
+          `${i}\n`,
+        );
+      const storeBase = tempDir('usage-estimate-store-');
+      const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: storeBase } });
+      const storeDir = projectStoreDir(storeBase, root);
+      await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+      const sizeBefore = await storeSizeBytes(storeDir, path.join(storeDir, 'lock'));
+      const estimateBefore = usageAdded(storeDir);
+      const changed = Buffer.concat([folder, Buffer.from('/a-file-with-a-fairly-long-name-7.txt')]);
+      for (let round = 0; round < 3; round++) {
+        writeFileSync(changed, `changed ${round}\n`);
+        expect((await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' })).created).toBe(true);
+      }
+      const added = (await storeSizeBytes(storeDir, path.join(storeDir, 'lock'))) - sizeBefore;
+      expect(usageAdded(storeDir) - estimateBefore).toBeGreaterThanOrEqual(added);
+    },
+    60_000,
+  );
+
+  it('never lists a folder through a link that took its place: its target lies outside the project (review)', async () => {
+    const root = createRepo({ committed: { 'dir/x.txt': 'x\n', 'a.txt': 'a\n' } });
+    const outside = tempDir('usage-estimate-outside-');
+    for (let i = 0; i < 3000; i++)
+      writeFileSync(path.join(outside, `outside-file-with-a-long-name-${i}.txt`), '');
+    const storeBase = tempDir('usage-estimate-store-');
+    const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: storeBase } });
+    const storeDir = projectStoreDir(storeBase, root);
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    const estimateBefore = usageAdded(storeDir);
+    rmSync(path.join(root, 'dir'), { recursive: true });
+    symlinkSync(outside, path.join(root, 'dir'));
+    expect((await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' })).created).toBe(true);
+    // Listed through the link, the outside folder's 3,000 names would count some 200 KB.
+    expect(usageAdded(storeDir) - estimateBefore).toBeLessThan(20_000);
+  });
 });
