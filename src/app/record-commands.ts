@@ -24,10 +24,10 @@ const DEFAULT_LOCK_WAIT_MS = 2_000;
 /**
  * Adds commands to the checkpoint, for hooks that see every shell command. An existing checkpoint is
  * only appended to (cheap: no git); without one, a checkpoint is started with the git facts and a
- * placeholder goal, so the facts exist even when the agent never saved. When another process holds the
- * checkpoint's lock, the commands go to the command journal at once, and the lock's next holder merges
- * them (issue 26): a hook that waited for the lock could run out of time and lose them. A caller told
- * when the commands are on disk (`onRecorded`) has them journaled first and merged right after.
+ * placeholder goal, so the facts exist even when the agent never saved. To an existing one, the commands
+ * go through the command journal: the lock's next holder merges them (a hook never waits for the lock;
+ * issue 26). A caller told when the commands are on disk (`onRecorded`) has them merged right after; a
+ * hook on its own leaves them for the end of the turn or the next save (`pending`).
  */
 export async function recordCommands(
   deps: AppDeps,
@@ -103,14 +103,8 @@ async function recordTelling(
     await store.writeLocked(result.serialized, result.checkpoint, options.onRecorded);
     return { created: false, pending: false, redactions: result.redactions };
   };
-  // With someone waiting for the record (the relay's hook), it goes to the journal first: one small
-  // synced file, where writing the checkpoint grows with it (a 64 KB checkpoint of 1,000 dirty files
-  // cost the hook 3.5 ms more; issue 26). The merge below follows at once, after the answer.
-  if (!options.onRecorded && !options.isRetry && (await store.mayExist())) {
-    // Alone, with the lock free, the commands go straight into the file.
-    const appended = await store.withLock(append, { waitMs: 0 }).catch(nullWhenLocked);
-    if (appended) return appended;
-  }
+  // The commands go to the journal first: one small synced file, where writing the checkpoint grows with
+  // it (a 64 KB checkpoint of 1,000 dirty files cost the hook 3.5 ms more; issue 26).
   // Security: redacted before anything touches the disk, as in the checkpoint.
   const recorded = recordedCommands(request.commands, deps.now(), redaction.config);
   const id = options.recordId ?? journalId(deps.now(), uniqueSuffix());
@@ -137,6 +131,11 @@ async function recordTelling(
     options.onRecorded?.();
     return started;
   }
+  // A hook on its own leaves the merge to the lock's next holder (the end of the turn, a save, a hook
+  // whose journal is full), as for a busy lock; every read shows the record meanwhile. With someone
+  // waiting for the record (the relay's hook), the merge follows at once, after the answer.
+  if (!options.onRecorded && (await store.mayExist()))
+    return { created: false, pending: true, redactions: recorded.redactions };
   return { ...(await mergeOrStart(deps, store, root, lockWaitMs)), redactions: recorded.redactions };
 }
 
@@ -186,9 +185,4 @@ async function startCheckpoint(
     { lockWaitMs, ...(recordId !== undefined ? { journaled: [recordId] } : {}) },
   );
   return { created: true, pending: false, redactions: recorded.redactions + saved.counts.redactions };
-}
-
-function nullWhenLocked(error: unknown): null {
-  if (isCheckpointError(error, 'LOCKED')) return null;
-  throw error;
 }
