@@ -18,6 +18,9 @@ export interface RecordedCommands {
   isWritten?: boolean;
 }
 
+/** A hook on its own merges the journal itself once this many records wait (see recordTelling). */
+export const ALONE_JOURNAL_BATCH = 100;
+
 /** How long to wait for the lock, at most, where the journal cannot help (it is full, or there is no checkpoint yet). */
 const DEFAULT_LOCK_WAIT_MS = 2_000;
 
@@ -108,6 +111,21 @@ async function recordTelling(
   // Security: redacted before anything touches the disk, as in the checkpoint.
   const recorded = recordedCommands(request.commands, deps.now(), redaction.config);
   const id = options.recordId ?? journalId(deps.now(), uniqueSuffix());
+  if (!options.onRecorded && !options.isRetry && (await store.mayExist())) {
+    // A hook on its own leaves the merge to the lock's next holder (the end of the turn, a save), as for
+    // a busy lock; every read shows the record meanwhile. Past a batch, it merges them itself: a merge
+    // remembers every id it took (meta.journaled), and a batch of 500 would fill the file with them.
+    if (store.waitingInJournal() < ALONE_JOURNAL_BATCH) {
+      try {
+        store.addToJournal(id, serializeJournalRecord(recorded));
+        return { created: false, pending: true, redactions: recorded.redactions };
+      } catch {
+        // The journal refuses it (not a folder of ours): into the file, below.
+      }
+    }
+    const appended = await store.withLock(append, { waitMs: 0 }).catch(nullWhenLocked);
+    if (appended) return appended;
+  }
   if (options.isRetry && options.recordId) {
     // Only the journal knows whether the server wrote it already: a record of the server's under the
     // same id stays as it is (the server's never expires; this copy may). Where the journal cannot take
@@ -131,11 +149,6 @@ async function recordTelling(
     options.onRecorded?.();
     return started;
   }
-  // A hook on its own leaves the merge to the lock's next holder (the end of the turn, a save, a hook
-  // whose journal is full), as for a busy lock; every read shows the record meanwhile. With someone
-  // waiting for the record (the relay's hook), the merge follows at once, after the answer.
-  if (!options.onRecorded && (await store.mayExist()))
-    return { created: false, pending: true, redactions: recorded.redactions };
   return { ...(await mergeOrStart(deps, store, root, lockWaitMs)), redactions: recorded.redactions };
 }
 
@@ -185,4 +198,9 @@ async function startCheckpoint(
     { lockWaitMs, ...(recordId !== undefined ? { journaled: [recordId] } : {}) },
   );
   return { created: true, pending: false, redactions: recorded.redactions + saved.counts.redactions };
+}
+
+function nullWhenLocked(error: unknown): null {
+  if (isCheckpointError(error, 'LOCKED')) return null;
+  throw error;
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
-import { recordCommands } from '../../src/app/record-commands.js';
+import { ALONE_JOURNAL_BATCH, recordCommands } from '../../src/app/record-commands.js';
 import { journalId, serializeJournalRecord } from '../../src/core/journal.js';
 import { serializeCheckpoint } from '../../src/core/schema.js';
 import { CheckpointStore } from '../../src/store/checkpoint-store.js';
@@ -71,12 +71,17 @@ describe('recording commands: told once they are on disk', () => {
     expect(commandsIn(root)).toEqual(['npm test']);
   });
 
-  it('in the checkpoint at once, with nobody waiting, when the journal is full', async () => {
+  // A merge remembers the id of every record it takes (meta.journaled): a hook on its own that left 500
+  // to one merge would fill a full checkpoint with ids (about 18 KB), pushing its content out.
+  it.each([
+    ['a batch of records waits', ALONE_JOURNAL_BATCH],
+    ['the journal is full', JOURNAL_MAX_RECORDS],
+  ])('in the checkpoint at once, with nobody waiting, when %s', async (_, waiting) => {
     const { root, deps } = await project();
     const journal = path.join(root, '.claude-checkpoint.journal');
     mkdirSync(journal, { mode: 0o700 });
     const at = Date.now() - 60_000;
-    for (let index = 0; index < JOURNAL_MAX_RECORDS; index++) {
+    for (let index = 0; index < waiting; index++) {
       const record = {
         commands: [{ command: `echo ${index}`, at: new Date(at).toISOString() }],
         redactions: 0,
@@ -88,7 +93,7 @@ describe('recording commands: told once they are on disk', () => {
     }
     await recordCommands(deps, { projectRoot: root, commands: [{ command: 'make', exitCode: 0 }] });
     // The waiting records first, merged as the lock was taken, then this one.
-    expect(commandsIn(root).slice(-2)).toEqual([`echo ${JOURNAL_MAX_RECORDS - 1}`, 'make']);
+    expect(commandsIn(root).slice(-2)).toEqual([`echo ${waiting - 1}`, 'make']);
     expect(existsSync(journal)).toBe(false);
   });
 
