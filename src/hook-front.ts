@@ -5,6 +5,8 @@
 // (hook-main.cjs) through V8's code cache (store/code-cache.ts).
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { startStoreScanEarly } from './cli/early-snapshot.js';
+import { allowDirectSpawn } from './git/direct-spawn-flag.js';
 import { cliBeside } from './hooks/cli-path.js';
 import { parseHookArgs } from './hooks/hook-args.js';
 import { inputWaitMs } from './hooks/hook-budgets.js';
@@ -63,6 +65,10 @@ void (async () => {
       loadChildProcess: () => createRequire(bundle)('node:child_process'),
     });
   }
+  // A snapshot this process takes itself (a prompt, a command that may destroy work): the store's scan
+  // starts now, while the bundle loads, as `claude-checkpoint snapshot`'s does (cli/early-snapshot.ts).
+  if (!relayed.lost && (event === 'UserPromptSubmit' || isPreCommandEvent(options.agent, event)))
+    startScanEarly(stdin, options.root);
   handOverStdin(stdin);
   // A server that took the hook and died: the bundle writes only its command's record (hooks/run.ts).
   if (relayed.lost) handOverRelayOutcome(relayed);
@@ -88,6 +94,21 @@ function mayDestroyWork(stdin: string, event: string, agent: string | undefined)
       : true;
   } catch {
     return true;
+  }
+}
+
+/** Where the hook's own root is its input's (or CLAUDE_PROJECT_DIR), and the environment names the store. */
+function startScanEarly(stdin: string, rootOption: string | undefined): void {
+  if (rootOption !== undefined || process.env.CHECKPOINT_PROJECT_ROOT?.trim()) return;
+  try {
+    const cwd = (JSON.parse(stdin) as { cwd?: unknown }).cwd;
+    const root = process.env.CLAUDE_PROJECT_DIR?.trim() || (typeof cwd === 'string' ? cwd : '');
+    if (!path.isAbsolute(root)) return;
+    // The same git on libuv's handles as the CLI's short processes: the hook is one short process too.
+    allowDirectSpawn();
+    startStoreScanEarly(root, defaultStoreBase(process.env));
+  } catch {
+    // The snapshot meets the same problem itself, and says so.
   }
 }
 

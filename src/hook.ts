@@ -7,6 +7,7 @@
 import { defaultDeps } from './app/deps.js';
 import { describeError } from './core/errors.js';
 import { offerDetectorPathRedaction } from './core/path-redaction-offer.js';
+import { dropEarlyGit } from './git/early-start.js';
 import { cliBeside } from './hooks/cli-path.js';
 import { parseHookArgs } from './hooks/hook-args.js';
 import { HOST_ARG, lostRelayOf, relayOutcomeHandedOver } from './hooks/relay-protocol.js';
@@ -35,5 +36,9 @@ if (first === HOST_ARG) {
   // The server the entry handed the hook to died before answering (hooks/relay-client.ts).
   const lost = lostRelayOf(relayOutcomeHandedOver());
   const context = lost ? { cliPath, recordId: lost.recordId, lostRelay: { why: lost.why } } : { cliPath };
-  void runHook(event, options, defaultDeps(), context).finally(() => process.exit(0));
+  void runHook(event, options, defaultDeps(), context).finally(() => {
+    // A store scan the front started that no snapshot took (the gate let the command pass): ended.
+    dropEarlyGit();
+    process.exit(0);
+  });
 }

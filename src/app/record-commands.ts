@@ -18,16 +18,19 @@ export interface RecordedCommands {
   isWritten?: boolean;
 }
 
+/** A hook on its own merges the journal itself once this many records wait (see recordTelling). */
+export const ALONE_JOURNAL_BATCH = 100;
+
 /** How long to wait for the lock, at most, where the journal cannot help (it is full, or there is no checkpoint yet). */
 const DEFAULT_LOCK_WAIT_MS = 2_000;
 
 /**
  * Adds commands to the checkpoint, for hooks that see every shell command. An existing checkpoint is
  * only appended to (cheap: no git); without one, a checkpoint is started with the git facts and a
- * placeholder goal, so the facts exist even when the agent never saved. When another process holds the
- * checkpoint's lock, the commands go to the command journal at once, and the lock's next holder merges
- * them (issue 26): a hook that waited for the lock could run out of time and lose them. A caller told
- * when the commands are on disk (`onRecorded`) has them journaled first and merged right after.
+ * placeholder goal, so the facts exist even when the agent never saved. To an existing one, the commands
+ * go through the command journal: the lock's next holder merges them (a hook never waits for the lock;
+ * issue 26). A caller told when the commands are on disk (`onRecorded`) has them merged right after; a
+ * hook on its own leaves them for the end of the turn or the next save (`pending`).
  */
 export async function recordCommands(
   deps: AppDeps,
@@ -103,17 +106,26 @@ async function recordTelling(
     await store.writeLocked(result.serialized, result.checkpoint, options.onRecorded);
     return { created: false, pending: false, redactions: result.redactions };
   };
-  // With someone waiting for the record (the relay's hook), it goes to the journal first: one small
-  // synced file, where writing the checkpoint grows with it (a 64 KB checkpoint of 1,000 dirty files
-  // cost the hook 3.5 ms more; issue 26). The merge below follows at once, after the answer.
-  if (!options.onRecorded && !options.isRetry && (await store.mayExist())) {
-    // Alone, with the lock free, the commands go straight into the file.
-    const appended = await store.withLock(append, { waitMs: 0 }).catch(nullWhenLocked);
-    if (appended) return appended;
-  }
+  // The commands go to the journal first: one small synced file, where writing the checkpoint grows with
+  // it (a 64 KB checkpoint of 1,000 dirty files cost the hook 3.5 ms more; issue 26).
   // Security: redacted before anything touches the disk, as in the checkpoint.
   const recorded = recordedCommands(request.commands, deps.now(), redaction.config);
   const id = options.recordId ?? journalId(deps.now(), uniqueSuffix());
+  if (!options.onRecorded && !options.isRetry && (await store.mayExist())) {
+    // A hook on its own leaves the merge to the lock's next holder (the end of the turn, a save), as for
+    // a busy lock; every read shows the record meanwhile. Past a batch, it merges them itself: a merge
+    // remembers every id it took (meta.journaled), and a batch of 500 would fill the file with them.
+    if (store.waitingInJournal() < ALONE_JOURNAL_BATCH) {
+      try {
+        store.addToJournal(id, serializeJournalRecord(recorded));
+        return { created: false, pending: true, redactions: recorded.redactions };
+      } catch {
+        // The journal refuses it (not a folder of ours): into the file, below.
+      }
+    }
+    const appended = await store.withLock(append, { waitMs: 0 }).catch(nullWhenLocked);
+    if (appended) return appended;
+  }
   if (options.isRetry && options.recordId) {
     // Only the journal knows whether the server wrote it already: a record of the server's under the
     // same id stays as it is (the server's never expires; this copy may). Where the journal cannot take

@@ -45,9 +45,21 @@ export function startSnapshotScanEarly(
   const command = parseFastCommand(argv);
   if (command?.name !== 'snapshot' || command.options.root !== undefined || storeBase === undefined) return;
   if (env.CHECKPOINT_PROJECT_ROOT?.trim()) return;
+  try {
+    startStoreScanEarly(cwd(), storeBase);
+  } catch {
+    // The command meets the same problem itself, and says so.
+  }
+}
+
+/**
+ * Starts the store's scan for a snapshot of `root` about to be taken by this process (the CLI's
+ * `snapshot`, or a prompt or pre-command hook that runs its event itself), where the store is set up for
+ * this very folder and no one holds its lock. Only ever a saving: anything in doubt starts nothing.
+ */
+export function startStoreScanEarly(root: string, storeBase: string): void {
   let name: string | undefined;
   try {
-    const root = cwd();
     // A project inside the store's base folder is refused by the command.
     if (root === storeBase || root.startsWith(`${storeBase}${path.sep}`)) return;
     const storeDir = projectStoreDir(storeBase, root);
@@ -102,7 +114,7 @@ export function startSnapshotScanEarly(
     };
     keepEarlyStoreScan(gitDir, root, { started, stamp, folder, index, discard });
   } catch {
-    // The command meets the same problem itself, and says so.
+    // The snapshot meets the same problem itself, and says so.
     if (name !== undefined) removeQuietly(name);
   }
 }

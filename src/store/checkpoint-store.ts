@@ -10,6 +10,7 @@ import { prepareFileWrite, refuseSymlink, writeFileAtomic } from './atomic-write
 import {
   addJournalRecord,
   clearJournal,
+  countJournalFiles,
   hasJournal,
   type JournalFile,
   readJournal,
@@ -235,6 +236,11 @@ export class CheckpointStore {
    */
   addToJournal(id: string, text: string, keepExisting = false, onWritten?: () => void): boolean {
     return addJournalRecord(this.fs, this.paths.journal, id, text, keepExisting, onWritten);
+  }
+
+  /** How many records wait in the command journal (with temp files being written): one readdir. */
+  waitingInJournal(): number {
+    return countJournalFiles(this.fs, this.paths.journal);
   }
 
   /**

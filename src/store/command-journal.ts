@@ -150,6 +150,15 @@ function makeJournalFolder(fs: StoreFs, dir: string): void {
   }
 }
 
+/** How many files the journal folder holds (records, and temp files being written): one readdir. */
+export function countJournalFiles(fs: StoreFs, dir: string): number {
+  try {
+    return fs.readdirSync(dir).length;
+  } catch {
+    return 0;
+  }
+}
+
 /** Whether the journal folder is there (with records, or a killed writer's temp file): one lstat. */
 export function hasJournal(fs: StoreFs, dir: string): boolean {
   return fs.lstatSync(dir, { throwIfNoEntry: false }) !== undefined;

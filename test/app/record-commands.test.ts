@@ -1,11 +1,12 @@
-import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
-import { recordCommands } from '../../src/app/record-commands.js';
-import { journalId } from '../../src/core/journal.js';
+import { ALONE_JOURNAL_BATCH, recordCommands } from '../../src/app/record-commands.js';
+import { journalId, serializeJournalRecord } from '../../src/core/journal.js';
 import { serializeCheckpoint } from '../../src/core/schema.js';
 import { CheckpointStore } from '../../src/store/checkpoint-store.js';
+import { JOURNAL_MAX_RECORDS } from '../../src/store/command-journal.js';
 import { tempDir } from '../helpers/fixtures.js';
 
 // What the relay answers a Bash hook on (issue 26: the command must be on disk before the hook ends):
@@ -70,11 +71,30 @@ describe('recording commands: told once they are on disk', () => {
     expect(commandsIn(root)).toEqual(['npm test']);
   });
 
-  it('in the checkpoint at once, with nobody waiting', async () => {
+  // A merge remembers the id of every record it takes (meta.journaled): a hook on its own that left 500
+  // to one merge would fill a full checkpoint with ids (about 18 KB), pushing its content out.
+  it.each([
+    ['a batch of records waits', ALONE_JOURNAL_BATCH],
+    ['the journal is full', JOURNAL_MAX_RECORDS],
+  ])('in the checkpoint at once, with nobody waiting, when %s', async (_, waiting) => {
     const { root, deps } = await project();
+    const journal = path.join(root, '.claude-checkpoint.journal');
+    mkdirSync(journal, { mode: 0o700 });
+    const at = Date.now() - 60_000;
+    for (let index = 0; index < waiting; index++) {
+      const record = {
+        commands: [{ command: `echo ${index}`, at: new Date(at).toISOString() }],
+        redactions: 0,
+      };
+      writeFileSync(
+        path.join(journal, `${journalId(new Date(at + index), 'abc123')}.json`),
+        serializeJournalRecord(record),
+      );
+    }
     await recordCommands(deps, { projectRoot: root, commands: [{ command: 'make', exitCode: 0 }] });
-    expect(commandsIn(root)).toEqual(['make']);
-    expect(existsSync(path.join(root, '.claude-checkpoint.journal'))).toBe(false);
+    // The waiting records first, merged as the lock was taken, then this one.
+    expect(commandsIn(root).slice(-2)).toEqual([`echo ${waiting - 1}`, 'make']);
+    expect(existsSync(journal)).toBe(false);
   });
 
   it('in the journal, when another holds the lock', async () => {
@@ -116,5 +136,43 @@ describe('a named record the journal cannot take, in a project with no checkpoin
     expect(told).toBe(1);
     const file = JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
     expect(file.meta.journaled).toEqual([recordId]);
+  });
+});
+
+// Hosts off (hooks/bash-record.ts): the Bash hook in its own process wrote the whole checkpoint, with its
+// backup, for every command (1.8x a bare `node` against the 1.3x target); the journal takes one small file.
+describe('a Bash hook on its own', () => {
+  it("journals the command: every read shows it, the lock's next holder merges it, in order, once", async () => {
+    const { root, deps } = await project();
+    const before = readFileSync(path.join(root, '.claude-checkpoint'), 'utf8');
+    const record = (command: string, callId: string) =>
+      recordCommands(deps, { projectRoot: root, commands: [{ command, exitCode: 0, callId }] });
+    const first = await record('make', 'toolu_1');
+    await record('npm test', 'toolu_2');
+    // The same tool call delivered twice (hooks in two scopes).
+    await record('npm test', 'toolu_2');
+    expect(first).toEqual({ created: false, pending: true, redactions: 0 });
+    expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).toBe(before);
+    const loaded = await new CheckpointStore(root).load();
+    expect(loaded.found && loaded.checkpoint.recentCommands.map((c) => c.command)).toEqual([
+      'make',
+      'npm test',
+    ]);
+    // The end of the turn, a save: anything that takes the lock.
+    await new CheckpointStore(root).withLock(async () => undefined);
+    expect(commandsIn(root)).toEqual(['make', 'npm test']);
+    expect(existsSync(path.join(root, '.claude-checkpoint.journal'))).toBe(false);
+  });
+
+  it('starts the checkpoint itself in a project that has none', async () => {
+    const root = tempDir();
+    const deps = defaultDeps({ env: { HOME: tempDir() }, cwd: () => root });
+    const recorded = await recordCommands(deps, {
+      projectRoot: root,
+      commands: [{ command: 'make', exitCode: 0 }],
+    });
+    expect(recorded.created).toBe(true);
+    expect(commandsIn(root)).toEqual(['make']);
+    expect(existsSync(path.join(root, '.claude-checkpoint.journal'))).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { mergeJournal } from '../helpers/relay.js';
 
 beforeAll(assertBuilt);
 
@@ -106,6 +107,8 @@ describe('a hook input over MAX_INPUT_BYTES (16 MB)', { timeout: 60_000 }, () =>
       tool_response: { stdout: 'w'.repeat(17 * 1024 * 1024), stderr: '', interrupted: true },
     };
     expect((await hook(['PostToolUse'], JSON.stringify(claude))).code).toBe(0);
+    // The second hook, on its own, journals its command: merged as the end of the turn does.
+    await mergeJournal(root);
     const commands = recorded() as { command: string; exitCode?: number; note?: string }[];
     expect(commands.map(({ command }) => command)).toEqual(['npm test', 'make e2e']);
     for (const command of commands) {

@@ -9,6 +9,7 @@ import {
   commandsInFile,
   type JournalHoldPoint,
   journalHold,
+  mergeJournal,
   startRelayServer,
 } from '../helpers/relay.js';
 
@@ -64,9 +65,10 @@ describe('a Bash hook whose MCP server is killed before it answers', () => {
       const brief = await runCli(['brief'], { cwd: root, env });
       expect(count(brief.stdout, 'echo kill-1')).toBe(1);
 
-      // The next hook, with no server, takes the lock and merges the journal: a killed writer's temp
-      // file is taken (its record whole) or removed, never left.
+      // The next hook, with no server, journals its command; the lock's next holder merges the journal:
+      // a killed writer's temp file is taken (its record whole) or removed, never left.
       expect(await bashHook(root, env, 'echo after')).toMatchObject({ code: 0, stderr: '' });
+      await mergeJournal(root);
       expect(commandsInFile(root)).toEqual(['echo kill-1', 'echo after']);
       expect(journalLeft(root)).toEqual([]);
       // Said, not silent: the server's log may tell why it stopped, and whether its record was in place.
@@ -109,6 +111,7 @@ describe('a Bash hook whose MCP server is killed before it answers', () => {
     );
     expect([...shown].sort()).toEqual([...commands].sort());
     expect(await bashHook(root, env, 'echo after')).toMatchObject({ code: 0, stderr: '' });
+    await mergeJournal(root);
     expect([...commandsInFile(root)].sort()).toEqual([...commands, 'echo after'].sort());
   });
 });

@@ -18,6 +18,7 @@ import {
   bashThroughRelay,
   commandsInFile,
   gitFailingAt,
+  mergeJournal,
   otherVersionRequest,
   promptThroughRelay,
   recordedCommands,
@@ -200,9 +201,10 @@ describe('hooks handed to the running MCP server', () => {
     expect(bash.code).toBe(0);
     expect(bash.stderr).toContain('the MCP server stopped before it answered');
     expect(recordedCommands(root)).toEqual(['maybe run by the server']);
-    // Merged by the next hook, which runs itself: still once.
+    // The next hook, which runs itself, journals its command; merged by the lock's next holder: still once.
     await new Promise<void>((resolve) => silent.close(() => resolve()));
     await bashHook(root, { ...env, CHECKPOINT_HOOK_HOST: '0' }, 'next');
+    await mergeJournal(root);
     expect(commandsInFile(root)).toEqual(['maybe run by the server', 'next']);
   });
 

@@ -1,15 +1,11 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOOK_ENTRY, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { recordedCommands } from '../helpers/relay.js';
 
 // Issue 26: a hook read its stdin until EOF, so an agent that left the pipe open (silent, or after its JSON)
 // held the hook until the agent's own timeout killed it, its work undone.
-const commands = (root: string): string[] =>
-  JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).recentCommands.map(
-    (entry: { command: string }) => entry.command,
-  );
+const commands = recordedCommands;
 
 async function project() {
   const root = createRepo({ committed: { 'a.ts': 'a' } });

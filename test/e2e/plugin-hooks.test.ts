@@ -17,15 +17,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, runNodeScript } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { recordedCommands, shownCheckpoint } from '../helpers/relay.js';
 
 // The committed plugin bundle, as Claude Code runs it: hook.cjs loads hook-main.cjs through V8's code cache.
 const PLUGIN_DIST = fileURLToPath(new URL('../../plugin/dist/', import.meta.url));
 const HOOK_CJS = path.join(PLUGIN_DIST, 'hook.cjs');
 const HOOK_MJS = path.join(PLUGIN_DIST, 'hook.mjs');
 
-const stored = (root: string) => JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
-const commands = (root: string) =>
-  stored(root).recentCommands.map((entry: { command: string }) => entry.command) as string[];
+// What every read shows: a Bash hook on its own leaves its command in the journal for the lock's next holder.
+const commands = recordedCommands;
 
 function bash(entry: string, root: string, env: Record<string, string>, command: string) {
   return runNodeScript(entry, ['PostToolUse'], {
@@ -196,7 +196,7 @@ describe('the plugin hook entry (hook.cjs)', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('');
-    expect(stored(root).recentCommands).toEqual([]);
+    expect(shownCheckpoint(root).recentCommands).toEqual([]);
   });
 });
 

@@ -728,14 +728,19 @@ describe('the other agents’ hooks fill the checkpoint from their sessions', ()
           },
         }),
       ).toMatchObject({ code: 0, stderr: '' });
-    const saved = readFileSync(path.join(root, '.claude-checkpoint'), 'utf8');
+    // The second is in the command journal until the end of the turn merges it: redacted there too.
+    const journal = path.join(root, '.claude-checkpoint.journal');
+    const saved = [
+      readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'),
+      ...readdirSync(journal).map((name) => readFileSync(path.join(journal, name), 'utf8')),
+    ].join('\n');
     for (const part of [secret.slice(0, 12), secret.slice(-12)]) expect(saved).not.toContain(part);
-    expect(recorded()).toHaveLength(2);
-    for (const entry of recorded()) expect(entry.command).toHaveLength(2_000);
 
     writeEvents(commands.map((command) => ({ tool: 'bash', args: { command }, exitCode: 0 })));
     expect(await stop()).toMatchObject({ code: 0, stderr: '' });
     expect(recorded()).toHaveLength(2);
+    for (const entry of recorded()) expect(entry.command).toHaveLength(2_000);
+    expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).not.toContain(secret.slice(-12));
   });
 
   // Seen in real sessions: when agentStop ran, the file ended at the last model call's start; its answer

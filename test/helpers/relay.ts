@@ -6,8 +6,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { onTestFinished } from 'vitest';
 import { applyJournal, type JournalRecord, parseJournalRecord } from '../../src/core/journal.js';
-import { parseCheckpoint } from '../../src/core/schema.js';
+import { type Checkpoint, parseCheckpoint } from '../../src/core/schema.js';
 import { PACKAGE_VERSION, RELAY_PROTOCOL, type RelayRequest } from '../../src/hooks/relay-protocol.js';
+import { CheckpointStore } from '../../src/store/checkpoint-store.js';
 import { readJournal } from '../../src/store/command-journal.js';
 import { nodeFs } from '../../src/store/fs-seam.js';
 import { type CliResult, runNodeScript, SHIPPED_HOOK_ENTRY } from './cli.js';
@@ -31,11 +32,11 @@ export const bashInput = (root: string, command: string) =>
   JSON.stringify({ cwd: root, tool_name: 'Bash', tool_input: { command }, tool_response: {} });
 
 /**
- * The commands the checkpoint in `root` has recorded, oldest first, as every read shows them: the file's,
- * with its command journal's waiting records applied (a server answers a Bash hook once the command is in
- * the journal, and merges it into the file right after).
+ * The checkpoint in `root` as every read shows it: the file's, with its command journal's waiting records
+ * applied (a server answers a Bash hook once the command is in the journal, and merges it into the file
+ * right after; a Bash hook on its own leaves it there for the lock's next holder).
  */
-export function recordedCommands(root: string): string[] {
+export function shownCheckpoint(root: string): Checkpoint {
   const file = path.join(root, '.claude-checkpoint');
   // As CheckpointStore.load: a merge between the two reads renamed a new file into place; read again.
   const identity = () => {
@@ -52,8 +53,20 @@ export function recordedCommands(root: string): string[] {
     }
     if (identity() !== before && attempt < 3) continue;
     const merged = applyJournal(checkpoint, records, new Date());
-    return (merged.changed ? merged.checkpoint : checkpoint).recentCommands.map((entry) => entry.command);
+    return merged.changed ? merged.checkpoint : checkpoint;
   }
+}
+
+/** The commands the checkpoint in `root` has recorded, oldest first, as every read shows them. */
+export const recordedCommands = (root: string): string[] =>
+  shownCheckpoint(root).recentCommands.map((entry) => entry.command);
+
+/**
+ * Takes the checkpoint's lock and lets it go, as its next holder (the end of the turn, a save) does: the
+ * journal's waiting records are merged into the file. A Bash hook on its own only journals its command.
+ */
+export async function mergeJournal(root: string): Promise<void> {
+  await new CheckpointStore(root).withLock(async () => undefined);
 }
 
 /** The commands the checkpoint file itself holds, journal aside. */
