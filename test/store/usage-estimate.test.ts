@@ -15,6 +15,31 @@ import { createRepo, tempDir } from '../helpers/fixtures.js';
 const usageAdded = (storeDir: string) =>
   (JSON.parse(readFileSync(path.join(storeDir, 'usage.json'), 'utf8')) as { addedBytes: number }).addedBytes;
 
+/** A repository of these files, settled, with a first snapshot: then what the store and its estimate add. */
+async function afterFirstSnapshot(committed: Record<string, string>) {
+  const root = createRepo({ committed });
+  const settled = new Date(Date.now() - 10_000);
+  for (const file of Object.keys(committed)) utimesSync(path.join(root, file), settled, settled);
+  return measuredFrom(root);
+}
+
+async function measuredFrom(root: string) {
+  const storeBase = tempDir('usage-estimate-store-');
+  const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: storeBase } });
+  const storeDir = projectStoreDir(storeBase, root);
+  const snapshot = async () => (await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' })).created;
+  await snapshot();
+  const size = () => storeSizeBytes(storeDir, path.join(storeDir, 'lock'));
+  const sizeBefore = await size();
+  const estimateBefore = usageAdded(storeDir);
+  return {
+    root,
+    snapshot,
+    added: async () => (await size()) - sizeBefore,
+    estimated: () => usageAdded(storeDir) - estimateBefore,
+  };
+}
+
 describe("a snapshot's size estimate", () => {
   it('is not below what ten files changed in ten folders added to the store', async () => {
     const committed = Object.fromEntries(
@@ -23,24 +48,14 @@ describe("a snapshot's size estimate", () => {
         `export const value${i} = ${i};\n`,
       ]),
     );
-    const root = createRepo({ committed });
-    const settled = new Date(Date.now() - 10_000);
-    for (const file of Object.keys(committed)) utimesSync(path.join(root, file), settled, settled);
-    const storeBase = tempDir('usage-estimate-store-');
-    const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: storeBase } });
-    const storeDir = projectStoreDir(storeBase, root);
-    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
-    const sizeBefore = await storeSizeBytes(storeDir, path.join(storeDir, 'lock'));
-    const estimateBefore = usageAdded(storeDir);
+    const { root, snapshot, added, estimated } = await afterFirstSnapshot(committed);
     for (let i = 0; i < 10; i++)
       writeFileSync(
         path.join(root, Object.keys(committed)[i * 7] as string),
         `export const changed${i} = 1;\n`,
       );
-    const { created } = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
-    expect(created).toBe(true);
-    const added = (await storeSizeBytes(storeDir, path.join(storeDir, 'lock'))) - sizeBefore;
-    expect(usageAdded(storeDir) - estimateBefore).toBeGreaterThanOrEqual(added);
+    expect(await snapshot()).toBe(true);
+    expect(estimated()).toBeGreaterThanOrEqual(await added());
   });
 
   it('is not below what changes in a folder of 3,000 files added to the store, snapshot after snapshot', async () => {
@@ -50,24 +65,15 @@ describe("a snapshot's size estimate", () => {
         `content ${i}\n`,
       ]),
     );
-    const root = createRepo({ committed });
-    const settled = new Date(Date.now() - 10_000);
-    for (const file of Object.keys(committed)) utimesSync(path.join(root, file), settled, settled);
-    const storeBase = tempDir('usage-estimate-store-');
-    const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: storeBase } });
-    const storeDir = projectStoreDir(storeBase, root);
-    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
-    const sizeBefore = await storeSizeBytes(storeDir, path.join(storeDir, 'lock'));
-    const estimateBefore = usageAdded(storeDir);
+    const { root, snapshot, added, estimated } = await afterFirstSnapshot(committed);
     const changed = path.join(root, 'big/a-file-with-a-fairly-long-name-000007.txt');
     for (let round = 0; round < 4; round++) {
       writeFileSync(changed, `changed ${round}\n`);
-      expect((await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' })).created).toBe(true);
+      expect(await snapshot()).toBe(true);
     }
-    const added = (await storeSizeBytes(storeDir, path.join(storeDir, 'lock'))) - sizeBefore;
     // Each round rewrites big/'s tree: some 100 KB uncompressed, well over any fixed allowance.
-    expect(added).toBeGreaterThan(4 * 20_000);
-    expect(usageAdded(storeDir) - estimateBefore).toBeGreaterThanOrEqual(added);
+    expect(await added()).toBeGreaterThan(4 * 20_000);
+    expect(estimated()).toBeGreaterThanOrEqual(await added());
   }, 60_000);
 
   it.skipIf(process.platform !== 'linux')(
@@ -81,19 +87,13 @@ describe("a snapshot's size estimate", () => {
           Buffer.concat([folder, Buffer.from(`/a-file-with-a-fairly-long-name-${i}.txt`)]),
           `${i}\n`,
         );
-      const storeBase = tempDir('usage-estimate-store-');
-      const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: storeBase } });
-      const storeDir = projectStoreDir(storeBase, root);
-      await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
-      const sizeBefore = await storeSizeBytes(storeDir, path.join(storeDir, 'lock'));
-      const estimateBefore = usageAdded(storeDir);
+      const { snapshot, added, estimated } = await measuredFrom(root);
       const changed = Buffer.concat([folder, Buffer.from('/a-file-with-a-fairly-long-name-7.txt')]);
       for (let round = 0; round < 3; round++) {
         writeFileSync(changed, `changed ${round}\n`);
-        expect((await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' })).created).toBe(true);
+        expect(await snapshot()).toBe(true);
       }
-      const added = (await storeSizeBytes(storeDir, path.join(storeDir, 'lock'))) - sizeBefore;
-      expect(usageAdded(storeDir) - estimateBefore).toBeGreaterThanOrEqual(added);
+      expect(estimated()).toBeGreaterThanOrEqual(await added());
     },
     60_000,
   );
@@ -103,15 +103,11 @@ describe("a snapshot's size estimate", () => {
     const outside = tempDir('usage-estimate-outside-');
     for (let i = 0; i < 3000; i++)
       writeFileSync(path.join(outside, `outside-file-with-a-long-name-${i}.txt`), '');
-    const storeBase = tempDir('usage-estimate-store-');
-    const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: storeBase } });
-    const storeDir = projectStoreDir(storeBase, root);
-    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
-    const estimateBefore = usageAdded(storeDir);
+    const { snapshot, estimated } = await measuredFrom(root);
     rmSync(path.join(root, 'dir'), { recursive: true });
     symlinkSync(outside, path.join(root, 'dir'));
-    expect((await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' })).created).toBe(true);
+    expect(await snapshot()).toBe(true);
     // Listed through the link, the outside folder's 3,000 names would count some 200 KB.
-    expect(usageAdded(storeDir) - estimateBefore).toBeLessThan(20_000);
+    expect(estimated()).toBeLessThan(20_000);
   });
 });
