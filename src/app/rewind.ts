@@ -728,7 +728,7 @@ async function refuseUnknownPaths(
 
 /** A file on disk that no snapshot takes: named as diff and restore refuse it. */
 function notHeldOnDisk(file: string, snapshotId: string): string {
-  return `path '${file}' is in neither snapshot ${snapshotId} nor what a snapshot of the working tree holds: the file is there, but snapshots leave it out (git-ignored, over the size cap, or in a nested repository)`;
+  return `path '${file}' is in neither snapshot ${snapshotId} nor what a snapshot of the working tree holds: it is there, but snapshots leave it out (git-ignored, over the size cap, in a nested repository, or a folder with no file a snapshot holds: snapshots hold files, not empty folders)`;
 }
 
 /** The checkpoint and its backups: never in a snapshot, for a reason of their own. */

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadStructured, saveStructured } from '../app/views.js';
@@ -124,7 +125,7 @@ async function saveInputFrom(
   if (root !== undefined) {
     // Two folders named two ways: which one the save goes to is not decided in silence (newcomer trial).
     const given = raw.projectRoot;
-    if (typeof given === 'string' && given.trim() !== '' && path.resolve(given) !== root)
+    if (typeof given === 'string' && given.trim() !== '' && !sameFolder(given, root))
       throw new CheckpointError(
         'INVALID_INPUT',
         `--root and projectRoot (in the JSON on stdin) name different folders: --root '${escapeControls(root)}', projectRoot '${escapeControls(given)}'; give the folder once (or the same folder in both)`,
@@ -276,4 +277,14 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
       return checks.some((check) => check.level === 'fail') ? EXIT.failure : EXIT.ok;
     }),
   );
+}
+
+/** Whether two paths name one folder, through links too (`--root` is resolved; a link in the JSON names it as well). */
+function sameFolder(given: string, root: string): boolean {
+  if (path.resolve(given) === root) return true;
+  try {
+    return realpathSync.native(given) === realpathSync.native(root);
+  } catch {
+    return false;
+  }
 }

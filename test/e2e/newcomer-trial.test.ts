@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { assertBuilt, CLI, cliProject, runCli } from '../helpers/cli.js';
@@ -180,6 +180,16 @@ describe('a file no snapshot holds is named so by restore and diff, never "alrea
     expect((await cli('list', '--json')).stdout).toContain('"total": 1');
   });
 
+  it('an empty folder made since the snapshot is named as a folder snapshots do not hold, not as a file (review)', async () => {
+    const { root, cli } = cliProject();
+    expect((await cli('snapshot')).code).toBe(0);
+    mkdirSync(path.join(root, 'empty'));
+    const refused = await cli('restore', 'latest', 'empty', '--yes');
+    expect(refused.stderr).toContain('snapshots hold files, not empty folders');
+    expect(refused.stderr).not.toContain('the file is there');
+    expect(refused.code).toBe(2);
+  });
+
   it('a file the snapshot left out (over the size cap) is still named as that, with exit 0', async () => {
     const { root, env } = cliProject();
     const run = { cwd: root, env: { ...env, CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.001' } };
@@ -327,6 +337,17 @@ describe('save --stdin with --root and another projectRoot in the JSON (item 12)
       root,
     );
     expect(same.code, same.stderr).toBe(0);
+    // The same folder through a link is the same folder (review).
+    const link = path.join(tempDir('newcomer-link-'), 'project');
+    symlinkSync(root, link);
+    const linked = await input(
+      JSON.stringify({ goal: 'Ship it', projectRoot: link }),
+      'save',
+      '--stdin',
+      '--root',
+      root,
+    );
+    expect(linked.code, linked.stderr).toBe(0);
   });
 });
 
