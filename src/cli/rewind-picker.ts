@@ -184,7 +184,9 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
       const line = (id: string) => `/resume ${escapeControls(id)} (${describeResumeRow(row, config.now)})`;
       // The full id where it fits; the first 8 characters (as every list shows) where it does not.
       const full = line(row.sessionId);
-      return [...full].length <= config.width - 2 ? full : line(row.sessionId.slice(0, 8));
+      return [...full].length <= config.width - 2
+        ? full
+        : fitWidth(line(row.sessionId.slice(0, 8)), config.width - 2);
     };
     const line =
       'entry' in item ? renderRewindEntry(item.entry, config.now, config.width - 2) : resumeLine(item);
@@ -219,7 +221,7 @@ export const rewindPicker = createPrompt<PickerResult, PickerConfig>((config, do
     ].join('\n');
   }
   // Cut to the terminal's width: a wrapped title pushes the list down a line (newcomer trial).
-  const header = `${config.bold(fitWidth(config.title, config.width))}\n${config.dim('↑↓ move · Enter choose · d diff · q/Esc quit')}`;
+  const header = `${config.bold(fitWidth(config.title, config.width))}\n${config.dim(fitWidth('↑↓ move · Enter choose · d diff · q/Esc quit', config.width))}`;
   if (phase === 'list' || !entry) return `${header}\n${list}`;
   const menu = actions.map((action, index) => {
     const line = `${index + 1}. ${action.label}`;

@@ -30,7 +30,8 @@ export function renderRewindEntry(entry: RewindEntry, now: Date, width = 80): st
   const head = `${formatAge(new Date(entry.createdAt), now)} · ${escapeControls(entry.agent ?? 'agent?')} · ${formatChangeCounts(entry.changes)}  `;
   const room = Math.max(10, width - columnsOf(head));
   const prompt = escapeControls(entry.prompt.replace(/\s+/g, ' ')) || '(empty prompt)';
-  return `${head}${fitWidth(prompt, room)}`;
+  // In a narrow terminal the head alone may not leave the prompt its 10 columns: the whole line is cut too.
+  return fitWidth(`${head}${fitWidth(prompt, room)}`, width);
 }
 
 /** A group of `rewind --all`'s picker: a session, its resume command and its prompts, newest first. */

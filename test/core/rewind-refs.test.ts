@@ -200,6 +200,12 @@ describe('a prompt’s line in the picker and in rewind --list', () => {
     },
   );
 
+  it('cuts the whole line where its head alone leaves the prompt less than 10 columns (a narrow terminal, review)', () => {
+    const long = { ...entry, agent: 'an-agent-with-a-long-name', prompt: 'Make the tests pass' };
+    for (const width of [30, 38, 40])
+      expect(columns(renderRewindEntry(long, now, width))).toBeLessThanOrEqual(width);
+  });
+
   it('leaves a prompt that fits as it is', () => {
     const line = renderRewindEntry({ ...entry, prompt: '修正 the login form' }, now, 80);
     expect(line.endsWith('修正 the login form')).toBe(true);
