@@ -560,8 +560,13 @@ export async function diffSnapshot(
     const toTree = to ? to.tree : (current as CaptureResult).tree;
     const file = readings && (await pickGivenPath(store, [from.tree, toTree], readings));
     const files = await store.diffStat(from.tree, toTree, file ? [file] : []);
-    // "No differences" about a path neither side has would be a false all-clear (issue 26).
-    if (file && files.length === 0 && !(await store.treeHasPath(from.tree, file))) {
+    // "No differences" about a path neither side has would be a false all-clear (issue 26). One that a side
+    // left out (over the size cap, nested) is named as not compared below, as restore names it (review).
+    const leftOutBySide = (file: string) =>
+      [from.skipped, to ? to.skipped : current?.skipped].some(
+        (skipped) => leftOutUnder(leftOutOf(skipped), [file]).length > 0,
+      );
+    if (file && files.length === 0 && !leftOutBySide(file) && !(await store.treeHasPath(from.tree, file))) {
       const onDisk = !to && (await isOnDisk(store, file));
       throw new CheckpointError(
         'INVALID_INPUT',

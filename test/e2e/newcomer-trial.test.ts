@@ -198,6 +198,10 @@ describe('a file no snapshot holds is named so by restore and diff, never "alrea
     const restore = await runCli(['restore', 'latest', 'big.bin', '--yes'], run);
     expect(restore.stdout).toContain('so no restore from it brings back: `big.bin`');
     expect(restore.code).toBe(0);
+    // diff says the same of it, where it said the path was in neither side (review).
+    const diff = await runCli(['diff', 'latest', 'big.bin'], run);
+    expect(diff.stdout).toMatch(/Not compared: snapshot \S+ leaves out `big.bin`/);
+    expect(diff.code, diff.stderr).toBe(0);
   });
 
   it('a file made since the snapshot is still restored by deleting it', async () => {
