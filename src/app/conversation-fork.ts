@@ -68,6 +68,11 @@ export interface ConversationOutcome extends ConversationPlan {
   promptFromLabel: boolean;
   /** How to continue the original session (for an agent whose conversation we cannot fork). */
   resumeOriginal: string | null;
+  /**
+   * No new session was wanted, so none written is no failure: the prompt opened the session (nothing came
+   * before it), or the agent forks its own sessions (OpenCode).
+   */
+  noForkNeeded?: true;
 }
 
 type PromptSnapshot = SnapshotRecord & { sessionId: string };
@@ -524,6 +529,7 @@ export async function forkConversation(
     prompt: snapshot.label ?? '',
     promptFromLabel: true,
     resumeOriginal: resumeCommand(snapshot.agent, snapshot.sessionId),
+    ...(NO_FORK[snapshot.agent ?? 'claude'] ? { noForkNeeded: true as const } : {}),
   };
   const forker = FORKERS[snapshot.agent ?? 'claude'];
   if (!forker || files.length === 0) return base;
@@ -595,6 +601,7 @@ async function writeFork(
         ...here,
         prompt: attempt.prompt,
         promptFromLabel: false,
+        noForkNeeded: true,
         reason: `This prompt opened the session: nothing came before it. Start a new session (\`${forker.start}\`) and send it again.`,
       };
   }

@@ -61,7 +61,10 @@ export async function applyRewind(
   return EXIT.failure;
 }
 
-/** A rewind that asked for the conversation and could not write (or would not write) a new session. */
+/**
+ * A rewind that asked for the conversation and could not write a new session it needed: not one at the
+ * session's first prompt (nothing came before it), nor for an agent that forks its own (OpenCode).
+ */
 function conversationFailed(outcome: RewindOutcome): boolean {
-  return outcome.conversation !== null && !outcome.conversation.fork;
+  return outcome.conversation !== null && !outcome.conversation.fork && !outcome.conversation.noForkNeeded;
 }

@@ -90,5 +90,14 @@ describe('rewind --conversation', () => {
     });
     expect(result.code, result.stderr).toBe(0);
     expect(readdirSync(folder).length).toBe(2);
+    // The prompt that opened the session: nothing came before it, so no session is wanted, and none
+    // written is no failure (the agents' real sessions showed it: exit 1 there was wrong).
+    const first = await runCli(['rewind', 'latest~1', '--conversation', '--yes', '--session', SESSION], {
+      cwd: root,
+      env,
+    });
+    expect(first.stdout).toContain('This prompt opened the session: nothing came before it.');
+    expect(first.code, first.stderr).toBe(0);
+    expect(readdirSync(folder).length).toBe(2);
   });
 });
