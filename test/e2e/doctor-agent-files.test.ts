@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { HOOK_EVENTS } from '../../src/core/hook-events.js';
 import { assertBuilt, CLI, runCli, runNodeScript, SHIPPED_HOOK_ENTRY } from '../helpers/cli.js';
 import { createRepo, tempDir } from '../helpers/fixtures.js';
+import { mergeJournal } from '../helpers/relay.js';
 
 beforeAll(assertBuilt);
 
@@ -176,6 +177,8 @@ describe('a damaged checkpoint replaced by a Bash hook', () => {
     });
     const hook = await runNodeScript(SHIPPED_HOOK_ENTRY, ['PostToolUse'], { cwd: root, env, input });
     expect(hook).toMatchObject({ code: 0, stderr: '' });
+    // A hook on its own journals the command; the next holder of the lock merges it into the file.
+    await mergeJournal(root);
     expect(readFileSync(path.join(root, '.claude-checkpoint.damaged'), 'utf8')).toBe(
       '{ "goal": "ship it, and my own note" ',
     );
