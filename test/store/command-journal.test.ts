@@ -57,6 +57,23 @@ function startWorker(args: string[]) {
 
 beforeAll(assertBuilt);
 
+/** A file system that notes each fsync and rename, in order. */
+function watchSyncsAndRenames(): { steps: string[]; watchedFs: StoreFs } {
+  const steps: string[] = [];
+  const watchedFs: StoreFs = {
+    ...fs,
+    fsyncSync: ((fd: number) => {
+      steps.push('fsync');
+      fs.fsyncSync(fd);
+    }) as StoreFs['fsyncSync'],
+    renameSync: ((from: fs.PathLike, to: fs.PathLike) => {
+      steps.push('rename');
+      fs.renameSync(from, to);
+    }) as StoreFs['renameSync'],
+  };
+  return { steps, watchedFs };
+}
+
 describe('the command journal', () => {
   it('takes records while the lock is held, and its holder merges them as it lets go: no one waits', async () => {
     const root = tempDir();
@@ -229,18 +246,7 @@ describe('the command journal', () => {
   it('syncs a record to disk before it is renamed into place', async () => {
     const root = tempDir();
     await start(root);
-    const steps: string[] = [];
-    const watchedFs: StoreFs = {
-      ...fs,
-      fsyncSync: ((fd: number) => {
-        steps.push('fsync');
-        fs.fsyncSync(fd);
-      }) as StoreFs['fsyncSync'],
-      renameSync: ((from: fs.PathLike, to: fs.PathLike) => {
-        steps.push('rename');
-        fs.renameSync(from, to);
-      }) as StoreFs['renameSync'],
-    };
+    const { steps, watchedFs } = watchSyncsAndRenames();
     journal(new CheckpointStore(root, watchedFs), 'make');
     expect(steps).toEqual(['fsync', 'rename']);
   });
@@ -250,18 +256,7 @@ describe('the command journal', () => {
   it('tells its caller once the record is whole and in place, before its sync', async () => {
     const root = tempDir();
     await start(root);
-    const steps: string[] = [];
-    const watchedFs: StoreFs = {
-      ...fs,
-      fsyncSync: ((fd: number) => {
-        steps.push('fsync');
-        fs.fsyncSync(fd);
-      }) as StoreFs['fsyncSync'],
-      renameSync: ((from: fs.PathLike, to: fs.PathLike) => {
-        steps.push('rename');
-        fs.renameSync(from, to);
-      }) as StoreFs['renameSync'],
-    };
+    const { steps, watchedFs } = watchSyncsAndRenames();
     const store = new CheckpointStore(root, watchedFs);
     const id = journalId(new Date(), 'told-1');
     const text = serializeJournalRecord(recordedCommands([{ command: 'make', exitCode: 0 }], new Date()));
