@@ -84,14 +84,20 @@ describe('handoff errors read as sentences on both surfaces, with their own fiel
   });
 });
 
+/** Two clones of one remote: Alice saved, changed a file and pushed a handoff; Bob's clone, to pull it. */
+async function bobWithAlicesHandoff() {
+  const { bare } = bareRemote();
+  const a = machine(`file://${bare}`, 'Alice');
+  const b = machine(`file://${bare}`, 'Bob');
+  expect((await onMachine(a, 'save', '--goal', 'Add the login form')).code).toBe(0);
+  writeTree(a.root, { 'src/app.ts': 'export const app = 2;\n' });
+  expect((await onMachine(a, 'handoff', 'push')).code).toBe(0);
+  return b;
+}
+
 describe('a pull that is only a plan says so, and one that changes nothing takes no snapshot (items 2 and 10)', () => {
   it('handoff pull --dry-run and pull_handoff are headed as a plan and say how to apply it', async () => {
-    const { bare } = bareRemote();
-    const a = machine(`file://${bare}`, 'Alice');
-    const b = machine(`file://${bare}`, 'Bob');
-    expect((await onMachine(a, 'save', '--goal', 'Add the login form')).code).toBe(0);
-    writeTree(a.root, { 'src/app.ts': 'export const app = 2;\n' });
-    expect((await onMachine(a, 'handoff', 'push')).code).toBe(0);
+    const b = await bobWithAlicesHandoff();
 
     const dry = await onMachine(b, 'handoff', 'pull', '--dry-run');
     expect(dry.code).toBe(0);
@@ -115,12 +121,7 @@ describe('a pull that is only a plan says so, and one that changes nothing takes
   });
 
   it('handoff pull --yes twice: the second changes nothing, takes no snapshot and prints no undo', async () => {
-    const { bare } = bareRemote();
-    const a = machine(`file://${bare}`, 'Alice');
-    const b = machine(`file://${bare}`, 'Bob');
-    expect((await onMachine(a, 'save', '--goal', 'Add the login form')).code).toBe(0);
-    writeTree(a.root, { 'src/app.ts': 'export const app = 2;\n' });
-    expect((await onMachine(a, 'handoff', 'push')).code).toBe(0);
+    const b = await bobWithAlicesHandoff();
     const first = await onMachine(b, 'handoff', 'pull', '--yes');
     expect(first.stdout).toContain('To undo: ');
     const snapshots = async () =>
