@@ -207,6 +207,8 @@ export function renderDiff(diff: DiffView): string {
     (side) =>
       `Not compared: ${side.snapshot === 'working tree' ? 'a snapshot of the working tree now' : `snapshot ${side.snapshot}`} leaves out ${side.leftOut.map((entry) => describeLeftOut(entry)).join(', ')}.`,
   );
+  // One path a side left out: it was not compared, which "no differences" would hide (issue 26).
+  if (diff.files.length === 0 && diff.patch !== undefined && notHeld.length > 0) return notHeld.join('\n');
   if (diff.files.length === 0)
     return [
       `No differences between snapshot ${diff.from} and ${diff.to}${notHeld.length > 0 ? ' in what they hold' : ''}.`,
