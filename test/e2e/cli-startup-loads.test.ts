@@ -56,16 +56,18 @@ async function loadedBy(args: string[], root: string, storeDir: string): Promise
     .filter((name) => !name.endsWith('register.mjs') && !name.endsWith('hooks.mjs'));
 }
 
+/** A project with a checkpoint and a snapshot, and a file changed since: what status and list meet. */
+async function project() {
+  const root = createRepo({ committed: { 'a.txt': 'one\n', 'src/b.ts': 'export {};\n' } });
+  const storeDir = tempDir('checkpoint-store-');
+  const env = { CHECKPOINT_STORE_DIR: storeDir };
+  for (const args of [['save', '--goal', 'Ship it', '--task', 'in_progress:start'], ['snapshot']])
+    expect((await runCli(args, { cwd: root, env })).code).toBe(0);
+  writeFileSync(path.join(root, 'a.txt'), 'two\n');
+  return { root, storeDir };
+}
+
 describe('what the CLI loads to start', () => {
-  const project = async () => {
-    const root = createRepo({ committed: { 'a.txt': 'one\n', 'src/b.ts': 'export {};\n' } });
-    const storeDir = tempDir('checkpoint-store-');
-    const env = { CHECKPOINT_STORE_DIR: storeDir };
-    for (const args of [['save', '--goal', 'Ship it', '--task', 'in_progress:start'], ['snapshot']])
-      expect((await runCli(args, { cwd: root, env })).code).toBe(0);
-    writeFileSync(path.join(root, 'a.txt'), 'two\n');
-    return { root, storeDir };
-  };
   const others = ['package zod', 'package jsonc-parser', 'package smol-toml', 'package @inquirer/core'];
 
   it.each([['--help'], ['list'], ['status']])(
@@ -352,12 +354,8 @@ describe('V8 tiering in a short command', () => {
     // Node compiles each of its own functions from source on its first call, in every process (its code
     // cache holds only its modules' top levels): about 100K instructions each, where our code comes from
     // our cache (issue 26). `--log-function-events` names each function compiled.
-    const root = createRepo({ committed: { 'a.txt': 'one\n', 'src/b.ts': 'export {};\n' } });
-    const storeDir = tempDir('checkpoint-store-');
+    const { root, storeDir } = await project();
     const env = { CHECKPOINT_STORE_DIR: storeDir };
-    for (const args of [['save', '--goal', 'Ship it', '--task', 'in_progress:start'], ['snapshot']])
-      expect((await runCli(args, { cwd: root, env })).code).toBe(0);
-    writeFileSync(path.join(root, 'a.txt'), 'two\n');
     const unwanted =
       /^node:(timers|internal\/timers|internal\/priority_queue) |^node:path (relative|parse)$|^node:internal\/encoding TextDecoder$|^node:internal\/process\/warning emitWarning$/;
     // In `status`, nor Buffer's table of encodings, which a named one (`toString('utf8')`) compiles.

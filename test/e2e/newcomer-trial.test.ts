@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { assertBuilt, CLI, cliProject, runCli } from '../helpers/cli.js';
+import { assertBuilt, CLI, cliProject, runCli, sendPrompt } from '../helpers/cli.js';
 import { createRepo, git, tempDir, writeTree } from '../helpers/fixtures.js';
 import { bareRemote, machine, cli as onMachine } from '../helpers/handoff.js';
 import { connect } from '../helpers/mcp.js';
@@ -239,15 +239,8 @@ describe('rewind --list --all gives every session its resume command (item 9)', 
     for (const [session, prompt] of [
       ['aaaaaaaa-1111-4222-8333-444444444444', 'First'],
       ['bbbbbbbb-1111-4222-8333-444444444444', 'Second'],
-    ] as const) {
-      const input = JSON.stringify({
-        session_id: session,
-        cwd: root,
-        hook_event_name: 'UserPromptSubmit',
-        prompt,
-      });
-      expect((await runCli(['hook', 'UserPromptSubmit'], { cwd: root, env, input })).code).toBe(0);
-    }
+    ] as const)
+      expect((await sendPrompt(root, env, session, prompt)).code).toBe(0);
     const listed = await runCli(['rewind', '--list', '--all'], { cwd: root, env });
     const resumes = listed.stdout.split('\n').filter((line) => line.startsWith('  resume it: '));
     expect(resumes).toEqual([

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI, type CliResult, childEnv, runCli } from '../helpers/cli.js';
+import { assertBuilt, CLI, type CliResult, childEnv, runCli, sendPrompt } from '../helpers/cli.js';
 import { git, tempDir, writeTree } from '../helpers/fixtures.js';
 import { bareRemote, machine, cli as onMachine } from '../helpers/handoff.js';
 import { connect } from '../helpers/mcp.js';
@@ -157,13 +157,7 @@ describe('the commands the CLI prints work as printed', () => {
       ['aaaaaaaa-1111-4222-8333-444444444444', 'First'],
       ['bbbbbbbb-1111-4222-8333-444444444444', 'Second'],
     ] as const) {
-      const input = JSON.stringify({
-        session_id: session,
-        cwd: root,
-        hook_event_name: 'UserPromptSubmit',
-        prompt,
-      });
-      const hook = await runCli(['hook', 'UserPromptSubmit', '--root', root], { cwd: elsewhere, env, input });
+      const hook = await sendPrompt(root, env, session, prompt, elsewhere);
       expect(hook.code).toBe(0);
       writeTree(root, { 'a.txt': `${prompt}\n` });
     }

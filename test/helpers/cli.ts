@@ -32,6 +32,25 @@ export function runCli(
   return runNodeScript(CLI, args, options);
 }
 
+/** Claude Code's prompt hook, run in `root` for one prompt of `session` (from `cwd`, with `--root`, if given). */
+export function sendPrompt(
+  root: string,
+  env: Record<string, string>,
+  session: string,
+  prompt: string,
+  cwd?: string,
+): Promise<CliResult> {
+  const input = JSON.stringify({
+    session_id: session,
+    cwd: root,
+    hook_event_name: 'UserPromptSubmit',
+    prompt,
+  });
+  const args =
+    cwd === undefined ? ['hook', 'UserPromptSubmit'] : ['hook', 'UserPromptSubmit', '--root', root];
+  return runCli(args, { cwd: cwd ?? root, env, input });
+}
+
 /**
  * The environment a test's child process starts with: the store under the worker's state folder unless a
  * test names one (never under ~/.local/state), no hook hosts left behind unless a test starts one, and
