@@ -39,6 +39,7 @@ import {
   type GuardedRestore,
   type HeldFile,
   SnapshotStore,
+  snapshotIdEntry,
   type WorktreeRead,
 } from '../store/snapshot-store.js';
 import { defaultStoreBase } from '../store/store-location.js';
@@ -323,8 +324,8 @@ async function takeContent(
  * would be overwritten). Math.random is enough for a name checked this way, under the store's lock, and
  * leaves `node:crypto` unloaded (Node seeds it per process from OpenSSL's entropy).
  */
-async function newSnapshotId(store: SnapshotStore, now: Date): Promise<string> {
-  const taken = new Set((await store.snapshotIds()).map((entry) => entry.id));
+function newSnapshotId(ids: ReadonlyArray<{ id: string }>, now: Date): string {
+  const taken = new Set(ids.map((entry) => entry.id));
   for (;;) {
     const suffix = Math.floor(Math.random() * 0x1000000)
       .toString(16)
@@ -365,9 +366,10 @@ async function recordContent(
     return { created: false, snapshot: latest, expired: 0, usage: null };
 
   const now = deps.now();
+  const before = await store.snapshotIds();
   const snapshot = await store.record(
     {
-      id: await newSnapshotId(store, now),
+      id: newSnapshotId(before, now),
       createdAt: now.toISOString(),
       trigger: request.trigger,
       ...(label ? { label } : {}),
@@ -383,7 +385,8 @@ async function recordContent(
     aside?.commit,
   );
   store.noteKind(snapshot);
-  const ids = await store.snapshotIds();
+  // The store's snapshots now: those before and this one (no one else writes while the lock is held).
+  const ids = [...before, snapshotIdEntry(snapshot.id)];
   const expired = await expiredOf(store, ids, now, snapshot.id);
   await store.remove(expired.map((record) => record.id));
   const gone = new Set(expired.map((record) => record.id));

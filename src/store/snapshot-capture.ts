@@ -100,10 +100,22 @@ function treeBytesAbove(root: string, paths: readonly string[]): number {
   const notFolders = new Set<string>();
   let bytes = 0;
   for (const folder of ordered) {
-    const parent = path.posix.dirname(folder);
+    if (notFolders.has(path.posix.dirname(folder))) {
+      notFolders.add(folder);
+      continue;
+    }
     const full = fsPath(folder === '.' ? root : `${root}/${folder}`);
-    const stats = folder === '.' ? undefined : lstatSync(full, { throwIfNoEntry: false });
-    if (notFolders.has(parent) || (folder !== '.' && !stats?.isDirectory())) {
+    let isFolder = true;
+    try {
+      if (folder !== '.') isFolder = lstatSync(full, { throwIfNoEntry: false })?.isDirectory() === true;
+    } catch {
+      // A path too long to look at: a tree all the same, and nothing under it is looked at (it might be
+      // reached through a link). Counted while git runs, so this must never throw.
+      notFolders.add(folder);
+      bytes += TREE_BYTES_UNLISTED;
+      continue;
+    }
+    if (!isFolder) {
       notFolders.add(folder);
       continue;
     }
@@ -206,6 +218,9 @@ export async function captureTree(
   including.catch(() => undefined); // awaited below
   const overCap = indexedOverCap(target, state);
   overCap.catch(() => undefined); // awaited below
+  // Whether the tree's index write starts a new shared index, told while git scans, from the index as
+  // it was (the few entries one snapshot adds make no difference to the balance).
+  const isNewSharedIndex = isNewSharedIndexDue(target.gitDir);
   let scanned: Awaited<ReturnType<StoreGit>>;
   if (early && !rulesChanged) scanned = await early;
   else {
@@ -426,8 +441,13 @@ export async function captureTree(
   if (JSON.stringify(state.exclusions) !== exclusionsBefore)
     await syncInfo(target, state.exclusions, outside);
   if (indexChanged) onProgress?.('writing the tree');
-  const written =
-    !indexChanged && state.index ? null : await writeTree(git, root, isNewSharedIndexDue(target.gitDir));
+  const writing = !indexChanged && state.index ? null : writeTree(git, root, isNewSharedIndex);
+  writing?.catch(() => undefined); // awaited below
+  // Counted while git writes the tree: the folders' listings need nothing git does.
+  const addedBytes =
+    toAdd.reduce((sum, entry) => sum + entry.bytes, 0) +
+    (indexChanged ? treeBytesAbove(root, [...toAdd.map((entry) => entry.path), ...toDrop]) : 0);
+  const written = await writing;
   const tree = written?.tree ?? (state.index?.tree as string);
   // Status counts hold when HEAD is the base (the usual case) and no file was taken again; otherwise ask
   // git for the exact diff.
@@ -453,11 +473,7 @@ export async function captureTree(
       nested: [...state.exclusions.nested],
       ...(unreadable.length > 0 ? { unreadable } : {}),
     },
-    addedBytes:
-      toAdd.reduce((sum, entry) => sum + entry.bytes, 0) +
-      (toAdd.length + toDrop.length > 0
-        ? treeBytesAbove(root, [...toAdd.map((entry) => entry.path), ...toDrop])
-        : 0),
+    addedBytes,
   };
 }
 

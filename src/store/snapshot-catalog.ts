@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import type { SnapshotMeta, SnapshotRecord } from '../core/snapshot.js';
@@ -7,7 +7,7 @@ import { compareAscii } from '../core/text.js';
 import type { ObjectFormat } from '../git/oid.js';
 import { readStoredZlib } from '../git/zlib-stored.js';
 import { writeFileAtomicSync } from './atomic-write.js';
-import { readTextOrNull } from './fs-seam.js';
+import { errorCode, readTextOrNull } from './fs-seam.js';
 import { repositoryObjectFormat, writeLooseObject } from './loose-object.js';
 import type { StoreGit } from './store-git.js';
 
@@ -74,10 +74,15 @@ export async function snapshotIds(gitDir: string): Promise<Array<{ id: string; c
   const packed = readTextOrNull(path.join(gitDir, 'packed-refs')) ?? '';
   // One pass over the file (a long history's is 10,000 lines), not a split per line.
   for (const match of packed.matchAll(PACKED_SNAPSHOT_REF)) ids.add(match[1] as string);
-  return [...ids].map((id) => ({
+  return [...ids].map(snapshotIdEntry);
+}
+
+/** A snapshot id with the second it names, as snapshotIds lists it. */
+export function snapshotIdEntry(id: string): { id: string; createdAt: string } {
+  return {
     id,
     createdAt: `${id.slice(0, 4)}-${id.slice(4, 6)}-${id.slice(6, 8)}T${id.slice(9, 11)}:${id.slice(11, 13)}:${id.slice(13, 15)}.000Z`,
-  }));
+  };
 }
 
 /**
@@ -214,6 +219,19 @@ function sortNewestFirst(records: SnapshotRecord[]): SnapshotRecord[] {
  * what retention removes on most prompts) is deleted as git deletes it, by removing the file; refs gc
  * has packed are left to `git update-ref`, which rewrites packed-refs.
  */
+/**
+ * Removes a plain file that may not be there. An unlink, where rmSync's first call loaded Node's rimraf
+ * (half a millisecond of every snapshot that expires one); any failure but its absence is thrown, as
+ * rmSync's `force` throws it.
+ */
+function removeFileIfThere(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw error;
+  }
+}
+
 export async function removeSnapshots(gitDir: string, git: StoreGit, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   const packed = readTextOrNull(path.join(gitDir, 'packed-refs')) ?? '';
@@ -224,7 +242,7 @@ export async function removeSnapshots(gitDir: string, git: StoreGit, ids: readon
     if (packedRefs.has(ref)) viaGit.push(ref);
     else {
       for (const file of [path.join(gitDir, ...ref.split('/')), path.join(gitDir, 'logs', ...ref.split('/'))])
-        rmSync(file, { force: true });
+        removeFileIfThere(file);
     }
   }
   if (viaGit.length === 0) return;

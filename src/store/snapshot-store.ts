@@ -55,6 +55,7 @@ export type { HeldFile } from './held-files.js';
 export type { AsideContent, GuardedRestore } from './restore-guard.js';
 export type { RestoreJournal } from './restore-journal.js';
 export type { CaptureProgress, CaptureResult, WorktreeRead } from './snapshot-capture.js';
+export { snapshotIdEntry } from './snapshot-catalog.js';
 export type { DiffEntry } from './snapshot-diff.js';
 export { SnapshotReader } from './snapshot-reader.js';
 export type { TreeChange } from './worktree-writer.js';

@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
 import { takeSnapshot } from '../../src/app/rewind.js';
 import { projectStoreDir } from '../../src/store/store-location.js';
@@ -93,6 +94,43 @@ describe("a snapshot's size estimate", () => {
         writeFileSync(changed, `changed ${round}\n`);
         expect(await snapshot()).toBe(true);
       }
+      expect(estimated()).toBeGreaterThanOrEqual(await added());
+    },
+    60_000,
+  );
+
+  it.skipIf(process.platform !== 'linux')(
+    'is taken when a committed file whose path is past PATH_MAX from the root of the disk, though not from the project, is deleted from its folder',
+    async () => {
+      // 20 folders of 200 bytes, one of 60 and a name of 5: 4,086 bytes from the project, which git reads,
+      // and past Linux's PATH_MAX (4,096) for the deepest folder with the project's own path in front,
+      // which no lstat of ours takes: the trees above the file were counted with one, which threw, and
+      // the snapshot failed.
+      const top = 'd'.repeat(200);
+      const relative = `${Array(20).fill(top).join('/')}/${'e'.repeat(60)}/f.txt`;
+      const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+      expect(Buffer.byteLength(relative)).toBe(4086);
+      expect(Buffer.byteLength(path.join(root, path.dirname(relative)))).toBeGreaterThan(4096);
+      onTestFinished(() => {
+        execFileSync('rm', ['-rf', top], { cwd: root });
+      });
+      // One folder at a time, relative: no single system call sees the whole path.
+      execFileSync('mkdir', ['-p', path.dirname(relative)], { cwd: root });
+      execFileSync(
+        'sh',
+        [
+          '-c',
+          'echo deep > "$1" && git add -- "$1" && git -c user.name=test -c user.email=test@example.invalid commit -qm deep',
+          'sh',
+          relative,
+        ],
+        {
+          cwd: root,
+        },
+      );
+      const { snapshot, added, estimated } = await measuredFrom(root);
+      execFileSync('rm', ['--', relative], { cwd: root });
+      expect(await snapshot()).toBe(true);
       expect(estimated()).toBeGreaterThanOrEqual(await added());
     },
     60_000,
