@@ -244,9 +244,11 @@ for (const [from, to] of [
   const result = await build({
     ...cjs,
     // The entry loads node:vm and node:module only for a hook nobody took (the front, through the code
-    // cache): a relayed hook skips them, and the parts of the ES module loader node:module brings.
-    plugins:
-      to === 'hook.cjs' ? [separateChecker, lazyBuiltinsOf([...LAZY_BUILTINS, 'vm'])] : [separateChecker],
+    // cache): a relayed hook skips them, and the parts of the ES module loader node:module brings. The
+    // bundles load Node's other modules when first used, as the CLI's do: a hook that runs its event in its
+    // own process runs git on libuv's handles, and loading node:child_process (with net and the streams)
+    // for a spawn it never makes was about a tenth of a snapshotting hook with hosts off (issue 26).
+    plugins: [separateChecker, to === 'hook.cjs' ? lazyBuiltinsOf([...LAZY_BUILTINS, 'vm']) : lazyBuiltins],
     // No import() in what runs through the code cache (see the package's bundles above).
     supported: { 'dynamic-import': false },
     entryPoints: [path.join(root, from)],
