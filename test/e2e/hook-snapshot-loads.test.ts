@@ -16,28 +16,33 @@ describe('a snapshotting hook in its own process', () => {
       'PreToolUse',
       (root: string) => ({ cwd: root, tool_name: 'Bash', tool_input: { command: 'rm -rf build' } }),
     ],
-  ])('%s stores 8 KB of changed files without loading node:crypto or node:child_process', async (event, input) => {
-    const root = createRepo({ committed: { 'a.txt': 'one\n' } });
-    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
-    expect((await runCli(['snapshot'], { cwd: root, env })).code).toBe(0);
-    writeTree(
-      root,
-      Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`src/f${i}.ts`, `${'x'.repeat(1000)}${i}\n`])),
-    );
-    const trace = builtinsTrace();
-    const result = await runNodeScript(SHIPPED_HOOK_ENTRY, [event], {
-      cwd: root,
-      env: { ...env, NODE_OPTIONS: `--require=${trace.preload}` },
-      input: JSON.stringify(input(root)),
-    });
-    expect(result.code, result.stderr).toBe(0);
-    const builtins = trace.builtins();
-    expect(builtins).not.toContain('crypto');
-    // git runs on libuv's handles, as in the CLI: node:child_process (with net and the streams) was loaded
-    // all the same by the bundle's modules, a tenth of the hook.
-    expect(builtins).not.toContain('child_process');
-    const listed = JSON.parse((await runCli(['list', '--json'], { cwd: root, env })).stdout);
-    expect(listed.snapshots).toHaveLength(2);
-    expect(listed.snapshots[0].changes).toEqual({ added: 8, modified: 0, deleted: 0 });
-  });
+  ])(
+    '%s stores 8 KB of changed files without loading node:crypto or node:child_process',
+    async (event, input) => {
+      const root = createRepo({ committed: { 'a.txt': 'one\n' } });
+      const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+      expect((await runCli(['snapshot'], { cwd: root, env })).code).toBe(0);
+      writeTree(
+        root,
+        Object.fromEntries(
+          Array.from({ length: 8 }, (_, i) => [`src/f${i}.ts`, `${'x'.repeat(1000)}${i}\n`]),
+        ),
+      );
+      const trace = builtinsTrace();
+      const result = await runNodeScript(SHIPPED_HOOK_ENTRY, [event], {
+        cwd: root,
+        env: { ...env, NODE_OPTIONS: `--require=${trace.preload}` },
+        input: JSON.stringify(input(root)),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const builtins = trace.builtins();
+      expect(builtins).not.toContain('crypto');
+      // git runs on libuv's handles, as in the CLI: node:child_process (with net and the streams) was loaded
+      // all the same by the bundle's modules, a tenth of the hook.
+      expect(builtins).not.toContain('child_process');
+      const listed = JSON.parse((await runCli(['list', '--json'], { cwd: root, env })).stdout);
+      expect(listed.snapshots).toHaveLength(2);
+      expect(listed.snapshots[0].changes).toEqual({ added: 8, modified: 0, deleted: 0 });
+    },
+  );
 });
