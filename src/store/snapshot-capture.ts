@@ -218,9 +218,6 @@ export async function captureTree(
   including.catch(() => undefined); // awaited below
   const overCap = indexedOverCap(target, state);
   overCap.catch(() => undefined); // awaited below
-  // Whether the tree's index write starts a new shared index, told while git scans, from the index as
-  // it was (the few entries one snapshot adds make no difference to the balance).
-  const isNewSharedIndex = isNewSharedIndexDue(target.gitDir);
   let scanned: Awaited<ReturnType<StoreGit>>;
   if (early && !rulesChanged) scanned = await early;
   else {
@@ -368,6 +365,9 @@ export async function captureTree(
     ...(unreadable.length > 0 ? { unreadable } : {}),
   });
   const indexChanged = toAdd.length > 0 || toDrop.length > 0;
+  // Whether the tree's index write starts a new shared index: told now, with the entries this update
+  // adds, so that no check runs between update-index and write-tree.
+  const isNewSharedIndex = indexChanged && isNewSharedIndexDue(target.gitDir, toAdd.length);
   // Read here to drop paths in the same git call, or for a caller that answers once the content is taken
   // (onWorktreeRead) in a process that hashes without loading node:crypto (a server, whose modules are
   // loaded, or a batch within JavaScript's budget). Otherwise git reads them in the update-index it runs

@@ -219,19 +219,6 @@ function sortNewestFirst(records: SnapshotRecord[]): SnapshotRecord[] {
  * what retention removes on most prompts) is deleted as git deletes it, by removing the file; refs gc
  * has packed are left to `git update-ref`, which rewrites packed-refs.
  */
-/**
- * Removes a plain file that may not be there. An unlink, where rmSync's first call loaded Node's rimraf
- * (half a millisecond of every snapshot that expires one); any failure but its absence is thrown, as
- * rmSync's `force` throws it.
- */
-function removeFileIfThere(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch (error) {
-    if (errorCode(error) !== 'ENOENT') throw error;
-  }
-}
-
 export async function removeSnapshots(gitDir: string, git: StoreGit, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   const packed = readTextOrNull(path.join(gitDir, 'packed-refs')) ?? '';
@@ -247,4 +234,17 @@ export async function removeSnapshots(gitDir: string, git: StoreGit, ids: readon
   }
   if (viaGit.length === 0) return;
   await git(['update-ref', '--stdin'], { input: viaGit.map((ref) => `delete ${ref}\n`).join('') });
+}
+
+/**
+ * Removes a plain file that may not be there. An unlink, where rmSync's first call loaded Node's rimraf
+ * (half a millisecond of every snapshot that expires one); any failure but its absence is thrown, as
+ * rmSync's `force` throws it.
+ */
+function removeFileIfThere(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (error) {
+    if (errorCode(error) !== 'ENOENT') throw error;
+  }
 }

@@ -22,14 +22,18 @@ export const NEW_SHARED_INDEX_ARGS: readonly string[] = [
 
 /**
  * Whether the next index write should start a new shared index: the split index holds more entries than
- * √(8 × the shared index's). Rewriting the shared index costs as much as the split index's growth
- * over many snapshots costs in all; the square root balances the two (about 90 entries at 1,000 files,
- * 280 at 10,000, 900 at 100,000, where a snapshot changes some ten files). False when the index is not
- * split or a header cannot be read: git then writes as it always does.
+ * √(8 × the shared index's), counting the `coming` entries the write will add or replace (read before
+ * they are written, so that the check runs beside git's work). Rewriting the shared index costs as
+ * much as the split index's growth over many snapshots costs in all; the square root balances the two
+ * (about 90 entries at 1,000 files, 280 at 10,000, 900 at 100,000, where a snapshot changes some ten
+ * files). False when the index is not split or a header cannot be read: git then writes as it always
+ * does.
  */
-export function isNewSharedIndexDue(gitDir: string): boolean {
-  const split = indexEntryCount(path.join(gitDir, 'index'));
-  if (split === null || split === 0) return false;
+export function isNewSharedIndexDue(gitDir: string, coming = 0): boolean {
+  const written = indexEntryCount(path.join(gitDir, 'index'));
+  if (written === null) return false;
+  const split = written + coming;
+  if (split === 0) return false;
   const shared = newestSharedIndex(gitDir);
   if (shared === null) return false;
   const sharedEntries = indexEntryCount(shared);

@@ -67,6 +67,32 @@ describe('the store split index', () => {
     expect(storeGit(gitDir, root, 'fsck', '--no-dangling', '--no-progress')).toBe('');
   });
 
+  it('starts a new shared index in the very snapshot of a batch past the balance (review)', async () => {
+    const committed = Object.fromEntries(
+      Array.from({ length: FILES }, (_, i) => [`src/d${i % 20}/file${i}.ts`, `export const v${i} = 0;\n`]),
+    );
+    const root = createRepo({ committed });
+    const settled = new Date(Date.now() - 10_000);
+    for (const file of Object.keys(committed)) utimesSync(path.join(root, file), settled, settled);
+    const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: tempDir('split-index-store-') } });
+    const gitDir = path.join(projectStoreDir(deps.env.CHECKPOINT_STORE_DIR as string, root), 'git');
+    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    const sharedBefore = sharedIndexes(gitDir);
+    // 100 files at once, a while before the snapshot: past √(8 × 401), about 57, in one update. Told from
+    // the index before the update alone, the check said no, and the split index kept all 100.
+    const written = new Date(Date.now() - 5_000);
+    for (let n = 0; n < 100; n++) {
+      const file = path.join(root, `src/d${n % 20}/file${n}.ts`);
+      writeFileSync(file, `export const v${n} = 1;\n`);
+      utimesSync(file, written, written);
+    }
+    const { snapshot } = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    expect(sharedIndexes(gitDir)).toHaveLength(1);
+    expect(sharedIndexes(gitDir)).not.toEqual(sharedBefore);
+    expect(entryCount(path.join(gitDir, 'index'))).toBeLessThan(57);
+    expect(storeGit(gitDir, root, 'write-tree').trim()).toBe(snapshot.tree);
+  });
+
   it('is due only for a split index past its balance with the shared one', () => {
     const gitDir = tempDir('split-index-');
     const header = (entries: number) => {
@@ -84,6 +110,8 @@ describe('the store split index', () => {
     expect(isNewSharedIndexDue(gitDir)).toBe(true);
     writeFileSync(path.join(gitDir, 'index'), header(282));
     expect(isNewSharedIndexDue(gitDir)).toBe(false);
+    // With the entries the coming write adds: 382² > 8 × 10,000.
+    expect(isNewSharedIndexDue(gitDir, 100)).toBe(true);
     // A header that is not an index's: never due.
     writeFileSync(path.join(gitDir, 'index'), 'not an index at all');
     expect(isNewSharedIndexDue(gitDir)).toBe(false);
