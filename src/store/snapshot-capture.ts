@@ -87,9 +87,11 @@ const TREE_BYTES_UNLISTED = 4096;
  * above it whole, and a tree holds an entry per name in its folder. Counted from the folder as it is on
  * disk, which holds every entry its tree does and more (ignored files); a folder that is gone has no
  * tree. A fixed allowance per folder undercounted a folder of 10,000 files 50-fold (review), so that a
- * store passed its cap unnoticed.
+ * store passed its cap unnoticed. `unreachable`: the folders whose path, with the project's own in front,
+ * is too long to look at (past PATH_MAX, where git reads them from the project), and those under them:
+ * their trees are sized from git's (see unreachableTreeBytes). Counted while git runs: never throws.
  */
-function treeBytesAbove(root: string, paths: readonly string[]): number {
+function treeBytesAbove(root: string, paths: readonly string[]): { bytes: number; unreachable: string[] } {
   const folders = new Set<string>(['.']);
   for (const file of paths)
     for (let dir = path.posix.dirname(file); dir !== '.' && !folders.has(dir); dir = path.posix.dirname(dir))
@@ -98,10 +100,16 @@ function treeBytesAbove(root: string, paths: readonly string[]): number {
   // that link's target lies outside the project, and its tree is no folder's.
   const ordered = [...folders].sort((a, b) => a.split('/').length - b.split('/').length);
   const notFolders = new Set<string>();
+  const unreachable = new Set<string>();
   let bytes = 0;
   for (const folder of ordered) {
-    if (notFolders.has(path.posix.dirname(folder))) {
+    const parent = path.posix.dirname(folder);
+    if (notFolders.has(parent)) {
       notFolders.add(folder);
+      continue;
+    }
+    if (unreachable.has(parent)) {
+      unreachable.add(folder);
       continue;
     }
     const full = fsPath(folder === '.' ? root : `${root}/${folder}`);
@@ -109,10 +117,7 @@ function treeBytesAbove(root: string, paths: readonly string[]): number {
     try {
       if (folder !== '.') isFolder = lstatSync(full, { throwIfNoEntry: false })?.isDirectory() === true;
     } catch {
-      // A path too long to look at: a tree all the same, and nothing under it is looked at (it might be
-      // reached through a link). Counted while git runs, so this must never throw.
-      notFolders.add(folder);
-      bytes += TREE_BYTES_UNLISTED;
+      unreachable.add(folder);
       continue;
     }
     if (!isFolder) {
@@ -128,6 +133,35 @@ function treeBytesAbove(root: string, paths: readonly string[]): number {
     }
     bytes += TREE_OBJECT_BYTES;
     for (const name of names) bytes += name.length + TREE_ENTRY_BYTES;
+  }
+  return { bytes, unreachable: [...unreachable] };
+}
+
+/**
+ * The bytes of the trees `tree` holds for folders too long to look at from here (see treeBytesAbove),
+ * from one `git cat-file --batch-check`: git reads them from the project. A folder the tree does not hold
+ * has none; where git cannot say (a name with a newline, git failing), a fixed allowance.
+ */
+async function unreachableTreeBytes(
+  git: StoreGit,
+  tree: string,
+  folders: readonly string[],
+): Promise<number> {
+  const asked = folders.filter((folder) => !folder.includes('\n'));
+  let bytes = (folders.length - asked.length) * TREE_BYTES_UNLISTED;
+  if (asked.length === 0) return bytes;
+  try {
+    const { stdout } = await git(['cat-file', '--batch-check=%(objecttype) %(objectsize)'], {
+      input: asked.map((folder) => `${tree}:${folder}\n`).join(''),
+    });
+    const lines = stdout.split('\n');
+    asked.forEach((_, at) => {
+      const [type, size] = (lines[at] ?? '').split(' ');
+      if (type === 'tree' && Number.isSafeInteger(Number(size))) bytes += Number(size) + TREE_OBJECT_BYTES;
+      else if (!(lines[at] ?? '').endsWith(' missing')) bytes += TREE_BYTES_UNLISTED;
+    });
+  } catch {
+    bytes += asked.length * TREE_BYTES_UNLISTED;
   }
   return bytes;
 }
@@ -444,11 +478,15 @@ export async function captureTree(
   const writing = !indexChanged && state.index ? null : writeTree(git, root, isNewSharedIndex);
   writing?.catch(() => undefined); // awaited below
   // Counted while git writes the tree: the folders' listings need nothing git does.
-  const addedBytes =
-    toAdd.reduce((sum, entry) => sum + entry.bytes, 0) +
-    (indexChanged ? treeBytesAbove(root, [...toAdd.map((entry) => entry.path), ...toDrop]) : 0);
+  const above = indexChanged
+    ? treeBytesAbove(root, [...toAdd.map((entry) => entry.path), ...toDrop])
+    : { bytes: 0, unreachable: [] };
   const written = await writing;
   const tree = written?.tree ?? (state.index?.tree as string);
+  const addedBytes =
+    toAdd.reduce((sum, entry) => sum + entry.bytes, 0) +
+    above.bytes +
+    (above.unreachable.length > 0 ? await unreachableTreeBytes(git, tree, above.unreachable) : 0);
   // Status counts hold when HEAD is the base (the usual case) and no file was taken again; otherwise ask
   // git for the exact diff.
   const headIsBase =

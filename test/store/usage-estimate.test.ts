@@ -136,6 +136,40 @@ describe("a snapshot's size estimate", () => {
     60_000,
   );
 
+  it.skipIf(process.platform !== 'linux')(
+    'counts from git the trees of folders past PATH_MAX from the root of the disk: a folder of 900 files there (review)',
+    async () => {
+      // 19 folders of 200 bytes, then one whose name takes its path from the disk's root just past
+      // 4,095 bytes, then `b`, holding 900 files: none of them can be looked at with the project's path in
+      // front, and a deletion in `b` rewrites its 900-entry tree, which the fixed allowance undercounted.
+      const top = 'd'.repeat(200);
+      const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+      const upper = Array(19).fill(top).join('/');
+      const own = 4096 - Buffer.byteLength(root) - 1 - upper.length - 1 + 3;
+      const big = `${upper}/${'e'.repeat(own)}/b`;
+      expect(Buffer.byteLength(path.join(root, path.dirname(big)))).toBeGreaterThan(4095);
+      onTestFinished(() => {
+        execFileSync('rm', ['-rf', top], { cwd: root });
+      });
+      execFileSync('mkdir', ['-p', big], { cwd: root });
+      execFileSync(
+        'sh',
+        [
+          '-c',
+          'for i in $(seq 100 999); do echo "content $i" > "$1/$i"; done && git add -A && git -c user.name=test -c user.email=test@example.invalid commit -qm deep',
+          'sh',
+          big,
+        ],
+        { cwd: root },
+      );
+      const { snapshot, added, estimated } = await measuredFrom(root);
+      execFileSync('rm', ['--', `${big}/500`], { cwd: root });
+      expect(await snapshot()).toBe(true);
+      expect(estimated()).toBeGreaterThanOrEqual(await added());
+    },
+    60_000,
+  );
+
   it('never lists a folder through a link that took its place: its target lies outside the project (review)', async () => {
     const root = createRepo({ committed: { 'dir/x.txt': 'x\n', 'a.txt': 'a\n' } });
     const outside = tempDir('usage-estimate-outside-');
