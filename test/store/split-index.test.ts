@@ -27,19 +27,27 @@ function storeGit(gitDir: string, root: string, ...args: string[]): string {
   return run.stdout;
 }
 
+/**
+ * A repository of FILES committed files, written a while before the snapshots, as in a session (git keeps
+ * an entry as new as the index itself in the split index whatever the shared index: its stat data must be
+ * checked again), and its first snapshot.
+ */
+async function firstSnapshotOfFiles() {
+  const committed = Object.fromEntries(
+    Array.from({ length: FILES }, (_, i) => [`src/d${i % 20}/file${i}.ts`, `export const v${i} = 0;\n`]),
+  );
+  const root = createRepo({ committed });
+  const settled = new Date(Date.now() - 10_000);
+  for (const file of Object.keys(committed)) utimesSync(path.join(root, file), settled, settled);
+  const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: tempDir('split-index-store-') } });
+  const gitDir = path.join(projectStoreDir(deps.env.CHECKPOINT_STORE_DIR as string, root), 'git');
+  await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+  return { root, deps, gitDir };
+}
+
 describe('the store split index', () => {
   it('stays small over many snapshots of changed files, one shared index at a time, every snapshot whole', async () => {
-    const committed = Object.fromEntries(
-      Array.from({ length: FILES }, (_, i) => [`src/d${i % 20}/file${i}.ts`, `export const v${i} = 0;\n`]),
-    );
-    const root = createRepo({ committed });
-    // Written a while before the snapshots, as in a session: git keeps an entry as new as the index itself
-    // in the split index whatever the shared index (its stat data must be checked again).
-    const settled = new Date(Date.now() - 10_000);
-    for (const file of Object.keys(committed)) utimesSync(path.join(root, file), settled, settled);
-    const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: tempDir('split-index-store-') } });
-    const gitDir = path.join(projectStoreDir(deps.env.CHECKPOINT_STORE_DIR as string, root), 'git');
-    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    const { root, deps, gitDir } = await firstSnapshotOfFiles();
     let largest = 0;
     // 15 rounds of 20 files each, none changed twice: 300 entries changed since the first snapshot.
     for (let round = 0; round < 15; round++) {
@@ -68,15 +76,7 @@ describe('the store split index', () => {
   });
 
   it('starts a new shared index in the very snapshot of a batch past the balance (review)', async () => {
-    const committed = Object.fromEntries(
-      Array.from({ length: FILES }, (_, i) => [`src/d${i % 20}/file${i}.ts`, `export const v${i} = 0;\n`]),
-    );
-    const root = createRepo({ committed });
-    const settled = new Date(Date.now() - 10_000);
-    for (const file of Object.keys(committed)) utimesSync(path.join(root, file), settled, settled);
-    const deps = defaultDeps({ env: { CHECKPOINT_STORE_DIR: tempDir('split-index-store-') } });
-    const gitDir = path.join(projectStoreDir(deps.env.CHECKPOINT_STORE_DIR as string, root), 'git');
-    await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+    const { root, deps, gitDir } = await firstSnapshotOfFiles();
     const sharedBefore = sharedIndexes(gitDir);
     // 100 files at once, a while before the snapshot: past √(8 × 401), about 57, in one update. Told from
     // the index before the update alone, the check said no, and the split index kept all 100.

@@ -41,6 +41,29 @@ async function measuredFrom(root: string) {
   };
 }
 
+/**
+ * Commits what `write` (a shell command; `$1` is the folder) puts in `folder`, a path too long to look at
+ * from the disk's root with the project's in front: made and removed one folder at a time, relative, as
+ * no single system call could take it whole. The files are dated a while back, as in a session: an entry
+ * as new as the index stays in the split index, and its size then depends on the second the test runs.
+ */
+function commitDeep(root: string, folder: string, write: string): void {
+  onTestFinished(() => {
+    execFileSync('rm', ['-rf', folder.split('/')[0] as string], { cwd: root });
+  });
+  execFileSync('mkdir', ['-p', folder], { cwd: root });
+  execFileSync(
+    'sh',
+    [
+      '-c',
+      `${write} && find "$1" -type f -exec touch -d "@$(($(date +%s) - 10))" {} + && git add -A && git -c user.name=test -c user.email=test@example.invalid commit -qm deep`,
+      'sh',
+      folder,
+    ],
+    { cwd: root },
+  );
+}
+
 describe("a snapshot's size estimate", () => {
   it('is not below what ten files changed in ten folders added to the store', async () => {
     const committed = Object.fromEntries(
@@ -111,23 +134,7 @@ describe("a snapshot's size estimate", () => {
       const root = createRepo({ committed: { 'a.txt': 'a\n' } });
       expect(Buffer.byteLength(relative)).toBe(4086);
       expect(Buffer.byteLength(path.join(root, path.dirname(relative)))).toBeGreaterThan(4096);
-      onTestFinished(() => {
-        execFileSync('rm', ['-rf', top], { cwd: root });
-      });
-      // One folder at a time, relative: no single system call sees the whole path.
-      execFileSync('mkdir', ['-p', path.dirname(relative)], { cwd: root });
-      execFileSync(
-        'sh',
-        [
-          '-c',
-          'echo deep > "$1" && git add -- "$1" && git -c user.name=test -c user.email=test@example.invalid commit -qm deep',
-          'sh',
-          relative,
-        ],
-        {
-          cwd: root,
-        },
-      );
+      commitDeep(root, path.dirname(relative), 'echo deep > "$1/f.txt"');
       const { snapshot, added, estimated } = await measuredFrom(root);
       execFileSync('rm', ['--', relative], { cwd: root });
       expect(await snapshot()).toBe(true);
@@ -148,20 +155,7 @@ describe("a snapshot's size estimate", () => {
       const own = 4096 - Buffer.byteLength(root) - 1 - upper.length - 1 + 3;
       const big = `${upper}/${'e'.repeat(own)}/b`;
       expect(Buffer.byteLength(path.join(root, path.dirname(big)))).toBeGreaterThan(4095);
-      onTestFinished(() => {
-        execFileSync('rm', ['-rf', top], { cwd: root });
-      });
-      execFileSync('mkdir', ['-p', big], { cwd: root });
-      execFileSync(
-        'sh',
-        [
-          '-c',
-          'for i in $(seq 100 999); do echo "content $i" > "$1/$i"; done && git add -A && git -c user.name=test -c user.email=test@example.invalid commit -qm deep',
-          'sh',
-          big,
-        ],
-        { cwd: root },
-      );
+      commitDeep(root, big, 'for i in $(seq 100 999); do echo "content $i" > "$1/$i"; done');
       const { snapshot, added, estimated } = await measuredFrom(root);
       execFileSync('rm', ['--', `${big}/500`], { cwd: root });
       expect(await snapshot()).toBe(true);
