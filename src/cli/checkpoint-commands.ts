@@ -8,6 +8,7 @@ import { CheckpointError } from '../core/errors.js';
 import type { FieldNamer, SaveInput } from '../core/input.js';
 import { escapeControls } from '../core/quote.js';
 import { parseJsonFile } from '../core/text.js';
+import { decodeUtf8Input } from '../core/utf8-input.js';
 import { type Runner, withCommonOptions } from './context.js';
 import { EXIT } from './output.js';
 import { showStatus } from './status-command.js';
@@ -29,7 +30,7 @@ interface SaveFlags {
 async function readStdinText(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return decodeUtf8Input(Buffer.concat(chunks), 'stdin');
 }
 
 /** The flag each field of the save input comes from. */
@@ -95,9 +96,10 @@ async function saveInputFrom(
         'INVALID_INPUT',
         `--stdin takes every field from the JSON on stdin: ${fieldFlags.join(', ')} cannot be combined with it (put ${fieldFlags.length > 1 ? 'them' : 'it'} in the JSON, or leave --stdin out)`,
       );
+    const text = await readStdinText();
     let parsed: unknown;
     try {
-      parsed = parseJsonFile(await readStdinText());
+      parsed = parseJsonFile(text);
     } catch (error) {
       throw new CheckpointError(
         'INVALID_INPUT',
@@ -121,17 +123,11 @@ async function saveInputFrom(
       ...(flags.command ? { recentCommands: flags.command.map((command) => ({ command })) } : {}),
     };
   }
-  if (flags.merge) raw.mode = 'merge';
-  if (root !== undefined) {
-    // Two folders named two ways: which one the save goes to is not decided in silence (newcomer trial).
-    const given = raw.projectRoot;
-    if (typeof given === 'string' && given.trim() !== '' && !sameFolder(given, root))
-      throw new CheckpointError(
-        'INVALID_INPUT',
-        `--root and projectRoot (in the JSON on stdin) name different folders: --root '${escapeControls(root)}', projectRoot '${escapeControls(given)}'; give the folder once (or the same folder in both)`,
-      );
-    raw.projectRoot = root;
-  }
+  // The JSON's own mode is validated as it is, and checked against --merge after: never overridden in
+  // silence (bad-input trial).
+  if (flags.merge && raw.mode === undefined) raw.mode = 'merge';
+  // --root after the JSON's own projectRoot is validated, so it never hides one of the wrong type.
+  if (root !== undefined && raw.projectRoot === undefined) raw.projectRoot = root;
   // The full zod comes with the input schema: only `save` pays for loading it, not every command.
   const { formatIssues, saveInputSchema } = await import('../core/input.js');
   const nameField = flags.stdin ? undefined : flagNamer(raw);
@@ -146,7 +142,23 @@ async function saveInputFrom(
     );
   }
   if (!parsed.success) throw new CheckpointError('INVALID_INPUT', formatIssues(parsed.error, nameField));
-  return { input: parsed.data, nameField };
+  const input = parsed.data;
+  if (flags.merge && input.mode === 'replace')
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      '--merge and mode (in the JSON on stdin) disagree: --merge, mode "replace"; give the mode once (or "merge" in both)',
+    );
+  if (root !== undefined) {
+    // Two folders named two ways: which one the save goes to is not decided in silence (newcomer trial).
+    const given = input.projectRoot;
+    if (given !== undefined && given.trim() !== '' && !sameFolder(given, root))
+      throw new CheckpointError(
+        'INVALID_INPUT',
+        `--root and projectRoot (in the JSON on stdin) name different folders: --root '${escapeControls(root)}', projectRoot '${escapeControls(given)}'; give the folder once (or the same folder in both)`,
+      );
+    input.projectRoot = root;
+  }
+  return { input, nameField };
 }
 
 /** `--task done:Write the tests` */
@@ -190,9 +202,13 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
       .option('--stdin', 'read the save_session_checkpoint arguments as JSON from stdin'),
   ).action(
     run(async (ctx) => {
-      const { input, nameField } = await saveInputFrom(ctx.options as SaveFlags, ctx.root);
+      const flags = ctx.options as SaveFlags;
+      const { input, nameField } = await saveInputFrom(flags, ctx.root);
       const { saveCheckpoint } = await import('../app/save.js');
-      const outcome = await saveCheckpoint(ctx.deps, input, {}, { nameField });
+      // Without --root, a root in the JSON on stdin is its projectRoot, and errors name it so.
+      const deps =
+        flags.stdin && ctx.root === undefined ? { ...ctx.deps, rootArgument: 'projectRoot' } : ctx.deps;
+      const outcome = await saveCheckpoint(deps, input, {}, { nameField });
       if (ctx.out.json) ctx.out.printJson(saveStructured(outcome));
       else ctx.out.print(renderSaveText(outcome));
       return EXIT.ok;

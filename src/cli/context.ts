@@ -52,6 +52,12 @@ export function refuseEmpty(flag: string, value: string | undefined, what: strin
 export function positiveInteger(flag: string, value: string): number {
   // Plain decimal digits only: Number() also takes `0x10`, `1e2`, `0b11` and ` 5 `.
   const number = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  // A whole number past the safe range is one, but not one this can count to: name the limit (bad-input trial).
+  if (number > Number.MAX_SAFE_INTEGER)
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `${flag} must be at most ${Number.MAX_SAFE_INTEGER}: got '${value}'`,
+    );
   if (!Number.isSafeInteger(number) || number < 1) {
     throw new CheckpointError(
       'INVALID_INPUT',

@@ -26,7 +26,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       .option('--label <text>', 'a short note on why')
       .option(
         '--trigger <name>',
-        `why it was taken, shown in \`list\`: any name of lowercase letters, digits and dashes, at most ${SNAPSHOT_DEFAULTS.triggerChars} characters, such as pre-deploy (the hooks record their own: prompt, pre-compact, …)`,
+        `why it was taken, shown in \`list\`: any name of lowercase letters, digits and dashes, at most ${SNAPSHOT_DEFAULTS.triggerChars} characters, such as pre-deploy, other than the names the tool records itself (prompt, pre-compact, …)`,
         'manual',
       ),
   ).action(run(takeSnapshotNow));

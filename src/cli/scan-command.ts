@@ -48,6 +48,12 @@ async function readInput(name: string, cwd: string, maxBytes: number): Promise<S
     if (Buffer.byteLength(content) > maxBytes) throw tooLarge('standard input', maxBytes);
     return { name: '-', text: content };
   }
+  // path.resolve would make '' the current folder: "'': not a regular file" named nothing (bad-input trial).
+  if (name === '')
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `a file name is empty (got ''): give each file's name, or - for standard input`,
+    );
   const { lstat, readFile } = await import('node:fs/promises');
   let file: string | Buffer = path.resolve(cwd, name);
   let stats = await lstat(file).catch((error: NodeJS.ErrnoException) => error);

@@ -44,6 +44,11 @@ export function registerSetupCommand(program: Command, run: Runner): void {
       const self = realpathOrSelf(process.argv[1] ?? '');
       const dir = path.dirname(self);
       const bundled = path.extname(self) === '.mjs';
+      // --root is checked as every other command checks it, before any file of the agent's is read.
+      if (ctx.root !== undefined) {
+        const { resolveProjectRoot } = await import('../app/root.js');
+        await resolveProjectRoot({ argument: ctx.root, cwd: ctx.deps.cwd, surface: 'cli' });
+      }
       const { setupAgent } = await import('../app/setup.js');
       const report = await setupAgent(
         {

@@ -1,5 +1,5 @@
 import { CheckpointError } from '../core/errors.js';
-import { SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
+import { BUILT_IN_TRIGGERS, SNAPSHOT_DEFAULTS } from '../core/snapshot.js';
 import { renderSnapshot, snapshotSummary } from '../core/snapshot-text.js';
 import { charLength } from '../core/text.js';
 import type { CliContext } from './context.js';
@@ -20,6 +20,13 @@ export async function takeSnapshotNow(ctx: CliContext): Promise<number> {
     throw new CheckpointError(
       'INVALID_INPUT',
       `--label: must be at most ${maxChars} characters (got ${chars})`,
+    );
+  // The hooks' own triggers mean what the hooks took: a prompt's snapshot is one `rewind` goes back to and
+  // retention keeps as a prompt, so one taken by hand under that name would be listed and kept as one.
+  if (options.trigger !== 'manual' && BUILT_IN_TRIGGERS.has(options.trigger))
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `--trigger '${options.trigger}' is one this tool records itself (${[...BUILT_IN_TRIGGERS].filter((name) => name !== 'manual').join(', ')}): leave --trigger out for manual, or give a name of your own, such as pre-deploy`,
     );
   const progress = slowProgress(ctx.out);
   const { gcSnapshots, takeSnapshot } = await import('../app/rewind.js');

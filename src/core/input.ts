@@ -168,7 +168,8 @@ const projectRootInput = text(LIMITS.projectRootChars, { isPath: true })
 export const saveInputSchema = strictObject({
   goal: text(LIMITS.goalChars, { required: true }).describe('The main objective of the session'),
   tasks: list(taskInput, LIMITS.tasks).optional().describe('Tasks with their status'),
-  summary: text(LIMITS.summaryChars)
+  // An empty summary erased the saved one on a merge (bad-input trial): leave it out to keep it instead.
+  summary: text(LIMITS.summaryChars, { required: true })
     .optional()
     .describe('Where things stand: what works, what is broken, what you were in the middle of'),
   // An empty step or decision is a slip (the brief showed "1. " and a bare "- "), refused as tasks' are.

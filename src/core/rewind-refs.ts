@@ -2,8 +2,18 @@ import { CheckpointError } from './errors.js';
 import { countedAs } from './self-link.js';
 import type { ChangeCounts, SnapshotRecord } from './snapshot.js';
 
-/** `latest~N`, as git writes "N before": N is a whole number. */
-const LATEST_BACK = /^latest~(\d{1,6})$/;
+/**
+ * How far back `latest~N` goes (as git writes "N before"; `latest` is 0), or undefined when `ref` is not of
+ * that form. Any number of digits is read: a cap on them called `latest~1000000` no reference at all
+ * (bad-input trial); past the safe integers it is Infinity, still farther back than any list.
+ */
+export function latestBack(ref: string): number | undefined {
+  if (ref === 'latest') return 0;
+  const digits = /^latest~(\d+)$/.exec(ref)?.[1];
+  if (digits === undefined) return undefined;
+  const back = Number(digits);
+  return Number.isSafeInteger(back) ? back : Number.POSITIVE_INFINITY;
+}
 
 /**
  * Finds one item of a newest-first list by `latest`, `latest~N` (N items before the newest), its full
@@ -24,14 +34,15 @@ export function resolveRef<T extends { id: string }>(
       `the ${noun} reference is empty: give an id, a unique id prefix, latest or latest~N`,
     );
   if (items.length === 0) throw new CheckpointError('INVALID_INPUT', `there are no ${noun}s to choose from`);
-  const back = given === 'latest' ? 0 : LATEST_BACK.exec(given)?.[1];
+  const back = latestBack(given);
   if (back !== undefined) {
-    const index = Number(back);
-    const item = items[index];
+    const item = items[back];
     if (item) return item;
+    // The digits as given (without leading zeros): a number past 2^53 is not printed rounded.
+    const shown = given.slice('latest~'.length).replace(/^0+(?=\d)/, '') || '0';
     throw new CheckpointError(
       'INVALID_INPUT',
-      `'${given}' goes back ${index} ${noun}(s), but there are only ${items.length}: the oldest is latest~${items.length - 1}`,
+      `'${given}' goes back ${shown} ${noun}(s), but there are only ${items.length}: the oldest is latest~${items.length - 1}`,
     );
   }
   if (given.startsWith('latest'))

@@ -3,6 +3,7 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import { fsPath, textFromBytes } from '../core/raw-path.js';
+import { latestBack } from '../core/rewind-refs.js';
 import {
   type GuardedPath,
   type HeldLimits,
@@ -351,11 +352,11 @@ export class SnapshotStore extends SnapshotReader {
   async candidatesFor(ref: string): Promise<SnapshotRecord[]> {
     const given = ref.trim();
     const ids = await this.snapshotIds();
-    const back = given === 'latest' ? 0 : /^latest~(\d{1,6})$/.exec(given)?.[1];
-    if (back !== undefined && Number(back) + 1 < ids.length)
+    const back = latestBack(given);
+    if (back !== undefined && back + 1 < ids.length)
       return (
-        await catalog.listSnapshotRecords(this.git, this.gitDir, catalog.newestIds(ids, Number(back) + 1))
-      ).slice(0, Number(back) + 1);
+        await catalog.listSnapshotRecords(this.git, this.gitDir, catalog.newestIds(ids, back + 1))
+      ).slice(0, back + 1);
     const matching = ids.filter((entry) => entry.id.startsWith(given));
     // Errors name the count and the oldest: for those, and for a prefix that matches many, the whole list.
     if (back !== undefined || given.startsWith('latest') || matching.length === 0 || matching.length > 64)

@@ -29,6 +29,9 @@ describe('saveInputSchema', () => {
     ['an empty goal', { goal: '  ' }, /^goal: must not be empty/],
     ['a long goal', { goal: 'x'.repeat(501) }, /^goal: must be at most 500 characters \(got 501\)/],
     ['a long summary', { goal: 'g', summary: 'x'.repeat(4001) }, /^summary: must be at most 4000 characters/],
+    // Bad-input trial: an empty summary erased the saved one on a merge; leaving it out keeps it.
+    ['an empty summary', { goal: 'g', summary: '' }, /^summary: must not be empty/],
+    ['a whitespace-only summary', { goal: 'g', summary: ' \n\t ' }, /^summary: must not be empty/],
     [
       '31 tasks',
       { goal: 'g', tasks: Array(31).fill({ description: 'd', status: 'done' }) },

@@ -24,6 +24,7 @@ describe('resolveRef', () => {
     ['latest', '20261202-103000-cccccc'],
     ['latest~0', '20261202-103000-cccccc'],
     ['latest~1', '20261202-102000-bbbbbb'],
+    ['latest~0000001', '20261202-102000-bbbbbb'],
     ['latest~2', '20261201-090000-aaaaaa'],
     ['20261201', '20261201-090000-aaaaaa'],
     ['20261202-102000-bbbbbb', '20261202-102000-bbbbbb'],
@@ -34,6 +35,9 @@ describe('resolveRef', () => {
 
   it.each([
     ['latest~3', /'latest~3' goes back 3 prompt\(s\), but there are only 3: the oldest is latest~2/],
+    // Bad-input trial: seven digits or more were "not a reference", and named no limit.
+    ['latest~1000000', /'latest~1000000' goes back 1000000 prompt\(s\), but there are only 3/],
+    ['latest~00099999999999999999999', /goes back 99999999999999999999 prompt\(s\), but there are only 3/],
     ['latest~-1', /not a reference: use latest or latest~N/],
     ['latest^', /not a reference/],
     ['latest~x', /not a reference/],

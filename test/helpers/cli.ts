@@ -27,7 +27,7 @@ export interface CliResult {
 /** Runs the built CLI as a person or a hook would: a separate process, no terminal. */
 export function runCli(
   args: string[],
-  options: { cwd: string; env?: Record<string, string>; input?: string },
+  options: { cwd: string; env?: Record<string, string>; input?: string | Buffer },
 ): Promise<CliResult> {
   return runNodeScript(CLI, args, options);
 }
@@ -73,7 +73,13 @@ export function childEnv(extra: Record<string, string> = {}): Record<string, str
 export function runNodeScript(
   script: string,
   args: string[],
-  options: { cwd: string; env?: Record<string, string>; input?: string; keepStdinOpen?: boolean },
+  options: {
+    cwd: string;
+    env?: Record<string, string>;
+    /** Bytes as they are (stdin that is not UTF-8), or text written as UTF-8. */
+    input?: string | Buffer;
+    keepStdinOpen?: boolean;
+  },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const spawnOptions: SpawnOptions = {
@@ -143,6 +149,6 @@ export function cliProject(committed: Record<string, string> = { 'a.txt': 'one\n
     root,
     env,
     cli: (...args: string[]) => runCli(args, { cwd: root, env }),
-    input: (text: string, ...args: string[]) => runCli(args, { cwd: root, env, input: text }),
+    input: (text: string | Buffer, ...args: string[]) => runCli(args, { cwd: root, env, input: text }),
   };
 }

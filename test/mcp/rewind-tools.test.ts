@@ -136,6 +136,11 @@ describe('rewind tools over MCP', () => {
     const tooFar = await call('diff_snapshot', { projectRoot: root, snapshotId: 'latest~4' });
     expect(tooFar).toMatchObject({ isError: true });
     expect(tooFar.text).toMatch(/'latest~4' goes back 4 snapshot\(s\), but there are only 4/);
+    // Bad-input trial: seven digits or more were "not a reference", which named no limit.
+    const farther = await call('diff_snapshot', { projectRoot: root, snapshotId: 'latest~999999999' });
+    expect(farther.text).toMatch(
+      /'latest~999999999' goes back 999999999 snapshot\(s\), but there are only 4/,
+    );
   });
 
   it('a wrong setting stops the snapshot tools with its key and limit, while save and load go on (docs/settings.md)', async () => {

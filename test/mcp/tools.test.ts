@@ -190,6 +190,26 @@ describe('the MCP server, through a real client', () => {
     expect(JSON.parse(loaded.text).checkpoint.recentCommands).toHaveLength(15);
   });
 
+  it('a whitespace-only summary is refused, and a merge with it keeps the saved one (bad-input trial)', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const { call } = await connect();
+    await call('save_session_checkpoint', {
+      goal: 'g',
+      summary: 'cookie dropped on reload',
+      projectRoot: root,
+    });
+    const merged = await call('save_session_checkpoint', {
+      goal: 'g',
+      summary: '   ',
+      mode: 'merge',
+      projectRoot: root,
+    });
+    expect(merged.isError).toBe(true);
+    expect(merged.text).toContain('summary: must not be empty');
+    const loaded = await call('load_session_checkpoint', { projectRoot: root, format: 'full' });
+    expect(JSON.parse(loaded.text).checkpoint.summary).toBe('cookie dropped on reload');
+  });
+
   it("applies the user's own patterns to a save, and a bad pattern is reported without turning the built-in rules off", async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     const configDir = tempDir('checkpoint-config-');

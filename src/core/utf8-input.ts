@@ -1,0 +1,67 @@
+import { CheckpointError } from './errors.js';
+
+/**
+ * The offset of the first byte that does not begin or continue a UTF-8 character (an overlong form, a
+ * surrogate, past U+10FFFF, or a character cut off at the end), or -1 when every byte is UTF-8.
+ */
+export function firstInvalidUtf8Offset(bytes: Uint8Array): number {
+  let at = 0;
+  while (at < bytes.length) {
+    const lead = bytes[at] as number;
+    if (lead < 0x80) {
+      at++;
+      continue;
+    }
+    // The bytes that follow the lead, and the range the first of them must fall in (RFC 3629, section 4).
+    let follow: number;
+    let [low, high] = [0x80, 0xbf];
+    if (lead >= 0xc2 && lead <= 0xdf) follow = 1;
+    else if (lead >= 0xe0 && lead <= 0xef) {
+      follow = 2;
+      if (lead === 0xe0) low = 0xa0;
+      if (lead === 0xed) high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      follow = 3;
+      if (lead === 0xf0) low = 0x90;
+      if (lead === 0xf4) high = 0x8f;
+    } else return at;
+    for (let k = 1; k <= follow; k++) {
+      const byte = bytes[at + k];
+      if (byte === undefined || byte < (k === 1 ? low : 0x80) || byte > (k === 1 ? high : 0xbf)) return at;
+    }
+    at += follow + 1;
+  }
+  return -1;
+}
+
+const hex = (byte: number) => `0x${byte.toString(16).padStart(2, '0')}`;
+
+const CONVERT = 'convert it to UTF-8 (iconv -f UTF-16 -t UTF-8, for one)';
+
+/**
+ * `bytes` as text, when they are UTF-8 (a UTF-8 byte order mark, which Windows editors write, is dropped);
+ * otherwise an INVALID_INPUT error that names `source` and the offset of the first bad byte, and says
+ * UTF-16 when it looks like it (a byte order mark, or NUL bytes, which no JSON text holds). Decoding
+ * replaced such bytes with U+FFFD in silence, and saved "caf� goal" for a Latin-1 "café goal".
+ */
+export function decodeUtf8Input(bytes: Uint8Array, source: string): string {
+  const [first, second] = [bytes[0], bytes[1]];
+  if ((first === 0xff && second === 0xfe) || (first === 0xfe && second === 0xff))
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `${source} must be UTF-8 text: it begins with a UTF-16 byte order mark (${hex(first)} ${hex(second)} at byte offset 0): ${CONVERT}`,
+    );
+  const nul = bytes.indexOf(0);
+  if (nul >= 0)
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `${source} must be UTF-8 text: it holds a NUL byte at byte offset ${nul}, which looks like UTF-16 text: ${CONVERT}`,
+    );
+  const bad = firstInvalidUtf8Offset(bytes);
+  if (bad >= 0)
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `${source} must be UTF-8 text: the byte at offset ${bad} (${hex(bytes[bad] as number)}) is not UTF-8 (text in another encoding, such as Latin-1?): convert it to UTF-8`,
+    );
+  return new TextDecoder().decode(bytes);
+}

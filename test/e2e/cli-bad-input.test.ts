@@ -1,0 +1,185 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cliProject } from '../helpers/cli.js';
+import { tempDir } from '../helpers/fixtures.js';
+
+beforeAll(assertBuilt);
+
+// The bad-input trial of the CLI (2026-12-07): each input it found taken in silence or refused in the
+// wrong words, as the user typed it. Bad input exits 2 with one line that names the flag or field.
+
+const saved = (root: string) => JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
+
+describe('save --stdin --merge and the JSON’s own mode', () => {
+  it('mode "replace" is refused as a conflict, and nothing is saved', async () => {
+    const { root, input } = cliProject();
+    expect((await input('{"goal":"g","summary":"kept"}', 'save', '--stdin')).code).toBe(0);
+    const result = await input('{"goal":"g","mode":"replace"}', 'save', '--stdin', '--merge');
+    expect(result.stderr).toBe(
+      'claude-checkpoint: --merge and mode (in the JSON on stdin) disagree: --merge, mode "replace"; give the mode once (or "merge" in both)\n',
+    );
+    expect(result.code).toBe(2);
+    expect(saved(root).summary).toBe('kept');
+  });
+
+  it.each(['"bogus"', '42'])('mode %s is validated, not overridden', async (mode) => {
+    const { input } = cliProject();
+    const result = await input(`{"goal":"g","mode":${mode}}`, 'save', '--stdin', '--merge');
+    expect(result.stderr).toBe('claude-checkpoint: mode: must be "replace" or "merge"\n');
+    expect(result.code).toBe(2);
+  });
+
+  it('mode "merge" goes with --merge', async () => {
+    const { root, input } = cliProject();
+    expect((await input('{"goal":"g","summary":"kept"}', 'save', '--stdin')).code).toBe(0);
+    const result = await input('{"goal":"g","mode":"merge"}', 'save', '--stdin', '--merge');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(saved(root).summary).toBe('kept');
+  });
+});
+
+describe('an empty or whitespace-only summary', () => {
+  it('is refused, naming --summary, and a merge keeps the saved one', async () => {
+    const { root, cli } = cliProject();
+    expect((await cli('save', '--goal', 'g', '--summary', 'cookie dropped')).code).toBe(0);
+    const result = await cli('save', '--goal', 'g', '--summary', '   ', '--merge');
+    expect(result.stderr).toBe('claude-checkpoint: --summary: must not be empty\n');
+    expect(result.code).toBe(2);
+    expect(saved(root).summary).toBe('cookie dropped');
+  });
+
+  it('in the JSON on stdin, naming summary', async () => {
+    const { input } = cliProject();
+    const result = await input('{"goal":"g","summary":""}', 'save', '--stdin');
+    expect(result.stderr).toBe('claude-checkpoint: summary: must not be empty\n');
+    expect(result.code).toBe(2);
+  });
+});
+
+describe('save --stdin that is not UTF-8', () => {
+  it('Latin-1 text is refused with the offset of its first bad byte, not saved with U+FFFD', async () => {
+    const { input, cli } = cliProject();
+    const latin1 = Buffer.concat([Buffer.from('{"goal":"caf'), Buffer.from([0xe9]), Buffer.from(' goal"}')]);
+    const result = await input(latin1, 'save', '--stdin');
+    expect(result.stderr).toBe(
+      'claude-checkpoint: stdin must be UTF-8 text: the byte at offset 12 (0xe9) is not UTF-8 (text in another encoding, such as Latin-1?): convert it to UTF-8\n',
+    );
+    expect(result.code).toBe(2);
+    expect((await cli('brief')).stdout).toContain('No checkpoint');
+  });
+
+  it('UTF-16 is named as such, with or without its byte order mark', async () => {
+    const { input } = cliProject();
+    const withMark = await input(Buffer.from('\ufeff{"goal":"g"}', 'utf16le'), 'save', '--stdin');
+    expect(withMark.stderr).toMatch(
+      /^claude-checkpoint: stdin must be UTF-8 text: it begins with a UTF-16 byte order mark \(0xff 0xfe at byte offset 0\)/,
+    );
+    expect(withMark.code).toBe(2);
+    const without = await input(Buffer.from('{"goal":"g"}', 'utf16le'), 'save', '--stdin');
+    expect(without.stderr).toMatch(
+      /^claude-checkpoint: stdin must be UTF-8 text: it holds a NUL byte at byte offset 1, which looks like UTF-16 text/,
+    );
+    expect(without.code).toBe(2);
+  });
+
+  it('UTF-8 with a byte order mark is saved', async () => {
+    const { root, input } = cliProject();
+    const result = await input(Buffer.from('\ufeff{"goal":"café goal"}'), 'save', '--stdin');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(saved(root).goal.primary).toBe('café goal');
+  });
+});
+
+describe('latest~N with many digits, and list --limit past what it counts', () => {
+  it.each([['diff'], ['restore', '--dry-run']])(
+    '%s says how far back the snapshots go',
+    async (...command) => {
+      const { cli } = cliProject();
+      expect((await cli('snapshot')).code).toBe(0);
+      const [verb, ...rest] = command;
+      const result = await cli(verb as string, 'latest~1000000', ...rest);
+      expect(result.stderr).toBe(
+        "claude-checkpoint: 'latest~1000000' goes back 1000000 snapshot(s), but there are only 1: the oldest is latest~0\n",
+      );
+      expect(result.code).toBe(2);
+    },
+  );
+
+  it('list --limit names its upper limit', async () => {
+    const { cli } = cliProject();
+    const result = await cli('list', '--limit', '99999999999999999999');
+    expect(result.stderr).toBe(
+      "claude-checkpoint: --limit must be at most 9007199254740991: got '99999999999999999999'\n",
+    );
+    expect(result.code).toBe(2);
+  });
+});
+
+describe('save --stdin names the JSON’s projectRoot as projectRoot', () => {
+  it('a relative one', async () => {
+    const { input } = cliProject();
+    const result = await input('{"goal":"g","projectRoot":"p2"}', 'save', '--stdin');
+    expect(result.stderr).toBe("claude-checkpoint: projectRoot must be an absolute path: got 'p2'\n");
+    expect(result.code).toBe(2);
+  });
+
+  it('one of the wrong type is refused even with --root', async () => {
+    const { root, input, cli } = cliProject();
+    const result = await input('{"goal":"g","projectRoot":5}', 'save', '--stdin', '--root', root);
+    expect(result.stderr).toBe('claude-checkpoint: projectRoot: must be a string\n');
+    expect(result.code).toBe(2);
+    expect((await cli('brief')).stdout).toContain('No checkpoint');
+  });
+});
+
+describe('setup checks --root as every command does', () => {
+  it('a folder that does not exist', async () => {
+    const { cli } = cliProject();
+    const missing = path.join(tempDir('setup-root-'), 'nonexistent');
+    const result = await cli('setup', 'codex', '--project', '--dry-run', '--root', missing);
+    expect(result.stderr).toBe(`claude-checkpoint: --root does not exist: ${missing}\n`);
+    expect(result.code).toBe(2);
+  });
+
+  it('a file', async () => {
+    const { cli } = cliProject();
+    const file = path.join(tempDir('setup-root-'), 'passwd');
+    writeFileSync(file, 'x\n');
+    const result = await cli('setup', 'codex', '--project', '--dry-run', '--root', file);
+    expect(result.stderr).toBe(`claude-checkpoint: --root must be a directory: ${file}\n`);
+    expect(result.code).toBe(2);
+  });
+});
+
+describe('snapshot --trigger and scan with odd names', () => {
+  it.each(['prompt', 'pre-restore', 'turn-end'])(
+    '--trigger %s, which the hooks record, is refused',
+    async (trigger) => {
+      const { cli } = cliProject();
+      const result = await cli('snapshot', '--trigger', trigger);
+      expect(result.stderr).toBe(
+        `claude-checkpoint: --trigger '${trigger}' is one this tool records itself (prompt, pre-command, pre-compact, pre-restore, turn-end, handoff): leave --trigger out for manual, or give a name of your own, such as pre-deploy\n`,
+      );
+      expect(result.code).toBe(2);
+      expect((await cli('list')).stdout).toContain('No snapshots');
+    },
+  );
+
+  it('--trigger manual and a name of ones own are taken', async () => {
+    const { cli } = cliProject();
+    expect((await cli('snapshot', '--trigger', 'manual')).code).toBe(0);
+    expect((await cli('snapshot', '--trigger', 'pre-deploy')).code).toBe(0);
+  });
+
+  it("scan '' names the empty argument", async () => {
+    const { cli } = cliProject();
+    const result = await cli('scan', '');
+    expect(result.stderr).toBe(
+      "claude-checkpoint: a file name is empty (got ''): give each file's name, or - for standard input\n",
+    );
+    expect(result.code).toBe(2);
+  });
+});
