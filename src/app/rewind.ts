@@ -54,6 +54,7 @@ import {
 } from '../store/store-usage.js';
 import { pruneTranscriptMemory } from '../store/transcript-memory.js';
 import type { AppDeps } from './deps.js';
+import { realLocationOf } from './given-path.js';
 import type { ResolvedRoot } from './root.js';
 import type { RootContext } from './save.js';
 import { snapshotSettings, storePlace } from './snapshot-list.js';
@@ -1294,7 +1295,8 @@ function snapshotPath(root: string, given: string, field: string): string[] {
   for (const name of names) {
     try {
       // Raw bytes given as lone surrogates (over MCP) that are valid UTF-8 together are that text's name.
-      paths.push(toProjectPath(root, hasRawBytes(name) ? textFromBytes(bytesFromText(name)) : name, field));
+      const text = hasRawBytes(name) ? textFromBytes(bytesFromText(name)) : name;
+      paths.push(toProjectPath(root, text, field, realLocationOf(root, text)));
     } catch (error) {
       problem ??= error;
     }

@@ -18,6 +18,7 @@ import { defaultStoreBase, projectOurFolders, projectStoreDir } from '../store/s
 import { GENERATOR } from '../version.js';
 import type { AppDeps } from './deps.js';
 import { detectDrift } from './drift.js';
+import { realLocationOf } from './given-path.js';
 import { loadRedactionConfig } from './redaction.js';
 import { type ResolvedRoot, refuseNonProjectRoot, resolveProjectRoot } from './root.js';
 
@@ -84,6 +85,7 @@ export async function saveCheckpoint(
         root,
         file.path,
         options.nameField?.(['modifiedFiles', index, 'path']) ?? `modifiedFiles.${index}.path`,
+        realLocationOf(root, file.path),
       ),
     })),
   };

@@ -1,0 +1,66 @@
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultDeps } from '../../src/app/deps.js';
+import { diffSnapshot, restoreSnapshot, takeSnapshot } from '../../src/app/rewind.js';
+import { saveCheckpoint } from '../../src/app/save.js';
+import type { SaveInput } from '../../src/core/input.js';
+import { createRepo, tempDir, workerStateHome } from '../helpers/fixtures.js';
+
+const deps = defaultDeps({
+  env: { XDG_STATE_HOME: workerStateHome(), CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') },
+});
+const save = (root: string, input: Omit<SaveInput, 'projectRoot'>) =>
+  saveCheckpoint(deps, { ...input, projectRoot: root });
+const listed = (root: string) =>
+  JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).modifiedFiles.map(
+    (file: { path: string; status: string; note?: string }) => [file.path, file.status, file.note],
+  );
+
+/** The project, and a link to it elsewhere (as /tmp is to /private/tmp on macOS). */
+function projectAndAlias(): { root: string; alias: string } {
+  const root = createRepo({ committed: { 'top.txt': 'v1\n' }, dirty: { 'top.txt': 'v2\n' } });
+  const alias = path.join(tempDir('checkpoint-alias-'), 'p2link');
+  symlinkSync(root, alias);
+  return { root, alias };
+}
+
+describe('absolute paths through a link to the project (bad-input trial)', () => {
+  it('save takes an absolute path through the alias, with the alias as the root, as that project path', async () => {
+    const { alias } = projectAndAlias();
+    await save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(alias, 'top.txt'), note: 'edited' }] });
+    expect(listed(alias)).toEqual([['top.txt', 'M', 'edited']]);
+  });
+
+  it('diff and restore take an absolute path through the alias', async () => {
+    const { root, alias } = projectAndAlias();
+    const snap = await takeSnapshot(deps, { projectRoot: alias, trigger: 'manual' });
+    writeFileSync(path.join(root, 'top.txt'), 'v3\n');
+    const diff = await diffSnapshot(deps, {
+      projectRoot: alias,
+      snapshotId: snap.snapshot.id,
+      path: path.join(alias, 'top.txt'),
+    });
+    expect(diff.files.map((file) => file.path)).toEqual(['top.txt']);
+    await restoreSnapshot(deps, {
+      projectRoot: alias,
+      snapshotId: snap.snapshot.id,
+      paths: [path.join(alias, 'top.txt')],
+      dryRun: false,
+    });
+    expect(readFileSync(path.join(root, 'top.txt'), 'utf8')).toBe('v2\n');
+  });
+
+  it('refuses an absolute path whose link leads out of the project, and says a link is why', async () => {
+    const { root, alias } = projectAndAlias();
+    const outside = tempDir('checkpoint-outside-');
+    writeFileSync(path.join(outside, 'secret.txt'), 's');
+    symlinkSync(outside, path.join(root, 'out'));
+    await expect(
+      save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(alias, 'out/secret.txt') }] }),
+    ).rejects.toThrow(/modifiedFiles\.0\.path leads out of the project root .* through a symbolic link/);
+    await expect(
+      save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(outside, 'secret.txt') }] }),
+    ).rejects.toThrow(/modifiedFiles\.0\.path is outside the project root/);
+  });
+});
