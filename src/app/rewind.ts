@@ -2,7 +2,7 @@ import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { type LeftOut, leftOutOf, leftOutUnder } from '../core/left-out.js';
-import { isOwnFile, toProjectPath } from '../core/paths.js';
+import { isInGitFolder, isOwnFile, toProjectPath } from '../core/paths.js';
 import { escapeControls, quotePath, unquotePath } from '../core/quote.js';
 import { bytesFromText, fsPath, hasRawBytes, textFromBytes } from '../core/raw-path.js';
 import { PRE_RESTORE_TRIGGER, TURN_END_TRIGGER } from '../core/rewind-credit.js';
@@ -1304,7 +1304,7 @@ function snapshotPath(root: string, given: string, field: string): string[] {
   if (paths.length === 0) throw problem;
   // git's own folder (the project's or a nested repository's) is never in a snapshot: "nothing to restore"
   // or "left out (git-ignored, …)" would misstate why.
-  if (paths.every((file) => file.split('/').includes('.git')))
+  if (paths.every(isInGitFolder))
     throw new CheckpointError(
       'INVALID_INPUT',
       `${field} '${escapeControls(given)}' is in git's own folder (.git): snapshots never hold git's own folder, so there is nothing there to compare or restore`,

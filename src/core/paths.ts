@@ -56,6 +56,11 @@ function isOutside(relative: string): boolean {
   return relative.startsWith(`..${path.sep}`) || relative === '..' || path.isAbsolute(relative);
 }
 
+/** Whether a project path lies in git's own folder (the project's or a nested repository's `.git`). */
+export function isInGitFolder(relativePath: string): boolean {
+  return relativePath.split('/').includes('.git');
+}
+
 /** The longest name of a file or folder the common file systems (ext4, APFS, NTFS) take, in bytes. */
 const MAX_NAME_BYTES = 255;
 

@@ -1,4 +1,4 @@
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDeps } from '../../src/app/deps.js';
@@ -62,5 +62,75 @@ describe('absolute paths through a link to the project (bad-input trial)', () =>
     await expect(
       save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(outside, 'secret.txt') }] }),
     ).rejects.toThrow(/modifiedFiles\.0\.path is outside the project root/);
+  });
+});
+
+describe('paths a save cannot list (bad-input trial)', () => {
+  it.each([
+    ['.git/config', /modifiedFiles\.0\.path: '\.git\/config' is in git's own folder \(\.git\)/],
+    ['.claude-checkpoint', /modifiedFiles\.0\.path: '\.claude-checkpoint' is the checkpoint's own file/],
+    [
+      '.claude-checkpoint.bak',
+      /modifiedFiles\.0\.path: '\.claude-checkpoint\.bak' is the checkpoint's own file/,
+    ],
+    ['src', /modifiedFiles\.0\.path: 'src' is a folder: name the files in it/],
+    [
+      'out/secret.txt',
+      /'out\/secret\.txt' goes through the symbolic link 'out', which leads out of the project/,
+    ],
+    [
+      'lib/a.ts',
+      /'lib\/a\.ts' goes through the symbolic link 'lib': name the file where it lies .*'src\/a\.ts'/,
+    ],
+  ])('refuses %s, naming the field, and writes nothing', async (given, message) => {
+    const root = createRepo({ committed: { 'src/a.ts': 'a' } });
+    const outside = tempDir('checkpoint-outside-');
+    writeFileSync(path.join(outside, 'secret.txt'), 's');
+    symlinkSync(outside, path.join(root, 'out'));
+    symlinkSync('src', path.join(root, 'lib'));
+    await save(root, { goal: 'before' });
+    const before = readFileSync(path.join(root, '.claude-checkpoint'), 'utf8');
+    await expect(save(root, { goal: 'g', modifiedFiles: [{ path: given, note: 'n' }] })).rejects.toThrow(
+      message,
+    );
+    expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).toBe(before);
+  });
+
+  it('keeps a file that does not exist as deleted, and warns unless git reports it deleted', async () => {
+    const root = createRepo({ committed: { 'src/a.ts': 'a', 'old.ts': 'o' } });
+    rmSync(path.join(root, 'old.ts'));
+    const outcome = await save(root, {
+      goal: 'g',
+      modifiedFiles: [
+        { path: 'src/tpyo.ts', note: 'fixed here' },
+        { path: 'old.ts', note: 'removed' },
+      ],
+    });
+    expect(listed(root)).toEqual([
+      ['src/tpyo.ts', 'D', 'fixed here'],
+      ['old.ts', 'D', 'removed'],
+    ]);
+    expect(outcome.warnings).toContain(
+      'modifiedFiles.0.path: src/tpyo.ts does not exist; recorded as deleted',
+    );
+    expect(outcome.warnings.join('\n')).not.toContain('old.ts');
+  });
+});
+
+describe("a hook's automatic save", () => {
+  it('leaves out a path it cannot list instead of failing the save', async () => {
+    const root = createRepo({ committed: { 'src/a.ts': 'a' }, dirty: { 'src/a.ts': 'b' } });
+    await saveCheckpoint(
+      deps,
+      {
+        goal: 'g',
+        mode: 'merge',
+        projectRoot: root,
+        modifiedFiles: [{ path: 'src' }, { path: '.git/config' }],
+      },
+      {},
+      { automatic: true },
+    );
+    expect(listed(root)).toEqual([['src/a.ts', 'M', undefined]]);
   });
 });
