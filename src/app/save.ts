@@ -89,6 +89,7 @@ export async function saveCheckpoint(
     modifiedFiles:
       given && (await withListableFiles(root, given, deps.env, pathField, options.automatic === true)),
   };
+  if (!options.automatic) warnings.push(...repeatedFileWarnings(normalized.modifiedFiles ?? [], pathField));
   const mode = input.mode ?? 'replace';
   const store = new CheckpointStore(root, deps.fs);
   const lockOptions = options.lockWaitMs === undefined ? {} : { waitMs: options.lockWaitMs };
@@ -327,6 +328,21 @@ async function withListableFiles(
   if (refused !== -1 && !isAutomatic)
     throw new CheckpointError('INVALID_INPUT', `${pathField(refused)}: ${problems[refused]}`);
   return files.filter((_, index) => problems[index] === null);
+}
+
+/** A file named twice keeps one entry, with the last note given: said, naming both fields. */
+function repeatedFileWarnings(files: readonly GivenFile[], pathField: (index: number) => string): string[] {
+  const first = new Map<string, number>();
+  const warnings: string[] = [];
+  files.forEach((file, index) => {
+    const earlier = first.get(file.path);
+    if (earlier === undefined) first.set(file.path, index);
+    else
+      warnings.push(
+        `${pathField(index)} names the same file as ${pathField(earlier)} (${file.path}): it is listed once, with the last note given`,
+      );
+  });
+  return warnings;
 }
 
 /**

@@ -115,6 +115,22 @@ describe('paths a save cannot list (bad-input trial)', () => {
     );
     expect(outcome.warnings.join('\n')).not.toContain('old.ts');
   });
+
+  it('warns, naming both fields, when two entries name the same file', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    writeFileSync(path.join(root, 'a.txt'), 'changed');
+    const outcome = await save(root, {
+      goal: 'g',
+      modifiedFiles: [
+        { path: 'a.txt', note: 'first' },
+        { path: './a.txt', note: 'second' },
+      ],
+    });
+    expect(listed(root)).toEqual([['a.txt', 'M', 'second']]);
+    expect(outcome.warnings).toContain(
+      'modifiedFiles.1.path names the same file as modifiedFiles.0.path (a.txt): it is listed once, with the last note given',
+    );
+  });
 });
 
 describe("a hook's automatic save", () => {
