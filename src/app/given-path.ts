@@ -14,7 +14,8 @@ export function realLocationOf(root: string, given: string): RealLocation | unde
   if (!path.isAbsolute(given) || given.includes('\0')) return undefined;
   const absolute = path.resolve(given);
   if (pathWithin(root, absolute) !== null) return undefined;
-  const real = resolvedThroughLinks(absolute);
+  // The folder it is in, not the name itself: a link given by its name is the link, as inside the root.
+  const real = path.join(resolvedThroughLinks(path.dirname(absolute)), path.basename(absolute));
   if (real === absolute || pathWithin(root, real) !== null) return { path: real, isThroughProject: false };
   // Outside: say so plainly unless a folder on the way is really the project's, a link in it leading out.
   for (let at = path.dirname(absolute); path.dirname(at) !== at; at = path.dirname(at))

@@ -32,6 +32,13 @@ describe('absolute paths through a link to the project (bad-input trial)', () =>
     expect(listed(alias)).toEqual([['top.txt', 'M', 'edited']]);
   });
 
+  it('lists a link named through the alias as the link, not the file it points to', async () => {
+    const { root, alias } = projectAndAlias();
+    symlinkSync('top.txt', path.join(root, 'link.txt'));
+    await save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(alias, 'link.txt'), note: 'a link' }] });
+    expect(listed(alias)).toContainEqual(['link.txt', '??', 'a link']);
+  });
+
   it('diff and restore take an absolute path through the alias', async () => {
     const { root, alias } = projectAndAlias();
     const snap = await takeSnapshot(deps, { projectRoot: alias, trigger: 'manual' });
