@@ -103,6 +103,17 @@ describe('paths a save cannot list (bad-input trial)', () => {
     expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).toBe(before);
   });
 
+  it('refuses a path in the store when the store lies in the project', async () => {
+    const root = createRepo({ committed: { 'src/a.ts': 'a' } });
+    const inside = defaultDeps({
+      env: { XDG_STATE_HOME: workerStateHome(), CHECKPOINT_STORE_DIR: path.join(root, 'store') },
+    });
+    await takeSnapshot(inside, { projectRoot: root, trigger: 'manual' });
+    await expect(
+      saveCheckpoint(inside, { goal: 'g', projectRoot: root, modifiedFiles: [{ path: 'store/x' }] }),
+    ).rejects.toThrow("modifiedFiles.0.path: 'store/x' is in this tool's own store");
+  });
+
   it('keeps a file that does not exist as deleted, and warns unless git reports it deleted', async () => {
     const root = createRepo({ committed: { 'src/a.ts': 'a', 'old.ts': 'o' } });
     rmSync(path.join(root, 'old.ts'));
