@@ -2,7 +2,7 @@ import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { type LeftOut, leftOutOf, leftOutUnder } from '../core/left-out.js';
-import { isOwnFile, toProjectPath } from '../core/paths.js';
+import { isInGitFolder, isOwnFile, toProjectPath } from '../core/paths.js';
 import { escapeControls, quotePath, unquotePath } from '../core/quote.js';
 import { bytesFromText, fsPath, hasRawBytes, textFromBytes } from '../core/raw-path.js';
 import { PRE_RESTORE_TRIGGER, TURN_END_TRIGGER } from '../core/rewind-credit.js';
@@ -54,6 +54,7 @@ import {
 } from '../store/store-usage.js';
 import { pruneTranscriptMemory } from '../store/transcript-memory.js';
 import type { AppDeps } from './deps.js';
+import { realLocationOf } from './given-path.js';
 import type { ResolvedRoot } from './root.js';
 import type { RootContext } from './save.js';
 import { snapshotSettings, storePlace } from './snapshot-list.js';
@@ -1294,7 +1295,8 @@ function snapshotPath(root: string, given: string, field: string): string[] {
   for (const name of names) {
     try {
       // Raw bytes given as lone surrogates (over MCP) that are valid UTF-8 together are that text's name.
-      paths.push(toProjectPath(root, hasRawBytes(name) ? textFromBytes(bytesFromText(name)) : name, field));
+      const text = hasRawBytes(name) ? textFromBytes(bytesFromText(name)) : name;
+      paths.push(toProjectPath(root, text, field, realLocationOf(root, text)));
     } catch (error) {
       problem ??= error;
     }
@@ -1302,7 +1304,7 @@ function snapshotPath(root: string, given: string, field: string): string[] {
   if (paths.length === 0) throw problem;
   // git's own folder (the project's or a nested repository's) is never in a snapshot: "nothing to restore"
   // or "left out (git-ignored, …)" would misstate why.
-  if (paths.every((file) => file.split('/').includes('.git')))
+  if (paths.every(isInGitFolder))
     throw new CheckpointError(
       'INVALID_INPUT',
       `${field} '${escapeControls(given)}' is in git's own folder (.git): snapshots never hold git's own folder, so there is nothing there to compare or restore`,

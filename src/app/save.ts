@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { carryFlags } from '../core/drift.js';
-import { isCheckpointError, thenSentence } from '../core/errors.js';
+import { CheckpointError, isCheckpointError, thenSentence } from '../core/errors.js';
 import type { FieldNamer, SaveInput } from '../core/input.js';
 import { addDropped, buildCheckpoint, describeDropped, pathsToHash } from '../core/merge.js';
 import { describeOverLimits, fieldsOverLimits } from '../core/over-limits.js';
@@ -18,6 +18,7 @@ import { defaultStoreBase, projectOurFolders, projectStoreDir } from '../store/s
 import { GENERATOR } from '../version.js';
 import type { AppDeps } from './deps.js';
 import { detectDrift } from './drift.js';
+import { realLocationOf, savedPathProblem } from './given-path.js';
 import { loadRedactionConfig } from './redaction.js';
 import { type ResolvedRoot, refuseNonProjectRoot, resolveProjectRoot } from './root.js';
 
@@ -76,24 +77,25 @@ export async function saveCheckpoint(
     isHook: deps.isHook,
   });
   const { root } = resolved;
+  const pathField = (index: number) =>
+    options.nameField?.(['modifiedFiles', index, 'path']) ?? `modifiedFiles.${index}.path`;
+  const given = input.modifiedFiles?.map((file, index) => ({
+    ...file,
+    path: toProjectPath(root, file.path, pathField(index), realLocationOf(root, file.path)),
+  }));
+  const warnings: string[] = [];
   const normalized: SaveInput = {
     ...input,
-    modifiedFiles: input.modifiedFiles?.map((file, index) => ({
-      ...file,
-      path: toProjectPath(
-        root,
-        file.path,
-        options.nameField?.(['modifiedFiles', index, 'path']) ?? `modifiedFiles.${index}.path`,
-      ),
-    })),
+    modifiedFiles:
+      given && (await withListableFiles(root, given, deps.env, pathField, options.automatic === true)),
   };
+  if (!options.automatic) warnings.push(...repeatedFileWarnings(normalized.modifiedFiles ?? [], pathField));
   const mode = input.mode ?? 'replace';
   const store = new CheckpointStore(root, deps.fs);
   const lockOptions = options.lockWaitMs === undefined ? {} : { waitMs: options.lockWaitMs };
 
   return deps.queue.run(root, () =>
     store.withLock(async () => {
-      const warnings: string[] = [];
       // git starts first (its processes side by side); the rest of the work overlaps with its scan.
       const location = await locateRepo(root);
       const reading = location
@@ -153,6 +155,8 @@ export async function saveCheckpoint(
             )
           : undefined,
       ]);
+      if (!options.automatic)
+        warnings.push(...missingFileWarnings(normalized, oids, detectedFiles, pathField));
 
       let built = buildCheckpoint({
         input: { ...normalized, mode },
@@ -303,4 +307,58 @@ function withoutPaths(flagged: FlaggedFiles | undefined, paths: readonly string[
   const own = new Set(paths);
   const left = flagged.paths.filter((file) => !own.has(file));
   return left.length > 0 ? { ...flagged, paths: left } : undefined;
+}
+
+type GivenFile = NonNullable<SaveInput['modifiedFiles']>[number];
+
+/**
+ * The files given that a checkpoint can list (see savedPathProblem); any other is refused, naming its
+ * field. A hook's automatic save leaves such a file out instead: the agent never named it there.
+ */
+async function withListableFiles(
+  root: string,
+  files: readonly GivenFile[],
+  env: NodeJS.ProcessEnv,
+  pathField: (index: number) => string,
+  isAutomatic: boolean,
+): Promise<GivenFile[]> {
+  const ourFolders = projectOurFolders(root, env);
+  const problems = await Promise.all(files.map((file) => savedPathProblem(root, file.path, ourFolders)));
+  const refused = problems.findIndex((problem) => problem !== null);
+  if (refused !== -1 && !isAutomatic)
+    throw new CheckpointError('INVALID_INPUT', `${pathField(refused)}: ${problems[refused]}`);
+  return files.filter((_, index) => problems[index] === null);
+}
+
+/** A file named twice keeps one entry, with the last note given: said, naming both fields. */
+function repeatedFileWarnings(files: readonly GivenFile[], pathField: (index: number) => string): string[] {
+  const first = new Map<string, number>();
+  const warnings: string[] = [];
+  files.forEach((file, index) => {
+    const earlier = first.get(file.path);
+    if (earlier === undefined) first.set(file.path, index);
+    else
+      warnings.push(
+        `${pathField(index)} names the same file as ${pathField(earlier)} (${file.path}): it is listed once, with the last note given`,
+      );
+  });
+  return warnings;
+}
+
+/**
+ * A file named by the agent that is not there and that git does not report (deleted) is recorded as
+ * deleted: an agent may note a file it removed, but a typo must not pass as one in silence.
+ */
+function missingFileWarnings(
+  input: SaveInput,
+  oids: ReadonlyMap<string, string | null>,
+  detected: ReadonlyArray<{ path: string }>,
+  pathField: (index: number) => string,
+): string[] {
+  const reported = new Set(detected.map((file) => file.path));
+  return (input.modifiedFiles ?? []).flatMap((file, index) =>
+    oids.get(file.path) === null && !reported.has(file.path)
+      ? [`${pathField(index)}: ${file.path} does not exist; recorded as deleted`]
+      : [],
+  );
 }

@@ -3,11 +3,24 @@ import { CheckpointError } from './errors.js';
 import { bytesFromText } from './raw-path.js';
 
 /**
+ * Where an absolute path given outside the root (as written) really lies, found at the edge through
+ * symbolic links (see realLocationOf in app/given-path.ts): `/tmp/p` given for the project `/private/tmp/p`.
+ */
+export interface RealLocation {
+  /** The path with its deepest existing folder resolved through links, the rest joined on. */
+  path: string;
+  /** Whether a folder on the way really lies in the project: a symbolic link there leads out of it. */
+  isThroughProject: boolean;
+}
+
+/**
  * Turns a path given by the agent into the project-relative, `/`-separated form stored in the file.
  * Security: anything that resolves outside the root (`../x`, `/etc/passwd`) is refused, so a checkpoint
- * can never point the agent, or a later restore, outside the project.
+ * can never point the agent, or a later restore, outside the project. A path outside the root as written
+ * is taken where `real` (its real location) lies in the project: the project named through a link to it.
+ * Inside the root as written, no link is followed.
  */
-export function toProjectPath(root: string, given: string, field: string): string {
+export function toProjectPath(root: string, given: string, field: string, real?: RealLocation): string {
   // File systems refuse both, and Node's own error would name neither the field nor the limit.
   if (given.includes('\0')) {
     throw new CheckpointError('INVALID_INPUT', `${field} must not contain a NUL character`);
@@ -20,17 +33,32 @@ export function toProjectPath(root: string, given: string, field: string): strin
     );
   }
   const absolute = path.resolve(root, given);
-  const relative = path.relative(root, absolute);
+  const written = path.relative(root, absolute);
+  const relative = isOutside(written) && real ? path.relative(root, real.path) : written;
   if (relative === '') {
     throw new CheckpointError(
       'INVALID_INPUT',
       `${field} must name a file inside the project, not the project root itself: got '${given}'`,
     );
   }
-  if (relative.startsWith(`..${path.sep}`) || relative === '..' || path.isAbsolute(relative)) {
-    throw new CheckpointError('OUTSIDE_ROOT', `${field} is outside the project root ${root}: got '${given}'`);
+  if (isOutside(relative)) {
+    throw new CheckpointError(
+      'OUTSIDE_ROOT',
+      real?.isThroughProject
+        ? `${field} leads out of the project root ${root} through a symbolic link: got '${given}', which is really '${real.path}'`
+        : `${field} is outside the project root ${root}: got '${given}'`,
+    );
   }
   return relative.split(path.sep).join('/');
+}
+
+function isOutside(relative: string): boolean {
+  return relative.startsWith(`..${path.sep}`) || relative === '..' || path.isAbsolute(relative);
+}
+
+/** Whether a project path lies in git's own folder (the project's or a nested repository's `.git`). */
+export function isInGitFolder(relativePath: string): boolean {
+  return relativePath.split('/').includes('.git');
 }
 
 /** The longest name of a file or folder the common file systems (ext4, APFS, NTFS) take, in bytes. */

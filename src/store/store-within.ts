@@ -40,7 +40,7 @@ export function isOurPath(file: string, within: readonly string[]): boolean {
 }
 
 /** The real path of `file`, or of its nearest folder that exists with the rest joined on. */
-function resolvedThroughLinks(file: string): string {
+export function resolvedThroughLinks(file: string): string {
   const rest: string[] = [];
   for (let at = path.resolve(file); ; at = path.dirname(at)) {
     try {

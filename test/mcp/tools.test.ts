@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -151,6 +151,39 @@ describe('the MCP server, through a real client', () => {
       expect(existsSync(path.join(root, '.claude-checkpoint'))).toBe(false);
     },
   );
+
+  // Bad-input trial: the project named through a link (as /tmp is on macOS) refused its own absolute
+  // paths; a folder or a typo was saved as deleted without a word.
+  it('takes absolute paths through a link to the project, refuses a folder, and warns of a missing file', async () => {
+    const root = createRepo({ committed: { 'src/a.ts': 'a', 'top.txt': 'v1' }, dirty: { 'top.txt': 'v2' } });
+    const alias = path.join(tempDir(), 'p2link');
+    symlinkSync(root, alias);
+    const { call } = await connect();
+    const saved = await call('save_session_checkpoint', {
+      goal: 'g',
+      projectRoot: alias,
+      modifiedFiles: [
+        { path: path.join(alias, 'top.txt'), note: 'edited' },
+        { path: 'src/tpyo.ts', note: 'fixed here' },
+      ],
+    });
+    expect(saved.isError).toBeFalsy();
+    expect(saved.structured?.warnings).toContain(
+      'modifiedFiles.1.path: src/tpyo.ts does not exist; recorded as deleted',
+    );
+    const folder = await call('save_session_checkpoint', {
+      goal: 'g',
+      projectRoot: alias,
+      modifiedFiles: [{ path: 'src', note: 'folder' }],
+    });
+    expect(folder.isError).toBe(true);
+    expect(folder.text).toContain("modifiedFiles.0.path: 'src' is a folder: name the files in it");
+    const text = readFileSync(path.join(root, '.claude-checkpoint'), 'utf8');
+    expect(JSON.parse(text).modifiedFiles.map((file: { path: string }) => file.path)).toEqual([
+      'top.txt',
+      'src/tpyo.ts',
+    ]);
+  });
 
   it("uses the client's first file:// root when no projectRoot or env is given", async () => {
     const root = tempDir();

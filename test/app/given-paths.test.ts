@@ -1,0 +1,170 @@
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultDeps } from '../../src/app/deps.js';
+import { diffSnapshot, restoreSnapshot, takeSnapshot } from '../../src/app/rewind.js';
+import { saveCheckpoint } from '../../src/app/save.js';
+import type { SaveInput } from '../../src/core/input.js';
+import { createRepo, tempDir, workerStateHome } from '../helpers/fixtures.js';
+
+const deps = defaultDeps({
+  env: { XDG_STATE_HOME: workerStateHome(), CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') },
+});
+const save = (root: string, input: Omit<SaveInput, 'projectRoot'>) =>
+  saveCheckpoint(deps, { ...input, projectRoot: root });
+const listed = (root: string) =>
+  JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).modifiedFiles.map(
+    (file: { path: string; status: string; note?: string }) => [file.path, file.status, file.note],
+  );
+
+/** The project, and a link to it elsewhere (as /tmp is to /private/tmp on macOS). */
+function projectAndAlias(): { root: string; alias: string } {
+  const root = createRepo({ committed: { 'top.txt': 'v1\n' }, dirty: { 'top.txt': 'v2\n' } });
+  const alias = path.join(tempDir('checkpoint-alias-'), 'p2link');
+  symlinkSync(root, alias);
+  return { root, alias };
+}
+
+describe('absolute paths through a link to the project (bad-input trial)', () => {
+  it('save takes an absolute path through the alias, with the alias as the root, as that project path', async () => {
+    const { alias } = projectAndAlias();
+    await save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(alias, 'top.txt'), note: 'edited' }] });
+    expect(listed(alias)).toEqual([['top.txt', 'M', 'edited']]);
+  });
+
+  it('lists a link named through the alias as the link, not the file it points to', async () => {
+    const { root, alias } = projectAndAlias();
+    symlinkSync('top.txt', path.join(root, 'link.txt'));
+    await save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(alias, 'link.txt'), note: 'a link' }] });
+    expect(listed(alias)).toContainEqual(['link.txt', '??', 'a link']);
+  });
+
+  it('diff and restore take an absolute path through the alias', async () => {
+    const { root, alias } = projectAndAlias();
+    const snap = await takeSnapshot(deps, { projectRoot: alias, trigger: 'manual' });
+    writeFileSync(path.join(root, 'top.txt'), 'v3\n');
+    const diff = await diffSnapshot(deps, {
+      projectRoot: alias,
+      snapshotId: snap.snapshot.id,
+      path: path.join(alias, 'top.txt'),
+    });
+    expect(diff.files.map((file) => file.path)).toEqual(['top.txt']);
+    await restoreSnapshot(deps, {
+      projectRoot: alias,
+      snapshotId: snap.snapshot.id,
+      paths: [path.join(alias, 'top.txt')],
+      dryRun: false,
+    });
+    expect(readFileSync(path.join(root, 'top.txt'), 'utf8')).toBe('v2\n');
+  });
+
+  it('refuses an absolute path whose link leads out of the project, and says a link is why', async () => {
+    const { root, alias } = projectAndAlias();
+    const outside = tempDir('checkpoint-outside-');
+    writeFileSync(path.join(outside, 'secret.txt'), 's');
+    symlinkSync(outside, path.join(root, 'out'));
+    await expect(
+      save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(alias, 'out/secret.txt') }] }),
+    ).rejects.toThrow(/modifiedFiles\.0\.path leads out of the project root .* through a symbolic link/);
+    await expect(
+      save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(outside, 'secret.txt') }] }),
+    ).rejects.toThrow(/modifiedFiles\.0\.path is outside the project root/);
+  });
+});
+
+describe('paths a save cannot list (bad-input trial)', () => {
+  it.each([
+    ['.git/config', /modifiedFiles\.0\.path: '\.git\/config' is in git's own folder \(\.git\)/],
+    ['.claude-checkpoint', /modifiedFiles\.0\.path: '\.claude-checkpoint' is the checkpoint's own file/],
+    [
+      '.claude-checkpoint.bak',
+      /modifiedFiles\.0\.path: '\.claude-checkpoint\.bak' is the checkpoint's own file/,
+    ],
+    ['src', /modifiedFiles\.0\.path: 'src' is a folder: name the files in it/],
+    [
+      'out/secret.txt',
+      /'out\/secret\.txt' goes through the symbolic link 'out', which leads out of the project/,
+    ],
+    [
+      'lib/a.ts',
+      /'lib\/a\.ts' goes through the symbolic link 'lib': name the file where it lies .*'src\/a\.ts'/,
+    ],
+  ])('refuses %s, naming the field, and writes nothing', async (given, message) => {
+    const root = createRepo({ committed: { 'src/a.ts': 'a' } });
+    const outside = tempDir('checkpoint-outside-');
+    writeFileSync(path.join(outside, 'secret.txt'), 's');
+    symlinkSync(outside, path.join(root, 'out'));
+    symlinkSync('src', path.join(root, 'lib'));
+    await save(root, { goal: 'before' });
+    const before = readFileSync(path.join(root, '.claude-checkpoint'), 'utf8');
+    await expect(save(root, { goal: 'g', modifiedFiles: [{ path: given, note: 'n' }] })).rejects.toThrow(
+      message,
+    );
+    expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).toBe(before);
+  });
+
+  it('refuses a path in the store when the store lies in the project', async () => {
+    const root = createRepo({ committed: { 'src/a.ts': 'a' } });
+    const inside = defaultDeps({
+      env: { XDG_STATE_HOME: workerStateHome(), CHECKPOINT_STORE_DIR: path.join(root, 'store') },
+    });
+    await takeSnapshot(inside, { projectRoot: root, trigger: 'manual' });
+    await expect(
+      saveCheckpoint(inside, { goal: 'g', projectRoot: root, modifiedFiles: [{ path: 'store/x' }] }),
+    ).rejects.toThrow("modifiedFiles.0.path: 'store/x' is in this tool's own store");
+  });
+
+  it('keeps a file that does not exist as deleted, and warns unless git reports it deleted', async () => {
+    const root = createRepo({ committed: { 'src/a.ts': 'a', 'old.ts': 'o' } });
+    rmSync(path.join(root, 'old.ts'));
+    const outcome = await save(root, {
+      goal: 'g',
+      modifiedFiles: [
+        { path: 'src/tpyo.ts', note: 'fixed here' },
+        { path: 'old.ts', note: 'removed' },
+      ],
+    });
+    expect(listed(root)).toEqual([
+      ['src/tpyo.ts', 'D', 'fixed here'],
+      ['old.ts', 'D', 'removed'],
+    ]);
+    expect(outcome.warnings).toContain(
+      'modifiedFiles.0.path: src/tpyo.ts does not exist; recorded as deleted',
+    );
+    expect(outcome.warnings.join('\n')).not.toContain('old.ts');
+  });
+
+  it('warns, naming both fields, when two entries name the same file', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    writeFileSync(path.join(root, 'a.txt'), 'changed');
+    const outcome = await save(root, {
+      goal: 'g',
+      modifiedFiles: [
+        { path: 'a.txt', note: 'first' },
+        { path: './a.txt', note: 'second' },
+      ],
+    });
+    expect(listed(root)).toEqual([['a.txt', 'M', 'second']]);
+    expect(outcome.warnings).toContain(
+      'modifiedFiles.1.path names the same file as modifiedFiles.0.path (a.txt): it is listed once, with the last note given',
+    );
+  });
+});
+
+describe("a hook's automatic save", () => {
+  it('leaves out a path it cannot list instead of failing the save', async () => {
+    const root = createRepo({ committed: { 'src/a.ts': 'a' }, dirty: { 'src/a.ts': 'b' } });
+    await saveCheckpoint(
+      deps,
+      {
+        goal: 'g',
+        mode: 'merge',
+        projectRoot: root,
+        modifiedFiles: [{ path: 'src' }, { path: '.git/config' }],
+      },
+      {},
+      { automatic: true },
+    );
+    expect(listed(root)).toEqual([['src/a.ts', 'M', undefined]]);
+  });
+});
