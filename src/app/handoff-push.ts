@@ -1,6 +1,7 @@
 import { CheckpointError, isCheckpointError } from '../core/errors.js';
 import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { handoffMessage } from '../core/handoff-message.js';
+import { CHECKPOINT_FILE } from '../core/paths.js';
 import { handoffRef, pushFromStore } from '../git/handoff-remote.js';
 import { runGit } from '../git/run.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
@@ -123,6 +124,7 @@ export async function pushHandoff(
       commit,
       storeObjects: objects.store,
       checkpoint,
+      ...(loaded?.mainProblem ? { checkpointFile: `${CHECKPOINT_FILE}.prev` } : {}),
     });
     if (findings.length > 0) return { pushed: false, secrets: findings };
   }

@@ -62,6 +62,32 @@ describe('a damaged checkpoint and handoff push', () => {
     const written = JSON.parse(readFileSync(path.join(b.root, '.claude-checkpoint'), 'utf8'));
     expect(written.goal.primary).toBe('Older goal');
   });
+
+  it("a secret in the backup it sends is found at the backup's own line, and nothing is pushed", async () => {
+    const { bare } = bareRemote();
+    const a = machine(bare, 'Alice');
+    expect((await cli(a, 'save', '--goal', 'Older goal')).code).toBe(0);
+    expect((await cli(a, 'save', '--goal', 'Newer goal')).code).toBe(0);
+    // Written by hand (a save would have redacted it): what the gate must still catch.
+    const prev = path.join(a.root, '.claude-checkpoint.prev');
+    const key = `AKIA${'QYLPMN5HHHFPZAM2'}`;
+    const backup = JSON.parse(readFileSync(prev, 'utf8'));
+    backup.decisions = [`use ${key} for now`];
+    writeFileSync(prev, `${JSON.stringify(backup, null, 2)}\n`);
+    damage(a.root);
+    const line =
+      readFileSync(prev, 'utf8')
+        .split('\n')
+        .findIndex((text) => text.includes('for now')) + 1;
+
+    const pushed = await cli(a, 'handoff', 'push', '--name', 'qa2', '--json');
+    expect(pushed.code).toBe(1);
+    expect(pushed.stdout + pushed.stderr).not.toContain(key);
+    expect(JSON.parse(pushed.stdout).secrets).toContainEqual(
+      expect.objectContaining({ file: '.claude-checkpoint.prev', line }),
+    );
+    expect(handoffRefs(bare)).toBe('');
+  });
 });
 
 describe('a handoff whose checkpoint is damaged (pushed by an earlier version, or crafted)', () => {
