@@ -4,6 +4,7 @@ import { defaultDeps } from './app/deps.js';
 import { describeOutputError } from './core/errors.js';
 import { offerDetectorPathRedaction } from './core/path-redaction-offer.js';
 import { escapeControls } from './core/quote.js';
+import { clip } from './core/text.js';
 import { keepHookRelay } from './hooks/relay-server.js';
 import { createServer } from './mcp/server.js';
 import { guardedStdin, MAX_MESSAGE_BYTES } from './mcp/stdio-lines.js';
@@ -34,10 +35,20 @@ async function main(): Promise<void> {
   process.stdin.on('end', shutdown);
   await server.connect(transport);
   // The SDK closes the transport when stdout fails (`>/dev/full`): say so once, and end with exit 1.
+  // Anything else it reports (a line the guard let through that it could not use, a handler that threw)
+  // is said on stderr too: silence left a client and its user with no clue (bad-input trial).
+  let isStdoutBroken = false;
   server.server.onerror = (error: Error) => {
-    if ((error as NodeJS.ErrnoException).syscall !== 'write' || process.exitCode === 1) return;
-    log(describeOutputError('stdout', error as NodeJS.ErrnoException));
-    process.exitCode = 1;
+    // What it reports after stdout failed ("Failed to send response") is that same failure.
+    if (isStdoutBroken) return;
+    if ((error as NodeJS.ErrnoException).syscall === 'write') {
+      isStdoutBroken = true;
+      log(describeOutputError('stdout', error as NodeJS.ErrnoException));
+      process.exitCode = 1;
+      return;
+    }
+    // Clipped: the SDK's message may quote a whole message from the client.
+    log(`MCP connection: ${escapeControls(clip(error.message, 300))}`);
   };
   // The project's hooks may hand their events to this server (or to a hook host, until it ends);
   // without either they run them themselves.

@@ -67,7 +67,15 @@ const LINK_MODE = '120000';
 
 export async function scanHandoffPush(
   deps: AppDeps,
-  params: { root: string; remote: string; commit: string; storeObjects: string; checkpoint: string | null },
+  params: {
+    root: string;
+    remote: string;
+    commit: string;
+    storeObjects: string;
+    checkpoint: string | null;
+    /** The file the checkpoint's text is from, for its findings' lines: its backup when the file is unusable. */
+    checkpointFile?: string;
+  },
 ): Promise<GateFinding[]> {
   const config = await loadScanConfig(deps, params.root);
   const context: ObjectContext = { root: params.root, storeObjects: params.storeObjects };
@@ -88,7 +96,7 @@ export async function scanHandoffPush(
     );
 
   const findings = new Findings(config);
-  if (params.checkpoint !== null) findings.scan(params.checkpoint, CHECKPOINT_FILE);
+  if (params.checkpoint !== null) findings.scan(params.checkpoint, params.checkpointFile ?? CHECKPOINT_FILE);
   // rev-list names each object by its path, cut at the first line feed: the trees name their entries
   // whole. They are read before what they hold, so an entry's path is known before its object is read.
   const pathOf = new Map(objects.map((object) => [object.oid, object.path]));

@@ -1,5 +1,5 @@
 import type { PulledFiles } from '../core/drift.js';
-import { CheckpointError } from '../core/errors.js';
+import { CheckpointError, isCheckpointError } from '../core/errors.js';
 import { receiveHandoffCheckpoint } from '../core/handoff-checkpoint.js';
 import type { PullOutcome } from '../core/handoff-text.js';
 import { escapeControls } from '../core/quote.js';
@@ -88,7 +88,7 @@ export async function pullHandoff(
       meta.checkpoint === null
         ? null
         : receiveHandoffCheckpoint(
-            parseCheckpoint(meta.checkpoint),
+            parseHandoffCheckpoint(meta.checkpoint, { name, remote, commit }, redactor),
             { name, remote, author, pushedAt: meta.createdAt, commit },
             redactor,
           ).checkpoint;
@@ -179,6 +179,30 @@ export async function pullHandoff(
     checkedOutFrom,
     checkpoint: checkpointState,
   };
+}
+
+/**
+ * The checkpoint a handoff carries, checked like any file we load. One it cannot use is refused as the
+ * handoff's (the parse error alone reads as if the file here were damaged), before anything is applied.
+ */
+function parseHandoffCheckpoint(
+  text: string,
+  handoff: { name: string; remote: string; commit: string },
+  redactor: Redactor,
+): Checkpoint {
+  try {
+    return parseCheckpoint(text);
+  } catch (error) {
+    if (!isCheckpointError(error)) throw error;
+    // Security: the message quotes what the remote sent (a field's name): redacted, and shown inert.
+    const why = escapeControls(redactor.text(error.message));
+    const isNewer = error.code === 'UNSUPPORTED_VERSION';
+    throw new CheckpointError(
+      isNewer ? 'UNSUPPORTED_VERSION' : 'CORRUPT',
+      `handoff '${handoff.name}' on remote '${escapeControls(handoff.remote)}' (commit ${handoff.commit.slice(0, 12)}) carries ${isNewer ? 'a checkpoint this version cannot read' : 'a damaged checkpoint'}: ${why}; nothing was changed, and the checkpoint here is untouched${isNewer ? '' : ' (push the handoff again from the other machine)'}`,
+      { cause: error },
+    );
+  }
 }
 
 /**

@@ -1,5 +1,4 @@
-import * as fsp from 'node:fs/promises';
-import path from 'node:path';
+import { CheckpointError, isCheckpointError } from '../core/errors.js';
 import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { handoffMessage } from '../core/handoff-message.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
@@ -51,6 +50,10 @@ export type PushOutcome =
       base: string;
       branch: string | null;
       files: HandoffFiles;
+      /** The checkpoint it carries: the file's (`sent`), its backup's when the file is unusable, or none. */
+      checkpoint: 'sent' | 'backup' | 'none';
+      /** Why the backup was sent (the file's own problem), for `backup`. */
+      checkpointNotice?: string;
       skipped: {
         large: Array<{ path: string; bytes: number }>;
         nested: string[];
@@ -71,6 +74,9 @@ export async function pushHandoff(
 ): Promise<PushOutcome> {
   const { store, root, head, name, remote } = await openHandoff(deps, request, context);
   const objects = await objectDirs(store);
+  // Before anything is snapshotted or written, so that a push refused here leaves nothing behind.
+  const loaded = await readCheckpointToSend(deps, root.root);
+  const checkpoint = loaded?.text ?? null;
 
   const snapshot = (
     await takeSnapshot(deps, { projectRoot: root.root, trigger: 'handoff', label: `handoff ${name}` })
@@ -80,10 +86,6 @@ export async function pushHandoff(
   const tree = await store.withLock(() => store.withoutIncludedIgnored(snapshot.tree));
   const git = storeGitWithProject(store, objects);
   const files = filesOf(await changesBetween(git, head.head, tree));
-  // Under the lock, which merges commands waiting in the journal first: the handoff carries them too.
-  const checkpoint = await new CheckpointStore(root.root, deps.fs)
-    .withLock(() => fsp.readFile(path.join(root.root, CHECKPOINT_FILE), 'utf8'))
-    .catch(() => null);
 
   const author = (
     await runGit(['var', 'GIT_AUTHOR_IDENT'], {
@@ -122,6 +124,7 @@ export async function pushHandoff(
       commit,
       storeObjects: objects.store,
       checkpoint,
+      ...(loaded?.mainProblem ? { checkpointFile: `${CHECKPOINT_FILE}.prev` } : {}),
     });
     if (findings.length > 0) return { pushed: false, secrets: findings };
   }
@@ -150,12 +153,36 @@ export async function pushHandoff(
     base: head.head,
     branch: head.branch,
     files,
+    checkpoint: loaded === null ? 'none' : loaded.mainProblem === null ? 'sent' : 'backup',
+    ...(loaded?.mainProblem ? { checkpointNotice: loaded.mainProblem } : {}),
     // Path and size, as docs/handoff.md says: a file's stamp (mtime, inode) is this machine's business.
     skipped: {
       ...snapshot.skipped,
       large: snapshot.skipped.large.map(({ path, bytes }) => ({ path, bytes })),
     },
   };
+}
+
+/**
+ * The checkpoint's text as a load would use it (the file, else its valid backup), held under the lock,
+ * which merges commands waiting in the journal first: the handoff carries them too. A damaged file with
+ * no usable backup is refused: sent as it is, it would make the handoff impossible to pull.
+ */
+async function readCheckpointToSend(
+  deps: AppDeps,
+  root: string,
+): Promise<{ text: string; mainProblem: string | null } | null> {
+  const checkpoints = new CheckpointStore(root, deps.fs);
+  try {
+    return await checkpoints.withLock(() => checkpoints.readLoadedText());
+  } catch (error) {
+    if (!isCheckpointError(error) || error.code !== 'CORRUPT') throw error;
+    throw new CheckpointError(
+      'CORRUPT',
+      `nothing was pushed: the checkpoint would not be usable where it is pulled: ${error.message}`,
+      { cause: error },
+    );
+  }
 }
 
 /**

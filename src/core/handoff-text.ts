@@ -1,6 +1,7 @@
 import type { LeftOut } from './drift.js';
 import { NO_GIT_IDENTITY } from './handoff-author.js';
 import { HANDOFF_REFS } from './handoff-message.js';
+import { CHECKPOINT_FILE } from './paths.js';
 import { escapeControls, quotePath, shellWord } from './quote.js';
 import { changesNothing, planSize, type RestorePlan } from './snapshot.js';
 import { renderCheckpointSwap, renderGuarded, renderPlan } from './snapshot-text.js';
@@ -20,6 +21,7 @@ export function renderPushed(
     commit: string;
     base: string;
     files: { added: string[]; modified: string[]; deleted: string[] };
+    checkpointNotice?: string;
     skipped: {
       large: Array<{ path: string }>;
       nested: string[];
@@ -33,6 +35,11 @@ export function renderPushed(
   const name = outcome.ref.split('/').slice(3).join('/');
   return [
     `Pushed handoff ${escapeControls(outcome.ref)} to ${escapeControls(outcome.remote)} (${outcome.commit.slice(0, 12)}, on commit ${outcome.base.slice(0, 12)}): ${added.length} added, ${modified.length} modified, ${deleted.length} deleted.`,
+    ...(outcome.checkpointNotice === undefined
+      ? []
+      : [
+          `${outcome.checkpointNotice}: the handoff carries its backup ${CHECKPOINT_FILE}.prev instead, the checkpoint a load here uses (fix the file or save again, then push again, to send a newer one).`,
+        ]),
     ...outcome.skipped.large.map((entry) => `Left out (over the size cap): ${quotePath(entry.path)}`),
     ...outcome.skipped.nested.map((dir) => `Left out (a nested repository): ${quotePath(dir)}`),
     ...(outcome.skipped.unreadable ?? []).map(

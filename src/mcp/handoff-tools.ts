@@ -46,6 +46,12 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         files: z
           .object({ added: z.array(z.string()), modified: z.array(z.string()), deleted: z.array(z.string()) })
           .optional(),
+        checkpoint: z
+          .enum(['sent', 'backup', 'none'])
+          .optional()
+          .describe(
+            'The checkpoint the handoff carries: the file (sent), its backup .claude-checkpoint.prev when the file is unusable (backup: the text says why), or none',
+          ),
         skipped: z
           .object({
             large: z.array(z.object({ path: z.string(), bytes: z.number() })),
@@ -127,6 +133,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         base: outcome.base,
         branch: outcome.branch,
         files: outcome.files,
+        checkpoint: outcome.checkpoint,
         skipped: outcome.skipped,
       });
     },

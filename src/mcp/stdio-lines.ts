@@ -1,4 +1,5 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { answerMalformedLine } from './malformed-line.js';
 
 /**
  * The most one message from the client may take on stdin (docs/tools.md). The SDK's own reader stops the
@@ -42,12 +43,14 @@ export function overLongAnswer(message: OverLongMessage, maxBytes = MAX_MESSAGE_
 
 /**
  * `input` as whole lines, each at most `maxBytes` (its line end aside, `\n` or `\r\n`): a longer one is dropped as it streams
- * in (never held whole), and `onOverLong` told its size and id. What the SDK's stdio transport reads.
+ * in (never held whole), and `onOverLong` told its size and id. A line `acceptLine` refuses (given without
+ * its line end) is dropped too. What the SDK's stdio transport reads.
  */
 export function boundedLines(
   input: Readable,
   onOverLong: (message: OverLongMessage) => void,
   maxBytes = MAX_MESSAGE_BYTES,
+  acceptLine: (line: Buffer) => boolean = () => true,
 ): Readable {
   const output = new PassThrough();
   let parts: Buffer[] = [];
@@ -84,8 +87,8 @@ export function boundedLines(
     const bytes = size - (lastByte === CARRIAGE_RETURN ? 1 : 0);
     if (head === null && bytes > maxBytes) keepEdges(Buffer.concat(parts));
     if (head === null) {
-      parts.push(Buffer.from([NEWLINE]));
-      output.write(Buffer.concat(parts));
+      const line = Buffer.concat(parts);
+      if (acceptLine(line)) output.write(Buffer.concat([line, Buffer.from([NEWLINE])]));
     } else {
       onOverLong({ bytes, id: messageIdFromEdges(head.toString('utf8'), tail.toString('utf8')) });
     }
@@ -112,13 +115,26 @@ export function boundedLines(
 
 /**
  * The server's stdin for the SDK's transport: whole lines up to MAX_MESSAGE_BYTES; a longer request is
- * answered on `stdout` with an error naming its size and the limit, and said on stderr through `log`.
+ * answered on `stdout` with an error naming its size and the limit, and a line that is not a JSON-RPC
+ * message with a parse error or an invalid request error (see malformed-line), each said on stderr
+ * through `log`. The lines after are read as usual.
  */
 export function guardedStdin(input: Readable, stdout: Writable, log: (message: string) => void): Readable {
-  return boundedLines(input, (message) => {
-    log(
-      `a message of ${message.bytes} bytes from the client is over the ${MAX_MESSAGE_BYTES}-byte limit: not read${message.id === undefined ? ' (no id found to answer)' : ', answered with an error'}`,
-    );
-    if (message.id !== undefined) stdout.write(overLongAnswer(message));
-  });
+  return boundedLines(
+    input,
+    (message) => {
+      log(
+        `a message of ${message.bytes} bytes from the client is over the ${MAX_MESSAGE_BYTES}-byte limit: not read${message.id === undefined ? ' (no id found to answer)' : ', answered with an error'}`,
+      );
+      if (message.id !== undefined) stdout.write(overLongAnswer(message));
+    },
+    MAX_MESSAGE_BYTES,
+    (line) => {
+      const malformed = answerMalformedLine(line.toString('utf8'));
+      if (malformed === null) return true;
+      log(`a line of ${line.length} bytes from the client ${malformed.reason}`);
+      stdout.write(malformed.answer);
+      return false;
+    },
+  );
 }

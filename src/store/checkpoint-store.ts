@@ -119,40 +119,56 @@ export class CheckpointStore {
   }
 
   private async loadFile(): Promise<LoadResult> {
-    const main = await this.readOne(this.paths.main);
-    if (main.kind === 'ok') {
+    const chosen = await this.chooseFile();
+    if (chosen === null) return { found: false, path: this.paths.main };
+    const { checkpoint } = chosen.read;
+    if (chosen.mainProblem === null) {
       return {
         found: true,
         path: this.paths.main,
-        checkpoint: main.checkpoint,
+        checkpoint,
         fromBackup: false,
-        notices: [...overLimitNotice(main.checkpoint, this.paths.main), ...this.damagedNotice()],
+        notices: [...overLimitNotice(checkpoint, this.paths.main), ...this.damagedNotice()],
       };
     }
+    return {
+      found: true,
+      path: this.paths.main,
+      checkpoint,
+      fromBackup: true,
+      notices: [
+        `${chosen.mainProblem}; loaded the backup ${path.basename(this.paths.backup)} from ${checkpoint.updatedAt}.`,
+        ...overLimitNotice(checkpoint, this.paths.backup),
+        ...this.damagedNotice(),
+      ],
+    };
+  }
+
+  /**
+   * The file a load reads: the main file, else its valid backup with why the main file is not used
+   * (`mainProblem`); null when there is neither. Throws when the main file is damaged and the backup
+   * cannot stand in for it.
+   */
+  private async chooseFile(): Promise<{
+    read: { checkpoint: Checkpoint; text: string };
+    mainProblem: string | null;
+  } | null> {
+    const main = await this.readOne(this.paths.main);
+    if (main.kind === 'ok') return { read: main, mainProblem: null };
     // A newer tool's file is not damage: falling back would hide newer state behind older.
     if (main.kind === 'bad' && main.error.code !== 'CORRUPT') throw main.error;
 
     const backup = await this.readOne(this.paths.backup);
     if (backup.kind === 'ok') {
-      const why =
+      const mainProblem =
         main.kind === 'missing'
           ? 'The checkpoint file is missing (a save was interrupted?)'
           : `The checkpoint file is unusable (${main.error.message})`;
-      return {
-        found: true,
-        path: this.paths.main,
-        checkpoint: backup.checkpoint,
-        fromBackup: true,
-        notices: [
-          `${why}; loaded the backup ${path.basename(this.paths.backup)} from ${backup.checkpoint.updatedAt}.`,
-          ...overLimitNotice(backup.checkpoint, this.paths.backup),
-          ...this.damagedNotice(),
-        ],
-      };
+      return { read: backup, mainProblem };
     }
     if (main.kind === 'missing') {
       if (backup.kind === 'bad' && backup.error.code !== 'CORRUPT') throw backup.error;
-      return { found: false, path: this.paths.main };
+      return null;
     }
     const noBackup =
       backup.kind === 'bad'
@@ -162,6 +178,16 @@ export class CheckpointStore {
       'CORRUPT',
       `${this.paths.main} is unusable (${main.error.message}) and ${noBackup}: fix it by hand, or delete it and save a new checkpoint`,
     );
+  }
+
+  /**
+   * The text of the checkpoint a load gives, as it is on disk, and why it is the backup's (null: it is
+   * the main file's); null when there is no checkpoint. Throws as a load does when neither file is
+   * usable. For a caller that sends it on as it is (a handoff's push).
+   */
+  async readLoadedText(): Promise<{ text: string; mainProblem: string | null } | null> {
+    const chosen = await this.chooseFile();
+    return chosen === null ? null : { text: chosen.read.text, mainProblem: chosen.mainProblem };
   }
 
   /**

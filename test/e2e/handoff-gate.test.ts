@@ -369,7 +369,8 @@ describe("the gate and the handoff's own commit (trial of issue 26)", () => {
     const file = path.join(a.root, '.claude-checkpoint');
     const checkpoint = JSON.parse(readFileSync(file, 'utf8'));
     checkpoint.goal.primary = `Rotate the token ${KEY}`;
-    checkpoint.decisions = [{ text: `use ${KEY} for now` }];
+    // Decisions are strings: a valid checkpoint, which is what a push sends (a damaged one is refused).
+    checkpoint.decisions = [`use ${KEY} for now`];
     writeFileSync(file, `${JSON.stringify(checkpoint, null, 2)}\n`);
     const text = readFileSync(file, 'utf8').split('\n');
     const result = await cli(a, 'handoff', 'push', '--name', 'real-key', '--json');

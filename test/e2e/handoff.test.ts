@@ -7,7 +7,7 @@ import { CheckpointStore } from '../../src/store/checkpoint-store.js';
 import { nodeFs } from '../../src/store/fs-seam.js';
 import { assertBuilt } from '../helpers/cli.js';
 import { freePort, git, tempDir, writeTree } from '../helpers/fixtures.js';
-import { bareRemote, cli, machine } from '../helpers/handoff.js';
+import { bareRemote, cli, forgeHandoffMeta, machine } from '../helpers/handoff.js';
 import { repoState as gitState, readTree } from '../helpers/tree.js';
 
 beforeAll(assertBuilt);
@@ -501,27 +501,7 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     writeTree(a.root, { 'src/app.ts': 'A\n' });
     expect((await cli(a, 'handoff', 'push', '--name', 'crafted')).code).toBe(0);
     // Rewrite the handoff on the remote with a checkpoint that is not one, as a hostile remote could.
-    const ref = 'refs/claude-checkpoint/handoff/crafted';
-    const original = execFileSync('git', ['cat-file', 'commit', ref], { cwd: bare, encoding: 'utf8' });
-    const [headers = '', body = ''] = original.split(/\n\n(.*)/s);
-    const meta = JSON.parse(body.slice(body.indexOf('\n\n') + 2));
-    const forged = execFileSync(
-      'git',
-      ['commit-tree', /^tree (\S+)/m.exec(headers)?.[1] ?? '', '-p', meta.base, '-F', '-'],
-      {
-        cwd: bare,
-        encoding: 'utf8',
-        input: `claude-checkpoint handoff crafted\n\n${JSON.stringify({ ...meta, checkpoint: '{"version": 1, "goal": 42' })}\n`,
-        env: {
-          ...process.env,
-          GIT_AUTHOR_NAME: 'x',
-          GIT_AUTHOR_EMAIL: 'x@x',
-          GIT_COMMITTER_NAME: 'x',
-          GIT_COMMITTER_EMAIL: 'x@x',
-        },
-      },
-    ).trim();
-    execFileSync('git', ['update-ref', ref, forged], { cwd: bare });
+    forgeHandoffMeta(bare, 'crafted', (meta) => ({ ...meta, checkpoint: '{"version": 1, "goal": 42' }));
     const before = treeState(b.root);
     const result = await cli(b, 'handoff', 'pull', '--name', 'crafted', '--yes');
     expect(result.code).toBe(1);

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,5 +124,71 @@ describe('dist/index.js over stdio', () => {
     );
     expect(files()).toEqual(before);
     expect((await call('load_session_checkpoint')).text).toContain('second');
+  });
+
+  // Bad-input trial: a line that was not JSON got no answer and no word on stderr (the SDK's reader drops
+  // it), and one that was JSON but no JSON-RPC message was only passed to onerror, which ignored it.
+  it('answers a line that is not JSON with -32700 and one that is not JSON-RPC with -32600, then goes on', async () => {
+    const child = spawn(process.execPath, [SERVER], {
+      cwd: tempDir(),
+      env: { PATH: process.env.PATH ?? '', HOME: tempDir('home-'), XDG_STATE_HOME: workerStateHome() },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    onTestFinished(() => {
+      child.kill();
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const replies: unknown[] = [];
+    const replied = new Promise<void>((resolve) => {
+      let pending = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        pending += chunk.toString();
+        for (let end = pending.indexOf('\n'); end !== -1; end = pending.indexOf('\n')) {
+          replies.push(JSON.parse(pending.slice(0, end)));
+          pending = pending.slice(end + 1);
+        }
+        if (replies.length >= 5) resolve();
+      });
+    });
+    child.stdin.write(
+      [
+        '{not json',
+        '{"foo":1}',
+        '[1,2]',
+        '{"jsonrpc":"2.0","id":5,"method":7}',
+        '',
+        // A response to no request of the server's: the SDK tells only onerror, which says so on stderr.
+        '{"jsonrpc":"2.0","id":99,"result":{}}',
+        '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        '',
+      ].join('\n'),
+    );
+    await replied;
+    const invalid = (id: number | null) => ({
+      jsonrpc: '2.0',
+      id,
+      error: expect.objectContaining({ code: -32600, message: 'Invalid Request' }),
+    });
+    expect(replies).toEqual([
+      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32700, message: 'Parse error' }) },
+      invalid(null),
+      invalid(null),
+      invalid(5),
+      { jsonrpc: '2.0', id: 1, result: {} },
+    ]);
+    child.stdin.end();
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(stderr).toContain(
+      'a line of 9 bytes from the client is not JSON: answered with a parse error (-32700)',
+    );
+    expect(stderr).toContain(
+      'is JSON but not a JSON-RPC message: answered with an invalid request error (-32600)',
+    );
+    expect(stderr).toContain('MCP connection: Received a response for an unknown message ID');
+    // Never the line itself: it may hold anything.
+    expect(stderr).not.toContain('not json');
   });
 });

@@ -41,3 +41,43 @@ export const cli = (m: Machine, ...args: string[]) => runCli(args, { cwd: m.root
 /** Every ref of a repository with its commit: what a remote holds. */
 export const allRefs = (repo: string) =>
   execFileSync('git', ['for-each-ref'], { cwd: repo, encoding: 'utf8' });
+
+/**
+ * Rewrites the handoff `name` on the bare remote with its metadata changed by `change`, the tree and base
+ * kept, as a hostile remote (or an earlier version's push) could leave it. Returns the new commit.
+ */
+export function forgeHandoffMeta(
+  bare: string,
+  name: string,
+  change: (meta: Record<string, unknown>) => Record<string, unknown>,
+): string {
+  const ref = `refs/claude-checkpoint/handoff/${name}`;
+  const original = execFileSync('git', ['cat-file', 'commit', ref], { cwd: bare, encoding: 'utf8' });
+  const [headers = '', body = ''] = original.split(/\n\n(.*)/s);
+  const meta = JSON.parse(body.slice(body.indexOf('\n\n') + 2)) as Record<string, unknown>;
+  const forged = execFileSync(
+    'git',
+    ['commit-tree', /^tree (\S+)/m.exec(headers)?.[1] ?? '', '-p', String(meta.base), '-F', '-'],
+    {
+      cwd: bare,
+      encoding: 'utf8',
+      input: `claude-checkpoint handoff ${name}\n\n${JSON.stringify(change(meta))}\n`,
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'x',
+        GIT_AUTHOR_EMAIL: 'x@x',
+        GIT_COMMITTER_NAME: 'x',
+        GIT_COMMITTER_EMAIL: 'x@x',
+      },
+    },
+  ).trim();
+  execFileSync('git', ['update-ref', ref, forged], { cwd: bare });
+  return forged;
+}
+
+/** Metadata whose checkpoint has `goal.tasks` a string: what a push of a hand-damaged file sent as it was. */
+export function withTasksDamaged(meta: Record<string, unknown>): Record<string, unknown> {
+  const checkpoint = JSON.parse(String(meta.checkpoint)) as { goal: Record<string, unknown> };
+  checkpoint.goal.tasks = 'oops';
+  return { ...meta, checkpoint: JSON.stringify(checkpoint) };
+}

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, tempDir, writeTree } from '../helpers/fixtures.js';
+import { forgeHandoffMeta, withTasksDamaged } from '../helpers/handoff.js';
 import { connect } from '../helpers/mcp.js';
 
 /** A bare remote with one commit, and a clone of it as one machine. */
@@ -119,5 +120,48 @@ describe('push_handoff and pull_handoff over MCP', () => {
     expect(
       execFileSync('git', ['for-each-ref', 'refs/claude-checkpoint'], { cwd: bare, encoding: 'utf8' }),
     ).toBe('');
+  });
+
+  // Bad-input trial: a hand-damaged checkpoint went out as it was, and the handoff could not be pulled.
+  it('a damaged checkpoint: push sends the backup and says so, or refuses naming the field; a damaged handoff is named as such', async () => {
+    const bare = remote();
+    const a = clone(bare, 'alice');
+    const b = clone(bare, 'bob');
+    const machineA = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('store-a-') } } });
+    const machineB = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('store-b-') } } });
+    const file = path.join(a, '.claude-checkpoint');
+    const damage = () => {
+      const checkpoint = JSON.parse(readFileSync(file, 'utf8'));
+      checkpoint.goal.tasks = 'oops';
+      writeFileSync(file, JSON.stringify(checkpoint));
+    };
+    await machineA.call('save_session_checkpoint', { projectRoot: a, goal: 'First goal' });
+    damage();
+    const refused = await machineA.call('push_handoff', { projectRoot: a, name: 'qa2' });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('nothing was pushed');
+    expect(refused.text).toContain('checkpoint field goal.tasks is invalid: expected array');
+    expect(
+      execFileSync('git', ['for-each-ref', 'refs/claude-checkpoint'], { cwd: bare, encoding: 'utf8' }),
+    ).toBe('');
+
+    writeFileSync(file, '');
+    await machineA.call('save_session_checkpoint', { projectRoot: a, goal: 'Second goal' });
+    await machineA.call('save_session_checkpoint', { projectRoot: a, goal: 'Third goal' });
+    damage();
+    const pushed = await machineA.call('push_handoff', { projectRoot: a, name: 'qa2' });
+    expect(pushed.isError, pushed.text).toBeFalsy();
+    expect(pushed.structured).toMatchObject({ pushed: true, checkpoint: 'backup' });
+    expect(pushed.text).toContain('the handoff carries its backup .claude-checkpoint.prev instead');
+    const plan = await machineB.call('pull_handoff', { projectRoot: b, name: 'qa2' });
+    expect(plan.structured).toMatchObject({ checkpoint: 'would be written' });
+    expect(plan.text).toContain('Second goal');
+
+    const forged = forgeHandoffMeta(bare, 'qa2', withTasksDamaged);
+    const damaged = await machineB.call('pull_handoff', { projectRoot: b, name: 'qa2' });
+    expect(damaged.isError).toBe(true);
+    expect(damaged.text).toContain(
+      `handoff 'qa2' on remote 'origin' (commit ${forged.slice(0, 12)}) carries a damaged checkpoint: checkpoint field goal.tasks is invalid: expected array`,
+    );
   });
 });

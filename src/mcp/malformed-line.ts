@@ -1,0 +1,54 @@
+import { ProtocolErrorCode, parseJSONRPCMessage } from '@modelcontextprotocol/server';
+
+/** The JSON-RPC error that answers a line the server cannot read, and what to tell people about it. */
+export interface MalformedLine {
+  /** The error response, one line, as JSON-RPC 2.0 says: -32700 with a null id, or -32600. */
+  answer: string;
+  /** What was wrong, for stderr: never the line itself, which may hold anything. */
+  reason: string;
+}
+
+/**
+ * The answer to a line from the client that is not a JSON-RPC message, or null for one the SDK reads.
+ * The SDK's stdio reader drops a line that is not JSON without a word, and reports one that is not JSON-RPC
+ * only to `onerror`: either way the client waited for an answer that never came (bad-input trial).
+ * It is checked with the SDK's own parser, so that exactly what the SDK would drop is answered here.
+ */
+export function answerMalformedLine(line: string): MalformedLine | null {
+  // A blank line is no message: the SDK skips it, and a client that sends one expects no answer.
+  if (line.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return {
+      answer: errorLine(null, ProtocolErrorCode.ParseError, 'Parse error', 'the line is not JSON'),
+      reason: `is not JSON: answered with a parse error (${ProtocolErrorCode.ParseError})`,
+    };
+  }
+  try {
+    parseJSONRPCMessage(value);
+    return null;
+  } catch {
+    return {
+      answer: errorLine(
+        idOf(value),
+        ProtocolErrorCode.InvalidRequest,
+        'Invalid Request',
+        'the line is JSON but not a JSON-RPC 2.0 message: an object with "jsonrpc": "2.0" and a "method" (a request, with an "id", or a notification), or a response to one of the server\'s requests',
+      ),
+      reason: `is JSON but not a JSON-RPC message: answered with an invalid request error (${ProtocolErrorCode.InvalidRequest})`,
+    };
+  }
+}
+
+/** The request's id when it has one JSON-RPC allows (a string or a number), else null, as the spec says. */
+function idOf(value: unknown): string | number | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+function errorLine(id: string | number | null, code: number, message: string, data: string): string {
+  return `${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message, data } })}\n`;
+}

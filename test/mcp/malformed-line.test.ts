@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { answerMalformedLine } from '../../src/mcp/malformed-line.js';
+
+const codeOf = (line: string) => {
+  const answered = answerMalformedLine(line);
+  return answered === null ? null : (JSON.parse(answered.answer) as { id: unknown; error: { code: number } });
+};
+
+describe('answerMalformedLine', () => {
+  it.each([
+    ['a request', '{"jsonrpc":"2.0","id":1,"method":"ping"}'],
+    ['a notification', '{"jsonrpc":"2.0","method":"notifications/initialized"}'],
+    ['a response to the server', '{"jsonrpc":"2.0","id":"s-1","result":{}}'],
+    ['a blank line, which the SDK skips', '  \r'],
+  ])('lets %s through to the SDK', (_, line) => {
+    expect(answerMalformedLine(line)).toBeNull();
+  });
+
+  it.each([
+    ['text that is not JSON', '{not json', -32700, null],
+    ['JSON that is no object', '42', -32600, null],
+    ['a batch (MCP has none)', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]', -32600, null],
+    ['an object without jsonrpc', '{"id":3,"method":"ping"}', -32600, 3],
+    ['a method that is not a string, its id kept', '{"jsonrpc":"2.0","id":"a","method":7}', -32600, 'a'],
+    ['an id JSON-RPC does not allow', '{"jsonrpc":"2.0","id":{"x":1},"method":7}', -32600, null],
+  ])('answers %s', (_, line, code, id) => {
+    expect(codeOf(line)).toMatchObject({ id, error: { code } });
+    expect(answerMalformedLine(line)?.reason).not.toContain(line);
+  });
+});
