@@ -5,6 +5,8 @@ import type { FieldNamer, SaveInput } from '../core/input.js';
 import { addDropped, buildCheckpoint, describeDropped, pathsToHash } from '../core/merge.js';
 import { describeOverLimits, fieldsOverLimits } from '../core/over-limits.js';
 import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
+import { escapeControls } from '../core/quote.js';
+import { redactPath } from '../core/redact.js';
 import type { Checkpoint, FlaggedFiles, GitInfo } from '../core/schema.js';
 import { wordsFor } from '../core/surface.js';
 import { applyTranscript, type TranscriptRecord } from '../core/transcript.js';
@@ -79,17 +81,34 @@ export async function saveCheckpoint(
   const { root } = resolved;
   const pathField = (index: number) =>
     options.nameField?.(['modifiedFiles', index, 'path']) ?? `modifiedFiles.${index}.path`;
-  const given = input.modifiedFiles?.map((file, index) => ({
-    ...file,
-    path: toProjectPath(root, file.path, pathField(index), realLocationOf(root, file.path)),
-  }));
+  const isAutomatic = options.automatic === true;
+  // A hook's automatic save leaves out a path no save can take (a name past 255 bytes, a NUL, outside
+  // the project) rather than fail: its list comes from the transcript, and the save must go through.
+  const given = input.modifiedFiles?.flatMap((file, index) => {
+    try {
+      return [
+        { ...file, path: toProjectPath(root, file.path, pathField(index), realLocationOf(root, file.path)) },
+      ];
+    } catch (error) {
+      if (isAutomatic && isCheckpointError(error)) return [];
+      throw error;
+    }
+  });
+  // Loaded before the paths are judged: what this save says of a path is redacted as the file keeps it,
+  // its warnings and refusals reaching the model too (review: a token in a file's name was repeated).
+  const redactionLoading = loadRedactionConfig(deps.fs, deps.env, root);
+  redactionLoading.catch(() => undefined); // awaited below
+  const shown = async () => {
+    const { config } = await redactionLoading;
+    return (file: string) => `'${escapeControls(redactPath(file, config).text)}'`;
+  };
   const warnings: string[] = [];
   const normalized: SaveInput = {
     ...input,
-    modifiedFiles:
-      given && (await withListableFiles(root, given, deps.env, pathField, options.automatic === true)),
+    modifiedFiles: given && (await withListableFiles(root, given, deps.env, pathField, isAutomatic, shown)),
   };
-  if (!options.automatic) warnings.push(...repeatedFileWarnings(normalized.modifiedFiles ?? [], pathField));
+  if (!isAutomatic)
+    warnings.push(...repeatedFileWarnings(normalized.modifiedFiles ?? [], pathField, await shown()));
   const mode = input.mode ?? 'replace';
   const store = new CheckpointStore(root, deps.fs);
   const lockOptions = options.lockWaitMs === undefined ? {} : { waitMs: options.lockWaitMs };
@@ -102,7 +121,6 @@ export async function saveCheckpoint(
         ? readRepoStateOrReason(root, location, undefined, projectOurFolders(root, deps.env))
         : Promise.resolve(null);
       const asking = location ? isIgnoredByGitRemembered(root, CHECKPOINT_FILE).catch(() => null) : null;
-      const redactionLoading = loadRedactionConfig(deps.fs, deps.env, root);
       const storeDir = projectStoreDir(defaultStoreBase(deps.env), root);
       const format = location?.objectFormat ?? 'sha1';
       const memoryReading = location ? readOidMemory(storeDir, format) : Promise.resolve(new Map());
@@ -156,7 +174,7 @@ export async function saveCheckpoint(
           : undefined,
       ]);
       if (!options.automatic)
-        warnings.push(...missingFileWarnings(normalized, oids, detectedFiles, pathField));
+        warnings.push(...missingFileWarnings(normalized, oids, detectedFiles, pathField, await shown()));
 
       let built = buildCheckpoint({
         input: { ...normalized, mode },
@@ -321,9 +339,13 @@ async function withListableFiles(
   env: NodeJS.ProcessEnv,
   pathField: (index: number) => string,
   isAutomatic: boolean,
+  shown: () => Promise<(file: string) => string>,
 ): Promise<GivenFile[]> {
   const ourFolders = projectOurFolders(root, env);
-  const problems = await Promise.all(files.map((file) => savedPathProblem(root, file.path, ourFolders)));
+  const show = await shown();
+  const problems = await Promise.all(
+    files.map((file) => savedPathProblem(root, file.path, ourFolders, show)),
+  );
   const refused = problems.findIndex((problem) => problem !== null);
   if (refused !== -1 && !isAutomatic)
     throw new CheckpointError('INVALID_INPUT', `${pathField(refused)}: ${problems[refused]}`);
@@ -331,7 +353,11 @@ async function withListableFiles(
 }
 
 /** A file named twice keeps one entry, with the last note given: said, naming both fields. */
-function repeatedFileWarnings(files: readonly GivenFile[], pathField: (index: number) => string): string[] {
+function repeatedFileWarnings(
+  files: readonly GivenFile[],
+  pathField: (index: number) => string,
+  shown: (file: string) => string,
+): string[] {
   const first = new Map<string, number>();
   const warnings: string[] = [];
   files.forEach((file, index) => {
@@ -339,7 +365,7 @@ function repeatedFileWarnings(files: readonly GivenFile[], pathField: (index: nu
     if (earlier === undefined) first.set(file.path, index);
     else
       warnings.push(
-        `${pathField(index)} names the same file as ${pathField(earlier)} (${file.path}): it is listed once, with the last note given`,
+        `${pathField(index)} names the same file as ${pathField(earlier)} (${shown(file.path)}): it is listed once, with the last note given`,
       );
   });
   return warnings;
@@ -354,11 +380,14 @@ function missingFileWarnings(
   oids: ReadonlyMap<string, string | null>,
   detected: ReadonlyArray<{ path: string }>,
   pathField: (index: number) => string,
+  shown: (file: string) => string,
 ): string[] {
   const reported = new Set(detected.map((file) => file.path));
-  return (input.modifiedFiles ?? []).flatMap((file, index) =>
-    oids.get(file.path) === null && !reported.has(file.path)
-      ? [`${pathField(index)}: ${file.path} does not exist; recorded as deleted`]
-      : [],
-  );
+  const warned = new Set<string>();
+  return (input.modifiedFiles ?? []).flatMap((file, index) => {
+    // A file named twice is said once (review), with the first field that named it.
+    if (oids.get(file.path) !== null || reported.has(file.path) || warned.has(file.path)) return [];
+    warned.add(file.path);
+    return [`${pathField(index)}: ${shown(file.path)} does not exist; recorded as deleted`];
+  });
 }

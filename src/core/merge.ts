@@ -5,6 +5,7 @@ import type { SaveInput } from './input.js';
 import { JOURNAL_MEMORY_IDS } from './journal-id.js';
 import { LIMITS } from './limits.js';
 import { withinTextLimits } from './over-limits.js';
+import { isInGitFolder, isOwnFile } from './paths.js';
 import { clipRedacted, REDACTED, Redactor } from './redact.js';
 import {
   type AgentSavedAt,
@@ -297,6 +298,9 @@ function mergeFiles(params: {
   for (const file of params.detected) add(entry(file.path, file.status, 'git', previousNotes.get(file.path)));
   for (const file of params.previous) {
     if (files.has(file.path) || files.has(params.redactPath(file.path))) continue;
+    // What a save now refuses (git's own folder, the checkpoint's own files) is not carried on from a file
+    // an older version wrote: the checkpoint's own file was flagged as changed at every load (review).
+    if (isInGitFolder(file.path) || isOwnFile(file.path)) continue;
     // Listed redacted, it names no file to look at: it keeps what it said.
     const status = file.path.includes(REDACTED) ? file.status : statusOf(file.path, params.oids);
     add(entry(file.path, status, 'agent', file.note));

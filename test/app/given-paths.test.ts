@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,10 +66,31 @@ describe('absolute paths through a link to the project (bad-input trial)', () =>
     symlinkSync(outside, path.join(root, 'out'));
     await expect(
       save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(alias, 'out/secret.txt') }] }),
-    ).rejects.toThrow(/modifiedFiles\.0\.path leads out of the project root .* through a symbolic link/);
+    ).rejects.toThrow(
+      /modifiedFiles\.0\.path: 'out\/secret\.txt' goes through the symbolic link 'out', which leads out of the project/,
+    );
     await expect(
       save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(outside, 'secret.txt') }] }),
     ).rejects.toThrow(/modifiedFiles\.0\.path is outside the project root/);
+  });
+});
+
+describe('absolute paths through a link to the project: the review of the fix', () => {
+  it('follows no link inside the project, however the path reaches it', async () => {
+    const { root, alias } = projectAndAlias();
+    writeFileSync(path.join(root, 'a.ts'), 'a');
+    symlinkSync('.', path.join(root, 'lib'));
+    // `lib` is a link inside the project: refused as from the root itself, never saved as `a.ts`.
+    await expect(
+      save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(alias, 'lib/a.ts') }] }),
+    ).rejects.toThrow(/modifiedFiles\.0\.path: 'lib\/a\.ts' goes through the symbolic link 'lib'/);
+  });
+
+  it('calls the project root itself, named through a link, the root (not outside)', async () => {
+    const { alias } = projectAndAlias();
+    await expect(save(alias, { goal: 'g', modifiedFiles: [{ path: alias }] })).rejects.toThrow(
+      /modifiedFiles\.0\.path must name a file inside the project, not the project root itself/,
+    );
   });
 });
 
@@ -129,7 +151,7 @@ describe('paths a save cannot list (bad-input trial)', () => {
       ['old.ts', 'D', 'removed'],
     ]);
     expect(outcome.warnings).toContain(
-      'modifiedFiles.0.path: src/tpyo.ts does not exist; recorded as deleted',
+      "modifiedFiles.0.path: 'src/tpyo.ts' does not exist; recorded as deleted",
     );
     expect(outcome.warnings.join('\n')).not.toContain('old.ts');
   });
@@ -146,8 +168,93 @@ describe('paths a save cannot list (bad-input trial)', () => {
     });
     expect(listed(root)).toEqual([['a.txt', 'M', 'second']]);
     expect(outcome.warnings).toContain(
-      'modifiedFiles.1.path names the same file as modifiedFiles.0.path (a.txt): it is listed once, with the last note given',
+      "modifiedFiles.1.path names the same file as modifiedFiles.0.path ('a.txt'): it is listed once, with the last note given",
     );
+  });
+});
+
+describe('paths a save lists after all: the review of the fix', () => {
+  it('takes a note on a submodule git lists as one entry', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const nested = createRepo({ committed: { 'x.txt': 'x' } });
+    execFileSync(
+      'git',
+      ['-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', nested, 'vendor/sub'],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@example.invalid',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@example.invalid',
+        },
+      },
+    );
+    await save(root, { goal: 'g', modifiedFiles: [{ path: 'vendor/sub', note: 'bumped' }] });
+    expect(listed(root)).toContainEqual(['vendor/sub', expect.any(String), 'bumped']);
+  });
+
+  it('keeps a path under a link to nothing, or to a file, as deleted rather than refusing it', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    symlinkSync('nowhere', path.join(root, 'build'));
+    symlinkSync('a.txt', path.join(root, 'flink'));
+    const outcome = await save(root, {
+      goal: 'g',
+      modifiedFiles: [{ path: 'build/app.js' }, { path: 'flink/x' }],
+    });
+    // The links themselves are new files git reports, listed beside them.
+    expect(listed(root)).toContainEqual(['build/app.js', 'D', undefined]);
+    expect(listed(root)).toContainEqual(['flink/x', 'D', undefined]);
+    expect(outcome.warnings).toContain(
+      "modifiedFiles.0.path: 'build/app.js' does not exist; recorded as deleted",
+    );
+  });
+
+  it('refuses a pipe, naming the field', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    execFileSync('mkfifo', [path.join(root, 'pipe')]);
+    await expect(save(root, { goal: 'g', modifiedFiles: [{ path: 'pipe' }] })).rejects.toThrow(
+      /modifiedFiles\.0\.path: 'pipe' is not a regular file/,
+    );
+  });
+
+  it('says a missing file named twice once', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const outcome = await save(root, { goal: 'g', modifiedFiles: [{ path: 'b.txt' }, { path: './b.txt' }] });
+    expect(outcome.warnings.filter((warning) => warning.includes('does not exist'))).toHaveLength(1);
+  });
+
+  it('never repeats a token in a path in what it says, as the file keeps it redacted', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const token = 'ghp_Xq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5Gz0aTe7Q';
+    const outcome = await save(root, {
+      goal: 'g',
+      modifiedFiles: [{ path: `keys/${token}.json` }, { path: `./keys/${token}.json` }],
+    });
+    expect(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).not.toContain(token);
+    expect(outcome.warnings.join('\n')).not.toContain(token);
+    await expect(save(root, { goal: 'g', modifiedFiles: [{ path: `.git/${token}` }] })).rejects.toThrow(
+      /is in git's own folder/,
+    );
+    await save(root, { goal: 'g', modifiedFiles: [{ path: `.git/${token}` }] }).catch((error: Error) =>
+      expect(error.message).not.toContain(token),
+    );
+  });
+
+  it('drops what a save now refuses from a checkpoint an older version wrote, when it merges', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    await save(root, { goal: 'g' });
+    const file = path.join(root, '.claude-checkpoint');
+    const older = JSON.parse(readFileSync(file, 'utf8'));
+    older.modifiedFiles = [
+      { path: '.claude-checkpoint', status: 'M', source: 'agent' },
+      { path: '.git/config', status: 'M', source: 'agent' },
+      { path: 'a.txt', status: 'M', source: 'agent', note: 'kept' },
+    ];
+    writeFileSync(file, JSON.stringify(older));
+    await save(root, { goal: 'g', mode: 'merge' });
+    expect(listed(root)).toEqual([['a.txt', 'M', 'kept']]);
   });
 });
 
@@ -161,6 +268,22 @@ describe("a hook's automatic save", () => {
         mode: 'merge',
         projectRoot: root,
         modifiedFiles: [{ path: 'src' }, { path: '.git/config' }],
+      },
+      {},
+      { automatic: true },
+    );
+    expect(listed(root)).toEqual([['src/a.ts', 'M', undefined]]);
+  });
+
+  it('leaves out a name past 255 bytes, or one with a NUL, instead of failing the save (review)', async () => {
+    const root = createRepo({ committed: { 'src/a.ts': 'a' }, dirty: { 'src/a.ts': 'b' } });
+    await saveCheckpoint(
+      deps,
+      {
+        goal: 'g',
+        mode: 'merge',
+        projectRoot: root,
+        modifiedFiles: [{ path: `${'n'.repeat(300)}.ts` }, { path: 'bad\0name.ts' }],
       },
       {},
       { automatic: true },

@@ -169,7 +169,7 @@ describe('the MCP server, through a real client', () => {
     });
     expect(saved.isError).toBeFalsy();
     expect(saved.structured?.warnings).toContain(
-      'modifiedFiles.1.path: src/tpyo.ts does not exist; recorded as deleted',
+      "modifiedFiles.1.path: 'src/tpyo.ts' does not exist; recorded as deleted",
     );
     const folder = await call('save_session_checkpoint', {
       goal: 'g',
