@@ -47,8 +47,9 @@ async function main(): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    // Clipped: the SDK's message may quote a whole message from the client.
-    log(`MCP connection: ${escapeControls(clip(error.message, 300))}`);
+    // Never the client's message, which the SDK's may quote whole (a token in a result; review): its text
+    // up to the first JSON in it.
+    log(`MCP connection: ${escapeControls(clip(withoutQuotedMessage(error.message), 300))}`);
   };
   // The project's hooks may hand their events to this server (or to a hook host, until it ends);
   // without either they run them themselves.
@@ -94,3 +95,9 @@ else
     log(`failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     process.exit(1);
   });
+
+/** An error message of the SDK's without the JSON message it may quote: from its first `{` or `[` on. */
+function withoutQuotedMessage(message: string): string {
+  const at = message.search(/[{[]/);
+  return at === -1 ? message : `${message.slice(0, at).trimEnd()} (the message itself is not shown)`;
+}

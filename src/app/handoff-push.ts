@@ -176,10 +176,13 @@ async function readCheckpointToSend(
   try {
     return await checkpoints.withLock(() => checkpoints.readLoadedText());
   } catch (error) {
-    if (!isCheckpointError(error) || error.code !== 'CORRUPT') throw error;
+    if (!isCheckpointError(error)) throw error;
+    // Every refusal to read it (damaged, a link in its place, a newer version's) says nothing went (review).
     throw new CheckpointError(
-      'CORRUPT',
-      `nothing was pushed: the checkpoint would not be usable where it is pulled: ${error.message}`,
+      error.code,
+      error.code === 'CORRUPT'
+        ? `nothing was pushed: the checkpoint would not be usable where it is pulled: ${error.message}`
+        : `nothing was pushed: ${error.message}`,
       { cause: error },
     );
   }

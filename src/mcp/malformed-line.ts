@@ -30,6 +30,15 @@ export function answerMalformedLine(line: string): MalformedLine | null {
     parseJSONRPCMessage(value);
     return null;
   } catch {
+    // Only a request gets an answer (review): a notification never does (JSON-RPC 2.0), a response is one
+    // to the server's own request (its id is the server's count, and an error with it would reach the
+    // client as the answer to its own request of that number), and a batch's answers would be an array.
+    const kind = messageKind(value);
+    if (kind !== 'request')
+      return {
+        answer: '',
+        reason: `is JSON but not a JSON-RPC message (${kind}): not answered`,
+      };
     return {
       answer: errorLine(
         idOf(value),
@@ -51,4 +60,18 @@ function idOf(value: unknown): string | number | null {
 
 function errorLine(id: string | number | null, code: number, message: string, data: string): string {
   return `${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message, data } })}\n`;
+}
+
+/**
+ * What a JSON value that is no valid JSON-RPC message was meant to be: a response (it has `result` or
+ * `error`), a notification (a `method` and no `id`), a batch (an array), else a request, answered as an
+ * invalid one (a value that is not even an object is one too, as JSON-RPC 2.0's examples answer it).
+ */
+function messageKind(value: unknown): 'request' | 'response' | 'notification' | 'batch' {
+  if (Array.isArray(value)) return 'batch';
+  if (typeof value !== 'object' || value === null) return 'request';
+  const message = value as Record<string, unknown>;
+  if ('result' in message || 'error' in message) return 'response';
+  if (typeof message.method === 'string' && !('id' in message)) return 'notification';
+  return 'request';
 }

@@ -133,7 +133,7 @@ export function guardedStdin(input: Readable, stdout: Writable, log: (message: s
       const malformed = answerMalformedLine(line.toString('utf8'));
       if (malformed === null) return true;
       log(`a line of ${line.length} bytes from the client ${malformed.reason}`);
-      stdout.write(malformed.answer);
+      if (malformed.answer !== '') stdout.write(malformed.answer);
       return false;
     },
   );

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt } from '../helpers/cli.js';
@@ -37,6 +37,22 @@ describe('a damaged checkpoint and handoff push', () => {
     expect(pushed.stderr).toContain('checkpoint field goal.tasks is invalid: expected array');
     expect(handoffRefs(bare)).toBe('');
     expect(readFileSync(path.join(a.root, '.claude-checkpoint'), 'utf8')).toBe(damaged);
+  });
+
+  it('a checkpoint that is a symbolic link: refused as load refuses it, saying nothing was pushed (review)', async () => {
+    const { bare } = bareRemote();
+    const a = machine(bare, 'Alice');
+    expect((await cli(a, 'save', '--goal', 'Only save')).code).toBe(0);
+    const file = path.join(a.root, '.claude-checkpoint');
+    renameSync(file, path.join(a.root, 'real.json'));
+    rmSync(`${file}.prev`, { force: true });
+    symlinkSync('real.json', file);
+
+    const pushed = await cli(a, 'handoff', 'push', '--name', 'n1');
+    expect(pushed.code).not.toBe(0);
+    expect(pushed.stderr).toContain('nothing was pushed');
+    expect(pushed.stderr).toContain('symbolic link');
+    expect(handoffRefs(bare)).toBe('');
   });
 
   it('with a valid backup: sends the backup a load uses, says so, and the handoff pulls', async () => {

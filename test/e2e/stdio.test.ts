@@ -8,6 +8,8 @@ import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { commitAll, createRepo, git, tempDir, workerStateHome, writeTree } from '../helpers/fixtures.js';
 
 const SERVER = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+/** A token of the shape GitHub issues, for what must never reach stderr. */
+const TOKEN = 'ghp_R8xQ2mK9vL4nP7wT1yZ3bC6dF0gH5jA2sE8u';
 
 beforeAll(() => {
   if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run "npm run build" first (npm test does)`);
@@ -150,18 +152,23 @@ describe('dist/index.js over stdio', () => {
           replies.push(JSON.parse(pending.slice(0, end)));
           pending = pending.slice(end + 1);
         }
-        if (replies.length >= 5) resolve();
+        if (replies.length >= 4) resolve();
       });
     });
     child.stdin.write(
       [
         '{not json',
         '{"foo":1}',
+        // Never answered (review): a batch, a notification, a response of the client's that the SDK
+        // refuses (its id is the server's count: an error with it would answer the client's own id 1).
         '[1,2]',
+        '{"jsonrpc":"2.0","method":"notifications/initialized","_trace":1}',
+        '{"jsonrpc":"2.0","id":1,"result":[]}',
         '{"jsonrpc":"2.0","id":5,"method":7}',
         '',
-        // A response to no request of the server's: the SDK tells only onerror, which says so on stderr.
-        '{"jsonrpc":"2.0","id":99,"result":{}}',
+        // A response to no request of the server's: the SDK tells only onerror, which says so on stderr,
+        // without the message it quotes.
+        `{"jsonrpc":"2.0","id":99,"result":{"token":"${TOKEN}"}}`,
         '{"jsonrpc":"2.0","id":1,"method":"ping"}',
         '',
       ].join('\n'),
@@ -175,7 +182,6 @@ describe('dist/index.js over stdio', () => {
     expect(replies).toEqual([
       { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32700, message: 'Parse error' }) },
       invalid(null),
-      invalid(null),
       invalid(5),
       { jsonrpc: '2.0', id: 1, result: {} },
     ]);
@@ -188,7 +194,9 @@ describe('dist/index.js over stdio', () => {
       'is JSON but not a JSON-RPC message: answered with an invalid request error (-32600)',
     );
     expect(stderr).toContain('MCP connection: Received a response for an unknown message ID');
+    expect(stderr).toMatch(/is JSON but not a JSON-RPC message \(notification\): not answered/);
     // Never the line itself: it may hold anything.
     expect(stderr).not.toContain('not json');
+    expect(stderr).not.toContain(TOKEN);
   });
 });
