@@ -259,32 +259,17 @@ describe('paths a save lists after all: the review of the fix', () => {
 });
 
 describe("a hook's automatic save", () => {
-  it('leaves out a path it cannot list instead of failing the save', async () => {
+  it.each([
+    ['a folder and a path in .git', [{ path: 'src' }, { path: '.git/config' }]],
+    [
+      'a name past 255 bytes and one with a NUL (review)',
+      [{ path: `${'n'.repeat(300)}.ts` }, { path: 'bad\0name.ts' }],
+    ],
+  ])('leaves out what no save can list (%s) instead of failing the save', async (_, modifiedFiles) => {
     const root = createRepo({ committed: { 'src/a.ts': 'a' }, dirty: { 'src/a.ts': 'b' } });
     await saveCheckpoint(
       deps,
-      {
-        goal: 'g',
-        mode: 'merge',
-        projectRoot: root,
-        modifiedFiles: [{ path: 'src' }, { path: '.git/config' }],
-      },
-      {},
-      { automatic: true },
-    );
-    expect(listed(root)).toEqual([['src/a.ts', 'M', undefined]]);
-  });
-
-  it('leaves out a name past 255 bytes, or one with a NUL, instead of failing the save (review)', async () => {
-    const root = createRepo({ committed: { 'src/a.ts': 'a' }, dirty: { 'src/a.ts': 'b' } });
-    await saveCheckpoint(
-      deps,
-      {
-        goal: 'g',
-        mode: 'merge',
-        projectRoot: root,
-        modifiedFiles: [{ path: `${'n'.repeat(300)}.ts` }, { path: 'bad\0name.ts' }],
-      },
+      { goal: 'g', mode: 'merge', projectRoot: root, modifiedFiles },
       {},
       { automatic: true },
     );
