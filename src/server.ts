@@ -96,8 +96,11 @@ else
     process.exit(1);
   });
 
-/** An error message of the SDK's without the JSON message it may quote: from its first `{` or `[` on. */
+/**
+ * An error message of the SDK's without what it may quote of the client's: a JSON message, or a method
+ * name in quotes (`Dropped inbound request '…'`). From the first `{`, `[` or `'` on.
+ */
 function withoutQuotedMessage(message: string): string {
-  const at = message.search(/[{[]/);
+  const at = message.search(/[{['"]/);
   return at === -1 ? message : `${message.slice(0, at).trimEnd()} (the message itself is not shown)`;
 }

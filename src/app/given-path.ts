@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CHECKPOINT_FILE, isInGitFolder, isOwnFile, pathWithin, type RealLocation } from '../core/paths.js';
@@ -16,17 +17,27 @@ export function realLocationOf(root: string, given: string): RealLocation | unde
   if (!path.isAbsolute(given) || given.includes('\0')) return undefined;
   const absolute = path.resolve(given);
   if (pathWithin(root, absolute) !== null) return undefined;
+  // The folder it is in, as before: a path with no link on the way is plainly outside, and one whose
+  // links lead elsewhere is outside too, unless a folder on the way is really the project's.
   // The project's root itself, named through a link: said to be the root (not "outside").
   if (resolvedThroughLinks(absolute) === root) return { path: root, isThroughProject: false };
-  const names = absolute.split(path.sep).slice(1);
-  for (let depth = 1; depth < names.length; depth++) {
-    const real = resolvedThroughLinks(path.join(path.sep, ...names.slice(0, depth)));
-    if (pathWithin(root, real) !== null)
-      return { path: path.join(real, ...names.slice(depth)), isThroughProject: false };
-  }
-  // Outside: say so plainly unless a folder on the way is really the project's, a link in it leading out.
   const real = path.join(resolvedThroughLinks(path.dirname(absolute)), path.basename(absolute));
   if (real === absolute) return { path: real, isThroughProject: false };
+  if (pathWithin(root, real) !== null) {
+    // Links are followed up to the first folder that really lies in the project, no further. Only folders
+    // that exist are looked at (one past them resolves as the last that exists), from the path's own root
+    // (a drive or a share on Windows).
+    const top = path.parse(absolute).root;
+    const names = absolute.slice(top.length).split(path.sep).filter(Boolean);
+    for (let depth = 1; depth < names.length; depth++) {
+      const prefix = path.join(top, ...names.slice(0, depth));
+      if (!existsSync(prefix)) break;
+      const folder = resolvedThroughLinks(prefix);
+      if (pathWithin(root, folder) !== null)
+        return { path: path.join(folder, ...names.slice(depth)), isThroughProject: false };
+    }
+    return { path: real, isThroughProject: false };
+  }
   for (let at = path.dirname(absolute); path.dirname(at) !== at; at = path.dirname(at))
     if (pathWithin(root, resolvedThroughLinks(at)) !== null) return { path: real, isThroughProject: true };
   return { path: real, isThroughProject: false };

@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { carryFlags } from '../core/drift.js';
 import { CheckpointError, isCheckpointError, thenSentence } from '../core/errors.js';
@@ -6,6 +7,7 @@ import { addDropped, buildCheckpoint, describeDropped, pathsToHash } from '../co
 import { describeOverLimits, fieldsOverLimits } from '../core/over-limits.js';
 import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
 import { escapeControls } from '../core/quote.js';
+import { fsPath } from '../core/raw-path.js';
 import { redactPath } from '../core/redact.js';
 import type { Checkpoint, FlaggedFiles, GitInfo } from '../core/schema.js';
 import { wordsFor } from '../core/surface.js';
@@ -82,33 +84,28 @@ export async function saveCheckpoint(
   const pathField = (index: number) =>
     options.nameField?.(['modifiedFiles', index, 'path']) ?? `modifiedFiles.${index}.path`;
   const isAutomatic = options.automatic === true;
+  // Loaded before the paths are judged: what this save says of a path is redacted as the file keeps it,
+  // its warnings and refusals reaching the model too (review: a token in a file's name was repeated).
+  const redactionLoading = loadRedactionConfig(deps.fs, deps.env, root);
+  const { config: redactionConfig } = await redactionLoading;
+  const shown = (file: string) => `'${escapeControls(redactPath(file, redactionConfig).text)}'`;
   // A hook's automatic save leaves out a path no save can take (a name past 255 bytes, a NUL, outside
   // the project) rather than fail: its list comes from the transcript, and the save must go through.
   const given = input.modifiedFiles?.flatMap((file, index) => {
     try {
-      return [
-        { ...file, path: toProjectPath(root, file.path, pathField(index), realLocationOf(root, file.path)) },
-      ];
+      const real = realLocationOf(root, file.path);
+      return [{ ...file, path: toProjectPath(root, file.path, pathField(index), real, shown) }];
     } catch (error) {
       if (isAutomatic && isCheckpointError(error)) return [];
       throw error;
     }
   });
-  // Loaded before the paths are judged: what this save says of a path is redacted as the file keeps it,
-  // its warnings and refusals reaching the model too (review: a token in a file's name was repeated).
-  const redactionLoading = loadRedactionConfig(deps.fs, deps.env, root);
-  redactionLoading.catch(() => undefined); // awaited below
-  const shown = async () => {
-    const { config } = await redactionLoading;
-    return (file: string) => `'${escapeControls(redactPath(file, config).text)}'`;
-  };
   const warnings: string[] = [];
   const normalized: SaveInput = {
     ...input,
     modifiedFiles: given && (await withListableFiles(root, given, deps.env, pathField, isAutomatic, shown)),
   };
-  if (!isAutomatic)
-    warnings.push(...repeatedFileWarnings(normalized.modifiedFiles ?? [], pathField, await shown()));
+  if (!isAutomatic) warnings.push(...repeatedFileWarnings(normalized.modifiedFiles ?? [], pathField, shown));
   const mode = input.mode ?? 'replace';
   const store = new CheckpointStore(root, deps.fs);
   const lockOptions = options.lockWaitMs === undefined ? {} : { waitMs: options.lockWaitMs };
@@ -173,8 +170,12 @@ export async function saveCheckpoint(
             )
           : undefined,
       ]);
+      // A submodule or nested repository the agent named, which git does not report changed, has no hash
+      // of ours, and is no deleted file: listed as the agent gave it (review).
+      for (const file of normalized.modifiedFiles ?? [])
+        if (oids.get(file.path) === null && isFolder(path.join(root, file.path))) oids.delete(file.path);
       if (!options.automatic)
-        warnings.push(...missingFileWarnings(normalized, oids, detectedFiles, pathField, await shown()));
+        warnings.push(...missingFileWarnings(normalized, oids, detectedFiles, pathField, shown));
 
       let built = buildCheckpoint({
         input: { ...normalized, mode },
@@ -339,12 +340,11 @@ async function withListableFiles(
   env: NodeJS.ProcessEnv,
   pathField: (index: number) => string,
   isAutomatic: boolean,
-  shown: () => Promise<(file: string) => string>,
+  shown: (file: string) => string,
 ): Promise<GivenFile[]> {
   const ourFolders = projectOurFolders(root, env);
-  const show = await shown();
   const problems = await Promise.all(
-    files.map((file) => savedPathProblem(root, file.path, ourFolders, show)),
+    files.map((file) => savedPathProblem(root, file.path, ourFolders, shown)),
   );
   const refused = problems.findIndex((problem) => problem !== null);
   if (refused !== -1 && !isAutomatic)
@@ -390,4 +390,12 @@ function missingFileWarnings(
     warned.add(file.path);
     return [`${pathField(index)}: ${shown(file.path)} does not exist; recorded as deleted`];
   });
+}
+
+function isFolder(file: string): boolean {
+  try {
+    return lstatSync(fsPath(file), { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false; // a file where a folder was named on the way (ENOTDIR), a name too long: no folder
+  }
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { CheckpointError } from './errors.js';
+import { escapeControls } from './quote.js';
 import { bytesFromText } from './raw-path.js';
 
 /**
@@ -20,7 +21,14 @@ export interface RealLocation {
  * is taken where `real` (its real location) lies in the project: the project named through a link to it.
  * Inside the root as written, no link is followed.
  */
-export function toProjectPath(root: string, given: string, field: string, real?: RealLocation): string {
+export function toProjectPath(
+  root: string,
+  given: string,
+  field: string,
+  real?: RealLocation,
+  /** How a path is written in an error: a caller that redacts (a save) passes its own. */
+  shown: (file: string) => string = (file) => `'${escapeControls(file)}'`,
+): string {
   // File systems refuse both, and Node's own error would name neither the field nor the limit.
   if (given.includes('\0')) {
     throw new CheckpointError('INVALID_INPUT', `${field} must not contain a NUL character`);
@@ -38,15 +46,15 @@ export function toProjectPath(root: string, given: string, field: string, real?:
   if (relative === '') {
     throw new CheckpointError(
       'INVALID_INPUT',
-      `${field} must name a file inside the project, not the project root itself: got '${given}'`,
+      `${field} must name a file inside the project, not the project root itself: got ${shown(given)}`,
     );
   }
   if (isOutside(relative)) {
     throw new CheckpointError(
       'OUTSIDE_ROOT',
       real?.isThroughProject
-        ? `${field} leads out of the project root ${root} through a symbolic link: got '${given}', which is really '${real.path}'`
-        : `${field} is outside the project root ${root}: got '${given}'`,
+        ? `${field} leads out of the project root ${root} through a symbolic link: got ${shown(given)}, which is really ${shown(real.path)}`
+        : `${field} is outside the project root ${root}: got ${shown(given)}`,
     );
   }
   return relative.split(path.sep).join('/');

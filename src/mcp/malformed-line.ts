@@ -34,6 +34,7 @@ export function answerMalformedLine(line: string): MalformedLine | null {
     // to the server's own request (its id is the server's count, and an error with it would reach the
     // client as the answer to its own request of that number), and a batch's answers would be an array.
     const kind = messageKind(value);
+    if (kind === 'batch') return answerBatch(value as unknown[]);
     if (kind !== 'request')
       return {
         answer: '',
@@ -71,7 +72,35 @@ function messageKind(value: unknown): 'request' | 'response' | 'notification' | 
   if (Array.isArray(value)) return 'batch';
   if (typeof value !== 'object' || value === null) return 'request';
   const message = value as Record<string, unknown>;
+  // A method first: a request with a stray `result` is still a request, and gets its answer (review).
+  if (typeof message.method === 'string') return 'id' in message ? 'request' : 'notification';
   if ('result' in message || 'error' in message) return 'response';
-  if (typeof message.method === 'string' && !('id' in message)) return 'notification';
   return 'request';
+}
+
+/**
+ * A batch, which this server does not take (MCP dropped batches after 2025-03-26): as JSON-RPC 2.0 answers
+ * a batch, an invalid-request error for each request in it, in an array; nothing for one of only
+ * notifications and responses; one error for an empty array (review: a batch went unanswered, and its
+ * client waited for ever).
+ */
+function answerBatch(batch: readonly unknown[]): MalformedLine {
+  const why = 'batches are not taken here: send each message on a line of its own';
+  if (batch.length === 0)
+    return {
+      answer: errorLine(null, ProtocolErrorCode.InvalidRequest, 'Invalid Request', why),
+      reason: 'is an empty batch: answered with an invalid request error',
+    };
+  const requests = batch.filter((item) => messageKind(item) === 'request');
+  if (requests.length === 0)
+    return { answer: '', reason: 'is a batch of notifications and responses: not answered' };
+  const errors = requests.map((item) => ({
+    jsonrpc: '2.0',
+    id: idOf(item),
+    error: { code: ProtocolErrorCode.InvalidRequest, message: 'Invalid Request', data: why },
+  }));
+  return {
+    answer: `${JSON.stringify(errors)}\n`,
+    reason: `is a batch of ${batch.length}: answered with an invalid request error for each of its ${requests.length} request(s)`,
+  };
 }

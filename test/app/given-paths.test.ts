@@ -66,9 +66,7 @@ describe('absolute paths through a link to the project (bad-input trial)', () =>
     symlinkSync(outside, path.join(root, 'out'));
     await expect(
       save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(alias, 'out/secret.txt') }] }),
-    ).rejects.toThrow(
-      /modifiedFiles\.0\.path: 'out\/secret\.txt' goes through the symbolic link 'out', which leads out of the project/,
-    );
+    ).rejects.toThrow(/modifiedFiles\.0\.path leads out of the project root .* through a symbolic link/);
     await expect(
       save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(outside, 'secret.txt') }] }),
     ).rejects.toThrow(/modifiedFiles\.0\.path is outside the project root/);
@@ -84,6 +82,25 @@ describe('absolute paths through a link to the project: the review of the fix', 
     await expect(
       save(alias, { goal: 'g', modifiedFiles: [{ path: path.join(alias, 'lib/a.ts') }] }),
     ).rejects.toThrow(/modifiedFiles\.0\.path: 'lib\/a\.ts' goes through the symbolic link 'lib'/);
+  });
+
+  it('never repeats a token in the path of its own errors, nor a control character (review)', async () => {
+    const { root } = projectAndAlias();
+    const token = 'ghp_AhQPVd3nXq7Lm2Rt9vWb4Kc8Np3Ds6Fh1Jy5';
+    const tokenAlias = path.join(tempDir('checkpoint-alias-'), token);
+    symlinkSync(root, tokenAlias);
+    const refused = (given: string) =>
+      save(root, { goal: 'g', modifiedFiles: [{ path: given }] }).then(
+        () => '',
+        (error: Error) => error.message,
+      );
+    const atRoot = await refused(tokenAlias);
+    expect(atRoot).toMatch(/not the project root itself/);
+    expect(atRoot).not.toContain(token);
+    const outside = await refused(path.join(tempDir('checkpoint-outside-'), `${token}\u001b[31m.txt`));
+    expect(outside).toMatch(/is outside the project root/);
+    expect(outside).not.toContain(token);
+    expect(outside).not.toContain('\u001b');
   });
 
   it('calls the project root itself, named through a link, the root (not outside)', async () => {
@@ -174,6 +191,20 @@ describe('paths a save cannot list (bad-input trial)', () => {
 });
 
 describe('paths a save lists after all: the review of the fix', () => {
+  it('lists a submodule git reports unchanged as the agent gave it: not deleted, no warning (review)', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a' } });
+    const nested = createRepo({ committed: { 'x.txt': 'x' } });
+    execFileSync('git', ['-c', 'protocol.file.allow=always', 'clone', '-q', nested, 'vendor/clone'], {
+      cwd: root,
+    });
+    const outcome = await save(root, {
+      goal: 'g',
+      modifiedFiles: [{ path: 'vendor/clone', note: 'as it was' }],
+    });
+    expect(listed(root)).toContainEqual(['vendor/clone', 'M', 'as it was']);
+    expect(outcome.warnings.join('\n')).not.toContain('does not exist');
+  });
+
   it('takes a note on a submodule git lists as one entry', async () => {
     const root = createRepo({ committed: { 'a.txt': 'a' } });
     const nested = createRepo({ committed: { 'x.txt': 'x' } });

@@ -152,16 +152,17 @@ describe('dist/index.js over stdio', () => {
           replies.push(JSON.parse(pending.slice(0, end)));
           pending = pending.slice(end + 1);
         }
-        if (replies.length >= 4) resolve();
+        if (replies.length >= 5) resolve();
       });
     });
     child.stdin.write(
       [
         '{not json',
         '{"foo":1}',
-        // Never answered (review): a batch, a notification, a response of the client's that the SDK
-        // refuses (its id is the server's count: an error with it would answer the client's own id 1).
+        // A batch: an error for each of its requests, in an array (review).
         '[1,2]',
+        // Never answered (review): a notification, a response of the client's that the SDK refuses (its
+        // id is the server's count: an error with it would answer the client's own id 1).
         '{"jsonrpc":"2.0","method":"notifications/initialized","_trace":1}',
         '{"jsonrpc":"2.0","id":1,"result":[]}',
         '{"jsonrpc":"2.0","id":5,"method":7}',
@@ -182,6 +183,7 @@ describe('dist/index.js over stdio', () => {
     expect(replies).toEqual([
       { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32700, message: 'Parse error' }) },
       invalid(null),
+      [invalid(null), invalid(null)],
       invalid(5),
       { jsonrpc: '2.0', id: 1, result: {} },
     ]);

@@ -35,11 +35,30 @@ describe('answerMalformedLine', () => {
     ['an error response without a code', '{"jsonrpc":"2.0","id":3,"error":{}}'],
     ['a notification the SDK refuses', '{"jsonrpc":"2.0","method":"notifications/initialized","_trace":1}'],
     ['a notification with params JSON-RPC allows and MCP not', '{"jsonrpc":"2.0","method":"n","params":[1]}'],
-    ['a batch', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]'],
     ['a batch of notifications', '[{"jsonrpc":"2.0","method":"notifications/initialized"}]'],
   ])('never answers %s', (_, line) => {
     const answered = answerMalformedLine(line);
     expect(answered?.answer).toBe('');
     expect(answered?.reason).toMatch(/not answered/);
+  });
+
+  it('answers a request with a stray result as a request, with its id (review)', () => {
+    expect(codeOf('{"jsonrpc":"2.0","id":7,"method":"ping","result":1}')).toMatchObject({
+      id: 7,
+      error: { code: -32600 },
+    });
+  });
+
+  it('answers a batch as JSON-RPC 2.0 does: an error for each request in it, one for an empty one (review)', () => {
+    const answered = (line: string) => JSON.parse(answerMalformedLine(line)?.answer ?? 'null');
+    expect(
+      answered(
+        '[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":"x","method":"tools/list"}]',
+      ),
+    ).toEqual([
+      expect.objectContaining({ id: 2, error: expect.objectContaining({ code: -32600 }) }),
+      expect.objectContaining({ id: 'x', error: expect.objectContaining({ code: -32600 }) }),
+    ]);
+    expect(answered('[]')).toMatchObject({ id: null, error: { code: -32600 } });
   });
 });
