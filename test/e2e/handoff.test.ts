@@ -515,10 +515,10 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     writeTree(a.root, { 'src/app.ts': 'A\n' });
     git(a.root, 'commit', '-q', '-am', 'A moves on');
     expect((await cli(a, 'handoff', 'push', '--name', 'dashes')).code).toBe(0);
-    const ref = 'refs/claude-checkpoint/handoff/dashes';
-    const original = execFileSync('git', ['cat-file', 'commit', ref], { cwd: bare, encoding: 'utf8' });
-    const [headers = '', body = ''] = original.split(/\n\n(.*)/s);
-    const meta = JSON.parse(body.slice(body.indexOf('\n\n') + 2));
+    const original = execFileSync('git', ['rev-parse', 'refs/claude-checkpoint/handoff/dashes'], {
+      cwd: bare,
+      encoding: 'utf8',
+    }).trim();
     const marker = path.join(tempDir('markers-'), 'ran');
     const forgeries: Array<[Record<string, string>, RegExp]> = [
       [{ base: `--upload-pack=touch ${marker}` }, /its base '--upload-pack=touch .*' is not a commit id/],
@@ -531,23 +531,7 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     const before = treeState(b.root);
     const repo = repoState(b.root);
     for (const [change, message] of forgeries) {
-      const forged = execFileSync(
-        'git',
-        ['commit-tree', /^tree (\S+)/m.exec(headers)?.[1] ?? '', '-p', meta.base, '-F', '-'],
-        {
-          cwd: bare,
-          encoding: 'utf8',
-          input: `claude-checkpoint handoff dashes\n\n${JSON.stringify({ ...meta, ...change })}\n`,
-          env: {
-            ...process.env,
-            GIT_AUTHOR_NAME: 'x',
-            GIT_AUTHOR_EMAIL: 'x@x',
-            GIT_COMMITTER_NAME: 'x',
-            GIT_COMMITTER_EMAIL: 'x@x',
-          },
-        },
-      ).trim();
-      execFileSync('git', ['update-ref', ref, forged], { cwd: bare });
+      forgeHandoffMeta(bare, 'dashes', (meta) => ({ ...meta, ...change }), original);
       for (const args of [
         ['handoff', 'pull', '--name', 'dashes', '--dry-run'],
         ['handoff', 'pull', '--name', 'dashes', '--yes'],

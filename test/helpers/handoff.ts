@@ -50,9 +50,11 @@ export function forgeHandoffMeta(
   bare: string,
   name: string,
   change: (meta: Record<string, unknown>) => Record<string, unknown>,
+  /** The handoff commit to forge from (the ref's by default), for a test that forges one several ways. */
+  from = `refs/claude-checkpoint/handoff/${name}`,
 ): string {
   const ref = `refs/claude-checkpoint/handoff/${name}`;
-  const original = execFileSync('git', ['cat-file', 'commit', ref], { cwd: bare, encoding: 'utf8' });
+  const original = execFileSync('git', ['cat-file', 'commit', from], { cwd: bare, encoding: 'utf8' });
   const [headers = '', body = ''] = original.split(/\n\n(.*)/s);
   const meta = JSON.parse(body.slice(body.indexOf('\n\n') + 2)) as Record<string, unknown>;
   const forged = execFileSync(
