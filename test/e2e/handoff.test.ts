@@ -7,7 +7,7 @@ import { CheckpointStore } from '../../src/store/checkpoint-store.js';
 import { nodeFs } from '../../src/store/fs-seam.js';
 import { assertBuilt } from '../helpers/cli.js';
 import { freePort, git, tempDir, writeTree } from '../helpers/fixtures.js';
-import { bareRemote, cli, forgeHandoffMeta, machine } from '../helpers/handoff.js';
+import { bareRemote, cli, forgeHandoffMeta, forgerEnv, machine } from '../helpers/handoff.js';
 import { repoState as gitState, readTree } from '../helpers/tree.js';
 
 beforeAll(assertBuilt);
@@ -372,13 +372,7 @@ describe('handoff pull, where it must change nothing or be undone', () => {
       cwd: bare,
       encoding: 'utf8',
       input: message,
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 'x',
-        GIT_AUTHOR_EMAIL: 'x@x',
-        GIT_COMMITTER_NAME: 'x',
-        GIT_COMMITTER_EMAIL: 'x@x',
-      },
+      env: forgerEnv(),
     }).trim();
     inBare(['update-ref', ref, forged]);
 

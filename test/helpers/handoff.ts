@@ -42,6 +42,17 @@ export const cli = (m: Machine, ...args: string[]) => runCli(args, { cwd: m.root
 export const allRefs = (repo: string) =>
   execFileSync('git', ['for-each-ref'], { cwd: repo, encoding: 'utf8' });
 
+/** The environment of a git that writes a forged commit on the remote: an identity of its own. */
+export function forgerEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    GIT_AUTHOR_NAME: 'x',
+    GIT_AUTHOR_EMAIL: 'x@x',
+    GIT_COMMITTER_NAME: 'x',
+    GIT_COMMITTER_EMAIL: 'x@x',
+  };
+}
+
 /**
  * Rewrites the handoff `name` on the bare remote with its metadata changed by `change`, the tree and base
  * kept, as a hostile remote (or an earlier version's push) could leave it. Returns the new commit.
@@ -64,13 +75,7 @@ export function forgeHandoffMeta(
       cwd: bare,
       encoding: 'utf8',
       input: `claude-checkpoint handoff ${name}\n\n${JSON.stringify(change(meta))}\n`,
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 'x',
-        GIT_AUTHOR_EMAIL: 'x@x',
-        GIT_COMMITTER_NAME: 'x',
-        GIT_COMMITTER_EMAIL: 'x@x',
-      },
+      env: forgerEnv(),
     },
   ).trim();
   execFileSync('git', ['update-ref', ref, forged], { cwd: bare });
