@@ -7,7 +7,7 @@ import { isOurPath, resolvedThroughLinks } from '../store/store-within.js';
 
 /**
  * The real location of an absolute path given outside `root` as written (see toProjectPath), else
- * undefined: `/tmp/p/a.txt` where `/tmp` links to `/private/tmp` and the root is `/private/tmp/p` (macOS),
+ * undefined: `/var/p/a.txt` where `/var` links to `/private/var` and the root is `/private/var/p` (macOS),
  * or the project named through a link to it. Links are followed only up to the first folder that really
  * lies in the project; from there on the path is taken as written, so no link inside the project is
  * followed, however the path reaches it (review: `<alias>/lib/a.ts`, with `lib` a link to `src`, was
