@@ -3,14 +3,15 @@ import path from 'node:path';
 import { carryFlags } from '../core/drift.js';
 import { CheckpointError, isCheckpointError, thenSentence } from '../core/errors.js';
 import type { FieldNamer, SaveInput } from '../core/input.js';
-import { addDropped, buildCheckpoint, describeDropped, pathsToHash } from '../core/merge.js';
+import { addDropped, buildCheckpoint, describeDropped, pathsToHash, repeatedTasks } from '../core/merge.js';
 import { describeOverLimits, fieldsOverLimits } from '../core/over-limits.js';
 import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
 import { escapeControls } from '../core/quote.js';
 import { fsPath } from '../core/raw-path.js';
-import { redactPath } from '../core/redact.js';
+import { redactPath, redactText } from '../core/redact.js';
 import type { Checkpoint, FlaggedFiles, GitInfo } from '../core/schema.js';
 import { wordsFor } from '../core/surface.js';
+import { cutChars } from '../core/text.js';
 import { applyTranscript, type TranscriptRecord } from '../core/transcript.js';
 import { isIgnoredByGitRemembered } from '../git/ignore-check.js';
 import { WorktreeHasher } from '../git/oid.js';
@@ -106,6 +107,10 @@ export async function saveCheckpoint(
     modifiedFiles: given && (await withListableFiles(root, given, deps.env, pathField, isAutomatic, shown)),
   };
   if (!isAutomatic) warnings.push(...repeatedFileWarnings(normalized.modifiedFiles ?? [], pathField, shown));
+  const taskField = (index: number) => options.nameField?.(['tasks', index]) ?? `tasks.${index}`;
+  const shownText = (text: string) =>
+    `'${escapeControls(cutChars(redactText(text, redactionConfig).text, 80))}'`;
+  warnings.push(...repeatedTaskWarnings(input.tasks ?? [], taskField, shownText));
   const mode = input.mode ?? 'replace';
   const store = new CheckpointStore(root, deps.fs);
   const lockOptions = options.lockWaitMs === undefined ? {} : { waitMs: options.lockWaitMs };
@@ -122,6 +127,9 @@ export async function saveCheckpoint(
       const format = location?.objectFormat ?? 'sha1';
       const memoryReading = location ? readOidMemory(storeDir, format) : Promise.resolve(new Map());
       const previous = mode === 'merge' ? await readForMerge(store, warnings) : null;
+      // A list taken from a transcript is replaced by the agent's, not merged (see buildCheckpoint).
+      if (previous && previous.meta.derived?.tasks === undefined)
+        warnings.push(...repeatedSavedTaskWarnings(previous, shownText));
       // While git scans, hash what is likely still dirty: the files named now and those the last save listed.
       const memory = await memoryReading;
       const hasher = new WorktreeHasher(root, format, memory);
@@ -369,6 +377,30 @@ function repeatedFileWarnings(
       );
   });
   return warnings;
+}
+
+/**
+ * A task named twice (the same description) is kept once, where it was first given, with the last status
+ * given: said, naming both fields, as for a file named twice.
+ */
+function repeatedTaskWarnings(
+  tasks: NonNullable<SaveInput['tasks']>,
+  taskField: (index: number) => string,
+  shown: (text: string) => string,
+): string[] {
+  return repeatedTasks(tasks.map((task) => task.description.trim())).map(
+    ({ index, first }) =>
+      `${taskField(index)} names the same task as ${taskField(first)} (${shown(tasks[index]?.description.trim() ?? '')}): it is kept once, with the last status given (${tasks[index]?.status})`,
+  );
+}
+
+/** A merge keeps one entry of a task the file lists twice (a hand edit, an older version): said. */
+function repeatedSavedTaskWarnings(previous: Checkpoint, shown: (text: string) => string): string[] {
+  const tasks = previous.goal.tasks;
+  return repeatedTasks(tasks.map((task) => task.description)).map(
+    ({ index, first }) =>
+      `${CHECKPOINT_FILE} lists the same task twice, goal.tasks[${first}] and goal.tasks[${index}] (${shown(tasks[index]?.description ?? '')}): this merge keeps it once, with the later status (${tasks[index]?.status})`,
+  );
 }
 
 /**

@@ -147,7 +147,8 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
     previous && previous.meta.derived?.tasks !== undefined && derived?.tasks === undefined
       ? []
       : (previous?.goal.tasks ?? []);
-  let tasks = previous ? mergeTasks(tasksBefore, newTasks) : newTasks;
+  // A merge updates a task by its description and appends new ones; a description given twice is one task.
+  let tasks = oneEntryPerTask(previous ? [...tasksBefore, ...newTasks] : newTasks);
   if (tasks.length > LIMITS.tasks) {
     tasks = dropOldestTasks(tasks, LIMITS.tasks);
     truncated = true;
@@ -235,14 +236,36 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
   };
 }
 
-function mergeTasks(previous: readonly Task[], updates: readonly Task[]): Task[] {
-  const merged = previous.map((task) => ({ ...task }));
-  for (const update of updates) {
-    const existing = merged.find((task) => task.description === update.description);
-    if (existing) existing.status = update.status;
-    else merged.push(update);
+/**
+ * One entry per task, where it first appears, with the last status given: the same description is the
+ * same task (a bad-input trial kept "A" twice, pending and done, from one save and from a merge).
+ */
+export function oneEntryPerTask<T extends Task>(tasks: readonly T[]): T[] {
+  const byDescription = new Map<string, T>();
+  for (const task of tasks) {
+    const kept = byDescription.get(task.description);
+    if (kept) kept.status = task.status;
+    else byDescription.set(task.description, { ...task });
   }
-  return merged;
+  return [...byDescription.values()];
+}
+
+/** A task given again: the entry at `index` has the description of the one at `first`. */
+export interface RepeatedTask {
+  index: number;
+  first: number;
+}
+
+/** The entries of `descriptions` that repeat an earlier one (see oneEntryPerTask), in order. */
+export function repeatedTasks(descriptions: readonly string[]): RepeatedTask[] {
+  const firstAt = new Map<string, number>();
+  const repeated: RepeatedTask[] = [];
+  descriptions.forEach((description, index) => {
+    const first = firstAt.get(description);
+    if (first === undefined) firstAt.set(description, index);
+    else repeated.push({ index, first });
+  });
+  return repeated;
 }
 
 /** Keeps the list within `max` by dropping finished tasks first, oldest first, then the oldest of the rest. */

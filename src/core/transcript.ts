@@ -6,6 +6,7 @@ import {
   dropOldestTasks,
   fitToSize,
   keepNewest,
+  oneEntryPerTask,
   PLACEHOLDER_GOAL,
 } from './merge.js';
 import { clipRedacted, redactText } from './redact.js';
@@ -174,13 +175,16 @@ export function applyTranscript(
     else redactions = countBefore; // nothing of it is kept, so nothing was redacted
   }
   if (record.tasks !== undefined && tasksAreOpen) {
+    // A to-do list that names a task twice keeps it once, as a save does (oneEntryPerTask).
     const tasks = dropOldestTasks(
-      record.tasks
-        .map((task) => ({
-          description: clipRedacted(redact(task.description).trim(), LIMITS.taskDescriptionChars),
-          status: task.status,
-        }))
-        .filter((task) => task.description !== ''),
+      oneEntryPerTask(
+        record.tasks
+          .map((task) => ({
+            description: clipRedacted(redact(task.description).trim(), LIMITS.taskDescriptionChars),
+            status: task.status,
+          }))
+          .filter((task) => task.description !== ''),
+      ),
       LIMITS.tasks,
     );
     if (JSON.stringify(tasks) !== JSON.stringify(goal.tasks) || derived.tasks !== record.session) {

@@ -5,7 +5,7 @@ import { LIMITS } from '../../src/core/limits.js';
 import { type BuildCheckpointParams, buildCheckpoint, fitToSize, pathsToHash } from '../../src/core/merge.js';
 import { fieldsOverLimits } from '../../src/core/over-limits.js';
 import { clipRedacted, REDACTED } from '../../src/core/redact.js';
-import { type Checkpoint, parseCheckpoint } from '../../src/core/schema.js';
+import { type Checkpoint, parseCheckpoint, type Task } from '../../src/core/schema.js';
 import { compileCustomConfig } from '../../src/core/secrets/custom-config.js';
 
 const T0 = new Date('2026-10-08T02:23:55.477Z');
@@ -138,6 +138,25 @@ describe('buildCheckpoint, merge (the original table, field by field)', () => {
       { description: 'B', status: 'done' },
       { description: 'C', status: 'pending' },
     ]);
+  });
+
+  // Bad-input trial: a task given twice was kept twice, pending and done, by a save and by a merge.
+  it('keeps one entry per task: where it was first given, with the last status given', () => {
+    const twice = (tasks: Task[]) => [...tasks, { description: 'A', status: 'blocked' as const }];
+    expect(merge({ goal: 'g', tasks: twice([{ description: 'C', status: 'pending' }]) }).goal.tasks).toEqual([
+      { description: 'A', status: 'blocked' },
+      { description: 'B', status: 'in_progress' },
+      { description: 'C', status: 'pending' },
+    ]);
+    const handEdited = { ...first, goal: { ...first.goal, tasks: twice(first.goal.tasks) } };
+    expect(merge({ goal: 'g' }, { previous: handEdited }).goal.tasks).toEqual([
+      { description: 'A', status: 'blocked' },
+      { description: 'B', status: 'in_progress' },
+    ]);
+    const replaced = build({
+      input: { goal: 'g', tasks: twice([{ description: ' A ', status: 'pending' }]) },
+    });
+    expect(replaced.checkpoint.goal.tasks).toEqual([{ description: 'A', status: 'blocked' }]);
   });
 
   it('replaces summary and nextSteps only when given', () => {

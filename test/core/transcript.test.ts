@@ -55,6 +55,19 @@ const apply = (checkpoint: Checkpoint, from: TranscriptRecord = record) =>
   applyTranscript(checkpoint, from, { now: T1 });
 
 describe('applyTranscript: derived fields fill only what the agent left empty', () => {
+  // As a save's (bad-input trial): a to-do list naming a task twice kept it twice.
+  it('keeps one entry of a task the transcript lists twice, with the later status', () => {
+    const twice = {
+      ...record,
+      tasks: [...(record.tasks ?? []), { description: 'Document it', status: 'done' as const }],
+    };
+    expect(apply(started, twice).checkpoint.goal.tasks).toEqual([
+      { description: 'Write the route', status: 'done' },
+      { description: 'Test the route', status: 'in_progress' },
+      { description: 'Document it', status: 'done' },
+    ]);
+  });
+
   it('fills a checkpoint started by a hook: goal, tasks, status and commands, marked as derived', () => {
     const { checkpoint, changed } = apply(started);
     expect(changed).toBe(true);

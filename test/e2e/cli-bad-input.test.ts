@@ -58,6 +58,36 @@ describe('an empty or whitespace-only summary', () => {
   });
 });
 
+describe('a task given twice, with two statuses', () => {
+  it('save --stdin keeps it once with the later status, and says so naming both entries', async () => {
+    const { root, input } = cliProject();
+    const tasks = '[{"description":"A","status":"pending"},{"description":"A","status":"done"}]';
+    const result = await input(`{"goal":"g","tasks":${tasks}}`, 'save', '--stdin');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      "tasks.1 names the same task as tasks.0 ('A'): it is kept once, with the last status given (done)",
+    );
+    expect(saved(root).goal.tasks).toEqual([{ description: 'A', status: 'done' }]);
+  });
+
+  it('--task names the flags, and a merge keeps one entry of a task the file lists twice', async () => {
+    const { root, cli } = cliProject();
+    const result = await cli('save', '--goal', 'g', '--task', 'pending:A', '--task', 'done:A');
+    expect(result.stdout).toContain(
+      "--task (the 2nd) names the same task as --task (the 1st) ('A'): it is kept once, with the last status given (done)",
+    );
+    const file = path.join(root, '.claude-checkpoint');
+    const edited = saved(root);
+    edited.goal.tasks.push({ description: 'A', status: 'blocked' });
+    writeFileSync(file, JSON.stringify(edited));
+    const merged = await cli('save', '--goal', 'g', '--merge');
+    expect(merged.stdout).toContain(
+      ".claude-checkpoint lists the same task twice, goal.tasks[0] and goal.tasks[1] ('A'): this merge keeps it once, with the later status (blocked)",
+    );
+    expect(saved(root).goal.tasks).toEqual([{ description: 'A', status: 'blocked' }]);
+  });
+});
+
 describe('save --stdin that is not UTF-8', () => {
   it('Latin-1 text is refused with the offset of its first bad byte, not saved with U+FFFD', async () => {
     const { input, cli } = cliProject();

@@ -266,3 +266,29 @@ describe('the MCP server, through a real client', () => {
     ]);
   });
 });
+
+// Bad-input trial: a task given twice, pending then done, was kept twice.
+describe('a task given twice to save_session_checkpoint', () => {
+  it('is kept once with the later status, and a warning names both entries', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'a' } });
+    const { call } = await connect();
+    const saved = await call('save_session_checkpoint', {
+      goal: 'g',
+      tasks: [
+        { description: 'A', status: 'pending' },
+        { description: 'B', status: 'pending' },
+        { description: 'A', status: 'done' },
+      ],
+      projectRoot: root,
+    });
+    expect(saved.isError).toBeFalsy();
+    expect(saved.structured?.warnings).toContain(
+      "tasks.2 names the same task as tasks.0 ('A'): it is kept once, with the last status given (done)",
+    );
+    const file = JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8'));
+    expect(file.goal.tasks).toEqual([
+      { description: 'A', status: 'done' },
+      { description: 'B', status: 'pending' },
+    ]);
+  });
+});
