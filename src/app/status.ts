@@ -18,6 +18,7 @@ import {
 import { describeOverCap, formatBytes, GONE_STORES_FIX, renderGoneStores } from '../core/snapshot-text.js';
 import { gitCannotRead, isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { GitNotFoundError, runGit } from '../git/run.js';
+import { isOverLimitNotice } from '../store/checkpoint-store.js';
 import { homeFolder } from '../store/home-folder.js';
 import {
   HOST_ENV,
@@ -149,6 +150,14 @@ export async function diagnose(
         ? `${loaded.path}${loaded.fromBackup ? ' (loaded from the backup)' : ''}`
         : 'none saved yet',
     });
+    // As load says it: a hand edit put a field over its limit.
+    for (const notice of loaded.found ? loaded.notices.filter(isOverLimitNotice) : [])
+      checks.push({
+        name: 'checkpoint limits',
+        level: 'warn',
+        detail: notice,
+        fix: 'Shorten the fields by hand, or let the next save cut them (the file as it was is kept beside it).',
+      });
   }
 
   const damaged = await readdir(root.root)

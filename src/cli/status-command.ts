@@ -73,6 +73,8 @@ export async function showStatus(ctx: CliContext): Promise<number> {
         out.warn(`  Drift: not checked (${escapeControls(c.driftUnchecked ?? 'git could not tell')})`),
       );
     else lines.push('  Drift: not tracked (no git at save time)');
+    // What load and brief say of the file (a field over its limit, the backup used, a damaged copy kept).
+    for (const warning of c.warnings) lines.push(out.warn(`  Note: ${escapeControls(warning)}`));
   }
   const s = report.snapshots;
   lines.push(

@@ -78,6 +78,22 @@ describe('a damaged .claude-checkpoint (input audit)', () => {
     expect(readFileSync(`${file}.damaged`)).toEqual(handEdited);
   });
 
+  // Bad-input trial: load named a field over its limit, status said nothing of it.
+  it('status and doctor name a field over its limit as load does', async () => {
+    const { root, env, file } = await savedTwice();
+    const edited = JSON.parse(readFileSync(file, 'utf8'));
+    edited.summary = 's'.repeat(5000);
+    writeFileSync(file, JSON.stringify(edited));
+    const notice =
+      '.claude-checkpoint holds fields over their limits (a hand edit?): summary (5000 characters; limit 4000). A save cuts them';
+    expect((await runCli(['load'], { cwd: root, env })).stdout).toContain(notice);
+    const status = await runCli(['status'], { cwd: root, env });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain(`  Note: ${notice}`);
+    const doctor = await runCli(['doctor'], { cwd: root, env });
+    expect(doctor.stdout).toMatch(/checkpoint limits: \.claude-checkpoint holds fields over their limits/);
+  });
+
   // Both damaged: the message said only "there is no valid backup", and the second save after it replaced
   // the damaged backup, someone's bytes too, without keeping it.
   it('a damaged backup is named with what is wrong, and kept before a save replaces it', async () => {
