@@ -31,6 +31,7 @@ export function parseFastCommand(argv: readonly string[]): FastCommand | undefin
   if (argv.length === 1 && (name === '--help' || name === '-h' || name === 'help')) return { name: 'help' };
   if (name !== 'status' && name !== 'list' && name !== 'snapshot') return undefined;
   const options = { ...DEFAULTS[name] };
+  const given = new Set<string>();
   for (let index = 0; index < rest.length; index++) {
     const arg = rest[index] as string;
     if (arg === '--json' || arg === '--debug') options[arg.slice(2)] = true;
@@ -41,6 +42,9 @@ export function parseFastCommand(argv: readonly string[]): FastCommand | undefin
       const value = flag[2] ?? rest[++index];
       // A value that looks like a flag, or none: commander's error or reading, not a guess.
       if (value === undefined || (flag[2] === undefined && value.startsWith('-'))) return undefined;
+      // Given twice: the whole CLI refuses it, naming the flag (cli/repeated-options.ts).
+      if (given.has(flag[1] as string)) return undefined;
+      given.add(flag[1] as string);
       options[flag[1] as string] = value;
     }
   }

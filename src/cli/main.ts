@@ -3,6 +3,7 @@ import { type AppDeps, defaultDeps } from '../app/deps.js';
 import { GENERATOR } from '../version.js';
 import type { CliContext, Runner } from './context.js';
 import { EXIT } from './output.js';
+import { refuseRepeatedValues } from './repeated-options.js';
 import { runAction } from './runner.js';
 import { COMMANDER_OUTPUT, writeText } from './stdio.js';
 
@@ -68,6 +69,8 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
   if (named) await groups[named]();
   else for (const register of Object.values(groups)) await register();
   addUsageHints(program);
+  // `hook` never fails the session over its command line: it says so on stderr instead (hook-command.ts).
+  refuseRepeatedValues(program, new Set(['hook']));
   const help = helpRequest(program, argv);
   if (help?.unknown !== undefined) {
     writeText(2, `error: unknown command '${help.unknown}'\n${usageHint(help.command)}\n`);

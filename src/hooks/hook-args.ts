@@ -1,6 +1,8 @@
 export interface HookOptions {
   root?: string | undefined;
   agent?: string | undefined;
+  /** A flag given more than once (`--root a --root b`): which one was meant is not guessed. */
+  repeated?: string | undefined;
 }
 
 /**
@@ -13,5 +15,9 @@ export function parseHookArgs(argv: readonly string[]): { event: string; options
     const index = rest.indexOf(name);
     return index >= 0 ? rest[index + 1] : undefined;
   };
-  return { event, options: { root: option('--root'), agent: option('--agent') } };
+  const repeated = ['--root', '--agent'].find((name) => rest.indexOf(name) !== rest.lastIndexOf(name));
+  return {
+    event,
+    options: { root: option('--root'), agent: option('--agent'), ...(repeated ? { repeated } : {}) },
+  };
 }

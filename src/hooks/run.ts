@@ -57,6 +57,11 @@ export async function executeHook(
   const note = (text: string) => {
     stderr += `claude-checkpoint hook ${event}: ${text}\n`;
   };
+  // As the CLI's commands refuse it (cli/repeated-options.ts), but a hook never fails the session.
+  if (options.repeated) {
+    note(`${options.repeated} was given more than once; give it once. Nothing done.`);
+    return { stdout, stderr };
+  }
   const agent = (options.agent ?? 'claude') as Agent;
   const adapter = ADAPTERS[agent];
   if (!adapter) {

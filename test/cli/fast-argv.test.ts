@@ -4,6 +4,7 @@ import { registerCheckpointCommands } from '../../src/cli/checkpoint-commands.js
 import type { Runner } from '../../src/cli/context.js';
 import { CACHED_COMMANDS, cacheNameOf, parseFastCommand } from '../../src/cli/fast-argv.js';
 import { COMMAND_GROUPS } from '../../src/cli/main.js';
+import { refuseRepeatedValues } from '../../src/cli/repeated-options.js';
 import { registerRewindCommands } from '../../src/cli/rewind-commands.js';
 
 /** The options commander gives a command's action, merged as cli/main.ts merges them; 'refused' on its error. */
@@ -23,6 +24,7 @@ async function commanderOptions(argv: string[]): Promise<Record<string, unknown>
     };
   registerCheckpointCommands(program, run);
   registerRewindCommands(program, run);
+  refuseRepeatedValues(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch {
@@ -38,7 +40,6 @@ describe('the short path’s reading of a command line', () => {
     ['status'],
     ['status', '--json'],
     ['status', '--no-color', '--debug', '--json'],
-    ['status', '--root', 'x', '--root=y'],
     ['status', '--root', ''],
     ['status', '--root='],
     ['status', '--root=--json'],
@@ -48,7 +49,7 @@ describe('the short path’s reading of a command line', () => {
     ['list', '--limit', 'x'],
     ['snapshot'],
     ['snapshot', '--label', 'a note', '--trigger', 'pre-compact', '--json'],
-    ['snapshot', '--label=', '--label', 'last', '--no-color'],
+    ['snapshot', '--label=', '--no-color'],
     ['snapshot', '--trigger=x', '--root', '/tmp', '--debug'],
     ['snapshot', '--label', ''],
   ])('%j: the options commander gives', async (...argv) => {
@@ -80,6 +81,18 @@ describe('the short path’s reading of a command line', () => {
     [],
   ])('%j: left to the whole CLI', (...argv) => {
     expect(parseFastCommand(argv)).toBeUndefined();
+  });
+
+  // Bad-input trial: both kept the last value of a flag given twice, in silence.
+  it.each([
+    ['status', '--root', 'x', '--root=y'],
+    ['status', '--root=/a', '--root', '/b'],
+    ['list', '--limit', '5', '--limit', '7'],
+    ['snapshot', '--trigger', 'x', '--trigger=y'],
+    ['snapshot', '--label=', '--label', 'last', '--no-color'],
+  ])('%j: a flag of one value given twice is left to the whole CLI, which refuses it', async (...argv) => {
+    expect(parseFastCommand(argv)).toBeUndefined();
+    expect(await commanderOptions(argv)).toBe('refused');
   });
 
   it.each([['--help'], ['-h'], ['help']])('%s: the general help', (flag) => {

@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, cliProject } from '../helpers/cli.js';
+import { assertBuilt, cliProject, HOOK_ENTRY, runCli, runNodeScript } from '../helpers/cli.js';
 import { tempDir } from '../helpers/fixtures.js';
 
 beforeAll(assertBuilt);
@@ -85,6 +85,72 @@ describe('a task given twice, with two statuses', () => {
       ".claude-checkpoint lists the same task twice, goal.tasks[0] and goal.tasks[1] ('A'): this merge keeps it once, with the later status (blocked)",
     );
     expect(saved(root).goal.tasks).toEqual([{ description: 'A', status: 'blocked' }]);
+  });
+});
+
+// list --limit 5 --limit 7 listed 7; --root a --root b used b: commander kept the last value in silence.
+describe('a flag of one value given twice', () => {
+  it.each([
+    [['list', '--limit', '5', '--limit', '7'], "'--limit <n>' was given twice ('5', then '7')"],
+    [['status', '--root', '.', '--root', 'b'], "'--root <dir>' was given twice ('.', then 'b')"],
+    [['snapshot', '--trigger', 'x', '--trigger', 'y'], "'--trigger <name>' was given twice ('x', then 'y')"],
+    [['snapshot', '--label', 'a', '--label=b'], "'--label <text>' was given twice ('a', then 'b')"],
+    [['save', '--goal', 'a', '--goal', 'b'], "'--goal <text>' was given twice ('a', then 'b')"],
+    [['save', '--goal', 'a', '--summary', 's', '--summary', 't'], "'--summary <text>' was given twice"],
+    [['load', '--format', 'brief', '--format', 'full'], "'--format <format>' was given twice"],
+    [['diff', 'latest', '--against', 'a', '--against', 'b'], "'--against <snapshot>' was given twice"],
+    [['rewind', '--list', '--session', 'a', '--session', 'b'], "'--session <id>' was given twice"],
+    [['handoff', 'push', '--name', 'a', '--name', 'b'], "'--name <name>' was given twice"],
+    [['handoff', 'pull', '--remote', 'a', '--remote', 'b'], "'--remote <name>' was given twice"],
+  ])('%j is refused, naming the flag, and nothing is done', async (args, named) => {
+    const { root, cli } = cliProject();
+    const result = await cli(...args);
+    expect(result.stderr).toContain(`error: option ${named}`);
+    expect(result.stderr).toContain('it takes one value; give it once');
+    expect(result.code).toBe(2);
+    expect(existsSync(path.join(root, '.claude-checkpoint'))).toBe(false);
+  });
+
+  it('repeatable flags still collect, and --root before and after the command name is no repeat', async () => {
+    const { root, cli } = cliProject();
+    const saved = await cli(
+      '--root',
+      root,
+      'save',
+      '--root',
+      root,
+      '--goal',
+      'g',
+      '--next',
+      'a',
+      '--next',
+      'b',
+    );
+    expect(saved.code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(root, '.claude-checkpoint'), 'utf8')).nextSteps).toEqual([
+      'a',
+      'b',
+    ]);
+  });
+
+  it('a hook says it on stderr and does nothing, exiting 0 (through the CLI and the hook entry)', async () => {
+    const { root, env } = cliProject();
+    const input = JSON.stringify({ cwd: root, source: 'clear' });
+    for (const args of [
+      ['hook', 'SessionStart', '--agent', 'claude', '--agent', 'codex'],
+      ['hook', 'SessionStart', '--root', root, '--root', root],
+    ]) {
+      const result = await runCli(args, { cwd: root, env, input });
+      expect(result).toMatchObject({ code: 0, stdout: '' });
+      expect(result.stderr).toMatch(/--(agent|root) was given more than once; give it once\. Nothing done\./);
+    }
+    const entry = await runNodeScript(HOOK_ENTRY, ['SessionStart', '--root', root, '--root', root], {
+      cwd: root,
+      env,
+      input,
+    });
+    expect(entry).toMatchObject({ code: 0, stdout: '' });
+    expect(entry.stderr).toContain('--root was given more than once; give it once. Nothing done.');
   });
 });
 
