@@ -12,6 +12,11 @@ import { charLength, cutChars, previewJson } from './text.js';
 /** What is wrong with a value, as the end of "<name> must be ...: got ...". */
 interface Invalid {
   invalid: string;
+  /**
+   * The value as the file must write it, when what was written is of the wrong JSON type but plain in
+   * intent (`"200"` for 200, `".env"` for `[".env"]`): "...; write it as [".env"]" (bad-input trial).
+   */
+  fix?: string;
 }
 
 interface Kind<T> {
@@ -31,10 +36,18 @@ function numberKind(min: number, max: number, whole: boolean, unit: string): Kin
     Number.isFinite(value) && value >= min && value <= max && (!whole || Number.isInteger(value))
       ? value
       : { invalid: limit };
+  const isNumberText = (text: string) => /^[+]?\d*\.?\d+$/.test(text);
   return {
     limit,
-    fromJson: (value) => (typeof value === 'number' ? check(value) : { invalid: limit }),
-    fromEnv: (text) => (/^[+]?\d*\.?\d+$/.test(text) ? check(Number(text)) : { invalid: limit }),
+    fromJson: (value) => {
+      if (typeof value === 'number') return check(value);
+      // A number in quotes: JSON's string, not its number.
+      const text = typeof value === 'string' ? value.trim() : '';
+      return isNumberText(text) && !isInvalid(check(Number(text)))
+        ? { invalid: `${limit}, a JSON number without quotes`, fix: String(Number(text)) }
+        : { invalid: limit };
+    },
+    fromEnv: (text) => (isNumberText(text) ? check(Number(text)) : { invalid: limit }),
     show: (value) => `${value}${unit ? ` ${unit}` : ''}`,
   };
 }
@@ -47,7 +60,15 @@ function flagKind(): Kind<boolean> {
   const limit = `true or false (in the environment: ${ON.join(', ')}; or ${OFF.join(', ')})`;
   return {
     limit,
-    fromJson: (value) => (typeof value === 'boolean' ? value : { invalid: limit }),
+    fromJson: (value) => {
+      if (typeof value === 'boolean') return value;
+      // The environment's words (and 1/0) in the file: JSON's true and false are written bare.
+      const word = typeof value === 'string' ? value.trim().toLowerCase() : String(value);
+      const meant = ON.includes(word) ? 'true' : OFF.includes(word) ? 'false' : undefined;
+      return meant
+        ? { invalid: "true or false, JSON's own words without quotes", fix: meant }
+        : { invalid: limit };
+    },
     fromEnv: (text) => {
       const word = text.toLowerCase();
       if (ON.includes(word)) return true;
@@ -85,24 +106,36 @@ export const GLOB_MAX_CHARS = 200;
 const GLOB_MAX_STARS = 3;
 
 function globsKind(): Kind<readonly string[]> {
-  const limit = `up to ${GLOB_MAX_ITEMS} patterns such as ".env*" (at most ${GLOB_MAX_CHARS} characters and ${GLOB_MAX_STARS} "*" each besides "**" folders; no "!", no "..")`;
-  const check = (items: readonly unknown[]): readonly string[] | Invalid => {
-    if (items.length > GLOB_MAX_ITEMS) return { invalid: limit };
+  const rules = `at most ${GLOB_MAX_CHARS} characters and ${GLOB_MAX_STARS} "*" each besides "**" folders; no "!", no ".."`;
+  const limit = `up to ${GLOB_MAX_ITEMS} patterns such as ".env*" (${rules})`;
+  // In the file the patterns are a JSON array (bad-input trial: ".env" alone was not said to be wrong so).
+  const array = `an array of patterns such as [".env*"] (up to ${GLOB_MAX_ITEMS}; ${rules})`;
+  const check = (items: readonly unknown[], expected: string): readonly string[] | Invalid => {
+    if (items.length > GLOB_MAX_ITEMS) return { invalid: expected };
     const globs: string[] = [];
     for (const item of items) {
-      if (typeof item !== 'string') return { invalid: limit };
+      if (typeof item !== 'string') return { invalid: expected };
       const glob = item.trim();
       if (glob === '') continue;
       const problem = globProblem(glob);
-      if (problem) return { invalid: `${limit}; '${cutChars(glob, 60)}' ${problem}` };
+      if (problem) return { invalid: `${expected}; '${cutChars(glob, 60)}' ${problem}` };
       if (!globs.includes(glob)) globs.push(glob);
     }
     return globs;
   };
   return {
     limit,
-    fromJson: (value) => (Array.isArray(value) ? check(value) : { invalid: limit }),
-    fromEnv: (text) => check(text.split(',')),
+    fromJson: (value) => {
+      if (Array.isArray(value)) return check(value, array);
+      if (typeof value !== 'string') return { invalid: array };
+      // Written as the environment takes it (comma-separated): the array to write instead.
+      const globs = value
+        .split(',')
+        .map((glob) => cutChars(glob.trim(), 60))
+        .filter((glob) => glob !== '');
+      return { invalid: array, fix: JSON.stringify(globs.length > 0 ? globs.slice(0, 5) : ['.env*']) };
+    },
+    fromEnv: (text) => check(text.split(','), limit),
     show: (value) => (value.length === 0 ? 'none' : value.join(', ')),
   };
 }
@@ -418,8 +451,9 @@ function invalid(
         ? `${raw} (a number too large)`
         : previewJson(raw, 80),
   );
+  const fix = read.fix === undefined ? '' : `; write it as ${escapeControls(read.fix)}`;
   const unused = severity === 'warning' ? '; it is not used' : '';
-  return { severity, name, message: `${where} must be ${read.invalid}: got ${got}${unused}` };
+  return { severity, name, message: `${where} must be ${read.invalid}: got ${got}${fix}${unused}` };
 }
 
 /** A value as `doctor` shows it. */

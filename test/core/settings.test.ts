@@ -113,17 +113,39 @@ describe('resolveSettings', () => {
     expect(settingErrors(resolved.problems).map((problem) => problem.name)).toEqual(['hookStartup']);
   });
 
-  it('a wrong value in the settings file names the file and the key, with the limit', () => {
+  // Bad-input trial: a value of the wrong JSON type (".env" for [".env"], "200" for 200) was named with
+  // the limit only, never the type to write, nor how.
+  it('a wrong value in the settings file names the file and the key, with the limit, and the type to write', () => {
     const resolved = resolveSettings({
       env: {},
-      user: user({ snapshotMaxCount: '200', hookRelay: 'no', snapshotIncludeIgnored: '.env' }),
+      user: user({ snapshotMaxCount: '200', hookRelay: 'no', snapshotIncludeIgnored: '.env', hookHost: 1 }),
     });
     expect(resolved.problems.map((problem) => problem.message)).toEqual([
-      `${USER}: snapshotMaxCount must be a whole number from 1 to 100000: got '200'`,
-      `${USER}: snapshotIncludeIgnored must be up to 50 patterns such as ".env*" (at most 200 characters and 3 "*" each besides "**" folders; no "!", no ".."): got '.env'`,
-      `${USER}: hookRelay must be true or false (in the environment: 1, true, on, yes; or 0, false, off, no): got 'no'`,
+      `${USER}: snapshotMaxCount must be a whole number from 1 to 100000, a JSON number without quotes: got '200'; write it as 200`,
+      `${USER}: snapshotIncludeIgnored must be an array of patterns such as [".env*"] (up to 50; at most 200 characters and 3 "*" each besides "**" folders; no "!", no ".."): got '.env'; write it as [".env"]`,
+      `${USER}: hookRelay must be true or false, JSON's own words without quotes: got 'no'; write it as false`,
+      `${USER}: hookHost must be true or false, JSON's own words without quotes: got 1; write it as true`,
     ]);
     expect(resolved.values.snapshotMaxCount).toBe(100);
+    expect(resolved.values.snapshotIncludeIgnored).toEqual([]);
+  });
+
+  it.each([
+    [
+      { snapshotIncludeIgnored: '.env*, *.local.json' },
+      `got '.env*, *.local.json'; write it as [".env*","*.local.json"]`,
+    ],
+    [{ snapshotIncludeIgnored: { pattern: '.env' } }, `(up to 50; at most 200 characters`],
+    [{ snapshotIncludeIgnored: ['.env', 7] }, 'must be an array of patterns such as [".env*"]'],
+    [{ storeMaxMb: '12.5' }, `a JSON number without quotes: got '12.5'; write it as 12.5`],
+    [{ snapshotMaxCount: '0' }, `must be a whole number from 1 to 100000: got '0'`],
+  ])('%j: %s', (json, expected) => {
+    const [message] = resolveSettings({ env: {}, user: user(json) }).problems.map(
+      (problem) => problem.message,
+    );
+    expect(message).toContain(expected);
+    // No fix for a value that would be wrong written either way.
+    if (!expected.includes('write it as')) expect(message).not.toContain('write it as');
   });
 
   // New-user trial (issue 26): limits count characters (code points), and a value shown is never cut inside one.

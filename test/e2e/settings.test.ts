@@ -79,7 +79,7 @@ describe('the settings file', () => {
     );
     const command = await runCli(['snapshot'], { cwd: root, env });
     expect(command.stderr).toContain(
-      'checkpoint-config.json: snapshotIncludeIgnored must be up to 50 patterns',
+      'checkpoint-config.json: snapshotIncludeIgnored must be an array of patterns such as [".env*"] (up to 50;',
     );
     expect(command.stderr).toContain('got [[[[[…]]]]]; it is not used');
     expect(command.code).toBe(0);
@@ -135,6 +135,19 @@ describe('the settings file', () => {
     expect(doctor.stdout).toContain(
       'Until then the snapshot, rewind, restore, diff, list, gc and handoff commands',
     );
+  });
+
+  // Bad-input trial: ".env" where [".env"] belongs was named with the limit only, not as a wrong type.
+  it('snapshotIncludeIgnored as a string: the file, the setting, an array of patterns and the fix are named', async () => {
+    const { root, env, userFile } = project({ snapshotIncludeIgnored: '.env' });
+    const expected = `${userFile}: snapshotIncludeIgnored must be an array of patterns such as [".env*"]`;
+    const snapshot = await runCli(['snapshot'], { cwd: root, env });
+    expect(snapshot.code).toBe(2);
+    expect(snapshot.stderr).toContain(expected);
+    expect(snapshot.stderr).toContain(`got '.env'; write it as [".env"]`);
+    const doctor = await runCli(['doctor'], { cwd: root, env });
+    expect(doctor.stdout).toContain(expected);
+    expect((await runCli(['status'], { cwd: root, env })).stdout).toContain(`write it as [".env"]`);
   });
 
   it('a misspelt setting: every command says so on stderr, once, with the name meant, and goes on', async () => {
