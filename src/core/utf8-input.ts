@@ -57,11 +57,19 @@ export function decodeUtf8Input(bytes: Uint8Array, source: string): string {
       'INVALID_INPUT',
       `${source} must be UTF-8 text: it holds a NUL byte at byte offset ${nul}, which looks like UTF-16 text: ${CONVERT}`,
     );
-  const bad = firstInvalidUtf8Offset(bytes);
-  if (bad >= 0)
-    throw new CheckpointError(
-      'INVALID_INPUT',
-      `${source} must be UTF-8 text: the byte at offset ${bad} (${hex(bytes[bad] as number)}) is not UTF-8 (text in another encoding, such as Latin-1?): convert it to UTF-8`,
-    );
+  const bad = notUtf8(bytes);
+  if (bad !== null)
+    throw new CheckpointError('INVALID_INPUT', `${source} must be UTF-8 text: ${bad}: convert it to UTF-8`);
   return new TextDecoder().decode(bytes);
+}
+
+/**
+ * "the byte at offset 57 (0xe9) is not UTF-8 (text in another encoding, such as Latin-1?)", or null when
+ * every byte is UTF-8: what a reader says of bytes it must not decode with U+FFFD in their place.
+ */
+export function notUtf8(bytes: Uint8Array): string | null {
+  const bad = firstInvalidUtf8Offset(bytes);
+  return bad < 0
+    ? null
+    : `the byte at offset ${bad} (${hex(bytes[bad] as number)}) is not UTF-8 (text in another encoding, such as Latin-1?)`;
 }

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import { parseCheckpointPlainly } from '../core/checkpoint-fast-read.js';
 import { CheckpointError, describeError, isCheckpointError } from '../core/errors.js';
@@ -6,6 +7,7 @@ import { LIMITS } from '../core/limits.js';
 import { describeOverLimits, fieldsOverLimits, type OverLimit } from '../core/over-limits.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import type { Checkpoint } from '../core/schema.js';
+import { notUtf8 } from '../core/utf8-input.js';
 import { prepareFileWrite, refuseSymlink, writeFileAtomic } from './atomic-write.js';
 import {
   addJournalRecord,
@@ -163,7 +165,7 @@ export class CheckpointStore {
       const mainProblem =
         main.kind === 'missing'
           ? 'The checkpoint file is missing (a save was interrupted?)'
-          : `The checkpoint file is unusable (${main.error.message})`;
+          : `The checkpoint file ${path.basename(this.paths.main)} is unusable (${main.error.message})`;
       return { read: backup, mainProblem };
     }
     if (main.kind === 'missing') {
@@ -595,7 +597,14 @@ export class CheckpointStore {
           ),
         };
       }
-      const text = this.fs.readFileSync(file, 'utf8');
+      const bytes = this.fs.readFileSync(file) as Buffer;
+      // Decoded, a byte that is not UTF-8 becomes U+FFFD, and the next save writes that over the user's
+      // bytes: such a file is damaged, as one that is not JSON (kept aside by a save, the backup loaded).
+      if (!isUtf8(bytes)) {
+        const error = new CheckpointError('CORRUPT', `it is not UTF-8 text: ${notUtf8(bytes)}`);
+        return { kind: 'bad', error };
+      }
+      const text = bytes.toString('utf8');
       // zod loads only for a file the plain check refuses, to decide and say what is wrong with it.
       const checkpoint =
         parsedCheckpoints.parse(file, text, parseCheckpointPlainly) ??

@@ -94,6 +94,49 @@ describe('a damaged .claude-checkpoint (input audit)', () => {
     expect(doctor.stdout).toMatch(/checkpoint limits: \.claude-checkpoint holds fields over their limits/);
   });
 
+  // Bad-input trial: a byte that is not UTF-8 was read as U+FFFD, and the next save wrote that over it.
+  it('a file that is not UTF-8 is named with the byte offset, loaded from the backup, and kept whole by a save', async () => {
+    const { root, env, file } = await savedTwice();
+    const text = readFileSync(file);
+    const at = text.indexOf('"second"') + 4;
+    const latin1 = Buffer.concat([text.subarray(0, at), Buffer.from([0xe9]), text.subarray(at + 1)]);
+    writeFileSync(file, latin1);
+    const notice = `The checkpoint file .claude-checkpoint is unusable (it is not UTF-8 text: the byte at offset ${at} (0xe9) is not UTF-8`;
+    for (const command of ['load', 'brief']) {
+      const read = await runCli([command], { cwd: root, env });
+      expect(read.stdout).toContain(notice);
+      expect(read.stdout).toContain('loaded the backup .claude-checkpoint.prev');
+    }
+    expect((await runCli(['status'], { cwd: root, env })).stdout).toContain(`  Note: ${notice}`);
+    const saved = await runCli(['save', '--goal', 'third', '--merge'], { cwd: root, env });
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toContain(
+      'The unusable .claude-checkpoint this save replaced is kept as .claude-checkpoint.damaged: copy',
+    );
+    expect(readFileSync(`${file}.damaged`)).toEqual(latin1);
+    expect(readFileSync(file, 'utf8')).not.toContain('\ufffd');
+    expect(JSON.parse(readFileSync(file, 'utf8')).goal.primary).toBe('third');
+  });
+
+  it('a file that is not UTF-8 and no backup: brief names the file and the offset, a save keeps it whole', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+    const env = { HOME: tempDir('home-') };
+    expect((await runCli(['save', '--goal', 'caf\u00e9'], { cwd: root, env })).code).toBe(0);
+    const file = path.join(root, '.claude-checkpoint');
+    const text = readFileSync(file);
+    const at = text.indexOf('caf') + 3;
+    const latin1 = Buffer.concat([text.subarray(0, at), Buffer.from([0xe9]), text.subarray(at + 2)]);
+    writeFileSync(file, latin1);
+    const brief = await runCli(['brief'], { cwd: root, env });
+    expect(brief.code).toBe(1);
+    expect(brief.stderr).toContain(
+      `${file} is unusable (it is not UTF-8 text: the byte at offset ${at} (0xe9) is not UTF-8`,
+    );
+    const saved = await runCli(['save', '--goal', 'again'], { cwd: root, env });
+    expect(saved.stdout).toContain('kept as .claude-checkpoint.damaged: copy');
+    expect(readFileSync(`${file}.damaged`)).toEqual(latin1);
+  });
+
   // Both damaged: the message said only "there is no valid backup", and the second save after it replaced
   // the damaged backup, someone's bytes too, without keeping it.
   it('a damaged backup is named with what is wrong, and kept before a save replaces it', async () => {

@@ -66,7 +66,7 @@ describe('a damaged checkpoint and handoff push', () => {
     const pushed = await cli(a, 'handoff', 'push', '--name', 'qa2');
     expect(pushed.code, pushed.stderr).toBe(0);
     expect(pushed.stdout).toContain(
-      'The checkpoint file is unusable (checkpoint field goal.tasks is invalid: expected array): the handoff carries its backup .claude-checkpoint.prev instead',
+      'The checkpoint file .claude-checkpoint is unusable (checkpoint field goal.tasks is invalid: expected array): the handoff carries its backup .claude-checkpoint.prev instead',
     );
     const json = await cli(a, 'handoff', 'push', '--name', 'qa2', '--json');
     expect(json.code, json.stderr).toBe(0);

@@ -133,7 +133,7 @@ describe('CheckpointStore', () => {
     if (!loaded.found) throw new Error('unreachable');
     expect(loaded.checkpoint.goal.primary).toBe('one');
     expect(loaded.notices[0]).toMatch(
-      /checkpoint file is unusable \(checkpoint is not valid JSON.*loaded the backup \.claude-checkpoint\.prev/,
+      /checkpoint file \.claude-checkpoint is unusable \(checkpoint is not valid JSON.*loaded the backup \.claude-checkpoint\.prev/,
     );
   });
 
