@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import {
   type CompiledCustomConfig,
@@ -6,6 +7,7 @@ import {
   type PatternGuard,
 } from '../core/secrets/custom-config.js';
 import { parseJsonFile } from '../core/text.js';
+import { notUtf8 } from '../core/utf8-input.js';
 import { errorCode, type StoreFs } from '../store/fs-seam.js';
 import { userConfigDir } from '../store/settings-file.js';
 
@@ -131,7 +133,14 @@ async function readConfig(
       problems.push(`${file}: is a symbolic link; not read`);
       return null;
     }
-    return fs.readFileSync(file, 'utf8');
+    const bytes = fs.readFileSync(file) as Buffer;
+    // Decoded, a byte that is not UTF-8 becomes U+FFFD: a pattern that no longer matches what it names.
+    const bad = isUtf8(bytes) ? null : notUtf8(bytes);
+    if (bad !== null) {
+      problems.push(`${file}: is not UTF-8 text (${bad}); not read: save it as UTF-8`);
+      return null;
+    }
+    return bytes.toString('utf8');
   } catch (error) {
     if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
     problems.push(`${file}: could not be read (${(error as Error).message})`);

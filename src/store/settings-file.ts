@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import { CheckpointError, thenSentence } from '../core/errors.js';
 import {
@@ -9,6 +10,7 @@ import {
 } from '../core/settings.js';
 import { type Surface, wordsFor } from '../core/surface.js';
 import { parseJsonFile } from '../core/text.js';
+import { notUtf8 } from '../core/utf8-input.js';
 import { errorCode, nodeFs, type StoreFs } from './fs-seam.js';
 import { homeFolder } from './home-folder.js';
 import { configDirFromEnv, MAX_SETTINGS_BYTES, USER_SETTINGS_FILE } from './hook-settings.js';
@@ -142,7 +144,11 @@ function readLayer(
     // Security: a project's file is read only as a plain file inside the project, never through a link.
     if (isProject && stats.isSymbolicLink())
       return { path: file, unreadable: 'is a symbolic link, so it is not read' };
-    text = fs.readFileSync(file, 'utf8');
+    const bytes = fs.readFileSync(file) as Buffer;
+    // Decoded, a byte that is not UTF-8 becomes U+FFFD in a value: said, as a file that is not JSON is.
+    const bad = isUtf8(bytes) ? null : notUtf8(bytes);
+    if (bad !== null) return { path: file, unreadable: `is not UTF-8 text (${bad})` };
+    text = bytes.toString('utf8');
   } catch (error) {
     if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
     return { path: file, unreadable: `could not be read (${(error as Error).message})` };

@@ -58,3 +58,21 @@ describe('issue 26: what a custom pattern may cost', () => {
     expect(redactText('acme=k3j5h7g9f1d2 "tok_a1b2c3d4e5"', config).text).toBe('acme=«redacted» «redacted»');
   });
 });
+
+// As a checkpoint file that is not UTF-8 (bad-input trial): a pattern read with U+FFFD would match nothing.
+describe('a redaction config that is not UTF-8', () => {
+  it('is named with the offset of the first bad byte, and not read', async () => {
+    const root = tempDir('redaction-config-');
+    mkdirSync(path.join(root, '.claude'));
+    const file = path.join(root, '.claude', 'checkpoint-redaction.json');
+    writeFileSync(file, Buffer.from('{"patterns": ["caf\xe9-[0-9]{4}"]}', 'latin1'));
+    const { problems } = await loadRedactionConfig(
+      nodeFs,
+      { CHECKPOINT_CONFIG_DIR: tempDir('config-') },
+      root,
+    );
+    expect(problems).toEqual([
+      `${file}: is not UTF-8 text (the byte at offset 18 (0xe9) is not UTF-8 (text in another encoding, such as Latin-1?)); not read: save it as UTF-8`,
+    ]);
+  });
+});

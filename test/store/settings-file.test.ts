@@ -51,6 +51,20 @@ describe('the settings files', () => {
     expect(report.problems.map((problem) => problem.severity)).toEqual(['warning']);
   });
 
+  // As a checkpoint file that is not UTF-8 (bad-input trial): never read with U+FFFD in place of its bytes.
+  it('a settings file that is not UTF-8 is named with the offset of the first bad byte, and not used', () => {
+    const { env, config } = setUp();
+    writeFileSync(
+      path.join(config, 'config.json'),
+      Buffer.from('{ "snapshotMaxCount": 12, "x": "caf\xe9" }', 'latin1'),
+    );
+    const report = readSettings(env);
+    expect(report.problems.map((problem) => problem.message)).toEqual([
+      `${path.join(config, 'config.json')}: is not UTF-8 text (the byte at offset 35 (0xe9) is not UTF-8 (text in another encoding, such as Latin-1?)); none of its settings are used`,
+    ]);
+    expect(report.values.snapshotMaxCount).toBe(100);
+  });
+
   it('does not read a project file that is a symbolic link (it could point anywhere)', () => {
     const { env, project } = setUp();
     const elsewhere = path.join(tempDir('settings-elsewhere-'), 'x.json');
