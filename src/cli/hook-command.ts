@@ -37,7 +37,8 @@ export function registerHookCommand(
       await runHook(event, options, deps, { cliPath: process.argv[1] });
     });
   // Said by the hook, as its entry's parseHookArgs does: commander would keep the last value in silence.
-  watchRepeatedValues(hook, (option) => {
-    repeated ??= option.long;
-  });
+  for (const command of [program, hook])
+    watchRepeatedValues(command, (option) => {
+      repeated ??= option.long;
+    });
 }

@@ -69,8 +69,9 @@ export async function runCli(argv: readonly string[], deps: AppDeps = defaultDep
   if (named) await groups[named]();
   else for (const register of Object.values(groups)) await register();
   addUsageHints(program);
-  // `hook` never fails the session over its command line: it says so on stderr instead (hook-command.ts).
-  refuseRepeatedValues(program, new Set(['hook']));
+  // `hook` never fails the session over its command line, the program's `--root` included: it says so on
+  // stderr instead (hook-command.ts).
+  if (commandName(argv) !== 'hook') refuseRepeatedValues(program, new Set(['hook']));
   const help = helpRequest(program, argv);
   if (help?.unknown !== undefined) {
     writeText(2, `error: unknown command '${help.unknown}'\n${usageHint(help.command)}\n`);

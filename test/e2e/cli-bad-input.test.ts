@@ -93,6 +93,7 @@ describe('a flag of one value given twice', () => {
   it.each([
     [['list', '--limit', '5', '--limit', '7'], "'--limit <n>' was given twice ('5', then '7')"],
     [['status', '--root', '.', '--root', 'b'], "'--root <dir>' was given twice ('.', then 'b')"],
+    [['--root', '.', '--root', 'b', 'status'], "'--root <dir>' was given twice ('.', then 'b')"],
     [['snapshot', '--trigger', 'x', '--trigger', 'y'], "'--trigger <name>' was given twice ('x', then 'y')"],
     [['snapshot', '--label', 'a', '--label=b'], "'--label <text>' was given twice ('a', then 'b')"],
     [['save', '--goal', 'a', '--goal', 'b'], "'--goal <text>' was given twice ('a', then 'b')"],
@@ -139,6 +140,7 @@ describe('a flag of one value given twice', () => {
     for (const args of [
       ['hook', 'SessionStart', '--agent', 'claude', '--agent', 'codex'],
       ['hook', 'SessionStart', '--root', root, '--root', root],
+      ['--root', root, '--root', root, 'hook', 'SessionStart'],
     ]) {
       const result = await runCli(args, { cwd: root, env, input });
       expect(result).toMatchObject({ code: 0, stdout: '' });
