@@ -142,23 +142,27 @@ export async function diagnose(
       detail: loaded.message,
       fix: 'Fix the file by hand, or delete .claude-checkpoint* and save again.',
     });
-  } else {
+  } else if (loaded.found && loaded.fromBackup) {
+    // Why the backup stands in (a bad hand edit, bytes that are not UTF-8, a save cut short), as load says it.
     checks.push({
       name: 'checkpoint',
-      level: 'ok',
-      detail: loaded.found
-        ? `${loaded.path}${loaded.fromBackup ? ' (loaded from the backup)' : ''}`
-        : 'none saved yet',
+      level: 'warn',
+      detail: loaded.notices[0] ?? `${loaded.path} (loaded from the backup)`,
+      fix: 'The next save writes the checkpoint file again, keeping an unusable one as .claude-checkpoint.damaged; fix it by hand to use it instead.',
     });
-    // As load says it: a hand edit put a field over its limit.
-    for (const notice of loaded.found ? loaded.notices.filter(isOverLimitNotice) : [])
-      checks.push({
-        name: 'checkpoint limits',
-        level: 'warn',
-        detail: notice,
-        fix: 'Shorten the fields by hand, or let the next save cut them (the file as it was is kept beside it).',
-      });
+  } else {
+    checks.push({ name: 'checkpoint', level: 'ok', detail: loaded.found ? loaded.path : 'none saved yet' });
   }
+  // As load says it: a hand edit put a field over its limit.
+  for (const notice of loaded instanceof Error || !loaded.found
+    ? []
+    : loaded.notices.filter(isOverLimitNotice))
+    checks.push({
+      name: 'checkpoint limits',
+      level: 'warn',
+      detail: notice,
+      fix: 'Shorten the fields by hand, or let the next save cut them (the file as it was is kept beside it).',
+    });
 
   const damaged = await readdir(root.root)
     .then((names) => names.filter((name) => /^\.claude-checkpoint\.damaged(?:-\d+)?$/.test(name)).sort())

@@ -108,6 +108,7 @@ describe('a damaged .claude-checkpoint (input audit)', () => {
       expect(read.stdout).toContain('loaded the backup .claude-checkpoint.prev');
     }
     expect((await runCli(['status'], { cwd: root, env })).stdout).toContain(`  Note: ${notice}`);
+    expect((await runCli(['doctor'], { cwd: root, env })).stdout).toContain(`! checkpoint: ${notice}`);
     const saved = await runCli(['save', '--goal', 'third', '--merge'], { cwd: root, env });
     expect(saved.code).toBe(0);
     expect(saved.stdout).toContain(
