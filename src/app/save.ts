@@ -110,7 +110,7 @@ export async function saveCheckpoint(
   const taskField = (index: number) => options.nameField?.(['tasks', index]) ?? `tasks.${index}`;
   const shownText = (text: string) =>
     `'${escapeControls(cutChars(redactText(text, redactionConfig).text, 80))}'`;
-  warnings.push(...repeatedTaskWarnings(input.tasks ?? [], taskField, shownText));
+  if (!isAutomatic) warnings.push(...repeatedTaskWarnings(input.tasks ?? [], taskField, shownText));
   const mode = input.mode ?? 'replace';
   const store = new CheckpointStore(root, deps.fs);
   const lockOptions = options.lockWaitMs === undefined ? {} : { waitMs: options.lockWaitMs };
@@ -128,7 +128,7 @@ export async function saveCheckpoint(
       const memoryReading = location ? readOidMemory(storeDir, format) : Promise.resolve(new Map());
       const previous = mode === 'merge' ? await readForMerge(store, warnings) : null;
       // A list taken from a transcript is replaced by the agent's, not merged (see buildCheckpoint).
-      if (previous && previous.meta.derived?.tasks === undefined)
+      if (!isAutomatic && previous && previous.meta.derived?.tasks === undefined)
         warnings.push(...repeatedSavedTaskWarnings(previous, shownText));
       // While git scans, hash what is likely still dirty: the files named now and those the last save listed.
       const memory = await memoryReading;
