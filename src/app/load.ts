@@ -27,6 +27,8 @@ export type LoadOutcome =
       /** Why `drift` is `null` for a checkpoint with git facts. */
       driftUnchecked?: string;
       warnings: string[];
+      /** What the load says of the file itself (a field over its limit, the backup used, a damaged copy kept). */
+      fileNotices: string[];
       brief: string;
     };
 
@@ -108,6 +110,7 @@ export async function loadCheckpoint(
       drift,
       ...(driftUnchecked === undefined ? {} : { driftUnchecked }),
       warnings,
+      fileNotices: loaded.notices,
       brief,
     };
   });

@@ -17,7 +17,7 @@ import { isIgnoredByGitRemembered } from '../git/ignore-check.js';
 import { WorktreeHasher } from '../git/oid.js';
 import { isReadable, locateRepo, readRepoStateOrReason } from '../git/repo.js';
 import { readBaseline, writeBaseline } from '../store/baseline-store.js';
-import { CheckpointStore, isOverLimitNotice } from '../store/checkpoint-store.js';
+import { CheckpointStore, isNotUtf8Notice, isOverLimitNotice } from '../store/checkpoint-store.js';
 import { readOidMemory, sameMemory, writeOidMemory } from '../store/oid-memory.js';
 import { defaultStoreBase, projectOurFolders, projectStoreDir } from '../store/store-location.js';
 import { GENERATOR } from '../version.js';
@@ -239,9 +239,16 @@ export async function saveCheckpoint(
           `${CHECKPOINT_FILE} held fields over their limits (a hand edit?): ${over}. This save cut them to their limits; the file as it was is kept as ${written.value.keptOverLimits}: copy what you need from it, then delete it.`,
         );
       }
+      if (written.value.keptNotUtf8) {
+        // As for fields over their limits: the load's notice said what a save would do; this one did it.
+        warnings.splice(0, warnings.length, ...warnings.filter((warning) => !isNotUtf8Notice(warning)));
+        warnings.push(
+          `${CHECKPOINT_FILE} held bytes that are not UTF-8 (a hand edit in another encoding?), read as U+FFFD: the file as it was is kept as ${written.value.keptNotUtf8}: copy what you need from it, then delete it.`,
+        );
+      }
       if (written.value.keptDamagedBackup) {
         warnings.push(
-          `The unusable backup ${CHECKPOINT_FILE}.prev this save replaced is kept as ${written.value.keptDamagedBackup}: copy what you need from it, then delete it.`,
+          `The backup ${CHECKPOINT_FILE}.prev this save replaced was damaged or not all UTF-8; it is kept as it was, as ${written.value.keptDamagedBackup}: copy what you need from it, then delete it.`,
         );
       }
       if (built.redactions > 0) warnings.push(`Redacted ${built.redactions} secret-looking value(s).`);

@@ -18,7 +18,7 @@ import {
 import { describeOverCap, formatBytes, GONE_STORES_FIX, renderGoneStores } from '../core/snapshot-text.js';
 import { gitCannotRead, isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { GitNotFoundError, runGit } from '../git/run.js';
-import { isOverLimitNotice } from '../store/checkpoint-store.js';
+import { isNotUtf8Notice, isOverLimitNotice } from '../store/checkpoint-store.js';
 import { homeFolder } from '../store/home-folder.js';
 import {
   HOST_ENV,
@@ -148,7 +148,9 @@ export async function diagnose(
       name: 'checkpoint',
       level: 'warn',
       detail: loaded.notices[0] ?? `${loaded.path} (loaded from the backup)`,
-      fix: 'The next save writes the checkpoint file again, keeping an unusable one as .claude-checkpoint.damaged; fix it by hand to use it instead.',
+      fix: existsSync(loaded.path)
+        ? 'The next save writes the checkpoint file again, keeping the unusable one as .claude-checkpoint.damaged; fix it by hand to use it instead.'
+        : 'The next save writes the checkpoint file again.',
     });
   } else {
     checks.push({ name: 'checkpoint', level: 'ok', detail: loaded.found ? loaded.path : 'none saved yet' });
@@ -162,6 +164,14 @@ export async function diagnose(
       level: 'warn',
       detail: notice,
       fix: 'Shorten the fields by hand, or let the next save cut them (the file as it was is kept beside it).',
+    });
+  // As load says it: bytes that are not UTF-8 (a hand edit in another encoding), read as U+FFFD.
+  for (const notice of loaded instanceof Error || !loaded.found ? [] : loaded.notices.filter(isNotUtf8Notice))
+    checks.push({
+      name: 'checkpoint encoding',
+      level: 'warn',
+      detail: notice,
+      fix: 'Retype the character at that offset as UTF-8, or let the next save write the file again (the file as it was is kept beside it).',
     });
 
   const damaged = await readdir(root.root)

@@ -74,7 +74,8 @@ export async function showStatus(ctx: CliContext): Promise<number> {
       );
     else lines.push('  Drift: not tracked (no git at save time)');
     // What load and brief say of the file (a field over its limit, the backup used, a damaged copy kept).
-    for (const warning of c.warnings) lines.push(out.warn(`  Note: ${escapeControls(warning)}`));
+    // Drift's own warnings are in its line above.
+    for (const notice of c.fileNotices) lines.push(out.warn(`  Note: ${escapeControls(notice)}`));
   }
   const s = report.snapshots;
   lines.push(

@@ -40,36 +40,37 @@ const CONVERT = 'convert it to UTF-8 (iconv -f UTF-16 -t UTF-8, for one)';
 
 /**
  * `bytes` as text, when they are UTF-8 (a UTF-8 byte order mark, which Windows editors write, is dropped);
- * otherwise an INVALID_INPUT error that names `source` and the offset of the first bad byte, and says
- * UTF-16 when it looks like it (a byte order mark, or NUL bytes, which no JSON text holds). Decoding
- * replaced such bytes with U+FFFD in silence, and saved "caf� goal" for a Latin-1 "café goal".
+ * otherwise an INVALID_INPUT error that names `source` and says what is wrong (see notUtf8). Decoding
+ * replaced such bytes with U+FFFD in silence, and saved "caf\ufffd goal" for a Latin-1 "café goal".
  */
 export function decodeUtf8Input(bytes: Uint8Array, source: string): string {
-  const [first, second] = [bytes[0], bytes[1]];
-  if ((first === 0xff && second === 0xfe) || (first === 0xfe && second === 0xff))
-    throw new CheckpointError(
-      'INVALID_INPUT',
-      `${source} must be UTF-8 text: it begins with a UTF-16 byte order mark (${hex(first)} ${hex(second)} at byte offset 0): ${CONVERT}`,
-    );
-  const nul = bytes.indexOf(0);
-  if (nul >= 0)
-    throw new CheckpointError(
-      'INVALID_INPUT',
-      `${source} must be UTF-8 text: it holds a NUL byte at byte offset ${nul}, which looks like UTF-16 text: ${CONVERT}`,
-    );
   const bad = notUtf8(bytes);
-  if (bad !== null)
-    throw new CheckpointError('INVALID_INPUT', `${source} must be UTF-8 text: ${bad}: convert it to UTF-8`);
+  if (bad !== null) {
+    const fix = looksLikeUtf16(bytes) ? CONVERT : 'convert it to UTF-8';
+    throw new CheckpointError('INVALID_INPUT', `${source} must be UTF-8 text: ${bad}: ${fix}`);
+  }
   return new TextDecoder().decode(bytes);
 }
 
 /**
- * "the byte at offset 57 (0xe9) is not UTF-8 (text in another encoding, such as Latin-1?)", or null when
- * every byte is UTF-8: what a reader says of bytes it must not decode with U+FFFD in their place.
+ * What is wrong with `bytes` as UTF-8 text, or null when nothing is: UTF-16 when it looks like it (a byte
+ * order mark, or a NUL byte, which no JSON text holds: what PowerShell 5.1's `>` writes), else "the byte
+ * at offset 57 (0xe9) is not UTF-8 (text in another encoding, such as Latin-1?)". What a reader says of
+ * bytes it must not decode with U+FFFD in their place.
  */
 export function notUtf8(bytes: Uint8Array): string | null {
+  const [first, second] = [bytes[0], bytes[1]];
+  if ((first === 0xff && second === 0xfe) || (first === 0xfe && second === 0xff))
+    return `it begins with a UTF-16 byte order mark (${hex(first)} ${hex(second)} at byte offset 0)`;
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) return `it holds a NUL byte at byte offset ${nul}, which looks like UTF-16 text`;
   const bad = firstInvalidUtf8Offset(bytes);
   return bad < 0
     ? null
     : `the byte at offset ${bad} (${hex(bytes[bad] as number)}) is not UTF-8 (text in another encoding, such as Latin-1?)`;
+}
+
+function looksLikeUtf16(bytes: Uint8Array): boolean {
+  const [first, second] = [bytes[0], bytes[1]];
+  return (first === 0xff && second === 0xfe) || (first === 0xfe && second === 0xff) || bytes.indexOf(0) >= 0;
 }

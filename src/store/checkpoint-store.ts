@@ -48,7 +48,7 @@ export function checkpointPaths(root: string): CheckpointPaths {
 
 /** What reading one file gave: its checkpoint, nothing, or why it cannot be used. */
 type FileRead =
-  | { kind: 'ok'; checkpoint: Checkpoint; text: string }
+  | { kind: 'ok'; checkpoint: Checkpoint; text: string; notUtf8?: string }
   | { kind: 'missing' }
   | { kind: 'bad'; error: CheckpointError };
 
@@ -130,7 +130,11 @@ export class CheckpointStore {
         path: this.paths.main,
         checkpoint,
         fromBackup: false,
-        notices: [...overLimitNotice(checkpoint, this.paths.main), ...this.damagedNotice()],
+        notices: [
+          ...notUtf8Notice(chosen.read.notUtf8, this.paths.main),
+          ...overLimitNotice(checkpoint, this.paths.main),
+          ...this.damagedNotice(),
+        ],
       };
     }
     return {
@@ -140,6 +144,7 @@ export class CheckpointStore {
       fromBackup: true,
       notices: [
         `${chosen.mainProblem}; loaded the backup ${path.basename(this.paths.backup)} from ${checkpoint.updatedAt}.`,
+        ...notUtf8Notice(chosen.read.notUtf8, this.paths.backup),
         ...overLimitNotice(checkpoint, this.paths.backup),
         ...this.damagedNotice(),
       ],
@@ -152,7 +157,7 @@ export class CheckpointStore {
    * cannot stand in for it.
    */
   private async chooseFile(): Promise<{
-    read: { checkpoint: Checkpoint; text: string };
+    read: { checkpoint: Checkpoint; text: string; notUtf8?: string };
     mainProblem: string | null;
   } | null> {
     const main = await this.readOne(this.paths.main);
@@ -365,6 +370,7 @@ export class CheckpointStore {
     keptDamaged: string | null;
     keptDamagedBackup: string | null;
     keptOverLimits: string | null;
+    keptNotUtf8: string | null;
   }> {
     this.removeStaleTempFiles();
     refuseSymlink(this.fs, this.paths.backup);
@@ -389,6 +395,7 @@ export class CheckpointStore {
     let keptDamaged: string | null = null;
     let keptDamagedBackup: string | null = null;
     let keptOverLimits: string | null = null;
+    let keptNotUtf8: string | null = null;
     try {
       if (current.kind === 'ok') {
         // A hand edit over the limits that this write cuts (a merge carries it over cut) is kept whole as a
@@ -396,9 +403,11 @@ export class CheckpointStore {
         const over = fieldsOverLimits(current.checkpoint);
         if (over.length > 0 && isCutBy(over, parsed ?? (await parseWritten(text))))
           keptOverLimits = this.keepDamaged(this.paths.main);
+        // Bytes that are not UTF-8 were read as U+FFFD: the file as it was is kept, once, before this write.
+        else if (current.notUtf8 !== undefined) keptNotUtf8 = this.keepDamaged(this.paths.main);
         // A damaged backup (a bad hand edit, a cut file) is someone's bytes too: kept before it is replaced.
         keptDamagedBackup = (await this.isBackupDamaged()) ? this.keepDamaged(this.paths.backup) : null;
-        this.keepAsBackup(current.text);
+        this.keepAsBackup(current.text, current.notUtf8 !== undefined);
         parsedCheckpoints.remember(this.paths.backup, current.text, current.checkpoint);
       }
       // A damaged file never becomes the backup (a good one stays), but its bytes may be someone's hand
@@ -411,7 +420,7 @@ export class CheckpointStore {
     }
     prepared.commit(onInPlace);
     if (parsed) parsedCheckpoints.remember(this.paths.main, text, parsed);
-    return { keptDamaged, keptDamagedBackup, keptOverLimits };
+    return { keptDamaged, keptDamagedBackup, keptOverLimits, keptNotUtf8 };
   }
 
   /**
@@ -462,7 +471,11 @@ export class CheckpointStore {
   private async isBackupDamaged(): Promise<boolean> {
     if (!this.fs.lstatSync(this.paths.backup, { throwIfNoEntry: false })?.isFile()) return false;
     const backup = await this.readOne(this.paths.backup);
-    return backup.kind === 'bad' && backup.error.code === 'CORRUPT';
+    // One read with U+FFFD in place of bytes that are not UTF-8 is not what is on disk either.
+    return (
+      (backup.kind === 'bad' && backup.error.code === 'CORRUPT') ||
+      (backup.kind === 'ok' && backup.notUtf8 !== undefined)
+    );
   }
 
   /** The name of the `copy`th damaged file kept beside the checkpoint: `.damaged`, `.damaged-2`, … */
@@ -513,7 +526,13 @@ export class CheckpointStore {
    * write and no fsync of its own (the main file's write syncs the folder, making both renames durable).
    * Where hard links are not supported, the content is copied.
    */
-  private keepAsBackup(currentText: string): void {
+  private keepAsBackup(currentText: string, asRead = false): void {
+    // A file read with U+FFFD in place of some bytes (kept as it was beside it) is backed up as read: as
+    // it was, the next write would find a backup that is not UTF-8 and keep it again.
+    if (asRead) {
+      writeFileAtomic(this.fs, this.paths.backup, currentText);
+      return;
+    }
     const temp = `${this.paths.backup}.tmp-${uniqueSuffix()}`;
     const removeTemp = () => {
       try {
@@ -598,18 +617,22 @@ export class CheckpointStore {
         };
       }
       const bytes = this.fs.readFileSync(file) as Buffer;
-      // Decoded, a byte that is not UTF-8 becomes U+FFFD, and the next save writes that over the user's
-      // bytes: such a file is damaged, as one that is not JSON (kept aside by a save, the backup loaded).
-      if (!isUtf8(bytes)) {
-        const error = new CheckpointError('CORRUPT', `it is not UTF-8 text: ${notUtf8(bytes)}`);
-        return { kind: 'bad', error };
-      }
       const text = bytes.toString('utf8');
-      // zod loads only for a file the plain check refuses, to decide and say what is wrong with it.
-      const checkpoint =
-        parsedCheckpoints.parse(file, text, parseCheckpointPlainly) ??
-        (await import('../core/schema.js')).parseCheckpoint(text);
-      return { kind: 'ok', checkpoint, text };
+      // Bytes that are not UTF-8 (one Latin-1 character typed by hand) decode to U+FFFD. The checkpoint is
+      // still read, so that one such byte does not send a load, and an automatic save, back to the older
+      // backup; the load says so, and the next save keeps the file as it was (see writeLocked). A file
+      // that is not a checkpoint even so (UTF-16 text) is damaged, and named as not UTF-8.
+      const badBytes = isUtf8(bytes) ? undefined : (notUtf8(bytes) ?? undefined);
+      try {
+        // zod loads only for a file the plain check refuses, to decide and say what is wrong with it.
+        const checkpoint =
+          parsedCheckpoints.parse(file, text, parseCheckpointPlainly) ??
+          (await import('../core/schema.js')).parseCheckpoint(text);
+        return { kind: 'ok', checkpoint, text, ...(badBytes !== undefined ? { notUtf8: badBytes } : {}) };
+      } catch (error) {
+        if (badBytes === undefined || !isCheckpointError(error) || error.code !== 'CORRUPT') throw error;
+        return { kind: 'bad', error: new CheckpointError('CORRUPT', `it is not UTF-8 text: ${badBytes}`) };
+      }
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return { kind: 'missing' };
       if (isCheckpointError(error)) return { kind: 'bad', error };
@@ -648,6 +671,21 @@ async function parseWritten(text: string): Promise<Checkpoint> {
 }
 
 const OVER_LIMITS = 'holds fields over their limits (a hand edit?)';
+
+const NOT_ALL_UTF8 = 'is not all UTF-8 text';
+
+/** Whether `notice` is a load's notice of bytes that are not UTF-8 (see notUtf8Notice). */
+export function isNotUtf8Notice(notice: string): boolean {
+  return notice.includes(NOT_ALL_UTF8);
+}
+
+/** What a load says of a file read with U+FFFD in place of bytes that are not UTF-8, and what a save does. */
+function notUtf8Notice(notUtf8: string | undefined, file: string): string[] {
+  if (notUtf8 === undefined) return [];
+  return [
+    `${path.basename(file)} ${NOT_ALL_UTF8} (${notUtf8}): it was read with U+FFFD in place of such bytes. A save keeps the file as it is beside it, as ${CHECKPOINT_FILE}.damaged (or -2, -3, …).`,
+  ];
+}
 
 /** What a load says of a file with fields over their limits (a hand edit): which, and what a save does. */
 function overLimitNotice(checkpoint: Checkpoint, file: string): string[] {

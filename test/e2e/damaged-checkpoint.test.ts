@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
@@ -95,47 +95,85 @@ describe('a damaged .claude-checkpoint (input audit)', () => {
   });
 
   // Bad-input trial: a byte that is not UTF-8 was read as U+FFFD, and the next save wrote that over it.
-  it('a file that is not UTF-8 is named with the byte offset, loaded from the backup, and kept whole by a save', async () => {
+  // Then (review): handled as a damaged file, one Latin-1 byte sent loads and automatic saves back to the
+  // older backup. Read as U+FFFD, said, and kept byte for byte by the next write.
+  it('a file that is not all UTF-8 is read, named with the byte offset, and kept whole by a save', async () => {
     const { root, env, file } = await savedTwice();
     const text = readFileSync(file);
     const at = text.indexOf('"second"') + 4;
     const latin1 = Buffer.concat([text.subarray(0, at), Buffer.from([0xe9]), text.subarray(at + 1)]);
     writeFileSync(file, latin1);
-    const notice = `The checkpoint file .claude-checkpoint is unusable (it is not UTF-8 text: the byte at offset ${at} (0xe9) is not UTF-8`;
+    const backupId = JSON.parse(readFileSync(`${file}.prev`, 'utf8')).id;
+    const notice = `.claude-checkpoint is not all UTF-8 text (the byte at offset ${at} (0xe9) is not UTF-8 (text in another encoding, such as Latin-1?)): it was read with U+FFFD in place of such bytes.`;
     for (const command of ['load', 'brief']) {
       const read = await runCli([command], { cwd: root, env });
+      expect(read.code).toBe(0);
       expect(read.stdout).toContain(notice);
-      expect(read.stdout).toContain('loaded the backup .claude-checkpoint.prev');
+      expect(read.stdout).toContain('sec\ufffdnd');
+      expect(read.stdout).not.toContain('loaded the backup');
     }
     expect((await runCli(['status'], { cwd: root, env })).stdout).toContain(`  Note: ${notice}`);
-    expect((await runCli(['doctor'], { cwd: root, env })).stdout).toContain(`! checkpoint: ${notice}`);
+    const doctor = (await runCli(['doctor'], { cwd: root, env })).stdout;
+    expect(doctor).toContain(`! checkpoint encoding: ${notice}`);
+    expect(doctor).toContain(`checkpoint: ${file}`);
     const saved = await runCli(['save', '--goal', 'third', '--merge'], { cwd: root, env });
     expect(saved.code).toBe(0);
     expect(saved.stdout).toContain(
-      'The unusable .claude-checkpoint this save replaced is kept as .claude-checkpoint.damaged: copy',
+      '.claude-checkpoint held bytes that are not UTF-8 (a hand edit in another encoding?), read as U+FFFD: the file as it was is kept as .claude-checkpoint.damaged: copy',
     );
+    expect(saved.stdout).not.toContain(notice);
     expect(readFileSync(`${file}.damaged`)).toEqual(latin1);
-    expect(readFileSync(file, 'utf8')).not.toContain('\ufffd');
-    expect(JSON.parse(readFileSync(file, 'utf8')).goal.primary).toBe('third');
+    // The merge went on from the file's own checkpoint (a replace gave each save its own id), not the backup's.
+    const written = JSON.parse(readFileSync(file, 'utf8'));
+    expect(written.id).toBe(JSON.parse(latin1.toString('utf8')).id);
+    expect(written.id).not.toBe(backupId);
+    expect(written.goal.primary).toBe('third');
+    // Kept once: the next save finds a file that is all UTF-8.
+    await runCli(['save', '--goal', 'fourth', '--merge'], { cwd: root, env });
+    expect(existsSync(`${file}.damaged-2`)).toBe(false);
   });
 
-  it('a file that is not UTF-8 and no backup: brief names the file and the offset, a save keeps it whole', async () => {
-    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
-    const env = { HOME: tempDir('home-') };
-    expect((await runCli(['save', '--goal', 'caf\u00e9'], { cwd: root, env })).code).toBe(0);
-    const file = path.join(root, '.claude-checkpoint');
+  it("a hook's automatic save keeps the state of a file that is not all UTF-8, not the backup's", async () => {
+    const { root, env, file } = await savedTwice();
+    await runCli(['save', '--goal', 'caf\u00e9', '--task', 'in_progress:newer', '--merge'], {
+      cwd: root,
+      env,
+    });
     const text = readFileSync(file);
     const at = text.indexOf('caf') + 3;
     const latin1 = Buffer.concat([text.subarray(0, at), Buffer.from([0xe9]), text.subarray(at + 2)]);
     writeFileSync(file, latin1);
+    const hooked = await runCli(['hook', 'PreCompact'], {
+      cwd: root,
+      env,
+      input: JSON.stringify({ hook_event_name: 'PreCompact', trigger: 'auto', cwd: root }),
+    });
+    expect(hooked.code).toBe(0);
+    const after = JSON.parse(readFileSync(file, 'utf8'));
+    expect(after.goal.primary).toBe('caf\ufffd');
+    expect(after.goal.tasks).toEqual([{ description: 'newer', status: 'in_progress' }]);
+    expect(readFileSync(`${file}.damaged`)).toEqual(latin1);
+  });
+
+  it('a UTF-16 file, and one that is not UTF-8 with no backup: named as such, and kept whole by a save', async () => {
+    const root = createRepo({ committed: { 'a.txt': 'a\n' } });
+    const env = { HOME: tempDir('home-') };
+    expect((await runCli(['save', '--goal', 'g'], { cwd: root, env })).code).toBe(0);
+    const file = path.join(root, '.claude-checkpoint');
+    // What PowerShell 5.1's `>` writes: UTF-16LE with a byte order mark.
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(readFileSync(file, 'utf8'), 'utf16le'),
+    ]);
+    writeFileSync(file, utf16);
     const brief = await runCli(['brief'], { cwd: root, env });
     expect(brief.code).toBe(1);
     expect(brief.stderr).toContain(
-      `${file} is unusable (it is not UTF-8 text: the byte at offset ${at} (0xe9) is not UTF-8`,
+      `${file} is unusable (it is not UTF-8 text: it begins with a UTF-16 byte order mark (0xff 0xfe at byte offset 0))`,
     );
     const saved = await runCli(['save', '--goal', 'again'], { cwd: root, env });
     expect(saved.stdout).toContain('kept as .claude-checkpoint.damaged: copy');
-    expect(readFileSync(`${file}.damaged`)).toEqual(latin1);
+    expect(readFileSync(`${file}.damaged`)).toEqual(utf16);
   });
 
   // Both damaged: the message said only "there is no valid backup", and the second save after it replaced
@@ -152,7 +190,7 @@ describe('a damaged .claude-checkpoint (input audit)', () => {
     expect(readFileSync(`${file}.damaged`, 'utf8')).toBe('{ bad main');
     const saved = await runCli(['save', '--goal', 'fourth'], { cwd: root, env });
     expect(saved.stdout).toContain(
-      'The unusable backup .claude-checkpoint.prev this save replaced is kept as .claude-checkpoint.damaged-2: copy',
+      'The backup .claude-checkpoint.prev this save replaced was damaged or not all UTF-8; it is kept as it was, as .claude-checkpoint.damaged-2: copy',
     );
     expect(readFileSync(`${file}.damaged-2`, 'utf8')).toBe('{ bad backup');
     expect(JSON.parse(readFileSync(`${file}.prev`, 'utf8')).goal.primary).toBe('third');
