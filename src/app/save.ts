@@ -5,7 +5,7 @@ import { CheckpointError, isCheckpointError, thenSentence } from '../core/errors
 import type { FieldNamer, SaveInput } from '../core/input.js';
 import { addDropped, buildCheckpoint, describeDropped, pathsToHash } from '../core/merge.js';
 import { describeOverLimits, fieldsOverLimits } from '../core/over-limits.js';
-import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
+import { CHECKPOINT_FILE } from '../core/paths.js';
 import { escapeControls } from '../core/quote.js';
 import { fsPath } from '../core/raw-path.js';
 import { redactPath } from '../core/redact.js';
@@ -22,7 +22,7 @@ import { defaultStoreBase, projectOurFolders, projectStoreDir } from '../store/s
 import { GENERATOR } from '../version.js';
 import type { AppDeps } from './deps.js';
 import { detectDrift } from './drift.js';
-import { realLocationOf, savedPathProblem } from './given-path.js';
+import { projectPathOf, savedPathProblem } from './given-path.js';
 import { loadRedactionConfig } from './redaction.js';
 import { type ResolvedRoot, refuseNonProjectRoot, resolveProjectRoot } from './root.js';
 
@@ -56,6 +56,11 @@ export async function saveCheckpoint(
     lockWaitMs?: number | undefined;
     /** Names the input's fields in errors, as the caller got them (the CLI's flags); JSON paths by default. */
     nameField?: FieldNamer | undefined;
+    /**
+     * The folder the files' relative paths are taken from: the CLI's current folder for `--file`, as a
+     * person types paths; the root when absent (the tool's paths and `--stdin`'s JSON: see toProjectPath).
+     */
+    pathsFrom?: string | undefined;
     /** Journal ids of the recorded commands this save holds (record-commands.ts): never merged again. */
     journaled?: readonly string[] | undefined;
     /**
@@ -93,8 +98,7 @@ export async function saveCheckpoint(
   // the project) rather than fail: its list comes from the transcript, and the save must go through.
   const given = input.modifiedFiles?.flatMap((file, index) => {
     try {
-      const real = realLocationOf(root, file.path);
-      return [{ ...file, path: toProjectPath(root, file.path, pathField(index), real, shown) }];
+      return [{ ...file, path: projectPathOf(root, file.path, pathField(index), options.pathsFrom, shown) }];
     } catch (error) {
       if (isAutomatic && isCheckpointError(error)) return [];
       throw error;
