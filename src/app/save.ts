@@ -179,7 +179,11 @@ export async function saveCheckpoint(
       for (const file of normalized.modifiedFiles ?? [])
         if (oids.get(file.path) === null && isFolder(path.join(root, file.path))) oids.delete(file.path);
       if (!options.automatic)
-        warnings.push(...missingFileWarnings(normalized, oids, detectedFiles, pathField, shown));
+        warnings.push(
+          ...missingFileWarnings(normalized, oids, detectedFiles, pathField, shown, (index, file) =>
+            takenFrom(input.modifiedFiles?.[index]?.path, file, options.pathsFrom, shown),
+          ),
+        );
 
       let built = buildCheckpoint({
         input: { ...normalized, mode },
@@ -385,6 +389,8 @@ function missingFileWarnings(
   detected: ReadonlyArray<{ path: string }>,
   pathField: (index: number) => string,
   shown: (file: string) => string,
+  /** What the `index`th path was typed as, where not as it is listed (see takenFrom). */
+  typedAs: (index: number, file: string) => string,
 ): string[] {
   const reported = new Set(detected.map((file) => file.path));
   const warned = new Set<string>();
@@ -392,8 +398,24 @@ function missingFileWarnings(
     // A file named twice is said once (review), with the first field that named it.
     if (oids.get(file.path) !== null || reported.has(file.path) || warned.has(file.path)) return [];
     warned.add(file.path);
-    return [`${pathField(index)}: ${shown(file.path)} does not exist; recorded as deleted`];
+    return [
+      `${pathField(index)}: ${shown(file.path)}${typedAs(index, file.path)} does not exist; recorded as deleted`,
+    ];
   });
+}
+
+/**
+ * What a path a person typed in another folder than the root was taken as, for a warning that it is not
+ * there: ` (from './b.ts' in the current folder /p/src)`; nothing where it is listed as typed.
+ */
+function takenFrom(
+  typed: string | undefined,
+  file: string,
+  from: string | undefined,
+  shown: (file: string) => string,
+): string {
+  if (typed === undefined || from === undefined || typed === file || path.isAbsolute(typed)) return '';
+  return ` (from ${shown(typed)} in the current folder ${escapeControls(from)})`;
 }
 
 function isFolder(file: string): boolean {

@@ -58,7 +58,7 @@ export function toProjectPath(
   const taken =
     from === undefined || path.isAbsolute(given) || from === root
       ? ''
-      : ` (taken from the current folder ${from}: ${shown(absolute)})`;
+      : ` (taken from the current folder ${escapeControls(from)}: ${shown(absolute)})`;
   if (relative === '') {
     throw new CheckpointError(
       'INVALID_INPUT',

@@ -53,6 +53,19 @@ describe('the CLI takes the paths a person types from the current folder', () =>
     expect(savedFiles(root)).toEqual([['src/a.ts', 'M']]);
   });
 
+  it('save --file of a file not there: the warning says what it was taken as, and from which folder', async () => {
+    const { root, env, src } = project();
+    const saved = await runCli(['save', '--root', '..', '--goal', 'g', '--file', './b.ts'], {
+      cwd: src,
+      env,
+    });
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stdout + saved.stderr).toContain(
+      `--file: 'src/b.ts' (from './b.ts' in the current folder ${src}) does not exist; recorded as deleted`,
+    );
+    expect(savedFiles(root)).toEqual([['src/b.ts', 'D']]);
+  });
+
   it('save --stdin: the paths in the JSON stay relative to the project root, as the tool takes them', async () => {
     const { root, env, src } = project();
     writeTree(root, { 'src/a.ts': 'two\n' });
