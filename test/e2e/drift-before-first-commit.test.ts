@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
-import { git, tempDir, writeTree } from '../helpers/fixtures.js';
+import { createRepo, tempDir, writeTree } from '../helpers/fixtures.js';
 import { connect } from '../helpers/mcp.js';
 
 /**
@@ -15,9 +15,7 @@ beforeAll(assertBuilt);
 
 /** A fresh repository with no commit, and `a.ts` in it. */
 function freshRepo() {
-  const root = tempDir('first-commit-');
-  git(root, 'init', '-q', '-b', 'main');
-  writeTree(root, { '.gitignore': '.claude-checkpoint*\n', 'a.ts': 'a\n' });
+  const root = createRepo({ dirty: { 'a.ts': 'a\n' } });
   const env = { CHECKPOINT_STORE_DIR: tempDir('first-commit-store-'), HOME: tempDir('first-commit-home-') };
   return { root, env, cli: (...args: string[]) => runCli(args, { cwd: root, env }) };
 }
