@@ -1,9 +1,32 @@
 import { existsSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { CHECKPOINT_FILE, isInGitFolder, isOwnFile, pathWithin, type RealLocation } from '../core/paths.js';
+import {
+  CHECKPOINT_FILE,
+  isInGitFolder,
+  isOwnFile,
+  pathWithin,
+  type RealLocation,
+  toProjectPath,
+} from '../core/paths.js';
 import { fsPath } from '../core/raw-path.js';
 import { isOurPath, resolvedThroughLinks } from '../store/store-within.js';
+
+/**
+ * A path given to a save, diff or restore as the project path it names (see toProjectPath), through a
+ * link to the project too (realLocationOf). `from`: the folder a relative path is taken from (the CLI's
+ * current folder, as a person types paths); the root when absent (the tools' paths, a JSON document's).
+ */
+export function projectPathOf(
+  root: string,
+  given: string,
+  field: string,
+  from?: string,
+  shown?: (file: string) => string,
+): string {
+  const absolute = from === undefined ? given : path.resolve(from, given);
+  return toProjectPath(root, given, field, { real: realLocationOf(root, absolute), shown, from });
+}
 
 /**
  * The real location of an absolute path given outside `root` as written (see toProjectPath), else

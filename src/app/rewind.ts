@@ -2,7 +2,7 @@ import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError, describeError } from '../core/errors.js';
 import { type LeftOut, leftOutOf, leftOutUnder } from '../core/left-out.js';
-import { isInGitFolder, isOwnFile, toProjectPath } from '../core/paths.js';
+import { isInGitFolder, isOwnFile } from '../core/paths.js';
 import { escapeControls, quotePath, unquotePath } from '../core/quote.js';
 import { bytesFromText, fsPath, hasRawBytes, textFromBytes } from '../core/raw-path.js';
 import { PRE_RESTORE_TRIGGER, TURN_END_TRIGGER } from '../core/rewind-credit.js';
@@ -54,7 +54,7 @@ import {
 } from '../store/store-usage.js';
 import { pruneTranscriptMemory } from '../store/transcript-memory.js';
 import type { AppDeps } from './deps.js';
-import { realLocationOf } from './given-path.js';
+import { projectPathOf } from './given-path.js';
 import type { ResolvedRoot } from './root.js';
 import type { RootContext } from './save.js';
 import { snapshotSettings, storePlace } from './snapshot-list.js';
@@ -522,6 +522,8 @@ export interface DiffRequest {
   against?: string | undefined;
   /** One path for a unified diff. */
   path?: string | undefined;
+  /** The folder a relative path is taken from: the CLI's current folder; the root when absent (the tools'). */
+  pathsFrom?: string | undefined;
 }
 
 export interface DiffOutcome {
@@ -543,7 +545,10 @@ export async function diffSnapshot(
   context: RootContext = {},
 ): Promise<DiffOutcome> {
   const { store } = await openStore(deps, request.projectRoot, context);
-  const readings = request.path === undefined ? undefined : snapshotPath(store.root, request.path, 'path');
+  const readings =
+    request.path === undefined
+      ? undefined
+      : snapshotPath(store.root, request.path, 'path', request.pathsFrom);
   return store.withLock(async () => {
     await store.init();
     const from = findSnapshot(
@@ -578,7 +583,7 @@ export async function diffSnapshot(
           ? checkpointFileNotHeld(file)
           : onDisk
             ? notHeldOnDisk(file, from.id)
-            : `path '${file}' is in neither snapshot ${from.id} nor ${to ? `snapshot ${to.id}` : 'the working tree'}${rawNameHint(file)}${
+            : `path '${file}'${takenFrom(request.path, file, request.pathsFrom)} is in neither snapshot ${from.id} nor ${to ? `snapshot ${to.id}` : 'the working tree'}${rawNameHint(file)}${
                 to || request.path === undefined
                   ? ''
                   : await snapshotHint(deps, store, request.path, (words) =>
@@ -605,6 +610,8 @@ export interface RestoreRequest {
   projectRoot?: string | undefined;
   snapshotId: string;
   paths?: readonly string[] | undefined;
+  /** The folder a relative path is taken from: the CLI's current folder; the root when absent (the tools'). */
+  pathsFrom?: string | undefined;
   dryRun: boolean;
   sessionId?: string | undefined;
   onProgress?: (done: number, total: number) => void;
@@ -674,7 +681,7 @@ export async function restoreSnapshot(
 ): Promise<RestoreOutcome> {
   const { store } = await openStore(deps, request.projectRoot, context);
   const readings = (request.paths ?? []).map((given, index) =>
-    snapshotPath(store.root, given, WORDS[deps.surface].restorePath(index)),
+    snapshotPath(store.root, given, WORDS[deps.surface].restorePath(index), request.pathsFrom),
   );
   return store.withLock(async () => {
     await store.init();
@@ -687,7 +694,7 @@ export async function restoreSnapshot(
     const target = await restoreTargetOf(store, snapshot, wordsFor(deps.surface, deps.commandRoot));
     const paths: string[] = [];
     for (const given of readings) paths.push(await pickGivenPath(store, [snapshot.tree], given));
-    await refuseUnknownPaths(store, snapshot, paths, request.paths ?? [], deps);
+    await refuseUnknownPaths(store, snapshot, paths, request.paths ?? [], deps, request.pathsFrom);
     // An undo (a restore of a restore's safety snapshot) takes back what that restore did: what it
     // brings back is credited as that restore's was, to its session (see rewind-credit.ts), unless the
     // caller names its own. Else a person's undo between turns gave the session's work to no one.
@@ -710,6 +717,7 @@ async function refuseUnknownPaths(
   paths: readonly string[],
   given: readonly string[],
   deps: AppDeps,
+  from: string | undefined,
 ): Promise<void> {
   let current: Promise<CaptureResult> | undefined;
   for (const [index, file] of paths.entries()) {
@@ -730,9 +738,18 @@ async function refuseUnknownPaths(
       typed === undefined ? '' : await snapshotHint(deps, store, typed, (words) => words.restoreOther(typed));
     throw new CheckpointError(
       'INVALID_INPUT',
-      `path '${file}' is in neither snapshot ${snapshot.id} nor the working tree${rawNameHint(file)}${hint}`,
+      `path '${file}'${takenFrom(typed, file, from)} is in neither snapshot ${snapshot.id} nor the working tree${rawNameHint(file)}${hint}`,
     );
   }
+}
+
+/**
+ * What a path a person typed in another folder than the root was resolved to, for a "not found" error:
+ * ` (from 'a.ts' in the current folder /p/src)`; nothing where the path is the one typed.
+ */
+function takenFrom(typed: string | undefined, file: string, from: string | undefined): string {
+  if (typed === undefined || from === undefined || typed === file || path.isAbsolute(typed)) return '';
+  return ` (from '${escapeControls(typed)}' in the current folder ${escapeControls(from)})`;
 }
 
 /** A file on disk that no snapshot takes: named as diff and restore refuse it. */
@@ -825,6 +842,8 @@ export async function restoreTreeLocked(
     unlessEmpty?: boolean | undefined;
     /** For a dry run: the working tree's tree, captured just now by the caller under the same lock. */
     currentTree?: string | undefined;
+    /** The CLI's current folder, which the paths of a command printed on failure are written from. */
+    pathsFrom?: string | undefined;
   },
 ): Promise<Omit<RestoreOutcome, 'snapshot' | 'dryRun'>> {
   // Only a restore of the whole tree brings a checkpoint: one of some paths leaves it as it is.
@@ -921,7 +940,7 @@ export async function restoreTreeLocked(
     // way of a path restored, replaced by a folder): limited to its paths only, the link was lost and
     // the folder made for it stayed.
     const written = undoPaths(options.paths, null, plan.changes);
-    throw await rollBack(deps, store, before.snapshot, target, written, error);
+    throw await rollBack(deps, store, before.snapshot, target, written, error, options.pathsFrom);
   }
   await store.endRestore();
   return {
@@ -953,6 +972,7 @@ async function rollBack(
   target: RestoreTarget,
   paths: readonly string[],
   error: unknown,
+  from: string | undefined,
 ): Promise<CheckpointError> {
   // A name too long for the file system is the usual cause: say which, not all 4,000 bytes of it.
   const full = describeError(error);
@@ -980,7 +1000,7 @@ async function rollBack(
   } catch (again) {
     return new CheckpointError(
       'IO_FAILED',
-      `restoring ${target.id} failed (${why}), and putting the tree back failed too (${describeError(again)}): to go back, ${wordsFor(deps.surface, deps.commandRoot).restoreNow(before.id, paths)}`,
+      `restoring ${target.id} failed (${why}), and putting the tree back failed too (${describeError(again)}): to go back, ${wordsFor(deps.surface, deps.commandRoot, from === undefined ? undefined : { projectRoot: store.root, cwd: from }).restoreNow(before.id, paths)}`,
       { cause: error },
     );
   }
@@ -1287,7 +1307,7 @@ async function isFolder(dir: string): Promise<boolean> {
  * when it is in the quoted form every output shows a name in (`"tab\there.txt"`, `"caf\351.txt"`), the
  * name that form stands for. pickGivenPath chooses between the two.
  */
-function snapshotPath(root: string, given: string, field: string): string[] {
+function snapshotPath(root: string, given: string, field: string, from: string | undefined): string[] {
   const unquoted = unquotePath(given);
   const names = unquoted === null || unquoted === given ? [given] : [given, unquoted];
   const paths: string[] = [];
@@ -1296,7 +1316,7 @@ function snapshotPath(root: string, given: string, field: string): string[] {
     try {
       // Raw bytes given as lone surrogates (over MCP) that are valid UTF-8 together are that text's name.
       const text = hasRawBytes(name) ? textFromBytes(bytesFromText(name)) : name;
-      paths.push(toProjectPath(root, text, field, realLocationOf(root, text)));
+      paths.push(projectPathOf(root, text, field, from));
     } catch (error) {
       problem ??= error;
     }

@@ -5,7 +5,7 @@ import { CheckpointError, isCheckpointError, thenSentence } from '../core/errors
 import type { FieldNamer, SaveInput } from '../core/input.js';
 import { addDropped, buildCheckpoint, describeDropped, pathsToHash, repeatedTasks } from '../core/merge.js';
 import { describeOverLimits, fieldsOverLimits } from '../core/over-limits.js';
-import { CHECKPOINT_FILE, toProjectPath } from '../core/paths.js';
+import { CHECKPOINT_FILE } from '../core/paths.js';
 import { escapeControls } from '../core/quote.js';
 import { fsPath } from '../core/raw-path.js';
 import { redactPath, redactText } from '../core/redact.js';
@@ -23,7 +23,7 @@ import { defaultStoreBase, projectOurFolders, projectStoreDir } from '../store/s
 import { GENERATOR } from '../version.js';
 import type { AppDeps } from './deps.js';
 import { detectDrift } from './drift.js';
-import { realLocationOf, savedPathProblem } from './given-path.js';
+import { projectPathOf, savedPathProblem } from './given-path.js';
 import { loadRedactionConfig } from './redaction.js';
 import { type ResolvedRoot, refuseNonProjectRoot, resolveProjectRoot } from './root.js';
 
@@ -57,6 +57,11 @@ export async function saveCheckpoint(
     lockWaitMs?: number | undefined;
     /** Names the input's fields in errors, as the caller got them (the CLI's flags); JSON paths by default. */
     nameField?: FieldNamer | undefined;
+    /**
+     * The folder the files' relative paths are taken from: the CLI's current folder for `--file`, as a
+     * person types paths; the root when absent (the tool's paths and `--stdin`'s JSON: see toProjectPath).
+     */
+    pathsFrom?: string | undefined;
     /** Journal ids of the recorded commands this save holds (record-commands.ts): never merged again. */
     journaled?: readonly string[] | undefined;
     /**
@@ -94,8 +99,7 @@ export async function saveCheckpoint(
   // the project) rather than fail: its list comes from the transcript, and the save must go through.
   const given = input.modifiedFiles?.flatMap((file, index) => {
     try {
-      const real = realLocationOf(root, file.path);
-      return [{ ...file, path: toProjectPath(root, file.path, pathField(index), real, shown) }];
+      return [{ ...file, path: projectPathOf(root, file.path, pathField(index), options.pathsFrom, shown) }];
     } catch (error) {
       if (isAutomatic && isCheckpointError(error)) return [];
       throw error;
@@ -183,7 +187,11 @@ export async function saveCheckpoint(
       for (const file of normalized.modifiedFiles ?? [])
         if (oids.get(file.path) === null && isFolder(path.join(root, file.path))) oids.delete(file.path);
       if (!options.automatic)
-        warnings.push(...missingFileWarnings(normalized, oids, detectedFiles, pathField, shown));
+        warnings.push(
+          ...missingFileWarnings(normalized, oids, detectedFiles, pathField, shown, (index, file) =>
+            takenFrom(input.modifiedFiles?.[index]?.path, file, options.pathsFrom, shown),
+          ),
+        );
 
       let built = buildCheckpoint({
         input: { ...normalized, mode },
@@ -420,6 +428,8 @@ function missingFileWarnings(
   detected: ReadonlyArray<{ path: string }>,
   pathField: (index: number) => string,
   shown: (file: string) => string,
+  /** What the `index`th path was typed as, where not as it is listed (see takenFrom). */
+  typedAs: (index: number, file: string) => string,
 ): string[] {
   const reported = new Set(detected.map((file) => file.path));
   const warned = new Set<string>();
@@ -427,8 +437,24 @@ function missingFileWarnings(
     // A file named twice is said once (review), with the first field that named it.
     if (oids.get(file.path) !== null || reported.has(file.path) || warned.has(file.path)) return [];
     warned.add(file.path);
-    return [`${pathField(index)}: ${shown(file.path)} does not exist; recorded as deleted`];
+    return [
+      `${pathField(index)}: ${shown(file.path)}${typedAs(index, file.path)} does not exist; recorded as deleted`,
+    ];
   });
+}
+
+/**
+ * What a path a person typed in another folder than the root was taken as, for a warning that it is not
+ * there: ` (from './b.ts' in the current folder /p/src)`; nothing where it is listed as typed.
+ */
+function takenFrom(
+  typed: string | undefined,
+  file: string,
+  from: string | undefined,
+  shown: (file: string) => string,
+): string {
+  if (typed === undefined || from === undefined || typed === file || path.isAbsolute(typed)) return '';
+  return ` (from ${shown(typed)} in the current folder ${escapeControls(from)})`;
 }
 
 function isFolder(file: string): boolean {

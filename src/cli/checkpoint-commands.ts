@@ -9,7 +9,7 @@ import type { FieldNamer, SaveInput } from '../core/input.js';
 import { escapeControls } from '../core/quote.js';
 import { parseJsonFile } from '../core/text.js';
 import { decodeUtf8Input } from '../core/utf8-input.js';
-import { type Runner, withCommonOptions } from './context.js';
+import { pathsFromOf, type Runner, withCommonOptions } from './context.js';
 import { EXIT } from './output.js';
 import { showStatus } from './status-command.js';
 
@@ -196,7 +196,7 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
       )
       .option('--next <step>', 'a next step, in order (repeatable)', collect)
       .option('--decision <text>', 'a decision or dead end (repeatable)', collect)
-      .option('--file <path[::note]>', 'a file to note (repeatable)', collect)
+      .option('--file <path[::note]>', 'a file to note, relative to the current folder (repeatable)', collect)
       .option('--command <command>', 'a command that mattered (repeatable)', collect)
       .option('--merge', 'update the existing checkpoint instead of replacing it')
       .option('--stdin', 'read the save_session_checkpoint arguments as JSON from stdin'),
@@ -208,7 +208,11 @@ export function registerCheckpointCommands(program: Command, run: Runner): void 
       // Without --root, a root in the JSON on stdin is its projectRoot, and errors name it so.
       const deps =
         flags.stdin && ctx.root === undefined ? { ...ctx.deps, rootArgument: 'projectRoot' } : ctx.deps;
-      const outcome = await saveCheckpoint(deps, input, {}, { nameField });
+      // --file is typed relative to the current folder; the paths in --stdin's JSON, to the root (as the tool's).
+      const pathsFrom = flags.stdin
+        ? undefined
+        : pathsFromOf(input.modifiedFiles?.map((file) => file.path) ?? [], ctx.deps.cwd);
+      const outcome = await saveCheckpoint(deps, input, {}, { nameField, pathsFrom });
       if (ctx.out.json) ctx.out.printJson(saveStructured(outcome));
       else ctx.out.print(renderSaveText(outcome));
       return EXIT.ok;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { AppDeps } from '../app/deps.js';
 import { CheckpointError } from '../core/errors.js';
-import type { SurfaceWords } from '../core/surface.js';
+import type { CommandFolder, SurfaceWords } from '../core/surface.js';
 import type { Output } from './output.js';
 
 /** What every command handler gets: the app's dependencies, the output, the root and its own options. */
@@ -34,6 +34,36 @@ export function resolveRootOption(root: string | undefined, cwd: () => string): 
   if (root === '') throw new CheckpointError('INVALID_INPUT', EMPTY_ROOT_MESSAGE);
   if (root === undefined) return undefined;
   return path.isAbsolute(root) ? path.resolve(root) : path.resolve(cwd(), root);
+}
+
+/**
+ * The folder the paths a person typed are taken from: the current folder, as git takes them (then made
+ * relative to the project, see toProjectPath). Read only when a path is relative: absolute paths work from
+ * a deleted folder.
+ */
+export function pathsFromOf(paths: readonly string[], cwd: () => string): string | undefined {
+  return paths.some((file) => !path.isAbsolute(file)) ? cwd() : undefined;
+}
+
+/**
+ * Where this command runs (see CommandFolder), for the paths of the commands it prints: written from the
+ * current folder, they work as printed. Undefined where the current folder is gone (then from the root).
+ */
+export async function commandFolderOf(ctx: CliContext): Promise<CommandFolder | undefined> {
+  let cwd: string;
+  try {
+    cwd = ctx.deps.cwd();
+  } catch {
+    return undefined;
+  }
+  const { resolveProjectRoot } = await import('../app/root.js');
+  const resolved = await resolveProjectRoot({
+    argument: ctx.root,
+    env: ctx.deps.env,
+    cwd: () => cwd,
+    surface: 'cli',
+  });
+  return { projectRoot: resolved.root, cwd };
 }
 
 /** What `--root ''` is told, by every command and by `hook`. */

@@ -1,6 +1,6 @@
 import type { RewindMode, RewindOutcome } from '../app/rewind-menu.js';
 import { changesNothing } from '../core/snapshot.js';
-import type { CliContext } from './context.js';
+import { type CliContext, commandFolderOf } from './context.js';
 import { confirm, EXIT } from './output.js';
 
 // What the rewind command and its picker share: whether a terminal can answer, and applying a choice.
@@ -20,6 +20,9 @@ export async function applyRewind(
     import('../app/rewind-menu.js'),
     import('../core/rewind-text.js'),
   ]);
+  // The restore commands it prints name paths from the current folder, as the CLI takes them.
+  const render = async (outcome: RewindOutcome) =>
+    renderRewind(outcome, ctx.root, outcome.code?.heldBy?.length ? await commandFolderOf(ctx) : undefined);
   // Already confirmed, the plan would decide nothing: planned and applied in one pass (issue 26).
   const plan =
     options.dryRun || !(options.yes || options.confirmed)
@@ -27,7 +30,7 @@ export async function applyRewind(
       : null;
   if (plan && options.dryRun) {
     if (ctx.out.json) ctx.out.printJson(plan);
-    else ctx.out.print(renderRewind(plan, ctx.root));
+    else ctx.out.print(await render(plan));
     return conversationFailed(plan) ? EXIT.failure : EXIT.ok;
   }
   // Writing a new session changes nothing of the user's: only a change of files needs a yes.
@@ -35,11 +38,11 @@ export async function applyRewind(
     if (!canPrompt(ctx)) {
       // A script asked for JSON: it gets the plan it would have confirmed, on stdout, as `restore` does.
       if (ctx.out.json) ctx.out.printJson(plan);
-      else ctx.out.note(renderRewind(plan, ctx.root));
+      else ctx.out.note(await render(plan));
       ctx.out.note('Not applied: pass --yes to rewind without a terminal to confirm on.');
       return EXIT.notConfirmed;
     }
-    ctx.out.print(renderRewind(plan, ctx.root));
+    ctx.out.print(await render(plan));
     if (!(await confirm('Apply? The current state is snapshotted first, so it can be undone.'))) {
       ctx.out.note('Nothing was changed.');
       return EXIT.notConfirmed;
@@ -52,7 +55,7 @@ export async function applyRewind(
   });
   ctx.out.endProgress();
   if (ctx.out.json) ctx.out.printJson(done);
-  else ctx.out.print(renderRewind(done, ctx.root));
+  else ctx.out.print(await render(done));
   if (!conversationFailed(done)) return EXIT.ok;
   // Asked for and not written is a failure, for a script too (newcomer trial); with --both, the code
   // that was restored stays restored, and the note says so.

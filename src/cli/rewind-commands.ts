@@ -10,7 +10,8 @@ import {
   renderRestore,
   snapshotSummary,
 } from '../core/snapshot-text.js';
-import { type Runner, refuseEmpty, withCommonOptions } from './context.js';
+import { wordsFor } from '../core/surface.js';
+import { commandFolderOf, pathsFromOf, type Runner, refuseEmpty, withCommonOptions } from './context.js';
 import { showSnapshotList } from './list-command.js';
 import { confirm, EXIT } from './output.js';
 import { registerRewindMenuCommand } from './rewind-menu-command.js';
@@ -43,7 +44,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       .command('diff')
       .description('compare a snapshot with the working tree, or with another snapshot')
       .argument('<snapshot>', 'snapshot id, unique prefix, "latest", or "latest~N" (N snapshots before it)')
-      .argument('[path]', 'one file for a unified diff')
+      .argument('[path]', 'one file for a unified diff (relative to the current folder)')
       .option('--against <snapshot>', 'compare with this snapshot instead of the working tree'),
   ).action(
     run(async (ctx, snapshotId: string, file?: string) => {
@@ -60,6 +61,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
         snapshotId,
         against: options.against,
         path: file,
+        pathsFrom: pathsFromOf(file === undefined ? [] : [file], ctx.deps.cwd),
       });
       if (ctx.out.json) ctx.out.printJson(outcome);
       else ctx.out.print(renderDiff(outcome));
@@ -72,17 +74,21 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       .command('restore')
       .description('bring the working tree, or some paths, back to a snapshot (shows the plan first)')
       .argument('<snapshot>', 'snapshot id, unique prefix, "latest", or "latest~N" (N snapshots before it)')
-      .argument('[paths...]', 'only these files or folders')
+      .argument('[paths...]', 'only these files or folders (relative to the current folder)')
       .option('-y, --yes', 'apply without asking')
       .option('--dry-run', 'show the plan and change nothing'),
   ).action(
     run(async (ctx, snapshotId: string, paths: string[] = []) => {
       const options = ctx.options as { yes?: boolean; dryRun?: boolean };
-      const request = { projectRoot: ctx.root, snapshotId, paths };
+      const pathsFrom = pathsFromOf(paths, ctx.deps.cwd);
+      const request = { projectRoot: ctx.root, snapshotId, paths, pathsFrom };
       const { restoreSnapshot } = await import('../app/rewind.js');
-      const show = (outcome: RestoreOutcome) => {
+      // The commands it prints (apply, undo) name its paths from the current folder, as they are typed.
+      const words = async () =>
+        paths.length === 0 ? ctx.words : wordsFor('cli', ctx.root, await commandFolderOf(ctx));
+      const show = async (outcome: RestoreOutcome) => {
         if (ctx.out.json) ctx.out.printJson({ ...outcome, snapshot: snapshotSummary(outcome.snapshot) });
-        else ctx.out.print(renderRestore(outcome, ctx.words));
+        else ctx.out.print(renderRestore(outcome, await words()));
       };
       const apply = async () => {
         const done = await restoreSnapshot(ctx.deps, {
@@ -93,7 +99,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
           onProgress: (count, total) => ctx.out.progress(`Restoring ${count}/${total} file(s)…`),
         });
         ctx.out.endProgress();
-        show(done);
+        await show(done);
         return EXIT.ok;
       };
       // Already confirmed: planned and applied in one pass, under one lock (a dry run first captured the
@@ -101,7 +107,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
       if (options.yes && !options.dryRun) return apply();
       const plan = await restoreSnapshot(ctx.deps, { ...request, dryRun: true });
       if (options.dryRun || changesNothing(plan.plan)) {
-        show(plan);
+        await show(plan);
         return EXIT.ok;
       }
       if (!ctx.out.isTTY || !process.stdin.isTTY || ctx.out.json) {
@@ -111,7 +117,7 @@ export function registerRewindCommands(program: Command, run: Runner): void {
           ctx.out.note('Not applied: pass --yes to restore without a terminal to confirm on.');
         }
         // Headed as not confirmed, not as the dry run nobody asked for (new-user trial, 2026-12-06).
-        else ctx.out.note(renderRestore({ ...plan, unconfirmed: true }, ctx.words));
+        else ctx.out.note(renderRestore({ ...plan, unconfirmed: true }, await words()));
         return EXIT.notConfirmed;
       }
       ctx.out.print(`Restoring snapshot ${plan.snapshot.id} will change ${planSize(plan.plan)} file(s):`);

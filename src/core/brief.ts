@@ -25,7 +25,7 @@ export interface SnapshotMention {
 
 export interface BriefInput {
   checkpoint: Checkpoint;
-  /** `null` when drift could not be computed (no git at save time or now). */
+  /** `null` when drift could not be computed (no git now, or a save with no git facts and no file oids). */
   drift: Drift | null;
   /** Why drift is `null` for a checkpoint with git facts (git missing, unreadable, timed out, no commits). */
   driftUnchecked?: string | undefined;
@@ -164,7 +164,8 @@ function renderAt(input: BriefInput, density: Density): string {
   const newer = renderNewer(c, density, now);
   section(lines, 'Since this checkpoint', [
     ...(newer ? [newer] : []),
-    ...(c.git
+    // A save with no git facts (no commit yet, no git) still has its files' oids: compared (see listedOnly).
+    ...(c.git || drift || input.driftUnchecked !== undefined
       ? renderDrift(
           c,
           drift,
@@ -238,6 +239,10 @@ function renderDrift(
 ): string[] {
   if (!drift) return [`- ⚠ Drift could not be checked: ${unchecked}`];
   const lines: string[] = [];
+  if (drift.listedOnly)
+    lines.push(
+      `- Only the files listed above are followed, by their content at the save: ${drift.listedOnly}, so commits and other files are not`,
+    );
   if (drift.branchChanged) {
     const before = c.git?.branch ?? 'detached HEAD';
     const after = drift.currentBranch ?? 'detached HEAD';
@@ -300,6 +305,8 @@ function renderDrift(
   }
   if (drift.changedSince.length === 0 && unfollowed.length > 0) {
     if (drift.savedHeadReachable) lines.push('- No other file changed after the checkpoint');
+  } else if (drift.changedSince.length === 0 && drift.listedOnly) {
+    lines.push('- No listed file changed after the checkpoint');
   } else if (drift.changedSince.length === 0 && drift.savedHeadReachable) {
     // Not "the rest can be trusted" when the transcript holds newer tasks or a newer status (trial 4),
     // nor of another person's words (audit item 5).

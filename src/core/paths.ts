@@ -14,6 +14,19 @@ export interface RealLocation {
   isThroughProject: boolean;
 }
 
+/** How toProjectPath takes a given path, beyond the root. */
+export interface GivenPathOptions {
+  /** Where the path, given outside the root as written, really lies (see RealLocation). */
+  real?: RealLocation | undefined;
+  /** How a path is written in an error: a caller that redacts (a save) passes its own. */
+  shown?: ((file: string) => string) | undefined;
+  /**
+   * The folder a relative path is taken from: the CLI's current folder, as a person types paths (as git
+   * takes them). The root when absent: the tools' paths, and a JSON document's, are relative to the root.
+   */
+  from?: string | undefined;
+}
+
 /**
  * Turns a path given by the agent into the project-relative, `/`-separated form stored in the file.
  * Security: anything that resolves outside the root (`../x`, `/etc/passwd`) is refused, so a checkpoint
@@ -25,9 +38,7 @@ export function toProjectPath(
   root: string,
   given: string,
   field: string,
-  real?: RealLocation,
-  /** How a path is written in an error: a caller that redacts (a save) passes its own. */
-  shown: (file: string) => string = (file) => `'${escapeControls(file)}'`,
+  { real, shown = (file) => `'${escapeControls(file)}'`, from }: GivenPathOptions = {},
 ): string {
   // File systems refuse both, and Node's own error would name neither the field nor the limit.
   if (given.includes('\0')) {
@@ -40,21 +51,26 @@ export function toProjectPath(
       `${field}: each name in a path must be at most ${MAX_NAME_BYTES} bytes (got one of ${bytesFromText(tooLong).length})`,
     );
   }
-  const absolute = path.resolve(root, given);
+  const absolute = path.resolve(from ?? root, given);
   const written = path.relative(root, absolute);
   const relative = isOutside(written) && real ? path.relative(root, real.path) : written;
+  // A relative path taken from another folder than the root: the error says what it was resolved to.
+  const taken =
+    from === undefined || path.isAbsolute(given) || from === root
+      ? ''
+      : ` (taken from the current folder ${escapeControls(from)}: ${shown(absolute)})`;
   if (relative === '') {
     throw new CheckpointError(
       'INVALID_INPUT',
-      `${field} must name a file inside the project, not the project root itself: got ${shown(given)}`,
+      `${field} must name a file inside the project, not the project root itself: got ${shown(given)}${taken}`,
     );
   }
   if (isOutside(relative)) {
     throw new CheckpointError(
       'OUTSIDE_ROOT',
       real?.isThroughProject
-        ? `${field} leads out of the project root ${root} through a symbolic link: got ${shown(given)}, which is really ${shown(real.path)}`
-        : `${field} is outside the project root ${root}: got ${shown(given)}`,
+        ? `${field} leads out of the project root ${root} through a symbolic link: got ${shown(given)}${taken}, which is really ${shown(real.path)}`
+        : `${field} is outside the project root ${root}: got ${shown(given)}${taken}`,
     );
   }
   return relative.split(path.sep).join('/');

@@ -5,7 +5,7 @@ import { escapeControls, quotePath } from './quote.js';
 import { formatChangeCounts, hasChanges, type RewindEntry } from './rewind-refs.js';
 import type { RestorePlan } from './snapshot.js';
 import { type HeadMove, renderGuarded, renderHeadMove, renderPlan } from './snapshot-text.js';
-import { cliCommand, inFolder, wordsFor } from './surface.js';
+import { type CommandFolder, cliCommand, inFolder, wordsFor } from './surface.js';
 import { formatAge } from './time.js';
 
 /** The spec's action menu, in its order; the code options only when there is code to restore. */
@@ -188,8 +188,11 @@ export function renderConflicts(
   ];
 }
 
-/** What a rewind did, or (dry run) would do; `root`: the CLI's `--root`, which its undo command carries over. */
-export function renderRewind(outcome: RewindOutcomeView, root?: string): string {
+/**
+ * What a rewind did, or (dry run) would do; `root`: the CLI's `--root`, which its undo command carries over;
+ * `folder`: where the CLI runs, which the paths of the commands it prints are written from.
+ */
+export function renderRewind(outcome: RewindOutcomeView, root?: string, folder?: CommandFolder): string {
   const lines = [
     `Prompt ${outcome.entry.id}: ${escapeControls(outcome.entry.prompt, { multiline: true }) || '(empty prompt)'}`,
   ];
@@ -208,7 +211,7 @@ export function renderRewind(outcome: RewindOutcomeView, root?: string): string 
               .join(', ')}${notHeld.length > 10 ? `, and ${notHeld.length - 10} more` : ''}.`,
             ...(code.heldBy ?? []).map(
               (held) =>
-                `  ${inlineCode(quotePath(held.path))} is in pre-command snapshot ${held.snapshotId} of this prompt's turn, as it was by then (not known to be the file as it was at the prompt: it changed after it, or the snapshots cannot tell): \`${escapeControls(cliCommand('restore', { root, args: [held.snapshotId], paths: [held.path] }))}\` brings that back.`,
+                `  ${inlineCode(quotePath(held.path))} is in pre-command snapshot ${held.snapshotId} of this prompt's turn, as it was by then (not known to be the file as it was at the prompt: it changed after it, or the snapshots cannot tell): \`${escapeControls(cliCommand('restore', { root, args: [held.snapshotId], paths: [held.path], folder }))}\` brings that back.`,
             ),
           ];
     // Over the cap, so not in the prompt's snapshot, but held by the turn's pre-command snapshot as it was.

@@ -3,6 +3,7 @@
  * output reaches the model). Each is told its own words, the CLI's commands and flags or the tools'
  * names and parameters, never the other's (issue 26).
  */
+import path from 'node:path';
 import { escapeControls, quotePath, shellWord } from './quote.js';
 import { hasRawBytes } from './raw-path.js';
 
@@ -73,21 +74,44 @@ export interface SurfaceWords {
 }
 
 /**
+ * Where a CLI command runs, when not in the project root: the paths of the commands it prints are written
+ * relative to `cwd`, as the CLI takes a person's paths (see toProjectPath), so they work as printed.
+ */
+export interface CommandFolder {
+  /** The project root, absolute and resolved. */
+  projectRoot: string;
+  /** The current folder, absolute. */
+  cwd: string;
+}
+
+/**
  * A `claude-checkpoint` command line that works as printed from the folder the user ran the CLI in:
  * `command` (trusted words such as `handoff pull`), then the `--root` they gave (absolute) carried over,
- * then `args`, then any `paths` after `--` (a path may start with a dash); every word shell-quoted.
+ * then `args`, then any `paths` (project paths) after `--` (a path may start with a dash), written from
+ * `folder` where given; every word shell-quoted.
  */
 export function cliCommand(
   command: string,
-  options: { root?: string | undefined; args?: readonly string[]; paths?: readonly string[] } = {},
+  options: {
+    root?: string | undefined;
+    args?: readonly string[];
+    paths?: readonly string[];
+    folder?: CommandFolder | undefined;
+  } = {},
 ): string {
+  const { folder } = options;
+  // The CLI takes a path from the current folder: one written from the root would be taken from there.
+  const fromHere = (file: string) =>
+    folder === undefined || folder.cwd === folder.projectRoot
+      ? file
+      : path.relative(folder.cwd, path.join(folder.projectRoot, file)) || '.';
   const words = [
     ...(options.root === undefined ? [] : ['--root', options.root]),
     ...(options.args ?? []),
     // A name that is not valid UTF-8 as git quotes it, the form the CLI takes it back in (an argument's
     // raw bytes would reach it as U+FFFD).
     ...(options.paths && options.paths.length > 0
-      ? ['--', ...options.paths.map((file) => (hasRawBytes(file) ? quotePath(file) : file))]
+      ? ['--', ...options.paths.map(fromHere).map((file) => (hasRawBytes(file) ? quotePath(file) : file))]
       : []),
   ];
   return [`claude-checkpoint ${command}`, ...words.map(shellWord)].join(' ');
@@ -101,10 +125,13 @@ export function inFolder(command: string, root: string | undefined): string {
   return root === undefined ? command : `cd ${shellWord(root)} && ${command}`;
 }
 
-/** The CLI's words; `root`: the `--root` the running command was given, which every command it prints carries. */
-function cliWords(root?: string): SurfaceWords {
+/**
+ * The CLI's words; `root`: the `--root` the running command was given, which every command it prints
+ * carries; `folder`: where it runs, which the paths of those commands are written relative to.
+ */
+function cliWords(root?: string, folder?: CommandFolder): SurfaceWords {
   const command = (name: string, args: readonly string[] = [], paths: readonly string[] = []) =>
-    cliCommand(name, { root, args, paths });
+    cliCommand(name, { root, args, paths, folder });
   return {
     saveCheckpoint: `\`${command('save')}\``,
     takeSnapshot: `\`${command('snapshot')}\``,
@@ -202,7 +229,12 @@ export function wordsOf(reader: Reader): SurfaceWords {
   return typeof reader === 'string' ? WORDS[reader] : reader;
 }
 
-/** The words of `surface`; for the CLI, `root` is the `--root` the running command was given, if any. */
-export function wordsFor(surface: Surface, root?: string): SurfaceWords {
-  return surface === 'cli' && root !== undefined ? cliWords(root) : WORDS[surface];
+/**
+ * The words of `surface`; for the CLI, `root` is the `--root` the running command was given, if any, and
+ * `folder` where it runs (see CommandFolder).
+ */
+export function wordsFor(surface: Surface, root?: string, folder?: CommandFolder): SurfaceWords {
+  return surface === 'cli' && (root !== undefined || folder !== undefined)
+    ? cliWords(root, folder)
+    : WORDS[surface];
 }

@@ -180,6 +180,10 @@ describe('rewind brings back a file over the size cap that a pre-command snapsho
     expect(renderRewind(planned)).toContain(
       `\`big.bin\` is in pre-command snapshot ${held} of this prompt's turn, as it was by then`,
     );
+    // Run in a subfolder: the restore it names takes the path from there, as the CLI takes a typed path.
+    expect(renderRewind(planned, root, { projectRoot: root, cwd: path.join(root, 'sub') })).toContain(
+      `restore --root ${root} ${held} -- ../big.bin\``,
+    );
     await rewind(false);
     expect(existsSync(big(root))).toBe(false);
   });

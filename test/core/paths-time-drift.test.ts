@@ -25,6 +25,22 @@ describe('toProjectPath', () => {
     },
   );
 
+  // A person types paths from the current folder, as git takes them (trial: `--file ./a.ts` in src/).
+  it.each([
+    ['/home/me/app/src', './a.ts', 'src/a.ts'],
+    ['/home/me/app/src', '../b.ts', 'b.ts'],
+    ['/home/me', 'app/src/a.ts', 'src/a.ts'],
+    ['/home/me/app/src', '/home/me/app/c.ts', 'c.ts'],
+  ])('from %j stores %j as %j', (from, given, stored) => {
+    expect(toProjectPath('/home/me/app', given, '--file', { from })).toBe(stored);
+  });
+
+  it('refuses a path from the current folder outside the root, naming it, the root and what it was resolved to', () => {
+    expect(() => toProjectPath('/home/me/app', '../../x.ts', '--file', { from: '/home/me/app/src' })).toThrow(
+      "--file is outside the project root /home/me/app: got '../../x.ts' (taken from the current folder /home/me/app/src: '/home/me/x.ts')",
+    );
+  });
+
   it('refuses the root itself', () => {
     expect(() => toProjectPath('/home/me/app', '.', 'modifiedFiles.0.path')).toThrow(
       /not the project root itself/,

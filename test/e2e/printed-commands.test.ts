@@ -93,6 +93,27 @@ describe('the commands the CLI prints work as printed', () => {
     expect(read(root, 'a.txt')).toBe('two\n');
   });
 
+  it('restore of a path in a subfolder: the apply and undo lines name it from there, as it was typed', async () => {
+    const { root, env } = awkwardProject({ 'src/a.ts': 'one\n', 'b.txt': 'b\n' });
+    const src = path.join(root, 'src');
+    expect((await runCli(['snapshot', '--root', '..'], { cwd: src, env })).code).toBe(0);
+    writeTree(root, { 'src/a.ts': 'two\n', 'b.txt': 'changed\n' });
+    const planned = await runCli(['restore', '--root', '..', '--dry-run', 'latest', 'a.ts'], {
+      cwd: src,
+      env,
+    });
+    expect(planned.code, planned.stderr).toBe(0);
+    const apply = printedLine(planned.stdout, 'Apply it with: ');
+    expect(apply).toMatch(/ -- a\.ts$/);
+    const applied = await runPrinted(apply, { cwd: src, env });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(read(root, 'src/a.ts')).toBe('one\n');
+    const undone = await runPrinted(printedLine(applied.stdout, 'To undo: '), { cwd: src, env });
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(read(root, 'src/a.ts')).toBe('two\n');
+    expect(read(root, 'b.txt')).toBe('changed\n');
+  });
+
   it('an unknown snapshot with --root: the command that lists them lists this project', async () => {
     const { root, env } = awkwardProject({ 'a.txt': 'one\n' });
     const elsewhere = tempDir('printed-elsewhere-');
