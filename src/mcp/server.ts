@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { type AppDeps, defaultDeps } from '../app/deps.js';
 import type { RootContext } from '../app/save.js';
 import { GENERATOR } from '../version.js';
+import { serialiseToolCalls } from './call-queue.js';
 import { registerCheckpointTools } from './checkpoint-tools.js';
 import { registerHandoffTools } from './handoff-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
@@ -17,6 +18,8 @@ export function createServer(deps: AppDeps = defaultDeps()): McpServer {
     { instructions: SERVER_INSTRUCTIONS },
   );
   const rootContext: RootContext = { clientRoots: () => clientRoots(server) };
+  // Before the tools: it wraps the handler their registration sets.
+  serialiseToolCalls(server);
   registerCheckpointTools(server, deps, rootContext);
   registerRewindTools(server, deps, rootContext);
   registerHandoffTools(server, deps, rootContext);
