@@ -72,14 +72,16 @@ export interface StdioConnected {
 
 /**
  * A real client connected to the built server (dist/index.js) over a real stdio transport, in `cwd`.
- * `roots` makes the client offer MCP roots; `holdInitialized` keeps its `notifications/initialized` back
- * until `sendInitialized()`, as a slow client may.
+ * `roots` makes the client offer MCP roots (answered once initialized); `holdInitialized` keeps its
+ * `notifications/initialized` back until `sendInitialized()`, as a slow client may.
  */
 export async function connectStdio(options: {
   cwd: string;
   env?: Record<string, string>;
   roots?: string[];
   holdInitialized?: boolean;
+  /** false: the client offers roots but never answers `roots/list`. */
+  answerRoots?: boolean;
 }): Promise<StdioConnected> {
   if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run "npm run build" first (npm test does)`);
   const transport = new StdioClientTransport({
@@ -108,9 +110,18 @@ export async function connectStdio(options: {
     { name: 'stdio-test-client', version: '1.0.0' },
     { capabilities: options.roots ? { roots: { listChanged: false } } : {} },
   );
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  if (!options.holdInitialized) release();
   if (options.roots) {
     const roots = options.roots;
-    client.setRequestHandler('roots/list', async () => ({ roots: roots.map((uri) => ({ uri })) }));
+    // A client answers requests only once initialized (as the one of the trial did); never, if told so.
+    client.setRequestHandler('roots/list', async () => {
+      await (options.answerRoots === false ? new Promise<never>(() => {}) : released);
+      return { roots: roots.map((uri) => ({ uri })) };
+    });
   }
   await client.connect(transport);
   onTestFinished(() => client.close());
@@ -120,6 +131,7 @@ export async function connectStdio(options: {
       toolResult(await client.callTool({ name, arguments: args }, signal ? { signal } : undefined)),
     sendInitialized: async () => {
       if (held) await transport.send(held);
+      release();
     },
     stderr: () => stderr,
   };
