@@ -9,6 +9,32 @@ import { connect } from '../helpers/mcp.js';
 const SESSION = '11111111-2222-4333-8444-555555555555';
 
 describe('rewind tools over MCP', () => {
+  // Rewind trial: `D data.bin (binary)` next to "Not compared: … leaves out data.bin", over MCP as in the CLI.
+  it('diff_snapshot names a file the later snapshot left out over the size cap as not compared, not deleted', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'one\n' } });
+    const { call } = await connect({
+      deps: {
+        env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.001' },
+      },
+    });
+    writeFileSync(path.join(root, 'data.bin'), 'x'.repeat(500));
+    await call('snapshot_files', { projectRoot: root });
+    writeFileSync(path.join(root, 'data.bin'), 'x'.repeat(2000));
+    await call('snapshot_files', { projectRoot: root });
+    const diff = await call('diff_snapshot', {
+      projectRoot: root,
+      snapshotId: 'latest~1',
+      against: 'latest',
+    });
+    expect(diff.structured).toMatchObject({
+      files: [],
+      notHeld: [{ leftOut: [{ path: 'data.bin', why: 'large', bytes: 2000 }] }],
+    });
+    expect(diff.text).toMatch(
+      /^No differences between snapshot \S+ and \S+ in what they hold\.\nNot compared: /,
+    );
+  });
+
   // Rewind trial: `restore latest a.ts` then `restore latest` undid the first restore instead of restoring
   // the rest, `latest` being the first one's undo snapshot by then. The result says so, and what to name.
   it('says after a restore that latest is now its undo snapshot, and to name the snapshot restored from', async () => {
