@@ -592,8 +592,6 @@ export async function diffSnapshot(
               }`,
       );
     }
-    const outcome: DiffOutcome = { from: from.id, to: to ? to.id : 'working tree', files };
-    if (file) outcome.patch = await store.unifiedDiff(from.tree, toTree, file);
     const sides = [from, to ?? { id: 'working tree', skipped: current?.skipped }];
     const notHeld = sides
       .map((side) => ({
@@ -601,6 +599,14 @@ export async function diffSnapshot(
         leftOut: leftOutUnder(leftOutOf(side.skipped), file ? [file] : []),
       }))
       .filter((entry) => entry.leftOut.length > 0);
+    // A path one side left out is not compared: its absence there is no deletion (nor its presence on the
+    // other side an addition); it is named under notHeld instead (docs/rewind.md; rewind trial).
+    const leftOut = notHeld.flatMap((side) => side.leftOut);
+    const isLeftOut = (path: string) =>
+      leftOut.some((entry) => path === entry.path || path.startsWith(`${entry.path}/`));
+    const compared = files.filter((entry) => !isLeftOut(entry.path));
+    const outcome: DiffOutcome = { from: from.id, to: to ? to.id : 'working tree', files: compared };
+    if (file) outcome.patch = compared.length > 0 ? await store.unifiedDiff(from.tree, toTree, file) : '';
     if (notHeld.length > 0) outcome.notHeld = notHeld;
     return outcome;
   });

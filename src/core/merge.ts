@@ -309,18 +309,24 @@ function mergeFiles(params: {
     if (!files.has(file.path)) files.set(file.path, file);
   };
 
+  // git keys a folder it lists whole (a nested repository, a new folder) as `nested/`; the agent's `nested`
+  // or `nested/` is that entry, listed once as git reports it (rewind trial: `nested (M)` and `nested/ (??)`).
+  const asGitReports = (path: string) => detectedByPath.get(path) ?? detectedByPath.get(`${path}/`);
+  const isListed = (path: string) => files.has(path) || files.has(`${path}/`);
+  const previousNote = (path: string) =>
+    previousNotes.get(path) ?? (path.endsWith('/') ? previousNotes.get(path.slice(0, -1)) : undefined);
   for (const [path, note] of params.provided) {
-    const detected = detectedByPath.get(path);
-    const keptNote = note ?? previousNotes.get(path);
+    const detected = asGitReports(path);
+    const keptNote = note ?? previousNotes.get(path) ?? (detected && previousNote(detected.path));
     add(
       detected
-        ? entry(path, detected.status, 'git', keptNote)
+        ? entry(detected.path, detected.status, 'git', keptNote)
         : entry(path, statusOf(path, params.oids), 'agent', keptNote),
     );
   }
-  for (const file of params.detected) add(entry(file.path, file.status, 'git', previousNotes.get(file.path)));
+  for (const file of params.detected) add(entry(file.path, file.status, 'git', previousNote(file.path)));
   for (const file of params.previous) {
-    if (files.has(file.path) || files.has(params.redactPath(file.path))) continue;
+    if (isListed(file.path) || isListed(params.redactPath(file.path))) continue;
     // What a save now refuses (git's own folder, the checkpoint's own files) is not carried on from a file
     // an older version wrote: the checkpoint's own file was flagged as changed at every load (review).
     if (isInGitFolder(file.path) || isOwnFile(file.path)) continue;

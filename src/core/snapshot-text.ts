@@ -402,6 +402,12 @@ export function renderRestore(outcome: RestoreView, surface: Reader = 'mcp'): st
     lines.push(
       `To undo${outcome.interrupted ? ' (back to the state before the interrupted restore)' : ''}: ${wordsOf(surface).restoreNow(outcome.undoSnapshotId, outcome.undo?.paths ?? outcome.paths ?? [])}`,
     );
+  // Documented, but a trap: `restore latest a.ts` then `restore latest` undid the first (rewind trial).
+  const latest = outcome.dryRun ? null : (outcome.interrupted?.current ?? outcome.undoSnapshotId);
+  if (latest)
+    lines.push(
+      `\`latest\` is now ${latest === outcome.undoSnapshotId ? `this undo snapshot (${latest})` : `snapshot ${latest}, taken just before this restore`}; to restore more from ${outcome.snapshot.id}, name it.`,
+    );
   if (outcome.interrupted) {
     lines.push(
       `Note: an earlier restore of ${outcome.interrupted.target} was interrupted; the state before it is snapshot ${outcome.interrupted.undo}.`,

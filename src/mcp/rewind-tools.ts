@@ -248,6 +248,24 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
           }),
         ),
         patch: z.string().optional(),
+        notHeld: z
+          .array(
+            z.object({
+              snapshot: z.string(),
+              leftOut: z.array(
+                z.object({
+                  path: z.string(),
+                  why: z.enum(['large', 'nested', 'unreadable']),
+                  bytes: z.number().optional(),
+                  reason: z.string().optional(),
+                }),
+              ),
+            }),
+          )
+          .optional()
+          .describe(
+            "What a side left out although it was there (over the size cap, a nested repository, a folder git could not read): not compared, so neither listed in files nor counted as deleted or added ('working tree' for the tree now)",
+          ),
         text: textField,
       }),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -259,6 +277,7 @@ export function registerRewindTools(server: McpServer, deps: AppDeps, rootContex
         to: outcome.to,
         files: outcome.files,
         ...(outcome.patch === undefined ? {} : { patch: outcome.patch }),
+        ...(outcome.notHeld === undefined ? {} : { notHeld: outcome.notHeld }),
       });
     },
   );

@@ -740,6 +740,48 @@ describe('restore', () => {
     expect(between.patch).toContain('-two\n+three\n+four\n');
   });
 
+  // Rewind trial: a file that grew past the cap between two snapshots came out as `D data.bin` next to
+  // "Not compared: … leaves out data.bin"; the file is still there, only not held by the later snapshot.
+  it.each([
+    ['grew past the cap (the later side left it out)', 300, 1500, 'later'],
+    ['shrank under the cap (the earlier side left it out)', 1500, 300, 'earlier'],
+  ])(
+    'diff between snapshots does not count as deleted or added a file that %s',
+    async (_title, before, after, side) => {
+      const root = createRepo({ committed: { 'a.ts': 'a\n' } });
+      const deps = depsFor({ CHECKPOINT_SNAPSHOT_MAX_FILE_MB: String(1000 / 1024 / 1024) });
+      writeTree(root, { 'data.bin': randomBytes(before), 'big/x.bin': randomBytes(before) });
+      const first = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+      writeTree(root, { 'data.bin': randomBytes(after), 'big/x.bin': randomBytes(after), 'a.ts': 'b\n' });
+      const second = await takeSnapshot(deps, { projectRoot: root, trigger: 'manual' });
+      const leftBy = side === 'later' ? second.snapshot.id : first.snapshot.id;
+      const between = await diffSnapshot(deps, {
+        projectRoot: root,
+        snapshotId: first.snapshot.id,
+        against: second.snapshot.id,
+      });
+      expect(between.files).toEqual([{ path: 'a.ts', status: 'M', added: 1, deleted: 1 }]);
+      expect(between.notHeld).toEqual([
+        {
+          snapshot: leftBy,
+          leftOut: [
+            { path: 'big/x.bin', why: 'large', bytes: 1500 },
+            { path: 'data.bin', why: 'large', bytes: 1500 },
+          ],
+        },
+      ]);
+      const current = await diffSnapshot(deps, { projectRoot: root, snapshotId: first.snapshot.id });
+      expect(current.files).toEqual([{ path: 'a.ts', status: 'M', added: 1, deleted: 1 }]);
+      const one = await diffSnapshot(deps, {
+        projectRoot: root,
+        snapshotId: first.snapshot.id,
+        against: second.snapshot.id,
+        path: 'data.bin',
+      });
+      expect(one).toMatchObject({ files: [], patch: '' });
+    },
+  );
+
   it('refuses an unknown or ambiguous snapshot id with advice', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' } });
     const deps = depsFor();

@@ -82,6 +82,38 @@ describe('buildCheckpoint, replace', () => {
     ]);
   });
 
+  // Rewind trial: `--file nested` (or `nested/`) listed a nested repository twice, `nested (M)` and
+  // `nested/ (??)`: git keys it `nested/`, and the agent's name was looked up as given.
+  it.each(['nested', 'nested/'])(
+    'lists a folder git reports whole, named by the agent as %s, once as git reports it',
+    (named) => {
+      const { checkpoint } = build({
+        input: { goal: 'g', modifiedFiles: [{ path: named, note: 'its own repo' }] },
+        detectedFiles: [
+          { path: 'a.ts', status: 'M' },
+          { path: 'nested/', status: '??' },
+        ],
+        oids: new Map([['a.ts', OID_A]]),
+      });
+      expect(checkpoint.modifiedFiles).toEqual([
+        { path: 'nested/', status: '??', source: 'git', note: 'its own repo' },
+        { path: 'a.ts', status: 'M', source: 'git', hash: OID_A },
+      ]);
+      // Merged again without naming it, the note stays with git's entry, and the old name is not listed again.
+      const again = build({
+        input: { goal: 'g', mode: 'merge' },
+        previous: {
+          ...checkpoint,
+          modifiedFiles: [{ path: 'nested', status: 'M', source: 'agent', note: 'its own repo' }],
+        },
+        detectedFiles: [{ path: 'nested/', status: '??' }],
+      }).checkpoint;
+      expect(again.modifiedFiles).toEqual([
+        { path: 'nested/', status: '??', source: 'git', note: 'its own repo' },
+      ]);
+    },
+  );
+
   it('stamps commands with the save time', () => {
     expect(first.recentCommands).toEqual([
       { command: 'npm test', exitCode: 1, note: 'red', at: T0.toISOString() },

@@ -60,6 +60,10 @@ describe('the undo of a path-limited restore (new-user trial 2026-12-06)', () =>
       const text = renderRestore(applied, surface);
       expect(text).toContain(undo);
       expect(text).toContain(current);
+      // Rewind trial: `latest` names that snapshot now, not the one restored from.
+      expect(text).toContain(
+        '\n`latest` is now snapshot 20261130-150500-000002, taken just before this restore; to restore more from 20261130-140102-a1b2c3, name it.\n',
+      );
     },
   );
 });

@@ -139,7 +139,7 @@ describe('claude-checkpoint rewind commands', () => {
     const applied = await cli('restore', id, '--yes');
     expect(applied.code).toBe(0);
     expect(applied.stdout).toMatch(
-      /Restored snapshot .*\nOverwrite \(1\):\n {2}a\.txt\nDelete \(1\):\n {2}c\.txt\nTo undo: claude-checkpoint restore --root (\S+) \S+ --yes\n$/,
+      /Restored snapshot (\S+):.*\nOverwrite \(1\):\n {2}a\.txt\nDelete \(1\):\n {2}c\.txt\nTo undo: claude-checkpoint restore --root (\S+) (\S+) --yes\n`latest` is now this undo snapshot \(\3\); to restore more from \1, name it\.\n$/,
     );
     // Run from another folder: the undo carries the --root it was given.
     expect(/--root (\S+)/.exec(applied.stdout)?.[1]).toBe(root);

@@ -9,6 +9,57 @@ import { connect } from '../helpers/mcp.js';
 const SESSION = '11111111-2222-4333-8444-555555555555';
 
 describe('rewind tools over MCP', () => {
+  // Rewind trial: `D data.bin (binary)` next to "Not compared: … leaves out data.bin", over MCP as in the CLI.
+  it('diff_snapshot names a file the later snapshot left out over the size cap as not compared, not deleted', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'one\n' } });
+    const { call } = await connect({
+      deps: {
+        env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), CHECKPOINT_SNAPSHOT_MAX_FILE_MB: '0.001' },
+      },
+    });
+    writeFileSync(path.join(root, 'data.bin'), 'x'.repeat(500));
+    await call('snapshot_files', { projectRoot: root });
+    writeFileSync(path.join(root, 'data.bin'), 'x'.repeat(2000));
+    await call('snapshot_files', { projectRoot: root });
+    const diff = await call('diff_snapshot', {
+      projectRoot: root,
+      snapshotId: 'latest~1',
+      against: 'latest',
+    });
+    expect(diff.structured).toMatchObject({
+      files: [],
+      notHeld: [{ leftOut: [{ path: 'data.bin', why: 'large', bytes: 2000 }] }],
+    });
+    expect(diff.text).toMatch(
+      /^No differences between snapshot \S+ and \S+ in what they hold\.\nNot compared: /,
+    );
+  });
+
+  // Rewind trial: `restore latest a.ts` then `restore latest` undid the first restore instead of restoring
+  // the rest, `latest` being the first one's undo snapshot by then. The result says so, and what to name.
+  it('says after a restore that latest is now its undo snapshot, and to name the snapshot restored from', async () => {
+    const root = createRepo({ committed: { 'a.ts': 'one\n', 'b.ts': 'one\n' } });
+    const { call } = await connect({ deps: { env: { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') } } });
+    const taken = await call('snapshot_files', { projectRoot: root });
+    const id = (taken.structured as { snapshot: { id: string } }).snapshot.id;
+    writeFileSync(path.join(root, 'a.ts'), 'two\n');
+    writeFileSync(path.join(root, 'b.ts'), 'two\n');
+    const first = await call('restore_snapshot', {
+      projectRoot: root,
+      snapshotId: 'latest',
+      paths: ['a.ts'],
+      dryRun: false,
+    });
+    const undo = (first.structured as { undoSnapshotId: string }).undoSnapshotId;
+    const line = `\`latest\` is now this undo snapshot (${undo}); to restore more from ${id}, name it.`;
+    expect(first.text).toContain(`\n${line}`);
+    expect(first.structured?.text).toContain(line);
+    const rest = await call('restore_snapshot', { projectRoot: root, snapshotId: id, dryRun: false });
+    expect(rest.isError).toBeFalsy();
+    expect(readFileSync(path.join(root, 'a.ts'), 'utf8')).toBe('one\n');
+    expect(readFileSync(path.join(root, 'b.ts'), 'utf8')).toBe('one\n');
+  });
+
   it('snapshots, lists, diffs, plans and restores, with restore_snapshot marked destructive', async () => {
     const root = createRepo({ committed: { 'a.ts': 'one\n' } });
     const { client, call } = await connect({
