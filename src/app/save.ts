@@ -131,9 +131,6 @@ export async function saveCheckpoint(
       const format = location?.objectFormat ?? 'sha1';
       const memoryReading = location ? readOidMemory(storeDir, format) : Promise.resolve(new Map());
       const previous = mode === 'merge' ? await readForMerge(store, warnings) : null;
-      // A list taken from a transcript is replaced by the agent's, not merged (see buildCheckpoint).
-      if (!isAutomatic && previous && previous.meta.derived?.tasks === undefined)
-        warnings.push(...repeatedSavedTaskWarnings(previous, shownText));
       // While git scans, hash what is likely still dirty: the files named now and those the last save listed.
       const memory = await memoryReading;
       const hasher = new WorktreeHasher(root, format, memory);
@@ -406,15 +403,6 @@ function repeatedTaskWarnings(
   return repeatedTasks(tasks.map((task) => task.description.trim())).map(
     ({ index, first }) =>
       `${taskField(index)} names the same task as ${taskField(first)} (${shown(tasks[index]?.description.trim() ?? '')}): it is kept once, with the last status given (${tasks[index]?.status})`,
-  );
-}
-
-/** A merge keeps one entry of a task the file lists twice (a hand edit, an older version): said. */
-function repeatedSavedTaskWarnings(previous: Checkpoint, shown: (text: string) => string): string[] {
-  const tasks = previous.goal.tasks;
-  return repeatedTasks(tasks.map((task) => task.description)).map(
-    ({ index, first }) =>
-      `${CHECKPOINT_FILE} lists the same task twice, goal.tasks[${first}] and goal.tasks[${index}] (${shown(tasks[index]?.description ?? '')}): this merge keeps it once, with the later status (${tasks[index]?.status})`,
   );
 }
 

@@ -114,8 +114,12 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
   const redacted = <T extends string | undefined>(value: T, limit: number): T =>
     (value === undefined ? value : clipRedacted(redactor.text(value), limit)) as T;
   const goal = redacted(input.goal.trim(), LIMITS.goalChars);
-  const newTasks: Task[] = (input.tasks ?? []).map((task) => ({
-    description: redacted(task.description.trim(), LIMITS.taskDescriptionChars),
+  // A task given twice is one task, told by the text as given: two that differ only in a secret stay two.
+  const givenTasks = oneEntryPerTask(
+    (input.tasks ?? []).map((task) => ({ description: task.description.trim(), status: task.status })),
+  );
+  const newTasks: Task[] = givenTasks.map((task) => ({
+    description: redacted(task.description, LIMITS.taskDescriptionChars),
     status: task.status,
   }));
   const summary = redacted(input.summary, LIMITS.summaryChars);
@@ -147,8 +151,7 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
     previous && previous.meta.derived?.tasks !== undefined && derived?.tasks === undefined
       ? []
       : (previous?.goal.tasks ?? []);
-  // A merge updates a task by its description and appends new ones; a description given twice is one task.
-  let tasks = oneEntryPerTask(previous ? [...tasksBefore, ...newTasks] : newTasks);
+  let tasks = previous ? mergeTasks(tasksBefore, newTasks) : newTasks;
   if (tasks.length > LIMITS.tasks) {
     tasks = dropOldestTasks(tasks, LIMITS.tasks);
     truncated = true;
@@ -234,6 +237,21 @@ export function buildCheckpoint(params: BuildCheckpointParams): BuildCheckpointR
     dropped: fitted.dropped,
     isListCut: truncated,
   };
+}
+
+/**
+ * A merge updates a task of the file by its description (the first, should a hand edit list it twice) and
+ * appends new ones. The file's own entries stay as they are: two that read the same may be two tasks that
+ * differed only in a redacted secret.
+ */
+function mergeTasks(previous: readonly Task[], updates: readonly Task[]): Task[] {
+  const merged = previous.map((task) => ({ ...task }));
+  for (const update of updates) {
+    const existing = merged.find((task) => task.description === update.description);
+    if (existing) existing.status = update.status;
+    else merged.push({ ...update });
+  }
+  return merged;
 }
 
 /**

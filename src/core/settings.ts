@@ -128,12 +128,15 @@ function globsKind(): Kind<readonly string[]> {
     fromJson: (value) => {
       if (Array.isArray(value)) return check(value, array);
       if (typeof value !== 'string') return { invalid: array };
-      // Written as the environment takes it (comma-separated): the array to write instead.
+      // Written as the environment takes it (comma-separated): the array to write instead, whole and only
+      // when it holds valid patterns (a review: a fix cut to 60 characters named a wider folder, and one
+      // for "" suggested [".env*"], adding files where none were meant).
       const globs = value
         .split(',')
-        .map((glob) => cutChars(glob.trim(), 60))
+        .map((glob) => glob.trim())
         .filter((glob) => glob !== '');
-      return { invalid: array, fix: JSON.stringify(globs.length > 0 ? globs.slice(0, 5) : ['.env*']) };
+      const fixed = check(globs, array);
+      return Array.isArray(fixed) ? { invalid: array, fix: JSON.stringify(fixed) } : { invalid: array };
     },
     fromEnv: (text) => check(text.split(','), limit),
     show: (value) => (value.length === 0 ? 'none' : value.join(', ')),

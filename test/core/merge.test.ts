@@ -173,17 +173,22 @@ describe('buildCheckpoint, merge (the original table, field by field)', () => {
   });
 
   // Bad-input trial: a task given twice was kept twice, pending and done, by a save and by a merge.
-  it('keeps one entry per task: where it was first given, with the last status given', () => {
+  it('keeps one entry per task given: where it was first given, with the last status given', () => {
     const twice = (tasks: Task[]) => [...tasks, { description: 'A', status: 'blocked' as const }];
     expect(merge({ goal: 'g', tasks: twice([{ description: 'C', status: 'pending' }]) }).goal.tasks).toEqual([
       { description: 'A', status: 'blocked' },
       { description: 'B', status: 'in_progress' },
       { description: 'C', status: 'pending' },
     ]);
+    // The file's own entries stay: two that read the same may have differed in a redacted secret.
     const handEdited = { ...first, goal: { ...first.goal, tasks: twice(first.goal.tasks) } };
-    expect(merge({ goal: 'g' }, { previous: handEdited }).goal.tasks).toEqual([
-      { description: 'A', status: 'blocked' },
+    expect(
+      merge({ goal: 'g', tasks: [{ description: 'A', status: 'done' }] }, { previous: handEdited }).goal
+        .tasks,
+    ).toEqual([
+      { description: 'A', status: 'done' },
       { description: 'B', status: 'in_progress' },
+      { description: 'A', status: 'blocked' },
     ]);
     const replaced = build({
       input: { goal: 'g', tasks: twice([{ description: ' A ', status: 'pending' }]) },

@@ -139,6 +139,16 @@ describe('resolveSettings', () => {
     [{ snapshotIncludeIgnored: ['.env', 7] }, 'must be an array of patterns such as [".env*"]'],
     [{ storeMaxMb: '12.5' }, `a JSON number without quotes: got '12.5'; write it as 12.5`],
     [{ snapshotMaxCount: '0' }, `must be a whole number from 1 to 100000: got '0'`],
+    // Review: the fix suggested [".env*"] for "", cut a long pattern to a wider folder, kept five of seven,
+    // and suggested what the rules refuse.
+    [{ snapshotIncludeIgnored: '' }, `got ''; write it as []`],
+    [
+      { snapshotIncludeIgnored: `config/${'deep/'.repeat(15)}file.env` },
+      `; write it as ["config/${'deep/'.repeat(15)}file.env"]`,
+    ],
+    [{ snapshotIncludeIgnored: 'a,b,c,d,e,f,g' }, `; write it as ["a","b","c","d","e","f","g"]`],
+    [{ snapshotIncludeIgnored: '../secrets/*' }, `got '../secrets/*'`],
+    [{ snapshotIncludeIgnored: '!.env' }, `got '!.env'`],
   ])('%j: %s', (json, expected) => {
     const [message] = resolveSettings({ env: {}, user: user(json) }).problems.map(
       (problem) => problem.message,

@@ -70,21 +70,47 @@ describe('a task given twice, with two statuses', () => {
     expect(saved(root).goal.tasks).toEqual([{ description: 'A', status: 'done' }]);
   });
 
-  it('--task names the flags, and a merge keeps one entry of a task the file lists twice', async () => {
+  it('--task names the flags; a merge updates the first of a task the file lists twice, and leaves the file as it is', async () => {
     const { root, cli } = cliProject();
     const result = await cli('save', '--goal', 'g', '--task', 'pending:A', '--task', 'done:A');
     expect(result.stdout).toContain(
       "--task (the 2nd) names the same task as --task (the 1st) ('A'): it is kept once, with the last status given (done)",
     );
-    const file = path.join(root, '.claude-checkpoint');
     const edited = saved(root);
     edited.goal.tasks.push({ description: 'A', status: 'blocked' });
-    writeFileSync(file, JSON.stringify(edited));
-    const merged = await cli('save', '--goal', 'g', '--merge');
-    expect(merged.stdout).toContain(
-      ".claude-checkpoint lists the same task twice, goal.tasks[0] and goal.tasks[1] ('A'): this merge keeps it once, with the later status (blocked)",
+    writeFileSync(path.join(root, '.claude-checkpoint'), JSON.stringify(edited));
+    await cli('save', '--goal', 'g', '--merge', '--task', 'in_progress:A', '--task', 'pending:B');
+    expect(saved(root).goal.tasks).toEqual([
+      { description: 'A', status: 'in_progress' },
+      { description: 'A', status: 'blocked' },
+      { description: 'B', status: 'pending' },
+    ]);
+  });
+
+  // Review: two tasks that differ only in a secret were made one by their redacted text, in silence.
+  it('two tasks that differ only in a secret stay two', async () => {
+    const { root, cli } = cliProject();
+    const result = await cli(
+      'save',
+      '--goal',
+      'g',
+      '--task',
+      'pending:rotate DB_PASSWORD=hunter2xyz',
+      '--task',
+      'done:rotate DB_PASSWORD=s3cr3tpass',
     );
-    expect(saved(root).goal.tasks).toEqual([{ description: 'A', status: 'blocked' }]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('names the same task');
+    expect(saved(root).goal.tasks.map((task: { status: string }) => task.status)).toEqual([
+      'pending',
+      'done',
+    ]);
+    // A merge that names one of them again by its redacted text updates the first, as it is in the file.
+    await cli('save', '--goal', 'g', '--merge', '--task', 'blocked:rotate DB_PASSWORD=«redacted»');
+    expect(saved(root).goal.tasks.map((task: { status: string }) => task.status)).toEqual([
+      'blocked',
+      'done',
+    ]);
   });
 });
 
