@@ -101,9 +101,13 @@ export async function pullHandoff(
           : redactor.text(meta.goal)
         : (checkpoint.goal.primary.split('\n')[0] ?? null);
     const isOnBase = head.head === meta.base;
+    const isCheckingOut = request.checkout === true && !isOnBase;
+    // The plan of a --checkout is refused as the checkout itself is: a trial's dry run printed a plan,
+    // and the command it suggested, that the real run then refused.
+    if (isCheckingOut) await requireCleanTree(root.root);
     const baseMatches =
       isOnBase ||
-      (request.checkout === true &&
+      (isCheckingOut &&
         !request.dryRun &&
         (await checkOutBase(root.root, meta, () =>
           copyCommitIntoProject({ root: root.root, storeObjects: objects.store }, meta.base),
@@ -207,19 +211,10 @@ function parseHandoffCheckpoint(
 
 /**
  * Switches the project to the handoff's base commit: its branch when that branch points there, else a
- * detached HEAD. Only on a clean tree. A base the repository lacks comes from the handoff itself
+ * detached HEAD. Only on a clean tree (requireCleanTree, checked first). A base the repository lacks comes from the handoff itself
  * (`copyBase`: its objects only, never a fetch or a ref).
  */
 async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Promise<void>): Promise<true> {
-  const dirty = (
-    await runGit(['status', '--porcelain', '--untracked-files=no'], { cwd: root })
-  ).stdout.trim();
-  // Only the CLI checks out (pull_handoff never does): its flag names the choice (newcomer trial).
-  if (dirty)
-    throw new CheckpointError(
-      'INVALID_INPUT',
-      '--checkout: the working tree has uncommitted changes; commit or stash them first (nothing was changed)',
-    );
   const isKnown = async () =>
     (await runGit(['cat-file', '-e', `${meta.base}^{commit}`], { cwd: root, okExitCodes: [0, 1, 128] }))
       .exitCode === 0;
@@ -234,6 +229,19 @@ async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Pro
   const target = branch === null ? ['--detach', meta.base] : [branch];
   await runGit(['checkout', '--quiet', ...target], { cwd: root, timeoutMs: 5 * 60_000 });
   return true;
+}
+
+/** `--checkout` moves HEAD only over a clean tree (untracked files aside, as git's own checkout). */
+async function requireCleanTree(root: string): Promise<void> {
+  const dirty = (
+    await runGit(['status', '--porcelain', '--untracked-files=no'], { cwd: root })
+  ).stdout.trim();
+  // Only the CLI checks out (pull_handoff never does): its flag names the choice (newcomer trial).
+  if (dirty)
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      '--checkout: the working tree has uncommitted changes; commit or stash them first (nothing was changed)',
+    );
 }
 
 /**
