@@ -1,4 +1,3 @@
-import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { LeftOut, LeftOutKind } from '../core/drift.js';
 import { CheckpointError, describeError } from '../core/errors.js';
@@ -9,18 +8,15 @@ import { clip } from '../core/text.js';
 import { checkHandoffName, chooseRemote } from '../git/handoff-remote.js';
 import { readHeadFast } from '../git/repo.js';
 import { runGit } from '../git/run.js';
-import { writeFileAtomic } from '../store/atomic-write.js';
-import { nodeFs } from '../store/fs-seam.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { StoreGit } from '../store/store-git.js';
-import { ensurePrivateDirs } from '../store/store-setup.js';
 import type { AppDeps } from './deps.js';
 import { openStore } from './rewind.js';
 import type { RootContext } from './save.js';
 
 export type { LeftOut } from '../core/drift.js';
 
-/** What push, pull, list and drop share: the commit's metadata, the store's objects, what was seen. */
+/** What push, pull, list and drop share: the commit's metadata, the store's objects. */
 
 /** What a handoff commit carries besides its tree, as JSON after the first line of its message. */
 export interface HandoffMeta {
@@ -66,9 +62,6 @@ export function leftOutEntry(leftOut: readonly LeftOut[], file: string): LeftOut
     (entry) => entry.path === file || (entry.path.endsWith('/') && file.startsWith(entry.path)),
   );
 }
-
-/** Where this machine remembers each handoff ref as it last pushed or pulled it. */
-const SEEN_FILE = 'handoffs-seen.json';
 
 /**
  * Where both ends of a handoff start: the project's store, its HEAD (a handoff needs a commit to build
@@ -210,29 +203,6 @@ export function storeGitWithProject(store: SnapshotStore, objects: { project: st
       ...options,
       extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project, ...options.extraEnv },
     });
-}
-
-export async function readSeen(store: SnapshotStore): Promise<Record<string, string>> {
-  try {
-    return JSON.parse(await fsp.readFile(path.join(store.storeDir, SEEN_FILE), 'utf8')) as Record<
-      string,
-      string
-    >;
-  } catch {
-    return {};
-  }
-}
-
-export async function writeSeen(store: SnapshotStore, seen: Record<string, string>): Promise<void> {
-  // The store may not exist yet (a drop in a fresh clone): its folders first, owner-only.
-  await ensurePrivateDirs([
-    path.dirname(path.dirname(store.storeDir)),
-    path.dirname(store.storeDir),
-    store.storeDir,
-  ]);
-  writeFileAtomic(nodeFs, path.join(store.storeDir, SEEN_FILE), `${JSON.stringify(seen)}\n`, {
-    durable: false,
-  });
 }
 
 /**

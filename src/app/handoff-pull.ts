@@ -21,9 +21,8 @@ import {
   objectDirs,
   openHandoff,
   readHandoffCommit,
-  readSeen,
-  writeSeen,
 } from './handoff-common.js';
+import { handoffSeen } from './handoff-seen.js';
 import { loadRedactionConfig } from './redaction.js';
 import { restoreTreeLocked } from './rewind.js';
 import type { RootContext } from './save.js';
@@ -172,9 +171,7 @@ export async function pullHandoff(
       ownCheckpoint: done.plan.checkpoint === undefined || done.plan.checkpoint.current?.id === checkpoint.id,
     });
   }
-  const seen = await readSeen(store);
-  seen[`${remote}\n${ref}`] = commit;
-  await writeSeen(store, seen);
+  await (await handoffSeen(store, root.root, remote, ref)).remember(commit);
   return {
     ...summary,
     applied: true,

@@ -14,11 +14,10 @@ import {
   leftOutOf,
   objectDirs,
   openHandoff,
-  readSeen,
   storeGitWithProject,
-  writeSeen,
 } from './handoff-common.js';
 import { type GateFinding, scanHandoffPush } from './handoff-gate.js';
+import { handoffSeen } from './handoff-seen.js';
 import { takeSnapshot } from './rewind.js';
 import type { RootContext } from './save.js';
 
@@ -130,20 +129,18 @@ export async function pushHandoff(
   }
 
   const ref = handoffRef(name);
-  const seen = await readSeen(store);
-  const key = `${remote}\n${ref}`;
+  const seen = await handoffSeen(store, root.root, remote, ref);
   await pushFromStore(
     root.root,
     remote,
     commit,
     ref,
-    request.force ? 'force' : { expected: seen[key] ?? null },
+    request.force ? 'force' : { expected: await seen.last() },
     objects.store,
     deps.surface,
     { verify: request.verify },
   );
-  seen[key] = commit;
-  await writeSeen(store, seen);
+  await seen.remember(commit);
   return {
     pushed: true,
     author: meta.author,

@@ -94,6 +94,16 @@ function checkRemoteName(remote: string, surface: Surface): void {
     );
 }
 
+/**
+ * The remote's URL as git resolves it (`insteadOf` applied), which names the repository whatever the
+ * remote is called here; no network call. Security: without the user and password a URL may carry
+ * (`https://user:token@host/...`), since it is kept in the store.
+ */
+export async function remoteUrl(root: string, remote: string): Promise<string> {
+  const { stdout } = await runGit(['remote', 'get-url', '--', remote], { cwd: root });
+  return stdout.trim().replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/@]*@/, '$1');
+}
+
 /** The handoff refs on the remote (all, or one name), as ref → commit. */
 export async function listRemoteHandoffs(
   root: string,
