@@ -9,6 +9,7 @@ import { changesNothing, type RestorePlan } from '../core/snapshot.js';
 import { WORDS } from '../core/surface.js';
 import { fetchIntoStore, handoffRef, listRemoteHandoffs } from '../git/handoff-remote.js';
 import { copyCommitIntoProject } from '../git/objects.js';
+import { locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import { writePulledFiles } from '../store/pulled-files.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
@@ -20,6 +21,7 @@ import {
   leftOutEntry,
   objectDirs,
   openHandoff,
+  projectTreeOf,
   readHandoffCommit,
 } from './handoff-common.js';
 import { handoffSeen } from './handoff-seen.js';
@@ -63,6 +65,8 @@ export async function pullHandoff(
     );
   }
   const objects = await objectDirs(store);
+  // Where this project is in its repository: a handoff applies in the folder it was pushed from.
+  const folderHere = (await locateRepo(root.root))?.prefix.replace(/\/$/, '') ?? '';
   // This project's redaction settings as they are before the pull: the same redactor a save here uses.
   // Security: not the handoff's own, whose exemptions would let its secrets through.
   const redaction = await loadRedactionConfig(deps.fs, deps.env, root.root);
@@ -78,7 +82,9 @@ export async function pullHandoff(
     });
     // What the fetch brought is in the store's size from now on, like what a snapshot adds (issue 26).
     store.noteAdded(Math.max(0, (await store.objectBytes()) - before));
-    const { meta, tree } = await readHandoffCommit(store, commit);
+    const read = await readHandoffCommit(store, commit);
+    const meta = read.meta;
+    const tree = await projectTreeOf(store, { ...read, name, remote }, folderHere);
     // What came from the remote is checked like any file we load, before anything is applied; then
     // redacted and marked as the other person's words (issue 26, audit items 5 and 7).
     const redactor = new Redactor(redaction.config);
