@@ -146,7 +146,7 @@ export async function pushHandoff(
     remote,
     commit,
     ref,
-    request.force ? 'force' : { expected: await seen.last() },
+    request.force ? 'force' : { expected: await seen.last(), seenElsewhere: await seen.everywhere() },
     objects.store,
     deps.surface,
     { verify: request.verify },

@@ -13,9 +13,9 @@ const SEEN_FILE = 'handoffs-seen.json';
  * This machine's record of one handoff on one remote: the commit it last pushed or pulled there, which a
  * push expects to find (else the handoff is someone else's). The remote is known by its URL as git
  * resolves it (`insteadOf` applied), not by its name: a trial's `git remote rename origin upstream` had
- * this machine's own handoff refused as another machine's. A URL changed since (`git remote set-url`, a
- * new `insteadOf`) names another remote, whose handoffs this machine has not seen. Records that versions
- * before this one keyed by the remote's name are still read, so an upgrade refuses no push.
+ * this machine's own handoff refused as another machine's. After a URL changes (`git remote set-url`, a
+ * new `insteadOf`), a push still knows the handoff there by its commit (see `everywhere`). Records that
+ * versions before this one keyed by the remote's name are still read, so an upgrade refuses no push.
  */
 export async function handoffSeen(store: SnapshotStore, root: string, remote: string, ref: string) {
   // `url:` cannot start a remote's name (no `:` in one), so no key of the older form reads as one of these.
@@ -26,6 +26,11 @@ export async function handoffSeen(store: SnapshotStore, root: string, remote: st
     async last(): Promise<string | null> {
       const seen = await readSeen(store);
       return seen[key] ?? seen[byName] ?? null;
+    },
+    /** Every commit this machine remembers for this handoff's name, on any remote (any URL, any name). */
+    async everywhere(): Promise<string[]> {
+      const seen = await readSeen(store);
+      return Object.entries(seen).flatMap(([at, commit]) => (at.endsWith(`\n${ref}`) ? [commit] : []));
     },
     /** Remembers `commit` (null: the handoff is gone), and drops the older record by name. */
     async remember(commit: string | null): Promise<void> {

@@ -66,6 +66,25 @@ describe("a remote renamed or reached under another spelling keeps this machine'
     expect(readFileSync(seenFile(a), 'utf8')).not.toContain('short:');
   });
 
+  it('origin set to a new address of the same repository: the handoff there is the one this machine pushed, so its own', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    // Another URL for the same repository (as https to ssh): a plain path instead of file://.
+    git(a.root, 'remote', 'set-url', 'origin', bare);
+    writeTree(a.root, { 'src/app.ts': 'A2\n' });
+    const pushed = await cli(a, 'handoff', 'push');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    // And someone else's push there since is still refused, at either address.
+    const b = machine(`file://${bare}`, 'Bob');
+    expect((await cli(b, 'handoff', 'pull', '--yes')).code).toBe(0);
+    expect((await cli(b, 'handoff', 'push')).code).toBe(0);
+    git(a.root, 'remote', 'set-url', 'origin', `file://${bare}`);
+    const refused = await cli(a, 'handoff', 'push');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('changed since this machine last pushed or pulled it');
+  });
+
   it('origin set to another repository holding a handoff of that name: that one is another machine’s', async () => {
     const first = bareRemote().bare;
     const second = bareRemote().bare;
