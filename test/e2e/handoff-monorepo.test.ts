@@ -96,6 +96,22 @@ describe('a handoff from a package of a monorepo', () => {
     expect(git(b.root, 'status', '--porcelain')).toBe(' M packages/app/a.ts\n');
   });
 
+  it('a package with every file deleted: its folder leaves the handoff’s tree, and a pull deletes them', async () => {
+    const { bare } = bareRemote(REPO);
+    const a = machine(`file://${bare}`, 'Alice');
+    const app = inFolder(a, 'packages/app');
+    unlinkSync(path.join(app.root, 'a.ts'));
+    unlinkSync(path.join(app.root, 'b.ts'));
+    const pushed = await cli(app, 'handoff', 'push', '--json');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(JSON.parse(pushed.stdout).files).toEqual({ added: [], modified: [], deleted: ['a.ts', 'b.ts'] });
+    expect(inBare(bare, 'ls-tree', '--name-only', `${REF}:packages`)).toBe('lib');
+    const b = machine(`file://${bare}`, 'Bob');
+    const pulled = await cli(inFolder(b, 'packages/app'), 'handoff', 'pull', '--yes');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(git(b.root, 'status', '--porcelain')).toBe(' D packages/app/a.ts\n D packages/app/b.ts\n');
+  });
+
   it('a handoff from the repository’s top folder names it, and is pulled there, not in a package', async () => {
     const { bare } = bareRemote(REPO);
     const a = machine(`file://${bare}`, 'Alice');
@@ -108,5 +124,28 @@ describe('a handoff from a package of a monorepo', () => {
     expect(refused.stderr).toContain("was pushed from the repository's top folder");
     expect((await cli(b, 'handoff', 'pull', '--yes')).code).toBe(0);
     expect(readFileSync(path.join(b.root, 'README.md'), 'utf8')).toBe('# Changed\n');
+  });
+
+  it('a folder from the remote that is no plain path in a repository is refused before anything is read from it', async () => {
+    const { bare } = bareRemote(REPO);
+    const a = machine(`file://${bare}`, 'Alice');
+    const app = inFolder(a, 'packages/app');
+    appendFileSync(path.join(app.root, 'a.ts'), 'x\n');
+    expect((await cli(app, 'handoff', 'push')).code).toBe(0);
+    const original = inBare(bare, 'rev-parse', REF);
+    const b = machine(`file://${bare}`, 'Bob');
+    const bApp = inFolder(b, 'packages/app');
+    for (const root of ['../packages/app', 'packages/.git', 'packages/app\nx', 'packages//app']) {
+      forgeHandoffMeta(bare, 'main', (meta) => ({ ...meta, root }), original);
+      const refused = await cli(bApp, 'handoff', 'pull', '--yes');
+      expect({ root, code: refused.code }).toEqual({ root, code: 1 });
+      expect(refused.stderr).toContain('is not a plain path in a repository');
+    }
+    // A folder with "handoff": 1, which versions before it would have written into the package whole.
+    forgeHandoffMeta(bare, 'main', (meta) => ({ ...meta, handoff: 1 }), original);
+    expect((await cli(bApp, 'handoff', 'pull', '--yes')).stderr).toContain(
+      'is not a handoff this tool wrote',
+    );
+    expect(git(b.root, 'status', '--porcelain')).toBe('');
   });
 });
