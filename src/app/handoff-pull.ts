@@ -109,7 +109,7 @@ export async function pullHandoff(
     const isCheckingOut = request.checkout === true && !isOnBase;
     // The plan of a --checkout is refused as the checkout itself is: a trial's dry run printed a plan,
     // and the command it suggested, that the real run then refused.
-    if (isCheckingOut) await requireCleanTree(root.root);
+    if (isCheckingOut) await requireCheckoutPossible(root.root, meta, objects.store);
     const baseMatches =
       isOnBase ||
       (isCheckingOut &&
@@ -214,28 +214,23 @@ function parseHandoffCheckpoint(
 
 /**
  * Switches the project to the handoff's base commit: its branch when that branch points there, else a
- * detached HEAD. Only on a clean tree (requireCleanTree, checked first). A base the repository lacks comes from the handoff itself
- * (`copyBase`: its objects only, never a fetch or a ref).
+ * detached HEAD. Only after requireCheckoutPossible. A base the repository lacks comes from the handoff
+ * itself (`copyBase`: its objects only, never a fetch or a ref).
  */
 async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Promise<void>): Promise<true> {
-  const isKnown = async () =>
-    (await runGit(['cat-file', '-e', `${meta.base}^{commit}`], { cwd: root, okExitCodes: [0, 1, 128] }))
-      .exitCode === 0;
   // The handoff carries its base's objects (the push sent them): no fetch needed (issue 26).
-  if (!(await isKnown())) await copyBase();
-  if (!(await isKnown()))
-    throw new CheckpointError(
-      'INVALID_INPUT',
-      `--checkout: commit ${meta.base} is not in this repository, nor in the handoff; run git fetch, then pull again (nothing was changed)`,
-    );
+  if (!(await hasCommit(root, meta.base))) await copyBase();
   const branch = await checkoutBranch(root, meta);
   const target = branch === null ? ['--detach', meta.base] : [branch];
   await runGit(['checkout', '--quiet', ...target], { cwd: root, timeoutMs: 5 * 60_000 });
   return true;
 }
 
-/** `--checkout` moves HEAD only over a clean tree (untracked files aside, as git's own checkout). */
-async function requireCleanTree(root: string): Promise<void> {
+/**
+ * What a checkout needs, checked for its plan (a dry run) as for the run: a clean tree (untracked files
+ * aside, as git's own checkout), and the base commit here or in the handoff (`storeObjects`).
+ */
+async function requireCheckoutPossible(root: string, meta: HandoffMeta, storeObjects: string): Promise<void> {
   const dirty = (
     await runGit(['status', '--porcelain', '--untracked-files=no'], { cwd: root })
   ).stdout.trim();
@@ -245,6 +240,21 @@ async function requireCleanTree(root: string): Promise<void> {
       'INVALID_INPUT',
       '--checkout: the working tree has uncommitted changes; commit or stash them first (nothing was changed)',
     );
+  if (!(await hasCommit(root, meta.base, storeObjects)))
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `--checkout: commit ${meta.base} is not in this repository, nor in the handoff; run git fetch, then pull again (nothing was changed)`,
+    );
+}
+
+/** Whether the project (with `storeObjects`, the store too) holds `commit`. */
+async function hasCommit(root: string, commit: string, storeObjects?: string): Promise<boolean> {
+  const { exitCode } = await runGit(['cat-file', '-e', `${commit}^{commit}`], {
+    cwd: root,
+    okExitCodes: [0, 1, 128],
+    ...(storeObjects === undefined ? {} : { extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: storeObjects } }),
+  });
+  return exitCode === 0;
 }
 
 /**

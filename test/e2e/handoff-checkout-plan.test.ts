@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt } from '../helpers/cli.js';
 import { git, writeTree } from '../helpers/fixtures.js';
-import { bareRemote, cli, machine } from '../helpers/handoff.js';
+import { bareRemote, cli, forgeHandoffMeta, machine } from '../helpers/handoff.js';
 
 beforeAll(assertBuilt);
 
@@ -39,5 +39,23 @@ describe('a --checkout plan on a dirty tree is refused as the checkout is', () =
     expect(planned.stdout).toContain('--checkout --yes');
     const applied = await cli(b, 'handoff', 'pull', '--checkout', '--yes');
     expect(applied.code, applied.stderr).toBe(0);
+  });
+
+  it('a base in neither this repository nor the handoff: the plan is refused as the run is', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    expect((await cli(a, 'handoff', 'push', '--name', 'nowhere')).code).toBe(0);
+    // A handoff whose metadata names a base it does not carry (a client of its own made it).
+    forgeHandoffMeta(bare, 'nowhere', (meta) => ({
+      ...meta,
+      base: '0123456789abcdef0123456789abcdef01234567',
+    }));
+    const real = await cli(b, 'handoff', 'pull', '--name', 'nowhere', '--checkout', '--yes');
+    expect(real.code).toBe(2);
+    expect(real.stderr).toContain('is not in this repository, nor in the handoff');
+    const plan = await cli(b, 'handoff', 'pull', '--name', 'nowhere', '--checkout', '--dry-run');
+    expect({ code: plan.code, stderr: plan.stderr }).toEqual({ code: 2, stderr: real.stderr });
+    expect(plan.stdout).toBe('');
   });
 });
