@@ -1,4 +1,3 @@
-import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { LeftOut, LeftOutKind } from '../core/drift.js';
 import { CheckpointError, describeError } from '../core/errors.js';
@@ -9,22 +8,26 @@ import { clip } from '../core/text.js';
 import { checkHandoffName, chooseRemote } from '../git/handoff-remote.js';
 import { readHeadFast } from '../git/repo.js';
 import { runGit } from '../git/run.js';
-import { writeFileAtomic } from '../store/atomic-write.js';
-import { nodeFs } from '../store/fs-seam.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { StoreGit } from '../store/store-git.js';
-import { ensurePrivateDirs } from '../store/store-setup.js';
 import type { AppDeps } from './deps.js';
 import { openStore } from './rewind.js';
 import type { RootContext } from './save.js';
 
 export type { LeftOut } from '../core/drift.js';
 
-/** What push, pull, list and drop share: the commit's metadata, the store's objects, what was seen. */
+/** What push, pull, list and drop share: the commit's metadata, the store's objects. */
 
 /** What a handoff commit carries besides its tree, as JSON after the first line of its message. */
 export interface HandoffMeta {
-  handoff: 1;
+  /** 2 when `root` is a folder: the tree is the whole repository's (versions before it refuse those). */
+  handoff: 1 | 2;
+  /**
+   * The project's folder in its repository ('' at its top; no trailing `/`). From it on, the commit's
+   * tree is HEAD's with that folder replaced by the project's snapshot. Absent in handoffs pushed before
+   * it, whose tree is the project's own.
+   */
+  root?: string;
   name: string;
   branch: string | null;
   base: string;
@@ -66,9 +69,6 @@ export function leftOutEntry(leftOut: readonly LeftOut[], file: string): LeftOut
     (entry) => entry.path === file || (entry.path.endsWith('/') && file.startsWith(entry.path)),
   );
 }
-
-/** Where this machine remembers each handoff ref as it last pushed or pulled it. */
-const SEEN_FILE = 'handoffs-seen.json';
 
 /**
  * Where both ends of a handoff start: the project's store, its HEAD (a handoff needs a commit to build
@@ -133,7 +133,7 @@ export async function readHandoffCommit(
   } catch {
     meta = {} as HandoffMeta;
   }
-  if (!tree || meta.handoff !== 1 || !isHandoffMeta(meta))
+  if (!tree || (meta.handoff !== 1 && meta.handoff !== 2) || !isHandoffMeta(meta))
     throw new CheckpointError('CORRUPT', `commit ${commit} is not a handoff this tool wrote`);
   // Security: from the remote: only well-formed entries of a known kind are kept.
   meta.leftOut = Array.isArray(meta.leftOut)
@@ -166,7 +166,10 @@ function isHandoffMeta(meta: HandoffMeta): boolean {
     text(meta.author) &&
     text(meta.createdAt) &&
     (meta.goal === null || text(meta.goal)) &&
-    (meta.checkpoint === null || text(meta.checkpoint))
+    (meta.checkpoint === null || text(meta.checkpoint)) &&
+    (meta.root === undefined
+      ? meta.handoff === 1
+      : text(meta.root) && (meta.root !== '') === (meta.handoff === 2))
   );
 }
 
@@ -193,7 +196,53 @@ function unsafeReference(meta: HandoffMeta): string | null {
       branch.startsWith('/'))
   )
     return `its branch ${shown(branch)} is not a plain branch name`;
+  const root = meta.root ?? '';
+  if (
+    root !== '' &&
+    (root
+      .split('/')
+      .some((name) => name === '' || name === '.' || name === '..' || name.toLowerCase() === '.git') ||
+      [...root].some((char) => char < ' ' || char === '\u007f'))
+  )
+    return `its folder ${shown(root)} is not a plain path in a repository`;
   return null;
+}
+
+/**
+ * The tree a pull makes the project equal to. A handoff that names its folder (`root`) holds the whole
+ * repository, the project in that folder: pulled in the same folder only, where it was pushed from (a
+ * package's handoff pulled in another package, or at the repository's top, would write one over the
+ * other). One pushed before it holds the project's own tree.
+ */
+export async function projectTreeOf(
+  store: SnapshotStore,
+  handoff: { tree: string; meta: HandoffMeta; name: string; remote: string },
+  folderHere: string,
+): Promise<string> {
+  const { tree, meta } = handoff;
+  if (meta.root === undefined) return tree;
+  if (meta.root !== folderHere) {
+    const where = (folder: string) =>
+      folder === '' ? "the repository's top folder" : `the folder '${escapeControls(folder)}'`;
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `handoff '${handoff.name}' on remote '${escapeControls(handoff.remote)}' was pushed from ${where(meta.root)} of the repository, and this project is ${where(folderHere)}: run the pull in ${where(meta.root)} (nothing was changed)`,
+    );
+  }
+  if (meta.root === '') return tree;
+  const { stdout } = await store.git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], {
+    input: `${tree}:${meta.root}\n`,
+  });
+  const [oid, type] = stdout.trim().split(' ');
+  // A project with no file left: git stores no empty folder.
+  if (type === 'missing' || type === undefined)
+    return (await store.git(['mktree', '-z'], { input: '' })).stdout.trim();
+  if (type !== 'tree' || oid === undefined)
+    throw new CheckpointError(
+      'CORRUPT',
+      `handoff '${handoff.name}' is refused: its folder '${escapeControls(meta.root)}' is not a folder in its tree; nothing was changed`,
+    );
+  return oid;
 }
 
 export async function objectDirs(store: SnapshotStore): Promise<{ store: string; project: string }> {
@@ -210,29 +259,6 @@ export function storeGitWithProject(store: SnapshotStore, objects: { project: st
       ...options,
       extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: objects.project, ...options.extraEnv },
     });
-}
-
-export async function readSeen(store: SnapshotStore): Promise<Record<string, string>> {
-  try {
-    return JSON.parse(await fsp.readFile(path.join(store.storeDir, SEEN_FILE), 'utf8')) as Record<
-      string,
-      string
-    >;
-  } catch {
-    return {};
-  }
-}
-
-export async function writeSeen(store: SnapshotStore, seen: Record<string, string>): Promise<void> {
-  // The store may not exist yet (a drop in a fresh clone): its folders first, owner-only.
-  await ensurePrivateDirs([
-    path.dirname(path.dirname(store.storeDir)),
-    path.dirname(store.storeDir),
-    store.storeDir,
-  ]);
-  writeFileAtomic(nodeFs, path.join(store.storeDir, SEEN_FILE), `${JSON.stringify(seen)}\n`, {
-    durable: false,
-  });
 }
 
 /**

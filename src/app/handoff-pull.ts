@@ -9,6 +9,7 @@ import { changesNothing, type RestorePlan } from '../core/snapshot.js';
 import { WORDS } from '../core/surface.js';
 import { fetchIntoStore, handoffRef, listRemoteHandoffs } from '../git/handoff-remote.js';
 import { copyCommitIntoProject } from '../git/objects.js';
+import { locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import { writePulledFiles } from '../store/pulled-files.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
@@ -20,10 +21,10 @@ import {
   leftOutEntry,
   objectDirs,
   openHandoff,
+  projectTreeOf,
   readHandoffCommit,
-  readSeen,
-  writeSeen,
 } from './handoff-common.js';
+import { handoffSeen } from './handoff-seen.js';
 import { loadRedactionConfig } from './redaction.js';
 import { restoreTreeLocked } from './rewind.js';
 import type { RootContext } from './save.js';
@@ -64,6 +65,8 @@ export async function pullHandoff(
     );
   }
   const objects = await objectDirs(store);
+  // Where this project is in its repository: a handoff applies in the folder it was pushed from.
+  const folderHere = (await locateRepo(root.root))?.prefix.replace(/\/$/, '') ?? '';
   // This project's redaction settings as they are before the pull: the same redactor a save here uses.
   // Security: not the handoff's own, whose exemptions would let its secrets through.
   const redaction = await loadRedactionConfig(deps.fs, deps.env, root.root);
@@ -79,7 +82,9 @@ export async function pullHandoff(
     });
     // What the fetch brought is in the store's size from now on, like what a snapshot adds (issue 26).
     store.noteAdded(Math.max(0, (await store.objectBytes()) - before));
-    const { meta, tree } = await readHandoffCommit(store, commit);
+    const read = await readHandoffCommit(store, commit);
+    const meta = read.meta;
+    const tree = await projectTreeOf(store, { ...read, name, remote }, folderHere);
     // What came from the remote is checked like any file we load, before anything is applied; then
     // redacted and marked as the other person's words (issue 26, audit items 5 and 7).
     const redactor = new Redactor(redaction.config);
@@ -101,9 +106,13 @@ export async function pullHandoff(
           : redactor.text(meta.goal)
         : (checkpoint.goal.primary.split('\n')[0] ?? null);
     const isOnBase = head.head === meta.base;
+    const isCheckingOut = request.checkout === true && !isOnBase;
+    // The plan of a --checkout is refused as the checkout itself is: a trial's dry run printed a plan,
+    // and the command it suggested, that the real run then refused.
+    if (isCheckingOut) await requireCheckoutPossible(root.root, meta, objects.store);
     const baseMatches =
       isOnBase ||
-      (request.checkout === true &&
+      (isCheckingOut &&
         !request.dryRun &&
         (await checkOutBase(root.root, meta, () =>
           copyCommitIntoProject({ root: root.root, storeObjects: objects.store }, meta.base),
@@ -168,9 +177,7 @@ export async function pullHandoff(
       ownCheckpoint: done.plan.checkpoint === undefined || done.plan.checkpoint.current?.id === checkpoint.id,
     });
   }
-  const seen = await readSeen(store);
-  seen[`${remote}\n${ref}`] = commit;
-  await writeSeen(store, seen);
+  await (await handoffSeen(store, root.root, remote, ref)).remember(commit);
   return {
     ...summary,
     applied: true,
@@ -207,10 +214,23 @@ function parseHandoffCheckpoint(
 
 /**
  * Switches the project to the handoff's base commit: its branch when that branch points there, else a
- * detached HEAD. Only on a clean tree. A base the repository lacks comes from the handoff itself
- * (`copyBase`: its objects only, never a fetch or a ref).
+ * detached HEAD. Only after requireCheckoutPossible. A base the repository lacks comes from the handoff
+ * itself (`copyBase`: its objects only, never a fetch or a ref).
  */
 async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Promise<void>): Promise<true> {
+  // The handoff carries its base's objects (the push sent them): no fetch needed (issue 26).
+  if (!(await hasCommit(root, meta.base))) await copyBase();
+  const branch = await checkoutBranch(root, meta);
+  const target = branch === null ? ['--detach', meta.base] : [branch];
+  await runGit(['checkout', '--quiet', ...target], { cwd: root, timeoutMs: 5 * 60_000 });
+  return true;
+}
+
+/**
+ * What a checkout needs, checked for its plan (a dry run) as for the run: a clean tree (untracked files
+ * aside, as git's own checkout), and the base commit here or in the handoff (`storeObjects`).
+ */
+async function requireCheckoutPossible(root: string, meta: HandoffMeta, storeObjects: string): Promise<void> {
   const dirty = (
     await runGit(['status', '--porcelain', '--untracked-files=no'], { cwd: root })
   ).stdout.trim();
@@ -220,20 +240,21 @@ async function checkOutBase(root: string, meta: HandoffMeta, copyBase: () => Pro
       'INVALID_INPUT',
       '--checkout: the working tree has uncommitted changes; commit or stash them first (nothing was changed)',
     );
-  const isKnown = async () =>
-    (await runGit(['cat-file', '-e', `${meta.base}^{commit}`], { cwd: root, okExitCodes: [0, 1, 128] }))
-      .exitCode === 0;
-  // The handoff carries its base's objects (the push sent them): no fetch needed (issue 26).
-  if (!(await isKnown())) await copyBase();
-  if (!(await isKnown()))
+  if (!(await hasCommit(root, meta.base, storeObjects)))
     throw new CheckpointError(
       'INVALID_INPUT',
       `--checkout: commit ${meta.base} is not in this repository, nor in the handoff; run git fetch, then pull again (nothing was changed)`,
     );
-  const branch = await checkoutBranch(root, meta);
-  const target = branch === null ? ['--detach', meta.base] : [branch];
-  await runGit(['checkout', '--quiet', ...target], { cwd: root, timeoutMs: 5 * 60_000 });
-  return true;
+}
+
+/** Whether the project (with `storeObjects`, the store too) holds `commit`. */
+async function hasCommit(root: string, commit: string, storeObjects?: string): Promise<boolean> {
+  const { exitCode } = await runGit(['cat-file', '-e', `${commit}^{commit}`], {
+    cwd: root,
+    okExitCodes: [0, 1, 128],
+    ...(storeObjects === undefined ? {} : { extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: storeObjects } }),
+  });
+  return exitCode === 0;
 }
 
 /**

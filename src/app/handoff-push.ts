@@ -3,9 +3,11 @@ import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { handoffMessage } from '../core/handoff-message.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { handoffRef, pushFromStore } from '../git/handoff-remote.js';
+import { locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { changesBetween } from '../store/snapshot-diff.js';
+import { graftTree } from '../store/tree-graft.js';
 import type { TreeChange } from '../store/worktree-writer.js';
 import type { AppDeps } from './deps.js';
 import {
@@ -14,11 +16,10 @@ import {
   leftOutOf,
   objectDirs,
   openHandoff,
-  readSeen,
   storeGitWithProject,
-  writeSeen,
 } from './handoff-common.js';
 import { type GateFinding, scanHandoffPush } from './handoff-gate.js';
+import { handoffSeen } from './handoff-seen.js';
 import { takeSnapshot } from './rewind.js';
 import type { RootContext } from './save.js';
 
@@ -85,7 +86,13 @@ export async function pushHandoff(
   // Security: ignored files a snapshot includes (snapshotIncludeIgnored: .env and the like) never leave the machine.
   const tree = await store.withLock(() => store.withoutIncludedIgnored(snapshot.tree));
   const git = storeGitWithProject(store, objects);
-  const files = filesOf(await changesBetween(git, head.head, tree));
+  // A project in a folder of its repository (a monorepo's package) hands off HEAD's tree with that folder
+  // replaced, so that the commit shows only its changes; the counts are the project's (a trial: a package's
+  // tree on the whole repository's HEAD listed every file outside it as deleted).
+  const folder = (await locateRepo(root.root))?.prefix.replace(/\/$/, '') ?? '';
+  const handoffTree =
+    folder === '' ? tree : await store.withLock(() => graftTree(git, store.gitDir, head.head, folder, tree));
+  const files = filesOf(await changesBetween(git, head.head, handoffTree), folder);
 
   const author = (
     await runGit(['var', 'GIT_AUTHOR_IDENT'], {
@@ -97,7 +104,10 @@ export async function pushHandoff(
     .replace(/\s+\d+\s+[+-]\d{4}\s*$/, '')
     .trim();
   const meta: HandoffMeta = {
-    handoff: 1,
+    // 2: the tree is the repository's, the project in `root`; versions before it refuse such a handoff
+    // rather than write the whole repository into the project.
+    handoff: folder === '' ? 1 : 2,
+    root: folder,
     name,
     branch: head.branch,
     base: head.head,
@@ -108,7 +118,7 @@ export async function pushHandoff(
     leftOut: leftOutOf(snapshot.skipped),
   };
   const commit = (
-    await git(['commit-tree', '--no-gpg-sign', tree, '-p', head.head, '-F', '-'], {
+    await git(['commit-tree', '--no-gpg-sign', handoffTree, '-p', head.head, '-F', '-'], {
       input: handoffMessage(name, meta),
     })
   ).stdout.trim();
@@ -130,20 +140,18 @@ export async function pushHandoff(
   }
 
   const ref = handoffRef(name);
-  const seen = await readSeen(store);
-  const key = `${remote}\n${ref}`;
+  const seen = await handoffSeen(store, root.root, remote, ref);
   await pushFromStore(
     root.root,
     remote,
     commit,
     ref,
-    request.force ? 'force' : { expected: seen[key] ?? null },
+    request.force ? 'force' : { expected: await seen.last(), seenElsewhere: await seen.everywhere() },
     objects.store,
     deps.surface,
     { verify: request.verify },
   );
-  seen[key] = commit;
-  await writeSeen(store, seen);
+  await seen.remember(commit);
   return {
     pushed: true,
     author: meta.author,
@@ -197,12 +205,15 @@ function authorEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(names.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
 }
 
-function filesOf(changes: readonly TreeChange[]): HandoffFiles {
+/** The changes, with paths from the project's folder (`folder` in the repository, '' at its top). */
+function filesOf(changes: readonly TreeChange[], folder: string): HandoffFiles {
   const files: HandoffFiles = { added: [], modified: [], deleted: [] };
+  const within = folder === '' ? '' : `${folder}/`;
   for (const change of changes) {
-    if (change.status === 'A') files.added.push(change.path);
-    else if (change.status === 'D') files.deleted.push(change.path);
-    else files.modified.push(change.path);
+    const file = change.path.slice(within.length);
+    if (change.status === 'A') files.added.push(file);
+    else if (change.status === 'D') files.deleted.push(file);
+    else files.modified.push(file);
   }
   return files;
 }

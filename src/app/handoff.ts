@@ -12,15 +12,8 @@ import {
   listRemoteHandoffs,
 } from '../git/handoff-remote.js';
 import type { AppDeps } from './deps.js';
-import {
-  goalOf,
-  type HandoffMeta,
-  objectDirs,
-  readHandoffCommit,
-  readSeen,
-  requireHead,
-  writeSeen,
-} from './handoff-common.js';
+import { goalOf, type HandoffMeta, objectDirs, readHandoffCommit, requireHead } from './handoff-common.js';
+import { handoffSeen } from './handoff-seen.js';
 import { loadRedactionConfig } from './redaction.js';
 import { openStore } from './rewind.js';
 
@@ -120,8 +113,6 @@ export async function dropHandoff(
   const dropped = await deleteRemoteRef(root.root, remote, ref, commit, {
     verify: request.verify ?? true,
   });
-  const seen = await readSeen(store);
-  delete seen[`${remote}\n${ref}`];
-  await writeSeen(store, seen);
+  await (await handoffSeen(store, root.root, remote, ref)).remember(null);
   return { remote, ref, commit, dropped };
 }

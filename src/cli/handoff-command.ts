@@ -94,7 +94,12 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       refuseEmptyRemote(options.remote);
       const request = { projectRoot: ctx.root, remote: options.remote, name: options.name };
       const [{ pullHandoff }, { renderPull, renderPullCheckout }] = await loadHandoff();
-      const plan = await pullHandoff(ctx.deps, { ...request, dryRun: true });
+      // With --checkout, so that a plan the checkout would refuse (a dirty tree) is refused as the run is.
+      const plan = await pullHandoff(ctx.deps, {
+        ...request,
+        dryRun: true,
+        checkout: options.checkout === true,
+      });
       const json = (outcome: typeof plan) => ({
         ref: outcome.ref,
         commit: outcome.commit,

@@ -94,6 +94,16 @@ function checkRemoteName(remote: string, surface: Surface): void {
     );
 }
 
+/**
+ * The remote's URL as git resolves it (`insteadOf` applied), which names the repository whatever the
+ * remote is called here; no network call. Security: without the user and password a URL may carry
+ * (`https://user:token@host/...`), since it is kept in the store.
+ */
+export async function remoteUrl(root: string, remote: string): Promise<string> {
+  const { stdout } = await runGit(['remote', 'get-url', '--', remote], { cwd: root });
+  return stdout.trim().replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/@]*@/, '$1');
+}
+
 /** The handoff refs on the remote (all, or one name), as ref → commit. */
 export async function listRemoteHandoffs(
   root: string,
@@ -288,15 +298,16 @@ async function objectTypes(
 
 /**
  * Pushes a commit of the store to the handoff ref. `expected` is the remote's ref as this machine last
- * saw it (`null`: must not exist yet); `force` replaces whatever is there. `surface`: whose words a
- * refusal says how to replace it in. With `verify`, the project's pre-push hook runs, as for `git push`.
+ * saw it (`null`: must not exist yet); `seenElsewhere`, the commits this machine pushed or pulled under
+ * that name on any remote; `force` replaces whatever is there. `surface`: whose words a refusal says how
+ * to replace it in. With `verify`, the project's pre-push hook runs, as for `git push`.
  */
 export async function pushFromStore(
   root: string,
   remote: string,
   commit: string,
   ref: string,
-  lease: { expected: string | null } | 'force',
+  lease: { expected: string | null; seenElsewhere?: readonly string[] } | 'force',
   storeObjects: string,
   surface: Surface,
   options: { verify: boolean },
@@ -327,14 +338,15 @@ export async function pushFromStore(
     case 'stale':
       break;
   }
+  const now = lease === 'force' ? undefined : (await listRemoteHandoffs(root, remote, name)).get(ref);
   // A handoff dropped since this machine last saw it is nobody's work any more: push it as a new one
   // (and still refuse if someone pushed one under that name meanwhile).
-  if (
-    lease !== 'force' &&
-    lease.expected !== null &&
-    !(await listRemoteHandoffs(root, remote, name)).has(ref)
-  )
+  if (lease !== 'force' && lease.expected !== null && now === undefined)
     return pushFromStore(root, remote, commit, ref, { expected: null }, storeObjects, surface, options);
+  // One this machine pushed or pulled, known here under another remote's URL (one whose URL the user
+  // changed, from https to ssh say): the commit is that very handoff, so it is this machine's to replace.
+  if (lease !== 'force' && now !== undefined && now !== lease.expected && lease.seenElsewhere?.includes(now))
+    return pushFromStore(root, remote, commit, ref, { expected: now }, storeObjects, surface, options);
   // Never pushed or pulled here: not a handoff that "changed", but another machine's (issue 26).
   if (lease !== 'force' && lease.expected === null)
     throw new CheckpointError(

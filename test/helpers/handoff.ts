@@ -17,18 +17,21 @@ export function machine(url: string, user: string): Machine {
   return { root, env: { CHECKPOINT_STORE_DIR: tempDir(`handoff-store-${user}-`) } };
 }
 
-/** A bare repository with one commit on `main`, as a project's remote. */
-export function bareRemote(): { bare: string } {
+/** The files of the remote's first commit, by default. */
+const SEED_TREE = {
+  '.gitignore': '.claude-checkpoint*\n*.log\n',
+  'src/app.ts': 'export const app = 1;\n',
+  'src/old.ts': 'old\n',
+  'README.md': '# Project\n',
+};
+
+/** A bare repository with one commit on `main` (`tree`'s files), as a project's remote. */
+export function bareRemote(tree: Parameters<typeof writeTree>[1] = SEED_TREE): { bare: string } {
   const seed = tempDir('handoff-seed-');
   git(seed, 'init', '-q', '-b', 'main');
   git(seed, 'config', 'user.name', 'Seed');
   git(seed, 'config', 'user.email', 'seed@example.com');
-  writeTree(seed, {
-    '.gitignore': '.claude-checkpoint*\n*.log\n',
-    'src/app.ts': 'export const app = 1;\n',
-    'src/old.ts': 'old\n',
-    'README.md': '# Project\n',
-  });
+  writeTree(seed, tree);
   git(seed, 'add', '-A');
   git(seed, 'commit', '-q', '-m', 'initial');
   const bare = path.join(tempDir('handoff-remote-'), 'project.git');
@@ -63,6 +66,8 @@ export function forgeHandoffMeta(
   change: (meta: Record<string, unknown>) => Record<string, unknown>,
   /** The handoff commit to forge from (the ref's by default), for a test that forges one several ways. */
   from = `refs/claude-checkpoint/handoff/${name}`,
+  /** The tree to forge it with (the original's by default): an earlier version's form of the tree. */
+  tree?: string,
 ): string {
   const ref = `refs/claude-checkpoint/handoff/${name}`;
   const original = execFileSync('git', ['cat-file', 'commit', from], { cwd: bare, encoding: 'utf8' });
@@ -70,7 +75,7 @@ export function forgeHandoffMeta(
   const meta = JSON.parse(body.slice(body.indexOf('\n\n') + 2)) as Record<string, unknown>;
   const forged = execFileSync(
     'git',
-    ['commit-tree', /^tree (\S+)/m.exec(headers)?.[1] ?? '', '-p', String(meta.base), '-F', '-'],
+    ['commit-tree', tree ?? /^tree (\S+)/m.exec(headers)?.[1] ?? '', '-p', String(meta.base), '-F', '-'],
     {
       cwd: bare,
       encoding: 'utf8',

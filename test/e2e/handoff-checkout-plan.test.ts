@@ -1,0 +1,61 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt } from '../helpers/cli.js';
+import { git, writeTree } from '../helpers/fixtures.js';
+import { bareRemote, cli, forgeHandoffMeta, machine } from '../helpers/handoff.js';
+
+beforeAll(assertBuilt);
+
+/**
+ * A trial: `handoff pull --checkout --dry-run` on a dirty tree printed a plan and "Apply it with: ...
+ * --checkout --yes", which then exited 2 on the dirty tree. Every plan of a --checkout is refused as the
+ * checkout itself is, with the same exit code and words, and suggests nothing.
+ */
+describe('a --checkout plan on a dirty tree is refused as the checkout is', () => {
+  it('--dry-run, and a pull with no terminal to confirm on, exit 2 as the real run does', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { 'src/feature.ts': 'on A only\n' });
+    git(a.root, 'add', '-A');
+    git(a.root, 'commit', '-q', '-m', 'A, unpushed');
+    writeTree(a.root, { 'src/app.ts': 'A, uncommitted\n' });
+    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    writeTree(b.root, { 'README.md': '# Edited here\n' });
+
+    const real = await cli(b, 'handoff', 'pull', '--checkout', '--yes');
+    expect(real.code).toBe(2);
+    const refusal = real.stderr;
+    expect(refusal).toContain('--checkout: the working tree has uncommitted changes');
+    for (const args of [['--checkout', '--dry-run'], ['--checkout', '--dry-run', '--json'], ['--checkout']]) {
+      const plan = await cli(b, 'handoff', 'pull', ...args);
+      expect({ args, code: plan.code, stderr: plan.stderr }).toEqual({ args, code: 2, stderr: refusal });
+      expect(plan.stdout).not.toContain('--yes');
+    }
+
+    // Clean again: the dry run shows the checkout, and the command it suggests goes through.
+    git(b.root, 'checkout', '--quiet', '--', 'README.md');
+    const planned = await cli(b, 'handoff', 'pull', '--checkout', '--dry-run');
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toContain('--checkout --yes');
+    const applied = await cli(b, 'handoff', 'pull', '--checkout', '--yes');
+    expect(applied.code, applied.stderr).toBe(0);
+  });
+
+  it('a base in neither this repository nor the handoff: the plan is refused as the run is', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    expect((await cli(a, 'handoff', 'push', '--name', 'nowhere')).code).toBe(0);
+    // A handoff whose metadata names a base it does not carry (a client of its own made it).
+    forgeHandoffMeta(bare, 'nowhere', (meta) => ({
+      ...meta,
+      base: '0123456789abcdef0123456789abcdef01234567',
+    }));
+    const real = await cli(b, 'handoff', 'pull', '--name', 'nowhere', '--checkout', '--yes');
+    expect(real.code).toBe(2);
+    expect(real.stderr).toContain('is not in this repository, nor in the handoff');
+    const plan = await cli(b, 'handoff', 'pull', '--name', 'nowhere', '--checkout', '--dry-run');
+    expect({ code: plan.code, stderr: plan.stderr }).toEqual({ code: 2, stderr: real.stderr });
+    expect(plan.stdout).toBe('');
+  });
+});

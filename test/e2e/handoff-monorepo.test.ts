@@ -1,0 +1,151 @@
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, readFileSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt } from '../helpers/cli.js';
+import { git, writeTree } from '../helpers/fixtures.js';
+import { bareRemote, cli, forgeHandoffMeta, type Machine, machine } from '../helpers/handoff.js';
+import { readTree } from '../helpers/tree.js';
+
+beforeAll(assertBuilt);
+
+/**
+ * A project in a folder of its repository (a monorepo's package). A trial: one modified file was pushed
+ * as "1 added, 0 modified, 3 deleted", and `git show --stat` of the handoff showed every file outside the
+ * package deleted, as its tree was the package's alone on the whole repository's HEAD. The tree is now
+ * HEAD's with the package's folder replaced; a pull takes that folder, and still reads the earlier form.
+ */
+
+const REPO = {
+  '.gitignore': '.claude-checkpoint*\n',
+  'README.md': '# Monorepo\n',
+  'packages/app/a.ts': 'a\n',
+  'packages/app/b.ts': 'b\n',
+  'packages/lib/l.ts': 'l\n',
+};
+
+/** The same machine, its project the package in `folder`. */
+const inFolder = (m: Machine, folder: string): Machine => ({ ...m, root: path.join(m.root, folder) });
+
+const inBare = (bare: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd: bare, encoding: 'utf8' }).trim();
+
+const REF = 'refs/claude-checkpoint/handoff/main';
+
+describe('a handoff from a package of a monorepo', () => {
+  it('counts and shows only the package’s changes, and a pull applies them in the same package only', async () => {
+    const { bare } = bareRemote(REPO);
+    const a = machine(`file://${bare}`, 'Alice');
+    const app = inFolder(a, 'packages/app');
+    appendFileSync(path.join(app.root, 'a.ts'), 'x\n');
+    const pushed = await cli(app, 'handoff', 'push', '--json');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(JSON.parse(pushed.stdout).files).toEqual({ added: [], modified: ['a.ts'], deleted: [] });
+    // What a person inspecting the remote sees: the one real change, against the handoff's parent.
+    expect(inBare(bare, 'show', '--name-status', '--format=', REF)).toBe('M\tpackages/app/a.ts');
+    expect(inBare(bare, 'rev-parse', `${REF}:packages/lib`)).toBe(
+      inBare(bare, 'rev-parse', 'main:packages/lib'),
+    );
+
+    writeTree(app.root, { 'c.ts': 'c\n' });
+    unlinkSync(path.join(app.root, 'b.ts'));
+    const text = await cli(app, 'handoff', 'push');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('1 added, 1 modified, 1 deleted');
+    expect(inBare(bare, 'show', '--name-status', '--format=', REF).split('\n').sort()).toEqual([
+      'A\tpackages/app/c.ts',
+      'D\tpackages/app/b.ts',
+      'M\tpackages/app/a.ts',
+    ]);
+
+    const b = machine(`file://${bare}`, 'Bob');
+    const lib = inFolder(b, 'packages/lib');
+    const top = readTree(b.root, (file) => file.startsWith('.git/'));
+    for (const elsewhere of [lib, b]) {
+      const refused = await cli(elsewhere, 'handoff', 'pull', '--yes');
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("was pushed from the folder 'packages/app' of the repository");
+      expect(refused.stderr).toContain("run the pull in the folder 'packages/app'");
+    }
+    expect(readTree(b.root, (file) => file.startsWith('.git/'))).toEqual(top);
+
+    const pulled = await cli(inFolder(b, 'packages/app'), 'handoff', 'pull', '--yes');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    const own = (file: string) => file.startsWith('.git/') || file.startsWith('packages/app/.claude');
+    expect(readTree(b.root, own)).toEqual(readTree(a.root, own));
+  });
+
+  it('a handoff the previous version pushed from a package (its tree the package’s own) still pulls', async () => {
+    const { bare } = bareRemote(REPO);
+    const a = machine(`file://${bare}`, 'Alice');
+    const app = inFolder(a, 'packages/app');
+    appendFileSync(path.join(app.root, 'a.ts'), 'x\n');
+    expect((await cli(app, 'handoff', 'push')).code).toBe(0);
+    // As it was pushed before: the package's tree alone, and neither `root` nor `"handoff": 2`.
+    forgeHandoffMeta(
+      bare,
+      'main',
+      ({ root: _root, ...meta }) => ({ ...meta, handoff: 1 }),
+      REF,
+      inBare(bare, 'rev-parse', `${REF}:packages/app`),
+    );
+    const b = machine(`file://${bare}`, 'Bob');
+    const pulled = await cli(inFolder(b, 'packages/app'), 'handoff', 'pull', '--yes');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(readFileSync(path.join(b.root, 'packages/app/a.ts'), 'utf8')).toBe('a\nx\n');
+    expect(git(b.root, 'status', '--porcelain')).toBe(' M packages/app/a.ts\n');
+  });
+
+  it('a package with every file deleted: its folder leaves the handoff’s tree, and a pull deletes them', async () => {
+    const { bare } = bareRemote(REPO);
+    const a = machine(`file://${bare}`, 'Alice');
+    const app = inFolder(a, 'packages/app');
+    unlinkSync(path.join(app.root, 'a.ts'));
+    unlinkSync(path.join(app.root, 'b.ts'));
+    const pushed = await cli(app, 'handoff', 'push', '--json');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(JSON.parse(pushed.stdout).files).toEqual({ added: [], modified: [], deleted: ['a.ts', 'b.ts'] });
+    expect(inBare(bare, 'ls-tree', '--name-only', `${REF}:packages`)).toBe('lib');
+    const b = machine(`file://${bare}`, 'Bob');
+    const pulled = await cli(inFolder(b, 'packages/app'), 'handoff', 'pull', '--yes');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(git(b.root, 'status', '--porcelain')).toBe(' D packages/app/a.ts\n D packages/app/b.ts\n');
+  });
+
+  it('a handoff from the repository’s top folder names it, and is pulled there, not in a package', async () => {
+    const { bare } = bareRemote(REPO);
+    const a = machine(`file://${bare}`, 'Alice');
+    writeTree(a.root, { 'README.md': '# Changed\n' });
+    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    expect(JSON.parse(inBare(bare, 'log', '-1', '--format=%b', REF))).toMatchObject({ handoff: 1, root: '' });
+    const b = machine(`file://${bare}`, 'Bob');
+    const refused = await cli(inFolder(b, 'packages/app'), 'handoff', 'pull', '--yes');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("was pushed from the repository's top folder");
+    expect((await cli(b, 'handoff', 'pull', '--yes')).code).toBe(0);
+    expect(readFileSync(path.join(b.root, 'README.md'), 'utf8')).toBe('# Changed\n');
+  });
+
+  it('a folder from the remote that is no plain path in a repository is refused before anything is read from it', async () => {
+    const { bare } = bareRemote(REPO);
+    const a = machine(`file://${bare}`, 'Alice');
+    const app = inFolder(a, 'packages/app');
+    appendFileSync(path.join(app.root, 'a.ts'), 'x\n');
+    expect((await cli(app, 'handoff', 'push')).code).toBe(0);
+    const original = inBare(bare, 'rev-parse', REF);
+    const b = machine(`file://${bare}`, 'Bob');
+    const bApp = inFolder(b, 'packages/app');
+    for (const root of ['../packages/app', 'packages/.git', 'packages/app\nx', 'packages//app']) {
+      forgeHandoffMeta(bare, 'main', (meta) => ({ ...meta, root }), original);
+      const refused = await cli(bApp, 'handoff', 'pull', '--yes');
+      expect({ root, code: refused.code }).toEqual({ root, code: 1 });
+      expect(refused.stderr).toContain('is not a plain path in a repository');
+    }
+    // A folder with "handoff": 1, which versions before it would have written into the package whole.
+    forgeHandoffMeta(bare, 'main', (meta) => ({ ...meta, handoff: 1 }), original);
+    expect((await cli(bApp, 'handoff', 'pull', '--yes')).stderr).toContain(
+      'is not a handoff this tool wrote',
+    );
+    expect(git(b.root, 'status', '--porcelain')).toBe('');
+  });
+});
