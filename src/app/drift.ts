@@ -4,7 +4,6 @@ import {
   type CommitChange,
   changedOutsideRecorded,
   computeDrift,
-  computeListedDrift,
   type Drift,
 } from '../core/drift.js';
 import { offeredPathRedaction } from '../core/path-redaction.js';
@@ -20,7 +19,6 @@ import {
   type RepoLocation,
   type RepoState,
   type RepoUnreadable,
-  readHeadFast,
   readRepoStateOrReason,
 } from '../git/repo.js';
 import { gitEnvironment, isGitTimeout } from '../git/run.js';
@@ -28,14 +26,6 @@ import { readBaseline } from '../store/baseline-store.js';
 import { readOidMemory } from '../store/oid-memory.js';
 import { readPulledFiles } from '../store/pulled-files.js';
 import { defaultStoreBase, projectOurFolders, projectStoreDir } from '../store/store-location.js';
-
-/** A repository state (and remembered oids) a caller has already read, or is reading. */
-interface KnownRepo {
-  location: RepoLocation | null;
-  /** Read already, or being read (a load starts git's scan before it has read the checkpoint). */
-  repo: RepoState | RepoUnreadable | null | Promise<RepoState | RepoUnreadable | null>;
-  memory?: ReadonlyMap<string, RememberedOid>;
-}
 
 /**
  * Drift since the save, with as few git processes as the question allows (two when HEAD has not moved).
@@ -47,7 +37,12 @@ export async function detectDrift(
   checkpoint: Checkpoint,
   warnings: string[],
   env: NodeJS.ProcessEnv,
-  known?: KnownRepo,
+  known?: {
+    location: RepoLocation | null;
+    /** Read already, or being read (a load starts git's scan before it has read the checkpoint). */
+    repo: RepoState | RepoUnreadable | null | Promise<RepoState | RepoUnreadable | null>;
+    memory?: ReadonlyMap<string, RememberedOid>;
+  },
   options: {
     /** Receives the changed files' current content oids (what `handoff pull` records). */
     pulledFiles?: (drift: Drift, oidNow: ReadonlyMap<string, string | null>) => void;
@@ -55,7 +50,7 @@ export async function detectDrift(
     onUnchecked?: (reason: string) => void;
   } = {},
 ): Promise<Drift | null> {
-  if (!checkpoint.git) return listedDrift(root, checkpoint, warnings, env, known, options.onUnchecked);
+  if (!checkpoint.git) return null;
   const saved = await withUnlistedFiles(root, checkpoint, warnings, env);
   const location = known ? known.location : await locateRepo(root);
   const reading: Promise<RepoState | RepoUnreadable | null> = known
@@ -134,53 +129,6 @@ export async function detectDrift(
   const attributed = pulled ? attributeToHandoff(drift, pulled, oidNow) : drift;
   // Their names reach us only mangled, so their content cannot be compared: say so, never "unchanged".
   return unfollowed.size > 0 ? { ...attributed, unfollowed: [...unfollowed] } : attributed;
-}
-
-/**
- * Drift of a checkpoint saved without git facts, before the first commit or outside git: the `git` field
- * is null (the file format says so), but the listed files' content oids are there, and are compared. With
- * none to compare, drift is not checked, and `onUnchecked` is told the true reason.
- */
-async function listedDrift(
-  root: string,
-  checkpoint: Checkpoint,
-  warnings: string[],
-  env: NodeJS.ProcessEnv,
-  known: KnownRepo | undefined,
-  onUnchecked: ((reason: string) => void) | undefined,
-): Promise<Drift | null> {
-  const saved = await withUnlistedFiles(root, checkpoint, warnings, env);
-  const reason = await noGitFactsReason(root, known);
-  const hashed = saved.modifiedFiles.filter((file) => file.hash !== undefined);
-  if (hashed.length === 0) {
-    onUnchecked?.(reason);
-    return null;
-  }
-  // The format the save hashed in (sha1 outside git): a repository made since may use another.
-  const format = hashed.some((file) => file.hash?.length === 64) ? 'sha256' : 'sha1';
-  const currentOids = await new WorktreeHasher(root, format).oids(
-    new Set(saved.modifiedFiles.map((file) => file.path)),
-  );
-  return computeListedDrift(saved, currentOids, reason);
-}
-
-/** Why a save recorded no git facts, as things are now: no git, no commit yet, or none at the time. */
-async function noGitFactsReason(root: string, known: KnownRepo | undefined): Promise<string> {
-  const location = known ? known.location : await locateRepo(root);
-  if (!location) return 'the project is not a git repository';
-  const head = known
-    ? await Promise.resolve(known.repo).then(
-        (repo) => (repo && isReadable(repo) ? repo.head : undefined),
-        () => undefined,
-      )
-    : await readHeadFast(root).then(
-        (read) => (read === null ? null : read.head),
-        () => undefined,
-      );
-  if (head === null) return 'the repository has no commit yet';
-  return head === undefined
-    ? 'git could not tell whether the repository has a commit'
-    : 'the repository had no commit when the checkpoint was saved';
 }
 
 /**

@@ -48,8 +48,6 @@ export async function showStatus(ctx: CliContext): Promise<number> {
     );
     if (c.drift) {
       const changed = c.drift.changedSince.length;
-      // Saved with no git facts: only the listed files, by content (see Drift.listedOnly).
-      const listedOnly = c.drift.listedOnly;
       const commits =
         // Not only a rewritten history: a branch checked out from an older commit, or a commit of another clone.
         c.drift.commitsSince === null
@@ -68,13 +66,15 @@ export async function showStatus(ctx: CliContext): Promise<number> {
         ? ` since ${formatAge(flaggedSince, ctx.deps.now())}, flagged until the agent saves again`
         : ' since the save';
       lines.push(
-        listedOnly
-          ? `  Drift: ${changed === 0 ? 'no listed file changed' : out.warn(`${changed} listed file(s) changed`)}${since}; only the listed files are followed (${escapeControls(listedOnly)})`
-          : `  Drift: ${changed === 0 ? none : out.warn(`${changed} file(s) changed`)}${there}${since}${notFollowed}, ${commits}${branch}`,
+        `  Drift: ${changed === 0 ? none : out.warn(`${changed} file(s) changed`)}${there}${since}${notFollowed}, ${commits}${branch}`,
       );
-    } else
+    } else if (c.checkpoint.git)
       lines.push(
         out.warn(`  Drift: not checked (${escapeControls(c.driftUnchecked ?? 'git could not tell')})`),
+      );
+    else
+      lines.push(
+        '  Drift: not tracked (no git commit at save time: not a git repository then, or no commit yet)',
       );
     // What load and brief say of the file (a field over its limit, the backup used, a damaged copy kept).
     // Drift's own warnings are in its line above.

@@ -25,7 +25,7 @@ export interface SnapshotMention {
 
 export interface BriefInput {
   checkpoint: Checkpoint;
-  /** `null` when drift could not be computed (no git now, or a save with no git facts and no file oids). */
+  /** `null` when drift could not be computed (no git at save time or now). */
   drift: Drift | null;
   /** Why drift is `null` for a checkpoint with git facts (git missing, unreadable, timed out, no commits). */
   driftUnchecked?: string | undefined;
@@ -164,8 +164,7 @@ function renderAt(input: BriefInput, density: Density): string {
   const newer = renderNewer(c, density, now);
   section(lines, 'Since this checkpoint', [
     ...(newer ? [newer] : []),
-    // A save with no git facts (no commit yet, no git) still has its files' oids: compared (see listedOnly).
-    ...(c.git || drift || input.driftUnchecked !== undefined
+    ...(c.git
       ? renderDrift(
           c,
           drift,
@@ -239,10 +238,6 @@ function renderDrift(
 ): string[] {
   if (!drift) return [`- ⚠ Drift could not be checked: ${unchecked}`];
   const lines: string[] = [];
-  if (drift.listedOnly)
-    lines.push(
-      `- Only the files listed above are followed, by their content at the save: ${drift.listedOnly}, so commits and other files are not`,
-    );
   if (drift.branchChanged) {
     const before = c.git?.branch ?? 'detached HEAD';
     const after = drift.currentBranch ?? 'detached HEAD';
@@ -305,8 +300,6 @@ function renderDrift(
   }
   if (drift.changedSince.length === 0 && unfollowed.length > 0) {
     if (drift.savedHeadReachable) lines.push('- No other file changed after the checkpoint');
-  } else if (drift.changedSince.length === 0 && drift.listedOnly) {
-    lines.push('- No listed file changed after the checkpoint');
   } else if (drift.changedSince.length === 0 && drift.savedHeadReachable) {
     // Not "the rest can be trusted" when the transcript holds newer tasks or a newer status (trial 4),
     // nor of another person's words (audit item 5).

@@ -42,11 +42,6 @@ export interface Drift {
    * they changed. Absent when there are none.
    */
   unfollowed?: string[];
-  /**
-   * Set when the save had no git facts (no commit yet, or no git): only the files the checkpoint lists
-   * were compared, by the content oids it saved, and why. Commits and other files are not followed.
-   */
-  listedOnly?: string;
 }
 
 /**
@@ -145,25 +140,6 @@ export function computeDrift(input: DriftInput): Drift {
     savedHeadReachable: reachable,
     flaggedSince: flagged && flagged.paths.length > 0 ? flagged.since : null,
   };
-}
-
-/**
- * Drift of a checkpoint saved without git facts (no commit yet, or no git): each listed file's content
- * oid now against the one saved, as computeDrift does; `reason` says why nothing else is followed.
- */
-export function computeListedDrift(
-  saved: Checkpoint,
-  currentOids: ReadonlyMap<string, string | null>,
-  reason: string,
-): Drift {
-  const drift = computeDrift({
-    saved,
-    currentBranch: null,
-    history: { kind: 'known', commitsSince: 0, rewritten: false },
-    currentOids,
-    changedOutsideRecorded: [],
-  });
-  return { ...drift, commitsSince: null, listedOnly: reason };
 }
 
 /**

@@ -56,12 +56,6 @@ const driftSchema = z.object({
     .array(z.string())
     .optional()
     .describe('Files whose name is not valid UTF-8, as git shows them: whether they changed cannot be told'),
-  listedOnly: z
-    .string()
-    .optional()
-    .describe(
-      'Saved with no git facts (no commit yet, or no git): only the listed files were compared, by content; why',
-    ),
 });
 
 const loadOutputSchema = z.object({

@@ -88,6 +88,20 @@ describe('claude-checkpoint checkpoint commands', () => {
     expect((await runCli(['brief'], { cwd: root })).stdout).toContain('From PowerShell');
   });
 
+  // A trial: in a repository with no commit yet, status said "no git at save time". As the spec says, a
+  // checkpoint saved with no commit has no drift; status says why in words that hold.
+  it('status in a repository with no commit yet says drift is not tracked for want of a commit', async () => {
+    const root = createRepo();
+    const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), NO_COLOR: '1' };
+    await runCli(['save', '--goal', 'g'], { cwd: root, env });
+    const status = await runCli(['status'], { cwd: root, env });
+    expect(status.stdout).toContain(
+      'Drift: not tracked (no git commit at save time: not a git repository then, or no commit yet)',
+    );
+    const brief = (await runCli(['brief'], { cwd: root, env })).stdout;
+    expect(brief).not.toContain('Since this checkpoint');
+  });
+
   it('status shows the checkpoint, drift, snapshots and ignore rules on one screen', async () => {
     const root = createRepo({ committed: { 'a.ts': 'a' }, ignore: 'dist\n' });
     const env = { CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-'), NO_COLOR: '1' };
