@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { CheckpointError, isCheckpointError } from '../core/errors.js';
 import {
   CHECKPOINT_FILE,
   isInGitFolder,
@@ -9,6 +10,7 @@ import {
   type RealLocation,
   toProjectPath,
 } from '../core/paths.js';
+import { escapeControls } from '../core/quote.js';
 import { fsPath } from '../core/raw-path.js';
 import { isOurPath, resolvedThroughLinks } from '../store/store-within.js';
 
@@ -25,7 +27,34 @@ export function projectPathOf(
   shown?: (file: string) => string,
 ): string {
   const absolute = from === undefined ? given : path.resolve(from, given);
-  return toProjectPath(root, given, field, { real: realLocationOf(root, absolute), shown, from });
+  try {
+    return toProjectPath(root, given, field, { real: realLocationOf(root, absolute), shown, from });
+  } catch (error) {
+    // Outside the project from here, inside it from the root: said how to type it.
+    const hint = isCheckpointError(error) ? rootRelativeHint(root, given, from, shown) : '';
+    if (hint === '') throw error;
+    throw new CheckpointError((error as CheckpointError).code, `${(error as Error).message}${hint}`);
+  }
+}
+
+/**
+ * When a relative path typed in `from` (the CLI's current folder, not the root) names nothing there but
+ * names a file or folder from the project root: how to name that one from `from`, as a clause to add to
+ * an error; else ''. Paths typed on the CLI were taken from the root until 2026-12-07: a script or an
+ * agent's shell that still types them so is told, not left with a file that is not there.
+ */
+export function rootRelativeHint(
+  root: string,
+  given: string,
+  from: string | undefined,
+  shown: (file: string) => string = (file) => `'${escapeControls(file)}'`,
+): string {
+  if (from === undefined || from === root || path.isAbsolute(given) || given.includes('\0')) return '';
+  const fromRoot = path.resolve(root, given);
+  if (existsSync(path.resolve(from, given)) || pathWithin(root, fromRoot) === null || !existsSync(fromRoot))
+    return '';
+  const here = path.relative(from, fromRoot);
+  return `; paths typed on the command line are taken from the current folder, as git takes them: ${shown(given)} from the project root is ${shown(here)} from here (or give an absolute path)`;
 }
 
 /**

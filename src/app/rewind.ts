@@ -54,7 +54,7 @@ import {
 } from '../store/store-usage.js';
 import { pruneTranscriptMemory } from '../store/transcript-memory.js';
 import type { AppDeps } from './deps.js';
-import { projectPathOf } from './given-path.js';
+import { projectPathOf, rootRelativeHint } from './given-path.js';
 import type { ResolvedRoot } from './root.js';
 import type { RootContext } from './save.js';
 import { snapshotSettings, storePlace } from './snapshot-list.js';
@@ -583,7 +583,7 @@ export async function diffSnapshot(
           ? checkpointFileNotHeld(file)
           : onDisk
             ? notHeldOnDisk(file, from.id)
-            : `path '${file}'${takenFrom(request.path, file, request.pathsFrom)} is in neither snapshot ${from.id} nor ${to ? `snapshot ${to.id}` : 'the working tree'}${rawNameHint(file)}${
+            : `path '${file}'${takenFrom(request.path, file, request.pathsFrom)} is in neither snapshot ${from.id} nor ${to ? `snapshot ${to.id}` : 'the working tree'}${rawNameHint(file)}${rootRelativeHint(store.root, request.path ?? '', request.pathsFrom)}${
                 to || request.path === undefined
                   ? ''
                   : await snapshotHint(deps, store, request.path, (words) =>
@@ -744,7 +744,7 @@ async function refuseUnknownPaths(
       typed === undefined ? '' : await snapshotHint(deps, store, typed, (words) => words.restoreOther(typed));
     throw new CheckpointError(
       'INVALID_INPUT',
-      `path '${file}'${takenFrom(typed, file, from)} is in neither snapshot ${snapshot.id} nor the working tree${rawNameHint(file)}${hint}`,
+      `path '${file}'${takenFrom(typed, file, from)} is in neither snapshot ${snapshot.id} nor the working tree${rawNameHint(file)}${typed === undefined ? '' : rootRelativeHint(store.root, typed, from)}${hint}`,
     );
   }
 }

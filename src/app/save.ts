@@ -23,7 +23,7 @@ import { defaultStoreBase, projectOurFolders, projectStoreDir } from '../store/s
 import { GENERATOR } from '../version.js';
 import type { AppDeps } from './deps.js';
 import { detectDrift } from './drift.js';
-import { projectPathOf, savedPathProblem } from './given-path.js';
+import { projectPathOf, rootRelativeHint, savedPathProblem } from './given-path.js';
 import { loadRedactionConfig } from './redaction.js';
 import { type ResolvedRoot, refuseNonProjectRoot, resolveProjectRoot } from './root.js';
 
@@ -99,7 +99,15 @@ export async function saveCheckpoint(
   // the project) rather than fail: its list comes from the transcript, and the save must go through.
   const given = input.modifiedFiles?.flatMap((file, index) => {
     try {
-      return [{ ...file, path: projectPathOf(root, file.path, pathField(index), options.pathsFrom, shown) }];
+      const projectPath = projectPathOf(root, file.path, pathField(index), options.pathsFrom, shown);
+      // Typed from a subfolder as from the root (as the CLI took it before): refused, not noted as deleted.
+      const hint = rootRelativeHint(root, file.path, options.pathsFrom, shown);
+      if (hint !== '')
+        throw new CheckpointError(
+          'INVALID_INPUT',
+          `${pathField(index)}: there is no ${shown(file.path)} in the current folder ${escapeControls(options.pathsFrom ?? '')}${hint}`,
+        );
+      return [{ ...file, path: projectPath }];
     } catch (error) {
       if (isAutomatic && isCheckpointError(error)) return [];
       throw error;

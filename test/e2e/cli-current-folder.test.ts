@@ -28,6 +28,37 @@ const savedFiles = (root: string) =>
   ).map((file) => [file.path, file.status]);
 
 describe('the CLI takes the paths a person types from the current folder', () => {
+  // Review: a script or agent shell that still types root-relative paths from a subfolder noted a made-up
+  // deleted src/src/a.ts, and from outside the project was refused as outside with no word of why.
+  it('a path typed from a subfolder as from the root is refused with how to type it, and nothing is saved', async () => {
+    const { root, env, src } = project();
+    writeTree(root, { 'src/a.ts': 'two\n' });
+    const inSub = await runCli(['save', '--goal', 'g', '--file', 'src/a.ts'], {
+      cwd: src,
+      env: { ...env, CHECKPOINT_PROJECT_ROOT: root },
+    });
+    expect(inSub.code).toBe(2);
+    expect(inSub.stderr).toContain(
+      "paths typed on the command line are taken from the current folder, as git takes them: 'src/a.ts' from the project root is 'a.ts' from here (or give an absolute path)",
+    );
+    expect(() => readFileSync(path.join(root, '.claude-checkpoint'))).toThrow();
+    const outside = await runCli(['--root', root, 'save', '--goal', 'g', '--file', 'src/a.ts'], {
+      cwd: path.dirname(root),
+      env,
+    });
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toContain(
+      `'src/a.ts' from the project root is '${path.join(path.basename(root), 'src', 'a.ts')}' from here`,
+    );
+    await runCli(['snapshot'], { cwd: root, env });
+    const restore = await runCli(['restore', 'latest', 'src/a.ts', '--root', '..', '--dry-run'], {
+      cwd: src,
+      env,
+    });
+    expect(restore.code).not.toBe(0);
+    expect(restore.stderr).toContain("'src/a.ts' from the project root is 'a.ts' from here");
+  });
+
   it('save --file ./a.ts in src/ with --root .. notes src/a.ts, not a deleted a.ts at the root', async () => {
     const { root, env, src } = project();
     writeTree(root, { 'src/a.ts': 'two\n' });
