@@ -4,7 +4,9 @@ import { aroundToolCalls } from './tool-call-wrap.js';
 
 /**
  * A queue that runs tasks one at a time, in the order they were given. A task whose signal is aborted
- * before its turn never runs: it rejects instead.
+ * before its turn never runs: it rejects instead. One cancelled while it runs stops holding the queue
+ * (a review: a cancelled push of a handoff, waiting on the network, held every later call for as long
+ * as it took); its work goes on to its end under the locks every write takes, as before the queue.
  */
 export function createCallQueue(): <T>(
   signal: AbortSignal | undefined,
@@ -17,10 +19,19 @@ export function createCallQueue(): <T>(
         throw new CheckpointError('INVALID_INPUT', 'the tool call was cancelled before it started');
       return task();
     });
-    // The next call waits for this one to end, however it ends.
-    tail = run.catch(() => undefined);
+    // The next call waits for this one to end, however it ends, or to be cancelled.
+    const ended = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    tail = signal ? Promise.race([ended, whenAborted(signal)]) : ended;
     return run;
   };
+}
+
+function whenAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 /**

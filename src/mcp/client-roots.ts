@@ -20,6 +20,8 @@ export function askClientRoots(server: McpServer, cwd: () => string): () => Prom
   const initialized = new Promise<void>((resolve) => {
     markInitialized = resolve;
   });
+  // Waited for once: a client that never sends it is not made to wait again at every call (a review).
+  let isWaitedOut = false;
   const previous = server.server.oninitialized;
   server.server.oninitialized = () => {
     markInitialized();
@@ -33,11 +35,15 @@ export function askClientRoots(server: McpServer, cwd: () => string): () => Prom
   });
   return async () => {
     if (!server.server.getClientCapabilities()?.roots) return [];
+    const notInitialized = `it sent no notifications/initialized within ${seconds(INITIALIZED_WAIT_MS)}`;
     const problem = await Promise.race([
       initialized.then(() => undefined),
-      wait(INITIALIZED_WAIT_MS).then(
-        () => `it sent no notifications/initialized within ${seconds(INITIALIZED_WAIT_MS)}`,
-      ),
+      isWaitedOut
+        ? Promise.resolve(notInitialized)
+        : wait(INITIALIZED_WAIT_MS).then(() => {
+            isWaitedOut = true;
+            return notInitialized;
+          }),
     ]);
     if (problem !== undefined) {
       unanswered = problem;

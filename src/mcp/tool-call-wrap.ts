@@ -19,7 +19,7 @@ type RequestHandler = (request: unknown, ctx: { mcpReq?: { signal?: AbortSignal 
  * Puts `around` around every tool call of `server`, at the `tools/call` request handler: it sees each
  * call in the order the messages arrive (the SDK calls the handler in that order) and the result the
  * SDK made of it, errors included. Call it before registering any tool: it wraps the handler the SDK
- * sets then. The last one called is the outermost.
+ * sets then. The first one called is the outermost.
  */
 export function aroundToolCalls(server: McpServer, around: AroundToolCall): void {
   const protocol = server.server;
