@@ -140,7 +140,7 @@ async function readConfig(
       problems.push(`${file}: is not UTF-8 text (${bad}); not read: save it as UTF-8`);
       return null;
     }
-    return bytes.toString('utf8');
+    return bytes.toString();
   } catch (error) {
     if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
     problems.push(`${file}: could not be read (${(error as Error).message})`);

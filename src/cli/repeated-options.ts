@@ -2,7 +2,7 @@ import type { Command, Option } from 'commander';
 import { escapeControls } from '../core/quote.js';
 
 // commander keeps the last value of a flag given twice (`list --limit 5 --limit 7` listed 7), in silence
-// (bad-input trial). A flag that takes one value is refused when given again; the repeatable ones
+// (bad-input trial). A flag that takes one value is refused when given again with another value; the repeatable ones
 // (`save --task`, `--next`, …) collect their values through a parser of their own and are left alone.
 
 /** Whether `option` takes exactly one value: a value flag that neither collects nor is variadic. */
@@ -23,8 +23,9 @@ export function watchRepeatedValues(
     if (!takesOneValue(option)) continue;
     let given: string | undefined;
     command.on(`option:${option.name()}`, (value: string) => {
+      // The same value again (a printed command run with one's usual --root added) is no doubt: taken once.
       if (given === undefined) given = value;
-      else onRepeat(option, given, value);
+      else if (value !== given) onRepeat(option, given, value);
     });
   }
 }

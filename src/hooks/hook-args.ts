@@ -21,7 +21,7 @@ export function parseHookArgs(argv: readonly string[]): { event: string; options
     values.set(name, [...(values.get(name) ?? []), value]);
   }
   const first = (name: string) => values.get(name)?.[0];
-  const repeated = ['--root', '--agent'].find((name) => (values.get(name)?.length ?? 0) > 1);
+  const repeated = ['--root', '--agent'].find((name) => new Set(values.get(name)).size > 1);
   return {
     event,
     options: { root: first('--root'), agent: first('--agent'), ...(repeated ? { repeated } : {}) },

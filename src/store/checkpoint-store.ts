@@ -617,7 +617,8 @@ export class CheckpointStore {
         };
       }
       const bytes = this.fs.readFileSync(file) as Buffer;
-      const text = bytes.toString('utf8');
+      // UTF-8, named by no argument: `toString('utf8')` compiles Buffer's table of encodings in each status.
+      const text = bytes.toString();
       // Bytes that are not UTF-8 (one Latin-1 character typed by hand) decode to U+FFFD. The checkpoint is
       // still read, so that one such byte does not send a load, and an automatic save, back to the older
       // backup; the load says so, and the next save keeps the file as it was (see writeLocked). A file

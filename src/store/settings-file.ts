@@ -148,7 +148,7 @@ function readLayer(
     // Decoded, a byte that is not UTF-8 becomes U+FFFD in a value: said, as a file that is not JSON is.
     const bad = isUtf8(bytes) ? null : notUtf8(bytes);
     if (bad !== null) return { path: file, unreadable: `is not UTF-8 text (${bad})` };
-    text = bytes.toString('utf8');
+    text = bytes.toString();
   } catch (error) {
     if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
     return { path: file, unreadable: `could not be read (${(error as Error).message})` };

@@ -116,6 +116,14 @@ describe('a task given twice, with two statuses', () => {
 
 // list --limit 5 --limit 7 listed 7; --root a --root b used b: commander kept the last value in silence.
 describe('a flag of one value given twice', () => {
+  // A printed command (restore's undo names --root) run with one's usual --root added: no doubt which.
+  it('the same value twice is taken once', async () => {
+    const { root, cli } = cliProject();
+    expect((await cli('list', '--limit', '5', '--limit', '5')).code).toBe(0);
+    expect((await cli('--root', root, 'status', '--root', root)).code).toBe(0);
+    expect((await cli('status', '--root', root, '--root', root)).code).toBe(0);
+  });
+
   it.each([
     [['list', '--limit', '5', '--limit', '7'], "'--limit <n>' was given twice ('5', then '7')"],
     [['status', '--root', '.', '--root', 'b'], "'--root <dir>' was given twice ('.', then 'b')"],
@@ -165,18 +173,22 @@ describe('a flag of one value given twice', () => {
     const input = JSON.stringify({ cwd: root, source: 'clear' });
     for (const args of [
       ['hook', 'SessionStart', '--agent', 'claude', '--agent', 'codex'],
-      ['hook', 'SessionStart', '--root', root, '--root', root],
-      ['--root', root, '--root', root, 'hook', 'SessionStart'],
+      ['hook', 'SessionStart', '--root', root, '--root', path.dirname(root)],
+      ['--root', root, '--root', path.dirname(root), 'hook', 'SessionStart'],
     ]) {
       const result = await runCli(args, { cwd: root, env, input });
       expect(result).toMatchObject({ code: 0, stdout: '' });
       expect(result.stderr).toMatch(/--(agent|root) was given more than once; give it once\. Nothing done\./);
     }
-    const entry = await runNodeScript(HOOK_ENTRY, ['SessionStart', '--root', root, '--root', root], {
-      cwd: root,
-      env,
-      input,
-    });
+    const entry = await runNodeScript(
+      HOOK_ENTRY,
+      ['SessionStart', '--root', root, `--root=${path.dirname(root)}`],
+      {
+        cwd: root,
+        env,
+        input,
+      },
+    );
     expect(entry).toMatchObject({ code: 0, stdout: '' });
     expect(entry.stderr).toContain('--root was given more than once; give it once. Nothing done.');
   });

@@ -12,6 +12,7 @@ describe('parseHookArgs', () => {
     [['SessionStart', '--root=/p', '--root', '.'], { root: '/p', repeated: '--root' }],
     [['SessionStart', '--agent', 'codex', '--agent=gemini'], { agent: 'codex', repeated: '--agent' }],
     [['SessionStart', '--root=a=b'], { root: 'a=b' }],
+    [['SessionStart', '--root', '/p', '--root=/p'], { root: '/p' }],
     [['SessionStart', '--root'], {}],
     [['SessionStart', '--rooted', 'x'], {}],
   ])('%j', (argv, expected) => {
