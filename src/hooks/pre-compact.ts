@@ -21,13 +21,14 @@ export async function preCompact(
   const source = transcriptSource(input, context);
   const derived = source ? await recordTranscript(deps, { projectRoot, source, full: true }) : null;
   const root = derived?.recorded ? derived.root : (await captureFacts(deps, { projectRoot })).root.root;
+  const sessionId = stringField(input, 'session_id', 'sessionId');
   const snapshot = await takeSnapshot(deps, {
     projectRoot,
     trigger: 'pre-compact',
     label: `before ${stringField(input, 'trigger') ?? 'auto'} compaction`,
-    sessionId: stringField(input, 'session_id', 'sessionId'),
+    sessionId,
   });
   if (isGcDue(snapshot) && context.cliPath) startBackgroundGc(context.cliPath, snapshot.root.root, deps.env);
-  if (context.briefOnNextPrompt) await markBriefDue(deps, root);
+  if (context.briefOnNextPrompt) await markBriefDue(deps, root, { agent: context.agent, sessionId });
   return { notes: [] };
 }

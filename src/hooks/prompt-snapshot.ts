@@ -20,11 +20,12 @@ export async function userPromptSubmit(
     .split('\n')
     .find((line) => line.trim() !== '')
     ?.trim();
+  const sessionId = stringField(input, 'session_id', 'sessionId');
   const outcome = await takeSnapshot(deps, {
     projectRoot: hookProjectRoot(deps, input),
     trigger: 'prompt',
     label,
-    sessionId: stringField(input, 'session_id', 'sessionId'),
+    sessionId,
     prompt: {
       agent: context.agent,
       promptId: stringField(input, 'prompt_id', 'promptId'),
@@ -34,7 +35,10 @@ export async function userPromptSubmit(
     onContentTaken: context.briefOnNextPrompt ? undefined : context.answerEarly,
   });
   if (isGcDue(outcome) && context.cliPath) startBackgroundGc(context.cliPath, outcome.root.root, deps.env);
-  if (context.briefOnNextPrompt && (await takeBriefDue(deps, outcome.root.root))) {
+  if (
+    context.briefOnNextPrompt &&
+    (await takeBriefDue(deps, outcome.root.root, { agent: context.agent, sessionId }))
+  ) {
     const { briefAfterCompaction } = await import('./session-start.js');
     const brief = await briefAfterCompaction(deps, outcome.root.root, context);
     if (brief) return { context: brief, notes: [] };

@@ -168,13 +168,15 @@ describe('a real Copilot CLI session in a project set up with `setup copilot --p
     const compactions = () => events().split('"session.compaction_start"').length - 1;
     const compactedBefore = compactions();
     expect(compactedBefore).toBeGreaterThan(0);
-    // The PreCompact hook marks the brief due in the project's store. Copilot CLI may end a turn while
+    // The PreCompact hook marks the brief due to the session in the project's store. Copilot CLI may end a turn while
     // that hook is still at work (CI, on a loaded machine, once asked the next prompt before the mark):
     // the next prompt after the mark is the one that brings the brief back. A hook that never marked it
     // fails here.
+    const marks = (project: string) =>
+      path.join(projectEnv.CHECKPOINT_STORE_DIR ?? '', 'projects', project, 'briefs-due');
     const marked = () =>
-      readdirSync(path.join(projectEnv.CHECKPOINT_STORE_DIR ?? '', 'projects')).some((project) =>
-        existsSync(path.join(projectEnv.CHECKPOINT_STORE_DIR ?? '', 'projects', project, 'brief-due')),
+      readdirSync(path.join(projectEnv.CHECKPOINT_STORE_DIR ?? '', 'projects')).some(
+        (project) => existsSync(marks(project)) && readdirSync(marks(project)).length > 0,
       );
     for (const deadline = Date.now() + 30_000; !marked() && Date.now() < deadline; )
       await new Promise((resolve) => setTimeout(resolve, 100));
