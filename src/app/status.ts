@@ -509,7 +509,7 @@ async function geminiWiring(
     ? {
         name: 'Gemini CLI',
         level: 'ok',
-        detail: `server and hooks set up in ${found.join(' and ')}${found.some((place) => place.startsWith('project')) ? '; project hooks run once Gemini CLI trusts the folder' : ''}${found.length > 1 ? '; the same hooks in both, which Gemini CLI runs once' : ''}`,
+        detail: `server and hooks set up in ${found.join(' and ')}; Gemini CLI runs them only in folders you trust (/permissions trust)${found.length > 1 ? '; the same hooks in both, which Gemini CLI runs once' : ''}`,
       }
     : {
         name: 'Gemini CLI',

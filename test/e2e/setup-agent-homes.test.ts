@@ -97,6 +97,9 @@ describe('Gemini CLI runs hooks and MCP servers only in a trusted folder', () =>
       );
       expect(result.stdout).toContain('/permissions trust');
       expect(result.stdout).not.toMatch(/run \/trust\b/);
+      expect((await doctorCheck('Gemini CLI', project, env))?.detail).toContain(
+        'Gemini CLI runs them only in folders you trust (/permissions trust)',
+      );
     });
   }
 });
