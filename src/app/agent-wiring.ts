@@ -4,6 +4,7 @@ import path from 'node:path';
 import { absoluteDirFromEnv } from '../core/env-dirs.js';
 import { entryFilePath, isCliEntryFile, ourHookEntryOfCommand, PACKAGE_NAME } from '../core/hook-entry.js';
 import { cliCommand } from '../core/surface.js';
+import { agentHome } from '../store/agent-homes.js';
 import { readTextOrNull } from '../store/fs-seam.js';
 import { homeFolder } from '../store/home-folder.js';
 import type { Check } from './check.js';
@@ -231,17 +232,18 @@ export function copilotWiring(
   commandRoot?: string,
 ): Promise<Check | null> {
   const home = homeFolder(env);
-  const mcpConfig = path.join(home, '.copilot', 'mcp-config.json');
+  const userDir = agentHome(env, 'copilot');
+  const mcpConfig = path.join(userDir, 'mcp-config.json');
   return agentWiring(
     home,
     'Copilot CLI',
     'copilot',
     'mcpServers',
-    existsSync(path.join(home, '.copilot')),
+    existsSync(userDir),
     [
       {
         scope: 'user',
-        hooksFile: path.join(home, '.copilot', 'hooks', 'claude-checkpoint.json'),
+        hooksFile: path.join(userDir, 'hooks', 'claude-checkpoint.json'),
         serverFiles: [mcpConfig],
       },
       // A project's server is in its .mcp.json (or .github/mcp.json), or in the user's mcp-config.json.

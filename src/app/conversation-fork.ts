@@ -3,6 +3,7 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { CheckpointError } from '../core/errors.js';
 import type { SnapshotRecord } from '../core/snapshot.js';
+import { agentHome } from '../store/agent-homes.js';
 import { homeFolder } from '../store/home-folder.js';
 import {
   createClaudeFork,
@@ -151,17 +152,17 @@ function claudeProjectsDir(env: NodeJS.ProcessEnv): string {
 
 /** Gemini CLI's folder of per-project state (GEMINI_CLI_HOME stands for the home folder). */
 function geminiTmpDir(env: NodeJS.ProcessEnv): string {
-  return path.join(env.GEMINI_CLI_HOME?.trim() || homeOf(env), '.gemini', 'tmp');
+  return path.join(agentHome(env, 'gemini'), 'tmp');
 }
 
 /** Copilot CLI's sessions folder: `$COPILOT_HOME/session-state`, COPILOT_HOME being ~/.copilot unless set. */
 function copilotSessionsDir(env: NodeJS.ProcessEnv): string {
-  return path.join(env.COPILOT_HOME?.trim() || path.join(homeOf(env), '.copilot'), 'session-state');
+  return path.join(agentHome(env, 'copilot'), 'session-state');
 }
 
 /** Codex's sessions folder: `$CODEX_HOME/sessions`, CODEX_HOME being ~/.codex unless set. */
 function codexSessionsDir(env: NodeJS.ProcessEnv): string {
-  return path.join(env.CODEX_HOME?.trim() || path.join(homeOf(env), '.codex'), 'sessions');
+  return path.join(agentHome(env, 'codex'), 'sessions');
 }
 
 const isFile = async (file: string) => (await fsp.lstat(file).catch(() => null))?.isFile() === true;

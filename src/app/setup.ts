@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { absoluteDirFromEnv } from '../core/env-dirs.js';
+import { type AgentWithHome, agentHome } from '../store/agent-homes.js';
 import { homeFolder } from '../store/home-folder.js';
+import { type HooksOff, hooksSwitchedOff } from './agent-hooks-off.js';
 import { BOTH_SCOPES_RUN, bothScopesFix, twiceEffect } from './agent-wiring.js';
 import { readJsoncObject } from './jsonc.js';
 import { openCodePlugin } from './opencode-plugin.js';
@@ -71,6 +73,8 @@ export interface SetupReport {
    * twice: the files, and what to do (trial 4, item 4). `null` when it has none, or after an uninstall.
    */
   otherScope: { files: string[]; why: string; twice: string; fix: string } | null;
+  /** A setting of the agent's that runs no hooks at all, ours included; `null` when none, or after an uninstall. */
+  hooksOff: HooksOff | null;
 }
 
 function editsFor(
@@ -78,12 +82,14 @@ function editsFor(
   env: NodeJS.ProcessEnv,
 ): { edits: FileEdit[]; nextStep: string | null } {
   const home = homeFolder(env);
-  const base = request.scope === 'user' ? home : request.projectRoot;
+  // The user's folder as the agent finds it: CODEX_HOME, COPILOT_HOME and GEMINI_CLI_HOME move it.
+  const folder = (agent: AgentWithHome, projectFolder: string) =>
+    request.scope === 'user' ? agentHome(env, agent) : path.join(request.projectRoot, projectFolder);
   const hook = (event: string) => hookCommand(request.hookPath, event, request.agent);
   if (request.agent === 'gemini') {
     return {
       edits: [
-        jsonEdit(path.join(base, '.gemini', 'settings.json'), {
+        jsonEdit(path.join(folder('gemini', '.gemini'), 'settings.json'), {
           server: { command: 'node', args: [request.serverPath], env: SERVER_MARK },
           // Gemini CLI names hooks; ours carry our name, and timeouts in milliseconds.
           groups: GEMINI_HOOKS.map(([event, matcher, timeout]) => ({
@@ -92,10 +98,11 @@ function editsFor(
           })),
         }),
       ],
-      nextStep:
-        request.scope === 'project'
-          ? 'Gemini CLI runs a project\'s hooks only in a trusted folder: answer "trust" when it asks, or run /trust in the session.'
-          : null,
+      // Folder trust is on by default (settingsSchema.ts, security.folderTrust.enabled), and in a folder not
+      // trusted Gemini CLI runs no hooks, the user's included (packages/core/src/hooks/hookRegistry.ts), and
+      // connects no MCP server (docs/cli/trusted-folders.md; mcp-client-manager.ts). Trust is given in its
+      // dialog or with `/permissions trust [<directory-path>]` (docs/reference/commands.md).
+      nextStep: `Gemini CLI runs hooks and MCP servers only in a trusted folder (${request.scope === 'user' ? 'each project you start it in' : request.projectRoot}): answer "Trust folder" when it asks, or run /permissions trust in the session.`,
     };
   }
   if (request.agent === 'opencode') {
@@ -129,7 +136,10 @@ function editsFor(
           groups: [],
         }),
       ],
-      nextStep: null,
+      // "Files in these directories are automatically loaded at startup" (https://opencode.ai/docs/plugins),
+      // and so is its config: an OpenCode already running has neither.
+      nextStep:
+        'OpenCode loads plugins and MCP servers when it starts: restart any OpenCode that is running now.',
     };
   }
   if (request.agent === 'copilot') {
@@ -147,14 +157,14 @@ function editsFor(
     };
     const hooksFile =
       request.scope === 'user'
-        ? path.join(home, '.copilot', 'hooks', `${NAME}.json`)
+        ? path.join(agentHome(env, 'copilot'), 'hooks', `${NAME}.json`)
         : path.join(request.projectRoot, '.github', 'hooks', `${NAME}.json`);
     const server = { command: 'node', args: [request.serverPath], tools: ['*'], env: SERVER_MARK };
     return {
       edits: [
         ownFileEdit(hooksFile, 'the hooks', `${JSON.stringify(hooks, null, 2)}\n`, isOurHooksFile),
         request.scope === 'user'
-          ? jsonEdit(path.join(home, '.copilot', 'mcp-config.json'), {
+          ? jsonEdit(path.join(agentHome(env, 'copilot'), 'mcp-config.json'), {
               server: { type: 'local', ...server },
               groups: [],
             })
@@ -169,9 +179,10 @@ function editsFor(
     };
   }
   // Codex: Claude Code's hook format in hooks.json (timeouts in seconds), the MCP server in config.toml.
+  const codexDir = folder('codex', '.codex');
   return {
     edits: [
-      jsonEdit(path.join(base, '.codex', 'hooks.json'), {
+      jsonEdit(path.join(codexDir, 'hooks.json'), {
         groups: CODEX_HOOKS.map(([event, matcher, timeout]) => ({
           event,
           group: {
@@ -180,11 +191,11 @@ function editsFor(
           },
         })),
       }),
-      tomlServerEdit(path.join(base, '.codex', 'config.toml'), request.serverPath),
+      tomlServerEdit(path.join(codexDir, 'config.toml'), request.serverPath),
     ],
     nextStep:
       request.scope === 'project'
-        ? `Codex reads a project's .codex folder only once you trust the project: start Codex in ${request.projectRoot} and answer that you trust it (or add [projects.${JSON.stringify(request.projectRoot)}] with trust_level = "trusted" to ~/.codex/config.toml). Then, as for every hook, open /hooks and approve the claude-checkpoint hooks (setup never does either for you).`
+        ? `Codex reads a project's .codex folder only once you trust the project: start Codex in ${request.projectRoot} and answer that you trust it (or add [projects.${JSON.stringify(request.projectRoot)}] with trust_level = "trusted" to ${path.join(agentHome(env, 'codex'), 'config.toml')}). Then, as for every hook, open /hooks and approve the claude-checkpoint hooks (setup never does either for you).`
         : 'Codex runs hooks only after you review them: start Codex, open /hooks and approve the claude-checkpoint hooks (setup never does that for you).',
   };
 }
@@ -215,6 +226,10 @@ export async function setupAgent(request: SetupRequest, env: NodeJS.ProcessEnv):
     files,
     nextStep: changed ? nextStep : null,
     otherScope: request.uninstall ? null : await otherScopeHooks(request, env),
+    hooksOff:
+      request.uninstall || (request.agent !== 'codex' && request.agent !== 'gemini')
+        ? null
+        : await hooksSwitchedOff(request.agent, env, request.projectRoot),
   };
 }
 

@@ -18,6 +18,7 @@ import {
 import { describeOverCap, formatBytes, GONE_STORES_FIX, renderGoneStores } from '../core/snapshot-text.js';
 import { gitCannotRead, isIgnoredByGit, locateRepo } from '../git/repo.js';
 import { GitNotFoundError, runGit } from '../git/run.js';
+import { agentHome } from '../store/agent-homes.js';
 import { isNotUtf8Notice, isOverLimitNotice } from '../store/checkpoint-store.js';
 import { homeFolder } from '../store/home-folder.js';
 import {
@@ -33,6 +34,7 @@ import { readSettings, type SettingsReport } from '../store/settings-file.js';
 import { projectStoreDir } from '../store/store-location.js';
 import { estimatedBytes, readUsage } from '../store/store-usage.js';
 import { storeFolderWithin } from '../store/store-within.js';
+import { hooksSwitchedOff } from './agent-hooks-off.js';
 import {
   absentEntryFile,
   absentServerFile,
@@ -439,8 +441,9 @@ async function geminiWiring(
   commandRoot: string | undefined,
 ): Promise<Check | null> {
   const home = homeFolder(env);
+  const userDir = agentHome(env, 'gemini');
   const places = [
-    { scope: 'user', file: path.join(home, '.gemini', 'settings.json') },
+    { scope: 'user', file: path.join(userDir, 'settings.json') },
     { scope: 'project', file: path.join(root, '.gemini', 'settings.json') },
   ];
   const found: string[] = [];
@@ -495,7 +498,9 @@ async function geminiWiring(
       };
     found.push(`${scope} settings (${file})`);
   }
-  if (!used && !existsSync(path.join(home, '.gemini'))) return null;
+  if (!used && !existsSync(userDir)) return null;
+  const off = found.length > 0 ? await hooksOffCheck('Gemini CLI', 'gemini', root, env) : null;
+  if (off) return off;
   // Gemini CLI concatenates the two scopes' hooks and runs a hook with the same name and command once
   // (packages/core/src/hooks/hookPlanner.ts, deduplicateHooks): only different installations run twice.
   if (found.length > 1 && JSON.stringify(commands[0]) !== JSON.stringify(commands[1]))
@@ -504,7 +509,7 @@ async function geminiWiring(
     ? {
         name: 'Gemini CLI',
         level: 'ok',
-        detail: `server and hooks set up in ${found.join(' and ')}${found.some((place) => place.startsWith('project')) ? '; project hooks run once Gemini CLI trusts the folder' : ''}${found.length > 1 ? '; the same hooks in both, which Gemini CLI runs once' : ''}`,
+        detail: `server and hooks set up in ${found.join(' and ')}; Gemini CLI runs them only in folders you trust (/permissions trust)${found.length > 1 ? '; the same hooks in both, which Gemini CLI runs once' : ''}`,
       }
     : {
         name: 'Gemini CLI',
@@ -674,9 +679,10 @@ async function codexWiring(
   commandRoot: string | undefined,
 ): Promise<Check | null> {
   const home = homeFolder(env);
+  const userDir = agentHome(env, 'codex');
   const found: string[] = [];
   for (const [scope, dir] of [
-    ['user', path.join(home, '.codex')],
+    ['user', userDir],
     ['project', path.join(root, '.codex')],
   ] as const) {
     const [config, hooks] = await Promise.all([
@@ -733,7 +739,9 @@ async function codexWiring(
       };
     found.push(`${scope} configuration (${dir})`);
   }
-  if (found.length === 0 && !existsSync(path.join(home, '.codex'))) return null;
+  if (found.length === 0 && !existsSync(userDir)) return null;
+  const off = found.length > 0 ? await hooksOffCheck('Codex', 'codex', root, env) : null;
+  if (off) return off;
   // "Matching hooks from multiple files all run" (https://developers.openai.com/codex/hooks).
   if (found.length > 1) return bothScopes('Codex', 'codex', found, commandRoot, BOTH_SCOPES_RUN.codex);
   return found.length > 0
@@ -748,6 +756,23 @@ async function codexWiring(
         detail: 'Codex is used here, but the checkpoint server and hooks are not set up for it',
         fix: 'Run `claude-checkpoint setup codex`, then approve the hooks in Codex (/hooks).',
       };
+}
+
+/** A warning when the agent is set to run no hooks at all (see hooksSwitchedOff), else `null`. */
+async function hooksOffCheck(
+  name: string,
+  agent: 'codex' | 'gemini',
+  root: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Check | null> {
+  const off = await hooksSwitchedOff(agent, env, root);
+  if (off === null) return null;
+  return {
+    name,
+    level: 'warn',
+    detail: `set up, but ${off.file} switches every hook off (${off.setting}): ${name} runs none of ours`,
+    fix: `Take ${off.setting} out of ${off.file} (or set it to true).`,
+  };
 }
 
 /**

@@ -71,6 +71,12 @@ export function registerSetupCommand(program: Command, run: Runner): void {
           if (report.dryRun && file.content !== null) ctx.out.print(file.content);
         }
         if (report.nextStep) ctx.out.print(`One step is yours: ${report.nextStep}`);
+        if (report.hooksOff)
+          ctx.out.print(
+            ctx.out.warn(
+              `Warning: ${report.hooksOff.file} switches every hook off (${report.hooksOff.setting}), so none of ours runs: take that setting out to have them run.`,
+            ),
+          );
         if (report.otherScope)
           ctx.out.print(
             ctx.out.warn(

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { copilotShellOutcome, geminiShellOutcome, type ShellTextOutcome } from '../core/shell-trailer.js';
 import { cutUnits } from '../core/text.js';
-import { homeFolder } from '../store/home-folder.js';
+import { agentHome } from '../store/agent-homes.js';
 import { readFileTail } from '../transcripts/lines.js';
 import type { Agent } from './agent-names.js';
 import { HOOK_EVENTS, type HookEvent, type HookResult } from './common.js';
@@ -152,8 +152,10 @@ function withCopilotTranscript(input: HookInput): HookInput {
   // Security: the id becomes a path: only a plain name (Copilot CLI's are UUIDs), never `..` or a slash.
   if (stringField(input, 'transcript_path') || !session || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(session))
     return input;
-  const home = process.env.COPILOT_HOME?.trim() || path.join(homeFolder(process.env), '.copilot');
-  return { ...input, transcript_path: path.join(home, 'session-state', session, 'events.jsonl') };
+  return {
+    ...input,
+    transcript_path: path.join(agentHome(process.env, 'copilot'), 'session-state', session, 'events.jsonl'),
+  };
 }
 
 /**

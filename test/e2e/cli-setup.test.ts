@@ -77,7 +77,7 @@ describe('claude-checkpoint setup gemini', () => {
     const project = createRepo({ committed: { 'a.ts': 'a' } });
     const result = await runCli(['setup', 'gemini', '--project'], { cwd: project, env });
     expect(result.stdout).toContain(
-      "One step is yours: Gemini CLI runs a project's hooks only in a trusted folder",
+      'One step is yours: Gemini CLI runs hooks and MCP servers only in a trusted folder',
     );
     expect(readFileSync(path.join(project, '.gemini', 'settings.json'), 'utf8')).toContain(
       'BeforeAgent --agent gemini',
