@@ -99,15 +99,7 @@ export async function saveCheckpoint(
   // the project) rather than fail: its list comes from the transcript, and the save must go through.
   const given = input.modifiedFiles?.flatMap((file, index) => {
     try {
-      const projectPath = projectPathOf(root, file.path, pathField(index), options.pathsFrom, shown);
-      // Typed from a subfolder as from the root (as the CLI took it before): refused, not noted as deleted.
-      const hint = rootRelativeHint(root, file.path, options.pathsFrom, shown);
-      if (hint !== '')
-        throw new CheckpointError(
-          'INVALID_INPUT',
-          `${pathField(index)}: there is no ${shown(file.path)} in the current folder ${escapeControls(options.pathsFrom ?? '')}${hint}`,
-        );
-      return [{ ...file, path: projectPath }];
+      return [{ ...file, path: projectPathOf(root, file.path, pathField(index), options.pathsFrom, shown) }];
     } catch (error) {
       if (isAutomatic && isCheckpointError(error)) return [];
       throw error;
@@ -191,12 +183,27 @@ export async function saveCheckpoint(
       // of ours, and is no deleted file: listed as the agent gave it (review).
       for (const file of normalized.modifiedFiles ?? [])
         if (oids.get(file.path) === null && isFolder(path.join(root, file.path))) oids.delete(file.path);
-      if (!options.automatic)
+      if (!options.automatic) {
+        const missing = missingFiles(normalized, oids, detectedFiles);
+        // Not there, unknown to git, and there from the root: typed from a subfolder as from the root (as
+        // the CLI took paths before 2026-12-07). Refused, not noted as a deleted file; a file deleted from
+        // the current folder, which git reports, is taken as it is (review).
+        for (const index of missing) {
+          const typed = input.modifiedFiles?.[index]?.path ?? '';
+          const hint = rootRelativeHint(root, typed, options.pathsFrom, shown);
+          if (hint !== '')
+            throw new CheckpointError(
+              'INVALID_INPUT',
+              `${pathField(index)}: there is no ${shown(typed)} in the current folder ${escapeControls(options.pathsFrom ?? '')}${hint}`,
+            );
+        }
         warnings.push(
-          ...missingFileWarnings(normalized, oids, detectedFiles, pathField, shown, (index, file) =>
-            takenFrom(input.modifiedFiles?.[index]?.path, file, options.pathsFrom, shown),
+          ...missing.map(
+            (index) =>
+              `${pathField(index)}: ${shown(normalized.modifiedFiles?.[index]?.path ?? '')}${takenFrom(input.modifiedFiles?.[index]?.path, normalized.modifiedFiles?.[index]?.path ?? '', options.pathsFrom, shown)} does not exist; recorded as deleted`,
           ),
         );
+      }
 
       let built = buildCheckpoint({
         input: { ...normalized, mode },
@@ -415,27 +422,21 @@ function repeatedTaskWarnings(
 }
 
 /**
- * A file named by the agent that is not there and that git does not report (deleted) is recorded as
- * deleted: an agent may note a file it removed, but a typo must not pass as one in silence.
+ * The indexes of the files named by the agent that are not there and that git does not report (deleted):
+ * recorded as deleted, with a warning (an agent may note a file it removed, but a typo must not pass as
+ * one in silence). A file named twice is counted once (review), at the first index that named it.
  */
-function missingFileWarnings(
+function missingFiles(
   input: SaveInput,
   oids: ReadonlyMap<string, string | null>,
   detected: ReadonlyArray<{ path: string }>,
-  pathField: (index: number) => string,
-  shown: (file: string) => string,
-  /** What the `index`th path was typed as, where not as it is listed (see takenFrom). */
-  typedAs: (index: number, file: string) => string,
-): string[] {
+): number[] {
   const reported = new Set(detected.map((file) => file.path));
-  const warned = new Set<string>();
+  const seen = new Set<string>();
   return (input.modifiedFiles ?? []).flatMap((file, index) => {
-    // A file named twice is said once (review), with the first field that named it.
-    if (oids.get(file.path) !== null || reported.has(file.path) || warned.has(file.path)) return [];
-    warned.add(file.path);
-    return [
-      `${pathField(index)}: ${shown(file.path)}${typedAs(index, file.path)} does not exist; recorded as deleted`,
-    ];
+    if (oids.get(file.path) !== null || reported.has(file.path) || seen.has(file.path)) return [];
+    seen.add(file.path);
+    return [index];
   });
 }
 

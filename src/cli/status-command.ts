@@ -74,7 +74,7 @@ export async function showStatus(ctx: CliContext): Promise<number> {
       );
     else
       lines.push(
-        '  Drift: not tracked (no git commit at save time: not a git repository then, or no commit yet)',
+        '  Drift: not tracked (no git facts at save time: not a git repository then, no commit yet, or git could not read it)',
       );
     // What load and brief say of the file (a field over its limit, the backup used, a damaged copy kept).
     // Drift's own warnings are in its line above.

@@ -4,9 +4,9 @@ import { aroundToolCalls } from './tool-call-wrap.js';
 
 /**
  * A queue that runs tasks one at a time, in the order they were given. A task whose signal is aborted
- * before its turn never runs: it rejects instead. One cancelled while it runs stops holding the queue
- * (a review: a cancelled push of a handoff, waiting on the network, held every later call for as long
- * as it took); its work goes on to its end under the locks every write takes, as before the queue.
+ * before its turn never runs: it rejects instead, and the task after it still waits for the one before.
+ * One cancelled while it runs holds the queue until it ends, as its work does not stop (a push in
+ * flight); letting the next call in beside it raced that work (a retried push met its own cancelled one).
  */
 export function createCallQueue(): <T>(
   signal: AbortSignal | undefined,
@@ -19,19 +19,13 @@ export function createCallQueue(): <T>(
         throw new CheckpointError('INVALID_INPUT', 'the tool call was cancelled before it started');
       return task();
     });
-    // The next call waits for this one to end, however it ends, or to be cancelled.
-    const ended = run.then(
+    // The next call waits for this one to end, however it ends.
+    tail = run.then(
       () => undefined,
       () => undefined,
     );
-    tail = signal ? Promise.race([ended, whenAborted(signal)]) : ended;
     return run;
   };
-}
-
-function whenAborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 /**

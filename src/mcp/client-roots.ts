@@ -22,8 +22,10 @@ export function askClientRoots(server: McpServer, cwd: () => string): () => Prom
   });
   // Waited for once: a client that never sends it is not made to wait again at every call (a review).
   let isWaitedOut = false;
+  let isInitialized = false;
   const previous = server.server.oninitialized;
   server.server.oninitialized = () => {
+    isInitialized = true;
     markInitialized();
     previous?.();
   };
@@ -38,7 +40,8 @@ export function askClientRoots(server: McpServer, cwd: () => string): () => Prom
     const notInitialized = `it sent no notifications/initialized within ${seconds(INITIALIZED_WAIT_MS)}`;
     const problem = await Promise.race([
       initialized.then(() => undefined),
-      isWaitedOut
+      // Checked here, not raced: an `initialized` that came late, after the wait, wins (a review).
+      isWaitedOut && !isInitialized
         ? Promise.resolve(notInitialized)
         : wait(INITIALIZED_WAIT_MS).then(() => {
             isWaitedOut = true;

@@ -96,7 +96,7 @@ describe('claude-checkpoint checkpoint commands', () => {
     await runCli(['save', '--goal', 'g'], { cwd: root, env });
     const status = await runCli(['status'], { cwd: root, env });
     expect(status.stdout).toContain(
-      'Drift: not tracked (no git commit at save time: not a git repository then, or no commit yet)',
+      'Drift: not tracked (no git facts at save time: not a git repository then, no commit yet, or git could not read it)',
     );
     const brief = (await runCli(['brief'], { cwd: root, env })).stdout;
     expect(brief).not.toContain('Since this checkpoint');

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
@@ -57,6 +57,20 @@ describe('the CLI takes the paths a person types from the current folder', () =>
     });
     expect(restore.code).not.toBe(0);
     expect(restore.stderr).toContain("'src/a.ts' from the project root is 'a.ts' from here");
+  });
+
+  // Review: a file deleted in the current folder, with a file of the same name at the root, was refused
+  // as typed from the root; git reports it deleted, so it is taken as typed.
+  it('a file deleted in the current folder is noted as deleted, though the root has one of that name', async () => {
+    const root = createRepo({ committed: { 'README.md': 'top\n', 'src/README.md': 'package\n' } });
+    const env = { CHECKPOINT_STORE_DIR: tempDir('cwd-store-'), HOME: tempDir('cwd-home-') };
+    rmSync(path.join(root, 'src', 'README.md'));
+    const saved = await runCli(['save', '--root', '..', '--goal', 'g', '--file', 'README.md'], {
+      cwd: path.join(root, 'src'),
+      env,
+    });
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(savedFiles(root)).toEqual([['src/README.md', 'D']]);
   });
 
   it('save --file ./a.ts in src/ with --root .. notes src/a.ts, not a deleted a.ts at the root', async () => {

@@ -11,7 +11,7 @@ afterEach(() => {
 // the whole 5 s again. A real server and client over a real in-memory transport; the client's
 // `notifications/initialized` is held back, as such a client does; only the clock is V8's fake one.
 describe('askClientRoots with a client that never says it is initialized', () => {
-  it('waits once, then answers at once with the fallback', async () => {
+  it('waits once, then answers at once with the fallback, until it says it is initialized', async () => {
     const server = new McpServer({ name: 'roots-test', version: '1.0.0' });
     const roots = askClientRoots(server, () => '/var/p');
     const client = new Client(
@@ -25,6 +25,7 @@ describe('askClientRoots with a client that never says it is initialized', () =>
       if ('method' in message && message.method === 'notifications/initialized') return;
       return send(message, options);
     };
+    const sendInitialized = () => send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     let firstDone = false;
@@ -43,6 +44,9 @@ describe('askClientRoots with a client that never says it is initialized', () =>
     expect(secondDone).toBe(true);
     expect(await second).toEqual([]);
     vi.useRealTimers();
+    // Review: an `initialized` that comes late, after the wait, is not raced by the remembered wait.
+    await sendInitialized();
+    expect(await roots()).toEqual(['file:///var/p']);
     await client.close();
     await server.close();
   });
