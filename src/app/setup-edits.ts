@@ -401,20 +401,51 @@ const TOML_END = `# <<< ${NAME}`;
 /**
  * A TOML file (Codex's config.toml): our server as a block of its own at the end, between two marker
  * comments, so that nothing else in the file is rewritten. The result is parsed before it is written.
+ * What Codex adds later (`codex mcp add`, a project's trust) lands inside the block, since toml_edit puts
+ * a new table before the file's closing comment: only our own tables go, by name, never the block whole.
  */
 export function tomlServerEdit(file: string, serverPath: string): FileEdit {
   const remove = (text: string, note: SetupNote | null) => {
-    const start = text.indexOf(`\n${TOML_BEGIN}\n`);
-    const at = text.startsWith(`${TOML_BEGIN}\n`) ? 0 : start === -1 ? -1 : start + 1;
-    if (at === -1) return text;
-    const end = text.indexOf(`${TOML_END}\n`, at);
+    const lines = tomlLines(text);
+    const begin = lines.findIndex((line) => line.content === TOML_BEGIN);
+    const end = begin === -1 ? -1 : lines.findIndex((line, at) => at > begin && line.content === TOML_END);
     if (end === -1) return text;
-    // Our block was appended after one blank line (or opens the file): take that out too.
-    const from = at > 0 && text[at - 1] === '\n' && text[at - 2] === '\n' ? at - 1 : at;
-    const rest = text.slice(end + TOML_END.length + 1);
-    // The line break setup put after the user's last line, when our block is still the file's end.
-    const head = text.slice(0, from);
-    return rest === '' && note?.addedLineBreak && head.endsWith('\n') ? head.slice(0, -1) : head + rest;
+    // Inside the block, what is not a table of ours: tables the agent or the user put there stay.
+    const foreign: string[] = [];
+    let ours = false;
+    for (const [at, line] of lines.slice(begin + 1, end).entries()) {
+      if (line.header !== null) ours = isOurTomlTable(line.header);
+      // A comment or blank line right before the next table is that table's, as toml_edit keeps it.
+      else if (ours && isDecorOfNextTable(lines, begin + 1 + at, end)) {
+        foreign.push(line.text);
+        continue;
+      }
+      if (!ours) foreign.push(line.text);
+    }
+    while (foreign.length > 0 && (foreign[0] as string).trim() === '') foreign.shift();
+    const rest = lines
+      .slice(end + 1)
+      .map((line) => line.text)
+      .join('');
+    let result: string;
+    if (foreign.length > 0)
+      result = `${lines
+        .slice(0, begin)
+        .map((line) => line.text)
+        .join('')}${foreign.join('')}${rest}`;
+    else {
+      // Our block was appended after one blank line (or opens the file): take that out too.
+      const from = begin > 0 && (lines[begin - 1] as TomlLine).content.trim() === '' ? begin - 1 : begin;
+      const head = lines
+        .slice(0, from)
+        .map((line) => line.text)
+        .join('');
+      // The line break setup put after the user's last line, when our block is still the file's end.
+      result =
+        rest === '' && note?.addedLineBreak && /\r?\n$/.test(head) ? head.replace(/\r?\n$/, '') : head + rest;
+    }
+    assertOnlyOursRemoved(text, result, file);
+    return result;
   };
   return {
     file,
@@ -430,6 +461,14 @@ export function tomlServerEdit(file: string, serverPath: string): FileEdit {
           'INVALID_INPUT',
           `${file} already has [mcp_servers.${NAME}] outside setup's block: remove it, then run setup again`,
         );
+      // An inline table cannot be extended by a table header (TOML 1.0), which is how our server goes in.
+      if (parsed.mcp_servers && definesInlineServers(base))
+        throw new CheckpointError(
+          'INVALID_INPUT',
+          `${file} holds mcp_servers as one inline table (mcp_servers = { … }), and TOML lets no [mcp_servers.${NAME}] table be added to an inline table: write each of your servers as a table of its own ([mcp_servers.<name>] with its keys on the lines below it), then run setup again`,
+        );
+      // The file's own line endings (a CRLF file stays CRLF throughout).
+      const eol = base.includes('\r\n') ? '\r\n' : '\n';
       const block = [
         TOML_BEGIN,
         `[mcp_servers.${NAME}]`,
@@ -437,8 +476,8 @@ export function tomlServerEdit(file: string, serverPath: string): FileEdit {
         `args = [${JSON.stringify(serverPath)}]`,
         TOML_END,
         '',
-      ].join('\n');
-      const text = base === '' ? block : `${base.endsWith('\n') ? base : `${base}\n`}\n${block}`;
+      ].join(eol);
+      const text = base === '' ? block : `${base.endsWith('\n') ? base : `${base}${eol}`}${eol}${block}`;
       parseTomlOrThrow(text, file);
       const addedLineBreak = base !== '' && !base.endsWith('\n');
       return {
@@ -450,6 +489,119 @@ export function tomlServerEdit(file: string, serverPath: string): FileEdit {
       };
     },
   };
+}
+
+/** Whether `mcp_servers = …` is a key of the file's top level (before its first table header). */
+function definesInlineServers(text: string): boolean {
+  for (const line of tomlLines(text)) {
+    if (line.header !== null) return false;
+    if (/^[ \t]*(?:mcp_servers|"mcp_servers"|'mcp_servers')[ \t]*=/.test(line.content)) return true;
+  }
+  return false;
+}
+
+/** One line of a TOML text: with its line break, without it, and the key of the table it opens, if any. */
+interface TomlLine {
+  text: string;
+  content: string;
+  /** The dotted key of a `[table]` or `[[array]]` header, unquoted; `null` on any other line. */
+  header: string[] | null;
+}
+
+/**
+ * The lines of a TOML text, telling a table header from a line inside a multi-line string or array (which
+ * may also start with a bracket): enough to take tables out by name, without rewriting any other line.
+ */
+function tomlLines(text: string): TomlLine[] {
+  const lines: TomlLine[] = [];
+  let open: string | null = null; // the delimiter of a multi-line string still open
+  let depth = 0; // brackets and braces still open, outside strings
+  for (const match of text.matchAll(/[^\n]*\n|[^\n]+$/g)) {
+    const line = match[0];
+    const content = line.replace(/\r?\n$/, '');
+    const isHeader = open === null && depth === 0 && /^[ \t]*\[/.test(content);
+    lines.push({ text: line, content, header: isHeader ? headerKey(content) : null });
+    if (isHeader) continue;
+    for (let at = 0; at < content.length; ) {
+      if (open !== null) {
+        if (content.startsWith(open, at)) {
+          at += 3;
+          open = null;
+        } else at += open === '"""' && content[at] === '\\' ? 2 : 1;
+        continue;
+      }
+      const char = content[at] as string;
+      if (char === '#') break;
+      const triple = content.slice(at, at + 3);
+      if (triple === '"""' || triple === "'''") {
+        open = triple;
+        at += 3;
+      } else if (char === '"' || char === "'") {
+        at++;
+        while (at < content.length && content[at] !== char)
+          at += char === '"' && content[at] === '\\' ? 2 : 1;
+        at++;
+      } else {
+        if (char === '[' || char === '{') depth++;
+        else if (char === ']' || char === '}') depth = Math.max(0, depth - 1);
+        at++;
+      }
+    }
+  }
+  return lines;
+}
+
+/** The key of a table header (`[ mcp_servers."claude-checkpoint" ]`), each part unquoted. */
+function headerKey(content: string): string[] {
+  const parts: string[] = [];
+  const body = content.replace(/^[ \t]*\[\[?/, '');
+  const pattern = /[ \t]*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))[ \t]*(\.|\]|$)/y;
+  for (let found = pattern.exec(body); found; found = pattern.exec(body)) {
+    const [, basic, literal, bare, after] = found;
+    parts.push(basic !== undefined ? (JSON.parse(`"${basic}"`) as string) : (literal ?? bare ?? ''));
+    if (after !== '.') break;
+  }
+  return parts;
+}
+
+/** Ours: `[mcp_servers.claude-checkpoint]` and every table under it. */
+function isOurTomlTable(key: string[]): boolean {
+  return key[0] === 'mcp_servers' && key[1] === NAME;
+}
+
+/** Whether only comments and blank lines are between this line and the next table header (inside the block). */
+function isDecorOfNextTable(lines: TomlLine[], at: number, end: number): boolean {
+  for (let next = at; next < end; next++) {
+    const line = lines[next] as TomlLine;
+    if (line.header !== null) return true;
+    if (!/^[ \t]*(#.*)?$/.test(line.content)) return false;
+  }
+  return false;
+}
+
+/**
+ * Our removal took our server out and nothing else: the file reads as it did, less that table. A file
+ * that does not parse is not checked (install refuses it with the parser's message).
+ */
+function assertOnlyOursRemoved(before: string, after: string, file: string): void {
+  let expected: Record<string, unknown>;
+  let actual: Record<string, unknown>;
+  try {
+    expected = parseToml(before) as Record<string, unknown>;
+    actual = parseToml(after) as Record<string, unknown>;
+  } catch {
+    return;
+  }
+  const servers = asObject(expected.mcp_servers);
+  if (servers) {
+    delete servers[NAME];
+    if (Object.keys(servers).length === 0 && actual.mcp_servers === undefined) delete expected.mcp_servers;
+  }
+  if (!isDeepStrictEqual(expected, actual))
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `${file}: setup cannot take its [mcp_servers.${NAME}] table out without changing something else in the file; remove that table and the "# >>> ${NAME}" and "# <<< ${NAME}" lines by hand, then run setup again`,
+    );
 }
 
 function parseTomlOrThrow(text: string, file: string): void {
