@@ -36,6 +36,16 @@ export const SERVER_MARK = { CLAUDE_CHECKPOINT_SETUP: 'added by claude-checkpoin
 
 const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n' };
 
+/** The line break a text already uses (CRLF or LF): what setup writes in it, so no file gets both. */
+function lineBreakOf(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
+/** Formatting for what setup adds to `text`, in that text's line breaks. */
+function formatFor(text: string): FormattingOptions {
+  return { ...FORMAT, eol: lineBreakOf(text) };
+}
+
 /** What one file of an agent's configuration holds of ours, as setup's output names it. */
 export type SetupHolds = 'the MCP server' | 'the hooks' | 'the MCP server and hooks' | 'the plugin';
 
@@ -101,6 +111,7 @@ export function jsonEdit(
   const remove = (text: string, note: SetupNote | null) => {
     let current = text;
     const parsed = parseJsonObject(current, file) as Record<string, unknown>;
+    refuseDuplicateKeys(current, file, ['hooks', serverKey]);
     // Only a container setup added goes when our removal empties it (trial 2026-12-06: an empty
     // `"mcpServers": {}` of the user's went too). A note of an earlier version knew created files only.
     const containers = note?.containers ?? (note?.created === true ? null : holdingOursOnly(parsed));
@@ -142,7 +153,8 @@ export function jsonEdit(
     // Nothing but ours was in it: the empty object as it was before setup laid it out.
     if (current !== text && EMPTY_OBJECT.test(current)) return note?.emptyText ?? '{}\n';
     // The line break setup put at the end of a file that had none.
-    if (current !== text && note?.addedLineBreak && current.endsWith('\n')) return current.slice(0, -1);
+    if (current !== text && note?.addedLineBreak && current.endsWith('\n'))
+      return current.slice(0, current.endsWith('\r\n') ? -2 : -1);
     return current;
   };
   const holds: SetupHolds =
@@ -158,6 +170,7 @@ export function jsonEdit(
     isEmpty: (text) => isEmptyObject(parse(text)),
     install: (before, note) => {
       const parsed = parseJsonObject(before ?? '{}', file) as Record<string, unknown>;
+      refuseDuplicateKeys(before ?? '{}', file, ['hooks', serverKey]);
       const existing = asObject(parsed[serverKey])?.[NAME];
       if (ours.server !== undefined && existing !== undefined && !isOurServer(existing))
         throw new CheckpointError(
@@ -188,7 +201,7 @@ export function jsonEdit(
         else text = appendMember(text, ['hooks', event], undefined, group, file);
       }
       // A file of ours alone is formatted whole; in the user's file only what we add is.
-      if (empty) text = applyEdits(text, format(text, undefined, FORMAT));
+      if (empty) text = applyEdits(text, format(text, undefined, formatFor(text)));
       const emptyText =
         note?.emptyText ?? (before !== null && EMPTY_OBJECT.test(before) ? before : undefined);
       const addedLineBreak = note?.addedLineBreak === true || !text.endsWith('\n');
@@ -201,7 +214,10 @@ export function jsonEdit(
       // Already set up as this run would: leave the file as it is, whatever its layout.
       if (before !== null && isDeepStrictEqual(parse(before), parse(text)))
         return { text: before, note: next };
-      return { text: addedLineBreak && !text.endsWith('\n') ? `${text}\n` : text, note: next };
+      return {
+        text: addedLineBreak && !text.endsWith('\n') ? `${text}${lineBreakOf(text)}` : text,
+        note: next,
+      };
     },
   };
 }
@@ -237,6 +253,29 @@ function holdingOursOnly(parsed: Record<string, unknown>): JSONPath[] {
   return found;
 }
 
+/**
+ * A key written twice where setup edits (the top level, `hooks`, the servers' object): JSON readers keep
+ * the last, jsonc-parser's tree finds the first, so setup could edit one and read the other. Said as what
+ * it is, with the fix (it was reported as "hooks.<event> is not an object or a list").
+ */
+function refuseDuplicateKeys(text: string, file: string, edited: readonly string[]): void {
+  const root = parseTree(text, [], { allowTrailingComma: true });
+  const check = (object: JsonNode | undefined, where: string) => {
+    const seen = new Set<string>();
+    for (const property of object?.type === 'object' ? (object.children ?? []) : []) {
+      const key = property.children?.[0]?.value as string;
+      if (seen.has(key))
+        throw new CheckpointError(
+          'INVALID_INPUT',
+          `${file} has the key "${key}" twice ${where}: JSON keeps only the last one, so setup cannot tell which to edit. Merge the two into one, then run setup again`,
+        );
+      seen.add(key);
+      if (object === root && edited.includes(key)) check(property.children?.[1], `in "${key}"`);
+    }
+  };
+  check(root, 'at the top level');
+}
+
 /** jsonc-parser's token kinds (a `const enum` there, which an isolated module cannot read). */
 const TOKEN = { comma: 5, lineComment: 12, blockComment: 13, blank: 15 } as const;
 
@@ -268,7 +307,7 @@ function appendMember(
   const last = container.children?.at(-1);
   // An empty container: jsonc-parser's insertion right after the bracket, which removeMember undoes exactly.
   if (!last) return insertFormatted(text, [...at, key ?? 0], value, key === undefined);
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const eol = lineBreakOf(text);
   const lastEnd = last.offset + last.length;
   const lineOfLast = lineBreakBefore(text, last.offset);
   const indent =
@@ -354,7 +393,10 @@ function insertFormatted(text: string, at: JSONPath, value: unknown, isArrayInse
   const inserted = applyEdits(text, edits);
   const edit = edits[0];
   if (!edit) return inserted;
-  return applyEdits(inserted, format(inserted, { offset: edit.offset, length: edit.content.length }, FORMAT));
+  return applyEdits(
+    inserted,
+    format(inserted, { offset: edit.offset, length: edit.content.length }, formatFor(text)),
+  );
 }
 
 /**
@@ -468,7 +510,7 @@ export function tomlServerEdit(file: string, serverPath: string): FileEdit {
           `${file} holds mcp_servers as one inline table (mcp_servers = { … }), and TOML lets no [mcp_servers.${NAME}] table be added to an inline table: write each of your servers as a table of its own ([mcp_servers.<name>] with its keys on the lines below it), then run setup again`,
         );
       // The file's own line endings (a CRLF file stays CRLF throughout).
-      const eol = base.includes('\r\n') ? '\r\n' : '\n';
+      const eol = lineBreakOf(base);
       const block = [
         TOML_BEGIN,
         `[mcp_servers.${NAME}]`,

@@ -168,3 +168,29 @@ describe("setup's block in a Codex config.toml", () => {
     expect(codex.remove(`[mcp_servers]\n${ours}`, null)).toBe('[mcp_servers]\n');
   });
 });
+
+describe('setup in a JSON settings file as the user keeps it', () => {
+  it("writes in the file's own CRLF line breaks, whatever it adds to, and undoes itself byte for byte", () => {
+    for (const before of [
+      '{\r\n  "theme": "dark"\r\n}\r\n',
+      '{\r\n  "theme": "dark"\r\n}',
+      '{\r\n}\r\n',
+      '{\r\n  "hooks": {},\r\n  "mcpServers": {}\r\n}\r\n',
+    ]) {
+      const { text, note } = gemini.install(before, null);
+      expect(text.replaceAll('\r\n', '')).not.toContain('\n');
+      expect(gemini.remove(text, note)).toBe(before);
+    }
+  });
+
+  it('says a key written twice is written twice (JSON keeps the last one), not that it is of the wrong kind', () => {
+    for (const [before, key, where] of [
+      ['{ "hooks": { "AfterTool": [] }, "hooks": { "BeforeTool": [] } }', 'hooks', 'at the top level'],
+      ['{ "mcpServers": {}, "mcpServers": {} }', 'mcpServers', 'at the top level'],
+      ['{ "hooks": { "AfterTool": [], "AfterTool": [] } }', 'AfterTool', 'in "hooks"'],
+    ] as const) {
+      expect(() => gemini.install(before, null)).toThrow(`has the key "${key}" twice ${where}`);
+      expect(() => gemini.remove(before, null)).toThrow('Merge the two into one');
+    }
+  });
+});
