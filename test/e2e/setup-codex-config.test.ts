@@ -117,3 +117,44 @@ describe('setup codex and the forms config.toml takes', () => {
     expect(readFileSync(config, 'utf8')).toBe(mine);
   });
 });
+
+describe('setup codex beside inline [hooks] in config.toml', () => {
+  const inline =
+    '[[hooks.PreToolUse]]\nmatcher = "Bash"\n\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "echo mine"\n';
+  // Where Codex keeps its approvals of hooks: not a hook, and no reason for a note.
+  const approvals = '[hooks.state."hooks.json:stop:0:0"]\ntrusted_hash = "sha256:0"\n';
+  const codexCheck = async (cwd: string, home: string, store: string) =>
+    (
+      JSON.parse(
+        (await runCli(['doctor', '--json'], { cwd, env: { HOME: home, CHECKPOINT_STORE_DIR: store } }))
+          .stdout,
+      ).checks as Array<{ name: string; level: string; detail: string; fix?: string }>
+    ).find((check) => check.name === 'Codex');
+
+  it('setup and doctor say that Codex merges both with a warning at every startup, and what to do', async () => {
+    const home = tempDir('setup-codex-home-');
+    const store = tempDir('checkpoint-store-');
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const config = path.join(home, '.codex', 'config.toml');
+    mkdirSync(path.dirname(config));
+    writeFileSync(config, inline);
+    const env = { HOME: home, CHECKPOINT_STORE_DIR: store };
+    const result = await runCli(['setup', 'codex'], { cwd: project, env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      `Warning: ${config} has inline hooks ([hooks] for PreToolUse) beside ${path.join(home, '.codex', 'hooks.json')}`,
+    );
+    expect(result.stdout).toContain('Codex merges the two and warns at every startup');
+    expect(result.stdout).toContain('Move your [[hooks.<Event>]] tables');
+    const json = JSON.parse((await runCli(['setup', 'codex', '--json'], { cwd: project, env })).stdout);
+    expect(json.inlineHooks).toMatchObject({ events: ['PreToolUse'] });
+    const check = await codexCheck(project, home, store);
+    expect(check).toMatchObject({ level: 'warn' });
+    expect(check?.detail).toContain('Codex merges the two and warns at every startup');
+    expect(check?.fix).toContain("leave [hooks.state], Codex's approvals, where it is");
+    // Moved into hooks.json, as the note says: no note, and doctor is content.
+    writeFileSync(config, readFileSync(config, 'utf8').replace(inline, approvals));
+    expect((await runCli(['setup', 'codex'], { cwd: project, env })).stdout).not.toContain('inline hooks');
+    expect(await codexCheck(project, home, store)).toMatchObject({ level: 'ok' });
+  });
+});
