@@ -447,22 +447,38 @@ const TOML_END = `# <<< ${NAME}`;
  * a new table before the file's closing comment: only our own tables go, by name, never the block whole.
  */
 export function tomlServerEdit(file: string, serverPath: string): FileEdit {
-  const remove = (text: string, note: SetupNote | null) => {
+  /**
+   * The text without our block, and what the user or Codex set on our server since (keys of our table
+   * other than `command` and `args`, its subtables: a timeout, a tool's approval), which a re-run keeps.
+   */
+  const split = (text: string, note: SetupNote | null) => {
+    const settings = { keys: [] as string[], tables: [] as string[] };
     const lines = tomlLines(text);
     const begin = lines.findIndex((line) => line.content === TOML_BEGIN);
     const end = begin === -1 ? -1 : lines.findIndex((line, at) => at > begin && line.content === TOML_END);
-    if (end === -1) return text;
+    if (end === -1) return { result: text, settings };
     // Inside the block, what is not a table of ours: tables the agent or the user put there stay.
     const foreign: string[] = [];
     let ours = false;
+    let main = false;
+    let setupsOwn = false;
     for (const [at, line] of lines.slice(begin + 1, end).entries()) {
-      if (line.header !== null) ours = isOurTomlTable(line.header);
+      if (line.header !== null) {
+        ours = isOurTomlTable(line.header);
+        main = ours && line.header.length === 2;
+        if (ours && !main) settings.tables.push(line.text);
+        if (!ours) foreign.push(line.text);
+        continue;
+      }
       // A comment or blank line right before the next table is that table's, as toml_edit keeps it.
-      else if (ours && isDecorOfNextTable(lines, begin + 1 + at, end)) {
+      if (!ours || isDecorOfForeignTable(lines, begin + 1 + at, end)) {
         foreign.push(line.text);
         continue;
       }
-      if (!ours) foreign.push(line.text);
+      // The keys setup writes (with the lines of a value spread over several) are written anew.
+      if (main && !line.continued)
+        setupsOwn = /^[ \t]*(?:command|args|"command"|"args")[ \t]*=/.test(line.content);
+      if (!(main && setupsOwn)) (main ? settings.keys : settings.tables).push(line.text);
     }
     while (foreign.length > 0 && (foreign[0] as string).trim() === '') foreign.shift();
     const rest = lines
@@ -487,15 +503,16 @@ export function tomlServerEdit(file: string, serverPath: string): FileEdit {
         rest === '' && note?.addedLineBreak && /\r?\n$/.test(head) ? head.replace(/\r?\n$/, '') : head + rest;
     }
     assertOnlyOursRemoved(text, result, file);
-    return result;
+    return { result, settings };
   };
+  const remove = (text: string, note: SetupNote | null) => split(text, note).result;
   return {
     file,
     holds: 'the MCP server',
     remove,
     isEmpty: (text) => text.trim() === '',
     install: (before, note) => {
-      const base = remove(before ?? '', note);
+      const { result: base, settings } = split(before ?? '', note);
       parseTomlOrThrow(base, file);
       const parsed = parseToml(base) as { mcp_servers?: Record<string, unknown> };
       if (parsed.mcp_servers && NAME in parsed.mcp_servers)
@@ -511,14 +528,7 @@ export function tomlServerEdit(file: string, serverPath: string): FileEdit {
         );
       // The file's own line endings (a CRLF file stays CRLF throughout).
       const eol = lineBreakOf(base);
-      const block = [
-        TOML_BEGIN,
-        `[mcp_servers.${NAME}]`,
-        'command = "node"',
-        `args = [${JSON.stringify(serverPath)}]`,
-        TOML_END,
-        '',
-      ].join(eol);
+      const block = `${[TOML_BEGIN, `[mcp_servers.${NAME}]`, 'command = "node"', `args = [${JSON.stringify(serverPath)}]`, ''].join(eol)}${[...settings.keys, ...settings.tables].join('')}${TOML_END}${eol}`;
       const text = base === '' ? block : `${base.endsWith('\n') ? base : `${base}${eol}`}${eol}${block}`;
       parseTomlOrThrow(text, file);
       const addedLineBreak = base !== '' && !base.endsWith('\n');
@@ -548,6 +558,8 @@ interface TomlLine {
   content: string;
   /** The dotted key of a `[table]` or `[[array]]` header, unquoted; `null` on any other line. */
   header: string[] | null;
+  /** The line starts inside a value begun on a line before (a multi-line string or array). */
+  continued: boolean;
 }
 
 /**
@@ -562,7 +574,12 @@ function tomlLines(text: string): TomlLine[] {
     const line = match[0];
     const content = line.replace(/\r?\n$/, '');
     const isHeader = open === null && depth === 0 && /^[ \t]*\[/.test(content);
-    lines.push({ text: line, content, header: isHeader ? headerKey(content) : null });
+    lines.push({
+      text: line,
+      content,
+      header: isHeader ? headerKey(content) : null,
+      continued: open !== null || depth > 0,
+    });
     if (isHeader) continue;
     for (let at = 0; at < content.length; ) {
       if (open !== null) {
@@ -611,11 +628,14 @@ function isOurTomlTable(key: string[]): boolean {
   return key[0] === 'mcp_servers' && key[1] === NAME;
 }
 
-/** Whether only comments and blank lines are between this line and the next table header (inside the block). */
-function isDecorOfNextTable(lines: TomlLine[], at: number, end: number): boolean {
+/**
+ * Whether only comments and blank lines are between this line and the next table header inside the
+ * block, and that table is not ours: such lines are that table's.
+ */
+function isDecorOfForeignTable(lines: TomlLine[], at: number, end: number): boolean {
   for (let next = at; next < end; next++) {
     const line = lines[next] as TomlLine;
-    if (line.header !== null) return true;
+    if (line.header !== null) return !isOurTomlTable(line.header);
     if (!/^[ \t]*(#.*)?$/.test(line.content)) return false;
   }
   return false;

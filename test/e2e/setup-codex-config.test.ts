@@ -68,6 +68,50 @@ describe('setup codex keeps what Codex and the user wrote into config.toml after
     });
   });
 
+  it("what Codex set on our own server (a timeout, a tool's approval) survives a re-run that updates it", async () => {
+    const { config, setup, codexAdds, read } = codexHome();
+    await setup();
+    const server = read().mcp_servers?.['claude-checkpoint'] as { args: string[] };
+    // An earlier installation's path, which the re-run updates.
+    writeFileSync(config, readFileSync(config, 'utf8').replace(server.args[0] as string, '/old/index.js'));
+    codexAdds('mcp_servers.claude-checkpoint.startup_timeout_sec', 30 as never);
+    codexAdds('mcp_servers.claude-checkpoint.tools.save_session_checkpoint', { approval_mode: 'approve' });
+    codexAdds('mcp_servers.github', { command: 'gh-mcp' });
+    const result = await setup();
+    expect(JSON.parse((await setup('--json')).stdout).files).toContainEqual(
+      expect.objectContaining({ action: 'unchanged' }),
+    );
+    expect(result.stdout).toContain('Updated the MCP server in');
+    // Laid out as Codex wrote it, in our block; Codex's other server out of it, before it.
+    const text = readFileSync(config, 'utf8');
+    expect(text.startsWith('[mcp_servers.github]\ncommand = "gh-mcp"\n\n# >>> claude-checkpoint')).toBe(true);
+    expect(
+      text.endsWith(
+        [
+          `args = [${JSON.stringify(server.args[0])}]`,
+          'startup_timeout_sec = 30',
+          '',
+          '[mcp_servers.claude-checkpoint.tools]',
+          '',
+          '[mcp_servers.claude-checkpoint.tools.save_session_checkpoint]',
+          'approval_mode = "approve"',
+          '# <<< claude-checkpoint',
+          '',
+        ].join('\n'),
+      ),
+    ).toBe(true);
+    expect(read().mcp_servers).toEqual({
+      'claude-checkpoint': {
+        ...server,
+        startup_timeout_sec: 30,
+        tools: { save_session_checkpoint: { approval_mode: 'approve' } },
+      },
+      github: { command: 'gh-mcp' },
+    });
+    await setup('--uninstall');
+    expect(read()).toEqual({ mcp_servers: { github: { command: 'gh-mcp' } } });
+  });
+
   it('a table written by hand inside our block or after it stays, with its comment', async () => {
     const { config, setup, read } = codexHome();
     await setup();
