@@ -25,7 +25,7 @@ function codexHome() {
     return result;
   };
   /** What Codex does to the file later: a table added through toml_edit, as `codex` writes it. */
-  const codexAdds = (key: string, value: Record<string, unknown>) =>
+  const codexAdds = (key: string, value: unknown) =>
     writeFileSync(config, tomlEdit(readFileSync(config, 'utf8'), key, value, { inline: false }));
   const read = () => parseToml(readFileSync(config, 'utf8')) as Record<string, Record<string, unknown>>;
   return { home, config, setup, codexAdds, read };
@@ -74,7 +74,7 @@ describe('setup codex keeps what Codex and the user wrote into config.toml after
     const server = read().mcp_servers?.['claude-checkpoint'] as { args: string[] };
     // An earlier installation's path, which the re-run updates.
     writeFileSync(config, readFileSync(config, 'utf8').replace(server.args[0] as string, '/old/index.js'));
-    codexAdds('mcp_servers.claude-checkpoint.startup_timeout_sec', 30 as never);
+    codexAdds('mcp_servers.claude-checkpoint.startup_timeout_sec', 30);
     codexAdds('mcp_servers.claude-checkpoint.tools.save_session_checkpoint', { approval_mode: 'approve' });
     codexAdds('mcp_servers.github', { command: 'gh-mcp' });
     const result = await setup();
