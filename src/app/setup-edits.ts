@@ -36,6 +36,16 @@ export const SERVER_MARK = { CLAUDE_CHECKPOINT_SETUP: 'added by claude-checkpoin
 
 const FORMAT: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n' };
 
+/** The line break a text already uses (CRLF or LF): what setup writes in it, so no file gets both. */
+function lineBreakOf(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
+/** Formatting for what setup adds to `text`, in that text's line breaks. */
+function formatFor(text: string): FormattingOptions {
+  return { ...FORMAT, eol: lineBreakOf(text) };
+}
+
 /** What one file of an agent's configuration holds of ours, as setup's output names it. */
 export type SetupHolds = 'the MCP server' | 'the hooks' | 'the MCP server and hooks' | 'the plugin';
 
@@ -101,6 +111,7 @@ export function jsonEdit(
   const remove = (text: string, note: SetupNote | null) => {
     let current = text;
     const parsed = parseJsonObject(current, file) as Record<string, unknown>;
+    refuseDuplicateKeys(current, file, ['hooks', serverKey]);
     // Only a container setup added goes when our removal empties it (trial 2026-12-06: an empty
     // `"mcpServers": {}` of the user's went too). A note of an earlier version knew created files only.
     const containers = note?.containers ?? (note?.created === true ? null : holdingOursOnly(parsed));
@@ -142,7 +153,8 @@ export function jsonEdit(
     // Nothing but ours was in it: the empty object as it was before setup laid it out.
     if (current !== text && EMPTY_OBJECT.test(current)) return note?.emptyText ?? '{}\n';
     // The line break setup put at the end of a file that had none.
-    if (current !== text && note?.addedLineBreak && current.endsWith('\n')) return current.slice(0, -1);
+    if (current !== text && note?.addedLineBreak && current.endsWith('\n'))
+      return current.slice(0, current.endsWith('\r\n') ? -2 : -1);
     return current;
   };
   const holds: SetupHolds =
@@ -158,6 +170,7 @@ export function jsonEdit(
     isEmpty: (text) => isEmptyObject(parse(text)),
     install: (before, note) => {
       const parsed = parseJsonObject(before ?? '{}', file) as Record<string, unknown>;
+      refuseDuplicateKeys(before ?? '{}', file, ['hooks', serverKey]);
       const existing = asObject(parsed[serverKey])?.[NAME];
       if (ours.server !== undefined && existing !== undefined && !isOurServer(existing))
         throw new CheckpointError(
@@ -188,7 +201,7 @@ export function jsonEdit(
         else text = appendMember(text, ['hooks', event], undefined, group, file);
       }
       // A file of ours alone is formatted whole; in the user's file only what we add is.
-      if (empty) text = applyEdits(text, format(text, undefined, FORMAT));
+      if (empty) text = applyEdits(text, format(text, undefined, formatFor(text)));
       const emptyText =
         note?.emptyText ?? (before !== null && EMPTY_OBJECT.test(before) ? before : undefined);
       const addedLineBreak = note?.addedLineBreak === true || !text.endsWith('\n');
@@ -201,7 +214,10 @@ export function jsonEdit(
       // Already set up as this run would: leave the file as it is, whatever its layout.
       if (before !== null && isDeepStrictEqual(parse(before), parse(text)))
         return { text: before, note: next };
-      return { text: addedLineBreak && !text.endsWith('\n') ? `${text}\n` : text, note: next };
+      return {
+        text: addedLineBreak && !text.endsWith('\n') ? `${text}${lineBreakOf(text)}` : text,
+        note: next,
+      };
     },
   };
 }
@@ -237,6 +253,29 @@ function holdingOursOnly(parsed: Record<string, unknown>): JSONPath[] {
   return found;
 }
 
+/**
+ * A key written twice where setup edits (the top level, `hooks`, the servers' object): JSON readers keep
+ * the last, jsonc-parser's tree finds the first, so setup could edit one and read the other. Said as what
+ * it is, with the fix (it was reported as "hooks.<event> is not an object or a list").
+ */
+function refuseDuplicateKeys(text: string, file: string, edited: readonly string[]): void {
+  const root = parseTree(text, [], { allowTrailingComma: true });
+  const check = (object: JsonNode | undefined, where: string) => {
+    const seen = new Set<string>();
+    for (const property of object?.type === 'object' ? (object.children ?? []) : []) {
+      const key = property.children?.[0]?.value as string;
+      if (seen.has(key))
+        throw new CheckpointError(
+          'INVALID_INPUT',
+          `${file} has the key "${key}" twice ${where}: JSON keeps only the last one, so setup cannot tell which to edit. Merge the two into one, then run setup again`,
+        );
+      seen.add(key);
+      if (object === root && edited.includes(key)) check(property.children?.[1], `in "${key}"`);
+    }
+  };
+  check(root, 'at the top level');
+}
+
 /** jsonc-parser's token kinds (a `const enum` there, which an isolated module cannot read). */
 const TOKEN = { comma: 5, lineComment: 12, blockComment: 13, blank: 15 } as const;
 
@@ -268,7 +307,7 @@ function appendMember(
   const last = container.children?.at(-1);
   // An empty container: jsonc-parser's insertion right after the bracket, which removeMember undoes exactly.
   if (!last) return insertFormatted(text, [...at, key ?? 0], value, key === undefined);
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const eol = lineBreakOf(text);
   const lastEnd = last.offset + last.length;
   const lineOfLast = lineBreakBefore(text, last.offset);
   const indent =
@@ -354,7 +393,10 @@ function insertFormatted(text: string, at: JSONPath, value: unknown, isArrayInse
   const inserted = applyEdits(text, edits);
   const edit = edits[0];
   if (!edit) return inserted;
-  return applyEdits(inserted, format(inserted, { offset: edit.offset, length: edit.content.length }, FORMAT));
+  return applyEdits(
+    inserted,
+    format(inserted, { offset: edit.offset, length: edit.content.length }, formatFor(text)),
+  );
 }
 
 /**
@@ -401,28 +443,76 @@ const TOML_END = `# <<< ${NAME}`;
 /**
  * A TOML file (Codex's config.toml): our server as a block of its own at the end, between two marker
  * comments, so that nothing else in the file is rewritten. The result is parsed before it is written.
+ * What Codex adds later (`codex mcp add`, a project's trust) lands inside the block, since toml_edit puts
+ * a new table before the file's closing comment: only our own tables go, by name, never the block whole.
  */
 export function tomlServerEdit(file: string, serverPath: string): FileEdit {
-  const remove = (text: string, note: SetupNote | null) => {
-    const start = text.indexOf(`\n${TOML_BEGIN}\n`);
-    const at = text.startsWith(`${TOML_BEGIN}\n`) ? 0 : start === -1 ? -1 : start + 1;
-    if (at === -1) return text;
-    const end = text.indexOf(`${TOML_END}\n`, at);
-    if (end === -1) return text;
-    // Our block was appended after one blank line (or opens the file): take that out too.
-    const from = at > 0 && text[at - 1] === '\n' && text[at - 2] === '\n' ? at - 1 : at;
-    const rest = text.slice(end + TOML_END.length + 1);
-    // The line break setup put after the user's last line, when our block is still the file's end.
-    const head = text.slice(0, from);
-    return rest === '' && note?.addedLineBreak && head.endsWith('\n') ? head.slice(0, -1) : head + rest;
+  /**
+   * The text without our block, and what the user or Codex set on our server since (keys of our table
+   * other than `command` and `args`, its subtables: a timeout, a tool's approval), which a re-run keeps.
+   */
+  const split = (text: string, note: SetupNote | null) => {
+    const settings = { keys: [] as string[], tables: [] as string[] };
+    const lines = tomlLines(text);
+    const begin = lines.findIndex((line) => line.content === TOML_BEGIN);
+    const end = begin === -1 ? -1 : lines.findIndex((line, at) => at > begin && line.content === TOML_END);
+    if (end === -1) return { result: text, settings };
+    // Inside the block, what is not a table of ours: tables the agent or the user put there stay.
+    const foreign: string[] = [];
+    let ours = false;
+    let main = false;
+    let setupsOwn = false;
+    for (const [at, line] of lines.slice(begin + 1, end).entries()) {
+      if (line.header !== null) {
+        ours = isOurTomlTable(line.header);
+        main = ours && line.header.length === 2;
+        if (ours && !main) settings.tables.push(line.text);
+        if (!ours) foreign.push(line.text);
+        continue;
+      }
+      // A comment or blank line right before the next table is that table's, as toml_edit keeps it.
+      if (!ours || isDecorOfForeignTable(lines, begin + 1 + at, end)) {
+        foreign.push(line.text);
+        continue;
+      }
+      // The keys setup writes (with the lines of a value spread over several) are written anew.
+      if (main && !line.continued)
+        setupsOwn = /^[ \t]*(?:command|args|"command"|"args")[ \t]*=/.test(line.content);
+      if (!(main && setupsOwn)) (main ? settings.keys : settings.tables).push(line.text);
+    }
+    while (foreign.length > 0 && (foreign[0] as string).trim() === '') foreign.shift();
+    const rest = lines
+      .slice(end + 1)
+      .map((line) => line.text)
+      .join('');
+    let result: string;
+    if (foreign.length > 0)
+      result = `${lines
+        .slice(0, begin)
+        .map((line) => line.text)
+        .join('')}${foreign.join('')}${rest}`;
+    else {
+      // Our block was appended after one blank line (or opens the file): take that out too.
+      const from = begin > 0 && (lines[begin - 1] as TomlLine).content.trim() === '' ? begin - 1 : begin;
+      const head = lines
+        .slice(0, from)
+        .map((line) => line.text)
+        .join('');
+      // The line break setup put after the user's last line, when our block is still the file's end.
+      result =
+        rest === '' && note?.addedLineBreak && /\r?\n$/.test(head) ? head.replace(/\r?\n$/, '') : head + rest;
+    }
+    assertOnlyOursRemoved(text, result, file);
+    return { result, settings };
   };
+  const remove = (text: string, note: SetupNote | null) => split(text, note).result;
   return {
     file,
     holds: 'the MCP server',
     remove,
     isEmpty: (text) => text.trim() === '',
     install: (before, note) => {
-      const base = remove(before ?? '', note);
+      const { result: base, settings } = split(before ?? '', note);
       parseTomlOrThrow(base, file);
       const parsed = parseToml(base) as { mcp_servers?: Record<string, unknown> };
       if (parsed.mcp_servers && NAME in parsed.mcp_servers)
@@ -430,15 +520,16 @@ export function tomlServerEdit(file: string, serverPath: string): FileEdit {
           'INVALID_INPUT',
           `${file} already has [mcp_servers.${NAME}] outside setup's block: remove it, then run setup again`,
         );
-      const block = [
-        TOML_BEGIN,
-        `[mcp_servers.${NAME}]`,
-        'command = "node"',
-        `args = [${JSON.stringify(serverPath)}]`,
-        TOML_END,
-        '',
-      ].join('\n');
-      const text = base === '' ? block : `${base.endsWith('\n') ? base : `${base}\n`}\n${block}`;
+      // An inline table cannot be extended by a table header (TOML 1.0), which is how our server goes in.
+      if (parsed.mcp_servers && definesInlineServers(base))
+        throw new CheckpointError(
+          'INVALID_INPUT',
+          `${file} holds mcp_servers as one inline table (mcp_servers = { … }), and TOML lets no [mcp_servers.${NAME}] table be added to an inline table: write each of your servers as a table of its own ([mcp_servers.<name>] with its keys on the lines below it), then run setup again`,
+        );
+      // The file's own line endings (a CRLF file stays CRLF throughout).
+      const eol = lineBreakOf(base);
+      const block = `${[TOML_BEGIN, `[mcp_servers.${NAME}]`, 'command = "node"', `args = [${JSON.stringify(serverPath)}]`, ''].join(eol)}${[...settings.keys, ...settings.tables].join('')}${TOML_END}${eol}`;
+      const text = base === '' ? block : `${base.endsWith('\n') ? base : `${base}${eol}`}${eol}${block}`;
       parseTomlOrThrow(text, file);
       const addedLineBreak = base !== '' && !base.endsWith('\n');
       return {
@@ -450,6 +541,129 @@ export function tomlServerEdit(file: string, serverPath: string): FileEdit {
       };
     },
   };
+}
+
+/** Whether `mcp_servers = …` is a key of the file's top level (before its first table header). */
+function definesInlineServers(text: string): boolean {
+  for (const line of tomlLines(text)) {
+    if (line.header !== null) return false;
+    if (/^[ \t]*(?:mcp_servers|"mcp_servers"|'mcp_servers')[ \t]*=/.test(line.content)) return true;
+  }
+  return false;
+}
+
+/** One line of a TOML text: with its line break, without it, and the key of the table it opens, if any. */
+interface TomlLine {
+  text: string;
+  content: string;
+  /** The dotted key of a `[table]` or `[[array]]` header, unquoted; `null` on any other line. */
+  header: string[] | null;
+  /** The line starts inside a value begun on a line before (a multi-line string or array). */
+  continued: boolean;
+}
+
+/**
+ * The lines of a TOML text, telling a table header from a line inside a multi-line string or array (which
+ * may also start with a bracket): enough to take tables out by name, without rewriting any other line.
+ */
+function tomlLines(text: string): TomlLine[] {
+  const lines: TomlLine[] = [];
+  let open: string | null = null; // the delimiter of a multi-line string still open
+  let depth = 0; // brackets and braces still open, outside strings
+  for (const match of text.matchAll(/[^\n]*\n|[^\n]+$/g)) {
+    const line = match[0];
+    const content = line.replace(/\r?\n$/, '');
+    const isHeader = open === null && depth === 0 && /^[ \t]*\[/.test(content);
+    lines.push({
+      text: line,
+      content,
+      header: isHeader ? headerKey(content) : null,
+      continued: open !== null || depth > 0,
+    });
+    if (isHeader) continue;
+    for (let at = 0; at < content.length; ) {
+      if (open !== null) {
+        if (content.startsWith(open, at)) {
+          at += 3;
+          open = null;
+        } else at += open === '"""' && content[at] === '\\' ? 2 : 1;
+        continue;
+      }
+      const char = content[at] as string;
+      if (char === '#') break;
+      const triple = content.slice(at, at + 3);
+      if (triple === '"""' || triple === "'''") {
+        open = triple;
+        at += 3;
+      } else if (char === '"' || char === "'") {
+        at++;
+        while (at < content.length && content[at] !== char)
+          at += char === '"' && content[at] === '\\' ? 2 : 1;
+        at++;
+      } else {
+        if (char === '[' || char === '{') depth++;
+        else if (char === ']' || char === '}') depth = Math.max(0, depth - 1);
+        at++;
+      }
+    }
+  }
+  return lines;
+}
+
+/** The key of a table header (`[ mcp_servers."claude-checkpoint" ]`), each part unquoted. */
+function headerKey(content: string): string[] {
+  const parts: string[] = [];
+  const body = content.replace(/^[ \t]*\[\[?/, '');
+  const pattern = /[ \t]*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))[ \t]*(\.|\]|$)/y;
+  for (let found = pattern.exec(body); found; found = pattern.exec(body)) {
+    const [, basic, literal, bare, after] = found;
+    parts.push(basic !== undefined ? (JSON.parse(`"${basic}"`) as string) : (literal ?? bare ?? ''));
+    if (after !== '.') break;
+  }
+  return parts;
+}
+
+/** Ours: `[mcp_servers.claude-checkpoint]` and every table under it. */
+function isOurTomlTable(key: string[]): boolean {
+  return key[0] === 'mcp_servers' && key[1] === NAME;
+}
+
+/**
+ * Whether only comments and blank lines are between this line and the next table header inside the
+ * block, and that table is not ours: such lines are that table's.
+ */
+function isDecorOfForeignTable(lines: TomlLine[], at: number, end: number): boolean {
+  for (let next = at; next < end; next++) {
+    const line = lines[next] as TomlLine;
+    if (line.header !== null) return !isOurTomlTable(line.header);
+    if (!/^[ \t]*(#.*)?$/.test(line.content)) return false;
+  }
+  return false;
+}
+
+/**
+ * Our removal took our server out and nothing else: the file reads as it did, less that table. A file
+ * that does not parse is not checked (install refuses it with the parser's message).
+ */
+function assertOnlyOursRemoved(before: string, after: string, file: string): void {
+  let expected: Record<string, unknown>;
+  let actual: Record<string, unknown>;
+  try {
+    expected = parseToml(before) as Record<string, unknown>;
+    actual = parseToml(after) as Record<string, unknown>;
+  } catch {
+    return;
+  }
+  const servers = asObject(expected.mcp_servers);
+  if (servers) {
+    delete servers[NAME];
+    if (Object.keys(servers).length === 0 && actual.mcp_servers === undefined) delete expected.mcp_servers;
+  }
+  if (!isDeepStrictEqual(expected, actual))
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `${file}: setup cannot take its [mcp_servers.${NAME}] table out without changing something else in the file; remove that table and the "# >>> ${NAME}" and "# <<< ${NAME}" lines by hand, then run setup again`,
+    );
 }
 
 function parseTomlOrThrow(text: string, file: string): void {

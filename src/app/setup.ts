@@ -6,6 +6,7 @@ import { type AgentWithHome, agentHome } from '../store/agent-homes.js';
 import { homeFolder } from '../store/home-folder.js';
 import { type HooksOff, hooksSwitchedOff } from './agent-hooks-off.js';
 import { BOTH_SCOPES_RUN, bothScopesFix, twiceEffect } from './agent-wiring.js';
+import { hooksInBothPlaces, inlineHookEvents } from './codex-inline-hooks.js';
 import { readJsoncObject } from './jsonc.js';
 import { openCodePlugin } from './opencode-plugin.js';
 import type { SetupAgent } from './setup-agents.js';
@@ -75,6 +76,11 @@ export interface SetupReport {
   otherScope: { files: string[]; why: string; twice: string; fix: string } | null;
   /** A setting of the agent's that runs no hooks at all, ours included; `null` when none, or after an uninstall. */
   hooksOff: HooksOff | null;
+  /**
+   * Codex only: the `config.toml` beside setup's `hooks.json` has inline `[hooks]` too, which Codex merges
+   * with a warning at every startup; what to do. `null` when it has none, or after an uninstall.
+   */
+  inlineHooks: { events: string[]; detail: string; fix: string } | null;
 }
 
 function editsFor(
@@ -230,7 +236,31 @@ export async function setupAgent(request: SetupRequest, env: NodeJS.ProcessEnv):
       request.uninstall || (request.agent !== 'codex' && request.agent !== 'gemini')
         ? null
         : await hooksSwitchedOff(request.agent, env, request.projectRoot),
+    inlineHooks: request.uninstall ? null : await codexInlineHooks(request, edits, targets),
   };
+}
+
+/** Codex: inline `[hooks]` in the config.toml beside the hooks.json setup writes (see codex-inline-hooks.ts). */
+async function codexInlineHooks(
+  request: SetupRequest,
+  edits: FileEdit[],
+  targets: EditTarget[],
+): Promise<SetupReport['inlineHooks']> {
+  if (request.agent !== 'codex') return null;
+  const at = edits.findIndex((edit) => edit.file.endsWith('config.toml'));
+  const hooksFile = edits.find((edit) => edit.file.endsWith('hooks.json'))?.file;
+  const text = targets[at]?.text;
+  if (at === -1 || hooksFile === undefined || text === null || text === undefined) return null;
+  const { parse } = await import('smol-toml');
+  let events: string[];
+  try {
+    events = inlineHookEvents(parse(text));
+  } catch {
+    // Not TOML: setup has refused it already.
+    return null;
+  }
+  if (events.length === 0) return null;
+  return { events, ...hooksInBothPlaces(edits[at]?.file ?? '', hooksFile, events) };
 }
 
 /**

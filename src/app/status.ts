@@ -48,6 +48,7 @@ import {
   twiceEffect,
 } from './agent-wiring.js';
 import type { Check } from './check.js';
+import { hooksInBothPlaces, inlineHookEvents } from './codex-inline-hooks.js';
 import type { AppDeps } from './deps.js';
 import { readJsoncObject } from './jsonc.js';
 import { readCheckpoint } from './load.js';
@@ -702,8 +703,15 @@ async function codexWiring(
         detail: `${configFile} is not valid TOML (${read.error}): Codex will not load it`,
         fix: `Fix ${configFile} by hand, at the place the message names: Codex reads none of it until then.`,
       };
-    const { server } = read;
+    const { server, inlineHooks } = read;
     if (server === undefined || !hooks.includes('--agent codex')) continue;
+    // Both hooks.json (ours) and inline [hooks]: Codex merges them and warns at every startup.
+    if (inlineHooks.length > 0)
+      return {
+        name: 'Codex',
+        level: 'warn',
+        ...hooksInBothPlaces(configFile, path.join(dir, 'hooks.json'), inlineHooks),
+      };
     const rerun = `Run \`${setupCommand('codex', scope, commandRoot)}\` again`;
     // Every event this version wires, from the table setup writes from (trial 4, item 2): a hooks.json of
     // an earlier version lacks the PreToolUse snapshot before a destructive command.
@@ -776,16 +784,18 @@ async function hooksOffCheck(
 }
 
 /**
- * The `[mcp_servers.claude-checkpoint]` table of a Codex config.toml (`server` undefined: none), or the
+ * The `[mcp_servers.claude-checkpoint]` table of a Codex config.toml (`server` undefined: none) and the
+ * events it has inline hooks for, or the
  * parser's message (its first line) when the file does not parse.
  */
-async function codexServer(config: string): Promise<{ server: unknown } | { error: string }> {
+async function codexServer(
+  config: string,
+): Promise<{ server: unknown; inlineHooks: string[] } | { error: string }> {
   // Loaded only for a config that names our server: doctor's other checks need no TOML parser.
   const { parse } = await import('smol-toml');
   try {
-    return {
-      server: (parse(config) as { mcp_servers?: Record<string, unknown> }).mcp_servers?.['claude-checkpoint'],
-    };
+    const parsed = parse(config) as { mcp_servers?: Record<string, unknown> };
+    return { server: parsed.mcp_servers?.['claude-checkpoint'], inlineHooks: inlineHookEvents(parsed) };
   } catch (error) {
     const at = error as { line?: unknown; column?: unknown };
     const where =

@@ -83,6 +83,8 @@ export function registerSetupCommand(program: Command, run: Runner): void {
               `Warning: ${report.otherScope.files.join(' and ')} ${report.otherScope.files.length > 1 ? 'hold' : 'holds'} our hooks too (the ${options.project ? 'user' : 'project'} set-up), and ${report.otherScope.why}, so every hook runs twice: ${report.otherScope.twice}. ${report.otherScope.fix}`,
             ),
           );
+        if (report.inlineHooks)
+          ctx.out.print(ctx.out.warn(`Warning: ${report.inlineHooks.detail}. ${report.inlineHooks.fix}`));
       }
       return EXIT.ok;
     }),

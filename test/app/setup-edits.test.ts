@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import { hookCommand, isOurHookCommand, jsonEdit, SERVER_MARK } from '../../src/app/setup-edits.js';
+import {
+  hookCommand,
+  isOurHookCommand,
+  jsonEdit,
+  SERVER_MARK,
+  tomlServerEdit,
+} from '../../src/app/setup-edits.js';
 
 const hookPath = '/opt/my tools/claude-checkpoint/plugin/dist/hook.cjs';
 const gemini = jsonEdit('/home/u/.gemini/settings.json', {
@@ -119,5 +125,72 @@ describe('editing a JSON settings file', () => {
       'bash -c "node /a/hook.cjs AfterTool --agent gemini --by-claude-checkpoint-setup"',
     ])
       expect(isOurHookCommand(theirs)).toBe(false);
+  });
+});
+
+describe("setup's block in a Codex config.toml", () => {
+  const codex = tomlServerEdit('/home/u/.codex/config.toml', '/opt/claude-checkpoint/dist/index.js');
+  const ours = codex.install('', null).text;
+  const closing = '# <<< claude-checkpoint\n';
+
+  it('takes out only our tables by name: a subtable of ours goes, quoted keys and comments of others stay', () => {
+    const edited = ours
+      .replace('[mcp_servers.claude-checkpoint]', '[ mcp_servers . "claude-checkpoint" ]')
+      .replace(
+        closing,
+        [
+          '[mcp_servers.claude-checkpoint.env]',
+          'A = "1"',
+          '# the github server',
+          "[mcp_servers.'github']",
+          'command = "gh"',
+          closing,
+        ].join('\n'),
+      );
+    expect(codex.remove(edited, null)).toBe(
+      '# the github server\n[mcp_servers.\'github\']\ncommand = "gh"\n',
+    );
+  });
+
+  it('never takes a line inside a multi-line string or array for a table header', () => {
+    const edited = ours.replace(
+      'args = [',
+      'notes = """\n[projects.fake]\n"""\nlist = [\n  [1],\n]\nargs = [',
+    );
+    const kept = `${ours.replace(closing, '')}[profiles.x]\nmodel = "o3"\n${closing}`;
+    expect(codex.remove(edited, null)).toBe('');
+    expect(codex.remove(kept, null)).toBe('[profiles.x]\nmodel = "o3"\n');
+  });
+
+  it('takes an array of tables under ours with it, and keeps the [mcp_servers] table the user wrote', () => {
+    const edited = ours.replace(closing, `[[mcp_servers.claude-checkpoint.tools]]\nname = "x"\n${closing}`);
+    expect(codex.remove(edited, null)).toBe('');
+    expect(codex.remove(`[mcp_servers]\n${ours}`, null)).toBe('[mcp_servers]\n');
+  });
+});
+
+describe('setup in a JSON settings file as the user keeps it', () => {
+  it("writes in the file's own CRLF line breaks, whatever it adds to, and undoes itself byte for byte", () => {
+    for (const before of [
+      '{\r\n  "theme": "dark"\r\n}\r\n',
+      '{\r\n  "theme": "dark"\r\n}',
+      '{\r\n}\r\n',
+      '{\r\n  "hooks": {},\r\n  "mcpServers": {}\r\n}\r\n',
+    ]) {
+      const { text, note } = gemini.install(before, null);
+      expect(text.replaceAll('\r\n', '')).not.toContain('\n');
+      expect(gemini.remove(text, note)).toBe(before);
+    }
+  });
+
+  it('says a key written twice is written twice (JSON keeps the last one), not that it is of the wrong kind', () => {
+    for (const [before, key, where] of [
+      ['{ "hooks": { "AfterTool": [] }, "hooks": { "BeforeTool": [] } }', 'hooks', 'at the top level'],
+      ['{ "mcpServers": {}, "mcpServers": {} }', 'mcpServers', 'at the top level'],
+      ['{ "hooks": { "AfterTool": [], "AfterTool": [] } }', 'AfterTool', 'in "hooks"'],
+    ] as const) {
+      expect(() => gemini.install(before, null)).toThrow(`has the key "${key}" twice ${where}`);
+      expect(() => gemini.remove(before, null)).toThrow('Merge the two into one');
+    }
   });
 });
