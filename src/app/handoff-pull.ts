@@ -245,6 +245,60 @@ async function requireCheckoutPossible(root: string, meta: HandoffMeta, storeObj
       'INVALID_INPUT',
       `--checkout: commit ${meta.base} is not in this repository, nor in the handoff; run git fetch, then pull again (nothing was changed)`,
     );
+  // git's checkout refuses to write over an untracked file (a trial: the plan said "Overwrite: new.ts",
+  // the run then failed on it, naming no file): refused here, before anything is copied or moved.
+  const inTheWay = await untrackedInTheWay(root, meta.base, storeObjects);
+  if (inTheWay.length > 0)
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `--checkout: the checkout of ${meta.base.slice(0, 12)} would write over ${inTheWay.length} untracked file(s) here, which git refuses: ${inTheWay
+        .slice(0, 10)
+        .map((file) => escapeControls(file))
+        .join(
+          ', ',
+        )}${inTheWay.length > 10 ? `, and ${inTheWay.length - 10} more` : ''}; move them out of the project (or delete them), then pull again (nothing was changed)`,
+    );
+}
+
+/**
+ * The untracked files (ignored ones aside: git writes over those) at a path the base commit has and HEAD
+ * does not, or inside one: what `git checkout <base>` refuses to write over.
+ */
+async function untrackedInTheWay(root: string, base: string, storeObjects: string): Promise<string[]> {
+  const added = (
+    await runGit(['diff', '--name-only', '--no-renames', '-z', '--diff-filter=A', 'HEAD', base, '--'], {
+      cwd: root,
+      exactNames: true,
+      extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: storeObjects },
+    })
+  ).stdout
+    .split('\0')
+    .filter(Boolean);
+  if (added.length === 0) return [];
+  const paths = new Set(added);
+  // Folders of those paths: an untracked file there (where the base has a folder) is in the way too.
+  const folders = new Set(added.flatMap(foldersOf));
+  // The whole repository's, from its top (`:/`, `--full-name`): a checkout changes more than this folder.
+  const { stdout } = await runGit(
+    ['ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', ':/'],
+    {
+      cwd: root,
+      exactNames: true,
+    },
+  );
+  return stdout
+    .split('\0')
+    .filter(
+      (file) =>
+        file !== '' &&
+        (paths.has(file) || folders.has(file) || foldersOf(file).some((folder) => paths.has(folder))),
+    );
+}
+
+/** The folders `file` is in, outermost first (`a/b/c` → `a`, `a/b`). */
+function foldersOf(file: string): string[] {
+  const names = file.split('/');
+  return names.slice(0, -1).map((_, index) => names.slice(0, index + 1).join('/'));
 }
 
 /** Whether the project (with `storeObjects`, the store too) holds `commit`. */
