@@ -9,7 +9,6 @@ import { changesNothing, type RestorePlan } from '../core/snapshot.js';
 import { WORDS } from '../core/surface.js';
 import { fetchIntoStore, handoffRef, listRemoteHandoffs } from '../git/handoff-remote.js';
 import { copyCommitIntoProject } from '../git/objects.js';
-import { locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import { writePulledFiles } from '../store/pulled-files.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
@@ -50,7 +49,7 @@ export async function pullHandoff(
   request: PullRequest,
   context: RootContext = {},
 ): Promise<PullOutcome> {
-  const { store, root, head, name, remote, isNameGiven } = await openHandoff(deps, request, context);
+  const { store, root, head, folder, name, remote, isNameGiven } = await openHandoff(deps, request, context);
   const ref = handoffRef(name);
   const found = await listRemoteHandoffs(root.root, remote, name);
   const commit = found.get(ref);
@@ -61,12 +60,10 @@ export async function pullHandoff(
       'INVALID_INPUT',
       isNameGiven
         ? `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}': ${words.listHandoffs}`
-        : `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}' (without ${words.handoffNameField}, the handoff of the current branch): ${words.listHandoffs}; to pull another, ${words.handoffName}`,
+        : `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}' (without ${words.handoffNameField}, the handoff of the current branch${folder === '' ? '' : ', after this folder'}): ${words.listHandoffs}; to pull another, ${words.handoffName}`,
     );
   }
   const objects = await objectDirs(store);
-  // Where this project is in its repository: a handoff applies in the folder it was pushed from.
-  const folderHere = (await locateRepo(root.root))?.prefix.replace(/\/$/, '') ?? '';
   // This project's redaction settings as they are before the pull: the same redactor a save here uses.
   // Security: not the handoff's own, whose exemptions would let its secrets through.
   const redaction = await loadRedactionConfig(deps.fs, deps.env, root.root);
@@ -84,7 +81,8 @@ export async function pullHandoff(
     store.noteAdded(Math.max(0, (await store.objectBytes()) - before));
     const read = await readHandoffCommit(store, commit);
     const meta = read.meta;
-    const tree = await projectTreeOf(store, { ...read, name, remote }, folderHere);
+    // A handoff applies in the folder of the repository it was pushed from.
+    const tree = await projectTreeOf(store, { ...read, name, remote }, folder);
     // What came from the remote is checked like any file we load, before anything is applied; then
     // redacted and marked as the other person's words (issue 26, audit items 5 and 7).
     const redactor = new Redactor(redaction.config);

@@ -3,7 +3,6 @@ import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { handoffMessage } from '../core/handoff-message.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
 import { handoffRef, pushFromStore } from '../git/handoff-remote.js';
-import { locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { changesBetween } from '../store/snapshot-diff.js';
@@ -73,7 +72,7 @@ export async function pushHandoff(
   request: PushRequest,
   context: RootContext = {},
 ): Promise<PushOutcome> {
-  const { store, root, head, name, remote } = await openHandoff(deps, request, context);
+  const { store, root, head, folder, name, remote } = await openHandoff(deps, request, context);
   const objects = await objectDirs(store);
   // Before anything is snapshotted or written, so that a push refused here leaves nothing behind.
   const loaded = await readCheckpointToSend(deps, root.root);
@@ -89,7 +88,6 @@ export async function pushHandoff(
   // A project in a folder of its repository (a monorepo's package) hands off HEAD's tree with that folder
   // replaced, so that the commit shows only its changes; the counts are the project's (a trial: a package's
   // tree on the whole repository's HEAD listed every file outside it as deleted).
-  const folder = (await locateRepo(root.root))?.prefix.replace(/\/$/, '') ?? '';
   const handoffTree =
     folder === '' ? tree : await store.withLock(() => graftTree(git, store.gitDir, head.head, folder, tree));
   const files = filesOf(await changesBetween(git, head.head, handoffTree), folder);

@@ -296,6 +296,12 @@ export function renderPullCheckout(
 }
 
 /** `handoff list` for people: one line per handoff; everything the remote wrote is escaped. */
+/** Where a listed handoff was pushed from: a folder of the repository, its top (said by nothing), or unknown. */
+function folderOf(root: string | null): string {
+  if (root === null) return '  (folder unknown: an earlier version pushed it)';
+  return root === '' ? '' : `  in ${escapeControls(root)}/`;
+}
+
 export function renderHandoffList(outcome: {
   remote: string;
   handoffs: ReadonlyArray<{
@@ -304,6 +310,7 @@ export function renderHandoffList(outcome: {
     author: string;
     branch: string | null;
     base: string;
+    root: string | null;
     goal: string | null;
   }>;
   /** Handoffs left out, and why (already escaped). */
@@ -315,7 +322,7 @@ export function renderHandoffList(outcome: {
   return [
     ...outcome.handoffs.map(
       (entry) =>
-        `${escapeControls(entry.name)}  ${escapeControls(entry.createdAt)}  ${escapeControls(entry.author)}  ${entry.branch === null ? '(detached)' : escapeControls(entry.branch)}@${escapeControls(entry.base.slice(0, 9))}${entry.goal ? `  ${escapeControls(entry.goal)}` : ''}`,
+        `${escapeControls(entry.name)}  ${escapeControls(entry.createdAt)}  ${escapeControls(entry.author)}  ${entry.branch === null ? '(detached)' : escapeControls(entry.branch)}@${escapeControls(entry.base.slice(0, 9))}${folderOf(entry.root)}${entry.goal ? `  ${escapeControls(entry.goal)}` : ''}`,
     ),
     ...notes,
   ].join('\n');

@@ -19,7 +19,9 @@ const name = z
   .min(1, { error: 'must not be empty' })
   .max(100, atMostChars(100))
   .optional()
-  .describe('The handoff name (default: the current branch)');
+  .describe(
+    'The handoff name (default: the current branch; in a folder of the repository, the folder then the branch)',
+  );
 
 /**
  * push_handoff and pull_handoff: the CLI's handoff for agents. Two choices stay with people, in the CLI:
