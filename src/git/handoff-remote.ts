@@ -347,6 +347,14 @@ export async function pushFromStore(
   // changed, from https to ssh say): the commit is that very handoff, so it is this machine's to replace.
   if (lease !== 'force' && now !== undefined && now !== lease.expected && lease.seenElsewhere?.includes(now))
     return pushFromStore(root, remote, commit, ref, { expected: now }, storeObjects, surface, options);
+  // Never pushed or pulled at this address, but under this name elsewhere: perhaps this very repository
+  // before a `git remote set-url`, its handoff pushed over since; perhaps another repository. The message
+  // holds for both (a review: "which this machine has not pushed or pulled" of one it had pushed).
+  if (lease !== 'force' && lease.expected === null && (lease.seenElsewhere?.length ?? 0) > 0)
+    throw new CheckpointError(
+      'GIT_FAILED',
+      `the handoff named '${name}' on ${remote} is not one this machine pushed or pulled at this remote's address; this machine did push or pull a handoff of that name at another address (if that was this repository before its URL changed, someone pushed over it since): ${words.pullFirst(name)}, push yours under another name (${words.handoffName} <other>), or ${words.replaceHandoff}`,
+    );
   // Never pushed or pulled here: not a handoff that "changed", but another machine's (issue 26).
   if (lease !== 'force' && lease.expected === null)
     throw new CheckpointError(
