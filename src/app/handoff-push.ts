@@ -208,6 +208,9 @@ function filesOf(changes: readonly TreeChange[], folder: string): HandoffFiles {
   const files: HandoffFiles = { added: [], modified: [], deleted: [] };
   const within = folder === '' ? '' : `${folder}/`;
   for (const change of changes) {
+    // Outside the folder: a file HEAD has where the folder now is (the project's folder was that file),
+    // gone with the graft; not one of the project's files (a review: `"deleted": [""]`).
+    if (!change.path.startsWith(within)) continue;
     const file = change.path.slice(within.length);
     if (change.status === 'A') files.added.push(file);
     else if (change.status === 'D') files.deleted.push(file);

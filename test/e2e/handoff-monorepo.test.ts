@@ -192,4 +192,17 @@ describe('a handoff from a package of a monorepo', () => {
     expect(pulled.code, pulled.stderr).toBe(0);
     expect(readFileSync(path.join(b.root, 'packages/lib/l.ts'), 'utf8')).toBe('l\ny\n');
   });
+
+  it('a project in a folder that was a committed file: the counts are the project’s files, never an empty name', async () => {
+    const { bare } = bareRemote(REPO);
+    const a = machine(`file://${bare}`, 'Alice');
+    writeTree(a.root, { 'packages/lib/x': 'a file\n' });
+    git(a.root, 'add', '-A');
+    git(a.root, 'commit', '-q', '-m', 'x, a file');
+    unlinkSync(path.join(a.root, 'packages/lib/x'));
+    writeTree(a.root, { 'packages/lib/x/f.ts': 'f\n' });
+    const pushed = await cli(inFolder(a, 'packages/lib/x'), 'handoff', 'push', '--json');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(JSON.parse(pushed.stdout).files).toEqual({ added: ['f.ts'], modified: [], deleted: [] });
+  });
 });
