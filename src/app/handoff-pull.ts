@@ -130,6 +130,7 @@ export async function pullHandoff(
       baseMatches,
       checkout,
       leftOut: meta.leftOut ?? [],
+      folderUnknown: meta.root === undefined,
     };
     // The usual restore (plan, safety snapshot, journal), of the handoff's tree.
     const apply = !request.dryRun && baseMatches;

@@ -116,6 +116,8 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         checkpoint: outcome.checkpoint,
         redacted: outcome.redacted,
         leftOut: outcome.leftOut ?? [],
+        // An earlier version's handoff: the folder it was pushed from is unknown (the text warns).
+        folderUnknown: outcome.folderUnknown === true,
         // Where HEAD was before --checkout moved it: undoing the pull (undo) does not move it back.
         checkedOutFrom: outcome.checkedOutFrom ?? null,
       });

@@ -73,6 +73,7 @@ describe('a handoff from a package of a monorepo', () => {
 
     const pulled = await cli(inFolder(b, 'packages/app'), 'handoff', 'pull', '--yes');
     expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).not.toContain('does not say which folder');
     const own = (file: string) => file.startsWith('.git/') || file.startsWith('packages/app/.claude');
     expect(readTree(b.root, own)).toEqual(readTree(a.root, own));
   });
@@ -92,8 +93,18 @@ describe('a handoff from a package of a monorepo', () => {
       inBare(bare, 'rev-parse', `${REF}:packages/app`),
     );
     const b = machine(`file://${bare}`, 'Bob');
+    // Its folder is unknown: the plan says so in words, wherever it is pulled (at the top it would delete
+    // every file outside the package).
+    const warning = 'does not say which folder of the repository it was pushed from';
+    const atTop = await cli(b, 'handoff', 'pull', '--name', NAME, '--dry-run');
+    expect(atTop.code, atTop.stderr).toBe(0);
+    expect(atTop.stdout).toContain(warning);
+    expect(atTop.stdout).toContain('pull it only in the folder it came from');
+    const json = await cli(b, 'handoff', 'pull', '--name', NAME, '--dry-run', '--json');
+    expect(JSON.parse(json.stdout).folderUnknown).toBe(true);
     const pulled = await cli(inFolder(b, 'packages/app'), 'handoff', 'pull', '--yes');
     expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain(warning);
     expect(readFileSync(path.join(b.root, 'packages/app/a.ts'), 'utf8')).toBe('a\nx\n');
     expect(git(b.root, 'status', '--porcelain')).toBe(' M packages/app/a.ts\n');
   });
