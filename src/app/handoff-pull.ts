@@ -60,7 +60,7 @@ export async function pullHandoff(
       'INVALID_INPUT',
       isNameGiven
         ? `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}': ${words.listHandoffs}`
-        : `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}' (without ${words.handoffNameField}, the handoff of the current branch${folder === '' ? '' : ', after this folder'}): ${words.listHandoffs}; to pull another, ${words.handoffName}`,
+        : `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}' (without ${words.handoffNameField}, the handoff of ${folder === '' ? 'the current branch' : 'this folder and the current branch'}): ${words.listHandoffs}; to pull another, ${words.handoffName}`,
     );
   }
   const objects = await objectDirs(store);
@@ -247,16 +247,14 @@ async function requireCheckoutPossible(root: string, meta: HandoffMeta, storeObj
   // git's checkout refuses to write over an untracked file (a trial: the plan said "Overwrite: new.ts",
   // the run then failed on it, naming no file): refused here, before anything is copied or moved.
   const inTheWay = await untrackedInTheWay(root, meta.base, storeObjects);
-  if (inTheWay.length > 0)
+  if (inTheWay.length > 0) {
+    const named = inTheWay.slice(0, 10).map((file) => escapeControls(file));
+    if (inTheWay.length > 10) named.push(`and ${inTheWay.length - 10} more`);
     throw new CheckpointError(
       'INVALID_INPUT',
-      `--checkout: the checkout of ${meta.base.slice(0, 12)} would write over ${inTheWay.length} untracked file(s) here, which git refuses: ${inTheWay
-        .slice(0, 10)
-        .map((file) => escapeControls(file))
-        .join(
-          ', ',
-        )}${inTheWay.length > 10 ? `, and ${inTheWay.length - 10} more` : ''}; move them out of the project (or delete them), then pull again (nothing was changed)`,
+      `--checkout: the checkout of ${meta.base.slice(0, 12)} would write over ${inTheWay.length} untracked file(s) here, which git refuses: ${named.join(', ')}; move them out of the project (or delete them), then pull again (nothing was changed)`,
     );
+  }
 }
 
 /**

@@ -170,6 +170,11 @@ describe('a handoff from a package of a monorepo', () => {
   it('two packages push on the same branch: each under its own default name, and the list names their folders', async () => {
     const { bare } = bareRemote(REPO);
     const a = machine(`file://${bare}`, 'Alice');
+    const none = await cli(inFolder(a, 'packages/app'), 'handoff', 'pull', '--dry-run');
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(
+      "no handoff 'packages/app/main' on remote 'origin' (without --name, the handoff of this folder and the current branch)",
+    );
     appendFileSync(path.join(a.root, 'packages/app/a.ts'), 'x\n');
     appendFileSync(path.join(a.root, 'packages/lib/l.ts'), 'y\n');
     writeTree(a.root, { 'README.md': '# Changed\n' });
