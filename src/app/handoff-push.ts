@@ -2,10 +2,12 @@ import { CheckpointError, isCheckpointError } from '../core/errors.js';
 import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { handoffMessage } from '../core/handoff-message.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
-import { handoffRef, pushFromStore } from '../git/handoff-remote.js';
+import { escapeControls } from '../core/quote.js';
+import { fetchIntoStore, handoffRef, pushFromStore } from '../git/handoff-remote.js';
 import { runGit } from '../git/run.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { changesBetween } from '../store/snapshot-diff.js';
+import type { SnapshotStore } from '../store/snapshot-store.js';
 import { graftTree } from '../store/tree-graft.js';
 import type { TreeChange } from '../store/worktree-writer.js';
 import type { AppDeps } from './deps.js';
@@ -15,6 +17,7 @@ import {
   leftOutOf,
   objectDirs,
   openHandoff,
+  readHandoffCommit,
   storeGitWithProject,
 } from './handoff-common.js';
 import { type GateFinding, scanHandoffPush } from './handoff-gate.js';
@@ -144,7 +147,14 @@ export async function pushHandoff(
     remote,
     commit,
     ref,
-    request.force ? 'force' : { expected: await seen.last(), seenElsewhere: await seen.everywhere() },
+    request.force
+      ? 'force'
+      : {
+          expected: await seen.last(),
+          seenElsewhere: await seen.everywhere(),
+          pushedFrom: (other) =>
+            otherFolderOf({ store, root: root.root, remote, ref, objects }, other, folder),
+        },
     objects.store,
     deps.surface,
     { verify: request.verify },
@@ -217,4 +227,39 @@ function filesOf(changes: readonly TreeChange[], folder: string): HandoffFiles {
     else files.modified.push(file);
   }
   return files;
+}
+
+/**
+ * Where the handoff `commit` on the remote was pushed from, in words, when that is another folder of the
+ * repository than this project's (`folder`), else null: read from its commit, fetched into the store.
+ */
+async function otherFolderOf(
+  at: {
+    store: SnapshotStore;
+    root: string;
+    remote: string;
+    ref: string;
+    objects: { store: string; project: string };
+  },
+  commit: string,
+  folder: string,
+): Promise<string | null> {
+  const { store } = at;
+  const before = await store.objectBytes();
+  const { refs } = await fetchIntoStore(at.root, at.remote, new Map([[at.ref, commit]]), at.objects, {
+    content: false,
+    gone: 'skip',
+  });
+  const fetched = Math.max(0, (await store.objectBytes()) - before);
+  if (fetched > 0) await store.withLock(async () => store.noteAdded(fetched));
+  const found = refs.get(at.ref);
+  if (found === undefined) return null;
+  const theirs = await readHandoffCommit(store, found).then(
+    ({ meta }) => meta,
+    () => null,
+  );
+  if (theirs?.root === undefined || theirs.root === folder) return null;
+  const where = (name: string) =>
+    name === '' ? "the repository's top folder" : `the folder '${escapeControls(name)}'`;
+  return `from ${where(theirs.root)} of the repository, and this project is ${where(folder)}`;
 }

@@ -221,4 +221,19 @@ describe('a handoff from a package of a monorepo', () => {
     expect(pushed.code, pushed.stderr).toBe(0);
     expect(JSON.parse(pushed.stdout).files).toEqual({ added: ['f.ts'], modified: [], deleted: [] });
   });
+
+  it('one name given in two packages: the second push is refused naming the folder the first came from', async () => {
+    const { bare } = bareRemote(REPO);
+    const a = machine(`file://${bare}`, 'Alice');
+    appendFileSync(path.join(a.root, 'packages/app/a.ts'), 'x\n');
+    expect((await cli(inFolder(a, 'packages/app'), 'handoff', 'push', '--name', 'shared')).code).toBe(0);
+    const refused = await cli(inFolder(a, 'packages/lib'), 'handoff', 'push', '--name', 'shared');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "the handoff named 'shared' on origin was pushed from the folder 'packages/app' of the repository, and this project is the folder 'packages/lib': it is not this project's; push yours under another name (pass --name <other>)",
+    );
+    // Neither "another machine" (it was this one), nor a pull or --force, which would not do.
+    expect(refused.stderr).not.toContain('another machine');
+    expect(refused.stderr).not.toContain('--force');
+  });
 });
