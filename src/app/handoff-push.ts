@@ -152,8 +152,9 @@ export async function pushHandoff(
       : {
           expected: await seen.last(),
           seenElsewhere: await seen.everywhere(),
+          // Only to word the refusal: one it cannot read (a fetch that fails) is refused as before.
           pushedFrom: (other) =>
-            otherFolderOf({ store, root: root.root, remote, ref, objects }, other, folder),
+            otherFolderOf({ store, root: root.root, remote, ref, objects }, other, folder).catch(() => null),
         },
     objects.store,
     deps.surface,
