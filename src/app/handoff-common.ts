@@ -6,7 +6,7 @@ import { escapeControls } from '../core/quote.js';
 import { type SurfaceWords, WORDS } from '../core/surface.js';
 import { clip } from '../core/text.js';
 import { checkHandoffName, chooseRemote } from '../git/handoff-remote.js';
-import { readHeadFast } from '../git/repo.js';
+import { locateRepo, readHeadFast } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import type { StoreGit } from '../store/store-git.js';
@@ -72,7 +72,10 @@ export function leftOutEntry(leftOut: readonly LeftOut[], file: string): LeftOut
 
 /**
  * Where both ends of a handoff start: the project's store, its HEAD (a handoff needs a commit to build
- * on), the handoff's name (the branch's unless given) and the remote to use.
+ * on), the project's folder in its repository ('' at its top), the handoff's name and the remote to use.
+ * The name defaults to the branch; in a folder of the repository (a monorepo's package), to the folder
+ * then the branch (`packages/app/main`): a review had two packages' handoffs both named `main`, the
+ * second refused as another machine's and `--force` replacing the other package's.
  */
 export async function openHandoff(
   deps: AppDeps,
@@ -81,13 +84,14 @@ export async function openHandoff(
 ) {
   const { store, root } = await openStore(deps, request.projectRoot, context);
   const head = await requireHead(root.root);
+  const folder = (await locateRepo(root.root))?.prefix.replace(/\/$/, '') ?? '';
   const words = WORDS[deps.surface];
   const name =
     request.name === undefined
-      ? checkBranchName(head.branch ?? nameRequired(words), words)
+      ? checkBranchName(head.branch ?? nameRequired(words), folder, words)
       : checkHandoffName(request.name, words.handoffNameField);
   const remote = await chooseRemote(root.root, request.remote, head.branch, deps.surface);
-  return { store, root, head, name, remote, isNameGiven: request.name !== undefined };
+  return { store, root, head, folder, name, remote, isNameGiven: request.name !== undefined };
 }
 
 /** HEAD of the project; every handoff command needs one, and says so in the same words. */
@@ -98,14 +102,18 @@ export async function requireHead(projectRoot: string) {
   return head;
 }
 
-/** The current branch as the handoff's name, when it can be one; else what to do instead. */
-function checkBranchName(branch: string, words: SurfaceWords): string {
+/** The default name (the folder, then the branch), when it can be one; else what to do instead. */
+function checkBranchName(branch: string, folder: string, words: SurfaceWords): string {
   try {
-    return checkHandoffName(branch);
+    return checkHandoffName(folder === '' ? branch : `${folder}/${branch}`);
   } catch (error) {
+    const what =
+      folder === ''
+        ? `the current branch '${escapeControls(branch)}'`
+        : `this folder and the current branch ('${escapeControls(folder)}/${escapeControls(branch)}')`;
     throw new CheckpointError(
       'INVALID_INPUT',
-      `${words.handoffNameField}: the current branch '${escapeControls(branch)}' cannot name a handoff (${describeError(error)}): ${words.handoffName}`,
+      `${words.handoffNameField}: ${what} cannot name a handoff (${describeError(error)}): ${words.handoffName}`,
       { cause: error },
     );
   }

@@ -9,7 +9,6 @@ import { changesNothing, type RestorePlan } from '../core/snapshot.js';
 import { WORDS } from '../core/surface.js';
 import { fetchIntoStore, handoffRef, listRemoteHandoffs } from '../git/handoff-remote.js';
 import { copyCommitIntoProject } from '../git/objects.js';
-import { locateRepo } from '../git/repo.js';
 import { runGit } from '../git/run.js';
 import { writePulledFiles } from '../store/pulled-files.js';
 import { defaultStoreBase, projectStoreDir } from '../store/store-location.js';
@@ -50,7 +49,7 @@ export async function pullHandoff(
   request: PullRequest,
   context: RootContext = {},
 ): Promise<PullOutcome> {
-  const { store, root, head, name, remote, isNameGiven } = await openHandoff(deps, request, context);
+  const { store, root, head, folder, name, remote, isNameGiven } = await openHandoff(deps, request, context);
   const ref = handoffRef(name);
   const found = await listRemoteHandoffs(root.root, remote, name);
   const commit = found.get(ref);
@@ -61,12 +60,10 @@ export async function pullHandoff(
       'INVALID_INPUT',
       isNameGiven
         ? `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}': ${words.listHandoffs}`
-        : `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}' (without ${words.handoffNameField}, the handoff of the current branch): ${words.listHandoffs}; to pull another, ${words.handoffName}`,
+        : `${words.handoffNameField}: no handoff '${name}' on remote '${escapeControls(remote)}' (without ${words.handoffNameField}, the handoff of ${folder === '' ? 'the current branch' : 'this folder and the current branch'}): ${words.listHandoffs}; to pull another, ${words.handoffName}`,
     );
   }
   const objects = await objectDirs(store);
-  // Where this project is in its repository: a handoff applies in the folder it was pushed from.
-  const folderHere = (await locateRepo(root.root))?.prefix.replace(/\/$/, '') ?? '';
   // This project's redaction settings as they are before the pull: the same redactor a save here uses.
   // Security: not the handoff's own, whose exemptions would let its secrets through.
   const redaction = await loadRedactionConfig(deps.fs, deps.env, root.root);
@@ -84,7 +81,8 @@ export async function pullHandoff(
     store.noteAdded(Math.max(0, (await store.objectBytes()) - before));
     const read = await readHandoffCommit(store, commit);
     const meta = read.meta;
-    const tree = await projectTreeOf(store, { ...read, name, remote }, folderHere);
+    // A handoff applies in the folder of the repository it was pushed from.
+    const tree = await projectTreeOf(store, { ...read, name, remote }, folder);
     // What came from the remote is checked like any file we load, before anything is applied; then
     // redacted and marked as the other person's words (issue 26, audit items 5 and 7).
     const redactor = new Redactor(redaction.config);
@@ -132,6 +130,7 @@ export async function pullHandoff(
       baseMatches,
       checkout,
       leftOut: meta.leftOut ?? [],
+      folderUnknown: meta.root === undefined,
     };
     // The usual restore (plan, safety snapshot, journal), of the handoff's tree.
     const apply = !request.dryRun && baseMatches;
@@ -245,6 +244,58 @@ async function requireCheckoutPossible(root: string, meta: HandoffMeta, storeObj
       'INVALID_INPUT',
       `--checkout: commit ${meta.base} is not in this repository, nor in the handoff; run git fetch, then pull again (nothing was changed)`,
     );
+  // git's checkout refuses to write over an untracked file (a trial: the plan said "Overwrite: new.ts",
+  // the run then failed on it, naming no file): refused here, before anything is copied or moved.
+  const inTheWay = await untrackedInTheWay(root, meta.base, storeObjects);
+  if (inTheWay.length > 0) {
+    const named = inTheWay.slice(0, 10).map((file) => escapeControls(file));
+    if (inTheWay.length > 10) named.push(`and ${inTheWay.length - 10} more`);
+    throw new CheckpointError(
+      'INVALID_INPUT',
+      `--checkout: the checkout of ${meta.base.slice(0, 12)} would write over ${inTheWay.length} untracked file(s) here, which git refuses: ${named.join(', ')}; move them out of the project (or delete them), then pull again (nothing was changed)`,
+    );
+  }
+}
+
+/**
+ * The untracked files (ignored ones aside: git writes over those) at a path the base commit has and HEAD
+ * does not, or inside one: what `git checkout <base>` refuses to write over.
+ */
+async function untrackedInTheWay(root: string, base: string, storeObjects: string): Promise<string[]> {
+  const added = (
+    await runGit(['diff', '--name-only', '--no-renames', '-z', '--diff-filter=A', 'HEAD', base, '--'], {
+      cwd: root,
+      exactNames: true,
+      extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: storeObjects },
+    })
+  ).stdout
+    .split('\0')
+    .filter(Boolean);
+  if (added.length === 0) return [];
+  const paths = new Set(added);
+  // Folders of those paths: an untracked file there (where the base has a folder) is in the way too.
+  const folders = new Set(added.flatMap(foldersOf));
+  // The whole repository's, from its top (`:/`, `--full-name`): a checkout changes more than this folder.
+  const { stdout } = await runGit(
+    ['ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', ':/'],
+    {
+      cwd: root,
+      exactNames: true,
+    },
+  );
+  return stdout
+    .split('\0')
+    .filter(
+      (file) =>
+        file !== '' &&
+        (paths.has(file) || folders.has(file) || foldersOf(file).some((folder) => paths.has(folder))),
+    );
+}
+
+/** The folders `file` is in, outermost first (`a/b/c` → `a`, `a/b`). */
+function foldersOf(file: string): string[] {
+  const names = file.split('/');
+  return names.slice(0, -1).map((_, index) => names.slice(0, index + 1).join('/'));
 }
 
 /** Whether the project (with `storeObjects`, the store too) holds `commit`. */

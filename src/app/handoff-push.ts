@@ -2,11 +2,12 @@ import { CheckpointError, isCheckpointError } from '../core/errors.js';
 import { NO_GIT_IDENTITY } from '../core/handoff-author.js';
 import { handoffMessage } from '../core/handoff-message.js';
 import { CHECKPOINT_FILE } from '../core/paths.js';
-import { handoffRef, pushFromStore } from '../git/handoff-remote.js';
-import { locateRepo } from '../git/repo.js';
+import { escapeControls } from '../core/quote.js';
+import { fetchIntoStore, handoffRef, pushFromStore } from '../git/handoff-remote.js';
 import { runGit } from '../git/run.js';
 import { CheckpointStore } from '../store/checkpoint-store.js';
 import { changesBetween } from '../store/snapshot-diff.js';
+import type { SnapshotStore } from '../store/snapshot-store.js';
 import { graftTree } from '../store/tree-graft.js';
 import type { TreeChange } from '../store/worktree-writer.js';
 import type { AppDeps } from './deps.js';
@@ -16,6 +17,7 @@ import {
   leftOutOf,
   objectDirs,
   openHandoff,
+  readHandoffCommit,
   storeGitWithProject,
 } from './handoff-common.js';
 import { type GateFinding, scanHandoffPush } from './handoff-gate.js';
@@ -73,7 +75,7 @@ export async function pushHandoff(
   request: PushRequest,
   context: RootContext = {},
 ): Promise<PushOutcome> {
-  const { store, root, head, name, remote } = await openHandoff(deps, request, context);
+  const { store, root, head, folder, name, remote } = await openHandoff(deps, request, context);
   const objects = await objectDirs(store);
   // Before anything is snapshotted or written, so that a push refused here leaves nothing behind.
   const loaded = await readCheckpointToSend(deps, root.root);
@@ -89,7 +91,6 @@ export async function pushHandoff(
   // A project in a folder of its repository (a monorepo's package) hands off HEAD's tree with that folder
   // replaced, so that the commit shows only its changes; the counts are the project's (a trial: a package's
   // tree on the whole repository's HEAD listed every file outside it as deleted).
-  const folder = (await locateRepo(root.root))?.prefix.replace(/\/$/, '') ?? '';
   const handoffTree =
     folder === '' ? tree : await store.withLock(() => graftTree(git, store.gitDir, head.head, folder, tree));
   const files = filesOf(await changesBetween(git, head.head, handoffTree), folder);
@@ -146,7 +147,15 @@ export async function pushHandoff(
     remote,
     commit,
     ref,
-    request.force ? 'force' : { expected: await seen.last(), seenElsewhere: await seen.everywhere() },
+    request.force
+      ? 'force'
+      : {
+          expected: await seen.last(),
+          seenElsewhere: await seen.everywhere(),
+          // Only to word the refusal: one it cannot read (a fetch that fails) is refused as before.
+          pushedFrom: (other) =>
+            otherFolderOf({ store, root: root.root, remote, ref, objects }, other, folder).catch(() => null),
+        },
     objects.store,
     deps.surface,
     { verify: request.verify },
@@ -210,10 +219,48 @@ function filesOf(changes: readonly TreeChange[], folder: string): HandoffFiles {
   const files: HandoffFiles = { added: [], modified: [], deleted: [] };
   const within = folder === '' ? '' : `${folder}/`;
   for (const change of changes) {
+    // Outside the folder: a file HEAD has where the folder now is (the project's folder was that file),
+    // gone with the graft; not one of the project's files (a review: `"deleted": [""]`).
+    if (!change.path.startsWith(within)) continue;
     const file = change.path.slice(within.length);
     if (change.status === 'A') files.added.push(file);
     else if (change.status === 'D') files.deleted.push(file);
     else files.modified.push(file);
   }
   return files;
+}
+
+/**
+ * Where the handoff `commit` on the remote was pushed from, in words, when that is another folder of the
+ * repository than this project's (`folder`), else null: read from its commit, fetched into the store.
+ */
+async function otherFolderOf(
+  at: {
+    store: SnapshotStore;
+    root: string;
+    remote: string;
+    ref: string;
+    objects: { store: string; project: string };
+  },
+  commit: string,
+  folder: string,
+): Promise<string | null> {
+  const { store } = at;
+  const before = await store.objectBytes();
+  const { refs } = await fetchIntoStore(at.root, at.remote, new Map([[at.ref, commit]]), at.objects, {
+    content: false,
+    gone: 'skip',
+  });
+  const fetched = Math.max(0, (await store.objectBytes()) - before);
+  if (fetched > 0) await store.withLock(async () => store.noteAdded(fetched));
+  const found = refs.get(at.ref);
+  if (found === undefined) return null;
+  const theirs = await readHandoffCommit(store, found).then(
+    ({ meta }) => meta,
+    () => null,
+  );
+  if (theirs?.root === undefined || theirs.root === folder) return null;
+  const where = (name: string) =>
+    name === '' ? "the repository's top folder" : `the folder '${escapeControls(name)}'`;
+  return `from ${where(theirs.root)} of the repository, and this project is ${where(folder)}`;
 }

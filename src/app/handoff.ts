@@ -27,6 +27,8 @@ export interface HandoffListing {
   commit: string;
   branch: string | null;
   base: string;
+  /** The folder of the repository it was pushed from ('' its top); null when an earlier version pushed it (unknown). */
+  root: string | null;
   createdAt: string;
   author: string;
   goal: string | null;
@@ -69,6 +71,7 @@ export async function listHandoffs(
       commit,
       branch: meta.branch,
       base: meta.base,
+      root: meta.root ?? null,
       createdAt: meta.createdAt,
       author: redactor.text(meta.author),
       goal: listedGoal(meta, redactor),

@@ -32,7 +32,10 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         'push the working tree and the checkpoint to a handoff ref on the remote (no branch, no CI)',
       )
       .option('--remote <name>', "the remote (default: the branch's push remote, else origin)")
-      .option('--name <name>', 'the handoff name (default: the current branch)')
+      .option(
+        '--name <name>',
+        'the handoff name (default: the current branch; in a folder of the repository, the folder then the branch)',
+      )
       .option('--allow-secrets', 'push even when the secret scan finds something')
       .option('--no-verify', "do not run the project's pre-push hook (as git push --no-verify)")
       .option(
@@ -75,7 +78,10 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
       .command('pull')
       .description('make the working tree equal to a handoff and bring its checkpoint (shows the plan first)')
       .option('--remote <name>', "the remote (default: the branch's push remote, else origin)")
-      .option('--name <name>', 'the handoff name (default: the current branch)')
+      .option(
+        '--name <name>',
+        'the handoff name (default: the current branch; in a folder of the repository, the folder then the branch)',
+      )
       .option('--dry-run', 'show the plan and change nothing')
       .option('-y, --yes', 'apply without asking')
       .option(
@@ -110,6 +116,8 @@ export function registerHandoffCommand(program: Command, run: Runner): void {
         checkpoint: outcome.checkpoint,
         redacted: outcome.redacted,
         leftOut: outcome.leftOut ?? [],
+        // An earlier version's handoff: the folder it was pushed from is unknown (the text warns).
+        folderUnknown: outcome.folderUnknown === true,
         // Where HEAD was before --checkout moved it: undoing the pull (undo) does not move it back.
         checkedOutFrom: outcome.checkedOutFrom ?? null,
       });

@@ -151,6 +151,23 @@ export interface PullOutcome {
   checkpoint: 'none' | 'unchanged' | 'written' | 'would be written';
   /** What the other machine's push left out although it was there: the pull does not bring it. */
   leftOut?: LeftOut[];
+  /**
+   * The handoff names no folder (`root`): an earlier version pushed it, from a folder of its repository
+   * or its top, nobody knows which; it is applied in this project as if pushed from here.
+   */
+  folderUnknown?: boolean;
+}
+
+/**
+ * The warning for a handoff whose folder is unknown (a review: an old package's handoff pulled at the
+ * repository's top planned to delete every file outside the package, and said nothing of why).
+ */
+function renderFolderUnknown(outcome: PullOutcome): string[] {
+  return outcome.folderUnknown
+    ? [
+        "⚠ An earlier version pushed this handoff, and it does not say which folder of the repository it was pushed from: it is applied to this project as if pushed from here. If it came from another folder (a package, or the repository's top), the plan below writes that folder's files here and deletes the files that are not in it: pull it only in the folder it came from.",
+      ]
+    : [];
 }
 
 /** Why a push left a path out, in the pull's words. */
@@ -221,7 +238,7 @@ export function renderPull(
   const words = wordsOf(surface);
   if (!outcome.baseMatches)
     // Not "git fetch, then git checkout": the base may never have been pushed; the handoff carries it.
-    return `${head}\nNothing was changed: the handoff was made on ${baseText(outcome)}, and HEAD here is another commit. To continue from it, ${words.pullCheckout}.`;
+    return `${[head, ...renderFolderUnknown(outcome)].join('\n')}\nNothing was changed: the handoff was made on ${baseText(outcome)}, and HEAD here is another commit. To continue from it, ${words.pullCheckout}.`;
   const isEmpty = changesNothing(outcome.changed);
   if (!outcome.applied) {
     // Headed as a plan: its lines say what a pull writes, not what was written (newcomer trial).
@@ -230,6 +247,7 @@ export function renderPull(
       : `${options.dryRun ? 'Dry run: pulling' : 'Pulling'} it would change ${planSize(outcome.changed)} file(s)${outcome.changed.checkpoint ? ' and the checkpoint' : ''}${options.dryRun ? '. Nothing was changed.' : ':'}`;
     return [
       head,
+      ...renderFolderUnknown(outcome),
       title,
       ...renderPlan(outcome.changed, 50, checkpointFrom(outcome)),
       ...renderLeftOut(outcome),
@@ -244,7 +262,9 @@ export function renderPull(
     ? `${outcome.checkedOutFrom ? 'No file was changed after the checkout' : 'Nothing was changed'}: the working tree and the checkpoint here already match the handoff${outcome.checkpoint === 'none' ? ` (${CHECKPOINT_DONE.none})` : ''}.`
     : `Applied: ${planSize(outcome.changed)} file(s) changed, ${CHECKPOINT_DONE[outcome.checkpoint]}.`;
   return [
-    `${head}\n${done}`,
+    head,
+    ...renderFolderUnknown(outcome),
+    done,
     ...(written ? [renderCheckpointSwap(written, checkpointFrom(outcome))] : []),
     ...(outcome.undo ? [`To undo: ${words.restoreNow(outcome.undo)}`] : []),
     // Security: a branch name is the user's, but escaped like everything a terminal shows.
@@ -277,6 +297,7 @@ export function renderPullCheckout(
         : `as a detached HEAD: branch ${escapeControls(outcome.branch)} here is at another commit (or there is none), and no branch is moved`;
   const lines = [
     pullHead(outcome),
+    ...renderFolderUnknown(outcome),
     `HEAD here is another commit than the handoff's: commit ${outcome.base} is checked out first (clean tree only), ${where}; then the working tree is made equal to the handoff. What changes in the working tree, the checkout and the pull together:`,
     ...renderPlan(outcome.changed, 50, checkpointFrom(outcome)),
     ...renderLeftOut(outcome),
@@ -295,6 +316,12 @@ export function renderPullCheckout(
   return lines.join('\n');
 }
 
+/** Where a listed handoff was pushed from: a folder of the repository, its top (said by nothing), or unknown. */
+function folderOf(root: string | null): string {
+  if (root === null) return '  (folder unknown: an earlier version pushed it)';
+  return root === '' ? '' : `  in ${escapeControls(root)}/`;
+}
+
 /** `handoff list` for people: one line per handoff; everything the remote wrote is escaped. */
 export function renderHandoffList(outcome: {
   remote: string;
@@ -304,6 +331,7 @@ export function renderHandoffList(outcome: {
     author: string;
     branch: string | null;
     base: string;
+    root: string | null;
     goal: string | null;
   }>;
   /** Handoffs left out, and why (already escaped). */
@@ -315,7 +343,7 @@ export function renderHandoffList(outcome: {
   return [
     ...outcome.handoffs.map(
       (entry) =>
-        `${escapeControls(entry.name)}  ${escapeControls(entry.createdAt)}  ${escapeControls(entry.author)}  ${entry.branch === null ? '(detached)' : escapeControls(entry.branch)}@${escapeControls(entry.base.slice(0, 9))}${entry.goal ? `  ${escapeControls(entry.goal)}` : ''}`,
+        `${escapeControls(entry.name)}  ${escapeControls(entry.createdAt)}  ${escapeControls(entry.author)}  ${entry.branch === null ? '(detached)' : escapeControls(entry.branch)}@${escapeControls(entry.base.slice(0, 9))}${folderOf(entry.root)}${entry.goal ? `  ${escapeControls(entry.goal)}` : ''}`,
     ),
     ...notes,
   ].join('\n');

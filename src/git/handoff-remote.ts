@@ -299,7 +299,8 @@ async function objectTypes(
 /**
  * Pushes a commit of the store to the handoff ref. `expected` is the remote's ref as this machine last
  * saw it (`null`: must not exist yet); `seenElsewhere`, the commits this machine pushed or pulled under
- * that name on any remote; `force` replaces whatever is there. `surface`: whose words a refusal says how
+ * that name on any remote; `pushedFrom`, where the handoff found there was pushed from when that is
+ * another folder of the repository than this project's (in words), else null; `force` replaces whatever is there. `surface`: whose words a refusal says how
  * to replace it in. With `verify`, the project's pre-push hook runs, as for `git push`.
  */
 export async function pushFromStore(
@@ -307,7 +308,13 @@ export async function pushFromStore(
   remote: string,
   commit: string,
   ref: string,
-  lease: { expected: string | null; seenElsewhere?: readonly string[] } | 'force',
+  lease:
+    | {
+        expected: string | null;
+        seenElsewhere?: readonly string[];
+        pushedFrom?: (commit: string) => Promise<string | null>;
+      }
+    | 'force',
   storeObjects: string,
   surface: Surface,
   options: { verify: boolean },
@@ -347,6 +354,23 @@ export async function pushFromStore(
   // changed, from https to ssh say): the commit is that very handoff, so it is this machine's to replace.
   if (lease !== 'force' && now !== undefined && now !== lease.expected && lease.seenElsewhere?.includes(now))
     return pushFromStore(root, remote, commit, ref, { expected: now }, storeObjects, surface, options);
+  // Another package's handoff (its own store, so never this project's to know): not another machine's,
+  // and neither a pull here nor --force is the way (a review: both were suggested, in a monorepo).
+  const from =
+    lease !== 'force' && lease.expected === null && now !== undefined ? await lease.pushedFrom?.(now) : null;
+  if (from)
+    throw new CheckpointError(
+      'GIT_FAILED',
+      `the handoff named '${name}' on ${remote} was pushed ${from}: it is not this project's; push yours under another name (${words.handoffName} <other>)`,
+    );
+  // Never pushed or pulled at this address, but under this name elsewhere: perhaps this very repository
+  // before a `git remote set-url`, its handoff pushed over since; perhaps another repository. The message
+  // holds for both (a review: "which this machine has not pushed or pulled" of one it had pushed).
+  if (lease !== 'force' && lease.expected === null && (lease.seenElsewhere?.length ?? 0) > 0)
+    throw new CheckpointError(
+      'GIT_FAILED',
+      `the handoff named '${name}' on ${remote} is not one this machine pushed or pulled at this remote's address; this machine did push or pull a handoff of that name at another address (if that was this repository before its URL changed, someone pushed over it since): ${words.pullFirst(name)}, push yours under another name (${words.handoffName} <other>), or ${words.replaceHandoff}`,
+    );
   // Never pushed or pulled here: not a handoff that "changed", but another machine's (issue 26).
   if (lease !== 'force' && lease.expected === null)
     throw new CheckpointError(

@@ -122,16 +122,33 @@ function settle(
   const lines = stderr.trim().split('\n');
   // git's reason, not a warning before it (`could not open directory` for each folder past PATH_MAX);
   // clipped, as git quotes a path whole and such a path is 4 KB.
-  const detail = clipMiddle(
-    lines.find((line) => /^(fatal|error):/.test(line)) ??
-      lines.find((line) => line !== '' && !line.startsWith('warning:')) ??
-      (lines[0] || `exit ${exitCode}`),
-    300,
-  );
+  const at = lines.findIndex((line) => /^(fatal|error):/.test(line));
+  const reason =
+    at === -1
+      ? (lines.find((line) => line !== '' && !line.startsWith('warning:')) ??
+        (lines[0] || `exit ${exitCode}`))
+      : withListed(lines, at);
+  const detail = clipMiddle(reason, 300);
   throw new CheckpointError(
     'GIT_FAILED',
     `git ${subcommand(args)} failed in ${options.cwd} (exit ${exitCode}): ${detail}`,
   );
+}
+
+/**
+ * git's reason line, with the paths it lists under it when it ends in `:` (a checkout's "untracked working
+ * tree files would be overwritten by checkout:", then one tab-indented path a line): a trial's message
+ * named no file.
+ */
+function withListed(lines: readonly string[], at: number): string {
+  const line = lines[at] ?? '';
+  if (!line.endsWith(':')) return line;
+  const listed: string[] = [];
+  for (const next of lines.slice(at + 1)) {
+    if (!next.startsWith('\t')) break;
+    listed.push(next.trim());
+  }
+  return listed.length === 0 ? line : `${line} ${listed.join(', ')}`;
 }
 
 /** The git command a message should name: the first argument after global options such as --git-dir. */

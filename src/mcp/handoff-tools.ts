@@ -19,7 +19,9 @@ const name = z
   .min(1, { error: 'must not be empty' })
   .max(100, atMostChars(100))
   .optional()
-  .describe('The handoff name (default: the current branch)');
+  .describe(
+    'The handoff name (default: the current branch; in a folder of the repository, the folder then the branch)',
+  );
 
 /**
  * push_handoff and pull_handoff: the CLI's handoff for agents. Two choices stay with people, in the CLI:
@@ -170,6 +172,11 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
           .describe(
             "The checkpoint: none in the handoff (the one here stays), unchanged (the one here already is the handoff's), written (changed.checkpoint says which it replaced; the undo brings that one back, or where there was none removes whatever checkpoint is there by then, kept with the undo's own safety snapshot), or would be written when nothing was applied (a dry run, the default, or a base that does not match): an apply would write it",
           ),
+        folderUnknown: z
+          .boolean()
+          .describe(
+            'An earlier version pushed the handoff without naming its folder in the repository: it is applied here as if pushed from this project (check with the user that it was)',
+          ),
         text: textField,
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
@@ -195,6 +202,7 @@ export function registerHandoffTools(server: McpServer, deps: AppDeps, rootConte
         undo: outcome.undo,
         redacted: outcome.redacted,
         checkpoint: outcome.checkpoint,
+        folderUnknown: outcome.folderUnknown === true,
       });
     },
   );

@@ -1,9 +1,16 @@
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt } from '../helpers/cli.js';
 import { git, writeTree } from '../helpers/fixtures.js';
 import { bareRemote, cli, forgeHandoffMeta, machine } from '../helpers/handoff.js';
 
 beforeAll(assertBuilt);
+
+/** The repository's own object files (loose and packed). */
+function objectFiles(root: string): string[] {
+  return readdirSync(path.join(root, '.git', 'objects'), { recursive: true, encoding: 'utf8' }).sort();
+}
 
 /**
  * A trial: `handoff pull --checkout --dry-run` on a dirty tree printed a plan and "Apply it with: ...
@@ -37,6 +44,39 @@ describe('a --checkout plan on a dirty tree is refused as the checkout is', () =
     const planned = await cli(b, 'handoff', 'pull', '--checkout', '--dry-run');
     expect(planned.code, planned.stderr).toBe(0);
     expect(planned.stdout).toContain('--checkout --yes');
+    const applied = await cli(b, 'handoff', 'pull', '--checkout', '--yes');
+    expect(applied.code, applied.stderr).toBe(0);
+  });
+
+  it('an untracked file where the base has one: the plan is refused as the run is, naming it, and nothing is copied first', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, { 'new.ts': 'committed on A, unpushed\n' });
+    git(a.root, 'add', '-A');
+    git(a.root, 'commit', '-q', '-m', 'A, unpushed');
+    writeTree(a.root, { 'README.md': '# A, uncommitted\n' });
+    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    writeTree(b.root, { 'new.ts': 'mine\n' });
+    const objectsBefore = objectFiles(b.root);
+
+    const real = await cli(b, 'handoff', 'pull', '--checkout', '--yes');
+    expect(real.code, real.stderr).toBe(2);
+    expect(real.stderr).toContain('would write over 1 untracked file(s) here, which git refuses: new.ts;');
+    expect(real.stderr).toContain('move them out of the project (or delete them), then pull again');
+    for (const args of [
+      ['--checkout', '--dry-run'],
+      ['--checkout', '--dry-run', '--json'],
+    ]) {
+      const plan = await cli(b, 'handoff', 'pull', ...args);
+      expect({ args, code: plan.code, stderr: plan.stderr }).toEqual({ args, code: 2, stderr: real.stderr });
+      expect(plan.stdout).not.toContain('--yes');
+    }
+    // The base's objects stay in the handoff's store until the checkout can go through.
+    expect(objectFiles(b.root)).toEqual(objectsBefore);
+    expect(readFileSync(path.join(b.root, 'new.ts'), 'utf8')).toBe('mine\n');
+
+    rmSync(path.join(b.root, 'new.ts'));
     const applied = await cli(b, 'handoff', 'pull', '--checkout', '--yes');
     expect(applied.code, applied.stderr).toBe(0);
   });

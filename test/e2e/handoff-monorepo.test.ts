@@ -30,7 +30,9 @@ const inFolder = (m: Machine, folder: string): Machine => ({ ...m, root: path.jo
 const inBare = (bare: string, ...args: string[]) =>
   execFileSync('git', args, { cwd: bare, encoding: 'utf8' }).trim();
 
-const REF = 'refs/claude-checkpoint/handoff/main';
+/** A package's handoff is named after its folder and the branch by default. */
+const NAME = 'packages/app/main';
+const REF = `refs/claude-checkpoint/handoff/${NAME}`;
 
 describe('a handoff from a package of a monorepo', () => {
   it('counts and shows only the package’s changes, and a pull applies them in the same package only', async () => {
@@ -62,7 +64,7 @@ describe('a handoff from a package of a monorepo', () => {
     const lib = inFolder(b, 'packages/lib');
     const top = readTree(b.root, (file) => file.startsWith('.git/'));
     for (const elsewhere of [lib, b]) {
-      const refused = await cli(elsewhere, 'handoff', 'pull', '--yes');
+      const refused = await cli(elsewhere, 'handoff', 'pull', '--name', NAME, '--yes');
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain("was pushed from the folder 'packages/app' of the repository");
       expect(refused.stderr).toContain("run the pull in the folder 'packages/app'");
@@ -71,6 +73,7 @@ describe('a handoff from a package of a monorepo', () => {
 
     const pulled = await cli(inFolder(b, 'packages/app'), 'handoff', 'pull', '--yes');
     expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).not.toContain('does not say which folder');
     const own = (file: string) => file.startsWith('.git/') || file.startsWith('packages/app/.claude');
     expect(readTree(b.root, own)).toEqual(readTree(a.root, own));
   });
@@ -84,14 +87,24 @@ describe('a handoff from a package of a monorepo', () => {
     // As it was pushed before: the package's tree alone, and neither `root` nor `"handoff": 2`.
     forgeHandoffMeta(
       bare,
-      'main',
+      NAME,
       ({ root: _root, ...meta }) => ({ ...meta, handoff: 1 }),
       REF,
       inBare(bare, 'rev-parse', `${REF}:packages/app`),
     );
     const b = machine(`file://${bare}`, 'Bob');
+    // Its folder is unknown: the plan says so in words, wherever it is pulled (at the top it would delete
+    // every file outside the package).
+    const warning = 'does not say which folder of the repository it was pushed from';
+    const atTop = await cli(b, 'handoff', 'pull', '--name', NAME, '--dry-run');
+    expect(atTop.code, atTop.stderr).toBe(0);
+    expect(atTop.stdout).toContain(warning);
+    expect(atTop.stdout).toContain('pull it only in the folder it came from');
+    const json = await cli(b, 'handoff', 'pull', '--name', NAME, '--dry-run', '--json');
+    expect(JSON.parse(json.stdout).folderUnknown).toBe(true);
     const pulled = await cli(inFolder(b, 'packages/app'), 'handoff', 'pull', '--yes');
     expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain(warning);
     expect(readFileSync(path.join(b.root, 'packages/app/a.ts'), 'utf8')).toBe('a\nx\n');
     expect(git(b.root, 'status', '--porcelain')).toBe(' M packages/app/a.ts\n');
   });
@@ -117,9 +130,14 @@ describe('a handoff from a package of a monorepo', () => {
     const a = machine(`file://${bare}`, 'Alice');
     writeTree(a.root, { 'README.md': '# Changed\n' });
     expect((await cli(a, 'handoff', 'push')).code).toBe(0);
-    expect(JSON.parse(inBare(bare, 'log', '-1', '--format=%b', REF))).toMatchObject({ handoff: 1, root: '' });
+    expect(
+      JSON.parse(inBare(bare, 'log', '-1', '--format=%b', 'refs/claude-checkpoint/handoff/main')),
+    ).toMatchObject({
+      handoff: 1,
+      root: '',
+    });
     const b = machine(`file://${bare}`, 'Bob');
-    const refused = await cli(inFolder(b, 'packages/app'), 'handoff', 'pull', '--yes');
+    const refused = await cli(inFolder(b, 'packages/app'), 'handoff', 'pull', '--name', 'main', '--yes');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("was pushed from the repository's top folder");
     expect((await cli(b, 'handoff', 'pull', '--yes')).code).toBe(0);
@@ -136,16 +154,86 @@ describe('a handoff from a package of a monorepo', () => {
     const b = machine(`file://${bare}`, 'Bob');
     const bApp = inFolder(b, 'packages/app');
     for (const root of ['../packages/app', 'packages/.git', 'packages/app\nx', 'packages//app']) {
-      forgeHandoffMeta(bare, 'main', (meta) => ({ ...meta, root }), original);
+      forgeHandoffMeta(bare, NAME, (meta) => ({ ...meta, root }), original);
       const refused = await cli(bApp, 'handoff', 'pull', '--yes');
       expect({ root, code: refused.code }).toEqual({ root, code: 1 });
       expect(refused.stderr).toContain('is not a plain path in a repository');
     }
     // A folder with "handoff": 1, which versions before it would have written into the package whole.
-    forgeHandoffMeta(bare, 'main', (meta) => ({ ...meta, handoff: 1 }), original);
+    forgeHandoffMeta(bare, NAME, (meta) => ({ ...meta, handoff: 1 }), original);
     expect((await cli(bApp, 'handoff', 'pull', '--yes')).stderr).toContain(
       'is not a handoff this tool wrote',
     );
     expect(git(b.root, 'status', '--porcelain')).toBe('');
+  });
+
+  it('two packages push on the same branch: each under its own default name, and the list names their folders', async () => {
+    const { bare } = bareRemote(REPO);
+    const a = machine(`file://${bare}`, 'Alice');
+    const none = await cli(inFolder(a, 'packages/app'), 'handoff', 'pull', '--dry-run');
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(
+      "no handoff 'packages/app/main' on remote 'origin' (without --name, the handoff of this folder and the current branch)",
+    );
+    appendFileSync(path.join(a.root, 'packages/app/a.ts'), 'x\n');
+    appendFileSync(path.join(a.root, 'packages/lib/l.ts'), 'y\n');
+    writeTree(a.root, { 'README.md': '# Changed\n' });
+    for (const folder of ['packages/app', 'packages/lib', '']) {
+      const pushed = await cli(inFolder(a, folder), 'handoff', 'push');
+      expect({ folder, code: pushed.code, stderr: pushed.stderr }).toEqual({ folder, code: 0, stderr: '' });
+      const name = folder === '' ? 'main' : `${folder}/main`;
+      expect(pushed.stdout).toContain(`handoff pull --name ${name}`);
+    }
+    const listed = await cli(a, 'handoff', 'list');
+    expect(listed.code, listed.stderr).toBe(0);
+    const lines = listed.stdout.trim().split('\n').sort();
+    expect(lines).toHaveLength(3);
+    // No checkpoint was saved, so no goal ends the lines: the top's names no folder, a package's its own.
+    expect(lines[0]).toMatch(/^main {2}.*@[0-9a-f]{9}$/);
+    expect(lines[1]).toMatch(/^packages\/app\/main {2}.*@[0-9a-f]{9} {2}in packages\/app\/$/);
+    expect(lines[2]).toMatch(/^packages\/lib\/main {2}.*@[0-9a-f]{9} {2}in packages\/lib\/$/);
+    const json = JSON.parse((await cli(a, 'handoff', 'list', '--json')).stdout) as {
+      handoffs: Array<{ name: string; root: string | null }>;
+    };
+    expect(
+      json.handoffs.map(({ name, root }) => ({ name, root })).sort((x, y) => x.name.localeCompare(y.name)),
+    ).toEqual([
+      { name: 'main', root: '' },
+      { name: 'packages/app/main', root: 'packages/app' },
+      { name: 'packages/lib/main', root: 'packages/lib' },
+    ]);
+    // Each is pulled in its own package by default.
+    const b = machine(`file://${bare}`, 'Bob');
+    const pulled = await cli(inFolder(b, 'packages/lib'), 'handoff', 'pull', '--yes');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(readFileSync(path.join(b.root, 'packages/lib/l.ts'), 'utf8')).toBe('l\ny\n');
+  });
+
+  it('a project in a folder that was a committed file: the counts are the project’s files, never an empty name', async () => {
+    const { bare } = bareRemote(REPO);
+    const a = machine(`file://${bare}`, 'Alice');
+    writeTree(a.root, { 'packages/lib/x': 'a file\n' });
+    git(a.root, 'add', '-A');
+    git(a.root, 'commit', '-q', '-m', 'x, a file');
+    unlinkSync(path.join(a.root, 'packages/lib/x'));
+    writeTree(a.root, { 'packages/lib/x/f.ts': 'f\n' });
+    const pushed = await cli(inFolder(a, 'packages/lib/x'), 'handoff', 'push', '--json');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(JSON.parse(pushed.stdout).files).toEqual({ added: ['f.ts'], modified: [], deleted: [] });
+  });
+
+  it('one name given in two packages: the second push is refused naming the folder the first came from', async () => {
+    const { bare } = bareRemote(REPO);
+    const a = machine(`file://${bare}`, 'Alice');
+    appendFileSync(path.join(a.root, 'packages/app/a.ts'), 'x\n');
+    expect((await cli(inFolder(a, 'packages/app'), 'handoff', 'push', '--name', 'shared')).code).toBe(0);
+    const refused = await cli(inFolder(a, 'packages/lib'), 'handoff', 'push', '--name', 'shared');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "the handoff named 'shared' on origin was pushed from the folder 'packages/app' of the repository, and this project is the folder 'packages/lib': it is not this project's; push yours under another name (pass --name <other>)",
+    );
+    // Neither "another machine" (it was this one), nor a pull or --force, which would not do.
+    expect(refused.stderr).not.toContain('another machine');
+    expect(refused.stderr).not.toContain('--force');
   });
 });

@@ -85,7 +85,7 @@ describe("a remote renamed or reached under another spelling keeps this machine'
     expect(refused.stderr).toContain('changed since this machine last pushed or pulled it');
   });
 
-  it('origin set to another repository holding a handoff of that name: that one is another machine’s', async () => {
+  it('origin set to another repository holding a handoff of that name: that one is not this machine’s', async () => {
     const first = bareRemote().bare;
     const second = bareRemote().bare;
     const a = machine(`file://${first}`, 'Alice');
@@ -96,11 +96,56 @@ describe("a remote renamed or reached under another spelling keeps this machine'
     const refused = await cli(a, 'handoff', 'push');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
+      "the handoff named 'main' on origin is not one this machine pushed or pulled at this remote's address",
+    );
+    // A machine that never pushed or pulled a 'main' anywhere is told it is another machine's.
+    const d = machine(`file://${second}`, 'Dan');
+    const theirs = await cli(d, 'handoff', 'push');
+    expect(theirs.code).toBe(1);
+    expect(theirs.stderr).toContain(
       "another machine pushed a handoff named 'main' to origin, which this machine has not pushed or pulled",
     );
   });
 
-  it('after an upgrade: what an older version recorded under the remote’s name still counts', async () => {
+  it('origin set to a new address of the same repository, its handoff pushed over since: the refusal says what this machine did', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    git(a.root, 'remote', 'set-url', 'origin', bare);
+    const b = machine(`file://${bare}`, 'Bob');
+    expect((await cli(b, 'handoff', 'pull', '--yes')).code).toBe(0);
+    writeTree(b.root, { 'src/app.ts': 'B\n' });
+    expect((await cli(b, 'handoff', 'push')).code).toBe(0);
+    writeTree(a.root, { 'src/app.ts': 'A2\n' });
+    const refused = await cli(a, 'handoff', 'push');
+    expect(refused.code).toBe(1);
+    // Not "which this machine has not pushed or pulled": it pushed it, under the old URL.
+    expect(refused.stderr).not.toContain('has not pushed or pulled');
+    expect(refused.stderr).toContain(
+      'this machine did push or pull a handoff of that name at another address (if that was this repository before its URL changed, someone pushed over it since)',
+    );
+  });
+
+  it('after an upgrade: what an older version recorded under the remote’s name still decides, and alone', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    const file = seenFile(a);
+    const commit = git(bare, 'rev-parse', 'refs/claude-checkpoint/handoff/main').trim();
+    // Only the record by name: the handoff there is the one this machine last pushed, as that record says.
+    writeFileSync(file, `${JSON.stringify({ 'origin\nrefs/claude-checkpoint/handoff/main': commit })}\n`);
+    const b = machine(`file://${bare}`, 'Bob');
+    expect((await cli(b, 'handoff', 'pull', '--yes')).code).toBe(0);
+    writeTree(b.root, { 'src/app.ts': 'B\n' });
+    expect((await cli(b, 'handoff', 'push')).code).toBe(0);
+    // Pushed over since: "changed since this machine last pushed", which only the old record can say.
+    writeTree(a.root, { 'src/app.ts': 'A2\n' });
+    const refused = await cli(a, 'handoff', 'push');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('changed since this machine last pushed or pulled it');
+  });
+
+  it('after an upgrade: a push rewrites what an older version recorded under the remote’s name under its URL', async () => {
     const { bare } = bareRemote();
     const a = machine(`file://${bare}`, 'Alice');
     expect((await cli(a, 'handoff', 'push')).code).toBe(0);
