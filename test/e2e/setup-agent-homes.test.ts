@@ -139,6 +139,12 @@ describe('an agent set to run no hooks at all', () => {
       const projectFile = path.join(project, path.relative(home, file(home)));
       mkdirSync(path.dirname(projectFile), { recursive: true });
       writeFileSync(projectFile, text.replace('false', 'true'));
+      if (agent === 'codex') {
+        // Only in a project the user trusts: Codex reads no .codex/config.toml of an untrusted one.
+        expect(await doctorCheck(check, project, env)).toMatchObject({ level: 'warn' });
+        const trust = `\n[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\n`;
+        writeFileSync(file(home), `${readFileSync(file(home), 'utf8')}${trust}`);
+      }
       expect(await doctorCheck(check, project, env)).toMatchObject({ level: 'ok' });
     });
   }
