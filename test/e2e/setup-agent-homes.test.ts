@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
@@ -79,6 +79,30 @@ describe("setup and doctor use the agent's folder where its variable moves it", 
       const elsewhere = { ...usualHome.env, [variable]: empty };
       expect(await doctorCheck(check, project, elsewhere)).toMatchObject({ level: 'warn' });
 
+      expect((await runCli(['setup', agent, '--uninstall'], { cwd: project, env })).code).toBe(0);
+      for (const file of files) expect(existsSync(path.join(folder(moved), file))).toBe(false);
+    });
+  }
+});
+
+describe('a relative CODEX_HOME or GEMINI_CLI_HOME is taken from the current folder, as the agent takes it', () => {
+  for (const { agent, variable, folder, files, check } of MOVED.filter(
+    (moved) => moved.agent !== 'copilot',
+  )) {
+    it(`${agent}: ${variable}=agent-home`, async () => {
+      const { env } = homes({ [variable]: 'agent-home' });
+      const project = realpathSync(createRepo({ committed: { 'a.ts': 'a' } }));
+      const moved = path.join(project, 'agent-home');
+      const result = await runCli(['setup', agent], { cwd: project, env });
+      expect(result.code, result.stderr).toBe(0);
+      for (const file of files)
+        expect(readFileSync(path.join(folder(moved), file), 'utf8')).toContain('claude-checkpoint');
+      expect(result.stdout).toContain(
+        `${variable} is the relative path "agent-home", which the agent takes from the folder it starts in: setup used ${folder(moved)}.`,
+      );
+      const set = await doctorCheck(check, project, env);
+      expect(set).toMatchObject({ level: 'ok' });
+      expect(set?.detail).toContain(folder(moved));
       expect((await runCli(['setup', agent, '--uninstall'], { cwd: project, env })).code).toBe(0);
       for (const file of files) expect(existsSync(path.join(folder(moved), file))).toBe(false);
     });
