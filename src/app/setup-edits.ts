@@ -254,9 +254,10 @@ function holdingOursOnly(parsed: Record<string, unknown>): JSONPath[] {
 }
 
 /**
- * A key written twice where setup edits (the top level, `hooks`, the servers' object): JSON readers keep
- * the last, jsonc-parser's tree finds the first, so setup could edit one and read the other. Said as what
- * it is, with the fix (it was reported as "hooks.<event> is not an object or a list").
+ * A key written twice where setup edits (`hooks` or the servers' object at the top level, a key inside
+ * either): JSON readers keep the last, jsonc-parser's tree finds the first, so setup could edit one and
+ * read the other. Said as what it is, with the fix (it was reported as "hooks.<event> is not an object or
+ * a list"). A key setup never edits (`"theme"` twice) is the user's business: setup adds beside it.
  */
 function refuseDuplicateKeys(text: string, file: string, edited: readonly string[]): void {
   const root = parseTree(text, [], { allowTrailingComma: true });
@@ -264,7 +265,7 @@ function refuseDuplicateKeys(text: string, file: string, edited: readonly string
     const seen = new Set<string>();
     for (const property of object?.type === 'object' ? (object.children ?? []) : []) {
       const key = property.children?.[0]?.value as string;
-      if (seen.has(key))
+      if (seen.has(key) && (object !== root || edited.includes(key)))
         throw new CheckpointError(
           'INVALID_INPUT',
           `${file} has the key "${key}" twice ${where}: JSON keeps only the last one, so setup cannot tell which to edit. Merge the two into one, then run setup again`,
