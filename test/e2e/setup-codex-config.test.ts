@@ -69,6 +69,20 @@ describe('setup codex keeps what Codex and the user wrote into config.toml after
     expect(existsSync(path.join(home, '.codex', 'hooks.json'))).toBe(false);
   });
 
+  it('a stray marker of ours, its table gone, is taken out by a re-run and by --uninstall', async () => {
+    const { config, setup } = codexHome();
+    mkdirSync(path.dirname(config));
+    const mine = 'model = "o3"\n';
+    writeFileSync(config, `${mine}# <<< claude-checkpoint\n`);
+    await setup();
+    const text = readFileSync(config, 'utf8');
+    expect(text.match(/# <<< claude-checkpoint/g)).toHaveLength(1);
+    expect(text.startsWith(`${mine}\n# >>> claude-checkpoint`)).toBe(true);
+    writeFileSync(config, `${mine}# <<< claude-checkpoint\n`);
+    await setup('--uninstall');
+    expect(readFileSync(config, 'utf8')).toBe(mine);
+  });
+
   it("a [mcp_servers.claude-checkpoint] of the user's own, outside any block, is still refused and kept", async () => {
     const { config } = codexHome();
     const home = path.dirname(path.dirname(config));
