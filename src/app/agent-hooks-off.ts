@@ -29,6 +29,8 @@ export async function hooksSwitchedOff(
   const userFile = path.join(agentHome(env, agent), name);
   const userText = await readFile(userFile, 'utf8').catch(() => null);
   // Codex loads a project's .codex/config.toml only in a trusted project: an untrusted one's says nothing.
+  // Gemini CLI's trust cannot be told from its files: a headless run (`gemini -p`) trusts every folder, and
+  // an IDE's word overrides trustedFolders.json (gemini-cli trustedFolders.ts, isWorkspaceTrusted).
   const projectCounts = agent !== 'codex' || (await codexTrusts(userText, projectRoot));
   const files = [...(projectCounts ? [path.join(projectRoot, folder, name)] : []), userFile];
   for (const file of files) {
