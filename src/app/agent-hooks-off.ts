@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { agentHome } from '../store/agent-homes.js';
 import { readJsoncObject } from './jsonc.js';
@@ -12,7 +12,7 @@ export interface HooksOff {
 /**
  * Where Codex or Gemini CLI is told to run no hooks at all, ours included; `null` when neither scope says
  * so. The project's file is read first: it overrides the user's for the same key in both agents, so the
- * first file that sets the key decides.
+ * first file that sets the key decides (Codex's only in a project the user trusts, as Codex reads it).
  * - Codex: `[features]` `hooks = false` in config.toml ("Hooks are enabled by default. If you need to turn
  *   them off in config.toml, set [features] hooks = false"; `codex_hooks` is its deprecated alias:
  *   https://developers.openai.com/codex/hooks).
@@ -26,14 +26,40 @@ export async function hooksSwitchedOff(
 ): Promise<HooksOff | null> {
   const folder = agent === 'codex' ? '.codex' : '.gemini';
   const name = agent === 'codex' ? 'config.toml' : 'settings.json';
-  for (const file of [path.join(projectRoot, folder, name), path.join(agentHome(env, agent), name)]) {
-    const text = await readFile(file, 'utf8').catch(() => null);
+  const userFile = path.join(agentHome(env, agent), name);
+  const userText = await readFile(userFile, 'utf8').catch(() => null);
+  // Codex loads a project's .codex/config.toml only in a trusted project: an untrusted one's says nothing.
+  // Gemini CLI's trust cannot be told from its files: a headless run (`gemini -p`) trusts every folder, and
+  // an IDE's word overrides trustedFolders.json (gemini-cli trustedFolders.ts, isWorkspaceTrusted).
+  const projectCounts = agent !== 'codex' || (await codexTrusts(userText, projectRoot));
+  const files = [...(projectCounts ? [path.join(projectRoot, folder, name)] : []), userFile];
+  for (const file of files) {
+    const text = file === userFile ? userText : await readFile(file, 'utf8').catch(() => null);
     if (text === null) continue;
     const found = agent === 'codex' ? await codexHooksFeature(text) : geminiHooksEnabled(text);
     if (found === undefined) continue;
     return found.enabled ? null : { file, setting: found.setting };
   }
   return null;
+}
+
+/**
+ * Whether the user's Codex config.toml trusts the project: `[projects."<root>"]` with
+ * `trust_level = "trusted"`, keyed by the folder Codex starts in or the root of its git repository
+ * ("Only load config from trusted folders", openai/codex#9533: the user's config says which folders are
+ * trusted, and a project's config is loaded only from one), as written or with links resolved.
+ */
+async function codexTrusts(userText: string | null, projectRoot: string): Promise<boolean> {
+  if (userText === null || !userText.includes('trust_level')) return false;
+  const { parse } = await import('smol-toml');
+  let projects: Record<string, { trust_level?: unknown } | undefined> | undefined;
+  try {
+    projects = (parse(userText) as { projects?: typeof projects }).projects;
+  } catch {
+    return false;
+  }
+  const real = await realpath(projectRoot).catch(() => projectRoot);
+  return [projectRoot, real].some((root) => projects?.[root]?.trust_level === 'trusted');
 }
 
 /** `[features].hooks` (or its older name `codex_hooks`) of a Codex config.toml; undefined when unset or unreadable. */

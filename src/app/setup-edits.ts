@@ -254,9 +254,10 @@ function holdingOursOnly(parsed: Record<string, unknown>): JSONPath[] {
 }
 
 /**
- * A key written twice where setup edits (the top level, `hooks`, the servers' object): JSON readers keep
- * the last, jsonc-parser's tree finds the first, so setup could edit one and read the other. Said as what
- * it is, with the fix (it was reported as "hooks.<event> is not an object or a list").
+ * A key written twice where setup edits (`hooks` or the servers' object at the top level, a key inside
+ * either): JSON readers keep the last, jsonc-parser's tree finds the first, so setup could edit one and
+ * read the other. Said as what it is, with the fix (it was reported as "hooks.<event> is not an object or
+ * a list"). A key setup never edits (`"theme"` twice) is the user's business: setup adds beside it.
  */
 function refuseDuplicateKeys(text: string, file: string, edited: readonly string[]): void {
   const root = parseTree(text, [], { allowTrailingComma: true });
@@ -264,7 +265,7 @@ function refuseDuplicateKeys(text: string, file: string, edited: readonly string
     const seen = new Set<string>();
     for (const property of object?.type === 'object' ? (object.children ?? []) : []) {
       const key = property.children?.[0]?.value as string;
-      if (seen.has(key))
+      if (seen.has(key) && (object !== root || edited.includes(key)))
         throw new CheckpointError(
           'INVALID_INPUT',
           `${file} has the key "${key}" twice ${where}: JSON keeps only the last one, so setup cannot tell which to edit. Merge the two into one, then run setup again`,
@@ -452,34 +453,12 @@ export function tomlServerEdit(file: string, serverPath: string): FileEdit {
    * other than `command` and `args`, its subtables: a timeout, a tool's approval), which a re-run keeps.
    */
   const split = (text: string, note: SetupNote | null) => {
-    const settings = { keys: [] as string[], tables: [] as string[] };
     const lines = tomlLines(text);
     const begin = lines.findIndex((line) => line.content === TOML_BEGIN);
     const end = begin === -1 ? -1 : lines.findIndex((line, at) => at > begin && line.content === TOML_END);
-    if (end === -1) return { result: text, settings };
+    if (end === -1) return splitWithoutBlock(text, lines);
     // Inside the block, what is not a table of ours: tables the agent or the user put there stay.
-    const foreign: string[] = [];
-    let ours = false;
-    let main = false;
-    let setupsOwn = false;
-    for (const [at, line] of lines.slice(begin + 1, end).entries()) {
-      if (line.header !== null) {
-        ours = isOurTomlTable(line.header);
-        main = ours && line.header.length === 2;
-        if (ours && !main) settings.tables.push(line.text);
-        if (!ours) foreign.push(line.text);
-        continue;
-      }
-      // A comment or blank line right before the next table is that table's, as toml_edit keeps it.
-      if (!ours || isDecorOfForeignTable(lines, begin + 1 + at, end)) {
-        foreign.push(line.text);
-        continue;
-      }
-      // The keys setup writes (with the lines of a value spread over several) are written anew.
-      if (main && !line.continued)
-        setupsOwn = /^[ \t]*(?:command|args|"command"|"args")[ \t]*=/.test(line.content);
-      if (!(main && setupsOwn)) (main ? settings.keys : settings.tables).push(line.text);
-    }
+    const { foreign, settings } = takeOurTables(lines, begin + 1, end, true);
     while (foreign.length > 0 && (foreign[0] as string).trim() === '') foreign.shift();
     const rest = lines
       .slice(end + 1)
@@ -503,6 +482,25 @@ export function tomlServerEdit(file: string, serverPath: string): FileEdit {
         rest === '' && note?.addedLineBreak && /\r?\n$/.test(head) ? head.replace(/\r?\n$/, '') : head + rest;
     }
     assertOnlyOursRemoved(text, result, file);
+    return { result, settings };
+  };
+  /**
+   * No whole block: Codex's `mcp add` and `mcp remove` write every server table anew, which drops the
+   * comment above each (our opening marker) and leaves the closing one where it was. Our table is then
+   * known by what Codex keeps of it, our own command and path; it goes wherever it is, with any stray
+   * marker of ours, so that a re-run writes the block whole again and an uninstall leaves nothing.
+   */
+  const splitWithoutBlock = (text: string, lines: TomlLine[]) => {
+    const ours = isOurTomlServer(parsedServers(text)?.[NAME], serverPath);
+    const strayMarker = lines.some((line) => line.content === TOML_BEGIN || line.content === TOML_END);
+    if (!ours && !strayMarker)
+      return { result: text, settings: { keys: [] as string[], tables: [] as string[] } };
+    const { foreign, settings } = takeOurTables(lines, 0, lines.length, ours);
+    while (foreign.length > 0 && (foreign[0] as string).trim() === '') foreign.shift();
+    while (foreign.length > 0 && (foreign.at(-1) as string).trim() === '') foreign.pop();
+    const result = foreign.join('');
+    // Taking out comment lines alone changes nothing TOML reads.
+    if (ours) assertOnlyOursRemoved(text, result, file);
     return { result, settings };
   };
   const remove = (text: string, note: SetupNote | null) => split(text, note).result;
@@ -541,6 +539,67 @@ export function tomlServerEdit(file: string, serverPath: string): FileEdit {
       };
     },
   };
+}
+
+/**
+ * The lines from `from` to `to` with our tables out (and every marker line of ours), and what the user or
+ * Codex set on our server (keys of our table other than `command` and `args`, its subtables), which a
+ * re-run keeps. With `takeTables` false only the markers go.
+ */
+function takeOurTables(lines: TomlLine[], from: number, to: number, takeTables: boolean) {
+  const settings = { keys: [] as string[], tables: [] as string[] };
+  const foreign: string[] = [];
+  let ours = false;
+  let main = false;
+  let setupsOwn = false;
+  for (let at = from; at < to; at++) {
+    const line = lines[at] as TomlLine;
+    if (line.header !== null) {
+      ours = takeTables && isOurTomlTable(line.header);
+      main = ours && line.header.length === 2;
+      // The blank line that set our table apart goes with it: the tables around it keep one between them.
+      if (main && foreign.length > 0 && (foreign.at(-1) as string).trim() === '') foreign.pop();
+      if (ours && !main) settings.tables.push(line.text);
+      if (!ours) foreign.push(line.text);
+      continue;
+    }
+    if (!line.continued && (line.content === TOML_BEGIN || line.content === TOML_END)) continue;
+    // A comment or blank line right before the next table is that table's, as toml_edit keeps it.
+    if (!ours || isDecorOfForeignTable(lines, at, to)) {
+      foreign.push(line.text);
+      continue;
+    }
+    // The keys setup writes (with the lines of a value spread over several) are written anew.
+    if (main && !line.continued)
+      setupsOwn = /^[ \t]*(?:command|args|"command"|"args")[ \t]*=/.test(line.content);
+    if (!(main && setupsOwn)) (main ? settings.keys : settings.tables).push(line.text);
+  }
+  return { foreign, settings };
+}
+
+/**
+ * Our server as Codex writes it back: `node` running this installation's server, or an earlier one's (a
+ * `dist/index.js` or the plugin's `dist/server.mjs` inside a folder of this package): a re-run after an
+ * update finds it too. A user's own server of that name runs something else, and is refused as before.
+ */
+function isOurTomlServer(value: unknown, serverPath: string): boolean {
+  const server = asObject(value);
+  const args = server?.args;
+  if (server?.command !== 'node' || !Array.isArray(args) || args.length !== 1) return false;
+  const [script] = args as unknown[];
+  return script === serverPath || (typeof script === 'string' && OUR_SERVER_SCRIPT.test(script));
+}
+
+const OUR_SERVER_SCRIPT =
+  /[/\\]claude-checkpoint[^/\\]*[/\\](?:plugin[/\\])?dist[/\\](?:index\.js|server\.mjs)$/;
+
+/** The `mcp_servers` table of a TOML text; null when absent or the text does not parse. */
+function parsedServers(text: string): Record<string, unknown> | null {
+  try {
+    return asObject((parseToml(text) as { mcp_servers?: unknown }).mcp_servers);
+  } catch {
+    return null;
+  }
 }
 
 /** Whether `mcp_servers = …` is a key of the file's top level (before its first table header). */

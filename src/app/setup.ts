@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { absoluteDirFromEnv } from '../core/env-dirs.js';
-import { type AgentWithHome, agentHome } from '../store/agent-homes.js';
+import { type AgentWithHome, agentHome, relativeAgentHome } from '../store/agent-homes.js';
 import { homeFolder } from '../store/home-folder.js';
 import { type HooksOff, hooksSwitchedOff } from './agent-hooks-off.js';
 import { BOTH_SCOPES_RUN, bothScopesFix, twiceEffect } from './agent-wiring.js';
@@ -76,6 +76,11 @@ export interface SetupReport {
   otherScope: { files: string[]; why: string; twice: string; fix: string } | null;
   /** A setting of the agent's that runs no hooks at all, ours included; `null` when none, or after an uninstall. */
   hooksOff: HooksOff | null;
+  /**
+   * The variable moving the agent's user folder holds a relative path, taken from the current folder as
+   * the agent takes it: the folder setup used. `null` when it is absolute or unset, and for `--project`.
+   */
+  relativeHome: { variable: string; value: string; folder: string } | null;
   /**
    * Codex only: the `config.toml` beside setup's `hooks.json` has inline `[hooks]` too, which Codex merges
    * with a warning at every startup; what to do. `null` when it has none, or after an uninstall.
@@ -237,7 +242,15 @@ export async function setupAgent(request: SetupRequest, env: NodeJS.ProcessEnv):
         ? null
         : await hooksSwitchedOff(request.agent, env, request.projectRoot),
     inlineHooks: request.uninstall ? null : await codexInlineHooks(request, edits, targets),
+    relativeHome: relativeHomeOf(request, env),
   };
+}
+
+function relativeHomeOf(request: SetupRequest, env: NodeJS.ProcessEnv): SetupReport['relativeHome'] {
+  const agent = request.agent;
+  if (request.scope !== 'user' || (agent !== 'codex' && agent !== 'gemini')) return null;
+  const relative = relativeAgentHome(env, agent);
+  return relative && { ...relative, folder: agentHome(env, agent) };
 }
 
 /** Codex: inline `[hooks]` in the config.toml beside the hooks.json setup writes (see codex-inline-hooks.ts). */

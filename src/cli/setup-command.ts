@@ -66,6 +66,10 @@ export function registerSetupCommand(program: Command, run: Runner): void {
       if (ctx.out.json) ctx.out.printJson(report);
       else {
         const verb = report.dryRun ? DRY_RUN_VERBS : VERBS;
+        if (report.relativeHome)
+          ctx.out.print(
+            `${report.relativeHome.variable} is the relative path "${report.relativeHome.value}", which the agent takes from the folder it starts in: setup used ${report.relativeHome.folder}.`,
+          );
         for (const file of report.files) {
           ctx.out.print(`${report.dryRun ? '(dry run) ' : ''}${verb[file.action](file.holds)} ${file.file}`);
           if (report.dryRun && file.content !== null) ctx.out.print(file.content);

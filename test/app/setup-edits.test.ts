@@ -193,4 +193,12 @@ describe('setup in a JSON settings file as the user keeps it', () => {
       expect(() => gemini.remove(before, null)).toThrow('Merge the two into one');
     }
   });
+
+  it('leaves a key setup never edits written twice alone, and sets up beside it', () => {
+    const before = '{ "theme": "a", "theme": "b" }\n';
+    const { text, note } = gemini.install(before, null);
+    expect(text).toContain('"theme": "a", "theme": "b"');
+    expect(text).toContain('claude-checkpoint');
+    expect(gemini.remove(text, note)).toBe(before);
+  });
 });

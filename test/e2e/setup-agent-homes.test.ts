@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../helpers/cli.js';
@@ -85,6 +85,30 @@ describe("setup and doctor use the agent's folder where its variable moves it", 
   }
 });
 
+describe('a relative CODEX_HOME or GEMINI_CLI_HOME is taken from the current folder, as the agent takes it', () => {
+  for (const { agent, variable, folder, files, check } of MOVED.filter(
+    (moved) => moved.agent !== 'copilot',
+  )) {
+    it(`${agent}: ${variable}=agent-home`, async () => {
+      const { env } = homes({ [variable]: 'agent-home' });
+      const project = realpathSync(createRepo({ committed: { 'a.ts': 'a' } }));
+      const moved = path.join(project, 'agent-home');
+      const result = await runCli(['setup', agent], { cwd: project, env });
+      expect(result.code, result.stderr).toBe(0);
+      for (const file of files)
+        expect(readFileSync(path.join(folder(moved), file), 'utf8')).toContain('claude-checkpoint');
+      expect(result.stdout).toContain(
+        `${variable} is the relative path "agent-home", which the agent takes from the folder it starts in: setup used ${folder(moved)}.`,
+      );
+      const set = await doctorCheck(check, project, env);
+      expect(set).toMatchObject({ level: 'ok' });
+      expect(set?.detail).toContain(folder(moved));
+      expect((await runCli(['setup', agent, '--uninstall'], { cwd: project, env })).code).toBe(0);
+      for (const file of files) expect(existsSync(path.join(folder(moved), file))).toBe(false);
+    });
+  }
+});
+
 describe('Gemini CLI runs hooks and MCP servers only in a trusted folder', () => {
   for (const scope of [[], ['--project']]) {
     it(`setup gemini ${scope.join(' ') || '(user)'} says how to trust the folder, with Gemini CLI's own command`, async () => {
@@ -139,6 +163,12 @@ describe('an agent set to run no hooks at all', () => {
       const projectFile = path.join(project, path.relative(home, file(home)));
       mkdirSync(path.dirname(projectFile), { recursive: true });
       writeFileSync(projectFile, text.replace('false', 'true'));
+      if (agent === 'codex') {
+        // Only in a project the user trusts: Codex reads no .codex/config.toml of an untrusted one.
+        expect(await doctorCheck(check, project, env)).toMatchObject({ level: 'warn' });
+        const trust = `\n[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\n`;
+        writeFileSync(file(home), `${readFileSync(file(home), 'utf8')}${trust}`);
+      }
       expect(await doctorCheck(check, project, env)).toMatchObject({ level: 'ok' });
     });
   }

@@ -24,34 +24,89 @@ function codexHome() {
     expect(result.code).toBe(0);
     return result;
   };
-  /** What Codex does to the file later: a table added through toml_edit, as `codex` writes it. */
+  /** What Codex does to the file later: a table added through toml_edit (a project's trust, a setting). */
   const codexAdds = (key: string, value: unknown) =>
     writeFileSync(config, tomlEdit(readFileSync(config, 'utf8'), key, value, { inline: false }));
+  /**
+   * What `codex mcp add <name> -- <command>` does: every server is written back anew
+   * (ConfigEdit::ReplaceMcpServers in codex-rs/core/src/config/edit.rs), which replaces each existing table
+   * outright, dropping the comment line above it; `codex mcp remove` writes the others back the same way.
+   */
+  const codexMcpAdd = (name: string, server: Record<string, unknown>) => {
+    let text = readFileSync(config, 'utf8');
+    // As plain data, the way Codex holds its servers.
+    const servers = { ...JSON.parse(JSON.stringify(parseToml(text).mcp_servers ?? {})), [name]: server };
+    for (const [key, value] of Object.entries(servers))
+      text = tomlEdit(text, `mcp_servers.${key}`, value, { inline: false });
+    writeFileSync(config, text);
+  };
   const read = () => parseToml(readFileSync(config, 'utf8')) as Record<string, Record<string, unknown>>;
-  return { home, config, setup, codexAdds, read };
+  return { home, config, setup, codexAdds, codexMcpAdd, read };
 }
 
 describe('setup codex keeps what Codex and the user wrote into config.toml after it', () => {
-  it('`codex mcp add` after setup: toml_edit puts the table inside our block, and --uninstall keeps it', async () => {
-    const { home, config, setup, codexAdds, read } = codexHome();
+  it('`codex mcp add` after setup drops our opening marker: a re-run writes the block whole again, --uninstall takes our server out', async () => {
+    const { home, config, setup, codexMcpAdd, read } = codexHome();
     await setup();
-    codexAdds('mcp_servers.github', { command: 'gh-mcp' });
-    // toml_edit puts a new table before the file's closing comment: inside our markers.
-    expect(readFileSync(config, 'utf8')).toMatch(/\[mcp_servers\.github\][\s\S]*# <<< claude-checkpoint\n$/);
+    const ours = read().mcp_servers?.['claude-checkpoint'];
+    codexMcpAdd('github', { command: 'gh-mcp' });
+    // Codex replaced our table with one of its own writing: only the closing marker is left.
+    const rewritten = readFileSync(config, 'utf8');
+    expect(rewritten).not.toContain('# >>> claude-checkpoint');
+    expect(rewritten).toContain('# <<< claude-checkpoint');
+    await setup();
+    const text = readFileSync(config, 'utf8');
+    expect(text.match(/# >>> claude-checkpoint/g)).toHaveLength(1);
+    expect(text.match(/# <<< claude-checkpoint/g)).toHaveLength(1);
+    expect(text.slice(text.indexOf('# >>> claude-checkpoint'))).not.toContain('github');
+    expect(read()).toEqual({ mcp_servers: { github: { command: 'gh-mcp' }, 'claude-checkpoint': ours } });
+    // Again, then straight to an uninstall: nothing of ours is left, not even a marker.
+    codexMcpAdd('other', { command: 'other' });
     await setup('--uninstall');
-    expect(existsSync(config)).toBe(true);
-    expect(read()).toEqual({ mcp_servers: { github: { command: 'gh-mcp' } } });
-    expect(readFileSync(config, 'utf8')).not.toContain('claude-checkpoint');
+    expect(readFileSync(config, 'utf8')).toBe(
+      '[mcp_servers.github]\ncommand = "gh-mcp"\n\n[mcp_servers.other]\ncommand = "other"\n',
+    );
     expect(existsSync(path.join(home, '.codex', 'hooks.json'))).toBe(false);
   });
 
+  it('a stray marker of ours, its table gone, is taken out by a re-run and by --uninstall', async () => {
+    const { config, setup } = codexHome();
+    mkdirSync(path.dirname(config));
+    const mine = 'model = "o3"\n';
+    writeFileSync(config, `${mine}# <<< claude-checkpoint\n`);
+    await setup();
+    const text = readFileSync(config, 'utf8');
+    expect(text.match(/# <<< claude-checkpoint/g)).toHaveLength(1);
+    expect(text.startsWith(`${mine}\n# >>> claude-checkpoint`)).toBe(true);
+    writeFileSync(config, `${mine}# <<< claude-checkpoint\n`);
+    await setup('--uninstall');
+    expect(readFileSync(config, 'utf8')).toBe(mine);
+  });
+
+  it("a [mcp_servers.claude-checkpoint] of the user's own, outside any block, is still refused and kept", async () => {
+    const { config } = codexHome();
+    const home = path.dirname(path.dirname(config));
+    mkdirSync(path.dirname(config));
+    const mine =
+      '[mcp_servers.claude-checkpoint]\ncommand = "node"\nargs = ["/my/build/index.js"]\n# <<< claude-checkpoint\n';
+    writeFileSync(config, mine);
+    const project = createRepo({ committed: { 'a.ts': 'a' } });
+    const env = { HOME: home, CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+    const result = await runCli(['setup', 'codex'], { cwd: project, env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("already has [mcp_servers.claude-checkpoint] outside setup's block");
+    expect(readFileSync(config, 'utf8')).toBe(mine);
+    await runCli(['setup', 'codex', '--uninstall'], { cwd: project, env });
+    expect(parseToml(readFileSync(config, 'utf8'))).toEqual(parseToml(mine));
+  });
+
   it("a project's trust written by Codex survives a re-run of setup (an update) and stays out of our block", async () => {
-    const { config, setup, codexAdds, read } = codexHome();
+    const { config, setup, codexAdds, codexMcpAdd, read } = codexHome();
     mkdirSync(path.dirname(config));
     writeFileSync(config, 'model = "o3"\n');
     await setup();
     codexAdds('projects.myproj', { trust_level: 'trusted' });
-    codexAdds('mcp_servers.github', { command: 'gh-mcp' });
+    codexMcpAdd('github', { command: 'gh-mcp' });
     const codexWrote = read();
     await setup();
     expect(read()).toEqual(codexWrote);
@@ -69,14 +124,20 @@ describe('setup codex keeps what Codex and the user wrote into config.toml after
   });
 
   it("what Codex set on our own server (a timeout, a tool's approval) survives a re-run that updates it", async () => {
-    const { config, setup, codexAdds, read } = codexHome();
+    const { config, setup, codexAdds, codexMcpAdd, read } = codexHome();
     await setup();
     const server = read().mcp_servers?.['claude-checkpoint'] as { args: string[] };
     // An earlier installation's path, which the re-run updates.
-    writeFileSync(config, readFileSync(config, 'utf8').replace(server.args[0] as string, '/old/index.js'));
+    writeFileSync(
+      config,
+      readFileSync(config, 'utf8').replace(
+        server.args[0] as string,
+        '/old/lib/node_modules/claude-checkpoint-mcp/dist/index.js',
+      ),
+    );
     codexAdds('mcp_servers.claude-checkpoint.startup_timeout_sec', 30);
     codexAdds('mcp_servers.claude-checkpoint.tools.save_session_checkpoint', { approval_mode: 'approve' });
-    codexAdds('mcp_servers.github', { command: 'gh-mcp' });
+    codexMcpAdd('github', { command: 'gh-mcp' });
     const result = await setup();
     expect(JSON.parse((await setup('--json')).stdout).files).toContainEqual(
       expect.objectContaining({ action: 'unchanged' }),
