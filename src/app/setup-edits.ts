@@ -590,8 +590,12 @@ function isOurTomlServer(value: unknown, serverPath: string): boolean {
   return script === serverPath || (typeof script === 'string' && OUR_SERVER_SCRIPT.test(script));
 }
 
-const OUR_SERVER_SCRIPT =
-  /[/\\]claude-checkpoint[^/\\]*[/\\](?:plugin[/\\])?dist[/\\](?:index\.js|server\.mjs)$/;
+/**
+ * An npm install of this package's server, found with no marker (Codex's `mcp add` drops ours): this very
+ * package under node_modules, nothing looser. A review: any `dist/index.js` in a `claude-checkpoint…` folder counted,
+ * so a user's own clone registered by hand under that name was replaced by setup and removed by uninstall.
+ */
+const OUR_SERVER_SCRIPT = /[/\\]node_modules[/\\]claude-checkpoint-mcp[/\\]dist[/\\]index\.js$/;
 
 /** The `mcp_servers` table of a TOML text; null when absent or the text does not parse. */
 function parsedServers(text: string): Record<string, unknown> | null {

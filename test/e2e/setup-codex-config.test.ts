@@ -83,22 +83,29 @@ describe('setup codex keeps what Codex and the user wrote into config.toml after
     expect(readFileSync(config, 'utf8')).toBe(mine);
   });
 
-  it("a [mcp_servers.claude-checkpoint] of the user's own, outside any block, is still refused and kept", async () => {
-    const { config } = codexHome();
-    const home = path.dirname(path.dirname(config));
-    mkdirSync(path.dirname(config));
-    const mine =
-      '[mcp_servers.claude-checkpoint]\ncommand = "node"\nargs = ["/my/build/index.js"]\n# <<< claude-checkpoint\n';
-    writeFileSync(config, mine);
-    const project = createRepo({ committed: { 'a.ts': 'a' } });
-    const env = { HOME: home, CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
-    const result = await runCli(['setup', 'codex'], { cwd: project, env });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("already has [mcp_servers.claude-checkpoint] outside setup's block");
-    expect(readFileSync(config, 'utf8')).toBe(mine);
-    await runCli(['setup', 'codex', '--uninstall'], { cwd: project, env });
-    expect(parseToml(readFileSync(config, 'utf8'))).toEqual(parseToml(mine));
-  });
+  // Review: a user's own clone, run by node from a folder named claude-checkpoint-…, was taken for ours.
+  it.each([
+    '/my/build/index.js',
+    '/home/me/src/claude-checkpoint-notes/dist/index.js',
+    '/home/me/claude-checkpoint/plugin/dist/server.mjs',
+  ])(
+    "a [mcp_servers.claude-checkpoint] of the user's own (%s), outside any block, is still refused and kept",
+    async (script) => {
+      const { config } = codexHome();
+      const home = path.dirname(path.dirname(config));
+      mkdirSync(path.dirname(config));
+      const mine = `[mcp_servers.claude-checkpoint]\ncommand = "node"\nargs = ["${script}"]\n# <<< claude-checkpoint\n`;
+      writeFileSync(config, mine);
+      const project = createRepo({ committed: { 'a.ts': 'a' } });
+      const env = { HOME: home, CHECKPOINT_STORE_DIR: tempDir('checkpoint-store-') };
+      const result = await runCli(['setup', 'codex'], { cwd: project, env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("already has [mcp_servers.claude-checkpoint] outside setup's block");
+      expect(readFileSync(config, 'utf8')).toBe(mine);
+      await runCli(['setup', 'codex', '--uninstall'], { cwd: project, env });
+      expect(parseToml(readFileSync(config, 'utf8'))).toEqual(parseToml(mine));
+    },
+  );
 
   it("a project's trust written by Codex survives a re-run of setup (an update) and stays out of our block", async () => {
     const { config, setup, codexAdds, codexMcpAdd, read } = codexHome();
