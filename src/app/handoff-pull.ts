@@ -259,22 +259,35 @@ async function requireCheckoutPossible(root: string, meta: HandoffMeta, storeObj
 
 /**
  * The untracked files (ignored ones aside: git writes over those) at a path the base commit has and HEAD
- * does not, or inside one: what `git checkout <base>` refuses to write over.
+ * does not, or inside one: what `git checkout <base>` refuses to write over. A review: an untracked
+ * nested repository (listed as `vendor/`) was missed, names were compared exactly where the repository
+ * ignores case, and a file under a submodule the base adds (git leaves it be) was counted.
  */
 async function untrackedInTheWay(root: string, base: string, storeObjects: string): Promise<string[]> {
-  const added = (
-    await runGit(['diff', '--name-only', '--no-renames', '-z', '--diff-filter=A', 'HEAD', base, '--'], {
+  // `:<old mode> <new mode> <old oid> <new oid> A`, then the path: gitlinks (160000) are submodules.
+  const fields = (
+    await runGit(['diff', '--raw', '--no-renames', '-z', '--diff-filter=A', 'HEAD', base, '--'], {
       cwd: root,
       exactNames: true,
       extraEnv: { GIT_ALTERNATE_OBJECT_DIRECTORIES: storeObjects },
     })
-  ).stdout
-    .split('\0')
-    .filter(Boolean);
+  ).stdout.split('\0');
+  const added: string[] = [];
+  for (let at = 0; at + 1 < fields.length; at += 2) {
+    const [meta, file] = [fields[at] as string, fields[at + 1] as string];
+    if (meta.startsWith(':') && file !== '' && meta.split(' ')[1] !== '160000') added.push(file);
+  }
   if (added.length === 0) return [];
-  const paths = new Set(added);
+  const ignoresCase =
+    (
+      await runGit(['config', '--bool', 'core.ignorecase'], { cwd: root, okExitCodes: [0, 1] }).catch(() => ({
+        stdout: '',
+      }))
+    ).stdout.trim() === 'true';
+  const key = (file: string) => (ignoresCase ? file.toLowerCase() : file);
+  const paths = new Set(added.map(key));
   // Folders of those paths: an untracked file there (where the base has a folder) is in the way too.
-  const folders = new Set(added.flatMap(foldersOf));
+  const folders = new Set(added.flatMap(foldersOf).map(key));
   // The whole repository's, from its top (`:/`, `--full-name`): a checkout changes more than this folder.
   const { stdout } = await runGit(
     ['ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', ':/'],
@@ -283,13 +296,14 @@ async function untrackedInTheWay(root: string, base: string, storeObjects: strin
       exactNames: true,
     },
   );
-  return stdout
-    .split('\0')
-    .filter(
-      (file) =>
-        file !== '' &&
-        (paths.has(file) || folders.has(file) || foldersOf(file).some((folder) => paths.has(folder))),
+  return stdout.split('\0').filter((listed) => {
+    // A nested repository is listed as its folder, with a slash.
+    const file = key(listed.endsWith('/') ? listed.slice(0, -1) : listed);
+    return (
+      file !== '' &&
+      (paths.has(file) || folders.has(file) || foldersOf(file).some((folder) => paths.has(folder)))
     );
+  });
 }
 
 /** The folders `file` is in, outermost first (`a/b/c` → `a`, `a/b`). */

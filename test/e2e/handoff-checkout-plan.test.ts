@@ -81,6 +81,46 @@ describe('a --checkout plan on a dirty tree is refused as the checkout is', () =
     expect(applied.code, applied.stderr).toBe(0);
   });
 
+  // Review: an untracked nested repository (listed as `vendor/`) and a name in another case where the
+  // repository ignores case were missed, and a file under a submodule the base adds was refused.
+  it.each([
+    ['an untracked nested repository', { 'vendor/x.txt': 'base\n' }, 'vendor/'],
+    ['a name in another case, where the repository ignores case', { 'readme.txt': 'base\n' }, 'README.TXT'],
+  ])('%s in the way is refused by the plan, naming it', async (_, baseAdds, inTheWay) => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    writeTree(a.root, baseAdds);
+    git(a.root, 'add', '-A');
+    git(a.root, 'commit', '-q', '-m', 'A, unpushed');
+    writeTree(a.root, { 'README.md': '# A, uncommitted\n' });
+    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    if (inTheWay === 'vendor/') {
+      writeTree(b.root, { 'vendor/x.txt': 'mine\n' });
+      git(path.join(b.root, 'vendor'), 'init', '-q');
+    } else {
+      git(b.root, 'config', 'core.ignorecase', 'true');
+      writeTree(b.root, { [inTheWay]: 'mine\n' });
+    }
+    const plan = await cli(b, 'handoff', 'pull', '--checkout', '--dry-run');
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stderr).toContain(`which git refuses: ${inTheWay};`);
+  });
+
+  it('a file under a submodule the base adds is not in the way (git leaves it be)', async () => {
+    const { bare } = bareRemote();
+    const a = machine(`file://${bare}`, 'Alice');
+    const b = machine(`file://${bare}`, 'Bob');
+    const head = git(a.root, 'rev-parse', 'HEAD').trim();
+    git(a.root, 'update-index', '--add', '--cacheinfo', `160000,${head},sub`);
+    git(a.root, 'commit', '-q', '-m', 'A submodule, unpushed');
+    writeTree(a.root, { 'README.md': '# A, uncommitted\n' });
+    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    writeTree(b.root, { 'sub/notes.txt': 'mine\n' });
+    const plan = await cli(b, 'handoff', 'pull', '--checkout', '--dry-run');
+    expect(plan.stderr).not.toContain('would write over');
+  });
+
   it('a base in neither this repository nor the handoff: the plan is refused as the run is', async () => {
     const { bare } = bareRemote();
     const a = machine(`file://${bare}`, 'Alice');
