@@ -105,7 +105,13 @@ export async function requireHead(projectRoot: string) {
 /** The default name (the folder, then the branch), when it can be one; else what to do instead. */
 function checkBranchName(branch: string, folder: string, words: SurfaceWords): string {
   try {
-    return checkHandoffName(folder === '' ? branch : `${folder}/${branch}`);
+    // A folder's names as a handoff name can hold them (a review: `apps/my app` and `apps/.tools` failed
+    // the default): what git refuses in a ref becomes `-`, a leading dot goes.
+    const named = folder
+      .split('/')
+      .map((part) => part.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^\.+/, '') || '-')
+      .join('/');
+    return checkHandoffName(folder === '' ? branch : `${named}/${branch}`);
   } catch (error) {
     const what =
       folder === ''

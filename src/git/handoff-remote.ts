@@ -31,6 +31,8 @@ export function handoffRef(name: string): string {
 export function checkHandoffName(name: string, field = 'name'): string {
   if (
     !/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(name) ||
+    // git refuses a ref whose name has a part that begins with a dot (a review: `apps/.tools/main`).
+    name.includes('/.') ||
     name.includes('..') ||
     name.includes('//') ||
     name.endsWith('/') ||
@@ -39,7 +41,7 @@ export function checkHandoffName(name: string, field = 'name'): string {
   )
     throw new CheckpointError(
       'INVALID_INPUT',
-      `${field} must be 1-100 characters of letters, digits and . _ - / (no "..", not ending in "/", "." or ".lock"): got '${name}'`,
+      `${field} must be 1-100 characters of letters, digits and . _ - / (no "..", no part beginning with ".", not ending in "/", "." or ".lock"): got '${name}'`,
     );
   return name;
 }
@@ -527,6 +529,14 @@ function hookRefused(answer: { hook: string; said: string[] }): string {
 
 function remoteRefused(remote: string, ref: string, answer: { reason: string; said: string[] }): string {
   const said = answer.said.length > 0 ? `: ${answer.said.join(' | ')}` : '';
+  // Another handoff's name in the way of this one's in git's refs (`web` and `web/main`): a review found it
+  // blamed on the remote.
+  if (
+    /cannot lock ref|exists; cannot create|directory file conflict/i.test(
+      `${answer.reason} ${answer.said.join(' ')}`,
+    )
+  )
+    return `remote '${remote}' refused ${ref}: another handoff's name is in its way (a handoff named as a folder of this name, or this name as a folder of that one's: \`web\` and \`web/main\` cannot both be)${said}; push under another name with --name (see \`handoff list\`)`;
   return `remote '${remote}' refused ${ref}${answer.reason ? ` ${answer.reason}` : ''}${said} (the remote's own rule, a hook or a permission there, not another machine's handoff)`;
 }
 

@@ -236,4 +236,36 @@ describe('a handoff from a package of a monorepo', () => {
     expect(refused.stderr).not.toContain('another machine');
     expect(refused.stderr).not.toContain('--force');
   });
+
+  // Review: the folder-and-branch default failed in `apps/my app` and `apps/.tools`, and a package `web`
+  // on `main` beside a top-level handoff of branch `web` was refused as the remote's own rule.
+  it("a folder with a space or a leading dot gives a default name, and a name in another's way says so", async () => {
+    const { bare } = bareRemote({
+      ...REPO,
+      'apps/my app/m.ts': 'm\n',
+      'apps/.tools/t.ts': 't\n',
+      'web/w.ts': 'w\n',
+    });
+    const a = machine(`file://${bare}`, 'Alice');
+    for (const [folder, name] of [
+      ['apps/my app', 'apps/my-app/main'],
+      ['apps/.tools', 'apps/tools/main'],
+    ] as const) {
+      const project = inFolder(a, folder);
+      writeTree(project.root, { 'new.ts': 'new\n' });
+      const pushed = await cli(project, 'handoff', 'push', '--json');
+      expect(pushed.code, pushed.stderr).toBe(0);
+      expect(JSON.parse(pushed.stdout).ref).toBe(`refs/claude-checkpoint/handoff/${name}`);
+    }
+    git(a.root, 'checkout', '-q', '-b', 'web');
+    writeTree(a.root, { 'README.md': '# top, on web\n' });
+    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    git(a.root, 'checkout', '-q', '-f', 'main');
+    const web = inFolder(a, 'web');
+    writeTree(web.root, { 'w.ts': 'changed\n' });
+    const refused = await cli(web, 'handoff', 'push');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("another handoff's name is in its way");
+    expect(refused.stderr).toContain('--name');
+  });
 });
