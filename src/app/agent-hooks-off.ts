@@ -1,5 +1,6 @@
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { locateRepo } from '../git/repo.js';
 import { agentHome } from '../store/agent-homes.js';
 import { readJsoncObject } from './jsonc.js';
 
@@ -59,7 +60,21 @@ async function codexTrusts(userText: string | null, projectRoot: string): Promis
     return false;
   }
   const real = await realpath(projectRoot).catch(() => projectRoot);
-  return [projectRoot, real].some((root) => projects?.[root]?.trust_level === 'trusted');
+  // The repository's top too (a review: trust recorded there, as Codex records it, was not seen from a
+  // package of the repository).
+  const location = await locateRepo(real).catch(() => null);
+  const top = location?.prefix
+    ? path.resolve(
+        real,
+        ...location.prefix
+          .split('/')
+          .filter(Boolean)
+          .map(() => '..'),
+      )
+    : null;
+  return [projectRoot, real, ...(top ? [top] : [])].some(
+    (root) => projects?.[root]?.trust_level === 'trusted',
+  );
 }
 
 /** `[features].hooks` (or its older name `codex_hooks`) of a Codex config.toml; undefined when unset or unreadable. */

@@ -174,6 +174,24 @@ describe('an agent set to run no hooks at all', () => {
   }
 });
 
+// Review: Codex records trust at the repository's top; a package's own `hooks = false` went unwarned.
+describe('a package of a repository the user trusts at its top (Codex)', () => {
+  it("reads the package's .codex/config.toml, and doctor warns of its hooks switched off", async () => {
+    const { home, env } = homes();
+    const repo = createRepo({ committed: { 'pkg/a.ts': 'a' } });
+    const pkg = path.join(repo, 'pkg');
+    const userFile = path.join(home, '.codex', 'config.toml');
+    mkdirSync(path.dirname(userFile), { recursive: true });
+    writeFileSync(userFile, `[projects.${JSON.stringify(repo)}]\ntrust_level = "trusted"\n`);
+    mkdirSync(path.join(pkg, '.codex'));
+    writeFileSync(path.join(pkg, '.codex', 'config.toml'), '[features]\nhooks = false\n');
+    expect((await runCli(['setup', 'codex'], { cwd: pkg, env })).code).toBe(0);
+    const check = await doctorCheck('Codex', pkg, env);
+    expect(check).toMatchObject({ level: 'warn' });
+    expect(check?.detail).toContain(path.join(pkg, '.codex', 'config.toml'));
+  });
+});
+
 describe('setup opencode', () => {
   it('says that a running OpenCode must be restarted to load the plugin', async () => {
     const { env } = homes();
