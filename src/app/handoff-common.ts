@@ -109,7 +109,13 @@ function checkBranchName(branch: string, folder: string, words: SurfaceWords): s
     // the default): what git refuses in a ref becomes `-`, a leading dot goes.
     const named = folder
       .split('/')
-      .map((part) => part.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^\.+/, '') || '-')
+      .map(
+        (part) =>
+          part
+            .replace(/[^A-Za-z0-9._-]/g, '-')
+            .replace(/^\.+/, '')
+            .replace(/\.lock$/, '-lock') || '-',
+      )
       .join('/');
     return checkHandoffName(folder === '' ? branch : `${named}/${branch}`);
   } catch (error) {

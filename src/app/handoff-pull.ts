@@ -273,9 +273,12 @@ async function untrackedInTheWay(root: string, base: string, storeObjects: strin
     })
   ).stdout.split('\0');
   const added: string[] = [];
+  const submodules: string[] = [];
   for (let at = 0; at + 1 < fields.length; at += 2) {
     const [meta, file] = [fields[at] as string, fields[at + 1] as string];
-    if (meta.startsWith(':') && file !== '' && meta.split(' ')[1] !== '160000') added.push(file);
+    if (!meta.startsWith(':') || file === '') continue;
+    added.push(file);
+    if (meta.split(' ')[1] === '160000') submodules.push(file);
   }
   if (added.length === 0) return [];
   const ignoresCase =
@@ -288,6 +291,9 @@ async function untrackedInTheWay(root: string, base: string, storeObjects: strin
   const paths = new Set(added.map(key));
   // Folders of those paths: an untracked file there (where the base has a folder) is in the way too.
   const folders = new Set(added.flatMap(foldersOf).map(key));
+  // A submodule the base adds is in the way of a file at its path, not of the files in its folder (git
+  // leaves those be; a review).
+  const inSubmodule = new Set(submodules.map(key));
   // The whole repository's, from its top (`:/`, `--full-name`): a checkout changes more than this folder.
   const { stdout } = await runGit(
     ['ls-files', '-z', '--others', '--exclude-standard', '--full-name', '--', ':/'],
@@ -299,10 +305,8 @@ async function untrackedInTheWay(root: string, base: string, storeObjects: strin
   return stdout.split('\0').filter((listed) => {
     // A nested repository is listed as its folder, with a slash.
     const file = key(listed.endsWith('/') ? listed.slice(0, -1) : listed);
-    return (
-      file !== '' &&
-      (paths.has(file) || folders.has(file) || foldersOf(file).some((folder) => paths.has(folder)))
-    );
+    if (file === '' || foldersOf(file).some((folder) => inSubmodule.has(folder))) return false;
+    return paths.has(file) || folders.has(file) || foldersOf(file).some((folder) => paths.has(folder));
   });
 }
 

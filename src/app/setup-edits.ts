@@ -578,9 +578,9 @@ function takeOurTables(lines: TomlLine[], from: number, to: number, takeTables: 
 }
 
 /**
- * Our server as Codex writes it back: `node` running this installation's server, or an earlier one's (a
- * `dist/index.js` or the plugin's `dist/server.mjs` inside a folder of this package): a re-run after an
- * update finds it too. A user's own server of that name runs something else, and is refused as before.
+ * Our server as Codex writes it back: `node` running this installation's server, or an npm install of this
+ * package's (see OUR_SERVER_SCRIPT): a re-run after an npm update finds it too. Anything else of that name
+ * is refused, a user's own or an older plugin copy's (safe: the refusal says to remove it).
  */
 function isOurTomlServer(value: unknown, serverPath: string): boolean {
   const server = asObject(value);

@@ -33,6 +33,7 @@ export function checkHandoffName(name: string, field = 'name'): string {
     !/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(name) ||
     // git refuses a ref whose name has a part that begins with a dot (a review: `apps/.tools/main`).
     name.includes('/.') ||
+    name.split('/').some((part) => part.endsWith('.lock')) ||
     name.includes('..') ||
     name.includes('//') ||
     name.endsWith('/') ||
@@ -41,7 +42,7 @@ export function checkHandoffName(name: string, field = 'name'): string {
   )
     throw new CheckpointError(
       'INVALID_INPUT',
-      `${field} must be 1-100 characters of letters, digits and . _ - / (no "..", no part beginning with ".", not ending in "/", "." or ".lock"): got '${name}'`,
+      `${field} must be 1-100 characters of letters, digits and . _ - / (no "..", no part beginning with "." or ending in ".lock", not ending in "/" or "."): got '${name}'`,
     );
   return name;
 }
@@ -531,11 +532,9 @@ function remoteRefused(remote: string, ref: string, answer: { reason: string; sa
   const said = answer.said.length > 0 ? `: ${answer.said.join(' | ')}` : '';
   // Another handoff's name in the way of this one's in git's refs (`web` and `web/main`): a review found it
   // blamed on the remote.
-  if (
-    /cannot lock ref|exists; cannot create|directory file conflict/i.test(
-      `${answer.reason} ${answer.said.join(' ')}`,
-    )
-  )
+  // git says `'…/web/main' exists; cannot create '…/web'` either way round; a lock it could not take is
+  // the remote's own trouble (a review).
+  if (/exists; cannot create/i.test(`${answer.reason} ${answer.said.join(' ')}`))
     return `remote '${remote}' refused ${ref}: another handoff's name is in its way (a handoff named as a folder of this name, or this name as a folder of that one's: \`web\` and \`web/main\` cannot both be)${said}; push under another name with --name (see \`handoff list\`)`;
   return `remote '${remote}' refused ${ref}${answer.reason ? ` ${answer.reason}` : ''}${said} (the remote's own rule, a hook or a permission there, not another machine's handoff)`;
 }

@@ -118,7 +118,14 @@ describe('a --checkout plan on a dirty tree is refused as the checkout is', () =
     expect((await cli(a, 'handoff', 'push')).code).toBe(0);
     writeTree(b.root, { 'sub/notes.txt': 'mine\n' });
     const plan = await cli(b, 'handoff', 'pull', '--checkout', '--dry-run');
+    expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stderr).not.toContain('would write over');
+    // A file at the submodule's own path is in its way (a review: that was missed too).
+    rmSync(path.join(b.root, 'sub'), { recursive: true });
+    writeTree(b.root, { sub: 'mine\n' });
+    const refused = await cli(b, 'handoff', 'pull', '--checkout', '--dry-run');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('which git refuses: sub;');
   });
 
   it('a base in neither this repository nor the handoff: the plan is refused as the run is', async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, readFileSync, unlinkSync } from 'node:fs';
+import { appendFileSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt } from '../helpers/cli.js';
@@ -244,12 +244,14 @@ describe('a handoff from a package of a monorepo', () => {
       ...REPO,
       'apps/my app/m.ts': 'm\n',
       'apps/.tools/t.ts': 't\n',
+      'apps/x.lock/x.ts': 'x\n',
       'web/w.ts': 'w\n',
     });
     const a = machine(`file://${bare}`, 'Alice');
     for (const [folder, name] of [
       ['apps/my app', 'apps/my-app/main'],
       ['apps/.tools', 'apps/tools/main'],
+      ['apps/x.lock', 'apps/x-lock/main'],
     ] as const) {
       const project = inFolder(a, folder);
       writeTree(project.root, { 'new.ts': 'new\n' });
@@ -267,5 +269,12 @@ describe('a handoff from a package of a monorepo', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain("another handoff's name is in its way");
     expect(refused.stderr).toContain('--name');
+    // A lock the remote could not take is its own trouble, not a name in the way (a review).
+    writeFileSync(path.join(bare, 'refs', 'claude-checkpoint', 'handoff', 'web.lock'), '');
+    writeTree(a.root, { 'README.md': '# top, again\n' });
+    git(a.root, 'checkout', '-q', 'web');
+    const locked = await cli(a, 'handoff', 'push', '--force');
+    expect(locked.code).not.toBe(0);
+    expect(locked.stderr).not.toContain("another handoff's name is in its way");
   });
 });

@@ -579,7 +579,7 @@ describe('handoff pull, where it must change nothing or be undone', () => {
     const badPull = await cli(a, 'handoff', 'pull', '--name', 'bad name..');
     expect(badPull.code).toBe(2);
     expect(badPull.stderr).toContain(
-      '--name must be 1-100 characters of letters, digits and . _ - / (no "..", no part beginning with ".", not ending in "/", "." or ".lock"): got \'bad name..\'',
+      '--name must be 1-100 characters of letters, digits and . _ - / (no "..", no part beginning with "." or ending in ".lock", not ending in "/" or "."): got \'bad name..\'',
     );
     git(a.root, 'switch', '-q', '-c', 'feature');
     const byBranch = await cli(a, 'handoff', 'pull');
