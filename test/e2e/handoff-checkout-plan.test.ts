@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt } from '../helpers/cli.js';
 import { git, writeTree } from '../helpers/fixtures.js';
-import { bareRemote, cli, forgeHandoffMeta, machine } from '../helpers/handoff.js';
+import { bareRemote, cli, forgeHandoffMeta, type Machine, machine } from '../helpers/handoff.js';
 
 beforeAll(assertBuilt);
 
@@ -13,20 +13,36 @@ function objectFiles(root: string): string[] {
 }
 
 /**
+ * Two clones of one remote: on A, `commitOnA` makes a commit it does not push and a file is left
+ * uncommitted, then A pushes a handoff (its base is that commit, which B does not have).
+ */
+async function aheadOnA(commitOnA: (a: Machine) => void, uncommitted: Record<string, string>) {
+  const { bare } = bareRemote();
+  const a = machine(`file://${bare}`, 'Alice');
+  const b = machine(`file://${bare}`, 'Bob');
+  commitOnA(a);
+  writeTree(a.root, uncommitted);
+  expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+  return { a, b };
+}
+
+/** Commits `files` on `m`. */
+const commitFiles = (files: Record<string, string>) => (m: Machine) => {
+  writeTree(m.root, files);
+  git(m.root, 'add', '-A');
+  git(m.root, 'commit', '-q', '-m', 'A, unpushed');
+};
+
+/**
  * A trial: `handoff pull --checkout --dry-run` on a dirty tree printed a plan and "Apply it with: ...
  * --checkout --yes", which then exited 2 on the dirty tree. Every plan of a --checkout is refused as the
  * checkout itself is, with the same exit code and words, and suggests nothing.
  */
 describe('a --checkout plan on a dirty tree is refused as the checkout is', () => {
   it('--dry-run, and a pull with no terminal to confirm on, exit 2 as the real run does', async () => {
-    const { bare } = bareRemote();
-    const a = machine(`file://${bare}`, 'Alice');
-    const b = machine(`file://${bare}`, 'Bob');
-    writeTree(a.root, { 'src/feature.ts': 'on A only\n' });
-    git(a.root, 'add', '-A');
-    git(a.root, 'commit', '-q', '-m', 'A, unpushed');
-    writeTree(a.root, { 'src/app.ts': 'A, uncommitted\n' });
-    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    const { b } = await aheadOnA(commitFiles({ 'src/feature.ts': 'on A only\n' }), {
+      'src/app.ts': 'A, uncommitted\n',
+    });
     writeTree(b.root, { 'README.md': '# Edited here\n' });
 
     const real = await cli(b, 'handoff', 'pull', '--checkout', '--yes');
@@ -49,14 +65,9 @@ describe('a --checkout plan on a dirty tree is refused as the checkout is', () =
   });
 
   it('an untracked file where the base has one: the plan is refused as the run is, naming it, and nothing is copied first', async () => {
-    const { bare } = bareRemote();
-    const a = machine(`file://${bare}`, 'Alice');
-    const b = machine(`file://${bare}`, 'Bob');
-    writeTree(a.root, { 'new.ts': 'committed on A, unpushed\n' });
-    git(a.root, 'add', '-A');
-    git(a.root, 'commit', '-q', '-m', 'A, unpushed');
-    writeTree(a.root, { 'README.md': '# A, uncommitted\n' });
-    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    const { b } = await aheadOnA(commitFiles({ 'new.ts': 'committed on A, unpushed\n' }), {
+      'README.md': '# A, uncommitted\n',
+    });
     writeTree(b.root, { 'new.ts': 'mine\n' });
     const objectsBefore = objectFiles(b.root);
 
@@ -87,14 +98,7 @@ describe('a --checkout plan on a dirty tree is refused as the checkout is', () =
     ['an untracked nested repository', { 'vendor/x.txt': 'base\n' }, 'vendor/'],
     ['a name in another case, where the repository ignores case', { 'readme.txt': 'base\n' }, 'README.TXT'],
   ])('%s in the way is refused by the plan, naming it', async (_, baseAdds, inTheWay) => {
-    const { bare } = bareRemote();
-    const a = machine(`file://${bare}`, 'Alice');
-    const b = machine(`file://${bare}`, 'Bob');
-    writeTree(a.root, baseAdds);
-    git(a.root, 'add', '-A');
-    git(a.root, 'commit', '-q', '-m', 'A, unpushed');
-    writeTree(a.root, { 'README.md': '# A, uncommitted\n' });
-    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    const { b } = await aheadOnA(commitFiles(baseAdds), { 'README.md': '# A, uncommitted\n' });
     if (inTheWay === 'vendor/') {
       writeTree(b.root, { 'vendor/x.txt': 'mine\n' });
       git(path.join(b.root, 'vendor'), 'init', '-q');
@@ -108,14 +112,12 @@ describe('a --checkout plan on a dirty tree is refused as the checkout is', () =
   });
 
   it('a file under a submodule the base adds is not in the way (git leaves it be)', async () => {
-    const { bare } = bareRemote();
-    const a = machine(`file://${bare}`, 'Alice');
-    const b = machine(`file://${bare}`, 'Bob');
-    const head = git(a.root, 'rev-parse', 'HEAD').trim();
-    git(a.root, 'update-index', '--add', '--cacheinfo', `160000,${head},sub`);
-    git(a.root, 'commit', '-q', '-m', 'A submodule, unpushed');
-    writeTree(a.root, { 'README.md': '# A, uncommitted\n' });
-    expect((await cli(a, 'handoff', 'push')).code).toBe(0);
+    const addSubmodule = (a: Machine) => {
+      const head = git(a.root, 'rev-parse', 'HEAD').trim();
+      git(a.root, 'update-index', '--add', '--cacheinfo', `160000,${head},sub`);
+      git(a.root, 'commit', '-q', '-m', 'A submodule, unpushed');
+    };
+    const { b } = await aheadOnA(addSubmodule, { 'README.md': '# A, uncommitted\n' });
     writeTree(b.root, { 'sub/notes.txt': 'mine\n' });
     const plan = await cli(b, 'handoff', 'pull', '--checkout', '--dry-run');
     expect(plan.code, plan.stderr).toBe(0);
