@@ -4,6 +4,7 @@
  * its hooks to `hooks.json`, so a `config.toml` with inline hooks beside it gets a note from setup and
  * from doctor. Pure: both callers parse the file themselves.
  */
+import { escapeControls } from '../core/quote.js';
 
 /**
  * The events with inline hooks in a parsed `config.toml`: every key under `hooks` but `state`, the table
@@ -22,7 +23,8 @@ export function hooksInBothPlaces(
   events: readonly string[],
 ): { detail: string; fix: string } {
   return {
-    detail: `${configFile} has inline hooks ([hooks] for ${events.join(', ')}) beside ${hooksFile}, which holds claude-checkpoint's: Codex merges the two and warns at every startup`,
+    // The events are the user's TOML keys, which may hold any character: escaped for the terminal.
+    detail: `${configFile} has inline hooks ([hooks] for ${events.map((event) => escapeControls(event)).join(', ')}) beside ${hooksFile}, which holds claude-checkpoint's: Codex merges the two and warns at every startup`,
     fix: `Move your [[hooks.<Event>]] tables from ${configFile} into ${hooksFile} (the same fields, as JSON under "hooks"), then delete them from config.toml; leave [hooks.state], Codex's approvals, where it is.`,
   };
 }

@@ -70,8 +70,24 @@ export async function takeBriefDue(deps: AppDeps, root: string, to: BriefDueTo):
     return false;
   }
   const markedAt = readMark(mark);
-  if (markedAt === undefined) return false;
+  if (markedAt === undefined) return takeEarlierMark(deps, path.dirname(folder));
   // The prompt that removes the mark is the one that takes it (unlinking never follows a link).
+  try {
+    await rm(mark);
+  } catch {
+    return false;
+  }
+  return isFresh(deps, markedAt);
+}
+
+/**
+ * The one mark per project an earlier version left (a compaction just before the upgrade): taken by the
+ * next prompt, as that version did, within the same day. Losing it cost that session its brief (a review).
+ */
+async function takeEarlierMark(deps: AppDeps, storeDir: string): Promise<boolean> {
+  const mark = path.join(storeDir, 'brief-due');
+  const markedAt = readMark(mark);
+  if (markedAt === undefined) return false;
   try {
     await rm(mark);
   } catch {
